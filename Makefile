@@ -1,0 +1,45 @@
+# Two commands set everything up: `make run` and `make test`.
+PYTHON ?= python3.11
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: install run test lint format stop migrate demo bench clean
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements.txt
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+migrate: install
+	$(PY) manage.py migrate --noinput
+
+demo: migrate
+	$(PY) manage.py load_demo
+
+run: demo
+	@DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py ensure_staff
+	@DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py serve
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+test: lint
+	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+stop: install
+	$(PY) -m config.embedded_db stop
+
+bench: install
+	@echo "See bench/README.md; e.g. $(PY) bench/vector_search.py"
+
+clean: stop
+	rm -rf .pgdata .runtime

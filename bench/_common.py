@@ -1,0 +1,106 @@
+"""Shared helpers for the benchmark scripts: Django set-up, timing, and report writing.
+
+Each script prints its figures and replaces its own section of docs/BENCHMARKS.md
+(between ``<!-- BEGIN key -->`` and ``<!-- END key -->``), with the command that
+produced it and the machine it ran on.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORT = ROOT / "docs" / "BENCHMARKS.md"
+DEFAULT_DATASETS = ROOT.parent / "shared" / "datasets"
+
+
+def setup_django(settings_module: str = "config.settings") -> None:
+    """Make the project importable and configure Django."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
+    import django
+
+    django.setup()
+
+
+def machine() -> str:
+    """Describe this machine in one line."""
+    try:
+        with open("/proc/cpuinfo") as fh:
+            model = next(
+                (ln.split(":", 1)[1].strip() for ln in fh if ln.startswith("model name")), "?"
+            )
+    except OSError:
+        model = platform.processor() or "?"
+    mem_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return (
+        f"{os.cpu_count()} cores ({model}), {mem_gib:.0f} GiB RAM, "
+        f"Python {platform.python_version()}, {platform.system()} {platform.release()}"
+    )
+
+
+def percentile(values: list[float], p: float) -> float:
+    """Return the p-th percentile (0-100) by linear interpolation."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * p / 100.0
+    lo, hi = int(pos), min(int(pos) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+class Timer:
+    """Context manager measuring wall-clock seconds into ``.seconds``."""
+
+    def __enter__(self):
+        self.start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        self.seconds = time.perf_counter() - self.start
+
+
+def write_section(key: str, title: str, body_markdown: str) -> None:
+    """Replace (or append) this benchmark's section of docs/BENCHMARKS.md."""
+    REPORT.parent.mkdir(exist_ok=True)
+    command = "python " + " ".join(
+        [os.path.relpath(sys.argv[0], ROOT)] + [a for a in sys.argv[1:]]
+    )
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    section = (
+        f"<!-- BEGIN {key} -->\n## {title}\n\n"
+        f"Command: `{command}`  \nMachine: {machine()}  \nRun: {stamp}\n\n"
+        f"{body_markdown.strip()}\n<!-- END {key} -->\n"
+    )
+    lock_path = REPORT.with_suffix(".lock")
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        text = REPORT.read_text() if REPORT.exists() else "# Benchmarks\n\n"
+        begin, end = f"<!-- BEGIN {key} -->", f"<!-- END {key} -->"
+        if begin in text and end in text:
+            head, rest = text.split(begin, 1)
+            _, tail = rest.split(end, 1)
+            text = head + section.rstrip("\n") + tail
+        else:
+            text = text.rstrip("\n") + "\n\n" + section
+        REPORT.write_text(text)
+    print(section)
+
+
+def markdown_table(headers: list[str], rows: list[list]) -> str:
+    """Render a Markdown table."""
+    fmt = lambda v: f"{v:.3f}" if isinstance(v, float) else str(v)  # noqa: E731
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows]
+    return "\n".join(lines)

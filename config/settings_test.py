@@ -1,0 +1,19 @@
+"""Test settings: a private embedded PostgreSQL per test run unless DATABASE_URL is set."""
+
+import os
+import tempfile
+
+if not os.environ.get("DATABASE_URL"):
+    # A throw-away server per pytest process keeps concurrent runs (and CI) apart.
+    os.environ.setdefault("EMBEDDED_DB_DIR", tempfile.mkdtemp(prefix="semmem-test-pg-"))
+    os.environ.setdefault("EMBEDDED_DB_CLEANUP", "delete")
+
+from config.settings import *  # noqa: E402,F403
+from config.settings import Q_CLUSTER, REST_FRAMEWORK  # noqa: E402
+
+Q_CLUSTER = {**Q_CLUSTER, "sync": True}
+REST_FRAMEWORK = {
+    **REST_FRAMEWORK,
+    "DEFAULT_THROTTLE_RATES": {"user": "100000/min", "anon": "100000/min"},
+}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

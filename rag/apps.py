@@ -1,0 +1,20 @@
+from django.apps import AppConfig
+
+
+class RagConfig(AppConfig):
+    name = "rag"
+    verbose_name = "RAG engine"
+
+    def ready(self):
+        from django.db.models.signals import post_migrate, post_save, pre_migrate
+        from django_q.signals import post_execute
+
+        from rag import checks  # noqa: F401  (registers system checks)
+        from rag import signals
+        from rag.models import RagSettings
+        from rag.schedules import register_rag_schedules
+
+        pre_migrate.connect(signals.create_extensions, sender=self)
+        post_migrate.connect(register_rag_schedules, sender=self)
+        post_save.connect(signals.live_settings_saved, sender=RagSettings)
+        post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")

@@ -1,0 +1,100 @@
+"""System checks of the rag engine, one id per configuration rule."""
+
+from __future__ import annotations
+
+from django.apps import apps
+from django.conf import settings
+from django.core.checks import Error, Warning, register
+from django.db import DatabaseError, connection
+
+from rag.fields import EmbeddingField
+
+KNOWN_PROVIDERS = {"local", "openai"}
+
+
+def embedding_columns():
+    """Yield (model, field) for every concrete model column that is an EmbeddingField."""
+    for model in apps.get_models():
+        if model._meta.abstract or model._meta.proxy:
+            continue
+        for f in model._meta.concrete_fields:
+            if isinstance(f, EmbeddingField):
+                yield model, f
+
+
+@register("rag")
+def check_embedding_settings(app_configs=None, **kwargs):
+    """rag.E002-E004: the embedding provider settings are complete."""
+    errors = []
+    cfg = settings.RAG_EMBEDDING
+    provider = cfg.get("PROVIDER") or ""
+    dims = cfg.get("DIMENSIONS")
+    if not isinstance(dims, int) or dims <= 0:
+        errors.append(Error("EMBEDDING_DIMENSIONS must be a positive integer.", id="rag.E002"))
+    elif dims > 2000:
+        errors.append(
+            Error(
+                f"EMBEDDING_DIMENSIONS={dims}: an HNSW index on vector holds at most 2000 "
+                "dimensions.",
+                hint="Ask the provider for fewer dimensions (EMBEDDING_DIMENSIONS with "
+                "EMBEDDING_SEND_DIMENSIONS=true).",
+                id="rag.E003",
+            )
+        )
+    if provider == "openai" and not (cfg.get("BASE_URL") and cfg.get("MODEL")):
+        errors.append(
+            Error(
+                "EMBEDDING_PROVIDER=openai needs EMBEDDING_BASE_URL and EMBEDDING_MODEL.",
+                hint="e.g. EMBEDDING_BASE_URL=https://api.openai.com/v1 "
+                "EMBEDDING_MODEL=text-embedding-3-small EMBEDDING_DIMENSIONS=1536",
+                id="rag.E004",
+            )
+        )
+    if provider == "local" and isinstance(dims, int) and dims != 384:
+        errors.append(
+            Error(
+                f"The local provider makes 384-dimensional vectors, EMBEDDING_DIMENSIONS={dims}.",
+                hint="Unset EMBEDDING_DIMENSIONS or set it to 384.",
+                id="rag.E005",
+            )
+        )
+    llm = settings.RAG_LLM
+    if llm.get("PROVIDER") == "openai" and not llm.get("BASE_URL"):
+        errors.append(
+            Error(
+                "LLM_PROVIDER=openai needs LLM_BASE_URL.",
+                hint="e.g. LLM_BASE_URL=https://api.openai.com/v1 LLM_MODEL=gpt-4o-mini",
+                id="rag.E006",
+            )
+        )
+    return errors
+
+
+@register("rag")
+def check_vector_columns(app_configs=None, databases=None, **kwargs):
+    """rag.E001: every vector column has the configured embedding dimensions."""
+    from rag.db import vector_column_dimensions
+
+    errors = []
+    expected = settings.RAG_EMBEDDING.get("DIMENSIONS")
+    try:
+        for model, f in embedding_columns():
+            actual = vector_column_dimensions(connection, model._meta.db_table, f.column)
+            if actual is not None and actual != expected:
+                errors.append(
+                    Error(
+                        f"{model._meta.label}.{f.name} is vector({actual}) but "
+                        f"EMBEDDING_DIMENSIONS={expected}.",
+                        hint="Switch providers with: python manage.py rag_migrate_dimensions "
+                        "&& python manage.py rag_reembed (see README, 'Switching the "
+                        "embedding provider'), or set EMBEDDING_DIMENSIONS back to "
+                        f"{actual}.",
+                        obj=model,
+                        id="rag.E001",
+                    )
+                )
+    except DatabaseError as exc:
+        errors.append(
+            Warning(f"Could not inspect vector columns: {exc}", id="rag.W001")
+        )
+    return errors

@@ -1,0 +1,30 @@
+import os
+import secrets
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+
+
+class Command(BaseCommand):
+    help = (
+        "Create a staff superuser once. The password comes from STAFF_PASSWORD or is "
+        "generated and printed once; an existing account is left alone."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--username", default=os.environ.get("STAFF_USERNAME", "admin"))
+
+    def handle(self, *args, username, **options):
+        User = get_user_model()
+        if User.objects.filter(username=username).exists():
+            self.stdout.write(f"Staff account {username!r} exists; its password is unchanged.")
+            return
+        password = os.environ.get("STAFF_PASSWORD") or secrets.token_urlsafe(12)
+        User.objects.create_superuser(username=username, email="", password=password)
+        if os.environ.get("STAFF_PASSWORD"):
+            self.stdout.write(f"Created staff account {username!r} with STAFF_PASSWORD.")
+        else:
+            self.stdout.write(
+                f"Created staff account {username!r} with password: {password}\n"
+                "(shown once; change it in the admin)"
+            )

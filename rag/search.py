@@ -1,0 +1,243 @@
+"""Search primitives usable on any model with a vector or segmented-text column.
+
+- :func:`vector_search`: filtered nearest neighbours that return k rows whenever
+  k rows pass the filter. A selective filter (at most ``exact_search_max_rows``
+  rows) is searched exactly; otherwise the HNSW index is scanned with
+  ``hnsw.iterative_scan = relaxed_order`` (pgvector >= 0.8) and the rows are
+  re-sorted, since relaxed order may return them slightly out of order.
+- :func:`fulltext_search`: ``ts_rank_cd`` over ``to_tsvector('simple', col)`` of a
+  column holding jieba-segmented text, with the rag query parser.
+- :func:`rrf`: reciprocal-rank fusion. :func:`maxsim`: best similarity to a set.
+
+Every call returns a :class:`SearchReport` saying how it ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
+from django.db import connections, router, transaction
+from django.db.models import FloatField, QuerySet, Value
+from django.db.models.expressions import ExpressionWrapper
+from pgvector.django import CosineDistance
+
+from rag import live
+from rag.text import parse_query
+
+TS_CONFIG = "simple"
+
+
+@dataclass
+class SearchReport:
+    """How a search ran, for callers that explain their results."""
+
+    path: str = ""
+    candidates: int = 0
+    before_floor: int = 0
+    after_floor: int = 0
+    floor: float | None = None
+    ef_search: int | None = None
+    filtered_rows: int | None = None
+    query: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass
+class Hit:
+    """One result: the row, its score, and its 1-based rank in this list."""
+
+    obj: object
+    score: float
+    rank: int
+
+
+def search_vector(column: str) -> SearchVector:
+    """Return the tsvector expression that the full-text index is built on."""
+    return SearchVector(column, config=TS_CONFIG)
+
+
+def fulltext_index(column: str, name: str) -> GinIndex:
+    """Return a GIN index over the same expression :func:`fulltext_search` queries."""
+    return GinIndex(search_vector(column), name=name)
+
+
+def _count_upto(queryset: QuerySet, limit: int) -> int:
+    """Count rows of a queryset, stopping at ``limit`` (cheap for large sets)."""
+    return queryset.order_by()[:limit].count()
+
+
+def vector_search(
+    queryset: QuerySet,
+    query_vector: Sequence[float],
+    *,
+    k: int,
+    field: str = "embedding",
+    floor: float | None = None,
+    ef_search: int | None = None,
+    exact_max_rows: int | None = None,
+    force_path: str | None = None,
+) -> tuple[list[Hit], SearchReport]:
+    """Return the k rows of ``queryset`` nearest to ``query_vector`` by cosine.
+
+    ``queryset`` carries the filter; rows whose vector is NULL are skipped.
+    ``score`` is the cosine similarity (1 - cosine distance). ``force_path`` is
+    "exact" or "hnsw" (benchmarks and tests); normally the path is chosen here.
+    """
+    settings_row = live.get_settings()
+    ef = int(ef_search or settings_row.ef_search)
+    exact_limit = (
+        settings_row.exact_search_max_rows if exact_max_rows is None else int(exact_max_rows)
+    )
+    report = SearchReport(floor=floor)
+    if k <= 0:
+        report.path = "none"
+        return [], report
+    base = queryset.filter(**{f"{field}__isnull": False})
+    vector = [float(x) for x in query_vector]
+    distance = CosineDistance(field, vector)
+    path = force_path
+    if path is None:
+        filtered = queryset.query.where
+        if filtered:
+            counted = _count_upto(base, exact_limit + 1)
+            report.filtered_rows = counted if counted <= exact_limit else None
+            path = "exact" if counted <= exact_limit else "hnsw"
+        else:
+            path = "hnsw"
+    alias = connections[router.db_for_read(queryset.model)].alias
+    if path == "exact":
+        # Adding 0 hides the distance from the HNSW opclass, so the planner uses the
+        # filter's own indexes and sorts every passing row: exact, and fast when few pass.
+        annotated = base.annotate(
+            _distance=ExpressionWrapper(distance + Value(0.0), output_field=FloatField())
+        )
+        rows = list(annotated.order_by("_distance")[:k])
+    else:
+        report.ef_search = ef
+        annotated = base.annotate(_distance=distance)
+        # set_config(..., true) is transaction-local: the atomic block scopes it.
+        with transaction.atomic(using=alias):
+            with connections[alias].cursor() as cursor:
+                cursor.execute(
+                    "SELECT set_config('hnsw.ef_search', %s, true),"
+                    " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                    [str(max(ef, k))],
+                )
+            rows = list(annotated.order_by("_distance")[:k])
+        rows.sort(key=lambda r: r._distance)  # relaxed_order may be slightly out of order
+    report.path = path
+    report.candidates = len(rows)
+    report.before_floor = len(rows)
+    hits = []
+    for row in rows:
+        similarity = 1.0 - float(row._distance)
+        if floor is not None and similarity < floor:
+            continue
+        row.similarity = similarity
+        hits.append(Hit(obj=row, score=similarity, rank=len(hits) + 1))
+    report.after_floor = len(hits)
+    return hits, report
+
+
+def fulltext_search(
+    queryset: QuerySet,
+    query: str,
+    *,
+    k: int,
+    column: str = "search_text",
+    default_operator: str = "and",
+    drop_stopwords: bool = False,
+) -> tuple[list[Hit], SearchReport]:
+    """Return up to k rows matching a full-text query, best ``ts_rank_cd`` first."""
+    tsquery = parse_query(query, default_operator=default_operator, drop_stopwords=drop_stopwords)
+    report = SearchReport(path="fulltext", query=tsquery)
+    if not tsquery or k <= 0:
+        return [], report
+    search_query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
+    vector = search_vector(column)
+    rows = list(
+        queryset.annotate(_rank=SearchRank(vector, search_query, cover_density=True))
+        .alias(_vector=vector)
+        .filter(_vector=search_query)
+        .order_by("-_rank", "pk")[:k]
+    )
+    report.candidates = report.before_floor = report.after_floor = len(rows)
+    hits = []
+    for i, row in enumerate(rows, start=1):
+        row.rank_score = float(row._rank)
+        hits.append(Hit(obj=row, score=float(row._rank), rank=i))
+    return hits, report
+
+
+@dataclass
+class Fused:
+    """A fused result: its key, the RRF score, and its rank in each input list."""
+
+    key: Hashable
+    score: float
+    ranks: list[int | None]
+
+
+def rrf(ranked_lists: Sequence[Iterable[Hashable]], *, k: int | None = None) -> list[Fused]:
+    """Fuse ranked lists of keys by reciprocal rank: sum of 1 / (k + rank).
+
+    Ties keep the order of first appearance (list order, then rank).
+    """
+    k = int(k if k is not None else live.get_settings().fusion_k)
+    scores: dict[Hashable, float] = {}
+    ranks: dict[Hashable, list[int | None]] = {}
+    order: dict[Hashable, int] = {}
+    for list_index, keys in enumerate(ranked_lists):
+        for rank, key in enumerate(keys, start=1):
+            if key not in ranks:
+                ranks[key] = [None] * len(ranked_lists)
+                order[key] = len(order)
+            if ranks[key][list_index] is not None:
+                continue  # a key counted once per list
+            ranks[key][list_index] = rank
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + rank)
+    fused = [Fused(key=key, score=scores[key], ranks=ranks[key]) for key in ranks]
+    fused.sort(key=lambda f: (-f.score, order[f.key]))
+    return fused
+
+
+def maxsim(vector: Sequence[float], others: Sequence[Sequence[float]]) -> float | None:
+    """Return the highest cosine similarity of ``vector`` to any of ``others``."""
+    if not len(others):
+        return None
+    a = np.asarray(vector, dtype=np.float32)
+    b = np.asarray(others, dtype=np.float32)
+    a_norm = np.linalg.norm(a)
+    b_norm = np.linalg.norm(b, axis=1)
+    if a_norm == 0:
+        return None
+    sims = (b @ a) / np.maximum(b_norm * a_norm, 1e-12)
+    return float(sims.max())
+
+
+def similarity_expression(field: str, vector: Sequence[float]):
+    """Return an expression for cosine similarity (1 - distance) of a vector column."""
+    return ExpressionWrapper(
+        Value(1.0) - CosineDistance(field, [float(x) for x in vector]), output_field=FloatField()
+    )
+
+
+__all__ = [
+    "Fused",
+    "Hit",
+    "SearchReport",
+    "fulltext_index",
+    "fulltext_search",
+    "maxsim",
+    "rrf",
+    "search_vector",
+    "similarity_expression",
+    "vector_search",
+]

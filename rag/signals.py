@@ -1,0 +1,36 @@
+"""Signal receivers of the rag engine (connected in RagConfig.ready)."""
+
+from __future__ import annotations
+
+from django.db import connections
+
+from rag import live
+
+
+def create_extensions(sender, using="default", **kwargs):
+    """Create vector and pg_trgm before any table (``pytest --nomigrations`` needs it)."""
+    from rag.db import ensure_extensions
+
+    ensure_extensions(connections[using])
+
+
+def live_settings_saved(sender, instance, **kwargs):
+    """Drop the cached live settings so the next read sees the saved row."""
+    live.invalidate()
+
+
+def task_executed(sender, task, **kwargs):
+    """Refresh the worker heartbeat after each task the cluster runs."""
+    from rag.tasks import worker_heartbeat
+
+    try:
+        worker_heartbeat()
+    except Exception:  # noqa: BLE001 - a heartbeat must never fail a task
+        pass
+
+
+# Sent by the memory app when a user's data is erased; apps that own per-user data
+# connect a receiver returning {kind: rows removed}. rag defines it so no app imports another.
+from django.dispatch import Signal  # noqa: E402
+
+user_data_erasure = Signal()

@@ -1,0 +1,89 @@
+"""Fixtures shared by every test: users, API clients, live settings."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+
+@pytest.fixture(autouse=True)
+def _fresh_live_settings():
+    """Forget the process-wide cached live settings between tests (each test has its own DB)."""
+    from rag import live
+
+    live.invalidate()
+    yield
+    live.invalidate()
+
+
+@pytest.fixture
+def make_user(db):
+    """Return a factory that creates a user (optionally staff) with an API token."""
+
+    def factory(username: str = "alice", *, staff: bool = False):
+        user = get_user_model().objects.create_user(
+            username=username, password="pw-" + username, is_staff=staff
+        )
+        Token.objects.create(user=user)
+        return user
+
+    return factory
+
+
+@pytest.fixture
+def user(make_user):
+    """A normal user with a token."""
+    return make_user("alice")
+
+
+@pytest.fixture
+def other_user(make_user):
+    """A second normal user, to check that data stays private."""
+    return make_user("bob")
+
+
+@pytest.fixture
+def staff_user(make_user):
+    """A staff (service) user with a token."""
+    return make_user("service", staff=True)
+
+
+def _client_for(user) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    return client
+
+
+@pytest.fixture
+def api_client(user):
+    """An API client authenticated as ``user`` by token."""
+    return _client_for(user)
+
+
+@pytest.fixture
+def other_client(other_user):
+    """An API client authenticated as ``other_user``."""
+    return _client_for(other_user)
+
+
+@pytest.fixture
+def staff_client(staff_user):
+    """An API client authenticated as the staff user."""
+    return _client_for(staff_user)
+
+
+@pytest.fixture
+def anon_client():
+    """An API client with no credentials."""
+    return APIClient()
+
+
+@pytest.fixture
+def live_settings(db):
+    """The live settings row; change fields and call ``.save()`` in a test."""
+    from rag.live import get_settings
+
+    return get_settings()

