@@ -101,7 +101,8 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
     if not texts:
         return []
     provider = get_provider()
-    model = provider.model
+    # The dimension is part of the key: the same remote model can be asked for fewer.
+    model = f"{provider.model}@{provider.dimensions}"
     hashes = [content_hash(t) for t in texts]
     results: list = [None] * len(texts)
     missing: dict[str, list[int]] = {}

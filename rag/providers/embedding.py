@@ -438,7 +438,11 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         for position, item in enumerate(items):
             # Servers may answer out of order; ``index`` is authoritative when present.
             index = item.get("index", position) if isinstance(item, dict) else None
-            if not isinstance(index, int) or not 0 <= index < expected or vectors[index] is not None:
+            if (
+                not isinstance(index, int)
+                or not 0 <= index < expected
+                or vectors[index] is not None
+            ):
                 raise self._fail(f"bad or duplicate embedding index {index!r}")
             vectors[index] = self._vector(item.get("embedding"))
         return vectors  # type: ignore[return-value]

