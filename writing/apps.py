@@ -3,3 +3,12 @@ from django.apps import AppConfig
 
 class WritingConfig(AppConfig):
     name = "writing"
+    verbose_name = "Writing"
+
+    def ready(self):
+        from django.db.models.signals import pre_delete
+
+        from writing import signals
+        from writing.models import StoryBlock
+
+        pre_delete.connect(signals.block_deleting, sender=StoryBlock, dispatch_uid="writing.block")

@@ -1,0 +1,367 @@
+"""Chinese/English segmentation and a forgiving full-text query parser.
+
+PostgreSQL's ``simple`` text-search configuration splits on whitespace and punctuation only, so
+Chinese must be segmented before it reaches the database. Stored text goes through
+:func:`segment_for_index` (jieba search mode, which also emits the dictionary sub-words of long
+words) and is indexed with ``to_tsvector('simple', col)``. User queries go through
+:func:`parse_query`, whose result is passed to ``to_tsquery('simple', %s)``.
+
+Both sides normalise identically: NFKC (full-width letters and digits become ASCII), lowercase,
+control characters and NUL removed, whitespace and punctuation/symbol-only tokens dropped.
+
+Query syntax accepted by :func:`parse_query` (anything else is treated as a search term):
+
+* bare terms; Chinese runs are segmented, e.g. ``不吃辣火锅`` -> ``'不吃' & '辣' & '火锅'``;
+* ``"quoted phrases"`` (also ``“...”``) -> lexemes joined by ``<->``. When a lexeme has search-mode
+  sub-words in the index, the distance becomes ``<N>`` so the phrase still matches the index;
+* ``AND`` / ``&&``, ``OR`` / ``||`` (case-insensitive), ``NOT x`` and ``-x``, parentheses;
+* adjacent terms are joined with the default operator; AND binds tighter than OR.
+
+Broken input (dangling operators, unbalanced parentheses, empty phrases, stray quotes, NUL) is
+repaired, never rejected. Every lexeme is emitted as a quoted tsquery literal, so no input
+character can produce a tsquery syntax error.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+
+import jieba
+
+__all__ = [
+    "STOPWORDS",
+    "parse_query",
+    "segment_for_index",
+    "segment_query",
+    "warm_up",
+]
+
+log = logging.getLogger(__name__)
+
+# jieba logs "Building prefix dict ..." at DEBUG/INFO on its own handler; keep it quiet.
+jieba.setLogLevel(logging.WARNING)
+
+_STOPWORD_TEXT = """
+    a an the and or but if of to in on at by for with about from as into than then so
+    is are was were be been being am do does did done have has had can could would should
+    will shall may might must what which who whom whose when where why how
+    i me my mine you your yours he him his she her it its we us our they them their
+    this that these those there here any some all just
+    的 了 吗 呢 吧 啊 呀 嘛 哦 么 是 我 你 您 他 她 它 我们 你们 他们 她们 在 和 与 及 跟 或
+    也 就 都 而 还 又 把 被 给 对 从 向 这 那 这个 那个 这些 那些 个 之 其 着 过 地 得 等
+    什么 怎么 怎样 哪 哪里 哪个
+"""
+STOPWORDS: frozenset[str] = frozenset(_STOPWORD_TEXT.split())
+
+# PostgreSQL ignores longer words (MAXSTRLEN is 2047 bytes); dropping them keeps both sides equal.
+MAX_LEXEME_BYTES = 2046
+# A search box never needs more; bounding it bounds jieba's work and the tsquery size.
+MAX_QUERY_CHARS = 4096
+# Deeper parentheses are flattened so hostile input cannot exhaust the recursion limit.
+MAX_DEPTH = 32
+
+_load_lock = threading.Lock()
+_loaded = False
+
+
+def warm_up() -> None:
+    """Load the jieba dictionary now instead of on first use (idempotent, thread-safe)."""
+    global _loaded
+    if _loaded:
+        return
+    with _load_lock:
+        if not _loaded:
+            jieba.initialize()
+            _loaded = True
+
+
+def _prepare(text: str) -> str:
+    """Return text NFKC-normalised and lowercased, without control characters and surrogates."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    return "".join(
+        ch
+        for ch in text
+        if ch.isspace() or unicodedata.category(ch) not in ("Cc", "Cs", "Cf", "Co", "Cn")
+    )
+
+
+def _keep(token: str) -> bool:
+    """Return whether a token carries searchable content (not whitespace/punctuation/symbols)."""
+    if len(token.encode("utf-8", "ignore")) > MAX_LEXEME_BYTES:
+        return False
+    return any(not ch.isspace() and unicodedata.category(ch)[0] not in "PSZ" for ch in token)
+
+
+def _normalise(tokens) -> list[str]:
+    out = []
+    for token in tokens:
+        # jieba never emits inner whitespace in practice; splitting makes it a guarantee.
+        out.extend(part for part in token.split() if _keep(part))
+    return out
+
+
+def segment_for_index(text: str) -> str:
+    """Return text segmented in jieba search mode as space-separated lexemes for a tsvector."""
+    warm_up()
+    return " ".join(_normalise(jieba.cut_for_search(_prepare(text))))
+
+
+def segment_query(text: str) -> list[str]:
+    """Return the lexemes of text segmented in jieba precise mode."""
+    warm_up()
+    return _normalise(jieba.cut(_prepare(text)))
+
+
+def _subwords(word: str) -> list[str]:
+    """Return the extra tokens ``jieba.cut_for_search`` emits before word (mirrors jieba)."""
+    freq = jieba.dt.FREQ
+    grams = []
+    if len(word) > 2:
+        grams += [word[i : i + 2] for i in range(len(word) - 1) if freq.get(word[i : i + 2])]
+    if len(word) > 3:
+        grams += [word[i : i + 3] for i in range(len(word) - 2) if freq.get(word[i : i + 3])]
+    return _normalise(grams)
+
+
+# --- AST ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lex:
+    text: str
+
+
+@dataclass(frozen=True)
+class Phrase:
+    lexemes: tuple[str, ...]
+    gaps: tuple[int, ...]  # gaps[i] is the position distance between lexemes i and i + 1
+
+
+@dataclass(frozen=True)
+class Op:
+    op: str  # "&" or "|"
+    children: tuple[Node, ...]
+
+
+@dataclass(frozen=True)
+class Not:
+    child: Node
+
+
+Node = Lex | Phrase | Op | Not
+
+
+def _combine(op: str, items: list[Node | None]) -> Node | None:
+    """Return items joined by op, skipping empty operands and flattening nested same-op nodes."""
+    children: list[Node] = []
+    for item in items:
+        if isinstance(item, Op) and item.op == op:
+            children.extend(item.children)
+        elif item is not None:
+            children.append(item)
+    if not children:
+        return None
+    return children[0] if len(children) == 1 else Op(op, tuple(children))
+
+
+def _negate(node: Node | None) -> Node | None:
+    if node is None:
+        return None
+    return node.child if isinstance(node, Not) else Not(node)
+
+
+# --- tokenizer ------------------------------------------------------------------------------
+
+_TOKEN_RE = re.compile(
+    r"""
+      (?P<lparen>\()
+    | (?P<rparen>\))
+    | "(?P<phrase>[^"]*)"?          # an unterminated quote runs to the end of the input
+    | “(?P<cphrase>[^”]*)”?
+    | (?P<word>[^\s()"“”]+)
+    | (?P<other>.)                  # whitespace and stray closing quotes
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+_KEYWORDS = {"and": "AND", "&&": "AND", "or": "OR", "||": "OR", "not": "NOT"}
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    """Split query text into (kind, value) tokens; kinds: ( ) AND OR NOT TERM PHRASE."""
+    tokens: list[tuple[str, str]] = []
+    for match in _TOKEN_RE.finditer(text):
+        kind = match.lastgroup
+        if kind == "lparen":
+            tokens.append(("(", ""))
+        elif kind == "rparen":
+            tokens.append((")", ""))
+        elif kind in ("phrase", "cphrase"):
+            tokens.append(("PHRASE", match.group(kind)))
+        elif kind == "word":
+            word = match.group(kind)
+            if word.lower() in _KEYWORDS:
+                tokens.append((_KEYWORDS[word.lower()], ""))
+            elif word.startswith("-") and word.lstrip("-"):
+                tokens.append(("NOT", ""))
+                tokens.append(("TERM", word.lstrip("-")))
+            else:
+                tokens.append(("TERM", word))
+    return tokens
+
+
+# --- parser ---------------------------------------------------------------------------------
+
+_OPERAND_START = {"TERM", "PHRASE", "(", "NOT"}
+
+
+class _Parser:
+    """Recursive descent over the grammar below; every production tolerates missing pieces.
+
+    query   := or_expr (")" or_expr)*      stray ")" are skipped
+    or_expr := and_expr (("OR" | implicit) and_expr)*
+    and_expr:= unary (("AND" | implicit) unary)*
+    unary   := "NOT"* primary
+    primary := TERM | PHRASE | "(" or_expr ")"?
+    """
+
+    def __init__(self, tokens: list[tuple[str, str]], default_op: str, drop_stopwords: bool):
+        self.tokens = tokens
+        self.pos = 0
+        self.depth = 0
+        self.default_op = default_op
+        self.drop_stopwords = drop_stopwords
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][0] if self.pos < len(self.tokens) else None
+
+    def parse(self) -> Node | None:
+        parts = []
+        while self.pos < len(self.tokens):
+            start = self.pos
+            parts.append(self.or_expr())
+            if self.pos == start:  # only a stray ")" stops or_expr without consuming
+                self.pos += 1
+        return _combine(self.default_op, parts)
+
+    def or_expr(self) -> Node | None:
+        items = [self.and_expr()]
+        while True:
+            kind = self.peek()
+            if kind == "OR":
+                self.pos += 1
+            elif not (self.default_op == "|" and kind in _OPERAND_START):
+                break
+            items.append(self.and_expr())
+        return _combine("|", items)
+
+    def and_expr(self) -> Node | None:
+        items = [self.unary()]
+        while True:
+            kind = self.peek()
+            if kind == "AND":
+                self.pos += 1
+            elif not (self.default_op == "&" and kind in _OPERAND_START):
+                break
+            items.append(self.unary())
+        return _combine("&", items)
+
+    def unary(self) -> Node | None:
+        negate = False
+        while self.peek() == "NOT":  # a loop, not recursion: "NOT NOT ... x" may be long
+            self.pos += 1
+            negate = not negate
+        node = self.primary()
+        return _negate(node) if negate else node
+
+    def primary(self) -> Node | None:
+        kind = self.peek()
+        if kind == "TERM":
+            self.pos += 1
+            return self.term(self.tokens[self.pos - 1][1])
+        if kind == "PHRASE":
+            self.pos += 1
+            return self.phrase(self.tokens[self.pos - 1][1])
+        if kind == "(":
+            self.pos += 1
+            if self.depth >= MAX_DEPTH:
+                return None  # too deep: the "(" is dropped; the group's terms follow as siblings
+            self.depth += 1
+            node = self.or_expr()
+            self.depth -= 1
+            if self.peek() == ")":
+                self.pos += 1
+            return node
+        return None  # an operator or ")" where an operand belongs: the operand is missing
+
+    def term(self, word: str) -> Node | None:
+        lexemes = segment_query(word)
+        if self.drop_stopwords:
+            lexemes = [lex for lex in lexemes if lex not in STOPWORDS]
+        return _combine(self.default_op, [Lex(lex) for lex in lexemes])
+
+    def phrase(self, text: str) -> Node | None:
+        lexemes = segment_query(text)
+        if len(lexemes) <= 1:
+            return Lex(lexemes[0]) if lexemes else None
+        # The index holds search-mode sub-words before each word, which shifts positions.
+        gaps = tuple(1 + len(_subwords(lex)) for lex in lexemes[1:])
+        return Phrase(tuple(lexemes), gaps)
+
+
+# --- rendering ------------------------------------------------------------------------------
+
+
+def quote_lexeme(lexeme: str) -> str:
+    """Return lexeme as a quoted tsquery literal (quotes doubled, backslashes escaped)."""
+    lexeme = lexeme.replace("\x00", "")
+    return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def render(node: Node | None) -> str:
+    """Return the tsquery text of an AST node ("" for None)."""
+    if node is None:
+        return ""
+    if isinstance(node, Lex):
+        return quote_lexeme(node.text)
+    if isinstance(node, Phrase):
+        out = quote_lexeme(node.lexemes[0])
+        for gap, lexeme in zip(node.gaps, node.lexemes[1:], strict=True):
+            out += (" <-> " if gap == 1 else f" <{gap}> ") + quote_lexeme(lexeme)
+        return out
+    if isinstance(node, Not):
+        return "!" + _wrapped(node.child)
+    return f" {node.op} ".join(_wrapped(child) for child in node.children)
+
+
+def _wrapped(node: Node) -> str:
+    text = render(node)
+    return f"({text})" if isinstance(node, Op | Phrase) else text
+
+
+def parse_query(text: str, *, default_operator: str = "and", drop_stopwords: bool = False) -> str:
+    """Return a ``to_tsquery('simple', ...)`` string for arbitrary user input, or "" if empty.
+
+    Never raise: unknown default operators fall back to "and", and an unexpected internal error
+    is logged and yields "" rather than breaking the search request.
+    """
+    try:
+        default_op = "|" if str(default_operator).strip().lower() in ("or", "|") else "&"
+        if not isinstance(text, str):
+            text = "" if text is None else str(text)
+        return _parse(text, default_op, drop_stopwords)
+    except Exception:  # noqa: BLE001 - the contract is "never raise"; keep the request alive.
+        log.exception("parse_query failed for %r", text[:200] if isinstance(text, str) else text)
+        return ""
+
+
+def _parse(text: str, default_op: str, drop_stopwords: bool) -> str:
+    tokens = _tokenize(_prepare(text[:MAX_QUERY_CHARS]))
+    node = _Parser(tokens, default_op, drop_stopwords).parse()
+    if node is None and drop_stopwords:
+        # Dropping stop words must not turn "what is it" into an empty query.
+        node = _Parser(tokens, default_op, False).parse()
+    return render(node)

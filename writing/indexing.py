@@ -1,0 +1,219 @@
+"""Run the chunking plan of a chapter against the database.
+
+Concurrency (see docs/writing.md):
+
+* a session-level advisory lock per chapter (``pg_try_advisory_lock``) is held while a
+  run plans and embeds, so a second task for the same chapter returns at once instead of
+  doing the same work twice;
+* planning and embedding happen outside any transaction; the result is applied in ONE
+  transaction that first locks the chapter row (``select_for_update``) and checks that
+  the chapter version it read is still current. Saves take the same row lock, so either
+  the save is seen before planning, or the apply notices the newer version and re-plans
+  (embeddings are cached, so a re-plan costs little);
+* until the apply commits, searches (READ COMMITTED) keep seeing the old chunks.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from django.db import connection, transaction
+from django.utils import timezone
+
+from rag.embeddings import content_hash, current_model, embed_texts
+from writing.chunking import BlockText, ChunkConfig, ExistingParent, plan_chapter
+from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
+
+logger = logging.getLogger(__name__)
+
+LOCK_NAMESPACE = 0x5752  # "WR": first key of the two-int advisory lock
+MAX_REPLANS = 5
+
+
+@dataclass
+class ChunkResult:
+    chapter_id: int
+    status: str = "done"  # done | unchanged | locked | gone | superseded
+    version: int = 0
+    parents_built: int = 0
+    parents_deleted: int = 0
+    parents_kept: int = 0
+    children_built: int = 0
+    children_embedded: list[int] = field(default_factory=list)
+
+
+def before_apply_commit(chapter_id: int) -> None:
+    """Run inside the apply transaction just before it commits (a hook for tests)."""
+
+
+def _try_lock(chapter_id: int) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_NAMESPACE, chapter_id])
+        return bool(cursor.fetchone()[0])
+
+
+def _unlock(chapter_id: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_NAMESPACE, chapter_id])
+
+
+def _existing_parents(chapter_id: int) -> list[ExistingParent]:
+    keys: dict[int, list[tuple]] = {}
+    rows = ParentSegment.objects.filter(parent__chapter_id=chapter_id).order_by(
+        "parent_id", "position"
+    )
+    for parent_id, block_id, start, end in rows.values_list(
+        "parent_id", "block_id", "block_start", "block_end"
+    ):
+        keys.setdefault(parent_id, []).append((block_id, start, end))
+    ids = ParentChunk.objects.filter(chapter_id=chapter_id).values_list("pk", flat=True)
+    return [ExistingParent(id=pk, key=tuple(keys.get(pk, ()))) for pk in ids]
+
+
+def chunk_chapter(chapter_id: int, *, force: bool = False, cfg: ChunkConfig | None = None):
+    """Bring the chunks of a chapter up to date with its latest committed blocks.
+
+    Return a :class:`ChunkResult`; ``status`` "locked" means another run holds the
+    chapter (it re-checks for newer edits before it lets go, see :func:`_run`).
+    """
+    result = ChunkResult(chapter_id, status="locked")
+    for _ in range(MAX_REPLANS):
+        if not _try_lock(chapter_id):
+            return result
+        try:
+            result = _run(chapter_id, force=force, cfg=cfg)
+        finally:
+            _unlock(chapter_id)
+        # A task that found the lock taken returned at once; an edit it was started for
+        # committed before it tried the lock, hence before this unlock: look once more.
+        if result.status in ("gone", "unchanged") or not needs_chunking(chapter_id):
+            return result
+        force = False
+    return result
+
+
+def needs_chunking(chapter_id: int) -> bool:
+    """Return whether the chapter has unprocessed edits and no debounce is pending."""
+    chapter = Chapter.objects.filter(pk=chapter_id).first()
+    if chapter is None or debounce_remaining(chapter) > 0:
+        return False
+    return chapter.chunked_version < chapter.version or chapter.blocks.filter(is_dirty=True).exists()
+
+
+def debounce_remaining(chapter) -> float:
+    """Return the seconds until the debounce after the last autosave has passed (0 if none)."""
+    from rag.live import get_settings
+
+    if chapter.last_edit_at is None:
+        return 0.0
+    due = chapter.last_edit_at.timestamp() + float(get_settings().debounce_seconds)
+    return max(0.0, due - timezone.now().timestamp())
+
+
+def _run(chapter_id: int, *, force: bool, cfg: ChunkConfig | None) -> ChunkResult:
+    cfg = cfg or ChunkConfig.from_live()  # read once: a changed threshold applies next run
+    for _ in range(MAX_REPLANS):
+        chapter = Chapter.objects.filter(pk=chapter_id).first()
+        if chapter is None:
+            return ChunkResult(chapter_id, status="gone")
+        version = chapter.version
+        blocks = list(StoryBlock.objects.filter(chapter_id=chapter_id).order_by("order"))
+        dirty = any(b.is_dirty for b in blocks)
+        up_to_date = chapter.chunked_version >= version and chapter.chunk_state == ChunkState.READY
+        if not force and not dirty and up_to_date:
+            return ChunkResult(chapter_id, status="unchanged", version=version)
+        texts = [BlockText(b.id, b.content, b.is_dirty or force) for b in blocks]
+        plan = plan_chapter(texts, _existing_parents(chapter_id), cfg)
+        child_texts = [c.text for p in plan.build for c in p.children]
+        # Cached by content hash: an unchanged child text costs no provider call.
+        vectors = embed_texts(child_texts) if child_texts else []
+        result = _apply(chapter, version, plan, vectors)
+        if result is not None:
+            return result
+        force = False  # a newer version arrived: re-plan with its dirty flags
+    return ChunkResult(chapter_id, status="superseded")
+
+
+def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
+    """Replace the chunks in one transaction; return None when the chapter changed meanwhile."""
+    model = current_model()
+    with transaction.atomic():
+        locked = Chapter.objects.select_for_update().filter(pk=chapter.pk).first()
+        if locked is None:
+            return ChunkResult(chapter.pk, status="gone")
+        if locked.version != version:
+            return None
+        deleted = ParentChunk.objects.filter(pk__in=plan.delete).delete()[1]
+        result = ChunkResult(
+            chapter.pk,
+            version=version,
+            parents_built=len(plan.build),
+            parents_deleted=deleted.get("writing.ParentChunk", 0),
+            parents_kept=len(plan.keep),
+        )
+        vector_iter = iter(vectors)
+        children = []
+        for parent_plan in plan.build:
+            first = parent_plan.segments[0]
+            parent = ParentChunk.objects.create(
+                chapter_id=chapter.pk,
+                first_block_id=first.block_id,
+                first_block_start=first.block_start,
+                text=parent_plan.text,
+                size=len(parent_plan.text),
+                content_hash=content_hash(parent_plan.text),
+                generation=version,
+                analysis=parent_plan.analysis(),
+            )
+            ParentSegment.objects.bulk_create(
+                ParentSegment(
+                    parent=parent,
+                    block_id=s.block_id,
+                    position=i,
+                    block_start=s.block_start,
+                    block_end=s.block_end,
+                    parent_start=s.parent_start,
+                )
+                for i, s in enumerate(parent_plan.segments)
+            )
+            for order, child in enumerate(parent_plan.children):
+                text_hash = content_hash(child.text)
+                children.append(
+                    ChildChunk(
+                        parent=parent,
+                        story_block_id=child.block_id,
+                        chapter_id=chapter.pk,
+                        book_id=chapter.book_id,
+                        chunk_order=order,
+                        text=child.text,
+                        start=child.span.start,
+                        end=child.span.end,
+                        content_hash=text_hash,
+                        embedding=next(vector_iter),
+                        embedding_model=model,
+                        embedding_hash=text_hash,
+                    )
+                )
+        created = ChildChunk.objects.bulk_create(children, batch_size=500)
+        result.children_built = len(created)
+        result.children_embedded = [c.pk for c in created]
+        StoryBlock.objects.filter(chapter_id=chapter.pk, is_dirty=True).update(is_dirty=False)
+        Chapter.objects.filter(pk=chapter.pk).update(
+            chunk_state=ChunkState.READY,
+            chunk_error="",
+            chunk_attempts=0,
+            chunked_version=version,
+            chunked_at=timezone.now(),
+        )
+        before_apply_commit(chapter.pk)
+    logger.info(
+        "chunked chapter %s v%s: %s parents built, %s kept, %s deleted, %s children",
+        chapter.pk,
+        version,
+        result.parents_built,
+        result.parents_kept,
+        result.parents_deleted,
+        result.children_built,
+    )
+    return result

@@ -1,0 +1,174 @@
+"""Small-to-big search: find child chunks, return their parents' text around the match.
+
+Score (when the live setting ``parent_size_normalization`` is on)::
+
+    score = raw * sqrt(1 / ratio),   ratio = parent.size / median_size
+
+``raw`` is the cosine similarity of the best child of the parent, ``median_size`` the
+median size of all parents in the searched scope (the book, the chapters, or all the
+user's books). Without normalisation, ``score = raw``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+
+from config.errors import InvalidArgument, NotFound
+from rag import live
+from rag.embeddings import embed_query
+from rag.search import vector_search
+from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment
+from writing.selectors import book_get
+
+MAX_TOP_K = 50
+ORDERS = ("relevance", "story")
+
+
+@dataclass
+class ParentResult:
+    parent: ParentChunk
+    raw_score: float
+    score: float = 0.0
+    children: list[dict] = field(default_factory=list)
+    text_start: int = 0
+    text_end: int = 0
+    blocks: list[int] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {
+            "parent_id": self.parent.pk,
+            "chapter_id": self.parent.chapter_id,
+            "blocks": self.blocks,
+            "text": self.parent.text[self.text_start : self.text_end],
+            "text_start": self.text_start,
+            "text_end": self.text_end,
+            "children": self.children,
+            "raw_score": round(self.raw_score, 6),
+            "score": round(self.score, 6),
+        }
+
+
+def normalised_score(raw: float, size: int, median_size: float) -> float:
+    """Return ``raw * sqrt(1 / (size / median_size))``: longer parents are damped."""
+    if size <= 0 or median_size <= 0:
+        return raw
+    return raw * math.sqrt(median_size / size)
+
+
+def context_window(size: int, start: int, end: int, limit: int) -> tuple[int, int]:
+    """Return at most ``limit`` characters of a parent, centred on the child ``[start, end)``.
+
+    The window is clamped to the parent; a child longer than the limit is cut at its start.
+    """
+    if size <= limit:
+        return 0, size
+    centre = (start + end) / 2
+    lo = int(round(centre - limit / 2))
+    lo = max(0, min(lo, size - limit))
+    if end - start <= limit:
+        lo = min(max(lo, end - limit), start)  # the whole child stays inside
+    else:
+        lo = start
+    return lo, lo + limit
+
+
+def _scope(user, book, chapters):
+    children = ChildChunk.objects.all()
+    parents = ParentChunk.objects.all()
+    if not user.is_staff:
+        children = children.filter(book__owner=user)
+        parents = parents.filter(chapter__book__owner=user)
+    if book is not None:
+        book_obj = book_get(user=user, book_id=book)
+        children = children.filter(book=book_obj)
+        parents = parents.filter(chapter__book=book_obj)
+    if chapters:
+        if not isinstance(chapters, list) or not all(isinstance(c, int) for c in chapters):
+            raise InvalidArgument("chapters must be a list of ids.")
+        visible = Chapter.objects.filter(pk__in=chapters)
+        if not user.is_staff:
+            visible = visible.filter(book__owner=user)
+        if book is not None:
+            visible = visible.filter(book_id=book)
+        found = set(visible.values_list("pk", flat=True))
+        missing = [c for c in chapters if c not in found]
+        if missing:
+            raise NotFound("No such chapter.", details={"chapters": missing})
+        children = children.filter(chapter_id__in=found)
+        parents = parents.filter(chapter_id__in=found)
+    return children, parents
+
+
+def writing_search(
+    *, user, query: str, book=None, chapters=None, top_k: int = 10, order: str = "relevance"
+) -> dict:
+    """Search child chunks, return each parent once with a window around its best child."""
+    query = (query or "").strip()
+    if not query:
+        raise InvalidArgument("query must not be empty.")
+    if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
+        raise InvalidArgument(f"top_k must be between 1 and {MAX_TOP_K}.")
+    if order not in ORDERS:
+        raise InvalidArgument(f"order must be one of {', '.join(ORDERS)}.")
+    settings_row = live.get_settings()
+    children_qs, parents_qs = _scope(user, book, chapters)
+    # The filter is part of the queryset: vector_search applies it before the NN scan.
+    hits, report = vector_search(children_qs, embed_query(query), k=top_k * 3)
+    grouped: dict[int, ParentResult] = {}
+    for hit in hits:
+        child = hit.obj
+        result = grouped.get(child.parent_id)
+        if result is None:
+            result = grouped[child.parent_id] = ParentResult(parent=None, raw_score=hit.score)
+        result.children.append(
+            {"id": child.pk, "start": child.start, "end": child.end, "score": round(hit.score, 6)}
+        )
+    if not grouped:
+        return {"results": [], "median_parent_size": None, "path": report.path}
+    parents = ParentChunk.objects.select_related("chapter", "first_block").in_bulk(list(grouped))
+    sizes = list(parents_qs.values_list("size", flat=True))
+    median_size = float(statistics.median(sizes)) if sizes else 0.0
+    normalise = settings_row.parent_size_normalization
+    for parent_id, result in list(grouped.items()):
+        parent = parents.get(parent_id)
+        if parent is None:  # replaced by a chunking run between the two reads
+            del grouped[parent_id]
+            continue
+        result.parent = parent
+        result.score = (
+            normalised_score(result.raw_score, parent.size, median_size)
+            if normalise
+            else result.raw_score
+        )
+    ranked = sorted(grouped.values(), key=lambda r: -r.score)[:top_k]
+    segments: dict[int, list[int]] = {}
+    for parent_id, block_id in (
+        ParentSegment.objects.filter(parent_id__in=[r.parent.pk for r in ranked])
+        .order_by("parent_id", "position")
+        .values_list("parent_id", "block_id")
+    ):
+        segments.setdefault(parent_id, []).append(block_id)
+    limit = settings_row.context_window_chars
+    for result in ranked:
+        best = result.children[0]  # hits arrive best first
+        result.text_start, result.text_end = context_window(
+            result.parent.size, best["start"], best["end"], limit
+        )
+        result.blocks = segments.get(result.parent.pk, [])
+    if order == "story":
+        ranked.sort(
+            key=lambda r: (
+                r.parent.chapter.sequence,
+                r.parent.chapter_id,
+                r.parent.first_block.order,
+                r.parent.first_block_start,
+            )
+        )
+    return {
+        "results": [r.as_dict() for r in ranked],
+        "median_parent_size": median_size,
+        "normalised": normalise,
+        "path": report.path,
+    }

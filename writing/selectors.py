@@ -1,0 +1,65 @@
+"""Reads of the writing app. Another user's book or chapter is NOT_FOUND unless staff."""
+
+from __future__ import annotations
+
+from config.errors import NotFound
+from writing.models import Book, Chapter, ChildChunk, ParentChunk
+
+
+def books_visible(user):
+    qs = Book.objects.all()
+    return qs if user.is_staff else qs.filter(owner=user)
+
+
+def book_get(*, user, book_id) -> Book:
+    book = books_visible(user).filter(pk=book_id).first()
+    if book is None:
+        raise NotFound("No such book.", details={"book": book_id})
+    return book
+
+
+def chapter_get(*, user, chapter_id, for_update: bool = False) -> Chapter:
+    qs = Chapter.objects.select_related("book")
+    if not user.is_staff:
+        qs = qs.filter(book__owner=user)
+    if for_update:
+        qs = qs.select_for_update(of=("self",))
+    chapter = qs.filter(pk=chapter_id).first()
+    if chapter is None:
+        raise NotFound("No such chapter.", details={"chapter": chapter_id})
+    return chapter
+
+
+def chapter_detail(*, user, chapter_id) -> dict:
+    """Return a chapter with its blocks and chunk state (counts per block)."""
+    chapter = chapter_get(user=user, chapter_id=chapter_id)
+    blocks = list(chapter.blocks.order_by("order"))
+    child_counts: dict[int, int] = {}
+    for block_id in ChildChunk.objects.filter(chapter=chapter).values_list(
+        "story_block_id", flat=True
+    ):
+        child_counts[block_id] = child_counts.get(block_id, 0) + 1
+    return {
+        "id": chapter.pk,
+        "book": chapter.book_id,
+        "title": chapter.title,
+        "sequence": chapter.sequence,
+        "version": chapter.version,
+        "chunk_state": chapter.chunk_state,
+        "chunk_error": chapter.chunk_error,
+        "chunked_version": chapter.chunked_version,
+        "chunked_at": chapter.chunked_at,
+        "parent_count": ParentChunk.objects.filter(chapter=chapter).count(),
+        "child_count": sum(child_counts.values()),
+        "blocks": [
+            {
+                "id": b.pk,
+                "order": b.order,
+                "content": b.content,
+                "content_hash": b.content_hash,
+                "is_dirty": b.is_dirty,
+                "child_count": child_counts.get(b.pk, 0),
+            }
+            for b in blocks
+        ],
+    }
