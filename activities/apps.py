@@ -3,3 +3,14 @@ from django.apps import AppConfig
 
 class ActivitiesConfig(AppConfig):
     name = "activities"
+    verbose_name = "Activities"
+
+    def ready(self):
+        from django.db.models.signals import post_save
+
+        from activities import signals
+        from activities.models import Activity
+        from rag.signals import user_data_erasure
+
+        post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
+        user_data_erasure.connect(signals.erase_user_data, dispatch_uid="activities.erasure")

@@ -24,7 +24,7 @@ def _ensure_runtime_dir() -> None:
     current = os.environ.get("XDG_RUNTIME_DIR")
     if current and Path(current).is_dir() and (Path(current).stat().st_mode & 0o777) == 0o700:
         return
-    runtime = Path(os.environ.get("SEMMEM_RUNTIME_DIR", "/tmp/semmem-runtime-%d" % os.getuid()))
+    runtime = Path(os.environ.get("SEMMEM_RUNTIME_DIR", f"/tmp/semmem-runtime-{os.getuid()}"))
     runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
     runtime.chmod(0o700)
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
@@ -61,11 +61,22 @@ def stop(data_dir: Path | str | None = None) -> bool:
     return True
 
 
-if __name__ == "__main__":
-    command = sys.argv[1] if len(sys.argv) > 1 else "start"
+def main(argv: list[str]) -> int:
+    """``python -m config.embedded_db [start|stop]`` on ``EMBEDDED_DB_DIR`` (as the settings do)."""
+    command = argv[0] if argv else "start"
+    data_dir = Path(os.environ.get("EMBEDDED_DB_DIR") or DEFAULT_DATA_DIR)
     if command == "stop":
-        print("stopped embedded PostgreSQL" if stop() else "no embedded PostgreSQL was running")
-    elif command == "start":
-        print(start())
-    else:
-        sys.exit("usage: python -m config.embedded_db [start|stop]")
+        if stop(data_dir):
+            print(f"stopped embedded PostgreSQL in {data_dir}")
+        else:
+            print(f"no embedded PostgreSQL was running in {data_dir}")
+        return 0
+    if command == "start":
+        print(start(data_dir))
+        return 0
+    print("usage: python -m config.embedded_db [start|stop]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

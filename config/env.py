@@ -57,3 +57,24 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value == "":
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict:
+    """Return a Django DATABASES entry for a PostgreSQL URL.
+
+    The libpq socket form ``postgresql://user:@/db?host=/run/dir`` (what the embedded server
+    gives) keeps the socket directory in ``HOST``: dj_database_url leaves ``HOST`` empty and
+    puts ``host`` in ``OPTIONS``, which the connection honours but ``dbshell`` and anything else
+    reading ``HOST`` do not.
+    """
+    import dj_database_url
+
+    try:
+        config = dj_database_url.parse(url, conn_max_age=conn_max_age)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"Set DATABASE_URL to a valid database URL ({exc}).") from None
+    options = config.get("OPTIONS") or {}
+    for key in ("host", "port"):
+        if not config.get(key.upper()) and options.get(key):
+            config[key.upper()] = str(options.pop(key))
+    return config

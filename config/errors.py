@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
@@ -128,7 +129,10 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
             code = INTERNAL
         details = _drf_details(detail)
         if isinstance(exc, drf_exceptions.MethodNotAllowed):
-            details = {"method": str(detail).split('"')[1] if '"' in str(detail) else ""}
+            # The message is translated (zh-hans quotes it with “ ”): take the method from it
+            # only as a fallback; api_exception_handler uses the request's own method.
+            match = re.search(r'["“](\w+)["”]', str(detail))
+            details = {"method": match.group(1) if match else ""}
         if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
             details = {"retry_after_seconds": int(exc.wait)}
         message = _first_message(detail, str(exc))
@@ -148,6 +152,9 @@ def api_exception_handler(exc, context):
         logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
         classified = (500, INTERNAL, "Internal error.", {})
     status, code, message, details = classified
+    request = context.get("request")
+    if isinstance(exc, drf_exceptions.MethodNotAllowed) and request is not None:
+        details = {"method": request.method}
     headers = {}
     if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait))
@@ -163,6 +170,9 @@ def is_api_path(path: str) -> bool:
 
 class ApiErrorMiddleware:
     """Answer in the error shape for API paths that never reach a DRF handler."""
+
+    # Headers of the replaced response that the error shape must keep (RFC 9110).
+    KEPT_HEADERS = ("Allow", "Retry-After", "WWW-Authenticate")
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -190,7 +200,12 @@ class ApiErrorMiddleware:
             404: f"No API endpoint at {request.path}.",
             405: f"Method {request.method} is not allowed on {request.path}.",
         }.get(status, response.reason_phrase or "Error.")
-        return error_response(code, message, status)
+        details = {"method": request.method} if status == 405 else {}
+        converted = error_response(code, message, status, details)
+        for header in self.KEPT_HEADERS:
+            if header in response:
+                converted[header] = response[header]
+        return converted
 
     def process_exception(self, request, exc):
         if not is_api_path(request.path):

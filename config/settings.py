@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.utils import get_random_secret_key
 
 from config import embedded_db
-from config.env import env_bool, env_float, env_int, env_list, env_str
+from config.env import env_bool, env_float, env_int, env_list, env_str, parse_database_url
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -87,7 +86,9 @@ if not DATABASE_URL:
     USING_EMBEDDED_DB = True
 else:
     USING_EMBEDDED_DB = False
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+DATABASES = {
+    "default": parse_database_url(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+}
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
     raise ImproperlyConfigured("Set DATABASE_URL to a PostgreSQL URL (postgresql://...).")
@@ -129,14 +130,17 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Semantic Memory API",
-    "DESCRIPTION": "Natural-language search and recommendation, small-to-big retrieval, chat memory.",
+    "DESCRIPTION": (
+        "Natural-language search and recommendation, small-to-big retrieval, chat memory."
+    ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
-    "ENUM_NAME_OVERRIDES": {},
+    # Several models have a "status" field with different choices: name each set.
+    "ENUM_NAME_OVERRIDES": {"ActivityStatusEnum": "activities.models.ActivityStatus"},
 }
 # Path prefixes that answer only in the JSON error shape, never an HTML page.
 API_PATH_PREFIXES = ("/api/", "/v1/", "/rag/")

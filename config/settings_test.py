@@ -17,3 +17,6 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {"user": "100000/min", "anon": "100000/min"},
 }
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# A test-only app (a model extending rag.models.Embedded, test views); no migrations: syncdb.
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.testapp"]  # noqa: F405

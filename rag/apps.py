@@ -9,8 +9,10 @@ class RagConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save, pre_migrate
         from django_q.signals import post_execute
 
-        from rag import checks  # noqa: F401  (registers system checks)
-        from rag import signals
+        from rag import (
+            checks,  # noqa: F401  (registers system checks)
+            signals,
+        )
         from rag.models import RagSettings
         from rag.schedules import register_rag_schedules
 

@@ -94,7 +94,5 @@ def check_vector_columns(app_configs=None, databases=None, **kwargs):
                     )
                 )
     except DatabaseError as exc:
-        errors.append(
-            Warning(f"Could not inspect vector columns: {exc}", id="rag.W001")
-        )
+        errors.append(Warning(f"Could not inspect vector columns: {exc}", id="rag.W001"))
     return errors

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.core.exceptions import ImproperlyConfigured
-from django.db import DatabaseError, transaction
+from django.db import DatabaseError
 
 REQUIRED_EXTENSIONS = ("vector", "pg_trgm")
 
@@ -19,16 +19,34 @@ def ensure_extensions(connection) -> None:
         if name in present:
             continue
         try:
-            # atomic() is a savepoint inside a migration's transaction, so a failed
-            # CREATE does not abort it; outside one it is its own transaction.
-            with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-                cursor.execute(f"CREATE EXTENSION IF NOT EXISTS {name}")
+            _execute_in_savepoint(connection, f"CREATE EXTENSION IF NOT EXISTS {name}")
         except DatabaseError as exc:
             raise ImproperlyConfigured(
                 f"The PostgreSQL extension '{name}' is missing and this role may not create it "
                 f"({exc}). Ask a superuser to run, in database "
                 f"'{connection.settings_dict.get('NAME')}': CREATE EXTENSION IF NOT EXISTS {name};"
             ) from exc
+
+
+def _execute_in_savepoint(connection, sql: str) -> None:
+    """Run one statement so that its failure leaves the connection usable.
+
+    Inside a transaction (a migration's) the statement gets a savepoint, so a failed CREATE
+    does not abort it; in autocommit mode it is its own transaction. The connection object is
+    used directly: it need not be registered in ``django.db.connections``.
+    """
+    if not connection.in_atomic_block:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+        return
+    sid = connection.savepoint()
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql)
+    except DatabaseError:
+        connection.savepoint_rollback(sid)
+        raise
+    connection.savepoint_commit(sid)
 
 
 def vector_column_dimensions(connection, table: str, column: str) -> int | None:

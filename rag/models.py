@@ -45,7 +45,9 @@ class RagSettings(models.Model):
         default=0.3, help_text="Semantic-cliff threshold (0-1); see docs/CHUNKING.md."
     )
     cliff_mode = models.CharField(max_length=16, choices=CLIFF_MODES, default="drop")
-    cliff_percentile = models.FloatField(default=90.0, help_text="Used when the mode is percentile.")
+    cliff_percentile = models.FloatField(
+        default=90.0, help_text="Used when the mode is percentile."
+    )
     child_min_chars = models.PositiveIntegerField(default=200)
     child_max_chars = models.PositiveIntegerField(default=300)
     parent_max_chars = models.PositiveIntegerField(default=1500)
@@ -160,12 +162,18 @@ class EmbeddingCache(models.Model):
             )
         ]
 
+    def __str__(self):
+        return f"{self.model} {self.role} {self.content_hash[:12]}"
+
 
 class WorkerHeartbeat(models.Model):
     """The last time a django-q2 worker ran something (read by /api/health)."""
 
     name = models.CharField(max_length=100, unique=True)
     seen_at = models.DateTimeField()
+
+    def __str__(self):
+        return f"{self.name} {self.seen_at:%Y-%m-%d %H:%M:%S}"
 
 
 class Embedded(models.Model):

@@ -40,5 +40,8 @@ def llm_info() -> dict:
     """Describe the configured LLM provider."""
     cfg = settings.RAG_LLM
     enabled = cfg.get("PROVIDER") not in (None, "", "none")
-    return {"provider": cfg.get("PROVIDER") or "none", "enabled": enabled,
-            "model": cfg.get("MODEL") if enabled else None}
+    return {
+        "provider": cfg.get("PROVIDER") or "none",
+        "enabled": enabled,
+        "model": cfg.get("MODEL") if enabled else None,
+    }

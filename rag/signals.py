@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 from django.db import connections
 
 from rag import live
@@ -23,10 +25,8 @@ def task_executed(sender, task, **kwargs):
     """Refresh the worker heartbeat after each task the cluster runs."""
     from rag.tasks import worker_heartbeat
 
-    try:
+    with contextlib.suppress(Exception):  # a heartbeat must never fail a task
         worker_heartbeat()
-    except Exception:  # noqa: BLE001 - a heartbeat must never fail a task
-        pass
 
 
 # Sent by the memory app when a user's data is erased; apps that own per-user data

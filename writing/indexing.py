@@ -98,7 +98,9 @@ def needs_chunking(chapter_id: int) -> bool:
     chapter = Chapter.objects.filter(pk=chapter_id).first()
     if chapter is None or debounce_remaining(chapter) > 0:
         return False
-    return chapter.chunked_version < chapter.version or chapter.blocks.filter(is_dirty=True).exists()
+    return (
+        chapter.chunked_version < chapter.version or chapter.blocks.filter(is_dirty=True).exists()
+    )
 
 
 def debounce_remaining(chapter) -> float:

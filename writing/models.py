@@ -120,14 +120,15 @@ class ParentSegment(models.Model):
     class Meta:
         ordering = ["parent_id", "position"]
 
+    def __str__(self):
+        return f"{self.parent_id}:{self.block_id}[{self.block_start}:{self.block_end}]"
+
 
 class ChildChunk(Embedded):
     """A small chunk of a parent; the only rows with vectors."""
 
     parent = models.ForeignKey(ParentChunk, on_delete=models.CASCADE, related_name="children")
-    story_block = models.ForeignKey(
-        StoryBlock, on_delete=models.CASCADE, related_name="children"
-    )
+    story_block = models.ForeignKey(StoryBlock, on_delete=models.CASCADE, related_name="children")
     # Denormalised so search filters (owner, book, chapters) need no join to the parent.
     chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="children")
     book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="children")

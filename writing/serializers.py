@@ -13,7 +13,7 @@ class BookOutSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class BlockInSerializer(serializers.Serializer):
+class WritingBlockInSerializer(serializers.Serializer):
     content = serializers.CharField(trim_whitespace=False)
 
 
@@ -21,17 +21,17 @@ class ChapterInSerializer(serializers.Serializer):
     book = serializers.IntegerField()
     title = serializers.CharField(max_length=200, allow_blank=True)
     sequence = serializers.IntegerField()
-    blocks = BlockInSerializer(many=True, allow_empty=True)
+    blocks = WritingBlockInSerializer(many=True, allow_empty=True)
 
 
 class ChapterSaveSerializer(serializers.Serializer):
     book = serializers.IntegerField(required=False, help_text="Must match the chapter's book.")
     title = serializers.CharField(max_length=200, allow_blank=True, required=False)
     sequence = serializers.IntegerField(required=False)
-    blocks = BlockInSerializer(many=True, allow_empty=True)
+    blocks = WritingBlockInSerializer(many=True, allow_empty=True)
 
 
-class AutosaveBlockSerializer(serializers.Serializer):
+class WritingAutosaveBlockSerializer(serializers.Serializer):
     id = serializers.IntegerField(required=False, help_text="The block id, or:")
     position = serializers.IntegerField(required=False, min_value=0, help_text="Its index.")
     content = serializers.CharField(trim_whitespace=False)
@@ -42,11 +42,11 @@ class AutosaveBlockSerializer(serializers.Serializer):
         return attrs
 
 
-class AutosaveInSerializer(serializers.Serializer):
-    blocks = AutosaveBlockSerializer(many=True, allow_empty=False)
+class WritingAutosaveInSerializer(serializers.Serializer):
+    blocks = WritingAutosaveBlockSerializer(many=True, allow_empty=False)
 
 
-class BlockOutSerializer(serializers.Serializer):
+class WritingBlockOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     order = serializers.IntegerField()
     content = serializers.CharField()
@@ -67,10 +67,10 @@ class ChapterOutSerializer(serializers.Serializer):
     chunked_at = serializers.DateTimeField(allow_null=True)
     parent_count = serializers.IntegerField()
     child_count = serializers.IntegerField()
-    blocks = BlockOutSerializer(many=True)
+    blocks = WritingBlockOutSerializer(many=True)
 
 
-class SearchInSerializer(serializers.Serializer):
+class WritingSearchInSerializer(serializers.Serializer):
     query = serializers.CharField(max_length=2000)
     book = serializers.IntegerField(required=False, allow_null=True)
     chapters = serializers.ListField(child=serializers.IntegerField(), required=False)
@@ -78,26 +78,26 @@ class SearchInSerializer(serializers.Serializer):
     order = serializers.ChoiceField(choices=list(ORDERS), required=False, default="relevance")
 
 
-class SearchChildSerializer(serializers.Serializer):
+class WritingSearchChildSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     start = serializers.IntegerField(help_text="Offset in the parent text.")
     end = serializers.IntegerField()
     score = serializers.FloatField(help_text="Cosine similarity to the query.")
 
 
-class SearchResultSerializer(serializers.Serializer):
+class WritingSearchResultSerializer(serializers.Serializer):
     parent_id = serializers.IntegerField()
     chapter_id = serializers.IntegerField()
     blocks = serializers.ListField(child=serializers.IntegerField())
     text = serializers.CharField(help_text="At most context_window_chars around the best child.")
     text_start = serializers.IntegerField()
     text_end = serializers.IntegerField()
-    children = SearchChildSerializer(many=True)
+    children = WritingSearchChildSerializer(many=True)
     raw_score = serializers.FloatField()
     score = serializers.FloatField(help_text="raw_score * sqrt(median_size / parent size).")
 
 
-class SearchOutSerializer(serializers.Serializer):
-    results = SearchResultSerializer(many=True)
+class WritingSearchOutSerializer(serializers.Serializer):
+    results = WritingSearchResultSerializer(many=True)
     median_parent_size = serializers.FloatField(allow_null=True)
     normalised = serializers.BooleanField(required=False)

@@ -13,8 +13,10 @@ def similarity_chart(sims: list[float], cuts: list[int], child_ends: list[int]) 
     ``child_ends`` are boundary indices (cut after sentence i) where a child closes.
     """
     if not sims:
-        return '<svg width="200" height="24"><text x="0" y="16" font-size="12">' \
+        return (
+            '<svg width="200" height="24"><text x="0" y="16" font-size="12">'
             "fewer than two sentences</text></svg>"
+        )
     lo, hi = min(sims), max(sims)
     span = (hi - lo) or 1.0
     n = len(sims)

@@ -69,9 +69,13 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
     chapter = Chapter.objects.filter(pk=chapter_id).first()
     if chapter is None:
         return "gone"
-    if requested_version is not None and chapter.chunked_version >= requested_version:
-        if chapter.chunk_state == ChunkState.READY and not chapter.blocks.filter(is_dirty=True).exists():
-            return "unchanged"
+    up_to_date = (
+        requested_version is not None
+        and chapter.chunked_version >= requested_version
+        and chapter.chunk_state == ChunkState.READY
+    )
+    if up_to_date and not chapter.blocks.filter(is_dirty=True).exists():
+        return "unchanged"
     wait = debounce_remaining(chapter)
     if wait > 0:
         # The writer is still typing: come back when the debounce has passed.

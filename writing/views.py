@@ -109,12 +109,12 @@ class ChapterDetailView(APIView):
 class ChapterAutosaveView(APIView):
     @extend_schema(
         operation_id="writing_chapter_autosave",
-        request=s.AutosaveInSerializer,
+        request=s.WritingAutosaveInSerializer,
         responses={200: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
         tags=TAGS,
     )
     def patch(self, request, chapter_id: int):
-        data = _validated(s.AutosaveInSerializer, request.data)
+        data = _validated(s.WritingAutosaveInSerializer, request.data)
         services.chapter_autosave(user=request.user, chapter_id=chapter_id, blocks=data["blocks"])
         body = chapter_detail(user=request.user, chapter_id=chapter_id)
         return Response(s.ChapterOutSerializer(body).data)
@@ -123,12 +123,12 @@ class ChapterAutosaveView(APIView):
 class WritingSearchView(APIView):
     @extend_schema(
         operation_id="writing_search",
-        request=s.SearchInSerializer,
-        responses={200: s.SearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=s.WritingSearchInSerializer,
+        responses={200: s.WritingSearchOutSerializer, 400: ERR_400, 404: ERR_404},
         tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.SearchInSerializer, request.data)
+        data = _validated(s.WritingSearchInSerializer, request.data)
         body = writing_search(
             user=request.user,
             query=data["query"],
@@ -137,4 +137,4 @@ class WritingSearchView(APIView):
             top_k=data["top_k"],
             order=data["order"],
         )
-        return Response(s.SearchOutSerializer(body).data)
+        return Response(s.WritingSearchOutSerializer(body).data)

@@ -35,17 +35,16 @@ class Command(BaseCommand):
             return
         # One transaction: every column switches, or none does. Indexes on the
         # column are rebuilt by ALTER TYPE (empty, since every value becomes NULL).
-        with transaction.atomic():
-            with connection.cursor() as cursor:
-                for model, field, table, actual in changes:
-                    cursor.execute(
-                        f"ALTER TABLE {qn(table)} ALTER COLUMN {qn(field.column)} "
-                        f"TYPE vector({target}) USING NULL"
-                    )
-                    model._default_manager.update(embedding_model="", embedding_hash="")
-                    self.stdout.write(
-                        f"{model._meta.label}.{field.name}: vector({actual}) -> vector({target})"
-                    )
+        with transaction.atomic(), connection.cursor() as cursor:
+            for model, field, table, actual in changes:
+                cursor.execute(
+                    f"ALTER TABLE {qn(table)} ALTER COLUMN {qn(field.column)} "
+                    f"TYPE vector({target}) USING NULL"
+                )
+                model._default_manager.update(embedding_model="", embedding_hash="")
+                self.stdout.write(
+                    f"{model._meta.label}.{field.name}: vector({actual}) -> vector({target})"
+                )
         self.stdout.write(
             f"{len(changes)} column(s) changed. Now run: python manage.py rag_reembed"
         )

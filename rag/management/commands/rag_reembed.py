@@ -30,9 +30,7 @@ class Command(BaseCommand):
             stale_total = 0
             for label, counts in model_counts().items():
                 self.stdout.write(f"{label}: " + ", ".join(f"{m}={n}" for m, n in counts.items()))
-                stale_total += sum(
-                    n for m, n in counts.items() if m not in (model_name, "(none)")
-                )
+                stale_total += sum(n for m, n in counts.items() if m not in (model_name, "(none)"))
             self.stdout.write(f"stale vectors: {stale_total}")
             if stale_total:
                 sys.exit(1)

@@ -1,0 +1,118 @@
+"""Embed activities: the one code path shared by the task, backfill and the demo loader.
+
+A row is *current* when it has a vector made by the active model from exactly its present
+text (``embedding_hash == content_hash(embedding_text())``); current rows are skipped.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+
+from activities.models import Activity, IndexState
+from activities.vibes import infer_vibes
+from rag.embeddings import content_hash, current_model, embed_texts
+from rag.text import segment_for_index
+
+logger = logging.getLogger(__name__)
+
+INDEX_FIELDS = [
+    "embedding",
+    "embedding_model",
+    "embedding_hash",
+    "search_text",
+    "index_state",
+    "index_error",
+    "indexed_at",
+    "index_attempts",
+]
+
+
+@dataclass
+class BatchResult:
+    processed: int = 0
+    skipped: int = 0
+    errors: int = 0
+    error_messages: list[str] = field(default_factory=list)
+
+
+def is_current(activity: Activity, model: str | None = None) -> bool:
+    """Return whether the row's vector was made by the active model from its present text."""
+    return (
+        activity.embedding is not None
+        and activity.embedding_model == (model or current_model())
+        and activity.embedding_hash == content_hash(activity.embedding_text())
+    )
+
+
+def refresh_vibes_with_llm(activity: Activity) -> bool:
+    """Replace lexicon vibes by the LLM's when one is configured; return whether they changed."""
+    from rag.llm import get_llm
+
+    try:
+        enabled = get_llm().enabled
+    except Exception:  # noqa: BLE001 - a misconfigured LLM must not block indexing
+        enabled = False
+    if not enabled:
+        return False
+    vibes = infer_vibes(
+        type=activity.type,
+        title=activity.title,
+        description=activity.description,
+        tags=activity.tags,
+    )
+    if vibes != activity.vibes:
+        activity.vibes = vibes
+        Activity.objects.filter(pk=activity.pk).update(vibes=vibes)
+        return True
+    return False
+
+
+def embed_activities(
+    activities: list[Activity], *, force: bool = False, dry_run: bool = False
+) -> BatchResult:
+    """Embed the rows that are not current (all with ``force``) in one provider batch.
+
+    Raise ``rag.embeddings.ProviderError`` when the provider fails; the caller decides
+    whether to pause and retry or to record the failure (:func:`mark_failed`).
+    """
+    result = BatchResult()
+    model = current_model()
+    todo = [a for a in activities if force or not is_current(a, model)]
+    result.skipped = len(activities) - len(todo)
+    if not todo or dry_run:
+        result.processed = len(todo) if dry_run else 0
+        return result
+    texts = [a.embedding_text() for a in todo]
+    # --force means "compute again", so the cache is neither read nor trusted.
+    vectors = embed_texts(texts, role="passage", use_cache=not force)
+    now = timezone.now()
+    for activity, text, vector in zip(todo, texts, vectors, strict=True):
+        activity.embedding = vector
+        activity.embedding_model = model
+        activity.embedding_hash = content_hash(text)
+        activity.search_text = segment_for_index(text)
+        activity.index_state = IndexState.INDEXED
+        activity.index_error = ""
+        activity.indexed_at = now
+        activity.index_attempts = 0
+    with transaction.atomic():
+        Activity.objects.bulk_update(todo, INDEX_FIELDS, batch_size=200)
+    result.processed = len(todo)
+    return result
+
+
+def mark_failed(activity_ids, error: Exception | str) -> None:
+    """Record a failed indexing attempt on rows (the write itself is never undone)."""
+    message = str(error)[:2000]
+    from django.db.models import F
+
+    Activity.objects.filter(pk__in=list(activity_ids)).update(
+        index_state=IndexState.FAILED,
+        index_error=message,
+        indexed_at=timezone.now(),
+        index_attempts=F("index_attempts") + 1,
+    )

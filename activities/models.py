@@ -1,0 +1,155 @@
+"""Activities, participations and each user's working memory.
+
+An :class:`Activity` carries its own embedding (``rag.models.Embedded``) of the text built by
+:meth:`Activity.embedding_text`; ``index_state`` records whether that vector is current.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import HnswIndex
+
+from activities.text import embedding_text_for
+from rag.models import Embedded
+from rag.search import fulltext_index
+
+
+class ActivityStatus(models.TextChoices):
+    DRAFT = "draft", "draft"
+    ACTIVE = "active", "active"
+    CANCELLED = "cancelled", "cancelled"
+    FINISHED = "finished", "finished"
+
+
+class IndexState(models.TextChoices):
+    PENDING = "pending", "pending"
+    INDEXED = "indexed", "indexed"
+    FAILED = "failed", "failed"
+
+
+def default_time_zone() -> str:
+    return settings.TIME_ZONE
+
+
+class Activity(Embedded):
+    """One activity listing users can search for and join."""
+
+    title = models.CharField(max_length=200)
+    description = models.TextField(blank=True, default="")
+    type = models.CharField(max_length=50, db_index=True)
+    tags = models.JSONField(default=list, blank=True)
+    start_at = models.DateTimeField()
+    end_at = models.DateTimeField(null=True, blank=True)
+    time_zone = models.CharField(max_length=64, default=default_time_zone)
+    lat = models.FloatField()
+    lng = models.FloatField()
+    location_name = models.CharField(max_length=200, blank=True, default="")
+    status = models.CharField(
+        max_length=16, choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE
+    )
+    max_participants = models.PositiveIntegerField()
+    current_participants = models.PositiveIntegerField(default=0)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities_created"
+    )
+    # Inferred from type and description (lexicon offline, the LLM when configured); part of
+    # the embedded text, so it is stored rather than recomputed on every read.
+    vibes = models.JSONField(default=list, blank=True)
+    index_state = models.CharField(
+        max_length=16, choices=IndexState.choices, default=IndexState.PENDING, db_index=True
+    )
+    index_error = models.TextField(blank=True, default="")
+    indexed_at = models.DateTimeField(null=True, blank=True)
+    index_attempts = models.PositiveIntegerField(default=0)
+    # jieba-segmented embedded text, for the full-text baseline.
+    search_text = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["start_at", "pk"]
+        verbose_name_plural = "activities"
+        indexes = [
+            HnswIndex(
+                name="activity_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+            models.Index(fields=["status", "start_at"], name="activity_status_start"),
+            # Radius filter: a lat/lng bounding box served by these btrees, then exact
+            # haversine on the survivors (no PostGIS/earthdistance in the embedded server).
+            models.Index(fields=["lat", "lng"], name="activity_lat_lng"),
+            models.Index(fields=["lng"], name="activity_lng"),
+            fulltext_index("search_text", "activity_search_text_gin"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(current_participants__lte=models.F("max_participants")),
+                name="activity_participants_within_max",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def embedding_text(self) -> str:
+        """Return the multi-line text whose embedding this row stores."""
+        return embedding_text_for(self)
+
+    @property
+    def is_full(self) -> bool:
+        return self.current_participants >= self.max_participants
+
+
+class Participation(models.Model):
+    """A user's place in an activity, with their feedback afterwards (-1, 0, +1)."""
+
+    class Feedback(models.IntegerChoices):
+        DISLIKED = -1, "-1"
+        NEUTRAL = 0, "0"
+        LIKED = 1, "+1"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="participations"
+    )
+    activity = models.ForeignKey(Activity, on_delete=models.CASCADE, related_name="participations")
+    joined_at = models.DateTimeField(auto_now_add=True)
+    feedback = models.SmallIntegerField(choices=Feedback.choices, null=True, blank=True)
+    feedback_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "activity"], name="participation_once"),
+        ]
+        ordering = ["-joined_at"]
+
+    def __str__(self):
+        return f"{self.user_id} -> {self.activity_id}"
+
+
+class WorkingMemory(models.Model):
+    """A user's working memory: ``{"interestVectors": [...], "preferences": {...}}``.
+
+    ``interestVectors`` holds at most 3 ``{activityId, embedding, participatedAt}`` entries,
+    each the embedding of one activity the user joined and rated +1 (never an average).
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="working_memory"
+    )
+    data = models.JSONField(default=dict, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return f"working memory of {self.user_id}"
+
+    @property
+    def interest_vectors(self) -> list[dict]:
+        return list((self.data or {}).get("interestVectors") or [])
+
+    @property
+    def preferences(self) -> dict:
+        return dict((self.data or {}).get("preferences") or {})

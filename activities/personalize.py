@@ -1,0 +1,97 @@
+"""The personal boost of a search result, capped at live ``personal_boost_max`` (20%).
+
+- With interest vectors (the embeddings of up to 3 activities the user recently joined and
+  rated +1): ``boost = cap * clamp((maxsim - lo) / (1 - lo), 0, 1)`` where ``maxsim`` is the
+  highest cosine similarity of the result to any one stored vector and ``lo`` the surface's
+  similarity floor (0 without one): the model's "unrelated" band gives no boost.
+- Without them, from the preferences in working memory: ``boost = cap / 2 * (0.5 * type liked
+  + 0.3 * a liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
+
+``score = similarity * (1 + boost)``, so personalisation moves a result by at most 20%.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from activities.text import local_time, part_of_day
+
+PREFERENCE_SHARE = 0.5
+
+
+@dataclass
+class Personalizer:
+    cap: float = 0.0
+    floor: float = 0.0
+    vectors: np.ndarray | None = None
+    liked_types: set = field(default_factory=set)
+    liked_vibes: set = field(default_factory=set)
+    liked_times: set = field(default_factory=set)
+
+    @property
+    def kind(self) -> str | None:
+        if self.cap <= 0:
+            return None
+        if self.vectors is not None and len(self.vectors):
+            return "interest_vectors"
+        if self.liked_types or self.liked_vibes or self.liked_times:
+            return "preferences"
+        return None
+
+    @property
+    def active(self) -> bool:
+        return self.kind is not None
+
+    @classmethod
+    def for_user(cls, user, *, cap: float, floor: float | None) -> Personalizer:
+        """Read the user's working memory (nothing for anonymous users)."""
+        from activities.models import WorkingMemory
+
+        cap = max(0.0, min(float(cap or 0.0), 0.2))
+        me = cls(cap=cap, floor=max(0.0, float(floor or 0.0)))
+        if user is None or not getattr(user, "is_authenticated", False):
+            return me
+        memory = WorkingMemory.objects.filter(user=user).first()
+        if memory is None:
+            return me
+        vectors = [e.get("embedding") for e in memory.interest_vectors if e.get("embedding")]
+        if vectors:
+            matrix = np.asarray(vectors, dtype=np.float32)
+            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+            me.vectors = matrix / np.maximum(norms, 1e-12)
+        prefs = memory.preferences
+        me.liked_types = set(prefs.get("likedTypes") or [])
+        me.liked_vibes = set(prefs.get("vibes") or [])
+        me.liked_times = set(prefs.get("timesOfDay") or [])
+        return me
+
+    def maxsim(self, embedding) -> float | None:
+        if self.vectors is None or embedding is None:
+            return None
+        v = np.asarray(embedding, dtype=np.float32)
+        norm = np.linalg.norm(v)
+        if norm == 0:
+            return None
+        return float((self.vectors @ (v / norm)).max())
+
+    def boost(self, activity) -> float:
+        """Return the boost of one activity, in [0, cap]."""
+        kind = self.kind
+        if kind == "interest_vectors":
+            best = self.maxsim(activity.embedding)
+            if best is None:
+                return 0.0
+            scale = 1.0 - self.floor if self.floor < 1.0 else 1.0
+            normalised = min(1.0, max(0.0, (best - self.floor) / scale))
+            return min(self.cap, self.cap * normalised)
+        if kind == "preferences":
+            when = part_of_day(local_time(activity.start_at, activity.time_zone).hour)
+            share = (
+                0.5 * (activity.type in self.liked_types)
+                + 0.3 * bool(set(activity.vibes or []) & self.liked_vibes)
+                + 0.2 * (when in self.liked_times)
+            )
+            return min(self.cap * PREFERENCE_SHARE, self.cap * PREFERENCE_SHARE * share)
+        return 0.0

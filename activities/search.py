@@ -1,0 +1,250 @@
+"""THE activity search: ``activities_search`` serves ``POST /rag/search`` and the agent's tool.
+
+Pipeline (docs/activities.md has the diagram):
+
+1. Hard filter: active, starting in the future, not full, within the radius, inside the time
+   range, of the type.
+2. At most ``SMALL_RESULT`` rows pass: return them, without calling the embedding provider.
+3. No ``semantic_query``: order by distance (by start time without a location).
+4. Otherwise embed the query, rank by cosine similarity among the filtered rows, drop those under
+   the live similarity floor of the active model, re-rank with the personal boost
+   (``score = similarity * (1 + boost)``, boost <= ``personal_boost_max``) and keep ``limit``.
+5. Embedding provider down: the hard-filter order with ``degraded: true``; never an error.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, time
+
+import numpy as np
+from django.conf import settings
+from django.utils import timezone
+from django.utils.dateparse import parse_date, parse_datetime
+
+from activities.models import Activity, ActivityStatus
+from activities.personalize import Personalizer
+from activities.reasons import match_reasons
+from config.errors import InvalidArgument
+from rag import live
+from rag.embeddings import current_model, embed_query
+from rag.search import vector_search
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_LIMIT = 20
+MAX_LIMIT = 50
+SMALL_RESULT = 3  # this many or fewer filtered rows are returned without ranking
+CANDIDATE_COUNT_CAP = 10_000  # meta.candidates counts at most this many rows
+RERANK_POOL = 3  # with personalisation, rank limit * this many before re-ordering
+SURFACE = "activities"
+
+
+def _number(value, name: str) -> float:
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InvalidArgument(f"{name} must be a number.", details={"field": name})
+    if number != number or number in (float("inf"), float("-inf")):
+        raise InvalidArgument(f"{name} must be a finite number.", details={"field": name})
+    return number
+
+
+def _when(value, name: str, *, end: bool = False) -> datetime | None:
+    """Parse an ISO 8601 time (a bare date means its start, or its end for ``end``)."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        text = str(value)
+        parsed = parse_datetime(text)
+        if parsed is None:
+            day = parse_date(text)
+            if day is None:
+                raise InvalidArgument(f"{name} must be an ISO 8601 time.", details={"field": name})
+            parsed = datetime.combine(day, time.max if end else time.min)
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+    return parsed
+
+
+def parse_filters(filters: dict | None) -> dict:
+    """Validate the API's ``filters`` object into plain values (raise InvalidArgument)."""
+    filters = filters or {}
+    if not isinstance(filters, dict):
+        raise InvalidArgument("filters must be an object.")
+    out: dict = {"location": None, "start": None, "end": None, "type": None}
+    location = filters.get("location")
+    if location:
+        if not isinstance(location, dict):
+            raise InvalidArgument("filters.location must be an object.")
+        lat = _number(location.get("lat"), "filters.location.lat")
+        lng = _number(location.get("lng"), "filters.location.lng")
+        if not -90 <= lat <= 90 or not -180 <= lng <= 180:
+            raise InvalidArgument("filters.location is out of range.")
+        radius = location.get("radiusInKm")
+        radius = None if radius is None else _number(radius, "filters.location.radiusInKm")
+        if radius is not None and radius <= 0:
+            raise InvalidArgument("filters.location.radiusInKm must be positive.")
+        out["location"] = (lat, lng, radius)
+    time_range = filters.get("timeRange")
+    if time_range:
+        if not isinstance(time_range, dict):
+            raise InvalidArgument("filters.timeRange must be an object.")
+        out["start"] = _when(time_range.get("start"), "filters.timeRange.start")
+        out["end"] = _when(time_range.get("end"), "filters.timeRange.end", end=True)
+        if out["start"] and out["end"] and out["end"] < out["start"]:
+            raise InvalidArgument("filters.timeRange.end is before its start.")
+    if filters.get("type"):
+        out["type"] = str(filters["type"]).strip()
+    return out
+
+
+def hard_filter(parsed: dict, *, now: datetime | None = None):
+    """Return the queryset of joinable rows passing every hard filter (distance annotated)."""
+    from django.db.models import F
+
+    from activities.geo import bounding_box, distance_expression
+
+    now = now or timezone.now()
+    qs = Activity.objects.filter(
+        status=ActivityStatus.ACTIVE,
+        start_at__gt=now,
+        current_participants__lt=F("max_participants"),
+    ).defer("search_text")
+    if parsed["type"]:
+        qs = qs.filter(type=parsed["type"])
+    if parsed["start"]:
+        qs = qs.filter(start_at__gte=parsed["start"])
+    if parsed["end"]:
+        qs = qs.filter(start_at__lte=parsed["end"])
+    if parsed["location"]:
+        lat, lng, radius = parsed["location"]
+        qs = qs.annotate(distance_km=distance_expression(lat, lng))
+        if radius is not None:
+            qs = qs.filter(**bounding_box(lat, lng, radius)).filter(distance_km__lte=radius)
+    return qs
+
+
+def _plain_order(qs, parsed):
+    if parsed["location"]:
+        return qs.order_by("distance_km", "start_at", "pk")
+    return qs.order_by("start_at", "pk")
+
+
+def _result(activity, *, similarity=None, boost=0.0, score=None) -> dict:
+    distance = getattr(activity, "distance_km", None)
+    return {
+        "id": activity.pk,
+        "title": activity.title,
+        "type": activity.type,
+        "startAt": timezone.localtime(activity.start_at).isoformat(),
+        "locationName": activity.location_name,
+        "distanceKm": None if distance is None else round(float(distance), 2),
+        "similarity": None if similarity is None else round(float(similarity), 4),
+        "boost": round(float(boost), 4),
+        "score": None if score is None else round(float(score), 4),
+        "matchReason": "",
+        "_obj": activity,
+    }
+
+
+def activities_search(
+    *,
+    user=None,
+    semantic_query: str | None = None,
+    filters: dict | None = None,
+    limit: int | None = None,
+) -> dict:
+    """Search joinable activities; return ``{"results": [...], "meta": {...}}`` (plain data).
+
+    Each result has id, title, type, startAt, locationName, distanceKm, similarity, boost, score
+    and matchReason. ``meta`` has path, candidates and degraded, plus floor, model and the
+    vector search path for staff tools.
+    """
+    limit = DEFAULT_LIMIT if limit in (None, "") else int(_number(limit, "limit"))
+    if not 1 <= limit <= MAX_LIMIT:
+        raise InvalidArgument(
+            f"limit must be between 1 and {MAX_LIMIT}.", details={"field": "limit"}
+        )
+    query = (semantic_query or "").strip()[:500]
+    parsed = parse_filters(filters)
+    qs = hard_filter(parsed)
+    candidates = qs.order_by()[:CANDIDATE_COUNT_CAP].count()
+    row = live.get_settings()
+    meta = {
+        "path": "",
+        "candidates": candidates,
+        "degraded": False,
+        "floor": None,
+        "model": None,
+        "vectorPath": None,
+        "personalised": None,
+    }
+    results: list[dict] = []
+    if candidates <= SMALL_RESULT:
+        meta["path"] = "hard_filter_small"
+        results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
+    elif not query:
+        meta["path"] = "hard_filter_sorted"
+        results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
+    else:
+        try:
+            vector = embed_query(query)
+        except Exception as exc:  # noqa: BLE001 - ProviderError or worse: answer degraded
+            logger.warning("query embedding failed, answering from the hard filter: %s", exc)
+            vector = None
+        if vector is None:
+            meta.update(path="hard_filter_degraded", degraded=True)
+            results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
+        else:
+            results = _ranked(qs, vector, user=user, limit=limit, meta=meta, settings_row=row)
+    _add_reasons(results, query, row)
+    for item in results:
+        item.pop("_obj", None)
+    return {"results": results, "meta": meta}
+
+
+def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
+    model = current_model()
+    floor = settings_row.floor_for(SURFACE, model)
+    personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
+    k = limit * RERANK_POOL if personalizer.active else limit
+    hits, report = vector_search(qs, vector, k=min(k, MAX_LIMIT * RERANK_POOL), floor=floor)
+    meta.update(
+        path="semantic",
+        floor=floor,
+        model=model,
+        vectorPath=report.path,
+        personalised=personalizer.kind,
+    )
+    results = []
+    for hit in hits:
+        boost = personalizer.boost(hit.obj)
+        results.append(
+            _result(hit.obj, similarity=hit.score, boost=boost, score=hit.score * (1.0 + boost))
+        )
+    results.sort(key=lambda r: (-r["score"], r["id"]))
+    return results[:limit]
+
+
+def _add_reasons(results: list[dict], query: str, settings_row) -> None:
+    items = [(r["_obj"], r["distanceKm"]) for r in results]
+    if not settings_row.match_reasons_enabled:
+        from activities.reasons import default_reason
+
+        reasons = [default_reason(a, d) for a, d in items]
+    else:
+        reasons = match_reasons(items, query or None, use_llm=settings_row.llm_match_reasons)
+    for result, reason in zip(results, reasons, strict=True):
+        result["matchReason"] = reason
+
+
+def cosine(a, b) -> float:
+    """Return the cosine similarity of two vectors (benchmarks and tests)."""
+    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
+    return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
+
+
+__all__ = ["activities_search", "hard_filter", "parse_filters", "settings"]

@@ -1,0 +1,165 @@
+"""Input and output serializers of the activities API (one pair per operation)."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from activities.models import ActivityStatus, IndexState
+
+
+class LocationSerializer(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lng = serializers.FloatField(min_value=-180, max_value=180)
+
+
+class ActivityCreateInputSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=200)
+    description = serializers.CharField(allow_blank=True, default="")
+    type = serializers.CharField(max_length=50)
+    tags = serializers.ListField(
+        child=serializers.CharField(max_length=50), default=list, max_length=20
+    )
+    start_at = serializers.DateTimeField()
+    end_at = serializers.DateTimeField(required=False, allow_null=True)
+    location = LocationSerializer()
+    location_name = serializers.CharField(max_length=200, allow_blank=True, default="")
+    max_participants = serializers.IntegerField(min_value=1, max_value=100000)
+    current_participants = serializers.IntegerField(min_value=0, default=0)
+    status = serializers.ChoiceField(choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE)
+
+
+class ActivityUpdateInputSerializer(serializers.Serializer):
+    title = serializers.CharField(max_length=200, required=False)
+    description = serializers.CharField(allow_blank=True, required=False)
+    type = serializers.CharField(max_length=50, required=False)
+    tags = serializers.ListField(
+        child=serializers.CharField(max_length=50), required=False, max_length=20
+    )
+    start_at = serializers.DateTimeField(required=False)
+    end_at = serializers.DateTimeField(required=False, allow_null=True)
+    location = LocationSerializer(required=False)
+    location_name = serializers.CharField(max_length=200, allow_blank=True, required=False)
+    max_participants = serializers.IntegerField(min_value=1, max_value=100000, required=False)
+    current_participants = serializers.IntegerField(min_value=0, required=False)
+    status = serializers.ChoiceField(choices=ActivityStatus.choices, required=False)
+
+
+def flatten_location(data: dict) -> dict:
+    """Turn ``{"location": {"lat", "lng"}}`` into the model's ``lat``/``lng`` fields."""
+    data = dict(data)
+    location = data.pop("location", None)
+    if location:
+        data["lat"], data["lng"] = location["lat"], location["lng"]
+    return data
+
+
+class ActivityOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    description = serializers.CharField()
+    type = serializers.CharField()
+    tags = serializers.ListField(child=serializers.CharField())
+    vibes = serializers.ListField(child=serializers.CharField())
+    start_at = serializers.DateTimeField()
+    end_at = serializers.DateTimeField(allow_null=True)
+    location = serializers.SerializerMethodField()
+    location_name = serializers.CharField()
+    status = serializers.ChoiceField(choices=ActivityStatus.choices)
+    max_participants = serializers.IntegerField()
+    current_participants = serializers.IntegerField()
+    creator_id = serializers.IntegerField()
+    index_state = serializers.ChoiceField(choices=IndexState.choices)
+    indexed_at = serializers.DateTimeField(allow_null=True)
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+
+    def get_location(self, obj) -> dict:
+        return {"lat": obj.lat, "lng": obj.lng}
+
+
+class ActivityDetailOutputSerializer(ActivityOutputSerializer):
+    index_error = serializers.CharField()
+    index_attempts = serializers.IntegerField()
+
+
+class ActivityListOutputSerializer(serializers.Serializer):
+    count = serializers.IntegerField()
+    results = ActivityOutputSerializer(many=True)
+
+
+class ActivityListQuerySerializer(serializers.Serializer):
+    type = serializers.CharField(required=False)
+    status = serializers.ChoiceField(choices=ActivityStatus.choices, required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
+    offset = serializers.IntegerField(min_value=0, default=0)
+
+
+class ParticipationOutputSerializer(serializers.Serializer):
+    activity_id = serializers.IntegerField()
+    user_id = serializers.IntegerField()
+    joined_at = serializers.DateTimeField()
+    feedback = serializers.IntegerField(allow_null=True)
+    current_participants = serializers.IntegerField()
+
+
+class FeedbackInputSerializer(serializers.Serializer):
+    rating = serializers.ChoiceField(choices=[-1, 0, 1])
+
+
+# --- POST /rag/search (camelCase, as the issue specifies) ----------------------------------
+
+
+class SearchLocationSerializer(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lng = serializers.FloatField(min_value=-180, max_value=180)
+    radiusInKm = serializers.FloatField(
+        min_value=0.001,
+        max_value=20000,
+        required=False,  # noqa: N815
+        allow_null=True,
+    )
+
+
+class SearchTimeRangeSerializer(serializers.Serializer):
+    start = serializers.DateTimeField(required=False, allow_null=True)
+    end = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class SearchFiltersSerializer(serializers.Serializer):
+    location = SearchLocationSerializer(required=False, allow_null=True)
+    timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815
+    type = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+
+
+class SearchInputSerializer(serializers.Serializer):
+    semanticQuery = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        allow_null=True,  # noqa: N815
+        max_length=500,
+    )
+    filters = SearchFiltersSerializer(required=False, allow_null=True)
+    limit = serializers.IntegerField(min_value=1, max_value=50, required=False, default=20)
+
+
+class SearchResultSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    type = serializers.CharField()
+    startAt = serializers.DateTimeField()  # noqa: N815
+    locationName = serializers.CharField()  # noqa: N815
+    distanceKm = serializers.FloatField(allow_null=True)  # noqa: N815
+    similarity = serializers.FloatField(allow_null=True)
+    score = serializers.FloatField(allow_null=True)
+    matchReason = serializers.CharField()  # noqa: N815
+
+
+class SearchMetaSerializer(serializers.Serializer):
+    path = serializers.CharField()
+    candidates = serializers.IntegerField()
+    degraded = serializers.BooleanField()
+
+
+class SearchOutputSerializer(serializers.Serializer):
+    results = SearchResultSerializer(many=True)
+    meta = SearchMetaSerializer()

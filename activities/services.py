@@ -1,0 +1,220 @@
+"""Writes of the activities app: create, update, delete, join, feedback."""
+
+from __future__ import annotations
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from activities.models import Activity, ActivityStatus, IndexState, Participation, WorkingMemory
+from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
+from activities.vibes import lexicon_vibes
+from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+
+MAX_INTEREST_VECTORS = 3
+MAX_PREFERENCE_ITEMS = 5
+EDITABLE_FIELDS = (
+    "title",
+    "description",
+    "type",
+    "tags",
+    "start_at",
+    "end_at",
+    "time_zone",
+    "lat",
+    "lng",
+    "location_name",
+    "status",
+    "max_participants",
+    "current_participants",
+)
+
+
+def _validate(activity: Activity) -> None:
+    if not (activity.title or "").strip():
+        raise InvalidArgument("The title must not be empty.", details={"field": "title"})
+    if not -90 <= activity.lat <= 90 or not -180 <= activity.lng <= 180:
+        raise InvalidArgument("The location is out of range.", details={"field": "location"})
+    if activity.max_participants < 1:
+        raise InvalidArgument("max_participants must be at least 1.")
+    if activity.current_participants > activity.max_participants:
+        raise InvalidArgument("current_participants must not exceed max_participants.")
+    if activity.end_at is not None and activity.end_at <= activity.start_at:
+        raise InvalidArgument("end_at must be after start_at.", details={"field": "end_at"})
+    if activity.status not in ActivityStatus.values:
+        raise InvalidArgument(f"Unknown status {activity.status!r}.")
+
+
+def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
+    """Create an activity; its embedding is made asynchronously after the commit."""
+    unknown = set(fields) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InvalidArgument(f"Unknown fields: {', '.join(sorted(unknown))}.")
+    activity = Activity(creator=creator, lat=lat, lng=lng, **fields)
+    activity.tags = [str(t).strip() for t in (activity.tags or []) if str(t).strip()]
+    activity.vibes = lexicon_vibes(
+        type=activity.type,
+        title=activity.title,
+        description=activity.description,
+        tags=activity.tags,
+    )
+    activity.index_state = IndexState.PENDING
+    _validate(activity)
+    with transaction.atomic():
+        activity.save()  # post_save enqueues activities.tasks.activity_index on commit
+    return activity
+
+
+def can_edit(user, activity: Activity) -> bool:
+    return bool(user and (user.is_staff or activity.creator_id == user.pk))
+
+
+def activity_update(*, activity: Activity, user, **changes) -> Activity:
+    """Change an activity (creator or staff only); re-embed only if the embedded text changed."""
+    if not can_edit(user, activity):
+        raise PermissionDenied("Only the creator or staff may change this activity.")
+    unknown = set(changes) - set(EDITABLE_FIELDS)
+    if unknown:
+        raise InvalidArgument(f"Unknown fields: {', '.join(sorted(unknown))}.")
+    changed = [k for k, v in changes.items() if getattr(activity, k) != v]
+    for key in changed:
+        setattr(activity, key, changes[key])
+    if set(changed) & set(VIBE_SOURCE_FIELDS):
+        activity.vibes = lexicon_vibes(
+            type=activity.type,
+            title=activity.title,
+            description=activity.description,
+            tags=activity.tags,
+        )
+        changed.append("vibes")
+    _validate(activity)
+    if not changed:
+        return activity
+    if set(changed) & set(TEXT_FIELDS):
+        from activities.indexing import is_current
+
+        if not is_current(activity):
+            activity.index_state = IndexState.PENDING
+            changed.append("index_state")
+    with transaction.atomic():
+        # update_fields lets the post_save receiver skip non-text changes without hashing.
+        activity.save(update_fields=[*changed, "updated_at"])
+    return activity
+
+
+def activity_delete(*, activity: Activity, user) -> None:
+    """Delete an activity (creator or staff only); its vector goes with the row."""
+    if not can_edit(user, activity):
+        raise PermissionDenied("Only the creator or staff may delete this activity.")
+    liked_by = list(activity.participations.filter(feedback=1).values_list("user_id", flat=True))
+    with transaction.atomic():
+        activity.delete()
+        for user_id in liked_by:
+            working_memory_refresh(user_id=user_id)
+
+
+def activity_join(*, activity_id: int, user) -> Participation:
+    """Take a place in an activity; exactly one of two racing joins gets the last place."""
+    with transaction.atomic():
+        # The row lock serialises joins of one activity: the second waits, then sees it full.
+        activity = Activity.objects.select_for_update().filter(pk=activity_id).first()
+        if activity is None or (
+            activity.status == ActivityStatus.DRAFT and activity.creator_id != user.pk
+        ):
+            raise NotFound("Activity not found.")
+        if activity.status != ActivityStatus.ACTIVE:
+            raise InvalidArgument(
+                f"This activity is {activity.status}; only active activities can be joined.",
+                details={"status": activity.status},
+            )
+        if activity.start_at <= timezone.now():
+            raise InvalidArgument("This activity has already started.")
+        if activity.current_participants >= activity.max_participants:
+            raise InvalidArgument("This activity is full.", details={"reason": "full"})
+        if Participation.objects.filter(user=user, activity=activity).exists():
+            raise Conflict("You have already joined this activity.")
+        try:
+            with transaction.atomic():
+                participation = Participation.objects.create(user=user, activity=activity)
+        except IntegrityError:
+            raise Conflict("You have already joined this activity.")
+        # update() (not save()) keeps this out of the post_save receiver: not a text change.
+        Activity.objects.filter(pk=activity.pk).update(
+            current_participants=F("current_participants") + 1
+        )
+    return participation
+
+
+def participation_feedback(*, activity_id: int, user, rating: int) -> Participation:
+    """Record a rating (-1, 0, +1) and refresh the user's working memory."""
+    if rating not in (-1, 0, 1):
+        raise InvalidArgument("rating must be -1, 0 or 1.", details={"field": "rating"})
+    with transaction.atomic():
+        participation = (
+            Participation.objects.select_for_update()
+            .filter(user=user, activity_id=activity_id)
+            .first()
+        )
+        if participation is None:
+            if not Activity.objects.filter(pk=activity_id).exists():
+                raise NotFound("Activity not found.")
+            raise InvalidArgument("Join the activity before rating it.")
+        participation.feedback = rating
+        participation.feedback_at = timezone.now()
+        participation.save(update_fields=["feedback", "feedback_at"])
+        working_memory_refresh(user_id=user.pk)
+    return participation
+
+
+def _push(values: list, new_items: list, limit: int) -> list:
+    """Return values with new_items moved to the front, unique, at most limit long."""
+    out = [v for v in new_items if v]
+    out += [v for v in values if v not in out]
+    return out[:limit]
+
+
+def working_memory_refresh(*, user_id: int) -> WorkingMemory:
+    """Rebuild ``interestVectors`` from the user's 3 latest +1 participations.
+
+    Each entry stores that activity's own embedding: vectors are never averaged, so MaxSim can
+    match any one interest. Liked types, vibes and times of day become preferences.
+    """
+    liked = list(
+        Participation.objects.filter(user_id=user_id, feedback=1)
+        .select_related("activity")
+        .order_by("-joined_at", "-pk")
+    )
+    entries = []
+    for participation in liked:
+        activity = participation.activity
+        if activity.embedding is None:
+            continue
+        entries.append(
+            {
+                "activityId": activity.pk,
+                "embedding": [float(x) for x in activity.embedding],
+                "participatedAt": participation.joined_at.isoformat(),
+            }
+        )
+        if len(entries) == MAX_INTEREST_VECTORS:
+            break
+    memory, _ = WorkingMemory.objects.select_for_update().get_or_create(user_id=user_id)
+    data = dict(memory.data or {})
+    prefs = dict(data.get("preferences") or {})
+    recent = [p.activity for p in liked[:MAX_PREFERENCE_ITEMS]]
+    prefs["likedTypes"] = _push(
+        prefs.get("likedTypes", []), [a.type for a in recent], MAX_PREFERENCE_ITEMS
+    )
+    prefs["vibes"] = _push(
+        prefs.get("vibes", []), [v for a in recent for v in (a.vibes or [])], MAX_PREFERENCE_ITEMS
+    )
+    prefs["timesOfDay"] = _push(
+        prefs.get("timesOfDay", []),
+        [part_of_day(local_time(a.start_at, a.time_zone).hour) for a in recent],
+        MAX_PREFERENCE_ITEMS,
+    )
+    data["interestVectors"] = entries
+    data["preferences"] = prefs
+    memory.data = data
+    memory.save()
+    return memory

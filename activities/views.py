@@ -1,0 +1,163 @@
+"""API views of the activities app: one APIView per operation."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from activities import selectors, services
+from activities.search import activities_search
+from activities.serializers import (
+    ActivityCreateInputSerializer,
+    ActivityDetailOutputSerializer,
+    ActivityListOutputSerializer,
+    ActivityListQuerySerializer,
+    ActivityOutputSerializer,
+    ActivityUpdateInputSerializer,
+    FeedbackInputSerializer,
+    ParticipationOutputSerializer,
+    SearchInputSerializer,
+    SearchOutputSerializer,
+    flatten_location,
+)
+from rag.serializers import ErrorSerializer
+
+TAGS = ["activities"]
+ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
+
+
+class ActivityListCreateView(APIView):
+    @extend_schema(
+        operation_id="activities_list",
+        parameters=[ActivityListQuerySerializer],
+        responses={200: ActivityListOutputSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request):
+        query = ActivityListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        params = query.validated_data
+        qs = selectors.activity_list(
+            user=request.user, type=params.get("type"), status=params.get("status")
+        )
+        page = qs[params["offset"] : params["offset"] + params["limit"]]
+        body = {"count": qs.count(), "results": ActivityOutputSerializer(page, many=True).data}
+        return Response(body)
+
+    @extend_schema(
+        operation_id="activities_create",
+        request=ActivityCreateInputSerializer,
+        responses={201: ActivityDetailOutputSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request):
+        serializer = ActivityCreateInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        activity = services.activity_create(
+            creator=request.user, **flatten_location(serializer.validated_data)
+        )
+        activity.refresh_from_db()
+        return Response(ActivityDetailOutputSerializer(activity).data, status=201)
+
+
+class ActivityDetailView(APIView):
+    @extend_schema(
+        operation_id="activities_retrieve",
+        responses={200: ActivityDetailOutputSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def get(self, request, activity_id: int):
+        activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
+        return Response(ActivityDetailOutputSerializer(activity).data)
+
+    @extend_schema(
+        operation_id="activities_partial_update",
+        request=ActivityUpdateInputSerializer,
+        responses={200: ActivityDetailOutputSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def patch(self, request, activity_id: int):
+        activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
+        serializer = ActivityUpdateInputSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        activity = services.activity_update(
+            activity=activity, user=request.user, **flatten_location(serializer.validated_data)
+        )
+        activity.refresh_from_db()
+        return Response(ActivityDetailOutputSerializer(activity).data)
+
+    @extend_schema(
+        operation_id="activities_destroy",
+        responses={204: None, **ERRORS},
+        tags=TAGS,
+    )
+    def delete(self, request, activity_id: int):
+        activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
+        services.activity_delete(activity=activity, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class ActivityJoinView(APIView):
+    @extend_schema(
+        operation_id="activities_join",
+        request=None,
+        responses={201: ParticipationOutputSerializer, 409: ErrorSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request, activity_id: int):
+        participation = services.activity_join(activity_id=activity_id, user=request.user)
+        participation.activity.refresh_from_db(fields=["current_participants"])
+        return Response(_participation(participation), status=201)
+
+
+class ActivityFeedbackView(APIView):
+    @extend_schema(
+        operation_id="activities_feedback",
+        request=FeedbackInputSerializer,
+        responses={200: ParticipationOutputSerializer, **ERRORS},
+        tags=TAGS,
+    )
+    def post(self, request, activity_id: int):
+        serializer = FeedbackInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        participation = services.participation_feedback(
+            activity_id=activity_id, user=request.user, rating=serializer.validated_data["rating"]
+        )
+        return Response(_participation(participation))
+
+
+def _participation(participation) -> dict:
+    return ParticipationOutputSerializer(
+        {
+            "activity_id": participation.activity_id,
+            "user_id": participation.user_id,
+            "joined_at": participation.joined_at,
+            "feedback": participation.feedback,
+            "current_participants": participation.activity.current_participants,
+        }
+    ).data
+
+
+class SearchView(APIView):
+    @extend_schema(
+        operation_id="rag_search",
+        request=SearchInputSerializer,
+        responses={200: SearchOutputSerializer, **ERRORS},
+        tags=TAGS,
+        description="Natural-language activity search with hard filters, personalisation and "
+        "a reason for each result. Never fails because the embedding provider does: "
+        "meta.degraded is then true.",
+    )
+    def post(self, request):
+        serializer = SearchInputSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        result = activities_search(
+            user=request.user,
+            semantic_query=data.get("semanticQuery"),
+            filters=data.get("filters") or {},
+            limit=data.get("limit"),
+        )
+        return Response(SearchOutputSerializer(result).data)

@@ -1,0 +1,265 @@
+"""One chat turn in five steps: build context, classify intent, switch mode, run, lifecycle hooks.
+
+``stream_chat`` yields :class:`TurnEvent` s in order (``intent``, then ``tool_call`` and
+``tool_result`` pairs, ``delta`` text pieces, and one ``done`` carrying the whole answer);
+``generate_chat`` runs the same turn and returns the answer as one dict.
+
+The run step uses the LLM (``rag.llm.get_llm()``) when one is configured: the mode's prompt and
+the context chunks go in the system message, the mode's tools are offered in OpenAI's format,
+and every tool call is executed for the authenticated user (at most ``MAX_TOOL_ROUNDS`` rounds)
+before the final answer is streamed. Offline, the mode's planner in :mod:`agent.offline` picks
+the tool calls by rules and composes the answer from their results. If the LLM fails before it
+produced any text, the turn falls back to the offline run.
+
+The hooks save the user's and the assistant's turns through ``memory.services.messages_write``
+and the preferences the message states through ``preference_upsert``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.utils import timezone
+
+from agent import offline
+from agent.context import PromptBuilder, RuntimeContext, build_context
+from agent.extract import extract_preferences
+from agent.modes import AgentMode, get_agent_mode
+from agent.router import IntentResult, classify_intent
+from agent.tools import FORBIDDEN_ARGUMENTS, REGISTRY
+
+logger = logging.getLogger(__name__)
+
+MAX_TOOL_ROUNDS = 3
+MAX_OFFLINE_CALLS = 3
+DELTA_CHARS = 12  # offline answers are streamed in pieces of this many characters
+
+
+@dataclass
+class TurnEvent:
+    """One server-sent event of a turn."""
+
+    name: str  # intent | tool_call | tool_result | delta | done | error
+    data: dict = field(default_factory=dict)
+
+
+@dataclass
+class TurnState:
+    """What a turn accumulates while it runs."""
+
+    user: object
+    chat_id: str
+    message: str
+    started: object
+    intent: IntentResult | None = None
+    mode: AgentMode | None = None
+    context: RuntimeContext | None = None
+    calls: list[dict] = field(default_factory=list)
+    reply: str = ""
+    sources: list[str] = field(default_factory=list)
+    engine: str = "offline"
+
+
+def new_chat_id() -> str:
+    """Return a fresh chat id for a conversation the client did not name."""
+    return "chat_" + uuid.uuid4().hex[:20]
+
+
+def _json(value) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _pieces(text: str, size: int = DELTA_CHARS) -> Iterator[str]:
+    for start in range(0, len(text), size):
+        yield text[start : start + size]
+
+
+def _execute(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent]:
+    """Run one tool for the turn's user and yield its call and result events."""
+    tool = REGISTRY.get(name)
+    if tool is None or name not in state.mode.tool_names:
+        cleaned = {k: v for k, v in (arguments or {}).items() if k not in FORBIDDEN_ARGUMENTS}
+        result = {
+            "error": {"code": "INVALID_ARGUMENT", "message": f"Tool {name} is not available."}
+        }
+    else:
+        cleaned = tool.clean_arguments(arguments)
+        result = None
+    yield TurnEvent("tool_call", {"name": name, "arguments": cleaned})
+    if result is None:
+        result = tool.run(state.user, cleaned)
+    state.calls.append({"name": name, "arguments": cleaned, "result": result})
+    yield TurnEvent("tool_result", {"name": name, "result": result})
+
+
+def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
+    """Plan tool calls by rules, execute them, compose and stream the answer."""
+    planner = offline.PLANNERS.get(state.mode.name)
+    done_before = len(state.calls)
+    while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
+        planned = planner(state.context, state.calls[done_before:])
+        if not planned:
+            break
+        for name, arguments in planned:
+            yield from _execute(state, name, arguments)
+    state.reply = offline.compose(state.mode, state.context, state.calls[done_before:], preferences)
+    for piece in _pieces(state.reply):
+        yield TurnEvent("delta", {"text": piece})
+
+
+def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
+    """Converse with the LLM, executing its tool calls, and stream the final answer."""
+    from rag.providers.llm import ChatResult
+
+    built = PromptBuilder(budget).build(
+        state.mode.system_prompt(), state.context.chunks, state.message
+    )
+    state.sources = built.sources
+    messages = built.messages()
+    specs = state.mode.tool_specs() or None
+    text: list[str] = []
+    for round_number in range(MAX_TOOL_ROUNDS + 1):
+        # After the last round of tools the model must answer in text.
+        tools = specs if round_number < MAX_TOOL_ROUNDS else None
+        text, calls = [], []
+        for event in llm.stream(messages, tools=tools):
+            if event.type == "delta" and event.text:
+                text.append(event.text)
+                yield TurnEvent("delta", {"text": event.text})
+            elif event.type == "tool_call" and event.tool_call is not None:
+                calls.append(event.tool_call)
+        if not calls:
+            break
+        messages.append(ChatResult("".join(text), calls).to_message())
+        for call in calls:
+            yield from _execute(state, call.name, call.arguments)
+            messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call.id,
+                    "content": _json(state.calls[-1]["result"]),
+                }
+            )
+    state.reply = "".join(text).strip()
+    state.engine = "llm"
+
+
+def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
+    """Store both turns in memory, learn stated preferences, remember the chat's mode."""
+    from agent.models import AgentSession
+    from memory.services import messages_write, preference_upsert
+
+    finished = max(timezone.now(), state.started + timedelta(milliseconds=1))
+    messages_write(
+        user=state.user,
+        items=[
+            {
+                "ts": state.started.isoformat(),
+                "role": "user",
+                "content": state.message,
+                "chat_id": state.chat_id,
+            },
+            {
+                "ts": finished.isoformat(),
+                "role": "assistant",
+                "content": state.reply or "……",
+                "chat_id": state.chat_id,
+            },
+        ],
+    )
+    for category, value in preferences:
+        preference_upsert(user=state.user, category=category, value=value)
+    AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
+        last_intent=state.intent.intent, updated_at=timezone.now()
+    )
+
+
+def stream_chat(
+    *,
+    user,
+    message: str,
+    chat_id: str | None = None,
+    location: tuple[float, float] | None = None,
+    budget: int | None = None,
+) -> Iterator[TurnEvent]:
+    """Run one turn for ``user``, yielding its events; the last one is ``done``."""
+    from rag.llm import get_llm
+    from rag.providers.llm import ProviderError
+
+    started = time.perf_counter()
+    state = TurnState(user, chat_id or new_chat_id(), message.strip(), timezone.now())
+    # 1. context, 2. intent, 3. mode
+    state.context = build_context(
+        user=user, chat_id=state.chat_id, message=state.message, location=location
+    )
+    state.intent = classify_intent(state.message, state.context.router_context())
+    state.mode = get_agent_mode(state.intent.intent)
+    yield TurnEvent(
+        "intent",
+        {
+            "intent": state.intent.intent,
+            "mode": state.mode.name,
+            "confidence": state.intent.confidence,
+            "source": state.intent.source,
+            "chat_id": state.chat_id,
+        },
+    )
+    # 4. run
+    preferences = extract_preferences(state.message)
+    llm = get_llm()
+    ran = False
+    if llm.enabled:
+        emitted = False
+        try:
+            for event in _run_llm(state, llm, budget or _default_budget()):
+                emitted = emitted or event.name == "delta"
+                yield event
+            ran = True
+        except ProviderError as exc:
+            if emitted:
+                raise
+            logger.warning("LLM turn failed before answering, answering offline: %s", exc)
+    if not ran and not state.calls:
+        yield from _run_offline(state, preferences)
+    elif not state.reply:
+        # The model used tools but gave no text (or failed after them): never run them twice.
+        state.reply = offline.compose(state.mode, state.context, state.calls, preferences)
+        for piece in _pieces(state.reply):
+            yield TurnEvent("delta", {"text": piece})
+    # 5. lifecycle hooks
+    _save_turn(state, preferences)
+    yield TurnEvent(
+        "done",
+        {
+            "reply": state.reply,
+            "intent": state.intent.intent,
+            "mode": state.mode.name,
+            "tool_calls": state.calls,
+            "chat_id": state.chat_id,
+            "engine": state.engine,
+            "preferences": [{"category": c, "value": v} for c, v in preferences],
+            "sources": state.sources or [c.source for c in state.context.chunks],
+            "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
+        },
+    )
+
+
+def generate_chat(**kwargs) -> dict:
+    """Run one turn and return the ``done`` payload (reply, intent, mode, tool_calls, chat_id)."""
+    result: dict = {}
+    for event in stream_chat(**kwargs):
+        if event.name == "done":
+            result = event.data
+    return result
+
+
+def _default_budget() -> int:
+    from django.conf import settings
+
+    return int(getattr(settings, "AGENT_PROMPT_BUDGET", 0) or 3000)

@@ -1,0 +1,274 @@
+"""Assemble a turn's runtime context from memory, and join it into a prompt within a budget.
+
+:func:`build_context` runs three passes through the memory app's selectors:
+
+- persona: stated preferences (``persona:preference:<pk>``), feedback and chat summaries
+  (``persona:feedback:<n>``, ``persona:summary:<chat_id>``);
+- session: the chat's latest summary (``session:summary:<message_id>``) and its recent turns
+  (``session:msg:<message_id>``);
+- knowledge: hybrid memory search for this message (``knowledge:msg:<message_id>``), keeping
+  lexical matches and semantic matches above the live "memory" floor.
+
+:class:`PromptBuilder` joins three parts, system persona + context chunks + user prompt, so that
+:func:`count_tokens` of the whole never exceeds the budget: the system prompt and the user
+prompt are always kept (the user prompt is cut if it alone would overflow), chunks are added by
+priority while they fit, and a chunk whose normalised content was already added is dropped as a
+duplicate. Every chunk keeps its ``source``, and the built prompt lists what went in.
+
+Token count approximation (no tokenizer dependency, see docs/agent.md): one token per CJK
+character (ideographs, kana, hangul, full-width forms and punctuation), and for every
+whitespace-separated run of other characters one token per started group of four. Real BPE
+tokenizers give about 0.6-1.5 tokens per Chinese character and about 4 English characters per
+token, so the estimate errs on the safe side of a budget for Chinese text.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_BUDGET = 1200
+SESSION_TURNS = 10
+KNOWLEDGE_TOP_K = 5
+PERSONA_LIMIT = 20
+_CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
+_PUNCT_RE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def count_tokens(text: str) -> int:
+    """Return the approximate token count of a text (see the module docstring)."""
+    if not text:
+        return 0
+    cjk = len(_CJK_RE.findall(text))
+    rest = _CJK_RE.sub(" ", text)
+    other = 0
+    for word in rest.split():
+        other += (len(word) + 3) // 4
+    return cjk + other
+
+
+def normalised_hash(text: str) -> str:
+    """Return the hash two chunks share when they differ only in case, width or punctuation."""
+    folded = _PUNCT_RE.sub("", unicodedata.normalize("NFKC", text).lower())
+    return hashlib.sha256(folded.encode("utf-8")).hexdigest()
+
+
+@dataclass
+class Chunk:
+    """One piece of context, with where it came from and how much it matters (higher first)."""
+
+    source: str
+    text: str
+    priority: float = 0.5
+
+    @property
+    def section(self) -> str:
+        return self.source.split(":", 1)[0]
+
+    def render(self) -> str:
+        return f"- [{self.source}] {self.text}"
+
+
+@dataclass
+class BuiltPrompt:
+    """The three parts as chat messages, plus what was included, dropped and why."""
+
+    system: str
+    user: str
+    chunks: list[Chunk]
+    dropped: list[tuple[str, str]]  # (source, "duplicate" | "budget")
+    tokens: int
+    budget: int
+
+    @property
+    def sources(self) -> list[str]:
+        return [c.source for c in self.chunks]
+
+    def messages(self) -> list[dict]:
+        """Return ``[system, user]`` messages for the LLM."""
+        return [{"role": "system", "content": self.system}, {"role": "user", "content": self.user}]
+
+
+CONTEXT_HEADER = "\n\n已知上下文（方括号内是来源）：\n"
+
+
+class PromptBuilder:
+    """Join system persona, context chunks and the user prompt within a token budget."""
+
+    def __init__(self, budget: int = DEFAULT_BUDGET):
+        if budget < 1:
+            raise ValueError("the budget must be positive")
+        self.budget = budget
+
+    def build(self, system: str, chunks: list[Chunk], user_prompt: str) -> BuiltPrompt:
+        """Return the prompt; its ``tokens`` never exceed ``budget``."""
+        system_tokens = count_tokens(system)
+        if system_tokens >= self.budget:
+            raise ValueError("the system prompt alone exceeds the budget")
+        user_prompt = self._fit(user_prompt, self.budget - system_tokens)
+        used = system_tokens + count_tokens(user_prompt)
+        header_tokens = count_tokens(CONTEXT_HEADER)
+        seen: set[str] = set()
+        kept: list[Chunk] = []
+        dropped: list[tuple[str, str]] = []
+        ordered = sorted(enumerate(chunks), key=lambda pair: (-pair[1].priority, pair[0]))
+        for _, chunk in ordered:
+            digest = normalised_hash(chunk.text)
+            if not chunk.text.strip() or digest in seen:
+                dropped.append((chunk.source, "duplicate"))
+                continue
+            cost = count_tokens(chunk.render()) + (0 if kept else header_tokens)
+            if used + cost > self.budget:
+                dropped.append((chunk.source, "budget"))
+                continue
+            seen.add(digest)
+            kept.append(chunk)
+            used += cost
+        # Present kept chunks grouped by pass (persona, session, knowledge), in input order.
+        position = {id(c): i for i, c in enumerate(chunks)}
+        section_order = {"persona": 0, "session": 1, "knowledge": 2}
+        kept.sort(key=lambda c: (section_order.get(c.section, 3), position[id(c)]))
+        full_system = system
+        if kept:
+            full_system += CONTEXT_HEADER + "\n".join(c.render() for c in kept)
+        total = count_tokens(full_system) + count_tokens(user_prompt)
+        return BuiltPrompt(full_system, user_prompt, kept, dropped, total, self.budget)
+
+    @staticmethod
+    def _fit(text: str, available: int) -> str:
+        """Cut ``text`` from the end until it fits ``available`` tokens."""
+        if count_tokens(text) <= available:
+            return text
+        low, high = 0, len(text)
+        while low < high:
+            middle = (low + high + 1) // 2
+            if count_tokens(text[:middle]) <= available:
+                low = middle
+            else:
+                high = middle - 1
+        return text[:low]
+
+
+@dataclass
+class RuntimeContext:
+    """Everything a turn knows before it answers."""
+
+    user: object
+    chat_id: str
+    message: str
+    last_intent: str = ""
+    location: tuple[float, float] | None = None
+    persona: list[Chunk] = field(default_factory=list)
+    session: list[Chunk] = field(default_factory=list)
+    knowledge: list[Chunk] = field(default_factory=list)
+    errors: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def chunks(self) -> list[Chunk]:
+        return [*self.persona, *self.session, *self.knowledge]
+
+    def router_context(self) -> dict:
+        return {"last_intent": self.last_intent, "chat_id": self.chat_id}
+
+
+def persona_pass(user) -> list[Chunk]:
+    """Return preferences, feedback and summaries the memory app knows about the user."""
+    from memory.selectors import persona_for, preferences_list
+
+    chunks = [
+        Chunk(f"persona:preference:{p.pk}", f"偏好 {p.category}: {p.value}", 1.0)
+        for p in preferences_list(user=user)[:PERSONA_LIMIT]
+    ]
+    feedback = 0
+    for item in persona_for(user=user, limit=PERSONA_LIMIT):
+        if item["type"] == "feedback":
+            feedback += 1
+            chunks.append(Chunk(f"persona:feedback:{feedback}", f"反馈 {item['text']}", 0.6))
+        elif item["type"] == "summary":
+            chat = item.get("chat_id") or "-"
+            chunks.append(Chunk(f"persona:summary:{chat}", f"以往对话摘要：{item['text']}", 0.5))
+    return chunks
+
+
+def session_pass(user, chat_id: str) -> list[Chunk]:
+    """Return the chat's summary and its recent turns, oldest first (newer ones rank higher)."""
+    from memory.selectors import session_for
+
+    session = session_for(user=user, chat_id=chat_id, limit=SESSION_TURNS)
+    chunks = []
+    if session["summary"]:
+        summary = session["summary"]
+        chunks.append(
+            Chunk(
+                f"session:summary:{summary['message_id']}", f"本对话摘要：{summary['content']}", 0.8
+            )
+        )
+    messages = list(reversed(session["messages"]))  # oldest first
+    for i, item in enumerate(messages):
+        speaker = "用户" if item["role"] == "user" else "助手"
+        recency = 0.7 + 0.2 * (i + 1) / max(len(messages), 1)
+        chunks.append(
+            Chunk(f"session:msg:{item['message_id']}", f"{speaker}：{item['content']}", recency)
+        )
+    return chunks
+
+
+def knowledge_pass(user, message: str) -> list[Chunk]:
+    """Return the user's earlier messages that match this one (lexically or above the floor)."""
+    from memory.selectors import messages_search_hybrid
+    from rag import live
+    from rag.embeddings import current_model
+
+    floor = live.get_settings().floor_for("memory", current_model())
+    chunks = []
+    for hit in messages_search_hybrid(user=user, query_text=message, top_k=KNOWLEDGE_TOP_K):
+        semantic = hit.get("semantic_score")
+        lexical = hit.get("lexical_score") or 0.0
+        if lexical <= 0 and floor is not None and (semantic or 0.0) < floor:
+            continue
+        speaker = "用户" if hit["role"] == "user" else "助手"
+        score = max(float(semantic or 0.0), 0.0)
+        chunks.append(
+            Chunk(
+                f"knowledge:msg:{hit['message_id']}",
+                f"{speaker}曾说：{hit['content']}",
+                0.3 + 0.4 * score,
+            )
+        )
+    return chunks
+
+
+def build_context(
+    *, user, chat_id: str, message: str, location: tuple[float, float] | None = None
+) -> RuntimeContext:
+    """Return the runtime context of a turn; a failing pass is recorded, never fatal."""
+    from agent.models import AgentSession
+
+    session, _ = AgentSession.objects.get_or_create(user=user, chat_id=chat_id)
+    if location is not None:
+        session.lat, session.lng = location
+        session.save(update_fields=["lat", "lng", "updated_at"])
+    context = RuntimeContext(
+        user=user,
+        chat_id=chat_id,
+        message=message,
+        last_intent=session.last_intent,
+        location=location or ((session.lat, session.lng) if session.lat is not None else None),
+    )
+    passes = (
+        ("persona", lambda: persona_pass(user)),
+        ("session", lambda: session_pass(user, chat_id)),
+        ("knowledge", lambda: knowledge_pass(user, message)),
+    )
+    for name, run in passes:
+        try:
+            setattr(context, name, run())
+        except Exception as exc:  # noqa: BLE001 - one pass failing must not fail the turn
+            logger.warning("context pass %s failed: %s", name, exc)
+            context.errors[name] = f"{type(exc).__name__}: {exc}"
+    return context

@@ -1,0 +1,271 @@
+"""The offline run of each mode: pick the tool calls by rules, call them, compose the answer.
+
+Used when no LLM is configured (and as the fallback when the LLM fails before answering). Each
+``plan_*`` function returns the tool calls ``[(name, arguments)]`` for a message, taking earlier
+tool results into account where a second call depends on the first (MANAGE's cancel needs the
+activity id found by the listing); ``compose`` turns the results into a Chinese answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from agent import extract
+from agent.context import RuntimeContext
+from agent.modes import AgentMode
+from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
+
+PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
+CANCEL_RE = re.compile(r"取消|退出|退掉|不去了|去不了|删除|删掉")
+TITLE_RE = re.compile(
+    r"(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)[「“\"]?([^」”\"，,。！!？?]{2,40})"
+)
+
+
+def _start_at(time_range: extract.TimeRange | None) -> str | None:
+    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
+    if time_range is None:
+        return None
+    if time_range.point is not None:
+        return time_range.point.isoformat()
+    start = time_range.start
+    if start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
+        start = start.replace(hour=19, minute=0, second=0, microsecond=0)
+    return start.isoformat()
+
+
+def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Search with the semantic part of the message, its time range and "nearby"."""
+    if done:
+        last = done[-1]
+        relaxed = dict(last["arguments"])
+        if last["result"].get("results") or not ({"timeRange", "nearby"} & set(relaxed)):
+            return []
+        # Nothing found: widen once, first the place, then the time.
+        relaxed.pop("nearby" if "nearby" in relaxed else "timeRange")
+        return [("exploreNearby", relaxed)] if len(done) < 2 else []
+    time_range = extract.extract_time_range(ctx.message)
+    arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
+    if time_range:
+        arguments["timeRange"] = time_range.as_filter()
+    if extract.mentions_nearby(ctx.message) and ctx.location:
+        arguments["nearby"] = True
+    return [("exploreNearby", arguments)]
+
+
+def _draft_fields(message: str) -> dict:
+    time_range = extract.extract_time_range(message)
+    fields: dict = {}
+    if time_range:
+        fields["startAt"] = _start_at(time_range)
+    place = extract.extract_place(message)
+    if place:
+        fields["locationName"] = place
+    people = extract.extract_people(message)
+    if people:
+        fields["maxParticipants"] = people
+    title = TITLE_RE.search(message)
+    if title:
+        fields["title"] = title.group(1).strip()
+    return fields
+
+
+def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Create a draft, or refine/publish the one this chat is editing."""
+    if done:
+        return []
+    editing = ctx.last_intent == CREATE
+    if editing and PUBLISH_RE.search(ctx.message) and not _draft_fields(ctx.message):
+        return [("publishActivity", {})]
+    if editing and (fields := _draft_fields(ctx.message)):
+        return [("refineDraft", fields)]
+    time_range = extract.extract_time_range(ctx.message)
+    activity_type = extract.extract_activity_type(ctx.message) or "社交"
+    vibes = extract.extract_vibes(ctx.message)
+    label = time_range.label if time_range else ""
+    title = f"{label}{vibes[0] if vibes else ''}{activity_type}局"
+    arguments = {"title": title, "type": activity_type, "description": ctx.message}
+    arguments.update(_draft_fields(ctx.message))
+    arguments.setdefault("maxParticipants", 6)
+    return [("createDraft", arguments)]
+
+
+def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Record the partner intent; ask about the vibe when no vibe preference is known."""
+    if done:
+        knows_vibe = any(c.text.startswith("偏好 vibe") for c in ctx.persona)
+        if len(done) == 1 and not knows_vibe:
+            return [
+                ("askPreference", {"category": "vibe", "question": "你更喜欢热闹还是安静的局？"})
+            ]
+        return []
+    time_range = extract.extract_time_range(ctx.message)
+    arguments: dict = {"description": ctx.message}
+    activity_type = extract.extract_activity_type(ctx.message)
+    if activity_type:
+        arguments["activityType"] = activity_type
+    if time_range:
+        arguments["timeRange"] = time_range.as_filter()
+    return [("createPartnerIntent", arguments)]
+
+
+def _best_match(message: str, activities: list[dict]) -> dict | None:
+    """Return the listed activity the message names (most shared characters), if clear."""
+    if len(activities) == 1:
+        return activities[0]
+    scored = []
+    for activity in activities:
+        text = activity["title"] + activity["type"]
+        scored.append((sum(1 for ch in set(text) if ch in message and ch.strip()), activity))
+    scored.sort(key=lambda pair: -pair[0])
+    if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][1]
+    return None
+
+
+def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """List the user's activities; to cancel, list first, then cancel the one named."""
+    cancel = bool(CANCEL_RE.search(ctx.message))
+    if not done:
+        scope = "all"
+        if "草稿" in ctx.message:
+            scope = "drafts"
+        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message):
+            scope = "created"
+        elif re.search("报名|参加|参与", ctx.message) and not cancel:
+            scope = "joined"
+        arguments: dict = {"scope": scope}
+        time_range = extract.extract_time_range(ctx.message)
+        if time_range and not cancel:
+            arguments["timeRange"] = time_range.as_filter()
+        return [("getMyActivities", arguments)]
+    if cancel and len(done) == 1:
+        target = _best_match(ctx.message, done[0]["result"].get("activities") or [])
+        if target and target["status"] != "cancelled":
+            return [("cancelActivity", {"activityId": target["id"]})]
+    return []
+
+
+PLANNERS: dict[str, Callable[[RuntimeContext, list[dict]], list[tuple[str, dict]]]] = {
+    EXPLORE: plan_explore,
+    CREATE: plan_create,
+    PARTNER: plan_partner,
+    MANAGE: plan_manage,
+}
+
+
+# --- Composing the answer -------------------------------------------------------------------
+
+
+def _when_text(iso: str) -> str:
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    moment = timezone.localtime(datetime.fromisoformat(iso))
+    weekday = "一二三四五六日"[moment.weekday()]
+    return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
+
+
+def _activity_line(i: int, item: dict) -> str:
+    place = item.get("locationName") or ""
+    distance = item.get("distanceKm")
+    where = f"，{place}" if place else ""
+    if distance is not None:
+        where += f"（约 {distance} 公里）"
+    reason = item.get("matchReason") or ""
+    return f"{i}. {item['title']}：{_when_text(item['startAt'])}{where}" + (
+        f"。{reason}" if reason else ""
+    )
+
+
+def _draft_text(draft: dict) -> str:
+    place = draft.get("locationName") or "待定"
+    return (
+        f"「{draft['title']}」，{_when_text(draft['startAt'])}，地点{place}，"
+        f"最多 {draft['maxParticipants']} 人"
+    )
+
+
+def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:
+    """Return a warm small-talk answer from templates."""
+    text = ctx.message
+    if preferences:
+        said = "、".join(value for _, value in preferences)
+        return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
+    if re.search(r"谢谢|多谢|thank", text, re.I):
+        return "不客气！还有什么想聊的，或者想找点事做，随时叫我。"
+    if re.search(r"难过|伤心|失恋|压力|累|烦|不开心|被.*骂", text):
+        return "听起来你现在挺不容易的，抱抱你。想说说发生了什么吗？我在听。"
+    if re.search(r"你好|在吗|嗨|早上好|晚上好|hello|hi\b", text, re.I):
+        return "你好呀！我是小忆，可以陪你聊天，也能帮你找活动、组局、找搭子。今天想做点什么？"
+    if re.search(r"晚安|睡了", text):
+        return "晚安，好好休息，明天见！"
+    if re.search(r"你是谁|你叫什么|你会什么|你能做什么|机器人", text):
+        return (
+            "我是小忆，一个会记住你偏好的生活助手：能聊天、推荐活动、帮你发起活动、找搭子，"
+            "也能管理你报名的活动。"
+        )
+    return "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
+    """Return the answer of a mode from its tool calls' results."""
+    if mode.name == CHAT or not calls:
+        return compose_chat(ctx, preferences)
+    last = calls[-1]
+    result = last["result"]
+    if "error" in result:
+        return f"这一步没能完成：{result['error']['message']}"
+    name = last["name"]
+    if name == "exploreNearby":
+        items = result.get("results") or []
+        if not items:
+            return "暂时没有找到符合条件的活动。可以换个时间、放宽距离，或者换种说法再试试。"
+        note = (
+            "（没有你附近的位置信息，先按全城推荐）" if result["meta"].get("nearbyUnknown") else ""
+        )
+        if len(calls) > 1:
+            note = "（按原条件没找到，已放宽条件）"
+        lines = [_activity_line(i + 1, item) for i, item in enumerate(items[:3])]
+        return f"为你找到这些活动{note}：\n" + "\n".join(lines) + "\n想报名哪个，或者要我换一批吗？"
+    if name == "createDraft":
+        return (
+            f"草稿建好了：{_draft_text(result['draft'])}。"
+            "要改时间、地点或人数吗？说“发布”就帮你发出去。"
+        )
+    if name == "refineDraft":
+        return f"已更新草稿：{_draft_text(result['draft'])}。还要改什么吗？确认的话说“发布”。"
+    if name == "publishActivity":
+        return f"发布成功！「{result['activity']['title']}」现在大家都能看到并报名了。"
+    if name in ("createPartnerIntent", "askPreference"):
+        intent = calls[0]["result"].get("partnerIntent") or {}
+        what = intent.get("activityType") or "一起活动"
+        matches = calls[0]["result"].get("openMatches", 0)
+        text = f"已帮你记下想找人{what}的需求"
+        text += (
+            f"，目前有 {matches} 位也在找同伴，我会帮你留意。"
+            if matches
+            else "，有合适的人我第一时间告诉你。"
+        )
+        if name == "askPreference":
+            text += result.get("question") or ""
+        return text
+    if name == "getMyActivities":
+        items = result.get("activities") or []
+        if CANCEL_RE.search(ctx.message) and items:
+            names = "、".join(f"「{a['title']}」" for a in items[:5])
+            return f"你想取消哪一个？{names}"
+        if not items:
+            return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
+        lines = []
+        for i, item in enumerate(items[:5]):
+            role = "发起" if item["role"] == "creator" else "报名"
+            when = _when_text(item["startAt"])
+            lines.append(f"{i + 1}. {item['title']}（{role}，{item['status']}）：{when}")
+        return "你的活动：\n" + "\n".join(lines)
+    if name == "cancelActivity":
+        verb = "已取消" if result.get("action") == "cancelled" else "已退出"
+        return f"{verb}「{result['activity']['title']}」。"
+    return "好的，已处理。"

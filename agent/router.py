@@ -1,0 +1,234 @@
+"""Route a message to one of five intents: CHAT, EXPLORE, CREATE, PARTNER, MANAGE.
+
+Offline (no LLM) two signals are fused:
+
+1. Similarity to labelled example utterances (``agent/data/intent_examples.json``): the
+   examples are embedded once per process (role "query", the same as the message, because
+   both sides are short utterances), and each intent scores the mean of its ``KNN`` most
+   similar examples. The scores are turned into a distribution with a softmax whose
+   temperature suits e5's compressed similarity range.
+2. Keyword rules with priorities (``RULES``): a match adds its weight to that intent, so a
+   clear cue ("取消报名", "发起") wins even when the embedding hesitates.
+
+A follow-up that only refines a draft ("人数改成八个") stays in CREATE when the previous turn
+of the chat was CREATE. With an LLM configured the model is asked for one label; any error or
+an answer that is not a label falls back to the offline result.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+logger = logging.getLogger(__name__)
+
+CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
+INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
+EXAMPLES_PATH = Path(__file__).resolve().parent / "data" / "intent_examples.json"
+KNN = 3
+TEMPERATURE = 0.01  # e5 similarities of short texts differ by hundredths
+RULE_CONFIDENT = 0.8
+
+# (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
+# outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
+RULES: list[tuple[str, re.Pattern, float]] = [
+    (
+        MANAGE,
+        re.compile(
+            r"我的(?:活动|日程|报名|收藏|行程|安排)|我(?:都)?报名了|报名了(?:什么|哪些|几个)|"
+            r"我(?:参加|参与)(?:过|了)?的|取消(?:报名|参加|我的)|退出|退掉|不去了|去不了了|"
+            r"删除?(?:掉)?(?:我|这个|那个)|报名名单|修改(?:我的)?报名|我发起的|我创建的|我组织的|"
+            r"我(?:明天|今天|周末|这周|下周)?有(?:什么|几个)?(?:活动|安排)|我(?:发起|创建|组织|发布|报)的|"
+            r"删(?:除|掉)|草稿箱|我的草稿|提醒我|"
+            r"\bmy (?:events|activities|schedule)\b|\bcancel\b"
+        ),
+        1.0,
+    ),
+    (
+        CREATE,
+        re.compile(
+            r"发起|创建|组织(?:一个|一场|个)?|组个?局|办(?:一)?个|新建|发布|发出去|建一个|"
+            r"搞个|搞一个|(?:地点|时间|人数|标题|名字|描述)(?:再)?(?:改|换|定|设)|改成|改到|"
+            r"往后推|往前挪|推迟|提前(?:到|一)|生成.*标题|草稿|确认.*发|按这个|标签|精简|润色|"
+            r"\b(?:create|organi[sz]e|host|set the)\b"
+        ),
+        0.9,
+    ),
+    (
+        PARTNER,
+        re.compile(
+            r"搭子|找(?:个)?人|约人|伙伴|旅伴|同好|陪我|组队|队友|谁(?:跟|和)我|一起去?|"
+            r"有人.{0,8}吗|认识.{0,8}(?:的人|朋友)|(?:有没有|找).{0,12}的(?:朋友|人)|"
+            r"\b(?:partner|buddy|someone to|with me)\b"
+        ),
+        0.8,
+    ),
+    (
+        EXPLORE,
+        re.compile(
+            r"推荐|附近|有什么(?:活动|好玩|可以|地方|安排)|有没有.{0,10}(?:活动|地方|去处|的吗)|"
+            r"去哪|哪里(?:有|可以|好玩)|好玩的|周末.{0,4}(?:干嘛|做什么|去)|找(?:个|点).{0,8}(?:地方|活动)|"
+            r"适合.{0,10}(?:活动|地方|吗)|地图|换一批|还有别的|类似的|看看.{0,6}有什么|"
+            r"\b(?:find|recommend|things to do|nearby)\b"
+        ),
+        0.7,
+    ),
+    (
+        CHAT,
+        re.compile(
+            r"谢谢|多谢|哈哈|心情|难过|伤心|失恋|压力|好累|无聊|天气|下雨|晚安|早安|早上好|"
+            r"^你(?!们)|你(?:是|会|能|觉得|喜欢)|\b(?:thanks|thank you|hello|hi)\b"
+        ),
+        0.6,
+    ),
+]
+# A refinement of a draft keeps the chat in CREATE.
+REFINE_RE = re.compile(r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧")
+
+
+@dataclass
+class IntentResult:
+    """The chosen intent, how sure the router is, and which signal decided."""
+
+    intent: str
+    confidence: float
+    source: str  # "rules", "embedding", "fused", "context", "llm", "default"
+    scores: dict[str, float] = field(default_factory=dict)
+
+
+class _ExampleIndex:
+    """The example utterances and their unit vectors, built once per embedding model."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._model: str | None = None
+        self.labels: list[str] = []
+        self.matrix: np.ndarray | None = None
+
+    def get(self) -> tuple[list[str], np.ndarray]:
+        from rag.embeddings import current_model, embed_texts
+
+        model = current_model()
+        with self._lock:
+            if self._model != model or self.matrix is None:
+                examples = json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
+                labels, texts = [], []
+                for intent in INTENTS:
+                    for text in examples.get(intent, []):
+                        labels.append(intent)
+                        texts.append(text)
+                matrix = np.asarray(embed_texts(texts, role="query"), dtype=np.float32)
+                matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
+                self.labels, self.matrix, self._model = labels, matrix, model
+            return self.labels, self.matrix
+
+    def reset(self) -> None:
+        with self._lock:
+            self._model, self.matrix = None, None
+
+
+_index = _ExampleIndex()
+
+
+def reset_examples() -> None:
+    """Forget the embedded examples (the example file or the embedding model changed)."""
+    _index.reset()
+
+
+def rule_scores(message: str) -> dict[str, float]:
+    """Return the weight of the strongest rule that matches, per intent."""
+    scores = dict.fromkeys(INTENTS, 0.0)
+    for intent, pattern, weight in RULES:
+        if pattern.search(message):
+            scores[intent] = max(scores[intent], weight)
+    return scores
+
+
+def embedding_scores(message: str) -> dict[str, float] | None:
+    """Return a probability per intent from similarity to the examples (None if unavailable)."""
+    from rag.embeddings import embed_texts
+
+    try:
+        labels, matrix = _index.get()
+        vector = np.asarray(embed_texts([message], role="query")[0], dtype=np.float32)
+    except Exception as exc:  # noqa: BLE001 - ProviderError or a missing file: rules only
+        logger.warning("intent embedding unavailable, routing by rules: %s", exc)
+        return None
+    vector /= np.linalg.norm(vector) + 1e-12
+    similarities = matrix @ vector
+    raw = {}
+    for intent in INTENTS:
+        own = np.sort(similarities[[i for i, label in enumerate(labels) if label == intent]])
+        raw[intent] = float(own[-KNN:].mean()) if own.size else -1.0
+    values = np.array([raw[i] for i in INTENTS]) / TEMPERATURE
+    probabilities = np.exp(values - values.max())
+    probabilities /= probabilities.sum()
+    return {intent: float(p) for intent, p in zip(INTENTS, probabilities, strict=True)}
+
+
+def classify_offline(message: str, context: dict | None = None) -> IntentResult:
+    """Return the intent from example similarity plus keyword rules (no LLM)."""
+    text = (message or "").strip()
+    context = context or {}
+    if not text:
+        return IntentResult(CHAT, 1.0, "default", {})
+    rules = rule_scores(text)
+    if context.get("last_intent") == CREATE and REFINE_RE.search(text) and rules[MANAGE] == 0:
+        return IntentResult(CREATE, 0.9, "context", rules)
+    embedded = embedding_scores(text)
+    if embedded is None:
+        best = max(INTENTS, key=lambda i: (rules[i], i == CHAT))
+        if rules[best] == 0:
+            return IntentResult(CHAT, 0.5, "default", rules)
+        return IntentResult(best, rules[best], "rules", rules)
+    fused = {intent: embedded[intent] + rules[intent] for intent in INTENTS}
+    best = max(INTENTS, key=lambda i: fused[i])
+    total = sum(fused.values()) or 1.0
+    confidence = fused[best] / total
+    if rules[best] == 0:
+        source = "embedding"
+    elif rules[best] >= RULE_CONFIDENT and embedded[best] < 0.5:
+        source = "rules"
+    else:
+        source = "fused"
+    return IntentResult(
+        best, round(confidence, 4), source, {k: round(v, 4) for k, v in fused.items()}
+    )
+
+
+LLM_PROMPT = (
+    "你是一个意图分类器。把用户消息归入以下之一，只回答标签本身：\n"
+    "CHAT（闲聊、情绪、与活动无关的问题）\n"
+    "EXPLORE（找活动、找地方、推荐去处）\n"
+    "CREATE（发起、创建、修改或发布自己要组织的活动）\n"
+    "PARTNER（找人一起、找搭子、找伙伴）\n"
+    "MANAGE（查看、取消或管理自己已报名或发起的活动）"
+)
+
+
+def classify_intent(message: str, context: dict | None = None) -> IntentResult:
+    """Return the message's intent: the LLM's label when configured, else the offline router."""
+    from rag.llm import get_llm
+
+    offline = classify_offline(message, context)
+    llm = get_llm()
+    if not llm.enabled or offline.source == "context":
+        return offline
+    prompt = message
+    if context and context.get("last_intent"):
+        prompt = f"（上一轮意图：{context['last_intent']}）\n{message}"
+    try:
+        answer = llm.complete(prompt, system=LLM_PROMPT, max_tokens=5)
+    except Exception as exc:  # noqa: BLE001 - any provider failure: keep the offline answer
+        logger.warning("LLM intent classification failed, using the offline router: %s", exc)
+        return offline
+    label = re.search(r"CHAT|EXPLORE|CREATE|PARTNER|MANAGE", (answer or "").upper())
+    if not label:
+        return offline
+    return IntentResult(label.group(0), 0.9, "llm", offline.scores)

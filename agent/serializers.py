@@ -1,0 +1,58 @@
+"""Input and output serializers of the agent API."""
+
+from rest_framework import serializers
+
+from agent.models import EventKind  # noqa: F401  (re-exported for views)
+from agent.router import INTENTS
+
+MAX_MESSAGE_CHARS = 4000
+
+
+class LocationSerializer(serializers.Serializer):
+    lat = serializers.FloatField(min_value=-90, max_value=90)
+    lng = serializers.FloatField(min_value=-180, max_value=180)
+
+
+class ChatRequestSerializer(serializers.Serializer):
+    message = serializers.CharField(max_length=MAX_MESSAGE_CHARS, trim_whitespace=True)
+    chat_id = serializers.RegexField(
+        r"^[A-Za-z0-9_.:\-]{1,200}$", required=False, allow_null=True, allow_blank=True
+    )
+    location = LocationSerializer(
+        required=False, allow_null=True, help_text="The client's position; used for 附近 (nearby)."
+    )
+
+
+class ToolCallSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    arguments = serializers.DictField()
+    result = serializers.DictField()
+
+
+class ChatResponseSerializer(serializers.Serializer):
+    reply = serializers.CharField()
+    intent = serializers.ChoiceField(choices=INTENTS)
+    mode = serializers.ChoiceField(choices=INTENTS)
+    tool_calls = ToolCallSerializer(many=True)
+    chat_id = serializers.CharField()
+    sources = serializers.ListField(
+        child=serializers.CharField(), help_text="Where each context chunk came from."
+    )
+
+
+class EventSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    kind = serializers.ChoiceField(choices=EventKind.choices)
+    period_key = serializers.CharField()
+    payload = serializers.DictField()
+    created = serializers.DateTimeField()
+    read_at = serializers.DateTimeField(allow_null=True)
+
+
+class EventListSerializer(serializers.Serializer):
+    events = EventSerializer(many=True)
+
+
+class EventQuerySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=EventKind.choices, required=False)
+    limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)

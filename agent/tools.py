@@ -1,0 +1,496 @@
+"""The agent's tools: plain functions with a JSON schema, each calling the owning app's services.
+
+Every tool is ``func(user, **arguments)``. The caller binds ``user`` from ``request.user``; the
+schemas never contain a user id, and :meth:`Tool.run` strips any user-identifying key a model
+sends (``user_id``, ``userId``, ``user``, ``owner``) before calling, so a model can never act
+for somebody else. Service errors become ``{"error": {"code", "message"}}`` results the model
+(or the offline composer) can read, instead of failing the turn.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
+from config.errors import InvalidArgument, NotFound, ServiceError
+
+logger = logging.getLogger(__name__)
+
+# Used for a draft when the client never sent a location: People's Square, Shanghai.
+DEFAULT_LOCATION = (31.2304, 121.4737)
+FORBIDDEN_ARGUMENTS = frozenset({"user_id", "userId", "user", "owner", "owner_id", "creator"})
+AGENT_NAME = "agent"
+
+TIME_RANGE_SCHEMA = {
+    "type": "object",
+    "description": "ISO 8601 start and end (Asia/Shanghai when no offset is given).",
+    "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
+}
+
+
+@dataclass
+class Tool:
+    """A callable the agent may use: its name, description, parameter schema and function."""
+
+    name: str
+    description: str
+    parameters: dict
+    func: Callable[..., dict]
+
+    def spec(self) -> dict:
+        """Return the tool in OpenAI's function-calling format."""
+        return {
+            "type": "function",
+            "function": {
+                "name": self.name,
+                "description": self.description,
+                "parameters": self.parameters,
+            },
+        }
+
+    def clean_arguments(self, arguments: dict | None) -> dict:
+        """Return the arguments the schema knows, without any user-identifying key."""
+        arguments = dict(arguments or {})
+        for key in FORBIDDEN_ARGUMENTS & set(arguments):
+            logger.warning("tool %s: ignoring %r sent by the model", self.name, key)
+            arguments.pop(key)
+        known = set(self.parameters.get("properties", {}))
+        return {k: v for k, v in arguments.items() if k in known and v not in (None, "")}
+
+    def run(self, user, arguments: dict | None) -> dict:
+        """Call the tool for the authenticated ``user``; errors come back as a result."""
+        cleaned = self.clean_arguments(arguments)
+        try:
+            return self.func(user, **cleaned)
+        except ServiceError as exc:
+            return {"error": {"code": exc.code, "message": exc.message}}
+        except (TypeError, ValueError) as exc:
+            return {"error": {"code": "INVALID_ARGUMENT", "message": str(exc)}}
+
+
+REGISTRY: dict[str, Tool] = {}
+
+
+def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()):
+    """Register the decorated function as a tool with an object schema."""
+
+    def decorate(func):
+        schema = {"type": "object", "properties": properties, "additionalProperties": False}
+        if required:
+            schema["required"] = list(required)
+        REGISTRY[name] = Tool(name, description, schema, func)
+        return func
+
+    return decorate
+
+
+def get_tools(names) -> list[Tool]:
+    """Return the registered tools with these names, in order."""
+    return [REGISTRY[n] for n in names]
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def last_location(user) -> tuple[float, float] | None:
+    """Return the user's last known (lat, lng), as sent with a chat request."""
+    from agent.models import AgentSession
+
+    row = (
+        AgentSession.objects.filter(user=user, lat__isnull=False, lng__isnull=False)
+        .order_by("-updated_at")
+        .values_list("lat", "lng")
+        .first()
+    )
+    return (row[0], row[1]) if row else None
+
+
+def _when(value) -> datetime | None:
+    """Parse an ISO time or a Chinese expression ("周五晚上七点") into an aware datetime."""
+    if value in (None, ""):
+        return None
+    if isinstance(value, datetime):
+        return value
+    parsed = parse_datetime(str(value))
+    if parsed is None:
+        found = extract_time_range(str(value))
+        if found is None:
+            raise InvalidArgument(f"Cannot read the time {value!r}.")
+        parsed = found.point or found.start.replace(hour=max(found.start.hour, 19), minute=0)
+    if timezone.is_naive(parsed):
+        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
+    return parsed
+
+
+def activity_shape(activity) -> dict:
+    """Return the fields of an activity a tool result shows."""
+    return {
+        "id": activity.pk,
+        "title": activity.title,
+        "type": activity.type,
+        "status": activity.status,
+        "startAt": timezone.localtime(activity.start_at).isoformat(),
+        "locationName": activity.location_name,
+        "maxParticipants": activity.max_participants,
+        "currentParticipants": activity.current_participants,
+    }
+
+
+def _own_activity(user, activity_id):
+    from activities.selectors import activity_get_visible
+
+    activity = activity_get_visible(user=user, activity_id=int(activity_id))
+    if activity.creator_id != user.pk and not user.is_staff:
+        raise NotFound("Activity not found.")
+    return activity
+
+
+def _latest_draft(user, activity_id=None):
+    from activities.models import ActivityStatus
+    from activities.selectors import activity_list
+
+    if activity_id is not None:
+        return _own_activity(user, activity_id)
+    draft = (
+        activity_list(user=user, status=ActivityStatus.DRAFT)
+        .filter(creator=user)
+        .order_by("-updated_at", "-pk")
+        .first()
+    )
+    if draft is None:
+        raise NotFound("You have no draft yet; create one first.")
+    return draft
+
+
+# --- EXPLORE ---------------------------------------------------------------------------------
+
+
+@tool(
+    "exploreNearby",
+    "Search joinable activities by meaning, optionally near the user, in a time range, of a type.",
+    {
+        "query": {"type": "string", "description": "What the user wants, in their words."},
+        "timeRange": TIME_RANGE_SCHEMA,
+        "type": {"type": "string", "description": "Activity type, e.g. 美食, 户外, 音乐."},
+        "nearby": {"type": "boolean", "description": "Only near the user's last location."},
+        "radiusInKm": {"type": "number"},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 10},
+    },
+)
+def explore_nearby(
+    user, *, query="", timeRange=None, type=None, nearby=False, radiusInKm=None, limit=5
+):
+    """Call the activities search with the user bound from the request."""
+    from activities.search import activities_search
+
+    filters: dict = {}
+    location = last_location(user) if nearby else None
+    if location:
+        filters["location"] = {
+            "lat": location[0],
+            "lng": location[1],
+            "radiusInKm": float(radiusInKm or DEFAULT_RADIUS_KM),
+        }
+    if isinstance(timeRange, dict) and (timeRange.get("start") or timeRange.get("end")):
+        filters["timeRange"] = {k: timeRange[k] for k in ("start", "end") if timeRange.get(k)}
+    if type:
+        filters["type"] = type
+    limit = max(1, min(int(limit or 5), 10))
+    found = activities_search(user=user, semantic_query=query, filters=filters, limit=limit)
+    return {
+        "results": found["results"],
+        "meta": {
+            "path": found["meta"].get("path"),
+            "candidates": found["meta"].get("candidates"),
+            "degraded": found["meta"].get("degraded"),
+            "nearby": bool(location),
+            "nearbyUnknown": bool(nearby and not location),
+        },
+    }
+
+
+# --- CREATE ----------------------------------------------------------------------------------
+
+DRAFT_PROPERTIES = {
+    "title": {"type": "string"},
+    "type": {"type": "string", "description": "Activity type, e.g. 桌游, 户外."},
+    "description": {"type": "string"},
+    "startAt": {"type": "string", "description": "ISO 8601 or a Chinese time like 周六下午三点."},
+    "locationName": {"type": "string"},
+    "maxParticipants": {"type": "integer", "minimum": 1},
+    "tags": {"type": "array", "items": {"type": "string"}},
+}
+
+
+@tool(
+    "createDraft", "Create a draft activity the user will organise.", DRAFT_PROPERTIES, ("title",)
+)
+def create_draft(
+    user,
+    *,
+    title,
+    type="社交",
+    description="",
+    startAt=None,
+    locationName="",
+    maxParticipants=6,
+    tags=None,
+):
+    """Create a draft (status draft, invisible to others) at the user's last location."""
+    from activities.models import ActivityStatus
+    from activities.services import activity_create
+
+    lat, lng = last_location(user) or DEFAULT_LOCATION
+    start = _when(startAt) or (timezone.localtime() + timedelta(days=3)).replace(
+        hour=19, minute=0, second=0, microsecond=0
+    )
+    activity = activity_create(
+        creator=user,
+        lat=lat,
+        lng=lng,
+        title=str(title)[:200],
+        type=str(type or "社交")[:50],
+        description=str(description or ""),
+        start_at=start,
+        location_name=str(locationName or ""),
+        max_participants=int(maxParticipants or 6),
+        tags=list(tags or []),
+        status=ActivityStatus.DRAFT,
+    )
+    return {"draft": activity_shape(activity)}
+
+
+@tool(
+    "refineDraft",
+    "Change fields of the user's draft (the latest one unless activityId is given).",
+    {"activityId": {"type": "integer"}, **DRAFT_PROPERTIES},
+)
+def refine_draft(user, *, activityId=None, **changes):
+    """Update the draft through the activities service (creator only)."""
+    from activities.services import activity_update
+
+    draft = _latest_draft(user, activityId)
+    mapping = {
+        "title": "title",
+        "type": "type",
+        "description": "description",
+        "locationName": "location_name",
+        "maxParticipants": "max_participants",
+        "tags": "tags",
+    }
+    fields = {mapping[k]: v for k, v in changes.items() if k in mapping}
+    if "startAt" in changes:
+        fields["start_at"] = _when(changes["startAt"])
+    if "max_participants" in fields:
+        fields["max_participants"] = int(fields["max_participants"])
+    if not fields:
+        raise InvalidArgument("Say what to change: title, time, place, size or description.")
+    activity = activity_update(activity=draft, user=user, **fields)
+    return {"draft": activity_shape(activity), "changed": sorted(changes)}
+
+
+@tool(
+    "publishActivity",
+    "Publish the user's draft so others can find and join it.",
+    {"activityId": {"type": "integer"}},
+)
+def publish_activity(user, *, activityId=None):
+    """Set the draft's status to active."""
+    from activities.models import ActivityStatus
+    from activities.services import activity_update
+
+    draft = _latest_draft(user, activityId)
+    activity = activity_update(activity=draft, user=user, status=ActivityStatus.ACTIVE)
+    return {"activity": activity_shape(activity)}
+
+
+# --- PARTNER ---------------------------------------------------------------------------------
+
+
+@tool(
+    "createPartnerIntent",
+    "Record that the user looks for company for an activity, and count open matches.",
+    {
+        "activityType": {"type": "string"},
+        "description": {"type": "string"},
+        "timeRange": TIME_RANGE_SCHEMA,
+    },
+)
+def create_partner_intent(user, *, activityType="", description="", timeRange=None):
+    """Create an open partner intent; return it with the number of others looking likewise."""
+    from agent.models import PartnerIntent, PartnerIntentStatus
+
+    if not (activityType or description):
+        raise InvalidArgument("Say what you want company for.")
+    intent = PartnerIntent.objects.create(
+        user=user,
+        activity_type=str(activityType or "")[:50],
+        description=str(description or ""),
+        time_range=timeRange if isinstance(timeRange, dict) else None,
+    )
+    others = PartnerIntent.objects.filter(status=PartnerIntentStatus.OPEN).exclude(user=user)
+    if activityType:
+        others = others.filter(activity_type=activityType)
+    return {
+        "partnerIntent": {
+            "id": intent.pk,
+            "activityType": intent.activity_type,
+            "description": intent.description,
+            "timeRange": intent.time_range,
+            "status": intent.status,
+        },
+        "openMatches": others.count(),
+    }
+
+
+@tool(
+    "askPreference",
+    "Read what the user prefers (optionally one category) before asking a follow-up question.",
+    {"category": {"type": "string"}, "question": {"type": "string"}},
+)
+def ask_preference(user, *, category=None, question=""):
+    """Return the user's stored preferences and the question to put to them."""
+    from memory.selectors import preferences_list
+
+    prefs = [p for p in preferences_list(user=user) if not category or p.category == category]
+    return {
+        "preferences": [{"category": p.category, "value": p.value} for p in prefs],
+        "question": question or "你更喜欢热闹一点还是安静一点？什么时间方便？",
+    }
+
+
+# --- MANAGE ----------------------------------------------------------------------------------
+
+
+@tool(
+    "getMyActivities",
+    "List the activities the user joined or created (upcoming first).",
+    {
+        "scope": {"type": "string", "enum": ["all", "joined", "created", "drafts"]},
+        "timeRange": TIME_RANGE_SCHEMA,
+    },
+)
+def get_my_activities(user, *, scope="all", timeRange=None):
+    """Return the user's own activities through the activities models' relations."""
+    from activities.models import Activity, ActivityStatus
+
+    qs = Activity.objects.defer("embedding", "search_text")
+    joined = qs.filter(participations__user=user)
+    created = qs.filter(creator=user)
+    if scope == "joined":
+        rows = joined
+    elif scope == "created":
+        rows = created.exclude(status=ActivityStatus.DRAFT)
+    elif scope == "drafts":
+        rows = created.filter(status=ActivityStatus.DRAFT)
+    else:
+        rows = (joined | created).distinct()
+    if isinstance(timeRange, dict):
+        if timeRange.get("start"):
+            rows = rows.filter(start_at__gte=_when(timeRange["start"]))
+        if timeRange.get("end"):
+            rows = rows.filter(start_at__lte=_when(timeRange["end"]))
+    joined_ids = set(joined.values_list("pk", flat=True))
+    items = []
+    for activity in rows.order_by("start_at", "pk")[:20]:
+        item = activity_shape(activity)
+        item["role"] = "creator" if activity.creator_id == user.pk else "participant"
+        item["joined"] = activity.pk in joined_ids
+        items.append(item)
+    return {"activities": items, "scope": scope}
+
+
+@tool(
+    "cancelActivity",
+    "Cancel an activity the user created, or leave one the user joined.",
+    {"activityId": {"type": "integer"}},
+    ("activityId",),
+)
+def cancel_activity(user, *, activityId):
+    """Cancel the user's own activity (status cancelled) or leave a joined one."""
+    from activities import services
+    from activities.models import ActivityStatus, Participation
+    from activities.selectors import activity_get_visible
+
+    activity = activity_get_visible(user=user, activity_id=int(activityId))
+    if activity.creator_id == user.pk:
+        updated = services.activity_update(
+            activity=activity, user=user, status=ActivityStatus.CANCELLED
+        )
+        return {"activity": activity_shape(updated), "action": "cancelled"}
+    if not Participation.objects.filter(user=user, activity=activity).exists():
+        raise NotFound("You have not joined this activity.")
+    leave = getattr(services, "activity_leave", None) or getattr(
+        services, "participation_cancel", None
+    )
+    if leave is None:
+        raise InvalidArgument("Leaving a joined activity is not supported yet.")
+    leave(activity_id=activity.pk, user=user)
+    activity.refresh_from_db()
+    return {"activity": activity_shape(activity), "action": "left"}
+
+
+# --- Shared context and memory ---------------------------------------------------------------
+
+
+@tool(
+    "fetchContext",
+    "Read a shared context (notes several agents keep for the user).",
+    {"contextId": {"type": "integer"}},
+    ("contextId",),
+)
+def fetch_context_tool(user, *, contextId):
+    """Return the context's entries (NOT_FOUND unless the user owns it)."""
+    from memory.selectors import fetch_context
+
+    found = fetch_context(user=user, context_id=int(contextId))
+    return {
+        "context": {
+            "id": found["id"],
+            "title": found["title"],
+            "entries": [
+                {"agent": e["agent_name"], "content": e["content"]} for e in found["entries"]
+            ],
+        }
+    }
+
+
+@tool(
+    "updateContext",
+    "Append a note to a shared context, or create one when no contextId is given.",
+    {"contextId": {"type": "integer"}, "content": {"type": "string"}, "title": {"type": "string"}},
+    ("content",),
+)
+def update_context_tool(user, *, content, contextId=None, title=""):
+    """Append (or create) through the memory services, as the agent."""
+    from memory.services import context_create, update_context
+
+    if contextId is None:
+        context = context_create(
+            owner=user, title=title or content[:40], entry=content, agent_name=AGENT_NAME
+        )
+        return {"contextId": context.pk, "created": True}
+    entry = update_context(
+        user=user, context_id=int(contextId), agent_name=AGENT_NAME, content=content
+    )
+    return {"contextId": int(contextId), "entryId": entry.pk, "created": False}
+
+
+@tool(
+    "recallMemory",
+    "Search the user's earlier messages for something they said.",
+    {"query": {"type": "string"}, "topK": {"type": "integer", "minimum": 1, "maximum": 10}},
+    ("query",),
+)
+def recall_memory(user, *, query, topK=5):
+    """Return the best hybrid-search hits among the user's messages."""
+    from memory.selectors import messages_search_hybrid
+
+    hits = messages_search_hybrid(user=user, query_text=query, top_k=max(1, min(int(topK), 10)))
+    return {"messages": [{"content": h["content"], "ts": h["ts"], "role": h["role"]} for h in hits]}

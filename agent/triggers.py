@@ -1,0 +1,287 @@
+"""Proactive triggers: notice something in a user's messages and tell the user first.
+
+Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent through the
+``period_key`` (unique per user and kind), so a second run in the same period creates nothing:
+
+- daily digest, key ``YYYY-MM-DD`` (local date): the user's last 24 hours of messages,
+  summarised (``memory.summarize.summarise_texts``: the LLM when configured, else extractive);
+- interest spike, key ``YYYY-MM-DD`` (one per user per day): a subject (a jieba term of two or
+  more characters, stopwords and time words removed) in at least ``interest_spike_count``
+  distinct user messages within ``interest_spike_days`` days (live settings), not already
+  reported in that window; the payload suggests matching activities;
+- deadline reminder, key ``<message_id>:<YYYY-MM-DD>``: a user message with a task word (截止,
+  开会, 考试, ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was
+  sent, fires once during the day before that time.
+
+With an LLM configured, the event text is polished by it; offline (or on any LLM error) the
+templates below are used.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections import Counter
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from agent.extract import extract_time_range
+from agent.models import EventKind, SystemEvent
+
+logger = logging.getLogger(__name__)
+
+DIGEST_MAX_CHARS = 300
+DEADLINE_LOOKBACK_DAYS = 30
+DEADLINE_RE = re.compile(
+    r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|交(?:报告|作业|材料|稿)|提交|生日|航班|"
+    r"出发|预约|约了|记得|别忘"
+)
+# Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
+_GENERIC_TEXT = (
+    "今天 明天 后天 昨天 周末 晚上 下午 上午 早上 中午 现在 时候 一下 一个 一起 可以 想要 "
+    "还是 就是 不是 没有 有没有 什么 怎么 这个 那个 活动 推荐 附近 地方 喜欢 觉得 知道 "
+    "感觉 真的 一些 有点 已经 因为 所以 但是 然后 如果 我们 你们 他们 自己 大家 东西 事情 "
+    "时间 问题 谢谢 好的 哈哈"
+)
+GENERIC_TERMS = frozenset(_GENERIC_TEXT.split())
+POLISH_SYSTEM = "把下面的提醒改写成一句亲切、简洁的中文通知，保留所有事实，只输出改写后的句子。"
+
+
+def period_day(now: datetime | None = None) -> str:
+    """Return today's local date as a period key."""
+    return timezone.localdate(now or timezone.now()).isoformat()
+
+
+def polish(text: str) -> str:
+    """Return ``text`` rewritten by the LLM when one is configured, else unchanged."""
+    from rag.llm import get_llm
+
+    llm = get_llm()
+    if not llm.enabled:
+        return text
+    try:
+        answer = (llm.complete(text, system=POLISH_SYSTEM, max_tokens=200) or "").strip()
+    except Exception as exc:  # noqa: BLE001 - the template stands in
+        logger.warning("LLM polish failed, keeping the template: %s", exc)
+        return text
+    return answer or text
+
+
+def record_event(*, user, kind: str, period_key: str, build) -> SystemEvent | None:
+    """Create the event unless this period has one; ``build()`` makes the payload lazily."""
+    if SystemEvent.objects.filter(user=user, kind=kind, period_key=period_key).exists():
+        return None
+    payload = build()
+    if payload is None:
+        return None
+    try:
+        with transaction.atomic():
+            return SystemEvent.objects.create(
+                user=user, kind=kind, period_key=period_key, payload=payload
+            )
+    except IntegrityError:  # a concurrent run of the same trigger won
+        return None
+
+
+def _user_messages(user, since: datetime, until: datetime, *, role: str | None = "user"):
+    from memory.models import ChatMessage, Kind
+
+    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE, ts__gte=since, ts__lt=until)
+    if role:
+        qs = qs.filter(role=role)
+    return qs.order_by("ts", "message_id")
+
+
+def _active_users(since: datetime):
+    """Return the users with at least one message since ``since``."""
+    from django.contrib.auth import get_user_model
+
+    from memory.models import ChatMessage, Kind
+
+    ids = (
+        ChatMessage.objects.filter(kind=Kind.MESSAGE, ts__gte=since)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    return get_user_model().objects.filter(pk__in=ids).order_by("pk")
+
+
+# --- daily digest ---------------------------------------------------------------------------
+
+
+def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
+    """Summarise the user's last 24 hours of messages, once per local day."""
+    from memory.summarize import summarise_texts
+
+    now = now or timezone.now()
+
+    def build():
+        rows = list(_user_messages(user, now - timedelta(hours=24), now, role=None))
+        if not rows:
+            return None
+        summary = summarise_texts([r.content for r in rows], max_chars=DIGEST_MAX_CHARS)
+        text = polish(f"过去 24 小时你和我聊了 {len(rows)} 条消息。要点：{summary}")
+        return {
+            "title": "今日回顾",
+            "text": text,
+            "summary": summary,
+            "messageCount": len(rows),
+            "since": (now - timedelta(hours=24)).isoformat(),
+            "until": now.isoformat(),
+        }
+
+    return record_event(
+        user=user, kind=EventKind.DAILY_DIGEST, period_key=period_day(now), build=build
+    )
+
+
+# --- interest spike -------------------------------------------------------------------------
+
+
+def subject_terms(text: str) -> set[str]:
+    """Return the candidate subjects of one message (distinct jieba terms)."""
+    from rag.text import STOPWORDS, segment_query
+
+    return {
+        term
+        for term in segment_query(text)
+        if len(term) >= 2
+        and term not in STOPWORDS
+        and term not in GENERIC_TERMS
+        and not term.isdigit()
+        and not re.fullmatch(r"[a-z]{1,2}", term)
+    }
+
+
+def spike_terms(texts: list[str], threshold: int) -> list[tuple[str, int]]:
+    """Return terms found in at least ``threshold`` messages, most frequent first."""
+    counts: Counter[str] = Counter()
+    for text in texts:
+        counts.update(subject_terms(text))
+    return [(t, n) for t, n in counts.most_common() if n >= threshold]
+
+
+def interest_spike_for(user, now: datetime | None = None) -> SystemEvent | None:
+    """Suggest activities when one subject keeps coming up, once per user per day."""
+    from rag import live
+
+    now = now or timezone.now()
+    row = live.get_settings()
+    days, threshold = row.interest_spike_days, row.interest_spike_count
+    since = now - timedelta(days=days)
+
+    def build():
+        texts = list(_user_messages(user, since, now).values_list("content", flat=True))
+        reported = {
+            (e.payload or {}).get("term")
+            for e in SystemEvent.objects.filter(
+                user=user, kind=EventKind.INTEREST_SPIKE, created__gte=since
+            )
+        }
+        fresh = [(t, n) for t, n in spike_terms(texts, threshold) if t not in reported]
+        if not fresh:
+            return None
+        term, count = fresh[0]
+        suggestions = _suggest(user, term)
+        text = f"最近 {days} 天你提到「{term}」{count} 次，"
+        if suggestions:
+            text += "这些活动也许适合你：" + "、".join(f"「{s['title']}」" for s in suggestions)
+        else:
+            text += "要不要我帮你发起一个相关的活动，或者找个搭子？"
+        return {
+            "title": f"你最近常聊「{term}」",
+            "text": polish(text),
+            "term": term,
+            "count": count,
+            "windowDays": days,
+            "suggestions": suggestions,
+        }
+
+    return record_event(
+        user=user, kind=EventKind.INTEREST_SPIKE, period_key=period_day(now), build=build
+    )
+
+
+def _suggest(user, term: str) -> list[dict]:
+    """Return up to three activities matching a term (none if the search fails)."""
+    from activities.search import activities_search
+
+    try:
+        found = activities_search(user=user, semantic_query=term, filters={}, limit=3)
+    except Exception as exc:  # noqa: BLE001 - a suggestion is optional
+        logger.warning("interest spike suggestions failed: %s", exc)
+        return []
+    return [{"id": r["id"], "title": r["title"], "startAt": r["startAt"]} for r in found["results"]]
+
+
+# --- deadline reminder ----------------------------------------------------------------------
+
+
+def deadline_of(text: str, sent: datetime) -> datetime | None:
+    """Return when the task a message mentions is due (09:00 when only a day is named)."""
+    if not DEADLINE_RE.search(text):
+        return None
+    found = extract_time_range(text, now=sent)
+    if found is None:
+        return None
+    if found.point is not None:
+        return found.point
+    return found.start.replace(hour=9, minute=0, second=0, microsecond=0)
+
+
+def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
+    """Remind the user during the day before each time their messages mention."""
+    now = now or timezone.now()
+    created = []
+    since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
+    for message in _user_messages(user, since, now):
+        due = deadline_of(message.content, message.ts)
+        if due is None or not due - timedelta(days=1) <= now < due:
+            continue
+        local_due = timezone.localtime(due)
+
+        def build(message=message, local_due=local_due):
+            when = f"{local_due.month}月{local_due.day}日 {local_due:%H:%M}"
+            return {
+                "title": "明天的提醒",
+                "text": polish(f"提醒：你之前说「{message.content}」，时间是 {when}，别忘了哦。"),
+                "messageId": message.message_id,
+                "dueAt": local_due.isoformat(),
+            }
+
+        event = record_event(
+            user=user,
+            kind=EventKind.DEADLINE_REMINDER,
+            period_key=f"{message.message_id}:{local_due.date().isoformat()}",
+            build=build,
+        )
+        if event is not None:
+            created.append(event)
+    return created
+
+
+# --- all users -----------------------------------------------------------------------------
+
+
+def run_daily_digest(now: datetime | None = None) -> int:
+    """Write today's digest for every user active in the last 24 hours; return how many."""
+    now = now or timezone.now()
+    return sum(1 for u in _active_users(now - timedelta(hours=24)) if daily_digest_for(u, now))
+
+
+def run_interest_spike(now: datetime | None = None) -> int:
+    """Check every recently active user for an interest spike; return events created."""
+    from rag import live
+
+    now = now or timezone.now()
+    since = now - timedelta(days=live.get_settings().interest_spike_days)
+    return sum(1 for u in _active_users(since) if interest_spike_for(u, now))
+
+
+def run_deadline_reminders(now: datetime | None = None) -> int:
+    """Write due reminders for every user; return events created."""
+    now = now or timezone.now()
+    since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
+    return sum(len(deadline_reminders_for(u, now)) for u in _active_users(since))

@@ -1,0 +1,119 @@
+"""The agent API: one chat turn (JSON or server-sent events) and the proactive events feed."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from agent import serializers as s
+from agent.chat import generate_chat, stream_chat
+from agent.models import SystemEvent
+from config.errors import INTERNAL, classify_exception, error_body
+from rag.serializers import ErrorSerializer
+
+logger = logging.getLogger(__name__)
+
+TAGS = ["agent"]
+ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
+ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
+SSE_DESCRIPTION = (
+    "Server-sent events, each `event: <name>` and `data: <json>`: `intent` "
+    "{intent, mode, confidence, source, chat_id}; per tool `tool_call` {name, arguments} and "
+    "`tool_result` {name, result}; `delta` {text} pieces of the answer; `done` with the same "
+    "body as POST /api/agent/chat; or `error` {error: {code, message, details}}."
+)
+
+
+def _turn_arguments(request) -> dict:
+    serializer = s.ChatRequestSerializer(data=request.data)
+    serializer.is_valid(raise_exception=True)
+    data = serializer.validated_data
+    location = data.get("location")
+    return {
+        "user": request.user,
+        "message": data["message"],
+        "chat_id": data.get("chat_id") or None,
+        "location": (location["lat"], location["lng"]) if location else None,
+    }
+
+
+def sse_frame(name: str, data: dict) -> bytes:
+    """Return one server-sent event."""
+    payload = json.dumps(data, ensure_ascii=False, default=str)
+    return f"event: {name}\ndata: {payload}\n\n".encode()
+
+
+class ChatView(APIView):
+    @extend_schema(
+        operation_id="agent_chat",
+        request=s.ChatRequestSerializer,
+        responses={200: s.ChatResponseSerializer, 400: ERR_400},
+        tags=TAGS,
+        description="Answer one message: intent, mode, the tools called and the reply.",
+    )
+    def post(self, request):
+        result = generate_chat(**_turn_arguments(request))
+        body = {key: result[key] for key in ("reply", "intent", "mode", "tool_calls", "chat_id")}
+        body["sources"] = result.get("sources", [])
+        return Response(s.ChatResponseSerializer(body).data)
+
+
+class ChatStreamView(APIView):
+    @extend_schema(
+        operation_id="agent_chat_stream",
+        request=s.ChatRequestSerializer,
+        responses={
+            (200, "text/event-stream"): OpenApiResponse(str, description=SSE_DESCRIPTION),
+            400: ERR_400,
+        },
+        tags=TAGS,
+        description="The same turn as POST /api/agent/chat, as server-sent events.",
+    )
+    def post(self, request):
+        arguments = _turn_arguments(request)  # invalid input answers 400 before streaming
+
+        def events():
+            try:
+                for event in stream_chat(**arguments):
+                    yield sse_frame(event.name, event.data)
+            except Exception as exc:  # noqa: BLE001 - the stream ends with an error event
+                classified = classify_exception(exc)
+                if classified is None:
+                    logger.exception("agent stream failed")
+                    classified = (500, INTERNAL, "Internal error.", {})
+                _, code, message, details = classified
+                yield sse_frame("error", error_body(code, message, details))
+
+        response = StreamingHttpResponse(events(), content_type="text/event-stream")
+        response["Cache-Control"] = "no-cache"
+        response["X-Accel-Buffering"] = "no"  # let proxies pass each event at once
+        return response
+
+
+class UserEventsView(APIView):
+    @extend_schema(
+        operation_id="agent_user_events",
+        parameters=[
+            OpenApiParameter("kind", str, enum=[k for k, _ in s.EventKind.choices]),
+            OpenApiParameter("limit", int, description="At most this many (1-200, default 50)."),
+        ],
+        responses={200: s.EventListSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+        description="The proactive events the triggers wrote for a user, newest first.",
+    )
+    def get(self, request, user_id: str):
+        from memory.identity import resolve_user
+
+        user = resolve_user(request.user, user_id)
+        query = s.EventQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        events = SystemEvent.objects.filter(user=user)
+        if query.validated_data.get("kind"):
+            events = events.filter(kind=query.validated_data["kind"])
+        rows = events.order_by("-created", "-pk")[: query.validated_data["limit"]]
+        return Response(s.EventListSerializer({"events": list(rows)}).data)

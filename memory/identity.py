@@ -1,0 +1,44 @@
+"""Resolve the ``user_id`` a request names against the authenticated user.
+
+``user_id`` is the user's external identifier (the username). A normal user may act only as
+itself: naming anybody else answers NOT_FOUND, exactly as for a user that does not exist, so
+the answer reveals nothing. A staff (service) token may act for any user; for writes an unknown
+``user_id`` creates that user (with an unusable password), for reads it is NOT_FOUND.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+
+from config.errors import InvalidArgument, NotFound
+
+MAX_USER_ID_LENGTH = 150
+
+
+def _not_found() -> NotFound:
+    return NotFound("No such user.")
+
+
+def resolve_user(request_user, user_id, *, create: bool = False):
+    """Return the user named by ``user_id`` if ``request_user`` may act for it."""
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InvalidArgument("user_id is required.", details={"field": "user_id"})
+    if len(user_id) > MAX_USER_ID_LENGTH:
+        raise InvalidArgument("user_id is too long.", details={"field": "user_id"})
+    if request_user.get_username() == user_id:
+        return request_user
+    if not request_user.is_staff:
+        raise _not_found()
+    model = get_user_model()
+    found = model._default_manager.filter(**{model.USERNAME_FIELD: user_id}).first()
+    if found is not None:
+        return found
+    if not create:
+        raise _not_found()
+    try:
+        # Savepoint: a concurrent request may create the same user first.
+        with transaction.atomic():
+            return model._default_manager.create_user(**{model.USERNAME_FIELD: user_id})
+    except IntegrityError:
+        return model._default_manager.get(**{model.USERNAME_FIELD: user_id})

@@ -1,0 +1,177 @@
+"""Chat memory: messages and summaries, preferences, feedback, shared contexts.
+
+A :class:`ChatMessage` row is either a chat turn (``kind="message"``) or a summary of a chat
+(``kind="summary"``). Every row carries its own embedding (``rag.models.Embedded``) and the
+jieba-segmented ``search_text`` that the full-text index is built on.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from pgvector.django import HnswIndex
+
+from rag.models import Embedded
+from rag.search import fulltext_index
+
+
+class Role(models.TextChoices):
+    USER = "user", "user"
+    ASSISTANT = "assistant", "assistant"
+    SYSTEM = "system", "system"
+
+
+class Kind(models.TextChoices):
+    MESSAGE = "message", "message"
+    SUMMARY = "summary", "summary"
+
+
+class EmbedState(models.TextChoices):
+    PENDING = "pending", "pending"
+    READY = "ready", "ready"
+    FAILED = "failed", "failed"
+
+
+class ChatMessage(Embedded):
+    """One turn of a chat, or a summary of earlier turns of that chat."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    message_id = models.CharField(max_length=100)
+    chat_id = models.CharField(max_length=200, blank=True, default="")
+    ts = models.DateTimeField()
+    role = models.CharField(max_length=16, choices=Role.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MESSAGE)
+    content = models.TextField()
+    # The text before this turn in the same chat (set at write time): embedded with the turn so a
+    # short answer ("yes, last Sunday") is found by the question it answers.
+    context_text = models.TextField(blank=True, default="")
+    search_text = models.TextField(blank=True, default="")
+    summarised = models.BooleanField(default=False)
+    # Summary rows only: the last ts they cover and how many messages they cover.
+    covers_until_ts = models.DateTimeField(null=True, blank=True)
+    covered_count = models.PositiveIntegerField(default=0)
+    embed_state = models.CharField(
+        max_length=16, choices=EmbedState.choices, default=EmbedState.PENDING, db_index=True
+    )
+    embed_error = models.TextField(blank=True, default="")
+    embed_attempts = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "message_id"], name="memory_msg_user_mid")
+        ]
+        indexes = [
+            models.Index("user", models.F("ts").desc(), "message_id", name="memory_msg_user_ts"),
+            models.Index(fields=["user", "chat_id", "ts"], name="memory_msg_user_chat_ts"),
+            fulltext_index("search_text", "memory_msg_fts"),
+            HnswIndex(
+                name="memory_msg_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.message_id} ({self.role}, {self.kind})"
+
+    def embedding_text(self) -> str:
+        """Return the content, preceded by the previous turn of the chat when known."""
+        if self.context_text:
+            return f"{self.context_text}\n{self.content}"
+        return self.content
+
+
+class ChatMessageProxy(ChatMessage):
+    """Chat turns only, for the admin."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "message"
+
+
+class SummaryProxy(ChatMessage):
+    """Summaries only, for the admin."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "summary"
+        verbose_name_plural = "summaries"
+
+
+class Preference(models.Model):
+    """A stated preference of a user (``tone: humorous``, ``food: 不吃辣``)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_preferences"
+    )
+    category = models.CharField(max_length=100)
+    value = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "category", "value"], name="memory_pref_user_cat_value"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.category}: {self.value}"
+
+
+class Feedback(models.Model):
+    """A user's rating of one message (an agent's answer, usually)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_feedback"
+    )
+    # SET_NULL: retention may delete the rated message; the rating is the user's and stays.
+    target = models.ForeignKey(
+        ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="feedback"
+    )
+    target_message_id = models.CharField(max_length=100)
+    rating = models.SmallIntegerField()
+    comment = models.TextField(blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "feedback"
+
+    def __str__(self):
+        return f"{self.rating:+d} on {self.target_message_id}"
+
+
+class SharedContext(models.Model):
+    """A context several agents read and append to on behalf of its owner."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_contexts"
+    )
+    title = models.CharField(max_length=300)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self):
+        return self.title
+
+
+class ContextEntry(models.Model):
+    """One entry of a shared context, written by a named agent."""
+
+    context = models.ForeignKey(SharedContext, on_delete=models.CASCADE, related_name="entries")
+    agent_name = models.CharField(max_length=100)
+    content = models.TextField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name_plural = "context entries"
+
+    def __str__(self):
+        return f"{self.agent_name}: {self.content[:40]}"

@@ -1,0 +1,270 @@
+"""Lexical, semantic and hybrid search over one user's messages.
+
+- Lexical: the rag query parser (quotes, AND/OR/NOT; bare words joined by OR, stopwords
+  dropped, so a natural-language question matches on its content words), ``ts_rank_cd`` over
+  the jieba-segmented ``search_text``, ordered by rank, ``ts desc``, ``message_id``; keyset
+  paging on that triple, the cursor bound to a fingerprint of (user, query, filter).
+- Semantic: ``match_conversations`` (the SQL function of migration 0002) with the filter
+  applied before the nearest-neighbour search; the default floor is the live
+  ``floor_for("memory", model)``.
+- Hybrid: reciprocal-rank fusion (live ``fusion_k``) of both lists, each item carrying both
+  component scores and ranks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+
+from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.db import connection
+from django.db.models import Q
+
+from config.errors import InvalidArgument
+from memory.cursors import decode_cursor, encode_cursor, fingerprint
+from memory.models import ChatMessage
+from memory.validation import apply_filter
+from rag import live
+from rag.embeddings import current_model, embed_query
+from rag.fields import configured_dimensions
+from rag.search import TS_CONFIG, rrf, search_vector
+from rag.text import parse_query, segment_query
+
+MAX_TOP_K = 200
+DEFAULT_TOP_K = 20
+MAX_PAGE_SIZE = 200
+DEFAULT_PAGE_SIZE = 20
+# Each list fed to the fusion is this many times longer than top_k (at least HYBRID_POOL_MIN).
+HYBRID_POOL_FACTOR = 3
+HYBRID_POOL_MIN = 50
+SNIPPET_RADIUS = 30
+MAX_SNIPPETS = 3
+
+
+@dataclass
+class Scored:
+    """A message with its score (and, in hybrid results, the component scores and ranks)."""
+
+    row: ChatMessage
+    score: float
+    extra: dict
+
+
+# --- lexical --------------------------------------------------------------------------------
+
+
+def lexical_tsquery(query_text: str, default_operator: str = "or") -> str:
+    """Return the tsquery text for a user's query (stopwords dropped)."""
+    return parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
+
+
+def lexical_search(
+    *,
+    user,
+    query_text: str,
+    flt: dict,
+    page_size: int = DEFAULT_PAGE_SIZE,
+    cursor: str | None = None,
+    default_operator: str = "or",
+) -> tuple[list[Scored], str | None]:
+    """Return one page of lexical hits and the cursor of the next page (or None)."""
+    fp = fingerprint("lexical", user.pk, query_text, default_operator, flt)
+    tsquery = lexical_tsquery(query_text, default_operator)
+    position = decode_cursor("lexical", fp, cursor) if cursor else None
+    if not tsquery:
+        return [], None
+    query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
+    qs = (
+        apply_filter(ChatMessage.objects.filter(user=user), flt)
+        .alias(_vector=search_vector("search_text"))
+        .filter(_vector=query)
+        .annotate(_rank=SearchRank(search_vector("search_text"), query, cover_density=True))
+    )
+    if position:
+        try:
+            rank, ts, mid = float(position[0]), position[1], str(position[2])
+        except (TypeError, ValueError, IndexError):
+            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+        # Keyset on (rank desc, ts desc, message_id asc): strictly after the last row sent.
+        qs = qs.filter(
+            Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)
+        )
+    rows = list(qs.select_related("user").order_by("-_rank", "-ts", "message_id")[: page_size + 1])
+    more = len(rows) > page_size
+    rows = rows[:page_size]
+    next_cursor = None
+    if more and rows:
+        last = rows[-1]
+        next_cursor = encode_cursor(
+            "lexical", fp, [float(last._rank), last.ts.isoformat(), last.message_id]
+        )
+    return [Scored(row=r, score=float(r._rank), extra={}) for r in rows], next_cursor
+
+
+def snippets(content: str, query_text: str) -> list[str]:
+    """Return up to three snippets of ``content`` around the query's words, marked."""
+    words = [w for w in segment_query(query_text) if len(w) > 1 or not w.isascii()]
+    words = [w for w in dict.fromkeys(words) if w.upper() not in ("AND", "OR", "NOT")]
+    if not words:
+        return []
+    pattern = re.compile("|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)), re.I)
+    out, last_end = [], -1
+    for match in pattern.finditer(content):
+        if match.start() < last_end:
+            continue
+        start = max(0, match.start() - SNIPPET_RADIUS)
+        end = min(len(content), match.end() + SNIPPET_RADIUS)
+        piece = content[start:end]
+        piece = pattern.sub(lambda m: f"<mark>{m.group(0)}</mark>", piece)
+        out.append(("…" if start else "") + piece + ("…" if end < len(content) else ""))
+        last_end = end
+        if len(out) >= MAX_SNIPPETS:
+            break
+    return out
+
+
+# --- semantic -------------------------------------------------------------------------------
+
+
+def check_embedding(vector) -> list[float]:
+    """Return a query embedding as floats; INVALID_ARGUMENT for wrong dimensions or values."""
+    dims = configured_dimensions()
+    if not isinstance(vector, list) or len(vector) != dims:
+        raise InvalidArgument(
+            f"query_embedding: send a list of {dims} numbers (the active model's dimensions).",
+            details={"field": "query_embedding", "dimensions": dims},
+        )
+    try:
+        out = [float(x) for x in vector]
+    except (TypeError, ValueError):
+        raise InvalidArgument("query_embedding: every element must be a number.")
+    if not all(math.isfinite(x) for x in out) or not any(out):
+        raise InvalidArgument("query_embedding: use finite numbers, not all zero.")
+    return out
+
+
+def default_floor() -> float | None:
+    """Return the live similarity floor of the memory surface for the active model."""
+    return live.get_settings().floor_for("memory", current_model())
+
+
+def match_filter(user, flt: dict, **extra) -> dict:
+    """Return the jsonb filter of ``match_conversations`` for a user and a cleaned filter."""
+    out = {"user_id": user.pk}
+    for key in ("chat_id", "role", "kind"):
+        if flt.get(key) is not None:
+            out[key] = flt[key]
+    for key in ("since", "until"):
+        if flt.get(key) is not None:
+            out[key] = flt[key].isoformat()
+    settings_row = live.get_settings()
+    out.setdefault("ef_search", settings_row.ef_search)
+    out.setdefault("exact_max_rows", settings_row.exact_search_max_rows)
+    out.update(extra)
+    return out
+
+
+def match_conversations(vector: list[float], count: int, filt: dict) -> list[tuple]:
+    """Call the SQL function; return (id, similarity) pairs best first."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, similarity FROM match_conversations(%s::vector, %s, %s::jsonb)",
+            [str(vector), count, json.dumps(filt)],
+        )
+        return cursor.fetchall()
+
+
+def _load(ids: list[int]) -> dict[int, ChatMessage]:
+    return {r.pk: r for r in ChatMessage.objects.filter(pk__in=ids).select_related("user")}
+
+
+def _order_key(item: Scored):
+    # score desc, then ts desc, then message_id asc
+    return (-item.score, -item.row.ts.timestamp(), item.row.message_id)
+
+
+def semantic_search(
+    *, user, flt: dict, top_k: int, vector: list[float], min_score: float | None
+) -> list[Scored]:
+    """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``."""
+    pairs = match_conversations(vector, top_k, match_filter(user, flt))
+    rows = _load([pk for pk, _ in pairs])
+    items = [
+        Scored(row=rows[pk], score=float(sim), extra={"semantic_score": float(sim)})
+        for pk, sim in pairs
+        if pk in rows and (min_score is None or sim >= min_score)
+    ]
+    items.sort(key=_order_key)
+    return items
+
+
+def query_vector(query_text: str | None, query_embedding) -> list[float]:
+    """Return the query vector: the given embedding, or the query-role embedding of the text."""
+    if query_embedding is not None:
+        return check_embedding(query_embedding)
+    return embed_query(query_text)
+
+
+# --- hybrid ---------------------------------------------------------------------------------
+
+
+def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
+    """Return the cosine similarity of each row's vector to ``vector`` (rows with one)."""
+    if not ids:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, 1 - (embedding <=> %s::vector) FROM memory_chatmessage"
+            " WHERE id = ANY(%s) AND embedding IS NOT NULL",
+            [str(vector), ids],
+        )
+        return {pk: float(sim) for pk, sim in cursor.fetchall()}
+
+
+def hybrid_search(
+    *,
+    user,
+    query_text: str,
+    flt: dict,
+    top_k: int,
+    vector: list[float],
+    min_score: float | None = None,
+) -> list[Scored]:
+    """Return the top_k of the RRF fusion of the lexical and semantic lists.
+
+    ``min_score`` (when given) drops semantic candidates below it before fusion; lexical
+    matches always take part, since a literal match is evidence on its own.
+    """
+    pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
+    lexical, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=pool)
+    pairs = match_conversations(vector, pool, match_filter(user, flt))
+    semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
+    sims = {pk: float(sim) for pk, sim in pairs}
+    lexical_ids = [item.row.pk for item in lexical]
+    fused = rrf([lexical_ids, semantic_ids], k=live.get_settings().fusion_k)[:top_k]
+    missing = [f.key for f in fused if f.key not in sims]
+    sims.update(_similarities(vector, missing))
+    rows = {item.row.pk: item.row for item in lexical}
+    rows.update(_load([f.key for f in fused if f.key not in rows]))
+    lexical_scores = {item.row.pk: item.score for item in lexical}
+    items = []
+    for f in fused:
+        if f.key not in rows:
+            continue
+        items.append(
+            Scored(
+                row=rows[f.key],
+                score=f.score,
+                extra={
+                    "hybrid_score": f.score,
+                    "lexical_score": lexical_scores.get(f.key, 0.0),
+                    "lexical_rank": f.ranks[0],
+                    "semantic_score": sims.get(f.key),
+                    "semantic_rank": f.ranks[1],
+                },
+            )
+        )
+    items.sort(key=_order_key)
+    return items

@@ -1,0 +1,204 @@
+"""Reads of the memory app: listings, neighbours, chat context, persona, session, contexts.
+
+Keyword-only functions taking the resolved ``user``. The agent app imports ``persona_for``,
+``session_for``, ``messages_search_hybrid`` and ``fetch_context`` (see docs/memory.md).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.db.models import Q
+
+from config.errors import InvalidArgument, NotFound
+from memory.cursors import decode_cursor, encode_cursor, fingerprint
+from memory.models import ChatMessage, ContextEntry, Feedback, Kind, Preference, SharedContext
+from memory.shapes import message_item
+from memory.validation import apply_filter, clean_filter
+from rag import live
+
+MAX_LIST_PAGE = 500
+MAX_NEIGHBORS = 200
+PERSONA_MAX = 50
+
+
+def messages_list(*, user, flt: dict, page_size: int = 50, cursor: str | None = None):
+    """Return (rows, next_cursor): one page of a user's messages, ``ts desc, message_id``.
+
+    Seek paging: the cursor holds the last (ts, message_id) sent, and the next page starts
+    strictly after it, so messages arriving meanwhile are neither skipped nor repeated.
+    """
+    fp = fingerprint("list", user.pk, flt)
+    qs = apply_filter(ChatMessage.objects.filter(user=user), flt)
+    if cursor:
+        position = decode_cursor("list", fp, cursor)
+        try:
+            last_ts, last_id = datetime.fromisoformat(position[0]), str(position[1])
+        except (TypeError, ValueError, IndexError):
+            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+        # ts descends but message_id ascends within a ts: not a plain row comparison.
+        qs = qs.filter(Q(ts__lt=last_ts) | Q(ts=last_ts, message_id__gt=last_id))
+    rows = list(qs.select_related("user").order_by("-ts", "message_id")[: page_size + 1])
+    next_cursor = None
+    if len(rows) > page_size:
+        rows = rows[:page_size]
+        next_cursor = encode_cursor("list", fp, [rows[-1].ts.isoformat(), rows[-1].message_id])
+    return rows, next_cursor
+
+
+def message_get(*, user, message_id: str) -> ChatMessage:
+    """Return one of the user's messages, or NOT_FOUND."""
+    row = ChatMessage.objects.filter(user=user, message_id=message_id).select_related("user")
+    found = row.first()
+    if found is None:
+        raise NotFound("No such message.")
+    return found
+
+
+def neighbors(*, user, message_id: str, before: int = 20, after: int = 0) -> list[ChatMessage]:
+    """Return the turns around a message in the user's sequence, ``ts asc, message_id``.
+
+    The anchor is included; summaries are not turns and are left out.
+    """
+    anchor = message_get(user=user, message_id=message_id)
+    turns = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE).select_related("user")
+    earlier = Q(ts__lt=anchor.ts) | Q(ts=anchor.ts, message_id__lt=anchor.message_id)
+    later = Q(ts__gt=anchor.ts) | Q(ts=anchor.ts, message_id__gt=anchor.message_id)
+    head = list(turns.filter(earlier).order_by("-ts", "-message_id")[:before]) if before else []
+    tail = list(turns.filter(later).order_by("ts", "message_id")[:after]) if after else []
+    return list(reversed(head)) + [anchor] + tail
+
+
+def latest_summary(*, user, chat_id: str) -> ChatMessage | None:
+    """Return the newest summary of a chat, if any."""
+    return (
+        ChatMessage.objects.filter(user=user, chat_id=chat_id, kind=Kind.SUMMARY)
+        .select_related("user")
+        .order_by("-ts", "-message_id")
+        .first()
+    )
+
+
+def _after_summary(user, chat_id: str, summary: ChatMessage | None):
+    qs = ChatMessage.objects.filter(user=user, chat_id=chat_id, kind=Kind.MESSAGE)
+    if summary is not None:
+        # Messages the summary covers are marked summarised; late arrivals with an older ts
+        # are not, and still belong to the context.
+        qs = qs.filter(Q(ts__gt=summary.covers_until_ts) | Q(summarised=False))
+    return qs.select_related("user").order_by("-ts", "-message_id")
+
+
+def chat_context(*, user, chat_id: str, budget: int) -> dict:
+    """Return the latest summary and the newest messages after it within ``budget`` characters.
+
+    The summary is taken first (when it fits), then messages newest first until the next one
+    would exceed the budget; messages are returned oldest first.
+    """
+    summary = latest_summary(user=user, chat_id=chat_id)
+    used = 0
+    shown = None
+    if summary is not None and len(summary.content) <= budget:
+        shown, used = summary, len(summary.content)
+    picked, truncated = [], summary is not None and shown is None
+    for row in _after_summary(user, chat_id, summary):
+        if used + len(row.content) > budget:
+            truncated = True
+            break
+        picked.append(row)
+        used += len(row.content)
+    return {
+        "chat_id": chat_id,
+        "summary": shown,
+        "messages": list(reversed(picked)),
+        "used_chars": used,
+        "truncated": truncated,
+    }
+
+
+def session_for(*, user, chat_id: str, limit: int = 20) -> dict:
+    """Return the chat's latest summary and its recent messages after it, newest first."""
+    summary = latest_summary(user=user, chat_id=chat_id)
+    rows = list(_after_summary(user, chat_id, summary)[:limit])
+    return {
+        "summary": message_item(summary) if summary else None,
+        "messages": [message_item(r) for r in rows],
+    }
+
+
+def persona_for(*, user, query: str | None = None, limit: int = PERSONA_MAX) -> list[dict]:
+    """Return what is known about the user: preferences, feedback comments, chat summaries.
+
+    Candidates are filtered by user and kind first (newest, at most ``limit`` in all), then
+    re-ranked by similarity to ``query`` when one is given (above the live "persona" floor).
+    """
+    from rag.embeddings import current_model, embed_query, embed_texts
+    from rag.search import maxsim
+
+    limit = max(1, min(int(limit), PERSONA_MAX))
+    items: list[dict] = []
+    for pref in Preference.objects.filter(user=user).order_by("-updated_at")[:limit]:
+        items.append({"type": "preference", "text": f"{pref.category}: {pref.value}"})
+    feedback = Feedback.objects.filter(user=user).order_by("-created_at")[:limit]
+    for fb in feedback:
+        text = f"rating {fb.rating:+d} on {fb.target_message_id}"
+        items.append({"type": "feedback", "text": text + (f": {fb.comment}" if fb.comment else "")})
+    summaries = ChatMessage.objects.filter(user=user, kind=Kind.SUMMARY).order_by("-ts")[:limit]
+    for row in summaries:
+        items.append({"type": "summary", "text": row.content, "chat_id": row.chat_id})
+    items = items[:limit]
+    if not query or not items:
+        return items
+    query_vec = embed_query(query)
+    vectors = embed_texts([i["text"] for i in items], role="passage")
+    floor = live.get_settings().floor_for("persona", current_model())
+    for item, vec in zip(items, vectors, strict=True):
+        item["score"] = maxsim(query_vec, [vec])
+    items = [i for i in items if floor is None or (i["score"] or 0.0) >= floor]
+    items.sort(key=lambda i: -(i["score"] or 0.0))
+    return items
+
+
+def messages_search_hybrid(*, user, query_text: str, top_k: int = 10, filter=None) -> list[dict]:
+    """Return hybrid search hits as message items with their scores (for the agent)."""
+    from memory.search import hybrid_search, query_vector
+
+    flt = clean_filter(filter)
+    items = hybrid_search(
+        user=user, query_text=query_text, flt=flt, top_k=top_k, vector=query_vector(query_text, None)
+    )
+    return [{**message_item(i.row), **i.extra} for i in items]
+
+
+def context_for(*, user, context_id: int, lock: bool = False) -> SharedContext:
+    """Return a shared context its owner (or staff) may read; NOT_FOUND for anybody else."""
+    qs = SharedContext.objects.filter(pk=context_id)
+    if not user.is_staff:
+        qs = qs.filter(owner=user)
+    if lock:
+        qs = qs.select_for_update()
+    context = qs.select_related("owner").first()
+    if context is None:
+        raise NotFound("No such context.")
+    return context
+
+
+def fetch_context(*, user, context_id: int) -> dict:
+    """Return a shared context with its entries, oldest first."""
+    context = context_for(user=user, context_id=context_id)
+    entries = ContextEntry.objects.filter(context=context).order_by("created_at", "pk")
+    return {
+        "id": context.pk,
+        "owner": context.owner.get_username(),
+        "title": context.title,
+        "created_at": context.created_at,
+        "updated_at": context.updated_at,
+        "entries": [
+            {"id": e.pk, "agent_name": e.agent_name, "content": e.content, "created_at": e.created_at}
+            for e in entries
+        ],
+    }
+
+
+def preferences_list(*, user) -> list[Preference]:
+    """Return the user's preferences by category, then value."""
+    return list(Preference.objects.filter(user=user).order_by("category", "value"))

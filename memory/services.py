@@ -1,0 +1,234 @@
+"""Writes of the memory app: messages, preferences, feedback, shared contexts, erasure.
+
+Every function is keyword-only and takes the already-resolved ``user`` (see
+:mod:`memory.identity`); the agent app calls these names directly.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count
+
+from config.errors import Conflict, InvalidArgument, NotFound
+from memory.cursors import new_message_id
+from memory.models import (
+    ChatMessage,
+    ContextEntry,
+    EmbedState,
+    Feedback,
+    Kind,
+    Preference,
+    SharedContext,
+)
+from memory.validation import clean_items
+from rag import live
+from rag.text import segment_for_index
+
+# The previous turn is embedded with each turn, cut to this many characters.
+CONTEXT_CHARS = 300
+
+
+def _previous_turns(user, rows: list[ChatMessage]) -> None:
+    """Fill ``context_text`` of each new row with the turn before it in its chat.
+
+    Within the batch the previous row is used; for the first new row of a chat, one query
+    finds the latest stored turn before it (one query per chat in the batch).
+    """
+    by_chat: dict[str, list[ChatMessage]] = defaultdict(list)
+    for row in rows:
+        by_chat[row.chat_id].append(row)
+    for chat_id, chat_rows in by_chat.items():
+        chat_rows.sort(key=lambda r: (r.ts, r.message_id))
+        first = chat_rows[0]
+        before = (
+            ChatMessage.objects.filter(user=user, chat_id=chat_id, kind=Kind.MESSAGE)
+            .filter(ts__lte=first.ts)
+            .exclude(message_id__in=[r.message_id for r in chat_rows])
+            .order_by("-ts", "-message_id")
+            .values_list("content", flat=True)
+            .first()
+        )
+        previous = before
+        for row in chat_rows:
+            row.context_text = (previous or "")[-CONTEXT_CHARS:]
+            previous = row.content
+
+
+def messages_write(*, user, items) -> dict:
+    """Store a batch of messages atomically; return per-item status and counts.
+
+    All items are validated before anything is written; re-sending a message with the same
+    ``message_id`` and content is a no-op, with other content a CONFLICT. Embedding and
+    summarising are enqueued after the transaction commits.
+    """
+    cleaned = clean_items(items)
+    base_ms = int(time.time() * 1000)
+    seen: dict[str, str] = {}
+    for i, item in enumerate(cleaned):
+        if item["message_id"] is None:
+            # Sequence inside the millisecond keeps generated ids of one batch in order.
+            item["message_id"] = new_message_id(base_ms, seq=i)
+        mid = item["message_id"]
+        if mid in seen and seen[mid] != item["content"]:
+            raise Conflict(
+                f"items[{i}].message_id: {mid} appears twice with different content.",
+                details={"index": i, "message_id": mid},
+            )
+        seen[mid] = item["content"]
+    with transaction.atomic():
+        existing = dict(
+            ChatMessage.objects.filter(user=user, message_id__in=list(seen)).values_list(
+                "message_id", "content"
+            )
+        )
+        statuses, new_rows, done = [], [], set()
+        for i, item in enumerate(cleaned):
+            mid = item["message_id"]
+            if mid in existing:
+                if existing[mid] != item["content"]:
+                    raise Conflict(
+                        f"items[{i}].message_id: {mid} already exists with different content.",
+                        details={"index": i, "message_id": mid},
+                    )
+                statuses.append({"message_id": mid, "status": "unchanged"})
+                continue
+            statuses.append({"message_id": mid, "status": "created"})
+            if mid in done:
+                continue
+            done.add(mid)
+            new_rows.append(
+                ChatMessage(
+                    user=user,
+                    message_id=mid,
+                    chat_id=item["chat_id"],
+                    ts=item["ts"],
+                    role=item["role"],
+                    kind=Kind.MESSAGE,
+                    content=item["content"],
+                    search_text=segment_for_index(item["content"]),
+                )
+            )
+        if new_rows:
+            _previous_turns(user, new_rows)
+            try:
+                with transaction.atomic():
+                    ChatMessage.objects.bulk_create(new_rows, batch_size=500)
+            except IntegrityError:
+                # A concurrent request stored one of these ids between our read and insert.
+                raise Conflict("A message_id of this batch was written concurrently; resend.")
+            _enqueue_after_write(user, new_rows)
+    created = sum(1 for s in statuses if s["status"] == "created")
+    return {"items": statuses, "created": created, "unchanged": len(statuses) - created}
+
+
+def _enqueue_after_write(user, rows: list[ChatMessage]) -> None:
+    """Enqueue embedding (groups of <= 100) and any due summaries, on commit."""
+    from memory import tasks
+
+    tasks.enqueue_embed([r.pk for r in rows])
+    threshold = live.get_settings().summary_trigger_messages
+    chats = {r.chat_id for r in rows}
+    due = (
+        ChatMessage.objects.filter(
+            user=user, chat_id__in=chats, kind=Kind.MESSAGE, summarised=False
+        )
+        .values("chat_id")
+        .annotate(n=Count("pk"))
+        .filter(n__gt=threshold)
+    )
+    for row in due:
+        tasks.enqueue_summarize(user.pk, row["chat_id"])
+
+
+def preference_upsert(*, user, category: str, value: str) -> tuple[Preference, bool]:
+    """Store a preference once; return it and whether it was created."""
+    category, value = (category or "").strip(), (value or "").strip()
+    if not category or not value:
+        raise InvalidArgument("category and value must be non-empty.")
+    with transaction.atomic():
+        pref, created = Preference.objects.get_or_create(
+            user=user, category=category, value=value
+        )
+        if not created:
+            pref.save(update_fields=["updated_at"])
+    return pref, created
+
+
+def feedback_create(*, user, target_message_id: str, rating: int, comment: str = "") -> Feedback:
+    """Record a rating (-1, 0 or 1) of one of the user's messages."""
+    if rating not in (-1, 0, 1):
+        raise InvalidArgument("rating: use -1, 0 or 1.", details={"field": "rating"})
+    target = ChatMessage.objects.filter(user=user, message_id=target_message_id).first()
+    if target is None:
+        raise NotFound("No such message.", details={"field": "target_message_id"})
+    return Feedback.objects.create(
+        user=user,
+        target=target,
+        target_message_id=target_message_id,
+        rating=rating,
+        comment=comment or "",
+    )
+
+
+def context_create(*, owner, title: str, entry: str, agent_name: str) -> SharedContext:
+    """Create a shared context with its first entry."""
+    if not (title or "").strip() or not (entry or "").strip() or not (agent_name or "").strip():
+        raise InvalidArgument("title, entry and agent_name must be non-empty.")
+    with transaction.atomic():
+        context = SharedContext.objects.create(owner=owner, title=title.strip())
+        ContextEntry.objects.create(context=context, agent_name=agent_name.strip(), content=entry)
+    return context
+
+
+def update_context(*, user, context_id: int, agent_name: str, content: str) -> ContextEntry:
+    """Append an entry to a context the user may write (its owner, or staff)."""
+    from memory.selectors import context_for
+
+    if not (agent_name or "").strip() or not (content or "").strip():
+        raise InvalidArgument("agent_name and content must be non-empty.")
+    with transaction.atomic():
+        context = context_for(user=user, context_id=context_id, lock=True)
+        entry = ContextEntry.objects.create(
+            context=context, agent_name=agent_name.strip(), content=content
+        )
+        # Touch the context so "recently updated" listings see the new entry.
+        context.save(update_fields=["updated_at"])
+    return entry
+
+
+def user_erase(*, user) -> dict[str, int]:
+    """Delete everything the memory app (and any receiver) holds about a user; return counts.
+
+    The account itself is kept, so the token that asked can still read the (empty) result;
+    deleting the account is the auth system's job. One transaction: all or nothing.
+    """
+    from rag.signals import user_data_erasure
+
+    with transaction.atomic():
+        messages = ChatMessage.objects.filter(user=user)
+        counts = {
+            "messages": messages.filter(kind=Kind.MESSAGE).count(),
+            "summaries": messages.filter(kind=Kind.SUMMARY).count(),
+            "embeddings": messages.filter(embedding__isnull=False).count(),
+            "preferences": Preference.objects.filter(user=user).count(),
+            "feedback": Feedback.objects.filter(user=user).count(),
+            "contexts": SharedContext.objects.filter(owner=user).count(),
+            "context_entries": ContextEntry.objects.filter(context__owner=user).count(),
+        }
+        Feedback.objects.filter(user=user).delete()
+        ContextEntry.objects.filter(context__owner=user).delete()
+        SharedContext.objects.filter(owner=user).delete()
+        Preference.objects.filter(user=user).delete()
+        messages.delete()
+        for _receiver, result in user_data_erasure.send(sender=ChatMessage, user=user):
+            for kind, n in (result or {}).items():
+                counts[kind] = counts.get(kind, 0) + int(n)
+    return counts
+
+
+def mark_embed_pending(ids: list[int]) -> None:
+    """Reset rows to pending (used before a forced re-embed)."""
+    ChatMessage.objects.filter(pk__in=ids).update(embed_state=EmbedState.PENDING)

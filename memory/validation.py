@@ -1,0 +1,127 @@
+"""Validate the items of a message write and the filters of a search.
+
+Errors name the offending item (``items[3].ts``) so a client can fix a batch of 500.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from django.utils.dateparse import parse_datetime
+
+from config.errors import InvalidArgument
+from memory.models import Kind, Role
+
+MAX_ITEMS = 500
+MAX_CONTENT_CHARS = 20_000
+MESSAGE_ID_RE = re.compile(r"^[A-Za-z0-9_.:\-]{1,100}$")
+MAX_CHAT_ID_CHARS = 200
+
+
+def parse_ts(value, *, field: str) -> datetime:
+    """Return an aware datetime from an RFC 3339 string; INVALID_ARGUMENT otherwise."""
+    parsed = None
+    if isinstance(value, str):
+        try:
+            parsed = parse_datetime(value.strip())
+        except ValueError:
+            parsed = None
+    if parsed is None or parsed.tzinfo is None:
+        raise InvalidArgument(
+            f"{field}: use an RFC 3339 timestamp with a time zone (2024-05-01T12:00:00+08:00).",
+            details={"field": field},
+        )
+    return parsed
+
+
+def _item_error(index: int, field: str, message: str) -> InvalidArgument:
+    return InvalidArgument(
+        f"items[{index}].{field}: {message}", details={"index": index, "field": field}
+    )
+
+
+def clean_items(items) -> list[dict]:
+    """Return validated message items: {message_id|None, ts, role, content, chat_id}."""
+    if not isinstance(items, list) or not items:
+        raise InvalidArgument("items: send a non-empty list.", details={"field": "items"})
+    if len(items) > MAX_ITEMS:
+        raise InvalidArgument(
+            f"items: at most {MAX_ITEMS} per request.", details={"field": "items"}
+        )
+    cleaned = []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise _item_error(i, "item", "must be an object")
+        message_id = item.get("message_id")
+        if message_id is not None and (
+            not isinstance(message_id, str) or not MESSAGE_ID_RE.match(message_id)
+        ):
+            raise _item_error(i, "message_id", "use 1-100 characters of A-Z a-z 0-9 _ . : -")
+        ts = item.get("ts")
+        try:
+            ts = parse_ts(ts, field=f"items[{i}].ts")
+        except InvalidArgument:
+            raise _item_error(i, "ts", "use an RFC 3339 timestamp with a time zone")
+        role = item.get("role")
+        if role not in Role.values:
+            raise _item_error(i, "role", f"use one of {', '.join(Role.values)}")
+        content = item.get("content")
+        if not isinstance(content, str) or not content.strip():
+            raise _item_error(i, "content", "must be a non-empty string")
+        if len(content) > MAX_CONTENT_CHARS:
+            raise _item_error(i, "content", f"at most {MAX_CONTENT_CHARS} characters")
+        chat_id = item.get("chat_id") or ""
+        if not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS:
+            raise _item_error(i, "chat_id", f"a string of at most {MAX_CHAT_ID_CHARS} characters")
+        cleaned.append(
+            {"message_id": message_id, "ts": ts, "role": role, "content": content, "chat_id": chat_id}
+        )
+    return cleaned
+
+
+def clean_filter(raw) -> dict:
+    """Return a normalised search filter: {since, until, role, chat_id, kind} (absent = None)."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise InvalidArgument("filter: must be an object.", details={"field": "filter"})
+    unknown = set(raw) - {"time_range", "role", "chat_id", "kind"}
+    if unknown:
+        raise InvalidArgument(
+            f"filter: unknown keys {sorted(unknown)}.", details={"field": "filter"}
+        )
+    out = {"since": None, "until": None, "role": None, "chat_id": None, "kind": None}
+    time_range = raw.get("time_range") or {}
+    if not isinstance(time_range, dict):
+        raise InvalidArgument("filter.time_range: must be an object.")
+    for key in ("since", "until"):
+        if time_range.get(key) is not None:
+            out[key] = parse_ts(time_range[key], field=f"filter.time_range.{key}")
+    role = raw.get("role")
+    if role is not None and role not in Role.values:
+        raise InvalidArgument(
+            f"filter.role: use one of {', '.join(Role.values)}.", details={"field": "filter.role"}
+        )
+    kind = raw.get("kind")
+    if kind is not None and kind not in Kind.values:
+        raise InvalidArgument(
+            f"filter.kind: use one of {', '.join(Kind.values)}.", details={"field": "filter.kind"}
+        )
+    chat_id = raw.get("chat_id")
+    if chat_id is not None and not isinstance(chat_id, str):
+        raise InvalidArgument("filter.chat_id: must be a string.")
+    out.update(role=role, kind=kind, chat_id=chat_id)
+    return out
+
+
+def apply_filter(queryset, flt: dict):
+    """Narrow a ChatMessage queryset by a cleaned filter."""
+    if flt.get("since") is not None:
+        queryset = queryset.filter(ts__gte=flt["since"])
+    if flt.get("until") is not None:
+        queryset = queryset.filter(ts__lt=flt["until"])
+    for key in ("role", "chat_id", "kind"):
+        if flt.get(key) is not None:
+            queryset = queryset.filter(**{key: flt[key]})
+    return queryset

@@ -1,0 +1,194 @@
+"""REST API of chat messages: write, list, neighbours, chat context, the three searches.
+
+Every view resolves the ``user_id`` it is given (path or body) with
+:func:`memory.identity.resolve_user`: the caller itself, or anybody for a staff token.
+"""
+
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from config.errors import InvalidArgument
+from memory import search, selectors, services
+from memory import serializers as s
+from memory.identity import resolve_user
+from memory.shapes import clean_return_fields, message_item, trim
+from memory.validation import clean_filter, parse_ts
+from rag.serializers import ErrorSerializer
+
+TAGS = ["memory"]
+ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
+ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user or message (or not yours).")
+ERR_409 = OpenApiResponse(ErrorSerializer, description="A message_id exists with other content.")
+
+
+def validated(serializer_class, data):
+    """Return validated data or raise (rendered as INVALID_ARGUMENT)."""
+    serializer = serializer_class(data=data)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
+def body(request) -> dict:
+    if not isinstance(request.data, dict):
+        raise InvalidArgument("The request body must be a JSON object.")
+    return request.data
+
+
+class MessagesView(APIView):
+    @extend_schema(
+        operation_id="memory_messages_write",
+        request=s.MessagesWriteInSerializer,
+        responses={200: s.MessagesWriteOutSerializer, 201: s.MessagesWriteOutSerializer,
+                   400: ERR_400, 404: ERR_404, 409: ERR_409},
+        tags=TAGS,
+    )
+    def post(self, request, user_id: str):
+        user = resolve_user(request.user, user_id, create=True)
+        result = services.messages_write(user=user, items=body(request).get("items"))
+        return Response(result, status=201 if result["created"] else 200)
+
+    @extend_schema(
+        operation_id="memory_messages_list",
+        parameters=[s.MessageListQuerySerializer],
+        responses={200: s.MessageListOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def get(self, request, user_id: str):
+        user = resolve_user(request.user, user_id)
+        query = validated(s.MessageListQuerySerializer, request.query_params)
+        raw = {"role": query.get("role"), "chat_id": query.get("chat_id"), "kind": query.get("kind")}
+        flt = clean_filter({k: v for k, v in raw.items() if v is not None})
+        for key in ("since", "until"):
+            if query.get(key):
+                flt[key] = parse_ts(query[key], field=key)
+        rows, next_cursor = selectors.messages_list(
+            user=user, flt=flt, page_size=query["page_size"], cursor=query.get("cursor")
+        )
+        out = {"items": [message_item(r) for r in rows]}
+        if next_cursor:
+            out["next_cursor"] = next_cursor
+        return Response(out)
+
+
+class NeighborsView(APIView):
+    @extend_schema(
+        operation_id="memory_messages_neighbors",
+        parameters=[s.NeighborsQuerySerializer],
+        responses={200: s.NeighborsOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def get(self, request, user_id: str, message_id: str):
+        user = resolve_user(request.user, user_id)
+        query = validated(s.NeighborsQuerySerializer, request.query_params)
+        rows = selectors.neighbors(
+            user=user, message_id=message_id, before=query["before"], after=query["after"]
+        )
+        return Response({"items": [message_item(r) for r in rows]})
+
+
+class ChatContextView(APIView):
+    @extend_schema(
+        operation_id="memory_chat_context",
+        parameters=[s.ContextQuerySerializer],
+        responses={200: s.ChatContextOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def get(self, request, user_id: str, chat_id: str):
+        user = resolve_user(request.user, user_id)
+        query = validated(s.ContextQuerySerializer, request.query_params)
+        ctx = selectors.chat_context(user=user, chat_id=chat_id, budget=query["budget"])
+        ctx["summary"] = message_item(ctx["summary"]) if ctx["summary"] else None
+        ctx["messages"] = [message_item(r) for r in ctx["messages"]]
+        return Response(ctx)
+
+
+class LexicalSearchView(APIView):
+    @extend_schema(
+        operation_id="memory_lexical_search",
+        request=s.LexicalSearchInSerializer,
+        responses={200: s.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def post(self, request):
+        data = validated(s.LexicalSearchInSerializer, body(request))
+        user = resolve_user(request.user, data["user_id"])
+        fields = clean_return_fields(data.get("return_fields"))
+        flt = clean_filter(data.get("filter"))
+        hits, next_cursor = search.lexical_search(
+            user=user,
+            query_text=data["query_text"],
+            flt=flt,
+            page_size=data.get("page_size") or search.DEFAULT_PAGE_SIZE,
+            cursor=data.get("cursor"),
+            default_operator=data.get("default_operator") or "or",
+        )
+        out = {
+            "items": [trim(message_item(h.row), fields) for h in hits],
+            "highlights": [
+                {"message_id": h.row.message_id, "snippets": search.snippets(h.row.content,
+                                                                              data["query_text"])}
+                for h in hits
+            ],
+            "scores": [{"message_id": h.row.message_id, "score": h.score} for h in hits],
+        }
+        if next_cursor:
+            out["next_cursor"] = next_cursor
+        return Response(out)
+
+
+def _semantic_inputs(request, serializer_class):
+    data = validated(serializer_class, body(request))
+    user = resolve_user(request.user, data["user_id"])
+    fields = clean_return_fields(data.get("return_fields"))
+    flt = clean_filter(data.get("filter"))
+    return data, user, fields, flt
+
+
+class SemanticSearchView(APIView):
+    @extend_schema(
+        operation_id="memory_semantic_search",
+        request=s.SemanticSearchInSerializer,
+        responses={200: s.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def post(self, request):
+        data, user, fields, flt = _semantic_inputs(request, s.SemanticSearchInSerializer)
+        has_text = bool(data.get("query_text"))
+        has_vec = data.get("query_embedding") is not None
+        if has_text == has_vec:
+            raise InvalidArgument(
+                "Send exactly one of query_text and query_embedding.",
+                details={"fields": ["query_text", "query_embedding"]},
+            )
+        vector = search.query_vector(data.get("query_text"), data.get("query_embedding"))
+        floor = data["min_score"] if "min_score" in data else search.default_floor()
+        hits = search.semantic_search(
+            user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+        )
+        items = [
+            {**trim(message_item(h.row), fields), "semantic_score": h.score} for h in hits
+        ]
+        return Response({"items": items, "floor": floor})
+
+
+class HybridSearchView(APIView):
+    @extend_schema(
+        operation_id="memory_hybrid_search",
+        request=s.HybridSearchInSerializer,
+        responses={200: s.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        tags=TAGS,
+    )
+    def post(self, request):
+        data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
+        vector = search.query_vector(data["query_text"], data.get("query_embedding"))
+        hits = search.hybrid_search(
+            user=user,
+            query_text=data["query_text"],
+            flt=flt,
+            top_k=data["top_k"],
+            vector=vector,
+            min_score=data.get("min_score"),
+        )
+        items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
+        return Response({"items": items})

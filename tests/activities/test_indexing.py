@@ -1,0 +1,144 @@
+"""Asynchronous indexing: the embedded text, re-embedding only on relevant changes, failures."""
+
+from __future__ import annotations
+
+import zoneinfo
+from datetime import datetime
+
+import pytest
+
+from activities.models import Activity, IndexState
+from activities.services import activity_delete, activity_update
+from activities.tasks import MAX_ATTEMPTS, activity_index, backoff_seconds
+from activities.text import part_of_day
+from activities.vibes import infer_vibes, lexicon_vibes, query_vibes
+
+pytestmark = pytest.mark.django_db
+SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
+
+
+def test_embedding_text_format(make_activity):
+    start = datetime(2030, 6, 7, 19, 30, tzinfo=SHANGHAI)  # a Friday evening in Shanghai
+    activity = make_activity(
+        title="静读会",
+        description="一起安静地读书两小时",
+        type="读书",
+        tags=["读书", "安静"],
+        start_at=start,
+        location_name="静安·书店",
+    )
+    assert activity.embedding_text().split("\n") == [
+        "标题: 静读会",
+        "描述: 一起安静地读书两小时",
+        "类型: 读书",
+        "标签: 读书, 安静",
+        "时间: 周五 晚上",
+        "地点: 静安·书店",
+        "氛围: 安静, 文艺",
+    ]
+
+
+def test_time_of_day_uses_the_activity_time_zone(make_activity):
+    utc_afternoon = datetime(2030, 6, 7, 16, 0, tzinfo=zoneinfo.ZoneInfo("UTC"))
+    activity = make_activity(start_at=utc_afternoon)  # 00:00 Saturday in Shanghai
+    assert "时间: 周六 深夜" in activity.embedding_text()
+    assert [part_of_day(h) for h in (5, 11, 12, 17, 18, 22, 23, 4)] == [
+        "早上",
+        "早上",
+        "下午",
+        "下午",
+        "晚上",
+        "晚上",
+        "深夜",
+        "深夜",
+    ]
+
+
+def test_vibe_lexicon():
+    assert "玩水" in lexicon_vibes(type="运动", description="室内冲浪体验")
+    assert "热闹" in lexicon_vibes(type="社交", description="酒吧 livehouse 派对")
+    assert "亲子" in lexicon_vibes(type="户外", description="带孩子去农场")
+    assert "商务" in lexicon_vibes(type="社交", description="创业者 networking")
+    assert "安静" in query_vibes("压力大想发呆")
+    # No LLM configured offline: the lexicon answers.
+    assert infer_vibes(type="冥想", description="正念") == lexicon_vibes(
+        type="冥想", description="正念"
+    )
+
+
+def test_create_indexes_after_commit(make_activity, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity()
+    activity.refresh_from_db()
+    assert activity.index_state == IndexState.INDEXED
+    assert activity.embedding is not None and activity.indexed_at is not None
+    assert "桌游" in activity.search_text
+
+
+def test_only_text_changes_re_embed(
+    make_activity, demo_user, counting_provider, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity(title="一个独一无二的标题 A1")
+    assert counting_provider.calls == 1
+    with django_capture_on_commit_callbacks(execute=True):
+        activity_update(activity=activity, user=demo_user, max_participants=20, lat=31.0)
+        activity_update(activity=activity, user=demo_user, status="active")
+    assert counting_provider.calls == 1  # participants, location and status are not in the text
+    with django_capture_on_commit_callbacks(execute=True):
+        activity_update(activity=activity, user=demo_user, description="换了一段新的描述 B2")
+    assert counting_provider.calls == 2
+    activity.refresh_from_db()
+    assert "B2" in counting_provider.texts[-1]
+    assert activity.index_state == IndexState.INDEXED
+
+
+def test_task_is_idempotent(make_activity, counting_provider):
+    activity = make_activity(title="再跑一次也没事 C3")
+    assert activity_index(activity.pk) == "indexed"
+    assert activity_index(activity.pk) == "unchanged"
+    assert counting_provider.calls == 1
+    assert activity_index(987654321) == "gone"
+
+
+def test_failure_is_recorded_retried_and_never_undoes_the_write(
+    make_activity, failing_provider, django_capture_on_commit_callbacks
+):
+    from django_q.models import Schedule
+
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity(title="服务挂了也要保存 D4")
+    row = Activity.objects.get(pk=activity.pk)
+    assert row.title == "服务挂了也要保存 D4"  # the write stands
+    assert row.index_state == IndexState.FAILED
+    assert "ProviderError" in row.index_error and row.index_attempts == 1
+    retry = Schedule.objects.get(name=f"activities.index_retry:{activity.pk}")
+    assert retry.func == "activities.tasks.activity_index"
+    assert backoff_seconds(1) < backoff_seconds(2) < backoff_seconds(3)
+    for _ in range(MAX_ATTEMPTS - 1):
+        status = activity_index(activity.pk)
+    assert status == "failed (giving up)"
+    assert Activity.objects.get(pk=activity.pk).index_attempts == MAX_ATTEMPTS
+
+
+def test_deleting_removes_from_search(demo_activities, demo_user):
+    from activities.search import activities_search
+
+    surf = next(a for t, a in demo_activities.items() if t.startswith("室内冲浪"))
+    activity_delete(activity=surf, user=demo_user)
+    outcome = activities_search(semantic_query="冲浪", limit=50)
+    assert surf.pk not in {r["id"] for r in outcome["results"]}
+
+
+def test_admin_reindex_action(
+    demo_activities, admin_client, counting_provider, django_capture_on_commit_callbacks
+):
+    client = admin_client
+    ids = [a.pk for a in list(demo_activities.values())[:2]]
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            "/admin/activities/activity/",
+            {"action": "reindex", "_selected_action": ids},
+        )
+    assert response.status_code == 302
+    assert all(a.index_state == IndexState.INDEXED for a in Activity.objects.filter(pk__in=ids))

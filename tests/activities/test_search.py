@@ -1,0 +1,208 @@
+"""The search service and POST /rag/search: ranking, hard filters, paths, degraded answers."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from activities.geo import haversine_km
+from activities.models import Activity, ActivityStatus
+from activities.search import activities_search
+
+pytestmark = pytest.mark.django_db
+
+
+def titles(outcome) -> list[str]:
+    return [r["title"] for r in outcome["results"]]
+
+
+def test_water_query_ranks_indoor_surfing_above_unrelated(demo_activities, eval_queries):
+    relevant = next(q["relevant"] for q in eval_queries if q["query"] == "玩水")
+    outcome = activities_search(semantic_query="玩水", limit=10)
+    found = titles(outcome)
+    surf = next(t for t in found if t.startswith("室内冲浪"))
+    assert outcome["meta"]["path"] == "semantic"
+    # Everything ranked above indoor surfing is itself a water activity.
+    assert all(t in relevant for t in found[: found.index(surf)])
+    assert found.index(surf) < 5
+
+
+def test_stress_query_finds_a_quiet_reading_event(demo_activities):
+    outcome = activities_search(semantic_query="压力大想发呆", limit=5)
+    assert any("静读" in t or "读书" in t or "发呆" in t for t in titles(outcome))
+    reading = activities_search(semantic_query="压力大想发呆", limit=10)
+    assert "静读会｜一起安静地读两小时书" in titles(reading)
+
+
+def test_hard_filters_never_return_full_past_cancelled_or_draft(demo_activities):
+    now = timezone.now()
+    surf = next(a for t, a in demo_activities.items() if t.startswith("室内冲浪"))
+    paddle = demo_activities["苏州河日落桨板巡游"]
+    kayak = next(a for t, a in demo_activities.items() if t.startswith("浦江郊野公园皮划艇"))
+    pool = next(a for t, a in demo_activities.items() if t.startswith("室内恒温水乐园"))
+    Activity.objects.filter(pk=surf.pk).update(current_participants=surf.max_participants)
+    Activity.objects.filter(pk=paddle.pk).update(start_at=now - timedelta(hours=1))
+    Activity.objects.filter(pk=kayak.pk).update(status=ActivityStatus.CANCELLED)
+    Activity.objects.filter(pk=pool.pk).update(status=ActivityStatus.DRAFT)
+    excluded = {surf.pk, paddle.pk, kayak.pk, pool.pk}
+    for query in ("玩水", "冲浪", "", "亲子"):
+        outcome = activities_search(semantic_query=query, limit=50)
+        assert not excluded & {r["id"] for r in outcome["results"]}
+    for row in Activity.objects.filter(pk__in=[r["id"] for r in outcome["results"]]):
+        assert row.status == ActivityStatus.ACTIVE and row.start_at > now
+        assert row.current_participants < row.max_participants
+
+
+def test_radius_type_and_time_range_filters(demo_activities):
+    center = (31.2304, 121.4737)
+    outcome = activities_search(
+        semantic_query="周末做点什么",
+        filters={"location": {"lat": center[0], "lng": center[1], "radiusInKm": 5}},
+        limit=50,
+    )
+    assert outcome["results"]
+    for r in outcome["results"]:
+        row = Activity.objects.get(pk=r["id"])
+        assert haversine_km(*center, row.lat, row.lng) <= 5.0 + 1e-6
+        assert r["distanceKm"] == pytest.approx(haversine_km(*center, row.lat, row.lng), abs=0.01)
+    outside = [a for a in demo_activities.values() if haversine_km(*center, a.lat, a.lng) > 5.0]
+    assert outside and not {a.pk for a in outside} & {r["id"] for r in outcome["results"]}
+
+    typed = activities_search(semantic_query="放松", filters={"type": "美食"}, limit=50)
+    assert typed["results"] and {r["type"] for r in typed["results"]} == {"美食"}
+
+    start = timezone.now() + timedelta(days=2)
+    end = timezone.now() + timedelta(days=5)
+    ranged = activities_search(
+        semantic_query="周末活动",
+        filters={"timeRange": {"start": start.isoformat(), "end": end.isoformat()}},
+        limit=50,
+    )
+    for r in ranged["results"]:
+        assert start <= Activity.objects.get(pk=r["id"]).start_at <= end
+    in_range = Activity.objects.filter(
+        status="active", start_at__gte=start, start_at__lte=end
+    ).count()
+    assert in_range > 3 and ranged["meta"]["candidates"] <= in_range
+
+
+def test_three_or_fewer_skip_the_provider(demo_activities, counting_provider):
+    outcome = activities_search(
+        semantic_query="一个全新的查询：玩水冲浪",
+        filters={"location": {"lat": 31.2178, "lng": 121.4126, "radiusInKm": 0.5}},
+    )
+    assert 1 <= len(outcome["results"]) <= 3
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert counting_provider.calls == 0
+    assert all(r["matchReason"] for r in outcome["results"])
+
+
+def test_no_query_orders_by_distance_then_by_time(demo_activities, counting_provider):
+    outcome = activities_search(
+        filters={"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 30}}, limit=20
+    )
+    distances = [r["distanceKm"] for r in outcome["results"]]
+    assert distances == sorted(distances) and len(distances) == 20
+    assert outcome["meta"]["path"] == "hard_filter_sorted"
+    by_time = activities_search(limit=20)
+    starts = [r["startAt"] for r in by_time["results"]]
+    assert starts == sorted(starts)
+    assert counting_provider.calls == 0
+
+
+def test_provider_down_answers_degraded_from_the_hard_filter(demo_activities, failing_provider):
+    outcome = activities_search(
+        semantic_query="降级测试：想找个地方玩水",
+        filters={"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 50}},
+        limit=10,
+    )
+    assert failing_provider.calls >= 1
+    assert outcome["meta"]["degraded"] is True
+    assert outcome["meta"]["path"] == "hard_filter_degraded"
+    assert len(outcome["results"]) == 10
+    distances = [r["distanceKm"] for r in outcome["results"]]
+    assert distances == sorted(distances)
+    assert all(r["matchReason"] for r in outcome["results"])
+
+
+def test_floor_drops_weak_matches(demo_activities, live_settings):
+    from rag.embeddings import current_model
+
+    floors = dict(live_settings.similarity_floors)
+    floors[current_model()] = {"activities": 0.99}
+    live_settings.similarity_floors = floors
+    live_settings.save()
+    outcome = activities_search(semantic_query="玩水", limit=10)
+    assert outcome["meta"]["floor"] == 0.99
+    assert outcome["results"] == []
+
+
+def test_match_reasons_are_specific(demo_activities):
+    outcome = activities_search(
+        semantic_query="安静的地方看书",
+        filters={"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 50}},
+        limit=5,
+    )
+    top = outcome["results"][0]
+    assert "公里" in top["matchReason"] or "米" in top["matchReason"]
+    assert any("「" in r["matchReason"] for r in outcome["results"])
+    assert any("安静" in r["matchReason"] for r in outcome["results"])
+
+
+def test_llm_reason_failure_falls_back(demo_activities, live_settings, monkeypatch):
+    from activities import reasons
+
+    live_settings.llm_match_reasons = True
+    live_settings.save()
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("LLM exploded")
+
+    monkeypatch.setattr(reasons, "llm_reasons", broken)
+    outcome = activities_search(semantic_query="玩水", limit=5)
+    assert all(r["matchReason"] for r in outcome["results"])
+
+
+def test_search_endpoint_shape_and_validation(api_client, demo_activities):
+    response = api_client.post(
+        "/rag/search",
+        {
+            "semanticQuery": "周五晚上热闹的地方",
+            "filters": {"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 20}},
+            "limit": 5,
+        },
+        format="json",
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert set(body) == {"results", "meta"}
+    assert set(body["meta"]) == {"path", "candidates", "degraded"}
+    assert len(body["results"]) == 5
+    assert set(body["results"][0]) == {
+        "id",
+        "title",
+        "type",
+        "startAt",
+        "locationName",
+        "distanceKm",
+        "similarity",
+        "score",
+        "matchReason",
+    }
+    too_many = api_client.post("/rag/search", {"limit": 51}, format="json")
+    assert too_many.status_code == 400
+    assert too_many.json()["error"]["code"] == "INVALID_ARGUMENT"
+    bad_time = api_client.post(
+        "/rag/search", {"filters": {"timeRange": {"start": "yesterday"}}}, format="json"
+    )
+    assert bad_time.status_code == 400
+    default = api_client.post("/rag/search", {}, format="json").json()
+    assert len(default["results"]) == 20
+
+
+def test_search_requires_a_token(anon_client):
+    response = anon_client.post("/rag/search", {"semanticQuery": "玩水"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHENTICATED"

@@ -1,0 +1,101 @@
+"""Each mode end to end through ``POST /api/agent/chat`` with no LLM configured."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import SHANGHAI
+
+pytestmark = pytest.mark.django_db
+
+
+def test_chat_mode_small_talk_saves_both_turns(api_client, user, say):
+    from memory.models import ChatMessage
+
+    body = say(api_client, "你好呀，今天心情不错")
+    assert body["intent"] == "CHAT" and body["mode"] == "CHAT"
+    assert body["tool_calls"] == []
+    assert body["reply"]
+    assert body["chat_id"].startswith("chat_")
+    rows = ChatMessage.objects.filter(user=user, chat_id=body["chat_id"]).order_by("ts")
+    assert [r.role for r in rows] == ["user", "assistant"]
+    assert rows[0].content == "你好呀，今天心情不错"
+    assert rows[1].content == body["reply"]
+
+
+def test_explore_calls_the_activities_search(api_client, activities_loaded, say):
+    body = say(api_client, "周五晚上附近热闹的地方", location=SHANGHAI)
+    assert body["intent"] == "EXPLORE"
+    call = body["tool_calls"][0]
+    assert call["name"] == "exploreNearby"
+    assert "热闹" in call["arguments"]["query"]
+    assert call["arguments"]["nearby"] is True
+    time_range = call["arguments"]["timeRange"]
+    assert "T18:00:00+08:00" in time_range["start"]
+    assert "user_id" not in call["arguments"]
+    for item in call["result"]["results"]:
+        assert item["title"] in activities_loaded
+        assert item["title"] in body["reply"] or len(call["result"]["results"]) > 3
+
+
+def test_create_draft_refine_and_publish(api_client, user, say):
+    from activities.models import Activity
+
+    first = say(api_client, "帮我发起一个周六下午三点的桌游局")
+    assert first["intent"] == "CREATE"
+    draft = first["tool_calls"][0]["result"]["draft"]
+    assert draft["status"] == "draft" and draft["type"] == "桌游"
+    assert "15:00" in draft["startAt"]
+    chat_id = first["chat_id"]
+    second = say(api_client, "人数改成八个", chat_id=chat_id)
+    assert second["intent"] == "CREATE"
+    assert second["tool_calls"][0]["name"] == "refineDraft"
+    assert Activity.objects.get(pk=draft["id"]).max_participants == 8
+    third = say(api_client, "确认，发布吧", chat_id=chat_id)
+    assert third["tool_calls"][0]["name"] == "publishActivity"
+    activity = Activity.objects.get(pk=draft["id"])
+    assert activity.status == "active" and activity.creator == user
+
+
+def test_partner_creates_an_intent(api_client, user, say):
+    from agent.models import PartnerIntent
+
+    body = say(api_client, "想找个搭子周末一起去爬山")
+    assert body["intent"] == "PARTNER"
+    names = [c["name"] for c in body["tool_calls"]]
+    assert names[0] == "createPartnerIntent"
+    intent = PartnerIntent.objects.get(user=user)
+    assert intent.activity_type == "户外"
+    assert intent.time_range is not None
+
+
+def test_manage_lists_and_cancels_own_activity(api_client, user, say, make_activity_for):
+    mine = make_activity_for(user, title="周日读书会")
+    listing = say(api_client, "我的活动有哪些")
+    assert listing["intent"] == "MANAGE"
+    titles = [a["title"] for a in listing["tool_calls"][0]["result"]["activities"]]
+    assert "周日读书会" in titles
+    cancel = say(api_client, "把我发起的读书会取消掉")
+    assert cancel["intent"] == "MANAGE"
+    assert [c["name"] for c in cancel["tool_calls"]] == ["getMyActivities", "cancelActivity"]
+    mine.refresh_from_db()
+    assert mine.status == "cancelled"
+
+
+def test_preferences_are_learned(api_client, user, say):
+    from memory.models import Preference
+
+    say(api_client, "我不吃辣，而且喜欢热闹")
+    prefs = set(Preference.objects.filter(user=user).values_list("category", "value"))
+    assert ("food", "不吃辣") in prefs and ("vibe", "热闹") in prefs
+
+
+def test_invalid_body_is_invalid_argument(api_client):
+    response = api_client.post("/api/agent/chat", {"message": ""}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_anonymous_is_unauthenticated(anon_client):
+    response = anon_client.post("/api/agent/chat", {"message": "你好"}, format="json")
+    assert response.status_code == 401
+    assert response.json()["error"]["code"] == "UNAUTHENTICATED"

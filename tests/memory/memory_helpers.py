@@ -1,0 +1,12 @@
+"""Helpers of the memory tests (imported by the test modules)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+BASE_TS = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
+
+
+def ts(minutes: float) -> str:
+    """Return an RFC 3339 timestamp ``minutes`` after the base time."""
+    return (BASE_TS + timedelta(minutes=minutes)).isoformat().replace("+00:00", "Z")

@@ -1,0 +1,120 @@
+"""Identity rules on every endpoint: own data only; staff may act for anybody."""
+
+from __future__ import annotations
+
+import pytest
+from memory_helpers import ts
+
+from memory.models import ChatMessage, Preference
+
+
+def _calls(user_id: str):
+    """Return (method, path, body) for every endpoint naming ``user_id``."""
+    return [
+        ("get", f"/v1/users/{user_id}/messages", None),
+        ("post", f"/v1/users/{user_id}/messages",
+         {"items": [{"ts": ts(9), "role": "user", "content": "hi"}]}),
+        ("get", f"/v1/users/{user_id}/messages/a1/neighbors", None),
+        ("get", f"/v1/users/{user_id}/chats/c1/context", None),
+        ("post", "/v1/messages/lexical_search", {"user_id": user_id, "query_text": "火锅"}),
+        ("post", "/v1/messages/semantic_search", {"user_id": user_id, "query_text": "火锅"}),
+        ("post", "/v1/messages/hybrid_search", {"user_id": user_id, "query_text": "火锅"}),
+        ("get", f"/v1/users/{user_id}/preferences", None),
+        ("post", f"/v1/users/{user_id}/preferences", {"category": "food", "value": "不吃辣"}),
+        ("post", f"/v1/users/{user_id}/feedback", {"target_message_id": "a1", "rating": 1}),
+        ("post", "/v1/contexts", {"user_id": user_id, "title": "t", "entry": "e",
+                                  "agent_name": "x"}),
+        ("delete", f"/v1/users/{user_id}", None),
+    ]
+
+
+def _send(client, method, path, body):
+    if body is None:
+        return getattr(client, method)(path)
+    return getattr(client, method)(path, body, format="json")
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_normal_token_naming_another_user_is_not_found(index, other_client, user, chat):
+    method, path, body = _calls(user.username)[index]
+    response = _send(other_client, method, path, body)
+    assert response.status_code == 404, (path, response.json())
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+    # Nothing about alice leaks, and nothing was written or deleted.
+    assert "不吃辣" not in response.content.decode()
+    assert ChatMessage.objects.filter(user=user).count() == 6
+    assert not Preference.objects.exists()
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_unknown_user_answers_like_another_user(index, other_client):
+    method, path, body = _calls("nobody")[index]
+    response = _send(other_client, method, path, body)
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_staff_acts_for_any_user(index, staff_client, user, chat):
+    method, path, body = _calls(user.username)[index]
+    response = _send(staff_client, method, path, body)
+    assert response.status_code in (200, 201), (path, response.json())
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_owner_uses_every_endpoint(index, api_client, user, chat):
+    method, path, body = _calls(user.username)[index]
+    response = _send(api_client, method, path, body)
+    assert response.status_code in (200, 201), (path, response.json())
+
+
+def test_staff_write_creates_unknown_user(staff_client, write):
+    from django.contrib.auth import get_user_model
+
+    items = [{"ts": ts(0), "role": "user", "content": "新用户的第一句话"}]
+    write(staff_client, "u_12345", items, status=201)
+    new = get_user_model().objects.get(username="u_12345")
+    assert not new.has_usable_password()
+    assert ChatMessage.objects.filter(user=new).count() == 1
+    r = staff_client.post(
+        "/v1/users/u_999/preferences", {"category": "tone", "value": "humorous"}, format="json"
+    )
+    assert r.status_code == 201
+
+
+def test_staff_read_of_unknown_user_is_not_found(staff_client):
+    r = staff_client.get("/v1/users/u_missing/messages")
+    assert r.status_code == 404
+    r = staff_client.post(
+        "/v1/messages/lexical_search", {"user_id": "u_missing", "query_text": "x"}, format="json"
+    )
+    assert r.status_code == 404
+
+
+def test_anonymous_is_unauthenticated(anon_client, user):
+    r = anon_client.get(f"/v1/users/{user.username}/messages")
+    assert r.status_code == 401
+    assert r.json()["error"]["code"] == "UNAUTHENTICATED"
+
+
+def test_shared_context_is_owner_or_staff_only(api_client, other_client, staff_client):
+    r = api_client.post(
+        "/v1/contexts", {"title": "旅行计划", "entry": "去杭州", "agent_name": "planner"},
+        format="json",
+    )
+    assert r.status_code == 201
+    cid = r.json()["id"]
+    assert other_client.get(f"/v1/contexts/{cid}").status_code == 404
+    r = other_client.post(
+        f"/v1/contexts/{cid}/entries", {"agent_name": "x", "content": "y"}, format="json"
+    )
+    assert r.status_code == 404
+    assert staff_client.get(f"/v1/contexts/{cid}").status_code == 200
+    r = staff_client.post(
+        f"/v1/contexts/{cid}/entries", {"agent_name": "booker", "content": "订好酒店"},
+        format="json",
+    )
+    assert r.status_code == 201
+    body = api_client.get(f"/v1/contexts/{cid}").json()
+    assert [e["agent_name"] for e in body["entries"]] == ["planner", "booker"]
+    assert body["owner"] == "alice"

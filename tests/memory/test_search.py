@@ -1,0 +1,162 @@
+"""Lexical, semantic and hybrid search; match_conversations over SQL."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.db import connection
+
+LEX = "/v1/messages/lexical_search"
+SEM = "/v1/messages/semantic_search"
+HYB = "/v1/messages/hybrid_search"
+
+
+def _ids(body):
+    return [i["message_id"] for i in body["items"]]
+
+
+def test_lexical_query_syntax(api_client, user, chat):
+    body = api_client.post(
+        LEX, {"user_id": user.username, "query_text": '"不吃辣" AND 火锅'}, format="json"
+    ).json()
+    assert _ids(body) == ["a1"]
+    assert body["scores"][0]["message_id"] == "a1" and body["scores"][0]["score"] > 0
+    assert "<mark>火锅</mark>" in body["highlights"][0]["snippets"][0]
+    # Bare words are OR-ed and ranked; NOT excludes.
+    body = api_client.post(
+        LEX, {"user_id": user.username, "query_text": "火锅 西湖"}, format="json"
+    ).json()
+    assert set(_ids(body)) == {"a1", "a3", "a4", "a6"}
+    body = api_client.post(
+        LEX, {"user_id": user.username, "query_text": "火锅 AND NOT 清汤"}, format="json"
+    ).json()
+    assert _ids(body) == ["a1"]
+    body = api_client.post(
+        LEX,
+        {"user_id": user.username, "query_text": "火锅", "filter": {"chat_id": "c2"}},
+        format="json",
+    ).json()
+    assert _ids(body) == ["a6"]
+
+
+def test_lexical_paging_and_return_fields(api_client, user, chat):
+    seen, cursor = [], None
+    while True:
+        body = {"user_id": user.username, "query_text": "火锅 OR 西湖 OR 猫", "page_size": 2,
+                "return_fields": ["message_id", "ts"]}
+        if cursor:
+            body["cursor"] = cursor
+        out = api_client.post(LEX, body, format="json").json()
+        assert all(set(i) == {"message_id", "ts"} for i in out["items"])
+        seen += _ids(out)
+        cursor = out.get("next_cursor")
+        if not cursor:
+            break
+    assert sorted(seen) == ["a1", "a3", "a4", "a5", "a6"]
+    r = api_client.post(
+        LEX, {"user_id": user.username, "query_text": "猫", "cursor": "x.y"}, format="json"
+    )
+    assert r.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("path", [LEX, SEM, HYB])
+def test_unknown_return_field_is_invalid(api_client, user, chat, path):
+    body = {"user_id": user.username, "query_text": "火锅", "return_fields": ["content", "bogus"]}
+    r = api_client.post(path, body, format="json")
+    assert r.status_code == 400
+    assert r.json()["error"]["code"] == "INVALID_ARGUMENT"
+    assert "bogus" in r.json()["error"]["message"]
+
+
+def test_semantic_exactly_one_query_and_dimensions(api_client, user, chat):
+    base = {"user_id": user.username}
+    for body in [base, {**base, "query_text": "火锅", "query_embedding": [0.1] * 384}]:
+        r = api_client.post(SEM, body, format="json")
+        assert r.status_code == 400 and r.json()["error"]["code"] == "INVALID_ARGUMENT"
+    r = api_client.post(SEM, {**base, "query_embedding": [0.1] * 10}, format="json")
+    assert r.status_code == 400 and "384" in r.json()["error"]["message"]
+    r = api_client.post(SEM, {**base, "query_text": "x", "top_k": 201}, format="json")
+    assert r.status_code == 400
+
+
+def test_semantic_by_text_and_by_embedding(api_client, user, chat):
+    from rag.embeddings import embed_query
+
+    body = {"user_id": user.username, "query_text": "我对辣的食物有什么忌口", "min_score": 0}
+    out = api_client.post(SEM, body, format="json").json()
+    assert len(out["items"]) == 6
+    scores = [i["semantic_score"] for i in out["items"]]
+    assert scores == sorted(scores, reverse=True)
+    assert out["items"][0]["message_id"] in {"a1", "a2", "a6"}
+    vec = embed_query("我对辣的食物有什么忌口")
+    out2 = api_client.post(
+        SEM, {"user_id": user.username, "query_embedding": vec, "min_score": 0}, format="json"
+    ).json()
+    assert _ids(out2) == _ids(out)
+    # The default floor follows the active model (live settings).
+    default = api_client.post(SEM, {"user_id": user.username, "query_text": "猫"}, format="json")
+    assert default.json()["floor"] == pytest.approx(0.78)
+
+
+def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vectors):
+    """~2% of 3,000 rows pass the filter; top_k of them come back on both paths."""
+    vectors = fake_vectors(user, 3000, chat_of=lambda i: "rare" if i % 50 == 0 else "common")
+    for path in ("exact", "hnsw"):
+        with connection.cursor() as cursor:
+            if path == "hnsw":
+                cursor.execute("SET enable_seqscan = off")
+            cursor.execute(
+                "SELECT id, similarity, chat_id FROM match_conversations(%s::vector, %s, %s::jsonb)",
+                [str(vectors[7].tolist()), 20,
+                 json.dumps({"user_id": user.pk, "chat_id": "rare", "path": path})],
+            )
+            rows = cursor.fetchall()
+            cursor.execute("SET enable_seqscan = on")
+        assert len(rows) == 20, path
+        assert {r[2] for r in rows} == {"rare"}
+        sims = [r[1] for r in rows]
+        assert sims == sorted(sims, reverse=True)
+    body = {"user_id": user.username, "query_embedding": vectors[0].tolist(), "top_k": 20,
+            "min_score": -1, "filter": {"chat_id": "rare"}}
+    out = api_client.post(SEM, body, format="json").json()
+    assert len(out["items"]) == 20
+    assert out["items"][0]["message_id"] == "f00000"
+    assert out["items"][0]["semantic_score"] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_match_conversations_is_callable_over_sql(user, chat):
+    from rag.embeddings import embed_query
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM match_conversations(%s::vector, 3, %s::jsonb)",
+            [str(embed_query("猫")), json.dumps({"user_id": user.pk})],
+        )
+        columns = [c.name for c in cursor.description]
+        rows = cursor.fetchall()
+    assert columns[:6] == ["id", "message_id", "content", "similarity", "ts", "chat_id"]
+    assert len(rows) == 3 and rows[0][1] == "a5"
+    with pytest.raises(Exception, match="user_id is required"), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT * FROM match_conversations(%s::vector, 3, '{}'::jsonb)",
+            [str(embed_query("猫"))],
+        )
+
+
+def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
+    out = api_client.post(
+        HYB, {"user_id": user.username, "query_text": "不吃辣的火锅", "top_k": 6}, format="json"
+    ).json()
+    items = out["items"]
+    assert len(items) == 6
+    for item in items:
+        assert {"hybrid_score", "lexical_score", "lexical_rank", "semantic_score",
+                "semantic_rank"} <= set(item)
+        assert item["semantic_score"] is not None
+    both = [i for i in items if i["lexical_rank"] and i["semantic_rank"]]
+    assert both and both[0]["message_id"] in {"a1", "a6"}
+    scores = [i["hybrid_score"] for i in items]
+    assert scores == sorted(scores, reverse=True)
+    r = api_client.post(HYB, {"user_id": user.username}, format="json")
+    assert r.json()["error"]["code"] == "INVALID_ARGUMENT"

@@ -1,0 +1,123 @@
+"""Summaries (trigger, legal references verbatim, length), chat context, retention."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+from memory_helpers import ts
+
+from memory.models import ChatMessage, Kind
+
+LEGAL = "根据《民法典》第1165条，行为人因过错侵害他人民事权益造成损害的，应当承担侵权责任。"
+TOPICS = [
+    "邻居家装修把我家的墙弄裂了，我想让他们赔偿。",
+    "裂缝大概有两米长，已经拍照留证了。",
+    "物业说这事他们不管，让我们自己协商。",
+    "我问过邻居，他们说是施工队的责任。",
+    "施工队的合同是邻居签的，所以邻居应该先赔。",
+    "修墙的报价是八千元，我觉得合理。",
+    "如果协商不成，我打算去法院起诉。",
+    "律师建议先发一封书面的索赔函。",
+    "索赔函里要写明损失金额和维修报价。",
+    "另外还要保留物业的沟通记录。",
+]
+
+
+def _long_chat(n):
+    items = []
+    for i in range(n):
+        content = LEGAL if i == 5 else TOPICS[i % len(TOPICS)] + f"（第{i}条消息）"
+        role = "assistant" if i % 2 else "user"
+        items.append(
+            {"message_id": f"L{i:03d}", "ts": ts(i), "role": role, "content": content,
+             "chat_id": "law"}
+        )
+    return items
+
+
+def test_summary_trigger_keeps_legal_reference(api_client, user, write, live_settings):
+    write(api_client, user.username, _long_chat(20), status=201)
+    assert not ChatMessage.objects.filter(kind=Kind.SUMMARY).exists()  # 20 is not more than 20
+    write(api_client, user.username, _long_chat(22)[20:], status=201)
+    summary = ChatMessage.objects.get(kind=Kind.SUMMARY)
+    assert "《民法典》第1165条" in summary.content
+    assert 0 < len(summary.content) <= 500
+    assert summary.covered_count == 22 and summary.embedding is not None
+    assert summary.chat_id == "law" and summary.role == "system"
+    assert not ChatMessage.objects.filter(kind=Kind.MESSAGE, summarised=False).exists()
+    # A summary is searchable like any message.
+    body = api_client.post(
+        "/v1/messages/lexical_search",
+        {"user_id": user.username, "query_text": "民法典", "filter": {"kind": "summary"}},
+        format="json",
+    ).json()
+    assert [i["message_id"] for i in body["items"]] == [summary.message_id]
+
+
+def test_summary_respects_live_max_chars(api_client, user, write, live_settings):
+    live_settings.summary_max_chars = 120
+    live_settings.summary_trigger_messages = 5
+    live_settings.save()
+    write(api_client, user.username, _long_chat(8), status=201)
+    summary = ChatMessage.objects.get(kind=Kind.SUMMARY)
+    assert len(summary.content) <= 120 and "《民法典》第1165条" in summary.content
+
+
+def test_context_is_summary_plus_later_messages_within_budget(
+    api_client, user, write, live_settings
+):
+    write(api_client, user.username, _long_chat(22), status=201)
+    later = [
+        {"message_id": f"N{i}", "ts": ts(100 + i), "role": "user", "content": "后来又说了一句话。",
+         "chat_id": "law"}
+        for i in range(5)
+    ]
+    write(api_client, user.username, later, status=201)
+    path = f"/v1/users/{user.username}/chats/law/context"
+    body = api_client.get(path, {"budget": 10_000}).json()
+    assert body["summary"]["kind"] == "summary"
+    assert [m["message_id"] for m in body["messages"]] == [f"N{i}" for i in range(5)]
+    assert body["truncated"] is False
+    summary_len = len(body["summary"]["content"])
+    tight = api_client.get(path, {"budget": summary_len + 2 * 9 + 3}).json()
+    assert [m["message_id"] for m in tight["messages"]] == ["N3", "N4"]
+    assert tight["truncated"] is True and tight["used_chars"] <= summary_len + 21
+
+
+def test_retention_is_idempotent_and_keeps_summaries(user, live_settings):
+    from memory.tasks import retention_sweep
+
+    now = timezone.now()
+    common = {"user": user, "role": "user", "chat_id": "c", "search_text": ""}
+    ChatMessage.objects.create(message_id="old", ts=now - timedelta(days=91), content="旧", **common)
+    ChatMessage.objects.create(message_id="new", ts=now - timedelta(days=89), content="新", **common)
+    ChatMessage.objects.create(
+        message_id="s_old", ts=now - timedelta(days=200), content="摘要", kind=Kind.SUMMARY,
+        **common,
+    )
+    assert retention_sweep()["deleted"] == 1
+    assert retention_sweep()["deleted"] == 0
+    assert sorted(ChatMessage.objects.values_list("message_id", flat=True)) == ["new", "s_old"]
+    live_settings.retention_days = 10
+    live_settings.save()
+    assert retention_sweep()["deleted"] == 1
+
+
+def test_retention_is_scheduled_daily(db):
+    from django.core.management import call_command
+    from django_q.models import Schedule
+
+    call_command("migrate", "memory", verbosity=0)
+    schedule = Schedule.objects.get(name="memory.retention_sweep")
+    assert schedule.func == "memory.tasks.retention_sweep"
+    assert schedule.schedule_type == Schedule.DAILY
+
+
+def test_extractive_summary_offline_unit():
+    from memory.summarize import extractive_summary, legal_refs
+
+    texts = [*TOPICS, LEGAL, "依据《消费者权益保护法》第55条，商家欺诈要三倍赔偿。"]
+    summary = extractive_summary(texts, max_chars=100)
+    assert len(summary) <= 100
+    assert legal_refs(summary) == ["《民法典》第1165条", "《消费者权益保护法》第55条"]

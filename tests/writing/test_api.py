@@ -1,0 +1,157 @@
+"""REST endpoints, staff pages and the OpenAPI schema of the writing app."""
+
+from __future__ import annotations
+
+import pytest
+
+from writing.models import Chapter, ChildChunk, StoryBlock
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api_chapter(api_client, blocks, small_chunks, django_capture_on_commit_callbacks):
+    """A chapter created through the API (chunked on commit); return its JSON."""
+    book = api_client.post("/api/books/", {"title": "API 之书"}, format="json")
+    assert book.status_code == 201
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = api_client.post(
+            "/api/chapters/",
+            {
+                "book": book.json()["id"],
+                "title": "第一回",
+                "sequence": 1,
+                "blocks": [{"content": c} for c in blocks],
+            },
+            format="json",
+        )
+    assert resp.status_code == 201, resp.json()
+    return resp.json()
+
+
+def test_create_get_chapter(api_client, api_chapter, blocks):
+    body = api_client.get(f"/api/chapters/{api_chapter['id']}/").json()
+    assert body["chunk_state"] == "ready"
+    assert [b["content"] for b in body["blocks"]] == blocks
+    assert all(b["child_count"] >= 1 and not b["is_dirty"] for b in body["blocks"])
+
+
+def test_put_and_autosave(api_client, api_chapter, blocks, django_capture_on_commit_callbacks):
+    url = f"/api/chapters/{api_chapter['id']}/"
+    edited = [*blocks[:3], "新的最后一段：师徒四人终于到达灵山，拜见如来佛祖取得真经。"]
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = api_client.put(
+            url,
+            {
+                "book": api_chapter["book"],
+                "title": "第一回",
+                "sequence": 1,
+                "blocks": [{"content": c} for c in edited],
+            },
+            format="json",
+        )
+    assert resp.status_code == 200
+    assert resp.json()["chunk_state"] == "pending"  # answered before chunking ran
+    assert api_client.get(url).json()["chunk_state"] == "ready"
+    block_id = resp.json()["blocks"][0]["id"]
+    resp = api_client.patch(
+        url + "autosave", {"blocks": [{"id": block_id, "content": "草稿。"}]}, format="json"
+    )
+    assert resp.status_code == 200
+    body = resp.json()
+    assert body["chunk_state"] == "pending" and body["blocks"][0]["is_dirty"]
+    bad = api_client.patch(url + "autosave", {"blocks": [{"content": "x"}]}, format="json")
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_search_endpoint(api_client, api_chapter):
+    resp = api_client.post(
+        "/api/writing/search",
+        {"query": "沙和尚挑行李", "book": api_chapter["book"], "top_k": 2, "order": "story"},
+        format="json",
+    )
+    assert resp.status_code == 200, resp.json()
+    results = resp.json()["results"]
+    assert 1 <= len(results) <= 2
+    assert set(results[0]) >= {
+        "parent_id",
+        "chapter_id",
+        "blocks",
+        "text",
+        "text_start",
+        "text_end",
+        "children",
+        "raw_score",
+        "score",
+    }
+    empty = api_client.post("/api/writing/search", {"query": ""}, format="json")
+    assert empty.status_code == 400
+
+
+def test_other_user_gets_not_found(other_client, api_chapter):
+    chapter_url = f"/api/chapters/{api_chapter['id']}/"
+    for resp in (
+        other_client.get(chapter_url),
+        other_client.delete(chapter_url),
+        other_client.delete(f"/api/books/{api_chapter['book']}/"),
+        other_client.post(
+            "/api/writing/search", {"query": "悟空", "book": api_chapter["book"]}, format="json"
+        ),
+        other_client.post(
+            "/api/chapters/",
+            {"book": api_chapter["book"], "title": "x", "sequence": 2, "blocks": []},
+            format="json",
+        ),
+    ):
+        assert resp.status_code == 404 and resp.json()["error"]["code"] == "NOT_FOUND"
+
+
+def test_staff_can_read_any_chapter(staff_client, api_chapter):
+    assert staff_client.get(f"/api/chapters/{api_chapter['id']}/").status_code == 200
+
+
+def test_anonymous_rejected(anon_client):
+    assert anon_client.post("/api/books/", {"title": "x"}, format="json").status_code == 401
+
+
+def test_delete_cascades(api_client, api_chapter):
+    assert api_client.delete(f"/api/chapters/{api_chapter['id']}/").status_code == 204
+    assert not StoryBlock.objects.exists() and not ChildChunk.objects.exists()
+    assert api_client.delete(f"/api/books/{api_chapter['book']}/").status_code == 204
+
+
+def test_staff_pages(client, staff_user, api_chapter):
+    assert client.get("/staff/writing/").status_code == 302  # login required
+    client.force_login(staff_user)
+    assert "第一回" in client.get("/staff/writing/").content.decode()
+    page = client.get(f"/staff/writing/chapters/{api_chapter['id']}/").content.decode()
+    assert "<svg" in page and "polyline" in page and "Parent" in page
+    found = client.get(f"/staff/writing/books/{api_chapter['book']}/search/", {"q": "猪八戒"})
+    assert found.status_code == 200 and "raw" in found.content.decode()
+
+
+def test_admin_rechunk_action(client, staff_user, api_chapter, django_capture_on_commit_callbacks):
+    staff_user.is_superuser = True
+    staff_user.save()
+    client.force_login(staff_user)
+    before = set(ChildChunk.objects.values_list("pk", flat=True))
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = client.post(
+            "/admin/writing/chapter/",
+            {"action": "rechunk", "_selected_action": [api_chapter["id"]]},
+        )
+    assert resp.status_code == 302
+    assert Chapter.objects.get(pk=api_chapter["id"]).chunk_state == "ready"
+    assert set(ChildChunk.objects.values_list("pk", flat=True)).isdisjoint(before)
+    for url in (
+        "/admin/writing/chapter/",
+        "/admin/writing/childchunk/",
+        "/admin/writing/parentchunk/",
+    ):
+        assert client.get(url).status_code == 200
+
+
+def test_schema_is_valid():
+    from django.core.management import call_command
+
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")

@@ -1,0 +1,222 @@
+"""Keeping the index in step: dirty blocks only, hash skip, coalescing, cascade, failures."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+from django_q.models import Schedule
+
+from rag.chunking import find_cliffs
+from writing import indexing, tasks
+from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, StoryBlock
+from writing.services import chapter_autosave, chapter_save
+
+pytestmark = pytest.mark.django_db
+
+
+def _child_ids_by_block(chapter) -> dict[int, set[int]]:
+    out: dict[int, set[int]] = {}
+    for child_id, block_id in ChildChunk.objects.filter(chapter=chapter).values_list(
+        "pk", "story_block_id"
+    ):
+        out.setdefault(block_id, set()).add(child_id)
+    return out
+
+
+def _save(user, chapter, contents, capture):
+    with capture(execute=True):
+        chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in contents])
+    chapter.refresh_from_db()
+
+
+def test_create_chunks_on_commit(make_chapter, blocks, small_chunks):
+    chapter = make_chapter(blocks)
+    assert chapter.chunk_state == ChunkState.READY
+    assert chapter.chunked_version == chapter.version
+    assert not StoryBlock.objects.filter(chapter=chapter, is_dirty=True).exists()
+    assert ChildChunk.objects.filter(chapter=chapter).count() >= len(blocks)
+
+
+def test_only_dirty_blocks_rechunked(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks, provider_calls
+):
+    chapter = make_chapter(blocks)
+    before = _child_ids_by_block(chapter)
+    parents_before = set(ParentChunk.objects.filter(chapter=chapter).values_list("pk", flat=True))
+    edited = list(blocks)
+    edited[2] = "猪八戒扛着九齿钉耙走在最后。他嘴里嘟囔着要分行李回高老庄，被悟空笑了一顿。"
+    provider_calls.clear()
+    _save(user, chapter, edited, django_capture_on_commit_callbacks)
+    after = _child_ids_by_block(chapter)
+    block_ids = list(chapter.blocks.order_by("order").values_list("pk", flat=True))
+    for i, block_id in enumerate(block_ids):
+        if i == 2:
+            assert after[block_id].isdisjoint(before[block_id])  # rebuilt
+        else:
+            assert after[block_id] == before[block_id]  # untouched: same chunk ids
+    parents_after = set(ParentChunk.objects.filter(chapter=chapter).values_list("pk", flat=True))
+    assert len(parents_before & parents_after) == 3
+    # Only the edited block's text reached the provider (its sentences and children).
+    assert provider_calls and all(t in edited[2] for t in provider_calls)
+
+
+def test_unchanged_hash_skips_work(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks, provider_calls
+):
+    chapter = make_chapter(blocks)
+    before = _child_ids_by_block(chapter)
+    provider_calls.clear()
+    _save(user, chapter, blocks, django_capture_on_commit_callbacks)
+    assert _child_ids_by_block(chapter) == before
+    assert provider_calls == []
+    assert chapter.chunk_state == ChunkState.READY
+
+
+def test_inserted_block_keeps_neighbours_chunks(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    chapter = make_chapter(blocks)
+    before = _child_ids_by_block(chapter)
+    new = "白龙马驮着师父，一步一步走向西天。它原是西海龙王三太子，犯了天条被观音救下。"
+    _save(user, chapter, [blocks[0], new, *blocks[1:]], django_capture_on_commit_callbacks)
+    after = _child_ids_by_block(chapter)
+    for block_id, ids in before.items():
+        assert after[block_id] == ids  # moved blocks matched by hash keep their chunks
+    assert len(after) == len(blocks) + 1
+
+
+def test_rapid_saves_coalesce(user, make_chapter, blocks, small_chunks, provider_calls):
+    chapter = make_chapter(blocks)
+    # Two saves commit before any task runs (callbacks not executed here).
+    v1 = list(blocks)
+    v1[0] = "第一版：孙悟空大闹天宫，打得天兵天将落花流水，玉帝只好请来如来佛祖。"
+    chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in v1])
+    v2 = list(blocks)
+    v2[0] = "第二版：如来佛祖把孙悟空压在五行山下，一压就是五百年，等待取经人来救。"
+    chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in v2])
+    chapter.refresh_from_db()
+    provider_calls.clear()
+    assert tasks.chapter_chunk(chapter.pk, chapter.version - 1) == "done"
+    ids_after_first = set(ChildChunk.objects.filter(chapter=chapter).values_list("pk", flat=True))
+    texts = "".join(ChildChunk.objects.filter(chapter=chapter).values_list("text", flat=True))
+    assert "第二版" in texts and "第一版" not in texts  # the latest committed content
+    assert all("第一版" not in t for t in provider_calls)  # v1 was never embedded
+    calls = len(provider_calls)
+    assert tasks.chapter_chunk(chapter.pk, chapter.version) == "unchanged"
+    assert len(provider_calls) == calls
+    assert (
+        set(ChildChunk.objects.filter(chapter=chapter).values_list("pk", flat=True))
+        == ids_after_first
+    )
+
+
+def test_second_task_while_locked_does_nothing(make_chapter, blocks, small_chunks):
+    chapter = make_chapter(blocks)
+    StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
+    # Advisory locks are re-entrant per session: hold the lock from a second connection.
+    other = connection.copy()
+    try:
+        with other.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_lock(%s, %s)", [indexing.LOCK_NAMESPACE, chapter.pk])
+        assert indexing.chunk_chapter(chapter.pk).status == "locked"
+        assert StoryBlock.objects.filter(chapter=chapter, is_dirty=True).count() == len(blocks)
+    finally:
+        other.close()
+    assert indexing.chunk_chapter(chapter.pk).status == "done"
+
+
+def test_cascade_delete(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    chapter = make_chapter(["诗曰：", *blocks])  # the short first block merges with blocks[0]
+    merged = ParentChunk.objects.get(chapter=chapter, segments__block__order=0)
+    assert merged.segments.count() == 2
+    block = chapter.blocks.get(order=1)
+    block.delete()
+    assert not ParentChunk.objects.filter(pk=merged.pk).exists()
+    assert not ChildChunk.objects.filter(story_block_id=block.pk).exists()
+    assert chapter.blocks.get(order=0).is_dirty  # re-chunked on the next run
+    chapter.delete()
+    assert not ParentChunk.objects.exists() and not ChildChunk.objects.exists()
+
+
+def test_autosave_debounces_until_quiet(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    chapter = make_chapter(blocks)
+    before = _child_ids_by_block(chapter)
+    first = chapter.blocks.get(order=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        chapter_autosave(
+            user=user,
+            chapter_id=chapter.pk,
+            blocks=[{"id": first.pk, "content": "自动保存：悟空正在改写这一段，还没写完呢。"}],
+        )
+    schedule = Schedule.objects.get(name=tasks.schedule_name(chapter.pk))
+    assert schedule.schedule_type == Schedule.ONCE
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.PENDING
+    # Within the debounce the task only re-schedules; the old chunks stay.
+    assert tasks.chapter_chunk(chapter.pk, source="schedule") == "deferred"
+    assert _child_ids_by_block(chapter) == before
+    Chapter.objects.filter(pk=chapter.pk).update(
+        last_edit_at=timezone.now() - timedelta(seconds=10)
+    )
+    assert tasks.chapter_chunk(chapter.pk, source="schedule") == "done"
+    after = _child_ids_by_block(chapter)
+    assert after[first.pk].isdisjoint(before[first.pk])
+    assert all(after[b] == ids for b, ids in before.items() if b != first.pk)
+
+
+def test_explicit_save_ends_debounce(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    chapter = make_chapter(blocks)
+    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 1, "content": "改。"}])
+    edited = list(blocks)
+    edited[1] = "显式保存：唐僧念起紧箍咒，悟空疼得满地打滚，只好答应不再乱打妖怪。"
+    _save(user, chapter, edited, django_capture_on_commit_callbacks)
+    assert chapter.chunk_state == ChunkState.READY
+    assert ChildChunk.objects.filter(chapter=chapter, text__contains="显式保存").exists()
+
+
+def test_failure_recorded_and_retried(make_chapter, blocks, small_chunks, monkeypatch):
+    chapter = make_chapter(blocks)
+    StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("provider down")
+
+    monkeypatch.setattr(indexing, "embed_texts", boom)
+    status = tasks.chapter_chunk(chapter.pk)
+    assert status.startswith("failed (attempt 1")
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.FAILED
+    assert "provider down" in chapter.chunk_error
+    retry = Schedule.objects.get(name=tasks.schedule_name(chapter.pk))
+    assert retry.next_run > timezone.now()
+    monkeypatch.undo()
+    assert tasks.chapter_chunk(chapter.pk) == "done"
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.READY and chapter.chunk_error == ""
+
+
+def test_changed_threshold_used_by_next_task(make_chapter, small_chunks):
+    text = "。".join(f"第{i}句讲的是花果山的猴子们" for i in range(12)) + "。"
+    chapter = make_chapter([text[:110]])
+    parent = ParentChunk.objects.get(chapter=chapter)
+    assert parent.analysis["sims"]
+    small_chunks.cliff_mode = "percentile"
+    small_chunks.cliff_percentile = 50.0
+    small_chunks.save()
+    from rag import live
+
+    live.invalidate()
+    StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
+    indexing.chunk_chapter(chapter.pk)
+    parent = ParentChunk.objects.get(chapter=chapter)
+    expected = find_cliffs(parent.analysis["sims"], mode="percentile", percentile=50.0)
+    assert expected and parent.analysis["cuts"] == expected

@@ -1,0 +1,161 @@
+"""Small-to-big search: grouping, normalisation, context window, story order, privacy."""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import pytest
+from django.db import connection
+
+from writing import indexing
+from writing.models import ChildChunk, ParentChunk, StoryBlock
+from writing.search import context_window, normalised_score, writing_search
+
+
+def test_normalisation_formula():
+    assert normalised_score(0.8, 200, 200) == pytest.approx(0.8)
+    # A parent four times the median size: score halves (sqrt(1/4)).
+    assert normalised_score(0.8, 800, 200) == pytest.approx(0.4)
+    assert normalised_score(0.8, 50, 200) == pytest.approx(0.8 * math.sqrt(4))
+
+
+@pytest.mark.parametrize(
+    ("size", "start", "end", "limit"),
+    [
+        (5000, 0, 300, 1000),
+        (5000, 4700, 5000, 1000),
+        (5000, 2000, 2300, 1000),
+        (800, 10, 90, 1000),
+        (5000, 100, 1500, 1000),
+    ],
+)
+def test_window_contains_child_and_respects_limit(size, start, end, limit):
+    lo, hi = context_window(size, start, end, limit)
+    assert 0 <= lo <= hi <= size
+    assert hi - lo <= limit
+    if end - start <= limit:
+        assert lo <= start and end <= hi
+    if size > limit and end - start <= limit and start > 0 and end < size:
+        # Centred on the child, not the beginning of the parent.
+        assert abs((lo + hi) / 2 - (start + end) / 2) <= 1 or lo == 0 or hi == size
+
+
+@pytest.mark.django_db
+def test_search_returns_parents_once_with_window(user, make_chapter, blocks, small_chunks):
+    long_block = "这是一段很长的铺垫文字，讲述山中的风景与四季变化。" * 3 + (
+        "突然，一只白骨精化作村姑，提着饭罐走来想骗唐僧。"
+    )
+    chapter = make_chapter([*blocks, long_block[:118]])
+    body = writing_search(user=user, query="白骨精变成村姑", top_k=3)
+    results = body["results"]
+    assert results and len({r["parent_id"] for r in results}) == len(results)
+    for r in results:
+        parent = ParentChunk.objects.get(pk=r["parent_id"])
+        assert r["chapter_id"] == chapter.pk
+        assert len(r["text"]) <= small_chunks.context_window_chars
+        assert r["text"] == parent.text[r["text_start"] : r["text_end"]]
+        best = r["children"][0]
+        assert r["text_start"] <= best["start"] and best["end"] <= r["text_end"]
+        assert r["raw_score"] == pytest.approx(best["score"], abs=1e-6)
+        expected = normalised_score(r["raw_score"], parent.size, body["median_parent_size"])
+        assert r["score"] == pytest.approx(expected, abs=1e-5)
+        assert r["blocks"] == list(parent.segments.values_list("block_id", flat=True))
+    scores = [r["score"] for r in results]
+    assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.django_db
+def test_normalisation_off_uses_raw(user, make_chapter, blocks, small_chunks):
+    make_chapter(blocks)
+    small_chunks.parent_size_normalization = False
+    small_chunks.save()
+    from rag import live
+
+    live.invalidate()
+    for r in writing_search(user=user, query="取经", top_k=4)["results"]:
+        assert r["score"] == r["raw_score"]
+
+
+@pytest.mark.django_db
+def test_order_story(user, make_chapter, blocks, small_chunks):
+    second = make_chapter(blocks[2:], sequence=2, title="第二回")
+    first = make_chapter(blocks[:2], sequence=1, title="第一回")
+    body = writing_search(user=user, query="西天取经的师徒", top_k=4, order="story")
+    keys = []
+    for r in body["results"]:
+        parent = ParentChunk.objects.select_related("chapter", "first_block").get(pk=r["parent_id"])
+        keys.append((parent.chapter.sequence, parent.first_block.order))
+    assert keys == sorted(keys) and len(keys) == 4
+    assert {r["chapter_id"] for r in body["results"]} == {first.pk, second.pk}
+
+
+@pytest.mark.django_db
+def test_filters_and_privacy(user, other_user, make_chapter, blocks, small_chunks, book):
+    from config.errors import NotFound
+    from writing.services import book_create
+
+    mine = make_chapter(blocks[:2], sequence=1)
+    other_book = book_create(user=other_user, title="别人的书")
+    theirs = make_chapter(blocks[2:], target_book=other_book, owner=other_user)
+    body = writing_search(user=user, query="猪八戒", top_k=5)
+    assert {r["chapter_id"] for r in body["results"]} == {mine.pk}
+    with pytest.raises(NotFound):
+        writing_search(user=user, query="猪八戒", book=other_book.pk)
+    with pytest.raises(NotFound):
+        writing_search(user=user, query="猪八戒", chapters=[theirs.pk])
+    body = writing_search(user=user, query="猪八戒", book=book.pk, chapters=[mine.pk])
+    assert {r["chapter_id"] for r in body["results"]} == {mine.pk}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_old_chunks_served_during_rechunk(user, make_user, monkeypatch, blocks, live_settings):
+    """A chunking run paused just before its commit: search still sees the old chunks."""
+    from rag import live
+    from writing.services import book_create, chapter_create, chapter_save
+
+    live_settings.child_min_chars, live_settings.child_max_chars = 20, 40
+    live_settings.parent_min_chars, live_settings.parent_max_chars = 15, 120
+    live_settings.save()
+    live.invalidate()
+    book = book_create(user=user, title="书")
+    chapter = chapter_create(
+        user=user, book_id=book.pk, title="一", sequence=1, blocks=[{"content": c} for c in blocks]
+    )  # autocommit: the on_commit task ran inline (sync cluster)
+    old_ids = set(ChildChunk.objects.values_list("pk", flat=True))
+    assert old_ids
+    paused, resume = threading.Event(), threading.Event()
+
+    def hold(chapter_id):
+        paused.set()
+        assert resume.wait(30)
+
+    monkeypatch.setattr(indexing, "before_apply_commit", hold)
+    edited = list(blocks)
+    edited[0] = "新内容：牛魔王与铁扇公主住在翠云山芭蕉洞，火焰山的火全靠芭蕉扇来扇灭。"
+    # Save without running the task, then run the task in a thread that pauses in the
+    # replacing transaction (after deleting and inserting, before committing).
+    monkeypatch.setattr("writing.tasks.enqueue_chunk", lambda *a, **k: None)
+    chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in edited])
+    untouched = set(ChildChunk.objects.exclude(story_block__order=0).values_list("pk", flat=True))
+
+    def run():
+        try:
+            indexing.chunk_chapter(chapter.pk)
+        finally:
+            connection.close()  # the thread's own connection
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    try:
+        assert paused.wait(60)
+        seen = set(ChildChunk.objects.values_list("pk", flat=True))
+        assert seen == old_ids  # the replacement is not visible yet
+        found = writing_search(user=user, query="孙悟空花果山", top_k=4)["results"]
+        assert {c["id"] for r in found for c in r["children"]} <= old_ids
+        assert StoryBlock.objects.filter(chapter=chapter, is_dirty=True).count() == 1
+    finally:
+        resume.set()
+        worker.join(60)
+    new_ids = set(ChildChunk.objects.values_list("pk", flat=True))
+    assert new_ids & old_ids == untouched and new_ids != old_ids
