@@ -34,6 +34,17 @@ class ActivityAdmin(admin.ModelAdmin):
     raw_id_fields = ("creator",)
     actions = ["reindex"]
 
+    def save_model(self, request, obj, form, change):
+        from activities.text import VIBE_SOURCE_FIELDS
+        from activities.vibes import lexicon_vibes
+
+        # The API's service recomputes vibes on these changes; admin edits must not skip it.
+        if not change or set(form.changed_data) & set(VIBE_SOURCE_FIELDS):
+            obj.vibes = lexicon_vibes(
+                type=obj.type, title=obj.title, description=obj.description, tags=obj.tags
+            )
+        super().save_model(request, obj, form, change)
+
     @admin.action(description="Re-index the selected activities")
     def reindex(self, request, queryset):
         from activities.tasks import enqueue_index

@@ -211,7 +211,11 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     k = limit * RERANK_POOL if personalizer.active else limit
-    hits, report = vector_search(qs, vector, k=min(k, MAX_LIMIT * RERANK_POOL), floor=floor)
+    # The candidate count is known already: choosing the path here saves vector_search a count.
+    path = "exact" if meta["candidates"] <= settings_row.exact_search_max_rows else "hnsw"
+    hits, report = vector_search(
+        qs, vector, k=min(k, MAX_LIMIT * RERANK_POOL), floor=floor, force_path=path
+    )
     meta.update(
         path="semantic",
         floor=floor,

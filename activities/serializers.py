@@ -7,7 +7,7 @@ from rest_framework import serializers
 from activities.models import ActivityStatus, IndexState
 
 
-class LocationSerializer(serializers.Serializer):
+class ActivityLocationSerializer(serializers.Serializer):
     lat = serializers.FloatField(min_value=-90, max_value=90)
     lng = serializers.FloatField(min_value=-180, max_value=180)
 
@@ -21,7 +21,7 @@ class ActivityCreateInputSerializer(serializers.Serializer):
     )
     start_at = serializers.DateTimeField()
     end_at = serializers.DateTimeField(required=False, allow_null=True)
-    location = LocationSerializer()
+    location = ActivityLocationSerializer()
     location_name = serializers.CharField(max_length=200, allow_blank=True, default="")
     max_participants = serializers.IntegerField(min_value=1, max_value=100000)
     current_participants = serializers.IntegerField(min_value=0, default=0)
@@ -37,7 +37,7 @@ class ActivityUpdateInputSerializer(serializers.Serializer):
     )
     start_at = serializers.DateTimeField(required=False)
     end_at = serializers.DateTimeField(required=False, allow_null=True)
-    location = LocationSerializer(required=False)
+    location = ActivityLocationSerializer(required=False)
     location_name = serializers.CharField(max_length=200, allow_blank=True, required=False)
     max_participants = serializers.IntegerField(min_value=1, max_value=100000, required=False)
     current_participants = serializers.IntegerField(min_value=0, required=False)

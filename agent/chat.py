@@ -25,6 +25,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from django.db import transaction
 from django.utils import timezone
 
 from agent import offline
@@ -152,10 +153,17 @@ def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
 
 def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     """Store both turns in memory, learn stated preferences, remember the chat's mode."""
+    finished = max(timezone.now(), state.started + timedelta(milliseconds=1))
+    # One transaction: one commit per turn instead of one per write.
+    with transaction.atomic():
+        _write_turn(state, preferences, finished)
+
+
+def _write_turn(state: TurnState, preferences, finished) -> None:
+    """Write the turn's rows (inside the caller's transaction)."""
     from agent.models import AgentSession
     from memory.services import messages_write, preference_upsert
 
-    finished = max(timezone.now(), state.started + timedelta(milliseconds=1))
     messages_write(
         user=state.user,
         items=[

@@ -250,7 +250,7 @@ def build_context(
     from agent.models import AgentSession
 
     session, _ = AgentSession.objects.get_or_create(user=user, chat_id=chat_id)
-    if location is not None:
+    if location is not None and (session.lat, session.lng) != tuple(location):
         session.lat, session.lng = location
         session.save(update_fields=["lat", "lng", "updated_at"])
     context = RuntimeContext(

@@ -32,7 +32,7 @@ class ToolCallSerializer(serializers.Serializer):
 class ChatResponseSerializer(serializers.Serializer):
     reply = serializers.CharField()
     intent = serializers.ChoiceField(choices=INTENTS)
-    mode = serializers.ChoiceField(choices=INTENTS)
+    mode = serializers.CharField(help_text="The mode that answered (same names as the intents).")
     tool_calls = ToolCallSerializer(many=True)
     chat_id = serializers.CharField()
     sources = serializers.ListField(
@@ -42,7 +42,7 @@ class ChatResponseSerializer(serializers.Serializer):
 
 class EventSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    kind = serializers.ChoiceField(choices=EventKind.choices)
+    kind = serializers.CharField(help_text="daily_digest, interest_spike or deadline_reminder.")
     period_key = serializers.CharField()
     payload = serializers.DictField()
     created = serializers.DateTimeField()

@@ -42,7 +42,7 @@ DEADLINE_RE = re.compile(
 _GENERIC_TEXT = (
     "今天 明天 后天 昨天 周末 晚上 下午 上午 早上 中午 现在 时候 一下 一个 一起 可以 想要 "
     "还是 就是 不是 没有 有没有 什么 怎么 这个 那个 活动 推荐 附近 地方 喜欢 觉得 知道 "
-    "感觉 真的 一些 有点 已经 因为 所以 但是 然后 如果 我们 你们 他们 自己 大家 东西 事情 "
+    "感觉 真的 不错 一些 有点 已经 因为 所以 但是 然后 如果 我们 你们 他们 自己 大家 东西 事情 "
     "时间 问题 谢谢 好的 哈哈"
 )
 GENERIC_TERMS = frozenset(_GENERIC_TEXT.split())
@@ -141,12 +141,15 @@ def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
 
 
 def subject_terms(text: str) -> set[str]:
-    """Return the candidate subjects of one message (distinct jieba terms)."""
-    from rag.text import STOPWORDS, segment_query
+    """Return the candidate subjects of one message (distinct jieba search-mode terms).
+
+    Search mode also emits the sub-words of long words, so 吃火锅 counts as 火锅 too.
+    """
+    from rag.text import STOPWORDS, segment_for_index
 
     return {
         term
-        for term in segment_query(text)
+        for term in segment_for_index(text).split()
         if len(term) >= 2
         and term not in STOPWORDS
         and term not in GENERIC_TERMS

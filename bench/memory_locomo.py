@@ -270,7 +270,9 @@ def ask(api: Api, qs: list[dict]) -> dict:
                 recall[endpoint]["all"][k].append(hit)
             if endpoint == "semantic":
                 for item in payload["items"]:
-                    bucket = evidence_scores if item["message_id"] in q["evidence"] else other_scores
+                    bucket = (
+                        evidence_scores if item["message_id"] in q["evidence"] else other_scores
+                    )
                     bucket.append(item["semantic_score"])
     return {"recall": recall, "latency": latency, "ev": evidence_scores, "other": other_scores}
 
@@ -329,8 +331,13 @@ def report(result: dict, n_questions: int, ingest: tuple | None, raw: tuple | No
             "### Ingestion",
             "",
             markdown_table(
-                ["messages", "ingest s (until all embedded)", "ingest msg/s", "raw embed msg/s",
-                 "ratio"],
+                [
+                    "messages",
+                    "ingest s (until all embedded)",
+                    "ingest msg/s",
+                    "raw embed msg/s",
+                    "ratio",
+                ],
                 [[n, seconds, ingest_rate, raw_rate, ingest_rate / raw_rate]],
             ),
             "",

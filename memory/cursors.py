@@ -1,8 +1,10 @@
 """Sortable message ids and opaque, tamper-evident paging cursors.
 
 A generated message id is ``m_`` + the creation time in milliseconds as 10 Crockford base32
-characters + a 3-character sequence within the batch + 13 random base32 characters, so ids made later sort after earlier ones (like a
-ULID). A cursor is ``django.core.signing.dumps`` of a small JSON object: base64url(JSON) plus an
+characters + a 3-character sequence within the batch + 13 random base32 characters, so ids
+made later sort after earlier ones (like a ULID).
+
+A cursor is ``django.core.signing.dumps`` of a small JSON object: base64url(JSON) plus an
 HMAC-SHA256 keyed by ``SECRET_KEY`` and a per-kind salt. It also carries a fingerprint of the
 query it belongs to, so a cursor cannot be replayed against another user, filter or query.
 """
@@ -51,9 +53,9 @@ def decode_cursor(kind: str, fp: str, cursor: str) -> list:
     try:
         data = signing.loads(cursor, salt=f"memory.cursor.{kind}")
     except (signing.BadSignature, ValueError, TypeError):
-        raise InvalidArgument("The cursor is malformed or was altered.", details={"field": "cursor"})
-    if not isinstance(data, dict) or data.get("f") != fp or not isinstance(data.get("p"), list):
         raise InvalidArgument(
-            "The cursor belongs to another query.", details={"field": "cursor"}
+            "The cursor is malformed or was altered.", details={"field": "cursor"}
         )
+    if not isinstance(data, dict) or data.get("f") != fp or not isinstance(data.get("p"), list):
+        raise InvalidArgument("The cursor belongs to another query.", details={"field": "cursor"})
     return data["p"]

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
-from django.db.models import Q
+from django.db.models import FloatField, Q
+from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -80,7 +81,12 @@ def lexical_search(
         apply_filter(ChatMessage.objects.filter(user=user), flt)
         .alias(_vector=search_vector("search_text"))
         .filter(_vector=query)
-        .annotate(_rank=SearchRank(search_vector("search_text"), query, cover_density=True))
+        # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
+        .annotate(
+            _rank=Cast(
+                SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
+            )
+        )
     )
     if position:
         try:

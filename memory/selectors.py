@@ -164,7 +164,11 @@ def messages_search_hybrid(*, user, query_text: str, top_k: int = 10, filter=Non
 
     flt = clean_filter(filter)
     items = hybrid_search(
-        user=user, query_text=query_text, flt=flt, top_k=top_k, vector=query_vector(query_text, None)
+        user=user,
+        query_text=query_text,
+        flt=flt,
+        top_k=top_k,
+        vector=query_vector(query_text, None),
     )
     return [{**message_item(i.row), **i.extra} for i in items]
 
@@ -193,7 +197,12 @@ def fetch_context(*, user, context_id: int) -> dict:
         "created_at": context.created_at,
         "updated_at": context.updated_at,
         "entries": [
-            {"id": e.pk, "agent_name": e.agent_name, "content": e.content, "created_at": e.created_at}
+            {
+                "id": e.pk,
+                "agent_name": e.agent_name,
+                "content": e.content,
+                "created_at": e.created_at,
+            }
             for e in entries
         ],
     }

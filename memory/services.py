@@ -149,9 +149,7 @@ def preference_upsert(*, user, category: str, value: str) -> tuple[Preference, b
     if not category or not value:
         raise InvalidArgument("category and value must be non-empty.")
     with transaction.atomic():
-        pref, created = Preference.objects.get_or_create(
-            user=user, category=category, value=value
-        )
+        pref, created = Preference.objects.get_or_create(user=user, category=category, value=value)
         if not created:
             pref.save(update_fields=["updated_at"])
     return pref, created

@@ -63,57 +63,71 @@ def _join(sentences: list[str]) -> str:
     return out
 
 
-def extractive_summary(texts: list[str], *, max_chars: int) -> str:
-    """Return central, non-redundant sentences of ``texts`` in order, at most ``max_chars``."""
-    from rag.embeddings import embed_texts
-
-    sentences = _sentences(texts)
-    if not sentences:
-        return ""
-    if len(sentences) > MAX_SENTENCES:
-        step = len(sentences) / MAX_SENTENCES
-        sampled = {int(i * step) for i in range(MAX_SENTENCES)}
-        sentences = [s for i, s in enumerate(sentences) if i in sampled or legal_refs(s)]
-    chosen: list[int] = []
-    used = 0
-
-    def fits(i: int) -> bool:
-        return used + len(sentences[i]) + 1 <= max_chars
-
-    # Sentences with a legal reference first: they are never paraphrased or dropped.
-    for i, s in enumerate(sentences):
-        if legal_refs(s) and fits(i):
-            chosen.append(i)
-            used += len(s) + 1
-    refs_missing = [r for s in sentences for r in legal_refs(s) if r not in _join(
-        [sentences[i] for i in chosen]
-    )]
-    if refs_missing:
-        # A reference sentence too long to fit: keep the bare references.
-        tail = "；".join(dict.fromkeys(refs_missing))
-        if used + len(tail) <= max_chars:
-            sentences.append(tail)
-            chosen.append(len(sentences) - 1)
-            used += len(tail) + 1
-    vectors = np.asarray(embed_texts(sentences, role="passage"), dtype=np.float32)
-    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+def _mmr_order(vectors: np.ndarray, first: list[int]) -> list[int]:
+    """Return indices by maximal marginal relevance to the centroid, after ``first``."""
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
     centroid = vectors.mean(axis=0)
     centroid /= max(float(np.linalg.norm(centroid)), 1e-12)
     relevance = vectors @ centroid
-    candidates = [i for i in range(len(sentences)) if i not in chosen]
+    chosen = list(first)
+    candidates = [i for i in range(len(vectors)) if i not in chosen]
     while candidates:
-        best, best_score = None, -1e9
-        for i in candidates:
-            redundancy = max((float(vectors[i] @ vectors[j]) for j in chosen), default=0.0)
-            score = MMR_LAMBDA * float(relevance[i]) - (1 - MMR_LAMBDA) * redundancy
-            if score > best_score:
-                best, best_score = i, score
+        picked = chosen[len(first) :] + first
+        redundancy = (vectors[candidates] @ vectors[picked].T).max(axis=1) if picked else 0.0
+        scores = MMR_LAMBDA * relevance[candidates] - (1 - MMR_LAMBDA) * redundancy
+        best = candidates[int(np.argmax(scores))]
         candidates.remove(best)
-        if fits(best):
-            chosen.append(best)
-            used += len(sentences[best]) + 1
-    summary = _join([sentences[i] for i in sorted(chosen)])
-    return summary[:max_chars]
+        chosen.append(best)
+    return chosen[len(first) :]
+
+
+def extractive_summary(texts: list[str], *, max_chars: int, vectors: list | None = None) -> str:
+    """Return central, non-redundant sentences of ``texts`` in order, at most ``max_chars``.
+
+    ``vectors`` (one per text, e.g. the messages' stored embeddings) rank the texts by MMR
+    against their centroid without another provider call; without them the sentences are
+    embedded (one call) and ranked themselves. Sentences quoting a legal reference come first.
+    """
+    from rag.embeddings import embed_texts
+
+    if vectors is not None and len(vectors) == len(texts):
+        units = [_sentences([t]) for t in texts]
+        unit_vectors = np.asarray(vectors, dtype=np.float32)
+    else:
+        sentences = _sentences(texts)
+        if len(sentences) > MAX_SENTENCES:
+            step = len(sentences) / MAX_SENTENCES
+            keep = {int(i * step) for i in range(MAX_SENTENCES)}
+            sentences = [s for i, s in enumerate(sentences) if i in keep or legal_refs(s)]
+        units = [[s] for s in sentences]
+        if not units:
+            return ""
+        unit_vectors = np.asarray(embed_texts(sentences, role="passage"), dtype=np.float32)
+    # Flatten to (unit, sentence) in text order; legal references first, verbatim.
+    flat = [(u, s) for u, group in enumerate(units) for s in group]
+    chosen: list[tuple[int, str]] = []
+    used = 0
+    for u, s in flat:
+        if legal_refs(s) and used + len(s) + 1 <= max_chars:
+            chosen.append((u, s))
+            used += len(s) + 1
+    kept = _join([s for _, s in chosen])
+    missing = [r for _, s in flat for r in legal_refs(s) if r not in kept]
+    if missing:
+        tail = "；".join(dict.fromkeys(missing))  # a reference sentence too long to fit whole
+        if used + len(tail) <= max_chars:
+            chosen.append((len(units), tail))
+            used += len(tail) + 1
+    first_units = sorted({u for u, _ in chosen if u < len(units)})
+    for u in _mmr_order(unit_vectors, first_units):
+        # The leading sentences of a chosen text carry its point; later ones only if room.
+        for s in units[u][:2]:
+            if (u, s) not in chosen and used + len(s) + 1 <= max_chars:
+                chosen.append((u, s))
+                used += len(s) + 1
+    order = {pair: i for i, pair in enumerate(flat)}
+    chosen.sort(key=lambda pair: order.get(pair, len(order)))
+    return _join([s for _, s in chosen])[:max_chars]
 
 
 def llm_summary(texts: list[str], *, max_chars: int) -> str | None:
@@ -136,9 +150,40 @@ def llm_summary(texts: list[str], *, max_chars: int) -> str | None:
     return answer
 
 
-def summarise_texts(texts: list[str], *, max_chars: int) -> str:
+def summarise_texts(texts: list[str], *, max_chars: int, vectors: list | None = None) -> str:
     """Return a summary of ``texts``: the LLM's when available and valid, else extractive."""
-    return llm_summary(texts, max_chars=max_chars) or extractive_summary(texts, max_chars=max_chars)
+    return llm_summary(texts, max_chars=max_chars) or extractive_summary(
+        texts, max_chars=max_chars, vectors=vectors
+    )
+
+
+def _row_vectors(rows) -> list | None:
+    """Return the rows' stored vectors, embedding (and storing) those still missing.
+
+    Normally the embedding tasks ran first; a row still pending is embedded here in one call
+    and its vector saved, so the embedding task finds it current and skips it.
+    """
+    from memory.models import ChatMessage, EmbedState
+    from rag.embeddings import content_hash, current_model, embed_texts
+
+    missing = [r for r in rows if r.embedding is None]
+    if missing:
+        try:
+            fresh = embed_texts(
+                [r.embedding_text() for r in missing], role="passage", use_cache=False
+            )
+        except Exception:  # noqa: BLE001 - fall back to sentence embeddings
+            return None
+        model = current_model()
+        for row, vec in zip(missing, fresh, strict=True):
+            row.embedding, row.embedding_model = vec, model
+            row.embedding_hash = content_hash(row.embedding_text())
+            row.embed_state, row.embed_error = EmbedState.READY, ""
+        ChatMessage.objects.bulk_update(
+            missing,
+            ["embedding", "embedding_model", "embedding_hash", "embed_state", "embed_error"],
+        )
+    return [list(r.embedding) for r in rows]
 
 
 def write_summary(*, user_pk: int, chat_id: str) -> str:
@@ -171,8 +216,10 @@ def write_summary(*, user_pk: int, chat_id: str) -> str:
             .order_by("-ts", "-message_id")
             .first()
         )
-        texts = ([previous.content] if previous else []) + [m.content for m in pending]
-        text = summarise_texts(texts, max_chars=settings_row.summary_max_chars)
+        rows = ([previous] if previous else []) + pending
+        texts = [m.content for m in rows]
+        vectors = _row_vectors(rows)
+        text = summarise_texts(texts, max_chars=settings_row.summary_max_chars, vectors=vectors)
         if not text:
             return "empty"
         last = pending[-1]

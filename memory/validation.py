@@ -75,7 +75,13 @@ def clean_items(items) -> list[dict]:
         if not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS:
             raise _item_error(i, "chat_id", f"a string of at most {MAX_CHAT_ID_CHARS} characters")
         cleaned.append(
-            {"message_id": message_id, "ts": ts, "role": role, "content": content, "chat_id": chat_id}
+            {
+                "message_id": message_id,
+                "ts": ts,
+                "role": role,
+                "content": content,
+                "chat_id": chat_id,
+            }
         )
     return cleaned
 

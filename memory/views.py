@@ -39,8 +39,13 @@ class MessagesView(APIView):
     @extend_schema(
         operation_id="memory_messages_write",
         request=s.MessagesWriteInSerializer,
-        responses={200: s.MessagesWriteOutSerializer, 201: s.MessagesWriteOutSerializer,
-                   400: ERR_400, 404: ERR_404, 409: ERR_409},
+        responses={
+            200: s.MessagesWriteOutSerializer,
+            201: s.MessagesWriteOutSerializer,
+            400: ERR_400,
+            404: ERR_404,
+            409: ERR_409,
+        },
         tags=TAGS,
     )
     def post(self, request, user_id: str):
@@ -57,7 +62,11 @@ class MessagesView(APIView):
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
         query = validated(s.MessageListQuerySerializer, request.query_params)
-        raw = {"role": query.get("role"), "chat_id": query.get("chat_id"), "kind": query.get("kind")}
+        raw = {
+            "role": query.get("role"),
+            "chat_id": query.get("chat_id"),
+            "kind": query.get("kind"),
+        }
         flt = clean_filter({k: v for k, v in raw.items() if v is not None})
         for key in ("since", "until"):
             if query.get(key):
@@ -126,8 +135,10 @@ class LexicalSearchView(APIView):
         out = {
             "items": [trim(message_item(h.row), fields) for h in hits],
             "highlights": [
-                {"message_id": h.row.message_id, "snippets": search.snippets(h.row.content,
-                                                                              data["query_text"])}
+                {
+                    "message_id": h.row.message_id,
+                    "snippets": search.snippets(h.row.content, data["query_text"]),
+                }
                 for h in hits
             ],
             "scores": [{"message_id": h.row.message_id, "score": h.score} for h in hits],
@@ -166,9 +177,7 @@ class SemanticSearchView(APIView):
         hits = search.semantic_search(
             user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
         )
-        items = [
-            {**trim(message_item(h.row), fields), "semantic_score": h.score} for h in hits
-        ]
+        items = [{**trim(message_item(h.row), fields), "semantic_score": h.score} for h in hits]
         return Response({"items": items, "floor": floor})
 
 

@@ -23,8 +23,12 @@ class PreferencesView(APIView):
     @extend_schema(
         operation_id="memory_preferences_upsert",
         request=s.PreferenceInSerializer,
-        responses={200: s.PreferenceSerializer, 201: s.PreferenceSerializer, 400: ERR_400,
-                   404: ERR_404},
+        responses={
+            200: s.PreferenceSerializer,
+            201: s.PreferenceSerializer,
+            400: ERR_400,
+            404: ERR_404,
+        },
         tags=TAGS,
     )
     def post(self, request, user_id: str):

@@ -1,8 +1,8 @@
 """Fixtures of the agent tests.
 
-- ``activities_loaded``: the demo activities (``activities/fixtures/demo_activities.json``),
-  saved with their real embeddings by ``activities.demo.load_demo_activities``; returns
-  ``{title: Activity}``.
+- ``activities_loaded``: the first ``DEMO_COUNT`` demo activities
+  (``activities/fixtures/demo_activities.json``, a subset keeps the suite fast), saved with their
+  real embeddings by ``activities.demo.load_demo_activities``; returns ``{title: Activity}``.
 - ``say``: ``say(client, message, **body) -> dict`` posts one turn to ``POST /api/agent/chat``
   and runs the on-commit callbacks (so the stored turns are embedded, as in production);
   asserts a 200 and returns the JSON body.
@@ -21,6 +21,7 @@ from django.test import override_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "activities" / "fixtures"
 SHANGHAI = {"lat": 31.2304, "lng": 121.4737}
+DEMO_COUNT = 24
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def activities_loaded(db, make_user):
     from activities.demo import load_demo_activities
 
     items = json.loads((FIXTURES / "demo_activities.json").read_text(encoding="utf-8"))
-    created, totals = load_demo_activities(items, creator=make_user("demo"))
+    created, totals = load_demo_activities(items[:DEMO_COUNT], creator=make_user("demo"))
     assert totals.errors == 0
     return {a.title: a for a in created}
 

@@ -37,15 +37,19 @@ def test_same_ts_orders_by_message_id(api_client, user, write):
 
 def test_paging_while_inserting_neither_skips_nor_repeats(api_client, user, write):
     path = f"/v1/users/{user.username}/messages"
-    items = [{"message_id": f"p{i:02d}", "ts": ts(i // 2), "role": "user", "content": f"x{i}"}
-             for i in range(12)]
+    items = [
+        {"message_id": f"p{i:02d}", "ts": ts(i // 2), "role": "user", "content": f"x{i}"}
+        for i in range(12)
+    ]
     write(api_client, user.username, items, status=201)
     first = api_client.get(path, {"page_size": 5}).json()
     seen = [i["message_id"] for i in first["items"]]
     # New messages arrive: newer ones, and one at the very ts of the page boundary.
     boundary_ts = first["items"][-1]["ts"]
-    new = [{"message_id": "zz_new", "ts": ts(100), "role": "user", "content": "new"},
-           {"message_id": "p00a", "ts": boundary_ts, "role": "user", "content": "tie"}]
+    new = [
+        {"message_id": "zz_new", "ts": ts(100), "role": "user", "content": "new"},
+        {"message_id": "p00a", "ts": boundary_ts, "role": "user", "content": "tie"},
+    ]
     write(api_client, user.username, new, status=201)
     cursor = first["next_cursor"]
     while cursor:
@@ -60,8 +64,11 @@ def test_paging_while_inserting_neither_skips_nor_repeats(api_client, user, writ
 def test_forged_or_foreign_cursor_is_invalid(api_client, user, chat):
     path = f"/v1/users/{user.username}/messages"
     cursor = api_client.get(path, {"page_size": 2}).json()["next_cursor"]
-    for bad in ["garbage", cursor[:-2] + ("AA" if cursor[-2:] != "AA" else "BB"),
-                cursor.replace(":", ";")]:
+    for bad in [
+        "garbage",
+        cursor[:-2] + ("AA" if cursor[-2:] != "AA" else "BB"),
+        cursor.replace(":", ";"),
+    ]:
         r = api_client.get(path, {"page_size": 2, "cursor": bad})
         assert r.status_code == 400, bad
         assert r.json()["error"]["code"] == "INVALID_ARGUMENT"

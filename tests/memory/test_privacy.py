@@ -12,8 +12,11 @@ def _calls(user_id: str):
     """Return (method, path, body) for every endpoint naming ``user_id``."""
     return [
         ("get", f"/v1/users/{user_id}/messages", None),
-        ("post", f"/v1/users/{user_id}/messages",
-         {"items": [{"ts": ts(9), "role": "user", "content": "hi"}]}),
+        (
+            "post",
+            f"/v1/users/{user_id}/messages",
+            {"items": [{"ts": ts(9), "role": "user", "content": "hi"}]},
+        ),
         ("get", f"/v1/users/{user_id}/messages/a1/neighbors", None),
         ("get", f"/v1/users/{user_id}/chats/c1/context", None),
         ("post", "/v1/messages/lexical_search", {"user_id": user_id, "query_text": "火锅"}),
@@ -22,8 +25,11 @@ def _calls(user_id: str):
         ("get", f"/v1/users/{user_id}/preferences", None),
         ("post", f"/v1/users/{user_id}/preferences", {"category": "food", "value": "不吃辣"}),
         ("post", f"/v1/users/{user_id}/feedback", {"target_message_id": "a1", "rating": 1}),
-        ("post", "/v1/contexts", {"user_id": user_id, "title": "t", "entry": "e",
-                                  "agent_name": "x"}),
+        (
+            "post",
+            "/v1/contexts",
+            {"user_id": user_id, "title": "t", "entry": "e", "agent_name": "x"},
+        ),
         ("delete", f"/v1/users/{user_id}", None),
     ]
 
@@ -99,7 +105,8 @@ def test_anonymous_is_unauthenticated(anon_client, user):
 
 def test_shared_context_is_owner_or_staff_only(api_client, other_client, staff_client):
     r = api_client.post(
-        "/v1/contexts", {"title": "旅行计划", "entry": "去杭州", "agent_name": "planner"},
+        "/v1/contexts",
+        {"title": "旅行计划", "entry": "去杭州", "agent_name": "planner"},
         format="json",
     )
     assert r.status_code == 201
@@ -111,7 +118,8 @@ def test_shared_context_is_owner_or_staff_only(api_client, other_client, staff_c
     assert r.status_code == 404
     assert staff_client.get(f"/v1/contexts/{cid}").status_code == 200
     r = staff_client.post(
-        f"/v1/contexts/{cid}/entries", {"agent_name": "booker", "content": "订好酒店"},
+        f"/v1/contexts/{cid}/entries",
+        {"agent_name": "booker", "content": "订好酒店"},
         format="json",
     )
     assert r.status_code == 201

@@ -43,8 +43,12 @@ def test_lexical_query_syntax(api_client, user, chat):
 def test_lexical_paging_and_return_fields(api_client, user, chat):
     seen, cursor = [], None
     while True:
-        body = {"user_id": user.username, "query_text": "火锅 OR 西湖 OR 猫", "page_size": 2,
-                "return_fields": ["message_id", "ts"]}
+        body = {
+            "user_id": user.username,
+            "query_text": "火锅 OR 西湖 OR 猫",
+            "page_size": 2,
+            "return_fields": ["message_id", "ts"],
+        }
         if cursor:
             body["cursor"] = cursor
         out = api_client.post(LEX, body, format="json").json()
@@ -107,9 +111,13 @@ def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vecto
             if path == "hnsw":
                 cursor.execute("SET enable_seqscan = off")
             cursor.execute(
-                "SELECT id, similarity, chat_id FROM match_conversations(%s::vector, %s, %s::jsonb)",
-                [str(vectors[7].tolist()), 20,
-                 json.dumps({"user_id": user.pk, "chat_id": "rare", "path": path})],
+                "SELECT id, similarity, chat_id"
+                " FROM match_conversations(%s::vector, %s, %s::jsonb)",
+                [
+                    str(vectors[7].tolist()),
+                    20,
+                    json.dumps({"user_id": user.pk, "chat_id": "rare", "path": path}),
+                ],
             )
             rows = cursor.fetchall()
             cursor.execute("SET enable_seqscan = on")
@@ -117,8 +125,13 @@ def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vecto
         assert {r[2] for r in rows} == {"rare"}
         sims = [r[1] for r in rows]
         assert sims == sorted(sims, reverse=True)
-    body = {"user_id": user.username, "query_embedding": vectors[0].tolist(), "top_k": 20,
-            "min_score": -1, "filter": {"chat_id": "rare"}}
+    body = {
+        "user_id": user.username,
+        "query_embedding": vectors[0].tolist(),
+        "top_k": 20,
+        "min_score": -1,
+        "filter": {"chat_id": "rare"},
+    }
     out = api_client.post(SEM, body, format="json").json()
     assert len(out["items"]) == 20
     assert out["items"][0]["message_id"] == "f00000"
@@ -151,8 +164,13 @@ def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
     items = out["items"]
     assert len(items) == 6
     for item in items:
-        assert {"hybrid_score", "lexical_score", "lexical_rank", "semantic_score",
-                "semantic_rank"} <= set(item)
+        assert {
+            "hybrid_score",
+            "lexical_score",
+            "lexical_rank",
+            "semantic_score",
+            "semantic_rank",
+        } <= set(item)
         assert item["semantic_score"] is not None
     both = [i for i in items if i["lexical_rank"] and i["semantic_rank"]]
     assert both and both[0]["message_id"] in {"a1", "a6"}

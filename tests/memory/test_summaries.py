@@ -30,8 +30,13 @@ def _long_chat(n):
         content = LEGAL if i == 5 else TOPICS[i % len(TOPICS)] + f"（第{i}条消息）"
         role = "assistant" if i % 2 else "user"
         items.append(
-            {"message_id": f"L{i:03d}", "ts": ts(i), "role": role, "content": content,
-             "chat_id": "law"}
+            {
+                "message_id": f"L{i:03d}",
+                "ts": ts(i),
+                "role": role,
+                "content": content,
+                "chat_id": "law",
+            }
         )
     return items
 
@@ -69,8 +74,13 @@ def test_context_is_summary_plus_later_messages_within_budget(
 ):
     write(api_client, user.username, _long_chat(22), status=201)
     later = [
-        {"message_id": f"N{i}", "ts": ts(100 + i), "role": "user", "content": "后来又说了一句话。",
-         "chat_id": "law"}
+        {
+            "message_id": f"N{i}",
+            "ts": ts(100 + i),
+            "role": "user",
+            "content": "后来又说了一句话。",
+            "chat_id": "law",
+        }
         for i in range(5)
     ]
     write(api_client, user.username, later, status=201)
@@ -90,10 +100,17 @@ def test_retention_is_idempotent_and_keeps_summaries(user, live_settings):
 
     now = timezone.now()
     common = {"user": user, "role": "user", "chat_id": "c", "search_text": ""}
-    ChatMessage.objects.create(message_id="old", ts=now - timedelta(days=91), content="旧", **common)
-    ChatMessage.objects.create(message_id="new", ts=now - timedelta(days=89), content="新", **common)
     ChatMessage.objects.create(
-        message_id="s_old", ts=now - timedelta(days=200), content="摘要", kind=Kind.SUMMARY,
+        message_id="old", ts=now - timedelta(days=91), content="旧", **common
+    )
+    ChatMessage.objects.create(
+        message_id="new", ts=now - timedelta(days=89), content="新", **common
+    )
+    ChatMessage.objects.create(
+        message_id="s_old",
+        ts=now - timedelta(days=200),
+        content="摘要",
+        kind=Kind.SUMMARY,
         **common,
     )
     assert retention_sweep()["deleted"] == 1
@@ -114,7 +131,7 @@ def test_retention_is_scheduled_daily(db):
     assert schedule.schedule_type == Schedule.DAILY
 
 
-def test_extractive_summary_offline_unit():
+def test_extractive_summary_offline_unit(db):
     from memory.summarize import extractive_summary, legal_refs
 
     texts = [*TOPICS, LEGAL, "依据《消费者权益保护法》第55条，商家欺诈要三倍赔偿。"]

@@ -78,7 +78,8 @@ def test_embedding_in_groups_of_at_most_100(api_client, user, write):
         calls.append(len(texts))
         return real(texts, **kw)
 
-    items = [_item(i, content=f"消息{i}") for i in range(230)]
+    # Chats of 20 messages: none is due for a summary (whose embedding would be a 4th call).
+    items = [_item(i, content=f"消息{i}", chat_id=f"c{i // 20}") for i in range(230)]
     with mock.patch("memory.tasks.embed_texts", side_effect=spy):
         write(api_client, user.username, items, status=201)
     assert calls == [100, 100, 30]

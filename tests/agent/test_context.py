@@ -1,0 +1,78 @@
+"""The prompt builder's budget, de-duplication and sources, and the three context passes."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from agent.context import Chunk, PromptBuilder, count_tokens
+
+SYSTEM = "你是一个助手。"
+
+
+def test_count_tokens_approximation():
+    assert count_tokens("你好") == 2
+    assert count_tokens("hello world") == 4  # 2 + 2 (ceil(5/4) each)
+    assert count_tokens("") == 0
+
+
+def test_duplicates_removed_and_sources_recorded():
+    chunks = [
+        Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0),
+        Chunk("session:msg:m_1", "用户：我周五有空", 0.8),
+        Chunk("knowledge:msg:m_1", "用户：我周五有空！", 0.5),  # same after normalising
+        Chunk("knowledge:msg:m_2", "用户曾说：喜欢爵士乐", 0.5),
+    ]
+    built = PromptBuilder(500).build(SYSTEM, chunks, "推荐点周五的活动")
+    assert built.sources == ["persona:preference:1", "session:msg:m_1", "knowledge:msg:m_2"]
+    assert ("knowledge:msg:m_1", "duplicate") in built.dropped
+    assert "[persona:preference:1]" in built.system
+    assert built.tokens <= 500
+
+
+def test_low_priority_chunks_dropped_first():
+    chunks = [Chunk(f"knowledge:msg:{i}", "很长的一段话" * 10, 0.1 * i) for i in range(10)]
+    built = PromptBuilder(200).build(SYSTEM, chunks, "你好")
+    assert built.tokens <= 200
+    kept = {c.source for c in built.chunks}
+    assert "knowledge:msg:9" in kept and "knowledge:msg:0" not in kept
+
+
+def test_overlong_user_prompt_is_cut_to_fit():
+    built = PromptBuilder(50).build(SYSTEM, [], "字" * 500)
+    assert built.tokens <= 50 and built.user.startswith("字")
+
+
+texts = st.text(alphabet=st.sampled_from(list("你好吗今天天气abc xyz，。123")), max_size=80)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    budget=st.integers(min_value=20, max_value=400),
+    items=st.lists(st.tuples(texts, st.floats(0, 1)), max_size=30),
+    user_prompt=texts,
+)
+def test_budget_is_never_exceeded(budget, items, user_prompt):
+    chunks = [Chunk(f"knowledge:msg:{i}", t, p) for i, (t, p) in enumerate(items)]
+    built = PromptBuilder(budget).build(SYSTEM, chunks, user_prompt)
+    assert built.tokens <= budget
+    rendered = [c.text for c in built.chunks]
+    from agent.context import normalised_hash
+
+    assert len({normalised_hash(t) for t in rendered}) == len(rendered)
+
+
+@pytest.mark.django_db
+def test_build_context_passes_carry_sources(api_client, user, say):
+    from agent.context import build_context
+    from memory.services import preference_upsert
+
+    preference_upsert(user=user, category="food", value="不吃辣")
+    first = say(api_client, "我最近特别想吃火锅")
+    context = build_context(user=user, chat_id=first["chat_id"], message="火锅")
+    sources = [c.source for c in context.chunks]
+    assert any(s.startswith("persona:preference:") for s in sources)
+    assert any(s.startswith("session:msg:m_") for s in sources)
+    assert any(s.startswith("knowledge:msg:m_") for s in sources)
+    assert not context.errors

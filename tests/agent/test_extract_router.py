@@ -1,0 +1,108 @@
+"""Rule-based extraction (times in Asia/Shanghai, preferences) and the offline router."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent.extract import (
+    extract_activity_type,
+    extract_people,
+    extract_place,
+    extract_preferences,
+    extract_time_range,
+    semantic_query,
+)
+
+SH = ZoneInfo("Asia/Shanghai")
+SUNDAY_10AM = datetime(2026, 11, 22, 10, 0, tzinfo=SH)
+WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=SH)
+
+
+def test_friday_evening_nearby_lively():
+    found = extract_time_range("周五晚上附近热闹的地方", WEDNESDAY_10AM)
+    assert found.start == datetime(2026, 11, 27, 18, 0, tzinfo=SH)
+    assert found.end.date() == found.start.date() and found.end.hour == 23
+    assert semantic_query("周五晚上附近热闹的地方") == "热闹"
+
+
+@pytest.mark.parametrize(
+    ("text", "start"),
+    [
+        ("明天下午三点开会", datetime(2026, 11, 26, 15, 0)),
+        ("下周五截止", datetime(2026, 12, 4, 0, 0)),
+        ("后天上午十点半", datetime(2026, 11, 27, 10, 30)),
+        ("今晚", datetime(2026, 11, 25, 18, 0)),
+        ("这周末", datetime(2026, 11, 28, 0, 0)),
+        ("12月3号", datetime(2026, 12, 3, 0, 0)),
+        ("晚上8点", datetime(2026, 11, 25, 20, 0)),
+    ],
+)
+def test_time_expressions(text, start):
+    assert extract_time_range(text, WEDNESDAY_10AM).start == start.replace(tzinfo=SH)
+
+
+def test_clock_time_is_a_point_and_no_time_is_none():
+    found = extract_time_range("明天下午三点开会", SUNDAY_10AM)
+    assert found.point == datetime(2026, 11, 23, 15, 0, tzinfo=SH)
+    assert extract_time_range("你好呀", SUNDAY_10AM) is None
+
+
+def test_preferences():
+    assert extract_preferences("我不吃辣") == [("food", "不吃辣")]
+    assert ("vibe", "热闹") in extract_preferences("我喜欢热闹")
+    assert ("food", "素食") in extract_preferences("我吃素")
+    found = extract_preferences("我不喜欢人多的地方")
+    assert ("vibe", "安静") in found and ("vibe", "热闹") not in found
+
+
+def test_types_people_places():
+    assert extract_activity_type("想找人一起去吃火锅") == "美食"
+    assert extract_activity_type("周末去爬山") == "户外"
+    assert extract_people("人数改成八个") == 8
+    assert extract_place("把地点改成静安寺") == "静安寺"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("周五晚上附近有什么热闹的地方", "EXPLORE"),
+        ("帮我组织一个周末烧烤局", "CREATE"),
+        ("有没有人想一起去看展", "PARTNER"),
+        ("取消我明天的报名", "MANAGE"),
+        ("今天好开心呀", "CHAT"),
+    ],
+)
+def test_offline_router(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
+@pytest.mark.django_db
+def test_router_keeps_create_for_a_refinement():
+    from agent.router import classify_offline
+
+    result = classify_offline("时间改成晚上八点", {"last_intent": "CREATE"})
+    assert result.intent == "CREATE" and result.source == "context"
+
+
+@pytest.mark.django_db
+def test_router_survives_an_embedding_outage(monkeypatch):
+    from agent import router
+    from rag import embeddings
+
+    def down(*args, **kwargs):
+        raise embeddings.ProviderError("down")
+
+    monkeypatch.setattr(embeddings, "embed_texts", down)
+    router.reset_examples()
+    try:
+        assert router.classify_offline("帮我发起一个活动").intent == "CREATE"
+        assert router.classify_offline("嗯").intent == "CHAT"
+    finally:
+        monkeypatch.undo()
+        router.reset_examples()

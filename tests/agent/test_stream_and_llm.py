@@ -1,0 +1,155 @@
+"""Server-sent events over a real HTTP connection, and the LLM path against a fake server."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+
+def parse_sse(lines) -> list[tuple[str, dict]]:
+    """Return ``[(event, data)]`` from the lines of a server-sent-event stream."""
+    events, name, data = [], None, []
+    for line in lines:
+        if line.startswith("event:"):
+            name = line[6:].strip()
+        elif line.startswith("data:"):
+            data.append(line[5:].strip())
+        elif line == "" and name is not None:
+            events.append((name, json.loads("\n".join(data))))
+            name, data = None, []
+    if name is not None:
+        events.append((name, json.loads("\n".join(data))))
+    return events
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stream_over_real_http(live_server, user):
+    headers = {"Authorization": f"Token {user.auth_token.key}"}
+    with httpx.stream(
+        "POST",
+        live_server.url + "/api/agent/chat/stream",
+        json={"message": "帮我发起一个明天晚上的火锅局"},
+        headers=headers,
+        timeout=60,
+    ) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        events = parse_sse(response.iter_lines())
+    names = [name for name, _ in events]
+    assert names[0] == "intent" and names[-1] == "done"
+    assert names.index("tool_call") < names.index("tool_result") < names.index("delta")
+    intent = events[0][1]
+    assert intent["intent"] == "CREATE" and intent["chat_id"]
+    deltas = "".join(data["text"] for name, data in events if name == "delta")
+    done = events[-1][1]
+    assert deltas == done["reply"]
+    assert done["tool_calls"][0]["name"] == "createDraft"
+    assert done["tool_calls"][0]["result"]["draft"]["type"] == "美食"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_stream_rejects_bad_input_before_streaming(live_server, user):
+    headers = {"Authorization": f"Token {user.auth_token.key}"}
+    response = httpx.post(
+        live_server.url + "/api/agent/chat/stream", json={}, headers=headers, timeout=30
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def _stream(client, body) -> list[tuple[str, dict]]:
+    response = client.post("/api/agent/chat/stream", body, format="json")
+    assert response.status_code == 200
+    text = b"".join(response.streaming_content).decode()
+    return parse_sse(text.split("\n"))
+
+
+@pytest.mark.django_db
+def test_llm_tool_call_runs_for_the_authenticated_user(api_client, user, other_user, fake_llm):
+    from agent.models import PartnerIntent
+
+    fake_llm.chat_script += [
+        {"content": "PARTNER"},  # the router's classification
+        {
+            "tool_calls": [
+                {
+                    "name": "createPartnerIntent",
+                    "arguments": {
+                        "activityType": "户外",
+                        "description": "周末爬山",
+                        "user_id": other_user.username,
+                    },
+                }
+            ]
+        },
+        {"content": "好的，已经帮你记下想找人周末爬山的需求，有合适的人会告诉你。"},
+    ]
+    events = _stream(api_client, {"message": "想找个人周末一起爬山"})
+    names = [n for n, _ in events]
+    assert names[0] == "intent" and events[0][1]["intent"] == "PARTNER"
+    assert events[0][1]["source"] == "llm"
+    call = next(d for n, d in events if n == "tool_call")
+    assert call["name"] == "createPartnerIntent" and "user_id" not in call["arguments"]
+    assert PartnerIntent.objects.get().user == user
+    assert not PartnerIntent.objects.filter(user=other_user).exists()
+    deltas = [d["text"] for n, d in events if n == "delta"]
+    assert len(deltas) > 1  # streamed in pieces
+    done = events[-1][1]
+    assert "".join(deltas) == done["reply"] and done["reply"].startswith("好的")
+    # The second chat request carried the tool result; the mode's tools were offered.
+    chat_bodies = [b for b in fake_llm.bodies("/v1/chat/completions") if b.get("tools")]
+    offered = {t["function"]["name"] for t in chat_bodies[0]["tools"]}
+    assert {"createPartnerIntent", "askPreference"} <= offered
+    assert all(
+        "user_id" not in json.dumps(t["function"]["parameters"]) for t in chat_bodies[0]["tools"]
+    )
+    tool_messages = [m for m in chat_bodies[1]["messages"] if m["role"] == "tool"]
+    assert json.loads(tool_messages[0]["content"])["partnerIntent"]["activityType"] == "户外"
+
+
+@pytest.mark.django_db
+def test_llm_failure_falls_back_to_offline(api_client, user, fake_llm):
+    # Every request fails: the router and the run both fall back to the offline path.
+    fake_llm.script += [(500, {"error": {"message": "down"}})] * 10
+    events = _stream(api_client, {"message": "你好"})
+    done = events[-1][1]
+    assert events[0][1]["intent"] == "CHAT" and events[0][1]["source"] != "llm"
+    assert done["reply"] and done["engine"] == "offline"
+
+
+@pytest.mark.django_db
+def test_unknown_llm_label_keeps_offline_intent(api_client, user, fake_llm):
+    fake_llm.chat_script += [{"content": "I think it is WEATHER"}, {"content": "晴天哦"}]
+    events = _stream(api_client, {"message": "我的活动有哪些"})
+    assert events[0][1]["intent"] == "MANAGE"
+
+
+@pytest.mark.django_db
+def test_failure_mid_stream_ends_with_an_error_event(api_client, user, monkeypatch):
+    from agent import chat
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(chat, "_save_turn", broken)
+    events = _stream(api_client, {"message": "你好"})
+    names = [n for n, _ in events]
+    assert names[0] == "intent" and "delta" in names and names[-1] == "error"
+    assert events[-1][1] == {
+        "error": {"code": "INTERNAL", "message": "Internal error.", "details": {}}
+    }
+
+
+@pytest.mark.django_db
+def test_service_error_mid_stream_keeps_its_code(api_client, user, monkeypatch):
+    from agent import chat
+    from config.errors import Conflict
+
+    def conflict(*args, **kwargs):
+        raise Conflict("A message_id was written concurrently; resend.")
+
+    monkeypatch.setattr(chat, "_save_turn", conflict)
+    events = _stream(api_client, {"message": "你好"})
+    assert events[-1][0] == "error" and events[-1][1]["error"]["code"] == "CONFLICT"

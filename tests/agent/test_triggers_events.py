@@ -1,0 +1,148 @@
+"""Proactive triggers fire once per period; the events feed is private; tools ignore user ids."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+pytestmark = pytest.mark.django_db
+SH = ZoneInfo("Asia/Shanghai")
+SENT = datetime(2026, 11, 20, 9, 0, tzinfo=SH)  # a Friday morning
+
+
+def write(user, *contents, start=SENT, chat_id="c1"):
+    from memory.services import messages_write
+
+    items = [
+        {
+            "ts": (start + timedelta(minutes=i)).isoformat(),
+            "role": "user",
+            "content": text,
+            "chat_id": chat_id,
+        }
+        for i, text in enumerate(contents)
+    ]
+    return messages_write(user=user, items=items)
+
+
+def test_daily_digest_once_per_day(user, other_user):
+    from agent.models import SystemEvent
+    from agent.triggers import run_daily_digest
+
+    write(user, "今天去了新开的咖啡店，拿铁很好喝。", "下午开了两个会，有点累。")
+    now = SENT + timedelta(hours=10)
+    assert run_daily_digest(now) == 1
+    assert run_daily_digest(now + timedelta(hours=2)) == 0  # same local day
+    event = SystemEvent.objects.get(user=user, kind="daily_digest")
+    assert event.period_key == "2026-11-20"
+    assert event.payload["messageCount"] == 2 and event.payload["text"]
+    assert not SystemEvent.objects.filter(user=other_user).exists()
+    assert run_daily_digest(now + timedelta(hours=13)) == 1  # 08:00 next day, within 24 hours
+
+
+def test_interest_spike_threshold_and_once(user, live_settings):
+    from agent.models import SystemEvent
+    from agent.triggers import run_interest_spike
+
+    write(user, "好想吃火锅", "昨天那家火锅真不错", start=SENT - timedelta(days=1))
+    now = SENT + timedelta(hours=1)
+    assert run_interest_spike(now) == 0  # twice is not a spike (threshold 3)
+    write(user, "周末再约火锅吧", start=SENT + timedelta(minutes=30))
+    assert run_interest_spike(now) == 1
+    assert run_interest_spike(now + timedelta(minutes=30)) == 0
+    event = SystemEvent.objects.get(kind="interest_spike")
+    assert event.payload["term"] == "火锅" and event.payload["count"] == 3
+    # The next day the same subject is not reported again within the window.
+    assert run_interest_spike(now + timedelta(days=1)) == 0
+    live_settings.interest_spike_count = 4
+    live_settings.save()
+    assert SystemEvent.objects.filter(kind="interest_spike").count() == 1
+
+
+def test_deadline_reminder_the_day_before(user):
+    from agent.models import SystemEvent
+    from agent.triggers import deadline_of, run_deadline_reminders
+
+    write(user, "报告下周五截止", "明天下午三点开会", "周五晚上附近有什么好玩的")
+    # 明天下午三点 relative to Friday 09:00 is Saturday 15:00; 下周五 is 2026-11-27.
+    assert deadline_of("明天下午三点开会", SENT) == datetime(2026, 11, 21, 15, 0, tzinfo=SH)
+    assert deadline_of("周五晚上附近有什么好玩的", SENT) is None  # no task word
+    assert run_deadline_reminders(SENT + timedelta(hours=1)) == 0  # more than a day ahead
+    friday_evening = datetime(2026, 11, 20, 16, 0, tzinfo=SH)
+    assert run_deadline_reminders(friday_evening) == 1
+    assert run_deadline_reminders(friday_evening + timedelta(hours=2)) == 0
+    thursday = datetime(2026, 11, 26, 10, 0, tzinfo=SH)
+    assert run_deadline_reminders(thursday) == 1
+    keys = SystemEvent.objects.values_list("period_key", flat=True)
+    assert sorted(k.split(":")[1] for k in keys) == ["2026-11-21", "2026-11-27"]
+
+
+def test_schedules_registered_once():
+    from django_q.models import Schedule
+
+    from agent.signals import register_agent_schedules
+
+    register_agent_schedules(sender=None)
+    names = sorted(
+        Schedule.objects.filter(name__startswith="agent.").values_list("name", flat=True)
+    )
+    assert names == ["agent.daily_digest", "agent.deadline_reminders", "agent.interest_spike"]
+
+
+def test_events_endpoint_privacy(api_client, user, other_user, staff_client):
+    from agent.models import SystemEvent
+
+    SystemEvent.objects.create(user=user, kind="daily_digest", period_key="d1", payload={"a": 1})
+    SystemEvent.objects.create(user=other_user, kind="daily_digest", period_key="d1")
+    own = api_client.get(f"/v1/users/{user.username}/events")
+    assert own.status_code == 200
+    assert [e["payload"] for e in own.json()["events"]] == [{"a": 1}]
+    other = api_client.get(f"/v1/users/{other_user.username}/events")
+    assert other.status_code == 404 and other.json()["error"]["code"] == "NOT_FOUND"
+    missing = api_client.get("/v1/users/nobody/events")
+    assert missing.status_code == 404
+    staff = staff_client.get(f"/v1/users/{other_user.username}/events?kind=daily_digest")
+    assert staff.status_code == 200 and len(staff.json()["events"]) == 1
+    bad = api_client.get(f"/v1/users/{user.username}/events?kind=nope")
+    assert bad.status_code == 400
+
+
+def test_tool_ignores_user_id_from_the_model(user, other_user):
+    from agent.models import PartnerIntent
+    from agent.tools import REGISTRY
+
+    result = REGISTRY["createPartnerIntent"].run(
+        user, {"activityType": "音乐", "user_id": other_user.pk, "userId": "bob", "owner": 2}
+    )
+    assert result["partnerIntent"]["activityType"] == "音乐"
+    assert PartnerIntent.objects.get().user == user
+    for tool in REGISTRY.values():
+        properties = tool.parameters["properties"]
+        assert not {"user_id", "userId", "user", "owner"} & set(properties)
+
+
+def test_tool_cannot_touch_another_users_activity(user, other_user, make_activity_for):
+    from agent.tools import REGISTRY
+
+    theirs = make_activity_for(other_user)
+    result = REGISTRY["cancelActivity"].run(user, {"activityId": theirs.pk})
+    assert result["error"]["code"] == "NOT_FOUND"
+    theirs.refresh_from_db()
+    assert theirs.status == "active"
+    draft = make_activity_for(other_user, status="draft")
+    result = REGISTRY["refineDraft"].run(user, {"activityId": draft.pk, "title": "偷改"})
+    assert result["error"]["code"] == "NOT_FOUND"
+
+
+def test_erasure_removes_agent_data(user, other_user):
+    from agent.models import PartnerIntent, SystemEvent
+    from memory.services import user_erase
+
+    SystemEvent.objects.create(user=user, kind="daily_digest", period_key="d1")
+    SystemEvent.objects.create(user=other_user, kind="daily_digest", period_key="d1")
+    PartnerIntent.objects.create(user=user, activity_type="户外")
+    counts = user_erase(user=user)
+    assert counts["agent_events"] == 1 and counts["partner_intents"] == 1
+    assert SystemEvent.objects.filter(user=other_user).count() == 1
