@@ -35,7 +35,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 50
 SMALL_RESULT = 3  # this many or fewer filtered rows are returned without ranking
-CANDIDATE_COUNT_CAP = 10_000  # meta.candidates counts at most this many rows
 RERANK_POOL = 3  # with personalisation, rank limit * this many before re-ordering
 SURFACE = "activities"
 
@@ -171,8 +170,10 @@ def activities_search(
     query = (semantic_query or "").strip()[:500]
     parsed = parse_filters(filters)
     qs = hard_filter(parsed)
-    candidates = qs.order_by()[:CANDIDATE_COUNT_CAP].count()
     row = live.get_settings()
+    # Counting stops one past the exact-search limit: that is all the path choice needs, and
+    # counting every passing row of a large table costs more than the vector search itself.
+    candidates = qs.order_by()[: row.exact_search_max_rows + 1].count()
     meta = {
         "path": "",
         "candidates": candidates,

@@ -252,7 +252,7 @@ def mentions_nearby(text: str) -> bool:
 
 
 _FILLER_RE = re.compile(
-    r"帮我|给我|麻烦|请|推荐|一下|一些|几个|有没有|有什么|有啥|什么|哪里|哪儿|去哪|可以去的?|"
+    r"帮我|给我|麻烦|请|推荐|一下|一些|几个|一个|一场|一次|有没有|有什么|有啥|什么|哪里|哪儿|去哪|可以去的?|"
     r"我想|想要|想去|想找|找个|找点|找一?下|看看|能不能|可以|活动|的地方|地方|好玩的|吗|呢|吧|呀|啊|"
     r"[？?！!，,。.、~～\s]"
 )
@@ -272,7 +272,14 @@ def semantic_query(text: str, time_range: TimeRange | None = None) -> str:
 
 # --- Counts and titles --------------------------------------------------------------------
 
-_PEOPLE_RE = re.compile(r"(" + _NUM + r")\s*(?:个人|个|人|位|名)")
+# "8个人", "六位"; a bare "个" only after 人数 ("人数改成八个"), since "一个周六" is no count.
+_PEOPLE_RE = re.compile(
+    r"("
+    + _NUM
+    + r")\s*(?:个人|人|位|名)|人数\s*(?:改成|改为|设为|定为|是|为|:|：)?\s*("
+    + _NUM
+    + r")"
+)
 
 
 def extract_people(text: str) -> int | None:
@@ -280,7 +287,10 @@ def extract_people(text: str) -> int | None:
     match = _PEOPLE_RE.search(text)
     if not match:
         return None
-    value = cn_number(match.group(1))
+    numeral = match.group(1) or match.group(2)
+    if len(numeral) == 2 and "十" not in numeral and not numeral.isdigit():
+        numeral = max(numeral, key=lambda ch: CN_DIGITS.get(ch, 0))  # 五六个人: up to six
+    value = cn_number(numeral)
     return value if value and 1 <= value <= 500 else None
 
 

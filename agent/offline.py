@@ -11,10 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from django.utils import timezone
+
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
 from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
+from agent.triggers import deadline_of
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
 CANCEL_RE = re.compile(r"取消|退出|退掉|不去了|去不了|删除|删掉")
@@ -38,13 +41,16 @@ def _start_at(time_range: extract.TimeRange | None) -> str | None:
 def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Search with the semantic part of the message, its time range and "nearby"."""
     if done:
+        # Nothing found: widen step by step, first the place, then the time.
         last = done[-1]
         relaxed = dict(last["arguments"])
-        if last["result"].get("results") or not ({"timeRange", "nearby"} & set(relaxed)):
+        if last["result"].get("results") or "error" in last["result"]:
             return []
-        # Nothing found: widen once, first the place, then the time.
-        relaxed.pop("nearby" if "nearby" in relaxed else "timeRange")
-        return [("exploreNearby", relaxed)] if len(done) < 2 else []
+        for key in ("nearby", "timeRange"):
+            if key in relaxed:
+                relaxed.pop(key)
+                return [("exploreNearby", relaxed)]
+        return []
     time_range = extract.extract_time_range(ctx.message)
     arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
     if time_range:
@@ -161,8 +167,6 @@ PLANNERS: dict[str, Callable[[RuntimeContext, list[dict]], list[tuple[str, dict]
 def _when_text(iso: str) -> str:
     from datetime import datetime
 
-    from django.utils import timezone
-
     moment = timezone.localtime(datetime.fromisoformat(iso))
     weekday = "一二三四五六日"[moment.weekday()]
     return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
@@ -227,7 +231,11 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             "（没有你附近的位置信息，先按全城推荐）" if result["meta"].get("nearbyUnknown") else ""
         )
         if len(calls) > 1:
-            note = "（按原条件没找到，已放宽条件）"
+            dropped = set(calls[0]["arguments"]) - set(last["arguments"])
+            widened = "、".join(
+                w for k, w in (("nearby", "距离"), ("timeRange", "时间")) if k in dropped
+            )
+            note = f"（按原条件没找到，已放宽{widened}）"
         lines = [_activity_line(i + 1, item) for i, item in enumerate(items[:3])]
         return f"为你找到这些活动{note}：\n" + "\n".join(lines) + "\n想报名哪个，或者要我换一批吗？"
     if name == "createDraft":
@@ -241,9 +249,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return f"发布成功！「{result['activity']['title']}」现在大家都能看到并报名了。"
     if name in ("createPartnerIntent", "askPreference"):
         intent = calls[0]["result"].get("partnerIntent") or {}
-        what = intent.get("activityType") or "一起活动"
+        what = intent.get("activityType") or "一起活动的"
         matches = calls[0]["result"].get("openMatches", 0)
-        text = f"已帮你记下想找人{what}的需求"
+        text = f"已帮你记下：想找{what}搭子"
         text += (
             f"，目前有 {matches} 位也在找同伴，我会帮你留意。"
             if matches
@@ -257,6 +265,15 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if CANCEL_RE.search(ctx.message) and items:
             names = "、".join(f"「{a['title']}」" for a in items[:5])
             return f"你想取消哪一个？{names}"
+        due = deadline_of(ctx.message, timezone.now())
+        if due is not None:
+            when = _when_text(due.isoformat())
+            head = f"记下了，我会在 {when} 的前一天提醒你。"
+            return head + (
+                ""
+                if not items
+                else "你这段时间的活动：" + "、".join(f"「{a['title']}」" for a in items[:5])
+            )
         if not items:
             return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
         lines = []

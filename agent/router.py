@@ -83,7 +83,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         CHAT,
         re.compile(
             r"谢谢|多谢|哈哈|心情|难过|伤心|失恋|压力|好累|无聊|天气|下雨|晚安|早安|早上好|"
-            r"^你(?!们)|你(?:是|会|能|觉得|喜欢)|\b(?:thanks|thank you|hello|hi)\b"
+            r"^你(?!们)|你(?:是|会|能|觉得|喜欢)|"
+            r"^我(?:不吃|吃素|是素食|不喝|(?:很|也|比较)?(?:不)?喜欢)|"
+            r"\b(?:thanks|thank you|hello|hi)\b"
         ),
         0.6,
     ),

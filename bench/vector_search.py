@@ -38,6 +38,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
+    ROOT,
     markdown_table,
     percentile,
     setup_django,
@@ -93,6 +94,24 @@ def synthesise(real: np.ndarray, n: int, sigma: float, rng: np.random.Generator)
     noisy = base + rng.normal(0.0, sigma, size=base.shape).astype(np.float32)
     noisy /= np.linalg.norm(noisy, axis=1, keepdims=True)
     return np.vstack([real, noisy]).astype(np.float32)
+
+
+def mix(real: np.ndarray, n: int, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """Return n unit vectors: the real ones, then points between two random real ones.
+
+    Each synthetic vector is ``x + t (y - x)`` for real x, y and t in [0, 0.5), plus a little
+    noise, renormalised: it stays on the model's manifold instead of piling near-duplicates
+    around each real vector as :func:`synthesise` does.
+    """
+    extra = n - len(real)
+    if extra <= 0:
+        return real[:n].copy()
+    x = real[rng.integers(0, len(real), size=extra)]
+    y = real[rng.integers(0, len(real), size=extra)]
+    t = rng.uniform(0.0, 0.5, size=(extra, 1)).astype(np.float32)
+    out = x + t * (y - x) + rng.normal(0.0, sigma, size=x.shape).astype(np.float32)
+    out /= np.linalg.norm(out, axis=1, keepdims=True)
+    return np.vstack([real, out]).astype(np.float32)
 
 
 def throughput(provider, texts: list[str], batch_sizes=(1, 16, 64), per_size: int = 64) -> list:
@@ -232,8 +251,14 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=100_000, help="rows in the table")
     parser.add_argument("--real", type=int, default=3_000, help="rows embedded for real")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--sigma", type=float, default=0.02, help="per-dimension noise")
+    parser.add_argument("--sigma", type=float, default=0.01, help="per-dimension noise")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument(
+        "--synth",
+        choices=["noise", "mix"],
+        default="noise",
+        help="noise: real vector + noise (default); mix: between two real vectors",
+    )
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--no-write", action="store_true", help="print, do not write the report")
     args = parser.parse_args()
@@ -254,10 +279,29 @@ def main() -> None:
     spare = sentences[real_count:] or sentences
     speed_rows = throughput(provider, spare)
 
-    real = embed_all(provider, sentences[:real_count], "passage")
-    queries = embed_all(provider, questions, "query")
+    cache = ROOT / ".runtime" / f"bench_vectors_{args.seed}_{real_count}_{len(questions)}.npz"
+    if cache.exists():  # embedding thousands of texts on a shared CPU takes minutes
+        saved = np.load(cache)
+        real, queries = saved["real"], saved["queries"]
+        print(f"  real and query vectors read from {cache.relative_to(ROOT)}")
+    else:
+        real = embed_all(provider, sentences[:real_count], "passage")
+        queries = embed_all(provider, questions, "query")
+        cache.parent.mkdir(exist_ok=True)
+        np.savez(cache, real=real, queries=queries)
     load_during_embedding = "{:.1f} / {:.1f} / {:.1f}".format(*os.getloadavg())
-    vectors = synthesise(real, args.n, args.sigma, rng)
+    if args.synth == "mix":
+        vectors = mix(real, args.n, args.sigma, rng)
+        how = (
+            f"the rest synthesised between two random real vectors (x + t(y - x), t in "
+            f"[0, 0.5)) + N(0, {args.sigma}^2) noise per dimension, renormalised"
+        )
+    else:
+        vectors = synthesise(real, args.n, args.sigma, rng)
+        how = (
+            f"the rest synthesised as a real vector + N(0, {args.sigma}^2) noise per "
+            "dimension, renormalised"
+        )
     buckets = rng.integers(0, 100, size=len(vectors))
 
     url = database_url(args.database_url)
@@ -342,8 +386,7 @@ def main() -> None:
     body = "\n".join(
         [
             f"Rows: {len(vectors):,} x {DIMS}-d ({real_count:,} CMRC 2018 dev sentences embedded "
-            f"with `{provider.model}`, the rest synthesised as a real vector + N(0, "
-            f"{args.sigma}^2) noise per dimension, renormalised). Queries: {len(queries)} CMRC "
+            f"with `{provider.model}`, {how}). Queries: {len(queries)} CMRC "
             f"questions (query role), none in the table. k = {K}; latency is one client over the "
             "local socket, including the round trip.",
             "",
@@ -388,7 +431,11 @@ def main() -> None:
     if args.no_write:
         print(body)
     else:
-        write_section("vector_search", "Vector search (pgvector HNSW vs exact)", body)
+        key = "vector_search" if args.synth == "noise" else f"vector_search_{args.synth}"
+        title = "Vector search (pgvector HNSW vs exact)"
+        if args.synth != "noise":
+            title += f", synthetic rows: {args.synth}"
+        write_section(key, title, body)
 
 
 if __name__ == "__main__":

@@ -25,13 +25,13 @@ from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
-from memory.models import ChatMessage
+from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
 from rag import live
 from rag.embeddings import current_model, embed_query
 from rag.fields import configured_dimensions
 from rag.search import TS_CONFIG, rrf, search_vector
-from rag.text import parse_query, segment_query
+from rag.text import parse_query, quote_lexeme, segment_query
 
 MAX_TOP_K = 200
 DEFAULT_TOP_K = 20
@@ -41,6 +41,12 @@ DEFAULT_PAGE_SIZE = 20
 HYBRID_POOL_FACTOR = 3
 HYBRID_POOL_MIN = 50
 SNIPPET_RADIUS = 30
+# A bare word in more than this fraction of a user's messages is dropped from an OR query.
+COMMON_TERM_FRACTION = 0.1
+COMMON_TERM_MIN_ROWS = 50
+COMMON_TERM_SAMPLE = 2000
+EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
+LEXEME = re.compile(r"'((?:[^']|'')*)'")
 MAX_SNIPPETS = 3
 
 
@@ -53,12 +59,61 @@ class Scored:
     extra: dict
 
 
+def scoped(flt: dict) -> dict:
+    """Search chat turns unless the filter asks for summaries (``kind``) explicitly.
+
+    Summaries repeat the words and the gist of many turns, so they would crowd the turns
+    themselves out of every result list; agents reach them through the chat context.
+    """
+    return {**flt, "kind": flt.get("kind") or Kind.MESSAGE}
+
+
 # --- lexical --------------------------------------------------------------------------------
 
 
-def lexical_tsquery(query_text: str, default_operator: str = "or") -> str:
-    """Return the tsquery text for a user's query (stopwords dropped)."""
-    return parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
+def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) -> str:
+    """Return the tsquery text for a user's query (stopwords dropped).
+
+    For a plain OR query (no quotes, operators or parentheses), words found in more than
+    ``COMMON_TERM_FRACTION`` of the user's messages are dropped while a rarer word remains:
+    ``ts_rank_cd`` has no inverse document frequency, so a name that appears in half the chat
+    would otherwise outrank the one rare word that identifies the answer.
+    """
+    tsquery = parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
+    if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
+        return tsquery
+    lexemes = list(
+        dict.fromkeys(
+            m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
+        )
+    )
+    if len(lexemes) < 2:
+        return tsquery
+    common = _common_lexemes(user, lexemes)
+    kept = [lex for lex in lexemes if lex not in common]
+    if not kept or len(kept) == len(lexemes):
+        return tsquery
+    return " | ".join(quote_lexeme(lex) for lex in kept)
+
+
+def _common_lexemes(user, lexemes: list[str]) -> set[str]:
+    """Return the lexemes found in more than COMMON_TERM_FRACTION of the user's messages.
+
+    One query over the user's latest ``COMMON_TERM_SAMPLE`` messages (each tsvector built once),
+    so the cost is bounded however long the user's history is.
+    """
+    counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in lexemes)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT count(*), {counts} FROM (SELECT to_tsvector('simple', search_text) AS v"
+            " FROM memory_chatmessage WHERE user_id = %s AND kind = 'message'"
+            " ORDER BY ts DESC LIMIT %s) sample",
+            [*(quote_lexeme(lex) for lex in lexemes), user.pk, COMMON_TERM_SAMPLE],
+        )
+        total, *found = cursor.fetchone()
+    if total < COMMON_TERM_MIN_ROWS:
+        return set()
+    return {lex for lex, n in zip(lexemes, found, strict=True) if n > total * COMMON_TERM_FRACTION}
 
 
 def lexical_search(
@@ -71,8 +126,9 @@ def lexical_search(
     default_operator: str = "or",
 ) -> tuple[list[Scored], str | None]:
     """Return one page of lexical hits and the cursor of the next page (or None)."""
+    flt = scoped(flt)
     fp = fingerprint("lexical", user.pk, query_text, default_operator, flt)
-    tsquery = lexical_tsquery(query_text, default_operator)
+    tsquery = lexical_tsquery(query_text, default_operator, user=user)
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
@@ -97,7 +153,11 @@ def lexical_search(
         qs = qs.filter(
             Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)
         )
-    rows = list(qs.select_related("user").order_by("-_rank", "-ts", "message_id")[: page_size + 1])
+    rows = list(
+        qs.select_related("user")
+        .defer("embedding")
+        .order_by("-_rank", "-ts", "message_id")[: page_size + 1]
+    )
     more = len(rows) > page_size
     rows = rows[:page_size]
     next_cursor = None
@@ -183,7 +243,8 @@ def match_conversations(vector: list[float], count: int, filt: dict) -> list[tup
 
 
 def _load(ids: list[int]) -> dict[int, ChatMessage]:
-    return {r.pk: r for r in ChatMessage.objects.filter(pk__in=ids).select_related("user")}
+    rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
+    return {r.pk: r for r in rows}
 
 
 def _order_key(item: Scored):
@@ -195,7 +256,7 @@ def semantic_search(
     *, user, flt: dict, top_k: int, vector: list[float], min_score: float | None
 ) -> list[Scored]:
     """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``."""
-    pairs = match_conversations(vector, top_k, match_filter(user, flt))
+    pairs = match_conversations(vector, top_k, match_filter(user, scoped(flt)))
     rows = _load([pk for pk, _ in pairs])
     items = [
         Scored(row=rows[pk], score=float(sim), extra={"semantic_score": float(sim)})
@@ -243,6 +304,7 @@ def hybrid_search(
     ``min_score`` (when given) drops semantic candidates below it before fusion; lexical
     matches always take part, since a literal match is evidence on its own.
     """
+    flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     lexical, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=pool)
     pairs = match_conversations(vector, pool, match_filter(user, flt))

@@ -17,6 +17,8 @@ MAX_ITEMS = 500
 MAX_CONTENT_CHARS = 20_000
 MESSAGE_ID_RE = re.compile(r"^[A-Za-z0-9_.:\-]{1,100}$")
 MAX_CHAT_ID_CHARS = 200
+# Messages sent without a chat_id belong to this chat (addressable by the context endpoint).
+DEFAULT_CHAT_ID = "default"
 
 
 def parse_ts(value, *, field: str) -> datetime:
@@ -71,7 +73,7 @@ def clean_items(items) -> list[dict]:
             raise _item_error(i, "content", "must be a non-empty string")
         if len(content) > MAX_CONTENT_CHARS:
             raise _item_error(i, "content", f"at most {MAX_CONTENT_CHARS} characters")
-        chat_id = item.get("chat_id") or ""
+        chat_id = item.get("chat_id") or DEFAULT_CHAT_ID
         if not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS:
             raise _item_error(i, "chat_id", f"a string of at most {MAX_CHAT_ID_CHARS} characters")
         cleaned.append(

@@ -112,17 +112,23 @@ def vector_search(
         else:
             path = "hnsw"
     alias = connections[router.db_for_read(queryset.model)].alias
-    if path == "exact":
+
+    def exact_rows() -> list:
         # Adding 0 hides the distance from the HNSW opclass, so the planner uses the
         # filter's own indexes and sorts every passing row: exact, and fast when few pass.
         annotated = base.annotate(
             _distance=ExpressionWrapper(distance + Value(0.0), output_field=FloatField())
         )
-        rows = list(annotated.order_by("_distance")[:k])
+        return list(annotated.order_by("_distance")[:k])
+
+    if path == "exact":
+        rows = exact_rows()
     else:
         report.ef_search = ef
         annotated = base.annotate(_distance=distance)
-        # set_config(..., true) is transaction-local: the atomic block scopes it.
+        # set_config(..., true) lasts until the end of the *outer* transaction, even when set
+        # in a savepoint that is released; rolling the (read-only) block back undoes it, so
+        # later queries of the caller's transaction do not inherit relaxed ordering.
         with transaction.atomic(using=alias):
             with connections[alias].cursor() as cursor:
                 cursor.execute(
@@ -131,7 +137,18 @@ def vector_search(
                     [str(max(ef, k))],
                 )
             rows = list(annotated.order_by("_distance")[:k])
+            transaction.set_rollback(True, using=alias)
         rows.sort(key=lambda r: r._distance)  # relaxed_order may be slightly out of order
+        if len(rows) < k:
+            # An iterative scan ends at hnsw.max_scan_tuples or hnsw.scan_mem_multiplier x
+            # work_mem, before k rows pass a selective filter (measured: 0 rows for a 1%
+            # filter on 100k rows). Fewer than k from the index may still mean k pass.
+            exact = exact_rows()
+            if len(exact) > len(rows):
+                report.notes.append(
+                    f"hnsw returned {len(rows)} of {k} rows; searched exactly instead"
+                )
+                rows, path = exact, "exact"
     report.path = path
     report.candidates = len(rows)
     report.before_floor = len(rows)

@@ -62,6 +62,8 @@ def test_types_people_places():
     assert extract_activity_type("想找人一起去吃火锅") == "美食"
     assert extract_activity_type("周末去爬山") == "户外"
     assert extract_people("人数改成八个") == 8
+    assert extract_people("帮我发起一个周六的桌游局") is None  # 一个 is no head count
+    assert extract_people("五六个人的小局") == 6
     assert extract_place("把地点改成静安寺") == "静安寺"
 
 
@@ -74,6 +76,7 @@ def test_types_people_places():
         ("有没有人想一起去看展", "PARTNER"),
         ("取消我明天的报名", "MANAGE"),
         ("今天好开心呀", "CHAT"),
+        ("我不吃辣，喜欢热闹", "CHAT"),
     ],
 )
 def test_offline_router(message, intent):

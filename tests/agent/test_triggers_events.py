@@ -146,3 +146,18 @@ def test_erasure_removes_agent_data(user, other_user):
     counts = user_erase(user=user)
     assert counts["agent_events"] == 1 and counts["partner_intents"] == 1
     assert SystemEvent.objects.filter(user=other_user).count() == 1
+
+
+def test_event_text_polished_by_the_llm(user, fake_llm):
+    from agent.models import SystemEvent
+    from agent.triggers import run_daily_digest
+
+    write(user, "今天去了新开的咖啡店，拿铁很好喝。")
+    fake_llm.chat_script += [
+        {"content": "用户去了新开的咖啡店。"},  # memory's summary
+        {"content": "今天你去了一家新咖啡店，拿铁不错！"},  # the polish
+    ]
+    assert run_daily_digest(SENT + timedelta(hours=1)) == 1
+    event = SystemEvent.objects.get()
+    assert event.payload["text"] == "今天你去了一家新咖啡店，拿铁不错！"
+    assert event.payload["summary"] == "用户去了新开的咖啡店。"

@@ -28,10 +28,8 @@ def write(django_capture_on_commit_callbacks):
     return _write
 
 
-@pytest.fixture
-def chat(api_client, user, write):
-    """Store a short Chinese chat of ``user`` (six turns, chat ``c1``); return the items."""
-    items = [
+def _chat_items():
+    return [
         {
             "message_id": "a1",
             "ts": ts(0),
@@ -75,7 +73,24 @@ def chat(api_client, user, write):
             "chat_id": "c2",
         },
     ]
+
+
+@pytest.fixture
+def chat(api_client, user, write):
+    """Store a short Chinese chat of ``user`` (chats ``c1``, ``c2``), embedded; return it."""
+    items = _chat_items()
     write(api_client, user.username, items, status=201)
+    return items
+
+
+@pytest.fixture
+def plain_chat(api_client, user):
+    """The same chat, stored without running the on-commit tasks (no embeddings: fast)."""
+    items = _chat_items()
+    response = api_client.post(
+        f"/v1/users/{user.username}/messages", {"items": items}, format="json"
+    )
+    assert response.status_code == 201
     return items
 
 

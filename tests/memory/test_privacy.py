@@ -41,7 +41,7 @@ def _send(client, method, path, body):
 
 
 @pytest.mark.parametrize("index", range(12))
-def test_normal_token_naming_another_user_is_not_found(index, other_client, user, chat):
+def test_normal_token_naming_another_user_is_not_found(index, other_client, user, plain_chat):
     method, path, body = _calls(user.username)[index]
     response = _send(other_client, method, path, body)
     assert response.status_code == 404, (path, response.json())
@@ -61,14 +61,14 @@ def test_unknown_user_answers_like_another_user(index, other_client):
 
 
 @pytest.mark.parametrize("index", range(12))
-def test_staff_acts_for_any_user(index, staff_client, user, chat):
+def test_staff_acts_for_any_user(index, staff_client, user, plain_chat):
     method, path, body = _calls(user.username)[index]
     response = _send(staff_client, method, path, body)
     assert response.status_code in (200, 201), (path, response.json())
 
 
 @pytest.mark.parametrize("index", range(12))
-def test_owner_uses_every_endpoint(index, api_client, user, chat):
+def test_owner_uses_every_endpoint(index, api_client, user, plain_chat):
     method, path, body = _calls(user.username)[index]
     response = _send(api_client, method, path, body)
     assert response.status_code in (200, 201), (path, response.json())

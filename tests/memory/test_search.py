@@ -178,3 +178,53 @@ def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
     assert scores == sorted(scores, reverse=True)
     r = api_client.post(HYB, {"user_id": user.username}, format="json")
     assert r.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
+    """A word in most of the user's messages does not outrank the rare word of the answer."""
+    from memory_helpers import BASE_TS
+
+    from memory.models import ChatMessage
+    from memory.search import lexical_tsquery
+
+    rows = [
+        ChatMessage(
+            user=user,
+            message_id=f"r{i:03d}",
+            ts=BASE_TS,
+            role="user",
+            content=f"Caroline said thing {i}",
+            search_text=f"caroline said thing {i}",
+        )
+        for i in range(60)
+    ]
+    rows[7].content = rows[7].search_text = "caroline went to the lgbtq support group"
+    ChatMessage.objects.bulk_create(rows)
+    assert lexical_tsquery("When did Caroline go to the LGBTQ group?", user=user) == (
+        "'go' | 'lgbtq' | 'group'"
+    )
+    # Explicit syntax is left alone.
+    assert "caroline" in lexical_tsquery('"Caroline" lgbtq', user=user)
+    body = api_client.post(
+        LEX, {"user_id": user.username, "query_text": "Caroline lgbtq"}, format="json"
+    ).json()
+    assert [i["message_id"] for i in body["items"]] == ["r007"]
+
+
+def test_searches_leave_summaries_out_unless_asked(user, api_client, chat):
+    from memory.models import ChatMessage
+
+    ChatMessage.objects.create(
+        user=user,
+        message_id="s_1",
+        ts=chat[-1]["ts"],
+        role="system",
+        kind="summary",
+        content="用户不吃辣，喜欢火锅。",
+        search_text="用户 不吃 辣 喜欢 火锅",
+        chat_id="c1",
+    )
+    body = {"user_id": user.username, "query_text": "火锅"}
+    assert "s_1" not in _ids(api_client.post(LEX, body, format="json").json())
+    body["filter"] = {"kind": "summary"}
+    assert _ids(api_client.post(LEX, body, format="json").json()) == ["s_1"]

@@ -35,3 +35,33 @@ def test_health_answers_503_in_error_shape_when_database_down(anon_client, monke
     response = anon_client.get("/api/health")
     assert response.status_code == 503
     assert response.json()["error"]["code"] == "UNAVAILABLE"
+
+
+def test_health_needs_no_credentials_and_is_not_throttled(anon_client, settings):
+    from django.core.cache import cache
+
+    cache.clear()
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"user": "1/hour", "anon": "1/hour"},
+    }
+    statuses = {anon_client.get("/api/health").status_code for _ in range(3)}
+    cache.clear()
+    assert statuses == {200}
+
+
+def test_health_describes_a_hosted_provider_without_calling_it(anon_client, settings):
+    settings.RAG_EMBEDDING = {
+        **settings.RAG_EMBEDDING,
+        "PROVIDER": "openai",
+        "BASE_URL": "http://127.0.0.1:9/v1",  # nothing listens: a call would fail
+        "MODEL": "text-embedding-3-small",
+        "DIMENSIONS": 1536,
+    }
+    body = anon_client.get("/api/health").json()
+    assert body["embedding"] == {
+        "provider": "openai",
+        "model": "text-embedding-3-small",
+        "dimensions": 1536,
+    }
+    assert body["llm"] == {"provider": "none", "enabled": False, "model": None}

@@ -179,3 +179,22 @@ def test_zero_k_returns_nothing(db):
 def test_hnsw_path_reports_the_ef_search_used(corpus):
     _, report = vector_search(Doc.objects.all(), corpus[3], k=K, ef_search=77, force_path="hnsw")
     assert report.ef_search == 77
+
+
+def test_hnsw_scan_stopped_early_still_returns_k_rows(corpus, index_only):
+    # hnsw.max_scan_tuples (and hnsw.scan_mem_multiplier) end an iterative scan before it
+    # finds k rows that pass a selective filter; the search must still return k rows.
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 5")
+    hits, report = vector_search(rare_rows(), corpus[3], k=K, ef_search=10, force_path="hnsw")
+    assert [h.obj.pk for h in hits] == exact_ids(corpus, corpus[2])
+    assert report.notes
+
+
+def test_hnsw_settings_do_not_leak_into_the_callers_transaction(corpus):
+    vector_search(Doc.objects.all(), corpus[3], k=K, ef_search=77, force_path="hnsw")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('hnsw.iterative_scan'), current_setting('hnsw.ef_search')"
+        )
+        assert cursor.fetchone() == ("off", "40")

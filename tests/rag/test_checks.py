@@ -1,0 +1,65 @@
+"""System checks of the rag engine."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import override_settings
+
+from rag.checks import check_embedding_settings, check_vector_columns
+from tests.testapp.models import Doc
+
+
+def embedding(**changes) -> dict:
+    return {**settings.RAG_EMBEDDING, **changes}
+
+
+def ids(errors) -> list[str]:
+    return [e.id for e in errors]
+
+
+@pytest.mark.django_db
+def test_matching_dimensions_pass_the_vector_column_check():
+    assert check_vector_columns() == []
+
+
+@pytest.mark.django_db
+def test_e001_fires_when_a_vector_column_disagrees_with_the_dimensions():
+    with override_settings(RAG_EMBEDDING=embedding(DIMENSIONS=1536)):
+        errors = check_vector_columns()
+    doc_errors = [e for e in errors if e.obj is Doc]
+    assert ids(doc_errors) == ["rag.E001"]
+    assert "vector(384)" in doc_errors[0].msg and "1536" in doc_errors[0].msg
+
+
+@pytest.mark.django_db
+def test_e001_hint_names_rag_migrate_dimensions():
+    with override_settings(RAG_EMBEDDING=embedding(DIMENSIONS=1536)):
+        errors = check_vector_columns()
+    assert all("rag_migrate_dimensions" in e.hint for e in errors)
+
+
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"DIMENSIONS": 0}, "rag.E002"),
+        (
+            {"PROVIDER": "openai", "BASE_URL": "http://x/v1", "MODEL": "m", "DIMENSIONS": 3072},
+            "rag.E003",
+        ),
+        ({"PROVIDER": "openai", "BASE_URL": None, "MODEL": "m"}, "rag.E004"),
+        ({"DIMENSIONS": 1024}, "rag.E005"),
+    ],
+)
+def test_incomplete_embedding_settings_are_reported(changes, expected):
+    with override_settings(RAG_EMBEDDING=embedding(**changes)):
+        assert expected in ids(check_embedding_settings())
+
+
+def test_llm_provider_without_base_url_is_reported():
+    with override_settings(RAG_LLM={**settings.RAG_LLM, "PROVIDER": "openai", "BASE_URL": None}):
+        assert "rag.E006" in ids(check_embedding_settings())
+
+
+def test_default_settings_pass_the_settings_check():
+    assert check_embedding_settings() == []
