@@ -74,9 +74,7 @@ class Timer:
 def write_section(key: str, title: str, body_markdown: str) -> None:
     """Replace (or append) this benchmark's section of docs/BENCHMARKS.md."""
     REPORT.parent.mkdir(exist_ok=True)
-    command = "python " + " ".join(
-        [os.path.relpath(sys.argv[0], ROOT)] + [a for a in sys.argv[1:]]
-    )
+    command = "python " + " ".join([os.path.relpath(sys.argv[0], ROOT)] + list(sys.argv[1:]))
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     section = (
         f"<!-- BEGIN {key} -->\n## {title}\n\n"
