@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from conftest import SHANGHAI
+
+from tests.agent.conftest import SHANGHAI
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,8 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from memory_helpers import BASE_TS, ts
+
+from tests.memory.memory_helpers import BASE_TS, ts
 
 
 @pytest.fixture

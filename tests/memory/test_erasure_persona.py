@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from django.dispatch import receiver
-from memory_helpers import ts
 
 from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
+from tests.memory.memory_helpers import ts
 
 
 def test_delete_user_removes_everything(api_client, other_client, user, other_user, write, chat):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memory_helpers import ts
+from tests.memory.memory_helpers import ts
 
 
 def _page_all(client, path, params=None):

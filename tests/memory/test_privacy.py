@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from memory_helpers import ts
 
 from memory.models import ChatMessage, Preference
+from tests.memory.memory_helpers import ts
 
 
 def _calls(user_id: str):

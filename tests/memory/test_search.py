@@ -182,10 +182,9 @@ def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
 
 def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
     """A word in most of the user's messages does not outrank the rare word of the answer."""
-    from memory_helpers import BASE_TS
-
     from memory.models import ChatMessage
     from memory.search import lexical_tsquery
+    from tests.memory.memory_helpers import BASE_TS
 
     rows = [
         ChatMessage(

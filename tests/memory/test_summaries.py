@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
-from memory_helpers import ts
 
 from memory.models import ChatMessage, Kind
+from tests.memory.memory_helpers import ts
 
 LEGAL = "根据《民法典》第1165条，行为人因过错侵害他人民事权益造成损害的，应当承担侵权责任。"
 TOPICS = [

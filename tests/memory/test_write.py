@@ -5,9 +5,9 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-from memory_helpers import ts
 
 from memory.models import ChatMessage, EmbedState
+from tests.memory.memory_helpers import ts
 
 
 def _item(i, **kw):
