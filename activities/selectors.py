@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Q
 
 from activities.models import Activity, ActivityStatus
-from config.errors import NotFound
+from config.errors import InvalidArgument, NotFound
 
 
 def activities_visible_to(user):
@@ -34,3 +34,33 @@ def activity_list(*, user, type: str | None = None, status: str | None = None):
     if status:
         qs = qs.filter(status=status)
     return qs.order_by("start_at", "pk")
+
+
+MY_SCOPES = ("all", "joined", "created", "drafts")
+
+
+def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit: int = 20):
+    """Return ``(activities, joined_ids)``: what the user joined and/or created, by start time.
+
+    ``scope``: ``joined``, ``created`` (published, not drafts), ``drafts`` or ``all``;
+    ``start``/``end`` bound the start time.
+    """
+    if scope not in MY_SCOPES:
+        raise InvalidArgument(f"scope must be one of {', '.join(MY_SCOPES)}.")
+    qs = Activity.objects.defer("embedding", "search_text")
+    joined = qs.filter(participations__user=user)
+    created = qs.filter(creator=user)
+    if scope == "joined":
+        rows = joined
+    elif scope == "created":
+        rows = created.exclude(status=ActivityStatus.DRAFT)
+    elif scope == "drafts":
+        rows = created.filter(status=ActivityStatus.DRAFT)
+    else:
+        rows = qs.filter(Q(participations__user=user) | Q(creator=user)).distinct()
+    if start is not None:
+        rows = rows.filter(start_at__gte=start)
+    if end is not None:
+        rows = rows.filter(start_at__lte=end)
+    joined_ids = set(joined.values_list("pk", flat=True))
+    return list(rows.order_by("start_at", "pk")[:limit]), joined_ids

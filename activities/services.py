@@ -145,6 +145,31 @@ def activity_join(*, activity_id: int, user) -> Participation:
     return participation
 
 
+def participation_cancel(*, activity_id: int, user) -> Activity:
+    """Leave a joined activity before it starts; frees the place and forgets its rating."""
+    with transaction.atomic():
+        # Same row lock as activity_join: a leave and a join of the last place serialise.
+        activity = Activity.objects.select_for_update().filter(pk=activity_id).first()
+        participation = (
+            Participation.objects.filter(user=user, activity_id=activity_id).first()
+            if activity is not None
+            else None
+        )
+        if participation is None:
+            raise NotFound("You have not joined this activity.")
+        if activity.start_at <= timezone.now():
+            raise InvalidArgument("This activity has already started; it can no longer be left.")
+        liked = participation.feedback == 1
+        participation.delete()
+        Activity.objects.filter(pk=activity.pk, current_participants__gt=0).update(
+            current_participants=F("current_participants") - 1
+        )
+        if liked:
+            working_memory_refresh(user_id=user.pk)
+    activity.refresh_from_db(fields=["current_participants"])
+    return activity
+
+
 def participation_feedback(*, activity_id: int, user, rating: int) -> Participation:
     """Record a rating (-1, 0, +1) and refresh the user's working memory."""
     if rating not in (-1, 0, 1):

@@ -111,6 +111,17 @@ class ActivityJoinView(APIView):
         participation.activity.refresh_from_db(fields=["current_participants"])
         return Response(_participation(participation), status=201)
 
+    @extend_schema(
+        operation_id="activities_leave",
+        summary="Leave a joined activity before it starts",
+        request=None,
+        responses={204: None, **ERRORS},
+        tags=TAGS,
+    )
+    def delete(self, request, activity_id: int):
+        services.participation_cancel(activity_id=activity_id, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
 
 class ActivityFeedbackView(APIView):
     @extend_schema(

@@ -377,28 +377,16 @@ def ask_preference(user, *, category=None, question=""):
     },
 )
 def get_my_activities(user, *, scope="all", timeRange=None):
-    """Return the user's own activities through the activities models' relations."""
-    from activities.models import Activity, ActivityStatus
+    """Return the user's own activities (``activities.selectors.activities_of_user``)."""
+    from activities.selectors import activities_of_user
 
-    qs = Activity.objects.defer("embedding", "search_text")
-    joined = qs.filter(participations__user=user)
-    created = qs.filter(creator=user)
-    if scope == "joined":
-        rows = joined
-    elif scope == "created":
-        rows = created.exclude(status=ActivityStatus.DRAFT)
-    elif scope == "drafts":
-        rows = created.filter(status=ActivityStatus.DRAFT)
-    else:
-        rows = (joined | created).distinct()
+    start = end = None
     if isinstance(timeRange, dict):
-        if timeRange.get("start"):
-            rows = rows.filter(start_at__gte=_when(timeRange["start"]))
-        if timeRange.get("end"):
-            rows = rows.filter(start_at__lte=_when(timeRange["end"]))
-    joined_ids = set(joined.values_list("pk", flat=True))
+        start = _when(timeRange["start"]) if timeRange.get("start") else None
+        end = _when(timeRange["end"]) if timeRange.get("end") else None
+    rows, joined_ids = activities_of_user(user=user, scope=scope, start=start, end=end)
     items = []
-    for activity in rows.order_by("start_at", "pk")[:20]:
+    for activity in rows:
         item = activity_shape(activity)
         item["role"] = "creator" if activity.creator_id == user.pk else "participant"
         item["joined"] = activity.pk in joined_ids
@@ -415,7 +403,7 @@ def get_my_activities(user, *, scope="all", timeRange=None):
 def cancel_activity(user, *, activityId):
     """Cancel the user's own activity (status cancelled) or leave a joined one."""
     from activities import services
-    from activities.models import ActivityStatus, Participation
+    from activities.models import ActivityStatus
     from activities.selectors import activity_get_visible
 
     activity = activity_get_visible(user=user, activity_id=int(activityId))
@@ -424,15 +412,7 @@ def cancel_activity(user, *, activityId):
             activity=activity, user=user, status=ActivityStatus.CANCELLED
         )
         return {"activity": activity_shape(updated), "action": "cancelled"}
-    if not Participation.objects.filter(user=user, activity=activity).exists():
-        raise NotFound("You have not joined this activity.")
-    leave = getattr(services, "activity_leave", None) or getattr(
-        services, "participation_cancel", None
-    )
-    if leave is None:
-        raise InvalidArgument("Leaving a joined activity is not supported yet.")
-    leave(activity_id=activity.pk, user=user)
-    activity.refresh_from_db()
+    activity = services.participation_cancel(activity_id=activity.pk, user=user)
     return {"activity": activity_shape(activity), "action": "left"}
 
 

@@ -86,29 +86,16 @@ def record_event(*, user, kind: str, period_key: str, build) -> SystemEvent | No
 
 
 def _user_messages(user, since: datetime, until: datetime, *, role: str | None = "user"):
-    from memory.models import ChatMessage, Kind
+    from memory.selectors import messages_between
 
-    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE, ts__gte=since, ts__lt=until)
-    if role:
-        qs = qs.filter(role=role)
-    return qs.order_by("ts", "message_id")
+    return messages_between(user=user, since=since, until=until, role=role)
 
 
 def _active_users(since: datetime):
     """Return the users with at least one message since ``since``."""
-    from django.contrib.auth import get_user_model
+    from memory.selectors import users_with_messages_since
 
-    from memory.models import ChatMessage, Kind
-
-    ids = (
-        ChatMessage.objects.filter(kind=Kind.MESSAGE, ts__gte=since)
-        .values_list("user_id", flat=True)
-        .distinct()
-    )
-    return get_user_model().objects.filter(pk__in=ids).order_by("pk")
-
-
-# --- daily digest ---------------------------------------------------------------------------
+    return users_with_messages_since(since=since)
 
 
 def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:

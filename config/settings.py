@@ -180,6 +180,11 @@ Q_CLUSTER = {
     "sync": env_bool("Q_SYNC", False),
     "label": "Tasks",
 }
+# How long a worker may wait inside an autosave chunking task for the writer to pause. The
+# django-q2 scheduler only looks at due schedules every 30 s, so waiting in the worker is what
+# makes a debounced chunking run start within a poll interval of the debounce; 0 leaves it to
+# the scheduler alone (at most ~30 s late).
+WRITING_DEBOUNCE_WORKER_WAIT = env_float("WRITING_DEBOUNCE_WORKER_WAIT", 10.0)
 
 LOGGING = {
     "version": 1,

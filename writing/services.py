@@ -155,7 +155,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
     ``blocks`` is a list of ``{"id": block_id | "position": index, "content": text}``.
     """
     from rag.live import get_settings
-    from writing.tasks import schedule_chunk
+    from writing.tasks import enqueue_autosave_chunk
 
     if not isinstance(blocks, list) or not blocks:
         raise InvalidArgument("blocks must be a non-empty list.")
@@ -184,8 +184,8 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
         chapter.chunk_state = ChunkState.PENDING
     chapter.save()
     due = now + timedelta(seconds=float(get_settings().debounce_seconds))
-    chapter_pk = chapter.pk
-    transaction.on_commit(lambda: schedule_chunk(chapter_pk, at=due))
+    chapter_pk, version = chapter.pk, chapter.version
+    transaction.on_commit(lambda: enqueue_autosave_chunk(chapter_pk, version, due=due))
     return chapter
 
 

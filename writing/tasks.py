@@ -8,8 +8,10 @@ second run for the same content a no-op.
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -19,6 +21,7 @@ from writing.models import Chapter, ChunkState
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
+WAIT_POLL_SECONDS = 0.2
 BACKOFF_BASE_SECONDS = 10.0
 
 
@@ -61,11 +64,66 @@ def enqueue_chunk(chapter_id: int, version: int | None = None) -> None:
     )
 
 
+def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
+    """After an autosave commits: a task that waits for the pause, and a schedule as a net.
+
+    Call from ``transaction.on_commit``. The task (``source="autosave"``) waits in the worker
+    until the debounce has passed and chunks at once; when a newer edit arrives it leaves the
+    work to that edit's task. The schedule at ``due`` covers a worker that died while waiting
+    (and is the only path when ``WRITING_DEBOUNCE_WORKER_WAIT`` is 0); it finds nothing to do
+    when the task already ran.
+    """
+    from django_q.tasks import async_task
+
+    schedule_chunk(chapter_id, at=due)
+    if settings.WRITING_DEBOUNCE_WORKER_WAIT > 0:
+        async_task(
+            "writing.tasks.chapter_chunk",
+            chapter_id,
+            version,
+            "autosave",
+            group="writing.chunk",
+            task_name=f"writing.autosave:{chapter_id}:{version}",
+        )
+
+
+def _wait_for_pause(chapter_id: int, version: int | None, budget: float) -> str:
+    """Sleep until the autosave debounce of the chapter has passed; return why the wait ended.
+
+    ``"quiet"``: no edit for the debounce interval; ``"superseded"``: a newer edit or save
+    bumped the version (its own task takes over); ``"gone"``; ``"too long"``: the budget ran out.
+    No transaction or lock is held while sleeping.
+    """
+    deadline = time.monotonic() + budget
+    while True:
+        chapter = Chapter.objects.filter(pk=chapter_id).only("version", "last_edit_at").first()
+        if chapter is None:
+            return "gone"
+        if version is not None and chapter.version != version:
+            return "superseded"
+        wait = debounce_remaining(chapter)
+        if wait <= 0:
+            return "quiet"
+        if time.monotonic() + wait > deadline:
+            return "too long"
+        # Poll so that a newer edit frees this worker quickly.
+        time.sleep(min(wait, WAIT_POLL_SECONDS))
+
+
 def chapter_chunk(chapter_id: int, requested_version: int | None = None, source: str = "save"):
     """Chunk the chapter's dirty blocks, unless an autosave debounce is still running.
 
+    ``source="autosave"`` waits in the worker for the pause (at most
+    ``WRITING_DEBOUNCE_WORKER_WAIT`` seconds) instead of deferring to the scheduler.
     Return a short status string (recorded by django-q2 as the task result).
     """
+    if source == "autosave":
+        outcome = _wait_for_pause(
+            chapter_id, requested_version, float(settings.WRITING_DEBOUNCE_WORKER_WAIT)
+        )
+        if outcome in ("gone", "superseded"):
+            return outcome
+        requested_version = None  # the edit is not chunked yet: do not take "up to date"
     chapter = Chapter.objects.filter(pk=chapter_id).first()
     if chapter is None:
         return "gone"

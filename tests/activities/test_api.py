@@ -145,6 +145,37 @@ def test_joining_a_past_activity_is_invalid(api_client, make_activity):
     assert not Participation.objects.filter(activity=activity).exists()
 
 
+def test_leave_frees_the_place(api_client, make_activity, user):
+    """DELETE on join leaves the activity and gives the place back."""
+    activity = make_activity(max_participants=2, current_participants=1)
+    api_client.post(f"/api/activities/{activity.pk}/join/")
+    response = api_client.delete(f"/api/activities/{activity.pk}/join/")
+    assert response.status_code == 204
+    activity.refresh_from_db()
+    assert activity.current_participants == 1
+    assert not Participation.objects.filter(user=user, activity=activity).exists()
+
+
+def test_leave_without_joining_is_not_found(api_client, make_activity):
+    """Leaving an activity one never joined answers NOT_FOUND and changes nothing."""
+    activity = make_activity(current_participants=2)
+    response = api_client.delete(f"/api/activities/{activity.pk}/join/")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "NOT_FOUND"
+    activity.refresh_from_db()
+    assert activity.current_participants == 2
+
+
+def test_leave_after_start_is_invalid(api_client, make_activity, user):
+    """An activity that has started can no longer be left."""
+    activity = make_activity()
+    api_client.post(f"/api/activities/{activity.pk}/join/")
+    Activity.objects.filter(pk=activity.pk).update(start_at=timezone.now() - timedelta(hours=1))
+    response = api_client.delete(f"/api/activities/{activity.pk}/join/")
+    assert response.status_code == 400
+    assert Participation.objects.filter(user=user, activity=activity).exists()
+
+
 def test_join_unknown_activity(api_client):
     assert api_client.post("/api/activities/999999/join/").status_code == 404
 

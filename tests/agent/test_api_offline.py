@@ -128,7 +128,7 @@ def test_nearby_without_a_known_location_searches_everywhere(api_client, say):
     assert "nearby" not in call["arguments"]  # no location was ever sent
 
 
-def test_leaving_a_joined_activity_is_reported_not_crashed(
+def test_leaving_a_joined_activity_frees_the_place(
     api_client, user, other_user, say, make_activity_for
 ):
     from activities.services import activity_join
@@ -140,6 +140,8 @@ def test_leaving_a_joined_activity_is_reported_not_crashed(
     names = [c["name"] for c in body["tool_calls"]]
     assert names == ["getMyActivities", "cancelActivity"]
     result = body["tool_calls"][1]["result"]
-    # activities has no service to leave an activity yet; the tool says so instead of failing.
-    assert result.get("action") == "left" or result["error"]["code"] == "INVALID_ARGUMENT"
+    assert result["action"] == "left"
+    theirs.refresh_from_db()
+    assert theirs.current_participants == 0
+    assert not theirs.participations.filter(user=user).exists()
     assert body["reply"]

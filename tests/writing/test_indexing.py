@@ -175,6 +175,41 @@ def test_autosave_debounces_until_quiet(
     assert all(after[b] == ids for b, ids in before.items() if b != first.pk)
 
 
+def test_autosave_task_waits_in_worker_then_chunks(
+    user, make_chapter, blocks, small_chunks, settings, django_capture_on_commit_callbacks
+):
+    """With a worker wait allowed, the autosave's own task chunks once the pause has passed."""
+    from rag import live
+
+    settings.WRITING_DEBOUNCE_WORKER_WAIT = 5.0
+    small_chunks.debounce_seconds = 0.3
+    small_chunks.save()
+    live.invalidate()
+    chapter = make_chapter(blocks)
+    first = chapter.blocks.get(order=0)
+    with django_capture_on_commit_callbacks(execute=True):  # sync worker: runs inline
+        chapter_autosave(
+            user=user,
+            chapter_id=chapter.pk,
+            blocks=[{"id": first.pk, "content": "自动保存：八戒偷吃了人参果，还不承认。"}],
+        )
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.READY
+    assert ChildChunk.objects.filter(chapter=chapter, text__contains="人参果").exists()
+
+
+def test_autosave_task_superseded_by_newer_edit(user, make_chapter, blocks, small_chunks, settings):
+    """A waiting autosave task gives way when a newer edit bumped the chapter version."""
+    settings.WRITING_DEBOUNCE_WORKER_WAIT = 5.0
+    chapter = make_chapter(blocks)
+    before = _child_ids_by_block(chapter)
+    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "一。"}])
+    first_version = Chapter.objects.get(pk=chapter.pk).version
+    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "二。"}])
+    assert tasks.chapter_chunk(chapter.pk, first_version, "autosave") == "superseded"
+    assert _child_ids_by_block(chapter) == before
+
+
 def test_explicit_save_ends_debounce(
     user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
 ):
