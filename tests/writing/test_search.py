@@ -43,6 +43,11 @@ def test_window_contains_child_and_respects_limit(size, start, end, limit):
 
 @pytest.mark.django_db
 def test_search_returns_parents_once_with_window(user, make_chapter, blocks, small_chunks):
+    from rag import live
+
+    small_chunks.parent_size_normalization = True  # off by default; this test checks the formula
+    small_chunks.save()
+    live.invalidate()
     long_block = "这是一段很长的铺垫文字，讲述山中的风景与四季变化。" * 3 + (
         "突然，一只白骨精化作村姑，提着饭罐走来想骗唐僧。"
     )
