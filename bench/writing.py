@@ -204,9 +204,9 @@ def bench_edit(state: dict, url: str) -> str:
         + markdown_table(
             ["edit", "seconds until searchable", "children re-embedded", "only that block"], rows
         )
-        + "\n\nThe autosave path waits for the debounce and then for django-q2's scheduler, "
-        "which checks ONCE schedules about every 30 s (fixed in django-q2 1.11), so its "
-        "latency is debounce + up to 30 s; an explicit save is enqueued at once."
+        + "\n\nThe autosave's task waits in the worker (polling every 0.2 s) until no edit "
+        "arrived for the debounce, then chunks: its latency is the debounce plus the "
+        "chunking time. An explicit save is enqueued at once."
     )
 
 
