@@ -8,7 +8,7 @@ class AgentConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from agent import signals
+        from agent import checks, signals  # noqa: F401  (checks register themselves)
         from rag.signals import user_data_erasure
 
         post_migrate.connect(

@@ -270,4 +270,4 @@ def generate_chat(**kwargs) -> dict:
 def _default_budget() -> int:
     from django.conf import settings
 
-    return int(getattr(settings, "AGENT_PROMPT_BUDGET", 0) or 3000)
+    return settings.AGENT_PROMPT_BUDGET

@@ -163,6 +163,8 @@ RAG_LLM = {
     "API_KEY": env_str("LLM_API_KEY"),
     "TIMEOUT": env_float("LLM_TIMEOUT", 60.0),
 }
+# Token budget of the prompt the agent sends to the LLM (system persona + context + message).
+AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 
 # --- Background work (django-q2, ORM broker) --------------------------------
 Q_CLUSTER = {
