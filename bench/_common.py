@@ -20,14 +20,45 @@ REPORT = ROOT / "docs" / "BENCHMARKS.md"
 DEFAULT_DATASETS = ROOT.parent / "shared" / "datasets"
 
 
-def setup_django(settings_module: str = "config.settings") -> None:
-    """Make the project importable and configure Django."""
+def setup_django(settings_module: str = "config.settings", *, migrate: bool = False) -> None:
+    """Make the project importable and configure Django; optionally migrate its database."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
     import django
 
     django.setup()
+    if migrate:
+        from django.core.management import call_command
+
+        call_command("migrate", verbosity=0)
+
+
+def bench_database_url(db_name: str, explicit: str | None = None) -> str:
+    """Return the URL of a benchmark's own database, creating it when missing.
+
+    ``explicit`` wins as it is. Otherwise the database lives next to the development one: on
+    the server of ``DATABASE_URL`` when set, else on the embedded server (started if needed).
+    """
+    if explicit:
+        return explicit
+    from urllib.parse import urlsplit, urlunsplit
+
+    base = os.environ.get("DATABASE_URL")
+    if not base:
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))
+        from config import embedded_db
+
+        base = embedded_db.start()
+    import psycopg
+
+    parts = urlsplit(base)
+    with psycopg.connect(urlunsplit(parts._replace(path="/postgres")), autocommit=True) as conn:
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [db_name]).fetchone()
+        if not exists:
+            conn.execute(f'CREATE DATABASE "{db_name}"')
+    return urlunsplit(parts._replace(path=f"/{db_name}"))
 
 
 def machine() -> str:

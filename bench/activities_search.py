@@ -34,7 +34,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import ROOT, Timer, markdown_table, percentile, setup_django, write_section  # noqa: E402
+from bench._common import (  # noqa: E402
+    ROOT,
+    Timer,
+    bench_database_url,
+    markdown_table,
+    percentile,
+    setup_django,
+    write_section,
+)
 
 FIXTURES = ROOT / "activities" / "fixtures"
 DB_NAME = "bench_activities"
@@ -86,27 +94,6 @@ QUERY_TAILS = [
 
 
 # --- database set-up ------------------------------------------------------------------------
-
-
-def bench_database_url(explicit: str | None) -> str:
-    """Return the URL of the benchmark database, creating it on the dev server if needed."""
-    if explicit:
-        return explicit
-    if os.environ.get("DATABASE_URL"):
-        base = os.environ["DATABASE_URL"]
-    else:
-        from config import embedded_db
-
-        base = embedded_db.start(embedded_db.DEFAULT_DATA_DIR)
-    import psycopg
-
-    with psycopg.connect(base, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
-    head, sep, tail = base.partition("?")
-    prefix = head.rsplit("/", 1)[0]
-    return f"{prefix}/{DB_NAME}{sep}{tail}"
 
 
 def reset_tables() -> None:
@@ -473,7 +460,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    database_url = bench_database_url(args.database_url)
+    database_url = bench_database_url(DB_NAME, args.database_url)
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     setup_django()

@@ -25,7 +25,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import ROOT, markdown_table, median, percentile, setup_django, write_section  # noqa: E402
+from bench._common import (  # noqa: E402
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    median,
+    percentile,
+    setup_django,
+    write_section,
+)
 
 DB_NAME = "bench_agent"
 EVAL_PATH = ROOT / "agent" / "data" / "intents.jsonl"
@@ -50,26 +58,6 @@ TURN_MESSAGES = [
     "我下周有什么安排",
     "谢谢你",
 ]
-
-
-def bench_database_url(explicit: str | None) -> str:
-    """Return the URL of the benchmark database, creating it on the dev server if needed."""
-    if explicit:
-        return explicit
-    if os.environ.get("DATABASE_URL"):
-        base = os.environ["DATABASE_URL"]
-    else:
-        from config import embedded_db
-
-        base = embedded_db.start(embedded_db.DEFAULT_DATA_DIR)
-    import psycopg
-
-    with psycopg.connect(base, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-    head, sep, tail = base.partition("?")
-    return f"{head.rsplit('/', 1)[0]}/{DB_NAME}{sep}{tail}"
 
 
 def intent_accuracy() -> str:
@@ -177,7 +165,7 @@ def main() -> None:
     parser.add_argument("--database-url")
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(args.database_url)
+    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
     os.environ["LLM_PROVIDER"] = "none"  # the offline path is what is measured
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     setup_django()

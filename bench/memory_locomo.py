@@ -40,9 +40,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
     ROOT,
+    bench_database_url,
     markdown_table,
     median,
     percentile,
+    setup_django,
     write_section,
 )
 
@@ -53,31 +55,9 @@ EVIDENCE_RE = re.compile(r"D\d+:\d+")
 TZ_SUFFIX = "+00:00"
 
 
-def prepare_database(url: str | None) -> str:
-    """Return a DATABASE_URL for the benchmark database, creating it on the embedded server."""
-    if url:
-        return url
-    from config import embedded_db
-
-    base = embedded_db.start(embedded_db.DEFAULT_DATA_DIR)
-    import psycopg
-
-    with psycopg.connect(base, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-    return base.replace("/postgres?", f"/{DB_NAME}?", 1)
-
-
 def setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    setup_django(migrate=True)
     from rag import live
 
     row = live.get_settings()
@@ -372,7 +352,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
 
-    url = prepare_database(args.database_url)
+    url = bench_database_url(DB_NAME, args.database_url)
     setup(url)
     data = json.loads((Path(args.datasets) / "locomo10.json").read_text())
     data = data[: args.conversations] if args.conversations else data

@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
     ROOT,
+    bench_database_url,
     markdown_table,
     percentile,
     setup_django,
@@ -131,23 +132,6 @@ def throughput(provider, texts: list[str], batch_sizes=(1, 16, 64), per_size: in
 
 
 # --- database -----------------------------------------------------------------------------
-
-
-def database_url(url: str | None) -> str:
-    """Return the benchmark database URL, creating the database on the embedded server."""
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict, make_conninfo
-
-    if not url:
-        from config import embedded_db
-
-        url = embedded_db.start()
-    params = conninfo_to_dict(url)
-    with psycopg.connect(make_conninfo(**{**params, "dbname": "postgres"}), autocommit=True) as c:
-        exists = c.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            c.execute(f'CREATE DATABASE "{DB_NAME}"')
-    return make_conninfo(**{**params, "dbname": DB_NAME})
 
 
 def connect(url: str):
@@ -304,7 +288,7 @@ def main() -> None:
         )
     buckets = rng.integers(0, 100, size=len(vectors))
 
-    url = database_url(args.database_url)
+    url = bench_database_url(DB_NAME, args.database_url)
     conn = connect(url)
     print(f"Loading {len(vectors)} rows into {DB_NAME} ...")
     load_seconds = load_table(conn, vectors, buckets)

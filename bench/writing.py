@@ -28,37 +28,22 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench._common import DEFAULT_DATASETS, ROOT, markdown_table, write_section  # noqa: E402
+from bench._common import (  # noqa: E402
+    DEFAULT_DATASETS,
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    setup_django,
+    write_section,
+)
 
 DB_NAME = "bench_writing"
 HEADING = re.compile(r"^第[一二三四五六七八九十百零〇]+回")
 
 
-def prepare_database(url: str | None) -> str:
-    """Return a DATABASE_URL for the benchmark database, creating it on the embedded server."""
-    if url:
-        return url
-    from config import embedded_db
-
-    base = embedded_db.start(embedded_db.DEFAULT_DATA_DIR)
-    import psycopg
-
-    with psycopg.connect(base, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [DB_NAME]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
-    return base.replace("/postgres?", f"/{DB_NAME}?", 1)
-
-
 def setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
+    setup_django(migrate=True)
 
 
 def reset_user(username: str):
@@ -326,7 +311,7 @@ def main() -> None:
     parser.add_argument("--cmrc-articles", type=int, default=None)
     parser.add_argument("--skip", action="append", default=[], choices=["index", "edit", "cmrc"])
     args = parser.parse_args()
-    url = prepare_database(args.database_url)
+    url = bench_database_url(DB_NAME, args.database_url)
     setup(url)
     # Each part replaces its own section of docs/BENCHMARKS.md as soon as it finishes.
     if "index" not in args.skip:
