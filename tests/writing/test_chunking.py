@@ -104,8 +104,22 @@ def test_load_demo_is_idempotent(monkeypatch):
 
     chunked = []
     monkeypatch.setattr(writing_load_demo, "chunk_chapter", chunked.append)  # no embedding here
-    call_command("writing_load_demo")
-    call_command("writing_load_demo")
+    call_command("writing_load_demo", sync=True)
+    call_command("writing_load_demo", sync=True)
     assert Book.objects.filter(title="西游记", owner__username="demo").count() == 1
     assert Chapter.objects.count() == 10 == len(chunked)
     assert StoryBlock.objects.filter(chapter__sequence=1).count() > 20
+
+
+@pytest.mark.django_db
+def test_load_demo_queues_chunking_for_the_worker(django_capture_on_commit_callbacks):
+    """By default the demo chapters are stored pending and one task per chapter is queued."""
+    from django.core.management import call_command
+
+    from writing.models import Chapter, ChunkState
+
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        call_command("writing_load_demo")
+    assert Chapter.objects.count() == 10
+    assert set(Chapter.objects.values_list("chunk_state", flat=True)) == {ChunkState.PENDING}
+    assert len(callbacks) == 10
