@@ -99,7 +99,7 @@ def test_admin_form_rejects_an_out_of_range_value(admin_client, live_settings):
 
 
 def test_admin_change_is_used_by_the_next_get_settings(admin_client, live_settings):
-    assert live.get_settings().ef_search == 100  # now cached in this process
+    assert live.get_settings().ef_search == 200  # now cached in this process
     response = admin_client.post(CHANGE_URL, form_data(live_settings, ef_search=123))
     assert response.status_code == 302, response.content[:2000]
     assert live.get_settings().ef_search == 123
@@ -127,9 +127,9 @@ def test_admin_changelist_goes_straight_to_the_row(admin_client, live_settings):
 
 
 def test_cached_settings_expire_after_the_ttl(live_settings, monkeypatch):
-    assert live.get_settings().ef_search == 100
+    assert live.get_settings().ef_search == 200
     RagSettings.objects.filter(pk=1).update(ef_search=64)  # another process saved, no signal
-    assert live.get_settings().ef_search == 100
+    assert live.get_settings().ef_search == 200
     now = live.time.monotonic()
     monkeypatch.setattr(live.time, "monotonic", lambda: now + live.TTL_SECONDS + 0.1)
     assert live.get_settings().ef_search == 64
