@@ -39,7 +39,7 @@ stop: install
 	$(PY) -m config.embedded_db stop
 
 bench: install
-	@echo "See bench/README.md; e.g. $(PY) bench/vector_search.py"
+	@echo "See the Benchmarks section of README.md; e.g. $(PY) bench/vector_search.py --datasets ../shared/datasets"
 
 clean: stop
 	rm -rf .pgdata .runtime

@@ -86,6 +86,9 @@ if not DATABASE_URL:
     USING_EMBEDDED_DB = True
 else:
     USING_EMBEDDED_DB = False
+# `make run` creates this staff account once (rag ensure_staff); never a fixed password.
+STAFF_USERNAME = env_str("STAFF_USERNAME", "admin")
+STAFF_PASSWORD = env_str("STAFF_PASSWORD")
 DATABASES = {
     "default": parse_database_url(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
 }

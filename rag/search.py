@@ -9,7 +9,9 @@
   column holding jieba-segmented text, with the rag query parser.
 - :func:`rrf`: reciprocal-rank fusion. :func:`maxsim`: best similarity to a set.
 
-Every call returns a :class:`SearchReport` saying how it ran.
+The two searches return a :class:`SearchReport` saying how they ran (path taken,
+candidates, rows before and after the floor); :func:`rrf` and :func:`maxsim` are pure
+functions over what they are given, so their inputs already say where results came from.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-import os
 import secrets
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
@@ -12,16 +12,17 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--username", default=os.environ.get("STAFF_USERNAME", "admin"))
+        parser.add_argument("--username", default=None, help="default: STAFF_USERNAME or admin")
 
     def handle(self, *args, username, **options):
+        username = username or settings.STAFF_USERNAME
         User = get_user_model()
         if User.objects.filter(username=username).exists():
             self.stdout.write(f"Staff account {username!r} exists; its password is unchanged.")
             return
-        password = os.environ.get("STAFF_PASSWORD") or secrets.token_urlsafe(12)
+        password = settings.STAFF_PASSWORD or secrets.token_urlsafe(12)
         User.objects.create_superuser(username=username, email="", password=password)
-        if os.environ.get("STAFF_PASSWORD"):
+        if settings.STAFF_PASSWORD:
             self.stdout.write(f"Created staff account {username!r} with STAFF_PASSWORD.")
         else:
             self.stdout.write(

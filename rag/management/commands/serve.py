@@ -8,13 +8,21 @@ from django.core.management.base import BaseCommand
 
 
 class Command(BaseCommand):
-    help = "Run the django-q2 worker and the web server together; Ctrl-C stops both."
+    help = (
+        "Run the django-q2 worker and the web server together; Ctrl-C stops both and the "
+        "embedded database (unless --keep-db)."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000")
         parser.add_argument("--no-worker", action="store_true")
+        parser.add_argument(
+            "--keep-db",
+            action="store_true",
+            help="leave the embedded PostgreSQL running on exit (stop it later with make stop)",
+        )
 
-    def handle(self, *args, addr, no_worker, **options):
+    def handle(self, *args, addr, no_worker, keep_db, **options):
         python = sys.executable
         children: list[subprocess.Popen] = []
         if not no_worker:
@@ -24,6 +32,7 @@ class Command(BaseCommand):
             web.append("--insecure")  # serve the Swagger UI / admin static files
         children.append(subprocess.Popen(web))
         base = f"http://{addr}"
+        stops_db = settings.USING_EMBEDDED_DB and not keep_db
         self.stdout.write(
             "\n".join(
                 [
@@ -33,7 +42,8 @@ class Command(BaseCommand):
                     f"  Health:       {base}/api/health",
                     f"  Activities:   {base}/staff/activities/",
                     f"  Writing:      {base}/staff/writing/",
-                    "  Stop with Ctrl-C (the embedded database keeps running: make stop).",
+                    "  Stop with Ctrl-C (it stops the worker, the web server"
+                    + (" and the embedded database)." if stops_db else ")."),
                     "",
                 ]
             )
@@ -60,3 +70,15 @@ class Command(BaseCommand):
                 except subprocess.TimeoutExpired:
                     child.kill()
         self.stdout.write("Stopped the web server and the worker.")
+        if stops_db:
+            self._stop_embedded_db()
+
+    def _stop_embedded_db(self) -> None:
+        """Stop the embedded server `make run` started (its children have exited)."""
+        from django.db import connections
+
+        from config import embedded_db
+
+        connections.close_all()  # our own connection would hold up a fast shutdown
+        if embedded_db.stop(settings.EMBEDDED_DB_DIR):
+            self.stdout.write(f"Stopped the embedded PostgreSQL in {settings.EMBEDDED_DB_DIR}.")

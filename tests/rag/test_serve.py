@@ -1,0 +1,96 @@
+"""``manage.py serve`` (what ``make run`` starts): Ctrl-C stops everything it started."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from config import embedded_db
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.5)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def server_running(data_dir: Path) -> bool:
+    from pgserver.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(data_dir)
+    return info is not None and info.is_running()
+
+
+@pytest.fixture
+def pg_dir(tmp_path):
+    """Give a private embedded-server data dir, and stop any server left in it afterwards."""
+    path = tmp_path / "pgdata"
+    yield path
+    embedded_db.stop(path)
+
+
+def start_serve(pg_dir: Path, port: int, *extra: str) -> subprocess.Popen:
+    """Start ``serve`` with the development settings on its own embedded server."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DATABASE_URL", "EMBEDDED_DB_CLEANUP"}
+    }
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings",
+        EMBEDDED_DB_DIR=str(pg_dir),
+        DJANGO_DEBUG="1",
+        PYTHONUNBUFFERED="1",
+    )
+    command = [sys.executable, "manage.py", "serve", "--no-worker", "--addr", f"127.0.0.1:{port}"]
+    return subprocess.Popen(
+        [*command, *extra],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+
+
+def interrupt_when_listening(process: subprocess.Popen, port: int) -> str:
+    """Wait for the web server, send Ctrl-C (SIGINT) and return everything it printed."""
+    deadline = time.monotonic() + 120
+    while not port_open(port):
+        assert process.poll() is None, process.stdout.read()
+        assert time.monotonic() < deadline, "the web server did not start"
+        time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=60)
+    return output
+
+
+def test_ctrl_c_stops_the_web_server_and_the_embedded_database(pg_dir):
+    port = free_port()
+    output = interrupt_when_listening(start_serve(pg_dir, port), port)
+    assert "Stopped the embedded PostgreSQL" in output
+    assert not port_open(port)
+    assert not server_running(pg_dir)
+
+
+def test_keep_db_leaves_the_embedded_database_running(pg_dir):
+    port = free_port()
+    output = interrupt_when_listening(start_serve(pg_dir, port, "--keep-db"), port)
+    assert "Stopped the web server" in output
+    assert not port_open(port)
+    assert server_running(pg_dir)
