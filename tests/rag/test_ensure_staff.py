@@ -1,4 +1,4 @@
-"""``manage.py ensure_staff``: the staff account ``make run`` creates, never with a fixed password."""
+"""``manage.py ensure_staff``: the staff account of ``make run``, never a fixed password."""
 
 from __future__ import annotations
 
