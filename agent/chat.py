@@ -63,6 +63,7 @@ class TurnState:
     context: RuntimeContext | None = None
     calls: list[dict] = field(default_factory=list)
     reply: str = ""
+    answered: bool = False  # the LLM's last round gave text (not only tool calls)
     sources: list[str] = field(default_factory=list)
     engine: str = "offline"
 
@@ -94,7 +95,7 @@ def _execute(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent
         result = None
     yield TurnEvent("tool_call", {"name": name, "arguments": cleaned})
     if result is None:
-        result = tool.run(state.user, cleaned)
+        result = tool.run(state.user, cleaned, chat_id=state.chat_id)
     state.calls.append({"name": name, "arguments": cleaned, "result": result})
     yield TurnEvent("tool_result", {"name": name, "result": result})
 
@@ -124,7 +125,9 @@ def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
     state.sources = built.sources
     messages = built.messages()
     specs = state.mode.tool_specs() or None
-    text: list[str] = []
+    # Text of every round was streamed to the client, so the reply keeps all of it, e.g. "我查一下"
+    # written alongside a tool call and the answer after the tool result.
+    streamed: list[str] = []
     for round_number in range(MAX_TOOL_ROUNDS + 1):
         # After the last round of tools the model must answer in text.
         tools = specs if round_number < MAX_TOOL_ROUNDS else None
@@ -132,10 +135,12 @@ def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
         for event in llm.stream(messages, tools=tools):
             if event.type == "delta" and event.text:
                 text.append(event.text)
+                streamed.append(event.text)
                 yield TurnEvent("delta", {"text": event.text})
             elif event.type == "tool_call" and event.tool_call is not None:
                 calls.append(event.tool_call)
         if not calls:
+            state.answered = bool("".join(text).strip())
             break
         messages.append(ChatResult("".join(text), calls).to_message())
         for call in calls:
@@ -147,7 +152,7 @@ def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
                     "content": _json(state.calls[-1]["result"]),
                 }
             )
-    state.reply = "".join(text).strip()
+    state.reply = "".join(streamed)
     state.engine = "llm"
 
 
@@ -235,10 +240,12 @@ def stream_chat(
             logger.warning("LLM turn failed before answering, answering offline: %s", exc)
     if not ran and not state.calls:
         yield from _run_offline(state, preferences)
-    elif not state.reply:
-        # The model used tools but gave no text (or failed after them): never run them twice.
-        state.reply = offline.compose(state.mode, state.context, state.calls, preferences)
-        for piece in _pieces(state.reply):
+    elif not state.answered:
+        # The model used tools but gave no final text (or failed after them): never run them
+        # twice; compose the answer from their results after whatever was already streamed.
+        composed = offline.compose(state.mode, state.context, state.calls, preferences)
+        state.reply += composed
+        for piece in _pieces(composed):
             yield TurnEvent("delta", {"text": piece})
     # 5. lifecycle hooks
     _save_turn(state, preferences)

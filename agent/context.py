@@ -12,8 +12,11 @@
 :class:`PromptBuilder` joins three parts, system persona + context chunks + user prompt, so that
 :func:`count_tokens` of the whole never exceeds the budget: the system prompt and the user
 prompt are always kept (the user prompt is cut if it alone would overflow), chunks are added by
-priority while they fit, and a chunk whose normalised content was already added is dropped as a
-duplicate. Every chunk keeps its ``source``, and the built prompt lists what went in.
+priority while they fit, and a chunk that repeats one already added is dropped as a duplicate:
+the same stored row (its ``key``, e.g. ``msg:<message_id>``, shared by the session and knowledge
+passes) or the same normalised ``body`` (the content without the pass's prefix such as ``用户：``
+or ``以往对话摘要：``, so a chat summary shown by two passes counts once). Every chunk keeps its
+``source``, and the built prompt lists what went in and what was dropped, and why.
 
 Token count approximation (no tokenizer dependency, see docs/agent.md): one token per CJK
 character (ideographs, kana, hangul, full-width forms and punctuation), and for every
@@ -60,15 +63,27 @@ def normalised_hash(text: str) -> str:
 
 @dataclass
 class Chunk:
-    """One piece of context, with where it came from and how much it matters (higher first)."""
+    """One piece of context, with where it came from and how much it matters (higher first).
+
+    ``text`` is what the prompt shows; ``body`` is the stored content it quotes (``text`` when
+    not given) and ``key`` the stored row it comes from (none when empty): two chunks sharing
+    either are the same context and go into a prompt once.
+    """
 
     source: str
     text: str
     priority: float = 0.5
+    body: str | None = None
+    key: str = ""
 
     @property
     def section(self) -> str:
         return self.source.split(":", 1)[0]
+
+    @property
+    def digest(self) -> str:
+        """Return the normalised hash of the quoted content, without the pass's prefix."""
+        return normalised_hash(self.text if self.body is None else self.body)
 
     def render(self) -> str:
         return f"- [{self.source}] {self.text}"
@@ -118,15 +133,17 @@ class PromptBuilder:
         dropped: list[tuple[str, str]] = []
         ordered = sorted(enumerate(chunks), key=lambda pair: (-pair[1].priority, pair[0]))
         for _, chunk in ordered:
-            digest = normalised_hash(chunk.text)
-            if not chunk.text.strip() or digest in seen:
+            identities = {f"content:{chunk.digest}"}
+            if chunk.key:
+                identities.add(f"key:{chunk.key}")
+            if not chunk.text.strip() or identities & seen:
                 dropped.append((chunk.source, "duplicate"))
                 continue
             cost = count_tokens(chunk.render()) + (0 if kept else header_tokens)
             if used + cost > self.budget:
                 dropped.append((chunk.source, "budget"))
                 continue
-            seen.add(digest)
+            seen |= identities
             kept.append(chunk)
             used += cost
         # Present kept chunks grouped by pass (persona, session, knowledge), in input order.
@@ -191,7 +208,14 @@ def persona_pass(user) -> list[Chunk]:
             chunks.append(Chunk(f"persona:feedback:{feedback}", f"反馈 {item['text']}", 0.6))
         elif item["type"] == "summary":
             chat = item.get("chat_id") or "-"
-            chunks.append(Chunk(f"persona:summary:{chat}", f"以往对话摘要：{item['text']}", 0.5))
+            chunks.append(
+                Chunk(
+                    f"persona:summary:{chat}",
+                    f"以往对话摘要：{item['text']}",
+                    0.5,
+                    body=item["text"],
+                )
+            )
     return chunks
 
 
@@ -205,7 +229,11 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
         summary = session["summary"]
         chunks.append(
             Chunk(
-                f"session:summary:{summary['message_id']}", f"本对话摘要：{summary['content']}", 0.8
+                f"session:summary:{summary['message_id']}",
+                f"本对话摘要：{summary['content']}",
+                0.8,
+                body=summary["content"],
+                key=f"msg:{summary['message_id']}",
             )
         )
     messages = list(reversed(session["messages"]))  # oldest first
@@ -213,7 +241,13 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
         speaker = "用户" if item["role"] == "user" else "助手"
         recency = 0.7 + 0.2 * (i + 1) / max(len(messages), 1)
         chunks.append(
-            Chunk(f"session:msg:{item['message_id']}", f"{speaker}：{item['content']}", recency)
+            Chunk(
+                f"session:msg:{item['message_id']}",
+                f"{speaker}：{item['content']}",
+                recency,
+                body=item["content"],
+                key=f"msg:{item['message_id']}",
+            )
         )
     return chunks
 
@@ -238,6 +272,8 @@ def knowledge_pass(user, message: str) -> list[Chunk]:
                 f"knowledge:msg:{hit['message_id']}",
                 f"{speaker}曾说：{hit['content']}",
                 0.3 + 0.4 * score,
+                body=hit["content"],
+                key=f"msg:{hit['message_id']}",
             )
         )
     return chunks

@@ -27,7 +27,7 @@ class SystemEvent(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_events"
     )
     kind = models.CharField(max_length=32, choices=EventKind.choices)
-    # E.g. "2026-11-22" for a digest, "2026-11-22:火锅" for a spike, "m_...:2026-11-27" for
+    # E.g. "2026-11-22" for a digest or a spike, "2026-11-27T09:00" (the local due time) for
     # a reminder: whatever makes one event per user per trigger per period.
     period_key = models.CharField(max_length=200)
     payload = models.JSONField(default=dict, blank=True)

@@ -46,8 +46,11 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         relaxed = dict(last["arguments"])
         if last["result"].get("results") or "error" in last["result"]:
             return []
+        # Without a known location "nearby" filtered nothing, so dropping it would only repeat
+        # the same search.
+        located = last["result"].get("meta", {}).get("nearby")
         for key in ("nearby", "timeRange"):
-            if key in relaxed:
+            if key in relaxed and (key != "nearby" or located):
                 relaxed.pop(key)
                 return [("exploreNearby", relaxed)]
         return []
@@ -55,7 +58,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
     if time_range:
         arguments["timeRange"] = time_range.as_filter()
-    if extract.mentions_nearby(ctx.message) and ctx.location:
+    if extract.mentions_nearby(ctx.message):
+        # Asked even without a known location: the tool then searches everywhere and says so.
         arguments["nearby"] = True
     return [("exploreNearby", arguments)]
 
@@ -225,17 +229,19 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     name = last["name"]
     if name == "exploreNearby":
         items = result.get("results") or []
+        unknown = bool(result["meta"].get("nearbyUnknown"))
         if not items:
+            if unknown:
+                return "还不知道你的位置，没法只看附近；全城范围也暂时没有找到符合条件的活动。"
             return "暂时没有找到符合条件的活动。可以换个时间、放宽距离，或者换种说法再试试。"
-        note = (
-            "（没有你附近的位置信息，先按全城推荐）" if result["meta"].get("nearbyUnknown") else ""
-        )
+        notes = ["没有你附近的位置信息，先按全城推荐"] if unknown else []
         if len(calls) > 1:
             dropped = set(calls[0]["arguments"]) - set(last["arguments"])
             widened = "、".join(
                 w for k, w in (("nearby", "距离"), ("timeRange", "时间")) if k in dropped
             )
-            note = f"（按原条件没找到，已放宽{widened}）"
+            notes.append(f"按原条件没找到，已放宽{widened}")
+        note = f"（{'；'.join(notes)}）" if notes else ""
         lines = [_activity_line(i + 1, item) for i, item in enumerate(items[:3])]
         return f"为你找到这些活动{note}：\n" + "\n".join(lines) + "\n想报名哪个，或者要我换一批吗？"
     if name == "createDraft":

@@ -3,8 +3,10 @@
 Every tool is ``func(user, **arguments)``. The caller binds ``user`` from ``request.user``; the
 schemas never contain a user id, and :meth:`Tool.run` strips any user-identifying key a model
 sends (``user_id``, ``userId``, ``user``, ``owner``) before calling, so a model can never act
-for somebody else. Service errors become ``{"error": {"code", "message"}}`` results the model
-(or the offline composer) can read, instead of failing the turn.
+for somebody else. A chat-scoped tool (the draft tools) also gets ``chat_id`` from the turn,
+never from the model: the draft a chat creates is the one that chat refines and publishes.
+Service errors become ``{"error": {"code", "message"}}`` results the model (or the offline
+composer) can read, instead of failing the turn.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
-from config.errors import InvalidArgument, NotFound, ServiceError
+from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
 
 logger = logging.getLogger(__name__)
 
@@ -42,6 +44,7 @@ class Tool:
     description: str
     parameters: dict
     func: Callable[..., dict]
+    chat_scoped: bool = False  # func also takes the turn's chat_id
 
     def spec(self) -> dict:
         """Return the tool in OpenAI's function-calling format."""
@@ -63,10 +66,12 @@ class Tool:
         known = set(self.parameters.get("properties", {}))
         return {k: v for k, v in arguments.items() if k in known and v not in (None, "")}
 
-    def run(self, user, arguments: dict | None) -> dict:
-        """Call the tool for the authenticated ``user``; errors come back as a result."""
+    def run(self, user, arguments: dict | None, *, chat_id: str | None = None) -> dict:
+        """Call the tool for the authenticated ``user`` in chat ``chat_id``; errors come back."""
         cleaned = self.clean_arguments(arguments)
         try:
+            if self.chat_scoped:
+                return self.func(user, chat_id=chat_id, **cleaned)
             return self.func(user, **cleaned)
         except ServiceError as exc:
             return {"error": {"code": exc.code, "message": exc.message}}
@@ -77,14 +82,21 @@ class Tool:
 REGISTRY: dict[str, Tool] = {}
 
 
-def tool(name: str, description: str, properties: dict, required: tuple[str, ...] = ()):
+def tool(
+    name: str,
+    description: str,
+    properties: dict,
+    required: tuple[str, ...] = (),
+    *,
+    chat_scoped: bool = False,
+):
     """Register the decorated function as a tool with an object schema."""
 
     def decorate(func):
         schema = {"type": "object", "properties": properties, "additionalProperties": False}
         if required:
             schema["required"] = list(required)
-        REGISTRY[name] = Tool(name, description, schema, func)
+        REGISTRY[name] = Tool(name, description, schema, func, chat_scoped)
         return func
 
     return decorate
@@ -151,12 +163,37 @@ def _own_activity(user, activity_id):
     return activity
 
 
-def _latest_draft(user, activity_id=None):
+def _remember_draft(user, chat_id: str | None, activity_id: int) -> None:
+    """Make ``activity_id`` the draft chat ``chat_id`` is editing."""
+    from agent.models import AgentSession
+
+    if chat_id:
+        AgentSession.objects.update_or_create(
+            user=user, chat_id=chat_id, defaults={"draft_activity_id": activity_id}
+        )
+
+
+def _chat_draft(user, chat_id: str | None, activity_id=None):
+    """Return the draft to act on: the one named, else this chat's, else (no chat) the newest."""
     from activities.models import ActivityStatus
     from activities.selectors import activity_list
+    from agent.models import AgentSession
 
     if activity_id is not None:
         return _own_activity(user, activity_id)
+    if chat_id:
+        # Only this chat's draft: "发布" in one chat must not publish a draft made in another.
+        draft_id = (
+            AgentSession.objects.filter(user=user, chat_id=chat_id)
+            .values_list("draft_activity_id", flat=True)
+            .first()
+        )
+        if draft_id is None:
+            raise NotFound("This chat has no draft yet; create one first.")
+        draft = _own_activity(user, draft_id)
+        if draft.status != ActivityStatus.DRAFT:
+            raise Conflict(f"This chat's draft is already {draft.status}; create a new one.")
+        return draft
     draft = (
         activity_list(user=user, status=ActivityStatus.DRAFT)
         .filter(creator=user)
@@ -229,11 +266,16 @@ DRAFT_PROPERTIES = {
 
 
 @tool(
-    "createDraft", "Create a draft activity the user will organise.", DRAFT_PROPERTIES, ("title",)
+    "createDraft",
+    "Create a draft activity the user will organise.",
+    DRAFT_PROPERTIES,
+    ("title",),
+    chat_scoped=True,
 )
 def create_draft(
     user,
     *,
+    chat_id=None,
     title,
     type="社交",
     description="",
@@ -242,7 +284,10 @@ def create_draft(
     maxParticipants=6,
     tags=None,
 ):
-    """Create a draft (status draft, invisible to others) at the user's last location."""
+    """Create a draft (status draft, invisible to others) at the user's last location.
+
+    The draft becomes the one this chat edits (``AgentSession.draft_activity_id``).
+    """
     from activities.models import ActivityStatus
     from activities.services import activity_create
 
@@ -263,19 +308,21 @@ def create_draft(
         tags=list(tags or []),
         status=ActivityStatus.DRAFT,
     )
+    _remember_draft(user, chat_id, activity.pk)
     return {"draft": activity_shape(activity)}
 
 
 @tool(
     "refineDraft",
-    "Change fields of the user's draft (the latest one unless activityId is given).",
+    "Change fields of the draft this chat created (or of the activity activityId names).",
     {"activityId": {"type": "integer"}, **DRAFT_PROPERTIES},
+    chat_scoped=True,
 )
-def refine_draft(user, *, activityId=None, **changes):
+def refine_draft(user, *, chat_id=None, activityId=None, **changes):
     """Update the draft through the activities service (creator only)."""
     from activities.services import activity_update
 
-    draft = _latest_draft(user, activityId)
+    draft = _chat_draft(user, chat_id, activityId)
     mapping = {
         "title": "title",
         "type": "type",
@@ -297,15 +344,16 @@ def refine_draft(user, *, activityId=None, **changes):
 
 @tool(
     "publishActivity",
-    "Publish the user's draft so others can find and join it.",
+    "Publish the draft this chat created (or the one activityId names) so others can join it.",
     {"activityId": {"type": "integer"}},
+    chat_scoped=True,
 )
-def publish_activity(user, *, activityId=None):
+def publish_activity(user, *, chat_id=None, activityId=None):
     """Set the draft's status to active."""
     from activities.models import ActivityStatus
     from activities.services import activity_update
 
-    draft = _latest_draft(user, activityId)
+    draft = _chat_draft(user, chat_id, activityId)
     activity = activity_update(activity=draft, user=user, status=ActivityStatus.ACTIVE)
     return {"activity": activity_shape(activity)}
 

@@ -9,9 +9,11 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   more characters, stopwords and time words removed) in at least ``interest_spike_count``
   distinct user messages within ``interest_spike_days`` days (live settings), not already
   reported in that window; the payload suggests matching activities;
-- deadline reminder, key ``<message_id>:<YYYY-MM-DD>``: a user message with a task word (截止,
-  开会, 考试, ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was
-  sent, fires once during the day before that time.
+- deadline reminder, key ``YYYY-MM-DDTHH:MM`` (the local due time, so one per user per due
+  time however many messages mention it): a user message with a task word (截止, 开会, 考试,
+  ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was sent, fires
+  once during the day before that time; the payload quotes the first such message and lists
+  the ids of all of them known at that run.
 
 With an LLM configured, the event text is polished by it; offline (or on any LLM error) the
 templates below are used.
@@ -221,30 +223,38 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
     return found.start.replace(hour=9, minute=0, second=0, microsecond=0)
 
 
+def deadline_period(due: datetime) -> str:
+    """Return the period key of a reminder: the local due time, to the minute."""
+    return timezone.localtime(due).strftime("%Y-%m-%dT%H:%M")
+
+
 def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
-    """Remind the user during the day before each time their messages mention."""
+    """Remind the user once during the day before each time their messages mention."""
     now = now or timezone.now()
-    created = []
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
+    # Several messages about the same time are one deadline: one reminder, quoting the first.
+    by_due: dict[datetime, list] = {}
     for message in _user_messages(user, since, now):
         due = deadline_of(message.content, message.ts)
-        if due is None or not due - timedelta(days=1) <= now < due:
-            continue
-        local_due = timezone.localtime(due)
+        if due is not None and due - timedelta(days=1) <= now < due:
+            by_due.setdefault(timezone.localtime(due), []).append(message)
+    created = []
+    for local_due, messages in by_due.items():
 
-        def build(message=message, local_due=local_due):
+        def build(first=messages[0], messages=messages, local_due=local_due):
             when = f"{local_due.month}月{local_due.day}日 {local_due:%H:%M}"
             return {
                 "title": "明天的提醒",
-                "text": polish(f"提醒：你之前说「{message.content}」，时间是 {when}，别忘了哦。"),
-                "messageId": message.message_id,
+                "text": polish(f"提醒：你之前说「{first.content}」，时间是 {when}，别忘了哦。"),
+                "messageId": first.message_id,
+                "messageIds": [m.message_id for m in messages],
                 "dueAt": local_due.isoformat(),
             }
 
         event = record_event(
             user=user,
             kind=EventKind.DEADLINE_REMINDER,
-            period_key=f"{message.message_id}:{local_due.date().isoformat()}",
+            period_key=deadline_period(local_due),
             build=build,
         )
         if event is not None:

@@ -77,6 +77,32 @@ def test_create_draft_refine_and_publish(api_client, user, say):
     assert activity.status == "active" and activity.creator == user
 
 
+def test_each_chat_refines_and_publishes_its_own_draft(api_client, user, say):
+    from activities.models import Activity
+    from agent.models import AgentSession
+
+    board = say(api_client, "帮我发起一个周六下午三点的桌游局")
+    hotpot = say(api_client, "帮我发起一个周日晚上的火锅局")  # the user's newest draft
+    board_id = board["tool_calls"][0]["result"]["draft"]["id"]
+    hotpot_id = hotpot["tool_calls"][0]["result"]["draft"]["id"]
+    assert board["chat_id"] != hotpot["chat_id"]
+    sessions = AgentSession.objects.filter(user=user)
+    assert dict(sessions.values_list("chat_id", "draft_activity_id")) == {
+        board["chat_id"]: board_id,
+        hotpot["chat_id"]: hotpot_id,
+    }
+    refined = say(api_client, "人数改成八个", chat_id=board["chat_id"])
+    assert refined["tool_calls"][0]["result"]["draft"]["id"] == board_id
+    published = say(api_client, "确认，发布吧", chat_id=board["chat_id"])
+    assert published["tool_calls"][0]["result"]["activity"]["id"] == board_id
+    assert Activity.objects.get(pk=board_id).status == "active"
+    assert Activity.objects.get(pk=board_id).max_participants == 8
+    assert Activity.objects.get(pk=hotpot_id).status == "draft"
+    say(api_client, "发布", chat_id=hotpot["chat_id"])
+    assert Activity.objects.get(pk=hotpot_id).status == "active"
+    assert Activity.objects.get(pk=hotpot_id).max_participants == 6
+
+
 def test_partner_creates_an_intent(api_client, user, say):
     from agent.models import PartnerIntent
 
@@ -122,10 +148,22 @@ def test_anonymous_is_unauthenticated(anon_client):
     assert response.json()["error"]["code"] == "UNAUTHENTICATED"
 
 
-def test_nearby_without_a_known_location_searches_everywhere(api_client, say):
+def test_nearby_without_a_known_location_searches_everywhere_and_says_so(
+    api_client, activities_loaded, say
+):
+    body = say(api_client, "附近有什么好玩的")  # no location was ever sent
+    [call] = body["tool_calls"]
+    assert call["arguments"]["nearby"] is True
+    assert call["result"]["meta"]["nearbyUnknown"] is True
+    assert call["result"]["meta"]["nearby"] is False  # no location filter
+    assert call["result"]["results"]
+    assert "没有你附近的位置信息，先按全城推荐" in body["reply"]
+
+
+def test_nearby_without_a_known_location_and_no_match_says_so(api_client, say):
     body = say(api_client, "附近有什么好玩的")
-    call = body["tool_calls"][0]
-    assert "nearby" not in call["arguments"]  # no location was ever sent
+    assert len(body["tool_calls"]) == 1  # dropping a filter that filtered nothing is no retry
+    assert "还不知道你的位置" in body["reply"]
 
 
 def test_leaving_a_joined_activity_frees_the_place(

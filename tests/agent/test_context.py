@@ -76,3 +76,43 @@ def test_build_context_passes_carry_sources(api_client, user, say):
     assert any(s.startswith("session:msg:m_") for s in sources)
     assert any(s.startswith("knowledge:msg:m_") for s in sources)
     assert not context.errors
+
+
+@pytest.mark.django_db
+def test_a_recent_turn_found_by_memory_search_goes_into_the_prompt_once(api_client, user, say):
+    from agent.context import build_context
+
+    first = say(api_client, "我最近特别想吃火锅")
+    context = build_context(user=user, chat_id=first["chat_id"], message="火锅")
+    quoted = [c for c in context.chunks if "我最近特别想吃火锅" in c.text]
+    assert {c.section for c in quoted} == {"session", "knowledge"}  # both passes found it
+    built = PromptBuilder(3000).build(SYSTEM, context.chunks, "火锅")
+    assert built.system.count("我最近特别想吃火锅") == 1
+    kept = next(c for c in quoted if c.section == "session")
+    dropped = next(c for c in quoted if c.section == "knowledge")
+    assert kept.source in built.sources
+    assert (dropped.source, "duplicate") in built.dropped
+
+
+@pytest.mark.django_db
+def test_a_chat_summary_from_persona_and_session_goes_into_the_prompt_once(user, live_settings):
+    from agent.context import build_context
+    from memory.models import ChatMessage
+    from memory.services import messages_write
+    from memory.summarize import write_summary
+
+    live_settings.summary_trigger_messages = 2
+    live_settings.save()
+    items = [
+        {"ts": f"2026-11-20T09:0{i}:00+08:00", "role": "user", "content": text, "chat_id": "c1"}
+        for i, text in enumerate(["周末想去爬山。", "最好是人少的山。", "下午出发比较好。"])
+    ]
+    messages_write(user=user, items=items)
+    assert write_summary(user_pk=user.pk, chat_id="c1").startswith("summarised")
+    summary = ChatMessage.objects.get(user=user, kind="summary").content
+    context = build_context(user=user, chat_id="c1", message="你好")
+    assert {c.section for c in context.chunks if summary in c.text} == {"persona", "session"}
+    built = PromptBuilder(3000).build(SYSTEM, context.chunks, "你好")
+    assert built.system.count(summary) == 1
+    assert any(s.startswith("session:summary:") for s in built.sources)
+    assert ("persona:summary:c1", "duplicate") in built.dropped

@@ -153,3 +153,43 @@ def test_service_error_mid_stream_keeps_its_code(api_client, user, monkeypatch):
     monkeypatch.setattr(chat, "_save_turn", conflict)
     events = _stream(api_client, {"message": "你好"})
     assert events[-1][0] == "error" and events[-1][1]["error"]["code"] == "CONFLICT"
+
+
+@pytest.mark.django_db
+def test_llm_text_of_every_round_is_the_reply(api_client, user, fake_llm):
+    from memory.models import ChatMessage
+
+    fake_llm.chat_script += [
+        {"content": "PARTNER"},  # the router's classification
+        {
+            "content": "好的，我先帮你记下来。",
+            "tool_calls": [{"name": "createPartnerIntent", "arguments": {"activityType": "户外"}}],
+        },
+        {"content": "记好了，有合适的人会告诉你。"},
+    ]
+    events = _stream(api_client, {"message": "想找个人周末一起爬山"})
+    names = [n for n, _ in events]
+    assert names.index("delta") < names.index("tool_call")  # text came before the tool call
+    deltas = "".join(d["text"] for n, d in events if n == "delta")
+    assert deltas == "好的，我先帮你记下来。记好了，有合适的人会告诉你。"
+    done = events[-1][1]
+    assert done["reply"] == deltas and done["engine"] == "llm"
+    stored = ChatMessage.objects.get(user=user, chat_id=done["chat_id"], role="assistant")
+    assert stored.content == deltas
+
+
+@pytest.mark.django_db
+def test_llm_without_a_final_answer_gets_one_composed_after_its_text(api_client, user, fake_llm):
+    fake_llm.chat_script += [
+        {"content": "PARTNER"},
+        {
+            "content": "我先记一下。",
+            "tool_calls": [{"name": "createPartnerIntent", "arguments": {"activityType": "户外"}}],
+        },
+        {"content": ""},  # the model ends without an answer
+    ]
+    events = _stream(api_client, {"message": "想找个人周末一起爬山"})
+    deltas = "".join(d["text"] for n, d in events if n == "delta")
+    done = events[-1][1]
+    assert done["reply"] == deltas
+    assert deltas.startswith("我先记一下。已帮你记下：想找户外搭子")

@@ -56,9 +56,22 @@ def test_interest_spike_threshold_and_once(user, live_settings):
     assert event.payload["term"] == "火锅" and event.payload["count"] == 3
     # The next day the same subject is not reported again within the window.
     assert run_interest_spike(now + timedelta(days=1)) == 0
+    assert SystemEvent.objects.filter(kind="interest_spike").count() == 1
+
+
+def test_interest_spike_threshold_is_a_live_setting(user, live_settings):
+    from agent.models import SystemEvent
+    from agent.triggers import run_interest_spike
+
     live_settings.interest_spike_count = 4
     live_settings.save()
-    assert SystemEvent.objects.filter(kind="interest_spike").count() == 1
+    write(user, "好想吃火锅", "昨天那家火锅真不错", "周末再约火锅吧")
+    now = SENT + timedelta(hours=1)
+    assert run_interest_spike(now) == 0  # three is below the live threshold of four
+    write(user, "火锅还是得吃牛油锅底", start=SENT + timedelta(minutes=30))
+    assert run_interest_spike(now) == 1
+    event = SystemEvent.objects.get(kind="interest_spike")
+    assert event.payload["term"] == "火锅" and event.payload["count"] == 4
 
 
 def test_deadline_reminder_the_day_before(user):
@@ -76,7 +89,24 @@ def test_deadline_reminder_the_day_before(user):
     thursday = datetime(2026, 11, 26, 10, 0, tzinfo=SH)
     assert run_deadline_reminders(thursday) == 1
     keys = SystemEvent.objects.values_list("period_key", flat=True)
-    assert sorted(k.split(":")[1] for k in keys) == ["2026-11-21", "2026-11-27"]
+    assert sorted(keys) == ["2026-11-21T15:00", "2026-11-27T09:00"]
+
+
+def test_deadline_reminder_once_per_deadline_not_per_message(user):
+    from agent.models import SystemEvent
+    from agent.triggers import run_deadline_reminders
+
+    rows = write(user, "报告下周五截止", "记得下周五交报告", "下周五下午三点面试")["items"]
+    ids = [r["message_id"] for r in rows]
+    thursday = datetime(2026, 11, 26, 16, 0, tzinfo=SH)  # within a day of both deadlines
+    assert run_deadline_reminders(thursday) == 2
+    assert run_deadline_reminders(thursday + timedelta(hours=1)) == 0
+    report = SystemEvent.objects.get(period_key="2026-11-27T09:00")
+    assert report.payload["messageId"] == ids[0]
+    assert report.payload["messageIds"] == ids[:2]
+    assert "报告下周五截止" in report.payload["text"]
+    interview = SystemEvent.objects.get(period_key="2026-11-27T15:00")
+    assert interview.payload["messageIds"] == [ids[2]]
 
 
 def test_schedules_registered_once():
