@@ -48,6 +48,7 @@ import numpy as np
 __all__ = [
     "Span",
     "adjacent_similarities",
+    "child_hard_max",
     "find_cliffs",
     "pack_sentences",
     "span_text",
@@ -334,6 +335,15 @@ def split_parent(
 # --- children -------------------------------------------------------------------------------
 
 
+def child_hard_max(min_chars: int, max_chars: int) -> int:
+    """Return the longest child :func:`pack_sentences` makes by default for these sizes.
+
+    A short tail is merged into the previous chunk, so a chunk may exceed ``max_chars``;
+    ``2 * min_chars`` leaves room for that merge.
+    """
+    return max(max_chars, 2 * min_chars)
+
+
 def pack_sentences(
     spans: list[Span],
     *,
@@ -353,7 +363,7 @@ def pack_sentences(
     min_chars long, unless the whole text is shorter than min_chars (then there is one chunk).
     """
     if hard_max is None:
-        hard_max = max(max_chars, 2 * min_chars)
+        hard_max = child_hard_max(min_chars, max_chars)
     if not (0 <= min_chars <= max_chars <= hard_max and max_chars >= 1):
         raise ValueError("need 0 <= min_chars <= max_chars <= hard_max and max_chars >= 1")
     if hard_max < 2 * min_chars:

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 
 from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock
-from writing.services import chapter_rechunk
+from writing.services import chapter_rechunk, chapter_save
 
 
 @admin.register(Book)
@@ -43,18 +43,22 @@ class ChapterAdmin(admin.ModelAdmin):
         messages.info(request, f"Re-chunking {queryset.count()} chapters.")
 
     def save_formset(self, request, form, formset, change):
-        # Blocks edited here go through the same dirty/hash path as the API.
-        from rag.embeddings import content_hash
-
-        instances = formset.save(commit=False)
-        for obj in formset.deleted_objects:
-            obj.delete()
-        for block in instances:
-            block.content_hash = content_hash(block.content)
-            block.is_dirty = True
-            block.save()
-        if instances or formset.deleted_objects:
-            chapter_rechunk(chapter_id=form.instance.pk)
+        # Blocks edited here go through chapter_save, like a PUT: only changed blocks become
+        # dirty and unchanged ones keep their chunks (ids). save(commit=False) writes nothing;
+        # it fills the lists the admin's change message reads.
+        formset.save(commit=False)
+        if not (formset.new_objects or formset.changed_objects or formset.deleted_objects):
+            return
+        kept = [
+            (f.cleaned_data["order"], i, f.cleaned_data["content"])
+            for i, f in enumerate(formset.forms)
+            if f not in formset.deleted_forms and (f.instance.pk is not None or f.has_changed())
+        ]
+        chapter_save(
+            user=request.user,
+            chapter_id=form.instance.pk,
+            blocks=[{"content": content} for _, _, content in sorted(kept)],
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -62,6 +66,10 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        # Chunks follow their blocks; only the chunking task removes them.
         return False
 
 

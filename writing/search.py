@@ -13,7 +13,10 @@ from __future__ import annotations
 
 import math
 import statistics
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+
+from django.db import connection, transaction
 
 from config.errors import InvalidArgument, NotFound
 from rag import live
@@ -113,9 +116,34 @@ def writing_search(
     if order not in ORDERS:
         raise InvalidArgument(f"order must be one of {', '.join(ORDERS)}.")
     settings_row = live.get_settings()
+    vector = embed_query(query)  # may write the embedding cache: before the read-only block
+    with _one_snapshot():
+        return _search(user, vector, book, chapters, top_k, order, settings_row)
+
+
+@contextmanager
+def _one_snapshot():
+    """Run every read of a search in one REPEATABLE READ, READ ONLY transaction.
+
+    Children and their parents are read by separate statements; under READ COMMITTED a
+    chunking run that commits in between would replace the parents and silently drop the
+    hits. ``SET TRANSACTION`` must be the first statement of the outermost transaction, so
+    inside a caller's transaction (tests, a request already in ``atomic``) the caller's
+    isolation applies. ``vector_search`` nests its own block as a savepoint, which is fine.
+    """
+    if connection.in_atomic_block:
+        yield
+        return
+    with transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
+
+
+def _search(user, vector, book, chapters, top_k: int, order: str, settings_row) -> dict:
     children_qs, parents_qs = _scope(user, book, chapters)
     # The filter is part of the queryset: vector_search applies it before the NN scan.
-    hits, report = vector_search(children_qs, embed_query(query), k=top_k * 3)
+    hits, report = vector_search(children_qs, vector, k=top_k * 3)
     grouped: dict[int, ParentResult] = {}
     for hit in hits:
         child = hit.obj
@@ -133,7 +161,7 @@ def writing_search(
     normalise = settings_row.parent_size_normalization
     for parent_id, result in list(grouped.items()):
         parent = parents.get(parent_id)
-        if parent is None:  # replaced by a chunking run between the two reads
+        if parent is None:  # only inside a caller's READ COMMITTED transaction
             del grouped[parent_id]
             continue
         result.parent = parent

@@ -15,7 +15,15 @@ from django.utils import timezone
 
 from config.errors import InvalidArgument, NotFound
 from rag.embeddings import content_hash
-from writing.models import Book, Chapter, ChunkState, StoryBlock
+from writing.models import (
+    Book,
+    Chapter,
+    ChildChunk,
+    ChunkState,
+    ParentChunk,
+    ParentSegment,
+    StoryBlock,
+)
 from writing.selectors import book_get, chapter_get
 
 MAX_BLOCK_CHARS = 100_000
@@ -69,6 +77,16 @@ def chapter_create(*, user, book_id: int, title: str, sequence: int, blocks) -> 
     return chapter
 
 
+def _mark_pending(chapter: Chapter) -> None:
+    """Set a chapter pending after an edit, with a fresh retry budget for the new content.
+
+    ``chunk_error`` stays until the next successful run clears it, so the writer still sees
+    why the previous run failed while the new one is queued.
+    """
+    chapter.chunk_state = ChunkState.PENDING
+    chapter.chunk_attempts = 0
+
+
 def _match_blocks(old: list[StoryBlock], contents: list[str]):
     """Match new contents to existing blocks: same hash first, then same position.
 
@@ -99,6 +117,49 @@ def _match_blocks(old: list[StoryBlock], contents: list[str]):
     return assignments, hashes, removed
 
 
+def _detach_removed_blocks(removed: list[StoryBlock]) -> None:
+    """Keep the merged parents of blocks about to be deleted until the chunking task runs.
+
+    A parent that also holds surviving blocks keeps its text and every child (the text may
+    still contain the removed blocks' text until the rebuild): its first block and the
+    children that start in a removed block move to a surviving block of the parent, the
+    removed blocks' segments go, and the surviving blocks become dirty. Search thus keeps
+    serving those blocks, and the next run deletes and rebuilds the parent in its apply
+    transaction (its segments no longer tile the blocks, and the blocks are dirty). Parents
+    made only of removed blocks are deleted with them (cascade and ``signals.block_deleting``).
+    """
+    removed_ids = {b.pk for b in removed}
+    if not removed_ids:
+        return
+    segments: dict[int, list[tuple[int, int]]] = {}
+    for parent_id, block_id, block_start in (
+        ParentSegment.objects.filter(parent__segments__block_id__in=removed_ids)
+        .distinct()
+        .order_by("parent_id", "position")
+        .values_list("parent_id", "block_id", "block_start")
+    ):
+        segments.setdefault(parent_id, []).append((block_id, block_start))
+    survivors: set[int] = set()
+    for parent_id, segs in segments.items():
+        kept = [seg for seg in segs if seg[0] not in removed_ids]
+        if not kept:
+            continue
+        survivors.update(block_id for block_id, _ in kept)
+        ParentChunk.objects.filter(pk=parent_id).update(
+            first_block_id=kept[0][0], first_block_start=kept[0][1]
+        )
+        for i, (block_id, _) in enumerate(segs):
+            if block_id in removed_ids:
+                # A child belongs to the block it starts in: take the next surviving one.
+                later = [seg for seg in segs[i + 1 :] if seg[0] not in removed_ids]
+                target = later[0][0] if later else kept[-1][0]
+                ChildChunk.objects.filter(parent_id=parent_id, story_block_id=block_id).update(
+                    story_block_id=target
+                )
+        ParentSegment.objects.filter(parent_id=parent_id, block_id__in=removed_ids).delete()
+    StoryBlock.objects.filter(pk__in=survivors).update(is_dirty=True)
+
+
 @transaction.atomic
 def chapter_save(
     *,
@@ -111,8 +172,9 @@ def chapter_save(
 ) -> Chapter:
     """Save the whole chapter; unchanged blocks keep their rows and chunks.
 
-    Changed and new blocks become dirty, removed blocks are deleted (with the parents
-    that include them; their other blocks become dirty). Chunking starts on commit.
+    Changed and new blocks become dirty, removed blocks are deleted; a merged parent that
+    also holds surviving blocks stays searchable until the task replaces it (see
+    :func:`_detach_removed_blocks`). Chunking starts on commit.
     """
     from writing.tasks import enqueue_chunk
 
@@ -122,8 +184,9 @@ def chapter_save(
         raise InvalidArgument("A chapter cannot move to another book.", details={"book": book_id})
     old = list(chapter.blocks.order_by("order"))
     assignments, hashes, removed = _match_blocks(old, contents)
+    _detach_removed_blocks(removed)
     for block in removed:
-        block.delete()  # the pre_delete receiver drops parents that include it
+        block.delete()
     # Orders are unique per chapter in practice; park moved blocks first to keep it simple.
     for i, (block, content, h) in enumerate(zip(assignments, contents, hashes, strict=True)):
         if block is None:
@@ -140,9 +203,7 @@ def chapter_save(
         chapter.sequence = sequence
     chapter.version += 1
     chapter.last_edit_at = None  # an explicit save ends any autosave debounce
-    if chapter.chunk_state != ChunkState.FAILED:
-        chapter.chunk_state = ChunkState.PENDING
-    chapter.chunk_attempts = 0
+    _mark_pending(chapter)
     chapter.save()
     enqueue_chunk(chapter.pk, chapter.version)
     return chapter
@@ -180,8 +241,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
     now = timezone.now()
     chapter.version += 1
     chapter.last_edit_at = now
-    if chapter.chunk_state != ChunkState.FAILED:
-        chapter.chunk_state = ChunkState.PENDING
+    _mark_pending(chapter)
     chapter.save()
     due = now + timedelta(seconds=float(get_settings().debounce_seconds))
     chapter_pk, version = chapter.pk, chapter.version
@@ -202,7 +262,6 @@ def chapter_rechunk(*, chapter_id: int) -> None:
         chapter.blocks.update(is_dirty=True)
         chapter.version += 1
         chapter.last_edit_at = None
-        chapter.chunk_state = ChunkState.PENDING
-        chapter.chunk_attempts = 0
+        _mark_pending(chapter)
         chapter.save()
         enqueue_chunk(chapter.pk, chapter.version)

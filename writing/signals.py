@@ -1,13 +1,16 @@
-"""Keep merged parents consistent when a story block is deleted (also from the admin)."""
+"""Keep merged parents consistent when a story block is deleted outside the services."""
 
 from __future__ import annotations
 
 
 def block_deleting(sender, instance, **kwargs):
-    """Delete the parents that include this block and mark their other blocks dirty.
+    """Delete the parents that still include this block and mark their other blocks dirty.
 
-    A merged parent spans several blocks; once one of them goes, the parent's text is
-    wrong, so it goes too and the remaining blocks are re-chunked by the next task.
+    ``services.chapter_save`` first detaches the parents that also hold surviving blocks
+    (they stay searchable until the chunking task replaces them), so from there this only
+    sees parents made of deleted blocks. A block deleted any other way (a shell, a cascade)
+    takes its merged parents with it: their text would be wrong, and the next chunking run
+    rebuilds the remaining blocks.
     """
     from writing.models import ParentChunk, StoryBlock
 

@@ -78,6 +78,17 @@ def test_full_clean_rejects_out_of_range_values(live_settings, changes, field):
     assert field in caught.value.message_dict
 
 
+def test_window_must_hold_the_longest_child_the_packer_makes(live_settings):
+    # child 200-300: a merged short tail can make a child of 2 * 200 = 400 characters.
+    live_settings.child_min_chars, live_settings.child_max_chars = 200, 300
+    live_settings.context_window_chars = 350
+    with pytest.raises(ValidationError) as caught:
+        live_settings.full_clean()
+    assert "400" in caught.value.message_dict["context_window_chars"][0]
+    live_settings.context_window_chars = 400
+    live_settings.full_clean()
+
+
 def test_saving_keeps_a_single_row(live_settings):
     RagSettings(ef_search=50).save()
     assert list(RagSettings.objects.values_list("pk", "ef_search")) == [(1, 50)]

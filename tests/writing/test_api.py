@@ -151,6 +151,63 @@ def test_admin_rechunk_action(client, staff_user, api_chapter, django_capture_on
         assert client.get(url).status_code == 200
 
 
+def _admin_change_data(response) -> dict:
+    """Return the POST data of an admin change page as rendered (forms and inline formsets)."""
+    data = {}
+    forms = [response.context["adminform"].form]
+    for inline in response.context["inline_admin_formsets"]:
+        formset = inline.formset
+        mgmt = formset.management_form
+        data.update({mgmt.add_prefix(name): mgmt[name].value() for name in mgmt.fields})
+        forms.extend(formset.forms)
+    for form in forms:
+        for name in form.fields:
+            value = form[name].value()
+            if value is None or value is False:
+                continue
+            data[form.add_prefix(name)] = "on" if value is True else value
+    return data
+
+
+def test_admin_block_edit_keeps_untouched_chunks(
+    client, staff_user, api_chapter, django_capture_on_commit_callbacks
+):
+    staff_user.is_superuser = True
+    staff_user.save()
+    client.force_login(staff_user)
+    url = f"/admin/writing/chapter/{api_chapter['id']}/change/"
+    data = _admin_change_data(client.get(url))
+    edited = StoryBlock.objects.get(chapter_id=api_chapter["id"], order=2)
+    data["blocks-2-content"] = "猪八戒扛着九齿钉耙走在最后，嘴里嘟囔着要回高老庄。"
+    before = dict(ChildChunk.objects.values_list("pk", "story_block_id"))
+    with django_capture_on_commit_callbacks(execute=True):
+        resp = client.post(url, data)
+    assert resp.status_code == 302, resp.context["adminform"].form.errors
+    after = dict(ChildChunk.objects.values_list("pk", "story_block_id"))
+    untouched = {pk for pk, block in before.items() if block != edited.pk}
+    rebuilt = {pk for pk, block in after.items() if block == edited.pk}
+    assert untouched == set(after) - rebuilt  # the other blocks kept their chunk ids
+    assert rebuilt and rebuilt.isdisjoint(before)
+
+
+def test_chunk_admins_do_not_delete(client, staff_user, api_chapter):
+    staff_user.is_superuser = True
+    staff_user.save()
+    client.force_login(staff_user)
+    child = ChildChunk.objects.first()
+    assert (
+        client.post(f"/admin/writing/childchunk/{child.pk}/delete/", {"post": "yes"}).status_code
+        == 403
+    )
+    assert (
+        client.post(
+            f"/admin/writing/parentchunk/{child.parent_id}/delete/", {"post": "yes"}
+        ).status_code
+        == 403
+    )
+    assert ChildChunk.objects.filter(pk=child.pk).exists()
+
+
 def test_schema_is_valid():
     from django.core.management import call_command
 

@@ -147,6 +147,20 @@ def test_cascade_delete(
     assert not ParentChunk.objects.exists() and not ChildChunk.objects.exists()
 
 
+def test_merged_parent_of_deleted_block_rebuilt_by_the_task(
+    user, make_chapter, small_chunks, django_capture_on_commit_callbacks
+):
+    short = ["花果山上桃花开满了山。", "水帘洞里群猴吵闹不休。", "美猴王独坐石台想心事。"]
+    chapter = make_chapter(short)  # under parent_min_chars: one merged parent
+    old_parent = ParentChunk.objects.get(chapter=chapter)
+    _save(user, chapter, short[1:], django_capture_on_commit_callbacks)
+    parent = ParentChunk.objects.get(chapter=chapter)
+    assert parent.pk != old_parent.pk
+    assert parent.text == "\n".join(short[1:])
+    assert chapter.chunk_state == ChunkState.READY
+    assert not StoryBlock.objects.filter(chapter=chapter, is_dirty=True).exists()
+
+
 def test_autosave_debounces_until_quiet(
     user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
 ):
@@ -259,3 +273,35 @@ def test_changed_threshold_used_by_next_task(make_chapter, small_chunks):
     parent = ParentChunk.objects.get(chapter=chapter)
     expected = find_cliffs(parent.analysis["sims"], mode="percentile", percentile=50.0)
     assert expected and parent.analysis["cuts"] == expected
+
+
+def _fail(chapter, attempts=3):
+    Chapter.objects.filter(pk=chapter.pk).update(
+        chunk_state=ChunkState.FAILED,
+        chunk_error="RuntimeError: provider down",
+        chunk_attempts=attempts,
+    )
+
+
+def test_save_of_failed_chapter_makes_it_pending(user, make_chapter, blocks, small_chunks):
+    chapter = make_chapter(blocks)
+    _fail(chapter)
+    edited = [*blocks[:-1], "沙和尚把行李换了个肩，抬头望见前面一座高山。"]
+    # The task is held back (callbacks not captured): the state the writer sees at once.
+    chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in edited])
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.PENDING
+    assert chapter.chunk_attempts == 0
+    assert chapter.chunk_error  # the last error stays visible until a run succeeds
+
+
+def test_autosave_of_failed_chapter_makes_it_pending(user, make_chapter, blocks, small_chunks):
+    chapter = make_chapter(blocks)
+    _fail(chapter)
+    block = chapter.blocks.get(order=0)
+    chapter_autosave(
+        user=user, chapter_id=chapter.pk, blocks=[{"id": block.pk, "content": "花果山。"}]
+    )
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.PENDING
+    assert chapter.chunk_attempts == 0

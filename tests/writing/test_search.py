@@ -113,6 +113,41 @@ def test_filters_and_privacy(user, other_user, make_chapter, blocks, small_chunk
     assert {r["chapter_id"] for r in body["results"]} == {mine.pk}
 
 
+# Blocks under parent_min_chars (15): the four merge into one parent of 51 characters.
+SHORT_BLOCKS = [
+    "花果山上桃花开满了山。",
+    "水帘洞里群猴吵闹不休。",
+    "美猴王独坐石台想心事。",
+    "通背老猿劝他访仙学道。",
+]
+
+
+def test_deleted_block_keeps_merged_neighbours_searchable(
+    user, api_client, make_chapter, small_chunks
+):
+    """A PUT deleting a merged parent's first block; the chunking task has not run yet."""
+    chapter = make_chapter(SHORT_BLOCKS)
+    assert ParentChunk.objects.get(chapter=chapter).segments.count() == len(SHORT_BLOCKS)
+    old_children = set(ChildChunk.objects.filter(chapter=chapter).values_list("pk", flat=True))
+    # No captured on_commit callbacks: the save commits nothing and enqueues no task.
+    resp = api_client.put(
+        f"/api/chapters/{chapter.pk}/",
+        {
+            "book": chapter.book_id,
+            "title": chapter.title,
+            "sequence": chapter.sequence,
+            "blocks": [{"content": c} for c in SHORT_BLOCKS[1:]],
+        },
+        format="json",
+    )
+    assert resp.status_code == 200, resp.json()
+    assert set(ChildChunk.objects.filter(chapter=chapter).values_list("pk", flat=True)) == (
+        old_children
+    )
+    found = writing_search(user=user, query=SHORT_BLOCKS[3], chapters=[chapter.pk])["results"]
+    assert found and SHORT_BLOCKS[3] in found[0]["text"]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_old_chunks_served_during_rechunk(user, make_user, monkeypatch, blocks, live_settings):
     """A chunking run paused just before its commit: search still sees the old chunks."""
@@ -164,3 +199,36 @@ def test_old_chunks_served_during_rechunk(user, make_user, monkeypatch, blocks, 
         worker.join(60)
     new_ids = set(ChildChunk.objects.values_list("pk", flat=True))
     assert new_ids & old_ids == untouched and new_ids != old_ids
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rechunk_between_child_and_parent_reads_drops_no_hit(
+    user, monkeypatch, blocks, small_chunks
+):
+    """The search reads one snapshot: parents replaced after the child search still load."""
+    from writing import search
+    from writing.services import book_create, chapter_create
+
+    book = book_create(user=user, title="书")
+    chapter = chapter_create(
+        user=user, book_id=book.pk, title="一", sequence=1, blocks=[{"content": c} for c in blocks]
+    )  # autocommit: the on_commit task ran inline (sync cluster)
+    real_vector_search = search.vector_search
+
+    def rechunk():
+        try:
+            assert indexing.chunk_chapter(chapter.pk, force=True).status == "done"
+        finally:
+            connection.close()  # the thread's own connection
+
+    def vector_search_then_rechunk(*args, **kwargs):
+        found = real_vector_search(*args, **kwargs)
+        worker = threading.Thread(target=rechunk)  # commits on its own connection
+        worker.start()
+        worker.join(60)
+        return found
+
+    monkeypatch.setattr(search, "vector_search", vector_search_then_rechunk)
+    results = writing_search(user=user, query="孙悟空花果山", top_k=2)["results"]
+    assert results
+    assert not ParentChunk.objects.filter(pk=results[0]["parent_id"]).exists()  # replaced
