@@ -1,4 +1,9 @@
-"""Turn demo fixture items into activities (demo loader, tests and the benchmark)."""
+"""Turn demo fixture items into activities (demo loader, tests and the benchmark).
+
+Demo rows are the ones created by the ``demo`` user whose title and location name are those of
+a fixture item: the loader creates them so, and both must match, so a row a person wrote is
+never taken for one.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +11,7 @@ import zoneinfo
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.db import transaction
 from django.utils import timezone
 
 from activities.backfill import backfill
@@ -61,3 +67,61 @@ def load_demo_activities(items: list[dict], *, creator, embed: bool = True):
             queryset=Activity.objects.filter(pk__in=[a.pk for a in created]), batch_size=64
         )
     return created, totals
+
+
+def demo_rows(items: list[dict], *, creator) -> list[Activity]:
+    """Return the saved demo activities of ``creator`` (title and location of a fixture item)."""
+    keys = {(item["title"], item.get("location_name", "")) for item in items}
+    candidates = Activity.objects.filter(
+        creator=creator, title__in=sorted({title for title, _ in keys})
+    ).order_by("pk")
+    return [a for a in candidates if (a.title, a.location_name) in keys]
+
+
+def _wall(moment: datetime, tz) -> datetime:
+    """Return the naive local wall-clock time of ``moment`` in ``tz``."""
+    return moment.astimezone(tz).replace(tzinfo=None)
+
+
+def next_week_after(moment: datetime, *, tz_name: str, now: datetime) -> datetime:
+    """Return ``moment`` moved forward by whole weeks to just after ``now``.
+
+    Weeks are counted on the local wall clock of ``tz_name``, so the weekday and the time of
+    day (what the embedded text says) stay the same across a daylight-saving change.
+    """
+    tz = zoneinfo.ZoneInfo(tz_name)
+    local = _wall(moment, tz)
+    weeks = max(1, (now - moment) // timedelta(weeks=1) + 1)
+    moved = (local + timedelta(weeks=weeks)).replace(tzinfo=tz)
+    while moved <= now:  # an hour lost to daylight saving can leave it just short
+        weeks += 1
+        moved = (local + timedelta(weeks=weeks)).replace(tzinfo=tz)
+    return moved
+
+
+def demo_activities_roll_forward(
+    *, items: list[dict], creator, now: datetime | None = None
+) -> list[Activity]:
+    """Move demo activities that have started forward by whole weeks; return the moved rows.
+
+    Demo start times are relative to the load date, so a database loaded weeks ago would
+    otherwise have nothing left to find. Idempotent: a second run finds nothing in the past.
+    Each row is saved normally, so the post_save receiver re-indexes it if its embedded text
+    changed (weekday and part of day are kept, so normally nothing is embedded again).
+    """
+    now = now or timezone.now()
+    moved = []
+    with transaction.atomic():
+        for activity in demo_rows(items, creator=creator):
+            if activity.start_at > now:
+                continue
+            tz = zoneinfo.ZoneInfo(activity.time_zone)
+            start = next_week_after(activity.start_at, tz_name=activity.time_zone, now=now)
+            if activity.end_at is not None:
+                # The same wall-clock shift as the start keeps the local end time too.
+                shift = start.replace(tzinfo=None) - _wall(activity.start_at, tz)
+                activity.end_at = (_wall(activity.end_at, tz) + shift).replace(tzinfo=tz)
+            activity.start_at = start
+            activity.save(update_fields=["start_at", "end_at", "updated_at"])
+            moved.append(activity)
+    return moved

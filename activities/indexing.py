@@ -99,8 +99,13 @@ def embed_activities(
         activity.index_error = ""
         activity.indexed_at = now
         activity.index_attempts = 0
+    from activities.services import working_memory_refresh_for_activities
+
     with transaction.atomic():
         Activity.objects.bulk_update(todo, INDEX_FIELDS, batch_size=200)
+        # Interest vectors copy activity embeddings: a like given before the first embedding, or
+        # a copy of the previous vector, is brought up to date with the new one.
+        working_memory_refresh_for_activities(activity_ids=[a.pk for a in todo])
     result.processed = len(todo)
     return result
 

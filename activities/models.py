@@ -133,8 +133,9 @@ class Participation(models.Model):
 class WorkingMemory(models.Model):
     """A user's working memory: ``{"interestVectors": [...], "preferences": {...}}``.
 
-    ``interestVectors`` holds at most 3 ``{activityId, embedding, participatedAt}`` entries,
-    each the embedding of one activity the user joined and rated +1 (never an average).
+    ``interestVectors`` holds at most 3 ``{activityId, embedding, model, participatedAt}``
+    entries, each the embedding of one activity the user joined and rated +1 (never an average)
+    and the embedding model that made it.
     """
 
     user = models.OneToOneField(

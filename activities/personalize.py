@@ -8,17 +8,51 @@
   + 0.3 * a liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
 
 ``score = similarity * (1 + boost)``, so personalisation moves a result by at most 20%.
+
+A stored vector counts only if it was made by the active embedding model (its ``model`` and its
+length match the provider's): after a provider switch the old vectors may have another dimension
+(numpy would raise) or the same one (their similarities would mean nothing), so they are ignored
+until indexing refreshes the working memory.
 """
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from activities.text import local_time, part_of_day
 
+logger = logging.getLogger(__name__)
+
 PREFERENCE_SHARE = 0.5
+# (stored model, active model) pairs already logged: a switch would otherwise log on every search.
+_logged_mismatches: set[tuple[str, str]] = set()
+
+
+def usable_vectors(entries: list[dict], *, model: str, dimensions: int | None) -> list[list]:
+    """Return the embeddings of the entries made by ``model`` (and of its dimension)."""
+    usable = []
+    for entry in entries:
+        vector = entry.get("embedding")
+        if not vector:
+            continue
+        made_by = entry.get("model") or ""
+        if made_by != model or (dimensions and len(vector) != dimensions):
+            key = (made_by, model)
+            if key not in _logged_mismatches:
+                _logged_mismatches.add(key)
+                logger.info(
+                    "ignoring interest vectors made by %r (%d dimensions): the active model is "
+                    "%r; they are replaced when the liked activities are indexed again",
+                    made_by or "(unknown)",
+                    len(vector),
+                    model,
+                )
+            continue
+        usable.append(vector)
+    return usable
 
 
 @dataclass
@@ -45,8 +79,19 @@ class Personalizer:
         return self.kind is not None
 
     @classmethod
-    def for_user(cls, user, *, cap: float, floor: float | None) -> Personalizer:
-        """Read the user's working memory (nothing for anonymous users)."""
+    def for_user(
+        cls,
+        user,
+        *,
+        cap: float,
+        floor: float | None,
+        model: str | None = None,
+        dimensions: int | None = None,
+    ) -> Personalizer:
+        """Read the user's working memory (nothing for anonymous users).
+
+        ``model`` and ``dimensions`` default to the active embedding provider's.
+        """
         from activities.models import WorkingMemory
 
         cap = max(0.0, min(float(cap or 0.0), 0.2))
@@ -56,7 +101,13 @@ class Personalizer:
         memory = WorkingMemory.objects.filter(user=user).first()
         if memory is None:
             return me
-        vectors = [e.get("embedding") for e in memory.interest_vectors if e.get("embedding")]
+        if model is None or dimensions is None:
+            from rag.embeddings import get_provider
+
+            provider = get_provider()
+            model = provider.model if model is None else model
+            dimensions = provider.dimensions if dimensions is None else dimensions
+        vectors = usable_vectors(memory.interest_vectors, model=model, dimensions=dimensions)
         if vectors:
             matrix = np.asarray(vectors, dtype=np.float32)
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)
@@ -71,6 +122,8 @@ class Personalizer:
         if self.vectors is None or embedding is None:
             return None
         v = np.asarray(embedding, dtype=np.float32)
+        if v.shape != self.vectors.shape[1:]:
+            return None  # a row of another model's dimension: no comparison, no crash
         norm = np.linalg.norm(v)
         if norm == 0:
             return None

@@ -201,8 +201,11 @@ def _push(values: list, new_items: list, limit: int) -> list:
 def working_memory_refresh(*, user_id: int) -> WorkingMemory:
     """Rebuild ``interestVectors`` from the user's 3 latest +1 participations.
 
-    Each entry stores that activity's own embedding: vectors are never averaged, so MaxSim can
-    match any one interest. Liked types, vibes and times of day become preferences.
+    Each entry stores that activity's own embedding and the model that made it: vectors are
+    never averaged, so MaxSim can match any one interest, and a vector of another model can be
+    told apart (and ignored) after a provider switch. Liked activities not yet embedded are
+    skipped; indexing them calls :func:`working_memory_refresh_for_activities`. Liked types,
+    vibes and times of day become preferences.
     """
     liked = list(
         Participation.objects.filter(user_id=user_id, feedback=1)
@@ -218,6 +221,7 @@ def working_memory_refresh(*, user_id: int) -> WorkingMemory:
             {
                 "activityId": activity.pk,
                 "embedding": [float(x) for x in activity.embedding],
+                "model": activity.embedding_model,
                 "participatedAt": participation.joined_at.isoformat(),
             }
         )
@@ -243,3 +247,22 @@ def working_memory_refresh(*, user_id: int) -> WorkingMemory:
     memory.data = data
     memory.save()
     return memory
+
+
+def working_memory_refresh_for_activities(*, activity_ids) -> int:
+    """Rebuild the working memory of every user who rated one of these activities +1.
+
+    Called after the activities were (re-)embedded, so a like given before the first embedding
+    gains its vector and a re-embedded activity leaves no stale copy. Return the users refreshed.
+    """
+    user_ids = sorted(
+        set(
+            Participation.objects.filter(activity_id__in=list(activity_ids), feedback=1)
+            .values_list("user_id", flat=True)
+            .distinct()
+        )
+    )
+    with transaction.atomic():
+        for user_id in user_ids:
+            working_memory_refresh(user_id=user_id)
+    return len(user_ids)

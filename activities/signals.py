@@ -23,9 +23,15 @@ def activity_saved(sender, instance, created, update_fields=None, raw=False, **k
 
 
 def erase_user_data(sender, user, **kwargs) -> dict[str, int]:
-    """Delete a user's participations and working memory; return the counts removed."""
+    """Delete a user's participations and working memory; return the counts removed.
+
+    ``interest_vectors`` counts the stored interest vector entries, the user data the working
+    memory row holds (its preferences are derived from the participations).
+    """
     from activities.models import Participation, WorkingMemory
 
+    memories = WorkingMemory.objects.filter(user=user)
+    interest_vectors = sum(len(m.interest_vectors) for m in memories)
     participations, _ = Participation.objects.filter(user=user).delete()
-    memories, _ = WorkingMemory.objects.filter(user=user).delete()
-    return {"participations": participations, "working_memory": memories}
+    memories.delete()
+    return {"participations": participations, "interest_vectors": interest_vectors}

@@ -96,3 +96,55 @@ def check_vector_columns(app_configs=None, databases=None, **kwargs):
     except DatabaseError as exc:
         errors.append(Warning(f"Could not inspect vector columns: {exc}", id="rag.W001"))
     return errors
+
+
+def _live_floors() -> dict:
+    """Return the similarity floors of the live settings row (the defaults before it exists)."""
+    from rag.models import RagSettings, default_similarity_floors
+
+    try:
+        row = RagSettings.objects.order_by("pk").first()
+    except DatabaseError:
+        return default_similarity_floors()  # before migrate, or no database: what a row gets
+    return default_similarity_floors() if row is None else dict(row.similarity_floors or {})
+
+
+@register("rag")
+def check_similarity_floors(app_configs=None, **kwargs):
+    """rag.W002: the active embedding model has a similarity floor on every floored surface.
+
+    A floor is a property of the model (multilingual-e5-small scores unrelated Chinese pairs
+    above 0.8, OpenAI models below 0.3), so a model missing from the table keeps every result,
+    however unrelated. Surfaces whose floor is 0 for every model use none on purpose.
+    """
+    from rag.embeddings import current_model
+
+    try:
+        model = current_model()
+    except Exception:  # noqa: BLE001 - an incomplete provider config is rag.E004's report
+        return []
+    floors = _live_floors()
+    floored = sorted(
+        {
+            surface
+            for surfaces in floors.values()
+            if isinstance(surfaces, dict)
+            for surface, value in surfaces.items()
+            if isinstance(value, int | float) and value != 0
+        }
+    )
+    configured = floors.get(model) if isinstance(floors.get(model), dict) else {}
+    missing = [s for s in floored if configured.get(s) is None]
+    if not missing:
+        return []
+    return [
+        Warning(
+            f"No similarity floor for the embedding model {model!r} on: {', '.join(missing)}. "
+            "Those searches keep every result, however unrelated.",
+            hint=f"Set them in the admin (RAG engine -> Live settings -> similarity floors, "
+            f'{{"{model}": {{"{missing[0]}": ...}}}}) after calibrating with '
+            "python bench/activities_search.py, which prints the floor table for the "
+            "configured model (docs/activities.md, 'Ranking and the similarity floor').",
+            id="rag.W002",
+        )
+    ]

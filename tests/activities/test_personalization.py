@@ -9,7 +9,6 @@ import pytest
 from django.utils import timezone
 
 from activities.models import Activity, Participation, WorkingMemory
-from activities.personalize import Personalizer
 from activities.search import activities_search
 from activities.services import activity_join, participation_feedback
 
@@ -59,9 +58,22 @@ def test_boost_never_exceeds_twenty_percent(demo_activities, user, live_settings
     for r in outcome["results"]:
         assert r["score"] <= r["similarity"] * 1.2 + 1e-3
         assert r["score"] == pytest.approx(r["similarity"] * (1 + r["boost"]), abs=1e-3)
-    # An admin cannot raise the cap above 20%: the value is clamped where it is used.
+
+
+def test_a_cap_saved_above_twenty_percent_is_clamped_in_search(
+    demo_activities, user, live_settings
+):
+    target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    Activity.objects.filter(pk=target.pk).update(max_participants=50)
+    like(user, Activity.objects.get(pk=target.pk))
+    # save() skips the admin's validation (clean), as a script or a shell would.
     live_settings.personal_boost_max = 0.9
-    assert Personalizer(cap=min(0.9, 0.2), floor=0.8).cap <= 0.2
+    live_settings.save()
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["personalised"] == "interest_vectors"
+    assert all(r["boost"] <= 0.2 + 1e-9 for r in outcome["results"])
+    own = next(r for r in outcome["results"] if r["id"] == target.pk)
+    assert own["boost"] == pytest.approx(0.2)  # its own vector: MaxSim 1, clamped cap
 
 
 def test_preferences_give_a_smaller_boost(demo_activities, user):
@@ -91,6 +103,105 @@ def test_user_data_erasure(make_activity, user):
     like(user, activity)
     responses = user_data_erasure.send(sender=None, user=user)
     counts = next(r for receiver, r in responses if receiver.__module__ == "activities.signals")
-    assert counts == {"participations": 1, "working_memory": 1}
+    # The activity is not indexed yet, so the like left no interest vector to count.
+    assert counts == {"participations": 1, "interest_vectors": 0}
     assert not Participation.objects.filter(user=user).exists()
     assert not WorkingMemory.objects.filter(user=user).exists()
+
+
+def test_user_data_erasure_counts_interest_vector_entries(demo_activities, user):
+    from rag.signals import user_data_erasure
+
+    liked = [a for a in demo_activities.values() if not a.is_full][:2]
+    for activity in liked:
+        like(user, activity)
+    responses = user_data_erasure.send(sender=None, user=user)
+    counts = next(r for receiver, r in responses if receiver.__module__ == "activities.signals")
+    assert counts["interest_vectors"] == 2
+
+
+def test_interest_vectors_record_the_model_that_made_them(demo_activities, user):
+    from rag.embeddings import current_model
+
+    like(user, next(a for a in demo_activities.values() if not a.is_full))
+    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    assert entry["model"] == current_model()
+
+
+def store_interest(user, activity, *, embedding, model):
+    WorkingMemory.objects.update_or_create(
+        user=user,
+        defaults={
+            "data": {
+                "interestVectors": [
+                    {
+                        "activityId": activity.pk,
+                        "embedding": embedding,
+                        "model": model,
+                        "participatedAt": timezone.now().isoformat(),
+                    }
+                ],
+                "preferences": {},
+            }
+        },
+    )
+
+
+def test_a_vector_of_another_dimension_neither_breaks_search_nor_boosts(demo_activities, user):
+    surf = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    store_interest(user, surf, embedding=[0.01] * 1536, model="text-embedding-3-small")
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["path"] == "semantic" and outcome["results"]
+    assert outcome["meta"]["personalised"] is None
+    assert all(r["boost"] == 0 for r in outcome["results"])
+
+
+def test_a_vector_of_another_model_with_the_same_dimension_gives_no_boost(demo_activities, user):
+    surf = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    own = [float(x) for x in surf.embedding]  # MaxSim 1 if it were compared
+    store_interest(user, surf, embedding=own, model="some-other-384-model")
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["personalised"] is None
+    assert all(r["boost"] == 0 for r in outcome["results"])
+
+
+def test_a_like_before_indexing_enters_memory_once_indexed(make_activity, user):
+    from activities.tasks import activity_index
+
+    activity = make_activity(title="索引前点赞的活动", description="先点赞，后索引。")
+    like(user, activity)
+    assert WorkingMemory.objects.get(user=user).interest_vectors == []
+    assert activity_index(activity.pk) == "indexed"
+    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    indexed = Activity.objects.get(pk=activity.pk)
+    assert entry["activityId"] == activity.pk
+    assert np.allclose(entry["embedding"], indexed.embedding)
+    assert entry["model"] == indexed.embedding_model
+
+
+def test_re_embedding_a_liked_activity_replaces_its_copy(make_activity, user):
+    from activities.services import activity_update
+    from activities.tasks import activity_index
+
+    activity = make_activity(title="改写前的活动", description="第一版描述。")
+    activity_index(activity.pk)
+    like(user, Activity.objects.get(pk=activity.pk))
+    activity_update(
+        activity=Activity.objects.get(pk=activity.pk), user=activity.creator, description="第二版"
+    )
+    activity_index(activity.pk)
+    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    assert np.allclose(entry["embedding"], Activity.objects.get(pk=activity.pk).embedding)
+
+
+def test_legacy_entries_get_the_model_of_their_activity(demo_activities, user):
+    import importlib
+
+    from django.apps import apps
+
+    surf = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    store_interest(user, surf, embedding=[float(x) for x in surf.embedding], model=None)
+    migration = importlib.import_module("activities.migrations.0002_interest_vector_models")
+    migration.add_models(apps, None)
+    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    assert entry["model"] == surf.embedding_model

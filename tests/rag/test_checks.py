@@ -6,7 +6,7 @@ import pytest
 from django.conf import settings
 from django.test import override_settings
 
-from rag.checks import check_embedding_settings, check_vector_columns
+from rag.checks import check_embedding_settings, check_similarity_floors, check_vector_columns
 from tests.testapp.models import Doc
 
 
@@ -63,3 +63,52 @@ def test_llm_provider_without_base_url_is_reported():
 
 def test_default_settings_pass_the_settings_check():
     assert check_embedding_settings() == []
+
+
+def hosted(model: str) -> dict:
+    """Embedding settings of a hosted (OpenAI-compatible) model, 384-dimensional."""
+    return embedding(PROVIDER="openai", BASE_URL="http://x/v1", MODEL=model, DIMENSIONS=384)
+
+
+@pytest.mark.django_db
+def test_w002_fires_for_a_model_without_floors():
+    with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
+        warnings = check_similarity_floors()
+    assert ids(warnings) == ["rag.W002"]
+    assert "'nomic-embed-text'" in warnings[0].msg
+    assert "activities" in warnings[0].msg and "memory" in warnings[0].msg
+
+
+@pytest.mark.django_db
+def test_w002_hint_names_the_live_settings_and_the_benchmark():
+    with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
+        (warning,) = check_similarity_floors()
+    assert "Live settings" in warning.hint and "bench/activities_search.py" in warning.hint
+
+
+@pytest.mark.django_db
+def test_w002_is_silent_once_the_live_settings_hold_the_floors(live_settings):
+    live_settings.similarity_floors = {
+        **live_settings.similarity_floors,
+        "nomic-embed-text": {"activities": 0.5, "memory": 0.45},
+    }
+    live_settings.save()
+    with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
+        assert check_similarity_floors() == []
+
+
+@pytest.mark.django_db
+def test_w002_names_only_the_surfaces_still_missing(live_settings):
+    live_settings.similarity_floors = {
+        **live_settings.similarity_floors,
+        "nomic-embed-text": {"activities": 0.5},
+    }
+    live_settings.save()
+    with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
+        (warning,) = check_similarity_floors()
+    assert "on: memory." in warning.msg
+
+
+@pytest.mark.django_db
+def test_default_model_has_floors_so_w002_is_silent():
+    assert check_similarity_floors() == []

@@ -1,16 +1,30 @@
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
-from django.db import connection
+from django.db import connection, transaction
 
 from activities.backfill import backfill
-from activities.models import Activity
+from activities.models import Activity, IndexState
+
+APP, MODEL = "activities", "activity"
+
+
+def column_exists(table: str, column: str) -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
+            "AND table_name = %s AND column_name = %s",
+            [table, column],
+        )
+        return cursor.fetchone() is not None
 
 
 class Command(BaseCommand):
     help = (
         "Make an existing database searchable in one idempotent step: the vector extension, "
-        "the embedding column and indexes (migrations), then a backfill that pauses between "
-        "batches when the provider rate-limits."
+        "the activities migrations, then the embedding column (with the configured dimension) "
+        "and every index the migrations define, re-created when missing, then a backfill that "
+        "pauses between batches when the provider rate-limits. --dry-run writes nothing."
     )
 
     def add_arguments(self, parser):
@@ -21,26 +35,37 @@ class Command(BaseCommand):
     def handle(self, *args, dry_run, batch_size, pause_seconds, **options):
         from django.db.migrations.executor import MigrationExecutor
 
-        from rag.db import ensure_extensions
+        from rag.db import REQUIRED_EXTENSIONS, ensure_extensions
 
         with connection.cursor() as cursor:
-            cursor.execute("SELECT extname FROM pg_extension WHERE extname IN ('vector','pg_trgm')")
+            cursor.execute(
+                "SELECT extname FROM pg_extension WHERE extname = ANY(%s)",
+                [list(REQUIRED_EXTENSIONS)],
+            )
             present = {r[0] for r in cursor.fetchall()}
-        self.stdout.write(f"1. extensions present: {', '.join(sorted(present)) or 'none'}")
-        if not dry_run:
+        missing_ext = [e for e in REQUIRED_EXTENSIONS if e not in present]
+        self.stdout.write(
+            f"1. extensions present: {', '.join(sorted(present)) or 'none'}"
+            + (f"; {'would create' if dry_run else 'creating'}: {', '.join(missing_ext)}")
+            * bool(missing_ext)
+        )
+        if missing_ext and not dry_run:
             ensure_extensions(connection)
         executor = MigrationExecutor(connection)
         # Only what activities needs (its migrations and their dependencies, rag's included).
-        targets = [n for n in executor.loader.graph.leaf_nodes() if n[0] == "activities"]
+        targets = [n for n in executor.loader.graph.leaf_nodes() if n[0] == APP]
         plan = executor.migration_plan(targets)
         pending = [f"{m.app_label}.{m.name}" for m, _ in plan]
         self.stdout.write(f"2. pending migrations: {', '.join(pending) or 'none'}")
-        if pending and not dry_run:
-            call_command("migrate", "activities", interactive=False, stdout=self.stdout)
-        if pending and dry_run:
-            self.stdout.write("3. backfill: needs the migrations first (dry run stops here)")
+        if (pending or missing_ext) and dry_run:
+            self.stdout.write("3. schema and backfill: need the steps above first (dry run stops)")
             return
-        self.stdout.write(f"3. backfill of {Activity.objects.count()} activities")
+        if pending:
+            call_command("migrate", APP, interactive=False, stdout=self.stdout)
+        # Migrations recorded as applied do not prove the schema is there (an index dropped by
+        # hand, a restored dump without indexes, a column of another dimension): verify it.
+        self.repair_schema(executor.loader.project_state(), dry_run=dry_run)
+        self.stdout.write(f"4. backfill of {Activity.objects.count()} activities")
 
         def progress(t):
             self.stdout.write(
@@ -60,4 +85,59 @@ class Command(BaseCommand):
                 f"{'[dry run] would process' if dry_run else 'processed'} {totals.processed}, "
                 f"skipped {totals.skipped}, errors {totals.errors}, pauses {totals.pauses}"
             )
+        )
+
+    def repair_schema(self, state, *, dry_run: bool) -> None:
+        """Check the embedding column and the migrations' indexes; (re)create what is missing.
+
+        The field and index definitions come from the migrations' project state and go through
+        the schema editor, so the DDL is the one ``migrate`` runs.
+        """
+        from rag.db import vector_column_dimensions
+
+        model = state.apps.get_model(APP, MODEL)
+        table = model._meta.db_table
+        field = model._meta.get_field("embedding")
+        target = int(settings.RAG_EMBEDDING["DIMENSIONS"])
+        verb = "would" if dry_run else "will"
+        actions = []
+        if not column_exists(table, field.column):
+            self.stdout.write(f"3. column {table}.{field.column}: missing, {verb} add it")
+            actions.append("add_column")
+        else:
+            actual = vector_column_dimensions(connection, table, field.column)
+            if actual != target:
+                self.stdout.write(
+                    f"3. column {table}.{field.column}: vector({actual}), "
+                    f"EMBEDDING_DIMENSIONS={target}: {verb} re-create it (its vectors are "
+                    "unusable with this model and are embedded again)"
+                )
+                actions += ["drop_column", "add_column"]
+            else:
+                self.stdout.write(f"3. column {table}.{field.column}: vector({actual}), ok")
+        indexes = state.models[APP, MODEL].options["indexes"]
+        with connection.cursor() as cursor:
+            existing = set(connection.introspection.get_constraints(cursor, table))
+        if "drop_column" in actions:
+            # Indexes on the dropped column go with it and are re-created below.
+            existing -= {i.name for i in indexes if field.name in i.fields}
+        missing = [i for i in indexes if i.name not in existing]
+        for index in missing:
+            self.stdout.write(f"   index {index.name}: missing, {verb} create it")
+        if not missing:
+            self.stdout.write(f"   indexes: all {len(indexes)} of the migrations present")
+        if dry_run or not (actions or missing):
+            return
+        with transaction.atomic(), connection.schema_editor() as editor:
+            if "drop_column" in actions:
+                editor.remove_field(model, field)
+            if "add_column" in actions:
+                editor.add_field(model, field)
+                Activity.objects.update(
+                    embedding_model="", embedding_hash="", index_state=IndexState.PENDING
+                )
+            for index in missing:
+                editor.add_index(model, index)
+        self.stdout.write(
+            f"   schema repaired: {len(actions)} column step(s), {len(missing)} index(es)"
         )
