@@ -21,7 +21,12 @@ def _not_found() -> NotFound:
 
 
 def resolve_user(request_user, user_id, *, create: bool = False):
-    """Return the user named by ``user_id`` if ``request_user`` may act for it."""
+    """Return the user named by ``user_id`` if ``request_user`` may act for it.
+
+    With ``create=True`` call this inside the same ``transaction.atomic()`` as the write it
+    serves, so a write that is then rejected (INVALID_ARGUMENT, CONFLICT, NOT_FOUND) rolls the
+    new user back with it.
+    """
     if not isinstance(user_id, str) or not user_id.strip():
         raise InvalidArgument("user_id is required.", details={"field": "user_id"})
     if len(user_id) > MAX_USER_ID_LENGTH:

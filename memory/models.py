@@ -124,6 +124,10 @@ class Preference(models.Model):
     def __str__(self):
         return f"{self.category}: {self.value}"
 
+    def persona_text(self) -> str:
+        """Return the text the persona selector shows (and embeds) for this preference."""
+        return f"{self.category}: {self.value}"
+
 
 class Feedback(models.Model):
     """A user's rating of one message (an agent's answer, usually)."""
@@ -145,6 +149,11 @@ class Feedback(models.Model):
 
     def __str__(self):
         return f"{self.rating:+d} on {self.target_message_id}"
+
+    def persona_text(self) -> str:
+        """Return the text the persona selector shows (and embeds) for this rating."""
+        text = f"rating {self.rating:+d} on {self.target_message_id}"
+        return text + (f": {self.comment}" if self.comment else "")
 
 
 class SharedContext(models.Model):

@@ -28,7 +28,7 @@ from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
 from rag import live
-from rag.embeddings import current_model, embed_query
+from rag.embeddings import current_model, embed_texts
 from rag.fields import configured_dimensions
 from rag.search import TS_CONFIG, rrf, search_vector
 from rag.text import parse_query, quote_lexeme, segment_query
@@ -271,7 +271,16 @@ def query_vector(query_text: str | None, query_embedding) -> list[float]:
     """Return the query vector: the given embedding, or the query-role embedding of the text."""
     if query_embedding is not None:
         return check_embedding(query_embedding)
-    return embed_query(query_text)
+    return embed_uncached_query(query_text)
+
+
+def embed_uncached_query(text: str) -> list[float]:
+    """Return the query-role vector of a user's text without storing it in the shared cache.
+
+    A query is the user's own text but is stored nowhere, so ``user_erase`` could not find
+    its cache row by hash; it is embedded afresh each time instead (docs/memory.md, deletion).
+    """
+    return embed_texts([text], role="query", use_cache=False)[0]
 
 
 # --- hybrid ---------------------------------------------------------------------------------

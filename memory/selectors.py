@@ -151,27 +151,36 @@ def session_for(*, user, chat_id: str, limit: int = 20) -> dict:
 def persona_for(*, user, query: str | None = None, limit: int = PERSONA_MAX) -> list[dict]:
     """Return what is known about the user: preferences, feedback comments, chat summaries.
 
-    Candidates are filtered by user and kind first (newest, at most ``limit`` in all), then
-    re-ranked by similarity to ``query`` when one is given (above the live "persona" floor).
+    Candidates are filtered by user and kind first, merged by recency (when each was stated:
+    a preference's last update, a rating's or a summary's creation) and cut to the newest
+    ``limit`` in all, then re-ranked by similarity to ``query`` when one is given (above the
+    live "persona" floor).
     """
-    from rag.embeddings import current_model, embed_query, embed_texts
+    from memory.search import embed_uncached_query
+    from rag.embeddings import current_model, embed_texts
     from rag.search import maxsim
 
     limit = max(1, min(int(limit), PERSONA_MAX))
-    items: list[dict] = []
-    for pref in Preference.objects.filter(user=user).order_by("-updated_at")[:limit]:
-        items.append({"type": "preference", "text": f"{pref.category}: {pref.value}"})
-    feedback = Feedback.objects.filter(user=user).order_by("-created_at")[:limit]
-    for fb in feedback:
-        text = f"rating {fb.rating:+d} on {fb.target_message_id}"
-        items.append({"type": "feedback", "text": text + (f": {fb.comment}" if fb.comment else "")})
-    summaries = ChatMessage.objects.filter(user=user, kind=Kind.SUMMARY).order_by("-ts")[:limit]
+    # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 3 * limit rows.
+    dated: list[tuple] = []
+    for pref in Preference.objects.filter(user=user).order_by("-updated_at", "-pk")[:limit]:
+        dated.append((pref.updated_at, {"type": "preference", "text": pref.persona_text()}))
+    for fb in Feedback.objects.filter(user=user).order_by("-created_at", "-pk")[:limit]:
+        dated.append((fb.created_at, {"type": "feedback", "text": fb.persona_text()}))
+    summaries = ChatMessage.objects.filter(user=user, kind=Kind.SUMMARY).order_by(
+        "-created_at", "-pk"
+    )[:limit]
     for row in summaries:
-        items.append({"type": "summary", "text": row.content, "chat_id": row.chat_id})
-    items = items[:limit]
+        item = {"type": "summary", "text": row.content, "chat_id": row.chat_id}
+        dated.append((row.created_at, item))
+    # Stable sort: on equal times the order above (preference, feedback, summary) stays.
+    dated.sort(key=lambda pair: pair[0], reverse=True)
+    items = [item for _, item in dated[:limit]]
     if not query or not items:
         return items
-    query_vec = embed_query(query)
+    # The query is not stored anywhere, so it stays out of the shared cache; the candidates'
+    # texts are cached and deleted by hash in user_erase.
+    query_vec = embed_uncached_query(query)
     vectors = embed_texts([i["text"] for i in items], role="passage")
     floor = live.get_settings().floor_for("persona", current_model())
     for item, vec in zip(items, vectors, strict=True):

@@ -102,7 +102,10 @@ def extractive_summary(texts: list[str], *, max_chars: int, vectors: list | None
         units = [[s] for s in sentences]
         if not units:
             return ""
-        unit_vectors = np.asarray(embed_texts(sentences, role="passage"), dtype=np.float32)
+        # Not cached: sentences are cut from the user's messages and are not stored anywhere,
+        # so user_erase could not find their cache rows by hash (docs/memory.md, deletion).
+        vectors_now = embed_texts(sentences, role="passage", use_cache=False)
+        unit_vectors = np.asarray(vectors_now, dtype=np.float32)
     # Flatten to (unit, sentence) in text order; legal references first, verbatim.
     flat = [(u, s) for u, group in enumerate(units) for s in group]
     chosen: list[tuple[int, str]] = []
@@ -169,9 +172,8 @@ def _row_vectors(rows) -> list | None:
     missing = [r for r in rows if r.embedding is None]
     if missing:
         try:
-            fresh = embed_texts(
-                [r.embedding_text() for r in missing], role="passage", use_cache=False
-            )
+            # Cached like the embedding task's vectors (user_erase deletes them by hash).
+            fresh = embed_texts([r.embedding_text() for r in missing], role="passage")
         except Exception:  # noqa: BLE001 - fall back to sentence embeddings
             return None
         model = current_model()

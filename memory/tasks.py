@@ -93,8 +93,9 @@ def messages_embed(ids: list[int]) -> str:
     if not todo:
         return "unchanged"
     try:
-        # Message texts rarely repeat: skip the shared cache, the row itself keeps the vector.
-        vectors = embed_texts(texts, role="passage", use_cache=False)
+        # Through the shared cache like every embedding (a re-sent or re-embedded text is not
+        # sent to the provider again); user_erase deletes the cache rows of the user's texts.
+        vectors = embed_texts(texts, role="passage")
     except Exception as exc:  # noqa: BLE001 - recorded on the rows and retried, never lost
         logger.warning("embedding %d messages failed: %s", len(todo), exc)
         attempt = max(r.embed_attempts for r, _ in todo) + 1

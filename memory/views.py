@@ -4,6 +4,7 @@ Every view resolves the ``user_id`` it is given (path or body) with
 :func:`memory.identity.resolve_user`: the caller itself, or anybody for a staff token.
 """
 
+from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -49,8 +50,12 @@ class MessagesView(APIView):
         tags=TAGS,
     )
     def post(self, request, user_id: str):
-        user = resolve_user(request.user, user_id, create=True)
-        result = services.messages_write(user=user, items=body(request).get("items"))
+        # One transaction: a staff write may create the user, and a batch rejected as
+        # INVALID_ARGUMENT or CONFLICT must roll that creation back with it. The user is
+        # resolved first so a normal token naming somebody else gets NOT_FOUND, whatever it sent.
+        with transaction.atomic():
+            user = resolve_user(request.user, user_id, create=True)
+            result = services.messages_write(user=user, items=body(request).get("items"))
         return Response(result, status=201 if result["created"] else 200)
 
     @extend_schema(

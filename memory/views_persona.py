@@ -1,5 +1,6 @@
 """REST API of preferences, feedback, user erasure and shared contexts."""
 
+from django.db import transaction
 from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -32,11 +33,13 @@ class PreferencesView(APIView):
         tags=TAGS,
     )
     def post(self, request, user_id: str):
-        user = resolve_user(request.user, user_id, create=True)
-        data = validated(s.PreferenceInSerializer, body(request))
-        pref, created = services.preference_upsert(
-            user=user, category=data["category"], value=data["value"]
-        )
+        # One transaction: a user created for a staff write is rolled back if the write fails.
+        with transaction.atomic():
+            user = resolve_user(request.user, user_id, create=True)
+            data = validated(s.PreferenceInSerializer, body(request))
+            pref, created = services.preference_upsert(
+                user=user, category=data["category"], value=data["value"]
+            )
         return Response(s.PreferenceSerializer(_pref(pref)).data, status=201 if created else 200)
 
     @extend_schema(
@@ -58,14 +61,18 @@ class FeedbackView(APIView):
         tags=TAGS,
     )
     def post(self, request, user_id: str):
-        user = resolve_user(request.user, user_id, create=True)
-        data = validated(s.FeedbackInSerializer, body(request))
-        fb = services.feedback_create(
-            user=user,
-            target_message_id=data["target_message_id"],
-            rating=int(data["rating"]),
-            comment=data.get("comment", ""),
-        )
+        # One transaction: a user created for a staff write is rolled back if the write fails.
+        # A user created here has no messages to rate, so feedback for an unknown user is
+        # always NOT_FOUND (target_message_id) and creates nobody.
+        with transaction.atomic():
+            user = resolve_user(request.user, user_id, create=True)
+            data = validated(s.FeedbackInSerializer, body(request))
+            fb = services.feedback_create(
+                user=user,
+                target_message_id=data["target_message_id"],
+                rating=int(data["rating"]),
+                comment=data.get("comment", ""),
+            )
         return Response(s.FeedbackSerializer(fb).data, status=201)
 
 
@@ -90,12 +97,17 @@ class ContextsView(APIView):
     )
     def post(self, request):
         data = validated(s.ContextCreateInSerializer, body(request))
-        owner = request.user
-        if data.get("user_id"):
-            owner = resolve_user(request.user, data["user_id"], create=True)
-        context = services.context_create(
-            owner=owner, title=data["title"], entry=data["entry"], agent_name=data["agent_name"]
-        )
+        # One transaction: a user created for a staff write is rolled back if the write fails.
+        with transaction.atomic():
+            owner = request.user
+            if data.get("user_id"):
+                owner = resolve_user(request.user, data["user_id"], create=True)
+            context = services.context_create(
+                owner=owner,
+                title=data["title"],
+                entry=data["entry"],
+                agent_name=data["agent_name"],
+            )
         out = selectors.fetch_context(user=owner, context_id=context.pk)
         return Response(s.ContextSerializer(out).data, status=201)
 

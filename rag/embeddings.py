@@ -132,11 +132,33 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
             vec = [float(x) for x in vec]
             for i in missing[h]:
                 results[i] = vec
-            _lru_put((model, role, h), vec)
+            if use_cache:  # a caller that opts out keeps its texts out of both caches
+                _lru_put((model, role, h), vec)
             new_rows.append(EmbeddingCache(model=model, role=role, content_hash=h, vector=vec))
         if use_cache:
             _store(new_rows)
     return results
+
+
+def embedding_cache_forget(*, texts) -> int:
+    """Delete the cached vectors of these texts (every model and role); return the rows deleted.
+
+    Used when a user's data is erased. The database rows go in the caller's transaction; this
+    process's LRU entries go at once. Other processes' LRUs (at most ``LRU_SIZE`` vectors each,
+    never written to disk) keep theirs until evicted or restarted.
+    """
+    from rag.models import EmbeddingCache
+
+    hashes = sorted({content_hash(text) for text in texts if text})
+    wanted = set(hashes)
+    with _lru_lock:
+        for key in [key for key in _lru if key[2] in wanted]:
+            del _lru[key]
+    deleted = 0
+    for start in range(0, len(hashes), 1000):
+        batch = hashes[start : start + 1000]
+        deleted += EmbeddingCache.objects.filter(content_hash__in=batch).delete()[0]
+    return deleted
 
 
 def _store(rows) -> None:

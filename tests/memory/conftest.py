@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
+from django.test import override_settings
 
 from tests.memory.memory_helpers import BASE_TS, ts
 
@@ -125,3 +126,42 @@ def fake_vectors():
         return vectors
 
     return make
+
+
+@pytest.fixture
+def fake_llm():
+    """A fake OpenAI-protocol server that ``rag.llm.get_llm()`` talks to during the test.
+
+    Script answers with ``fake_llm.chat_script.append({"content": ...})``; the cached LLM
+    provider is reset on entry and exit so no other test sees it.
+    """
+    from rag.llm import reset_llm
+    from tests.fakes.openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer() as server:
+        config = {
+            "PROVIDER": "openai",
+            "BASE_URL": server.base_url,
+            "API_KEY": "sk-test",
+            "MODEL": "fake",
+            "TIMEOUT": 5,
+            "MAX_RETRIES": 0,
+        }
+        reset_llm()
+        with override_settings(RAG_LLM=config):
+            yield server
+        reset_llm()
+
+
+@pytest.fixture
+def cold_lru():
+    """Empty the process-wide embedding LRU, as in a fresh process.
+
+    Texts embedded by earlier tests stay in that LRU while their database cache rows were
+    rolled back; a hit in it never writes a row, so tests about cache rows start cold.
+    """
+    from rag import embeddings
+
+    embeddings._lru.clear()
+    yield
+    embeddings._lru.clear()

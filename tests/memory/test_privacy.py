@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.models import ChatMessage, Preference
+from memory.models import ChatMessage, Preference, SharedContext
 from tests.memory.memory_helpers import ts
 
 
@@ -74,18 +74,101 @@ def test_owner_uses_every_endpoint(index, api_client, user, plain_chat):
     assert response.status_code in (200, 201), (path, response.json())
 
 
-def test_staff_write_creates_unknown_user(staff_client, write):
+def _staff_writes(user_id: str):
+    """Return {name: (path, valid body)} for every write that accepts a user."""
+    return {
+        "messages": (
+            f"/v1/users/{user_id}/messages",
+            {"items": [{"ts": ts(0), "role": "user", "content": "新用户的第一句话"}]},
+        ),
+        "preferences": (
+            f"/v1/users/{user_id}/preferences",
+            {"category": "tone", "value": "humorous"},
+        ),
+        "contexts": (
+            "/v1/contexts",
+            {"user_id": user_id, "title": "旅行", "entry": "去杭州", "agent_name": "planner"},
+        ),
+    }
+
+
+@pytest.mark.parametrize("name", ["messages", "preferences", "contexts"])
+def test_staff_write_creates_unknown_user(name, staff_client):
     from django.contrib.auth import get_user_model
 
-    items = [{"ts": ts(0), "role": "user", "content": "新用户的第一句话"}]
-    write(staff_client, "u_12345", items, status=201)
+    path, body = _staff_writes("u_12345")[name]
+    response = staff_client.post(path, body, format="json")
+    assert response.status_code == 201, response.json()
     new = get_user_model().objects.get(username="u_12345")
     assert not new.has_usable_password()
-    assert ChatMessage.objects.filter(user=new).count() == 1
-    r = staff_client.post(
-        "/v1/users/u_999/preferences", {"category": "tone", "value": "humorous"}, format="json"
+    stored = {
+        "messages": ChatMessage.objects.filter(user=new),
+        "preferences": Preference.objects.filter(user=new),
+        "contexts": SharedContext.objects.filter(owner=new),
+    }[name]
+    assert stored.count() == 1
+
+
+def test_staff_feedback_for_unknown_user_is_not_found_and_creates_nobody(staff_client):
+    """A new user has no messages to rate, so feedback naming one can only be NOT_FOUND."""
+    from django.contrib.auth import get_user_model
+
+    response = staff_client.post(
+        "/v1/users/u_12345/feedback", {"target_message_id": "a1", "rating": 1}, format="json"
     )
-    assert r.status_code == 201
+    assert response.status_code == 404
+    assert response.json()["error"]["details"] == {"field": "target_message_id"}
+    assert not get_user_model().objects.filter(username="u_12345").exists()
+
+
+REJECTED_STAFF_WRITES = {
+    "messages-invalid": (
+        "/v1/users/u_new/messages",
+        {"items": [{"ts": "yesterday", "role": "user", "content": "x"}]},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    "messages-conflict": (
+        "/v1/users/u_new/messages",
+        {
+            "items": [
+                {"message_id": "m1", "ts": ts(0), "role": "user", "content": "一"},
+                {"message_id": "m1", "ts": ts(1), "role": "user", "content": "二"},
+            ]
+        },
+        409,
+        "CONFLICT",
+    ),
+    "preferences-invalid": (
+        "/v1/users/u_new/preferences",
+        {"category": "tone", "value": ""},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    "feedback-invalid": (
+        "/v1/users/u_new/feedback",
+        {"target_message_id": "a1", "rating": 5},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+    "contexts-invalid": (
+        "/v1/contexts",
+        {"user_id": "u_new", "title": "", "entry": "e", "agent_name": "x"},
+        400,
+        "INVALID_ARGUMENT",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REJECTED_STAFF_WRITES))
+def test_rejected_staff_write_creates_no_user(case, staff_client):
+    from django.contrib.auth import get_user_model
+
+    path, body, status, code = REJECTED_STAFF_WRITES[case]
+    response = staff_client.post(path, body, format="json")
+    assert response.status_code == status, response.json()
+    assert response.json()["error"]["code"] == code
+    assert not get_user_model().objects.filter(username="u_new").exists()
 
 
 def test_staff_read_of_unknown_user_is_not_found(staff_client):

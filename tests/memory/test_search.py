@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+
+from tests.memory.memory_helpers import ts
 
 LEX = "/v1/messages/lexical_search"
 SEM = "/v1/messages/semantic_search"
@@ -100,7 +103,7 @@ def test_semantic_by_text_and_by_embedding(api_client, user, chat):
     assert _ids(out2) == _ids(out)
     # The default floor follows the active model (live settings).
     default = api_client.post(SEM, {"user_id": user.username, "query_text": "猫"}, format="json")
-    assert default.json()["floor"] == pytest.approx(0.78)
+    assert default.json()["floor"] == pytest.approx(0.80)
 
 
 def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vectors):
@@ -227,3 +230,105 @@ def test_searches_leave_summaries_out_unless_asked(user, api_client, chat):
     assert "s_1" not in _ids(api_client.post(LEX, body, format="json").json())
     body["filter"] = {"kind": "summary"}
     assert _ids(api_client.post(LEX, body, format="json").json()) == ["s_1"]
+
+
+FILTERS = {
+    # since inclusive, until exclusive: a2 (1 min), a3 (2 min), a4 (3 min).
+    "time_range": ({"time_range": {"since": ts(1), "until": ts(4)}}, {"a2", "a3", "a4"}),
+    "role": ({"role": "assistant"}, {"a2", "a4"}),
+    "both": ({"time_range": {"since": ts(2)}, "role": "user"}, {"a3", "a5", "a6"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FILTERS))
+def test_lexical_filters(api_client, user, chat, name):
+    flt, allowed = FILTERS[name]
+    body = {"user_id": user.username, "query_text": "火锅 清汤 西湖 猫", "filter": flt}
+    found = set(_ids(api_client.post(LEX, body, format="json").json()))
+    assert found and found <= allowed
+
+
+@pytest.mark.parametrize("path", [SEM, HYB])
+@pytest.mark.parametrize("name", sorted(FILTERS))
+def test_semantic_and_hybrid_filters(api_client, user, chat, path, name):
+    flt, allowed = FILTERS[name]
+    body = {
+        "user_id": user.username,
+        "query_text": "火锅",
+        "filter": flt,
+        "min_score": -1,
+        "top_k": 20,
+    }
+    # Every message passing the filter has a vector, so both return exactly those.
+    assert set(_ids(api_client.post(path, body, format="json").json())) == allowed
+
+
+@pytest.fixture
+def tied(user):
+    """Store four turns with the same text and vector at two times; return the vector."""
+    import numpy as np
+
+    from memory.models import ChatMessage, EmbedState
+    from rag.fields import configured_dimensions
+    from rag.text import segment_for_index
+    from tests.memory.memory_helpers import BASE_TS
+
+    vector = np.random.default_rng(1).normal(size=configured_dimensions())
+    vector = (vector / np.linalg.norm(vector)).tolist()
+    content = "同样的一句话：周末去爬山"
+    for message_id, minutes in [("t_b", 1), ("t_a", 1), ("t_c", 0), ("t_d", 2)]:
+        ChatMessage.objects.create(
+            user=user,
+            message_id=message_id,
+            chat_id="tie",
+            ts=BASE_TS + timedelta(minutes=minutes),
+            role="user",
+            content=content,
+            search_text=segment_for_index(content),
+            embedding=vector,
+            embedding_model="fake",
+            embed_state=EmbedState.READY,
+        )
+    return vector
+
+
+TIE_ORDER = ["t_d", "t_a", "t_b", "t_c"]  # ts desc, then message_id asc
+
+
+def test_lexical_ties_are_ordered_by_ts_desc_then_message_id(api_client, user, tied):
+    out = api_client.post(LEX, {"user_id": user.username, "query_text": "爬山"}, format="json")
+    body = out.json()
+    assert len({s["score"] for s in body["scores"]}) == 1
+    assert _ids(body) == TIE_ORDER
+
+
+def test_semantic_ties_are_ordered_by_ts_desc_then_message_id(api_client, user, tied):
+    body = {"user_id": user.username, "query_embedding": tied, "min_score": -1}
+    items = api_client.post(SEM, body, format="json").json()["items"]
+    assert len({i["semantic_score"] for i in items}) == 1
+    assert [i["message_id"] for i in items] == TIE_ORDER
+
+
+def test_hybrid_ties_are_ordered_by_ts_desc_then_message_id(api_client, user, tied):
+    body = {"user_id": user.username, "query_text": "爬山", "query_embedding": tied}
+    items = api_client.post(HYB, body, format="json").json()["items"]
+    assert [i["message_id"] for i in items] == TIE_ORDER
+
+
+def test_semantic_return_fields_trims_items_and_keeps_the_score(api_client, user, chat):
+    body = {
+        "user_id": user.username,
+        "query_text": "火锅",
+        "min_score": -1,
+        "return_fields": ["message_id", "ts"],
+    }
+    items = api_client.post(SEM, body, format="json").json()["items"]
+    assert len(items) == 6
+    assert all(set(i) == {"message_id", "ts", "semantic_score"} for i in items)
+
+
+def test_hybrid_return_fields_trims_items_and_keeps_the_scores(api_client, user, chat):
+    body = {"user_id": user.username, "query_text": "火锅", "return_fields": ["content"]}
+    items = api_client.post(HYB, body, format="json").json()["items"]
+    scores = {"hybrid_score", "lexical_score", "lexical_rank", "semantic_score", "semantic_rank"}
+    assert items and all(set(i) == {"content"} | scores for i in items)

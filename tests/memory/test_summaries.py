@@ -138,3 +138,41 @@ def test_extractive_summary_offline_unit(db):
     summary = extractive_summary(texts, max_chars=100)
     assert len(summary) <= 100
     assert legal_refs(summary) == ["《民法典》第1165条", "《消费者权益保护法》第55条"]
+
+
+LLM_ANSWER = "邻居装修致墙体开裂，依据《民法典》第1165条索赔八千元维修费，协商不成再起诉。"
+
+
+def test_llm_summary_is_used_when_valid(api_client, user, write, live_settings, fake_llm):
+    live_settings.summary_trigger_messages = 5
+    live_settings.save()
+    fake_llm.chat_script.append({"content": LLM_ANSWER})
+    write(api_client, user.username, _long_chat(8), status=201)
+    summary = ChatMessage.objects.get(kind=Kind.SUMMARY)
+    assert summary.content == LLM_ANSWER
+    (request,) = fake_llm.bodies("/v1/chat/completions")
+    system = request["messages"][0]["content"]
+    assert "500" in system and "《民法典》第1165条" in system
+    assert LEGAL in request["messages"][-1]["content"]
+
+
+def test_llm_summary_over_the_limit_falls_back_to_extractive(db, fake_llm):
+    from memory.summarize import extractive_summary, summarise_texts
+
+    texts = [*TOPICS, LEGAL]
+    fake_llm.chat_script.append({"content": LLM_ANSWER + "补充说明。" * 30})
+    summary = summarise_texts(texts, max_chars=100)
+    assert len(fake_llm.bodies("/v1/chat/completions")) == 1
+    assert summary == extractive_summary(texts, max_chars=100)
+    assert len(summary) <= 100 and "《民法典》第1165条" in summary
+
+
+def test_llm_summary_dropping_a_legal_reference_falls_back(db, fake_llm):
+    from memory.summarize import extractive_summary, summarise_texts
+
+    texts = [*TOPICS, LEGAL]
+    fake_llm.chat_script.append({"content": "邻居装修致墙体开裂，索赔八千元维修费。"})
+    summary = summarise_texts(texts, max_chars=200)
+    assert len(fake_llm.bodies("/v1/chat/completions")) == 1
+    assert summary == extractive_summary(texts, max_chars=200)
+    assert "《民法典》第1165条" in summary

