@@ -193,8 +193,11 @@ class RuntimeContext:
         return {"last_intent": self.last_intent, "chat_id": self.chat_id}
 
 
-def persona_pass(user) -> list[Chunk]:
-    """Return preferences, feedback and summaries the memory app knows about the user."""
+def persona_pass(user, message: str | None = None) -> list[Chunk]:
+    """Return preferences, feedback and summaries the memory app knows about the user.
+
+    Feedback and summaries come most relevant to ``message`` first (memory re-ranks them).
+    """
     from memory.selectors import persona_for, preferences_list
 
     chunks = [
@@ -202,7 +205,7 @@ def persona_pass(user) -> list[Chunk]:
         for p in preferences_list(user=user)[:PERSONA_LIMIT]
     ]
     feedback = 0
-    for item in persona_for(user=user, limit=PERSONA_LIMIT):
+    for item in persona_for(user=user, query=message, limit=PERSONA_LIMIT):
         if item["type"] == "feedback":
             feedback += 1
             chunks.append(Chunk(f"persona:feedback:{feedback}", f"反馈 {item['text']}", 0.6))
@@ -297,7 +300,7 @@ def build_context(
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )
     passes = (
-        ("persona", lambda: persona_pass(user)),
+        ("persona", lambda: persona_pass(user, message)),
         ("session", lambda: session_pass(user, chat_id)),
         ("knowledge", lambda: knowledge_pass(user, message)),
     )

@@ -116,3 +116,32 @@ def test_a_chat_summary_from_persona_and_session_goes_into_the_prompt_once(user,
     assert built.system.count(summary) == 1
     assert any(s.startswith("session:summary:") for s in built.sources)
     assert ("persona:summary:c1", "duplicate") in built.dropped
+
+
+@pytest.mark.django_db
+def test_persona_pass_puts_the_feedback_closest_to_the_message_first(user):
+    from agent.context import persona_pass
+    from memory.services import feedback_create, messages_write
+
+    messages_write(
+        user=user,
+        items=[
+            {
+                "message_id": "m1",
+                "ts": "2026-11-20T09:00:00+08:00",
+                "role": "assistant",
+                "content": "推荐了一家川菜火锅。",
+            },
+            {
+                "message_id": "m2",
+                "ts": "2026-11-20T09:01:00+08:00",
+                "role": "assistant",
+                "content": "推荐了一条爬山路线。",
+            },
+        ],
+    )
+    feedback_create(user=user, target_message_id="m1", rating=-1, comment="火锅太辣了，吃不了辣")
+    feedback_create(user=user, target_message_id="m2", rating=1, comment="山路很美，适合徒步")
+    hiking = [c.text for c in persona_pass(user, "周末去哪里徒步爬山") if "反馈" in c.text]
+    spicy = [c.text for c in persona_pass(user, "想吃点辣的火锅") if "反馈" in c.text]
+    assert "徒步" in hiking[0] and "辣" in spicy[0]
