@@ -10,7 +10,8 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals
         from activities.models import Activity
-        from rag.signals import user_data_erasure
+        from rag.signals import user_data_erasure, vectors_reembedded
 
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         user_data_erasure.connect(signals.erase_user_data, dispatch_uid="activities.erasure")
+        vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")

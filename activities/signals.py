@@ -35,3 +35,12 @@ def erase_user_data(sender, user, **kwargs) -> dict[str, int]:
     participations, _ = Participation.objects.filter(user=user).delete()
     memories.delete()
     return {"participations": participations, "interest_vectors": interest_vectors}
+
+
+def vectors_reembedded(sender, pks, **kwargs) -> None:
+    """Refresh the interest vectors copied from activities that ``rag_reembed`` re-embedded."""
+    from activities.models import Activity
+    from activities.services import working_memory_refresh_for_activities
+
+    if sender is Activity:
+        working_memory_refresh_for_activities(activity_ids=pks)

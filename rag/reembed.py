@@ -10,6 +10,7 @@ from django.db.models import Q
 
 from rag.embeddings import content_hash, current_model, embed_texts
 from rag.models import Embedded
+from rag.signals import vectors_reembedded
 
 
 def embedded_models() -> list[type[Embedded]]:
@@ -75,6 +76,7 @@ def reembed_model(
             model._default_manager.bulk_update(
                 batch, ["embedding", "embedding_model", "embedding_hash"]
             )
+            vectors_reembedded.send(sender=model, pks=[row.pk for row in batch])
         done += len(batch)
         last_pk = batch[-1].pk
         if progress:

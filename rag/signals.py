@@ -34,3 +34,7 @@ def task_executed(sender, task, **kwargs):
 from django.dispatch import Signal  # noqa: E402
 
 user_data_erasure = Signal()
+
+# Sent by rag_reembed after each batch it re-embedded (sender: the model class, pks: the rows),
+# inside that batch's transaction; apps holding copies of those vectors refresh them.
+vectors_reembedded = Signal()

@@ -205,3 +205,20 @@ def test_legacy_entries_get_the_model_of_their_activity(demo_activities, user):
     migration.add_models(apps, None)
     (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
     assert entry["model"] == surf.embedding_model
+
+
+def test_rag_reembed_refreshes_the_copy_of_a_liked_activity(make_activity, user):
+    from activities.tasks import activity_index
+    from rag.reembed import reembed_model
+
+    activity = make_activity(title="换模型前的活动", description="描述。")
+    activity_index(activity.pk)
+    like(user, Activity.objects.get(pk=activity.pk))
+    # As after a provider switch: the row and its copy were made by an older model.
+    Activity.objects.filter(pk=activity.pk).update(embedding_model="old-model@384")
+    memory = WorkingMemory.objects.get(user=user)
+    memory.data["interestVectors"][0]["model"] = "old-model@384"
+    memory.save()
+    list(reembed_model(Activity))
+    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    assert entry["model"] == Activity.objects.get(pk=activity.pk).embedding_model != "old-model@384"
