@@ -184,16 +184,23 @@ class RuntimeContext:
     session: list[Chunk] = field(default_factory=list)
     knowledge: list[Chunk] = field(default_factory=list)
     errors: dict[str, str] = field(default_factory=dict)
+    # The message's query-role embedding, made once per turn for the router and both memory
+    # passes (None when the provider failed: each then degrades on its own).
+    query_vector: list[float] | None = None
 
     @property
     def chunks(self) -> list[Chunk]:
         return [*self.persona, *self.session, *self.knowledge]
 
     def router_context(self) -> dict:
-        return {"last_intent": self.last_intent, "chat_id": self.chat_id}
+        return {
+            "last_intent": self.last_intent,
+            "chat_id": self.chat_id,
+            "query_vector": self.query_vector,
+        }
 
 
-def persona_pass(user, message: str | None = None) -> list[Chunk]:
+def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
     """Return preferences, feedback and summaries the memory app knows about the user.
 
     Feedback and summaries come most relevant to ``message`` first (memory re-ranks them).
@@ -205,7 +212,7 @@ def persona_pass(user, message: str | None = None) -> list[Chunk]:
         for p in preferences_list(user=user)[:PERSONA_LIMIT]
     ]
     feedback = 0
-    for item in persona_for(user=user, query=message, limit=PERSONA_LIMIT):
+    for item in persona_for(user=user, query=message, query_vector=vector, limit=PERSONA_LIMIT):
         if item["type"] == "feedback":
             feedback += 1
             chunks.append(Chunk(f"persona:feedback:{feedback}", f"反馈 {item['text']}", 0.6))
@@ -255,7 +262,7 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
     return chunks
 
 
-def knowledge_pass(user, message: str) -> list[Chunk]:
+def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
     """Return the user's earlier messages that match this one (lexically or above the floor)."""
     from memory.selectors import messages_search_hybrid
     from rag import live
@@ -263,7 +270,9 @@ def knowledge_pass(user, message: str) -> list[Chunk]:
 
     floor = live.get_settings().floor_for("memory", current_model())
     chunks = []
-    for hit in messages_search_hybrid(user=user, query_text=message, top_k=KNOWLEDGE_TOP_K):
+    for hit in messages_search_hybrid(
+        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector
+    ):
         semantic = hit.get("semantic_score")
         lexical = hit.get("lexical_score") or 0.0
         if lexical <= 0 and floor is not None and (semantic or 0.0) < floor:
@@ -299,10 +308,19 @@ def build_context(
         last_intent=session.last_intent,
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )
+    if (message or "").strip():
+        from memory.search import embed_uncached_query
+
+        try:
+            # Uncached: the user's words stay out of the shared embedding cache (memory docs).
+            context.query_vector = embed_uncached_query(message)
+        except Exception as exc:  # noqa: BLE001 - ProviderError: the passes degrade one by one
+            logger.warning("turn embedding failed: %s", exc)
+    vector = context.query_vector
     passes = (
-        ("persona", lambda: persona_pass(user, message)),
+        ("persona", lambda: persona_pass(user, message, vector)),
         ("session", lambda: session_pass(user, chat_id)),
-        ("knowledge", lambda: knowledge_pass(user, message)),
+        ("knowledge", lambda: knowledge_pass(user, message, vector)),
     )
     for name, run in passes:
         try:

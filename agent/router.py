@@ -152,13 +152,19 @@ def rule_scores(message: str) -> dict[str, float]:
     return scores
 
 
-def embedding_scores(message: str) -> dict[str, float] | None:
-    """Return a probability per intent from similarity to the examples (None if unavailable)."""
+def embedding_scores(message: str, vector=None) -> dict[str, float] | None:
+    """Return a probability per intent from similarity to the examples (None if unavailable).
+
+    ``vector``: the message's query-role embedding when the caller already has it (a chat turn
+    embeds its message once for all its passes).
+    """
     from rag.embeddings import embed_texts
 
     try:
         labels, matrix = _index.get()
-        vector = np.asarray(embed_texts([message], role="query")[0], dtype=np.float32)
+        if vector is None:
+            vector = embed_texts([message], role="query")[0]
+        vector = np.asarray(vector, dtype=np.float32)
     except Exception as exc:  # noqa: BLE001 - ProviderError or a missing file: rules only
         logger.warning("intent embedding unavailable, routing by rules: %s", exc)
         return None
@@ -183,7 +189,7 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     rules = rule_scores(text)
     if context.get("last_intent") == CREATE and REFINE_RE.search(text) and rules[MANAGE] == 0:
         return IntentResult(CREATE, 0.9, "context", rules)
-    embedded = embedding_scores(text)
+    embedded = embedding_scores(text, context.get("query_vector"))
     if embedded is None:
         best = max(INTENTS, key=lambda i: (rules[i], i == CHAT))
         if rules[best] == 0:

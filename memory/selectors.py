@@ -148,13 +148,15 @@ def session_for(*, user, chat_id: str, limit: int = 20) -> dict:
     }
 
 
-def persona_for(*, user, query: str | None = None, limit: int = PERSONA_MAX) -> list[dict]:
+def persona_for(
+    *, user, query: str | None = None, query_vector=None, limit: int = PERSONA_MAX
+) -> list[dict]:
     """Return what is known about the user: preferences, feedback comments, chat summaries.
 
     Candidates are filtered by user and kind first, merged by recency (when each was stated:
     a preference's last update, a rating's or a summary's creation) and cut to the newest
     ``limit`` in all, then re-ranked by similarity to ``query`` when one is given (above the
-    live "persona" floor).
+    live "persona" floor). ``query_vector``: the query's embedding, when the caller has it.
     """
     from memory.search import embed_uncached_query
     from rag.embeddings import current_model, embed_texts
@@ -180,7 +182,7 @@ def persona_for(*, user, query: str | None = None, limit: int = PERSONA_MAX) -> 
         return items
     # The query is not stored anywhere, so it stays out of the shared cache; the candidates'
     # texts are cached and deleted by hash in user_erase.
-    query_vec = embed_uncached_query(query)
+    query_vec = query_vector if query_vector is not None else embed_uncached_query(query)
     vectors = embed_texts([i["text"] for i in items], role="passage")
     floor = live.get_settings().floor_for("persona", current_model())
     for item, vec in zip(items, vectors, strict=True):
@@ -190,8 +192,13 @@ def persona_for(*, user, query: str | None = None, limit: int = PERSONA_MAX) -> 
     return items
 
 
-def messages_search_hybrid(*, user, query_text: str, top_k: int = 10, filter=None) -> list[dict]:
-    """Return hybrid search hits as message items with their scores (for the agent)."""
+def messages_search_hybrid(
+    *, user, query_text: str, top_k: int = 10, filter=None, vector=None
+) -> list[dict]:
+    """Return hybrid search hits as message items with their scores (for the agent).
+
+    ``vector``: the query's embedding when the caller already has it (else it is embedded).
+    """
     from memory.search import hybrid_search, query_vector
 
     flt = clean_filter(filter)
@@ -200,7 +207,7 @@ def messages_search_hybrid(*, user, query_text: str, top_k: int = 10, filter=Non
         query_text=query_text,
         flt=flt,
         top_k=top_k,
-        vector=query_vector(query_text, None),
+        vector=vector if vector is not None else query_vector(query_text, None),
     )
     return [{**message_item(i.row), **i.extra} for i in items]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -87,3 +88,28 @@ def live_settings(db):
     from rag.live import get_settings
 
     return get_settings()
+
+
+@pytest.fixture
+def fake_llm():
+    """A fake OpenAI-protocol server that ``rag.llm.get_llm()`` talks to during the test.
+
+    Script answers with ``fake_llm.chat_script.append({"content": ...})``; the cached LLM
+    provider is reset on entry and exit so no other test sees it.
+    """
+    from rag.llm import reset_llm
+    from tests.fakes.openai_server import FakeOpenAIServer
+
+    with FakeOpenAIServer() as server:
+        config = {
+            "PROVIDER": "openai",
+            "BASE_URL": server.base_url,
+            "API_KEY": "sk-test",
+            "MODEL": "fake",
+            "TIMEOUT": 5,
+            "MAX_RETRIES": 0,
+        }
+        reset_llm()
+        with override_settings(RAG_LLM=config):
+            yield server
+        reset_llm()

@@ -17,7 +17,6 @@ import json
 from pathlib import Path
 
 import pytest
-from django.test import override_settings
 
 FIXTURES = Path(__file__).resolve().parents[2] / "activities" / "fixtures"
 SHANGHAI = {"lat": 31.2304, "lng": 121.4737}
@@ -46,27 +45,6 @@ def say(django_capture_on_commit_callbacks):
         return response.json()
 
     return _say
-
-
-@pytest.fixture
-def fake_llm():
-    """A fake OpenAI-protocol server that ``rag.llm.get_llm()`` talks to during the test."""
-    from rag.llm import reset_llm
-    from tests.fakes.openai_server import FakeOpenAIServer
-
-    with FakeOpenAIServer() as server:
-        config = {
-            "PROVIDER": "openai",
-            "BASE_URL": server.base_url,
-            "API_KEY": "sk-test",
-            "MODEL": "fake",
-            "TIMEOUT": 5,
-            "MAX_RETRIES": 0,
-        }
-        reset_llm()
-        with override_settings(RAG_LLM=config):
-            yield server
-        reset_llm()
 
 
 @pytest.fixture

@@ -145,3 +145,26 @@ def test_persona_pass_puts_the_feedback_closest_to_the_message_first(user):
     hiking = [c.text for c in persona_pass(user, "周末去哪里徒步爬山") if "反馈" in c.text]
     spicy = [c.text for c in persona_pass(user, "想吃点辣的火锅") if "反馈" in c.text]
     assert "徒步" in hiking[0] and "辣" in spicy[0]
+
+
+@pytest.mark.django_db
+def test_a_turn_embeds_its_message_once_and_keeps_it_out_of_the_cache(user, monkeypatch):
+    from agent.chat import generate_chat
+    from rag import embeddings
+    from rag.models import EmbeddingCache
+
+    provider = embeddings.get_provider()
+    sent: list[tuple[str, str]] = []
+    real_embed = provider.embed
+
+    def recording_embed(texts, role="passage"):
+        sent.extend((role, text) for text in texts)
+        return real_embed(texts, role)
+
+    monkeypatch.setattr(provider, "embed", recording_embed)
+    message = "周末想找个安静的地方看书"
+    generate_chat(user=user, message=message, chat_id="once")
+    assert sent.count(("query", message)) == 1  # router, persona and knowledge share it
+    assert not EmbeddingCache.objects.filter(
+        role="query", content_hash=embeddings.content_hash(message)
+    ).exists()

@@ -11,7 +11,6 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from django.test import override_settings
 
 from tests.memory.memory_helpers import BASE_TS, ts
 
@@ -126,31 +125,6 @@ def fake_vectors():
         return vectors
 
     return make
-
-
-@pytest.fixture
-def fake_llm():
-    """A fake OpenAI-protocol server that ``rag.llm.get_llm()`` talks to during the test.
-
-    Script answers with ``fake_llm.chat_script.append({"content": ...})``; the cached LLM
-    provider is reset on entry and exit so no other test sees it.
-    """
-    from rag.llm import reset_llm
-    from tests.fakes.openai_server import FakeOpenAIServer
-
-    with FakeOpenAIServer() as server:
-        config = {
-            "PROVIDER": "openai",
-            "BASE_URL": server.base_url,
-            "API_KEY": "sk-test",
-            "MODEL": "fake",
-            "TIMEOUT": 5,
-            "MAX_RETRIES": 0,
-        }
-        reset_llm()
-        with override_settings(RAG_LLM=config):
-            yield server
-        reset_llm()
 
 
 @pytest.fixture
