@@ -95,12 +95,15 @@ def start_processes(url: str, port: int) -> list[subprocess.Popen]:
         "OMP_NUM_THREADS": "1",
     }
     py = sys.executable
+    # The server's log (tracebacks of any 500) goes to .runtime/, next to the other bench files.
+    log_path = ROOT / ".runtime" / "bench_memory_server.log"
+    log_path.parent.mkdir(exist_ok=True)
     server = subprocess.Popen(
         [py, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log_path.open("w"),
     )
     # One OpenMP thread per worker: the two workers share the two cores without oversubscribing.
     cluster = subprocess.Popen(

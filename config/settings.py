@@ -89,8 +89,12 @@ else:
 # `make run` creates this staff account once (rag ensure_staff); never a fixed password.
 STAFF_USERNAME = env_str("STAFF_USERNAME", "admin")
 STAFF_PASSWORD = env_str("STAFF_PASSWORD")
+# 0 (close after each request) by default: runserver, which `make run` uses, starts a thread
+# per request, so persistent connections pile up until garbage collection and exhaust
+# max_connections under load (measured: "too many clients" during bench/memory_locomo.py).
+# Raise it behind a WSGI server with a fixed thread or process pool.
 DATABASES = {
-    "default": parse_database_url(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))
+    "default": parse_database_url(DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
 }
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
