@@ -2,7 +2,8 @@
 
 Used only when ``DATABASE_URL`` is unset. The server keeps running after the
 process that started it exits (no auto-cleanup), so runserver, its autoreload
-child and the django-q2 worker share one server; ``make stop`` stops it.
+child and the django-q2 worker share one server. ``manage.py serve`` (``make run``) stops it
+when it exits; ``make stop`` stops one left running.
 """
 
 from __future__ import annotations
