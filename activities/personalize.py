@@ -79,18 +79,10 @@ class Personalizer:
         return self.kind is not None
 
     @classmethod
-    def for_user(
-        cls,
-        user,
-        *,
-        cap: float,
-        floor: float | None,
-        model: str | None = None,
-        dimensions: int | None = None,
-    ) -> Personalizer:
+    def for_user(cls, user, *, cap: float, floor: float | None) -> Personalizer:
         """Read the user's working memory (nothing for anonymous users).
 
-        ``model`` and ``dimensions`` default to the active embedding provider's.
+        Only vectors of the active embedding provider's model and dimension count.
         """
         from activities.models import WorkingMemory
 
@@ -101,13 +93,12 @@ class Personalizer:
         memory = WorkingMemory.objects.filter(user=user).first()
         if memory is None:
             return me
-        if model is None or dimensions is None:
-            from rag.embeddings import get_provider
+        from rag.embeddings import get_provider
 
-            provider = get_provider()
-            model = provider.model if model is None else model
-            dimensions = provider.dimensions if dimensions is None else dimensions
-        vectors = usable_vectors(memory.interest_vectors, model=model, dimensions=dimensions)
+        provider = get_provider()
+        vectors = usable_vectors(
+            memory.interest_vectors, model=provider.model, dimensions=provider.dimensions
+        )
         if vectors:
             matrix = np.asarray(vectors, dtype=np.float32)
             norms = np.linalg.norm(matrix, axis=1, keepdims=True)

@@ -210,9 +210,7 @@ def activities_search(
 def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
-    personalizer = Personalizer.for_user(
-        user, cap=settings_row.personal_boost_max, floor=floor, model=model
-    )
+    personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     k = limit * RERANK_POOL if personalizer.active else limit
     # The candidate count is known already: choosing the path here saves vector_search a count.
     path = "exact" if meta["candidates"] <= settings_row.exact_search_max_rows else "hnsw"

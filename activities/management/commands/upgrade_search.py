@@ -9,16 +9,6 @@ from activities.models import Activity, IndexState
 APP, MODEL = "activities", "activity"
 
 
-def column_exists(table: str, column: str) -> bool:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() "
-            "AND table_name = %s AND column_name = %s",
-            [table, column],
-        )
-        return cursor.fetchone() is not None
-
-
 class Command(BaseCommand):
     help = (
         "Make an existing database searchable in one idempotent step: the vector extension, "
@@ -101,7 +91,12 @@ class Command(BaseCommand):
         target = int(settings.RAG_EMBEDDING["DIMENSIONS"])
         verb = "would" if dry_run else "will"
         actions = []
-        if not column_exists(table, field.column):
+        with connection.cursor() as cursor:
+            columns = {
+                c.name for c in connection.introspection.get_table_description(cursor, table)
+            }
+            existing = set(connection.introspection.get_constraints(cursor, table))
+        if field.column not in columns:
             self.stdout.write(f"3. column {table}.{field.column}: missing, {verb} add it")
             actions.append("add_column")
         else:
@@ -116,8 +111,6 @@ class Command(BaseCommand):
             else:
                 self.stdout.write(f"3. column {table}.{field.column}: vector({actual}), ok")
         indexes = state.models[APP, MODEL].options["indexes"]
-        with connection.cursor() as cursor:
-            existing = set(connection.introspection.get_constraints(cursor, table))
         if "drop_column" in actions:
             # Indexes on the dropped column go with it and are re-created below.
             existing -= {i.name for i in indexes if field.name in i.fields}
