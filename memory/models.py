@@ -122,7 +122,7 @@ class Preference(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.category}: {self.value}"
+        return self.persona_text()
 
     def persona_text(self) -> str:
         """Return the text the persona selector shows (and embeds) for this preference."""

@@ -205,12 +205,15 @@ def user_erase(*, user) -> dict[str, int]:
     The account itself is kept, so the token that asked can still read the (empty) result;
     deleting the account is the auth system's job. One transaction: all or nothing.
     """
+    from rag.embeddings import embedding_cache_forget
     from rag.signals import user_data_erasure
 
     with transaction.atomic():
         messages = ChatMessage.objects.filter(user=user)
-        # Before the rows go: their texts are needed to find the cache rows.
-        cache_rows = _erase_cached_vectors(user)
+        # Before the rows go: their texts find the cache rows, by hash across every model and
+        # role (the same text embedded as a query is the user's too). A row shared with another
+        # user's identical text goes as well; it is only a cache, re-filled when next needed.
+        cache_rows = embedding_cache_forget(texts=_user_texts(user))
         counts = {
             "messages": messages.filter(kind=Kind.MESSAGE).count(),
             "summaries": messages.filter(kind=Kind.SUMMARY).count(),
@@ -252,19 +255,6 @@ def _user_texts(user):
             yield fb.comment
     yield from SharedContext.objects.filter(owner=user).values_list("title", flat=True)
     yield from ContextEntry.objects.filter(context__owner=user).values_list("content", flat=True)
-
-
-def _erase_cached_vectors(user) -> int:
-    """Delete the shared embedding cache rows of the user's texts; return how many.
-
-    Matched by content hash across every model and role: the same text embedded as a query
-    (the agent's router) is the user's too. A row shared with another user's identical text
-    goes as well; it is only a cache, re-filled on the next embedding. Runs inside
-    ``user_erase``'s transaction, so it is undone with the rest on failure.
-    """
-    from rag.embeddings import embedding_cache_forget
-
-    return embedding_cache_forget(texts=_user_texts(user))
 
 
 def mark_embed_pending(ids: list[int]) -> None:
