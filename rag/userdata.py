@@ -174,13 +174,19 @@ def user_data_erase(*, user) -> dict[str, int]:
 # --- finding the models that hold a user's data ---------------------------------------------
 
 
+def _is_user_model(target, user_model) -> bool:
+    if isinstance(target, str):  # a lazy reference not resolved in this registry
+        return target.lower() == user_model._meta.label_lower
+    return target is not None and issubclass(target, user_model)
+
+
 def _user_model_columns(model, user_model) -> list[str]:
     names = []
     for f in model._meta.get_fields():
         if f.auto_created and not f.concrete:
             continue  # reverse relations: the other model is the one holding the data
         if f.is_relation:
-            if f.related_model is not None and issubclass(f.related_model, user_model):
+            if _is_user_model(f.related_model, user_model):
                 names.append(f.name)
         elif (
             getattr(f, "concrete", False)
