@@ -111,7 +111,7 @@ def _cache_ids() -> set[int]:
 
 
 def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
-    fill, api_client, other_client, user, other_user
+    cold_lru, fill, api_client, other_client, user, other_user
 ):
     from agent.triggers import run_daily_digest
 

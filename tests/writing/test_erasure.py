@@ -27,7 +27,7 @@ def _cached(texts) -> set[str]:
 
 
 def test_delete_user_erases_books_chapters_blocks_chunks_and_their_vectors(
-    api_client, user, other_user, small_chunks, blocks, make_chapter
+    cold_lru, api_client, user, other_user, small_chunks, blocks, make_chapter
 ):
     from writing.services import book_create
 
