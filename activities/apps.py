@@ -8,10 +8,11 @@ class ActivitiesConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_save
 
-        from activities import signals
+        from activities import signals, userdata
         from activities.models import Activity
-        from rag.signals import user_data_erasure, vectors_reembedded
+        from rag.signals import vectors_reembedded
+        from rag.userdata import register
 
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
-        user_data_erasure.connect(signals.erase_user_data, dispatch_uid="activities.erasure")
+        register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")

@@ -1,4 +1,4 @@
-"""Signal receivers: enqueue indexing after a text change; erase a user's data."""
+"""Signal receivers: enqueue indexing after a text change; refresh copied vectors."""
 
 from __future__ import annotations
 
@@ -20,21 +20,6 @@ def activity_saved(sender, instance, created, update_fields=None, raw=False, **k
 
     if created or not is_current(instance):
         enqueue_index(instance.pk)
-
-
-def erase_user_data(sender, user, **kwargs) -> dict[str, int]:
-    """Delete a user's participations and working memory; return the counts removed.
-
-    ``interest_vectors`` counts the stored interest vector entries, the user data the working
-    memory row holds (its preferences are derived from the participations).
-    """
-    from activities.models import Participation, WorkingMemory
-
-    memories = WorkingMemory.objects.filter(user=user)
-    interest_vectors = sum(len(m.interest_vectors) for m in memories)
-    participations, _ = Participation.objects.filter(user=user).delete()
-    memories.delete()
-    return {"participations": participations, "interest_vectors": interest_vectors}
 
 
 def vectors_reembedded(sender, pks, **kwargs) -> None:

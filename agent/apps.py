@@ -8,10 +8,10 @@ class AgentConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
-        from agent import checks, signals  # noqa: F401  (checks register themselves)
-        from rag.signals import user_data_erasure
+        from agent import checks, signals, userdata  # noqa: F401  (checks register themselves)
+        from rag.userdata import register
 
         post_migrate.connect(
             signals.register_agent_schedules, sender=self, dispatch_uid="agent.schedules"
         )
-        user_data_erasure.connect(signals.erase_user_data, dispatch_uid="agent.erasure")
+        register(userdata.declaration())

@@ -1,4 +1,4 @@
-"""Signal receivers of the agent: schedules after migrate, erasure of a user's agent data."""
+"""Signal receivers of the agent: schedules after migrate."""
 
 from __future__ import annotations
 
@@ -21,13 +21,3 @@ def register_agent_schedules(sender, **kwargs):
         schedule_type=Schedule.MINUTES,
         minutes=30,
     )
-
-
-def erase_user_data(sender, user, **kwargs) -> dict[str, int]:
-    """Delete the user's events, partner intents and chat state; return the counts removed."""
-    from agent.models import AgentSession, PartnerIntent, SystemEvent
-
-    events, _ = SystemEvent.objects.filter(user=user).delete()
-    intents, _ = PartnerIntent.objects.filter(user=user).delete()
-    sessions, _ = AgentSession.objects.filter(user=user).delete()
-    return {"agent_events": events, "partner_intents": intents, "agent_sessions": sessions}

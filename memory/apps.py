@@ -21,4 +21,8 @@ class MemoryConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
+        from memory import userdata
+        from rag.userdata import register
+
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")
+        register(userdata.declaration())

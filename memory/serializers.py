@@ -198,7 +198,12 @@ class FeedbackSerializer(serializers.Serializer):
 
 
 class UserDeleteOutSerializer(serializers.Serializer):
-    deleted = serializers.DictField(child=serializers.IntegerField())
+    deleted = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="What was removed, per kind: every kind an app declares in rag.userdata "
+        "(messages, books, chapters, activities, agent_events, ...; zeros included) and "
+        "embedding_cache.",
+    )
 
 
 class ContextCreateInSerializer(serializers.Serializer):

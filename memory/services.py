@@ -198,63 +198,17 @@ def update_context(*, user, context_id: int, agent_name: str, content: str) -> C
 
 
 def user_erase(*, user) -> dict[str, int]:
-    """Delete everything the memory app (and any receiver) holds about a user; return counts.
+    """Delete everything every app holds about a user, in one transaction; return the counts.
 
-    That includes the rows of rag's shared embedding cache whose content hash matches one of
-    the user's texts (``embedding_cache`` in the counts).
-    The account itself is kept, so the token that asked can still read the (empty) result;
-    deleting the account is the auth system's job. One transaction: all or nothing.
+    The apps' declarations in ``rag.userdata`` say what that is (memory's messages, summaries,
+    preferences, feedback and contexts; activities; writing's books; the agent's events...),
+    and the rows of rag's shared embedding cache whose content hash matches one of the user's
+    texts go too (``embedding_cache`` in the counts). The account itself is kept, so the token
+    that asked can still read the (empty) result; deleting the account is the auth system's job.
     """
-    from rag.embeddings import embedding_cache_forget
-    from rag.signals import user_data_erasure
+    from rag.userdata import user_data_erase
 
-    with transaction.atomic():
-        messages = ChatMessage.objects.filter(user=user)
-        # Before the rows go: their texts find the cache rows, by hash across every model and
-        # role (the same text embedded as a query is the user's too). A row shared with another
-        # user's identical text goes as well; it is only a cache, re-filled when next needed.
-        cache_rows = embedding_cache_forget(texts=_user_texts(user))
-        counts = {
-            "messages": messages.filter(kind=Kind.MESSAGE).count(),
-            "summaries": messages.filter(kind=Kind.SUMMARY).count(),
-            "embeddings": messages.filter(embedding__isnull=False).count(),
-            "preferences": Preference.objects.filter(user=user).count(),
-            "feedback": Feedback.objects.filter(user=user).count(),
-            "contexts": SharedContext.objects.filter(owner=user).count(),
-            "context_entries": ContextEntry.objects.filter(context__owner=user).count(),
-            "embedding_cache": cache_rows,
-        }
-        Feedback.objects.filter(user=user).delete()
-        ContextEntry.objects.filter(context__owner=user).delete()
-        SharedContext.objects.filter(owner=user).delete()
-        Preference.objects.filter(user=user).delete()
-        messages.delete()
-        for _receiver, result in user_data_erasure.send(sender=ChatMessage, user=user):
-            for kind, n in (result or {}).items():
-                counts[kind] = counts.get(kind, 0) + int(n)
-    return counts
-
-
-def _user_texts(user):
-    """Yield every text of the user that memory may have embedded through the shared cache.
-
-    Messages and summaries as embedded (with the previous turn) and alone, the persona texts
-    of preferences and ratings (``persona_for``), and the raw values, comments, context titles
-    and entries, in case another caller embedded them as they are.
-    """
-    rows = ChatMessage.objects.filter(user=user).only("content", "context_text")
-    for row in rows.iterator(chunk_size=2000):
-        yield row.embedding_text()
-        yield row.content
-    for pref in Preference.objects.filter(user=user).iterator():
-        yield pref.persona_text()
-        yield pref.value
-    for fb in Feedback.objects.filter(user=user).iterator():
-        yield fb.persona_text()
-        if fb.comment:
-            yield fb.comment
-    yield from SharedContext.objects.filter(owner=user).values_list("title", flat=True)
-    yield from ContextEntry.objects.filter(context__owner=user).values_list("content", flat=True)
+    return user_data_erase(user=user)
 
 
 def mark_embed_pending(ids: list[int]) -> None:

@@ -20,3 +20,19 @@ class RagConfig(AppConfig):
         post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
+        _keep_framework_user_data()
+
+
+def _keep_framework_user_data():
+    """Say why the framework's own models that point at a user survive an erasure."""
+    from rag.userdata import keep
+
+    keep(
+        "authtoken.Token",
+        "The account is kept (deleting it is the auth system's job) and so is its token: the "
+        "caller can read back the empty result.",
+    )
+    keep(
+        "admin.LogEntry",
+        "The admin's audit trail of staff actions; its user is the staff member who acted.",
+    )

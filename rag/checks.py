@@ -148,3 +148,21 @@ def check_similarity_floors(app_configs=None, **kwargs):
             id="rag.W002",
         )
     ]
+
+
+@register("rag")
+def check_user_data_declared(app_configs=None, model_list=None, **kwargs):
+    """rag.E010: every model holding a user's data is declared in ``rag.userdata`` (or kept)."""
+    from rag.userdata import undeclared
+
+    return [
+        Error(
+            f"{model._meta.label} holds a user's data (through {', '.join(lookups[:3])}) but no "
+            "app declares it, so erasing a user would leave it behind.",
+            hint="Add a rag.userdata.Kind for it to the app's UserData declaration (registered "
+            "in AppConfig.ready), or rag.userdata.keep() it with the reason.",
+            obj=model,
+            id="rag.E010",
+        )
+        for model, lookups in undeclared(model_list).items()
+    ]

@@ -149,7 +149,7 @@ def embedding_cache_forget(*, texts) -> int:
     """
     from rag.models import EmbeddingCache
 
-    hashes = sorted({content_hash(text) for text in texts if text})
+    hashes = _hashes(texts)
     wanted = set(hashes)
     with _lru_lock:
         for key in [key for key in _lru if key[2] in wanted]:
@@ -159,6 +159,21 @@ def embedding_cache_forget(*, texts) -> int:
         batch = hashes[start : start + 1000]
         deleted += EmbeddingCache.objects.filter(content_hash__in=batch).delete()[0]
     return deleted
+
+
+def embedding_cache_count(*, texts) -> int:
+    """Return how many cached vectors (every model and role) these texts have."""
+    from rag.models import EmbeddingCache
+
+    hashes = _hashes(texts)
+    return sum(
+        EmbeddingCache.objects.filter(content_hash__in=hashes[start : start + 1000]).count()
+        for start in range(0, len(hashes), 1000)
+    )
+
+
+def _hashes(texts) -> list[str]:
+    return sorted({content_hash(text) for text in texts if text})
 
 
 def _store(rows) -> None:

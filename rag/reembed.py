@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from rag.embeddings import content_hash, current_model, embed_texts
+from rag.fields import configured_dimensions
 from rag.models import Embedded
 from rag.signals import vectors_reembedded
 
@@ -29,6 +30,33 @@ def stale_queryset(model: type[Embedded], *, include_missing: bool = True):
     if include_missing:
         condition |= Q(embedding__isnull=True)
     return model._default_manager.filter(condition)
+
+
+def vector_states(model: type[Embedded]) -> dict[str, int]:
+    """Count a model's rows by the state of their vector: current, stale, missing.
+
+    ``missing``: no vector at all (never embedded, still pending, failed, or cleared by
+    ``rag_migrate_dimensions``). ``stale``: a vector made by another model, or of another
+    dimension than the provider's. ``current``: the rest.
+    """
+    from django.db.models import Count, F, Func, IntegerField
+
+    provider_dims = configured_dimensions()
+    rows = model._default_manager.annotate(
+        vector_dims=Func(F("embedding"), function="vector_dims", output_field=IntegerField())
+    )
+    has_vector = Q(embedding__isnull=False)
+    stale = has_vector & (~Q(embedding_model=current_model()) | ~Q(vector_dims=provider_dims))
+    counts = rows.aggregate(
+        total=Count("pk"),
+        missing=Count("pk", filter=Q(embedding__isnull=True)),
+        stale=Count("pk", filter=stale),
+    )
+    return {
+        "current": counts["total"] - counts["missing"] - counts["stale"],
+        "stale": counts["stale"],
+        "missing": counts["missing"],
+    }
 
 
 def model_counts() -> dict[str, dict[str, int]]:

@@ -29,11 +29,7 @@ def task_executed(sender, task, **kwargs):
         worker_heartbeat()
 
 
-# Sent by the memory app when a user's data is erased; apps that own per-user data
-# connect a receiver returning {kind: rows removed}. rag defines it so no app imports another.
 from django.dispatch import Signal  # noqa: E402
-
-user_data_erasure = Signal()
 
 # Sent by rag_reembed after each batch it re-embedded (sender: the model class, pks: the rows),
 # inside that batch's transaction; apps holding copies of those vectors refresh them.

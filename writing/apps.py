@@ -8,7 +8,9 @@ class WritingConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import pre_delete
 
-        from writing import checks, signals  # noqa: F401  (checks register themselves)
+        from rag.userdata import register
+        from writing import checks, signals, userdata  # noqa: F401  (checks register themselves)
         from writing.models import StoryBlock
 
         pre_delete.connect(signals.block_deleting, sender=StoryBlock, dispatch_uid="writing.block")
+        register(userdata.declaration())

@@ -134,11 +134,17 @@ def group_blocks(blocks: list[BlockText], cfg: ChunkConfig) -> list[list[BlockTe
     return groups
 
 
+def sentence_texts(text: str, spans: list[Span] | None = None) -> list[str]:
+    """Return the sentence texts of ``text`` as chunking embeds them (through the cache)."""
+    if spans is None:
+        spans = split_sentences(text)
+    return [text[s.start : s.end].strip() or text[s.start : s.end] for s in spans]
+
+
 def _embed_sentences(text: str, spans: list[Span]) -> list[float]:
     if len(spans) < 2:
         return []
-    vectors = embed_texts([text[s.start : s.end].strip() or text[s.start : s.end] for s in spans])
-    return adjacent_similarities(vectors)
+    return adjacent_similarities(embed_texts(sentence_texts(text, spans)))
 
 
 def group_parents(group: list[BlockText], cfg: ChunkConfig) -> list[ParentPlan]:

@@ -97,26 +97,24 @@ def test_anonymous_and_new_users_get_no_boost(demo_activities, user):
 
 
 def test_user_data_erasure(make_activity, user):
-    from rag.signals import user_data_erasure
+    from memory.services import user_erase
 
     activity = make_activity(start_at=timezone.now() + timedelta(days=1))
     like(user, activity)
-    responses = user_data_erasure.send(sender=None, user=user)
-    counts = next(r for receiver, r in responses if receiver.__module__ == "activities.signals")
+    counts = user_erase(user=user)
     # The activity is not indexed yet, so the like left no interest vector to count.
-    assert counts == {"participations": 1, "interest_vectors": 0}
+    assert (counts["participations"], counts["interest_vectors"]) == (1, 0)
     assert not Participation.objects.filter(user=user).exists()
     assert not WorkingMemory.objects.filter(user=user).exists()
 
 
 def test_user_data_erasure_counts_interest_vector_entries(demo_activities, user):
-    from rag.signals import user_data_erasure
+    from memory.services import user_erase
 
     liked = [a for a in demo_activities.values() if not a.is_full][:2]
     for activity in liked:
         like(user, activity)
-    responses = user_data_erasure.send(sender=None, user=user)
-    counts = next(r for receiver, r in responses if receiver.__module__ == "activities.signals")
+    counts = user_erase(user=user)
     assert counts["interest_vectors"] == 2
 
 

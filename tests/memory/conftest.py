@@ -125,17 +125,3 @@ def fake_vectors():
         return vectors
 
     return make
-
-
-@pytest.fixture
-def cold_lru():
-    """Empty the process-wide embedding LRU, as in a fresh process.
-
-    Texts embedded by earlier tests stay in that LRU while their database cache rows were
-    rolled back; a hit in it never writes a row, so tests about cache rows start cold.
-    """
-    from rag import embeddings
-
-    embeddings._lru.clear()
-    yield
-    embeddings._lru.clear()

@@ -65,3 +65,50 @@ def test_model_check_exits_1_while_vectors_of_another_model_remain(rows):
 def test_model_check_passes_after_reembedding(rows):
     reembed()
     assert "stale vectors: 0" in reembed("--model-check")
+
+
+def test_model_check_reports_each_tables_current_stale_and_missing_vectors(rows):
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("rag_reembed", "--model-check", stdout=out)
+    output = out.getvalue()
+    assert "testapp.Doc: current=0, stale=1, missing=2" in output
+    assert "stale vectors: 1" in output and "missing vectors: 2" in output
+
+
+@pytest.fixture
+def unembedded_messages(user):
+    """Two chat messages written through memory's service whose embedding task never ran."""
+    from memory.services import messages_write
+
+    items = [
+        {"message_id": f"m{i}", "ts": f"2026-01-0{i + 1}T08:00:00Z", "role": "user", "content": c}
+        for i, c in enumerate(["今天去爬山了", "明天想吃火锅"])
+    ]
+    messages_write(user=user, items=items)  # on-commit embedding not run: no vector yet
+    return items
+
+
+def test_model_check_fails_on_messages_without_a_vector(unembedded_messages):
+    out = StringIO()
+    with pytest.raises(SystemExit) as caught:
+        call_command("rag_reembed", "--model-check", stdout=out)
+    output = out.getvalue()
+    assert caught.value.code == 1
+    assert "memory.ChatMessage: current=0, stale=0, missing=2" in output
+    assert "missing vectors: 2" in output
+
+
+def test_model_check_only_stale_reports_missing_vectors_without_failing(unembedded_messages):
+    output = reembed("--model-check", "--only-stale")
+    assert "missing vectors: 2" in output and "stale vectors: 0" in output
+
+
+def test_model_check_counts_a_vector_of_another_dimension_as_stale(db, monkeypatch):
+    from rag import reembed as reembed_module
+
+    Doc.objects.create(text="读书会", embedding=[0.1] * 384, embedding_model=current_model())
+    assert reembed_module.vector_states(Doc) == {"current": 1, "stale": 0, "missing": 0}
+    # As after switching to a provider of 1536 dimensions with the same model name.
+    monkeypatch.setattr(reembed_module, "configured_dimensions", lambda: 1536)
+    assert reembed_module.vector_states(Doc) == {"current": 0, "stale": 1, "missing": 0}

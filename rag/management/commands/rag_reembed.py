@@ -3,7 +3,13 @@ import sys
 from django.core.management.base import BaseCommand
 
 from rag.embeddings import current_model
-from rag.reembed import embedded_models, model_counts, reembed_model, stale_queryset
+from rag.reembed import (
+    embedded_models,
+    model_counts,
+    reembed_model,
+    stale_queryset,
+    vector_states,
+)
 
 
 class Command(BaseCommand):
@@ -13,27 +19,24 @@ class Command(BaseCommand):
         parser.add_argument(
             "--model-check",
             action="store_true",
-            help="Only report vectors per model; exit 1 when any were made by another model.",
+            help="Only report, per table, current, stale (another model or dimension) and "
+            "missing vectors (none yet: pending or failed); exit 1 when any are stale or "
+            "missing (with --only-stale: stale only).",
         )
         parser.add_argument("--dry-run", action="store_true", help="Show what would be done.")
         parser.add_argument("--batch-size", type=int, default=100)
         parser.add_argument(
             "--only-stale",
             action="store_true",
-            help="Skip rows that have no vector yet (their own indexing task will make one).",
+            help="Skip rows that have no vector yet (their own indexing task will make one); "
+            "with --model-check, missing vectors are reported but do not fail the check.",
         )
 
     def handle(self, *args, model_check, dry_run, batch_size, only_stale, **options):
         model_name = current_model()
         self.stdout.write(f"Active embedding model: {model_name}")
         if model_check:
-            stale_total = 0
-            for label, counts in model_counts().items():
-                self.stdout.write(f"{label}: " + ", ".join(f"{m}={n}" for m, n in counts.items()))
-                stale_total += sum(n for m, n in counts.items() if m not in (model_name, "(none)"))
-            self.stdout.write(f"stale vectors: {stale_total}")
-            if stale_total:
-                sys.exit(1)
+            self._model_check(only_stale=only_stale)
             return
         for model in embedded_models():
             label = model._meta.label
@@ -53,3 +56,21 @@ class Command(BaseCommand):
             ):
                 pass
         self.stdout.write("done" if not dry_run else "dry run: nothing written")
+
+    def _model_check(self, *, only_stale: bool) -> None:
+        stale = missing = 0
+        by_model = model_counts()
+        for model in embedded_models():
+            label = model._meta.label
+            states = vector_states(model)
+            stale += states["stale"]
+            missing += states["missing"]
+            made_by = ", ".join(f"{m}={n}" for m, n in by_model.get(label, {}).items())
+            self.stdout.write(
+                f"{label}: current={states['current']}, stale={states['stale']}, "
+                f"missing={states['missing']} (by model: {made_by or 'no rows'})"
+            )
+        self.stdout.write(f"stale vectors: {stale}")
+        self.stdout.write(f"missing vectors: {missing}")
+        if stale or (missing and not only_stale):
+            sys.exit(1)

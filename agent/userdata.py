@@ -1,0 +1,40 @@
+"""The user data the agent holds, declared to ``rag.userdata`` (erasure and export).
+
+Proactive events, partner intents and the per-chat state (``AgentSession``). The drafts the
+agent creates are activities, declared by the activities app; the chat turns it saves are
+memory's messages.
+"""
+
+from __future__ import annotations
+
+from rag.userdata import Kind, UserData
+
+
+def _texts(user):
+    """Yield the partner intents' descriptions (not embedded today; cheap to forget anyway)."""
+    from agent.models import PartnerIntent
+
+    yield from PartnerIntent.objects.filter(user=user).values_list("description", flat=True)
+
+
+def declaration() -> UserData:
+    """Return the agent's declaration of a user's data."""
+    from agent.models import AgentSession, PartnerIntent, SystemEvent
+
+    return UserData(
+        "agent",
+        kinds=(
+            Kind("agent_events", SystemEvent, lambda user: SystemEvent.objects.filter(user=user)),
+            Kind(
+                "partner_intents",
+                PartnerIntent,
+                lambda user: PartnerIntent.objects.filter(user=user),
+            ),
+            Kind(
+                "agent_sessions",
+                AgentSession,
+                lambda user: AgentSession.objects.filter(user=user),
+            ),
+        ),
+        texts=_texts,
+    )

@@ -1,0 +1,71 @@
+"""The user data the memory app holds, declared to ``rag.userdata`` (erasure and export).
+
+Messages and summaries (with their vectors), preferences, feedback, shared contexts and their
+entries. Kinds are listed dependants first, the erase order.
+"""
+
+from __future__ import annotations
+
+from rag.userdata import Kind, UserData
+
+
+def _texts(user):
+    """Yield every text of the user that memory may have embedded through the shared cache.
+
+    Messages and summaries as embedded (with the previous turn) and alone, the persona texts
+    of preferences and ratings (``persona_for``), and the raw values, comments, context titles
+    and entries, in case another caller embedded them as they are.
+    """
+    from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
+
+    rows = ChatMessage.objects.filter(user=user).only("content", "context_text")
+    for row in rows.iterator(chunk_size=2000):
+        yield row.embedding_text()
+        yield row.content
+    for pref in Preference.objects.filter(user=user).iterator():
+        yield pref.persona_text()
+        yield pref.value
+    for fb in Feedback.objects.filter(user=user).iterator():
+        yield fb.persona_text()
+        if fb.comment:
+            yield fb.comment
+    yield from SharedContext.objects.filter(owner=user).values_list("title", flat=True)
+    yield from ContextEntry.objects.filter(context__owner=user).values_list("content", flat=True)
+
+
+def declaration() -> UserData:
+    """Return the memory app's declaration of a user's data."""
+    from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
+    from memory.models import Kind as MessageKind
+
+    return UserData(
+        "memory",
+        kinds=(
+            Kind("feedback", Feedback, lambda user: Feedback.objects.filter(user=user)),
+            Kind(
+                "context_entries",
+                ContextEntry,
+                lambda user: ContextEntry.objects.filter(context__owner=user),
+            ),
+            Kind("contexts", SharedContext, lambda user: SharedContext.objects.filter(owner=user)),
+            Kind("preferences", Preference, lambda user: Preference.objects.filter(user=user)),
+            Kind(
+                "embeddings",
+                ChatMessage,
+                lambda user: ChatMessage.objects.filter(user=user, embedding__isnull=False),
+                erased_with="messages",
+                description="vectors of the user's messages and summaries",
+            ),
+            Kind(
+                "summaries",
+                ChatMessage,
+                lambda user: ChatMessage.objects.filter(user=user, kind=MessageKind.SUMMARY),
+            ),
+            Kind(
+                "messages",
+                ChatMessage,
+                lambda user: ChatMessage.objects.filter(user=user, kind=MessageKind.MESSAGE),
+            ),
+        ),
+        texts=_texts,
+    )
