@@ -228,12 +228,8 @@ def understand(
         for item in items:
             if not chosen or item[0] >= chosen[-1][1]:
                 chosen.append(item)
-        resolved = {
-            id(p): r
-            for p, *r in resolve(
-                [i[3] for i in chosen if i[2] == "time"], normal, now, zone, direction
-            )
-        }
+        timed = [item[3] for item in chosen if item[2] == "time"]
+        resolved = {id(p): r for p, *r in resolve(timed, now, zone, direction)}
         removed: list[tuple[int, int]] = []
         ignored = []
         for start, end, what, payload in chosen:

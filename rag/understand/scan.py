@@ -289,9 +289,24 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
     return None
 
 
+def _never(k: int) -> None:
+    """Name no date (the rule of a phrase whose dates fall outside the calendar)."""
+    return None
+
+
+def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
+    if role == "day":
+        return _day_atom(kind, match, ctx)
+    if role == "part":
+        return match.group(1) if kind == "en_part" else match.group(0)
+    if role == "clock":
+        return _clock_atom(kind, match)
+    return _alone_atom(kind, match, ctx)
+
+
 def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     """Return the time phrases of normalised ``text`` (atoms joined), left to right."""
-    ctx = Ctx(ctx_now, tz)
+    ctx = Ctx(ctx_now.astimezone(tz), tz)
     found: list[Atom] = []
     for role, patterns in (
         ("day", DAY_PATTERNS),
@@ -303,14 +318,10 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             for match in pattern.finditer(text):
                 if match.end() == match.start():
                     continue
-                if role == "day":
-                    data = _day_atom(kind, match, ctx)
-                elif role == "part":
-                    data = match.group(1) if kind == "en_part" else match.group(0)
-                elif role == "clock":
-                    data = _clock_atom(kind, match)
-                else:
-                    data = _alone_atom(kind, match, ctx)
+                try:
+                    data = _atom_data(role, kind, match, ctx)
+                except (ValueError, OverflowError):  # a date past the calendar's ends
+                    data = (None, _never, None) if role == "day" else (None, _never)
                 if data is not None:
                     found.append(Atom(match.start(), match.end(), role, kind, data))
     # Leftmost-longest, no overlaps.

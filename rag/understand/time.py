@@ -135,9 +135,11 @@ def _candidates(phrase: Phrase, ctx: Ctx, anchor: DateRule | None):
         if cycle == "rolling":
             return cycle, rule, None
 
-        def whole(k: int) -> Candidate:
-            lo, hi = rule(k)
-            return [(_at(lo, 0, tz), _at(hi, 0, tz))], None
+        def whole(k: int) -> Candidate | None:
+            days = rule(k)
+            if days is None:
+                return None
+            return [(_at(days[0], 0, tz), _at(days[1], 0, tz))], None
 
         return cycle, whole, None
     day, part_atom, clock_atom = phrase.get("day"), phrase.get("part"), phrase.get("clock")
@@ -239,8 +241,13 @@ def _clip(windows, point, now: datetime, direction: str, tz: tzinfo):
     return windows, point
 
 
+def _fixed_rule(days: list[date] | None) -> DateRule:
+    """Return a date rule naming ``days`` whatever the occurrence."""
+    return lambda _k: days
+
+
 def resolve(
-    phrases: list[Phrase], text: str, now: datetime, tz: tzinfo, direction: str
+    phrases: list[Phrase], now: datetime, tz: tzinfo, direction: str
 ) -> list[tuple[Phrase, tuple[Window, ...] | str, datetime | None, str]]:
     """Return, per phrase, (phrase, windows or the reason it was ignored, point, kind).
 
@@ -253,6 +260,8 @@ def resolve(
     out = []
     for phrase in phrases:
         kind = _kind(phrase)
+        if phrase.atoms[0].role == "alone":
+            anchor = None  # a week or a month in between: a later 晚上 is no longer that day's
         cycle, build, dates = _candidates(phrase, ctx, anchor)
         if cycle == "rolling":
             span = build.get(direction)
@@ -265,7 +274,11 @@ def resolve(
         chosen = _choose(cycle, build, now_utc, direction)
         if phrase.get("day") is not None and cycle is None and dates is not None:
             # A later part or clock refines this day even when the day itself does not apply.
-            anchor = (lambda fixed: lambda _k: fixed)(dates(0))
+            try:
+                fixed = dates(0)
+            except (ValueError, OverflowError):
+                fixed = None
+            anchor = _fixed_rule(fixed)
         if isinstance(chosen, str):
             out.append((phrase, chosen, None, kind))
             continue
@@ -274,7 +287,7 @@ def resolve(
             out.append((phrase, "too_far", None, kind))
             continue
         if phrase.get("day") is not None and dates is not None:
-            anchor = (lambda fixed: lambda _k: fixed)(dates(k))
+            anchor = _fixed_rule(dates(k))
         windows, point = _clip(windows, point, now_utc, direction, tz)
         out.append((phrase, tuple(Window(s, e) for s, e in windows), point, kind))
     return out
