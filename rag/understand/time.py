@@ -171,7 +171,13 @@ def _candidates(phrase: Phrase, ctx: Ctx, anchor: DateRule | None):
                 windows.append((_at(day_, lo, tz), _at(day_, hi, tz)))
             else:
                 windows.append((_at(day_, 0, tz), _at(day_ + timedelta(days=1), 0, tz)))
-        return windows, points[0] if len(points) == 1 else None
+        merged = [windows[0]]
+        for start, end in windows[1:]:  # a weekend's two whole days are one window
+            if _utc(start) == _utc(merged[-1][1]):
+                merged[-1] = (merged[-1][0], end)
+            else:
+                merged.append((start, end))
+        return merged, points[0] if len(points) == 1 else None
 
     return cycle, build, dates
 

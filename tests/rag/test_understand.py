@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime, time, timedelta
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -175,8 +176,20 @@ def test_place_cues_set_nearby_and_leave_the_rest(text, rest, radius):
     assert found.rest == rest
 
 
+def test_the_documented_table_is_what_the_code_does():
+    doc = (Path(__file__).parents[2] / "docs" / "QUERY_UNDERSTANDING.md").read_text()
+    table = doc.split("| Phrase | Direction | Start | End | Note |")[1].split("\n\n")[0]
+    rows = [line.strip("| ").split(" | ") for line in table.splitlines()[2:]]
+    assert len(rows) > 100
+    for phrase, direction, start, end, *_ in rows:
+        found = understand(phrase, now=WEDNESDAY, direction=direction).times[0]
+        shown = (found.start.strftime("%Y-%m-%d %H:%M"), found.end.strftime("%Y-%m-%d %H:%M"))
+        assert shown == (start, end), phrase
+
+
 def test_a_named_place_is_no_nearby_cue():
     assert not understand("上海的火锅", now=WEDNESDAY).nearby
+    assert not understand("周末5km跑步", now=WEDNESDAY).nearby
 
 
 def test_kind_and_mood_cues_come_from_the_callers_lexicon_and_stay_in_the_rest():
