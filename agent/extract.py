@@ -51,12 +51,17 @@ def read(text: str, now: datetime | None = None) -> Understanding:
     return understand(text, now=now, tz=now.tzinfo, direction="future", lexicon=LEXICON)
 
 
-def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | None:
-    """Return the span of time a message names, or None when it names none."""
-    found = read(text, now).time
+def time_range_of(understood: Understanding) -> TimeRange | None:
+    """Return the span of time ``rag.understand`` read (its narrowest phrase), or None."""
+    found = understood.time
     if found is None:
         return None
     return TimeRange(found.start, found.end - _INCLUSIVE, found.text, point=found.point)
+
+
+def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | None:
+    """Return the span of time a message names, or None when it names none."""
+    return time_range_of(read(text, now))
 
 
 # --- Activity types, vibes, places ------------------------------------------------------
@@ -107,9 +112,16 @@ _FILLER_RE = re.compile(
 )
 
 
+_EN_FILLER_RE = re.compile(
+    r"\b(?:what'?s(?:\s+on|\s+happening)?|what\s+is|find\s+me|show\s+me|looking\s+for|"
+    r"recommend|suggest|please|anything|something|any|things\s+to\s+do)\b",
+    re.IGNORECASE,
+)
+
+
 def semantic_query(text: str, now: datetime | None = None) -> str:
     """Return the part of a message worth embedding: without time, place and filler words."""
-    stripped = _FILLER_RE.sub(" ", read(text, now).rest)
+    stripped = _FILLER_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
     stripped = re.sub(r"^的|的$", "", " ".join(stripped.split()).strip()).strip()
     return stripped
 

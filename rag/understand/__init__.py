@@ -43,6 +43,7 @@ An English part alone ("evening jazz") is not read as a time.
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
 midnight); after 深夜 1-5 is the next morning; a bare Chinese hour 1-6 (三点开会) is p.m.
+一点 alone is "a little" (快一点), not a time.
 
 Weekdays: 周五 / 星期五 / 礼拜五 / "Friday" / "this Friday" / "coming Friday" repeat weekly
 (on a Friday, future: today while it lasts; past: today once begun). 这周五/本周五: this

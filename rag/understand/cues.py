@@ -50,7 +50,8 @@ _NEARBY_RE = rx(
     + r")\b"
 )
 _RADIUS_RE = rx(
-    r"(?<![\d.])(\d{1,3}(?:\.\d{1,2})?|" + NUMERAL + r")\s*(公里|千米|km)(?:以内|之内|范围内|内)"
+    r"(?:离我|距离我|距我)?(?<![\d.])(\d{1,3}(?:\.\d{1,2})?|" + NUMERAL + r")\s*(公里|千米|km)"
+    r"(?:以内|之内|范围内|内)"
     r"|\bwithin\s+(\d{1,3}(?:\.\d{1,2})?)\s*(km|kilometers?|kilometres?|miles?|mi)\b"
 )
 MILE_KM = 1.609344

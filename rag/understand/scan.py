@@ -344,5 +344,12 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             last.end = atom.end
             continue
         phrases.append(Phrase(atom.start, atom.end, [atom]))
-    # An English part of the day alone ("evening jazz") is not a time.
-    return [p for p in phrases if not (len(p.atoms) == 1 and p.atoms[0].kind == "en_part")]
+    # Alone, an English part of the day ("evening jazz") and 一点 ("a little": 快一点) are no time.
+    return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
+
+
+def _not_alone(atom: Atom, text: str) -> bool:
+    """Return whether an atom means no time when it stands alone."""
+    if atom.kind == "en_part":
+        return True
+    return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"
