@@ -1,81 +1,26 @@
 """Rule-based extraction from Chinese chat messages: times, activity types, places, preferences.
 
-Used offline (no LLM) to fill tool arguments and by the lifecycle hooks and triggers. Every time
-is interpreted in ``settings.TIME_ZONE`` (Asia/Shanghai).
-
-Time expressions understood (combinable, e.g. "下周五晚上七点半"):
-
-- days: 今天/今晚/今早, 明天/明晚, 后天, 大后天, 周X/星期X/礼拜X (the next such day, today
-  included), 下周X/下星期X (that day of next calendar week), 这周末/周末 (the coming Saturday
-  and Sunday), 下周末, 这周/本周 (now to Sunday), 下周, X月X日/号, X号;
-- parts of the day: 早上/上午/中午/下午/傍晚/晚上/夜里;
-- clock times: 三点, 3点, 15:00, 三点半, 七点一刻 (下午/晚上 add 12 hours).
-
-A day alone covers the whole day; a part of the day narrows it; a clock time is a point
-(``start``) with a one-hour window.
+Used offline (no LLM) to fill tool arguments and by the lifecycle hooks and triggers. Times,
+places, kinds and vibes are read by ``rag.understand`` (the module ``/rag/search`` and memory
+search use too, so a phrase means the same window everywhere; docs/QUERY_UNDERSTANDING.md lists
+them), forward in time (``direction="future"``), in ``settings.TIME_ZONE``. A message naming
+several times ("明天去爬山，下午三点出发") uses the narrowest, a clock time being a one-hour
+window. Counts, place names and preferences are the agent's own rules below.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
-CN_DIGITS.update({"七": 7, "八": 8, "九": 9, "十": 10})
-WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6, "末": 5}
-WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
+from rag.understand import Lexicon, Understanding, understand
+from rag.understand.words import CN_DIGITS, NUMERAL, cn_number
 
-# Part of the day -> (start hour, end hour); the end is exclusive (24 = midnight).
-PARTS_OF_DAY = {
-    "凌晨": (0, 6),
-    "早上": (7, 12),
-    "早晨": (7, 12),
-    "清晨": (6, 9),
-    "上午": (8, 12),
-    "中午": (11, 14),
-    "下午": (13, 18),
-    "傍晚": (17, 19),
-    "晚上": (18, 24),
-    "夜里": (20, 24),
-    "深夜": (22, 24),
-}
-PM_PARTS = ("下午", "傍晚", "晚上", "今晚", "明晚", "夜里", "深夜")
-
-_NUM = r"[0-9零〇一二两三四五六七八九十]{1,3}"
-_DAY_RE = re.compile(
-    r"(大后天|后天|明天|明晚|明早|今天|今晚|今早|今儿|明儿)"
-    r"|(下下|下个?|这个?|本)?(?:周|星期|礼拜)([一二三四五六日天末1-7])"
-    r"|(这周末|下周末|周末)"
-    r"|(下周|下星期|这周|本周)"
-    r"|(?:(" + _NUM + r")月)?(" + _NUM + r")[日号]"
-)
-_CLOCK_RE = re.compile(
-    r"(\d{1,2})[:：](\d{2})"
-    r"|(" + _NUM + r")点(?:钟)?(半|一刻|三刻|(" + _NUM + r")分?)?"
-)
-_PART_RE = re.compile("|".join(sorted(PARTS_OF_DAY, key=len, reverse=True)))
-
-
-def cn_number(text: str) -> int | None:
-    """Return the value of a small number written in digits or Chinese (up to 99)."""
-    if not text:
-        return None
-    if text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        return (CN_DIGITS.get(tens, 1) if tens else 1) * 10 + (
-            CN_DIGITS.get(ones, 0) if ones else 0
-        )
-    value = 0
-    for char in text:
-        if char not in CN_DIGITS:
-            return None
-        value = value * 10 + CN_DIGITS[char]
-    return value
+# The activities search's ``timeRange`` is inclusive at both ends; a window's end is not.
+_INCLUSIVE = timedelta(seconds=1)
 
 
 def local_now(now: datetime | None = None) -> datetime:
@@ -85,7 +30,10 @@ def local_now(now: datetime | None = None) -> datetime:
 
 @dataclass
 class TimeRange:
-    """A span of local time found in a message; ``point`` is set for a clock time."""
+    """A span of local time found in a message; ``point`` is set for a clock time.
+
+    ``end`` is the last second of the window (the activities search's ``timeRange`` includes it).
+    """
 
     start: datetime
     end: datetime
@@ -97,111 +45,23 @@ class TimeRange:
         return {"start": self.start.isoformat(), "end": self.end.isoformat()}
 
 
-def _days(text: str, today: date) -> tuple[date, date, str] | None:
-    """Return the first and last day the message names, with the words that named them."""
-    match = _DAY_RE.search(text)
-    if not match:
-        return None
-    word = match.group(0)
-    relative, prefix, weekday, weekend, week, month, day = match.groups()
-    if relative:
-        offset = {"今": 0, "明": 1, "后": 2, "大": 3}[relative[0]]
-        first = today + timedelta(days=offset)
-        return first, first, word
-    if weekday:
-        target = WEEKDAYS[weekday]
-        monday = today - timedelta(days=today.weekday())
-        if prefix and prefix.startswith("下下"):
-            first = monday + timedelta(days=14 + target)
-        elif prefix and prefix.startswith("下"):
-            first = monday + timedelta(days=7 + target)
-        elif prefix:  # 这周五 / 本周五: this calendar week, even if already past
-            first = monday + timedelta(days=target)
-        else:  # 周五: the next Friday, today included
-            first = today + timedelta(days=(target - today.weekday()) % 7)
-        last = first + timedelta(days=1) if weekday == "末" else first
-        return first, last, word
-    if weekend:
-        monday = today - timedelta(days=today.weekday())
-        saturday = monday + timedelta(days=5 + (7 if weekend.startswith("下") else 0))
-        if weekend == "周末" and today.weekday() == 6:
-            saturday = today - timedelta(days=1)  # on Sunday, "周末" is this one
-        return max(saturday, today), saturday + timedelta(days=1), word
-    if week:
-        monday = today - timedelta(days=today.weekday())
-        if week.startswith("下"):
-            return monday + timedelta(days=7), monday + timedelta(days=13), word
-        return today, monday + timedelta(days=6), word
-    day_number = cn_number(day)
-    month_number = cn_number(month) if month else today.month
-    if not day_number or not month_number or not 1 <= month_number <= 12:
-        return None
-    year = today.year
-    try:
-        found = date(year, month_number, day_number)
-        if found < today and not month:
-            # "25号" after the 25th means next month's.
-            next_month = today.replace(day=1) + timedelta(days=32)
-            found = date(next_month.year, next_month.month, day_number)
-        elif found < today - timedelta(days=180):
-            found = date(year + 1, month_number, day_number)
-    except ValueError:
-        return None
-    return found, found, word
+def read(text: str, now: datetime | None = None) -> Understanding:
+    """Return what ``rag.understand`` reads in a message, forward from ``now`` (default: now)."""
+    now = local_now(now)
+    return understand(text, now=now, tz=now.tzinfo, direction="future", lexicon=LEXICON)
 
 
-def _clock(text: str) -> tuple[int, int, str] | None:
-    """Return (hour, minute, words) of the first clock time, before any AM/PM correction."""
-    match = _CLOCK_RE.search(text)
-    if not match:
+def time_range_of(understood: Understanding) -> TimeRange | None:
+    """Return the span of time ``rag.understand`` read (its narrowest phrase), or None."""
+    found = understood.time
+    if found is None:
         return None
-    if match.group(1):
-        hour, minute = int(match.group(1)), int(match.group(2))
-    else:
-        hour = cn_number(match.group(3))
-        extra = match.group(4) or ""
-        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
-        if minute is None:
-            minute = cn_number(match.group(5)) if match.group(5) else 0
-    if hour is None or minute is None or hour > 24 or minute > 59:
-        return None
-    return hour, minute, match.group(0)
+    return TimeRange(found.start, found.end - _INCLUSIVE, found.text, point=found.point)
 
 
 def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | None:
     """Return the span of time a message names, or None when it names none."""
-    now = local_now(now)
-    tz = now.tzinfo
-    days = _days(text, now.date())
-    part_match = _PART_RE.search(text)
-    part = part_match.group(0) if part_match else None
-    implied = part is None and bool(re.search("今晚|明晚|今早|明早", text))
-    if implied:
-        part = "晚上" if re.search("今晚|明晚", text) else "早上"
-    clock = _clock(text)
-    if days is None and part is None and clock is None:
-        return None
-    first, last, day_words = days or (now.date(), now.date(), "")
-    if clock:
-        hour, minute, clock_words = clock
-        if hour < 12 and (part in PM_PARTS or any(p in text for p in PM_PARTS)):
-            hour += 12
-        hour %= 24
-        point = datetime.combine(first, time(hour, minute), tz)
-        if days is None and point < now:
-            point += timedelta(days=1)  # "三点开会" said at five means tomorrow's
-        label = f"{day_words}{'' if implied else part or ''}{clock_words}"
-        return TimeRange(point, point + timedelta(hours=1), label, point=point)
-    if part:
-        start_hour, end_hour = PARTS_OF_DAY[part]
-        start = datetime.combine(first, time(start_hour), tz)
-        end = datetime.combine(last, time(0), tz) + timedelta(hours=end_hour) - timedelta(seconds=1)
-        if days is None and end < now:
-            start, end = start + timedelta(days=1), end + timedelta(days=1)
-        return TimeRange(max(start, now), end, day_words if implied else f"{day_words}{part}")
-    start = datetime.combine(first, time(0), tz)
-    end = datetime.combine(last, time(23, 59, 59), tz)
-    return TimeRange(max(start, now), end, day_words)
+    return time_range_of(read(text, now))
 
 
 # --- Activity types, vibes, places ------------------------------------------------------
@@ -225,30 +85,24 @@ TYPE_WORDS: dict[str, tuple[str, ...]] = {
     "社交": ("社交", "交友", "派对", "聚会", "认识新朋友"),
 }
 VIBE_WORDS = ("热闹", "安静", "轻松", "放松", "文艺", "小众", "刺激", "浪漫", "解压", "新手友好")
-NEARBY_WORDS = ("附近", "周边", "周围", "离我近", "近一点", "家门口", "不远")
+LEXICON = Lexicon(kinds=TYPE_WORDS, moods={word: (word,) for word in VIBE_WORDS})
 DEFAULT_RADIUS_KM = 5.0
 
 
 def extract_activity_type(text: str) -> str | None:
-    """Return the activity type a message mentions (the first listed that matches)."""
-    lowered = text.lower()
-    best: tuple[int, str] | None = None
-    for activity_type, words in TYPE_WORDS.items():
-        for word in words:
-            index = lowered.find(word.lower())
-            if index >= 0 and (best is None or index < best[0]):
-                best = (index, activity_type)
-    return best[1] if best else None
+    """Return the activity type a message mentions (the one named first)."""
+    kinds = read(text).kinds
+    return kinds[0].label if kinds else None
 
 
 def extract_vibes(text: str) -> list[str]:
     """Return the vibe words a message uses, in their order."""
-    return [word for word in VIBE_WORDS if word in text]
+    return [cue.label for cue in read(text).moods]
 
 
 def mentions_nearby(text: str) -> bool:
     """Return whether the message asks for something near the user."""
-    return any(word in text for word in NEARBY_WORDS)
+    return read(text).nearby
 
 
 _FILLER_RE = re.compile(
@@ -258,14 +112,16 @@ _FILLER_RE = re.compile(
 )
 
 
-def semantic_query(text: str, time_range: TimeRange | None = None) -> str:
+_EN_FILLER_RE = re.compile(
+    r"\b(?:what'?s(?:\s+on|\s+happening)?|what\s+is|find\s+me|show\s+me|looking\s+for|"
+    r"recommend|suggest|please|anything|something|any|things\s+to\s+do)\b",
+    re.IGNORECASE,
+)
+
+
+def semantic_query(text: str, now: datetime | None = None) -> str:
     """Return the part of a message worth embedding: without time, place and filler words."""
-    stripped = text
-    for pattern in (_DAY_RE, _CLOCK_RE, _PART_RE):
-        stripped = pattern.sub(" ", stripped)
-    for word in NEARBY_WORDS:
-        stripped = stripped.replace(word, " ")
-    stripped = _FILLER_RE.sub(" ", stripped)
+    stripped = _FILLER_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
     stripped = re.sub(r"^的|的$", "", " ".join(stripped.split()).strip()).strip()
     return stripped
 
@@ -275,9 +131,9 @@ def semantic_query(text: str, time_range: TimeRange | None = None) -> str:
 # "8个人", "六位"; a bare "个" only after 人数 ("人数改成八个"), since "一个周六" is no count.
 _PEOPLE_RE = re.compile(
     r"("
-    + _NUM
+    + NUMERAL
     + r")\s*(?:个人|人|位|名)|人数\s*(?:改成|改为|设为|定为|是|为|:|：)?\s*("
-    + _NUM
+    + NUMERAL
     + r")"
 )
 

@@ -26,6 +26,12 @@ TITLE_RE = re.compile(
 )
 
 
+# A draft named only by a part of the day starts at this hour (the part's window is wider:
+# 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
+DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
+DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
+
+
 def _start_at(time_range: extract.TimeRange | None) -> str | None:
     """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
     if time_range is None:
@@ -33,7 +39,10 @@ def _start_at(time_range: extract.TimeRange | None) -> str | None:
     if time_range.point is not None:
         return time_range.point.isoformat()
     start = time_range.start
-    if start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
+    part = next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+    if part is not None and start.hour <= DRAFT_HOURS[part]:
+        start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
+    elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
         start = start.replace(hour=19, minute=0, second=0, microsecond=0)
     return start.isoformat()
 
@@ -54,13 +63,16 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
                 relaxed.pop(key)
                 return [("exploreNearby", relaxed)]
         return []
-    time_range = extract.extract_time_range(ctx.message)
+    understood = extract.read(ctx.message)
+    time_range = extract.time_range_of(understood)
     arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
     if time_range:
         arguments["timeRange"] = time_range.as_filter()
-    if extract.mentions_nearby(ctx.message):
+    if understood.nearby:
         # Asked even without a known location: the tool then searches everywhere and says so.
         arguments["nearby"] = True
+        if understood.radius_km:  # "离我3公里以内"
+            arguments["radiusInKm"] = understood.radius_km
     return [("exploreNearby", arguments)]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -48,6 +48,26 @@ def test_clock_time_is_a_point_and_no_time_is_none():
     found = extract_time_range("明天下午三点开会", SUNDAY_10AM)
     assert found.point == datetime(2026, 11, 23, 15, 0, tzinfo=SH)
     assert extract_time_range("你好呀", SUNDAY_10AM) is None
+
+
+def test_the_agent_reads_times_as_rag_understand_does():
+    from rag.understand import understand
+
+    ours = extract_time_range("下周三晚上", WEDNESDAY_10AM)
+    theirs = understand("下周三晚上", now=WEDNESDAY_10AM, direction="future").time
+    assert (ours.start, ours.end + timedelta(seconds=1)) == (theirs.start, theirs.end)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这周六有没有适合带孩子去的地方",  # said on Sunday: this week's Saturday has passed
+        "想找个跑步搭子，每周三次",  # every week, no day
+        "标题改得活泼一点",  # 一点 is "a little", not one o'clock
+    ],
+)
+def test_no_range_where_the_old_parser_read_one(text):
+    assert extract_time_range(text, SUNDAY_10AM) is None
 
 
 def test_preferences():

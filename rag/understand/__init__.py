@@ -1,0 +1,279 @@
+"""Query understanding: what a search query asks for besides its meaning.
+
+``understand(text, now=..., tz=..., direction=..., lexicon=...)`` returns an
+:class:`Understanding`: the time phrases of the query resolved to windows of local time, place
+cues ("nearby", a radius), kind and mood cues from a lexicon the caller passes in, the language
+of the query, and ``rest``: the query without its time and place phrases, for the semantic part.
+Everything is a pure function of its arguments: no database, no settings, no clock. The same
+module serves the agent's planner, and is meant for ``/rag/search`` and memory search, so one
+phrase means one window everywhere. docs/QUERY_UNDERSTANDING.md lists every phrase.
+
+Semantics
+---------
+
+Windows are half-open ``[start, end)``, aware, in the given time zone ``tz``; a day is
+``[00:00, next day 00:00)`` local (23 or 25 hours on a DST change). Weeks run Monday-Sunday.
+
+``direction`` says which occurrence a phrase that repeats means, and which phrases apply:
+
+- ``"future"`` (activity search): a repeating phrase (周五, 周末, 三月, 月底, 晚上, 5号,
+  "Friday", "in March") means its first occurrence that has not ended, today's included; a
+  window containing ``now`` starts at ``now``. A fixed phrase (昨天, 上周, "last May") that has
+  ended is not applied: it is reported in ``ignored`` with reason ``"past"``.
+- ``"past"`` (memory recall): a repeating phrase means its latest occurrence that has started;
+  a window containing ``now`` ends at ``now``. A fixed phrase that has not started (明天) is
+  ignored with reason ``"future"``.
+- ``"any"``: the occurrence containing now, else the nearest one (a tie goes to the later);
+  nothing is cut and nothing ignored for its direction.
+
+Occurrences of a repeating phrase are searched two cycles either way (周五: this week's, the
+next two and the previous two), so 2月30日 or 31号 in a short month can be ``"invalid"``.
+
+Days: 今天/today, 明天/tomorrow, 后天/the day after tomorrow, 大后天 (+3), 昨天/yesterday,
+前天/the day before yesterday (-2), 大前天 (-3): that whole day. 今晚/tonight, 明晚, 昨晚/last
+night: that day's evening (18-24); 今早/this morning, 明早: its morning. "this afternoon" /
+"this evening": today's.
+
+Parts of the day (hours, end exclusive; they narrow a day: 明天下午, "Friday night"; alone, a
+Chinese part is a repeating daily phrase: 晚上 = this evening, or tomorrow's once it has ended):
+凌晨 0-6, 清晨 5-8, 早上/早晨/上午/morning 6-12, 中午/noon 11-14, 下午/afternoon 12-18,
+傍晚 17-19, 晚上/晚间/夜里/夜间/evening/night 18-24, 深夜/半夜 22-02 (next day).
+An English part alone ("evening jazz") is not read as a time.
+
+Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
+``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
+midnight); after 深夜 1-5 is the next morning; a bare Chinese hour 1-6 (三点开会) is p.m.
+一点 alone is "a little" (快一点), not a time.
+
+Weekdays: 周五 / 星期五 / 礼拜五 / "Friday" / "this Friday" / "coming Friday" repeat weekly
+(on a Friday, future: today while it lasts; past: today once begun). 这周五/本周五: this
+week's, 下周五: next week's, 下下周五: the week after, 上周五: last week's (fixed).
+"next Friday" is next week's Friday, like 下周五 (so on a Thursday it is 8 days away, never
+tomorrow); "last Friday" is the latest Friday before today (on a Saturday: yesterday).
+
+Weekends: Saturday 00:00 to Monday 00:00. 周末/"weekend"/"the weekend"/"this coming weekend"
+repeat weekly (on a Sunday, future: the rest of today); 这周末/本周末/"this weekend": this
+week's; 下周末/"next weekend": next week's; 上周末/"last weekend": last week's. With a part of
+the day or a clock time, one window per day (周末晚上: Saturday 18-24 and Sunday 18-24).
+
+Weeks: 这周/本周/"this week" (Monday-Monday), 下周/"next week", 下下周, 上周/"last week",
+上上周. Months: 这个月/本月/"this month", 下个月/"next month", 上个月/"last month";
+三月/3月/三月份/"in March" repeat yearly (in November, future: next March; past: this year's);
+去年三月, 2025年3月, "March 2025": fixed; "this May": this year's; "next May": the first May
+after this month; "last May": the latest May before this month. (May and March need a cue:
+"in May", "last March", a day or a year; "I may go" is no month.)
+Parts of a month: 月初/上旬/"early"/"beginning of" days 1-10, 月中/中旬/"mid" 11-20, 下旬/
+"late" 21-end, 月底/月末/"end of the month" the last 7 days; 月底 repeats monthly, 这个月底 /
+下个月底 / "end of next month" are fixed; 三月底 is the end of March.
+Dates: 12月3号, 12月3日, 3号 (repeats monthly), "March 3", "3rd of March" (repeat yearly).
+Years: 今年/明年/去年/前年, 2026年, "this/next/last year".
+Recent: 最近/近期/这段时间/这阵子: past: the 30 days before now; future: the 14 days after;
+any: both. "recently"/"lately": the 30 days before now (past or any only). Rolling spans:
+最近3天, 过去一周, 近两个月, 未来三天, 接下来一周, "the past 3 days", "last 2 weeks", "next 5
+days", "the past week" (a month = 30 days, at most 366 days).
+
+A part of the day or a clock time standing apart from an earlier day phrase is read on that
+day: "明天去爬山，下午三点出发" is tomorrow 15:00.
+
+Places: 附近, 周边, 周围, 离我近, 近一点, 家门口, 不远, "near me", "nearby", "near here",
+"around here", "close to me", ... set ``nearby``; "3公里内" / "within 2 miles" also set
+``radius_km``. The caller applies them only when it knows the user's location.
+
+Kinds and moods come from the caller's :class:`Lexicon`; they are not removed from ``rest``
+(they carry meaning for the embedding). Negation is not read ("不要太吵" names 热闹's words).
+
+``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
+and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
+``understand(rest)`` finds no time and no place. Ignored phrases stay in ``rest``.
+
+Only the first ``MAX_CHARS`` characters are read (queries are capped well below that).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, tzinfo
+from zoneinfo import ZoneInfo
+
+from rag.understand.cues import Cue, Lexicon, language, match_lexicon, normalise, scan_places
+from rag.understand.scan import scan
+from rag.understand.time import Ignored, TimePhrase, Window, resolve
+
+__all__ = [
+    "DIRECTIONS",
+    "Cue",
+    "Ignored",
+    "Lexicon",
+    "TimePhrase",
+    "Understanding",
+    "Window",
+    "understand",
+]
+
+MAX_CHARS = 4000
+DIRECTIONS = ("future", "past", "any")
+_EDGE = " \t\n\r,，.。!！?？、;；:：~～…-—"
+
+
+@dataclass(frozen=True)
+class Understanding:
+    """What a query asks for besides its meaning (see the module docstring)."""
+
+    text: str
+    language: str
+    direction: str
+    times: tuple[TimePhrase, ...]
+    ignored: tuple[Ignored, ...]
+    places: tuple[Cue, ...]
+    kinds: tuple[Cue, ...]
+    moods: tuple[Cue, ...]
+    rest: str
+
+    @property
+    def nearby(self) -> bool:
+        """Return whether the query asks for something near the user."""
+        return bool(self.places)
+
+    @property
+    def radius_km(self) -> float | None:
+        """Return the distance the query names ("3公里内"), if any."""
+        return next((c.radius_km for c in self.places if c.radius_km is not None), None)
+
+    @property
+    def time(self) -> TimePhrase | None:
+        """Return the one time phrase to filter on: the narrowest applied, else None.
+
+        Several phrases usually refine each other ("周五有什么活动，晚上的"), so the narrowest
+        is the most specific (a tie goes to the first); a caller wanting all reads ``times``.
+        """
+        if not self.times:
+            return None
+        return min(self.times, key=lambda t: (_seconds(t.start, t.end), t.span[0]))
+
+    @property
+    def window(self) -> Window | None:
+        """Return the window of :attr:`time` (start of its first, end of its last window)."""
+        found = self.time
+        return None if found is None else Window(found.start, found.end)
+
+    def as_meta(self) -> dict:
+        """Return plain JSON data for a search's ``meta.understood``."""
+        return {
+            "language": self.language,
+            "direction": self.direction,
+            "times": [t.as_dict() for t in self.times],
+            "ignored": [i.as_dict() for i in self.ignored],
+            "nearby": self.nearby,
+            "radiusKm": self.radius_km,
+            "places": [c.as_dict() for c in self.places],
+            "kinds": [c.as_dict() for c in self.kinds],
+            "moods": [c.as_dict() for c in self.moods],
+            "rest": self.rest,
+        }
+
+
+def _seconds(start: datetime, end: datetime) -> float:
+    """Return the real length of [start, end) (same-zone subtraction would use wall time)."""
+    return end.timestamp() - start.timestamp()
+
+
+def _span(origin: list[int], start: int, end: int) -> tuple[int, int]:
+    """Map a span of a derived text back to the original (its first and last known chars)."""
+    known = [i for i in origin[start:end] if i >= 0]
+    return (known[0], known[-1] + 1) if known else (0, 0)
+
+
+def _tz(now: datetime, tz) -> tzinfo:
+    if now.tzinfo is None or now.utcoffset() is None:
+        raise ValueError("now must be an aware datetime")
+    if tz is None:
+        return now.tzinfo
+    return ZoneInfo(tz) if isinstance(tz, str) else tz
+
+
+def understand(
+    text,
+    *,
+    now: datetime,
+    tz: tzinfo | str | None = None,
+    direction: str = "any",
+    lexicon: Lexicon | None = None,
+) -> Understanding:
+    """Return what ``text`` asks for: times, places, kinds, moods, language and the rest.
+
+    ``now`` must be aware; ``tz`` (a tzinfo or an IANA name) defaults to ``now``'s. Never raises
+    for any text; raises ValueError for a naive ``now`` or an unknown direction.
+    """
+    if direction not in DIRECTIONS:
+        raise ValueError(f"direction must be one of {DIRECTIONS}")
+    zone = _tz(now, tz)
+    original = text if isinstance(text, str) else ("" if text is None else str(text))
+    original = original[:MAX_CHARS]
+    # The working text and, per character, its index in ``original`` (-1: a separator).
+    chars = list(original)
+    origin = list(range(len(original)))
+    times: list[TimePhrase] = []
+    places: list[Cue] = []
+    ignored: list[Ignored] = []
+    edge = _EDGE
+    while True:
+        current = "".join(chars)
+        normal, back = normalise(current)
+        phrases = scan(normal, now, zone)
+        place_spans = scan_places(normal)
+        # Time phrases and place cues may not overlap: the longer wins, a time on a tie.
+        items = [(p.start, p.end, "time", p) for p in phrases]
+        items += [(s, e, "place", r) for s, e, r in place_spans]
+        items.sort(key=lambda i: (i[0], -(i[1] - i[0]), i[2] != "time"))
+        chosen = []
+        for item in items:
+            if not chosen or item[0] >= chosen[-1][1]:
+                chosen.append(item)
+        timed = [item[3] for item in chosen if item[2] == "time"]
+        resolved = {id(p): r for p, *r in resolve(timed, now, zone, direction)}
+        removed: list[tuple[int, int]] = []
+        ignored = []
+        for start, end, what, payload in chosen:
+            # Map the normalised span to ``current``, then to ``original``.
+            c_start, c_end = back[start], back[end - 1] + 1
+            span = _span(origin, c_start, c_end)
+            words = current[c_start:c_end]
+            if what == "place":
+                places.append(Cue("nearby", words, span, payload))
+                removed.append((c_start, c_end))
+                continue
+            windows, point, kind = resolved[id(payload)]
+            if isinstance(windows, str):
+                ignored.append(Ignored(words, span, windows))
+                continue
+            times.append(TimePhrase(words, span, kind, windows, point))
+            removed.append((c_start, c_end))
+        if not removed:
+            break
+        edge = _EDGE + "的"  # "周五晚上的活动" -> "活动"
+        next_chars: list[str] = []
+        next_origin: list[int] = []
+        cursor = 0
+        for start, end in removed:
+            next_chars.extend(chars[cursor:start])
+            next_origin.extend(origin[cursor:start])
+            next_chars.append(" ")
+            next_origin.append(-1)
+            cursor = end
+        next_chars.extend(chars[cursor:])
+        next_origin.extend(origin[cursor:])
+        chars, origin = next_chars, next_origin
+    rest = " ".join("".join(chars).split()).strip(edge)
+    normal_all, back_all = normalise(original)
+    lexicon = lexicon or Lexicon()
+    return Understanding(
+        text=original,
+        language=language(normal_all),
+        direction=direction,
+        times=tuple(sorted(times, key=lambda t: t.span)),
+        ignored=tuple(ignored),
+        places=tuple(sorted(places, key=lambda c: c.span)),
+        kinds=tuple(match_lexicon(normal_all, back_all, original, lexicon.kinds)),
+        moods=tuple(match_lexicon(normal_all, back_all, original, lexicon.moods)),
+        rest=rest,
+    )

@@ -1,0 +1,163 @@
+"""Place cues, kind and mood cues from a caller's lexicon, the query's language, normalising."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rag.understand.words import NUMERAL, cn_number, rx
+
+# --- normalising ------------------------------------------------------------------------------
+
+
+def normalise(text: str) -> tuple[str, list[int]]:
+    """Return ``text`` NFKC-normalised and lowercased character by character, control
+    characters as spaces, with the index in ``text`` of every character of the result."""
+    out: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            mapped = " "
+        else:
+            mapped = unicodedata.normalize("NFKC", char).lower()
+        out.append(mapped)
+        origin.extend([index] * len(mapped))
+    return "".join(out), origin
+
+
+# --- place ------------------------------------------------------------------------------------
+
+NEARBY_WORDS_ZH = ("附近", "周边", "周围", "离我近", "近一点", "家门口", "不远")
+NEARBY_WORDS_EN = (
+    "near me",
+    "nearby",
+    "near here",
+    "close to me",
+    "close by",
+    "around here",
+    "around me",
+    "in my area",
+    "in the neighborhood",
+    "in the neighbourhood",
+    "walking distance",
+)
+_NEARBY_RE = rx(
+    "|".join(sorted(NEARBY_WORDS_ZH, key=len, reverse=True))
+    + r"|\b(?:"
+    + "|".join(w.replace(" ", r"\s+") for w in sorted(NEARBY_WORDS_EN, key=len, reverse=True))
+    + r")\b"
+)
+_RADIUS_RE = rx(
+    r"(?:离我|距离我|距我)?(?<![\d.])(\d{1,3}(?:\.\d{1,2})?|" + NUMERAL + r")\s*(公里|千米|km)"
+    r"(?:以内|之内|范围内|内)"
+    r"|\bwithin\s+(\d{1,3}(?:\.\d{1,2})?)\s*(km|kilometers?|kilometres?|miles?|mi)\b"
+)
+MILE_KM = 1.609344
+MAX_RADIUS_KM = 500.0
+
+
+@dataclass(frozen=True)
+class Cue:
+    """Words that named a place, a kind or a mood, with the label they map to.
+
+    ``label`` is ``"nearby"`` for a place cue, else the lexicon's label. ``radius_km`` is set
+    for a distance ("3公里内", "within 2 miles").
+    """
+
+    label: str
+    text: str
+    span: tuple[int, int]
+    radius_km: float | None = None
+
+    def as_dict(self) -> dict:
+        """Return the cue as plain JSON data."""
+        out = {"label": self.label, "phrase": self.text, "span": list(self.span)}
+        if self.radius_km is not None:
+            out["radiusKm"] = self.radius_km
+        return out
+
+
+def scan_places(text: str) -> list[tuple[int, int, float | None]]:
+    """Return (start, end, radius in km or None) of the place cues in normalised ``text``."""
+    found: list[tuple[int, int, float | None]] = []
+    for match in _NEARBY_RE.finditer(text):
+        found.append((match.start(), match.end(), None))
+    for match in _RADIUS_RE.finditer(text):
+        number, unit = match.group(1) or match.group(3), match.group(2) or match.group(4)
+        try:
+            value = float(number)
+        except ValueError:
+            value = cn_number(number)
+        if not value or value <= 0:
+            continue
+        if unit.startswith("mi"):
+            value *= MILE_KM
+        if value <= MAX_RADIUS_KM:
+            found.append((match.start(), match.end(), round(value, 3)))
+    return found
+
+
+# --- kind and mood ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """Words that name kinds and moods, supplied by the caller (rag knows no business words).
+
+    ``kinds`` and ``moods`` map a label to the words that ask for it, e.g.
+    ``moods={"安静": ("安静", "读书", "社恐"), ...}``; activities builds one from its vibe tables
+    (``activities.vibes``). A word matches anywhere in the query, case-insensitively and after
+    NFKC (so "KTV" matches "ktv"), the same rule ``activities.vibes.query_vibes`` uses.
+    """
+
+    kinds: Mapping[str, Sequence[str]] = field(default_factory=dict)
+    moods: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+
+def match_lexicon(
+    text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
+) -> list[Cue]:
+    """Return one cue per label found in normalised ``text``: its earliest (then longest) word.
+
+    Cues are ordered by where they stand in the text, then by the table's order.
+    """
+    cues: list[tuple[int, int, Cue]] = []
+    for order, (label, words) in enumerate(table.items()):
+        best: tuple[int, int] | None = None
+        for word in words:
+            needle = normalise(str(word))[0].strip()
+            if not needle:
+                continue
+            index = text.find(needle)
+            if index >= 0 and (best is None or (index, -len(needle)) < (best[0], -best[1])):
+                best = (index, len(needle))
+        if best is not None:
+            start, end = origin[best[0]], origin[best[0] + best[1] - 1] + 1
+            cues.append((start, order, Cue(str(label), original[start:end], (start, end))))
+    cues.sort(key=lambda item: (item[0], item[1]))
+    return [cue for _, _, cue in cues]
+
+
+# --- language ---------------------------------------------------------------------------------
+
+_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD_RE = re.compile(r"[a-z]+")
+
+
+def language(normalised: str) -> str:
+    """Return "zh", "en", "mixed" or "und" (no letters) for a normalised query.
+
+    Chinese when it has Han characters and at most one Latin word per four of them (or one:
+    "周末去livehouse" is Chinese); English when it has Latin words and no Han; else mixed.
+    """
+    han = len(_HAN_RE.findall(normalised))
+    latin = len(_LATIN_WORD_RE.findall(normalised))
+    if han and latin <= max(1, han // 4):
+        return "zh"
+    if latin and not han:
+        return "en"
+    if han and latin:
+        return "mixed"
+    return "und"

@@ -1,0 +1,355 @@
+"""Find the time phrases of a normalised query: atoms (a day, a part of the day, a clock time, a
+week, a month, ...) and runs of adjacent day / part / clock atoms ("下周五 晚上 七点半")."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta, tzinfo
+
+from rag.understand.words import (
+    CLOCK_PATTERNS,
+    DAY_PATTERNS,
+    EN_AMBIGUOUS_MONTHS,
+    EN_DAY_OFFSETS,
+    EN_MONTHS,
+    EN_NUMBERS,
+    EN_WEEKDAYS,
+    GAP_RE,
+    MAX_ROLLING_DAYS,
+    MONTH_PARTS,
+    PART_PATTERNS,
+    RECENT_FUTURE,
+    RECENT_PAST,
+    STANDALONE_PATTERNS,
+    ZH_DAY_OFFSETS,
+    ZH_DAY_PARTS,
+    ZH_WEEK_PREFIX,
+    ZH_WEEKDAYS,
+    cn_number,
+)
+
+# --- atoms and phrases --------------------------------------------------------------------------
+
+# A date rule: k (the occurrence: 0 the current one, 1 the next, -1 the previous) -> the dates
+# named (one, or two for a weekend), or None when k names no real date.
+DateRule = Callable[[int], "list[date] | None"]
+
+
+@dataclass
+class Ctx:
+    now: datetime  # aware, in tz
+    tz: tzinfo
+
+    @property
+    def today(self) -> date:
+        return self.now.date()
+
+    @property
+    def monday(self) -> date:
+        return self.today - timedelta(days=self.today.weekday())
+
+
+@dataclass
+class Atom:
+    start: int
+    end: int
+    role: str  # "day", "part", "clock", or "alone"
+    kind: str
+    # day: (cycle or None, DateRule, implied part); part: name; clock: (hour, minute, am/pm)
+    # alone: (cycle or None, k -> list[(datetime, datetime)] | None) or ("rolling", {dir: win})
+    data: object = None
+
+
+@dataclass
+class Phrase:
+    """A run of atoms found together in the text (internal)."""
+
+    start: int
+    end: int
+    atoms: list[Atom] = field(default_factory=list)
+
+    def get(self, role: str) -> Atom | None:
+        return next((a for a in self.atoms if a.role == role), None)
+
+
+def _month_add(day: date, months: int) -> date:
+    """Return the first day of the month ``months`` after ``day``'s month."""
+    index = day.year * 12 + day.month - 1 + months
+    return date(index // 12, index % 12 + 1, 1)
+
+
+def _safe_date(year: int, month: int, day: int) -> date | None:
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
+
+
+def _year_offset(word: str | None, ctx: Ctx) -> int | None:
+    """Return the year a prefix names, relative (去年 -> -1) or absolute (2025年), else None."""
+    if not word:
+        return None
+    relative = {"去年": -1, "今年": 0, "明年": 1, "前年": -2}
+    if word in relative:
+        return ctx.today.year + relative[word]
+    return int(word.rstrip("年"))
+
+
+def _month_range(first: date, part: str | None) -> tuple[date, date]:
+    """Return [first day, day after the last] of a month, or of a part of it (月初, late)."""
+    last = calendar.monthrange(first.year, first.month)[1]
+    if not part:
+        return first, first.replace(day=last) + timedelta(days=1)
+    lo, hi = MONTH_PARTS[part]
+    lo = last + lo + 1 if lo < 0 else lo
+    hi = last + hi + 1 if hi < 0 else hi
+    return first.replace(day=lo), first.replace(day=hi) + timedelta(days=1)
+
+
+def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
+    """Return (cycle, DateRule, implied part) for a day atom, or None if it names no date."""
+    text = match.group(0)
+    monday, today = ctx.monday, ctx.today
+    if kind == "zh_day":
+        offset = ZH_DAY_OFFSETS[text]
+        return None, lambda k: [today + timedelta(days=offset)], None
+    if kind == "zh_day_part":
+        offset, part = ZH_DAY_PARTS[text]
+        return None, lambda k: [today + timedelta(days=offset)], part
+    if kind == "en_day":
+        offset, part = EN_DAY_OFFSETS[" ".join(match.group(1).split())]
+        return None, lambda k: [today + timedelta(days=offset)], part
+    if kind in ("zh_weekend", "en_weekend"):
+        prefix = (match.group(1) or "").split(" ")[0]
+        week = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}.get(prefix)
+        week = {"next": 1, "last": -1, "this": 0}.get(prefix, week)
+        if prefix == "this" and "coming" in match.group(1):
+            week = None
+
+        def weekend(k: int, week=week) -> list[date]:
+            saturday = monday + timedelta(days=5 + 7 * (k if week is None else week))
+            return [saturday, saturday + timedelta(days=1)]
+
+        return (None if week is not None else "week"), weekend, None
+    if kind in ("zh_weekday", "en_weekday"):
+        if kind == "zh_weekday":
+            prefix, target = match.group(1), ZH_WEEKDAYS[match.group(2)]
+            week = ZH_WEEK_PREFIX.get(prefix) if prefix else None
+        else:
+            prefix = " ".join((match.group(1) or "").split())
+            target = EN_WEEKDAYS.index(match.group(2))
+            if prefix == "last":  # the latest such day before today
+                back = (today.weekday() - target) % 7 or 7
+                return None, lambda k: [today - timedelta(days=back)], None
+            week = 1 if prefix == "next" else None  # "this Friday" = the coming Friday
+        if week is not None:
+            return None, lambda k: [monday + timedelta(days=7 * week + target)], None
+        return "week", lambda k: [monday + timedelta(days=7 * k + target)], None
+    if kind == "zh_date":
+        year = _year_offset(match.group(1), ctx)
+        month = cn_number(match.group(2)) if match.group(2) else None
+        day = cn_number(match.group(3))
+        if not day or not 1 <= day <= 31 or (month is not None and not 1 <= month <= 12):
+            return None
+        if month is None:
+            if year is not None:
+                return None
+
+            def of_month(k: int) -> list[date] | None:
+                first = _month_add(today, k)
+                found = _safe_date(first.year, first.month, day)
+                return [found] if found else None
+
+            return "month", of_month, None
+        if year is not None:
+            found = _safe_date(year, month, day)
+            return (None, lambda k: [found], None) if found else None
+        return "year", (lambda k: _listed(_safe_date(today.year + k, month, day))), None
+    if kind == "en_date":
+        name = match.group(1) or match.group(4)
+        day = int(match.group(2) or match.group(3))
+        month = EN_MONTHS.index(name) + 1
+        if not 1 <= day <= 31:
+            return None
+        return "year", (lambda k: _listed(_safe_date(today.year + k, month, day))), None
+    return None
+
+
+def _listed(found: date | None) -> list[date] | None:
+    return [found] if found else None
+
+
+def _clock_atom(kind: str, match: re.Match) -> tuple[int, int, str | None, bool] | None:
+    if kind == "colon":
+        hour, minute, half = int(match.group(1)), int(match.group(2)), match.group(3)
+    elif kind == "en_clock":
+        hour, minute, half = int(match.group(1)), 0, match.group(2)
+    else:
+        hour = cn_number(match.group(1))
+        extra = match.group(2) or ""
+        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
+        if minute is None:
+            minute = cn_number(match.group(3)) if match.group(3) else 0
+        half = None
+    if hour is None or minute is None or minute > 59:
+        return None
+    if half and not 1 <= hour <= 12:
+        return None
+    if hour > 24 or (hour == 24 and minute):
+        return None
+    return hour, minute, half, kind == "zh_clock"
+
+
+def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
+    """Return (cycle, k -> [(start day, end day)]) or ("rolling", {direction: (start, end)})."""
+    g = match.group
+    today, monday = ctx.today, ctx.monday
+    if kind in ("zh_week", "en_week"):
+        word = g(1)
+        offset = {"next": 1, "last": -1, "this": 0}.get(word, ZH_WEEK_PREFIX.get(word))
+        first = monday + timedelta(days=7 * offset)
+        return None, lambda k: (first, first + timedelta(days=7))
+    if kind in ("zh_rel_month", "zh_month_part", "en_month", "en_month_part"):
+        if kind == "zh_rel_month":
+            offset, part = ZH_WEEK_PREFIX[g(1)], g(2)
+        elif kind == "zh_month_part":
+            offset, part = None, g(1)
+        elif kind == "en_month":
+            offset, part = {"next": 1, "last": -1, "this": 0}[g(1)], None
+        else:
+            offset = {"next": 1, "last": -1, "this": 0}.get(g(2) or "")  # "the month": repeats
+            part = g(1)
+        if offset is None:
+            return "month", lambda k: _month_range(_month_add(today, k), part)
+        return None, lambda k: _month_range(_month_add(today, offset), part)
+    if kind in ("zh_month", "en_month_name"):
+        if kind == "zh_month":
+            year, month, part = _year_offset(g(1), ctx), cn_number(g(2)), g(3)
+            relative = None
+        else:
+            cue, part, name, year = g(1), g(2), g(3), g(4)
+            year = int(year) if year else None
+            month = EN_MONTHS.index(name) + 1
+            if name in EN_AMBIGUOUS_MONTHS and not (cue or part or year):
+                return None
+            relative = cue if cue in ("this", "next", "last") else None
+        if not month or not 1 <= month <= 12:
+            return None
+        if year is not None:
+            return None, lambda k: _month_range(date(year, month, 1), part)
+        if relative == "this":
+            return None, lambda k: _month_range(date(today.year, month, 1), part)
+        if relative in ("next", "last"):
+            # next May: the first May after this month; last May: the latest before it.
+            if relative == "next":
+                year = today.year + (1 if month <= today.month else 0)
+            else:
+                year = today.year - (1 if month >= today.month else 0)
+            return None, lambda k: _month_range(date(year, month, 1), part)
+        return "year", lambda k: _month_range(date(today.year + k, month, 1), part)
+    if kind in ("zh_year", "en_year"):
+        word = g(0) if kind == "zh_year" else g(1)
+        year = _year_offset(word, ctx) if kind == "zh_year" else None
+        if kind == "en_year":
+            year = today.year + {"next": 1, "last": -1, "this": 0}[word]
+        return None, lambda k: (date(year, 1, 1), date(year + 1, 1, 1))
+    now = ctx.now
+    if kind == "zh_recent":
+        return "rolling", {
+            "past": (now - RECENT_PAST, now),
+            "future": (now, now + RECENT_FUTURE),
+            "any": (now - RECENT_PAST, now + RECENT_FUTURE),
+        }
+    if kind == "en_recent":
+        return "rolling", {"past": (now - RECENT_PAST, now), "any": (now - RECENT_PAST, now)}
+    if kind in ("zh_rolling", "en_rolling", "en_past_unit"):
+        if kind == "en_past_unit":
+            word, count, unit = g(1), 1, g(2)
+        else:
+            word, number, unit = g(1), g(2), g(3)
+            if kind == "zh_rolling":
+                count = 3 if number == "几" else cn_number(number)
+            else:
+                number = " ".join(number.split())
+                count = int(number) if number.isdigit() else EN_NUMBERS.get(number)
+        if not count:
+            return None
+        unit = unit.rstrip("s")
+        days = count * (7 if unit in ("周", "星期", "礼拜", "week") else 1)
+        days = count * 30 if unit in ("月", "month") else days
+        if days > MAX_ROLLING_DAYS:
+            return None
+        span = timedelta(days=days)
+        if word in ("未来", "接下来", "next", "coming"):
+            return "rolling", {"future": (now, now + span), "any": (now, now + span)}
+        return "rolling", {"past": (now - span, now), "any": (now - span, now)}
+    return None
+
+
+def _never(k: int) -> None:
+    """Name no date (the rule of a phrase whose dates fall outside the calendar)."""
+    return None
+
+
+def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
+    if role == "day":
+        return _day_atom(kind, match, ctx)
+    if role == "part":
+        return match.group(1) if kind == "en_part" else match.group(0)
+    if role == "clock":
+        return _clock_atom(kind, match)
+    return _alone_atom(kind, match, ctx)
+
+
+def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
+    """Return the time phrases of normalised ``text`` (atoms joined), left to right."""
+    ctx = Ctx(ctx_now.astimezone(tz), tz)
+    found: list[Atom] = []
+    for role, patterns in (
+        ("day", DAY_PATTERNS),
+        ("part", PART_PATTERNS),
+        ("clock", CLOCK_PATTERNS),
+        ("alone", STANDALONE_PATTERNS),
+    ):
+        for kind, pattern in patterns:
+            for match in pattern.finditer(text):
+                if match.end() == match.start():
+                    continue
+                try:
+                    data = _atom_data(role, kind, match, ctx)
+                except (ValueError, OverflowError):  # a date past the calendar's ends
+                    data = (None, _never, None) if role == "day" else (None, _never)
+                if data is not None:
+                    found.append(Atom(match.start(), match.end(), role, kind, data))
+    # Leftmost-longest, no overlaps.
+    found.sort(key=lambda a: (a.start, -(a.end - a.start)))
+    atoms: list[Atom] = []
+    for atom in found:
+        if not atoms or atom.start >= atoms[-1].end:
+            atoms.append(atom)
+    phrases: list[Phrase] = []
+    for atom in atoms:
+        last = phrases[-1] if phrases else None
+        if (
+            last is not None
+            and atom.role != "alone"
+            and last.atoms[0].role != "alone"
+            and last.get(atom.role) is None
+            and GAP_RE.fullmatch(text, last.end, atom.start)
+        ):
+            last.atoms.append(atom)
+            last.end = atom.end
+            continue
+        phrases.append(Phrase(atom.start, atom.end, [atom]))
+    # Alone, an English part of the day ("evening jazz") and 一点 ("a little": 快一点) are no time.
+    return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
+
+
+def _not_alone(atom: Atom, text: str) -> bool:
+    """Return whether an atom means no time when it stands alone."""
+    if atom.kind == "en_part":
+        return True
+    return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"

@@ -1,0 +1,250 @@
+"""The words of time: numbers, day and month names, parts of the day, and their patterns.
+
+Tables and compiled patterns only; ``rag.understand.scan`` reads them. The meaning of every
+phrase is documented in the ``rag.understand`` docstring and docs/QUERY_UNDERSTANDING.md.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+# --- numbers -----------------------------------------------------------------------------------
+
+CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
+CN_DIGITS.update({"七": 7, "八": 8, "九": 9, "十": 10})
+EN_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+EN_NUMBERS.update({"seven": 7, "few": 3, "couple of": 2, "a few": 3, "a couple of": 2})
+
+
+def cn_number(text: str) -> int | None:
+    """Return the value of a small number written in digits or Chinese (up to 99), else None."""
+    if not text:
+        return None
+    if text.isascii() and text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        if (tens and tens not in CN_DIGITS) or (ones and ones not in CN_DIGITS) or "十" in ones:
+            return None
+        return (CN_DIGITS[tens] if tens else 1) * 10 + (CN_DIGITS[ones] if ones else 0)
+    value = 0
+    for char in text:
+        if char not in CN_DIGITS:
+            return None
+        value = value * 10 + CN_DIGITS[char]
+    return value
+
+
+# --- the lexicon of time words -----------------------------------------------------------------
+
+# Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day.
+PARTS_OF_DAY: dict[str, tuple[int, int]] = {
+    "凌晨": (0, 6),
+    "清晨": (5, 8),
+    "早上": (6, 12),
+    "早晨": (6, 12),
+    "上午": (6, 12),
+    "中午": (11, 14),
+    "下午": (12, 18),
+    "傍晚": (17, 19),
+    "晚上": (18, 24),
+    "晚间": (18, 24),
+    "夜里": (18, 24),
+    "夜间": (18, 24),
+    "深夜": (22, 26),
+    "半夜": (22, 26),
+    "morning": (6, 12),
+    "noon": (11, 14),
+    "midday": (11, 14),
+    "afternoon": (12, 18),
+    "evening": (18, 24),
+    "night": (18, 24),
+}
+# Parts after which "三点" / "3 o'clock" means 15:00.
+PM_PARTS = frozenset(
+    {"下午", "傍晚", "晚上", "晚间", "夜里", "夜间", "afternoon", "evening", "night"}
+)
+LATE_PARTS = frozenset({"深夜", "半夜"})  # 深夜十一点 = 23:00, 深夜一点 = 01:00 the next day
+
+ZH_DAY_OFFSETS = {"今天": 0, "今日": 0, "今儿": 0, "明天": 1, "明日": 1, "明儿": 1, "后天": 2}
+ZH_DAY_OFFSETS.update({"大后天": 3, "昨天": -1, "昨日": -1, "昨儿": -1, "前天": -2, "大前天": -3})
+ZH_DAY_PARTS = {"今晚": (0, "晚上"), "今夜": (0, "晚上"), "明晚": (1, "晚上"), "明夜": (1, "晚上")}
+ZH_DAY_PARTS.update({"昨晚": (-1, "晚上"), "昨夜": (-1, "晚上"), "今早": (0, "早上")})
+ZH_DAY_PARTS.update({"明早": (1, "早上"), "昨早": (-1, "早上"), "今晨": (0, "早上")})
+ZH_DAY_PARTS.update({"明晨": (1, "早上")})
+ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+ZH_WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
+# 下 / 上 / 这 prefixes -> week offset (None: no prefix, the phrase repeats every week).
+ZH_WEEK_PREFIX = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}
+
+EN_DAY_OFFSETS = {"today": (0, None), "tonight": (0, "evening"), "tomorrow": (1, None)}
+EN_DAY_OFFSETS.update({"yesterday": (-1, None), "last night": (-1, "evening")})
+EN_DAY_OFFSETS.update({"the day after tomorrow": (2, None), "the day before yesterday": (-2, None)})
+EN_DAY_OFFSETS.update({"this morning": (0, "morning"), "this afternoon": (0, "afternoon")})
+EN_DAY_OFFSETS.update({"this evening": (0, "evening")})
+EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+EN_MONTHS = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+]
+# Month names that are also common words: read only with a cue ("in May", "last March").
+EN_AMBIGUOUS_MONTHS = frozenset({"may", "march"})
+
+# Parts of a month -> (first day, last day); negative counts from the month's end.
+MONTH_PARTS = {"初": (1, 10), "上旬": (1, 10), "中": (11, 20), "中旬": (11, 20)}
+MONTH_PARTS.update({"下旬": (21, -1), "底": (-7, -1), "末": (-7, -1)})
+MONTH_PARTS.update({"early": (1, 10), "beginning": (1, 10), "start": (1, 10), "mid": (11, 20)})
+MONTH_PARTS.update({"late": (21, -1), "end": (-7, -1)})
+
+RECENT_PAST = timedelta(days=30)
+RECENT_FUTURE = timedelta(days=14)
+MAX_ROLLING_DAYS = 366
+MAX_DISTANCE = timedelta(days=366 * 10 + 3)  # windows further from now are not understood
+CLOCK_WINDOW = timedelta(hours=1)
+
+# --- patterns ----------------------------------------------------------------------------------
+
+# A small number in digits or Chinese numerals (read by ``cn_number``).
+NUMERAL = r"[0-9零〇一二两三四五六七八九十]{1,3}"
+_ZH_NUM_NOT = r"(?<![0-9零〇一二两三四五六七八九十])"
+_ZH_PREFIX = r"(下下|上上|下|上|这|本)个?"
+_EN_WEEKDAY = "|".join(EN_WEEKDAYS)
+_EN_MONTH = "|".join(EN_MONTHS)
+_EN_ON = r"(?:(?:on|for|by|until|till)\s+)?"
+
+
+# A word boundary between ASCII letters or digits and anything else (so "今天near me" has one,
+# which ``\b`` would not see, Han characters being word characters too).
+ASCII_BOUNDARY = r"(?:(?<![a-z0-9])(?=[a-z0-9])|(?<=[a-z0-9])(?![a-z0-9]))"
+
+
+def rx(pattern: str) -> re.Pattern:
+    """Compile ``pattern`` with ``\\b`` read as :data:`ASCII_BOUNDARY`."""
+    return re.compile(pattern.replace(r"\b", ASCII_BOUNDARY))
+
+
+def alternation(words) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+# Atoms of kind "day" (with a date rule), "part" and "clock" combine; the others stand alone.
+DAY_PATTERNS = [
+    ("zh_day", rx(alternation(ZH_DAY_OFFSETS))),
+    ("zh_day_part", rx(alternation(ZH_DAY_PARTS))),
+    ("zh_weekend", rx(r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?周末")),
+    (
+        "zh_weekday",
+        rx(r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?(?:周|星期|礼拜)([一二三四五六日天1-7])"),
+    ),
+    (
+        "zh_date",
+        rx(
+            _ZH_NUM_NOT + r"(?:(去年|今年|明年|前年|(?:19|20)\d\d年))?(?:(" + NUMERAL + r")月份?)?"
+            r"(" + NUMERAL + r")(?:日|号)(?!线|楼|门|馆|厅|房|位|桌|口|机|游|元|件|店|床|车|院|坑)"
+        ),
+    ),
+    (
+        "en_day",
+        rx(r"\b" + _EN_ON + r"(" + alternation(EN_DAY_OFFSETS).replace(r"\ ", r"\s+") + r")\b"),
+    ),
+    (
+        "en_weekday",
+        rx(
+            r"\b"
+            + _EN_ON
+            + r"(?:(this\s+coming|this|coming|next|last)\s+)?("
+            + _EN_WEEKDAY
+            + r")\b"
+        ),
+    ),
+    (
+        "en_weekend",
+        rx(
+            r"\b(?:(?:on|over|for|during|at|by)\s+)?(?:(this\s+coming|this|coming|next|last|the)\s+)?"
+            r"weekend\b"
+        ),
+    ),
+    (
+        "en_date",
+        rx(
+            r"\b" + _EN_ON + r"(?:the\s+)?(?:(" + _EN_MONTH + r")\s+(\d{1,2})(?:st|nd|rd|th)?"
+            r"|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _EN_MONTH + r"))\b"
+        ),
+    ),
+]
+PART_PATTERNS = [
+    ("zh_part", rx(alternation(k for k in PARTS_OF_DAY if not k.isascii()))),
+    # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
+    ("en_part", rx(r"\b(?:in\s+the\s+|at\s+)?(morning|afternoon|evening|night|noon)\b")),
+]
+CLOCK_PATTERNS = [
+    (
+        "colon",
+        rx(r"(?<![\d:])(?:at\s+)?(\d{1,2})[:：](\d{2})(?![\d:])(?:\s*([ap])\.?m\b\.?)?"),
+    ),
+    ("en_clock", rx(r"\b(?:at\s+)?(\d{1,2})\s*([ap])\.?m\b\.?")),
+    (
+        "zh_clock",
+        rx(_ZH_NUM_NOT + r"(" + NUMERAL + r")点(?:钟)?(半|一刻|三刻|(" + NUMERAL + r")分?)?"),
+    ),
+]
+STANDALONE_PATTERNS = [
+    ("zh_week", rx(_ZH_PREFIX + r"(?:周|星期|礼拜)(?![一二三四五六日天1-7末围边年岁])")),
+    ("zh_rel_month", rx(_ZH_PREFIX + r"月(初|中旬|中|底|末|上旬|下旬)?")),
+    (
+        "zh_month_part",
+        rx(r"(?<![0-9零〇一二两三四五六七八九十个本这上下年])月(初|中旬|底|末|上旬|下旬)"),
+    ),
+    (
+        "zh_month",
+        rx(
+            _ZH_NUM_NOT + r"(去年|今年|明年|前年|(?:19|20)\d\d年)?(" + NUMERAL + r")月份?"
+            r"(初|中旬|中|底|末|上旬|下旬)?(?![0-9零〇一二两三四五六七八九十])"
+        ),
+    ),
+    ("zh_year", rx(r"去年|今年|明年|前年|(?<!\d)(?:19|20)\d\d年")),
+    ("zh_recent", rx(r"最近|近期|这段时间|这阵子")),
+    (
+        "zh_rolling",
+        rx(r"(最近|过去|近|未来|接下来)的?(" + NUMERAL + r"|几)个?(天|日|周|星期|礼拜|月)"),
+    ),
+    ("en_week", rx(r"\b(?:(?:for|during|in)\s+)?(?:later\s+)?(this|next|last)\s+week\b")),
+    ("en_month", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+month\b")),
+    ("en_year", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+year\b")),
+    (
+        "en_month_part",
+        rx(
+            r"\b(?:(?:at|by|towards?|before|in)\s+)?(?:the\s+)?(beginning|start|end)\s+of\s+"
+            r"(?:(the|this|next|last)\s+)?month\b"
+        ),
+    ),
+    (
+        "en_month_name",
+        rx(
+            r"\b(?:(in|during|for|of|this|next|last)\s+)?(?:(early|mid|late)[\s-]+)?"
+            r"(" + _EN_MONTH + r")(?:\s+((?:19|20)\d\d))?\b"
+        ),
+    ),
+    ("en_recent", rx(r"\b(?:recently|lately|in\s+recent\s+(?:days|weeks))\b")),
+    (
+        "en_rolling",
+        rx(
+            r"\b(?:(?:in|over|during|for)\s+)?(?:the\s+)?(past|last|next|coming)\s+"
+            r"(\d{1,3}|a\s+few|few|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven)\s+"
+            r"(days?|weeks?|months?)\b"
+        ),
+    ),
+    ("en_past_unit", rx(r"\b(?:(?:in|over|during)\s+)?the\s+(past)\s+(week|month)\b")),
+]
+GAP_RE = re.compile(r"[\s的]*")
