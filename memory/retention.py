@@ -241,7 +241,8 @@ def _delete_covered(due, start: float) -> int:
         if not pks:
             break
         # Coverage is checked again in the deleting query: only ever a covered message goes.
-        n, by_model = covered(due.filter(pk__in=pks)).delete()
+        # Only the keys are loaded (ratings pointing at a row are set to NULL, not deleted).
+        n, by_model = covered(due.filter(pk__in=pks)).only("pk").delete()
         deleted += by_model.get(ChatMessage._meta.label, 0)
         if n == 0:
             break

@@ -311,3 +311,15 @@ def test_retention_is_scheduled_daily(db):
     schedule = Schedule.objects.get(name="memory.retention_sweep")
     assert schedule.func == "memory.tasks.retention_sweep"
     assert schedule.schedule_type == Schedule.DAILY
+
+
+def test_rating_of_a_deleted_message_stays(user, imported):
+    from memory.models import Feedback
+    from memory.retention import retention_run
+    from memory.services import feedback_create
+
+    feedback_create(user=user, target_message_id="h1", rating=1)
+    _age(user=user)
+    assert retention_run(dry_run=False).messages_deleted == 3
+    rating = Feedback.objects.get(user=user)
+    assert rating.target_id is None and rating.target_message_id == "h1"
