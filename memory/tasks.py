@@ -22,6 +22,8 @@ EMBED_GROUP = 100  # at most this many texts per provider call
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 3600.0
+# Retention work left by a bounded run is picked up this soon, not a day later.
+FOLLOW_UP_SECONDS = 600
 
 
 def backoff_seconds(attempt: int) -> float:
@@ -139,9 +141,6 @@ def retention_sweep() -> dict:
     if report.more_remaining:
         _schedule_follow_up()
     return report.as_dict()
-
-
-FOLLOW_UP_SECONDS = 600
 
 
 def _schedule_follow_up() -> None:
