@@ -18,7 +18,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import connection
+from django.db import connection, transaction
 from django.db.models import Count, Exists, Min, OuterRef, Q
 from django.utils import timezone
 
@@ -53,6 +53,7 @@ class RetentionReport:
     chats_failed: int = 0
     chats_left: int = 0
     summaries_kept: int = 0
+    cache_rows_deleted: int = 0
     more_remaining: bool = False
     skipped: str = ""
     seconds: float = 0.0
@@ -88,6 +89,10 @@ class RetentionReport:
             ("chats whose summary failed (retried next run)", str(self.chats_failed)),
             ("chats left for the next run (bound per run)", str(self.chats_left)),
             ("summaries kept (never deleted)", str(self.summaries_kept)),
+            (
+                "cached vectors of deleted texts removed",
+                "counted when run" if self.dry_run else str(self.cache_rows_deleted),
+            ),
             ("more work for the next run", "yes" if self.more_remaining else "no"),
             ("seconds", f"{self.seconds:.2f}"),
         ]
@@ -224,7 +229,7 @@ def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
             report.messages_summarised_first += chat["n"]
         elif outcome == "empty":
             report.chats_failed += 1
-    report.messages_deleted = _delete_covered(due, start)
+    report.messages_deleted, report.cache_rows_deleted = _delete_covered(due, start)
     report.chats_left = len(left)
     report.messages_kept_uncovered = uncovered(due).count()
     covered_left = covered(due).exists()
@@ -233,20 +238,34 @@ def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
     report.more_remaining = bool(left) or covered_left
 
 
-def _delete_covered(due, start: float) -> int:
-    """Delete due messages a summary covers, in batches, within the run's time budget."""
-    deleted = 0
+def _delete_covered(due, start: float) -> tuple[int, int]:
+    """Delete due messages a summary covers, in batches, within the run's time budget.
+
+    Return (messages deleted, cache rows deleted). The shared embedding cache rows of the
+    deleted texts go in the same transaction: once a text is gone, ``user_erase`` could no
+    longer find its cached vector by hash.
+    """
+    from rag.embeddings import embedding_cache_forget
+
+    deleted = cache_rows = 0
     while time.monotonic() - start < RUN_BUDGET_SECONDS:
-        pks = list(covered(due).order_by("pk").values_list("pk", flat=True)[:DELETE_BATCH])
-        if not pks:
+        rows = list(
+            covered(due).order_by("pk").only("pk", "content", "context_text")[:DELETE_BATCH]
+        )
+        if not rows:
             break
-        # Coverage is checked again in the deleting query: only ever a covered message goes.
-        # Only the keys are loaded (ratings pointing at a row are set to NULL, not deleted).
-        n, by_model = covered(due.filter(pk__in=pks)).only("pk").delete()
+        with transaction.atomic():
+            cache_rows += embedding_cache_forget(
+                texts=[t for r in rows for t in (r.embedding_text(), r.content)]
+            )
+            # Coverage is checked again in the deleting query: only ever a covered message
+            # goes. Only the keys are loaded (ratings of a row are set to NULL, not deleted).
+            pks = [r.pk for r in rows]
+            n, by_model = covered(due.filter(pk__in=pks)).only("pk").delete()
         deleted += by_model.get(ChatMessage._meta.label, 0)
         if n == 0:
             break
-    return deleted
+    return deleted, cache_rows
 
 
 def _try_lock() -> bool:

@@ -323,3 +323,17 @@ def test_rating_of_a_deleted_message_stays(user, imported):
     assert retention_run(dry_run=False).messages_deleted == 3
     rating = Feedback.objects.get(user=user)
     assert rating.target_id is None and rating.target_message_id == "h1"
+
+
+def test_cached_vectors_of_deleted_texts_go(cold_lru, api_client, user, write):
+    from memory.retention import retention_run
+    from rag.embeddings import content_hash
+    from rag.models import EmbeddingCache
+
+    write(api_client, user.username, _items(), status=201)
+    hashes = [content_hash(m.embedding_text()) for m in ChatMessage.objects.all()]
+    assert EmbeddingCache.objects.filter(content_hash__in=hashes).count() == 3
+    _age(user=user)
+    report = retention_run(dry_run=False)
+    assert report.messages_deleted == 3 and report.cache_rows_deleted >= 3
+    assert not EmbeddingCache.objects.filter(content_hash__in=hashes).exists()
