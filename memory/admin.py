@@ -1,9 +1,14 @@
 """Admin: messages (read-only, searchable by user and chat), summaries, preferences, contexts.
 
-Retention and summary thresholds are live settings, edited on the rag settings page.
+Retention and summary thresholds are live settings, edited on the rag settings page; the
+retention page (linked from the messages list) shows a dry run's report and runs it now.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from memory.models import (
     ChatMessageProxy,
@@ -52,9 +57,57 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     readonly_fields = READ_ONLY_FIELDS
     ordering = ["-ts", "message_id"]
     list_select_related = ["user"]
+    change_list_template = "admin/memory/chatmessageproxy/change_list.html"
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(kind=Kind.MESSAGE)
+
+    def get_urls(self):
+        retention = self.admin_site.admin_view(self.retention_view)
+        return [
+            path("retention/", retention, name="memory_chatmessageproxy_retention"),
+            *super().get_urls(),
+        ]
+
+    def retention_view(self, request):
+        """Show a dry run's report (GET); run retention now and show its report (POST).
+
+        Staff only (``admin_view``); running needs the permission to delete messages.
+        """
+        from memory.retention import retention_run
+
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        can_run = self.has_delete_permission(request)
+        if request.method == "POST":
+            if not can_run:
+                raise PermissionDenied
+            report = retention_run(dry_run=False)
+            self.message_user(
+                request,
+                f"Retention ran: {report.messages_deleted} messages deleted, "
+                f"{report.chats_summarised} chats summarised first.",
+                messages.SUCCESS,
+            )
+            # Show the report of this run, not a new dry run.
+            request.session["memory_retention_report"] = report.as_dict()
+            return redirect("admin:memory_chatmessageproxy_retention")
+        ran = request.session.pop("memory_retention_report", None)
+        report = _report_from(ran) if ran else retention_run(dry_run=True)
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Retention of chat messages",
+            "report": report,
+            "can_run": can_run,
+        }
+        return TemplateResponse(request, "admin/memory/retention.html", context)
+
+
+def _report_from(data: dict):
+    from memory.retention import RetentionReport
+
+    return RetentionReport(**data)
 
 
 @admin.register(SummaryProxy)

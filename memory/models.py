@@ -66,6 +66,8 @@ class ChatMessage(Embedded):
         indexes = [
             models.Index("user", models.F("ts").desc(), "message_id", name="memory_msg_user_ts"),
             models.Index(fields=["user", "chat_id", "ts"], name="memory_msg_user_chat_ts"),
+            # Retention finds due rows by when they were stored (memory/retention.py).
+            models.Index(fields=["created_at"], name="memory_msg_created"),
             fulltext_index("search_text", "memory_msg_fts"),
             HnswIndex(
                 name="memory_msg_embedding_hnsw",

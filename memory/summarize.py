@@ -188,11 +188,14 @@ def _row_vectors(rows) -> list | None:
     return [list(r.embedding) for r in rows]
 
 
-def write_summary(*, user_pk: int, chat_id: str) -> str:
+def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
     """Summarise a chat if more than the threshold of its messages are unsummarised.
 
-    Runs in one transaction under an advisory lock per (user, chat), so two runs never
-    summarise the same messages twice. The new summary row folds in the previous summary.
+    ``force`` summarises any unsummarised message, whatever their number (retention does so
+    before it deletes). Runs in one transaction under an advisory lock per (user, chat), so
+    two runs never summarise the same messages twice. The new summary row folds in the
+    previous summary and covers up to the later of its last message and that summary, so the
+    newest summary (by ``ts``) always covers every summarised message of the chat.
     """
     from memory.cursors import new_message_id
     from memory.models import ChatMessage, Kind, Role
@@ -211,7 +214,7 @@ def write_summary(*, user_pk: int, chat_id: str) -> str:
                 user_id=user_pk, chat_id=chat_id, kind=Kind.MESSAGE, summarised=False
             ).order_by("ts", "message_id")
         )
-        if len(pending) <= settings_row.summary_trigger_messages:
+        if not pending or (not force and len(pending) <= settings_row.summary_trigger_messages):
             return "not due"
         previous = (
             ChatMessage.objects.filter(user_id=user_pk, chat_id=chat_id, kind=Kind.SUMMARY)
@@ -222,20 +225,27 @@ def write_summary(*, user_pk: int, chat_id: str) -> str:
         texts = [m.content for m in rows]
         vectors = _row_vectors(rows)
         text = summarise_texts(texts, max_chars=settings_row.summary_max_chars, vectors=vectors)
+        if not text and force:
+            # Only very short turns ("ok"): the extractive summary skips them; keep them as said.
+            text = _join([t.strip() for t in texts if t.strip()])[: settings_row.summary_max_chars]
         if not text:
             return "empty"
-        last = pending[-1]
+        # A late message (older ts than the previous summary) must not make this summary look
+        # older than the one it folds in: the newest summary is the one the context shows.
+        until = pending[-1].ts
+        if previous is not None:
+            until = max(until, previous.covers_until_ts or previous.ts)
         summary = ChatMessage.objects.create(
             user_id=user_pk,
             message_id="s_" + new_message_id()[2:],
             chat_id=chat_id,
-            ts=last.ts,
+            ts=until,
             role=Role.SYSTEM,
             kind=Kind.SUMMARY,
             content=text,
             search_text=segment_for_index(text),
             summarised=True,
-            covers_until_ts=last.ts,
+            covers_until_ts=until,
             covered_count=len(pending) + (previous.covered_count if previous else 0),
         )
         ChatMessage.objects.filter(pk__in=[m.pk for m in pending]).update(summarised=True)

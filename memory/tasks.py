@@ -2,7 +2,7 @@
 
 Tasks take ids, re-read the rows, and are safe to run twice: embedding skips rows whose
 vector already matches their text (content hash), summarising re-counts under an advisory
-lock, and the retention sweep deletes by a cut-off.
+lock, and the retention sweep deletes only messages a summary covers (memory/retention.py).
 """
 
 from __future__ import annotations
@@ -13,8 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from memory.models import ChatMessage, EmbedState, Kind
-from rag import live
+from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
 
 logger = logging.getLogger(__name__)
@@ -23,7 +22,8 @@ EMBED_GROUP = 100  # at most this many texts per provider call
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 3600.0
-DELETE_BATCH = 5000
+# Retention work left by a bounded run is picked up this soon, not a day later.
+FOLLOW_UP_SECONDS = 600
 
 
 def backoff_seconds(attempt: int) -> float:
@@ -128,21 +128,30 @@ def chat_summarize(user_pk: int, chat_id: str) -> str:
 
 
 def retention_sweep() -> dict:
-    """Delete chat messages older than the live ``retention_days``; keep summaries.
+    """Apply retention (``memory.retention.retention_run``); return its report as data.
 
-    Idempotent (a second run finds nothing older than the cut-off); deletes in batches so
-    one run never holds a long lock.
+    The daily schedule runs this on the default cluster (bulk work, not interactive). Safe to
+    run twice: it deletes only messages a summary covers, summarising a due chat first. One run
+    is bounded; when work is left, a one-off follow-up run is scheduled in
+    ``FOLLOW_UP_SECONDS`` rather than waiting a day.
     """
-    days = live.get_settings().retention_days
-    cutoff = timezone.now() - timedelta(days=days)
-    old = ChatMessage.objects.filter(kind=Kind.MESSAGE, ts__lt=cutoff)
-    deleted = 0
-    while True:
-        pks = list(old.values_list("pk", flat=True)[:DELETE_BATCH])
-        if not pks:
-            break
-        n, _ = ChatMessage.objects.filter(pk__in=pks).delete()
-        deleted += len(pks)
-        if n == 0:
-            break
-    return {"deleted": deleted, "cutoff": cutoff.isoformat()}
+    from memory.retention import retention_run
+
+    report = retention_run(dry_run=False)
+    if report.more_remaining:
+        _schedule_follow_up()
+    return report.as_dict()
+
+
+def _schedule_follow_up() -> None:
+    from django_q.models import Schedule
+
+    Schedule.objects.get_or_create(
+        name="memory.retention_follow_up",
+        defaults={
+            "func": "memory.tasks.retention_sweep",
+            "schedule_type": Schedule.ONCE,
+            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
+            "next_run": timezone.now() + timedelta(seconds=FOLLOW_UP_SECONDS),
+        },
+    )

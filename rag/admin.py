@@ -37,6 +37,7 @@ class RagSettingsAdmin(admin.ModelAdmin):
                 "fields": [
                     "summary_trigger_messages",
                     "summary_max_chars",
+                    "retention_enabled",
                     "retention_days",
                     "interest_spike_count",
                     "interest_spike_days",

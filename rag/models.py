@@ -32,6 +32,10 @@ DEFAULT_SIMILARITY_FLOORS = {
 }
 
 
+# 100 years: above it the cut-off date would leave the calendar Python can represent.
+MAX_RETENTION_DAYS = 36500
+
+
 def default_similarity_floors() -> dict:
     return {model: dict(floors) for model, floors in DEFAULT_SIMILARITY_FLOORS.items()}
 
@@ -83,8 +87,18 @@ class RagSettings(models.Model):
         default=20, help_text="Summarise a chat once this many messages are not yet summarised."
     )
     summary_max_chars = models.PositiveIntegerField(default=500)
+    # On by default: retention never loses a message (it summarises a chat before deleting
+    # what the summary covers, and counts age from when the service stored a message).
+    retention_enabled = models.BooleanField(
+        default=True,
+        help_text="Delete chat messages stored more than retention_days ago, once a summary "
+        "covers them (summaries are kept). Off: keep every message. Report, dry run and run "
+        "now: admin, Chat memory > Messages > Retention.",
+    )
     retention_days = models.PositiveIntegerField(
-        default=90, help_text="Delete chat messages older than this (summaries are kept)."
+        default=90,
+        help_text="Age, counted from when the service stored a message, after which retention "
+        "deletes it (summaries are kept).",
     )
     interest_spike_count = models.PositiveIntegerField(default=3)
     interest_spike_days = models.PositiveIntegerField(default=3)
@@ -131,8 +145,11 @@ class RagSettings(models.Model):
             errors["fusion_k"] = "Use a positive number."
         if not 1 <= self.ef_search <= 1000:
             errors["ef_search"] = "Use a value between 1 and 1000."
-        if self.retention_days < 1:
-            errors["retention_days"] = "Keep messages at least one day."
+        if not 1 <= self.retention_days <= MAX_RETENTION_DAYS:
+            errors["retention_days"] = (
+                f"Use a value between 1 and {MAX_RETENTION_DAYS} days; to keep every message, "
+                "switch retention off."
+            )
         if self.summary_trigger_messages < 2:
             errors["summary_trigger_messages"] = "Use at least 2."
         if not 50 <= self.summary_max_chars <= 5000:

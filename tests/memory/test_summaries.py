@@ -1,10 +1,6 @@
-"""Summaries (trigger, legal references verbatim, length), chat context, retention."""
+"""Summaries (trigger, legal references verbatim, length), chat context."""
 
 from __future__ import annotations
-
-from datetime import timedelta
-
-from django.utils import timezone
 
 from memory.models import ChatMessage, Kind
 from tests.memory.memory_helpers import ts
@@ -93,42 +89,6 @@ def test_context_is_summary_plus_later_messages_within_budget(
     tight = api_client.get(path, {"budget": summary_len + 2 * 9 + 3}).json()
     assert [m["message_id"] for m in tight["messages"]] == ["N3", "N4"]
     assert tight["truncated"] is True and tight["used_chars"] <= summary_len + 21
-
-
-def test_retention_is_idempotent_and_keeps_summaries(user, live_settings):
-    from memory.tasks import retention_sweep
-
-    now = timezone.now()
-    common = {"user": user, "role": "user", "chat_id": "c", "search_text": ""}
-    ChatMessage.objects.create(
-        message_id="old", ts=now - timedelta(days=91), content="旧", **common
-    )
-    ChatMessage.objects.create(
-        message_id="new", ts=now - timedelta(days=89), content="新", **common
-    )
-    ChatMessage.objects.create(
-        message_id="s_old",
-        ts=now - timedelta(days=200),
-        content="摘要",
-        kind=Kind.SUMMARY,
-        **common,
-    )
-    assert retention_sweep()["deleted"] == 1
-    assert retention_sweep()["deleted"] == 0
-    assert sorted(ChatMessage.objects.values_list("message_id", flat=True)) == ["new", "s_old"]
-    live_settings.retention_days = 10
-    live_settings.save()
-    assert retention_sweep()["deleted"] == 1
-
-
-def test_retention_is_scheduled_daily(db):
-    from django.core.management import call_command
-    from django_q.models import Schedule
-
-    call_command("migrate", "memory", verbosity=0)
-    schedule = Schedule.objects.get(name="memory.retention_sweep")
-    assert schedule.func == "memory.tasks.retention_sweep"
-    assert schedule.schedule_type == Schedule.DAILY
 
 
 def test_extractive_summary_offline_unit(db):

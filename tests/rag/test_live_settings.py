@@ -31,6 +31,7 @@ INVALID = [
     ({"ef_search": 0}, "ef_search"),
     ({"ef_search": 1001}, "ef_search"),
     ({"retention_days": 0}, "retention_days"),
+    ({"retention_days": 36501}, "retention_days"),
     ({"summary_trigger_messages": 1}, "summary_trigger_messages"),
     ({"summary_max_chars": 10}, "summary_max_chars"),
     ({"similarity_floors": {"m": {"activities": 2}}}, "similarity_floors"),
