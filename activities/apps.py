@@ -10,8 +10,11 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals
         from activities.models import Activity
+        from activities.tasks import INDEX_WORK
+        from rag import work
         from rag.signals import user_data_erasure, vectors_reembedded
 
+        work.register(INDEX_WORK)  # reconciled by rag.tasks.work_reconcile
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         user_data_erasure.connect(signals.erase_user_data, dispatch_uid="activities.erasure")
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")

@@ -21,4 +21,8 @@ class MemoryConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
+        from memory.tasks import EMBED_WORK
+        from rag import work
+
+        work.register(EMBED_WORK)  # reconciled by rag.tasks.work_reconcile
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")

@@ -20,3 +20,6 @@ class RagConfig(AppConfig):
         post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
+        from rag.work import task_finished
+
+        post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
