@@ -176,3 +176,22 @@ def _store(rows) -> None:
 def embed_query(text: str) -> list[float]:
     """Return the query-role vector of one text."""
     return embed_texts([text], role="query")[0]
+
+
+def uncached(texts: list[str], *, role: str = "passage") -> set[int]:
+    """Return the indexes of the texts whose vector is in neither cache (the provider's work).
+
+    Lets a caller that embeds in batches within a time budget count only real progress.
+    """
+    from rag.models import EmbeddingCache
+
+    provider = get_provider()
+    model = f"{provider.model}@{provider.dimensions}"  # the key embed_texts uses
+    hashes = [content_hash(t) for t in texts]
+    missing = {h for h in hashes if _lru_get((model, role, h)) is None}
+    if missing:
+        found = EmbeddingCache.objects.filter(
+            model=model, role=role, content_hash__in=list(missing)
+        ).values_list("content_hash", flat=True)
+        missing -= set(found)
+    return {i for i, h in enumerate(hashes) if h in missing}

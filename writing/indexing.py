@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from django.utils import timezone
 
-from rag.embeddings import content_hash, current_model, embed_texts
+from rag.embeddings import content_hash, current_model, embed_texts, uncached
 from writing.chunking import BlockText, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
 
@@ -128,13 +128,19 @@ def debounce_remaining(chapter) -> float:
 def _embed_within(texts: list[str], deadline: float | None) -> list | None:
     """Embed in batches (each cached as it is made); return None when ``deadline`` passed first.
 
-    At least one batch is embedded per call, so successive runs always progress.
+    At least one batch of texts not cached yet is embedded per call (cached batches cost no
+    provider call and do not count), so successive runs always progress.
     """
+    todo = uncached(texts) if deadline is not None else set()
     vectors: list = []
+    new_batches = 0
     for start in range(0, len(texts), EMBED_BATCH):
-        if start and deadline is not None and time.monotonic() > deadline:
+        batch = range(start, min(start + EMBED_BATCH, len(texts)))
+        fresh = any(i in todo for i in batch)
+        if fresh and new_batches and time.monotonic() > deadline:
             return None
-        vectors.extend(embed_texts(texts[start : start + EMBED_BATCH]))
+        vectors.extend(embed_texts(texts[batch.start : batch.stop]))
+        new_batches += fresh
     return vectors
 
 
