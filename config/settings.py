@@ -181,7 +181,7 @@ Q_CLUSTER = {
     # Every task is bounded well below this (docs/ARCHITECTURE.md, "Background work").
     "timeout": env_int("Q_TIMEOUT", 180),
     # retry must exceed timeout, and failed tasks must not retry forever. Rows of lost tasks
-    # are re-queued by the reconciler sooner (timeout + 15 s), not by this lock expiry.
+    # are re-queued by the reconciler sooner (timeout + 10 s), not by this lock expiry.
     "retry": env_int("Q_RETRY", 240),
     "max_attempts": env_int("Q_MAX_ATTEMPTS", 5),
     "poll": env_float("Q_POLL", 0.5),

@@ -33,6 +33,7 @@ __all__ = [
 _provider_lock = threading.Lock()
 _provider: EmbeddingProvider | None = None
 _lru_lock = threading.Lock()
+_provider_texts = 0
 _lru: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
 LRU_SIZE = 2048
 
@@ -127,6 +128,8 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
         vectors = []
         for start in range(0, len(unique_texts), provider.max_batch):
             vectors.extend(provider.embed(unique_texts[start : start + provider.max_batch], role))
+        global _provider_texts
+        _provider_texts += len(unique_texts)
         new_rows = []
         for h, vec in zip(order, vectors, strict=True):
             vec = [float(x) for x in vec]
@@ -138,6 +141,14 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
         if use_cache:
             _store(new_rows)
     return results
+
+
+def provider_texts() -> int:
+    """Return how many texts this process has sent to the provider so far.
+
+    Lets work that runs within a time budget tell real progress from cache hits.
+    """
+    return _provider_texts
 
 
 def embedding_cache_forget(*, texts) -> int:
@@ -176,22 +187,3 @@ def _store(rows) -> None:
 def embed_query(text: str) -> list[float]:
     """Return the query-role vector of one text."""
     return embed_texts([text], role="query")[0]
-
-
-def uncached(texts: list[str], *, role: str = "passage") -> set[int]:
-    """Return the indexes of the texts whose vector is in neither cache (the provider's work).
-
-    Lets a caller that embeds in batches within a time budget count only real progress.
-    """
-    from rag.models import EmbeddingCache
-
-    provider = get_provider()
-    model = f"{provider.model}@{provider.dimensions}"  # the key embed_texts uses
-    hashes = [content_hash(t) for t in texts]
-    missing = {h for h in hashes if _lru_get((model, role, h)) is None}
-    if missing:
-        found = EmbeddingCache.objects.filter(
-            model=model, role=role, content_hash__in=list(missing)
-        ).values_list("content_hash", flat=True)
-        missing -= set(found)
-    return {i for i, h in enumerate(hashes) if h in missing}

@@ -43,7 +43,7 @@ BACKOFF_BASE_SECONDS = 30.0
 BACKOFF_MAX_SECONDS = 3600.0
 # Seconds a running row may wait beyond the worker timeout before it counts as lost: the guard
 # kills a task 3 s after its timeout and records the result a moment later.
-RUNNING_GRACE_SECONDS = 15
+RUNNING_GRACE_SECONDS = 10
 # At most this many rows per rule and kind per reconciler run, so one run never floods the queue.
 RECONCILE_BATCH = 500
 

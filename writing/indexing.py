@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from django.db import connection, transaction
 from django.utils import timezone
 
-from rag.embeddings import content_hash, current_model, embed_texts, uncached
-from writing.chunking import BlockText, ChunkConfig, ExistingParent, plan_chapter
+from rag.embeddings import content_hash, current_model, embed_texts, provider_texts
+from writing.chunking import BlockText, BudgetSpent, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
 
 logger = logging.getLogger(__name__)
@@ -125,22 +125,27 @@ def debounce_remaining(chapter) -> float:
     return max(0.0, due - timezone.now().timestamp())
 
 
-def _embed_within(texts: list[str], deadline: float | None) -> list | None:
-    """Embed in batches (each cached as it is made); return None when ``deadline`` passed first.
+def _budget(deadline: float | None):
+    """Return ``should_stop()``: the deadline passed and this run has embedded something new.
 
-    At least one batch of texts not cached yet is embedded per call (cached batches cost no
-    provider call and do not count), so successive runs always progress.
+    Cache hits do not count as progress, so a run stopped by its budget has always left new
+    vectors in the cache for the next one: successive runs finish.
     """
-    todo = uncached(texts) if deadline is not None else set()
+    start = provider_texts()
+
+    def should_stop() -> bool:
+        return deadline is not None and time.monotonic() > deadline and provider_texts() > start
+
+    return should_stop
+
+
+def _embed_within(texts: list[str], should_stop) -> list | None:
+    """Embed in batches (each cached as it is made); return None when the budget ran out."""
     vectors: list = []
-    new_batches = 0
     for start in range(0, len(texts), EMBED_BATCH):
-        batch = range(start, min(start + EMBED_BATCH, len(texts)))
-        fresh = any(i in todo for i in batch)
-        if fresh and new_batches and time.monotonic() > deadline:
+        if should_stop():
             return None
-        vectors.extend(embed_texts(texts[batch.start : batch.stop]))
-        new_batches += fresh
+        vectors.extend(embed_texts(texts[start : start + EMBED_BATCH]))
     return vectors
 
 
@@ -148,6 +153,7 @@ def _run(
     chapter_id: int, *, force: bool, cfg: ChunkConfig | None, deadline: float | None = None
 ) -> ChunkResult:
     cfg = cfg or ChunkConfig.from_live()  # read once: a changed threshold applies next run
+    should_stop = _budget(deadline)
     for _ in range(MAX_REPLANS):
         chapter = Chapter.objects.filter(pk=chapter_id).first()
         if chapter is None:
@@ -159,10 +165,13 @@ def _run(
         if not force and not dirty and up_to_date:
             return ChunkResult(chapter_id, status="unchanged", version=version)
         texts = [BlockText(b.id, b.content, b.is_dirty or force) for b in blocks]
-        plan = plan_chapter(texts, _existing_parents(chapter_id), cfg)
+        try:
+            plan = plan_chapter(texts, _existing_parents(chapter_id), cfg, should_stop)
+        except BudgetSpent:
+            return ChunkResult(chapter_id, status="continued", version=version)
         child_texts = [c.text for p in plan.build for c in p.children]
         # Cached by content hash: an unchanged child text costs no provider call.
-        vectors = _embed_within(child_texts, deadline)
+        vectors = _embed_within(child_texts, should_stop)
         if vectors is None:
             return ChunkResult(chapter_id, status="continued", version=version)
         result = _apply(chapter, version, plan, vectors)
