@@ -32,7 +32,7 @@ LOCK_NAMESPACE = 0x5752  # "WR": first key of the two-int advisory lock
 MAX_REPLANS = 5
 # Texts per embedding call: each call's vectors are stored in the embedding cache at once, so a
 # run stopped by its time budget (or killed) leaves its progress for the next run.
-EMBED_BATCH = 32
+EMBED_BATCH = 8
 
 
 @dataclass

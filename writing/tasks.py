@@ -26,8 +26,9 @@ logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 WAIT_POLL_SECONDS = 0.2
 BACKOFF_BASE_SECONDS = 10.0
-# A run stops embedding after this share of the worker timeout and queues its continuation.
-BUDGET_SHARE = 0.5
+# A run stops starting new embedding batches after this share of the worker timeout and
+# queues its continuation; a batch started before then (EMBED_BATCH texts) still fits.
+BUDGET_SHARE = 0.4
 
 CHUNK_WORK = Work(
     name="writing.chunk",

@@ -25,14 +25,14 @@ pytestmark = pytest.mark.slow
 TIMEOUT = 40  # Q_TIMEOUT of the workers: a running row is stale after TIMEOUT + 10 s
 SCHEDULER_DELAY = 30  # a cluster's guard first looks at the schedules 30 s after it starts
 
-# Forty blocks of about 150 characters: long enough that the task is caught while it runs.
+# Twelve blocks of about 140 characters: a task of some seconds, caught while it runs.
 SETUP = """
 from django.contrib.auth import get_user_model
 from writing.services import book_create, chapter_create
 user = get_user_model().objects.create_user("faults", password="x")
 book = book_create(user=user, title="故障之书")
 line = "师徒四人走到一座高山前，只见山势险峻，峰岩重叠，悟空跳上云头四下观看，说前面有妖气。"
-blocks = [{"content": f"第{i}段。" + line * 3} for i in range(40)]
+blocks = [{"content": "".join(f"{line[:-1]}（{i}-{j}）。" for j in range(3))} for i in range(12)]
 chapter = chapter_create(user=user, book_id=book.pk, title="第一回", sequence=1, blocks=blocks)
 print("CHAPTER", chapter.pk)
 """
