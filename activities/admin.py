@@ -25,6 +25,7 @@ class ActivityAdmin(admin.ModelAdmin):
         "index_error",
         "indexed_at",
         "index_attempts",
+        "index_state_at",
         "search_text",
         "vibes",
         "created_at",

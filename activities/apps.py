@@ -10,9 +10,12 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals, userdata
         from activities.models import Activity
+        from activities.tasks import INDEX_WORK
+        from rag import work
         from rag.signals import vectors_reembedded
         from rag.userdata import register
 
+        work.register(INDEX_WORK)  # reconciled by rag.tasks.work_reconcile
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")

@@ -13,6 +13,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from activities.models import Activity, IndexState
+from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
 from rag.embeddings import content_hash, current_model, embed_texts
 from rag.text import segment_for_index
@@ -28,6 +29,7 @@ INDEX_FIELDS = [
     "index_error",
     "indexed_at",
     "index_attempts",
+    "index_state_at",
 ]
 
 
@@ -61,7 +63,8 @@ def refresh_vibes_with_llm(activity: Activity) -> bool:
     vibes = infer_vibes(
         type=activity.type,
         title=activity.title,
-        description=activity.description,
+        # The beginning says what the activity is; a bounded prompt keeps the task short.
+        description=activity.description[:EMBEDDED_DESCRIPTION_CHARS],
         tags=activity.tags,
     )
     if vibes != activity.vibes:
@@ -99,6 +102,7 @@ def embed_activities(
         activity.index_error = ""
         activity.indexed_at = now
         activity.index_attempts = 0
+        activity.index_state_at = now
     from activities.services import working_memory_refresh_for_activities
 
     with transaction.atomic():
@@ -120,4 +124,5 @@ def mark_failed(activity_ids, error: Exception | str) -> None:
         index_error=message,
         indexed_at=timezone.now(),
         index_attempts=F("index_attempts") + 1,
+        index_state_at=timezone.now(),
     )

@@ -24,6 +24,7 @@ class ActivityStatus(models.TextChoices):
 
 class IndexState(models.TextChoices):
     PENDING = "pending", "pending"
+    RUNNING = "running", "running"
     INDEXED = "indexed", "indexed"
     FAILED = "failed", "failed"
 
@@ -62,6 +63,8 @@ class Activity(Embedded):
     index_error = models.TextField(blank=True, default="")
     indexed_at = models.DateTimeField(null=True, blank=True)
     index_attempts = models.PositiveIntegerField(default=0)
+    # When the row entered its index state, or was last re-queued (rag.work).
+    index_state_at = models.DateTimeField(null=True, blank=True)
     # jieba-segmented embedded text, for the full-text baseline.
     search_text = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

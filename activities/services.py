@@ -94,8 +94,10 @@ def activity_update(*, activity: Activity, user, **changes) -> Activity:
         from activities.indexing import is_current
 
         if not is_current(activity):
+            # New text, fresh retry budget (rag.work).
             activity.index_state = IndexState.PENDING
-            changed.append("index_state")
+            activity.index_attempts = 0
+            changed += ["index_state", "index_attempts"]
     with transaction.atomic():
         # update_fields lets the post_save receiver skip non-text changes without hashing.
         activity.save(update_fields=[*changed, "updated_at"])

@@ -1,4 +1,8 @@
-"""django-q2 tasks: index one activity, retried with backoff when the provider fails."""
+"""django-q2 tasks: index one activity, retried with backoff when the provider fails.
+
+The row is claimed (``running``, attempt counted) before any work, so a task ended by the
+worker timeout or a killed worker leaves evidence the reconciler acts on (``rag.work``).
+"""
 
 from __future__ import annotations
 
@@ -8,19 +12,26 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from activities.indexing import embed_activities, is_current, mark_failed, refresh_vibes_with_llm
-from activities.models import Activity
+from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
+from activities.models import Activity, IndexState
+from rag.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_SECONDS = 30.0
-BACKOFF_MAX_SECONDS = 3600.0
 
-
-def backoff_seconds(attempt: int) -> float:
-    """Return the wait before retry number ``attempt`` (1-based): 30 s, 60 s, 120 s, ..."""
-    return min(BACKOFF_BASE_SECONDS * 2 ** max(attempt - 1, 0), BACKOFF_MAX_SECONDS)
+INDEX_WORK = Work(
+    name="activities.index",
+    model=Activity,
+    prefix="index",
+    done=IndexState.INDEXED,
+    task="activities.tasks.activity_index",
+    enqueue="activities.tasks.enqueue_index_many",
+    changed_field="updated_at",
+    max_attempts=MAX_ATTEMPTS,
+    backoff_base=BACKOFF_BASE_SECONDS,
+)
 
 
 def enqueue_index(activity_id: int) -> None:
@@ -37,6 +48,12 @@ def enqueue_index(activity_id: int) -> None:
     )
 
 
+def enqueue_index_many(activity_ids: list[int]) -> None:
+    """Index each of these activities (the reconciler's and the retries' entry point)."""
+    for activity_id in activity_ids:
+        enqueue_index(activity_id)
+
+
 def schedule_retry(activity_id: int, attempt: int) -> None:
     """Run :func:`activity_index` again after a backoff (one schedule row per activity)."""
     from django_q.models import Schedule
@@ -48,7 +65,7 @@ def schedule_retry(activity_id: int, attempt: int) -> None:
             "args": repr((activity_id,)),
             "schedule_type": Schedule.ONCE,
             "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-            "next_run": timezone.now() + timedelta(seconds=backoff_seconds(attempt)),
+            "next_run": timezone.now() + timedelta(seconds=INDEX_WORK.retry_in(attempt)),
         },
     )
 
@@ -56,24 +73,30 @@ def schedule_retry(activity_id: int, attempt: int) -> None:
 def activity_index(activity_id: int) -> str:
     """Embed the activity unless its vector is current; return a short status string.
 
-    Safe to run twice: the content hash makes a second run for the same text a no-op.
-    Never raises: failures are logged, recorded on the row and retried with backoff.
+    Safe to run twice: the content hash makes a second run for the same text a no-op, and a
+    row another task is running is not claimed. Never raises: failures are logged, recorded
+    on the row and retried with backoff, at most ``MAX_ATTEMPTS`` attempts in all.
     """
     activity = Activity.objects.filter(pk=activity_id).first()
     if activity is None:
         return "gone"
+    if is_current(activity):
+        # A re-queued row whose vector a previous run already wrote: settle its state.
+        Activity.objects.filter(pk=activity_id, index_state=IndexState.PENDING).update(
+            **INDEX_WORK.done_values()
+        )
+        return "unchanged"
+    claimed = INDEX_WORK.claim([activity_id])
+    if not claimed:
+        return "not claimed (running elsewhere, or attempts exhausted)"
+    attempt = claimed[activity_id]
     try:
-        if is_current(activity):
-            return "unchanged"
         refresh_vibes_with_llm(activity)
         embed_activities([activity])
         return "indexed"
     except Exception as exc:  # noqa: BLE001 - any failure is recorded, never raised into the write
         logger.warning("indexing activity %s failed: %s", activity_id, exc)
-        mark_failed([activity_id], f"{type(exc).__name__}: {exc}")
-        attempts = Activity.objects.filter(pk=activity_id).values_list("index_attempts", flat=True)
-        attempt = next(iter(attempts), MAX_ATTEMPTS)
-        if attempt < MAX_ATTEMPTS:
+        if INDEX_WORK.fail([activity_id], exc, attempt):
             schedule_retry(activity_id, attempt)
             return f"failed (retry {attempt} of {MAX_ATTEMPTS - 1} scheduled)"
         return "failed (giving up)"

@@ -20,6 +20,11 @@ from django.conf import settings
 
 WEEKDAYS = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 
+# Only the beginning of a description is embedded: it says what the activity is, the model
+# reads 512 tokens of it anyway, and a bounded text keeps indexing to seconds whatever the
+# description's length (a stored 1 MB description included).
+EMBEDDED_DESCRIPTION_CHARS = 2000
+
 # Fields whose change alters the embedded text (and so may re-embed).
 TEXT_FIELDS = (
     "title",
@@ -67,7 +72,7 @@ def embedding_text_for(activity) -> str:
     vibes = ", ".join(str(v) for v in (activity.vibes or []))
     lines = [
         f"标题: {activity.title}",
-        f"描述: {activity.description}",
+        f"描述: {(activity.description or '')[:EMBEDDED_DESCRIPTION_CHARS]}",
         f"类型: {activity.type}",
         f"标签: {tags}",
         f"时间: {time_phrase(activity.start_at, activity.time_zone)}",

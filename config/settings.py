@@ -178,9 +178,11 @@ Q_CLUSTER = {
     "name": "semmem",
     "orm": "default",
     "workers": env_int("Q_WORKERS", 2),
-    "timeout": env_int("Q_TIMEOUT", 300),
-    # retry must exceed timeout, and failed tasks must not retry forever.
-    "retry": env_int("Q_RETRY", 360),
+    # Every task is bounded well below this (docs/ARCHITECTURE.md, "Background work").
+    "timeout": env_int("Q_TIMEOUT", 180),
+    # retry must exceed timeout, and failed tasks must not retry forever. Rows of lost tasks
+    # are re-queued by the reconciler sooner (timeout + 10 s), not by this lock expiry.
+    "retry": env_int("Q_RETRY", 240),
     "max_attempts": env_int("Q_MAX_ATTEMPTS", 5),
     "poll": env_float("Q_POLL", 0.5),
     "catch_up": False,
@@ -194,6 +196,9 @@ Q_CLUSTER = {
 # makes a debounced chunking run start within a poll interval of the debounce; 0 leaves it to
 # the scheduler alone (at most ~30 s late).
 WRITING_DEBOUNCE_WORKER_WAIT = env_float("WRITING_DEBOUNCE_WORKER_WAIT", 10.0)
+# A row pending this long (since its edit and since the last re-queue) has its task queued again
+# by the reconciler (rag.work); duplicates are harmless, the tasks are idempotent.
+TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)
 
 LOGGING = {
     "version": 1,

@@ -35,6 +35,7 @@ READ_ONLY_FIELDS = [
     "embed_state",
     "embed_error",
     "embed_attempts",
+    "embed_state_at",
     "embedding_model",
     "created_at",
 ]

@@ -28,6 +28,7 @@ class Kind(models.TextChoices):
 
 class EmbedState(models.TextChoices):
     PENDING = "pending", "pending"
+    RUNNING = "running", "running"
     READY = "ready", "ready"
     FAILED = "failed", "failed"
 
@@ -57,6 +58,8 @@ class ChatMessage(Embedded):
     )
     embed_error = models.TextField(blank=True, default="")
     embed_attempts = models.PositiveIntegerField(default=0)
+    # When the row entered its embed state, or was last re-queued (rag.work).
+    embed_state_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from config.errors import Conflict, InvalidArgument, NotFound
 from memory.cursors import new_message_id
@@ -213,4 +214,6 @@ def user_erase(*, user) -> dict[str, int]:
 
 def mark_embed_pending(ids: list[int]) -> None:
     """Reset rows to pending (used before a forced re-embed)."""
-    ChatMessage.objects.filter(pk__in=ids).update(embed_state=EmbedState.PENDING)
+    ChatMessage.objects.filter(pk__in=ids).update(
+        embed_state=EmbedState.PENDING, embed_attempts=0, embed_state_at=timezone.now()
+    )

@@ -1,7 +1,8 @@
 """django-q2 tasks of the memory app: embed messages, summarise chats, sweep old messages.
 
 Tasks take ids, re-read the rows, and are safe to run twice: embedding skips rows whose
-vector already matches their text (content hash), summarising re-counts under an advisory
+vector already matches their text (content hash) and claims the others (``running``, attempt
+counted, ``rag.work``) before it calls the provider, summarising re-counts under an advisory
 lock, and the retention sweep deletes only messages a summary covers (memory/retention.py).
 """
 
@@ -15,20 +16,25 @@ from django.utils import timezone
 
 from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
+from rag.work import Work
 
 logger = logging.getLogger(__name__)
 
 EMBED_GROUP = 100  # at most this many texts per provider call
 MAX_ATTEMPTS = 5
-BACKOFF_BASE_SECONDS = 30.0
-BACKOFF_MAX_SECONDS = 3600.0
 # Retention work left by a bounded run is picked up this soon, not a day later.
 FOLLOW_UP_SECONDS = 600
 
-
-def backoff_seconds(attempt: int) -> float:
-    """Return the wait before retry number ``attempt`` (1-based): 30 s, 60 s, 120 s, ..."""
-    return min(BACKOFF_BASE_SECONDS * 2 ** max(attempt - 1, 0), BACKOFF_MAX_SECONDS)
+EMBED_WORK = Work(
+    name="memory.embed",
+    model=ChatMessage,
+    prefix="embed",
+    done=EmbedState.READY,
+    task="memory.tasks.messages_embed",
+    enqueue="memory.tasks.enqueue_embed",
+    changed_field="created_at",
+    max_attempts=MAX_ATTEMPTS,
+)
 
 
 def enqueue_embed(ids: list[int]) -> None:
@@ -64,7 +70,7 @@ def _schedule_retry(ids: list[int], attempt: int) -> None:
         args=repr((ids,)),
         schedule_type=Schedule.ONCE,
         repeats=-1,  # a ONCE schedule with negative repeats is deleted after it runs
-        next_run=timezone.now() + timedelta(seconds=backoff_seconds(attempt)),
+        next_run=timezone.now() + timedelta(seconds=EMBED_WORK.retry_in(attempt)),
     )
 
 
@@ -72,7 +78,8 @@ def messages_embed(ids: list[int]) -> str:
     """Embed the rows among ``ids`` whose vector is missing or stale; one provider call.
 
     One bulk update writes every vector; a provider failure marks the rows failed, keeps
-    them, and schedules a retry with backoff (at most ``MAX_ATTEMPTS``).
+    them, and schedules a retry with backoff (at most ``MAX_ATTEMPTS`` attempts per row). Rows
+    another task is running are left to it.
     """
     rows = list(
         ChatMessage.objects.filter(pk__in=ids).only(
@@ -90,31 +97,47 @@ def messages_embed(ids: list[int]) -> str:
             continue
         todo.append((row, h))
         texts.append(text)
+    # Rows current already (a re-queued row a previous run finished): settle their state.
+    current = {r.pk for r in rows} - {r.pk for r, _ in todo}
+    if current:
+        ChatMessage.objects.filter(pk__in=current, embed_state=EmbedState.PENDING).update(
+            **EMBED_WORK.done_values()
+        )
     if not todo:
         return "unchanged"
+    claimed = EMBED_WORK.claim([r.pk for r, _ in todo])
+    todo = [(r, h) for r, h in todo if r.pk in claimed]
+    if not todo:
+        return "not claimed (running elsewhere, or attempts exhausted)"
+    texts = [r.embedding_text() for r, _ in todo]
     try:
         # Through the shared cache like every embedding (a re-sent or re-embedded text is not
         # sent to the provider again); user_erase deletes the cache rows of the user's texts.
         vectors = embed_texts(texts, role="passage")
     except Exception as exc:  # noqa: BLE001 - recorded on the rows and retried, never lost
         logger.warning("embedding %d messages failed: %s", len(todo), exc)
-        attempt = max(r.embed_attempts for r, _ in todo) + 1
+        attempt = max(claimed.values())
         pks = [r.pk for r, _ in todo]
-        ChatMessage.objects.filter(pk__in=pks).update(
-            embed_state=EmbedState.FAILED,
-            embed_error=f"{type(exc).__name__}: {exc}"[:2000],
-            embed_attempts=attempt,
-        )
-        if attempt < MAX_ATTEMPTS:
+        if EMBED_WORK.fail(pks, exc, attempt):
             _schedule_retry(pks, attempt)
             return f"failed (retry {attempt} scheduled)"
         return "failed (giving up)"
+    now = timezone.now()
     for (row, h), vector in zip(todo, vectors, strict=True):
         row.embedding, row.embedding_hash, row.embedding_model = vector, h, model
         row.embed_state, row.embed_error = EmbedState.READY, ""
+        row.embed_attempts, row.embed_state_at = 0, now
     ChatMessage.objects.bulk_update(
         [r for r, _ in todo],
-        ["embedding", "embedding_hash", "embedding_model", "embed_state", "embed_error"],
+        [
+            "embedding",
+            "embedding_hash",
+            "embedding_model",
+            "embed_state",
+            "embed_error",
+            "embed_attempts",
+            "embed_state_at",
+        ],
         batch_size=EMBED_GROUP,
     )
     return f"embedded {len(todo)}"

@@ -15,11 +15,13 @@ class RagConfig(AppConfig):
         )
         from rag.models import RagSettings
         from rag.schedules import register_rag_schedules
+        from rag.work import task_finished
 
         pre_migrate.connect(signals.create_extensions, sender=self)
         post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
+        post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
         _keep_framework_user_data()
 
 

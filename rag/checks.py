@@ -166,3 +166,34 @@ def check_user_data_declared(app_configs=None, model_list=None, **kwargs):
         )
         for model, lookups in undeclared(model_list).items()
     ]
+
+
+@register("rag")
+def check_task_settings(app_configs=None, **kwargs):
+    """rag.E007: the queue redelivers only after a task can have ended, and lost rows get re-queued.
+
+    ``Q_RETRY`` must exceed ``Q_TIMEOUT`` (else a running task is handed to a second worker),
+    and ``TASKS_PENDING_STALE_SECONDS`` must be positive (the reconciler's wait, rag.work).
+    """
+    cluster = getattr(settings, "Q_CLUSTER", {}) or {}
+    timeout, retry = cluster.get("timeout"), cluster.get("retry")
+    errors = []
+    if timeout and retry and retry <= timeout:
+        errors.append(
+            Error(
+                f"Q_RETRY ({retry}) must exceed Q_TIMEOUT ({timeout}).",
+                hint="A task still running when its lock expires is delivered to a second worker.",
+                id="rag.E007",
+            )
+        )
+    stale = getattr(settings, "TASKS_PENDING_STALE_SECONDS", None)
+    if not isinstance(stale, int) or stale <= 0:
+        errors.append(
+            Error(
+                f"TASKS_PENDING_STALE_SECONDS is {stale!r}; it must be a positive number "
+                "of seconds.",
+                hint="Set the TASKS_PENDING_STALE_SECONDS environment variable.",
+                id="rag.E007",
+            )
+        )
+    return errors

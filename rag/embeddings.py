@@ -33,6 +33,7 @@ __all__ = [
 _provider_lock = threading.Lock()
 _provider: EmbeddingProvider | None = None
 _lru_lock = threading.Lock()
+_provider_texts = 0
 _lru: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
 LRU_SIZE = 2048
 
@@ -127,6 +128,8 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
         vectors = []
         for start in range(0, len(unique_texts), provider.max_batch):
             vectors.extend(provider.embed(unique_texts[start : start + provider.max_batch], role))
+        global _provider_texts
+        _provider_texts += len(unique_texts)
         new_rows = []
         for h, vec in zip(order, vectors, strict=True):
             vec = [float(x) for x in vec]
@@ -138,6 +141,14 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
         if use_cache:
             _store(new_rows)
     return results
+
+
+def provider_texts() -> int:
+    """Return how many texts this process has sent to the provider so far.
+
+    Lets work that runs within a time budget tell real progress from cache hits.
+    """
+    return _provider_texts
 
 
 def embedding_cache_forget(*, texts) -> int:

@@ -36,9 +36,15 @@ def ensure_schedule(
 
 
 def register_rag_schedules(sender, **kwargs):
-    """Schedule the worker heartbeat every minute."""
+    """Schedule the worker heartbeat and the reconciler of background work, every minute."""
     from django_q.models import Schedule
 
+    ensure_schedule(
+        "rag.tasks.work_reconcile",
+        name="rag.work_reconcile",
+        schedule_type=Schedule.MINUTES,
+        minutes=1,
+    )
     ensure_schedule(
         "rag.tasks.worker_heartbeat",
         name="rag.worker_heartbeat",

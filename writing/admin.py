@@ -28,6 +28,7 @@ class ChapterAdmin(admin.ModelAdmin):
         "chunk_state",
         "chunk_error",
         "chunk_attempts",
+        "chunk_state_at",
         "chunked_at",
         "version",
         "chunked_version",

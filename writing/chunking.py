@@ -15,6 +15,7 @@ live settings) and sentences packed into children by ``pack_sentences``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rag.chunking import (
@@ -141,6 +142,10 @@ def sentence_texts(text: str, spans: list[Span] | None = None) -> list[str]:
     return [text[s.start : s.end].strip() or text[s.start : s.end] for s in spans]
 
 
+class BudgetSpent(Exception):
+    """Planning stopped because the caller's time budget ran out (see ``plan_chapter``)."""
+
+
 def _embed_sentences(text: str, spans: list[Span]) -> list[float]:
     if len(spans) < 2:
         return []
@@ -218,12 +223,17 @@ def _covers(keys: list[tuple], group: list[BlockText]) -> bool:
 
 
 def plan_chapter(
-    blocks: list[BlockText], existing: list[ExistingParent], cfg: ChunkConfig
+    blocks: list[BlockText],
+    existing: list[ExistingParent],
+    cfg: ChunkConfig,
+    should_stop: Callable[[], bool] | None = None,
 ) -> ChapterPlan:
     """Decide which parents to keep, delete and build; embed only what is rebuilt.
 
     A group is kept when all its blocks are clean and existing parents tile it exactly;
-    otherwise every parent touching the group is deleted and the group rebuilt.
+    otherwise every parent touching the group is deleted and the group rebuilt. Raise
+    :class:`BudgetSpent` when ``should_stop()`` says so before a group is rebuilt (the
+    sentence vectors embedded so far are cached, so the next run goes faster).
     """
     by_block: dict[int, list[ExistingParent]] = {}
     for parent in existing:
@@ -237,6 +247,8 @@ def plan_chapter(
         if clean and touching and _covers([p.key for p in touching.values()], group):
             keep.extend(touching)
             continue
+        if should_stop is not None and should_stop():
+            raise BudgetSpent
         for parent in group_parents(group, cfg):
             build.append(plan_children(parent, cfg))
     kept = set(keep)

@@ -16,25 +16,29 @@ Concurrency (see docs/writing.md):
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass, field
 
 from django.db import connection, transaction
 from django.utils import timezone
 
-from rag.embeddings import content_hash, current_model, embed_texts
-from writing.chunking import BlockText, ChunkConfig, ExistingParent, plan_chapter
+from rag.embeddings import content_hash, current_model, embed_texts, provider_texts
+from writing.chunking import BlockText, BudgetSpent, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
 
 logger = logging.getLogger(__name__)
 
 LOCK_NAMESPACE = 0x5752  # "WR": first key of the two-int advisory lock
 MAX_REPLANS = 5
+# Texts per embedding call: each call's vectors are stored in the embedding cache at once, so a
+# run stopped by its time budget (or killed) leaves its progress for the next run.
+EMBED_BATCH = 8
 
 
 @dataclass
 class ChunkResult:
     chapter_id: int
-    status: str = "done"  # done | unchanged | locked | gone | superseded
+    status: str = "done"  # done | unchanged | locked | gone | superseded | continued
     version: int = 0
     parents_built: int = 0
     parents_deleted: int = 0
@@ -71,23 +75,31 @@ def _existing_parents(chapter_id: int) -> list[ExistingParent]:
     return [ExistingParent(id=pk, key=tuple(keys.get(pk, ()))) for pk in ids]
 
 
-def chunk_chapter(chapter_id: int, *, force: bool = False, cfg: ChunkConfig | None = None):
+def chunk_chapter(
+    chapter_id: int,
+    *,
+    force: bool = False,
+    cfg: ChunkConfig | None = None,
+    deadline: float | None = None,
+):
     """Bring the chunks of a chapter up to date with its latest committed blocks.
 
     Return a :class:`ChunkResult`; ``status`` "locked" means another run holds the
-    chapter (it re-checks for newer edits before it lets go, see :func:`_run`).
+    chapter (it re-checks for newer edits before it lets go, see :func:`_run`);
+    "continued" means ``deadline`` (a ``time.monotonic()`` value) passed before every new
+    child was embedded: the vectors made so far are cached, the caller runs it again.
     """
     result = ChunkResult(chapter_id, status="locked")
     for _ in range(MAX_REPLANS):
         if not _try_lock(chapter_id):
             return result
         try:
-            result = _run(chapter_id, force=force, cfg=cfg)
+            result = _run(chapter_id, force=force, cfg=cfg, deadline=deadline)
         finally:
             _unlock(chapter_id)
         # A task that found the lock taken returned at once; an edit it was started for
         # committed before it tried the lock, hence before this unlock: look once more.
-        if result.status in ("gone", "unchanged") or not needs_chunking(chapter_id):
+        if result.status in ("gone", "unchanged", "continued") or not needs_chunking(chapter_id):
             return result
         force = False
     return result
@@ -113,8 +125,35 @@ def debounce_remaining(chapter) -> float:
     return max(0.0, due - timezone.now().timestamp())
 
 
-def _run(chapter_id: int, *, force: bool, cfg: ChunkConfig | None) -> ChunkResult:
+def _budget(deadline: float | None):
+    """Return ``should_stop()``: the deadline passed and this run has embedded something new.
+
+    Cache hits do not count as progress, so a run stopped by its budget has always left new
+    vectors in the cache for the next one: successive runs finish.
+    """
+    start = provider_texts()
+
+    def should_stop() -> bool:
+        return deadline is not None and time.monotonic() > deadline and provider_texts() > start
+
+    return should_stop
+
+
+def _embed_within(texts: list[str], should_stop) -> list | None:
+    """Embed in batches (each cached as it is made); return None when the budget ran out."""
+    vectors: list = []
+    for start in range(0, len(texts), EMBED_BATCH):
+        if should_stop():
+            return None
+        vectors.extend(embed_texts(texts[start : start + EMBED_BATCH]))
+    return vectors
+
+
+def _run(
+    chapter_id: int, *, force: bool, cfg: ChunkConfig | None, deadline: float | None = None
+) -> ChunkResult:
     cfg = cfg or ChunkConfig.from_live()  # read once: a changed threshold applies next run
+    should_stop = _budget(deadline)
     for _ in range(MAX_REPLANS):
         chapter = Chapter.objects.filter(pk=chapter_id).first()
         if chapter is None:
@@ -126,10 +165,15 @@ def _run(chapter_id: int, *, force: bool, cfg: ChunkConfig | None) -> ChunkResul
         if not force and not dirty and up_to_date:
             return ChunkResult(chapter_id, status="unchanged", version=version)
         texts = [BlockText(b.id, b.content, b.is_dirty or force) for b in blocks]
-        plan = plan_chapter(texts, _existing_parents(chapter_id), cfg)
+        try:
+            plan = plan_chapter(texts, _existing_parents(chapter_id), cfg, should_stop)
+        except BudgetSpent:
+            return ChunkResult(chapter_id, status="continued", version=version)
         child_texts = [c.text for p in plan.build for c in p.children]
         # Cached by content hash: an unchanged child text costs no provider call.
-        vectors = embed_texts(child_texts) if child_texts else []
+        vectors = _embed_within(child_texts, should_stop)
+        if vectors is None:
+            return ChunkResult(chapter_id, status="continued", version=version)
         result = _apply(chapter, version, plan, vectors)
         if result is not None:
             return result
@@ -205,6 +249,7 @@ def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
             chunk_state=ChunkState.READY,
             chunk_error="",
             chunk_attempts=0,
+            chunk_state_at=timezone.now(),
             chunked_version=version,
             chunked_at=timezone.now(),
         )

@@ -31,6 +31,7 @@ class Book(models.Model):
 
 class ChunkState(models.TextChoices):
     PENDING = "pending", "pending"
+    RUNNING = "running", "running"
     READY = "ready", "ready"
     FAILED = "failed", "failed"
 
@@ -44,6 +45,8 @@ class Chapter(models.Model):
     )
     chunk_error = models.TextField(blank=True, default="")
     chunk_attempts = models.PositiveIntegerField(default=0)
+    # When the chapter entered its chunk state, or was last re-queued (rag.work).
+    chunk_state_at = models.DateTimeField(null=True, blank=True)
     chunked_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every save/autosave (under the chapter row lock); the chunking task
     # applies its result only if the version it read is still current.

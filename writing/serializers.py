@@ -61,7 +61,7 @@ class ChapterOutSerializer(serializers.Serializer):
     title = serializers.CharField()
     sequence = serializers.IntegerField()
     version = serializers.IntegerField()
-    chunk_state = serializers.ChoiceField(choices=["pending", "ready", "failed"])
+    chunk_state = serializers.ChoiceField(choices=["pending", "running", "ready", "failed"])
     chunk_error = serializers.CharField(allow_blank=True)
     chunked_version = serializers.IntegerField()
     chunked_at = serializers.DateTimeField(allow_null=True)

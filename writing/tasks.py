@@ -2,7 +2,9 @@
 
 Tasks take ids, re-read the rows and are safe to run twice: the dirty flags, the
 chapter version and the per-chapter advisory lock (``writing.indexing``) make a
-second run for the same content a no-op.
+second run for the same content a no-op. A run claims the chapter (``running``, attempt
+counted, ``rag.work``) before it chunks, and stops within a time budget well below the worker
+timeout, queueing its continuation: embeddings already made are cached, so no work is lost.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from rag.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
 
@@ -23,6 +26,21 @@ logger = logging.getLogger(__name__)
 MAX_ATTEMPTS = 5
 WAIT_POLL_SECONDS = 0.2
 BACKOFF_BASE_SECONDS = 10.0
+# A run stops starting new embedding batches after this share of the worker timeout and
+# queues its continuation; a batch started before then (EMBED_BATCH texts) still fits.
+BUDGET_SHARE = 0.4
+
+CHUNK_WORK = Work(
+    name="writing.chunk",
+    model=Chapter,
+    prefix="chunk",
+    done=ChunkState.READY,
+    task="writing.tasks.chapter_chunk",
+    enqueue="writing.tasks.enqueue_chunk_many",
+    changed_field="updated_at",
+    max_attempts=MAX_ATTEMPTS,
+    backoff_base=BACKOFF_BASE_SECONDS,
+)
 
 
 def schedule_name(chapter_id: int) -> str:
@@ -62,6 +80,12 @@ def enqueue_chunk(chapter_id: int, version: int | None = None) -> None:
             task_name=f"writing.chunk:{chapter_id}",
         )
     )
+
+
+def enqueue_chunk_many(chapter_ids: list[int]) -> None:
+    """Chunk each of these chapters (the reconciler's and the retries' entry point)."""
+    for chapter_id in chapter_ids:
+        enqueue_chunk(chapter_id)
 
 
 def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
@@ -139,27 +163,40 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
         # The writer is still typing: come back when the debounce has passed.
         schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=wait))
         return "deferred"
+    if chapter.chunk_state == ChunkState.READY and not _has_edits(chapter):
+        return "unchanged"
+    claimed = CHUNK_WORK.claim([chapter_id])
+    if not claimed:
+        return "not claimed (running elsewhere, or attempts exhausted)"
+    attempt = claimed[chapter_id]
+    deadline = time.monotonic() + task_timeout() * BUDGET_SHARE
     try:
-        result: ChunkResult = chunk_chapter(chapter_id)
+        result: ChunkResult = chunk_chapter(chapter_id, deadline=deadline)
     except Exception as exc:
-        return _record_failure(chapter_id, exc)
+        return _record_failure(chapter_id, exc, attempt)
+    if result.status in ("locked", "superseded", "continued"):
+        # This run did not finish the chapter: its attempt does not count. "locked": the run
+        # holding the chapter re-checks for edits before it lets go; "superseded": edits kept
+        # coming, try again after a pause; "continued": the budget ran out, go on at once.
+        CHUNK_WORK.release([chapter_id])
+        if result.status == "continued":
+            enqueue_chunk(chapter_id)
+        elif result.status == "superseded":
+            schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=BACKOFF_BASE_SECONDS))
     return result.status
 
 
-def _record_failure(chapter_id: int, exc: Exception) -> str:
+def _has_edits(chapter: Chapter) -> bool:
+    if chapter.chunked_version < chapter.version:
+        return True
+    return chapter.blocks.filter(is_dirty=True).exists()
+
+
+def _record_failure(chapter_id: int, exc: Exception, attempt: int) -> str:
     """Mark the chapter failed, log, and schedule a retry with exponential backoff."""
     logger.exception("chunking chapter %s failed", chapter_id)
-    chapter = Chapter.objects.filter(pk=chapter_id).first()
-    if chapter is None:
-        return "gone"
-    attempts = chapter.chunk_attempts + 1
-    Chapter.objects.filter(pk=chapter_id).update(
-        chunk_state=ChunkState.FAILED,
-        chunk_error=f"{type(exc).__name__}: {exc}"[:2000],
-        chunk_attempts=attempts,
-    )
-    if attempts < MAX_ATTEMPTS:
-        delay = BACKOFF_BASE_SECONDS * 2 ** (attempts - 1)
+    if CHUNK_WORK.fail([chapter_id], exc, attempt):
+        delay = CHUNK_WORK.retry_in(attempt)
         schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=delay))
-        return f"failed (attempt {attempts}, retry in {delay:.0f}s)"
-    return f"failed (attempt {attempts}, giving up)"
+        return f"failed (attempt {attempt}, retry in {delay:.0f}s)"
+    return f"failed (attempt {attempt}, giving up)"

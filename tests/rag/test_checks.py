@@ -112,3 +112,14 @@ def test_w002_names_only_the_surfaces_still_missing(live_settings):
 @pytest.mark.django_db
 def test_default_model_has_floors_so_w002_is_silent():
     assert check_similarity_floors() == []
+
+
+def test_e007_fires_when_the_queue_lock_expires_before_a_task_can_end():
+    from rag.checks import check_task_settings
+
+    assert check_task_settings() == []
+    cluster = {**settings.Q_CLUSTER, "timeout": 300, "retry": 200}
+    with override_settings(Q_CLUSTER=cluster):
+        assert ids(check_task_settings()) == ["rag.E007"]
+    with override_settings(TASKS_PENDING_STALE_SECONDS=0):
+        assert ids(check_task_settings()) == ["rag.E007"]

@@ -1,0 +1,110 @@
+"""Chunking tasks end ready or visibly failed: killed runs, exhausted attempts, long chapters."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from rag.work import reconcile_all
+from writing import indexing, tasks
+from writing.models import Chapter, ChildChunk, ChunkState, StoryBlock
+
+pytestmark = pytest.mark.django_db
+
+
+def _killed_mid_chunking(chapter, *, attempts=1, ago=timedelta(hours=1)):
+    """Leave the chapter as a chunking task killed mid-work leaves it (its edit not chunked)."""
+    StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
+    Chapter.objects.filter(pk=chapter.pk).update(
+        version=chapter.version + 1,
+        chunk_state=ChunkState.RUNNING,
+        chunk_attempts=attempts,
+        chunk_state_at=timezone.now() - ago,
+    )
+
+
+def test_killed_chunking_task_is_requeued_and_the_chapter_ends_ready(
+    make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    chapter = make_chapter(blocks)
+    _killed_mid_chunking(chapter)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reconcile_all()["writing.chunk"]["requeued_running"] == 1
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.READY
+    assert chapter.chunked_version == chapter.version and chapter.chunk_attempts == 0
+    assert not StoryBlock.objects.filter(chapter=chapter, is_dirty=True).exists()
+
+
+def test_chapter_killed_on_every_attempt_ends_failed_with_its_error(
+    make_chapter, blocks, small_chunks, api_client
+):
+    chapter = make_chapter(blocks)
+    _killed_mid_chunking(chapter, attempts=tasks.MAX_ATTEMPTS)
+    assert reconcile_all()["writing.chunk"]["failed"] == 1
+    body = api_client.get(f"/api/chapters/{chapter.pk}/").json()
+    assert body["chunk_state"] == "failed"
+    assert body["chunk_error"] == f"timed out or worker lost after {tasks.MAX_ATTEMPTS} attempts"
+    assert tasks.chapter_chunk(chapter.pk).startswith("not claimed")
+
+
+def test_chunking_claims_the_chapter_before_embedding(
+    make_chapter, blocks, small_chunks, monkeypatch
+):
+    chapter = make_chapter(blocks)
+    StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
+    seen = []
+    embed = indexing.embed_texts
+
+    def spy(texts, **kwargs):
+        row = Chapter.objects.get(pk=chapter.pk)
+        seen.append((row.chunk_state, row.chunk_attempts))
+        return embed(texts, **kwargs)
+
+    monkeypatch.setattr(indexing, "embed_texts", spy)
+    assert tasks.chapter_chunk(chapter.pk) == "done"
+    assert seen and set(seen) == {(ChunkState.RUNNING, 1)}
+
+
+def test_long_chapter_is_chunked_by_successive_tasks_within_their_budget(
+    user, make_chapter, blocks, small_chunks, monkeypatch
+):
+    from writing.services import chapter_save
+
+    chapter = make_chapter(blocks)
+    marker = uuid.uuid4().hex[:8]  # texts no cache has seen: every batch is new work
+    new = [f"{b}（{marker}第{i}稿）" for i, b in enumerate(blocks)]
+    chapter_save(user=user, chapter_id=chapter.pk, blocks=[{"content": c} for c in new])
+    monkeypatch.setattr(indexing, "EMBED_BATCH", 2)
+    monkeypatch.setattr(tasks, "BUDGET_SHARE", 0)  # every run's budget is spent after one batch
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue_chunk", lambda pk, version=None: queued.append(pk))
+    statuses = [tasks.chapter_chunk(chapter.pk)]
+    while statuses[-1] == "continued":
+        row = Chapter.objects.get(pk=chapter.pk)
+        # A continued run gives the chapter back, its attempt not counted, and queues the rest.
+        assert (row.chunk_state, row.chunk_attempts) == (ChunkState.PENDING, 0)
+        assert queued.pop() == chapter.pk
+        statuses.append(tasks.chapter_chunk(chapter.pk))
+    assert len(statuses) > 2 and statuses[-1] == "done"
+    chapter.refresh_from_db()
+    assert chapter.chunk_state == ChunkState.READY
+    texts = "".join(ChildChunk.objects.filter(chapter=chapter).values_list("text", flat=True))
+    assert marker in texts
+
+
+def test_book_import_enqueues_one_task_per_chapter(user, book, monkeypatch):
+    from writing.services import chapter_create
+
+    queued = []
+    monkeypatch.setattr(tasks, "enqueue_chunk", lambda pk, version=None: queued.append(pk))
+    ids = [
+        chapter_create(
+            user=user, book_id=book.pk, title=f"第{i}回", sequence=i, blocks=[{"content": "一段。"}]
+        ).pk
+        for i in range(1, 4)
+    ]
+    assert queued == ids
