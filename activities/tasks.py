@@ -5,11 +5,11 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from activities.indexing import embed_activities, is_current, mark_failed, refresh_vibes_with_llm
 from activities.models import Activity
+from rag.queues import INTERACTIVE, enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -23,17 +23,17 @@ def backoff_seconds(attempt: int) -> float:
     return min(BACKOFF_BASE_SECONDS * 2 ** max(attempt - 1, 0), BACKOFF_MAX_SECONDS)
 
 
-def enqueue_index(activity_id: int) -> None:
-    """Index the activity asynchronously once the current transaction commits."""
-    from django_q.tasks import async_task
+def enqueue_index(activity_id: int, *, queue: str = INTERACTIVE) -> None:
+    """Index the activity asynchronously once the current transaction commits.
 
-    transaction.on_commit(
-        lambda: async_task(
-            "activities.tasks.activity_index",
-            activity_id,
-            group="activities.index",
-            task_name=f"activities.index:{activity_id}",
-        )
+    Queue: interactive (someone just created or edited it); bulk for re-indexing many.
+    """
+    enqueue(
+        "activities.tasks.activity_index",
+        activity_id,
+        queue=queue,
+        group="activities.index",
+        task_name=f"activities.index:{activity_id}",
     )
 
 

@@ -197,6 +197,7 @@ def write_summary(*, user_pk: int, chat_id: str) -> str:
     from memory.cursors import new_message_id
     from memory.models import ChatMessage, Kind, Role
     from memory.tasks import enqueue_embed
+    from rag.queues import BULK
     from rag.text import segment_for_index
 
     settings_row = live.get_settings()
@@ -239,5 +240,5 @@ def write_summary(*, user_pk: int, chat_id: str) -> str:
             covered_count=len(pending) + (previous.covered_count if previous else 0),
         )
         ChatMessage.objects.filter(pk__in=[m.pk for m in pending]).update(summarised=True)
-        enqueue_embed([summary.pk])
+        enqueue_embed([summary.pk], queue=BULK)
     return f"summarised {len(pending)}"

@@ -15,8 +15,10 @@ class RagConfig(AppConfig):
         )
         from rag.models import RagSettings
         from rag.schedules import register_rag_schedules
+        from rag.worker import install as install_bounded_stop
 
         pre_migrate.connect(signals.create_extensions, sender=self)
         post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
+        install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (rag/worker.py)
