@@ -81,7 +81,15 @@ def wait_for_file(path: Path, process: subprocess.Popen, log: Path, limit: float
 
 
 def kill_group(process: subprocess.Popen) -> None:
-    """Kill whatever is left of the process group a test started (cleanup after a failure)."""
+    """Stop what a test started: SIGTERM, then kill the whole tree (cleanup after a failure)."""
+    procs = tree(process)
+    if process.poll() is None:
+        process.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=STOP_BOUND_SECONDS + 5)
+    for p in procs:
+        with contextlib.suppress(psutil.Error):
+            p.kill()
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)
     process.wait()

@@ -1,4 +1,5 @@
 import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -14,11 +15,20 @@ from rag.queues import BULK, QUEUES, cluster_config
 STOP_MARGIN_SECONDS = 2.0
 
 
-def _nice(increment: int):
-    def lower_priority():
-        os.nice(increment)
+PR_SET_PDEATHSIG = 1
 
-    return lower_priority
+
+def _child_setup(nice: int):
+    """Return a pre-exec hook: lower the priority, and get SIGTERM if serve itself dies."""
+
+    def setup():
+        if nice:
+            os.nice(nice)
+        # Linux: a serve killed by SIGKILL still stops its children (gracefully) this way.
+        with contextlib.suppress(Exception):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return setup
 
 
 class Command(BaseCommand):
@@ -53,7 +63,7 @@ class Command(BaseCommand):
                 # Own process group: Ctrl-C reaches serve alone, which stops each child in
                 # order, and a child left over can be killed with its whole tree.
                 start_new_session=True,
-                preexec_fn=_nice(nice) if nice else None,
+                preexec_fn=_child_setup(nice),
             )
             workers = cluster_config(queue)["workers"]
             self.stdout.write(
@@ -73,7 +83,9 @@ class Command(BaseCommand):
             web = [python, "manage.py", "runserver", addr, "--noreload"]
             if not settings.DEBUG:
                 web.append("--insecure")  # serve the Swagger UI / admin static files
-            children.append(("web", subprocess.Popen(web, start_new_session=True)))
+            children.append(
+                ("web", subprocess.Popen(web, start_new_session=True, preexec_fn=_child_setup(0)))
+            )
         base = f"http://{addr}"
         stops_db = settings.USING_EMBEDDED_DB and not keep_db
         lines = [""]
