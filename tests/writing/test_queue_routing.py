@@ -6,7 +6,12 @@ import pytest
 from django_q.models import OrmQ
 
 from rag.queues import BULK, INTERACTIVE
-from tests.writing.conftest import BLOCKS
+
+BLOCKS = [
+    "孙悟空在花果山水帘洞里称王，每天带着群猴在山中玩耍。",
+    "唐僧奉旨前往西天取经，一路上遇到很多妖怪。",
+    "猪八戒原是天蓬元帅，因调戏嫦娥被贬下凡。",
+]
 
 
 @pytest.fixture
