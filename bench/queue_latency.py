@@ -10,9 +10,10 @@ per queue, the real schedules, default live settings, nothing changed) on its ow
    ``POST /api/books/`` and one ``POST /api/chapters/`` per chapter, as a client would.
 2. While its chapters are being chunked, write chat messages one at a time through
    ``POST /v1/users/{id}/messages`` and, after each, poll ``POST /v1/messages/semantic_search``
-   (the message's own text, ``min_score`` 0) until the message is among the hits: the time
-   from the write to that hit is the message's latency. Chapters still waiting for chunking
-   are counted before and after, to show the import was running throughout. One message
+   (the message's own text; ``top_k`` 200, ``min_score`` -1: every message of the user) until
+   the message is among the hits: the time from the write to that hit is its latency.
+   Chapters still waiting for chunking are counted before and after, to show the import was
+   running throughout. One message
    written and found before the import warms the web process and a worker up (model loaded).
 
 ``--project DIR`` measures another checkout of the project with the same client (e.g. the
@@ -52,15 +53,33 @@ from bench._live import (  # noqa: E402
 )
 
 USERNAME = "bench_queues"
-PLACES = ["杭州西湖", "成都宽窄巷子", "北京798艺术区", "厦门鼓浪屿", "苏州拙政园"]
-FOODS = ["火锅", "小笼包", "烤鸭", "沙茶面", "松鼠桂鱼"]
+# Twenty different topics: each message must be told apart from the others by meaning.
+TOPICS = [
+    "周末想和朋友去杭州西湖骑车，顺便吃一顿杭帮菜",
+    "我对花生过敏，点外卖时一定要备注不要放花生",
+    "下个月要去成都出差，帮我记一下要带的材料",
+    "最近在学吉他，每天晚上练半个小时指法",
+    "孩子下周三开家长会，下午两点在学校礼堂",
+    "我的猫这两天不太吃东西，想预约宠物医院",
+    "年底打算换一台轻薄笔记本，预算八千以内",
+    "今天跑了十公里，膝盖有点疼，明天休息一天",
+    "妈妈生日快到了，想订一个不太甜的水果蛋糕",
+    "公司团建选在千岛湖，要提前订两间湖景房",
+    "我喜欢安静的咖啡馆，最好有插座可以办公",
+    "周五晚上想看一部悬疑电影，不要恐怖片",
+    "家里的洗衣机漏水了，要找师傅上门修理",
+    "准备考驾照科目二，倒车入库总是压线",
+    "想在阳台种点番茄和薄荷，需要什么样的土",
+    "下周去北京开会，住在国贸附近的酒店",
+    "最近失眠，睡前不要再喝浓茶和咖啡了",
+    "打算春节带父母去三亚，看看往返机票价格",
+    "读完了三体第一部，想接着看第二部黑暗森林",
+    "信用卡账单日是每月五号，记得按时还款",
+]
 
 
 def message_text(i: int, run: str) -> str:
-    return (
-        f"第{i + 1}条({run})：周末想和朋友去{PLACES[i % 5]}走走，"
-        f"顺便吃{FOODS[(i * 3) % 5]}，记得提醒我订位。"
-    )
+    return f"{TOPICS[i % len(TOPICS)]}（{run}-{i + 1}）"
 
 
 def time_until_searchable(api: Api, text: str, message_id: str, limit: float) -> dict:
@@ -77,7 +96,7 @@ def time_until_searchable(api: Api, text: str, message_id: str, limit: float) ->
     if status not in (200, 201):
         raise SystemExit(f"message write failed: {status} {payload}")
     out = {"seconds": None, "write": write, "search": 0.0, "polls": 0}
-    query = {"user_id": USERNAME, "query_text": text, "top_k": 5, "min_score": 0}
+    query = {"user_id": USERNAME, "query_text": text, "top_k": 200, "min_score": -1}
     while time.perf_counter() - started < limit:
         out["polls"] += 1
         status, payload, out["search"] = api.post("/v1/messages/semantic_search", query)

@@ -73,3 +73,20 @@ def test_every_recurring_schedule_names_its_queue(db):
     assert clusters["rag.worker_heartbeat.bulk"] == BULK
     assert clusters["rag.worker_heartbeat"] == INTERACTIVE
     assert set(clusters.values()) <= set(QUEUES)
+
+
+def test_a_queue_without_workers_is_a_configuration_error(settings):
+    from rag.checks import check_queues
+
+    settings.Q_CLUSTER = {
+        **settings.Q_CLUSTER,
+        "ALT_CLUSTERS": {BULK: {"workers": 0}},
+    }
+    assert [e.id for e in check_queues()] == ["rag.E010"]
+
+
+def test_a_stop_budget_past_the_bound_is_a_configuration_error(settings):
+    from rag.checks import check_queues
+
+    settings.Q_STOP_TIMEOUT = 30
+    assert [e.id for e in check_queues()] == ["rag.E011"]
