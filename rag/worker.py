@@ -135,10 +135,19 @@ def release_locks(queue: str) -> int:
 
 
 def worker_spawned(sender, proc_name=None, **kwargs):
-    """In each new worker process: make SIGTERM a stop request (see rag.queues)."""
+    """In each new worker process: make SIGTERM a stop request (see rag.queues).
+
+    django-q2 also sends ``post_spawn`` when it runs a task inline (``sync``: tests, or in a
+    web request's thread): that process is no worker, and its SIGTERM handling stays as it is.
+    """
+    import multiprocessing
+    import threading
+
     from rag.queues import install_stop_handler
 
-    install_stop_handler()
+    in_worker = multiprocessing.parent_process() is not None
+    if in_worker and threading.current_thread() is threading.main_thread():
+        install_stop_handler()
 
 
 def install() -> None:

@@ -90,3 +90,27 @@ def test_a_stop_budget_past_the_bound_is_a_configuration_error(settings):
 
     settings.Q_STOP_TIMEOUT = 30
     assert [e.id for e in check_queues()] == ["rag.E011"]
+
+
+def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
+    """Sync mode runs tasks in the caller (a web request's thread): it is no worker."""
+    import signal
+    import threading
+
+    from rag.queues import enqueue_now
+
+    before = signal.getsignal(signal.SIGTERM)
+    errors = []
+
+    def run():
+        try:
+            enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)  # main thread too
+    assert errors == []
+    assert signal.getsignal(signal.SIGTERM) is before
