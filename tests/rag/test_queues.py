@@ -97,6 +97,8 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
     import signal
     import threading
 
+    from django.db import connections
+
     from rag.queues import enqueue_now
 
     before = signal.getsignal(signal.SIGTERM)
@@ -107,6 +109,8 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
             enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
+        finally:
+            connections.close_all()  # this thread's own connection
 
     thread = threading.Thread(target=run)
     thread.start()
