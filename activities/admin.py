@@ -49,12 +49,14 @@ class ActivityAdmin(admin.ModelAdmin):
     @admin.action(description="Re-index the selected activities")
     def reindex(self, request, queryset):
         from activities.tasks import enqueue_index
+        from rag.queues import queue_for_rows
 
         ids = list(queryset.values_list("pk", flat=True))
         # Clearing the hash makes the task re-embed even when the text is unchanged.
         queryset.update(embedding_hash="", index_state=IndexState.PENDING, index_attempts=0)
+        queue = queue_for_rows(len(ids))
         for pk in ids:
-            enqueue_index(pk)
+            enqueue_index(pk, queue=queue)
         self.message_user(request, f"Queued {len(ids)} activities for indexing.", messages.INFO)
 
 

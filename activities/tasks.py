@@ -9,11 +9,11 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
+from rag.queues import INTERACTIVE, enqueue, queue_for_rows
 from rag.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
@@ -34,24 +34,28 @@ INDEX_WORK = Work(
 )
 
 
-def enqueue_index(activity_id: int) -> None:
-    """Index the activity asynchronously once the current transaction commits."""
-    from django_q.tasks import async_task
+def enqueue_index(activity_id: int, *, queue: str = INTERACTIVE) -> None:
+    """Index the activity asynchronously once the current transaction commits.
 
-    transaction.on_commit(
-        lambda: async_task(
-            "activities.tasks.activity_index",
-            activity_id,
-            group="activities.index",
-            task_name=f"activities.index:{activity_id}",
-        )
+    Queue: interactive (someone just created or edited it); bulk for re-indexing many.
+    """
+    enqueue(
+        "activities.tasks.activity_index",
+        activity_id,
+        queue=queue,
+        group="activities.index",
+        task_name=f"activities.index:{activity_id}",
     )
 
 
 def enqueue_index_many(activity_ids: list[int]) -> None:
-    """Index each of these activities (the reconciler's and the retries' entry point)."""
+    """Index each of these activities (the reconciler's and the retries' entry point).
+
+    Queue: by count (``rag.queues.queue_for_rows``): a few rows interactive, many bulk.
+    """
+    queue = queue_for_rows(len(activity_ids))
     for activity_id in activity_ids:
-        enqueue_index(activity_id)
+        enqueue_index(activity_id, queue=queue)
 
 
 def schedule_retry(activity_id: int, attempt: int) -> None:

@@ -209,7 +209,7 @@ def bench_edit(state: dict, url: str, book_label: str) -> str:
     from writing.services import chapter_autosave, chapter_save
 
     user, chapter_id = state["user"], state["ids"][0]
-    env = {**os.environ, "DATABASE_URL": url, "Q_WORKERS": "1"}
+    env = {**os.environ, "DATABASE_URL": url, "Q_WORKERS_INTERACTIVE": "1"}
     worker = subprocess.Popen(
         [sys.executable, "manage.py", "qcluster"],
         cwd=ROOT,

@@ -174,10 +174,18 @@ RAG_LLM = {
 AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 
 # --- Background work (django-q2, ORM broker) --------------------------------
+# Two queues, one cluster each (rag/queues.py): "interactive" is the default cluster (work
+# that names no cluster runs there), "bulk" an alternative cluster selected by the
+# Q_CLUSTER_NAME environment variable (`manage.py serve` starts both). A bulk worker never
+# takes interactive work and the other way round, so a user's write never waits behind an import.
+Q_WORKERS_INTERACTIVE = env_int("Q_WORKERS_INTERACTIVE", 2)
+Q_WORKERS_BULK = env_int("Q_WORKERS_BULK", 1)
 Q_CLUSTER = {
-    "name": "semmem",
+    "name": "interactive",
     "orm": "default",
-    "workers": env_int("Q_WORKERS", 2),
+    "workers": Q_WORKERS_INTERACTIVE,
+    # Fetch at most one task per worker ahead: fewer tasks to hand back on stop.
+    "queue_limit": Q_WORKERS_INTERACTIVE,
     # Every task is bounded well below this (docs/ARCHITECTURE.md, "Background work").
     "timeout": env_int("Q_TIMEOUT", 180),
     # retry must exceed timeout, and failed tasks must not retry forever. Rows of lost tasks
@@ -190,7 +198,17 @@ Q_CLUSTER = {
     "ack_failures": True,
     "sync": env_bool("Q_SYNC", False),
     "label": "Tasks",
+    "ALT_CLUSTERS": {
+        "bulk": {"workers": Q_WORKERS_BULK, "queue_limit": Q_WORKERS_BULK},
+    },
 }
+# Seconds a cluster may take to stop after SIGTERM/SIGINT (rag/worker.py): busy workers get
+# until then to finish their task, then are killed and the task runs again at the next start.
+# `manage.py serve` waits this plus 2 s before it kills what is left.
+Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
+# Niceness of the bulk cluster's processes under `manage.py serve` (0: same as the rest), so
+# bulk work takes the CPU the web server and the interactive workers leave.
+Q_BULK_NICE = env_int("Q_BULK_NICE", 10)
 # How long a worker may wait inside an autosave chunking task for the writer to pause. The
 # django-q2 scheduler only looks at due schedules every 30 s, so waiting in the worker is what
 # makes a debounced chunking run start within a poll interval of the debounce; 0 leaves it to

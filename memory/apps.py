@@ -5,11 +5,13 @@ def register_memory_schedules(sender, **kwargs):
     """Schedule the daily retention sweep (idempotent)."""
     from django_q.models import Schedule
 
+    from rag.queues import BULK
     from rag.schedules import ensure_schedule
 
     ensure_schedule(
         "memory.tasks.retention_sweep",
         name="memory.retention_sweep",
+        queue=BULK,
         schedule_type=Schedule.DAILY,
     )
 

@@ -200,6 +200,7 @@ def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
     from memory.cursors import new_message_id
     from memory.models import ChatMessage, Kind, Role
     from memory.tasks import enqueue_embed
+    from rag.queues import BULK
     from rag.text import segment_for_index
 
     settings_row = live.get_settings()
@@ -249,5 +250,5 @@ def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
             covered_count=len(pending) + (previous.covered_count if previous else 0),
         )
         ChatMessage.objects.filter(pk__in=[m.pk for m in pending]).update(summarised=True)
-        enqueue_embed([summary.pk])
+        enqueue_embed([summary.pk], queue=BULK)
     return f"summarised {len(pending)}"

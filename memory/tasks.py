@@ -11,11 +11,11 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
+from rag.queues import BULK, enqueue, queue_for_rows
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -37,28 +37,25 @@ EMBED_WORK = Work(
 )
 
 
-def enqueue_embed(ids: list[int]) -> None:
-    """Embed these rows asynchronously, in groups of <= 100, once the transaction commits."""
-    from django_q.tasks import async_task
+def enqueue_embed(ids: list[int], *, queue: str | None = None) -> None:
+    """Embed these rows asynchronously, in groups of <= 100, once the transaction commits.
 
-    groups = [list(ids[i : i + EMBED_GROUP]) for i in range(0, len(ids), EMBED_GROUP)]
-
-    def send():
-        for group in groups:
-            async_task("memory.tasks.messages_embed", group, group="memory.embed")
-
-    transaction.on_commit(send)
+    Queue: ``queue`` when given, else by size (``rag.queues.queue_for_rows``): a few messages
+    someone just wrote go to interactive, an imported history to bulk.
+    """
+    queue = queue or queue_for_rows(len(ids))
+    for i in range(0, len(ids), EMBED_GROUP):
+        enqueue(
+            "memory.tasks.messages_embed",
+            list(ids[i : i + EMBED_GROUP]),
+            queue=queue,
+            group="memory.embed",
+        )
 
 
 def enqueue_summarize(user_pk: int, chat_id: str) -> None:
-    """Summarise a chat asynchronously once the transaction commits."""
-    from django_q.tasks import async_task
-
-    transaction.on_commit(
-        lambda: async_task(
-            "memory.tasks.chat_summarize", user_pk, chat_id, group="memory.summarize"
-        )
-    )
+    """Summarise a chat asynchronously once the transaction commits (queue: bulk)."""
+    enqueue("memory.tasks.chat_summarize", user_pk, chat_id, queue=BULK, group="memory.summarize")
 
 
 def _schedule_retry(ids: list[int], attempt: int) -> None:

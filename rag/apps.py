@@ -16,12 +16,14 @@ class RagConfig(AppConfig):
         from rag.models import RagSettings
         from rag.schedules import register_rag_schedules
         from rag.work import task_finished
+        from rag.worker import install as install_bounded_stop
 
         pre_migrate.connect(signals.create_extensions, sender=self)
         post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
         post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
+        install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (rag/worker.py)
         _keep_framework_user_data()
 
 

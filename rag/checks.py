@@ -197,3 +197,31 @@ def check_task_settings(app_configs=None, **kwargs):
             )
         )
     return errors
+
+
+@register("rag")
+def check_queues(app_configs=None, **kwargs):
+    """rag.E012-E013: each queue has workers; a worker can stop within the 10 s bound."""
+    from rag.queues import QUEUES, cluster_config
+
+    errors = []
+    for queue in QUEUES:
+        workers = cluster_config(queue).get("workers")
+        if not isinstance(workers, int) or workers < 1:
+            errors.append(
+                Error(
+                    f"The {queue!r} queue has no workers ({workers!r}).",
+                    hint=f"Set Q_WORKERS_{queue.upper()} to 1 or more.",
+                    id="rag.E012",
+                )
+            )
+    stop = settings.Q_STOP_TIMEOUT
+    if not 2 <= stop <= 8:
+        errors.append(
+            Error(
+                f"Q_STOP_TIMEOUT is {stop}; a worker must stop within 10 s of SIGTERM.",
+                hint="Set Q_STOP_TIMEOUT between 2 and 8 seconds (serve adds 2 s before it kills).",
+                id="rag.E013",
+            )
+        )
+    return errors

@@ -7,19 +7,26 @@ from datetime import datetime
 
 def ensure_schedule(
     func: str,
-    *,
+    *args,
     name: str,
+    queue: str,
     schedule_type: str,
     minutes: int | None = None,
     next_run: datetime | None = None,
     repeats: int = -1,
 ) -> None:
-    """Create or update the named schedule so it runs ``func`` as given."""
+    """Create or update the named schedule so it runs ``func(*args)`` on ``queue`` as given."""
     from django.utils import timezone
     from django_q.models import Schedule
 
+    from rag.queues import QUEUES
+
+    if queue not in QUEUES:
+        raise ValueError(f"unknown queue {queue!r}")
     defaults = {
         "func": func,
+        "args": repr(args) if args else None,
+        "cluster": queue,
         "schedule_type": schedule_type,
         "minutes": minutes,
         "repeats": repeats,
@@ -36,18 +43,31 @@ def ensure_schedule(
 
 
 def register_rag_schedules(sender, **kwargs):
-    """Schedule the worker heartbeat and the reconciler of background work, every minute."""
+    """Schedule every minute the worker heartbeat on each queue and the work reconciler."""
     from django_q.models import Schedule
+
+    from rag.queues import BULK, INTERACTIVE
 
     ensure_schedule(
         "rag.tasks.work_reconcile",
         name="rag.work_reconcile",
+        queue=INTERACTIVE,
         schedule_type=Schedule.MINUTES,
         minutes=1,
     )
     ensure_schedule(
         "rag.tasks.worker_heartbeat",
+        INTERACTIVE,
         name="rag.worker_heartbeat",
+        queue=INTERACTIVE,
+        schedule_type=Schedule.MINUTES,
+        minutes=1,
+    )
+    ensure_schedule(
+        "rag.tasks.worker_heartbeat",
+        BULK,
+        name="rag.worker_heartbeat.bulk",
+        queue=BULK,
         schedule_type=Schedule.MINUTES,
         minutes=1,
     )

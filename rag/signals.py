@@ -26,7 +26,7 @@ def task_executed(sender, task, **kwargs):
     from rag.tasks import worker_heartbeat
 
     with contextlib.suppress(Exception):  # a heartbeat must never fail a task
-        worker_heartbeat()
+        worker_heartbeat(task.get("cluster") or "qcluster")
 
 
 from django.dispatch import Signal  # noqa: E402

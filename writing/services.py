@@ -59,13 +59,32 @@ def book_delete(*, user, book_id: int) -> None:
     book_get(user=user, book_id=book_id).delete()
 
 
+def chapter_create_queue(book: Book) -> str:
+    """Return the queue that chunks a chapter created in ``book`` now.
+
+    A chapter created while another chapter of the same book still waits for chunking is part
+    of an import (a client posting a book chapter by chapter): bulk. A writer's single new
+    chapter: interactive.
+    """
+    from rag.queues import BULK, INTERACTIVE
+
+    importing = Chapter.objects.filter(book=book, chunk_state=ChunkState.PENDING).exists()
+    return BULK if importing else INTERACTIVE
+
+
 @transaction.atomic
-def chapter_create(*, user, book_id: int, title: str, sequence: int, blocks) -> Chapter:
-    """Create a chapter with its blocks (all dirty) and start chunking after commit."""
+def chapter_create(
+    *, user, book_id: int, title: str, sequence: int, blocks, queue: str | None = None
+) -> Chapter:
+    """Create a chapter with its blocks (all dirty) and start chunking after commit.
+
+    ``queue``: where the chunking runs; by default :func:`chapter_create_queue` decides.
+    """
     from writing.tasks import enqueue_chunk
 
     contents = _clean_blocks(blocks)
     book = book_get(user=user, book_id=book_id)
+    queue = queue or chapter_create_queue(book)
     chapter = Chapter.objects.create(
         book=book, title=(title or "").strip()[:200], sequence=sequence
     )
@@ -73,7 +92,7 @@ def chapter_create(*, user, book_id: int, title: str, sequence: int, blocks) -> 
         StoryBlock(chapter=chapter, order=i, content=c, content_hash=content_hash(c))
         for i, c in enumerate(contents)
     )
-    enqueue_chunk(chapter.pk, chapter.version)
+    enqueue_chunk(chapter.pk, chapter.version, queue=queue)
     return chapter
 
 

@@ -14,9 +14,9 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
+from rag.queues import INTERACTIVE, enqueue, queue_for_rows, stop_requested
 from rag.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
@@ -67,25 +67,30 @@ def schedule_chunk(chapter_id: int, *, at) -> None:
     )
 
 
-def enqueue_chunk(chapter_id: int, version: int | None = None) -> None:
-    """Start :func:`chapter_chunk` now, once the current transaction commits."""
-    from django_q.tasks import async_task
+def enqueue_chunk(chapter_id: int, version: int | None = None, *, queue: str = INTERACTIVE) -> None:
+    """Start :func:`chapter_chunk` now, once the current transaction commits.
 
-    transaction.on_commit(
-        lambda: async_task(
-            "writing.tasks.chapter_chunk",
-            chapter_id,
-            version,
-            group="writing.chunk",
-            task_name=f"writing.chunk:{chapter_id}",
-        )
+    Queue: interactive for a writer's save; bulk for imports and demo loads (the caller says,
+    see ``writing.services.chapter_create``).
+    """
+    enqueue(
+        "writing.tasks.chapter_chunk",
+        chapter_id,
+        version,
+        queue=queue,
+        group="writing.chunk",
+        task_name=f"writing.chunk:{chapter_id}",
     )
 
 
 def enqueue_chunk_many(chapter_ids: list[int]) -> None:
-    """Chunk each of these chapters (the reconciler's and the retries' entry point)."""
+    """Chunk each of these chapters (the reconciler's and the retries' entry point).
+
+    Queue: by count (``rag.queues.queue_for_rows``): a few chapters interactive, many bulk.
+    """
+    queue = queue_for_rows(len(chapter_ids))
     for chapter_id in chapter_ids:
-        enqueue_chunk(chapter_id)
+        enqueue_chunk(chapter_id, queue=queue)
 
 
 def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
@@ -97,15 +102,14 @@ def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
     (and is the only path when ``WRITING_DEBOUNCE_WORKER_WAIT`` is 0); it finds nothing to do
     when the task already ran.
     """
-    from django_q.tasks import async_task
-
     schedule_chunk(chapter_id, at=due)
     if settings.WRITING_DEBOUNCE_WORKER_WAIT > 0:
-        async_task(
+        enqueue(
             "writing.tasks.chapter_chunk",
             chapter_id,
             version,
             "autosave",
+            queue=INTERACTIVE,
             group="writing.chunk",
             task_name=f"writing.autosave:{chapter_id}:{version}",
         )
@@ -115,11 +119,14 @@ def _wait_for_pause(chapter_id: int, version: int | None, budget: float) -> str:
     """Sleep until the autosave debounce of the chapter has passed; return why the wait ended.
 
     ``"quiet"``: no edit for the debounce interval; ``"superseded"``: a newer edit or save
-    bumped the version (its own task takes over); ``"gone"``; ``"too long"``: the budget ran out.
+    bumped the version (its own task takes over); ``"gone"``; ``"too long"``: the budget ran out;
+    ``"stopping"``: the worker is shutting down (the schedule made with the task chunks later).
     No transaction or lock is held while sleeping.
     """
     deadline = time.monotonic() + budget
     while True:
+        if stop_requested():
+            return "stopping"
         chapter = Chapter.objects.filter(pk=chapter_id).only("version", "last_edit_at").first()
         if chapter is None:
             return "gone"
@@ -145,7 +152,7 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
         outcome = _wait_for_pause(
             chapter_id, requested_version, float(settings.WRITING_DEBOUNCE_WORKER_WAIT)
         )
-        if outcome in ("gone", "superseded"):
+        if outcome in ("gone", "superseded", "stopping"):
             return outcome
         requested_version = None  # the edit is not chunked yet: do not take "up to date"
     chapter = Chapter.objects.filter(pk=chapter_id).first()

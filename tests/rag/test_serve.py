@@ -94,3 +94,48 @@ def test_keep_db_leaves_the_embedded_database_running(pg_dir):
     assert "Stopped the web server" in output
     assert not port_open(port)
     assert server_running(pg_dir)
+
+
+@pytest.fixture
+def serve_workers(worker_env, tmp_path):
+    """Start ``serve --no-web`` (one cluster per queue, 1 bulk worker) on the test database."""
+    from tests.rag.process_helpers import kill_group, start, wait_for_clusters
+
+    log = tmp_path / "serve.log"
+    env = {**worker_env, "Q_WORKERS_INTERACTIVE": "2", "Q_WORKERS_BULK": "1"}
+    process = start(env, "serve", "--no-web", log=log)
+    procs = wait_for_clusters(process, clusters=2, workers=3, log=log)
+    yield process, procs, log
+    kill_group(process)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_serve_stops_every_worker_within_ten_seconds(serve_workers, signum):
+    from tests.rag.process_helpers import STOP_BOUND_SECONDS, still_there
+
+    process, procs, log = serve_workers
+    process.send_signal(signum)
+    process.wait(timeout=STOP_BOUND_SECONDS)
+    assert still_there(procs) == [], log.read_text()
+    assert "queue 'interactive'" in log.read_text() and "queue 'bulk'" in log.read_text()
+
+
+def test_interactive_task_runs_while_the_bulk_queue_is_full(serve_workers, tmp_path):
+    from rag.queues import BULK, INTERACTIVE, enqueue_now
+    from tests.rag.process_helpers import wait_for_file
+
+    process, _, log = serve_workers
+    gate = tmp_path / "gate"
+    pile = [tmp_path / f"bulk-{i}" for i in range(4)]
+    for done in pile:
+        enqueue_now(
+            "tests.rag.queue_probe.wait_for_gate", str(gate), str(done), queue=BULK, sync=False
+        )
+    interactive = tmp_path / "interactive"
+    enqueue_now("tests.rag.queue_probe.touch", str(interactive), queue=INTERACTIVE, sync=False)
+
+    wait_for_file(interactive, process, log)
+    assert not any(done.exists() for done in pile)  # the bulk pile has not drained
+    gate.touch()
+    for done in pile:
+        wait_for_file(done, process, log)  # and bulk work still gets done

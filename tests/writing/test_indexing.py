@@ -224,6 +224,22 @@ def test_autosave_task_superseded_by_newer_edit(user, make_chapter, blocks, smal
     assert _child_ids_by_block(chapter) == before
 
 
+def test_autosave_task_stops_waiting_when_its_worker_stops(
+    user, make_chapter, blocks, small_chunks, settings, monkeypatch
+):
+    """A stopping worker is not held up by a debounce wait; the schedule chunks later."""
+    from rag import queues
+
+    settings.WRITING_DEBOUNCE_WORKER_WAIT = 60.0
+    chapter = make_chapter(blocks)
+    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "停。"}])
+    version = Chapter.objects.get(pk=chapter.pk).version
+    tasks.schedule_chunk(chapter.pk, at=timezone.now())
+    monkeypatch.setattr(queues, "_stop_requested", True)
+    assert tasks.chapter_chunk(chapter.pk, version, "autosave") == "stopping"
+    assert Schedule.objects.filter(name=tasks.schedule_name(chapter.pk)).exists()
+
+
 def test_explicit_save_ends_debounce(
     user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
 ):

@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from rag.embeddings import content_hash
+from rag.queues import BULK
 from writing.demo import FIXTURE, parse_chapters
 from writing.indexing import chunk_chapter
 from writing.models import Book, Chapter, StoryBlock
@@ -47,7 +48,7 @@ class Command(BaseCommand):
                 )
                 ids.append(chapter.pk)
                 if not options["sync"]:
-                    enqueue_chunk(chapter.pk, chapter.version)  # on commit
+                    enqueue_chunk(chapter.pk, chapter.version, queue=BULK)  # on commit
         if not options["sync"]:
             # Chunking ~60k characters takes a minute or two of CPU: the worker started by
             # `make run` does it, and the chapters show "pending" until then.

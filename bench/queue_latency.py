@@ -1,0 +1,225 @@
+"""Benchmark interactive-before-bulk: time until a new chat message is searchable during an import.
+
+Runs the real ``make run`` configuration (``manage.py serve``: web server, one worker cluster
+per queue, the real schedules, default live settings, nothing changed) on its own database
+(``bench_queues`` on the embedded server, created when missing; or ``--database-url``)::
+
+    python bench/queue_latency.py --datasets ../shared/datasets [--messages 20]
+
+1. Import 西游记 (100 chapters, split at ^第...回) as a book through the API: one
+   ``POST /api/books/`` and one ``POST /api/chapters/`` per chapter, as a client would.
+2. While its chapters are being chunked, write chat messages one at a time through
+   ``POST /v1/users/{id}/messages`` and, after each, poll ``POST /v1/messages/semantic_search``
+   (the message's own text; ``top_k`` 200, ``min_score`` -1: every message of the user) until
+   the message is among the hits: the time from the write to that hit is its latency.
+   Chapters still waiting for chunking are counted before and after, to show the import was
+   running throughout. One message
+   written and found before the import warms the web process and a worker up (model loaded).
+
+``--project DIR`` measures another checkout of the project with the same client (e.g. the
+code before the queues were split: ``git archive <commit> | tar -x -C DIR``); use another
+``--db-name`` for it, its migrations differ. Target: p95 <= 5 s over 20 writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._common import (  # noqa: E402
+    DEFAULT_DATASETS,
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    percentile,
+    write_section,
+)
+from bench._live import (  # noqa: E402
+    Api,
+    free_port,
+    import_book,
+    manage,
+    novel_chapters,
+    pending_chapters,
+    shared_machine_note,
+    start_serve,
+    stop_serve,
+    token_for,
+)
+
+USERNAME = "bench_queues"
+# Twenty different topics: each message must be told apart from the others by meaning.
+TOPICS = [
+    "周末想和朋友去杭州西湖骑车，顺便吃一顿杭帮菜",
+    "我对花生过敏，点外卖时一定要备注不要放花生",
+    "下个月要去成都出差，帮我记一下要带的材料",
+    "最近在学吉他，每天晚上练半个小时指法",
+    "孩子下周三开家长会，下午两点在学校礼堂",
+    "我的猫这两天不太吃东西，想预约宠物医院",
+    "年底打算换一台轻薄笔记本，预算八千以内",
+    "今天跑了十公里，膝盖有点疼，明天休息一天",
+    "妈妈生日快到了，想订一个不太甜的水果蛋糕",
+    "公司团建选在千岛湖，要提前订两间湖景房",
+    "我喜欢安静的咖啡馆，最好有插座可以办公",
+    "周五晚上想看一部悬疑电影，不要恐怖片",
+    "家里的洗衣机漏水了，要找师傅上门修理",
+    "准备考驾照科目二，倒车入库总是压线",
+    "想在阳台种点番茄和薄荷，需要什么样的土",
+    "下周去北京开会，住在国贸附近的酒店",
+    "最近失眠，睡前不要再喝浓茶和咖啡了",
+    "打算春节带父母去三亚，看看往返机票价格",
+    "读完了三体第一部，想接着看第二部黑暗森林",
+    "信用卡账单日是每月五号，记得按时还款",
+]
+
+
+def message_text(i: int, run: str) -> str:
+    return f"{TOPICS[i % len(TOPICS)]}（{run}-{i + 1}）"
+
+
+def time_until_searchable(api: Api, text: str, message_id: str, limit: float) -> dict:
+    """Write one message and poll semantic search for it.
+
+    Return ``seconds`` (from the write until a search returns it; None past ``limit``),
+    ``write`` (the POST's own duration), ``search`` (the last search request's duration) and
+    ``polls``.
+    """
+    started = time.perf_counter()
+    item = {"message_id": message_id, "role": "user", "content": text, "chat_id": "bench"}
+    item["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    status, payload, write = api.post(f"/v1/users/{USERNAME}/messages", {"items": [item]})
+    if status not in (200, 201):
+        raise SystemExit(f"message write failed: {status} {payload}")
+    out = {"seconds": None, "write": write, "search": 0.0, "polls": 0}
+    query = {"user_id": USERNAME, "query_text": text, "top_k": 200, "min_score": -1}
+    while time.perf_counter() - started < limit:
+        out["polls"] += 1
+        status, payload, out["search"] = api.post("/v1/messages/semantic_search", query)
+        if status == 200 and any(h["message_id"] == message_id for h in payload["items"]):
+            out["seconds"] = time.perf_counter() - started
+            return out
+        time.sleep(0.2)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--db-name", default="bench_queues")
+    parser.add_argument("--project", type=Path, default=ROOT, help="checkout to measure")
+    parser.add_argument("--label", default="this branch", help="name of the code measured")
+    parser.add_argument("--messages", type=int, default=20)
+    parser.add_argument("--chapters", type=int, default=100)
+    parser.add_argument("--limit", type=float, default=300.0, help="give up on a message after")
+    parser.add_argument("--no-report", action="store_true", help="print only")
+    args = parser.parse_args()
+
+    project = args.project.resolve()
+    url = bench_database_url(args.db_name, args.database_url)
+    manage(project, url, "migrate", "--noinput")
+    # Work left from an earlier run would compete with this one: start from an empty queue.
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM django_q_ormq")
+    token = token_for(project, url, USERNAME)
+    chapters = novel_chapters(args.datasets)[: args.chapters]
+    print(f"measuring {project} ({args.label}); defaults changed: none (live settings, env)")
+    print(f"{len(chapters)} chapters, {sum(len(''.join(p)) for _, p in chapters):,} characters")
+
+    port = free_port()
+    log = ROOT / ".runtime" / "bench_queue_latency_serve.log"
+    log.parent.mkdir(exist_ok=True)
+    server = start_serve(project, url, port, log)
+    api = Api(port, token)
+    run = uuid.uuid4().hex[:6]
+    results, writes, searches, import_errors = [], [], [], []
+    try:
+        # Warm up as a running service is: the model loaded in the web process and a worker.
+        warm = time_until_searchable(api, f"预热消息 {run}", f"q-{run}-warm", args.limit)
+        print(f"warm-up message searchable after {warm['seconds']}s")
+        t0 = time.perf_counter()
+        book_id = import_book(api, f"西游记 {run}", chapters, import_errors)
+        import_seconds = time.perf_counter() - t0
+        pending_before = pending_chapters(url, book_id)
+        print(f"imported in {import_seconds:.1f}s; {pending_before} chapters waiting for chunking")
+        for i in range(args.messages):
+            one = time_until_searchable(api, message_text(i, run), f"q-{run}-{i}", args.limit)
+            results.append(one["seconds"])
+            writes.append(one["write"])
+            searches.append(one["search"])
+            seconds = one["seconds"]
+            shown = f"{seconds:.2f}s" if seconds is not None else f"not found in {args.limit}s"
+            print(
+                f"  message {i + 1}: searchable after {shown} ({one['polls']} polls; write "
+                f"{one['write']:.2f}s, last search {one['search']:.2f}s)"
+            )
+        pending_after = pending_chapters(url, book_id)
+    finally:
+        stop_seconds = stop_serve(server)
+    found = [s for s in results if s is not None]
+    missing = len(results) - len(found)
+    # A message never found counts as the limit (a lower bound of its real latency: the
+    # table's figures are then "at least").
+    counted = found + [args.limit] * missing
+    p50, p95 = percentile(counted, 50), percentile(counted, 95)
+    verdict = "met" if missing == 0 and p95 <= 5.0 else "NOT met"
+    print(f"p50 {p50:.2f}s  p95 {p95:.2f}s  max {max(counted):.2f}s  target p95<=5s: {verdict}")
+    print(f"chapters pending: {pending_before} before the messages, {pending_after} after")
+    print(f"serve stopped in {stop_seconds:.1f}s")
+    print(shared_machine_note())
+    if args.no_report:
+        return
+    table = markdown_table(
+        [
+            "code",
+            "messages",
+            "p50 s",
+            "p95 s",
+            "max s",
+            "not found",
+            "write p50 s",
+            "search p50 s",
+            "pending chapters",
+        ],
+        [
+            [
+                args.label,
+                len(results),
+                round(p50, 2),
+                round(p95, 2),
+                round(max(counted), 2),
+                missing,
+                round(percentile(writes, 50), 2),
+                round(percentile(searches, 50), 2),
+                f"{pending_before} -> {pending_after}",
+            ]
+        ],
+    )
+    body = (
+        f"`manage.py serve` of the measured code as `make run` starts it (web server and its "
+        f"workers, default settings). {len(chapters)} chapters of 西游记 posted one by one "
+        f"through the API (import took {import_seconds:.1f}s, "
+        f"{len(import_errors)} errors); then {len(results)} chat messages written one at a "
+        f"time, each timed from its POST until semantic search returns it (the write and the "
+        f"successful search request's own durations are part of it: columns write and search)."
+        f"\n\n"
+        f"{table}\n\nTarget p95 <= 5 s: **{verdict}**. "
+        f"`serve` stopped in {stop_seconds:.1f}s after Ctrl-C.  \n{shared_machine_note()}"
+    )
+    key = "queue-latency" if project == ROOT else "queue-latency-before"
+    title = "Queues: time until a chat message is searchable during a book import"
+    if project != ROOT:
+        title += f" ({args.label})"
+    write_section(key, title, body)
+
+
+if __name__ == "__main__":
+    threading.current_thread().name = "bench"
+    main()

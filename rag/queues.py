@@ -1,0 +1,92 @@
+"""The two work queues and the one way to put work on them.
+
+``interactive``: work a user is waiting for (a chat message's embedding, a created or edited
+activity's indexing, an edited chapter's chunking, the heartbeat). ``bulk``: work nobody waits
+for second by second (demo loads, many-row imports, summaries, the retention sweep, scheduled
+digests). Each queue has its own django-q2 cluster (``Q_CLUSTER`` and its ``ALT_CLUSTERS`` in
+config/settings.py; ``manage.py serve`` starts one ``qcluster`` per queue), so a pile of bulk
+work never delays an interactive task: the interactive workers never see it.
+
+The interactive queue is the default cluster (``Q_CLUSTER["name"]``): a task or schedule that
+names no cluster runs there, so work someone forgot to route still runs, just not behind bulk.
+"""
+
+from __future__ import annotations
+
+import signal
+
+from django.conf import settings
+from django.db import transaction
+
+INTERACTIVE = "interactive"
+BULK = "bulk"
+QUEUES = (INTERACTIVE, BULK)
+
+# A write of more rows than this at once is an import, not a user waiting: it goes to bulk.
+INTERACTIVE_MAX_ROWS = 20
+
+
+def queue_for_rows(count: int) -> str:
+    """Return the queue for work on ``count`` rows written at once (an import goes to bulk)."""
+    return INTERACTIVE if count <= INTERACTIVE_MAX_ROWS else BULK
+
+
+def _check(queue: str) -> str:
+    if queue not in QUEUES:
+        raise ValueError(f"unknown queue {queue!r}; use one of {QUEUES}")
+    return queue
+
+
+def enqueue_now(func_path: str, *args, queue: str, **kwargs) -> str | None:
+    """Send ``func_path(*args, **kwargs)`` to ``queue`` at once; return the task id.
+
+    Keyword arguments django-q2 knows (``group``, ``task_name``, ``hook``, ``timeout``...) are
+    task options, the rest go to the function. Prefer :func:`enqueue` inside a transaction.
+    """
+    from django_q.tasks import async_task
+
+    return async_task(func_path, *args, cluster=_check(queue), **kwargs)
+
+
+def enqueue(func_path: str, *args, queue: str, **kwargs) -> None:
+    """Send ``func_path(*args, **kwargs)`` to ``queue`` once the current transaction commits.
+
+    A worker therefore never reads uncommitted rows, and a rolled-back write enqueues nothing.
+    Outside a transaction it is sent at once. With ``Q_CLUSTER["sync"]`` (tests) the task runs
+    inline, on commit, whatever the queue.
+    """
+    _check(queue)
+    transaction.on_commit(lambda: enqueue_now(func_path, *args, queue=queue, **kwargs))
+
+
+def cluster_config(queue: str) -> dict:
+    """Return the django-q2 settings the cluster of ``queue`` runs with."""
+    conf = {k: v for k, v in settings.Q_CLUSTER.items() if k != "ALT_CLUSTERS"}
+    if _check(queue) != settings.Q_CLUSTER["name"]:
+        conf.update(settings.Q_CLUSTER.get("ALT_CLUSTERS", {}).get(queue, {}))
+    return conf
+
+
+# --- Stopping ------------------------------------------------------------------------------
+# Set in a worker process when its cluster is stopping (rag.worker installs the handler).
+_stop_requested = False
+
+
+def stop_requested() -> bool:
+    """Return True when this worker's cluster is shutting down.
+
+    Tasks that wait (polls, sleeps) check it and return early, leaving the rest to a schedule
+    or the next run, so that a stop is never held up by a task that is merely waiting.
+    """
+    return _stop_requested
+
+
+def request_stop(signum=None, frame=None) -> None:
+    """Mark this process as stopping (the worker's SIGTERM handler)."""
+    global _stop_requested
+    _stop_requested = True
+
+
+def install_stop_handler() -> None:
+    """Make SIGTERM in this worker process a stop request instead of an instant death."""
+    signal.signal(signal.SIGTERM, request_stop)

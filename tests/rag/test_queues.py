@@ -1,0 +1,120 @@
+"""rag/queues.py: work goes to the queue it names, on commit; every schedule names its queue."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django_q.models import OrmQ, Schedule
+
+from rag.queues import BULK, INTERACTIVE, QUEUES, cluster_config, enqueue, queue_for_rows
+
+
+@pytest.fixture
+def real_queue(monkeypatch):
+    """Make django-q2 enqueue into its broker table instead of running tasks inline."""
+    from django_q.conf import Conf
+
+    monkeypatch.setattr(Conf, "SYNC", False)
+
+
+def queued() -> list[tuple[str, str]]:
+    """Return (queue, function) of every task waiting in the broker, oldest first."""
+    return [(row.key, row.task["func"]) for row in OrmQ.objects.order_by("pk")]
+
+
+def test_enqueue_sends_to_the_named_queue_on_commit(
+    db, real_queue, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        enqueue("rag.tasks.worker_heartbeat", "x", queue=BULK)
+        assert queued() == []  # not before the commit
+    assert queued() == [(BULK, "rag.tasks.worker_heartbeat")]
+
+
+def test_a_rolled_back_write_enqueues_nothing(transactional_db, real_queue):
+    with pytest.raises(RuntimeError), transaction.atomic():
+        enqueue("rag.tasks.worker_heartbeat", queue=INTERACTIVE)
+        raise RuntimeError("roll back")
+    assert queued() == []
+
+
+def test_an_unknown_queue_is_refused(db):
+    with pytest.raises(ValueError, match="unknown queue"):
+        enqueue("rag.tasks.worker_heartbeat", queue="fast")
+
+
+def test_many_rows_at_once_go_to_bulk():
+    assert queue_for_rows(1) == INTERACTIVE
+    assert queue_for_rows(500) == BULK
+
+
+def test_each_queue_has_its_own_cluster_and_workers(settings):
+    assert settings.Q_CLUSTER["name"] == INTERACTIVE  # unrouted work runs, on interactive
+    assert cluster_config(INTERACTIVE)["workers"] == settings.Q_WORKERS_INTERACTIVE
+    assert cluster_config(BULK)["workers"] == settings.Q_WORKERS_BULK
+
+
+def test_every_recurring_schedule_names_its_queue(db):
+    from django.apps import apps
+
+    from agent.signals import register_agent_schedules
+    from memory.apps import register_memory_schedules
+    from rag.schedules import register_rag_schedules
+
+    for register, app in [
+        (register_rag_schedules, "rag"),
+        (register_memory_schedules, "memory"),
+        (register_agent_schedules, "agent"),
+    ]:
+        register(sender=apps.get_app_config(app))
+    clusters = dict(Schedule.objects.values_list("name", "cluster"))
+    assert clusters["memory.retention_sweep"] == BULK
+    assert clusters["agent.daily_digest"] == BULK
+    assert clusters["rag.worker_heartbeat.bulk"] == BULK
+    assert clusters["rag.worker_heartbeat"] == INTERACTIVE
+    assert set(clusters.values()) <= set(QUEUES)
+
+
+def test_a_queue_without_workers_is_a_configuration_error(settings):
+    from rag.checks import check_queues
+
+    settings.Q_CLUSTER = {
+        **settings.Q_CLUSTER,
+        "ALT_CLUSTERS": {BULK: {"workers": 0}},
+    }
+    assert [e.id for e in check_queues()] == ["rag.E012"]
+
+
+def test_a_stop_budget_past_the_bound_is_a_configuration_error(settings):
+    from rag.checks import check_queues
+
+    settings.Q_STOP_TIMEOUT = 30
+    assert [e.id for e in check_queues()] == ["rag.E013"]
+
+
+def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
+    """Sync mode runs tasks in the caller (a web request's thread): it is no worker."""
+    import signal
+    import threading
+
+    from django.db import connections
+
+    from rag.queues import enqueue_now
+
+    before = signal.getsignal(signal.SIGTERM)
+    errors = []
+
+    def run():
+        try:
+            enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()  # this thread's own connection
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)  # main thread too
+    assert errors == []
+    assert signal.getsignal(signal.SIGTERM) is before
