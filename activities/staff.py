@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
@@ -58,7 +59,9 @@ def search_playground(request):
     query = params.get("q", "")
     as_user = params.get("as_user", "")
     outcome, error = None, None
-    if "q" in params:
+    if len(query) > settings.RAG_QUERY_MAX_CHARS:
+        error = f"The query is longer than {settings.RAG_QUERY_MAX_CHARS} characters."
+    elif "q" in params:
         filters: dict = {}
         lat, lng, radius = (
             _float(params.get("lat")),
