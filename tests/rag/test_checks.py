@@ -112,3 +112,25 @@ def test_w002_names_only_the_surfaces_still_missing(live_settings):
 @pytest.mark.django_db
 def test_default_model_has_floors_so_w002_is_silent():
     assert check_similarity_floors() == []
+
+
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"RAG_QUERY_MAX_CHARS": 0}, "rag.E020"),
+        ({"RAG_QUERY_MAX_CHARS": None}, "rag.E020"),
+        ({"DATA_UPLOAD_MAX_MEMORY_SIZE": None}, "rag.E021"),
+        ({"DATA_UPLOAD_MAX_MEMORY_SIZE": 10}, "rag.E021"),
+    ],
+)
+def test_unusable_input_limits_are_reported(changes, expected):
+    from rag.checks import check_input_limits
+
+    with override_settings(**changes):
+        assert ids(check_input_limits()) == [expected]
+
+
+def test_default_input_limits_pass_their_check():
+    from rag.checks import check_input_limits
+
+    assert check_input_limits() == []
