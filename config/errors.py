@@ -209,6 +209,7 @@ class ApiErrorMiddleware:
             404: NOT_FOUND,
             405: INVALID_ARGUMENT,
             409: CONFLICT,
+            413: PAYLOAD_TOO_LARGE,
             429: RATE_LIMITED,
         }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
         message = {

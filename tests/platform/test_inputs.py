@@ -78,6 +78,14 @@ def test_json_body_of_a_plain_view_rejects_bad_json_as_invalid_argument(body):
         json_body(_post(body))
 
 
+def test_request_data_too_big_wherever_it_surfaces_is_413_payload_too_large():
+    from django.core.exceptions import RequestDataTooBig
+
+    from config.errors import classify_exception
+
+    assert classify_exception(RequestDataTooBig("big"))[:2] == (413, "PAYLOAD_TOO_LARGE")
+
+
 def test_json_body_returns_the_object():
     assert json_body(_post(b'{"a": [1, "b"]}')) == {"a": [1, "b"]}
 
