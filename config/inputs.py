@@ -1,7 +1,7 @@
 """Bound and clean every input at the edge, in one place (README, "Input limits").
 
 - Bodies: at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (413 PAYLOAD_TOO_LARGE), UTF-8 JSON
-  nested at most :data:`MAX_JSON_DEPTH` deep, no ``NaN``/``Infinity``.
+  nested at most :data:`MAX_JSON_DEPTH` deep, no ``NaN``/``Infinity`` (nor ``1e400``).
 - Text: no NUL (``\\x00``) and no lone UTF-16 surrogate (``\\ud800``-``\\udfff`` unpaired), in
   any string of a JSON body (keys and values, at any depth), in the query string and in the
   path. PostgreSQL cannot store either, so they are rejected (400 INVALID_ARGUMENT), never
@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import math
 import re
 from datetime import UTC, datetime
 
@@ -84,6 +85,13 @@ def _reject_constant(name: str):
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"{text} does not fit a double")
+    return value
+
+
 def _check_tree(value, path: str) -> None:
     # Depth is already bounded by MAX_JSON_DEPTH, so recursion is safe.
     if isinstance(value, str):
@@ -111,7 +119,7 @@ def load_json(raw: bytes | str):
     if _json_depth(text) > MAX_JSON_DEPTH:
         raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.")
     try:
-        data = json.loads(text, parse_constant=_reject_constant)
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except (ValueError, RecursionError) as exc:
         raise InputError(f"Malformed JSON: {exc}") from None
     _check_tree(data, "")

@@ -44,6 +44,7 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
         '{"x\\u0000": 1}',
         '{"a": NaN}',
         '{"a": -Infinity}',
+        '{"a": 1e400}',
         b'{"a": "\xff"}',
         b'{"a": "\xed\xa0\x80"}',  # a surrogate encoded as UTF-8 bytes (CESU-8)
     ],
