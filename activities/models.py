@@ -11,6 +11,7 @@ from django.db import models
 from pgvector.django import HnswIndex
 
 from activities.text import embedding_text_for
+from config.inputs import validate_datetime_range
 from rag.models import Embedded
 from rag.search import fulltext_index
 
@@ -40,8 +41,8 @@ class Activity(Embedded):
     description = models.TextField(blank=True, default="")
     type = models.CharField(max_length=50, db_index=True)
     tags = models.JSONField(default=list, blank=True)
-    start_at = models.DateTimeField()
-    end_at = models.DateTimeField(null=True, blank=True)
+    start_at = models.DateTimeField(validators=[validate_datetime_range])
+    end_at = models.DateTimeField(null=True, blank=True, validators=[validate_datetime_range])
     time_zone = models.CharField(max_length=64, default=default_time_zone)
     lat = models.FloatField()
     lng = models.FloatField()

@@ -5,42 +5,44 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from activities.models import ActivityStatus, IndexState
+from config import fields
+from config.inputs import INT_MAX
 
 
 class ActivityLocationSerializer(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lng = serializers.FloatField(min_value=-180, max_value=180)
+    lat = fields.FloatField(min_value=-90, max_value=90)
+    lng = fields.FloatField(min_value=-180, max_value=180)
 
 
 class ActivityCreateInputSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=200)
-    description = serializers.CharField(allow_blank=True, default="")
-    type = serializers.CharField(max_length=50)
-    tags = serializers.ListField(
-        child=serializers.CharField(max_length=50), default=list, max_length=20
+    title = fields.StrictCharField(max_length=200)
+    description = fields.TextField(allow_blank=True, default="")
+    type = fields.StrictCharField(max_length=50)
+    tags = fields.ListField(
+        child=fields.StrictCharField(max_length=50), default=list, max_length=20
     )
-    start_at = serializers.DateTimeField()
-    end_at = serializers.DateTimeField(required=False, allow_null=True)
+    start_at = fields.DateTimeField()
+    end_at = fields.DateTimeField(required=False, allow_null=True)
     location = ActivityLocationSerializer()
-    location_name = serializers.CharField(max_length=200, allow_blank=True, default="")
-    max_participants = serializers.IntegerField(min_value=1, max_value=100000)
-    current_participants = serializers.IntegerField(min_value=0, default=0)
+    location_name = fields.StrictCharField(max_length=200, allow_blank=True, default="")
+    max_participants = fields.IntegerField(min_value=1, max_value=100000)
+    current_participants = fields.IntegerField(min_value=0, default=0)
     status = serializers.ChoiceField(choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE)
 
 
 class ActivityUpdateInputSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=200, required=False)
-    description = serializers.CharField(allow_blank=True, required=False)
-    type = serializers.CharField(max_length=50, required=False)
-    tags = serializers.ListField(
-        child=serializers.CharField(max_length=50), required=False, max_length=20
+    title = fields.StrictCharField(max_length=200, required=False)
+    description = fields.TextField(allow_blank=True, required=False)
+    type = fields.StrictCharField(max_length=50, required=False)
+    tags = fields.ListField(
+        child=fields.StrictCharField(max_length=50), required=False, max_length=20
     )
-    start_at = serializers.DateTimeField(required=False)
-    end_at = serializers.DateTimeField(required=False, allow_null=True)
+    start_at = fields.DateTimeField(required=False)
+    end_at = fields.DateTimeField(required=False, allow_null=True)
     location = ActivityLocationSerializer(required=False)
-    location_name = serializers.CharField(max_length=200, allow_blank=True, required=False)
-    max_participants = serializers.IntegerField(min_value=1, max_value=100000, required=False)
-    current_participants = serializers.IntegerField(min_value=0, required=False)
+    location_name = fields.StrictCharField(max_length=200, allow_blank=True, required=False)
+    max_participants = fields.IntegerField(min_value=1, max_value=100000, required=False)
+    current_participants = fields.IntegerField(min_value=0, required=False)
     status = serializers.ChoiceField(choices=ActivityStatus.choices, required=False)
 
 
@@ -60,8 +62,8 @@ class ActivityOutputSerializer(serializers.Serializer):
     type = serializers.CharField()
     tags = serializers.ListField(child=serializers.CharField())
     vibes = serializers.ListField(child=serializers.CharField())
-    start_at = serializers.DateTimeField()
-    end_at = serializers.DateTimeField(allow_null=True)
+    start_at = fields.DateTimeField()
+    end_at = fields.DateTimeField(allow_null=True)
     location = serializers.SerializerMethodField()
     location_name = serializers.CharField()
     status = serializers.ChoiceField(choices=ActivityStatus.choices)
@@ -91,7 +93,7 @@ class ActivityListQuerySerializer(serializers.Serializer):
     type = serializers.CharField(required=False)
     status = serializers.ChoiceField(choices=ActivityStatus.choices, required=False)
     limit = serializers.IntegerField(min_value=1, max_value=200, default=50)
-    offset = serializers.IntegerField(min_value=0, default=0)
+    offset = serializers.IntegerField(min_value=0, max_value=INT_MAX, default=0)
 
 
 class ParticipationOutputSerializer(serializers.Serializer):
@@ -110,9 +112,9 @@ class FeedbackInputSerializer(serializers.Serializer):
 
 
 class SearchLocationSerializer(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lng = serializers.FloatField(min_value=-180, max_value=180)
-    radiusInKm = serializers.FloatField(
+    lat = fields.FloatField(min_value=-90, max_value=90)
+    lng = fields.FloatField(min_value=-180, max_value=180)
+    radiusInKm = fields.FloatField(
         min_value=0.001,
         max_value=20000,
         required=False,  # noqa: N815
@@ -121,25 +123,22 @@ class SearchLocationSerializer(serializers.Serializer):
 
 
 class SearchTimeRangeSerializer(serializers.Serializer):
-    start = serializers.DateTimeField(required=False, allow_null=True)
-    end = serializers.DateTimeField(required=False, allow_null=True)
+    start = fields.DateTimeField(required=False, allow_null=True)
+    end = fields.DateTimeField(required=False, allow_null=True)
 
 
 class SearchFiltersSerializer(serializers.Serializer):
     location = SearchLocationSerializer(required=False, allow_null=True)
     timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815
-    type = serializers.CharField(required=False, allow_blank=True, allow_null=True)
+    type = fields.StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=50)
 
 
 class SearchInputSerializer(serializers.Serializer):
-    semanticQuery = serializers.CharField(
-        required=False,
-        allow_blank=True,
-        allow_null=True,  # noqa: N815
-        max_length=500,
+    semanticQuery = fields.QueryTextField(  # noqa: N815
+        required=False, allow_blank=True, allow_null=True
     )
     filters = SearchFiltersSerializer(required=False, allow_null=True)
-    limit = serializers.IntegerField(min_value=1, max_value=50, required=False, default=20)
+    limit = fields.IntegerField(min_value=1, max_value=50, required=False, default=20)
 
 
 class SearchResultSerializer(serializers.Serializer):

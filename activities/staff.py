@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
@@ -45,10 +48,12 @@ def activity_browser(request):
 
 
 def _float(value):
+    """Return a finite float from a query parameter, or None (``nan``, ``1e400``: None)."""
     try:
-        return float(value) if value not in (None, "") else None
+        number = float(value) if value not in (None, "") else None
     except ValueError:
         return None
+    return number if number is not None and math.isfinite(number) else None
 
 
 @staff_member_required
@@ -58,7 +63,9 @@ def search_playground(request):
     query = params.get("q", "")
     as_user = params.get("as_user", "")
     outcome, error = None, None
-    if "q" in params:
+    if len(query) > settings.RAG_QUERY_MAX_CHARS:
+        error = f"The query is longer than {settings.RAG_QUERY_MAX_CHARS} characters."
+    elif "q" in params:
         filters: dict = {}
         lat, lng, radius = (
             _float(params.get("lat")),
@@ -79,7 +86,7 @@ def search_playground(request):
                 user=user,
                 semantic_query=query,
                 filters=filters,
-                limit=int(_float(params.get("limit")) or 20),
+                limit=min(max(int(_float(params.get("limit")) or 20), 1), 50),
             )
         except ServiceError as exc:
             error = exc.message

@@ -4,18 +4,18 @@ from rest_framework import serializers
 
 from agent.models import EventKind  # noqa: F401  (re-exported for views)
 from agent.router import INTENTS
-
-MAX_MESSAGE_CHARS = 4000
+from config import fields
 
 
 class LocationSerializer(serializers.Serializer):
-    lat = serializers.FloatField(min_value=-90, max_value=90)
-    lng = serializers.FloatField(min_value=-180, max_value=180)
+    lat = fields.FloatField(min_value=-90, max_value=90)
+    lng = fields.FloatField(min_value=-180, max_value=180)
 
 
 class ChatRequestSerializer(serializers.Serializer):
-    message = serializers.CharField(max_length=MAX_MESSAGE_CHARS, trim_whitespace=True)
-    chat_id = serializers.RegexField(
+    # The message is searched by meaning: a query text, bounded by RAG_QUERY_MAX_CHARS.
+    message = fields.QueryTextField(trim_whitespace=True)
+    chat_id = fields.RegexField(
         r"^[A-Za-z0-9_.:\-]{1,200}$", required=False, allow_null=True, allow_blank=True
     )
     location = LocationSerializer(

@@ -8,20 +8,23 @@ path prefixes, so nothing there answers with an HTML page.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status as http
 
+from config.inputs import InputError, body_limit_message, load_json
+
 logger = logging.getLogger(__name__)
 
 INVALID_ARGUMENT = "INVALID_ARGUMENT"
+PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 UNAUTHENTICATED = "UNAUTHENTICATED"
 PERMISSION_DENIED = "PERMISSION_DENIED"
 NOT_FOUND = "NOT_FOUND"
@@ -46,6 +49,11 @@ class ServiceError(Exception):
 class InvalidArgument(ServiceError):
     code = INVALID_ARGUMENT
     status = http.HTTP_400_BAD_REQUEST
+
+
+class PayloadTooLarge(ServiceError):
+    code = PAYLOAD_TOO_LARGE
+    status = http.HTTP_413_REQUEST_ENTITY_TOO_LARGE
 
 
 class NotFound(ServiceError):
@@ -106,6 +114,11 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     if isinstance(exc, DjangoValidationError):
         details = {"fields": exc.message_dict} if hasattr(exc, "error_dict") else {}
         return 400, INVALID_ARGUMENT, "; ".join(exc.messages), details
+    if isinstance(exc, RequestDataTooBig):
+        return 413, PAYLOAD_TOO_LARGE, body_limit_message(), {}
+    if isinstance(exc, SuspiciousOperation):
+        # TooManyFieldsSent, TooManyFilesSent, a disallowed host: the request is at fault.
+        return 400, INVALID_ARGUMENT, "Bad request.", {}
     if isinstance(exc, Http404):
         return 404, NOT_FOUND, "Not found.", {}
     if isinstance(exc, DjangoPermissionDenied):
@@ -122,6 +135,8 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
             code = RATE_LIMITED
         elif exc.status_code == 409:
             code = CONFLICT
+        elif exc.status_code == 413:
+            code = PAYLOAD_TOO_LARGE
         elif 400 <= exc.status_code < 500:
             # Validation, parse errors, wrong method, unsupported media type.
             code = INVALID_ARGUMENT
@@ -194,6 +209,7 @@ class ApiErrorMiddleware:
             404: NOT_FOUND,
             405: INVALID_ARGUMENT,
             409: CONFLICT,
+            413: PAYLOAD_TOO_LARGE,
             429: RATE_LIMITED,
         }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
         message = {
@@ -219,11 +235,18 @@ class ApiErrorMiddleware:
 
 
 def json_body(request) -> dict:
-    """Parse a JSON object from a plain Django request or raise InvalidArgument."""
+    """Parse a JSON object from a plain Django request under the input rules (config.inputs).
+
+    Raise PayloadTooLarge over ``DATA_UPLOAD_MAX_MEMORY_SIZE``, InvalidArgument otherwise.
+    """
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise InvalidArgument(f"Malformed JSON: {exc}") from None
+        raw = request.body
+    except RequestDataTooBig:
+        raise PayloadTooLarge(body_limit_message()) from None
+    try:
+        data = load_json(raw or b"{}")
+    except InputError as exc:
+        raise InvalidArgument(exc.message) from None
     if not isinstance(data, dict):
         raise InvalidArgument("The request body must be a JSON object.")
     return data

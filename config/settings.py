@@ -49,6 +49,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.errors.ApiErrorMiddleware",
+    "config.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -125,6 +126,8 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON only, bounded in size and depth, no NUL or lone surrogates (config/inputs.py).
+    "DEFAULT_PARSER_CLASSES": ["config.inputs.BoundedJSONParser"],
     "DEFAULT_THROTTLE_RATES": {
         "user": env_str("API_THROTTLE_USER", "6000/min"),
         "anon": env_str("API_THROTTLE_ANON", "60/min"),
@@ -151,6 +154,11 @@ SPECTACULAR_SETTINGS = {
 }
 # Path prefixes that answer only in the JSON error shape, never an HTML page.
 API_PATH_PREFIXES = ("/api/", "/v1/", "/rag/")
+# Request bodies over this many bytes answer 413 PAYLOAD_TOO_LARGE (Django's default, 2.5 MB).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 2_621_440)
+# The longest search or query text any endpoint accepts (longer: 400); the embedding layer
+# reads the same bound for what one request may embed.
+RAG_QUERY_MAX_CHARS = env_int("RAG_QUERY_MAX_CHARS", 2000)
 
 # --- Embeddings and LLM ---------------------------------------------------
 RAG_EMBEDDING = {

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from pgvector.django import HnswIndex
 
+from config.inputs import validate_datetime_range
 from rag.models import Embedded
 from rag.search import fulltext_index
 
@@ -41,7 +42,7 @@ class ChatMessage(Embedded):
     )
     message_id = models.CharField(max_length=100)
     chat_id = models.CharField(max_length=200, blank=True, default="")
-    ts = models.DateTimeField()
+    ts = models.DateTimeField(validators=[validate_datetime_range])
     role = models.CharField(max_length=16, choices=Role.choices)
     kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MESSAGE)
     content = models.TextField()
@@ -51,7 +52,9 @@ class ChatMessage(Embedded):
     search_text = models.TextField(blank=True, default="")
     summarised = models.BooleanField(default=False)
     # Summary rows only: the last ts they cover and how many messages they cover.
-    covers_until_ts = models.DateTimeField(null=True, blank=True)
+    covers_until_ts = models.DateTimeField(
+        null=True, blank=True, validators=[validate_datetime_range]
+    )
     covered_count = models.PositiveIntegerField(default=0)
     embed_state = models.CharField(
         max_length=16, choices=EmbedState.choices, default=EmbedState.PENDING, db_index=True

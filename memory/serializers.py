@@ -6,22 +6,35 @@ serializer, so an error names the exact item (``items[3].ts``).
 
 from rest_framework import serializers
 
+from config import fields
+from memory.identity import MAX_USER_ID_LENGTH
 from memory.models import Kind, Role
 from memory.search import DEFAULT_TOP_K, MAX_PAGE_SIZE, MAX_TOP_K
+from memory.validation import MAX_CHAT_ID_CHARS, MAX_CONTENT_CHARS, MAX_ITEMS
+
+MAX_CURSOR_CHARS = 500
+MAX_RETURN_FIELDS = 20
+# Generous for any embedding model (the column's own dimension is checked by the search).
+MAX_EMBEDDING_DIMENSIONS = 8192
 
 # --- messages -------------------------------------------------------------------------------
 
 
 class MessageItemInSerializer(serializers.Serializer):
-    message_id = serializers.CharField(required=False, max_length=100)
-    ts = serializers.CharField(help_text="RFC 3339 timestamp with a time zone.")
+    message_id = fields.StrictCharField(required=False, max_length=100)
+    ts = fields.StrictCharField(
+        help_text="RFC 3339 timestamp with a time zone, from 1970-01-01T00:00:00Z up to "
+        "(not including) 2100-01-01T00:00:00Z."
+    )
     role = serializers.ChoiceField(choices=Role.choices)
-    content = serializers.CharField()
-    chat_id = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    content = fields.TextField(max_length=MAX_CONTENT_CHARS)
+    chat_id = fields.StrictCharField(required=False, allow_blank=True, max_length=MAX_CHAT_ID_CHARS)
 
 
 class MessagesWriteInSerializer(serializers.Serializer):
-    items = MessageItemInSerializer(many=True, help_text="1 to 500 messages, stored atomically.")
+    items = MessageItemInSerializer(
+        many=True, max_length=MAX_ITEMS, help_text="1 to 500 messages, stored atomically."
+    )
 
 
 class MessageStatusSerializer(serializers.Serializer):
@@ -57,9 +70,9 @@ class MessageListQuerySerializer(serializers.Serializer):
     until = serializers.CharField(required=False, help_text="RFC 3339, exclusive.")
     role = serializers.ChoiceField(choices=Role.choices, required=False)
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
-    chat_id = serializers.CharField(required=False)
+    chat_id = serializers.CharField(required=False, max_length=MAX_CHAT_ID_CHARS)
     page_size = serializers.IntegerField(required=False, min_value=1, max_value=500, default=50)
-    cursor = serializers.CharField(required=False)
+    cursor = serializers.CharField(required=False, max_length=MAX_CURSOR_CHARS)
 
 
 class NeighborsQuerySerializer(serializers.Serializer):
@@ -87,24 +100,30 @@ class ChatContextOutSerializer(serializers.Serializer):
 
 
 class TimeRangeSerializer(serializers.Serializer):
-    since = serializers.CharField(required=False, help_text="RFC 3339, inclusive.")
-    until = serializers.CharField(required=False, help_text="RFC 3339, exclusive.")
+    since = fields.StrictCharField(required=False, help_text="RFC 3339, inclusive.")
+    until = fields.StrictCharField(required=False, help_text="RFC 3339, exclusive.")
 
 
 class SearchFilterSerializer(serializers.Serializer):
     time_range = TimeRangeSerializer(required=False)
     role = serializers.ChoiceField(choices=Role.choices, required=False)
-    chat_id = serializers.CharField(required=False)
+    chat_id = fields.StrictCharField(required=False, max_length=MAX_CHAT_ID_CHARS)
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
 
 
+def _return_fields():
+    return fields.ListField(
+        child=fields.StrictCharField(max_length=50), required=False, max_length=MAX_RETURN_FIELDS
+    )
+
+
 class LexicalSearchInSerializer(serializers.Serializer):
-    user_id = serializers.CharField()
-    query_text = serializers.CharField(help_text='rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x')
+    user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
+    query_text = fields.QueryTextField(help_text='rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x')
     filter = serializers.JSONField(required=False, help_text="SearchFilter")
-    page_size = serializers.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
-    cursor = serializers.CharField(required=False)
-    return_fields = serializers.ListField(child=serializers.CharField(), required=False)
+    page_size = fields.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
+    cursor = fields.StrictCharField(required=False, max_length=MAX_CURSOR_CHARS)
+    return_fields = _return_fields()
     default_operator = serializers.ChoiceField(
         choices=["and", "or"], required=False, help_text="Joins bare words (default or)."
     )
@@ -128,19 +147,21 @@ class LexicalSearchOutSerializer(serializers.Serializer):
 
 
 class SemanticSearchInSerializer(serializers.Serializer):
-    user_id = serializers.CharField()
+    user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
     filter = serializers.JSONField(required=False, help_text="SearchFilter")
-    query_text = serializers.CharField(required=False)
-    query_embedding = serializers.ListField(child=serializers.FloatField(), required=False)
-    top_k = serializers.IntegerField(
+    query_text = fields.QueryTextField(required=False)
+    query_embedding = fields.ListField(
+        child=fields.FloatField(), required=False, max_length=MAX_EMBEDDING_DIMENSIONS
+    )
+    top_k = fields.IntegerField(
         required=False, min_value=1, max_value=MAX_TOP_K, default=DEFAULT_TOP_K
     )
-    min_score = serializers.FloatField(required=False, min_value=-1.0, max_value=1.0)
-    return_fields = serializers.ListField(child=serializers.CharField(), required=False)
+    min_score = fields.FloatField(required=False, min_value=-1.0, max_value=1.0)
+    return_fields = _return_fields()
 
 
 class HybridSearchInSerializer(SemanticSearchInSerializer):
-    query_text = serializers.CharField()
+    query_text = fields.QueryTextField()
 
 
 class SemanticItemSerializer(MessageSerializer):
@@ -168,8 +189,8 @@ class HybridSearchOutSerializer(serializers.Serializer):
 
 
 class PreferenceInSerializer(serializers.Serializer):
-    category = serializers.CharField(max_length=100)
-    value = serializers.CharField(max_length=1000)
+    category = fields.StrictCharField(max_length=100)
+    value = fields.StrictCharField(max_length=1000)
 
 
 class PreferenceSerializer(serializers.Serializer):
@@ -184,9 +205,9 @@ class PreferenceListSerializer(serializers.Serializer):
 
 
 class FeedbackInSerializer(serializers.Serializer):
-    target_message_id = serializers.CharField(max_length=100)
+    target_message_id = fields.StrictCharField(max_length=100)
     rating = serializers.ChoiceField(choices=[-1, 0, 1])
-    comment = serializers.CharField(required=False, allow_blank=True, max_length=5000)
+    comment = fields.StrictCharField(required=False, allow_blank=True, max_length=5000)
 
 
 class FeedbackSerializer(serializers.Serializer):
@@ -207,15 +228,17 @@ class UserDeleteOutSerializer(serializers.Serializer):
 
 
 class ContextCreateInSerializer(serializers.Serializer):
-    user_id = serializers.CharField(required=False, help_text="Owner; default: the caller.")
-    title = serializers.CharField(max_length=300)
-    entry = serializers.CharField(help_text="The first entry.")
-    agent_name = serializers.CharField(max_length=100)
+    user_id = fields.StrictCharField(
+        required=False, max_length=MAX_USER_ID_LENGTH, help_text="Owner; default: the caller."
+    )
+    title = fields.StrictCharField(max_length=300)
+    entry = fields.TextField(help_text="The first entry.")
+    agent_name = fields.StrictCharField(max_length=100)
 
 
 class ContextEntryInSerializer(serializers.Serializer):
-    agent_name = serializers.CharField(max_length=100)
-    content = serializers.CharField()
+    agent_name = fields.StrictCharField(max_length=100)
+    content = fields.TextField()
 
 
 class ContextEntrySerializer(serializers.Serializer):

@@ -11,6 +11,7 @@ from datetime import datetime
 from django.utils.dateparse import parse_datetime
 
 from config.errors import InvalidArgument
+from config.inputs import DATETIME_RANGE_TEXT, datetime_range_error
 from memory.models import Kind, Role
 
 MAX_ITEMS = 500
@@ -22,7 +23,11 @@ DEFAULT_CHAT_ID = "default"
 
 
 def parse_ts(value, *, field: str) -> datetime:
-    """Return an aware datetime from an RFC 3339 string; INVALID_ARGUMENT otherwise."""
+    """Return an aware datetime from an RFC 3339 string in the accepted range (config.inputs).
+
+    Raise INVALID_ARGUMENT otherwise: a year-9999 value would be stored past 10000 UTC, which
+    PostgreSQL keeps but Python cannot read back.
+    """
     parsed = None
     if isinstance(value, str):
         try:
@@ -33,6 +38,10 @@ def parse_ts(value, *, field: str) -> datetime:
         raise InvalidArgument(
             f"{field}: use an RFC 3339 timestamp with a time zone (2024-05-01T12:00:00+08:00).",
             details={"field": field},
+        )
+    if datetime_range_error(parsed):
+        raise InvalidArgument(
+            f"{field}: use a date-time {DATETIME_RANGE_TEXT}.", details={"field": field}
         )
     return parsed
 
@@ -64,7 +73,9 @@ def clean_items(items) -> list[dict]:
         try:
             ts = parse_ts(ts, field=f"items[{i}].ts")
         except InvalidArgument:
-            raise _item_error(i, "ts", "use an RFC 3339 timestamp with a time zone")
+            raise _item_error(
+                i, "ts", f"use an RFC 3339 timestamp with a time zone, {DATETIME_RANGE_TEXT}"
+            ) from None
         role = item.get("role")
         if role not in Role.values:
             raise _item_error(i, "role", f"use one of {', '.join(Role.values)}")
@@ -117,8 +128,11 @@ def clean_filter(raw) -> dict:
             f"filter.kind: use one of {', '.join(Kind.values)}.", details={"field": "filter.kind"}
         )
     chat_id = raw.get("chat_id")
-    if chat_id is not None and not isinstance(chat_id, str):
-        raise InvalidArgument("filter.chat_id: must be a string.")
+    if chat_id is not None and (not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS):
+        raise InvalidArgument(
+            f"filter.chat_id: must be a string of at most {MAX_CHAT_ID_CHARS} characters.",
+            details={"field": "filter.chat_id"},
+        )
     out.update(role=role, kind=kind, chat_id=chat_id)
     return out
 

@@ -225,3 +225,29 @@ def check_queues(app_configs=None, **kwargs):
             )
         )
     return errors
+
+
+@register("rag")
+def check_input_limits(app_configs=None, **kwargs):
+    """rag.E020-E021: the input limits (README, "Input limits") are usable numbers."""
+    errors = []
+    query_max = getattr(settings, "RAG_QUERY_MAX_CHARS", None)
+    if not isinstance(query_max, int) or query_max < 1:
+        errors.append(
+            Error(
+                "RAG_QUERY_MAX_CHARS must be a positive whole number (the longest query text).",
+                hint="Unset it for the default, 2000.",
+                id="rag.E020",
+            )
+        )
+    body_max = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    if body_max is None or not isinstance(body_max, int) or body_max < 1024:
+        errors.append(
+            Error(
+                "DATA_UPLOAD_MAX_MEMORY_SIZE must be a whole number of bytes >= 1024: every "
+                "request body is bounded (413 PAYLOAD_TOO_LARGE above it).",
+                hint="Unset it for Django's default, 2621440 (2.5 MB).",
+                id="rag.E021",
+            )
+        )
+    return errors

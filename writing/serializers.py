@@ -1,10 +1,17 @@
 from rest_framework import serializers
 
+from config import fields
 from writing.search import MAX_TOP_K, ORDERS
+
+# A chapter arrives whole in one request: at most this many blocks of at most this many
+# characters (and the whole body within DATA_UPLOAD_MAX_MEMORY_SIZE).
+MAX_BLOCKS = 2000
+MAX_BLOCK_CHARS = 50_000
+MAX_SEARCH_CHAPTERS = 200
 
 
 class BookInSerializer(serializers.Serializer):
-    title = serializers.CharField(max_length=200)
+    title = fields.StrictCharField(max_length=200)
 
 
 class BookOutSerializer(serializers.Serializer):
@@ -14,27 +21,27 @@ class BookOutSerializer(serializers.Serializer):
 
 
 class WritingBlockInSerializer(serializers.Serializer):
-    content = serializers.CharField(trim_whitespace=False)
+    content = fields.TextField(trim_whitespace=False, max_length=MAX_BLOCK_CHARS)
 
 
 class ChapterInSerializer(serializers.Serializer):
-    book = serializers.IntegerField()
-    title = serializers.CharField(max_length=200, allow_blank=True)
-    sequence = serializers.IntegerField()
-    blocks = WritingBlockInSerializer(many=True, allow_empty=True)
+    book = fields.IdField()
+    title = fields.StrictCharField(max_length=200, allow_blank=True)
+    sequence = fields.IntegerField()
+    blocks = WritingBlockInSerializer(many=True, allow_empty=True, max_length=MAX_BLOCKS)
 
 
 class ChapterSaveSerializer(serializers.Serializer):
-    book = serializers.IntegerField(required=False, help_text="Must match the chapter's book.")
-    title = serializers.CharField(max_length=200, allow_blank=True, required=False)
-    sequence = serializers.IntegerField(required=False)
-    blocks = WritingBlockInSerializer(many=True, allow_empty=True)
+    book = fields.IdField(required=False, help_text="Must match the chapter's book.")
+    title = fields.StrictCharField(max_length=200, allow_blank=True, required=False)
+    sequence = fields.IntegerField(required=False)
+    blocks = WritingBlockInSerializer(many=True, allow_empty=True, max_length=MAX_BLOCKS)
 
 
 class WritingAutosaveBlockSerializer(serializers.Serializer):
-    id = serializers.IntegerField(required=False, help_text="The block id, or:")
-    position = serializers.IntegerField(required=False, min_value=0, help_text="Its index.")
-    content = serializers.CharField(trim_whitespace=False)
+    id = fields.IdField(required=False, help_text="The block id, or:")
+    position = fields.IntegerField(required=False, min_value=0, help_text="Its index.")
+    content = fields.TextField(trim_whitespace=False, max_length=MAX_BLOCK_CHARS)
 
     def validate(self, attrs):
         if ("id" in attrs) == ("position" in attrs):
@@ -43,7 +50,7 @@ class WritingAutosaveBlockSerializer(serializers.Serializer):
 
 
 class WritingAutosaveInSerializer(serializers.Serializer):
-    blocks = WritingAutosaveBlockSerializer(many=True, allow_empty=False)
+    blocks = WritingAutosaveBlockSerializer(many=True, allow_empty=False, max_length=MAX_BLOCKS)
 
 
 class WritingBlockOutSerializer(serializers.Serializer):
@@ -71,10 +78,12 @@ class ChapterOutSerializer(serializers.Serializer):
 
 
 class WritingSearchInSerializer(serializers.Serializer):
-    query = serializers.CharField(max_length=2000)
-    book = serializers.IntegerField(required=False, allow_null=True)
-    chapters = serializers.ListField(child=serializers.IntegerField(), required=False)
-    top_k = serializers.IntegerField(required=False, default=10, min_value=1, max_value=MAX_TOP_K)
+    query = fields.QueryTextField()
+    book = fields.IdField(required=False, allow_null=True)
+    chapters = fields.ListField(
+        child=fields.IdField(), required=False, max_length=MAX_SEARCH_CHAPTERS
+    )
+    top_k = fields.IntegerField(required=False, default=10, min_value=1, max_value=MAX_TOP_K)
     order = serializers.ChoiceField(choices=list(ORDERS), required=False, default="relevance")
 
 

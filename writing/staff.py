@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
@@ -66,7 +67,9 @@ def book_search(request, book_id: int):
     order = request.GET.get("order", "relevance")
     top_k = request.GET.get("top_k", "5")
     context = {"book": book, "query": query, "order": order, "top_k": top_k, "results": None}
-    if query:
+    if len(query) > settings.RAG_QUERY_MAX_CHARS:
+        context["error"] = f"The query is longer than {settings.RAG_QUERY_MAX_CHARS} characters."
+    elif query:
         try:
             found = writing_search(
                 user=request.user, query=query, book=book.pk, top_k=int(top_k), order=order

@@ -32,3 +32,20 @@ def test_playground_shows_scores_and_path(client, staff_user, demo_activities):
     assert page.status_code == 200
     assert "semantic" in html and "similarity" in html and "boost" in html
     assert "室内冲浪" in html
+
+
+def test_playground_refuses_an_over_long_query_without_searching(client, staff_user, settings):
+    settings.RAG_QUERY_MAX_CHARS = 10
+    client.force_login(staff_user)
+    page = client.get("/staff/activities/search/", {"q": "玩" * 11})
+    assert page.status_code == 200
+    assert "longer than 10 characters" in page.content.decode()
+    assert page.context["outcome"] is None
+
+
+@pytest.mark.parametrize("limit", ["1e400", "nan", "-5", "100000"])
+def test_playground_bounds_an_odd_limit(client, staff_user, limit):
+    client.force_login(staff_user)
+    page = client.get("/staff/activities/search/", {"q": "玩水", "limit": limit})
+    assert page.status_code == 200
+    assert page.context["error"] is None

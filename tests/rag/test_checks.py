@@ -123,3 +123,25 @@ def test_e007_fires_when_the_queue_lock_expires_before_a_task_can_end():
         assert ids(check_task_settings()) == ["rag.E007"]
     with override_settings(TASKS_PENDING_STALE_SECONDS=0):
         assert ids(check_task_settings()) == ["rag.E007"]
+
+
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"RAG_QUERY_MAX_CHARS": 0}, "rag.E020"),
+        ({"RAG_QUERY_MAX_CHARS": None}, "rag.E020"),
+        ({"DATA_UPLOAD_MAX_MEMORY_SIZE": None}, "rag.E021"),
+        ({"DATA_UPLOAD_MAX_MEMORY_SIZE": 10}, "rag.E021"),
+    ],
+)
+def test_unusable_input_limits_are_reported(changes, expected):
+    from rag.checks import check_input_limits
+
+    with override_settings(**changes):
+        assert ids(check_input_limits()) == [expected]
+
+
+def test_default_input_limits_pass_their_check():
+    from rag.checks import check_input_limits
+
+    assert check_input_limits() == []

@@ -130,6 +130,18 @@ def test_staff_pages(client, staff_user, api_chapter):
     assert found.status_code == 200 and "raw" in found.content.decode()
 
 
+def test_staff_search_page_refuses_an_over_long_query(client, staff_user, settings):
+    from writing.models import Book
+
+    book = Book.objects.create(owner=staff_user, title="书")
+    settings.RAG_QUERY_MAX_CHARS = 10
+    client.force_login(staff_user)
+    page = client.get(f"/staff/writing/books/{book.pk}/search/", {"q": "猪" * 11})
+    assert page.status_code == 200
+    assert "longer than 10 characters" in page.content.decode()
+    assert page.context["results"] is None
+
+
 def test_admin_rechunk_action(client, staff_user, api_chapter, django_capture_on_commit_callbacks):
     staff_user.is_superuser = True
     staff_user.save()

@@ -1,0 +1,225 @@
+"""Bound and clean every input at the edge, in one place (README, "Input limits").
+
+- Bodies: at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (413 PAYLOAD_TOO_LARGE), UTF-8 JSON
+  nested at most :data:`MAX_JSON_DEPTH` deep, no ``NaN``/``Infinity`` (nor ``1e400``).
+- Text: no NUL (``\\x00``) and no lone UTF-16 surrogate (``\\ud800``-``\\udfff`` unpaired), in
+  any string of a JSON body (keys and values, at any depth), in the query string and in the
+  path. PostgreSQL cannot store either, so they are rejected (400 INVALID_ARGUMENT), never
+  cleaned silently.
+- Dates: :data:`MIN_DATETIME` <= value < :data:`MAX_DATETIME`, a range a user could mean, so
+  every stored value renders as RFC 3339 and reads back into Python.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from datetime import UTC, datetime
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.http import HttpResponseBadRequest
+from django.utils.deconstruct import deconstructible
+from rest_framework import exceptions as drf_exceptions
+from rest_framework.parsers import JSONParser
+
+MAX_JSON_DEPTH = 32
+MIN_DATETIME = datetime(1970, 1, 1, tzinfo=UTC)
+MAX_DATETIME = datetime(2100, 1, 1, tzinfo=UTC)
+DATETIME_RANGE_TEXT = (
+    "between 1970-01-01T00:00:00Z (inclusive) and 2100-01-01T00:00:00Z (exclusive)"
+)
+# Bounds of PostgreSQL's integer and bigint columns.
+INT_MIN, INT_MAX = -(2**31), 2**31 - 1
+BIGINT_MAX = 2**63 - 1
+
+_BAD_CHARS = re.compile("[\x00\ud800-\udfff]")
+# A JSON string (skipped whole, so brackets inside it do not count) or a bracket.
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+class InputError(ValueError):
+    """A bad input; ``field`` names where it is (``items[3].content``)."""
+
+    def __init__(self, message: str, *, field: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def bad_text_reason(text: str) -> str | None:
+    """Return why ``text`` cannot be stored (NUL or lone surrogate), or None when it can."""
+    match = _BAD_CHARS.search(text)
+    if match is None:
+        return None
+    if match.group() == "\x00":
+        return "contains a NUL character (\\u0000)"
+    return "contains a lone UTF-16 surrogate (\\ud800-\\udfff)"
+
+
+def check_text(text: str, *, field: str) -> str:
+    """Return ``text`` or raise :class:`InputError` when it holds NUL or a lone surrogate."""
+    reason = bad_text_reason(text)
+    if reason:
+        raise InputError(f"{field or 'text'}: {reason}.", field=field)
+    return text
+
+
+def _json_depth(text: str) -> int:
+    depth = deepest = 0
+    for token in _JSON_TOKENS.finditer(text):
+        char = token.group()
+        if char in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_JSON_DEPTH:
+                    return deepest
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"{text} does not fit a double")
+    return value
+
+
+def _check_tree(value, path: str) -> None:
+    # Depth is already bounded by MAX_JSON_DEPTH, so recursion is safe.
+    if isinstance(value, str):
+        check_text(value, field=path or "body")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if bad_text_reason(key):
+                check_text(key, field=f"{path or 'body'} (a key)")
+            _check_tree(item, where)
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            _check_tree(item, f"{path}[{index}]")
+
+
+def load_json(raw: bytes | str):
+    """Parse a JSON body under the input rules; raise :class:`InputError` when it breaks one."""
+    if isinstance(raw, bytes):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise InputError(f"The body is not valid UTF-8 ({exc.reason}).") from None
+    else:
+        text = raw
+    if _json_depth(text) > MAX_JSON_DEPTH:
+        raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.")
+    try:
+        data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"Malformed JSON: {exc}") from None
+    _check_tree(data, "")
+    return data
+
+
+class PayloadTooLargeError(drf_exceptions.APIException):
+    """A request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413)."""
+
+    status_code = 413
+    default_detail = "The request body is too large."
+    default_code = "payload_too_large"
+
+
+def body_limit_message() -> str:
+    return f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+
+
+class BoundedJSONParser(JSONParser):
+    """DRF's JSON parser under the input rules: size, depth, no NaN, NUL or lone surrogates."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is not None and len(raw) > limit:
+            raise PayloadTooLargeError(body_limit_message())
+        try:
+            return load_json(raw)
+        except InputError as exc:
+            raise drf_exceptions.ParseError(exc.message) from None
+
+
+def datetime_range_error(value: datetime) -> str | None:
+    """Return why an aware datetime is out of the accepted range, or None."""
+    if value.tzinfo is None:
+        return None
+    if not (MIN_DATETIME <= value < MAX_DATETIME):
+        return f"use a date-time {DATETIME_RANGE_TEXT}."
+    return None
+
+
+@deconstructible
+class DateTimeRangeValidator:
+    """Model and form validator: keep a date-time in the accepted range."""
+
+    def __call__(self, value):
+        if isinstance(value, datetime):
+            message = datetime_range_error(value)
+            if message:
+                raise ValidationError(message, code="datetime_range")
+
+    def __eq__(self, other):
+        return isinstance(other, DateTimeRangeValidator)
+
+
+validate_datetime_range = DateTimeRangeValidator()
+
+
+class InputGuardMiddleware:
+    """Reject NUL, lone surrogates and over-large bodies before any view sees the request.
+
+    The path and the query string are checked here (Django decodes ``%00`` into them); JSON
+    bodies are checked by :class:`BoundedJSONParser` and :func:`config.errors.json_body`.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        problem = self._problem(request)
+        if problem is None:
+            return self.get_response(request)
+        status, code, message = problem
+        from config.errors import error_response, is_api_path
+
+        if is_api_path(request.path):
+            return error_response(code, message, status)
+        response = HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
+        response.status_code = status
+        return response
+
+    @staticmethod
+    def _problem(request) -> tuple[int, str, str] | None:
+        from config.errors import INVALID_ARGUMENT, PAYLOAD_TOO_LARGE
+
+        reason = bad_text_reason(request.path)
+        if reason:
+            return 400, INVALID_ARGUMENT, f"The URL path {reason}."
+        for key, values in request.GET.lists():
+            for text in [key, *values]:
+                reason = bad_text_reason(text)
+                if reason:
+                    return 400, INVALID_ARGUMENT, f"Query parameter {key!r} {reason}."
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if request.content_type == "multipart/form-data":
+            return None  # Django bounds the fields of multipart bodies itself.
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return 400, INVALID_ARGUMENT, "The Content-Length header is not a number."
+        if limit is not None and length > limit:
+            return 413, PAYLOAD_TOO_LARGE, body_limit_message()
+        return None
