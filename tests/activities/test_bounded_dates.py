@@ -19,7 +19,7 @@ from activities.models import Activity
 
 pytestmark = pytest.mark.django_db
 
-REPAIR_SQL = importlib.import_module("activities.migrations.0003_bounded_dates").REPAIR_SQL
+REPAIR_SQL = importlib.import_module("activities.migrations.0004_bounded_dates").REPAIR_SQL
 RFC3339 = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 
 

@@ -2,7 +2,7 @@
 
 A ``ts`` past year 10000 UTC (``9999-12-31T23:59:59-14:00``) was stored, and then every read of
 that user failed (psycopg cannot read such a timestamp) and the user could not be erased. The
-migration ``0003_bounded_dates`` clamps such rows; after it the user's reads and erasure work.
+migration ``0005_bounded_dates`` clamps such rows; after it the user's reads and erasure work.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from memory.services import messages_write
 
 pytestmark = pytest.mark.django_db
 
-REPAIR_SQL = importlib.import_module("memory.migrations.0003_bounded_dates").REPAIR_SQL
+REPAIR_SQL = importlib.import_module("memory.migrations.0005_bounded_dates").REPAIR_SQL
 
 
 @pytest.fixture
