@@ -58,10 +58,19 @@ def admin_client(db, client):
 
 
 def run_due_schedules():
-    """Run every due django-q2 schedule the way the worker's scheduler does (sync in tests)."""
+    """Run every due django-q2 schedule as each queue's cluster's scheduler does (sync in tests)."""
+    from django_q.conf import Conf
     from django_q.scheduler import scheduler
 
-    scheduler()
+    from rag.queues import QUEUES
+
+    original = Conf.CLUSTER_NAME
+    try:
+        for queue in QUEUES:
+            Conf.CLUSTER_NAME = queue  # each cluster's scheduler takes only its queue's schedules
+            scheduler()
+    finally:
+        Conf.CLUSTER_NAME = original
 
 
 def test_imported_history_survives_the_scheduled_sweep(
