@@ -100,7 +100,9 @@ def test_book_import_enqueues_one_task_per_chapter(user, book, monkeypatch):
     from writing.services import chapter_create
 
     queued = []
-    monkeypatch.setattr(tasks, "enqueue_chunk", lambda pk, version=None, queue=None: queued.append(pk))
+    monkeypatch.setattr(
+        tasks, "enqueue_chunk", lambda pk, version=None, queue=None: queued.append(pk)
+    )
     ids = [
         chapter_create(
             user=user, book_id=book.pk, title=f"第{i}回", sequence=i, blocks=[{"content": "一段。"}]
