@@ -157,7 +157,14 @@ class SearchResultSerializer(serializers.Serializer):
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
     candidates = serializers.IntegerField()
-    degraded = serializers.BooleanField()
+    degraded = serializers.BooleanField(
+        help_text="True when the query could not be embedded in time: hard-filter order."
+    )
+    degradedReason = serializers.ChoiceField(  # noqa: N815 - the API's camelCase
+        choices=["embedding_timeout", "embedding_unavailable", "embedding_failed"],
+        allow_null=True,
+        help_text="Why the search is degraded (null when it is not).",
+    )
 
 
 class SearchOutputSerializer(serializers.Serializer):

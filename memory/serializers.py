@@ -143,11 +143,31 @@ class HybridSearchInSerializer(SemanticSearchInSerializer):
     query_text = serializers.CharField()
 
 
+DEGRADED_REASONS = ["embedding_timeout", "embedding_unavailable", "embedding_failed"]
+
+
+class DegradedSerializer(serializers.Serializer):
+    """The two fields of every search that embeds its query text."""
+
+    degraded = serializers.BooleanField(
+        help_text="True when the query text could not be embedded within the time budget "
+        "(provider down or slow): the results are the lexical matches."
+    )
+    degraded_reason = serializers.ChoiceField(
+        choices=DEGRADED_REASONS, allow_null=True, help_text="Why (null when not degraded)."
+    )
+
+
 class SemanticItemSerializer(MessageSerializer):
-    semantic_score = serializers.FloatField()
+    semantic_score = serializers.FloatField(
+        allow_null=True, help_text="Null in a degraded answer (a lexical match)."
+    )
+    lexical_score = serializers.FloatField(
+        required=False, help_text="Only in a degraded answer: the lexical rank score."
+    )
 
 
-class SemanticSearchOutSerializer(serializers.Serializer):
+class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
     floor = serializers.FloatField(allow_null=True)
 
@@ -160,7 +180,7 @@ class HybridItemSerializer(MessageSerializer):
     semantic_rank = serializers.IntegerField(allow_null=True)
 
 
-class HybridSearchOutSerializer(serializers.Serializer):
+class HybridSearchOutSerializer(DegradedSerializer):
     items = HybridItemSerializer(many=True)
 
 

@@ -148,3 +148,27 @@ def check_similarity_floors(app_configs=None, **kwargs):
             id="rag.W002",
         )
     ]
+
+
+@register("rag")
+def check_fault_budgets(app_configs=None, **kwargs):
+    """rag.E010-E011: the search time budget and the breaker cool-down are usable numbers."""
+    errors = []
+    budget = settings.SEARCH_TIME_BUDGET_SECONDS
+    if budget is None or not 0 < budget <= 60:
+        errors.append(
+            Error(
+                "SEARCH_TIME_BUDGET_SECONDS must be above 0 and at most 60.",
+                hint="The seed's budget for exploreNearby is 3 seconds.",
+                id="rag.E010",
+            )
+        )
+    cooldown = settings.EMBEDDING_BREAKER_COOLDOWN_SECONDS
+    if cooldown is None or not 0 <= cooldown <= 3600:
+        errors.append(
+            Error(
+                "EMBEDDING_BREAKER_COOLDOWN_SECONDS must be between 0 and 3600.",
+                id="rag.E011",
+            )
+        )
+    return errors

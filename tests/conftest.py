@@ -19,6 +19,16 @@ def _fresh_live_settings():
     live.invalidate()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_embedding_breaker():
+    """Start every test with a closed embedding circuit breaker (its state is per process)."""
+    from rag import embeddings
+
+    embeddings._breaker = None
+    yield
+    embeddings._breaker = None
+
+
 @pytest.fixture
 def make_user(db):
     """Return a factory that creates a user (optionally staff) with an API token."""
