@@ -290,10 +290,12 @@ def embed_uncached_query(text: str) -> list[float]:
     return embed_query(text, use_cache=False)
 
 
-def try_query_vector(query_text: str | None, query_embedding) -> tuple[list[float] | None, str]:
-    """Return ``(vector, "")``, or ``(None, reason)`` when the text cannot be embedded in time."""
+def try_query_vector(
+    query_text: str | None, query_embedding
+) -> tuple[list[float] | None, str | None]:
+    """Return ``(vector, None)``, or ``(None, reason)`` when the text cannot be embedded in time."""
     try:
-        return query_vector(query_text, query_embedding), ""
+        return query_vector(query_text, query_embedding), None
     except ProviderError as exc:
         logger.warning("query embedding failed, answering lexically: %s", exc)
         return None, degraded_reason(exc)

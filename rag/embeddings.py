@@ -29,7 +29,12 @@ from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
 from rag.breaker import CircuitBreaker
-from rag.providers.embedding import EmbeddingProvider, ProviderError, build_embedding_provider
+from rag.providers.embedding import (
+    EmbeddingProvider,
+    ProviderError,
+    build_embedding_provider,
+    give_up_at,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -268,6 +273,9 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
     open (background work waits for the provider as before, and its own retries apply).
     """
     gate = breaker()
+    name = getattr(provider, "name", type(provider).__name__)
+    # Duck-typed providers (tests, plug-ins) may lack the flag: treat them as remote.
+    local = bool(getattr(provider, "local", False))
     if budget is None:
         try:
             vectors = _embed_all(provider, texts, role)
@@ -279,9 +287,9 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
     if not gate.allow():
         snap = gate.snapshot()
         raise ProviderUnavailable(
-            f"{provider.name}: skipped for {snap.retry_in or 0:.1f} s more after a failure: "
+            f"{name}: skipped for {snap.retry_in or 0:.1f} s more after a failure: "
             f"{snap.last_error}",
-            provider=provider.name,
+            provider=name,
             retryable=True,
         )
     started = time.monotonic()
@@ -292,7 +300,9 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
         if not waiting.is_set():
             return None  # queued until after its deadline: nobody waits for it any more
         try:
-            vectors = _embed_all(provider, texts, role)
+            # No retry past the deadline; an HTTP attempt may end one budget later at most.
+            with give_up_at(started + float(budget), grace=float(budget)):
+                vectors = _embed_all(provider, texts, role)
         except ProviderError as exc:
             gate.failure(str(exc))
             raise
@@ -314,16 +324,16 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
     except TimeoutError:
         waiting.clear()
         elapsed = time.monotonic() - started
-        message = f"{provider.name}: no embedding within the {budget:g} s budget"
-        if not provider.local:
+        message = f"{name}: no embedding within the {budget:g} s budget"
+        if not local:
             # A remote provider this slow is as good as down for interactive callers. The
             # local model is only busy: tripping the breaker would degrade everybody else.
             gate.failure(message)
         logger.warning("%s (waited %.2f s)", message, elapsed)
-        raise ProviderTimeout(message, provider=provider.name, retryable=True) from None
+        raise ProviderTimeout(message, provider=name, retryable=True) from None
     except Exception as exc:  # a bug or an unexpected library error: still only degrade
-        logger.exception("embedding provider %s failed", provider.name)
-        raise ProviderError(f"{provider.name}: {type(exc).__name__}: {exc}") from exc
+        logger.exception("embedding provider %s failed", name)
+        raise ProviderError(f"{name}: {type(exc).__name__}: {exc}", provider=name) from exc
 
 
 def embed_query(text: str, *, use_cache: bool = True, budget: float | None = None) -> list[float]:
@@ -363,7 +373,7 @@ def provider_health() -> dict:
         try:
             embed_texts(["health"], role="query", use_cache=False, budget=HEALTH_PROBE_BUDGET)
         except ProviderTimeout as exc:
-            if get_provider().local:  # the in-process model is loading or busy, not down
+            if getattr(get_provider(), "local", False):  # loading or busy, not down
                 return {"state": "unknown", "last_error": str(exc), "checked": checked}
         except ProviderError:
             pass

@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from rag.embeddings import content_hash, current_model, embed_texts
+from rag.text import segment_for_index
 from writing.chunking import BlockText, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
 
@@ -189,6 +190,7 @@ def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
                         book_id=chapter.book_id,
                         chunk_order=order,
                         text=child.text,
+                        search_text=segment_for_index(child.text),
                         start=child.span.start,
                         end=child.span.end,
                         content_hash=text_hash,

