@@ -309,7 +309,9 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
         except Exception as exc:
             gate.failure(f"{type(exc).__name__}: {exc}")
             raise
-        gate.success()
+        if waiting.is_set() or local:
+            # A remote answer that came too late keeps the breaker open: too slow to wait for.
+            gate.success()
         if not waiting.is_set() and late_keys is not None:
             # Too late for its caller; the next request with the same text finds it here.
             for key, vec in zip(late_keys, vectors, strict=True):

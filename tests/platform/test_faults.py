@@ -272,7 +272,8 @@ def test_database_stopped_answers_503_everywhere_and_recovers_by_itself(local, s
             for method, path, body in ENDPOINTS
         }
         health = local.get("/api/health")
-        page = local.get("/admin/", headers={"Cookie": "sessionid=abc"})
+        # A well-formed session key: loading the session needs the database.
+        page = local.get("/admin/", headers={"Cookie": "sessionid=" + "a" * 32})
     finally:
         service_db.start()
     statuses = {name: r.status_code for name, r in down.items()}
