@@ -5,6 +5,7 @@ from __future__ import annotations
 from rest_framework import serializers
 
 from activities.models import ActivityStatus, IndexState
+from rag.embeddings import DEGRADED_REASONS
 
 
 class ActivityLocationSerializer(serializers.Serializer):
@@ -161,7 +162,7 @@ class SearchMetaSerializer(serializers.Serializer):
         help_text="True when the query could not be embedded in time: hard-filter order."
     )
     degradedReason = serializers.ChoiceField(  # noqa: N815 - the API's camelCase
-        choices=["embedding_timeout", "embedding_unavailable", "embedding_failed"],
+        choices=list(DEGRADED_REASONS),
         allow_null=True,
         help_text="Why the search is degraded (null when it is not).",
     )

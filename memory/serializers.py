@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from memory.models import Kind, Role
 from memory.search import DEFAULT_TOP_K, MAX_PAGE_SIZE, MAX_TOP_K
+from rag.embeddings import DEGRADED_REASONS
 
 # --- messages -------------------------------------------------------------------------------
 
@@ -143,9 +144,6 @@ class HybridSearchInSerializer(SemanticSearchInSerializer):
     query_text = serializers.CharField()
 
 
-DEGRADED_REASONS = ["embedding_timeout", "embedding_unavailable", "embedding_failed"]
-
-
 class DegradedSerializer(serializers.Serializer):
     """The two fields of every search that embeds its query text."""
 
@@ -154,7 +152,7 @@ class DegradedSerializer(serializers.Serializer):
         "(provider down or slow): the results are the lexical matches."
     )
     degraded_reason = serializers.ChoiceField(
-        choices=DEGRADED_REASONS, allow_null=True, help_text="Why (null when not degraded)."
+        choices=list(DEGRADED_REASONS), allow_null=True, help_text="Why (null when not degraded)."
     )
 
 

@@ -39,6 +39,7 @@ from rag.providers.embedding import (
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "DEGRADED_REASONS",
     "ProviderError",
     "ProviderTimeout",
     "ProviderUnavailable",
@@ -79,6 +80,10 @@ class ProviderUnavailable(ProviderError):
     """Raise when the breaker is open: the provider failed moments ago, so it is skipped."""
 
     reason = "embedding_unavailable"
+
+
+# Every reason a degraded search may give (``degraded_reason``), for the API schemas.
+DEGRADED_REASONS = ("embedding_failed", "embedding_timeout", "embedding_unavailable")
 
 
 def degraded_reason(exc: Exception) -> str:

@@ -1,5 +1,6 @@
 from rest_framework import serializers
 
+from rag.embeddings import DEGRADED_REASONS
 from writing.search import MAX_TOP_K, ORDERS
 
 
@@ -108,7 +109,7 @@ class WritingSearchOutSerializer(serializers.Serializer):
         "children were found by full text."
     )
     degraded_reason = serializers.ChoiceField(
-        choices=["embedding_timeout", "embedding_unavailable", "embedding_failed"],
+        choices=list(DEGRADED_REASONS),
         allow_null=True,
         help_text="Why (null when not degraded).",
     )

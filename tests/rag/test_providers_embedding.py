@@ -281,24 +281,30 @@ def test_fair_lock_serves_waiters_in_arrival_order():
     assert order == [0, 1, 2, 3, 4]
 
 
-def test_long_text_is_split_into_pieces_of_one_window_each():
+@pytest.mark.parametrize(
+    ("is_query", "limit"), [(True, "QUERY_PIECE_TOKENS"), (False, "WINDOW_TOKENS")]
+)
+def test_long_text_is_split_into_pieces_that_each_fit_one_hold(is_query, limit):
     from rag.providers import embedding as module
 
     provider = LocalE5Provider()
-    pieces = provider._windows(LONG_ZH[:2000], True)
+    pieces = provider._windows(LONG_ZH[:2000], is_query)
     engine = provider._engine()
     assert len(pieces) >= 3
     assert "".join(piece for piece, _ in pieces) == LONG_ZH[:2000]
-    assert all(engine.token_count(piece, True) - 2 <= module.WINDOW_TOKENS for piece, _ in pieces)
+    limit = getattr(module, limit)
+    assert all(engine.token_count(piece, is_query) - 2 <= limit for piece, _ in pieces)
 
 
-def test_long_text_vector_stays_close_to_the_models_own_windowing():
+@pytest.mark.parametrize(("role", "closest"), [("query", 0.98), ("passage", 0.99)])
+def test_long_text_vector_stays_close_to_the_models_own_windowing(role, closest):
     import numpy as np
 
     provider = LocalE5Provider()
-    ours = np.asarray(provider.embed([LONG_ZH[:2000]], "query")[0])
-    theirs = provider._engine().query(LONG_ZH[:2000])
-    assert float(ours @ theirs) > 0.99
+    ours = np.asarray(provider.embed([LONG_ZH[:2000]], role)[0])
+    engine = provider._engine()
+    theirs = engine.query(LONG_ZH[:2000]) if role == "query" else engine.passage(LONG_ZH[:2000])
+    assert float(ours @ theirs) > closest
     assert np.linalg.norm(ours) == pytest.approx(1.0, abs=1e-5)
 
 
