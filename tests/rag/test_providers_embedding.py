@@ -259,7 +259,7 @@ def test_fair_lock_serves_waiters_in_arrival_order():
     import threading
     import time
 
-    from rag.providers.embedding import FairLock
+    from rag.providers.local import FairLock
 
     lock, order, started = FairLock(), [], []
     with lock:
@@ -285,7 +285,7 @@ def test_fair_lock_serves_waiters_in_arrival_order():
     ("is_query", "limit"), [(True, "QUERY_PIECE_TOKENS"), (False, "WINDOW_TOKENS")]
 )
 def test_long_text_is_split_into_pieces_that_each_fit_one_hold(is_query, limit):
-    from rag.providers import embedding as module
+    from rag.providers import local as module
 
     provider = LocalE5Provider()
     pieces = provider._windows(LONG_ZH[:2000], is_query)
@@ -312,7 +312,7 @@ def test_short_query_finishes_before_a_long_text_started_earlier():
     import threading
     import time
 
-    from rag.providers import embedding as module
+    from rag.providers import local as module
 
     provider = LocalE5Provider()
     provider.embed(["热身"], "query")  # load the model first
