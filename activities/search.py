@@ -9,7 +9,8 @@ Pipeline (docs/activities.md has the diagram):
 4. Otherwise embed the query, rank by cosine similarity among the filtered rows, drop those under
    the live similarity floor of the active model, re-rank with the personal boost
    (``score = similarity * (1 + boost)``, boost <= ``personal_boost_max``) and keep ``limit``.
-5. Embedding provider down: the hard-filter order with ``degraded: true``; never an error.
+5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
+   hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from activities.personalize import Personalizer
 from activities.reasons import match_reasons
 from config.errors import InvalidArgument
 from rag import live
-from rag.embeddings import current_model, embed_query
+from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import vector_search
 
 logger = logging.getLogger(__name__)
@@ -178,6 +179,7 @@ def activities_search(
         "path": "",
         "candidates": candidates,
         "degraded": False,
+        "degradedReason": None,
         "floor": None,
         "model": None,
         "vectorPath": None,
@@ -191,13 +193,15 @@ def activities_search(
         meta["path"] = "hard_filter_sorted"
         results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
     else:
+        reason = None
         try:
+            # Within SEARCH_TIME_BUDGET_SECONDS; skipped at once while the breaker is open.
             vector = embed_query(query)
-        except Exception as exc:  # noqa: BLE001 - ProviderError or worse: answer degraded
+        except ProviderError as exc:
             logger.warning("query embedding failed, answering from the hard filter: %s", exc)
-            vector = None
+            vector, reason = None, degraded_reason(exc)
         if vector is None:
-            meta.update(path="hard_filter_degraded", degraded=True)
+            meta.update(path="hard_filter_degraded", degraded=True, degradedReason=reason)
             results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
         else:
             results = _ranked(qs, vector, user=user, limit=limit, meta=meta, settings_row=row)

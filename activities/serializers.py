@@ -7,6 +7,7 @@ from rest_framework import serializers
 from activities.models import ActivityStatus, IndexState
 from config import fields
 from config.inputs import INT_MAX
+from rag.embeddings import DEGRADED_REASONS
 
 
 class ActivityLocationSerializer(serializers.Serializer):
@@ -156,7 +157,14 @@ class SearchResultSerializer(serializers.Serializer):
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
     candidates = serializers.IntegerField()
-    degraded = serializers.BooleanField()
+    degraded = serializers.BooleanField(
+        help_text="True when the query could not be embedded in time: hard-filter order."
+    )
+    degradedReason = serializers.ChoiceField(  # noqa: N815 - the API's camelCase
+        choices=list(DEGRADED_REASONS),
+        allow_null=True,
+        help_text="Why the search is degraded (null when it is not).",
+    )
 
 
 class SearchOutputSerializer(serializers.Serializer):

@@ -114,7 +114,7 @@ class _ExampleIndex:
         self.matrix: np.ndarray | None = None
 
     def get(self) -> tuple[list[str], np.ndarray]:
-        from rag.embeddings import current_model, embed_texts
+        from rag.embeddings import current_model, embed_texts, search_budget
 
         model = current_model()
         with self._lock:
@@ -125,7 +125,9 @@ class _ExampleIndex:
                     for text in examples.get(intent, []):
                         labels.append(intent)
                         texts.append(text)
-                matrix = np.asarray(embed_texts(texts, role="query"), dtype=np.float32)
+                # Budgeted: with the provider down the router falls back to its rules at once.
+                vectors = embed_texts(texts, role="query", budget=search_budget())
+                matrix = np.asarray(vectors, dtype=np.float32)
                 matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
                 self.labels, self.matrix, self._model = labels, matrix, model
             return self.labels, self.matrix
@@ -158,12 +160,12 @@ def embedding_scores(message: str, vector=None) -> dict[str, float] | None:
     ``vector``: the message's query-role embedding when the caller already has it (a chat turn
     embeds its message once for all its passes).
     """
-    from rag.embeddings import embed_texts
+    from rag.embeddings import embed_query
 
     try:
         labels, matrix = _index.get()
         if vector is None:
-            vector = embed_texts([message], role="query")[0]
+            vector = embed_query(message)
         vector = np.asarray(vector, dtype=np.float32)
     except Exception as exc:  # noqa: BLE001 - ProviderError or a missing file: rules only
         logger.warning("intent embedding unavailable, routing by rules: %s", exc)

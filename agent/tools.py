@@ -246,6 +246,7 @@ def explore_nearby(
             "path": found["meta"].get("path"),
             "candidates": found["meta"].get("candidates"),
             "degraded": found["meta"].get("degraded"),
+            "degradedReason": found["meta"].get("degradedReason"),
             "nearby": bool(location),
             "nearbyUnknown": bool(nearby and not location),
         },

@@ -38,6 +38,13 @@ def start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None
 
     path = Path(data_dir or DEFAULT_DATA_DIR)
     path.mkdir(parents=True, exist_ok=True)
+    cached = pgserver.postgres_server.PostgresServer._instances.get(path.expanduser().resolve())
+    if cached is not None:
+        # get_server() returns the handle this process made earlier without checking the
+        # server still runs: after a stop() it would hand back a dead one.
+        with cached._lock:
+            cached.ensure_postgres_running()
+        return cached.get_uri()
     server = pgserver.get_server(str(path), cleanup_mode=cleanup_mode)
     return server.get_uri()
 

@@ -4,18 +4,30 @@ Services raise :class:`ServiceError` subclasses (or Django's ``ValidationError``
 DRF views hand every exception to :func:`api_exception_handler`; the middleware
 catches what never reaches DRF (unknown URLs, plain Django views) under the API
 path prefixes, so nothing there answers with an HTML page.
+
+Faults are not bugs: a database that cannot be reached (``OperationalError``,
+``InterfaceError``) and an embedding or LLM provider that fails where nothing can degrade
+(``ProviderError``) answer 503 UNAVAILABLE with ``Retry-After``, on every path, including
+errors raised by middleware before any view runs (sessions, authentication): those are seen
+through Django's ``got_request_exception`` signal and the 500 it would answer is replaced.
+Pages outside the API get a plain 503 page.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+import sys
 
+import psycopg
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404, JsonResponse
+from django.core.signals import got_request_exception
+from django.db import InterfaceError as DjangoInterfaceError
+from django.db import OperationalError as DjangoOperationalError
+from django.http import Http404, HttpResponse, JsonResponse
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status as http
 
@@ -107,10 +119,38 @@ def _first_message(detail, default: str) -> str:
     return default
 
 
+# Seconds a client should wait before retrying after a 503 caused by a fault.
+RETRY_AFTER_SECONDS = 5
+DATABASE_DOWN = (
+    DjangoOperationalError,
+    DjangoInterfaceError,
+    psycopg.OperationalError,
+    psycopg.InterfaceError,
+)
+
+
+def is_database_down(exc: BaseException | None) -> bool:
+    """Return whether an exception means the database cannot be reached or used right now."""
+    return isinstance(exc, DATABASE_DOWN)
+
+
+def _is_provider_error(exc: BaseException) -> bool:
+    from rag.providers.embedding import ProviderError
+
+    return isinstance(exc, ProviderError)
+
+
 def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     """Map an exception to (status, code, message, details); None when unknown."""
     if isinstance(exc, ServiceError):
         return exc.status, exc.code, exc.message, exc.details
+    if is_database_down(exc):
+        logger.warning("database unavailable: %s", exc)
+        return 503, UNAVAILABLE, "The database is unavailable; try again shortly.", {}
+    if _is_provider_error(exc):
+        logger.warning("provider unavailable: %s", exc)
+        details = {"provider": getattr(exc, "provider", "") or ""}
+        return 503, UNAVAILABLE, "A model provider is unavailable; try again shortly.", details
     if isinstance(exc, DjangoValidationError):
         details = {"fields": exc.message_dict} if hasattr(exc, "error_dict") else {}
         return 400, INVALID_ARGUMENT, "; ".join(exc.messages), details
@@ -173,6 +213,8 @@ def api_exception_handler(exc, context):
     headers = {}
     if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait))
+    if status == 503:
+        headers["Retry-After"] = str(RETRY_AFTER_SECONDS)
     if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
         headers["WWW-Authenticate"] = "Token"
     return Response(error_body(code, message, details), status=status, headers=headers)
@@ -191,9 +233,15 @@ class ApiErrorMiddleware:
 
     def __init__(self, get_response):
         self.get_response = get_response
+        got_request_exception.connect(remember_exception, dispatch_uid="config.errors.remember")
 
     def __call__(self, request):
         response = self.get_response(request)
+        if response.status_code == 500 and is_database_down(
+            getattr(request, "_unhandled_exception", None)
+        ):
+            # Raised where no handler of ours ran (middleware, or a plain view in DEBUG).
+            return unavailable_response(request)
         if not is_api_path(request.path) or response.status_code < 400:
             return response
         content_type = response.get("Content-Type", "")
@@ -231,7 +279,35 @@ class ApiErrorMiddleware:
             logger.exception("Unhandled error on %s", request.path)
             return error_response(INTERNAL, "Internal error.", 500)
         status, code, message, details = classified
-        return error_response(code, message, status, details)
+        response = error_response(code, message, status, details)
+        if status == 503:
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return response
+
+
+def remember_exception(sender, request=None, **kwargs) -> None:
+    """Keep the exception Django is about to turn into a 500 on the request (see the middleware)."""
+    if request is not None:
+        request._unhandled_exception = sys.exc_info()[1]
+
+
+UNAVAILABLE_PAGE = (
+    '<!doctype html><html><head><meta charset="utf-8"><title>503 Service Unavailable</title>'
+    "</head><body><h1>Service unavailable</h1><p>The service cannot reach its database right "
+    "now. Please try again in a few seconds.</p></body></html>"
+)
+
+
+def unavailable_response(request):
+    """Answer 503 while the database is down: the error shape on API paths, else a plain page."""
+    if is_api_path(request.path):
+        response = error_response(
+            UNAVAILABLE, "The database is unavailable; try again shortly.", 503
+        )
+    else:
+        response = HttpResponse(UNAVAILABLE_PAGE, status=503, content_type="text/html")
+    response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+    return response
 
 
 def json_body(request) -> dict:
@@ -262,7 +338,9 @@ def handler404(request, exception=None):
 
 
 def handler500(request):
-    """Answer server errors on API URLs in the error shape; HTML elsewhere."""
+    """Answer server errors on API URLs in the error shape; HTML elsewhere (503 for faults)."""
+    if is_database_down(sys.exc_info()[1]):
+        return unavailable_response(request)
     if is_api_path(request.path):
         return error_response(INTERNAL, "Internal error.", 500)
     from django.views.defaults import server_error

@@ -178,6 +178,11 @@ RAG_LLM = {
     "API_KEY": env_str("LLM_API_KEY"),
     "TIMEOUT": env_float("LLM_TIMEOUT", 60.0),
 }
+# Seconds a search waits for its query embedding before it answers degraded (lexical, full
+# text or the hard filter; docs/ARCHITECTURE.md, "Faults").
+SEARCH_TIME_BUDGET_SECONDS = env_float("SEARCH_TIME_BUDGET_SECONDS", 3.0)
+# After an embedding failure or timeout, searches skip the provider this long (per process).
+EMBEDDING_BREAKER_COOLDOWN_SECONDS = env_float("EMBEDDING_BREAKER_COOLDOWN_SECONDS", 10.0)
 # Token budget of the prompt the agent sends to the LLM (system persona + context + message).
 AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 

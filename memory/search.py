@@ -9,11 +9,15 @@
   ``floor_for("memory", model)``.
 - Hybrid: reciprocal-rank fusion (live ``fusion_k``) of both lists, each item carrying both
   component scores and ranks.
+- Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
+  provider is down or slow), semantic search with a text and hybrid search answer from the
+  lexical list alone and say so (``degraded``, ``degraded_reason``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 from dataclasses import dataclass
@@ -28,7 +32,7 @@ from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
 from rag import live
-from rag.embeddings import current_model, embed_texts
+from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.search import TS_CONFIG, rrf, search_vector
 from rag.text import parse_query, quote_lexeme, segment_query
@@ -48,6 +52,8 @@ COMMON_TERM_SAMPLE = 2000
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
 MAX_SNIPPETS = 3
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -279,8 +285,28 @@ def embed_uncached_query(text: str) -> list[float]:
 
     A query is the user's own text but is stored nowhere, so ``user_erase`` could not find
     its cache row by hash; it is embedded afresh each time instead (docs/memory.md, deletion).
+    Within the search time budget; raises ``ProviderError`` (or a subclass) when it cannot.
     """
-    return embed_texts([text], role="query", use_cache=False)[0]
+    return embed_query(text, use_cache=False)
+
+
+def try_query_vector(
+    query_text: str | None, query_embedding
+) -> tuple[list[float] | None, str | None]:
+    """Return ``(vector, None)``, or ``(None, reason)`` when the text cannot be embedded in time."""
+    try:
+        return query_vector(query_text, query_embedding), None
+    except ProviderError as exc:
+        logger.warning("query embedding failed, answering lexically: %s", exc)
+        return None, degraded_reason(exc)
+
+
+def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Scored]:
+    """Return the lexical hits a degraded semantic search answers with (no semantic score)."""
+    hits, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=top_k)
+    for hit in hits:
+        hit.extra = {"semantic_score": None, "lexical_score": hit.score}
+    return hits
 
 
 # --- hybrid ---------------------------------------------------------------------------------
@@ -305,24 +331,26 @@ def hybrid_search(
     query_text: str,
     flt: dict,
     top_k: int,
-    vector: list[float],
+    vector: list[float] | None,
     min_score: float | None = None,
 ) -> list[Scored]:
     """Return the top_k of the RRF fusion of the lexical and semantic lists.
 
     ``min_score`` (when given) drops semantic candidates below it before fusion; lexical
-    matches always take part, since a literal match is evidence on its own.
+    matches always take part, since a literal match is evidence on its own. Without a
+    ``vector`` (the query could not be embedded) the lexical list alone is fused.
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     lexical, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=pool)
-    pairs = match_conversations(vector, pool, match_filter(user, flt))
+    pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [item.row.pk for item in lexical]
     fused = rrf([lexical_ids, semantic_ids], k=live.get_settings().fusion_k)[:top_k]
     missing = [f.key for f in fused if f.key not in sims]
-    sims.update(_similarities(vector, missing))
+    if vector is not None:
+        sims.update(_similarities(vector, missing))
     rows = {item.row.pk: item.row for item in lexical}
     rows.update(_load([f.key for f in fused if f.key not in rows]))
     lexical_scores = {item.row.pk: item.score for item in lexical}

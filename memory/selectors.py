@@ -7,6 +7,7 @@ Keyword-only functions taking the resolved ``user``. The agent app imports ``per
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 
 from django.db.models import Q
@@ -19,6 +20,8 @@ from memory.validation import apply_filter, clean_filter
 from rag import live
 
 MAX_LIST_PAGE = 500
+
+logger = logging.getLogger(__name__)
 
 
 def messages_between(*, user, since: datetime, until: datetime, role: str | None = None):
@@ -159,7 +162,7 @@ def persona_for(
     live "persona" floor). ``query_vector``: the query's embedding, when the caller has it.
     """
     from memory.search import embed_uncached_query
-    from rag.embeddings import current_model, embed_texts
+    from rag.embeddings import ProviderError, current_model, embed_texts, search_budget
     from rag.search import maxsim
 
     limit = max(1, min(int(limit), PERSONA_MAX))
@@ -182,8 +185,12 @@ def persona_for(
         return items
     # The query is not stored anywhere, so it stays out of the shared cache; the candidates'
     # texts are cached and deleted by hash in user_erase.
-    query_vec = query_vector if query_vector is not None else embed_uncached_query(query)
-    vectors = embed_texts([i["text"] for i in items], role="passage")
+    try:
+        query_vec = query_vector if query_vector is not None else embed_uncached_query(query)
+        vectors = embed_texts([i["text"] for i in items], role="passage", budget=search_budget())
+    except ProviderError as exc:  # provider down or slow: newest first, unranked
+        logger.warning("persona ranking skipped: %s", exc)
+        return items
     floor = live.get_settings().floor_for("persona", current_model())
     for item, vec in zip(items, vectors, strict=True):
         item["score"] = maxsim(query_vec, [vec])
@@ -199,16 +206,12 @@ def messages_search_hybrid(
 
     ``vector``: the query's embedding when the caller already has it (else it is embedded).
     """
-    from memory.search import hybrid_search, query_vector
+    from memory.search import hybrid_search, try_query_vector
 
     flt = clean_filter(filter)
-    items = hybrid_search(
-        user=user,
-        query_text=query_text,
-        flt=flt,
-        top_k=top_k,
-        vector=vector if vector is not None else query_vector(query_text, None),
-    )
+    if vector is None:
+        vector, _ = try_query_vector(query_text, None)  # None: lexical hits only
+    items = hybrid_search(user=user, query_text=query_text, flt=flt, top_k=top_k, vector=vector)
     return [{**message_item(i.row), **i.extra} for i in items]
 
 

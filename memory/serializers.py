@@ -11,6 +11,7 @@ from memory.identity import MAX_USER_ID_LENGTH
 from memory.models import Kind, Role
 from memory.search import DEFAULT_TOP_K, MAX_PAGE_SIZE, MAX_TOP_K
 from memory.validation import MAX_CHAT_ID_CHARS, MAX_CONTENT_CHARS, MAX_ITEMS
+from rag.embeddings import DEGRADED_REASONS
 
 MAX_CURSOR_CHARS = 500
 MAX_RETURN_FIELDS = 20
@@ -164,11 +165,28 @@ class HybridSearchInSerializer(SemanticSearchInSerializer):
     query_text = fields.QueryTextField()
 
 
+class DegradedSerializer(serializers.Serializer):
+    """The two fields of every search that embeds its query text."""
+
+    degraded = serializers.BooleanField(
+        help_text="True when the query text could not be embedded within the time budget "
+        "(provider down or slow): the results are the lexical matches."
+    )
+    degraded_reason = serializers.ChoiceField(
+        choices=list(DEGRADED_REASONS), allow_null=True, help_text="Why (null when not degraded)."
+    )
+
+
 class SemanticItemSerializer(MessageSerializer):
-    semantic_score = serializers.FloatField()
+    semantic_score = serializers.FloatField(
+        allow_null=True, help_text="Null in a degraded answer (a lexical match)."
+    )
+    lexical_score = serializers.FloatField(
+        required=False, help_text="Only in a degraded answer: the lexical rank score."
+    )
 
 
-class SemanticSearchOutSerializer(serializers.Serializer):
+class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
     floor = serializers.FloatField(allow_null=True)
 
@@ -181,7 +199,7 @@ class HybridItemSerializer(MessageSerializer):
     semantic_rank = serializers.IntegerField(allow_null=True)
 
 
-class HybridSearchOutSerializer(serializers.Serializer):
+class HybridSearchOutSerializer(DegradedSerializer):
     items = HybridItemSerializer(many=True)
 
 

@@ -177,13 +177,22 @@ class SemanticSearchView(APIView):
                 "Send exactly one of query_text and query_embedding.",
                 details={"fields": ["query_text", "query_embedding"]},
             )
-        vector = search.query_vector(data.get("query_text"), data.get("query_embedding"))
-        floor = data["min_score"] if "min_score" in data else search.default_floor()
-        hits = search.semantic_search(
-            user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+        vector, reason = search.try_query_vector(
+            data.get("query_text"), data.get("query_embedding")
         )
-        items = [{**trim(message_item(h.row), fields), "semantic_score": h.score} for h in hits]
-        return Response({"items": items, "floor": floor})
+        floor = data["min_score"] if "min_score" in data else search.default_floor()
+        if vector is None:  # the text could not be embedded in time: lexical hits instead
+            hits = search.lexical_fallback(
+                user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
+            )
+        else:
+            hits = search.semantic_search(
+                user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+            )
+        items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
+        return Response(
+            {"items": items, "floor": floor, "degraded": bool(reason), "degraded_reason": reason}
+        )
 
 
 class HybridSearchView(APIView):
@@ -195,14 +204,14 @@ class HybridSearchView(APIView):
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
-        vector = search.query_vector(data["query_text"], data.get("query_embedding"))
+        vector, reason = search.try_query_vector(data["query_text"], data.get("query_embedding"))
         hits = search.hybrid_search(
             user=user,
             query_text=data["query_text"],
             flt=flt,
             top_k=data["top_k"],
-            vector=vector,
+            vector=vector,  # None: the lexical list alone
             min_score=data.get("min_score"),
         )
         items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
-        return Response({"items": items})
+        return Response({"items": items, "degraded": bool(reason), "degraded_reason": reason})

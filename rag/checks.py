@@ -251,3 +251,27 @@ def check_input_limits(app_configs=None, **kwargs):
             )
         )
     return errors
+
+
+@register("rag")
+def check_fault_budgets(app_configs=None, **kwargs):
+    """rag.E014-E015: the search time budget and the breaker cool-down are usable numbers."""
+    errors = []
+    budget = settings.SEARCH_TIME_BUDGET_SECONDS
+    if budget is None or not 0 < budget <= 60:
+        errors.append(
+            Error(
+                "SEARCH_TIME_BUDGET_SECONDS must be above 0 and at most 60.",
+                hint="The seed's budget for exploreNearby is 3 seconds.",
+                id="rag.E014",
+            )
+        )
+    cooldown = settings.EMBEDDING_BREAKER_COOLDOWN_SECONDS
+    if cooldown is None or not 0 <= cooldown <= 3600:
+        errors.append(
+            Error(
+                "EMBEDDING_BREAKER_COOLDOWN_SECONDS must be between 0 and 3600.",
+                id="rag.E015",
+            )
+        )
+    return errors

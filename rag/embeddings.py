@@ -4,26 +4,48 @@
 ``EmbeddingCache`` table keyed by (model, role, sha256 of the text), sends only
 the misses to the provider in batches of at most ``provider.max_batch``, and
 stores the new vectors in the cache.
+
+Callers that answer a user pass a ``budget`` (``embed_query`` always does): the provider then
+runs in a small thread pool and the caller waits at most that many seconds, then gets
+:class:`ProviderTimeout` and degrades; a result that arrives late still fills the LRU. A
+per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout for
+``EMBEDDING_BREAKER_COOLDOWN_SECONDS``; meanwhile budgeted calls raise
+:class:`ProviderUnavailable` at once instead of waiting again. Query-role texts are cut to
+``RAG_QUERY_MAX_CHARS`` characters whatever the caller sent (the API rejects longer ones).
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import threading
+import time
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
-from rag.providers.embedding import EmbeddingProvider, ProviderError, build_embedding_provider
+from rag.breaker import CircuitBreaker
+from rag.providers.embedding import (
+    EmbeddingProvider,
+    ProviderError,
+    build_embedding_provider,
+    give_up_at,
+)
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
+    "DEGRADED_REASONS",
     "ProviderError",
+    "ProviderTimeout",
+    "ProviderUnavailable",
+    "breaker",
     "content_hash",
+    "degraded_reason",
     "current_model",
     "embed_query",
     "embed_texts",
@@ -32,6 +54,12 @@ __all__ = [
 
 _provider_lock = threading.Lock()
 _provider: EmbeddingProvider | None = None
+_breaker: CircuitBreaker | None = None
+# Threads that run budgeted provider calls; a call past its deadline keeps its thread until it
+# ends, so the pool bounds how many late calls one process can pile up.
+POOL_SIZE = 4
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
 _lru_lock = threading.Lock()
 _provider_texts = 0
 _lru: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
@@ -43,6 +71,27 @@ def content_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+class ProviderTimeout(ProviderError):
+    """Raise when a budgeted call did not finish in time (the call itself goes on)."""
+
+    reason = "embedding_timeout"
+
+
+class ProviderUnavailable(ProviderError):
+    """Raise when the breaker is open: the provider failed moments ago, so it is skipped."""
+
+    reason = "embedding_unavailable"
+
+
+# Every reason a degraded search may give (``degraded_reason``), for the API schemas.
+DEGRADED_REASONS = ("embedding_failed", "embedding_timeout", "embedding_unavailable")
+
+
+def degraded_reason(exc: Exception) -> str:
+    """Return the short code a degraded answer gives for why it could not embed."""
+    return getattr(exc, "reason", None) or "embedding_failed"
+
+
 def get_provider() -> EmbeddingProvider:
     """Return this process's embedding provider, built once from settings."""
     global _provider
@@ -52,17 +101,48 @@ def get_provider() -> EmbeddingProvider:
         return _provider
 
 
+def breaker() -> CircuitBreaker:
+    """Return this process's circuit breaker of the embedding provider."""
+    global _breaker
+    with _provider_lock:
+        if _breaker is None:
+            _breaker = CircuitBreaker(
+                "embedding", cooldown=settings.EMBEDDING_BREAKER_COOLDOWN_SECONDS
+            )
+        return _breaker
+
+
 def reset_provider(**kwargs) -> None:
-    """Forget the provider and the LRU (settings changed, or a test swapped them)."""
-    global _provider
+    """Forget the provider, its breaker and the LRU (settings changed, or a test swapped them)."""
+    global _provider, _breaker
     with _provider_lock:
         _provider = None
+        _breaker = None
     with _lru_lock:
         _lru.clear()
 
 
+def _get_pool() -> ThreadPoolExecutor:
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=POOL_SIZE, thread_name_prefix="embed")
+        return _pool
+
+
+def _forget_pool_after_fork() -> None:
+    # The pool's threads do not exist in a forked child (django-q2 forks its workers).
+    global _pool, _pool_lock
+    _pool = None
+    _pool_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pool_after_fork)
+
+
 def _on_setting_changed(setting, **kwargs):
-    if setting == "RAG_EMBEDDING":
+    if setting in ("RAG_EMBEDDING", "EMBEDDING_BREAKER_COOLDOWN_SECONDS"):
         reset_provider()
 
 
@@ -90,10 +170,18 @@ def _lru_put(key, value) -> None:
             _lru.popitem(last=False)
 
 
-def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = True) -> list:
+def embed_texts(
+    texts: list[str],
+    *,
+    role: str = "passage",
+    use_cache: bool = True,
+    budget: float | None = None,
+) -> list:
     """Return one vector (a list of floats) per text, in order.
 
-    Raises ``ProviderError`` when the provider fails; callers degrade.
+    ``budget``: the most seconds to wait for the provider (None: wait as long as it takes,
+    for background work). Raises ``ProviderError`` when the provider fails, or its subclasses
+    ``ProviderTimeout`` / ``ProviderUnavailable`` for a budgeted call; callers degrade.
     """
     from rag.models import EmbeddingCache
 
@@ -101,6 +189,10 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
         raise ValueError("role must be 'passage' or 'query'")
     if not texts:
         return []
+    if role == "query":
+        # Defence in depth behind the API's own limit: one request embeds a bounded text.
+        cap = settings.RAG_QUERY_MAX_CHARS
+        texts = [text[:cap] for text in texts]
     provider = get_provider()
     # The dimension is part of the key: the same remote model can be asked for fewer.
     model = f"{provider.model}@{provider.dimensions}"
@@ -125,9 +217,8 @@ def embed_texts(texts: list[str], *, role: str = "passage", use_cache: bool = Tr
     if missing:
         order = list(missing)
         unique_texts = [texts[missing[h][0]] for h in order]
-        vectors = []
-        for start in range(0, len(unique_texts), provider.max_batch):
-            vectors.extend(provider.embed(unique_texts[start : start + provider.max_batch], role))
+        late_keys = [(model, role, h) for h in order] if use_cache else None
+        vectors = _call_provider(provider, unique_texts, role, budget=budget, late_keys=late_keys)
         global _provider_texts
         _provider_texts += len(unique_texts)
         new_rows = []
@@ -199,6 +290,132 @@ def _store(rows) -> None:
         logger.warning("embedding cache insert conflicted; continuing")
 
 
-def embed_query(text: str) -> list[float]:
-    """Return the query-role vector of one text."""
-    return embed_texts([text], role="query")[0]
+def _embed_all(provider: EmbeddingProvider, texts: list[str], role: str) -> list:
+    vectors = []
+    for start in range(0, len(texts), provider.max_batch):
+        vectors.extend(provider.embed(texts[start : start + provider.max_batch], role))
+    return vectors
+
+
+def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) -> list:
+    """Run the provider, through the breaker, within ``budget`` seconds when one is given.
+
+    Every outcome is recorded in the breaker; only budgeted calls are refused while it is
+    open (background work waits for the provider as before, and its own retries apply).
+    """
+    gate = breaker()
+    name = getattr(provider, "name", type(provider).__name__)
+    # Duck-typed providers (tests, plug-ins) may lack the flag: treat them as remote.
+    local = bool(getattr(provider, "local", False))
+    if budget is None:
+        try:
+            vectors = _embed_all(provider, texts, role)
+        except ProviderError as exc:
+            gate.failure(str(exc))
+            raise
+        gate.success()
+        return vectors
+    if not gate.allow():
+        snap = gate.snapshot()
+        raise ProviderUnavailable(
+            f"{name}: skipped for {snap.retry_in or 0:.1f} s more after a failure: "
+            f"{snap.last_error}",
+            provider=name,
+            retryable=True,
+        )
+    started = time.monotonic()
+    waiting = threading.Event()  # cleared when the caller gave up
+    waiting.set()
+
+    def job():
+        if not waiting.is_set():
+            return None  # queued until after its deadline: nobody waits for it any more
+        try:
+            # No retry past the deadline; an HTTP attempt may end one budget later at most.
+            with give_up_at(started + float(budget), grace=float(budget)):
+                vectors = _embed_all(provider, texts, role)
+        except ProviderError as exc:
+            gate.failure(str(exc))
+            raise
+        except Exception as exc:
+            gate.failure(f"{type(exc).__name__}: {exc}")
+            raise
+        if waiting.is_set() or local:
+            # A remote answer that came too late keeps the breaker open: too slow to wait for.
+            gate.success()
+        if not waiting.is_set() and late_keys is not None:
+            # Too late for its caller; the next request with the same text finds it here.
+            for key, vec in zip(late_keys, vectors, strict=True):
+                _lru_put(key, [float(x) for x in vec])
+        return vectors
+
+    future = _get_pool().submit(job)
+    try:
+        return future.result(timeout=max(float(budget), 0.0))
+    except ProviderError:
+        raise
+    except TimeoutError:
+        waiting.clear()
+        elapsed = time.monotonic() - started
+        message = f"{name}: no embedding within the {budget:g} s budget"
+        if not local:
+            # A remote provider this slow is as good as down for interactive callers. The
+            # local model is only busy: tripping the breaker would degrade everybody else.
+            gate.failure(message)
+        logger.warning("%s (waited %.2f s)", message, elapsed)
+        raise ProviderTimeout(message, provider=name, retryable=True) from None
+    except Exception as exc:  # a bug or an unexpected library error: still only degrade
+        logger.exception("embedding provider %s failed", name)
+        raise ProviderError(f"{name}: {type(exc).__name__}: {exc}", provider=name) from exc
+
+
+def embed_query(text: str, *, use_cache: bool = True, budget: float | None = None) -> list[float]:
+    """Return the query-role vector of one text, within the search time budget.
+
+    ``budget`` defaults to ``SEARCH_TIME_BUDGET_SECONDS``; on timeout or an open breaker the
+    ``ProviderError`` subclasses above are raised for the caller to degrade.
+    """
+    if budget is None:
+        budget = settings.SEARCH_TIME_BUDGET_SECONDS
+    return embed_texts([text], role="query", use_cache=use_cache, budget=budget)[0]
+
+
+def search_budget() -> float:
+    """Return the seconds an interactive caller may wait for an embedding."""
+    return float(settings.SEARCH_TIME_BUDGET_SECONDS)
+
+
+# Seconds /api/health waits for its probe (a cheap one-word embedding).
+HEALTH_PROBE_BUDGET = 2.0
+
+
+def provider_health() -> dict:
+    """Return the provider's state for /api/health: ok, failing or unknown, and the last error.
+
+    The breaker's record answers when it has one; otherwise (nothing called the provider in
+    this process yet, or its cool-down has passed) a one-word probe decides, through the
+    breaker and within ``HEALTH_PROBE_BUDGET`` seconds, bypassing the caches.
+    """
+    from rag.breaker import CLOSED, OPEN
+
+    gate = breaker()
+    snap = gate.snapshot()
+    checked = "recent calls"
+    if not (snap.state == OPEN and snap.retry_in) and not (snap.state == CLOSED and snap.known):
+        checked = "probe"
+        try:
+            embed_texts(["health"], role="query", use_cache=False, budget=HEALTH_PROBE_BUDGET)
+        except ProviderTimeout as exc:
+            if getattr(get_provider(), "local", False):  # loading or busy, not down
+                return {"state": "unknown", "last_error": str(exc), "checked": checked}
+        except ProviderError:
+            pass
+        snap = gate.snapshot()
+    if snap.state == CLOSED and snap.known:
+        return {"state": "ok", "last_error": None, "checked": checked}
+    return {
+        "state": "failing",
+        "last_error": snap.last_error or None,
+        "checked": checked,
+        "retry_in_seconds": None if snap.retry_in is None else round(snap.retry_in, 1),
+    }

@@ -17,10 +17,19 @@ class HealthEmbeddingSerializer(serializers.Serializer):
     provider = serializers.CharField()
     model = serializers.CharField()
     dimensions = serializers.IntegerField()
+    state = serializers.ChoiceField(
+        choices=["ok", "failing", "unknown"],
+        help_text="From this process's circuit breaker, or a one-word probe when it knows nothing.",
+    )
+    last_error = serializers.CharField(allow_null=True)
+    checked = serializers.ChoiceField(choices=["recent calls", "probe"])
+    retry_in_seconds = serializers.FloatField(
+        required=False, allow_null=True, help_text="Searches skip the provider this much longer."
+    )
 
 
 class HealthSerializer(serializers.Serializer):
-    status = serializers.CharField()
+    status = serializers.ChoiceField(choices=["ok", "degraded"])
     database = serializers.CharField()
     worker_heartbeat_age_seconds = serializers.FloatField(allow_null=True)
     embedding = HealthEmbeddingSerializer()

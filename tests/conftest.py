@@ -19,6 +19,16 @@ def _fresh_live_settings():
     live.invalidate()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_embedding_breaker():
+    """Start every test with a closed embedding circuit breaker (its state is per process)."""
+    from rag import embeddings
+
+    embeddings._breaker = None
+    yield
+    embeddings._breaker = None
+
+
 @pytest.fixture
 def make_user(db):
     """Return a factory that creates a user (optionally staff) with an API token."""
@@ -126,4 +136,35 @@ def cold_lru():
 
     embeddings._lru.clear()
     yield
+
+
+@pytest.fixture
+def provider_outage(monkeypatch):
+    """Return ``start()``: from then on the embedding provider fails, like a hosted one down.
+
+    The failing provider keeps the real model's name and size, so stored vectors still count;
+    the process LRU is emptied so no query is answered from it. ``start()`` returns the list
+    of texts the provider was asked for.
+    """
+    from rag import embeddings
+    from rag.providers.embedding import EmbeddingProvider, ProviderError
+
+    def start() -> list[str]:
+        real = embeddings.get_provider()
+        asked: list[str] = []
+
+        class DownProvider(EmbeddingProvider):
+            name = "down"
+            model = real.model
+            dimensions = real.dimensions
+
+            def embed(self, texts, role="passage"):
+                asked.extend(texts)
+                raise ProviderError("down: connection refused", provider="down", retryable=True)
+
+        monkeypatch.setattr(embeddings, "_provider", DownProvider())
+        embeddings._lru.clear()
+        return asked
+
+    yield start
     embeddings._lru.clear()

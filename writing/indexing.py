@@ -23,6 +23,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from rag.embeddings import content_hash, current_model, embed_texts, provider_texts
+from rag.text import segment_for_index
 from writing.chunking import BlockText, BudgetSpent, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
 
@@ -233,6 +234,7 @@ def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
                         book_id=chapter.book_id,
                         chunk_order=order,
                         text=child.text,
+                        search_text=segment_for_index(child.text),
                         start=child.span.start,
                         end=child.span.end,
                         content_hash=text_hash,

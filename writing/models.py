@@ -13,6 +13,7 @@ from django.db import models
 from pgvector.django import HnswIndex
 
 from rag.models import Embedded
+from rag.search import fulltext_index
 
 
 class Book(models.Model):
@@ -138,6 +139,9 @@ class ChildChunk(Embedded):
     chunk_level = models.CharField(max_length=8, default="child")
     chunk_order = models.PositiveIntegerField()
     text = models.TextField()
+    # jieba-segmented text for the full-text search that answers while the embedding
+    # provider is down or slow (writing/search.py).
+    search_text = models.TextField(blank=True, default="")
     start = models.PositiveIntegerField(help_text="Offset of the child in the parent text.")
     end = models.PositiveIntegerField()
     content_hash = models.CharField(max_length=64)
@@ -146,6 +150,7 @@ class ChildChunk(Embedded):
     class Meta:
         ordering = ["parent_id", "chunk_order"]
         indexes = [
+            fulltext_index("search_text", "writing_child_search_text_gin"),
             HnswIndex(
                 name="writing_child_embedding_hnsw",
                 fields=["embedding"],

@@ -7,10 +7,16 @@ Score (when the live setting ``parent_size_normalization`` is on)::
 ``raw`` is the cosine similarity of the best child of the parent, ``median_size`` the
 median size of all parents in the searched scope (the book, the chapters, or all the
 user's books). Without normalisation, ``score = raw``.
+
+Degraded: when the query cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the provider
+is down or slow), the children are found by full text instead (``ts_rank_cd`` over their
+jieba-segmented ``search_text``; bare words joined by OR, stopwords dropped), ``raw`` is that
+rank, and the answer says ``degraded: true`` with a ``degraded_reason``.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import statistics
 from contextlib import contextmanager
@@ -20,10 +26,12 @@ from django.db import connection, transaction
 
 from config.errors import InvalidArgument, NotFound
 from rag import live
-from rag.embeddings import embed_query
-from rag.search import vector_search
+from rag.embeddings import ProviderError, degraded_reason, embed_query
+from rag.search import fulltext_search, vector_search
 from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment
 from writing.selectors import book_get
+
+logger = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
 ORDERS = ("relevance", "story")
@@ -116,9 +124,17 @@ def writing_search(
     if order not in ORDERS:
         raise InvalidArgument(f"order must be one of {', '.join(ORDERS)}.")
     settings_row = live.get_settings()
-    vector = embed_query(query)  # may write the embedding cache: before the read-only block
+    reason = None
+    try:
+        # May write the embedding cache: before the read-only block. Within the time budget.
+        vector = embed_query(query)
+    except ProviderError as exc:
+        logger.warning("query embedding failed, searching full text: %s", exc)
+        vector, reason = None, degraded_reason(exc)
     with _one_snapshot():
-        return _search(user, vector, book, chapters, top_k, order, settings_row)
+        body = _search(user, vector, book, chapters, top_k, order, settings_row, query=query)
+    body.update(degraded=reason is not None, degraded_reason=reason)
+    return body
 
 
 @contextmanager
@@ -140,10 +156,17 @@ def _one_snapshot():
         yield
 
 
-def _search(user, vector, book, chapters, top_k: int, order: str, settings_row) -> dict:
+def _search(
+    user, vector, book, chapters, top_k: int, order: str, settings_row, *, query: str = ""
+) -> dict:
     children_qs, parents_qs = _scope(user, book, chapters)
-    # The filter is part of the queryset: vector_search applies it before the NN scan.
-    hits, report = vector_search(children_qs, vector, k=top_k * 3)
+    if vector is None:  # degraded: no embedding, find the children by their words
+        hits, report = fulltext_search(
+            children_qs, query, k=top_k * 3, default_operator="or", drop_stopwords=True
+        )
+    else:
+        # The filter is part of the queryset: vector_search applies it before the NN scan.
+        hits, report = vector_search(children_qs, vector, k=top_k * 3)
     grouped: dict[int, ParentResult] = {}
     for hit in hits:
         child = hit.obj

@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from config import fields
+from rag.embeddings import DEGRADED_REASONS
 from writing.search import MAX_TOP_K, ORDERS
 
 # A chapter arrives whole in one request: at most this many blocks of at most this many
@@ -91,7 +92,9 @@ class WritingSearchChildSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     start = serializers.IntegerField(help_text="Offset in the parent text.")
     end = serializers.IntegerField()
-    score = serializers.FloatField(help_text="Cosine similarity to the query.")
+    score = serializers.FloatField(
+        help_text="Cosine similarity to the query (its ts_rank_cd in a degraded answer)."
+    )
 
 
 class WritingSearchResultSerializer(serializers.Serializer):
@@ -110,3 +113,12 @@ class WritingSearchOutSerializer(serializers.Serializer):
     results = WritingSearchResultSerializer(many=True)
     median_parent_size = serializers.FloatField(allow_null=True)
     normalised = serializers.BooleanField(required=False)
+    degraded = serializers.BooleanField(
+        help_text="True when the query could not be embedded within the time budget: the "
+        "children were found by full text."
+    )
+    degraded_reason = serializers.ChoiceField(
+        choices=list(DEGRADED_REASONS),
+        allow_null=True,
+        help_text="Why (null when not degraded).",
+    )

