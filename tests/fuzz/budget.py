@@ -2,7 +2,8 @@
 
 ``FUZZ_MAX_EXAMPLES`` sets the random examples per operation and role (default 6);
 ``FUZZ_COVERAGE=1`` adds schemathesis' coverage phase (every boundary and type mutation of every
-parameter, a few dozen to a few hundred cases per operation). ``make fuzz`` sets both.
+parameter, a few dozen to a few hundred cases per operation). ``make fuzz`` sets both. The
+generated cases depend only on ``FUZZ_SEED`` (fixed by default), so a failure reproduces.
 """
 
 from __future__ import annotations
@@ -27,6 +28,11 @@ EDGE_VALIDATION_FAILURES = {
 def max_examples() -> int:
     """Return the random examples per operation and role: ``FUZZ_MAX_EXAMPLES`` or 6."""
     return int(os.environ.get("FUZZ_MAX_EXAMPLES", "6"))
+
+
+def seed() -> int:
+    """Return the seed of the generated cases: ``FUZZ_SEED`` or a fixed one."""
+    return int(os.environ.get("FUZZ_SEED", "20261123"))
 
 
 def coverage_phase() -> bool:
@@ -63,7 +69,7 @@ class FuzzStats:
         lines = [
             f"operations: {len(operations)}; cases: {sum(per_test)} "
             f"(per operation and role: min {per_test[0]}, max {per_test[-1]}); "
-            f"max_examples: {max_examples()}; coverage phase: {coverage_phase()}; "
+            f"max_examples: {max_examples()}; coverage phase: {coverage_phase()}; seed: {seed()}; "
             f"5xx: {len(self.server_errors)}; time: {time.monotonic() - self.started:.0f} s"
         ]
         return lines + ["  " + line for line in sorted(set(self.server_errors))]

@@ -7,6 +7,8 @@ content type, headers, body, each event of a stream).
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
@@ -18,7 +20,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from tests.fuzz.budget import coverage_phase, max_examples
+from tests.fuzz.budget import coverage_phase, max_examples, seed
 from tests.fuzz.world import OWNER, STAFF, load_schema
 
 CHECKS = [
@@ -31,9 +33,10 @@ CHECKS = [
 
 
 SCHEMA = schemathesis.openapi.from_dict(
-    load_schema(),
+    copy.deepcopy(load_schema()),
     config=schemathesis.Config.from_dict(
         {
+            "seed": seed(),
             "generation": {"mode": "all", "with-security-parameters": False},
             "phases": {"stateful": {"enabled": False}, "coverage": {"enabled": coverage_phase()}},
         }
