@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test lint format stop migrate demo bench clean
+.PHONY: install run test fuzz lint format stop migrate demo bench clean
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -34,6 +34,11 @@ format: install
 
 test: lint
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The adversarial suite, searching longer than `make test` does (tests/fuzz/budget.py).
+fuzz: install
+	FUZZ_MAX_EXAMPLES=$${FUZZ_MAX_EXAMPLES:-100} FUZZ_COVERAGE=$${FUZZ_COVERAGE:-1} \
+		$(PY) -m pytest -q tests/fuzz $(PYTEST_ARGS)
 
 stop: install
 	$(PY) -m config.embedded_db stop

@@ -22,6 +22,7 @@ from activities.serializers import (
     SearchOutputSerializer,
     flatten_location,
 )
+from config.media import json_parsers
 from rag.serializers import ErrorSerializer
 
 TAGS = ["activities"]
@@ -29,6 +30,8 @@ ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404:
 
 
 class ActivityListCreateView(APIView):
+    parser_classes = json_parsers()  # location is an object, tags a list
+
     @extend_schema(
         operation_id="activities_list",
         parameters=[ActivityListQuerySerializer],
@@ -63,6 +66,8 @@ class ActivityListCreateView(APIView):
 
 
 class ActivityDetailView(APIView):
+    parser_classes = json_parsers()  # location is an object, tags a list
+
     @extend_schema(
         operation_id="activities_retrieve",
         responses={200: ActivityDetailOutputSerializer, **ERRORS},
@@ -152,6 +157,8 @@ def _participation(participation) -> dict:
 
 
 class SearchView(APIView):
+    parser_classes = json_parsers()  # filters is an object
+
     @extend_schema(
         operation_id="rag_search",
         request=SearchInputSerializer,

@@ -56,3 +56,41 @@ class EventListSerializer(serializers.Serializer):
 class EventQuerySerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=EventKind.choices, required=False)
     limit = serializers.IntegerField(min_value=1, max_value=200, required=False, default=50)
+
+
+# --- POST /api/agent/chat/stream: one serializer per event's JSON payload ----------------------
+
+
+class StreamIntentSerializer(serializers.Serializer):
+    intent = serializers.ChoiceField(choices=INTENTS)
+    mode = serializers.CharField()
+    confidence = serializers.FloatField()
+    source = serializers.CharField(help_text="rules, embedding, fused, context, llm or default.")
+    chat_id = serializers.CharField()
+
+
+class StreamToolCallSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    arguments = serializers.DictField()
+
+
+class StreamToolResultSerializer(serializers.Serializer):
+    name = serializers.CharField()
+    result = serializers.DictField()
+
+
+class StreamDeltaSerializer(serializers.Serializer):
+    text = serializers.CharField(help_text="The next piece of the reply.")
+
+
+class StatedPreferenceSerializer(serializers.Serializer):
+    category = serializers.CharField()
+    value = serializers.CharField()
+
+
+class StreamDoneSerializer(ChatResponseSerializer):
+    engine = serializers.ChoiceField(choices=["offline", "llm"])
+    preferences = StatedPreferenceSerializer(
+        many=True, help_text="Preferences the message stated (saved to memory)."
+    )
+    elapsed_ms = serializers.FloatField()

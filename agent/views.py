@@ -13,7 +13,9 @@ from rest_framework.views import APIView
 from agent import serializers as s
 from agent.chat import generate_chat, stream_chat
 from agent.models import SystemEvent
+from config.api_docs import event_stream
 from config.errors import INTERNAL, classify_exception, error_body
+from config.media import EventStreamAPIView, json_parsers
 from rag.serializers import ErrorSerializer
 
 logger = logging.getLogger(__name__)
@@ -21,11 +23,27 @@ logger = logging.getLogger(__name__)
 TAGS = ["agent"]
 ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
+ERR_406 = OpenApiResponse(
+    ErrorSerializer, description="The client accepts neither text/event-stream nor */*."
+)
 SSE_DESCRIPTION = (
-    "Server-sent events, each `event: <name>` and `data: <json>`: `intent` "
-    "{intent, mode, confidence, source, chat_id}; per tool `tool_call` {name, arguments} and "
-    "`tool_result` {name, result}; `delta` {text} pieces of the answer; `done` with the same "
-    "body as POST /api/agent/chat; or `error` {error: {code, message, details}}."
+    "Server-sent events (send `Accept: text/event-stream`), each `event: <name>` and "
+    "`data: <one line of JSON>`, in this order: one `intent` {intent, mode, confidence, source, "
+    "chat_id}; per tool a `tool_call` {name, arguments} and its `tool_result` {name, result}; "
+    "`delta` {text} pieces of the reply; finally `done` (the body of POST /api/agent/chat plus "
+    "engine, preferences, elapsed_ms) or, if the turn failed after the stream began, `error` "
+    "in the error shape. Errors before the stream begins answer in JSON with their status."
+)
+CHAT_STREAM_EVENT = event_stream(
+    "ChatStreamEvent",
+    {
+        "intent": s.StreamIntentSerializer,
+        "tool_call": s.StreamToolCallSerializer,
+        "tool_result": s.StreamToolResultSerializer,
+        "delta": s.StreamDeltaSerializer,
+        "done": s.StreamDoneSerializer,
+        "error": ErrorSerializer,
+    },
 )
 
 
@@ -49,6 +67,8 @@ def sse_frame(name: str, data: dict) -> bytes:
 
 
 class ChatView(APIView):
+    parser_classes = json_parsers()  # location is an object
+
     @extend_schema(
         operation_id="agent_chat",
         request=s.ChatRequestSerializer,
@@ -63,13 +83,18 @@ class ChatView(APIView):
         return Response(s.ChatResponseSerializer(body).data)
 
 
-class ChatStreamView(APIView):
+class ChatStreamView(EventStreamAPIView):
+    parser_classes = json_parsers()  # location is an object
+
     @extend_schema(
         operation_id="agent_chat_stream",
         request=s.ChatRequestSerializer,
         responses={
-            (200, "text/event-stream"): OpenApiResponse(str, description=SSE_DESCRIPTION),
-            400: ERR_400,
+            (200, "text/event-stream"): OpenApiResponse(
+                CHAT_STREAM_EVENT, description=SSE_DESCRIPTION
+            ),
+            (400, "application/json"): ERR_400,
+            (406, "application/json"): ERR_406,
         },
         tags=TAGS,
         description="The same turn as POST /api/agent/chat, as server-sent events.",

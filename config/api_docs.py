@@ -1,13 +1,22 @@
-"""The API documentation pages, served entirely from local static files.
+"""The API documentation: pages served from local static files, and schema helpers.
 
 drf-spectacular's ReDoc page links Google Fonts in its ``<head>``; this view renders the same
 page with a head that loads nothing remote (the Swagger UI page already loads nothing remote).
+
+:func:`event_stream` describes a server-sent-event response; :func:`postprocess_schema`
+(a ``POSTPROCESSING_HOOKS`` entry) puts it where OpenAPI 3.2 expects it and documents the
+error responses every operation can give.
 """
 
 from __future__ import annotations
 
+import json
+
 from django.template import engines
+from drf_spectacular.extensions import OpenApiSerializerFieldExtension
+from drf_spectacular.utils import PolymorphicProxySerializer
 from drf_spectacular.views import SpectacularRedocView
+from rest_framework import serializers
 from rest_framework.renderers import TemplateHTMLRenderer
 
 REDOC_TEMPLATE = """{% extends "drf_spectacular/redoc.html" %}
@@ -31,3 +40,135 @@ class LocalRedocView(SpectacularRedocView):
     """ReDoc without remote fonts (offline deployments, no third-party requests)."""
 
     renderer_classes = [LocalTemplateRenderer]
+
+
+# --- Server-sent events in the schema --------------------------------------------------------
+
+
+class EventNameField(serializers.Field):
+    """The ``event:`` line of one server-sent event (documentation only)."""
+
+    def __init__(self, name: str, **kwargs):
+        self.event_name = name
+        super().__init__(**kwargs)
+
+    def to_representation(self, value):
+        return self.event_name
+
+
+class EventDataField(serializers.Field):
+    """The ``data:`` line of one server-sent event: JSON described by ``payload`` (docs only)."""
+
+    def __init__(self, payload, **kwargs):
+        self.payload = payload
+        super().__init__(**kwargs)
+
+    def to_representation(self, value):
+        return json.dumps(value, ensure_ascii=False, default=str)
+
+
+class EventNameFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = EventNameField
+
+    def map_serializer_field(self, auto_schema, direction):
+        return {"type": "string", "const": self.target.event_name}
+
+
+class EventDataFieldExtension(OpenApiSerializerFieldExtension):
+    target_class = EventDataField
+
+    def map_serializer_field(self, auto_schema, direction):
+        component = auto_schema.resolve_serializer(self.target.payload, direction)
+        return {
+            "type": "string",
+            "contentMediaType": "application/json",
+            "contentSchema": component.ref,
+        }
+
+
+def event_stream(component_name: str, events: dict) -> PolymorphicProxySerializer:
+    """Return the schema of one event of a stream: ``{event: <name>, data: <JSON payload>}``.
+
+    ``events`` maps each event name to the serializer of its JSON payload. In the schema the
+    stream's ``text/event-stream`` response gets this as its ``itemSchema`` (OpenAPI 3.2: each
+    item of a sequential media type), in the same form schemathesis and other SSE-aware tools
+    parse a stream: ``event`` and ``data`` as strings, ``data`` holding JSON.
+    """
+    serializers_by_name = {}
+    for name, payload in events.items():
+        class_name = component_name + "".join(
+            part[:1].upper() + part[1:] for part in name.split("_")
+        )
+        serializers_by_name[name] = type(
+            f"{class_name}Serializer",
+            (serializers.Serializer,),
+            {
+                "event": EventNameField(name),
+                "data": EventDataField(payload),
+                "__module__": __name__,
+                "__doc__": f"The `{name}` event of {component_name}.",
+            },
+        )
+    return PolymorphicProxySerializer(
+        component_name=component_name,
+        serializers=serializers_by_name,
+        resource_type_field_name="event",
+    )
+
+
+# --- Post-processing: event streams and the error responses of every operation ---------------
+
+ERROR_REF = {"$ref": "#/components/schemas/Error"}
+ERROR_DESCRIPTIONS = {
+    "400": "Invalid request (INVALID_ARGUMENT).",
+    "401": "No or invalid credentials (UNAUTHENTICATED).",
+    "403": "Not allowed (PERMISSION_DENIED).",
+    "404": "No such object, or not yours (NOT_FOUND).",
+    "413": "The request body is too large.",
+    "415": "The request body's media type is not accepted here (INVALID_ARGUMENT).",
+    "429": "Too many requests; see Retry-After (RATE_LIMITED).",
+    "503": "A dependency (the database) is unavailable; retry later (UNAVAILABLE).",
+}
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+
+def default_error_codes(operation: dict) -> list[str]:
+    """Return the error statuses any operation like ``operation`` can answer."""
+    # An operation open to everybody (health: security [{}]) is neither authenticated nor throttled.
+    secured = any(operation.get("security") or [])
+    codes = ["503"]
+    if secured:
+        codes += ["400", "401", "403", "429"]
+    if any(p.get("in") == "path" for p in operation.get("parameters", [])):
+        codes.append("404")
+    if "requestBody" in operation:
+        codes += ["400", "413", "415"]
+    return sorted(set(codes))
+
+
+def postprocess_schema(result, generator, request, public):
+    """Move event-stream schemas to ``itemSchema``; document the error responses of each operation.
+
+    Every operation answers errors in the one error shape: the statuses a view documents
+    itself keep their description, the ones any operation can give (authentication,
+    throttling, an oversized body, the database down) are added here.
+    """
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if method not in HTTP_METHODS:
+                continue
+            responses = operation.setdefault("responses", {})
+            for response in responses.values():
+                for media_type, content in response.get("content", {}).items():
+                    if media_type.startswith("text/event-stream") and "schema" in content:
+                        content["itemSchema"] = content.pop("schema")
+            for code in default_error_codes(operation):
+                responses.setdefault(
+                    code,
+                    {
+                        "content": {"application/json": {"schema": dict(ERROR_REF)}},
+                        "description": ERROR_DESCRIPTIONS[code],
+                    },
+                )
+            operation["responses"] = dict(sorted(responses.items()))
+    return result

@@ -144,6 +144,8 @@ SPECTACULAR_SETTINGS = {
         "Natural-language search and recommendation, small-to-big retrieval, chat memory."
     ),
     "VERSION": "1.0.0",
+    # 3.2: a text/event-stream response describes each event with itemSchema.
+    "OAS_VERSION": "3.2.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
@@ -151,6 +153,10 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a "status" field with different choices: name each set.
     "ENUM_NAME_OVERRIDES": {"ActivityStatusEnum": "activities.models.ActivityStatus"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "config.api_docs.postprocess_schema",  # event streams; error responses everywhere
+    ],
 }
 # Path prefixes that answer only in the JSON error shape, never an HTML page.
 API_PATH_PREFIXES = ("/api/", "/v1/", "/rag/")

@@ -31,11 +31,14 @@ def resolve_user(request_user, user_id, *, create: bool = False):
         raise InvalidArgument("user_id is required.", details={"field": "user_id"})
     if len(user_id) > MAX_USER_ID_LENGTH:
         raise InvalidArgument("user_id is too long.", details={"field": "user_id"})
+    model = get_user_model()
+    # create_user stores the NFKC form ("ﬁ" -> "fi"): look up that same form, or an id naming an
+    # existing user only after normalisation is not found, then collides on create.
+    user_id = model.normalize_username(user_id)
     if request_user.get_username() == user_id:
         return request_user
     if not request_user.is_staff:
         raise _not_found()
-    model = get_user_model()
     found = model._default_manager.filter(**{model.USERNAME_FIELD: user_id}).first()
     if found is not None:
         return found

@@ -10,6 +10,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import InvalidArgument
+from config.media import json_parsers
 from memory import search, selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
@@ -37,6 +38,8 @@ def body(request) -> dict:
 
 
 class MessagesView(APIView):
+    parser_classes = json_parsers()  # items is a list of objects
+
     @extend_schema(
         operation_id="memory_messages_write",
         request=s.MessagesWriteInSerializer,
@@ -118,6 +121,8 @@ class ChatContextView(APIView):
 
 
 class LexicalSearchView(APIView):
+    parser_classes = json_parsers()  # filter is an object, return_fields a list
+
     @extend_schema(
         operation_id="memory_lexical_search",
         request=s.LexicalSearchInSerializer,
@@ -162,6 +167,8 @@ def _semantic_inputs(request, serializer_class):
 
 
 class SemanticSearchView(APIView):
+    parser_classes = json_parsers()  # filter is an object, query_embedding a list
+
     @extend_schema(
         operation_id="memory_semantic_search",
         request=s.SemanticSearchInSerializer,
@@ -196,6 +203,8 @@ class SemanticSearchView(APIView):
 
 
 class HybridSearchView(APIView):
+    parser_classes = json_parsers()  # filter is an object, query_embedding a list
+
     @extend_schema(
         operation_id="memory_hybrid_search",
         request=s.HybridSearchInSerializer,

@@ -4,6 +4,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.media import json_parsers
 from rag.serializers import ErrorSerializer
 from writing import serializers as s
 from writing import services
@@ -47,6 +48,8 @@ class BookDetailView(APIView):
 
 
 class ChapterListView(APIView):
+    parser_classes = json_parsers()  # blocks is a list of objects
+
     @extend_schema(
         operation_id="writing_chapter_create",
         request=s.ChapterInSerializer,
@@ -67,6 +70,8 @@ class ChapterListView(APIView):
 
 
 class ChapterDetailView(APIView):
+    parser_classes = json_parsers()  # blocks is a list of objects
+
     @extend_schema(
         operation_id="writing_chapter_get",
         responses={200: s.ChapterOutSerializer, 404: ERR_404},
@@ -107,6 +112,8 @@ class ChapterDetailView(APIView):
 
 
 class ChapterAutosaveView(APIView):
+    parser_classes = json_parsers()  # blocks is a list of objects
+
     @extend_schema(
         operation_id="writing_chapter_autosave",
         request=s.WritingAutosaveInSerializer,
@@ -121,6 +128,8 @@ class ChapterAutosaveView(APIView):
 
 
 class WritingSearchView(APIView):
+    parser_classes = json_parsers()  # chapters is a list
+
     @extend_schema(
         operation_id="writing_search",
         request=s.WritingSearchInSerializer,

@@ -24,9 +24,12 @@ def parse_sse(lines) -> list[tuple[str, dict]]:
     return events
 
 
+SSE_HEADERS = {"Accept": "text/event-stream"}  # what EventSource and every SSE client send
+
+
 @pytest.mark.django_db(transaction=True)
-def test_stream_over_real_http(live_server, user):
-    headers = {"Authorization": f"Token {user.auth_token.key}"}
+def test_an_sse_client_reads_the_stream_over_real_http(live_server, user):
+    headers = {"Authorization": f"Token {user.auth_token.key}", **SSE_HEADERS}
     with httpx.stream(
         "POST",
         live_server.url + "/api/agent/chat/stream",
@@ -57,6 +60,43 @@ def test_stream_rejects_bad_input_before_streaming(live_server, user):
     )
     assert response.status_code == 400
     assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+@pytest.mark.django_db
+def test_bad_input_from_an_sse_client_is_400_in_json_not_a_stream(api_client):
+    response = api_client.post("/api/agent/chat/stream", {}, format="json", **_accept(SSE_HEADERS))
+    assert response.status_code == 400
+    assert response["Content-Type"].startswith("application/json")
+    error = response.json()["error"]
+    assert error["code"] == "INVALID_ARGUMENT"
+    assert "message" in error["details"]["fields"]
+
+
+@pytest.mark.django_db
+def test_an_sse_client_without_credentials_gets_401_in_json(anon_client):
+    body = {"message": "你好"}
+    response = anon_client.post(
+        "/api/agent/chat/stream", body, format="json", **_accept(SSE_HEADERS)
+    )
+    assert response.status_code == 401
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json()["error"]["code"] == "UNAUTHENTICATED"
+
+
+@pytest.mark.django_db
+def test_a_client_accepting_only_json_is_told_406_in_json(api_client):
+    response = api_client.post(
+        "/api/agent/chat/stream",
+        {"message": "你好"},
+        format="json",
+        **_accept({"Accept": "application/json"}),
+    )
+    assert response.status_code == 406
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def _accept(headers: dict) -> dict:
+    return {"HTTP_ACCEPT": headers["Accept"]}
 
 
 def _stream(client, body) -> list[tuple[str, dict]]:

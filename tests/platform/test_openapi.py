@@ -49,3 +49,104 @@ def test_docs_page_references_local_sidecar_files_that_exist(anon_client, path):
     assert assets
     for asset in assets:
         assert finders.find(asset), asset
+
+
+# --- the schema's content: request media types, error responses, event streams ---------------
+
+SCALAR_TYPES = {"string", "integer", "number", "boolean", "null"}
+
+
+@pytest.fixture(scope="module")
+def openapi():
+    """The OpenAPI schema the service serves, built in this process."""
+    from tests.fuzz.world import load_schema
+
+    return load_schema()
+
+
+def _operations(openapi):
+    for path, item in openapi["paths"].items():
+        for method, operation in item.items():
+            yield f"{method.upper()} {path}", operation
+
+
+def _resolve(openapi, schema: dict) -> dict:
+    while "$ref" in schema:
+        schema = openapi["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
+    if len(schema.get("allOf", [])) == 1:
+        return _resolve(openapi, schema["allOf"][0])
+    return schema
+
+
+def _is_scalar(openapi, schema: dict) -> bool:
+    """Whether a property can be sent as one form field (not an object, list or any JSON)."""
+    kinds = _resolve(openapi, schema).get("type")
+    kinds = set(kinds) if isinstance(kinds, list) else {kinds}
+    return kinds <= SCALAR_TYPES
+
+
+def _nested_request(openapi, operation) -> bool:
+    content = operation.get("requestBody", {}).get("content", {})
+    if not content:
+        return False
+    body = _resolve(openapi, content["application/json"]["schema"])
+    return not all(_is_scalar(openapi, p) for p in body.get("properties", {}).values())
+
+
+def test_operations_with_nested_request_data_offer_json_bodies_only(openapi):
+    offending = {
+        label: sorted(operation["requestBody"]["content"])
+        for label, operation in _operations(openapi)
+        if _nested_request(openapi, operation)
+        and set(operation["requestBody"]["content"]) != {"application/json"}
+    }
+    assert offending == {}
+
+
+def test_the_nested_request_check_sees_nested_bodies(openapi):
+    nested = {label for label, op in _operations(openapi) if _nested_request(openapi, op)}
+    assert "POST /v1/users/{user_id}/messages" in nested  # items: a list of objects
+    assert "POST /api/books/" not in nested  # title only
+
+
+def _error_statuses(operation) -> set[str]:
+    return {
+        status
+        for status, response in operation["responses"].items()
+        if response.get("content", {}).get("application/json", {}).get("schema")
+        == {"$ref": "#/components/schemas/Error"}
+    }
+
+
+def test_every_authenticated_operation_documents_its_error_responses(openapi):
+    missing = {}
+    for label, operation in _operations(openapi):
+        if not any(operation.get("security", [])):
+            continue
+        expected = {"400", "401", "403", "429", "503"}
+        if "requestBody" in operation:
+            expected |= {"413", "415"}
+        if "{" in label:
+            expected.add("404")
+        if expected - _error_statuses(operation):
+            missing[label] = sorted(expected - _error_statuses(operation))
+    assert missing == {}
+
+
+def test_health_documents_unavailable_but_no_authentication_errors(openapi):
+    health = openapi["paths"]["/api/health"]["get"]
+    assert _error_statuses(health) == {"503"}
+
+
+def test_the_chat_stream_describes_each_event_and_its_json_payload(openapi):
+    responses = openapi["paths"]["/api/agent/chat/stream"]["post"]["responses"]
+    stream = responses["200"]["content"]["text/event-stream"]
+    event = _resolve(openapi, stream["itemSchema"])
+    variants = [_resolve(openapi, v) for v in event["oneOf"]]
+    names = {v["properties"]["event"]["const"] for v in variants}
+    assert names == {"intent", "tool_call", "tool_result", "delta", "done", "error"}
+    for variant in variants:
+        data = variant["properties"]["data"]
+        assert data["contentMediaType"] == "application/json"
+        assert _resolve(openapi, data["contentSchema"])["type"] == "object"
+    assert set(responses["400"]["content"]) == {"application/json"}

@@ -63,8 +63,8 @@ def fresh_database(prefix: str = "fresh", *, owner: str | None = None):
             conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def manage(dbname: str, *args: str, env: dict | None = None, timeout: float = 120):
-    """Run ``manage.py ARGS`` against a database of the test server; return the result."""
+def manage_env(dbname: str, env: dict | None = None) -> dict:
+    """Return the environment of a ``manage.py`` child process using ``dbname``."""
     child_env = {
         k: v
         for k, v in os.environ.items()
@@ -77,10 +77,15 @@ def manage(dbname: str, *args: str, env: dict | None = None, timeout: float = 12
         OMP_NUM_THREADS="1",
     )
     child_env.update(env or {})
+    return child_env
+
+
+def manage(dbname: str, *args: str, env: dict | None = None, timeout: float = 120):
+    """Run ``manage.py ARGS`` against a database of the test server; return the result."""
     return subprocess.run(
         [sys.executable, str(ROOT / "manage.py"), *args],
         cwd=ROOT,
-        env=child_env,
+        env=manage_env(dbname, env),
         capture_output=True,
         text=True,
         timeout=timeout,
