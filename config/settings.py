@@ -127,7 +127,13 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     # JSON only, bounded in size and depth, no NUL or lone surrogates (config/inputs.py).
-    "DEFAULT_PARSER_CLASSES": ["config.inputs.BoundedJSONParser"],
+    # JSON (depth-limited, NUL and lone surrogates refused) first; flat operations also take
+    # form bodies, views with nested input take JSON only (config.media.json_parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "config.inputs.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env_str("API_THROTTLE_USER", "6000/min"),
         "anon": env_str("API_THROTTLE_ANON", "60/min"),

@@ -22,7 +22,7 @@ import time
 import httpx
 import pytest
 
-from tests.fuzz.budget import EDGE_VALIDATION_FAILURES, STATS
+from tests.fuzz.budget import STATS
 from tests.fuzz.world import World
 from tests.testapp.server import ROOT, fresh_database, manage, manage_env
 
@@ -82,13 +82,6 @@ def fuzz_world(tmp_path_factory):
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
-
-
-def pytest_collection_modifyitems(items):
-    """Mark the operations with a known failure fixed on another branch as xfail (not strict)."""
-    for item in items:
-        if any(f"[{label}]" in item.name for label in EDGE_VALIDATION_FAILURES):
-            item.add_marker(pytest.mark.xfail(reason="FIXME-merge: edge validation", strict=False))
 
 
 @pytest.fixture(scope="session")
