@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 
+
 def max_examples() -> int:
     """Return the random examples per operation and role: ``FUZZ_MAX_EXAMPLES`` or 6."""
     return int(os.environ.get("FUZZ_MAX_EXAMPLES", "6"))
