@@ -11,6 +11,7 @@ fails the guard test.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +56,9 @@ class Read:
     def request(self, viewer: Account, owner: Account) -> tuple[str, str, dict[str, Any]]:
         def fill(value):
             if isinstance(value, str):
-                return value.format(v=viewer, o=owner)
+                text = value.format(v=viewer, o=owner)
+                # An id alone ("{o.ids[book]}") is a JSON number: the API takes no numeric strings.
+                return int(text) if ID_ALONE.fullmatch(value) else text
             if isinstance(value, dict):
                 return {k: fill(item) for k, item in value.items()}
             if isinstance(value, list):
@@ -68,6 +71,7 @@ class Read:
         return self.method, fill(self.path), kwargs
 
 
+ID_ALONE = re.compile(r"\{[ov]\.ids\[\w+\]\}")
 LEXICAL = "/v1/messages/lexical_search"
 SEMANTIC = "/v1/messages/semantic_search"
 HYBRID = "/v1/messages/hybrid_search"

@@ -23,8 +23,11 @@ def test_json_parsers_follow_the_configured_default_json_parser(settings):
         assert json_parsers() == [StrictJSONParser]
 
 
-def test_json_parsers_default_to_drf_json_parser():
-    assert json_parsers() == [JSONParser]
+def test_json_parsers_default_to_drf_json_parser(settings):
+    rest = {**settings.REST_FRAMEWORK}
+    rest["DEFAULT_PARSER_CLASSES"] = ["rest_framework.parsers.FormParser"]
+    with override_settings(REST_FRAMEWORK=rest):
+        assert json_parsers() == [JSONParser]
 
 
 @pytest.mark.django_db
