@@ -24,6 +24,15 @@ def worker_heartbeat_age() -> float | None:
     return (timezone.now() - last).total_seconds()
 
 
+def worker_queue_ages() -> dict[str, float | None]:
+    """Return seconds since each queue's cluster was last seen (None: never), per queue."""
+    from rag.queues import QUEUES
+
+    now = timezone.now()
+    seen = dict(WorkerHeartbeat.objects.filter(name__in=QUEUES).values_list("name", "seen_at"))
+    return {q: (now - seen[q]).total_seconds() if q in seen else None for q in QUEUES}
+
+
 def embedding_info() -> dict:
     """Describe the configured embedding provider without loading its model."""
     from rag.embeddings import get_provider

@@ -31,6 +31,13 @@ class HealthEmbeddingSerializer(serializers.Serializer):
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     database = serializers.CharField()
-    worker_heartbeat_age_seconds = serializers.FloatField(allow_null=True)
+    worker_heartbeat_age_seconds = serializers.FloatField(
+        allow_null=True, help_text="Seconds since any worker cluster was last seen."
+    )
+    worker_queues = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="Seconds since each queue's cluster (interactive, bulk) was last seen; null: "
+        "never. A queue not seen for 5 minutes makes the status degraded.",
+    )
     embedding = HealthEmbeddingSerializer()
     llm = serializers.DictField()

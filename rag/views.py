@@ -9,6 +9,9 @@ from rag import selectors
 from rag.embeddings import provider_health
 from rag.serializers import ErrorSerializer, HealthSerializer
 
+# The heartbeat schedules run every minute on each queue; five missed beats mean it stopped.
+WORKER_STALE_SECONDS = 300
+
 
 class HealthView(APIView):
     """Report whether the service can work: database, worker, embedding provider.
@@ -27,7 +30,8 @@ class HealthView(APIView):
         responses={
             200: OpenApiResponse(
                 HealthSerializer,
-                description='status "ok", or "degraded" while the embedding provider fails.',
+                description='status "ok", or "degraded" while the embedding provider fails or a '
+                "queue's worker has not been seen for 5 minutes.",
             ),
             503: OpenApiResponse(ErrorSerializer, description="The database is unreachable."),
         },
@@ -37,17 +41,21 @@ class HealthView(APIView):
         try:
             selectors.database_reachable()
             age = selectors.worker_heartbeat_age()
+            queues = selectors.worker_queue_ages()
         except DatabaseError as exc:
             return Response(
                 error_body(UNAVAILABLE, "The database is unreachable.", {"reason": str(exc)}),
                 status=503,
             )
         embedding = {**selectors.embedding_info(), **provider_health()}
+        # A queue whose cluster was seen once but not for a while has stopped: its work waits.
+        stale = [q for q, a in queues.items() if a is not None and a > WORKER_STALE_SECONDS]
         body = {
             # The service still answers with a failing provider (searches degrade): 200.
-            "status": "degraded" if embedding["state"] == "failing" else "ok",
+            "status": "degraded" if embedding["state"] == "failing" or stale else "ok",
             "database": "ok",
             "worker_heartbeat_age_seconds": age,
+            "worker_queues": queues,
             "embedding": embedding,
             "llm": selectors.llm_info(),
         }

@@ -26,6 +26,29 @@ def test_health_reports_heartbeat_age_after_a_task_ran(anon_client):
     assert 0 <= age < 60
 
 
+def test_health_reports_each_queue_and_degrades_when_one_stopped(anon_client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from rag.models import WorkerHeartbeat
+    from rag.tasks import worker_heartbeat
+
+    worker_heartbeat("interactive")
+    worker_heartbeat("bulk")
+    body = anon_client.get("/api/health").json()
+    assert set(body["worker_queues"]) == {"interactive", "bulk"}
+    assert body["status"] == "ok"
+    # The interactive cluster died ten minutes ago; the bulk one keeps beating.
+    WorkerHeartbeat.objects.filter(name="interactive").update(
+        seen_at=timezone.now() - timedelta(minutes=10)
+    )
+    body = anon_client.get("/api/health").json()
+    assert body["worker_queues"]["interactive"] >= 600
+    assert body["worker_queues"]["bulk"] < 60
+    assert body["status"] == "degraded"
+
+
 def test_health_answers_503_in_error_shape_when_database_down(anon_client, monkeypatch):
     from rag import selectors
 
