@@ -196,7 +196,8 @@ def activities_search(
         reason = None
         try:
             # Within SEARCH_TIME_BUDGET_SECONDS; skipped at once while the breaker is open.
-            vector = embed_query(query)
+            # Kept out of the caches: a query is stored nowhere, so erasure could not find it.
+            vector = embed_query(query, use_cache=False)
         except ProviderError as exc:
             logger.warning("query embedding failed, answering from the hard filter: %s", exc)
             vector, reason = None, degraded_reason(exc)

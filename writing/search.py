@@ -126,8 +126,9 @@ def writing_search(
     settings_row = live.get_settings()
     reason = None
     try:
-        # May write the embedding cache: before the read-only block. Within the time budget.
-        vector = embed_query(query)
+        # Within the time budget; kept out of the caches: a query is stored nowhere, so
+        # erasure could not find it by hash (docs/ARCHITECTURE.md, "Erasure").
+        vector = embed_query(query, use_cache=False)
     except ProviderError as exc:
         logger.warning("query embedding failed, searching full text: %s", exc)
         vector, reason = None, degraded_reason(exc)
