@@ -3,9 +3,9 @@
 - Bodies: at most ``DATA_UPLOAD_MAX_MEMORY_SIZE`` bytes (413 PAYLOAD_TOO_LARGE), UTF-8 JSON
   nested at most :data:`MAX_JSON_DEPTH` deep, no ``NaN``/``Infinity`` (nor ``1e400``).
 - Text: no NUL (``\\x00``) and no lone UTF-16 surrogate (``\\ud800``-``\\udfff`` unpaired), in
-  any string of a JSON body (keys and values, at any depth), in the query string and in the
-  path. PostgreSQL cannot store either, so they are rejected (400 INVALID_ARGUMENT), never
-  cleaned silently.
+  any string of a JSON body (keys and values, at any depth), of a form or multipart body
+  (which must be UTF-8, also inside percent-escapes), in the query string and in the path.
+  PostgreSQL cannot store either, so they are rejected (400 INVALID_ARGUMENT), never cleaned.
 - Dates: :data:`MIN_DATETIME` <= value < :data:`MAX_DATETIME`, a range a user could mean, so
   every stored value renders as RFC 3339 and reads back into Python.
 """
@@ -16,13 +16,14 @@ import json
 import math
 import re
 from datetime import UTC, datetime
+from urllib.parse import parse_qsl
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.http import HttpResponseBadRequest
+from django.http import HttpResponseBadRequest, QueryDict
 from django.utils.deconstruct import deconstructible
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 
 MAX_JSON_DEPTH = 32
 MIN_DATETIME = datetime(1970, 1, 1, tzinfo=UTC)
@@ -150,6 +151,50 @@ class BoundedJSONParser(JSONParser):
             return load_json(raw)
         except InputError as exc:
             raise drf_exceptions.ParseError(exc.message) from None
+
+
+def _check_form(data) -> None:
+    """Raise ParseError when a form key or value holds NUL or a lone surrogate (as for JSON)."""
+    for key, values in data.lists():
+        try:
+            check_text(key, field="key")
+            for value in values:
+                if isinstance(value, str):
+                    check_text(value, field=key)
+        except InputError as exc:
+            raise drf_exceptions.ParseError(exc.message) from None
+
+
+class BoundedFormParser(FormParser):
+    """DRF's form parser under the JSON rules: UTF-8 only, no NUL or lone surrogates.
+
+    Django decodes a form body with ``errors="replace"``: invalid UTF-8 would be stored as
+    U+FFFD. Refuse it instead, the same way the JSON parser does.
+    """
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        raw = stream.read() if limit is None else stream.read(limit + 1)
+        if limit is not None and len(raw) > limit:
+            raise PayloadTooLargeError(body_limit_message())
+        try:
+            # Percent-escapes must decode to UTF-8 too, not only the raw bytes.
+            raw.decode("utf-8")
+            parse_qsl(raw.decode("ascii", "ignore"), keep_blank_values=True, errors="strict")
+        except UnicodeDecodeError:
+            raise drf_exceptions.ParseError("The form body is not valid UTF-8.") from None
+        data = QueryDict(raw, encoding="utf-8")
+        _check_form(data)
+        return data
+
+
+class BoundedMultiPartParser(MultiPartParser):
+    """DRF's multipart parser with the same text rules as the JSON and form parsers."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        result = super().parse(stream, media_type, parser_context)
+        _check_form(result.data)
+        return result
 
 
 def datetime_range_error(value: datetime) -> str | None:

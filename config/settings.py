@@ -131,8 +131,8 @@ REST_FRAMEWORK = {
     # form bodies, views with nested input take JSON only (config.media.json_parsers).
     "DEFAULT_PARSER_CLASSES": [
         "config.inputs.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
+        "config.inputs.BoundedFormParser",
+        "config.inputs.BoundedMultiPartParser",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env_str("API_THROTTLE_USER", "6000/min"),

@@ -167,3 +167,33 @@ def test_a_valid_write_over_real_http_still_succeeds(http):
     response = http.post("/v1/users/alice/messages", content=json.dumps(body).encode())
     assert response.status_code == 201, response.text[:300]
     assert _message_count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "body",
+    ["title=a%ED%A0%80b", "title=a%00b", "ti%00tle=abc", b"title=a\xffb"],
+    ids=["surrogate-escape", "nul-value", "nul-key", "invalid-utf8-byte"],
+)
+def test_a_bad_form_body_is_400_like_json_and_writes_nothing(api_client, body):
+    from writing.models import Book
+
+    response = api_client.post(
+        "/api/books/", body, content_type="application/x-www-form-urlencoded"
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+    assert Book.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_a_good_form_body_still_creates(api_client):
+    from writing.models import Book
+
+    response = api_client.post(
+        "/api/books/",
+        "title=%E8%A5%BF%E6%B8%B8%E8%AE%B0",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 201, response.content
+    assert Book.objects.get().title == "西游记"
