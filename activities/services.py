@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -30,7 +31,31 @@ EDITABLE_FIELDS = (
 )
 
 
+# Checked by the model's own validators on every write path (API, admin, agent tools, commands):
+# lengths, the accepted date range (config.inputs), integers within their column.
+CHECKED_FIELDS = (
+    "title",
+    "description",
+    "type",
+    "start_at",
+    "end_at",
+    "time_zone",
+    "max_participants",
+    "current_participants",
+)
+
+
 def _validate(activity: Activity) -> None:
+    """Raise InvalidArgument unless the activity may be stored (whoever the caller is)."""
+    try:
+        activity.clean_fields(
+            exclude=[f.name for f in Activity._meta.fields if f.name not in CHECKED_FIELDS]
+        )
+    except ValidationError as exc:
+        field, messages = next(iter(exc.message_dict.items()))
+        raise InvalidArgument(
+            f"{field}: {' '.join(messages)}", details={"fields": exc.message_dict}
+        ) from None
     if not (activity.title or "").strip():
         raise InvalidArgument("The title must not be empty.", details={"field": "title"})
     if not -90 <= activity.lat <= 90 or not -180 <= activity.lng <= 180:

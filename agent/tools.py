@@ -75,7 +75,8 @@ class Tool:
             return self.func(user, **cleaned)
         except ServiceError as exc:
             return {"error": {"code": exc.code, "message": exc.message}}
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
+            # Arguments come from an LLM: a bad one is the model's error, told back to it.
             return {"error": {"code": "INVALID_ARGUMENT", "message": str(exc)}}
 
 

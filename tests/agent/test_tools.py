@@ -126,3 +126,20 @@ def test_the_chat_id_cannot_come_from_the_model(user):
 
     REGISTRY["createDraft"].run(user, {"title": "桌游局", "chat_id": "chat_x"}, chat_id="chat_a")
     assert list(AgentSession.objects.values_list("chat_id", flat=True)) == ["chat_a"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        {"title": "桌游局", "startAt": "9999-12-31T23:59:59-14:00"},
+        {"title": "桌游局", "startAt": "0149-03-30T10:00:00+08:00"},
+        {"title": "桌游局", "maxParticipants": 10**12},
+    ],
+    ids=["year-10000-utc", "year-0149", "huge-integer"],
+)
+def test_a_draft_from_model_arguments_out_of_range_is_refused_and_not_saved(user, arguments):
+    from activities.models import Activity
+
+    result = REGISTRY["createDraft"].run(user, arguments, chat_id="chat_a")
+    assert result["error"]["code"] == "INVALID_ARGUMENT"
+    assert not Activity.objects.filter(creator=user).exists()
