@@ -150,7 +150,7 @@ def chat_summarize(user_pk: int, chat_id: str) -> str:
 def retention_sweep() -> dict:
     """Apply retention (``memory.retention.retention_run``); return its report as data.
 
-    The daily schedule runs this on the default cluster (bulk work, not interactive). Safe to
+    The daily schedule and its follow-up run this on the bulk queue, never interactive. Safe to
     run twice: it deletes only messages a summary covers, summarising a due chat first. One run
     is bounded; when work is left, a one-off follow-up run is scheduled in
     ``FOLLOW_UP_SECONDS`` rather than waiting a day.
@@ -170,6 +170,7 @@ def _schedule_follow_up() -> None:
         name="memory.retention_follow_up",
         defaults={
             "func": "memory.tasks.retention_sweep",
+            "cluster": BULK,  # like the daily sweep: never on an interactive worker
             "schedule_type": Schedule.ONCE,
             "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
             "next_run": timezone.now() + timedelta(seconds=FOLLOW_UP_SECONDS),

@@ -252,7 +252,7 @@ def test_run_is_bounded_and_leaves_the_rest_for_a_follow_up(api_client, user, wr
     assert first["chats_summarised"] == 2 and first["messages_deleted"] == 2
     assert first["chats_left"] == 1 and first["messages_kept_uncovered"] == 1
     assert first["more_remaining"] is True
-    assert Schedule.objects.filter(name="memory.retention_follow_up").exists()
+    assert Schedule.objects.get(name="memory.retention_follow_up").cluster == "bulk"
     second = retention_sweep()
     assert second["chats_summarised"] == 1 and second["more_remaining"] is False
     third = retention_sweep()
