@@ -48,9 +48,10 @@ BACKOFF_MAX_SECONDS = 3600.0
 RUNNING_GRACE_SECONDS = 10
 # At most this many rows per rule and kind per reconciler run, so one run never floods the queue.
 RECONCILE_BATCH = 500
-# A re-queued row edited less than this long ago is a user's recent write: it goes back to the
-# interactive queue (a few at most); older rows go to bulk (see Work.reconcile).
-RECENT_EDIT_SECONDS = 300
+# A re-queued row edited no longer ago than a lost task's row takes to be found (the running
+# threshold) plus this margin is a user's recent write: it goes back to the interactive queue
+# (a few at most); older rows go to bulk (see Work.reconcile).
+RECENT_EDIT_MARGIN_SECONDS = 120
 
 
 def backoff_seconds(attempt: int, base: float = BACKOFF_BASE_SECONDS) -> float:
@@ -66,6 +67,11 @@ def task_timeout() -> int:
 def running_stale_after() -> timedelta:
     """Return how long a row may stay running before its task is certainly gone."""
     return timedelta(seconds=task_timeout() + RUNNING_GRACE_SECONDS)
+
+
+def recent_edit_window() -> timedelta:
+    """Return how recent an edit must be for its re-queued row to go to interactive."""
+    return running_stale_after() + timedelta(seconds=RECENT_EDIT_MARGIN_SECONDS)
 
 
 def pending_stale_after() -> timedelta:
@@ -219,10 +225,11 @@ class Work:
           the bulk queue is not queued twice): re-queued;
         * failed with attempts left and its backoff long past (the retry was lost): re-queued.
 
-        Where re-queued rows go: rows edited less than ``RECENT_EDIT_SECONDS`` ago, when they
-        are few (``rag.queues.queue_for_rows``), to interactive (a user's chat message whose
-        worker died should not wait behind an import); all others to bulk (nobody is waiting
-        for them second by second).
+        Where re-queued rows go: rows edited within :func:`recent_edit_window` (the running
+        threshold + 2 minutes), when they are few (``rag.queues.queue_for_rows``), to
+        interactive (a user's chat message whose worker died should not wait behind an
+        import); all others to bulk (a row waiting for 10 minutes or failing for an hour is
+        nobody's write of the moment, and an import re-queued must not flood interactive).
         """
         now = timezone.now()
         run_cut = now - running_stale_after()
@@ -282,7 +289,7 @@ class Work:
         """Enqueue the rows again: few recent edits to interactive, the rest to bulk."""
         from rag.queues import BULK, INTERACTIVE, queue_for_rows
 
-        recent_cut = now - timedelta(seconds=RECENT_EDIT_SECONDS)
+        recent_cut = now - recent_edit_window()
         recent = set(
             self.model.objects.filter(
                 pk__in=pks, **{f"{self.changed_field}__gte": recent_cut}
