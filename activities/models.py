@@ -66,6 +66,9 @@ class Activity(Embedded):
     index_attempts = models.PositiveIntegerField(default=0)
     # When the row entered its index state, or was last re-queued (rag.work).
     index_state_at = models.DateTimeField(null=True, blank=True)
+    # The django-q2 id of the task that last claimed the row: the same task, handed back by a
+    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    index_task = models.CharField(max_length=64, blank=True, default="", editable=False)
     # jieba-segmented embedded text, for the full-text baseline.
     search_text = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
-from rag.queues import INTERACTIVE, enqueue, queue_for_rows
+from rag.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows
 from rag.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
@@ -48,18 +48,22 @@ def enqueue_index(activity_id: int, *, queue: str = INTERACTIVE) -> None:
     )
 
 
-def enqueue_index_many(activity_ids: list[int]) -> None:
+def enqueue_index_many(activity_ids: list[int], *, queue: str | None = None) -> None:
     """Index each of these activities (the reconciler's and the retries' entry point).
 
-    Queue: by count (``rag.queues.queue_for_rows``): a few rows interactive, many bulk.
+    Queue: ``queue`` when given (the reconciler and retries say), else by count
+    (``rag.queues.queue_for_rows``): a few rows interactive, many bulk.
     """
-    queue = queue_for_rows(len(activity_ids))
+    queue = queue or queue_for_rows(len(activity_ids))
     for activity_id in activity_ids:
         enqueue_index(activity_id, queue=queue)
 
 
-def schedule_retry(activity_id: int, attempt: int) -> None:
-    """Run :func:`activity_index` again after a backoff (one schedule row per activity)."""
+def schedule_retry(activity_id: int, attempt: int, *, queue: str) -> None:
+    """Run :func:`activity_index` again on ``queue`` after a backoff (one schedule per activity).
+
+    Queue: the one the failed task ran on (its cluster runs the schedule).
+    """
     from django_q.models import Schedule
 
     Schedule.objects.update_or_create(
@@ -67,6 +71,7 @@ def schedule_retry(activity_id: int, attempt: int) -> None:
         defaults={
             "func": "activities.tasks.activity_index",
             "args": repr((activity_id,)),
+            "cluster": queue,
             "schedule_type": Schedule.ONCE,
             "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
             "next_run": timezone.now() + timedelta(seconds=INDEX_WORK.retry_in(attempt)),
@@ -101,6 +106,6 @@ def activity_index(activity_id: int) -> str:
     except Exception as exc:  # noqa: BLE001 - any failure is recorded, never raised into the write
         logger.warning("indexing activity %s failed: %s", activity_id, exc)
         if INDEX_WORK.fail([activity_id], exc, attempt):
-            schedule_retry(activity_id, attempt)
+            schedule_retry(activity_id, attempt, queue=current_queue())
             return f"failed (retry {attempt} of {MAX_ATTEMPTS - 1} scheduled)"
         return "failed (giving up)"

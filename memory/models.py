@@ -63,6 +63,9 @@ class ChatMessage(Embedded):
     embed_attempts = models.PositiveIntegerField(default=0)
     # When the row entered its embed state, or was last re-queued (rag.work).
     embed_state_at = models.DateTimeField(null=True, blank=True)
+    # The django-q2 id of the task that last claimed the row: the same task, handed back by a
+    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    embed_task = models.CharField(max_length=64, blank=True, default="", editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

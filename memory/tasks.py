@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
-from rag.queues import BULK, enqueue, queue_for_rows
+from rag.queues import BULK, current_queue, enqueue, queue_for_rows
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -58,13 +58,15 @@ def enqueue_summarize(user_pk: int, chat_id: str) -> None:
     enqueue("memory.tasks.chat_summarize", user_pk, chat_id, queue=BULK, group="memory.summarize")
 
 
-def _schedule_retry(ids: list[int], attempt: int) -> None:
+def _schedule_retry(ids: list[int], attempt: int, *, queue: str) -> None:
+    """Embed ``ids`` again on ``queue`` (the failed task's) after the backoff of ``attempt``."""
     from django_q.models import Schedule
 
     Schedule.objects.create(
         name=f"memory.embed_retry:{ids[0]}:{attempt}:{len(ids)}",
         func="memory.tasks.messages_embed",
         args=repr((ids,)),
+        cluster=queue,
         schedule_type=Schedule.ONCE,
         repeats=-1,  # a ONCE schedule with negative repeats is deleted after it runs
         next_run=timezone.now() + timedelta(seconds=EMBED_WORK.retry_in(attempt)),
@@ -116,7 +118,7 @@ def messages_embed(ids: list[int]) -> str:
         attempt = max(claimed.values())
         pks = [r.pk for r, _ in todo]
         if EMBED_WORK.fail(pks, exc, attempt):
-            _schedule_retry(pks, attempt)
+            _schedule_retry(pks, attempt, queue=current_queue())
             return f"failed (retry {attempt} scheduled)"
         return "failed (giving up)"
     now = timezone.now()

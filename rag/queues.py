@@ -59,6 +59,46 @@ def enqueue(func_path: str, *args, queue: str, **kwargs) -> None:
     transaction.on_commit(lambda: enqueue_now(func_path, *args, queue=queue, **kwargs))
 
 
+# --- The task running in this process ------------------------------------------------------
+# django-q2 runs a task in a worker process (or inline with ``sync``, nested when a task enqueues
+# another): a stack of {"id", "queue"} filled by its pre_execute/post_execute_in_worker signals.
+_running: list[dict] = []
+
+
+def task_started(sender=None, func=None, task=None, **kwargs) -> None:
+    """Remember the task this process starts (django-q2's ``pre_execute`` receiver)."""
+    from django_q.conf import Conf
+
+    task = task or {}
+    queue = task.get("cluster") or Conf.CLUSTER_NAME
+    _running.append({"id": str(task.get("id") or ""), "queue": queue})
+
+
+def task_ended(sender=None, func=None, task=None, **kwargs) -> None:
+    """Forget the task that just ended (django-q2's ``post_execute_in_worker`` receiver)."""
+    if _running:
+        _running.pop()
+
+
+def current_task_id() -> str:
+    """Return the django-q2 id of the task running in this process, or "" outside a task.
+
+    A task handed back by a stop, or redelivered after its broker lock expired, runs again
+    with the same id: ``rag.work.Work.claim`` lets it take back the rows it had claimed.
+    """
+    return _running[-1]["id"] if _running else ""
+
+
+def current_queue(default: str = INTERACTIVE) -> str:
+    """Return the queue of the task running in this process, or ``default`` outside a task.
+
+    A retry or a continuation stays on the queue its task ran on: an import's retries never
+    land on the interactive queue, a user's never on bulk.
+    """
+    queue = _running[-1]["queue"] if _running else None
+    return queue if queue in QUEUES else default
+
+
 def cluster_config(queue: str) -> dict:
     """Return the django-q2 settings the cluster of ``queue`` runs with."""
     conf = {k: v for k, v in settings.Q_CLUSTER.items() if k != "ALT_CLUSTERS"}

@@ -1,14 +1,16 @@
 """The state machine of background work on a row, shared by every app that has some.
 
 A row with background work (an activity's vector, a chapter's chunks, a message's vector)
-carries four columns named after a prefix ``p``: ``p_state`` (pending, running, the done
-value, failed), ``p_attempts``, ``p_error`` and ``p_state_at`` (when the row entered its state,
-or was last re-queued). The lifecycle:
+carries five columns named after a prefix ``p``: ``p_state`` (pending, running, the done
+value, failed), ``p_attempts``, ``p_error``, ``p_state_at`` (when the row entered its state,
+or was last re-queued) and ``p_task`` (the django-q2 id of the task that last claimed it). The
+lifecycle:
 
 * an edit sets the row pending with ``p_attempts = 0`` (the app's service does that);
 * a task :meth:`Work.claim`\\ s the row BEFORE its heavy work: ``running``, ``p_attempts + 1``,
-  ``p_state_at = now``, committed at once, so a task killed by the worker timeout, SIGKILL or
-  a database restart leaves evidence (no ``except``/``finally`` runs in those cases);
+  ``p_state_at = now``, ``p_task = its id``, committed at once, so a task killed by the worker
+  timeout, SIGKILL or a database restart leaves evidence (no ``except``/``finally`` runs in
+  those cases); the same task run again (handed back by a stop) takes its rows back at once;
 * success writes the done state with ``p_attempts = 0`` (the app does, with its results);
   an exception calls :meth:`Work.fail`, which records the error and says whether a retry
   with backoff is allowed;
@@ -46,6 +48,10 @@ BACKOFF_MAX_SECONDS = 3600.0
 RUNNING_GRACE_SECONDS = 10
 # At most this many rows per rule and kind per reconciler run, so one run never floods the queue.
 RECONCILE_BATCH = 500
+# A re-queued row edited no longer ago than a lost task's row takes to be found (the running
+# threshold) plus this margin is a user's recent write: it goes back to the interactive queue
+# (a few at most); older rows go to bulk (see Work.reconcile).
+RECENT_EDIT_MARGIN_SECONDS = 120
 
 
 def backoff_seconds(attempt: int, base: float = BACKOFF_BASE_SECONDS) -> float:
@@ -61,6 +67,11 @@ def task_timeout() -> int:
 def running_stale_after() -> timedelta:
     """Return how long a row may stay running before its task is certainly gone."""
     return timedelta(seconds=task_timeout() + RUNNING_GRACE_SECONDS)
+
+
+def recent_edit_window() -> timedelta:
+    """Return how recent an edit must be for its re-queued row to go to interactive."""
+    return running_stale_after() + timedelta(seconds=RECENT_EDIT_MARGIN_SECONDS)
 
 
 def pending_stale_after() -> timedelta:
@@ -107,6 +118,10 @@ class Work:
     def state_at(self) -> str:
         return f"{self.prefix}_state_at"
 
+    @property
+    def task_id(self) -> str:
+        return f"{self.prefix}_task"
+
     def done_values(self) -> dict:
         """Return the column values of a row whose work succeeded."""
         return {
@@ -120,12 +135,19 @@ class Work:
         """Mark the rows running before heavy work; return {pk: attempt number} of those claimed.
 
         A row another task is running (and not yet stale) or whose attempts are exhausted is
-        not claimed; rows locked by a concurrent claim are skipped, never waited for. Commits
-        at once so the evidence survives whatever ends the task.
+        not claimed; rows locked by a concurrent claim are skipped, never waited for. A row
+        this same django-q2 task claimed before is claimed again: a task cut short by a worker
+        stop and handed back runs with the same id, and must not wait for the reconciler.
+        Commits at once so the evidence survives whatever ends the task.
         """
+        from rag.queues import current_task_id
+
         now = timezone.now()
         since = now - running_stale_after()
+        task_id = current_task_id()
         fresh_running = Q(**{self.state: RUNNING, f"{self.state_at}__gte": since})
+        if task_id:
+            fresh_running &= ~Q(**{self.task_id: task_id})
         claimable = Q(**{f"{self.attempts}__lt": self.max_attempts}) & ~fresh_running
         with transaction.atomic():
             rows = list(
@@ -136,7 +158,12 @@ class Work:
             )
             if rows:
                 self.model.objects.filter(pk__in=[pk for pk, _ in rows]).update(
-                    **{self.state: RUNNING, self.attempts: F(self.attempts) + 1, self.state_at: now}
+                    **{
+                        self.state: RUNNING,
+                        self.attempts: F(self.attempts) + 1,
+                        self.state_at: now,
+                        self.task_id: task_id,
+                    }
                 )
         return {pk: attempts + 1 for pk, attempts in rows}
 
@@ -166,8 +193,12 @@ class Work:
     def retry_in(self, attempt: int) -> float:
         return backoff_seconds(attempt, self.backoff_base)
 
-    def schedule_retry(self, pks, attempt: int) -> None:
-        """Queue the rows again after the backoff of ``attempt`` (a one-off django-q2 schedule)."""
+    def schedule_retry(self, pks, attempt: int, *, queue: str) -> None:
+        """Queue the rows again on ``queue`` after the backoff of ``attempt`` (a one-off schedule).
+
+        The schedule runs on ``queue``'s cluster and enqueues there: a retry stays on the queue
+        its task ran on (a schedule without a cluster would run on interactive).
+        """
         from django_q.models import Schedule
 
         pks = list(pks)
@@ -176,6 +207,8 @@ class Work:
             defaults={
                 "func": self.enqueue,
                 "args": repr((pks,)),
+                "kwargs": repr({"queue": queue}),
+                "cluster": queue,
                 "schedule_type": Schedule.ONCE,
                 "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
                 "next_run": timezone.now() + timedelta(seconds=self.retry_in(attempt)),
@@ -188,8 +221,15 @@ class Work:
         * running for longer than a task can run: re-queued, or failed when attempts are
           exhausted (``timed out or worker lost after N attempts``);
         * pending for longer than ``TASKS_PENDING_STALE_SECONDS`` (since the edit and since the
-          last re-queue): re-queued;
+          last re-queue) and no task for it waiting in the broker (an import row merely slow in
+          the bulk queue is not queued twice): re-queued;
         * failed with attempts left and its backoff long past (the retry was lost): re-queued.
+
+        Where re-queued rows go: rows edited within :func:`recent_edit_window` (the running
+        threshold + 2 minutes), when they are few (``rag.queues.queue_for_rows``), to
+        interactive (a user's chat message whose worker died should not wait behind an
+        import); all others to bulk (a row waiting for 10 minutes or failing for an hour is
+        nobody's write of the moment, and an import re-queued must not flood interactive).
         """
         now = timezone.now()
         run_cut = now - running_stale_after()
@@ -223,6 +263,9 @@ class Work:
         )
         with transaction.atomic():
             waiting = self._lock(waiting_q)
+            if waiting:
+                queued = queued_pks(self)
+                waiting = [pk for pk in waiting if pk not in queued]
             objects.filter(pk__in=waiting).update(**{self.state_at: now})
         # The longest backoff plus a running allowance: a retry scheduled then is surely lost.
         overdue = []
@@ -239,8 +282,28 @@ class Work:
         counts["requeued_failed"] = len(overdue)
         todo = [*lost, *waiting, *overdue]
         if todo:
-            import_string(self.enqueue)(todo)
+            self._requeue(todo, now)
         return counts
+
+    def _requeue(self, pks: list[int], now) -> None:
+        """Enqueue the rows again: few recent edits to interactive, the rest to bulk."""
+        from rag.queues import BULK, INTERACTIVE, queue_for_rows
+
+        recent_cut = now - recent_edit_window()
+        recent = set(
+            self.model.objects.filter(
+                pk__in=pks, **{f"{self.changed_field}__gte": recent_cut}
+            ).values_list("pk", flat=True)
+        )
+        recent_queue = queue_for_rows(len(recent)) if recent else BULK
+        enqueue = import_string(self.enqueue)
+        if recent:
+            enqueue([pk for pk in pks if pk in recent], queue=recent_queue)
+        rest = [pk for pk in pks if pk not in recent]
+        if rest:
+            enqueue(rest, queue=BULK)
+        if recent_queue == INTERACTIVE:
+            logger.info("%s: %d recent row(s) re-queued on interactive", self.name, len(recent))
 
     def _lock(self, condition: Q) -> list[int]:
         return list(
@@ -248,6 +311,34 @@ class Work:
             .select_for_update(skip_locked=True)
             .values_list("pk", flat=True)[:RECONCILE_BATCH]
         )
+
+
+def queued_pks(work: Work) -> set[int]:
+    """Return the ids of ``work``'s rows a task waiting in the broker (OrmQ) will process.
+
+    The payloads are signed pickles, so each is decoded here; the reconciler calls this only
+    when it has pending rows to re-queue. A row of a task taken by a worker counts too: its
+    row turns running when the task starts, and the running rule covers it.
+    """
+    from django_q.models import OrmQ
+
+    funcs = {work.task, work.enqueue}
+    pks: set[int] = set()
+    for row in OrmQ.objects.only("payload").iterator():
+        task = row.task
+        if not isinstance(task, dict):
+            continue
+        func = task.get("func")
+        if not isinstance(func, str):
+            func = f"{getattr(func, '__module__', '')}.{getattr(func, '__name__', '')}"
+        if func not in funcs:
+            continue
+        args = task.get("args") or ()
+        first = args[0] if args else None
+        for pk in first if isinstance(first, list | tuple) else [first]:
+            if isinstance(pk, int):
+                pks.add(pk)
+    return pks
 
 
 _registry: dict[str, Work] = {}
@@ -282,6 +373,16 @@ def task_finished(sender, task, **kwargs) -> None:
         logger.exception("marking a stopped task's rows failed")
 
 
+def _task_queue(task: dict) -> str:
+    """Return the queue a finished task ran on (this monitor's cluster when it names none)."""
+    from django_q.conf import Conf
+
+    from rag.queues import INTERACTIVE, QUEUES
+
+    queue = task.get("cluster") or Conf.CLUSTER_NAME
+    return queue if queue in QUEUES else INTERACTIVE
+
+
 def mark_stopped_task(task: dict) -> None:
     """Mark the rows of a task of ours that the queue recorded as failed, and retry them.
 
@@ -310,5 +411,5 @@ def mark_stopped_task(task: dict) -> None:
         attempt = max(attempts for _, attempts in rows)
         error = f"task stopped by the queue: {str(task.get('result'))[:300]}"
         if work.fail([pk for pk, _ in rows], error, attempt):
-            work.schedule_retry([pk for pk, _ in rows], attempt)
+            work.schedule_retry([pk for pk, _ in rows], attempt, queue=_task_queue(task))
         return

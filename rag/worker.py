@@ -153,10 +153,15 @@ def worker_spawned(sender, proc_name=None, **kwargs):
 def install() -> None:
     """Use :class:`BoundedSentinel` in django-q2's cluster (idempotent)."""
     import django_q.cluster
-    from django_q.signals import post_spawn
+    from django_q.signals import post_execute_in_worker, post_spawn, pre_execute
+
+    from rag.queues import task_ended, task_started
 
     if not getattr(django_q.cluster.Sentinel, "_rag_bounded", False):
         sentinel = _bounded_sentinel_class()
         sentinel._rag_bounded = True
         django_q.cluster.Sentinel = sentinel
     post_spawn.connect(worker_spawned, dispatch_uid="rag.worker_spawned")
+    # Tasks learn their own id and queue (rag.queues.current_task_id, current_queue).
+    pre_execute.connect(task_started, dispatch_uid="rag.task_started")
+    post_execute_in_worker.connect(task_ended, dispatch_uid="rag.task_ended")

@@ -48,6 +48,9 @@ class Chapter(models.Model):
     chunk_attempts = models.PositiveIntegerField(default=0)
     # When the chapter entered its chunk state, or was last re-queued (rag.work).
     chunk_state_at = models.DateTimeField(null=True, blank=True)
+    # The django-q2 id of the task that last claimed the row: the same task, handed back by a
+    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    chunk_task = models.CharField(max_length=64, blank=True, default="", editable=False)
     chunked_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every save/autosave (under the chapter row lock); the chunking task
     # applies its result only if the version it read is still current.

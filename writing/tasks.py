@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.conf import settings
 from django.utils import timezone
 
-from rag.queues import INTERACTIVE, enqueue, queue_for_rows, stop_requested
+from rag.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows, stop_requested
 from rag.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
@@ -47,10 +47,11 @@ def schedule_name(chapter_id: int) -> str:
     return f"writing.chapter_chunk:{chapter_id}"
 
 
-def schedule_chunk(chapter_id: int, *, at) -> None:
-    """Run :func:`chapter_chunk` for the chapter once at ``at`` (one schedule row per chapter).
+def schedule_chunk(chapter_id: int, *, at, queue: str) -> None:
+    """Run :func:`chapter_chunk` for the chapter once at ``at`` on ``queue`` (one row per chapter).
 
-    Repeated autosaves move the same row's ``next_run`` instead of piling up tasks.
+    Repeated autosaves move the same row's ``next_run`` instead of piling up tasks. Queue:
+    interactive for an autosave's debounce; a task's retry or deferral stays on its own queue.
     """
     from django_q.models import Schedule
 
@@ -60,6 +61,7 @@ def schedule_chunk(chapter_id: int, *, at) -> None:
             "func": "writing.tasks.chapter_chunk",
             "args": repr((chapter_id,)),
             "kwargs": repr({"source": "schedule"}),
+            "cluster": queue,
             "schedule_type": Schedule.ONCE,
             "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
             "next_run": at,
@@ -83,12 +85,13 @@ def enqueue_chunk(chapter_id: int, version: int | None = None, *, queue: str = I
     )
 
 
-def enqueue_chunk_many(chapter_ids: list[int]) -> None:
+def enqueue_chunk_many(chapter_ids: list[int], *, queue: str | None = None) -> None:
     """Chunk each of these chapters (the reconciler's and the retries' entry point).
 
-    Queue: by count (``rag.queues.queue_for_rows``): a few chapters interactive, many bulk.
+    Queue: ``queue`` when given (the reconciler and retries say), else by count
+    (``rag.queues.queue_for_rows``): a few chapters interactive, many bulk.
     """
-    queue = queue_for_rows(len(chapter_ids))
+    queue = queue or queue_for_rows(len(chapter_ids))
     for chapter_id in chapter_ids:
         enqueue_chunk(chapter_id, queue=queue)
 
@@ -102,7 +105,7 @@ def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
     (and is the only path when ``WRITING_DEBOUNCE_WORKER_WAIT`` is 0); it finds nothing to do
     when the task already ran.
     """
-    schedule_chunk(chapter_id, at=due)
+    schedule_chunk(chapter_id, at=due, queue=INTERACTIVE)
     if settings.WRITING_DEBOUNCE_WORKER_WAIT > 0:
         enqueue(
             "writing.tasks.chapter_chunk",
@@ -168,7 +171,9 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
     wait = debounce_remaining(chapter)
     if wait > 0:
         # The writer is still typing: come back when the debounce has passed.
-        schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=wait))
+        schedule_chunk(
+            chapter_id, at=timezone.now() + timedelta(seconds=wait), queue=current_queue()
+        )
         return "deferred"
     if chapter.chunk_state == ChunkState.READY and not _has_edits(chapter):
         return "unchanged"
@@ -186,10 +191,12 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
         # holding the chapter re-checks for edits before it lets go; "superseded": edits kept
         # coming, try again after a pause; "continued": the budget ran out, go on at once.
         CHUNK_WORK.release([chapter_id])
+        # The follow-up stays on this task's queue: a bulk chapter's continuation stays bulk.
         if result.status == "continued":
-            enqueue_chunk(chapter_id)
+            enqueue_chunk(chapter_id, queue=current_queue())
         elif result.status == "superseded":
-            schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=BACKOFF_BASE_SECONDS))
+            at = timezone.now() + timedelta(seconds=BACKOFF_BASE_SECONDS)
+            schedule_chunk(chapter_id, at=at, queue=current_queue())
     return result.status
 
 
@@ -204,6 +211,7 @@ def _record_failure(chapter_id: int, exc: Exception, attempt: int) -> str:
     logger.exception("chunking chapter %s failed", chapter_id)
     if CHUNK_WORK.fail([chapter_id], exc, attempt):
         delay = CHUNK_WORK.retry_in(attempt)
-        schedule_chunk(chapter_id, at=timezone.now() + timedelta(seconds=delay))
+        at = timezone.now() + timedelta(seconds=delay)
+        schedule_chunk(chapter_id, at=at, queue=current_queue())
         return f"failed (attempt {attempt}, retry in {delay:.0f}s)"
     return f"failed (attempt {attempt}, giving up)"

@@ -10,6 +10,8 @@ from django.utils import timezone
 from activities import tasks
 from activities.models import Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
+from rag import queues
+from rag.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
 from rag.work import mark_stopped_task, reconcile_all
 
 pytestmark = pytest.mark.django_db
@@ -169,3 +171,98 @@ def test_stored_megabyte_description_indexes_its_bounded_beginning(
     [text] = counting_provider.texts
     assert f"描述: {huge[:EMBEDDED_DESCRIPTION_CHARS]}\n" in text
     assert len(text) < EMBEDDED_DESCRIPTION_CHARS + 200
+
+
+@pytest.fixture
+def real_queue(monkeypatch):
+    """Make django-q2 enqueue into its broker table instead of running tasks inline."""
+    from django_q.conf import Conf
+
+    monkeypatch.setattr(Conf, "SYNC", False)
+
+
+def _queued_index_tasks() -> dict[int, str]:
+    """Return {activity id: queue} of the indexing tasks waiting in the broker."""
+    from django_q.models import OrmQ
+
+    return {
+        row.task["args"][0]: row.key
+        for row in OrmQ.objects.all()
+        if row.task["func"] == "activities.tasks.activity_index"
+    }
+
+
+def test_the_same_task_run_again_takes_its_running_row_back(make_activity):
+    """A task handed back by a worker stop runs again with its id: no wait for the reconciler."""
+    activity = make_activity(title="停机后重跑 R11")
+    queues.task_started(task={"id": "first-delivery", "cluster": INTERACTIVE})
+    try:
+        claimed = tasks.INDEX_WORK.claim([activity.pk])  # then the worker is killed
+        assert claimed == {activity.pk: 1}
+    finally:
+        queues.task_ended()
+    queues.task_started(task={"id": "another-task", "cluster": INTERACTIVE})
+    try:
+        assert tasks.activity_index(activity.pk).startswith("not claimed")
+    finally:
+        queues.task_ended()
+    queues.task_started(task={"id": "first-delivery", "cluster": INTERACTIVE})
+    try:
+        assert tasks.activity_index(activity.pk) == "indexed"
+    finally:
+        queues.task_ended()
+    assert Activity.objects.get(pk=activity.pk).index_state == IndexState.INDEXED
+
+
+@pytest.mark.parametrize("queue", QUEUES)
+def test_a_failed_task_retries_on_the_queue_it_ran_on(make_activity, failing_provider, queue):
+    from django_q.models import Schedule
+
+    activity = make_activity(title="重试留在原队列 R12")
+    enqueue_now("activities.tasks.activity_index", activity.pk, queue=queue)
+    retry = Schedule.objects.get(name=f"activities.index_retry:{activity.pk}")
+    assert retry.cluster == queue
+
+
+def test_a_task_the_queue_stopped_is_retried_on_its_own_queue(make_activity):
+    from django_q.models import Schedule
+
+    activity = make_activity(title="批量队列超时 R13")
+    _left_running(activity, ago=timedelta(seconds=5))
+    mark_stopped_task(
+        {
+            "func": "activities.tasks.activity_index",
+            "args": (activity.pk,),
+            "cluster": BULK,
+            "success": False,
+            "result": "Task exceeded maximum timeout value (180 seconds)",
+        }
+    )
+    retry = Schedule.objects.get(name=f"activities.index.retry:{activity.pk}:1")
+    assert (retry.cluster, retry.kwargs) == (BULK, repr({"queue": BULK}))
+
+
+def test_reconciler_requeues_a_recent_edit_on_interactive_and_an_old_one_on_bulk(
+    make_activity, real_queue, django_capture_on_commit_callbacks
+):
+    recent = make_activity(title="刚写的 R14")
+    old = make_activity(title="很久以前的 R15")
+    Activity.objects.filter(pk=old.pk).update(updated_at=timezone.now() - timedelta(days=1))
+    _left_running(recent)
+    _left_running(old)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reconcile_all()["activities.index"]["requeued_running"] == 2
+    assert _queued_index_tasks() == {recent.pk: INTERACTIVE, old.pk: BULK}
+
+
+def test_a_pending_row_whose_task_still_waits_in_the_queue_is_not_queued_twice(
+    make_activity, real_queue, settings, django_capture_on_commit_callbacks
+):
+    waiting = make_activity(title="还在排队 R16")
+    lost = make_activity(title="任务丢了 R17")
+    old = timezone.now() - timedelta(seconds=settings.TASKS_PENDING_STALE_SECONDS + 60)
+    Activity.objects.filter(pk__in=[waiting.pk, lost.pk]).update(updated_at=old)
+    enqueue_now("activities.tasks.activity_index", waiting.pk, queue=BULK)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert reconcile_all()["activities.index"]["requeued_pending"] == 1
+    assert _queued_index_tasks() == {waiting.pk: BULK, lost.pk: BULK}

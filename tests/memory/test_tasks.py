@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from memory import tasks
 from memory.models import ChatMessage, EmbedState
+from rag.queues import BULK, QUEUES, enqueue_now
 from rag.work import reconcile_all
 from tests.memory.memory_helpers import ts
 
@@ -83,3 +84,23 @@ def test_a_duplicate_task_leaves_rows_another_task_is_embedding(api_client, user
     with mock.patch("memory.tasks.embed_texts") as embed:
         assert tasks.messages_embed(pks).startswith("not claimed")
     embed.assert_not_called()
+
+
+@pytest.mark.parametrize("queue", QUEUES)
+def test_a_failed_embedding_retries_on_the_queue_it_ran_on(api_client, user, queue):
+    from django_q.models import Schedule
+
+    from rag.providers.embedding import ProviderError
+
+    pks = _post(api_client, user, 2)
+    with mock.patch("memory.tasks.embed_texts", side_effect=ProviderError("down")):
+        enqueue_now("memory.tasks.messages_embed", pks, queue=queue)
+    [retry] = Schedule.objects.filter(name__startswith="memory.embed_retry:")
+    assert retry.cluster == queue
+
+
+def test_retention_follow_up_runs_on_bulk(db):
+    from django_q.models import Schedule
+
+    tasks._schedule_follow_up()
+    assert Schedule.objects.get(name="memory.retention_follow_up").cluster == BULK

@@ -26,3 +26,34 @@ def sleep_long(started: str, seconds: float = 120.0) -> str:
     Path(started).touch()
     time.sleep(seconds)
     return "slept"
+
+
+def record_context(path: str) -> str:
+    """Write the queue and the task id this task sees (``rag.queues``) into ``path``."""
+    from rag.queues import current_queue, current_task_id
+
+    Path(path).write_text(f"{current_queue()} {current_task_id()}")
+    return "recorded"
+
+
+def claim_then_sleep(activity_id: int, marker_dir: str, seconds: float = 120.0) -> str:
+    """Claim the activity's row as ``activity_index`` does; the first delivery then hangs.
+
+    Markers in ``marker_dir``: ``started`` (claimed), ``refused`` (the claim was refused),
+    ``done`` (a later delivery finished the row). The first delivery sleeps without checking
+    for a stop, so a worker stop must kill it.
+    """
+    from activities.models import Activity
+    from activities.tasks import INDEX_WORK
+
+    markers = Path(marker_dir)
+    if not INDEX_WORK.claim([activity_id]):
+        (markers / "refused").touch()
+        return "not claimed"
+    first = not (markers / "started").exists()
+    (markers / "started").touch()
+    if first:
+        time.sleep(seconds)
+    Activity.objects.filter(pk=activity_id).update(**INDEX_WORK.done_values())
+    (markers / "done").touch()
+    return "done"

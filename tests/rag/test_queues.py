@@ -6,7 +6,17 @@ import pytest
 from django.db import transaction
 from django_q.models import OrmQ, Schedule
 
-from rag.queues import BULK, INTERACTIVE, QUEUES, cluster_config, enqueue, queue_for_rows
+from rag.queues import (
+    BULK,
+    INTERACTIVE,
+    QUEUES,
+    cluster_config,
+    current_queue,
+    current_task_id,
+    enqueue,
+    enqueue_now,
+    queue_for_rows,
+)
 
 
 @pytest.fixture
@@ -118,3 +128,16 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
     enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)  # main thread too
     assert errors == []
     assert signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("queue", QUEUES)
+def test_a_task_knows_its_queue_and_its_own_id(db, tmp_path, queue):
+    out = tmp_path / "context"
+    task_id = enqueue_now("tests.rag.queue_probe.record_context", str(out), queue=queue)
+    assert out.read_text() == f"{queue} {task_id}"
+
+
+def test_outside_a_task_there_is_no_task_and_the_queue_is_the_default(db, tmp_path):
+    enqueue_now("tests.rag.queue_probe.record_context", str(tmp_path / "c"), queue=BULK)
+    # The inline run is over: this process is no longer inside it.
+    assert (current_queue(), current_task_id()) == (INTERACTIVE, "")

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django_q.models import Schedule
 
 from rag.chunking import find_cliffs
+from rag.queues import INTERACTIVE
 from writing import indexing, tasks
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, StoryBlock
 from writing.services import chapter_autosave, chapter_save
@@ -234,7 +235,7 @@ def test_autosave_task_stops_waiting_when_its_worker_stops(
     chapter = make_chapter(blocks)
     chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "停。"}])
     version = Chapter.objects.get(pk=chapter.pk).version
-    tasks.schedule_chunk(chapter.pk, at=timezone.now())
+    tasks.schedule_chunk(chapter.pk, at=timezone.now(), queue=INTERACTIVE)
     monkeypatch.setattr(queues, "_stop_requested", True)
     assert tasks.chapter_chunk(chapter.pk, version, "autosave") == "stopping"
     assert Schedule.objects.filter(name=tasks.schedule_name(chapter.pk)).exists()

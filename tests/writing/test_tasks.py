@@ -8,6 +8,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from rag.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
 from rag.work import reconcile_all
 from writing import indexing, tasks
 from writing.models import Chapter, ChildChunk, ChunkState, StoryBlock
@@ -81,7 +82,9 @@ def test_long_chapter_is_chunked_by_successive_tasks_within_their_budget(
     monkeypatch.setattr(indexing, "EMBED_BATCH", 2)
     monkeypatch.setattr(tasks, "BUDGET_SHARE", 0)  # every run's budget is spent after one batch
     queued = []
-    monkeypatch.setattr(tasks, "enqueue_chunk", lambda pk, version=None: queued.append(pk))
+    monkeypatch.setattr(
+        tasks, "enqueue_chunk", lambda pk, version=None, queue=None: queued.append(pk)
+    )
     statuses = [tasks.chapter_chunk(chapter.pk)]
     while statuses[-1] == "continued":
         row = Chapter.objects.get(pk=chapter.pk)
@@ -110,3 +113,52 @@ def test_book_import_enqueues_one_task_per_chapter(user, book, monkeypatch):
         for i in range(1, 4)
     ]
     assert queued == ids
+
+
+def _chunk_schedule(chapter):
+    from django_q.models import Schedule
+
+    return Schedule.objects.get(name=tasks.schedule_name(chapter.pk))
+
+
+@pytest.mark.parametrize("queue", QUEUES)
+def test_a_failed_chunking_retries_on_the_queue_it_ran_on(make_chapter, blocks, monkeypatch, queue):
+    chapter = make_chapter(blocks)
+    _killed_mid_chunking(chapter, attempts=0, ago=timedelta(hours=1))
+    Chapter.objects.filter(pk=chapter.pk).update(chunk_state=ChunkState.PENDING)
+
+    def boom(chapter_id, **kwargs):
+        raise RuntimeError("provider down")
+
+    monkeypatch.setattr(tasks, "chunk_chapter", boom)
+    enqueue_now("writing.tasks.chapter_chunk", chapter.pk, queue=queue)
+    assert Chapter.objects.get(pk=chapter.pk).chunk_state == ChunkState.FAILED
+    assert _chunk_schedule(chapter).cluster == queue
+
+
+@pytest.mark.parametrize("status", ["continued", "superseded"])
+def test_a_bulk_chapter_follow_up_stays_on_bulk(make_chapter, blocks, monkeypatch, status):
+    from writing.indexing import ChunkResult
+
+    chapter = make_chapter(blocks)
+    _killed_mid_chunking(chapter, attempts=0)
+    Chapter.objects.filter(pk=chapter.pk).update(chunk_state=ChunkState.PENDING)
+    monkeypatch.setattr(
+        tasks, "chunk_chapter", lambda pk, **kw: ChunkResult(chapter_id=pk, status=status)
+    )
+    queued = []
+    monkeypatch.setattr(
+        tasks, "enqueue_chunk", lambda pk, version=None, queue=None: queued.append(queue)
+    )
+    enqueue_now("writing.tasks.chapter_chunk", chapter.pk, queue=BULK)
+    if status == "continued":
+        assert queued == [BULK]
+    else:
+        assert _chunk_schedule(chapter).cluster == BULK
+
+
+def test_an_autosave_debounce_schedule_is_interactive(make_chapter, blocks, settings):
+    settings.WRITING_DEBOUNCE_WORKER_WAIT = 0
+    chapter = make_chapter(blocks)
+    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=timezone.now())
+    assert _chunk_schedule(chapter).cluster == INTERACTIVE
