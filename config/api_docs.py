@@ -129,6 +129,8 @@ ERROR_DESCRIPTIONS = {
     "429": "Too many requests; see Retry-After (RATE_LIMITED).",
     "503": "A dependency (the database) is unavailable; retry later (UNAVAILABLE).",
 }
+# OpenAPI 3.2 sequential media types: the schema describes each item of the stream.
+SEQUENTIAL_MEDIA_TYPES = ("text/event-stream", "application/x-ndjson", "application/jsonl")
 HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
 
 
@@ -160,7 +162,7 @@ def postprocess_schema(result, generator, request, public):
             responses = operation.setdefault("responses", {})
             for response in responses.values():
                 for media_type, content in response.get("content", {}).items():
-                    if media_type.startswith("text/event-stream") and "schema" in content:
+                    if media_type.startswith(SEQUENTIAL_MEDIA_TYPES) and "schema" in content:
                         content["itemSchema"] = content.pop("schema")
             for code in default_error_codes(operation):
                 responses.setdefault(

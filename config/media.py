@@ -73,3 +73,23 @@ class EventStreamAPIView(APIView):
             response.accepted_renderer = json_renderer()
             response.accepted_media_type = JSON_MEDIA_TYPE
         return response
+
+
+JSON_LINES_MEDIA_TYPE = "application/x-ndjson"
+
+
+class JsonLinesRenderer(EventStreamRenderer):
+    """Accept ``application/x-ndjson`` (JSON Lines) in content negotiation; the view streams."""
+
+    media_type = JSON_LINES_MEDIA_TYPE
+    format = "jsonl"
+
+
+class JsonLinesAPIView(EventStreamAPIView):
+    """An APIView whose success is a stream of JSON Lines and whose errors are JSON.
+
+    Clients send ``Accept: application/x-ndjson`` (or ``*/*``); errors before the stream
+    starts answer in the JSON error shape, as for :class:`EventStreamAPIView`.
+    """
+
+    renderer_classes = [JsonLinesRenderer]

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from memory import views, views_persona
+from memory import views, views_export, views_persona
 
 U = "v1/users/<str:user_id>"
 
@@ -15,6 +15,7 @@ urlpatterns = [
     path(f"{U}/preferences", views_persona.PreferencesView.as_view(), name="memory-preferences"),
     path(f"{U}/feedback", views_persona.FeedbackView.as_view(), name="memory-feedback"),
     path(U, views_persona.UserDataView.as_view(), name="memory-user"),
+    path(f"{U}/export", views_export.UserExportView.as_view(), name="memory-user-export"),
     path("v1/messages/lexical_search", views.LexicalSearchView.as_view(), name="memory-lexical"),
     path("v1/messages/semantic_search", views.SemanticSearchView.as_view(), name="memory-semantic"),
     path("v1/messages/hybrid_search", views.HybridSearchView.as_view(), name="memory-hybrid"),

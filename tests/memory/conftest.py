@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
+from django.utils import timezone
 
 from tests.memory.memory_helpers import BASE_TS, ts
 
@@ -125,3 +126,71 @@ def fake_vectors():
         return vectors
 
     return make
+
+
+# --- A user's data in every app (erasure and export) ------------------------------------
+
+BLOCKS = {
+    "a": ["阿福在江南小镇开了一家茶馆。", "茶馆里每天都有说书人讲三国的故事，客人络绎不绝。"],
+    "b": ["北方的雪下了整整三天。", "老猎人带着他的狗进山寻找走失的小鹿。"],
+}
+MESSAGES = {
+    "a": ["我周末想去苏州看园林。", "拙政园和留园都很值得一去。", "那我周六早上出发。"],
+    "b": ["我最近在学做川菜。", "麻婆豆腐是个不错的开始。", "明天就去买豆瓣酱。"],
+}
+PARTNER = {"a": "想找个搭子周末一起去爬山", "b": "想找个搭子周末一起去徒步"}
+
+
+@pytest.fixture
+def fill(write, live_settings, django_capture_on_commit_callbacks):
+    """Return ``fill(client, user, tag)``: the user's data in every app, through the API."""
+    live_settings.summary_trigger_messages = 2
+    live_settings.save()
+
+    def _fill(client, user, tag):
+        u = user.username
+        items = [
+            {"message_id": f"{tag}{i}", "ts": ts(i), "role": "user", "content": c, "chat_id": "c1"}
+            for i, c in enumerate(MESSAGES[tag])
+        ]
+        write(client, u, items, status=201)
+        assert (
+            client.post(
+                f"/v1/users/{u}/preferences",
+                {"category": "city", "value": f"{tag}城"},
+                format="json",
+            ).status_code
+            == 201
+        )
+        fb = {"target_message_id": f"{tag}1", "rating": 1, "comment": f"{tag} 有用"}
+        assert client.post(f"/v1/users/{u}/feedback", fb, format="json").status_code == 201
+        context = {"title": f"{tag} 计划", "entry": f"{tag} 第一条", "agent_name": "planner"}
+        assert client.post("/v1/contexts", context, format="json").status_code == 201
+        book = client.post("/api/books/", {"title": f"{tag} 之书"}, format="json").json()
+        for seq in (1, 2):
+            chapter = {
+                "book": book["id"],
+                "title": f"{tag} 第{seq}回",
+                "sequence": seq,
+                "blocks": [{"content": f"第{seq}回。{c}"} for c in BLOCKS[tag]],
+            }
+            with django_capture_on_commit_callbacks(execute=True):
+                r = client.post("/api/chapters/", chapter, format="json")
+            assert r.status_code == 201, r.json()
+        activity = {
+            "title": f"{tag} 周六读书会",
+            "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
+            "type": "读书",
+            "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
+            "location": {"lat": 31.23, "lng": 121.47},
+            "max_participants": 10,
+        }
+        with django_capture_on_commit_callbacks(execute=True):
+            created = client.post("/api/activities/", activity, format="json")
+        assert created.status_code == 201
+        with django_capture_on_commit_callbacks(execute=True):
+            chat = client.post("/api/agent/chat", {"message": PARTNER[tag]}, format="json")
+        assert chat.status_code == 200 and chat.json()["intent"] == "PARTNER"
+        return created.json()["id"]
+
+    return _fill

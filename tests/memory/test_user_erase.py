@@ -9,27 +9,15 @@ foreign-key chains), not from the declarations it checks.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
 from rag.userdata import kept, kinds, reaching, report_keys, user_data_paths
-from tests.memory.memory_helpers import ts
+from tests.memory.memory_helpers import join_and_like
 
 pytestmark = pytest.mark.django_db
-
-BLOCKS = {
-    "a": ["阿福在江南小镇开了一家茶馆。", "茶馆里每天都有说书人讲三国的故事，客人络绎不绝。"],
-    "b": ["北方的雪下了整整三天。", "老猎人带着他的狗进山寻找走失的小鹿。"],
-}
-MESSAGES = {
-    "a": ["我周末想去苏州看园林。", "拙政园和留园都很值得一去。", "那我周六早上出发。"],
-    "b": ["我最近在学做川菜。", "麻婆豆腐是个不错的开始。", "明天就去买豆瓣酱。"],
-}
-PARTNER = {"a": "想找个搭子周末一起去爬山", "b": "想找个搭子周末一起去徒步"}
 
 
 def _user_data_models() -> dict:
@@ -45,67 +33,6 @@ def _reaching(user) -> dict:
     }
 
 
-@pytest.fixture
-def fill(write, live_settings, django_capture_on_commit_callbacks):
-    """Return ``fill(client, user, tag)``: the user's data in every app, through the API."""
-    live_settings.summary_trigger_messages = 2
-    live_settings.save()
-
-    def _fill(client, user, tag):
-        u = user.username
-        items = [
-            {"message_id": f"{tag}{i}", "ts": ts(i), "role": "user", "content": c, "chat_id": "c1"}
-            for i, c in enumerate(MESSAGES[tag])
-        ]
-        write(client, u, items, status=201)
-        assert (
-            client.post(
-                f"/v1/users/{u}/preferences",
-                {"category": "city", "value": f"{tag}城"},
-                format="json",
-            ).status_code
-            == 201
-        )
-        fb = {"target_message_id": f"{tag}1", "rating": 1, "comment": f"{tag} 有用"}
-        assert client.post(f"/v1/users/{u}/feedback", fb, format="json").status_code == 201
-        context = {"title": f"{tag} 计划", "entry": f"{tag} 第一条", "agent_name": "planner"}
-        assert client.post("/v1/contexts", context, format="json").status_code == 201
-        book = client.post("/api/books/", {"title": f"{tag} 之书"}, format="json").json()
-        for seq in (1, 2):
-            chapter = {
-                "book": book["id"],
-                "title": f"{tag} 第{seq}回",
-                "sequence": seq,
-                "blocks": [{"content": f"第{seq}回。{c}"} for c in BLOCKS[tag]],
-            }
-            with django_capture_on_commit_callbacks(execute=True):
-                r = client.post("/api/chapters/", chapter, format="json")
-            assert r.status_code == 201, r.json()
-        activity = {
-            "title": f"{tag} 周六读书会",
-            "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
-            "type": "读书",
-            "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
-            "location": {"lat": 31.23, "lng": 121.47},
-            "max_participants": 10,
-        }
-        with django_capture_on_commit_callbacks(execute=True):
-            created = client.post("/api/activities/", activity, format="json")
-        assert created.status_code == 201
-        with django_capture_on_commit_callbacks(execute=True):
-            chat = client.post("/api/agent/chat", {"message": PARTNER[tag]}, format="json")
-        assert chat.status_code == 200 and chat.json()["intent"] == "PARTNER"
-        return created.json()["id"]
-
-    return _fill
-
-
-def _join_and_like(client, activity_id):
-    assert client.post(f"/api/activities/{activity_id}/join/").status_code in (200, 201)
-    r = client.post(f"/api/activities/{activity_id}/feedback/", {"rating": 1}, format="json")
-    assert r.status_code in (200, 201)
-
-
 def _cache_ids() -> set[int]:
     return set(EmbeddingCache.objects.values_list("pk", flat=True))
 
@@ -119,8 +46,8 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     cached_before = _cache_ids()
     mine = fill(api_client, user, "a")
     cached_mine = _cache_ids() - cached_before
-    _join_and_like(api_client, theirs)
-    _join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
+    join_and_like(api_client, theirs)
+    join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
     assert run_daily_digest(timezone.now()) == 2
 
     mine_rows, their_rows = _reaching(user), _reaching(other_user)

@@ -1,0 +1,117 @@
+"""GET /v1/users/{user_id}/export: everything the service holds about a user, as JSON Lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+
+from django.http import StreamingHttpResponse
+from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
+from rest_framework import serializers
+
+from config.errors import INTERNAL, classify_exception, error_body
+from config.media import JSON_LINES_MEDIA_TYPE, JsonLinesAPIView
+from memory.identity import resolve_user
+from memory.views import ERR_404, TAGS
+from rag.export import user_data_export
+
+logger = logging.getLogger(__name__)
+
+
+class ExportUserSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    user_id = serializers.CharField()
+    date_joined = serializers.DateTimeField(allow_null=True)
+
+
+class ExportKindSerializer(serializers.Serializer):
+    name = serializers.CharField(help_text="The kind, as in the erasure report.")
+    app = serializers.CharField()
+    model = serializers.CharField()
+    rows = serializers.BooleanField(help_text="Whether this kind's rows follow as `row` lines.")
+    count = serializers.IntegerField()
+    description = serializers.CharField()
+    left_out_columns = serializers.ListField(child=serializers.CharField())
+
+
+class ExportManifestSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["manifest"])
+    format = serializers.IntegerField()
+    generated_at = serializers.DateTimeField()
+    user = ExportUserSerializer()
+    counts = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text="Exactly the erasure report's counts (DELETE /v1/users/{user_id}).",
+    )
+    kinds = ExportKindSerializer(many=True)
+
+
+class ExportRowSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["row"])
+    kind = serializers.CharField()
+    model = serializers.CharField()
+    data = serializers.DictField(help_text="The row's columns (relations as ids, no vectors).")
+
+
+class ExportEndSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["end"])
+    rows = serializers.DictField(child=serializers.IntegerField())
+
+
+class ExportErrorLineSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["error"])
+    error = serializers.DictField()
+
+
+EXPORT_LINE = PolymorphicProxySerializer(
+    component_name="ExportLine",
+    serializers={
+        "manifest": ExportManifestSerializer,
+        "row": ExportRowSerializer,
+        "end": ExportEndSerializer,
+        "error": ExportErrorLineSerializer,
+    },
+    resource_type_field_name="type",
+)
+EXPORT_DESCRIPTION = (
+    "Everything the service holds about the user (messages, summaries, preferences, feedback, "
+    "shared contexts they own, activities and participations, books and chapters, events, "
+    "webhooks), as JSON Lines (send `Accept: application/x-ndjson` or `*/*`): first a "
+    "`manifest` line whose `counts` are exactly the erasure report's, then one `row` line per "
+    "row, then an `end` line with the rows written per kind (a stream without it was cut). "
+    "Vectors are left out. A normal user exports only itself; a staff token names any user."
+)
+
+
+def _lines(user):
+    try:
+        for item in user_data_export(user=user):
+            yield (json.dumps(item, ensure_ascii=False, default=str) + "\n").encode()
+    except Exception as exc:  # noqa: BLE001 - the stream ends with an error line, no end line
+        classified = classify_exception(exc)
+        if classified is None:
+            logger.exception("export failed")
+            classified = (500, INTERNAL, "Internal error.", {})
+        _, code, message, details = classified
+        line = {"type": "error", **error_body(code, message, details)}
+        yield (json.dumps(line, ensure_ascii=False) + "\n").encode()
+
+
+class UserExportView(JsonLinesAPIView):
+    @extend_schema(
+        operation_id="memory_user_export",
+        responses={
+            (200, JSON_LINES_MEDIA_TYPE): OpenApiResponse(
+                EXPORT_LINE, description=EXPORT_DESCRIPTION
+            ),
+            (404, "application/json"): ERR_404,
+        },
+        tags=TAGS,
+        description="Export a user's data as JSON Lines (manifest, rows, end).",
+    )
+    def get(self, request, user_id: str):
+        user = resolve_user(request.user, user_id)
+        response = StreamingHttpResponse(_lines(user), content_type=JSON_LINES_MEDIA_TYPE)
+        response["Content-Disposition"] = f'attachment; filename="export-{user.pk}.jsonl"'
+        response["Cache-Control"] = "no-store"
+        return response
