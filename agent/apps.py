@@ -6,7 +6,7 @@ class AgentConfig(AppConfig):
     verbose_name = "Agent"
 
     def ready(self):
-        from django.db.models.signals import post_migrate
+        from django.db.models.signals import post_migrate, post_save
 
         from agent import checks, signals, userdata  # noqa: F401  (checks register themselves)
         from rag.userdata import register
@@ -15,3 +15,9 @@ class AgentConfig(AppConfig):
             signals.register_agent_schedules, sender=self, dispatch_uid="agent.schedules"
         )
         register(userdata.declaration())
+        from agent.models import SystemEvent
+        from agent.tasks import DELIVERY_WORK
+        from rag import work
+
+        post_save.connect(signals.event_created, sender=SystemEvent, dispatch_uid="agent.fanout")
+        work.register(DELIVERY_WORK)  # reconciled by rag.tasks.work_reconcile

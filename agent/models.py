@@ -95,3 +95,73 @@ class AgentSession(models.Model):
 
     def __str__(self):
         return f"{self.user_id}/{self.chat_id}"
+
+
+class Webhook(models.Model):
+    """Where to POST a user's proactive events (HMAC-signed), as they are written.
+
+    A user's webhook receives that user's events; a staff client's webhook with ``all_users``
+    receives every user's (a service that fans digests out to its own users).
+    """
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_webhooks"
+    )
+    url = models.URLField(max_length=2000)
+    # Shared with the receiver once, at creation; signs every body (HMAC-SHA256).
+    secret = models.CharField(max_length=128)
+    all_users = models.BooleanField(default=False, help_text="Staff only: every user's events.")
+    kinds = models.JSONField(default=list, blank=True, help_text="Event kinds; empty = all.")
+    active = models.BooleanField(default=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created", "-pk"]
+
+    def __str__(self):
+        return f"{self.owner_id} -> {self.url}"
+
+    def wants(self, kind: str) -> bool:
+        """Return whether this webhook subscribes to events of ``kind``."""
+        return not self.kinds or kind in self.kinds
+
+
+class DeliveryState(models.TextChoices):
+    PENDING = "pending", "pending"
+    RUNNING = "running", "running"
+    DELIVERED = "delivered", "delivered"
+    FAILED = "failed", "failed"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent (or to be sent) to one webhook: the delivery log, with retries.
+
+    The ``delivery_*`` columns are the ``rag.work`` state machine: claimed before the POST,
+    retried with backoff on failure, failed with a visible error after the last attempt.
+    """
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event = models.ForeignKey(SystemEvent, on_delete=models.CASCADE, related_name="deliveries")
+    delivery_state = models.CharField(
+        max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING
+    )
+    delivery_attempts = models.PositiveSmallIntegerField(default=0)
+    delivery_error = models.TextField(blank=True, default="")
+    delivery_state_at = models.DateTimeField(null=True, blank=True)
+    delivery_task = models.CharField(max_length=64, blank=True, default="")
+    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "event"], name="agent_delivery_once")
+        ]
+        indexes = [
+            models.Index(fields=["delivery_state", "delivery_state_at"], name="agent_delivery_st")
+        ]
+        ordering = ["-created", "-pk"]
+        verbose_name_plural = "webhook deliveries"
+
+    def __str__(self):
+        return f"event {self.event_id} -> webhook {self.webhook_id}: {self.delivery_state}"

@@ -94,3 +94,80 @@ class StreamDoneSerializer(ChatResponseSerializer):
         many=True, help_text="Preferences the message stated (saved to memory)."
     )
     elapsed_ms = serializers.FloatField()
+
+
+# --- Event delivery: read marks, the events stream, webhooks ------------------------------------
+
+
+class EventStreamQuerySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=EventKind.choices, required=False)
+    wait = serializers.IntegerField(
+        min_value=0,
+        max_value=3600,
+        required=False,
+        help_text="Seconds to wait for new events before the stream ends (default and cap: "
+        "EVENTS_STREAM_MAX_SECONDS); 0 sends what is there and ends. Clients reconnect with "
+        "Last-Event-ID.",
+    )
+    last_event_id = serializers.IntegerField(
+        min_value=0,
+        max_value=fields.BIGINT_MAX,
+        required=False,
+        help_text="Resume after this event id (for clients that cannot send the Last-Event-ID "
+        "header; the header wins).",
+    )
+
+
+class EventListQuerySerializer(EventQuerySerializer):
+    unread = serializers.BooleanField(
+        required=False, default=False, help_text="Only events not yet marked read."
+    )
+
+
+class WebhookInSerializer(serializers.Serializer):
+    url = fields.StrictCharField(max_length=2000, help_text="http(s) URL that receives a POST.")
+    kinds = fields.ListField(
+        max_length=len(EventKind.choices),
+        child=serializers.ChoiceField(choices=EventKind.choices),
+        required=False,
+        default=list,
+        help_text="Event kinds to send; empty: all.",
+    )
+    all_users = serializers.BooleanField(
+        required=False, default=False, help_text="Staff clients only: every user's events."
+    )
+
+
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    url = serializers.CharField()
+    kinds = serializers.ListField(child=serializers.CharField())
+    all_users = serializers.BooleanField()
+    active = serializers.BooleanField()
+    created = serializers.DateTimeField()
+
+
+class WebhookCreatedSerializer(WebhookSerializer):
+    secret = serializers.CharField(
+        help_text="Shown once: verify X-Memory-Signature = sha256=HMAC-SHA256(secret, "
+        "'<X-Memory-Timestamp>.<raw body>') in hex."
+    )
+
+
+class WebhookListSerializer(serializers.Serializer):
+    webhooks = WebhookSerializer(many=True)
+
+
+class DeliverySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    event_id = serializers.IntegerField()
+    state = serializers.CharField(source="delivery_state")
+    attempts = serializers.IntegerField(source="delivery_attempts")
+    error = serializers.CharField(source="delivery_error")
+    status_code = serializers.IntegerField(allow_null=True)
+    delivered_at = serializers.DateTimeField(allow_null=True)
+    created = serializers.DateTimeField()
+
+
+class DeliveryListSerializer(serializers.Serializer):
+    deliveries = DeliverySerializer(many=True)

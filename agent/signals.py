@@ -1,4 +1,4 @@
-"""Signal receivers of the agent: schedules after migrate."""
+"""Signal receivers of the agent: schedules after migrate; webhook fan-out of a new event."""
 
 from __future__ import annotations
 
@@ -33,3 +33,26 @@ def register_agent_schedules(sender, **kwargs):
         schedule_type=Schedule.MINUTES,
         minutes=30,
     )
+
+
+def event_created(sender, instance, created, **kwargs):
+    """Queue the webhook deliveries of a new event once it commits (when any webhook exists).
+
+    Queue: the queue of the work that wrote the event (a digest run's deliveries stay on bulk,
+    a reminder's on interactive).
+    """
+    if not created:
+        return
+    from django.db import transaction
+
+    from agent.models import Webhook
+    from rag.queues import current_queue, enqueue_now
+
+    event_id = instance.pk
+    queue = current_queue()
+
+    def fanout():
+        if Webhook.objects.filter(active=True).exists():
+            enqueue_now("agent.tasks.event_fanout", event_id, queue=queue, group="agent.webhooks")
+
+    transaction.on_commit(fanout)

@@ -1,6 +1,7 @@
 """The user data the agent holds, declared to ``rag.userdata`` (erasure and export).
 
-Proactive events, partner intents and the per-chat state (``AgentSession``). The drafts the
+Webhooks and their delivery log, proactive events, partner intents and the per-chat state
+(``AgentSession``). The drafts the
 agent creates are activities, declared by the activities app; the chat turns it saves are
 memory's messages.
 """
@@ -19,11 +20,22 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the agent's declaration of a user's data."""
-    from agent.models import AgentSession, PartnerIntent, SystemEvent
+    from django.db.models import Q
+
+    from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
 
     return UserData(
         "agent",
         kinds=(
+            Kind(
+                "webhook_deliveries",
+                WebhookDelivery,
+                lambda user: WebhookDelivery.objects.filter(
+                    Q(webhook__owner=user) | Q(event__user=user)
+                ),
+                description="deliveries to the user's webhooks, and of the user's events",
+            ),
+            Kind("webhooks", Webhook, lambda user: Webhook.objects.filter(owner=user)),
             Kind("agent_events", SystemEvent, lambda user: SystemEvent.objects.filter(user=user)),
             Kind(
                 "partner_intents",

@@ -126,6 +126,7 @@ class UserEventsView(APIView):
         parameters=[
             OpenApiParameter("kind", str, enum=[k for k, _ in s.EventKind.choices]),
             OpenApiParameter("limit", int, description="At most this many (1-200, default 50)."),
+            OpenApiParameter("unread", bool, description="Only events not yet marked read."),
         ],
         responses={200: s.EventListSerializer, 400: ERR_400, 404: ERR_404},
         tags=TAGS,
@@ -135,10 +136,12 @@ class UserEventsView(APIView):
         from memory.identity import resolve_user
 
         user = resolve_user(request.user, user_id)
-        query = s.EventQuerySerializer(data=request.query_params)
+        query = s.EventListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         events = SystemEvent.objects.filter(user=user)
         if query.validated_data.get("kind"):
             events = events.filter(kind=query.validated_data["kind"])
+        if query.validated_data["unread"]:
+            events = events.filter(read_at__isnull=True)
         rows = events.order_by("-created", "-pk")[: query.validated_data["limit"]]
         return Response(s.EventListSerializer({"events": list(rows)}).data)

@@ -243,6 +243,18 @@ WRITING_DEBOUNCE_WORKER_WAIT = env_float("WRITING_DEBOUNCE_WORKER_WAIT", 10.0)
 # by the reconciler (rag.work); duplicates are harmless, the tasks are idempotent.
 TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)
 
+# --- Event delivery (agent: events stream and webhooks; lead, issue 13) ---
+# A webhook receiver has this long to answer each POST; a delivery is tried this many times,
+# the waits between doubling from WEBHOOK_BACKOFF_SECONDS, then it is failed (admin: retry).
+WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 5.0)
+WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 5)
+WEBHOOK_BACKOFF_SECONDS = env_float("WEBHOOK_BACKOFF_SECONDS", 30.0)
+# An events stream checks for new events this often and holds a connection at most this long
+# (the client reconnects with Last-Event-ID and misses nothing): a thread of the web server is
+# never held for ever.
+EVENTS_STREAM_POLL_SECONDS = env_float("EVENTS_STREAM_POLL_SECONDS", 2.0)
+EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 60.0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -29,3 +29,5 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # A test-only app (a model extending rag.models.Embedded, test views); no migrations: syncdb.
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.testapp"]  # noqa: F405
+# An events stream holds its connection this long at most: the fuzzer calls it many times.
+EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("TEST_EVENTS_STREAM_MAX_SECONDS", "1"))

@@ -164,6 +164,9 @@ def fill(write, live_settings, django_capture_on_commit_callbacks):
         )
         fb = {"target_message_id": f"{tag}1", "rating": 1, "comment": f"{tag} 有用"}
         assert client.post(f"/v1/users/{u}/feedback", fb, format="json").status_code == 201
+        # A webhook nobody listens on: the user's events still log (failed) deliveries.
+        hook = {"url": "http://127.0.0.1:9/hook"}
+        assert client.post(f"/v1/users/{u}/webhooks", hook, format="json").status_code == 201
         context = {"title": f"{tag} 计划", "entry": f"{tag} 第一条", "agent_name": "planner"}
         assert client.post("/v1/contexts", context, format="json").status_code == 201
         book = client.post("/api/books/", {"title": f"{tag} 之书"}, format="json").json()

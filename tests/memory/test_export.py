@@ -29,7 +29,13 @@ def _export(client, username, accept=JSONL):
 
 
 def test_export_is_complete_and_its_counts_match_the_erasure_report(
-    cold_lru, fill, api_client, other_client, user, other_user
+    cold_lru,
+    fill,
+    api_client,
+    other_client,
+    user,
+    other_user,
+    django_capture_on_commit_callbacks,
 ):
     from agent.triggers import run_daily_digest
 
@@ -37,7 +43,8 @@ def test_export_is_complete_and_its_counts_match_the_erasure_report(
     mine = fill(api_client, user, "a")
     join_and_like(api_client, theirs)
     join_and_like(other_client, mine)
-    run_daily_digest(timezone.now())
+    with django_capture_on_commit_callbacks(execute=True):  # webhook deliveries follow
+        run_daily_digest(timezone.now())
 
     response, lines = _export(api_client, user.username)
 

@@ -38,7 +38,13 @@ def _cache_ids() -> set[int]:
 
 
 def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
-    cold_lru, fill, api_client, other_client, user, other_user
+    cold_lru,
+    fill,
+    api_client,
+    other_client,
+    user,
+    other_user,
+    django_capture_on_commit_callbacks,
 ):
     from agent.triggers import run_daily_digest
 
@@ -48,7 +54,8 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     cached_mine = _cache_ids() - cached_before
     join_and_like(api_client, theirs)
     join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
-    assert run_daily_digest(timezone.now()) == 2
+    with django_capture_on_commit_callbacks(execute=True):  # webhook deliveries follow
+        assert run_daily_digest(timezone.now()) == 2
 
     mine_rows, their_rows = _reaching(user), _reaching(other_user)
     kind_rows = {k.name: set(k.rows(user).values_list("pk", flat=True)) for k in kinds()}
