@@ -39,6 +39,9 @@ NOT_READS = {
     "memory_messages_write",
     "memory_preferences_upsert",
     "memory_user_delete",
+    "agent_user_event_read",
+    "agent_webhooks_create",
+    "agent_webhooks_delete",
     "health",  # no user data
 }
 
@@ -117,6 +120,14 @@ READS: dict[str, list[Read]] = {
     ],
     "memory_preferences_list": [Read("GET", "/v1/users/{o.username}/preferences")],
     "agent_user_events": [Read("GET", "/v1/users/{o.username}/events")],
+    "agent_user_events_stream": [
+        Read("GET", "/v1/users/{o.username}/events/stream", params={"wait": 0}, owner_sees=False),
+    ],
+    "agent_webhooks_list": [Read("GET", "/v1/users/{o.username}/webhooks", owner_sees=False)],
+    "agent_webhook_deliveries": [
+        Read("GET", "/v1/users/{o.username}/webhooks/1/deliveries", owner_sees=False)
+    ],
+    "memory_user_export": [Read("GET", "/v1/users/{o.username}/export")],
     "memory_lexical_search": [
         Read("POST", LEXICAL, json={"user_id": "{o.username}", "query_text": "莫干山"}),
         Read("POST", LEXICAL, json={"user_id": "{v.username}", "query_text": "莫干山"}),
