@@ -1,4 +1,5 @@
-"""Admin: messages (read-only, searchable by user and chat), summaries, preferences, contexts.
+"""Admin: messages (read-only, searchable by user and chat), summaries, preferences, contexts,
+and the audit of every correction (API or admin) with who made it.
 
 Retention and summary thresholds are live settings, edited on the rag settings page; the
 retention page (linked from the messages list) shows a dry run's report and runs it now.
@@ -15,6 +16,7 @@ from memory.models import (
     ContextEntry,
     Feedback,
     Kind,
+    MemoryChange,
     Preference,
     SharedContext,
     SummaryProxy,
@@ -30,6 +32,8 @@ READ_ONLY_FIELDS = [
     "content",
     "context_text",
     "summarised",
+    "stale",
+    "edited_at",
     "covers_until_ts",
     "covered_count",
     "embed_state",
@@ -126,8 +130,65 @@ class SummaryAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
-    list_display = ["user", "category", "value", "updated_at"]
+    """Preferences, with those later ones replaced; edits go through the services (audited)."""
+
+    list_display = ["user", "category", "value", "updated_at", "superseded_at"]
+    list_filter = [("superseded_at", admin.EmptyFieldListFilter)]
     search_fields = ["user__username", "category", "value"]
+    readonly_fields = ["superseded_at", "superseded_by"]
+
+    def save_model(self, request, obj, form, change):
+        from memory import services
+
+        if not change:
+            pref, _ = services.preference_upsert(
+                user=obj.user, category=obj.category, value=obj.value, actor=request.user
+            )
+            obj.pk = pref.pk
+            return
+        original = Preference.objects.get(pk=obj.pk)
+        obj.category, obj.value = original.category, original.value  # the service saves them
+        services.preference_update(
+            user=obj.user,
+            preference_id=obj.pk,
+            actor=request.user,
+            category=form.cleaned_data["category"],
+            value=form.cleaned_data["value"],
+        )
+
+    def delete_model(self, request, obj):
+        from memory.edits import change_record
+
+        change_record(
+            user=obj.user,
+            actor=request.user,
+            entity="preference",
+            entity_id=obj.pk,
+            action="delete",
+            before={"category": obj.category, "value": obj.value},
+            after={},
+        )
+        obj.delete()
+
+
+@admin.register(MemoryChange)
+class MemoryChangeAdmin(admin.ModelAdmin):
+    """Every correction of a user's memory: who made it, what, before and after (read-only)."""
+
+    list_display = ["at", "user", "actor", "action", "entity", "entity_id"]
+    list_filter = ["action", "entity"]
+    search_fields = ["user__username", "actor", "entity_id"]
+    date_hierarchy = "at"
+    readonly_fields = ["user", "actor", "entity", "entity_id", "action", "before", "after", "at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # an audit trail; erasing the user removes it
 
 
 @admin.register(Feedback)
@@ -140,6 +201,7 @@ class FeedbackAdmin(admin.ModelAdmin):
 class ContextEntryInline(admin.TabularInline):
     model = ContextEntry
     extra = 0
+    readonly_fields = ["created_at"]
 
 
 @admin.register(SharedContext)
@@ -147,3 +209,32 @@ class SharedContextAdmin(admin.ModelAdmin):
     list_display = ["title", "owner", "created_at", "updated_at"]
     search_fields = ["title", "owner__username"]
     inlines = [ContextEntryInline]
+
+    def save_formset(self, request, form, formset, change):
+        """Save the entries, recording each edit and deletion with who made it."""
+        from memory.edits import change_record
+
+        owner = form.instance.owner
+        originals = {e.pk: e.content for e in ContextEntry.objects.filter(context=form.instance)}
+        deleting = [f.instance.pk for f in formset.deleted_forms if f.instance.pk]
+        super().save_formset(request, form, formset, change)
+        for pk in deleting:
+            change_record(
+                user=owner,
+                actor=request.user,
+                entity="context_entry",
+                entity_id=pk,
+                action="delete",
+                before={"content": originals.get(pk, "")},
+                after={},
+            )
+        for entry, _ in formset.changed_objects:
+            change_record(
+                user=owner,
+                actor=request.user,
+                entity="context_entry",
+                entity_id=entry.pk,
+                action="update",
+                before={"content": originals.get(entry.pk, "")},
+                after={"content": entry.content},
+            )

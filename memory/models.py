@@ -51,6 +51,11 @@ class ChatMessage(Embedded):
     context_text = models.TextField(blank=True, default="")
     search_text = models.TextField(blank=True, default="")
     summarised = models.BooleanField(default=False)
+    # Summary rows only: a message it covers was edited or deleted and its text may still say
+    # what the message said (an LLM summary, which cannot be corrected sentence by sentence).
+    stale = models.BooleanField(default=False)
+    # When the content was last corrected through the API or the admin (None: as written).
+    edited_at = models.DateTimeField(null=True, blank=True)
     # Summary rows only: the last ts they cover and how many messages they cover.
     covers_until_ts = models.DateTimeField(
         null=True, blank=True, validators=[validate_datetime_range]
@@ -114,6 +119,13 @@ class SummaryProxy(ChatMessage):
         verbose_name_plural = "summaries"
 
 
+class ActivePreferences(models.Manager):
+    """The preferences in force: not replaced by a later, contradicting one."""
+
+    def get_queryset(self):
+        return super().get_queryset().filter(superseded_at__isnull=True)
+
+
 class Preference(models.Model):
     """A stated preference of a user (``tone: humorous``, ``food: 不吃辣``)."""
 
@@ -124,8 +136,19 @@ class Preference(models.Model):
     value = models.CharField(max_length=1000)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # A later preference that contradicts this one (不吃辣 -> 爱吃辣) replaces it: this row stays
+    # as history, with when and by which preference; readers use Preference.active.
+    superseded_at = models.DateTimeField(null=True, blank=True)
+    superseded_by = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+    )
+
+    objects = models.Manager()
+    active = ActivePreferences()
 
     class Meta:
+        base_manager_name = "objects"
+        default_manager_name = "objects"
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "category", "value"], name="memory_pref_user_cat_value"
@@ -195,3 +218,36 @@ class ContextEntry(models.Model):
 
     def __str__(self):
         return f"{self.agent_name}: {self.content[:40]}"
+
+
+class ChangeAction(models.TextChoices):
+    UPDATE = "update", "update"
+    DELETE = "delete", "delete"
+    SUPERSEDE = "supersede", "supersede"
+
+
+class MemoryChange(models.Model):
+    """One correction of a user's memory (a message, a preference, a context entry): the audit.
+
+    ``actor`` is who made it (the username of the token or the admin user: the user, or a staff
+    client acting for them), kept as text so the record survives that account. ``before`` and
+    ``after`` hold the changed fields; erasing the user erases their changes too.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_changes"
+    )
+    actor = models.CharField(max_length=150)
+    entity = models.CharField(max_length=32)  # message, preference, context_entry
+    entity_id = models.CharField(max_length=200)
+    action = models.CharField(max_length=16, choices=ChangeAction.choices)
+    before = models.JSONField(default=dict, blank=True)
+    after = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        indexes = [models.Index(fields=["user", "-at"], name="memory_change_user_at")]
+
+    def __str__(self):
+        return f"{self.actor} {self.action} {self.entity} {self.entity_id}"

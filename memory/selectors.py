@@ -168,7 +168,7 @@ def persona_for(
     limit = max(1, min(int(limit), PERSONA_MAX))
     # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 3 * limit rows.
     dated: list[tuple] = []
-    for pref in Preference.objects.filter(user=user).order_by("-updated_at", "-pk")[:limit]:
+    for pref in Preference.active.filter(user=user).order_by("-updated_at", "-pk")[:limit]:
         dated.append((pref.updated_at, {"type": "preference", "text": pref.persona_text()}))
     for fb in Feedback.objects.filter(user=user).order_by("-created_at", "-pk")[:limit]:
         dated.append((fb.created_at, {"type": "feedback", "text": fb.persona_text()}))
@@ -250,6 +250,7 @@ def fetch_context(*, user, context_id: int) -> dict:
     }
 
 
-def preferences_list(*, user) -> list[Preference]:
-    """Return the user's preferences by category, then value."""
-    return list(Preference.objects.filter(user=user).order_by("category", "value"))
+def preferences_list(*, user, history: bool = False) -> list[Preference]:
+    """Return the user's preferences in force (all, with ``history``) by category, then value."""
+    manager = Preference.objects if history else Preference.active
+    return list(manager.filter(user=user).order_by("category", "value", "pk"))

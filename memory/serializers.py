@@ -59,6 +59,12 @@ class MessageSerializer(serializers.Serializer):
     content = serializers.CharField()
     summarised = serializers.BooleanField()
     embed_state = serializers.CharField()
+    edited_at = serializers.CharField(
+        allow_null=True, help_text="When the content was last corrected (null: as written)."
+    )
+    stale = serializers.BooleanField(
+        help_text="Summaries: a message it covers changed and an LLM wrote it (may be outdated)."
+    )
 
 
 class MessageListOutSerializer(serializers.Serializer):
@@ -212,10 +218,35 @@ class PreferenceInSerializer(serializers.Serializer):
 
 
 class PreferenceSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
     category = serializers.CharField()
     value = serializers.CharField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
+    superseded_at = serializers.DateTimeField(
+        allow_null=True, help_text="When a later, contradicting preference replaced it."
+    )
+    superseded_by = serializers.IntegerField(allow_null=True, source="superseded_by_id")
+
+
+class PreferenceQuerySerializer(serializers.Serializer):
+    history = serializers.BooleanField(
+        required=False, default=False, help_text="Include preferences later ones replaced."
+    )
+
+
+class PreferenceUpdateInSerializer(serializers.Serializer):
+    category = fields.StrictCharField(max_length=100, required=False)
+    value = fields.StrictCharField(max_length=1000, required=False)
+
+
+class MessageUpdateInSerializer(serializers.Serializer):
+    content = fields.TextField(max_length=MAX_CONTENT_CHARS, required=False)
+    role = serializers.ChoiceField(choices=Role.choices, required=False)
+
+
+class ContextEntryUpdateInSerializer(serializers.Serializer):
+    content = fields.TextField()
 
 
 class PreferenceListSerializer(serializers.Serializer):

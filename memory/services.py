@@ -15,6 +15,15 @@ from django.utils import timezone
 
 from config.errors import Conflict, InvalidArgument, NotFound
 from memory.cursors import new_message_id
+from memory.edits import (  # noqa: F401  (the memory app's writes, in one namespace)
+    context_entry_delete,
+    context_entry_update,
+    message_delete,
+    message_update,
+    preference_delete,
+    preference_update,
+    supersede_contradicting,
+)
 from memory.models import (
     ChatMessage,
     ContextEntry,
@@ -144,15 +153,22 @@ def _enqueue_after_write(user, rows: list[ChatMessage]) -> None:
         tasks.enqueue_summarize(user.pk, row["chat_id"])
 
 
-def preference_upsert(*, user, category: str, value: str) -> tuple[Preference, bool]:
-    """Store a preference once; return it and whether it was created."""
+def preference_upsert(*, user, category: str, value: str, actor=None) -> tuple[Preference, bool]:
+    """Store a preference once; return it and whether it was created.
+
+    A preference that contradicts one in force in the same category (不吃辣, then 爱吃辣)
+    replaces it: the older row stays as history (``superseded_at``, ``superseded_by``) and the
+    change is recorded. Stating a retired preference again brings it back in force.
+    """
     category, value = (category or "").strip(), (value or "").strip()
     if not category or not value:
         raise InvalidArgument("category and value must be non-empty.")
     with transaction.atomic():
         pref, created = Preference.objects.get_or_create(user=user, category=category, value=value)
         if not created:
-            pref.save(update_fields=["updated_at"])
+            pref.superseded_at, pref.superseded_by = None, None
+            pref.save(update_fields=["updated_at", "superseded_at", "superseded_by"])
+        supersede_contradicting(user=user, preference=pref, actor=actor or user)
     return pref, created
 
 

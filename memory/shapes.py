@@ -14,6 +14,8 @@ MESSAGE_FIELDS = (
     "content",
     "summarised",
     "embed_state",
+    "edited_at",
+    "stale",
 )
 
 
@@ -29,6 +31,8 @@ def message_item(row) -> dict:
         "content": row.content,
         "summarised": row.summarised,
         "embed_state": row.embed_state,
+        "edited_at": (row.edited_at.isoformat().replace("+00:00", "Z") if row.edited_at else None),
+        "stale": row.stale,
     }
 
 

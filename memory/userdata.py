@@ -1,7 +1,8 @@
 """The user data the memory app holds, declared to ``rag.userdata`` (erasure and export).
 
-Messages and summaries (with their vectors), preferences, feedback, shared contexts and their
-entries. Kinds are listed dependants first, the erase order.
+Messages and summaries (with their vectors), preferences (with the ones later ones replaced),
+feedback, shared contexts and their entries, and the audit of corrections to all of these.
+Kinds are listed dependants first, the erase order.
 """
 
 from __future__ import annotations
@@ -35,12 +36,25 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the memory app's declaration of a user's data."""
-    from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
+    from memory.models import (
+        ChatMessage,
+        ContextEntry,
+        Feedback,
+        MemoryChange,
+        Preference,
+        SharedContext,
+    )
     from memory.models import Kind as MessageKind
 
     return UserData(
         "memory",
         kinds=(
+            Kind(
+                "memory_changes",
+                MemoryChange,
+                lambda user: MemoryChange.objects.filter(user=user),
+                description="corrections of the user's memory, with who made them",
+            ),
             Kind("feedback", Feedback, lambda user: Feedback.objects.filter(user=user)),
             Kind(
                 "context_entries",

@@ -11,15 +11,6 @@ from memory.identity import resolve_user
 from memory.views import ERR_400, ERR_404, TAGS, body, validated
 
 
-def _pref(p) -> dict:
-    return {
-        "category": p.category,
-        "value": p.value,
-        "created_at": p.created_at,
-        "updated_at": p.updated_at,
-    }
-
-
 class PreferencesView(APIView):
     @extend_schema(
         operation_id="memory_preferences_upsert",
@@ -38,18 +29,22 @@ class PreferencesView(APIView):
             user = resolve_user(request.user, user_id, create=True)
             data = validated(s.PreferenceInSerializer, body(request))
             pref, created = services.preference_upsert(
-                user=user, category=data["category"], value=data["value"]
+                user=user, category=data["category"], value=data["value"], actor=request.user
             )
-        return Response(s.PreferenceSerializer(_pref(pref)).data, status=201 if created else 200)
+        return Response(s.PreferenceSerializer(pref).data, status=201 if created else 200)
 
     @extend_schema(
         operation_id="memory_preferences_list",
-        responses={200: s.PreferenceListSerializer, 404: ERR_404},
+        parameters=[s.PreferenceQuerySerializer],
+        responses={200: s.PreferenceListSerializer, 400: ERR_400, 404: ERR_404},
         tags=TAGS,
+        description="The user's preferences in force (with `history=true`, also the ones later, "
+        "contradicting preferences replaced: `superseded_at`, `superseded_by`).",
     )
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
-        items = [_pref(p) for p in selectors.preferences_list(user=user)]
+        query = validated(s.PreferenceQuerySerializer, request.query_params)
+        items = selectors.preferences_list(user=user, history=query["history"])
         return Response(s.PreferenceListSerializer({"items": items}).data)
 
 

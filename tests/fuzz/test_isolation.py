@@ -40,6 +40,12 @@ NOT_READS = {
     "memory_preferences_upsert",
     "memory_user_delete",
     "agent_user_event_read",
+    "memory_message_update",
+    "memory_message_delete",
+    "memory_preference_update",
+    "memory_preference_delete",
+    "memory_context_entry_update",
+    "memory_context_entry_delete",
     "agent_webhooks_create",
     "agent_webhooks_delete",
     "health",  # no user data

@@ -164,6 +164,10 @@ def fill(write, live_settings, django_capture_on_commit_callbacks):
         )
         fb = {"target_message_id": f"{tag}1", "rating": 1, "comment": f"{tag} 有用"}
         assert client.post(f"/v1/users/{u}/feedback", fb, format="json").status_code == 201
+        # A contradicting preference: the older one is kept as history, the change audited.
+        for value in ("不吃辣", "爱吃辣"):
+            pref = {"category": f"{tag} food", "value": value}
+            assert client.post(f"/v1/users/{u}/preferences", pref, format="json").status_code == 201
         # A webhook nobody listens on: the user's events still log (failed) deliveries.
         hook = {"url": "http://127.0.0.1:9/hook"}
         assert client.post(f"/v1/users/{u}/webhooks", hook, format="json").status_code == 201
