@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format stop migrate demo bench clean
+.PHONY: install run test fuzz lint format stop migrate demo bench clean sdk clients-deps
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -32,8 +32,22 @@ format: install
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
-test: lint
+test: lint clients-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:
+# the tests then also check and run the TypeScript client; without npm they say they skip it.
+TS_STAMP := clients/typescript/node_modules/.installed
+$(TS_STAMP): clients/typescript/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		(cd clients/typescript && npm ci --no-audit --no-fund --silent) && touch $(TS_STAMP); \
+	else echo "npm not found: the TypeScript client is not checked"; fi
+
+clients-deps: $(TS_STAMP)
+
+# Regenerate the typed clients (clients/) from the current OpenAPI schema; commit the result.
+sdk: install clients-deps
+	$(PY) clients/generate.py
 
 # The adversarial suite, searching longer than `make test` does (tests/fuzz/budget.py).
 fuzz: install

@@ -1,0 +1,219 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.activity_status_enum import ActivityStatusEnum
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.activity_location_request import ActivityLocationRequest
+
+
+
+
+
+T = TypeVar("T", bound="ActivityCreateInputRequest")
+
+
+
+@_attrs_define
+class ActivityCreateInputRequest:
+    """ 
+        Attributes:
+            location (ActivityLocationRequest):
+            max_participants (int):
+            start_at (datetime.datetime):
+            title (str):
+            type_ (str):
+            current_participants (int | Unset):  Default: 0.
+            description (str | Unset):  Default: ''.
+            end_at (datetime.datetime | None | Unset):
+            location_name (str | Unset):  Default: ''.
+            status (ActivityStatusEnum | Unset): * `draft` - draft
+                * `active` - active
+                * `cancelled` - cancelled
+                * `finished` - finished Default: ActivityStatusEnum.ACTIVE.
+            tags (list[str] | Unset):
+     """
+
+    location: ActivityLocationRequest
+    max_participants: int
+    start_at: datetime.datetime
+    title: str
+    type_: str
+    current_participants: int | Unset = 0
+    description: str | Unset = ''
+    end_at: datetime.datetime | None | Unset = UNSET
+    location_name: str | Unset = ''
+    status: ActivityStatusEnum | Unset = ActivityStatusEnum.ACTIVE
+    tags: list[str] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.activity_location_request import ActivityLocationRequest # noqa: PLC0415
+        location = self.location.to_dict()
+
+        max_participants = self.max_participants
+
+        start_at = self.start_at.isoformat()
+
+        title = self.title
+
+        type_ = self.type_
+
+        current_participants = self.current_participants
+
+        description = self.description
+
+        end_at: None | str | Unset
+        if isinstance(self.end_at, Unset):
+            end_at = UNSET
+        elif isinstance(self.end_at, datetime.datetime):
+            end_at = self.end_at.isoformat()
+        else:
+            end_at = self.end_at
+
+        location_name = self.location_name
+
+        status: str | Unset = UNSET
+        if not isinstance(self.status, Unset):
+            status = self.status.value
+
+
+        tags: list[str] | Unset = UNSET
+        if not isinstance(self.tags, Unset):
+            tags = self.tags
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "location": location,
+            "max_participants": max_participants,
+            "start_at": start_at,
+            "title": title,
+            "type": type_,
+        })
+        if current_participants is not UNSET:
+            field_dict["current_participants"] = current_participants
+        if description is not UNSET:
+            field_dict["description"] = description
+        if end_at is not UNSET:
+            field_dict["end_at"] = end_at
+        if location_name is not UNSET:
+            field_dict["location_name"] = location_name
+        if status is not UNSET:
+            field_dict["status"] = status
+        if tags is not UNSET:
+            field_dict["tags"] = tags
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.activity_location_request import ActivityLocationRequest # noqa: PLC0415
+        d = dict(src_dict)
+        location = ActivityLocationRequest.from_dict(d.pop("location"))
+
+
+
+
+        max_participants = d.pop("max_participants")
+
+        start_at = datetime.datetime.fromisoformat(d.pop("start_at"))
+
+
+
+
+        title = d.pop("title")
+
+        type_ = d.pop("type")
+
+        current_participants = d.pop("current_participants", UNSET)
+
+        description = d.pop("description", UNSET)
+
+        def _parse_end_at(data: object) -> datetime.datetime | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                end_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return end_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None | Unset, data)
+
+        end_at = _parse_end_at(d.pop("end_at", UNSET))
+
+
+        location_name = d.pop("location_name", UNSET)
+
+        _status = d.pop("status", UNSET)
+        status: ActivityStatusEnum | Unset
+        if isinstance(_status,  Unset):
+            status = UNSET
+        else:
+            status = ActivityStatusEnum(_status)
+
+
+
+
+        tags = cast(list[str], d.pop("tags", UNSET))
+
+
+        activity_create_input_request = cls(
+            location=location,
+            max_participants=max_participants,
+            start_at=start_at,
+            title=title,
+            type_=type_,
+            current_participants=current_participants,
+            description=description,
+            end_at=end_at,
+            location_name=location_name,
+            status=status,
+            tags=tags,
+        )
+
+
+        activity_create_input_request.additional_properties = d
+        return activity_create_input_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

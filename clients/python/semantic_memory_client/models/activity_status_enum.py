@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class ActivityStatusEnum(StrEnum):
+    ACTIVE = "active"
+    CANCELLED = "cancelled"
+    DRAFT = "draft"
+    FINISHED = "finished"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,145 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.intent_enum import IntentEnum
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.tool_call import ToolCall
+
+
+
+
+
+T = TypeVar("T", bound="ChatResponse")
+
+
+
+@_attrs_define
+class ChatResponse:
+    """ 
+        Attributes:
+            chat_id (str):
+            intent (IntentEnum): * `CHAT` - CHAT
+                * `EXPLORE` - EXPLORE
+                * `CREATE` - CREATE
+                * `PARTNER` - PARTNER
+                * `MANAGE` - MANAGE
+            mode (str): The mode that answered (same names as the intents).
+            reply (str):
+            sources (list[str]): Where each context chunk came from.
+            tool_calls (list[ToolCall]):
+     """
+
+    chat_id: str
+    intent: IntentEnum
+    mode: str
+    reply: str
+    sources: list[str]
+    tool_calls: list[ToolCall]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.tool_call import ToolCall # noqa: PLC0415
+        chat_id = self.chat_id
+
+        intent = self.intent.value
+
+        mode = self.mode
+
+        reply = self.reply
+
+        sources = self.sources
+
+
+
+        tool_calls = []
+        for tool_calls_item_data in self.tool_calls:
+            tool_calls_item = tool_calls_item_data.to_dict()
+            tool_calls.append(tool_calls_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "chat_id": chat_id,
+            "intent": intent,
+            "mode": mode,
+            "reply": reply,
+            "sources": sources,
+            "tool_calls": tool_calls,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.tool_call import ToolCall # noqa: PLC0415
+        d = dict(src_dict)
+        chat_id = d.pop("chat_id")
+
+        intent = IntentEnum(d.pop("intent"))
+
+
+
+
+        mode = d.pop("mode")
+
+        reply = d.pop("reply")
+
+        sources = cast(list[str], d.pop("sources"))
+
+
+        tool_calls = []
+        _tool_calls = d.pop("tool_calls")
+        for tool_calls_item_data in (_tool_calls):
+            tool_calls_item = ToolCall.from_dict(tool_calls_item_data)
+
+
+
+            tool_calls.append(tool_calls_item)
+
+
+        chat_response = cls(
+            chat_id=chat_id,
+            intent=intent,
+            mode=mode,
+            reply=reply,
+            sources=sources,
+            tool_calls=tool_calls,
+        )
+
+
+        chat_response.additional_properties = d
+        return chat_response
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,132 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="ContextCreateInRequest")
+
+
+
+@_attrs_define
+class ContextCreateInRequest:
+    """ 
+        Attributes:
+            agent_name (str):
+            entry (str): The first entry.
+            title (str):
+            user_id (str | Unset): Owner; default: the caller.
+     """
+
+    agent_name: str
+    entry: str
+    title: str
+    user_id: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        agent_name = self.agent_name
+
+        entry = self.entry
+
+        title = self.title
+
+        user_id = self.user_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "agent_name": agent_name,
+            "entry": entry,
+            "title": title,
+        })
+        if user_id is not UNSET:
+            field_dict["user_id"] = user_id
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("agent_name", (None, str(self.agent_name).encode(), "text/plain")))
+
+
+
+        files.append(("entry", (None, str(self.entry).encode(), "text/plain")))
+
+
+
+        files.append(("title", (None, str(self.title).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.user_id, Unset):
+            files.append(("user_id", (None, str(self.user_id).encode(), "text/plain")))
+
+
+
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        agent_name = d.pop("agent_name")
+
+        entry = d.pop("entry")
+
+        title = d.pop("title")
+
+        user_id = d.pop("user_id", UNSET)
+
+        context_create_in_request = cls(
+            agent_name=agent_name,
+            entry=entry,
+            title=title,
+            user_id=user_id,
+        )
+
+
+        context_create_in_request.additional_properties = d
+        return context_create_in_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,126 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+import json
+from .. import types
+
+from ..types import UNSET, Unset
+
+from ..models.rating_enum import RatingEnum
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="FeedbackInRequest")
+
+
+
+@_attrs_define
+class FeedbackInRequest:
+    """ 
+        Attributes:
+            rating (RatingEnum): * `-1` - -1
+                * `0` - 0
+                * `1` - 1
+            target_message_id (str):
+            comment (str | Unset):
+     """
+
+    rating: RatingEnum
+    target_message_id: str
+    comment: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        rating = self.rating.value
+
+        target_message_id = self.target_message_id
+
+        comment = self.comment
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "rating": rating,
+            "target_message_id": target_message_id,
+        })
+        if comment is not UNSET:
+            field_dict["comment"] = comment
+
+        return field_dict
+
+
+    def to_multipart(self) -> types.RequestFiles:
+        files: types.RequestFiles = []
+
+        files.append(("rating",  (None, str(self.rating.value).encode(), "text/plain")))
+
+
+
+        files.append(("target_message_id", (None, str(self.target_message_id).encode(), "text/plain")))
+
+
+
+        if not isinstance(self.comment, Unset):
+            files.append(("comment", (None, str(self.comment).encode(), "text/plain")))
+
+
+
+
+        for prop_name, prop in self.additional_properties.items():
+            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
+
+
+
+        return files
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        rating = RatingEnum(d.pop("rating"))
+
+
+
+
+        target_message_id = d.pop("target_message_id")
+
+        comment = d.pop("comment", UNSET)
+
+        feedback_in_request = cls(
+            rating=rating,
+            target_message_id=target_message_id,
+            comment=comment,
+        )
+
+
+        feedback_in_request.additional_properties = d
+        return feedback_in_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

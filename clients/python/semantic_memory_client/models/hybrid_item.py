@@ -1,0 +1,236 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.kind_enum import KindEnum
+from ..models.role_enum import RoleEnum
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="HybridItem")
+
+
+
+@_attrs_define
+class HybridItem:
+    """ 
+        Attributes:
+            chat_id (str):
+            content (str):
+            edited_at (None | str): When the content was last corrected (null: as written).
+            embed_state (str):
+            hybrid_score (float):
+            kind (KindEnum): * `message` - message
+                * `summary` - summary
+            lexical_rank (int | None):
+            lexical_score (float):
+            message_id (str):
+            role (RoleEnum): * `user` - user
+                * `assistant` - assistant
+                * `system` - system
+            semantic_rank (int | None):
+            semantic_score (float | None):
+            stale (bool): Summaries: a message it covers changed and an LLM wrote it (may be outdated).
+            summarised (bool):
+            ts (str):
+            user_id (str):
+     """
+
+    chat_id: str
+    content: str
+    edited_at: None | str
+    embed_state: str
+    hybrid_score: float
+    kind: KindEnum
+    lexical_rank: int | None
+    lexical_score: float
+    message_id: str
+    role: RoleEnum
+    semantic_rank: int | None
+    semantic_score: float | None
+    stale: bool
+    summarised: bool
+    ts: str
+    user_id: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        chat_id = self.chat_id
+
+        content = self.content
+
+        edited_at: None | str
+        edited_at = self.edited_at
+
+        embed_state = self.embed_state
+
+        hybrid_score = self.hybrid_score
+
+        kind = self.kind.value
+
+        lexical_rank: int | None
+        lexical_rank = self.lexical_rank
+
+        lexical_score = self.lexical_score
+
+        message_id = self.message_id
+
+        role = self.role.value
+
+        semantic_rank: int | None
+        semantic_rank = self.semantic_rank
+
+        semantic_score: float | None
+        semantic_score = self.semantic_score
+
+        stale = self.stale
+
+        summarised = self.summarised
+
+        ts = self.ts
+
+        user_id = self.user_id
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "chat_id": chat_id,
+            "content": content,
+            "edited_at": edited_at,
+            "embed_state": embed_state,
+            "hybrid_score": hybrid_score,
+            "kind": kind,
+            "lexical_rank": lexical_rank,
+            "lexical_score": lexical_score,
+            "message_id": message_id,
+            "role": role,
+            "semantic_rank": semantic_rank,
+            "semantic_score": semantic_score,
+            "stale": stale,
+            "summarised": summarised,
+            "ts": ts,
+            "user_id": user_id,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        chat_id = d.pop("chat_id")
+
+        content = d.pop("content")
+
+        def _parse_edited_at(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        edited_at = _parse_edited_at(d.pop("edited_at"))
+
+
+        embed_state = d.pop("embed_state")
+
+        hybrid_score = d.pop("hybrid_score")
+
+        kind = KindEnum(d.pop("kind"))
+
+
+
+
+        def _parse_lexical_rank(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        lexical_rank = _parse_lexical_rank(d.pop("lexical_rank"))
+
+
+        lexical_score = d.pop("lexical_score")
+
+        message_id = d.pop("message_id")
+
+        role = RoleEnum(d.pop("role"))
+
+
+
+
+        def _parse_semantic_rank(data: object) -> int | None:
+            if data is None:
+                return data
+            return cast(int | None, data)
+
+        semantic_rank = _parse_semantic_rank(d.pop("semantic_rank"))
+
+
+        def _parse_semantic_score(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        semantic_score = _parse_semantic_score(d.pop("semantic_score"))
+
+
+        stale = d.pop("stale")
+
+        summarised = d.pop("summarised")
+
+        ts = d.pop("ts")
+
+        user_id = d.pop("user_id")
+
+        hybrid_item = cls(
+            chat_id=chat_id,
+            content=content,
+            edited_at=edited_at,
+            embed_state=embed_state,
+            hybrid_score=hybrid_score,
+            kind=kind,
+            lexical_rank=lexical_rank,
+            lexical_score=lexical_score,
+            message_id=message_id,
+            role=role,
+            semantic_rank=semantic_rank,
+            semantic_score=semantic_score,
+            stale=stale,
+            summarised=summarised,
+            ts=ts,
+            user_id=user_id,
+        )
+
+
+        hybrid_item.additional_properties = d
+        return hybrid_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,141 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="HybridSearchInRequest")
+
+
+
+@_attrs_define
+class HybridSearchInRequest:
+    """ 
+        Attributes:
+            query_text (str):
+            user_id (str):
+            filter_ (Any | Unset): SearchFilter
+            min_score (float | Unset):
+            query_embedding (list[float] | Unset):
+            return_fields (list[str] | Unset):
+            top_k (int | Unset):  Default: 20.
+     """
+
+    query_text: str
+    user_id: str
+    filter_: Any | Unset = UNSET
+    min_score: float | Unset = UNSET
+    query_embedding: list[float] | Unset = UNSET
+    return_fields: list[str] | Unset = UNSET
+    top_k: int | Unset = 20
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        query_text = self.query_text
+
+        user_id = self.user_id
+
+        filter_ = self.filter_
+
+        min_score = self.min_score
+
+        query_embedding: list[float] | Unset = UNSET
+        if not isinstance(self.query_embedding, Unset):
+            query_embedding = self.query_embedding
+
+
+
+        return_fields: list[str] | Unset = UNSET
+        if not isinstance(self.return_fields, Unset):
+            return_fields = self.return_fields
+
+
+
+        top_k = self.top_k
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "query_text": query_text,
+            "user_id": user_id,
+        })
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if min_score is not UNSET:
+            field_dict["min_score"] = min_score
+        if query_embedding is not UNSET:
+            field_dict["query_embedding"] = query_embedding
+        if return_fields is not UNSET:
+            field_dict["return_fields"] = return_fields
+        if top_k is not UNSET:
+            field_dict["top_k"] = top_k
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        query_text = d.pop("query_text")
+
+        user_id = d.pop("user_id")
+
+        filter_ = d.pop("filter", UNSET)
+
+        min_score = d.pop("min_score", UNSET)
+
+        query_embedding = cast(list[float], d.pop("query_embedding", UNSET))
+
+
+        return_fields = cast(list[str], d.pop("return_fields", UNSET))
+
+
+        top_k = d.pop("top_k", UNSET)
+
+        hybrid_search_in_request = cls(
+            query_text=query_text,
+            user_id=user_id,
+            filter_=filter_,
+            min_score=min_score,
+            query_embedding=query_embedding,
+            return_fields=return_fields,
+            top_k=top_k,
+        )
+
+
+        hybrid_search_in_request.additional_properties = d
+        return hybrid_search_in_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

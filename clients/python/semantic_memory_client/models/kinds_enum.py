@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class KindsEnum(StrEnum):
+    DAILY_DIGEST = "daily_digest"
+    DEADLINE_REMINDER = "deadline_reminder"
+    INTEREST_SPIKE = "interest_spike"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,149 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.default_operator_enum import DefaultOperatorEnum
+from ..types import UNSET, Unset
+from typing import cast
+
+
+
+
+
+
+T = TypeVar("T", bound="LexicalSearchInRequest")
+
+
+
+@_attrs_define
+class LexicalSearchInRequest:
+    """ 
+        Attributes:
+            query_text (str): rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x
+            user_id (str):
+            cursor (str | Unset):
+            default_operator (DefaultOperatorEnum | Unset): * `and` - and
+                * `or` - or
+            filter_ (Any | Unset): SearchFilter
+            page_size (int | Unset):
+            return_fields (list[str] | Unset):
+     """
+
+    query_text: str
+    user_id: str
+    cursor: str | Unset = UNSET
+    default_operator: DefaultOperatorEnum | Unset = UNSET
+    filter_: Any | Unset = UNSET
+    page_size: int | Unset = UNSET
+    return_fields: list[str] | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        query_text = self.query_text
+
+        user_id = self.user_id
+
+        cursor = self.cursor
+
+        default_operator: str | Unset = UNSET
+        if not isinstance(self.default_operator, Unset):
+            default_operator = self.default_operator.value
+
+
+        filter_ = self.filter_
+
+        page_size = self.page_size
+
+        return_fields: list[str] | Unset = UNSET
+        if not isinstance(self.return_fields, Unset):
+            return_fields = self.return_fields
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "query_text": query_text,
+            "user_id": user_id,
+        })
+        if cursor is not UNSET:
+            field_dict["cursor"] = cursor
+        if default_operator is not UNSET:
+            field_dict["default_operator"] = default_operator
+        if filter_ is not UNSET:
+            field_dict["filter"] = filter_
+        if page_size is not UNSET:
+            field_dict["page_size"] = page_size
+        if return_fields is not UNSET:
+            field_dict["return_fields"] = return_fields
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        query_text = d.pop("query_text")
+
+        user_id = d.pop("user_id")
+
+        cursor = d.pop("cursor", UNSET)
+
+        _default_operator = d.pop("default_operator", UNSET)
+        default_operator: DefaultOperatorEnum | Unset
+        if isinstance(_default_operator,  Unset):
+            default_operator = UNSET
+        else:
+            default_operator = DefaultOperatorEnum(_default_operator)
+
+
+
+
+        filter_ = d.pop("filter", UNSET)
+
+        page_size = d.pop("page_size", UNSET)
+
+        return_fields = cast(list[str], d.pop("return_fields", UNSET))
+
+
+        lexical_search_in_request = cls(
+            query_text=query_text,
+            user_id=user_id,
+            cursor=cursor,
+            default_operator=default_operator,
+            filter_=filter_,
+            page_size=page_size,
+            return_fields=return_fields,
+        )
+
+
+        lexical_search_in_request.additional_properties = d
+        return lexical_search_in_request
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.highlight import Highlight
+  from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem
+  from ..models.score import Score
+
+
+
+
+
+T = TypeVar("T", bound="LexicalSearchOut")
+
+
+
+@_attrs_define
+class LexicalSearchOut:
+    """ 
+        Attributes:
+            highlights (list[Highlight]):
+            items (list[LexicalSearchOutItemsItem]): Message items.
+            scores (list[Score]):
+            next_cursor (str | Unset):
+     """
+
+    highlights: list[Highlight]
+    items: list[LexicalSearchOutItemsItem]
+    scores: list[Score]
+    next_cursor: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.highlight import Highlight # noqa: PLC0415
+        from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
+        from ..models.score import Score # noqa: PLC0415
+        highlights = []
+        for highlights_item_data in self.highlights:
+            highlights_item = highlights_item_data.to_dict()
+            highlights.append(highlights_item)
+
+
+
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
+
+        scores = []
+        for scores_item_data in self.scores:
+            scores_item = scores_item_data.to_dict()
+            scores.append(scores_item)
+
+
+
+        next_cursor = self.next_cursor
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "highlights": highlights,
+            "items": items,
+            "scores": scores,
+        })
+        if next_cursor is not UNSET:
+            field_dict["next_cursor"] = next_cursor
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.highlight import Highlight # noqa: PLC0415
+        from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
+        from ..models.score import Score # noqa: PLC0415
+        d = dict(src_dict)
+        highlights = []
+        _highlights = d.pop("highlights")
+        for highlights_item_data in (_highlights):
+            highlights_item = Highlight.from_dict(highlights_item_data)
+
+
+
+            highlights.append(highlights_item)
+
+
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = LexicalSearchOutItemsItem.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
+
+
+        scores = []
+        _scores = d.pop("scores")
+        for scores_item_data in (_scores):
+            scores_item = Score.from_dict(scores_item_data)
+
+
+
+            scores.append(scores_item)
+
+
+        next_cursor = d.pop("next_cursor", UNSET)
+
+        lexical_search_out = cls(
+            highlights=highlights,
+            items=items,
+            scores=scores,
+            next_cursor=next_cursor,
+        )
+
+
+        lexical_search_out.additional_properties = d
+        return lexical_search_out
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class RoleEnum(StrEnum):
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    USER = "user"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from typing import cast
+import datetime
+
+
+
+
+
+
+T = TypeVar("T", bound="WebhookCreated")
+
+
+
+@_attrs_define
+class WebhookCreated:
+    """ 
+        Attributes:
+            active (bool):
+            all_users (bool):
+            created (datetime.datetime):
+            id (int):
+            kinds (list[str]):
+            secret (str): Shown once: verify X-Memory-Signature = sha256=HMAC-SHA256(secret, '<X-Memory-Timestamp>.<raw
+                body>') in hex.
+            url (str):
+     """
+
+    active: bool
+    all_users: bool
+    created: datetime.datetime
+    id: int
+    kinds: list[str]
+    secret: str
+    url: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        active = self.active
+
+        all_users = self.all_users
+
+        created = self.created.isoformat()
+
+        id = self.id
+
+        kinds = self.kinds
+
+
+
+        secret = self.secret
+
+        url = self.url
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "active": active,
+            "all_users": all_users,
+            "created": created,
+            "id": id,
+            "kinds": kinds,
+            "secret": secret,
+            "url": url,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        active = d.pop("active")
+
+        all_users = d.pop("all_users")
+
+        created = datetime.datetime.fromisoformat(d.pop("created"))
+
+
+
+
+        id = d.pop("id")
+
+        kinds = cast(list[str], d.pop("kinds"))
+
+
+        secret = d.pop("secret")
+
+        url = d.pop("url")
+
+        webhook_created = cls(
+            active=active,
+            all_users=all_users,
+            created=created,
+            id=id,
+            kinds=kinds,
+            secret=secret,
+            url=url,
+        )
+
+
+        webhook_created.additional_properties = d
+        return webhook_created
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
