@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from datetime import timedelta
 
@@ -29,6 +30,9 @@ LOOKBACK_SECONDS = 30
 KEEPALIVE_SECONDS = 15
 RETRY_MS = 2000
 STREAM_BATCH = 100
+BUSY_RETRY_MS = 5000
+
+_open_streams = threading.BoundedSemaphore(max(1, settings.EVENTS_STREAM_MAX_OPEN))
 
 EVENTS_STREAM_EVENT = event_stream(
     "UserEventsStreamEvent", {kind: s.EventSerializer for kind, _ in EventKind.choices}
@@ -74,9 +78,25 @@ def event_frames(user, *, kind: str | None, after: int | None, wait: float):
     """Yield SSE frames of the user's events: unread ones (or those after ``after``), then new.
 
     Polls every ``EVENTS_STREAM_POLL_SECONDS`` until ``wait`` seconds have passed; each poll is
-    a short query (no transaction is held between polls).
+    a short query (no transaction is held between polls). When ``EVENTS_STREAM_MAX_OPEN``
+    streams of this process wait already, sends what is there and ends at once, telling the
+    client to come back in 5 s: a waiting stream holds a server thread, and the other requests
+    must always find one.
     """
-    yield f"retry: {RETRY_MS}\n\n".encode()
+    waiting = wait > 0 and _open_streams.acquire(blocking=False)
+    try:
+        # Too many streams waiting in this process: send what is there, end, retry later.
+        retry = RETRY_MS if waiting or wait == 0 else BUSY_RETRY_MS
+        yield from _frames_until(
+            user, kind=kind, after=after, wait=wait if waiting else 0, retry=retry
+        )
+    finally:
+        if waiting:
+            _open_streams.release()
+
+
+def _frames_until(user, *, kind, after, wait, retry):
+    yield f"retry: {retry}\n\n".encode()
     events = SystemEvent.objects.filter(user=user).order_by("pk")
     if kind:
         events = events.filter(kind=kind)

@@ -254,6 +254,10 @@ WEBHOOK_BACKOFF_SECONDS = env_float("WEBHOOK_BACKOFF_SECONDS", 30.0)
 # never held for ever.
 EVENTS_STREAM_POLL_SECONDS = env_float("EVENTS_STREAM_POLL_SECONDS", 2.0)
 EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 60.0)
+# At most this many event streams wait for new events at once in one web process (each holds a
+# server thread); past it a stream sends what is there and ends at once (the client reconnects
+# a few seconds later): streams turn into polling instead of starving other requests.
+EVENTS_STREAM_MAX_OPEN = env_int("EVENTS_STREAM_MAX_OPEN", 8)
 
 LOGGING = {
     "version": 1,

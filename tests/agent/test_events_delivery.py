@@ -127,6 +127,26 @@ def test_another_users_stream_is_404(api_client, other_user):
     assert response.status_code == 404
 
 
+@pytest.mark.django_db
+def test_past_the_open_stream_cap_a_stream_sends_what_is_there_and_ends(
+    api_client, user, monkeypatch
+):
+    import threading
+
+    from agent import views_events
+
+    full = threading.BoundedSemaphore(1)
+    full.acquire()  # another stream holds the only place
+    monkeypatch.setattr(views_events, "_open_streams", full)
+    event = _event(user, 1)
+
+    response = api_client.get(f"/v1/users/{user.username}/events/stream", {"wait": 3600}, **SSE)
+    body = b"".join(response.streaming_content).decode()
+
+    assert body.startswith("retry: 5000")
+    assert f"id: {event.pk}" in body
+
+
 @pytest.mark.django_db(transaction=True)
 def test_an_event_written_while_a_client_listens_arrives_over_real_http(
     live_server, user, settings
