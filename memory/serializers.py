@@ -147,7 +147,10 @@ class ScoreSerializer(serializers.Serializer):
 
 
 class LexicalSearchOutSerializer(serializers.Serializer):
-    items = serializers.ListField(child=serializers.DictField(), help_text="Message items.")
+    items = serializers.ListField(
+        child=serializers.DictField(),
+        help_text="Message items (the requested fields), each with its `provenance`.",
+    )
     next_cursor = serializers.CharField(required=False)
     highlights = HighlightSerializer(many=True)
     scores = ScoreSerializer(many=True)
@@ -183,6 +186,34 @@ class DegradedSerializer(serializers.Serializer):
     )
 
 
+class ProvenanceCoversSerializer(serializers.Serializer):
+    until = serializers.CharField(help_text="The last time the summary covers (RFC 3339).")
+    count = serializers.IntegerField(help_text="How many messages of the chat it covers.")
+
+
+class ProvenanceSourceSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=Kind.choices)
+    message_id = serializers.CharField()
+    chat_id = serializers.CharField()
+    ts = serializers.CharField()
+    edited_at = serializers.CharField(allow_null=True)
+    covers = ProvenanceCoversSerializer(
+        allow_null=True, help_text="Summaries: the range of the chat they stand for."
+    )
+
+
+class ProvenanceSerializer(serializers.Serializer):
+    source = ProvenanceSourceSerializer()
+    retrieved_by = serializers.ChoiceField(
+        choices=["lexical", "semantic", "hybrid", "lexical_fallback"],
+        help_text="The pass that found the item (lexical_fallback: the query could not be "
+        "embedded in time).",
+    )
+    scores = serializers.DictField(
+        child=serializers.FloatField(allow_null=True), help_text="That pass's scores."
+    )
+
+
 class SemanticItemSerializer(MessageSerializer):
     semantic_score = serializers.FloatField(
         allow_null=True, help_text="Null in a degraded answer (a lexical match)."
@@ -190,6 +221,7 @@ class SemanticItemSerializer(MessageSerializer):
     lexical_score = serializers.FloatField(
         required=False, help_text="Only in a degraded answer: the lexical rank score."
     )
+    provenance = ProvenanceSerializer()
 
 
 class SemanticSearchOutSerializer(DegradedSerializer):
@@ -203,6 +235,7 @@ class HybridItemSerializer(MessageSerializer):
     lexical_rank = serializers.IntegerField(allow_null=True)
     semantic_score = serializers.FloatField(allow_null=True)
     semantic_rank = serializers.IntegerField(allow_null=True)
+    provenance = ProvenanceSerializer()
 
 
 class HybridSearchOutSerializer(DegradedSerializer):

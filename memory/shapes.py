@@ -58,3 +58,27 @@ def trim(item: dict, fields: list[str] | None, *, keep: tuple[str, ...] = ()) ->
         return item
     wanted = set(fields) | set(keep)
     return {k: v for k, v in item.items() if k in wanted}
+
+
+def provenance(row, *, retrieved_by: str, scores: dict) -> dict:
+    """Return where a search hit came from and why it was returned, for an agent to cite.
+
+    ``source``: the message (id, chat, time, when last corrected) or the summary (its chat and
+    the range it covers: every message of the chat up to ``covers.until``, ``covers.count`` of
+    them); ``retrieved_by``: the pass that found it; ``scores``: that pass's scores.
+    """
+    source = {
+        "type": row.kind,
+        "message_id": row.message_id,
+        "chat_id": row.chat_id,
+        "ts": _rfc3339(row.ts),
+        "edited_at": _rfc3339(row.edited_at),
+        "covers": None,
+    }
+    if row.kind == "summary":
+        source["covers"] = {"until": _rfc3339(row.covers_until_ts), "count": row.covered_count}
+    return {"source": source, "retrieved_by": retrieved_by, "scores": scores}
+
+
+def _rfc3339(value):
+    return value.isoformat().replace("+00:00", "Z") if value else None

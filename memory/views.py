@@ -14,7 +14,7 @@ from config.media import json_parsers
 from memory import search, selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
-from memory.shapes import clean_return_fields, message_item, trim
+from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import clean_filter, parse_ts
 from rag.serializers import ErrorSerializer
 
@@ -143,7 +143,15 @@ class LexicalSearchView(APIView):
             default_operator=data.get("default_operator") or "or",
         )
         out = {
-            "items": [trim(message_item(h.row), fields) for h in hits],
+            "items": [
+                {
+                    **trim(message_item(h.row), fields),
+                    "provenance": provenance(
+                        h.row, retrieved_by="lexical", scores={"lexical_score": h.score}
+                    ),
+                }
+                for h in hits
+            ],
             "highlights": [
                 {
                     "message_id": h.row.message_id,
@@ -156,6 +164,16 @@ class LexicalSearchView(APIView):
         if next_cursor:
             out["next_cursor"] = next_cursor
         return Response(out)
+
+
+def _hit_item(hit, fields, retrieved_by: str) -> dict:
+    """Return a search hit: the message's fields, the pass's scores and their provenance."""
+    scores = {k: v for k, v in hit.extra.items() if k.endswith(("_score", "_rank"))}
+    return {
+        **trim(message_item(hit.row), fields),
+        **hit.extra,
+        "provenance": provenance(hit.row, retrieved_by=retrieved_by, scores=scores),
+    }
 
 
 def _semantic_inputs(request, serializer_class):
@@ -196,7 +214,8 @@ class SemanticSearchView(APIView):
             hits = search.semantic_search(
                 user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
             )
-        items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
+        retrieved_by = "lexical_fallback" if vector is None else "semantic"
+        items = [_hit_item(h, fields, retrieved_by) for h in hits]
         return Response(
             {"items": items, "floor": floor, "degraded": bool(reason), "degraded_reason": reason}
         )
@@ -222,5 +241,5 @@ class HybridSearchView(APIView):
             vector=vector,  # None: the lexical list alone
             min_score=data.get("min_score"),
         )
-        items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
+        items = [_hit_item(h, fields, "hybrid") for h in hits]
         return Response({"items": items, "degraded": bool(reason), "degraded_reason": reason})

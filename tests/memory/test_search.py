@@ -55,7 +55,7 @@ def test_lexical_paging_and_return_fields(api_client, user, chat):
         if cursor:
             body["cursor"] = cursor
         out = api_client.post(LEX, body, format="json").json()
-        assert all(set(i) == {"message_id", "ts"} for i in out["items"])
+        assert all(set(i) == {"message_id", "ts", "provenance"} for i in out["items"])
         seen += _ids(out)
         cursor = out.get("next_cursor")
         if not cursor:
@@ -324,11 +324,11 @@ def test_semantic_return_fields_trims_items_and_keeps_the_score(api_client, user
     }
     items = api_client.post(SEM, body, format="json").json()["items"]
     assert len(items) == 6
-    assert all(set(i) == {"message_id", "ts", "semantic_score"} for i in items)
+    assert all(set(i) == {"message_id", "ts", "semantic_score", "provenance"} for i in items)
 
 
 def test_hybrid_return_fields_trims_items_and_keeps_the_scores(api_client, user, chat):
     body = {"user_id": user.username, "query_text": "火锅", "return_fields": ["content"]}
     items = api_client.post(HYB, body, format="json").json()["items"]
     scores = {"hybrid_score", "lexical_score", "lexical_rank", "semantic_score", "semantic_rank"}
-    assert items and all(set(i) == {"content"} | scores for i in items)
+    assert items and all(set(i) == {"content", "provenance"} | scores for i in items)

@@ -1087,6 +1087,7 @@ export interface components {
             /** Format: double */
             lexical_score: number;
             message_id: string;
+            provenance: components["schemas"]["Provenance"];
             role: components["schemas"]["RoleEnum"];
             semantic_rank: number | null;
             /** Format: double */
@@ -1172,7 +1173,7 @@ export interface components {
         };
         LexicalSearchOut: {
             highlights: components["schemas"]["Highlight"][];
-            /** @description Message items. */
+            /** @description Message items (the requested fields), each with its `provenance`. */
             items: {
                 [key: string]: unknown;
             }[];
@@ -1300,6 +1301,37 @@ export interface components {
         PreferenceList: {
             items: components["schemas"]["Preference"][];
         };
+        Provenance: {
+            /**
+             * @description The pass that found the item (lexical_fallback: the query could not be embedded in time).
+             *
+             *     * `lexical` - lexical
+             *     * `semantic` - semantic
+             *     * `hybrid` - hybrid
+             *     * `lexical_fallback` - lexical_fallback
+             */
+            retrieved_by: components["schemas"]["RetrievedByEnum"];
+            /** @description That pass's scores. */
+            scores: {
+                [key: string]: number | null;
+            };
+            source: components["schemas"]["ProvenanceSource"];
+        };
+        ProvenanceCovers: {
+            /** @description How many messages of the chat it covers. */
+            count: number;
+            /** @description The last time the summary covers (RFC 3339). */
+            until: string;
+        };
+        ProvenanceSource: {
+            chat_id: string;
+            /** @description Summaries: the range of the chat they stand for. */
+            covers: components["schemas"]["ProvenanceCovers"] | null;
+            edited_at: string | null;
+            message_id: string;
+            ts: string;
+            type: components["schemas"]["Type949Enum"];
+        };
         /**
          * @description * `-1` - -1
          *     * `0` - 0
@@ -1307,6 +1339,14 @@ export interface components {
          * @enum {integer}
          */
         RatingEnum: -1 | 0 | 1;
+        /**
+         * @description * `lexical` - lexical
+         *     * `semantic` - semantic
+         *     * `hybrid` - hybrid
+         *     * `lexical_fallback` - lexical_fallback
+         * @enum {string}
+         */
+        RetrievedByEnum: "lexical" | "semantic" | "hybrid" | "lexical_fallback";
         /**
          * @description * `user` - user
          *     * `assistant` - assistant
@@ -1390,6 +1430,7 @@ export interface components {
              */
             lexical_score?: number;
             message_id: string;
+            provenance: components["schemas"]["Provenance"];
             role: components["schemas"]["RoleEnum"];
             /**
              * Format: double
@@ -1490,6 +1531,12 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description * `message` - message
+         *     * `summary` - summary
+         * @enum {string}
+         */
+        Type949Enum: "message" | "summary";
         UserDeleteOut: {
             /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included) and embedding_cache. */
             deleted: {

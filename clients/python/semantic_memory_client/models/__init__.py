@@ -96,7 +96,12 @@ from .patched_writing_autosave_in_request import PatchedWritingAutosaveInRequest
 from .preference import Preference
 from .preference_in_request import PreferenceInRequest
 from .preference_list import PreferenceList
+from .provenance import Provenance
+from .provenance_covers import ProvenanceCovers
+from .provenance_scores import ProvenanceScores
+from .provenance_source import ProvenanceSource
 from .rating_enum import RatingEnum
+from .retrieved_by_enum import RetrievedByEnum
 from .role_enum import RoleEnum
 from .score import Score
 from .search_filters_request import SearchFiltersRequest
@@ -121,6 +126,7 @@ from .stream_tool_result_result import StreamToolResultResult
 from .tool_call import ToolCall
 from .tool_call_arguments import ToolCallArguments
 from .tool_call_result import ToolCallResult
+from .type_949_enum import Type949Enum
 from .user_delete_out import UserDeleteOut
 from .user_delete_out_deleted import UserDeleteOutDeleted
 from .user_events_stream_event_daily_digest import UserEventsStreamEventDailyDigest
@@ -235,7 +241,12 @@ __all__ = (
     "Preference",
     "PreferenceInRequest",
     "PreferenceList",
+    "Provenance",
+    "ProvenanceCovers",
+    "ProvenanceScores",
+    "ProvenanceSource",
     "RatingEnum",
+    "RetrievedByEnum",
     "RoleEnum",
     "Score",
     "SearchFiltersRequest",
@@ -260,6 +271,7 @@ __all__ = (
     "ToolCall",
     "ToolCallArguments",
     "ToolCallResult",
+    "Type949Enum",
     "UserDeleteOut",
     "UserDeleteOutDeleted",
     "UserEventsStreamEventDailyDigest",

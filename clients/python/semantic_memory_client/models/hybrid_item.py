@@ -12,6 +12,8 @@ from ..models.kind_enum import KindEnum
 from ..models.role_enum import RoleEnum
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.provenance import Provenance
 
 
 
@@ -35,6 +37,7 @@ class HybridItem:
             lexical_rank (int | None):
             lexical_score (float):
             message_id (str):
+            provenance (Provenance):
             role (RoleEnum): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
@@ -55,6 +58,7 @@ class HybridItem:
     lexical_rank: int | None
     lexical_score: float
     message_id: str
+    provenance: Provenance
     role: RoleEnum
     semantic_rank: int | None
     semantic_score: float | None
@@ -69,6 +73,7 @@ class HybridItem:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.provenance import Provenance # noqa: PLC0415
         chat_id = self.chat_id
 
         content = self.content
@@ -88,6 +93,8 @@ class HybridItem:
         lexical_score = self.lexical_score
 
         message_id = self.message_id
+
+        provenance = self.provenance.to_dict()
 
         role = self.role.value
 
@@ -118,6 +125,7 @@ class HybridItem:
             "lexical_rank": lexical_rank,
             "lexical_score": lexical_score,
             "message_id": message_id,
+            "provenance": provenance,
             "role": role,
             "semantic_rank": semantic_rank,
             "semantic_score": semantic_score,
@@ -133,6 +141,7 @@ class HybridItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.provenance import Provenance # noqa: PLC0415
         d = dict(src_dict)
         chat_id = d.pop("chat_id")
 
@@ -166,6 +175,11 @@ class HybridItem:
         lexical_score = d.pop("lexical_score")
 
         message_id = d.pop("message_id")
+
+        provenance = Provenance.from_dict(d.pop("provenance"))
+
+
+
 
         role = RoleEnum(d.pop("role"))
 
@@ -206,6 +220,7 @@ class HybridItem:
             lexical_rank=lexical_rank,
             lexical_score=lexical_score,
             message_id=message_id,
+            provenance=provenance,
             role=role,
             semantic_rank=semantic_rank,
             semantic_score=semantic_score,

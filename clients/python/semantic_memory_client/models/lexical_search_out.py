@@ -29,7 +29,7 @@ class LexicalSearchOut:
     """ 
         Attributes:
             highlights (list[Highlight]):
-            items (list[LexicalSearchOutItemsItem]): Message items.
+            items (list[LexicalSearchOutItemsItem]): Message items (the requested fields), each with its `provenance`.
             scores (list[Score]):
             next_cursor (str | Unset):
      """

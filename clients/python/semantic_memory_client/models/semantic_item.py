@@ -13,6 +13,8 @@ from ..models.role_enum import RoleEnum
 from ..types import UNSET, Unset
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.provenance import Provenance
 
 
 
@@ -33,6 +35,7 @@ class SemanticItem:
             kind (KindEnum): * `message` - message
                 * `summary` - summary
             message_id (str):
+            provenance (Provenance):
             role (RoleEnum): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
@@ -50,6 +53,7 @@ class SemanticItem:
     embed_state: str
     kind: KindEnum
     message_id: str
+    provenance: Provenance
     role: RoleEnum
     semantic_score: float | None
     stale: bool
@@ -64,6 +68,7 @@ class SemanticItem:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.provenance import Provenance # noqa: PLC0415
         chat_id = self.chat_id
 
         content = self.content
@@ -76,6 +81,8 @@ class SemanticItem:
         kind = self.kind.value
 
         message_id = self.message_id
+
+        provenance = self.provenance.to_dict()
 
         role = self.role.value
 
@@ -102,6 +109,7 @@ class SemanticItem:
             "embed_state": embed_state,
             "kind": kind,
             "message_id": message_id,
+            "provenance": provenance,
             "role": role,
             "semantic_score": semantic_score,
             "stale": stale,
@@ -118,6 +126,7 @@ class SemanticItem:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.provenance import Provenance # noqa: PLC0415
         d = dict(src_dict)
         chat_id = d.pop("chat_id")
 
@@ -139,6 +148,11 @@ class SemanticItem:
 
 
         message_id = d.pop("message_id")
+
+        provenance = Provenance.from_dict(d.pop("provenance"))
+
+
+
 
         role = RoleEnum(d.pop("role"))
 
@@ -170,6 +184,7 @@ class SemanticItem:
             embed_state=embed_state,
             kind=kind,
             message_id=message_id,
+            provenance=provenance,
             role=role,
             semantic_score=semantic_score,
             stale=stale,

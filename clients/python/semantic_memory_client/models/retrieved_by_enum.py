@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class RetrievedByEnum(StrEnum):
+    HYBRID = "hybrid"
+    LEXICAL = "lexical"
+    LEXICAL_FALLBACK = "lexical_fallback"
+    SEMANTIC = "semantic"
+
+    def __str__(self) -> str:
+        return str(self.value)
