@@ -158,7 +158,10 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a "status" field with different choices: name each set.
-    "ENUM_NAME_OVERRIDES": {"ActivityStatusEnum": "activities.models.ActivityStatus"},
+    "ENUM_NAME_OVERRIDES": {
+        "ActivityStatusEnum": "activities.models.ActivityStatus",
+        "MessageKindEnum": "memory.models.Kind",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_docs.postprocess_schema",  # event streams; error responses everywhere

@@ -1082,7 +1082,7 @@ export interface components {
             embed_state: string;
             /** Format: double */
             hybrid_score: number;
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["MessageKindEnum"];
             lexical_rank: number | null;
             /** Format: double */
             lexical_score: number;
@@ -1142,12 +1142,6 @@ export interface components {
          */
         IntentEnum: "CHAT" | "EXPLORE" | "CREATE" | "PARTNER" | "MANAGE";
         /**
-         * @description * `message` - message
-         *     * `summary` - summary
-         * @enum {string}
-         */
-        KindEnum: "message" | "summary";
-        /**
          * @description * `daily_digest` - daily digest
          *     * `interest_spike` - interest spike
          *     * `deadline_reminder` - deadline reminder
@@ -1192,7 +1186,7 @@ export interface components {
             /** @description When the content was last corrected (null: as written). */
             edited_at: string | null;
             embed_state: string;
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["MessageKindEnum"];
             message_id: string;
             role: components["schemas"]["RoleEnum"];
             /** @description Summaries: a message it covers changed and an LLM wrote it (may be outdated). */
@@ -1209,6 +1203,12 @@ export interface components {
             /** @description RFC 3339 timestamp with a time zone, from 1970-01-01T00:00:00Z up to (not including) 2100-01-01T00:00:00Z. */
             ts: string;
         };
+        /**
+         * @description * `message` - message
+         *     * `summary` - summary
+         * @enum {string}
+         */
+        MessageKindEnum: "message" | "summary";
         MessageListOut: {
             items: components["schemas"]["Message"][];
             next_cursor?: string;
@@ -1330,7 +1330,7 @@ export interface components {
             edited_at: string | null;
             message_id: string;
             ts: string;
-            type: components["schemas"]["Type949Enum"];
+            type: components["schemas"]["MessageKindEnum"];
         };
         /**
          * @description * `-1` - -1
@@ -1423,7 +1423,7 @@ export interface components {
             /** @description When the content was last corrected (null: as written). */
             edited_at: string | null;
             embed_state: string;
-            kind: components["schemas"]["KindEnum"];
+            kind: components["schemas"]["MessageKindEnum"];
             /**
              * Format: double
              * @description Only in a degraded answer: the lexical rank score.
@@ -1531,12 +1531,6 @@ export interface components {
                 [key: string]: unknown;
             };
         };
-        /**
-         * @description * `message` - message
-         *     * `summary` - summary
-         * @enum {string}
-         */
-        Type949Enum: "message" | "summary";
         UserDeleteOut: {
             /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included) and embedding_cache. */
             deleted: {

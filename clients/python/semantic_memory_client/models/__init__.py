@@ -70,7 +70,6 @@ from .hybrid_search_in_request import HybridSearchInRequest
 from .hybrid_search_out import HybridSearchOut
 from .index_state_enum import IndexStateEnum
 from .intent_enum import IntentEnum
-from .kind_enum import KindEnum
 from .kinds_enum import KindsEnum
 from .lexical_search_in_request import LexicalSearchInRequest
 from .lexical_search_out import LexicalSearchOut
@@ -80,6 +79,7 @@ from .memory_messages_list_kind import MemoryMessagesListKind
 from .memory_messages_list_role import MemoryMessagesListRole
 from .message import Message
 from .message_item_in_request import MessageItemInRequest
+from .message_kind_enum import MessageKindEnum
 from .message_list_out import MessageListOut
 from .message_status import MessageStatus
 from .message_status_status_enum import MessageStatusStatusEnum
@@ -126,7 +126,6 @@ from .stream_tool_result_result import StreamToolResultResult
 from .tool_call import ToolCall
 from .tool_call_arguments import ToolCallArguments
 from .tool_call_result import ToolCallResult
-from .type_949_enum import Type949Enum
 from .user_delete_out import UserDeleteOut
 from .user_delete_out_deleted import UserDeleteOutDeleted
 from .user_events_stream_event_daily_digest import UserEventsStreamEventDailyDigest
@@ -215,7 +214,6 @@ __all__ = (
     "HybridSearchOut",
     "IndexStateEnum",
     "IntentEnum",
-    "KindEnum",
     "KindsEnum",
     "LexicalSearchInRequest",
     "LexicalSearchOut",
@@ -225,6 +223,7 @@ __all__ = (
     "MemoryMessagesListRole",
     "Message",
     "MessageItemInRequest",
+    "MessageKindEnum",
     "MessageListOut",
     "MessageStatus",
     "MessageStatusStatusEnum",
@@ -271,7 +270,6 @@ __all__ = (
     "ToolCall",
     "ToolCallArguments",
     "ToolCallResult",
-    "Type949Enum",
     "UserDeleteOut",
     "UserDeleteOutDeleted",
     "UserEventsStreamEventDailyDigest",

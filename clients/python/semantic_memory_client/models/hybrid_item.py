@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.kind_enum import KindEnum
+from ..models.message_kind_enum import MessageKindEnum
 from ..models.role_enum import RoleEnum
 from typing import cast
 
@@ -32,7 +32,7 @@ class HybridItem:
             edited_at (None | str): When the content was last corrected (null: as written).
             embed_state (str):
             hybrid_score (float):
-            kind (KindEnum): * `message` - message
+            kind (MessageKindEnum): * `message` - message
                 * `summary` - summary
             lexical_rank (int | None):
             lexical_score (float):
@@ -54,7 +54,7 @@ class HybridItem:
     edited_at: None | str
     embed_state: str
     hybrid_score: float
-    kind: KindEnum
+    kind: MessageKindEnum
     lexical_rank: int | None
     lexical_score: float
     message_id: str
@@ -159,7 +159,7 @@ class HybridItem:
 
         hybrid_score = d.pop("hybrid_score")
 
-        kind = KindEnum(d.pop("kind"))
+        kind = MessageKindEnum(d.pop("kind"))
 
 
 

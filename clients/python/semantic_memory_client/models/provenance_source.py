@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.type_949_enum import Type949Enum
+from ..models.message_kind_enum import MessageKindEnum
 from typing import cast
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ class ProvenanceSource:
             edited_at (None | str):
             message_id (str):
             ts (str):
-            type_ (Type949Enum): * `message` - message
+            type_ (MessageKindEnum): * `message` - message
                 * `summary` - summary
      """
 
@@ -40,7 +40,7 @@ class ProvenanceSource:
     edited_at: None | str
     message_id: str
     ts: str
-    type_: Type949Enum
+    type_: MessageKindEnum
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -118,7 +118,7 @@ class ProvenanceSource:
 
         ts = d.pop("ts")
 
-        type_ = Type949Enum(d.pop("type"))
+        type_ = MessageKindEnum(d.pop("type"))
 
 
 

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.kind_enum import KindEnum
+from ..models.message_kind_enum import MessageKindEnum
 from ..models.role_enum import RoleEnum
 from ..types import UNSET, Unset
 from typing import cast
@@ -32,7 +32,7 @@ class SemanticItem:
             content (str):
             edited_at (None | str): When the content was last corrected (null: as written).
             embed_state (str):
-            kind (KindEnum): * `message` - message
+            kind (MessageKindEnum): * `message` - message
                 * `summary` - summary
             message_id (str):
             provenance (Provenance):
@@ -51,7 +51,7 @@ class SemanticItem:
     content: str
     edited_at: None | str
     embed_state: str
-    kind: KindEnum
+    kind: MessageKindEnum
     message_id: str
     provenance: Provenance
     role: RoleEnum
@@ -142,7 +142,7 @@ class SemanticItem:
 
         embed_state = d.pop("embed_state")
 
-        kind = KindEnum(d.pop("kind"))
+        kind = MessageKindEnum(d.pop("kind"))
 
 
 

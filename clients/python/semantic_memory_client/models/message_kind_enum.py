@@ -1,6 +1,6 @@
 from enum import StrEnum
 
-class KindEnum(StrEnum):
+class MessageKindEnum(StrEnum):
     MESSAGE = "message"
     SUMMARY = "summary"
 
