@@ -23,6 +23,7 @@ from activities.serializers import (
     flatten_location,
 )
 from config.media import json_parsers
+from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
 
 TAGS = ["activities"]
@@ -172,10 +173,11 @@ class SearchView(APIView):
         serializer = SearchInputSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
-        result = activities_search(
-            user=request.user,
-            semantic_query=data.get("semanticQuery"),
-            filters=data.get("filters") or {},
-            limit=data.get("limit"),
-        )
+        with search_reads(request.user):  # a replica, when configured and caught up
+            result = activities_search(
+                user=request.user,
+                semantic_query=data.get("semanticQuery"),
+                filters=data.get("filters") or {},
+                limit=data.get("limit"),
+            )
         return Response(SearchOutputSerializer(result).data)

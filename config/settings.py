@@ -262,6 +262,24 @@ EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 60.0)
 # a few seconds later): streams turn into polling instead of starving other requests.
 EVENTS_STREAM_MAX_OPEN = env_int("EVENTS_STREAM_MAX_OPEN", 8)
 
+# --- Read replicas (issue 12; rag/replicas.py, docs/SCALING.md) ---
+# Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL: searches read them
+# (read-your-writes for the user who just wrote), everything else uses the primary.
+DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])
+# Seconds to wait for a replica to accept a connection, and to skip one that did not.
+REPLICA_CONNECT_TIMEOUT = env_int("REPLICA_CONNECT_TIMEOUT", 2)
+REPLICA_RETRY_SECONDS = env_float("REPLICA_RETRY_SECONDS", 30.0)
+REPLICA_DATABASES = []
+for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
+    _replica = parse_database_url(_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 0))
+    _replica["CONN_HEALTH_CHECKS"] = True
+    _replica.setdefault("OPTIONS", {})["connect_timeout"] = REPLICA_CONNECT_TIMEOUT
+    _replica["TEST"] = {"MIRROR": "default"}  # tests read the primary's test database
+    DATABASES[f"replica_{_n}"] = _replica
+    REPLICA_DATABASES.append(f"replica_{_n}")
+DATABASE_ROUTERS = ["rag.replicas.ReplicaRouter"]
+MIDDLEWARE.append("rag.replicas.WriteMarkMiddleware")
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from django.contrib.postgres.search import SearchQuery, SearchRank
-from django.db import connection
+from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.functions import Cast
 
@@ -34,6 +34,7 @@ from memory.validation import apply_filter
 from rag import live
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.fields import configured_dimensions
+from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, search_vector
 from rag.text import parse_query, quote_lexeme, segment_query
 
@@ -109,7 +110,7 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     so the cost is bounded however long the user's history is.
     """
     counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in lexemes)
-    with connection.cursor() as cursor:
+    with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             f"SELECT count(*), {counts} FROM (SELECT to_tsvector('simple', search_text) AS v"
             " FROM memory_chatmessage WHERE user_id = %s AND kind = 'message'"
@@ -240,7 +241,7 @@ def match_filter(user, flt: dict, **extra) -> dict:
 
 def match_conversations(vector: list[float], count: int, filt: dict) -> list[tuple]:
     """Call the SQL function; return (id, similarity) pairs best first."""
-    with connection.cursor() as cursor:
+    with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             "SELECT id, similarity FROM match_conversations(%s::vector, %s, %s::jsonb)",
             [str(vector), count, json.dumps(filt)],
@@ -316,7 +317,7 @@ def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
     """Return the cosine similarity of each row's vector to ``vector`` (rows with one)."""
     if not ids:
         return {}
-    with connection.cursor() as cursor:
+    with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             "SELECT id, 1 - (embedding <=> %s::vector) FROM memory_chatmessage"
             " WHERE id = ANY(%s) AND embedding IS NOT NULL",

@@ -16,6 +16,7 @@ from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import clean_filter, parse_ts
+from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
 
 TAGS = ["memory"]
@@ -134,14 +135,15 @@ class LexicalSearchView(APIView):
         user = resolve_user(request.user, data["user_id"])
         fields = clean_return_fields(data.get("return_fields"))
         flt = clean_filter(data.get("filter"))
-        hits, next_cursor = search.lexical_search(
-            user=user,
-            query_text=data["query_text"],
-            flt=flt,
-            page_size=data.get("page_size") or search.DEFAULT_PAGE_SIZE,
-            cursor=data.get("cursor"),
-            default_operator=data.get("default_operator") or "or",
-        )
+        with search_reads(request.user):
+            hits, next_cursor = search.lexical_search(
+                user=user,
+                query_text=data["query_text"],
+                flt=flt,
+                page_size=data.get("page_size") or search.DEFAULT_PAGE_SIZE,
+                cursor=data.get("cursor"),
+                default_operator=data.get("default_operator") or "or",
+            )
         out = {
             "items": [
                 {
@@ -206,14 +208,15 @@ class SemanticSearchView(APIView):
             data.get("query_text"), data.get("query_embedding")
         )
         floor = data["min_score"] if "min_score" in data else search.default_floor()
-        if vector is None:  # the text could not be embedded in time: lexical hits instead
-            hits = search.lexical_fallback(
-                user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
-            )
-        else:
-            hits = search.semantic_search(
-                user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
-            )
+        with search_reads(request.user):
+            if vector is None:  # the text could not be embedded in time: lexical hits instead
+                hits = search.lexical_fallback(
+                    user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
+                )
+            else:
+                hits = search.semantic_search(
+                    user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+                )
         retrieved_by = "lexical_fallback" if vector is None else "semantic"
         items = [_hit_item(h, fields, retrieved_by) for h in hits]
         return Response(
@@ -233,13 +236,14 @@ class HybridSearchView(APIView):
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
         vector, reason = search.try_query_vector(data["query_text"], data.get("query_embedding"))
-        hits = search.hybrid_search(
-            user=user,
-            query_text=data["query_text"],
-            flt=flt,
-            top_k=data["top_k"],
-            vector=vector,  # None: the lexical list alone
-            min_score=data.get("min_score"),
-        )
+        with search_reads(request.user):
+            hits = search.hybrid_search(
+                user=user,
+                query_text=data["query_text"],
+                flt=flt,
+                top_k=data["top_k"],
+                vector=vector,  # None: the lexical list alone
+                min_score=data.get("min_score"),
+            )
         items = [_hit_item(h, fields, "hybrid") for h in hits]
         return Response({"items": items, "degraded": bool(reason), "degraded_reason": reason})

@@ -275,3 +275,41 @@ def check_fault_budgets(app_configs=None, **kwargs):
             )
         )
     return errors
+
+
+@register("rag")
+def check_replicas(app_configs=None, **kwargs):
+    """rag.E080-E082: read replicas are PostgreSQL, not the primary, with usable timeouts."""
+    errors = []
+    primary = settings.DATABASES["default"]
+    where = (primary.get("HOST"), primary.get("PORT"), primary.get("NAME"))
+    for alias in getattr(settings, "REPLICA_DATABASES", []):
+        replica = settings.DATABASES.get(alias, {})
+        if replica.get("ENGINE") != "django.db.backends.postgresql":
+            errors.append(
+                Error(
+                    f"{alias} is not a PostgreSQL database.",
+                    hint="Set DATABASE_REPLICA_URLS to postgresql:// URLs of streaming "
+                    "replicas of DATABASE_URL.",
+                    id="rag.E080",
+                )
+            )
+        elif (replica.get("HOST"), replica.get("PORT"), replica.get("NAME")) == where:
+            errors.append(
+                Error(
+                    f"{alias} is the primary itself.",
+                    hint="DATABASE_REPLICA_URLS lists replicas only; the primary is DATABASE_URL.",
+                    id="rag.E081",
+                )
+            )
+    timeout = settings.REPLICA_CONNECT_TIMEOUT
+    retry = settings.REPLICA_RETRY_SECONDS
+    if not isinstance(timeout, int) or not 1 <= timeout <= 60 or not 0 <= retry <= 3600:
+        errors.append(
+            Error(
+                "REPLICA_CONNECT_TIMEOUT must be 1-60 seconds and REPLICA_RETRY_SECONDS 0-3600.",
+                hint="Unset them for the defaults, 2 and 30.",
+                id="rag.E082",
+            )
+        )
+    return errors

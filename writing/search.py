@@ -22,7 +22,7 @@ import statistics
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from django.db import connection, transaction
+from django.db import connections, transaction
 
 from config.errors import InvalidArgument, NotFound
 from rag import live
@@ -148,11 +148,14 @@ def _one_snapshot():
     inside a caller's transaction (tests, a request already in ``atomic``) the caller's
     isolation applies. ``vector_search`` nests its own block as a savepoint, which is fine.
     """
-    if connection.in_atomic_block:
+    from rag.replicas import read_alias
+
+    alias = read_alias()  # the primary, or the replica search_reads chose
+    if connections[alias].in_atomic_block:
         yield
         return
-    with transaction.atomic():
-        with connection.cursor() as cursor:
+    with transaction.atomic(using=alias):
+        with connections[alias].cursor() as cursor:
             cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
         yield
 

@@ -5,6 +5,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.media import json_parsers
+from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
 from writing import serializers as s
 from writing import services
@@ -138,12 +139,13 @@ class WritingSearchView(APIView):
     )
     def post(self, request):
         data = _validated(s.WritingSearchInSerializer, request.data)
-        body = writing_search(
-            user=request.user,
-            query=data["query"],
-            book=data.get("book"),
-            chapters=data.get("chapters") or None,
-            top_k=data["top_k"],
-            order=data["order"],
-        )
+        with search_reads(request.user):  # a replica, when configured and caught up
+            body = writing_search(
+                user=request.user,
+                query=data["query"],
+                book=data.get("book"),
+                chapters=data.get("chapters") or None,
+                top_k=data["top_k"],
+                order=data["order"],
+            )
         return Response(s.WritingSearchOutSerializer(body).data)

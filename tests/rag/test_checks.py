@@ -145,3 +145,33 @@ def test_default_input_limits_pass_their_check():
     from rag.checks import check_input_limits
 
     assert check_input_limits() == []
+
+
+def _with_replica(config: dict) -> dict:
+    return {**settings.DATABASES, "replica_1": config}
+
+
+@pytest.mark.parametrize(
+    "replica, changes, expected",
+    [
+        ({"ENGINE": "django.db.backends.sqlite3", "NAME": "x"}, {}, "rag.E080"),
+        ("primary", {}, "rag.E081"),
+        (None, {"REPLICA_CONNECT_TIMEOUT": 0}, "rag.E082"),
+        (None, {"REPLICA_RETRY_SECONDS": -1}, "rag.E082"),
+    ],
+)
+def test_unusable_replica_settings_are_reported(replica, changes, expected):
+    from rag.checks import check_replicas
+
+    overrides = dict(changes)
+    if replica is not None:
+        config = dict(settings.DATABASES["default"]) if replica == "primary" else replica
+        overrides.update(DATABASES=_with_replica(config), REPLICA_DATABASES=["replica_1"])
+    with override_settings(**overrides):
+        assert ids(check_replicas()) == [expected]
+
+
+def test_no_replicas_pass_their_check():
+    from rag.checks import check_replicas
+
+    assert check_replicas() == []
