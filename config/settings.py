@@ -230,6 +230,17 @@ Q_CLUSTER = {
         "bulk": {"workers": Q_WORKERS_BULK, "queue_limit": Q_WORKERS_BULK},
     },
 }
+# Q_BROKER_URL=redis://host:6379/0 runs both queues' clusters on Redis instead of the database
+# (several worker processes and machines; docs/SCALING.md). Unset: the ORM broker.
+Q_BROKER_URL = env_str("Q_BROKER_URL", "") or ""
+if Q_BROKER_URL:
+    if not Q_BROKER_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "Set Q_BROKER_URL to a redis://, rediss:// or unix:// URL (or unset it for the "
+            "database broker)."
+        )
+    Q_CLUSTER.pop("orm")
+    Q_CLUSTER["redis"] = Q_BROKER_URL
 # Seconds a cluster may take to stop after SIGTERM/SIGINT (rag/worker.py): busy workers get
 # until then to finish their task, then are killed and the task runs again at the next start.
 # `manage.py serve` waits this plus 2 s before it kills what is left.

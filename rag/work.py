@@ -313,19 +313,42 @@ class Work:
         )
 
 
+def _waiting_tasks():
+    """Yield the task dicts waiting in the broker of every queue (ORM table or Redis lists)."""
+    from django.conf import settings
+
+    if settings.Q_CLUSTER.get("orm"):
+        from django_q.models import OrmQ
+
+        for row in OrmQ.objects.only("payload").iterator():
+            yield row.task
+        return
+    from django_q.brokers import get_broker
+    from django_q.signing import BadSignature, SignedPackage
+
+    from rag.queues import QUEUES
+
+    for queue in QUEUES:
+        broker = get_broker(queue)
+        for payload in broker.connection.lrange(broker.list_key, 0, -1):
+            try:
+                yield SignedPackage.loads(
+                    payload.decode() if isinstance(payload, bytes) else payload
+                )
+            except BadSignature:
+                continue
+
+
 def queued_pks(work: Work) -> set[int]:
-    """Return the ids of ``work``'s rows a task waiting in the broker (OrmQ) will process.
+    """Return the ids of ``work``'s rows a task waiting in the broker will process.
 
     The payloads are signed pickles, so each is decoded here; the reconciler calls this only
     when it has pending rows to re-queue. A row of a task taken by a worker counts too: its
     row turns running when the task starts, and the running rule covers it.
     """
-    from django_q.models import OrmQ
-
     funcs = {work.task, work.enqueue}
     pks: set[int] = set()
-    for row in OrmQ.objects.only("payload").iterator():
-        task = row.task
+    for task in _waiting_tasks():
         if not isinstance(task, dict):
             continue
         func = task.get("func")

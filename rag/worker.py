@@ -122,10 +122,17 @@ def _bounded_sentinel_class():
 
 
 def release_locks(queue: str) -> int:
-    """Make every fetched-but-unfinished task of ``queue`` available again; return how many."""
+    """Make every fetched-but-unfinished task of ``queue`` available again; return how many.
+
+    Only the database broker locks what it hands out; Redis pops it (the prefetched tasks
+    are handed back by the sentinel itself).
+    """
+    from django.conf import settings
     from django.utils import timezone
     from django_q.models import OrmQ
 
+    if not settings.Q_CLUSTER.get("orm"):
+        return 0
     now = timezone.now()
     try:
         return OrmQ.objects.filter(key=queue, lock__gt=now).update(lock=now)
