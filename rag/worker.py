@@ -47,6 +47,7 @@ def _bounded_sentinel_class():
             # A SIGTERM sent to the sentinel itself (systemd, a process-group kill) starts the
             # same graceful stop instead of killing it and orphaning the workers.
             signal.signal(signal.SIGTERM, lambda signum, frame: self.stop_event.set())
+            beat(self.queue_name())
             super().start()
 
         def _drain(self) -> list[int]:
@@ -119,6 +120,22 @@ def _bounded_sentinel_class():
             connections.close_all()
 
     return BoundedSentinel
+
+
+def beat(queue: str) -> None:
+    """Record the queue's heartbeat now, so /api/health sees a starting cluster at once.
+
+    The scheduled heartbeat only runs once django-q2's scheduler gets to it (up to a minute
+    after start); a heartbeat must never keep a cluster from starting.
+    """
+    from rag.tasks import worker_heartbeat
+
+    try:
+        worker_heartbeat(queue)
+    except Exception:  # noqa: BLE001 - the database may be starting too; the schedule catches up
+        logger.warning("could not record the heartbeat of queue %s at start", queue)
+    finally:
+        connections.close_all()  # the sentinel forks its workers next
 
 
 def release_locks(queue: str) -> int:
