@@ -270,9 +270,13 @@ MIDDLEWARE.insert(
     MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
     "whitenoise.middleware.WhiteNoiseMiddleware",
 )
+# Where collectstatic puts them (tests give each server a directory of its own).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
 }
 # Swagger UI sends the schema to an online validator for a badge unless this is null.
 SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
+# The home page and the admin index list the staff pages to staff (config/views.py).
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")

@@ -108,9 +108,7 @@ def use_queue(queue: str) -> None:
     import django_q.conf
 
     os.environ["Q_CLUSTER_NAME"] = queue
-    spec = importlib.util.spec_from_file_location(
-        f"django_q._conf_{queue}", django_q.conf.__file__
-    )
+    spec = importlib.util.spec_from_file_location(f"django_q._conf_{queue}", django_q.conf.__file__)
     fresh = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fresh)
     for key, value in vars(fresh.Conf).items():
