@@ -81,7 +81,9 @@ def test_docs_page_references_local_files_that_exist(anon_client, path):
 @pytest.mark.parametrize("path", DOC_PAGES)
 def test_docs_page_scripts_and_styles_load_nothing_from_another_host(anon_client, path):
     html = anon_client.get(path).content.decode()
-    loaded = {asset: REMOTE_LOAD.findall(_asset_text(anon_client, asset)) for asset in _assets(html)}
+    loaded = {
+        asset: REMOTE_LOAD.findall(_asset_text(anon_client, asset)) for asset in _assets(html)
+    }
     assert {asset: found for asset, found in loaded.items() if found} == {}
 
 

@@ -1,0 +1,65 @@
+"""Readiness: jieba and the embedding model loaded before a process takes traffic (rag.warmup)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _in_fresh_process(code: str) -> str:
+    """Run ``code`` in a new Python process with the test settings; return its last line."""
+    script = (
+        "import django, os\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings_test')\n"
+        "django.setup()\n" + code
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_a_fresh_process_is_not_ready_until_it_warms_up():
+    code = (
+        "from rag import warmup\n"
+        "before = warmup.is_ready()\n"
+        "warmup.warm_up()\n"
+        "print(before, warmup.is_ready())\n"
+    )
+    assert _in_fresh_process(code) == "False True"
+
+
+@pytest.mark.slow
+def test_preload_loads_jieba_without_running_the_model():
+    # The forking process must not run the model: OpenMP would hang in its children.
+    code = (
+        "from rag import text, warmup\n"
+        "from rag.providers import local\n"
+        "warmup.preload()\n"
+        "print(text.is_loaded(), local.engine_ran())\n"
+    )
+    assert _in_fresh_process(code) == "True False"
+
+
+@pytest.mark.django_db
+def test_health_reports_ready_once_this_process_warmed_up(anon_client):
+    from rag import warmup
+
+    warmup.warm_up()
+    assert anon_client.get("/api/health").json()["ready"] is True
+
+
+@pytest.mark.django_db
+def test_warm_up_survives_a_failing_provider(provider_outage):
+    from rag import warmup
+
+    asked = provider_outage()
+    warmup.warm_up()  # logged, not raised: searches degrade until the provider recovers
+    assert asked == [warmup.PROBE_TEXT]
