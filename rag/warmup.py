@@ -14,11 +14,23 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 
 logger = logging.getLogger(__name__)
 
+# What apps add to the warm-up (``register``): one real search each, so the first request does
+# not pay for lazily built queries, caches and imports of its own.
+_hooks: list[Callable[[], object]] = []
+
 # A short query in both scripts the model serves: it runs every layer once.
 PROBE_TEXT = "周末 上海 户外活动 weekend hiking"
+
+
+def register(hook: Callable[[], object]) -> Callable[[], object]:
+    """Run ``hook()`` in every warm-up, after the model and jieba (apps call this in ready())."""
+    if hook not in _hooks:
+        _hooks.append(hook)
+    return hook
 
 
 def preload() -> None:
@@ -35,8 +47,8 @@ def warm_up() -> float:
     """Make this process ready for traffic; return the seconds it took.
 
     Loads jieba (when :func:`preload` did not), embeds one query through the configured
-    provider (a failing provider is logged, not raised: searches degrade until it recovers)
-    and opens this thread's database connection.
+    provider (a failing provider is logged, not raised: searches degrade until it recovers),
+    opens this thread's database connection and runs the apps' hooks (:func:`register`).
     """
     from django.db import DatabaseError, connection
 
@@ -55,6 +67,11 @@ def warm_up() -> float:
             cursor.execute("SELECT 1")
     except DatabaseError as exc:
         logger.warning("warm-up: the database did not answer: %s", exc)
+    for hook in _hooks:
+        try:
+            hook()
+        except Exception:  # noqa: BLE001 - a warm-up never keeps a server from starting
+            logger.exception("warm-up hook %s failed", getattr(hook, "__qualname__", hook))
     return time.monotonic() - started
 
 

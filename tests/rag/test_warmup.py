@@ -63,3 +63,35 @@ def test_warm_up_survives_a_failing_provider(provider_outage):
     asked = provider_outage()
     warmup.warm_up()  # logged, not raised: searches degrade until the provider recovers
     assert asked == [warmup.PROBE_TEXT]
+
+
+@pytest.mark.django_db
+def test_warm_up_runs_the_hooks_apps_registered(monkeypatch):
+    from rag import warmup
+
+    ran = []
+    monkeypatch.setattr(warmup, "_hooks", [lambda: ran.append("searched")])
+    warmup.warm_up()
+    assert ran == ["searched"]
+
+
+@pytest.mark.django_db
+def test_a_failing_hook_does_not_stop_the_warm_up(monkeypatch):
+    from rag import warmup
+
+    ran = []
+
+    def broken():
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(warmup, "_hooks", [broken, lambda: ran.append("next")])
+    warmup.warm_up()
+    assert ran == ["next"]
+
+
+@pytest.mark.django_db
+def test_the_apps_register_a_search_each():
+    from rag import warmup
+
+    names = {hook.__module__ for hook in warmup._hooks}
+    assert {"activities.apps", "memory.apps"} <= names
