@@ -237,7 +237,17 @@ def memory(root: int, port: int) -> tuple[list[list], int]:
         total += kib
         web = any(listens_on(p, port) for p in pids)
         rows.append([("web server" if web else f"worker cluster {n}"), len(pids), kib / 1024])
+        for pid in pids:
+            print(f"    pid {pid} (parent {_parent(pid)}): PSS {pss_kib(pid) / 1024:.1f} MiB")
     return rows, total
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
 
 
 def wait_for_workers(url: str, limit: float = 600) -> float:

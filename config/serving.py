@@ -13,6 +13,8 @@ Each worker process runs :func:`rag.warmup.warm_up` in ``post_worker_init``, bef
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
 
 from django.conf import settings
@@ -34,6 +36,8 @@ def post_worker_init(worker) -> None:
     from rag import warmup
 
     seconds = warmup.warm_up()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)  # what the warm-up freed goes back to the OS
     worker.log.info("worker %s ready (warm-up %.2f s)", worker.pid, seconds)
 
 
@@ -51,6 +55,8 @@ def options(bind: str) -> dict:
         # hour-long event stream does not count against this.
         "timeout": 60,
         "keepalive": 5,
+        "max_requests": settings.WEB_MAX_REQUESTS,
+        "max_requests_jitter": settings.WEB_MAX_REQUESTS // 10,
         "post_fork": post_fork,
         "post_worker_init": post_worker_init,
         "control_socket_disable": True,

@@ -264,6 +264,11 @@ WEB_THREADS = env_int("WEB_THREADS", 16)
 WEB_CONN_MAX_AGE = env_int("WEB_CONN_MAX_AGE", 60)
 # Seconds a stopping web process may finish its requests (an open stream is cut after it).
 WEB_GRACEFUL_TIMEOUT = env_int("WEB_GRACEFUL_TIMEOUT", 5)
+# A web process is replaced (warmed up first, while the others serve) after about this many
+# requests, and a worker process after this many tasks: memory a process copied from the
+# shared parent (Python reference counts touch its pages) goes back. 0: never.
+WEB_MAX_REQUESTS = env_int("WEB_MAX_REQUESTS", 2000)
+Q_CLUSTER["recycle"] = env_int("Q_RECYCLE", 200)
 # Static files (admin, API docs, staff pages) from STATIC_ROOT through WhiteNoise; serve runs
 # collectstatic at start.
 MIDDLEWARE.insert(

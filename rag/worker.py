@@ -25,6 +25,7 @@ import logging
 import os
 import queue as queue_module
 import signal
+import threading
 import time
 
 from django.conf import settings
@@ -46,7 +47,14 @@ def _bounded_sentinel_class():
         def start(self):
             # A SIGTERM sent to the sentinel itself (systemd, a process-group kill) starts the
             # same graceful stop instead of killing it and orphaning the workers.
-            signal.signal(signal.SIGTERM, lambda signum, frame: self.stop_event.set())
+            # Set from another thread: the handler runs in the thread that waits on the event,
+            # and a multiprocessing Event's set() waits for its sleepers to wake: itself.
+            signal.signal(
+                signal.SIGTERM,
+                lambda signum, frame: threading.Thread(
+                    target=self.stop_event.set, daemon=True
+                ).start(),
+            )
             beat(self.queue_name())
             super().start()
 

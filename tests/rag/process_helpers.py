@@ -46,8 +46,9 @@ def wait_for_clusters(
     ``forked``: the clusters are forked children of ``process`` (``manage.py serve``), whose
     command line they keep, rather than ``qcluster`` processes of their own.
     """
-    # Each cluster: main, sentinel, pusher, monitor and its workers.
-    expected = clusters * 4 + workers
+    # Each cluster: main, sentinel, pusher, monitor and its workers; serve's forked clusters
+    # have no main process (the sentinel is serve's child).
+    expected = clusters * (3 if forked else 4) + workers
     deadline = time.monotonic() + 180
     while True:
         assert process.poll() is None, log.read_text()

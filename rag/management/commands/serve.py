@@ -96,6 +96,23 @@ def fork_child(name: str, target, *args, nice: int = 0) -> ForkedChild:
         os._exit(code)
 
 
+# glibc's mallopt parameters (malloc.h).
+M_ARENA_MAX = -8
+MALLOC_ARENAS = 2
+
+
+def limit_malloc_arenas() -> None:
+    """Give each process at most two malloc arenas, whatever its thread count.
+
+    glibc makes up to eight arenas per core for a threaded process (16 gunicorn threads, the
+    model's OpenMP threads); each keeps the memory its threads freed. Set before the fork, it
+    holds in every child (they are not exec'd, so MALLOC_ARENA_MAX in the environment would
+    come too late).
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+
+
 def use_queue(queue: str) -> None:
     """Make django-q2's configuration (``Conf``) the one of ``queue`` in this process.
 
@@ -117,14 +134,19 @@ def use_queue(queue: str) -> None:
 
 
 def run_cluster(queue: str) -> None:
-    """Run the django-q2 cluster of ``queue`` until it is stopped (SIGTERM or SIGINT)."""
-    use_queue(queue)
-    from django_q.cluster import Cluster
+    """Run the django-q2 cluster of ``queue`` in this process until SIGTERM.
 
-    cluster = Cluster()  # its signal handlers stop the sentinel within Q_STOP_TIMEOUT
-    cluster.start()
-    while cluster.sentinel is not None and cluster.sentinel.is_alive():
-        cluster.sentinel.join(0.5)
+    This process is the cluster's sentinel (rag.worker.BoundedSentinel: SIGTERM stops it
+    within Q_STOP_TIMEOUT; it ignores SIGINT): ``qcluster``'s own main process, which only
+    waits for its sentinel, would be one more process for nothing.
+    """
+    import uuid
+
+    use_queue(queue)
+    from django_q.cluster import Sentinel, get_mp_context
+
+    context = get_mp_context()
+    Sentinel(context.Event(), context.Event(), uuid.uuid4())
 
 
 def run_web(addr: str, application) -> None:
@@ -170,6 +192,7 @@ class Command(BaseCommand):
         import gunicorn.workers.gthread  # noqa: F401
 
         connections.close_all()  # a connection must never be shared by two processes
+        limit_malloc_arenas()
         # Objects made so far never move: the collector of a child leaves their pages shared.
         gc.collect()
         gc.freeze()
@@ -243,8 +266,8 @@ class Command(BaseCommand):
         for child in children:
             if child.poll() is None:
                 # gunicorn: SIGTERM is a graceful stop (WEB_GRACEFUL_TIMEOUT), SIGINT a quick
-                # one; a cluster stops within Q_STOP_TIMEOUT on either.
-                child.send_signal(signum)
+                # one; a cluster's sentinel stops on SIGTERM, within Q_STOP_TIMEOUT.
+                child.send_signal(signum if child.name == "web" else signal.SIGTERM)
         deadline = time.monotonic() + float(settings.Q_STOP_TIMEOUT) + STOP_MARGIN_SECONDS
         for child in children:
             try:
