@@ -13,8 +13,7 @@ Each worker process runs :func:`rag.warmup.warm_up` in ``post_worker_init``, bef
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
+import itertools
 import logging
 
 from django.conf import settings
@@ -36,9 +35,21 @@ def post_worker_init(worker) -> None:
     from rag import warmup
 
     seconds = warmup.warm_up()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)  # what the warm-up freed goes back to the OS
+    warmup.trim_heap()  # what the warm-up freed goes back to the system
     worker.log.info("worker %s ready (warm-up %.2f s)", worker.pid, seconds)
+
+
+# Every this many requests a web process returns the heap memory it freed (rag.warmup.trim_heap).
+TRIM_EVERY_REQUESTS = 20
+_requests = itertools.count(1)
+
+
+def post_request(worker, req, environ, resp) -> None:
+    """Trim the heap every ``TRIM_EVERY_REQUESTS`` requests of this process."""
+    if next(_requests) % TRIM_EVERY_REQUESTS == 0:
+        from rag.warmup import trim_heap
+
+        trim_heap()
 
 
 def options(bind: str) -> dict:
@@ -59,6 +70,7 @@ def options(bind: str) -> dict:
         "max_requests_jitter": settings.WEB_MAX_REQUESTS // 10,
         "post_fork": post_fork,
         "post_worker_init": post_worker_init,
+        "post_request": post_request,
         "control_socket_disable": True,
         "errorlog": "-",
         "loglevel": "info",

@@ -95,3 +95,16 @@ def test_the_apps_register_a_search_each():
 
     names = {hook.__module__ for hook in warmup._hooks}
     assert {"activities.apps", "memory.apps"} <= names
+
+
+@pytest.mark.slow
+def test_preload_imports_every_module_of_the_project_apps():
+    # Children forked after it share these modules instead of importing their own copies.
+    code = (
+        "import sys\n"
+        "from rag import warmup\n"
+        "warmup.preload()\n"
+        "names = ('agent.chat', 'memory.tasks', 'writing.tasks', 'activities.search')\n"
+        "print(all(name in sys.modules for name in names), 'django_q.brokers.mongo' in sys.modules)\n"
+    )
+    assert _in_fresh_process(code) == "True False"
