@@ -105,6 +105,6 @@ def test_preload_imports_every_module_of_the_project_apps():
         "from rag import warmup\n"
         "warmup.preload()\n"
         "names = ('agent.chat', 'memory.tasks', 'writing.tasks', 'activities.search')\n"
-        "print(all(name in sys.modules for name in names), 'django_q.brokers.mongo' in sys.modules)\n"
+        "print(all(n in sys.modules for n in names), 'django_q.brokers.mongo' in sys.modules)\n"
     )
     assert _in_fresh_process(code) == "True False"
