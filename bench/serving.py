@@ -373,7 +373,7 @@ def main() -> None:
         f"{args.stream_seconds:g} s, so that chat streams stay open. {shared_machine_note()}\n\n"
         "### Start-up\n\n"
         + markdown_table(
-            ["port open", "health ready + both queue heartbeats"],
+            ["port open", "health `ready` (where reported) + both queue heartbeats"],
             [[f"{listening:.1f} s", f"{ready:.1f} s" if ready is not None else "> 180 s"]],
         )
         + f"\n\n### First search after ready ({len(series)} new queries in a row, ms)\n\n"
