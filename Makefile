@@ -20,9 +20,10 @@ migrate: install
 demo: migrate
 	$(PY) manage.py load_demo
 
+# Production settings (DEBUG off): gunicorn, WhiteNoise for static files (docs/SERVING.md).
 run: demo
-	@DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py ensure_staff
-	@DJANGO_DEBUG=$${DJANGO_DEBUG:-1} $(PY) manage.py serve
+	@$(PY) manage.py ensure_staff
+	@$(PY) manage.py serve
 
 lint: install
 	$(VENV)/bin/ruff check .

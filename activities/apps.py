@@ -1,6 +1,15 @@
 from django.apps import AppConfig
 
 
+def warm_search() -> None:
+    """Run one search as nobody (rag.warmup): the first user's search is then a warm one."""
+    from activities.search import activities_search
+    from rag.warmup import PROBE_TEXT
+
+    near = {"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 50}}
+    activities_search(semantic_query=PROBE_TEXT, filters=near)
+
+
 class ActivitiesConfig(AppConfig):
     name = "activities"
     verbose_name = "Activities"
@@ -14,8 +23,10 @@ class ActivitiesConfig(AppConfig):
         from rag import work
         from rag.signals import vectors_reembedded
         from rag.userdata import register
+        from rag.warmup import register as warm_up_with
 
         work.register(INDEX_WORK)  # reconciled by rag.tasks.work_reconcile
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
+        warm_up_with(warm_search)

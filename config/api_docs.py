@@ -1,7 +1,9 @@
 """The API documentation: pages served from local static files, and schema helpers.
 
-drf-spectacular's ReDoc page links Google Fonts in its ``<head>``; this view renders the same
-page with a head that loads nothing remote (the Swagger UI page already loads nothing remote).
+drf-spectacular's ReDoc page links Google Fonts in its ``<head>``, and ReDoc's bundle shows a
+logo from its CDN: :class:`LocalRedocView` renders the page with a head that loads nothing remote
+and a copy of the sidecar bundle without that logo (:func:`redoc_bundle`). Both documentation
+pages send a Content-Security-Policy that allows this origin only.
 
 :func:`event_stream` describes a server-sent-event response; :func:`postprocess_schema`
 (a ``POSTPROCESSING_HOOKS`` entry) puts it where OpenAPI 3.2 expects it and documents the
@@ -11,11 +13,17 @@ error responses every operation can give.
 from __future__ import annotations
 
 import json
+import re
+from functools import lru_cache
 
+from django.contrib.staticfiles import finders
+from django.http import HttpResponse
 from django.template import engines
+from django.urls import reverse
+from django.views.decorators.http import require_GET
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import PolymorphicProxySerializer
-from drf_spectacular.views import SpectacularRedocView
+from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from rest_framework import serializers
 from rest_framework.renderers import TemplateHTMLRenderer
 
@@ -36,10 +44,54 @@ class LocalTemplateRenderer(TemplateHTMLRenderer):
         return engines["django"].from_string(REDOC_TEMPLATE)
 
 
-class LocalRedocView(SpectacularRedocView):
-    """ReDoc without remote fonts (offline deployments, no third-party requests)."""
+# What the documentation pages may load: this origin only (inline scripts and styles are
+# how ReDoc and Swagger UI start; ReDoc's search runs in a blob: worker).
+DOCS_CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self' blob:"
+)
+# ReDoc's bundle shows a logo from its CDN in the side bar ("API docs by Redocly").
+REDOC_REMOTE_ASSET = re.compile(r"https://cdn\.redoc\.ly/[^\"'`\s]*")
+# A one-pixel transparent image in its place (the link to Redocly stays, as text).
+BLANK_IMAGE = "data:image/gif;base64,R0lGODlhAQABAAAAACH5BAEKAAEALAAAAAABAAEAAAICTAEAOw=="
+
+
+class DocsPageMixin:
+    """Tell the browser that a documentation page loads nothing from another host."""
+
+    def finalize_response(self, request, response, *args, **kwargs):
+        response = super().finalize_response(request, response, *args, **kwargs)
+        response["Content-Security-Policy"] = DOCS_CONTENT_SECURITY_POLICY
+        return response
+
+
+class LocalRedocView(DocsPageMixin, SpectacularRedocView):
+    """ReDoc without remote fonts or images (offline deployments, no third-party requests)."""
 
     renderer_classes = [LocalTemplateRenderer]
+
+    @staticmethod
+    def _redoc_standalone():
+        return reverse("redoc-bundle")
+
+
+class LocalSwaggerView(DocsPageMixin, SpectacularSwaggerView):
+    """Swagger UI from the sidecar's static files (no validator badge: SWAGGER_UI_SETTINGS)."""
+
+
+@lru_cache(maxsize=1)
+def _redoc_bundle() -> bytes:
+    path = finders.find("drf_spectacular_sidecar/redoc/bundles/redoc.standalone.js")
+    with open(path, encoding="utf-8") as fh:
+        return REDOC_REMOTE_ASSET.sub(BLANK_IMAGE, fh.read()).encode("utf-8")
+
+
+@require_GET
+def redoc_bundle(request):
+    """Serve the sidecar's ReDoc bundle with its CDN logo replaced by a local blank image."""
+    response = HttpResponse(_redoc_bundle(), content_type="text/javascript; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=86400"
+    return response
 
 
 # --- Server-sent events in the schema --------------------------------------------------------

@@ -299,3 +299,37 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"jieba": {"level": "WARNING"}, "pgserver": {"level": "WARNING"}},
 }
+
+# --- Serving (helper "serve", issue 12): `manage.py serve` / `make run` -----------------------
+# gunicorn with the gthread worker (docs/SERVING.md): WEB_PROCESSES processes forked from one
+# preloaded parent (copy-on-write), WEB_THREADS threads each. An open event stream holds a
+# thread, so threads, not processes, bound how many streams run beside the other requests.
+WEB_PROCESSES = env_int("WEB_PROCESSES", 2)
+WEB_THREADS = env_int("WEB_THREADS", 16)
+# Persistent connections of the web processes (seconds): safe there because the pool of
+# threads is fixed (at most WEB_PROCESSES x WEB_THREADS connections); CONN_HEALTH_CHECKS
+# (above) drops a connection the server closed. DB_CONN_MAX_AGE stays the default elsewhere.
+WEB_CONN_MAX_AGE = env_int("WEB_CONN_MAX_AGE", 60)
+# Seconds a stopping web process may finish its requests (an open stream is cut after it).
+WEB_GRACEFUL_TIMEOUT = env_int("WEB_GRACEFUL_TIMEOUT", 5)
+# A web process is replaced (warmed up first, while the others serve) after about this many
+# requests, and a worker process after this many tasks: memory a process copied from the
+# shared parent (Python reference counts touch its pages) goes back. 0: never.
+WEB_MAX_REQUESTS = env_int("WEB_MAX_REQUESTS", 2000)
+Q_CLUSTER["recycle"] = env_int("Q_RECYCLE", 200)
+# Static files (admin, API docs, staff pages) from STATIC_ROOT through WhiteNoise; serve runs
+# collectstatic at start.
+MIDDLEWARE.insert(
+    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+)
+# Where collectstatic puts them (tests give each server a directory of its own).
+STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "config.storage.IncrementalCompressedStaticFilesStorage"},
+}
+# Swagger UI sends the schema to an online validator for a badge unless this is null.
+SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
+# The home page and the admin index list the staff pages to staff (config/views.py).
+TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")

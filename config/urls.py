@@ -1,15 +1,21 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView
 
-from config import errors
-from config.api_docs import LocalRedocView
+from config import errors, views
+from config.api_docs import LocalRedocView, LocalSwaggerView, redoc_bundle
+
+admin.site.site_header = "Semantic Memory administration"
+admin.site.site_title = "Semantic Memory"
+admin.site.site_url = "/"  # "View site": the home page, which links to the staff pages
 
 urlpatterns = [
+    path("", views.home, name="home"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/docs/", LocalSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", LocalRedocView.as_view(url_name="schema"), name="redoc"),
+    path("api/redoc/redoc.standalone.js", redoc_bundle, name="redoc-bundle"),
     path("", include("rag.urls")),
     path("", include("activities.urls")),
     path("", include("writing.urls")),

@@ -16,6 +16,17 @@ def register_memory_schedules(sender, **kwargs):
     )
 
 
+def warm_search() -> None:
+    """Run one hybrid search for a user with no messages (rag.warmup)."""
+    from django.contrib.auth import get_user_model
+
+    from memory.selectors import messages_search_hybrid
+    from rag.warmup import PROBE_TEXT
+
+    nobody = get_user_model()(id=-1, username="warm-up")  # never saved: matches no row
+    messages_search_hybrid(user=nobody, query_text=PROBE_TEXT)
+
+
 class MemoryConfig(AppConfig):
     name = "memory"
     verbose_name = "Chat memory"
@@ -27,7 +38,9 @@ class MemoryConfig(AppConfig):
         from memory.tasks import EMBED_WORK
         from rag import work
         from rag.userdata import register
+        from rag.warmup import register as warm_up_with
 
         work.register(EMBED_WORK)  # reconciled by rag.tasks.work_reconcile
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")
         register(userdata.declaration())
+        warm_up_with(warm_search)

@@ -30,6 +30,11 @@ class HealthEmbeddingSerializer(serializers.Serializer):
 
 class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
+    ready = serializers.BooleanField(
+        help_text="This server process has loaded the Chinese dictionary and the embedding model "
+        "(`manage.py serve` warms every web process before it takes traffic), so a search "
+        "answers at full speed."
+    )
     database = serializers.CharField()
     worker_heartbeat_age_seconds = serializers.FloatField(
         allow_null=True, help_text="Seconds since any worker cluster was last seen."

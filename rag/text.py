@@ -79,6 +79,11 @@ def warm_up() -> None:
             _loaded = True
 
 
+def is_loaded() -> bool:
+    """Return whether jieba's dictionary is loaded in this process."""
+    return _loaded or jieba.dt.initialized
+
+
 def _prepare(text: str) -> str:
     """Return text NFKC-normalised and lowercased, without control characters and surrogates."""
     text = unicodedata.normalize("NFKC", text).lower()

@@ -5,7 +5,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import UNAVAILABLE, error_body
-from rag import selectors
+from rag import selectors, warmup
 from rag.embeddings import provider_health
 from rag.serializers import ErrorSerializer, HealthSerializer
 
@@ -51,6 +51,7 @@ class HealthView(APIView):
         # A queue whose cluster was seen once but not for a while has stopped: its work waits.
         stale = [q for q, a in queues.items() if a is not None and a > WORKER_STALE_SECONDS]
         body = {
+            "ready": warmup.is_ready(),
             # The service still answers with a failing provider (searches degrade): 200.
             "status": "degraded" if embedding["state"] == "failing" or stale else "ok",
             "database": "ok",

@@ -25,6 +25,7 @@ import logging
 import os
 import queue as queue_module
 import signal
+import threading
 import time
 
 from django.conf import settings
@@ -46,7 +47,15 @@ def _bounded_sentinel_class():
         def start(self):
             # A SIGTERM sent to the sentinel itself (systemd, a process-group kill) starts the
             # same graceful stop instead of killing it and orphaning the workers.
-            signal.signal(signal.SIGTERM, lambda signum, frame: self.stop_event.set())
+            # Set from another thread: the handler runs in the thread that waits on the event,
+            # and a multiprocessing Event's set() waits for its sleepers to wake: itself.
+            signal.signal(
+                signal.SIGTERM,
+                lambda signum, frame: threading.Thread(
+                    target=self.stop_event.set, daemon=True
+                ).start(),
+            )
+            beat(self.queue_name())
             super().start()
 
         def _drain(self) -> list[int]:
@@ -121,6 +130,22 @@ def _bounded_sentinel_class():
     return BoundedSentinel
 
 
+def beat(queue: str) -> None:
+    """Record the queue's heartbeat now, so /api/health sees a starting cluster at once.
+
+    The scheduled heartbeat only runs once django-q2's scheduler gets to it (up to a minute
+    after start); a heartbeat must never keep a cluster from starting.
+    """
+    from rag.tasks import worker_heartbeat
+
+    try:
+        worker_heartbeat(queue)
+    except Exception:  # noqa: BLE001 - the database may be starting too; the schedule catches up
+        logger.warning("could not record the heartbeat of queue %s at start", queue)
+    finally:
+        connections.close_all()  # the sentinel forks its workers next
+
+
 def release_locks(queue: str) -> int:
     """Make every fetched-but-unfinished task of ``queue`` available again; return how many.
 
@@ -172,3 +197,11 @@ def install() -> None:
     # Tasks learn their own id and queue (rag.queues.current_task_id, current_queue).
     pre_execute.connect(task_started, dispatch_uid="rag.task_started")
     post_execute_in_worker.connect(task_ended, dispatch_uid="rag.task_ended")
+    post_execute_in_worker.connect(_trim_after_task, dispatch_uid="rag.trim_after_task")
+
+
+def _trim_after_task(sender=None, **kwargs) -> None:
+    """Return the memory a task freed (embedding buffers) to the system: workers idle long."""
+    from rag.warmup import trim_heap
+
+    trim_heap()

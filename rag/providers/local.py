@@ -75,6 +75,11 @@ def _after_fork_in_child() -> None:
     _e5_used = False
 
 
+def engine_ran() -> bool:
+    """Return whether the engine has embedded something in this process (loaded and warm)."""
+    return _e5_used and _e5_model is not None
+
+
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 

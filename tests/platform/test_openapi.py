@@ -41,14 +41,64 @@ def test_docs_page_loads_no_remote_asset(anon_client, path):
         assert cdn not in html
 
 
+def _assets(html: str) -> list[str]:
+    """Return the paths of the scripts, style sheets and icons a page loads."""
+    return re.findall(r"""<(?:script|link)[^>]*\s(?:src|href)=["']([^"']+)["']""", html)
+
+
+def _asset_text(client, path: str) -> str:
+    """Return an asset's text: a collected static file from disk, anything else over the app."""
+    if path.startswith("/static/"):
+        found = finders.find(path.removeprefix("/static/"))
+        assert found, path
+        with open(found, encoding="utf-8", errors="replace") as fh:
+            return fh.read()
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return b"".join(response).decode() if response.streaming else response.content.decode()
+
+
+# What a browser would fetch from another host: an image, script, style sheet or font by URL,
+# a CSS url(), ReDoc's CDN, Google Fonts, Swagger's online validator badge.
+REMOTE_LOAD = re.compile(
+    r"""src\s*[:=]\s*["'`](?:https?:)?//"""
+    r"""|url\(\s*["']?(?:https?:)?//"""
+    r"""|cdn\.redoc\.ly|fonts\.googleapis|fonts\.gstatic|cdn\.jsdelivr|unpkg\.com"""
+)
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("path", DOC_PAGES)
-def test_docs_page_references_local_sidecar_files_that_exist(anon_client, path):
-    html = anon_client.get(path).content.decode()
-    assets = re.findall(r"/static/(drf_spectacular_sidecar/[^\"'?]+)", html)
+def test_docs_page_references_local_files_that_exist(anon_client, path):
+    assets = _assets(anon_client.get(path).content.decode())
     assert assets
     for asset in assets:
-        assert finders.find(asset), asset
+        assert asset.startswith("/"), asset
+        assert _asset_text(anon_client, asset)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", DOC_PAGES)
+def test_docs_page_scripts_and_styles_load_nothing_from_another_host(anon_client, path):
+    html = anon_client.get(path).content.decode()
+    loaded = {
+        asset: REMOTE_LOAD.findall(_asset_text(anon_client, asset)) for asset in _assets(html)
+    }
+    assert {asset: found for asset, found in loaded.items() if found} == {}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("path", DOC_PAGES)
+def test_docs_page_allows_only_its_own_origin(anon_client, path):
+    policy = anon_client.get(path)["Content-Security-Policy"]
+    assert "default-src 'self'" in policy
+    assert "http" not in policy
+
+
+@pytest.mark.django_db
+def test_swagger_ui_sends_the_schema_to_no_online_validator(anon_client):
+    html = anon_client.get("/api/docs/").content.decode()
+    assert re.search(r'"validatorUrl":\s*null', html)
 
 
 # --- the schema's content: request media types, error responses, event streams ---------------

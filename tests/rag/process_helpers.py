@@ -38,14 +38,24 @@ def tree(process: subprocess.Popen) -> list[psutil.Process]:
         return []
 
 
-def wait_for_clusters(process: subprocess.Popen, clusters: int, workers: int, log: Path):
-    """Wait until ``clusters`` qcluster trees with ``workers`` workers in all are up."""
-    # Each cluster: main, sentinel, pusher, monitor and its workers.
-    expected = clusters * 4 + workers
+def wait_for_clusters(
+    process: subprocess.Popen, clusters: int, workers: int, log: Path, *, forked: bool = False
+):
+    """Wait until ``clusters`` qcluster trees with ``workers`` workers in all are up.
+
+    ``forked``: the clusters are forked children of ``process`` (``manage.py serve``), whose
+    command line they keep, rather than ``qcluster`` processes of their own.
+    """
+    # Each cluster: main, sentinel, pusher, monitor and its workers; serve's forked clusters
+    # have no main process (the sentinel is serve's child).
+    expected = clusters * (3 if forked else 4) + workers
     deadline = time.monotonic() + 180
     while True:
         assert process.poll() is None, log.read_text()
-        procs = [p for p in tree(process) if "qcluster" in " ".join(_cmdline(p))]
+        if forked:
+            procs = tree(process)[1:]
+        else:
+            procs = [p for p in tree(process) if "qcluster" in " ".join(_cmdline(p))]
         if len(procs) >= expected and log.read_text().count("] running.") >= clusters:
             return procs
         assert time.monotonic() < deadline, log.read_text()

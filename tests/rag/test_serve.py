@@ -45,7 +45,7 @@ def pg_dir(tmp_path):
 
 
 def start_serve(pg_dir: Path, port: int, *extra: str) -> subprocess.Popen:
-    """Start ``serve`` with the development settings on its own embedded server."""
+    """Start ``serve`` with the default settings (DEBUG off) on its own embedded server."""
     env = {
         key: value
         for key, value in os.environ.items()
@@ -54,7 +54,8 @@ def start_serve(pg_dir: Path, port: int, *extra: str) -> subprocess.Popen:
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         EMBEDDED_DB_DIR=str(pg_dir),
-        DJANGO_DEBUG="1",
+        DJANGO_DEBUG="0",
+        STATIC_ROOT=str(pg_dir.parent / "static"),
         PYTHONUNBUFFERED="1",
     )
     command = [sys.executable, "manage.py", "serve", "--no-worker", "--addr", f"127.0.0.1:{port}"]
@@ -104,7 +105,7 @@ def serve_workers(worker_env, tmp_path):
     log = tmp_path / "serve.log"
     env = {**worker_env, "Q_WORKERS_INTERACTIVE": "2", "Q_WORKERS_BULK": "1"}
     process = start(env, "serve", "--no-web", log=log)
-    procs = wait_for_clusters(process, clusters=2, workers=3, log=log)
+    procs = wait_for_clusters(process, clusters=2, workers=3, log=log, forked=True)
     yield process, procs, log
     kill_group(process)
 

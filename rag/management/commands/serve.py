@@ -1,40 +1,166 @@
+"""``manage.py serve`` (what ``make run`` starts): the web server and one worker cluster per queue.
+
+One process loads everything once (Django, every app's views, jieba's dictionary, the static
+files' index) and then forks: one django-q2 cluster per queue (interactive, bulk) and the web
+server, gunicorn with gthread workers (``WEB_PROCESSES`` x ``WEB_THREADS``). Every process
+shares those pages copy-on-write (docs/SERVING.md: why this server, and the memory it saves).
+Each web process runs its first embedding before it accepts a connection (rag.warmup).
+Ctrl-C or SIGTERM stops them all within ``Q_STOP_TIMEOUT`` + 2 s (and the embedded database,
+unless --keep-db).
+"""
+
+from __future__ import annotations
+
 import contextlib
 import ctypes
+import gc
 import os
 import signal
 import subprocess
 import sys
 import time
+import traceback
 
 from django.conf import settings
-from django.core.management.base import BaseCommand
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
 
 from rag.queues import BULK, QUEUES, cluster_config
 
 # serve waits this much longer than a cluster's own stop budget before it kills what is left.
 STOP_MARGIN_SECONDS = 2.0
 
-
 PR_SET_PDEATHSIG = 1
 
 
-def _child_setup(nice: int):
-    """Return a pre-exec hook: lower the priority, and get SIGTERM if serve itself dies."""
+class ForkedChild:
+    """A child process made by ``os.fork``, with the bits of ``subprocess.Popen`` serve uses."""
 
-    def setup():
+    def __init__(self, name: str, pid: int):
+        self.name = name
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            try:
+                pid, status = os.waitpid(self.pid, os.WNOHANG)
+            except ChildProcessError:
+                self.returncode = -1
+                return self.returncode
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() >= deadline:
+                raise subprocess.TimeoutExpired(self.name, timeout)
+            time.sleep(0.05)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signum)
+
+
+def fork_child(name: str, target, *args, nice: int = 0) -> ForkedChild:
+    """Run ``target(*args)`` in a forked child in its own session; return the child."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        return ForkedChild(name, pid)
+    code = 1
+    try:
+        # Own process group: Ctrl-C reaches serve alone, which stops each child in order, and
+        # a child left over can be killed with its whole tree.
+        os.setsid()
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
         if nice:
             os.nice(nice)
         # Linux: a serve killed by SIGKILL still stops its children (gracefully) this way.
         with contextlib.suppress(Exception):
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+        target(*args)
+        code = 0
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    except BaseException:  # noqa: BLE001 - a child reports and exits, never returns into serve
+        traceback.print_exc()
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
-    return setup
+
+# glibc's mallopt parameters (malloc.h).
+M_ARENA_MAX = -8
+MALLOC_ARENAS = 2
+
+
+def limit_malloc_arenas() -> None:
+    """Give each process at most two malloc arenas, whatever its thread count.
+
+    glibc makes up to eight arenas per core for a threaded process (16 gunicorn threads, the
+    model's OpenMP threads); each keeps the memory its threads freed. Set before the fork, it
+    holds in every child (they are not exec'd, so MALLOC_ARENA_MAX in the environment would
+    come too late).
+    """
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(M_ARENA_MAX, MALLOC_ARENAS)
+
+
+def use_queue(queue: str) -> None:
+    """Make django-q2's configuration (``Conf``) the one of ``queue`` in this process.
+
+    django-q2 reads ``Q_CLUSTER_NAME`` once, when ``django_q.conf`` is imported, and serve
+    imported it before forking: evaluate a fresh copy of that module with the queue's name and
+    copy its settings onto the ``Conf`` every django-q2 module refers to.
+    """
+    import importlib.util
+
+    import django_q.conf
+
+    os.environ["Q_CLUSTER_NAME"] = queue
+    spec = importlib.util.spec_from_file_location(f"django_q._conf_{queue}", django_q.conf.__file__)
+    fresh = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fresh)
+    for key, value in vars(fresh.Conf).items():
+        if not key.startswith("__"):
+            setattr(django_q.conf.Conf, key, value)
+
+
+def run_cluster(queue: str) -> None:
+    """Run the django-q2 cluster of ``queue`` in this process until SIGTERM.
+
+    This process is the cluster's sentinel (rag.worker.BoundedSentinel: SIGTERM stops it
+    within Q_STOP_TIMEOUT; it ignores SIGINT): ``qcluster``'s own main process, which only
+    waits for its sentinel, would be one more process for nothing.
+    """
+    import uuid
+
+    use_queue(queue)
+    from django_q.cluster import Sentinel, get_mp_context
+
+    context = get_mp_context()
+    Sentinel(context.Event(), context.Event(), uuid.uuid4())
+
+
+def run_web(addr: str, application) -> None:
+    """Run gunicorn (gthread) on ``addr`` with the already loaded WSGI ``application``."""
+    from config.serving import WebServer
+
+    WebServer(application, bind=addr).run()
 
 
 class Command(BaseCommand):
     help = (
-        "Run one django-q2 cluster per queue (interactive, bulk) and the web server; Ctrl-C or "
-        "SIGTERM stops them all (and the embedded database, unless --keep-db)."
+        "Run the web server (gunicorn, gthread) and one django-q2 cluster per queue "
+        "(interactive, bulk); Ctrl-C or SIGTERM stops them all (and the embedded database, "
+        "unless --keep-db)."
     )
 
     def add_arguments(self, parser):
@@ -49,48 +175,65 @@ class Command(BaseCommand):
             help="leave the embedded PostgreSQL running on exit (stop it later with make stop)",
         )
 
-    def _start_clusters(self, python: str) -> list[tuple[str, subprocess.Popen]]:
+    def _preload(self, web: bool):
+        """Load in this process what every child needs; return the WSGI application (or None)."""
+        from django.db import connections
+
+        from rag import warmup
+
+        application = None
+        if web:
+            # WhiteNoise indexes STATIC_ROOT when the application is built: collect first.
+            call_command("collectstatic", interactive=False, verbosity=0)
+            from config.wsgi import application
+        warmup.preload()
+        import django_q.cluster  # noqa: F401 - shared by the clusters' processes
+        import gunicorn.arbiter  # noqa: F401 - shared by the web processes
+        import gunicorn.workers.gthread  # noqa: F401
+
+        connections.close_all()  # a connection must never be shared by two processes
+        limit_malloc_arenas()
+        # Objects made so far never move: the collector of a child leaves their pages shared.
+        gc.collect()
+        gc.freeze()
+        return application
+
+    def _start_clusters(self) -> list[ForkedChild]:
         children = []
         for queue in QUEUES:
-            env = {**os.environ, "Q_CLUSTER_NAME": queue}
-            # The local model's OpenMP threads would spin while idle and take the CPU the
-            # other processes need (libgomp reads this once, at model load).
-            env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             nice = settings.Q_BULK_NICE if queue == BULK else 0
-            process = subprocess.Popen(
-                [python, "manage.py", "qcluster"],
-                env=env,
-                # Own process group: Ctrl-C reaches serve alone, which stops each child in
-                # order, and a child left over can be killed with its whole tree.
-                start_new_session=True,
-                preexec_fn=_child_setup(nice),
-            )
+            child = fork_child(f"worker {queue}", run_cluster, queue, nice=nice)
             workers = cluster_config(queue)["workers"]
             self.stdout.write(
                 f"  Worker:       queue {queue!r}, {workers} worker(s)"
                 + (f", nice {nice}" if nice else "")
-                + f", pid {process.pid}"
+                + f", pid {child.pid}"
             )
-            children.append((f"worker {queue}", process))
+            children.append(child)
         return children
 
     def handle(self, *args, addr, no_worker, no_web, keep_db, **options):
-        python = sys.executable
-        children: list[tuple[str, subprocess.Popen]] = []
+        if ":" not in addr:
+            raise CommandError("--addr must be HOST:PORT")
+        # The model's OpenMP threads would spin while idle and take the CPU the other
+        # processes need (libgomp reads this once, at the first embedding).
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        application = self._preload(web=not no_web)
+        children: list[ForkedChild] = []
         if not no_worker:
-            children += self._start_clusters(python)
+            children += self._start_clusters()
         if not no_web:
-            web = [python, "manage.py", "runserver", addr, "--noreload"]
-            if not settings.DEBUG:
-                web.append("--insecure")  # serve the Swagger UI / admin static files
-            children.append(
-                ("web", subprocess.Popen(web, start_new_session=True, preexec_fn=_child_setup(0)))
+            children.append(fork_child("web", run_web, addr, application))
+            self.stdout.write(
+                f"  Web:          gunicorn (gthread), {settings.WEB_PROCESSES} process(es) x "
+                f"{settings.WEB_THREADS} threads, pid {children[-1].pid}"
             )
         base = f"http://{addr}"
         stops_db = settings.USING_EMBEDDED_DB and not keep_db
         lines = [""]
         if not no_web:
             lines += [
+                f"  Home:         {base}/",
                 f"  Admin:        {base}/admin/",
                 f"  API docs:     {base}/api/docs/   (ReDoc: {base}/api/redoc/)",
                 f"  Health:       {base}/api/health",
@@ -111,25 +254,26 @@ class Command(BaseCommand):
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
         try:
-            while not received and all(c.poll() is None for _, c in children):
+            while not received and all(c.poll() is None for c in children):
                 time.sleep(0.3)
         finally:
             self._stop_children(children, received[0] if received else signal.SIGTERM)
         if stops_db:
             self._stop_embedded_db()
 
-    def _stop_children(self, children, signum: int) -> None:
+    def _stop_children(self, children: list[ForkedChild], signum: int) -> None:
         """Forward the signal, wait within a bound, then kill each child's process group."""
-        for _, child in children:
+        for child in children:
             if child.poll() is None:
-                # runserver stops on SIGINT (KeyboardInterrupt); qcluster on either.
-                child.send_signal(signal.SIGINT if signum == signal.SIGINT else signal.SIGTERM)
+                # gunicorn: SIGTERM is a graceful stop (WEB_GRACEFUL_TIMEOUT), SIGINT a quick
+                # one; a cluster's sentinel stops on SIGTERM, within Q_STOP_TIMEOUT.
+                child.send_signal(signum if child.name == "web" else signal.SIGTERM)
         deadline = time.monotonic() + float(settings.Q_STOP_TIMEOUT) + STOP_MARGIN_SECONDS
-        for name, child in children:
+        for child in children:
             try:
                 child.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                self.stderr.write(f"{name} did not stop in time: killing it")
+                self.stderr.write(f"{child.name} did not stop in time: killing it")
             # Whatever is left of its process tree (a worker orphaned by a crash) goes too.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)

@@ -1,0 +1,416 @@
+"""Serving benchmark: start-up readiness, first vs hundredth search, SSE streams, memory (PSS).
+
+Runs ``manage.py serve`` as ``make run`` starts it (gunicorn web processes and both worker
+clusters, default settings) on its own database (``bench_serving`` on the embedded server,
+created when missing; or ``--database-url``), over real HTTP::
+
+    python bench/serving.py --datasets ../shared/datasets [--streams 20] [--project DIR]
+
+One default is changed, and printed: the LLM provider points at a local server that speaks the
+OpenAI protocol (tests/fakes/openai_server.py) and answers each chat call after
+``--stream-seconds``, so that agent chat streams stay open while searches are measured. Steps:
+
+1. Time from the start of ``serve`` until its port accepts connections, and until
+   ``/api/health`` says ``ready`` with a heartbeat from both queues.
+2. ``--searches`` ``POST /rag/search`` in a row, each a new query (its embedding is computed):
+   the first after ready against the median and the last.
+3. The same search latency with no open stream, then with ``--streams`` agent chat streams
+   (``POST /api/agent/chat/stream``) open at once.
+4. Work for the workers (chat messages embedded on the interactive queue, chapters chunked on
+   the bulk queue), then the proportional set size (PSS, ``/proc/<pid>/smaps_rollup``) of every
+   process of ``serve``: shared pages count once in the total.
+
+``--project DIR`` measures another checkout (e.g. the code before a change, ``git archive``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._common import (  # noqa: E402
+    DEFAULT_DATASETS,
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    median,
+    percentile,
+    write_section,
+)
+from bench._live import (  # noqa: E402
+    Api,
+    free_port,
+    import_book,
+    manage,
+    novel_chapters,
+    project_env,
+    shared_machine_note,
+    stop_serve,
+    token_for,
+)
+
+TOPICS = ["湖边", "徒步", "桌游", "骑行", "露营", "咖啡", "摄影", "读书会", "爬山", "展览"]
+WHENS = ["周末", "周六下午", "下周", "今晚", "明天上午"]
+NEAR = {"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 50}}
+
+
+def queries(n: int, tag: str) -> list[str]:
+    """Return ``n`` different queries (none embedded before: ``tag`` makes them new)."""
+    return [f"{WHENS[i % 5]}{TOPICS[i % 10]}活动 {tag}{i}" for i in range(n)]
+
+
+def get_json(port: int, path: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, {}
+    except (OSError, ValueError):
+        return 0, {}
+
+
+def start(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
+    """Start serve; return (process, seconds until listening, seconds until ready + beats)."""
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=project_env(url, **env),
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    listening = ready = None
+    deadline = started + 180
+    while time.perf_counter() < deadline and ready is None:
+        if process.poll() is not None:
+            raise SystemExit(f"serve exited:\n{log.read_text()[-3000:]}")
+        if listening is None:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    listening = time.perf_counter() - started
+            except OSError:
+                time.sleep(0.1)
+                continue
+        status, body = get_json(port, "/api/health")
+        queues = body.get("worker_queues") or {}
+        if (
+            status == 200
+            and body.get("ready", True)
+            and all(v is not None for v in queues.values())
+        ):
+            ready = time.perf_counter() - started
+        else:
+            time.sleep(0.2)
+    return process, listening, ready
+
+
+def search_series(api: Api, texts: list[str]) -> tuple[list[float], int]:
+    """Search each text in turn; return the latencies (ms) and the error count."""
+    latencies, errors = [], 0
+    for text in texts:
+        status, payload, seconds = api.post("/rag/search", {"semanticQuery": text, **NEAR})
+        latencies.append(seconds * 1000)
+        if status != 200 or payload.get("meta", {}).get("degraded"):
+            errors += 1
+    return latencies, errors
+
+
+class Stream(threading.Thread):
+    """One agent chat stream, read to its end."""
+
+    def __init__(self, port: int, token: str, message: str):
+        super().__init__(daemon=True)
+        self.port, self.token, self.message = port, token, message
+        self.status = 0
+        self.events = 0
+        self.opened = threading.Event()
+
+    def run(self):
+        body = json.dumps({"message": self.message}).encode()
+        req = urllib.request.Request(
+            f"http://127.0.0.1:{self.port}/api/agent/chat/stream",
+            data=body,
+            method="POST",
+            headers={
+                "Authorization": f"Token {self.token}",
+                "Content-Type": "application/json",
+                "Accept": "text/event-stream",
+            },
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=300) as resp:
+                self.status = resp.status
+                self.opened.set()
+                for line in resp:
+                    if line.startswith(b"event:"):
+                        self.events += 1
+        except urllib.error.HTTPError as exc:
+            self.status = exc.code
+        except OSError:
+            self.status = 0
+        self.opened.set()
+
+
+def pss_kib(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def process_tree(pid: int) -> dict[int, list[int]]:
+    """Return {pid: [child pids]} under ``pid`` (from /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(ppid, []).append(int(entry))
+    tree, todo = {}, [pid]
+    while todo:
+        current = todo.pop()
+        tree[current] = children.get(current, [])
+        todo.extend(tree[current])
+    return tree
+
+
+def listens_on(pid: int, port: int) -> bool:
+    """Return whether the process holds the listening socket of ``port``."""
+    wanted = f":{port:04X}"
+    inodes = set()
+    for path in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(path) as fh:
+                for line in list(fh)[1:]:
+                    fields = line.split()
+                    if fields[1].endswith(wanted) and fields[3] == "0A":
+                        inodes.add(fields[9])
+        except OSError:
+            continue
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    for fd in fds:
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:[") and target[8:-1] in inodes:
+            return True
+    return False
+
+
+def memory(root: int, port: int) -> tuple[list[list], int]:
+    """Return rows (part, processes, PSS MiB) per child of serve, and the total PSS (KiB)."""
+    tree = process_tree(root)
+
+    def subtree(pid):
+        out = [pid]
+        for child in tree.get(pid, []):
+            out += subtree(child)
+        return out
+
+    rows, total = [["serve (the parent)", 1, pss_kib(root) / 1024]], pss_kib(root)
+    for n, child in enumerate(sorted(tree[root]), start=1):
+        pids = subtree(child)
+        kib = sum(pss_kib(p) for p in pids)
+        total += kib
+        web = any(listens_on(p, port) for p in pids)
+        rows.append([("web server" if web else f"worker cluster {n}"), len(pids), kib / 1024])
+        for pid in pids:
+            print(f"    pid {pid} (parent {_parent(pid)}): PSS {pss_kib(pid) / 1024:.1f} MiB")
+    return rows, total
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return int(fh.read().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def wait_for_workers(url: str, limit: float = 600) -> float:
+    """Wait until the broker holds no task; return the seconds waited."""
+    import psycopg
+
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        with psycopg.connect(url) as conn:
+            left = conn.execute("SELECT count(*) FROM django_q_ormq").fetchone()[0]
+        if left == 0:
+            return time.perf_counter() - started
+        time.sleep(1)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--db-name", default="bench_serving")
+    parser.add_argument("--project", type=Path, default=ROOT)
+    parser.add_argument("--searches", type=int, default=100)
+    parser.add_argument("--streams", type=int, default=20)
+    parser.add_argument("--stream-seconds", type=float, default=20.0)
+    parser.add_argument("--probe", type=int, default=40, help="searches per stream condition")
+    parser.add_argument("--no-report", action="store_true", help="print only")
+    args = parser.parse_args()
+
+    from tests.fakes.openai_server import FakeOpenAIServer
+
+    project = args.project.resolve()
+    url = bench_database_url(args.db_name, args.database_url)
+    manage(project, url, "migrate", "--noinput")
+    manage(project, url, "activities_load_demo")
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM django_q_ormq")
+        conn.execute("DELETE FROM rag_workerheartbeat")  # a beat left by an earlier run
+    user = "bench_serving"
+    token = token_for(project, url, user)
+    tag = datetime.now(UTC).strftime("%H%M%S")
+    fake = FakeOpenAIServer(dimensions=384).start()
+    fake.delay = args.stream_seconds
+    env = {
+        "LLM_PROVIDER": "openai",
+        "LLM_BASE_URL": fake.base_url,
+        "LLM_API_KEY": "sk-bench",
+        "LLM_MODEL": "fake-chat",
+        "LLM_TIMEOUT": str(args.stream_seconds + 30),
+    }
+    print(
+        "defaults changed: LLM_PROVIDER=openai against a local fake that answers after "
+        f"{args.stream_seconds:g} s (so chat streams stay open); everything else as shipped"
+    )
+    port = free_port()
+    log = ROOT / ".runtime" / "bench_serving.log"
+    log.parent.mkdir(exist_ok=True)
+    process, listening, ready = start(project, url, port, log, env)
+    api = Api(port, token)
+    try:
+        print(
+            f"listening after {listening:.1f} s; ready with both heartbeats after "
+            + (f"{ready:.1f} s" if ready is not None else "(never within 180 s)")
+        )
+        series, series_errors = search_series(api, queries(args.searches, f"a{tag}"))
+        first, last, rest = series[0], series[-1], series[1:]
+        print(
+            f"first search after ready {first:.0f} ms; searches 2-{len(series)}: median "
+            f"{median(rest):.0f} ms, p95 {percentile(rest, 95):.0f} ms; last {last:.0f} ms; "
+            f"errors {series_errors}"
+        )
+        calm, calm_errors = search_series(api, queries(args.probe, f"b{tag}"))
+        streams = [
+            Stream(port, token, f"推荐一个{TOPICS[i % 10]}活动") for i in range(args.streams)
+        ]
+        for stream in streams:
+            stream.start()
+        time.sleep(2.0)  # every stream is in its LLM call now (the fake answers much later)
+        in_flight = sum(1 for s in streams if s.is_alive())
+        busy, busy_errors = search_series(api, queries(args.probe, f"c{tag}"))
+        still_open = sum(1 for s in streams if s.is_alive())
+        for stream in streams:
+            stream.join(args.stream_seconds * 3 + 60)
+        stream_ok = sum(1 for s in streams if s.status == 200 and s.events)
+        print(
+            f"search with 0 streams: median {median(calm):.0f} ms, p95 "
+            f"{percentile(calm, 95):.0f} ms; with {in_flight} open (still {still_open} at the "
+            f"end): median {median(busy):.0f} ms, p95 {percentile(busy, 95):.0f} ms; errors "
+            f"{calm_errors + busy_errors}; streams ended with events: {stream_ok}/{len(streams)}"
+        )
+        # Work for both clusters, then memory once they are idle again.
+        base = datetime.now(UTC) - timedelta(hours=1)
+        items = [
+            {
+                "message_id": f"m-{tag}-{i}",
+                "ts": (base + timedelta(seconds=i)).isoformat().replace("+00:00", "Z"),
+                "role": "user",
+                "content": f"第{i}句：周末想去{TOPICS[i % 10]}，不吃辣，喜欢火锅。",
+                "chat_id": "c1",
+            }
+            for i in range(20)
+        ]
+        api.post(f"/v1/users/{user}/messages", {"items": items})
+        import_book(api, f"serving {tag}", novel_chapters(args.datasets)[:3], [])
+        drained = wait_for_workers(url)
+        time.sleep(3)
+        rows, total = memory(process.pid, port)
+        print(f"workers idle after {drained:.0f} s; PSS total {total / 1024:.0f} MiB")
+        for part, count, mib in rows:
+            print(f"  {part}: {count} process(es), {mib:.0f} MiB")
+    finally:
+        stopped = stop_serve(process)
+        fake.stop()
+    print(f"stopped in {stopped:.1f} s")
+    if args.no_report:
+        return
+    what = "this checkout" if project == ROOT else f"`{project}`"
+    body = (
+        f"`manage.py serve` of {what} as `make run` starts it, default settings except the LLM "
+        f"provider: a local OpenAI-protocol server answering each chat call after "
+        f"{args.stream_seconds:g} s, so that chat streams stay open. {shared_machine_note()}\n\n"
+        "### Start-up\n\n"
+        + markdown_table(
+            ["port open", "health `ready` (where reported) + both queue heartbeats"],
+            [[f"{listening:.1f} s", f"{ready:.1f} s" if ready is not None else "> 180 s"]],
+        )
+        + f"\n\n### First search after ready ({len(series)} new queries in a row, ms)\n\n"
+        + markdown_table(
+            ["first", f"median of 2-{len(series)}", "p95 of the rest", "last", "errors"],
+            [
+                [
+                    f"{first:.0f}",
+                    f"{median(rest):.0f}",
+                    f"{percentile(rest, 95):.0f}",
+                    f"{last:.0f}",
+                    series_errors,
+                ]
+            ],
+        )
+        + "\n\n### `POST /rag/search` beside open agent chat streams "
+        + f"({args.probe} searches each)\n\n"
+        + markdown_table(
+            ["open streams", "median ms", "p95 ms", "errors"],
+            [
+                [0, f"{median(calm):.0f}", f"{percentile(calm, 95):.0f}", calm_errors],
+                [in_flight, f"{median(busy):.0f}", f"{percentile(busy, 95):.0f}", busy_errors],
+            ],
+        )
+        + f"\n\nStreams that ended with their events: {stream_ok}/{len(streams)}.\n\n"
+        "### Memory after warm-up (PSS, shared pages counted once)\n\n"
+        "After the searches, the streams, 20 chat messages embedded by the interactive "
+        "cluster and 3 chapters chunked by the bulk cluster.\n\n"
+        + markdown_table(
+            ["part", "processes", "PSS MiB"],
+            [[p, c, f"{m:.0f}"] for p, c, m in rows] + [["total", "", f"{total / 1024:.0f}"]],
+        )
+    )
+    key = "serving" if project == ROOT else "serving-before"
+    title = "Serving: start-up, first search, streams, memory"
+    write_section(key, title if key == "serving" else title + " (before)", body)
+
+
+if __name__ == "__main__":
+    main()

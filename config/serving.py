@@ -1,0 +1,95 @@
+"""The production web server of ``manage.py serve``: gunicorn, gthread workers, preloaded.
+
+Why gunicorn with threads (docs/SERVING.md has the measurements): every view is a plain
+Django/DRF sync view, and under ASGI (uvicorn, granian's ASGI mode) Django runs sync views one
+at a time per process (thread-sensitive ``sync_to_async``); gunicorn's master can hold the
+application loaded before it forks its workers (copy-on-write sharing of Django, the views and
+jieba's dictionary), which granian cannot; a gthread worker waits on the network without
+holding a thread, and a thread waiting on the database or on an LLM stream gives up the GIL.
+
+Each worker process runs :func:`rag.warmup.warm_up` in ``post_worker_init``, before its first
+``accept``: connections that arrive meanwhile wait in the listen backlog, never on a cold model.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+
+from django.conf import settings
+from gunicorn.app.base import BaseApplication
+
+logger = logging.getLogger(__name__)
+
+
+def post_fork(server, worker) -> None:
+    """Give the web process persistent database connections (its thread pool is fixed)."""
+    from django.db import connections
+
+    for alias in connections:
+        connections.settings[alias]["CONN_MAX_AGE"] = settings.WEB_CONN_MAX_AGE
+
+
+def post_worker_init(worker) -> None:
+    """Warm this web process up before it accepts its first connection."""
+    from rag import warmup
+
+    seconds = warmup.warm_up()
+    warmup.trim_heap()  # what the warm-up freed goes back to the system
+    worker.log.info("worker %s ready (warm-up %.2f s)", worker.pid, seconds)
+
+
+# Every this many requests a web process returns the heap memory it freed (rag.warmup.trim_heap).
+TRIM_EVERY_REQUESTS = 20
+_requests = itertools.count(1)
+
+
+def post_request(worker, req, environ, resp) -> None:
+    """Trim the heap every ``TRIM_EVERY_REQUESTS`` requests of this process."""
+    if next(_requests) % TRIM_EVERY_REQUESTS == 0:
+        from rag.warmup import trim_heap
+
+        trim_heap()
+
+
+def options(bind: str) -> dict:
+    """Return the gunicorn settings of ``manage.py serve`` (all from config/settings.py)."""
+    return {
+        "bind": bind,
+        "worker_class": "gthread",
+        "workers": settings.WEB_PROCESSES,
+        "threads": settings.WEB_THREADS,
+        # serve already built the application in the parent; keep it, fork from it.
+        "preload_app": True,
+        "graceful_timeout": settings.WEB_GRACEFUL_TIMEOUT,
+        # A gthread worker tells the master it lives from its event loop, not per request: an
+        # hour-long event stream does not count against this.
+        "timeout": 60,
+        "keepalive": 5,
+        "max_requests": settings.WEB_MAX_REQUESTS,
+        "max_requests_jitter": settings.WEB_MAX_REQUESTS // 10,
+        "post_fork": post_fork,
+        "post_worker_init": post_worker_init,
+        "post_request": post_request,
+        "control_socket_disable": True,
+        "errorlog": "-",
+        "loglevel": "info",
+        # The proxy in front (if any) is trusted from this machine only, as gunicorn's default.
+        "proc_name": "semantic-memory-web",
+    }
+
+
+class WebServer(BaseApplication):
+    """gunicorn's arbiter around an application object that is already loaded."""
+
+    def __init__(self, application, *, bind: str, **overrides):
+        self.application = application
+        self.settings = {**options(bind), **overrides}
+        super().__init__()
+
+    def load_config(self):
+        for key, value in self.settings.items():
+            self.cfg.set(key, value)
+
+    def load(self):
+        return self.application

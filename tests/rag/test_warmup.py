@@ -1,0 +1,110 @@
+"""Readiness: jieba and the embedding model loaded before a process takes traffic (rag.warmup)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _in_fresh_process(code: str) -> str:
+    """Run ``code`` in a new Python process with the test settings; return its last line."""
+    script = (
+        "import django, os\n"
+        "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings_test')\n"
+        "django.setup()\n" + code
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+@pytest.mark.slow
+def test_a_fresh_process_is_not_ready_until_it_warms_up():
+    code = (
+        "from rag import warmup\n"
+        "before = warmup.is_ready()\n"
+        "warmup.warm_up()\n"
+        "print(before, warmup.is_ready())\n"
+    )
+    assert _in_fresh_process(code) == "False True"
+
+
+@pytest.mark.slow
+def test_preload_loads_jieba_without_running_the_model():
+    # The forking process must not run the model: OpenMP would hang in its children.
+    code = (
+        "from rag import text, warmup\n"
+        "from rag.providers import local\n"
+        "warmup.preload()\n"
+        "print(text.is_loaded(), local.engine_ran())\n"
+    )
+    assert _in_fresh_process(code) == "True False"
+
+
+@pytest.mark.django_db
+def test_health_reports_ready_once_this_process_warmed_up(anon_client):
+    from rag import warmup
+
+    warmup.warm_up()
+    assert anon_client.get("/api/health").json()["ready"] is True
+
+
+@pytest.mark.django_db
+def test_warm_up_survives_a_failing_provider(provider_outage):
+    from rag import warmup
+
+    asked = provider_outage()
+    warmup.warm_up()  # logged, not raised: searches degrade until the provider recovers
+    assert asked == [warmup.PROBE_TEXT]
+
+
+@pytest.mark.django_db
+def test_warm_up_runs_the_hooks_apps_registered(monkeypatch):
+    from rag import warmup
+
+    ran = []
+    monkeypatch.setattr(warmup, "_hooks", [lambda: ran.append("searched")])
+    warmup.warm_up()
+    assert ran == ["searched"]
+
+
+@pytest.mark.django_db
+def test_a_failing_hook_does_not_stop_the_warm_up(monkeypatch):
+    from rag import warmup
+
+    ran = []
+
+    def broken():
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(warmup, "_hooks", [broken, lambda: ran.append("next")])
+    warmup.warm_up()
+    assert ran == ["next"]
+
+
+@pytest.mark.django_db
+def test_the_apps_register_a_search_each():
+    from rag import warmup
+
+    names = {hook.__module__ for hook in warmup._hooks}
+    assert {"activities.apps", "memory.apps"} <= names
+
+
+@pytest.mark.slow
+def test_preload_imports_every_module_of_the_project_apps():
+    # Children forked after it share these modules instead of importing their own copies.
+    code = (
+        "import sys\n"
+        "from rag import warmup\n"
+        "warmup.preload()\n"
+        "names = ('agent.chat', 'memory.tasks', 'writing.tasks', 'activities.search')\n"
+        "print(all(n in sys.modules for n in names), 'django_q.brokers.mongo' in sys.modules)\n"
+    )
+    assert _in_fresh_process(code) == "True False"
