@@ -1033,6 +1033,8 @@ export interface components {
             llm: {
                 [key: string]: unknown;
             };
+            /** @description This server process has loaded the Chinese dictionary and the embedding model (`manage.py serve` warms every web process before it takes traffic), so a search answers at full speed. */
+            ready: boolean;
             status: components["schemas"]["HealthStatusEnum"];
             /**
              * Format: double

@@ -31,6 +31,8 @@ class Health:
             database (str):
             embedding (HealthEmbedding):
             llm (HealthLlm):
+            ready (bool): This server process has loaded the Chinese dictionary and the embedding model (`manage.py serve`
+                warms every web process before it takes traffic), so a search answers at full speed.
             status (HealthStatusEnum): * `ok` - ok
                 * `degraded` - degraded
             worker_heartbeat_age_seconds (float | None): Seconds since any worker cluster was last seen.
@@ -41,6 +43,7 @@ class Health:
     database: str
     embedding: HealthEmbedding
     llm: HealthLlm
+    ready: bool
     status: HealthStatusEnum
     worker_heartbeat_age_seconds: float | None
     worker_queues: HealthWorkerQueues
@@ -60,6 +63,8 @@ class Health:
 
         llm = self.llm.to_dict()
 
+        ready = self.ready
+
         status = self.status.value
 
         worker_heartbeat_age_seconds: float | None
@@ -74,6 +79,7 @@ class Health:
             "database": database,
             "embedding": embedding,
             "llm": llm,
+            "ready": ready,
             "status": status,
             "worker_heartbeat_age_seconds": worker_heartbeat_age_seconds,
             "worker_queues": worker_queues,
@@ -101,6 +107,8 @@ class Health:
 
 
 
+        ready = d.pop("ready")
+
         status = HealthStatusEnum(d.pop("status"))
 
 
@@ -123,6 +131,7 @@ class Health:
             database=database,
             embedding=embedding,
             llm=llm,
+            ready=ready,
             status=status,
             worker_heartbeat_age_seconds=worker_heartbeat_age_seconds,
             worker_queues=worker_queues,
