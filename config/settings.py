@@ -251,3 +251,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"jieba": {"level": "WARNING"}, "pgserver": {"level": "WARNING"}},
 }
+
+# --- mcp helper (issue 13): the MCP server app (`manage.py mcp`, docs/mcp.md). It sits on top
+# of the other apps (like agent) and has no settings of its own: its transports take flags.
+INSTALLED_APPS += ["mcp_server"]
