@@ -32,12 +32,13 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Route
 
 from config.errors import UNAUTHENTICATED, error_body
-from mcp_server import tools
+from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
 
 logger = logging.getLogger(__name__)
 NAME = "semantic-memory"
 HTTP_PATH = "/mcp"
+WARM_UP_BUDGET = 300.0
 
 
 class ApiTokenVerifier:
@@ -126,6 +127,27 @@ def build_server(*, stdio_token: str | None = None) -> Server:
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+def warm_up() -> None:
+    """Load what the first call would wait for: the tool schemas, jieba, the Django handler;
+    the embedding model loads in the background (a search meanwhile degrades, never fails)."""
+    import threading
+
+    from rag import embeddings, text
+
+    def embed():
+        try:
+            # A generous budget: loading the local model is slow, and is not a search.
+            embeddings.embed_query("预热", use_cache=False, budget=WARM_UP_BUDGET)
+        except Exception as exc:  # a provider down now is reported by the searches themselves
+            logger.warning("MCP warm-up: no embedding yet (%s)", exc)
+
+    threading.Thread(target=embed, name="mcp-warm-up", daemon=True).start()
+    for spec in tools.TOOLS:
+        _tool(spec.name)
+    text.warm_up()
+    dispatch.handler()
 
 
 def transport_security(host: str) -> TransportSecuritySettings:

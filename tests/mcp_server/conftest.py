@@ -135,11 +135,13 @@ def stdio_params(service: Service, token: str) -> StdioServerParameters:
     )
 
 
-def run_with_client(target, token: str | None, session):
+def run_with_client(target, token: str | None, session, *, mode: str = "auto"):
     """Open an SDK ``Client`` on ``target`` and return ``await session(client)``.
 
     ``target`` is an :class:`HttpServer` (the token goes in ``Authorization: Bearer``) or a
-    :class:`Service` (stdio: ``manage.py mcp --token`` is spawned).
+    :class:`Service` (stdio: ``manage.py mcp --token`` is spawned). ``mode``: the SDK's
+    protocol negotiation ("auto": the newest both speak; "legacy": the initialize handshake
+    that most deployed clients still use).
     """
 
     async def main():
@@ -147,9 +149,10 @@ def run_with_client(target, token: str | None, session):
             headers = {"Authorization": f"Bearer {token}"} if token else {}
             async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
                 transport = streamable_http_client(target.url, http_client=http)
-                async with Client(transport, read_timeout_seconds=120) as client:
+                async with Client(transport, read_timeout_seconds=120, mode=mode) as client:
                     return await session(client)
-        async with Client(stdio_params(target, token), read_timeout_seconds=120) as client:
+        params = stdio_params(target, token)
+        async with Client(params, read_timeout_seconds=120, mode=mode) as client:
             return await session(client)
 
     return anyio.run(main)

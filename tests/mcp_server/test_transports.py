@@ -33,6 +33,20 @@ def test_list_tools_lists_every_tool_with_an_optional_user_id(mcp_target, mcp_se
         assert "user_id" not in tool.input_schema.get("required", []), tool.name
 
 
+def test_a_handshake_era_client_lists_and_calls_tools(mcp_target, mcp_service):
+    async def session(client):
+        listed = (await client.list_tools()).tools
+        prefs = await client.call_tool("listPreferences", {})
+        return client.session.protocol_version, listed, prefs
+
+    version, listed, prefs = run_with_client(
+        mcp_target, mcp_service.tokens["alice"], session, mode="legacy"
+    )
+    assert version < "2026"  # the initialize handshake's era
+    assert len(listed) == len(TOOLS)
+    assert {p["category"] for p in prefs.structured_content["items"]} >= {"food"}
+
+
 def test_every_tool_answers_with_citable_ids(mcp_target, mcp_service):
     ctx = mcp_service.ids["alice_ctx"]
     calls = {

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 import anyio
 from django.core.management.base import BaseCommand, CommandError
 
@@ -23,6 +25,8 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8765, help="HTTP: port to bind.")
 
     def handle(self, *args, token, http, host, port, **options):
+        # The SDK logs every stateless HTTP request at INFO; keep its warnings.
+        logging.getLogger("mcp.server.streamable_http").setLevel(logging.WARNING)
         if http:
             if token:
                 raise CommandError("--token is for stdio; over HTTP each request brings its own.")
@@ -34,6 +38,7 @@ class Command(BaseCommand):
         if user is None:
             raise CommandError("That API token is not valid.")
         # stdout is the protocol's: everything human goes to stderr.
+        server.warm_up()
         self.stderr.write(f"MCP over stdio for {user.get_username()!r}.")
         anyio.run(self._serve_stdio, token)
 
@@ -48,5 +53,6 @@ class Command(BaseCommand):
     def _serve_http(self, host: str, port: int) -> None:
         import uvicorn
 
+        server.warm_up()
         self.stderr.write(f"MCP streamable HTTP on http://{host}:{port}{server.HTTP_PATH}")
         uvicorn.run(server.http_app(host=host), host=host, port=port, log_level="warning")
