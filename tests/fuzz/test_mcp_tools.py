@@ -9,13 +9,12 @@ keys. No call may raise, and an error is always in the API's one shape with a cl
 from __future__ import annotations
 
 import pytest
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 from mcp_server import tools
 from tests.fuzz import budget
+from tests.mcp_server.conftest import in_test_transaction  # noqa: F401  (a fixture)
 
 CLIENT_ERRORS = {"INVALID_ARGUMENT", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "CONFLICT"}
 SCALARS = (
@@ -43,18 +42,9 @@ def arguments(name: str):
     return st.builds(lambda a, b: {**b, **a}, known, extra)
 
 
-@pytest.fixture
-def in_test_transaction():
-    """Keep the test's transaction across in-process requests (as Django's test client does)."""
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
-
-
+@pytest.mark.usefixtures("in_test_transaction", "other_user")
 @pytest.mark.parametrize("name", [spec.name for spec in tools.TOOLS])
-def test_a_tool_never_fails_on_generated_arguments(name, in_test_transaction, user, other_user):
+def test_a_tool_never_fails_on_generated_arguments(name, user):
     @seed(budget.seed())
     @settings(
         max_examples=budget.max_examples() * 4,

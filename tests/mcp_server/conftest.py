@@ -17,6 +17,8 @@ import anyio
 import httpx
 import httpx2
 import pytest
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -164,3 +166,17 @@ def mcp_target(request):
     if request.param == "http":
         return request.getfixturevalue("mcp_http")
     return request.getfixturevalue("mcp_service")
+
+
+@pytest.fixture
+def in_test_transaction():
+    """Keep the test's database transaction across in-process tool calls.
+
+    Django's test client does the same: a request's start and end close "old" connections,
+    which would end the transaction the test runs in.
+    """
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)

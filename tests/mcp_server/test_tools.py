@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import jsonschema
 import pytest
-from django.core.signals import request_finished, request_started
-from django.db import close_old_connections
 
 from mcp_server import tools
 from memory import services
@@ -16,20 +14,6 @@ ITEMS = [
     {"message_id": "a2", "ts": "2026-01-05T10:01:00+08:00", "role": "assistant",
      "content": "那可以点鸳鸯锅，清汤那边不辣。", "chat_id": "c1"},
 ]  # fmt: skip
-
-
-@pytest.fixture
-def in_test_transaction():
-    """Keep the test's database transaction across in-process requests.
-
-    Django's test client does the same: a request's start and end close "old" connections,
-    which would end the transaction the test runs in.
-    """
-    request_started.disconnect(close_old_connections)
-    request_finished.disconnect(close_old_connections)
-    yield
-    request_started.connect(close_old_connections)
-    request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
