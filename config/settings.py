@@ -333,3 +333,6 @@ STORAGES = {
 SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
 # The home page and the admin index list the staff pages to staff (config/views.py).
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")
+# --- mcp helper (issue 13): the MCP server app (`manage.py mcp`, docs/mcp.md). It sits on top
+# of the other apps (like agent) and has no settings of its own: its transports take flags.
+INSTALLED_APPS += ["mcp_server"]
