@@ -36,6 +36,10 @@ FILTER, RANK, NONE = "filter", "rank", "none"
 # Embed the query without its applied time phrases and place cues (``rest``), not the whole
 # query: measured in docs/BENCHMARKS.md ("Query understanding: what to embed").
 EMBED_REST = True
+# In "rank" mode a row starting in (or next to) the window gains up to this share of its score,
+# like the personal boost: the closest in time moves up among rows of similar meaning, without
+# burying the relevant ones (sorting by time alone lost most relevant rows: BENCHMARKS.md).
+TIME_RANK_WEIGHT = 0.1
 
 # Activity types the query may name (the types of the vibe table, each naming itself).
 KIND_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in TYPE_VIBES}
@@ -284,14 +288,24 @@ def order_by_closeness(qs, plan: TimePlan):
     return qs.annotate(time_gap=gap).order_by("time_gap", "start_at", "pk")
 
 
+def time_boost(score: float | None, closeness_: float) -> float:
+    """Return ``score * (1 + TIME_RANK_WEIGHT * closeness)``: time orders, meaning still leads."""
+    return (score or 0.0) * (1.0 + TIME_RANK_WEIGHT * closeness_)
+
+
 def rank_by_time(results: list[dict], plan: TimePlan) -> list[dict]:
-    """Return ranked results re-ordered by closeness to the plan's window, then by score."""
+    """Return ranked results re-ordered by score raised for closeness to the plan's window.
+
+    Only in ``"rank"`` mode (no row starts in the window); ``score`` in each result becomes the
+    raised score, so the order the client sees is the order of the scores.
+    """
     if plan.applied != RANK:
         return results
-    return sorted(
-        results,
-        key=lambda r: (-plan.closeness(r["_obj"].start_at), -(r["score"] or 0.0), r["id"]),
-    )
+    for result in results:
+        if result["score"] is not None:
+            raised = time_boost(result["score"], plan.closeness(result["_obj"].start_at))
+            result["score"] = round(raised, 4)
+    return sorted(results, key=lambda r: (-(r["score"] or 0.0), r["id"]))
 
 
 __all__ = [
@@ -301,6 +315,7 @@ __all__ = [
     "NEARBY_RADIUS_KM",
     "NONE",
     "RANK",
+    "TIME_RANK_WEIGHT",
     "PlacePlan",
     "QueryUnderstanding",
     "TimePlan",
@@ -310,6 +325,7 @@ __all__ = [
     "plan_place",
     "plan_time",
     "rank_by_time",
+    "time_boost",
     "read_query",
     "user_zone",
 ]
