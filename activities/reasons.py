@@ -115,6 +115,19 @@ VIBE_PHRASES_EN = {
     "美食": "good food",
     "社交": "meeting new people",
 }
+VIBE_NAMES_EN = {
+    "安静": "quiet",
+    "热闹": "lively",
+    "小局": "small group",
+    "玩水": "water",
+    "亲子": "family",
+    "运动": "sporty",
+    "户外": "outdoors",
+    "商务": "business",
+    "文艺": "arts",
+    "美食": "food",
+    "社交": "social",
+}
 WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 PARTS_EN = {"早上": "morning", "下午": "afternoon", "晚上": "evening", "深夜": "late night"}
 WHERE_EN = {"标题": "title", "标签": "tags", "描述": "description"}
@@ -320,13 +333,14 @@ def offline_reason(
             parts.append(f"这个活动{where}里提到了{quoted}")
     elif activity.type in kinds:
         parts.append(
-            f"it is a {activity.type} (类型) activity"
-            if english
-            else f"类型正是「{activity.type}」"
+            f'its type is "{activity.type}"' if english else f"类型正是「{activity.type}」"
         )
     elif shared:
-        labels = "、".join(v for v in activity.vibes[:2])
-        parts.append(f"its vibe: {labels}" if english else f"这个活动的氛围是「{labels}」")
+        if english:
+            labels = ", ".join(VIBE_NAMES_EN.get(v, v) for v in activity.vibes[:2])
+            parts.append(f"its vibe: {labels}")
+        else:
+            parts.append(f"这个活动的氛围是「{'、'.join(activity.vibes[:2])}」")
     elif context.ranked and context.rest:
         snippet = excerpt(context.rest)
         if english:
