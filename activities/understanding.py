@@ -29,7 +29,8 @@ from django.db.models.functions import Greatest
 
 from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
-from rag.understand.apply import closeness, intersect
+from rag.understand.apply import NARROW, closeness, decide_time, intersect
+from rag.understand.apply import RANK as DECIDED_RANK
 
 NEARBY_RADIUS_KM = 5.0  # "附近" with a location and no radius: the agent's default too
 FILTER, RANK, NONE = "filter", "rank", "none"
@@ -244,21 +245,31 @@ def in_windows(windows) -> Q:
 def plan_time(understood: QueryUnderstanding, qs, *, start=None, end=None) -> TimePlan:
     """Return the time plan for the rows of ``qs`` (every other hard filter applied).
 
-    Narrow when a row starts in the phrase's window(s) cut to ``[start, end]``; rank by
-    closeness to the phrase's window(s) when none does (or the window lies outside the
-    request's range) but rows pass; with no row at all, narrow (an honest empty answer).
+    ``rag.understand.apply.decide_time`` decides from counts: narrow when a row starts in the
+    phrase's window(s) cut to ``[start, end]``; rank by closeness when none does but rows pass;
+    with no row at all, narrow (an honest empty answer). A window wholly outside the request's
+    ``timeRange`` ranks by the phrase's own window(s) when rows pass.
     """
     phrase = understood.found.time
     if phrase is None:
         return NO_TIME
     windows, text = _windows(understood, start, end)
-    if windows and qs.filter(in_windows(windows)).exists():
-        return TimePlan(FILTER, text, windows, "rows start in the window")
-    if qs.exists():
-        target = windows or phrase.windows
-        why = "no row starts in the window" if windows else "the window is outside timeRange"
-        return TimePlan(RANK, text, tuple(target), f"{why}: ranked by closeness to it")
-    return TimePlan(FILTER, text, windows or phrase.windows, "no row passes the filters")
+    span = Window(windows[0].start, windows[-1].end) if windows else None
+    inside = int(bool(windows) and qs.filter(in_windows(windows)).exists())
+    total = int(inside or qs.exists())
+    decision = decide_time(window=span, inside=inside, total=total)
+    # Counts are 0/1 here (existence is all the decision needs), so the reasons are our own.
+    if decision.mode == NARROW:
+        reason = "activities start in the window" if inside else "no row passes the filters"
+        return TimePlan(FILTER, text, windows or tuple(phrase.windows), reason)
+    if decision.mode == DECIDED_RANK:
+        reason = "no activity starts in the window: ranked by closeness to it"
+        return TimePlan(RANK, text, windows, reason)
+    # No overlap with timeRange: rank by the phrase's own window, or nothing passes at all.
+    if total:
+        reason = "the window is outside timeRange: ranked by closeness to it"
+        return TimePlan(RANK, text, tuple(phrase.windows), reason)
+    return TimePlan(FILTER, text, tuple(phrase.windows), "no row passes the filters")
 
 
 def apply_time(qs, plan: TimePlan):
