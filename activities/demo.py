@@ -24,14 +24,17 @@ def demo_start(
 ) -> datetime:
     """Return today + ``day_offset`` days at ``hour`` in the settings time zone.
 
-    With ``days`` (weekdays, Monday 0), the first such day on or after that date instead, so an
-    item saying 周五 falls on a Friday whatever the load day.
+    With ``days`` (weekdays, Monday 0), the nearest such day to that date (at most 3 days
+    either way, a tie going to the later) after the load day instead, so an item saying 周五
+    falls on a Friday whatever the load day and the demo keeps its spread over the weeks.
     """
     tz = zoneinfo.ZoneInfo(settings.TIME_ZONE)
     today = (now or timezone.now()).astimezone(tz).date()
     day = today + timedelta(days=int(day_offset))
     if days:
-        day += timedelta(days=min((d - day.weekday()) % 7 for d in days))
+        shifts = [s for s in range(-3, 8) if (day.weekday() + s) % 7 in days]
+        after = [s for s in shifts if day + timedelta(days=s) > today]
+        day += timedelta(days=min(after, key=lambda s: (abs(s), -s)))
     minutes = int(round(float(hour) * 60))
     return datetime.combine(day, time(minutes // 60, minutes % 60), tzinfo=tz)
 

@@ -3,9 +3,10 @@
 Offline (the default) the sentence names only what actually matched between the query and the
 activity, read from the activity's own fields:
 
-- the time: inside the window of the query's time phrase ("在你说的「周五晚上」：周五 21:00 开始"),
-  or, when the search ranked by time because nothing fell inside, that it is the closest
-  ("「周五晚上」没有合适的，这个时间最近：周六 20:00"); without a phrase, the activity's own time;
+- the time: inside the window of the query's time phrase ("在你说的「周五晚上」：周五晚上 21:00
+  开始"), or, when the search ranked by time because nothing fell inside, that nothing fits and
+  when this one is ("「周五晚上」没有合适的，这个在周六晚上 20:00"); without a phrase, the
+  activity's own time;
 - a vibe the query asks for that the activity has, and the query's content words (without the
   time phrase, place cue, stop and filler words) found in its title, tags or description;
 - an activity type the query names, the distance (and that it is "nearby" when the query asked);
@@ -265,11 +266,11 @@ def _time_part(activity, context: ReasonContext) -> str:
     inside = plan.contains(activity.start_at)
     if english:
         if inside:
-            return f'on "{plan.phrase}" as asked: starts {when}'
-        return f'nothing fits "{plan.phrase}", this is the closest in time: {when}'
+            return f'starts {when}, as asked ("{plan.phrase}")'
+        return f'nothing fits "{plan.phrase}"; this one starts {when}'
     if inside:
         return f"在你说的「{plan.phrase}」：{when} 开始"
-    return f"「{plan.phrase}」没有合适的，这个时间最近：{when}"
+    return f"「{plan.phrase}」没有合适的，这个在{when}"
 
 
 def _place_part(distance_km, context: ReasonContext) -> str | None:

@@ -49,9 +49,9 @@ def test_the_hour_and_spread_are_kept(demo_items, now):
     for item in demo_items:
         start = build_activity(item, creator=None, now=now).start_at.astimezone(SHANGHAI)
         assert start.hour == int(item["hour"])
-        # Moved at most six days after the offset's date, never before it.
+        # Moved to the nearest named day: at most 3 days either way of the offset's date.
         offset_day = now.date() + timedelta(days=item["day_offset"])
-        assert 0 <= (start.date() - offset_day).days <= 6
+        assert -3 <= (start.date() - offset_day).days <= 3
 
 
 def test_tonight_falls_on_the_load_day_and_tomorrow_on_the_next():
@@ -83,3 +83,11 @@ def test_loading_with_an_injected_now_stores_matching_dates(db, demo_items, demo
     fridays = [a for a in created if a.title.startswith("周五")]
     assert len(fridays) == 6
     assert all(a.start_at.astimezone(SHANGHAI).weekday() == 4 for a in fridays)
+
+
+def test_an_item_named_for_the_load_days_weekday_with_no_offset_moves_a_week():
+    now = datetime(2026, 12, 30, 9, tzinfo=SHANGHAI)  # a Wednesday
+    item = {"title": "周三读书会", "description": "", "type": "读书", "tags": [], "day_offset": 0}
+    item.update(hour=19, lat=31.2, lng=121.4, max_participants=10)
+    start = build_activity(item, creator=None, now=now).start_at.astimezone(SHANGHAI)
+    assert start.date() == now.date() + timedelta(days=7)

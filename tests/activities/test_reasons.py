@@ -72,7 +72,7 @@ def test_a_saturday_activity_never_claims_a_friday_title_match():
     )
     assert "提到了「周五」" not in reason
     assert "周六晚上 21:00" in reason
-    assert "最近" in reason  # said to be the closest in time, not inside the window
+    assert "「周五晚上」没有合适的" in reason  # said to be outside the window
 
 
 def test_time_words_are_never_terms():
