@@ -8,7 +8,7 @@ never taken for one.
 from __future__ import annotations
 
 import zoneinfo
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -19,18 +19,88 @@ from activities.models import Activity, ActivityStatus, IndexState
 from activities.vibes import lexicon_vibes
 
 
-def demo_start(day_offset: int, hour: float, *, now: datetime | None = None) -> datetime:
-    """Return today + ``day_offset`` days at ``hour`` in the settings time zone."""
+def demo_start(
+    day_offset: int, hour: float, *, now: datetime | None = None, days: frozenset[int] = frozenset()
+) -> datetime:
+    """Return today + ``day_offset`` days at ``hour`` in the settings time zone.
+
+    With ``days`` (weekdays, Monday 0), the nearest such day to that date (at most 3 days
+    either way, a tie going to the later) after the load day instead, so an item saying 周五
+    falls on a Friday whatever the load day and the demo keeps its spread over the weeks.
+    """
     tz = zoneinfo.ZoneInfo(settings.TIME_ZONE)
-    today = (
-        (now or timezone.now()).astimezone(tz).replace(hour=0, minute=0, second=0, microsecond=0)
-    )
-    return today + timedelta(days=int(day_offset), minutes=int(round(float(hour) * 60)))
+    today = (now or timezone.now()).astimezone(tz).date()
+    day = today + timedelta(days=int(day_offset))
+    if days:
+        shifts = [s for s in range(-3, 8) if (day.weekday() + s) % 7 in days]
+        after = [s for s in shifts if day + timedelta(days=s) > today]
+        day += timedelta(days=min(after, key=lambda s: (abs(s), -s)))
+    minutes = int(round(float(hour) * 60))
+    return datetime.combine(day, time(minutes // 60, minutes % 60), tzinfo=tz)
+
+
+def item_text(item: dict) -> str:
+    """Return the words of a fixture item that may name its day (title, tags, description)."""
+    tags = " ".join(str(t) for t in item.get("tags") or ())
+    return f"{item.get('title', '')}\n{tags}\n{item.get('description', '')}"
+
+
+# Any Monday midnight works: a weekday or weekend phrase names the same weekdays every week,
+# and 今晚/明天 name a day counted from it.
+_MONDAY = datetime(2024, 1, 1)
+
+
+def _phrases(text: str):
+    from rag.understand import understand
+
+    now = _MONDAY.replace(tzinfo=zoneinfo.ZoneInfo(settings.TIME_ZONE))
+    return understand(text, now=now, direction="future").times
+
+
+def named_offset(text: str) -> int | None:
+    """Return the day the words name counted from the load day (今晚/今天 0, 明天 1), or None."""
+    for phrase in _phrases(text):
+        if phrase.kind == "day":
+            return (phrase.start.date() - _MONDAY.date()).days
+    return None
+
+
+def named_days(text: str) -> frozenset[int]:
+    """Return the weekdays (Monday 0) the words name: 周五 -> {4}, 周末 -> {5, 6}, else none.
+
+    Read by ``rag.understand`` (weekday and weekend phrases only). Several phrases must agree
+    ("周末…周六早上" -> Saturday); when they do not, the most specific wins.
+    """
+    sets = []
+    for phrase in _phrases(text):
+        if phrase.kind not in ("weekday", "weekend"):
+            continue
+        found = set()
+        for window in phrase.windows:
+            day = window.start.date()
+            while datetime.combine(day, time.min, tzinfo=window.start.tzinfo) < window.end:
+                found.add(day.weekday())
+                day += timedelta(days=1)
+        sets.append(frozenset(found))
+    if not sets:
+        return frozenset()
+    common = frozenset.intersection(*sets)
+    return common or min(sets, key=len)
 
 
 def build_activity(item: dict, *, creator, now: datetime | None = None) -> Activity:
-    """Return an unsaved Activity from one fixture item (vibes from the lexicon)."""
-    start = demo_start(item["day_offset"], item["hour"], now=now)
+    """Return an unsaved Activity from one fixture item (vibes from the lexicon).
+
+    Its date is the load day + ``day_offset``, moved to the first day its words name (周五: a
+    Friday, 周末: a Saturday or Sunday), or the day 今晚/明天 names counted from the load day,
+    so the words and the date agree whatever the load day.
+    """
+    text = item_text(item)
+    offset = named_offset(text)
+    if offset is None:
+        start = demo_start(item["day_offset"], item["hour"], now=now, days=named_days(text))
+    else:
+        start = demo_start(offset, item["hour"], now=now)
     duration = item.get("duration_hours")
     activity = Activity(
         title=item["title"],
@@ -57,9 +127,11 @@ def build_activity(item: dict, *, creator, now: datetime | None = None) -> Activ
     return activity
 
 
-def load_demo_activities(items: list[dict], *, creator, embed: bool = True):
+def load_demo_activities(
+    items: list[dict], *, creator, embed: bool = True, now: datetime | None = None
+):
     """Insert fixture items (bulk: no per-row task) and embed them synchronously in batches."""
-    rows = [build_activity(item, creator=creator) for item in items]
+    rows = [build_activity(item, creator=creator, now=now) for item in items]
     created = Activity.objects.bulk_create(rows, batch_size=500)
     totals = None
     if embed:

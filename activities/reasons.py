@@ -1,18 +1,34 @@
-"""Explain each search result in one Chinese sentence.
+"""Explain each search result in one sentence, in the language of the query, with true facts.
 
-Offline (the default) the sentence is built from what matched: query terms found in the title,
-tags or description, a vibe the query asks for that the activity has, the time of day and the
-distance, e.g. "你想找安静的地方，这个活动描述里提到了「安静」，周六下午，离你 2.3 公里。".
-With live ``llm_match_reasons`` on and an LLM configured, one batched LLM call writes them; any
-failure falls back to the offline sentence, and a failure there to :func:`default_reason`.
+Offline (the default) the sentence names only what actually matched between the query and the
+activity, read from the activity's own fields:
+
+- the time: inside the window of the query's time phrase ("在你说的「周五晚上」：周五晚上 21:00
+  开始"), or, when the search ranked by time because nothing fell inside, that nothing fits and
+  when this one is ("「周五晚上」没有合适的，这个在周六晚上 20:00"); without a phrase, the
+  activity's own time;
+- a vibe the query asks for that the activity has, and the query's content words (without the
+  time phrase, place cue, stop and filler words) found in its title, tags or description;
+- an activity type the query names, the distance (and that it is "nearby" when the query asked);
+- on the three-or-fewer path (nothing was compared), that these are all that pass the filters;
+  only a ranked result with nothing else to show is "close in meaning" to the query, quoted
+  whole or cut between words.
+
+An English query gets English sentences. With live ``llm_match_reasons`` on and an LLM
+configured, one batched LLM call writes them (in the query's language); any failure falls back
+to the offline sentence, and a failure there to :func:`default_reason`.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
+from dataclasses import dataclass
 
-from activities.text import local_time, part_of_day, time_phrase
+import jieba
+
+from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
 from rag.text import STOPWORDS, segment_query
 
@@ -42,7 +58,37 @@ FILLER_TERMS = frozenset(
         "哪",
         "哪儿",
         "点",
+        # English
+        "want",
+        "find",
+        "looking",
+        "something",
+        "anything",
+        "things",
+        "activity",
+        "activities",
+        "event",
+        "events",
+        "place",
+        "places",
+        "near",
+        "nearby",
+        "with",
+        "for",
+        "some",
+        "good",
+        "fun",
     ]
+)
+# Single characters that are a reason on their own (a taste, a food): "想吃辣的" -> 辣.
+SINGLE_CHAR_TERMS = frozenset("辣甜酸咸鲜茶酒猫狗鱼书画球琴歌舞")
+# Words that name a day or a part of it: the time part of a reason speaks about time, a term
+# never does (a title saying 周五 is no reason for a Saturday activity).
+_TIME_WORD_RE = re.compile(
+    r"^(?:周|星期|礼拜)[一二三四五六日天末]|^(?:今|明|昨|后)[天晚早]|^(?:早上|上午|中午|下午|傍晚|"
+    r"晚上|夜里|深夜|凌晨|今晚)$|^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"weekend|tonight|today|tomorrow|morning|afternoon|evening|night)s?$",
+    re.IGNORECASE,
 )
 VIBE_PHRASES = {
     "安静": "安静的地方",
@@ -57,85 +103,262 @@ VIBE_PHRASES = {
     "美食": "好吃的",
     "社交": "认识新朋友的活动",
 }
+VIBE_PHRASES_EN = {
+    "安静": "somewhere quiet",
+    "热闹": "somewhere lively",
+    "小局": "a small group",
+    "玩水": "something on the water",
+    "亲子": "something for kids",
+    "运动": "something sporty",
+    "户外": "something outdoors",
+    "商务": "people in your field",
+    "文艺": "something artsy",
+    "美食": "good food",
+    "社交": "meeting new people",
+}
+VIBE_NAMES_EN = {
+    "安静": "quiet",
+    "热闹": "lively",
+    "小局": "small group",
+    "玩水": "water",
+    "亲子": "family",
+    "运动": "sporty",
+    "户外": "outdoors",
+    "商务": "business",
+    "文艺": "arts",
+    "美食": "food",
+    "社交": "social",
+}
+WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+PARTS_EN = {"早上": "morning", "下午": "afternoon", "晚上": "evening", "深夜": "late night"}
+WHERE_EN = {"标题": "title", "标签": "tags", "描述": "description"}
+EXCERPT_CHARS = 20
+
+
+@dataclass(frozen=True)
+class ReasonContext:
+    """What the search knows when it explains its results.
+
+    ``understood`` is an ``activities.understanding.QueryUnderstanding`` (or None);
+    ``small`` says the results were not compared (the three-or-fewer path), ``total`` how many
+    passed the filters then; ``ranked`` that results were ranked by meaning.
+    """
+
+    query: str = ""
+    understood: object | None = None
+    small: bool = False
+    total: int = 0
+    ranked: bool = False
+
+    @property
+    def english(self) -> bool:
+        """Return whether to answer in English."""
+        return bool(self.understood is not None and self.understood.english)
+
+    @property
+    def rest(self) -> str:
+        """Return the query without the time phrase and place cue."""
+        return self.understood.rest if self.understood is not None else self.query
+
+
+def _time_word(term: str) -> bool:
+    return bool(_TIME_WORD_RE.search(term))
 
 
 def query_terms(query: str) -> list[str]:
-    """Return the content words of a query (jieba precise mode, without stop and filler words)."""
+    """Return the content words of a query (jieba precise mode, without stop, filler and time
+    words; a single Han character only when it means something alone, such as 辣)."""
     terms = []
     for term in segment_query(query or ""):
-        if term in STOPWORDS or term in FILLER_TERMS or term in terms:
+        if term in STOPWORDS or term in FILLER_TERMS or term in terms or _time_word(term):
             continue
-        if len(term) == 1 and not term.isascii():
+        if len(term) == 1 and not term.isascii() and term not in SINGLE_CHAR_TERMS:
             continue  # single characters (的, 去, 大) match too much to be a reason
+        if len(term) == 1 and term.isascii():
+            continue
         terms.append(term)
     return terms
 
 
+def _mentions(term: str, text: str) -> bool:
+    """Return whether ``text`` mentions ``term``, not negated ("不辣", "不吃辣" do not count)."""
+    lowered = (text or "").lower()
+    start = lowered.find(term)
+    while start >= 0:
+        before = lowered[max(0, start - 2) : start]
+        if "不" not in before and "没" not in before:
+            return True
+        start = lowered.find(term, start + 1)
+    return False
+
+
 def _where(term: str, activity) -> str | None:
     """Return where an activity mentions a term: 标题, 标签 or 描述."""
-    if term in (activity.title or "").lower():
+    if _mentions(term, activity.title):
         return "标题"
-    if any(term in str(tag).lower() for tag in (activity.tags or [])):
+    if any(_mentions(term, str(tag)) for tag in (activity.tags or [])):
         return "标签"
-    if term in (activity.description or "").lower():
+    if _mentions(term, activity.description):
         return "描述"
     return None
 
 
-def _distance_phrase(distance_km: float | None) -> str | None:
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """Return ``text`` whole when short, else cut between words (jieba) with "…"."""
+    text = " ".join((text or "").split())
+    if len(text) <= limit:
+        return text
+    out = ""
+    for piece in jieba.cut(text):
+        if len(out) + len(piece) > limit:
+            break
+        out += piece
+    out = out.rstrip(" ,，、.。;；:：")
+    return (out or text[:limit]) + "…"
+
+
+def _distance_phrase(distance_km: float | None, *, english: bool = False) -> str | None:
     if distance_km is None:
         return None
+    if english:
+        if distance_km < 1:
+            return f"{int(round(distance_km * 1000, -1))} m from you"
+        return f"{distance_km:.1f} km from you"
     if distance_km < 1:
         return f"离你 {int(round(distance_km * 1000, -1))} 米"
     return f"离你 {distance_km:.1f} 公里"
 
 
-def default_reason(activity, distance_km: float | None = None) -> str:
+def _when(activity, *, english: bool) -> str:
+    """Return the activity's own start: "周六晚上 21:00" / "Sat 21:00 (evening)"."""
+    local = local_time(activity.start_at, activity.time_zone)
+    if english:
+        part = PARTS_EN[part_of_day(local.hour)]
+        return f"{WEEKDAYS_EN[local.weekday()]} {local:%H:%M} ({part})"
+    return f"{WEEKDAYS[local.weekday()]}{part_of_day(local.hour)} {local:%H:%M}"
+
+
+def default_reason(activity, distance_km: float | None = None, *, english: bool = False) -> str:
     """Return the fallback reason: when it starts, how far, how many places are left."""
+    left = activity.max_participants - activity.current_participants
+    distance = _distance_phrase(distance_km, english=english)
+    if english:
+        parts = [f"Starts {_when(activity, english=True)}"]
+        if distance:
+            parts.append(distance)
+        if left > 0:
+            parts.append(f"{left} place{'s' if left != 1 else ''} left")
+        return ", ".join(parts) + "."
     parts = [time_phrase(activity.start_at, activity.time_zone).replace(" ", "") + "开始"]
-    distance = _distance_phrase(distance_km)
     if distance:
         parts.append(distance)
-    left = activity.max_participants - activity.current_participants
     if left > 0:
         parts.append(f"还剩 {left} 个名额")
     return "，".join(parts) + "。"
 
 
-def offline_reason(activity, query: str, *, distance_km=None, terms=None, vibes=None) -> str:
-    """Return a specific sentence built from what matched between the query and the activity."""
-    terms = query_terms(query) if terms is None else terms
-    wanted = query_vibes(query) if vibes is None else vibes
+def _time_part(activity, context: ReasonContext) -> str:
+    english = context.english
+    when = _when(activity, english=english)
+    plan = getattr(context.understood, "time", None)
+    if plan is None or plan.applied == "none" or not plan.phrase:
+        return when
+    inside = plan.contains(activity.start_at)
+    if english:
+        if inside:
+            return f'starts {when}, as asked ("{plan.phrase}")'
+        return f'nothing fits "{plan.phrase}"; this one starts {when}'
+    if inside:
+        return f"在你说的「{plan.phrase}」：{when} 开始"
+    return f"「{plan.phrase}」没有合适的，这个在{when}"
+
+
+def _place_part(distance_km, context: ReasonContext) -> str | None:
+    english = context.english
+    distance = _distance_phrase(distance_km, english=english)
+    place = getattr(context.understood, "place", None)
+    if distance and place is not None and place.applied in ("radius", "location"):
+        return f"nearby, {distance}" if english else f"在你附近，{distance}"
+    return distance
+
+
+def offline_reason(
+    activity,
+    query: str | None = None,
+    *,
+    distance_km=None,
+    terms=None,
+    vibes=None,
+    context: ReasonContext | None = None,
+) -> str:
+    """Return a sentence built from what matched between the query and the activity."""
+    context = context or ReasonContext(query=query or "", ranked=True)
+    english = context.english
+    terms = query_terms(context.rest) if terms is None else terms
+    if vibes is None:
+        understood = context.understood
+        vibes = understood.mood_labels() if understood is not None else query_vibes(context.rest)
     parts: list[str] = []
-    shared = [v for v in wanted if v in (activity.vibes or [])]
+    if context.small:
+        n = context.total
+        if english:
+            parts.append(
+                "the only activity that passes your filters"
+                if n == 1
+                else f"one of the only {n} activities that pass your filters"
+            )
+        else:
+            parts.append(f"符合筛选条件的只有这 {n} 个")
+    shared = [v for v in vibes if v in (activity.vibes or [])]
     if shared:
-        parts.append(f"你想找{VIBE_PHRASES.get(shared[0], shared[0])}")
+        vibe = shared[0]
+        if english:
+            parts.append(f"you asked for {VIBE_PHRASES_EN.get(vibe, vibe)}")
+        else:
+            parts.append(f"你想找{VIBE_PHRASES.get(vibe, vibe)}")
     mentions: dict[str, list[str]] = {}
     for term in terms:
         where = _where(term, activity)
         if where:
             mentions.setdefault(where, []).append(term)
+    kinds = [c.label for c in getattr(context.understood, "kinds", ())]
     if mentions:
         # The title is the strongest evidence, then the tags, then the description.
         where = next(w for w in ("标题", "标签", "描述") if w in mentions)
-        found = mentions[where]
-        quoted = "、".join(f"「{t}」" for t in found[:3])
-        parts.append(f"这个活动{where}里提到了{quoted}")
+        found = mentions[where][:3]
+        if english:
+            quoted = ", ".join(f'"{t}"' for t in found)
+            parts.append(f"its {WHERE_EN[where]} mentions {quoted}")
+        else:
+            quoted = "、".join(f"「{t}」" for t in found)
+            parts.append(f"这个活动{where}里提到了{quoted}")
+    elif activity.type in kinds:
+        parts.append(
+            f'its type is "{activity.type}"' if english else f"类型正是「{activity.type}」"
+        )
     elif shared:
-        parts.append(f"这个活动的氛围是「{'、'.join(activity.vibes[:2])}」")
-    elif query:
-        parts.append(f"内容和「{query[:20]}」意思相近")
-    local = local_time(activity.start_at, activity.time_zone)
-    parts.append(
-        f"{time_phrase(activity.start_at, activity.time_zone).replace(' ', '')} {local:%H:%M}"
-    )
-    distance = _distance_phrase(distance_km)
-    if distance:
-        parts.append(distance)
+        if english:
+            labels = ", ".join(VIBE_NAMES_EN.get(v, v) for v in activity.vibes[:2])
+            parts.append(f"its vibe: {labels}")
+        else:
+            parts.append(f"这个活动的氛围是「{'、'.join(activity.vibes[:2])}」")
+    elif context.ranked and context.rest:
+        snippet = excerpt(context.rest)
+        if english:
+            parts.append(f'close in meaning to "{snippet}"')
+        else:
+            parts.append(f"内容和「{snippet}」意思相近")
+    parts.append(_time_part(activity, context))
+    place = _place_part(distance_km, context)
+    if place:
+        parts.append(place)
+    if english:
+        sentence = ", ".join(parts)
+        return sentence[0].upper() + sentence[1:] + "."
     return "，".join(parts) + "。"
 
 
-def llm_reasons(items: list[tuple], query: str) -> list[str]:
+def llm_reasons(items: list[tuple], query: str, *, english: bool = False) -> list[str]:
     """Ask the LLM for one reason per (activity, distance_km); raise on any problem."""
     from rag.llm import get_llm
 
@@ -147,10 +370,18 @@ def llm_reasons(items: list[tuple], query: str) -> list[str]:
         f"{'' if d is None else f'｜{d:.1f}km'}｜{(a.description or '')[:80]}"
         for i, (a, d) in enumerate(items)
     )
-    prompt = (
-        f"用户在找：「{query}」。为下面每个活动写一句中文推荐理由（30 字以内，具体说明哪里符合），"
-        f"只输出 JSON 字符串数组，顺序与编号一致。\n{listing}"
-    )
+    if english:
+        prompt = (
+            f'The user is looking for: "{query}". For each activity below write one English '
+            "reason (at most 25 words, saying specifically what fits and never contradicting "
+            "its time). Output only a JSON array of strings in the same order.\n" + listing
+        )
+    else:
+        prompt = (
+            f"用户在找：「{query}」。为下面每个活动写一句中文推荐理由（30 字以内，"
+            "具体说明哪里符合，不要与活动时间矛盾），只输出 JSON 字符串数组，顺序与编号一致。\n"
+            + listing
+        )
     answer = llm.complete(prompt, max_tokens=80 * len(items) + 50)
     start, end = answer.find("["), answer.rfind("]")
     reasons = json.loads(answer[start : end + 1])
@@ -159,31 +390,52 @@ def llm_reasons(items: list[tuple], query: str) -> list[str]:
     return [r.strip() for r in reasons]
 
 
-def match_reasons(items: list[tuple], query: str | None, *, use_llm: bool = False) -> list[str]:
+def match_reasons(
+    items: list[tuple],
+    query: str | None,
+    *,
+    use_llm: bool = False,
+    context: ReasonContext | None = None,
+) -> list[str]:
     """Return one reason per (activity, distance_km), never raising."""
+    context = context or ReasonContext(query=query or "", ranked=bool(query))
+    english = context.english
     if use_llm and query and items:
         try:
-            return llm_reasons(items, query)
+            return llm_reasons(items, query, english=english)
         except Exception as exc:  # noqa: BLE001 - fall back to the offline sentences
             logger.warning("LLM match reasons failed, using offline reasons: %s", exc)
-    terms = query_terms(query) if query else []
-    vibes = query_vibes(query) if query else []
+    explain = bool(query) or context.small
+    terms = query_terms(context.rest) if query else []
     out = []
     for activity, distance in items:
         try:
-            if query:
-                out.append(
-                    offline_reason(activity, query, distance_km=distance, terms=terms, vibes=vibes)
+            if explain:
+                reason = offline_reason(
+                    activity, query, distance_km=distance, terms=terms, context=context
                 )
+                out.append(reason)
             else:
-                out.append(default_reason(activity, distance))
+                out.append(default_reason(activity, distance, english=english))
         except Exception:  # noqa: BLE001 - a reason must never break a search
             logger.exception("match reason failed for activity %s", getattr(activity, "pk", None))
             try:
-                out.append(default_reason(activity, distance))
+                out.append(default_reason(activity, distance, english=english))
             except Exception:  # noqa: BLE001
-                out.append("这个活动符合你的筛选条件。")
+                out.append(
+                    "This activity passes your filters."
+                    if english
+                    else "这个活动符合你的筛选条件。"
+                )
     return out
 
 
-__all__ = ["default_reason", "match_reasons", "offline_reason", "part_of_day", "query_terms"]
+__all__ = [
+    "ReasonContext",
+    "default_reason",
+    "excerpt",
+    "match_reasons",
+    "offline_reason",
+    "part_of_day",
+    "query_terms",
+]

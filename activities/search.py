@@ -15,6 +15,7 @@ Pipeline (docs/activities.md has the diagram):
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from datetime import datetime, time
 
@@ -25,7 +26,19 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from activities.models import Activity, ActivityStatus
 from activities.personalize import Personalizer
-from activities.reasons import match_reasons
+from activities.reasons import ReasonContext, match_reasons
+from activities.understanding import (
+    EMBED_REST,
+    RANK,
+    QueryUnderstanding,
+    apply_time,
+    order_by_closeness,
+    plan_place,
+    plan_time,
+    rank_by_time,
+    read_query,
+    user_zone,
+)
 from config.errors import InvalidArgument
 from rag import live
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
@@ -127,7 +140,9 @@ def hard_filter(parsed: dict, *, now: datetime | None = None):
     return qs
 
 
-def _plain_order(qs, parsed):
+def _plain_order(qs, parsed, understood: QueryUnderstanding | None = None):
+    if understood is not None and understood.time.applied == RANK:
+        return order_by_closeness(qs, understood.time)
     if parsed["location"]:
         return qs.order_by("distance_km", "start_at", "pk")
     return qs.order_by("start_at", "pk")
@@ -156,6 +171,8 @@ def activities_search(
     semantic_query: str | None = None,
     filters: dict | None = None,
     limit: int | None = None,
+    time_zone: str | None = None,
+    now: datetime | None = None,
 ) -> dict:
     """Search joinable activities; return ``{"results": [...], "meta": {...}}`` (plain data).
 
@@ -170,7 +187,11 @@ def activities_search(
         )
     query = (semantic_query or "").strip()[:500]
     parsed = parse_filters(filters)
-    qs = hard_filter(parsed)
+    now = now or timezone.now()
+    # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a
+    # radius with a location; the embedded text is the query without them (EMBED_REST).
+    understood, qs = _understand(query, parsed, time_zone=time_zone, now=now)
+    semantic = understood.rest if EMBED_REST else query
     row = live.get_settings()
     # Counting stops one past the exact-search limit: that is all the path choice needs, and
     # counting every passing row of a large table costs more than the vector search itself.
@@ -184,29 +205,39 @@ def activities_search(
         "model": None,
         "vectorPath": None,
         "personalised": None,
+        "understood": understood.as_meta(),
     }
     results: list[dict] = []
     if candidates <= SMALL_RESULT:
         meta["path"] = "hard_filter_small"
-        results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
-    elif not query:
+        results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
+    elif not semantic:
         meta["path"] = "hard_filter_sorted"
-        results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
+        results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
     else:
         reason = None
         try:
             # Within SEARCH_TIME_BUDGET_SECONDS; skipped at once while the breaker is open.
             # Kept out of the caches: a query is stored nowhere, so erasure could not find it.
-            vector = embed_query(query, use_cache=False)
+            vector = embed_query(semantic, use_cache=False)
         except ProviderError as exc:
             logger.warning("query embedding failed, answering from the hard filter: %s", exc)
             vector, reason = None, degraded_reason(exc)
         if vector is None:
             meta.update(path="hard_filter_degraded", degraded=True, degradedReason=reason)
-            results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
+            results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
         else:
-            results = _ranked(qs, vector, user=user, limit=limit, meta=meta, settings_row=row)
-    _add_reasons(results, query, row)
+            pool = limit * RERANK_POOL if understood.time.applied == RANK else limit
+            results = _ranked(qs, vector, user=user, limit=pool, meta=meta, settings_row=row)
+            results = rank_by_time(results, understood.time)[:limit]
+    context = ReasonContext(
+        query=query,
+        understood=understood,
+        small=meta["path"] == "hard_filter_small",
+        total=candidates,
+        ranked=meta["path"] == "semantic",
+    )
+    _add_reasons(results, query, row, context)
     for item in results:
         item.pop("_obj", None)
     return {"results": results, "meta": meta}
@@ -239,14 +270,40 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
     return results[:limit]
 
 
-def _add_reasons(results: list[dict], query: str, settings_row) -> None:
+def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnderstanding, object]:
+    """Read the query; return it and the hard-filter queryset with its time and place applied.
+
+    ``parsed`` gains the radius of a place cue (a location without a radius); the time phrase's
+    window narrows the queryset, or is recorded to rank by (``understood.time``).
+    """
+    try:
+        zone = user_zone(time_zone)
+    except ValueError:
+        raise InvalidArgument(
+            "timeZone must be an IANA time zone name.", details={"field": "timeZone"}
+        )
+    understood = read_query(query, now=now, tz=zone)
+    place = plan_place(understood, parsed["location"])
+    if place.applied == "radius":
+        lat, lng, _ = parsed["location"]
+        parsed["location"] = (lat, lng, place.radius_km)
+    qs = hard_filter(parsed, now=now)
+    plan = plan_time(understood, qs, start=parsed["start"], end=parsed["end"])
+    understood = dataclasses.replace(understood, time=plan, place=place)
+    return understood, apply_time(qs, plan)
+
+
+def _add_reasons(results: list[dict], query: str, settings_row, context=None) -> None:
     items = [(r["_obj"], r["distanceKm"]) for r in results]
     if not settings_row.match_reasons_enabled:
         from activities.reasons import default_reason
 
-        reasons = [default_reason(a, d) for a, d in items]
+        english = bool(context and context.english)
+        reasons = [default_reason(a, d, english=english) for a, d in items]
     else:
-        reasons = match_reasons(items, query or None, use_llm=settings_row.llm_match_reasons)
+        reasons = match_reasons(
+            items, query or None, use_llm=settings_row.llm_match_reasons, context=context
+        )
     for result, reason in zip(results, reasons, strict=True):
         result["matchReason"] = reason
 

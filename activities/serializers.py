@@ -140,6 +140,14 @@ class SearchInputSerializer(serializers.Serializer):
     )
     filters = SearchFiltersSerializer(required=False, allow_null=True)
     limit = fields.IntegerField(min_value=1, max_value=50, required=False, default=20)
+    timeZone = fields.StrictCharField(  # noqa: N815
+        required=False,
+        allow_blank=True,
+        allow_null=True,
+        max_length=64,
+        help_text="The user's IANA time zone (e.g. Asia/Shanghai) in which time phrases of the "
+        "query (今晚, 周五晚上, this weekend) are read; default: the server's TIME_ZONE.",
+    )
 
 
 class SearchResultSerializer(serializers.Serializer):
@@ -154,6 +162,44 @@ class SearchResultSerializer(serializers.Serializer):
     matchReason = serializers.CharField()  # noqa: N815
 
 
+class UnderstoodTimeSerializer(serializers.Serializer):
+    phrase = serializers.CharField(allow_null=True, help_text="The time phrase of the query.")
+    start = serializers.DateTimeField(allow_null=True, help_text="Start of its window.")
+    end = serializers.DateTimeField(allow_null=True, help_text="End of its window (exclusive).")
+    applied = serializers.ChoiceField(
+        choices=["filter", "rank"],
+        help_text="filter: only activities starting in the window (cut to timeRange); rank: "
+        "none starts there, so the filters are kept and results are ordered by closeness to it.",
+    )
+    reason = serializers.CharField()
+
+
+class UnderstoodPlaceSerializer(serializers.Serializer):
+    phrase = serializers.CharField(allow_null=True, help_text="The place cue (附近, near me).")
+    applied = serializers.ChoiceField(
+        choices=["radius", "location", "unknown"],
+        help_text="radius: filtered within radiusKm of filters.location; location: the "
+        "request's own radius (or none) applies; unknown: no location was given.",
+    )
+    radiusKm = serializers.FloatField(allow_null=True)  # noqa: N815
+
+
+class UnderstoodSerializer(serializers.Serializer):
+    language = serializers.ChoiceField(choices=["zh", "en", "mixed", "und"])
+    time = UnderstoodTimeSerializer(allow_null=True)
+    place = UnderstoodPlaceSerializer(allow_null=True)
+    kinds = serializers.ListField(
+        child=serializers.CharField(), help_text="Activity types the query names."
+    )
+    moods = serializers.ListField(
+        child=serializers.CharField(), help_text="Vibes (氛围) the query asks for."
+    )
+    rest = serializers.CharField(
+        allow_blank=True,
+        help_text="The query without its time phrase and place cue: the text that is embedded.",
+    )
+
+
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
     candidates = serializers.IntegerField()
@@ -164,6 +210,9 @@ class SearchMetaSerializer(serializers.Serializer):
         choices=list(DEGRADED_REASONS),
         allow_null=True,
         help_text="Why the search is degraded (null when it is not).",
+    )
+    understood = UnderstoodSerializer(
+        help_text="What the query was understood to ask (docs/QUERY_UNDERSTANDING.md)."
     )
 
 

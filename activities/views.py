@@ -179,5 +179,6 @@ class SearchView(APIView):
                 semantic_query=data.get("semanticQuery"),
                 filters=data.get("filters") or {},
                 limit=data.get("limit"),
+                time_zone=data.get("timeZone") or None,
             )
         return Response(SearchOutputSerializer(result).data)

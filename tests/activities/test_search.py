@@ -181,8 +181,9 @@ def test_search_endpoint_shape_and_validation(api_client, demo_activities):
     assert response.status_code == 200, response.content
     body = response.json()
     assert set(body) == {"results", "meta"}
-    assert set(body["meta"]) == {"path", "candidates", "degraded", "degradedReason"}
-    assert len(body["results"]) == 5
+    assert set(body["meta"]) == {"path", "candidates", "degraded", "degradedReason", "understood"}
+    assert body["meta"]["understood"]["time"]["phrase"] == "周五晚上"
+    assert 1 <= len(body["results"]) <= 5
     assert set(body["results"][0]) == {
         "id",
         "title",

@@ -1150,6 +1150,14 @@ export interface components {
          * @enum {string}
          */
         KindsEnum: "daily_digest" | "interest_spike" | "deadline_reminder";
+        /**
+         * @description * `zh` - zh
+         *     * `en` - en
+         *     * `mixed` - mixed
+         *     * `und` - und
+         * @enum {string}
+         */
+        LanguageEnum: "zh" | "en" | "mixed" | "und";
         LexicalSearchInRequest: {
             cursor?: string;
             /**
@@ -1371,6 +1379,8 @@ export interface components {
             /** @default 20 */
             limit: number;
             semanticQuery?: string | null;
+            /** @description The user's IANA time zone (e.g. Asia/Shanghai) in which time phrases of the query (今晚, 周五晚上, this weekend) are read; default: the server's TIME_ZONE. */
+            timeZone?: string | null;
         };
         SearchLocationRequest: {
             /** Format: double */
@@ -1393,6 +1403,8 @@ export interface components {
              */
             degradedReason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
             path: string;
+            /** @description What the query was understood to ask (docs/QUERY_UNDERSTANDING.md). */
+            understood: components["schemas"]["Understood"];
         };
         SearchOutput: {
             meta: components["schemas"]["SearchMeta"];
@@ -1533,6 +1545,66 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        Understood: {
+            /** @description Activity types the query names. */
+            kinds: string[];
+            language: components["schemas"]["LanguageEnum"];
+            /** @description Vibes (氛围) the query asks for. */
+            moods: string[];
+            place: components["schemas"]["UnderstoodPlace"] | null;
+            /** @description The query without its time phrase and place cue: the text that is embedded. */
+            rest: string;
+            time: components["schemas"]["UnderstoodTime"] | null;
+        };
+        UnderstoodPlace: {
+            /**
+             * @description radius: filtered within radiusKm of filters.location; location: the request's own radius (or none) applies; unknown: no location was given.
+             *
+             *     * `radius` - radius
+             *     * `location` - location
+             *     * `unknown` - unknown
+             */
+            applied: components["schemas"]["UnderstoodPlaceAppliedEnum"];
+            /** @description The place cue (附近, near me). */
+            phrase: string | null;
+            /** Format: double */
+            radiusKm: number | null;
+        };
+        /**
+         * @description * `radius` - radius
+         *     * `location` - location
+         *     * `unknown` - unknown
+         * @enum {string}
+         */
+        UnderstoodPlaceAppliedEnum: "radius" | "location" | "unknown";
+        UnderstoodTime: {
+            /**
+             * @description filter: only activities starting in the window (cut to timeRange); rank: none starts there, so the filters are kept and results are ordered by closeness to it.
+             *
+             *     * `filter` - filter
+             *     * `rank` - rank
+             */
+            applied: components["schemas"]["UnderstoodTimeAppliedEnum"];
+            /**
+             * Format: date-time
+             * @description End of its window (exclusive).
+             */
+            end: string | null;
+            /** @description The time phrase of the query. */
+            phrase: string | null;
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Start of its window.
+             */
+            start: string | null;
+        };
+        /**
+         * @description * `filter` - filter
+         *     * `rank` - rank
+         * @enum {string}
+         */
+        UnderstoodTimeAppliedEnum: "filter" | "rank";
         UserDeleteOut: {
             /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included) and embedding_cache. */
             deleted: {

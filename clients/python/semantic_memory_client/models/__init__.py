@@ -71,6 +71,7 @@ from .hybrid_search_out import HybridSearchOut
 from .index_state_enum import IndexStateEnum
 from .intent_enum import IntentEnum
 from .kinds_enum import KindsEnum
+from .language_enum import LanguageEnum
 from .lexical_search_in_request import LexicalSearchInRequest
 from .lexical_search_out import LexicalSearchOut
 from .lexical_search_out_items_item import LexicalSearchOutItemsItem
@@ -126,6 +127,11 @@ from .stream_tool_result_result import StreamToolResultResult
 from .tool_call import ToolCall
 from .tool_call_arguments import ToolCallArguments
 from .tool_call_result import ToolCallResult
+from .understood import Understood
+from .understood_place import UnderstoodPlace
+from .understood_place_applied_enum import UnderstoodPlaceAppliedEnum
+from .understood_time import UnderstoodTime
+from .understood_time_applied_enum import UnderstoodTimeAppliedEnum
 from .user_delete_out import UserDeleteOut
 from .user_delete_out_deleted import UserDeleteOutDeleted
 from .user_events_stream_event_daily_digest import UserEventsStreamEventDailyDigest
@@ -215,6 +221,7 @@ __all__ = (
     "IndexStateEnum",
     "IntentEnum",
     "KindsEnum",
+    "LanguageEnum",
     "LexicalSearchInRequest",
     "LexicalSearchOut",
     "LexicalSearchOutItemsItem",
@@ -270,6 +277,11 @@ __all__ = (
     "ToolCall",
     "ToolCallArguments",
     "ToolCallResult",
+    "Understood",
+    "UnderstoodPlace",
+    "UnderstoodPlaceAppliedEnum",
+    "UnderstoodTime",
+    "UnderstoodTimeAppliedEnum",
     "UserDeleteOut",
     "UserDeleteOutDeleted",
     "UserEventsStreamEventDailyDigest",

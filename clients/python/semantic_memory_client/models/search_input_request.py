@@ -29,11 +29,14 @@ class SearchInputRequest:
             filters (None | SearchFiltersRequest | Unset):
             limit (int | Unset):  Default: 20.
             semantic_query (None | str | Unset):
+            time_zone (None | str | Unset): The user's IANA time zone (e.g. Asia/Shanghai) in which time phrases of the
+                query (今晚, 周五晚上, this weekend) are read; default: the server's TIME_ZONE.
      """
 
     filters: None | SearchFiltersRequest | Unset = UNSET
     limit: int | Unset = 20
     semantic_query: None | str | Unset = UNSET
+    time_zone: None | str | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -58,6 +61,12 @@ class SearchInputRequest:
         else:
             semantic_query = self.semantic_query
 
+        time_zone: None | str | Unset
+        if isinstance(self.time_zone, Unset):
+            time_zone = UNSET
+        else:
+            time_zone = self.time_zone
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -69,6 +78,8 @@ class SearchInputRequest:
             field_dict["limit"] = limit
         if semantic_query is not UNSET:
             field_dict["semanticQuery"] = semantic_query
+        if time_zone is not UNSET:
+            field_dict["timeZone"] = time_zone
 
         return field_dict
 
@@ -110,10 +121,21 @@ class SearchInputRequest:
         semantic_query = _parse_semantic_query(d.pop("semanticQuery", UNSET))
 
 
+        def _parse_time_zone(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        time_zone = _parse_time_zone(d.pop("timeZone", UNSET))
+
+
         search_input_request = cls(
             filters=filters,
             limit=limit,
             semantic_query=semantic_query,
+            time_zone=time_zone,
         )
 
 

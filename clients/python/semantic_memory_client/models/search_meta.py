@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 from ..models.degraded_reason_enum import DegradedReasonEnum
 from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.understood import Understood
 
 
 
@@ -32,12 +34,14 @@ class SearchMeta:
                 * `embedding_timeout` - embedding_timeout
                 * `embedding_unavailable` - embedding_unavailable
             path (str):
+            understood (Understood):
      """
 
     candidates: int
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     path: str
+    understood: Understood
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -45,6 +49,7 @@ class SearchMeta:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.understood import Understood # noqa: PLC0415
         candidates = self.candidates
 
         degraded = self.degraded
@@ -57,6 +62,8 @@ class SearchMeta:
 
         path = self.path
 
+        understood = self.understood.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -65,6 +72,7 @@ class SearchMeta:
             "degraded": degraded,
             "degradedReason": degraded_reason,
             "path": path,
+            "understood": understood,
         })
 
         return field_dict
@@ -73,6 +81,7 @@ class SearchMeta:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         candidates = d.pop("candidates")
 
@@ -98,11 +107,17 @@ class SearchMeta:
 
         path = d.pop("path")
 
+        understood = Understood.from_dict(d.pop("understood"))
+
+
+
+
         search_meta = cls(
             candidates=candidates,
             degraded=degraded,
             degraded_reason=degraded_reason,
             path=path,
+            understood=understood,
         )
 
 

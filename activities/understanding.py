@@ -1,0 +1,342 @@
+"""What an activity search query asks for besides its meaning, and how the search applies it.
+
+``rag.understand`` reads the query (time phrases forward in the user's time zone, place cues,
+kind and mood cues from this app's vibe lexicon, the language); this module turns that into the
+search's plan (docs/activities.md, "Query understanding"):
+
+- **Time**: the phrase's window(s), cut to ``filters.timeRange``, *narrow* the hard filter
+  (``applied: "filter"``) when at least one row passing the other filters starts inside; when
+  none does, the filter is kept and rows are *ranked* by how close their start is to the window
+  (``applied: "rank"``), so the answer is not empty and says it is outside the time asked for.
+- **Place**: a nearby cue ("附近", "near me") with a location and no radius filters within
+  :data:`NEARBY_RADIUS_KM`; without a location nothing is filtered and ``meta`` says so.
+- **Kinds and moods**: the activity types and vibes the query names; the reasons name them when
+  the activity has them (``activities.reasons``).
+
+Pure functions except :func:`plan_time`, which counts rows of a queryset.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
+from django.db.models.functions import Greatest
+
+from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
+from rag.understand import Cue, Lexicon, Understanding, Window, understand
+from rag.understand.apply import NARROW, closeness, decide_time, intersect
+from rag.understand.apply import RANK as DECIDED_RANK
+
+NEARBY_RADIUS_KM = 5.0  # "附近" with a location and no radius: the agent's default too
+FILTER, RANK, NONE = "filter", "rank", "none"
+# Embed the query without its applied time phrases and place cues (``rest``), not the whole
+# query: measured in docs/BENCHMARKS.md ("Query understanding: what to embed").
+EMBED_REST = True
+# In "rank" mode a row starting in (or next to) the window gains up to this share of its score,
+# like the personal boost: the closest in time moves up among rows of similar meaning, without
+# burying the relevant ones (sorting by time alone lost most relevant rows: BENCHMARKS.md).
+TIME_RANK_WEIGHT = 0.1
+
+# Activity types the query may name (the types of the vibe table, each naming itself).
+KIND_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in TYPE_VIBES}
+# The vibe a query asks for: the words ``activities.vibes.query_vibes`` reads.
+MOOD_WORDS: dict[str, tuple[str, ...]] = {
+    vibe: KEYWORD_VIBES.get(vibe, ()) + QUERY_ONLY_KEYWORDS.get(vibe, ()) for vibe in VIBES
+}
+LEXICON = Lexicon(kinds=KIND_WORDS, moods=MOOD_WORDS)
+
+# English words asking for a vibe, matched as whole words ("art" is not in "party").
+EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
+    "热闹": ("lively", "party", "parties", "bar", "bars", "nightlife", "live music", "club"),
+    "安静": ("quiet", "calm", "peaceful", "relax", "relaxing", "reading", "meditation"),
+    "商务": ("networking", "startup", "startups", "founder", "founders", "business", "career"),
+    "亲子": ("kids", "kid", "children", "child", "family", "families"),
+    "运动": ("sport", "sports", "running", "run", "exercise", "workout", "fitness", "sweat"),
+    "玩水": ("water", "swim", "swimming", "surf", "surfing", "kayak", "kayaking", "paddle"),
+    "户外": ("outdoor", "outdoors", "hike", "hiking", "park", "picnic", "camping"),
+    "文艺": ("art", "arts", "museum", "exhibition", "gallery", "film", "movie", "poetry"),
+    "美食": ("food", "eat", "eating", "dinner", "coffee", "spicy", "hotpot", "restaurant"),
+    "社交": ("meet people", "make friends", "social", "chat", "chatting"),
+    "小局": ("few people", "small group", "small groups"),
+}
+_EN_MOOD_RE = {
+    vibe: re.compile(
+        r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")\b", re.I
+    )
+    for vibe, words in EN_MOOD_WORDS.items()
+}
+
+
+@dataclass(frozen=True)
+class TimePlan:
+    """What the search does with the query's time phrase.
+
+    ``applied`` is ``"filter"`` (only rows starting in ``windows``), ``"rank"`` (the filter is
+    kept, rows ordered by closeness to ``windows``) or ``"none"``. ``windows`` are already cut
+    to the request's ``timeRange`` when they overlap it.
+    """
+
+    applied: str
+    phrase: str | None = None
+    windows: tuple[Window, ...] = ()
+    reason: str = ""
+
+    @property
+    def start(self) -> datetime | None:
+        """Return the start of the first window."""
+        return self.windows[0].start if self.windows else None
+
+    @property
+    def end(self) -> datetime | None:
+        """Return the end of the last window."""
+        return self.windows[-1].end if self.windows else None
+
+    def contains(self, moment: datetime) -> bool:
+        """Return whether ``moment`` lies in one of the windows."""
+        at = moment.timestamp()
+        return any(w.start.timestamp() <= at < w.end.timestamp() for w in self.windows)
+
+    def closeness(self, moment: datetime) -> float:
+        """Return 1.0 inside a window, less the farther ``moment`` is from the nearest one."""
+        return max((closeness(moment, w) for w in self.windows), default=0.0)
+
+    def as_meta(self) -> dict | None:
+        """Return ``{phrase, start, end, applied, reason}`` or None without a time phrase."""
+        if self.applied == NONE and self.phrase is None:
+            return None
+        return {
+            "phrase": self.phrase,
+            "start": None if self.start is None else self.start.isoformat(),
+            "end": None if self.end is None else self.end.isoformat(),
+            "applied": self.applied,
+            "reason": self.reason,
+        }
+
+
+NO_TIME = TimePlan(NONE)
+
+
+@dataclass(frozen=True)
+class PlacePlan:
+    """What the search does with a place cue: ``applied`` is ``"radius"`` (the search filters
+    within ``radius_km``), ``"location"`` (the request's own radius or none: the location only
+    orders), ``"unknown"`` (asked, but the request has no location) or ``"none"``."""
+
+    applied: str
+    phrase: str | None = None
+    radius_km: float | None = None
+
+    def as_meta(self) -> dict | None:
+        """Return ``{phrase, applied, radiusKm}`` or None without a place cue."""
+        if self.applied == NONE:
+            return None
+        return {"phrase": self.phrase, "applied": self.applied, "radiusKm": self.radius_km}
+
+
+@dataclass(frozen=True)
+class QueryUnderstanding:
+    """What an activity search understood: the ``rag.understand`` reading and the app's cues."""
+
+    found: Understanding
+    kinds: tuple[Cue, ...] = ()
+    moods: tuple[Cue, ...] = ()
+    time: TimePlan = NO_TIME
+    place: PlacePlan = field(default_factory=lambda: PlacePlan(NONE))
+
+    @property
+    def language(self) -> str:
+        """Return "zh", "en", "mixed" or "und"."""
+        return self.found.language
+
+    @property
+    def english(self) -> bool:
+        """Return whether reasons should be written in English."""
+        return self.found.language == "en"
+
+    @property
+    def rest(self) -> str:
+        """Return the query without its applied time phrases and place cues."""
+        return self.found.rest
+
+    def mood_labels(self) -> list[str]:
+        """Return the vibes the query asks for, in the order it names them."""
+        return [c.label for c in self.moods]
+
+    def as_meta(self) -> dict:
+        """Return ``meta.understood``."""
+        return {
+            "language": self.language,
+            "time": self.time.as_meta(),
+            "place": self.place.as_meta(),
+            "kinds": [c.label for c in self.kinds],
+            "moods": self.mood_labels(),
+            "rest": self.rest,
+        }
+
+
+def user_zone(name: str | None) -> zoneinfo.ZoneInfo:
+    """Return the IANA zone ``name`` (the settings zone when empty); raise ValueError if unknown."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError, TypeError) as exc:
+        raise ValueError(f"unknown time zone {name!r}") from exc
+
+
+def english_moods(text: str) -> list[Cue]:
+    """Return one cue per vibe an English query asks for (whole words), ordered by position."""
+    cues = []
+    for order, (vibe, pattern) in enumerate(_EN_MOOD_RE.items()):
+        match = pattern.search(text or "")
+        if match:
+            cues.append((match.start(), order, Cue(vibe, match.group(0), match.span())))
+    cues.sort(key=lambda item: (item[0], item[1]))
+    return [cue for _, _, cue in cues]
+
+
+def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
+    """Return what ``query`` asks for, read forward from ``now`` in the zone ``tz``."""
+    found = understand(query, now=now, tz=tz, direction="future", lexicon=LEXICON)
+    moods = list(found.moods)
+    seen = {c.label for c in moods}
+    for cue in english_moods(found.text):
+        if cue.label not in seen:
+            moods.append(cue)
+            seen.add(cue.label)
+    moods.sort(key=lambda c: c.span)
+    return QueryUnderstanding(found=found, kinds=found.kinds, moods=tuple(moods))
+
+
+def plan_place(understood: QueryUnderstanding, location) -> PlacePlan:
+    """Return what to do with a place cue given the request's ``(lat, lng, radius)`` or None."""
+    cues = understood.found.places
+    if not cues:
+        return PlacePlan(NONE)
+    phrase = cues[0].text
+    if location is None:
+        return PlacePlan("unknown", phrase)
+    radius = location[2]
+    if radius is not None:
+        return PlacePlan("location", phrase, radius)
+    return PlacePlan("radius", phrase, understood.found.radius_km or NEARBY_RADIUS_KM)
+
+
+def _windows(understood: QueryUnderstanding, start, end) -> tuple[tuple[Window, ...], str | None]:
+    """Return the windows of the narrowest phrase cut to ``[start, end]``, and the phrase."""
+    phrase = understood.found.time
+    if phrase is None:
+        return (), None
+    cut = tuple(w for w in (intersect(w, start, end) for w in phrase.windows) if w is not None)
+    return cut, phrase.text
+
+
+def in_windows(windows) -> Q:
+    """Return the filter "starts in one of ``windows``" (half-open)."""
+    query = Q(pk__in=[])
+    for window in windows:
+        query |= Q(start_at__gte=window.start, start_at__lt=window.end)
+    return query
+
+
+def plan_time(understood: QueryUnderstanding, qs, *, start=None, end=None) -> TimePlan:
+    """Return the time plan for the rows of ``qs`` (every other hard filter applied).
+
+    ``rag.understand.apply.decide_time`` decides from counts: narrow when a row starts in the
+    phrase's window(s) cut to ``[start, end]``; rank by closeness when none does but rows pass;
+    with no row at all, narrow (an honest empty answer). A window wholly outside the request's
+    ``timeRange`` ranks by the phrase's own window(s) when rows pass.
+    """
+    phrase = understood.found.time
+    if phrase is None:
+        return NO_TIME
+    windows, text = _windows(understood, start, end)
+    span = Window(windows[0].start, windows[-1].end) if windows else None
+    inside = int(bool(windows) and qs.filter(in_windows(windows)).exists())
+    total = int(inside or qs.exists())
+    decision = decide_time(window=span, inside=inside, total=total)
+    # Counts are 0/1 here (existence is all the decision needs), so the reasons are our own.
+    if decision.mode == NARROW:
+        reason = "activities start in the window" if inside else "no row passes the filters"
+        return TimePlan(FILTER, text, windows or tuple(phrase.windows), reason)
+    if decision.mode == DECIDED_RANK:
+        reason = "no activity starts in the window: ranked by closeness to it"
+        return TimePlan(RANK, text, windows, reason)
+    # No overlap with timeRange: rank by the phrase's own window, or nothing passes at all.
+    if total:
+        reason = "the window is outside timeRange: ranked by closeness to it"
+        return TimePlan(RANK, text, tuple(phrase.windows), reason)
+    return TimePlan(FILTER, text, tuple(phrase.windows), "no row passes the filters")
+
+
+def apply_time(qs, plan: TimePlan):
+    """Return ``qs`` narrowed to the plan's windows (``"filter"``), else unchanged."""
+    if plan.applied == FILTER:
+        return qs.filter(in_windows(plan.windows))
+    return qs
+
+
+def order_by_closeness(qs, plan: TimePlan):
+    """Return ``qs`` ordered by the time between its start and the plan's nearest window.
+
+    Used on the paths that do not rank by meaning when the plan ranks; the nearest window is
+    the one the row is closest to (a row in none of them is outside all).
+    """
+    gaps = []
+    for window in plan.windows:
+        before = ExpressionWrapper(Value(window.start) - F("start_at"), DurationField())
+        after = ExpressionWrapper(F("start_at") - Value(window.end), DurationField())
+        gaps.append(Greatest(before, after))
+    if len(gaps) == 1:
+        gap = gaps[0]
+    else:
+        from django.db.models.functions import Least
+
+        gap = Least(*gaps)
+    return qs.annotate(time_gap=gap).order_by("time_gap", "start_at", "pk")
+
+
+def time_boost(score: float | None, closeness_: float) -> float:
+    """Return ``score * (1 + TIME_RANK_WEIGHT * closeness)``: time orders, meaning still leads."""
+    return (score or 0.0) * (1.0 + TIME_RANK_WEIGHT * closeness_)
+
+
+def rank_by_time(results: list[dict], plan: TimePlan) -> list[dict]:
+    """Return ranked results re-ordered by score raised for closeness to the plan's window.
+
+    Only in ``"rank"`` mode (no row starts in the window); ``score`` in each result becomes the
+    raised score, so the order the client sees is the order of the scores.
+    """
+    if plan.applied != RANK:
+        return results
+    for result in results:
+        if result["score"] is not None:
+            raised = time_boost(result["score"], plan.closeness(result["_obj"].start_at))
+            result["score"] = round(raised, 4)
+    return sorted(results, key=lambda r: (-(r["score"] or 0.0), r["id"]))
+
+
+__all__ = [
+    "EMBED_REST",
+    "FILTER",
+    "LEXICON",
+    "NEARBY_RADIUS_KM",
+    "NONE",
+    "RANK",
+    "TIME_RANK_WEIGHT",
+    "PlacePlan",
+    "QueryUnderstanding",
+    "TimePlan",
+    "apply_time",
+    "english_moods",
+    "order_by_closeness",
+    "plan_place",
+    "plan_time",
+    "rank_by_time",
+    "time_boost",
+    "read_query",
+    "user_zone",
+]

@@ -1,0 +1,230 @@
+"""`/rag/search` applies what it understood in the query: time, place, language, vibes.
+
+Through the real endpoint with the headers a client sends (token, JSON), over the demo
+activities with real embeddings; the fixed-'now' cases call the service with an injected now
+over demo data loaded at that now.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zoneinfo
+from datetime import datetime, timedelta
+
+import pytest
+
+from activities.search import activities_search
+
+SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def post(client, body: dict):
+    """POST /rag/search as a client does: a JSON body, JSON accepted, the token header."""
+    return client.post(
+        "/rag/search",
+        data=json.dumps(body, ensure_ascii=False),
+        content_type="application/json",
+        HTTP_ACCEPT="application/json",
+    )
+
+
+def local(iso: str) -> datetime:
+    return datetime.fromisoformat(iso).astimezone(SHANGHAI)
+
+
+@pytest.fixture
+def monday():
+    """10:00 on the first Monday at least a day from now (Shanghai): a fixed 'now'."""
+    from django.utils import timezone
+
+    day = timezone.now().astimezone(SHANGHAI).date() + timedelta(days=1)
+    day += timedelta(days=(0 - day.weekday()) % 7)
+    return datetime(day.year, day.month, day.day, 10, tzinfo=SHANGHAI)
+
+
+@pytest.fixture
+def demo_at_monday(db, demo_items, demo_user, monday):
+    """The demo activities loaded (and embedded) as if on ``monday``."""
+    from activities.demo import load_demo_activities
+
+    created, totals = load_demo_activities(demo_items, creator=demo_user, now=monday)
+    assert totals.errors == 0
+    return created
+
+
+def test_friday_evening_lively_never_returns_saturday(demo_at_monday, monday):
+    outcome = activities_search(semantic_query="周五晚上热闹的地方", limit=20, now=monday)
+    time = outcome["meta"]["understood"]["time"]
+    assert time["phrase"] == "周五晚上" and time["applied"] == "filter"
+    assert outcome["results"]
+    for result in outcome["results"]:
+        start = local(result["startAt"])
+        assert start.weekday() == 4 and start.hour >= 18, result
+        assert "周六" not in result["matchReason"]
+        assert "「周五晚上」" in result["matchReason"]
+
+
+def test_a_time_phrase_with_nothing_inside_ranks_by_closeness(demo_at_monday, monday):
+    # Nothing starts between midnight and 06:00 tomorrow: the filter is kept, time ranks.
+    outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=5, now=monday)
+    time = outcome["meta"]["understood"]["time"]
+    assert time["applied"] == "rank"
+    assert outcome["results"]
+    assert all("没有合适的" in r["matchReason"] for r in outcome["results"])
+
+
+def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monday, monkeypatch):
+    from activities import search
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a query that is only a time phrase embeds nothing")
+
+    monkeypatch.setattr(search, "embed_query", refuse)
+    outcome = activities_search(semantic_query="下周", limit=50, now=monday)
+    assert outcome["meta"]["path"] == "hard_filter_sorted"
+    starts = [local(r["startAt"]) for r in outcome["results"]]
+    assert starts == sorted(starts)
+    assert all(s.date() >= (monday + timedelta(days=7)).date() for s in starts)
+
+
+def test_next_week_through_the_endpoint_stays_in_the_window(api_client, demo_activities):
+    response = post(api_client, {"semanticQuery": "下周热闹的地方", "limit": 10})
+    assert response.status_code == 200, response.content
+    understood = response.json()["meta"]["understood"]
+    assert understood["language"] == "zh"
+    assert understood["moods"] == ["热闹"]
+    assert understood["rest"] == "热闹的地方"
+    time = understood["time"]
+    assert time["applied"] == "filter"
+    start, end = datetime.fromisoformat(time["start"]), datetime.fromisoformat(time["end"])
+    results = response.json()["results"]
+    assert results
+    for result in results:
+        assert start <= datetime.fromisoformat(result["startAt"]) < end
+
+
+def test_the_window_is_cut_to_the_requests_time_range(api_client, make_activity):
+    from django.utils import timezone
+
+    today = timezone.now().astimezone(SHANGHAI).date()
+    monday = today + timedelta(days=(7 - today.weekday()))  # next week's Monday
+    for days in (0, 1):
+        day = monday + timedelta(days=days)
+        make_activity(
+            title=f"桌游 {days}", start_at=datetime(*day.timetuple()[:3], 20, tzinfo=SHANGHAI)
+        )
+    response = post(
+        api_client,
+        {
+            "semanticQuery": "下周的桌游",
+            "filters": {
+                "timeRange": {
+                    "start": f"{monday.isoformat()}T00:00:00+08:00",
+                    "end": f"{monday.isoformat()}T23:59:59+08:00",
+                }
+            },
+        },
+    )
+    assert response.status_code == 200, response.content
+    time = response.json()["meta"]["understood"]["time"]
+    assert time["applied"] == "filter"
+    assert local(time["start"]).date() == monday
+    assert local(time["end"]) <= datetime(*monday.timetuple()[:3], 23, 59, 59, tzinfo=SHANGHAI)
+    results = response.json()["results"]
+    assert [local(r["startAt"]).date() for r in results] == [monday]
+
+
+def test_english_query_gets_english_reasons(api_client, demo_activities):
+    response = post(api_client, {"semanticQuery": "water sports next week", "limit": 5})
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["meta"]["understood"]["language"] == "en"
+    assert body["meta"]["understood"]["time"]["phrase"] == "next week"
+    for result in body["results"]:
+        reason = result["matchReason"]
+        assert reason[0].isupper() and reason.endswith(".")
+        outside_quotes = re.sub(r'"[^"]*"', "", reason)
+        assert not HAN.search(outside_quotes), reason
+
+
+def test_spicy_reason_mentions_spicy(api_client, demo_activities):
+    response = post(api_client, {"semanticQuery": "想吃辣的", "limit": 5})
+    assert response.status_code == 200
+    reasons = [r["matchReason"] for r in response.json()["results"]]
+    assert reasons and "辣" in reasons[0]
+
+
+def test_nearby_with_a_location_filters_within_the_default_radius(api_client, demo_activities):
+    from activities.understanding import NEARBY_RADIUS_KM
+
+    response = post(
+        api_client,
+        {
+            "semanticQuery": "附近能放松的地方",
+            "filters": {"location": {"lat": 31.2304, "lng": 121.4737}},
+            "limit": 50,
+        },
+    )
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["meta"]["understood"]["place"] == {
+        "phrase": "附近",
+        "applied": "radius",
+        "radiusKm": NEARBY_RADIUS_KM,
+    }
+    assert body["results"]
+    assert all(r["distanceKm"] <= NEARBY_RADIUS_KM for r in body["results"])
+
+
+def test_nearby_without_a_location_says_unknown(api_client, demo_activities):
+    body = post(api_client, {"semanticQuery": "附近的桌游"}).json()
+    assert body["meta"]["understood"]["place"]["applied"] == "unknown"
+    assert body["results"]
+
+
+def test_few_results_say_they_are_all_that_pass(api_client, demo_activities):
+    body = post(
+        api_client, {"semanticQuery": "安静读书", "filters": {"type": "社交"}, "limit": 5}
+    ).json()
+    assert body["meta"]["path"] == "hard_filter_small"
+    assert body["results"]
+    for result in body["results"]:
+        assert "符合筛选条件的只有这" in result["matchReason"]
+        assert "意思相近" not in result["matchReason"]
+
+
+def test_time_zone_is_the_users(api_client, demo_activities):
+    body = post(api_client, {"semanticQuery": "tomorrow", "timeZone": "America/New_York"}).json()
+    start = datetime.fromisoformat(body["meta"]["understood"]["time"]["start"])
+    assert start.utcoffset() in (timedelta(hours=-5), timedelta(hours=-4))
+    assert (start.hour, start.minute) == (0, 0)
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "../etc/passwd", "x" * 65, 5])
+def test_an_unknown_time_zone_is_a_400(api_client, db, zone):
+    response = post(api_client, {"semanticQuery": "今晚", "timeZone": zone})
+    assert response.status_code == 400
+    assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+def test_no_time_phrase_leaves_time_null(api_client, demo_activities):
+    body = post(api_client, {"semanticQuery": "玩水"}).json()
+    assert body["meta"]["understood"]["time"] is None
+    assert body["meta"]["understood"]["place"] is None
+
+
+def test_the_schema_describes_meta_understood():
+    from tests.fuzz.world import load_schema
+
+    schema = load_schema()
+    components = schema["components"]["schemas"]
+    meta = components["SearchMeta"]["properties"]
+    assert "understood" in meta
+    understood = components["Understood"]["properties"]
+    assert {"language", "time", "place", "kinds", "moods", "rest"} <= set(understood)
+    time = components["UnderstoodTime"]["properties"]
+    applied = time["applied"]["allOf"][0]["$ref"].rsplit("/", 1)[1]
+    assert set(components[applied]["enum"]) == {"filter", "rank"}
+    assert "timeZone" in components["SearchInputRequest"]["properties"]
