@@ -96,6 +96,7 @@ def free_port() -> int:
 
 
 def start_processes(url: str, port: int) -> list[subprocess.Popen]:
+    """Start ``manage.py serve`` as shipped: the web server and one cluster per queue."""
     # One OpenMP thread per process: on a shared 2-core machine a spinning second thread makes
     # a one-query embedding 10-50 times slower (the query path embeds one short text).
     env = {
@@ -106,33 +107,25 @@ def start_processes(url: str, port: int) -> list[subprocess.Popen]:
         "EMBEDDING_NUM_THREADS": "1",
         "OMP_NUM_THREADS": "1",
     }
-    py = sys.executable
     # The server's log (tracebacks of any 500) goes to .runtime/, next to the other bench files.
     log_path = ROOT / ".runtime" / "bench_memory_server.log"
     log_path.parent.mkdir(exist_ok=True)
-    server = subprocess.Popen(
-        [py, "manage.py", "runserver", "--noreload", f"127.0.0.1:{port}"],
+    serve = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
         stderr=log_path.open("w"),
     )
-    # One OpenMP thread per worker: the two workers share the two cores without oversubscribing.
-    cluster = subprocess.Popen(
-        [py, "manage.py", "qcluster"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.time() + 60
+    deadline = time.time() + 90
     while time.time() < deadline:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return [server, cluster]
+                return [serve]
         except OSError:
             time.sleep(0.3)
-    raise SystemExit("runserver did not start")
+    stop_processes([serve])
+    raise SystemExit("manage.py serve did not start")
 
 
 def stop_processes(procs: list[subprocess.Popen]) -> None:
@@ -141,7 +134,7 @@ def stop_processes(procs: list[subprocess.Popen]) -> None:
             proc.send_signal(signal.SIGINT)
     for proc in procs:
         try:
-            proc.wait(timeout=20)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connection
 from django.db.models import FloatField, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
@@ -130,25 +131,33 @@ def lexical_search(
     page_size: int = DEFAULT_PAGE_SIZE,
     cursor: str | None = None,
     default_operator: str = "or",
+    binding: tuple | None = None,
+    proximity=None,
 ) -> tuple[list[Scored], str | None]:
-    """Return one page of lexical hits and the cursor of the next page (or None)."""
+    """Return one page of lexical hits and the cursor of the next page (or None).
+
+    ``binding`` (the request as sent) replaces the query and filter in the cursor's fingerprint
+    when a caller derives them from it (memory.understanding); ``proximity`` (a Window) scales
+    each rank by the closeness of the message's ts to it.
+    """
     flt = scoped(flt)
-    fp = fingerprint("lexical", user.pk, query_text, default_operator, flt)
+    fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
     tsquery = lexical_tsquery(query_text, default_operator, user=user)
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
     query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
+    # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
+    rank_expr = Cast(
+        SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
+    )
+    if proximity is not None:
+        rank_expr = rank_expr * ts_closeness(proximity)
     qs = (
         apply_filter(ChatMessage.objects.filter(user=user), flt)
         .alias(_vector=search_vector("search_text"))
         .filter(_vector=query)
-        # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
-        .annotate(
-            _rank=Cast(
-                SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
-            )
-        )
+        .annotate(_rank=rank_expr)
     )
     if position:
         try:
@@ -173,6 +182,18 @@ def lexical_search(
             "lexical", fp, [float(last._rank), last.ts.isoformat(), last.message_id]
         )
     return [Scored(row=r, score=float(r._rank), extra={}) for r in rows], next_cursor
+
+
+def ts_closeness(window):
+    """Return the SQL of ``rag.understand.apply.closeness`` of each row's ts to ``window``."""
+    start, end = window.start.timestamp(), window.end.timestamp()
+    scale = max(end - start, 86400.0)
+    return RawSQL(
+        "1.0 / (1.0 + GREATEST(%s - extract(epoch FROM memory_chatmessage.ts),"
+        " extract(epoch FROM memory_chatmessage.ts) - %s, 0) / %s)::float8",
+        [start, end, scale],
+        output_field=FloatField(),
+    )
 
 
 def snippets(content: str, query_text: str) -> list[str]:
