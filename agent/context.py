@@ -275,7 +275,9 @@ def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
 
     floor = live.get_settings().floor_for("memory", current_model())
     chunks = []
-    hits, _ = messages_recall(user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector)
+    hits, _ = messages_recall(
+        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector, ended_only=True
+    )
     for hit in hits:
         semantic = hit.get("semantic_score")
         lexical = hit.get("lexical_score") or 0.0

@@ -246,5 +246,7 @@ def hybrid(
         )
         return (by_closeness(hits, window, top_k),)
 
-    (hits,), understood = run_understood(query_text=query_text, flt=flt, tz=tz, now=now, search=run)
+    (hits,), understood = run_understood(
+        query_text=query_text, flt=flt, tz=tz, now=now, search=run, ended_only=ended_only
+    )
     return hits, vectors.reason, understood

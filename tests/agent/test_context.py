@@ -204,7 +204,7 @@ def test_knowledge_pass_leaves_a_phrase_about_now_unapplied(
 
     now = timezone.localtime()
     capture = django_capture_on_commit_callbacks
-    _store(user, "k2", now - timedelta(days=40), "我不吃辣，火锅只点清汤", capture)
+    _store(user, "k2", now - timedelta(days=40), "我不吃辣，吃火锅只点清汤", capture)
     _store(user, "k3", now - timedelta(seconds=1), "今天天气很好", capture)
     # Read as a recall of today, 今天 would keep only k3; the turn talks about now instead.
     keys = [c.key for c in knowledge_pass(user, "今天想吃火锅")]
