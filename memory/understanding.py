@@ -49,7 +49,8 @@ def time_zone(name: str | None) -> zoneinfo.ZoneInfo:
     """Return the zone a request names (IANA), else the project's; INVALID_ARGUMENT if unknown."""
     try:
         return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+    # A directory of the zone database ("Asia") raises IsADirectoryError, an OSError.
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         raise InvalidArgument(
             "time_zone: use an IANA time zone name (Asia/Shanghai, Europe/Paris, UTC).",
             details={"field": "time_zone"},
