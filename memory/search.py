@@ -7,8 +7,9 @@
 - Semantic: ``match_conversations`` (the SQL function of migration 0002) with the filter
   applied before the nearest-neighbour search; the default floor is the live
   ``floor_for("memory", model)``.
-- Hybrid: reciprocal-rank fusion (live ``fusion_k``) of both lists, each item carrying both
-  component scores and ranks.
+- Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists, then neighbour
+  turns and whole chats re-ranked (memory/ranking.py), each item carrying both component
+  scores and ranks.
 - Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
   provider is down or slow), semantic search with a text and hybrid search answer from the
   lexical list alone and say so (``degraded``, ``degraded_reason``).
@@ -29,6 +30,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
+from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
@@ -368,27 +370,32 @@ def hybrid_search(
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [item.row.pk for item in lexical]
-    fused = rrf([lexical_ids, semantic_ids], k=live.get_settings().fusion_k)[:top_k]
-    missing = [f.key for f in fused if f.key not in sims]
+    fused = rrf([lexical_ids, semantic_ids], k=ranking.FUSION_K)
+    ranks = {f.key: f.ranks for f in fused}
+    scores = ranking.add_neighbours({f.key: f.score for f in fused}, flt)
+    scores = ranking.boost_chats(scores, pairs)
+    best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
+    missing = [pk for pk in best if pk not in sims]
     if vector is not None:
         sims.update(_similarities(vector, missing))
     rows = {item.row.pk: item.row for item in lexical}
-    rows.update(_load([f.key for f in fused if f.key not in rows]))
+    rows.update(_load([pk for pk in best if pk not in rows]))
     lexical_scores = {item.row.pk: item.score for item in lexical}
     items = []
-    for f in fused:
-        if f.key not in rows:
+    for pk in best:
+        if pk not in rows:
             continue
+        lexical_rank, semantic_rank = ranks.get(pk, (None, None))
         items.append(
             Scored(
-                row=rows[f.key],
-                score=f.score,
+                row=rows[pk],
+                score=scores[pk],
                 extra={
-                    "hybrid_score": f.score,
-                    "lexical_score": lexical_scores.get(f.key, 0.0),
-                    "lexical_rank": f.ranks[0],
-                    "semantic_score": sims.get(f.key),
-                    "semantic_rank": f.ranks[1],
+                    "hybrid_score": scores[pk],
+                    "lexical_score": lexical_scores.get(pk, 0.0),
+                    "lexical_rank": lexical_rank,
+                    "semantic_score": sims.get(pk),
+                    "semantic_rank": semantic_rank,
                 },
             )
         )
