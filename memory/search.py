@@ -372,8 +372,9 @@ def hybrid_search(
     lexical_ids = [item.row.pk for item in lexical]
     fused = rrf([lexical_ids, semantic_ids], k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
-    scores = ranking.add_neighbours({f.key: f.score for f in fused}, flt)
-    scores = ranking.boost_chats(scores, pairs)
+    scores = {f.key: f.score for f in fused}
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        scores = ranking.boost_chats(ranking.add_neighbours(scores, flt), pairs)
     best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
     missing = [pk for pk in best if pk not in sims]
     if vector is not None:
