@@ -5,16 +5,18 @@ or ``--database-url``), never the development data::
 
     python bench/memory_locomo.py --datasets ../shared/datasets [--skip-load] [--no-write]
 
-1. Start ``manage.py runserver --noreload`` on a free port and ``manage.py qcluster`` on that
-   database. Load LoCoMo with a staff token: one user per conversation, one message per turn
-   (``dia_id`` as message_id, the session date as ts plus one second per turn, the speaker's
+1. Start ``manage.py serve`` on a free port and that database, as shipped: the web server and
+   one worker cluster per queue (interactive, bulk: a 500-message import goes to bulk). Load
+   LoCoMo with a staff token: one user per conversation, one message per turn (``dia_id`` as
+   message_id, the session date as ts plus one second per turn, the speaker's
    name and any image caption in the text, one chat per session). Time until every message is
    embedded: ingestion messages per second.
 2. Embed the same texts (each row's ``embedding_text()``) directly with the provider in this
    process: the raw embedding throughput the ingestion is compared with.
 3. Ask the questions of categories 1-4 with evidence through lexical, semantic and hybrid
-   search (top_k 10): recall@5 and recall@10 of the evidence turns per endpoint and category,
-   p50/p95 latency per endpoint, and the semantic scores of evidence hits (floor calibration).
+   search (top_k 10), and hybrid again with ``understand: true`` (time phrases read in UTC,
+   counted back from the day after the conversation's last session): recall@5 and recall@10
+   of the evidence turns per endpoint and category, p50/p95 latency per endpoint, and the semantic scores of evidence hits (floor calibration).
 
 The product runs as shipped: default live settings, retention on (90 days) with its daily
 schedule. LoCoMo's dates are from 2022-2023; retention counts a message's age from when the
@@ -414,8 +416,9 @@ def report(
                 [[n, seconds, ingest_rate, raw_rate, ingest_rate / raw_rate]],
             ),
             "",
-            "Ingestion: HTTP writes in batches of 500, embedding by a real `qcluster` (2 workers, "
-            "one thread each) in groups of 100; raw: the same texts through the provider in this "
+            "Ingestion: HTTP writes in batches of 500, embedding by the real workers of "
+            "`manage.py serve` (an import goes to the bulk queue: 1 worker, nice 10) in groups "
+            "of 100; raw: the same texts through the provider in this "
             "process (batches of 100, default threads). Target ratio >= 0.8.",
         ]
     if retention:
