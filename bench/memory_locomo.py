@@ -16,7 +16,8 @@ or ``--database-url``), never the development data::
 3. Ask the questions of categories 1-4 with evidence through lexical, semantic and hybrid
    search (top_k 10), and hybrid again with ``understand: true`` (time phrases read in UTC,
    counted back from the day after the conversation's last session): recall@5 and recall@10
-   of the evidence turns per endpoint and category, p50/p95 latency per endpoint, and the semantic scores of evidence hits (floor calibration).
+   of the evidence turns per endpoint and category, p50/p95 latency per endpoint, and the
+   semantic scores of evidence hits (floor calibration).
 
 The product runs as shipped: default live settings, retention on (90 days) with its daily
 schedule. LoCoMo's dates are from 2022-2023; retention counts a message's age from when the
