@@ -19,6 +19,7 @@ Each constant was kept because it raised hybrid recall@10 on LoCoMo (docs/BENCHM
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections import defaultdict
 
@@ -31,7 +32,7 @@ FUSION_K = 10
 NEIGHBOUR_ANCHORS = 20
 NEIGHBOUR_WEIGHT = 0.1
 CHAT_TOP = 3
-CHAT_BOOST = 0.6
+CHAT_BOOST = 0.3
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
@@ -119,3 +120,94 @@ def boost_chats(scores: dict[int, float], pairs: list[tuple]) -> dict[int, float
         z = (by_chat[chat_of[pk]] - mean) / spread if pk in chat_of else 0.0
         out[pk] = score + CHAT_BOOST * top * max(0.0, z) / 3
     return out
+
+
+# --- a third list: BM25 over the query's words, English words stemmed --------------------------
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+# Document frequencies and the mean length come from the user's latest this many turns, so the
+# cost is bounded however long the history (as for the common-word rule of memory.search).
+BM25_SAMPLE = 2000
+MIN_STEM = 3
+TSV = "to_tsvector('simple', memory_chatmessage.search_text)"
+
+
+def _terms(cursor, lexemes: list[str]) -> list[str]:
+    """Return the tsquery of each query word: ``stem:*`` for an English word, else the word."""
+    from rag.text import quote_lexeme
+
+    cursor.execute("SELECT w, ts_lexize('english_stem', w) FROM unnest(%s::text[]) AS w", [lexemes])
+    stems = dict(cursor.fetchall())
+    out = []
+    for lexeme in lexemes:
+        found = stems.get(lexeme) if lexeme.isascii() and lexeme.isalpha() else None
+        if found and len(found[0]) >= MIN_STEM:
+            out.append(quote_lexeme(found[0]) + ":*")
+        else:
+            out.append(quote_lexeme(lexeme))
+    return list(dict.fromkeys(out))
+
+
+def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
+    """Return the ids of the user's turns best by BM25 over ``lexemes`` (matched or not).
+
+    ``ts_rank_cd`` knows no inverse document frequency and ``simple`` no stemming: this list
+    weighs each word by its rarity in the user's history and matches English words by stem
+    ("researching" finds "research", "researched"). A word counts once per turn; the length is
+    the turn's number of distinct words. Fused as a third list, it raised LoCoMo hybrid
+    recall@10 (docs/BENCHMARKS.md).
+    """
+    from django.db.models import FloatField
+    from django.db.models.expressions import RawSQL
+
+    from memory.models import ChatMessage, Kind
+    from memory.validation import apply_filter
+
+    if not lexemes:
+        return []
+    with connection.cursor() as cursor:
+        terms = _terms(cursor, lexemes)
+        counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in terms)
+        cursor.execute(
+            f"SELECT count(*), avg(length(v)), {counts} FROM (SELECT"
+            " to_tsvector('simple', search_text) AS v FROM memory_chatmessage"
+            " WHERE user_id = %s AND kind = %s ORDER BY ts DESC LIMIT %s) sample",
+            [*terms, user.pk, Kind.MESSAGE, BM25_SAMPLE],
+        )
+        total, mean_length, *found = cursor.fetchone()
+    if not total:
+        return []
+    weights = [
+        (term, math.log(1 + (total - n + 0.5) / (n + 0.5)))
+        for term, n in zip(terms, found, strict=True)
+    ]
+    matched = " + ".join(
+        f"(CASE WHEN {TSV} @@ to_tsquery('simple', %s) THEN %s ELSE 0 END)" for _ in weights
+    )
+    score = RawSQL(
+        f"({matched}) * %s / (1 + %s * (1 - %s + %s * length({TSV}) / %s))",
+        [
+            *(x for pair in weights for x in pair),
+            BM25_K1 + 1,
+            BM25_K1,
+            BM25_B,
+            BM25_B,
+            float(mean_length or 1.0),
+        ],
+        output_field=FloatField(),
+    )
+    either = " | ".join(term for term, _ in weights)
+    from django.contrib.postgres.search import SearchQuery
+
+    from rag.search import TS_CONFIG, search_vector
+
+    rows = (
+        apply_filter(ChatMessage.objects.filter(user=user), flt)
+        .alias(_vector=search_vector("search_text"))
+        .filter(_vector=SearchQuery(either, search_type="raw", config=TS_CONFIG))
+        .annotate(_bm25=score)
+        .order_by("-_bm25", "-ts", "message_id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return list(rows)

@@ -91,11 +91,7 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     tsquery = parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
         return tsquery
-    lexemes = list(
-        dict.fromkeys(
-            m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
-        )
-    )
+    lexemes = tsquery_lexemes(tsquery)
     if len(lexemes) < 2:
         return tsquery
     common = _common_lexemes(user, lexemes)
@@ -103,6 +99,15 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     if not kept or len(kept) == len(lexemes):
         return tsquery
     return " | ".join(quote_lexeme(lex) for lex in kept)
+
+
+def tsquery_lexemes(tsquery: str) -> list[str]:
+    """Return the distinct lexemes of a tsquery text, unquoted, in order."""
+    return list(
+        dict.fromkeys(
+            m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
+        )
+    )
 
 
 def _common_lexemes(user, lexemes: list[str]) -> set[str]:
@@ -348,6 +353,17 @@ def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
         return {pk: float(sim) for pk, sim in cursor.fetchall()}
 
 
+def bm25_list(user, query_text: str, flt: dict, limit: int) -> list[int]:
+    """Return memory.ranking's BM25 list for a plain query (none for explicit syntax)."""
+    if EXPLICIT.search(query_text):
+        return []
+    tsquery = lexical_tsquery(query_text, "or", user=user)
+    lexemes = [
+        m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
+    ]
+    return ranking.bm25_ids(user=user, lexemes=list(dict.fromkeys(lexemes)), flt=flt, limit=limit)
+
+
 def hybrid_search(
     *,
     user,
@@ -370,7 +386,10 @@ def hybrid_search(
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [item.row.pk for item in lexical]
-    fused = rrf([lexical_ids, semantic_ids], k=ranking.FUSION_K)
+    lists = [lexical_ids, semantic_ids]
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        lists.append(bm25_list(user, query_text, flt, pool))
+    fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}
     if vector is not None:  # a degraded answer stays the lexical list alone
@@ -386,7 +405,7 @@ def hybrid_search(
     for pk in best:
         if pk not in rows:
             continue
-        lexical_rank, semantic_rank = ranks.get(pk, (None, None))
+        lexical_rank, semantic_rank = ranks.get(pk, (None, None))[:2]
         items.append(
             Scored(
                 row=rows[pk],
