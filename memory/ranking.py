@@ -20,6 +20,7 @@ Each constant was kept because it raised hybrid recall@10 on LoCoMo (docs/BENCHM
 from __future__ import annotations
 
 import math
+import os
 import statistics
 from collections import defaultdict
 
@@ -142,8 +143,11 @@ def _terms(cursor, lexemes: list[str]) -> list[str]:
     out = []
     for lexeme in lexemes:
         found = stems.get(lexeme) if lexeme.isascii() and lexeme.isalpha() else None
-        if found and len(found[0]) >= MIN_STEM:
-            out.append(quote_lexeme(found[0]) + ":*")
+        # The part the word and its stem share: "pottery" stems to "potteri", which as a
+        # prefix would miss the word itself; "potter" matches both it and "potters".
+        stem = os.path.commonprefix([lexeme, found[0]]) if found else ""
+        if len(stem) >= MIN_STEM:
+            out.append(quote_lexeme(stem) + ":*")
         else:
             out.append(quote_lexeme(lexeme))
     return list(dict.fromkeys(out))

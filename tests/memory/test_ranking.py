@@ -66,3 +66,46 @@ def test_boost_chats_raises_a_turn_of_the_chat_most_like_the_query(turns):
 def test_boost_chats_without_semantic_candidates_changes_nothing(turns):
     scores = {turns["a1"]: 0.5}
     assert ranking.boost_chats(scores, []) == scores
+
+
+@pytest.fixture
+def english(user):
+    """Store English turns of ``user`` in one chat (segmented like real rows, no vectors)."""
+    from rag.text import segment_for_index
+
+    texts = [
+        "Melanie: I researched adoption agencies last week",
+        "Melanie: the weather was nice",
+        "Melanie: we went to the beach",
+        "Melanie: my pottery class starts soon",
+    ]
+    rows = [
+        ChatMessage.objects.create(
+            user=user,
+            message_id=f"e{i}",
+            chat_id="en",
+            ts=BASE_TS + timedelta(minutes=i),
+            role="user",
+            content=text,
+            search_text=segment_for_index(text),
+        )
+        for i, text in enumerate(texts)
+    ]
+    return {r.message_id: r.pk for r in rows}
+
+
+def test_bm25_matches_an_english_word_by_its_stem(user, english):
+    ids = ranking.bm25_ids(user=user, lexemes=["researching"], flt={"kind": "message"}, limit=5)
+    assert ids == [english["e0"]]
+
+
+def test_bm25_puts_the_rare_word_above_the_common_one(user, english):
+    ids = ranking.bm25_ids(
+        user=user, lexemes=["melanie", "pottery"], flt={"kind": "message"}, limit=5
+    )
+    assert ids[0] == english["e3"]
+    assert len(ids) == 4
+
+
+def test_bm25_without_words_is_empty(user, english):
+    assert ranking.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []
