@@ -263,16 +263,22 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
 
 
 def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
-    """Return the user's earlier messages that match this one (lexically or above the floor)."""
-    from memory.selectors import messages_search_hybrid
+    """Return the user's earlier messages that match this one (lexically or above the floor).
+
+    A past time phrase in the message (上周, 三月, "last May") narrows the search to its window,
+    or ranks by closeness to it (memory.understanding); one whose window has not ended (今天,
+    最近) is the turn talking about now, not recalling, and is not applied.
+    """
+    from memory.selectors import messages_recall
     from rag import live
     from rag.embeddings import current_model
 
     floor = live.get_settings().floor_for("memory", current_model())
     chunks = []
-    for hit in messages_search_hybrid(
-        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector
-    ):
+    hits, _ = messages_recall(
+        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector, ended_only=True
+    )
+    for hit in hits:
         semantic = hit.get("semantic_score")
         lexical = hit.get("lexical_score") or 0.0
         if lexical <= 0 and floor is not None and (semantic or 0.0) < floor:

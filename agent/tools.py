@@ -519,8 +519,17 @@ def update_context_tool(user, *, content, contextId=None, title=""):
     ("query",),
 )
 def recall_memory(user, *, query, topK=5):
-    """Return the best hybrid-search hits among the user's messages."""
-    from memory.selectors import messages_search_hybrid
+    """Return the best hybrid-search hits among the user's messages.
 
-    hits = messages_search_hybrid(user=user, query_text=query, top_k=max(1, min(int(topK), 10)))
-    return {"messages": [{"content": h["content"], "ts": h["ts"], "role": h["role"]} for h in hits]}
+    A past time phrase in the query (上周, 三月, "last May") is read by ``rag.understand``
+    (memory.understanding): the hits are from that window, or ranked by closeness to it.
+    """
+    from memory.selectors import messages_recall
+
+    hits, understood = messages_recall(
+        user=user, query_text=query, top_k=max(1, min(int(topK), 10))
+    )
+    out = {"messages": [{"content": h["content"], "ts": h["ts"], "role": h["role"]} for h in hits]}
+    if understood:
+        out["understood"] = understood
+    return out

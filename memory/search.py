@@ -7,8 +7,9 @@
 - Semantic: ``match_conversations`` (the SQL function of migration 0002) with the filter
   applied before the nearest-neighbour search; the default floor is the live
   ``floor_for("memory", model)``.
-- Hybrid: reciprocal-rank fusion (live ``fusion_k``) of both lists, each item carrying both
-  component scores and ranks.
+- Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists, then neighbour
+  turns and whole chats re-ranked (memory/ranking.py), each item carrying both component
+  scores and ranks.
 - Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
   provider is down or slow), semantic search with a text and hybrid search answer from the
   lexical list alone and say so (``degraded``, ``degraded_reason``).
@@ -25,9 +26,11 @@ from dataclasses import dataclass
 from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db import connections
 from django.db.models import FloatField, Q
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
+from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
@@ -89,11 +92,7 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     tsquery = parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
         return tsquery
-    lexemes = list(
-        dict.fromkeys(
-            m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
-        )
-    )
+    lexemes = tsquery_lexemes(tsquery)
     if len(lexemes) < 2:
         return tsquery
     common = _common_lexemes(user, lexemes)
@@ -101,6 +100,15 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     if not kept or len(kept) == len(lexemes):
         return tsquery
     return " | ".join(quote_lexeme(lex) for lex in kept)
+
+
+def tsquery_lexemes(tsquery: str) -> list[str]:
+    """Return the distinct lexemes of a tsquery text, unquoted, in order."""
+    return list(
+        dict.fromkeys(
+            m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
+        )
+    )
 
 
 def _common_lexemes(user, lexemes: list[str]) -> set[str]:
@@ -131,25 +139,33 @@ def lexical_search(
     page_size: int = DEFAULT_PAGE_SIZE,
     cursor: str | None = None,
     default_operator: str = "or",
+    binding: tuple | None = None,
+    proximity=None,
 ) -> tuple[list[Scored], str | None]:
-    """Return one page of lexical hits and the cursor of the next page (or None)."""
+    """Return one page of lexical hits and the cursor of the next page (or None).
+
+    ``binding`` (the request as sent) replaces the query and filter in the cursor's fingerprint
+    when a caller derives them from it (memory.understanding); ``proximity`` (a Window) scales
+    each rank by the closeness of the message's ts to it.
+    """
     flt = scoped(flt)
-    fp = fingerprint("lexical", user.pk, query_text, default_operator, flt)
+    fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
     tsquery = lexical_tsquery(query_text, default_operator, user=user)
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
     query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
+    # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
+    rank_expr = Cast(
+        SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
+    )
+    if proximity is not None:
+        rank_expr = rank_expr * ts_closeness(proximity)
     qs = (
         apply_filter(ChatMessage.objects.filter(user=user), flt)
         .alias(_vector=search_vector("search_text"))
         .filter(_vector=query)
-        # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
-        .annotate(
-            _rank=Cast(
-                SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
-            )
-        )
+        .annotate(_rank=rank_expr)
     )
     if position:
         try:
@@ -174,6 +190,18 @@ def lexical_search(
             "lexical", fp, [float(last._rank), last.ts.isoformat(), last.message_id]
         )
     return [Scored(row=r, score=float(r._rank), extra={}) for r in rows], next_cursor
+
+
+def ts_closeness(window):
+    """Return the SQL of ``rag.understand.apply.closeness`` of each row's ts to ``window``."""
+    start, end = window.start.timestamp(), window.end.timestamp()
+    scale = max(end - start, 86400.0)
+    return RawSQL(
+        "1.0 / (1.0 + GREATEST(%s - extract(epoch FROM memory_chatmessage.ts),"
+        " extract(epoch FROM memory_chatmessage.ts) - %s, 0) / %s)::float8",
+        [start, end, scale],
+        output_field=FloatField(),
+    )
 
 
 def snippets(content: str, query_text: str) -> list[str]:
@@ -326,6 +354,17 @@ def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
         return {pk: float(sim) for pk, sim in cursor.fetchall()}
 
 
+def bm25_list(user, query_text: str, flt: dict, limit: int) -> list[int]:
+    """Return memory.ranking's BM25 list for a plain query (none for explicit syntax)."""
+    if EXPLICIT.search(query_text):
+        return []
+    tsquery = lexical_tsquery(query_text, "or", user=user)
+    lexemes = [
+        m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
+    ]
+    return ranking.bm25_ids(user=user, lexemes=list(dict.fromkeys(lexemes)), flt=flt, limit=limit)
+
+
 def hybrid_search(
     *,
     user,
@@ -348,27 +387,36 @@ def hybrid_search(
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [item.row.pk for item in lexical]
-    fused = rrf([lexical_ids, semantic_ids], k=live.get_settings().fusion_k)[:top_k]
-    missing = [f.key for f in fused if f.key not in sims]
+    lists = [lexical_ids, semantic_ids]
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        lists.append(bm25_list(user, query_text, flt, pool))
+    fused = rrf(lists, k=ranking.FUSION_K)
+    ranks = {f.key: f.ranks for f in fused}
+    scores = {f.key: f.score for f in fused}
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        scores = ranking.boost_chats(ranking.add_neighbours(scores, flt), pairs)
+    best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
+    missing = [pk for pk in best if pk not in sims]
     if vector is not None:
         sims.update(_similarities(vector, missing))
     rows = {item.row.pk: item.row for item in lexical}
-    rows.update(_load([f.key for f in fused if f.key not in rows]))
+    rows.update(_load([pk for pk in best if pk not in rows]))
     lexical_scores = {item.row.pk: item.score for item in lexical}
     items = []
-    for f in fused:
-        if f.key not in rows:
+    for pk in best:
+        if pk not in rows:
             continue
+        lexical_rank, semantic_rank = ranks.get(pk, (None, None))[:2]
         items.append(
             Scored(
-                row=rows[f.key],
-                score=f.score,
+                row=rows[pk],
+                score=scores[pk],
                 extra={
-                    "hybrid_score": f.score,
-                    "lexical_score": lexical_scores.get(f.key, 0.0),
-                    "lexical_rank": f.ranks[0],
-                    "semantic_score": sims.get(f.key),
-                    "semantic_rank": f.ranks[1],
+                    "hybrid_score": scores[pk],
+                    "lexical_score": lexical_scores.get(pk, 0.0),
+                    "lexical_rank": lexical_rank,
+                    "semantic_score": sims.get(pk),
+                    "semantic_rank": semantic_rank,
                 },
             )
         )

@@ -215,6 +215,34 @@ def messages_search_hybrid(
     return [{**message_item(i.row), **i.extra} for i in items]
 
 
+def messages_recall(
+    *, user, query_text: str, top_k: int = 10, vector=None, now=None, ended_only=False
+) -> tuple[list[dict], dict | None]:
+    """Return hybrid hits for the agent with the query's past time phrase understood.
+
+    "上周说的火锅" searches 火锅 among last week's messages (or, when none matches, ranks all
+    by closeness to last week), in the service's time zone; ``ended_only`` reads only a phrase
+    whose window has ended (the knowledge pass: "今天想吃火锅" is no recall of today).
+    Returns the hits as message items with their scores, and the ``understood`` object (None
+    when the query names no time).
+    """
+    from memory import understanding
+
+    hits, _, understood = understanding.hybrid(
+        user=user,
+        query_text=query_text,
+        query_embedding=None,
+        flt=clean_filter(None),
+        top_k=top_k,
+        min_score=None,
+        tz=understanding.time_zone(None),
+        now=now,
+        vector=vector,
+        ended_only=ended_only,
+    )
+    return [{**message_item(i.row), **i.extra} for i in hits], understood
+
+
 def context_for(*, user, context_id: int, lock: bool = False) -> SharedContext:
     """Return a shared context its owner (or staff) may read; NOT_FOUND for anybody else."""
     qs = SharedContext.objects.filter(pk=context_id)

@@ -118,13 +118,54 @@ class SearchFilterSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=Kind.choices, required=False)
 
 
+class UnderstandInMixin(serializers.Serializer):
+    """The request fields of a search that may read a time phrase in its query."""
+
+    understand = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) "
+        "in time_zone: filter by its window, or rank by closeness to it when the filter would "
+        "leave nothing; the response's `understood` says which (docs/memory.md).",
+    )
+    time_zone = fields.StrictCharField(
+        required=False,
+        max_length=64,
+        help_text="IANA time zone the phrase is read in (default: the service's TIME_ZONE).",
+    )
+    now = fields.DateTimeField(
+        required=False,
+        help_text="The instant relative phrases count back from (default: the current time).",
+    )
+
+
+class UnderstoodSerializer(serializers.Serializer):
+    phrase = serializers.CharField(help_text="The time phrase read in query_text.")
+    start = serializers.CharField(help_text="Window start, RFC 3339 (inclusive).")
+    end = serializers.CharField(help_text="Window end, RFC 3339 (exclusive).")
+    applied = serializers.ChoiceField(
+        choices=["filter", "rank", "none"],
+        help_text="filter: only messages in the window; rank: none matched in it, so all are "
+        "ranked by closeness to it; none: the window lies outside filter.time_range.",
+    )
+    reason = serializers.CharField()
+
+
+def _understood():
+    return UnderstoodSerializer(
+        allow_null=True,
+        required=False,
+        help_text="The time phrase understood (with understand: true), or null.",
+    )
+
+
 def _return_fields():
     return fields.ListField(
         child=fields.StrictCharField(max_length=50), required=False, max_length=MAX_RETURN_FIELDS
     )
 
 
-class LexicalSearchInSerializer(serializers.Serializer):
+class LexicalSearchInSerializer(UnderstandInMixin):
     user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
     query_text = fields.QueryTextField(help_text='rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x')
     filter = serializers.JSONField(required=False, help_text="SearchFilter")
@@ -154,9 +195,10 @@ class LexicalSearchOutSerializer(serializers.Serializer):
     next_cursor = serializers.CharField(required=False)
     highlights = HighlightSerializer(many=True)
     scores = ScoreSerializer(many=True)
+    understood = _understood()
 
 
-class SemanticSearchInSerializer(serializers.Serializer):
+class SemanticSearchInSerializer(UnderstandInMixin):
     user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
     filter = serializers.JSONField(required=False, help_text="SearchFilter")
     query_text = fields.QueryTextField(required=False)
@@ -227,6 +269,7 @@ class SemanticItemSerializer(MessageSerializer):
 class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
     floor = serializers.FloatField(allow_null=True)
+    understood = _understood()
 
 
 class HybridItemSerializer(MessageSerializer):
@@ -240,6 +283,7 @@ class HybridItemSerializer(MessageSerializer):
 
 class HybridSearchOutSerializer(DegradedSerializer):
     items = HybridItemSerializer(many=True)
+    understood = _understood()
 
 
 # --- persona, deletion, shared contexts -----------------------------------------------------

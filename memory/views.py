@@ -11,7 +11,7 @@ from rest_framework.views import APIView
 
 from config.errors import InvalidArgument
 from config.media import json_parsers
-from memory import search, selectors, services
+from memory import search, selectors, services, understanding
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
@@ -135,15 +135,30 @@ class LexicalSearchView(APIView):
         user = resolve_user(request.user, data["user_id"])
         fields = clean_return_fields(data.get("return_fields"))
         flt = clean_filter(data.get("filter"))
+        page_size = data.get("page_size") or search.DEFAULT_PAGE_SIZE
+        operator = data.get("default_operator") or "or"
         with search_reads(request.user):
-            hits, next_cursor = search.lexical_search(
-                user=user,
-                query_text=data["query_text"],
-                flt=flt,
-                page_size=data.get("page_size") or search.DEFAULT_PAGE_SIZE,
-                cursor=data.get("cursor"),
-                default_operator=data.get("default_operator") or "or",
-            )
+            understood = None
+            if data["understand"]:
+                hits, next_cursor, understood = understanding.lexical(
+                    user=user,
+                    query_text=data["query_text"],
+                    flt=flt,
+                    page_size=page_size,
+                    cursor=data.get("cursor"),
+                    default_operator=operator,
+                    tz=understanding.time_zone(data.get("time_zone")),
+                    now=data.get("now"),
+                )
+            else:
+                hits, next_cursor = search.lexical_search(
+                    user=user,
+                    query_text=data["query_text"],
+                    flt=flt,
+                    page_size=page_size,
+                    cursor=data.get("cursor"),
+                    default_operator=operator,
+                )
         out = {
             "items": [
                 {
@@ -162,6 +177,7 @@ class LexicalSearchView(APIView):
                 for h in hits
             ],
             "scores": [{"message_id": h.row.message_id, "score": h.score} for h in hits],
+            "understood": understood,
         }
         if next_cursor:
             out["next_cursor"] = next_cursor
@@ -204,23 +220,42 @@ class SemanticSearchView(APIView):
                 "Send exactly one of query_text and query_embedding.",
                 details={"fields": ["query_text", "query_embedding"]},
             )
-        vector, reason = search.try_query_vector(
-            data.get("query_text"), data.get("query_embedding")
-        )
         floor = data["min_score"] if "min_score" in data else search.default_floor()
         with search_reads(request.user):
-            if vector is None:  # the text could not be embedded in time: lexical hits instead
-                hits = search.lexical_fallback(
-                    user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
+            if data["understand"]:
+                hits, reason, understood = understanding.semantic(
+                    user=user,
+                    query_text=data.get("query_text"),
+                    query_embedding=data.get("query_embedding"),
+                    flt=flt,
+                    top_k=data["top_k"],
+                    min_score=floor,
+                    tz=understanding.time_zone(data.get("time_zone")),
+                    now=data.get("now"),
                 )
             else:
-                hits = search.semantic_search(
-                    user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+                understood = None
+                vector, reason = search.try_query_vector(
+                    data.get("query_text"), data.get("query_embedding")
                 )
-        retrieved_by = "lexical_fallback" if vector is None else "semantic"
+                if vector is None:  # the text could not be embedded in time: lexical hits instead
+                    hits = search.lexical_fallback(
+                        user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
+                    )
+                else:
+                    hits = search.semantic_search(
+                        user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+                    )
+        retrieved_by = "lexical_fallback" if reason else "semantic"
         items = [_hit_item(h, fields, retrieved_by) for h in hits]
         return Response(
-            {"items": items, "floor": floor, "degraded": bool(reason), "degraded_reason": reason}
+            {
+                "items": items,
+                "floor": floor,
+                "degraded": bool(reason),
+                "degraded_reason": reason,
+                "understood": understood,
+            }
         )
 
 
@@ -235,15 +270,37 @@ class HybridSearchView(APIView):
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
-        vector, reason = search.try_query_vector(data["query_text"], data.get("query_embedding"))
         with search_reads(request.user):
-            hits = search.hybrid_search(
-                user=user,
-                query_text=data["query_text"],
-                flt=flt,
-                top_k=data["top_k"],
-                vector=vector,  # None: the lexical list alone
-                min_score=data.get("min_score"),
-            )
+            understood = None
+            if data["understand"]:
+                hits, reason, understood = understanding.hybrid(
+                    user=user,
+                    query_text=data["query_text"],
+                    query_embedding=data.get("query_embedding"),
+                    flt=flt,
+                    top_k=data["top_k"],
+                    min_score=data.get("min_score"),
+                    tz=understanding.time_zone(data.get("time_zone")),
+                    now=data.get("now"),
+                )
+            else:
+                vector, reason = search.try_query_vector(
+                    data["query_text"], data.get("query_embedding")
+                )
+                hits = search.hybrid_search(
+                    user=user,
+                    query_text=data["query_text"],
+                    flt=flt,
+                    top_k=data["top_k"],
+                    vector=vector,  # None: the lexical list alone
+                    min_score=data.get("min_score"),
+                )
         items = [_hit_item(h, fields, "hybrid") for h in hits]
-        return Response({"items": items, "degraded": bool(reason), "degraded_reason": reason})
+        return Response(
+            {
+                "items": items,
+                "degraded": bool(reason),
+                "degraded_reason": reason,
+                "understood": understood,
+            }
+        )

@@ -168,3 +168,44 @@ def test_a_turn_embeds_its_message_once_and_keeps_it_out_of_the_cache(user, monk
     assert not EmbeddingCache.objects.filter(
         role="query", content_hash=embeddings.content_hash(message)
     ).exists()
+
+
+def _store(user, message_id, when, content, capture):
+    from memory.services import messages_write
+
+    item = {"message_id": message_id, "ts": when.isoformat(), "role": "user", "content": content}
+    with capture(execute=True):
+        messages_write(user=user, items=[{**item, "chat_id": "old"}])
+
+
+def test_knowledge_pass_reads_an_ended_time_phrase(user, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agent.context import knowledge_pass
+
+    now = timezone.localtime()
+    capture = django_capture_on_commit_callbacks
+    _store(user, "k1", now - timedelta(days=1), "昨天吃的火锅是海底捞", capture)
+    _store(user, "k2", now - timedelta(days=40), "以前吃的火锅是小龙坎", capture)
+    keys = [c.key for c in knowledge_pass(user, "昨天吃的火锅叫什么")]
+    assert keys == ["msg:k1"]
+
+
+def test_knowledge_pass_leaves_a_phrase_about_now_unapplied(
+    user, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agent.context import knowledge_pass
+
+    now = timezone.localtime()
+    capture = django_capture_on_commit_callbacks
+    _store(user, "k2", now - timedelta(days=40), "我不吃辣，吃火锅只点清汤", capture)
+    _store(user, "k3", now - timedelta(seconds=1), "今天天气很好", capture)
+    # Read as a recall of today, 今天 would keep only k3; the turn talks about now instead.
+    keys = [c.key for c in knowledge_pass(user, "今天想吃火锅")]
+    assert "msg:k2" in keys

@@ -143,3 +143,27 @@ def test_a_draft_from_model_arguments_out_of_range_is_refused_and_not_saved(user
     result = REGISTRY["createDraft"].run(user, arguments, chat_id="chat_a")
     assert result["error"]["code"] == "INVALID_ARGUMENT"
     assert not Activity.objects.filter(creator=user).exists()
+
+
+def _write_at(owner, message_id, when, content, capture):
+    from memory.services import messages_write
+
+    item = {"message_id": message_id, "ts": when.isoformat(), "role": "user", "content": content}
+    with capture(execute=True):  # embedded, as in production
+        messages_write(user=owner, items=[{**item, "chat_id": "c1"}])
+
+
+def test_recall_memory_reads_a_past_time_phrase(user, django_capture_on_commit_callbacks):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    today = timezone.localtime().replace(hour=12, minute=0, second=0, microsecond=0)
+    last_week = today - timedelta(days=today.weekday() + 5)  # Wednesday of last week
+    capture = django_capture_on_commit_callbacks
+    _write_at(user, "old", today - timedelta(days=60), "那家火锅店叫小龙坎", capture)
+    _write_at(user, "recent", last_week, "那家火锅店叫海底捞", capture)
+    result = REGISTRY["recallMemory"].run(user, {"query": "上周说的火锅店"})
+    assert [m["content"] for m in result["messages"]] == ["那家火锅店叫海底捞"]
+    assert result["understood"]["phrase"] == "上周"
+    assert result["understood"]["applied"] == "filter"

@@ -265,7 +265,10 @@ def test_semantic_and_hybrid_filters(api_client, user, chat, path, name):
 
 @pytest.fixture
 def tied(user):
-    """Store four turns with the same text and vector at two times; return the vector."""
+    """Store four turns with the same text and vector at two times; return the vector.
+
+    Each in its own chat, so hybrid's neighbour credit (memory/ranking.py) leaves them tied.
+    """
     import numpy as np
 
     from memory.models import ChatMessage, EmbedState
@@ -280,7 +283,7 @@ def tied(user):
         ChatMessage.objects.create(
             user=user,
             message_id=message_id,
-            chat_id="tie",
+            chat_id=f"tie_{message_id}",
             ts=BASE_TS + timedelta(minutes=minutes),
             role="user",
             content=content,

@@ -1100,16 +1100,29 @@ export interface components {
             ts: string;
             user_id: string;
         };
+        /** @description The request fields of a search that may read a time phrase in its query. */
         HybridSearchInRequest: {
             /** @description SearchFilter */
             filter?: unknown;
             /** Format: double */
             min_score?: number;
+            /**
+             * Format: date-time
+             * @description The instant relative phrases count back from (default: the current time).
+             */
+            now?: string;
             query_embedding?: number[];
             query_text: string;
             return_fields?: string[];
+            /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
+            time_zone?: string;
             /** @default 20 */
             top_k: number;
+            /**
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
+             * @default false
+             */
+            understand: boolean;
             user_id: string;
         };
         /** @description The two fields of every search that embeds its query text. */
@@ -1125,6 +1138,8 @@ export interface components {
              */
             degraded_reason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
             items: components["schemas"]["HybridItem"][];
+            /** @description The time phrase understood (with understand: true), or null. */
+            understood?: components["schemas"]["Understood"] | null;
         };
         /**
          * @description * `pending` - pending
@@ -1158,6 +1173,7 @@ export interface components {
          * @enum {string}
          */
         LanguageEnum: "zh" | "en" | "mixed" | "und";
+        /** @description The request fields of a search that may read a time phrase in its query. */
         LexicalSearchInRequest: {
             cursor?: string;
             /**
@@ -1169,10 +1185,22 @@ export interface components {
             default_operator?: components["schemas"]["DefaultOperatorEnum"];
             /** @description SearchFilter */
             filter?: unknown;
+            /**
+             * Format: date-time
+             * @description The instant relative phrases count back from (default: the current time).
+             */
+            now?: string;
             page_size?: number;
             /** @description rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x */
             query_text: string;
             return_fields?: string[];
+            /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
+            time_zone?: string;
+            /**
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
+             * @default false
+             */
+            understand: boolean;
             user_id: string;
         };
         LexicalSearchOut: {
@@ -1183,6 +1211,8 @@ export interface components {
             }[];
             next_cursor?: string;
             scores: components["schemas"]["Score"][];
+            /** @description The time phrase understood (with understand: true), or null. */
+            understood?: components["schemas"]["Understood"] | null;
         };
         LocationRequest: {
             /** Format: double */
@@ -1457,16 +1487,29 @@ export interface components {
             ts: string;
             user_id: string;
         };
+        /** @description The request fields of a search that may read a time phrase in its query. */
         SemanticSearchInRequest: {
             /** @description SearchFilter */
             filter?: unknown;
             /** Format: double */
             min_score?: number;
+            /**
+             * Format: date-time
+             * @description The instant relative phrases count back from (default: the current time).
+             */
+            now?: string;
             query_embedding?: number[];
             query_text?: string;
             return_fields?: string[];
+            /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
+            time_zone?: string;
             /** @default 20 */
             top_k: number;
+            /**
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
+             * @default false
+             */
+            understand: boolean;
             user_id: string;
         };
         /** @description The two fields of every search that embeds its query text. */
@@ -1484,6 +1527,8 @@ export interface components {
             /** Format: double */
             floor: number | null;
             items: components["schemas"]["SemanticItem"][];
+            /** @description The time phrase understood (with understand: true), or null. */
+            understood?: components["schemas"]["Understood"] | null;
         };
         /**
          * @description * `ok` - ok

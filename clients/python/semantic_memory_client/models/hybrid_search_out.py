@@ -9,10 +9,12 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.degraded_reason_enum import DegradedReasonEnum
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.hybrid_item import HybridItem
+  from ..models.understood import Understood
 
 
 
@@ -35,11 +37,13 @@ class HybridSearchOut:
                 * `embedding_timeout` - embedding_timeout
                 * `embedding_unavailable` - embedding_unavailable
             items (list[HybridItem]):
+            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
      """
 
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     items: list[HybridItem]
+    understood: None | Understood | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -48,6 +52,7 @@ class HybridSearchOut:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.hybrid_item import HybridItem # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         degraded = self.degraded
 
         degraded_reason: None | str
@@ -63,6 +68,14 @@ class HybridSearchOut:
 
 
 
+        understood: dict[str, Any] | None | Unset
+        if isinstance(self.understood, Unset):
+            understood = UNSET
+        elif isinstance(self.understood, Understood):
+            understood = self.understood.to_dict()
+        else:
+            understood = self.understood
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -71,6 +84,8 @@ class HybridSearchOut:
             "degraded_reason": degraded_reason,
             "items": items,
         })
+        if understood is not UNSET:
+            field_dict["understood"] = understood
 
         return field_dict
 
@@ -79,6 +94,7 @@ class HybridSearchOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.hybrid_item import HybridItem # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         degraded = d.pop("degraded")
 
@@ -110,10 +126,31 @@ class HybridSearchOut:
             items.append(items_item)
 
 
+        def _parse_understood(data: object) -> None | Understood | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                understood_type_0 = Understood.from_dict(data)
+
+
+
+                return understood_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Understood | Unset, data)
+
+        understood = _parse_understood(d.pop("understood", UNSET))
+
+
         hybrid_search_out = cls(
             degraded=degraded,
             degraded_reason=degraded_reason,
             items=items,
+            understood=understood,
         )
 
 

@@ -11,6 +11,7 @@ from ..types import UNSET, Unset
 from ..models.default_operator_enum import DefaultOperatorEnum
 from ..types import UNSET, Unset
 from typing import cast
+import datetime
 
 
 
@@ -23,7 +24,8 @@ T = TypeVar("T", bound="LexicalSearchInRequest")
 
 @_attrs_define
 class LexicalSearchInRequest:
-    """ 
+    """ The request fields of a search that may read a time phrase in its query.
+
         Attributes:
             query_text (str): rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x
             user_id (str):
@@ -31,8 +33,13 @@ class LexicalSearchInRequest:
             default_operator (DefaultOperatorEnum | Unset): * `and` - and
                 * `or` - or
             filter_ (Any | Unset): SearchFilter
+            now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
             page_size (int | Unset):
             return_fields (list[str] | Unset):
+            time_zone (str | Unset): IANA time zone the phrase is read in (default: the service's TIME_ZONE).
+            understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
+                filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
+                `understood` says which (docs/memory.md). Default: False.
      """
 
     query_text: str
@@ -40,8 +47,11 @@ class LexicalSearchInRequest:
     cursor: str | Unset = UNSET
     default_operator: DefaultOperatorEnum | Unset = UNSET
     filter_: Any | Unset = UNSET
+    now: datetime.datetime | Unset = UNSET
     page_size: int | Unset = UNSET
     return_fields: list[str] | Unset = UNSET
+    time_zone: str | Unset = UNSET
+    understand: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -62,6 +72,10 @@ class LexicalSearchInRequest:
 
         filter_ = self.filter_
 
+        now: str | Unset = UNSET
+        if not isinstance(self.now, Unset):
+            now = self.now.isoformat()
+
         page_size = self.page_size
 
         return_fields: list[str] | Unset = UNSET
@@ -69,6 +83,10 @@ class LexicalSearchInRequest:
             return_fields = self.return_fields
 
 
+
+        time_zone = self.time_zone
+
+        understand = self.understand
 
 
         field_dict: dict[str, Any] = {}
@@ -83,10 +101,16 @@ class LexicalSearchInRequest:
             field_dict["default_operator"] = default_operator
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
+        if now is not UNSET:
+            field_dict["now"] = now
         if page_size is not UNSET:
             field_dict["page_size"] = page_size
         if return_fields is not UNSET:
             field_dict["return_fields"] = return_fields
+        if time_zone is not UNSET:
+            field_dict["time_zone"] = time_zone
+        if understand is not UNSET:
+            field_dict["understand"] = understand
 
         return field_dict
 
@@ -113,10 +137,24 @@ class LexicalSearchInRequest:
 
         filter_ = d.pop("filter", UNSET)
 
+        _now = d.pop("now", UNSET)
+        now: datetime.datetime | Unset
+        if isinstance(_now,  Unset):
+            now = UNSET
+        else:
+            now = datetime.datetime.fromisoformat(_now)
+
+
+
+
         page_size = d.pop("page_size", UNSET)
 
         return_fields = cast(list[str], d.pop("return_fields", UNSET))
 
+
+        time_zone = d.pop("time_zone", UNSET)
+
+        understand = d.pop("understand", UNSET)
 
         lexical_search_in_request = cls(
             query_text=query_text,
@@ -124,8 +162,11 @@ class LexicalSearchInRequest:
             cursor=cursor,
             default_operator=default_operator,
             filter_=filter_,
+            now=now,
             page_size=page_size,
             return_fields=return_fields,
+            time_zone=time_zone,
+            understand=understand,
         )
 
 

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
   from ..models.highlight import Highlight
   from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem
   from ..models.score import Score
+  from ..models.understood import Understood
 
 
 
@@ -32,12 +33,14 @@ class LexicalSearchOut:
             items (list[LexicalSearchOutItemsItem]): Message items (the requested fields), each with its `provenance`.
             scores (list[Score]):
             next_cursor (str | Unset):
+            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
      """
 
     highlights: list[Highlight]
     items: list[LexicalSearchOutItemsItem]
     scores: list[Score]
     next_cursor: str | Unset = UNSET
+    understood: None | Understood | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -48,6 +51,7 @@ class LexicalSearchOut:
         from ..models.highlight import Highlight # noqa: PLC0415
         from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
         from ..models.score import Score # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         highlights = []
         for highlights_item_data in self.highlights:
             highlights_item = highlights_item_data.to_dict()
@@ -71,6 +75,14 @@ class LexicalSearchOut:
 
         next_cursor = self.next_cursor
 
+        understood: dict[str, Any] | None | Unset
+        if isinstance(self.understood, Unset):
+            understood = UNSET
+        elif isinstance(self.understood, Understood):
+            understood = self.understood.to_dict()
+        else:
+            understood = self.understood
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -81,6 +93,8 @@ class LexicalSearchOut:
         })
         if next_cursor is not UNSET:
             field_dict["next_cursor"] = next_cursor
+        if understood is not UNSET:
+            field_dict["understood"] = understood
 
         return field_dict
 
@@ -91,6 +105,7 @@ class LexicalSearchOut:
         from ..models.highlight import Highlight # noqa: PLC0415
         from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
         from ..models.score import Score # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         highlights = []
         _highlights = d.pop("highlights")
@@ -124,11 +139,32 @@ class LexicalSearchOut:
 
         next_cursor = d.pop("next_cursor", UNSET)
 
+        def _parse_understood(data: object) -> None | Understood | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                understood_type_0 = Understood.from_dict(data)
+
+
+
+                return understood_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Understood | Unset, data)
+
+        understood = _parse_understood(d.pop("understood", UNSET))
+
+
         lexical_search_out = cls(
             highlights=highlights,
             items=items,
             scores=scores,
             next_cursor=next_cursor,
+            understood=understood,
         )
 
 

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
 from typing import cast
+import datetime
 
 
 
@@ -22,24 +23,33 @@ T = TypeVar("T", bound="SemanticSearchInRequest")
 
 @_attrs_define
 class SemanticSearchInRequest:
-    """ 
+    """ The request fields of a search that may read a time phrase in its query.
+
         Attributes:
             user_id (str):
             filter_ (Any | Unset): SearchFilter
             min_score (float | Unset):
+            now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
             query_embedding (list[float] | Unset):
             query_text (str | Unset):
             return_fields (list[str] | Unset):
+            time_zone (str | Unset): IANA time zone the phrase is read in (default: the service's TIME_ZONE).
             top_k (int | Unset):  Default: 20.
+            understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
+                filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
+                `understood` says which (docs/memory.md). Default: False.
      """
 
     user_id: str
     filter_: Any | Unset = UNSET
     min_score: float | Unset = UNSET
+    now: datetime.datetime | Unset = UNSET
     query_embedding: list[float] | Unset = UNSET
     query_text: str | Unset = UNSET
     return_fields: list[str] | Unset = UNSET
+    time_zone: str | Unset = UNSET
     top_k: int | Unset = 20
+    understand: bool | Unset = False
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -52,6 +62,10 @@ class SemanticSearchInRequest:
         filter_ = self.filter_
 
         min_score = self.min_score
+
+        now: str | Unset = UNSET
+        if not isinstance(self.now, Unset):
+            now = self.now.isoformat()
 
         query_embedding: list[float] | Unset = UNSET
         if not isinstance(self.query_embedding, Unset):
@@ -67,7 +81,11 @@ class SemanticSearchInRequest:
 
 
 
+        time_zone = self.time_zone
+
         top_k = self.top_k
+
+        understand = self.understand
 
 
         field_dict: dict[str, Any] = {}
@@ -79,14 +97,20 @@ class SemanticSearchInRequest:
             field_dict["filter"] = filter_
         if min_score is not UNSET:
             field_dict["min_score"] = min_score
+        if now is not UNSET:
+            field_dict["now"] = now
         if query_embedding is not UNSET:
             field_dict["query_embedding"] = query_embedding
         if query_text is not UNSET:
             field_dict["query_text"] = query_text
         if return_fields is not UNSET:
             field_dict["return_fields"] = return_fields
+        if time_zone is not UNSET:
+            field_dict["time_zone"] = time_zone
         if top_k is not UNSET:
             field_dict["top_k"] = top_k
+        if understand is not UNSET:
+            field_dict["understand"] = understand
 
         return field_dict
 
@@ -101,6 +125,16 @@ class SemanticSearchInRequest:
 
         min_score = d.pop("min_score", UNSET)
 
+        _now = d.pop("now", UNSET)
+        now: datetime.datetime | Unset
+        if isinstance(_now,  Unset):
+            now = UNSET
+        else:
+            now = datetime.datetime.fromisoformat(_now)
+
+
+
+
         query_embedding = cast(list[float], d.pop("query_embedding", UNSET))
 
 
@@ -109,16 +143,23 @@ class SemanticSearchInRequest:
         return_fields = cast(list[str], d.pop("return_fields", UNSET))
 
 
+        time_zone = d.pop("time_zone", UNSET)
+
         top_k = d.pop("top_k", UNSET)
+
+        understand = d.pop("understand", UNSET)
 
         semantic_search_in_request = cls(
             user_id=user_id,
             filter_=filter_,
             min_score=min_score,
+            now=now,
             query_embedding=query_embedding,
             query_text=query_text,
             return_fields=return_fields,
+            time_zone=time_zone,
             top_k=top_k,
+            understand=understand,
         )
 
 

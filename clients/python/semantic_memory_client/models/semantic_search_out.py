@@ -9,10 +9,12 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.degraded_reason_enum import DegradedReasonEnum
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
   from ..models.semantic_item import SemanticItem
+  from ..models.understood import Understood
 
 
 
@@ -36,12 +38,14 @@ class SemanticSearchOut:
                 * `embedding_unavailable` - embedding_unavailable
             floor (float | None):
             items (list[SemanticItem]):
+            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
      """
 
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     floor: float | None
     items: list[SemanticItem]
+    understood: None | Understood | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,6 +54,7 @@ class SemanticSearchOut:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.semantic_item import SemanticItem # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         degraded = self.degraded
 
         degraded_reason: None | str
@@ -68,6 +73,14 @@ class SemanticSearchOut:
 
 
 
+        understood: dict[str, Any] | None | Unset
+        if isinstance(self.understood, Unset):
+            understood = UNSET
+        elif isinstance(self.understood, Understood):
+            understood = self.understood.to_dict()
+        else:
+            understood = self.understood
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -77,6 +90,8 @@ class SemanticSearchOut:
             "floor": floor,
             "items": items,
         })
+        if understood is not UNSET:
+            field_dict["understood"] = understood
 
         return field_dict
 
@@ -85,6 +100,7 @@ class SemanticSearchOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.semantic_item import SemanticItem # noqa: PLC0415
+        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         degraded = d.pop("degraded")
 
@@ -124,11 +140,32 @@ class SemanticSearchOut:
             items.append(items_item)
 
 
+        def _parse_understood(data: object) -> None | Understood | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                understood_type_0 = Understood.from_dict(data)
+
+
+
+                return understood_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | Understood | Unset, data)
+
+        understood = _parse_understood(d.pop("understood", UNSET))
+
+
         semantic_search_out = cls(
             degraded=degraded,
             degraded_reason=degraded_reason,
             floor=floor,
             items=items,
+            understood=understood,
         )
 
 

@@ -128,7 +128,8 @@ def sync_detailed(
 ) -> Response[Error | LexicalSearchOut]:
     """ 
     Args:
-        body (LexicalSearchInRequest):
+        body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
+            in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -158,7 +159,8 @@ def sync(
 ) -> Error | LexicalSearchOut | None:
     """ 
     Args:
-        body (LexicalSearchInRequest):
+        body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
+            in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -183,7 +185,8 @@ async def asyncio_detailed(
 ) -> Response[Error | LexicalSearchOut]:
     """ 
     Args:
-        body (LexicalSearchInRequest):
+        body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
+            in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -213,7 +216,8 @@ async def asyncio(
 ) -> Error | LexicalSearchOut | None:
     """ 
     Args:
-        body (LexicalSearchInRequest):
+        body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
+            in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -1,0 +1,217 @@
+"""Re-ranking of the hybrid fusion by conversation context: neighbour turns and whole chats.
+
+A chat turn rarely carries its answer alone: the answer is often the next turn ("What did you
+research?" / "Adoption agencies"), and the turns of one conversation (one ``chat_id``) talk
+about one thing. After the reciprocal-rank fusion of the lexical and semantic lists, memory
+hybrid search therefore
+
+1. **adds neighbours**: each of the best ``NEIGHBOUR_ANCHORS`` fused turns lends
+   ``NEIGHBOUR_WEIGHT`` of its score to the turn before and the turn after it in its chat
+   (passing the same filter), which may enter the list that way;
+2. **boosts whole chats**: a chat's score is the mean semantic similarity of its best
+   ``CHAT_TOP`` turns among the semantic candidates (the pool's lowest similarity standing in
+   for missing ones); a turn gains ``CHAT_BOOST`` times the best fused score times a third of
+   its chat's z-score over the chats present (when positive).
+
+Each constant was kept because it raised hybrid recall@10 on LoCoMo (docs/BENCHMARKS.md,
+"Memory"); the figures of each step are there.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections import defaultdict
+
+from django.db import connections
+
+# Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
+# other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
+# about 0.02 recall@10 on its own).
+FUSION_K = 10
+NEIGHBOUR_ANCHORS = 20
+NEIGHBOUR_WEIGHT = 0.1
+CHAT_TOP = 3
+CHAT_BOOST = 0.3
+
+
+def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
+    """Return, for each anchor id, the ids of the turns just before and after it in its chat.
+
+    Neighbours are of the same user, chat and kind and pass the filter's role and time range.
+    One query (a lateral join on the ``(user, chat_id, ts)`` index).
+    """
+    if not anchor_ids:
+        return {}
+    conditions, params = [], []
+    if flt.get("role") is not None:
+        conditions.append("m.role = %s")
+        params.append(flt["role"])
+    if flt.get("since") is not None:
+        conditions.append("m.ts >= %s")
+        params.append(flt["since"])
+    if flt.get("until") is not None:
+        conditions.append("m.ts < %s")
+        params.append(flt["until"])
+    extra = "".join(f" AND {c}" for c in conditions)
+    same = "m.user_id = a.user_id AND m.chat_id = a.chat_id AND m.kind = a.kind"
+    sql = (
+        "SELECT a.id, n.id FROM memory_chatmessage a CROSS JOIN LATERAL ("
+        f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
+        "   AND (m.ts, m.id) < (a.ts, a.id) ORDER BY m.ts DESC, m.id DESC LIMIT 1)"
+        " UNION ALL"
+        f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
+        "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
+        ") n WHERE a.id = ANY(%s)"
+    )
+    out: dict[int, list[int]] = defaultdict(list)
+    with connections[read_alias()].cursor() as cursor:
+        cursor.execute(sql, [*params, *params, anchor_ids])
+        for anchor, other in cursor.fetchall():
+            out[anchor].append(other)
+    return out
+
+
+def add_neighbours(scores: dict[int, float], flt: dict) -> dict[int, float]:
+    """Return ``scores`` with each top anchor's neighbours credited a share of its score."""
+    anchors = sorted(scores, key=lambda pk: -scores[pk])[:NEIGHBOUR_ANCHORS]
+    out = dict(scores)
+    for anchor, others in neighbours(anchors, flt).items():
+        for other in others:
+            out[other] = out.get(other, 0.0) + NEIGHBOUR_WEIGHT * scores[anchor]
+    return out
+
+
+def chat_ids(ids: list[int]) -> dict[int, str]:
+    """Return the chat_id of each message id."""
+    if not ids:
+        return {}
+    with connections[read_alias()].cursor() as cursor:
+        cursor.execute("SELECT id, chat_id FROM memory_chatmessage WHERE id = ANY(%s)", [ids])
+        return dict(cursor.fetchall())
+
+
+def boost_chats(scores: dict[int, float], pairs: list[tuple]) -> dict[int, float]:
+    """Return ``scores`` raised for turns of chats whose best semantic candidates score high.
+
+    ``pairs`` are the semantic candidates (id, similarity), best first; without them (a
+    degraded search) the scores are returned as they are.
+    """
+    if not pairs or not scores:
+        return scores
+    chat_of = chat_ids(list({*scores, *(pk for pk, _ in pairs)}))
+    lowest = float(pairs[-1][1])
+    sims: dict[str, list[float]] = defaultdict(list)
+    for pk, sim in pairs:
+        if pk in chat_of:
+            sims[chat_of[pk]].append(float(sim))
+
+    def chat_score(chat: str) -> float:
+        best = sorted(sims.get(chat, []), reverse=True)[:CHAT_TOP]
+        return statistics.fmean(best + [lowest] * (CHAT_TOP - len(best)))
+
+    chats = {chat_of[pk] for pk in scores if pk in chat_of} | set(sims)
+    by_chat = {chat: chat_score(chat) for chat in chats}
+    mean = statistics.fmean(by_chat.values())
+    spread = statistics.pstdev(by_chat.values()) or 1e-9
+    top = max(scores.values())
+    out = {}
+    for pk, score in scores.items():
+        z = (by_chat[chat_of[pk]] - mean) / spread if pk in chat_of else 0.0
+        out[pk] = score + CHAT_BOOST * top * max(0.0, z) / 3
+    return out
+
+
+# --- a third list: BM25 over the query's words, English words stemmed --------------------------
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+# Document frequencies and the mean length come from the user's latest this many turns, so the
+# cost is bounded however long the history (as for the common-word rule of memory.search).
+BM25_SAMPLE = 2000
+MIN_STEM = 3
+TSV = "to_tsvector('simple', memory_chatmessage.search_text)"
+
+
+def _terms(cursor, lexemes: list[str]) -> list[str]:
+    """Return the tsquery of each query word: ``stem:*`` for an English word, else the word."""
+    from rag.text import quote_lexeme
+
+    cursor.execute("SELECT w, ts_lexize('english_stem', w) FROM unnest(%s::text[]) AS w", [lexemes])
+    stems = dict(cursor.fetchall())
+    out = []
+    for lexeme in lexemes:
+        found = stems.get(lexeme) if lexeme.isascii() and lexeme.isalpha() else None
+        # The part the word and its stem share: "pottery" stems to "potteri", which as a
+        # prefix would miss the word itself; "potter" matches both it and "potters".
+        stem = os.path.commonprefix([lexeme, found[0]]) if found else ""
+        if len(stem) >= MIN_STEM:
+            out.append(quote_lexeme(stem) + ":*")
+        else:
+            out.append(quote_lexeme(lexeme))
+    return list(dict.fromkeys(out))
+
+
+def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
+    """Return the ids of the user's turns best by BM25 over ``lexemes`` (matched or not).
+
+    ``ts_rank_cd`` knows no inverse document frequency and ``simple`` no stemming: this list
+    weighs each word by its rarity in the user's history and matches English words by stem
+    ("researching" finds "research", "researched"). A word counts once per turn; the length is
+    the turn's number of distinct words. Fused as a third list, it raised LoCoMo hybrid
+    recall@10 (docs/BENCHMARKS.md).
+    """
+    from django.db.models import FloatField
+    from django.db.models.expressions import RawSQL
+
+    from memory.models import ChatMessage, Kind
+    from memory.validation import apply_filter
+
+    if not lexemes:
+        return []
+    with connections[read_alias()].cursor() as cursor:
+        terms = _terms(cursor, lexemes)
+        counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in terms)
+        cursor.execute(
+            f"SELECT count(*), avg(length(v)), {counts} FROM (SELECT"
+            " to_tsvector('simple', search_text) AS v FROM memory_chatmessage"
+            " WHERE user_id = %s AND kind = %s ORDER BY ts DESC LIMIT %s) sample",
+            [*terms, user.pk, Kind.MESSAGE, BM25_SAMPLE],
+        )
+        total, mean_length, *found = cursor.fetchone()
+    if not total:
+        return []
+    weights = [
+        (term, math.log(1 + (total - n + 0.5) / (n + 0.5)))
+        for term, n in zip(terms, found, strict=True)
+    ]
+    matched = " + ".join(
+        f"(CASE WHEN {TSV} @@ to_tsquery('simple', %s) THEN %s ELSE 0 END)" for _ in weights
+    )
+    score = RawSQL(
+        f"({matched}) * %s / (1 + %s * (1 - %s + %s * length({TSV}) / %s))",
+        [
+            *(x for pair in weights for x in pair),
+            BM25_K1 + 1,
+            BM25_K1,
+            BM25_B,
+            BM25_B,
+            float(mean_length or 1.0),
+        ],
+        output_field=FloatField(),
+    )
+    either = " | ".join(term for term, _ in weights)
+    from django.contrib.postgres.search import SearchQuery
+
+    from rag.search import TS_CONFIG, search_vector
+
+    rows = (
+        apply_filter(ChatMessage.objects.filter(user=user), flt)
+        .alias(_vector=search_vector("search_text"))
+        .filter(_vector=SearchQuery(either, search_type="raw", config=TS_CONFIG))
+        .annotate(_bm25=score)
+        .order_by("-_bm25", "-ts", "message_id")
+        .values_list("pk", flat=True)[:limit]
+    )
+    return list(rows)

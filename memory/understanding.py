@@ -1,0 +1,253 @@
+"""Time phrases in memory searches (``understand: true``): filter by the window, or rank by it.
+
+A query such as "上周说的火锅" or "what did I say about the trip last May" names a time in the
+past. :func:`read_time` resolves it with ``rag.understand`` (``direction="past"``, in the
+user's time zone, docs/QUERY_UNDERSTANDING.md) and :func:`run_understood` runs a search twice
+at most:
+
+1. **filter**: the window (cut to the request's own ``time_range``) becomes the message
+   ``ts`` filter, and the search runs on the query without the phrase (``rest``);
+2. **rank**: when that leaves nothing, the search runs without the window and its hits are
+   ordered by their score times :func:`rag.understand.apply.closeness` of their ``ts`` to it.
+
+The response says which in ``understood`` (``{"phrase", "start", "end", "applied",
+"reason"}``, ``applied`` being ``"filter"``, ``"rank"`` or ``"none"``), or ``null`` when no
+time phrase was read. Without ``understand`` nothing here runs: a search is as before.
+"""
+
+from __future__ import annotations
+
+import zoneinfo
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from config.errors import InvalidArgument
+from memory import search as engine
+from rag.understand import Understanding, Window, understand
+from rag.understand.apply import closeness, intersect
+
+FILTER, RANK, NONE = "filter", "rank", "none"
+# A ranked search re-orders this many times more candidates than it returns (at least POOL_MIN).
+POOL_FACTOR = 3
+POOL_MIN = 50
+
+
+@dataclass(frozen=True)
+class TimeAsked:
+    """The time phrase of a query, its window, and the query without it."""
+
+    phrase: str
+    window: Window
+    rest: str
+
+
+def time_zone(name: str | None) -> zoneinfo.ZoneInfo:
+    """Return the zone a request names (IANA), else the project's; INVALID_ARGUMENT if unknown."""
+    try:
+        return zoneinfo.ZoneInfo(name or settings.TIME_ZONE)
+    # A directory of the zone database ("Asia") raises IsADirectoryError, an OSError.
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError, OSError):
+        raise InvalidArgument(
+            "time_zone: use an IANA time zone name (Asia/Shanghai, Europe/Paris, UTC).",
+            details={"field": "time_zone"},
+        )
+
+
+def read_time(
+    query_text: str, *, tz, now: datetime | None = None, ended_only: bool = False
+) -> TimeAsked | None:
+    """Return the past time phrase a query names (the narrowest), or None.
+
+    ``now`` defaults to the current time; the window never reaches past it. ``ended_only``
+    keeps only a phrase whose window ended before now (上周, 昨天, 三月, not 今天 or 最近): a
+    chat turn saying "今天想吃火锅" talks about now, it does not ask to recall today.
+    """
+    now = (now or timezone.now()).astimezone(tz)
+    found: Understanding = understand(query_text, now=now, tz=tz, direction="past")
+    phrase = found.time
+    if phrase is None or (ended_only and phrase.end.timestamp() >= now.timestamp()):
+        return None
+    # A query that was nothing but a time ("上周") still needs words to match: keep them all.
+    rest = found.rest.strip() or query_text
+    return TimeAsked(phrase=phrase.text, window=Window(phrase.start, phrase.end), rest=rest)
+
+
+def narrowed(flt: dict, window: Window) -> dict:
+    """Return the cleaned filter with its ``since``/``until`` replaced by ``window``."""
+    return {**flt, "since": window.start, "until": window.end}
+
+
+def by_closeness(items: list, window: Window, limit: int) -> list:
+    """Return the best ``limit`` hits by score times the closeness of their ts to ``window``."""
+    ranked = sorted(
+        items,
+        key=lambda i: (-i.score * closeness(i.row.ts, window), -i.row.ts.timestamp()),
+    )
+    return ranked[:limit]
+
+
+def meta(asked: TimeAsked, window: Window | None, applied: str, reason: str) -> dict:
+    """Return the ``understood`` object of a response."""
+    shown = window or asked.window
+    return {
+        "phrase": asked.phrase,
+        "start": shown.start.isoformat(),
+        "end": shown.end.isoformat(),
+        "applied": applied,
+        "reason": reason,
+    }
+
+
+def run_understood(
+    *,
+    query_text: str,
+    flt: dict,
+    tz,
+    now: datetime | None,
+    search: Callable[[str, dict, Window | None], tuple],
+    ended_only: bool = False,
+) -> tuple[tuple, dict | None]:
+    """Run ``search(text, filter, rank_window)`` with the query's time phrase understood.
+
+    ``search`` returns a tuple whose first element is the list of hits; with a ``rank_window``
+    it orders them by closeness to it. Returns that tuple and the ``understood`` object (None
+    when the query names no time).
+    """
+    asked = read_time(query_text, tz=tz, now=now, ended_only=ended_only)
+    if asked is None:
+        return search(query_text, flt, None), None
+    window = intersect(asked.window, flt.get("since"), flt.get("until"))
+    if window is None:
+        found = search(query_text, flt, None)
+        return found, meta(asked, None, NONE, "the window lies outside the filter's time_range")
+    found = search(asked.rest, narrowed(flt, window), None)
+    if found[0]:
+        return found, meta(asked, window, FILTER, "messages in the window")
+    ranked = search(asked.rest, flt, window)
+    if not ranked[0]:
+        return found, meta(asked, window, FILTER, "no message passes the filters")
+    return ranked, meta(asked, window, RANK, "no match in the window: ranked by closeness to it")
+
+
+def pool(top_k: int) -> int:
+    """Return how many candidates a ranked search re-orders to return ``top_k``."""
+    return max(top_k * POOL_FACTOR, POOL_MIN)
+
+
+def lexical(
+    *, user, query_text, flt, page_size, cursor, default_operator, tz, now
+) -> tuple[list, str | None, dict | None]:
+    """Return a lexical search page, its next cursor and ``understood``.
+
+    The cursor is bound to the request as sent (query, operator, filter), not to the window
+    derived from it, so a rolling window ("最近") moving between two pages keeps it valid.
+    """
+    binding = ("understood", query_text, default_operator, flt, str(tz))
+
+    def run(text, f, window):
+        return engine.lexical_search(
+            user=user,
+            query_text=text,
+            flt=f,
+            page_size=page_size,
+            cursor=cursor,
+            default_operator=default_operator,
+            binding=binding,
+            proximity=window,
+        )
+
+    (hits, next_cursor), understood = run_understood(
+        query_text=query_text, flt=flt, tz=tz, now=now, search=run
+    )
+    return hits, next_cursor, understood
+
+
+class _Vectors:
+    """The query vectors of one request: the given embedding, or each text's, embedded once."""
+
+    def __init__(self, query_embedding):
+        self.given = query_embedding
+        self.cache: dict[str, tuple] = {}
+        self.reason: str | None = None
+
+    def get(self, text: str):
+        if self.given is not None:
+            return engine.check_embedding(self.given)
+        if text not in self.cache:
+            self.cache[text] = engine.try_query_vector(text, None)
+        vector, reason = self.cache[text]
+        self.reason = reason
+        return vector
+
+
+def semantic(
+    *, user, query_text, query_embedding, flt, top_k, min_score, tz, now
+) -> tuple[list, str | None, dict | None]:
+    """Return semantic hits, the degraded reason (or None) and ``understood``.
+
+    With ``query_embedding`` there is no text to read a time in: nothing is understood.
+    """
+    vectors = _Vectors(query_embedding)
+
+    def run(text, f, window):
+        vector = vectors.get(text)
+        if vector is None:
+            return (engine.lexical_fallback(user=user, query_text=text, flt=f, top_k=top_k),)
+        if window is None:
+            hits = engine.semantic_search(
+                user=user, flt=f, top_k=top_k, vector=vector, min_score=min_score
+            )
+            return (hits,)
+        hits = engine.semantic_search(
+            user=user, flt=f, top_k=pool(top_k), vector=vector, min_score=min_score
+        )
+        return (by_closeness(hits, window, top_k),)
+
+    if not query_text:
+        return run(None, flt, None)[0], vectors.reason, None
+    (hits,), understood = run_understood(query_text=query_text, flt=flt, tz=tz, now=now, search=run)
+    return hits, vectors.reason, understood
+
+
+def hybrid(
+    *,
+    user,
+    query_text,
+    query_embedding,
+    flt,
+    top_k,
+    min_score,
+    tz,
+    now,
+    vector=None,
+    ended_only: bool = False,
+) -> tuple[list, str | None, dict | None]:
+    """Return hybrid hits, the degraded reason (or None) and ``understood``.
+
+    ``vector``: the whole query's embedding when the caller already has it (the agent);
+    ``ended_only``: see :func:`read_time`.
+    """
+    # The agent's whole-turn vector serves the query without its time phrase too: one
+    # embedding per turn, and the phrase moves a sentence's vector little.
+    vectors = _Vectors(query_embedding if query_embedding is not None else vector)
+
+    def run(text, f, window):
+        found = vectors.get(text)
+        if window is None:
+            hits = engine.hybrid_search(
+                user=user, query_text=text, flt=f, top_k=top_k, vector=found, min_score=min_score
+            )
+            return (hits,)
+        hits = engine.hybrid_search(
+            user=user, query_text=text, flt=f, top_k=pool(top_k), vector=found, min_score=min_score
+        )
+        return (by_closeness(hits, window, top_k),)
+
+    (hits,), understood = run_understood(
+        query_text=query_text, flt=flt, tz=tz, now=now, search=run, ended_only=ended_only
+    )
+    return hits, vectors.reason, understood

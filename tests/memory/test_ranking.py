@@ -1,0 +1,111 @@
+"""Hybrid re-ranking by conversation context: neighbour turns and whole chats."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memory import ranking
+from memory.models import ChatMessage
+from tests.memory.memory_helpers import BASE_TS
+
+
+@pytest.fixture
+def turns(user):
+    """Store turns of ``user``: chat ``a`` (a0-a3, alternating roles) and chat ``b`` (b0-b2)."""
+
+    def make(chat, i):
+        return ChatMessage.objects.create(
+            user=user,
+            message_id=f"{chat}{i}",
+            chat_id=chat,
+            ts=BASE_TS + timedelta(minutes=i),
+            role="user" if i % 2 == 0 else "assistant",
+            content=f"turn {chat}{i}",
+            search_text=f"turn {chat}{i}",
+        )
+
+    rows = [make("a", i) for i in range(4)] + [make("b", i) for i in range(3)]
+    return {r.message_id: r.pk for r in rows}
+
+
+def test_neighbours_are_the_turns_before_and_after_in_the_same_chat(turns):
+    found = ranking.neighbours([turns["a1"]], {})
+    assert sorted(found[turns["a1"]]) == sorted([turns["a0"], turns["a2"]])
+
+
+def test_neighbours_pass_the_filter(turns):
+    # a2's neighbours a1 and a3 are assistant turns: among user turns, only a0 is before it.
+    found = ranking.neighbours([turns["a2"]], {"role": "user"})
+    assert found[turns["a2"]] == [turns["a0"]]
+
+
+def test_the_first_turn_has_only_a_next_neighbour(turns):
+    assert ranking.neighbours([turns["b0"]], {})[turns["b0"]] == [turns["b1"]]
+
+
+def test_add_neighbours_credits_a_share_of_the_anchor_score(turns):
+    scores = ranking.add_neighbours({turns["a1"]: 1.0}, {})
+    assert scores[turns["a2"]] == pytest.approx(ranking.NEIGHBOUR_WEIGHT)
+    assert turns["b0"] not in scores
+
+
+def test_boost_chats_raises_a_turn_of_the_chat_most_like_the_query(turns):
+    pairs = [
+        (turns["a0"], 0.90),
+        (turns["a2"], 0.89),
+        (turns["a3"], 0.88),
+        (turns["b1"], 0.50),
+        (turns["b2"], 0.40),
+    ]
+    boosted = ranking.boost_chats({turns["a1"]: 1.0, turns["b0"]: 1.0}, pairs)
+    assert boosted[turns["a1"]] > boosted[turns["b0"]] == 1.0
+
+
+def test_boost_chats_without_semantic_candidates_changes_nothing(turns):
+    scores = {turns["a1"]: 0.5}
+    assert ranking.boost_chats(scores, []) == scores
+
+
+@pytest.fixture
+def english(user):
+    """Store English turns of ``user`` in one chat (segmented like real rows, no vectors)."""
+    from rag.text import segment_for_index
+
+    texts = [
+        "Melanie: I researched adoption agencies last week",
+        "Melanie: the weather was nice",
+        "Melanie: we went to the beach",
+        "Melanie: my pottery class starts soon",
+    ]
+    rows = [
+        ChatMessage.objects.create(
+            user=user,
+            message_id=f"e{i}",
+            chat_id="en",
+            ts=BASE_TS + timedelta(minutes=i),
+            role="user",
+            content=text,
+            search_text=segment_for_index(text),
+        )
+        for i, text in enumerate(texts)
+    ]
+    return {r.message_id: r.pk for r in rows}
+
+
+def test_bm25_matches_an_english_word_by_its_stem(user, english):
+    ids = ranking.bm25_ids(user=user, lexemes=["researching"], flt={"kind": "message"}, limit=5)
+    assert ids == [english["e0"]]
+
+
+def test_bm25_puts_the_rare_word_above_the_common_one(user, english):
+    ids = ranking.bm25_ids(
+        user=user, lexemes=["melanie", "pottery"], flt={"kind": "message"}, limit=5
+    )
+    assert ids[0] == english["e3"]
+    assert len(ids) == 4
+
+
+def test_bm25_without_words_is_empty(user, english):
+    assert ranking.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []

@@ -1,0 +1,157 @@
+"""Memory search with ``understand: true``: past time phrases filter by their window or rank."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from memory.understanding import by_closeness, read_time
+from rag.understand import Window
+
+LEX = "/v1/messages/lexical_search"
+SEM = "/v1/messages/semantic_search"
+HYB = "/v1/messages/hybrid_search"
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+# A Thursday: 上周 is Monday 2025-06-30 to Monday 2025-07-07, 三月 is March 2025.
+NOW = "2025-07-10T12:00:00+08:00"
+
+
+def _ids(body):
+    return [i["message_id"] for i in body["items"]]
+
+
+@pytest.fixture
+def dated(api_client, user, write):
+    """Store five messages of ``user`` on dates months apart (embedded by the real model)."""
+    items = [
+        ("m1", "2025-03-05T19:00:00+08:00", "和小王去吃了海底捞火锅，排队两个小时"),
+        ("m2", "2025-06-14T19:00:00+08:00", "又去吃了一次火锅，这次点了鸳鸯锅"),
+        ("m3", "2025-07-01T09:00:00+08:00", "我家的猫豆豆生病了，带它去了医院"),
+        ("m4", "2025-07-09T21:00:00+08:00", "看了一场电影，讲宇航员的故事"),
+        ("m5", "2025-05-20T12:00:00+08:00", "I ate dumplings with Anna near the river"),
+    ]
+    write(
+        api_client,
+        user.username,
+        [
+            {"message_id": m, "ts": t, "role": "user", "content": c, "chat_id": "c1"}
+            for m, t, c in items
+        ],
+        status=201,
+    )
+    return items
+
+
+def _post(api_client, path, user, text, **extra):
+    body = {"user_id": user.username, "query_text": text, "understand": True, "now": NOW}
+    response = api_client.post(path, {**body, **extra}, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+def test_lexical_filters_to_the_month_named(api_client, user, dated):
+    body = _post(api_client, LEX, user, "三月吃的火锅")
+    assert _ids(body) == ["m1"]
+    assert body["understood"]["phrase"] == "三月"
+    assert body["understood"]["applied"] == "filter"
+    assert body["understood"]["start"] == "2025-03-01T00:00:00+08:00"
+    assert body["understood"]["end"] == "2025-04-01T00:00:00+08:00"
+
+
+def test_without_understand_the_phrase_is_only_words(api_client, user, dated):
+    response = api_client.post(
+        LEX, {"user_id": user.username, "query_text": "三月吃的火锅"}, format="json"
+    )
+    body = response.json()
+    assert set(_ids(body)) == {"m1", "m2"}
+    assert body["understood"] is None
+
+
+def test_hybrid_returns_only_last_weeks_messages(api_client, user, dated):
+    body = _post(api_client, HYB, user, "上周说的猫", top_k=5)
+    assert _ids(body) == ["m3"]
+    assert body["understood"]["applied"] == "filter"
+    assert body["understood"]["start"] == "2025-06-30T00:00:00+08:00"
+
+
+def test_semantic_reads_an_english_phrase(api_client, user, dated):
+    body = _post(api_client, SEM, user, "what did I eat last May", min_score=-1)
+    assert _ids(body) == ["m5"]
+    assert body["understood"]["phrase"].lower() == "last may"
+
+
+def test_nothing_matching_in_the_window_ranks_by_closeness(api_client, user, dated):
+    # No 火锅 in last week: both 火锅 messages come back, the nearer one (June) first.
+    body = _post(api_client, LEX, user, "上周吃的火锅")
+    assert _ids(body) == ["m2", "m1"]
+    assert body["understood"]["applied"] == "rank"
+
+
+def test_a_window_outside_the_time_range_is_not_applied(api_client, user, dated):
+    flt = {"time_range": {"since": "2025-06-01T00:00:00+08:00"}}
+    body = _post(api_client, LEX, user, "三月吃的火锅", filter=flt)
+    assert _ids(body) == ["m2"]
+    assert body["understood"]["applied"] == "none"
+
+
+def test_the_time_zone_moves_the_window(api_client, user, dated):
+    body = _post(api_client, LEX, user, "昨天的电影", time_zone="America/Los_Angeles")
+    # 2025-07-10 12:00 in Shanghai is 2025-07-09 21:00 in Los Angeles: yesterday is the 8th.
+    assert body["understood"]["start"] == "2025-07-08T00:00:00-07:00"
+    assert body["understood"]["applied"] == "rank"
+
+
+@pytest.mark.parametrize("zone", ["Mars/X", "Asia", "../etc/passwd", "UTC\x00"])
+def test_an_unknown_time_zone_is_invalid(api_client, user, dated, zone):
+    response = api_client.post(
+        HYB,
+        {"user_id": user.username, "query_text": "上周", "understand": True, "time_zone": zone},
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_a_query_embedding_has_no_phrase_to_read(api_client, user, dated):
+    from rag.embeddings import embed_query
+
+    vector = embed_query("上周说的猫")
+    response = api_client.post(
+        SEM,
+        {"user_id": user.username, "query_embedding": vector, "understand": True, "top_k": 5},
+        format="json",
+    )
+    body = response.json()
+    assert len(body["items"]) == 5
+    assert body["understood"] is None
+
+
+def test_lexical_pages_of_an_understood_query_follow_one_cursor(api_client, user, dated):
+    first = _post(api_client, LEX, user, "上周吃的火锅", page_size=1)
+    second = _post(api_client, LEX, user, "上周吃的火锅", page_size=1, cursor=first["next_cursor"])
+    assert _ids(first) + _ids(second) == ["m2", "m1"]
+    assert "next_cursor" not in second
+
+
+def test_read_time_ended_only_skips_a_window_reaching_now():
+    now = datetime(2025, 7, 10, 12, tzinfo=SHANGHAI)
+    assert read_time("今天想吃火锅", tz=SHANGHAI, now=now, ended_only=True) is None
+    assert read_time("今天想吃火锅", tz=SHANGHAI, now=now).phrase == "今天"
+    assert read_time("昨天吃的火锅", tz=SHANGHAI, now=now, ended_only=True).rest == "吃的火锅"
+
+
+def test_by_closeness_puts_the_nearer_of_equal_scores_first():
+    class Row:
+        def __init__(self, ts):
+            self.ts = ts
+
+    class Hit:
+        def __init__(self, ts, score):
+            self.row, self.score = Row(ts), score
+
+    window = Window(datetime(2025, 6, 1, tzinfo=UTC), datetime(2025, 6, 8, tzinfo=UTC))
+    far = Hit(datetime(2025, 1, 1, tzinfo=UTC), 1.0)
+    near = Hit(window.end + timedelta(days=1), 1.0)
+    assert by_closeness([far, near], window, 1) == [near]
