@@ -26,6 +26,8 @@ from collections import defaultdict
 
 from django.db import connections
 
+from rag.replicas import read_alias
+
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
 # about 0.02 recall@10 on its own).
