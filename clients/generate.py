@@ -103,7 +103,15 @@ def generate_typescript(spec: Path, out: Path) -> None:
     """Generate ``schema.d.ts`` with the pinned openapi-typescript."""
     out.parent.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [str(TS_DIR / "node_modules" / ".bin" / "openapi-typescript"), str(spec), "-o", str(out)],
+        [
+            str(TS_DIR / "node_modules" / ".bin" / "openapi-typescript"),
+            str(spec),
+            "-o",
+            str(out),
+            # A field with a default is optional in a request (openapi-typescript 7 would
+            # make it required).
+            "--default-non-nullable=false",
+        ],
         check=True,
         capture_output=True,
         text=True,

@@ -139,7 +139,7 @@ class UnderstandInMixin(serializers.Serializer):
     )
 
 
-class UnderstoodSerializer(serializers.Serializer):
+class MemoryUnderstoodSerializer(serializers.Serializer):
     phrase = serializers.CharField(help_text="The time phrase read in query_text.")
     start = serializers.CharField(help_text="Window start, RFC 3339 (inclusive).")
     end = serializers.CharField(help_text="Window end, RFC 3339 (exclusive).")
@@ -152,7 +152,7 @@ class UnderstoodSerializer(serializers.Serializer):
 
 
 def _understood():
-    return UnderstoodSerializer(
+    return MemoryUnderstoodSerializer(
         allow_null=True,
         required=False,
         help_text="The time phrase understood (with understand: true), or null.",

@@ -610,19 +610,19 @@ export interface components {
     schemas: {
         ActivityCreateInputRequest: {
             /** @default 0 */
-            current_participants: number;
+            current_participants?: number;
             /** @default  */
-            description: string;
+            description?: string;
             /** Format: date-time */
             end_at?: string | null;
             location: components["schemas"]["ActivityLocationRequest"];
             /** @default  */
-            location_name: string;
+            location_name?: string;
             max_participants: number;
             /** Format: date-time */
             start_at: string;
             /** @default active */
-            status: components["schemas"]["ActivityStatusEnum"];
+            status?: components["schemas"]["ActivityStatusEnum"];
             tags?: string[];
             title: string;
             type: string;
@@ -1117,12 +1117,12 @@ export interface components {
             /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
             time_zone?: string;
             /** @default 20 */
-            top_k: number;
+            top_k?: number;
             /**
              * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
              * @default false
              */
-            understand: boolean;
+            understand?: boolean;
             user_id: string;
         };
         /** @description The two fields of every search that embeds its query text. */
@@ -1139,7 +1139,7 @@ export interface components {
             degraded_reason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
             items: components["schemas"]["HybridItem"][];
             /** @description The time phrase understood (with understand: true), or null. */
-            understood?: components["schemas"]["Understood"] | null;
+            understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         /**
          * @description * `pending` - pending
@@ -1200,7 +1200,7 @@ export interface components {
              * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
              * @default false
              */
-            understand: boolean;
+            understand?: boolean;
             user_id: string;
         };
         LexicalSearchOut: {
@@ -1212,7 +1212,7 @@ export interface components {
             next_cursor?: string;
             scores: components["schemas"]["Score"][];
             /** @description The time phrase understood (with understand: true), or null. */
-            understood?: components["schemas"]["Understood"] | null;
+            understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         LocationRequest: {
             /** Format: double */
@@ -1220,6 +1220,30 @@ export interface components {
             /** Format: double */
             lng: number;
         };
+        MemoryUnderstood: {
+            /**
+             * @description filter: only messages in the window; rank: none matched in it, so all are ranked by closeness to it; none: the window lies outside filter.time_range.
+             *
+             *     * `filter` - filter
+             *     * `rank` - rank
+             *     * `none` - none
+             */
+            applied: components["schemas"]["MemoryUnderstoodAppliedEnum"];
+            /** @description Window end, RFC 3339 (exclusive). */
+            end: string;
+            /** @description The time phrase read in query_text. */
+            phrase: string;
+            reason: string;
+            /** @description Window start, RFC 3339 (inclusive). */
+            start: string;
+        };
+        /**
+         * @description * `filter` - filter
+         *     * `rank` - rank
+         *     * `none` - none
+         * @enum {string}
+         */
+        MemoryUnderstoodAppliedEnum: "filter" | "rank" | "none";
         Message: {
             chat_id: string;
             content: string;
@@ -1407,7 +1431,7 @@ export interface components {
         SearchInputRequest: {
             filters?: components["schemas"]["SearchFiltersRequest"] | null;
             /** @default 20 */
-            limit: number;
+            limit?: number;
             semanticQuery?: string | null;
             /** @description The user's IANA time zone (e.g. Asia/Shanghai) in which time phrases of the query (今晚, 周五晚上, this weekend) are read; default: the server's TIME_ZONE. */
             timeZone?: string | null;
@@ -1504,12 +1528,12 @@ export interface components {
             /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
             time_zone?: string;
             /** @default 20 */
-            top_k: number;
+            top_k?: number;
             /**
              * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
              * @default false
              */
-            understand: boolean;
+            understand?: boolean;
             user_id: string;
         };
         /** @description The two fields of every search that embeds its query text. */
@@ -1528,7 +1552,7 @@ export interface components {
             floor: number | null;
             items: components["schemas"]["SemanticItem"][];
             /** @description The time phrase understood (with understand: true), or null. */
-            understood?: components["schemas"]["Understood"] | null;
+            understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         /**
          * @description * `ok` - ok
@@ -1709,7 +1733,7 @@ export interface components {
              * @description Staff clients only: every user's events.
              * @default false
              */
-            all_users: boolean;
+            all_users?: boolean;
             /** @description Event kinds to send; empty: all. */
             kinds?: components["schemas"]["KindsEnum"][];
             /** @description http(s) URL that receives a POST. */
@@ -1755,10 +1779,10 @@ export interface components {
             book?: number | null;
             chapters?: number[];
             /** @default relevance */
-            order: components["schemas"]["OrderEnum"];
+            order?: components["schemas"]["OrderEnum"];
             query: string;
             /** @default 10 */
-            top_k: number;
+            top_k?: number;
         };
         WritingSearchOut: {
             /** @description True when the query could not be embedded within the time budget: the children were found by full text. */

@@ -78,6 +78,8 @@ from .lexical_search_out_items_item import LexicalSearchOutItemsItem
 from .location_request import LocationRequest
 from .memory_messages_list_kind import MemoryMessagesListKind
 from .memory_messages_list_role import MemoryMessagesListRole
+from .memory_understood import MemoryUnderstood
+from .memory_understood_applied_enum import MemoryUnderstoodAppliedEnum
 from .message import Message
 from .message_item_in_request import MessageItemInRequest
 from .message_kind_enum import MessageKindEnum
@@ -228,6 +230,8 @@ __all__ = (
     "LocationRequest",
     "MemoryMessagesListKind",
     "MemoryMessagesListRole",
+    "MemoryUnderstood",
+    "MemoryUnderstoodAppliedEnum",
     "Message",
     "MessageItemInRequest",
     "MessageKindEnum",

@@ -14,7 +14,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.hybrid_item import HybridItem
-  from ..models.understood import Understood
+  from ..models.memory_understood import MemoryUnderstood
 
 
 
@@ -37,13 +37,13 @@ class HybridSearchOut:
                 * `embedding_timeout` - embedding_timeout
                 * `embedding_unavailable` - embedding_unavailable
             items (list[HybridItem]):
-            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
      """
 
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     items: list[HybridItem]
-    understood: None | Understood | Unset = UNSET
+    understood: MemoryUnderstood | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -52,7 +52,7 @@ class HybridSearchOut:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.hybrid_item import HybridItem # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         degraded = self.degraded
 
         degraded_reason: None | str
@@ -71,7 +71,7 @@ class HybridSearchOut:
         understood: dict[str, Any] | None | Unset
         if isinstance(self.understood, Unset):
             understood = UNSET
-        elif isinstance(self.understood, Understood):
+        elif isinstance(self.understood, MemoryUnderstood):
             understood = self.understood.to_dict()
         else:
             understood = self.understood
@@ -94,7 +94,7 @@ class HybridSearchOut:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.hybrid_item import HybridItem # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         d = dict(src_dict)
         degraded = d.pop("degraded")
 
@@ -126,7 +126,7 @@ class HybridSearchOut:
             items.append(items_item)
 
 
-        def _parse_understood(data: object) -> None | Understood | Unset:
+        def _parse_understood(data: object) -> MemoryUnderstood | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -134,14 +134,14 @@ class HybridSearchOut:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                understood_type_0 = Understood.from_dict(data)
+                understood_type_0 = MemoryUnderstood.from_dict(data)
 
 
 
                 return understood_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | Understood | Unset, data)
+            return cast(MemoryUnderstood | None | Unset, data)
 
         understood = _parse_understood(d.pop("understood", UNSET))
 

@@ -14,8 +14,8 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.highlight import Highlight
   from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem
+  from ..models.memory_understood import MemoryUnderstood
   from ..models.score import Score
-  from ..models.understood import Understood
 
 
 
@@ -33,14 +33,14 @@ class LexicalSearchOut:
             items (list[LexicalSearchOutItemsItem]): Message items (the requested fields), each with its `provenance`.
             scores (list[Score]):
             next_cursor (str | Unset):
-            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
      """
 
     highlights: list[Highlight]
     items: list[LexicalSearchOutItemsItem]
     scores: list[Score]
     next_cursor: str | Unset = UNSET
-    understood: None | Understood | Unset = UNSET
+    understood: MemoryUnderstood | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -50,8 +50,8 @@ class LexicalSearchOut:
     def to_dict(self) -> dict[str, Any]:
         from ..models.highlight import Highlight # noqa: PLC0415
         from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         from ..models.score import Score # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
         highlights = []
         for highlights_item_data in self.highlights:
             highlights_item = highlights_item_data.to_dict()
@@ -78,7 +78,7 @@ class LexicalSearchOut:
         understood: dict[str, Any] | None | Unset
         if isinstance(self.understood, Unset):
             understood = UNSET
-        elif isinstance(self.understood, Understood):
+        elif isinstance(self.understood, MemoryUnderstood):
             understood = self.understood.to_dict()
         else:
             understood = self.understood
@@ -104,8 +104,8 @@ class LexicalSearchOut:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.highlight import Highlight # noqa: PLC0415
         from ..models.lexical_search_out_items_item import LexicalSearchOutItemsItem # noqa: PLC0415
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         from ..models.score import Score # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         highlights = []
         _highlights = d.pop("highlights")
@@ -139,7 +139,7 @@ class LexicalSearchOut:
 
         next_cursor = d.pop("next_cursor", UNSET)
 
-        def _parse_understood(data: object) -> None | Understood | Unset:
+        def _parse_understood(data: object) -> MemoryUnderstood | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -147,14 +147,14 @@ class LexicalSearchOut:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                understood_type_0 = Understood.from_dict(data)
+                understood_type_0 = MemoryUnderstood.from_dict(data)
 
 
 
                 return understood_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | Understood | Unset, data)
+            return cast(MemoryUnderstood | None | Unset, data)
 
         understood = _parse_understood(d.pop("understood", UNSET))
 

@@ -13,8 +13,8 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.memory_understood import MemoryUnderstood
   from ..models.semantic_item import SemanticItem
-  from ..models.understood import Understood
 
 
 
@@ -38,14 +38,14 @@ class SemanticSearchOut:
                 * `embedding_unavailable` - embedding_unavailable
             floor (float | None):
             items (list[SemanticItem]):
-            understood (None | Understood | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
      """
 
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     floor: float | None
     items: list[SemanticItem]
-    understood: None | Understood | Unset = UNSET
+    understood: MemoryUnderstood | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -53,8 +53,8 @@ class SemanticSearchOut:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         from ..models.semantic_item import SemanticItem # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
         degraded = self.degraded
 
         degraded_reason: None | str
@@ -76,7 +76,7 @@ class SemanticSearchOut:
         understood: dict[str, Any] | None | Unset
         if isinstance(self.understood, Unset):
             understood = UNSET
-        elif isinstance(self.understood, Understood):
+        elif isinstance(self.understood, MemoryUnderstood):
             understood = self.understood.to_dict()
         else:
             understood = self.understood
@@ -99,8 +99,8 @@ class SemanticSearchOut:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.memory_understood import MemoryUnderstood # noqa: PLC0415
         from ..models.semantic_item import SemanticItem # noqa: PLC0415
-        from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         degraded = d.pop("degraded")
 
@@ -140,7 +140,7 @@ class SemanticSearchOut:
             items.append(items_item)
 
 
-        def _parse_understood(data: object) -> None | Understood | Unset:
+        def _parse_understood(data: object) -> MemoryUnderstood | None | Unset:
             if data is None:
                 return data
             if isinstance(data, Unset):
@@ -148,14 +148,14 @@ class SemanticSearchOut:
             try:
                 if not isinstance(data, dict):
                     raise TypeError()
-                understood_type_0 = Understood.from_dict(data)
+                understood_type_0 = MemoryUnderstood.from_dict(data)
 
 
 
                 return understood_type_0
             except (TypeError, ValueError, AttributeError, KeyError):
                 pass
-            return cast(None | Understood | Unset, data)
+            return cast(MemoryUnderstood | None | Unset, data)
 
         understood = _parse_understood(d.pop("understood", UNSET))
 
