@@ -24,10 +24,14 @@ class MemoryConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from memory import userdata
+        from memory.selectors import stated_preferences
         from memory.tasks import EMBED_WORK
         from rag import work
+        from rag.preferences import register_reader
         from rag.userdata import register
 
         work.register(EMBED_WORK)  # reconciled by rag.tasks.work_reconcile
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")
         register(userdata.declaration())
+        # Chat-stated preferences reach activity ranking through rag, not an import.
+        register_reader("memory", stated_preferences)

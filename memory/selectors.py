@@ -250,6 +250,17 @@ def fetch_context(*, user, context_id: int) -> dict:
     }
 
 
+def stated_preferences(user, limit: int = PERSONA_MAX):
+    """Return the user's newest ``limit`` preferences as rag ``StatedPreference`` values.
+
+    Registered with ``rag.preferences`` so other apps (activity ranking) can read them.
+    """
+    from rag.preferences import StatedPreference
+
+    rows = Preference.objects.filter(user=user).order_by("-updated_at", "-pk")[:limit]
+    return [StatedPreference(category=p.category, value=p.value) for p in rows]
+
+
 def preferences_list(*, user) -> list[Preference]:
     """Return the user's preferences by category, then value."""
     return list(Preference.objects.filter(user=user).order_by("category", "value"))

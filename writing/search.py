@@ -1,5 +1,8 @@
 """Small-to-big search: find child chunks, return their parents' text around the match.
 
+Each StoryBlock appears once: when a long block was split into several parents, only its
+best-scoring parent is returned (:func:`once_per_block`).
+
 Score (when the live setting ``parent_size_normalization`` is on)::
 
     score = raw * sqrt(1 / ratio),   ratio = parent.size / median_size
@@ -83,6 +86,23 @@ def context_window(size: int, start: int, end: int, limit: int) -> tuple[int, in
     else:
         lo = start
     return lo, lo + limit
+
+
+def once_per_block(ranked: list[ParentResult], segments: dict[int, list[int]]):
+    """Keep each StoryBlock once: drop a parent that shares a block with a better one.
+
+    A block above the parent size limit is split into several parents (seed 001); the best
+    of them (its window around the best child) stands for the block.
+    """
+    seen: set[int] = set()
+    kept = []
+    for result in ranked:
+        blocks = segments.get(result.parent.pk, [])
+        if seen.intersection(blocks):
+            continue
+        seen.update(blocks)
+        kept.append(result)
+    return kept
 
 
 def _scope(user, book, chapters):
@@ -194,14 +214,14 @@ def _search(
             if normalise
             else result.raw_score
         )
-    ranked = sorted(grouped.values(), key=lambda r: -r.score)[:top_k]
     segments: dict[int, list[int]] = {}
     for parent_id, block_id in (
-        ParentSegment.objects.filter(parent_id__in=[r.parent.pk for r in ranked])
+        ParentSegment.objects.filter(parent_id__in=list(grouped))
         .order_by("parent_id", "position")
         .values_list("parent_id", "block_id")
     ):
         segments.setdefault(parent_id, []).append(block_id)
+    ranked = once_per_block(sorted(grouped.values(), key=lambda r: -r.score), segments)[:top_k]
     limit = settings_row.context_window_chars
     for result in ranked:
         best = result.children[0]  # hits arrive best first

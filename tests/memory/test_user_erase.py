@@ -45,6 +45,22 @@ def _reaching(user) -> dict:
     }
 
 
+def _create_activity(client, tag, capture):
+    """Create (and embed, on commit) one activity through the API; return the response."""
+    activity = {
+        "title": f"{tag} 周六读书会",
+        "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
+        "type": "读书",
+        "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
+        "location": {"lat": 31.23, "lng": 121.47},
+        "max_participants": 10,
+    }
+    with capture(execute=True):
+        created = client.post("/api/activities/", activity, format="json")
+    assert created.status_code == 201
+    return created
+
+
 @pytest.fixture
 def fill(write, live_settings, django_capture_on_commit_callbacks):
     """Return ``fill(client, user, tag)``: the user's data in every app, through the API."""
@@ -81,17 +97,7 @@ def fill(write, live_settings, django_capture_on_commit_callbacks):
             with django_capture_on_commit_callbacks(execute=True):
                 r = client.post("/api/chapters/", chapter, format="json")
             assert r.status_code == 201, r.json()
-        activity = {
-            "title": f"{tag} 周六读书会",
-            "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
-            "type": "读书",
-            "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
-            "location": {"lat": 31.23, "lng": 121.47},
-            "max_participants": 10,
-        }
-        with django_capture_on_commit_callbacks(execute=True):
-            created = client.post("/api/activities/", activity, format="json")
-        assert created.status_code == 201
+        created = _create_activity(client, tag, django_capture_on_commit_callbacks)
         with django_capture_on_commit_callbacks(execute=True):
             chat = client.post("/api/agent/chat", {"message": PARTNER[tag]}, format="json")
         assert chat.status_code == 200 and chat.json()["intent"] == "PARTNER"
@@ -111,7 +117,7 @@ def _cache_ids() -> set[int]:
 
 
 def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
-    cold_lru, fill, api_client, other_client, user, other_user
+    cold_lru, fill, api_client, other_client, user, other_user, django_capture_on_commit_callbacks
 ):
     from agent.triggers import run_daily_digest
 
@@ -120,6 +126,10 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     mine = fill(api_client, user, "a")
     cached_mine = _cache_ids() - cached_before
     _join_and_like(api_client, theirs)
+    # Interest vectors are stored from the third +1 on (seed 000).
+    for tag in ("b2", "b3"):
+        more = _create_activity(other_client, tag, django_capture_on_commit_callbacks)
+        _join_and_like(api_client, more.json()["id"])
     _join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
     assert run_daily_digest(timezone.now()) == 2
 
@@ -137,7 +147,7 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
             assert deleted[kind.name] == len(kind_rows[kind.name]), kind.name
     assert (deleted["books"], deleted["chapters"], deleted["story_blocks"]) == (1, 2, 4)
     assert deleted["child_chunks"] == deleted["chunk_vectors"] >= 2
-    assert deleted["interest_vectors"] == 1 and deleted["others_participations"] == 1
+    assert deleted["interest_vectors"] == 3 and deleted["others_participations"] == 1
     for model, rows in mine_rows.items():
         # The kinds of a model cover exactly the rows that reach the user.
         declared = set().union(*(kind_rows[k.name] for k in kinds() if k.model is model))

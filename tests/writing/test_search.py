@@ -71,6 +71,28 @@ def test_search_returns_parents_once_with_window(user, make_chapter, blocks, sma
 
 
 @pytest.mark.django_db
+def test_a_block_split_into_several_parents_appears_once(user, make_chapter, blocks, small_chunks):
+    from writing.models import ParentSegment
+
+    story = (
+        "白骨精第一次化作村姑，提着饭罐走到山坡上想骗唐僧。悟空一眼认出妖精，举棒便打。"
+        "白骨精第二次化作老妇人，哭哭啼啼来寻女儿，又被悟空识破，一棒打去。"
+        "白骨精第三次化作白发老公公，念着佛经来找妻女，悟空叫来山神土地作证，终于打死了妖精。"
+        "唐僧却不信，念起紧箍咒，把悟空赶回了花果山，八戒在一旁幸灾乐祸。"
+    )
+    chapter = make_chapter([*blocks, story])
+    long_block = StoryBlock.objects.get(chapter=chapter, order=len(blocks))
+    split = ParentSegment.objects.filter(block=long_block).values_list("parent_id", flat=True)
+    assert len(set(split)) >= 2  # the block really was split above parent_max_chars
+
+    results = writing_search(user=user, query="白骨精化作村姑和老妇人骗唐僧", top_k=10)["results"]
+
+    shown = [b for r in results for b in r["blocks"]]
+    assert shown.count(long_block.pk) == 1
+    assert len(shown) == len(set(shown))
+
+
+@pytest.mark.django_db
 def test_normalisation_off_uses_raw(user, make_chapter, blocks, small_chunks):
     make_chapter(blocks)
     small_chunks.parent_size_normalization = False
