@@ -168,3 +168,20 @@ def test_a_turn_embeds_its_message_once_and_keeps_it_out_of_the_cache(user, monk
     assert not EmbeddingCache.objects.filter(
         role="query", content_hash=embeddings.content_hash(message)
     ).exists()
+
+
+@pytest.mark.django_db
+def test_persona_pass_keeps_a_preference_that_sorts_last_among_26(user):
+    from agent.context import persona_pass
+    from memory.services import preference_upsert
+
+    preference_upsert(user=user, category="food", value="不吃辣")
+    for i in range(25):  # every one of these sorts before "food" by category
+        preference_upsert(user=user, category=f"a{i:02d}", value=f"偏好{i}")
+
+    chunks = persona_pass(user, "推荐一家川菜馆")
+
+    texts = [c.text for c in chunks]
+    assert len(texts) == 26
+    assert "偏好 food: 不吃辣" in texts
+    assert all(c.source.startswith("persona:preference:") for c in chunks)
