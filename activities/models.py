@@ -142,7 +142,8 @@ class WorkingMemory(models.Model):
 
     ``interestVectors`` holds at most 3 ``{activityId, embedding, model, participatedAt}``
     entries, each the embedding of one activity the user joined and rated +1 (never an average)
-    and the embedding model that made it.
+    and the embedding model that made it; it stays empty until ``positives`` (the user's count
+    of +1 participations) reaches 3.
     """
 
     user = models.OneToOneField(

@@ -1,11 +1,17 @@
 """The personal boost of a search result, capped at live ``personal_boost_max`` (20%).
 
-- With interest vectors (the embeddings of up to 3 activities the user recently joined and
-  rated +1): ``boost = cap * clamp((maxsim - lo) / (1 - lo), 0, 1)`` where ``maxsim`` is the
-  highest cosine similarity of the result to any one stored vector and ``lo`` the surface's
+- With interest vectors, which exist only once the user has rated at least
+  ``MIN_POSITIVES`` (3) joined activities +1 (seed 000: one like is not yet a taste), the
+  embeddings of the 3 latest of them:
+  ``boost = cap * clamp((maxsim - lo) / (1 - lo), 0, 1)`` where ``maxsim`` is the highest
+  cosine similarity of the result to any one stored vector and ``lo`` the surface's
   similarity floor (0 without one): the model's "unrelated" band gives no boost.
-- Without them, from the preferences in working memory: ``boost = cap / 2 * (0.5 * type liked
-  + 0.3 * a liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
+- Before that, from preferences: those learned from likes (working memory) and those the user
+  stated in chat or through the preferences API (read through ``rag.preferences``, which the
+  memory app feeds; activities never imports memory). A stated value names vibes (through the
+  vibe lexicon: 喜欢安静 -> 安静), activity types (桌游) or times of day (晚上); negative values
+  (不..., category ``dislikes``) add nothing. ``boost = cap / 2 * (0.5 * type liked + 0.3 * a
+  liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
 
 ``score = similarity * (1 + boost)``, so personalisation moves a result by at most 20%.
 
@@ -23,10 +29,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from activities.text import local_time, part_of_day
+from activities.vibes import TYPE_VIBES, query_vibes
 
 logger = logging.getLogger(__name__)
 
 PREFERENCE_SHARE = 0.5
+MIN_POSITIVES = 3  # +1 participations before interest vectors are stored and used
+TIMES_OF_DAY = ("早上", "下午", "晚上", "深夜")
+NEGATIVE_CATEGORIES = {"dislikes", "dislike", "avoid"}
 # (stored model, active model) pairs already logged: a switch would otherwise log on every search.
 _logged_mismatches: set[tuple[str, str]] = set()
 
@@ -55,6 +65,32 @@ def usable_vectors(entries: list[dict], *, model: str, dimensions: int | None) -
     return usable
 
 
+def positives_of(data: dict) -> int:
+    """Return how many +1 participations built this working memory.
+
+    Rows written before the count was stored hold one vector per like (at most 3), so their
+    vector count is the best lower bound.
+    """
+    count = (data or {}).get("positives")
+    if isinstance(count, int):
+        return count
+    return len((data or {}).get("interestVectors") or [])
+
+
+def stated_cues(preferences) -> tuple[set, set, set]:
+    """Return the (types, vibes, times of day) a list of stated preferences asks for."""
+    types, vibes, times = set(), set(), set()
+    for pref in preferences:
+        value = (pref.value or "").strip()
+        category = (pref.category or "").strip().lower()
+        if not value or category in NEGATIVE_CATEGORIES or value.startswith(("不", "没", "讨厌")):
+            continue
+        vibes.update(query_vibes(value))
+        types.update(t for t in TYPE_VIBES if t in value)
+        times.update(t for t in TIMES_OF_DAY if t in value)
+    return types, vibes, times
+
+
 @dataclass
 class Personalizer:
     cap: float = 0.0
@@ -80,33 +116,38 @@ class Personalizer:
 
     @classmethod
     def for_user(cls, user, *, cap: float, floor: float | None) -> Personalizer:
-        """Read the user's working memory (nothing for anonymous users).
+        """Read the user's working memory and stated preferences (nothing for anonymous users).
 
-        Only vectors of the active embedding provider's model and dimension count.
+        Only vectors of the active embedding provider's model and dimension count, and only
+        once the user has ``MIN_POSITIVES`` +1 participations.
         """
         from activities.models import WorkingMemory
+        from rag.preferences import stated_preferences
 
         cap = max(0.0, min(float(cap or 0.0), 0.2))
         me = cls(cap=cap, floor=max(0.0, float(floor or 0.0)))
         if user is None or not getattr(user, "is_authenticated", False):
             return me
+        types, vibes, times = stated_cues(stated_preferences(user))
+        me.liked_types, me.liked_vibes, me.liked_times = types, vibes, times
         memory = WorkingMemory.objects.filter(user=user).first()
         if memory is None:
             return me
-        from rag.embeddings import get_provider
+        if positives_of(memory.data) >= MIN_POSITIVES:
+            from rag.embeddings import get_provider
 
-        provider = get_provider()
-        vectors = usable_vectors(
-            memory.interest_vectors, model=provider.model, dimensions=provider.dimensions
-        )
-        if vectors:
-            matrix = np.asarray(vectors, dtype=np.float32)
-            norms = np.linalg.norm(matrix, axis=1, keepdims=True)
-            me.vectors = matrix / np.maximum(norms, 1e-12)
+            provider = get_provider()
+            vectors = usable_vectors(
+                memory.interest_vectors, model=provider.model, dimensions=provider.dimensions
+            )
+            if vectors:
+                matrix = np.asarray(vectors, dtype=np.float32)
+                norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+                me.vectors = matrix / np.maximum(norms, 1e-12)
         prefs = memory.preferences
-        me.liked_types = set(prefs.get("likedTypes") or [])
-        me.liked_vibes = set(prefs.get("vibes") or [])
-        me.liked_times = set(prefs.get("timesOfDay") or [])
+        me.liked_types |= set(prefs.get("likedTypes") or [])
+        me.liked_vibes |= set(prefs.get("vibes") or [])
+        me.liked_times |= set(prefs.get("timesOfDay") or [])
         return me
 
     def maxsim(self, embedding) -> float | None:

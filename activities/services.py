@@ -8,6 +8,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from activities.models import Activity, ActivityStatus, IndexState, Participation, WorkingMemory
+from activities.personalize import MIN_POSITIVES
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
@@ -228,6 +229,10 @@ def _push(values: list, new_items: list, limit: int) -> list:
 def working_memory_refresh(*, user_id: int) -> WorkingMemory:
     """Rebuild ``interestVectors`` from the user's 3 latest +1 participations.
 
+    Vectors are stored only once the user has at least ``MIN_POSITIVES`` (3) +1 participations
+    (seed 000): below that the list stays empty and search ranks by preferences. ``positives``
+    records the count, so the reader applies the same rule.
+
     Each entry stores that activity's own embedding and the model that made it: vectors are
     never averaged, so MaxSim can match any one interest, and a vector of another model can be
     told apart (and ignored) after a provider switch. Liked activities not yet embedded are
@@ -240,7 +245,7 @@ def working_memory_refresh(*, user_id: int) -> WorkingMemory:
         .order_by("-joined_at", "-pk")
     )
     entries = []
-    for participation in liked:
+    for participation in liked if len(liked) >= MIN_POSITIVES else []:
         activity = participation.activity
         if activity.embedding is None:
             continue
@@ -270,6 +275,7 @@ def working_memory_refresh(*, user_id: int) -> WorkingMemory:
         MAX_PREFERENCE_ITEMS,
     )
     data["interestVectors"] = entries
+    data["positives"] = len(liked)
     data["preferences"] = prefs
     memory.data = data
     memory.save()

@@ -38,7 +38,6 @@ logger = logging.getLogger(__name__)
 DEFAULT_BUDGET = 1200
 SESSION_TURNS = 10
 KNOWLEDGE_TOP_K = 5
-PERSONA_LIMIT = 20
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _PUNCT_RE = re.compile(r"[\W_]+", re.UNICODE)
 
@@ -203,26 +202,31 @@ class RuntimeContext:
 def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
     """Return preferences, feedback and summaries the memory app knows about the user.
 
-    Feedback and summaries come most relevant to ``message`` first (memory re-ranks them).
+    The selection is memory's ``persona_for`` (seed 002): the newest ``PERSONA_MAX`` (50)
+    items filtered by user and kind only, then re-ranked by similarity to ``message``. Within
+    a kind the more similar comes first (a slightly higher priority for the prompt builder).
     """
-    from memory.selectors import persona_for, preferences_list
+    from memory.selectors import PERSONA_MAX, persona_for
 
-    chunks = [
-        Chunk(f"persona:preference:{p.pk}", f"偏好 {p.category}: {p.value}", 1.0)
-        for p in preferences_list(user=user)[:PERSONA_LIMIT]
-    ]
+    items = persona_for(user=user, query=message, query_vector=vector, limit=PERSONA_MAX)
+    chunks = []
     feedback = 0
-    for item in persona_for(user=user, query=message, query_vector=vector, limit=PERSONA_LIMIT):
-        if item["type"] == "feedback":
+    for rank, item in enumerate(items):
+        closer = -0.001 * rank  # keeps each kind's priority band, orders within it
+        if item["type"] == "preference":
+            key = f"persona:preference:{item['id']}"
+            chunks.append(Chunk(key, f"偏好 {item['text']}", 1.0 + closer))
+        elif item["type"] == "feedback":
             feedback += 1
-            chunks.append(Chunk(f"persona:feedback:{feedback}", f"反馈 {item['text']}", 0.6))
+            text = f"反馈 {item['text']}"
+            chunks.append(Chunk(f"persona:feedback:{feedback}", text, 0.6 + closer))
         elif item["type"] == "summary":
             chat = item.get("chat_id") or "-"
             chunks.append(
                 Chunk(
                     f"persona:summary:{chat}",
                     f"以往对话摘要：{item['text']}",
-                    0.5,
+                    0.5 + closer,
                     body=item["text"],
                 )
             )

@@ -37,7 +37,18 @@ RULE_CONFIDENT = 0.8
 
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
+# An explicit "remember this" is a statement for memory, not a search, whatever it mentions
+# ("帮我记住我喜欢安静的活动"): CHAT at the top weight, where the preference is stored.
 RULES: list[tuple[str, re.Pattern, float]] = [
+    (
+        CHAT,
+        re.compile(
+            r"(?:帮我|请|你要|给我)?记住|记一下|记下(?:来|我)|别忘了我|"
+            r"remember (?:that )?(?:i|my)",
+            re.IGNORECASE,
+        ),
+        1.0,
+    ),
     (
         MANAGE,
         re.compile(

@@ -35,8 +35,10 @@ class MemoryConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from memory import userdata
+        from memory.selectors import stated_preferences
         from memory.tasks import EMBED_WORK
         from rag import work
+        from rag.preferences import register_reader
         from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
@@ -44,3 +46,5 @@ class MemoryConfig(AppConfig):
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")
         register(userdata.declaration())
         warm_up_with(warm_search)
+        # Chat-stated preferences reach activity ranking through rag, not an import.
+        register_reader("memory", stated_preferences)

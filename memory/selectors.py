@@ -169,7 +169,8 @@ def persona_for(
     # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 3 * limit rows.
     dated: list[tuple] = []
     for pref in Preference.active.filter(user=user).order_by("-updated_at", "-pk")[:limit]:
-        dated.append((pref.updated_at, {"type": "preference", "text": pref.persona_text()}))
+        item = {"type": "preference", "text": pref.persona_text(), "id": pref.pk}
+        dated.append((pref.updated_at, item))
     for fb in Feedback.objects.filter(user=user).order_by("-created_at", "-pk")[:limit]:
         dated.append((fb.created_at, {"type": "feedback", "text": fb.persona_text()}))
     summaries = ChatMessage.objects.filter(user=user, kind=Kind.SUMMARY).order_by(
@@ -276,6 +277,17 @@ def fetch_context(*, user, context_id: int) -> dict:
             for e in entries
         ],
     }
+
+
+def stated_preferences(user, limit: int = PERSONA_MAX):
+    """Return the user's newest ``limit`` preferences in force as rag ``StatedPreference``s.
+
+    Registered with ``rag.preferences`` so other apps (activity ranking) can read them.
+    """
+    from rag.preferences import StatedPreference
+
+    rows = Preference.active.filter(user=user).order_by("-updated_at", "-pk")[:limit]
+    return [StatedPreference(category=p.category, value=p.value) for p in rows]
 
 
 def preferences_list(*, user, history: bool = False) -> list[Preference]:

@@ -106,7 +106,14 @@ class WritingSearchResultSerializer(serializers.Serializer):
     text_end = serializers.IntegerField()
     children = WritingSearchChildSerializer(many=True)
     raw_score = serializers.FloatField()
-    score = serializers.FloatField(help_text="raw_score * sqrt(median_size / parent size).")
+    lexical = serializers.FloatField(
+        help_text="Best full-text rank of the parent's children relative to the query's best "
+        "(0 to 1; 0 in a degraded answer)."
+    )
+    score = serializers.FloatField(
+        help_text="raw_score (times sqrt(median_size / parent size) when normalised) + "
+        "0.03 * lexical."
+    )
 
 
 class WritingSearchOutSerializer(serializers.Serializer):

@@ -54,23 +54,22 @@ def test_the_users_activities_go_with_others_places_and_copied_vectors(
 
     mine = indexed_activity(user, title="周日读书会")
     theirs = indexed_activity(other_user, title="周六羽毛球")
-    like(other_user, mine)
-    like(other_user, theirs)
+    more = [indexed_activity(other_user, title=t) for t in ("周五夜跑", "周四桌游")]
+    # Four +1s: interest vectors exist (3+), and three remain once ``mine`` is gone.
+    for activity in (*more, theirs, mine):
+        like(other_user, activity)
     assert {
         e["activityId"] for e in WorkingMemory.objects.get(user=other_user).interest_vectors
-    } == {
-        mine.pk,
-        theirs.pk,
-    }
+    } == {mine.pk, theirs.pk, more[1].pk}
 
     counts = user_erase(user=user)
 
     assert (counts["activities"], counts["activity_vectors"]) == (1, 1)
     assert counts["others_participations"] == 1
     assert not Activity.objects.filter(pk=mine.pk).exists()
-    assert list(
+    assert set(
         Participation.objects.filter(user=other_user).values_list("activity", flat=True)
-    ) == [theirs.pk]
+    ) == {theirs.pk, *(a.pk for a in more)}
     # The other user's interest vectors no longer hold a copy of the erased activity's vector.
     entries = WorkingMemory.objects.get(user=other_user).interest_vectors
-    assert [e["activityId"] for e in entries] == [theirs.pk]
+    assert {e["activityId"] for e in entries} == {theirs.pk, *(a.pk for a in more)}

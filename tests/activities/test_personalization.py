@@ -1,4 +1,5 @@
-"""Working memory and the personal boost: MaxSim over stored vectors, capped at 20%."""
+"""Working memory and the personal boost: MaxSim over stored vectors (after 3 likes), capped at
+20%; before that, preferences (learned from likes or stated in chat)."""
 
 from __future__ import annotations
 
@@ -20,6 +21,37 @@ def like(user, activity):
     participation_feedback(activity_id=activity.pk, user=user, rating=1)
 
 
+def like_two_others(user, activities, *, besides):
+    """Like two joinable activities other than ``besides`` (so a third like reaches MaxSim)."""
+    others = [a for a in activities if not a.is_full and a.pk != besides.pk][:2]
+    for activity in others:
+        like(user, activity)
+    return others
+
+
+@pytest.fixture
+def two_indexed_likes(make_activity, user):
+    """Two indexed activities the user joined and rated +1 (two positives, no MaxSim yet)."""
+    from activities.tasks import activity_index
+
+    liked = []
+    for title in ("之前喜欢的读书会", "之前喜欢的羽毛球"):
+        activity = make_activity(title=title, description="之前参加过，很喜欢。")
+        activity_index(activity.pk)
+        like(user, Activity.objects.get(pk=activity.pk))
+        liked.append(activity)
+    return liked
+
+
+def entry_of(user, activity):
+    (entry,) = [
+        e
+        for e in WorkingMemory.objects.get(user=user).interest_vectors
+        if e["activityId"] == activity.pk
+    ]
+    return entry
+
+
 def test_interest_vectors_keep_three_own_embeddings_never_an_average(demo_activities, user):
     picked = [a for a in demo_activities.values() if not a.is_full][:4]
     for activity in picked:
@@ -37,17 +69,52 @@ def test_interest_vectors_keep_three_own_embeddings_never_an_average(demo_activi
         assert not any(np.allclose(vector, mean, atol=1e-4) for mean in means)
 
 
-def test_rating_down_removes_the_interest(demo_activities, user):
-    activity = next(a for a in demo_activities.values() if not a.is_full)
-    like(user, activity)
-    assert len(WorkingMemory.objects.get(user=user).interest_vectors) == 1
-    participation_feedback(activity_id=activity.pk, user=user, rating=-1)
+def test_rating_down_below_three_positives_removes_the_interest_vectors(demo_activities, user):
+    picked = [a for a in demo_activities.values() if not a.is_full][:3]
+    for activity in picked:
+        like(user, activity)
+    assert len(WorkingMemory.objects.get(user=user).interest_vectors) == 3
+    participation_feedback(activity_id=picked[0].pk, user=user, rating=-1)
     assert WorkingMemory.objects.get(user=user).interest_vectors == []
+
+
+def test_two_positives_store_no_vectors_and_rank_by_preferences(demo_activities, user):
+    picked = [a for a in demo_activities.values() if not a.is_full][:2]
+    for activity in picked:
+        like(user, activity)
+    memory = WorkingMemory.objects.get(user=user)
+    assert memory.interest_vectors == [] and memory.data["positives"] == 2
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["personalised"] == "preferences"
+
+
+def test_three_positives_rank_by_maxsim(demo_activities, user):
+    picked = [a for a in demo_activities.values() if not a.is_full][:3]
+    for activity in picked:
+        like(user, activity)
+    assert len(WorkingMemory.objects.get(user=user).interest_vectors) == 3
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["personalised"] == "interest_vectors"
+
+
+def test_vectors_of_a_legacy_row_with_one_like_are_not_used(demo_activities, user):
+    from rag.embeddings import current_model
+
+    surf = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    # Written before the 3-positives rule: one vector of the active model, no ``positives``.
+    vector = {"activityId": surf.pk, "embedding": [float(x) for x in surf.embedding]}
+    WorkingMemory.objects.create(
+        user=user,
+        data={"interestVectors": [{**vector, "model": current_model()}], "preferences": {}},
+    )
+    outcome = activities_search(user=user, semantic_query="玩水", limit=20)
+    assert outcome["meta"]["personalised"] is None
 
 
 def test_boost_never_exceeds_twenty_percent(demo_activities, user, live_settings):
     target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
     Activity.objects.filter(pk=target.pk).update(max_participants=50)
+    like_two_others(user, demo_activities.values(), besides=target)
     like(user, Activity.objects.get(pk=target.pk))
     outcome = activities_search(user=user, semantic_query="玩水", limit=20)
     assert outcome["meta"]["personalised"] == "interest_vectors"
@@ -65,6 +132,7 @@ def test_a_cap_saved_above_twenty_percent_is_clamped_in_search(
 ):
     target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
     Activity.objects.filter(pk=target.pk).update(max_participants=50)
+    like_two_others(user, demo_activities.values(), besides=target)
     like(user, Activity.objects.get(pk=target.pk))
     # save() skips the admin's validation (clean), as a script or a shell would.
     live_settings.personal_boost_max = 0.9
@@ -111,19 +179,20 @@ def test_user_data_erasure(make_activity, user):
 def test_user_data_erasure_counts_interest_vector_entries(demo_activities, user):
     from memory.services import user_erase
 
-    liked = [a for a in demo_activities.values() if not a.is_full][:2]
+    liked = [a for a in demo_activities.values() if not a.is_full][:3]
     for activity in liked:
         like(user, activity)
     counts = user_erase(user=user)
-    assert counts["interest_vectors"] == 2
+    assert counts["interest_vectors"] == 3
 
 
 def test_interest_vectors_record_the_model_that_made_them(demo_activities, user):
     from rag.embeddings import current_model
 
-    like(user, next(a for a in demo_activities.values() if not a.is_full))
-    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
-    assert entry["model"] == current_model()
+    for activity in [a for a in demo_activities.values() if not a.is_full][:3]:
+        like(user, activity)
+    entries = WorkingMemory.objects.get(user=user).interest_vectors
+    assert entries and all(entry["model"] == current_model() for entry in entries)
 
 
 def store_interest(user, activity, *, embedding, model):
@@ -139,6 +208,7 @@ def store_interest(user, activity, *, embedding, model):
                         "participatedAt": timezone.now().isoformat(),
                     }
                 ],
+                "positives": 3,  # as if two more likes had no embedding yet
                 "preferences": {},
             }
         },
@@ -163,21 +233,23 @@ def test_a_vector_of_another_model_with_the_same_dimension_gives_no_boost(demo_a
     assert all(r["boost"] == 0 for r in outcome["results"])
 
 
-def test_a_like_before_indexing_enters_memory_once_indexed(make_activity, user):
+def test_a_like_before_indexing_enters_memory_once_indexed(make_activity, user, two_indexed_likes):
     from activities.tasks import activity_index
 
     activity = make_activity(title="索引前点赞的活动", description="先点赞，后索引。")
     like(user, activity)
-    assert WorkingMemory.objects.get(user=user).interest_vectors == []
+    assert activity.pk not in {
+        e["activityId"] for e in WorkingMemory.objects.get(user=user).interest_vectors
+    }
     assert activity_index(activity.pk) == "indexed"
-    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    entry = entry_of(user, activity)
     indexed = Activity.objects.get(pk=activity.pk)
     assert entry["activityId"] == activity.pk
     assert np.allclose(entry["embedding"], indexed.embedding)
     assert entry["model"] == indexed.embedding_model
 
 
-def test_re_embedding_a_liked_activity_replaces_its_copy(make_activity, user):
+def test_re_embedding_a_liked_activity_replaces_its_copy(make_activity, user, two_indexed_likes):
     from activities.services import activity_update
     from activities.tasks import activity_index
 
@@ -188,7 +260,7 @@ def test_re_embedding_a_liked_activity_replaces_its_copy(make_activity, user):
         activity=Activity.objects.get(pk=activity.pk), user=activity.creator, description="第二版"
     )
     activity_index(activity.pk)
-    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    entry = entry_of(user, activity)
     assert np.allclose(entry["embedding"], Activity.objects.get(pk=activity.pk).embedding)
 
 
@@ -205,7 +277,7 @@ def test_legacy_entries_get_the_model_of_their_activity(demo_activities, user):
     assert entry["model"] == surf.embedding_model
 
 
-def test_rag_reembed_refreshes_the_copy_of_a_liked_activity(make_activity, user):
+def test_rag_reembed_refreshes_the_copy_of_a_liked_activity(make_activity, user, two_indexed_likes):
     from activities.tasks import activity_index
     from rag.reembed import reembed_model
 
@@ -215,8 +287,52 @@ def test_rag_reembed_refreshes_the_copy_of_a_liked_activity(make_activity, user)
     # As after a provider switch: the row and its copy were made by an older model.
     Activity.objects.filter(pk=activity.pk).update(embedding_model="old-model@384")
     memory = WorkingMemory.objects.get(user=user)
-    memory.data["interestVectors"][0]["model"] = "old-model@384"
+    for entry in memory.data["interestVectors"]:
+        if entry["activityId"] == activity.pk:
+            entry["model"] = "old-model@384"
     memory.save()
     list(reembed_model(Activity))
-    (entry,) = WorkingMemory.objects.get(user=user).interest_vectors
+    entry = entry_of(user, activity)
     assert entry["model"] == Activity.objects.get(pk=activity.pk).embedding_model != "old-model@384"
+
+
+def _ranking(client, query: str) -> list[dict]:
+    response = client.post("/rag/search", {"semanticQuery": query, "limit": 20}, format="json")
+    assert response.status_code == 200, response.content
+    return response.json()["results"]
+
+
+def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
+    demo_activities, api_client, other_client
+):
+    quiet = {a.pk for a in demo_activities.values() if "安静" in (a.vibes or [])}
+    before = _ranking(api_client, "周末去哪玩")
+    chat = api_client.post("/api/agent/chat", {"message": "我喜欢安静"}, format="json")
+    assert chat.status_code == 200, chat.content
+
+    mine, theirs = _ranking(api_client, "周末去哪玩"), _ranking(other_client, "周末去哪玩")
+
+    assert [r["id"] for r in theirs] == [r["id"] for r in before]
+    assert [r["id"] for r in mine] != [r["id"] for r in before]
+    assert any(r["id"] in quiet for r in mine)
+    for r in mine:  # only the quiet activities gained
+        assert (r["score"] > r["similarity"]) == (r["id"] in quiet), r["title"]
+    assert all(r["score"] == r["similarity"] for r in theirs)
+
+
+def test_negative_and_unknown_stated_preferences_add_no_cue():
+    from activities.personalize import stated_cues
+    from rag.preferences import StatedPreference
+
+    types, vibes, times = stated_cues(
+        [
+            StatedPreference("vibe", "安静"),
+            StatedPreference("dislikes", "热闹"),
+            StatedPreference("food", "不吃辣"),
+            StatedPreference("likes", "桌游"),
+            StatedPreference("time", "晚上"),
+            StatedPreference("tone", "humorous"),
+        ]
+    )
+    assert (types, times) == ({"桌游"}, {"晚上"})
+    assert "安静" in vibes and not {"热闹", "美食"} & vibes

@@ -183,3 +183,18 @@ def test_leaving_a_joined_activity_frees_the_place(
     assert theirs.current_participants == 0
     assert not theirs.participations.filter(user=user).exists()
     assert body["reply"]
+
+
+def test_a_request_to_remember_a_preference_is_remembered_not_searched(
+    api_client, user, activities_loaded, say
+):
+    from memory.models import Preference
+
+    body = say(api_client, "帮我记住我喜欢安静的活动")
+
+    assert body["intent"] == "CHAT"
+    assert body["tool_calls"] == []
+    assert list(Preference.objects.filter(user=user).values_list("category", "value")) == [
+        ("vibe", "安静")
+    ]
+    assert "安静" in body["reply"]

@@ -209,3 +209,20 @@ def test_knowledge_pass_leaves_a_phrase_about_now_unapplied(
     # Read as a recall of today, 今天 would keep only k3; the turn talks about now instead.
     keys = [c.key for c in knowledge_pass(user, "今天想吃火锅")]
     assert "msg:k2" in keys
+
+
+@pytest.mark.django_db
+def test_persona_pass_keeps_a_preference_that_sorts_last_among_26(user):
+    from agent.context import persona_pass
+    from memory.services import preference_upsert
+
+    preference_upsert(user=user, category="food", value="不吃辣")
+    for i in range(25):  # every one of these sorts before "food" by category
+        preference_upsert(user=user, category=f"a{i:02d}", value=f"偏好{i}")
+
+    chunks = persona_pass(user, "推荐一家川菜馆")
+
+    texts = [c.text for c in chunks]
+    assert len(texts) == 26
+    assert "偏好 food: 不吃辣" in texts
+    assert all(c.source.startswith("persona:preference:") for c in chunks)

@@ -9,6 +9,8 @@ foreign-key chains), not from the declarations it checks.
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -33,6 +35,22 @@ def _reaching(user) -> dict:
     }
 
 
+def _create_activity(client, tag, capture):
+    """Create (and embed, on commit) one activity through the API; return the response."""
+    activity = {
+        "title": f"{tag} 周六读书会",
+        "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
+        "type": "读书",
+        "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
+        "location": {"lat": 31.23, "lng": 121.47},
+        "max_participants": 10,
+    }
+    with capture(execute=True):
+        created = client.post("/api/activities/", activity, format="json")
+    assert created.status_code == 201
+    return created
+
+
 def _cache_ids() -> set[int]:
     return set(EmbeddingCache.objects.values_list("pk", flat=True))
 
@@ -53,6 +71,10 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     mine = fill(api_client, user, "a")
     cached_mine = _cache_ids() - cached_before
     join_and_like(api_client, theirs)
+    # Interest vectors are stored from the third +1 on (seed 000).
+    for tag in ("b2", "b3"):
+        more = _create_activity(other_client, tag, django_capture_on_commit_callbacks)
+        join_and_like(api_client, more.json()["id"])
     join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
     with django_capture_on_commit_callbacks(execute=True):  # webhook deliveries follow
         assert run_daily_digest(timezone.now()) == 2
@@ -71,7 +93,7 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
             assert deleted[kind.name] == len(kind_rows[kind.name]), kind.name
     assert (deleted["books"], deleted["chapters"], deleted["story_blocks"]) == (1, 2, 4)
     assert deleted["child_chunks"] == deleted["chunk_vectors"] >= 2
-    assert deleted["interest_vectors"] == 1 and deleted["others_participations"] == 1
+    assert deleted["interest_vectors"] == 3 and deleted["others_participations"] == 1
     for model, rows in mine_rows.items():
         # The kinds of a model cover exactly the rows that reach the user.
         declared = set().union(*(kind_rows[k.name] for k in kinds() if k.model is model))

@@ -10,7 +10,7 @@ from django.db import connection
 
 from writing import indexing
 from writing.models import ChildChunk, ParentChunk, StoryBlock
-from writing.search import context_window, normalised_score, writing_search
+from writing.search import LEXICAL_WEIGHT, context_window, normalised_score, writing_search
 
 
 def test_normalisation_formula():
@@ -64,10 +64,33 @@ def test_search_returns_parents_once_with_window(user, make_chapter, blocks, sma
         assert r["text_start"] <= best["start"] and best["end"] <= r["text_end"]
         assert r["raw_score"] == pytest.approx(best["score"], abs=1e-6)
         expected = normalised_score(r["raw_score"], parent.size, body["median_parent_size"])
+        expected += LEXICAL_WEIGHT * r["lexical"]
         assert r["score"] == pytest.approx(expected, abs=1e-5)
         assert r["blocks"] == list(parent.segments.values_list("block_id", flat=True))
     scores = [r["score"] for r in results]
     assert scores == sorted(scores, reverse=True)
+
+
+@pytest.mark.django_db
+def test_a_block_split_into_several_parents_appears_once(user, make_chapter, blocks, small_chunks):
+    from writing.models import ParentSegment
+
+    story = (
+        "白骨精第一次化作村姑，提着饭罐走到山坡上想骗唐僧。悟空一眼认出妖精，举棒便打。"
+        "白骨精第二次化作老妇人，哭哭啼啼来寻女儿，又被悟空识破，一棒打去。"
+        "白骨精第三次化作白发老公公，念着佛经来找妻女，悟空叫来山神土地作证，终于打死了妖精。"
+        "唐僧却不信，念起紧箍咒，把悟空赶回了花果山，八戒在一旁幸灾乐祸。"
+    )
+    chapter = make_chapter([*blocks, story])
+    long_block = StoryBlock.objects.get(chapter=chapter, order=len(blocks))
+    split = ParentSegment.objects.filter(block=long_block).values_list("parent_id", flat=True)
+    assert len(set(split)) >= 2  # the block really was split above parent_max_chars
+
+    results = writing_search(user=user, query="白骨精化作村姑和老妇人骗唐僧", top_k=10)["results"]
+
+    shown = [b for r in results for b in r["blocks"]]
+    assert shown.count(long_block.pk) == 1
+    assert len(shown) == len(set(shown))
 
 
 @pytest.mark.django_db
@@ -79,7 +102,22 @@ def test_normalisation_off_uses_raw(user, make_chapter, blocks, small_chunks):
 
     live.invalidate()
     for r in writing_search(user=user, query="取经", top_k=4)["results"]:
-        assert r["score"] == r["raw_score"]
+        assert r["score"] == pytest.approx(r["raw_score"] + LEXICAL_WEIGHT * r["lexical"], abs=1e-5)
+
+
+@pytest.mark.django_db
+def test_the_parent_holding_the_querys_words_gets_the_lexical_bonus(
+    user, make_chapter, blocks, small_chunks
+):
+    make_chapter(blocks)
+    results = writing_search(user=user, query="卷帘大将打碎琉璃盏", top_k=4)["results"]
+    by_lexical = max(results, key=lambda r: r["lexical"])
+    assert by_lexical["lexical"] == pytest.approx(1.0)
+    assert "琉璃盏" in ParentChunk.objects.get(pk=by_lexical["parent_id"]).text
+    words_absent = [
+        r for r in results if "琉璃" not in ParentChunk.objects.get(pk=r["parent_id"]).text
+    ]
+    assert words_absent and all(r["lexical"] < 1.0 for r in words_absent)
 
 
 @pytest.mark.django_db

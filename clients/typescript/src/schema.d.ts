@@ -1804,12 +1804,17 @@ export interface components {
             blocks: number[];
             chapter_id: number;
             children: components["schemas"]["WritingSearchChild"][];
+            /**
+             * Format: double
+             * @description Best full-text rank of the parent's children relative to the query's best (0 to 1; 0 in a degraded answer).
+             */
+            lexical: number;
             parent_id: number;
             /** Format: double */
             raw_score: number;
             /**
              * Format: double
-             * @description raw_score * sqrt(median_size / parent size).
+             * @description raw_score (times sqrt(median_size / parent size) when normalised) + 0.03 * lexical.
              */
             score: number;
             /** @description At most context_window_chars around the best child. */

@@ -28,9 +28,11 @@ class WritingSearchResult:
             blocks (list[int]):
             chapter_id (int):
             children (list[WritingSearchChild]):
+            lexical (float): Best full-text rank of the parent's children relative to the query's best (0 to 1; 0 in a
+                degraded answer).
             parent_id (int):
             raw_score (float):
-            score (float): raw_score * sqrt(median_size / parent size).
+            score (float): raw_score (times sqrt(median_size / parent size) when normalised) + 0.03 * lexical.
             text (str): At most context_window_chars around the best child.
             text_end (int):
             text_start (int):
@@ -39,6 +41,7 @@ class WritingSearchResult:
     blocks: list[int]
     chapter_id: int
     children: list[WritingSearchChild]
+    lexical: float
     parent_id: int
     raw_score: float
     score: float
@@ -66,6 +69,8 @@ class WritingSearchResult:
 
 
 
+        lexical = self.lexical
+
         parent_id = self.parent_id
 
         raw_score = self.raw_score
@@ -85,6 +90,7 @@ class WritingSearchResult:
             "blocks": blocks,
             "chapter_id": chapter_id,
             "children": children,
+            "lexical": lexical,
             "parent_id": parent_id,
             "raw_score": raw_score,
             "score": score,
@@ -116,6 +122,8 @@ class WritingSearchResult:
             children.append(children_item)
 
 
+        lexical = d.pop("lexical")
+
         parent_id = d.pop("parent_id")
 
         raw_score = d.pop("raw_score")
@@ -132,6 +140,7 @@ class WritingSearchResult:
             blocks=blocks,
             chapter_id=chapter_id,
             children=children,
+            lexical=lexical,
             parent_id=parent_id,
             raw_score=raw_score,
             score=score,

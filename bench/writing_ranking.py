@@ -1,0 +1,149 @@
+"""Benchmark writing search ranking on CMRC 2018 dev through ``writing_search`` as shipped.
+
+Each question is asked through ``writing.search.writing_search`` (the product's code path:
+dense children, grouping by parent, each StoryBlock once, the full-text bonus) and counts a
+hit when the returned parent belongs to the question's article (one chapter per article
+title, paragraphs are story blocks). The same questions are asked again with the full-text
+bonus off (``LEXICAL_WEIGHT = 0``, the ranking before issue 11), so the gain is visible.
+
+The first ``--articles`` articles are loaded into a book of the benchmark's own database
+(``bench_writing_ranking`` on the embedded server, or ``--database-url``) and chunked once;
+a later run reuses the chunked chapters and, with ``--index-seconds``, stops indexing after
+that long and scores only the questions whose chapter is chunked (the output says how many)::
+
+    python bench/writing_ranking.py --datasets ../shared/datasets [--articles 250]
+        [--index-seconds 600] [--database-url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from unittest import mock
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench._common import (  # noqa: E402
+    DEFAULT_DATASETS,
+    bench_database_url,
+    markdown_table,
+    setup_django,
+    write_section,
+)
+
+DB_NAME = "bench_writing_ranking"
+USERNAME = "bench-cmrc-ranking"
+
+
+def load(datasets: Path, n_articles: int) -> tuple[list[str], dict[str, list[dict]]]:
+    data = json.loads((datasets / "cmrc2018_dev.json").read_text("utf-8"))["data"]
+    articles: dict[str, list[dict]] = {}
+    for article in data:
+        articles.setdefault(article["title"], []).extend(article["paragraphs"])
+    return list(articles)[:n_articles], articles
+
+
+def ensure_book(titles, articles, index_seconds: float | None):
+    """Return the book (created when missing) after chunking its pending chapters in order."""
+    from django.contrib.auth import get_user_model
+
+    from bench.writing import load_book
+    from writing.indexing import chunk_chapter
+    from writing.models import Book, Chapter, ChildChunk
+
+    user, _ = get_user_model().objects.get_or_create(username=USERNAME)
+    title = f"CMRC 2018 dev, first {len(titles)} articles"
+    book = Book.objects.filter(owner=user, title=title).first()
+    if book is None:
+        chapters = [(t, [p["context"] for p in articles[t]]) for t in titles]
+        book, _ = load_book(user, title, chapters)
+    done = set(ChildChunk.objects.filter(book=book).values_list("chapter_id", flat=True))
+    started = time.perf_counter()
+    for chapter_id in (
+        Chapter.objects.filter(book=book).order_by("sequence").values_list("pk", flat=True)
+    ):
+        if chapter_id in done:
+            continue
+        if index_seconds is not None and time.perf_counter() - started > index_seconds:
+            break
+        chunk_chapter(chapter_id)
+    return user, book
+
+
+def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float, float, int]:
+    """Return hit@1, hit@5 and the question count over the chunked chapters."""
+    import writing.search as search
+    from writing.models import Chapter, ChildChunk
+
+    done = set(ChildChunk.objects.filter(book=book).values_list("chapter_id", flat=True))
+    by_sequence = dict(Chapter.objects.filter(book=book).values_list("sequence", "pk"))
+    h1 = h5 = n = 0
+    patch = (
+        mock.patch.object(search, "LEXICAL_WEIGHT", weight)
+        if weight is not None
+        else mock.patch.object(search, "LEXICAL_WEIGHT", search.LEXICAL_WEIGHT)
+    )
+    with patch:
+        for seq, title in enumerate(titles, start=1):
+            chapter_id = by_sequence.get(seq)
+            if chapter_id not in done:
+                continue
+            for paragraph in articles[title]:
+                for qa in paragraph["qas"]:
+                    found = search.writing_search(
+                        user=user, query=qa["question"], book=book.pk, top_k=5
+                    )["results"]
+                    chapters = [r["chapter_id"] for r in found]
+                    h1 += chapters[:1] == [chapter_id]
+                    h5 += chapter_id in chapters
+                    n += 1
+    return h1 / max(n, 1), h5 / max(n, 1), n
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--database-url", default=None)
+    parser.add_argument("--articles", type=int, default=250)
+    parser.add_argument("--index-seconds", type=float, default=None)
+    args = parser.parse_args()
+    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
+    # Under heavy machine load the 3 s search budget would degrade queries to full text.
+    os.environ.setdefault("SEARCH_TIME_BUDGET_SECONDS", "60")
+    setup_django(migrate=True)
+    import writing.search as search
+
+    titles, articles = load(args.datasets, args.articles)
+    user, book = ensure_book(titles, articles, args.index_seconds)
+    rows = []
+    for label, weight in (
+        ("dense only (full-text bonus off, before issue 11)", 0.0),
+        (f"as shipped (full-text bonus {search.LEXICAL_WEIGHT:g})", None),
+    ):
+        t0 = time.perf_counter()
+        h1, h5, n = evaluate(user, book, titles, articles, weight)
+        rows.append([label, f"{h1:.3f}", f"{h5:.3f}", n])
+        print(label, f"hit@1 {h1:.4f} hit@5 {h5:.4f} n={n} ({time.perf_counter() - t0:.0f} s)")
+    from writing.models import ChildChunk
+
+    chunked = ChildChunk.objects.filter(book=book).values("chapter_id").distinct().count()
+    body = (
+        f"Questions of the first {chunked} chunked articles of CMRC 2018 dev (of "
+        f"{len(titles)} loaded), asked through `writing_search` (top 5); a hit is a parent of "
+        "the question's article. Default live settings; `SEARCH_TIME_BUDGET_SECONDS` 60 so a "
+        "loaded machine does not degrade queries to full text.\n\n"
+        + markdown_table(["ranking", "hit@1", "hit@5", "questions"], rows)
+    )
+    print(body)
+    write_section(
+        "writing-ranking",
+        "Writing: search ranking on CMRC 2018 dev (writing_search as shipped)",
+        body,
+    )
+
+
+if __name__ == "__main__":
+    main()
