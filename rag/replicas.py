@@ -18,6 +18,7 @@ Nothing here does anything without replicas.
 
 from __future__ import annotations
 
+import collections
 import contextvars
 import itertools
 import logging
@@ -37,6 +38,8 @@ _read_alias: contextvars.ContextVar[str | None] = contextvars.ContextVar(
 _down_until: dict[str, float] = {}
 _lock = threading.Lock()
 _turn = itertools.count()
+# Searches per database this process sent them to (bench/replica.py reports it).
+served: collections.Counter = collections.Counter()
 
 
 def replicas() -> list[str]:
@@ -104,6 +107,7 @@ def search_reads(user=None):
         yield read_alias()
         return
     alias = pick(getattr(user, "pk", None))
+    served[alias] += 1
     token = _read_alias.set(alias)
     try:
         yield alias
