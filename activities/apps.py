@@ -10,8 +10,9 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals, userdata
         from activities.models import Activity
+        from activities.search import relevance_corpus
         from activities.tasks import INDEX_WORK
-        from rag import work
+        from rag import relevance, work
         from rag.signals import vectors_reembedded
         from rag.userdata import register
 
@@ -19,3 +20,4 @@ class ActivitiesConfig(AppConfig):
         post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
+        relevance.register_corpus("activities", relevance_corpus)  # manage.py rag_calibrate

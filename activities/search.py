@@ -27,7 +27,7 @@ from activities.models import Activity, ActivityStatus
 from activities.personalize import Personalizer
 from activities.reasons import match_reasons
 from config.errors import InvalidArgument
-from rag import live
+from rag import live, relevance
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import vector_search
 
@@ -184,6 +184,8 @@ def activities_search(
         "model": None,
         "vectorPath": None,
         "personalised": None,
+        "relevance": None,
+        "reason": None,
     }
     results: list[dict] = []
     if candidates <= SMALL_RESULT:
@@ -229,6 +231,7 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
+    hits = relevant_hits(hits, vector, meta)
     results = []
     for hit in hits:
         boost = personalizer.boost(hit.obj)
@@ -237,6 +240,31 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
         )
     results.sort(key=lambda r: (-r["score"], r["id"]))
     return results[:limit]
+
+
+def relevant_hits(hits: list, vector, meta: dict) -> list:
+    """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
+
+    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py). The
+    cut needs the reference sample's vectors: when they cannot be embedded, every hit is kept.
+    """
+    try:
+        decision = relevance.judge(vector, [hit.score for hit in hits], SURFACE)
+    except ProviderError as exc:
+        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
+        return hits
+    meta["relevance"] = decision.meta()
+    if decision.off_topic:
+        meta["reason"] = decision.reason
+    return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def relevance_corpus() -> list[tuple[str, list[float]]]:
+    """Return (title, vector) of every embedded activity of the active model (rag_calibrate)."""
+    rows = Activity.objects.filter(
+        embedding__isnull=False, embedding_model=current_model()
+    ).values_list("title", "embedding")
+    return [(title, list(vector)) for title, vector in rows]
 
 
 def _add_reasons(results: list[dict], query: str, settings_row) -> None:

@@ -154,6 +154,19 @@ class SearchResultSerializer(serializers.Serializer):
     matchReason = serializers.CharField()  # noqa: N815
 
 
+class SearchRelevanceSerializer(serializers.Serializer):
+    """The relevance cut's decision for a semantic search (null on other paths)."""
+
+    gate = serializers.FloatField()
+    ratio = serializers.FloatField(allow_null=True)
+    calibrated = serializers.BooleanField(
+        help_text="False: no fitted parameters for the active model (relative rules only)."
+    )
+    topMargin = serializers.FloatField(allow_null=True)  # noqa: N815
+    offTopic = serializers.BooleanField()  # noqa: N815
+    dropped = serializers.IntegerField(help_text="Hits the cut removed.")
+
+
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
     candidates = serializers.IntegerField()
@@ -165,6 +178,13 @@ class SearchMetaSerializer(serializers.Serializer):
         allow_null=True,
         help_text="Why the search is degraded (null when it is not).",
     )
+    # rel (issue 11): the relevance cut (docs/RELEVANCE.md).
+    reason = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="Why the results are empty when the query fits nothing (null otherwise).",
+    )
+    relevance = SearchRelevanceSerializer(allow_null=True, required=False)
 
 
 class SearchOutputSerializer(serializers.Serializer):

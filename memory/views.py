@@ -188,17 +188,29 @@ class SemanticSearchView(APIView):
             data.get("query_text"), data.get("query_embedding")
         )
         floor = data["min_score"] if "min_score" in data else search.default_floor()
+        report: dict = {}
         if vector is None:  # the text could not be embedded in time: lexical hits instead
             hits = search.lexical_fallback(
                 user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
             )
         else:
             hits = search.semantic_search(
-                user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+                user=user,
+                flt=flt,
+                top_k=data["top_k"],
+                vector=vector,
+                min_score=floor,
+                report=report,
             )
         items = [{**trim(message_item(h.row), fields), **h.extra} for h in hits]
         return Response(
-            {"items": items, "floor": floor, "degraded": bool(reason), "degraded_reason": reason}
+            {
+                "items": items,
+                "floor": floor,
+                "reason": report.get("reason"),
+                "degraded": bool(reason),
+                "degraded_reason": reason,
+            }
         )
 
 
