@@ -29,7 +29,8 @@ from activities.reasons import match_reasons
 from config.errors import InvalidArgument
 from rag import live, relevance
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
-from rag.search import vector_search
+from rag.search import rrf, vector_search
+from rag.text import term_ranking
 
 logger = logging.getLogger(__name__)
 
@@ -186,6 +187,7 @@ def activities_search(
         "personalised": None,
         "relevance": None,
         "reason": None,
+        "hybrid": False,
     }
     results: list[dict] = []
     if candidates <= SMALL_RESULT:
@@ -207,18 +209,21 @@ def activities_search(
             meta.update(path="hard_filter_degraded", degraded=True, degradedReason=reason)
             results = [_result(a) for a in _plain_order(qs, parsed)[:limit]]
         else:
-            results = _ranked(qs, vector, user=user, limit=limit, meta=meta, settings_row=row)
+            results = _ranked(
+                qs, vector, query=query, user=user, limit=limit, meta=meta, settings_row=row
+            )
     _add_reasons(results, query, row)
     for item in results:
         item.pop("_obj", None)
     return {"results": results, "meta": meta}
 
 
-def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
+def _ranked(qs, vector, *, query, user, limit, meta, settings_row) -> list[dict]:
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
-    k = limit * RERANK_POOL if personalizer.active else limit
+    hybrid = settings_row.activities_hybrid and bool(query)
+    k = limit * RERANK_POOL if personalizer.active or hybrid else limit
     # The candidate count is known already: choosing the path here saves vector_search a count.
     path = "exact" if meta["candidates"] <= settings_row.exact_search_max_rows else "hnsw"
     hits, report = vector_search(
@@ -232,12 +237,16 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
         personalised=personalizer.kind,
     )
     hits = relevant_hits(hits, vector, meta)
+    # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
+    order = {hit.obj.pk: hit.score for hit in hits}
+    if hybrid and hits:
+        order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k)
+        meta["hybrid"] = True
     results = []
     for hit in hits:
         boost = personalizer.boost(hit.obj)
-        results.append(
-            _result(hit.obj, similarity=hit.score, boost=boost, score=hit.score * (1.0 + boost))
-        )
+        score = order[hit.obj.pk] * (1.0 + boost)
+        results.append(_result(hit.obj, similarity=hit.score, boost=boost, score=score))
     results.sort(key=lambda r: (-r["score"], r["id"]))
     return results[:limit]
 
@@ -257,6 +266,24 @@ def relevant_hits(hits: list, vector, meta: dict) -> list:
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def lexical_text(activity) -> str:
+    """Return the fields the hybrid's full text reads: title, tags, type and vibes."""
+    tags = " ".join(str(t) for t in activity.tags or [])
+    vibes = " ".join(str(v) for v in activity.vibes or [])
+    return f"{activity.title} {tags} {activity.type} {vibes}"
+
+
+def hybrid_scores(hits: list, query: str, *, fusion_k: int) -> dict:
+    """Return {pk: RRF score} of the dense rank and a jieba full-text rank of the hits.
+
+    The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
+    only: it re-orders what passed the filters and the relevance cut, it never adds a row.
+    """
+    dense = [hit.obj.pk for hit in hits]
+    lexical = term_ranking(query, {hit.obj.pk: lexical_text(hit.obj) for hit in hits})
+    return {f.key: f.score for f in rrf([dense, lexical], k=fusion_k)}
 
 
 def relevance_corpus() -> list[tuple[str, list[float]]]:

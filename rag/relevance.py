@@ -35,6 +35,8 @@ import numpy as np
 
 REFERENCE_FILE = Path(__file__).resolve().parent / "fixtures" / "background.txt"
 BACKGROUND_PERCENTILE = 90.0
+# Surfaces the cut decides; they need no absolute similarity floor (rag.W002 skips them).
+CUT_SURFACES = ("activities", "memory")
 # Used when the live settings hold no fitted cut for (model, surface): relative rules only.
 UNCALIBRATED = {"gate": 0.0, "ratio": None}
 GATE_RANGE = (-1.0, 1.0)

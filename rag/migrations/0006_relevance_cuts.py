@@ -40,5 +40,16 @@ class Migration(migrations.Migration):
                 help_text='Per "provider:model@dimensions", per surface: {"gate": 0.05, "ratio": 0.2}. A query whose best hit stands less than gate above its background answers nothing; a hit below ratio x the best hit\'s margin is dropped (null: none). Without an entry for the active model: gate 0, no per-hit cut. Fit with manage.py rag_calibrate (docs/RELEVANCE.md).',
             ),
         ),
+        migrations.AddField(
+            model_name="ragsettings",
+            name="activities_hybrid",
+            field=models.BooleanField(
+                default=False,
+                help_text=(
+                    "Re-rank activity search candidates by RRF of the dense rank and a jieba "
+                    "full text over title, tags, type and vibes."
+                ),
+            ),
+        ),
         migrations.RunPython(drop_old_e5_floors, migrations.RunPython.noop),
     ]
