@@ -163,7 +163,7 @@ def relevance(creator) -> tuple[str, dict]:
         if not q.get("offTopic"):
             strong = {t for t, g in q["relevant"].items() if g >= 2}
             with_cut = {t for t, _ in runs["service"]} & strong
-            without = {t for t, _ in _run(q["query"], cut=False)} & strong
+            without = {r["title"] for r in _run(q["query"], cut=False)} & strong
             kept_with += len(with_cut & without)
             kept_without += len(without)
         per_query.append(

@@ -119,14 +119,22 @@ def reference_vectors() -> np.ndarray:
     Embedded once per model and process (and kept in the shared embedding cache, so a restart
     reads them back instead of embedding them again). Raises ``ProviderError`` like any embed.
     """
-    from rag.embeddings import embed_texts
+    from django.conf import settings
 
-    key = model_key()
+    from rag.embeddings import embed_texts, get_provider
+
+    provider = get_provider()
+    key = model_key(provider)
     with _lock:
         cached = _reference.get(key)
     if cached is not None:
         return cached
-    matrix = np.asarray(embed_texts(reference_texts(), role="passage"), dtype=np.float32)
+    # A hosted provider gets the search time budget (and is skipped while its breaker is open),
+    # so an outage costs a search no more than the query embedding would; the in-process model
+    # is slow when busy, never down, and a cut skipped for want of patience would be wrong.
+    budget = None if provider.local else settings.SEARCH_TIME_BUDGET_SECONDS
+    texts = reference_texts()
+    matrix = np.asarray(embed_texts(texts, role="passage", budget=budget), dtype=np.float32)
     matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
     with _lock:
         _reference[key] = matrix
