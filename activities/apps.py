@@ -19,8 +19,9 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals, userdata
         from activities.models import Activity
+        from activities.search import relevance_corpus
         from activities.tasks import INDEX_WORK
-        from rag import work
+        from rag import relevance, work
         from rag.signals import vectors_reembedded
         from rag.userdata import register
         from rag.warmup import register as warm_up_with
@@ -30,3 +31,4 @@ class ActivitiesConfig(AppConfig):
         register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
         warm_up_with(warm_search)
+        relevance.register_corpus("activities", relevance_corpus)  # manage.py rag_calibrate

@@ -40,9 +40,10 @@ from activities.understanding import (
     user_zone,
 )
 from config.errors import InvalidArgument
-from rag import live
+from rag import live, relevance
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
-from rag.search import vector_search
+from rag.search import rrf, vector_search
+from rag.text import term_ranking
 
 logger = logging.getLogger(__name__)
 
@@ -206,6 +207,9 @@ def activities_search(
         "vectorPath": None,
         "personalised": None,
         "understood": understood.as_meta(),
+        "relevance": None,
+        "reason": None,
+        "hybrid": False,
     }
     results: list[dict] = []
     if candidates <= SMALL_RESULT:
@@ -228,7 +232,15 @@ def activities_search(
             results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
         else:
             pool = limit * RERANK_POOL if understood.time.applied == RANK else limit
-            results = _ranked(qs, vector, user=user, limit=pool, meta=meta, settings_row=row)
+            results = _ranked(
+                qs,
+                vector,
+                query=understood.rest or query,
+                user=user,
+                limit=pool,
+                meta=meta,
+                settings_row=row,
+            )
             results = rank_by_time(results, understood.time)[:limit]
     context = ReasonContext(
         query=query,
@@ -243,11 +255,12 @@ def activities_search(
     return {"results": results, "meta": meta}
 
 
-def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
+def _ranked(qs, vector, *, query, user, limit, meta, settings_row) -> list[dict]:
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
-    k = limit * RERANK_POOL if personalizer.active else limit
+    hybrid = settings_row.activities_hybrid and bool(query)
+    k = limit * RERANK_POOL if personalizer.active or hybrid else limit
     # The candidate count is known already: choosing the path here saves vector_search a count.
     path = "exact" if meta["candidates"] <= settings_row.exact_search_max_rows else "hnsw"
     hits, report = vector_search(
@@ -260,12 +273,17 @@ def _ranked(qs, vector, *, user, limit, meta, settings_row) -> list[dict]:
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
+    hits = relevant_hits(hits, vector, meta)
+    # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
+    order = {hit.obj.pk: hit.score for hit in hits}
+    if hybrid and hits:
+        order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k)
+        meta["hybrid"] = True
     results = []
     for hit in hits:
         boost = personalizer.boost(hit.obj)
-        results.append(
-            _result(hit.obj, similarity=hit.score, boost=boost, score=hit.score * (1.0 + boost))
-        )
+        score = order[hit.obj.pk] * (1.0 + boost)
+        results.append(_result(hit.obj, similarity=hit.score, boost=boost, score=score))
     results.sort(key=lambda r: (-r["score"], r["id"]))
     return results[:limit]
 
@@ -291,6 +309,49 @@ def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnder
     plan = plan_time(understood, qs, start=parsed["start"], end=parsed["end"])
     understood = dataclasses.replace(understood, time=plan, place=place)
     return understood, apply_time(qs, plan)
+
+
+def relevant_hits(hits: list, vector, meta: dict) -> list:
+    """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
+
+    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py). The
+    cut needs the reference sample's vectors: when they cannot be embedded, every hit is kept.
+    """
+    try:
+        decision = relevance.judge(vector, [hit.score for hit in hits], SURFACE)
+    except ProviderError as exc:
+        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
+        return hits
+    meta["relevance"] = decision.meta()
+    if decision.off_topic:
+        meta["reason"] = decision.reason
+    return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def lexical_text(activity) -> str:
+    """Return the fields the hybrid's full text reads: title, tags, type and vibes."""
+    tags = " ".join(str(t) for t in activity.tags or [])
+    vibes = " ".join(str(v) for v in activity.vibes or [])
+    return f"{activity.title} {tags} {activity.type} {vibes}"
+
+
+def hybrid_scores(hits: list, query: str, *, fusion_k: int) -> dict:
+    """Return {pk: RRF score} of the dense rank and a jieba full-text rank of the hits.
+
+    The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
+    only: it re-orders what passed the filters and the relevance cut, it never adds a row.
+    """
+    dense = [hit.obj.pk for hit in hits]
+    lexical = term_ranking(query, {hit.obj.pk: lexical_text(hit.obj) for hit in hits})
+    return {f.key: f.score for f in rrf([dense, lexical], k=fusion_k)}
+
+
+def relevance_corpus() -> list[tuple[str, list[float]]]:
+    """Return (title, vector) of every embedded activity of the active model (rag_calibrate)."""
+    rows = Activity.objects.filter(
+        embedding__isnull=False, embedding_model=current_model()
+    ).values_list("title", "embedding")
+    return [(title, list(vector)) for title, vector in rows]
 
 
 def _add_reasons(results: list[dict], query: str, settings_row, context=None) -> None:

@@ -200,6 +200,19 @@ class UnderstoodSerializer(serializers.Serializer):
     )
 
 
+class SearchRelevanceSerializer(serializers.Serializer):
+    """The relevance cut's decision for a semantic search (null on other paths)."""
+
+    gate = serializers.FloatField()
+    ratio = serializers.FloatField(allow_null=True)
+    calibrated = serializers.BooleanField(
+        help_text="False: no fitted parameters for the active model (relative rules only)."
+    )
+    topMargin = serializers.FloatField(allow_null=True)  # noqa: N815
+    offTopic = serializers.BooleanField()  # noqa: N815
+    dropped = serializers.IntegerField(help_text="Hits the cut removed.")
+
+
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
     candidates = serializers.IntegerField()
@@ -214,6 +227,13 @@ class SearchMetaSerializer(serializers.Serializer):
     understood = UnderstoodSerializer(
         help_text="What the query was understood to ask (docs/QUERY_UNDERSTANDING.md)."
     )
+    # rel (issue 11): the relevance cut (docs/RELEVANCE.md).
+    reason = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="Why the results are empty when the query fits nothing (null otherwise).",
+    )
+    relevance = SearchRelevanceSerializer(allow_null=True, required=False)
 
 
 class SearchOutputSerializer(serializers.Serializer):

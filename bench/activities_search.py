@@ -3,10 +3,11 @@
 Runs against its own database ``bench_activities`` on the same server (created if missing;
 ``--database-url`` points elsewhere), never the development data. Steps:
 
-1. Relevance: load the demo activities, run every labelled query of
-   ``activities/fixtures/eval_queries.json`` through ``activities_search`` (semantic), a
-   full-text baseline (jieba + ``ts_rank_cd``) and their RRF fusion; nDCG@5 each. Also the
-   similarity distributions used to calibrate the floor.
+1. Relevance (bench/activities_relevance.py): load the demo activities, run every labelled
+   query of ``activities/fixtures/eval_queries.json`` through the bare model, the service and
+   the service with the jieba hybrid; nDCG@5, off-topic empty rate, relevant results lost by
+   the relevance cut, time-phrase results inside their window. Written to its own section
+   ("Activities relevance"); ``--relevance-only`` runs just this step (a few minutes).
 2. Throughput: generate ``--n`` activities from the demo templates; on a sample of ``--sample``
    texts measure the raw provider throughput, then the backfill throughput on the same texts
    (fresh rows, cache misses) in the same run.
@@ -17,13 +18,13 @@ Runs against its own database ``bench_activities`` on the same server (created i
    Every request uses a distinct query, so the query embedding is always computed.
 
     .venv/bin/python bench/activities_search.py --n 100000 --sample 2000
+    .venv/bin/python bench/activities_search.py --relevance-only
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import random
 import socket
@@ -110,89 +111,11 @@ def reset_tables() -> None:
 # --- relevance ------------------------------------------------------------------------------
 
 
-def ndcg_at(ranked: list[str], relevant: dict[str, int], k: int = 5) -> float:
-    dcg = sum((2 ** relevant.get(t, 0) - 1) / math.log2(i + 2) for i, t in enumerate(ranked[:k]))
-    ideal = sorted(relevant.values(), reverse=True)[:k]
-    idcg = sum((2**g - 1) / math.log2(i + 2) for i, g in enumerate(ideal))
-    return dcg / idcg if idcg else 0.0
-
-
 def relevance(creator) -> tuple[str, dict]:
-    """Load the demo data, score the labelled queries; return Markdown and the figures."""
-    import numpy as np
+    """Score the labelled queries on the demo data (bench/activities_relevance.py)."""
+    from bench.activities_relevance import relevance as run
 
-    from activities.demo import load_demo_activities
-    from activities.models import Activity
-    from activities.search import activities_search, hard_filter, parse_filters
-    from rag import live
-    from rag.embeddings import current_model, embed_query
-    from rag.search import fulltext_search, rrf, vector_search
-
-    items = json.loads((FIXTURES / "demo_activities.json").read_text(encoding="utf-8"))
-    queries = json.loads((FIXTURES / "eval_queries.json").read_text(encoding="utf-8"))
-    load_demo_activities(items, creator=creator)
-    eligible = set(hard_filter(parse_filters({})).values_list("title", flat=True))
-    floor = live.get_settings().floor_for("activities", current_model())
-    rows = {
-        "semantic (live floor)": [],
-        "semantic (no floor)": [],
-        "full-text (jieba, OR)": [],
-        "RRF(semantic, full-text)": [],
-    }
-    per_query = []
-    rel_sims, irr_sims = [], []
-    vectors = {a.title: np.asarray(a.embedding) for a in Activity.objects.all()}
-    for q in queries:
-        relevant = {t: g for t, g in q["relevant"].items() if t in eligible}
-        qs = hard_filter(parse_filters({}))
-        semantic = [
-            r["title"] for r in activities_search(semantic_query=q["query"], limit=5)["results"]
-        ]
-        vector = embed_query(q["query"])
-        hits, _ = vector_search(qs, vector, k=50)
-        no_floor = [h.obj.title for h in hits]
-        ft_hits, _ = fulltext_search(
-            qs, q["query"], k=50, default_operator="or", drop_stopwords=True
-        )
-        fulltext = [h.obj.title for h in ft_hits]
-        fused = [f.key for f in rrf([no_floor, fulltext])]
-        scores = [
-            ndcg_at(semantic, relevant),
-            ndcg_at(no_floor, relevant),
-            ndcg_at(fulltext, relevant),
-            ndcg_at(fused, relevant),
-        ]
-        for key, value in zip(rows, scores, strict=True):
-            rows[key].append(value)
-        per_query.append([q["query"], *scores])
-        qv = np.asarray(vector)
-        for title, emb in vectors.items():
-            sim = float(qv @ emb / (np.linalg.norm(qv) * np.linalg.norm(emb)))
-            if q["relevant"].get(title, 0) >= 2:
-                rel_sims.append(sim)
-            elif title not in q["relevant"]:
-                irr_sims.append(sim)
-    means = {k: sum(v) / len(v) for k, v in rows.items()}
-    rel, irr = np.asarray(rel_sims), np.asarray(irr_sims)
-    floors = [0.76, 0.77, 0.78, 0.79, 0.80, 0.81, 0.82, 0.83, 0.84]
-    calibration = markdown_table(
-        ["floor", "relevant (grade >= 2) kept", "unlabelled dropped"],
-        [[f, float((rel >= f).mean()), float((irr < f).mean())] for f in floors],
-    )
-    md = (
-        f"Relevance over the {len(items)} demo activities, {len(queries)} labelled queries "
-        f"(`activities/fixtures/eval_queries.json`, graded 1-3), nDCG@5. Labels of activities "
-        f"the hard filter excludes (full) are left out of the ideal ranking. Live floor: "
-        f"{floor} for `{current_model()}`.\n\n"
-        + markdown_table(["method", "nDCG@5"], [[k, v] for k, v in means.items()])
-        + "\n\nPer query:\n\n"
-        + markdown_table(["query", *rows.keys()], per_query)
-        + "\n\nFloor calibration (cosine similarity of query to activity, same model):"
-        f" relevant p5 {np.percentile(rel, 5):.3f}, p10 {np.percentile(rel, 10):.3f}, "
-        f"median {np.median(rel):.3f}; unlabelled median {np.median(irr):.3f}, "
-        f"p90 {np.percentile(irr, 90):.3f}.\n\n" + calibration
-    )
-    return md, means
+    return run(creator)
 
 
 # --- generation and throughput --------------------------------------------------------------
@@ -459,6 +382,11 @@ def main() -> None:
         action="store_true",
         help="Re-measure only the latency on the database a full run left; keep the rest.",
     )
+    parser.add_argument(
+        "--relevance-only",
+        action="store_true",
+        help="Run only the relevance step (demo data, labelled queries); write its section.",
+    )
     args = parser.parse_args()
 
     database_url = bench_database_url(DB_NAME, args.database_url)
@@ -489,7 +417,10 @@ def main() -> None:
 
     print("1/4 relevance on the demo data ...", flush=True)
     relevance_md, _ = relevance(creator)
+    write_section("activities-relevance", "Activities relevance", relevance_md)
     reset_tables()
+    if args.relevance_only:
+        return
 
     print(f"2/4 generating {args.n} activities; throughput on {args.sample} ...", flush=True)
     with connection.cursor() as cursor:
@@ -533,7 +464,7 @@ take about {args.n / fill_rate / 60:.0f} minutes on this machine.
 
 {latency_md}### Relevance
 
-{relevance_md}
+See "Activities relevance" below (the same run writes it; `--relevance-only` re-measures it).
 """
     write_section("activities", "Activities search", body)
 

@@ -5,11 +5,12 @@
   the jieba-segmented ``search_text``, ordered by rank, ``ts desc``, ``message_id``; keyset
   paging on that triple, the cursor bound to a fingerprint of (user, query, filter).
 - Semantic: ``match_conversations`` (the SQL function of migration 0002) with the filter
-  applied before the nearest-neighbour search; the default floor is the live
-  ``floor_for("memory", model)``.
-- Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists, then neighbour
-  turns and whole chats re-ranked (memory/ranking.py), each item carrying both component
-  scores and ranks.
+  applied before the nearest-neighbour search. Without an explicit ``min_score`` the relevance
+  cut of rag/relevance.py decides (surface "memory": an off-topic query answers nothing; no
+  absolute floor, so a short chat still fills top_k for an on-topic query).
+- Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists (the semantic list
+  passes the same relevance cut first), then neighbour turns and whole chats re-ranked
+  (memory/ranking.py), each item carrying both component scores and ranks.
 - Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
   provider is down or slow), semantic search with a text and hybrid search answer from the
   lexical list alone and say so (``degraded``, ``degraded_reason``).
@@ -34,8 +35,8 @@ from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
-from rag import live
-from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
+from rag import live, relevance
+from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, search_vector
@@ -247,8 +248,29 @@ def check_embedding(vector) -> list[float]:
 
 
 def default_floor() -> float | None:
-    """Return the live similarity floor of the memory surface for the active model."""
-    return live.get_settings().floor_for("memory", current_model())
+    """Return the default absolute floor of semantic search: none, the relevance cut decides.
+
+    An absolute floor cannot fit every model: e5's 0.80 cut a 15-message chat to 0-6 rows for
+    top_k 10 (docs/RELEVANCE.md). ``min_score`` still applies one when a caller asks.
+    """
+    return None
+
+
+def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None = None) -> list:
+    """Return the (id, similarity) pairs that pass the memory relevance cut.
+
+    ``report`` (when given) receives ``relevance`` (the decision) and ``reason`` (set when the
+    query is off-topic). When the reference sample cannot be embedded, every pair is kept.
+    """
+    try:
+        decision = relevance.judge(vector, [float(sim) for _, sim in pairs], "memory")
+    except ProviderError as exc:
+        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
+        return pairs
+    if report is not None:
+        report["relevance"] = decision.meta()
+        report["reason"] = decision.reason
+    return [pair for pair, keep in zip(pairs, decision.keep, strict=True) if keep]
 
 
 def match_filter(user, flt: dict, **extra) -> dict:
@@ -288,10 +310,21 @@ def _order_key(item: Scored):
 
 
 def semantic_search(
-    *, user, flt: dict, top_k: int, vector: list[float], min_score: float | None
+    *,
+    user,
+    flt: dict,
+    top_k: int,
+    vector: list[float],
+    min_score: float | None,
+    report: dict | None = None,
 ) -> list[Scored]:
-    """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``."""
+    """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``.
+
+    Without ``min_score`` the relevance cut decides (:func:`relevant_pairs`, into ``report``).
+    """
     pairs = match_conversations(vector, top_k, match_filter(user, scoped(flt)))
+    if min_score is None:
+        pairs = relevant_pairs(pairs, vector, report)
     rows = _load([pk for pk, _ in pairs])
     items = [
         Scored(row=rows[pk], score=float(sim), extra={"semantic_score": float(sim)})
@@ -376,14 +409,17 @@ def hybrid_search(
 ) -> list[Scored]:
     """Return the top_k of the RRF fusion of the lexical and semantic lists.
 
-    ``min_score`` (when given) drops semantic candidates below it before fusion; lexical
-    matches always take part, since a literal match is evidence on its own. Without a
+    ``min_score`` (when given) drops semantic candidates below it before fusion, otherwise the
+    relevance cut does (an off-topic query fuses no semantic list); lexical matches always take
+    part, since a literal match is evidence on its own. Without a
     ``vector`` (the query could not be embedded) the lexical list alone is fused.
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     lexical, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=pool)
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
+    if vector is not None and min_score is None:
+        pairs = relevant_pairs(pairs, vector)
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [item.row.pk for item in lexical]

@@ -270,6 +270,14 @@ class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
     floor = serializers.FloatField(allow_null=True)
     understood = _understood()
+    floor = serializers.FloatField(
+        allow_null=True, help_text="The min_score asked for; null: the relevance cut decided."
+    )
+    reason = serializers.CharField(
+        allow_null=True,
+        required=False,
+        help_text="Why the items are empty when the query fits nothing (null otherwise).",
+    )
 
 
 class HybridItemSerializer(MessageSerializer):

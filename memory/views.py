@@ -221,6 +221,7 @@ class SemanticSearchView(APIView):
                 details={"fields": ["query_text", "query_embedding"]},
             )
         floor = data["min_score"] if "min_score" in data else search.default_floor()
+        report: dict = {}
         with search_reads(request.user):
             if data["understand"]:
                 hits, reason, understood = understanding.semantic(
@@ -244,7 +245,12 @@ class SemanticSearchView(APIView):
                     )
                 else:
                     hits = search.semantic_search(
-                        user=user, flt=flt, top_k=data["top_k"], vector=vector, min_score=floor
+                        user=user,
+                        flt=flt,
+                        top_k=data["top_k"],
+                        vector=vector,
+                        min_score=floor,
+                        report=report,
                     )
         retrieved_by = "lexical_fallback" if reason else "semantic"
         items = [_hit_item(h, fields, retrieved_by) for h in hits]
@@ -252,6 +258,7 @@ class SemanticSearchView(APIView):
             {
                 "items": items,
                 "floor": floor,
+                "reason": report.get("reason"),
                 "degraded": bool(reason),
                 "degraded_reason": reason,
                 "understood": understood,

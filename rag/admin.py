@@ -9,6 +9,7 @@ class RagSettingsAdmin(admin.ModelAdmin):
 
     fieldsets = [
         ("Similarity floors", {"fields": ["similarity_floors"]}),
+        ("Relevance cut (docs/RELEVANCE.md)", {"fields": ["relevance_cuts", "activities_hybrid"]}),
         ("Vector search", {"fields": ["ef_search", "exact_search_max_rows", "fusion_k"]}),
         (
             "Chunking",

@@ -115,9 +115,11 @@ def check_similarity_floors(app_configs=None, **kwargs):
 
     A floor is a property of the model (multilingual-e5-small scores unrelated Chinese pairs
     above 0.8, OpenAI models below 0.3), so a model missing from the table keeps every result,
-    however unrelated. Surfaces whose floor is 0 for every model use none on purpose.
+    however unrelated. Surfaces whose floor is 0 for every model use none on purpose, and
+    surfaces the relevance cut decides (rag/relevance.py: activities, memory) need none.
     """
     from rag.embeddings import current_model
+    from rag.relevance import CUT_SURFACES
 
     try:
         model = current_model()
@@ -130,7 +132,7 @@ def check_similarity_floors(app_configs=None, **kwargs):
             for surfaces in floors.values()
             if isinstance(surfaces, dict)
             for surface, value in surfaces.items()
-            if isinstance(value, int | float) and value != 0
+            if isinstance(value, int | float) and value != 0 and surface not in CUT_SURFACES
         }
     )
     configured = floors.get(model) if isinstance(floors.get(model), dict) else {}
@@ -148,6 +150,42 @@ def check_similarity_floors(app_configs=None, **kwargs):
             id="rag.W002",
         )
     ]
+
+
+@register("rag")
+def check_relevance_cuts(app_configs=None, **kwargs):
+    """rag.E040-E041: the live relevance cuts are well formed; the reference sample exists."""
+    from rag.relevance import REFERENCE_FILE, reference_texts, validate_cuts
+
+    errors = []
+    try:
+        from rag.models import RagSettings
+
+        row = RagSettings.objects.order_by("pk").first()
+    except DatabaseError:
+        row = None  # before migrate: the defaults, which are valid
+    message = validate_cuts(row.relevance_cuts) if row is not None else None
+    if message:
+        errors.append(
+            Error(
+                f"Live settings relevance_cuts: {message}",
+                hint="Fix it in the admin (Live settings) or run manage.py rag_calibrate.",
+                id="rag.E040",
+            )
+        )
+    try:
+        texts = reference_texts()
+    except OSError:
+        texts = []
+    if len(texts) < 20:
+        errors.append(
+            Error(
+                f"The relevance reference sample {REFERENCE_FILE} is missing or has fewer than "
+                "20 texts: the relevance cut has no background to compare with.",
+                id="rag.E041",
+            )
+        )
+    return errors
 
 
 @register("rag")

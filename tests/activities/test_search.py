@@ -71,7 +71,7 @@ def test_radius_type_and_time_range_filters(demo_activities):
     outside = [a for a in demo_activities.values() if haversine_km(*center, a.lat, a.lng) > 5.0]
     assert outside and not {a.pk for a in outside} & {r["id"] for r in outcome["results"]}
 
-    typed = activities_search(semantic_query="放松", filters={"type": "美食"}, limit=50)
+    typed = activities_search(semantic_query="好吃的", filters={"type": "美食"}, limit=50)
     assert typed["results"] and {r["type"] for r in typed["results"]} == {"美食"}
 
     start = timezone.now() + timedelta(days=2)
@@ -181,7 +181,15 @@ def test_search_endpoint_shape_and_validation(api_client, demo_activities):
     assert response.status_code == 200, response.content
     body = response.json()
     assert set(body) == {"results", "meta"}
-    assert set(body["meta"]) == {"path", "candidates", "degraded", "degradedReason", "understood"}
+    assert set(body["meta"]) == {
+        "path",
+        "candidates",
+        "degraded",
+        "degradedReason",
+        "understood",
+        "reason",
+        "relevance",
+    }
     assert body["meta"]["understood"]["time"]["phrase"] == "周五晚上"
     assert 1 <= len(body["results"]) <= 5
     assert set(body["results"][0]) == {

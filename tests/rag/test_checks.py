@@ -70,48 +70,85 @@ def hosted(model: str) -> dict:
     return embedding(PROVIDER="openai", BASE_URL="http://x/v1", MODEL=model, DIMENSIONS=384)
 
 
+@pytest.fixture
+def floored(live_settings):
+    """Live floors where another model floors writing and persona (surfaces without a cut)."""
+    live_settings.similarity_floors = {
+        **live_settings.similarity_floors,
+        "some-model": {"writing": 0.3, "persona": 0.2, "activities": 0.5, "memory": 0.4},
+    }
+    live_settings.save()
+    return live_settings
+
+
 @pytest.mark.django_db
-def test_w002_fires_for_a_model_without_floors():
+def test_w002_fires_for_a_model_without_floors(floored):
     with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
         warnings = check_similarity_floors()
     assert ids(warnings) == ["rag.W002"]
     assert "'nomic-embed-text'" in warnings[0].msg
-    assert "activities" in warnings[0].msg and "memory" in warnings[0].msg
+    assert "writing" in warnings[0].msg and "persona" in warnings[0].msg
 
 
 @pytest.mark.django_db
-def test_w002_hint_names_the_live_settings_and_the_benchmark():
+def test_w002_never_asks_for_floors_the_relevance_cut_replaces(floored):
+    with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
+        (warning,) = check_similarity_floors()
+    assert "activities" not in warning.msg and "memory" not in warning.msg
+
+
+@pytest.mark.django_db
+def test_w002_hint_names_the_live_settings_and_the_benchmark(floored):
     with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
         (warning,) = check_similarity_floors()
     assert "Live settings" in warning.hint and "bench/activities_search.py" in warning.hint
 
 
 @pytest.mark.django_db
-def test_w002_is_silent_once_the_live_settings_hold_the_floors(live_settings):
-    live_settings.similarity_floors = {
-        **live_settings.similarity_floors,
-        "nomic-embed-text": {"activities": 0.5, "memory": 0.45},
+def test_w002_is_silent_once_the_live_settings_hold_the_floors(floored):
+    floored.similarity_floors = {
+        **floored.similarity_floors,
+        "nomic-embed-text": {"writing": 0.5, "persona": 0.45},
     }
-    live_settings.save()
+    floored.save()
     with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
         assert check_similarity_floors() == []
 
 
 @pytest.mark.django_db
-def test_w002_names_only_the_surfaces_still_missing(live_settings):
-    live_settings.similarity_floors = {
-        **live_settings.similarity_floors,
-        "nomic-embed-text": {"activities": 0.5},
+def test_w002_names_only_the_surfaces_still_missing(floored):
+    floored.similarity_floors = {
+        **floored.similarity_floors,
+        "nomic-embed-text": {"writing": 0.5},
     }
-    live_settings.save()
+    floored.save()
     with override_settings(RAG_EMBEDDING=hosted("nomic-embed-text")):
         (warning,) = check_similarity_floors()
-    assert "on: memory." in warning.msg
+    assert "on: persona." in warning.msg
 
 
 @pytest.mark.django_db
 def test_default_model_has_floors_so_w002_is_silent():
     assert check_similarity_floors() == []
+
+
+@pytest.mark.django_db
+def test_e040_fires_for_malformed_live_relevance_cuts(live_settings):
+    from rag.checks import check_relevance_cuts
+
+    assert check_relevance_cuts() == []
+    live_settings.relevance_cuts = {"m": {"activities": {"gate": "high"}}}
+    live_settings.save()
+    assert ids(check_relevance_cuts()) == ["rag.E040"]
+
+
+@pytest.mark.django_db
+def test_e041_fires_without_a_reference_sample(monkeypatch, tmp_path):
+    from rag import relevance
+    from rag.checks import check_relevance_cuts
+
+    monkeypatch.setattr(relevance, "REFERENCE_FILE", tmp_path / "missing.txt")
+    assert ids(check_relevance_cuts()) == ["rag.E041"]
 
 
 def test_e007_fires_when_the_queue_lock_expires_before_a_task_can_end():

@@ -56,7 +56,7 @@ def form_data(row: RagSettings, **changes) -> dict:
     data = {}
     for name in fields:
         value = changes.get(name, getattr(row, name))
-        if name == "similarity_floors":
+        if isinstance(value, dict):  # JSON fields: similarity_floors, relevance_cuts
             data[name] = json.dumps(value)
         elif isinstance(value, bool):
             if value:

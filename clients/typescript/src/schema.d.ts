@@ -1457,12 +1457,29 @@ export interface components {
              */
             degradedReason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
             path: string;
+            /** @description Why the results are empty when the query fits nothing (null otherwise). */
+            reason?: string | null;
+            relevance?: components["schemas"]["SearchRelevance"] | null;
             /** @description What the query was understood to ask (docs/QUERY_UNDERSTANDING.md). */
             understood: components["schemas"]["Understood"];
         };
         SearchOutput: {
             meta: components["schemas"]["SearchMeta"];
             results: components["schemas"]["SearchResult"][];
+        };
+        /** @description The relevance cut's decision for a semantic search (null on other paths). */
+        SearchRelevance: {
+            /** @description False: no fitted parameters for the active model (relative rules only). */
+            calibrated: boolean;
+            /** @description Hits the cut removed. */
+            dropped: number;
+            /** Format: double */
+            gate: number;
+            offTopic: boolean;
+            /** Format: double */
+            ratio: number | null;
+            /** Format: double */
+            topMargin: number | null;
         };
         SearchResult: {
             /** Format: double */
@@ -1548,9 +1565,14 @@ export interface components {
              *     * `embedding_unavailable` - embedding_unavailable
              */
             degraded_reason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
-            /** Format: double */
+            /**
+             * Format: double
+             * @description The min_score asked for; null: the relevance cut decided.
+             */
             floor: number | null;
             items: components["schemas"]["SemanticItem"][];
+            /** @description Why the items are empty when the query fits nothing (null otherwise). */
+            reason?: string | null;
             /** @description The time phrase understood (with understand: true), or null. */
             understood?: components["schemas"]["MemoryUnderstood"] | null;
         };

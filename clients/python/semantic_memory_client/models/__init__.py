@@ -112,6 +112,7 @@ from .search_input_request import SearchInputRequest
 from .search_location_request import SearchLocationRequest
 from .search_meta import SearchMeta
 from .search_output import SearchOutput
+from .search_relevance import SearchRelevance
 from .search_result import SearchResult
 from .search_time_range_request import SearchTimeRangeRequest
 from .semantic_item import SemanticItem
@@ -264,6 +265,7 @@ __all__ = (
     "SearchLocationRequest",
     "SearchMeta",
     "SearchOutput",
+    "SearchRelevance",
     "SearchResult",
     "SearchTimeRangeRequest",
     "SemanticItem",

@@ -9,9 +9,11 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.degraded_reason_enum import DegradedReasonEnum
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.search_relevance import SearchRelevance
   from ..models.understood import Understood
 
 
@@ -35,6 +37,8 @@ class SearchMeta:
                 * `embedding_unavailable` - embedding_unavailable
             path (str):
             understood (Understood):
+            reason (None | str | Unset): Why the results are empty when the query fits nothing (null otherwise).
+            relevance (None | SearchRelevance | Unset):
      """
 
     candidates: int
@@ -42,6 +46,8 @@ class SearchMeta:
     degraded_reason: DegradedReasonEnum | None
     path: str
     understood: Understood
+    reason: None | str | Unset = UNSET
+    relevance: None | SearchRelevance | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -49,6 +55,7 @@ class SearchMeta:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.search_relevance import SearchRelevance # noqa: PLC0415
         from ..models.understood import Understood # noqa: PLC0415
         candidates = self.candidates
 
@@ -64,6 +71,20 @@ class SearchMeta:
 
         understood = self.understood.to_dict()
 
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
+        relevance: dict[str, Any] | None | Unset
+        if isinstance(self.relevance, Unset):
+            relevance = UNSET
+        elif isinstance(self.relevance, SearchRelevance):
+            relevance = self.relevance.to_dict()
+        else:
+            relevance = self.relevance
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -74,6 +95,10 @@ class SearchMeta:
             "path": path,
             "understood": understood,
         })
+        if reason is not UNSET:
+            field_dict["reason"] = reason
+        if relevance is not UNSET:
+            field_dict["relevance"] = relevance
 
         return field_dict
 
@@ -81,6 +106,7 @@ class SearchMeta:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.search_relevance import SearchRelevance # noqa: PLC0415
         from ..models.understood import Understood # noqa: PLC0415
         d = dict(src_dict)
         candidates = d.pop("candidates")
@@ -112,12 +138,44 @@ class SearchMeta:
 
 
 
+        def _parse_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
+
+        def _parse_relevance(data: object) -> None | SearchRelevance | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                relevance_type_0 = SearchRelevance.from_dict(data)
+
+
+
+                return relevance_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(None | SearchRelevance | Unset, data)
+
+        relevance = _parse_relevance(d.pop("relevance", UNSET))
+
+
         search_meta = cls(
             candidates=candidates,
             degraded=degraded,
             degraded_reason=degraded_reason,
             path=path,
             understood=understood,
+            reason=reason,
+            relevance=relevance,
         )
 
 

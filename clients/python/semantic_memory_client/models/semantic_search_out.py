@@ -36,8 +36,9 @@ class SemanticSearchOut:
                 * `embedding_failed` - embedding_failed
                 * `embedding_timeout` - embedding_timeout
                 * `embedding_unavailable` - embedding_unavailable
-            floor (float | None):
+            floor (float | None): The min_score asked for; null: the relevance cut decided.
             items (list[SemanticItem]):
+            reason (None | str | Unset): Why the items are empty when the query fits nothing (null otherwise).
             understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
      """
 
@@ -45,6 +46,7 @@ class SemanticSearchOut:
     degraded_reason: DegradedReasonEnum | None
     floor: float | None
     items: list[SemanticItem]
+    reason: None | str | Unset = UNSET
     understood: MemoryUnderstood | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -73,6 +75,12 @@ class SemanticSearchOut:
 
 
 
+        reason: None | str | Unset
+        if isinstance(self.reason, Unset):
+            reason = UNSET
+        else:
+            reason = self.reason
+
         understood: dict[str, Any] | None | Unset
         if isinstance(self.understood, Unset):
             understood = UNSET
@@ -90,6 +98,8 @@ class SemanticSearchOut:
             "floor": floor,
             "items": items,
         })
+        if reason is not UNSET:
+            field_dict["reason"] = reason
         if understood is not UNSET:
             field_dict["understood"] = understood
 
@@ -140,6 +150,16 @@ class SemanticSearchOut:
             items.append(items_item)
 
 
+        def _parse_reason(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        reason = _parse_reason(d.pop("reason", UNSET))
+
+
         def _parse_understood(data: object) -> MemoryUnderstood | None | Unset:
             if data is None:
                 return data
@@ -165,6 +185,7 @@ class SemanticSearchOut:
             degraded_reason=degraded_reason,
             floor=floor,
             items=items,
+            reason=reason,
             understood=understood,
         )
 

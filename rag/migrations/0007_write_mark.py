@@ -9,7 +9,7 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rag", "0005_queues_move_semmem_tasks")]
+    dependencies = [("rag", "0006_relevance_cuts")]
 
     operations = [
         migrations.RunSQL(

@@ -1,0 +1,420 @@
+"""Decide "relevant or not" from the score distribution, for any embedding model.
+
+One absolute similarity floor cannot work across models: multilingual-e5-small puts almost every
+pair of short texts between 0.80 and 0.92, OpenAI's text-embedding-3 between 0.1 and 0.7, and an
+off-topic query's best hit scores as high as an on-topic query's tenth. What does carry over is
+how far a hit stands above the query's *background*: its similarity to a fixed, topic-diverse
+reference sample of everyday text (``rag/fixtures/background.txt``, embedded once per model and
+cached). Measured on the demo activities with e5 (docs/RELEVANCE.md), the best hit of an off-topic
+query barely clears the background's 90th percentile, while on-topic queries clear it clearly; a
+background drawn from the corpus itself separated them worse (the corpus is the one place an
+on-topic query is *expected* to be close to many rows).
+
+Two rules, both relative, with parameters per model (key: provider, model name, dimensions) and
+per surface in the live settings (``RagSettings.relevance_cuts``):
+
+- the gate: the query is off-topic, and nothing is returned, when the best hit's margin
+  ``(top - p90) / (1 - p90)`` is below ``gate`` (``p90``: the background's 90th percentile);
+- the per-hit cut: a hit is dropped when its margin is below ``ratio`` x the best hit's margin
+  (``ratio`` null: no per-hit cut).
+
+A model without fitted parameters uses :data:`UNCALIBRATED` (the best hit must at least clear the
+background's 90th percentile; no per-hit cut). ``manage.py rag_calibrate`` fits both on a
+labelled file (:func:`fit`) and stores them. Everything here is business-agnostic: callers pass
+scores and vectors; surfaces register how to read their corpus for calibration.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+REFERENCE_FILE = Path(__file__).resolve().parent / "fixtures" / "background.txt"
+BACKGROUND_PERCENTILE = 90.0
+# Surfaces the cut decides; they need no absolute similarity floor (rag.W002 skips them).
+CUT_SURFACES = ("activities", "memory")
+# Used when the live settings hold no fitted cut for (model, surface): relative rules only.
+UNCALIBRATED = {"gate": 0.0, "ratio": None}
+GATE_RANGE = (-1.0, 1.0)
+RATIO_RANGE = (-2.0, 1.0)
+OFF_TOPIC_REASON = (
+    "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
+)
+
+_lock = threading.Lock()
+_reference: dict[str, np.ndarray] = {}
+_corpora: dict[str, Callable[[], list[tuple[str, list[float]]]]] = {}
+
+
+@dataclass(frozen=True)
+class Background:
+    """Where a query's similarity to unrelated text sits: its mean and 90th percentile."""
+
+    mean: float
+    high: float
+
+    def margin(self, score: float) -> float:
+        """Return how far ``score`` stands above the background, as a share of what is left."""
+        return (float(score) - self.high) / max(1.0 - self.high, 1e-6)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """The parameters of one (model, surface): the gate and the per-hit ratio."""
+
+    gate: float
+    ratio: float | None
+    calibrated: bool = False
+
+    def as_meta(self) -> dict:
+        return {"gate": self.gate, "ratio": self.ratio, "calibrated": self.calibrated}
+
+
+@dataclass
+class Decision:
+    """What the cut decided for one query: keep flags, the best margin, and why (if empty)."""
+
+    keep: list[bool]
+    top_margin: float | None
+    off_topic: bool
+    cut: Cut
+    dropped: int = 0
+    reason: str | None = None
+
+    def meta(self) -> dict:
+        """Return the plain-data summary a search puts in its ``meta``."""
+        return {
+            **self.cut.as_meta(),
+            "topMargin": None if self.top_margin is None else round(self.top_margin, 4),
+            "offTopic": self.off_topic,
+            "dropped": self.dropped,
+        }
+
+
+# --- the model key and the background ----------------------------------------------------
+
+
+def model_key(provider=None) -> str:
+    """Return the key fitted parameters are stored under: ``provider:model@dimensions``."""
+    if provider is None:
+        from rag.embeddings import get_provider
+
+        provider = get_provider()
+    return f"{provider.name}:{provider.model}@{provider.dimensions}"
+
+
+def reference_texts() -> list[str]:
+    """Return the reference sample's texts (comment and blank lines skipped)."""
+    lines = REFERENCE_FILE.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def reference_vectors() -> np.ndarray:
+    """Return the reference sample embedded (passage role) by the active model, unit length.
+
+    Embedded once per model and process (and kept in the shared embedding cache, so a restart
+    reads them back instead of embedding them again). Raises ``ProviderError`` like any embed.
+    """
+    from django.conf import settings
+
+    from rag.embeddings import embed_texts, get_provider
+
+    provider = get_provider()
+    key = model_key(provider)
+    with _lock:
+        cached = _reference.get(key)
+    if cached is not None:
+        return cached
+    # A hosted provider gets the search time budget (and is skipped while its breaker is open),
+    # so an outage costs a search no more than the query embedding would; the in-process model
+    # is slow when busy, never down, and a cut skipped for want of patience would be wrong.
+    budget = None if provider.local else settings.SEARCH_TIME_BUDGET_SECONDS
+    texts = reference_texts()
+    matrix = np.asarray(embed_texts(texts, role="passage", budget=budget), dtype=np.float32)
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    with _lock:
+        _reference[key] = matrix
+    return matrix
+
+
+def background_of(vector: Sequence[float], reference: np.ndarray | None = None) -> Background:
+    """Return the background of a query vector (its similarities to the reference sample)."""
+    reference = reference_vectors() if reference is None else reference
+    q = np.asarray(vector, dtype=np.float32)
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
+    sims = reference @ q
+    return Background(
+        mean=float(sims.mean()), high=float(np.percentile(sims, BACKGROUND_PERCENTILE))
+    )
+
+
+# --- the parameters -----------------------------------------------------------------------
+
+
+def cut_for(surface: str, settings_row=None) -> Cut:
+    """Return the live cut of a surface for the active model (the uncalibrated one if none)."""
+    from rag import live
+
+    row = settings_row or live.get_settings()
+    stored = ((row.relevance_cuts or {}).get(model_key()) or {}).get(surface)
+    if not stored:
+        return Cut(gate=UNCALIBRATED["gate"], ratio=UNCALIBRATED["ratio"], calibrated=False)
+    ratio = stored.get("ratio")
+    return Cut(
+        gate=float(stored["gate"]),
+        ratio=None if ratio is None else float(ratio),
+        calibrated=True,
+    )
+
+
+def validate_cuts(value) -> str | None:
+    """Return an error message for a malformed ``relevance_cuts`` value, or None."""
+    if not isinstance(value, dict):
+        return "Use an object keyed by provider:model@dimensions."
+    for key, surfaces in value.items():
+        if not isinstance(surfaces, dict):
+            return f"{key}: use an object keyed by surface."
+        for surface, params in surfaces.items():
+            if not isinstance(params, dict) or "gate" not in params:
+                return f"{key}.{surface}: use an object with gate and ratio."
+            gate, ratio = params.get("gate"), params.get("ratio")
+            if isinstance(gate, bool) or not isinstance(gate, int | float):
+                return f"{key}.{surface}.gate: use a number."
+            if not GATE_RANGE[0] <= gate <= GATE_RANGE[1]:
+                return f"{key}.{surface}.gate: use a number from -1 to 1."
+            if ratio is not None and (
+                isinstance(ratio, bool)
+                or not isinstance(ratio, int | float)
+                or not RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1]
+            ):
+                return f"{key}.{surface}.ratio: use null or a number from -2 to 1."
+    return None
+
+
+def store_cut(surface: str, *, gate: float, ratio: float | None, fit: dict | None = None) -> dict:
+    """Store fitted parameters for the active model and a surface; return the stored entry."""
+    from rag import live
+    from rag.models import RagSettings
+
+    row = RagSettings.objects.order_by("pk").first() or RagSettings()
+    cuts = dict(row.relevance_cuts or {})
+    key = model_key()
+    entry = {"gate": round(float(gate), 4), "ratio": None if ratio is None else round(ratio, 4)}
+    if fit:
+        entry["fit"] = fit
+    cuts[key] = {**(cuts.get(key) or {}), surface: entry}
+    row.relevance_cuts = cuts
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    return entry
+
+
+# --- applying the cut ---------------------------------------------------------------------
+
+
+def decide(scores: Sequence[float], background: Background, cut: Cut) -> Decision:
+    """Return which of ``scores`` (best first or not) are relevant under ``cut``."""
+    if not len(scores):
+        return Decision(keep=[], top_margin=None, off_topic=False, cut=cut)
+    margins = [background.margin(s) for s in scores]
+    top = max(margins)
+    if top < cut.gate:
+        return Decision(
+            keep=[False] * len(scores),
+            top_margin=top,
+            off_topic=True,
+            cut=cut,
+            dropped=len(scores),
+            reason=OFF_TOPIC_REASON,
+        )
+    if cut.ratio is None:
+        keep = [True] * len(scores)
+    else:
+        # A best hit below the background (possible under a negative gate) keeps only itself.
+        floor = cut.ratio * top if top > 0 else top
+        keep = [m >= floor for m in margins]
+    return Decision(keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False))
+
+
+def judge(vector: Sequence[float], scores: Sequence[float], surface: str) -> Decision:
+    """Return the live decision for a query vector and its hits' similarities on a surface."""
+    return decide(scores, background_of(vector), cut_for(surface))
+
+
+# --- calibration --------------------------------------------------------------------------
+
+
+def register_corpus(surface: str, loader: Callable[[], list[tuple[str, list[float]]]]) -> None:
+    """Let ``rag_calibrate`` read a surface's corpus: ``loader()`` gives (key, vector) pairs."""
+    _corpora[surface] = loader
+
+
+def corpus_loader(surface: str) -> Callable[[], list[tuple[str, list[float]]]] | None:
+    """Return the registered corpus loader of a surface, if any."""
+    return _corpora.get(surface)
+
+
+@dataclass
+class Labelled:
+    """One labelled query scored against the whole corpus."""
+
+    query: str
+    scores: dict[str, float]  # corpus key -> similarity
+    relevant: set[str]
+    background: Background
+
+    @property
+    def off_topic(self) -> bool:
+        return not self.relevant
+
+
+@dataclass
+class FitResult:
+    """The fitted parameters and how the cut does on the labelled file."""
+
+    gate: float
+    ratio: float | None
+    k: int
+    queries: int
+    off_topic_queries: int
+    off_topic_empty: float
+    relevant_lost: float
+    precision_before: float
+    precision: float
+    recall: float
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def evaluate(items: Sequence[Labelled], cut: Cut, k: int) -> dict:
+    """Return the cut's figures on labelled queries, over each query's top k hits.
+
+    ``recall``: relevant hits of the top k that the cut keeps; ``relevant_lost`` is 1 - recall;
+    ``precision``: relevant share of the kept hits (``precision_before``: without the cut);
+    ``off_topic_empty``: share of queries labelled with nothing relevant that answer empty.
+    """
+    kept = kept_relevant = top_relevant = shown = 0
+    empty_off = off = 0
+    for item in items:
+        ranked = sorted(item.scores.items(), key=lambda kv: -kv[1])[:k]
+        decision = decide([s for _, s in ranked], item.background, cut)
+        if item.off_topic:
+            off += 1
+            empty_off += not any(decision.keep)
+        for (key, _), keep in zip(ranked, decision.keep, strict=True):
+            relevant = key in item.relevant
+            shown += 1
+            top_relevant += relevant
+            kept += keep
+            kept_relevant += keep and relevant
+    recall = kept_relevant / top_relevant if top_relevant else 1.0
+    return {
+        "off_topic_empty": empty_off / off if off else 1.0,
+        "relevant_lost": 1.0 - recall,
+        "recall": recall,
+        "precision": kept_relevant / kept if kept else 0.0,
+        "precision_before": top_relevant / shown if shown else 0.0,
+    }
+
+
+def fit(items: Sequence[Labelled], *, k: int = 10, max_lost: float = 0.02) -> FitResult:
+    """Fit (gate, ratio) on labelled queries: most off-topic queries answered empty, then the
+    best precision, while losing at most ``max_lost`` of the relevant hits in each top k.
+    """
+    margins_top = sorted(
+        max(item.background.margin(s) for s in item.scores.values())
+        for item in items
+        if item.scores
+    )
+    # Candidate gates: midpoints between observed best margins (and the uncalibrated 0).
+    gates = sorted(
+        {UNCALIBRATED["gate"]}
+        | {round((a + b) / 2, 4) for a, b in zip(margins_top, margins_top[1:], strict=False)}
+    )
+    gates = [g for g in gates if GATE_RANGE[0] <= g <= GATE_RANGE[1]]
+    ratios: list[float | None] = [None, *np.round(np.arange(-1.0, 1.0001, 0.05), 2).tolist()]
+    best, best_key = None, None
+    for gate in gates:
+        for ratio in ratios:
+            figures = evaluate(items, Cut(gate=gate, ratio=ratio), k)
+            if figures["relevant_lost"] > max_lost + 1e-9:
+                continue
+            # Prefer: more off-topic emptied, then precision, then the gentler cut.
+            key = (
+                round(figures["off_topic_empty"], 6),
+                round(figures["precision"], 6),
+                -gate,
+                -(ratio if ratio is not None else -9.0),
+            )
+            if best_key is None or key > best_key:
+                best, best_key = (gate, ratio, figures), key
+    notes = []
+    if best is None:
+        gate, ratio = UNCALIBRATED["gate"], UNCALIBRATED["ratio"]
+        figures = evaluate(items, Cut(gate=gate, ratio=ratio), k)
+        notes.append("no cut met the loss limit; the uncalibrated rule is reported instead")
+    else:
+        gate, ratio, figures = best
+    return FitResult(
+        gate=gate,
+        ratio=ratio,
+        k=k,
+        queries=len(items),
+        off_topic_queries=sum(item.off_topic for item in items),
+        notes=notes,
+        **figures,
+    )
+
+
+MIN_GRADE = 2  # graded labels: 1 is "loosely related", not a result the cut must keep
+
+
+def relevant_keys(relevant) -> set[str]:
+    """Return the keys a labelled query counts as relevant (a list, or grades >= MIN_GRADE)."""
+    if isinstance(relevant, dict):
+        return {str(key) for key, grade in relevant.items() if grade >= MIN_GRADE}
+    return {str(key) for key in relevant or []}
+
+
+def score_labelled(
+    rows: Sequence[dict], corpus: Sequence[tuple[str, Sequence[float]]]
+) -> list[Labelled]:
+    """Embed labelled queries and score them against a corpus of (key, vector) pairs.
+
+    ``rows`` are ``{"query": str, "relevant": [key, ...] or {key: grade}}``; an empty
+    ``relevant`` marks an off-topic query (expected answer: nothing).
+    """
+    from rag.embeddings import embed_texts
+
+    keys = [key for key, _ in corpus]
+    matrix = np.asarray([vector for _, vector in corpus], dtype=np.float32)
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+    reference = reference_vectors()
+    vectors = embed_texts([row["query"] for row in rows], role="query")
+    items = []
+    for row, vector in zip(rows, vectors, strict=True):
+        q = np.asarray(vector, dtype=np.float32)
+        q /= max(float(np.linalg.norm(q)), 1e-12)
+        sims = matrix @ q
+        items.append(
+            Labelled(
+                query=row["query"],
+                scores={key: float(s) for key, s in zip(keys, sims, strict=True)},
+                relevant=relevant_keys(row.get("relevant")),
+                background=background_of(q, reference),
+            )
+        )
+    return items
+
+
+def reset() -> None:
+    """Forget the cached reference vectors (tests that switch providers)."""
+    with _lock:
+        _reference.clear()

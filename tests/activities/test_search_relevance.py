@@ -1,0 +1,50 @@
+"""The relevance cut in POST /rag/search: off-topic answers nothing, on-topic keeps its rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from activities.models import Activity, ActivityStatus
+from activities.search import activities_search
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("query", ["量子力学考试复习", "买房贷款咨询"])
+def test_off_topic_query_answers_an_empty_list_with_a_reason(api_client, demo_activities, query):
+    response = api_client.post("/rag/search", {"semanticQuery": query, "limit": 10}, format="json")
+    body = response.json()
+    assert response.status_code == 200
+    assert body["results"] == []
+    assert body["meta"]["reason"]
+    assert body["meta"]["relevance"]["offTopic"] is True
+
+
+def test_on_topic_query_keeps_its_rows_and_says_no_reason(api_client, demo_activities):
+    body = api_client.post(
+        "/rag/search", {"semanticQuery": "玩水", "limit": 10}, format="json"
+    ).json()
+    assert len(body["results"]) == 10
+    assert body["meta"]["reason"] is None
+    assert body["meta"]["relevance"]["offTopic"] is False
+
+
+def test_narrow_filter_still_returns_its_relevant_rows(demo_activities):
+    joinable = Activity.objects.filter(type="水上", status=ActivityStatus.ACTIVE)
+    expected = {a.title for a in joinable if not a.is_full}
+    outcome = activities_search(semantic_query="玩水", filters={"type": "水上"}, limit=10)
+    assert outcome["meta"]["path"] == "semantic"
+    assert {r["title"] for r in outcome["results"]} == expected
+
+
+def test_cut_is_skipped_when_the_reference_sample_cannot_be_embedded(demo_activities, monkeypatch):
+    from rag import relevance
+    from rag.embeddings import ProviderError
+
+    def down():
+        raise ProviderError("reference sample unavailable")
+
+    monkeypatch.setattr(relevance, "reference_vectors", down)
+    outcome = activities_search(semantic_query="量子力学考试复习", limit=5)
+    assert len(outcome["results"]) == 5
+    assert outcome["meta"]["relevance"] is None

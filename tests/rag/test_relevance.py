@@ -1,0 +1,111 @@
+"""The relevance cut: decisions from margins over the background, stored parameters, the fit."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.exceptions import ValidationError
+
+from rag import live, relevance
+from rag.relevance import Background, Cut, Labelled, decide
+
+BG = Background(mean=0.70, high=0.80)  # margin(s) = (s - 0.8) / 0.2
+
+
+def test_margin_is_the_share_of_the_way_from_the_background_to_a_perfect_match():
+    assert BG.margin(0.9) == pytest.approx(0.5)
+    assert BG.margin(0.78) == pytest.approx(-0.1)
+
+
+def test_query_whose_best_hit_is_under_the_gate_is_off_topic_and_keeps_nothing():
+    decision = decide([0.81, 0.80, 0.79], BG, Cut(gate=0.1, ratio=None))
+    assert decision.off_topic and decision.keep == [False, False, False]
+    assert decision.reason and decision.dropped == 3
+
+
+def test_on_topic_query_without_ratio_keeps_every_hit():
+    decision = decide([0.9, 0.75, 0.70], BG, Cut(gate=0.1, ratio=None))
+    assert not decision.off_topic and decision.keep == [True, True, True]
+    assert decision.reason is None
+
+
+def test_ratio_drops_hits_far_below_the_best_relative_to_the_background():
+    # best margin 0.5; ratio 0.5 keeps margins >= 0.25, i.e. scores >= 0.85
+    decision = decide([0.9, 0.86, 0.84], BG, Cut(gate=0.0, ratio=0.5))
+    assert decision.keep == [True, True, False] and decision.dropped == 1
+
+
+def test_no_hits_is_not_off_topic():
+    decision = decide([], BG, Cut(gate=0.5, ratio=None))
+    assert decision.keep == [] and not decision.off_topic
+
+
+@pytest.mark.django_db
+def test_model_without_fitted_parameters_uses_the_uncalibrated_relative_rule():
+    row = live.get_settings()
+    row.relevance_cuts = {}
+    row.save()
+    live.invalidate()
+    cut = relevance.cut_for("activities")
+    assert (cut.gate, cut.ratio, cut.calibrated) == (0.0, None, False)
+
+
+@pytest.mark.django_db
+def test_stored_cut_is_read_back_for_the_active_model():
+    relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
+    cut = relevance.cut_for("memory")
+    assert (cut.gate, cut.ratio, cut.calibrated) == (0.07, 0.3, True)
+    stored = live.get_settings().relevance_cuts[relevance.model_key()]["memory"]
+    assert stored["fit"] == {"queries": 3}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [],
+        {"m": []},
+        {"m": {"activities": {"ratio": 0.1}}},
+        {"m": {"activities": {"gate": "x"}}},
+        {"m": {"activities": {"gate": 2}}},
+        {"m": {"activities": {"gate": 0.1, "ratio": 3}}},
+        {"m": {"activities": {"gate": True}}},
+    ],
+)
+@pytest.mark.django_db
+def test_live_settings_reject_malformed_relevance_cuts(value):
+    row = live.get_settings()
+    row.relevance_cuts = value
+    with pytest.raises(ValidationError) as info:
+        row.full_clean()
+    assert "relevance_cuts" in info.value.message_dict
+
+
+def _item(query, scores, relevant):
+    return Labelled(query=query, scores=scores, relevant=set(relevant), background=BG)
+
+
+def test_fit_puts_the_gate_between_off_topic_and_on_topic_best_margins():
+    items = [
+        _item("on1", {"a": 0.9, "b": 0.86, "x": 0.81}, ["a", "b"]),
+        _item("on2", {"c": 0.88, "x": 0.80}, ["c"]),
+        _item("off1", {"a": 0.82, "x": 0.80}, []),
+        _item("off2", {"b": 0.81, "x": 0.79}, []),
+    ]
+    result = relevance.fit(items, k=3)
+    assert result.off_topic_empty == 1.0 and result.relevant_lost == 0.0
+    assert 0.1 < result.gate < 0.4  # between off-topic best (0.1) and on-topic best (0.4)
+    assert result.precision > result.precision_before
+
+
+def test_fit_never_exceeds_the_loss_limit():
+    # The off-topic query scores above an on-topic one: emptying it would lose relevant hits.
+    items = [
+        _item("on", {"a": 0.83}, ["a"]),
+        _item("off", {"b": 0.9}, []),
+    ]
+    result = relevance.fit(items, k=1, max_lost=0.0)
+    assert result.relevant_lost == 0.0 and result.off_topic_empty == 0.0
+
+
+def test_graded_labels_count_from_grade_two():
+    assert relevance.relevant_keys({"a": 3, "b": 2, "c": 1}) == {"a", "b"}
+    assert relevance.relevant_keys(["a"]) == {"a"}
