@@ -290,7 +290,7 @@ def questions(data: list[dict], limit: int | None) -> list[dict]:
     return out[:limit] if limit else out
 
 
-def ask(api: Api, qs: list[dict]) -> dict:
+def ask(api: Api, qs: list[dict], endpoints: tuple = ENDPOINTS) -> dict:
     """Run every question through the three endpoints; return recalls, latencies, scores."""
     recall = {e: defaultdict(lambda: {5: [], 10: []}) for e in ENDPOINTS}
     latency = {e: [] for e in ENDPOINTS}
@@ -311,6 +311,8 @@ def ask(api: Api, qs: list[dict]) -> dict:
             ),
         }
         for endpoint, (path, body) in calls.items():
+            if endpoint not in endpoints:
+                continue
             status, payload, seconds = api.post(path, body)
             if status != 200:
                 raise SystemExit(f"{endpoint} failed: {status} {payload}")
@@ -350,8 +352,9 @@ def report(
     retention: dict | None = None,
 ) -> str:
     recall, latency = result["recall"], result["latency"]
+    shown = [e for e in ENDPOINTS if latency[e]]
     rows = []
-    for endpoint in ENDPOINTS:
+    for endpoint in shown:
         row = [endpoint]
         for cat in [*CATEGORIES, "all"]:
             row += [mean(recall[endpoint][cat][5]), mean(recall[endpoint][cat][10])]
@@ -360,9 +363,7 @@ def report(
     for cat in [*CATEGORIES, "all"]:
         label = CATEGORIES.get(cat, "all")
         headers += [f"{label} R@5", f"{label} R@10"]
-    lat_rows = [
-        [e, median(latency[e]), percentile(latency[e], 95), len(latency[e])] for e in ENDPOINTS
-    ]
+    lat_rows = [[e, median(latency[e]), percentile(latency[e], 95), len(latency[e])] for e in shown]
     ev, other = sorted(result["ev"]), sorted(result["other"])
     parts = [
         f"{n_questions} questions (categories 1-4 with evidence), top_k 10, one user per "
@@ -447,6 +448,11 @@ def main() -> None:
     parser.add_argument(
         "--conversations", type=int, default=None, help="load only the first N conversations"
     )
+    parser.add_argument(
+        "--endpoints",
+        default=",".join(ENDPOINTS),
+        help="comma-separated subset of " + ", ".join(ENDPOINTS) + " (default: all)",
+    )
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
 
@@ -477,7 +483,7 @@ def main() -> None:
         retention = retention_check()
         qs = questions(data, args.questions)
         api.post("/v1/messages/hybrid_search", {"user_id": qs[0]["user_id"], "query_text": "hi"})
-        result = ask(api, qs)
+        result = ask(api, qs, tuple(args.endpoints.split(",")))
     finally:
         stop_processes(procs)
     if ingest:
