@@ -296,7 +296,7 @@ def main() -> None:
     parts = breakdown(min(args.requests, 100))
     write_section(
         "search-latency",
-        "Latency: POST /rag/search at 100k activities",
+        "Latency: POST /rag/search at scale",
         report(
             facts, one, many, parts, served_by="`manage.py serve`" if server else f"`{base_url}`"
         ),
