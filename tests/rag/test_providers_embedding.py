@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 import os
 import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -332,3 +335,38 @@ def test_short_query_finishes_before_a_long_text_started_earlier():
     short.join(60)
     long.join(60)
     assert finished == ["short", "long"]
+
+
+# --- OpenMP wait policy of the local engine --------------------------------------------------
+
+WAIT_POLICY_PROBE = (
+    "import os\n"
+    "from rag.providers.local import LocalE5Provider\n"
+    "LocalE5Provider().embed(['probe'])\n"
+    "print(os.environ.get('OMP_WAIT_POLICY'))\n"
+)
+
+
+def _wait_policy_after_load(env_value: str | None) -> str:
+    """Load the local engine in a fresh process; return the OMP_WAIT_POLICY it ran with."""
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    if env_value is not None:
+        env["OMP_WAIT_POLICY"] = env_value
+    done = subprocess.run(
+        [sys.executable, "-c", WAIT_POLICY_PROBE],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_local_engine_loads_with_passive_openmp_threads_by_default():
+    assert _wait_policy_after_load(None) == "PASSIVE"
+
+
+def test_local_engine_keeps_an_explicit_openmp_wait_policy():
+    assert _wait_policy_after_load("ACTIVE") == "ACTIVE"

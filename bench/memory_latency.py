@@ -1,0 +1,215 @@
+"""Latency and throughput of memory hybrid search over real HTTP (one and 8 clients).
+
+One command::
+
+    python bench/memory_latency.py --datasets ../shared/datasets [--conversations 2] [--url URL]
+
+Runs ``manage.py serve`` (whatever production server it starts, with its workers, default
+settings) on its own database ``bench_memlat`` (or ``--database-url``), or measures a running
+service at ``--url`` (which must use that database for the set-up to be seen). Set-up, skipped
+when already done: the first ``--conversations`` LoCoMo conversations posted for one user
+through ``POST /v1/users/{id}/messages`` and embedded by the real worker. Then every LoCoMo
+question of those conversations (categories 1-4) is asked through
+``POST /v1/messages/hybrid_search`` (top_k 10): once with one client, then from 8 client threads;
+each question text is new to the server process, so the query embedding is computed each time
+(a run suffix keeps texts distinct between the two passes). Reported: p50/p95/p99, throughput,
+errors, and the load average. Writes the section ``memory-latency`` of docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import (  # noqa: E402
+    DEFAULT_DATASETS,
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    percentile,
+    write_section,
+)
+from bench._live import Api, free_port, manage, start_serve, stop_serve, token_for  # noqa: E402
+
+USER = "bench_memlat"
+PENDING_SQL = (
+    "SELECT count(*) FILTER (WHERE m.embedding IS NULL), count(*) FROM memory_chatmessage m "
+    "JOIN auth_user u ON u.id = m.user_id WHERE u.username = %s AND m.kind = 'message'"
+)
+
+
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+def counts(url: str) -> tuple[int, int]:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return conn.execute(PENDING_SQL, [USER]).fetchone()
+
+
+def ensure_messages(api: Api, url: str, conversations: list[dict]) -> dict:
+    """Post the conversations' turns unless stored; wait until the worker embedded them all."""
+    from bench.memory_locomo import session_items
+
+    items = [item for conv in conversations for item in session_items(conv["conversation"])]
+    _, stored = counts(url)
+    started = time.perf_counter()
+    if stored < len(items):
+        for conv_index, conv in enumerate(conversations):
+            batch = session_items(conv["conversation"])
+            for item in batch:  # ids and chats are unique per user, not per conversation
+                item["message_id"] = f"c{conv_index}-{item['message_id']}"
+                item["chat_id"] = f"c{conv_index}-{item['chat_id']}"
+            for i in range(0, len(batch), 500):
+                status, payload, _ = api.post(
+                    f"/v1/users/{USER}/messages", {"items": batch[i : i + 500]}
+                )
+                if status not in (200, 201):
+                    raise SystemExit(f"write failed: {status} {payload}")
+    deadline = time.time() + 3600
+    while True:
+        pending, stored = counts(url)
+        if pending == 0 and stored >= len(items):
+            break
+        if time.time() > deadline:
+            raise SystemExit(f"{pending} messages still not embedded")
+        time.sleep(2)
+    return {"messages": stored, "seconds": time.perf_counter() - started}
+
+
+def questions(conversations: list[dict]) -> list[str]:
+    from bench.memory_locomo import CATEGORIES
+
+    return [
+        qa["question"]
+        for conv in conversations
+        for qa in conv["qa"]
+        if qa.get("category") in CATEGORIES
+    ]
+
+
+def run_clients(api: Api, texts: list[str], clients: int) -> dict:
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    shares = [texts[c::clients] for c in range(clients)]
+
+    def work(share):
+        for text in share:
+            body = {"user_id": USER, "query_text": text, "top_k": 10}
+            status, payload, seconds = api.post("/v1/messages/hybrid_search", body, timeout=60)
+            with lock:
+                times.append(seconds * 1000)
+                if status != 200:
+                    errors.append(f"{status} {str(payload)[:200]}")
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in shares]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "requests": len(times),
+        "rps": len(times) / elapsed,
+        "p50": percentile(times, 50),
+        "p95": percentile(times, 95),
+        "p99": percentile(times, 99),
+        "errors": errors,
+        "load": load_text(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--conversations", type=int, default=2)
+    parser.add_argument("--requests", type=int, default=200, help="per pass, at most")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--database-url")
+    parser.add_argument("--url", help="measure a running service here instead of starting one")
+    args = parser.parse_args()
+
+    url = bench_database_url("bench_memlat", args.database_url)
+    manage(ROOT, url, "migrate", "--noinput")
+    token = token_for(ROOT, url, USER)
+    data = json.loads((args.datasets / "locomo10.json").read_text(encoding="utf-8"))
+    conversations = data[: args.conversations]
+    server = None
+    base_url = args.url
+    if not base_url:
+        port = free_port()
+        log = ROOT / ".runtime" / "bench_memory_latency_serve.log"
+        log.parent.mkdir(exist_ok=True)
+        server = start_serve(ROOT, url, port, log)
+        base_url = f"http://127.0.0.1:{port}"
+    api = Api(0, token)
+    api.base = base_url.rstrip("/")
+    try:
+        setup = ensure_messages(api, url, conversations)
+        print(f"{setup['messages']} messages embedded ({setup['seconds']:.0f}s)", flush=True)
+        texts = questions(conversations)
+        run = f" #{int(time.time()) % 100000}"
+        for text in texts[:10]:  # warm-up: model, jieba, connections
+            api.post("/v1/messages/hybrid_search", {"user_id": USER, "query_text": text + "?"})
+        one = run_clients(api, [t + run + "a" for t in texts[: args.requests]], 1)
+        print(f"1 client: {one['rps']:.1f} req/s, p95 {one['p95']:.1f} ms", flush=True)
+        many_texts = [t + run + f"b{i}" for i in range(2) for t in texts[: args.requests]]
+        many = run_clients(api, many_texts, args.clients)
+        print(f"{args.clients} clients: {many['rps']:.1f} req/s, p95 {many['p95']:.1f} ms")
+    finally:
+        if server is not None:
+            stop_serve(server)
+    errors = one["errors"] + many["errors"]
+    for e in errors[:5]:
+        print("  error:", e)
+    rows = [
+        [
+            r["clients"],
+            r["requests"],
+            r["rps"],
+            r["p50"],
+            r["p95"],
+            r["p99"],
+            len(r["errors"]),
+            r["load"],
+        ]
+        for r in (one, many)
+    ]
+    table = markdown_table(
+        ["clients", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "load avg"], rows
+    )
+    served = "`manage.py serve`" if server else f"`{base_url}`"
+    body = f"""
+{setup["messages"]} LoCoMo messages ({args.conversations} conversations) of one user, embedded by
+the real worker; served by {served} (default settings; nothing changed). Questions: the LoCoMo
+questions of those conversations (categories 1-4), each text new to the server (the query
+embedding is computed every time), `POST /v1/messages/hybrid_search`, top_k 10. The clients are
+threads of this process (one connection per request).
+
+{table}
+
+- One client p95 <= 50 ms: **{"met" if one["p95"] <= 50 else "NOT met"}** ({one["p95"]:.1f} ms).
+- {args.clients} clients: {many["rps"]:.1f} req/s ({many["rps"] / one["rps"]:.2f} x one client),
+  errors: {len(errors)} (must be 0).
+
+The machine is shared with other agents' work (2 cores): the load average is given with each
+figure; re-run on a quiet machine for figures to compare with the targets.
+"""
+    write_section("memory-latency", "Latency: memory hybrid search", body)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,367 @@
+"""Latency and throughput of ``POST /rag/search`` at 100k activities, over real HTTP.
+
+One command::
+
+    python bench/search_latency.py [--n 100000] [--sample 500] [--requests 200] [--url URL]
+
+Runs against its own database ``bench_latency`` (created when missing, or ``--database-url``):
+
+1. Set-up (skipped when the database already holds ``--n`` activities): ``--n`` activities
+   generated from the demo templates (``bench/activities_search.py``); the first ``--sample``
+   texts are embedded for real with the local model (the embedding rate is measured and
+   printed), the rest are bulk-loaded with those vectors plus noise, then the HNSW index is
+   built after the load. Say so in the output: only ``--sample`` texts are real embeddings.
+2. ``manage.py serve`` (whatever production server it starts, with its workers, default
+   settings) on a free port, or an already running service at ``--url``.
+3. One client: ``--requests`` searches, each with a new query text (so the query embedding is
+   always computed), half with a 5 km location filter; p50/p95.
+4. 8 clients (threads, one connection per request) for the same number of requests each:
+   throughput, p50/p95, errors; and the ratio of throughput to the one-client figure.
+5. Where the time goes, in-process on the same database: request parsing, query embedding,
+   the SQL (hard-filter count, vector search), reasons and serialisation.
+
+Writes the section ``search-latency`` of docs/BENCHMARKS.md, with the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import (  # noqa: E402
+    ROOT,
+    bench_database_url,
+    markdown_table,
+    percentile,
+    setup_django,
+    write_section,
+)
+
+DB_NAME = "bench_latency"
+
+
+def load_text() -> str:
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+# --- set-up ---------------------------------------------------------------------------------
+
+
+def ensure_data(n: int, sample: int) -> dict:
+    """Fill the benchmark database with n activities unless it holds them; return set-up facts."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from activities.models import Activity
+    from bench.activities_search import build_hnsw, bulk_load, generate, reset_tables, throughput
+
+    creator, _ = get_user_model().objects.get_or_create(username="bench")
+    facts: dict = {"reused": True, "n": Activity.objects.count()}
+    if facts["n"] >= n:
+        return facts
+    reset_tables()
+    with connection.cursor() as cursor:
+        cursor.execute("DROP INDEX IF EXISTS activity_embedding_hnsw")
+    print(f"set-up: generating {n} activities, embedding {sample} for real ...", flush=True)
+    rows = generate(n, creator)
+    sample = min(sample, n)
+    raw_rate, fill_rate, _ = throughput(rows[:sample])
+    print(f"   embedding rate: raw {raw_rate:.1f} texts/s, backfill {fill_rate:.1f}/s", flush=True)
+    sample_ids = list(Activity.objects.values_list("pk", flat=True))
+    load_seconds = bulk_load(rows[sample:], sample_ids)
+    hnsw_seconds = build_hnsw()
+    facts.update(
+        reused=False,
+        n=Activity.objects.count(),
+        sample=sample,
+        raw_rate=raw_rate,
+        fill_rate=fill_rate,
+        load_seconds=load_seconds,
+        hnsw_seconds=hnsw_seconds,
+    )
+    print(f"   loaded in {load_seconds:.0f}s, HNSW built in {hnsw_seconds:.0f}s", flush=True)
+    return facts
+
+
+# --- HTTP ---------------------------------------------------------------------------------
+
+
+def queries(count: int, tag: str) -> list[str]:
+    """Return ``count`` distinct query texts (new to the server: the embedding is computed)."""
+    from bench.activities_search import QUERY_STEMS, QUERY_TAILS
+
+    rng = random.Random(3)
+    return [f"{rng.choice(QUERY_STEMS)}{rng.choice(QUERY_TAILS)} {tag}{i}" for i in range(count)]
+
+
+def body_for(i: int, text: str) -> dict:
+    """Every other request carries a 5 km location filter."""
+    from bench.activities_search import CITY_POINTS
+
+    body = {"semanticQuery": text, "limit": 20}
+    if i % 2:
+        lat, lng = CITY_POINTS[i % len(CITY_POINTS)]
+        body["filters"] = {"location": {"lat": lat, "lng": lng, "radiusInKm": 5}}
+    return body
+
+
+def run_clients(api, texts: list[str], clients: int) -> dict:
+    """Send the texts from ``clients`` threads; return latencies, errors and throughput."""
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    shares = [list(enumerate(texts))[c::clients] for c in range(clients)]
+
+    def work(share):
+        for i, text in share:
+            status, payload, seconds = api.post("/rag/search", body_for(i, text), timeout=60)
+            with lock:
+                times.append(seconds * 1000)
+                if status != 200:
+                    errors.append(f"{status} {str(payload)[:200]}")
+
+    threads = [threading.Thread(target=work, args=(share,)) for share in shares]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "requests": len(times),
+        "rps": len(times) / elapsed,
+        "p50": percentile(times, 50),
+        "p95": percentile(times, 95),
+        "p99": percentile(times, 99),
+        "errors": errors,
+        "load": load_text(),
+    }
+
+
+def measure_http(base_url: str, token: str, requests: int, clients: int) -> list[dict]:
+    from bench._live import Api
+
+    api = Api(0, token)
+    api.base = base_url.rstrip("/")
+    deadline = time.monotonic() + 120
+    while api.post("/rag/search", {"limit": 1}, timeout=10)[0] != 200:
+        if time.monotonic() > deadline:
+            raise SystemExit(f"{base_url} does not answer /rag/search")
+        time.sleep(1)
+    run = f"{int(time.time()) % 100000}-"
+    for text in queries(10, "warm" + run):  # model, jieba, connections, code paths
+        api.post("/rag/search", body_for(0, text))
+    one = run_clients(api, queries(requests, "a" + run), 1)
+    print(f"   1 client: {one['rps']:.1f} req/s, p95 {one['p95']:.1f} ms", flush=True)
+    many = run_clients(api, queries(requests * clients // 2, "b" + run), clients)
+    print(f"   {clients} clients: {many['rps']:.1f} req/s, p95 {many['p95']:.1f} ms", flush=True)
+    return [one, many]
+
+
+# --- in-process breakdown --------------------------------------------------------------------
+
+
+def breakdown(count: int) -> list[list]:
+    """Time the stages of one search in-process: parse, embed, SQL, other Python, serialise.
+
+    Robust to changes inside ``activities_search``: the query embedding is timed by wrapping
+    ``embed_query`` where the search module looks it up, and the SQL by a connection execute
+    wrapper; what is left of the search call is Python (filters, understanding, ranking,
+    reasons).
+    """
+    import json
+
+    from django.db import connection
+    from rest_framework.renderers import JSONRenderer
+
+    import activities.search as search_module
+    from activities.serializers import SearchInputSerializer, SearchOutputSerializer
+
+    parts: dict[str, list[float]] = {
+        k: [] for k in ("parse", "embed", "sql", "search_python", "serialise", "total", "queries")
+    }
+    state = {"embed": 0.0, "sql": 0.0, "queries": 0}
+    original = search_module.embed_query
+
+    def timed_embed(*a, **kw):
+        started = time.perf_counter()
+        try:
+            return original(*a, **kw)
+        finally:
+            state["embed"] += time.perf_counter() - started
+
+    def timed_sql(execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            state["sql"] += time.perf_counter() - started
+            state["queries"] += 1
+
+    search_module.embed_query = timed_embed
+    try:
+        with connection.execute_wrapper(timed_sql):
+            for i, text in enumerate(queries(count + 5, f"parts{int(time.time())}-")):
+                raw = json.dumps(body_for(i, text)).encode()
+                state.update(embed=0.0, sql=0.0, queries=0)
+                t0 = time.perf_counter()
+                serializer = SearchInputSerializer(data=json.loads(raw))
+                serializer.is_valid(raise_exception=True)
+                data = serializer.validated_data
+                t1 = time.perf_counter()
+                result = search_module.activities_search(
+                    user=None,
+                    semantic_query=data.get("semanticQuery"),
+                    filters=data.get("filters") or {},
+                    limit=data.get("limit"),
+                )
+                t2 = time.perf_counter()
+                JSONRenderer().render(SearchOutputSerializer(result).data)
+                t3 = time.perf_counter()
+                if i < 5:
+                    continue  # warm-up
+                parts["parse"].append((t1 - t0) * 1000)
+                parts["embed"].append(state["embed"] * 1000)
+                parts["sql"].append(state["sql"] * 1000)
+                parts["search_python"].append((t2 - t1 - state["embed"] - state["sql"]) * 1000)
+                parts["serialise"].append((t3 - t2) * 1000)
+                parts["total"].append((t3 - t0) * 1000)
+                parts["queries"].append(state["queries"])
+    finally:
+        search_module.embed_query = original
+    labels = {
+        "parse": "parse and validate the request body (serializer)",
+        "embed": "query embedding (local model, new text each time)",
+        "sql": "SQL (all queries of the search, round trips included)",
+        "search_python": "rest of the search in Python (filters, ranking, reasons)",
+        "serialise": "serialise the response (serializer + JSON)",
+        "total": "total in-process",
+        "queries": "SQL queries per search",
+    }
+    return [[labels[k], percentile(v, 50), percentile(v, 95)] for k, v in parts.items()]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--n", type=int, default=100_000)
+    parser.add_argument("--sample", type=int, default=500)
+    parser.add_argument("--requests", type=int, default=200)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--database-url")
+    parser.add_argument("--url", help="measure a running service here instead of starting one")
+    parser.add_argument("--setup-only", action="store_true")
+    args = parser.parse_args()
+
+    database_url = bench_database_url(DB_NAME, args.database_url)
+    os.environ["DATABASE_URL"] = database_url
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # As `manage.py serve` runs the model: idle OpenMP threads sleep instead of spinning (on a
+    # busy machine a spinning thread makes each embedding call many times slower).
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    setup_django()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    facts = ensure_data(args.n, args.sample)
+    print(facts, flush=True)
+    if args.setup_only:
+        return
+    from bench._live import free_port, start_serve, stop_serve, token_for
+
+    token = token_for(ROOT, database_url, "bench")
+    server = None
+    base_url = args.url
+    if not base_url:
+        port = free_port()
+        log = ROOT / ".runtime" / "bench_search_latency_serve.log"
+        log.parent.mkdir(exist_ok=True)
+        print(f"starting manage.py serve on port {port} ...", flush=True)
+        server = start_serve(ROOT, database_url, port, log)
+        base_url = f"http://127.0.0.1:{port}"
+    try:
+        one, many = measure_http(base_url, token, args.requests, args.clients)
+    finally:
+        if server is not None:
+            stop_serve(server)
+    print("in-process breakdown ...", flush=True)
+    parts = breakdown(min(args.requests, 100))
+    write_section(
+        "search-latency",
+        "Latency: POST /rag/search at scale",
+        report(
+            facts, one, many, parts, served_by="`manage.py serve`" if server else f"`{base_url}`"
+        ),
+    )
+
+
+def report(facts: dict, one: dict, many: dict, parts: list[list], served_by: str) -> str:
+    from rag.embeddings import current_model
+
+    ratio = many["rps"] / one["rps"]
+    rows = [
+        [
+            r["clients"],
+            r["requests"],
+            r["rps"],
+            r["p50"],
+            r["p95"],
+            r["p99"],
+            len(r["errors"]),
+            r["load"],
+        ]
+        for r in (one, many)
+    ]
+    table = markdown_table(
+        ["clients", "requests", "req/s", "p50 ms", "p95 ms", "p99 ms", "errors", "load avg"], rows
+    )
+    if facts.get("reused"):
+        data = (
+            f"{facts['n']:,} activities already in database `{DB_NAME}` (set up by an earlier "
+            "run of this command: a sample embedded for real, the rest derived from it)."
+        )
+    else:
+        data = (
+            f"{facts['n']:,} activities in database `{DB_NAME}`: {facts['sample']:,} texts "
+            f"embedded for real with `{current_model()}` (raw {facts['raw_rate']:.1f} texts/s, "
+            f"backfill {facts['fill_rate']:.1f} texts/s), the other rows derived from them "
+            f"(the same vectors plus N(0, 0.01^2) noise, renormalised; {facts['load_seconds']:.0f}"
+            f" s), then the HNSW index built after the load ({facts['hnsw_seconds']:.0f} s)."
+        )
+    verdict_p95 = "met" if one["p95"] <= 60 else "NOT met"
+    verdict_ratio = "met" if ratio >= 1.6 else "NOT met"
+    errors = len(one["errors"]) + len(many["errors"])
+    for e in (one["errors"] + many["errors"])[:5]:
+        print("  error:", e)
+    return f"""
+{data}
+
+Served by {served_by} (default settings; nothing changed). Every request has a new query text,
+so the query embedding is computed each time; limit 20; every other request adds a 5 km
+location filter. The clients are threads of this process (one connection per request).
+
+{table}
+
+- One client p95 <= 60 ms: **{verdict_p95}** ({one["p95"]:.1f} ms).
+- Throughput with {many["clients"]} clients / one client >= 1.6: **{verdict_ratio}**
+  ({ratio:.2f}); errors: {errors} (must be 0).
+
+### Where the time goes (in-process, same database, same request bodies)
+
+{markdown_table(["part", "p50 ms", "p95 ms"], parts)}
+
+The machine is shared with other agents' work (2 cores): the load average is given with each
+figure; re-run on a quiet machine for figures to compare with the targets.
+"""
+
+
+if __name__ == "__main__":
+    main()
