@@ -33,17 +33,17 @@ def post_fork(server, worker) -> None:
 
 
 # Seconds the request threads may take to open their database connections at start.
-CONNECT_BUDGET_SECONDS = 10.0
+CONNECT_BUDGET_SECONDS = 30.0
 
 
 def _connect_thread(barrier: threading.Barrier) -> None:
-    """In one request thread: wait until every thread exists, then open its connection."""
+    """In one request thread: open its connection, then wait until every thread has one."""
     from django.db import DatabaseError, connection
 
-    with contextlib.suppress(threading.BrokenBarrierError):
-        barrier.wait(CONNECT_BUDGET_SECONDS)  # all threads at once: each one gets a task
     with contextlib.suppress(DatabaseError):
         connection.ensure_connection()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        barrier.wait(CONNECT_BUDGET_SECONDS)  # stay busy until all have one: a task per thread
 
 
 def connect_threads(worker) -> None:
