@@ -13,8 +13,10 @@ Each worker process runs :func:`rag.warmup.warm_up` in ``post_worker_init``, bef
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
+import threading
 
 from django.conf import settings
 from gunicorn.app.base import BaseApplication
@@ -30,11 +32,40 @@ def post_fork(server, worker) -> None:
         connections.settings[alias]["CONN_MAX_AGE"] = settings.WEB_CONN_MAX_AGE
 
 
+# Seconds the request threads may take to open their database connections at start.
+CONNECT_BUDGET_SECONDS = 30.0
+
+
+def _connect_thread(barrier: threading.Barrier) -> None:
+    """In one request thread: open its connection, then wait until every thread has one."""
+    from django.db import DatabaseError, connection
+
+    with contextlib.suppress(DatabaseError):
+        connection.ensure_connection()
+    with contextlib.suppress(threading.BrokenBarrierError):
+        barrier.wait(CONNECT_BUDGET_SECONDS)  # stay busy until all have one: a task per thread
+
+
+def connect_threads(worker) -> None:
+    """Open the database connection of every request thread of this worker.
+
+    PostgreSQL starts a backend process per connection: tens of milliseconds on a busy
+    machine, which the first request of each thread would otherwise pay.
+    """
+    threads = worker.cfg.threads
+    barrier = threading.Barrier(threads)
+    futures = [worker.tpool.submit(_connect_thread, barrier) for _ in range(threads)]
+    for future in futures:
+        with contextlib.suppress(Exception):
+            future.result(CONNECT_BUDGET_SECONDS * 2)
+
+
 def post_worker_init(worker) -> None:
     """Warm this web process up before it accepts its first connection."""
     from rag import warmup
 
     seconds = warmup.warm_up()
+    connect_threads(worker)
     warmup.trim_heap()  # what the warm-up freed goes back to the system
     worker.log.info("worker %s ready (warm-up %.2f s)", worker.pid, seconds)
 

@@ -307,9 +307,10 @@ LOGGING = {
 WEB_PROCESSES = env_int("WEB_PROCESSES", 2)
 WEB_THREADS = env_int("WEB_THREADS", 16)
 # Persistent connections of the web processes (seconds): safe there because the pool of
-# threads is fixed (at most WEB_PROCESSES x WEB_THREADS connections); CONN_HEALTH_CHECKS
-# (above) drops a connection the server closed. DB_CONN_MAX_AGE stays the default elsewhere.
-WEB_CONN_MAX_AGE = env_int("WEB_CONN_MAX_AGE", 60)
+# threads is fixed (at most WEB_PROCESSES x WEB_THREADS connections, each opened at start);
+# CONN_HEALTH_CHECKS (above) drops a connection the server closed. DB_CONN_MAX_AGE stays the
+# default elsewhere.
+WEB_CONN_MAX_AGE = env_int("WEB_CONN_MAX_AGE", 600)
 # Seconds a stopping web process may finish its requests (an open stream is cut after it).
 WEB_GRACEFUL_TIMEOUT = env_int("WEB_GRACEFUL_TIMEOUT", 5)
 # A web process is replaced (warmed up first, while the others serve) after about this many

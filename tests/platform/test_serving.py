@@ -120,6 +120,20 @@ def _gunicorn_master(serve) -> psutil.Process:
     raise AssertionError("no child of serve listens on the port")
 
 
+def test_every_request_thread_holds_a_database_connection_once_ready(serve):
+    import psycopg
+
+    from config import embedded_db
+
+    serve.wait_for_health(lambda body: body["ready"])
+    threads = 16  # WEB_THREADS, default
+    with psycopg.connect(embedded_db.start(serve.db.data_dir)) as conn:
+        backends = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        ).fetchone()[0]
+    assert backends > WEB_PROCESSES * threads  # the web threads', the workers', this one
+
+
 def test_search_answers_from_the_model_right_after_ready(serve):
     serve.wait_for_health(lambda body: body["ready"])
     token = serve.db.tokens["alice"]

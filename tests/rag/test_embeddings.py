@@ -171,3 +171,14 @@ def test_forget_deletes_rows_and_process_entries_of_those_texts_only(counting):
     embeddings.embed_texts(["忘掉我", "留下我"])
     assert counting.texts.count("忘掉我") == 3  # sent again: no process entry survived
     assert counting.texts.count("留下我") == 1
+
+
+def test_lru_keeps_vectors_packed_and_answers_them_unchanged(cold_lru):
+    from array import array
+
+    from rag import embeddings
+
+    vector = [0.5, -0.25, 0.125]
+    embeddings._lru_put(("m", "query", "h"), vector)
+    assert isinstance(embeddings._lru[("m", "query", "h")], array)
+    assert embeddings._lru_get(("m", "query", "h")) == vector
