@@ -252,7 +252,20 @@ def activities_search(
     _add_reasons(results, query, row, context)
     for item in results:
         item.pop("_obj", None)
+        item["provenance"] = provenance(item, meta)
     return {"results": results, "meta": meta}
+
+
+def provenance(item: dict, meta: dict) -> dict:
+    """Return where a result came from and why it was returned, for an agent to cite."""
+    scores = {"similarity": item["similarity"], "boost": item["boost"], "score": item["score"]}
+    return {
+        "source": {"type": "activity", "id": item["id"]},
+        "retrievedBy": meta["path"],
+        "hybrid": bool(meta.get("hybrid")),
+        "personalised": meta.get("personalised"),
+        "scores": scores,
+    }
 
 
 def _ranked(qs, vector, *, query, user, limit, meta, settings_row) -> list[dict]:

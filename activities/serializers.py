@@ -150,6 +150,28 @@ class SearchInputSerializer(serializers.Serializer):
     )
 
 
+class SearchProvenanceSourceSerializer(serializers.Serializer):
+    type = serializers.ChoiceField(choices=["activity"])
+    id = serializers.IntegerField()
+
+
+class SearchProvenanceSerializer(serializers.Serializer):
+    source = SearchProvenanceSourceSerializer()
+    retrievedBy = serializers.CharField(  # noqa: N815
+        help_text="The path that found it: semantic (dense, after the relevance cut), "
+        "hard_filter_small (all that pass the filters), hard_filter_sorted, "
+        "hard_filter_degraded (the query could not be embedded in time)."
+    )
+    hybrid = serializers.BooleanField(help_text="Fused with the full-text rank.")
+    personalised = serializers.CharField(
+        allow_null=True, help_text="How the user's history or preferences boosted it."
+    )
+    scores = serializers.DictField(
+        child=serializers.FloatField(allow_null=True),
+        help_text="similarity (to the query), boost (personal), score (the final order).",
+    )
+
+
 class SearchResultSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     title = serializers.CharField()
@@ -160,6 +182,7 @@ class SearchResultSerializer(serializers.Serializer):
     similarity = serializers.FloatField(allow_null=True)
     score = serializers.FloatField(allow_null=True)
     matchReason = serializers.CharField()  # noqa: N815
+    provenance = SearchProvenanceSerializer()
 
 
 class UnderstoodTimeSerializer(serializers.Serializer):

@@ -202,7 +202,12 @@ def test_search_endpoint_shape_and_validation(api_client, demo_activities):
         "similarity",
         "score",
         "matchReason",
+        "provenance",
     }
+    prov = body["results"][0]["provenance"]
+    assert prov["source"] == {"type": "activity", "id": body["results"][0]["id"]}
+    assert prov["retrievedBy"] == body["meta"]["path"]
+    assert prov["scores"]["similarity"] == body["results"][0]["similarity"]
     too_many = api_client.post("/rag/search", {"limit": 51}, format="json")
     assert too_many.status_code == 400
     assert too_many.json()["error"]["code"] == "INVALID_ARGUMENT"

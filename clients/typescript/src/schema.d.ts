@@ -1467,6 +1467,28 @@ export interface components {
             meta: components["schemas"]["SearchMeta"];
             results: components["schemas"]["SearchResult"][];
         };
+        SearchProvenance: {
+            /** @description Fused with the full-text rank. */
+            hybrid: boolean;
+            /** @description How the user's history or preferences boosted it. */
+            personalised: string | null;
+            /** @description The path that found it: semantic (dense, after the relevance cut), hard_filter_small (all that pass the filters), hard_filter_sorted, hard_filter_degraded (the query could not be embedded in time). */
+            retrievedBy: string;
+            /** @description similarity (to the query), boost (personal), score (the final order). */
+            scores: {
+                [key: string]: number | null;
+            };
+            source: components["schemas"]["SearchProvenanceSource"];
+        };
+        SearchProvenanceSource: {
+            id: number;
+            type: components["schemas"]["SearchProvenanceSourceTypeEnum"];
+        };
+        /**
+         * @description * `activity` - activity
+         * @enum {string}
+         */
+        SearchProvenanceSourceTypeEnum: "activity";
         /** @description The relevance cut's decision for a semantic search (null on other paths). */
         SearchRelevance: {
             /** @description False: no fitted parameters for the active model (relative rules only). */
@@ -1487,6 +1509,7 @@ export interface components {
             id: number;
             locationName: string;
             matchReason: string;
+            provenance: components["schemas"]["SearchProvenance"];
             /** Format: double */
             score: number | null;
             /** Format: double */

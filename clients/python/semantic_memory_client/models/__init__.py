@@ -112,6 +112,10 @@ from .search_input_request import SearchInputRequest
 from .search_location_request import SearchLocationRequest
 from .search_meta import SearchMeta
 from .search_output import SearchOutput
+from .search_provenance import SearchProvenance
+from .search_provenance_scores import SearchProvenanceScores
+from .search_provenance_source import SearchProvenanceSource
+from .search_provenance_source_type_enum import SearchProvenanceSourceTypeEnum
 from .search_relevance import SearchRelevance
 from .search_result import SearchResult
 from .search_time_range_request import SearchTimeRangeRequest
@@ -265,6 +269,10 @@ __all__ = (
     "SearchLocationRequest",
     "SearchMeta",
     "SearchOutput",
+    "SearchProvenance",
+    "SearchProvenanceScores",
+    "SearchProvenanceSource",
+    "SearchProvenanceSourceTypeEnum",
     "SearchRelevance",
     "SearchResult",
     "SearchTimeRangeRequest",

@@ -11,6 +11,8 @@ from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
+if TYPE_CHECKING:
+  from ..models.search_provenance import SearchProvenance
 
 
 
@@ -28,6 +30,7 @@ class SearchResult:
             id (int):
             location_name (str):
             match_reason (str):
+            provenance (SearchProvenance):
             score (float | None):
             similarity (float | None):
             start_at (datetime.datetime):
@@ -39,6 +42,7 @@ class SearchResult:
     id: int
     location_name: str
     match_reason: str
+    provenance: SearchProvenance
     score: float | None
     similarity: float | None
     start_at: datetime.datetime
@@ -51,6 +55,7 @@ class SearchResult:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.search_provenance import SearchProvenance # noqa: PLC0415
         distance_km: float | None
         distance_km = self.distance_km
 
@@ -59,6 +64,8 @@ class SearchResult:
         location_name = self.location_name
 
         match_reason = self.match_reason
+
+        provenance = self.provenance.to_dict()
 
         score: float | None
         score = self.score
@@ -80,6 +87,7 @@ class SearchResult:
             "id": id,
             "locationName": location_name,
             "matchReason": match_reason,
+            "provenance": provenance,
             "score": score,
             "similarity": similarity,
             "startAt": start_at,
@@ -93,6 +101,7 @@ class SearchResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.search_provenance import SearchProvenance # noqa: PLC0415
         d = dict(src_dict)
         def _parse_distance_km(data: object) -> float | None:
             if data is None:
@@ -107,6 +116,11 @@ class SearchResult:
         location_name = d.pop("locationName")
 
         match_reason = d.pop("matchReason")
+
+        provenance = SearchProvenance.from_dict(d.pop("provenance"))
+
+
+
 
         def _parse_score(data: object) -> float | None:
             if data is None:
@@ -138,6 +152,7 @@ class SearchResult:
             id=id,
             location_name=location_name,
             match_reason=match_reason,
+            provenance=provenance,
             score=score,
             similarity=similarity,
             start_at=start_at,
