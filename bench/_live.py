@@ -166,3 +166,50 @@ def shared_machine_note() -> str:
         f"The machine is shared with other agents' work: load average {load[0]:.1f} / "
         f"{load[1]:.1f} / {load[2]:.1f} (1/5/15 min) when the run ended."
     )
+
+
+def load_text() -> str:
+    """Return the load average (1 / 5 / 15 min), recorded with every figure."""
+    import os
+
+    one, five, fifteen = os.getloadavg()
+    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
+
+
+def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
+    """POST the bodies to ``path`` from ``clients`` threads; return latencies and throughput."""
+    import threading
+    import time
+
+    from bench._common import percentile
+
+    times: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    shares = [bodies[c::clients] for c in range(clients)]
+
+    def work(share):
+        for body in share:
+            status, payload, seconds = api.post(path, body, timeout=60)
+            with lock:
+                times.append(seconds * 1000)
+                if status != 200:
+                    errors.append(f"{status} {str(payload)[:200]}")
+
+    threads = [threading.Thread(target=work, args=(share,)) for share in shares]
+    started = time.perf_counter()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    return {
+        "clients": clients,
+        "requests": len(times),
+        "rps": len(times) / elapsed,
+        "p50": percentile(times, 50),
+        "p95": percentile(times, 95),
+        "p99": percentile(times, 99),
+        "errors": errors,
+        "load": load_text(),
+    }

@@ -20,9 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -33,21 +31,23 @@ from bench._common import (  # noqa: E402
     ROOT,
     bench_database_url,
     markdown_table,
-    percentile,
     write_section,
 )
-from bench._live import Api, free_port, manage, start_serve, stop_serve, token_for  # noqa: E402
+from bench._live import (  # noqa: E402
+    Api,
+    free_port,
+    http_clients,
+    manage,
+    start_serve,
+    stop_serve,
+    token_for,
+)
 
 USER = "bench_memlat"
 PENDING_SQL = (
     "SELECT count(*) FILTER (WHERE m.embedding IS NULL), count(*) FROM memory_chatmessage m "
     "JOIN auth_user u ON u.id = m.user_id WHERE u.username = %s AND m.kind = 'message'"
 )
-
-
-def load_text() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
 
 
 def counts(url: str) -> tuple[int, int]:
@@ -99,37 +99,9 @@ def questions(conversations: list[dict]) -> list[str]:
 
 
 def run_clients(api: Api, texts: list[str], clients: int) -> dict:
-    times: list[float] = []
-    errors: list[str] = []
-    lock = threading.Lock()
-    shares = [texts[c::clients] for c in range(clients)]
-
-    def work(share):
-        for text in share:
-            body = {"user_id": USER, "query_text": text, "top_k": 10}
-            status, payload, seconds = api.post("/v1/messages/hybrid_search", body, timeout=60)
-            with lock:
-                times.append(seconds * 1000)
-                if status != 200:
-                    errors.append(f"{status} {str(payload)[:200]}")
-
-    threads = [threading.Thread(target=work, args=(s,)) for s in shares]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
-    return {
-        "clients": clients,
-        "requests": len(times),
-        "rps": len(times) / elapsed,
-        "p50": percentile(times, 50),
-        "p95": percentile(times, 95),
-        "p99": percentile(times, 99),
-        "errors": errors,
-        "load": load_text(),
-    }
+    """Send each text as a hybrid search from ``clients`` threads."""
+    bodies = [{"user_id": USER, "query_text": text, "top_k": 10} for text in texts]
+    return http_clients(api, "/v1/messages/hybrid_search", bodies, clients)
 
 
 def main() -> None:

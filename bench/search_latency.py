@@ -29,7 +29,6 @@ import argparse
 import os
 import random
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -43,13 +42,9 @@ from bench._common import (  # noqa: E402
     setup_django,
     write_section,
 )
+from bench._live import http_clients  # noqa: E402
 
 DB_NAME = "bench_latency"
-
-
-def load_text() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
 
 
 # --- set-up ---------------------------------------------------------------------------------
@@ -115,36 +110,8 @@ def body_for(i: int, text: str) -> dict:
 
 def run_clients(api, texts: list[str], clients: int) -> dict:
     """Send the texts from ``clients`` threads; return latencies, errors and throughput."""
-    times: list[float] = []
-    errors: list[str] = []
-    lock = threading.Lock()
-    shares = [list(enumerate(texts))[c::clients] for c in range(clients)]
-
-    def work(share):
-        for i, text in share:
-            status, payload, seconds = api.post("/rag/search", body_for(i, text), timeout=60)
-            with lock:
-                times.append(seconds * 1000)
-                if status != 200:
-                    errors.append(f"{status} {str(payload)[:200]}")
-
-    threads = [threading.Thread(target=work, args=(share,)) for share in shares]
-    started = time.perf_counter()
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - started
-    return {
-        "clients": clients,
-        "requests": len(times),
-        "rps": len(times) / elapsed,
-        "p50": percentile(times, 50),
-        "p95": percentile(times, 95),
-        "p99": percentile(times, 99),
-        "errors": errors,
-        "load": load_text(),
-    }
+    bodies = [body_for(i, text) for i, text in enumerate(texts)]
+    return http_clients(api, "/rag/search", bodies, clients)
 
 
 def measure_http(base_url: str, token: str, requests: int, clients: int) -> list[dict]:

@@ -11,9 +11,8 @@ from datetime import timedelta
 
 import numpy as np
 import pytest
-from django.utils import timezone
 
-from tests.memory.memory_helpers import BASE_TS, ts
+from tests.memory.memory_helpers import BASE_TS, create_activity, ts
 
 
 @pytest.fixture
@@ -184,17 +183,7 @@ def fill(write, live_settings, django_capture_on_commit_callbacks):
             with django_capture_on_commit_callbacks(execute=True):
                 r = client.post("/api/chapters/", chapter, format="json")
             assert r.status_code == 201, r.json()
-        activity = {
-            "title": f"{tag} 周六读书会",
-            "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
-            "type": "读书",
-            "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
-            "location": {"lat": 31.23, "lng": 121.47},
-            "max_participants": 10,
-        }
-        with django_capture_on_commit_callbacks(execute=True):
-            created = client.post("/api/activities/", activity, format="json")
-        assert created.status_code == 201
+        created = create_activity(client, tag, django_capture_on_commit_callbacks)
         with django_capture_on_commit_callbacks(execute=True):
             chat = client.post("/api/agent/chat", {"message": PARTNER[tag]}, format="json")
         assert chat.status_code == 200 and chat.json()["intent"] == "PARTNER"

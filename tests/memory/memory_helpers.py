@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from django.utils import timezone
+
 BASE_TS = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
 
 
@@ -17,3 +19,19 @@ def join_and_like(client, activity_id):
     assert client.post(f"/api/activities/{activity_id}/join/").status_code in (200, 201)
     r = client.post(f"/api/activities/{activity_id}/feedback/", {"rating": 1}, format="json")
     assert r.status_code in (200, 201)
+
+
+def create_activity(client, tag, capture):
+    """Create (and embed, on commit) one activity through the API; return the response."""
+    activity = {
+        "title": f"{tag} 周六读书会",
+        "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
+        "type": "读书",
+        "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
+        "location": {"lat": 31.23, "lng": 121.47},
+        "max_participants": 10,
+    }
+    with capture(execute=True):
+        created = client.post("/api/activities/", activity, format="json")
+    assert created.status_code == 201
+    return created

@@ -9,15 +9,13 @@ foreign-key chains), not from the declarations it checks.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.utils import timezone
 
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
 from rag.userdata import kept, kinds, reaching, report_keys, user_data_paths
-from tests.memory.memory_helpers import join_and_like
+from tests.memory.memory_helpers import create_activity, join_and_like
 
 pytestmark = pytest.mark.django_db
 
@@ -33,22 +31,6 @@ def _reaching(user) -> dict:
         m: set(reaching(m, p, user).values_list("pk", flat=True))
         for m, p in _user_data_models().items()
     }
-
-
-def _create_activity(client, tag, capture):
-    """Create (and embed, on commit) one activity through the API; return the response."""
-    activity = {
-        "title": f"{tag} 周六读书会",
-        "description": f"{tag} 一起读《{tag}传》，喝茶聊天。",
-        "type": "读书",
-        "start_at": (timezone.now() + timedelta(days=4)).isoformat(),
-        "location": {"lat": 31.23, "lng": 121.47},
-        "max_participants": 10,
-    }
-    with capture(execute=True):
-        created = client.post("/api/activities/", activity, format="json")
-    assert created.status_code == 201
-    return created
 
 
 def _cache_ids() -> set[int]:
@@ -73,7 +55,7 @@ def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     join_and_like(api_client, theirs)
     # Interest vectors are stored from the third +1 on (seed 000).
     for tag in ("b2", "b3"):
-        more = _create_activity(other_client, tag, django_capture_on_commit_callbacks)
+        more = create_activity(other_client, tag, django_capture_on_commit_callbacks)
         join_and_like(api_client, more.json()["id"])
     join_and_like(other_client, mine)  # B's place in A's activity goes with it (documented)
     with django_capture_on_commit_callbacks(execute=True):  # webhook deliveries follow
