@@ -55,7 +55,12 @@ def test_migrate_rag_zero_then_migrate_restores_every_table(migrated_db):
     assert _rag_tables(name) == set()
     up = manage(name, "migrate", "--noinput")
     assert up.returncode == 0, up.stdout + up.stderr
-    assert _rag_tables(name) == {"rag_ragsettings", "rag_embeddingcache", "rag_workerheartbeat"}
+    assert _rag_tables(name) == {
+        "rag_ragsettings",
+        "rag_embeddingcache",
+        "rag_workerheartbeat",
+        "rag_write_mark",  # raw SQL (rag.replicas)
+    }
 
 
 def _rag_tables(dbname: str) -> set[str]:
