@@ -32,13 +32,9 @@ from bench._common import (  # noqa: E402
     setup_django,
     write_section,
 )
+from bench._live import load_text  # noqa: E402
 
 DB_NAME = "bench_writing_index"
-
-
-def load_text() -> str:
-    one, five, fifteen = os.getloadavg()
-    return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
 
 
 def main() -> None:

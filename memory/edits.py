@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from config.errors import InvalidArgument, NotFound
 from memory.models import (
+    CONTEXT_CHARS,
     ChangeAction,
     ChatMessage,
     ContextEntry,
@@ -30,8 +31,6 @@ from memory.models import (
     Preference,
 )
 from rag.text import segment_for_index
-
-CONTEXT_CHARS = 300  # as memory.services: the previous turn embedded with each turn
 
 
 def _actor(actor) -> str:

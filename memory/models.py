@@ -34,6 +34,10 @@ class EmbedState(models.TextChoices):
     FAILED = "failed", "failed"
 
 
+# The previous turn embedded with each turn (``context_text``) is cut to this many characters.
+CONTEXT_CHARS = 300
+
+
 class ChatMessage(Embedded):
     """One turn of a chat, or a summary of earlier turns of that chat."""
 

@@ -25,6 +25,7 @@ from memory.edits import (  # noqa: F401  (the memory app's writes, in one names
     supersede_contradicting,
 )
 from memory.models import (
+    CONTEXT_CHARS,
     ChatMessage,
     ContextEntry,
     EmbedState,
@@ -36,9 +37,6 @@ from memory.models import (
 from memory.validation import clean_items
 from rag import live
 from rag.text import segment_for_index
-
-# The previous turn is embedded with each turn, cut to this many characters.
-CONTEXT_CHARS = 300
 
 
 def _previous_turns(user, rows: list[ChatMessage]) -> None:

@@ -28,11 +28,11 @@ import datetime
 import decimal
 import uuid
 from collections.abc import Iterator
-from contextlib import contextmanager
 
-from django.db import connection, models, transaction
+from django.db import connection, models
 from django.utils import timezone
 
+from rag.replicas import read_snapshot
 from rag.userdata import CACHE_KIND, kinds, user_data_count
 
 FORMAT = 1
@@ -70,18 +70,6 @@ def vector_columns(model) -> list[str]:
     return [f.attname for f in model._meta.concrete_fields if _is_vector(f)]
 
 
-@contextmanager
-def one_snapshot():
-    """Run the enclosed reads in one REPEATABLE READ, READ ONLY transaction (or the caller's)."""
-    if connection.in_atomic_block:
-        yield
-        return
-    with transaction.atomic():
-        with connection.cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield
-
-
 def _user_line(user) -> dict:
     return {
         "id": user.pk,
@@ -92,7 +80,7 @@ def _user_line(user) -> dict:
 
 def user_data_export(*, user) -> Iterator[dict]:
     """Yield the export of ``user``: a manifest, a line per row, an end line (see the module)."""
-    with one_snapshot():
+    with read_snapshot():
         counts = user_data_count(user=user)
         declared = kinds()
         yield {

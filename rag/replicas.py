@@ -27,7 +27,7 @@ import time
 from contextlib import contextmanager, suppress
 
 from django.conf import settings
-from django.db import DatabaseError, connections
+from django.db import DatabaseError, connections, transaction
 
 logger = logging.getLogger(__name__)
 
@@ -113,6 +113,25 @@ def search_reads(user=None):
         yield alias
     finally:
         _read_alias.reset(token)
+
+
+@contextmanager
+def read_snapshot():
+    """Run the enclosed reads in one REPEATABLE READ, READ ONLY transaction.
+
+    On the database the current search reads (:func:`read_alias`: the primary outside a
+    search). ``SET TRANSACTION`` must be the first statement of the outermost transaction, so
+    inside a caller's transaction (tests, a request already in ``atomic``) the caller's
+    isolation applies; blocks nested inside are savepoints of this one.
+    """
+    alias = read_alias()
+    if connections[alias].in_atomic_block:
+        yield
+        return
+    with transaction.atomic(using=alias):
+        with connections[alias].cursor() as cursor:
+            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+        yield
 
 
 class ReplicaRouter:

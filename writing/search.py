@@ -30,14 +30,12 @@ from __future__ import annotations
 import logging
 import math
 import statistics
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-
-from django.db import connections, transaction
 
 from config.errors import InvalidArgument, NotFound
 from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
+from rag.replicas import read_snapshot
 from rag.search import fulltext_search, vector_search
 from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment
 from writing.selectors import book_get
@@ -174,32 +172,12 @@ def writing_search(
     except ProviderError as exc:
         logger.warning("query embedding failed, searching full text: %s", exc)
         vector, reason = None, degraded_reason(exc)
-    with _one_snapshot():
+    # Children and their parents are read by separate statements: under READ COMMITTED a
+    # chunking run committing in between would replace the parents and drop the hits.
+    with read_snapshot():
         body = _search(user, vector, book, chapters, top_k, order, settings_row, query=query)
     body.update(degraded=reason is not None, degraded_reason=reason)
     return body
-
-
-@contextmanager
-def _one_snapshot():
-    """Run every read of a search in one REPEATABLE READ, READ ONLY transaction.
-
-    Children and their parents are read by separate statements; under READ COMMITTED a
-    chunking run that commits in between would replace the parents and silently drop the
-    hits. ``SET TRANSACTION`` must be the first statement of the outermost transaction, so
-    inside a caller's transaction (tests, a request already in ``atomic``) the caller's
-    isolation applies. ``vector_search`` nests its own block as a savepoint, which is fine.
-    """
-    from rag.replicas import read_alias
-
-    alias = read_alias()  # the primary, or the replica search_reads chose
-    if connections[alias].in_atomic_block:
-        yield
-        return
-    with transaction.atomic(using=alias):
-        with connections[alias].cursor() as cursor:
-            cursor.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        yield
 
 
 def _search(
