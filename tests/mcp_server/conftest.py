@@ -10,7 +10,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import anyio
@@ -23,7 +22,14 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_port, manage
+from tests.platform.live_service import (
+    ROOT,
+    ServiceDatabase,
+    base_env,
+    free_port,
+    manage,
+    wait_until_answering,
+)
 
 SEED = """
 from django.contrib.auth import get_user_model
@@ -99,15 +105,9 @@ class HttpServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 300
-        while True:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the MCP HTTP server did not start"
-            try:
-                httpx.post(self.url, json={}, timeout=5)
-                return
-            except httpx.TransportError:
-                time.sleep(0.3)
+        wait_until_answering(
+            self.process, self.log, lambda: httpx.post(self.url, json={}, timeout=5)
+        )
 
     def stop(self) -> None:
         if self.process.poll() is None:

@@ -67,6 +67,19 @@ def manage(data_dir: Path, *args: str, env: dict | None = None, timeout: float =
     return result
 
 
+def wait_until_answering(process, log: Path, probe, *, timeout: float = 300) -> None:
+    """Wait until ``probe()`` gets any HTTP answer from ``process`` (which must keep running)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert process.poll() is None, log.read_text()[-3000:]
+        assert time.monotonic() < deadline, f"the server did not start (log: {log})"
+        try:
+            probe()
+            return
+        except httpx.TransportError:
+            time.sleep(0.3)
+
+
 class ServiceDatabase:
     """An embedded PostgreSQL data dir, migrated, with a token for each of ``USERS``."""
 
@@ -120,15 +133,10 @@ class WebServer:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 300
-        while True:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            assert time.monotonic() < deadline, "the web server did not start"
-            try:
-                self.client.get("/api/schema/", timeout=5)
-                return self
-            except httpx.TransportError:
-                time.sleep(0.3)
+        wait_until_answering(
+            self.process, self.log, lambda: self.client.get("/api/schema/", timeout=5)
+        )
+        return self
 
     def stop(self) -> None:
         self.client.close()
