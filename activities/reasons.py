@@ -132,6 +132,8 @@ VIBE_NAMES_EN = {
 WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 PARTS_EN = {"早上": "morning", "下午": "afternoon", "晚上": "evening", "深夜": "late night"}
 WHERE_EN = {"标题": "title", "标签": "tags", "描述": "description"}
+# Characters past the excerpt's limit segmented to find its last word boundary.
+EXCERPT_LOOKAHEAD = 16
 EXCERPT_CHARS = 20
 
 
@@ -209,7 +211,9 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     if len(text) <= limit:
         return text
     out = ""
-    for piece in jieba.cut(text):
+    # Only the words before the limit matter: segmenting a little past it finds the last
+    # boundary as segmenting the whole text would, without the cost of a long description.
+    for piece in jieba.cut(text[: limit + EXCERPT_LOOKAHEAD]):
         if len(out) + len(piece) > limit:
             break
         out += piece

@@ -41,6 +41,7 @@ from activities.understanding import (
 )
 from config.errors import InvalidArgument
 from rag import live, relevance
+from rag.cardinality import count_upto, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
@@ -194,12 +195,17 @@ def activities_search(
     understood, qs = _understand(query, parsed, time_zone=time_zone, now=now)
     semantic = understood.rest if EMBED_REST else query
     row = live.get_settings()
-    # Counting stops one past the exact-search limit: that is all the path choice needs, and
-    # counting every passing row of a large table costs more than the vector search itself.
-    candidates = qs.order_by()[: row.exact_search_max_rows + 1].count()
+    # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
+    # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
+    candidates = count_upto(qs, SMALL_RESULT + 1)
+    plan = None
+    if candidates > SMALL_RESULT:
+        plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows)
+        candidates = max(plan.rows, SMALL_RESULT + 1)  # counted past SMALL_RESULT already
     meta = {
         "path": "",
         "candidates": candidates,
+        "candidatesEstimated": bool(plan and plan.estimated),
         "degraded": False,
         "degradedReason": None,
         "floor": None,
@@ -212,7 +218,7 @@ def activities_search(
         "hybrid": False,
     }
     results: list[dict] = []
-    if candidates <= SMALL_RESULT:
+    if plan is None:
         meta["path"] = "hard_filter_small"
         results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
     elif not semantic:
@@ -240,6 +246,7 @@ def activities_search(
                 limit=pool,
                 meta=meta,
                 settings_row=row,
+                path=plan.path,
             )
             results = rank_by_time(results, understood.time)[:limit]
     context = ReasonContext(
@@ -268,14 +275,13 @@ def provenance(item: dict, meta: dict) -> dict:
     }
 
 
-def _ranked(qs, vector, *, query, user, limit, meta, settings_row) -> list[dict]:
+def _ranked(qs, vector, *, query, user, limit, meta, settings_row, path) -> list[dict]:
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     hybrid = settings_row.activities_hybrid and bool(query)
     k = limit * RERANK_POOL if personalizer.active or hybrid else limit
-    # The candidate count is known already: choosing the path here saves vector_search a count.
-    path = "exact" if meta["candidates"] <= settings_row.exact_search_max_rows else "hnsw"
+    # The path is planned already (activities_search): vector_search need not plan it again.
     hits, report = vector_search(
         qs, vector, k=min(k, MAX_LIMIT * RERANK_POOL), floor=floor, force_path=path
     )

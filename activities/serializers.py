@@ -238,7 +238,14 @@ class SearchRelevanceSerializer(serializers.Serializer):
 
 class SearchMetaSerializer(serializers.Serializer):
     path = serializers.CharField()
-    candidates = serializers.IntegerField()
+    candidates = serializers.IntegerField(
+        help_text="Rows passing the filters: counted on the small and exact paths, estimated "
+        "from a page sample otherwise (candidatesEstimated)."
+    )
+    candidatesEstimated = serializers.BooleanField(  # noqa: N815 - the API's camelCase
+        required=False,
+        help_text="True when candidates is an estimate (a large filtered set, searched by index).",
+    )
     degraded = serializers.BooleanField(
         help_text="True when the query could not be embedded in time: hard-filter order."
     )

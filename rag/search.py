@@ -28,6 +28,7 @@ from django.db.models.expressions import ExpressionWrapper
 from pgvector.django import CosineDistance
 
 from rag import live
+from rag.cardinality import plan_vector_path
 from rag.text import parse_query
 
 TS_CONFIG = "simple"
@@ -44,6 +45,7 @@ class SearchReport:
     floor: float | None = None
     ef_search: int | None = None
     filtered_rows: int | None = None
+    filtered_estimated: bool = False  # filtered_rows estimated from a sample (rag/cardinality.py)
     query: str | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -68,11 +70,6 @@ def search_vector(column: str) -> SearchVector:
 def fulltext_index(column: str, name: str) -> GinIndex:
     """Return a GIN index over the same expression :func:`fulltext_search` queries."""
     return GinIndex(search_vector(column), name=name)
-
-
-def _count_upto(queryset: QuerySet, limit: int) -> int:
-    """Count rows of a queryset, stopping at ``limit`` (cheap for large sets)."""
-    return queryset.order_by()[:limit].count()
 
 
 def vector_search(
@@ -106,11 +103,11 @@ def vector_search(
     distance = CosineDistance(field, vector)
     path = force_path
     if path is None:
-        filtered = queryset.query.where
-        if filtered:
-            counted = _count_upto(base, exact_limit + 1)
-            report.filtered_rows = counted if counted <= exact_limit else None
-            path = "exact" if counted <= exact_limit else "hnsw"
+        if queryset.query.where:
+            # An estimate, not a count: counting costs more than the search (rag/cardinality.py).
+            plan = plan_vector_path(base, exact_max_rows=exact_limit)
+            path, report.filtered_rows = plan.path, plan.rows
+            report.filtered_estimated = plan.estimated
         else:
             path = "hnsw"
     alias = connections[router.db_for_read(queryset.model)].alias

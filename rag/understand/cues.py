@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -116,6 +117,12 @@ class Lexicon:
     moods: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
+@functools.lru_cache(maxsize=8192)
+def _needle(word: str) -> str:
+    """Return a lexicon word normalised for matching (lexicons are fixed: cached per process)."""
+    return normalise(word)[0].strip()
+
+
 def match_lexicon(
     text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
 ) -> list[Cue]:
@@ -127,7 +134,7 @@ def match_lexicon(
     for order, (label, words) in enumerate(table.items()):
         best: tuple[int, int] | None = None
         for word in words:
-            needle = normalise(str(word))[0].strip()
+            needle = _needle(str(word))
             if not needle:
                 continue
             index = text.find(needle)

@@ -184,6 +184,7 @@ def test_search_endpoint_shape_and_validation(api_client, demo_activities):
     assert set(body["meta"]) == {
         "path",
         "candidates",
+        "candidatesEstimated",
         "degraded",
         "degradedReason",
         "understood",

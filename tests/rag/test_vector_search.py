@@ -118,7 +118,9 @@ def test_unfiltered_hnsw_search_matches_exact_search(corpus, index_only):
 def test_selective_filter_chooses_the_exact_path(corpus):
     _, report = vector_search(Doc.objects.filter(category="rare"), corpus[3], k=K)
     assert report.path == "exact"
-    assert report.filtered_rows == ROWS // RARE_EVERY
+    # An analysed table of 3,000 rows is sampled, not counted (rag/cardinality.py).
+    assert report.filtered_estimated
+    assert report.filtered_rows < 5 * ROWS // RARE_EVERY
 
 
 def test_filter_passing_more_than_exact_max_rows_chooses_hnsw(corpus):

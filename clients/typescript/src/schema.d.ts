@@ -1445,7 +1445,10 @@ export interface components {
             radiusInKm?: number | null;
         };
         SearchMeta: {
+            /** @description Rows passing the filters: counted on the small and exact paths, estimated from a page sample otherwise (candidatesEstimated). */
             candidates: number;
+            /** @description True when candidates is an estimate (a large filtered set, searched by index). */
+            candidatesEstimated?: boolean;
             /** @description True when the query could not be embedded in time: hard-filter order. */
             degraded: boolean;
             /**

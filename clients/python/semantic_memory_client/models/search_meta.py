@@ -28,7 +28,8 @@ T = TypeVar("T", bound="SearchMeta")
 class SearchMeta:
     """ 
         Attributes:
-            candidates (int):
+            candidates (int): Rows passing the filters: counted on the small and exact paths, estimated from a page sample
+                otherwise (candidatesEstimated).
             degraded (bool): True when the query could not be embedded in time: hard-filter order.
             degraded_reason (DegradedReasonEnum | None): Why the search is degraded (null when it is not).
 
@@ -37,6 +38,8 @@ class SearchMeta:
                 * `embedding_unavailable` - embedding_unavailable
             path (str):
             understood (Understood):
+            candidates_estimated (bool | Unset): True when candidates is an estimate (a large filtered set, searched by
+                index).
             reason (None | str | Unset): Why the results are empty when the query fits nothing (null otherwise).
             relevance (None | SearchRelevance | Unset):
      """
@@ -46,6 +49,7 @@ class SearchMeta:
     degraded_reason: DegradedReasonEnum | None
     path: str
     understood: Understood
+    candidates_estimated: bool | Unset = UNSET
     reason: None | str | Unset = UNSET
     relevance: None | SearchRelevance | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -71,6 +75,8 @@ class SearchMeta:
 
         understood = self.understood.to_dict()
 
+        candidates_estimated = self.candidates_estimated
+
         reason: None | str | Unset
         if isinstance(self.reason, Unset):
             reason = UNSET
@@ -95,6 +101,8 @@ class SearchMeta:
             "path": path,
             "understood": understood,
         })
+        if candidates_estimated is not UNSET:
+            field_dict["candidatesEstimated"] = candidates_estimated
         if reason is not UNSET:
             field_dict["reason"] = reason
         if relevance is not UNSET:
@@ -138,6 +146,8 @@ class SearchMeta:
 
 
 
+        candidates_estimated = d.pop("candidatesEstimated", UNSET)
+
         def _parse_reason(data: object) -> None | str | Unset:
             if data is None:
                 return data
@@ -174,6 +184,7 @@ class SearchMeta:
             degraded_reason=degraded_reason,
             path=path,
             understood=understood,
+            candidates_estimated=candidates_estimated,
             reason=reason,
             relevance=relevance,
         )

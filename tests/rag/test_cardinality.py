@@ -1,0 +1,84 @@
+"""``rag.cardinality``: the estimate of the rows a filter passes, and the path it chooses.
+
+The test model holds 3,000 rows (2% ``rare``) loaded and analysed once per module, as
+tests/rag/test_vector_search.py does; an unanalysed or small table is counted instead.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+
+from rag import cardinality
+from rag.cardinality import count_upto, estimate_rows, plan_vector_path
+from tests.testapp.models import Doc
+
+pytestmark = pytest.mark.django_db
+
+ROWS = 3000
+RARE_EVERY = 50
+
+
+@pytest.fixture(scope="module")
+def analysed_rows(django_db_setup, django_db_blocker):
+    """3,000 committed rows, 60 of them ``rare``, analysed; deleted after the module."""
+    with django_db_blocker.unblock():
+        Doc.objects.bulk_create(
+            [Doc(n=i, category="rare" if i % RARE_EVERY == 0 else "common") for i in range(ROWS)],
+            batch_size=1000,
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE testapp_doc")
+        cardinality._reltuples_cache.clear()
+        yield
+        Doc.objects.all().delete()
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE testapp_doc")
+        cardinality._reltuples_cache.clear()
+
+
+def test_a_wide_filter_is_estimated_near_its_count(analysed_rows):
+    estimate = estimate_rows(Doc.objects.filter(category="common"))
+    true = Doc.objects.filter(category="common").count()
+    assert estimate is not None
+    assert 0.7 * true <= estimate <= 1.3 * true
+
+
+def test_the_estimate_does_not_count_every_row(analysed_rows, django_assert_max_num_queries):
+    with django_assert_max_num_queries(2):  # reltuples (cached after), then the sample
+        estimate_rows(Doc.objects.filter(category="common"))
+
+
+def test_a_selective_filter_plans_the_exact_path(analysed_rows):
+    plan = plan_vector_path(Doc.objects.filter(category="rare"), exact_max_rows=500)
+    assert (plan.path, plan.estimated) == ("exact", True)
+
+
+def test_a_wide_filter_plans_the_hnsw_path(analysed_rows):
+    plan = plan_vector_path(Doc.objects.filter(category="common"), exact_max_rows=500)
+    assert (plan.path, plan.estimated) == ("hnsw", True)
+
+
+def test_the_same_data_gives_the_same_estimate(analysed_rows):
+    queryset = Doc.objects.filter(category="common")
+    assert estimate_rows(queryset) == estimate_rows(queryset)
+
+
+def test_a_small_table_is_counted_exactly(monkeypatch):
+    monkeypatch.setattr(cardinality, "SAMPLE_ROWS", 10**9)  # every table is "small"
+    Doc.objects.bulk_create([Doc(n=i, category="rare") for i in range(7)])
+    queryset = Doc.objects.filter(category="rare")
+    plan = plan_vector_path(queryset, exact_max_rows=10**6)
+    assert plan == cardinality.PathPlan(path="exact", rows=queryset.count(), estimated=False)
+
+
+def test_a_counted_plan_past_the_limit_chooses_hnsw(monkeypatch):
+    monkeypatch.setattr(cardinality, "SAMPLE_ROWS", 10**9)
+    Doc.objects.bulk_create([Doc(n=i, category="common") for i in range(12)])
+    plan = plan_vector_path(Doc.objects.all(), exact_max_rows=10)
+    assert (plan.path, plan.rows, plan.estimated) == ("hnsw", 11, False)
+
+
+def test_count_upto_stops_at_its_limit():
+    Doc.objects.bulk_create([Doc(n=i) for i in range(9)])
+    assert count_upto(Doc.objects.all(), 5) == 5
