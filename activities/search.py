@@ -200,7 +200,7 @@ def activities_search(
     candidates = count_upto(qs, SMALL_RESULT + 1)
     plan = None
     if candidates > SMALL_RESULT:
-        plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows)
+        plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows, k=limit)
         candidates = max(plan.rows, SMALL_RESULT + 1)  # counted past SMALL_RESULT already
     meta = {
         "path": "",

@@ -21,13 +21,17 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 
-__all__ = ["PathPlan", "count_upto", "estimate_rows", "plan_vector_path"]
+__all__ = ["PathPlan", "count_upto", "estimate_rows", "exact_is_cheaper", "plan_vector_path"]
 
 # Rows read by one estimate: the relative error of the estimate is about 1/sqrt(passing rows
 # in the sample), so a filter passing 10% is estimated within about 10%.
 SAMPLE_ROWS = 1000
 # pg_class.reltuples changes only with VACUUM/ANALYZE: reading it once a minute is enough.
 RELTUPLES_TTL_SECONDS = 60.0
+# Cost of one row compared by the exact scan and of one tuple visited by a filtered HNSW scan
+# (relative units; at 100k x 384-d rows here about 3 and 12 microseconds).
+EXACT_COST = 1.0
+HNSW_COST = 4.0
 # The sample's REPEATABLE seed: the same data gives the same plan (reproducible searches).
 SAMPLE_SEED = 7
 
@@ -96,16 +100,34 @@ def estimate_rows(queryset: QuerySet) -> int | None:
     return int(round(passing * 100.0 / percent))
 
 
-def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int) -> PathPlan:
+def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
+    """Return whether comparing ``rows`` rows exactly costs less than a filtered HNSW scan.
+
+    The exact scan reads every passing row: about ``EXACT_COST`` per row. A filtered HNSW scan
+    visits about ``k / selectivity`` tuples for k passing ones: ``HNSW_COST`` per tuple (both
+    measured on 100k x 384-d rows, docs/BENCHMARKS.md "Vector search"). They break even near
+    ``rows = sqrt(HNSW_COST / EXACT_COST * k * total)``: 2,800 rows of 100k for k = 20, 8,900
+    of 1M, so the cut grows with the table instead of staying one number.
+    """
+    if rows <= 0:
+        return True
+    return EXACT_COST * rows <= HNSW_COST * k * total / rows
+
+
+def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None = None) -> PathPlan:
     """Choose the vector search path for the rows of ``queryset`` (its filter applied).
 
     ``exact`` when at most ``exact_max_rows`` rows pass (estimated, or counted where an
-    estimate is not available), else ``hnsw``.
+    estimate is not available) and, with ``k`` and an estimate, when the exact scan is the
+    cheaper one (:func:`exact_is_cheaper`); else ``hnsw``.
     """
     estimate = estimate_rows(queryset)
     if estimate is None:
         counted = count_upto(queryset, exact_max_rows + 1)
         path = "exact" if counted <= exact_max_rows else "hnsw"
         return PathPlan(path=path, rows=counted, estimated=False)
-    path = "exact" if estimate <= exact_max_rows else "hnsw"
-    return PathPlan(path=path, rows=estimate, estimated=True)
+    exact = estimate <= exact_max_rows
+    if exact and k:
+        total = _table_rows(queryset.db, queryset.model._meta.db_table) or estimate
+        exact = exact_is_cheaper(estimate, total=total, k=k)
+    return PathPlan(path="exact" if exact else "hnsw", rows=estimate, estimated=True)

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from rag import cardinality
-from rag.cardinality import count_upto, estimate_rows, plan_vector_path
+from rag.cardinality import count_upto, estimate_rows, exact_is_cheaper, plan_vector_path
 from tests.testapp.models import Doc
 
 pytestmark = pytest.mark.django_db
@@ -82,3 +82,22 @@ def test_a_counted_plan_past_the_limit_chooses_hnsw(monkeypatch):
 def test_count_upto_stops_at_its_limit():
     Doc.objects.bulk_create([Doc(n=i) for i in range(9)])
     assert count_upto(Doc.objects.all(), 5) == 5
+
+
+def test_exact_is_cheaper_for_few_rows_of_a_large_table():
+    assert exact_is_cheaper(500, total=100_000, k=20)
+
+
+def test_hnsw_is_cheaper_for_a_wide_filter_of_a_large_table():
+    assert not exact_is_cheaper(4_500, total=100_000, k=20)
+
+
+def test_the_exact_cut_grows_with_the_table():
+    assert exact_is_cheaper(4_500, total=1_000_000, k=20)
+
+
+def test_a_planned_path_within_exact_max_rows_may_still_choose_hnsw(analysed_rows):
+    # 2,940 "common" rows of 3,000: below exact_max_rows, but an index scan finds 10 of them
+    # after visiting about 10 tuples.
+    plan = plan_vector_path(Doc.objects.filter(category="common"), exact_max_rows=10_000, k=10)
+    assert plan.path == "hnsw"
