@@ -305,7 +305,10 @@ common-word counts and BM25 weights read stored tsvectors instead of building 2,
 (about 50 ms for these 788 turns before), and the exact nearest-neighbour path reads each
 embedding in its row instead of one TOAST value per row (7 ms before, under 1 ms). Rankings
 and scores are identical before and after on all 233 questions (and on a user with 10,465
-turns); docs/memory.md, "Indexes".
+turns); docs/memory.md, "Indexes". Before that change, the same command on the same machine
+(2026-11-23 17:22 UTC, load 12.0 / 8.5 / 4.4): one client 3.3 req/s, p50 281 ms, p95 513 ms;
+8 clients 8.6 req/s, p95 1,575 ms; in-process, the hybrid search without the embedding took
+280 ms at p50 (load 10).
 
 The machine is shared with other agents' work (2 cores): the load average is given with each
 figure; re-run on a quiet machine for figures to compare with the targets.
