@@ -13,7 +13,6 @@ from pgvector.django import HnswIndex
 
 from config.inputs import validate_datetime_range
 from rag.models import Embedded
-from rag.search import fulltext_index
 
 
 class Role(models.TextChoices):
@@ -53,6 +52,9 @@ class ChatMessage(Embedded):
     # The text before this turn in the same chat (set at write time): embedded with the turn so a
     # short answer ("yes, last Sunday") is found by the question it answers.
     context_text = models.TextField(blank=True, default="")
+    # PostgreSQL keeps ``to_tsvector('simple', search_text)`` in the generated column
+    # ``search_tsv`` (GIN index ``memory_msg_tsv``, migration 0008), which search reads in SQL.
+    # It is no model field so that no ORM read, export or admin form carries it.
     search_text = models.TextField(blank=True, default="")
     summarised = models.BooleanField(default=False)
     # Summary rows only: a message it covers was edited or deleted and its text may still say
@@ -86,7 +88,6 @@ class ChatMessage(Embedded):
             models.Index(fields=["user", "chat_id", "ts"], name="memory_msg_user_chat_ts"),
             # Retention finds due rows by when they were stored (memory/retention.py).
             models.Index(fields=["created_at"], name="memory_msg_created"),
-            fulltext_index("search_text", "memory_msg_fts"),
             HnswIndex(
                 name="memory_msg_embedding_hnsw",
                 fields=["embedding"],

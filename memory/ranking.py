@@ -133,7 +133,7 @@ BM25_B = 0.75
 # cost is bounded however long the history (as for the common-word rule of memory.search).
 BM25_SAMPLE = 2000
 MIN_STEM = 3
-TSV = "to_tsvector('simple', memory_chatmessage.search_text)"
+TSV = "memory_chatmessage.search_tsv"  # the stored to_tsvector('simple', search_text)
 
 
 def _terms(cursor, lexemes: list[str]) -> list[str]:
@@ -177,7 +177,7 @@ def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
         counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in terms)
         cursor.execute(
             f"SELECT count(*), avg(length(v)), {counts} FROM (SELECT"
-            " to_tsvector('simple', search_text) AS v FROM memory_chatmessage"
+            f" {TSV} AS v FROM memory_chatmessage"
             " WHERE user_id = %s AND kind = %s ORDER BY ts DESC LIMIT %s) sample",
             [*terms, user.pk, Kind.MESSAGE, BM25_SAMPLE],
         )
@@ -206,11 +206,12 @@ def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
     either = " | ".join(term for term, _ in weights)
     from django.contrib.postgres.search import SearchQuery
 
-    from rag.search import TS_CONFIG, search_vector
+    from memory.search import stored_tsvector
+    from rag.search import TS_CONFIG
 
     rows = (
         apply_filter(ChatMessage.objects.filter(user=user), flt)
-        .alias(_vector=search_vector("search_text"))
+        .alias(_vector=stored_tsvector())
         .filter(_vector=SearchQuery(either, search_type="raw", config=TS_CONFIG))
         .annotate(_bm25=score)
         .order_by("-_bm25", "-ts", "message_id")

@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
+from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
@@ -39,7 +39,7 @@ from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.replicas import read_alias
-from rag.search import TS_CONFIG, rrf, search_vector
+from rag.search import TS_CONFIG, rrf
 from rag.text import parse_query, quote_lexeme, segment_query
 
 MAX_TOP_K = 200
@@ -56,6 +56,8 @@ COMMON_TERM_MIN_ROWS = 50
 COMMON_TERM_SAMPLE = 2000
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
+# The generated column holding to_tsvector('simple', search_text) (memory.models, search_text).
+TSV_COLUMN = "memory_chatmessage.search_tsv"
 MAX_SNIPPETS = 3
 
 logger = logging.getLogger(__name__)
@@ -112,16 +114,21 @@ def tsquery_lexemes(tsquery: str) -> list[str]:
     )
 
 
+def stored_tsvector() -> RawSQL:
+    """Return the stored ``to_tsvector('simple', search_text)`` of a row (migration 0008)."""
+    return RawSQL(TSV_COLUMN, [], output_field=SearchVectorField())
+
+
 def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     """Return the lexemes found in more than COMMON_TERM_FRACTION of the user's messages.
 
-    One query over the user's latest ``COMMON_TERM_SAMPLE`` messages (each tsvector built once),
+    One query over the stored tsvectors of the user's latest ``COMMON_TERM_SAMPLE`` messages,
     so the cost is bounded however long the user's history is.
     """
     counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in lexemes)
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(
-            f"SELECT count(*), {counts} FROM (SELECT to_tsvector('simple', search_text) AS v"
+            f"SELECT count(*), {counts} FROM (SELECT {TSV_COLUMN} AS v"
             " FROM memory_chatmessage WHERE user_id = %s AND kind = 'message'"
             " ORDER BY ts DESC LIMIT %s) sample",
             [*(quote_lexeme(lex) for lex in lexemes), user.pk, COMMON_TERM_SAMPLE],
@@ -142,29 +149,30 @@ def lexical_search(
     default_operator: str = "or",
     binding: tuple | None = None,
     proximity=None,
+    tsquery: str | None = None,
 ) -> tuple[list[Scored], str | None]:
     """Return one page of lexical hits and the cursor of the next page (or None).
 
     ``binding`` (the request as sent) replaces the query and filter in the cursor's fingerprint
     when a caller derives them from it (memory.understanding); ``proximity`` (a Window) scales
-    each rank by the closeness of the message's ts to it.
+    each rank by the closeness of the message's ts to it; ``tsquery``: the
+    :func:`lexical_tsquery` of the query when the caller already has it.
     """
     flt = scoped(flt)
     fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
-    tsquery = lexical_tsquery(query_text, default_operator, user=user)
+    if tsquery is None:
+        tsquery = lexical_tsquery(query_text, default_operator, user=user)
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
     query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
     # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
-    rank_expr = Cast(
-        SearchRank(search_vector("search_text"), query, cover_density=True), FloatField()
-    )
+    rank_expr = Cast(SearchRank(stored_tsvector(), query, cover_density=True), FloatField())
     if proximity is not None:
         rank_expr = rank_expr * ts_closeness(proximity)
     qs = (
         apply_filter(ChatMessage.objects.filter(user=user), flt)
-        .alias(_vector=search_vector("search_text"))
+        .alias(_vector=stored_tsvector())
         .filter(_vector=query)
         .annotate(_rank=rank_expr)
     )
@@ -387,11 +395,17 @@ def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
         return {pk: float(sim) for pk, sim in cursor.fetchall()}
 
 
-def bm25_list(user, query_text: str, flt: dict, limit: int) -> list[int]:
-    """Return memory.ranking's BM25 list for a plain query (none for explicit syntax)."""
+def bm25_list(
+    user, query_text: str, flt: dict, limit: int, tsquery: str | None = None
+) -> list[int]:
+    """Return memory.ranking's BM25 list for a plain query (none for explicit syntax).
+
+    ``tsquery``: the OR :func:`lexical_tsquery` of the query when the caller already has it.
+    """
     if EXPLICIT.search(query_text):
         return []
-    tsquery = lexical_tsquery(query_text, "or", user=user)
+    if tsquery is None:
+        tsquery = lexical_tsquery(query_text, "or", user=user)
     lexemes = [
         m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
     ]
@@ -416,7 +430,11 @@ def hybrid_search(
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
-    lexical, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=pool)
+    # Both lexical lists drop the same common words: count them once.
+    tsquery = lexical_tsquery(query_text, "or", user=user)
+    lexical, _ = lexical_search(
+        user=user, query_text=query_text, flt=flt, page_size=pool, tsquery=tsquery
+    )
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
@@ -425,7 +443,7 @@ def hybrid_search(
     lexical_ids = [item.row.pk for item in lexical]
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
-        lists.append(bm25_list(user, query_text, flt, pool))
+        lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery))
     fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}

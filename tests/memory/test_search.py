@@ -335,3 +335,42 @@ def test_hybrid_return_fields_trims_items_and_keeps_the_scores(api_client, user,
     items = api_client.post(HYB, body, format="json").json()["items"]
     scores = {"hybrid_score", "lexical_score", "lexical_rank", "semantic_score", "semantic_rank"}
     assert items and all(set(i) == {"content", "provenance"} | scores for i in items)
+
+
+# --- the stored tsvector (migration 0008) ----------------------------------------------------
+
+STALE_TSV = (
+    "SELECT count(*) FROM memory_chatmessage WHERE user_id = %s"
+    " AND search_tsv IS DISTINCT FROM to_tsvector('simple', search_text)"
+)
+
+
+def test_stored_tsvector_follows_edits_and_deletes(user, chat):
+    """search_tsv is what search used to compute per query, after a correction and a delete."""
+    from memory.edits import message_delete, message_update
+
+    message_update(user=user, message_id="a3", actor=user, content="周末想去北京故宫参观。")
+    message_delete(user=user, message_id="a5", actor=user)
+
+    with connection.cursor() as cursor:
+        cursor.execute(STALE_TSV, [user.pk])
+        assert cursor.fetchone()[0] == 0
+        cursor.execute(
+            "SELECT count(*) FROM memory_chatmessage WHERE user_id = %s AND kind = 'message'"
+            " AND search_tsv @@ to_tsquery('simple', %s)",
+            [user.pk, "故宫 | 豆豆 | 西湖"],
+        )
+        assert cursor.fetchone()[0] == 2  # a3's new word, a4's 西湖; a5 and a3's 西湖 are gone
+
+
+def test_common_word_rule_reads_the_text_as_updated(user, fake_vectors):
+    """A word stops being common once an update removes it (no cache to invalidate)."""
+    from memory.models import ChatMessage
+    from memory.search import _common_lexemes
+
+    fake_vectors(user, 60)  # every row says "row {i}"
+    assert _common_lexemes(user, ["row", "7"]) == {"row"}
+
+    ChatMessage.objects.filter(user=user).exclude(message_id="f00007").update(search_text="line")
+
+    assert _common_lexemes(user, ["row", "line"]) == {"line"}
