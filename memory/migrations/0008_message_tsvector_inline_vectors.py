@@ -9,7 +9,8 @@ is not a model field (memory.models explains why); only SQL reads it.
 A turn's row is about 2.6 kB, over the 2 kB at which PostgreSQL starts to move long values out
 of line: the embedding (1.5 kB, storage ``external``) went to the TOAST table first, so the
 exact nearest-neighbour path of ``match_conversations`` fetched one TOAST value per row (788
-rows: 7 ms, against 0.8 ms inline). ``toast_tuple_target = 8160`` keeps rows up to 8 kB whole.
+rows: 7 ms, against 0.8 ms inline). ``rag.db.InlineVectors`` (MAIN storage, a row target of
+8160 bytes, as for activities) keeps rows up to 8 kB whole.
 
 Set before the column is added: adding a stored generated column rewrites the table (and
 rebuilds its indexes, HNSW included) under an exclusive lock, which also brings the existing
@@ -18,8 +19,9 @@ rows inline. On a large table, run it in a maintenance window.
 
 from django.db import migrations
 
+from rag.db import InlineVectors
+
 FORWARD = [
-    "ALTER TABLE memory_chatmessage SET (toast_tuple_target = 8160)",
     "ALTER TABLE memory_chatmessage ADD COLUMN search_tsv tsvector"
     " GENERATED ALWAYS AS (to_tsvector('simple'::regconfig, COALESCE(search_text, ''))) STORED",
     "CREATE INDEX memory_msg_tsv ON memory_chatmessage USING gin (search_tsv)",
@@ -27,7 +29,6 @@ FORWARD = [
 BACKWARD = [
     "DROP INDEX IF EXISTS memory_msg_tsv",
     "ALTER TABLE memory_chatmessage DROP COLUMN IF EXISTS search_tsv",
-    "ALTER TABLE memory_chatmessage RESET (toast_tuple_target)",
 ]
 
 
@@ -38,6 +39,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        InlineVectors("chatmessage", "embedding"),
         migrations.RunSQL(FORWARD, reverse_sql=BACKWARD),
         migrations.RemoveIndex(model_name='chatmessage', name='memory_msg_fts'),
     ]
