@@ -95,7 +95,15 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
-from rag.understand.cues import Cue, Lexicon, language, match_lexicon, normalise, scan_places
+from rag.understand.cues import (
+    Cue,
+    Lexicon,
+    keyboard_noise,
+    language,
+    match_lexicon,
+    normalise,
+    scan_places,
+)
 from rag.understand.scan import scan
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
 
@@ -107,6 +115,7 @@ __all__ = [
     "TimePhrase",
     "Understanding",
     "Window",
+    "keyboard_noise",
     "understand",
 ]
 

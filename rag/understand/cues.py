@@ -140,6 +140,33 @@ def match_lexicon(
     return [cue for _, _, cue in cues]
 
 
+# --- keyboard noise ---------------------------------------------------------------------------
+
+KEYBOARD_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def _keyboard_run(token: str) -> bool:
+    """Return whether ``token`` is keys typed without meaning: a character repeated, or
+    three or more neighbouring keys of one keyboard row in order ("qwerty", "jkl", "4321")."""
+    if len(token) >= 2 and len(set(token)) == 1:
+        return True
+    return len(token) >= 3 and any(token in row or token in row[::-1] for row in KEYBOARD_ROWS)
+
+
+def keyboard_noise(text: str) -> bool:
+    """Return whether a query is only keyboard noise: it has letters or digits, no Han
+    character, and every word is a repeated character or a run along a keyboard row
+    ("zzzz qwerty", "asdfgh jkl"). A real word is never such a run, whatever its language, so
+    no dictionary is needed and nothing with a meaning is taken for noise.
+    """
+    normalised = normalise(text or "")[0]
+    if _HAN_RE.search(normalised):
+        return False
+    tokens = _TOKEN_RE.findall(normalised)
+    return bool(tokens) and all(_keyboard_run(token) for token in tokens)
+
+
 # --- language ---------------------------------------------------------------------------------
 
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
