@@ -26,7 +26,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from activities.models import Activity, ActivityStatus
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, match_reasons
+from activities.reasons import ReasonContext, match_reasons, query_terms
 from activities.understanding import (
     EMBED_REST,
     RANK,
@@ -370,7 +370,7 @@ def query_evidence(query: str, activities: list, understood) -> bool:
         return False
     if cue_ranking(activities, understood):
         return True
-    return bool(term_ranking(query, {a.pk: lexical_text(a) for a in activities}))
+    return bool(lexical_ranking(query, activities))
 
 
 def relevance_evidence(query: str, titles: list[str]) -> bool:
@@ -391,7 +391,7 @@ def evidence_order(rows: list, query: str, understood) -> list:
     """
     if not query or len(rows) < 2:
         return rows
-    lexical = term_ranking(query, {a.pk: lexical_text(a) for a in rows})
+    lexical = lexical_ranking(query, rows)
     fused = {f.key: f.score for f in rrf([lexical, cue_ranking(rows, understood)], k=1)}
     return [a for _, a in sorted(enumerate(rows), key=lambda p: (-fused.get(p[1].pk, 0.0), p[0]))]
 
@@ -416,6 +416,17 @@ def cue_ranking(activities: list, understood) -> list:
     return [pk for _, _, pk in sorted(scored)]
 
 
+def lexical_ranking(query: str, activities: list) -> list:
+    """Return the pks of the activities whose title, tags, type or vibes hold a content word of
+    the query, best first (``rag.text.term_ranking``). Content words are those a reason may
+    name (``activities.reasons.query_terms``): no stop, filler or time words, and no single Han
+    character that means little alone (做 in 做公益 would match 做一个卡包)."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    return term_ranking(query, {a.pk: lexical_text(a) for a in activities}, terms=terms)
+
+
 def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None) -> dict:
     """Return {pk: RRF score} of the dense rank, a jieba full-text rank and the cue rank.
 
@@ -425,7 +436,7 @@ def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None) -> 
     """
     dense = [hit.obj.pk for hit in hits]
     activities = [hit.obj for hit in hits]
-    lexical = term_ranking(query, {a.pk: lexical_text(a) for a in activities})
+    lexical = lexical_ranking(query, activities)
     cues = cue_ranking(activities, understood)
     return {f.key: f.score for f in rrf([dense, lexical, cues], k=fusion_k)}
 

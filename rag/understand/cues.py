@@ -116,10 +116,34 @@ class Lexicon:
     moods: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
 
+# Negation before a lexicon word: one of these within NEGATION_REACH characters of the same
+# clause ("不用跟人聊天"), or 不/没/别 right before it ("不吃辣", "不辣"; not "不错的音乐").
+NEGATORS = ("不想", "不要", "不用", "不需要", "不必", "不喜欢", "不爱", "讨厌", "无需", "没有")
+NEGATION_REACH = 4
+_NEAR_NEGATORS = ("不", "没", "别")
+_CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
+
+
+def negated(text: str, index: int) -> bool:
+    """Return whether the word starting at ``index`` of normalised ``text`` is negated."""
+    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
+    if any(n in before for n in NEGATORS):
+        return True
+    return any(n in before[-2:] for n in _NEAR_NEGATORS)
+
+
+def _first_unnegated(text: str, needle: str) -> int:
+    index = text.find(needle)
+    while index >= 0 and negated(text, index):
+        index = text.find(needle, index + 1)
+    return index
+
+
 def match_lexicon(
     text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
 ) -> list[Cue]:
-    """Return one cue per label found in normalised ``text``: its earliest (then longest) word.
+    """Return one cue per label found in normalised ``text``: its earliest (then longest) word
+    that is not negated (:func:`negated`: "不用跟人聊天" asks for no 聊天).
 
     Cues are ordered by where they stand in the text, then by the table's order.
     """
@@ -130,7 +154,7 @@ def match_lexicon(
             needle = normalise(str(word))[0].strip()
             if not needle:
                 continue
-            index = text.find(needle)
+            index = _first_unnegated(text, needle)
             if index >= 0 and (best is None or (index, -len(needle)) < (best[0], -best[1])):
                 best = (index, len(needle))
         if best is not None:

@@ -318,6 +318,7 @@ def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
     assert [r["id"] for r in theirs] == [r["id"] for r in before]
     assert [r["id"] for r in mine] != [r["id"] for r in before]
     assert any(r["id"] in quiet for r in mine)
+
     def boost(result):
         return result["provenance"]["scores"]["boost"]
 

@@ -106,7 +106,8 @@ def test_next_week_through_the_endpoint_stays_in_the_window(api_client, demo_act
 
 
 @pytest.mark.parametrize(
-    "query", ["今晚放松一下", "明天下午学点东西", "这周末带孩子", "周五晚上热闹的地方", "下周读书会"]
+    "query",
+    ["今晚放松一下", "明天下午学点东西", "这周末带孩子", "周五晚上热闹的地方", "下周读书会"],
 )
 def test_every_result_of_a_narrowed_time_query_starts_in_the_stated_window(
     demo_at_monday, monday, query
@@ -122,7 +123,11 @@ def test_every_result_of_a_narrowed_time_query_starts_in_the_stated_window(
 
 
 def test_the_few_rows_passing_come_with_what_the_query_names_first(db, make_activity):
-    for title, kind in (("大学路夜市吃喝逛", "美食"), ("游泳约练", "运动"), ("爵士酒吧现场", "音乐")):
+    for title, kind in (
+        ("大学路夜市吃喝逛", "美食"),
+        ("游泳约练", "运动"),
+        ("爵士酒吧现场", "音乐"),
+    ):
         make_activity(title=title, type=kind, tags=[kind], description="")
     outcome = activities_search(semantic_query="想听音乐现场", limit=10)
     assert outcome["meta"]["path"] == "hard_filter_small"

@@ -359,3 +359,23 @@ def test_keyboard_runs_and_repeated_keys_are_noise(text):
 )
 def test_words_han_text_and_empty_queries_are_not_noise(text):
     assert not keyboard_noise(text)
+
+
+MOODS = Lexicon(moods={"社交": ("聊天",), "美食": ("吃辣", "火锅"), "文艺": ("音乐",)})
+
+
+@pytest.mark.parametrize(
+    "text, moods",
+    [
+        ("一个人也能参加、不用跟人聊天", []),
+        ("不吃辣也能吃火锅", ["美食"]),  # 吃辣 is negated, 火锅 is not
+        ("想吃辣的", ["美食"]),
+        ("不错的音乐", ["文艺"]),  # 不错 negates nothing
+        ("不想聊天，想听音乐", ["文艺"]),
+        ("不想宅着，去聊天", ["社交"]),  # the negation ends with its clause
+    ],
+)
+def test_a_negated_lexicon_word_names_no_mood(text, moods):
+    now = datetime(2026, 11, 25, 10, tzinfo=ZoneInfo("Asia/Shanghai"))
+    found = understand(text, now=now, lexicon=MOODS)
+    assert [c.label for c in found.moods] == moods
