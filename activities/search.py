@@ -4,11 +4,14 @@ Pipeline (docs/activities.md has the diagram):
 
 1. Hard filter: active, starting in the future, not full, within the radius, inside the time
    range, of the type.
-2. At most ``SMALL_RESULT`` rows pass: return them, without calling the embedding provider.
+2. At most ``SMALL_RESULT`` rows pass: return them, those the query names first
+   (:func:`evidence_order`), without calling the embedding provider.
 3. No ``semantic_query``: order by distance (by start time without a location).
-4. Otherwise embed the query, rank by cosine similarity among the filtered rows, drop those under
-   the live similarity floor of the active model, re-rank with the personal boost
-   (``score = similarity * (1 + boost)``, boost <= ``personal_boost_max``) and keep ``limit``.
+4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
+   relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
+   fuse the dense rank with the lexical and the cue ranks (:func:`hybrid_scores`), re-rank with
+   the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
+   fused score, boost <= ``personal_boost_max``) and keep ``limit``.
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
