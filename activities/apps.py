@@ -19,7 +19,7 @@ class ActivitiesConfig(AppConfig):
 
         from activities import signals, userdata
         from activities.models import Activity
-        from activities.search import relevance_corpus
+        from activities.search import relevance_corpus, relevance_evidence
         from activities.tasks import INDEX_WORK
         from rag import relevance, work
         from rag.signals import vectors_reembedded
@@ -31,4 +31,5 @@ class ActivitiesConfig(AppConfig):
         register(userdata.declaration())
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
         warm_up_with(warm_search)
-        relevance.register_corpus("activities", relevance_corpus)  # manage.py rag_calibrate
+        # manage.py rag_calibrate: the corpus, and the lexical-evidence rule the search uses
+        relevance.register_corpus("activities", relevance_corpus, relevance_evidence)

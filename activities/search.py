@@ -4,11 +4,14 @@ Pipeline (docs/activities.md has the diagram):
 
 1. Hard filter: active, starting in the future, not full, within the radius, inside the time
    range, of the type.
-2. At most ``SMALL_RESULT`` rows pass: return them, without calling the embedding provider.
+2. At most ``SMALL_RESULT`` rows pass: return them, those the query names first
+   (:func:`evidence_order`), without calling the embedding provider.
 3. No ``semantic_query``: order by distance (by start time without a location).
-4. Otherwise embed the query, rank by cosine similarity among the filtered rows, drop those under
-   the live similarity floor of the active model, re-rank with the personal boost
-   (``score = similarity * (1 + boost)``, boost <= ``personal_boost_max``) and keep ``limit``.
+4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
+   relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
+   fuse the dense rank with the lexical and the cue ranks (:func:`hybrid_scores`), re-rank with
+   the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
+   fused score, boost <= ``personal_boost_max``) and keep ``limit``.
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
@@ -26,7 +29,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from activities.models import Activity, ActivityStatus
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, match_reasons
+from activities.reasons import ReasonContext, match_reasons, query_terms
 from activities.understanding import (
     EMBED_REST,
     RANK,
@@ -45,6 +48,7 @@ from rag.cardinality import count_upto, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
+from rag.understand import keyboard_noise
 
 logger = logging.getLogger(__name__)
 
@@ -220,7 +224,8 @@ def activities_search(
     results: list[dict] = []
     if plan is None:
         meta["path"] = "hard_filter_small"
-        results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
+        rows = list(_plain_order(qs, parsed, understood)[:limit])
+        results = [_result(a) for a in evidence_order(rows, semantic, understood)]
     elif not semantic:
         meta["path"] = "hard_filter_sorted"
         results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
@@ -242,6 +247,7 @@ def activities_search(
                 qs,
                 vector,
                 query=understood.rest or query,
+                understood=understood,
                 user=user,
                 limit=pool,
                 meta=meta,
@@ -275,7 +281,9 @@ def provenance(item: dict, meta: dict) -> dict:
     }
 
 
-def _ranked(qs, vector, *, query, user, limit, meta, settings_row, path) -> list[dict]:
+def _ranked(
+    qs, vector, *, query, understood=None, user, limit, meta, settings_row, path
+) -> list[dict]:
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
@@ -292,11 +300,11 @@ def _ranked(qs, vector, *, query, user, limit, meta, settings_row, path) -> list
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
-    hits = relevant_hits(hits, vector, meta)
+    hits = relevant_hits(hits, vector, meta, query=query, understood=understood)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
-        order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k)
+        order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k, understood=understood)
         meta["hybrid"] = True
     results = []
     for hit in hits:
@@ -330,14 +338,25 @@ def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnder
     return understood, apply_time(qs, plan)
 
 
-def relevant_hits(hits: list, vector, meta: dict) -> list:
+def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood=None) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
-    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py). The
-    cut needs the reference sample's vectors: when they cannot be embedded, every hit is kept.
+    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
+    keyboard noise always; a query none of whose words or cues appears in the best hits
+    (:func:`query_evidence`) against the bare gate. The cut needs the reference sample's
+    vectors: when they cannot be embedded, every hit is kept.
     """
+    evidence = query_evidence(
+        query, [hit.obj for hit in hits[: relevance.EVIDENCE_POOL]], understood
+    )
     try:
-        decision = relevance.judge(vector, [hit.score for hit in hits], SURFACE)
+        decision = relevance.judge(
+            vector,
+            [hit.score for hit in hits],
+            SURFACE,
+            evidence=evidence,
+            noise=keyboard_noise(query),
+        )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
         return hits
@@ -354,15 +373,83 @@ def lexical_text(activity) -> str:
     return f"{activity.title} {tags} {activity.type} {vibes}"
 
 
-def hybrid_scores(hits: list, query: str, *, fusion_k: int) -> dict:
-    """Return {pk: RRF score} of the dense rank and a jieba full-text rank of the hits.
+def query_evidence(query: str, activities: list, understood) -> bool:
+    """Return whether the query names something the activities have: one of its words in a
+    title, tag, type or vibe (jieba, as the hybrid reads them), or a kind or mood cue of it
+    in a type or the vibes."""
+    if not activities:
+        return False
+    if cue_ranking(activities, understood):
+        return True
+    return bool(lexical_ranking(query, activities))
+
+
+def relevance_evidence(query: str, titles: list[str]) -> bool:
+    """Return :func:`query_evidence` of a labelled query over activities named by title
+    (``rag_calibrate``: the corpus is keyed by title), read as the search reads it."""
+    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+    by_title = {a.title: a for a in Activity.objects.filter(title__in=titles)}
+    activities = [by_title[t] for t in titles if t in by_title]
+    return query_evidence(understood.rest or query, activities, understood)
+
+
+def evidence_order(rows: list, query: str, understood) -> list:
+    """Return ``rows`` (the few that pass the filters) with those the query names first.
+
+    The three-or-fewer path calls no provider: what orders them is what the query names, its
+    words in title, tags, type and vibes and its kind and mood cues (RRF of the two lists);
+    rows naming nothing keep their given order, after the others.
+    """
+    if not query or len(rows) < 2:
+        return rows
+    lexical = lexical_ranking(query, rows)
+    fused = {f.key: f.score for f in rrf([lexical, cue_ranking(rows, understood)], k=1)}
+    return [a for _, a in sorted(enumerate(rows), key=lambda p: (-fused.get(p[1].pk, 0.0), p[0]))]
+
+
+def cue_ranking(activities: list, understood) -> list:
+    """Return the pks of the activities having a kind or mood the query asks for, most first.
+
+    Kinds match the activity's type, moods its vibes (the vibe lexicon, ``understood``); ties
+    keep the dense order. A hit matching none is left out (RRF gives it nothing from this list).
+    """
+    if understood is None:
+        return []
+    kinds = {c.label for c in understood.kinds}
+    moods = set(understood.mood_labels())
+    if not kinds and not moods:
+        return []
+    scored = []
+    for order, activity in enumerate(activities):
+        matched = (activity.type in kinds) + len(moods & set(activity.vibes or ()))
+        if matched:
+            scored.append((-matched, order, activity.pk))
+    return [pk for _, _, pk in sorted(scored)]
+
+
+def lexical_ranking(query: str, activities: list) -> list:
+    """Return the pks of the activities whose title, tags, type or vibes hold a content word of
+    the query, best first (``rag.text.term_ranking``). Content words are those a reason may
+    name (``activities.reasons.query_terms``): no stop, filler or time words, and no single Han
+    character that means little alone (做 in 做公益 would match 做一个卡包)."""
+    terms = query_terms(query)
+    if not terms:
+        return []
+    return term_ranking(query, {a.pk: lexical_text(a) for a in activities}, terms=terms)
+
+
+def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None) -> dict:
+    """Return {pk: RRF score} of the dense rank, a jieba full-text rank and the cue rank.
 
     The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
-    only: it re-orders what passed the filters and the relevance cut, it never adds a row.
+    only; the cue rank (:func:`cue_ranking`) puts first the hits of a kind or mood the query
+    asks for. Both re-order what passed the filters and the relevance cut, never add a row.
     """
     dense = [hit.obj.pk for hit in hits]
-    lexical = term_ranking(query, {hit.obj.pk: lexical_text(hit.obj) for hit in hits})
-    return {f.key: f.score for f in rrf([dense, lexical], k=fusion_k)}
+    activities = [hit.obj for hit in hits]
+    lexical = lexical_ranking(query, activities)
+    cues = cue_ranking(activities, understood)
+    return {f.key: f.score for f in rrf([dense, lexical, cues], k=fusion_k)}
 
 
 def relevance_corpus() -> list[tuple[str, list[float]]]:

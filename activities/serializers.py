@@ -234,6 +234,17 @@ class SearchRelevanceSerializer(serializers.Serializer):
     topMargin = serializers.FloatField(allow_null=True)  # noqa: N815
     offTopic = serializers.BooleanField()  # noqa: N815
     dropped = serializers.IntegerField(help_text="Hits the cut removed.")
+    bareGate = serializers.FloatField(  # noqa: N815
+        allow_null=True,
+        help_text="The gate a query must clear when none of its words or cues appears in the "
+        "candidates (null: the gate).",
+    )
+    evidence = serializers.BooleanField(
+        help_text="Whether a word or a kind/mood cue of the query appears in the candidates."
+    )
+    noise = serializers.BooleanField(
+        help_text="The query is keyboard noise (repeated or neighbouring keys): off-topic."
+    )
 
 
 class SearchMetaSerializer(serializers.Serializer):

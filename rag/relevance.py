@@ -16,7 +16,13 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
 - the gate: the query is off-topic, and nothing is returned, when the best hit's margin
   ``(top - p90) / (1 - p90)`` is below ``gate`` (``p90``: the background's 90th percentile);
 - the per-hit cut: a hit is dropped when its margin is below ``ratio`` x the best hit's margin
-  (``ratio`` null: no per-hit cut).
+  (``ratio`` null: no per-hit cut);
+- the bare gate: a query with no *lexical evidence* (the caller says whether any of its words or
+  cues appears in the candidates) must clear ``bare_gate`` instead of ``gate`` when that is
+  higher: a query sharing nothing with the corpus needs a clearer dense margin to be believed.
+
+Keyboard noise ("zzzz qwerty": ``rag.understand.keyboard_noise``) is off-topic whatever its
+scores: such a query has no meaning for a margin to measure.
 
 A model without fitted parameters uses :data:`UNCALIBRATED` (the best hit must at least clear the
 background's 90th percentile; no per-hit cut). ``manage.py rag_calibrate`` fits both on a
@@ -44,10 +50,18 @@ RATIO_RANGE = (-2.0, 1.0)
 OFF_TOPIC_REASON = (
     "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
 )
+BARE_REASON = (
+    "Nothing fits: no word of the query appears in any candidate, and the query is hardly "
+    "closer to them than to unrelated everyday text."
+)
+NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbouring keys."
+# Candidates (best dense hits first) in which lexical evidence is looked for.
+EVIDENCE_POOL = 30
 
 _lock = threading.Lock()
 _reference: dict[str, np.ndarray] = {}
 _corpora: dict[str, Callable[[], list[tuple[str, list[float]]]]] = {}
+_evidence: dict[str, Callable[[str, list[str]], bool]] = {}
 
 
 @dataclass(frozen=True)
@@ -64,14 +78,26 @@ class Background:
 
 @dataclass(frozen=True)
 class Cut:
-    """The parameters of one (model, surface): the gate and the per-hit ratio."""
+    """The parameters of one (model, surface): the gate, the per-hit ratio, the bare gate."""
 
     gate: float
     ratio: float | None
     calibrated: bool = False
+    bare_gate: float | None = None
+
+    def gate_for(self, evidence: bool) -> float:
+        """Return the gate a query must clear: the bare gate (when higher) without evidence."""
+        if evidence or self.bare_gate is None:
+            return self.gate
+        return max(self.gate, self.bare_gate)
 
     def as_meta(self) -> dict:
-        return {"gate": self.gate, "ratio": self.ratio, "calibrated": self.calibrated}
+        return {
+            "gate": self.gate,
+            "ratio": self.ratio,
+            "bareGate": self.bare_gate,
+            "calibrated": self.calibrated,
+        }
 
 
 @dataclass
@@ -84,6 +110,8 @@ class Decision:
     cut: Cut
     dropped: int = 0
     reason: str | None = None
+    evidence: bool = True
+    noise: bool = False
 
     def meta(self) -> dict:
         """Return the plain-data summary a search puts in its ``meta``."""
@@ -92,6 +120,8 @@ class Decision:
             "topMargin": None if self.top_margin is None else round(self.top_margin, 4),
             "offTopic": self.off_topic,
             "dropped": self.dropped,
+            "evidence": self.evidence,
+            "noise": self.noise,
         }
 
 
@@ -163,11 +193,12 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     stored = ((row.relevance_cuts or {}).get(model_key()) or {}).get(surface)
     if not stored:
         return Cut(gate=UNCALIBRATED["gate"], ratio=UNCALIBRATED["ratio"], calibrated=False)
-    ratio = stored.get("ratio")
+    ratio, bare = stored.get("ratio"), stored.get("bareGate")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
         calibrated=True,
+        bare_gate=None if bare is None else float(bare),
     )
 
 
@@ -192,10 +223,24 @@ def validate_cuts(value) -> str | None:
                 or not RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1]
             ):
                 return f"{key}.{surface}.ratio: use null or a number from -2 to 1."
+            bare = params.get("bareGate")
+            if bare is not None and (
+                isinstance(bare, bool)
+                or not isinstance(bare, int | float)
+                or not GATE_RANGE[0] <= bare <= GATE_RANGE[1]
+            ):
+                return f"{key}.{surface}.bareGate: use null or a number from -1 to 1."
     return None
 
 
-def store_cut(surface: str, *, gate: float, ratio: float | None, fit: dict | None = None) -> dict:
+def store_cut(
+    surface: str,
+    *,
+    gate: float,
+    ratio: float | None,
+    bare_gate: float | None = None,
+    fit: dict | None = None,
+) -> dict:
     """Store fitted parameters for the active model and a surface; return the stored entry."""
     from rag import live
     from rag.models import RagSettings
@@ -204,6 +249,8 @@ def store_cut(surface: str, *, gate: float, ratio: float | None, fit: dict | Non
     cuts = dict(row.relevance_cuts or {})
     key = model_key()
     entry = {"gate": round(float(gate), 4), "ratio": None if ratio is None else round(ratio, 4)}
+    if bare_gate is not None:
+        entry["bareGate"] = round(float(bare_gate), 4)
     if fit:
         entry["fit"] = fit
     cuts[key] = {**(cuts.get(key) or {}), surface: entry}
@@ -217,20 +264,37 @@ def store_cut(surface: str, *, gate: float, ratio: float | None, fit: dict | Non
 # --- applying the cut ---------------------------------------------------------------------
 
 
-def decide(scores: Sequence[float], background: Background, cut: Cut) -> Decision:
-    """Return which of ``scores`` (best first or not) are relevant under ``cut``."""
+def decide(
+    scores: Sequence[float],
+    background: Background,
+    cut: Cut,
+    *,
+    evidence: bool = True,
+    noise: bool = False,
+) -> Decision:
+    """Return which of ``scores`` (best first or not) are relevant under ``cut``.
+
+    ``evidence``: whether a word or cue of the query appears in the candidates (without it the
+    bare gate applies); ``noise``: the query is keyboard noise (off-topic, whatever the scores).
+    """
+    flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
-        return Decision(keep=[], top_margin=None, off_topic=False, cut=cut)
+        return Decision(keep=[], top_margin=None, off_topic=False, cut=cut, **flags)
     margins = [background.margin(s) for s in scores]
     top = max(margins)
-    if top < cut.gate:
+    if noise or top < cut.gate_for(evidence):
+        if noise:
+            reason = NOISE_REASON
+        else:
+            reason = OFF_TOPIC_REASON if top < cut.gate else BARE_REASON
         return Decision(
             keep=[False] * len(scores),
             top_margin=top,
             off_topic=True,
             cut=cut,
             dropped=len(scores),
-            reason=OFF_TOPIC_REASON,
+            reason=reason,
+            **flags,
         )
     if cut.ratio is None:
         keep = [True] * len(scores)
@@ -238,20 +302,42 @@ def decide(scores: Sequence[float], background: Background, cut: Cut) -> Decisio
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = cut.ratio * top if top > 0 else top
         keep = [m >= floor for m in margins]
-    return Decision(keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False))
+    return Decision(
+        keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
+    )
 
 
-def judge(vector: Sequence[float], scores: Sequence[float], surface: str) -> Decision:
+def judge(
+    vector: Sequence[float],
+    scores: Sequence[float],
+    surface: str,
+    *,
+    evidence: bool = True,
+    noise: bool = False,
+) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface."""
-    return decide(scores, background_of(vector), cut_for(surface))
+    return decide(scores, background_of(vector), cut_for(surface), evidence=evidence, noise=noise)
 
 
 # --- calibration --------------------------------------------------------------------------
 
 
-def register_corpus(surface: str, loader: Callable[[], list[tuple[str, list[float]]]]) -> None:
-    """Let ``rag_calibrate`` read a surface's corpus: ``loader()`` gives (key, vector) pairs."""
+def register_corpus(
+    surface: str,
+    loader: Callable[[], list[tuple[str, list[float]]]],
+    evidence: Callable[[str, list[str]], bool] | None = None,
+) -> None:
+    """Let ``rag_calibrate`` read a surface's corpus: ``loader()`` gives (key, vector) pairs;
+    ``evidence(query, keys)`` says whether the query has lexical evidence in those documents
+    (the surface's own rule, the one its search uses; without it every query has evidence)."""
     _corpora[surface] = loader
+    if evidence is not None:
+        _evidence[surface] = evidence
+
+
+def evidence_rule(surface: str) -> Callable[[str, list[str]], bool] | None:
+    """Return the registered lexical-evidence rule of a surface, if any."""
+    return _evidence.get(surface)
 
 
 def corpus_loader(surface: str) -> Callable[[], list[tuple[str, list[float]]]] | None:
@@ -267,6 +353,8 @@ class Labelled:
     scores: dict[str, float]  # corpus key -> similarity
     relevant: set[str]
     background: Background
+    evidence: bool = True
+    noise: bool = False
 
     @property
     def off_topic(self) -> bool:
@@ -279,6 +367,7 @@ class FitResult:
 
     gate: float
     ratio: float | None
+    bare_gate: float | None
     k: int
     queries: int
     off_topic_queries: int
@@ -304,7 +393,9 @@ def evaluate(items: Sequence[Labelled], cut: Cut, k: int) -> dict:
     empty_off = off = 0
     for item in items:
         ranked = sorted(item.scores.items(), key=lambda kv: -kv[1])[:k]
-        decision = decide([s for _, s in ranked], item.background, cut)
+        decision = decide(
+            [s for _, s in ranked], item.background, cut, evidence=item.evidence, noise=item.noise
+        )
         if item.off_topic:
             off += 1
             empty_off += not any(decision.keep)
@@ -356,21 +447,53 @@ def fit(items: Sequence[Labelled], *, k: int = 10, max_lost: float = 0.02) -> Fi
             if best_key is None or key > best_key:
                 best, best_key = (gate, ratio, figures), key
     notes = []
+    bare = None
     if best is None:
         gate, ratio = UNCALIBRATED["gate"], UNCALIBRATED["ratio"]
         figures = evaluate(items, Cut(gate=gate, ratio=ratio), k)
         notes.append("no cut met the loss limit; the uncalibrated rule is reported instead")
     else:
         gate, ratio, figures = best
+        bare, figures = _fit_bare(items, gate, ratio, figures, k=k, max_lost=max_lost)
     return FitResult(
         gate=gate,
         ratio=ratio,
+        bare_gate=bare,
         k=k,
         queries=len(items),
         off_topic_queries=sum(item.off_topic for item in items),
         notes=notes,
         **figures,
     )
+
+
+def _fit_bare(items, gate, ratio, figures, *, k, max_lost) -> tuple[float | None, dict]:
+    """Return the bare gate (and the figures with it) for the fitted (gate, ratio).
+
+    Candidates are midpoints between the best margins of queries without lexical evidence
+    above ``gate``; the one emptying most off-topic queries within the loss limit wins, then
+    the best precision, then the lowest. None when no candidate empties more than ``gate``.
+    """
+    tops = sorted(
+        max(item.background.margin(s) for s in item.scores.values())
+        for item in items
+        if item.scores and not item.evidence and not item.noise
+    )
+    candidates = sorted(
+        {round((a + b) / 2, 4) for a, b in zip(tops, tops[1:], strict=False)}
+        | {round(t + 1e-4, 4) for t in tops[-1:]}
+    )
+    best, best_key = (None, figures), (round(figures["off_topic_empty"], 6), -1.0, 0.0)
+    for bare in candidates:
+        if bare <= gate or bare > GATE_RANGE[1]:
+            continue
+        trial = evaluate(items, Cut(gate=gate, ratio=ratio, bare_gate=bare), k)
+        if trial["relevant_lost"] > max_lost + 1e-9:
+            continue
+        key = (round(trial["off_topic_empty"], 6), round(trial["precision"], 6), -bare)
+        if trial["off_topic_empty"] > figures["off_topic_empty"] + 1e-9 and key > best_key:
+            best, best_key = (bare, trial), key
+    return best
 
 
 MIN_GRADE = 2  # graded labels: 1 is "loosely related", not a result the cut must keep
@@ -384,14 +507,18 @@ def relevant_keys(relevant) -> set[str]:
 
 
 def score_labelled(
-    rows: Sequence[dict], corpus: Sequence[tuple[str, Sequence[float]]]
+    rows: Sequence[dict],
+    corpus: Sequence[tuple[str, Sequence[float]]],
+    evidence: Callable[[str, list[str]], bool] | None = None,
 ) -> list[Labelled]:
     """Embed labelled queries and score them against a corpus of (key, vector) pairs.
 
     ``rows`` are ``{"query": str, "relevant": [key, ...] or {key: grade}}``; an empty
-    ``relevant`` marks an off-topic query (expected answer: nothing).
+    ``relevant`` marks an off-topic query (expected answer: nothing). ``evidence(query, keys)``
+    (the surface's rule) is asked about the query's best :data:`EVIDENCE_POOL` documents.
     """
     from rag.embeddings import embed_texts
+    from rag.understand import keyboard_noise
 
     keys = [key for key, _ in corpus]
     matrix = np.asarray([vector for _, vector in corpus], dtype=np.float32)
@@ -403,12 +530,15 @@ def score_labelled(
         q = np.asarray(vector, dtype=np.float32)
         q /= max(float(np.linalg.norm(q)), 1e-12)
         sims = matrix @ q
+        best = [keys[i] for i in np.argsort(-sims)[:EVIDENCE_POOL]]
         items.append(
             Labelled(
                 query=row["query"],
                 scores={key: float(s) for key, s in zip(keys, sims, strict=True)},
                 relevant=relevant_keys(row.get("relevant")),
                 background=background_of(q, reference),
+                evidence=True if evidence is None else bool(evidence(row["query"], best)),
+                noise=keyboard_noise(row["query"]),
             )
         )
     return items

@@ -372,17 +372,19 @@ def _parse(text: str, default_op: str, drop_stopwords: bool) -> str:
     return render(node)
 
 
-def term_ranking(query: str, documents: dict) -> list:
+def term_ranking(query: str, documents: dict, *, terms: list[str] | None = None) -> list:
     """Return the keys of ``documents`` ({key: text}) sharing a query word, best first.
 
     A small in-memory full text for a candidate pool (rel, issue 11): the query in jieba precise
     mode without stopwords, each document in search mode; a document scores the sum of
     ``log(1 + n / df)`` over the query words it contains (n documents, df of them with the
-    word), so a word every candidate shares counts little. Ties keep the input order.
+    word), so a word every candidate shares counts little. Ties keep the input order. A caller
+    that knows better which words carry content passes them as ``terms``.
     """
     import math
 
-    terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
+    if terms is None:
+        terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
     if not terms or not documents:
         return []
     words = {key: set(segment_for_index(text).split()) for key, text in documents.items()}

@@ -80,7 +80,9 @@ Places: 附近, 周边, 周围, 离我近, 近一点, 家门口, 不远, "near m
 ``radius_km``. The caller applies them only when it knows the user's location.
 
 Kinds and moods come from the caller's :class:`Lexicon`; they are not removed from ``rest``
-(they carry meaning for the embedding). Negation is not read ("不要太吵" names 热闹's words).
+(they carry meaning for the embedding). A negated word names nothing: 不/没/别 right before
+it, or 不想/不要/不用/... up to four characters before it in the same clause ("不吃辣",
+"不用跟人聊天"; "不错的音乐" still names 音乐).
 
 ``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
 and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
@@ -95,7 +97,15 @@ from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
-from rag.understand.cues import Cue, Lexicon, language, match_lexicon, normalise, scan_places
+from rag.understand.cues import (
+    Cue,
+    Lexicon,
+    keyboard_noise,
+    language,
+    match_lexicon,
+    normalise,
+    scan_places,
+)
 from rag.understand.scan import scan
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
 
@@ -107,6 +117,7 @@ __all__ = [
     "TimePhrase",
     "Understanding",
     "Window",
+    "keyboard_noise",
     "understand",
 ]
 

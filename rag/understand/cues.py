@@ -123,10 +123,34 @@ def _needle(word: str) -> str:
     return normalise(word)[0].strip()
 
 
+# Negation before a lexicon word: one of these within NEGATION_REACH characters of the same
+# clause ("不用跟人聊天"), or 不/没/别 right before it ("不吃辣", "不辣"; not "不错的音乐").
+NEGATORS = ("不想", "不要", "不用", "不需要", "不必", "不喜欢", "不爱", "讨厌", "无需", "没有")
+NEGATION_REACH = 4
+_NEAR_NEGATORS = ("不", "没", "别")
+_CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
+
+
+def negated(text: str, index: int) -> bool:
+    """Return whether the word starting at ``index`` of normalised ``text`` is negated."""
+    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
+    if any(n in before for n in NEGATORS):
+        return True
+    return any(n in before[-2:] for n in _NEAR_NEGATORS)
+
+
+def _first_unnegated(text: str, needle: str) -> int:
+    index = text.find(needle)
+    while index >= 0 and negated(text, index):
+        index = text.find(needle, index + 1)
+    return index
+
+
 def match_lexicon(
     text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
 ) -> list[Cue]:
-    """Return one cue per label found in normalised ``text``: its earliest (then longest) word.
+    """Return one cue per label found in normalised ``text``: its earliest (then longest) word
+    that is not negated (:func:`negated`: "不用跟人聊天" asks for no 聊天).
 
     Cues are ordered by where they stand in the text, then by the table's order.
     """
@@ -137,7 +161,7 @@ def match_lexicon(
             needle = _needle(str(word))
             if not needle:
                 continue
-            index = text.find(needle)
+            index = _first_unnegated(text, needle)
             if index >= 0 and (best is None or (index, -len(needle)) < (best[0], -best[1])):
                 best = (index, len(needle))
         if best is not None:
@@ -145,6 +169,33 @@ def match_lexicon(
             cues.append((start, order, Cue(str(label), original[start:end], (start, end))))
     cues.sort(key=lambda item: (item[0], item[1]))
     return [cue for _, _, cue in cues]
+
+
+# --- keyboard noise ---------------------------------------------------------------------------
+
+KEYBOARD_ROWS = ("1234567890", "qwertyuiop", "asdfghjkl", "zxcvbnm")
+_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def _keyboard_run(token: str) -> bool:
+    """Return whether ``token`` is keys typed without meaning: a character repeated, or
+    three or more neighbouring keys of one keyboard row in order ("qwerty", "jkl", "4321")."""
+    if len(token) >= 2 and len(set(token)) == 1:
+        return True
+    return len(token) >= 3 and any(token in row or token in row[::-1] for row in KEYBOARD_ROWS)
+
+
+def keyboard_noise(text: str) -> bool:
+    """Return whether a query is only keyboard noise: it has letters or digits, no Han
+    character, and every word is a repeated character or a run along a keyboard row
+    ("zzzz qwerty", "asdfgh jkl"). A real word is never such a run, whatever its language, so
+    no dictionary is needed and nothing with a meaning is taken for noise.
+    """
+    normalised = normalise(text or "")[0]
+    if _HAN_RE.search(normalised):
+        return False
+    tokens = _TOKEN_RE.findall(normalised)
+    return bool(tokens) and all(_keyboard_run(token) for token in tokens)
 
 
 # --- language ---------------------------------------------------------------------------------

@@ -20,6 +20,23 @@ def test_off_topic_query_answers_an_empty_list_with_a_reason(api_client, demo_ac
     assert body["meta"]["relevance"]["offTopic"] is True
 
 
+def test_keyboard_noise_answers_an_empty_list_with_its_own_reason(api_client, demo_activities):
+    from rag.relevance import NOISE_REASON
+
+    response = api_client.post(
+        "/rag/search", {"semanticQuery": "zzzz qwerty", "limit": 10}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["results"] == []
+    assert body["meta"]["reason"] == NOISE_REASON
+    assert body["meta"]["relevance"]["noise"] is True
+
+
+def test_a_query_naming_what_the_rows_have_is_reported_with_evidence(demo_activities):
+    outcome = activities_search(semantic_query="玩水", limit=10)
+    assert outcome["meta"]["relevance"]["evidence"] is True
+
+
 def test_on_topic_query_keeps_its_rows_and_says_no_reason(api_client, demo_activities):
     body = api_client.post(
         "/rag/search", {"semanticQuery": "玩水", "limit": 10}, format="json"

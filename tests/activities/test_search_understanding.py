@@ -105,6 +105,36 @@ def test_next_week_through_the_endpoint_stays_in_the_window(api_client, demo_act
         assert start <= datetime.fromisoformat(result["startAt"]) < end
 
 
+@pytest.mark.parametrize(
+    "query",
+    ["今晚放松一下", "明天下午学点东西", "这周末带孩子", "周五晚上热闹的地方", "下周读书会"],
+)
+def test_every_result_of_a_narrowed_time_query_starts_in_the_stated_window(
+    demo_at_monday, monday, query
+):
+    outcome = activities_search(semantic_query=query, limit=20, now=monday)
+    time = outcome["meta"]["understood"]["time"]
+    if time["applied"] != "filter":  # ranked by closeness: no narrowed window is stated
+        assert time["applied"] == "rank" and time["reason"]
+        return
+    start, end = datetime.fromisoformat(time["start"]), datetime.fromisoformat(time["end"])
+    for result in outcome["results"]:
+        assert start <= datetime.fromisoformat(result["startAt"]) < end, result["title"]
+
+
+def test_the_few_rows_passing_come_with_what_the_query_names_first(db, make_activity):
+    for title, kind in (
+        ("大学路夜市吃喝逛", "美食"),
+        ("游泳约练", "运动"),
+        ("爵士酒吧现场", "音乐"),
+    ):
+        make_activity(title=title, type=kind, tags=[kind], description="")
+    outcome = activities_search(semantic_query="想听音乐现场", limit=10)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["meta"]["understood"]["kinds"] == ["音乐"]
+    assert [r["title"] for r in outcome["results"]][0] == "爵士酒吧现场"
+
+
 def test_the_window_is_cut_to_the_requests_time_range(api_client, make_activity):
     from django.utils import timezone
 

@@ -19,6 +19,7 @@ from activities.understanding import (
     TIME_RANK_WEIGHT,
     TimePlan,
     apply_time,
+    english_kinds,
     english_moods,
     order_by_closeness,
     plan_place,
@@ -60,6 +61,16 @@ def test_english_moods_match_whole_words_only():
     assert english_moods("a party") and english_moods("a party")[0].label == "热闹"
     # "art" hides in "party" and "start": no 文艺.
     assert "文艺" not in [c.label for c in english_moods("party start")]
+
+
+def test_english_kinds_name_activity_types_as_whole_words():
+    assert {c.label for c in english_kinds("hiking in the mountains")} == {"户外", "徒步"}
+    assert [c.label for c in english_kinds("a party")] == []  # "art" is not in "party"
+
+
+def test_english_kinds_join_the_understood_kinds():
+    understood = read_query("quiet reading", now=NOW, tz=SHANGHAI)
+    assert [c.label for c in understood.kinds] == ["读书"]
 
 
 def test_kinds_come_from_the_activity_types():

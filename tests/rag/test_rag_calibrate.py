@@ -71,3 +71,20 @@ def test_file_without_queries_is_a_command_error(tmp_path):
     path.write_text('{"document": {"key": "a", "text": "x"}}\n', "utf-8")
     with pytest.raises(CommandError, match="no labelled queries"):
         _run("--file", str(path), "--dry-run")
+
+
+def test_scored_queries_carry_the_surfaces_evidence_and_the_noise_flag():
+    from rag.embeddings import embed_texts
+
+    vectors = embed_texts(list(DOCUMENTS.values()), role="passage")
+    corpus = list(zip(DOCUMENTS, vectors, strict=True))
+    asked = []
+
+    def evidence(query, keys):
+        asked.append(keys)
+        return query == "玩水"
+
+    rows = [{"query": "玩水", "relevant": ["surf"]}, {"query": "zzzz qwerty", "relevant": []}]
+    items = relevance.score_labelled(rows, corpus, evidence)
+    assert [(i.evidence, i.noise) for i in items] == [(True, False), (False, True)]
+    assert all(set(keys) <= set(DOCUMENTS) for keys in asked)

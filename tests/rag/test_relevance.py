@@ -39,6 +39,27 @@ def test_no_hits_is_not_off_topic():
     assert decision.keep == [] and not decision.off_topic
 
 
+def test_query_without_evidence_must_clear_the_bare_gate():
+    cut = Cut(gate=0.1, ratio=None, bare_gate=0.3)  # best margin 0.25: between the two
+    with_words = decide([0.85, 0.8], BG, cut, evidence=True)
+    without = decide([0.85, 0.8], BG, cut, evidence=False)
+    assert not with_words.off_topic and with_words.keep == [True, True]
+    assert without.off_topic and without.keep == [False, False]
+    assert without.reason == relevance.BARE_REASON
+    assert without.meta()["evidence"] is False
+
+
+def test_a_bare_gate_below_the_gate_changes_nothing():
+    decision = decide([0.83], BG, Cut(gate=0.1, ratio=None, bare_gate=0.0), evidence=False)
+    assert not decision.off_topic  # margin 0.15 clears the gate, the higher of the two
+
+
+def test_keyboard_noise_is_off_topic_whatever_its_scores():
+    decision = decide([0.99, 0.98], BG, Cut(gate=0.0, ratio=None), noise=True)
+    assert decision.off_topic and decision.keep == [False, False]
+    assert decision.reason == relevance.NOISE_REASON and decision.meta()["noise"] is True
+
+
 @pytest.mark.django_db
 def test_model_without_fitted_parameters_uses_the_uncalibrated_relative_rule():
     row = live.get_settings()
@@ -47,6 +68,13 @@ def test_model_without_fitted_parameters_uses_the_uncalibrated_relative_rule():
     live.invalidate()
     cut = relevance.cut_for("activities")
     assert (cut.gate, cut.ratio, cut.calibrated) == (0.0, None, False)
+
+
+@pytest.mark.django_db
+def test_stored_bare_gate_is_read_back():
+    relevance.store_cut("activities", gate=0.04, ratio=None, bare_gate=0.12)
+    cut = relevance.cut_for("activities")
+    assert (cut.gate, cut.bare_gate) == (0.04, 0.12)
 
 
 @pytest.mark.django_db
@@ -68,6 +96,8 @@ def test_stored_cut_is_read_back_for_the_active_model():
         {"m": {"activities": {"gate": 2}}},
         {"m": {"activities": {"gate": 0.1, "ratio": 3}}},
         {"m": {"activities": {"gate": True}}},
+        {"m": {"activities": {"gate": 0.1, "bareGate": "high"}}},
+        {"m": {"activities": {"gate": 0.1, "bareGate": 1.5}}},
     ],
 )
 @pytest.mark.django_db
@@ -79,8 +109,10 @@ def test_live_settings_reject_malformed_relevance_cuts(value):
     assert "relevance_cuts" in info.value.message_dict
 
 
-def _item(query, scores, relevant):
-    return Labelled(query=query, scores=scores, relevant=set(relevant), background=BG)
+def _item(query, scores, relevant, evidence=True):
+    return Labelled(
+        query=query, scores=scores, relevant=set(relevant), background=BG, evidence=evidence
+    )
 
 
 def test_fit_puts_the_gate_between_off_topic_and_on_topic_best_margins():
@@ -104,6 +136,28 @@ def test_fit_never_exceeds_the_loss_limit():
     ]
     result = relevance.fit(items, k=1, max_lost=0.0)
     assert result.relevant_lost == 0.0 and result.off_topic_empty == 0.0
+
+
+def test_fit_sets_a_bare_gate_when_queries_without_evidence_separate():
+    # "off" (no evidence, margin 0.3) beats "on_words" (margin 0.2): one gate cannot empty it
+    # without losing a relevant hit, a gate for queries without evidence can.
+    items = [
+        _item("on_words", {"a": 0.84}, ["a"], evidence=True),
+        _item("off", {"b": 0.86}, [], evidence=False),
+        _item("on_bare", {"c": 0.90}, ["c"], evidence=False),
+    ]
+    result = relevance.fit(items, k=1, max_lost=0.0)
+    assert result.gate <= 0.2 and 0.3 < result.bare_gate < 0.5
+    assert result.off_topic_empty == 1.0 and result.relevant_lost == 0.0
+
+
+def test_fit_leaves_the_bare_gate_unset_when_it_empties_nothing_more():
+    items = [
+        _item("on", {"a": 0.9}, ["a"], evidence=False),
+        _item("off", {"b": 0.81}, [], evidence=True),
+    ]
+    result = relevance.fit(items, k=1)
+    assert result.bare_gate is None and result.off_topic_empty == 1.0
 
 
 def test_graded_labels_count_from_grade_two():

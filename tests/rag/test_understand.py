@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rag.understand import Lexicon, understand
+from rag.understand import Lexicon, keyboard_noise, understand
 from rag.understand.words import MAX_DISTANCE
 
 SH = ZoneInfo("Asia/Shanghai")
@@ -347,3 +347,35 @@ def test_huge_text_is_read_up_to_the_limit_without_error():
 def test_phrases_near_the_calendar_edges_are_applied_or_ignored_not_raised(now, text):
     found = understand(text, now=now, tz="UTC", direction="any")
     assert len(found.times) + len(found.ignored) == 1
+
+
+@pytest.mark.parametrize("text", ["zzzz qwerty", "asdfgh jkl", "QWERTY", "ooo 4321", "lkjh"])
+def test_keyboard_runs_and_repeated_keys_are_noise(text):
+    assert keyboard_noise(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["quiet reading", "type", "hiking", "a", "ok", "zzzz 读书", "修自行车", "", "!!!"]
+)
+def test_words_han_text_and_empty_queries_are_not_noise(text):
+    assert not keyboard_noise(text)
+
+
+MOODS = Lexicon(moods={"社交": ("聊天",), "美食": ("吃辣", "火锅"), "文艺": ("音乐",)})
+
+
+@pytest.mark.parametrize(
+    "text, moods",
+    [
+        ("一个人也能参加、不用跟人聊天", []),
+        ("不吃辣也能吃火锅", ["美食"]),  # 吃辣 is negated, 火锅 is not
+        ("想吃辣的", ["美食"]),
+        ("不错的音乐", ["文艺"]),  # 不错 negates nothing
+        ("不想聊天，想听音乐", ["文艺"]),
+        ("不想宅着，去聊天", ["社交"]),  # the negation ends with its clause
+    ],
+)
+def test_a_negated_lexicon_word_names_no_mood(text, moods):
+    now = datetime(2026, 11, 25, 10, tzinfo=ZoneInfo("Asia/Shanghai"))
+    found = understand(text, now=now, lexicon=MOODS)
+    assert [c.label for c in found.moods] == moods

@@ -1494,12 +1494,21 @@ export interface components {
         SearchProvenanceSourceTypeEnum: "activity";
         /** @description The relevance cut's decision for a semantic search (null on other paths). */
         SearchRelevance: {
+            /**
+             * Format: double
+             * @description The gate a query must clear when none of its words or cues appears in the candidates (null: the gate).
+             */
+            bareGate: number | null;
             /** @description False: no fitted parameters for the active model (relative rules only). */
             calibrated: boolean;
             /** @description Hits the cut removed. */
             dropped: number;
+            /** @description Whether a word or a kind/mood cue of the query appears in the candidates. */
+            evidence: boolean;
             /** Format: double */
             gate: number;
+            /** @description The query is keyboard noise (repeated or neighbouring keys): off-topic. */
+            noise: boolean;
             offTopic: boolean;
             /** Format: double */
             ratio: number | null;

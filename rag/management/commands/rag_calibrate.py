@@ -50,7 +50,10 @@ def read_labelled(path: Path) -> tuple[list[dict], list[dict]]:
 
 
 class Command(BaseCommand):
-    help = "Fit the relevance cut (gate, ratio) on a labelled file and store it in live settings."
+    help = (
+        "Fit the relevance cut (gate, ratio, bare gate) on a labelled file and store it in "
+        "live settings."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("--file", required=True, help="Labelled JSONL file.")
@@ -70,6 +73,7 @@ class Command(BaseCommand):
         path = Path(options["file"])
         surface = options["surface"]
         queries, documents = read_labelled(path)
+        evidence = None  # the surface's lexical-evidence rule reads its own rows only
         if documents:
             vectors = embed_texts([d["text"] for d in documents], role="passage")
             corpus = [(d["key"], v) for d, v in zip(documents, vectors, strict=True)]
@@ -78,6 +82,7 @@ class Command(BaseCommand):
             if loader is None:
                 raise CommandError(f"no corpus registered for {surface}; add document lines")
             corpus = loader()
+            evidence = relevance.evidence_rule(surface)
         if not corpus:
             raise CommandError(
                 f"the {surface} corpus is empty: load it first (activities: manage.py "
@@ -89,13 +94,13 @@ class Command(BaseCommand):
         )
         if missing:
             self.stderr.write(f"{len(missing)} labelled keys are not in the corpus: {missing[:5]}")
-        items = relevance.score_labelled(queries, corpus)
+        items = relevance.score_labelled(queries, corpus, evidence)
         result = relevance.fit(items, k=options["k"], max_lost=options["max_lost"])
         key = relevance.model_key()
         self.stdout.write(f"model {key}, surface {surface}: {len(corpus)} documents")
         self.stdout.write(
             f"{result.queries} queries ({result.off_topic_queries} off-topic), top {result.k}\n"
-            f"fitted gate {result.gate} ratio {result.ratio}\n"
+            f"fitted gate {result.gate} ratio {result.ratio} bare gate {result.bare_gate}\n"
             f"off-topic answered empty: {result.off_topic_empty:.1%}\n"
             f"relevant hits lost: {result.relevant_lost:.1%} (limit {options['max_lost']:.0%})\n"
             f"precision {result.precision_before:.3f} -> {result.precision:.3f}, "
@@ -115,5 +120,7 @@ class Command(BaseCommand):
             "recall": round(result.recall, 4),
             "k": result.k,
         }
-        entry = relevance.store_cut(surface, gate=result.gate, ratio=result.ratio, fit=fit)
+        entry = relevance.store_cut(
+            surface, gate=result.gate, ratio=result.ratio, bare_gate=result.bare_gate, fit=fit
+        )
         self.stdout.write(self.style.SUCCESS(f"stored {key} {surface}: {json.dumps(entry)}"))

@@ -24,17 +24,24 @@ class SearchRelevance:
     """ The relevance cut's decision for a semantic search (null on other paths).
 
         Attributes:
+            bare_gate (float | None): The gate a query must clear when none of its words or cues appears in the candidates
+                (null: the gate).
             calibrated (bool): False: no fitted parameters for the active model (relative rules only).
             dropped (int): Hits the cut removed.
+            evidence (bool): Whether a word or a kind/mood cue of the query appears in the candidates.
             gate (float):
+            noise (bool): The query is keyboard noise (repeated or neighbouring keys): off-topic.
             off_topic (bool):
             ratio (float | None):
             top_margin (float | None):
      """
 
+    bare_gate: float | None
     calibrated: bool
     dropped: int
+    evidence: bool
     gate: float
+    noise: bool
     off_topic: bool
     ratio: float | None
     top_margin: float | None
@@ -45,11 +52,18 @@ class SearchRelevance:
 
 
     def to_dict(self) -> dict[str, Any]:
+        bare_gate: float | None
+        bare_gate = self.bare_gate
+
         calibrated = self.calibrated
 
         dropped = self.dropped
 
+        evidence = self.evidence
+
         gate = self.gate
+
+        noise = self.noise
 
         off_topic = self.off_topic
 
@@ -63,9 +77,12 @@ class SearchRelevance:
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
+            "bareGate": bare_gate,
             "calibrated": calibrated,
             "dropped": dropped,
+            "evidence": evidence,
             "gate": gate,
+            "noise": noise,
             "offTopic": off_topic,
             "ratio": ratio,
             "topMargin": top_margin,
@@ -78,11 +95,23 @@ class SearchRelevance:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
+        def _parse_bare_gate(data: object) -> float | None:
+            if data is None:
+                return data
+            return cast(float | None, data)
+
+        bare_gate = _parse_bare_gate(d.pop("bareGate"))
+
+
         calibrated = d.pop("calibrated")
 
         dropped = d.pop("dropped")
 
+        evidence = d.pop("evidence")
+
         gate = d.pop("gate")
+
+        noise = d.pop("noise")
 
         off_topic = d.pop("offTopic")
 
@@ -103,9 +132,12 @@ class SearchRelevance:
 
 
         search_relevance = cls(
+            bare_gate=bare_gate,
             calibrated=calibrated,
             dropped=dropped,
+            evidence=evidence,
             gate=gate,
+            noise=noise,
             off_topic=off_topic,
             ratio=ratio,
             top_margin=top_margin,
