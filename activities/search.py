@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import re
 from datetime import datetime, time
 
 import numpy as np
@@ -48,7 +49,7 @@ from rag.cardinality import count_upto, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
-from rag.understand import keyboard_noise
+from rag.understand import keyboard_noise, yes_no_question
 
 logger = logging.getLogger(__name__)
 
@@ -338,6 +339,29 @@ def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnder
     return understood, apply_time(qs, plan)
 
 
+# Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
+# "可以一起打羽毛球吗"): activity nouns and the verbs of going, playing, learning and doing
+# things. Erring towards a request only keeps a search that might have been cut.
+ACTIVITY_WORDS = re.compile(
+    r"活动|去|哪里|哪儿|推荐|参加|报名|一起|聚会|玩|学|练|打|看|听|唱|跑|爬|逛|做|"
+    r"\b(events?|activit(y|ies)|things to do|where|join|meetups?|class(es)?|go|play|learn)\b",
+    re.IGNORECASE,
+)
+
+
+def answer_question(query: str, understood=None) -> bool:
+    """Return whether the query asks for an answer rather than for activities.
+
+    A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring my
+    dog?") is a request for activities only when it names them: an activity word, a kind of
+    activity or a time.
+    """
+    if not yes_no_question(query) or ACTIVITY_WORDS.search(query):
+        return False
+    found = getattr(understood, "found", None)
+    return not (found is not None and (found.kinds or found.time))
+
+
 def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood=None) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
@@ -356,6 +380,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             SURFACE,
             evidence=evidence,
             noise=keyboard_noise(query),
+            question=answer_question(query, understood),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

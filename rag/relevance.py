@@ -55,6 +55,10 @@ BARE_REASON = (
     "closer to them than to unrelated everyday text."
 )
 NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbouring keys."
+QUESTION_REASON = (
+    "Nothing fits: the query is a yes/no question that asks for an answer, not for something "
+    "to find here."
+)
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
 
@@ -271,20 +275,24 @@ def decide(
     *,
     evidence: bool = True,
     noise: bool = False,
+    question: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
     ``evidence``: whether a word or cue of the query appears in the candidates (without it the
-    bare gate applies); ``noise``: the query is keyboard noise (off-topic, whatever the scores).
+    bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
+    the query to be a question asking for an answer (both off-topic, whatever the scores).
     """
     flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
         return Decision(keep=[], top_margin=None, off_topic=False, cut=cut, **flags)
     margins = [background.margin(s) for s in scores]
     top = max(margins)
-    if noise or top < cut.gate_for(evidence):
+    if noise or question or top < cut.gate_for(evidence):
         if noise:
             reason = NOISE_REASON
+        elif question:
+            reason = QUESTION_REASON
         else:
             reason = OFF_TOPIC_REASON if top < cut.gate else BARE_REASON
         return Decision(
@@ -314,9 +322,17 @@ def judge(
     *,
     evidence: bool = True,
     noise: bool = False,
+    question: bool = False,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface."""
-    return decide(scores, background_of(vector), cut_for(surface), evidence=evidence, noise=noise)
+    return decide(
+        scores,
+        background_of(vector),
+        cut_for(surface),
+        evidence=evidence,
+        noise=noise,
+        question=question,
+    )
 
 
 # --- calibration --------------------------------------------------------------------------

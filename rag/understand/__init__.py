@@ -105,6 +105,7 @@ from rag.understand.cues import (
     match_lexicon,
     normalise,
     scan_places,
+    yes_no_question,
 )
 from rag.understand.scan import scan
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
@@ -118,6 +119,7 @@ __all__ = [
     "Understanding",
     "Window",
     "keyboard_noise",
+    "yes_no_question",
     "understand",
 ]
 

@@ -198,6 +198,33 @@ def keyboard_noise(text: str) -> bool:
     return bool(tokens) and all(_keyboard_run(token) for token in tokens)
 
 
+# --- questions that ask for an answer --------------------------------------------------------
+
+# A yes/no question about what is allowed or true: a modal verb and a closing 吗/嘛
+# ("孕期可以喝咖啡吗", "猫能吃巧克力吗"), or in English a leading "can I", "is it", "should I".
+_ZH_MODALS = re.compile(r"可以|可不可以|能不能|能否|能|会不会|是不是|该不该|应该|要不要|需不需要")
+_ZH_CLOSING = re.compile(r"[吗嘛][\s?？!！。.~～]*$")
+_EN_YES_NO = re.compile(
+    r"^\s*(can|could|may|should|shall)\s+(i|we|you)\b|^\s*(is|are)\s+(it|they|there)\b"
+    r"|^\s*(do|does|did)\s+(i|you|we|it)\b"
+)
+
+
+def yes_no_question(text: str) -> bool:
+    """Return whether a query is a yes/no question about what is allowed or true.
+
+    Such a query asks for an answer ("孕期可以喝咖啡吗": may I?), not for things to do; a
+    surface that finds things decides what else would make it a request (activities: a word
+    such as 活动 or 去哪, a kind, a time).
+    """
+    normalised = normalise(text or "")[0].strip()
+    if not normalised:
+        return False
+    if _HAN_RE.search(normalised):
+        return bool(_ZH_CLOSING.search(normalised) and _ZH_MODALS.search(normalised))
+    return bool(_EN_YES_NO.search(normalised))
+
+
 # --- language ---------------------------------------------------------------------------------
 
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

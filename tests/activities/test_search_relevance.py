@@ -65,3 +65,24 @@ def test_cut_is_skipped_when_the_reference_sample_cannot_be_embedded(demo_activi
     outcome = activities_search(semantic_query="量子力学考试复习", limit=5)
     assert len(outcome["results"]) == 5
     assert outcome["meta"]["relevance"] is None
+
+
+def test_a_yes_no_question_answers_an_empty_list_with_its_own_reason(api_client, demo_activities):
+    from rag.relevance import QUESTION_REASON
+
+    response = api_client.post(
+        "/rag/search", {"semanticQuery": "孕期可以喝咖啡吗", "limit": 10}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["results"] == []
+    assert body["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.parametrize(
+    "query", ["可以带孩子去玩水吗", "能学游泳吗", "can I join a hiking group?"]
+)
+def test_a_yes_no_question_naming_activities_is_still_searched(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["meta"]["reason"] != QUESTION_REASON

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rag.understand import Lexicon, keyboard_noise, understand
+from rag.understand import Lexicon, keyboard_noise, understand, yes_no_question
 from rag.understand.words import MAX_DISTANCE
 
 SH = ZoneInfo("Asia/Shanghai")
@@ -379,3 +379,19 @@ def test_a_negated_lexicon_word_names_no_mood(text, moods):
     now = datetime(2026, 11, 25, 10, tzinfo=ZoneInfo("Asia/Shanghai"))
     found = understand(text, now=now, lexicon=MOODS)
     assert [c.label for c in found.moods] == moods
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["孕期可以喝咖啡吗", "猫能吃巧克力吗？", "can I drink coffee when pregnant", "is it safe?"],
+)
+def test_modal_questions_closing_with_a_question_word_are_yes_no_questions(text):
+    assert yes_no_question(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["有没有读书会", "周末去哪玩", "能不能推荐个周末活动", "live music this weekend", "吗", ""],
+)
+def test_requests_and_open_questions_are_not_yes_no_questions(text):
+    assert not yes_no_question(text)
