@@ -5,6 +5,7 @@ research?" / "Adoption agencies"), and the turns of one conversation (one ``chat
 about one thing. After the reciprocal-rank fusion of the lexical and semantic lists, memory
 hybrid search therefore
 
+0. **weights the lists**: the semantic list counts ``LIST_WEIGHTS`` (1.5) times a lexical one;
 1. **adds neighbours**: each of the best ``NEIGHBOUR_ANCHORS`` fused turns lends
    ``NEIGHBOUR_WEIGHT`` of its score to the turn before and the turn after it in its chat
    (passing the same filter), which may enter the list that way;
@@ -32,10 +33,31 @@ from rag.replicas import read_alias
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
 # about 0.02 recall@10 on its own).
 FUSION_K = 10
+# Weight of each fused list (lexical ``ts_rank_cd``, semantic, BM25), in that order. Two of the
+# three lists match words, so with equal votes a turn that shares the question's words outranked
+# one that shares its meaning; weighting the semantic list 1.5 restores the balance (LoCoMo:
+# docs/BENCHMARKS.md, "Memory").
+LIST_WEIGHTS = (1.0, 1.5, 1.0)
 NEIGHBOUR_ANCHORS = 20
 NEIGHBOUR_WEIGHT = 0.1
 CHAT_TOP = 3
 CHAT_BOOST = 0.3
+
+
+def fused_scores(fused, weights=LIST_WEIGHTS, k: int = FUSION_K) -> dict:
+    """Return each fused key's weighted reciprocal-rank score: the sum of ``w / (k + rank)``.
+
+    ``fused`` is :func:`rag.search.rrf`'s answer (each item's rank in every list, None where
+    absent); list i counts ``weights[i]`` (1 for a list beyond the weights).
+    """
+    out = {}
+    for item in fused:
+        out[item.key] = sum(
+            (weights[i] if i < len(weights) else 1.0) / (k + rank)
+            for i, rank in enumerate(item.ranks)
+            if rank is not None
+        )
+    return out
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:

@@ -68,6 +68,22 @@ def test_boost_chats_without_semantic_candidates_changes_nothing(turns):
     assert ranking.boost_chats(scores, []) == scores
 
 
+def test_fused_scores_weigh_the_semantic_list_above_a_lexical_one():
+    from rag.search import rrf
+
+    fused = rrf([["lexical-only"], ["semantic-only"], []], k=ranking.FUSION_K)
+    scores = ranking.fused_scores(fused, weights=(1.0, 1.5, 1.0))
+    assert scores["semantic-only"] == pytest.approx(1.5 * scores["lexical-only"])
+
+
+def test_fused_scores_sum_every_list_a_key_is_in():
+    from rag.search import rrf
+
+    fused = rrf([["x", "y"], ["y"]], k=10)
+    scores = ranking.fused_scores(fused, weights=(1.0, 2.0), k=10)
+    assert scores == {"x": pytest.approx(1 / 11), "y": pytest.approx(1 / 12 + 2 / 11)}
+
+
 @pytest.fixture
 def english(user):
     """Store English turns of ``user`` in one chat (segmented like real rows, no vectors)."""
