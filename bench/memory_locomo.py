@@ -339,8 +339,9 @@ def report(
         markdown_table(headers, rows),
         "",
         "Reference (same local model, outside the service): semantic 0.52, BM25 0.51, "
-        "plain fusion 0.57 recall@10. Hybrid before issue 11: 0.660 (HTTP); before the "
-        "semantic list's weight 1.5 (`memory.ranking.LIST_WEIGHTS`): 0.740 (in-process). "
+        "plain fusion 0.57 recall@10. Hybrid before issue 11: 0.660 (HTTP); with RRF k 10, "
+        "neighbours 20 x 0.1, the BM25 list and the chat boost from semantic similarities: "
+        "0.740 (in-process, same data). "
         "Target (issue 11): hybrid recall@10 >= 0.75 over all 10 conversations through HTTP: "
         + target_met(recall, n_conversations)
         + ". Temporal: the `temporal` columns.",
