@@ -8,10 +8,10 @@ hybrid search therefore
 1. **adds neighbours**: each of the best ``NEIGHBOUR_ANCHORS`` fused turns lends
    ``NEIGHBOUR_WEIGHT`` of its score to the turn before and the turn after it in its chat
    (passing the same filter), which may enter the list that way;
-2. **boosts whole chats**: a chat's score is the mean semantic similarity of its best
-   ``CHAT_TOP`` turns among the semantic candidates (the pool's lowest similarity standing in
-   for missing ones); a turn gains ``CHAT_BOOST`` times the best fused score times a third of
-   its chat's z-score over the chats present (when positive).
+2. **boosts whole chats**: a chat's score is the sum of the scores of its best ``CHAT_TOP``
+   turns after step 1 (so a chat that several lists, or several turns, point to stands out); a
+   turn gains ``CHAT_BOOST`` times the best score times a third of its chat's z-score over the
+   chats present (when positive).
 
 Each constant was kept because it raised hybrid recall@10 on LoCoMo (docs/BENCHMARKS.md,
 "Memory"); the figures of each step are there.
@@ -30,12 +30,12 @@ from rag.replicas import read_alias
 
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
-# about 0.02 recall@10 on its own).
-FUSION_K = 10
-NEIGHBOUR_ANCHORS = 20
-NEIGHBOUR_WEIGHT = 0.1
+# about 0.02 recall@10 on its own; 10 -> 5 with the constants below, 0.012 more).
+FUSION_K = 5
+NEIGHBOUR_ANCHORS = 40
+NEIGHBOUR_WEIGHT = 0.3
 CHAT_TOP = 3
-CHAT_BOOST = 0.3
+CHAT_BOOST = 0.4
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
@@ -94,27 +94,23 @@ def chat_ids(ids: list[int]) -> dict[int, str]:
         return dict(cursor.fetchall())
 
 
-def boost_chats(scores: dict[int, float], pairs: list[tuple]) -> dict[int, float]:
-    """Return ``scores`` raised for turns of chats whose best semantic candidates score high.
+def boost_chats(scores: dict[int, float]) -> dict[int, float]:
+    """Return ``scores`` raised for the turns of chats whose best turns score high.
 
-    ``pairs`` are the semantic candidates (id, similarity), best first; without them (a
-    degraded search) the scores are returned as they are.
+    A chat's score is the sum of its best ``CHAT_TOP`` scores; a turn gains ``CHAT_BOOST``
+    times the best score times a third of its chat's z-score over the chats present (when
+    positive). One chat alone (or none) changes nothing.
     """
-    if not pairs or not scores:
+    if not scores:
         return scores
-    chat_of = chat_ids(list({*scores, *(pk for pk, _ in pairs)}))
-    lowest = float(pairs[-1][1])
-    sims: dict[str, list[float]] = defaultdict(list)
-    for pk, sim in pairs:
+    chat_of = chat_ids(list(scores))
+    per_chat: dict[str, list[float]] = defaultdict(list)
+    for pk, score in scores.items():
         if pk in chat_of:
-            sims[chat_of[pk]].append(float(sim))
-
-    def chat_score(chat: str) -> float:
-        best = sorted(sims.get(chat, []), reverse=True)[:CHAT_TOP]
-        return statistics.fmean(best + [lowest] * (CHAT_TOP - len(best)))
-
-    chats = {chat_of[pk] for pk in scores if pk in chat_of} | set(sims)
-    by_chat = {chat: chat_score(chat) for chat in chats}
+            per_chat[chat_of[pk]].append(score)
+    by_chat = {chat: sum(sorted(v, reverse=True)[:CHAT_TOP]) for chat, v in per_chat.items()}
+    if len(by_chat) < 2:
+        return scores
     mean = statistics.fmean(by_chat.values())
     spread = statistics.pstdev(by_chat.values()) or 1e-9
     top = max(scores.values())

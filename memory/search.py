@@ -448,7 +448,7 @@ def hybrid_search(
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}
     if vector is not None:  # a degraded answer stays the lexical list alone
-        scores = ranking.boost_chats(ranking.add_neighbours(scores, flt), pairs)
+        scores = ranking.boost_chats(ranking.add_neighbours(scores, flt))
     best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
     missing = [pk for pk in best if pk not in sims]
     if vector is not None:

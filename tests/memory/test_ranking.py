@@ -51,21 +51,25 @@ def test_add_neighbours_credits_a_share_of_the_anchor_score(turns):
     assert turns["b0"] not in scores
 
 
-def test_boost_chats_raises_a_turn_of_the_chat_most_like_the_query(turns):
-    pairs = [
-        (turns["a0"], 0.90),
-        (turns["a2"], 0.89),
-        (turns["a3"], 0.88),
-        (turns["b1"], 0.50),
-        (turns["b2"], 0.40),
-    ]
-    boosted = ranking.boost_chats({turns["a1"]: 1.0, turns["b0"]: 1.0}, pairs)
-    assert boosted[turns["a1"]] > boosted[turns["b0"]] == 1.0
+def test_boost_chats_raises_a_turn_of_the_chat_whose_best_turns_score_high(turns):
+    scores = {
+        turns["a0"]: 0.9,
+        turns["a2"]: 0.8,
+        turns["a1"]: 0.5,
+        turns["b0"]: 0.5,
+        turns["b1"]: 0.1,
+    }
+    boosted = ranking.boost_chats(scores)
+    assert boosted[turns["a1"]] > boosted[turns["b0"]] == 0.5
 
 
-def test_boost_chats_without_semantic_candidates_changes_nothing(turns):
-    scores = {turns["a1"]: 0.5}
-    assert ranking.boost_chats(scores, []) == scores
+def test_boost_chats_with_one_chat_changes_nothing(turns):
+    scores = {turns["a1"]: 0.5, turns["a2"]: 0.4}
+    assert ranking.boost_chats(scores) == scores
+
+
+def test_boost_chats_of_nothing_is_nothing():
+    assert ranking.boost_chats({}) == {}
 
 
 @pytest.fixture
