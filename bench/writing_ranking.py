@@ -8,8 +8,10 @@ bonus off (``LEXICAL_WEIGHT = 0``, the ranking before issue 11), so the gain is 
 
 The first ``--articles`` articles are loaded into a book of the benchmark's own database
 (``bench_writing_ranking`` on the embedded server, or ``--database-url``) and chunked once;
-a later run reuses the chunked chapters and, with ``--index-seconds``, stops indexing after
-that long and scores only the questions whose chapter is chunked (the output says how many)::
+a later run reuses the chunked chapters. Without ``--index-seconds`` every article is indexed
+and every question asked; with it, indexing stops after that long and only the questions whose
+chapter is chunked are scored (the output says how many). ``SEARCH_TIME_BUDGET_SECONDS`` is set
+to 60 (default 3) so a loaded machine does not degrade queries to full text::
 
     python bench/writing_ranking.py --datasets ../shared/datasets [--articles 250]
         [--index-seconds 600] [--database-url URL]
@@ -60,27 +62,30 @@ def ensure_book(titles, articles, index_seconds: float | None):
     if book is None:
         chapters = [(t, [p["context"] for p in articles[t]]) for t in titles]
         book, _ = load_book(user, title, chapters)
-    done = set(ChildChunk.objects.filter(book=book).values_list("chapter_id", flat=True))
     started = time.perf_counter()
-    for chapter_id in (
-        Chapter.objects.filter(book=book).order_by("sequence").values_list("pk", flat=True)
-    ):
-        if chapter_id in done:
-            continue
-        if index_seconds is not None and time.perf_counter() - started > index_seconds:
+    ids = list(Chapter.objects.filter(book=book).order_by("sequence").values_list("pk", flat=True))
+    while True:
+        done = set(ChildChunk.objects.filter(book=book).values_list("chapter_id", flat=True))
+        pending = [c for c in ids if c not in done]
+        if not pending:
             break
-        chunk_chapter(chapter_id)
+        for chapter_id in pending:
+            if index_seconds is not None and time.perf_counter() - started > index_seconds:
+                return user, book
+            # "locked": another process (a second indexer) holds it; the next round waits.
+            chunk_chapter(chapter_id)
+        time.sleep(1)
     return user, book
 
 
-def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float, float, int]:
-    """Return hit@1, hit@5 and the question count over the chunked chapters."""
+def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float, float, int, int]:
+    """Return hit@1, hit@5, the question count over the chunked chapters and degraded answers."""
     import writing.search as search
     from writing.models import Chapter, ChildChunk
 
     done = set(ChildChunk.objects.filter(book=book).values_list("chapter_id", flat=True))
     by_sequence = dict(Chapter.objects.filter(book=book).values_list("sequence", "pk"))
-    h1 = h5 = n = 0
+    h1 = h5 = n = degraded = 0
     patch = (
         mock.patch.object(search, "LEXICAL_WEIGHT", weight)
         if weight is not None
@@ -93,14 +98,29 @@ def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float,
                 continue
             for paragraph in articles[title]:
                 for qa in paragraph["qas"]:
-                    found = search.writing_search(
+                    answer = search.writing_search(
                         user=user, query=qa["question"], book=book.pk, top_k=5
-                    )["results"]
+                    )
+                    found = answer["results"]
+                    degraded += bool(answer["degraded"])
                     chapters = [r["chapter_id"] for r in found]
                     h1 += chapters[:1] == [chapter_id]
                     h5 += chapter_id in chapters
                     n += 1
-    return h1 / max(n, 1), h5 / max(n, 1), n
+    return h1 / max(n, 1), h5 / max(n, 1), n, degraded
+
+
+def memoised_query_vectors(search) -> None:
+    """Embed each question once for both passes: the vector does not depend on the ranking."""
+    real = search.embed_query
+    vectors: dict[str, list[float]] = {}
+
+    def embed_query(query, **kwargs):
+        if query not in vectors:
+            vectors[query] = real(query, **kwargs)
+        return vectors[query]
+
+    search.embed_query = embed_query
 
 
 def main() -> None:
@@ -116,26 +136,46 @@ def main() -> None:
     setup_django(migrate=True)
     import writing.search as search
 
+    print(
+        "SEARCH_TIME_BUDGET_SECONDS",
+        os.environ["SEARCH_TIME_BUDGET_SECONDS"],
+        "(default 3; so a loaded machine does not degrade queries); other settings as shipped",
+        flush=True,
+    )
+
     titles, articles = load(args.datasets, args.articles)
     user, book = ensure_book(titles, articles, args.index_seconds)
+    memoised_query_vectors(search)
     rows = []
     for label, weight in (
         ("dense only (full-text bonus off, before issue 11)", 0.0),
         (f"as shipped (full-text bonus {search.LEXICAL_WEIGHT:g})", None),
     ):
         t0 = time.perf_counter()
-        h1, h5, n = evaluate(user, book, titles, articles, weight)
-        rows.append([label, f"{h1:.3f}", f"{h5:.3f}", n])
-        print(label, f"hit@1 {h1:.4f} hit@5 {h5:.4f} n={n} ({time.perf_counter() - t0:.0f} s)")
+        h1, h5, n, degraded = evaluate(user, book, titles, articles, weight)
+        rows.append([label, f"{h1:.3f}", f"{h5:.3f}", n, degraded])
+        print(
+            label,
+            f"hit@1 {h1:.4f} hit@5 {h5:.4f} n={n} degraded={degraded}",
+            f"({time.perf_counter() - t0:.0f} s)",
+            flush=True,
+        )
     from writing.models import ChildChunk
 
     chunked = ChildChunk.objects.filter(book=book).values("chapter_id").distinct().count()
+    scope = (
+        f"all {chunked} articles"
+        if chunked == len(titles)
+        else f"the first {chunked} chunked articles (of {len(titles)} loaded)"
+    )
     body = (
-        f"Questions of the first {chunked} chunked articles of CMRC 2018 dev (of "
-        f"{len(titles)} loaded), asked through `writing_search` (top 5); a hit is a parent of "
-        "the question's article. Default live settings; `SEARCH_TIME_BUDGET_SECONDS` 60 so a "
-        "loaded machine does not degrade queries to full text.\n\n"
-        + markdown_table(["ranking", "hit@1", "hit@5", "questions"], rows)
+        f"Questions of {scope} of CMRC 2018 dev, every one indexed in one book and every "
+        "question asked through `writing_search` (top 5); a hit is a parent of the question's "
+        "article. Default live settings, with one change: `SEARCH_TIME_BUDGET_SECONDS` 60 "
+        "(default 3) so a loaded machine does not degrade queries to full text (the degraded "
+        "column counts answers that did). Each question is embedded once and its vector reused "
+        "by both rankings.\n\n"
+        + markdown_table(["ranking", "hit@1", "hit@5", "questions", "degraded"], rows)
     )
     print(body)
     write_section(
