@@ -4,7 +4,8 @@ Each question is asked through ``writing.search.writing_search`` (the product's 
 dense children, grouping by parent, each StoryBlock once, the full-text bonus) and counts a
 hit when the returned parent belongs to the question's article (one chapter per article
 title, paragraphs are story blocks). The same questions are asked again with the full-text
-bonus off (``LEXICAL_WEIGHT = 0``, the ranking before issue 11), so the gain is visible.
+bonus off (``LEXICAL_WEIGHT = 0``, the ranking before issue 11) and with the first issue-11 bonus
+(``ts_rank_cd``, weight 0.03), so the gain is visible.
 
 The first ``--articles`` articles are loaded into a book of the benchmark's own database
 (``bench_writing_ranking`` on the embedded server, or ``--database-url``) and chunked once;
@@ -78,7 +79,25 @@ def ensure_book(titles, articles, index_seconds: float | None):
     return user, book
 
 
-def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float, float, int, int]:
+def ts_rank_bonus(children_qs, query: str, parent_ids) -> dict[int, float]:
+    """Return the full-text bonus used before the word-weight one (for comparison only).
+
+    ``{parent_id: best ts_rank_cd among its children / the query's best}`` over the 15 best
+    full-text hits (3 x top 5), as ``writing.search`` computed it with weight 0.03.
+    """
+    from rag.search import fulltext_search
+
+    hits, _ = fulltext_search(children_qs, query, k=15, default_operator="or", drop_stopwords=True)
+    best: dict[int, float] = {}
+    for hit in hits:
+        best[hit.obj.parent_id] = max(best.get(hit.obj.parent_id, 0.0), float(hit.score))
+    top = max(best.values(), default=0.0)
+    return {p: v / top for p, v in best.items()} if top > 0 else {}
+
+
+def evaluate(
+    user, book, titles, articles, weight: float | None, lexical=None
+) -> tuple[float, float, int, int]:
     """Return hit@1, hit@5, the question count over the chunked chapters and degraded answers."""
     import writing.search as search
     from writing.models import Chapter, ChildChunk
@@ -91,7 +110,12 @@ def evaluate(user, book, titles, articles, weight: float | None) -> tuple[float,
         if weight is not None
         else mock.patch.object(search, "LEXICAL_WEIGHT", search.LEXICAL_WEIGHT)
     )
-    with patch:
+    lexical_patch = (
+        mock.patch.object(search, "_lexical", lexical)
+        if lexical is not None
+        else mock.patch.object(search, "_lexical", search._lexical)
+    )
+    with patch, lexical_patch:
         for seq, title in enumerate(titles, start=1):
             chapter_id = by_sequence.get(seq)
             if chapter_id not in done:
@@ -147,12 +171,13 @@ def main() -> None:
     user, book = ensure_book(titles, articles, args.index_seconds)
     memoised_query_vectors(search)
     rows = []
-    for label, weight in (
-        ("dense only (full-text bonus off, before issue 11)", 0.0),
-        (f"as shipped (full-text bonus {search.LEXICAL_WEIGHT:g})", None),
+    for label, weight, lexical in (
+        ("dense only (word bonus off, before issue 11)", 0.0, None),
+        ("ts_rank_cd bonus 0.03 (the first issue-11 ranking)", 0.03, ts_rank_bonus),
+        (f"as shipped (word-weight bonus {search.LEXICAL_WEIGHT:g})", None, None),
     ):
         t0 = time.perf_counter()
-        h1, h5, n, degraded = evaluate(user, book, titles, articles, weight)
+        h1, h5, n, degraded = evaluate(user, book, titles, articles, weight, lexical)
         rows.append([label, f"{h1:.3f}", f"{h5:.3f}", n, degraded])
         print(
             label,
@@ -174,7 +199,7 @@ def main() -> None:
         "article. Default live settings, with one change: `SEARCH_TIME_BUDGET_SECONDS` 60 "
         "(default 3) so a loaded machine does not degrade queries to full text (the degraded "
         "column counts answers that did). Each question is embedded once and its vector reused "
-        "by both rankings.\n\n"
+        "by every ranking.\n\n"
         + markdown_table(["ranking", "hit@1", "hit@5", "questions", "degraded"], rows)
     )
     print(body)
