@@ -49,6 +49,8 @@ logger = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
 LEXICAL_WEIGHT = 0.1
+# Each query word costs one indexed COUNT: a long query weighs its first words only.
+MAX_LEXICAL_WORDS = 32
 ORDERS = ("relevance", "story")
 
 
@@ -124,11 +126,13 @@ def _lexical(children_qs, query: str, parent_ids: list[int]) -> dict[int, float]
 
     Words: the query in jieba precise mode without stopwords; a word weighs its inverse
     document frequency over the children in scope, ``log(1 + n / df)`` (``df`` counted through
-    the full-text index; a word no child holds weighs ``log(1 + n)``). A parent scores the
+    the full-text index; a word no child holds weighs ``log(1 + n)``; the first
+    ``MAX_LEXICAL_WORDS`` words only). A parent scores the
     weight of the words its children hold (their jieba ``search_text``) over the weight of all
     the words, 0 to 1: a rare name of the question counts far more than a common word.
     """
     terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
+    terms = terms[:MAX_LEXICAL_WORDS]
     if not terms or not parent_ids:
         return {}
     n = children_qs.count()

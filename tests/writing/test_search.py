@@ -139,6 +139,22 @@ def test_a_rare_query_word_weighs_more_than_a_common_one(user, make_chapter, sma
 
 
 @pytest.mark.django_db
+def test_a_long_query_counts_its_first_words_only(user, make_chapter, blocks, small_chunks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from writing.search import MAX_LEXICAL_WORDS
+
+    make_chapter(blocks)
+    query = " ".join(f"word{i}" for i in range(3 * MAX_LEXICAL_WORDS))
+    with CaptureQueriesContext(connection) as captured:
+        writing_search(user=user, query=query, top_k=4)
+    sqls = [q["sql"].upper() for q in captured.captured_queries]
+    word_counts = [q for q in sqls if "COUNT(" in q and "TO_TSQUERY" in q]
+    assert 0 < len(word_counts) <= MAX_LEXICAL_WORDS  # one document count per word weighed
+
+
+@pytest.mark.django_db
 def test_order_story(user, make_chapter, blocks, small_chunks):
     second = make_chapter(blocks[2:], sequence=2, title="第二回")
     first = make_chapter(blocks[:2], sequence=1, title="第一回")
