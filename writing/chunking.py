@@ -10,7 +10,10 @@ Parent size control (live settings ``parent_min_chars`` / ``parent_max_chars``):
 
 Children: each parent's sentences (``split_sentences``) are embedded, adjacent
 similarities computed, cuts found by ``find_cliffs`` (mode/threshold/percentile from the
-live settings) and sentences packed into children by ``pack_sentences``.
+live settings) and sentences packed into children by ``pack_sentences``. A parent shorter
+than ``2 * child_min_chars`` is one child whatever the cuts (:func:`single_child`): its
+sentences are not embedded (its analysis has no similarities), which spares about half the
+provider work of a novel chapter.
 """
 
 from __future__ import annotations
@@ -173,14 +176,29 @@ def group_parents(group: list[BlockText], cfg: ChunkConfig) -> list[ParentPlan]:
     return [ParentPlan(segments, SEPARATOR.join(parts))]
 
 
+def single_child(spans: list[Span], cfg: ChunkConfig) -> bool:
+    """Return whether the sentences make one child whatever the cliffs say.
+
+    ``pack_sentences`` makes every child at least ``child_min`` long (or one child of a shorter
+    text), so sentences covering fewer than ``2 * child_min`` characters always form one child.
+    """
+    return not spans or spans[-1].end - spans[0].start < 2 * cfg.child_min
+
+
 def plan_children(parent: ParentPlan, cfg: ChunkConfig) -> ParentPlan:
     """Fill in the sentences, similarities, cuts and children of a parent."""
     text = parent.text
     spans = split_sentences(text)
-    sims = _embed_sentences(text, spans)
-    cuts = find_cliffs(
-        sims, threshold=cfg.cliff_threshold, mode=cfg.cliff_mode, percentile=cfg.cliff_percentile
-    )
+    if single_child(spans, cfg):
+        sims, cuts = [], []  # one child whatever the cuts: no sentence needs embedding
+    else:
+        sims = _embed_sentences(text, spans)
+        cuts = find_cliffs(
+            sims,
+            threshold=cfg.cliff_threshold,
+            mode=cfg.cliff_mode,
+            percentile=cfg.cliff_percentile,
+        )
     packed = pack_sentences(
         spans, min_chars=cfg.child_min, max_chars=cfg.child_max, cuts=cuts, text=text
     )

@@ -11,13 +11,15 @@ Score (when the live setting ``parent_size_normalization`` is on)::
 median size of all parents in the searched scope (the book, the chapters, or all the
 user's books). Without normalisation, ``score = raw + LEXICAL_WEIGHT * lexical``.
 
-``lexical`` (0 to 1) is the best full-text rank (``ts_rank_cd`` over the children's jieba
-``search_text``, the same query as the degraded path) among the parent's children, divided by
-the query's best full-text rank in the scope: the parent holding the question's own words gains
-up to ``LEXICAL_WEIGHT`` (0.03, a few hundredths: e5's similarities of one query differ by
-about that much, so the words break near-ties without overriding the meaning). Only parents
-the dense search found are re-ranked. Measured on CMRC 2018 dev (docs/BENCHMARKS.md); reciprocal
-rank fusion with the full-text list and weights above 0.08 scored lower than dense alone.
+``lexical`` (0 to 1) is the share of the query's word weight that the parent's children hold
+(:func:`_lexical`): each query word (jieba, stopwords dropped) weighs its inverse document
+frequency over the children in scope, so the parent holding the question's rare words (a name,
+a title) gains up to ``LEXICAL_WEIGHT`` (0.1; e5's similarities of one query differ by a few
+hundredths, so the words break near-ties without overriding the meaning). Only parents the
+dense search found are re-ranked. Measured on CMRC 2018 dev (docs/BENCHMARKS.md, "Writing:
+search ranking"): this weighting beat the earlier bonus (``ts_rank_cd`` of the best child over
+the query's best, weight 0.03), and held over weights 0.08-0.12; reciprocal rank fusion with
+the full-text list scored lower than dense alone.
 
 Degraded: when the query cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the provider
 is down or slow), the children are found by full text instead (``ts_rank_cd`` over their
@@ -32,18 +34,23 @@ import math
 import statistics
 from dataclasses import dataclass, field
 
+from django.contrib.postgres.search import SearchQuery
+
 from config.errors import InvalidArgument, NotFound
 from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.replicas import read_snapshot
-from rag.search import fulltext_search, vector_search
+from rag.search import TS_CONFIG, fulltext_search, search_vector, vector_search
+from rag.text import STOPWORDS, quote_lexeme, segment_query
 from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment
 from writing.selectors import book_get
 
 logger = logging.getLogger(__name__)
 
 MAX_TOP_K = 50
-LEXICAL_WEIGHT = 0.03
+LEXICAL_WEIGHT = 0.1
+# Each query word costs one indexed COUNT: a long query weighs its first words only.
+MAX_LEXICAL_WORDS = 32
 ORDERS = ("relevance", "story")
 
 
@@ -114,15 +121,39 @@ def once_per_block(ranked: list[ParentResult], segments: dict[int, list[int]]):
     return kept
 
 
-def _lexical(children_qs, query: str, k: int) -> dict[int, float]:
-    """Return ``{parent_id: best full-text rank of its children / the query's best rank}``."""
-    hits, _ = fulltext_search(children_qs, query, k=k, default_operator="or", drop_stopwords=True)
-    best: dict[int, float] = {}
-    for hit in hits:
-        parent_id = hit.obj.parent_id
-        best[parent_id] = max(best.get(parent_id, 0.0), float(hit.score))
-    top = max(best.values(), default=0.0)
-    return {p: v / top for p, v in best.items()} if top > 0 else {}
+def _lexical(children_qs, query: str, parent_ids: list[int]) -> dict[int, float]:
+    """Return ``{parent_id: share of the query's word weight found in the parent's children}``.
+
+    Words: the query in jieba precise mode without stopwords; a word weighs its inverse
+    document frequency over the children in scope, ``log(1 + n / df)`` (``df`` counted through
+    the full-text index; a word no child holds weighs ``log(1 + n)``; the first
+    ``MAX_LEXICAL_WORDS`` words only). A parent scores the
+    weight of the words its children hold (their jieba ``search_text``) over the weight of all
+    the words, 0 to 1: a rare name of the question counts far more than a common word.
+    """
+    terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
+    terms = terms[:MAX_LEXICAL_WORDS]
+    if not terms or not parent_ids:
+        return {}
+    n = children_qs.count()
+    if not n:
+        return {}
+    vector = search_vector("search_text")
+    weights = {}
+    for term in terms:
+        matches = SearchQuery(quote_lexeme(term), search_type="raw", config=TS_CONFIG)
+        df = children_qs.alias(_vector=vector).filter(_vector=matches).count()
+        weights[term] = math.log(1 + n / max(df, 1))
+    total = sum(weights.values())
+    words: dict[int, set[str]] = {}
+    for parent_id, text in ChildChunk.objects.filter(parent_id__in=parent_ids).values_list(
+        "parent_id", "search_text"
+    ):
+        words.setdefault(parent_id, set()).update(text.split())
+    return {
+        parent_id: sum(w for t, w in weights.items() if t in found) / total
+        for parent_id, found in words.items()
+    }
 
 
 def _scope(user, book, chapters):
@@ -191,7 +222,6 @@ def _search(
     else:
         # The filter is part of the queryset: vector_search applies it before the NN scan.
         hits, report = vector_search(children_qs, vector, k=top_k * 3)
-    lexical = _lexical(children_qs, query, top_k * 3) if vector is not None else {}
     grouped: dict[int, ParentResult] = {}
     for hit in hits:
         child = hit.obj
@@ -203,6 +233,7 @@ def _search(
         )
     if not grouped:
         return {"results": [], "median_parent_size": None, "path": report.path}
+    lexical = _lexical(children_qs, query, list(grouped)) if vector is not None else {}
     parents = ParentChunk.objects.select_related("chapter", "first_block").in_bulk(list(grouped))
     sizes = list(parents_qs.values_list("size", flat=True))
     median_size = float(statistics.median(sizes)) if sizes else 0.0

@@ -14,8 +14,8 @@ def similarity_chart(sims: list[float], cuts: list[int], child_ends: list[int]) 
     """
     if not sims:
         return (
-            '<svg width="200" height="24"><text x="0" y="16" font-size="12">'
-            "fewer than two sentences</text></svg>"
+            '<svg width="360" height="24"><text x="0" y="16" font-size="12">'
+            "not compared: fewer than two sentences or too short for two children</text></svg>"
         )
     lo, hi = min(sims), max(sims)
     span = (hi - lo) or 1.0

@@ -120,12 +120,16 @@ def test_delete_cascades(api_client, api_chapter):
     assert api_client.delete(f"/api/books/{api_chapter['book']}/").status_code == 204
 
 
-def test_staff_pages(client, staff_user, api_chapter):
+def test_staff_pages(client, staff_user, api_chapter, make_chapter, blocks):
     assert client.get("/staff/writing/").status_code == 302  # login required
     client.force_login(staff_user)
     assert "第一回" in client.get("/staff/writing/").content.decode()
     page = client.get(f"/staff/writing/chapters/{api_chapter['id']}/").content.decode()
-    assert "<svg" in page and "polyline" in page and "Parent" in page
+    # Each block is one parent too short for two children: its sentences were not compared.
+    assert "<svg" in page and "not compared" in page and "Parent" in page
+    longer = make_chapter(["".join(blocks[:2])], sequence=2)  # room for two children
+    page = client.get(f"/staff/writing/chapters/{longer.pk}/").content.decode()
+    assert "polyline" in page
     found = client.get(f"/staff/writing/books/{api_chapter['book']}/search/", {"q": "猪八戒"})
     assert found.status_code == 200 and "raw" in found.content.decode()
 

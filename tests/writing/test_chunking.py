@@ -1,10 +1,15 @@
-"""Chunk properties: coverage, order, sizes, parent size control, no chapter crossing."""
+"""Chunk properties: coverage, order, sizes, parent size control, no chapter crossing, and
+no sentence embedding where the cuts cannot matter."""
 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from writing.chunking import BlockText, ChunkConfig, group_blocks, plan_chapter
+from rag.chunking import Span, pack_sentences
+from writing import chunking
+from writing.chunking import BlockText, ChunkConfig, group_blocks, plan_chapter, single_child
 from writing.models import ChildChunk, ParentChunk, ParentSegment
 
 CFG = ChunkConfig(child_min=20, child_max=40, parent_min=15, parent_max=120)
@@ -123,3 +128,54 @@ def test_load_demo_queues_chunking_for_the_worker(django_capture_on_commit_callb
     assert Chapter.objects.count() == 10
     assert set(Chapter.objects.values_list("chunk_state", flat=True)) == {ChunkState.PENDING}
     assert len(callbacks) == 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    child_min=st.integers(min_value=1, max_value=60),
+    extra=st.integers(min_value=0, max_value=120),
+    data=st.data(),
+)
+def test_single_child_holds_whatever_the_cuts(child_min, extra, data):
+    """Sentences that single_child accepts pack into one child for any set of cuts."""
+    cfg = ChunkConfig(child_min=child_min, child_max=child_min + extra)
+    length = data.draw(st.integers(min_value=1, max_value=2 * child_min - 1))
+    inner = st.integers(min_value=1, max_value=max(1, length - 1))
+    bounds = sorted(b for b in data.draw(st.sets(inner, max_size=8)) if b < length)
+    edges = [0, *bounds, length]
+    spans = [Span(a, b) for a, b in zip(edges, edges[1:], strict=False)]
+    cuts = data.draw(st.sets(st.integers(min_value=0, max_value=len(spans) - 1)))
+    assert single_child(spans, cfg)
+    packed = pack_sentences(spans, min_chars=cfg.child_min, max_chars=cfg.child_max, cuts=cuts)
+    assert packed == [Span(0, length)]
+
+
+def _recording_embedder(monkeypatch):
+    calls: list[list[str]] = []
+
+    def embed(texts, **kwargs):
+        calls.append(list(texts))
+        return [[1.0, float(i)] for i in range(len(texts))]
+
+    monkeypatch.setattr(chunking, "embed_texts", embed)
+    return calls
+
+
+def test_short_parent_embeds_no_sentences(monkeypatch):
+    calls = _recording_embedder(monkeypatch)
+    text = "悟空笑了。八戒哭了。沙僧挑担。"  # several sentences, shorter than 2 * child_min
+    assert len(text) < 2 * CFG.child_min
+    parent = chunking.plan_children(chunking.ParentPlan([chunking.Segment(1, 0, 15, 0)], text), CFG)
+    assert calls == []
+    assert [(c.span.start, c.span.end) for c in parent.children] == [(0, len(text))]
+    assert parent.sims == [] and parent.cuts == []
+
+
+def test_parent_of_two_children_still_embeds_its_sentences(monkeypatch):
+    calls = _recording_embedder(monkeypatch)
+    text = "花果山上有一块仙石。" * 5  # 50 characters: room for two children of 20
+    assert len(text) >= 2 * CFG.child_min
+    segment = chunking.Segment(1, 0, len(text), 0)
+    parent = chunking.plan_children(chunking.ParentPlan([segment], text), CFG)
+    assert len(calls) == 1 and len(calls[0]) == 5
+    assert len(parent.sims) == 4

@@ -121,6 +121,40 @@ def test_the_parent_holding_the_querys_words_gets_the_lexical_bonus(
 
 
 @pytest.mark.django_db
+def test_a_rare_query_word_weighs_more_than_a_common_one(user, make_chapter, small_chunks):
+    make_chapter(
+        [
+            "师父骑着白马慢慢走过山岗，徒弟们跟在后面。",
+            "师父在寺里念经，一直念到天黑才停下。",
+            "师父看见河水很急，就叫大家先歇一歇。",
+            "沙和尚失手打碎了琉璃盏，被贬到流沙河。",
+        ]
+    )
+    results = writing_search(user=user, query="师父 琉璃盏", top_k=4)["results"]
+    lexical = {
+        "琉璃盏" in ParentChunk.objects.get(pk=r["parent_id"]).text: r["lexical"] for r in results
+    }
+    # 师父 is in three of the four blocks, 琉璃盏 in one: the rare word carries more weight.
+    assert lexical[True] > lexical[False] > 0
+
+
+@pytest.mark.django_db
+def test_a_long_query_counts_its_first_words_only(user, make_chapter, blocks, small_chunks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from writing.search import MAX_LEXICAL_WORDS
+
+    make_chapter(blocks)
+    query = " ".join(f"word{i}" for i in range(3 * MAX_LEXICAL_WORDS))
+    with CaptureQueriesContext(connection) as captured:
+        writing_search(user=user, query=query, top_k=4)
+    sqls = [q["sql"].upper() for q in captured.captured_queries]
+    word_counts = [q for q in sqls if "COUNT(" in q and "TO_TSQUERY" in q]
+    assert 0 < len(word_counts) <= MAX_LEXICAL_WORDS  # one document count per word weighed
+
+
+@pytest.mark.django_db
 def test_order_story(user, make_chapter, blocks, small_chunks):
     second = make_chapter(blocks[2:], sequence=2, title="第二回")
     first = make_chapter(blocks[:2], sequence=1, title="第一回")
