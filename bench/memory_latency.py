@@ -257,7 +257,7 @@ def main() -> None:
             stop_serve(server)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as `manage.py serve` runs the model
+    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # as `manage.py serve` runs the model
     setup_django()
     print("in-process breakdown ...", flush=True)
     parts = breakdown(USER, [t + run + "c" for t in texts[: min(args.requests, 100) + 5]])

@@ -234,7 +234,7 @@ def main() -> None:
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     # As `manage.py serve` runs the model: idle OpenMP threads sleep instead of spinning (on a
     # busy machine a spinning thread makes each embedding call many times slower).
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+    os.environ.setdefault("GOMP_SPINCOUNT", "10000")
     setup_django()
     from django.core.management import call_command
 

@@ -101,7 +101,7 @@ def main() -> None:
 
     os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # as `manage.py serve` runs the model
+    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # as `manage.py serve` runs the model
     setup_django(migrate=True)
     from bench.writing import load_book, reset_user
     from rag.embeddings import get_provider

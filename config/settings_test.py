@@ -5,7 +5,7 @@ import tempfile
 
 # The local embedding model's OpenMP threads spin while they wait; on a CPU shared by several
 # test processes that makes it several times slower. libgomp reads this once, at model load.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 if not os.environ.get("DATABASE_URL"):
     # A throw-away server per pytest process keeps concurrent runs (and CI) apart.

@@ -44,7 +44,7 @@ def base_env(data_dir: Path, extra: dict | None = None) -> dict:
         DJANGO_DEBUG="0",
         PYTHONUNBUFFERED="1",
         OMP_NUM_THREADS="1",
-        OMP_WAIT_POLICY="PASSIVE",
+        GOMP_SPINCOUNT="10000",
         LOG_LEVEL="WARNING",
         # No worker runs: tasks run inside the request that enqueues them.
         Q_SYNC="1",

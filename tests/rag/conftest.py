@@ -30,6 +30,6 @@ def worker_env(transactional_db, settings, monkeypatch):
         DJANGO_LANGUAGE_CODE="en-us",
         PYTHONUNBUFFERED="1",
         Q_POLL="0.2",
-        OMP_WAIT_POLICY="PASSIVE",
+        GOMP_SPINCOUNT="10000",
     )
     return env

@@ -337,23 +337,22 @@ def test_short_query_finishes_before_a_long_text_started_earlier():
     assert finished == ["short", "long"]
 
 
-# --- OpenMP wait policy of the local engine --------------------------------------------------
+# --- OpenMP spinning of the local engine ---------------------------------------------------
 
-WAIT_POLICY_PROBE = (
+OPENMP_PROBE = (
     "import os\n"
     "from rag.providers.local import LocalE5Provider\n"
     "LocalE5Provider().embed(['probe'])\n"
-    "print(os.environ.get('OMP_WAIT_POLICY'))\n"
+    "print(os.environ.get('OMP_WAIT_POLICY'), os.environ.get('GOMP_SPINCOUNT'))\n"
 )
 
 
-def _wait_policy_after_load(env_value: str | None) -> str:
-    """Load the local engine in a fresh process; return the OMP_WAIT_POLICY it ran with."""
-    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
-    if env_value is not None:
-        env["OMP_WAIT_POLICY"] = env_value
+def _openmp_after_load(**given: str) -> str:
+    """Load the local engine in a fresh process; return "<policy> <spin count>" it ran with."""
+    env = {k: v for k, v in os.environ.items() if k not in ("OMP_WAIT_POLICY", "GOMP_SPINCOUNT")}
+    env.update(given)
     done = subprocess.run(
-        [sys.executable, "-c", WAIT_POLICY_PROBE],
+        [sys.executable, "-c", OPENMP_PROBE],
         cwd=Path(__file__).resolve().parents[2],
         env=env,
         capture_output=True,
@@ -364,9 +363,13 @@ def _wait_policy_after_load(env_value: str | None) -> str:
     return done.stdout.strip().splitlines()[-1]
 
 
-def test_local_engine_loads_with_passive_openmp_threads_by_default():
-    assert _wait_policy_after_load(None) == "PASSIVE"
+def test_local_engine_loads_with_a_short_openmp_spin_by_default():
+    assert _openmp_after_load() == "None 10000"
 
 
 def test_local_engine_keeps_an_explicit_openmp_wait_policy():
-    assert _wait_policy_after_load("ACTIVE") == "ACTIVE"
+    assert _openmp_after_load(OMP_WAIT_POLICY="ACTIVE") == "ACTIVE None"
+
+
+def test_local_engine_keeps_an_explicit_spin_count():
+    assert _openmp_after_load(GOMP_SPINCOUNT="500") == "None 500"

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
+from rag.providers.local import openmp_defaults
 from rag.queues import BULK, QUEUES, cluster_config
 
 # serve waits this much longer than a cluster's own stop budget before it kills what is left.
@@ -215,9 +216,9 @@ class Command(BaseCommand):
     def handle(self, *args, addr, no_worker, no_web, keep_db, **options):
         if ":" not in addr:
             raise CommandError("--addr must be HOST:PORT")
-        # The model's OpenMP threads would spin while idle and take the CPU the other
-        # processes need (libgomp reads this once, at the first embedding).
-        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        # The model's OpenMP threads spin only briefly while idle, in every process forked
+        # from here (libgomp reads this once, at the first embedding).
+        openmp_defaults()
         application = self._preload(web=not no_web)
         children: list[ForkedChild] = []
         if not no_worker:
