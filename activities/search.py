@@ -290,6 +290,9 @@ def _ranked(
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     hybrid = settings_row.activities_hybrid and bool(query)
     k = limit * RERANK_POOL if personalizer.active or hybrid else limit
+    if personalizer.vectors is None:
+        # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
+        qs = qs.defer("embedding")
     # The path is planned already (activities_search): vector_search need not plan it again.
     hits, report = vector_search(
         qs, vector, k=min(k, MAX_LIMIT * RERANK_POOL), floor=floor, force_path=path

@@ -9,6 +9,7 @@ when it exits; ``make stop`` stops one left running.
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -31,7 +32,54 @@ def _ensure_runtime_dir() -> None:
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
 
 
-def start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None) -> str:
+SIZE_RE = re.compile(r"^[1-9][0-9]*(kB|MB|GB)$")
+
+
+def start(
+    data_dir: Path | str | None = None,
+    *,
+    cleanup_mode: str | None = None,
+    shared_buffers: str | None = None,
+) -> str:
+    """Start (or attach to) the embedded server and return its libpq URI.
+
+    ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache, set once per data directory
+    (``ALTER SYSTEM``, then one restart); None or "" keeps the server's own setting.
+    """
+    uri = _start(data_dir, cleanup_mode=cleanup_mode)
+    if shared_buffers:
+        _set_shared_buffers(uri, Path(data_dir or DEFAULT_DATA_DIR), shared_buffers)
+    return uri
+
+
+def _set_shared_buffers(uri: str, path: Path, size: str) -> None:
+    """Give the server ``size`` of shared buffers, restarting it once when that changes it.
+
+    PostgreSQL's default, 128 MB, holds little of a large vector table and its HNSW index
+    (100k activities: 460 MB): every search then copies thousands of pages from the OS cache.
+    """
+    if not SIZE_RE.match(size):
+        raise ValueError(f"EMBEDDED_DB_SHARED_BUFFERS must look like 512MB or 1GB, not {size!r}.")
+    import psycopg
+
+    with psycopg.connect(uri, autocommit=True) as conn:
+        same = conn.execute(
+            "SELECT pg_size_bytes(%s) = setting::bigint * 8192 FROM pg_settings"
+            " WHERE name = 'shared_buffers'",
+            [size],
+        ).fetchone()[0]
+        if same:
+            return
+        # The size is checked above: ALTER SYSTEM takes no bind parameters.
+        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{size}'")
+    from pgserver._commands import pg_ctl
+
+    user = "pgserver" if os.geteuid() == 0 else None
+    # pg_ctl restart reuses the options the server was started with (postmaster.opts).
+    pg_ctl(["-w", "restart", "-m", "fast"], pgdata=path, user=user)
+
+
+def _start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None) -> str:
     """Start (or attach to) the embedded server and return its libpq URI."""
     _ensure_runtime_dir()
     import pgserver  # heavy: only when the embedded server is wanted

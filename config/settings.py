@@ -83,7 +83,12 @@ DATABASE_URL = env_str("DATABASE_URL")
 EMBEDDED_DB_DIR = Path(env_str("EMBEDDED_DB_DIR", str(embedded_db.DEFAULT_DATA_DIR)))
 if not DATABASE_URL:
     # Tests use "delete" on a temporary dir; development leaves the server running.
-    DATABASE_URL = embedded_db.start(EMBEDDED_DB_DIR, cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"))
+    DATABASE_URL = embedded_db.start(
+        EMBEDDED_DB_DIR,
+        cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"),
+        # PostgreSQL's buffer cache, set once per data directory (PostgreSQL's own default: 128MB).
+        shared_buffers=env_str("EMBEDDED_DB_SHARED_BUFFERS", "512MB"),
+    )
     USING_EMBEDDED_DB = True
 else:
     USING_EMBEDDED_DB = False

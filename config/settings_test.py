@@ -11,6 +11,8 @@ if not os.environ.get("DATABASE_URL"):
     # A throw-away server per pytest process keeps concurrent runs (and CI) apart.
     os.environ.setdefault("EMBEDDED_DB_DIR", tempfile.mkdtemp(prefix="semmem-test-pg-"))
     os.environ.setdefault("EMBEDDED_DB_CLEANUP", "delete")
+    # PostgreSQL's own default: a throw-away server needs no restart for a bigger cache.
+    os.environ.setdefault("EMBEDDED_DB_SHARED_BUFFERS", "128MB")
 
 from config.settings import *  # noqa: E402,F403
 from config.settings import Q_CLUSTER, REST_FRAMEWORK  # noqa: E402

@@ -48,3 +48,42 @@ def test_stop_ignores_a_stale_pid_file(tmp_path):
     result = run_stop(tmp_path)
     assert result.returncode == 0, result.stderr
     assert "no embedded PostgreSQL was running" in result.stdout
+
+
+def _show_shared_buffers(uri: str) -> str:
+    import psycopg
+
+    with psycopg.connect(uri, autocommit=True) as conn:
+        return conn.execute("SHOW shared_buffers").fetchone()[0]
+
+
+def _postmaster_pid(data_dir: Path) -> str:
+    return (data_dir / "postmaster.pid").read_text().splitlines()[0]
+
+
+def test_start_gives_the_server_the_shared_buffers_asked_for_once(tmp_path):
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="192MB")
+        assert _show_shared_buffers(uri) == "192MB"
+        pid = _postmaster_pid(data_dir)
+        # Asked again for the same size: the server is not restarted.
+        embedded_db.start(data_dir, shared_buffers="192MB")
+        assert _postmaster_pid(data_dir) == pid
+    finally:
+        embedded_db.stop(data_dir)
+
+
+def test_start_refuses_a_shared_buffers_size_it_cannot_read(tmp_path):
+    import pytest
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        with pytest.raises(ValueError, match="EMBEDDED_DB_SHARED_BUFFERS"):
+            embedded_db.start(data_dir, shared_buffers="512MB'; DROP")
+    finally:
+        embedded_db.stop(data_dir)
