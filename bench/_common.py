@@ -50,7 +50,12 @@ def bench_database_url(db_name: str, explicit: str | None = None) -> str:
             sys.path.insert(0, str(ROOT))
         from config import embedded_db
 
-        base = embedded_db.start()
+        # As the settings start it for `make run`: with the same buffer cache.
+        base = embedded_db.start(
+            shared_buffers=os.environ.get(
+                "EMBEDDED_DB_SHARED_BUFFERS", embedded_db.DEFAULT_SHARED_BUFFERS
+            )
+        )
     import psycopg
 
     parts = urlsplit(base)

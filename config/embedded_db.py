@@ -32,6 +32,8 @@ def _ensure_runtime_dir() -> None:
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
 
 
+# PostgreSQL's buffer cache on the embedded server (its own default is 128MB): docs/SCALING.md.
+DEFAULT_SHARED_BUFFERS = "512MB"
 SIZE_RE = re.compile(r"^[1-9][0-9]*(kB|MB|GB)$")
 
 

@@ -86,8 +86,8 @@ if not DATABASE_URL:
     DATABASE_URL = embedded_db.start(
         EMBEDDED_DB_DIR,
         cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"),
-        # PostgreSQL's buffer cache, set once per data directory (PostgreSQL's own default: 128MB).
-        shared_buffers=env_str("EMBEDDED_DB_SHARED_BUFFERS", "512MB"),
+        # PostgreSQL's buffer cache, set once per data directory.
+        shared_buffers=env_str("EMBEDDED_DB_SHARED_BUFFERS", embedded_db.DEFAULT_SHARED_BUFFERS),
     )
     USING_EMBEDDED_DB = True
 else:
