@@ -51,11 +51,7 @@ def bench_database_url(db_name: str, explicit: str | None = None) -> str:
         from config import embedded_db
 
         # As the settings start it for `make run`: with the same buffer cache.
-        base = embedded_db.start(
-            shared_buffers=os.environ.get(
-                "EMBEDDED_DB_SHARED_BUFFERS", embedded_db.DEFAULT_SHARED_BUFFERS
-            )
-        )
+        base = embedded_db.start(shared_buffers=embedded_db.configured_shared_buffers())
     import psycopg
 
     parts = urlsplit(base)

@@ -34,6 +34,16 @@ def _ensure_runtime_dir() -> None:
 
 # PostgreSQL's buffer cache on the embedded server (its own default is 128MB): docs/SCALING.md.
 DEFAULT_SHARED_BUFFERS = "512MB"
+
+
+def configured_shared_buffers() -> str:
+    """Return ``EMBEDDED_DB_SHARED_BUFFERS`` (unset or empty: the default): settings and the
+    benchmarks start the embedded server with the same cache."""
+    from config.env import env_str
+
+    return env_str("EMBEDDED_DB_SHARED_BUFFERS", DEFAULT_SHARED_BUFFERS)
+
+
 SIZE_RE = re.compile(r"^[1-9][0-9]*(kB|MB|GB)$")
 
 

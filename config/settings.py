@@ -87,7 +87,7 @@ if not DATABASE_URL:
         EMBEDDED_DB_DIR,
         cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"),
         # PostgreSQL's buffer cache, set once per data directory.
-        shared_buffers=env_str("EMBEDDED_DB_SHARED_BUFFERS", embedded_db.DEFAULT_SHARED_BUFFERS),
+        shared_buffers=embedded_db.configured_shared_buffers(),
     )
     USING_EMBEDDED_DB = True
 else:

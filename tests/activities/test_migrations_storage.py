@@ -27,12 +27,3 @@ def test_a_wide_activity_keeps_its_vector_inline(make_activity):
         )
         assert cursor.fetchone()[0] > 2100
     assert _toast_bytes("activities_activity") == 0
-
-
-def test_the_embedding_column_has_main_storage():
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT attstorage FROM pg_attribute "
-            "WHERE attrelid = 'activities_activity'::regclass AND attname = 'embedding'"
-        )
-        assert cursor.fetchone()[0] == "m"
