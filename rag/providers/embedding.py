@@ -492,7 +492,7 @@ def __getattr__(name: str):
 
     Imported lazily: ``rag.providers.local`` imports this module.
     """
-    if name in ("FairLock", "LocalE5Provider"):
+    if name in ("EngineThread", "LocalE5Provider"):
         from rag.providers import local
 
         return getattr(local, name)

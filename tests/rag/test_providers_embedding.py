@@ -258,30 +258,65 @@ LONG_ZH = (
 ) * 40
 
 
-def test_fair_lock_serves_waiters_in_arrival_order():
+def test_engine_thread_runs_calls_in_arrival_order_on_one_thread():
     import threading
     import time
 
-    from rag.providers.local import FairLock
+    from rag.providers.local import EngineThread
 
-    lock, order, started = FairLock(), [], []
-    with lock:
+    engine_thread, gate, ran = EngineThread(), threading.Event(), []
 
-        def waiter(n):
-            started.append(n)
-            with lock:
-                order.append(n)
+    def call(n):
+        ran.append((n, threading.get_ident()))
+        return n
 
-        threads = []
-        for n in range(5):
-            thread = threading.Thread(target=waiter, args=(n,))
-            thread.start()
-            threads.append(thread)
-            while lock._next != n + 2:  # the waiter has taken its ticket
-                time.sleep(0.001)
-    for thread in threads:
-        thread.join(10)
-    assert order == [0, 1, 2, 3, 4]
+    blocker = threading.Thread(target=engine_thread.run, args=(gate.wait,))
+    blocker.start()
+    while engine_thread.calls < 1:  # the engine thread is busy with the first call
+        time.sleep(0.001)
+    callers = []
+    for n in range(5):
+        caller = threading.Thread(target=engine_thread.run, args=(call, n))
+        caller.start()
+        callers.append(caller)
+        while engine_thread.calls < n + 2:  # this caller is queued before the next starts
+            time.sleep(0.001)
+    gate.set()
+    for caller in [blocker, *callers]:
+        caller.join(10)
+    assert [n for n, _ in ran] == [0, 1, 2, 3, 4]
+    assert len({ident for _, ident in ran}) == 1
+    assert ran[0][1] != threading.get_ident()
+
+
+def test_every_thread_runs_the_engine_on_the_same_thread():
+    """libgomp slows every call down once a second thread has opened a parallel region."""
+    import threading
+
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    seen: set[int] = set()
+    original = module.LocalE5Provider._embed_now
+
+    def spy(self, texts, is_query):
+        seen.add(threading.get_ident())
+        return original(self, texts, is_query)
+
+    module.LocalE5Provider._embed_now = spy
+    try:
+        callers = [
+            threading.Thread(target=provider.embed, args=([f"线程 {n}"], "query")) for n in range(3)
+        ]
+        for caller in callers:
+            caller.start()
+        for caller in callers:
+            caller.join(60)
+        provider.embed(["主线程"], "passage")
+    finally:
+        module.LocalE5Provider._embed_now = original
+    assert len(seen) == 1
+    assert threading.get_ident() not in seen
 
 
 @pytest.mark.parametrize(
@@ -320,7 +355,7 @@ def test_short_query_finishes_before_a_long_text_started_earlier():
     provider = LocalE5Provider()
     provider.embed(["热身"], "query")  # load the model first
     finished: list[str] = []
-    first_ticket = module._e5_lock._next
+    first_call = module._engine_thread.calls
 
     def run(name, text):
         provider.embed([text], "query")
@@ -328,7 +363,7 @@ def test_short_query_finishes_before_a_long_text_started_earlier():
 
     long = threading.Thread(target=run, args=("long", LONG_ZH[:2000]))
     long.start()
-    while module._e5_lock._next < first_ticket + 3:  # the long text is at its first window
+    while module._engine_thread.calls < first_call + 3:  # the long text is at its first window
         time.sleep(0.001)
     short = threading.Thread(target=run, args=("short", "周末爬山"))
     short.start()
