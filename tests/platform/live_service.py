@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 
 from config import embedded_db
+from rag.providers.local import OPENMP_SPIN_COUNT
 
 ROOT = Path(__file__).resolve().parents[2]
 USERS = ("alice", "bob")
@@ -44,7 +45,7 @@ def base_env(data_dir: Path, extra: dict | None = None) -> dict:
         DJANGO_DEBUG="0",
         PYTHONUNBUFFERED="1",
         OMP_NUM_THREADS="1",
-        GOMP_SPINCOUNT="10000",
+        GOMP_SPINCOUNT=OPENMP_SPIN_COUNT,
         LOG_LEVEL="WARNING",
         # No worker runs: tasks run inside the request that enqueues them.
         Q_SYNC="1",

@@ -6,6 +6,8 @@ import os
 
 import pytest
 
+from rag.providers.local import OPENMP_SPIN_COUNT
+
 
 @pytest.fixture
 def worker_env(transactional_db, settings, monkeypatch):
@@ -30,6 +32,6 @@ def worker_env(transactional_db, settings, monkeypatch):
         DJANGO_LANGUAGE_CODE="en-us",
         PYTHONUNBUFFERED="1",
         Q_POLL="0.2",
-        GOMP_SPINCOUNT="10000",
+        GOMP_SPINCOUNT=OPENMP_SPIN_COUNT,
     )
     return env
