@@ -387,8 +387,7 @@ class PendingVector:
         if query_embedding is not None:
             self._vector = check_embedding(query_embedding)
         else:
-            # The lexical lists keep a core busy meanwhile: the model leaves it to them.
-            self._wait = embed_query_later(query_text, share_cpu=True)
+            self._wait = embed_query_later(query_text)
 
     def get(self) -> list[float] | None:
         if self._wait is not None:

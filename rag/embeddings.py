@@ -16,7 +16,6 @@ per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout f
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import logging
 import os
@@ -36,7 +35,6 @@ from rag.providers.embedding import (
     EmbeddingProvider,
     ProviderError,
     build_embedding_provider,
-    caller_keeps_working,
     give_up_at,
 )
 
@@ -372,7 +370,7 @@ def _call_provider(provider, texts: list[str], role: str, *, budget, late_keys) 
                 _lru_put(key, [float(x) for x in vec])
         return vectors
 
-    future = _get_pool().submit(contextvars.copy_context().run, job)
+    future = _get_pool().submit(job)
     try:
         return future.result(timeout=max(float(budget), 0.0))
     except ProviderError:
@@ -403,25 +401,15 @@ def embed_query(text: str, *, use_cache: bool = True, budget: float | None = Non
     return embed_texts([text], role="query", use_cache=use_cache, budget=budget)[0]
 
 
-def embed_query_later(
-    text: str, *, budget: float | None = None, share_cpu: bool = False
-) -> Callable[[], list[float]]:
+def embed_query_later(text: str, *, budget: float | None = None) -> Callable[[], list[float]]:
     """Start the query-role vector of ``text`` now, kept out of the caches; return its wait.
 
     The caller does the work that needs no vector (SQL, parsing) while the model runs, then
     calls the returned function: it returns the vector, or raises as :func:`embed_query` does,
     the budget counting from now. Nothing in the pool's threads touches the database (the
-    vector is not cached), so they hold no connection. ``share_cpu``: the caller's own work
-    keeps a core busy meanwhile; a local model then leaves it one (one thread is 25 ms for a
-    short query against 17 on two, but two would share their cores with that work).
+    vector is not cached), so they hold no connection.
     """
-    context = contextvars.copy_context()
-    if share_cpu:
-        context.run(caller_keeps_working.set, True)
-    future = _get_ahead_pool().submit(
-        context.run, embed_query, text, use_cache=False, budget=budget
-    )
-    return future.result
+    return _get_ahead_pool().submit(embed_query, text, use_cache=False, budget=budget).result
 
 
 def search_budget() -> float:

@@ -21,7 +21,6 @@ import random
 import threading
 import time
 from contextlib import contextmanager
-from contextvars import ContextVar
 from typing import Any
 
 logger = logging.getLogger(__name__)
@@ -71,13 +70,6 @@ class ProviderError(Exception):
             f"{type(self).__name__}({self.message!r}, status={self.status!r}, "
             f"provider={self.provider!r}, retryable={self.retryable!r})"
         )
-
-
-# Set for an embedding whose caller keeps working while it runs (the memory hybrid reads its
-# lexical lists meanwhile): an in-process model then runs on one thread and leaves the caller
-# the other cores. A context variable: rag.embeddings and the local engine thread carry it
-# into the threads that run the call.
-caller_keeps_working: ContextVar[bool] = ContextVar("caller_keeps_working", default=False)
 
 
 # --- Shared HTTP client -------------------------------------------------------

@@ -7,12 +7,11 @@ one request's long text cannot keep the others waiting (docs/ARCHITECTURE.md, "F
 
 from __future__ import annotations
 
-import contextvars
 import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-from rag.providers.embedding import EmbeddingProvider, ProviderError, caller_keeps_working
+from rag.providers.embedding import EmbeddingProvider, ProviderError
 
 __all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
 
@@ -75,23 +74,19 @@ def most_threads(configured: int | None) -> int:
 _omp_threads: int | None = None  # what the engine thread last set (only it calls _fit_threads)
 
 
-def _fit_threads(engine, most: int, *, query: bool, share: bool = False) -> None:
+def _fit_threads(engine, most: int, *, query: bool) -> None:
     """Give the engine's next call ``most`` threads, or one for a query on a busy machine.
 
     A query's parallel regions are short: with more threads runnable on the machine than the
     engine would use (another web process embedding, a worker, PostgreSQL), its OpenMP threads
     would wait on each other across the preemptions (measured above: 25 ms on one thread
-    against 33 on two). ``share``: the caller works on meanwhile
-    (``caller_keeps_working``), one thread. Passages (background batches) keep every thread.
-    On the engine thread.
+    against 33 on two). Passages (background batches) keep every thread. On the engine thread.
     """
     global _omp_threads
     if most <= 1:
         return
     wanted = most
-    if query and share:
-        wanted = 1
-    elif query:
+    if query:
         runnable = _runnable_threads()
         # More runnable threads than the engine's own (the caller and a request thread on
         # its way to sleep are often counted): its threads would preempt each other.
@@ -137,8 +132,7 @@ class EngineThread:
                     max_workers=1, thread_name_prefix="e5-engine", initializer=self._enter
                 )
             self.calls += 1
-            # The caller's context goes along (rag.providers.embedding.caller_keeps_working).
-            future = self._executor.submit(contextvars.copy_context().run, function, *args)
+            future = self._executor.submit(function, *args)
         return future.result()
 
 
@@ -279,9 +273,7 @@ class LocalE5Provider(EmbeddingProvider):
         """Embed texts of one window each (on the engine thread)."""
         global _e5_used
         engine = self._engine()
-        _fit_threads(
-            engine, most_threads(self.num_threads), query=is_query, share=caller_keeps_working.get()
-        )
+        _fit_threads(engine, most_threads(self.num_threads), query=is_query)
         _e5_used = True
         return engine.query(texts) if is_query else engine.passage(texts)
 

@@ -493,28 +493,3 @@ def test_query_vector_is_the_same_on_one_thread_or_two():
         return module._engine_thread.run(call)
 
     assert np.allclose(on(1), on(2), atol=1e-5)
-
-
-def test_query_whose_caller_keeps_working_runs_on_one_thread(fit):
-    run, engine, set_runnable = fit
-    set_runnable(1)
-    run(query=True, share=True)
-    assert engine._lib.calls == [1]
-
-
-@pytest.mark.parametrize("share_cpu", [True, False])
-def test_a_query_started_later_tells_the_engine_whether_its_caller_works_on(monkeypatch, share_cpu):
-    from rag import embeddings
-    from rag.providers import local as module
-
-    seen: list[bool] = []
-    real = module._fit_threads
-
-    def spy(engine, most, *, query, share=False):
-        seen.append(share)
-        return real(engine, most, query=query, share=share)
-
-    monkeypatch.setattr(module, "_fit_threads", spy)
-    monkeypatch.setattr(embeddings, "_provider", LocalE5Provider())
-    embeddings.embed_query_later(f"共享核心 {share_cpu}", share_cpu=share_cpu)()
-    assert seen == [share_cpu]
