@@ -46,7 +46,7 @@ from activities.understanding import (
 from config.errors import InvalidArgument
 from rag import live, relevance
 from rag.cardinality import count_upto, plan_vector_path
-from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query_later
+from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
 from rag.understand import keyboard_noise, yes_no_question
@@ -204,13 +204,7 @@ def activities_search(
     # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
     candidates = count_upto(qs, SMALL_RESULT + 1)
     plan = None
-    vector_later = None
     if candidates > SMALL_RESULT:
-        if semantic:
-            # Within SEARCH_TIME_BUDGET_SECONDS, skipped at once while the breaker is open;
-            # kept out of the caches (a query is stored nowhere, so erasure could not find
-            # it). The model runs while the path is planned and the preferences are read.
-            vector_later = embed_query_later(semantic)
         plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows, k=limit)
         candidates = max(plan.rows, SMALL_RESULT + 1)  # counted past SMALL_RESULT already
     meta = {
@@ -238,11 +232,10 @@ def activities_search(
         results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
     else:
         reason = None
-        model = current_model()
-        floor = row.floor_for(SURFACE, model)
-        personalizer = Personalizer.for_user(user, cap=row.personal_boost_max, floor=floor)
         try:
-            vector = vector_later()
+            # Within SEARCH_TIME_BUDGET_SECONDS; skipped at once while the breaker is open.
+            # Kept out of the caches: a query is stored nowhere, so erasure could not find it.
+            vector = embed_query(semantic, use_cache=False)
         except ProviderError as exc:
             logger.warning("query embedding failed, answering from the hard filter: %s", exc)
             vector, reason = None, degraded_reason(exc)
@@ -256,13 +249,11 @@ def activities_search(
                 vector,
                 query=understood.rest or query,
                 understood=understood,
-                personalizer=personalizer,
+                user=user,
                 limit=pool,
                 meta=meta,
                 settings_row=row,
                 path=plan.path,
-                model=model,
-                floor=floor,
             )
             results = rank_by_time(results, understood.time)[:limit]
     context = ReasonContext(
@@ -292,19 +283,11 @@ def provenance(item: dict, meta: dict) -> dict:
 
 
 def _ranked(
-    qs,
-    vector,
-    *,
-    query,
-    understood=None,
-    personalizer,
-    limit,
-    meta,
-    settings_row,
-    path,
-    model,
-    floor,
+    qs, vector, *, query, understood=None, user, limit, meta, settings_row, path
 ) -> list[dict]:
+    model = current_model()
+    floor = settings_row.floor_for(SURFACE, model)
+    personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     hybrid = settings_row.activities_hybrid and bool(query)
     k = limit * RERANK_POOL if personalizer.active or hybrid else limit
     if personalizer.vectors is None:

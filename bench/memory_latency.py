@@ -127,10 +127,8 @@ STEPS = [
 def breakdown(user_name: str, texts: list[str]) -> list[list]:
     """Time one hybrid search per text in-process: embedding, each step, SQL, serialisation.
 
-    As the view runs it: the query embedding starts first and the lexical lists are read
-    while the model runs (memory.search.PendingVector). Each step is timed by wrapping its
-    function where its callers look it up; SQL by a connection execute wrapper (time and
-    number of queries, round trips included).
+    Each step is timed by wrapping its function where its callers look it up; SQL by a
+    connection execute wrapper (time and number of queries, round trips included).
     """
     import importlib
 
@@ -175,54 +173,39 @@ def breakdown(user_name: str, texts: list[str]) -> list[list]:
             state["sql"] += time.perf_counter() - started
             state["queries"] += 1
 
-    rows: dict[str, list[float]] = {k: [] for k in ("embed", "wait", "search", "sql", "serialise")}
+    rows: dict[str, list[float]] = {k: [] for k in ("embed", "search", "sql", "serialise")}
     queries: list[int] = []
-    real_get = search.PendingVector.get
-    vector_times: dict[str, float] = {}
-
-    def timed_get(pending):
-        waiting = time.perf_counter()
-        try:
-            return real_get(pending)
-        finally:
-            vector_times["ready"] = time.perf_counter()
-            vector_times["wait"] = vector_times["ready"] - waiting
-
-    search.PendingVector.get = timed_get
     try:
         with connection.execute_wrapper(timed_sql):
             for i, text in enumerate(texts):
                 current.clear()
-                vector_times.clear()
                 state.update(sql=0.0, queries=0)
-                # As the view does: the embedding starts, the lexical lists are read meanwhile.
                 t0 = time.perf_counter()
-                pending = search.PendingVector(text, None)
+                vector, _ = search.try_query_vector(text, None)
+                t1 = time.perf_counter()
+                state.update(sql=0.0, queries=0)
                 hits = search.hybrid_search(
-                    user=user, query_text=text, flt={}, top_k=10, vector=pending
+                    user=user, query_text=text, flt={}, top_k=10, vector=vector
                 )
                 t2 = time.perf_counter()
                 JSONRenderer().render({"items": [_hit_item(h, None, "hybrid") for h in hits]})
                 t3 = time.perf_counter()
                 if i < 5:
                     continue  # warm-up
-                rows["embed"].append((vector_times["ready"] - t0) * 1000)
-                rows["wait"].append(vector_times["wait"] * 1000)
-                rows["search"].append((t2 - t0) * 1000)
+                rows["embed"].append((t1 - t0) * 1000)
+                rows["search"].append((t2 - t1) * 1000)
                 rows["sql"].append(state["sql"] * 1000)
                 rows["serialise"].append((t3 - t2) * 1000)
                 queries.append(state["queries"])
                 for name in labels:
                     times.setdefault(name, []).append(current.get(name, 0.0) * 1000)
     finally:
-        search.PendingVector.get = real_get
         for module, name, original in originals:
             setattr(module, name, original)
-    out = [["hybrid search, query embedding included", *_p50_95(rows["search"])]]
-    out.append(["- query embedding (new text each time), start to vector", *_p50_95(rows["embed"])])
-    out.append(["- of which the search waited for (the rest overlaps)", *_p50_95(rows["wait"])])
+    out = [["query embedding (local model, new text each time)", *_p50_95(rows["embed"])]]
+    out.append(["hybrid search without the embedding", *_p50_95(rows["search"])])
     out += [[f"- {labels[name]}", *_p50_95(values)] for name, values in times.items()]
-    out.append(["- SQL (every query, round trips included)", *_p50_95(rows["sql"])])
+    out.append(["- of which SQL (every query, round trips included)", *_p50_95(rows["sql"])])
     out.append(["serialise the response", *_p50_95(rows["serialise"])])
     out.append(["SQL queries per hybrid search", *_p50_95(queries)])
     return out

@@ -141,10 +141,9 @@ def breakdown(count: int) -> list[list]:
     """Time the stages of one search in-process: parse, embed, SQL, other Python, serialise.
 
     Robust to changes inside ``activities_search``: the query embedding is timed by wrapping
-    ``embed_query_later`` where the search module looks it up (the model's time from start to
-    vector, and how long the search waited for it: the rest overlaps the planning SQL), and the
-    SQL by a connection execute wrapper; what is left of the search call is Python (filters,
-    understanding, ranking, reasons).
+    ``embed_query`` where the search module looks it up, and the SQL by a connection execute
+    wrapper; what is left of the search call is Python (filters, understanding, ranking,
+    reasons).
     """
     import json
 
@@ -155,35 +154,17 @@ def breakdown(count: int) -> list[list]:
     from activities.serializers import SearchInputSerializer, SearchOutputSerializer
 
     parts: dict[str, list[float]] = {
-        k: []
-        for k in (
-            "parse",
-            "embed",
-            "wait",
-            "sql",
-            "search_python",
-            "serialise",
-            "total",
-            "queries",
-        )
+        k: [] for k in ("parse", "embed", "sql", "search_python", "serialise", "total", "queries")
     }
-    state = {"embed": 0.0, "wait": 0.0, "sql": 0.0, "queries": 0}
-    original = search_module.embed_query_later
+    state = {"embed": 0.0, "sql": 0.0, "queries": 0}
+    original = search_module.embed_query
 
     def timed_embed(*a, **kw):
         started = time.perf_counter()
-        wait = original(*a, **kw)
-
-        def timed_wait():
-            waiting = time.perf_counter()
-            try:
-                return wait()
-            finally:
-                done = time.perf_counter()
-                state["embed"] += done - started
-                state["wait"] += done - waiting
-
-        return timed_wait
+        try:
+            return original(*a, **kw)
+        finally:
+            state["embed"] += time.perf_counter() - started
 
     def timed_sql(execute, sql, params, many, context):
         started = time.perf_counter()
@@ -193,12 +174,12 @@ def breakdown(count: int) -> list[list]:
             state["sql"] += time.perf_counter() - started
             state["queries"] += 1
 
-    search_module.embed_query_later = timed_embed
+    search_module.embed_query = timed_embed
     try:
         with connection.execute_wrapper(timed_sql):
             for i, text in enumerate(queries(count + 5, f"parts{int(time.time())}-")):
                 raw = json.dumps(body_for(i, text)).encode()
-                state.update(embed=0.0, wait=0.0, sql=0.0, queries=0)
+                state.update(embed=0.0, sql=0.0, queries=0)
                 t0 = time.perf_counter()
                 serializer = SearchInputSerializer(data=json.loads(raw))
                 serializer.is_valid(raise_exception=True)
@@ -217,18 +198,16 @@ def breakdown(count: int) -> list[list]:
                     continue  # warm-up
                 parts["parse"].append((t1 - t0) * 1000)
                 parts["embed"].append(state["embed"] * 1000)
-                parts["wait"].append(state["wait"] * 1000)
                 parts["sql"].append(state["sql"] * 1000)
-                parts["search_python"].append((t2 - t1 - state["wait"] - state["sql"]) * 1000)
+                parts["search_python"].append((t2 - t1 - state["embed"] - state["sql"]) * 1000)
                 parts["serialise"].append((t3 - t2) * 1000)
                 parts["total"].append((t3 - t0) * 1000)
                 parts["queries"].append(state["queries"])
     finally:
-        search_module.embed_query_later = original
+        search_module.embed_query = original
     labels = {
         "parse": "parse and validate the request body (serializer)",
-        "embed": "query embedding (local model, new text each time), start to vector",
-        "wait": "of which the search waited for (the rest overlaps planning SQL)",
+        "embed": "query embedding (local model, new text each time)",
         "sql": "SQL (all queries of the search, round trips included)",
         "search_python": "rest of the search in Python (filters, ranking, reasons)",
         "serialise": "serialise the response (serializer + JSON)",

@@ -36,7 +36,7 @@ from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
 from rag import live, relevance
-from rag.embeddings import ProviderError, degraded_reason, embed_query, embed_query_later
+from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf
@@ -371,35 +371,6 @@ def try_query_vector(
         return None, degraded_reason(exc)
 
 
-class PendingVector:
-    """A request's query vector, embedded while the caller does the work that needs none.
-
-    The given ``query_embedding`` is checked at once (bad input is an error before any
-    search); otherwise the text's embedding starts now (uncached, as
-    :func:`embed_uncached_query`). :meth:`get` returns the vector, or None with
-    :attr:`reason` set when it could not be embedded in time.
-    """
-
-    def __init__(self, query_text: str | None, query_embedding):
-        self.reason: str | None = None
-        self._vector = None
-        self._wait = None
-        if query_embedding is not None:
-            self._vector = check_embedding(query_embedding)
-        else:
-            self._wait = embed_query_later(query_text)
-
-    def get(self) -> list[float] | None:
-        if self._wait is not None:
-            wait, self._wait = self._wait, None
-            try:
-                self._vector = wait()
-            except ProviderError as exc:
-                logger.warning("query embedding failed, answering lexically: %s", exc)
-                self.reason = degraded_reason(exc)
-        return self._vector
-
-
 def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Scored]:
     """Return the lexical hits a degraded semantic search answers with (no semantic score)."""
     hits, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=top_k)
@@ -447,7 +418,7 @@ def hybrid_search(
     query_text: str,
     flt: dict,
     top_k: int,
-    vector: list[float] | PendingVector | None,
+    vector: list[float] | None,
     min_score: float | None = None,
 ) -> list[Scored]:
     """Return the top_k of the RRF fusion of the lexical and semantic lists.
@@ -455,8 +426,7 @@ def hybrid_search(
     ``min_score`` (when given) drops semantic candidates below it before fusion, otherwise the
     relevance cut does (an off-topic query fuses no semantic list); lexical matches always take
     part, since a literal match is evidence on its own. Without a
-    ``vector`` (the query could not be embedded) the lexical list alone is fused. A
-    :class:`PendingVector` is waited for only once both lexical lists are read.
+    ``vector`` (the query could not be embedded) the lexical list alone is fused.
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
@@ -465,9 +435,6 @@ def hybrid_search(
     lexical, _ = lexical_search(
         user=user, query_text=query_text, flt=flt, page_size=pool, tsquery=tsquery
     )
-    bm25 = bm25_list(user, query_text, flt, pool, tsquery=tsquery)
-    if isinstance(vector, PendingVector):
-        vector = vector.get()
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
@@ -476,7 +443,7 @@ def hybrid_search(
     lexical_ids = [item.row.pk for item in lexical]
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
-        lists.append(bm25)
+        lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery))
     fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}

@@ -291,17 +291,17 @@ class HybridSearchView(APIView):
                     now=data.get("now"),
                 )
             else:
-                # Embedded while the lexical lists are read; None: the lexical list alone.
-                vector = search.PendingVector(data["query_text"], data.get("query_embedding"))
+                vector, reason = search.try_query_vector(
+                    data["query_text"], data.get("query_embedding")
+                )
                 hits = search.hybrid_search(
                     user=user,
                     query_text=data["query_text"],
                     flt=flt,
                     top_k=data["top_k"],
-                    vector=vector,
+                    vector=vector,  # None: the lexical list alone
                     min_score=data.get("min_score"),
                 )
-                reason = vector.reason
         items = [_hit_item(h, fields, "hybrid") for h in hits]
         return Response(
             {

@@ -23,7 +23,6 @@ import threading
 import time
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -50,7 +49,6 @@ __all__ = [
     "degraded_reason",
     "current_model",
     "embed_query",
-    "embed_query_later",
     "embed_texts",
     "get_provider",
 ]
@@ -135,24 +133,9 @@ def _get_pool() -> ThreadPoolExecutor:
 
 def _forget_pool_after_fork() -> None:
     # The pool's threads do not exist in a forked child (django-q2 forks its workers).
-    global _pool, _pool_lock, _ahead
+    global _pool, _pool_lock
     _pool = None
     _pool_lock = threading.Lock()
-    _ahead = None
-
-
-# Threads that wait for embeddings started ahead (embed_query_later); each waits at most one
-# search budget, so the pool bounds how many one process can have started.
-AHEAD_POOL_SIZE = 8
-_ahead: ThreadPoolExecutor | None = None
-
-
-def _get_ahead_pool() -> ThreadPoolExecutor:
-    global _ahead
-    with _pool_lock:
-        if _ahead is None:
-            _ahead = ThreadPoolExecutor(max_workers=AHEAD_POOL_SIZE, thread_name_prefix="ahead")
-        return _ahead
 
 
 if hasattr(os, "register_at_fork"):
@@ -399,17 +382,6 @@ def embed_query(text: str, *, use_cache: bool = True, budget: float | None = Non
     if budget is None:
         budget = settings.SEARCH_TIME_BUDGET_SECONDS
     return embed_texts([text], role="query", use_cache=use_cache, budget=budget)[0]
-
-
-def embed_query_later(text: str, *, budget: float | None = None) -> Callable[[], list[float]]:
-    """Start the query-role vector of ``text`` now, kept out of the caches; return its wait.
-
-    The caller does the work that needs no vector (SQL, parsing) while the model runs, then
-    calls the returned function: it returns the vector, or raises as :func:`embed_query` does,
-    the budget counting from now. Nothing in the pool's threads touches the database (the
-    vector is not cached), so they hold no connection.
-    """
-    return _get_ahead_pool().submit(embed_query, text, use_cache=False, budget=budget).result
 
 
 def search_budget() -> float:

@@ -81,7 +81,7 @@ def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monda
     def refuse(*args, **kwargs):
         raise AssertionError("a query that is only a time phrase embeds nothing")
 
-    monkeypatch.setattr(search, "embed_query_later", refuse)
+    monkeypatch.setattr(search, "embed_query", refuse)
     outcome = activities_search(semantic_query="下周", limit=50, now=monday)
     assert outcome["meta"]["path"] == "hard_filter_sorted"
     starts = [local(r["startAt"]) for r in outcome["results"]]

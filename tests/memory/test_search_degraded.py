@@ -73,27 +73,3 @@ def test_hybrid_search_is_not_degraded_when_the_provider_works(api_client, user,
     ).json()
     assert body["degraded"] is False and body["degraded_reason"] is None
     assert any(i["semantic_rank"] for i in body["items"])
-
-
-def test_hybrid_search_reads_both_lexical_lists_before_it_waits_for_the_vector(
-    user, chat, monkeypatch
-):
-    from memory import search
-
-    order: list[str] = []
-    real_bm25, real_get = search.bm25_list, search.PendingVector.get
-
-    def bm25(*args, **kwargs):
-        order.append("bm25")
-        return real_bm25(*args, **kwargs)
-
-    def get(self):
-        order.append("vector")
-        return real_get(self)
-
-    monkeypatch.setattr(search, "bm25_list", bm25)
-    monkeypatch.setattr(search.PendingVector, "get", get)
-    pending = search.PendingVector("猫", None)
-    search.hybrid_search(user=user, query_text="猫", flt={}, top_k=5, vector=pending)
-    assert order == ["bm25", "vector"]
-    assert pending.reason is None

@@ -146,34 +146,3 @@ def test_background_work_still_calls_the_provider_while_the_breaker_is_open(inst
 )
 def test_degraded_reason_names_the_fault(error, reason):
     assert embeddings.degraded_reason(error) == reason
-
-
-def test_query_started_later_gives_the_same_vector_and_is_not_cached(install):
-    provider = install(ScriptedProvider())
-    wait = embeddings.embed_query_later("周末爬山")
-    vector = wait()
-    assert vector == embeddings.embed_query("周末爬山", use_cache=False)
-    assert embeddings._lru == {}
-    assert provider.texts == ["周末爬山", "周末爬山"]
-
-
-def test_query_started_later_raises_the_timeout_when_waited_for(install):
-    provider = install(ScriptedProvider(slow=True))
-    try:
-        wait = embeddings.embed_query_later("周末爬山", budget=0.1)
-        with pytest.raises(embeddings.ProviderTimeout):
-            wait()
-    finally:
-        provider.release.set()
-
-
-def test_query_started_later_runs_while_the_caller_works(install):
-    provider = install(ScriptedProvider(slow=True))
-    wait = embeddings.embed_query_later("周末爬山", budget=30)
-    for _ in range(200):  # the provider was called before anybody waits
-        if provider.texts:
-            break
-        threading.Event().wait(0.01)
-    assert provider.texts == ["周末爬山"]
-    provider.release.set()
-    assert len(wait()) == provider.dimensions
