@@ -103,6 +103,28 @@ class Timer:
         self.seconds = time.perf_counter() - self.start
 
 
+class SqlTimer:
+    """A connection execute wrapper adding up the seconds and the number of SQL queries.
+
+    ``with connection.execute_wrapper(timer): ...``; :meth:`reset` between measurements.
+    """
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self.seconds = 0.0
+        self.queries = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        started = time.perf_counter()
+        try:
+            return execute(sql, params, many, context)
+        finally:
+            self.seconds += time.perf_counter() - started
+            self.queries += 1
+
+
 def write_section(key: str, title: str, body_markdown: str) -> None:
     """Replace (or append) this benchmark's section of docs/BENCHMARKS.md."""
     REPORT.parent.mkdir(exist_ok=True)

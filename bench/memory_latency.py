@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
     ROOT,
+    SqlTimer,
     bench_database_url,
     markdown_table,
     percentile,
@@ -163,27 +164,19 @@ def breakdown(user_name: str, texts: list[str]) -> list[list]:
         if hasattr(module, name):
             wrap(module, name)
             labels[name] = label
-    state = {"sql": 0.0, "queries": 0}
-
-    def timed_sql(execute, sql, params, many, context):
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            state["sql"] += time.perf_counter() - started
-            state["queries"] += 1
+    sql = SqlTimer()
 
     rows: dict[str, list[float]] = {k: [] for k in ("embed", "search", "sql", "serialise")}
     queries: list[int] = []
     try:
-        with connection.execute_wrapper(timed_sql):
+        with connection.execute_wrapper(sql):
             for i, text in enumerate(texts):
                 current.clear()
-                state.update(sql=0.0, queries=0)
+                sql.reset()
                 t0 = time.perf_counter()
                 vector, _ = search.try_query_vector(text, None)
                 t1 = time.perf_counter()
-                state.update(sql=0.0, queries=0)
+                sql.reset()
                 hits = search.hybrid_search(
                     user=user, query_text=text, flt={}, top_k=10, vector=vector
                 )
@@ -194,9 +187,9 @@ def breakdown(user_name: str, texts: list[str]) -> list[list]:
                     continue  # warm-up
                 rows["embed"].append((t1 - t0) * 1000)
                 rows["search"].append((t2 - t1) * 1000)
-                rows["sql"].append(state["sql"] * 1000)
+                rows["sql"].append(sql.seconds * 1000)
                 rows["serialise"].append((t3 - t2) * 1000)
-                queries.append(state["queries"])
+                queries.append(sql.queries)
                 for name in labels:
                     times.setdefault(name, []).append(current.get(name, 0.0) * 1000)
     finally:

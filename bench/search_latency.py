@@ -36,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import (  # noqa: E402
     ROOT,
+    SqlTimer,
     bench_database_url,
     markdown_table,
     percentile,
@@ -156,7 +157,8 @@ def breakdown(count: int) -> list[list]:
     parts: dict[str, list[float]] = {
         k: [] for k in ("parse", "embed", "sql", "search_python", "serialise", "total", "queries")
     }
-    state = {"embed": 0.0, "sql": 0.0, "queries": 0}
+    state = {"embed": 0.0}
+    sql = SqlTimer()
     original = search_module.embed_query
 
     def timed_embed(*a, **kw):
@@ -166,20 +168,13 @@ def breakdown(count: int) -> list[list]:
         finally:
             state["embed"] += time.perf_counter() - started
 
-    def timed_sql(execute, sql, params, many, context):
-        started = time.perf_counter()
-        try:
-            return execute(sql, params, many, context)
-        finally:
-            state["sql"] += time.perf_counter() - started
-            state["queries"] += 1
-
     search_module.embed_query = timed_embed
     try:
-        with connection.execute_wrapper(timed_sql):
+        with connection.execute_wrapper(sql):
             for i, text in enumerate(queries(count + 5, f"parts{int(time.time())}-")):
                 raw = json.dumps(body_for(i, text)).encode()
-                state.update(embed=0.0, sql=0.0, queries=0)
+                state["embed"] = 0.0
+                sql.reset()
                 t0 = time.perf_counter()
                 serializer = SearchInputSerializer(data=json.loads(raw))
                 serializer.is_valid(raise_exception=True)
@@ -198,11 +193,11 @@ def breakdown(count: int) -> list[list]:
                     continue  # warm-up
                 parts["parse"].append((t1 - t0) * 1000)
                 parts["embed"].append(state["embed"] * 1000)
-                parts["sql"].append(state["sql"] * 1000)
-                parts["search_python"].append((t2 - t1 - state["embed"] - state["sql"]) * 1000)
+                parts["sql"].append(sql.seconds * 1000)
+                parts["search_python"].append((t2 - t1 - state["embed"] - sql.seconds) * 1000)
                 parts["serialise"].append((t3 - t2) * 1000)
                 parts["total"].append((t3 - t0) * 1000)
-                parts["queries"].append(state["queries"])
+                parts["queries"].append(sql.queries)
     finally:
         search_module.embed_query = original
     labels = {
