@@ -77,6 +77,12 @@ def estimate_rows(queryset: QuerySet) -> int | None:
     None means: the table is small enough to count (at most ``SAMPLE_ROWS`` rows), has not been
     analysed, or the query's SQL has no plain ``FROM <table>`` to sample.
     """
+    sampled = _sample(queryset)
+    return None if sampled is None else sampled[0]
+
+
+def _sample(queryset: QuerySet) -> tuple[int, float] | None:
+    """Return (estimated rows of ``queryset``, rows of its table), or None (see estimate_rows)."""
     model = queryset.model
     alias = queryset.db
     connection = connections[alias]
@@ -97,7 +103,7 @@ def estimate_rows(queryset: QuerySet) -> int | None:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM ({sampled}) AS sampled", params)
         passing = cursor.fetchone()[0]
-    return int(round(passing * 100.0 / percent))
+    return int(round(passing * 100.0 / percent)), total
 
 
 def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
@@ -121,13 +127,13 @@ def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None =
     estimate is not available) and, with ``k`` and an estimate, when the exact scan is the
     cheaper one (:func:`exact_is_cheaper`); else ``hnsw``.
     """
-    estimate = estimate_rows(queryset)
-    if estimate is None:
+    sampled = _sample(queryset)
+    if sampled is None:
         counted = count_upto(queryset, exact_max_rows + 1)
         path = "exact" if counted <= exact_max_rows else "hnsw"
         return PathPlan(path=path, rows=counted, estimated=False)
+    estimate, total = sampled
     exact = estimate <= exact_max_rows
     if exact and k:
-        total = _table_rows(queryset.db, queryset.model._meta.db_table) or estimate
         exact = exact_is_cheaper(estimate, total=total, k=k)
     return PathPlan(path="exact" if exact else "hnsw", rows=estimate, estimated=True)
