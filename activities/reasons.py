@@ -26,11 +26,9 @@ import logging
 import re
 from dataclasses import dataclass
 
-import jieba
-
 from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
-from rag.text import STOPWORDS, segment_query
+from rag.text import STOPWORDS, cut_as_written, segment_query
 
 logger = logging.getLogger(__name__)
 
@@ -213,7 +211,7 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     out = ""
     # Only the words before the limit matter: segmenting a little past it finds the last
     # boundary as segmenting the whole text would, without the cost of a long description.
-    for piece in jieba.cut(text[: limit + EXCERPT_LOOKAHEAD]):
+    for piece in cut_as_written(text[: limit + EXCERPT_LOOKAHEAD]):
         if len(out) + len(piece) > limit:
             break
         out += piece

@@ -16,6 +16,7 @@ per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout f
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -65,6 +66,25 @@ _lru_lock = threading.Lock()
 _provider_texts = 0
 _lru: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
 LRU_SIZE = 2048
+# Set only inside stand_in_vectors() (rag.warmup.preload, one thread): the vector every text gets.
+_stand_in: list[float] | None = None
+
+
+@contextlib.contextmanager
+def stand_in_vectors():
+    """Give every text one fixed unit vector inside this block: no provider call, no caching.
+
+    For ``rag.warmup.preload`` alone, in the process that forks the servers before any thread
+    starts: it rehearses the apps' warm-up searches there, where the local model must not run
+    (a child forked after its parent ran OpenMP cannot embed).
+    """
+    global _stand_in
+    dimensions = int(get_provider().dimensions)
+    _stand_in = [1.0] + [0.0] * (dimensions - 1)
+    try:
+        yield
+    finally:
+        _stand_in = None
 
 
 def content_hash(text: str) -> str:
@@ -193,6 +213,8 @@ def embed_texts(
         raise ValueError("role must be 'passage' or 'query'")
     if not texts:
         return []
+    if _stand_in is not None:
+        return [list(_stand_in) for _ in texts]
     if role == "query":
         # Defence in depth behind the API's own limit: one request embeds a bounded text.
         cap = settings.RAG_QUERY_MAX_CHARS

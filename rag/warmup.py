@@ -51,6 +51,23 @@ def preload() -> None:
     _load_embedder()
     get_resolver().url_patterns  # noqa: B018 - imports every app's views and serializers
     import_project_modules()
+    rehearse()
+
+
+def rehearse() -> None:
+    """Run the apps' warm-up hooks once in this process, on a stand-in query vector.
+
+    What a first search builds (the ORM's field and relation caches, compiled expressions, the
+    types psycopg loads, the parsers' tables) then sits in pages the forked children share,
+    instead of being built again in each: measured with ``/proc/<pid>/smaps_rollup``, a web
+    process's private memory after its own warm-up fell from 24 to 13 MiB. The model does not
+    run (``rag.embeddings.stand_in_vectors``) and nothing is cached; each child still runs the
+    hooks itself, with the model, in :func:`warm_up`. Failures are logged, never raised.
+    """
+    from rag.embeddings import stand_in_vectors
+
+    with stand_in_vectors():
+        _run_hooks()
 
 
 def _load_embedder() -> None:
@@ -120,12 +137,16 @@ def warm_up() -> float:
             cursor.execute("SELECT 1")
     except DatabaseError as exc:
         logger.warning("warm-up: the database did not answer: %s", exc)
+    _run_hooks()
+    return time.monotonic() - started
+
+
+def _run_hooks() -> None:
     for hook in _hooks:
         try:
             hook()
         except Exception:  # noqa: BLE001 - a warm-up never keeps a server from starting
             logger.exception("warm-up hook %s failed", getattr(hook, "__qualname__", hook))
-    return time.monotonic() - started
 
 
 def is_ready() -> bool:

@@ -112,6 +112,32 @@ def test_a_failing_hook_does_not_stop_the_warm_up(monkeypatch):
 
 
 @pytest.mark.django_db
+def test_rehearse_runs_the_hooks_on_a_stand_in_vector_without_the_provider(monkeypatch):
+    from rag import embeddings, warmup
+
+    seen = []
+    monkeypatch.setattr(warmup, "_hooks", [lambda: seen.append(embeddings.embed_query("x"))])
+    monkeypatch.setattr(embeddings, "_call_provider", lambda *a, **k: pytest.fail("provider"))
+    warmup.rehearse()
+    assert seen == [[1.0] + [0.0] * 383]
+    assert embeddings._stand_in is None
+
+
+@pytest.mark.django_db
+def test_a_failing_hook_does_not_stop_the_rehearsal(monkeypatch):
+    from rag import embeddings, warmup
+
+    ran = []
+
+    def broken():
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(warmup, "_hooks", [broken, lambda: ran.append("next")])
+    warmup.rehearse()
+    assert ran == ["next"] and embeddings._stand_in is None
+
+
+@pytest.mark.django_db
 def test_the_apps_register_a_search_each():
     from rag import warmup
 
