@@ -243,14 +243,17 @@ def activities_search(
             meta.update(path="hard_filter_degraded", degraded=True, degradedReason=reason)
             results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
         else:
-            pool = limit * RERANK_POOL if understood.time.applied == RANK else limit
+            # Ranking by closeness to a time window re-orders the whole candidate pool (limit x
+            # RERANK_POOL), not only the best ``limit`` of it.
+            keep = limit * RERANK_POOL if understood.time.applied == RANK else limit
             results = _ranked(
                 qs,
                 vector,
                 query=understood.rest or query,
                 understood=understood,
                 user=user,
-                limit=pool,
+                limit=limit,
+                keep=keep,
                 meta=meta,
                 settings_row=row,
                 path=plan.path,
@@ -283,13 +286,20 @@ def provenance(item: dict, meta: dict) -> dict:
 
 
 def _ranked(
-    qs, vector, *, query, understood=None, user, limit, meta, settings_row, path
+    qs, vector, *, query, understood=None, user, limit, keep=None, meta, settings_row, path
 ) -> list[dict]:
+    """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
+
+    The pool read is ``limit`` x RERANK_POOL when something re-ranks it (personalisation, the
+    hybrid), and at least ``keep``: a caller that re-orders the pool itself (time ranking)
+    asks for all of it, without multiplying it again (60 rows for 20 results, not 150).
+    """
+    keep = limit if keep is None else keep
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
     personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
     hybrid = settings_row.activities_hybrid and bool(query)
-    k = limit * RERANK_POOL if personalizer.active or hybrid else limit
+    k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
     if personalizer.vectors is None:
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")
@@ -316,7 +326,7 @@ def _ranked(
         score = order[hit.obj.pk] * (1.0 + boost)
         results.append(_result(hit.obj, similarity=hit.score, boost=boost, score=score))
     results.sort(key=lambda r: (-r["score"], r["id"]))
-    return results[:limit]
+    return results[:keep]
 
 
 def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnderstanding, object]:

@@ -75,6 +75,24 @@ def test_a_time_phrase_with_nothing_inside_ranks_by_closeness(demo_at_monday, mo
     assert all("没有合适的" in r["matchReason"] for r in outcome["results"])
 
 
+def test_ranking_by_time_reads_one_rerank_pool_not_a_multiple_of_it(
+    demo_at_monday, monday, monkeypatch
+):
+    from activities import search
+
+    asked = []
+    real = search.vector_search
+
+    def spy(queryset, vector, *, k, **kwargs):
+        asked.append(k)
+        return real(queryset, vector, k=k, **kwargs)
+
+    monkeypatch.setattr(search, "vector_search", spy)
+    outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=5, now=monday)
+    assert outcome["meta"]["understood"]["time"]["applied"] == "rank"
+    assert asked == [5 * search.RERANK_POOL] and len(outcome["results"]) <= 5
+
+
 def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monday, monkeypatch):
     from activities import search
 
