@@ -33,3 +33,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 INSTALLED_APPS = [*INSTALLED_APPS, "tests.testapp"]  # noqa: F405
 # An events stream holds its connection this long at most: the fuzzer calls it many times.
 EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("TEST_EVENTS_STREAM_MAX_SECONDS", "1"))
+# WhiteNoise warns on every test client when STATIC_ROOT is missing (a fresh clone has not run
+# collectstatic yet): 678 warnings a run that hid the ones that matter. It is gitignored.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
