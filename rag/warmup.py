@@ -66,8 +66,11 @@ def rehearse() -> None:
     """
     from rag.embeddings import stand_in_vectors
 
-    with stand_in_vectors():
-        _run_hooks()
+    try:
+        with stand_in_vectors():
+            _run_hooks()
+    except Exception:  # noqa: BLE001 - a provider that cannot be built fails on first use instead
+        logger.warning("preload: the warm-up searches were not rehearsed", exc_info=True)
 
 
 def _load_embedder() -> None:

@@ -138,6 +138,20 @@ def test_a_failing_hook_does_not_stop_the_rehearsal(monkeypatch):
 
 
 @pytest.mark.django_db
+def test_a_provider_that_cannot_be_built_skips_the_rehearsal(monkeypatch, caplog):
+    from rag import embeddings, warmup
+
+    def broken():
+        raise RuntimeError("no provider")
+
+    ran = []
+    monkeypatch.setattr(embeddings, "get_provider", broken)
+    monkeypatch.setattr(warmup, "_hooks", [lambda: ran.append("searched")])
+    warmup.rehearse()
+    assert ran == [] and "not rehearsed" in caplog.text and embeddings._stand_in is None
+
+
+@pytest.mark.django_db
 def test_the_apps_register_a_search_each():
     from rag import warmup
 
