@@ -31,6 +31,7 @@ import sys
 import threading
 import unicodedata
 from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import marisa_trie
@@ -203,11 +204,11 @@ def segment_query(text: str) -> list[str]:
     return _normalise(jieba.cut(_prepare(text)))
 
 
-def cut_as_written(text: str) -> list[str]:
-    """Return the pieces of ``text`` in jieba precise mode, unnormalised: they join back into
-    ``text`` (for cutting a text between words for display)."""
+def cut_as_written(text: str) -> Iterator[str]:
+    """Yield the pieces of ``text`` in jieba precise mode, unnormalised: they join back into
+    ``text`` (for cutting a text between words for display; a caller may stop early)."""
     warm_up()
-    return jieba.lcut(text)
+    return jieba.cut(text)
 
 
 def _subwords(word: str) -> list[str]:

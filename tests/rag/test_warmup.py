@@ -98,8 +98,9 @@ def test_warm_up_runs_the_hooks_apps_registered(monkeypatch):
 
 
 @pytest.mark.django_db
-def test_a_failing_hook_does_not_stop_the_warm_up(monkeypatch):
-    from rag import warmup
+@pytest.mark.parametrize("run", ["warm_up", "rehearse"])
+def test_a_failing_hook_does_not_stop_the_others(monkeypatch, run):
+    from rag import embeddings, warmup
 
     ran = []
 
@@ -107,8 +108,8 @@ def test_a_failing_hook_does_not_stop_the_warm_up(monkeypatch):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(warmup, "_hooks", [broken, lambda: ran.append("next")])
-    warmup.warm_up()
-    assert ran == ["next"]
+    getattr(warmup, run)()
+    assert ran == ["next"] and embeddings._stand_in is None
 
 
 @pytest.mark.django_db
@@ -121,20 +122,6 @@ def test_rehearse_runs_the_hooks_on_a_stand_in_vector_without_the_provider(monke
     warmup.rehearse()
     assert seen == [[1.0] + [0.0] * 383]
     assert embeddings._stand_in is None
-
-
-@pytest.mark.django_db
-def test_a_failing_hook_does_not_stop_the_rehearsal(monkeypatch):
-    from rag import embeddings, warmup
-
-    ran = []
-
-    def broken():
-        raise RuntimeError("boom")
-
-    monkeypatch.setattr(warmup, "_hooks", [broken, lambda: ran.append("next")])
-    warmup.rehearse()
-    assert ran == ["next"] and embeddings._stand_in is None
 
 
 @pytest.mark.django_db
