@@ -287,3 +287,30 @@ def test_the_hybrid_is_on_by_default(db):
     from rag.models import RagSettings
 
     assert RagSettings().activities_hybrid is True
+
+
+def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, monkeypatch):
+    from activities import search
+
+    asked = []
+    real = search.vector_search
+
+    def spy(queryset, vector, *, k, **kwargs):
+        asked.append(k)
+        return real(queryset, vector, k=k, **kwargs)
+
+    monkeypatch.setattr(search, "vector_search", spy)
+    outcome = activities_search(semantic_query="户外徒步爬山", limit=7)
+    assert outcome["meta"]["hybrid"] is True
+    assert asked == [7 * search.RERANK_POOL]
+
+
+def test_a_search_reads_its_rows_in_a_fixed_number_of_queries(
+    demo_activities, django_assert_max_num_queries
+):
+    # The bookkeeping columns are deferred (UNREAD_FIELDS): reading one of them per result
+    # would cost a query per row.
+    activities_search(semantic_query="周末放松", limit=1)  # live settings row created and read
+    with django_assert_max_num_queries(4):
+        outcome = activities_search(semantic_query="周末放松一下", limit=30)
+    assert len(outcome["results"]) >= 5  # one query per row would exceed the bound

@@ -90,7 +90,7 @@ def test_ranking_by_time_reads_one_rerank_pool_not_a_multiple_of_it(
     monkeypatch.setattr(search, "vector_search", spy)
     outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=5, now=monday)
     assert outcome["meta"]["understood"]["time"]["applied"] == "rank"
-    assert asked == [5 * search.RERANK_POOL] and len(outcome["results"]) <= 5
+    assert asked == [5 * search.TIME_RANK_POOL] and len(outcome["results"]) <= 5
 
 
 def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monday, monkeypatch):
