@@ -250,7 +250,9 @@ def main() -> None:
             stop_serve(server)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # as `manage.py serve` runs the model
+    from rag.providers.local import openmp_defaults
+
+    openmp_defaults()  # the model's OpenMP spin as `manage.py serve` sets it (shipped default)
     setup_django()
     print("in-process breakdown ...", flush=True)
     parts = breakdown(USER, [t + run + "c" for t in texts[: min(args.requests, 100) + 5]])

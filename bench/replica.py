@@ -31,7 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("EMBEDDED_DB_DIR", tempfile.mkdtemp(prefix="semmem-bench-replica-"))
 os.environ.setdefault("EMBEDDED_DB_CLEANUP", "delete")
-os.environ.setdefault("GOMP_SPINCOUNT", "10000")
+
+from rag.providers.local import openmp_defaults  # noqa: E402
+
+openmp_defaults()  # the OpenMP spin every process of the service uses
 
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,

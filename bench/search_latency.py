@@ -227,9 +227,11 @@ def main() -> None:
     database_url = bench_database_url(DB_NAME, args.database_url)
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    # As `manage.py serve` runs the model: idle OpenMP threads sleep instead of spinning (on a
-    # busy machine a spinning thread makes each embedding call many times slower).
-    os.environ.setdefault("GOMP_SPINCOUNT", "10000")
+    # The model's OpenMP spin as `manage.py serve` sets it (the shipped default, unless the
+    # environment sets one); the server started below inherits it.
+    from rag.providers.local import openmp_defaults
+
+    openmp_defaults()
     setup_django()
     from django.core.management import call_command
 

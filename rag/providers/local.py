@@ -34,7 +34,11 @@ MAX_CHARS_PER_TOKEN = 16
 # wait a futex sleep and wake-up). Two processes embedding at once: 90 ms each with 10,000
 # spins (each spins on the core the other needs), 33 with 1,000, 26 passive, 25 on one thread
 # each; so a query runs on one thread while the machine is busy (_fit_threads), and the short
-# spin costs a quiet machine 3 ms.
+# spin costs a quiet machine 3 ms. Re-measured with that rule (2026-11-23, a slower hour of
+# this VM): a query every 25 ms, 27 ms p50 with 10,000 spins and 30 with 1,000 alone; with
+# another process embedding one chat message every 50 ms (the interactive worker), p95 94-107
+# ms with 10,000 and 60-78 with 1,000, because a query already running on two threads keeps
+# spinning on the core the other process needs. The interactive tail decides: 1,000.
 OPENMP_SPIN_COUNT = "1000"
 
 
