@@ -48,6 +48,7 @@ from bench._live import (  # noqa: E402
     stop_serve,
     token_for,
 )
+from bench.search_latency import spin_note  # noqa: E402
 
 USER = "bench_memlat"
 PENDING_SQL = (
@@ -279,7 +280,8 @@ def main() -> None:
     served = "`manage.py serve`" if server else f"`{base_url}`"
     body = f"""
 {setup["messages"]} LoCoMo messages ({args.conversations} conversations) of one user, embedded by
-the real worker; served by {served} (default settings; nothing changed). Questions: the LoCoMo
+the real worker; served by {served} (default settings; nothing changed: {spin_note()}).
+Questions: the LoCoMo
 questions of those conversations (categories 1-4), each text new to the server (the query
 embedding is computed every time), `POST /v1/messages/hybrid_search`, top_k 10. The clients are
 threads of this process (one connection per request).

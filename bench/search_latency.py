@@ -268,6 +268,15 @@ def main() -> None:
     )
 
 
+def spin_note() -> str:
+    """Say which OpenMP spin the model ran with (runs before 2026-11-24 set 10,000 themselves)."""
+    from rag.providers.local import OPENMP_SPIN_COUNT
+
+    spin = os.environ.get("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
+    shipped = "the service's default" if spin == OPENMP_SPIN_COUNT else "NOT the default"
+    return f"GOMP_SPINCOUNT {spin}, {shipped}"
+
+
 def report(facts: dict, one: dict, many: dict, parts: list[list], served_by: str) -> str:
     from rag.embeddings import current_model
 
@@ -310,9 +319,10 @@ def report(facts: dict, one: dict, many: dict, parts: list[list], served_by: str
     return f"""
 {data}
 
-Served by {served_by} (default settings; nothing changed). Every request has a new query text,
-so the query embedding is computed each time; limit 20; every other request adds a 5 km
-location filter. The clients are threads of this process (one connection per request).
+Served by {served_by} (default settings; nothing changed: {spin_note()}).
+Every request has a new query text, so the query embedding is computed each time; limit 20;
+every other request adds a 5 km location filter. The clients are threads of this process (one
+connection per request).
 
 {table}
 

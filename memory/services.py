@@ -11,7 +11,6 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count
-from django.utils import timezone
 
 from config.errors import Conflict, InvalidArgument, NotFound
 from memory.cursors import new_message_id
@@ -28,7 +27,6 @@ from memory.models import (
     CONTEXT_CHARS,
     ChatMessage,
     ContextEntry,
-    EmbedState,
     Feedback,
     Kind,
     Preference,
@@ -224,10 +222,3 @@ def user_erase(*, user) -> dict[str, int]:
     from rag.userdata import user_data_erase
 
     return user_data_erase(user=user)
-
-
-def mark_embed_pending(ids: list[int]) -> None:
-    """Reset rows to pending (used before a forced re-embed)."""
-    ChatMessage.objects.filter(pk__in=ids).update(
-        embed_state=EmbedState.PENDING, embed_attempts=0, embed_state_at=timezone.now()
-    )
