@@ -78,6 +78,23 @@ def machine() -> str:
     )
 
 
+def cpu_probe_ms(repeats: int = 7) -> float:
+    """Return the median milliseconds of a fixed pure-Python loop on this machine, now.
+
+    This VM shares its host: the same build measured 20-50% slower in some hours. A section
+    states the probe with its figures, so runs of different hours can be compared (higher
+    means a slower moment).
+    """
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        total = 0
+        for i in range(300_000):
+            total += i * i % 7
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
 def percentile(values: list[float], p: float) -> float:
     """Return the p-th percentile (0-100) by linear interpolation."""
     if not values:
@@ -132,7 +149,9 @@ def write_section(key: str, title: str, body_markdown: str) -> None:
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     section = (
         f"<!-- BEGIN {key} -->\n## {title}\n\n"
-        f"Command: `{command}`  \nMachine: {machine()}  \nRun: {stamp}\n\n"
+        f"Command: `{command}`  \nMachine: {machine()}  \nRun: {stamp}  \n"
+        f"CPU probe: {cpu_probe_ms():.1f} ms (bench/_common.py `cpu_probe_ms`: a fixed loop; "
+        "higher means a slower hour of this shared VM)\n\n"
         f"{body_markdown.strip()}\n<!-- END {key} -->\n"
     )
     lock_path = REPORT.with_suffix(".lock")
