@@ -1,6 +1,12 @@
 from django.contrib import admin, messages
 
-from activities.models import Activity, IndexState, Participation, WorkingMemory
+from activities.models import (
+    INDEX_BOOKKEEPING_FIELDS,
+    Activity,
+    IndexState,
+    Participation,
+    WorkingMemory,
+)
 
 
 @admin.register(Activity)
@@ -19,13 +25,7 @@ class ActivityAdmin(admin.ModelAdmin):
     list_filter = ("status", "type", "index_state")
     search_fields = ("title", "description", "location_name")
     readonly_fields = (
-        "embedding_model",
-        "embedding_hash",
-        "index_state",
-        "index_error",
-        "indexed_at",
-        "index_attempts",
-        "index_state_at",
+        *INDEX_BOOKKEEPING_FIELDS,
         "search_text",
         "vibes",
         "created_at",

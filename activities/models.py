@@ -34,6 +34,19 @@ def default_time_zone() -> str:
     return settings.TIME_ZONE
 
 
+# What the indexer keeps about a row's vector: written by rag.work and the tasks, never by a
+# user. Read-only in the admin; a search never loads it (activities.search.UNREAD_FIELDS).
+INDEX_BOOKKEEPING_FIELDS = (
+    "embedding_model",
+    "embedding_hash",
+    "index_state",
+    "index_error",
+    "indexed_at",
+    "index_attempts",
+    "index_state_at",
+)
+
+
 class Activity(Embedded):
     """One activity listing users can search for and join."""
 

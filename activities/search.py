@@ -28,7 +28,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from activities.models import Activity, ActivityStatus
+from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, match_reasons, query_terms
 from activities.understanding import (
@@ -68,19 +68,7 @@ TIME_RANK_POOL = 3
 SURFACE = "activities"
 # Columns a search never reads (indexing bookkeeping, the full-text column): not loaded, so each
 # of the 40-60 rows it reads carries less, four timestamps fewer to parse.
-UNREAD_FIELDS = (
-    "search_text",
-    "embedding_model",
-    "embedding_hash",
-    "index_state",
-    "index_error",
-    "indexed_at",
-    "index_attempts",
-    "index_state_at",
-    "index_task",
-    "created_at",
-    "updated_at",
-)
+UNREAD_FIELDS = (*INDEX_BOOKKEEPING_FIELDS, "index_task", "search_text", "created_at", "updated_at")
 
 
 def _number(value, name: str) -> float:
