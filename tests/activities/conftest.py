@@ -7,6 +7,7 @@
   test runs the on-commit callbacks).
 - ``counting_provider``: wraps the real embedding provider and counts ``embed`` calls.
 - ``failing_provider``: a provider whose ``embed`` raises ``ProviderError`` (a hosted API down).
+- ``vector_search_k``: the ``k`` of every vector search the activities search runs.
 """
 
 from __future__ import annotations
@@ -129,3 +130,19 @@ def failing_provider(monkeypatch):
     failing = FailingProvider(embeddings.get_provider())
     monkeypatch.setattr(embeddings, "get_provider", lambda: failing)
     return failing
+
+
+@pytest.fixture
+def vector_search_k(monkeypatch) -> list[int]:
+    """Record the ``k`` (rows asked) of each vector search ``activities_search`` runs."""
+    from activities import search
+
+    asked: list[int] = []
+    real = search.vector_search
+
+    def spy(queryset, vector, *, k, **kwargs):
+        asked.append(k)
+        return real(queryset, vector, k=k, **kwargs)
+
+    monkeypatch.setattr(search, "vector_search", spy)
+    return asked

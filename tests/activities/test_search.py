@@ -289,20 +289,12 @@ def test_the_hybrid_is_on_by_default(db):
     assert RagSettings().activities_hybrid is True
 
 
-def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, monkeypatch):
-    from activities import search
+def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, vector_search_k):
+    from activities.search import RERANK_POOL
 
-    asked = []
-    real = search.vector_search
-
-    def spy(queryset, vector, *, k, **kwargs):
-        asked.append(k)
-        return real(queryset, vector, k=k, **kwargs)
-
-    monkeypatch.setattr(search, "vector_search", spy)
     outcome = activities_search(semantic_query="户外徒步爬山", limit=7)
     assert outcome["meta"]["hybrid"] is True
-    assert asked == [7 * search.RERANK_POOL]
+    assert vector_search_k == [7 * RERANK_POOL]
 
 
 def test_a_search_reads_its_rows_in_a_fixed_number_of_queries(

@@ -76,21 +76,13 @@ def test_a_time_phrase_with_nothing_inside_ranks_by_closeness(demo_at_monday, mo
 
 
 def test_ranking_by_time_reads_one_rerank_pool_not_a_multiple_of_it(
-    demo_at_monday, monday, monkeypatch
+    demo_at_monday, monday, vector_search_k
 ):
-    from activities import search
+    from activities.search import TIME_RANK_POOL
 
-    asked = []
-    real = search.vector_search
-
-    def spy(queryset, vector, *, k, **kwargs):
-        asked.append(k)
-        return real(queryset, vector, k=k, **kwargs)
-
-    monkeypatch.setattr(search, "vector_search", spy)
     outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=5, now=monday)
     assert outcome["meta"]["understood"]["time"]["applied"] == "rank"
-    assert asked == [5 * search.TIME_RANK_POOL] and len(outcome["results"]) <= 5
+    assert vector_search_k == [5 * TIME_RANK_POOL] and len(outcome["results"]) <= 5
 
 
 def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monday, monkeypatch):
