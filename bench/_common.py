@@ -95,6 +95,15 @@ def cpu_probe_ms(repeats: int = 7) -> float:
     return statistics.median(times)
 
 
+def spin_note() -> str:
+    """Say which OpenMP spin the model ran with (runs before 2026-11-24 set 10,000 themselves)."""
+    from rag.providers.local import OPENMP_SPIN_COUNT
+
+    spin = os.environ.get("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
+    shipped = "the service's default" if spin == OPENMP_SPIN_COUNT else "NOT the default"
+    return f"GOMP_SPINCOUNT {spin}, {shipped}"
+
+
 def percentile(values: list[float], p: float) -> float:
     """Return the p-th percentile (0-100) by linear interpolation."""
     if not values:

@@ -37,6 +37,7 @@ from bench._common import (  # noqa: E402
     markdown_table,
     percentile,
     setup_django,
+    spin_note,
     write_section,
 )
 from bench._live import (  # noqa: E402
@@ -48,7 +49,6 @@ from bench._live import (  # noqa: E402
     stop_serve,
     token_for,
 )
-from bench.search_latency import spin_note  # noqa: E402
 
 USER = "bench_memlat"
 PENDING_SQL = (

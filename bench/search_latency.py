@@ -41,6 +41,7 @@ from bench._common import (  # noqa: E402
     markdown_table,
     percentile,
     setup_django,
+    spin_note,
     write_section,
 )
 from bench._live import http_clients  # noqa: E402
@@ -266,15 +267,6 @@ def main() -> None:
             facts, one, many, parts, served_by="`manage.py serve`" if server else f"`{base_url}`"
         ),
     )
-
-
-def spin_note() -> str:
-    """Say which OpenMP spin the model ran with (runs before 2026-11-24 set 10,000 themselves)."""
-    from rag.providers.local import OPENMP_SPIN_COUNT
-
-    spin = os.environ.get("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
-    shipped = "the service's default" if spin == OPENMP_SPIN_COUNT else "NOT the default"
-    return f"GOMP_SPINCOUNT {spin}, {shipped}"
 
 
 def report(facts: dict, one: dict, many: dict, parts: list[list], served_by: str) -> str:
