@@ -38,14 +38,19 @@ CHAT_TOP = 3
 CHAT_BOOST = 0.4
 
 
-def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
-    """Return, for each anchor id, the ids of the turns just before and after it in its chat.
+def chat_context(
+    ids: list[int], anchor_ids: list[int], flt: dict
+) -> tuple[dict[int, str], dict[int, list[int]]]:
+    """Return the chat of each of ``ids``, and the turns just before and after each anchor.
 
-    Neighbours are of the same user, chat and kind and pass the filter's role and time range.
-    One query (a lateral join on the ``(user, chat_id, ts)`` index).
+    Neighbours are of the same user, chat and kind and pass the filter's role and time range;
+    a neighbour's chat is its anchor's. One query: the rows of ``ids`` with a lateral join on
+    the ``(user, chat_id, ts)`` index, gated to the anchors (the other rows only give their
+    chat).
     """
-    if not anchor_ids:
-        return {}
+    ids = list(dict.fromkeys([*ids, *anchor_ids]))
+    if not ids:
+        return {}, {}
     conditions, params = [], []
     if flt.get("role") is not None:
         conditions.append("m.role = %s")
@@ -57,32 +62,59 @@ def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
         conditions.append("m.ts < %s")
         params.append(flt["until"])
     extra = "".join(f" AND {c}" for c in conditions)
-    same = "m.user_id = a.user_id AND m.chat_id = a.chat_id AND m.kind = a.kind"
+    same = "a.id = ANY(%s) AND m.user_id = a.user_id AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
-        "SELECT a.id, n.id FROM memory_chatmessage a CROSS JOIN LATERAL ("
+        "SELECT a.id, a.chat_id, n.id FROM memory_chatmessage a LEFT JOIN LATERAL ("
         f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) < (a.ts, a.id) ORDER BY m.ts DESC, m.id DESC LIMIT 1)"
         " UNION ALL"
         f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
-        ") n WHERE a.id = ANY(%s)"
+        ") n ON true WHERE a.id = ANY(%s)"
     )
-    out: dict[int, list[int]] = defaultdict(list)
+    chat_of: dict[int, str] = {}
+    near: dict[int, list[int]] = defaultdict(list)
     with connections[read_alias()].cursor() as cursor:
-        cursor.execute(sql, [*params, *params, anchor_ids])
-        for anchor, other in cursor.fetchall():
-            out[anchor].append(other)
-    return out
+        cursor.execute(sql, [anchor_ids, *params, anchor_ids, *params, ids])
+        for pk, chat, other in cursor.fetchall():
+            chat_of[pk] = chat
+            if other is not None:
+                near[pk].append(other)
+                chat_of[other] = chat
+    return chat_of, near
 
 
-def add_neighbours(scores: dict[int, float], flt: dict) -> dict[int, float]:
-    """Return ``scores`` with each top anchor's neighbours credited a share of its score."""
-    anchors = sorted(scores, key=lambda pk: -scores[pk])[:NEIGHBOUR_ANCHORS]
+def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
+    """Return, for each anchor id, the ids of the turns just before and after it in its chat."""
+    return chat_context([], anchor_ids, flt)[1]
+
+
+def add_neighbours(
+    scores: dict[int, float], flt: dict, near: dict[int, list[int]] | None = None
+) -> dict[int, float]:
+    """Return ``scores`` with each top anchor's neighbours credited a share of its score.
+
+    ``near``: the neighbours of the anchors when the caller has them (:func:`chat_context`).
+    """
+    anchors = top_anchors(scores)
+    if near is None:
+        near = neighbours(anchors, flt)
     out = dict(scores)
-    for anchor, others in neighbours(anchors, flt).items():
-        for other in others:
+    for anchor in anchors:
+        for other in near.get(anchor, ()):
             out[other] = out.get(other, 0.0) + NEIGHBOUR_WEIGHT * scores[anchor]
     return out
+
+
+def top_anchors(scores: dict[int, float]) -> list[int]:
+    """Return the ``NEIGHBOUR_ANCHORS`` best-scored ids, best first."""
+    return sorted(scores, key=lambda pk: -scores[pk])[:NEIGHBOUR_ANCHORS]
+
+
+def rerank(scores: dict[int, float], flt: dict) -> dict[int, float]:
+    """Return the fused scores with neighbours added and chats boosted, in one query."""
+    chat_of, near = chat_context(list(scores), top_anchors(scores), flt)
+    return boost_chats(add_neighbours(scores, flt, near), chat_of)
 
 
 def chat_ids(ids: list[int]) -> dict[int, str]:
@@ -94,16 +126,18 @@ def chat_ids(ids: list[int]) -> dict[int, str]:
         return dict(cursor.fetchall())
 
 
-def boost_chats(scores: dict[int, float]) -> dict[int, float]:
+def boost_chats(scores: dict[int, float], chat_of: dict[int, str] | None = None) -> dict:
     """Return ``scores`` raised for the turns of chats whose best turns score high.
 
     A chat's score is the sum of its best ``CHAT_TOP`` scores; a turn gains ``CHAT_BOOST``
     times the best score times a third of its chat's z-score over the chats present (when
-    positive). One chat alone (or none) changes nothing.
+    positive). One chat alone (or none) changes nothing. ``chat_of``: the chat of each id
+    when the caller has them (:func:`chat_context`).
     """
     if not scores:
         return scores
-    chat_of = chat_ids(list(scores))
+    if chat_of is None:
+        chat_of = chat_ids(list(scores))
     per_chat: dict[str, list[float]] = defaultdict(list)
     for pk, score in scores.items():
         if pk in chat_of:

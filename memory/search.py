@@ -29,6 +29,7 @@ from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
+from pgvector.django import CosineDistance
 
 from config.errors import InvalidArgument
 from memory import ranking
@@ -139,6 +140,37 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     return {lex for lex, n in zip(lexemes, found, strict=True) if n > total * COMMON_TERM_FRACTION}
 
 
+# The order of lexical hits: rank, then the newer message, then its id (the cursor's keyset).
+LEXICAL_ORDER = ("-_rank", "-ts", "message_id")
+
+
+def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None):
+    """Return the user's messages matching ``tsquery`` under ``flt``, annotated ``_rank``."""
+    query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
+    # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
+    rank_expr = Cast(SearchRank(stored_tsvector(), query, cover_density=True), FloatField())
+    if proximity is not None:
+        rank_expr = rank_expr * ts_closeness(proximity)
+    return (
+        apply_filter(ChatMessage.objects.filter(user=user), flt)
+        .alias(_vector=stored_tsvector())
+        .filter(_vector=query)
+        .annotate(_rank=rank_expr)
+    )
+
+
+def lexical_ranks(*, user, flt: dict, tsquery: str, limit: int) -> list[tuple[int, float]]:
+    """Return (id, rank) of the best ``limit`` lexical matches, in lexical_search's order.
+
+    Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
+    whole page (a LoCoMo question: 1.6 ms against 3.1 at p50).
+    """
+    if not tsquery:
+        return []
+    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery)
+    return list(qs.order_by(*LEXICAL_ORDER).values_list("pk", "_rank")[:limit])
+
+
 def lexical_search(
     *,
     user,
@@ -165,17 +197,7 @@ def lexical_search(
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
-    query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
-    # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
-    rank_expr = Cast(SearchRank(stored_tsvector(), query, cover_density=True), FloatField())
-    if proximity is not None:
-        rank_expr = rank_expr * ts_closeness(proximity)
-    qs = (
-        apply_filter(ChatMessage.objects.filter(user=user), flt)
-        .alias(_vector=stored_tsvector())
-        .filter(_vector=query)
-        .annotate(_rank=rank_expr)
-    )
+    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity)
     if position:
         try:
             rank, ts, mid = float(position[0]), position[1], str(position[2])
@@ -185,11 +207,8 @@ def lexical_search(
         qs = qs.filter(
             Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)
         )
-    rows = list(
-        qs.select_related("user")
-        .defer("embedding")
-        .order_by("-_rank", "-ts", "message_id")[: page_size + 1]
-    )
+    qs = qs.select_related("user").defer("embedding").order_by(*LEXICAL_ORDER)
+    rows = list(qs[: page_size + 1])
     more = len(rows) > page_size
     rows = rows[:page_size]
     next_cursor = None
@@ -307,8 +326,15 @@ def match_conversations(vector: list[float], count: int, filt: dict) -> list[tup
         return cursor.fetchall()
 
 
-def _load(ids: list[int]) -> dict[int, ChatMessage]:
+def _load(ids: list[int], vector: list[float] | None = None) -> dict[int, ChatMessage]:
+    """Return the rows of ``ids`` by id; with ``vector``, each with its ``similarity`` to it.
+
+    ``similarity`` is None for a row without an embedding. In the same query as the rows, so
+    the similarities of lexical-only hits cost no round trip of their own.
+    """
     rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
+    if vector is not None:
+        rows = rows.annotate(similarity=1 - CosineDistance("embedding", vector))
     return {r.pk: r for r in rows}
 
 
@@ -382,19 +408,6 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 # --- hybrid ---------------------------------------------------------------------------------
 
 
-def _similarities(vector: list[float], ids: list[int]) -> dict[int, float]:
-    """Return the cosine similarity of each row's vector to ``vector`` (rows with one)."""
-    if not ids:
-        return {}
-    with connections[read_alias()].cursor() as cursor:
-        cursor.execute(
-            "SELECT id, 1 - (embedding <=> %s::vector) FROM memory_chatmessage"
-            " WHERE id = ANY(%s) AND embedding IS NOT NULL",
-            [str(vector), ids],
-        )
-        return {pk: float(sim) for pk, sim in cursor.fetchall()}
-
-
 def bm25_list(
     user, query_text: str, flt: dict, limit: int, tsquery: str | None = None
 ) -> list[int]:
@@ -432,15 +445,13 @@ def hybrid_search(
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     # Both lexical lists drop the same common words: count them once.
     tsquery = lexical_tsquery(query_text, "or", user=user)
-    lexical, _ = lexical_search(
-        user=user, query_text=query_text, flt=flt, page_size=pool, tsquery=tsquery
-    )
+    lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool)
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
     sims = {pk: float(sim) for pk, sim in pairs}
-    lexical_ids = [item.row.pk for item in lexical]
+    lexical_ids = [pk for pk, _ in lexical]
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
         lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery))
@@ -448,14 +459,16 @@ def hybrid_search(
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}
     if vector is not None:  # a degraded answer stays the lexical list alone
-        scores = ranking.boost_chats(ranking.add_neighbours(scores, flt))
+        scores = ranking.rerank(scores, flt)
     best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
-    missing = [pk for pk in best if pk not in sims]
-    if vector is not None:
-        sims.update(_similarities(vector, missing))
-    rows = {item.row.pk: item.row for item in lexical}
-    rows.update(_load([pk for pk in best if pk not in rows]))
-    lexical_scores = {item.row.pk: item.score for item in lexical}
+    rows = _load(best, vector)
+    if vector is not None:  # lexical-only hits (and neighbours) get their similarity too
+        sims.update(
+            (pk, float(r.similarity))
+            for pk, r in rows.items()
+            if pk not in sims and r.similarity is not None
+        )
+    lexical_scores = {pk: float(rank) for pk, rank in lexical}
     items = []
     for pk in best:
         if pk not in rows:

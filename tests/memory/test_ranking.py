@@ -72,6 +72,20 @@ def test_boost_chats_of_nothing_is_nothing():
     assert ranking.boost_chats({}) == {}
 
 
+def test_chat_context_gives_every_chat_and_only_the_anchors_neighbours(turns):
+    chat_of, near = ranking.chat_context([turns["b1"]], [turns["a1"]], {})
+    assert chat_of == {turns[k]: k[0] for k in ("a0", "a1", "a2", "b1")}
+    assert set(near) == {turns["a1"]}
+    assert sorted(near[turns["a1"]]) == sorted([turns["a0"], turns["a2"]])
+
+
+def test_rerank_equals_neighbours_then_chat_boost_in_one_query(turns, django_assert_num_queries):
+    scores = {turns["a1"]: 0.9, turns["b1"]: 0.5, turns["a3"]: 0.3}
+    expected = ranking.boost_chats(ranking.add_neighbours(scores, {}))
+    with django_assert_num_queries(1):
+        assert ranking.rerank(scores, {}) == pytest.approx(expected)
+
+
 @pytest.fixture
 def english(user):
     """Store English turns of ``user`` in one chat (segmented like real rows, no vectors)."""

@@ -183,6 +183,37 @@ def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
     assert r.json()["error"]["code"] == "INVALID_ARGUMENT"
 
 
+def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(user, chat):
+    import numpy as np
+
+    from memory import search
+    from memory.models import ChatMessage
+    from rag.embeddings import embed_query
+
+    vector = embed_query("不吃辣的火锅")
+    # A semantic list of nothing (min_score above every cosine): every hit is lexical only.
+    hits = search.hybrid_search(
+        user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector, min_score=1.5
+    )
+    assert hits and all(h.extra["semantic_rank"] is None for h in hits)
+    stored = np.array(ChatMessage.objects.get(pk=hits[0].row.pk).embedding, dtype=float)
+    expected = float(np.dot(vector, stored) / np.linalg.norm(vector) / np.linalg.norm(stored))
+    assert hits[0].extra["semantic_score"] == pytest.approx(expected, abs=1e-6)
+
+
+def test_hybrid_search_reads_in_a_fixed_number_of_queries(
+    user, chat, django_assert_max_num_queries
+):
+    from memory import search
+    from rag.embeddings import embed_query
+
+    vector = embed_query("不吃辣的火锅")
+    # common words, lexical ids, neighbours, stems, BM25 weights, BM25 ids, chats and
+    # neighbours, rows: however many hits.
+    with django_assert_max_num_queries(8):
+        search.hybrid_search(user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector)
+
+
 def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
     """A word in most of the user's messages does not outrank the rare word of the answer."""
     from memory.models import ChatMessage
