@@ -306,3 +306,26 @@ def test_a_search_reads_its_rows_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(4):
         outcome = activities_search(semantic_query="周末放松一下", limit=30)
     assert len(outcome["results"]) >= 5  # one query per row would exceed the bound
+
+
+def test_every_search_embeds_its_query_and_stores_the_vector_nowhere(demo_activities, monkeypatch):
+    # bench/search_latency.py relies on this: a query text that comes round again is embedded
+    # again, so its latencies always include the embedding.
+    from rag import embeddings
+    from rag.models import EmbeddingCache
+
+    activities_search(semantic_query="周末去爬山", limit=5)  # loads the relevance references
+    sent: list[str] = []
+    provider = embeddings.get_provider()
+    original = provider.embed
+
+    def counting(texts, role="passage"):
+        sent.extend(texts if role == "query" else [])
+        return original(texts, role)
+
+    monkeypatch.setattr(provider, "embed", counting)
+    cached = EmbeddingCache.objects.count()
+    for _ in range(2):
+        assert activities_search(semantic_query="周末去爬山", limit=5)["meta"]["path"] == "semantic"
+    assert sent == ["去爬山", "去爬山"]  # 周末 is a time phrase: it filters, it is not embedded
+    assert EmbeddingCache.objects.count() == cached
