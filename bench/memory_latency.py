@@ -115,14 +115,12 @@ def run_clients(api: Api, texts: list[str], clients: int) -> dict:
 # missing from the code (renamed, merged) is left out of the table.
 STEPS = [
     ("memory.search", "_common_lexemes", "common-word counts (stored tsvectors, latest 2,000)"),
-    ("memory.search", "lexical_search", "lexical page (ts_rank_cd, GIN)"),
+    ("memory.search", "lexical_ranks", "lexical ids and ranks (ts_rank_cd, GIN)"),
     ("memory.search", "match_conversations", "`match_conversations` (nearest neighbours)"),
     ("memory.search", "relevant_pairs", "relevance cut"),
     ("memory.search", "bm25_list", "BM25 list (stems, weights, page)"),
-    ("memory.ranking", "neighbours", "neighbour turns"),
-    ("memory.ranking", "chat_ids", "chats of the candidates"),
-    ("memory.search", "_similarities", "similarities of lexical-only hits"),
-    ("memory.search", "_load", "load of the fused rows"),
+    ("memory.ranking", "chat_context", "neighbour turns and chats of the candidates"),
+    ("memory.search", "_load", "load of the returned rows, with their similarities"),
 ]
 
 
