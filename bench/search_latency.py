@@ -99,9 +99,9 @@ def queries(count: int, *, start: int = 0) -> list[str]:
     searches as users type them, about as long as the labelled queries (12-13 tokens embedded
     against their 9). No query vector is cached on this path (``activities_search`` embeds with
     ``use_cache=False``; tests/activities/test_search.py), so a text that comes round again is
-    embedded again. Until 2026-11-24 each text carried a serial (`` a1795481674-12``) to make
-    it new, which this path never needed: it doubled the tokens embedded (17 against 12.5) and
-    the embedding time with them. ``long_queries`` keeps that workload for comparison.
+    embedded again. Until 2026-11-24 each text carried a serial (`` a81674-12``) to make
+    it new, which this path never needed: it raised the tokens embedded from 12.5 to 17, and
+    the embedding time by about 40%. ``long_queries`` keeps that workload for comparison.
     """
     from bench.activities_search import QUERY_STEMS, QUERY_TAILS
 

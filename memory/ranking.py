@@ -126,7 +126,9 @@ def chat_ids(ids: list[int]) -> dict[int, str]:
         return dict(cursor.fetchall())
 
 
-def boost_chats(scores: dict[int, float], chat_of: dict[int, str] | None = None) -> dict:
+def boost_chats(
+    scores: dict[int, float], chat_of: dict[int, str] | None = None
+) -> dict[int, float]:
     """Return ``scores`` raised for the turns of chats whose best turns score high.
 
     A chat's score is the sum of its best ``CHAT_TOP`` scores; a turn gains ``CHAT_BOOST``

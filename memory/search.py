@@ -29,7 +29,6 @@ from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
-from pgvector.django import CosineDistance
 
 from config.errors import InvalidArgument
 from memory import ranking
@@ -40,7 +39,7 @@ from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.replicas import read_alias
-from rag.search import TS_CONFIG, rrf
+from rag.search import TS_CONFIG, rrf, similarity_expression
 from rag.text import parse_query, quote_lexeme, segment_query
 
 MAX_TOP_K = 200
@@ -167,7 +166,7 @@ def lexical_ranks(*, user, flt: dict, tsquery: str, limit: int) -> list[tuple[in
     """
     if not tsquery:
         return []
-    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery)
+    qs = _lexical_queryset(user=user, flt=scoped(flt), tsquery=tsquery)
     return list(qs.order_by(*LEXICAL_ORDER).values_list("pk", "_rank")[:limit])
 
 
@@ -334,7 +333,7 @@ def _load(ids: list[int], vector: list[float] | None = None) -> dict[int, ChatMe
     """
     rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
     if vector is not None:
-        rows = rows.annotate(similarity=1 - CosineDistance("embedding", vector))
+        rows = rows.annotate(similarity=similarity_expression("embedding", vector))
     return {r.pk: r for r in rows}
 
 

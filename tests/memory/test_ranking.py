@@ -79,11 +79,14 @@ def test_chat_context_gives_every_chat_and_only_the_anchors_neighbours(turns):
     assert sorted(near[turns["a1"]]) == sorted([turns["a0"], turns["a2"]])
 
 
-def test_rerank_equals_neighbours_then_chat_boost_in_one_query(turns, django_assert_num_queries):
+@pytest.mark.parametrize("flt", [{}, {"role": "user", "since": BASE_TS}])
+def test_rerank_equals_neighbours_then_chat_boost_in_one_query(
+    turns, flt, django_assert_num_queries
+):
     scores = {turns["a1"]: 0.9, turns["b1"]: 0.5, turns["a3"]: 0.3}
-    expected = ranking.boost_chats(ranking.add_neighbours(scores, {}))
+    expected = ranking.boost_chats(ranking.add_neighbours(scores, flt))
     with django_assert_num_queries(1):
-        assert ranking.rerank(scores, {}) == pytest.approx(expected)
+        assert ranking.rerank(scores, flt) == pytest.approx(expected)
 
 
 @pytest.fixture

@@ -183,7 +183,9 @@ def test_hybrid_carries_both_scores_and_ranks(api_client, user, chat):
     assert r.json()["error"]["code"] == "INVALID_ARGUMENT"
 
 
-def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(user, chat):
+def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
+    user, chat, monkeypatch
+):
     import numpy as np
 
     from memory import search
@@ -191,14 +193,26 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(u
     from rag.embeddings import embed_query
 
     vector = embed_query("不吃辣的火锅")
-    # A semantic list of nothing (min_score above every cosine): every hit is lexical only.
+    # No nearest neighbours at all: every similarity must come from the load of the rows.
+    monkeypatch.setattr(search, "match_conversations", lambda *args: [])
     hits = search.hybrid_search(
-        user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector, min_score=1.5
+        user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector
     )
     assert hits and all(h.extra["semantic_rank"] is None for h in hits)
-    stored = np.array(ChatMessage.objects.get(pk=hits[0].row.pk).embedding, dtype=float)
-    expected = float(np.dot(vector, stored) / np.linalg.norm(vector) / np.linalg.norm(stored))
-    assert hits[0].extra["semantic_score"] == pytest.approx(expected, abs=1e-6)
+    for hit in hits:
+        stored = np.array(ChatMessage.objects.get(pk=hit.row.pk).embedding, dtype=float)
+        expected = float(np.dot(vector, stored) / np.linalg.norm(vector) / np.linalg.norm(stored))
+        assert hit.extra["semantic_score"] == pytest.approx(expected, abs=1e-6)
+
+
+def test_the_row_load_gives_no_similarity_to_a_row_without_a_vector(user, chat):
+    from memory import search
+    from memory.models import ChatMessage
+    from rag.embeddings import embed_query
+
+    row = ChatMessage.objects.filter(user=user).first()
+    ChatMessage.objects.filter(pk=row.pk).update(embedding=None)
+    assert search._load([row.pk], embed_query("火锅"))[row.pk].similarity is None
 
 
 def test_hybrid_search_reads_in_a_fixed_number_of_queries(
@@ -208,10 +222,15 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     from rag.embeddings import embed_query
 
     vector = embed_query("不吃辣的火锅")
+    # Loads the live settings and the relevance references, cached for the next call.
+    search.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
     # common words, lexical ids, neighbours, stems, BM25 weights, BM25 ids, chats and
     # neighbours, rows: however many hits.
     with django_assert_max_num_queries(8):
-        search.hybrid_search(user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector)
+        hits = search.hybrid_search(
+            user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
+        )
+    assert len(hits) == 6
 
 
 def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
