@@ -117,15 +117,6 @@ def rerank(scores: dict[int, float], flt: dict) -> dict[int, float]:
     return boost_chats(add_neighbours(scores, flt, near), chat_of)
 
 
-def chat_ids(ids: list[int]) -> dict[int, str]:
-    """Return the chat_id of each message id."""
-    if not ids:
-        return {}
-    with connections[read_alias()].cursor() as cursor:
-        cursor.execute("SELECT id, chat_id FROM memory_chatmessage WHERE id = ANY(%s)", [ids])
-        return dict(cursor.fetchall())
-
-
 def boost_chats(
     scores: dict[int, float], chat_of: dict[int, str] | None = None
 ) -> dict[int, float]:
@@ -139,7 +130,7 @@ def boost_chats(
     if not scores:
         return scores
     if chat_of is None:
-        chat_of = chat_ids(list(scores))
+        chat_of = chat_context(list(scores), [], {})[0]
     per_chat: dict[str, list[float]] = defaultdict(list)
     for pk, score in scores.items():
         if pk in chat_of:
