@@ -4,9 +4,11 @@ Message batches and search bodies are validated by :mod:`memory.validation` afte
 serializer, so an error names the exact item (``items[3].ts``).
 """
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from config import fields
+from config.inputs import DATETIME_RANGE_TEXT
 from memory.identity import MAX_USER_ID_LENGTH
 from memory.models import Kind, Role
 from memory.search import DEFAULT_TOP_K, MAX_PAGE_SIZE, MAX_TOP_K
@@ -106,16 +108,52 @@ class ChatContextOutSerializer(serializers.Serializer):
 # --- search ---------------------------------------------------------------------------------
 
 
-class TimeRangeSerializer(serializers.Serializer):
-    since = fields.StrictCharField(required=False, help_text="RFC 3339, inclusive.")
-    until = fields.StrictCharField(required=False, help_text="RFC 3339, exclusive.")
+def _nullable(schema: dict) -> dict:
+    return {**schema, "type": [schema["type"], "null"]}
 
 
-class SearchFilterSerializer(serializers.Serializer):
-    time_range = TimeRangeSerializer(required=False)
-    role = serializers.ChoiceField(choices=Role.choices, required=False)
-    chat_id = fields.StrictCharField(required=False, max_length=MAX_CHAT_ID_CHARS)
-    kind = serializers.ChoiceField(choices=Kind.choices, required=False)
+_TIMESTAMP = {
+    "type": "string",
+    "format": "date-time",
+    "description": "RFC 3339 with a time zone, " + DATETIME_RANGE_TEXT + ".",
+}
+# The filter is checked by memory.validation.clean_filter, which names the exact key in its
+# error and refuses keys it does not know at every level; the schema says the same, so a
+# generated client cannot send start/end and get an unfiltered answer.
+SEARCH_FILTER_SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "description": "Narrow the search; every key is optional and null means absent.",
+    "properties": {
+        "time_range": _nullable(
+            {
+                "type": "object",
+                "additionalProperties": False,
+                "properties": {
+                    "since": _nullable(
+                        {**_TIMESTAMP, "description": "Inclusive. " + _TIMESTAMP["description"]}
+                    ),
+                    "until": _nullable(
+                        {**_TIMESTAMP, "description": "Exclusive. " + _TIMESTAMP["description"]}
+                    ),
+                },
+            }
+        ),
+        "role": _nullable({"type": "string", "enum": [*Role.values, None]}),
+        "chat_id": _nullable({"type": "string", "maxLength": MAX_CHAT_ID_CHARS}),
+        "kind": _nullable({"type": "string", "enum": [*Kind.values, None]}),
+    },
+}
+
+
+@extend_schema_field(SEARCH_FILTER_SCHEMA, component_name="MemorySearchFilter")
+class SearchFilterField(serializers.JSONField):
+    """The search filter: any JSON here, validated by :func:`memory.validation.clean_filter`."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("allow_null", True)
+        super().__init__(**kwargs)
 
 
 class UnderstandInMixin(serializers.Serializer):
@@ -168,7 +206,7 @@ def _return_fields():
 class LexicalSearchInSerializer(UnderstandInMixin):
     user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
     query_text = fields.QueryTextField(help_text='rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x')
-    filter = serializers.JSONField(required=False, help_text="SearchFilter")
+    filter = SearchFilterField()
     page_size = fields.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
     cursor = fields.StrictCharField(required=False, max_length=MAX_CURSOR_CHARS)
     return_fields = _return_fields()
@@ -200,7 +238,7 @@ class LexicalSearchOutSerializer(serializers.Serializer):
 
 class SemanticSearchInSerializer(UnderstandInMixin):
     user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
-    filter = serializers.JSONField(required=False, help_text="SearchFilter")
+    filter = SearchFilterField()
     query_text = fields.QueryTextField(required=False)
     query_embedding = fields.ListField(
         child=fields.FloatField(), required=False, max_length=MAX_EMBEDDING_DIMENSIONS

@@ -113,7 +113,16 @@ def clean_filter(raw) -> dict:
     out = {"since": None, "until": None, "role": None, "chat_id": None, "kind": None}
     time_range = raw.get("time_range") or {}
     if not isinstance(time_range, dict):
-        raise InvalidArgument("filter.time_range: must be an object.")
+        raise InvalidArgument(
+            "filter.time_range: must be an object.", details={"field": "filter.time_range"}
+        )
+    # An unknown key (start/end for since/until) would otherwise search every date silently.
+    unknown = set(time_range) - {"since", "until"}
+    if unknown:
+        raise InvalidArgument(
+            f"filter.time_range: unknown keys {sorted(unknown)}; use since and until.",
+            details={"field": "filter.time_range"},
+        )
     for key in ("since", "until"):
         if time_range.get(key) is not None:
             out[key] = parse_ts(time_range[key], field=f"filter.time_range.{key}")

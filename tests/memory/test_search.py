@@ -313,6 +313,29 @@ def test_semantic_and_hybrid_filters(api_client, user, chat, path, name):
     assert set(_ids(api_client.post(path, body, format="json").json())) == allowed
 
 
+@pytest.mark.parametrize("path", [LEX, SEM, HYB])
+@pytest.mark.parametrize(
+    "flt, field",
+    [
+        ({"time_range": {"start": ts(1), "end": ts(4)}}, "filter.time_range"),
+        ({"time_range": {"since": ts(1), "until": ts(4), "to": ts(5)}}, "filter.time_range"),
+        ({"time_range": {"since": ts(1)}, "roles": ["user"]}, "filter"),
+    ],
+    ids=["start-end", "an-extra-key", "top-level"],
+)
+def test_an_unknown_filter_key_is_invalid_rather_than_ignored(
+    api_client, user, chat, path, flt, field
+):
+    # Ignoring start/end would answer from every date, as if the window had been applied.
+    body = {"user_id": user.username, "query_text": "火锅", "filter": flt}
+    response = api_client.post(path, body, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "INVALID_ARGUMENT"
+    assert error["details"]["field"] == field
+    assert "unknown keys" in error["message"]
+
+
 @pytest.fixture
 def tied(user):
     """Store four turns with the same text and vector at two times; return the vector.

@@ -1,6 +1,6 @@
 """Every endpoint that takes input refuses bad input at the edge: 400/413, the error shape, no row.
 
-The table below tries 280 bad inputs (``test_the_table_counts_its_bad_inputs`` keeps that number
+The table below tries 282 bad inputs (``test_the_table_counts_its_bad_inputs`` keeps that number
 true): for every endpoint with a JSON body an oversized body, JSON nested 100 deep, ``NaN``, a
 NUL and a lone surrogate in its main text field; for each one its own out-of-range integers,
 dates, non-string strings, over-long texts and arrays; NUL in query strings and path segments.
@@ -471,6 +471,20 @@ def _memory_cases() -> list[Case]:
                 "query_text": "a",
                 "filter": {"time_range": {"since": FAR_FUTURE}},
             },
+        ),
+        Case(
+            "hybrid",
+            "filter.time_range with start and end",
+            {
+                "user_id": "alice",
+                "query_text": "a",
+                "filter": {"time_range": {"start": FAR_FUTURE, "end": FAR_FUTURE}},
+            },
+        ),
+        Case(
+            "semantic",
+            "filter.time_range a list",
+            {"user_id": "alice", "query_text": "a", "filter": {"time_range": [ANCIENT]}},
         ),
         Case(
             "lexical",

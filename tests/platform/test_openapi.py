@@ -200,3 +200,19 @@ def test_the_chat_stream_describes_each_event_and_its_json_payload(openapi):
         assert data["contentMediaType"] == "application/json"
         assert _resolve(openapi, data["contentSchema"])["type"] == "object"
     assert set(responses["400"]["content"]) == {"application/json"}
+
+
+@pytest.mark.parametrize(
+    "operation", ["memory_lexical_search", "memory_semantic_search", "memory_hybrid_search"]
+)
+def test_the_memory_search_filter_is_a_closed_object_in_the_schema(openapi, operation):
+    # A generated client gets typed since/until, and a fuzzer learns extra keys are refused.
+    (op,) = (o for _, o in _operations(openapi) if o.get("operationId") == operation)
+    body = _resolve(openapi, op["requestBody"]["content"]["application/json"]["schema"])
+    (ref,) = (s for s in body["properties"]["filter"]["oneOf"] if "$ref" in s)
+    flt = _resolve(openapi, ref)
+    assert flt["additionalProperties"] is False
+    assert set(flt["properties"]) == {"time_range", "role", "chat_id", "kind"}
+    time_range = flt["properties"]["time_range"]
+    assert time_range["additionalProperties"] is False
+    assert set(time_range["properties"]) == {"since", "until"}

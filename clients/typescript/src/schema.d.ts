@@ -1102,8 +1102,7 @@ export interface components {
         };
         /** @description The request fields of a search that may read a time phrase in its query. */
         HybridSearchInRequest: {
-            /** @description SearchFilter */
-            filter?: unknown;
+            filter?: components["schemas"]["MemorySearchFilter"] | null;
             /** Format: double */
             min_score?: number;
             /**
@@ -1183,8 +1182,7 @@ export interface components {
              *     * `or` - or
              */
             default_operator?: components["schemas"]["DefaultOperatorEnum"];
-            /** @description SearchFilter */
-            filter?: unknown;
+            filter?: components["schemas"]["MemorySearchFilter"] | null;
             /**
              * Format: date-time
              * @description The instant relative phrases count back from (default: the current time).
@@ -1219,6 +1217,24 @@ export interface components {
             lat: number;
             /** Format: double */
             lng: number;
+        };
+        /** @description Narrow the search; every key is optional and null means absent. */
+        MemorySearchFilter: {
+            chat_id?: string | null;
+            kind?: components["schemas"]["MessageKindEnum"] | components["schemas"]["NullEnum"];
+            role?: components["schemas"]["RoleEnum"] | components["schemas"]["NullEnum"];
+            time_range?: {
+                /**
+                 * Format: date-time
+                 * @description Inclusive. RFC 3339 with a time zone, between 1970-01-01T00:00:00Z (inclusive) and 2100-01-01T00:00:00Z (exclusive).
+                 */
+                since?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Exclusive. RFC 3339 with a time zone, between 1970-01-01T00:00:00Z (inclusive) and 2100-01-01T00:00:00Z (exclusive).
+                 */
+                until?: string | null;
+            } | null;
         };
         MemoryUnderstood: {
             /**
@@ -1565,8 +1581,7 @@ export interface components {
         };
         /** @description The request fields of a search that may read a time phrase in its query. */
         SemanticSearchInRequest: {
-            /** @description SearchFilter */
-            filter?: unknown;
+            filter?: components["schemas"]["MemorySearchFilter"] | null;
             /** Format: double */
             min_score?: number;
             /**

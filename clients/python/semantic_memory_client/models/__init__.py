@@ -78,6 +78,8 @@ from .lexical_search_out_items_item import LexicalSearchOutItemsItem
 from .location_request import LocationRequest
 from .memory_messages_list_kind import MemoryMessagesListKind
 from .memory_messages_list_role import MemoryMessagesListRole
+from .memory_search_filter import MemorySearchFilter
+from .memory_search_filter_time_range_type_0 import MemorySearchFilterTimeRangeType0
 from .memory_understood import MemoryUnderstood
 from .memory_understood_applied_enum import MemoryUnderstoodAppliedEnum
 from .message import Message
@@ -235,6 +237,8 @@ __all__ = (
     "LocationRequest",
     "MemoryMessagesListKind",
     "MemoryMessagesListRole",
+    "MemorySearchFilter",
+    "MemorySearchFilterTimeRangeType0",
     "MemoryUnderstood",
     "MemoryUnderstoodAppliedEnum",
     "Message",

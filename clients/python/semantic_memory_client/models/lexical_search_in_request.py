@@ -13,6 +13,8 @@ from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
+if TYPE_CHECKING:
+  from ..models.memory_search_filter import MemorySearchFilter
 
 
 
@@ -32,7 +34,7 @@ class LexicalSearchInRequest:
             cursor (str | Unset):
             default_operator (DefaultOperatorEnum | Unset): * `and` - and
                 * `or` - or
-            filter_ (Any | Unset): SearchFilter
+            filter_ (MemorySearchFilter | None | Unset):
             now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
             page_size (int | Unset):
             return_fields (list[str] | Unset):
@@ -46,7 +48,7 @@ class LexicalSearchInRequest:
     user_id: str
     cursor: str | Unset = UNSET
     default_operator: DefaultOperatorEnum | Unset = UNSET
-    filter_: Any | Unset = UNSET
+    filter_: MemorySearchFilter | None | Unset = UNSET
     now: datetime.datetime | Unset = UNSET
     page_size: int | Unset = UNSET
     return_fields: list[str] | Unset = UNSET
@@ -59,6 +61,7 @@ class LexicalSearchInRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         query_text = self.query_text
 
         user_id = self.user_id
@@ -70,7 +73,13 @@ class LexicalSearchInRequest:
             default_operator = self.default_operator.value
 
 
-        filter_ = self.filter_
+        filter_: dict[str, Any] | None | Unset
+        if isinstance(self.filter_, Unset):
+            filter_ = UNSET
+        elif isinstance(self.filter_, MemorySearchFilter):
+            filter_ = self.filter_.to_dict()
+        else:
+            filter_ = self.filter_
 
         now: str | Unset = UNSET
         if not isinstance(self.now, Unset):
@@ -118,6 +127,7 @@ class LexicalSearchInRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         d = dict(src_dict)
         query_text = d.pop("query_text")
 
@@ -135,7 +145,25 @@ class LexicalSearchInRequest:
 
 
 
-        filter_ = d.pop("filter", UNSET)
+        def _parse_filter_(data: object) -> MemorySearchFilter | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                filter_type_0 = MemorySearchFilter.from_dict(data)
+
+
+
+                return filter_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MemorySearchFilter | None | Unset, data)
+
+        filter_ = _parse_filter_(d.pop("filter", UNSET))
+
 
         _now = d.pop("now", UNSET)
         now: datetime.datetime | Unset

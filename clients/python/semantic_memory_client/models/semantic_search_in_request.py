@@ -12,6 +12,8 @@ from ..types import UNSET, Unset
 from typing import cast
 import datetime
 
+if TYPE_CHECKING:
+  from ..models.memory_search_filter import MemorySearchFilter
 
 
 
@@ -27,7 +29,7 @@ class SemanticSearchInRequest:
 
         Attributes:
             user_id (str):
-            filter_ (Any | Unset): SearchFilter
+            filter_ (MemorySearchFilter | None | Unset):
             min_score (float | Unset):
             now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
             query_embedding (list[float] | Unset):
@@ -41,7 +43,7 @@ class SemanticSearchInRequest:
      """
 
     user_id: str
-    filter_: Any | Unset = UNSET
+    filter_: MemorySearchFilter | None | Unset = UNSET
     min_score: float | Unset = UNSET
     now: datetime.datetime | Unset = UNSET
     query_embedding: list[float] | Unset = UNSET
@@ -57,9 +59,16 @@ class SemanticSearchInRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         user_id = self.user_id
 
-        filter_ = self.filter_
+        filter_: dict[str, Any] | None | Unset
+        if isinstance(self.filter_, Unset):
+            filter_ = UNSET
+        elif isinstance(self.filter_, MemorySearchFilter):
+            filter_ = self.filter_.to_dict()
+        else:
+            filter_ = self.filter_
 
         min_score = self.min_score
 
@@ -118,10 +127,29 @@ class SemanticSearchInRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         d = dict(src_dict)
         user_id = d.pop("user_id")
 
-        filter_ = d.pop("filter", UNSET)
+        def _parse_filter_(data: object) -> MemorySearchFilter | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                filter_type_0 = MemorySearchFilter.from_dict(data)
+
+
+
+                return filter_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(MemorySearchFilter | None | Unset, data)
+
+        filter_ = _parse_filter_(d.pop("filter", UNSET))
+
 
         min_score = d.pop("min_score", UNSET)
 
