@@ -213,7 +213,10 @@ def activities_search(
     row = live.get_settings()
     # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
     # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
-    candidates = count_upto(qs, SMALL_RESULT + 1)
+    # A time phrase's plan counted the rows it leaves already (plan_time, same cap).
+    candidates = understood.time.rows
+    if candidates is None:
+        candidates = count_upto(qs, SMALL_RESULT + 1)
     plan = None
     if candidates > SMALL_RESULT:
         plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows, k=limit)
@@ -362,7 +365,9 @@ def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnder
         lat, lng, _ = parsed["location"]
         parsed["location"] = (lat, lng, place.radius_km)
     qs = hard_filter(parsed, now=now)
-    plan = plan_time(understood, qs, start=parsed["start"], end=parsed["end"])
+    plan = plan_time(
+        understood, qs, start=parsed["start"], end=parsed["end"], count_upto_rows=SMALL_RESULT + 1
+    )
     understood = dataclasses.replace(understood, time=plan, place=place)
     return understood, apply_time(qs, plan)
 

@@ -28,6 +28,7 @@ from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.db.models.functions import Greatest
 
 from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
+from rag.cardinality import count_upto
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
 from rag.understand.apply import NARROW, closeness, decide_time, intersect
 from rag.understand.apply import RANK as DECIDED_RANK
@@ -110,6 +111,9 @@ class TimePlan:
     phrase: str | None = None
     windows: tuple[Window, ...] = ()
     reason: str = ""
+    # The rows the plan leaves (the queryset after apply_time), counted up to plan_time's
+    # ``count_upto``: the search reuses it instead of counting the same rows again.
+    rows: int | None = field(default=None, compare=False)
 
     @property
     def start(self) -> datetime | None:
@@ -280,34 +284,42 @@ def in_windows(windows) -> Q:
     return query
 
 
-def plan_time(understood: QueryUnderstanding, qs, *, start=None, end=None) -> TimePlan:
+def plan_time(
+    understood: QueryUnderstanding, qs, *, start=None, end=None, count_upto_rows: int = 1
+) -> TimePlan:
     """Return the time plan for the rows of ``qs`` (every other hard filter applied).
 
     ``rag.understand.apply.decide_time`` decides from counts: narrow when a row starts in the
     phrase's window(s) cut to ``[start, end]``; rank by closeness when none does but rows pass;
     with no row at all, narrow (an honest empty answer). A window wholly outside the request's
     ``timeRange`` ranks by the phrase's own window(s) when rows pass.
+
+    Counting stops at ``count_upto_rows``: one row decides, and a caller that needs to know
+    whether the plan leaves more than a few rows asks for that many, reads ``plan.rows`` and
+    saves the query it would run on the same rows.
     """
     phrase = understood.found.time
     if phrase is None:
         return NO_TIME
+    limit = max(1, count_upto_rows)
     windows, text = _windows(understood, start, end)
     span = Window(windows[0].start, windows[-1].end) if windows else None
-    inside = int(bool(windows) and qs.filter(in_windows(windows)).exists())
-    total = int(inside or qs.exists())
+    inside = count_upto(qs.filter(in_windows(windows)), limit) if windows else 0
+    # Not counted when rows are inside: the plan then narrows to them, and ``inside`` is its rows.
+    total = inside or count_upto(qs, limit)
     decision = decide_time(window=span, inside=inside, total=total)
-    # Counts are 0/1 here (existence is all the decision needs), so the reasons are our own.
+    # Counts stop at ``limit`` here (existence is all the decision needs): the reasons are ours.
     if decision.mode == NARROW:
         reason = "activities start in the window" if inside else "no row passes the filters"
-        return TimePlan(FILTER, text, windows or tuple(phrase.windows), reason)
+        return TimePlan(FILTER, text, windows or tuple(phrase.windows), reason, rows=inside)
     if decision.mode == DECIDED_RANK:
         reason = "no activity starts in the window: ranked by closeness to it"
-        return TimePlan(RANK, text, windows, reason)
+        return TimePlan(RANK, text, windows, reason, rows=total)
     # No overlap with timeRange: rank by the phrase's own window, or nothing passes at all.
     if total:
         reason = "the window is outside timeRange: ranked by closeness to it"
-        return TimePlan(RANK, text, tuple(phrase.windows), reason)
-    return TimePlan(FILTER, text, tuple(phrase.windows), "no row passes the filters")
+        return TimePlan(RANK, text, tuple(phrase.windows), reason, rows=total)
+    return TimePlan(FILTER, text, tuple(phrase.windows), "no row passes the filters", rows=0)
 
 
 def apply_time(qs, plan: TimePlan):

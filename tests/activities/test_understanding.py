@@ -220,3 +220,45 @@ def test_no_row_at_all_is_an_honest_empty_filter(db, wednesday):
     plan = plan_time(understood, qs)
     assert plan.applied == FILTER
     assert not apply_time(qs, plan).exists()
+
+
+@pytest.mark.parametrize(
+    "cap, expected",
+    [(1, 1), (4, 2)],
+    ids=["existence-only", "counted-to-the-cap"],
+)
+def test_the_plan_counts_the_rows_it_leaves_up_to_the_cap(
+    week_of_activities, wednesday, cap, expected
+):
+    # 周末 is Saturday and Sunday: two of the week's activities.
+    understood = read_query("周末", now=wednesday, tz=SHANGHAI)
+    qs = _hard(wednesday)
+    plan = plan_time(understood, qs, count_upto_rows=cap)
+    assert plan.applied == FILTER
+    assert apply_time(qs, plan).count() == 2
+    assert plan.rows == expected
+
+
+def test_a_ranking_plan_counts_every_row_that_passes(week_of_activities, wednesday):
+    friday = week_of_activities[4].start_at
+    understood = read_query("周五晚上", now=wednesday, tz=SHANGHAI)
+    end = friday - timedelta(days=1) + timedelta(hours=1)  # the range stops before Friday
+    qs = _hard(wednesday, end=end)
+    plan = plan_time(understood, qs, end=end, count_upto_rows=10)
+    assert plan.applied == RANK
+    assert plan.rows == qs.count() == 1
+
+
+def test_a_time_phrase_search_counts_its_rows_once(week_of_activities, wednesday):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from activities.search import activities_search
+
+    with CaptureQueriesContext(connection) as queries:
+        found = activities_search(semantic_query="周末", now=wednesday, time_zone="Asia/Shanghai")
+    assert found["meta"]["candidates"] == 2
+    reads = [q["sql"] for q in queries.captured_queries if "activities_activity" in q["sql"]]
+    # The plan's count is the candidates: no EXISTS before it and no second COUNT after it.
+    assert sum("COUNT(" in sql for sql in reads) == 1
+    assert not any('SELECT 1 AS "a"' in sql for sql in reads)
