@@ -10,12 +10,12 @@ from config.inputs import INT_MAX
 from rag.embeddings import DEGRADED_REASONS
 
 
-class ActivityLocationSerializer(serializers.Serializer):
+class ActivityLocationSerializer(fields.ClosedSerializer):
     lat = fields.FloatField(min_value=-90, max_value=90)
     lng = fields.FloatField(min_value=-180, max_value=180)
 
 
-class ActivityCreateInputSerializer(serializers.Serializer):
+class ActivityCreateInputSerializer(fields.ClosedSerializer):
     title = fields.StrictCharField(max_length=200)
     description = fields.TextField(allow_blank=True, default="")
     type = fields.StrictCharField(max_length=50)
@@ -31,7 +31,7 @@ class ActivityCreateInputSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE)
 
 
-class ActivityUpdateInputSerializer(serializers.Serializer):
+class ActivityUpdateInputSerializer(fields.ClosedSerializer):
     title = fields.StrictCharField(max_length=200, required=False)
     description = fields.TextField(allow_blank=True, required=False)
     type = fields.StrictCharField(max_length=50, required=False)
@@ -105,14 +105,14 @@ class ParticipationOutputSerializer(serializers.Serializer):
     current_participants = serializers.IntegerField()
 
 
-class FeedbackInputSerializer(serializers.Serializer):
+class FeedbackInputSerializer(fields.ClosedSerializer):
     rating = serializers.ChoiceField(choices=[-1, 0, 1])
 
 
 # --- POST /rag/search (camelCase, as the issue specifies) ----------------------------------
 
 
-class SearchLocationSerializer(serializers.Serializer):
+class SearchLocationSerializer(fields.ClosedSerializer):
     lat = fields.FloatField(min_value=-90, max_value=90)
     lng = fields.FloatField(min_value=-180, max_value=180)
     radiusInKm = fields.FloatField(
@@ -123,18 +123,18 @@ class SearchLocationSerializer(serializers.Serializer):
     )
 
 
-class SearchTimeRangeSerializer(serializers.Serializer):
+class SearchTimeRangeSerializer(fields.ClosedSerializer):
     start = fields.DateTimeField(required=False, allow_null=True)
     end = fields.DateTimeField(required=False, allow_null=True)
 
 
-class SearchFiltersSerializer(serializers.Serializer):
+class SearchFiltersSerializer(fields.ClosedSerializer):
     location = SearchLocationSerializer(required=False, allow_null=True)
     timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815
     type = fields.StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=50)
 
 
-class SearchInputSerializer(serializers.Serializer):
+class SearchInputSerializer(fields.ClosedSerializer):
     semanticQuery = fields.QueryTextField(  # noqa: N815
         required=False, allow_blank=True, allow_null=True
     )

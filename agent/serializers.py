@@ -7,12 +7,12 @@ from agent.router import INTENTS
 from config import fields
 
 
-class LocationSerializer(serializers.Serializer):
+class LocationSerializer(fields.ClosedSerializer):
     lat = fields.FloatField(min_value=-90, max_value=90)
     lng = fields.FloatField(min_value=-180, max_value=180)
 
 
-class ChatRequestSerializer(serializers.Serializer):
+class ChatRequestSerializer(fields.ClosedSerializer):
     # The message is searched by meaning: a query text, bounded by RAG_QUERY_MAX_CHARS.
     message = fields.QueryTextField(trim_whitespace=True)
     chat_id = fields.RegexField(
@@ -124,7 +124,7 @@ class EventListQuerySerializer(EventQuerySerializer):
     )
 
 
-class WebhookInSerializer(serializers.Serializer):
+class WebhookInSerializer(fields.ClosedSerializer):
     url = fields.StrictCharField(max_length=2000, help_text="http(s) URL that receives a POST.")
     kinds = fields.ListField(
         max_length=len(EventKind.choices),

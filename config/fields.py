@@ -139,3 +139,26 @@ class ListField(serializers.ListField):
 
     def __init__(self, *, max_length: int, **kwargs):
         super().__init__(max_length=max_length, **kwargs)
+
+
+# Sent by a browser form rendered with {% csrf_token %}: part of the request, not of the data.
+FORM_ONLY_KEYS = frozenset({"csrfmiddlewaretoken"})
+
+
+# A request-body serializer that refuses keys it does not declare (INVALID_ARGUMENT).
+# DRF drops unknown keys, so a misspelt field (``filter`` for ``filters``, ``timeRange.from``
+# for ``start``) would be answered as if it had not been sent: an unfiltered search that looks
+# filtered. Nested serializers of this kind check their own level; the schema says the same
+# (``additionalProperties: false``, ``config.schema.AutoSchema``). Query-string serializers
+# stay open: a cache-busting ``?_=...`` must not fail a read. No docstring on purpose:
+# drf-spectacular would show it as the description of every request object without its own.
+class ClosedSerializer(serializers.Serializer):
+    def to_internal_value(self, data):
+        if hasattr(data, "keys"):
+            unknown = sorted(set(data.keys()) - set(self.fields) - FORM_ONLY_KEYS)
+            if unknown:
+                known = ", ".join(self.fields)
+                raise serializers.ValidationError(
+                    {key: [f"Unknown field; this object takes: {known}."] for key in unknown}
+                )
+        return super().to_internal_value(data)

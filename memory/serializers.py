@@ -23,7 +23,7 @@ MAX_EMBEDDING_DIMENSIONS = 8192
 # --- messages -------------------------------------------------------------------------------
 
 
-class MessageItemInSerializer(serializers.Serializer):
+class MessageItemInSerializer(fields.ClosedSerializer):
     message_id = fields.StrictCharField(required=False, max_length=100)
     ts = fields.StrictCharField(
         help_text="RFC 3339 timestamp with a time zone, from 1970-01-01T00:00:00Z up to "
@@ -34,7 +34,7 @@ class MessageItemInSerializer(serializers.Serializer):
     chat_id = fields.StrictCharField(required=False, allow_blank=True, max_length=MAX_CHAT_ID_CHARS)
 
 
-class MessagesWriteInSerializer(serializers.Serializer):
+class MessagesWriteInSerializer(fields.ClosedSerializer):
     items = MessageItemInSerializer(
         many=True, max_length=MAX_ITEMS, help_text="1 to 500 messages, stored atomically."
     )
@@ -156,7 +156,7 @@ class SearchFilterField(serializers.JSONField):
         super().__init__(**kwargs)
 
 
-class UnderstandInMixin(serializers.Serializer):
+class UnderstandInMixin(fields.ClosedSerializer):
     """The request fields of a search that may read a time phrase in its query."""
 
     understand = serializers.BooleanField(
@@ -335,7 +335,7 @@ class HybridSearchOutSerializer(DegradedSerializer):
 # --- persona, deletion, shared contexts -----------------------------------------------------
 
 
-class PreferenceInSerializer(serializers.Serializer):
+class PreferenceInSerializer(fields.ClosedSerializer):
     category = fields.StrictCharField(max_length=100)
     value = fields.StrictCharField(max_length=1000)
 
@@ -358,17 +358,17 @@ class PreferenceQuerySerializer(serializers.Serializer):
     )
 
 
-class PreferenceUpdateInSerializer(serializers.Serializer):
+class PreferenceUpdateInSerializer(fields.ClosedSerializer):
     category = fields.StrictCharField(max_length=100, required=False)
     value = fields.StrictCharField(max_length=1000, required=False)
 
 
-class MessageUpdateInSerializer(serializers.Serializer):
+class MessageUpdateInSerializer(fields.ClosedSerializer):
     content = fields.TextField(max_length=MAX_CONTENT_CHARS, required=False)
     role = serializers.ChoiceField(choices=Role.choices, required=False)
 
 
-class ContextEntryUpdateInSerializer(serializers.Serializer):
+class ContextEntryUpdateInSerializer(fields.ClosedSerializer):
     content = fields.TextField()
 
 
@@ -376,7 +376,7 @@ class PreferenceListSerializer(serializers.Serializer):
     items = PreferenceSerializer(many=True)
 
 
-class FeedbackInSerializer(serializers.Serializer):
+class FeedbackInSerializer(fields.ClosedSerializer):
     target_message_id = fields.StrictCharField(max_length=100)
     rating = serializers.ChoiceField(choices=[-1, 0, 1])
     comment = fields.StrictCharField(required=False, allow_blank=True, max_length=5000)
@@ -399,7 +399,7 @@ class UserDeleteOutSerializer(serializers.Serializer):
     )
 
 
-class ContextCreateInSerializer(serializers.Serializer):
+class ContextCreateInSerializer(fields.ClosedSerializer):
     user_id = fields.StrictCharField(
         required=False, max_length=MAX_USER_ID_LENGTH, help_text="Owner; default: the caller."
     )
@@ -408,7 +408,7 @@ class ContextCreateInSerializer(serializers.Serializer):
     agent_name = fields.StrictCharField(max_length=100)
 
 
-class ContextEntryInSerializer(serializers.Serializer):
+class ContextEntryInSerializer(fields.ClosedSerializer):
     agent_name = fields.StrictCharField(max_length=100)
     content = fields.TextField()
 

@@ -46,6 +46,26 @@ def parse_ts(value, *, field: str) -> datetime:
     return parsed
 
 
+ITEM_KEYS = ("message_id", "ts", "role", "content", "chat_id")
+BATCH_KEYS = ("items",)
+FILTER_KEYS = ("time_range", "role", "chat_id", "kind")
+TIME_RANGE_KEYS = ("since", "until")
+
+
+def refuse_unknown_keys(raw: dict, allowed, *, field: str) -> None:
+    """Raise INVALID_ARGUMENT naming ``field`` when ``raw`` has a key outside ``allowed``.
+
+    A key the service does not know would otherwise be dropped and the request answered as if
+    it had not been sent (``config.fields.ClosedSerializer`` says the same for serializers).
+    """
+    unknown = sorted(set(raw) - set(allowed))
+    if unknown:
+        raise InvalidArgument(
+            f"{field}: unknown keys {unknown}; use {', '.join(allowed)}.",
+            details={"field": field},
+        )
+
+
 def _item_error(index: int, field: str, message: str) -> InvalidArgument:
     return InvalidArgument(
         f"items[{index}].{field}: {message}", details={"index": index, "field": field}
@@ -64,6 +84,9 @@ def clean_items(items) -> list[dict]:
     for i, item in enumerate(items):
         if not isinstance(item, dict):
             raise _item_error(i, "item", "must be an object")
+        unknown = sorted(set(item) - set(ITEM_KEYS))
+        if unknown:
+            raise _item_error(i, unknown[0], f"unknown field; use {', '.join(ITEM_KEYS)}")
         message_id = item.get("message_id")
         if message_id is not None and (
             not isinstance(message_id, str) or not MESSAGE_ID_RE.match(message_id)
@@ -105,11 +128,7 @@ def clean_filter(raw) -> dict:
         raw = {}
     if not isinstance(raw, dict):
         raise InvalidArgument("filter: must be an object.", details={"field": "filter"})
-    unknown = set(raw) - {"time_range", "role", "chat_id", "kind"}
-    if unknown:
-        raise InvalidArgument(
-            f"filter: unknown keys {sorted(unknown)}.", details={"field": "filter"}
-        )
+    refuse_unknown_keys(raw, FILTER_KEYS, field="filter")
     out = {"since": None, "until": None, "role": None, "chat_id": None, "kind": None}
     time_range = raw.get("time_range") or {}
     if not isinstance(time_range, dict):
@@ -117,12 +136,7 @@ def clean_filter(raw) -> dict:
             "filter.time_range: must be an object.", details={"field": "filter.time_range"}
         )
     # An unknown key (start/end for since/until) would otherwise search every date silently.
-    unknown = set(time_range) - {"since", "until"}
-    if unknown:
-        raise InvalidArgument(
-            f"filter.time_range: unknown keys {sorted(unknown)}; use since and until.",
-            details={"field": "filter.time_range"},
-        )
+    refuse_unknown_keys(time_range, TIME_RANGE_KEYS, field="filter.time_range")
     for key in ("since", "until"):
         if time_range.get(key) is not None:
             out[key] = parse_ts(time_range[key], field=f"filter.time_range.{key}")

@@ -15,7 +15,7 @@ from memory import search, selectors, services, understanding
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
-from memory.validation import clean_filter, parse_ts
+from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
 from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
 
@@ -59,7 +59,9 @@ class MessagesView(APIView):
         # resolved first so a normal token naming somebody else gets NOT_FOUND, whatever it sent.
         with transaction.atomic():
             user = resolve_user(request.user, user_id, create=True)
-            result = services.messages_write(user=user, items=body(request).get("items"))
+            data = body(request)
+            refuse_unknown_keys(data, BATCH_KEYS, field="body")
+            result = services.messages_write(user=user, items=data.get("items"))
         return Response(result, status=201 if result["created"] else 200)
 
     @extend_schema(

@@ -11,7 +11,7 @@ MAX_BLOCK_CHARS = 50_000
 MAX_SEARCH_CHAPTERS = 200
 
 
-class BookInSerializer(serializers.Serializer):
+class BookInSerializer(fields.ClosedSerializer):
     title = fields.StrictCharField(max_length=200)
 
 
@@ -21,25 +21,25 @@ class BookOutSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class WritingBlockInSerializer(serializers.Serializer):
+class WritingBlockInSerializer(fields.ClosedSerializer):
     content = fields.TextField(trim_whitespace=False, max_length=MAX_BLOCK_CHARS)
 
 
-class ChapterInSerializer(serializers.Serializer):
+class ChapterInSerializer(fields.ClosedSerializer):
     book = fields.IdField()
     title = fields.StrictCharField(max_length=200, allow_blank=True)
     sequence = fields.IntegerField()
     blocks = WritingBlockInSerializer(many=True, allow_empty=True, max_length=MAX_BLOCKS)
 
 
-class ChapterSaveSerializer(serializers.Serializer):
+class ChapterSaveSerializer(fields.ClosedSerializer):
     book = fields.IdField(required=False, help_text="Must match the chapter's book.")
     title = fields.StrictCharField(max_length=200, allow_blank=True, required=False)
     sequence = fields.IntegerField(required=False)
     blocks = WritingBlockInSerializer(many=True, allow_empty=True, max_length=MAX_BLOCKS)
 
 
-class WritingAutosaveBlockSerializer(serializers.Serializer):
+class WritingAutosaveBlockSerializer(fields.ClosedSerializer):
     id = fields.IdField(required=False, help_text="The block id, or:")
     position = fields.IntegerField(required=False, min_value=0, help_text="Its index.")
     content = fields.TextField(trim_whitespace=False, max_length=MAX_BLOCK_CHARS)
@@ -50,7 +50,7 @@ class WritingAutosaveBlockSerializer(serializers.Serializer):
         return attrs
 
 
-class WritingAutosaveInSerializer(serializers.Serializer):
+class WritingAutosaveInSerializer(fields.ClosedSerializer):
     blocks = WritingAutosaveBlockSerializer(many=True, allow_empty=False, max_length=MAX_BLOCKS)
 
 
@@ -78,7 +78,7 @@ class ChapterOutSerializer(serializers.Serializer):
     blocks = WritingBlockOutSerializer(many=True)
 
 
-class WritingSearchInSerializer(serializers.Serializer):
+class WritingSearchInSerializer(fields.ClosedSerializer):
     query = fields.QueryTextField()
     book = fields.IdField(required=False, allow_null=True)
     chapters = fields.ListField(

@@ -22,6 +22,8 @@ def _item(i, **kw):
         ({"role": "robot"}, "role"),
         ({"content": "   "}, "content"),
         ({"message_id": "has space"}, "message_id"),
+        # A misspelt key would be dropped: the message stored under a generated id.
+        ({"msg_id": "m9"}, "msg_id"),
     ],
 )
 def test_one_bad_item_stores_nothing(api_client, user, write, bad, field):
@@ -107,3 +109,24 @@ def test_provider_failure_keeps_messages_and_retries(api_client, user, write):
     assert messages_embed(list(rows.values_list("pk", flat=True))) == "embedded 2"
     assert set(rows.values_list("embed_state", flat=True)) == {EmbedState.READY}
     assert messages_embed(list(rows.values_list("pk", flat=True))) == "unchanged"
+
+
+def test_a_body_key_other_than_items_is_invalid_and_stores_nothing(api_client, user):
+    body = {"items": [_item(0)], "chat_id": "c1"}  # chat_id belongs on each item
+    response = api_client.post(f"/v1/users/{user.username}/messages", body, format="json")
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["code"] == "INVALID_ARGUMENT"
+    assert error["details"] == {"field": "body"}
+    assert "['chat_id']" in error["message"]
+    assert not ChatMessage.objects.exists()
+
+
+def test_the_documented_item_and_batch_fields_are_the_validated_ones():
+    # The write is validated by memory.validation (exact item errors); the schema comes from
+    # the serializers: both must name the same keys.
+    from memory.serializers import MessageItemInSerializer, MessagesWriteInSerializer
+    from memory.validation import BATCH_KEYS, ITEM_KEYS
+
+    assert set(MessageItemInSerializer().fields) == set(ITEM_KEYS)
+    assert set(MessagesWriteInSerializer().fields) == set(BATCH_KEYS)

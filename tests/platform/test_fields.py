@@ -120,3 +120,45 @@ def test_text_field_caps_free_text():
 def test_list_field_requires_a_bound():
     with pytest.raises(TypeError):
         fields.ListField(child=fields.IntegerField())
+
+
+class _Place(fields.ClosedSerializer):
+    lat = fields.FloatField()
+
+
+class _Search(fields.ClosedSerializer):
+    query = fields.StrictCharField()
+    place = _Place(required=False)
+    stops = _Place(many=True, required=False)
+
+
+def _errors(data) -> dict:
+    serializer = _Search(data=data)
+    assert not serializer.is_valid()
+    return serializer.errors
+
+
+def test_closed_serializer_refuses_a_key_it_does_not_declare():
+    errors = _errors({"query": "a", "qeury": "b"})
+    assert list(errors) == ["qeury"]
+    assert "this object takes: query, place, stops" in str(errors["qeury"][0])
+
+
+def test_closed_serializer_refuses_unknown_keys_in_nested_objects_and_list_items():
+    assert list(_errors({"query": "a", "place": {"lat": 1, "lon": 2}})["place"]) == ["lon"]
+    stops = _errors({"query": "a", "stops": [{"lat": 1}, {"lat": 1, "x": 0}]})["stops"]
+    assert {i: list(e) for i, e in dict(stops).items() if e} == {1: ["x"]}
+
+
+def test_closed_serializer_takes_exactly_its_fields():
+    serializer = _Search(data={"query": "a", "place": {"lat": 1}})
+    assert serializer.is_valid(), serializer.errors
+
+
+def test_closed_serializer_ignores_the_csrf_token_of_a_browser_form():
+    from django.http import QueryDict
+
+    form = QueryDict("query=a&csrfmiddlewaretoken=t0ken")
+    serializer = _Search(data=form)
+    assert serializer.is_valid(), serializer.errors
+    assert serializer.validated_data == {"query": "a"}

@@ -1,10 +1,11 @@
 """Every endpoint that takes input refuses bad input at the edge: 400/413, the error shape, no row.
 
-The table below tries 282 bad inputs (``test_the_table_counts_its_bad_inputs`` keeps that number
+The table below tries 302 bad inputs (``test_the_table_counts_its_bad_inputs`` keeps that number
 true): for every endpoint with a JSON body an oversized body, JSON nested 100 deep, ``NaN``, a
-NUL and a lone surrogate in its main text field; for each one its own out-of-range integers,
-dates, non-string strings, over-long texts and arrays; NUL in query strings and path segments.
-Requests are sent as clients send them: raw JSON text with ``Content-Type: application/json``.
+NUL and a lone surrogate in its main text field, a key it does not take; for each one its own
+out-of-range integers, dates, non-string strings, over-long texts and arrays; NUL in query
+strings and path segments. Requests are sent as clients send them: raw JSON text with
+``Content-Type: application/json``.
 """
 
 from __future__ import annotations
@@ -192,6 +193,8 @@ def _generic_cases() -> list[Case]:
             Case(name, f"lone surrogate in {key}", raw=_raw_text_value(endpoint, key, "\\ud800"))
         )
         cases.append(Case(name, "NUL in a key", raw='{"a\\u0000": 1}'))
+        # A misspelt key would otherwise be dropped and the request answered as if unsent.
+        cases.append(Case(name, "a key it does not take", body=_with(endpoint, "unknownKey", 1)))
     return cases
 
 

@@ -50,3 +50,21 @@ def test_a_flat_view_still_takes_a_form_body(api_client, user):
     )
     assert response.status_code == 201, response.content
     assert response.json()["value"] == "spicy"
+
+
+@pytest.mark.django_db
+def test_a_browser_form_with_its_csrf_token_is_not_refused_as_an_unknown_field(user):
+    # A page rendered with {% csrf_token %} posts the token with the fields, over the session.
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(user)
+    browser.get("/admin/login/")  # any page with a form sets the CSRF cookie
+    token = browser.cookies["csrftoken"].value
+    response = browser.post(
+        f"/v1/users/{user.username}/preferences",
+        f"category=food&value=spicy&csrfmiddlewaretoken={token}",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["value"] == "spicy"

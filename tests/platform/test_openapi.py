@@ -216,3 +216,40 @@ def test_the_memory_search_filter_is_a_closed_object_in_the_schema(openapi, oper
     time_range = flt["properties"]["time_range"]
     assert time_range["additionalProperties"] is False
     assert set(time_range["properties"]) == {"since", "until"}
+
+
+def _objects(openapi, schema: dict, path: str, seen: set):
+    """Yield (path, object schema) for the object and every object nested in it."""
+    for option in schema.get("oneOf", []) + schema.get("anyOf", []):
+        yield from _objects(openapi, option, path, seen)
+    if "$ref" in schema:
+        if schema["$ref"] in seen:
+            return
+        seen = seen | {schema["$ref"]}
+    schema = _resolve(openapi, schema)
+    if "properties" in schema:
+        yield path, schema
+        for name, prop in schema["properties"].items():
+            yield from _objects(openapi, prop, f"{path}.{name}", seen)
+    if isinstance(schema.get("items"), dict):
+        yield from _objects(openapi, schema["items"], f"{path}[]", seen)
+
+
+def test_every_request_body_object_refuses_keys_it_does_not_declare(openapi):
+    # The server answers an unknown key with 400 (config.fields.ClosedSerializer), so the
+    # schema must say so, at every level, or a generated client would not know it.
+    open_objects = [
+        f"{label} {path}"
+        for label, operation in _operations(openapi)
+        for media in operation.get("requestBody", {}).get("content", {}).values()
+        for path, obj in _objects(openapi, media["schema"], "body", set())
+        if obj.get("additionalProperties") is not False
+    ]
+    assert open_objects == []
+
+
+def test_the_open_object_check_sees_a_nested_object(openapi):
+    (op,) = (o for _, o in _operations(openapi) if o.get("operationId") == "rag_search")
+    schema = op["requestBody"]["content"]["application/json"]["schema"]
+    paths = {path for path, _ in _objects(openapi, schema, "body", set())}
+    assert {"body", "body.filters", "body.filters.location", "body.filters.timeRange"} <= paths

@@ -55,7 +55,6 @@ class ActivityCreateInputRequest:
     location_name: str | Unset = ''
     status: ActivityStatusEnum | Unset = ActivityStatusEnum.ACTIVE
     tags: list[str] | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -100,7 +99,7 @@ class ActivityCreateInputRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "location": location,
             "max_participants": max_participants,
@@ -198,22 +197,5 @@ class ActivityCreateInputRequest:
             tags=tags,
         )
 
-
-        activity_create_input_request.additional_properties = d
         return activity_create_input_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -35,7 +35,6 @@ class ChapterInRequest:
     book: int
     sequence: int
     title: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -58,7 +57,7 @@ class ChapterInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "blocks": blocks,
             "book": book,
@@ -97,22 +96,5 @@ class ChapterInRequest:
             title=title,
         )
 
-
-        chapter_in_request.additional_properties = d
         return chapter_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -36,7 +36,6 @@ class ChapterSaveRequest:
     book: int | Unset = UNSET
     sequence: int | Unset = UNSET
     title: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -59,7 +58,7 @@ class ChapterSaveRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "blocks": blocks,
         })
@@ -101,22 +100,5 @@ class ChapterSaveRequest:
             title=title,
         )
 
-
-        chapter_save_request.additional_properties = d
         return chapter_save_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -34,7 +34,6 @@ class ChatRequestRequest:
     message: str
     chat_id: None | str | Unset = UNSET
     location: LocationRequest | None | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -60,7 +59,7 @@ class ChatRequestRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "message": message,
         })
@@ -115,22 +114,5 @@ class ChatRequestRequest:
             location=location,
         )
 
-
-        chat_request_request.additional_properties = d
         return chat_request_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -35,7 +35,6 @@ class ContextCreateInRequest:
     entry: str
     title: str
     user_id: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -52,7 +51,7 @@ class ContextCreateInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "agent_name": agent_name,
             "entry": entry,
@@ -85,10 +84,6 @@ class ContextCreateInRequest:
 
 
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
 
         return files
 
@@ -111,22 +106,5 @@ class ContextCreateInRequest:
             user_id=user_id,
         )
 
-
-        context_create_in_request.additional_properties = d
         return context_create_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

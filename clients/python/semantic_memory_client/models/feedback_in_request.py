@@ -36,7 +36,6 @@ class FeedbackInRequest:
     rating: RatingEnum
     target_message_id: str
     comment: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -51,7 +50,7 @@ class FeedbackInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "rating": rating,
             "target_message_id": target_message_id,
@@ -79,10 +78,6 @@ class FeedbackInRequest:
 
 
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
 
         return files
 
@@ -105,22 +100,5 @@ class FeedbackInRequest:
             comment=comment,
         )
 
-
-        feedback_in_request.additional_properties = d
         return feedback_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -31,7 +31,6 @@ class FeedbackInputRequest:
      """
 
     rating: RatingEnum
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -42,7 +41,7 @@ class FeedbackInputRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "rating": rating,
         })
@@ -56,10 +55,6 @@ class FeedbackInputRequest:
         files.append(("rating",  (None, str(self.rating.value).encode(), "text/plain")))
 
 
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
 
 
@@ -78,22 +73,5 @@ class FeedbackInputRequest:
             rating=rating,
         )
 
-
-        feedback_input_request.additional_properties = d
         return feedback_input_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

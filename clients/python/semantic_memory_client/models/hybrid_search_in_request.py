@@ -52,7 +52,6 @@ class HybridSearchInRequest:
     time_zone: str | Unset = UNSET
     top_k: int | Unset = 20
     understand: bool | Unset = False
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -98,7 +97,7 @@ class HybridSearchInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "query_text": query_text,
             "user_id": user_id,
@@ -189,22 +188,5 @@ class HybridSearchInRequest:
             understand=understand,
         )
 
-
-        hybrid_search_in_request.additional_properties = d
         return hybrid_search_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -39,7 +39,6 @@ class MessageItemInRequest:
     ts: str
     chat_id: str | Unset = UNSET
     message_id: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -58,7 +57,7 @@ class MessageItemInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "content": content,
             "role": role,
@@ -97,22 +96,5 @@ class MessageItemInRequest:
             message_id=message_id,
         )
 
-
-        message_item_in_request.additional_properties = d
         return message_item_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

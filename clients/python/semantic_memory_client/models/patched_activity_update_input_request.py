@@ -55,7 +55,6 @@ class PatchedActivityUpdateInputRequest:
     tags: list[str] | Unset = UNSET
     title: str | Unset = UNSET
     type_: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -104,7 +103,7 @@ class PatchedActivityUpdateInputRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if current_participants is not UNSET:
@@ -217,22 +216,5 @@ class PatchedActivityUpdateInputRequest:
             type_=type_,
         )
 
-
-        patched_activity_update_input_request.additional_properties = d
         return patched_activity_update_input_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -29,7 +29,6 @@ class PatchedContextEntryUpdateInRequest:
      """
 
     content: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -40,7 +39,7 @@ class PatchedContextEntryUpdateInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if content is not UNSET:
@@ -58,10 +57,6 @@ class PatchedContextEntryUpdateInRequest:
 
 
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
 
         return files
 
@@ -75,22 +70,5 @@ class PatchedContextEntryUpdateInRequest:
             content=content,
         )
 
-
-        patched_context_entry_update_in_request.additional_properties = d
         return patched_context_entry_update_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

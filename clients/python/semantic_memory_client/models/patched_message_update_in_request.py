@@ -34,7 +34,6 @@ class PatchedMessageUpdateInRequest:
 
     content: str | Unset = UNSET
     role: RoleEnum | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -50,7 +49,7 @@ class PatchedMessageUpdateInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if content is not UNSET:
@@ -73,10 +72,6 @@ class PatchedMessageUpdateInRequest:
             files.append(("role",  (None, str(self.role.value).encode(), "text/plain")))
 
 
-
-
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
 
 
 
@@ -103,22 +98,5 @@ class PatchedMessageUpdateInRequest:
             role=role,
         )
 
-
-        patched_message_update_in_request.additional_properties = d
         return patched_message_update_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -31,7 +31,6 @@ class PatchedPreferenceUpdateInRequest:
 
     category: str | Unset = UNSET
     value: str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -44,7 +43,7 @@ class PatchedPreferenceUpdateInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if category is not UNSET:
@@ -69,10 +68,6 @@ class PatchedPreferenceUpdateInRequest:
 
 
 
-        for prop_name, prop in self.additional_properties.items():
-            files.append((prop_name, (None, str(prop).encode(), "text/plain")))
-
-
 
         return files
 
@@ -89,22 +84,5 @@ class PatchedPreferenceUpdateInRequest:
             value=value,
         )
 
-
-        patched_preference_update_in_request.additional_properties = d
         return patched_preference_update_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -35,7 +35,6 @@ class SearchFiltersRequest:
     location: None | SearchLocationRequest | Unset = UNSET
     time_range: None | SearchTimeRangeRequest | Unset = UNSET
     type_: None | str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -68,7 +67,7 @@ class SearchFiltersRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if location is not UNSET:
@@ -143,22 +142,5 @@ class SearchFiltersRequest:
             type_=type_,
         )
 
-
-        search_filters_request.additional_properties = d
         return search_filters_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

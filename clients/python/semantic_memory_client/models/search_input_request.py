@@ -37,7 +37,6 @@ class SearchInputRequest:
     limit: int | Unset = 20
     semantic_query: None | str | Unset = UNSET
     time_zone: None | str | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -69,7 +68,7 @@ class SearchInputRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if filters is not UNSET:
@@ -138,22 +137,5 @@ class SearchInputRequest:
             time_zone=time_zone,
         )
 
-
-        search_input_request.additional_properties = d
         return search_input_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -32,7 +32,6 @@ class SearchLocationRequest:
     lat: float
     lng: float
     radius_in_km: float | None | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -51,7 +50,7 @@ class SearchLocationRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "lat": lat,
             "lng": lng,
@@ -86,22 +85,5 @@ class SearchLocationRequest:
             radius_in_km=radius_in_km,
         )
 
-
-        search_location_request.additional_properties = d
         return search_location_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

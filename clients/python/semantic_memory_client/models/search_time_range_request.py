@@ -31,7 +31,6 @@ class SearchTimeRangeRequest:
 
     end: datetime.datetime | None | Unset = UNSET
     start: datetime.datetime | None | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -56,7 +55,7 @@ class SearchTimeRangeRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
         })
         if end is not UNSET:
@@ -116,22 +115,5 @@ class SearchTimeRangeRequest:
             start=start,
         )
 
-
-        search_time_range_request.additional_properties = d
         return search_time_range_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -31,7 +31,6 @@ class WritingAutosaveBlockRequest:
     content: str
     id: int | Unset = UNSET
     position: int | Unset = UNSET
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -46,7 +45,7 @@ class WritingAutosaveBlockRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "content": content,
         })
@@ -74,22 +73,5 @@ class WritingAutosaveBlockRequest:
             position=position,
         )
 
-
-        writing_autosave_block_request.additional_properties = d
         return writing_autosave_block_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -26,7 +26,6 @@ class WritingBlockInRequest:
      """
 
     content: str
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -37,7 +36,7 @@ class WritingBlockInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "content": content,
         })
@@ -55,22 +54,5 @@ class WritingBlockInRequest:
             content=content,
         )
 
-
-        writing_block_in_request.additional_properties = d
         return writing_block_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties

@@ -38,7 +38,6 @@ class WritingSearchInRequest:
     chapters: list[int] | Unset = UNSET
     order: OrderEnum | Unset = OrderEnum.RELEVANCE
     top_k: int | Unset = 10
-    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
 
@@ -68,7 +67,7 @@ class WritingSearchInRequest:
 
 
         field_dict: dict[str, Any] = {}
-        field_dict.update(self.additional_properties)
+
         field_dict.update({
             "query": query,
         })
@@ -123,22 +122,5 @@ class WritingSearchInRequest:
             top_k=top_k,
         )
 
-
-        writing_search_in_request.additional_properties = d
         return writing_search_in_request
 
-    @property
-    def additional_keys(self) -> list[str]:
-        return list(self.additional_properties.keys())
-
-    def __getitem__(self, key: str) -> Any:
-        return self.additional_properties[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        self.additional_properties[key] = value
-
-    def __delitem__(self, key: str) -> None:
-        del self.additional_properties[key]
-
-    def __contains__(self, key: str) -> bool:
-        return key in self.additional_properties
