@@ -114,11 +114,15 @@ def run_clients(api: Api, texts: list[str], clients: int) -> dict:
 # The steps of memory hybrid search timed by the breakdown: (module, function, label). A step
 # missing from the code (renamed, merged) is left out of the table.
 STEPS = [
-    ("memory.search", "_common_lexemes", "common-word counts (stored tsvectors, latest 2,000)"),
+    (
+        "memory.ranking",
+        "term_stats",
+        "stems; one count of the latest 2,000 turns (common words, BM25 weights)",
+    ),
     ("memory.search", "lexical_ranks", "lexical ids and ranks (ts_rank_cd, GIN)"),
     ("memory.search", "match_conversations", "`match_conversations` (nearest neighbours)"),
     ("memory.search", "relevant_pairs", "relevance cut"),
-    ("memory.search", "bm25_list", "BM25 list (stems, weights, page)"),
+    ("memory.search", "bm25_list", "BM25 list (the page)"),
     ("memory.ranking", "chat_context", "neighbour turns and chats of the candidates"),
     ("memory.search", "_load", "load of the returned rows, with their similarities"),
 ]

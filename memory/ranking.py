@@ -23,6 +23,7 @@ import math
 import os
 import statistics
 from collections import defaultdict
+from dataclasses import dataclass
 
 from django.db import connections
 
@@ -159,52 +160,104 @@ MIN_STEM = 3
 TSV = "memory_chatmessage.search_tsv"  # the stored to_tsvector('simple', search_text)
 
 
-def _terms(cursor, lexemes: list[str]) -> list[str]:
-    """Return the tsquery of each query word: ``stem:*`` for an English word, else the word."""
+def _terms(cursor, lexemes: list[str]) -> dict[str, str]:
+    """Return each query word's tsquery: ``stem:*`` for an English word, else the word."""
     from rag.text import quote_lexeme
 
     cursor.execute("SELECT w, ts_lexize('english_stem', w) FROM unnest(%s::text[]) AS w", [lexemes])
     stems = dict(cursor.fetchall())
-    out = []
+    out = {}
     for lexeme in lexemes:
         found = stems.get(lexeme) if lexeme.isascii() and lexeme.isalpha() else None
         # The part the word and its stem share: "pottery" stems to "potteri", which as a
         # prefix would miss the word itself; "potter" matches both it and "potters".
         stem = os.path.commonprefix([lexeme, found[0]]) if found else ""
         if len(stem) >= MIN_STEM:
-            out.append(quote_lexeme(stem) + ":*")
+            out[lexeme] = quote_lexeme(stem) + ":*"
         else:
-            out.append(quote_lexeme(lexeme))
-    return list(dict.fromkeys(out))
+            out[lexeme] = quote_lexeme(lexeme)
+    return out
 
 
-def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
+def sample_counts(cursor, *, user, tsqueries: list[str]) -> tuple[int, float, list[int]]:
+    """Return (rows, mean distinct words, rows matching each tsquery) of the user's latest turns.
+
+    One scan of the stored tsvectors of the latest ``BM25_SAMPLE`` turns (kind message), so the
+    cost is bounded however long the history.
+    """
+    from memory.models import Kind
+
+    counts = "".join(", count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in tsqueries)
+    cursor.execute(
+        f"SELECT count(*), avg(length(v)){counts} FROM (SELECT {TSV} AS v"
+        " FROM memory_chatmessage WHERE user_id = %s AND kind = %s"
+        " ORDER BY ts DESC LIMIT %s) sample",
+        [*tsqueries, user.pk, Kind.MESSAGE, BM25_SAMPLE],
+    )
+    total, mean_length, *found = cursor.fetchone()
+    return total, float(mean_length or 0.0), found
+
+
+@dataclass(frozen=True)
+class TermStats:
+    """What the lexical lists of one hybrid search need to know of the query's words.
+
+    Read in two queries (the stems, then one scan of the sample) instead of three: the
+    common-word rule of ``memory.search`` and the BM25 weights count over the same turns.
+    """
+
+    total: int  # turns in the sample
+    mean_length: float  # their mean number of distinct words
+    lexeme_rows: dict[str, int]  # turns containing each word exactly (the common-word rule)
+    terms: dict[str, str]  # each word's BM25 tsquery (stem:* or the word)
+    term_rows: dict[str, int]  # turns matching each of those
+
+
+def term_stats(*, user, lexemes: list[str]) -> TermStats:
+    """Return the sample's counts for ``lexemes`` and for their BM25 terms (see TermStats)."""
+    from rag.text import quote_lexeme
+
+    with connections[read_alias()].cursor() as cursor:
+        terms = _terms(cursor, lexemes) if lexemes else {}
+        exact = {lexeme: quote_lexeme(lexeme) for lexeme in lexemes}
+        # A word that is not stemmed is its own term: counted once.
+        queries = list(dict.fromkeys([*exact.values(), *terms.values()]))
+        total, mean_length, found = sample_counts(cursor, user=user, tsqueries=queries)
+    rows = dict(zip(queries, found, strict=True))
+    return TermStats(
+        total=total,
+        mean_length=mean_length,
+        lexeme_rows={lexeme: rows[query] for lexeme, query in exact.items()},
+        terms=terms,
+        term_rows={term: rows[term] for term in terms.values()},
+    )
+
+
+def bm25_ids(
+    *, user, lexemes: list[str], flt: dict, limit: int, stats: TermStats | None = None
+) -> list[int]:
     """Return the ids of the user's turns best by BM25 over ``lexemes`` (matched or not).
 
     ``ts_rank_cd`` knows no inverse document frequency and ``simple`` no stemming: this list
     weighs each word by its rarity in the user's history and matches English words by stem
     ("researching" finds "research", "researched"). A word counts once per turn; the length is
     the turn's number of distinct words. Fused as a third list, it raised LoCoMo hybrid
-    recall@10 (docs/BENCHMARKS.md).
+    recall@10 (docs/BENCHMARKS.md). ``stats``: :func:`term_stats` of these words (or more),
+    when the caller has read them already.
     """
     from django.db.models import FloatField
     from django.db.models.expressions import RawSQL
 
-    from memory.models import ChatMessage, Kind
+    from memory.models import ChatMessage
     from memory.validation import apply_filter
 
     if not lexemes:
         return []
-    with connections[read_alias()].cursor() as cursor:
-        terms = _terms(cursor, lexemes)
-        counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in terms)
-        cursor.execute(
-            f"SELECT count(*), avg(length(v)), {counts} FROM (SELECT"
-            f" {TSV} AS v FROM memory_chatmessage"
-            " WHERE user_id = %s AND kind = %s ORDER BY ts DESC LIMIT %s) sample",
-            [*terms, user.pk, Kind.MESSAGE, BM25_SAMPLE],
-        )
-        total, mean_length, *found = cursor.fetchone()
+    if stats is None:
+        stats = term_stats(user=user, lexemes=lexemes)
+    terms = list(dict.fromkeys(stats.terms[lexeme] for lexeme in lexemes))
+    total, mean_length = stats.total, stats.mean_length
+    found = [stats.term_rows[term] for term in terms]
     if not total:
         return []
     weights = [
@@ -222,7 +275,7 @@ def bm25_ids(*, user, lexemes: list[str], flt: dict, limit: int) -> list[int]:
             BM25_K1,
             BM25_B,
             BM25_B,
-            float(mean_length or 1.0),
+            mean_length or 1.0,
         ],
         output_field=FloatField(),
     )

@@ -53,7 +53,8 @@ SNIPPET_RADIUS = 30
 # A bare word in more than this fraction of a user's messages is dropped from an OR query.
 COMMON_TERM_FRACTION = 0.1
 COMMON_TERM_MIN_ROWS = 50
-COMMON_TERM_SAMPLE = 2000
+# The sample is BM25's (memory.ranking.sample_counts): one hybrid search counts both at once.
+COMMON_TERM_SAMPLE = ranking.BM25_SAMPLE
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
 # The generated column holding to_tsvector('simple', search_text) (memory.models, search_text).
@@ -84,13 +85,14 @@ def scoped(flt: dict) -> dict:
 # --- lexical --------------------------------------------------------------------------------
 
 
-def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) -> str:
+def lexical_tsquery(query_text: str, default_operator: str = "or", user=None, stats=None) -> str:
     """Return the tsquery text for a user's query (stopwords dropped).
 
     For a plain OR query (no quotes, operators or parentheses), words found in more than
     ``COMMON_TERM_FRACTION`` of the user's messages are dropped while a rarer word remains:
     ``ts_rank_cd`` has no inverse document frequency, so a name that appears in half the chat
-    would otherwise outrank the one rare word that identifies the answer.
+    would otherwise outrank the one rare word that identifies the answer. ``stats``: the
+    :func:`memory.ranking.term_stats` of the query's words, when the caller has them.
     """
     tsquery = parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
@@ -98,11 +100,21 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     lexemes = tsquery_lexemes(tsquery)
     if len(lexemes) < 2:
         return tsquery
-    common = _common_lexemes(user, lexemes)
+    if stats is None:
+        common = _common_lexemes(user, lexemes)
+    else:
+        common = _common(stats.total, [stats.lexeme_rows[lex] for lex in lexemes], lexemes)
     kept = [lex for lex in lexemes if lex not in common]
     if not kept or len(kept) == len(lexemes):
         return tsquery
     return " | ".join(quote_lexeme(lex) for lex in kept)
+
+
+def plain_lexemes(query_text: str) -> list[str]:
+    """Return the words of a plain OR query before the common-word rule; none for syntax."""
+    if EXPLICIT.search(query_text):
+        return []
+    return tsquery_lexemes(parse_query(query_text, default_operator="or", drop_stopwords=True))
 
 
 def tsquery_lexemes(tsquery: str) -> list[str]:
@@ -119,24 +131,24 @@ def stored_tsvector() -> RawSQL:
     return RawSQL(TSV_COLUMN, [], output_field=SearchVectorField())
 
 
+def _common(total: int, rows: list[int], lexemes: list[str]) -> set[str]:
+    """Return the lexemes in more than COMMON_TERM_FRACTION of ``total`` sampled turns."""
+    if total < COMMON_TERM_MIN_ROWS:
+        return set()
+    return {lex for lex, n in zip(lexemes, rows, strict=True) if n > total * COMMON_TERM_FRACTION}
+
+
 def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     """Return the lexemes found in more than COMMON_TERM_FRACTION of the user's messages.
 
     One query over the stored tsvectors of the user's latest ``COMMON_TERM_SAMPLE`` messages,
     so the cost is bounded however long the user's history is.
     """
-    counts = ", ".join("count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in lexemes)
     with connections[read_alias()].cursor() as cursor:
-        cursor.execute(
-            f"SELECT count(*), {counts} FROM (SELECT {TSV_COLUMN} AS v"
-            " FROM memory_chatmessage WHERE user_id = %s AND kind = 'message'"
-            " ORDER BY ts DESC LIMIT %s) sample",
-            [*(quote_lexeme(lex) for lex in lexemes), user.pk, COMMON_TERM_SAMPLE],
+        total, _, found = ranking.sample_counts(
+            cursor, user=user, tsqueries=[quote_lexeme(lex) for lex in lexemes]
         )
-        total, *found = cursor.fetchone()
-    if total < COMMON_TERM_MIN_ROWS:
-        return set()
-    return {lex for lex, n in zip(lexemes, found, strict=True) if n > total * COMMON_TERM_FRACTION}
+    return _common(total, found, lexemes)
 
 
 # The order of lexical hits: rank, then the newer message, then its id (the cursor's keyset).
@@ -408,20 +420,25 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 
 
 def bm25_list(
-    user, query_text: str, flt: dict, limit: int, tsquery: str | None = None
+    user,
+    query_text: str,
+    flt: dict,
+    limit: int,
+    tsquery: str | None = None,
+    stats: ranking.TermStats | None = None,
 ) -> list[int]:
     """Return memory.ranking's BM25 list for a plain query (none for explicit syntax).
 
-    ``tsquery``: the OR :func:`lexical_tsquery` of the query when the caller already has it.
+    ``tsquery``: the OR :func:`lexical_tsquery` of the query when the caller already has it;
+    ``stats``: the :func:`memory.ranking.term_stats` of its words.
     """
     if EXPLICIT.search(query_text):
         return []
     if tsquery is None:
-        tsquery = lexical_tsquery(query_text, "or", user=user)
-    lexemes = [
-        m.group(1).replace("''", "'").replace("\\\\", "\\") for m in LEXEME.finditer(tsquery)
-    ]
-    return ranking.bm25_ids(user=user, lexemes=list(dict.fromkeys(lexemes)), flt=flt, limit=limit)
+        tsquery = lexical_tsquery(query_text, "or", user=user, stats=stats)
+    return ranking.bm25_ids(
+        user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=limit, stats=stats
+    )
 
 
 def hybrid_search(
@@ -442,8 +459,11 @@ def hybrid_search(
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
-    # Both lexical lists drop the same common words: count them once.
-    tsquery = lexical_tsquery(query_text, "or", user=user)
+    # Both lexical lists drop the same common words, and BM25 weighs the words left by counts
+    # over the same sample of turns: read every count in one scan.
+    lexemes = plain_lexemes(query_text) if vector is not None else []
+    stats = ranking.term_stats(user=user, lexemes=lexemes) if lexemes else None
+    tsquery = lexical_tsquery(query_text, "or", user=user, stats=stats)
     lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool)
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:
@@ -453,7 +473,7 @@ def hybrid_search(
     lexical_ids = [pk for pk, _ in lexical]
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
-        lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery))
+        lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery, stats=stats))
     fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}

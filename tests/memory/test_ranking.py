@@ -130,3 +130,24 @@ def test_bm25_puts_the_rare_word_above_the_common_one(user, english):
 
 def test_bm25_without_words_is_empty(user, english):
     assert ranking.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []
+
+
+def test_term_stats_count_each_word_exactly_and_its_term_by_stem(user, english):
+    stats = ranking.term_stats(user=user, lexemes=["researching", "melanie", "beach"])
+    assert stats.total == 4
+    # "researching" itself is in no turn; its stem "research:*" matches "researched".
+    assert stats.lexeme_rows == {"researching": 0, "melanie": 4, "beach": 1}
+    assert stats.terms["researching"] == "'research':*"
+    assert stats.term_rows["'research':*"] == 1
+
+
+def test_bm25_reads_its_weights_from_given_stats_without_counting_again(
+    user, english, django_assert_num_queries
+):
+    lexemes = ["melanie", "pottery"]
+    stats = ranking.term_stats(user=user, lexemes=lexemes)
+    with django_assert_num_queries(1):  # the page only
+        ids = ranking.bm25_ids(
+            user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5, stats=stats
+        )
+    assert ids == ranking.bm25_ids(user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5)

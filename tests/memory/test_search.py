@@ -224,9 +224,9 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     vector = embed_query("不吃辣的火锅")
     # Loads the live settings and the relevance references, cached for the next call.
     search.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
-    # common words, lexical ids, neighbours, stems, BM25 weights, BM25 ids, chats and
-    # neighbours, rows: however many hits.
-    with django_assert_max_num_queries(8):
+    # stems, one count of the sample for the common words and the BM25 weights, lexical ids,
+    # nearest neighbours, BM25 ids, chats and neighbours, rows: however many hits.
+    with django_assert_max_num_queries(7):
         hits = search.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )
@@ -255,6 +255,13 @@ def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
     assert lexical_tsquery("When did Caroline go to the LGBTQ group?", user=user) == (
         "'go' | 'lgbtq' | 'group'"
     )
+    # Hybrid search reads the same counts with the BM25 weights (memory.ranking.term_stats).
+    from memory.ranking import term_stats
+    from memory.search import plain_lexemes
+
+    question = "When did Caroline go to the LGBTQ group?"
+    stats = term_stats(user=user, lexemes=plain_lexemes(question))
+    assert lexical_tsquery(question, user=user, stats=stats) == "'go' | 'lgbtq' | 'group'"
     # Explicit syntax is left alone.
     assert "caroline" in lexical_tsquery('"Caroline" lgbtq', user=user)
     body = api_client.post(
