@@ -33,6 +33,7 @@ from bench._common import (  # noqa: E402
     bench_database_url,
     markdown_table,
     setup_django,
+    spin_note,
     write_section,
 )
 from bench._live import load_text  # noqa: E402
@@ -225,10 +226,10 @@ def main() -> None:
     )
     body = f"""
 Cold embedding cache, one process, synchronous `chunk_chapter` per chapter (what the worker
-runs), the local model with default settings. The raw figure embeds exactly the texts indexing
-sent to the provider (recorded per chapter, same roles, batches of `max_batch`), right after
-each chapter, so both see the same machine load; the ratio is taken over the chapters
-re-embedded ({sample}), the time until searchable over the {book_scope}.
+runs), the local model with default settings ({spin_note()}). The raw figure embeds
+exactly the texts indexing sent to the provider (recorded per chapter, same roles, batches
+of `max_batch`), right after each chapter, so both see the same machine load; the ratio is
+taken over the chapters re-embedded ({sample}), the time until searchable over the {book_scope}.
 {early}
 {markdown_table(["measure", "value"], rows)}
 
