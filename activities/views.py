@@ -22,6 +22,7 @@ from activities.serializers import (
     SearchOutputSerializer,
     flatten_location,
 )
+from config import fields
 from config.media import json_parsers
 from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
@@ -113,6 +114,7 @@ class ActivityJoinView(APIView):
         tags=TAGS,
     )
     def post(self, request, activity_id: int):
+        fields.refuse_body(request)
         participation = services.activity_join(activity_id=activity_id, user=request.user)
         participation.activity.refresh_from_db(fields=["current_participants"])
         return Response(_participation(participation), status=201)

@@ -21,7 +21,7 @@ from agent.views import ERR_400, ERR_404, ERR_406, TAGS
 from agent.webhooks import webhook_create, webhook_delete
 from config.api_docs import event_stream
 from config.errors import InvalidArgument, NotFound
-from config.fields import BIGINT_MAX
+from config.fields import BIGINT_MAX, refuse_body
 from config.media import EventStreamAPIView, json_parsers
 
 # Events written concurrently may commit out of id order: each poll also looks this far back
@@ -184,6 +184,7 @@ class EventReadView(APIView):
         "is not shown twice; unread events are what a new stream starts with.",
     )
     def post(self, request, user_id: str, event_id: int):
+        refuse_body(request)
         user = _user(request, user_id)
         SystemEvent.objects.filter(user=user, pk=event_id, read_at__isnull=True).update(
             read_at=timezone.now()

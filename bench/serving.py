@@ -119,7 +119,7 @@ def search_series(api: Api, texts: list[str]) -> tuple[list[float], int]:
     """Search each text in turn; return the latencies (ms) and the error count."""
     latencies, errors = [], 0
     for text in texts:
-        status, payload, seconds = api.post("/rag/search", {"semanticQuery": text, **NEAR})
+        status, payload, seconds = api.post("/rag/search", {"semanticQuery": text, "filters": NEAR})
         latencies.append(seconds * 1000)
         if status != 200 or payload.get("meta", {}).get("degraded"):
             errors += 1

@@ -111,7 +111,9 @@ def _first_message(detail, default: str) -> str:
     if isinstance(detail, str):
         return detail
     if isinstance(detail, list) and detail:
-        return _first_message(detail[0], default)
+        # A list serializer reports {} for each item without errors: find the first with one.
+        found = next((item for item in detail if item), detail[0])
+        return _first_message(found, default)
     if isinstance(detail, dict) and detail:
         key, value = next(iter(detail.items()))
         inner = _first_message(value, default)

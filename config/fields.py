@@ -145,6 +145,22 @@ class ListField(serializers.ListField):
 FORM_ONLY_KEYS = frozenset({"csrfmiddlewaretoken"})
 
 
+def refuse_body(request) -> None:
+    """Raise INVALID_ARGUMENT when an operation that takes no body is sent data in one.
+
+    ``{}``, an empty body and a browser form's CSRF token alone are no data.
+    """
+    data = request.data
+    if hasattr(data, "keys"):
+        extra = sorted(set(data.keys()) - FORM_ONLY_KEYS)
+    else:
+        extra = ["(a body that is not an object)"] if data not in (None, "", []) else []
+    if extra:
+        raise serializers.ValidationError(
+            {key: ["Unknown field; this operation takes no body."] for key in extra}
+        )
+
+
 # A request-body serializer that refuses keys it does not declare (INVALID_ARGUMENT).
 # DRF drops unknown keys, so a misspelt field (``filter`` for ``filters``, ``timeRange.from``
 # for ``start``) would be answered as if it had not been sent: an unfiltered search that looks

@@ -160,6 +160,8 @@ def input_schema(name: str) -> dict:
         schema["required"] = required
     else:
         schema.pop("required", None)
+    # run() refuses any other argument, as the REST API refuses a body key it does not declare.
+    schema["additionalProperties"] = False
     return schema
 
 
@@ -191,6 +193,14 @@ def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
     named = args.pop("user_id", None)
     acting = caller
     try:
+        unknown = sorted(set(args) - {*op.path_params, *op.query_params, *op.body_params})
+        if unknown:
+            # Dropped, a misspelt argument would be answered as if it had not been sent.
+            raise ToolError(
+                INVALID_ARGUMENT,
+                f"unknown arguments {unknown}; see the tool's input schema.",
+                {"fields": unknown},
+            )
         if op.takes_user_id:
             args["user_id"] = caller.get_username() if named in (None, "") else named
         elif named not in (None, ""):

@@ -130,8 +130,9 @@ def clean_filter(raw) -> dict:
         raise InvalidArgument("filter: must be an object.", details={"field": "filter"})
     refuse_unknown_keys(raw, FILTER_KEYS, field="filter")
     out = {"since": None, "until": None, "role": None, "chat_id": None, "kind": None}
-    time_range = raw.get("time_range") or {}
-    if not isinstance(time_range, dict):
+    time_range = raw.get("time_range")
+    time_range = {} if time_range is None else time_range
+    if not isinstance(time_range, dict):  # [], "" and false are errors too, not "no range"
         raise InvalidArgument(
             "filter.time_range: must be an object.", details={"field": "filter.time_range"}
         )

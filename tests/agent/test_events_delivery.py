@@ -63,6 +63,18 @@ def test_marking_an_event_read_is_idempotent_and_hides_it_from_unread(api_client
 
 
 @pytest.mark.django_db
+def test_marking_read_refuses_a_body_with_data_and_leaves_the_event_unread(api_client, user):
+    event = _event(user, 1)
+    url = f"/v1/users/{user.username}/events/{event.pk}/read"
+    response = api_client.post(url, {"read": False}, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+    event.refresh_from_db()
+    assert event.read_at is None
+    assert api_client.post(url, {}, format="json").status_code == 200  # {} is no data
+
+
+@pytest.mark.django_db
 def test_a_user_cannot_mark_another_users_event(api_client, user, other_user):
     theirs = _event(other_user, 1)
 

@@ -89,3 +89,22 @@ def test_a_path_argument_must_be_a_scalar(in_test_transaction, user, value):
         "message": "message_id must be a non-empty string or an integer.",
         "details": {"field": "message_id"},
     }
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [
+        ("readRange", {"chat": "c1"}),  # a GET tool: the argument would have been dropped
+        ("searchMemoryHybrid", {"query_text": "火锅", "topk": 5}),
+    ],
+    ids=["query-tool", "body-tool"],
+)
+def test_an_argument_the_tool_does_not_take_is_refused(in_test_transaction, user, tool, arguments):
+    ok, data = tools.run(tool, user, arguments)
+    assert not ok
+    assert data["error"]["code"] == "INVALID_ARGUMENT"
+    assert data["error"]["details"] == {
+        "fields": [next(k for k in arguments if k not in ("query_text",))]
+    }
+    with pytest.raises(jsonschema.ValidationError):  # the schema says so before the call
+        jsonschema.validate(arguments, tools.input_schema(tool))

@@ -454,3 +454,14 @@ def test_common_word_rule_reads_the_text_as_updated(user, fake_vectors):
     ChatMessage.objects.filter(user=user).exclude(message_id="f00007").update(search_text="line")
 
     assert _common_lexemes(user, ["row", "line"]) == {"line"}
+
+
+@pytest.mark.parametrize("time_range", [[], "", False, 0], ids=repr)
+def test_a_time_range_that_is_not_an_object_is_invalid_even_when_empty(
+    api_client, user, chat, time_range
+):
+    # Read as "no range", these would search every date.
+    body = {"user_id": user.username, "query_text": "火锅", "filter": {"time_range": time_range}}
+    response = api_client.post(LEX, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["error"]["details"] == {"field": "filter.time_range"}

@@ -115,3 +115,22 @@ def test_exception_in_a_plain_view_answers_500_internal_without_traceback(anon_c
     assert_error_shape(response, 500, "INTERNAL")
     assert SECRET.encode() not in response.content
     assert b"Traceback" not in response.content
+
+
+def test_the_message_names_the_item_and_the_unknown_key_of_a_later_list_item():
+    from rest_framework import serializers
+
+    from config import fields
+    from config.errors import classify_exception
+
+    class Block(fields.ClosedSerializer):
+        content = fields.StrictCharField()
+
+    class Chapter(fields.ClosedSerializer):
+        blocks = Block(many=True)
+
+    serializer = Chapter(data={"blocks": [{"content": "a"}, {"content": "b", "pos": 1}]})
+    with pytest.raises(serializers.ValidationError) as caught:
+        serializer.is_valid(raise_exception=True)
+    _, _, message, _ = classify_exception(caught.value)
+    assert message.startswith("Invalid request: blocks: 1: pos: Unknown field")
