@@ -370,7 +370,10 @@ def main() -> None:
     body = (
         f"`manage.py serve` of {what} as `make run` starts it, default settings except the LLM "
         f"provider: a local OpenAI-protocol server answering each chat call after "
-        f"{args.stream_seconds:g} s, so that chat streams stay open. {shared_machine_note()}\n\n"
+        f"{args.stream_seconds:g} s, so that chat streams stay open. Each `POST /rag/search` "
+        "carries a 50 km `filters.location` (runs before 2026-11-24 sent it as a top-level "
+        "`location` key, which the API then dropped: those searches ran unfiltered). "
+        f"{shared_machine_note()}\n\n"
         "### Start-up\n\n"
         + markdown_table(
             ["port open", "health `ready` (where reported) + both queue heartbeats"],
