@@ -157,7 +157,9 @@ BM25_B = 0.75
 # cost is bounded however long the history (as for the common-word rule of memory.search).
 BM25_SAMPLE = 2000
 MIN_STEM = 3
-TSV = "memory_chatmessage.search_tsv"  # the stored to_tsvector('simple', search_text)
+# The generated column holding to_tsvector('simple', search_text) (memory.models, migration
+# 0008): memory.search reads it too.
+TSV = "memory_chatmessage.search_tsv"
 
 
 def _terms(cursor, lexemes: list[str]) -> dict[str, str]:

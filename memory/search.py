@@ -53,12 +53,8 @@ SNIPPET_RADIUS = 30
 # A bare word in more than this fraction of a user's messages is dropped from an OR query.
 COMMON_TERM_FRACTION = 0.1
 COMMON_TERM_MIN_ROWS = 50
-# The sample is BM25's (memory.ranking.sample_counts): one hybrid search counts both at once.
-COMMON_TERM_SAMPLE = ranking.BM25_SAMPLE
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
-# The generated column holding to_tsvector('simple', search_text) (memory.models, search_text).
-TSV_COLUMN = "memory_chatmessage.search_tsv"
 MAX_SNIPPETS = 3
 
 logger = logging.getLogger(__name__)
@@ -85,18 +81,27 @@ def scoped(flt: dict) -> dict:
 # --- lexical --------------------------------------------------------------------------------
 
 
-def lexical_tsquery(query_text: str, default_operator: str = "or", user=None, stats=None) -> str:
+def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) -> str:
     """Return the tsquery text for a user's query (stopwords dropped).
 
     For a plain OR query (no quotes, operators or parentheses), words found in more than
-    ``COMMON_TERM_FRACTION`` of the user's messages are dropped while a rarer word remains:
-    ``ts_rank_cd`` has no inverse document frequency, so a name that appears in half the chat
-    would otherwise outrank the one rare word that identifies the answer. ``stats``: the
-    :func:`memory.ranking.term_stats` of the query's words, when the caller has them.
+    ``COMMON_TERM_FRACTION`` of the user's messages are dropped while a rarer word remains
+    (:func:`drop_common_words`).
     """
     tsquery = parse_query(query_text, default_operator=default_operator, drop_stopwords=True)
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
         return tsquery
+    return drop_common_words(tsquery, user=user)
+
+
+def drop_common_words(tsquery: str, *, user, stats=None) -> str:
+    """Return a plain OR tsquery without its words common in the user's messages.
+
+    ``ts_rank_cd`` has no inverse document frequency, so a name that appears in half the chat
+    would otherwise outrank the one rare word that identifies the answer. A word stays when
+    all are common. ``stats``: the :func:`memory.ranking.term_stats` of the query's words, when
+    the caller has them (else they are counted here).
+    """
     lexemes = tsquery_lexemes(tsquery)
     if len(lexemes) < 2:
         return tsquery
@@ -110,13 +115,6 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None, st
     return " | ".join(quote_lexeme(lex) for lex in kept)
 
 
-def plain_lexemes(query_text: str) -> list[str]:
-    """Return the words of a plain OR query before the common-word rule; none for syntax."""
-    if EXPLICIT.search(query_text):
-        return []
-    return tsquery_lexemes(parse_query(query_text, default_operator="or", drop_stopwords=True))
-
-
 def tsquery_lexemes(tsquery: str) -> list[str]:
     """Return the distinct lexemes of a tsquery text, unquoted, in order."""
     return list(
@@ -128,7 +126,7 @@ def tsquery_lexemes(tsquery: str) -> list[str]:
 
 def stored_tsvector() -> RawSQL:
     """Return the stored ``to_tsvector('simple', search_text)`` of a row (migration 0008)."""
-    return RawSQL(TSV_COLUMN, [], output_field=SearchVectorField())
+    return RawSQL(ranking.TSV, [], output_field=SearchVectorField())
 
 
 def _common(total: int, rows: list[int], lexemes: list[str]) -> set[str]:
@@ -141,8 +139,9 @@ def _common(total: int, rows: list[int], lexemes: list[str]) -> set[str]:
 def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     """Return the lexemes found in more than COMMON_TERM_FRACTION of the user's messages.
 
-    One query over the stored tsvectors of the user's latest ``COMMON_TERM_SAMPLE`` messages,
-    so the cost is bounded however long the user's history is.
+    One query over the stored tsvectors of the user's latest messages (the sample of
+    :func:`memory.ranking.sample_counts`, which BM25 counts over too), so the cost is bounded
+    however long the user's history is.
     """
     with connections[read_alias()].cursor() as cursor:
         total, _, found = ranking.sample_counts(
@@ -435,7 +434,7 @@ def bm25_list(
     if EXPLICIT.search(query_text):
         return []
     if tsquery is None:
-        tsquery = lexical_tsquery(query_text, "or", user=user, stats=stats)
+        tsquery = lexical_tsquery(query_text, "or", user=user)
     return ranking.bm25_ids(
         user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=limit, stats=stats
     )
@@ -459,11 +458,14 @@ def hybrid_search(
     """
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
-    # Both lexical lists drop the same common words, and BM25 weighs the words left by counts
-    # over the same sample of turns: read every count in one scan.
-    lexemes = plain_lexemes(query_text) if vector is not None else []
-    stats = ranking.term_stats(user=user, lexemes=lexemes) if lexemes else None
-    tsquery = lexical_tsquery(query_text, "or", user=user, stats=stats)
+    # Both lexical lists drop the same common words (lexical_tsquery's rule), and BM25 weighs
+    # the words left by counts over the same sample of turns: read every count in one scan.
+    tsquery = parse_query(query_text, default_operator="or", drop_stopwords=True)
+    stats = None
+    if tsquery and not EXPLICIT.search(query_text):
+        if vector is not None:
+            stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
+        tsquery = drop_common_words(tsquery, user=user, stats=stats)
     lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool)
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:

@@ -257,11 +257,13 @@ def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
     )
     # Hybrid search reads the same counts with the BM25 weights (memory.ranking.term_stats).
     from memory.ranking import term_stats
-    from memory.search import plain_lexemes
+    from memory.search import drop_common_words, tsquery_lexemes
+    from rag.text import parse_query
 
     question = "When did Caroline go to the LGBTQ group?"
-    stats = term_stats(user=user, lexemes=plain_lexemes(question))
-    assert lexical_tsquery(question, user=user, stats=stats) == "'go' | 'lgbtq' | 'group'"
+    plain = parse_query(question, default_operator="or", drop_stopwords=True)
+    stats = term_stats(user=user, lexemes=tsquery_lexemes(plain))
+    assert drop_common_words(plain, user=user, stats=stats) == "'go' | 'lgbtq' | 'group'"
     # Explicit syntax is left alone.
     assert "caroline" in lexical_tsquery('"Caroline" lgbtq', user=user)
     body = api_client.post(
