@@ -174,6 +174,9 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         month = EN_MONTHS.index(name) + 1
         if not 1 <= day <= 31:
             return None
+        if match.group(5):  # a day of that year; one that does not exist is "invalid"
+            found = _safe_date(int(match.group(5)), month, day)
+            return None, lambda k: _listed(found), None
         return "year", (lambda k: _listed(_safe_date(today.year + k, month, day))), None
     return None
 

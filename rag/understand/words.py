@@ -179,7 +179,9 @@ DAY_PATTERNS = [
         "en_date",
         rx(
             r"\b" + _EN_ON + r"(?:the\s+)?(?:(" + _EN_MONTH + r")\s+(\d{1,2})(?:st|nd|rd|th)?"
-            r"|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _EN_MONTH + r"))\b"
+            r"|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _EN_MONTH + r"))"
+            # A year after either form ("May 8, 2023", "8 May 2023") is that day, not a yearly one.
+            r"(?:,?\s+((?:19|20)\d\d))?\b"
         ),
     ),
 ]

@@ -69,6 +69,17 @@ def test_without_understand_the_phrase_is_only_words(api_client, user, dated):
     assert body["understood"] is None
 
 
+def test_an_english_date_with_its_year_is_that_day(api_client, user, dated):
+    # "May 20, 2025" is one day of 2025, not "May 20" of some year with ", 2025" as words.
+    # A year after the messages: without the year the window would be May 20, 2026.
+    later = "2026-07-10T12:00:00+08:00"
+    body = _post(api_client, HYB, user, "What did I eat on May 20, 2025?", top_k=5, now=later)
+    assert _ids(body) == ["m5"]
+    assert body["understood"]["phrase"] == "on May 20, 2025"
+    assert body["understood"]["start"] == "2025-05-20T00:00:00+08:00"
+    assert body["understood"]["end"] == "2025-05-21T00:00:00+08:00"
+
+
 def test_hybrid_returns_only_last_weeks_messages(api_client, user, dated):
     body = _post(api_client, HYB, user, "上周说的猫", top_k=5)
     assert _ids(body) == ["m3"]

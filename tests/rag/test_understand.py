@@ -81,6 +81,9 @@ TABLE = [
     ("last May", "past", at(2026, 5, 1), at(2026, 6, 1)),
     ("last week", "past", at(2026, 11, 16), at(2026, 11, 23)),
     ("yesterday", "past", at(2026, 11, 24), at(2026, 11, 25)),
+    ("May 8, 2023", "past", at(2023, 5, 8), at(2023, 5, 9)),
+    ("on 1 February, 2023", "past", at(2023, 2, 1), at(2023, 2, 2)),
+    ("the 3rd of March 2025", "any", at(2025, 3, 3), at(2025, 3, 4)),
     ("recently", "past", WEDNESDAY - timedelta(days=30), WEDNESDAY),
     ("the past 3 days", "past", WEDNESDAY - timedelta(days=3), WEDNESDAY),
 ]
@@ -150,6 +153,18 @@ def test_a_phrase_against_the_direction_is_ignored_and_kept_in_the_rest():
 
 def test_a_date_that_does_not_exist_is_ignored_as_invalid():
     assert [i.reason for i in understand("2月30日", now=WEDNESDAY).ignored] == ["invalid"]
+
+
+def test_an_english_date_keeps_its_year_out_of_the_rest():
+    found = understand("What did Caroline do on 1 February, 2023?", now=WEDNESDAY, direction="past")
+    assert [t.text for t in found.times] == ["on 1 February, 2023"]
+    assert "2023" not in found.rest
+
+
+def test_an_english_date_that_its_year_lacks_is_invalid_not_the_month():
+    found = understand("February 29, 2023", now=WEDNESDAY, direction="past")
+    assert found.times == ()
+    assert [i.reason for i in found.ignored] == ["invalid"]
 
 
 @pytest.mark.parametrize("text", ["I may go", "每周五", "3号线", "evening jazz", "一个月"])
