@@ -45,7 +45,7 @@ from activities.understanding import (
 )
 from config.errors import InvalidArgument
 from rag import live, relevance
-from rag.cardinality import count_upto, plan_vector_path
+from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
@@ -215,11 +215,14 @@ def activities_search(
     # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
     # A time phrase's plan counted the rows it leaves already (plan_time, same cap).
     candidates = understood.time.rows
-    if candidates is None:
-        candidates = count_upto(qs, SMALL_RESULT + 1)
     plan = None
-    if candidates > SMALL_RESULT:
+    if candidates is None:
+        candidates, plan = count_and_plan(
+            qs, small=SMALL_RESULT, exact_max_rows=row.exact_search_max_rows, k=limit
+        )
+    elif candidates > SMALL_RESULT:
         plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows, k=limit)
+    if plan is not None:
         candidates = max(plan.rows, SMALL_RESULT + 1)  # counted past SMALL_RESULT already
     meta = {
         "path": "",

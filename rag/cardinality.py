@@ -21,7 +21,14 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 
-__all__ = ["PathPlan", "count_upto", "estimate_rows", "exact_is_cheaper", "plan_vector_path"]
+__all__ = [
+    "PathPlan",
+    "count_and_plan",
+    "count_upto",
+    "estimate_rows",
+    "exact_is_cheaper",
+    "plan_vector_path",
+]
 
 # Rows read by one estimate: the relative error of the estimate is about 1/sqrt(passing rows
 # in the sample), so a filter passing 10% is estimated within about 10%.
@@ -81,12 +88,26 @@ def estimate_rows(queryset: QuerySet) -> int | None:
     return None if sampled is None else sampled[0]
 
 
-def _sample(queryset: QuerySet) -> tuple[int, float] | None:
-    """Return (estimated rows of ``queryset``, rows of its table), or None (see estimate_rows)."""
-    model = queryset.model
+@dataclass(frozen=True)
+class _Sampling:
+    """The SQL of a queryset's rows (``sql``) and of the same over a page sample (``sampled``)."""
+
+    sql: str
+    sampled: str
+    params: tuple
+    percent: float
+    total: float
+
+    def estimate(self, passing: int) -> int:
+        """Scale the rows that passed in the sample up to the whole table."""
+        return int(round(passing * 100.0 / self.percent))
+
+
+def _sampling(queryset: QuerySet) -> _Sampling | None:
+    """Return the sampling of ``queryset``'s rows, or None when it cannot be sampled."""
     alias = queryset.db
     connection = connections[alias]
-    table = model._meta.db_table
+    table = queryset.model._meta.db_table
     total = _table_rows(alias, table)
     if total is None or total <= SAMPLE_ROWS:
         return None
@@ -100,10 +121,18 @@ def _sample(queryset: QuerySet) -> tuple[int, float] | None:
     sampled = sql.replace(
         source, f"{source} TABLESAMPLE SYSTEM ({percent:.6f}) REPEATABLE ({SAMPLE_SEED})"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT count(*) FROM ({sampled}) AS sampled", params)
+    return _Sampling(sql=sql, sampled=sampled, params=tuple(params), percent=percent, total=total)
+
+
+def _sample(queryset: QuerySet) -> tuple[int, float] | None:
+    """Return (estimated rows of ``queryset``, rows of its table), or None (see estimate_rows)."""
+    sampling = _sampling(queryset)
+    if sampling is None:
+        return None
+    with connections[queryset.db].cursor() as cursor:
+        cursor.execute(f"SELECT count(*) FROM ({sampling.sampled}) AS sampled", sampling.params)
         passing = cursor.fetchone()[0]
-    return int(round(passing * 100.0 / percent)), total
+    return sampling.estimate(passing), sampling.total
 
 
 def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
@@ -120,6 +149,44 @@ def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
     return EXACT_COST * rows <= HNSW_COST * k * total / rows
 
 
+def _planned(estimate: int, total: float, *, exact_max_rows: int, k: int | None) -> PathPlan:
+    """Return the path for an estimated ``estimate`` passing rows of ``total``."""
+    exact = estimate <= exact_max_rows
+    if exact and k:
+        exact = exact_is_cheaper(estimate, total=total, k=k)
+    return PathPlan(path="exact" if exact else "hnsw", rows=estimate, estimated=True)
+
+
+def count_and_plan(
+    queryset: QuerySet, *, small: int, exact_max_rows: int, k: int | None = None
+) -> tuple[int, PathPlan | None]:
+    """Return the rows of ``queryset`` counted up to ``small + 1``, and the path past ``small``.
+
+    The plan is None when at most ``small`` rows pass (the caller needs no vector path then).
+    Where the table is sampled, the count and the sample are one statement: one round trip
+    instead of two before every search.
+    """
+    limit = small + 1
+    sampling = _sampling(queryset)
+    if sampling is None:
+        counted = count_upto(queryset, limit)
+        if counted <= small:
+            return counted, None
+        return counted, plan_vector_path(queryset, exact_max_rows=exact_max_rows, k=k)
+    with connections[queryset.db].cursor() as cursor:
+        # The limit is an int computed here, never text from the caller.
+        cursor.execute(
+            f"SELECT (SELECT count(*) FROM ({sampling.sql} LIMIT {int(limit)}) AS counted), "
+            f"(SELECT count(*) FROM ({sampling.sampled}) AS sampled)",
+            sampling.params + sampling.params,
+        )
+        counted, passing = cursor.fetchone()
+    if counted <= small:
+        return counted, None
+    plan = _planned(sampling.estimate(passing), sampling.total, exact_max_rows=exact_max_rows, k=k)
+    return counted, plan
+
+
 def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None = None) -> PathPlan:
     """Choose the vector search path for the rows of ``queryset`` (its filter applied).
 
@@ -133,7 +200,4 @@ def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None =
         path = "exact" if counted <= exact_max_rows else "hnsw"
         return PathPlan(path=path, rows=counted, estimated=False)
     estimate, total = sampled
-    exact = estimate <= exact_max_rows
-    if exact and k:
-        exact = exact_is_cheaper(estimate, total=total, k=k)
-    return PathPlan(path="exact" if exact else "hnsw", rows=estimate, estimated=True)
+    return _planned(estimate, total, exact_max_rows=exact_max_rows, k=k)

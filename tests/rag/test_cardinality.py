@@ -10,7 +10,13 @@ import pytest
 from django.db import connection
 
 from rag import cardinality
-from rag.cardinality import count_upto, estimate_rows, exact_is_cheaper, plan_vector_path
+from rag.cardinality import (
+    count_and_plan,
+    count_upto,
+    estimate_rows,
+    exact_is_cheaper,
+    plan_vector_path,
+)
 from tests.testapp.models import Doc
 
 pytestmark = pytest.mark.django_db
@@ -101,3 +107,34 @@ def test_a_planned_path_within_exact_max_rows_may_still_choose_hnsw(analysed_row
     # after visiting about 10 tuples.
     plan = plan_vector_path(Doc.objects.filter(category="common"), exact_max_rows=10_000, k=10)
     assert plan.path == "hnsw"
+
+
+def test_count_and_plan_equals_the_count_and_the_plan_it_replaces(analysed_rows):
+    for category in ("rare", "common"):
+        queryset = Doc.objects.filter(category=category)
+        counted, plan = count_and_plan(queryset, small=20, exact_max_rows=500, k=10)
+        assert counted == count_upto(queryset, 21)
+        assert plan == plan_vector_path(queryset, exact_max_rows=500, k=10)
+
+
+def test_count_and_plan_is_one_statement_on_a_sampled_table(
+    analysed_rows, django_assert_num_queries
+):
+    queryset = Doc.objects.filter(category="common")
+    plan_vector_path(queryset, exact_max_rows=500)  # pg_class's row estimate is cached now
+    with django_assert_num_queries(1):
+        counted, plan = count_and_plan(queryset, small=20, exact_max_rows=500)
+    assert (counted, plan.path, plan.estimated) == (21, "hnsw", True)
+
+
+def test_count_and_plan_gives_no_plan_to_a_small_result(analysed_rows):
+    queryset = Doc.objects.filter(category="rare", n__lt=RARE_EVERY * 5)
+    assert count_and_plan(queryset, small=20, exact_max_rows=500) == (5, None)
+
+
+def test_count_and_plan_counts_a_small_table(monkeypatch):
+    monkeypatch.setattr(cardinality, "SAMPLE_ROWS", 10**9)
+    Doc.objects.bulk_create([Doc(n=i, category="common") for i in range(30)])
+    counted, plan = count_and_plan(Doc.objects.all(), small=20, exact_max_rows=25)
+    assert counted == 21
+    assert plan == cardinality.PathPlan(path="hnsw", rows=26, estimated=False)
