@@ -37,7 +37,7 @@ from memory.models import ChatMessage, Kind
 from memory.validation import apply_filter
 from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
-from rag.fields import configured_dimensions
+from rag.fields import configured_dimensions, vector_literal
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, similarity_expression
 from rag.text import parse_query, quote_lexeme, segment_query
@@ -331,7 +331,7 @@ def match_conversations(vector: list[float], count: int, filt: dict) -> list[tup
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             "SELECT id, similarity FROM match_conversations(%s::vector, %s, %s::jsonb)",
-            [str(vector), count, json.dumps(filt)],
+            [vector_literal(vector), count, json.dumps(filt)],
         )
         return cursor.fetchall()
 

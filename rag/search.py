@@ -29,6 +29,7 @@ from pgvector.django import CosineDistance
 
 from rag import live
 from rag.cardinality import plan_vector_path
+from rag.fields import vector_literal
 from rag.text import parse_query
 
 TS_CONFIG = "simple"
@@ -100,7 +101,7 @@ def vector_search(
         return [], report
     base = queryset.filter(**{f"{field}__isnull": False})
     vector = [float(x) for x in query_vector]
-    distance = CosineDistance(field, vector)
+    distance = CosineDistance(field, Value(vector_literal(vector)))
     path = force_path
     if path is None:
         if queryset.query.where:
@@ -241,7 +242,8 @@ def maxsim(vector: Sequence[float], others: Sequence[Sequence[float]]) -> float 
 def similarity_expression(field: str, vector: Sequence[float]):
     """Return an expression for cosine similarity (1 - distance) of a vector column."""
     return ExpressionWrapper(
-        Value(1.0) - CosineDistance(field, [float(x) for x in vector]), output_field=FloatField()
+        Value(1.0) - CosineDistance(field, Value(vector_literal(vector))),
+        output_field=FloatField(),
     )
 
 
