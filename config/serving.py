@@ -20,6 +20,9 @@ import threading
 
 from django.conf import settings
 from gunicorn.app.base import BaseApplication
+from gunicorn.workers.gthread import ThreadWorker
+
+from config.threadpool import LifoThreadPool
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +90,7 @@ def options(bind: str) -> dict:
     """Return the gunicorn settings of ``manage.py serve`` (all from config/settings.py)."""
     return {
         "bind": bind,
-        "worker_class": "gthread",
+        "worker_class": "config.serving.WebWorker",
         "workers": settings.WEB_PROCESSES,
         "threads": settings.WEB_THREADS,
         # serve already built the application in the parent; keep it, fork from it.
@@ -108,6 +111,16 @@ def options(bind: str) -> dict:
         # The proxy in front (if any) is trusted from this machine only, as gunicorn's default.
         "proc_name": "semantic-memory-web",
     }
+
+
+class WebWorker(ThreadWorker):
+    """gunicorn's gthread worker whose most recently idle thread takes the next request.
+
+    Its database connection and caches are the warmest (config/threadpool.py).
+    """
+
+    def get_thread_pool(self):
+        return LifoThreadPool(self.cfg.threads)
 
 
 class WebServer(BaseApplication):
