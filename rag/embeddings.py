@@ -74,9 +74,11 @@ _stand_in: list[float] | None = None
 def stand_in_vectors():
     """Give every text one fixed unit vector inside this block: no provider call, no caching.
 
-    For ``rag.warmup.preload`` alone, in the process that forks the servers before any thread
-    starts: it rehearses the apps' warm-up searches there, where the local model must not run
-    (a child forked after its parent ran OpenMP cannot embed).
+    For warm-up searches only, where no request can be running: ``rag.warmup.preload``, in the
+    process that forks the servers before any thread starts (the local model must not run
+    there: a child forked after its parent ran OpenMP cannot embed), and
+    ``config.serving.connect_threads``, in a web process before it accepts a connection. The
+    vector is process-wide: no real search may run inside the block.
     """
     global _stand_in
     dimensions = int(get_provider().dimensions)

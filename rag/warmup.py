@@ -68,7 +68,7 @@ def rehearse() -> None:
 
     try:
         with stand_in_vectors():
-            _run_hooks()
+            run_hooks()
     except Exception:  # noqa: BLE001 - a provider that cannot be built fails on first use instead
         logger.warning("preload: the warm-up searches were not rehearsed", exc_info=True)
 
@@ -140,11 +140,12 @@ def warm_up() -> float:
             cursor.execute("SELECT 1")
     except DatabaseError as exc:
         logger.warning("warm-up: the database did not answer: %s", exc)
-    _run_hooks()
+    run_hooks()
     return time.monotonic() - started
 
 
-def _run_hooks() -> None:
+def run_hooks() -> None:
+    """Run the apps' warm-up hooks (:func:`register`) on this thread; log, never raise."""
     for hook in _hooks:
         try:
             hook()

@@ -135,3 +135,23 @@ def test_the_web_server_runs_this_pool():
         assert executor._max_workers == 3
     finally:
         executor.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(monkeypatch):
+    from config.serving import connect_threads
+    from rag import embeddings, warmup
+
+    seen: list[tuple[str, list[float]]] = []
+    monkeypatch.setattr(
+        warmup, "_hooks", [lambda: seen.append((_thread_name(), embeddings.embed_query("x")))]
+    )
+    executor = LifoThreadPool(3)
+    try:
+        connect_threads(SimpleNamespace(cfg=SimpleNamespace(threads=3), tpool=executor))
+    finally:
+        executor.shutdown()
+    assert len({name for name, _ in seen}) == 3  # once on each thread, so on each connection
+    stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
+    assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
+    assert embeddings._stand_in is None  # real searches embed for real again
