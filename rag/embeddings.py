@@ -70,6 +70,11 @@ LRU_SIZE = 2048
 _stand_in: list[float] | None = None
 
 
+def standing_in() -> bool:
+    """Return whether :func:`stand_in_vectors` is in force: a vector now is not the model's."""
+    return _stand_in is not None
+
+
 @contextlib.contextmanager
 def stand_in_vectors():
     """Give every text one fixed unit vector inside this block: no provider call, no caching.
@@ -78,7 +83,8 @@ def stand_in_vectors():
     process that forks the servers before any thread starts (the local model must not run
     there: a child forked after its parent ran OpenMP cannot embed), and
     ``config.serving.connect_threads``, in a web process before it accepts a connection. The
-    vector is process-wide: no real search may run inside the block.
+    vector is process-wide: no real search may run inside the block, and what is computed from
+    it must not be kept (:func:`standing_in`).
     """
     global _stand_in
     dimensions = int(get_provider().dimensions)
