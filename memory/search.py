@@ -423,18 +423,16 @@ def bm25_list(
     query_text: str,
     flt: dict,
     limit: int,
-    tsquery: str | None = None,
+    tsquery: str,
     stats: ranking.TermStats | None = None,
 ) -> list[int]:
     """Return memory.ranking's BM25 list for a plain query (none for explicit syntax).
 
-    ``tsquery``: the OR :func:`lexical_tsquery` of the query when the caller already has it;
+    ``tsquery``: the OR tsquery of the query, common words dropped (:func:`lexical_tsquery`);
     ``stats``: the :func:`memory.ranking.term_stats` of its words.
     """
     if EXPLICIT.search(query_text):
         return []
-    if tsquery is None:
-        tsquery = lexical_tsquery(query_text, "or", user=user)
     return ranking.bm25_ids(
         user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=limit, stats=stats
     )

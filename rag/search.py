@@ -100,8 +100,7 @@ def vector_search(
         report.path = "none"
         return [], report
     base = queryset.filter(**{f"{field}__isnull": False})
-    vector = [float(x) for x in query_vector]
-    distance = CosineDistance(field, Value(vector_literal(vector)))
+    distance = CosineDistance(field, Value(vector_literal(query_vector)))
     path = force_path
     if path is None:
         if queryset.query.where:
