@@ -10,12 +10,16 @@ import contextlib
 import signal
 import subprocess
 import sys
+import threading
 import time
+from types import SimpleNamespace
 
 import httpx
 import psutil
 import pytest
 
+from config.serving import WebWorker, connect_threads, options
+from config.threadpool import LifoThreadPool
 from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_port
 from tests.platform.test_openapi import REMOTE_LOAD, _assets
 from tests.rag.process_helpers import STOP_BOUND_SECONDS, still_there, tree
@@ -185,6 +189,38 @@ def test_docs_pages_and_what_they_load_stay_on_this_host(serve, path):
     assert {asset: r.status_code for asset, r in bodies.items() if r.status_code != 200} == {}
     remote = {asset: REMOTE_LOAD.findall(r.text) for asset, r in bodies.items()}
     assert {asset: found for asset, found in remote.items() if found} == {}
+
+
+def test_the_web_server_runs_this_pool():
+    assert options("127.0.0.1:0")["worker_class"] == "config.serving.WebWorker"
+    worker = SimpleNamespace(cfg=SimpleNamespace(threads=3))
+    executor = WebWorker.get_thread_pool(worker)
+    try:
+        assert isinstance(executor, LifoThreadPool)
+        assert executor._max_workers == 3
+    finally:
+        executor.shutdown()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(monkeypatch):
+    from rag import embeddings, warmup
+
+    seen: list[tuple[str, list[float]]] = []
+
+    def hook():
+        seen.append((threading.current_thread().name, embeddings.embed_query("x")))
+
+    monkeypatch.setattr(warmup, "_hooks", [hook])
+    executor = LifoThreadPool(3)
+    try:
+        connect_threads(SimpleNamespace(cfg=SimpleNamespace(threads=3), tpool=executor))
+    finally:
+        executor.shutdown()
+    assert len({name for name, _ in seen}) == 3  # once on each thread, so on each connection
+    stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
+    assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
+    assert embeddings._stand_in is None  # real searches embed for real again
 
 
 def test_ctrl_c_stops_the_web_server_and_the_workers(serve):

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import threading
 import time
-from types import SimpleNamespace
 
 import pytest
 
-from config.serving import WebWorker, options
 from config.threadpool import LifoThreadPool
 
 
@@ -124,34 +122,3 @@ def test_shutdown_lets_a_busy_thread_finish_its_job():
     executor.shutdown(wait=False)
     release.set()
     assert busy.result(5) == "finished"
-
-
-def test_the_web_server_runs_this_pool():
-    assert options("127.0.0.1:0")["worker_class"] == "config.serving.WebWorker"
-    worker = SimpleNamespace(cfg=SimpleNamespace(threads=3))
-    executor = WebWorker.get_thread_pool(worker)
-    try:
-        assert isinstance(executor, LifoThreadPool)
-        assert executor._max_workers == 3
-    finally:
-        executor.shutdown()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(monkeypatch):
-    from config.serving import connect_threads
-    from rag import embeddings, warmup
-
-    seen: list[tuple[str, list[float]]] = []
-    monkeypatch.setattr(
-        warmup, "_hooks", [lambda: seen.append((_thread_name(), embeddings.embed_query("x")))]
-    )
-    executor = LifoThreadPool(3)
-    try:
-        connect_threads(SimpleNamespace(cfg=SimpleNamespace(threads=3), tpool=executor))
-    finally:
-        executor.shutdown()
-    assert len({name for name, _ in seen}) == 3  # once on each thread, so on each connection
-    stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
-    assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
-    assert embeddings._stand_in is None  # real searches embed for real again
