@@ -89,6 +89,18 @@ def stop_serve(process: subprocess.Popen) -> float:
     return time.perf_counter() - started
 
 
+def parse_server_timing(value: str | None) -> dict[str, float]:
+    """Return {name: milliseconds} of a ``Server-Timing`` header value (config/timing.py)."""
+    spans: dict[str, float] = {}
+    for part in (value or "").split(","):
+        name, _, params = part.strip().partition(";")
+        for param in params.split(";"):
+            key, _, number = param.strip().partition("=")
+            if name and key == "dur":
+                spans[name] = float(number)
+    return spans
+
+
 class Api:
     """A tiny JSON client; safe to share between threads (one connection per request)."""
 
@@ -96,6 +108,11 @@ class Api:
         self.base = f"http://127.0.0.1:{port}"
         self.headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
         self.lock = threading.Lock()
+        self._last = threading.local()
+
+    def last_timing(self) -> dict[str, float]:
+        """Return the Server-Timing spans of this thread's last response ({} without one)."""
+        return getattr(self._last, "timing", {})
 
     def call(self, method: str, path: str, body: dict | None = None, timeout: float = 120):
         """Return (status, payload, seconds); a connection error is status 0."""
@@ -104,9 +121,11 @@ class Api:
             self.base + path, data=data, headers=self.headers, method=method
         )
         start = time.perf_counter()
+        self._last.timing = {}
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw, status = resp.read(), resp.status
+                self._last.timing = parse_server_timing(resp.headers.get("Server-Timing"))
         except urllib.error.HTTPError as exc:
             raw, status = exc.read(), exc.code
         except (urllib.error.URLError, OSError) as exc:
@@ -184,6 +203,7 @@ def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
     from bench._common import percentile
 
     times: list[float] = []
+    spans: dict[str, list[float]] = {}
     errors: list[str] = []
     lock = threading.Lock()
     shares = [bodies[c::clients] for c in range(clients)]
@@ -191,8 +211,14 @@ def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
     def work(share):
         for body in share:
             status, payload, seconds = api.post(path, body, timeout=60)
+            timing = api.last_timing()
             with lock:
                 times.append(seconds * 1000)
+                if "app" in timing:
+                    rest = timing["app"] - timing.get("db", 0.0) - timing.get("embed", 0.0)
+                    parts = {**timing, "rest": rest, "outside": seconds * 1000 - timing["app"]}
+                    for name, ms in parts.items():
+                        spans.setdefault(name, []).append(ms)
                 if status != 200:
                     errors.append(f"{status} {str(payload)[:200]}")
 
@@ -212,4 +238,32 @@ def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
         "p99": percentile(times, 99),
         "errors": errors,
         "load": load_text(),
+        "spans": spans,
     }
+
+
+SERVED_PARTS = [
+    ("embed", "query embedding (waiting for the model, `embed`)"),
+    ("db", "SQL (every statement, round trips included, `db`)"),
+    ("rest", "the rest of the request in Python (`app` - `db` - `embed`)"),
+    ("app", "whole request inside the server (`app`)"),
+    ("outside", "outside the application: HTTP, gunicorn, client (round trip - `app`)"),
+]
+
+
+def served_breakdown(result: dict) -> str:
+    """Return a markdown table of the Server-Timing spans of ``result`` (from http_clients)."""
+    from bench._common import markdown_table, percentile
+
+    spans = result.get("spans") or {}
+    rows = [
+        [label, percentile(spans[name], 50), percentile(spans[name], 95)]
+        for name, label in SERVED_PARTS
+        if spans.get(name)
+    ]
+    if not rows:
+        return "(the server sent no Server-Timing header)"
+    return markdown_table(["part", "p50 ms", "p95 ms"], rows) + (
+        f"\n\nFrom the `Server-Timing` header of the same {len(spans['app'])} responses "
+        "(config/timing.py). Percentiles are per part: they do not add up."
+    )

@@ -45,6 +45,7 @@ from bench._live import (  # noqa: E402
     free_port,
     http_clients,
     manage,
+    served_breakdown,
     start_serve,
     stop_serve,
     token_for,
@@ -293,6 +294,10 @@ threads of this process (one connection per request).
 - One client p95 <= 50 ms: **{"met" if one["p95"] <= 50 else "NOT met"}** ({one["p95"]:.1f} ms).
 - {args.clients} clients: {many["rps"]:.1f} req/s ({many["rps"] / one["rps"]:.2f} x one client),
   errors: {len(errors)} (must be 0).
+
+### Where the time goes, as served (one client)
+
+{served_breakdown(one)}
 
 ### Where the time goes (in-process, same database, same questions; load avg {load})
 

@@ -45,7 +45,7 @@ from bench._common import (  # noqa: E402
     spin_note,
     write_section,
 )
-from bench._live import http_clients  # noqa: E402
+from bench._live import http_clients, served_breakdown  # noqa: E402
 
 DB_NAME = "bench_latency"
 
@@ -350,6 +350,10 @@ bench's workload until 2026-11-24, kept for comparison with the figures publishe
 - One client p95 <= 60 ms: **{verdict_p95}** ({one["p95"]:.1f} ms).
 - Throughput with {many["clients"]} clients / one client >= 1.6: **{verdict_ratio}**
   ({ratio:.2f}); errors: {errors} (must be 0).
+
+### Where the time goes, as served (one client)
+
+{served_breakdown(one)}
 
 ### Where the time goes (in-process, same database, same request bodies)
 

@@ -47,6 +47,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First, so that its "app" time covers every other middleware (config/timing.py).
+    "config.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.errors.ApiErrorMiddleware",
     "config.inputs.InputGuardMiddleware",
@@ -190,6 +192,8 @@ RAG_EMBEDDING = {
     "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
     "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
     "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS"),
+    # The local model's OpenMP threads each on a CPU of their own (rag/providers/placement.py).
+    "PIN_THREADS": env_bool("EMBEDDING_PIN_THREADS", True),
 }
 RAG_LLM = {
     "PROVIDER": env_str("LLM_PROVIDER", "none"),
@@ -295,6 +299,8 @@ for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
     REPLICA_DATABASES.append(f"replica_{_n}")
 DATABASE_ROUTERS = ["rag.replicas.ReplicaRouter"]
 MIDDLEWARE.append("rag.replicas.WriteMarkMiddleware")
+# The Server-Timing header (db, embed and app milliseconds of each response; config/timing.py).
+SERVER_TIMING = env_bool("SERVER_TIMING", True)
 
 LOGGING = {
     "version": 1,

@@ -30,6 +30,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
+from rag import timing
 from rag.breaker import CircuitBreaker
 from rag.providers.embedding import (
     EmbeddingProvider,
@@ -252,7 +253,10 @@ def embed_texts(
         order = list(missing)
         unique_texts = [texts[missing[h][0]] for h in order]
         late_keys = [(model, role, h) for h in order] if use_cache else None
-        vectors = _call_provider(provider, unique_texts, role, budget=budget, late_keys=late_keys)
+        with timing.span("embed"):
+            vectors = _call_provider(
+                provider, unique_texts, role, budget=budget, late_keys=late_keys
+            )
         global _provider_texts
         _provider_texts += len(unique_texts)
         new_rows = []

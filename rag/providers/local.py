@@ -12,6 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from rag.providers.embedding import EmbeddingProvider, ProviderError
+from rag.providers.placement import TeamPlacement
 
 __all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
 
@@ -77,10 +78,15 @@ def most_threads(configured: int | None) -> int:
     env = os.environ.get("OMP_NUM_THREADS", "")
     if env.isdigit() and int(env) > 0:
         return int(env)
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    if not hasattr(os, "sched_getaffinity"):
+        return os.cpu_count()
+    # The process's CPUs, as its main thread has them: the engine thread may be held on one
+    # (rag.providers.placement), and would then count one.
+    return len(os.sched_getaffinity(os.getpid()))
 
 
 _omp_threads: int | None = None  # what the engine thread last set (only it calls _fit_threads)
+_team: TeamPlacement | None = None  # where the engine's OpenMP team runs (engine thread only)
 
 
 def _fit_threads(engine, most: int, *, query: bool) -> None:
@@ -156,8 +162,10 @@ _e5_forked_after_use = False  # this process was forked from one that ran the en
 def _after_fork_in_child() -> None:
     # The engine thread does not exist in a child, and a lock held at fork time would stay held.
     global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use, _omp_threads
+    global _team
     _engine_thread = EngineThread()
     _omp_threads = None
+    _team = None
     _load_lock = threading.Lock()
     if _e5_used:
         if os.environ.get("OMP_NUM_THREADS") != "1":
@@ -199,7 +207,13 @@ class LocalE5Provider(EmbeddingProvider):
     dimensions = 384
     max_batch = 64
 
-    def __init__(self, *, num_threads: int | None = None, dimensions: int | None = None):
+    def __init__(
+        self,
+        *,
+        num_threads: int | None = None,
+        dimensions: int | None = None,
+        pin_threads: bool = True,
+    ):
         if dimensions not in (None, self.dimensions):
             raise ValueError(
                 f"The local embedder makes {self.dimensions}-dimensional vectors, but "
@@ -207,6 +221,7 @@ class LocalE5Provider(EmbeddingProvider):
                 f"{self.dimensions} (RAG_EMBEDDING['DIMENSIONS'])."
             )
         self.num_threads = num_threads
+        self.pin_threads = pin_threads
 
     def _engine(self):
         """Return the process-wide engine, loading it on first use."""
@@ -280,11 +295,17 @@ class LocalE5Provider(EmbeddingProvider):
 
     def _embed_now(self, texts: list[str], is_query: bool):
         """Embed texts of one window each (on the engine thread)."""
-        global _e5_used
+        global _e5_used, _team
         engine = self._engine()
         _fit_threads(engine, most_threads(self.num_threads), query=is_query)
+        if _team is None:
+            _team = TeamPlacement(enabled=self.pin_threads)
+        before = _team.before_call(_omp_threads)
         _e5_used = True
-        return engine.query(texts) if is_query else engine.passage(texts)
+        try:
+            return engine.query(texts) if is_query else engine.passage(texts)
+        finally:
+            _team.after_call(before)
 
     def _run(self, texts: list[str], is_query: bool):
         """Embed texts of one window each in one call of the engine thread."""

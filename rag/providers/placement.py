@@ -1,0 +1,132 @@
+"""Keep the local model's OpenMP team on distinct CPUs: its engine thread on one, each helper
+thread on another.
+
+Why: libgomp leaves its threads to the scheduler, which often wakes a helper on the CPU its
+engine thread is running on; the two then take turns at each of the model's ~100 barriers
+per query. Measured here (2026-11-24, 2 CPUs, LoCoMo questions, 12 ms between queries as a
+search's SQL leaves): a query in one process, 14.1 ms p50 / 19.0 p95; the same queries sent to
+two processes in turn, as two web processes take them, 22.6 / 37.2, and 14.1 / 18.4 with the
+team placed by this module (on one thread each, 25 ms, in turn or not). Over HTTP, two web
+processes: engine call 15.8 / 26.9 ms before (docs/BENCHMARKS.md, "Latency").
+
+``OMP_PROC_BIND`` would place the team too, but libgomp then also binds the process's main
+thread at load, and every thread created after it (gunicorn's request threads) inherits that
+one CPU. Here only the engine thread and libgomp's own threads are placed, by thread id.
+
+Everything runs on the engine thread (``rag.providers.local.EngineThread``), the only thread
+that opens parallel regions, so the module state needs no lock. A query run on one thread (a
+busy machine, ``_fit_threads``) frees the engine thread to go to any CPU again.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+logger = logging.getLogger(__name__)
+
+__all__ = ["TeamPlacement", "omp_helpers"]
+
+# Environment variables with which libgomp places its threads itself: then this module does not.
+LIBGOMP_PLACEMENT = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY")
+
+
+def _task_ids() -> set[int]:
+    """Return the thread ids of this process (empty where /proc cannot be read)."""
+    try:
+        return {int(name) for name in os.listdir("/proc/self/task")}
+    except (OSError, ValueError):
+        return set()
+
+
+def omp_helpers(before: set[int], after: set[int], python: set[int]) -> list[int]:
+    """Return the threads that appeared between ``before`` and ``after`` and are not Python's.
+
+    The engine thread's first parallel region of a given size creates libgomp's helper
+    threads; another Python thread started meanwhile (a request thread) is left out.
+    """
+    return sorted(after - before - python)
+
+
+def _python_thread_ids() -> set[int]:
+    return {t.native_id for t in threading.enumerate() if t.native_id is not None}
+
+
+def _current_cpu_function():
+    """Return libc's ``sched_getcpu`` (a vDSO call), or None where there is none."""
+    try:
+        import ctypes
+
+        function = ctypes.CDLL(None, use_errno=True).sched_getcpu
+    except (OSError, AttributeError):
+        return None
+    function.restype = ctypes.c_int
+    function.argtypes = []
+    return function
+
+
+class TeamPlacement:
+    """Where the engine thread and its OpenMP helpers run. One per process (fork: a new one).
+
+    A call on more than one thread holds the engine thread on the first CPU of the process's
+    set and each helper on one of the next ones, the same CPUs every time (each core's cache
+    keeps the rows of the weights its thread computes); a call on one thread lets the engine
+    thread go anywhere again.
+    """
+
+    def __init__(self, *, enabled: bool = True):
+        placed_by_libgomp = any(os.environ.get(name) for name in LIBGOMP_PLACEMENT)
+        self.enabled = enabled and hasattr(os, "sched_setaffinity") and not placed_by_libgomp
+        self.helpers: list[int] = []
+        self.cpus: list[int] = []  # the CPUs this process may use
+        self.engine_held = False
+
+    def before_call(self, threads: int | None) -> set[int] | None:
+        """Place the team for a call on ``threads`` threads (None: libgomp's choice).
+
+        Return this process's thread ids when the call may create helpers not placed yet
+        (pass them to :meth:`after_call`), else None.
+        """
+        if not self.enabled:
+            return None
+        team = threads or 0
+        try:
+            if team > 1 and team - 1 <= len(self.helpers):
+                if not self.engine_held:
+                    os.sched_setaffinity(0, {self.cpus[0]})  # 0: this thread, the engine's
+                    self.engine_held = True
+                return None
+            if self.engine_held:  # one thread: free to go where the load is
+                os.sched_setaffinity(0, set(self.cpus))
+                self.engine_held = False
+        except OSError as exc:  # a CPU set the container refuses
+            logger.info("embedding: engine thread not placed: %s", exc)
+            self.enabled = False
+            return None
+        return _task_ids() if team > 1 else None
+
+    def after_call(self, before: set[int] | None) -> None:
+        """Place the helpers the call just created (``before``: from :meth:`before_call`)."""
+        if before is None or not self.enabled:
+            return
+        new = omp_helpers(before, _task_ids(), _python_thread_ids())
+        if not new:
+            return
+        cpus = sorted(os.sched_getaffinity(0))
+        if len(cpus) < len(self.helpers) + len(new) + 1:
+            # More threads than CPUs: one each is impossible; leave them to the scheduler.
+            logger.info(
+                "embedding: %d OpenMP threads on %d CPUs, not placed", len(new) + 1, len(cpus)
+            )
+            self.enabled = False
+            return
+        self.cpus = cpus
+        try:
+            for i, tid in enumerate(new, start=len(self.helpers) + 1):
+                os.sched_setaffinity(tid, {cpus[i]})
+        except OSError as exc:  # a thread gone, or a CPU set the container refuses
+            logger.info("embedding: OpenMP threads not placed: %s", exc)
+            self.enabled = False
+            return
+        self.helpers += new
