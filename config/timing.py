@@ -1,11 +1,15 @@
 """The ``Server-Timing`` response header: where the server spent a request's time.
 
-``Server-Timing: db;dur=7.9;desc="7 queries", embed;dur=18.2, app;dur=33.1`` (W3C Server
-Timing; browsers show it in their network panel, and bench/ reads it to split a served
-latency). ``db`` sums every SQL statement on every database alias of the request's thread,
-round trips included; ``embed`` is the time spent waiting for query embeddings
-(``rag.timing.span("embed")``); ``app`` is everything inside this middleware, which sits
-first in ``MIDDLEWARE``. On by default; ``SERVER_TIMING=0`` leaves the header out.
+``Server-Timing: db;dur=7.9;desc="7 queries", embed;dur=18.2;desc="1 call", app;dur=33.1``
+(W3C Server Timing; browsers show it in their network panel, and bench/ reads it to split a
+served latency). ``db`` sums the SQL statements run on the request's thread on every database
+alias (opening a connection is not counted); ``embed`` the waits for the embedding provider on
+that thread (``rag.timing.span("embed")``: a query's vector, and the relevance reference sample
+the first search of a process embeds); ``app`` is everything inside this middleware, which sits
+first in ``MIDDLEWARE``. For a streamed response (server-sent events) the header leaves with
+the first bytes: ``app`` is the time to them, and the stream's own SQL is not counted. The
+header sharpens what a client could time anyway (how much work a request did); on by default,
+``SERVER_TIMING=0`` leaves it out.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ class Record:
     __slots__ = ("spans", "started")
 
     def __init__(self):
-        self.spans: dict[str, list[float]] = {}
+        self.spans: dict[str, list] = {}  # name: [milliseconds, count]
         self.started = time.perf_counter()
 
     def add(self, name: str, seconds: float, count: int = 1) -> None:

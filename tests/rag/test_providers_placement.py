@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rag.providers.placement import TeamPlacement, omp_helpers
+from rag.providers import placement
+from rag.providers.placement import LIBGOMP_PLACEMENT, TeamPlacement, omp_helpers
 
 ROOT = Path(__file__).resolve().parents[2]
 TWO_CPUS = hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
@@ -24,7 +25,7 @@ import json, os, sys
 sys.path.insert(0, sys.argv[1])
 from rag.providers import local
 
-provider = local.LocalE5Provider(num_threads=2, pin_threads=sys.argv[2] == "1")
+provider = local.LocalE5Provider(pin_threads=sys.argv[2] == "1")  # a thread per CPU
 
 def affinities():
     team = local._team
@@ -47,7 +48,9 @@ print(json.dumps(out))
 
 
 def run_engine(pin: bool) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "OMP_PROC_BIND")}
+    """Run SCRIPT in a new process; return what it saw."""
+    unset = ("OMP_NUM_THREADS", *LIBGOMP_PLACEMENT)
+    env = {k: v for k, v in os.environ.items() if k not in unset}
     done = subprocess.run(
         [sys.executable, "-c", SCRIPT, str(ROOT), "1" if pin else "0"],
         env=env,
@@ -59,19 +62,25 @@ def run_engine(pin: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-@pytest.mark.skipif(not TWO_CPUS, reason="needs two CPUs")
-def test_a_call_on_two_threads_runs_them_on_two_cpus():
-    seen = run_engine(pin=True)
+@pytest.fixture(scope="module")
+def placed():
+    """What a new process with placement on saw (run once for the module: it loads the model)."""
+    return run_engine(pin=True)
 
-    engine, helpers = seen["two"]["engine"], seen["two"]["helpers"]
+
+@pytest.mark.skipif(not TWO_CPUS, reason="needs two CPUs")
+def test_a_call_on_every_cpu_runs_each_thread_on_a_cpu_of_its_own(placed):
+    engine, helpers = placed["two"]["engine"], placed["two"]["helpers"]
+
     assert len(engine) == 1
-    assert len(helpers) == 1 and len(helpers[0]) == 1
-    assert helpers[0] != engine
+    assert len(helpers) == len(placed["process"]) - 1
+    assert all(len(cpus) == 1 for cpus in helpers)
+    assert sorted(engine + [cpu for cpus in helpers for cpu in cpus]) == placed["process"]
 
 
 @pytest.mark.skipif(not TWO_CPUS, reason="needs two CPUs")
-def test_a_query_on_one_thread_frees_the_engine_thread_and_counts_every_cpu():
-    seen = run_engine(pin=True)
+def test_a_query_on_one_thread_frees_the_engine_thread_and_counts_every_cpu(placed):
+    seen = placed
 
     assert seen["one_threads"] == 1
     assert seen["one"]["engine"] == seen["process"]
@@ -91,11 +100,57 @@ def test_helpers_are_the_new_threads_that_python_did_not_start():
     assert omp_helpers({1, 2}, {1, 2, 3, 4, 5}, python={4}) == [3, 5]
 
 
-@pytest.mark.parametrize("name", ["OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY"])
+@pytest.mark.parametrize("name", LIBGOMP_PLACEMENT)
 def test_libgomp_placing_its_threads_itself_turns_placement_off(monkeypatch, name):
     monkeypatch.setenv(name, "true")
 
     assert not TeamPlacement(enabled=True).enabled
+
+
+def test_omp_proc_bind_false_leaves_placement_on(monkeypatch):
+    for name in LIBGOMP_PLACEMENT:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("OMP_PROC_BIND", "false")
+
+    assert TeamPlacement(enabled=True).enabled
+
+
+@pytest.fixture
+def fake_threads(monkeypatch):
+    """Fake a process on CPUs {0, 1}: its thread ids, and every sched_setaffinity call."""
+    for name in LIBGOMP_PLACEMENT:
+        monkeypatch.delenv(name, raising=False)
+    state = {"tasks": {100}, "python": {100}, "set": []}
+    monkeypatch.setattr(placement, "_task_ids", lambda: set(state["tasks"]))
+    monkeypatch.setattr(placement, "_python_thread_ids", lambda: set(state["python"]))
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "sched_setaffinity", lambda tid, cpus: state["set"].append((tid, cpus)))
+    return state
+
+
+def test_new_threads_that_do_not_make_the_team_turn_placement_off(fake_threads):
+    team = TeamPlacement(enabled=True)
+    before = team.before_call(2)
+    fake_threads["tasks"] |= {201, 202}  # two new threads for a team of two: one is not a helper
+
+    team.after_call(before)
+
+    assert not team.enabled
+    assert fake_threads["set"] == []
+
+
+def test_a_team_of_another_size_gives_every_cpu_back_and_stops(fake_threads):
+    team = TeamPlacement(enabled=True)
+    before = team.before_call(2)
+    fake_threads["tasks"].add(201)
+    team.after_call(before)
+    team.before_call(2)  # holds the engine thread
+    assert fake_threads["set"] == [(201, {1}), (0, {0})]
+
+    assert team.before_call(3) is None
+
+    assert not team.enabled
+    assert fake_threads["set"][-2:] == [(0, {0, 1}), (201, {0, 1})]
 
 
 @pytest.mark.skipif(not TWO_CPUS, reason="needs two CPUs")
