@@ -14,7 +14,6 @@ header sharpens what a client could time anyway (how much work a request did); o
 
 from __future__ import annotations
 
-import time
 from contextlib import ExitStack
 
 from django.conf import settings
@@ -47,11 +46,8 @@ class ServerTimingMiddleware:
         with timing.recording() as record, ExitStack() as stack:
 
             def timed(execute, sql, params, many, context):
-                started = time.perf_counter()
-                try:
+                with timing.span("db"):
                     return execute(sql, params, many, context)
-                finally:
-                    record.add("db", time.perf_counter() - started)
 
             # Connections are per thread; wrapping one does not open it.
             for alias in connections:

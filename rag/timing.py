@@ -25,11 +25,11 @@ class Record:
         self.spans: dict[str, list] = {}  # name: [milliseconds, count]
         self.started = time.perf_counter()
 
-    def add(self, name: str, seconds: float, count: int = 1) -> None:
-        """Add ``seconds`` (and ``count`` events) to span ``name``."""
+    def add(self, name: str, seconds: float) -> None:
+        """Add one event of ``seconds`` to span ``name``."""
         entry = self.spans.setdefault(name, [0.0, 0])
         entry[0] += seconds * 1000.0
-        entry[1] += count
+        entry[1] += 1
 
     def elapsed_ms(self) -> float:
         """Return the milliseconds since the record was opened."""

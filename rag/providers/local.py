@@ -12,7 +12,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 
 from rag.providers.embedding import EmbeddingProvider, ProviderError
-from rag.providers.placement import TeamPlacement
+from rag.providers.placement import TeamPlacement, process_cpus
 
 __all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
 
@@ -80,9 +80,8 @@ def most_threads(configured: int | None) -> int:
         return int(env)
     if not hasattr(os, "sched_getaffinity"):
         return os.cpu_count()
-    # The process's CPUs, as its main thread has them: the engine thread may be held on one
-    # (rag.providers.placement), and would then count one.
-    return len(os.sched_getaffinity(os.getpid()))
+    # The process's, not this thread's: the engine thread may be held on one CPU.
+    return len(process_cpus())
 
 
 _omp_threads: int | None = None  # what the engine thread last set (only it calls _fit_threads)

@@ -32,10 +32,18 @@ import threading
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["TeamPlacement", "omp_helpers"]
+__all__ = ["TeamPlacement", "omp_helpers", "process_cpus"]
 
 # Environment variables with which libgomp places its threads itself: then this module does not.
 LIBGOMP_PLACEMENT = ("OMP_PROC_BIND", "OMP_PLACES", "GOMP_CPU_AFFINITY")
+
+
+def process_cpus() -> list[int]:
+    """Return the CPUs of this process, as its main thread has them, in order.
+
+    Not the calling thread's: the engine thread may be held on one CPU.
+    """
+    return sorted(os.sched_getaffinity(os.getpid()))
 
 
 def _task_ids() -> set[int]:
@@ -111,7 +119,7 @@ class TeamPlacement:
         if before is None or not self.enabled:
             return
         new = omp_helpers(before, _task_ids(), _python_thread_ids())
-        cpus = sorted(os.sched_getaffinity(os.getpid()))
+        cpus = process_cpus()
         if len(new) + 1 != len(cpus):
             # Helpers made earlier (not seen), a Python thread without its id yet, or a team
             # smaller than the CPUs (held on fixed CPUs, it would leave the others idle).
@@ -129,7 +137,7 @@ class TeamPlacement:
         """Turn placement off for this process and give every thread placed all the CPUs."""
         logger.info("embedding: OpenMP threads not placed (%s)", why)
         self.enabled = False
-        everywhere = set(self.cpus) or set(os.sched_getaffinity(os.getpid()))
+        everywhere = set(self.cpus or process_cpus())
         for tid in [0, *self.helpers] if self.engine_held else self.helpers:
             with contextlib.suppress(OSError):  # a thread gone: nothing to give back
                 os.sched_setaffinity(tid, everywhere)
