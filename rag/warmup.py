@@ -49,7 +49,7 @@ def preload() -> None:
 
     text.warm_up()
     _load_embedder()
-    get_resolver().url_patterns  # noqa: B018 - imports every app's views and serializers
+    compile_url_patterns(get_resolver())  # also imports every app's views and serializers
     import_project_modules()
     rehearse()
 
@@ -71,6 +71,21 @@ def rehearse() -> None:
             run_hooks()
     except Exception:  # noqa: BLE001 - a provider that cannot be built fails on first use instead
         logger.warning("preload: the warm-up searches were not rehearsed", exc_info=True)
+
+
+def compile_url_patterns(resolver) -> int:
+    """Compile the regular expression of every URL pattern under ``resolver``; return how many.
+
+    Django compiles each on the first request that tries it, in every process (about 20 on the
+    way to a search); compiled here they sit in pages the forked children share.
+    """
+    count = 0
+    for pattern in resolver.url_patterns:
+        pattern.pattern.regex  # noqa: B018 - compiled and kept on first access
+        count += 1
+        if hasattr(pattern, "url_patterns"):
+            count += compile_url_patterns(pattern)
+    return count
 
 
 def _load_embedder() -> None:
@@ -126,13 +141,16 @@ def warm_up() -> float:
     from django.db import DatabaseError, connection
 
     from rag import text
-    from rag.embeddings import ProviderError, embed_texts
+    from rag.embeddings import ProviderError, embed_texts, get_provider
 
     started = time.monotonic()
     text.warm_up()
     text.segment_query(PROBE_TEXT)
     try:
         embed_texts([PROBE_TEXT], role="query", use_cache=False)
+        warm = getattr(get_provider(), "warm", None)
+        if warm is not None:  # an in-process model: its threads too (LocalE5Provider.warm)
+            warm(PROBE_TEXT)
     except ProviderError as exc:
         logger.warning("warm-up: the embedding provider failed: %s", exc)
     try:

@@ -18,7 +18,7 @@ import httpx
 import psutil
 import pytest
 
-from config.serving import WebWorker, connect_threads, options
+from config.serving import WebWorker, connect_threads, options, rehearse_request
 from config.threadpool import LifoThreadPool
 from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_port
 from tests.platform.test_openapi import REMOTE_LOAD, _assets
@@ -221,6 +221,29 @@ def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(mon
     stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
     assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
     assert embeddings._stand_in is None  # real searches embed for real again
+
+
+@pytest.mark.django_db
+def test_the_rehearsal_request_renders_the_home_page_through_the_application():
+    from config.wsgi import application
+
+    assert rehearse_request(application) == 200
+
+
+@pytest.mark.django_db
+def test_the_rehearsal_request_uses_a_host_the_site_allows(settings):
+    from config.wsgi import application
+
+    settings.ALLOWED_HOSTS = [".example.org"]
+    assert rehearse_request(application) == 200
+
+
+def test_a_failing_rehearsal_request_is_logged_not_raised(caplog):
+    def broken(environ, start_response):
+        raise RuntimeError("boom")
+
+    assert rehearse_request(broken) == 0
+    assert "rehearsal request failed" in caplog.text
 
 
 def test_ctrl_c_stops_the_web_server_and_the_workers(serve):

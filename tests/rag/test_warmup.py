@@ -157,3 +157,17 @@ def test_preload_imports_every_module_of_the_project_apps():
         "print(all(n in sys.modules for n in names), 'django_q.brokers.mongo' in sys.modules)\n"
     )
     assert _in_fresh_process(code) == "True False"
+
+
+def test_every_url_pattern_is_compiled_before_the_fork():
+    from django.urls import URLResolver, include, path
+    from django.urls.resolvers import RegexPattern
+
+    from rag import warmup
+
+    leaves = [path("a/", lambda r: None), path("b/<int:pk>/", lambda r: None)]
+    nested = path("api/", include(leaves))
+    resolver = URLResolver(RegexPattern(r"^/"), [path("home/", lambda r: None), nested])
+
+    assert warmup.compile_url_patterns(resolver) == 4
+    assert all("regex" in p.pattern.__dict__ for p in [*leaves, nested])

@@ -188,6 +188,10 @@ class Command(BaseCommand):
             call_command("collectstatic", interactive=False, verbosity=0)
             from config.wsgi import application
         warmup.preload()
+        if application is not None:
+            from config.serving import rehearse_request
+
+            rehearse_request(application)
         import django_q.cluster  # noqa: F401 - shared by the clusters' processes
         import gunicorn.arbiter  # noqa: F401 - shared by the web processes
         import gunicorn.workers.gthread  # noqa: F401
