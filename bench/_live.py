@@ -195,6 +195,20 @@ def load_text() -> str:
     return f"{one:.1f} / {five:.1f} / {fifteen:.1f}"
 
 
+def cpu_ticks() -> tuple[int, int]:
+    """Return this machine's (busy, total) CPU ticks since boot, from /proc/stat (0, 0 if none).
+
+    Idle and I/O wait count as idle; steal (another VM holding the host's core) as busy.
+    """
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return 0, 0
+    total = sum(ticks[:8])  # guest time is already counted in user and nice
+    return total - ticks[3] - ticks[4], total
+
+
 def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
     """POST the bodies to ``path`` from ``clients`` threads; return latencies and throughput."""
     import threading
@@ -223,13 +237,21 @@ def http_clients(api, path: str, bodies: list[dict], clients: int) -> dict:
                     errors.append(f"{status} {str(payload)[:200]}")
 
     threads = [threading.Thread(target=work, args=(share,)) for share in shares]
+    busy_before, total_before = cpu_ticks()
     started = time.perf_counter()
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     elapsed = time.perf_counter() - started
+    busy_after, total_after = cpu_ticks()
+    busy, total = busy_after - busy_before, total_after - total_before
+    cores = os.cpu_count() or 1
+    # Every process of the machine: the server, PostgreSQL, these clients (and other work).
+    busy_fraction = busy / total if total else float("nan")
     return {
+        "cores_busy": busy_fraction * cores,
+        "cpu_ms": busy_fraction * cores * elapsed * 1000 / max(len(times), 1),
         "clients": clients,
         "requests": len(times),
         "rps": len(times) / elapsed,
