@@ -51,9 +51,23 @@ def test_the_thread_that_finished_last_takes_the_next_job(pool):
     assert pool.submit(_thread_name).result(5) == names[-1]
 
 
+def _until_idle(pool: LifoThreadPool, count: int) -> None:
+    """Wait until ``count`` threads are back on the idle stack.
+
+    A job's result is handed over just before its thread goes back to idle: a job submitted
+    in between finds another thread (as a request arriving in that instant would).
+    """
+    deadline = time.monotonic() + 5
+    while len(pool._idle) < count and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
 def test_sequential_jobs_all_run_on_one_thread(pool):
     _run_all_at_once(pool, 4)  # every thread started and idle
-    names = {pool.submit(_thread_name).result(5) for _ in range(30)}
+    names = set()
+    for _ in range(30):
+        _until_idle(pool, 4)
+        names.add(pool.submit(_thread_name).result(5))
     assert len(names) == 1
 
 
