@@ -117,6 +117,10 @@ def start(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
 
 def first_searches(project: Path, url: str, token: str, texts: list[str], log: Path) -> list:
     """Start serve as shipped, search each text once it is ready, stop it; return the ms."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute("DELETE FROM rag_workerheartbeat")  # ready means this start's beats
     port = free_port()
     process, _, ready = start(project, url, port, log, {})
     try:

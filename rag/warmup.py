@@ -25,6 +25,10 @@ logger = logging.getLogger(__name__)
 # not pay for lazily built queries, caches and imports of its own.
 _hooks: list[Callable[[], object]] = []
 
+# Conditions a server adds to readiness (``add_ready_gate``): config.serving waits for every
+# web process, since a process still warming up takes the CPUs the first request needs.
+_gates: list[Callable[[], bool]] = []
+
 # A short query in both scripts the model serves: it runs every layer once.
 PROBE_TEXT = "周末 上海 户外活动 weekend hiking"
 
@@ -34,6 +38,13 @@ def register(hook: Callable[[], object]) -> Callable[[], object]:
     if hook not in _hooks:
         _hooks.append(hook)
     return hook
+
+
+def add_ready_gate(gate: Callable[[], bool]) -> Callable[[], bool]:
+    """Make :func:`is_ready` also require ``gate()`` (a server's own condition)."""
+    if gate not in _gates:
+        _gates.append(gate)
+    return gate
 
 
 def preload() -> None:
@@ -172,16 +183,20 @@ def run_hooks() -> None:
 
 
 def is_ready() -> bool:
-    """Return whether this process has jieba loaded and, for the local model, has run it once."""
+    """Return whether this process has jieba loaded and, for the local model, has run it once.
+
+    A server's gates (:func:`add_ready_gate`) must pass too.
+    """
     from rag import text
     from rag.embeddings import get_provider
     from rag.providers import local
 
     if not text.is_loaded():
         return False
-    if getattr(get_provider(), "local", False):
-        return local.engine_ran()
-    return True  # a remote provider has nothing to load
+    if getattr(get_provider(), "local", False) and not local.engine_ran():
+        return False
+    # A remote provider has nothing to load.
+    return all(gate() for gate in _gates)
 
 
 def trim_heap() -> None:

@@ -18,7 +18,7 @@ import httpx
 import psutil
 import pytest
 
-from config.serving import WebWorker, connect_threads, options, rehearse_request
+from config.serving import WebServer, WebWorker, connect_threads, options, rehearse_request
 from config.threadpool import LifoThreadPool
 from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_port
 from tests.platform.test_openapi import REMOTE_LOAD, _assets
@@ -125,25 +125,17 @@ def _gunicorn_master(serve) -> psutil.Process:
 
 
 def test_every_request_thread_holds_a_database_connection_once_ready(serve):
-    import time
-
     import psycopg
 
     from config import embedded_db
 
     serve.wait_for_health(lambda body: body["ready"])
     threads = 16  # WEB_THREADS, default
-    # `ready` is the answering process's: each web process opens its threads' connections in
-    # its own warm-up, before its first accept, so the other one may still be at it.
-    deadline = time.monotonic() + 120
-    while True:
-        with psycopg.connect(embedded_db.start(serve.db.data_dir)) as conn:
-            backends = conn.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
-            ).fetchone()[0]
-        if backends > WEB_PROCESSES * threads or time.monotonic() > deadline:
-            break
-        time.sleep(1)
+    # `ready` waits for every web process's warm-up, which opens each thread's connection.
+    with psycopg.connect(embedded_db.start(serve.db.data_dir)) as conn:
+        backends = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
+        ).fetchone()[0]
     assert backends > WEB_PROCESSES * threads  # the web threads', the workers', this one
 
 
@@ -204,12 +196,16 @@ def test_the_web_server_runs_this_pool():
 
 @pytest.mark.django_db(transaction=True)
 def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(monkeypatch):
+    from django.db import connections
+
     from rag import embeddings, warmup
 
     seen: list[tuple[str, list[float]]] = []
+    opened = []
 
     def hook():
         seen.append((threading.current_thread().name, embeddings.embed_query("x")))
+        opened.append(connections["default"])  # this thread's own
 
     monkeypatch.setattr(warmup, "_hooks", [hook])
     executor = LifoThreadPool(3)
@@ -217,6 +213,9 @@ def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(mon
         connect_threads(SimpleNamespace(cfg=SimpleNamespace(threads=3), tpool=executor))
     finally:
         executor.shutdown()
+        for wrapper in opened:  # the threads are gone; their sessions must not outlive the test
+            wrapper.inc_thread_sharing()
+            wrapper.close()
     assert len({name for name, _ in seen}) == 3  # once on each thread, so on each connection
     stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
     assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
@@ -236,6 +235,20 @@ def test_the_rehearsal_request_uses_a_host_the_site_allows(settings):
 
     settings.ALLOWED_HOSTS = [".example.org"]
     assert rehearse_request(application) == 200
+
+
+@pytest.mark.django_db
+def test_readiness_waits_until_every_web_process_has_warmed_up(monkeypatch):
+    from rag import warmup
+
+    warmup.warm_up()  # this process: jieba and the model
+    monkeypatch.setattr(warmup, "_gates", [])
+    server = WebServer(None, bind="127.0.0.1:0")
+    assert server.warmed_up(2) == 1
+    assert warmup.is_ready() is False  # the other process is still warming up
+    assert server.warmed_up(2) == 2
+    assert warmup.is_ready() is True
+    assert server.warmed_up(2) == 3  # a recycled process counts again; ready stays
 
 
 def test_a_failing_rehearsal_request_is_logged_not_raised(caplog):

@@ -79,6 +79,19 @@ def test_health_reports_ready_once_this_process_warmed_up(anon_client):
 
 
 @pytest.mark.django_db
+def test_a_server_gate_holds_readiness_until_it_passes(monkeypatch, anon_client):
+    from rag import warmup
+
+    warmup.warm_up()
+    monkeypatch.setattr(warmup, "_gates", [])
+    others_warm = []
+    warmup.add_ready_gate(lambda: bool(others_warm))
+    assert anon_client.get("/api/health").json()["ready"] is False
+    others_warm.append(True)
+    assert anon_client.get("/api/health").json()["ready"] is True
+
+
+@pytest.mark.django_db
 def test_warm_up_survives_a_failing_provider(provider_outage):
     from rag import warmup
 
