@@ -422,8 +422,8 @@ def main() -> None:
         )
         + f"\n\nThe first three searches after ready on each of {len(starts)} starts (the first "
         "row is the run above; the others start `serve` with nothing changed, not even the LLM "
-        "provider, and stop it after three searches). Any start's first request meets processes "
-        "just forked, and the worker clusters' first schedules run then:\n\n"
+        "provider, and stop it after three searches; each start's heartbeats are cleared first, "
+        "so ready means this start's). The first is sent the instant health says ready:\n\n"
         + markdown_table(
             ["start", "1st ms", "2nd ms", "3rd ms"],
             [[i + 1, *(f"{ms:.0f}" for ms in run)] for i, run in enumerate(starts)],
