@@ -32,8 +32,8 @@ class HealthSerializer(serializers.Serializer):
     status = serializers.ChoiceField(choices=["ok", "degraded"])
     ready = serializers.BooleanField(
         help_text="This server process has loaded the Chinese dictionary and the embedding model "
-        "(`manage.py serve` warms every web process before it takes traffic), so a search "
-        "answers at full speed."
+        "and, under `manage.py serve`, every web process has finished its warm-up (each warms "
+        "up before it takes traffic), so a search answers at full speed."
     )
     database = serializers.CharField()
     worker_heartbeat_age_seconds = serializers.FloatField(

@@ -1033,7 +1033,7 @@ export interface components {
             llm: {
                 [key: string]: unknown;
             };
-            /** @description This server process has loaded the Chinese dictionary and the embedding model (`manage.py serve` warms every web process before it takes traffic), so a search answers at full speed. */
+            /** @description This server process has loaded the Chinese dictionary and the embedding model and, under `manage.py serve`, every web process has finished its warm-up (each warms up before it takes traffic), so a search answers at full speed. */
             ready: boolean;
             status: components["schemas"]["HealthStatusEnum"];
             /**

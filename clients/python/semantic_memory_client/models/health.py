@@ -31,8 +31,9 @@ class Health:
             database (str):
             embedding (HealthEmbedding):
             llm (HealthLlm):
-            ready (bool): This server process has loaded the Chinese dictionary and the embedding model (`manage.py serve`
-                warms every web process before it takes traffic), so a search answers at full speed.
+            ready (bool): This server process has loaded the Chinese dictionary and the embedding model and, under
+                `manage.py serve`, every web process has finished its warm-up (each warms up before it takes traffic), so a
+                search answers at full speed.
             status (HealthStatusEnum): * `ok` - ok
                 * `degraded` - degraded
             worker_heartbeat_age_seconds (float | None): Seconds since any worker cluster was last seen.
