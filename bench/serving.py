@@ -81,6 +81,11 @@ def get_json(port: int, path: str) -> tuple[int, dict]:
 
 def start(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
     """Start serve; return (process, seconds until listening, seconds until ready + beats)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        # Beats left by an earlier start would make this one look ready with its clusters.
+        conn.execute("DELETE FROM rag_workerheartbeat")
     started = time.perf_counter()
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
@@ -117,10 +122,6 @@ def start(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
 
 def first_searches(project: Path, url: str, token: str, texts: list[str], log: Path) -> list:
     """Start serve as shipped, search each text once it is ready, stop it; return the ms."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        conn.execute("DELETE FROM rag_workerheartbeat")  # ready means this start's beats
     port = free_port()
     process, _, ready = start(project, url, port, log, {})
     try:
@@ -306,7 +307,6 @@ def main() -> None:
 
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("DELETE FROM django_q_ormq")
-        conn.execute("DELETE FROM rag_workerheartbeat")  # a beat left by an earlier run
     user = "bench_serving"
     token = token_for(project, url, user)
     tag = datetime.now(UTC).strftime("%H%M%S")
