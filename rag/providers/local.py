@@ -30,9 +30,11 @@ QUERY_PIECE_TOKENS = 256
 HOLD_TOKENS = 512
 # Upper bound of characters per token, for splitting long texts into windows.
 MAX_CHARS_PER_TOKEN = 16
-# Most queued calls taken together by the engine thread (EngineThread.run_merged); the
-# tokens of one call of the model stay within HOLD_TOKENS.
+# Most queued calls taken together by the engine thread (EngineThread.run_merged), and the
+# most characters of text they may hold together: about one hold (a token is at least about
+# one character), so the first of them waits for about one call of the model more, not 16.
 MERGED_CALLS_MOST = 16
+MERGED_CHARS_MOST = HOLD_TOKENS
 
 
 # Spins of an idle OpenMP thread before it sleeps (libgomp's GOMP_SPINCOUNT; its default is
@@ -144,32 +146,34 @@ class EngineThread:
         self._queue: deque[_Call] = deque()
         self._thread: threading.Thread | None = None
         self._ident: int | None = None
-        self.calls = 0  # calls taken so far (tests wait on it)
+        self.calls = 0  # calls queued so far (tests wait on it)
         self.merged = 0  # calls that shared the engine with the call before them
 
     def run(self, function, /, *args):
         """Call ``function(*args)`` on the engine thread and return its result."""
         if threading.get_ident() == self._ident:
             return function(*args)
-        return self._submit(_Call(function, args, None)).result()
+        return self._submit(_Call(function, args, None, 0)).result()
 
-    def run_merged(self, function, item, /, *, key):
+    def run_merged(self, function, item, /, *, key, size: int = 0):
         """Return ``function([item, ...])[i]`` for this call's ``item``, on the engine thread.
 
         ``function`` takes a list of items and returns one result per item, in order; calls
-        with an equal ``key`` waiting next to each other are passed to one call of it. When
-        a merged call raises, each item is run again on its own, so only the item at fault
-        sees the error.
+        with an equal ``key`` waiting next to each other are passed to one call of it, while
+        their ``size`` (characters of text) adds up to at most ``MERGED_CHARS_MOST``. When a
+        merged call raises, each item is run again on its own, so only the item at fault sees
+        the error.
         """
         if threading.get_ident() == self._ident:
             return function([item])[0]
-        return self._submit(_Call(function, (item,), key)).result()
+        return self._submit(_Call(function, (item,), key, size)).result()
 
     def _submit(self, call: _Call) -> Future:
         with self._queued:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._serve, name="e5-engine", daemon=True)
-                self._thread.start()
+                thread = threading.Thread(target=self._serve, name="e5-engine", daemon=True)
+                thread.start()  # kept only once started: a failed start is tried again
+                self._thread = thread
             self.calls += 1
             self._queue.append(call)
             self._queued.notify()
@@ -181,13 +185,15 @@ class EngineThread:
             while not self._queue:
                 self._queued.wait()
             taken = [self._queue.popleft()]
-            key = taken[0].key
+            key, size = taken[0].key, taken[0].size
             while (
                 key is not None
                 and self._queue
                 and self._queue[0].key == key
+                and size + self._queue[0].size <= MERGED_CHARS_MOST
                 and len(taken) < MERGED_CALLS_MOST
             ):
+                size += self._queue[0].size
                 taken.append(self._queue.popleft())
             self.merged += len(taken) - 1
             return taken
@@ -215,12 +221,13 @@ class EngineThread:
 class _Call:
     """One call waiting for the engine thread."""
 
-    __slots__ = ("function", "args", "key", "future")
+    __slots__ = ("function", "args", "key", "size", "future")
 
-    def __init__(self, function, args: tuple, key):
+    def __init__(self, function, args: tuple, key, size: int):
         self.function = function
         self.args = args
         self.key = key
+        self.size = size
         self.future: Future = Future()
 
     def run_alone(self) -> None:
@@ -360,6 +367,7 @@ class LocalE5Provider(EmbeddingProvider):
             functools.partial(self._sizes_or_vectors, is_query=is_query),
             texts,
             key=(is_query, self.num_threads, self.pin_threads),
+            size=sum(len(text) for text in texts),
         )
         if array is not None:
             return array.tolist()
@@ -386,9 +394,10 @@ class LocalE5Provider(EmbeddingProvider):
         On the engine thread, for the batches of calls merged by
         :meth:`EngineThread.run_merged` (one, unless several waited). The common case (a
         query, a few short passages) is embedded in this same turn of the engine thread,
-        with no second wait in the queue; batches that fit are embedded together, as few
-        calls of the model as ``HOLD_TOKENS`` allows. Packed texts do not attend to each
-        other, so a vector is the same embedded alone or with others.
+        with no second wait in the queue. Batches that fit are embedded together, in arrival
+        order, in calls of at most ``HOLD_TOKENS`` content tokens (one call, unless their
+        characters' tokens outgrew it). Packed texts do not attend to each other, so a vector
+        is the same embedded alone or with others.
         """
         engine = self._engine()
         piece = _piece_tokens(is_query)

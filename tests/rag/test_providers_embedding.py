@@ -267,10 +267,10 @@ def _queue_behind_a_busy_engine(engine_thread, calls):
     import threading
     import time
 
-    gate, done = threading.Event(), {}
+    gate, done, before = threading.Event(), {}, engine_thread.calls
     blocker = threading.Thread(target=engine_thread.run, args=(gate.wait,))
     blocker.start()
-    while engine_thread.calls < 1:  # the engine thread is busy with the blocker
+    while engine_thread.calls < before + 1:  # the engine thread is busy with the blocker
         time.sleep(0.001)
     callers = []
     for n, call in enumerate(calls):
@@ -284,7 +284,7 @@ def _queue_behind_a_busy_engine(engine_thread, calls):
         thread = threading.Thread(target=caller)
         thread.start()
         callers.append(thread)
-        while engine_thread.calls < n + 2:  # queued before the next one starts
+        while engine_thread.calls < before + n + 2:  # queued before the next one starts
             time.sleep(0.001)
 
     def release():
@@ -353,6 +353,7 @@ def test_engine_thread_gives_a_merged_calls_error_only_to_the_item_at_fault():
     release()
     assert done[0] == 1 and done[2] == 3
     assert isinstance(done[1], ValueError)
+    assert engine_thread.merged == 2  # the three were merged, then run again one by one
     # The engine thread survived: it still takes calls.
     assert engine_thread.run_merged(parse, "7", key="k") == 7
 
@@ -386,6 +387,28 @@ def test_queries_waiting_for_the_model_share_one_call_and_keep_their_own_vectors
         assert np.allclose(np.asarray(done[n]), vector, atol=1e-5)
 
 
+def test_engine_thread_merges_waiting_calls_only_up_to_one_hold_of_characters():
+    from rag.providers.local import MERGED_CHARS_MOST, EngineThread
+
+    engine_thread, seen = EngineThread(), []
+
+    def lengths(items):
+        seen.append([len(item) for item in items])
+        return items
+
+    third = MERGED_CHARS_MOST // 3
+    texts = ["a" * third, "b" * third, "c" * third, "d" * third, "e" * (MERGED_CHARS_MOST + 1)]
+    release, _ = _queue_behind_a_busy_engine(
+        engine_thread,
+        [
+            lambda text=text: engine_thread.run_merged(lengths, text, key="k", size=len(text))
+            for text in texts
+        ],
+    )
+    release()
+    assert seen == [[third] * 3, [third], [MERGED_CHARS_MOST + 1]]
+
+
 def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens():
     from rag.providers import local as module
 
@@ -403,15 +426,13 @@ def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens():
 
     module.LocalE5Provider._embed_now = spy
     try:
-        release, done = _queue_behind_a_busy_engine(
-            module._engine_thread,
-            [lambda: provider.embed([text], "passage") for _ in range(3)],
+        results = module._engine_thread.run(
+            lambda: provider._sizes_or_vectors([[text], [text], [text]], is_query=False)
         )
-        release()
     finally:
         module.LocalE5Provider._embed_now = original
     assert calls == [2, 1]
-    assert all(len(done[n][0]) == provider.dimensions for n in range(3))
+    assert [len(vectors) for _, vectors in results] == [1, 1, 1]
 
 
 def test_queries_and_passages_waiting_together_are_not_merged():
