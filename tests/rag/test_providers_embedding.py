@@ -295,6 +295,22 @@ def _queue_behind_a_busy_engine(engine_thread, calls):
     return release, done
 
 
+@pytest.fixture
+def model_calls(monkeypatch):
+    """Record (number of texts, is_query) of every call of the local model; return the list."""
+    from rag.providers import local as module
+
+    calls: list[tuple[int, bool]] = []
+    original = module.LocalE5Provider._embed_now
+
+    def spy(self, batch, is_query):
+        calls.append((len(batch), is_query))
+        return original(self, batch, is_query)
+
+    monkeypatch.setattr(module.LocalE5Provider, "_embed_now", spy)
+    return calls
+
+
 def test_engine_thread_runs_calls_in_arrival_order_on_one_thread():
     import threading
 
@@ -358,7 +374,7 @@ def test_engine_thread_gives_a_merged_calls_error_only_to_the_item_at_fault():
     assert engine_thread.run_merged(parse, "7", key="k") == 7
 
 
-def test_queries_waiting_for_the_model_share_one_call_and_keep_their_own_vectors():
+def test_queries_waiting_for_the_model_share_one_call_and_keep_their_own_vectors(model_calls):
     import numpy as np
 
     from rag.providers import local as module
@@ -366,23 +382,13 @@ def test_queries_waiting_for_the_model_share_one_call_and_keep_their_own_vectors
     provider = LocalE5Provider()
     texts = ["周末一起去郊外爬山", "a quiet board game night", "亲子手工课 周六下午"]
     alone = [np.asarray(provider.embed([text], "query")[0]) for text in texts]
-    calls: list[int] = []
-    original = module.LocalE5Provider._embed_now
-
-    def spy(self, batch, is_query):
-        calls.append(len(batch))
-        return original(self, batch, is_query)
-
-    module.LocalE5Provider._embed_now = spy
-    try:
-        release, done = _queue_behind_a_busy_engine(
-            module._engine_thread,
-            [lambda text=text: provider.embed([text], "query")[0] for text in texts],
-        )
-        release()
-    finally:
-        module.LocalE5Provider._embed_now = original
-    assert calls == [3]
+    model_calls.clear()  # only the queued ones count
+    release, done = _queue_behind_a_busy_engine(
+        module._engine_thread,
+        [lambda text=text: provider.embed([text], "query")[0] for text in texts],
+    )
+    release()
+    assert model_calls == [(3, True)]
     for n, vector in enumerate(alone):
         assert np.allclose(np.asarray(done[n]), vector, atol=1e-5)
 
@@ -409,7 +415,7 @@ def test_engine_thread_merges_waiting_calls_only_up_to_one_hold_of_characters():
     assert seen == [[third] * 3, [third], [MERGED_CHARS_MOST + 1]]
 
 
-def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens():
+def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens(model_calls):
     from rag.providers import local as module
 
     provider = LocalE5Provider()
@@ -417,49 +423,44 @@ def test_merged_batches_are_embedded_in_calls_of_at_most_one_hold_of_tokens():
     text = "周末一起去郊外爬山" * 30
     tokens = engine.token_count(text, False) - 2
     assert 2 * tokens <= module.HOLD_TOKENS < 3 * tokens  # two fit one hold, three do not
-    calls: list[int] = []
-    original = module.LocalE5Provider._embed_now
-
-    def spy(self, batch, is_query):
-        calls.append(len(batch))
-        return original(self, batch, is_query)
-
-    module.LocalE5Provider._embed_now = spy
-    try:
-        results = module._engine_thread.run(
-            lambda: provider._sizes_or_vectors([[text], [text], [text]], is_query=False)
-        )
-    finally:
-        module.LocalE5Provider._embed_now = original
-    assert calls == [2, 1]
+    results = module._engine_thread.run(
+        lambda: provider._sizes_or_vectors([[text], [text], [text]], is_query=False)
+    )
+    assert model_calls == [(2, False), (1, False)]
     assert [len(vectors) for _, vectors in results] == [1, 1, 1]
 
 
-def test_queries_and_passages_waiting_together_are_not_merged():
+def test_a_batch_over_one_hold_is_embedded_in_calls_of_at_most_one_hold(model_calls):
+    import numpy as np
+
+    from rag.providers import local as module
+
+    provider = LocalE5Provider()
+    text = "周末一起去郊外爬山" * 30
+    tokens = provider._engine().token_count(text, False) - 2
+    assert 2 * tokens <= module.HOLD_TOKENS < 3 * tokens  # two fit one hold, three do not
+    alone = np.asarray(provider.embed([text], "passage")[0])
+    model_calls.clear()
+    vectors = provider.embed([text, text, text], "passage")
+    assert model_calls == [(2, False), (1, False)]
+    assert all(np.allclose(np.asarray(vector), alone, atol=1e-5) for vector in vectors)
+
+
+def test_queries_and_passages_waiting_together_are_not_merged(model_calls):
     from rag.providers import local as module
 
     provider = LocalE5Provider()
     provider.embed(["热身"], "query")
-    calls: list[tuple[int, bool]] = []
-    original = module.LocalE5Provider._embed_now
-
-    def spy(self, batch, is_query):
-        calls.append((len(batch), is_query))
-        return original(self, batch, is_query)
-
-    module.LocalE5Provider._embed_now = spy
-    try:
-        release, _ = _queue_behind_a_busy_engine(
-            module._engine_thread,
-            [
-                lambda: provider.embed(["爬山"], "query"),
-                lambda: provider.embed(["爬山"], "passage"),
-            ],
-        )
-        release()
-    finally:
-        module.LocalE5Provider._embed_now = original
-    assert calls == [(1, True), (1, False)]
+    model_calls.clear()  # only the queued ones count
+    release, _ = _queue_behind_a_busy_engine(
+        module._engine_thread,
+        [
+            lambda: provider.embed(["爬山"], "query"),
+            lambda: provider.embed(["爬山"], "passage"),
+        ],
+    )
+    release()
+    assert model_calls == [(1, True), (1, False)]
 
 
 def test_every_thread_runs_the_engine_on_the_same_thread():
