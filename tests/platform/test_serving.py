@@ -267,3 +267,34 @@ def test_ctrl_c_stops_the_web_server_and_the_workers(serve):
     assert still_there(procs) == [], serve.output()
     with pytest.raises(httpx.TransportError):
         serve.client.get("/api/health", timeout=5)
+
+
+@pytest.mark.django_db
+def test_serve_refuses_to_start_while_a_migration_is_unapplied(monkeypatch):
+    from django.core.management import CommandError, call_command
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from rag.management.commands import serve as serve_command
+
+    def started(*args, **kwargs):
+        raise AssertionError("serve went on to load and fork")
+
+    monkeypatch.setattr(serve_command.Command, "_preload", started)
+    latest = MigrationRecorder.Migration.objects.filter(app="memory").latest("id")
+    latest.delete()  # rolled back with the test's transaction
+    with pytest.raises(CommandError, match=rf"memory\.{latest.name}.*manage\.py migrate"):
+        call_command("serve", "--no-worker")
+
+
+@pytest.mark.django_db
+def test_serve_finds_nothing_to_apply_on_a_migrated_database():
+    from rag.management.commands.serve import unapplied_migrations
+
+    assert unapplied_migrations() == []
+
+
+def test_serve_refuses_to_run_neither_the_web_server_nor_the_workers():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="nothing to run"):
+        call_command("serve", "--no-worker", "--no-web")

@@ -150,6 +150,16 @@ def run_cluster(queue: str) -> None:
     Sentinel(context.Event(), context.Event(), uuid.uuid4())
 
 
+def unapplied_migrations(database: str = "default") -> list[str]:
+    """Return ``app.name`` of each migration ``migrate`` would still apply on ``database``."""
+    from django.db import connections
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connections[database])
+    plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+    return [f"{migration.app_label}.{migration.name}" for migration, _backwards in plan]
+
+
 def run_web(addr: str, application) -> None:
     """Run gunicorn (gthread) on ``addr`` with the already loaded WSGI ``application``."""
     from config.serving import WebServer
@@ -220,6 +230,19 @@ class Command(BaseCommand):
     def handle(self, *args, addr, no_worker, no_web, keep_db, **options):
         if ":" not in addr:
             raise CommandError("--addr must be HOST:PORT")
+        if no_worker and no_web:
+            raise CommandError("--no-worker with --no-web leaves nothing to run")
+        # Code that expects a column the database lacks would warm up, say ready and then
+        # answer 500 to every search: refuse to start instead (runserver only warns).
+        pending = unapplied_migrations()
+        if pending:
+            shown = ", ".join(pending[:5]) + (
+                f" and {len(pending) - 5} more" if len(pending) > 5 else ""
+            )
+            raise CommandError(
+                f"The database has {len(pending)} unapplied migration(s) ({shown}): "
+                "run `python manage.py migrate` first (make run does)."
+            )
         # The model's OpenMP threads spin only briefly while idle, in every process forked
         # from here (libgomp reads this once, at the first embedding).
         openmp_defaults()
