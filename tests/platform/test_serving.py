@@ -298,3 +298,17 @@ def test_serve_refuses_to_run_neither_the_web_server_nor_the_workers():
 
     with pytest.raises(CommandError, match="nothing to run"):
         call_command("serve", "--no-worker", "--no-web")
+
+
+def test_serve_says_which_database_it_cannot_read_instead_of_a_traceback(monkeypatch):
+    from django.core.management import CommandError, call_command
+    from django.db import OperationalError
+
+    from rag.management.commands import serve as serve_command
+
+    def unreachable(database="default"):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(serve_command, "unapplied_migrations", unreachable)
+    with pytest.raises(CommandError, match="database 'default': connection refused"):
+        call_command("serve", "--no-worker")

@@ -38,8 +38,15 @@ def server_running(data_dir: Path) -> bool:
 
 @pytest.fixture
 def pg_dir(tmp_path):
-    """Give a private embedded-server data dir, and stop any server left in it afterwards."""
+    """Give a private embedded-server data dir, migrated (serve refuses an unmigrated one).
+
+    Its server is left running by ``migrate``, as ``make run`` leaves it for ``serve``; any
+    server left in it afterwards is stopped.
+    """
+    from tests.platform.live_service import manage
+
     path = tmp_path / "pgdata"
+    manage(path, "migrate", "--noinput")
     yield path
     embedded_db.stop(path)
 

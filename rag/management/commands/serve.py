@@ -24,6 +24,7 @@ import traceback
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError
 
 from rag.providers.local import openmp_defaults
 from rag.queues import BULK, QUEUES, cluster_config
@@ -234,7 +235,12 @@ class Command(BaseCommand):
             raise CommandError("--no-worker with --no-web leaves nothing to run")
         # Code that expects a column the database lacks would warm up, say ready and then
         # answer 500 to every search: refuse to start instead (runserver only warns).
-        pending = unapplied_migrations()
+        try:
+            pending = unapplied_migrations()
+        except DatabaseError as exc:
+            raise CommandError(
+                f"Cannot read the migrations of database 'default': {exc}".strip()
+            ) from exc
         if pending:
             shown = ", ".join(pending[:5]) + (
                 f" and {len(pending) - 5} more" if len(pending) > 5 else ""
