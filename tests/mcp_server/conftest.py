@@ -10,6 +10,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import anyio
@@ -85,9 +86,18 @@ class Service:
 
 
 @pytest.fixture(scope="session")
-def mcp_service(tmp_path_factory) -> Service:
-    """A migrated, seeded service database (alice, bob, staff svc; messages, prefs, contexts)."""
-    return Service(tmp_path_factory.mktemp("mcp-service") / "pg")
+def mcp_service(tmp_path_factory) -> Iterator[Service]:
+    """A migrated, seeded service database (alice, bob, staff svc; messages, prefs, contexts).
+
+    Its embedded PostgreSQL is stopped at the end of the session (it outlived the test run).
+    """
+    from config import embedded_db
+
+    data_dir = tmp_path_factory.mktemp("mcp-service") / "pg"
+    try:
+        yield Service(data_dir)
+    finally:
+        embedded_db.stop(data_dir)
 
 
 class HttpServer:
