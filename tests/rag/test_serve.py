@@ -13,14 +13,9 @@ from pathlib import Path
 import pytest
 
 from config import embedded_db
+from tests.platform.live_service import free_port, manage
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def port_open(port: int) -> bool:
@@ -43,8 +38,6 @@ def pg_dir(tmp_path):
     Its server is left running by ``migrate``, as ``make run`` leaves it for ``serve``; any
     server left in it afterwards is stopped.
     """
-    from tests.platform.live_service import manage
-
     path = tmp_path / "pgdata"
     manage(path, "migrate", "--noinput")
     yield path
