@@ -33,8 +33,10 @@ from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, match_reasons, query_terms
 from activities.understanding import (
     EMBED_REST,
+    FILTER,
     RANK,
     QueryUnderstanding,
+    TimePlan,
     apply_time,
     order_by_closeness,
     plan_place,
@@ -208,7 +210,7 @@ def activities_search(
     now = now or timezone.now()
     # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a
     # radius with a location; the embedded text is the query without them (EMBED_REST).
-    understood, qs = _understand(query, parsed, time_zone=time_zone, now=now)
+    understood, qs, unnarrowed = _understand(query, parsed, time_zone=time_zone, now=now)
     semantic = understood.rest if EMBED_REST else query
     row = live.get_settings()
     # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
@@ -263,18 +265,35 @@ def activities_search(
             # Ranking by closeness to a time window re-orders the whole candidate pool (limit x
             # TIME_RANK_POOL), not only the best ``limit`` of it.
             keep = limit * TIME_RANK_POOL if understood.time.applied == RANK else limit
-            results = _ranked(
-                qs,
-                vector,
-                query=understood.rest or query,
-                understood=understood,
-                user=user,
-                limit=limit,
-                keep=keep,
-                meta=meta,
-                settings_row=row,
-                path=plan.path,
-            )
+            ranking = {
+                "vector": vector,
+                "query": understood.rest or query,
+                "user": user,
+                "limit": limit,
+                "meta": meta,
+                "settings_row": row,
+            }
+            results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
+            if window_fits_nothing(understood, meta):
+                # The gate judged the query against the few rows of the time window: nothing
+                # there is close, which says nothing about the request itself. Judge it against
+                # every joinable row and rank those by closeness to the window instead (the
+                # reasons then say the window has nothing that fits and when each one is).
+                understood = dataclasses.replace(understood, time=widen_time(understood.time))
+                meta["understood"] = understood.as_meta()
+                wide = plan_vector_path(
+                    unnarrowed, exact_max_rows=row.exact_search_max_rows, k=limit
+                )
+                candidates = meta["candidates"] = max(wide.rows, SMALL_RESULT + 1)
+                meta["candidatesEstimated"] = wide.estimated
+                meta["reason"] = None
+                results = _ranked(
+                    unnarrowed,
+                    understood=understood,
+                    keep=limit * TIME_RANK_POOL,
+                    path=wide.path,
+                    **ranking,
+                )
             results = rank_by_time(results, understood.time)[:limit]
     context = ReasonContext(
         query=query,
@@ -300,6 +319,25 @@ def provenance(item: dict, meta: dict) -> dict:
         "personalised": meta.get("personalised"),
         "scores": scores,
     }
+
+
+def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
+    """Return whether the search narrowed to a time window and the relevance gate found
+    nothing in it close to the query (not noise, not a question: those are off-topic anywhere).
+    """
+    relevance_meta = meta.get("relevance") or {}
+    return (
+        understood.time.applied == FILTER
+        and relevance_meta.get("offTopic", False)
+        and not relevance_meta.get("noise")
+        and meta.get("reason") != relevance.QUESTION_REASON
+    )
+
+
+def widen_time(plan: TimePlan) -> TimePlan:
+    """Return ``plan`` turned from narrowing to its window(s) into ranking by closeness."""
+    reason = "nothing in the window fits the request: ranked by closeness to it"
+    return dataclasses.replace(plan, applied=RANK, reason=reason, rows=None)
 
 
 def _ranked(
@@ -350,8 +388,11 @@ def _ranked(
     return results[:keep]
 
 
-def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnderstanding, object]:
-    """Read the query; return it and the hard-filter queryset with its time and place applied.
+def _understand(
+    query: str, parsed: dict, *, time_zone, now
+) -> tuple[QueryUnderstanding, object, object]:
+    """Read the query; return it, the hard-filter queryset with its time and place applied, and
+    the same queryset without the time window (to judge the query against every joinable row).
 
     ``parsed`` gains the radius of a place cue (a location without a radius); the time phrase's
     window narrows the queryset, or is recorded to rank by (``understood.time``).
@@ -372,7 +413,7 @@ def _understand(query: str, parsed: dict, *, time_zone, now) -> tuple[QueryUnder
         understood, qs, start=parsed["start"], end=parsed["end"], count_upto_rows=SMALL_RESULT + 1
     )
     understood = dataclasses.replace(understood, time=plan, place=place)
-    return understood, apply_time(qs, plan)
+    return understood, apply_time(qs, plan), qs
 
 
 # Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",

@@ -1,12 +1,37 @@
-"""Fixtures shared by every test: users, API clients, live settings."""
+"""Fixtures shared by every test: the clock, users, API clients, live settings."""
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
+
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+# Every test runs at this instant (a Wednesday morning in the service's time zone), the clock
+# ticking from there: what a search, a retention sweep or a demo load does depends on the day
+# of the week and the date, and a suite must pass whatever day CI runs it. A test about another
+# day moves the clock itself (``clock.move_to(...)``) or passes ``now=``.
+FIXED_NOW = datetime(2026, 11, 25, 10, 0, tzinfo=zoneinfo.ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.fixture(autouse=True)
+def clock(request):
+    """Run the test at :data:`FIXED_NOW` (ticking); yield the traveller, or None.
+
+    Tests marked ``real_clock`` keep the machine's clock: they start the service in other
+    processes (web servers, workers, a replica), whose clock a test process cannot move, and
+    must not depend on the day themselves.
+    """
+    if request.node.get_closest_marker("real_clock"):
+        yield None
+        return
+    with time_machine.travel(FIXED_NOW, tick=True) as traveller:
+        yield traveller
 
 
 @pytest.fixture(autouse=True)

@@ -18,6 +18,9 @@ from django.utils import timezone
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
 from agent.webhooks import EVENT_ID_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, verify
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 SSE = {"HTTP_ACCEPT": "text/event-stream"}
 
 

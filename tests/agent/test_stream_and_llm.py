@@ -7,6 +7,9 @@ import json
 import httpx
 import pytest
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 
 def parse_sse(lines) -> list[tuple[str, dict]]:
     """Return ``[(event, data)]`` from the lines of a server-sent-event stream."""

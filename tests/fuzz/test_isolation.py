@@ -19,6 +19,9 @@ import pytest
 
 from tests.fuzz.world import OTHER, OWNER, Account, load_schema
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 NOT_READS = {
     # Writes and deletes: no read of another user's data to check here.
     "activities_create",

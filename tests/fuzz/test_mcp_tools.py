@@ -16,6 +16,9 @@ from mcp_server import tools
 from tests.fuzz import budget
 from tests.mcp_server.conftest import in_test_transaction  # noqa: F401  (a fixture)
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 CLIENT_ERRORS = {"INVALID_ARGUMENT", "NOT_FOUND", "PAYLOAD_TOO_LARGE", "CONFLICT"}
 SCALARS = (
     st.none()

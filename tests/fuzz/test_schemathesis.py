@@ -23,6 +23,9 @@ from schemathesis.specs.openapi.checks import (
 from tests.fuzz.budget import coverage_phase, max_examples, seed
 from tests.fuzz.world import OWNER, STAFF, load_schema
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,

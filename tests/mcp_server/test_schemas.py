@@ -10,6 +10,9 @@ from activities.serializers import SearchInputSerializer
 from mcp_server import schemas, tools
 from memory import serializers as memory_serializers
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 
 @pytest.mark.parametrize(
     ("tool", "serializer"),

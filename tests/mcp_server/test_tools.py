@@ -8,6 +8,9 @@ import pytest
 from mcp_server import tools
 from memory import services
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ITEMS = [
     {"message_id": "a1", "ts": "2026-01-05T10:00:00+08:00", "role": "user",
      "content": "我不吃辣，但是很喜欢火锅。", "chat_id": "c1"},

@@ -17,6 +17,9 @@ from mcp_server.tools import TOOLS
 from tests.mcp_server.conftest import run_with_client
 from tests.platform.live_service import ROOT
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 
 def _ids(result) -> set[str]:
     return {item["message_id"] for item in result.structured_content.get("items", [])}

@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ROOT = Path(__file__).resolve().parents[2]
 TS_DIR = ROOT / "clients" / "typescript"
 TS_READY = shutil.which("node") is not None and (TS_DIR / "node_modules" / ".bin").is_dir()

@@ -7,6 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

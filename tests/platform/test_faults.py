@@ -22,7 +22,7 @@ from django.utils import timezone
 from tests.fakes.openai_server import FakeOpenAIServer
 from tests.platform.live_service import ServiceDatabase, WebServer
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 
 BUDGET = 5.0  # generous: the "works" test must not degrade on a loaded machine
 COOLDOWN = 1.0

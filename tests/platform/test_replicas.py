@@ -20,6 +20,9 @@ import pytest
 from rag import replicas
 from tests.platform.live_service import ServiceDatabase, WebServer, free_port
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 PG_USER = "pgserver" if os.geteuid() == 0 else None
 
 

@@ -24,7 +24,7 @@ from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_po
 from tests.platform.test_openapi import REMOTE_LOAD, _assets
 from tests.rag.process_helpers import STOP_BOUND_SECONDS, still_there, tree
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 
 WEB_PROCESSES = 2
 

@@ -21,7 +21,7 @@ import pytest
 from config import embedded_db
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 TIMEOUT = 40  # Q_TIMEOUT of the workers: a running row is stale after TIMEOUT + 10 s
 SCHEDULER_DELAY = 30  # a cluster's guard first looks at the schedules 30 s after it starts
 

@@ -20,6 +20,9 @@ from rag.providers.embedding import (
 )
 from tests.fakes.openai_server import FakeOpenAIServer
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 EMBED = "/v1/embeddings"
 
 

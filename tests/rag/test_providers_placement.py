@@ -52,6 +52,9 @@ import json, os, sys
 sys.path.insert(0, sys.argv[1])
 from rag.providers import local
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 local._runnable_threads = lambda: 99  # every query would get one thread
 local.LocalE5Provider().warm("周末一起去郊外爬山")
 team = local._team

@@ -15,6 +15,9 @@ import pytest
 from config import embedded_db
 from tests.platform.live_service import free_port, manage
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

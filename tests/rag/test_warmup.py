@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
