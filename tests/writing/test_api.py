@@ -329,3 +329,12 @@ def test_staff_page_shows_chunking_progress(client, staff_user, book, pending_ch
     page = client.get("/staff/writing/").content.decode()
     assert "1 of 3 chapters chunked" in page
     assert "1 pending" in page and "1 failed" in page and "0 running" in page
+
+
+def test_a_book_id_beyond_bigint_is_not_found(api_client):
+    assert api_client.get(f"/api/books/{10**20}/chapters/").status_code == 404
+
+
+def test_chapter_list_refuses_an_offset_beyond_integer(api_client, book):
+    resp = api_client.get(f"/api/books/{book.pk}/chapters/", {"offset": 10**20})
+    assert resp.status_code == 400 and resp.json()["error"]["details"]
