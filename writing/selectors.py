@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce, Length
+
 from config.errors import NotFound
-from writing.models import Book, Chapter, ChildChunk, ParentChunk
+from writing.models import Book, Chapter, ChildChunk, ChunkState, ParentChunk
+
+CHUNK_STATES = tuple(state.value for state in ChunkState)
 
 
 def books_visible(user):
@@ -16,6 +21,48 @@ def book_get(*, user, book_id) -> Book:
     if book is None:
         raise NotFound("No such book.", details={"book": book_id})
     return book
+
+
+def books_with_progress(qs):
+    """Annotate books with ``chapter_count`` and ``<state>_count`` for every chunk state."""
+    counts = {
+        f"{state}_count": Count("chapters", filter=Q(chapters__chunk_state=state))
+        for state in CHUNK_STATES
+    }
+    return qs.annotate(chapter_count=Count("chapters"), **counts)
+
+
+def books_list(*, user):
+    """Return the user's books (every book for staff) by id, with their chapter counts."""
+    return books_with_progress(books_visible(user)).order_by("pk")
+
+
+def book_detail(*, user, book_id) -> Book:
+    """Return a visible book annotated like :func:`books_list`, with ``chapter_summaries``."""
+    book = books_list(user=user).filter(pk=book_id).first()
+    if book is None:
+        raise NotFound("No such book.", details={"book": book_id})
+    book.chapter_summaries = list(chapter_summaries(book=book))
+    return book
+
+
+def chunk_progress(books) -> dict[str, int]:
+    """Sum the chunk-state counts of annotated books: ``{"chapters": n, "<state>": n, ...}``."""
+    totals = {"chapters": 0, **dict.fromkeys(CHUNK_STATES, 0)}
+    for book in books:
+        totals["chapters"] += book.chapter_count
+        for state in CHUNK_STATES:
+            totals[state] += getattr(book, f"{state}_count")
+    return totals
+
+
+def chapter_summaries(*, book):
+    """Return a book's chapters in order, with ``length`` (characters) and ``block_count``."""
+    return (
+        Chapter.objects.filter(book=book)
+        .annotate(length=Coalesce(Sum(Length("blocks__content")), 0), block_count=Count("blocks"))
+        .order_by("sequence", "pk")
+    )
 
 
 def chapter_get(*, user, chapter_id, for_update: bool = False) -> Chapter:

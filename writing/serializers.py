@@ -1,6 +1,7 @@
 from rest_framework import serializers
 
 from config import fields
+from config.inputs import INT_MAX
 from rag.embeddings import DEGRADED_REASONS
 from writing.search import MAX_TOP_K, ORDERS
 
@@ -19,6 +20,63 @@ class BookOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     title = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+class PageQuerySerializer(serializers.Serializer):
+    limit = serializers.IntegerField(
+        required=False, min_value=1, max_value=200, default=50, help_text="Page size."
+    )
+    offset = serializers.IntegerField(
+        required=False, min_value=0, max_value=INT_MAX, default=0, help_text="Rows to skip."
+    )
+
+
+class BookListQuerySerializer(PageQuerySerializer):
+    pass
+
+
+class ChapterListQuerySerializer(PageQuerySerializer):
+    pass
+
+
+class ChunkProgressSerializer(serializers.Serializer):
+    pending = serializers.IntegerField(source="pending_count")
+    running = serializers.IntegerField(source="running_count")
+    ready = serializers.IntegerField(source="ready_count", help_text="Chunked: searchable.")
+    failed = serializers.IntegerField(source="failed_count")
+
+
+class BookSummarySerializer(BookOutSerializer):
+    chapter_count = serializers.IntegerField()
+    chunking = ChunkProgressSerializer(source="*", help_text="Chapters per chunk state.")
+
+
+class BookListOutSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Books in all pages.")
+    results = BookSummarySerializer(many=True)
+
+
+class ChapterSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    book = serializers.IntegerField(source="book_id")
+    title = serializers.CharField()
+    sequence = serializers.IntegerField(help_text="The chapter's order in the book.")
+    length = serializers.IntegerField(help_text="Characters in its blocks.")
+    block_count = serializers.IntegerField()
+    chunk_state = serializers.ChoiceField(choices=["pending", "running", "ready", "failed"])
+    chunk_error = serializers.CharField(allow_blank=True)
+    chunked_at = serializers.DateTimeField(allow_null=True)
+
+
+class BookDetailOutSerializer(BookSummarySerializer):
+    chapters = ChapterSummarySerializer(
+        many=True, source="chapter_summaries", help_text="Every chapter, in order."
+    )
+
+
+class ChapterListOutSerializer(serializers.Serializer):
+    count = serializers.IntegerField(help_text="Chapters of the book in all pages.")
+    results = ChapterSummarySerializer(many=True)
 
 
 class WritingBlockInSerializer(fields.ClosedSerializer):

@@ -10,13 +10,20 @@ from django.utils.safestring import mark_safe
 from config.errors import ServiceError
 from writing.models import Book, Chapter
 from writing.search import writing_search
+from writing.selectors import books_with_progress, chunk_progress
 from writing.svg import similarity_chart
 
 
 @staff_member_required
 def index(request):
-    books = Book.objects.select_related("owner").prefetch_related("chapters").order_by("pk")
-    return render(request, "writing/index.html", {"books": books})
+    books = list(
+        books_with_progress(Book.objects.select_related("owner"))
+        .prefetch_related("chapters")
+        .order_by("pk")
+    )
+    return render(
+        request, "writing/index.html", {"books": books, "progress": chunk_progress(books)}
+    )
 
 
 def _marked_text(text: str, spans: list[tuple[int, int]]) -> list[dict]:

@@ -5,6 +5,11 @@ from writing import staff, views
 urlpatterns = [
     path("api/books/", views.BookListView.as_view(), name="writing-books"),
     path("api/books/<int:book_id>/", views.BookDetailView.as_view(), name="writing-book"),
+    path(
+        "api/books/<int:book_id>/chapters/",
+        views.BookChapterListView.as_view(),
+        name="writing-book-chapters",
+    ),
     path("api/chapters/", views.ChapterListView.as_view(), name="writing-chapters"),
     path(
         "api/chapters/<int:chapter_id>/", views.ChapterDetailView.as_view(), name="writing-chapter"

@@ -1,14 +1,14 @@
 """REST API of the writing app (token-authenticated; owner or staff only)."""
 
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.media import json_parsers
 from rag.replicas import search_reads
 from rag.serializers import ErrorSerializer
+from writing import selectors, services
 from writing import serializers as s
-from writing import services
 from writing.search import writing_search
 from writing.selectors import chapter_detail
 
@@ -17,13 +17,63 @@ ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such object (or not yours).")
 
 
+PAGING = (
+    "Paged like every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total."
+)
+CHUNKING = {"pending": 1, "running": 0, "ready": 2, "failed": 0}
+CHAPTER_EXAMPLE = {
+    "id": 12,
+    "book": 3,
+    "title": "第一回 灵根育孕源流出",
+    "sequence": 1,
+    "length": 6214,
+    "block_count": 41,
+    "chunk_state": "ready",
+    "chunk_error": "",
+    "chunked_at": "2025-05-01T09:30:12.402Z",
+}
+BOOK_EXAMPLE = {
+    "id": 3,
+    "title": "西游记",
+    "created_at": "2025-05-01T09:29:58.113Z",
+    "chapter_count": 3,
+    "chunking": CHUNKING,
+}
+
+
 def _validated(serializer_class, data):
     serializer = serializer_class(data=data)
     serializer.is_valid(raise_exception=True)
     return serializer.validated_data
 
 
+def _page(qs, query) -> tuple[int, list]:
+    """Return ``(count, rows)``: the total and the rows of the page ``query`` asks for."""
+    offset, limit = query["offset"], query["limit"]
+    return qs.count(), list(qs[offset : offset + limit])
+
+
 class BookListView(APIView):
+    @extend_schema(
+        operation_id="writing_book_list",
+        summary="List your books",
+        description="Your books by id, each with its chapter count and how many chapters are "
+        "chunked (`ready`: searchable), `pending`, `running` or `failed`. A staff token lists "
+        "every user's books. " + PAGING,
+        parameters=[s.BookListQuerySerializer],
+        responses={200: s.BookListOutSerializer, 400: ERR_400},
+        examples=[
+            OpenApiExample(
+                "One book", value={"count": 1, "results": [BOOK_EXAMPLE]}, response_only=True
+            )
+        ],
+        tags=TAGS,
+    )
+    def get(self, request):
+        query = _validated(s.BookListQuerySerializer, request.query_params)
+        count, books = _page(selectors.books_list(user=request.user), query)
+        return Response({"count": count, "results": s.BookSummarySerializer(books, many=True).data})
+
     @extend_schema(
         operation_id="writing_book_create",
         request=s.BookInSerializer,
@@ -38,6 +88,40 @@ class BookListView(APIView):
 
 class BookDetailView(APIView):
     @extend_schema(
+        operation_id="writing_book_get",
+        summary="Open one of your books",
+        description="The book with its chunk-state counts and a summary of every chapter in "
+        "reading order (`sequence`): id, title, length in characters, block count and chunk "
+        "state. Another user's book is NOT_FOUND.",
+        responses={200: s.BookDetailOutSerializer, 404: ERR_404},
+        examples=[
+            OpenApiExample(
+                "A book of three chapters",
+                value={
+                    **BOOK_EXAMPLE,
+                    "chapters": [
+                        CHAPTER_EXAMPLE,
+                        {**CHAPTER_EXAMPLE, "id": 13, "title": "第二回", "sequence": 2},
+                        {
+                            **CHAPTER_EXAMPLE,
+                            "id": 14,
+                            "title": "第三回",
+                            "sequence": 3,
+                            "chunk_state": "pending",
+                            "chunked_at": None,
+                        },
+                    ],
+                },
+                response_only=True,
+            )
+        ],
+        tags=TAGS,
+    )
+    def get(self, request, book_id: int):
+        book = selectors.book_detail(user=request.user, book_id=book_id)
+        return Response(s.BookDetailOutSerializer(book).data)
+
+    @extend_schema(
         operation_id="writing_book_delete",
         request=None,
         responses={204: None, 404: ERR_404},
@@ -46,6 +130,33 @@ class BookDetailView(APIView):
     def delete(self, request, book_id: int):
         services.book_delete(user=request.user, book_id=book_id)
         return Response(status=204)
+
+
+class BookChapterListView(APIView):
+    @extend_schema(
+        operation_id="writing_book_chapter_list",
+        summary="List the chapters of one of your books",
+        description="Chapter summaries in reading order (`sequence`), without their text: "
+        "`GET /api/chapters/{id}/` returns a chapter's blocks. Another user's book is "
+        "NOT_FOUND. " + PAGING,
+        parameters=[s.ChapterListQuerySerializer],
+        responses={200: s.ChapterListOutSerializer, 400: ERR_400, 404: ERR_404},
+        examples=[
+            OpenApiExample(
+                "The first page of one",
+                value={"count": 3, "results": [CHAPTER_EXAMPLE]},
+                response_only=True,
+            )
+        ],
+        tags=TAGS,
+    )
+    def get(self, request, book_id: int):
+        book = selectors.book_get(user=request.user, book_id=book_id)
+        query = _validated(s.ChapterListQuerySerializer, request.query_params)
+        count, chapters = _page(selectors.chapter_summaries(book=book), query)
+        return Response(
+            {"count": count, "results": s.ChapterSummarySerializer(chapters, many=True).data}
+        )
 
 
 class ChapterListView(APIView):

@@ -106,6 +106,9 @@ READS: dict[str, list[Read]] = {
         ),
         Read("POST", "/rag/search", json={"semanticQuery": "莫干山徒步"}, owner_sees=False),
     ],
+    "writing_book_list": [Read("GET", "/api/books/", params={"limit": 200})],
+    "writing_book_get": [Read("GET", "/api/books/{o.ids[book]}/")],
+    "writing_book_chapter_list": [Read("GET", "/api/books/{o.ids[book]}/chapters/")],
     "writing_chapter_get": [Read("GET", "/api/chapters/{o.ids[chapter]}/")],
     "writing_search": [
         Read("POST", "/api/writing/search", json={"query": "鲸鱼喷水", "top_k": 50}),

@@ -83,3 +83,24 @@ def provider_calls(monkeypatch):
 
     monkeypatch.setattr(provider, "embed", counting)
     return sent
+
+
+@pytest.fixture
+def pending_chapters(user, book):
+    """Three chapters of ``book`` created out of order (sequence 3, 1, 2); return them.
+
+    Their chunking is queued on commit, which never comes inside the test's transaction:
+    they stay pending, and no text is embedded.
+    """
+    from writing.services import chapter_create
+
+    return [
+        chapter_create(
+            user=user,
+            book_id=book.pk,
+            title=f"第{n}回",
+            sequence=n,
+            blocks=[{"content": "花果山" * n}, {"content": "水帘洞。"}],
+        )
+        for n in (3, 1, 2)
+    ]

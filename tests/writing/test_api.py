@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from writing.models import Chapter, ChildChunk, StoryBlock
+from writing.services import book_create
 
 pytestmark = pytest.mark.django_db
 
@@ -228,3 +229,112 @@ def test_schema_is_valid():
     from django.core.management import call_command
 
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", "/dev/null")
+
+
+# --- listing books and chapters -------------------------------------------------------------
+
+
+def test_book_list_is_empty_for_a_new_writer(api_client):
+    assert api_client.get("/api/books/").json() == {"count": 0, "results": []}
+
+
+def test_book_list_pages_with_limit_and_offset(api_client, user):
+    ids = [book_create(user=user, title=f"书{n}").pk for n in range(3)]
+    first = api_client.get("/api/books/", {"limit": 2}).json()
+    rest = api_client.get("/api/books/", {"limit": 2, "offset": 2}).json()
+    assert (first["count"], rest["count"]) == (3, 3)
+    assert [b["id"] for b in first["results"] + rest["results"]] == ids
+
+
+def test_book_list_refuses_a_zero_limit(api_client):
+    resp = api_client.get("/api/books/", {"limit": 0})
+    assert resp.status_code == 400 and resp.json()["error"]["code"] == "INVALID_ARGUMENT"
+
+
+def test_book_list_leaves_out_other_writers_books(api_client, other_user, book):
+    book_create(user=other_user, title="别人的书")
+    assert [b["id"] for b in api_client.get("/api/books/").json()["results"]] == [book.pk]
+
+
+def test_book_list_counts_chapters_per_chunk_state(api_client, pending_chapters):
+    Chapter.objects.filter(pk=pending_chapters[0].pk).update(chunk_state="ready")
+    Chapter.objects.filter(pk=pending_chapters[1].pk).update(chunk_state="failed")
+    (item,) = api_client.get("/api/books/").json()["results"]
+    assert item["chapter_count"] == 3
+    assert item["chunking"] == {"pending": 1, "running": 0, "ready": 1, "failed": 1}
+
+
+def test_book_detail_summarises_chapters_in_order(api_client, book, pending_chapters):
+    body = api_client.get(f"/api/books/{book.pk}/").json()
+    assert body["title"] == book.title and body["chapter_count"] == 3
+    assert [c["sequence"] for c in body["chapters"]] == [1, 2, 3]
+    first = body["chapters"][0]
+    assert (first["length"], first["block_count"]) == (len("花果山" + "水帘洞。"), 2)
+    assert first["chunk_state"] == "pending" and first["book"] == book.pk
+
+
+def test_book_detail_of_an_empty_book_has_no_chapters(api_client, book):
+    body = api_client.get(f"/api/books/{book.pk}/").json()
+    assert body["chapters"] == [] and body["chapter_count"] == 0
+
+
+def test_chapter_list_pages_in_reading_order(api_client, book, pending_chapters):
+    url = f"/api/books/{book.pk}/chapters/"
+    first = api_client.get(url, {"limit": 2}).json()
+    rest = api_client.get(url, {"limit": 2, "offset": 2}).json()
+    assert (first["count"], rest["count"]) == (3, 3)
+    assert [c["title"] for c in first["results"] + rest["results"]] == ["第1回", "第2回", "第3回"]
+
+
+def test_chapter_list_of_an_empty_book_is_empty(api_client, book):
+    assert api_client.get(f"/api/books/{book.pk}/chapters/").json() == {"count": 0, "results": []}
+
+
+def test_another_writers_book_is_not_found(other_client, book):
+    for path in (f"/api/books/{book.pk}/", f"/api/books/{book.pk}/chapters/"):
+        resp = other_client.get(path)
+        assert resp.status_code == 404 and resp.json()["error"]["code"] == "NOT_FOUND", path
+
+
+def test_a_missing_book_is_not_found(api_client):
+    assert api_client.get("/api/books/999999/chapters/").status_code == 404
+
+
+def test_staff_can_open_any_book(staff_client, book, pending_chapters):
+    assert staff_client.get(f"/api/books/{book.pk}/chapters/").json()["count"] == 3
+
+
+def test_schema_documents_the_listing_operations():
+    from drf_spectacular.generators import SchemaGenerator
+
+    schema = SchemaGenerator().get_schema(request=None, public=True)
+    operations = {
+        op["operationId"]: op
+        for item in schema["paths"].values()
+        for op in item.values()
+        if isinstance(op, dict) and "operationId" in op
+    }
+    for name in ("writing_book_list", "writing_book_get", "writing_book_chapter_list"):
+        operation = operations[name]
+        assert operation["summary"] and operation["description"], name
+        assert operation["responses"]["200"]["content"]["application/json"]["examples"], name
+    params = {p["name"] for p in operations["writing_book_chapter_list"]["parameters"]}
+    assert {"limit", "offset", "book_id"} <= params
+
+
+def test_staff_page_shows_chunking_progress(client, staff_user, book, pending_chapters):
+    Chapter.objects.filter(pk=pending_chapters[0].pk).update(chunk_state="ready")
+    Chapter.objects.filter(pk=pending_chapters[1].pk).update(chunk_state="failed")
+    client.force_login(staff_user)
+    page = client.get("/staff/writing/").content.decode()
+    assert "1 of 3 chapters chunked" in page
+    assert "1 pending" in page and "1 failed" in page and "0 running" in page
+
+
+def test_a_book_id_beyond_bigint_is_not_found(api_client):
+    assert api_client.get(f"/api/books/{10**20}/chapters/").status_code == 404
+
+
+def test_chapter_list_refuses_an_offset_beyond_integer(api_client, book):
+    resp = api_client.get(f"/api/books/{book.pk}/chapters/", {"offset": 10**20})
+    assert resp.status_code == 400 and resp.json()["error"]["details"]
