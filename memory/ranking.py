@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from django.db import connections
 
 from rag.replicas import read_alias
+from rag.text import STOPWORDS, segment_query
 
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
@@ -37,6 +38,18 @@ NEIGHBOUR_ANCHORS = 40
 NEIGHBOUR_WEIGHT = 0.3
 CHAT_TOP = 3
 CHAT_BOOST = 0.4
+# Fitted on bench/memory_zh_set.json, split dev (bench/memory_zh_quality.py): 0.3 put every
+# acknowledgement below the content turns it answered; 1.0 (none) let "好的" rank 4th for "猫".
+LOW_CONTENT_WEIGHT = 0.3
+# Words that acknowledge or react and say nothing (with rag.text.STOPWORDS): a turn made only
+# of them, punctuation and emoji is low-content.
+_ACK_TEXT = """
+    好 好的 好吧 好嘞 嘞 啦 呗 好哒 好滴 行 行吧 可以 嗯 嗯嗯 恩 恩恩 哦 噢 喔
+    哈 哈哈 哈哈哈 嘿嘿 呵呵
+    嘻嘻 对 对的 对对 是的 没错 收到 明白 明白了 知道 知道了 懂了 谢谢 多谢 感谢 辛苦 唉 哎
+    ok okay k yes yeah yep sure right thanks thank thx lol haha hmm fine great cool nice got
+"""
+ACK_WORDS = frozenset(_ACK_TEXT.split())
 
 
 def chat_context(
@@ -49,9 +62,17 @@ def chat_context(
     the ``(user, chat_id, ts)`` index, gated to the anchors (the other rows only give their
     chat).
     """
+    chat_of, near, _ = _context(ids, anchor_ids, flt)
+    return chat_of, near
+
+
+def _context(
+    ids: list[int], anchor_ids: list[int], flt: dict
+) -> tuple[dict[int, str], dict[int, list[int]], dict[int, str]]:
+    """Return :func:`chat_context` and the content of every row it names, in its one query."""
     ids = list(dict.fromkeys([*ids, *anchor_ids]))
     if not ids:
-        return {}, {}
+        return {}, {}, {}
     conditions, params = [], []
     if flt.get("role") is not None:
         conditions.append("m.role = %s")
@@ -65,24 +86,28 @@ def chat_context(
     extra = "".join(f" AND {c}" for c in conditions)
     same = "a.id = ANY(%s) AND m.user_id = a.user_id AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
-        "SELECT a.id, a.chat_id, n.id FROM memory_chatmessage a LEFT JOIN LATERAL ("
-        f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
+        "SELECT a.id, a.chat_id, a.content, n.id, n.content FROM memory_chatmessage a"
+        " LEFT JOIN LATERAL ("
+        f" (SELECT m.id, m.content FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) < (a.ts, a.id) ORDER BY m.ts DESC, m.id DESC LIMIT 1)"
         " UNION ALL"
-        f" (SELECT m.id FROM memory_chatmessage m WHERE {same}{extra}"
+        f" (SELECT m.id, m.content FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
         ") n ON true WHERE a.id = ANY(%s)"
     )
     chat_of: dict[int, str] = {}
     near: dict[int, list[int]] = defaultdict(list)
+    content_of: dict[int, str] = {}
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(sql, [anchor_ids, *params, anchor_ids, *params, ids])
-        for pk, chat, other in cursor.fetchall():
+        for pk, chat, content, other, other_content in cursor.fetchall():
             chat_of[pk] = chat
+            content_of[pk] = content
             if other is not None:
                 near[pk].append(other)
                 chat_of[other] = chat
-    return chat_of, near
+                content_of[other] = other_content
+    return chat_of, near, content_of
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
@@ -113,9 +138,33 @@ def top_anchors(scores: dict[int, float]) -> list[int]:
 
 
 def rerank(scores: dict[int, float], flt: dict) -> dict[int, float]:
-    """Return the fused scores with neighbours added and chats boosted, in one query."""
-    chat_of, near = chat_context(list(scores), top_anchors(scores), flt)
-    return boost_chats(add_neighbours(scores, flt, near), chat_of)
+    """Return the fused scores with neighbours added, chats boosted and acknowledgements
+    demoted, in one query."""
+    chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt)
+    boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
+    return demote_low_content(boosted, content_of)
+
+
+def demote_low_content(scores: dict[int, float], content_of: dict[int, str]) -> dict[int, float]:
+    """Return ``scores`` with those of low-content turns (:func:`low_content`) weighed down."""
+    return {
+        pk: score * LOW_CONTENT_WEIGHT if low_content(content_of.get(pk)) else score
+        for pk, score in scores.items()
+    }
+
+
+def low_content(text: str | None) -> bool:
+    """Return whether a turn says nothing but an acknowledgement ("好的", "嗯嗯", "哈哈", "ok").
+
+    Its words (jieba precise mode, punctuation and emoji dropped) are all acknowledgements or
+    stopwords; a repeated laugh ("哈哈哈哈") counts as one. Unknown text (None) is not.
+    """
+    if not text:
+        return False
+    words = segment_query(text)
+    return all(
+        w in ACK_WORDS or w in STOPWORDS or set(w) <= {"哈", "嗯", "呵", "h", "a"} for w in words
+    )
 
 
 def boost_chats(

@@ -23,12 +23,13 @@ import logging
 import math
 import re
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.db import connections
-from django.db.models import FloatField, Q
+from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Q, Subquery
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Cast
+from django.db.models.functions import Cast, Coalesce
 
 from config.errors import InvalidArgument
 from memory import ranking
@@ -40,7 +41,8 @@ from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions, vector_literal
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, similarity_expression
-from rag.text import parse_query, quote_lexeme, segment_query
+from rag.text import STOPWORDS, parse_query, quote_lexeme, segment_query
+from rag.understand import understand
 
 MAX_TOP_K = 200
 DEFAULT_TOP_K = 20
@@ -56,6 +58,18 @@ COMMON_TERM_MIN_ROWS = 50
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
 MAX_SNIPPETS = 3
+# Words that ask about a memory rather than name its content ("上周说的猫", "你还记得我提过
+# 的餐厅吗"): a plain query's lexical lists drop them with the stopwords, as they match a turn
+# about anything ("他说数据不够" for "猫"). Fitted on bench/memory_zh_set.json, split dev.
+_CHAT_STOPWORD_TEXT = """
+    说 说过 聊 聊过 聊天 讲 讲过 谈 谈过 提 提过 提到 问 问过 告诉 记得 还记得 之前 以前
+    上次 那次 啥 几 多少 哪天 哪些 哪儿 谁 为什么 怎么办 怎么样 咋 些 一下 没有 有没有
+"""
+CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
+# The instant a time phrase is read at only to find where it is in the query (fixed: its
+# span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
+PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
+HAN = re.compile(r"^[\u3400-\u9fff]$")
 
 logger = logging.getLogger(__name__)
 
@@ -92,6 +106,34 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
         return tsquery
     return drop_common_words(tsquery, user=user)
+
+
+def content_tsquery(query_text: str) -> str:
+    """Return the OR tsquery of a plain query's content words (bare words only).
+
+    Without the stopwords, the words that ask about a memory (``CHAT_STOPWORDS``) and a time
+    phrase ("上周", "last May": a turn rarely says when it was said, and ``understand`` reads
+    it as a window). When nothing is left, :func:`rag.text.parse_query`'s query stands.
+    """
+    fallback = parse_query(query_text, default_operator="or", drop_stopwords=True)
+    if not fallback or EXPLICIT.search(query_text):
+        return fallback
+    text = query_text
+    # The phrase's position does not depend on the instant: any ``now`` finds the same span.
+    phrase = understand(query_text, now=PHRASE_NOW, tz=UTC, direction="past").time
+    if phrase is not None:
+        text = query_text[: phrase.span[0]] + " " + query_text[phrase.span[1] :]
+    words = [
+        w
+        for w in dict.fromkeys(segment_query(text))
+        if w not in STOPWORDS and w not in CHAT_STOPWORDS
+    ]
+    return " | ".join(quote_lexeme(w) for w in words) or fallback
+
+
+def single_han(tsquery: str) -> list[str]:
+    """Return the one-character Chinese words of a tsquery ("猫", "琴", "花")."""
+    return [lex for lex in tsquery_lexemes(tsquery) if HAN.match(lex)]
 
 
 def drop_common_words(tsquery: str, *, user, stats=None) -> str:
@@ -169,8 +211,12 @@ def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None):
     )
 
 
-def lexical_ranks(*, user, flt: dict, tsquery: str, limit: int) -> list[tuple[int, float]]:
+def lexical_ranks(
+    *, user, flt: dict, tsquery: str, limit: int, chars: list[str] | None = None
+) -> list[tuple[int, float]]:
     """Return (id, rank) of the best ``limit`` lexical matches, in lexical_search's order.
+
+    ``chars``: one-character words also matched inside longer ones (:func:`inside_words`).
 
     Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
     whole page (a LoCoMo question: 1.6 ms against 3.1 at p50).
@@ -178,7 +224,27 @@ def lexical_ranks(*, user, flt: dict, tsquery: str, limit: int) -> list[tuple[in
     if not tsquery:
         return []
     qs = _lexical_queryset(user=user, flt=scoped(flt), tsquery=tsquery)
-    return list(qs.order_by(*LEXICAL_ORDER).values_list("pk", "_rank")[:limit])
+    found = list(qs.order_by(*LEXICAL_ORDER).values_list("pk", "_rank")[:limit])
+    if chars and len(found) < limit:
+        found += inside_words(user=user, flt=flt, chars=chars, limit=limit, skip=found)
+    return found
+
+
+def inside_words(*, user, flt: dict, chars: list[str], limit: int, skip) -> list:
+    """Return (id, 0.0) of the turns holding a query's one-character word inside a longer one.
+
+    jieba keeps "橘猫" and "吉他琴" whole, so the lexeme "猫" never matches them; a turn whose
+    text contains the character does. Ranked after the word matches (``skip``), newest first.
+    A scan of the user's turns under the filter (``strpos``): one-character words are rare in
+    a query and the user's rows are read through the ``(user, ts)`` index.
+    """
+    holds = Q()
+    for ch in chars:
+        holds |= Q(content__contains=ch)
+    seen = [pk for pk, _ in skip]
+    qs = apply_filter(ChatMessage.objects.filter(user=user), scoped(flt)).filter(holds)
+    ids = qs.exclude(pk__in=seen).order_by("-ts", "message_id").values_list("pk", flat=True)
+    return [(pk, 0.0) for pk in ids[: limit - len(seen)]]
 
 
 def lexical_search(
@@ -418,6 +484,66 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 # --- hybrid ---------------------------------------------------------------------------------
 
 
+def stand_in_summaries(*, user, flt: dict) -> list[int]:
+    """Return the ids of the user's summaries that stand in for turns no longer stored.
+
+    Retention deletes the turns a summary covers (memory/retention.py), leaving the summary
+    as the only record of them: the newest summary of a chat (it folds in the earlier ones)
+    whose chat keeps fewer turns up to ``covers_until_ts`` than it covers. While the turns
+    are all there, they answer, and the summary (which repeats them) stays out.
+    """
+    kept = (
+        ChatMessage.objects.filter(
+            user=user,
+            kind=Kind.MESSAGE,
+            chat_id=OuterRef("chat_id"),
+            ts__lte=OuterRef("covers_until_ts"),
+        )
+        .order_by()
+        .values("chat_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    newer = ChatMessage.objects.filter(
+        user=user, kind=Kind.SUMMARY, chat_id=OuterRef("chat_id"), ts__gt=OuterRef("ts")
+    )
+    summaries = apply_filter(ChatMessage.objects.filter(user=user), {**flt, "kind": Kind.SUMMARY})
+    return list(
+        summaries.annotate(
+            kept=Coalesce(Subquery(kept, output_field=IntegerField()), 0),
+        )
+        .filter(~Exists(newer), kept__lt=F("covered_count"))
+        .values_list("pk", flat=True)
+    )
+
+
+def summary_lists(
+    *, user, flt: dict, tsquery: str, vector: list[float] | None
+) -> tuple[list[list[int]], dict[int, float]]:
+    """Return the lexical and semantic lists of the stand-in summaries, and their similarities.
+
+    A chat has at most one stand-in summary, so they are few: both lists rank all of them (the
+    lexical list those matching the query), fused with the turns' lists.
+    """
+    ids = stand_in_summaries(user=user, flt=flt)
+    if not ids:
+        return [], {}
+    lists: list[list[int]] = []
+    if tsquery:
+        summary_flt = {**flt, "kind": Kind.SUMMARY}
+        matched = _lexical_queryset(user=user, flt=summary_flt, tsquery=tsquery).filter(pk__in=ids)
+        lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
+    sims: dict[int, float] = {}
+    if vector is not None:
+        rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False).annotate(
+            similarity=similarity_expression("embedding", vector)
+        )
+        sims = {pk: float(sim) for pk, sim in rows.values_list("pk", "similarity")}
+        passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
+        lists.append(sorted(passed, key=lambda pk: -passed[pk]))
+    return lists, sims
+
+
 def bm25_list(
     user,
     query_text: str,
@@ -454,17 +580,21 @@ def hybrid_search(
     part, since a literal match is evidence on its own. Without a
     ``vector`` (the query could not be embedded) the lexical list alone is fused.
     """
+    with_summaries = not flt.get("kind")
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     # Both lexical lists drop the same common words (lexical_tsquery's rule), and BM25 weighs
     # the words left by counts over the same sample of turns: read every count in one scan.
-    tsquery = parse_query(query_text, default_operator="or", drop_stopwords=True)
-    stats = None
+    # The words are the query's content words: without stopwords, the words that ask about a
+    # memory and the time phrase (content_tsquery), which otherwise match turns about anything.
+    tsquery = content_tsquery(query_text)
+    stats, chars = None, []
     if tsquery and not EXPLICIT.search(query_text):
         if vector is not None:
             stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
-    lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool)
+        chars = single_han(tsquery)
+    lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool, chars=chars)
     pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
@@ -474,6 +604,10 @@ def hybrid_search(
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
         lists.append(bm25_list(user, query_text, flt, pool, tsquery=tsquery, stats=stats))
+    if with_summaries:
+        found, summary_sims = summary_lists(user=user, flt=flt, tsquery=tsquery, vector=vector)
+        lists += found
+        sims.update(summary_sims)
     fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}

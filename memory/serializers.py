@@ -182,9 +182,10 @@ class MemoryUnderstoodSerializer(serializers.Serializer):
     start = serializers.CharField(help_text="Window start, RFC 3339 (inclusive).")
     end = serializers.CharField(help_text="Window end, RFC 3339 (exclusive).")
     applied = serializers.ChoiceField(
-        choices=["filter", "rank", "none"],
+        choices=["filter", "rank", "none", "range"],
         help_text="filter: only messages in the window; rank: none matched in it, so all are "
-        "ranked by closeness to it; none: the window lies outside filter.time_range.",
+        "ranked by closeness to it; none: the window lies outside filter.time_range; range: "
+        "a question about one day, answered with that day's messages in time order.",
     )
     reason = serializers.CharField()
 
@@ -285,9 +286,9 @@ class ProvenanceSourceSerializer(serializers.Serializer):
 class ProvenanceSerializer(serializers.Serializer):
     source = ProvenanceSourceSerializer()
     retrieved_by = serializers.ChoiceField(
-        choices=["lexical", "semantic", "hybrid", "lexical_fallback"],
+        choices=["lexical", "semantic", "hybrid", "lexical_fallback", "range"],
         help_text="The pass that found the item (lexical_fallback: the query could not be "
-        "embedded in time).",
+        "embedded in time; range: read from the day a question asked about).",
     )
     scores = serializers.DictField(
         child=serializers.FloatField(allow_null=True), help_text="That pass's scores."
@@ -319,16 +320,24 @@ class SemanticSearchOutSerializer(DegradedSerializer):
 
 
 class HybridItemSerializer(MessageSerializer):
-    hybrid_score = serializers.FloatField()
-    lexical_score = serializers.FloatField()
-    lexical_rank = serializers.IntegerField(allow_null=True)
-    semantic_score = serializers.FloatField(allow_null=True)
-    semantic_rank = serializers.IntegerField(allow_null=True)
+    # Absent from the items of a range read (read_as "range"): nothing was scored.
+    hybrid_score = serializers.FloatField(required=False)
+    lexical_score = serializers.FloatField(required=False)
+    lexical_rank = serializers.IntegerField(allow_null=True, required=False)
+    semantic_score = serializers.FloatField(allow_null=True, required=False)
+    semantic_rank = serializers.IntegerField(allow_null=True, required=False)
     provenance = ProvenanceSerializer()
 
 
 class HybridSearchOutSerializer(DegradedSerializer):
     items = HybridItemSerializer(many=True)
+    read_as = serializers.ChoiceField(
+        choices=["similarity", "range"],
+        help_text='similarity: a search; range: a question about one day ("5月2日我们聊了什么", '
+        '"what did we talk about yesterday"), answered with that day\'s messages in time '
+        "order, whatever `understand` says (the day in `understood`, relative days counted "
+        "back from `now`).",
+    )
     understood = _understood()
 
 

@@ -17,6 +17,7 @@ time phrase was read. Without ``understand`` nothing here runs: a search is as b
 
 from __future__ import annotations
 
+import re
 import zoneinfo
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,10 +28,28 @@ from django.utils import timezone
 
 from config.errors import InvalidArgument
 from memory import search as engine
+from memory.models import ChatMessage
+from memory.validation import apply_filter
 from rag.understand import Understanding, Window, understand
 from rag.understand.apply import closeness, intersect
 
-FILTER, RANK, NONE = "filter", "rank", "none"
+FILTER, RANK, NONE, RANGE = "filter", "rank", "none", "range"
+SIMILARITY = "similarity"
+# A window at most this long is one day (25 h: a day that leaves daylight saving time).
+DAY_SECONDS = 25 * 3600
+# What is left of a question about one day once its date is read: "我们聊了什么", "what did we
+# talk about". Nothing else may remain (a topic word makes it a search within the day).
+DAY_QUESTION_ZH = re.compile(
+    r"^(?:我们|咱们|咱俩|我俩|我和你|你和我|我跟你|你跟我|我|你)?(?:都|又|一起)?"
+    r"(?:聊|说|谈|讲|讨论|聊天|交流)(?:了|过)?(?:些|点)?"
+    r"(?:什么|啥|哪些|哪些事|什么事|什么内容|什么话题)(?:呢|吗|呀|啊)?$"
+)
+DAY_QUESTION_EN = re.compile(
+    r"^(?:what|which things?|what things?)\s+(?:did|have|had)\s+(?:we|i|you)\s+"
+    r"(?:talk|talked|chat|chatted|discuss|discussed|speak|spoke|say|said|cover|covered)"
+    r"(?:\s+about)?$"
+)
+PUNCTUATION = re.compile(r"[\s\W_]+")
 # A ranked search re-orders this many times more candidates than it returns (at least POOL_MIN).
 POOL_FACTOR = 3
 POOL_MIN = 50
@@ -74,6 +93,39 @@ def read_time(
     # A query that was nothing but a time ("上周") still needs words to match: keep them all.
     rest = found.rest.strip() or query_text
     return TimeAsked(phrase=phrase.text, window=Window(phrase.start, phrase.end), rest=rest)
+
+
+def day_asked(query_text: str, *, tz, now: datetime | None = None) -> TimeAsked | None:
+    """Return the day a query asks what was discussed on ("5月2日我们聊了什么"), or None.
+
+    Such a question names one past day and nothing else to match: it is a range read of that
+    day, not a similarity search (its words match every turn or none). ``now`` (default: the
+    current time) is what relative days (昨天, yesterday) count back from.
+    """
+    asked = read_time(query_text, tz=tz, now=now)
+    if asked is None or asked.rest == query_text:
+        return None
+    span = asked.window.end.timestamp() - asked.window.start.timestamp()
+    if span > DAY_SECONDS:
+        return None
+    rest = PUNCTUATION.sub(" ", asked.rest.lower()).strip()
+    if DAY_QUESTION_ZH.match(rest.replace(" ", "")) or DAY_QUESTION_EN.match(rest):
+        return asked
+    return None
+
+
+def read_range(*, user, flt: dict, window: Window, limit: int) -> list:
+    """Return the user's turns in ``window`` (cut to the filter), in time order, at most ``limit``.
+
+    Summaries stay out unless the filter asks for them, as in every search.
+    """
+    rows = (
+        apply_filter(ChatMessage.objects.filter(user=user), narrowed(engine.scoped(flt), window))
+        .select_related("user")
+        .defer("embedding")
+        .order_by("ts", "message_id")[:limit]
+    )
+    return [engine.Scored(row=row, score=0.0, extra={}) for row in rows]
 
 
 def narrowed(flt: dict, window: Window) -> dict:
@@ -251,3 +303,62 @@ def hybrid(
         query_text=query_text, flt=flt, tz=tz, now=now, search=run, ended_only=ended_only
     )
     return hits, vectors.reason, understood
+
+
+@dataclass
+class Answer:
+    """What the hybrid search endpoint answers: hits, how the query was read, and why."""
+
+    hits: list
+    degraded_reason: str | None = None
+    understood: dict | None = None
+    read_as: str = SIMILARITY
+
+
+def hybrid_answer(
+    *,
+    user,
+    query_text: str,
+    query_embedding,
+    flt: dict,
+    top_k: int,
+    min_score: float | None,
+    tz,
+    now: datetime | None,
+    understand: bool,
+) -> Answer:
+    """Answer a hybrid search request: a range read for a question about one day, else search.
+
+    A question about a day is read as a range whatever ``understand`` says: it has no words to
+    search with. Otherwise ``understand`` reads a time phrase (:func:`hybrid`) or not.
+    """
+    if query_embedding is None:
+        day = day_asked(query_text, tz=tz, now=now)
+        if day is not None:
+            window = intersect(day.window, flt.get("since"), flt.get("until"))
+            if window is not None:
+                hits = read_range(user=user, flt=flt, window=window, limit=top_k)
+                reason = "a question about one day: its messages in time order"
+                return Answer(hits=hits, understood=meta(day, window, RANGE, reason), read_as=RANGE)
+    if understand:
+        hits, reason, understood = hybrid(
+            user=user,
+            query_text=query_text,
+            query_embedding=query_embedding,
+            flt=flt,
+            top_k=top_k,
+            min_score=min_score,
+            tz=tz,
+            now=now,
+        )
+        return Answer(hits=hits, degraded_reason=reason, understood=understood)
+    vector, reason = engine.try_query_vector(query_text, query_embedding)
+    hits = engine.hybrid_search(
+        user=user,
+        query_text=query_text,
+        flt=flt,
+        top_k=top_k,
+        vector=vector,  # None: the lexical list alone
+        min_score=min_score,
+    )
+    return Answer(hits=hits, degraded_reason=reason)

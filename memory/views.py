@@ -280,36 +280,25 @@ class HybridSearchView(APIView):
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
         with search_reads(request.user):
-            understood = None
-            if data["understand"]:
-                hits, reason, understood = understanding.hybrid(
-                    user=user,
-                    query_text=data["query_text"],
-                    query_embedding=data.get("query_embedding"),
-                    flt=flt,
-                    top_k=data["top_k"],
-                    min_score=data.get("min_score"),
-                    tz=understanding.time_zone(data.get("time_zone")),
-                    now=data.get("now"),
-                )
-            else:
-                vector, reason = search.try_query_vector(
-                    data["query_text"], data.get("query_embedding")
-                )
-                hits = search.hybrid_search(
-                    user=user,
-                    query_text=data["query_text"],
-                    flt=flt,
-                    top_k=data["top_k"],
-                    vector=vector,  # None: the lexical list alone
-                    min_score=data.get("min_score"),
-                )
-        items = [_hit_item(h, fields, "hybrid") for h in hits]
+            answer = understanding.hybrid_answer(
+                user=user,
+                query_text=data["query_text"],
+                query_embedding=data.get("query_embedding"),
+                flt=flt,
+                top_k=data["top_k"],
+                min_score=data.get("min_score"),
+                tz=understanding.time_zone(data.get("time_zone")),
+                now=data.get("now"),
+                understand=data["understand"],
+            )
+        retrieved_by = "range" if answer.read_as == understanding.RANGE else "hybrid"
+        items = [_hit_item(h, fields, retrieved_by) for h in answer.hits]
         return Response(
             {
                 "items": items,
-                "degraded": bool(reason),
-                "degraded_reason": reason,
-                "understood": understood,
+                "read_as": answer.read_as,
+                "degraded": bool(answer.degraded_reason),
+                "degraded_reason": answer.degraded_reason,
+                "understood": answer.understood,
             }
         )

@@ -1,0 +1,129 @@
+"""Chinese chat search quality: content words, words inside words, acknowledgements, day
+questions read as a range, and summaries standing in for turns retention deleted."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from memory import ranking, search, understanding
+from memory.models import ChatMessage
+from rag.text import segment_for_index
+
+HYB = "/v1/messages/hybrid_search"
+NOW = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)  # a Thursday, 21:00 in Shanghai
+SHANGHAI = understanding.time_zone("Asia/Shanghai")
+
+
+def _row(user, mid, content, ts, *, chat="c1", role="user", **extra):
+    return ChatMessage.objects.create(
+        user=user,
+        message_id=mid,
+        chat_id=chat,
+        ts=ts,
+        role=role,
+        content=content,
+        search_text=segment_for_index(content),
+        **extra,
+    )
+
+
+@pytest.fixture
+def days(user):
+    """Turns of ``user`` on 1, 2 and 3 May 2025 (Shanghai evenings), no vectors."""
+    day = lambda d, h, m: datetime(2025, 5, d, h, m, tzinfo=UTC)  # noqa: E731
+    _row(user, "d1", "今天捡到一只小橘猫", day(1, 12, 0), chat="c1")
+    _row(user, "d2b", "领导又让我改方案", day(2, 11, 5), chat="c2")
+    _row(user, "d2a", "今天在公司加班到很晚", day(2, 11, 0), chat="c2")
+    _row(user, "d2c", "辛苦了，早点休息", day(2, 11, 10), chat="c2", role="assistant")
+    _row(user, "d3", "五一想去云南旅行", day(3, 12, 0), chat="c3")
+
+
+def test_content_query_drops_the_words_that_ask_and_the_time_phrase():
+    assert search.content_tsquery("上周说的猫") == "'猫'"
+
+
+def test_content_query_keeps_explicit_syntax_as_parsed():
+    assert search.content_tsquery('"不吃辣" AND 火锅') == "('不吃' <-> '辣') & '火锅'"
+
+
+def test_a_single_character_finds_it_inside_a_longer_word(user, days):
+    hits = search.hybrid_search(user=user, query_text="猫", flt={}, top_k=5, vector=None)
+    assert [h.row.message_id for h in hits] == ["d1"]
+
+
+def test_an_acknowledgement_does_not_outrank_the_turn_it_answers(user):
+    start = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
+    content = _row(user, "t1", "五一想去大理住几天，在洱海边骑车", start)
+    ack = _row(user, "t2", "好的好的", start + timedelta(minutes=1))
+    # The ack fused first (its vector holds the turn before it); the content turn second.
+    scores = ranking.rerank({ack.pk: 0.4, content.pk: 0.3}, {})
+    assert scores[content.pk] > scores[ack.pk]
+
+
+@pytest.mark.parametrize("text", ["好的", "嗯嗯", "哈哈哈哈", "ok!"])
+def test_acknowledgements_are_low_content(text):
+    assert ranking.low_content(text)
+
+
+def test_a_turn_with_a_word_of_its_own_is_not_low_content():
+    assert not ranking.low_content("我给它起名叫年糕，哈哈")
+
+
+def test_a_day_question_returns_that_days_messages_in_time_order(api_client, user, days):
+    body = {
+        "user_id": user.username,
+        "query_text": "5月2日我们聊了什么",
+        "time_zone": "Asia/Shanghai",
+        "now": NOW.isoformat(),
+    }
+    out = api_client.post(HYB, body, format="json").json()
+    assert [i["message_id"] for i in out["items"]] == ["d2a", "d2b", "d2c"]
+    assert out["read_as"] == "range"
+    assert out["understood"]["applied"] == "range"
+    assert out["items"][0]["provenance"]["retrieved_by"] == "range"
+
+
+def test_a_relative_day_counts_back_from_the_given_now(user, days):
+    asked = understanding.day_asked(
+        "what did we talk about yesterday?", tz=SHANGHAI, now=datetime(2025, 5, 3, 4, tzinfo=UTC)
+    )
+    hits = understanding.read_range(user=user, flt={}, window=asked.window, limit=10)
+    assert [h.row.message_id for h in hits] == ["d2a", "d2b", "d2c"]
+
+
+def test_a_day_with_a_topic_is_a_search_not_a_range():
+    assert understanding.day_asked("5月2日说的方案", tz=SHANGHAI, now=NOW) is None
+
+
+@pytest.fixture
+def summarised_away(user):
+    """A summary of chat ``old`` whose three turns retention deleted."""
+    return _row(
+        user,
+        "s_old",
+        "用户想去大理洱海边骑行，预算两千元。",
+        datetime(2025, 1, 10, 12, 0, tzinfo=UTC),
+        chat="old",
+        role="system",
+        kind="summary",
+        summarised=True,
+        covers_until_ts=datetime(2025, 1, 10, 12, 0, tzinfo=UTC),
+        covered_count=3,
+    )
+
+
+def test_a_period_only_a_summary_holds_is_found_with_provenance(api_client, user, summarised_away):
+    body = {"user_id": user.username, "query_text": "洱海骑行"}
+    out = api_client.post(HYB, body, format="json").json()
+    assert [i["message_id"] for i in out["items"]] == ["s_old"]
+    source = out["items"][0]["provenance"]["source"]
+    assert source["type"] == "summary" and source["covers"]["count"] == 3
+
+
+def test_a_summary_whose_turns_are_all_kept_stays_out(user, summarised_away):
+    start = datetime(2025, 1, 10, 11, 0, tzinfo=UTC)
+    for i, text in enumerate(["想去大理", "洱海边骑行很舒服", "预算两千元"]):
+        _row(user, f"o{i}", text, start + timedelta(minutes=i), chat="old", summarised=True)
+    assert search.stand_in_summaries(user=user, flt={}) == []
