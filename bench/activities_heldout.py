@@ -129,6 +129,8 @@ def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
                 "relevant_kept": relevant,
                 "understood_time": (out["meta"].get("understood") or {}).get("time"),
                 "path": out["meta"].get("path"),
+                "relevance": out["meta"].get("relevance"),
+                "reason": out["meta"].get("reason"),
             }
             for system, found in (("bare model", bare), ("service", service)):
                 titles = [t for t, _ in found]
