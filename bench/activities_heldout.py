@@ -1,0 +1,334 @@
+"""Held-out relevance of the activities search: the bare model beside the service as shipped.
+
+The demo figures (bench/activities_relevance.py) are measured on the data the service's word
+lists were written for. This bench uses data written apart from them (bench/data/, see
+README_activities_heldout.md): a Chinese corpus (Chengdu) and an English one (London), with
+labelled queries split once into dev and test.
+
+For each chosen corpus it loads the listings into a fresh database (the demo loader,
+``activities.demo.load_demo_activities``) at a FIXED instant, a Wednesday 10:00 local time,
+and passes the same instant to every search, so results never depend on today's date. The
+London corpus runs with the settings time zone set to Europe/London (load and search, and the
+query's ``time_zone``) so its listed hours are London hours; Chengdu runs in the shipped
+Asia/Shanghai. Then every query of the chosen split goes through:
+
+- the bare model: cosine nearest neighbours over the joinable rows (no cut, no time), as in
+  bench/activities_relevance.py;
+- the service as shipped: ``activities_search(semantic_query=..., limit=10, time_zone=...,
+  now=...)`` with the live settings as they are.
+
+Figures per language of the query (zh, en), and per kind:
+
+- nDCG@5 over labelled queries whose labels keep a joinable row (for a time query: one
+  starting inside its labelled window; labels outside it leave the ideal ranking);
+- precision@10: share of the returned results (at most 10) with a grade >= 1 (after the same
+  window restriction); a labelled query answered empty counts 0; mean over queries;
+- off-topic queries answered empty (share);
+- labelled queries answered empty (count, and the list);
+- time queries: share of the results starting inside the labelled window.
+
+Never writes docs/BENCHMARKS.md. Usage:
+
+    .venv/bin/python bench/activities_heldout.py --split dev --corpus all --json /tmp/out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import zoneinfo
+from datetime import datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import bench_database_url, markdown_table, setup_django  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "data"
+DB_NAME = "bench_activities_heldout"
+LIMIT = 10
+CORPORA = {
+    # name: (listings file, time zone); the load instant is Wednesday 2026-11-25 10:00 local.
+    "chengdu": ("activities_chengdu.json", "Asia/Shanghai"),
+    "london_en": ("activities_london_en.json", "Europe/London"),
+}
+LOAD_DAY = (2026, 11, 25, 10, 0)
+SYSTEMS = ("bare model", "service")
+KINDS = ("plain", "time", "negation", "audience", "crosslingual", "mood", "offtopic")
+
+
+def load_instant(tz_name: str) -> datetime:
+    return datetime(*LOAD_DAY, tzinfo=zoneinfo.ZoneInfo(tz_name))
+
+
+def read_queries(split: str, corpus: str) -> list[dict]:
+    lines = (DATA / "activities_heldout_queries.jsonl").read_text(encoding="utf-8").splitlines()
+    queries = [json.loads(line) for line in lines if line.strip()]
+    return [
+        q
+        for q in queries
+        if (split == "all" or q["split"] == split) and (corpus == "all" or q["corpus"] == corpus)
+    ]
+
+
+def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
+    """Load one corpus at its fixed instant; return one record per query with both answers."""
+    from django.test import override_settings
+    from django.utils.dateparse import parse_datetime
+
+    from activities.demo import load_demo_activities
+    from activities.models import Activity
+    from activities.search import activities_search, hard_filter, parse_filters
+    from bench.activities_relevance import ndcg_at, window_of
+    from bench.activities_search import reset_tables
+    from rag.embeddings import embed_query
+    from rag.search import vector_search
+
+    filename, tz_name = CORPORA[name]
+    now = load_instant(tz_name)
+    items = json.loads((DATA / filename).read_text(encoding="utf-8"))
+    records = []
+    with override_settings(TIME_ZONE=tz_name):
+        reset_tables()
+        load_demo_activities(items, creator=creator, now=now)
+        starts = {a.title: a.start_at for a in Activity.objects.all()}
+        missing = {t for q in queries for t in q["relevant"]} - set(starts)
+        if missing:
+            raise SystemExit(f"labels name no listing of {name}: {sorted(missing)}")
+        eligible = set(hard_filter(parse_filters({}), now=now).values_list("title", flat=True))
+        print(
+            f"{name}: {len(items)} listings loaded at {now.isoformat()} ({tz_name}), "
+            f"{len(eligible)} joinable; {len(queries)} queries",
+            flush=True,
+        )
+        for q in queries:
+            window = q.get("window")
+            span = window_of(window, now, tz_name) if window else None
+            relevant = {
+                t: g
+                for t, g in q["relevant"].items()
+                if t in eligible and (span is None or span[0] <= starts[t] < span[1])
+            }
+            vector = embed_query(q["query"])
+            hits, _ = vector_search(hard_filter(parse_filters({}), now=now), vector, k=LIMIT)
+            bare = [(h.obj.title, h.obj.start_at) for h in hits]
+            out = activities_search(
+                semantic_query=q["query"], limit=LIMIT, time_zone=tz_name, now=now
+            )
+            service = [(r["title"], parse_datetime(r["startAt"])) for r in out["results"]]
+            record = {
+                "corpus": name,
+                "query": q["query"],
+                "split": q["split"],
+                "lang": q["lang"],
+                "kind": q["kind"],
+                "offTopic": bool(q.get("offTopic")),
+                "window": [span[0].isoformat(), span[1].isoformat()] if span else None,
+                "relevant_kept": relevant,
+                "understood_time": (out["meta"].get("understood") or {}).get("time"),
+                "path": out["meta"].get("path"),
+                "relevance": out["meta"].get("relevance"),
+                "reason": out["meta"].get("reason"),
+            }
+            for system, found in (("bare model", bare), ("service", service)):
+                titles = [t for t, _ in found]
+                record[system] = {
+                    "results": [
+                        {"title": t, "grade": relevant.get(t, 0), "start": s.isoformat()}
+                        for t, s in found
+                    ],
+                    "ndcg5": ndcg_at(titles, relevant) if relevant else None,
+                    "precision10": (
+                        sum(1 for t in titles if relevant.get(t, 0) >= 1) / len(titles)
+                        if titles
+                        else 0.0
+                    ),
+                    "inside": (
+                        [span[0] <= s < span[1] for _, s in found] if span else None
+                    ),
+                }
+            records.append(record)
+    return records
+
+
+def _mean(values):
+    values = [v for v in values if v is not None]
+    return sum(values) / len(values) if values else float("nan")
+
+
+def figures(records: list[dict]) -> dict:
+    """Return the figures of a set of query records, per system."""
+    out = {}
+    labelled = [r for r in records if not r["offTopic"]]
+    scored = [r for r in labelled if r["relevant_kept"]]
+    off = [r for r in records if r["offTopic"]]
+    timed = [r for r in labelled if r["window"]]
+    for system in SYSTEMS:
+        empty = [r["query"] for r in labelled if not r[system]["results"]]
+        inside = [flag for r in timed for flag in r[system]["inside"]]
+        out[system] = {
+            "queries": len(records),
+            "ndcg5": _mean(r[system]["ndcg5"] for r in scored),
+            "ndcg5_queries": len(scored),
+            "precision10": _mean(r[system]["precision10"] for r in scored),
+            "results_per_query": _mean(len(r[system]["results"]) for r in labelled),
+            "off_topic_empty": (
+                sum(1 for r in off if not r[system]["results"]) / len(off) if off else None
+            ),
+            "off_topic_queries": len(off),
+            "labelled_empty": len(empty),
+            "labelled_empty_queries": empty,
+            "time_inside_window": sum(inside) / len(inside) if inside else None,
+            "time_results": len(inside),
+        }
+    return out
+
+
+def _fmt(value, digits=3):
+    if value is None or (isinstance(value, float) and value != value):
+        return "-"
+    return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
+
+
+def report(records: list[dict], title: str) -> str:
+    rows = []
+    for lang in ("zh", "en", "all"):
+        subset = [r for r in records if lang == "all" or r["lang"] == lang]
+        if not subset:
+            continue
+        fig = figures(subset)
+        for system in SYSTEMS:
+            f = fig[system]
+            rows.append(
+                [
+                    lang,
+                    system,
+                    f"{_fmt(f['ndcg5'])} ({f['ndcg5_queries']})",
+                    _fmt(f["precision10"]),
+                    _fmt(f["results_per_query"], 1),
+                    f"{_fmt(f['off_topic_empty'])} ({f['off_topic_queries']})",
+                    f["labelled_empty"],
+                    f"{_fmt(f['time_inside_window'])} ({f['time_results']})",
+                ]
+            )
+    table = markdown_table(
+        [
+            "lang",
+            "system",
+            "nDCG@5 (queries)",
+            "P@10",
+            "results/query",
+            "off-topic empty (queries)",
+            "labelled answered empty",
+            "time: results inside window (results)",
+        ],
+        rows,
+    )
+    kind_rows = []
+    for kind in KINDS:
+        subset = [r for r in records if r["kind"] == kind]
+        if not subset:
+            continue
+        fig = figures(subset)
+        kind_rows.append(
+            [kind, len(subset)]
+            + [_fmt(fig[s]["ndcg5"]) for s in SYSTEMS]
+            + [_fmt(fig[s]["precision10"]) for s in SYSTEMS]
+            + [_fmt(fig["service"]["off_topic_empty"])]
+        )
+    kinds = markdown_table(
+        [
+            "kind",
+            "queries",
+            "nDCG@5 bare",
+            "nDCG@5 service",
+            "P@10 bare",
+            "P@10 service",
+            "off-topic empty (service)",
+        ],
+        kind_rows,
+    )
+    empty = figures(records)["service"]["labelled_empty_queries"]
+    unscored = [r["query"] for r in records if not r["offTopic"] and not r["relevant_kept"]]
+    lines = [f"### {title}", "", table, "", kinds, ""]
+    lines.append(
+        "Labelled queries the service answered empty: "
+        + (", ".join(f"「{q}」" for q in empty) if empty else "none")
+    )
+    if unscored:
+        lines.append(
+            "Labelled queries with no joinable labelled row in their window (left out of "
+            "nDCG and P@10): " + ", ".join(f"「{q}」" for q in unscored)
+        )
+    answered_off = [
+        f"「{r['query']}」 ({len(r['service']['results'])})"
+        for r in records
+        if r["offTopic"] and r["service"]["results"]
+    ]
+    if answered_off:
+        lines.append("Off-topic queries the service answered (rows): " + ", ".join(answered_off))
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="dev")
+    parser.add_argument("--corpus", choices=(*CORPORA, "all"), default="all")
+    parser.add_argument("--json", help="write the figures and every query's answers here")
+    parser.add_argument("--database-url")
+    args = parser.parse_args()
+
+    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    setup_django(migrate=True)
+    from django.contrib.auth import get_user_model
+
+    from rag.embeddings import current_model
+
+    creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
+    corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]
+    records = []
+    for name in corpora:
+        queries = read_queries(args.split, name)
+        if queries:
+            records.extend(run_corpus(name, queries, creator))
+    from bench.activities_search import reset_tables
+
+    reset_tables()
+    print(f"\nModel `{current_model()}`; split {args.split}; limit {LIMIT}\n")
+    sections = [report(records, "all corpora")] if len(corpora) > 1 else []
+    splits = ("dev", "test") if args.split == "all" else (args.split,)
+    for split in splits:
+        for name in corpora:
+            subset = [r for r in records if r["corpus"] == name and r["split"] == split]
+            if subset:
+                sections.append(report(subset, f"{name}, {split}"))
+    print("\n".join(sections))
+    if args.json:
+        by_split = {}
+        for split in ("dev", "test"):
+            subset = [r for r in records if r["split"] == split]
+            if subset:
+                by_split[split] = {
+                    lang: figures([r for r in subset if r["lang"] == lang])
+                    for lang in ("zh", "en")
+                    if any(r["lang"] == lang for r in subset)
+                }
+        payload = {
+            "model": current_model(),
+            "split": args.split,
+            "corpora": corpora,
+            "load_instant": {n: load_instant(CORPORA[n][1]).isoformat() for n in corpora},
+            "figures": {"all": figures(records), "by_split_lang": by_split},
+            "queries": records,
+        }
+        Path(args.json).write_text(
+            json.dumps(payload, ensure_ascii=False, indent=1, default=str), encoding="utf-8"
+        )
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
