@@ -175,7 +175,9 @@ def _post_within(deadline: float, url: str, **kwargs) -> int:
     try:
         return asyncio.run(asyncio.wait_for(_post(url, **kwargs), timeout=deadline))
     except TimeoutError:
-        raise DeliveryFailed(f"no answer within {deadline:g} s") from None
+        raise DeliveryFailed(
+            f"no answer within {settings.WEBHOOK_DEADLINE_SECONDS:g} s (deadline)"
+        ) from None
     except httpx.HTTPError as exc:
         raise DeliveryFailed(f"{type(exc).__name__}: {exc}") from None
 
