@@ -113,6 +113,11 @@ class Webhook(models.Model):
     all_users = models.BooleanField(default=False, help_text="Staff only: every user's events.")
     kinds = models.JSONField(default=list, blank=True, help_text="Event kinds; empty = all.")
     active = models.BooleanField(default=True)
+    # POSTs failed in a row (reset by a success); at WEBHOOK_DISABLE_AFTER_FAILURES the webhook
+    # is disabled: active false, with when and why, until its owner turns it back on.
+    consecutive_failures = models.PositiveIntegerField(default=0)
+    disabled_at = models.DateTimeField(null=True, blank=True)
+    disabled_reason = models.CharField(max_length=200, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

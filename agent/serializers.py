@@ -2,7 +2,7 @@
 
 from rest_framework import serializers
 
-from agent.models import EventKind  # noqa: F401  (re-exported for views)
+from agent.models import DeliveryState, EventKind  # noqa: F401  (EventKind re-exported for views)
 from agent.router import INTENTS
 from config import fields
 
@@ -143,8 +143,20 @@ class WebhookSerializer(serializers.Serializer):
     url = serializers.CharField()
     kinds = serializers.ListField(child=serializers.CharField())
     all_users = serializers.BooleanField()
-    active = serializers.BooleanField()
+    active = serializers.BooleanField(
+        help_text="False when turned off by its owner or disabled after repeated failures."
+    )
+    disabled_at = serializers.DateTimeField(
+        allow_null=True, help_text="When it was disabled for failing; null while it is not."
+    )
+    disabled_reason = serializers.CharField(help_text="Why it was disabled; empty otherwise.")
     created = serializers.DateTimeField()
+
+
+class WebhookUpdateSerializer(fields.ClosedSerializer):
+    active = serializers.BooleanField(
+        help_text="true turns the webhook back on (clearing a disabling), false turns it off."
+    )
 
 
 class WebhookCreatedSerializer(WebhookSerializer):
@@ -158,15 +170,35 @@ class WebhookListSerializer(serializers.Serializer):
     webhooks = WebhookSerializer(many=True)
 
 
+# What a webhook's owner sees of a delivery: whether it arrived, never the receiver's answer or
+# the connection error (that would make the deliveries log a port scanner); the server's log
+# and the admin keep the detail.
+OWNER_STATES = {
+    DeliveryState.PENDING: "pending",
+    DeliveryState.RUNNING: "pending",
+    DeliveryState.DELIVERED: "delivered",
+    DeliveryState.FAILED: "failed",
+}
+
+
 class DeliverySerializer(serializers.Serializer):
     id = serializers.IntegerField()
     event_id = serializers.IntegerField()
-    state = serializers.CharField(source="delivery_state")
+    state = serializers.SerializerMethodField(
+        help_text="pending (queued or being sent, retries included), delivered or failed."
+    )
     attempts = serializers.IntegerField(source="delivery_attempts")
-    error = serializers.CharField(source="delivery_error")
-    status_code = serializers.IntegerField(allow_null=True)
+    error = serializers.SerializerMethodField(
+        help_text="'not delivered' after a failed attempt, else empty (details: server log)."
+    )
     delivered_at = serializers.DateTimeField(allow_null=True)
     created = serializers.DateTimeField()
+
+    def get_state(self, delivery) -> str:
+        return OWNER_STATES.get(delivery.delivery_state, "pending")
+
+    def get_error(self, delivery) -> str:
+        return "not delivered" if delivery.delivery_error else ""
 
 
 class DeliveryListSerializer(serializers.Serializer):

@@ -38,21 +38,22 @@ def register_agent_schedules(sender, **kwargs):
 def event_created(sender, instance, created, **kwargs):
     """Queue the webhook deliveries of a new event once it commits (when any webhook exists).
 
-    Queue: the queue of the work that wrote the event (a digest run's deliveries stay on bulk,
-    a reminder's on interactive).
+    Queue: webhooks, whatever wrote the event: receivers, slow or not, never hold an
+    interactive or a bulk worker.
     """
     if not created:
         return
     from django.db import transaction
 
     from agent.models import Webhook
-    from rag.queues import current_queue, enqueue_now
+    from rag.queues import WEBHOOKS, enqueue_now
 
     event_id = instance.pk
-    queue = current_queue()
 
     def fanout():
         if Webhook.objects.filter(active=True).exists():
-            enqueue_now("agent.tasks.event_fanout", event_id, queue=queue, group="agent.webhooks")
+            enqueue_now(
+                "agent.tasks.event_fanout", event_id, queue=WEBHOOKS, group="agent.webhooks"
+            )
 
     transaction.on_commit(fanout)

@@ -7,13 +7,14 @@ deliveries of the events follow (``event_fanout``, ``webhook_deliveries_send``).
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
 from agent import triggers
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
-from rag.queues import current_queue, enqueue, queue_for_rows
+from rag.queues import WEBHOOKS, enqueue
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -34,7 +35,10 @@ def deadline_reminders() -> str:
     return f"{triggers.run_deadline_reminders()} reminders"
 
 
-# --- Event delivery (queue: the queue of the work that wrote the event) ----------------------
+# --- Event delivery (queue: webhooks, its own cluster) -----------------------------------------
+
+# A delivery whose owner has every slot taken waits this long before it is queued again.
+SLOT_WAIT_SECONDS = 5
 
 DELIVERY_WORK = Work(
     name="agent.webhooks",
@@ -50,17 +54,35 @@ DELIVERY_WORK = Work(
 
 
 def enqueue_deliveries(ids: list[int], *, queue: str | None = None) -> None:
-    """Send these deliveries asynchronously (queue: ``queue``, else by count)."""
-    enqueue(
-        "agent.tasks.webhook_deliveries_send",
-        list(ids),
-        queue=queue or queue_for_rows(len(ids)),
-        group="agent.webhooks",
+    """Send these deliveries asynchronously, one task each, on the webhooks queue.
+
+    ``queue`` is accepted for the reconciler's sake and ignored: a receiver's POST never runs on
+    the interactive or bulk workers. One task per delivery keeps each task within one
+    ``WEBHOOK_DEADLINE_SECONDS``, far below the worker timeout.
+    """
+    for pk in ids:
+        enqueue("agent.tasks.webhook_deliveries_send", [pk], queue=WEBHOOKS, group="agent.webhooks")
+
+
+def _wait_for_slot(pk: int) -> None:
+    """Queue the delivery again in a few seconds (its owner's slots are all busy)."""
+    from django_q.models import Schedule
+
+    Schedule.objects.update_or_create(
+        name=f"agent.webhooks.wait:{pk}",
+        defaults={
+            "func": DELIVERY_WORK.enqueue,
+            "args": repr(([pk],)),
+            "cluster": WEBHOOKS,
+            "schedule_type": Schedule.ONCE,
+            "repeats": -1,  # deleted after it runs
+            "next_run": timezone.now() + timedelta(seconds=SLOT_WAIT_SECONDS),
+        },
     )
 
 
 def event_fanout(event_id: int) -> str:
-    """Log a delivery of the event for every webhook that receives it, and send them.
+    """Log a delivery of the event for every webhook that receives it, and queue them.
 
     Safe to run twice: a (webhook, event) pair has one delivery, sent once it is delivered.
     """
@@ -70,35 +92,67 @@ def event_fanout(event_id: int) -> str:
     if event is None:
         return "gone"
     ids = deliveries_create(event=event)
-    return webhook_deliveries_send(ids) if ids else "no webhooks"
+    enqueue_deliveries(ids)
+    return f"{len(ids)} queued" if ids else "no webhooks"
 
 
 def webhook_deliveries_send(ids: list[int]) -> str:
     """POST each delivery among ``ids`` that is due; record the answer; retry with backoff.
 
-    Each delivery is claimed (``running``, attempt counted) before its POST, so a worker killed
-    mid-request leaves it for the reconciler; a failure keeps the error on the row and
-    schedules the next attempt on this task's queue, until the last attempt fails it.
+    A delivery of a disabled webhook is failed at once (no POST, no retry). Each POST holds one
+    of its owner's slots (``WEBHOOK_MAX_CONCURRENT_PER_OWNER``); with none free the delivery
+    waits a few seconds, no attempt counted. Each delivery is claimed (``running``, attempt
+    counted) before its POST, so a worker killed mid-request leaves it for the reconciler; a
+    failure keeps the error on the row (admin and log only) and schedules the next attempt,
+    until the last attempt fails it.
     """
-    from agent.webhooks import delivery_post
-
-    claimed = DELIVERY_WORK.claim(ids)
-    rows = WebhookDelivery.objects.filter(pk__in=list(claimed)).select_related(
-        "webhook", "event", "event__user"
+    from agent.webhooks import (
+        delivery_post,
+        owner_slot,
+        webhook_record_failure,
+        webhook_record_success,
     )
-    sent = failed = 0
-    for delivery in rows:
-        attempt = claimed[delivery.pk]
-        try:
-            status = delivery_post(delivery)
-        except Exception as exc:  # noqa: BLE001 - recorded on the row and retried
-            logger.warning("webhook delivery %s failed: %s", delivery.pk, exc)
-            failed += 1
-            if DELIVERY_WORK.fail([delivery.pk], exc, attempt):
-                DELIVERY_WORK.schedule_retry([delivery.pk], attempt, queue=current_queue())
-            continue
+
+    WebhookDelivery.objects.filter(
+        pk__in=list(ids),
+        webhook__active=False,
+        delivery_state__in=[DeliveryState.PENDING, DeliveryState.FAILED],
+    ).update(
+        delivery_state=DeliveryState.FAILED,
+        # Attempts exhausted: the reconciler must not queue it again (admin: retry).
+        delivery_attempts=DELIVERY_WORK.max_attempts,
+        delivery_error="webhook disabled",
+        delivery_state_at=timezone.now(),
+    )
+    due = WebhookDelivery.objects.filter(pk__in=list(ids), webhook__active=True).values_list(
+        "pk", "webhook__owner_id"
+    )
+    sent = failed = waiting = 0
+    for pk, owner_id in due:
+        with owner_slot(owner_id) as free:
+            if not free:
+                waiting += 1
+                _wait_for_slot(pk)
+                continue
+            claimed = DELIVERY_WORK.claim([pk])
+            if pk not in claimed:
+                continue
+            delivery = WebhookDelivery.objects.select_related(
+                "webhook", "event", "event__user"
+            ).get(pk=pk)
+            try:
+                status = delivery_post(delivery)
+            except Exception as exc:  # noqa: BLE001 - recorded on the row and retried
+                logger.warning("webhook delivery %s failed: %s", pk, exc)
+                failed += 1
+                disabled = webhook_record_failure(webhook_id=delivery.webhook_id)
+                retry = DELIVERY_WORK.fail([pk], exc, claimed[pk])
+                if retry and not disabled:
+                    DELIVERY_WORK.schedule_retry([pk], claimed[pk], queue=WEBHOOKS)
+                continue
         sent += 1
-        WebhookDelivery.objects.filter(pk=delivery.pk).update(
+        webhook_record_success(webhook_id=delivery.webhook_id)
+        WebhookDelivery.objects.filter(pk=pk).update(
             **DELIVERY_WORK.done_values(), status_code=status, delivered_at=timezone.now()
         )
-    return f"{sent} delivered, {failed} failed"
+    return f"{sent} delivered, {failed} failed, {waiting} waiting for a slot"

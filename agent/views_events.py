@@ -11,14 +11,19 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.utils import timezone
-from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+)
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from agent import serializers as s
 from agent.models import EventKind, SystemEvent, Webhook, WebhookDelivery
 from agent.views import ERR_400, ERR_404, ERR_406, TAGS
-from agent.webhooks import webhook_create, webhook_delete
+from agent.webhooks import webhook_create, webhook_delete, webhook_update
 from config.api_docs import event_stream
 from config.errors import InvalidArgument, NotFound
 from config.fields import BIGINT_MAX, refuse_body
@@ -228,6 +233,32 @@ class WebhooksView(APIView):
 
 
 class WebhookDetailView(APIView):
+    parser_classes = json_parsers()
+
+    @extend_schema(
+        operation_id="agent_webhooks_update",
+        summary="Turn a webhook on or off",
+        request=s.WebhookUpdateSerializer,
+        responses={200: s.WebhookSerializer, 400: ERR_400, 404: ERR_404},
+        examples=[
+            OpenApiExample(
+                "Re-enable a disabled webhook", value={"active": True}, request_only=True
+            )
+        ],
+        tags=TAGS,
+        description="A webhook whose deliveries failed WEBHOOK_DISABLE_AFTER_FAILURES times in "
+        "a row is disabled (active false, disabled_at and disabled_reason set) and receives "
+        'nothing; {"active": true} turns it back on and clears that, {"active": false} '
+        "pauses it.",
+    )
+    def patch(self, request, user_id: str, webhook_id: int):
+        body = s.WebhookUpdateSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        hook = webhook_update(
+            owner=_user(request, user_id), webhook_id=webhook_id, **body.validated_data
+        )
+        return Response(s.WebhookSerializer(hook).data)
+
     @extend_schema(
         operation_id="agent_webhooks_delete",
         request=None,
@@ -245,7 +276,9 @@ class WebhookDeliveriesView(APIView):
         operation_id="agent_webhook_deliveries",
         responses={200: s.DeliveryListSerializer, 404: ERR_404},
         tags=TAGS,
-        description="The newest 100 deliveries of a webhook: state, attempts, last error.",
+        description="The newest 100 deliveries of a webhook: pending, delivered or failed, and "
+        "attempts. What the receiver answered or why a connection failed is not shown (it "
+        "stays in the server's log).",
     )
     def get(self, request, user_id: str, webhook_id: int):
         user = _user(request, user_id)

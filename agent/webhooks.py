@@ -4,6 +4,11 @@ Writes here are services (keyword-only ``<entity>_<action>``). Delivery runs in 
 (``agent.tasks.webhook_deliveries_send``) under the ``rag.work`` state machine: a delivery is
 claimed before the POST, retried with backoff, and failed with a visible error at the end.
 
+Targets are vetted against SSRF at creation and again at delivery (``agent.webhook_targets``);
+each POST has ``WEBHOOK_DEADLINE_SECONDS`` in all; a webhook whose POSTs keep failing is
+disabled (``WEBHOOK_DISABLE_AFTER_FAILURES``). The owner sees only whether a delivery arrived:
+a receiver's status and connection errors stay in the server's log and the admin.
+
 Receivers check ``X-Memory-Signature: sha256=<hex>``, the HMAC-SHA256 of
 ``<X-Memory-Timestamp>.<raw body>`` under the webhook's secret (see :func:`signature`), and
 may drop a timestamp older than a few minutes (replays). ``X-Memory-Event-Id`` repeats on a
@@ -12,20 +17,23 @@ retry: receivers deduplicate with it.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
 import logging
 import secrets
 import time
-from urllib.parse import urlsplit
+from contextlib import contextmanager
 
+import httpx
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, transaction
+from django.db.models import F, Q
 from django.utils import timezone
 
 from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
+from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
 
 logger = logging.getLogger(__name__)
@@ -60,17 +68,9 @@ def event_body(event: SystemEvent) -> dict:
     }
 
 
-def _check_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise InvalidArgument("url must be an http(s) URL with a host.", details={"field": "url"})
-    if parts.username or parts.password:
-        raise InvalidArgument("url must not carry credentials.", details={"field": "url"})
-
-
 def webhook_create(*, owner, url: str, kinds: list[str], all_users: bool = False) -> Webhook:
     """Register a webhook for ``owner``'s events (all users' for staff with ``all_users``)."""
-    _check_url(url)
+    check_url(url)
     if all_users and not owner.is_staff:
         raise InvalidArgument(
             "all_users is for staff clients only.", details={"field": "all_users"}
@@ -89,6 +89,41 @@ def webhook_create(*, owner, url: str, kinds: list[str], all_users: bool = False
             kinds=sorted(set(kinds)),
             all_users=all_users,
         )
+
+
+def webhook_update(*, owner, webhook_id: int, active: bool) -> Webhook:
+    """Turn one of ``owner``'s webhooks on or off; turning it on clears a disabling."""
+    hook = Webhook.objects.filter(owner=owner, pk=webhook_id).first()
+    if hook is None:
+        raise NotFound("No such webhook.")
+    hook.active = active
+    if active:
+        hook.consecutive_failures = 0
+        hook.disabled_at = None
+        hook.disabled_reason = ""
+    hook.save(update_fields=["active", "consecutive_failures", "disabled_at", "disabled_reason"])
+    return hook
+
+
+def webhook_record_success(*, webhook_id: int) -> None:
+    """Note a delivered POST: the run of failures is over."""
+    Webhook.objects.filter(pk=webhook_id, consecutive_failures__gt=0).update(consecutive_failures=0)
+
+
+def webhook_record_failure(*, webhook_id: int) -> bool:
+    """Count a failed POST; disable the webhook at the limit. Return whether it is disabled now."""
+    limit = settings.WEBHOOK_DISABLE_AFTER_FAILURES
+    Webhook.objects.filter(pk=webhook_id).update(consecutive_failures=F("consecutive_failures") + 1)
+    disabled = Webhook.objects.filter(
+        pk=webhook_id, active=True, consecutive_failures__gte=limit
+    ).update(
+        active=False,
+        disabled_at=timezone.now(),
+        disabled_reason=f"disabled after {limit} consecutive failed deliveries",
+    )
+    if disabled:
+        logger.warning("webhook %s disabled after %s consecutive failures", webhook_id, limit)
+    return bool(disabled)
 
 
 def webhook_delete(*, owner, webhook_id: int) -> None:
@@ -119,33 +154,92 @@ def deliveries_create(*, event: SystemEvent) -> list[int]:
     return ids
 
 
+class DeliveryFailed(Exception):
+    """A POST that did not end in a 2xx answer (the message is for the server's log only)."""
+
+
+async def _post(url: str, *, headers: dict, body: bytes, sni: str) -> int:
+    # trust_env=False: no proxy from the environment may carry the POST elsewhere. Only the
+    # status line and headers are awaited; the body is never read.
+    async with httpx.AsyncClient(trust_env=False, follow_redirects=False) as client:
+        request = client.build_request(
+            "POST", url, content=body, headers=headers, extensions={"sni_hostname": sni}
+        )
+        response = await client.send(request, stream=True)
+        await response.aclose()
+        return response.status_code
+
+
+def _post_within(deadline: float, url: str, **kwargs) -> int:
+    """Run the POST to completion or cancel it at ``deadline`` seconds, whatever it waits on."""
+    try:
+        return asyncio.run(asyncio.wait_for(_post(url, **kwargs), timeout=deadline))
+    except TimeoutError:
+        raise DeliveryFailed(
+            f"no answer within {settings.WEBHOOK_DEADLINE_SECONDS:g} s (deadline)"
+        ) from None
+    except httpx.HTTPError as exc:
+        raise DeliveryFailed(f"{type(exc).__name__}: {exc}") from None
+
+
 def delivery_post(delivery: WebhookDelivery) -> int:
     """POST the delivery's event to its webhook; return the status, raise on failure.
 
-    Anything but a 2xx answer is a failure (raised as ``RuntimeError`` with the status), so
-    the caller records it and retries.
+    The host is resolved and vetted once (``pin``) and the connection goes to that address,
+    with the name in Host and TLS SNI (the certificate is checked against the name). The whole
+    POST, connect to answer, has ``WEBHOOK_DEADLINE_SECONDS``. Anything but a 2xx answer, a
+    refused target included, raises ``DeliveryFailed`` or ``InvalidArgument`` before or instead
+    of a connection, so the caller records it and retries.
     """
-    import httpx
-
+    started = time.monotonic()
+    target = pin(delivery.webhook.url)
+    remaining = settings.WEBHOOK_DEADLINE_SECONDS - (time.monotonic() - started)
+    if remaining <= 0:
+        raise DeliveryFailed("name resolution used up the deadline")
     body = json.dumps(event_body(delivery.event), ensure_ascii=False).encode()
     stamp = str(int(time.time()))
     headers = {
+        "Host": target.host_header(),
         "Content-Type": "application/json",
         "User-Agent": "semantic-memory-webhooks/1",
         TIMESTAMP_HEADER: stamp,
         EVENT_ID_HEADER: str(delivery.event_id),
         SIGNATURE_HEADER: signature(delivery.webhook.secret, stamp, body),
     }
-    response = httpx.post(
-        delivery.webhook.url,
-        content=body,
-        headers=headers,
-        timeout=settings.WEBHOOK_TIMEOUT_SECONDS,
-        follow_redirects=False,
+    status = _post_within(
+        remaining, target.url(delivery.webhook.url), headers=headers, body=body, sni=target.host
     )
-    if not 200 <= response.status_code < 300:
-        raise RuntimeError(f"receiver answered {response.status_code}")
-    return response.status_code
+    if not 200 <= status < 300:
+        raise DeliveryFailed(f"receiver answered {status}")
+    return status
+
+
+# Advisory lock namespace of the per-owner delivery slots ("WHK" in ASCII).
+_SLOT_LOCK_SPACE = 0x57484B
+
+
+@contextmanager
+def owner_slot(owner_id: int):
+    """Hold one of the owner's ``WEBHOOK_MAX_CONCURRENT_PER_OWNER`` delivery slots, or yield False.
+
+    A slot is a PostgreSQL session advisory lock: it holds across workers and machines and is
+    released with the connection if the worker dies mid-POST.
+    """
+    cap = max(1, settings.WEBHOOK_MAX_CONCURRENT_PER_OWNER)
+    held = None
+    with connection.cursor() as cursor:
+        for slot in range(cap):
+            key = (owner_id * cap + slot) % 2**31
+            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_SLOT_LOCK_SPACE, key])
+            if cursor.fetchone()[0]:
+                held = key
+                break
+    try:
+        yield held is not None
+    finally:
+        if held is not None:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_SLOT_LOCK_SPACE, held])
 
 
 def delivery_retry(*, delivery_ids: list[int]) -> int:

@@ -217,6 +217,9 @@ AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 # takes interactive work and the other way round, so a user's write never waits behind an import.
 Q_WORKERS_INTERACTIVE = env_int("Q_WORKERS_INTERACTIVE", 2)
 Q_WORKERS_BULK = env_int("Q_WORKERS_BULK", 1)
+# Webhook deliveries have their own cluster: a receiver that hangs holds one of these workers
+# (for WEBHOOK_DEADLINE_SECONDS at most), never an interactive or a bulk one.
+Q_WORKERS_WEBHOOKS = env_int("Q_WORKERS_WEBHOOKS", 2)
 Q_CLUSTER = {
     "name": "interactive",
     "orm": "default",
@@ -237,6 +240,7 @@ Q_CLUSTER = {
     "label": "Tasks",
     "ALT_CLUSTERS": {
         "bulk": {"workers": Q_WORKERS_BULK, "queue_limit": Q_WORKERS_BULK},
+        "webhooks": {"workers": Q_WORKERS_WEBHOOKS, "queue_limit": Q_WORKERS_WEBHOOKS},
     },
 }
 # Q_BROKER_URL=redis://host:6379/0 runs both queues' clusters on Redis instead of the database
@@ -267,11 +271,23 @@ WRITING_DEBOUNCE_WORKER_WAIT = env_float("WRITING_DEBOUNCE_WORKER_WAIT", 10.0)
 TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)
 
 # --- Event delivery (agent: events stream and webhooks; lead, issue 13) ---
-# A webhook receiver has this long to answer each POST; a delivery is tried this many times,
-# the waits between doubling from WEBHOOK_BACKOFF_SECONDS, then it is failed (admin: retry).
-WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 5.0)
+# A POST to a webhook has this long in all (connect, send, wait for the answer's headers),
+# however the receiver dribbles; a delivery is tried this many times, the waits between
+# doubling from WEBHOOK_BACKOFF_SECONDS, then it is failed (admin: retry).
+WEBHOOK_DEADLINE_SECONDS = env_float("WEBHOOK_DEADLINE_SECONDS", 10.0)
 WEBHOOK_MAX_ATTEMPTS = env_int("WEBHOOK_MAX_ATTEMPTS", 5)
 WEBHOOK_BACKOFF_SECONDS = env_float("WEBHOOK_BACKOFF_SECONDS", 30.0)
+# A webhook whose POSTs failed this many times in a row is disabled (active false, with the
+# time and reason); its owner turns it back on with PATCH .../webhooks/{id} {"active": true}.
+WEBHOOK_DISABLE_AFTER_FAILURES = env_int("WEBHOOK_DISABLE_AFTER_FAILURES", 10)
+# At most this many POSTs to one owner's webhooks run at once (across all workers): one user's
+# slow receivers never take every webhook worker.
+WEBHOOK_MAX_CONCURRENT_PER_OWNER = env_int("WEBHOOK_MAX_CONCURRENT_PER_OWNER", 1)
+# Webhook targets (agent/webhook_targets.py, docs/SECURITY.md): plain http only in development;
+# private, loopback and link-local addresses and unusual ports never, unless this is set (a
+# development machine or the tests, whose receivers listen on 127.0.0.1).
+WEBHOOK_ALLOW_HTTP = env_bool("WEBHOOK_ALLOW_HTTP", DEBUG)
+WEBHOOK_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOK_ALLOW_PRIVATE_TARGETS", False)
 # An events stream checks for new events this often and holds a connection at most this long
 # (the client reconnects with Last-Event-ID and misses nothing): a thread of the web server is
 # never held for ever.

@@ -36,3 +36,7 @@ EVENTS_STREAM_MAX_SECONDS = float(os.environ.get("TEST_EVENTS_STREAM_MAX_SECONDS
 # WhiteNoise warns on every test client when STATIC_ROOT is missing (a fresh clone has not run
 # collectstatic yet): 678 warnings a run that hid the ones that matter. It is gitignored.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
+# Webhook receivers of the tests listen on 127.0.0.1 over plain http; the SSRF tests turn these
+# off again.
+WEBHOOK_ALLOW_HTTP = True
+WEBHOOK_ALLOW_PRIVATE_TARGETS = True

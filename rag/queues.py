@@ -3,7 +3,9 @@
 ``interactive``: work a user is waiting for (a chat message's embedding, a created or edited
 activity's indexing, an edited chapter's chunking, the heartbeat). ``bulk``: work nobody waits
 for second by second (demo loads, many-row imports, summaries, the retention sweep, scheduled
-digests). Each queue has its own django-q2 cluster (``Q_CLUSTER`` and its ``ALT_CLUSTERS`` in
+digests). ``webhooks``: POSTs to users' webhook receivers, whose speed is theirs to choose (each
+bounded by ``WEBHOOK_DEADLINE_SECONDS``), so a slow receiver never delays anybody's own work.
+Each queue has its own django-q2 cluster (``Q_CLUSTER`` and its ``ALT_CLUSTERS`` in
 config/settings.py; ``manage.py serve`` starts one ``qcluster`` per queue), so a pile of bulk
 work never delays an interactive task: the interactive workers never see it.
 
@@ -20,7 +22,8 @@ from django.db import transaction
 
 INTERACTIVE = "interactive"
 BULK = "bulk"
-QUEUES = (INTERACTIVE, BULK)
+WEBHOOKS = "webhooks"
+QUEUES = (INTERACTIVE, BULK, WEBHOOKS)
 
 # A write of more rows than this at once is an import, not a user waiting: it goes to bulk.
 INTERACTIVE_MAX_ROWS = 20

@@ -46,7 +46,7 @@ def register_rag_schedules(sender, **kwargs):
     """Schedule every minute the worker heartbeat on each queue and the work reconciler."""
     from django_q.models import Schedule
 
-    from rag.queues import BULK, INTERACTIVE
+    from rag.queues import BULK, INTERACTIVE, WEBHOOKS
 
     ensure_schedule(
         "rag.tasks.work_reconcile",
@@ -68,6 +68,14 @@ def register_rag_schedules(sender, **kwargs):
         BULK,
         name="rag.worker_heartbeat.bulk",
         queue=BULK,
+        schedule_type=Schedule.MINUTES,
+        minutes=1,
+    )
+    ensure_schedule(
+        "rag.tasks.worker_heartbeat",
+        WEBHOOKS,
+        name="rag.worker_heartbeat.webhooks",
+        queue=WEBHOOKS,
         schedule_type=Schedule.MINUTES,
         minutes=1,
     )

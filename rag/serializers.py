@@ -41,8 +41,8 @@ class HealthSerializer(serializers.Serializer):
     )
     worker_queues = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
-        help_text="Seconds since each queue's cluster (interactive, bulk) was last seen; null: "
-        "never. A queue not seen for 5 minutes makes the status degraded.",
+        help_text="Seconds since each queue's cluster (interactive, bulk, webhooks) was last "
+        "seen; null: never. A queue not seen for 5 minutes makes the status degraded.",
     )
     embedding = HealthEmbeddingSerializer()
     llm = serializers.DictField()

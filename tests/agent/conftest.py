@@ -9,11 +9,23 @@
 - ``fake_llm``: a running ``FakeOpenAIServer`` with ``settings.RAG_LLM`` pointed at it (the
   cached provider is reset on entry and exit); script turns with ``fake_llm.chat_script``.
 - ``SHANGHAI``: a location near People's Square, where most demo activities are.
+- ``receiver``: a webhook receiver on 127.0.0.1 recording each POST, answering ``.status``.
+- ``tarpit``: ``tarpit(mode)``, a URL on 127.0.0.1 that accepts and never answers ("silent")
+  or dribbles a header byte every 0.2 s for ever ("dribble").
+- ``fake_dns``: ``fake_dns[name] = [addresses]``; webhook name lookups read it (no real DNS)
+  and are counted in ``fake_dns.lookups``.
+- ``no_connect``: the list of addresses any socket of this process tried to connect to (no
+  connection is ever made: it raises instead).
+- ``strict_targets``: production's webhook target rules (https only, public addresses only).
 """
 
 from __future__ import annotations
 
 import json
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -71,3 +83,124 @@ def make_activity_for(db):
         return activity_create(creator=creator, **values)
 
     return factory
+
+
+class Receiver:
+    """A webhook receiver on a real port: records each POST; answers ``status``."""
+
+    def __init__(self):
+        self.requests: list[dict] = []
+        self.status = 200
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                outer.requests.append({"headers": dict(self.headers), "body": body})
+                self.send_response(outer.status)
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.port = self.server.server_port
+        self.url = f"http://127.0.0.1:{self.port}/hook"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def receiver():
+    """A running webhook receiver (see :class:`Receiver`)."""
+    r = Receiver()
+    yield r
+    r.close()
+
+
+@pytest.fixture
+def tarpit():
+    """Return ``tarpit(mode) -> url``: a listener on 127.0.0.1 that never finishes an answer."""
+    stop = threading.Event()
+    listeners = []
+
+    def serve(listener, mode):
+        listener.settimeout(0.2)
+        held = []
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except TimeoutError:
+                continue
+            held.append(conn)
+            if mode == "dribble":
+                conn.sendall(b"HTTP/1.1 200 OK\r\n")
+                while not stop.is_set():  # each byte comes well within any per-read timeout
+                    try:
+                        conn.sendall(b"X")
+                    except OSError:
+                        break
+                    time.sleep(0.2)
+        for conn in held:
+            conn.close()
+
+    def start(mode: str = "silent") -> str:
+        listener = socket.create_server(("127.0.0.1", 0))
+        listeners.append(listener)
+        threading.Thread(target=serve, args=(listener, mode), daemon=True).start()
+        return f"http://127.0.0.1:{listener.getsockname()[1]}/hook"
+
+    yield start
+    stop.set()
+    time.sleep(0.3)
+    for listener in listeners:
+        listener.close()
+
+
+class FakeDNS(dict):
+    """Name -> addresses for webhook lookups; a name not in it does not resolve."""
+
+    def __init__(self):
+        super().__init__()
+        self.lookups: list[str] = []
+
+    def resolve(self, host: str, port: int) -> list[str]:
+        self.lookups.append(host)
+        if host not in self:
+            raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+        return list(self[host])
+
+
+@pytest.fixture
+def fake_dns(monkeypatch):
+    """Answer the webhook code's name lookups from a dict (see :class:`FakeDNS`)."""
+    from agent import webhook_targets
+
+    dns = FakeDNS()
+    monkeypatch.setattr(webhook_targets, "resolve", dns.resolve)
+    return dns
+
+
+@pytest.fixture
+def no_connect(monkeypatch):
+    """Record (and refuse) every socket connection attempt; return the list of addresses."""
+    attempts: list = []
+
+    def refuse(sock, address):
+        attempts.append(address)
+        raise ConnectionRefusedError("no_connect fixture: connection attempted")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    return attempts
+
+
+@pytest.fixture
+def strict_targets(settings):
+    """Apply production's webhook target rules (the test settings allow local receivers)."""
+    settings.WEBHOOK_ALLOW_HTTP = False
+    settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
+    return settings

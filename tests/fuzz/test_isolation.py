@@ -51,6 +51,7 @@ NOT_READS = {
     "memory_context_entry_delete",
     "agent_webhooks_create",
     "agent_webhooks_delete",
+    "agent_webhooks_update",
     "health",  # no user data
 }
 

@@ -36,8 +36,9 @@ def test_health_reports_each_queue_and_degrades_when_one_stopped(anon_client):
 
     worker_heartbeat("interactive")
     worker_heartbeat("bulk")
+    worker_heartbeat("webhooks")
     body = anon_client.get("/api/health").json()
-    assert set(body["worker_queues"]) == {"interactive", "bulk"}
+    assert set(body["worker_queues"]) == {"interactive", "bulk", "webhooks"}
     assert body["status"] == "ok"
     # The interactive cluster died ten minutes ago; the bulk one keeps beating.
     WorkerHeartbeat.objects.filter(name="interactive").update(

@@ -102,13 +102,18 @@ def test_keep_db_leaves_the_embedded_database_running(pg_dir):
 
 @pytest.fixture
 def serve_workers(worker_env, tmp_path):
-    """Start ``serve --no-web`` (one cluster per queue, 1 bulk worker) on the test database."""
+    """Start ``serve --no-web`` (a cluster per queue; 1 bulk, 1 webhooks worker) on the test DB."""
     from tests.rag.process_helpers import kill_group, start, wait_for_clusters
 
     log = tmp_path / "serve.log"
-    env = {**worker_env, "Q_WORKERS_INTERACTIVE": "2", "Q_WORKERS_BULK": "1"}
+    env = {
+        **worker_env,
+        "Q_WORKERS_INTERACTIVE": "2",
+        "Q_WORKERS_BULK": "1",
+        "Q_WORKERS_WEBHOOKS": "1",
+    }
     process = start(env, "serve", "--no-web", log=log)
-    procs = wait_for_clusters(process, clusters=2, workers=3, log=log, forked=True)
+    procs = wait_for_clusters(process, clusters=3, workers=4, log=log, forked=True)
     yield process, procs, log
     kill_group(process)
 

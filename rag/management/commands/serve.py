@@ -1,8 +1,8 @@
 """``manage.py serve`` (what ``make run`` starts): the web server and one worker cluster per queue.
 
 One process loads everything once (Django, every app's views, jieba's dictionary, the static
-files' index) and then forks: one django-q2 cluster per queue (interactive, bulk) and the web
-server, gunicorn with gthread workers (``WEB_PROCESSES`` x ``WEB_THREADS``). Every process
+files' index) and then forks: one django-q2 cluster per queue (interactive, bulk, webhooks) and
+the web server, gunicorn with gthread workers (``WEB_PROCESSES`` x ``WEB_THREADS``). Every process
 shares those pages copy-on-write (docs/SERVING.md: why this server, and the memory it saves).
 Each web process runs its first embedding before it accepts a connection (rag.warmup).
 Ctrl-C or SIGTERM stops them all within ``Q_STOP_TIMEOUT`` + 2 s (and the embedded database,
@@ -171,8 +171,8 @@ def run_web(addr: str, application) -> None:
 class Command(BaseCommand):
     help = (
         "Run the web server (gunicorn, gthread) and one django-q2 cluster per queue "
-        "(interactive, bulk); Ctrl-C or SIGTERM stops them all (and the embedded database, "
-        "unless --keep-db)."
+        "(interactive, bulk, webhooks); Ctrl-C or SIGTERM stops them all (and the embedded "
+        "database, unless --keep-db)."
     )
 
     def add_arguments(self, parser):
