@@ -29,3 +29,14 @@ def test_explore_reads_english_time_and_place():
     assert arguments["nearby"] is True and "radiusInKm" not in arguments
     assert arguments["query"] == "board games"
     assert arguments["timeRange"]["end"].endswith("23:59:59+08:00")
+
+
+def test_explore_searches_what_is_wanted_without_asking_words():
+    [(_, arguments)] = plan_explore(SimpleNamespace(message="周末想找个玩水的地方"), [])
+    assert arguments["query"] == "玩水" and "timeRange" in arguments
+
+
+def test_explore_searches_what_is_wanted_in_english():
+    message = "looking for somewhere to play in the water this weekend"
+    [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
+    assert arguments["query"] == "play in the water" and "timeRange" in arguments
