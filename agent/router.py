@@ -57,7 +57,11 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"删除?(?:掉)?(?:我|这个|那个)|报名名单|修改(?:我的)?报名|我发起的|我创建的|我组织的|"
             r"我(?:明天|今天|周末|这周|下周)?有(?:什么|几个)?(?:活动|安排)|我(?:发起|创建|组织|发布|报)的|"
             r"删(?:除|掉)|草稿箱|我的草稿|提醒我|"
-            r"\bmy (?:events|activities|schedule)\b|\bcancel\b"
+            # Not going any more / what I signed up for (agent/data/intents.jsonl, dev split).
+            r"不(?:想|打算|准备)?(?:参加|去)了|去不成|退了|(?:之前|上次|已经|我)报(?:了|过)?的|"
+            r"报了(?:什么|哪些|几个)|"
+            r"\bmy (?:events|activities|schedule|spot|place|bookings?)\b|\bcancel\b|"
+            r"\bsigned up\b|\bdrop out\b"
         ),
         1.0,
     ),
@@ -67,7 +71,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"发起|创建|组织(?:一个|一场|个)?|组个?局|办(?:一)?个|新建|发布|发出去|建一个|"
             r"搞个|搞一个|(?:地点|时间|人数|标题|名字|描述)(?:再)?(?:改|换|定|设)|改成|改到|"
             r"往后推|往前挪|推迟|提前(?:到|一)|生成.*标题|草稿|确认.*发|按这个|标签|精简|润色|"
-            r"\b(?:create|organi[sz]e|host|set the)\b"
+            r"张罗|攒(?:个|一个)?局|开(?:一)?个.{0,4}(?:会|局|趴|派对)|自己(?:组|攒|办|搞)|"
+            r"\b(?:create|organi[sz]e|host|set the)\b|"
+            r"\bstart (?:a|an) (?:new )?(?:event|activity)\b|\bnew (?:event|activity)\b"
         ),
         0.9,
     ),
@@ -76,7 +82,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         re.compile(
             r"搭子|找(?:个)?人|约人|伙伴|旅伴|同好|陪我|组队|队友|谁(?:跟|和)我|一起去?|"
             r"有人.{0,8}吗|认识.{0,8}(?:的人|朋友)|(?:有没有|找).{0,12}的(?:朋友|人)|"
-            r"\b(?:partner|buddy|someone to|with me)\b"
+            r"一块儿|一块去|结伴|搭个?伴|"
+            r"\b(?:partner|buddy|someone to|with me)\b|\banyone (?:up for|keen|free|fancy)\b"
         ),
         0.8,
     ),
@@ -86,17 +93,23 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"推荐|附近|有什么(?:活动|好玩|可以|地方|安排)|有没有.{0,10}(?:活动|地方|去处|的吗)|"
             r"去哪|哪里(?:有|可以|好玩)|好玩的|周末.{0,4}(?:干嘛|做什么|去)|找(?:个|点).{0,8}(?:地方|活动)|"
             r"适合.{0,10}(?:活动|地方|吗)|地图|换一批|还有别的|类似的|看看.{0,6}有什么|"
+            # A thing to find, not a person or an event to organise: 想找个轻松的小局玩玩.
+            r"(?:找|有没有|有什么|有啥)(?:个|点|那种|些)?.{0,8}?(?:小局|的局|体验|课)|"
             r"\b(?:find|recommend|things to do|nearby)\b"
         ),
         0.7,
     ),
+    # Asking for activities outright outranks PARTNER's "认识...的人"
+    # (想认识做创业的人，有相关活动吗).
+    (EXPLORE, re.compile(r"有(?:相关|类似|这类|这种|这样)的?活动"), 0.85),
     (
         CHAT,
         re.compile(
             r"谢谢|多谢|哈哈|心情|难过|伤心|失恋|压力|好累|无聊|天气|下雨|晚安|早安|早上好|"
             r"^你(?!们)|你(?:是|会|能|觉得|喜欢)|"
             r"^我(?:不吃|吃素|是素食|不喝|(?:很|也|比较)?(?:不)?喜欢)|"
-            r"\b(?:thanks|thank you|hello|hi)\b"
+            r"什么都不想(?:干|做)|就想躺|躺平|"
+            r"\b(?:thanks|thank you|hello|hi|weather|how are you)\b"
         ),
         0.6,
     ),
