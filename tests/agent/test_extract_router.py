@@ -159,3 +159,26 @@ def test_router_survives_an_embedding_outage(monkeypatch):
     finally:
         monkeypatch.undo()
         router.reset_examples()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("想找个轻松的小局玩玩", "EXPLORE"),
+        ("我不想参加周六那个徒步了", "MANAGE"),
+        ("cancel my spot in Saturday's hike", "MANAGE"),
+    ],
+)
+def test_router_routes_by_what_the_person_wants_done(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
+def test_only_the_dev_split_serves_as_router_examples():
+    from agent.router import dev_examples
+
+    texts = {row["text"] for row in dev_examples()}
+    assert "我不想参加周六那个徒步了" in texts  # dev
+    assert "周五那个烧烤我去不成了" not in texts  # test
