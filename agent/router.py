@@ -104,6 +104,17 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         ),
         0.7,
     ),
+    # Asking for a place in a listed activity: EXPLORE offered it ("想报名哪个"), its join tool
+    # takes it. Below MANAGE's 取消报名 and 报名了什么.
+    (
+        EXPLORE,
+        re.compile(
+            r"(?:我要|我想|帮我|给我|想)报名(?!了)|报名(?:第|这|那)|算我一个|\bsign me up\b|"
+            r"\bjoin (?:the|this|that)\b|\bbook me\b",
+            re.IGNORECASE,
+        ),
+        0.95,
+    ),
     # Asking for activities outright outranks PARTNER's "认识...的人"
     # (想认识做创业的人，有相关活动吗).
     (
