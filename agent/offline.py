@@ -250,7 +250,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     unknown = bool(result["meta"].get("nearbyUnknown"))
     first = calls[0]["arguments"]
     if not items:
-        topic = first.get("query") or ""
+        topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
         # The planner already dropped the time and distance limits (when they limited anything):
         # an empty answer is about the topic, so it never asks to loosen them.
         widened = len(calls) > 1
