@@ -242,6 +242,10 @@ def _activity_line(i: int, item: dict, english: bool = False) -> str:
     return f"{i}. {item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
 
 
+# The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
+LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
+
+
 def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     """Return the answer to a search: the results, or why there are none, in the user's language."""
     english = is_english(ctx.message)
@@ -253,21 +257,22 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
         # The planner already dropped the time and distance limits (when they limited anything):
         # an empty answer is about the topic, so it never asks to loosen them.
-        widened = len(calls) > 1
+        dropped = set(first) - set(calls[-1]["arguments"])
+        limits = [(en, zh) for k, en, zh in LIMIT_WORDS if k in dropped]
         if english:
             head = f'I found no activities about "{topic}"' if topic else "I found no activities"
             if unknown:
                 head += " (I don't know where you are, so I looked everywhere)"
-            elif widened:
-                head += ", even without the time and distance limits"
+            elif limits:
+                head += f", even without the {' and '.join(en for en, _ in limits)} limit"
             return (
                 head + ". There may be none of this kind right now; try describing it another way?"
             )
         head = f"没有找到和「{topic}」相关的活动" if topic else "没有找到符合的活动"
         if unknown:
             head += "（还不知道你的位置，已经按全城找过）"
-        elif widened:
-            head += "，去掉时间和距离限制也没有"
+        elif limits:
+            head += f"，去掉{'和'.join(zh for _, zh in limits)}限制也没有"
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？"
     notes = []
     if unknown:
@@ -278,13 +283,12 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         )
     if len(calls) > 1:
         dropped = set(first) - set(calls[-1]["arguments"])
-        words = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
         if english:
-            widened = " and ".join(en for k, en, _ in words if k in dropped)
+            widened = " and ".join(en for k, en, _ in LIMIT_WORDS if k in dropped)
             notes.append(f"nothing matched as asked, so I dropped the {widened} limit")
         else:
             notes.append(
-                "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in words if k in dropped)
+                "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
             )
     lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
     if english:
@@ -424,13 +428,19 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 else "你这段时间的活动：" + "、".join(f"「{a['title']}」" for a in items[:5])
             )
         if not items:
+            if english:
+                return "You have no activities here yet. Shall I find one or organise one?"
             return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
         lines = []
         for i, item in enumerate(items[:5]):
+            when = _when_text(item["startAt"], english)
+            if english:
+                role = "organising" if item["role"] == "creator" else "joined"
+                lines.append(f"{i + 1}. {item['title']} ({role}, {item['status']}): {when}")
+                continue
             role = "发起" if item["role"] == "creator" else "报名"
-            when = _when_text(item["startAt"])
             lines.append(f"{i + 1}. {item['title']}（{role}，{item['status']}）：{when}")
-        return "你的活动：\n" + "\n".join(lines)
+        return ("Your activities:\n" if english else "你的活动：\n") + "\n".join(lines)
     if name == "leaveActivity":
         title = result["activity"]["title"]
         if english:

@@ -76,7 +76,7 @@ def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
         _search({"query": "学量子力学"}, []),
     ]
     reply = compose(get_agent_mode("EXPLORE"), ctx, calls, [])
-    assert reply.startswith("没有找到和「学量子力学」相关的活动，去掉时间和距离限制也没有。")
+    assert reply.startswith("没有找到和「学量子力学」相关的活动，去掉时间限制也没有。")
     assert "放宽" not in reply
 
 
