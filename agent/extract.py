@@ -111,7 +111,8 @@ def mentions_nearby(text: str) -> bool:
 # former filler pattern and the phrasings of the journeys issue; checked on the cases of
 # tests/agent/test_extract_router.py. No labelled set (and no test split) was used to tune it.
 _FILLER_TEXT = """
-    我 我们 我要 你 想 想要 要 想去 想找 我想 帮 帮我 给 给我 麻烦 请 推荐 推荐一下 介绍 一下 一些 几个
+    我 我们 我要 你 想 想要 要 想去 想找 我想 帮 帮我 给 给我 麻烦 请 推荐 推荐一下 介绍
+    一下 一些 几个
     一个 一场 一次 个 点 找 找个 找点 找些 找一下 找找 搜 搜搜 看 看看 瞧瞧 有 有没有 没有 有什么
     有啥 什么 啥 哪里 哪儿 哪 去哪 去哪儿 去处 地方 地儿 活动 能 能不能 可以 可以去 去 好玩 好玩儿
     适合 吗 呢 吧 呀 啊 嘛 哦 么 呗 报名 参加 加入 那个 这个 那场 这场
