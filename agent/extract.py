@@ -105,25 +105,67 @@ def mentions_nearby(text: str) -> bool:
     return read(text).nearby
 
 
-_FILLER_RE = re.compile(
-    r"帮我|给我|麻烦|请|推荐|一下|一些|几个|一个|一场|一次|有没有|有什么|有啥|什么|哪里|哪儿|去哪|可以去的?|"
-    r"我想|想要|想去|想找|找个|找点|找一?下|看看|能不能|可以|活动|的地方|地方|好玩的|吗|呢|吧|呀|啊|"
-    r"[？?！!，,。.、~～\s]"
-)
-
-
+# Words of asking, not of what is asked for. Removed as whole jieba words (precise mode), never
+# as substrings: "想找个玩水的地方" is cut 想/找个/玩水/的/地方, so removing 想, 找个 and 地方
+# leaves 玩水, where a substring pattern matching 想找 first left "个玩水". Written from the
+# former filler pattern and the phrasings of the journeys issue; checked on the cases of
+# tests/agent/test_extract_router.py. No labelled set (and no test split) was used to tune it.
+_FILLER_TEXT = """
+    我 我们 我要 你 想 想要 要 想去 想找 我想 帮 帮我 给 给我 麻烦 请 推荐 推荐一下 介绍
+    一下 一些 几个
+    一个 一场 一次 个 点 找 找个 找点 找些 找一下 找找 搜 搜搜 看 看看 瞧瞧 有 有没有 没有 有什么
+    有啥 什么 啥 哪里 哪儿 哪 去哪 去哪儿 去处 地方 地儿 活动 能 能不能 可以 可以去 去 好玩 好玩儿
+    适合 吗 呢 吧 呀 啊 嘛 哦 么 呗 报名 参加 加入 那个 这个 那场 这场
+"""
+FILLER_WORDS = frozenset(_FILLER_TEXT.split())
+# Asking phrases in English (whole words); what remains is what the person wants to do.
 _EN_FILLER_RE = re.compile(
-    r"\b(?:what'?s(?:\s+on|\s+happening)?|what\s+is|find\s+me|show\s+me|looking\s+for|"
-    r"recommend|suggest|please|anything|something|any|things\s+to\s+do)\b",
+    r"\b(?:i'?m\s+|we'?re\s+)?(?:looking\s+for|searching\s+for)\b|"
+    r"\b(?:i|we)\s+(?:would\s+like|'d\s+like|want|wanna|need)(?:\s+to)?\b|"
+    r"\b(?:can|could)\s+you\b|\b(?:is|are)\s+there\b|\bwhere\s+can\s+(?:i|we)\b|"
+    r"\bwhat'?s(?:\s+on|\s+happening)?\b|\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
+    r"\b(?:sign\s+me\s+up|book\s+me)(?:\s+(?:for|on|in))?\b|\bjoin\b|"
+    r"\b(?:recommend|suggest|please|anything|something|somewhere|some\s+place|a\s+place|"
+    r"places?|any|things?\s+to\s+do|to\s+do|go|some|me)\b",
     re.IGNORECASE,
 )
+_EN_EDGE_RE = re.compile(r"^(?:to|a|an|the|for|of)\b\s*|\s*\b(?:to|for|of|a|an|the)$", re.I)
+_PUNCT_RE = re.compile(r"[？?！!，,。.、~～：:；;]")
+
+
+def _strip_edges(phrase: str) -> str:
+    """Return a phrase without 的 and English particles left at either end."""
+    previous = None
+    while phrase != previous:
+        previous = phrase
+        phrase = _EN_EDGE_RE.sub("", phrase.strip("的 ")).strip()
+    return phrase
 
 
 def semantic_query(text: str, now: datetime | None = None) -> str:
-    """Return the part of a message worth embedding: without time, place and filler words."""
-    stripped = _FILLER_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
-    stripped = re.sub(r"^的|的$", "", " ".join(stripped.split()).strip()).strip()
-    return stripped
+    """Return the part of a message worth embedding: without time, place and asking words.
+
+    The rest of the message (``rag.understand`` took out time and place) is cut into words by
+    jieba; asking words (:data:`FILLER_WORDS`) are dropped, each remaining run of words is kept
+    as written, and 的 left dangling at a run's ends goes ("玩水的地方" -> "玩水").
+    """
+    from rag.text import cut_as_written
+
+    rest = _PUNCT_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
+    runs: list[str] = []
+    current = ""
+    for word in cut_as_written(rest):
+        if word.strip() and word.strip().lower() not in FILLER_WORDS:
+            current += word
+            continue
+        if word.strip() and current:  # a filler word ends the run; a space only separates
+            runs.append(current)
+            current = ""
+        elif current:
+            current += word
+    runs.append(current)
+    phrases = [p for p in (_strip_edges(run) for run in runs) if p]
+    return " ".join(" ".join(phrases).split())
 
 
 # --- Counts and titles --------------------------------------------------------------------

@@ -3,13 +3,16 @@
 Used when no LLM is configured (and as the fallback when the LLM fails before answering). Each
 ``plan_*`` function returns the tool calls ``[(name, arguments)]`` for a message, taking earlier
 tool results into account where a second call depends on the first (MANAGE's cancel needs the
-activity id found by the listing); ``compose`` turns the results into a Chinese answer.
+activity id found by the listing, EXPLORE's join the id found by the search); ``compose`` turns
+the results into an answer, for EXPLORE and MANAGE in the user's language (English when the
+message has no Chinese), else in Chinese.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 
 from django.utils import timezone
 
@@ -20,7 +23,25 @@ from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
 from agent.triggers import deadline_of
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
-CANCEL_RE = re.compile(r"取消|退出|退掉|不去了|去不了|删除|删掉")
+# Not going any more: leave (a joined activity) or cancel (one the user organises).
+CANCEL_RE = re.compile(
+    r"取消|退出|退掉|退了|不去了|去不了|去不成|删除|删掉|不(?:想|打算|准备|再)?参加|"
+    r"\bcancel\b|\bcan'?t make it\b|\bdrop out\b|\bleave\b",
+    re.IGNORECASE,
+)
+# Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
+JOIN_RE = re.compile(
+    r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
+    re.IGNORECASE,
+)
+CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+
+
+def is_english(message: str) -> bool:
+    """Return whether to answer in English (the message has no Chinese character)."""
+    return bool(message.strip()) and not CJK_RE.search(message)
+
+
 TITLE_RE = re.compile(
     r"(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)[「“\"]?([^」”\"，,。！!？?]{2,40})"
 )
@@ -50,10 +71,17 @@ def _start_at(time_range: extract.TimeRange | None) -> str | None:
 def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Search with the semantic part of the message, its time range and "nearby"."""
     if done:
-        # Nothing found: widen step by step, first the place, then the time.
         last = done[-1]
+        if last["name"] != "exploreNearby":
+            return []
+        found = last["result"].get("results") or []
+        if found and JOIN_RE.search(ctx.message):
+            # A join names the activity: take the one result the message clearly points to.
+            target = _best_match(ctx.message, found)
+            return [("joinActivity", {"activityId": target["id"]})] if target else []
+        # Nothing found: widen step by step, first the place, then the time.
         relaxed = dict(last["arguments"])
-        if last["result"].get("results") or "error" in last["result"]:
+        if found or "error" in last["result"]:
             return []
         # Without a known location "nearby" filtered nothing, so dropping it would only repeat
         # the same search.
@@ -165,6 +193,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if cancel and len(done) == 1:
         target = _best_match(ctx.message, done[0]["result"].get("activities") or [])
         if target and target["status"] != "cancelled":
+            if target.get("role") == "participant":
+                return [("leaveActivity", {"activityId": target["id"]})]
             return [("cancelActivity", {"activityId": target["id"]})]
     return []
 
@@ -180,24 +210,128 @@ PLANNERS: dict[str, Callable[[RuntimeContext, list[dict]], list[tuple[str, dict]
 # --- Composing the answer -------------------------------------------------------------------
 
 
-def _when_text(iso: str) -> str:
-    from datetime import datetime
-
+def _when_text(iso: str, english: bool = False) -> str:
     moment = timezone.localtime(datetime.fromisoformat(iso))
+    if english:
+        return f"{moment:%a %d %b %H:%M}"
     weekday = "一二三四五六日"[moment.weekday()]
     return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
 
 
-def _activity_line(i: int, item: dict) -> str:
-    place = item.get("locationName") or ""
+# A clause of a match reason stating a time or a distance, which the line already states.
+_REASON_FACT_RE = re.compile(r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b")
+
+
+def _reason_rest(reason: str) -> str:
+    """Return a match reason without its clauses of time and distance."""
+    clauses = re.split(r"[，,；;]\s*", (reason or "").strip().rstrip("。. "))
+    return "，".join(c for c in clauses if c and not _REASON_FACT_RE.search(c))
+
+
+def _activity_line(i: int, item: dict, english: bool = False) -> str:
+    """Return one result: title, time, place and distance once each, then why it matches."""
+    facts = [_when_text(item["startAt"], english)]
+    if item.get("locationName"):
+        facts.append(item["locationName"])
     distance = item.get("distanceKm")
-    where = f"，{place}" if place else ""
     if distance is not None:
-        where += f"（约 {distance} 公里）"
-    reason = item.get("matchReason") or ""
-    return f"{i}. {item['title']}：{_when_text(item['startAt'])}{where}" + (
-        f"。{reason}" if reason else ""
-    )
+        facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
+    reason = _reason_rest(item.get("matchReason") or "")
+    if english:
+        return f"{i}. {item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
+    return f"{i}. {item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
+
+
+# The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
+LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
+
+
+def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return the answer to a search: the results, or why there are none, in the user's language."""
+    english = is_english(ctx.message)
+    result = calls[-1]["result"]
+    items = result.get("results") or []
+    unknown = bool(result["meta"].get("nearbyUnknown"))
+    first = calls[0]["arguments"]
+    if not items:
+        topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
+        # The planner already dropped the time and distance limits (when they limited anything):
+        # an empty answer is about the topic, so it never asks to loosen them.
+        dropped = set(first) - set(calls[-1]["arguments"])
+        limits = [(en, zh) for k, en, zh in LIMIT_WORDS if k in dropped]
+        if english:
+            head = f'I found no activities about "{topic}"' if topic else "I found no activities"
+            if unknown:
+                head += " (I don't know where you are, so I looked everywhere)"
+            elif limits:
+                head += f", even without the {' and '.join(en for en, _ in limits)} limit"
+            return (
+                head + ". There may be none of this kind right now; try describing it another way?"
+            )
+        head = f"没有找到和「{topic}」相关的活动" if topic else "没有找到符合的活动"
+        if unknown:
+            head += "（还不知道你的位置，已经按全城找过）"
+        elif limits:
+            head += f"，去掉{'和'.join(zh for _, zh in limits)}限制也没有"
+        return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？"
+    notes = []
+    if unknown:
+        notes.append(
+            "no location known, so across the city"
+            if english
+            else "没有你附近的位置信息，先按全城推荐"
+        )
+    if len(calls) > 1:
+        dropped = set(first) - set(calls[-1]["arguments"])
+        if english:
+            widened = " and ".join(en for k, en, _ in LIMIT_WORDS if k in dropped)
+            notes.append(f"nothing matched as asked, so I dropped the {widened} limit")
+        else:
+            notes.append(
+                "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
+            )
+    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
+    if english:
+        note = f" ({'; '.join(notes)})" if notes else ""
+        ask = "Want to join one (tell me which), or see others?"
+        return f"Here is what I found{note}:\n{lines}\n{ask}"
+    note = f"（{'；'.join(notes)}）" if notes else ""
+    return f"为你找到这些活动{note}：\n{lines}\n想报名哪个（告诉我名字就行），或者要我换一批吗？"
+
+
+def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return the answer to a join: joined, refused (full, started...) or which one."""
+    english = is_english(ctx.message)
+    last = calls[-1]
+    if last["name"] == "exploreNearby":  # a join request that named no single result
+        lines = "\n".join(
+            _activity_line(i + 1, item, english)
+            for i, item in enumerate(last["result"]["results"][:3])
+        )
+        if english:
+            return f"Which one do you want to join?\n{lines}"
+        return f"你想报名哪一个？\n{lines}"
+    result = last["result"]
+    if "error" in result:
+        listed = (calls[-2]["result"].get("results") or []) if len(calls) > 1 else []
+        title = next(
+            (a["title"] for a in listed if a["id"] == last["arguments"].get("activityId")), ""
+        )
+        if (result["error"].get("details") or {}).get("reason") == "full":
+            if english:
+                return (
+                    f'"{title}" is full, so I could not sign you up. Shall I look for similar ones?'
+                )
+            return f"「{title}」已经满员了，报不上名。要我找找类似的活动吗？"
+        if english:
+            return f"I could not sign you up: {result['error']['message']}"
+        return f"没能报名：{result['error']['message']}"
+    activity = result["activity"]
+    seats = f"{activity['currentParticipants']}/{activity['maxParticipants']}"
+    when = _when_text(activity["startAt"], english)
+    if english:
+        return f'You\'re in: "{activity["title"]}", {when} ({seats} places taken).'
+    return f"已帮你报名「{activity['title']}」：{when}，现在 {seats} 人。"
 
 
 def _draft_text(draft: dict) -> str:
@@ -236,26 +370,19 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return compose_chat(ctx, preferences)
     last = calls[-1]
     result = last["result"]
-    if "error" in result:
-        return f"这一步没能完成：{result['error']['message']}"
     name = last["name"]
+    english = is_english(ctx.message)
+    joining = name == "joinActivity" or (
+        name == "exploreNearby" and result.get("results") and JOIN_RE.search(ctx.message)
+    )
+    if joining:
+        return _join_text(ctx, calls)
+    if "error" in result:
+        if english:
+            return f"That step did not work: {result['error']['message']}"
+        return f"这一步没能完成：{result['error']['message']}"
     if name == "exploreNearby":
-        items = result.get("results") or []
-        unknown = bool(result["meta"].get("nearbyUnknown"))
-        if not items:
-            if unknown:
-                return "还不知道你的位置，没法只看附近；全城范围也暂时没有找到符合条件的活动。"
-            return "暂时没有找到符合条件的活动。可以换个时间、放宽距离，或者换种说法再试试。"
-        notes = ["没有你附近的位置信息，先按全城推荐"] if unknown else []
-        if len(calls) > 1:
-            dropped = set(calls[0]["arguments"]) - set(last["arguments"])
-            widened = "、".join(
-                w for k, w in (("nearby", "距离"), ("timeRange", "时间")) if k in dropped
-            )
-            notes.append(f"按原条件没找到，已放宽{widened}")
-        note = f"（{'；'.join(notes)}）" if notes else ""
-        lines = [_activity_line(i + 1, item) for i, item in enumerate(items[:3])]
-        return f"为你找到这些活动{note}：\n" + "\n".join(lines) + "\n想报名哪个，或者要我换一批吗？"
+        return _explore_text(ctx, calls)
     if name == "createDraft":
         return (
             f"草稿建好了：{_draft_text(result['draft'])}。"
@@ -280,8 +407,16 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return text
     if name == "getMyActivities":
         items = result.get("activities") or []
-        if CANCEL_RE.search(ctx.message) and items:
-            names = "、".join(f"「{a['title']}」" for a in items[:5])
+        if CANCEL_RE.search(ctx.message):
+            live = [a for a in items if a["status"] != "cancelled"]
+            if english:
+                if not live:
+                    return "You have no activity joined or organised that could be cancelled."
+                names = ", ".join(f'"{a["title"]}"' for a in live[:5])
+                return f"Which one? {names}"
+            if not live:
+                return "你目前没有报名或发起的活动，没有可以取消的。"
+            names = "、".join(f"「{a['title']}」" for a in live[:5])
             return f"你想取消哪一个？{names}"
         due = deadline_of(ctx.message, timezone.now())
         if due is not None:
@@ -293,13 +428,24 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 else "你这段时间的活动：" + "、".join(f"「{a['title']}」" for a in items[:5])
             )
         if not items:
+            if english:
+                return "You have no activities here yet. Shall I find one or organise one?"
             return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
         lines = []
         for i, item in enumerate(items[:5]):
+            when = _when_text(item["startAt"], english)
+            if english:
+                role = "organising" if item["role"] == "creator" else "joined"
+                lines.append(f"{i + 1}. {item['title']} ({role}, {item['status']}): {when}")
+                continue
             role = "发起" if item["role"] == "creator" else "报名"
-            when = _when_text(item["startAt"])
             lines.append(f"{i + 1}. {item['title']}（{role}，{item['status']}）：{when}")
-        return "你的活动：\n" + "\n".join(lines)
+        return ("Your activities:\n" if english else "你的活动：\n") + "\n".join(lines)
+    if name == "leaveActivity":
+        title = result["activity"]["title"]
+        if english:
+            return f'You left "{title}"; your place is free for someone else.'
+        return f"已退出「{title}」，名额已经让出来了。"
     if name == "cancelActivity":
         verb = "已取消" if result.get("action") == "cancelled" else "已退出"
         return f"{verb}「{result['activity']['title']}」。"

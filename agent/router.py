@@ -30,7 +30,11 @@ logger = logging.getLogger(__name__)
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
-EXAMPLES_PATH = Path(__file__).resolve().parent / "data" / "intent_examples.json"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+EXAMPLES_PATH = DATA_DIR / "intent_examples.json"
+# The labelled sets (agent/data/intents*.jsonl): rows of the "dev" split are reference examples
+# too; rows of the "test" split never are (bench/intent_routing.py reports on them).
+LABELLED_GLOB = "intents*.jsonl"
 KNN = 3
 TEMPERATURE = 0.01  # e5 similarities of short texts differ by hundredths
 RULE_CONFIDENT = 0.8
@@ -57,17 +61,24 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"删除?(?:掉)?(?:我|这个|那个)|报名名单|修改(?:我的)?报名|我发起的|我创建的|我组织的|"
             r"我(?:明天|今天|周末|这周|下周)?有(?:什么|几个)?(?:活动|安排)|我(?:发起|创建|组织|发布|报)的|"
             r"删(?:除|掉)|草稿箱|我的草稿|提醒我|"
-            r"\bmy (?:events|activities|schedule)\b|\bcancel\b"
+            # Not going any more / what I signed up for (agent/data/intents.jsonl, dev split).
+            r"不(?:想|打算|准备|再)?(?:参加|去)了|不(?:想|打算|准备|再)?参加[^，,。？?]{0,12}了|"
+            r"不(?:想|打算|准备|再)?去[^，,。？?]{0,4}[那这]个[^，,。？?]{0,8}了|去不成|退了|(?:之前|上次|已经|我)报(?:了|过)?的|"
+            r"报了(?:什么|哪些|几个)|"
+            r"\bmy (?:events|activities|schedule|spot|place|bookings?)\b|\bcancel\b|"
+            r"\bsigned up\b|\bdrop out\b"
         ),
         1.0,
     ),
     (
         CREATE,
         re.compile(
-            r"发起|创建|组织(?:一个|一场|个)?|组个?局|办(?:一)?个|新建|发布|发出去|建一个|"
-            r"搞个|搞一个|(?:地点|时间|人数|标题|名字|描述)(?:再)?(?:改|换|定|设)|改成|改到|"
+            r"发起|创建|组织(?!的)(?:一个|一场|个)?|组个?局|办(?:一)?个|新建|发布|发出去|建一个|"
+            r"搞个|搞一个|(?:地点|时间|人数|标题|名字|描述)(?:再)?(?:改|换|定|设|就叫)|(?:描述|简介)里?(?:加|补|写)|改成|改到|"
             r"往后推|往前挪|推迟|提前(?:到|一)|生成.*标题|草稿|确认.*发|按这个|标签|精简|润色|"
-            r"\b(?:create|organi[sz]e|host|set the)\b"
+            r"张罗|攒(?:个|一个)?局|开(?:一)?个.{0,4}(?:会|局|趴|派对)|自己(?:组|攒|办|搞)|"
+            r"\b(?:create|organi[sz]e|host|set the)\b|"
+            r"\bstart (?:a|an) (?:new )?(?:event|activity)\b|\bnew (?:event|activity)\b"
         ),
         0.9,
     ),
@@ -76,19 +87,40 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         re.compile(
             r"搭子|找(?:个)?人|约人|伙伴|旅伴|同好|陪我|组队|队友|谁(?:跟|和)我|一起去?|"
             r"有人.{0,8}吗|认识.{0,8}(?:的人|朋友)|(?:有没有|找).{0,12}的(?:朋友|人)|"
-            r"\b(?:partner|buddy|someone to|with me)\b"
+            r"一块儿|一块去|结伴|搭个?伴|"
+            r"\b(?:partner|buddy|someone to|with me)\b|\banyone (?:up for|keen|free|fancy)\b"
         ),
         0.8,
     ),
     (
         EXPLORE,
         re.compile(
-            r"推荐|附近|有什么(?:活动|好玩|可以|地方|安排)|有没有.{0,10}(?:活动|地方|去处|的吗)|"
+            r"推荐|附近|有什么(?:活动|好玩|可以|地方|安排)|有哪些|有没有.{0,10}(?:活动|地方|去处|的吗)|"
             r"去哪|哪里(?:有|可以|好玩)|好玩的|周末.{0,4}(?:干嘛|做什么|去)|找(?:个|点).{0,8}(?:地方|活动)|"
             r"适合.{0,10}(?:活动|地方|吗)|地图|换一批|还有别的|类似的|看看.{0,6}有什么|"
+            # A thing to find, not a person or an event to organise: 想找个轻松的小局玩玩.
+            r"(?:找|有没有|有什么|有啥)(?:个|点|那种|些)?.{0,8}?(?:小局|的局|体验|课)|"
             r"\b(?:find|recommend|things to do|nearby)\b"
         ),
         0.7,
+    ),
+    # Asking for a place in a listed activity: EXPLORE offered it ("想报名哪个"), its join tool
+    # takes it. Below MANAGE's 取消报名 and 报名了什么.
+    (
+        EXPLORE,
+        re.compile(
+            r"(?:我要|我想|帮我|给我|想)报名(?!了)|报名(?:第|这|那)|算我一个|\bsign me up\b|"
+            r"\bjoin (?:the|this|that)\b|\bbook me\b",
+            re.IGNORECASE,
+        ),
+        0.95,
+    ),
+    # Asking for activities outright outranks PARTNER's "认识...的人"
+    # (想认识做创业的人，有相关活动吗).
+    (
+        EXPLORE,
+        re.compile(r"有(?:相关|类似|这类|这种|这样)的?活动|有没有[^，,。？?人]{0,10}活动"),
+        0.85,
     ),
     (
         CHAT,
@@ -96,7 +128,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"谢谢|多谢|哈哈|心情|难过|伤心|失恋|压力|好累|无聊|天气|下雨|晚安|早安|早上好|"
             r"^你(?!们)|你(?:是|会|能|觉得|喜欢)|"
             r"^我(?:不吃|吃素|是素食|不喝|(?:很|也|比较)?(?:不)?喜欢)|"
-            r"\b(?:thanks|thank you|hello|hi)\b"
+            r"什么都不想(?:干|做)|就想躺|躺平|"
+            r"\b(?:thanks|thank you|hello|hi|weather|how are you)\b"
         ),
         0.6,
     ),
@@ -122,6 +155,7 @@ class _ExampleIndex:
         self._lock = threading.Lock()
         self._model: str | None = None
         self.labels: list[str] = []
+        self.texts: list[str] = []
         self.matrix: np.ndarray | None = None
 
     def get(self) -> tuple[list[str], np.ndarray]:
@@ -136,11 +170,15 @@ class _ExampleIndex:
                     for text in examples.get(intent, []):
                         labels.append(intent)
                         texts.append(text)
+                for row in dev_examples():
+                    if row["text"] not in texts:
+                        labels.append(row["intent"])
+                        texts.append(row["text"])
                 # Budgeted: with the provider down the router falls back to its rules at once.
                 vectors = embed_texts(texts, role="query", budget=search_budget())
                 matrix = np.asarray(vectors, dtype=np.float32)
                 matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
-                self.labels, self.matrix, self._model = labels, matrix, model
+                self.labels, self.texts, self.matrix, self._model = labels, texts, matrix, model
             return self.labels, self.matrix
 
     def reset(self) -> None:
@@ -149,6 +187,17 @@ class _ExampleIndex:
 
 
 _index = _ExampleIndex()
+
+
+def dev_examples() -> list[dict]:
+    """Return the ``{"text", "intent"}`` rows of the dev split of every labelled intent set."""
+    rows = []
+    for path in sorted(DATA_DIR.glob(LABELLED_GLOB)):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line) if line.strip() else {}
+            if row.get("split") == "dev" and row.get("intent") in INTENTS:
+                rows.append(row)
+    return rows
 
 
 def reset_examples() -> None:
@@ -165,11 +214,14 @@ def rule_scores(message: str) -> dict[str, float]:
     return scores
 
 
-def embedding_scores(message: str, vector=None) -> dict[str, float] | None:
+def embedding_scores(
+    message: str, vector=None, *, leave_out: bool = False
+) -> dict[str, float] | None:
     """Return a probability per intent from similarity to the examples (None if unavailable).
 
     ``vector``: the message's query-role embedding when the caller already has it (a chat turn
-    embeds its message once for all its passes).
+    embeds its message once for all its passes). ``leave_out``: ignore an example that is the
+    message itself (bench/intent_routing.py scores the dev split leave-one-out).
     """
     from rag.embeddings import embed_query
 
@@ -183,6 +235,8 @@ def embedding_scores(message: str, vector=None) -> dict[str, float] | None:
         return None
     vector /= np.linalg.norm(vector) + 1e-12
     similarities = matrix @ vector
+    if leave_out:
+        similarities = np.where(np.asarray(_index.texts) == message, -1.0, similarities)
     raw = {}
     for intent in INTENTS:
         own = np.sort(similarities[[i for i, label in enumerate(labels) if label == intent]])
@@ -202,7 +256,9 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     rules = rule_scores(text)
     if context.get("last_intent") == CREATE and REFINE_RE.search(text) and rules[MANAGE] == 0:
         return IntentResult(CREATE, 0.9, "context", rules)
-    embedded = embedding_scores(text, context.get("query_vector"))
+    embedded = embedding_scores(
+        text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
+    )
     if embedded is None:
         best = max(INTENTS, key=lambda i: (rules[i], i == CHAT))
         if rules[best] == 0:

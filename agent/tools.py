@@ -74,7 +74,10 @@ class Tool:
                 return self.func(user, chat_id=chat_id, **cleaned)
             return self.func(user, **cleaned)
         except ServiceError as exc:
-            return {"error": {"code": exc.code, "message": exc.message}}
+            error = {"code": exc.code, "message": exc.message}
+            if exc.details:
+                error["details"] = exc.details  # e.g. {"reason": "full"} of a join
+            return {"error": error}
         except (TypeError, ValueError, OverflowError) as exc:
             # Arguments come from an LLM: a bad one is the model's error, told back to it.
             return {"error": {"code": "INVALID_ARGUMENT", "message": str(exc)}}
@@ -463,6 +466,43 @@ def cancel_activity(user, *, activityId):
         )
         return {"activity": activity_shape(updated), "action": "cancelled"}
     activity = services.participation_cancel(activity_id=activity.pk, user=user)
+    return {"activity": activity_shape(activity), "action": "left"}
+
+
+@tool(
+    "joinActivity",
+    "Join an activity (take a place in it); refused when it is full, started or not active.",
+    {"activityId": {"type": "integer"}},
+    ("activityId",),
+)
+def join_activity(user, *, activityId):
+    """Take a place through ``activities.services.activity_join``; count it as a positive.
+
+    A join from the agent is the user choosing a recommendation, so it is recorded as a +1
+    participation (``participation_feedback``), which refreshes the working memory: from the
+    third positive on, the joined activities' embeddings personalise search by MaxSim. A rating
+    given after the activity replaces it.
+    """
+    from activities import services
+
+    participation = services.activity_join(activity_id=int(activityId), user=user)
+    services.participation_feedback(activity_id=participation.activity_id, user=user, rating=1)
+    activity = participation.activity
+    activity.refresh_from_db(fields=["current_participants"])
+    return {"activity": activity_shape(activity), "action": "joined"}
+
+
+@tool(
+    "leaveActivity",
+    "Leave an activity the user joined (frees the place); never cancels one the user organises.",
+    {"activityId": {"type": "integer"}},
+    ("activityId",),
+)
+def leave_activity(user, *, activityId):
+    """Give the place back through ``activities.services.participation_cancel``."""
+    from activities import services
+
+    activity = services.participation_cancel(activity_id=int(activityId), user=user)
     return {"activity": activity_shape(activity), "action": "left"}
 
 

@@ -176,7 +176,7 @@ def test_leaving_a_joined_activity_frees_the_place(
     body = say(api_client, "我不去羽毛球约练了，帮我取消报名")
     assert body["intent"] == "MANAGE"
     names = [c["name"] for c in body["tool_calls"]]
-    assert names == ["getMyActivities", "cancelActivity"]
+    assert names == ["getMyActivities", "leaveActivity"]
     result = body["tool_calls"][1]["result"]
     assert result["action"] == "left"
     theirs.refresh_from_db()

@@ -29,6 +29,36 @@ def test_friday_evening_nearby_lively():
 
 
 @pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("周末想找个玩水的地方", "玩水"),
+        ("有没有推荐一下爬山的活动", "爬山"),
+        ("我想去看展", "看展"),
+        ("附近有没有可以玩水的", "玩水"),
+        ("想看看有什么音乐演出", "音乐演出"),
+    ],
+)
+def test_semantic_query_drops_asking_words_whole(text, query):
+    assert semantic_query(text, WEDNESDAY_10AM) == query
+
+
+def test_semantic_query_keeps_what_is_asked_for_between_asking_words():
+    assert semantic_query("想找个轻松的小局玩玩", WEDNESDAY_10AM) == "轻松的小局玩玩"
+
+
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("looking for somewhere to play in the water this weekend", "play in the water"),
+        ("I want to go hiking on Saturday", "hiking"),
+        ("is there any live music nearby", "live music"),
+    ],
+)
+def test_semantic_query_drops_english_asking_phrases(text, query):
+    assert semantic_query(text, WEDNESDAY_10AM) == query
+
+
+@pytest.mark.parametrize(
     ("text", "start"),
     [
         ("明天下午三点开会", datetime(2026, 11, 26, 15, 0)),
@@ -129,3 +159,26 @@ def test_router_survives_an_embedding_outage(monkeypatch):
     finally:
         monkeypatch.undo()
         router.reset_examples()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("想找个轻松的小局玩玩", "EXPLORE"),
+        ("我不想参加周六那个徒步了", "MANAGE"),
+        ("cancel my spot in Saturday's hike", "MANAGE"),
+    ],
+)
+def test_router_routes_by_what_the_person_wants_done(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
+def test_only_the_dev_split_serves_as_router_examples():
+    from agent.router import dev_examples
+
+    texts = {row["text"] for row in dev_examples()}
+    assert "我不想参加周六那个徒步了" in texts  # dev
+    assert "周五那个烧烤我去不成了" not in texts  # test

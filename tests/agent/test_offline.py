@@ -7,7 +7,8 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 from agent.extract import extract_time_range
-from agent.offline import _start_at, plan_explore
+from agent.modes import get_agent_mode
+from agent.offline import _activity_line, _start_at, compose, plan_explore
 
 WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -29,3 +30,78 @@ def test_explore_reads_english_time_and_place():
     assert arguments["nearby"] is True and "radiusInKm" not in arguments
     assert arguments["query"] == "board games"
     assert arguments["timeRange"]["end"].endswith("23:59:59+08:00")
+
+
+def test_explore_searches_what_is_wanted_without_asking_words():
+    [(_, arguments)] = plan_explore(SimpleNamespace(message="周末想找个玩水的地方"), [])
+    assert arguments["query"] == "玩水" and "timeRange" in arguments
+
+
+def test_explore_searches_what_is_wanted_in_english():
+    message = "looking for somewhere to play in the water this weekend"
+    [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
+    assert arguments["query"] == "play in the water" and "timeRange" in arguments
+
+
+def _search(arguments, results, **meta):
+    meta = {"nearby": False, "nearbyUnknown": False, **meta}
+    return {
+        "name": "exploreNearby",
+        "arguments": arguments,
+        "result": {"results": results, "meta": meta},
+    }
+
+
+SUP = {
+    "id": 7,
+    "title": "苏州河日落桨板巡游",
+    "type": "水上",
+    "startAt": "2026-11-28T16:30:00+08:00",
+    "locationName": "苏州河",
+    "distanceKm": 2.345,
+    "matchReason": "周六下午 16:30，离你 2.3 公里，标题里有「桨板」。",
+}
+
+
+def test_a_result_line_states_time_and_distance_once():
+    line = _activity_line(1, SUP)
+    when = "11月28日(周六) 16:30"
+    assert line == f"1. 苏州河日落桨板巡游：{when}，苏州河，离你约 2.3 公里。标题里有「桨板」。"
+
+
+def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
+    ctx = SimpleNamespace(message="周末想学量子力学")
+    calls = [
+        _search({"query": "学量子力学", "timeRange": {}}, []),
+        _search({"query": "学量子力学"}, []),
+    ]
+    reply = compose(get_agent_mode("EXPLORE"), ctx, calls, [])
+    assert reply.startswith("没有找到和「学量子力学」相关的活动，去掉时间限制也没有。")
+    assert "放宽" not in reply
+
+
+def test_an_empty_search_answers_in_english_to_english():
+    ctx = SimpleNamespace(message="quantum physics exam prep")
+    reply = compose(
+        get_agent_mode("EXPLORE"), ctx, [_search({"query": "quantum physics exam prep"}, [])], []
+    )
+    assert reply.startswith('I found no activities about "quantum physics exam prep".')
+
+
+def test_a_full_activity_is_refused_by_name():
+    ctx = SimpleNamespace(message="我要报名苏州河日落桨板巡游")
+    join = {
+        "name": "joinActivity",
+        "arguments": {"activityId": 7},
+        "result": {
+            "error": {
+                "code": "INVALID_ARGUMENT",
+                "message": "This activity is full.",
+                "details": {"reason": "full"},
+            }
+        },
+    }
+    reply = compose(
+        get_agent_mode("EXPLORE"), ctx, [_search({"query": "苏州河日落桨板巡游"}, [SUP]), join], []
+    )
+    assert reply == "「苏州河日落桨板巡游」已经满员了，报不上名。要我找找类似的活动吗？"

@@ -1,0 +1,91 @@
+"""The join and leave tools, and the offline turns that use them (EXPLORE joins, MANAGE leaves)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.tools import REGISTRY
+
+pytestmark = pytest.mark.django_db
+
+
+def test_join_takes_a_place(user, other_user, make_activity_for):
+    theirs = make_activity_for(other_user, max_participants=3)
+    result = REGISTRY["joinActivity"].run(user, {"activityId": theirs.pk})
+    assert result["action"] == "joined"
+    assert result["activity"]["currentParticipants"] == 1
+    assert theirs.participations.filter(user=user).exists()
+
+
+def test_join_of_a_full_activity_is_refused_as_full(user, other_user, make_user, make_activity_for):
+    from activities.services import activity_join
+
+    theirs = make_activity_for(other_user, max_participants=1)
+    activity_join(activity_id=theirs.pk, user=make_user("first"))
+    result = REGISTRY["joinActivity"].run(user, {"activityId": theirs.pk})
+    assert result["error"]["details"] == {"reason": "full"}
+    theirs.refresh_from_db()
+    assert theirs.current_participants == 1
+    assert not theirs.participations.filter(user=user).exists()
+
+
+def test_the_third_join_gives_interest_vectors(user, activities_loaded):
+    from activities.models import WorkingMemory
+
+    picked = list(activities_loaded.values())[:3]
+    for activity in picked[:2]:
+        REGISTRY["joinActivity"].run(user, {"activityId": activity.pk})
+    memory = WorkingMemory.objects.get(user=user)
+    assert memory.data["positives"] == 2 and memory.interest_vectors == []
+    REGISTRY["joinActivity"].run(user, {"activityId": picked[2].pk})
+    memory.refresh_from_db()
+    assert {e["activityId"] for e in memory.interest_vectors} == {a.pk for a in picked}
+
+
+def test_leave_frees_the_place(user, other_user, make_activity_for):
+    theirs = make_activity_for(other_user)
+    REGISTRY["joinActivity"].run(user, {"activityId": theirs.pk})
+    result = REGISTRY["leaveActivity"].run(user, {"activityId": theirs.pk})
+    assert result["action"] == "left" and result["activity"]["currentParticipants"] == 0
+    assert not theirs.participations.filter(user=user).exists()
+
+
+def test_leave_never_cancels_an_activity_the_user_organises(user, make_activity_for):
+    mine = make_activity_for(user)
+    result = REGISTRY["leaveActivity"].run(user, {"activityId": mine.pk})
+    assert result["error"]["code"] == "NOT_FOUND"
+    mine.refresh_from_db()
+    assert mine.status == "active"
+
+
+def test_explore_joins_the_activity_the_message_names(api_client, user, activities_loaded, say):
+    wanted = activities_loaded["苏州河日落桨板巡游"]
+    body = say(api_client, "我要报名苏州河日落桨板巡游")
+    assert body["intent"] == "EXPLORE"
+    assert [c["name"] for c in body["tool_calls"]] == ["exploreNearby", "joinActivity"]
+    assert body["tool_calls"][1]["arguments"] == {"activityId": wanted.pk}
+    assert wanted.participations.filter(user=user, feedback=1).exists()
+    assert body["reply"].startswith("已帮你报名「苏州河日落桨板巡游」")
+
+
+def test_manage_leaves_when_the_user_no_longer_wants_to_go(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+
+    hike = make_activity_for(other_user, title="周六徒步", type="户外")
+    activity_join(activity_id=hike.pk, user=user)
+    body = say(api_client, "我不想参加周六那个徒步了")
+    assert body["intent"] == "MANAGE"
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
+    assert body["reply"] == "已退出「周六徒步」，名额已经让出来了。"
+
+
+def test_manage_leaves_in_english(api_client, user, other_user, say, make_activity_for):
+    from activities.services import activity_join
+
+    hike = make_activity_for(other_user, title="Saturday hike", type="户外")
+    activity_join(activity_id=hike.pk, user=user)
+    body = say(api_client, "cancel my spot in Saturday's hike")
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
+    assert body["reply"] == 'You left "Saturday hike"; your place is free for someone else.'
