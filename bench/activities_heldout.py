@@ -145,9 +145,7 @@ def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
                         if titles
                         else 0.0
                     ),
-                    "inside": (
-                        [span[0] <= s < span[1] for _, s in found] if span else None
-                    ),
+                    "inside": ([span[0] <= s < span[1] for _, s in found] if span else None),
                 }
             records.append(record)
     return records

@@ -90,9 +90,7 @@ def dense_ids(user, question: str) -> list[str]:
     from memory import search
 
     vector = search.query_vector(question, None)
-    pairs = search.match_conversations(
-        vector, TOP_K, search.match_filter(user, search.scoped({}))
-    )
+    pairs = search.match_conversations(vector, TOP_K, search.match_filter(user, search.scoped({})))
     rows = search._load([pk for pk, _ in pairs])
     return [rows[pk].message_id for pk, _ in pairs if pk in rows]
 
@@ -136,9 +134,7 @@ def evaluate(doc: dict, users: dict, splits: list[str], verbose: bool) -> dict:
         results = {
             "dense": dense_ids(user, q["question"]),
             "service": service_ids(user, q["question"], understand=False, now=now, tz=tz),
-            "service+understand": service_ids(
-                user, q["question"], understand=True, now=now, tz=tz
-            ),
+            "service+understand": service_ids(user, q["question"], understand=True, now=now, tz=tz),
         }
         for mode, found in results.items():
             r5, r10 = recall(found, q["evidence"], 5), recall(found, q["evidence"], 10)

@@ -85,7 +85,7 @@ def main() -> int:
         return 1
     copied = make_portable(*paths)
     if copied:
-        print(f"pgvector: this CPU has no AVX-512; installed the portable build ({len(copied)} files)")
+        print(f"pgvector: no AVX-512 here; installed the portable build ({len(copied)} files)")
     else:
         print("pgvector: the portable build is already installed")
     return 0
