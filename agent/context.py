@@ -69,8 +69,8 @@ class Chunk:
     ``text`` is what the prompt shows; ``body`` is the stored content it quotes (``text`` when
     not given) and ``key`` the stored row it comes from (none when empty): two chunks sharing
     either are the same context and go into a prompt once. ``meta`` carries what the offline
-    composer reads: a preference's ``category`` and ``value``, a message's ``role``, ``kind``
-    and ``ts`` (ISO 8601).
+    composer reads: a preference's ``category`` and ``value``, a message's ``role``, ``kind``,
+    ``ts`` (ISO 8601) and ``lexical`` (whether it shares words with the turn's message).
     """
 
     source: str
@@ -263,7 +263,7 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
     return chunks
 
 
-def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
+def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     """Return the user's earlier messages and chat summaries that match this message.
 
     Kept: lexical matches and semantic ones above the live "memory" floor. A past time phrase
@@ -271,7 +271,8 @@ def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
     by closeness to it (memory.understanding); one whose window has not ended (今天, 最近) is
     the turn talking about now, not recalling, and is not applied. Summaries (search leaves
     them out unless asked) are searched apart, the best ``KNOWLEDGE_SUMMARIES``: seed 002
-    puts them here and in the session pass, never in the persona.
+    puts them here and in the session pass, never in the persona. ``now``: the instant time
+    phrases are read from (the current time when None).
     """
     from memory.selectors import messages_recall, messages_search_hybrid
     from rag import live
@@ -279,7 +280,12 @@ def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
 
     floor = live.get_settings().floor_for("memory", current_model())
     hits, _ = messages_recall(
-        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector, ended_only=True
+        user=user,
+        query_text=message,
+        top_k=KNOWLEDGE_TOP_K,
+        vector=vector,
+        now=now,
+        ended_only=True,
     )
     hits += messages_search_hybrid(
         user=user,
@@ -306,16 +312,29 @@ def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
                 0.3 + 0.4 * score,
                 body=hit["content"],
                 key=f"msg:{hit['message_id']}",
-                meta={"role": hit["role"], "kind": hit.get("kind"), "ts": hit["ts"]},
+                meta={
+                    "role": hit["role"],
+                    "kind": hit.get("kind"),
+                    "ts": hit["ts"],
+                    "lexical": lexical > 0,
+                },
             )
         )
     return chunks
 
 
 def build_context(
-    *, user, chat_id: str, message: str, location: tuple[float, float] | None = None
+    *,
+    user,
+    chat_id: str,
+    message: str,
+    location: tuple[float, float] | None = None,
+    now=None,
 ) -> RuntimeContext:
-    """Return the runtime context of a turn; a failing pass is recorded, never fatal."""
+    """Return the runtime context of a turn; a failing pass is recorded, never fatal.
+
+    ``now``: the instant the message's time phrases (上周, "in March") are read from.
+    """
     from agent.models import AgentSession
 
     session, _ = AgentSession.objects.get_or_create(user=user, chat_id=chat_id)
@@ -341,7 +360,7 @@ def build_context(
     passes = (
         ("persona", lambda: persona_pass(user, message, vector)),
         ("session", lambda: session_pass(user, chat_id)),
-        ("knowledge", lambda: knowledge_pass(user, message, vector)),
+        ("knowledge", lambda: knowledge_pass(user, message, vector, now)),
     )
     for name, run in passes:
         try:

@@ -95,9 +95,7 @@ def test_a_recent_turn_found_by_memory_search_goes_into_the_prompt_once(api_clie
 
 
 @pytest.mark.django_db
-def test_a_chat_summary_from_session_and_knowledge_goes_into_the_prompt_once(
-    user, live_settings
-):
+def test_a_chat_summary_from_session_and_knowledge_goes_into_the_prompt_once(user, live_settings):
     from agent.context import build_context
     from memory.models import ChatMessage
     from memory.services import messages_write
