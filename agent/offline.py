@@ -379,9 +379,15 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
 
 
 def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
-    """Return the answer of a mode from its tool calls' results."""
+    """Return the answer of a mode from its tool calls' results.
+
+    A question about what the user said is answered from memory whatever the mode, when memory
+    holds an answer: the remembered message is the answer, not the tools' results.
+    """
     if mode.name == CHAT or not calls:
         return compose_chat(ctx, preferences)
+    if is_recall(ctx.message) and remembered(ctx):
+        return compose_recall(ctx)
     last = calls[-1]
     result = last["result"]
     if "error" in result:
@@ -390,12 +396,20 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name == "exploreNearby":
         items = result.get("results") or []
         unknown = bool(result["meta"].get("nearbyUnknown"))
+        values = persona_values(ctx)
         if not items:
+            remembered_note = f"我记着你的偏好：{'、'.join(values)}。" if values else ""
             if unknown:
-                return "还不知道你的位置，没法只看附近；全城范围也暂时没有找到符合条件的活动。"
-            return "暂时没有找到符合条件的活动。可以换个时间、放宽距离，或者换种说法再试试。"
+                return (
+                    "还不知道你的位置，没法只看附近；全城范围也暂时没有找到符合条件的活动。"
+                    + remembered_note
+                )
+            return (
+                "暂时没有找到符合条件的活动。可以换个时间、放宽距离，或者换种说法再试试。"
+                + remembered_note
+            )
         notes = ["没有你附近的位置信息，先按全城推荐"] if unknown else []
-        if values := persona_values(ctx):
+        if values:
             notes.append(f"按你的偏好：{'、'.join(values)}")
         if len(calls) > 1:
             dropped = set(calls[0]["arguments"]) - set(last["arguments"])

@@ -164,3 +164,30 @@ def test_the_agent_recalls_last_weeks_message_from_memory(user, django_capture_o
     ctx = build_context(user=user, chat_id="c2", message="我上周说我的猫叫什么名字？", now=NOW)
 
     assert compose_chat(ctx, []) == "你在2026年11月18日跟我说过：「我家的猫叫年糕，是只橘猫。」"
+
+
+def test_a_recall_question_routed_to_a_tool_mode_is_answered_from_memory():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    ctx = _ctx(
+        "what did I tell you about my trip in March?",
+        [_said("m1", "My trip in March was to Kyoto.", "2026-03-14T12:00:00Z")],
+    )
+    calls = [{"name": "getMyActivities", "arguments": {}, "result": {"activities": []}}]
+
+    reply = compose(get_agent_mode("MANAGE"), ctx, calls, [])
+
+    assert reply == 'On March 14, 2026 you told me: "My trip in March was to Kyoto."'
+
+
+def test_the_explore_answer_without_results_still_names_the_persona_preferences():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    persona = [Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta={"value": "不吃辣"})]
+    calls = [{"name": "exploreNearby", "arguments": {}, "result": {"results": [], "meta": {}}}]
+
+    reply = compose(get_agent_mode("EXPLORE"), _ctx("今晚吃什么？", persona=persona), calls, [])
+
+    assert reply.endswith("我记着你的偏好：不吃辣。")
