@@ -2,12 +2,13 @@
 
 :func:`build_context` runs three passes through the memory app's selectors:
 
-- persona: stated preferences (``persona:preference:<pk>``), feedback and chat summaries
-  (``persona:feedback:<n>``, ``persona:summary:<chat_id>``);
+- persona: stated preferences (``persona:preference:<pk>``) and feedback
+  (``persona:feedback:<n>``); chat summaries are context and knowledge, never persona;
 - session: the chat's latest summary (``session:summary:<message_id>``) and its recent turns
   (``session:msg:<message_id>``);
 - knowledge: hybrid memory search for this message (``knowledge:msg:<message_id>``), keeping
-  lexical matches and semantic matches above the live "memory" floor.
+  lexical matches and semantic matches above the live "memory" floor; summaries of other chats
+  come in here when they match.
 
 :class:`PromptBuilder` joins three parts, system persona + context chunks + user prompt, so that
 :func:`count_tokens` of the whole never exceeds the budget: the system prompt and the user
@@ -38,6 +39,7 @@ logger = logging.getLogger(__name__)
 DEFAULT_BUDGET = 1200
 SESSION_TURNS = 10
 KNOWLEDGE_TOP_K = 5
+KNOWLEDGE_SUMMARIES = 2
 _CJK_RE = re.compile(r"[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]")
 _PUNCT_RE = re.compile(r"[\W_]+", re.UNICODE)
 
@@ -66,7 +68,9 @@ class Chunk:
 
     ``text`` is what the prompt shows; ``body`` is the stored content it quotes (``text`` when
     not given) and ``key`` the stored row it comes from (none when empty): two chunks sharing
-    either are the same context and go into a prompt once.
+    either are the same context and go into a prompt once. ``meta`` carries what the offline
+    composer reads: a preference's ``category`` and ``value``, a message's ``role``, ``kind``,
+    ``ts`` (ISO 8601) and ``lexical`` (whether it shares words with the turn's message).
     """
 
     source: str
@@ -74,6 +78,7 @@ class Chunk:
     priority: float = 0.5
     body: str | None = None
     key: str = ""
+    meta: dict = field(default_factory=dict)
 
     @property
     def section(self) -> str:
@@ -200,11 +205,12 @@ class RuntimeContext:
 
 
 def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
-    """Return preferences, feedback and summaries the memory app knows about the user.
+    """Return the preferences and feedback the memory app knows about the user.
 
     The selection is memory's ``persona_for`` (seed 002): the newest ``PERSONA_MAX`` (50)
-    items filtered by user and kind only, then re-ranked by similarity to ``message``. Within
-    a kind the more similar comes first (a slightly higher priority for the prompt builder).
+    preferences and ratings filtered by user and kind only, then re-ranked by similarity to
+    ``message``. Within a kind the more similar comes first (a slightly higher priority for the
+    prompt builder).
     """
     from memory.selectors import PERSONA_MAX, persona_for
 
@@ -215,21 +221,12 @@ def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
         closer = -0.001 * rank  # keeps each kind's priority band, orders within it
         if item["type"] == "preference":
             key = f"persona:preference:{item['id']}"
-            chunks.append(Chunk(key, f"偏好 {item['text']}", 1.0 + closer))
+            meta = {"category": item["category"], "value": item["value"]}
+            chunks.append(Chunk(key, f"偏好 {item['text']}", 1.0 + closer, meta=meta))
         elif item["type"] == "feedback":
             feedback += 1
             text = f"反馈 {item['text']}"
             chunks.append(Chunk(f"persona:feedback:{feedback}", text, 0.6 + closer))
-        elif item["type"] == "summary":
-            chat = item.get("chat_id") or "-"
-            chunks.append(
-                Chunk(
-                    f"persona:summary:{chat}",
-                    f"以往对话摘要：{item['text']}",
-                    0.5 + closer,
-                    body=item["text"],
-                )
-            )
     return chunks
 
 
@@ -266,45 +263,78 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
     return chunks
 
 
-def knowledge_pass(user, message: str, vector=None) -> list[Chunk]:
-    """Return the user's earlier messages that match this one (lexically or above the floor).
+def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
+    """Return the user's earlier messages and chat summaries that match this message.
 
-    A past time phrase in the message (上周, 三月, "last May") narrows the search to its window,
-    or ranks by closeness to it (memory.understanding); one whose window has not ended (今天,
-    最近) is the turn talking about now, not recalling, and is not applied.
+    Kept: lexical matches and semantic ones above the live "memory" floor. A past time phrase
+    in the message (上周, 三月, "last May") narrows the message search to its window, or ranks
+    by closeness to it (memory.understanding); one whose window has not ended (今天, 最近) is
+    the turn talking about now, not recalling, and is not applied. Summaries (search leaves
+    them out unless asked) are searched apart, the best ``KNOWLEDGE_SUMMARIES``: seed 002
+    puts them here and in the session pass, never in the persona. ``now``: the instant time
+    phrases are read from (the current time when None).
     """
-    from memory.selectors import messages_recall
+    from memory.selectors import messages_recall, messages_search_hybrid
     from rag import live
     from rag.embeddings import current_model
 
     floor = live.get_settings().floor_for("memory", current_model())
-    chunks = []
     hits, _ = messages_recall(
-        user=user, query_text=message, top_k=KNOWLEDGE_TOP_K, vector=vector, ended_only=True
+        user=user,
+        query_text=message,
+        top_k=KNOWLEDGE_TOP_K,
+        vector=vector,
+        now=now,
+        ended_only=True,
     )
+    hits += messages_search_hybrid(
+        user=user,
+        query_text=message,
+        top_k=KNOWLEDGE_SUMMARIES,
+        filter={"kind": "summary"},
+        vector=vector,
+    )
+    chunks = []
     for hit in hits:
         semantic = hit.get("semantic_score")
         lexical = hit.get("lexical_score") or 0.0
         if lexical <= 0 and floor is not None and (semantic or 0.0) < floor:
             continue
-        speaker = "用户" if hit["role"] == "user" else "助手"
+        if hit.get("kind") == "summary":
+            label = "以往对话摘要："
+        else:
+            label = "用户曾说：" if hit["role"] == "user" else "助手曾说："
         score = max(float(semantic or 0.0), 0.0)
         chunks.append(
             Chunk(
                 f"knowledge:msg:{hit['message_id']}",
-                f"{speaker}曾说：{hit['content']}",
+                f"{label}{hit['content']}",
                 0.3 + 0.4 * score,
                 body=hit["content"],
                 key=f"msg:{hit['message_id']}",
+                meta={
+                    "role": hit["role"],
+                    "kind": hit.get("kind"),
+                    "ts": hit["ts"],
+                    "lexical": lexical > 0,
+                },
             )
         )
     return chunks
 
 
 def build_context(
-    *, user, chat_id: str, message: str, location: tuple[float, float] | None = None
+    *,
+    user,
+    chat_id: str,
+    message: str,
+    location: tuple[float, float] | None = None,
+    now=None,
 ) -> RuntimeContext:
-    """Return the runtime context of a turn; a failing pass is recorded, never fatal."""
+    """Return the runtime context of a turn; a failing pass is recorded, never fatal.
+
+    ``now``: the instant the message's time phrases (上周, "in March") are read from.
+    """
     from agent.models import AgentSession
 
     session, _ = AgentSession.objects.get_or_create(user=user, chat_id=chat_id)
@@ -330,7 +360,7 @@ def build_context(
     passes = (
         ("persona", lambda: persona_pass(user, message, vector)),
         ("session", lambda: session_pass(user, chat_id)),
-        ("knowledge", lambda: knowledge_pass(user, message, vector)),
+        ("knowledge", lambda: knowledge_pass(user, message, vector, now)),
     )
     for name, run in passes:
         try:

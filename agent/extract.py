@@ -209,6 +209,9 @@ def extract_place(text: str) -> str | None:
 
 # --- Preferences -------------------------------------------------------------------------
 
+# English negation before a verb ("I don't eat", "I can't"), and its absence.
+_NOT = r"\b(?:don['’]?t|do not|can['’]?t|cannot|never)"
+_YES = r"(?<!n't )(?<!n’t )(?<!not )(?<!never )\b"
 # (pattern, category, value): value None takes the pattern's first group.
 PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
     (re.compile(r"不(?:能|太能|怎么|爱)?吃辣"), "food", "不吃辣"),
@@ -221,6 +224,30 @@ PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
     (re.compile(r"喜欢安静|不喜欢(?:太)?(?:吵|热闹|人多)|怕吵|社恐"), "vibe", "安静"),
     (re.compile(r"(?<!不)喜欢(?:户外|大自然|爬山)"), "vibe", "户外"),
     (re.compile(r"(?:周末|工作日)?(?:只有|只能)(周末|晚上|工作日晚上)有空"), "time", None),
+    # English, stored in the same words as Chinese (a later 爱吃辣 replaces "no spicy food").
+    (re.compile(rf"{_NOT}\s+(?:eat|like|do|handle)\s+spicy|\bno spicy", re.I), "food", "不吃辣"),
+    (re.compile(rf"{_YES}(?:love|like|enjoy|eat)\s+spicy", re.I), "food", "爱吃辣"),
+    (re.compile(r"\bi['’]?m (?:a )?vegetarian|\bi (?:only )?eat vegetarian", re.I), "food", "素食"),
+    (re.compile(rf"{_NOT}\s+drink\b|\bno alcohol", re.I), "drink", "不喝酒"),
+    (
+        re.compile(
+            rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:quiet|calm|peaceful)"
+            rf"|{_NOT}\s+like\s+(?:crowds|noise|noisy|loud)|\bhate\s+(?:crowds|noise)",
+            re.I,
+        ),
+        "vibe",
+        "安静",
+    ),
+    (
+        re.compile(rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:lively|busy|crowded)", re.I),
+        "vibe",
+        "热闹",
+    ),
+    (
+        re.compile(rf"{_YES}(?:like|love|enjoy)\s+(?:the\s+)?(?:outdoors?|hiking|nature)", re.I),
+        "vibe",
+        "户外",
+    ),
 ]
 _LIKE_RE = re.compile(r"我(?:很|最|比较|特别|超)?喜欢([^，,。！!？?\s了的]{2,8})")
 _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")

@@ -253,6 +253,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     items = result.get("results") or []
     unknown = bool(result["meta"].get("nearbyUnknown"))
     first = calls[0]["arguments"]
+    values = persona_values(ctx)
     if not items:
         topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
         # The planner already dropped the time and distance limits (when they limited anything):
@@ -265,21 +266,35 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
                 head += " (I don't know where you are, so I looked everywhere)"
             elif limits:
                 head += f", even without the {' and '.join(en for en, _ in limits)} limit"
+            remembered_note = (
+                f" I remember your preferences: {', '.join(_english_value(v) for v in values)}."
+                if values
+                else ""
+            )
             return (
-                head + ". There may be none of this kind right now; try describing it another way?"
+                head
+                + ". There may be none of this kind right now; try describing it another way?"
+                + remembered_note
             )
         head = f"没有找到和「{topic}」相关的活动" if topic else "没有找到符合的活动"
         if unknown:
             head += "（还不知道你的位置，已经按全城找过）"
         elif limits:
             head += f"，去掉{'和'.join(zh for _, zh in limits)}限制也没有"
-        return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？"
+        remembered_note = f"我记着你的偏好：{'、'.join(values)}。" if values else ""
+        return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
     notes = []
     if unknown:
         notes.append(
             "no location known, so across the city"
             if english
             else "没有你附近的位置信息，先按全城推荐"
+        )
+    if values:
+        notes.append(
+            "by your preferences: " + ", ".join(_english_value(v) for v in values)
+            if english
+            else f"按你的偏好：{'、'.join(values)}"
         )
     if len(calls) > 1:
         dropped = set(first) - set(calls[-1]["arguments"])
@@ -342,12 +357,160 @@ def _draft_text(draft: dict) -> str:
     )
 
 
+# A question about what the user said before: 我上周说我的猫叫什么？ / what did I tell you ...
+RECALL_ZH_RE = re.compile(r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我")
+QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么")
+RECALL_EN_RE = re.compile(
+    r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
+    r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about",
+    re.I,
+)
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+QUOTE_CHARS = 200
+# The second best remembered message is quoted too when it is about as close as the best.
+SECOND_QUOTE_GAP = 0.05
+# Stated preferences in English, for the values the rules store in Chinese.
+ENGLISH_VALUES = {
+    "不吃辣": "no spicy food",
+    "爱吃辣": "spicy food",
+    "素食": "vegetarian",
+    "不喝酒": "no alcohol",
+    "安静": "quiet activities",
+    "热闹": "lively activities",
+    "户外": "the outdoors",
+}
+PERSONA_NOTE_MAX = 3
+
+
+def is_english(text: str) -> bool:
+    """Return whether a message is written in English (latin letters, no CJK)."""
+    return not CJK_RE.search(text or "") and bool(re.search(r"[A-Za-z]", text or ""))
+
+
+def is_recall(text: str) -> bool:
+    """Return whether the message asks what the user said before."""
+    text = text or ""
+    if RECALL_EN_RE.search(text):
+        return True
+    return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
+
+
+def _date_text(iso: str, english: bool) -> str:
+    from datetime import datetime
+
+    day = timezone.localtime(datetime.fromisoformat(iso))
+    if english:
+        return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def remembered(ctx: RuntimeContext) -> list:
+    """Return the knowledge chunks quoting what the user said that best answer the message.
+
+    The user's own messages only (not the assistant's, not summaries, not earlier recall
+    questions), in the knowledge pass's order: the best, and the second when it shares words
+    with the question too and is about as close (``SECOND_QUOTE_GAP``).
+    """
+    asked = (ctx.message or "").strip()
+    said = [
+        c
+        for c in ctx.knowledge
+        if c.meta.get("role") == "user"
+        and c.meta.get("kind") != "summary"
+        and c.meta.get("ts")
+        and (c.body or "").strip()
+        and (c.body or "").strip() != asked
+        and not is_recall(c.body or "")
+        and not (c.body or "").rstrip().endswith(("?", "？"))
+    ]
+    if len(said) < 2:
+        return said
+    second = said[1]
+    if second.meta.get("lexical") and second.priority >= said[0].priority - SECOND_QUOTE_GAP:
+        return said[:2]
+    return said[:1]
+
+
+def compose_recall(ctx: RuntimeContext) -> str:
+    """Return the answer to "what did I say": the remembered messages quoted with their dates."""
+    english = is_english(ctx.message)
+    found = remembered(ctx)
+
+    def quoted(chunk) -> str:
+        body = (chunk.body or "").strip()
+        if len(body) > QUOTE_CHARS:
+            body = body[:QUOTE_CHARS] + "…"
+        return f'"{body}"' if english else f"「{body}」"
+
+    if not found:
+        if english:
+            return (
+                "I looked through what you've told me but couldn't find that. "
+                "Tell me again and I'll remember it."
+            )
+        return "我翻了翻你跟我说过的话，没找到这件事。再告诉我一次吧，我会记下来。"
+    dates = [_date_text(c.meta["ts"], english) for c in found]
+    if len(found) == 1:
+        if english:
+            return f"On {dates[0]} you told me: {quoted(found[0])}"
+        return f"你在{dates[0]}跟我说过：{quoted(found[0])}"
+    if english:
+        lines = [f"- On {d}: {quoted(c)}" for d, c in zip(dates, found, strict=True)]
+        return "Here is what you told me:\n" + "\n".join(lines)
+    lines = [f"- {d}：{quoted(c)}" for d, c in zip(dates, found, strict=True)]
+    return "你跟我说过：\n" + "\n".join(lines)
+
+
+def persona_values(ctx: RuntimeContext, limit: int = PERSONA_NOTE_MAX) -> list[str]:
+    """Return the values of the persona's stated preferences, the most relevant first."""
+    values = [c.meta["value"] for c in ctx.persona if c.meta.get("value")]
+    return values[:limit]
+
+
+def _english_value(value: str) -> str:
+    return ENGLISH_VALUES.get(value, value)
+
+
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:
-    """Return a warm small-talk answer from templates."""
+    """Return a warm small-talk answer from templates, in the language of the message.
+
+    A question about what the user said before is answered from memory (:func:`compose_recall`).
+    """
     text = ctx.message
+    english = is_english(text)
     if preferences:
+        if english:
+            said = ", ".join(_english_value(value) for _, value in preferences)
+            return (
+                f"Got it: {said}. I'll keep that in mind when I find activities or people for you."
+            )
         said = "、".join(value for _, value in preferences)
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
+    if is_recall(text):
+        return compose_recall(ctx)
+    if english:
+        if re.search(r"thank", text, re.I):
+            return "You're welcome! Anything else on your mind, or something to do? Just ask."
+        if re.search(r"\b(?:hello|hi|hey|good (?:morning|evening))\b", text, re.I):
+            return (
+                "Hi! I'm Xiaoyi: I can chat, find activities, set one up or find you company. "
+                "What would you like to do today?"
+            )
+        return "I see. Tell me more, I'm listening."
     if re.search(r"谢谢|多谢|thank", text, re.I):
         return "不客气！还有什么想聊的，或者想找点事做，随时叫我。"
     if re.search(r"难过|伤心|失恋|压力|累|烦|不开心|被.*骂", text):
@@ -365,9 +528,15 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
 
 
 def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
-    """Return the answer of a mode from its tool calls' results."""
+    """Return the answer of a mode from its tool calls' results.
+
+    A question about what the user said is answered from memory whatever the mode, when memory
+    holds an answer: the remembered message is the answer, not the tools' results.
+    """
     if mode.name == CHAT or not calls:
         return compose_chat(ctx, preferences)
+    if is_recall(ctx.message) and remembered(ctx):
+        return compose_recall(ctx)
     last = calls[-1]
     result = last["result"]
     name = last["name"]

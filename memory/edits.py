@@ -199,17 +199,20 @@ def message_delete(*, user, message_id: str, actor) -> None:
 def supersede_contradicting(*, user, preference: Preference, actor) -> list[Preference]:
     """Retire the user's preferences in force that ``preference`` contradicts; return them.
 
+    In its category, in every category (see :mod:`memory.stance`), and across likes and
+    dislikes.
+
     The retired rows stay, with ``superseded_at`` and ``superseded_by``: the history. Runs in the
     caller's transaction (``preference_upsert``).
     """
-    from memory.stance import contradicts
+    from memory.stance import contradicts, related_categories
 
     retired = [
         old
         for old in Preference.active.select_for_update()
-        .filter(user=user, category=preference.category)
+        .filter(user=user, category__in=related_categories(preference.category))
         .exclude(pk=preference.pk)
-        if contradicts(old.value, preference.value)
+        if contradicts(old.value, preference.value, old.category, preference.category)
     ]
     now = timezone.now()
     for old in retired:

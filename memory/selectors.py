@@ -154,32 +154,34 @@ def session_for(*, user, chat_id: str, limit: int = 20) -> dict:
 def persona_for(
     *, user, query: str | None = None, query_vector=None, limit: int = PERSONA_MAX
 ) -> list[dict]:
-    """Return what is known about the user: preferences, feedback comments, chat summaries.
+    """Return what the user stated about themselves: preferences in force and feedback.
 
-    Candidates are filtered by user and kind first, merged by recency (when each was stated:
-    a preference's last update, a rating's or a summary's creation) and cut to the newest
-    ``limit`` in all, then re-ranked by similarity to ``query`` when one is given (above the
-    live "persona" floor). ``query_vector``: the query's embedding, when the caller has it.
+    Seed 002's persona pass: candidates are filtered by user and kind (preference, feedback)
+    only, merged by recency (a preference's last update, a rating's creation) and cut to the
+    newest ``limit``, then re-ranked by similarity to ``query`` when one is given (above the
+    live "persona" floor). Chat summaries are no candidates: they belong to the session and
+    knowledge passes, so months of summaries never push a stated preference out.
+    ``query_vector``: the query's embedding, when the caller has it.
     """
     from memory.search import embed_uncached_query
     from rag.embeddings import ProviderError, current_model, embed_texts, search_budget
     from rag.search import maxsim
 
     limit = max(1, min(int(limit), PERSONA_MAX))
-    # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 3 * limit rows.
+    # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 2 * limit rows.
     dated: list[tuple] = []
     for pref in Preference.active.filter(user=user).order_by("-updated_at", "-pk")[:limit]:
-        item = {"type": "preference", "text": pref.persona_text(), "id": pref.pk}
+        item = {
+            "type": "preference",
+            "text": pref.persona_text(),
+            "id": pref.pk,
+            "category": pref.category,
+            "value": pref.value,
+        }
         dated.append((pref.updated_at, item))
     for fb in Feedback.objects.filter(user=user).order_by("-created_at", "-pk")[:limit]:
         dated.append((fb.created_at, {"type": "feedback", "text": fb.persona_text()}))
-    summaries = ChatMessage.objects.filter(user=user, kind=Kind.SUMMARY).order_by(
-        "-created_at", "-pk"
-    )[:limit]
-    for row in summaries:
-        item = {"type": "summary", "text": row.content, "chat_id": row.chat_id}
-        dated.append((row.created_at, item))
-    # Stable sort: on equal times the order above (preference, feedback, summary) stays.
+    # Stable sort: on equal times a preference stays before a rating.
     dated.sort(key=lambda pair: pair[0], reverse=True)
     items = [item for _, item in dated[:limit]]
     if not query or not items:

@@ -95,7 +95,7 @@ def test_a_recent_turn_found_by_memory_search_goes_into_the_prompt_once(api_clie
 
 
 @pytest.mark.django_db
-def test_a_chat_summary_from_persona_and_session_goes_into_the_prompt_once(user, live_settings):
+def test_a_chat_summary_from_session_and_knowledge_goes_into_the_prompt_once(user, live_settings):
     from agent.context import build_context
     from memory.models import ChatMessage
     from memory.services import messages_write
@@ -109,13 +109,14 @@ def test_a_chat_summary_from_persona_and_session_goes_into_the_prompt_once(user,
     ]
     messages_write(user=user, items=items)
     assert write_summary(user_pk=user.pk, chat_id="c1").startswith("summarised")
-    summary = ChatMessage.objects.get(user=user, kind="summary").content
-    context = build_context(user=user, chat_id="c1", message="你好")
-    assert {c.section for c in context.chunks if summary in c.text} == {"persona", "session"}
-    built = PromptBuilder(3000).build(SYSTEM, context.chunks, "你好")
-    assert built.system.count(summary) == 1
+    summary = ChatMessage.objects.get(user=user, kind="summary")
+    context = build_context(user=user, chat_id="c1", message="爬山")
+    sections = {c.section for c in context.chunks if summary.content in c.text}
+    assert sections == {"session", "knowledge"}  # a summary is never persona (seed 002)
+    built = PromptBuilder(3000).build(SYSTEM, context.chunks, "爬山")
+    assert built.system.count(summary.content) == 1
     assert any(s.startswith("session:summary:") for s in built.sources)
-    assert ("persona:summary:c1", "duplicate") in built.dropped
+    assert (f"knowledge:msg:{summary.message_id}", "duplicate") in built.dropped
 
 
 @pytest.mark.django_db

@@ -250,7 +250,7 @@ def test_persona_is_the_newest_fifty_across_kinds(user):
     assert persona[1]["text"] == "c: p39"
 
 
-def test_persona_merges_kinds_by_recency_before_the_cap(user):
+def test_persona_merges_preferences_and_feedback_by_recency_before_the_cap(user):
     from datetime import timedelta
 
     from memory.selectors import persona_for
@@ -267,12 +267,11 @@ def test_persona_merges_kinds_by_recency_before_the_cap(user):
         content="用户不吃辣。",
         search_text="用户 不吃 辣",
     )
-    when = BASE_TS + timedelta(minutes=1, seconds=30)
-    ChatMessage.objects.filter(pk=summary.pk).update(created_at=when)
+    ChatMessage.objects.filter(pk=summary.pk).update(created_at=BASE_TS + timedelta(hours=1))
     persona = persona_for(user=user, limit=4)
     assert [p["text"] for p in persona] == [
         "rating +1 on f01",
         "rating +1 on f00",
         "c: p02",
-        "用户不吃辣。",
+        "c: p01",
     ]

@@ -1,0 +1,193 @@
+"""The offline chat answer: recall of what the user said, quoted with its date; languages."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent.context import Chunk, RuntimeContext
+from agent.offline import compose_chat, is_recall
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+# A fixed "now" (a Wednesday); last week is 2026-11-16 .. 2026-11-22.
+NOW = datetime(2026, 11, 25, 10, 0, tzinfo=SHANGHAI)
+
+
+def _said(
+    message_id: str, text: str, ts: str, *, role="user", kind="message", priority=0.6, lexical=True
+):
+    return Chunk(
+        f"knowledge:msg:{message_id}",
+        f"用户曾说：{text}",
+        priority,
+        body=text,
+        key=f"msg:{message_id}",
+        meta={"role": role, "kind": kind, "ts": ts, "lexical": lexical},
+    )
+
+
+def _ctx(message: str, knowledge=(), persona=()) -> RuntimeContext:
+    return RuntimeContext(
+        user=None, chat_id="c1", message=message, knowledge=list(knowledge), persona=list(persona)
+    )
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我上周说我的猫叫什么名字？",
+        "还记得我说过的那家店吗",
+        "what did I tell you about my trip in March?",
+        "Do you remember my cat's name?",
+    ],
+)
+def test_questions_about_what_the_user_said_are_recall(message):
+    assert is_recall(message)
+
+
+@pytest.mark.parametrize("message", ["我说我不去了。", "今晚吃什么？", "I told him no."])
+def test_statements_and_other_questions_are_no_recall(message):
+    assert not is_recall(message)
+
+
+def test_recall_quotes_the_remembered_message_with_its_date_in_chinese():
+    ctx = _ctx(
+        "我上周说我的猫叫什么名字？",
+        [_said("m1", "我家的猫叫年糕，三岁了。", "2026-11-18T12:00:00Z")],
+    )
+
+    assert compose_chat(ctx, []) == "你在2026年11月18日跟我说过：「我家的猫叫年糕，三岁了。」"
+
+
+def test_recall_quotes_the_remembered_message_with_its_date_in_english():
+    ctx = _ctx(
+        "what did I tell you about my trip in March?",
+        [_said("m1", "In March I went to Kyoto with my sister.", "2026-03-14T12:00:00Z")],
+    )
+
+    reply = compose_chat(ctx, [])
+
+    assert reply == 'On March 14, 2026 you told me: "In March I went to Kyoto with my sister."'
+
+
+def test_recall_leaves_out_the_assistant_summaries_and_earlier_questions():
+    ctx = _ctx(
+        "我上周说我的猫叫什么名字？",
+        [
+            _said("q0", "我的猫叫什么名字？", "2026-11-19T12:00:00Z", priority=0.7),
+            _said("a0", "你的猫叫年糕。", "2026-11-19T12:00:01Z", role="assistant", priority=0.7),
+            _said("s0", "用户养了一只猫。", "2026-11-19T13:00:00Z", kind="summary", priority=0.7),
+            _said("m1", "我家的猫叫年糕。", "2026-11-18T12:00:00Z", priority=0.5),
+        ],
+    )
+
+    assert compose_chat(ctx, []) == "你在2026年11月18日跟我说过：「我家的猫叫年糕。」"
+
+
+@pytest.mark.parametrize(
+    ("second", "quoted"),
+    [
+        (_said("m2", "京都的红叶很美。", "2026-03-15T12:00:00Z", priority=0.60), True),
+        (_said("m3", "京都的红叶很美。", "2026-03-15T12:00:00Z", priority=0.40), False),
+        (_said("m4", "京都的红叶很美。", "2026-03-15T12:00:00Z", lexical=False), False),
+    ],
+)
+def test_recall_quotes_a_second_message_only_when_it_matches_about_as_well(second, quoted):
+    best = _said("m1", "三月去了京都。", "2026-03-14T12:00:00Z", priority=0.62)
+
+    reply = compose_chat(_ctx("我三月说我去哪旅行了？", [best, second]), [])
+
+    assert "「三月去了京都。」" in reply
+    assert ("「京都的红叶很美。」" in reply) is quoted
+
+
+def test_recall_with_nothing_remembered_says_so_in_the_users_language():
+    assert "没找到" in compose_chat(_ctx("我上周说我的猫叫什么名字？"), [])
+    assert "couldn't find" in compose_chat(_ctx("What did I tell you about my cat?"), [])
+
+
+def test_a_stated_preference_is_acknowledged_in_the_users_language():
+    zh = compose_chat(_ctx("我不吃辣"), [("food", "不吃辣")])
+    en = compose_chat(_ctx("I don't eat spicy food"), [("food", "不吃辣")])
+
+    assert zh.startswith("记住啦：不吃辣")
+    assert en.startswith("Got it: no spicy food")
+
+
+def test_the_explore_answer_names_the_persona_preferences():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    persona = [
+        Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta={"value": "不吃辣"}),
+        Chunk("persona:feedback:1", "反馈 rating +1 on a1", 0.6),
+    ]
+    item = {"title": "川菜馆聚餐", "startAt": "2026-11-27T19:00:00+08:00", "type": "美食"}
+    calls = [
+        {
+            "name": "exploreNearby",
+            "arguments": {"query": "晚饭"},
+            "result": {"results": [item], "meta": {}},
+        }
+    ]
+
+    reply = compose(get_agent_mode("EXPLORE"), _ctx("今晚吃什么？", persona=persona), calls, [])
+
+    assert "按你的偏好：不吃辣" in reply
+
+
+@pytest.mark.django_db
+def test_the_agent_recalls_last_weeks_message_from_memory(user, django_capture_on_commit_callbacks):
+    from agent.context import build_context
+    from memory.services import messages_write
+
+    said = NOW - timedelta(days=7)
+    items = [
+        {"ts": (said + timedelta(minutes=i)).isoformat(), "role": role, "content": text}
+        for i, (role, text) in enumerate(
+            [
+                ("user", "我家的猫叫年糕，是只橘猫。"),
+                ("assistant", "好可爱的名字！"),
+                ("user", "周末想去看电影。"),
+            ]
+        )
+    ]
+    items += [
+        {"ts": (NOW - timedelta(days=40 + i)).isoformat(), "role": "user", "content": text}
+        for i, text in enumerate(["今天加班到很晚。", "想学做饭。", "朋友的狗叫旺财。"])
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        messages_write(user=user, items=items)
+
+    ctx = build_context(user=user, chat_id="c2", message="我上周说我的猫叫什么名字？", now=NOW)
+
+    assert compose_chat(ctx, []) == "你在2026年11月18日跟我说过：「我家的猫叫年糕，是只橘猫。」"
+
+
+def test_a_recall_question_routed_to_a_tool_mode_is_answered_from_memory():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    ctx = _ctx(
+        "what did I tell you about my trip in March?",
+        [_said("m1", "My trip in March was to Kyoto.", "2026-03-14T12:00:00Z")],
+    )
+    calls = [{"name": "getMyActivities", "arguments": {}, "result": {"activities": []}}]
+
+    reply = compose(get_agent_mode("MANAGE"), ctx, calls, [])
+
+    assert reply == 'On March 14, 2026 you told me: "My trip in March was to Kyoto."'
+
+
+def test_the_explore_answer_without_results_still_names_the_persona_preferences():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    persona = [Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta={"value": "不吃辣"})]
+    calls = [{"name": "exploreNearby", "arguments": {}, "result": {"results": [], "meta": {}}}]
+
+    reply = compose(get_agent_mode("EXPLORE"), _ctx("今晚吃什么？", persona=persona), calls, [])
+
+    assert reply.endswith("我记着你的偏好：不吃辣。")

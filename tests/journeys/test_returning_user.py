@@ -1,0 +1,157 @@
+"""The returning chat user, over real HTTP: months later the agent still knows and recalls.
+
+One embedded PostgreSQL of its own and one ``runserver`` (offline agent, in-process model).
+Each user tells the agent a food and a vibe preference through its chat endpoint, then
+"chats for months": thousands of messages and hundreds of chat summaries, all newer than the
+preferences, are inserted through the ORM (``manage.py shell``: embedding them through the
+API would take the machine for an hour; they are searched lexically, as unembedded rows are),
+and one fact is written through the bulk write API. Back in a new chat the user asks for
+dinner (the persona still holds 不吃辣) and what they said (the reply quotes the fact).
+
+Times are relative to the server's clock: the fact is written seven days before now (always
+in "last week"), and the months of history end a day before now.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from tests.platform.live_service import ServiceDatabase, WebServer, manage
+
+pytestmark = pytest.mark.slow
+
+MONTHS_OF_CHAT = 2000  # messages per user, over ~120 days
+SUMMARIES = 200  # chat summaries per user, all newer than the preferences
+FILLER = {
+    "alice": ["今天上班有点累。", "周末去公园散步了。", "最近在看一本小说。", "晚上做了番茄炒蛋。"],
+    "bob": [
+        "Work was busy today.",
+        "I went for a walk in the park.",
+        "Reading a novel these days.",
+        "Cooked eggs and tomatoes tonight.",
+    ],
+}
+HISTORY_SCRIPT = """
+from datetime import timedelta
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+from memory.models import ChatMessage, Kind, Preference
+from rag.text import segment_for_index
+
+now = timezone.now()
+user = get_user_model().objects.get(username={username!r})
+filler = {filler!r}
+segmented = {{text: segment_for_index(text) for text in filler}}
+Preference.objects.filter(user=user).update(updated_at=now - timedelta(days=121))
+rows = []
+for i in range({messages}):
+    text = filler[i % len(filler)]
+    rows.append(ChatMessage(
+        user=user, message_id=f"old_{{i:05d}}", chat_id=f"month_{{i // 100}}",
+        ts=now - timedelta(days=120) + timedelta(minutes=85 * i),
+        role="user" if i % 2 == 0 else "assistant", kind=Kind.MESSAGE,
+        content=text, search_text=segmented[text], summarised=True,
+    ))
+for i in range({summaries}):
+    text = "对话摘要：" + "；".join(filler)
+    rows.append(ChatMessage(
+        user=user, message_id=f"sum_{{i:04d}}", chat_id=f"month_{{i // 10}}",
+        ts=now - timedelta(days=120) + timedelta(hours=14 * i), role="system",
+        kind=Kind.SUMMARY, content=text, search_text=segment_for_index(text),
+    ))
+ChatMessage.objects.bulk_create(rows, batch_size=1000)
+for i in range({summaries}):
+    ChatMessage.objects.filter(user=user, message_id=f"sum_{{i:04d}}").update(
+        created_at=now - timedelta(days=119) + timedelta(hours=14 * i)
+    )
+print(ChatMessage.objects.filter(user=user).count())
+"""
+
+
+@pytest.fixture(scope="module")
+def service():
+    """A migrated embedded PostgreSQL with alice and bob, and a web server on it."""
+    from config import embedded_db
+
+    root = Path(tempfile.mkdtemp(prefix="semmem-journey-"))
+    data_dir = root / "pgdata"
+    try:
+        db = ServiceDatabase(data_dir).create()
+        web = WebServer(db, env={"SEARCH_TIME_BUDGET_SECONDS": "60"}).start()
+        try:
+            yield web
+        finally:
+            web.stop()
+    finally:
+        embedded_db.stop(data_dir)
+        shutil.rmtree(root, ignore_errors=True)
+
+
+def say(web: WebServer, user: str, message: str, chat_id: str) -> dict:
+    response = web.post("/api/agent/chat", user, {"message": message, "chat_id": chat_id})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def months_of_chat(web: WebServer, user: str) -> None:
+    """Insert months of messages and summaries, all newer than the user's preferences."""
+    script = HISTORY_SCRIPT.format(
+        username=user, filler=FILLER[user], messages=MONTHS_OF_CHAT, summaries=SUMMARIES
+    )
+    out = manage(web.db.data_dir, "shell", "-c", script).stdout
+    assert int(out.split()[-1]) >= MONTHS_OF_CHAT + SUMMARIES
+
+
+def write_fact(web: WebServer, user: str, content: str, ts: datetime) -> None:
+    item = {"ts": ts.isoformat(), "role": "user", "content": content, "chat_id": "the_fact"}
+    response = web.post(f"/v1/users/{user}/messages", user, {"items": [item]})
+    assert response.status_code in (200, 201), response.text
+
+
+def preference_ids(web: WebServer, user: str) -> dict[str, int]:
+    items = web.get(f"/v1/users/{user}/preferences", user).json()["items"]
+    return {item["value"]: item["id"] for item in items}
+
+
+def test_a_returning_chinese_user_is_still_known_and_recalled(service):
+    first = say(service, "alice", "我不吃辣", "first")
+    say(service, "alice", "我喜欢安静的活动", "first")
+    assert first["reply"].startswith("记住啦：不吃辣")
+    server_now = datetime.now(UTC)
+    write_fact(service, "alice", "我家的猫叫年糕，是只橘猫。", server_now - timedelta(days=7))
+    months_of_chat(service, "alice")
+    ids = preference_ids(service, "alice")
+
+    dinner = say(service, "alice", "今晚吃什么好？推荐个晚饭", "months_later")
+    recall = say(service, "alice", "我上周说我的猫叫什么名字？", "months_later")
+
+    assert set(ids) == {"不吃辣", "安静"}
+    assert f"persona:preference:{ids['不吃辣']}" in dinner["sources"]
+    assert "不吃辣" in dinner["reply"]
+    assert "年糕" in recall["reply"] and "跟我说过" in recall["reply"]
+
+
+def test_a_returning_english_user_is_still_known_and_recalled(service):
+    say(service, "bob", "I don't eat spicy food", "first")
+    say(service, "bob", "I like quiet activities", "first")
+    server_now = datetime.now(UTC)
+    march = server_now.year if server_now.month > 3 else server_now.year - 1
+    trip = datetime(march, 3, 15, 12, tzinfo=UTC)
+    write_fact(service, "bob", "My trip in March was to Kyoto with my sister.", trip)
+    months_of_chat(service, "bob")
+    ids = preference_ids(service, "bob")
+
+    dinner = say(service, "bob", "recommend somewhere for dinner tonight", "months_later")
+    recall = say(service, "bob", "what did I tell you about my trip in March?", "months_later")
+
+    assert set(ids) == {"不吃辣", "安静"}
+    assert f"persona:preference:{ids['不吃辣']}" in dinner["sources"]
+    assert "不吃辣" in dinner["reply"]
+    assert recall["reply"] == (
+        f'On March 15, {march} you told me: "My trip in March was to Kyoto with my sister."'
+    )
