@@ -297,7 +297,7 @@ def unauthenticated_message(request) -> str:
         return _(
             'The authorization scheme "%(scheme)s" is not accepted: send the header '
             '"Authorization: Token <key>".'
-        ) % {"scheme": scheme}
+        ) % {"scheme": scheme[:32]}
     return _(
         "Authentication credentials were not provided: send the header "
         '"Authorization: Token <key>".'
