@@ -38,8 +38,8 @@ CJK_RE = re.compile(r"[\u4e00-\u9fff]")
 
 
 def is_english(message: str) -> bool:
-    """Return whether to answer in English (the message has no Chinese character)."""
-    return bool(message.strip()) and not CJK_RE.search(message)
+    """Return whether to answer in English (latin letters and no Chinese character)."""
+    return not CJK_RE.search(message or "") and bool(re.search(r"[A-Za-z]", message or ""))
 
 
 TITLE_RE = re.compile(
@@ -394,11 +394,6 @@ ENGLISH_VALUES = {
     "户外": "the outdoors",
 }
 PERSONA_NOTE_MAX = 3
-
-
-def is_english(text: str) -> bool:
-    """Return whether a message is written in English (latin letters, no CJK)."""
-    return not CJK_RE.search(text or "") and bool(re.search(r"[A-Za-z]", text or ""))
 
 
 def is_recall(text: str) -> bool:

@@ -177,7 +177,7 @@ ERROR_DESCRIPTIONS = {
     "403": "Not allowed (PERMISSION_DENIED).",
     "404": "No such object, or not yours (NOT_FOUND).",
     "413": "The request body is too large.",
-    "415": "The request body's media type is not accepted here (INVALID_ARGUMENT).",
+    "415": "The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE).",
     "429": "Too many requests; see Retry-After (RATE_LIMITED).",
     "503": "A dependency (the database) is unavailable; retry later (UNAVAILABLE).",
 }

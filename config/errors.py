@@ -5,6 +5,11 @@ DRF views hand every exception to :func:`api_exception_handler`; the middleware
 catches what never reaches DRF (unknown URLs, plain Django views) under the API
 path prefixes, so nothing there answers with an HTML page.
 
+Every message is in the request's language (``Accept-Language``: English or Simplified
+Chinese, English without the header; LocaleMiddleware runs before every middleware that can
+answer): DRF's and Django's own through their catalogs, the project's through
+``locale/zh_Hans``. Codes, field names and paths are never translated.
+
 Faults are not bugs: a database that cannot be reached (``OperationalError``,
 ``InterfaceError``) and an embedding or LLM provider that fails where nothing can degrade
 (``ProviderError``) answer 503 UNAVAILABLE with ``Retry-After``, on every path, including
@@ -28,9 +33,13 @@ from django.core.signals import got_request_exception
 from django.db import InterfaceError as DjangoInterfaceError
 from django.db import OperationalError as DjangoOperationalError
 from django.http import Http404, HttpResponse, JsonResponse
+from django.urls import is_valid_path
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status as http
 
+from config.auth import SCHEMES, authorization_scheme
 from config.inputs import InputError, body_limit_message, load_json
 
 logger = logging.getLogger(__name__)
@@ -40,6 +49,8 @@ PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
 UNAUTHENTICATED = "UNAUTHENTICATED"
 PERMISSION_DENIED = "PERMISSION_DENIED"
 NOT_FOUND = "NOT_FOUND"
+METHOD_NOT_ALLOWED = "METHOD_NOT_ALLOWED"
+UNSUPPORTED_MEDIA_TYPE = "UNSUPPORTED_MEDIA_TYPE"
 CONFLICT = "CONFLICT"
 RATE_LIMITED = "RATE_LIMITED"
 INTERNAL = "INTERNAL"
@@ -106,19 +117,49 @@ def _drf_details(detail) -> dict:
     return {}
 
 
-def _first_message(detail, default: str) -> str:
-    """Find a human-readable message inside a DRF error detail tree."""
-    if isinstance(detail, str):
-        return detail
+# Keys of a DRF error tree that name no field.
+NON_FIELD_KEYS = ("non_field_errors", "detail")
+
+
+def _first_error(detail, path: tuple = ()) -> tuple[tuple, object]:
+    """Return the path (keys and list indexes) and the leaf of the first error in a DRF tree."""
     if isinstance(detail, list) and detail:
         # A list serializer reports {} for each item without errors: find the first with one.
-        found = next((item for item in detail if item), detail[0])
-        return _first_message(found, default)
+        index, found = next(((i, item) for i, item in enumerate(detail) if item), (0, detail[0]))
+        if isinstance(found, dict | list):
+            return _first_error(found, (*path, index))
+        return path, found
     if isinstance(detail, dict) and detail:
         key, value = next(iter(detail.items()))
-        inner = _first_message(value, default)
-        return inner if key in ("non_field_errors", "detail") else f"{key}: {inner}"
-    return default
+        return _first_error(value, path if key in NON_FIELD_KEYS else (*path, key))
+    return path, detail
+
+
+def field_path(path: tuple) -> str:
+    """Spell a path of keys and list indexes as the API documents fields: ``items[2].content``."""
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _first_message(detail, default: str) -> str:
+    """Find a human-readable message inside a DRF error detail tree, with its place."""
+    path, leaf = _first_error(detail)
+    text = str(leaf) if leaf not in (None, "", [], {}) else default
+    return ": ".join([*(str(part) for part in path), text])
+
+
+def validation_message(detail) -> tuple[str, str]:
+    """Return (message, field) for a DRF validation error: the first error, its field named.
+
+    A missing required field says so; any other error keeps its own text after the field.
+    """
+    path, leaf = _first_error(detail)
+    field = field_path(path)
+    if getattr(leaf, "code", None) == "required" and field:
+        return _("Missing required field: %(field)s.") % {"field": field}, field
+    return _("Invalid request: %(error)s") % {"error": _first_message(detail, str(leaf))}, field
 
 
 # Seconds a client should wait before retrying after a 503 caused by a fault.
@@ -148,23 +189,26 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
         return exc.status, exc.code, exc.message, exc.details
     if is_database_down(exc):
         logger.warning("database unavailable: %s", exc)
-        return 503, UNAVAILABLE, "The database is unavailable; try again shortly.", {}
+        return 503, UNAVAILABLE, _("The database is unavailable; try again shortly."), {}
     if _is_provider_error(exc):
         logger.warning("provider unavailable: %s", exc)
         details = {"provider": getattr(exc, "provider", "") or ""}
-        return 503, UNAVAILABLE, "A model provider is unavailable; try again shortly.", details
+        return 503, UNAVAILABLE, _("A model provider is unavailable; try again shortly."), details
     if isinstance(exc, DjangoValidationError):
-        details = {"fields": exc.message_dict} if hasattr(exc, "error_dict") else {}
-        return 400, INVALID_ARGUMENT, "; ".join(exc.messages), details
+        details = {}
+        if hasattr(exc, "error_dict"):
+            details = {"fields": exc.message_dict, "field": next(iter(exc.error_dict), "")}
+        return 400, INVALID_ARGUMENT, "; ".join(str(m) for m in exc.messages), details
     if isinstance(exc, RequestDataTooBig):
         return 413, PAYLOAD_TOO_LARGE, body_limit_message(), {}
     if isinstance(exc, SuspiciousOperation):
         # TooManyFieldsSent, TooManyFilesSent, a disallowed host: the request is at fault.
-        return 400, INVALID_ARGUMENT, "Bad request.", {}
+        return 400, INVALID_ARGUMENT, _("Bad request."), {}
     if isinstance(exc, Http404):
-        return 404, NOT_FOUND, "Not found.", {}
+        return 404, NOT_FOUND, _("Not found."), {}
     if isinstance(exc, DjangoPermissionDenied):
-        return 403, PERMISSION_DENIED, "You do not have permission to perform this action.", {}
+        message = _("You do not have permission to perform this action.")
+        return 403, PERMISSION_DENIED, message, {}
     if isinstance(exc, drf_exceptions.APIException):
         detail = exc.detail
         if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
@@ -175,12 +219,16 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
             code = NOT_FOUND
         elif isinstance(exc, drf_exceptions.Throttled):
             code = RATE_LIMITED
+        elif isinstance(exc, drf_exceptions.MethodNotAllowed):
+            code = METHOD_NOT_ALLOWED
+        elif isinstance(exc, drf_exceptions.UnsupportedMediaType):
+            code = UNSUPPORTED_MEDIA_TYPE
         elif exc.status_code == 409:
             code = CONFLICT
         elif exc.status_code == 413:
             code = PAYLOAD_TOO_LARGE
         elif 400 <= exc.status_code < 500:
-            # Validation, parse errors, wrong method, unsupported media type.
+            # Validation and parse errors, an unacceptable Accept header.
             code = INVALID_ARGUMENT
         else:
             code = INTERNAL
@@ -193,8 +241,10 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
         if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
             details = {"retry_after_seconds": int(exc.wait)}
         message = _first_message(detail, str(exc))
-        if isinstance(exc, drf_exceptions.ValidationError) and isinstance(detail, dict):
-            message = "Invalid request: " + message
+        if isinstance(exc, drf_exceptions.ValidationError) and isinstance(detail, dict | list):
+            message, field = validation_message(detail)
+            if field:
+                details["field"] = field
         return exc.status_code, code, message, details
     return None
 
@@ -207,11 +257,21 @@ def api_exception_handler(exc, context):
     if classified is None:
         view = context.get("view")
         logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
-        classified = (500, INTERNAL, "Internal error.", {})
+        classified = (500, INTERNAL, _("Internal error."), {})
     status, code, message, details = classified
     request = context.get("request")
     if isinstance(exc, drf_exceptions.MethodNotAllowed) and request is not None:
+        message = method_not_allowed_message(request)
         details = {"method": request.method}
+    if isinstance(exc, drf_exceptions.NotAuthenticated) and request is not None:
+        message = unauthenticated_message(request)
+    if isinstance(exc, drf_exceptions.UnsupportedMediaType):
+        view = context.get("view")
+        parsers = view.get_parsers() if view is not None else []
+        details = {
+            "media_type": request.content_type if request is not None else "",
+            "accepted": [parser.media_type for parser in parsers],
+        }
     headers = {}
     if isinstance(exc, drf_exceptions.Throttled) and exc.wait is not None:
         headers["Retry-After"] = str(int(exc.wait))
@@ -222,9 +282,66 @@ def api_exception_handler(exc, context):
     return Response(error_body(code, message, details), status=status, headers=headers)
 
 
+def method_not_allowed_message(request) -> str:
+    """Return the 405 message: the method and the path it is not allowed on."""
+    return _("Method %(method)s is not allowed on %(path)s.") % {
+        "method": request.method,
+        "path": request.path,
+    }
+
+
+def unauthenticated_message(request) -> str:
+    """Return the 401 message for a request without credentials we read: how to send them."""
+    scheme = authorization_scheme(request)
+    if scheme and scheme.lower() not in SCHEMES:
+        return _(
+            'The authorization scheme "%(scheme)s" is not accepted: send the header '
+            '"Authorization: Token <key>".'
+        ) % {"scheme": scheme[:32]}
+    return _(
+        "Authentication credentials were not provided: send the header "
+        '"Authorization: Token <key>".'
+    )
+
+
+def not_found_message(request) -> str:
+    """Return the message of an unknown API URL."""
+    return _("No API endpoint at %(path)s.") % {"path": request.path}
+
+
+def slash_path(request) -> str | None:
+    """Return the path with a trailing slash when only that one resolves (APPEND_SLASH's case)."""
+    path = request.path_info
+    if not settings.APPEND_SLASH or path.endswith("/"):
+        return None
+    urlconf = getattr(request, "urlconf", None)
+    if is_valid_path(path, urlconf) or not is_valid_path(f"{path}/", urlconf):
+        return None
+    return f"{request.path}/"
+
+
+# Methods whose body CommonMiddleware's APPEND_SLASH redirect (301, GET) would drop.
+BODY_METHODS = ("POST", "PUT", "PATCH", "DELETE")
+
+
 def is_api_path(path: str) -> bool:
     """Return whether a request path belongs to the JSON API."""
     return path.startswith(tuple(settings.API_PATH_PREFIXES))
+
+
+# Messages of statuses a plain Django view may answer with an HTML page on an API path.
+STATUS_MESSAGES = {
+    400: gettext_lazy("Bad request."),
+    401: gettext_lazy("Authentication required."),
+    403: gettext_lazy("You do not have permission to perform this action."),
+    409: gettext_lazy("Conflict."),
+    413: gettext_lazy("The request body is too large."),
+    415: gettext_lazy("The request body's media type is not accepted here."),
+    429: gettext_lazy("Too many requests; try again later."),
+    500: gettext_lazy("Internal error."),
+    502: gettext_lazy("A service this one depends on failed."),
+    503: gettext_lazy("The service is unavailable; try again shortly."),
+}
 
 
 class ApiErrorMiddleware:
@@ -238,6 +355,16 @@ class ApiErrorMiddleware:
         got_request_exception.connect(remember_exception, dispatch_uid="config.errors.remember")
 
     def __call__(self, request):
+        if request.method in BODY_METHODS and is_api_path(request.path):
+            # Answer here, not with CommonMiddleware's redirect: a client following a 301
+            # repeats the request as a GET without its body (and DEBUG raises a 500).
+            with_slash = slash_path(request)
+            if with_slash is not None:
+                message = _("No API endpoint at %(path)s: use %(slash_path)s.") % {
+                    "path": request.path,
+                    "slash_path": with_slash,
+                }
+                return error_response(NOT_FOUND, message, 404, {"use_path": with_slash})
         response = self.get_response(request)
         if response.status_code == 500 and is_database_down(
             getattr(request, "_unhandled_exception", None)
@@ -257,15 +384,19 @@ class ApiErrorMiddleware:
             401: UNAUTHENTICATED,
             403: PERMISSION_DENIED,
             404: NOT_FOUND,
-            405: INVALID_ARGUMENT,
+            405: METHOD_NOT_ALLOWED,
             409: CONFLICT,
             413: PAYLOAD_TOO_LARGE,
+            415: UNSUPPORTED_MEDIA_TYPE,
             429: RATE_LIMITED,
         }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
-        message = {
-            404: f"No API endpoint at {request.path}.",
-            405: f"Method {request.method} is not allowed on {request.path}.",
-        }.get(status, response.reason_phrase or "Error.")
+        if status == 404:
+            message = not_found_message(request)
+        elif status == 405:
+            message = method_not_allowed_message(request)
+        else:
+            message = STATUS_MESSAGES.get(status) or _("The request failed.")
+            message = str(message)
         details = {"method": request.method} if status == 405 else {}
         converted = error_response(code, message, status, details)
         for header in self.KEPT_HEADERS:
@@ -279,7 +410,7 @@ class ApiErrorMiddleware:
         classified = classify_exception(exc)
         if classified is None:
             logger.exception("Unhandled error on %s", request.path)
-            return error_response(INTERNAL, "Internal error.", 500)
+            return error_response(INTERNAL, _("Internal error."), 500)
         status, code, message, details = classified
         response = error_response(code, message, status, details)
         if status == 503:
@@ -304,7 +435,7 @@ def unavailable_response(request):
     """Answer 503 while the database is down: the error shape on API paths, else a plain page."""
     if is_api_path(request.path):
         response = error_response(
-            UNAVAILABLE, "The database is unavailable; try again shortly.", 503
+            UNAVAILABLE, _("The database is unavailable; try again shortly."), 503
         )
     else:
         response = HttpResponse(UNAVAILABLE_PAGE, status=503, content_type="text/html")
@@ -326,14 +457,14 @@ def json_body(request) -> dict:
     except InputError as exc:
         raise InvalidArgument(exc.message) from None
     if not isinstance(data, dict):
-        raise InvalidArgument("The request body must be a JSON object.")
+        raise InvalidArgument(_("The request body must be a JSON object."))
     return data
 
 
 def handler404(request, exception=None):
     """Answer unknown API URLs in the error shape; HTML elsewhere."""
     if is_api_path(request.path):
-        return error_response(NOT_FOUND, f"No API endpoint at {request.path}.", 404)
+        return error_response(NOT_FOUND, not_found_message(request), 404)
     from django.views.defaults import page_not_found
 
     return page_not_found(request, exception)
@@ -344,7 +475,7 @@ def handler500(request):
     if is_database_down(sys.exc_info()[1]):
         return unavailable_response(request)
     if is_api_path(request.path):
-        return error_response(INTERNAL, "Internal error.", 500)
+        return error_response(INTERNAL, _("Internal error."), 500)
     from django.views.defaults import server_error
 
     return server_error(request)

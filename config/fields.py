@@ -3,7 +3,8 @@
 DRF's own fields are lenient where JSON is concerned: ``CharField`` turns ``0`` into ``"0"``,
 ``IntegerField`` takes ``"12"`` and ``true``, and neither knows a column's range. These take a
 JSON value only of their own type and keep it within what the column behind it can store.
-Query-parameter serializers keep DRF's fields (a query string has only strings).
+Query-parameter serializers keep DRF's fields (a query string has only strings). Messages are
+in the request's language (``locale/zh_Hans``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from datetime import UTC, datetime
 
 from django.conf import settings
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import serializers
 
-from config.inputs import BIGINT_MAX, DATETIME_RANGE_TEXT, INT_MAX, INT_MIN, datetime_range_error
+from config.inputs import BIGINT_MAX, INT_MAX, INT_MIN, datetime_range_error
 
 # Free text a user writes (an activity description, a chat message, a context entry).
 MAX_TEXT_CHARS = 20_000
@@ -23,7 +26,7 @@ MAX_TEXT_CHARS = 20_000
 class StrictCharField(serializers.CharField):
     """A CharField that takes only a JSON string (``{"title": 0}`` is 400, not ``"0"``)."""
 
-    default_error_messages = {"invalid": "Not a valid string: send a JSON string."}
+    default_error_messages = {"invalid": gettext_lazy("Not a valid string: send a JSON string.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -34,7 +37,7 @@ class StrictCharField(serializers.CharField):
 class RegexField(serializers.RegexField):
     """A RegexField that takes only a JSON string."""
 
-    default_error_messages = {"type": "Not a valid string: send a JSON string."}
+    default_error_messages = {"type": gettext_lazy("Not a valid string: send a JSON string.")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -67,7 +70,9 @@ class IntegerField(serializers.IntegerField):
     Strings and booleans are refused (``"12"``, ``true``); ``1.0`` is still 1.
     """
 
-    default_error_messages = {"invalid": "A valid integer is required: send a JSON number."}
+    default_error_messages = {
+        "invalid": gettext_lazy("A valid integer is required: send a JSON number.")
+    }
 
     def __init__(self, **kwargs):
         kwargs.setdefault("min_value", INT_MIN)
@@ -92,7 +97,9 @@ class IdField(IntegerField):
 class FloatField(serializers.FloatField):
     """A JSON number (not a string, not a boolean); NaN and infinities never parse."""
 
-    default_error_messages = {"invalid": "A valid number is required: send a JSON number."}
+    default_error_messages = {
+        "invalid": gettext_lazy("A valid number is required: send a JSON number.")
+    }
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int | float):
@@ -108,7 +115,12 @@ class DateTimeField(serializers.DateTimeField):
     RFC 3339 (in UTC when the zone's offset is not a whole minute, as for old LMT offsets).
     """
 
-    default_error_messages = {"range": f"Use a date-time {DATETIME_RANGE_TEXT}."}
+    default_error_messages = {
+        "range": gettext_lazy(
+            "Use a date-time between 1970-01-01T00:00:00Z (inclusive) and "
+            "2100-01-01T00:00:00Z (exclusive)."
+        )
+    }
 
     def to_internal_value(self, value):
         if isinstance(value, str):
@@ -154,11 +166,10 @@ def refuse_body(request) -> None:
     if hasattr(data, "keys"):
         extra = sorted(set(data.keys()) - FORM_ONLY_KEYS)
     else:
-        extra = ["(a body that is not an object)"] if data not in (None, "", []) else []
+        extra = [_("(a body that is not an object)")] if data not in (None, "", []) else []
     if extra:
-        raise serializers.ValidationError(
-            {key: ["Unknown field; this operation takes no body."] for key in extra}
-        )
+        message = _("Unknown field; this operation takes no body.")
+        raise serializers.ValidationError({key: [message] for key in extra})
 
 
 # A request-body serializer that refuses keys it does not declare (INVALID_ARGUMENT).
@@ -173,8 +184,8 @@ class ClosedSerializer(serializers.Serializer):
         if hasattr(data, "keys"):
             unknown = sorted(set(data.keys()) - set(self.fields) - FORM_ONLY_KEYS)
             if unknown:
-                known = ", ".join(self.fields)
-                raise serializers.ValidationError(
-                    {key: [f"Unknown field; this object takes: {known}."] for key in unknown}
-                )
+                message = _("Unknown field; this object takes: %(known)s.") % {
+                    "known": ", ".join(self.fields)
+                }
+                raise serializers.ValidationError({key: [message] for key in unknown})
         return super().to_internal_value(data)

@@ -6,8 +6,14 @@
   any string of a JSON body (keys and values, at any depth), of a form or multipart body
   (which must be UTF-8, also inside percent-escapes), in the query string and in the path.
   PostgreSQL cannot store either, so they are rejected (400 INVALID_ARGUMENT), never cleaned.
+- Media types: JSON, and urlencoded forms where a view takes them. A multipart body is refused
+  here (415 UNSUPPORTED_MEDIA_TYPE) before anything reads it: Django would write its files to
+  temporary files on disk, outside every limit above; no endpoint takes a file.
 - Dates: :data:`MIN_DATETIME` <= value < :data:`MAX_DATETIME`, a range a user could mean, so
   every stored value renders as RFC 3339 and reads back into Python.
+
+Messages are in the request's language (config/errors.py; ``locale/zh_Hans``); field names are
+not translated.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.http import HttpResponseBadRequest, QueryDict
 from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions as drf_exceptions
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, JSONParser
 
 MAX_JSON_DEPTH = 32
 MIN_DATETIME = datetime(1970, 1, 1, tzinfo=UTC)
@@ -55,8 +63,8 @@ def bad_text_reason(text: str) -> str | None:
     if match is None:
         return None
     if match.group() == "\x00":
-        return "contains a NUL character (\\u0000)"
-    return "contains a lone UTF-16 surrogate (\\ud800-\\udfff)"
+        return _("contains a NUL character (\\u0000)")
+    return _("contains a lone UTF-16 surrogate (\\ud800-\\udfff)")
 
 
 def check_text(text: str, *, field: str) -> str:
@@ -82,15 +90,45 @@ def _json_depth(text: str) -> int:
     return deepest
 
 
+# Python's reasons for malformed JSON, translated; another reason is left out of the message.
+JSON_REASONS = {
+    "Expecting value": gettext_lazy("a value was expected"),
+    "Expecting ',' delimiter": gettext_lazy("a comma was expected"),
+    "Expecting ':' delimiter": gettext_lazy("a colon was expected"),
+    "Expecting property name enclosed in double quotes": gettext_lazy(
+        "a key in double quotes was expected"
+    ),
+    "Unterminated string starting at": gettext_lazy("a string is not closed"),
+    "Invalid control character at": gettext_lazy("a control character inside a string"),
+    "Invalid \\escape": gettext_lazy("an invalid escape in a string"),
+    "Invalid \\uXXXX escape": gettext_lazy("an invalid \\u escape in a string"),
+    "Extra data": gettext_lazy("more data after the JSON value"),
+    "Illegal trailing comma before end of object": gettext_lazy("a trailing comma"),
+    "Illegal trailing comma before end of array": gettext_lazy("a trailing comma"),
+}
+
+
 def _reject_constant(name: str):
-    raise ValueError(f"{name} is not valid JSON")
+    raise InputError(_("%(constant)s is not valid JSON.") % {"constant": name})
 
 
 def _finite_float(text: str) -> float:
     value = float(text)
     if math.isinf(value):
-        raise ValueError(f"{text} does not fit a double")
+        raise InputError(_("The number %(number)s does not fit a double.") % {"number": text})
     return value
+
+
+def malformed_json_message(exc: json.JSONDecodeError) -> str:
+    """Return where and (when known) why a JSON text is malformed, in the request's language."""
+    place = {"line": exc.lineno, "column": exc.colno}
+    reason = JSON_REASONS.get(exc.msg)
+    if reason is None:
+        return _("Malformed JSON at line %(line)d, column %(column)d.") % place
+    return _("Malformed JSON at line %(line)d, column %(column)d: %(reason)s.") % {
+        **place,
+        "reason": reason,
+    }
 
 
 def _check_tree(value, path: str) -> None:
@@ -114,15 +152,21 @@ def load_json(raw: bytes | str):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise InputError(f"The body is not valid UTF-8 ({exc.reason}).") from None
+            raise InputError(
+                _("The body is not valid UTF-8 (byte %(position)d).") % {"position": exc.start}
+            ) from None
     else:
         text = raw
     if _json_depth(text) > MAX_JSON_DEPTH:
-        raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels.")
+        raise InputError(_("JSON nested deeper than %(depth)d levels.") % {"depth": MAX_JSON_DEPTH})
     try:
         data = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"Malformed JSON: {exc}") from None
+    except InputError:
+        raise
+    except json.JSONDecodeError as exc:
+        raise InputError(malformed_json_message(exc)) from None
+    except (ValueError, RecursionError):
+        raise InputError(_("Malformed JSON.")) from None
     _check_tree(data, "")
     return data
 
@@ -131,12 +175,15 @@ class PayloadTooLargeError(drf_exceptions.APIException):
     """A request body over ``DATA_UPLOAD_MAX_MEMORY_SIZE`` (413)."""
 
     status_code = 413
-    default_detail = "The request body is too large."
+    default_detail = gettext_lazy("The request body is too large.")
     default_code = "payload_too_large"
 
 
 def body_limit_message() -> str:
-    return f"The request body is larger than {settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes."
+    """Return the 413 message, naming the limit."""
+    return _("The request body is larger than %(limit)s bytes.") % {
+        "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    }
 
 
 class BoundedJSONParser(JSONParser):
@@ -182,19 +229,10 @@ class BoundedFormParser(FormParser):
             raw.decode("utf-8")
             parse_qsl(raw.decode("ascii", "ignore"), keep_blank_values=True, errors="strict")
         except UnicodeDecodeError:
-            raise drf_exceptions.ParseError("The form body is not valid UTF-8.") from None
+            raise drf_exceptions.ParseError(_("The form body is not valid UTF-8.")) from None
         data = QueryDict(raw, encoding="utf-8")
         _check_form(data)
         return data
-
-
-class BoundedMultiPartParser(MultiPartParser):
-    """DRF's multipart parser with the same text rules as the JSON and form parsers."""
-
-    def parse(self, stream, media_type=None, parser_context=None):
-        result = super().parse(stream, media_type, parser_context)
-        _check_form(result.data)
-        return result
 
 
 def datetime_range_error(value: datetime) -> str | None:
@@ -202,7 +240,10 @@ def datetime_range_error(value: datetime) -> str | None:
     if value.tzinfo is None:
         return None
     if not (MIN_DATETIME <= value < MAX_DATETIME):
-        return f"use a date-time {DATETIME_RANGE_TEXT}."
+        return _("use a date-time between %(min)s (inclusive) and %(max)s (exclusive).") % {
+            "min": "1970-01-01T00:00:00Z",
+            "max": "2100-01-01T00:00:00Z",
+        }
     return None
 
 
@@ -227,7 +268,8 @@ class InputGuardMiddleware:
     """Reject NUL, lone surrogates and over-large bodies before any view sees the request.
 
     The path and the query string are checked here (Django decodes ``%00`` into them); JSON
-    bodies are checked by :class:`BoundedJSONParser` and :func:`config.errors.json_body`.
+    bodies are checked by :class:`BoundedJSONParser` and :func:`config.errors.json_body`. A
+    multipart body is refused on API paths (415) before Django can spool its files to disk.
     """
 
     def __init__(self, get_response):
@@ -241,30 +283,40 @@ class InputGuardMiddleware:
         from config.errors import error_response, is_api_path
 
         if is_api_path(request.path):
-            return error_response(code, message, status)
+            details = {"media_type": request.content_type} if status == 415 else {}
+            return error_response(code, message, status, details)
         response = HttpResponseBadRequest(message, content_type="text/plain; charset=utf-8")
         response.status_code = status
         return response
 
     @staticmethod
     def _problem(request) -> tuple[int, str, str] | None:
-        from config.errors import INVALID_ARGUMENT, PAYLOAD_TOO_LARGE
+        from config.errors import (
+            INVALID_ARGUMENT,
+            PAYLOAD_TOO_LARGE,
+            UNSUPPORTED_MEDIA_TYPE,
+            is_api_path,
+        )
 
         reason = bad_text_reason(request.path)
         if reason:
-            return 400, INVALID_ARGUMENT, f"The URL path {reason}."
+            return 400, INVALID_ARGUMENT, _("The URL path %(reason)s.") % {"reason": reason}
         for key, values in request.GET.lists():
             for text in [key, *values]:
                 reason = bad_text_reason(text)
                 if reason:
-                    return 400, INVALID_ARGUMENT, f"Query parameter {key!r} {reason}."
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+                    message = _("Query parameter %(name)s %(reason)s.")
+                    return 400, INVALID_ARGUMENT, message % {"name": repr(key), "reason": reason}
+        if request.content_type == "multipart/form-data" and is_api_path(request.path):
+            message = _("Multipart bodies are not accepted: send JSON (application/json).")
+            return 415, UNSUPPORTED_MEDIA_TYPE, message
         if request.content_type == "multipart/form-data":
-            return None  # Django bounds the fields of multipart bodies itself.
+            return None  # Pages (the admin): Django bounds the fields of multipart bodies itself.
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
-            return 400, INVALID_ARGUMENT, "The Content-Length header is not a number."
+            return 400, INVALID_ARGUMENT, _("The Content-Length header is not a number.")
         if limit is not None and length > limit:
             return 413, PAYLOAD_TOO_LARGE, body_limit_message()
         return None

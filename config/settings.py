@@ -50,6 +50,8 @@ MIDDLEWARE = [
     # First, so that its "app" time covers every other middleware (config/timing.py).
     "config.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Before every middleware that can answer an error: each speaks the request's language.
+    "django.middleware.locale.LocaleMiddleware",
     "config.errors.ApiErrorMiddleware",
     "config.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -114,7 +116,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 
-LANGUAGE_CODE = env_str("DJANGO_LANGUAGE_CODE", "zh-hans")
+# The language of every message (API errors, admin) follows the request's Accept-Language
+# (LocaleMiddleware): Simplified Chinese or English. Without that header (scripts, SDKs, curl)
+# English: the language of the error codes, field names and documentation, and the one a log
+# search expects. Browsers always send the header, so Chinese staff still get Chinese pages.
+LANGUAGE_CODE = env_str("DJANGO_LANGUAGE_CODE", "en")
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+# The project's own messages (config/errors.py, config/inputs.py, config/fields.py); the .mo is
+# committed, so running the service needs no gettext.
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env_str("TIME_ZONE", "Asia/Shanghai")
 USE_I18N = True
 USE_TZ = True
@@ -126,20 +136,21 @@ LOGIN_URL = "/admin/login/"
 # --- API --------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # "Token <key>", or "Bearer <key>" as the MCP endpoint takes it (config/auth.py).
+        "config.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "config.schema.AutoSchema",
     "EXCEPTION_HANDLER": "config.errors.api_exception_handler",
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    # JSON only, bounded in size and depth, no NUL or lone surrogates (config/inputs.py).
-    # JSON (depth-limited, NUL and lone surrogates refused) first; flat operations also take
-    # form bodies, views with nested input take JSON only (config.media.json_parsers).
+    # JSON (bounded in size and depth, NUL and lone surrogates refused) first; flat operations
+    # also take urlencoded forms, views with nested input take JSON only
+    # (config.media.json_parsers). No multipart: nothing takes a file, and Django would spool
+    # its files to disk before any limit applies. Anything else is 415 (config/inputs.py).
     "DEFAULT_PARSER_CLASSES": [
         "config.inputs.BoundedJSONParser",
         "config.inputs.BoundedFormParser",
-        "config.inputs.BoundedMultiPartParser",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env_str("API_THROTTLE_USER", "6000/min"),

@@ -39,6 +39,7 @@ from memory.validation import apply_filter
 from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions, vector_literal
+from rag.highlight import mark
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, similarity_expression
 from rag.text import STOPWORDS, parse_query, quote_lexeme, segment_query
@@ -322,7 +323,7 @@ def snippets(content: str, query_text: str) -> list[str]:
         start = max(0, match.start() - SNIPPET_RADIUS)
         end = min(len(content), match.end() + SNIPPET_RADIUS)
         piece = content[start:end]
-        piece = pattern.sub(lambda m: f"<mark>{m.group(0)}</mark>", piece)
+        piece = mark(piece, pattern)  # HTML: the text escaped, only the marks are markup
         out.append(("…" if start else "") + piece + ("…" if end < len(content) else ""))
         last_end = end
         if len(out) >= MAX_SNIPPETS:

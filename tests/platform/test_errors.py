@@ -52,8 +52,9 @@ def test_unknown_url_outside_the_api_stays_html(anon_client, debug):
 
 
 def test_wrong_method_on_a_drf_view_answers_405_in_the_shape(anon_client):
-    error = assert_error_shape(anon_client.get("/api/testapp/echo"), 405, "INVALID_ARGUMENT")
+    error = assert_error_shape(anon_client.get("/api/testapp/echo"), 405, "METHOD_NOT_ALLOWED")
     assert error["details"] == {"method": "GET"}
+    assert error["message"] == "Method GET is not allowed on /api/testapp/echo."
 
 
 @pytest.mark.parametrize("path", ["/api/testapp/echo", "/v1/testapp/plain-post-only"])
@@ -65,7 +66,7 @@ def test_wrong_method_answer_keeps_the_allow_header(anon_client, path):
 
 def test_wrong_method_on_a_plain_view_answers_405_in_the_shape(anon_client):
     response = anon_client.get("/v1/testapp/plain-post-only")
-    error = assert_error_shape(response, 405, "INVALID_ARGUMENT")
+    error = assert_error_shape(response, 405, "METHOD_NOT_ALLOWED")
     assert error["details"] == {"method": "GET"}
 
 
@@ -134,3 +135,81 @@ def test_the_message_names_the_item_and_the_unknown_key_of_a_later_list_item():
         serializer.is_valid(raise_exception=True)
     _, _, message, _ = classify_exception(caught.value)
     assert message.startswith("Invalid request: blocks: 1: pos: Unknown field")
+
+
+def _validation_error(serializer_class, data):
+    from rest_framework import serializers
+
+    from config.errors import classify_exception
+
+    with pytest.raises(serializers.ValidationError) as caught:
+        serializer_class(data=data).is_valid(raise_exception=True)
+    return classify_exception(caught.value)
+
+
+def _chapter_serializer():
+    from config import fields
+
+    class Block(fields.ClosedSerializer):
+        content = fields.StrictCharField()
+        kind = fields.StrictCharField(required=False)
+
+    class Chapter(fields.ClosedSerializer):
+        title = fields.StrictCharField()
+        blocks = Block(many=True)
+
+    return Chapter
+
+
+def test_a_missing_field_is_said_to_be_missing_naming_it():
+    _, code, message, details = _validation_error(_chapter_serializer(), {"blocks": []})
+    assert code == "INVALID_ARGUMENT"
+    assert message == "Missing required field: title."
+    assert details["field"] == "title"
+
+
+def test_a_missing_nested_field_is_named_by_its_path():
+    data = {"title": "t", "blocks": [{"content": "a"}, {"kind": "p"}]}
+    _, _, message, details = _validation_error(_chapter_serializer(), data)
+    assert message == "Missing required field: blocks[1].content."
+    assert details["field"] == "blocks[1].content"
+
+
+def test_a_wrong_value_names_its_field_in_details():
+    _, _, message, details = _validation_error(_chapter_serializer(), {"title": 5, "blocks": []})
+    assert message == "Invalid request: title: Not a valid string: send a JSON string."
+    assert details["field"] == "title"
+    assert details["fields"] == {"title": ["Not a valid string: send a JSON string."]}
+
+
+def test_a_django_validation_error_names_its_field_in_details():
+    from django.core.exceptions import ValidationError
+
+    from config.errors import classify_exception
+
+    _, _, _, details = classify_exception(ValidationError({"ts": ["out of range"]}))
+    assert details == {"fields": {"ts": ["out of range"]}, "field": "ts"}
+
+
+@pytest.mark.parametrize("debug", [False, True])
+@pytest.mark.parametrize("method", ["post", "put", "patch", "delete"])
+def test_a_body_method_without_the_trailing_slash_is_told_the_path(api_client, method, debug):
+    from writing.models import Book
+
+    with override_settings(DEBUG=debug):
+        response = getattr(api_client, method)("/api/books", {"title": "t"}, format="json")
+    error = assert_error_shape(response, 404, "NOT_FOUND")
+    assert error["message"] == "No API endpoint at /api/books: use /api/books/."
+    assert error["details"] == {"use_path": "/api/books/"}
+    assert Book.objects.count() == 0
+
+
+def test_a_get_without_the_trailing_slash_still_redirects(api_client):
+    response = api_client.get("/api/books")
+    assert response.status_code == 301
+    assert response["Location"] == "/api/books/"
+
+
+def test_a_post_to_an_unknown_path_without_a_slash_is_a_plain_404(api_client):
+    error = assert_error_shape(api_client.post("/api/no-such", {}, format="json"), 404, "NOT_FOUND")
+    assert error["details"] == {}

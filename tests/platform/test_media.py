@@ -38,7 +38,7 @@ def test_a_form_body_to_a_json_only_view_is_415_in_the_error_shape(api_client, u
         content_type="application/x-www-form-urlencoded",
     )
     assert response.status_code == 415
-    assert response.json()["error"]["code"] == "INVALID_ARGUMENT"
+    assert response.json()["error"]["code"] == "UNSUPPORTED_MEDIA_TYPE"
 
 
 @pytest.mark.django_db

@@ -1,0 +1,44 @@
+"""API authentication: DRF's token, under ``Token <key>`` or ``Bearer <key>``.
+
+The MCP endpoint takes the same key as ``Authorization: Bearer <key>`` (docs/mcp.md), and most
+HTTP clients send that scheme by default: the REST API accepts it as an alias rather than
+answering "credentials were not provided" to a request that carries them. Any other scheme is
+refused with a message naming the one to use (config.errors.api_exception_handler).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext as _
+from rest_framework import authentication, exceptions
+
+SCHEMES = ("token", "bearer")
+
+
+def authorization_scheme(request) -> str:
+    """Return the scheme of the request's Authorization header (``""`` without one)."""
+    parts = authentication.get_authorization_header(request).split()
+    return parts[0].decode("latin-1") if parts else ""
+
+
+class TokenAuthentication(authentication.TokenAuthentication):
+    """DRF's token authentication that also reads ``Authorization: Bearer <key>``."""
+
+    def authenticate(self, request):
+        parts = authentication.get_authorization_header(request).split()
+        if not parts or parts[0].lower().decode("latin-1") not in SCHEMES:
+            return None
+        if len(parts) == 1:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. No credentials provided.")
+            )
+        if len(parts) > 2:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain spaces.")
+            )
+        try:
+            key = parts[1].decode()
+        except UnicodeError:
+            raise exceptions.AuthenticationFailed(
+                _("Invalid token header. Token string should not contain invalid characters.")
+            ) from None
+        return self.authenticate_credentials(key)
