@@ -70,7 +70,7 @@ def test_a_result_line_states_time_and_distance_once():
 
 
 def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
-    ctx = SimpleNamespace(message="周末想学量子力学")
+    ctx = SimpleNamespace(message="周末想学量子力学", persona=[])
     calls = [
         _search({"query": "学量子力学", "timeRange": {}}, []),
         _search({"query": "学量子力学"}, []),
@@ -81,7 +81,7 @@ def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
 
 
 def test_an_empty_search_answers_in_english_to_english():
-    ctx = SimpleNamespace(message="quantum physics exam prep")
+    ctx = SimpleNamespace(message="quantum physics exam prep", persona=[])
     reply = compose(
         get_agent_mode("EXPLORE"), ctx, [_search({"query": "quantum physics exam prep"}, [])], []
     )
