@@ -283,9 +283,8 @@ def main() -> None:
     setup_django(migrate=True)
     from django.contrib.auth import get_user_model
 
-    from rag.embeddings import current_model
-
     from rag import live
+    from rag.embeddings import current_model
     from rag.models import RagSettings
 
     # "As shipped": the live settings row is made again from the defaults, whatever an earlier
