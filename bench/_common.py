@@ -151,6 +151,14 @@ class SqlTimer:
             self.queries += 1
 
 
+def load_average() -> str:
+    """Return the 1, 5 and 15 minute load averages, as the kernel counts them."""
+    try:
+        return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
 def write_section(key: str, title: str, body_markdown: str) -> None:
     """Replace (or append) this benchmark's section of docs/BENCHMARKS.md."""
     REPORT.parent.mkdir(exist_ok=True)
@@ -160,7 +168,9 @@ def write_section(key: str, title: str, body_markdown: str) -> None:
         f"<!-- BEGIN {key} -->\n## {title}\n\n"
         f"Command: `{command}`  \nMachine: {machine()}  \nRun: {stamp}  \n"
         f"CPU probe: {cpu_probe_ms():.1f} ms (bench/_common.py `cpu_probe_ms`: a fixed loop; "
-        "higher means a slower hour of this shared VM)\n\n"
+        "higher means a slower hour of this shared VM)  \n"
+        f"Load average at the end (1, 5, 15 min): {load_average()}; the machine may have been "
+        "shared with other work\n\n"
         f"{body_markdown.strip()}\n<!-- END {key} -->\n"
     )
     lock_path = REPORT.with_suffix(".lock")
