@@ -17,11 +17,15 @@ Destructive operations: every ``DELETE`` runs after all the reads and updates of
 deletes. ``DELETE /v1/users/{user_id}`` (erase everything about the user) runs last, as a
 throwaway user who first writes the documented messages: ``alice``'s example path with the
 throwaway's own name and token, so it erases something and nothing the other examples need.
+
+``test_readme_calls_per_surface_succeed`` sends the REST calls of the README's "One call per
+surface" block (their paths and JSON bodies, as ``alice``) the same way.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import socket
 from pathlib import Path
 
@@ -306,3 +310,37 @@ def test_every_documented_example_succeeds(
             assert json.loads(text)["deleted"]["messages"] == 3
     assert failures == []
     assert sent >= len(ORDER)
+
+
+# --- The README's calls work too ---------------------------------------------------------------
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+CURL = re.compile(
+    r"curl .*?-d '(?P<body>.*?)'.*?http://127\.0\.0\.1:(?P<port>\d+)(?P<path>\S+)", re.S
+)
+
+
+def _readme_calls() -> list[tuple[str, dict]]:
+    """Return the ``(path, body)`` of each REST call in the README's "One call per surface"."""
+    text = README.read_text(encoding="utf-8")
+    block = text.split("## One call per surface", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    calls = []
+    for match in CURL.finditer(block):
+        if match["port"] == "8000":
+            calls.append((match["path"], json.loads(match["body"])))
+    return calls
+
+
+def test_readme_calls_per_surface_succeed(alice, demo_loaded, no_dns):
+    calls = _readme_calls()
+    assert [path for path, _ in calls] == [
+        "/rag/search",
+        "/v1/users/alice/messages",
+        "/v1/messages/hybrid_search",
+        "/api/writing/search",
+        "/api/agent/chat",
+    ]
+    client = _client(alice)
+    for path, body in calls:
+        response = client.post(path, body, format="json")
+        assert 200 <= response.status_code < 300, (path, response.content.decode()[:300])
