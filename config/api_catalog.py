@@ -1,0 +1,597 @@
+"""What the API documentation says about each operation: tag, summary, description, examples.
+
+One table, keyed by operation id, so the views keep only what describes their input and output
+(serializers, status codes) and every operation's prose sits in one place. The schema hook
+:func:`document_operations` (a ``POSTPROCESSING_HOOKS`` entry) applies it: it sets each
+operation's tag, fills its summary and description where the view gives none, puts the example
+request body into ``requestBody`` and an example value on each path and query parameter.
+
+Every example is written to SUCCEED when sent, as it stands, by the documented user ``alice``
+(a normal token: ``manage.py issue_token alice``) on a database with the demo data
+(``manage.py load_demo``), in this order: the writes that create an object come before the
+reads, updates and deletes of it. Integer ids in paths (``/api/activities/1/``) are examples
+of the form: use an id the create operation answered. ``tests/platform/test_api_examples.py``
+sends every example (creating the objects first and putting their ids in the paths) and
+requires a 2xx answer.
+
+The API's conventions (docs/users/rest-consumer.md, "Conventions"): JSON keys are snake_case,
+except ``POST /rag/search``, whose request and response are camelCase (fixed by the seed's
+issue; kept for its clients); date-times are RFC 3339 with an offset, sent with a time zone and
+answered in the service's ``TIME_ZONE`` (Asia/Shanghai, +08:00) unless stored as sent.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- Tags: the headings of ReDoc and Swagger UI, in this order ------------------------------
+
+ACTIVITIES, MEMORY, WRITING, AGENT, WEBHOOKS, ACCOUNT, HEALTH = (
+    "Activities",
+    "Memory",
+    "Writing",
+    "Agent",
+    "Webhooks",
+    "Account",
+    "Health",
+)
+
+API_TAGS = [
+    {
+        "name": ACTIVITIES,
+        "description": "Activity listings and natural-language search over them "
+        "(`POST /rag/search`: 玩水, 适合社恐的活动, 周五晚上热闹的地方), with hard filters, "
+        "personalisation and a reason for every result. Anybody may read active activities; "
+        "only the creator (or staff) may change or delete one. `POST /rag/search` is the one "
+        "operation whose JSON is camelCase.",
+    },
+    {
+        "name": MEMORY,
+        "description": "A chat-message store an agent writes to and queries by time, keyword, "
+        "meaning or both, with preferences, feedback and shared contexts. `user_id` is the "
+        "user's username: a normal token may name only itself (anybody else answers 404), a "
+        "staff token any user. Message and chat ids are the client's own (1-100 characters of "
+        "`A-Z a-z 0-9 _ . : -` for `message_id`).",
+    },
+    {
+        "name": WRITING,
+        "description": "Books and chapters of long prose; chapters are chunked in the "
+        "background into parents and small children (`chunk_state` says when a chapter is "
+        "searchable), and search returns a window of the parent around the best small match. "
+        "Another user's book or chapter answers 404.",
+    },
+    {
+        "name": AGENT,
+        "description": "The intent-routed chat agent (one turn as JSON or as server-sent "
+        "events) and the proactive events its triggers write for a user (daily digest, "
+        "interest spike, deadline reminder).",
+    },
+    {
+        "name": WEBHOOKS,
+        "description": "Push a user's proactive events to a server: HMAC-signed POSTs, "
+        "retried with backoff, disabled after repeated failures. The secret is shown once, "
+        "at creation.",
+    },
+    {
+        "name": ACCOUNT,
+        "description": "Everything the service holds about a user: export it as JSON Lines, "
+        "or erase it in every app.",
+    },
+    {
+        "name": HEALTH,
+        "description": "Whether the service can work (database, workers, embedding provider); "
+        "no token needed.",
+    },
+]
+
+# --- Shared example values -------------------------------------------------------------------
+
+USER = "alice"  # the documented user: the token's own username
+CHAT = "trip-2026-05"  # a chat id the client chose (also valid as the agent's chat_id)
+SHANGHAI = {"lat": 31.2304, "lng": 121.4737}  # People's Square, where most demo activities are
+PAGE = {"limit": 20, "offset": 0}
+
+BLOCKS = [
+    {"content": "海外有一国，名曰傲来国。国近大海，海中有一座名山，唤为花果山。"},
+    {"content": "那座山正当顶上，有一块仙石。一日迸裂，产一石卵，见风化作一个石猴。"},
+]
+
+MESSAGES = [
+    {
+        "message_id": "m1",
+        "chat_id": CHAT,
+        "ts": "2026-05-01T09:30:00+08:00",
+        "role": "user",
+        "content": "五一想去杭州玩两天，我不吃辣。",
+    },
+    {
+        "message_id": "m2",
+        "chat_id": CHAT,
+        "ts": "2026-05-01T09:30:05+08:00",
+        "role": "assistant",
+        "content": "可以第一天逛西湖和灵隐寺，第二天去西溪湿地；餐厅都选清淡的杭帮菜。",
+    },
+    {
+        "message_id": "m3",
+        "chat_id": CHAT,
+        "ts": "2026-05-01T09:31:00+08:00",
+        "role": "user",
+        "content": "好的，顺便帮我记一下：周日晚上要回上海。",
+    },
+]
+
+
+def _op(tag, summary, description, *, body=None, examples=None, params=None):
+    """Return one operation's entry.
+
+    ``body``: one example request body; ``examples``: several, ``{summary: body}``;
+    ``params``: ``{name: example}`` for path and query parameters.
+    """
+    if body is not None:
+        examples = {"Example": body}
+    return {
+        "tag": tag,
+        "summary": summary,
+        "description": description,
+        "examples": examples or {},
+        "params": params or {},
+    }
+
+
+OPERATIONS: dict[str, dict] = {
+    # --- Activities ------------------------------------------------------------------------
+    "rag_search": _op(
+        ACTIVITIES,
+        "Search activities in natural language",
+        "Natural-language activity search with hard filters, personalisation and a reason "
+        "for each result. The request and the response are camelCase. Time phrases in the "
+        "query (今晚, 周五晚上, this weekend) are read in `timeZone`; 附近/nearby needs "
+        "`filters.location`. Never fails because the embedding provider does: "
+        "`meta.degraded` is then true. When nothing fits, `results` is empty and "
+        "`meta.reason` says why.",
+        examples={
+            "A query in Chinese": {"semanticQuery": "玩水", "limit": 5},
+            "Near a place, in the user's time zone": {
+                "semanticQuery": "周末适合社恐的安静活动",
+                "filters": {"location": {**SHANGHAI, "radiusInKm": 10}},
+                "limit": 5,
+                "timeZone": "Asia/Shanghai",
+            },
+            "Hard filters only": {
+                "filters": {
+                    "type": "户外",
+                    "timeRange": {
+                        "start": "2026-12-01T00:00:00+08:00",
+                        "end": "2026-12-31T00:00:00+08:00",
+                    },
+                },
+                "limit": 10,
+            },
+        },
+    ),
+    "activities_list": _op(
+        ACTIVITIES,
+        "List activities",
+        "Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the "
+        "total. Filter by `type` and `status`.",
+        params={"status": "active", **PAGE},
+    ),
+    "activities_create": _op(
+        ACTIVITIES,
+        "Create an activity",
+        "Create an activity owned by the caller. It is embedded in the background "
+        "(`index_state` pending, then indexed) and becomes searchable then. `start_at` and "
+        "`end_at` are RFC 3339 with a time zone.",
+        body={
+            "title": "周六下午桌游局",
+            "description": "几个人一起玩卡坦岛，新手友好，安静不吵。",
+            "type": "桌游",
+            "tags": ["桌游", "室内"],
+            "start_at": "2027-01-09T14:00:00+08:00",
+            "end_at": "2027-01-09T17:00:00+08:00",
+            "location": SHANGHAI,
+            "location_name": "人民广场",
+            "max_participants": 6,
+        },
+    ),
+    "activities_retrieve": _op(
+        ACTIVITIES,
+        "Get one activity",
+        "One activity with its indexing state. Any active activity is visible; a hidden one "
+        "only to its creator and staff.",
+        params={"activity_id": 1},
+    ),
+    "activities_partial_update": _op(
+        ACTIVITIES,
+        "Change an activity",
+        "Change some fields of an activity you created (staff: any). A changed text is "
+        "embedded again in the background.",
+        body={"description": "卡坦岛和璀璨宝石，新手友好，提供饮料。", "max_participants": 8},
+        params={"activity_id": 1},
+    ),
+    "activities_destroy": _op(
+        ACTIVITIES,
+        "Delete an activity",
+        "Delete an activity you created (staff: any), with its participations.",
+        params={"activity_id": 1},
+    ),
+    "activities_join": _op(
+        ACTIVITIES,
+        "Join an activity",
+        "Join an active activity that has not started and is not full; no body (or `{}`). "
+        "Joining twice answers 409 CONFLICT. What you join shapes your personalised search.",
+        params={"activity_id": 1},
+    ),
+    "activities_leave": _op(
+        ACTIVITIES,
+        "Leave an activity",
+        "Cancel your participation in an activity that has not started yet.",
+        params={"activity_id": 1},
+    ),
+    "activities_feedback": _op(
+        ACTIVITIES,
+        "Rate a joined activity",
+        "Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings "
+        "steer your personalised search.",
+        body={"rating": 1},
+        params={"activity_id": 1},
+    ),
+    # --- Memory: messages and search ---------------------------------------------------------
+    "memory_messages_write": _op(
+        MEMORY,
+        "Write chat messages",
+        "Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a "
+        "time zone; `role` is user, assistant or system; `chat_id` is any id the client "
+        "chooses (default `default`); `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, "
+        "generated when absent) makes the write idempotent: the same id with the same content "
+        "is `unchanged` (200 when nothing was created), with other content 409. Each message "
+        "is searchable by keyword at once and by meaning once embedded (`embed_state`).",
+        body={"items": MESSAGES},
+        params={"user_id": USER},
+    ),
+    "memory_messages_list": _op(
+        MEMORY,
+        "List chat messages by time",
+        "A user's messages in time order, filtered by chat, role, kind and an RFC 3339 "
+        "`since`/`until` window, paged with `page_size` and `next_cursor`.",
+        params={"user_id": USER, "chat_id": CHAT, "page_size": 50},
+    ),
+    "memory_messages_neighbors": _op(
+        MEMORY,
+        "Read the messages around one message",
+        "Up to `before` messages before and `after` messages after the given one, in its "
+        "chat, in time order (the message itself included).",
+        params={"user_id": USER, "message_id": "m2", "before": 5, "after": 5},
+    ),
+    "memory_chat_context": _op(
+        MEMORY,
+        "Build a chat's context for a prompt",
+        "The chat's latest summary and the messages after it, newest kept first, within "
+        "`budget` characters (`truncated` when some did not fit).",
+        params={"user_id": USER, "chat_id": CHAT, "budget": 4000},
+    ),
+    "memory_lexical_search": _op(
+        MEMORY,
+        "Search messages by keyword",
+        'Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with '
+        "highlights and scores, paged with `next_cursor`. `user_id` is required in the body "
+        "(the caller's own username for a normal token). With `understand: true` a past time "
+        "phrase in the query (上周, yesterday) filters or ranks by its window.",
+        body={
+            "user_id": USER,
+            "query_text": "杭州 OR 西湖",
+            "filter": {"chat_id": CHAT},
+            "page_size": 10,
+        },
+    ),
+    "memory_semantic_search": _op(
+        MEMORY,
+        "Search messages by meaning",
+        "Nearest messages to `query_text` (or to a `query_embedding` of the model's "
+        "dimension; send exactly one), cut by a relevance floor (`min_score`, or the "
+        "calibrated cut). `user_id` is required in the body (the caller's own username for a "
+        "normal token). If the text cannot be embedded in time the answer is the lexical "
+        "matches, `degraded: true`.",
+        body={"user_id": USER, "query_text": "旅行时的饮食忌口", "top_k": 5},
+    ),
+    "memory_hybrid_search": _op(
+        MEMORY,
+        "Search messages by keyword and meaning",
+        "Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, "
+        "what did we talk about yesterday) is answered with that day's messages in time order "
+        "(`read_as: range`). `user_id` is required in the body (the caller's own username for "
+        "a normal token).",
+        body={"user_id": USER, "query_text": "五一去哪里玩", "top_k": 5},
+    ),
+    "memory_message_update": _op(
+        MEMORY,
+        "Correct a message",
+        "Correct a message's content or role (audited with who made the change).",
+        body={"content": "五一想去杭州玩两天，我不吃辣，也不吃香菜。"},
+        params={"user_id": USER, "message_id": "m1"},
+    ),
+    "memory_message_delete": _op(
+        MEMORY,
+        "Delete a message",
+        "Delete one message (audited); summaries that quoted it drop its sentences.",
+        params={"user_id": USER, "message_id": "m3"},
+    ),
+    # --- Memory: persona and shared contexts ------------------------------------------------
+    "memory_preferences_upsert": _op(
+        MEMORY,
+        "State a preference",
+        "Save a preference in a category (201 when new, 200 when it was already in force). "
+        "A preference that contradicts one in force replaces it (`superseded_by`).",
+        body={"category": "food", "value": "不吃辣"},
+        params={"user_id": USER},
+    ),
+    "memory_preferences_list": _op(
+        MEMORY,
+        "List preferences",
+        "The user's preferences in force (with `history=true`, also the replaced ones).",
+        params={"user_id": USER, "history": True},
+    ),
+    "memory_preference_update": _op(
+        MEMORY,
+        "Correct a preference",
+        "Correct a preference in force (one it now contradicts is replaced).",
+        body={"value": "微辣可以"},
+        params={"user_id": USER, "preference_id": 1},
+    ),
+    "memory_preference_delete": _op(
+        MEMORY,
+        "Delete a preference",
+        "Delete one preference (audited).",
+        params={"user_id": USER, "preference_id": 1},
+    ),
+    "memory_feedback_create": _op(
+        MEMORY,
+        "Rate an answer",
+        "Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an "
+        "optional comment. The message must exist (write it first).",
+        body={"target_message_id": "m2", "rating": 1, "comment": "行程很实用"},
+        params={"user_id": USER},
+    ),
+    "memory_context_create": _op(
+        MEMORY,
+        "Create a shared context",
+        "A context several agents append to (a trip plan, a task): a title and a first entry "
+        "written by `agent_name`. Owned by the caller (a staff token may name `user_id`).",
+        body={
+            "title": "五一杭州行程",
+            "entry": "5月1日-2日，两人，预算2000元，不吃辣。",
+            "agent_name": "planner",
+        },
+    ),
+    "memory_context_get": _op(
+        MEMORY,
+        "Read a shared context",
+        "A shared context with all its entries, oldest first.",
+        params={"context_id": 1},
+    ),
+    "memory_context_append": _op(
+        MEMORY,
+        "Append to a shared context",
+        "Add an entry written by `agent_name`; answers the whole context.",
+        body={"agent_name": "booking", "content": "已订西湖边酒店，5月1日入住。"},
+        params={"context_id": 1},
+    ),
+    "memory_context_entry_update": _op(
+        MEMORY,
+        "Correct a shared-context entry",
+        "Correct one entry of a shared context (its owner, or staff); answers the context.",
+        body={"content": "5月1日-2日，两人，预算2500元，不吃辣。"},
+        params={"context_id": 1, "entry_id": 1},
+    ),
+    "memory_context_entry_delete": _op(
+        MEMORY,
+        "Delete a shared-context entry",
+        "Delete one entry of a shared context (its owner, or staff).",
+        params={"context_id": 1, "entry_id": 1},
+    ),
+    # --- Account ----------------------------------------------------------------------------
+    "memory_user_export": _op(
+        ACCOUNT,
+        "Export a user's data",
+        "Everything the service holds about the user as JSON Lines: a manifest line (kinds "
+        "and counts, the same kinds the erasure reports), one line per row, an end line.",
+        params={"user_id": USER},
+    ),
+    "memory_user_delete": _op(
+        ACCOUNT,
+        "Erase a user's data",
+        "Erase everything the service holds about the user in every app (messages, books and "
+        "their chunks, activities, preferences, agent events, webhooks, ...) and answer the "
+        "count per kind. Irreversible; a normal token may erase only itself.",
+        params={"user_id": USER},
+    ),
+    "health": _op(
+        HEALTH,
+        "Service health",
+        "503 only when the database is down; 200 with `status: degraded` while the embedding "
+        "provider fails or a queue's worker has not been seen for 5 minutes (searches still "
+        "answer, degraded). No token needed.",
+    ),
+    # --- Writing ----------------------------------------------------------------------------
+    "writing_book_create": _op(
+        WRITING,
+        "Create a book",
+        "Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.",
+        body={"title": "西游记"},
+    ),
+    "writing_book_list": _op(WRITING, "List your books", "Your books.", params=dict(PAGE)),
+    "writing_book_get": _op(WRITING, "Open one of your books", "One book.", params={"book_id": 1}),
+    "writing_book_delete": _op(
+        WRITING,
+        "Delete a book",
+        "Delete one of your books with its chapters, blocks and chunks.",
+        params={"book_id": 1},
+    ),
+    "writing_book_chapter_list": _op(
+        WRITING,
+        "List the chapters of one of your books",
+        "Chapter summaries.",
+        params={"book_id": 1, "limit": 50, "offset": 0},
+    ),
+    "writing_chapter_create": _op(
+        WRITING,
+        "Add a chapter",
+        "Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). "
+        "It is chunked in the background: `chunk_state` pending, then ready (searchable).",
+        body={"book": 1, "title": "第一回 灵根育孕源流出", "sequence": 1, "blocks": BLOCKS},
+    ),
+    "writing_chapter_get": _op(
+        WRITING,
+        "Read a chapter",
+        "A chapter with its blocks, version and chunking state.",
+        params={"chapter_id": 1},
+    ),
+    "writing_chapter_save": _op(
+        WRITING,
+        "Save a chapter",
+        "Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks "
+        "keep their chunks, changed ones are chunked again.",
+        body={
+            "title": "第一回 灵根育孕源流出　心性修持大道生",
+            "blocks": [*BLOCKS, {"content": "那猴在山中，却会行走跳跃，食草木，饮涧泉。"}],
+        },
+        params={"chapter_id": 1},
+    ),
+    "writing_chapter_delete": _op(
+        WRITING,
+        "Delete a chapter",
+        "Delete a chapter with its blocks and chunks.",
+        params={"chapter_id": 1},
+    ),
+    "writing_chapter_autosave": _op(
+        WRITING,
+        "Autosave edited blocks",
+        "Save the blocks being edited, each by `id` or `position` (its index); chunking waits "
+        "until the writer pauses (debounced).",
+        body={"blocks": [{"position": 0, "content": "东胜神洲海外有一国，名曰傲来国。"}]},
+        params={"chapter_id": 1},
+    ),
+    "writing_search": _op(
+        WRITING,
+        "Search your books",
+        "Search small children by meaning, return a window of their parent around the best "
+        "one (`text`). Narrow with `book` or `chapters` (ids); `order`: relevance or reading "
+        "order. Degraded (full text) when the query cannot be embedded in time.",
+        body={"query": "石猴出世", "top_k": 5},
+    ),
+    # --- Agent ------------------------------------------------------------------------------
+    "agent_chat": _op(
+        AGENT,
+        "Chat with the agent",
+        "Answer one message: the intent it was routed to, the mode, the tools called and the "
+        "reply. `chat_id` (1-200 characters of `A-Z a-z 0-9 _ . : -`) groups turns into one "
+        "conversation; the turns are stored in the caller's memory. `location` is used for "
+        "附近 (nearby).",
+        body={
+            "message": "这周末有什么适合带孩子的户外活动？",
+            "chat_id": CHAT,
+            "location": SHANGHAI,
+        },
+    ),
+    "agent_chat_stream": _op(
+        AGENT,
+        "Chat with the agent (server-sent events)",
+        "The same turn as `POST /api/agent/chat`, as server-sent events.",
+        body={"message": "我喜欢安静的活动，周五晚上有什么推荐？", "chat_id": CHAT},
+    ),
+    "agent_user_events": _op(
+        AGENT,
+        "List proactive events",
+        "The events for a user.",
+        params={"user_id": USER, "unread": True, "limit": 20},
+    ),
+    "agent_user_events_stream": _op(
+        AGENT,
+        "Follow proactive events (server-sent events)",
+        "A user's events as they are written.",
+        params={"user_id": USER, "wait": 0},
+    ),
+    "agent_user_event_read": _op(
+        AGENT,
+        "Mark an event read",
+        "Mark an event read.",
+        params={"user_id": USER, "event_id": 1},
+    ),
+    # --- Webhooks ---------------------------------------------------------------------------
+    "agent_webhooks_list": _op(
+        WEBHOOKS, "List webhooks", "The user's webhooks.", params={"user_id": USER}
+    ),
+    "agent_webhooks_create": _op(
+        WEBHOOKS,
+        "Register a webhook",
+        "Register a webhook.",
+        body={
+            "url": "https://example.com/hooks/semantic-memory",
+            "kinds": ["daily_digest", "deadline_reminder"],
+        },
+        params={"user_id": USER},
+    ),
+    "agent_webhooks_update": _op(
+        WEBHOOKS,
+        "Turn a webhook on or off",
+        "Turn a webhook on or off.",
+        body={"active": True},
+        params={"user_id": USER, "webhook_id": 1},
+    ),
+    "agent_webhooks_delete": _op(
+        WEBHOOKS,
+        "Delete a webhook",
+        "Delete a webhook.",
+        params={"user_id": USER, "webhook_id": 1},
+    ),
+    "agent_webhook_deliveries": _op(
+        WEBHOOKS,
+        "List a webhook's deliveries",
+        "A webhook's deliveries.",
+        params={"user_id": USER, "webhook_id": 1},
+    ),
+}
+
+HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
+
+
+def document_operations(result, generator, request, public):
+    """Apply :data:`OPERATIONS` and :data:`API_TAGS` to the schema (a post-processing hook).
+
+    A summary or description the view gives itself is kept; the tag always comes from here,
+    so ReDoc and Swagger UI group every operation under one of :data:`API_TAGS`. An
+    operation missing from the table keeps what drf-spectacular made (the test
+    ``tests/platform/test_api_examples.py`` then fails, naming it).
+    """
+    result["tags"] = [dict(tag) for tag in API_TAGS]
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if method not in HTTP_METHODS:
+                continue
+            entry = OPERATIONS.get(operation.get("operationId"))
+            if entry is None:
+                continue
+            operation["tags"] = [entry["tag"]]
+            operation.setdefault("summary", entry["summary"])
+            if not operation.get("description"):
+                operation["description"] = entry["description"]
+            for parameter in operation.get("parameters", []):
+                if parameter.get("name") in entry["params"] and parameter.get("in") in (
+                    "path",
+                    "query",
+                ):
+                    parameter["example"] = entry["params"][parameter["name"]]
+            content = operation.get("requestBody", {}).get("content", {})
+            json_body = content.get("application/json")
+            if json_body is not None and entry["examples"] and not json_body.get("examples"):
+                json_body["examples"] = {
+                    _example_key(name): {"summary": name, "value": value}
+                    for name, value in entry["examples"].items()
+                }
+    return result
+
+
+def _example_key(name: str) -> str:
+    """Return an example's key: its summary in CamelCase, letters and digits only."""
+    words = re.sub(r"[^A-Za-z0-9]+", " ", name).split()
+    return "".join(word[:1].upper() + word[1:] for word in words) or "Example"
