@@ -205,7 +205,11 @@ def _return_fields():
 
 
 class LexicalSearchInSerializer(UnderstandInMixin):
-    user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
+    user_id = fields.StrictCharField(
+        required=False,
+        max_length=MAX_USER_ID_LENGTH,
+        help_text="Whose memory; default: the caller's (a service token names the user).",
+    )
     query_text = fields.QueryTextField(help_text='rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x')
     filter = SearchFilterField()
     page_size = fields.IntegerField(required=False, min_value=1, max_value=MAX_PAGE_SIZE)
@@ -238,7 +242,11 @@ class LexicalSearchOutSerializer(serializers.Serializer):
 
 
 class SemanticSearchInSerializer(UnderstandInMixin):
-    user_id = fields.StrictCharField(max_length=MAX_USER_ID_LENGTH)
+    user_id = fields.StrictCharField(
+        required=False,
+        max_length=MAX_USER_ID_LENGTH,
+        help_text="Whose memory; default: the caller's (a service token names the user).",
+    )
     filter = SearchFilterField()
     query_text = fields.QueryTextField(required=False)
     query_embedding = fields.ListField(

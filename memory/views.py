@@ -134,7 +134,7 @@ class LexicalSearchView(APIView):
     )
     def post(self, request):
         data = validated(s.LexicalSearchInSerializer, body(request))
-        user = resolve_user(request.user, data["user_id"])
+        user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
         fields = clean_return_fields(data.get("return_fields"))
         flt = clean_filter(data.get("filter"))
         page_size = data.get("page_size") or search.DEFAULT_PAGE_SIZE
@@ -198,7 +198,7 @@ def _hit_item(hit, fields, retrieved_by: str) -> dict:
 
 def _semantic_inputs(request, serializer_class):
     data = validated(serializer_class, body(request))
-    user = resolve_user(request.user, data["user_id"])
+    user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
     fields = clean_return_fields(data.get("return_fields"))
     flt = clean_filter(data.get("filter"))
     return data, user, fields, flt
