@@ -4,7 +4,12 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format stop migrate demo bench clean sdk clients-deps
+.PHONY: install run test fuzz lint format stop migrate demo bench clean sdk clients-deps secret-key
+
+# DEBUG is off, so Django needs a secret key: on this machine a random one in .runtime/secret_key,
+# readable by its owner only (made once, mode tightened to 0600), unless DJANGO_SECRET_KEY or
+# DJANGO_SECRET_KEY_FILE is set already (docs/SECURITY.md, "Deployment").
+export DJANGO_SECRET_KEY_FILE ?= $(CURDIR)/.runtime/secret_key
 
 $(STAMP): requirements.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV) || python3 -m venv $(VENV)
@@ -15,7 +20,10 @@ $(STAMP): requirements.txt
 
 install: $(STAMP)
 
-migrate: install
+secret-key: install
+	@$(PY) -m config.secret_key $(DJANGO_SECRET_KEY_FILE)
+
+migrate: install secret-key
 	$(PY) manage.py migrate --noinput
 
 demo: migrate
@@ -48,7 +56,7 @@ $(TS_STAMP): clients/typescript/package-lock.json
 clients-deps: $(TS_STAMP)
 
 # Regenerate the typed clients (clients/) from the current OpenAPI schema; commit the result.
-sdk: install clients-deps
+sdk: install secret-key clients-deps
 	$(PY) clients/generate.py
 
 # The adversarial suite, searching longer than `make test` does (tests/fuzz/budget.py).

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
+from django.conf import settings
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework.response import Response
@@ -14,8 +15,9 @@ from agent import serializers as s
 from agent.chat import generate_chat, stream_chat
 from agent.models import SystemEvent
 from config.api_docs import event_stream
-from config.errors import INTERNAL, classify_exception, error_body
+from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
 from config.media import EventStreamAPIView, json_parsers
+from config.streams import CappedStream, stream_slot
 from rag.serializers import ErrorSerializer
 
 logger = logging.getLogger(__name__)
@@ -114,7 +116,18 @@ class ChatStreamView(EventStreamAPIView):
                 _, code, message, details = classified
                 yield sse_frame("error", error_body(code, message, details))
 
-        response = StreamingHttpResponse(events(), content_type="text/event-stream")
+        # A slot of the caller's and of the service's (429 when none is free), given back when
+        # the response closes; cut after CHAT_STREAM_MAX_SECONDS (config/streams.py).
+        limit = settings.CHAT_STREAM_MAX_SECONDS
+        message = f"The turn took longer than {limit:g} s and was cut."
+        frames = CappedStream(
+            events(),
+            stream_slot(request.user.pk),
+            max_seconds=limit,
+            on_deadline=sse_frame("error", error_body(UNAVAILABLE, message)),
+            environ=request.META,
+        )
+        response = StreamingHttpResponse(frames, content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # let proxies pass each event at once
         return response

@@ -28,6 +28,7 @@ from config.api_docs import event_stream
 from config.errors import InvalidArgument, NotFound
 from config.fields import BIGINT_MAX, refuse_body
 from config.media import EventStreamAPIView, json_parsers
+from config.streams import CappedStream
 
 # Events written concurrently may commit out of id order: each poll also looks this far back
 # for ids it has not sent (within one connection).
@@ -173,6 +174,15 @@ class UserEventsStreamView(EventStreamAPIView):
         cap = settings.EVENTS_STREAM_MAX_SECONDS
         wait = min(data.get("wait", cap), cap)
         frames = event_frames(user, kind=data.get("kind"), after=after, wait=wait)
+        # Capped per process already (EVENTS_STREAM_MAX_OPEN); this bounds the time a client
+        # that stops reading can hold the thread (config/streams.py).
+        frames = CappedStream(
+            frames,
+            None,
+            max_seconds=wait + KEEPALIVE_SECONDS,
+            on_deadline=f"retry: {RETRY_MS}\n\n".encode(),
+            environ=request.META,
+        )
         response = StreamingHttpResponse(frames, content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"

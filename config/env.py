@@ -6,7 +6,10 @@ when a value cannot be parsed.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import stat
+from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -57,6 +60,44 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
     if value == "":
         return list(default or [])
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_secret_file(name: str) -> str | None:
+    """Return the secret in the file the variable names, or None when it is unset.
+
+    Refuse a file that is missing, empty, or readable or writable by anyone but its owner
+    (mode 0600 or 0400): a secret others can read is no secret.
+    """
+    value = env_str(name)
+    if value is None:
+        return None
+    path = Path(value)
+    try:
+        mode = path.stat().st_mode
+        secret = path.read_text().strip()
+    except OSError as exc:
+        raise ImproperlyConfigured(f"Set {name} to a readable file ({exc}).") from None
+    if stat.S_IMODE(mode) & 0o077:
+        raise ImproperlyConfigured(
+            f"{name}: {path} is open to other users (mode {stat.S_IMODE(mode):o}); "
+            f"run `chmod 600 {path}`."
+        )
+    if not secret:
+        raise ImproperlyConfigured(f"{name}: {path} is empty.")
+    return secret
+
+
+def env_networks(name: str, default: list[str] | None = None) -> list:
+    """Return a comma-separated list of IP addresses or networks (CIDR) as ip_network objects."""
+    networks = []
+    for item in env_list(name, default):
+        try:
+            networks.append(ipaddress.ip_network(item, strict=False))
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"Set {name} to IP addresses or networks, comma-separated (got {item!r})."
+            ) from None
+    return networks
 
 
 def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict:

@@ -5,24 +5,49 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
-from django.core.management.utils import get_random_secret_key
 
 from config import embedded_db
-from config.env import env_bool, env_float, env_int, env_list, env_str, parse_database_url
+from config.env import (
+    env_bool,
+    env_float,
+    env_int,
+    env_list,
+    env_networks,
+    env_secret_file,
+    env_str,
+    parse_database_url,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = env_bool("DJANGO_DEBUG", False)
-SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+# The key comes from the environment or a file only its owner can read (DJANGO_SECRET_KEY_FILE;
+# `make run` creates .runtime/secret_key, mode 0600, and passes it): nothing is generated here.
+# With DEBUG off there is no fallback (docs/SECURITY.md, "Deployment").
+SECRET_KEY = env_str("DJANGO_SECRET_KEY") or env_secret_file("DJANGO_SECRET_KEY_FILE")
 if not SECRET_KEY:
-    if not DEBUG and env_bool("DJANGO_REQUIRE_SECRET_KEY", False):
-        raise ImproperlyConfigured("Set DJANGO_SECRET_KEY to a long random string.")
-    # Development default: a per-checkout key kept out of git, so sessions survive restarts.
-    key_file = BASE_DIR / ".runtime" / "secret_key"
-    key_file.parent.mkdir(exist_ok=True)
-    if not key_file.exists():
-        key_file.write_text(get_random_secret_key())
-    SECRET_KEY = key_file.read_text().strip()
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "Set DJANGO_SECRET_KEY to a long random string, or DJANGO_SECRET_KEY_FILE to a file "
+            "only its owner can read (mode 0600): DEBUG is off. On a development machine, "
+            "`make run` creates .runtime/secret_key and passes it."
+        )
+    # DEBUG only; the prefix makes `check --deploy` flag it (security.W009).
+    SECRET_KEY = "django-insecure-development-only-key-never-use-it-in-production-0123456789"
+
+# --- Deployment behind TLS (docs/SECURITY.md, "Deployment") -----------------------------------
+# DJANGO_BEHIND_TLS=1: clients reach the service over https through a proxy that terminates
+# TLS and sets X-Forwarded-Proto (overwriting what a client sent). Then plain http redirects to
+# https (but the health probe), cookies are secure-only and browsers get HSTS.
+BEHIND_TLS = env_bool("DJANGO_BEHIND_TLS", False)
+SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https") if BEHIND_TLS else None
+SECURE_SSL_REDIRECT = BEHIND_TLS
+SECURE_REDIRECT_EXEMPT = [r"^api/health$"]  # load balancers probe over plain http
+SESSION_COOKIE_SECURE = BEHIND_TLS
+CSRF_COOKIE_SECURE = BEHIND_TLS
+SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 31_536_000) if BEHIND_TLS else 0
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
@@ -152,13 +177,20 @@ REST_FRAMEWORK = {
         "config.inputs.BoundedJSONParser",
         "config.inputs.BoundedFormParser",
     ],
+    # Kept in the shared cache (CACHES, below), so a limit holds across processes and
+    # restarts; the operations that cost most have a scope of their own (config/throttling.py).
     "DEFAULT_THROTTLE_RATES": {
-        "user": env_str("API_THROTTLE_USER", "6000/min"),
+        "user": env_str("API_THROTTLE_USER", "600/min"),
         "anon": env_str("API_THROTTLE_ANON", "60/min"),
+        "search": env_str("API_THROTTLE_SEARCH", "120/min"),
+        "chat": env_str("API_THROTTLE_CHAT", "30/min"),
+        "stream": env_str("API_THROTTLE_STREAM", "60/min"),
+        "export": env_str("API_THROTTLE_EXPORT", "10/hour"),
     },
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.UserRateThrottle",
-        "rest_framework.throttling.AnonRateThrottle",
+        "config.throttling.UserRateThrottle",
+        "config.throttling.AnonRateThrottle",
+        "config.throttling.OperationRateThrottle",
     ],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
@@ -185,6 +217,44 @@ SPECTACULAR_SETTINGS = {
         "config.api_docs.postprocess_schema",  # event streams; error responses everywhere
     ],
 }
+# The scope of each expensive operation, by URL name (a view's own throttle_scope wins): searches
+# that embed their query, agent turns, event streams, exports.
+API_THROTTLE_OPERATIONS = {
+    "rag-search": "search",
+    "writing-search": "search",
+    "memory-semantic": "search",
+    "memory-hybrid": "search",
+    "agent-chat": "chat",
+    "agent-chat-stream": "chat",
+    "agent-events-stream": "stream",
+    "memory-user-export": "export",
+}
+# Addresses (or networks, CIDR) of the reverse proxies in front of the service. Only a request
+# from one of them has its client address taken from X-Forwarded-For (the rightmost address
+# that is not a trusted proxy); from anyone else REMOTE_ADDR is the client. Empty: never.
+TRUSTED_PROXIES = env_networks("DJANGO_TRUSTED_PROXIES", [])
+# The shared cache (throttle counts): PostgreSQL by default (a table made by a migration), or
+# Redis with CACHE_URL=redis://host:6379/1 (docs/SCALING.md).
+CACHE_URL = env_str("CACHE_URL", "") or ""
+if CACHE_URL:
+    if not CACHE_URL.startswith(("redis://", "rediss://", "unix://")):
+        raise ImproperlyConfigured(
+            "Set CACHE_URL to a redis://, rediss:// or unix:// URL (or unset it for the "
+            "database cache)."
+        )
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "semmem_cache",
+            # Past it a third of the entries is culled (and with them throttle history).
+            "OPTIONS": {"MAX_ENTRIES": env_int("CACHE_MAX_ENTRIES", 100_000)},
+        }
+    }
+
 # Path prefixes that answer only in the JSON error shape, never an HTML page.
 API_PATH_PREFIXES = ("/api/", "/v1/", "/rag/")
 # Request bodies over this many bytes answer 413 PAYLOAD_TOO_LARGE (Django's default, 2.5 MB).
@@ -309,6 +379,16 @@ EVENTS_STREAM_MAX_SECONDS = env_float("EVENTS_STREAM_MAX_SECONDS", 60.0)
 # a few seconds later): streams turn into polling instead of starving other requests.
 EVENTS_STREAM_MAX_OPEN = env_int("EVENTS_STREAM_MAX_OPEN", 8)
 
+# --- Responses that hold a web thread while they stream (docs/SECURITY.md, "Slow clients") ---
+# Exports and agent chat streams: at most STREAM_MAX_PER_USER of one user's and STREAM_MAX_TOTAL
+# in all run at once (across processes and machines: PostgreSQL advisory locks, released with
+# the response or the connection); past either, 429 RATE_LIMITED with Retry-After. Each is cut
+# after its wall-clock limit, however slowly the client reads (writes to the socket time out).
+STREAM_MAX_PER_USER = env_int("STREAM_MAX_PER_USER", 2)
+STREAM_MAX_TOTAL = env_int("STREAM_MAX_TOTAL", 16)
+EXPORT_MAX_SECONDS = env_float("EXPORT_MAX_SECONDS", 600.0)
+CHAT_STREAM_MAX_SECONDS = env_float("CHAT_STREAM_MAX_SECONDS", 300.0)
+
 # --- Read replicas (issue 12; rag/replicas.py, docs/SCALING.md) ---
 # Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL: searches read them
 # (read-your-writes for the user who just wrote), everything else uses the primary.
@@ -377,3 +457,5 @@ TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")
 # --- mcp helper (issue 13): the MCP server app (`manage.py mcp`, docs/mcp.md). It sits on top
 # of the other apps (like agent) and has no settings of its own: its transports take flags.
 INSTALLED_APPS += ["mcp_server"]
+# The platform app: system checks of these settings and the cache table's migration.
+INSTALLED_APPS += ["config.apps.PlatformConfig"]

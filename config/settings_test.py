@@ -14,6 +14,9 @@ if not os.environ.get("DATABASE_URL"):
     # PostgreSQL's own default: a throw-away server needs no restart for a bigger cache.
     os.environ.setdefault("EMBEDDED_DB_SHARED_BUFFERS", "128MB")
 
+# Production settings require a key; the tests sign with this one (children inherit it).
+os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-" + "x" * 50)
+
 from config.settings import *  # noqa: E402,F403
 from config.settings import Q_CLUSTER, REST_FRAMEWORK  # noqa: E402
 
@@ -22,7 +25,8 @@ Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 WRITING_DEBOUNCE_WORKER_WAIT = 0.0
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
-    "DEFAULT_THROTTLE_RATES": {"user": "100000/min", "anon": "100000/min"},
+    # Limits no test reaches but those of the limits themselves (tests/platform/test_throttling.py).
+    "DEFAULT_THROTTLE_RATES": dict.fromkeys(REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "100000/min"),
 }
 # The suite shares two cores with other processes: a query embedding that is merely slow there
 # must not turn a test's search into a degraded one. Tests of the budget set their own.
@@ -40,3 +44,7 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # noqa: F405
 # off again.
 WEBHOOK_ALLOW_HTTP = True
 WEBHOOK_ALLOW_PRIVATE_TARGETS = True
+# Tests leave many streaming responses unread (their slots held until the connection closes):
+# the caps are tested on their own (tests/platform/test_stream_caps.py).
+STREAM_MAX_PER_USER = 10_000
+STREAM_MAX_TOTAL = 10_000

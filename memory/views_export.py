@@ -5,12 +5,14 @@ from __future__ import annotations
 import json
 import logging
 
+from django.conf import settings
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from config.errors import INTERNAL, classify_exception, error_body
+from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
 from config.media import JSON_LINES_MEDIA_TYPE, JsonLinesAPIView
+from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
 from memory.views import ERR_404, TAGS
 from rag.export import user_data_export
@@ -97,6 +99,12 @@ def _lines(user):
         yield (json.dumps(line, ensure_ascii=False) + "\n").encode()
 
 
+def _deadline_line() -> bytes:
+    message = f"The export took longer than {settings.EXPORT_MAX_SECONDS:g} s and was cut."
+    line = {"type": "error", **error_body(UNAVAILABLE, message)}
+    return (json.dumps(line, ensure_ascii=False) + "\n").encode()
+
+
 class UserExportView(JsonLinesAPIView):
     @extend_schema(
         operation_id="memory_user_export",
@@ -111,7 +119,16 @@ class UserExportView(JsonLinesAPIView):
     )
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
-        response = StreamingHttpResponse(_lines(user), content_type=JSON_LINES_MEDIA_TYPE)
+        # A slot of the caller's and of the service's (429 when none is free), given back when
+        # the response closes; cut after EXPORT_MAX_SECONDS (config/streams.py).
+        lines = CappedStream(
+            _lines(user),
+            stream_slot(request.user.pk),
+            max_seconds=settings.EXPORT_MAX_SECONDS,
+            on_deadline=_deadline_line(),
+            environ=request.META,
+        )
+        response = StreamingHttpResponse(lines, content_type=JSON_LINES_MEDIA_TYPE)
         response["Content-Disposition"] = f'attachment; filename="export-{user.pk}.jsonl"'
         response["Cache-Control"] = "no-store"
         return response

@@ -43,6 +43,8 @@ def base_env(data_dir: Path, extra: dict | None = None) -> dict:
         DJANGO_SETTINGS_MODULE="config.settings",
         EMBEDDED_DB_DIR=str(data_dir),
         DJANGO_DEBUG="0",
+        # DEBUG off requires a key (docs/SECURITY.md); the test process has one.
+        DJANGO_SECRET_KEY=os.environ.get("DJANGO_SECRET_KEY", "live-service-test-key-" + "x" * 40),
         PYTHONUNBUFFERED="1",
         OMP_NUM_THREADS="1",
         GOMP_SPINCOUNT=OPENMP_SPIN_COUNT,

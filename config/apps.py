@@ -1,0 +1,12 @@
+from django.apps import AppConfig
+
+
+class PlatformConfig(AppConfig):
+    """The platform settings' system checks and the shared cache's table (no models)."""
+
+    name = "config"
+    label = "platform"
+    verbose_name = "Platform"
+
+    def ready(self):
+        from config import checks  # noqa: F401  (registers system checks)
