@@ -138,8 +138,9 @@ class PromptBuilder:
         kept: list[Chunk] = []
         dropped: list[tuple[str, str]] = []
         trimmed: list[str] = []
+        position: dict[int, int] = {}
         ordered = sorted(enumerate(chunks), key=lambda pair: (-pair[1].priority, pair[0]))
-        for _, chunk in ordered:
+        for index, chunk in ordered:
             identities = {f"content:{chunk.digest}"}
             if chunk.key:
                 identities.add(f"key:{chunk.key}")
@@ -158,9 +159,10 @@ class PromptBuilder:
                 continue
             seen |= identities
             kept.append(chunk)
+            position[id(chunk)] = index  # a trimmed chunk is a new object
             used += cost
-        # Present kept chunks grouped by pass (persona, session, knowledge), in input order.
-        position = {id(c): i for i, c in enumerate(chunks)}
+        # Present kept chunks grouped by pass (persona, context, session, knowledge), in input
+        # order.
         section_order = {"persona": 0, "context": 1, "session": 2, "knowledge": 3}
         kept.sort(key=lambda c: (section_order.get(c.section, 3), position[id(c)]))
         full_system = system

@@ -205,10 +205,10 @@ class Feedback(models.Model):
         ]
 
     def __str__(self):
-        return f"{self.rating:+d} on {self.target_id}"
+        return f"{self.rating:+d} on {self.rated_id}"
 
     @property
-    def target_id(self) -> str:
+    def rated_id(self) -> str:
         """Return the rated message's id, or the rated activity's id as text."""
         if self.target_type == FeedbackTarget.ACTIVITY:
             return str(self.target_activity_id)
@@ -217,7 +217,7 @@ class Feedback(models.Model):
     def persona_text(self) -> str:
         """Return the text the persona selector shows (and embeds) for this rating."""
         if self.target_type == FeedbackTarget.ACTIVITY:
-            text = f"rating {self.rating:+d} on activity {self.target_label or self.target_id}"
+            text = f"rating {self.rating:+d} on activity {self.target_label or self.rated_id}"
         else:
             text = f"rating {self.rating:+d} on {self.target_message_id}"
         return text + (f": {self.comment}" if self.comment else "")

@@ -417,7 +417,7 @@ class FeedbackRateInSerializer(fields.ClosedSerializer):
 class FeedbackItemSerializer(serializers.Serializer):
     id = serializers.IntegerField()
     target_type = serializers.CharField()
-    target_id = serializers.CharField()
+    target_id = serializers.CharField(source="rated_id")
     target_label = serializers.CharField(
         help_text="What was rated: the activity's title or the message's first words."
     )
