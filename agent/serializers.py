@@ -38,7 +38,7 @@ class ToolCallSerializer(serializers.Serializer):
 
 
 class ReplyItemSerializer(serializers.Serializer):
-    type = serializers.ChoiceField(choices=["activity", "message"])
+    type = serializers.CharField(help_text="activity or message (a feedback target_type).")
     id = serializers.CharField(help_text="The activity's id or the reply's message_id.")
 
 

@@ -410,7 +410,7 @@ class FeedbackRateInSerializer(fields.ClosedSerializer):
         help_text="The activity's id, or the message's message_id (both are in a chat reply's "
         "`items`).",
     )
-    rating = serializers.ChoiceField(choices=[-1, 1], help_text="-1 (not for me) or +1.")
+    rating = fields.IntegerField(min_value=-1, max_value=1, help_text="-1 (not for me) or 1.")
     comment = fields.StrictCharField(required=False, allow_blank=True, max_length=5000)
 
 
