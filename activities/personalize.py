@@ -6,10 +6,12 @@
   ``boost = cap * clamp((maxsim - lo) / (1 - lo), 0, 1)`` where ``maxsim`` is the highest
   cosine similarity of the result to any one stored vector and ``lo`` the surface's
   similarity floor (0 without one): the model's "unrelated" band gives no boost.
-- Before that, from preferences: those learned from likes (working memory) and those the user
-  stated in chat or through the preferences API (read through ``rag.preferences``, which the
-  memory app feeds; activities never imports memory). A stated value names vibes (through the
-  vibe lexicon: 喜欢安静 -> 安静), activity types (桌游) or times of day (晚上); negative values
+- Before that, from preferences: those learned from likes (working memory), the types and
+  vibes of the activities the user rated +1 (the feedback API, through ``rag.preferences``),
+  and those the user stated in chat or through the preferences API (read through
+  ``rag.preferences``, which the memory app feeds; activities never imports memory).
+  A stated value names vibes (through the vibe lexicon: 喜欢安静 -> 安静), activity types
+  (桌游) or times of day (晚上); negative values
   (不..., category ``dislikes``) add nothing. ``boost = cap / 2 * (0.5 * type liked + 0.3 * a
   liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
 
@@ -91,6 +93,23 @@ def stated_cues(preferences) -> tuple[set, set, set]:
     return types, vibes, times
 
 
+def rated_cues(user) -> tuple[set, set]:
+    """Return the (types, vibes) of the activities the user rated +1 through the feedback API.
+
+    A +1 on a recommendation is a like without joining: it feeds the preference boost (never
+    the interest vectors, which need joined activities).
+    """
+    from activities.models import Activity
+    from rag.preferences import ratings
+
+    liked = [int(pk) for pk, rating in ratings(user, "activity").items() if rating > 0]
+    types, vibes = set(), set()
+    for type_, activity_vibes in Activity.objects.filter(pk__in=liked).values_list("type", "vibes"):
+        types.add(type_)
+        vibes.update(activity_vibes or [])
+    return types, vibes
+
+
 @dataclass
 class Personalizer:
     cap: float = 0.0
@@ -129,7 +148,12 @@ class Personalizer:
         if user is None or not getattr(user, "is_authenticated", False):
             return me
         types, vibes, times = stated_cues(stated_preferences(user))
-        me.liked_types, me.liked_vibes, me.liked_times = types, vibes, times
+        rated_types, rated_vibes = rated_cues(user)
+        me.liked_types, me.liked_vibes, me.liked_times = (
+            types | rated_types,
+            vibes | rated_vibes,
+            times,
+        )
         memory = WorkingMemory.objects.filter(user=user).first()
         if memory is None:
             return me

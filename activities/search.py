@@ -49,6 +49,7 @@ from config.errors import InvalidArgument
 from rag import live, relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
+from rag.preferences import ratings
 from rag.search import rrf, vector_search
 from rag.text import term_ranking
 from rag.understand import information_request, keyboard_noise, yes_no_question
@@ -210,7 +211,9 @@ def activities_search(
     now = now or timezone.now()
     # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a
     # radius with a location; the embedded text is the query without them (EMBED_REST).
-    understood, qs, unnarrowed = _understand(query, parsed, time_zone=time_zone, now=now)
+    understood, qs, unnarrowed = _understand(
+        query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user)
+    )
     semantic = understood.rest if EMBED_REST else query
     row = live.get_settings()
     # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
@@ -393,12 +396,18 @@ def _ranked(
     return results[:keep]
 
 
+def disliked_activities(user) -> list[int]:
+    """Return the ids of the activities the user rated -1 (the feedback API): never shown."""
+    return [int(pk) for pk, rating in ratings(user, "activity").items() if rating < 0]
+
+
 def _understand(
-    query: str, parsed: dict, *, time_zone, now
+    query: str, parsed: dict, *, time_zone, now, hidden=()
 ) -> tuple[QueryUnderstanding, object, object]:
     """Read the query; return it, the hard-filter queryset with its time and place applied, and
     the same queryset without the time window (to judge the query against every joinable row).
 
+    Activities in ``hidden`` (the user rated them -1) are left out of both querysets.
     ``parsed`` gains the radius of a place cue (a location without a radius); the time phrase's
     window narrows the queryset, or is recorded to rank by (``understood.time``).
     """
@@ -414,6 +423,8 @@ def _understand(
         lat, lng, _ = parsed["location"]
         parsed["location"] = (lat, lng, place.radius_km)
     qs = hard_filter(parsed, now=now)
+    if hidden:
+        qs = qs.exclude(pk__in=list(hidden))
     plan = plan_time(
         understood, qs, start=parsed["start"], end=parsed["end"], count_upto_rows=SMALL_RESULT + 1
     )

@@ -66,6 +66,7 @@ class TurnState:
     answered: bool = False  # the LLM's last round gave text (not only tool calls)
     sources: list[str] = field(default_factory=list)
     engine: str = "offline"
+    reply_message_id: str = ""  # the stored assistant message (what a rating of it names)
 
 
 def new_chat_id() -> str:
@@ -169,7 +170,7 @@ def _write_turn(state: TurnState, preferences, finished) -> None:
     from agent.models import AgentSession
     from memory.services import messages_write, preference_upsert
 
-    messages_write(
+    written = messages_write(
         user=state.user,
         items=[
             {
@@ -186,11 +187,34 @@ def _write_turn(state: TurnState, preferences, finished) -> None:
             },
         ],
     )
+    state.reply_message_id = written["items"][-1]["message_id"]
     for category, value in preferences:
         preference_upsert(user=state.user, category=category, value=value)
     AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
         last_intent=state.intent.intent, updated_at=timezone.now()
     )
+
+
+def reply_items(state: TurnState) -> list[dict]:
+    """Return what the reply recommended or said, each ``{type, id}`` a client can rate.
+
+    The activities the tools returned (search results, the activity joined, left or
+    drafted), in order and once each, then the stored reply message itself.
+    """
+    items: list[dict] = []
+    seen: set[int] = set()
+    for call in state.calls:
+        result = call.get("result") or {}
+        found = [*(result.get("results") or []), *(result.get("activities") or [])]
+        found += [result[key] for key in ("activity", "draft") if isinstance(result.get(key), dict)]
+        for activity in found:
+            pk = activity.get("id") if isinstance(activity, dict) else None
+            if isinstance(pk, int) and pk not in seen:
+                seen.add(pk)
+                items.append({"type": "activity", "id": str(pk)})
+    if state.reply_message_id:
+        items.append({"type": "message", "id": state.reply_message_id})
+    return items
 
 
 def stream_chat(
@@ -200,8 +224,12 @@ def stream_chat(
     chat_id: str | None = None,
     location: tuple[float, float] | None = None,
     budget: int | None = None,
+    context_id: int | None = None,
 ) -> Iterator[TurnEvent]:
-    """Run one turn for ``user``, yielding its events; the last one is ``done``."""
+    """Run one turn for ``user``, yielding its events; the last one is ``done``.
+
+    ``context_id`` names the shared context the turn reads (default: the user's latest).
+    """
     from rag.llm import get_llm
     from rag.providers.llm import ProviderError
 
@@ -209,7 +237,11 @@ def stream_chat(
     state = TurnState(user, chat_id or new_chat_id(), message.strip(), timezone.now())
     # 1. context, 2. intent, 3. mode
     state.context = build_context(
-        user=user, chat_id=state.chat_id, message=state.message, location=location
+        user=user,
+        chat_id=state.chat_id,
+        message=state.message,
+        location=location,
+        context_id=context_id,
     )
     state.intent = classify_intent(state.message, state.context.router_context())
     state.mode = get_agent_mode(state.intent.intent)
@@ -260,6 +292,7 @@ def stream_chat(
             "engine": state.engine,
             "preferences": [{"category": c, "value": v} for c, v in preferences],
             "sources": state.sources or [c.source for c in state.context.chunks],
+            "items": reply_items(state),
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
         },
     )

@@ -8,7 +8,12 @@
   (``session:msg:<message_id>``);
 - knowledge: hybrid memory search for this message (``knowledge:msg:<message_id>``), keeping
   lexical matches and semantic matches above the live "memory" floor; summaries of other chats
-  come in here when they match.
+  come in here when they match;
+- shared context: the active shared context (the one the chat request names, else the user's
+  most recently updated one), as one chunk ``context:<id>`` of its title and entries.
+
+The shared context is trimmed to the budget, never dropped whole: when it does not fit, its
+oldest entries go first (the text is cut from the start), keeping the newest notes.
 
 :class:`PromptBuilder` joins three parts, system persona + context chunks + user prompt, so that
 :func:`count_tokens` of the whole never exceeds the budget: the system prompt and the user
@@ -32,7 +37,7 @@ import hashlib
 import logging
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +84,7 @@ class Chunk:
     body: str | None = None
     key: str = ""
     meta: dict = field(default_factory=dict)
+    trim: bool = False  # cut from the start (oldest first) to fit, rather than dropped
 
     @property
     def section(self) -> str:
@@ -103,6 +109,7 @@ class BuiltPrompt:
     dropped: list[tuple[str, str]]  # (source, "duplicate" | "budget")
     tokens: int
     budget: int
+    trimmed: list[str] = field(default_factory=list)  # sources cut to fit
 
     @property
     def sources(self) -> list[str]:
@@ -135,30 +142,61 @@ class PromptBuilder:
         seen: set[str] = set()
         kept: list[Chunk] = []
         dropped: list[tuple[str, str]] = []
+        trimmed: list[str] = []
+        position: dict[int, int] = {}
         ordered = sorted(enumerate(chunks), key=lambda pair: (-pair[1].priority, pair[0]))
-        for _, chunk in ordered:
+        for index, chunk in ordered:
             identities = {f"content:{chunk.digest}"}
             if chunk.key:
                 identities.add(f"key:{chunk.key}")
             if not chunk.text.strip() or identities & seen:
                 dropped.append((chunk.source, "duplicate"))
                 continue
-            cost = count_tokens(chunk.render()) + (0 if kept else header_tokens)
+            extra = 0 if kept else header_tokens
+            cost = count_tokens(chunk.render()) + extra
+            if used + cost > self.budget and chunk.trim:
+                cut = self._fit_tail(chunk, self.budget - used - extra)
+                if cut is not None:
+                    chunk, cost = cut, count_tokens(cut.render()) + extra
+                    trimmed.append(chunk.source)
             if used + cost > self.budget:
                 dropped.append((chunk.source, "budget"))
                 continue
             seen |= identities
             kept.append(chunk)
+            position[id(chunk)] = index  # a trimmed chunk is a new object
             used += cost
-        # Present kept chunks grouped by pass (persona, session, knowledge), in input order.
-        position = {id(c): i for i, c in enumerate(chunks)}
-        section_order = {"persona": 0, "session": 1, "knowledge": 2}
+        # Present kept chunks grouped by pass (persona, context, session, knowledge), in input
+        # order.
+        section_order = {"persona": 0, "context": 1, "session": 2, "knowledge": 3}
         kept.sort(key=lambda c: (section_order.get(c.section, 3), position[id(c)]))
         full_system = system
         if kept:
             full_system += CONTEXT_HEADER + "\n".join(c.render() for c in kept)
         total = count_tokens(full_system) + count_tokens(user_prompt)
-        return BuiltPrompt(full_system, user_prompt, kept, dropped, total, self.budget)
+        return BuiltPrompt(full_system, user_prompt, kept, dropped, total, self.budget, trimmed)
+
+    @staticmethod
+    def _fit_tail(chunk: Chunk, available: int) -> Chunk | None:
+        """Return ``chunk`` with its text cut from the start to fit ``available`` tokens.
+
+        The cut text starts with "…"; None when not even that and one character fit.
+        """
+        text = chunk.text
+
+        def cost(start: int) -> int:
+            return count_tokens(replace(chunk, text="…" + text[start:]).render())
+
+        if not text or cost(len(text) - 1) > available:
+            return None
+        low, high = 1, len(text) - 1  # the smallest start whose tail fits
+        while low < high:
+            middle = (low + high) // 2
+            if cost(middle) <= available:
+                high = middle
+            else:
+                low = middle + 1
+        return replace(chunk, text="…" + text[low:], body=chunk.body or chunk.text)
 
     @staticmethod
     def _fit(text: str, available: int) -> str:
@@ -187,6 +225,7 @@ class RuntimeContext:
     persona: list[Chunk] = field(default_factory=list)
     session: list[Chunk] = field(default_factory=list)
     knowledge: list[Chunk] = field(default_factory=list)
+    shared: list[Chunk] = field(default_factory=list)  # the active shared context
     errors: dict[str, str] = field(default_factory=dict)
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).
@@ -194,7 +233,7 @@ class RuntimeContext:
 
     @property
     def chunks(self) -> list[Chunk]:
-        return [*self.persona, *self.session, *self.knowledge]
+        return [*self.persona, *self.shared, *self.session, *self.knowledge]
 
     def router_context(self) -> dict:
         return {
@@ -323,6 +362,32 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     return chunks
 
 
+SHARED_CONTEXT_PRIORITY = 0.95  # after stated preferences, before the chat's own turns
+
+
+def shared_context_pass(user, context_id: int | None = None) -> list[Chunk]:
+    """Return the active shared context as one trimmable chunk (none when the user has none).
+
+    The active context is ``context_id`` (NOT_FOUND unless the user's), else the user's most
+    recently updated one. Its entries are joined oldest first, so trimming keeps the newest.
+    """
+    from memory.selectors import active_context
+
+    found = active_context(user=user, context_id=context_id)
+    if found is None or not found["entries"]:
+        return []
+    notes = "；".join(f"{e['agent_name']}: {e['content']}" for e in found["entries"])
+    return [
+        Chunk(
+            f"context:{found['id']}",
+            f"共享上下文「{found['title']}」（contextId {found['id']}）：{notes}",
+            SHARED_CONTEXT_PRIORITY,
+            key=f"context:{found['id']}",
+            trim=True,
+        )
+    ]
+
+
 def build_context(
     *,
     user,
@@ -330,10 +395,12 @@ def build_context(
     message: str,
     location: tuple[float, float] | None = None,
     now=None,
+    context_id: int | None = None,
 ) -> RuntimeContext:
     """Return the runtime context of a turn; a failing pass is recorded, never fatal.
 
-    ``now``: the instant the message's time phrases (上周, "in March") are read from.
+    ``now``: the instant the message's time phrases (上周, "in March") are read from;
+    ``context_id`` names the shared context the turn reads (default: the user's latest).
     """
     from agent.models import AgentSession
 
@@ -361,6 +428,7 @@ def build_context(
         ("persona", lambda: persona_pass(user, message, vector)),
         ("session", lambda: session_pass(user, chat_id)),
         ("knowledge", lambda: knowledge_pass(user, message, vector, now)),
+        ("shared", lambda: shared_context_pass(user, context_id)),
     )
     for name, run in passes:
         try:

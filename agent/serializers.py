@@ -21,12 +21,25 @@ class ChatRequestSerializer(fields.ClosedSerializer):
     location = LocationSerializer(
         required=False, allow_null=True, help_text="The client's position; used for 附近 (nearby)."
     )
+    context_id = fields.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=1,
+        max_value=fields.BIGINT_MAX,
+        help_text="The shared context the agent reads (one of yours); default: your most "
+        "recently updated one.",
+    )
 
 
 class ToolCallSerializer(serializers.Serializer):
     name = serializers.CharField()
     arguments = serializers.DictField()
     result = serializers.DictField()
+
+
+class ReplyItemSerializer(serializers.Serializer):
+    type = serializers.CharField(help_text="activity or message (a feedback target_type).")
+    id = serializers.CharField(help_text="The activity's id or the reply's message_id.")
 
 
 class ChatResponseSerializer(serializers.Serializer):
@@ -37,6 +50,11 @@ class ChatResponseSerializer(serializers.Serializer):
     chat_id = serializers.CharField()
     sources = serializers.ListField(
         child=serializers.CharField(), help_text="Where each context chunk came from."
+    )
+    items = ReplyItemSerializer(
+        many=True,
+        help_text="What the reply recommended or said, to rate with POST /api/feedback/ "
+        "(target_type, target_id): the activities the tools returned, then the reply message.",
     )
 
 

@@ -533,14 +533,23 @@ def fetch_context_tool(user, *, contextId):
 
 @tool(
     "updateContext",
-    "Append a note to a shared context, or create one when no contextId is given.",
+    "Append a new finding to a shared context: the one contextId names, else the active one "
+    "(shown in the context as contextId); with a title and no contextId, start a new context.",
     {"contextId": {"type": "integer"}, "content": {"type": "string"}, "title": {"type": "string"}},
     ("content",),
 )
 def update_context_tool(user, *, content, contextId=None, title=""):
-    """Append (or create) through the memory services, as the agent."""
+    """Append (or create) through the memory services, as the agent.
+
+    Without ``contextId`` or ``title`` the note goes to the user's active context (their most
+    recently updated one, which the turn's context shows); a new one is made when they have none.
+    """
+    from memory.selectors import active_context
     from memory.services import context_create, update_context
 
+    if contextId is None and not title:
+        active = active_context(user=user)
+        contextId = active["id"] if active else None
     if contextId is None:
         context = context_create(
             owner=user, title=title or content[:40], entry=content, agent_name=AGENT_NAME

@@ -18,6 +18,7 @@ from config.api_docs import event_stream
 from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
 from config.media import EventStreamAPIView, json_parsers
 from config.streams import CappedStream, stream_slot
+from memory.selectors import context_for
 from rag.serializers import ErrorSerializer
 
 logger = logging.getLogger(__name__)
@@ -54,11 +55,15 @@ def _turn_arguments(request) -> dict:
     serializer.is_valid(raise_exception=True)
     data = serializer.validated_data
     location = data.get("location")
+    context_id = data.get("context_id")
+    if context_id is not None:
+        context_for(user=request.user, context_id=context_id)  # NOT_FOUND unless the user's
     return {
         "user": request.user,
         "message": data["message"],
         "chat_id": data.get("chat_id") or None,
         "location": (location["lat"], location["lng"]) if location else None,
+        "context_id": context_id,
     }
 
 
@@ -80,8 +85,8 @@ class ChatView(APIView):
     )
     def post(self, request):
         result = generate_chat(**_turn_arguments(request))
-        body = {key: result[key] for key in ("reply", "intent", "mode", "tool_calls", "chat_id")}
-        body["sources"] = result.get("sources", [])
+        keys = ("reply", "intent", "mode", "tool_calls", "chat_id", "sources", "items")
+        body = {key: result[key] for key in keys}
         return Response(s.ChatResponseSerializer(body).data)
 
 

@@ -82,6 +82,12 @@ TOOLS: tuple[ToolSpec, ...] = (
         "messages after it (GET /v1/users/{user_id}/chats/{chat_id}/context).",
     ),
     ToolSpec(
+        "listContexts",
+        "memory_contexts_list",
+        "List the shared contexts the user owns, newest first, each with its entry count and "
+        "latest entry, to find the context_id to fetch or update (GET /v1/contexts).",
+    ),
+    ToolSpec(
         "fetchContext",
         "memory_context_get",
         "Read a shared context (a notebook several agents write to) the user owns or shares, "

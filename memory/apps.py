@@ -35,10 +35,10 @@ class MemoryConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from memory import userdata
-        from memory.selectors import stated_preferences
+        from memory.selectors import feedback_ratings, stated_preferences
         from memory.tasks import EMBED_WORK
         from rag import work
-        from rag.preferences import register_reader
+        from rag.preferences import register_ratings_reader, register_reader
         from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
@@ -48,3 +48,5 @@ class MemoryConfig(AppConfig):
         warm_up_with(warm_search)
         # Chat-stated preferences reach activity ranking through rag, not an import.
         register_reader("memory", stated_preferences)
+        # So do the ratings of the feedback API (a -1 hides an activity from that user).
+        register_ratings_reader("memory", feedback_ratings)

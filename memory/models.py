@@ -168,8 +168,17 @@ class Preference(models.Model):
         return f"{self.category}: {self.value}"
 
 
+class FeedbackTarget(models.TextChoices):
+    MESSAGE = "message", "message"
+    ACTIVITY = "activity", "activity"
+
+
 class Feedback(models.Model):
-    """A user's rating of one message (an agent's answer, usually)."""
+    """A user's rating of one message (an agent's answer, usually) or of one activity.
+
+    ``target_label`` names what was rated when it was rated (the activity's title, the
+    message's first words), so a listing says what each rating is about.
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_feedback"
@@ -178,20 +187,39 @@ class Feedback(models.Model):
     target = models.ForeignKey(
         ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="feedback"
     )
-    target_message_id = models.CharField(max_length=100)
+    target_message_id = models.CharField(max_length=100, blank=True, default="")
+    target_type = models.CharField(
+        max_length=16, choices=FeedbackTarget.choices, default=FeedbackTarget.MESSAGE
+    )
+    # No foreign key: memory does not own activities, and a rating outlives the activity.
+    target_activity_id = models.BigIntegerField(null=True, blank=True)
+    target_label = models.CharField(max_length=200, blank=True, default="")
     rating = models.SmallIntegerField()
     comment = models.TextField(blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         verbose_name_plural = "feedback"
+        indexes = [
+            models.Index(fields=["user", "-created_at", "-id"], name="memory_feedback_user_at"),
+        ]
 
     def __str__(self):
-        return f"{self.rating:+d} on {self.target_message_id}"
+        return f"{self.rating:+d} on {self.rated_id}"
+
+    @property
+    def rated_id(self) -> str:
+        """Return the rated message's id, or the rated activity's id as text."""
+        if self.target_type == FeedbackTarget.ACTIVITY:
+            return str(self.target_activity_id)
+        return self.target_message_id
 
     def persona_text(self) -> str:
         """Return the text the persona selector shows (and embeds) for this rating."""
-        text = f"rating {self.rating:+d} on {self.target_message_id}"
+        if self.target_type == FeedbackTarget.ACTIVITY:
+            text = f"rating {self.rating:+d} on activity {self.target_label or self.rated_id}"
+        else:
+            text = f"rating {self.rating:+d} on {self.target_message_id}"
         return text + (f": {self.comment}" if self.comment else "")
 
 

@@ -14,7 +14,15 @@ from django.db.models import Q
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
-from memory.models import ChatMessage, ContextEntry, Feedback, Kind, Preference, SharedContext
+from memory.models import (
+    ChatMessage,
+    ContextEntry,
+    Feedback,
+    FeedbackTarget,
+    Kind,
+    Preference,
+    SharedContext,
+)
 from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
 from rag import live
@@ -269,15 +277,107 @@ def fetch_context(*, user, context_id: int) -> dict:
         "title": context.title,
         "created_at": context.created_at,
         "updated_at": context.updated_at,
-        "entries": [
+        "entries": [_entry_item(e) for e in entries],
+    }
+
+
+def _seek_page(qs, *, kind: str, user, page_size: int, cursor: str | None):
+    """Return (rows, next_cursor): one page of ``qs`` newest first (``-pk``), seek-paged."""
+    fp = fingerprint(kind, user.pk)
+    if cursor:
+        position = decode_cursor(kind, fp, cursor)
+        try:
+            last_pk = int(position[0])
+        except (TypeError, ValueError, IndexError):
+            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+        qs = qs.filter(pk__lt=last_pk)
+    rows = list(qs.order_by("-pk")[: page_size + 1])
+    next_cursor = None
+    if len(rows) > page_size:
+        rows = rows[:page_size]
+        next_cursor = encode_cursor(kind, fp, [rows[-1].pk])
+    return rows, next_cursor
+
+
+def feedback_list(*, user, page_size: int = 50, cursor: str | None = None):
+    """Return (ratings, next_cursor): one page of the user's ratings, newest first."""
+    return _seek_page(
+        Feedback.objects.filter(user=user),
+        kind="feedback",
+        user=user,
+        page_size=page_size,
+        cursor=cursor,
+    )
+
+
+def feedback_ratings(user, target_type: str) -> dict[str, int]:
+    """Return ``{target id: rating}`` of the user's ratings of one target type (-1 and +1)."""
+    rows = Feedback.objects.filter(user=user, target_type=target_type, rating__in=(-1, 1))
+    if target_type == FeedbackTarget.ACTIVITY:
+        pairs = rows.values_list("target_activity_id", "rating")
+    else:
+        pairs = rows.values_list("target_message_id", "rating")
+    return {str(target): rating for target, rating in pairs.order_by("pk")}
+
+
+def contexts_list(*, user, page_size: int = 50, cursor: str | None = None):
+    """Return (contexts, next_cursor): one page of the contexts the user owns, newest first.
+
+    Each context is a dict with its entry count and its latest entry (``fetch_context`` reads
+    them all).
+    """
+    rows, next_cursor = _seek_page(
+        SharedContext.objects.filter(owner=user).select_related("owner"),
+        kind="contexts",
+        user=user,
+        page_size=page_size,
+        cursor=cursor,
+    )
+    latest: dict[int, ContextEntry] = {}
+    counts: dict[int, int] = {}
+    for entry in ContextEntry.objects.filter(context__in=rows).order_by("created_at", "pk"):
+        latest[entry.context_id] = entry
+        counts[entry.context_id] = counts.get(entry.context_id, 0) + 1
+    items = []
+    for context in rows:
+        entry = latest.get(context.pk)
+        items.append(
             {
-                "id": e.pk,
-                "agent_name": e.agent_name,
-                "content": e.content,
-                "created_at": e.created_at,
+                "id": context.pk,
+                "owner": context.owner.get_username(),
+                "title": context.title,
+                "created_at": context.created_at,
+                "updated_at": context.updated_at,
+                "entry_count": counts.get(context.pk, 0),
+                "latest_entry": _entry_item(entry) if entry else None,
             }
-            for e in entries
-        ],
+        )
+    return items, next_cursor
+
+
+def active_context(*, user, context_id: int | None = None) -> dict | None:
+    """Return the shared context a turn reads: the one named, else the user's latest updated.
+
+    None when the user has none (a named one that is not theirs is NOT_FOUND).
+    """
+    if context_id is None:
+        context_id = (
+            SharedContext.objects.filter(owner=user)
+            .order_by("-updated_at", "-pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if context_id is None:
+            return None
+    return fetch_context(user=user, context_id=context_id)
+
+
+def _entry_item(entry: ContextEntry) -> dict:
+    return {
+        "id": entry.pk,
+        "agent_name": entry.agent_name,
+        "content": entry.content,
+        "created_at": entry.created_at,
     }
 
 

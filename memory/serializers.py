@@ -407,6 +407,45 @@ class FeedbackSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
+class FeedbackRateInSerializer(fields.ClosedSerializer):
+    target_type = serializers.ChoiceField(
+        choices=["activity", "message"],
+        help_text="What is rated: an activity a chat reply recommended, or a message (an "
+        "answer) of the user's chats.",
+    )
+    target_id = fields.StrictCharField(
+        max_length=100,
+        help_text="The activity's id, or the message's message_id (both are in a chat reply's "
+        "`items`).",
+    )
+    rating = fields.IntegerField(min_value=-1, max_value=1, help_text="-1 (not for me) or 1.")
+    comment = fields.StrictCharField(required=False, allow_blank=True, max_length=5000)
+
+
+class FeedbackItemSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    target_type = serializers.CharField()
+    target_id = serializers.CharField(source="rated_id")
+    target_label = serializers.CharField(
+        help_text="What was rated: the activity's title or the message's first words."
+    )
+    rating = serializers.IntegerField()
+    comment = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+class FeedbackListQuerySerializer(serializers.Serializer):
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=200, default=50)
+    cursor = serializers.CharField(required=False, max_length=MAX_CURSOR_CHARS)
+
+
+class FeedbackListSerializer(serializers.Serializer):
+    items = FeedbackItemSerializer(many=True)
+    next_cursor = serializers.CharField(
+        required=False, help_text="Send it as `cursor` for the next page; absent on the last."
+    )
+
+
 class UserDeleteOutSerializer(serializers.Serializer):
     deleted = serializers.DictField(
         child=serializers.IntegerField(),
@@ -435,6 +474,33 @@ class ContextEntrySerializer(serializers.Serializer):
     agent_name = serializers.CharField()
     content = serializers.CharField()
     created_at = serializers.DateTimeField()
+
+
+class ContextListQuerySerializer(serializers.Serializer):
+    user_id = fields.StrictCharField(
+        required=False,
+        max_length=MAX_USER_ID_LENGTH,
+        help_text="Staff tokens only: list this user's contexts. Default: the caller's.",
+    )
+    page_size = serializers.IntegerField(required=False, min_value=1, max_value=200, default=50)
+    cursor = serializers.CharField(required=False, max_length=MAX_CURSOR_CHARS)
+
+
+class ContextSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    owner = serializers.CharField()
+    title = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    entry_count = serializers.IntegerField()
+    latest_entry = ContextEntrySerializer(allow_null=True)
+
+
+class ContextListSerializer(serializers.Serializer):
+    items = ContextSummarySerializer(many=True)
+    next_cursor = serializers.CharField(
+        required=False, help_text="Send it as `cursor` for the next page; absent on the last."
+    )
 
 
 class ContextSerializer(serializers.Serializer):

@@ -28,6 +28,7 @@ from memory.models import (
     ChatMessage,
     ContextEntry,
     Feedback,
+    FeedbackTarget,
     Kind,
     Preference,
     SharedContext,
@@ -182,6 +183,48 @@ def feedback_create(*, user, target_message_id: str, rating: int, comment: str =
         rating=rating,
         comment=comment or "",
     )
+
+
+FEEDBACK_LABEL_CHARS = 80
+
+
+def feedback_rate(
+    *, user, target_type: str, target_id, rating: int, comment: str = ""
+) -> tuple[Feedback, bool]:
+    """Record the user's rating (-1 or +1) of a message or an activity; return it and whether
+    it is new.
+
+    The target must be the user's: one of their messages, or an activity they can see. A
+    second rating of the same target replaces the first (its rating and comment). The rating
+    keeps a label of what was rated (the activity's title, the message's first words).
+    """
+    if rating not in (-1, 1):
+        raise InvalidArgument("rating: use -1 or 1.", details={"field": "rating"})
+    target_id = str(target_id).strip()
+    if target_type == FeedbackTarget.ACTIVITY:
+        from activities.selectors import activity_get_visible
+
+        if not target_id.isdigit() or len(target_id) > 18:
+            raise NotFound("No such activity.", details={"field": "target_id"})
+        activity = activity_get_visible(user=user, activity_id=int(target_id))
+        key = {"target_type": target_type, "target_activity_id": activity.pk}
+        defaults = {"target_label": activity.title[:FEEDBACK_LABEL_CHARS], "target": None}
+    elif target_type == FeedbackTarget.MESSAGE:
+        message = ChatMessage.objects.filter(user=user, message_id=target_id).first()
+        if message is None:
+            raise NotFound("No such message.", details={"field": "target_id"})
+        key = {"target_type": target_type, "target_message_id": message.message_id}
+        defaults = {"target_label": message.content[:FEEDBACK_LABEL_CHARS], "target": message}
+    else:
+        raise InvalidArgument(
+            "target_type: use message or activity.", details={"field": "target_type"}
+        )
+    with transaction.atomic():
+        # The user's row lock serialises two ratings of one target sent at once.
+        type(user).objects.select_for_update().filter(pk=user.pk).first()
+        return Feedback.objects.update_or_create(
+            user=user, **key, defaults={**defaults, "rating": rating, "comment": comment or ""}
+        )
 
 
 def context_create(*, owner, title: str, entry: str, agent_name: str) -> SharedContext:

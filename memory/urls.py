@@ -29,6 +29,7 @@ urlpatterns = [
     path("v1/messages/lexical_search", views.LexicalSearchView.as_view(), name="memory-lexical"),
     path("v1/messages/semantic_search", views.SemanticSearchView.as_view(), name="memory-semantic"),
     path("v1/messages/hybrid_search", views.HybridSearchView.as_view(), name="memory-hybrid"),
+    path("api/feedback/", views_persona.RatingsView.as_view(), name="feedback"),
     path("v1/contexts", views_persona.ContextsView.as_view(), name="memory-contexts"),
     path(
         "v1/contexts/<int:context_id>",

@@ -1,7 +1,7 @@
-"""REST API of preferences, feedback, user erasure and shared contexts."""
+"""REST API of preferences, feedback (ratings), user erasure and shared contexts."""
 
 from django.db import transaction
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -71,6 +71,81 @@ class FeedbackView(APIView):
         return Response(s.FeedbackSerializer(fb).data, status=201)
 
 
+FEEDBACK_EXAMPLE = {
+    "id": 7,
+    "target_type": "activity",
+    "target_id": "42",
+    "target_label": "周六下午桌游局",
+    "rating": -1,
+    "comment": "太吵了",
+    "created_at": "2025-05-03T10:00:00+08:00",
+}
+
+
+class RatingsView(APIView):
+    @extend_schema(
+        operation_id="feedback_rate",
+        summary="Rate what a chat reply recommended or said",
+        description="Rate an activity or a message (the `items` of a chat reply) -1 or +1, "
+        "with an optional comment. A -1 on an activity keeps it out of the user's next "
+        "searches and recommendations; a +1 makes activities of its type and vibe rank higher. "
+        "Rating the same target again replaces the rating (200); a new rating answers 201.",
+        request=s.FeedbackRateInSerializer,
+        responses={
+            200: s.FeedbackItemSerializer,
+            201: s.FeedbackItemSerializer,
+            400: ERR_400,
+            404: ERR_404,
+        },
+        examples=[
+            OpenApiExample(
+                "Not for me",
+                value={
+                    "target_type": "activity",
+                    "target_id": "42",
+                    "rating": -1,
+                    "comment": "太吵了",
+                },
+                request_only=True,
+            ),
+            OpenApiExample("The rating", value=FEEDBACK_EXAMPLE, response_only=True),
+        ],
+        tags=TAGS,
+    )
+    def post(self, request):
+        data = validated(s.FeedbackRateInSerializer, body(request))
+        fb, created = services.feedback_rate(
+            user=request.user,
+            target_type=data["target_type"],
+            target_id=data["target_id"],
+            rating=int(data["rating"]),
+            comment=data.get("comment", ""),
+        )
+        return Response(s.FeedbackItemSerializer(fb).data, status=201 if created else 200)
+
+    @extend_schema(
+        operation_id="feedback_list",
+        summary="List your ratings",
+        description="The caller's own ratings, newest first, each naming what was rated; page "
+        "with `cursor` (the previous page's `next_cursor`).",
+        parameters=[s.FeedbackListQuerySerializer],
+        responses={200: s.FeedbackListSerializer, 400: ERR_400},
+        examples=[
+            OpenApiExample("One page", value={"items": [FEEDBACK_EXAMPLE]}, response_only=True),
+        ],
+        tags=TAGS,
+    )
+    def get(self, request):
+        query = validated(s.FeedbackListQuerySerializer, request.query_params)
+        items, next_cursor = selectors.feedback_list(
+            user=request.user, page_size=query["page_size"], cursor=query.get("cursor")
+        )
+        out = {"items": items}
+        if next_cursor:
+            out["next_cursor"] = next_cursor
+        return Response(s.FeedbackListSerializer(out).data)
+
+
 class UserDataView(APIView):
     @extend_schema(
         operation_id="memory_user_delete",
@@ -84,6 +159,53 @@ class UserDataView(APIView):
 
 
 class ContextsView(APIView):
+    @extend_schema(
+        operation_id="memory_contexts_list",
+        summary="List shared contexts",
+        description="The shared contexts the caller owns (staff: `user_id`'s), most recently "
+        "created first, each with its entry count and latest entry; read one whole with GET "
+        "/v1/contexts/{context_id}. Page with `cursor` (the previous page's `next_cursor`).",
+        parameters=[s.ContextListQuerySerializer],
+        responses={200: s.ContextListSerializer, 400: ERR_400, 404: ERR_404},
+        examples=[
+            OpenApiExample(
+                "One page",
+                value={
+                    "items": [
+                        {
+                            "id": 3,
+                            "owner": "alice",
+                            "title": "搬家计划",
+                            "created_at": "2025-05-01T09:00:00+08:00",
+                            "updated_at": "2025-05-03T10:00:00+08:00",
+                            "entry_count": 2,
+                            "latest_entry": {
+                                "id": 9,
+                                "agent_name": "agent",
+                                "content": "周六上午搬，预算 800 元",
+                                "created_at": "2025-05-03T10:00:00+08:00",
+                            },
+                        }
+                    ]
+                },
+                response_only=True,
+            )
+        ],
+        tags=TAGS,
+    )
+    def get(self, request):
+        query = validated(s.ContextListQuerySerializer, request.query_params)
+        owner = request.user
+        if query.get("user_id"):
+            owner = resolve_user(request.user, query["user_id"])
+        items, next_cursor = selectors.contexts_list(
+            user=owner, page_size=query["page_size"], cursor=query.get("cursor")
+        )
+        out = {"items": items}
+        if next_cursor:
+            out["next_cursor"] = next_cursor
+        return Response(s.ContextListSerializer(out).data)
+
     @extend_schema(
         operation_id="memory_context_create",
         request=s.ContextCreateInSerializer,

@@ -53,3 +53,33 @@ def stated_preferences(user, *, limit: int = DEFAULT_LIMIT) -> list[StatedPrefer
         except Exception as exc:  # noqa: BLE001 - a personalisation signal, never a failure
             logger.warning("stated preferences from %s unavailable: %s", name, exc)
     return found
+
+
+# --- Ratings: what the user rated -1 or +1 (the feedback API), by target type -----------------
+
+RatingsReader = Callable[[object, str], dict[str, int]]
+_ratings_readers: dict[str, RatingsReader] = {}
+
+
+def register_ratings_reader(name: str, reader: RatingsReader) -> None:
+    """Register (or replace) the reader of one app's ratings: ``reader(user, target_type)``.
+
+    A reader returns ``{target id (text): rating}``, the user's latest rating of each target.
+    """
+    _ratings_readers[name] = reader
+
+
+def ratings(user, target_type: str) -> dict[str, int]:
+    """Return the user's ratings of targets of ``target_type`` (``activity``, ``message``).
+
+    Anonymous users have none. A failing reader is logged and skipped.
+    """
+    if user is None or not getattr(user, "is_authenticated", False):
+        return {}
+    found: dict[str, int] = {}
+    for name, reader in list(_ratings_readers.items()):
+        try:
+            found.update(reader(user, target_type))
+        except Exception as exc:  # noqa: BLE001 - a personalisation signal, never a failure
+            logger.warning("ratings from %s unavailable: %s", name, exc)
+    return found

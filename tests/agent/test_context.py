@@ -227,3 +227,28 @@ def test_persona_pass_keeps_a_preference_that_sorts_last_among_26(user):
     assert len(texts) == 26
     assert "偏好 food: 不吃辣" in texts
     assert all(c.source.startswith("persona:preference:") for c in chunks)
+
+
+def test_the_active_shared_context_is_trimmed_to_the_budget_never_dropped():
+    notes = "；".join(f"第{i}条笔记内容" for i in range(200))
+    shared = Chunk("context:1", f"共享上下文「旅行」：{notes}", 0.95, trim=True)
+    built = PromptBuilder(300).build("你是助手。", [shared], "接下来做什么？")
+    assert built.sources == ["context:1"] and built.trimmed == ["context:1"]
+    assert built.tokens <= 300
+    assert built.chunks[0].text.endswith("第199条笔记内容")  # the newest note stays
+    assert count_tokens(built.chunks[0].text) < count_tokens(shared.text)
+
+
+def test_the_turn_reads_the_users_latest_shared_context(user):
+    from agent.context import build_context
+    from memory.services import context_create, update_context
+
+    old = context_create(owner=user, title="旅行", entry="去成都", agent_name="planner")
+    latest = context_create(owner=user, title="搬家", entry="周六搬家", agent_name="planner")
+    update_context(user=user, context_id=latest.pk, agent_name="agent", content="预算800")
+    context = build_context(user=user, chat_id="c1", message="你好")
+    (chunk,) = context.shared
+    assert chunk.source == f"context:{latest.pk}" and chunk.trim
+    assert "周六搬家" in chunk.text and "预算800" in chunk.text
+    named = build_context(user=user, chat_id="c1", message="你好", context_id=old.pk)
+    assert [c.source for c in named.shared] == [f"context:{old.pk}"]

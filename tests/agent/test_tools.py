@@ -167,3 +167,14 @@ def test_recall_memory_reads_a_past_time_phrase(user, django_capture_on_commit_c
     assert [m["content"] for m in result["messages"]] == ["那家火锅店叫海底捞"]
     assert result["understood"]["phrase"] == "上周"
     assert result["understood"]["applied"] == "filter"
+
+
+def test_update_context_without_an_id_appends_to_the_active_context(user):
+    from memory.selectors import fetch_context
+    from memory.services import context_create
+
+    context = context_create(owner=user, title="旅行", entry="去成都", agent_name="planner")
+    result = REGISTRY["updateContext"].run(user, {"content": "用户想住春熙路"})
+    assert result == {"contextId": context.pk, "entryId": result["entryId"], "created": False}
+    entries = fetch_context(user=user, context_id=context.pk)["entries"]
+    assert [(e["agent_name"], e["content"]) for e in entries][-1] == ("agent", "用户想住春熙路")

@@ -25,6 +25,7 @@ def alice_memory(user, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         services.messages_write(user=user, items=ITEMS)
     services.preference_upsert(user=user, category="food", value="不吃辣")
+    services.context_create(owner=user, title="旅行", entry="下个月去成都", agent_name="planner")
     return user
 
 
@@ -33,6 +34,7 @@ def alice_memory(user, django_capture_on_commit_callbacks):
     [
         ("readRange", {"chat_id": "c1"}, "/v1/users/alice/messages?chat_id=c1"),
         ("listPreferences", {}, "/v1/users/alice/preferences"),
+        ("listContexts", {}, "/v1/contexts"),
         ("getNeighbors", {"message_id": "a1"}, "/v1/users/alice/messages/a1/neighbors"),
     ],
 )
@@ -60,6 +62,7 @@ def test_a_search_tool_answers_what_its_endpoint_answers(
         ("searchMemoryLexical", {"query_text": "火锅"}),
         ("getChatContext", {"chat_id": "c1"}),
         ("readRange", {}),
+        ("listContexts", {}),
         ("exploreNearby", {"semanticQuery": "火锅"}),
     ],
 )

@@ -47,8 +47,11 @@ def pg_dir(tmp_path):
     embedded_db.stop(path)
 
 
-def start_serve(pg_dir: Path, port: int, *extra: str) -> subprocess.Popen:
-    """Start ``serve`` with the default settings (DEBUG off) on its own embedded server."""
+def start_serve(pg_dir: Path, port: int, *extra: str, **popen) -> subprocess.Popen:
+    """Start ``serve`` with the default settings (DEBUG off) on its own embedded server.
+
+    ``popen`` overrides the ``subprocess.Popen`` arguments (by default its output is piped).
+    """
     env = {
         key: value
         for key, value in os.environ.items()
@@ -62,14 +65,8 @@ def start_serve(pg_dir: Path, port: int, *extra: str) -> subprocess.Popen:
         PYTHONUNBUFFERED="1",
     )
     command = [sys.executable, "manage.py", "serve", "--no-worker", "--addr", f"127.0.0.1:{port}"]
-    return subprocess.Popen(
-        [*command, *extra],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    options = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True, **popen}
+    return subprocess.Popen([*command, *extra], cwd=ROOT, env=env, **options)
 
 
 def interrupt_when_listening(process: subprocess.Popen, port: int) -> str:
@@ -88,6 +85,38 @@ def test_ctrl_c_stops_the_web_server_and_the_embedded_database(pg_dir):
     port = free_port()
     output = interrupt_when_listening(start_serve(pg_dir, port), port)
     assert "Stopped the embedded PostgreSQL" in output
+    assert not port_open(port)
+    assert not server_running(pg_dir)
+
+
+@pytest.mark.slow
+def test_ctrl_c_on_serve_piped_through_tee_stops_the_embedded_database(pg_dir, tmp_path):
+    # `make run 2>&1 | tee log`: serve and tee share the foreground process group, so Ctrl-C
+    # interrupts both and serve reports its shutdown into a pipe nobody reads any more.
+    port = free_port()
+    read_end, write_end = os.pipe()
+    serve = start_serve(pg_dir, port, stdout=write_end, process_group=0)
+    tee = subprocess.Popen(
+        ["tee", str(tmp_path / "log")],
+        stdin=read_end,
+        stdout=subprocess.DEVNULL,
+        process_group=serve.pid,
+    )
+    os.close(read_end)
+    os.close(write_end)
+    try:
+        deadline = time.monotonic() + 120
+        while not port_open(port):
+            assert serve.poll() is None, (tmp_path / "log").read_text()
+            assert time.monotonic() < deadline, "the web server did not start"
+            time.sleep(0.3)
+        os.killpg(serve.pid, signal.SIGINT)
+        tee.wait(timeout=30)
+        serve.wait(timeout=60)
+    finally:
+        for process in (serve, tee):
+            if process.poll() is None:
+                process.kill()
     assert not port_open(port)
     assert not server_running(pg_dir)
 

@@ -291,9 +291,32 @@ class Command(BaseCommand):
             while not received and all(c.poll() is None for c in children):
                 time.sleep(0.3)
         finally:
-            self._stop_children(children, received[0] if received else signal.SIGTERM)
-        if stops_db:
-            self._stop_embedded_db()
+            # Stop the database even when stopping the children failed: Ctrl-C on
+            # `make run | tee log` leaves nobody running it.
+            try:
+                self._stop_children(children, received[0] if received else signal.SIGTERM)
+            finally:
+                if stops_db:
+                    self._stop_embedded_db()
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """Write a line of the shutdown log; a reader that went away never stops the shutdown.
+
+        Ctrl-C on ``make run 2>&1 | tee log`` interrupts ``tee`` too, so the pipe is closed
+        when serve reports what it stopped: the write fails with EPIPE (Python ignores
+        SIGPIPE). That stream then goes to /dev/null, for the lines after this one and for
+        the interpreter's last flush.
+        """
+        stream = self.stderr if error else self.stdout
+        try:
+            stream.write(text)
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # ValueError: the stream was already closed
+            target = sys.stderr if error else sys.stdout
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, target.fileno())
+                os.close(devnull)
 
     def _stop_children(self, children: list[ForkedChild], signum: int) -> None:
         """Forward the signal, wait within a bound, then kill each child's process group."""
@@ -307,12 +330,12 @@ class Command(BaseCommand):
             try:
                 child.wait(max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                self.stderr.write(f"{child.name} did not stop in time: killing it")
+                self.say(f"{child.name} did not stop in time: killing it", error=True)
             # Whatever is left of its process tree (a worker orphaned by a crash) goes too.
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
             child.wait()
-        self.stdout.write("Stopped the web server and the workers.")
+        self.say("Stopped the web server and the workers.")
 
     def _stop_embedded_db(self) -> None:
         """Stop the embedded server `make run` started (its children have exited)."""
@@ -322,4 +345,4 @@ class Command(BaseCommand):
 
         connections.close_all()  # our own connection would hold up a fast shutdown
         if embedded_db.stop(settings.EMBEDDED_DB_DIR):
-            self.stdout.write(f"Stopped the embedded PostgreSQL in {settings.EMBEDDED_DB_DIR}.")
+            self.say(f"Stopped the embedded PostgreSQL in {settings.EMBEDDED_DB_DIR}.")
