@@ -11,8 +11,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List activities
+         * @description Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the total. Filter by `type` and `status`.
+         */
         get: operations["activities_list"];
         put?: never;
+        /**
+         * Create an activity
+         * @description Create an activity owned by the caller. It is embedded in the background (`index_state` pending, then indexed) and becomes searchable then. `start_at` and `end_at` are RFC 3339 with a time zone.
+         */
         post: operations["activities_create"];
         delete?: never;
         options?: never;
@@ -27,12 +35,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Get one activity
+         * @description One activity with its indexing state. Any active activity is visible; a hidden one only to its creator and staff.
+         */
         get: operations["activities_retrieve"];
         put?: never;
         post?: never;
+        /**
+         * Delete an activity
+         * @description Delete an activity you created (staff: any), with its participations.
+         */
         delete: operations["activities_destroy"];
         options?: never;
         head?: never;
+        /**
+         * Change an activity
+         * @description Change some fields of an activity you created (staff: any). A changed text is embedded again in the background.
+         */
         patch: operations["activities_partial_update"];
         trace?: never;
     };
@@ -45,6 +65,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Rate a joined activity
+         * @description Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings steer your personalised search.
+         */
         post: operations["activities_feedback"];
         delete?: never;
         options?: never;
@@ -61,8 +85,15 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Join an activity
+         * @description Join an active activity that has not started and is not full; no body (or `{}`). Joining twice answers 409 CONFLICT. What you join shapes your personalised search.
+         */
         post: operations["activities_join"];
-        /** Leave a joined activity before it starts */
+        /**
+         * Leave a joined activity before it starts
+         * @description Cancel your participation in an activity that has not started yet.
+         */
         delete: operations["activities_leave"];
         options?: never;
         head?: never;
@@ -78,7 +109,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Answer one message: intent, mode, the tools called and the reply. */
+        /**
+         * Chat with the agent
+         * @description Answer one message: intent, mode, the tools called and the reply.
+         */
         post: operations["agent_chat"];
         delete?: never;
         options?: never;
@@ -95,7 +129,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The same turn as POST /api/agent/chat, as server-sent events. */
+        /**
+         * Chat with the agent (server-sent events)
+         * @description The same turn as POST /api/agent/chat, as server-sent events.
+         */
         post: operations["agent_chat_stream"];
         delete?: never;
         options?: never;
@@ -110,8 +147,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List your books
+         * @description Your books by id, each with its chapter count and how many chapters are chunked (`ready`: searchable), `pending`, `running` or `failed`. A staff token lists every user's books. Paged like every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
+         */
+        get: operations["writing_book_list"];
         put?: never;
+        /**
+         * Create a book
+         * @description Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.
+         */
         post: operations["writing_book_create"];
         delete?: never;
         options?: never;
@@ -126,10 +171,38 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Open one of your books
+         * @description The book with its chunk-state counts and a summary of every chapter in reading order (`sequence`): id, title, length in characters, block count and chunk state. Another user's book is NOT_FOUND.
+         */
+        get: operations["writing_book_get"];
         put?: never;
         post?: never;
+        /**
+         * Delete a book
+         * @description Delete one of your books with its chapters, blocks and chunks.
+         */
         delete: operations["writing_book_delete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/books/{book_id}/chapters/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the chapters of one of your books
+         * @description Chapter summaries in reading order (`sequence`), without their text: `GET /api/chapters/{id}/` returns a chapter's blocks. Another user's book is NOT_FOUND. Paged like every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
+         */
+        get: operations["writing_book_chapter_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -144,6 +217,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Add a chapter
+         * @description Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). It is chunked in the background: `chunk_state` pending, then ready (searchable).
+         */
         post: operations["writing_chapter_create"];
         delete?: never;
         options?: never;
@@ -158,9 +235,21 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read a chapter
+         * @description A chapter with its blocks, version and chunking state.
+         */
         get: operations["writing_chapter_get"];
+        /**
+         * Save a chapter
+         * @description Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks keep their chunks, changed ones are chunked again.
+         */
         put: operations["writing_chapter_save"];
         post?: never;
+        /**
+         * Delete a chapter
+         * @description Delete a chapter with its blocks and chunks.
+         */
         delete: operations["writing_chapter_delete"];
         options?: never;
         head?: never;
@@ -180,7 +269,35 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Autosave edited blocks
+         * @description Save the blocks being edited, each by `id` or `position` (its index); chunking waits until the writer pauses (debounced).
+         */
         patch: operations["writing_chapter_autosave"];
+        trace?: never;
+    };
+    "/api/feedback/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your ratings
+         * @description The caller's own ratings, newest first, each naming what was rated; page with `cursor` (the previous page's `next_cursor`).
+         */
+        get: operations["feedback_list"];
+        put?: never;
+        /**
+         * Rate what a chat reply recommended or said
+         * @description Rate an activity or a message (the `items` of a chat reply) -1 or +1, with an optional comment. A -1 on an activity keeps it out of the user's next searches and recommendations; a +1 makes activities of its type and vibe rank higher. Rating the same target again replaces the rating (200); a new rating answers 201.
+         */
+        post: operations["feedback_rate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/health": {
@@ -215,6 +332,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Search your books
+         * @description Search small children by meaning, return a window of their parent around the best one (`text`). Narrow with `book` or `chapters` (ids); `order`: relevance or reading order. Degraded (full text) when the query cannot be embedded in time.
+         */
         post: operations["writing_search"];
         delete?: never;
         options?: never;
@@ -231,7 +352,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Natural-language activity search with hard filters, personalisation and a reason for each result. Never fails because the embedding provider does: meta.degraded is then true. */
+        /**
+         * Search activities in natural language
+         * @description Natural-language activity search with hard filters, personalisation and a reason for each result. Never fails because the embedding provider does: meta.degraded is then true.
+         */
         post: operations["rag_search"];
         delete?: never;
         options?: never;
@@ -246,8 +370,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List shared contexts
+         * @description The shared contexts the caller owns (staff: `user_id`'s), most recently created first, each with its entry count and latest entry; read one whole with GET /v1/contexts/{context_id}. Page with `cursor` (the previous page's `next_cursor`).
+         */
+        get: operations["memory_contexts_list"];
         put?: never;
+        /**
+         * Create a shared context
+         * @description A context several agents append to (a trip plan, a task): a title and a first entry written by `agent_name`. Owned by the caller (a staff token may name `user_id`).
+         */
         post: operations["memory_context_create"];
         delete?: never;
         options?: never;
@@ -262,6 +394,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read a shared context
+         * @description A shared context with all its entries, oldest first.
+         */
         get: operations["memory_context_get"];
         put?: never;
         post?: never;
@@ -280,6 +416,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Append to a shared context
+         * @description Add an entry written by `agent_name`; answers the whole context.
+         */
         post: operations["memory_context_append"];
         delete?: never;
         options?: never;
@@ -297,10 +437,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a shared-context entry
+         * @description Delete one entry of a shared context (its owner, or staff).
+         */
         delete: operations["memory_context_entry_delete"];
         options?: never;
         head?: never;
-        /** @description Correct one entry of a shared context (its owner, or staff). */
+        /**
+         * Correct a shared-context entry
+         * @description Correct one entry of a shared context (its owner, or staff).
+         */
         patch: operations["memory_context_entry_update"];
         trace?: never;
     };
@@ -313,6 +460,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Search messages by keyword and meaning
+         * @description Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is required in the body (the caller's own username for a normal token).
+         */
         post: operations["memory_hybrid_search"];
         delete?: never;
         options?: never;
@@ -329,6 +480,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Search messages by keyword
+         * @description Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or ranks by its window.
+         */
         post: operations["memory_lexical_search"];
         delete?: never;
         options?: never;
@@ -345,6 +500,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Search messages by meaning
+         * @description Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the body (the caller's own username for a normal token). If the text cannot be embedded in time the answer is the lexical matches, `degraded: true`.
+         */
         post: operations["memory_semantic_search"];
         delete?: never;
         options?: never;
@@ -362,6 +521,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Erase a user's data
+         * @description Erase everything the service holds about the user in every app (messages, books and their chunks, activities, preferences, agent events, webhooks, ...) and answer the count per kind. Irreversible; a normal token may erase only itself.
+         */
         delete: operations["memory_user_delete"];
         options?: never;
         head?: never;
@@ -375,6 +538,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Build a chat's context for a prompt
+         * @description The chat's latest summary and the messages after it, newest kept first, within `budget` characters (`truncated` when some did not fit).
+         */
         get: operations["memory_chat_context"];
         put?: never;
         post?: never;
@@ -391,7 +558,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The proactive events the triggers wrote for a user, newest first. */
+        /**
+         * List proactive events
+         * @description The proactive events the triggers wrote for a user, newest first.
+         */
         get: operations["agent_user_events"];
         put?: never;
         post?: never;
@@ -408,7 +578,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description A user's proactive events as they are written (server-sent events). */
+        /**
+         * Follow proactive events (server-sent events)
+         * @description A user's proactive events as they are written (server-sent events).
+         */
         get: operations["agent_user_events_stream"];
         put?: never;
         post?: never;
@@ -427,7 +600,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread events are what a new stream starts with. */
+        /**
+         * Mark an event read
+         * @description Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread events are what a new stream starts with.
+         */
         post: operations["agent_user_event_read"];
         delete?: never;
         options?: never;
@@ -442,7 +618,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Export a user's data as JSON Lines (manifest, rows, end). */
+        /**
+         * Export a user's data
+         * @description Export a user's data as JSON Lines (manifest, rows, end).
+         */
         get: operations["memory_user_export"];
         put?: never;
         post?: never;
@@ -461,6 +640,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /**
+         * Rate an answer
+         * @description Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an optional comment. The message must exist (write it first).
+         */
         post: operations["memory_feedback_create"];
         delete?: never;
         options?: never;
@@ -475,8 +658,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * List chat messages by time
+         * @description A user's messages in time order, filtered by chat, role, kind and an RFC 3339 `since`/`until` window, paged with `page_size` and `next_cursor`.
+         */
         get: operations["memory_messages_list"];
         put?: never;
+        /**
+         * Write chat messages
+         * @description Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role` is user, assistant or system; `chat_id` is any id the client chooses (default `default`); `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with other content 409. Each message is searchable by keyword at once and by meaning once embedded (`embed_state`).
+         */
         post: operations["memory_messages_write"];
         delete?: never;
         options?: never;
@@ -494,11 +685,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Delete one message; summaries that quoted it drop its sentences. */
+        /**
+         * Delete a message
+         * @description Delete one message; summaries that quoted it drop its sentences.
+         */
         delete: operations["memory_message_delete"];
         options?: never;
         head?: never;
-        /** @description Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked stale when an LLM wrote them). */
+        /**
+         * Correct a message
+         * @description Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked stale when an LLM wrote them).
+         */
         patch: operations["memory_message_update"];
         trace?: never;
     };
@@ -509,6 +706,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /**
+         * Read the messages around one message
+         * @description Up to `before` messages before and `after` messages after the given one, in its chat, in time order (the message itself included).
+         */
         get: operations["memory_messages_neighbors"];
         put?: never;
         post?: never;
@@ -525,9 +726,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The user's preferences in force (with `history=true`, also the ones later, contradicting preferences replaced: `superseded_at`, `superseded_by`). */
+        /**
+         * List preferences
+         * @description The user's preferences in force (with `history=true`, also the ones later, contradicting preferences replaced: `superseded_at`, `superseded_by`).
+         */
         get: operations["memory_preferences_list"];
         put?: never;
+        /**
+         * State a preference
+         * @description Save a preference in a category (201 when new, 200 when it was already in force). A preference that contradicts one in force replaces it (`superseded_by`).
+         */
         post: operations["memory_preferences_upsert"];
         delete?: never;
         options?: never;
@@ -545,10 +753,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a preference
+         * @description Delete one preference (audited).
+         */
         delete: operations["memory_preference_delete"];
         options?: never;
         head?: never;
-        /** @description Correct a preference in force (one it now contradicts is replaced). */
+        /**
+         * Correct a preference
+         * @description Correct a preference in force (one it now contradicts is replaced).
+         */
         patch: operations["memory_preference_update"];
         trace?: never;
     };
@@ -559,10 +774,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The user's webhooks (secrets are shown only at creation). */
+        /**
+         * List webhooks
+         * @description The user's webhooks (secrets are shown only at creation).
+         */
         get: operations["agent_webhooks_list"];
         put?: never;
-        /** @description Register a webhook: every new event of the user (of every user, for a staff client with all_users) is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the delivery log is in the admin and at GET .../webhooks/{id}/deliveries. */
+        /**
+         * Register a webhook
+         * @description Register a webhook: every new event of the user (of every user, for a staff client with all_users) is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
+         */
         post: operations["agent_webhooks_create"];
         delete?: never;
         options?: never;
@@ -580,11 +801,18 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** @description Delete a webhook and its delivery log. */
+        /**
+         * Delete a webhook
+         * @description Delete a webhook and its delivery log.
+         */
         delete: operations["agent_webhooks_delete"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Turn a webhook on or off
+         * @description A webhook whose deliveries failed WEBHOOK_DISABLE_AFTER_FAILURES times in a row is disabled (active false, disabled_at and disabled_reason set) and receives nothing; {"active": true} turns it back on and clears that, {"active": false} pauses it.
+         */
+        patch: operations["agent_webhooks_update"];
         trace?: never;
     };
     "/v1/users/{user_id}/webhooks/{webhook_id}/deliveries": {
@@ -594,7 +822,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The newest 100 deliveries of a webhook: state, attempts, last error. */
+        /**
+         * List a webhook's deliveries
+         * @description The newest 100 deliveries of a webhook: pending, delivered or failed, and attempts. What the receiver answered or why a connection failed is not shown (it stays in the server's log).
+         */
         get: operations["agent_webhook_deliveries"];
         put?: never;
         post?: never;
@@ -701,10 +932,35 @@ export interface components {
          * @enum {string}
          */
         ActivityStatusEnum: "draft" | "active" | "cancelled" | "finished";
+        BookDetailOut: {
+            chapter_count: number;
+            /** @description Every chapter, in order. */
+            chapters: components["schemas"]["ChapterSummary"][];
+            /** @description Chapters per chunk state. */
+            chunking: components["schemas"]["ChunkProgress"];
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            title: string;
+        };
         BookInRequest: {
             title: string;
         };
+        BookListOut: {
+            /** @description Books in all pages. */
+            count: number;
+            results: components["schemas"]["BookSummary"][];
+        };
         BookOut: {
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            title: string;
+        };
+        BookSummary: {
+            chapter_count: number;
+            /** @description Chapters per chunk state. */
+            chunking: components["schemas"]["ChunkProgress"];
             /** Format: date-time */
             created_at: string;
             id: number;
@@ -716,6 +972,11 @@ export interface components {
             book: number;
             sequence: number;
             title: string;
+        };
+        ChapterListOut: {
+            /** @description Chapters of the book in all pages. */
+            count: number;
+            results: components["schemas"]["ChapterSummary"][];
         };
         ChapterOut: {
             blocks: components["schemas"]["WritingBlockOut"][];
@@ -742,6 +1003,20 @@ export interface components {
             sequence?: number;
             title?: string;
         };
+        ChapterSummary: {
+            block_count: number;
+            book: number;
+            chunk_error: string;
+            chunk_state: components["schemas"]["ChunkStateEnum"];
+            /** Format: date-time */
+            chunked_at: string | null;
+            id: number;
+            /** @description Characters in its blocks. */
+            length: number;
+            /** @description The chapter's order in the book. */
+            sequence: number;
+            title: string;
+        };
         ChatContextOut: {
             chat_id: string;
             messages: components["schemas"]["Message"][];
@@ -751,6 +1026,11 @@ export interface components {
         };
         ChatRequestRequest: {
             chat_id?: (string | null) | string;
+            /**
+             * Format: int64
+             * @description The shared context the agent reads (one of yours); default: your most recently updated one.
+             */
+            context_id?: number | null;
             /** @description The client's position; used for 附近 (nearby). */
             location?: components["schemas"]["LocationRequest"] | null;
             message: string;
@@ -758,6 +1038,8 @@ export interface components {
         ChatResponse: {
             chat_id: string;
             intent: components["schemas"]["IntentEnum"];
+            /** @description What the reply recommended or said, to rate with POST /api/feedback/ (target_type, target_id): the activities the tools returned, then the reply message. */
+            items: components["schemas"]["ReplyItem"][];
             /** @description The mode that answered (same names as the intents). */
             mode: string;
             reply: string;
@@ -826,6 +1108,13 @@ export interface components {
          * @enum {string}
          */
         CheckedEnum: "recent calls" | "probe";
+        ChunkProgress: {
+            failed: number;
+            pending: number;
+            /** @description Chunked: searchable. */
+            ready: number;
+            running: number;
+        };
         /**
          * @description * `pending` - pending
          *     * `running` - running
@@ -863,6 +1152,22 @@ export interface components {
             agent_name: string;
             content: string;
         };
+        ContextList: {
+            items: components["schemas"]["ContextSummary"][];
+            /** @description Send it as `cursor` for the next page; absent on the last. */
+            next_cursor?: string;
+        };
+        ContextSummary: {
+            /** Format: date-time */
+            created_at: string;
+            entry_count: number;
+            id: number;
+            latest_entry: components["schemas"]["ContextEntry"] | null;
+            owner: string;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
         /**
          * @description * `and` - and
          *     * `or` - or
@@ -882,11 +1187,12 @@ export interface components {
             created: string;
             /** Format: date-time */
             delivered_at: string | null;
-            error: string;
+            /** @description 'not delivered' after a failed attempt, else empty (details: server log). */
+            readonly error: string;
             event_id: number;
             id: number;
-            state: string;
-            status_code: number | null;
+            /** @description pending (queued or being sent, retries included), delivered or failed. */
+            readonly state: string;
         };
         DeliveryList: {
             deliveries: components["schemas"]["Delivery"][];
@@ -1027,6 +1333,36 @@ export interface components {
         FeedbackInputRequest: {
             rating: components["schemas"]["RatingEnum"];
         };
+        FeedbackItem: {
+            comment: string;
+            /** Format: date-time */
+            created_at: string;
+            id: number;
+            rating: number;
+            target_id: string;
+            /** @description What was rated: the activity's title or the message's first words. */
+            target_label: string;
+            target_type: string;
+        };
+        FeedbackList: {
+            items: components["schemas"]["FeedbackItem"][];
+            /** @description Send it as `cursor` for the next page; absent on the last. */
+            next_cursor?: string;
+        };
+        FeedbackRateInRequest: {
+            comment?: string;
+            /** @description -1 (not for me) or 1. */
+            rating: number;
+            /** @description The activity's id, or the message's message_id (both are in a chat reply's `items`). */
+            target_id: string;
+            /**
+             * @description What is rated: an activity a chat reply recommended, or a message (an answer) of the user's chats.
+             *
+             *     * `activity` - activity
+             *     * `message` - message
+             */
+            target_type: components["schemas"]["TargetTypeEnum"];
+        };
         Health: {
             database: string;
             embedding: components["schemas"]["HealthEmbedding"];
@@ -1041,7 +1377,7 @@ export interface components {
              * @description Seconds since any worker cluster was last seen.
              */
             worker_heartbeat_age_seconds: number | null;
-            /** @description Seconds since each queue's cluster (interactive, bulk) was last seen; null: never. A queue not seen for 5 minutes makes the status degraded. */
+            /** @description Seconds since each queue's cluster (interactive, bulk, webhooks) was last seen; null: never. A queue not seen for 5 minutes makes the status degraded. */
             worker_queues: {
                 [key: string]: number | null;
             };
@@ -1083,17 +1419,17 @@ export interface components {
             edited_at: string | null;
             embed_state: string;
             /** Format: double */
-            hybrid_score: number;
+            hybrid_score?: number;
             kind: components["schemas"]["MessageKindEnum"];
-            lexical_rank: number | null;
+            lexical_rank?: number | null;
             /** Format: double */
-            lexical_score: number;
+            lexical_score?: number;
             message_id: string;
             provenance: components["schemas"]["Provenance"];
             role: components["schemas"]["RoleEnum"];
-            semantic_rank: number | null;
+            semantic_rank?: number | null;
             /** Format: double */
-            semantic_score: number | null;
+            semantic_score?: number | null;
             /** @description Summaries: a message it covers changed and an LLM wrote it (may be outdated). */
             stale: boolean;
             summarised: boolean;
@@ -1122,7 +1458,8 @@ export interface components {
              * @default false
              */
             understand?: boolean;
-            user_id: string;
+            /** @description Whose memory; default: the caller's (a service token names the user). */
+            user_id?: string;
         };
         /** @description The two fields of every search that embeds its query text. */
         HybridSearchOut: {
@@ -1137,6 +1474,13 @@ export interface components {
              */
             degraded_reason: components["schemas"]["DegradedReasonEnum"] | components["schemas"]["NullEnum"];
             items: components["schemas"]["HybridItem"][];
+            /**
+             * @description similarity: a search; range: a question about one day ("5月2日我们聊了什么", "what did we talk about yesterday"), answered with that day's messages in time order, whatever `understand` says (the day in `understood`, relative days counted back from `now`).
+             *
+             *     * `similarity` - similarity
+             *     * `range` - range
+             */
+            read_as: components["schemas"]["ReadAsEnum"];
             /** @description The time phrase understood (with understand: true), or null. */
             understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
@@ -1199,7 +1543,8 @@ export interface components {
              * @default false
              */
             understand?: boolean;
-            user_id: string;
+            /** @description Whose memory; default: the caller's (a service token names the user). */
+            user_id?: string;
         };
         LexicalSearchOut: {
             highlights: components["schemas"]["Highlight"][];
@@ -1238,11 +1583,12 @@ export interface components {
         };
         MemoryUnderstood: {
             /**
-             * @description filter: only messages in the window; rank: none matched in it, so all are ranked by closeness to it; none: the window lies outside filter.time_range.
+             * @description filter: only messages in the window; rank: none matched in it, so all are ranked by closeness to it; none: the window lies outside filter.time_range; range: a question about one day, answered with that day's messages in time order.
              *
              *     * `filter` - filter
              *     * `rank` - rank
              *     * `none` - none
+             *     * `range` - range
              */
             applied: components["schemas"]["MemoryUnderstoodAppliedEnum"];
             /** @description Window end, RFC 3339 (exclusive). */
@@ -1257,9 +1603,10 @@ export interface components {
          * @description * `filter` - filter
          *     * `rank` - rank
          *     * `none` - none
+         *     * `range` - range
          * @enum {string}
          */
-        MemoryUnderstoodAppliedEnum: "filter" | "rank" | "none";
+        MemoryUnderstoodAppliedEnum: "filter" | "rank" | "none" | "range";
         Message: {
             chat_id: string;
             content: string;
@@ -1356,6 +1703,10 @@ export interface components {
             category?: string;
             value?: string;
         };
+        PatchedWebhookUpdateRequest: {
+            /** @description true turns the webhook back on (clearing a disabling), false turns it off. */
+            active?: boolean;
+        };
         PatchedWritingAutosaveInRequest: {
             blocks?: components["schemas"]["WritingAutosaveBlockRequest"][];
         };
@@ -1383,12 +1734,13 @@ export interface components {
         };
         Provenance: {
             /**
-             * @description The pass that found the item (lexical_fallback: the query could not be embedded in time).
+             * @description The pass that found the item (lexical_fallback: the query could not be embedded in time; range: read from the day a question asked about).
              *
              *     * `lexical` - lexical
              *     * `semantic` - semantic
              *     * `hybrid` - hybrid
              *     * `lexical_fallback` - lexical_fallback
+             *     * `range` - range
              */
             retrieved_by: components["schemas"]["RetrievedByEnum"];
             /** @description That pass's scores. */
@@ -1420,13 +1772,26 @@ export interface components {
          */
         RatingEnum: -1 | 0 | 1;
         /**
+         * @description * `similarity` - similarity
+         *     * `range` - range
+         * @enum {string}
+         */
+        ReadAsEnum: "similarity" | "range";
+        ReplyItem: {
+            /** @description The activity's id or the reply's message_id. */
+            id: string;
+            /** @description activity or message (a feedback target_type). */
+            type: string;
+        };
+        /**
          * @description * `lexical` - lexical
          *     * `semantic` - semantic
          *     * `hybrid` - hybrid
          *     * `lexical_fallback` - lexical_fallback
+         *     * `range` - range
          * @enum {string}
          */
-        RetrievedByEnum: "lexical" | "semantic" | "hybrid" | "lexical_fallback";
+        RetrievedByEnum: "lexical" | "semantic" | "hybrid" | "lexical_fallback" | "range";
         /**
          * @description * `user` - user
          *     * `assistant` - assistant
@@ -1601,7 +1966,8 @@ export interface components {
              * @default false
              */
             understand?: boolean;
-            user_id: string;
+            /** @description Whose memory; default: the caller's (a service token names the user). */
+            user_id?: string;
         };
         /** @description The two fields of every search that embeds its query text. */
         SemanticSearchOut: {
@@ -1647,6 +2013,8 @@ export interface components {
             elapsed_ms: number;
             engine: components["schemas"]["EngineEnum"];
             intent: components["schemas"]["IntentEnum"];
+            /** @description What the reply recommended or said, to rate with POST /api/feedback/ (target_type, target_id): the activities the tools returned, then the reply message. */
+            items: components["schemas"]["ReplyItem"][];
             /** @description The mode that answered (same names as the intents). */
             mode: string;
             /** @description Preferences the message stated (saved to memory). */
@@ -1677,6 +2045,12 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @description * `activity` - activity
+         *     * `message` - message
+         * @enum {string}
+         */
+        TargetTypeEnum: "activity" | "message";
         ToolCall: {
             arguments: {
                 [key: string]: unknown;
@@ -1781,19 +2155,35 @@ export interface components {
             event: "interest_spike";
         };
         Webhook: {
+            /** @description False when turned off by its owner or disabled after repeated failures. */
             active: boolean;
             all_users: boolean;
             /** Format: date-time */
             created: string;
+            /**
+             * Format: date-time
+             * @description When it was disabled for failing; null while it is not.
+             */
+            disabled_at: string | null;
+            /** @description Why it was disabled; empty otherwise. */
+            disabled_reason: string;
             id: number;
             kinds: string[];
             url: string;
         };
         WebhookCreated: {
+            /** @description False when turned off by its owner or disabled after repeated failures. */
             active: boolean;
             all_users: boolean;
             /** Format: date-time */
             created: string;
+            /**
+             * Format: date-time
+             * @description When it was disabled for failing; null while it is not.
+             */
+            disabled_at: string | null;
+            /** @description Why it was disabled; empty otherwise. */
+            disabled_reason: string;
             id: number;
             kinds: string[];
             /** @description Shown once: verify X-Memory-Signature = sha256=HMAC-SHA256(secret, '<X-Memory-Timestamp>.<raw body>') in hex. */
@@ -1906,13 +2296,16 @@ export interface operations {
     activities_list: {
         parameters: {
             query?: {
+                /** @example 20 */
                 limit?: number;
+                /** @example 0 */
                 offset?: number;
                 /**
                  * @description * `draft` - draft
                  *     * `active` - active
                  *     * `cancelled` - cancelled
                  *     * `finished` - finished
+                 * @example active
                  */
                 status?: "draft" | "active" | "cancelled" | "finished";
                 type?: string;
@@ -2045,7 +2438,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2079,6 +2472,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2150,6 +2544,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2220,6 +2615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2279,7 +2675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2313,6 +2709,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2321,7 +2718,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["FeedbackInputRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["FeedbackInputRequest"];
-                "multipart/form-data": components["schemas"]["FeedbackInputRequest"];
             };
         };
         responses: {
@@ -2374,7 +2770,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2408,6 +2804,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2487,6 +2884,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 activity_id: number;
             };
             cookie?: never;
@@ -2609,7 +3007,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2705,8 +3103,83 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    writing_book_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Rows to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookListOut"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2745,7 +3218,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["BookInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["BookInRequest"];
-                "multipart/form-data": components["schemas"]["BookInRequest"];
             };
         };
         responses: {
@@ -2793,8 +3265,84 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    writing_book_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 1 */
+                book_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BookDetailOut"];
+                };
+            };
+            /** @description Invalid request (INVALID_ARGUMENT). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or not yours). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2827,6 +3375,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 book_id: number;
             };
             cookie?: never;
@@ -2841,6 +3390,93 @@ export interface operations {
                 content?: never;
             };
             /** @description Invalid request (INVALID_ARGUMENT). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or not yours). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    writing_book_chapter_list: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Page size.
+                 * @example 50
+                 */
+                limit?: number;
+                /**
+                 * @description Rows to skip.
+                 * @example 0
+                 */
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @example 1 */
+                book_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChapterListOut"];
+                };
+            };
+            /** @description Invalid request. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2962,7 +3598,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -2996,6 +3632,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 chapter_id: number;
             };
             cookie?: never;
@@ -3071,6 +3708,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 chapter_id: number;
             };
             cookie?: never;
@@ -3134,7 +3772,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3168,6 +3806,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 chapter_id: number;
             };
             cookie?: never;
@@ -3242,6 +3881,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 chapter_id: number;
             };
             cookie?: never;
@@ -3305,7 +3945,178 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    feedback_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackList"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    feedback_rate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FeedbackRateInRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["FeedbackRateInRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackItem"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeedbackItem"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user or message (or not yours). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3429,7 +4240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3520,8 +4331,86 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    memory_contexts_list: {
+        parameters: {
+            query?: {
+                cursor?: string;
+                page_size?: number;
+                /** @description Staff tokens only: list this user's contexts. Default: the caller's. */
+                user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContextList"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user or message (or not yours). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3560,7 +4449,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ContextCreateInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["ContextCreateInRequest"];
-                "multipart/form-data": components["schemas"]["ContextCreateInRequest"];
             };
         };
         responses: {
@@ -3617,7 +4505,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3651,6 +4539,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 context_id: number;
             };
             cookie?: never;
@@ -3726,6 +4615,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 context_id: number;
             };
             cookie?: never;
@@ -3734,7 +4624,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["ContextEntryInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["ContextEntryInRequest"];
-                "multipart/form-data": components["schemas"]["ContextEntryInRequest"];
             };
         };
         responses: {
@@ -3791,7 +4680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -3825,7 +4714,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 context_id: number;
+                /** @example 1 */
                 entry_id: number;
             };
             cookie?: never;
@@ -3900,7 +4791,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 context_id: number;
+                /** @example 1 */
                 entry_id: number;
             };
             cookie?: never;
@@ -3909,7 +4802,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["PatchedContextEntryUpdateInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedContextEntryUpdateInRequest"];
-                "multipart/form-data": components["schemas"]["PatchedContextEntryUpdateInRequest"];
             };
         };
         responses: {
@@ -3966,7 +4858,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4061,7 +4953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4192,7 +5084,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["SemanticSearchInRequest"];
             };
@@ -4251,7 +5143,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4285,6 +5177,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4358,11 +5251,14 @@ export interface operations {
     memory_chat_context: {
         parameters: {
             query?: {
+                /** @example 4000 */
                 budget?: number;
             };
             header?: never;
             path: {
+                /** @example trip-2026-05 */
                 chat_id: string;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4437,13 +5333,20 @@ export interface operations {
         parameters: {
             query?: {
                 kind?: "daily_digest" | "deadline_reminder" | "interest_spike";
-                /** @description At most this many (1-200, default 50). */
+                /**
+                 * @description At most this many (1-200, default 50).
+                 * @example 20
+                 */
                 limit?: number;
-                /** @description Only events not yet marked read. */
+                /**
+                 * @description Only events not yet marked read.
+                 * @example true
+                 */
                 unread?: boolean;
             };
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4525,7 +5428,10 @@ export interface operations {
                 kind?: "daily_digest" | "interest_spike" | "deadline_reminder";
                 /** @description Resume after this event id (for clients that cannot send the Last-Event-ID header; the header wins). */
                 last_event_id?: number;
-                /** @description Seconds to wait for new events before the stream ends (default and cap: EVENTS_STREAM_MAX_SECONDS); 0 sends what is there and ends. Clients reconnect with Last-Event-ID. */
+                /**
+                 * @description Seconds to wait for new events before the stream ends (default and cap: EVENTS_STREAM_MAX_SECONDS); 0 sends what is there and ends. Clients reconnect with Last-Event-ID.
+                 * @example 0
+                 */
                 wait?: number;
             };
             header?: {
@@ -4533,6 +5439,7 @@ export interface operations {
                 "Last-Event-ID"?: string;
             };
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4618,7 +5525,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 event_id: number;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4694,6 +5603,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4770,6 +5680,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4778,7 +5689,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["FeedbackInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["FeedbackInRequest"];
-                "multipart/form-data": components["schemas"]["FeedbackInRequest"];
             };
         };
         responses: {
@@ -4835,7 +5745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -4867,6 +5777,7 @@ export interface operations {
     memory_messages_list: {
         parameters: {
             query?: {
+                /** @example trip-2026-05 */
                 chat_id?: string;
                 cursor?: string;
                 /**
@@ -4874,6 +5785,7 @@ export interface operations {
                  *     * `summary` - summary
                  */
                 kind?: "message" | "summary";
+                /** @example 50 */
                 page_size?: number;
                 /**
                  * @description * `user` - user
@@ -4888,6 +5800,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -4963,6 +5876,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5043,7 +5957,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,7 +5991,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example m3 */
                 message_id: string;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5152,7 +6068,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example m1 */
                 message_id: string;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5161,7 +6079,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["PatchedMessageUpdateInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedMessageUpdateInRequest"];
-                "multipart/form-data": components["schemas"]["PatchedMessageUpdateInRequest"];
             };
         };
         responses: {
@@ -5218,7 +6135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5250,12 +6167,16 @@ export interface operations {
     memory_messages_neighbors: {
         parameters: {
             query?: {
+                /** @example 5 */
                 after?: number;
+                /** @example 5 */
                 before?: number;
             };
             header?: never;
             path: {
+                /** @example m2 */
                 message_id: string;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5329,11 +6250,15 @@ export interface operations {
     memory_preferences_list: {
         parameters: {
             query?: {
-                /** @description Include preferences later ones replaced. */
+                /**
+                 * @description Include preferences later ones replaced.
+                 * @example true
+                 */
                 history?: boolean;
             };
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5409,6 +6334,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5417,7 +6343,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["PreferenceInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PreferenceInRequest"];
-                "multipart/form-data": components["schemas"]["PreferenceInRequest"];
             };
         };
         responses: {
@@ -5482,7 +6407,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5516,7 +6441,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 preference_id: number;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5591,7 +6518,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example 1 */
                 preference_id: number;
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5600,7 +6529,6 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["PatchedPreferenceUpdateInRequest"];
                 "application/x-www-form-urlencoded": components["schemas"]["PatchedPreferenceUpdateInRequest"];
-                "multipart/form-data": components["schemas"]["PatchedPreferenceUpdateInRequest"];
             };
         };
         responses: {
@@ -5657,7 +6585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5691,6 +6619,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5766,6 +6695,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
             };
             cookie?: never;
@@ -5829,7 +6759,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The request body's media type is not accepted here (INVALID_ARGUMENT). */
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
             415: {
                 headers: {
                     [name: string]: unknown;
@@ -5863,7 +6793,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
+                /** @example 1 */
                 webhook_id: number;
             };
             cookie?: never;
@@ -5933,12 +6865,114 @@ export interface operations {
             };
         };
     };
+    agent_webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example alice */
+                user_id: string;
+                /** @example 1 */
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PatchedWebhookUpdateRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid request. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No or invalid credentials (UNAUTHENTICATED). */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed (PERMISSION_DENIED). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such user (or not yours). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request body's media type is not accepted here (UNSUPPORTED_MEDIA_TYPE). */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many requests; see Retry-After (RATE_LIMITED). */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A dependency (the database) is unavailable; retry later (UNAVAILABLE). */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     agent_webhook_deliveries: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @example alice */
                 user_id: string;
+                /** @example 1 */
                 webhook_id: number;
             };
             cookie?: never;

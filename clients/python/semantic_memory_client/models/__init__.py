@@ -11,11 +11,16 @@ from .activity_output_location import ActivityOutputLocation
 from .activity_status_enum import ActivityStatusEnum
 from .agent_user_events_kind import AgentUserEventsKind
 from .agent_user_events_stream_kind import AgentUserEventsStreamKind
+from .book_detail_out import BookDetailOut
 from .book_in_request import BookInRequest
+from .book_list_out import BookListOut
 from .book_out import BookOut
+from .book_summary import BookSummary
 from .chapter_in_request import ChapterInRequest
+from .chapter_list_out import ChapterListOut
 from .chapter_out import ChapterOut
 from .chapter_save_request import ChapterSaveRequest
+from .chapter_summary import ChapterSummary
 from .chat_context_out import ChatContextOut
 from .chat_request_request import ChatRequestRequest
 from .chat_response import ChatResponse
@@ -26,11 +31,14 @@ from .chat_stream_event_intent import ChatStreamEventIntent
 from .chat_stream_event_tool_call import ChatStreamEventToolCall
 from .chat_stream_event_tool_result import ChatStreamEventToolResult
 from .checked_enum import CheckedEnum
+from .chunk_progress import ChunkProgress
 from .chunk_state_enum import ChunkStateEnum
 from .context import Context
 from .context_create_in_request import ContextCreateInRequest
 from .context_entry import ContextEntry
 from .context_entry_in_request import ContextEntryInRequest
+from .context_list import ContextList
+from .context_summary import ContextSummary
 from .default_operator_enum import DefaultOperatorEnum
 from .degraded_reason_enum import DegradedReasonEnum
 from .delivery import Delivery
@@ -59,6 +67,9 @@ from .export_user import ExportUser
 from .feedback import Feedback
 from .feedback_in_request import FeedbackInRequest
 from .feedback_input_request import FeedbackInputRequest
+from .feedback_item import FeedbackItem
+from .feedback_list import FeedbackList
+from .feedback_rate_in_request import FeedbackRateInRequest
 from .health import Health
 from .health_embedding import HealthEmbedding
 from .health_llm import HealthLlm
@@ -97,6 +108,7 @@ from .patched_activity_update_input_request import PatchedActivityUpdateInputReq
 from .patched_context_entry_update_in_request import PatchedContextEntryUpdateInRequest
 from .patched_message_update_in_request import PatchedMessageUpdateInRequest
 from .patched_preference_update_in_request import PatchedPreferenceUpdateInRequest
+from .patched_webhook_update_request import PatchedWebhookUpdateRequest
 from .patched_writing_autosave_in_request import PatchedWritingAutosaveInRequest
 from .preference import Preference
 from .preference_in_request import PreferenceInRequest
@@ -106,6 +118,8 @@ from .provenance_covers import ProvenanceCovers
 from .provenance_scores import ProvenanceScores
 from .provenance_source import ProvenanceSource
 from .rating_enum import RatingEnum
+from .read_as_enum import ReadAsEnum
+from .reply_item import ReplyItem
 from .retrieved_by_enum import RetrievedByEnum
 from .role_enum import RoleEnum
 from .score import Score
@@ -133,6 +147,7 @@ from .stream_tool_call import StreamToolCall
 from .stream_tool_call_arguments import StreamToolCallArguments
 from .stream_tool_result import StreamToolResult
 from .stream_tool_result_result import StreamToolResultResult
+from .target_type_enum import TargetTypeEnum
 from .tool_call import ToolCall
 from .tool_call_arguments import ToolCallArguments
 from .tool_call_result import ToolCallResult
@@ -170,11 +185,16 @@ __all__ = (
     "ActivityStatusEnum",
     "AgentUserEventsKind",
     "AgentUserEventsStreamKind",
+    "BookDetailOut",
     "BookInRequest",
+    "BookListOut",
     "BookOut",
+    "BookSummary",
     "ChapterInRequest",
+    "ChapterListOut",
     "ChapterOut",
     "ChapterSaveRequest",
+    "ChapterSummary",
     "ChatContextOut",
     "ChatRequestRequest",
     "ChatResponse",
@@ -185,11 +205,14 @@ __all__ = (
     "ChatStreamEventToolCall",
     "ChatStreamEventToolResult",
     "CheckedEnum",
+    "ChunkProgress",
     "ChunkStateEnum",
     "Context",
     "ContextCreateInRequest",
     "ContextEntry",
     "ContextEntryInRequest",
+    "ContextList",
+    "ContextSummary",
     "DefaultOperatorEnum",
     "DegradedReasonEnum",
     "Delivery",
@@ -218,6 +241,9 @@ __all__ = (
     "Feedback",
     "FeedbackInputRequest",
     "FeedbackInRequest",
+    "FeedbackItem",
+    "FeedbackList",
+    "FeedbackRateInRequest",
     "Health",
     "HealthEmbedding",
     "HealthLlm",
@@ -256,6 +282,7 @@ __all__ = (
     "PatchedContextEntryUpdateInRequest",
     "PatchedMessageUpdateInRequest",
     "PatchedPreferenceUpdateInRequest",
+    "PatchedWebhookUpdateRequest",
     "PatchedWritingAutosaveInRequest",
     "Preference",
     "PreferenceInRequest",
@@ -265,6 +292,8 @@ __all__ = (
     "ProvenanceScores",
     "ProvenanceSource",
     "RatingEnum",
+    "ReadAsEnum",
+    "ReplyItem",
     "RetrievedByEnum",
     "RoleEnum",
     "Score",
@@ -292,6 +321,7 @@ __all__ = (
     "StreamToolCallArguments",
     "StreamToolResult",
     "StreamToolResultResult",
+    "TargetTypeEnum",
     "ToolCall",
     "ToolCallArguments",
     "ToolCallResult",

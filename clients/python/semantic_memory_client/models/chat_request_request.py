@@ -28,11 +28,14 @@ class ChatRequestRequest:
         Attributes:
             message (str):
             chat_id (None | str | Unset):
+            context_id (int | None | Unset): The shared context the agent reads (one of yours); default: your most recently
+                updated one.
             location (LocationRequest | None | Unset): The client's position; used for 附近 (nearby).
      """
 
     message: str
     chat_id: None | str | Unset = UNSET
+    context_id: int | None | Unset = UNSET
     location: LocationRequest | None | Unset = UNSET
 
 
@@ -48,6 +51,12 @@ class ChatRequestRequest:
             chat_id = UNSET
         else:
             chat_id = self.chat_id
+
+        context_id: int | None | Unset
+        if isinstance(self.context_id, Unset):
+            context_id = UNSET
+        else:
+            context_id = self.context_id
 
         location: dict[str, Any] | None | Unset
         if isinstance(self.location, Unset):
@@ -65,6 +74,8 @@ class ChatRequestRequest:
         })
         if chat_id is not UNSET:
             field_dict["chat_id"] = chat_id
+        if context_id is not UNSET:
+            field_dict["context_id"] = context_id
         if location is not UNSET:
             field_dict["location"] = location
 
@@ -86,6 +97,16 @@ class ChatRequestRequest:
             return cast(None | str | Unset, data)
 
         chat_id = _parse_chat_id(d.pop("chat_id", UNSET))
+
+
+        def _parse_context_id(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        context_id = _parse_context_id(d.pop("context_id", UNSET))
 
 
         def _parse_location(data: object) -> LocationRequest | None | Unset:
@@ -111,6 +132,7 @@ class ChatRequestRequest:
         chat_request_request = cls(
             message=message,
             chat_id=chat_id,
+            context_id=context_id,
             location=location,
         )
 

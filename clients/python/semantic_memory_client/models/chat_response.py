@@ -12,6 +12,7 @@ from ..models.intent_enum import IntentEnum
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.reply_item import ReplyItem
   from ..models.tool_call import ToolCall
 
 
@@ -32,6 +33,8 @@ class ChatResponse:
                 * `CREATE` - CREATE
                 * `PARTNER` - PARTNER
                 * `MANAGE` - MANAGE
+            items (list[ReplyItem]): What the reply recommended or said, to rate with POST /api/feedback/ (target_type,
+                target_id): the activities the tools returned, then the reply message.
             mode (str): The mode that answered (same names as the intents).
             reply (str):
             sources (list[str]): Where each context chunk came from.
@@ -40,6 +43,7 @@ class ChatResponse:
 
     chat_id: str
     intent: IntentEnum
+    items: list[ReplyItem]
     mode: str
     reply: str
     sources: list[str]
@@ -51,10 +55,18 @@ class ChatResponse:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.reply_item import ReplyItem # noqa: PLC0415
         from ..models.tool_call import ToolCall # noqa: PLC0415
         chat_id = self.chat_id
 
         intent = self.intent.value
+
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
 
         mode = self.mode
 
@@ -77,6 +89,7 @@ class ChatResponse:
         field_dict.update({
             "chat_id": chat_id,
             "intent": intent,
+            "items": items,
             "mode": mode,
             "reply": reply,
             "sources": sources,
@@ -89,6 +102,7 @@ class ChatResponse:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.reply_item import ReplyItem # noqa: PLC0415
         from ..models.tool_call import ToolCall # noqa: PLC0415
         d = dict(src_dict)
         chat_id = d.pop("chat_id")
@@ -96,6 +110,16 @@ class ChatResponse:
         intent = IntentEnum(d.pop("intent"))
 
 
+
+
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = ReplyItem.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
 
 
         mode = d.pop("mode")
@@ -118,6 +142,7 @@ class ChatResponse:
         chat_response = cls(
             chat_id=chat_id,
             intent=intent,
+            items=items,
             mode=mode,
             reply=reply,
             sources=sources,

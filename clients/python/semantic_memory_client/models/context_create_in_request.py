@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -62,30 +60,6 @@ class ContextCreateInRequest:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("agent_name", (None, str(self.agent_name).encode(), "text/plain")))
-
-
-
-        files.append(("entry", (None, str(self.entry).encode(), "text/plain")))
-
-
-
-        files.append(("title", (None, str(self.title).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.user_id, Unset):
-            files.append(("user_id", (None, str(self.user_id).encode(), "text/plain")))
-
-
-
-
-
-        return files
 
 
     @classmethod

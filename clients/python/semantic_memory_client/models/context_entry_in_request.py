@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -50,21 +48,6 @@ class ContextEntryInRequest:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("agent_name", (None, str(self.agent_name).encode(), "text/plain")))
-
-
-
-        files.append(("content", (None, str(self.content).encode(), "text/plain")))
-
-
-
-
-
-        return files
 
 
     @classmethod

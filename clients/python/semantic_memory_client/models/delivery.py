@@ -27,11 +27,10 @@ class Delivery:
             attempts (int):
             created (datetime.datetime):
             delivered_at (datetime.datetime | None):
-            error (str):
+            error (str): 'not delivered' after a failed attempt, else empty (details: server log).
             event_id (int):
             id (int):
-            state (str):
-            status_code (int | None):
+            state (str): pending (queued or being sent, retries included), delivered or failed.
      """
 
     attempts: int
@@ -41,7 +40,6 @@ class Delivery:
     event_id: int
     id: int
     state: str
-    status_code: int | None
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -67,9 +65,6 @@ class Delivery:
 
         state = self.state
 
-        status_code: int | None
-        status_code = self.status_code
-
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -81,7 +76,6 @@ class Delivery:
             "event_id": event_id,
             "id": id,
             "state": state,
-            "status_code": status_code,
         })
 
         return field_dict
@@ -124,14 +118,6 @@ class Delivery:
 
         state = d.pop("state")
 
-        def _parse_status_code(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        status_code = _parse_status_code(d.pop("status_code"))
-
-
         delivery = cls(
             attempts=attempts,
             created=created,
@@ -140,7 +126,6 @@ class Delivery:
             event_id=event_id,
             id=id,
             state=state,
-            status_code=status_code,
         )
 
 

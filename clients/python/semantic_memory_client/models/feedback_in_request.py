@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -60,26 +58,6 @@ class FeedbackInRequest:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("rating",  (None, str(self.rating.value).encode(), "text/plain")))
-
-
-
-        files.append(("target_message_id", (None, str(self.target_message_id).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.comment, Unset):
-            files.append(("comment", (None, str(self.comment).encode(), "text/plain")))
-
-
-
-
-
-        return files
 
 
     @classmethod

@@ -37,8 +37,8 @@ class Health:
             status (HealthStatusEnum): * `ok` - ok
                 * `degraded` - degraded
             worker_heartbeat_age_seconds (float | None): Seconds since any worker cluster was last seen.
-            worker_queues (HealthWorkerQueues): Seconds since each queue's cluster (interactive, bulk) was last seen; null:
-                never. A queue not seen for 5 minutes makes the status degraded.
+            worker_queues (HealthWorkerQueues): Seconds since each queue's cluster (interactive, bulk, webhooks) was last
+                seen; null: never. A queue not seen for 5 minutes makes the status degraded.
      """
 
     database: str

@@ -21,8 +21,8 @@ T = TypeVar("T", bound="HealthWorkerQueues")
 
 @_attrs_define
 class HealthWorkerQueues:
-    """ Seconds since each queue's cluster (interactive, bulk) was last seen; null: never. A queue not seen for 5 minutes
-    makes the status degraded.
+    """ Seconds since each queue's cluster (interactive, bulk, webhooks) was last seen; null: never. A queue not seen for 5
+    minutes makes the status degraded.
 
      """
 

@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.message_kind_enum import MessageKindEnum
 from ..models.role_enum import RoleEnum
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
@@ -31,41 +32,41 @@ class HybridItem:
             content (str):
             edited_at (None | str): When the content was last corrected (null: as written).
             embed_state (str):
-            hybrid_score (float):
             kind (MessageKindEnum): * `message` - message
                 * `summary` - summary
-            lexical_rank (int | None):
-            lexical_score (float):
             message_id (str):
             provenance (Provenance):
             role (RoleEnum): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
-            semantic_rank (int | None):
-            semantic_score (float | None):
             stale (bool): Summaries: a message it covers changed and an LLM wrote it (may be outdated).
             summarised (bool):
             ts (str):
             user_id (str):
+            hybrid_score (float | Unset):
+            lexical_rank (int | None | Unset):
+            lexical_score (float | Unset):
+            semantic_rank (int | None | Unset):
+            semantic_score (float | None | Unset):
      """
 
     chat_id: str
     content: str
     edited_at: None | str
     embed_state: str
-    hybrid_score: float
     kind: MessageKindEnum
-    lexical_rank: int | None
-    lexical_score: float
     message_id: str
     provenance: Provenance
     role: RoleEnum
-    semantic_rank: int | None
-    semantic_score: float | None
     stale: bool
     summarised: bool
     ts: str
     user_id: str
+    hybrid_score: float | Unset = UNSET
+    lexical_rank: int | None | Unset = UNSET
+    lexical_score: float | Unset = UNSET
+    semantic_rank: int | None | Unset = UNSET
+    semantic_score: float | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -83,26 +84,13 @@ class HybridItem:
 
         embed_state = self.embed_state
 
-        hybrid_score = self.hybrid_score
-
         kind = self.kind.value
-
-        lexical_rank: int | None
-        lexical_rank = self.lexical_rank
-
-        lexical_score = self.lexical_score
 
         message_id = self.message_id
 
         provenance = self.provenance.to_dict()
 
         role = self.role.value
-
-        semantic_rank: int | None
-        semantic_rank = self.semantic_rank
-
-        semantic_score: float | None
-        semantic_score = self.semantic_score
 
         stale = self.stale
 
@@ -112,6 +100,28 @@ class HybridItem:
 
         user_id = self.user_id
 
+        hybrid_score = self.hybrid_score
+
+        lexical_rank: int | None | Unset
+        if isinstance(self.lexical_rank, Unset):
+            lexical_rank = UNSET
+        else:
+            lexical_rank = self.lexical_rank
+
+        lexical_score = self.lexical_score
+
+        semantic_rank: int | None | Unset
+        if isinstance(self.semantic_rank, Unset):
+            semantic_rank = UNSET
+        else:
+            semantic_rank = self.semantic_rank
+
+        semantic_score: float | None | Unset
+        if isinstance(self.semantic_score, Unset):
+            semantic_score = UNSET
+        else:
+            semantic_score = self.semantic_score
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -120,20 +130,25 @@ class HybridItem:
             "content": content,
             "edited_at": edited_at,
             "embed_state": embed_state,
-            "hybrid_score": hybrid_score,
             "kind": kind,
-            "lexical_rank": lexical_rank,
-            "lexical_score": lexical_score,
             "message_id": message_id,
             "provenance": provenance,
             "role": role,
-            "semantic_rank": semantic_rank,
-            "semantic_score": semantic_score,
             "stale": stale,
             "summarised": summarised,
             "ts": ts,
             "user_id": user_id,
         })
+        if hybrid_score is not UNSET:
+            field_dict["hybrid_score"] = hybrid_score
+        if lexical_rank is not UNSET:
+            field_dict["lexical_rank"] = lexical_rank
+        if lexical_score is not UNSET:
+            field_dict["lexical_score"] = lexical_score
+        if semantic_rank is not UNSET:
+            field_dict["semantic_rank"] = semantic_rank
+        if semantic_score is not UNSET:
+            field_dict["semantic_score"] = semantic_score
 
         return field_dict
 
@@ -157,22 +172,10 @@ class HybridItem:
 
         embed_state = d.pop("embed_state")
 
-        hybrid_score = d.pop("hybrid_score")
-
         kind = MessageKindEnum(d.pop("kind"))
 
 
 
-
-        def _parse_lexical_rank(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        lexical_rank = _parse_lexical_rank(d.pop("lexical_rank"))
-
-
-        lexical_score = d.pop("lexical_score")
 
         message_id = d.pop("message_id")
 
@@ -186,22 +189,6 @@ class HybridItem:
 
 
 
-        def _parse_semantic_rank(data: object) -> int | None:
-            if data is None:
-                return data
-            return cast(int | None, data)
-
-        semantic_rank = _parse_semantic_rank(d.pop("semantic_rank"))
-
-
-        def _parse_semantic_score(data: object) -> float | None:
-            if data is None:
-                return data
-            return cast(float | None, data)
-
-        semantic_score = _parse_semantic_score(d.pop("semantic_score"))
-
-
         stale = d.pop("stale")
 
         summarised = d.pop("summarised")
@@ -210,24 +197,58 @@ class HybridItem:
 
         user_id = d.pop("user_id")
 
+        hybrid_score = d.pop("hybrid_score", UNSET)
+
+        def _parse_lexical_rank(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        lexical_rank = _parse_lexical_rank(d.pop("lexical_rank", UNSET))
+
+
+        lexical_score = d.pop("lexical_score", UNSET)
+
+        def _parse_semantic_rank(data: object) -> int | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(int | None | Unset, data)
+
+        semantic_rank = _parse_semantic_rank(d.pop("semantic_rank", UNSET))
+
+
+        def _parse_semantic_score(data: object) -> float | None | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(float | None | Unset, data)
+
+        semantic_score = _parse_semantic_score(d.pop("semantic_score", UNSET))
+
+
         hybrid_item = cls(
             chat_id=chat_id,
             content=content,
             edited_at=edited_at,
             embed_state=embed_state,
-            hybrid_score=hybrid_score,
             kind=kind,
-            lexical_rank=lexical_rank,
-            lexical_score=lexical_score,
             message_id=message_id,
             provenance=provenance,
             role=role,
-            semantic_rank=semantic_rank,
-            semantic_score=semantic_score,
             stale=stale,
             summarised=summarised,
             ts=ts,
             user_id=user_id,
+            hybrid_score=hybrid_score,
+            lexical_rank=lexical_rank,
+            lexical_score=lexical_score,
+            semantic_rank=semantic_rank,
+            semantic_score=semantic_score,
         )
 
 

@@ -29,7 +29,6 @@ class HybridSearchInRequest:
 
         Attributes:
             query_text (str):
-            user_id (str):
             filter_ (MemorySearchFilter | None | Unset):
             min_score (float | Unset):
             now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
@@ -40,10 +39,10 @@ class HybridSearchInRequest:
             understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
                 filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
                 `understood` says which (docs/memory.md). Default: False.
+            user_id (str | Unset): Whose memory; default: the caller's (a service token names the user).
      """
 
     query_text: str
-    user_id: str
     filter_: MemorySearchFilter | None | Unset = UNSET
     min_score: float | Unset = UNSET
     now: datetime.datetime | Unset = UNSET
@@ -52,6 +51,7 @@ class HybridSearchInRequest:
     time_zone: str | Unset = UNSET
     top_k: int | Unset = 20
     understand: bool | Unset = False
+    user_id: str | Unset = UNSET
 
 
 
@@ -60,8 +60,6 @@ class HybridSearchInRequest:
     def to_dict(self) -> dict[str, Any]:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         query_text = self.query_text
-
-        user_id = self.user_id
 
         filter_: dict[str, Any] | None | Unset
         if isinstance(self.filter_, Unset):
@@ -95,12 +93,13 @@ class HybridSearchInRequest:
 
         understand = self.understand
 
+        user_id = self.user_id
+
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "query_text": query_text,
-            "user_id": user_id,
         })
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
@@ -118,6 +117,8 @@ class HybridSearchInRequest:
             field_dict["top_k"] = top_k
         if understand is not UNSET:
             field_dict["understand"] = understand
+        if user_id is not UNSET:
+            field_dict["user_id"] = user_id
 
         return field_dict
 
@@ -128,8 +129,6 @@ class HybridSearchInRequest:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         d = dict(src_dict)
         query_text = d.pop("query_text")
-
-        user_id = d.pop("user_id")
 
         def _parse_filter_(data: object) -> MemorySearchFilter | None | Unset:
             if data is None:
@@ -175,9 +174,10 @@ class HybridSearchInRequest:
 
         understand = d.pop("understand", UNSET)
 
+        user_id = d.pop("user_id", UNSET)
+
         hybrid_search_in_request = cls(
             query_text=query_text,
-            user_id=user_id,
             filter_=filter_,
             min_score=min_score,
             now=now,
@@ -186,6 +186,7 @@ class HybridSearchInRequest:
             time_zone=time_zone,
             top_k=top_k,
             understand=understand,
+            user_id=user_id,
         )
 
         return hybrid_search_in_request

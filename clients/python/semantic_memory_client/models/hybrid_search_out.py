@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.degraded_reason_enum import DegradedReasonEnum
+from ..models.read_as_enum import ReadAsEnum
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -37,12 +38,15 @@ class HybridSearchOut:
                 * `embedding_timeout` - embedding_timeout
                 * `embedding_unavailable` - embedding_unavailable
             items (list[HybridItem]):
+            read_as (ReadAsEnum): * `similarity` - similarity
+                * `range` - range
             understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
      """
 
     degraded: bool
     degraded_reason: DegradedReasonEnum | None
     items: list[HybridItem]
+    read_as: ReadAsEnum
     understood: MemoryUnderstood | None | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -68,6 +72,8 @@ class HybridSearchOut:
 
 
 
+        read_as = self.read_as.value
+
         understood: dict[str, Any] | None | Unset
         if isinstance(self.understood, Unset):
             understood = UNSET
@@ -83,6 +89,7 @@ class HybridSearchOut:
             "degraded": degraded,
             "degraded_reason": degraded_reason,
             "items": items,
+            "read_as": read_as,
         })
         if understood is not UNSET:
             field_dict["understood"] = understood
@@ -126,6 +133,11 @@ class HybridSearchOut:
             items.append(items_item)
 
 
+        read_as = ReadAsEnum(d.pop("read_as"))
+
+
+
+
         def _parse_understood(data: object) -> MemoryUnderstood | None | Unset:
             if data is None:
                 return data
@@ -150,6 +162,7 @@ class HybridSearchOut:
             degraded=degraded,
             degraded_reason=degraded_reason,
             items=items,
+            read_as=read_as,
             understood=understood,
         )
 

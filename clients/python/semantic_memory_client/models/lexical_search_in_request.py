@@ -30,7 +30,6 @@ class LexicalSearchInRequest:
 
         Attributes:
             query_text (str): rag query syntax: "不吃辣" AND 火锅, OR, NOT, -x
-            user_id (str):
             cursor (str | Unset):
             default_operator (DefaultOperatorEnum | Unset): * `and` - and
                 * `or` - or
@@ -42,10 +41,10 @@ class LexicalSearchInRequest:
             understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
                 filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
                 `understood` says which (docs/memory.md). Default: False.
+            user_id (str | Unset): Whose memory; default: the caller's (a service token names the user).
      """
 
     query_text: str
-    user_id: str
     cursor: str | Unset = UNSET
     default_operator: DefaultOperatorEnum | Unset = UNSET
     filter_: MemorySearchFilter | None | Unset = UNSET
@@ -54,6 +53,7 @@ class LexicalSearchInRequest:
     return_fields: list[str] | Unset = UNSET
     time_zone: str | Unset = UNSET
     understand: bool | Unset = False
+    user_id: str | Unset = UNSET
 
 
 
@@ -62,8 +62,6 @@ class LexicalSearchInRequest:
     def to_dict(self) -> dict[str, Any]:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         query_text = self.query_text
-
-        user_id = self.user_id
 
         cursor = self.cursor
 
@@ -96,12 +94,13 @@ class LexicalSearchInRequest:
 
         understand = self.understand
 
+        user_id = self.user_id
+
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
             "query_text": query_text,
-            "user_id": user_id,
         })
         if cursor is not UNSET:
             field_dict["cursor"] = cursor
@@ -119,6 +118,8 @@ class LexicalSearchInRequest:
             field_dict["time_zone"] = time_zone
         if understand is not UNSET:
             field_dict["understand"] = understand
+        if user_id is not UNSET:
+            field_dict["user_id"] = user_id
 
         return field_dict
 
@@ -129,8 +130,6 @@ class LexicalSearchInRequest:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         d = dict(src_dict)
         query_text = d.pop("query_text")
-
-        user_id = d.pop("user_id")
 
         cursor = d.pop("cursor", UNSET)
 
@@ -183,9 +182,10 @@ class LexicalSearchInRequest:
 
         understand = d.pop("understand", UNSET)
 
+        user_id = d.pop("user_id", UNSET)
+
         lexical_search_in_request = cls(
             query_text=query_text,
-            user_id=user_id,
             cursor=cursor,
             default_operator=default_operator,
             filter_=filter_,
@@ -194,6 +194,7 @@ class LexicalSearchInRequest:
             return_fields=return_fields,
             time_zone=time_zone,
             understand=understand,
+            user_id=user_id,
         )
 
         return lexical_search_in_request

@@ -26,6 +26,7 @@ class MemoryUnderstood:
             applied (MemoryUnderstoodAppliedEnum): * `filter` - filter
                 * `rank` - rank
                 * `none` - none
+                * `range` - range
             end (str): Window end, RFC 3339 (exclusive).
             phrase (str): The time phrase read in query_text.
             reason (str):

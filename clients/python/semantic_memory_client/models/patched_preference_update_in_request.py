@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -53,23 +51,6 @@ class PatchedPreferenceUpdateInRequest:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        if not isinstance(self.category, Unset):
-            files.append(("category", (None, str(self.category).encode(), "text/plain")))
-
-
-
-        if not isinstance(self.value, Unset):
-            files.append(("value", (None, str(self.value).encode(), "text/plain")))
-
-
-
-
-
-        return files
 
 
     @classmethod

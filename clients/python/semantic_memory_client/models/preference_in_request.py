@@ -5,8 +5,6 @@ from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
 
 from attrs import define as _attrs_define
 from attrs import field as _attrs_field
-import json
-from .. import types
 
 from ..types import UNSET, Unset
 
@@ -50,21 +48,6 @@ class PreferenceInRequest:
 
         return field_dict
 
-
-    def to_multipart(self) -> types.RequestFiles:
-        files: types.RequestFiles = []
-
-        files.append(("category", (None, str(self.category).encode(), "text/plain")))
-
-
-
-        files.append(("value", (None, str(self.value).encode(), "text/plain")))
-
-
-
-
-
-        return files
 
 
     @classmethod

@@ -31,6 +31,7 @@ class Provenance:
                 * `semantic` - semantic
                 * `hybrid` - hybrid
                 * `lexical_fallback` - lexical_fallback
+                * `range` - range
             scores (ProvenanceScores): That pass's scores.
             source (ProvenanceSource):
      """

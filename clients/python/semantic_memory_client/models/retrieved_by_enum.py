@@ -4,6 +4,7 @@ class RetrievedByEnum(StrEnum):
     HYBRID = "hybrid"
     LEXICAL = "lexical"
     LEXICAL_FALLBACK = "lexical_fallback"
+    RANGE = "range"
     SEMANTIC = "semantic"
 
     def __str__(self) -> str:

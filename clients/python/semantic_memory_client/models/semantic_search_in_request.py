@@ -28,7 +28,6 @@ class SemanticSearchInRequest:
     """ The request fields of a search that may read a time phrase in its query.
 
         Attributes:
-            user_id (str):
             filter_ (MemorySearchFilter | None | Unset):
             min_score (float | Unset):
             now (datetime.datetime | Unset): The instant relative phrases count back from (default: the current time).
@@ -40,9 +39,9 @@ class SemanticSearchInRequest:
             understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
                 filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
                 `understood` says which (docs/memory.md). Default: False.
+            user_id (str | Unset): Whose memory; default: the caller's (a service token names the user).
      """
 
-    user_id: str
     filter_: MemorySearchFilter | None | Unset = UNSET
     min_score: float | Unset = UNSET
     now: datetime.datetime | Unset = UNSET
@@ -52,6 +51,7 @@ class SemanticSearchInRequest:
     time_zone: str | Unset = UNSET
     top_k: int | Unset = 20
     understand: bool | Unset = False
+    user_id: str | Unset = UNSET
 
 
 
@@ -59,8 +59,6 @@ class SemanticSearchInRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
-        user_id = self.user_id
-
         filter_: dict[str, Any] | None | Unset
         if isinstance(self.filter_, Unset):
             filter_ = UNSET
@@ -95,11 +93,12 @@ class SemanticSearchInRequest:
 
         understand = self.understand
 
+        user_id = self.user_id
+
 
         field_dict: dict[str, Any] = {}
 
         field_dict.update({
-            "user_id": user_id,
         })
         if filter_ is not UNSET:
             field_dict["filter"] = filter_
@@ -119,6 +118,8 @@ class SemanticSearchInRequest:
             field_dict["top_k"] = top_k
         if understand is not UNSET:
             field_dict["understand"] = understand
+        if user_id is not UNSET:
+            field_dict["user_id"] = user_id
 
         return field_dict
 
@@ -128,8 +129,6 @@ class SemanticSearchInRequest:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.memory_search_filter import MemorySearchFilter # noqa: PLC0415
         d = dict(src_dict)
-        user_id = d.pop("user_id")
-
         def _parse_filter_(data: object) -> MemorySearchFilter | None | Unset:
             if data is None:
                 return data
@@ -176,8 +175,9 @@ class SemanticSearchInRequest:
 
         understand = d.pop("understand", UNSET)
 
+        user_id = d.pop("user_id", UNSET)
+
         semantic_search_in_request = cls(
-            user_id=user_id,
             filter_=filter_,
             min_score=min_score,
             now=now,
@@ -187,6 +187,7 @@ class SemanticSearchInRequest:
             time_zone=time_zone,
             top_k=top_k,
             understand=understand,
+            user_id=user_id,
         )
 
         return semantic_search_in_request

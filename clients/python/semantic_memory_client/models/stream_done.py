@@ -13,6 +13,7 @@ from ..models.intent_enum import IntentEnum
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.reply_item import ReplyItem
   from ..models.stated_preference import StatedPreference
   from ..models.tool_call import ToolCall
 
@@ -37,6 +38,8 @@ class StreamDone:
                 * `CREATE` - CREATE
                 * `PARTNER` - PARTNER
                 * `MANAGE` - MANAGE
+            items (list[ReplyItem]): What the reply recommended or said, to rate with POST /api/feedback/ (target_type,
+                target_id): the activities the tools returned, then the reply message.
             mode (str): The mode that answered (same names as the intents).
             preferences (list[StatedPreference]): Preferences the message stated (saved to memory).
             reply (str):
@@ -48,6 +51,7 @@ class StreamDone:
     elapsed_ms: float
     engine: EngineEnum
     intent: IntentEnum
+    items: list[ReplyItem]
     mode: str
     preferences: list[StatedPreference]
     reply: str
@@ -60,6 +64,7 @@ class StreamDone:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.reply_item import ReplyItem # noqa: PLC0415
         from ..models.stated_preference import StatedPreference # noqa: PLC0415
         from ..models.tool_call import ToolCall # noqa: PLC0415
         chat_id = self.chat_id
@@ -69,6 +74,13 @@ class StreamDone:
         engine = self.engine.value
 
         intent = self.intent.value
+
+        items = []
+        for items_item_data in self.items:
+            items_item = items_item_data.to_dict()
+            items.append(items_item)
+
+
 
         mode = self.mode
 
@@ -100,6 +112,7 @@ class StreamDone:
             "elapsed_ms": elapsed_ms,
             "engine": engine,
             "intent": intent,
+            "items": items,
             "mode": mode,
             "preferences": preferences,
             "reply": reply,
@@ -113,6 +126,7 @@ class StreamDone:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.reply_item import ReplyItem # noqa: PLC0415
         from ..models.stated_preference import StatedPreference # noqa: PLC0415
         from ..models.tool_call import ToolCall # noqa: PLC0415
         d = dict(src_dict)
@@ -128,6 +142,16 @@ class StreamDone:
         intent = IntentEnum(d.pop("intent"))
 
 
+
+
+        items = []
+        _items = d.pop("items")
+        for items_item_data in (_items):
+            items_item = ReplyItem.from_dict(items_item_data)
+
+
+
+            items.append(items_item)
 
 
         mode = d.pop("mode")
@@ -162,6 +186,7 @@ class StreamDone:
             elapsed_ms=elapsed_ms,
             engine=engine,
             intent=intent,
+            items=items,
             mode=mode,
             preferences=preferences,
             reply=reply,

@@ -24,9 +24,11 @@ T = TypeVar("T", bound="Webhook")
 class Webhook:
     """ 
         Attributes:
-            active (bool):
+            active (bool): False when turned off by its owner or disabled after repeated failures.
             all_users (bool):
             created (datetime.datetime):
+            disabled_at (datetime.datetime | None): When it was disabled for failing; null while it is not.
+            disabled_reason (str): Why it was disabled; empty otherwise.
             id (int):
             kinds (list[str]):
             url (str):
@@ -35,6 +37,8 @@ class Webhook:
     active: bool
     all_users: bool
     created: datetime.datetime
+    disabled_at: datetime.datetime | None
+    disabled_reason: str
     id: int
     kinds: list[str]
     url: str
@@ -51,6 +55,14 @@ class Webhook:
 
         created = self.created.isoformat()
 
+        disabled_at: None | str
+        if isinstance(self.disabled_at, datetime.datetime):
+            disabled_at = self.disabled_at.isoformat()
+        else:
+            disabled_at = self.disabled_at
+
+        disabled_reason = self.disabled_reason
+
         id = self.id
 
         kinds = self.kinds
@@ -66,6 +78,8 @@ class Webhook:
             "active": active,
             "all_users": all_users,
             "created": created,
+            "disabled_at": disabled_at,
+            "disabled_reason": disabled_reason,
             "id": id,
             "kinds": kinds,
             "url": url,
@@ -87,6 +101,26 @@ class Webhook:
 
 
 
+        def _parse_disabled_at(data: object) -> datetime.datetime | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, str):
+                    raise TypeError()
+                disabled_at_type_0 = datetime.datetime.fromisoformat(data)
+
+
+
+                return disabled_at_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(datetime.datetime | None, data)
+
+        disabled_at = _parse_disabled_at(d.pop("disabled_at"))
+
+
+        disabled_reason = d.pop("disabled_reason")
+
         id = d.pop("id")
 
         kinds = cast(list[str], d.pop("kinds"))
@@ -98,6 +132,8 @@ class Webhook:
             active=active,
             all_users=all_users,
             created=created,
+            disabled_at=disabled_at,
+            disabled_reason=disabled_reason,
             id=id,
             kinds=kinds,
             url=url,

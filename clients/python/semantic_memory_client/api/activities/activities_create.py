@@ -126,7 +126,11 @@ def sync_detailed(
     body: ActivityCreateInputRequest,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Create an activity
+
+     Create an activity owned by the caller. It is embedded in the background (`index_state` pending,
+    then indexed) and becomes searchable then. `start_at` and `end_at` are RFC 3339 with a time zone.
+
     Args:
         body (ActivityCreateInputRequest):
 
@@ -156,7 +160,11 @@ def sync(
     body: ActivityCreateInputRequest,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Create an activity
+
+     Create an activity owned by the caller. It is embedded in the background (`index_state` pending,
+    then indexed) and becomes searchable then. `start_at` and `end_at` are RFC 3339 with a time zone.
+
     Args:
         body (ActivityCreateInputRequest):
 
@@ -181,7 +189,11 @@ async def asyncio_detailed(
     body: ActivityCreateInputRequest,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Create an activity
+
+     Create an activity owned by the caller. It is embedded in the background (`index_state` pending,
+    then indexed) and becomes searchable then. `start_at` and `end_at` are RFC 3339 with a time zone.
+
     Args:
         body (ActivityCreateInputRequest):
 
@@ -211,7 +223,11 @@ async def asyncio(
     body: ActivityCreateInputRequest,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Create an activity
+
+     Create an activity owned by the caller. It is embedded in the background (`index_state` pending,
+    then indexed) and becomes searchable then. `start_at` and `end_at` are RFC 3339 with a time zone.
+
     Args:
         body (ActivityCreateInputRequest):
 

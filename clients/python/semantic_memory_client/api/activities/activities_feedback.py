@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     activity_id: int,
     *,
-    body:    FeedbackInputRequest  |     FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
+    body:    FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -40,10 +40,6 @@ def _get_kwargs(
     if isinstance(body, FeedbackInputRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, FeedbackInputRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -133,13 +129,16 @@ def sync_detailed(
     activity_id: int,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInputRequest  |     FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
+    body:    FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
 
 ) -> Response[Error | ParticipationOutput]:
-    """ 
+    """ Rate a joined activity
+
+     Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings steer your
+    personalised search.
+
     Args:
         activity_id (int):
-        body (FeedbackInputRequest):
         body (FeedbackInputRequest):
         body (FeedbackInputRequest):
 
@@ -168,13 +167,16 @@ def sync(
     activity_id: int,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInputRequest  |     FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
+    body:    FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
 
 ) -> Error | ParticipationOutput | None:
-    """ 
+    """ Rate a joined activity
+
+     Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings steer your
+    personalised search.
+
     Args:
         activity_id (int):
-        body (FeedbackInputRequest):
         body (FeedbackInputRequest):
         body (FeedbackInputRequest):
 
@@ -198,13 +200,16 @@ async def asyncio_detailed(
     activity_id: int,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInputRequest  |     FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
+    body:    FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
 
 ) -> Response[Error | ParticipationOutput]:
-    """ 
+    """ Rate a joined activity
+
+     Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings steer your
+    personalised search.
+
     Args:
         activity_id (int):
-        body (FeedbackInputRequest):
         body (FeedbackInputRequest):
         body (FeedbackInputRequest):
 
@@ -233,13 +238,16 @@ async def asyncio(
     activity_id: int,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInputRequest  |     FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
+    body:    FeedbackInputRequest  |     FeedbackInputRequest  | Unset = UNSET,
 
 ) -> Error | ParticipationOutput | None:
-    """ 
+    """ Rate a joined activity
+
+     Rate an activity you joined: 1 (liked), 0 (neutral) or -1 (disliked). Ratings steer your
+    personalised search.
+
     Args:
         activity_id (int):
-        body (FeedbackInputRequest):
         body (FeedbackInputRequest):
         body (FeedbackInputRequest):
 

@@ -112,7 +112,11 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Error | ParticipationOutput]:
-    """ 
+    """ Join an activity
+
+     Join an active activity that has not started and is not full; no body (or `{}`). Joining twice
+    answers 409 CONFLICT. What you join shapes your personalised search.
+
     Args:
         activity_id (int):
 
@@ -142,7 +146,11 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Error | ParticipationOutput | None:
-    """ 
+    """ Join an activity
+
+     Join an active activity that has not started and is not full; no body (or `{}`). Joining twice
+    answers 409 CONFLICT. What you join shapes your personalised search.
+
     Args:
         activity_id (int):
 
@@ -167,7 +175,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Error | ParticipationOutput]:
-    """ 
+    """ Join an activity
+
+     Join an active activity that has not started and is not full; no body (or `{}`). Joining twice
+    answers 409 CONFLICT. What you join shapes your personalised search.
+
     Args:
         activity_id (int):
 
@@ -197,7 +209,11 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Error | ParticipationOutput | None:
-    """ 
+    """ Join an activity
+
+     Join an active activity that has not started and is not full; no body (or `{}`). Joining twice
+    answers 409 CONFLICT. What you join shapes your personalised search.
+
     Args:
         activity_id (int):
 

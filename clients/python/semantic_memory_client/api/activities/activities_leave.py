@@ -103,6 +103,8 @@ def sync_detailed(
 ) -> Response[Any | Error]:
     """ Leave a joined activity before it starts
 
+     Cancel your participation in an activity that has not started yet.
+
     Args:
         activity_id (int):
 
@@ -134,6 +136,8 @@ def sync(
 ) -> Any | Error | None:
     """ Leave a joined activity before it starts
 
+     Cancel your participation in an activity that has not started yet.
+
     Args:
         activity_id (int):
 
@@ -159,6 +163,8 @@ async def asyncio_detailed(
 
 ) -> Response[Any | Error]:
     """ Leave a joined activity before it starts
+
+     Cancel your participation in an activity that has not started yet.
 
     Args:
         activity_id (int):
@@ -190,6 +196,8 @@ async def asyncio(
 
 ) -> Any | Error | None:
     """ Leave a joined activity before it starts
+
+     Cancel your participation in an activity that has not started yet.
 
     Args:
         activity_id (int):

@@ -131,7 +131,11 @@ def sync_detailed(
     type_: str | Unset = UNSET,
 
 ) -> Response[ActivityListOutput | Error]:
-    """ 
+    """ List activities
+
+     Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the total. Filter by
+    `type` and `status`.
+
     Args:
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
@@ -170,7 +174,11 @@ def sync(
     type_: str | Unset = UNSET,
 
 ) -> ActivityListOutput | Error | None:
-    """ 
+    """ List activities
+
+     Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the total. Filter by
+    `type` and `status`.
+
     Args:
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
@@ -204,7 +212,11 @@ async def asyncio_detailed(
     type_: str | Unset = UNSET,
 
 ) -> Response[ActivityListOutput | Error]:
-    """ 
+    """ List activities
+
+     Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the total. Filter by
+    `type` and `status`.
+
     Args:
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.
@@ -243,7 +255,11 @@ async def asyncio(
     type_: str | Unset = UNSET,
 
 ) -> ActivityListOutput | Error | None:
-    """ 
+    """ List activities
+
+     Activities by start time, paged with `limit` (1-200) and `offset`; `count` is the total. Filter by
+    `type` and `status`.
+
     Args:
         limit (int | Unset):  Default: 50.
         offset (int | Unset):  Default: 0.

@@ -131,7 +131,11 @@ def sync_detailed(
     body: PatchedActivityUpdateInputRequest | Unset = UNSET,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Change an activity
+
+     Change some fields of an activity you created (staff: any). A changed text is embedded again in the
+    background.
+
     Args:
         activity_id (int):
         body (PatchedActivityUpdateInputRequest | Unset):
@@ -164,7 +168,11 @@ def sync(
     body: PatchedActivityUpdateInputRequest | Unset = UNSET,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Change an activity
+
+     Change some fields of an activity you created (staff: any). A changed text is embedded again in the
+    background.
+
     Args:
         activity_id (int):
         body (PatchedActivityUpdateInputRequest | Unset):
@@ -192,7 +200,11 @@ async def asyncio_detailed(
     body: PatchedActivityUpdateInputRequest | Unset = UNSET,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Change an activity
+
+     Change some fields of an activity you created (staff: any). A changed text is embedded again in the
+    background.
+
     Args:
         activity_id (int):
         body (PatchedActivityUpdateInputRequest | Unset):
@@ -225,7 +237,11 @@ async def asyncio(
     body: PatchedActivityUpdateInputRequest | Unset = UNSET,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Change an activity
+
+     Change some fields of an activity you created (staff: any). A changed text is embedded again in the
+    background.
+
     Args:
         activity_id (int):
         body (PatchedActivityUpdateInputRequest | Unset):

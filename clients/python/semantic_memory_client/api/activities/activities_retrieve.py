@@ -105,7 +105,11 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Get one activity
+
+     One activity with its indexing state. Any active activity is visible; a hidden one only to its
+    creator and staff.
+
     Args:
         activity_id (int):
 
@@ -135,7 +139,11 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Get one activity
+
+     One activity with its indexing state. Any active activity is visible; a hidden one only to its
+    creator and staff.
+
     Args:
         activity_id (int):
 
@@ -160,7 +168,11 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ActivityDetailOutput | Error]:
-    """ 
+    """ Get one activity
+
+     One activity with its indexing state. Any active activity is visible; a hidden one only to its
+    creator and staff.
+
     Args:
         activity_id (int):
 
@@ -190,7 +202,11 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> ActivityDetailOutput | Error | None:
-    """ 
+    """ Get one activity
+
+     One activity with its indexing state. Any active activity is visible; a hidden one only to its
+    creator and staff.
+
     Args:
         activity_id (int):
 

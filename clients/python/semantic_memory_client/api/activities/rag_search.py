@@ -129,7 +129,9 @@ def sync_detailed(
     body: SearchInputRequest | Unset = UNSET,
 
 ) -> Response[Error | SearchOutput]:
-    """  Natural-language activity search with hard filters, personalisation and a reason for each result.
+    """ Search activities in natural language
+
+     Natural-language activity search with hard filters, personalisation and a reason for each result.
     Never fails because the embedding provider does: meta.degraded is then true.
 
     Args:
@@ -161,7 +163,9 @@ def sync(
     body: SearchInputRequest | Unset = UNSET,
 
 ) -> Error | SearchOutput | None:
-    """  Natural-language activity search with hard filters, personalisation and a reason for each result.
+    """ Search activities in natural language
+
+     Natural-language activity search with hard filters, personalisation and a reason for each result.
     Never fails because the embedding provider does: meta.degraded is then true.
 
     Args:
@@ -188,7 +192,9 @@ async def asyncio_detailed(
     body: SearchInputRequest | Unset = UNSET,
 
 ) -> Response[Error | SearchOutput]:
-    """  Natural-language activity search with hard filters, personalisation and a reason for each result.
+    """ Search activities in natural language
+
+     Natural-language activity search with hard filters, personalisation and a reason for each result.
     Never fails because the embedding provider does: meta.degraded is then true.
 
     Args:
@@ -220,7 +226,9 @@ async def asyncio(
     body: SearchInputRequest | Unset = UNSET,
 
 ) -> Error | SearchOutput | None:
-    """  Natural-language activity search with hard filters, personalisation and a reason for each result.
+    """ Search activities in natural language
+
+     Natural-language activity search with hard filters, personalisation and a reason for each result.
     Never fails because the embedding provider does: meta.degraded is then true.
 
     Args:

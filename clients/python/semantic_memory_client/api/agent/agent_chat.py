@@ -119,7 +119,9 @@ def sync_detailed(
     body: ChatRequestRequest,
 
 ) -> Response[ChatResponse | Error]:
-    """  Answer one message: intent, mode, the tools called and the reply.
+    """ Chat with the agent
+
+     Answer one message: intent, mode, the tools called and the reply.
 
     Args:
         body (ChatRequestRequest):
@@ -150,7 +152,9 @@ def sync(
     body: ChatRequestRequest,
 
 ) -> ChatResponse | Error | None:
-    """  Answer one message: intent, mode, the tools called and the reply.
+    """ Chat with the agent
+
+     Answer one message: intent, mode, the tools called and the reply.
 
     Args:
         body (ChatRequestRequest):
@@ -176,7 +180,9 @@ async def asyncio_detailed(
     body: ChatRequestRequest,
 
 ) -> Response[ChatResponse | Error]:
-    """  Answer one message: intent, mode, the tools called and the reply.
+    """ Chat with the agent
+
+     Answer one message: intent, mode, the tools called and the reply.
 
     Args:
         body (ChatRequestRequest):
@@ -207,7 +213,9 @@ async def asyncio(
     body: ChatRequestRequest,
 
 ) -> ChatResponse | Error | None:
-    """  Answer one message: intent, mode, the tools called and the reply.
+    """ Chat with the agent
+
+     Answer one message: intent, mode, the tools called and the reply.
 
     Args:
         body (ChatRequestRequest):

@@ -122,7 +122,9 @@ def sync_detailed(
     body: ChatRequestRequest,
 
 ) -> Response[Error | str]:
-    """  The same turn as POST /api/agent/chat, as server-sent events.
+    """ Chat with the agent (server-sent events)
+
+     The same turn as POST /api/agent/chat, as server-sent events.
 
     Args:
         body (ChatRequestRequest):
@@ -153,7 +155,9 @@ def sync(
     body: ChatRequestRequest,
 
 ) -> Error | str | None:
-    """  The same turn as POST /api/agent/chat, as server-sent events.
+    """ Chat with the agent (server-sent events)
+
+     The same turn as POST /api/agent/chat, as server-sent events.
 
     Args:
         body (ChatRequestRequest):
@@ -179,7 +183,9 @@ async def asyncio_detailed(
     body: ChatRequestRequest,
 
 ) -> Response[Error | str]:
-    """  The same turn as POST /api/agent/chat, as server-sent events.
+    """ Chat with the agent (server-sent events)
+
+     The same turn as POST /api/agent/chat, as server-sent events.
 
     Args:
         body (ChatRequestRequest):
@@ -210,7 +216,9 @@ async def asyncio(
     body: ChatRequestRequest,
 
 ) -> Error | str | None:
-    """  The same turn as POST /api/agent/chat, as server-sent events.
+    """ Chat with the agent (server-sent events)
+
+     The same turn as POST /api/agent/chat, as server-sent events.
 
     Args:
         body (ChatRequestRequest):

@@ -107,7 +107,9 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Error | Event]:
-    """  Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
+    """ Mark an event read
+
+     Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
     events are what a new stream starts with.
 
     Args:
@@ -142,7 +144,9 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Error | Event | None:
-    """  Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
+    """ Mark an event read
+
+     Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
     events are what a new stream starts with.
 
     Args:
@@ -172,7 +176,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Error | Event]:
-    """  Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
+    """ Mark an event read
+
+     Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
     events are what a new stream starts with.
 
     Args:
@@ -207,7 +213,9 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Error | Event | None:
-    """  Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
+    """ Mark an event read
+
+     Mark an event read (idempotent: the first read time is kept), so a digest is not shown twice; unread
     events are what a new stream starts with.
 
     Args:

@@ -129,7 +129,9 @@ def sync_detailed(
     unread: bool | Unset = UNSET,
 
 ) -> Response[Error | EventList]:
-    """  The proactive events the triggers wrote for a user, newest first.
+    """ List proactive events
+
+     The proactive events the triggers wrote for a user, newest first.
 
     Args:
         user_id (str):
@@ -169,7 +171,9 @@ def sync(
     unread: bool | Unset = UNSET,
 
 ) -> Error | EventList | None:
-    """  The proactive events the triggers wrote for a user, newest first.
+    """ List proactive events
+
+     The proactive events the triggers wrote for a user, newest first.
 
     Args:
         user_id (str):
@@ -204,7 +208,9 @@ async def asyncio_detailed(
     unread: bool | Unset = UNSET,
 
 ) -> Response[Error | EventList]:
-    """  The proactive events the triggers wrote for a user, newest first.
+    """ List proactive events
+
+     The proactive events the triggers wrote for a user, newest first.
 
     Args:
         user_id (str):
@@ -244,7 +250,9 @@ async def asyncio(
     unread: bool | Unset = UNSET,
 
 ) -> Error | EventList | None:
-    """  The proactive events the triggers wrote for a user, newest first.
+    """ List proactive events
+
+     The proactive events the triggers wrote for a user, newest first.
 
     Args:
         user_id (str):

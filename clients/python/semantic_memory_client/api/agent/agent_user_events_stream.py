@@ -139,7 +139,9 @@ def sync_detailed(
     last_event_id_header: str | Unset = UNSET,
 
 ) -> Response[Error | str]:
-    """  A user's proactive events as they are written (server-sent events).
+    """ Follow proactive events (server-sent events)
+
+     A user's proactive events as they are written (server-sent events).
 
     Args:
         user_id (str):
@@ -182,7 +184,9 @@ def sync(
     last_event_id_header: str | Unset = UNSET,
 
 ) -> Error | str | None:
-    """  A user's proactive events as they are written (server-sent events).
+    """ Follow proactive events (server-sent events)
+
+     A user's proactive events as they are written (server-sent events).
 
     Args:
         user_id (str):
@@ -220,7 +224,9 @@ async def asyncio_detailed(
     last_event_id_header: str | Unset = UNSET,
 
 ) -> Response[Error | str]:
-    """  A user's proactive events as they are written (server-sent events).
+    """ Follow proactive events (server-sent events)
+
+     A user's proactive events as they are written (server-sent events).
 
     Args:
         user_id (str):
@@ -263,7 +269,9 @@ async def asyncio(
     last_event_id_header: str | Unset = UNSET,
 
 ) -> Error | str | None:
-    """  A user's proactive events as they are written (server-sent events).
+    """ Follow proactive events (server-sent events)
+
+     A user's proactive events as they are written (server-sent events).
 
     Args:
         user_id (str):

@@ -118,7 +118,11 @@ def sync_detailed(
     budget: int | Unset = 4000,
 
 ) -> Response[ChatContextOut | Error]:
-    """ 
+    """ Build a chat's context for a prompt
+
+     The chat's latest summary and the messages after it, newest kept first, within `budget` characters
+    (`truncated` when some did not fit).
+
     Args:
         user_id (str):
         chat_id (str):
@@ -154,7 +158,11 @@ def sync(
     budget: int | Unset = 4000,
 
 ) -> ChatContextOut | Error | None:
-    """ 
+    """ Build a chat's context for a prompt
+
+     The chat's latest summary and the messages after it, newest kept first, within `budget` characters
+    (`truncated` when some did not fit).
+
     Args:
         user_id (str):
         chat_id (str):
@@ -185,7 +193,11 @@ async def asyncio_detailed(
     budget: int | Unset = 4000,
 
 ) -> Response[ChatContextOut | Error]:
-    """ 
+    """ Build a chat's context for a prompt
+
+     The chat's latest summary and the messages after it, newest kept first, within `budget` characters
+    (`truncated` when some did not fit).
+
     Args:
         user_id (str):
         chat_id (str):
@@ -221,7 +233,11 @@ async def asyncio(
     budget: int | Unset = 4000,
 
 ) -> ChatContextOut | Error | None:
-    """ 
+    """ Build a chat's context for a prompt
+
+     The chat's latest summary and the messages after it, newest kept first, within `budget` characters
+    (`truncated` when some did not fit).
+
     Args:
         user_id (str):
         chat_id (str):

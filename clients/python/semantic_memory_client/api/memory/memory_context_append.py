@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     context_id: int,
     *,
-    body:    ContextEntryInRequest  |     ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
+    body:    ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -40,10 +40,6 @@ def _get_kwargs(
     if isinstance(body, ContextEntryInRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, ContextEntryInRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -133,13 +129,15 @@ def sync_detailed(
     context_id: int,
     *,
     client: AuthenticatedClient,
-    body:    ContextEntryInRequest  |     ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
+    body:    ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Append to a shared context
+
+     Add an entry written by `agent_name`; answers the whole context.
+
     Args:
         context_id (int):
-        body (ContextEntryInRequest):
         body (ContextEntryInRequest):
         body (ContextEntryInRequest):
 
@@ -168,13 +166,15 @@ def sync(
     context_id: int,
     *,
     client: AuthenticatedClient,
-    body:    ContextEntryInRequest  |     ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
+    body:    ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """ 
+    """ Append to a shared context
+
+     Add an entry written by `agent_name`; answers the whole context.
+
     Args:
         context_id (int):
-        body (ContextEntryInRequest):
         body (ContextEntryInRequest):
         body (ContextEntryInRequest):
 
@@ -198,13 +198,15 @@ async def asyncio_detailed(
     context_id: int,
     *,
     client: AuthenticatedClient,
-    body:    ContextEntryInRequest  |     ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
+    body:    ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Append to a shared context
+
+     Add an entry written by `agent_name`; answers the whole context.
+
     Args:
         context_id (int):
-        body (ContextEntryInRequest):
         body (ContextEntryInRequest):
         body (ContextEntryInRequest):
 
@@ -233,13 +235,15 @@ async def asyncio(
     context_id: int,
     *,
     client: AuthenticatedClient,
-    body:    ContextEntryInRequest  |     ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
+    body:    ContextEntryInRequest  |     ContextEntryInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """ 
+    """ Append to a shared context
+
+     Add an entry written by `agent_name`; answers the whole context.
+
     Args:
         context_id (int):
-        body (ContextEntryInRequest):
         body (ContextEntryInRequest):
         body (ContextEntryInRequest):
 

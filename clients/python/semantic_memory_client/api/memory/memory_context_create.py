@@ -17,7 +17,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    body:    ContextCreateInRequest  |     ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
+    body:    ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -39,10 +39,6 @@ def _get_kwargs(
     if isinstance(body, ContextCreateInRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, ContextCreateInRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -131,12 +127,15 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body:    ContextCreateInRequest  |     ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
+    body:    ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Create a shared context
+
+     A context several agents append to (a trip plan, a task): a title and a first entry written by
+    `agent_name`. Owned by the caller (a staff token may name `user_id`).
+
     Args:
-        body (ContextCreateInRequest):
         body (ContextCreateInRequest):
         body (ContextCreateInRequest):
 
@@ -163,12 +162,15 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body:    ContextCreateInRequest  |     ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
+    body:    ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """ 
+    """ Create a shared context
+
+     A context several agents append to (a trip plan, a task): a title and a first entry written by
+    `agent_name`. Owned by the caller (a staff token may name `user_id`).
+
     Args:
-        body (ContextCreateInRequest):
         body (ContextCreateInRequest):
         body (ContextCreateInRequest):
 
@@ -190,12 +192,15 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body:    ContextCreateInRequest  |     ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
+    body:    ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Create a shared context
+
+     A context several agents append to (a trip plan, a task): a title and a first entry written by
+    `agent_name`. Owned by the caller (a staff token may name `user_id`).
+
     Args:
-        body (ContextCreateInRequest):
         body (ContextCreateInRequest):
         body (ContextCreateInRequest):
 
@@ -222,12 +227,15 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body:    ContextCreateInRequest  |     ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
+    body:    ContextCreateInRequest  |     ContextCreateInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """ 
+    """ Create a shared context
+
+     A context several agents append to (a trip plan, a task): a title and a first entry written by
+    `agent_name`. Owned by the caller (a staff token may name `user_id`).
+
     Args:
-        body (ContextCreateInRequest):
         body (ContextCreateInRequest):
         body (ContextCreateInRequest):
 

@@ -103,7 +103,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a shared-context entry
+
+     Delete one entry of a shared context (its owner, or staff).
+
     Args:
         context_id (int):
         entry_id (int):
@@ -136,7 +139,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a shared-context entry
+
+     Delete one entry of a shared context (its owner, or staff).
+
     Args:
         context_id (int):
         entry_id (int):
@@ -164,7 +170,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a shared-context entry
+
+     Delete one entry of a shared context (its owner, or staff).
+
     Args:
         context_id (int):
         entry_id (int):
@@ -197,7 +206,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a shared-context entry
+
+     Delete one entry of a shared context (its owner, or staff).
+
     Args:
         context_id (int):
         entry_id (int):

@@ -20,7 +20,7 @@ def _get_kwargs(
     context_id: int,
     entry_id: int,
     *,
-    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
+    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -45,11 +45,6 @@ def _get_kwargs(
         if not isinstance(body, Unset):
             _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, PatchedContextEntryUpdateInRequest):
-        if not isinstance(body, Unset):
-            _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -140,15 +135,16 @@ def sync_detailed(
     entry_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
+    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """  Correct one entry of a shared context (its owner, or staff).
+    """ Correct a shared-context entry
+
+     Correct one entry of a shared context (its owner, or staff).
 
     Args:
         context_id (int):
         entry_id (int):
-        body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
 
@@ -179,15 +175,16 @@ def sync(
     entry_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
+    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """  Correct one entry of a shared context (its owner, or staff).
+    """ Correct a shared-context entry
+
+     Correct one entry of a shared context (its owner, or staff).
 
     Args:
         context_id (int):
         entry_id (int):
-        body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
 
@@ -213,15 +210,16 @@ async def asyncio_detailed(
     entry_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
+    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Context | Error]:
-    """  Correct one entry of a shared context (its owner, or staff).
+    """ Correct a shared-context entry
+
+     Correct one entry of a shared context (its owner, or staff).
 
     Args:
         context_id (int):
         entry_id (int):
-        body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
 
@@ -252,15 +250,16 @@ async def asyncio(
     entry_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
+    body:    PatchedContextEntryUpdateInRequest  |     PatchedContextEntryUpdateInRequest  | Unset = UNSET,
 
 ) -> Context | Error | None:
-    """  Correct one entry of a shared context (its owner, or staff).
+    """ Correct a shared-context entry
+
+     Correct one entry of a shared context (its owner, or staff).
 
     Args:
         context_id (int):
         entry_id (int):
-        body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
         body (PatchedContextEntryUpdateInRequest | Unset):
 

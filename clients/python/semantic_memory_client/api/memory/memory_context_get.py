@@ -105,7 +105,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Read a shared context
+
+     A shared context with all its entries, oldest first.
+
     Args:
         context_id (int):
 
@@ -135,7 +138,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Context | Error | None:
-    """ 
+    """ Read a shared context
+
+     A shared context with all its entries, oldest first.
+
     Args:
         context_id (int):
 
@@ -160,7 +166,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Context | Error]:
-    """ 
+    """ Read a shared context
+
+     A shared context with all its entries, oldest first.
+
     Args:
         context_id (int):
 
@@ -190,7 +199,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Context | Error | None:
-    """ 
+    """ Read a shared context
+
+     A shared context with all its entries, oldest first.
+
     Args:
         context_id (int):
 

@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     user_id: str,
     *,
-    body:    FeedbackInRequest  |     FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
+    body:    FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -40,10 +40,6 @@ def _get_kwargs(
     if isinstance(body, FeedbackInRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, FeedbackInRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -133,13 +129,16 @@ def sync_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInRequest  |     FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
+    body:    FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Feedback]:
-    """ 
+    """ Rate an answer
+
+     Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an optional
+    comment. The message must exist (write it first).
+
     Args:
         user_id (str):
-        body (FeedbackInRequest):
         body (FeedbackInRequest):
         body (FeedbackInRequest):
 
@@ -168,13 +167,16 @@ def sync(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInRequest  |     FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
+    body:    FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
 
 ) -> Error | Feedback | None:
-    """ 
+    """ Rate an answer
+
+     Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an optional
+    comment. The message must exist (write it first).
+
     Args:
         user_id (str):
-        body (FeedbackInRequest):
         body (FeedbackInRequest):
         body (FeedbackInRequest):
 
@@ -198,13 +200,16 @@ async def asyncio_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInRequest  |     FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
+    body:    FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Feedback]:
-    """ 
+    """ Rate an answer
+
+     Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an optional
+    comment. The message must exist (write it first).
+
     Args:
         user_id (str):
-        body (FeedbackInRequest):
         body (FeedbackInRequest):
         body (FeedbackInRequest):
 
@@ -233,13 +238,16 @@ async def asyncio(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    FeedbackInRequest  |     FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
+    body:    FeedbackInRequest  |     FeedbackInRequest  | Unset = UNSET,
 
 ) -> Error | Feedback | None:
-    """ 
+    """ Rate an answer
+
+     Rate one of the user's messages (typically an assistant answer): 1, 0 or -1, with an optional
+    comment. The message must exist (write it first).
+
     Args:
         user_id (str):
-        body (FeedbackInRequest):
         body (FeedbackInRequest):
         body (FeedbackInRequest):
 

@@ -126,7 +126,12 @@ def sync_detailed(
     body: HybridSearchInRequest,
 
 ) -> Response[Error | HybridSearchOut]:
-    """ 
+    """ Search messages by keyword and meaning
+
+     Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
+    required in the body (the caller's own username for a normal token).
+
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -157,7 +162,12 @@ def sync(
     body: HybridSearchInRequest,
 
 ) -> Error | HybridSearchOut | None:
-    """ 
+    """ Search messages by keyword and meaning
+
+     Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
+    required in the body (the caller's own username for a normal token).
+
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -183,7 +193,12 @@ async def asyncio_detailed(
     body: HybridSearchInRequest,
 
 ) -> Response[Error | HybridSearchOut]:
-    """ 
+    """ Search messages by keyword and meaning
+
+     Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
+    required in the body (the caller's own username for a normal token).
+
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -214,7 +229,12 @@ async def asyncio(
     body: HybridSearchInRequest,
 
 ) -> Error | HybridSearchOut | None:
-    """ 
+    """ Search messages by keyword and meaning
+
+     Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
+    required in the body (the caller's own username for a normal token).
+
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
             in its query.

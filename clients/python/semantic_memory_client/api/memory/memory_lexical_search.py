@@ -126,7 +126,13 @@ def sync_detailed(
     body: LexicalSearchInRequest,
 
 ) -> Response[Error | LexicalSearchOut]:
-    """ 
+    """ Search messages by keyword
+
+     Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
+    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
+    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
+    ranks by its window.
+
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -157,7 +163,13 @@ def sync(
     body: LexicalSearchInRequest,
 
 ) -> Error | LexicalSearchOut | None:
-    """ 
+    """ Search messages by keyword
+
+     Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
+    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
+    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
+    ranks by its window.
+
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -183,7 +195,13 @@ async def asyncio_detailed(
     body: LexicalSearchInRequest,
 
 ) -> Response[Error | LexicalSearchOut]:
-    """ 
+    """ Search messages by keyword
+
+     Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
+    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
+    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
+    ranks by its window.
+
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
             in its query.
@@ -214,7 +232,13 @@ async def asyncio(
     body: LexicalSearchInRequest,
 
 ) -> Error | LexicalSearchOut | None:
-    """ 
+    """ Search messages by keyword
+
+     Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
+    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
+    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
+    ranks by its window.
+
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
             in its query.

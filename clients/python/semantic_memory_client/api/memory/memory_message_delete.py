@@ -103,7 +103,9 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """  Delete one message; summaries that quoted it drop its sentences.
+    """ Delete a message
+
+     Delete one message; summaries that quoted it drop its sentences.
 
     Args:
         user_id (str):
@@ -137,7 +139,9 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """  Delete one message; summaries that quoted it drop its sentences.
+    """ Delete a message
+
+     Delete one message; summaries that quoted it drop its sentences.
 
     Args:
         user_id (str):
@@ -166,7 +170,9 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """  Delete one message; summaries that quoted it drop its sentences.
+    """ Delete a message
+
+     Delete one message; summaries that quoted it drop its sentences.
 
     Args:
         user_id (str):
@@ -200,7 +206,9 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """  Delete one message; summaries that quoted it drop its sentences.
+    """ Delete a message
+
+     Delete one message; summaries that quoted it drop its sentences.
 
     Args:
         user_id (str):

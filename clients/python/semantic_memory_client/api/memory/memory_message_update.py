@@ -20,7 +20,7 @@ def _get_kwargs(
     user_id: str,
     message_id: str,
     *,
-    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
+    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -45,11 +45,6 @@ def _get_kwargs(
         if not isinstance(body, Unset):
             _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, PatchedMessageUpdateInRequest):
-        if not isinstance(body, Unset):
-            _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -140,17 +135,18 @@ def sync_detailed(
     message_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
+    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Message]:
-    """  Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
+    """ Correct a message
+
+     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
     worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
     stale when an LLM wrote them).
 
     Args:
         user_id (str):
         message_id (str):
-        body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
 
@@ -181,17 +177,18 @@ def sync(
     message_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
+    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
 
 ) -> Error | Message | None:
-    """  Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
+    """ Correct a message
+
+     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
     worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
     stale when an LLM wrote them).
 
     Args:
         user_id (str):
         message_id (str):
-        body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
 
@@ -217,17 +214,18 @@ async def asyncio_detailed(
     message_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
+    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Message]:
-    """  Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
+    """ Correct a message
+
+     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
     worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
     stale when an LLM wrote them).
 
     Args:
         user_id (str):
         message_id (str):
-        body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
 
@@ -258,17 +256,18 @@ async def asyncio(
     message_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
+    body:    PatchedMessageUpdateInRequest  |     PatchedMessageUpdateInRequest  | Unset = UNSET,
 
 ) -> Error | Message | None:
-    """  Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
+    """ Correct a message
+
+     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
     worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
     stale when an LLM wrote them).
 
     Args:
         user_id (str):
         message_id (str):
-        body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
         body (PatchedMessageUpdateInRequest | Unset):
 

@@ -150,7 +150,11 @@ def sync_detailed(
     until: str | Unset = UNSET,
 
 ) -> Response[Error | MessageListOut]:
-    """ 
+    """ List chat messages by time
+
+     A user's messages in time order, filtered by chat, role, kind and an RFC 3339 `since`/`until`
+    window, paged with `page_size` and `next_cursor`.
+
     Args:
         user_id (str):
         chat_id (str | Unset):
@@ -201,7 +205,11 @@ def sync(
     until: str | Unset = UNSET,
 
 ) -> Error | MessageListOut | None:
-    """ 
+    """ List chat messages by time
+
+     A user's messages in time order, filtered by chat, role, kind and an RFC 3339 `since`/`until`
+    window, paged with `page_size` and `next_cursor`.
+
     Args:
         user_id (str):
         chat_id (str | Unset):
@@ -247,7 +255,11 @@ async def asyncio_detailed(
     until: str | Unset = UNSET,
 
 ) -> Response[Error | MessageListOut]:
-    """ 
+    """ List chat messages by time
+
+     A user's messages in time order, filtered by chat, role, kind and an RFC 3339 `since`/`until`
+    window, paged with `page_size` and `next_cursor`.
+
     Args:
         user_id (str):
         chat_id (str | Unset):
@@ -298,7 +310,11 @@ async def asyncio(
     until: str | Unset = UNSET,
 
 ) -> Error | MessageListOut | None:
-    """ 
+    """ List chat messages by time
+
+     A user's messages in time order, filtered by chat, role, kind and an RFC 3339 `since`/`until`
+    window, paged with `page_size` and `next_cursor`.
+
     Args:
         user_id (str):
         chat_id (str | Unset):

@@ -122,7 +122,11 @@ def sync_detailed(
     before: int | Unset = 20,
 
 ) -> Response[Error | NeighborsOut]:
-    """ 
+    """ Read the messages around one message
+
+     Up to `before` messages before and `after` messages after the given one, in its chat, in time order
+    (the message itself included).
+
     Args:
         user_id (str):
         message_id (str):
@@ -161,7 +165,11 @@ def sync(
     before: int | Unset = 20,
 
 ) -> Error | NeighborsOut | None:
-    """ 
+    """ Read the messages around one message
+
+     Up to `before` messages before and `after` messages after the given one, in its chat, in time order
+    (the message itself included).
+
     Args:
         user_id (str):
         message_id (str):
@@ -195,7 +203,11 @@ async def asyncio_detailed(
     before: int | Unset = 20,
 
 ) -> Response[Error | NeighborsOut]:
-    """ 
+    """ Read the messages around one message
+
+     Up to `before` messages before and `after` messages after the given one, in its chat, in time order
+    (the message itself included).
+
     Args:
         user_id (str):
         message_id (str):
@@ -234,7 +246,11 @@ async def asyncio(
     before: int | Unset = 20,
 
 ) -> Error | NeighborsOut | None:
-    """ 
+    """ Read the messages around one message
+
+     Up to `before` messages before and `after` messages after the given one, in its chat, in time order
+    (the message itself included).
+
     Args:
         user_id (str):
         message_id (str):

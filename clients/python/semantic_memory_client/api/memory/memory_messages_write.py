@@ -142,7 +142,15 @@ def sync_detailed(
     body: MessagesWriteInRequest,
 
 ) -> Response[Error | MessagesWriteOut]:
-    """ 
+    """ Write chat messages
+
+     Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role`
+    is user, assistant or system; `chat_id` is any id the client chooses (default `default`);
+    `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
+    idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
+    other content 409. Each message is searchable by keyword at once and by meaning once embedded
+    (`embed_state`).
+
     Args:
         user_id (str):
         body (MessagesWriteInRequest):
@@ -175,7 +183,15 @@ def sync(
     body: MessagesWriteInRequest,
 
 ) -> Error | MessagesWriteOut | None:
-    """ 
+    """ Write chat messages
+
+     Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role`
+    is user, assistant or system; `chat_id` is any id the client chooses (default `default`);
+    `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
+    idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
+    other content 409. Each message is searchable by keyword at once and by meaning once embedded
+    (`embed_state`).
+
     Args:
         user_id (str):
         body (MessagesWriteInRequest):
@@ -203,7 +219,15 @@ async def asyncio_detailed(
     body: MessagesWriteInRequest,
 
 ) -> Response[Error | MessagesWriteOut]:
-    """ 
+    """ Write chat messages
+
+     Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role`
+    is user, assistant or system; `chat_id` is any id the client chooses (default `default`);
+    `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
+    idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
+    other content 409. Each message is searchable by keyword at once and by meaning once embedded
+    (`embed_state`).
+
     Args:
         user_id (str):
         body (MessagesWriteInRequest):
@@ -236,7 +260,15 @@ async def asyncio(
     body: MessagesWriteInRequest,
 
 ) -> Error | MessagesWriteOut | None:
-    """ 
+    """ Write chat messages
+
+     Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role`
+    is user, assistant or system; `chat_id` is any id the client chooses (default `default`);
+    `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
+    idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
+    other content 409. Each message is searchable by keyword at once and by meaning once embedded
+    (`embed_state`).
+
     Args:
         user_id (str):
         body (MessagesWriteInRequest):

@@ -103,7 +103,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a preference
+
+     Delete one preference (audited).
+
     Args:
         user_id (str):
         preference_id (int):
@@ -136,7 +139,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a preference
+
+     Delete one preference (audited).
+
     Args:
         user_id (str):
         preference_id (int):
@@ -164,7 +170,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a preference
+
+     Delete one preference (audited).
+
     Args:
         user_id (str):
         preference_id (int):
@@ -197,7 +206,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a preference
+
+     Delete one preference (audited).
+
     Args:
         user_id (str):
         preference_id (int):

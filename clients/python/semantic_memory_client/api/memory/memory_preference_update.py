@@ -20,7 +20,7 @@ def _get_kwargs(
     user_id: str,
     preference_id: int,
     *,
-    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
+    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -45,11 +45,6 @@ def _get_kwargs(
         if not isinstance(body, Unset):
             _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, PatchedPreferenceUpdateInRequest):
-        if not isinstance(body, Unset):
-            _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -140,15 +135,16 @@ def sync_detailed(
     preference_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
+    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Preference]:
-    """  Correct a preference in force (one it now contradicts is replaced).
+    """ Correct a preference
+
+     Correct a preference in force (one it now contradicts is replaced).
 
     Args:
         user_id (str):
         preference_id (int):
-        body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
 
@@ -179,15 +175,16 @@ def sync(
     preference_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
+    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
 
 ) -> Error | Preference | None:
-    """  Correct a preference in force (one it now contradicts is replaced).
+    """ Correct a preference
+
+     Correct a preference in force (one it now contradicts is replaced).
 
     Args:
         user_id (str):
         preference_id (int):
-        body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
 
@@ -213,15 +210,16 @@ async def asyncio_detailed(
     preference_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
+    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Preference]:
-    """  Correct a preference in force (one it now contradicts is replaced).
+    """ Correct a preference
+
+     Correct a preference in force (one it now contradicts is replaced).
 
     Args:
         user_id (str):
         preference_id (int):
-        body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
 
@@ -252,15 +250,16 @@ async def asyncio(
     preference_id: int,
     *,
     client: AuthenticatedClient,
-    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
+    body:    PatchedPreferenceUpdateInRequest  |     PatchedPreferenceUpdateInRequest  | Unset = UNSET,
 
 ) -> Error | Preference | None:
-    """  Correct a preference in force (one it now contradicts is replaced).
+    """ Correct a preference
+
+     Correct a preference in force (one it now contradicts is replaced).
 
     Args:
         user_id (str):
         preference_id (int):
-        body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
         body (PatchedPreferenceUpdateInRequest | Unset):
 

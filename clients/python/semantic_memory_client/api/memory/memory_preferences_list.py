@@ -116,7 +116,9 @@ def sync_detailed(
     history: bool | Unset = False,
 
 ) -> Response[Error | PreferenceList]:
-    """  The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
+    """ List preferences
+
+     The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
     replaced: `superseded_at`, `superseded_by`).
 
     Args:
@@ -151,7 +153,9 @@ def sync(
     history: bool | Unset = False,
 
 ) -> Error | PreferenceList | None:
-    """  The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
+    """ List preferences
+
+     The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
     replaced: `superseded_at`, `superseded_by`).
 
     Args:
@@ -181,7 +185,9 @@ async def asyncio_detailed(
     history: bool | Unset = False,
 
 ) -> Response[Error | PreferenceList]:
-    """  The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
+    """ List preferences
+
+     The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
     replaced: `superseded_at`, `superseded_by`).
 
     Args:
@@ -216,7 +222,9 @@ async def asyncio(
     history: bool | Unset = False,
 
 ) -> Error | PreferenceList | None:
-    """  The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
+    """ List preferences
+
+     The user's preferences in force (with `history=true`, also the ones later, contradicting preferences
     replaced: `superseded_at`, `superseded_by`).
 
     Args:

@@ -18,7 +18,7 @@ from typing import cast
 def _get_kwargs(
     user_id: str,
     *,
-    body:    PreferenceInRequest  |     PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
+    body:    PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -40,10 +40,6 @@ def _get_kwargs(
     if isinstance(body, PreferenceInRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, PreferenceInRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -140,13 +136,16 @@ def sync_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PreferenceInRequest  |     PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
+    body:    PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Preference]:
-    """ 
+    """ State a preference
+
+     Save a preference in a category (201 when new, 200 when it was already in force). A preference that
+    contradicts one in force replaces it (`superseded_by`).
+
     Args:
         user_id (str):
-        body (PreferenceInRequest):
         body (PreferenceInRequest):
         body (PreferenceInRequest):
 
@@ -175,13 +174,16 @@ def sync(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PreferenceInRequest  |     PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
+    body:    PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
 
 ) -> Error | Preference | None:
-    """ 
+    """ State a preference
+
+     Save a preference in a category (201 when new, 200 when it was already in force). A preference that
+    contradicts one in force replaces it (`superseded_by`).
+
     Args:
         user_id (str):
-        body (PreferenceInRequest):
         body (PreferenceInRequest):
         body (PreferenceInRequest):
 
@@ -205,13 +207,16 @@ async def asyncio_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PreferenceInRequest  |     PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
+    body:    PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
 
 ) -> Response[Error | Preference]:
-    """ 
+    """ State a preference
+
+     Save a preference in a category (201 when new, 200 when it was already in force). A preference that
+    contradicts one in force replaces it (`superseded_by`).
+
     Args:
         user_id (str):
-        body (PreferenceInRequest):
         body (PreferenceInRequest):
         body (PreferenceInRequest):
 
@@ -240,13 +245,16 @@ async def asyncio(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body:    PreferenceInRequest  |     PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
+    body:    PreferenceInRequest  |     PreferenceInRequest  | Unset = UNSET,
 
 ) -> Error | Preference | None:
-    """ 
+    """ State a preference
+
+     Save a preference in a category (201 when new, 200 when it was already in force). A preference that
+    contradicts one in force replaces it (`superseded_by`).
+
     Args:
         user_id (str):
-        body (PreferenceInRequest):
         body (PreferenceInRequest):
         body (PreferenceInRequest):
 

@@ -11,13 +11,14 @@ from ... import errors
 from ...models.error import Error
 from ...models.semantic_search_in_request import SemanticSearchInRequest
 from ...models.semantic_search_out import SemanticSearchOut
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
     *,
-    body: SemanticSearchInRequest,
+    body: SemanticSearchInRequest | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -32,7 +33,9 @@ def _get_kwargs(
         "url": "/v1/messages/semantic_search",
     }
 
-    _kwargs["json"] = body.to_dict()
+    
+    if not isinstance(body, Unset):
+        _kwargs["json"] = body.to_dict()
 
     headers["Content-Type"] = "application/json"
 
@@ -123,13 +126,19 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body: SemanticSearchInRequest,
+    body: SemanticSearchInRequest | Unset = UNSET,
 
 ) -> Response[Error | SemanticSearchOut]:
-    """ 
+    """ Search messages by meaning
+
+     Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
+    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    answer is the lexical matches, `degraded: true`.
+
     Args:
-        body (SemanticSearchInRequest): The request fields of a search that may read a time phrase
-            in its query.
+        body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
+            time phrase in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -154,13 +163,19 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body: SemanticSearchInRequest,
+    body: SemanticSearchInRequest | Unset = UNSET,
 
 ) -> Error | SemanticSearchOut | None:
-    """ 
+    """ Search messages by meaning
+
+     Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
+    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    answer is the lexical matches, `degraded: true`.
+
     Args:
-        body (SemanticSearchInRequest): The request fields of a search that may read a time phrase
-            in its query.
+        body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
+            time phrase in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -180,13 +195,19 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body: SemanticSearchInRequest,
+    body: SemanticSearchInRequest | Unset = UNSET,
 
 ) -> Response[Error | SemanticSearchOut]:
-    """ 
+    """ Search messages by meaning
+
+     Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
+    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    answer is the lexical matches, `degraded: true`.
+
     Args:
-        body (SemanticSearchInRequest): The request fields of a search that may read a time phrase
-            in its query.
+        body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
+            time phrase in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -211,13 +232,19 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body: SemanticSearchInRequest,
+    body: SemanticSearchInRequest | Unset = UNSET,
 
 ) -> Error | SemanticSearchOut | None:
-    """ 
+    """ Search messages by meaning
+
+     Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
+    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    answer is the lexical matches, `degraded: true`.
+
     Args:
-        body (SemanticSearchInRequest): The request fields of a search that may read a time phrase
-            in its query.
+        body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
+            time phrase in its query.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.

@@ -17,7 +17,7 @@ from typing import cast
 
 def _get_kwargs(
     *,
-    body:    BookInRequest  |     BookInRequest  |     BookInRequest  | Unset = UNSET,
+    body:    BookInRequest  |     BookInRequest  | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -39,10 +39,6 @@ def _get_kwargs(
     if isinstance(body, BookInRequest):
         _kwargs["data"] = body.to_dict()
         headers["Content-Type"] = "application/x-www-form-urlencoded"
-    if isinstance(body, BookInRequest):
-        _kwargs["files"] = body.to_multipart()
-
-        headers["Content-Type"] = "multipart/form-data; boundary=+++"
 
     _kwargs["headers"] = headers
     return _kwargs
@@ -124,12 +120,14 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 def sync_detailed(
     *,
     client: AuthenticatedClient,
-    body:    BookInRequest  |     BookInRequest  |     BookInRequest  | Unset = UNSET,
+    body:    BookInRequest  |     BookInRequest  | Unset = UNSET,
 
 ) -> Response[BookOut | Error]:
-    """ 
+    """ Create a book
+
+     Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.
+
     Args:
-        body (BookInRequest):
         body (BookInRequest):
         body (BookInRequest):
 
@@ -156,12 +154,14 @@ def sync_detailed(
 def sync(
     *,
     client: AuthenticatedClient,
-    body:    BookInRequest  |     BookInRequest  |     BookInRequest  | Unset = UNSET,
+    body:    BookInRequest  |     BookInRequest  | Unset = UNSET,
 
 ) -> BookOut | Error | None:
-    """ 
+    """ Create a book
+
+     Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.
+
     Args:
-        body (BookInRequest):
         body (BookInRequest):
         body (BookInRequest):
 
@@ -183,12 +183,14 @@ body=body,
 async def asyncio_detailed(
     *,
     client: AuthenticatedClient,
-    body:    BookInRequest  |     BookInRequest  |     BookInRequest  | Unset = UNSET,
+    body:    BookInRequest  |     BookInRequest  | Unset = UNSET,
 
 ) -> Response[BookOut | Error]:
-    """ 
+    """ Create a book
+
+     Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.
+
     Args:
-        body (BookInRequest):
         body (BookInRequest):
         body (BookInRequest):
 
@@ -215,12 +217,14 @@ async def asyncio_detailed(
 async def asyncio(
     *,
     client: AuthenticatedClient,
-    body:    BookInRequest  |     BookInRequest  |     BookInRequest  | Unset = UNSET,
+    body:    BookInRequest  |     BookInRequest  | Unset = UNSET,
 
 ) -> BookOut | Error | None:
-    """ 
+    """ Create a book
+
+     Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.
+
     Args:
-        body (BookInRequest):
         body (BookInRequest):
         body (BookInRequest):
 

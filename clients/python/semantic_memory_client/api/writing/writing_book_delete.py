@@ -101,7 +101,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a book
+
+     Delete one of your books with its chapters, blocks and chunks.
+
     Args:
         book_id (int):
 
@@ -131,7 +134,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a book
+
+     Delete one of your books with its chapters, blocks and chunks.
+
     Args:
         book_id (int):
 
@@ -156,7 +162,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[Any | Error]:
-    """ 
+    """ Delete a book
+
+     Delete one of your books with its chapters, blocks and chunks.
+
     Args:
         book_id (int):
 
@@ -186,7 +195,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> Any | Error | None:
-    """ 
+    """ Delete a book
+
+     Delete one of your books with its chapters, blocks and chunks.
+
     Args:
         book_id (int):
 

@@ -131,7 +131,11 @@ def sync_detailed(
     body: PatchedWritingAutosaveInRequest | Unset = UNSET,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Autosave edited blocks
+
+     Save the blocks being edited, each by `id` or `position` (its index); chunking waits until the
+    writer pauses (debounced).
+
     Args:
         chapter_id (int):
         body (PatchedWritingAutosaveInRequest | Unset):
@@ -164,7 +168,11 @@ def sync(
     body: PatchedWritingAutosaveInRequest | Unset = UNSET,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Autosave edited blocks
+
+     Save the blocks being edited, each by `id` or `position` (its index); chunking waits until the
+    writer pauses (debounced).
+
     Args:
         chapter_id (int):
         body (PatchedWritingAutosaveInRequest | Unset):
@@ -192,7 +200,11 @@ async def asyncio_detailed(
     body: PatchedWritingAutosaveInRequest | Unset = UNSET,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Autosave edited blocks
+
+     Save the blocks being edited, each by `id` or `position` (its index); chunking waits until the
+    writer pauses (debounced).
+
     Args:
         chapter_id (int):
         body (PatchedWritingAutosaveInRequest | Unset):
@@ -225,7 +237,11 @@ async def asyncio(
     body: PatchedWritingAutosaveInRequest | Unset = UNSET,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Autosave edited blocks
+
+     Save the blocks being edited, each by `id` or `position` (its index); chunking waits until the
+    writer pauses (debounced).
+
     Args:
         chapter_id (int):
         body (PatchedWritingAutosaveInRequest | Unset):

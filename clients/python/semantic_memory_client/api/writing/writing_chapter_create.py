@@ -126,7 +126,11 @@ def sync_detailed(
     body: ChapterInRequest,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Add a chapter
+
+     Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). It is chunked in
+    the background: `chunk_state` pending, then ready (searchable).
+
     Args:
         body (ChapterInRequest):
 
@@ -156,7 +160,11 @@ def sync(
     body: ChapterInRequest,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Add a chapter
+
+     Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). It is chunked in
+    the background: `chunk_state` pending, then ready (searchable).
+
     Args:
         body (ChapterInRequest):
 
@@ -181,7 +189,11 @@ async def asyncio_detailed(
     body: ChapterInRequest,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Add a chapter
+
+     Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). It is chunked in
+    the background: `chunk_state` pending, then ready (searchable).
+
     Args:
         body (ChapterInRequest):
 
@@ -211,7 +223,11 @@ async def asyncio(
     body: ChapterInRequest,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Add a chapter
+
+     Add a chapter of story blocks (paragraphs) to one of your books (`book`: its id). It is chunked in
+    the background: `chunk_state` pending, then ready (searchable).
+
     Args:
         body (ChapterInRequest):
 

@@ -105,7 +105,10 @@ def sync_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Read a chapter
+
+     A chapter with its blocks, version and chunking state.
+
     Args:
         chapter_id (int):
 
@@ -135,7 +138,10 @@ def sync(
     client: AuthenticatedClient,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Read a chapter
+
+     A chapter with its blocks, version and chunking state.
+
     Args:
         chapter_id (int):
 
@@ -160,7 +166,10 @@ async def asyncio_detailed(
     client: AuthenticatedClient,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Read a chapter
+
+     A chapter with its blocks, version and chunking state.
+
     Args:
         chapter_id (int):
 
@@ -190,7 +199,10 @@ async def asyncio(
     client: AuthenticatedClient,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Read a chapter
+
+     A chapter with its blocks, version and chunking state.
+
     Args:
         chapter_id (int):
 

@@ -128,7 +128,11 @@ def sync_detailed(
     body: ChapterSaveRequest,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Save a chapter
+
+     Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks keep their chunks,
+    changed ones are chunked again.
+
     Args:
         chapter_id (int):
         body (ChapterSaveRequest):
@@ -161,7 +165,11 @@ def sync(
     body: ChapterSaveRequest,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Save a chapter
+
+     Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks keep their chunks,
+    changed ones are chunked again.
+
     Args:
         chapter_id (int):
         body (ChapterSaveRequest):
@@ -189,7 +197,11 @@ async def asyncio_detailed(
     body: ChapterSaveRequest,
 
 ) -> Response[ChapterOut | Error]:
-    """ 
+    """ Save a chapter
+
+     Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks keep their chunks,
+    changed ones are chunked again.
+
     Args:
         chapter_id (int):
         body (ChapterSaveRequest):
@@ -222,7 +234,11 @@ async def asyncio(
     body: ChapterSaveRequest,
 
 ) -> ChapterOut | Error | None:
-    """ 
+    """ Save a chapter
+
+     Replace a chapter's blocks (and optionally its title, sequence): unchanged blocks keep their chunks,
+    changed ones are chunked again.
+
     Args:
         chapter_id (int):
         body (ChapterSaveRequest):

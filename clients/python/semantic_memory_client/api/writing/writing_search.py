@@ -126,7 +126,12 @@ def sync_detailed(
     body: WritingSearchInRequest,
 
 ) -> Response[Error | WritingSearchOut]:
-    """ 
+    """ Search your books
+
+     Search small children by meaning, return a window of their parent around the best one (`text`).
+    Narrow with `book` or `chapters` (ids); `order`: relevance or reading order. Degraded (full text)
+    when the query cannot be embedded in time.
+
     Args:
         body (WritingSearchInRequest):
 
@@ -156,7 +161,12 @@ def sync(
     body: WritingSearchInRequest,
 
 ) -> Error | WritingSearchOut | None:
-    """ 
+    """ Search your books
+
+     Search small children by meaning, return a window of their parent around the best one (`text`).
+    Narrow with `book` or `chapters` (ids); `order`: relevance or reading order. Degraded (full text)
+    when the query cannot be embedded in time.
+
     Args:
         body (WritingSearchInRequest):
 
@@ -181,7 +191,12 @@ async def asyncio_detailed(
     body: WritingSearchInRequest,
 
 ) -> Response[Error | WritingSearchOut]:
-    """ 
+    """ Search your books
+
+     Search small children by meaning, return a window of their parent around the best one (`text`).
+    Narrow with `book` or `chapters` (ids); `order`: relevance or reading order. Degraded (full text)
+    when the query cannot be embedded in time.
+
     Args:
         body (WritingSearchInRequest):
 
@@ -211,7 +226,12 @@ async def asyncio(
     body: WritingSearchInRequest,
 
 ) -> Error | WritingSearchOut | None:
-    """ 
+    """ Search your books
+
+     Search small children by meaning, return a window of their parent around the best one (`text`).
+    Narrow with `book` or `chapters` (ids); `order`: relevance or reading order. Degraded (full text)
+    when the query cannot be embedded in time.
+
     Args:
         body (WritingSearchInRequest):
 

@@ -9,46 +9,38 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.webhook_created import WebhookCreated
-from ...models.webhook_in_request import WebhookInRequest
+from ...models.user_delete_out import UserDeleteOut
 from typing import cast
 
 
 
 def _get_kwargs(
     user_id: str,
-    *,
-    body: WebhookInRequest,
 
 ) -> dict[str, Any]:
-    headers: dict[str, Any] = {}
-
+    
 
     
 
     
 
     _kwargs: dict[str, Any] = {
-        "method": "post",
-        "url": "/v1/users/{user_id}/webhooks".format(user_id=quote(str(user_id), safe=""),),
+        "method": "delete",
+        "url": "/v1/users/{user_id}".format(user_id=quote(str(user_id), safe=""),),
     }
 
-    _kwargs["json"] = body.to_dict()
 
-    headers["Content-Type"] = "application/json"
-
-    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookCreated | None:
-    if response.status_code == 201:
-        response_201 = WebhookCreated.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | UserDeleteOut | None:
+    if response.status_code == 200:
+        response_200 = UserDeleteOut.from_dict(response.json())
 
 
 
-        return response_201
+        return response_200
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -78,20 +70,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
-    if response.status_code == 413:
-        response_413 = Error.from_dict(response.json())
-
-
-
-        return response_413
-
-    if response.status_code == 415:
-        response_415 = Error.from_dict(response.json())
-
-
-
-        return response_415
-
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -112,7 +90,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookCreated]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | UserDeleteOut]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -125,29 +103,28 @@ def sync_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body: WebhookInRequest,
 
-) -> Response[Error | WebhookCreated]:
-    """  Register a webhook: every new event of the user (of every user, for a staff client with all_users)
-    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
-    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
+) -> Response[Error | UserDeleteOut]:
+    """ Erase a user's data
+
+     Erase everything the service holds about the user in every app (messages, books and their chunks,
+    activities, preferences, agent events, webhooks, ...) and answer the count per kind. Irreversible; a
+    normal token may erase only itself.
 
     Args:
         user_id (str):
-        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookCreated]
+        Response[Error | UserDeleteOut]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-body=body,
 
     )
 
@@ -161,30 +138,29 @@ def sync(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body: WebhookInRequest,
 
-) -> Error | WebhookCreated | None:
-    """  Register a webhook: every new event of the user (of every user, for a staff client with all_users)
-    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
-    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
+) -> Error | UserDeleteOut | None:
+    """ Erase a user's data
+
+     Erase everything the service holds about the user in every app (messages, books and their chunks,
+    activities, preferences, agent events, webhooks, ...) and answer the count per kind. Irreversible; a
+    normal token may erase only itself.
 
     Args:
         user_id (str):
-        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookCreated
+        Error | UserDeleteOut
      """
 
 
     return sync_detailed(
         user_id=user_id,
 client=client,
-body=body,
 
     ).parsed
 
@@ -192,29 +168,28 @@ async def asyncio_detailed(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body: WebhookInRequest,
 
-) -> Response[Error | WebhookCreated]:
-    """  Register a webhook: every new event of the user (of every user, for a staff client with all_users)
-    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
-    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
+) -> Response[Error | UserDeleteOut]:
+    """ Erase a user's data
+
+     Erase everything the service holds about the user in every app (messages, books and their chunks,
+    activities, preferences, agent events, webhooks, ...) and answer the count per kind. Irreversible; a
+    normal token may erase only itself.
 
     Args:
         user_id (str):
-        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookCreated]
+        Response[Error | UserDeleteOut]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-body=body,
 
     )
 
@@ -228,29 +203,28 @@ async def asyncio(
     user_id: str,
     *,
     client: AuthenticatedClient,
-    body: WebhookInRequest,
 
-) -> Error | WebhookCreated | None:
-    """  Register a webhook: every new event of the user (of every user, for a staff client with all_users)
-    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
-    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
+) -> Error | UserDeleteOut | None:
+    """ Erase a user's data
+
+     Erase everything the service holds about the user in every app (messages, books and their chunks,
+    activities, preferences, agent events, webhooks, ...) and answer the count per kind. Irreversible; a
+    normal token may erase only itself.
 
     Args:
         user_id (str):
-        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookCreated
+        Error | UserDeleteOut
      """
 
 
     return (await asyncio_detailed(
         user_id=user_id,
 client=client,
-body=body,
 
     )).parsed

@@ -15,7 +15,6 @@ from typing import cast
 
 def _get_kwargs(
     user_id: str,
-    webhook_id: int,
 
 ) -> dict[str, Any]:
     
@@ -25,8 +24,8 @@ def _get_kwargs(
     
 
     _kwargs: dict[str, Any] = {
-        "method": "delete",
-        "url": "/v1/users/{user_id}/webhooks/{webhook_id}".format(user_id=quote(str(user_id), safe=""),webhook_id=quote(str(webhook_id), safe=""),),
+        "method": "get",
+        "url": "/v1/users/{user_id}/export".format(user_id=quote(str(user_id), safe=""),),
     }
 
 
@@ -34,11 +33,7 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | Error | None:
-    if response.status_code == 204:
-        response_204 = cast(Any, None)
-        return response_204
-
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | None:
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
 
@@ -87,7 +82,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -98,29 +93,28 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | Error]:
-    """  Delete a webhook and its delivery log.
+) -> Response[Error]:
+    """ Export a user's data
+
+     Export a user's data as JSON Lines (manifest, rows, end).
 
     Args:
         user_id (str):
-        webhook_id (int):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Error]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-webhook_id=webhook_id,
 
     )
 
@@ -132,58 +126,56 @@ webhook_id=webhook_id,
 
 def sync(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
 
-) -> Any | Error | None:
-    """  Delete a webhook and its delivery log.
+) -> Error | None:
+    """ Export a user's data
+
+     Export a user's data as JSON Lines (manifest, rows, end).
 
     Args:
         user_id (str):
-        webhook_id (int):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Error
      """
 
 
     return sync_detailed(
         user_id=user_id,
-webhook_id=webhook_id,
 client=client,
 
     ).parsed
 
 async def asyncio_detailed(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
 
-) -> Response[Any | Error]:
-    """  Delete a webhook and its delivery log.
+) -> Response[Error]:
+    """ Export a user's data
+
+     Export a user's data as JSON Lines (manifest, rows, end).
 
     Args:
         user_id (str):
-        webhook_id (int):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | Error]
+        Response[Error]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-webhook_id=webhook_id,
 
     )
 
@@ -195,29 +187,28 @@ webhook_id=webhook_id,
 
 async def asyncio(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
 
-) -> Any | Error | None:
-    """  Delete a webhook and its delivery log.
+) -> Error | None:
+    """ Export a user's data
+
+     Export a user's data as JSON Lines (manifest, rows, end).
 
     Args:
         user_id (str):
-        webhook_id (int):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | Error
+        Error
      """
 
 
     return (await asyncio_detailed(
         user_id=user_id,
-webhook_id=webhook_id,
 client=client,
 
     )).parsed

@@ -8,25 +8,38 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.chapter_list_out import ChapterListOut
 from ...models.error import Error
-from ...models.webhook_list import WebhookList
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
-    user_id: str,
+    book_id: int,
+    *,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/v1/users/{user_id}/webhooks".format(user_id=quote(str(user_id), safe=""),),
+        "url": "/api/books/{book_id}/chapters/".format(book_id=quote(str(book_id), safe=""),),
+        "params": params,
     }
 
 
@@ -34,9 +47,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookList | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> ChapterListOut | Error | None:
     if response.status_code == 200:
-        response_200 = WebhookList.from_dict(response.json())
+        response_200 = ChapterListOut.from_dict(response.json())
 
 
 
@@ -90,7 +103,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookList]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[ChapterListOut | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,27 +113,37 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    user_id: str,
+    book_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Response[Error | WebhookList]:
-    """  The user's webhooks (secrets are shown only at creation).
+) -> Response[ChapterListOut | Error]:
+    """ List the chapters of one of your books
+
+     Chapter summaries in reading order (`sequence`), without their text: `GET /api/chapters/{id}/`
+    returns a chapter's blocks. Another user's book is NOT_FOUND. Paged like every list: `?limit=`
+    (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        book_id (int):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookList]
+        Response[ChapterListOut | Error]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        book_id=book_id,
+limit=limit,
+offset=offset,
 
     )
 
@@ -131,53 +154,73 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 def sync(
-    user_id: str,
+    book_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Error | WebhookList | None:
-    """  The user's webhooks (secrets are shown only at creation).
+) -> ChapterListOut | Error | None:
+    """ List the chapters of one of your books
+
+     Chapter summaries in reading order (`sequence`), without their text: `GET /api/chapters/{id}/`
+    returns a chapter's blocks. Another user's book is NOT_FOUND. Paged like every list: `?limit=`
+    (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        book_id (int):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookList
+        ChapterListOut | Error
      """
 
 
     return sync_detailed(
-        user_id=user_id,
+        book_id=book_id,
 client=client,
+limit=limit,
+offset=offset,
 
     ).parsed
 
 async def asyncio_detailed(
-    user_id: str,
+    book_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Response[Error | WebhookList]:
-    """  The user's webhooks (secrets are shown only at creation).
+) -> Response[ChapterListOut | Error]:
+    """ List the chapters of one of your books
+
+     Chapter summaries in reading order (`sequence`), without their text: `GET /api/chapters/{id}/`
+    returns a chapter's blocks. Another user's book is NOT_FOUND. Paged like every list: `?limit=`
+    (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        book_id (int):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | WebhookList]
+        Response[ChapterListOut | Error]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        book_id=book_id,
+limit=limit,
+offset=offset,
 
     )
 
@@ -188,27 +231,37 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 async def asyncio(
-    user_id: str,
+    book_id: int,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Error | WebhookList | None:
-    """  The user's webhooks (secrets are shown only at creation).
+) -> ChapterListOut | Error | None:
+    """ List the chapters of one of your books
+
+     Chapter summaries in reading order (`sequence`), without their text: `GET /api/chapters/{id}/`
+    returns a chapter's blocks. Another user's book is NOT_FOUND. Paged like every list: `?limit=`
+    (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        book_id (int):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | WebhookList
+        ChapterListOut | Error
      """
 
 
     return (await asyncio_detailed(
-        user_id=user_id,
+        book_id=book_id,
 client=client,
+limit=limit,
+offset=offset,
 
     )).parsed

@@ -8,24 +8,37 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
+from ...models.book_list_out import BookListOut
 from ...models.error import Error
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
-    user_id: str,
+    *,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["limit"] = limit
+
+    params["offset"] = offset
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
-        "url": "/v1/users/{user_id}/export".format(user_id=quote(str(user_id), safe=""),),
+        "url": "/api/books/",
+        "params": params,
     }
 
 
@@ -33,7 +46,14 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> BookListOut | Error | None:
+    if response.status_code == 200:
+        response_200 = BookListOut.from_dict(response.json())
+
+
+
+        return response_200
+
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
 
@@ -55,13 +75,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_403
 
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-
-
-        return response_404
-
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -82,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[BookListOut | Error]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -92,27 +105,34 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Response[Error]:
-    """  Export a user's data as JSON Lines (manifest, rows, end).
+) -> Response[BookListOut | Error]:
+    """ List your books
+
+     Your books by id, each with its chapter count and how many chapters are chunked (`ready`:
+    searchable), `pending`, `running` or `failed`. A staff token lists every user's books. Paged like
+    every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[BookListOut | Error]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        limit=limit,
+offset=offset,
 
     )
 
@@ -123,53 +143,67 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 def sync(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Error | None:
-    """  Export a user's data as JSON Lines (manifest, rows, end).
+) -> BookListOut | Error | None:
+    """ List your books
+
+     Your books by id, each with its chapter count and how many chapters are chunked (`ready`:
+    searchable), `pending`, `running` or `failed`. A staff token lists every user's books. Paged like
+    every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        BookListOut | Error
      """
 
 
     return sync_detailed(
-        user_id=user_id,
-client=client,
+        client=client,
+limit=limit,
+offset=offset,
 
     ).parsed
 
 async def asyncio_detailed(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Response[Error]:
-    """  Export a user's data as JSON Lines (manifest, rows, end).
+) -> Response[BookListOut | Error]:
+    """ List your books
+
+     Your books by id, each with its chapter count and how many chapters are chunked (`ready`:
+    searchable), `pending`, `running` or `failed`. A staff token lists every user's books. Paged like
+    every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error]
+        Response[BookListOut | Error]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        limit=limit,
+offset=offset,
 
     )
 
@@ -180,27 +214,34 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 async def asyncio(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    limit: int | Unset = 50,
+    offset: int | Unset = 0,
 
-) -> Error | None:
-    """  Export a user's data as JSON Lines (manifest, rows, end).
+) -> BookListOut | Error | None:
+    """ List your books
+
+     Your books by id, each with its chapter count and how many chapters are chunked (`ready`:
+    searchable), `pending`, `running` or `failed`. A staff token lists every user's books. Paged like
+    every list: `?limit=` (1-200, default 50) and `?offset=`; `count` is the total.
 
     Args:
-        user_id (str):
+        limit (int | Unset):  Default: 50.
+        offset (int | Unset):  Default: 0.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error
+        BookListOut | Error
      """
 
 
     return (await asyncio_detailed(
-        user_id=user_id,
-client=client,
+        client=client,
+limit=limit,
+offset=offset,
 
     )).parsed

@@ -8,40 +8,47 @@ from ...client import AuthenticatedClient, Client
 from ...types import Response, UNSET
 from ... import errors
 
-from ...models.delivery_list import DeliveryList
 from ...models.error import Error
+from ...models.webhook_created import WebhookCreated
+from ...models.webhook_in_request import WebhookInRequest
 from typing import cast
 
 
 
 def _get_kwargs(
     user_id: str,
-    webhook_id: int,
+    *,
+    body: WebhookInRequest,
 
 ) -> dict[str, Any]:
-    
+    headers: dict[str, Any] = {}
+
 
     
 
     
 
     _kwargs: dict[str, Any] = {
-        "method": "get",
-        "url": "/v1/users/{user_id}/webhooks/{webhook_id}/deliveries".format(user_id=quote(str(user_id), safe=""),webhook_id=quote(str(webhook_id), safe=""),),
+        "method": "post",
+        "url": "/v1/users/{user_id}/webhooks".format(user_id=quote(str(user_id), safe=""),),
     }
 
+    _kwargs["json"] = body.to_dict()
 
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
     return _kwargs
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DeliveryList | Error | None:
-    if response.status_code == 200:
-        response_200 = DeliveryList.from_dict(response.json())
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | WebhookCreated | None:
+    if response.status_code == 201:
+        response_201 = WebhookCreated.from_dict(response.json())
 
 
 
-        return response_200
+        return response_201
 
     if response.status_code == 400:
         response_400 = Error.from_dict(response.json())
@@ -71,6 +78,20 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_404
 
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -91,7 +112,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DeliveryList | Error]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | WebhookCreated]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -102,29 +123,33 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 def sync_detailed(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
+    body: WebhookInRequest,
 
-) -> Response[DeliveryList | Error]:
-    """  The newest 100 deliveries of a webhook: state, attempts, last error.
+) -> Response[Error | WebhookCreated]:
+    """ Register a webhook
+
+     Register a webhook: every new event of the user (of every user, for a staff client with all_users)
+    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
+    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
 
     Args:
         user_id (str):
-        webhook_id (int):
+        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Error]
+        Response[Error | WebhookCreated]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-webhook_id=webhook_id,
+body=body,
 
     )
 
@@ -136,58 +161,66 @@ webhook_id=webhook_id,
 
 def sync(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
+    body: WebhookInRequest,
 
-) -> DeliveryList | Error | None:
-    """  The newest 100 deliveries of a webhook: state, attempts, last error.
+) -> Error | WebhookCreated | None:
+    """ Register a webhook
+
+     Register a webhook: every new event of the user (of every user, for a staff client with all_users)
+    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
+    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
 
     Args:
         user_id (str):
-        webhook_id (int):
+        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Error
+        Error | WebhookCreated
      """
 
 
     return sync_detailed(
         user_id=user_id,
-webhook_id=webhook_id,
 client=client,
+body=body,
 
     ).parsed
 
 async def asyncio_detailed(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
+    body: WebhookInRequest,
 
-) -> Response[DeliveryList | Error]:
-    """  The newest 100 deliveries of a webhook: state, attempts, last error.
+) -> Response[Error | WebhookCreated]:
+    """ Register a webhook
+
+     Register a webhook: every new event of the user (of every user, for a staff client with all_users)
+    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
+    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
 
     Args:
         user_id (str):
-        webhook_id (int):
+        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DeliveryList | Error]
+        Response[Error | WebhookCreated]
      """
 
 
     kwargs = _get_kwargs(
         user_id=user_id,
-webhook_id=webhook_id,
+body=body,
 
     )
 
@@ -199,29 +232,33 @@ webhook_id=webhook_id,
 
 async def asyncio(
     user_id: str,
-    webhook_id: int,
     *,
     client: AuthenticatedClient,
+    body: WebhookInRequest,
 
-) -> DeliveryList | Error | None:
-    """  The newest 100 deliveries of a webhook: state, attempts, last error.
+) -> Error | WebhookCreated | None:
+    """ Register a webhook
+
+     Register a webhook: every new event of the user (of every user, for a staff client with all_users)
+    is POSTed to it as JSON, signed with HMAC-SHA256 in X-Memory-Signature, retried with backoff; the
+    delivery log is in the admin and at GET .../webhooks/{id}/deliveries.
 
     Args:
         user_id (str):
-        webhook_id (int):
+        body (WebhookInRequest):
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DeliveryList | Error
+        Error | WebhookCreated
      """
 
 
     return (await asyncio_detailed(
         user_id=user_id,
-webhook_id=webhook_id,
 client=client,
+body=body,
 
     )).parsed

@@ -9,24 +9,36 @@ from ...types import Response, UNSET
 from ... import errors
 
 from ...models.error import Error
-from ...models.user_delete_out import UserDeleteOut
+from ...models.feedback_list import FeedbackList
+from ...types import UNSET, Unset
 from typing import cast
 
 
 
 def _get_kwargs(
-    user_id: str,
+    *,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = 50,
 
 ) -> dict[str, Any]:
     
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["cursor"] = cursor
+
+    params["page_size"] = page_size
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
-        "method": "delete",
-        "url": "/v1/users/{user_id}".format(user_id=quote(str(user_id), safe=""),),
+        "method": "get",
+        "url": "/api/feedback/",
+        "params": params,
     }
 
 
@@ -34,9 +46,9 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | UserDeleteOut | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | FeedbackList | None:
     if response.status_code == 200:
-        response_200 = UserDeleteOut.from_dict(response.json())
+        response_200 = FeedbackList.from_dict(response.json())
 
 
 
@@ -63,13 +75,6 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
         return response_403
 
-    if response.status_code == 404:
-        response_404 = Error.from_dict(response.json())
-
-
-
-        return response_404
-
     if response.status_code == 429:
         response_429 = Error.from_dict(response.json())
 
@@ -90,7 +95,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | UserDeleteOut]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | FeedbackList]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -100,26 +105,33 @@ def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Res
 
 
 def sync_detailed(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = 50,
 
-) -> Response[Error | UserDeleteOut]:
-    """ 
+) -> Response[Error | FeedbackList]:
+    """ List your ratings
+
+     The caller's own ratings, newest first, each naming what was rated; page with `cursor` (the previous
+    page's `next_cursor`).
+
     Args:
-        user_id (str):
+        cursor (str | Unset):
+        page_size (int | Unset):  Default: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | UserDeleteOut]
+        Response[Error | FeedbackList]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        cursor=cursor,
+page_size=page_size,
 
     )
 
@@ -130,51 +142,65 @@ def sync_detailed(
     return _build_response(client=client, response=response)
 
 def sync(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = 50,
 
-) -> Error | UserDeleteOut | None:
-    """ 
+) -> Error | FeedbackList | None:
+    """ List your ratings
+
+     The caller's own ratings, newest first, each naming what was rated; page with `cursor` (the previous
+    page's `next_cursor`).
+
     Args:
-        user_id (str):
+        cursor (str | Unset):
+        page_size (int | Unset):  Default: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | UserDeleteOut
+        Error | FeedbackList
      """
 
 
     return sync_detailed(
-        user_id=user_id,
-client=client,
+        client=client,
+cursor=cursor,
+page_size=page_size,
 
     ).parsed
 
 async def asyncio_detailed(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = 50,
 
-) -> Response[Error | UserDeleteOut]:
-    """ 
+) -> Response[Error | FeedbackList]:
+    """ List your ratings
+
+     The caller's own ratings, newest first, each naming what was rated; page with `cursor` (the previous
+    page's `next_cursor`).
+
     Args:
-        user_id (str):
+        cursor (str | Unset):
+        page_size (int | Unset):  Default: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Error | UserDeleteOut]
+        Response[Error | FeedbackList]
      """
 
 
     kwargs = _get_kwargs(
-        user_id=user_id,
+        cursor=cursor,
+page_size=page_size,
 
     )
 
@@ -185,26 +211,33 @@ async def asyncio_detailed(
     return _build_response(client=client, response=response)
 
 async def asyncio(
-    user_id: str,
     *,
     client: AuthenticatedClient,
+    cursor: str | Unset = UNSET,
+    page_size: int | Unset = 50,
 
-) -> Error | UserDeleteOut | None:
-    """ 
+) -> Error | FeedbackList | None:
+    """ List your ratings
+
+     The caller's own ratings, newest first, each naming what was rated; page with `cursor` (the previous
+    page's `next_cursor`).
+
     Args:
-        user_id (str):
+        cursor (str | Unset):
+        page_size (int | Unset):  Default: 50.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Error | UserDeleteOut
+        Error | FeedbackList
      """
 
 
     return (await asyncio_detailed(
-        user_id=user_id,
-client=client,
+        client=client,
+cursor=cursor,
+page_size=page_size,
 
     )).parsed

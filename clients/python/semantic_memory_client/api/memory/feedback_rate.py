@@ -1,0 +1,270 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.error import Error
+from ...models.feedback_item import FeedbackItem
+from ...models.feedback_rate_in_request import FeedbackRateInRequest
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body:    FeedbackRateInRequest  |     FeedbackRateInRequest  | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/api/feedback/",
+    }
+
+    if isinstance(body, FeedbackRateInRequest):
+        _kwargs["json"] = body.to_dict()
+
+        headers["Content-Type"] = "application/json"
+    if isinstance(body, FeedbackRateInRequest):
+        _kwargs["data"] = body.to_dict()
+        headers["Content-Type"] = "application/x-www-form-urlencoded"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Error | FeedbackItem | None:
+    if response.status_code == 200:
+        response_200 = FeedbackItem.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = FeedbackItem.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+
+
+        return response_404
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Error | FeedbackItem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient,
+    body:    FeedbackRateInRequest  |     FeedbackRateInRequest  | Unset = UNSET,
+
+) -> Response[Error | FeedbackItem]:
+    """ Rate what a chat reply recommended or said
+
+     Rate an activity or a message (the `items` of a chat reply) -1 or +1, with an optional comment. A -1
+    on an activity keeps it out of the user's next searches and recommendations; a +1 makes activities
+    of its type and vibe rank higher. Rating the same target again replaces the rating (200); a new
+    rating answers 201.
+
+    Args:
+        body (FeedbackRateInRequest):
+        body (FeedbackRateInRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | FeedbackItem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient,
+    body:    FeedbackRateInRequest  |     FeedbackRateInRequest  | Unset = UNSET,
+
+) -> Error | FeedbackItem | None:
+    """ Rate what a chat reply recommended or said
+
+     Rate an activity or a message (the `items` of a chat reply) -1 or +1, with an optional comment. A -1
+    on an activity keeps it out of the user's next searches and recommendations; a +1 makes activities
+    of its type and vibe rank higher. Rating the same target again replaces the rating (200); a new
+    rating answers 201.
+
+    Args:
+        body (FeedbackRateInRequest):
+        body (FeedbackRateInRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | FeedbackItem
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient,
+    body:    FeedbackRateInRequest  |     FeedbackRateInRequest  | Unset = UNSET,
+
+) -> Response[Error | FeedbackItem]:
+    """ Rate what a chat reply recommended or said
+
+     Rate an activity or a message (the `items` of a chat reply) -1 or +1, with an optional comment. A -1
+    on an activity keeps it out of the user's next searches and recommendations; a +1 makes activities
+    of its type and vibe rank higher. Rating the same target again replaces the rating (200); a new
+    rating answers 201.
+
+    Args:
+        body (FeedbackRateInRequest):
+        body (FeedbackRateInRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | FeedbackItem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient,
+    body:    FeedbackRateInRequest  |     FeedbackRateInRequest  | Unset = UNSET,
+
+) -> Error | FeedbackItem | None:
+    """ Rate what a chat reply recommended or said
+
+     Rate an activity or a message (the `items` of a chat reply) -1 or +1, with an optional comment. A -1
+    on an activity keeps it out of the user's next searches and recommendations; a +1 makes activities
+    of its type and vibe rank higher. Rating the same target again replaces the rating (200); a new
+    rating answers 201.
+
+    Args:
+        body (FeedbackRateInRequest):
+        body (FeedbackRateInRequest):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | FeedbackItem
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed
