@@ -20,10 +20,23 @@ REPORT = ROOT / "docs" / "BENCHMARKS.md"
 DEFAULT_DATASETS = ROOT.parent / "shared" / "datasets"
 
 
+def use_development_secret_key() -> None:
+    """Give the production settings the development machine's key file (as ``make run`` does)
+    unless a key is configured: a benchmark runs with DEBUG off, which requires one."""
+    if os.environ.get("DJANGO_SECRET_KEY") or os.environ.get("DJANGO_SECRET_KEY_FILE"):
+        return
+    from config.secret_key import ensure_secret_key_file
+
+    path = ROOT / ".runtime" / "secret_key"
+    ensure_secret_key_file(path)
+    os.environ["DJANGO_SECRET_KEY_FILE"] = str(path)
+
+
 def setup_django(settings_module: str = "config.settings", *, migrate: bool = False) -> None:
     """Make the project importable and configure Django; optionally migrate its database."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
+    use_development_secret_key()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
     import django
 
