@@ -6,12 +6,13 @@ from django.db.models import Q
 
 from activities.models import Activity, ActivityStatus
 from config.errors import InvalidArgument, NotFound
+from memory.identity import acts_for_any_user
 
 
 def activities_visible_to(user):
-    """Return the activities a user may see: all but other users' drafts (staff: all)."""
+    """Return the activities a user may see: all but other users' drafts (all: act for any)."""
     qs = Activity.objects.defer("embedding", "search_text")
-    if user.is_staff:
+    if acts_for_any_user(user):
         return qs
     return qs.filter(~Q(status=ActivityStatus.DRAFT) | Q(creator=user))
 

@@ -9,6 +9,10 @@ from config import fields
 from config.inputs import INT_MAX
 from rag.embeddings import DEGRADED_REASONS
 
+# What a client may ask for; the participant count and every other status are the server's.
+CLIENT_CREATE_STATUSES = [ActivityStatus.DRAFT, ActivityStatus.ACTIVE]
+CLIENT_UPDATE_STATUSES = [ActivityStatus.ACTIVE, ActivityStatus.CANCELLED]
+
 
 class ActivityLocationSerializer(fields.ClosedSerializer):
     lat = fields.FloatField(min_value=-90, max_value=90)
@@ -27,8 +31,13 @@ class ActivityCreateInputSerializer(fields.ClosedSerializer):
     location = ActivityLocationSerializer()
     location_name = fields.StrictCharField(max_length=200, allow_blank=True, default="")
     max_participants = fields.IntegerField(min_value=1, max_value=100000)
-    current_participants = fields.IntegerField(min_value=0, default=0)
-    status = serializers.ChoiceField(choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE)
+    # current_participants is counted by the server (joins and leaves), never sent: a client
+    # sending it gets 400. A new activity is published or a draft, never cancelled or finished.
+    status = serializers.ChoiceField(
+        choices=CLIENT_CREATE_STATUSES,
+        default=ActivityStatus.ACTIVE,
+        help_text="`draft` (only you see it) or `active` (published).",
+    )
 
 
 class ActivityUpdateInputSerializer(fields.ClosedSerializer):
@@ -43,8 +52,12 @@ class ActivityUpdateInputSerializer(fields.ClosedSerializer):
     location = ActivityLocationSerializer(required=False)
     location_name = fields.StrictCharField(max_length=200, allow_blank=True, required=False)
     max_participants = fields.IntegerField(min_value=1, max_value=100000, required=False)
-    current_participants = fields.IntegerField(min_value=0, required=False)
-    status = serializers.ChoiceField(choices=ActivityStatus.choices, required=False)
+    status = serializers.ChoiceField(
+        choices=CLIENT_UPDATE_STATUSES,
+        required=False,
+        help_text="`active` publishes a draft, `cancelled` cancels a draft or an active "
+        "activity; no other change of status is allowed.",
+    )
 
 
 def flatten_location(data: dict) -> dict:

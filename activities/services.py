@@ -12,6 +12,7 @@ from activities.personalize import MIN_POSITIVES
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from memory.identity import acts_for_any_user
 
 MAX_INTEREST_VECTORS = 3
 MAX_PREFERENCE_ITEMS = 5
@@ -71,6 +72,16 @@ def _validate(activity: Activity) -> None:
         raise InvalidArgument(f"Unknown status {activity.status!r}.")
 
 
+# The status changes a creator may make: publish a draft, cancel a draft or an active activity.
+# Anything else (reviving a cancelled or finished activity, hiding an active one as a draft,
+# declaring it finished) is the server's.
+STATUS_CHANGES = {
+    (ActivityStatus.DRAFT, ActivityStatus.ACTIVE),
+    (ActivityStatus.DRAFT, ActivityStatus.CANCELLED),
+    (ActivityStatus.ACTIVE, ActivityStatus.CANCELLED),
+}
+
+
 def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
     """Create an activity; its embedding is made asynchronously after the commit."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
@@ -92,7 +103,7 @@ def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
 
 
 def can_edit(user, activity: Activity) -> bool:
-    return bool(user and (user.is_staff or activity.creator_id == user.pk))
+    return bool(user and (activity.creator_id == user.pk or acts_for_any_user(user)))
 
 
 def activity_update(*, activity: Activity, user, **changes) -> Activity:
@@ -103,6 +114,11 @@ def activity_update(*, activity: Activity, user, **changes) -> Activity:
     if unknown:
         raise InvalidArgument(f"Unknown fields: {', '.join(sorted(unknown))}.")
     changed = [k for k, v in changes.items() if getattr(activity, k) != v]
+    if "status" in changed and (activity.status, changes["status"]) not in STATUS_CHANGES:
+        raise InvalidArgument(
+            f"An activity cannot go from {activity.status} to {changes['status']}.",
+            details={"field": "status"},
+        )
     for key in changed:
         setattr(activity, key, changes[key])
     if set(changed) & set(VIBE_SOURCE_FIELDS):

@@ -111,4 +111,5 @@ def declaration() -> UserData:
             ),
         ),
         texts=_texts,
+        tasks={"activities.tasks.activity_index": Activity},
     )

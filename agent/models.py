@@ -86,6 +86,9 @@ class AgentSession(models.Model):
     draft_activity_id = models.BigIntegerField(null=True, blank=True)
     lat = models.FloatField(null=True, blank=True)
     lng = models.FloatField(null=True, blank=True)
+    # A state-changing tool call the model proposed, waiting for the user's "确认" next turn:
+    # {"name", "arguments", "proposed_at"} (agent/chat.py); any other answer drops it.
+    pending_action = models.JSONField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

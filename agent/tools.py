@@ -21,6 +21,7 @@ from django.utils.dateparse import parse_datetime
 
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
+from memory.identity import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 
@@ -162,7 +163,7 @@ def _own_activity(user, activity_id):
     from activities.selectors import activity_get_visible
 
     activity = activity_get_visible(user=user, activity_id=int(activity_id))
-    if activity.creator_id != user.pk and not user.is_staff:
+    if activity.creator_id != user.pk and not acts_for_any_user(user):
         raise NotFound("Activity not found.")
     return activity
 

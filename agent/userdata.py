@@ -20,8 +20,6 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the agent's declaration of a user's data."""
-    from django.db.models import Q
-
     from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
 
     return UserData(
@@ -30,12 +28,25 @@ def declaration() -> UserData:
             Kind(
                 "webhook_deliveries",
                 WebhookDelivery,
-                lambda user: WebhookDelivery.objects.filter(
-                    Q(webhook__owner=user) | Q(event__user=user)
-                ),
-                description="deliveries to the user's webhooks, and of the user's events",
+                lambda user: WebhookDelivery.objects.filter(webhook__owner=user),
+                description="deliveries to the user's webhooks",
             ),
-            Kind("webhooks", Webhook, lambda user: Webhook.objects.filter(owner=user)),
+            Kind(
+                "webhooks",
+                Webhook,
+                lambda user: Webhook.objects.filter(owner=user),
+                left_out=("secret",),
+            ),
+            Kind(
+                "others_deliveries",
+                WebhookDelivery,
+                lambda user: WebhookDelivery.objects.filter(event__user=user).exclude(
+                    webhook__owner=user
+                ),
+                erased_with="agent_events",
+                description="deliveries of the user's events to a service's all-users webhook "
+                "(that webhook's log: erased with the events, not exported)",
+            ),
             Kind("agent_events", SystemEvent, lambda user: SystemEvent.objects.filter(user=user)),
             Kind(
                 "partner_intents",
@@ -49,4 +60,8 @@ def declaration() -> UserData:
             ),
         ),
         texts=_texts,
+        tasks={
+            "agent.tasks.event_fanout": SystemEvent,
+            "agent.tasks.webhook_deliveries_send": WebhookDelivery,
+        },
     )

@@ -35,6 +35,7 @@ from django.utils import timezone
 from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
+from memory.identity import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 
@@ -69,12 +70,13 @@ def event_body(event: SystemEvent) -> dict:
 
 
 def webhook_create(*, owner, url: str, kinds: list[str], all_users: bool = False) -> Webhook:
-    """Register a webhook for ``owner``'s events (all users' for staff with ``all_users``)."""
-    check_url(url)
-    if all_users and not owner.is_staff:
+    """Register a webhook for ``owner``'s events (``all_users``: everyone's, service only)."""
+    if all_users and not acts_for_any_user(owner):
         raise InvalidArgument(
-            "all_users is for staff clients only.", details={"field": "all_users"}
+            "all_users is for clients that act for any user only.",
+            details={"field": "all_users"},
         )
+    check_url(url)
     with transaction.atomic():
         if Webhook.objects.select_for_update().filter(owner=owner).count() >= (
             MAX_WEBHOOKS_PER_OWNER
@@ -135,10 +137,17 @@ def webhook_delete(*, owner, webhook_id: int) -> None:
 
 def webhooks_for(event: SystemEvent):
     """Return the active webhooks that receive ``event``."""
-    hooks = Webhook.objects.filter(active=True).filter(
-        Q(owner_id=event.user_id) | Q(all_users=True, owner__is_staff=True)
+    hooks = (
+        Webhook.objects.filter(active=True)
+        .filter(Q(owner_id=event.user_id) | Q(all_users=True))
+        .select_related("owner")
     )
-    return [h for h in hooks if h.wants(event.kind)]
+    # An all-users webhook receives others' events only while its owner may act for any user.
+    return [
+        h
+        for h in hooks
+        if h.wants(event.kind) and (h.owner_id == event.user_id or acts_for_any_user(h.owner))
+    ]
 
 
 def deliveries_create(*, event: SystemEvent) -> list[int]:

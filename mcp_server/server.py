@@ -34,6 +34,7 @@ from starlette.routing import Route
 from config.errors import UNAUTHENTICATED, error_body
 from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
+from memory.identity import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 NAME = "semantic-memory"
@@ -52,7 +53,7 @@ class ApiTokenVerifier:
             token=token,
             client_id=user.get_username(),
             subject=str(user.pk),
-            scopes=["staff"] if user.is_staff else [],
+            scopes=["act_for_any_user"] if acts_for_any_user(user) else [],
         )
 
 

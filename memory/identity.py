@@ -2,8 +2,11 @@
 
 ``user_id`` is the user's external identifier (the username). A normal user may act only as
 itself: naming anybody else answers NOT_FOUND, exactly as for a user that does not exist, so
-the answer reveals nothing. A staff (service) token may act for any user; for writes an unknown
-``user_id`` creates that user (with an unusable password), for reads it is NOT_FOUND.
+the answer reveals nothing. A login holding the ``memory.act_for_any_user`` permission (the
+service token ``manage.py issue_token NAME --staff`` makes) may act for any user; for writes an
+unknown ``user_id`` creates that user (with an unusable password), for reads it is NOT_FOUND.
+Staff without the permission (an admin's session) may view the admin, not act for others: naming
+another user answers PERMISSION_DENIED.
 """
 
 from __future__ import annotations
@@ -11,9 +14,15 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
-from config.errors import InvalidArgument, NotFound
+from config.errors import InvalidArgument, NotFound, PermissionDenied
 
 MAX_USER_ID_LENGTH = 150
+ACT_FOR_ANY_USER = "memory.act_for_any_user"
+
+
+def acts_for_any_user(user) -> bool:
+    """Return whether ``user`` may read and change any user's data (not only its own)."""
+    return bool(user and user.is_active and user.has_perm(ACT_FOR_ANY_USER))
 
 
 def _not_found() -> NotFound:
@@ -37,7 +46,11 @@ def resolve_user(request_user, user_id, *, create: bool = False):
     user_id = model.normalize_username(user_id)
     if request_user.get_username() == user_id:
         return request_user
-    if not request_user.is_staff:
+    if not acts_for_any_user(request_user):
+        if request_user.is_staff:
+            raise PermissionDenied(
+                "Acting for another user needs the act_for_any_user permission, not only staff."
+            )
         raise _not_found()
     found = model._default_manager.filter(**{model.USERNAME_FIELD: user_id}).first()
     if found is not None:

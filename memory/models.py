@@ -80,6 +80,11 @@ class ChatMessage(Embedded):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        # Acting for other users (read, write, export, erase anybody's data) is this permission,
+        # not ``is_staff``: viewing the admin does not make a login a cross-tenant token.
+        permissions = [
+            ("act_for_any_user", "Can read, write, export and erase any user's data"),
+        ]
         constraints = [
             models.UniqueConstraint(fields=["user", "message_id"], name="memory_msg_user_mid")
         ]

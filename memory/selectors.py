@@ -14,6 +14,7 @@ from django.db.models import Q
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
+from memory.identity import acts_for_any_user
 from memory.models import (
     ChatMessage,
     ContextEntry,
@@ -255,9 +256,9 @@ def messages_recall(
 
 
 def context_for(*, user, context_id: int, lock: bool = False) -> SharedContext:
-    """Return a shared context its owner (or staff) may read; NOT_FOUND for anybody else."""
+    """Return a shared context its owner (or who acts for any user) may read; else NOT_FOUND."""
     qs = SharedContext.objects.filter(pk=context_id)
-    if not user.is_staff:
+    if not acts_for_any_user(user):
         qs = qs.filter(owner=user)
     if lock:
         qs = qs.select_for_update()

@@ -259,8 +259,9 @@ def user_erase(*, user) -> dict[str, int]:
     The apps' declarations in ``rag.userdata`` say what that is (memory's messages, summaries,
     preferences, feedback and contexts; activities; writing's books; the agent's events...),
     and the rows of rag's shared embedding cache whose content hash matches one of the user's
-    texts go too (``embedding_cache`` in the counts). The account itself is kept, so the token
-    that asked can still read the (empty) result; deleting the account is the auth system's job.
+    texts go too (``embedding_cache`` in the counts); the admin's log entries about the user's
+    rows are scrubbed, the django-q rows of tasks naming them deleted, and last the account
+    itself with its API token and sessions (``rag.userdata.user_data_erase``).
     """
     from rag.userdata import user_data_erase
 

@@ -82,4 +82,5 @@ def declaration() -> UserData:
             ),
         ),
         texts=_texts,
+        tasks={"memory.tasks.messages_embed": ChatMessage, "memory.tasks.chat_summarize": None},
     )

@@ -81,7 +81,8 @@ EXPORT_DESCRIPTION = (
     "webhooks), as JSON Lines (send `Accept: application/x-ndjson` or `*/*`): first a "
     "`manifest` line whose `counts` are exactly the erasure report's, then one `row` line per "
     "row, then an `end` line with the rows written per kind (a stream without it was cut). "
-    "Vectors are left out. A normal user exports only itself; a staff token names any user."
+    "Vectors and webhook secrets are left out. A normal user exports only itself; a service "
+    "token (the act_for_any_user permission) names any user."
 )
 
 

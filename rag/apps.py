@@ -33,10 +33,11 @@ def _keep_framework_user_data():
 
     keep(
         "authtoken.Token",
-        "The account is kept (deleting it is the auth system's job) and so is its token: the "
-        "caller can read back the empty result.",
+        "Not a declared kind: erasure deletes it with the account, last (the foreign key "
+        "cascades).",
     )
     keep(
         "admin.LogEntry",
-        "The admin's audit trail of staff actions; its user is the staff member who acted.",
+        "The admin's audit trail of staff actions: erasure scrubs the entries about the user's "
+        "rows (object text, change message) and those the user made go with the account.",
     )

@@ -13,7 +13,8 @@ The stream, one JSON object per line:
    counted only: its rows are the other kind's rows).
 2. ``{"type": "row", "kind": <name>, "model": <app.Model>, "data": {...}}`` per row: every
    concrete column, relations as ids, times in RFC 3339; vector columns are left out (they
-   are derived from the texts and re-made on import) and named in the manifest.
+   are derived from the texts and re-made on import), and so are the columns a kind declares
+   ``left_out`` (credentials such as a webhook's secret); the manifest names both.
 3. ``{"type": "end", "rows": {kind: n, ...}}``: the rows written per kind, so a client can
    tell a complete export from a cut connection.
 
@@ -98,7 +99,7 @@ def user_data_export(*, user) -> Iterator[dict]:
                     "count": counts[k.name],
                     "description": k.description
                     or (f"part of {k.erased_with}" if k.erased_with else ""),
-                    "left_out_columns": vector_columns(k.model),
+                    "left_out_columns": vector_columns(k.model) + list(k.left_out),
                 }
                 for k in declared
             ]
@@ -122,6 +123,9 @@ def user_data_export(*, user) -> Iterator[dict]:
             label = kind.model._meta.label
             for obj in kind.rows(user).order_by("pk").iterator(chunk_size=CHUNK_SIZE):
                 n += 1
-                yield {"type": "row", "kind": kind.name, "model": label, "data": row_data(obj)}
+                data = row_data(obj)
+                for column in kind.left_out:
+                    data.pop(column, None)
+                yield {"type": "row", "kind": kind.name, "model": label, "data": data}
             written[kind.name] = n
         yield {"type": "end", "rows": written}

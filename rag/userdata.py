@@ -38,6 +38,17 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
 
 CACHE_KIND = "embedding_cache"
+# Beyond the apps' kinds, erasure removes: the admin's log entries about the user's rows (or
+# made by the user), the django-q rows of tasks naming the user's rows, and the account itself
+# with its API token and sessions.
+ADMIN_LOG_KIND = "admin_log_entries"
+TASKS_KIND = "task_rows"
+ACCOUNT_KIND = "account"
+EXTRA_KINDS = (ADMIN_LOG_KIND, TASKS_KIND, ACCOUNT_KIND)
+# After the erasure, the cached vectors of the user's texts are forgotten once more when every
+# task that was running during it has ended (its worker timeout) plus this margin: an embedding
+# task that read a row before the erasure may store its vector in the cache after it.
+LATE_CACHE_MARGIN_SECONDS = 60
 
 # A plain column that stores a user's id without a foreign key (user_id, owner, author_id...).
 USER_COLUMN = re.compile(r"^(user|owner|author|creator|created_by|account)(_?id)?$")
@@ -64,6 +75,9 @@ class Kind:
     erase: Callable[[Any], object] | None = None
     erased_with: str = ""
     description: str = ""
+    # Columns an export leaves out although they are the user's rows (a webhook's signing
+    # secret: a credential, not data about the user).
+    left_out: tuple[str, ...] = ()
 
     def count_for(self, user) -> int:
         """Return how much of this kind the user has (rows, unless ``count`` says otherwise)."""
@@ -86,6 +100,10 @@ class UserData:
     app_label: str
     kinds: tuple[Kind, ...]
     texts: Callable[[Any], Iterable[str]] | None = None
+    # The app's background tasks whose first argument is an id (or a list of ids) of a model:
+    # ``{"memory.tasks.messages_embed": ChatMessage}``; ``None`` for the user model. Erasure
+    # deletes the django-q rows (queued, scheduled, finished) of those naming the user's rows.
+    tasks: dict[str, type[models.Model] | None] | None = None
 
 
 _registry: dict[str, UserData] = {}
@@ -136,8 +154,8 @@ def kinds() -> list[Kind]:
 
 
 def report_keys() -> list[str]:
-    """Return the keys of an erasure report: every declared kind, then ``embedding_cache``."""
-    return [k.name for k in kinds()] + [CACHE_KIND]
+    """Return the keys of an erasure report: every declared kind, then what erasure adds."""
+    return [k.name for k in kinds()] + [CACHE_KIND, *EXTRA_KINDS]
 
 
 def user_texts(user) -> Iterable[str]:
@@ -151,24 +169,199 @@ def user_data_count(*, user) -> dict[str, int]:
 
     counts = {kind.name: kind.count_for(user) for kind in kinds()}
     counts[CACHE_KIND] = embedding_cache_count(texts=user_texts(user))
+    counts[ADMIN_LOG_KIND] = admin_log_entries(user).count()
+    counts[TASKS_KIND] = sum(len(ids) for ids in task_rows(user).values())
+    counts[ACCOUNT_KIND] = 1
     return counts
 
 
 def user_data_erase(*, user) -> dict[str, int]:
-    """Erase everything every app declared about the user, in one transaction; return counts.
+    """Erase everything held about the user, the account too, in one transaction; return counts.
 
     The counts are taken before anything is deleted (a cascade cannot move rows between kinds);
-    the cached vectors of the user's texts go first, while their texts can still be read. The
-    account itself is not a declared kind: deleting it is the auth system's job.
+    the cached vectors of the user's texts go first, while their texts can still be read, and
+    are forgotten once more after every task running now has ended (``forget_late_cache_rows``).
+    The admin's log entries about the user's rows are scrubbed (the text of the object and the
+    change message; who did what, when, stays) and those the user made go with the account; the
+    django-q rows of tasks naming the user's rows are deleted; then the account, which takes its
+    API token with it, and its sessions.
     """
     from rag.embeddings import embedding_cache_forget
 
     with transaction.atomic():
         counts = {kind.name: kind.count_for(user) for kind in kinds()}
+        hashes = _hashes_of(user_texts(user))
         counts[CACHE_KIND] = embedding_cache_forget(texts=user_texts(user))
+        log = admin_log_entries(user)
+        counts[ADMIN_LOG_KIND] = log.count()
+        tasks = task_rows(user)
+        counts[TASKS_KIND] = sum(len(ids) for ids in tasks.values())
+        counts[ACCOUNT_KIND] = 1
+        log.exclude(user=user).update(object_repr=ERASED, change_message="")
         for kind in kinds():
             kind.erase_for(user)
+        for model, ids in tasks.items():
+            model.objects.filter(pk__in=ids).delete()
+        _delete_sessions(user)
+        user.delete()  # cascades to its token and the log entries it made
+        if hashes:
+            _schedule_late_forget(hashes)
     return counts
+
+
+ERASED = "(erased)"
+
+
+def _hashes_of(texts) -> list[str]:
+    from rag.embeddings import content_hash
+
+    return sorted({content_hash(text) for text in texts if text})
+
+
+def forget_late_cache_rows(hashes: list[str]) -> int:
+    """Delete cached vectors of erased texts that a task running during the erasure stored."""
+    from rag.models import EmbeddingCache
+
+    return EmbeddingCache.objects.filter(content_hash__in=hashes).delete()[0]
+
+
+def _schedule_late_forget(hashes: list[str]) -> None:
+    from datetime import timedelta
+
+    from django.conf import settings
+    from django.utils import timezone
+    from django_q.models import Schedule
+
+    from rag.queues import BULK
+
+    longest = max(
+        [settings.Q_CLUSTER.get("timeout") or 0]
+        + [c.get("timeout") or 0 for c in settings.Q_CLUSTER.get("ALT_CLUSTERS", {}).values()]
+    )
+    Schedule.objects.create(
+        name=f"rag.erasure_late_forget:{hashes[0][:16]}:{len(hashes)}",
+        func="rag.userdata.forget_late_cache_rows",
+        args=repr((hashes,)),
+        cluster=BULK,
+        schedule_type=Schedule.ONCE,
+        repeats=-1,  # deleted after it runs
+        next_run=timezone.now() + timedelta(seconds=longest + LATE_CACHE_MARGIN_SECONDS),
+    )
+
+
+def _delete_sessions(user) -> None:
+    """Delete the database sessions logged in as the user (the session table has no user column)."""
+    from django.conf import settings
+
+    if "django.contrib.sessions" not in settings.INSTALLED_APPS:
+        return
+    from django.contrib.sessions.models import Session
+
+    pk = str(user.pk)
+    doomed = [
+        s.pk
+        for s in Session.objects.filter(expire_date__gt=_now()).iterator()
+        if s.get_decoded().get("_auth_user_id") == pk
+    ]
+    Session.objects.filter(pk__in=doomed).delete()
+
+
+def _now():
+    from django.utils import timezone
+
+    return timezone.now()
+
+
+def admin_log_entries(user) -> models.QuerySet:
+    """Return the admin's log entries made by the user or about one of the user's rows."""
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.contenttypes.models import ContentType
+    from django.db.models import CharField
+    from django.db.models.functions import Cast
+
+    user_model = get_user_model()
+    condition = models.Q(user=user) | models.Q(
+        content_type=ContentType.objects.get_for_model(user_model), object_id=str(user.pk)
+    )
+    token_model = _token_model()
+    if token_model is not None:
+        keys = token_model.objects.filter(user=user).values("pk")
+        for m in _with_proxies(token_model):
+            ct = ContentType.objects.get_for_model(m, for_concrete_model=False)
+            condition |= models.Q(content_type=ct, object_id__in=keys)
+    for kind in kinds():
+        ids = kind.rows(user).order_by().annotate(_log_pk=Cast("pk", CharField())).values("_log_pk")
+        for m in _with_proxies(kind.model):
+            ct = ContentType.objects.get_for_model(m, for_concrete_model=False)
+            condition |= models.Q(content_type=ct, object_id__in=ids)
+    return LogEntry.objects.filter(condition)
+
+
+def _token_model():
+    if not apps.is_installed("rest_framework.authtoken"):
+        return None
+    from rest_framework.authtoken.models import Token
+
+    return Token
+
+
+def _with_proxies(model) -> list[type[models.Model]]:
+    """Return ``model`` and its proxies (the admin logs a proxy's own content type)."""
+    return [model] + [
+        m for m in apps.get_models() if m._meta.proxy and m._meta.concrete_model is model
+    ]
+
+
+def _task_ids(args) -> set[int]:
+    first = args[0] if args else None
+    if isinstance(first, int):
+        return {first}
+    if isinstance(first, list | tuple):
+        return {i for i in first if isinstance(i, int)}
+    return set()
+
+
+def _concerns(user, model, ids: set[int]) -> bool:
+    if not ids:
+        return False
+    if model is None:
+        return user.pk in ids
+    return any(k.rows(user).filter(pk__in=ids).exists() for k in kinds() if k.model is model)
+
+
+def task_rows(user) -> dict[type[models.Model], list]:
+    """Return ``{django-q model: [pk, ...]}``: the queued, scheduled and finished task rows
+    whose first argument names one of the user's rows (their payloads carry those ids)."""
+    import ast
+
+    from django_q.models import OrmQ, Schedule, Task
+
+    declared = {}
+    for d in declarations():
+        declared.update(d.tasks or {})
+    if not declared:
+        return {}
+    found: dict[type[models.Model], list] = {}
+    rows = Task.objects.filter(func__in=list(declared)).only("pk", "func", "args")
+    for row in rows.iterator():
+        if _concerns(user, declared[row.func], _task_ids(row.args or ())):
+            found.setdefault(Task, []).append(row.pk)
+    for row in OrmQ.objects.only("pk", "payload").iterator():
+        try:
+            task = row.task
+        except Exception:  # noqa: BLE001 - a payload signed with another key: not ours to read
+            continue
+        func = task.get("func")
+        if func in declared and _concerns(user, declared[func], _task_ids(task.get("args"))):
+            found.setdefault(OrmQ, []).append(row.pk)
+    for row in Schedule.objects.filter(func__in=list(declared)).only("pk", "func", "args"):
+        try:
+            args = ast.literal_eval(row.args) if row.args else ()
+        except (ValueError, SyntaxError):
+            continue
+        if _concerns(user, declared[row.func], _task_ids(args)):
+            found.setdefault(Schedule, []).append(row.pk)
+    return found
 
 
 # --- finding the models that hold a user's data ---------------------------------------------

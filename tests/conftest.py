@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -56,12 +57,22 @@ def _fresh_embedding_breaker():
 
 @pytest.fixture
 def make_user(db):
-    """Return a factory that creates a user (optionally staff) with an API token."""
+    """Return a factory that creates a user (optionally staff) with an API token.
 
-    def factory(username: str = "alice", *, staff: bool = False):
+    A staff user is a service user unless ``act_for_any_user=False``: it holds the
+    ``memory.act_for_any_user`` permission, as ``manage.py issue_token NAME --staff`` grants.
+    """
+
+    def factory(username: str = "alice", *, staff: bool = False, act_for_any_user=None):
         user = get_user_model().objects.create_user(
             username=username, password="pw-" + username, is_staff=staff
         )
+        if staff if act_for_any_user is None else act_for_any_user:
+            user.user_permissions.add(
+                Permission.objects.get(
+                    codename="act_for_any_user", content_type__app_label="memory"
+                )
+            )
         Token.objects.create(user=user)
         return user
 
@@ -82,7 +93,7 @@ def other_user(make_user):
 
 @pytest.fixture
 def staff_user(make_user):
-    """A staff (service) user with a token."""
+    """A staff (service) user with a token, allowed to act for any user."""
     return make_user("service", staff=True)
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery
 
 from config.errors import InvalidArgument, NotFound
+from memory.identity import acts_for_any_user
 from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.replicas import read_snapshot
@@ -159,7 +160,7 @@ def _lexical(children_qs, query: str, parent_ids: list[int]) -> dict[int, float]
 def _scope(user, book, chapters):
     children = ChildChunk.objects.all()
     parents = ParentChunk.objects.all()
-    if not user.is_staff:
+    if not acts_for_any_user(user):
         children = children.filter(book__owner=user)
         parents = parents.filter(chapter__book__owner=user)
     if book is not None:
@@ -170,7 +171,7 @@ def _scope(user, book, chapters):
         if not isinstance(chapters, list) or not all(isinstance(c, int) for c in chapters):
             raise InvalidArgument("chapters must be a list of ids.")
         visible = Chapter.objects.filter(pk__in=chapters)
-        if not user.is_staff:
+        if not acts_for_any_user(user):
             visible = visible.filter(book__owner=user)
         if book is not None:
             visible = visible.filter(book_id=book)

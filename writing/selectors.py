@@ -1,4 +1,7 @@
-"""Reads of the writing app. Another user's book or chapter is NOT_FOUND unless staff."""
+"""Reads of the writing app. Another user's book or chapter is NOT_FOUND (unless acting for any).
+
+Acting for any user is the ``memory.act_for_any_user`` permission (``memory.identity``).
+"""
 
 from __future__ import annotations
 
@@ -6,6 +9,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce, Length
 
 from config.errors import NotFound
+from memory.identity import acts_for_any_user
 from writing.models import Book, Chapter, ChildChunk, ChunkState, ParentChunk
 
 CHUNK_STATES = tuple(state.value for state in ChunkState)
@@ -13,7 +17,7 @@ CHUNK_STATES = tuple(state.value for state in ChunkState)
 
 def books_visible(user):
     qs = Book.objects.all()
-    return qs if user.is_staff else qs.filter(owner=user)
+    return qs if acts_for_any_user(user) else qs.filter(owner=user)
 
 
 def book_get(*, user, book_id) -> Book:
@@ -67,7 +71,7 @@ def chapter_summaries(*, book):
 
 def chapter_get(*, user, chapter_id, for_update: bool = False) -> Chapter:
     qs = Chapter.objects.select_related("book")
-    if not user.is_staff:
+    if not acts_for_any_user(user):
         qs = qs.filter(book__owner=user)
     if for_update:
         qs = qs.select_for_update(of=("self",))

@@ -66,4 +66,5 @@ def declaration() -> UserData:
             Kind("books", Book, lambda user: Book.objects.filter(owner=user)),
         ),
         texts=_texts,
+        tasks={"writing.tasks.chapter_chunk": Chapter},
     )

@@ -17,6 +17,7 @@ MARKERS = {"fuzz-alice": "amaryllis7341", "fuzz-bob": "bergamot5520", "fuzz-staf
 def main() -> None:
     """Create the users, their tokens and events; print them as JSON."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Permission
     from rest_framework.authtoken.models import Token
 
     from agent.models import SystemEvent
@@ -24,6 +25,8 @@ def main() -> None:
     out = {}
     for username, staff in USERS.items():
         user, _ = get_user_model().objects.get_or_create(username=username, is_staff=staff)
+        if staff:  # a service user, as ``issue_token --staff`` makes
+            user.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
         token, _ = Token.objects.get_or_create(user=user)
         if not staff:
             SystemEvent.objects.get_or_create(

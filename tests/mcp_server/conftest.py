@@ -41,6 +41,8 @@ User = get_user_model()
 alice = User.objects.get(username="alice")
 bob = User.objects.get(username="bob")
 svc, _ = User.objects.get_or_create(username="svc", defaults={"is_staff": True})
+from django.contrib.auth.models import Permission
+svc.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
 print("svc", Token.objects.get_or_create(user=svc)[0].key)
 services.messages_write(user=alice, items=[
     {"message_id": "a1", "ts": "2026-01-05T10:00:00+08:00", "role": "user",

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from rest_framework.test import APIClient
+
 from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
 from tests.memory.memory_helpers import ts
 
 
 def test_delete_user_removes_everything(
-    api_client, other_client, user, other_user, write, chat, live_settings
+    api_client, other_client, user, other_user, write, chat, live_settings, make_user
 ):
     from rag.userdata import report_keys
 
@@ -82,7 +84,13 @@ def test_delete_user_removes_everything(
                 ContextEntry: {"context__owner": user},
             }.get(model, {"user": user})
         ).exists()
-    # No endpoint returns any of it; the other user's data is untouched.
+    # The account went too, and the token that asked with it.
+    assert deleted["account"] == 1
+    assert not type(user).objects.filter(pk=user.pk).exists()
+    assert api_client.delete(f"/v1/users/{u}").status_code == 401
+    # A new account of the same name finds none of it; the other user's data is untouched.
+    api_client = APIClient()
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {make_user(u).auth_token.key}")
     assert api_client.get(f"/v1/users/{u}/messages").json()["items"] == []
     for path in ("lexical_search", "semantic_search", "hybrid_search"):
         for kind in ("message", "summary"):
@@ -98,8 +106,6 @@ def test_delete_user_removes_everything(
     assert gone.status_code == 404 and gone.json()["error"]["code"] == "NOT_FOUND"
     assert api_client.get(f"/v1/users/{u}/messages/a1/neighbors").status_code == 404
     assert ChatMessage.objects.filter(user=other_user).count() == 1
-    again = api_client.delete(f"/v1/users/{u}").json()["deleted"]
-    assert again["messages"] == 0
 
 
 def test_preferences_and_feedback(api_client, user, chat):

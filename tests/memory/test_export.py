@@ -35,6 +35,7 @@ def test_export_is_complete_and_its_counts_match_the_erasure_report(
     other_client,
     user,
     other_user,
+    staff_client,
     django_capture_on_commit_callbacks,
 ):
     from agent.triggers import run_daily_digest
@@ -43,6 +44,9 @@ def test_export_is_complete_and_its_counts_match_the_erasure_report(
     mine = fill(api_client, user, "a")
     join_and_like(api_client, theirs)
     join_and_like(other_client, mine)
+    # A service's all-users webhook: its deliveries of the user's events are not the user's.
+    hook = {"url": "http://127.0.0.1:9/all", "all_users": True}
+    assert staff_client.post("/v1/users/service/webhooks", hook, format="json").status_code == 201
     with django_capture_on_commit_callbacks(execute=True):  # webhook deliveries follow
         run_daily_digest(timezone.now())
 
@@ -63,6 +67,13 @@ def test_export_is_complete_and_its_counts_match_the_erasure_report(
             continue
         assert len(by_kind.get(kind.name, [])) == manifest["counts"][kind.name], kind.name
         assert end["rows"][kind.name] == manifest["counts"][kind.name], kind.name
+    # Credentials and other users' rows stay out: no webhook secret, no delivery to a webhook
+    # the user does not own.
+    assert by_kind["webhooks"] and all("secret" not in d for d in by_kind["webhooks"])
+    hooks = {d["id"] for d in by_kind["webhooks"]}
+    assert all(d["webhook_id"] in hooks for d in by_kind["webhook_deliveries"])
+    webhooks = next(k for k in manifest["kinds"] if k["name"] == "webhooks")
+    assert "secret" in webhooks["left_out_columns"]
     assert {d["content"] for d in by_kind["messages"]} >= {"我周末想去苏州看园林。"}
     assert all(d["user_id"] == user.pk for d in by_kind["messages"])
     assert all("embedding" not in d for d in by_kind["messages"])  # vectors left out

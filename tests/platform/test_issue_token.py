@@ -54,3 +54,14 @@ def test_issued_key_authenticates_an_api_call():
     response = client.get("/api/testapp/whoami")
     assert response.status_code == 200
     assert response.json()["username"] == "carol"
+
+
+def test_issue_token_staff_flag_lets_the_user_act_for_any_user(user):
+    issue_token(user.username, "--staff")
+    user = get_user_model().objects.get(pk=user.pk)  # a fresh permission cache
+    assert user.has_perm("memory.act_for_any_user")
+
+
+def test_issue_token_without_staff_grants_no_permission():
+    issue_token("carol")
+    assert not get_user_model().objects.get(username="carol").has_perm("memory.act_for_any_user")

@@ -6,7 +6,7 @@ import io
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 pytestmark = pytest.mark.django_db
 
@@ -53,3 +53,11 @@ def test_username_defaults_to_the_setting(settings):
     settings.STAFF_PASSWORD = "chief-password-3"
     run()
     assert get_user_model().objects.filter(username="chief", is_staff=True).exists()
+
+
+@pytest.mark.parametrize("weak", ["short-1", "123456789012345", "password1234", "boss-boss-boss"])
+def test_a_weak_staff_password_is_refused_and_creates_nobody(settings, weak):
+    settings.STAFF_PASSWORD = weak
+    with pytest.raises(CommandError, match="STAFF_PASSWORD is too weak"):
+        run(username="boss-boss-boss")
+    assert not get_user_model().objects.filter(username="boss-boss-boss").exists()

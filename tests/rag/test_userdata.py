@@ -135,8 +135,8 @@ def test_a_user_without_data_gets_every_declared_kind_as_zero(user):
     counts = user_data_erase(user=user)
 
     assert list(counts) == report_keys()
-    assert report_keys()[-1] == CACHE_KIND
-    assert set(counts.values()) == {0}
+    assert report_keys()[-4:] == [CACHE_KIND, "admin_log_entries", "task_rows", "account"]
+    assert {k: n for k, n in counts.items() if n} == {"account": 1}
 
 
 @pytest.mark.django_db

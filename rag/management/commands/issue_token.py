@@ -1,4 +1,5 @@
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from rest_framework.authtoken.models import Token
 
@@ -8,7 +9,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("username")
-        parser.add_argument("--staff", action="store_true", help="Make the user staff.")
+        parser.add_argument(
+            "--staff",
+            action="store_true",
+            help="Make it a service user: staff, and allowed to act for any user "
+            "(the memory.act_for_any_user permission).",
+        )
 
     def handle(self, *args, username, staff, **options):
         User = get_user_model()
@@ -18,7 +24,14 @@ class Command(BaseCommand):
         if staff and not user.is_staff:
             user.is_staff = True
         user.save()
+        if staff:
+            user.user_permissions.add(
+                Permission.objects.get(
+                    codename="act_for_any_user", content_type__app_label="memory"
+                )
+            )
         token, _ = Token.objects.get_or_create(user=user)
         verb = "Created" if created else "Found"
-        self.stderr.write(f"{verb} user {username!r}{' (staff)' if user.is_staff else ''}.")
+        role = " (staff, acts for any user)" if staff else (" (staff)" if user.is_staff else "")
+        self.stderr.write(f"{verb} user {username!r}{role}.")
         self.stdout.write(token.key)
