@@ -157,8 +157,11 @@ def test_a_bulk_chapter_follow_up_stays_on_bulk(make_chapter, blocks, monkeypatc
         assert _chunk_schedule(chapter).cluster == BULK
 
 
-def test_an_autosave_debounce_schedule_is_interactive(make_chapter, blocks, settings):
-    settings.WRITING_DEBOUNCE_WORKER_WAIT = 0
+def test_an_autosave_debounced_task_is_interactive(make_chapter, blocks):
+    from django_q.models import OrmQ
+
     chapter = make_chapter(blocks)
-    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=timezone.now())
-    assert _chunk_schedule(chapter).cluster == INTERACTIVE
+    due = timezone.now() + timedelta(seconds=3)
+    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=due)
+    [row] = OrmQ.objects.all()
+    assert row.key == INTERACTIVE and row.task["cluster"] == INTERACTIVE and row.lock == due
