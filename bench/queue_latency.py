@@ -16,6 +16,12 @@ per queue, the real schedules, default live settings, nothing changed) on its ow
    running throughout. One message
    written and found before the import warms the web process and a worker up (model loaded).
 
+``--typers N`` (N chapters, each autosaved by its own client every ``--type-interval``
+seconds while the messages are written) replaces the import: several writers typing at once
+must never hold the interactive workers. It also reports how long after the typing stops the
+chapters' last edits are chunked (``debounce_seconds`` plus the chunking). This scenario only
+prints (``docs/BENCHMARKS.md`` is written by the import scenario).
+
 ``--project DIR`` measures another checkout of the project with the same client (e.g. the
 code before the queues were split: ``git archive <commit> | tar -x -C DIR``); use another
 ``--db-name`` for it, its migrations differ. Target: p95 <= 5 s over 20 writes.
@@ -107,6 +113,79 @@ def time_until_searchable(api: Api, text: str, message_id: str, limit: float) ->
     return out
 
 
+def chapters_chunked(url: str, chapter_ids: list[int]) -> bool:
+    """Return whether every chapter's latest version is chunked (read from the database)."""
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM writing_chapter WHERE id = ANY(%s) AND chunk_state = 'ready' "
+            "AND chunked_version >= version",
+            [chapter_ids],
+        ).fetchone()
+    return row[0] == len(chapter_ids)
+
+
+class Typers:
+    """N writers, each autosaving its own chapter every ``interval`` seconds until stopped."""
+
+    def __init__(self, api: Api, chapter_ids: list[int], interval: float):
+        self.api, self.chapter_ids, self.interval = api, chapter_ids, interval
+        self.stop = threading.Event()
+        self.saves: list[float] = []
+        self.errors: list[str] = []
+        self.threads = [
+            threading.Thread(target=self._type, args=(pk,), daemon=True) for pk in chapter_ids
+        ]
+
+    def _type(self, chapter_id: int) -> None:
+        n = 0
+        while not self.stop.is_set():
+            n += 1
+            text = f"悟空又改了一遍这段话，第{n}稿：他驾着筋斗云，一去十万八千里。"
+            body = {"blocks": [{"position": 0, "content": text}]}
+            status, payload, seconds = self.api.call(
+                "PATCH", f"/api/chapters/{chapter_id}/autosave", body
+            )
+            if status == 200:
+                self.saves.append(seconds)
+            else:
+                self.errors.append(f"{status} {str(payload)[:120]}")
+            self.stop.wait(self.interval)
+
+    def start(self) -> None:
+        for t in self.threads:
+            t.start()
+
+    def join(self) -> None:
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=30)
+
+
+def typers_scenario(args, api: Api, url: str, run: str, chapters) -> dict:
+    """Create ``args.typers`` chapters, chunk them, then type in all of them at once."""
+    status, book, _ = api.post("/api/books/", {"title": f"打字 {run}"})
+    if status != 201:
+        raise SystemExit(f"book create failed: {status} {book}")
+    ids = []
+    for seq, (title, paragraphs) in enumerate(chapters[: args.typers], start=1):
+        body = {"book": book["id"], "title": title, "sequence": seq}
+        body["blocks"] = [{"content": p} for p in paragraphs[:8]]
+        status, payload, _ = api.post("/api/chapters/", body)
+        if status != 201:
+            raise SystemExit(f"chapter create failed: {status} {payload}")
+        ids.append(payload["id"])
+    deadline = time.perf_counter() + args.limit
+    while not chapters_chunked(url, ids) and time.perf_counter() < deadline:
+        time.sleep(0.5)
+    print(f"{len(ids)} chapters created and chunked; typing every {args.type_interval:g}s")
+    typers = Typers(api, ids, args.type_interval)
+    typers.start()
+    time.sleep(args.type_interval * 3)  # the typing is under way before the first message
+    return {"typers": typers, "ids": ids}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
@@ -118,6 +197,8 @@ def main() -> None:
     parser.add_argument("--chapters", type=int, default=100)
     parser.add_argument("--limit", type=float, default=300.0, help="give up on a message after")
     parser.add_argument("--no-report", action="store_true", help="print only")
+    parser.add_argument("--typers", type=int, default=0, help="type in N chapters, no import")
+    parser.add_argument("--type-interval", type=float, default=0.5, help="seconds per autosave")
     args = parser.parse_args()
 
     project = args.project.resolve()
@@ -144,11 +225,15 @@ def main() -> None:
         # Warm up as a running service is: the model loaded in the web process and a worker.
         warm = time_until_searchable(api, f"预热消息 {run}", f"q-{run}-warm", args.limit)
         print(f"warm-up message searchable after {warm['seconds']}s")
-        t0 = time.perf_counter()
-        book_id = import_book(api, f"西游记 {run}", chapters, import_errors)
-        import_seconds = time.perf_counter() - t0
-        pending_before = pending_chapters(url, book_id)
-        print(f"imported in {import_seconds:.1f}s; {pending_before} chapters waiting for chunking")
+        typing = None
+        if args.typers:
+            typing = typers_scenario(args, api, url, run, chapters)
+        else:
+            t0 = time.perf_counter()
+            book_id = import_book(api, f"西游记 {run}", chapters, import_errors)
+            import_seconds = time.perf_counter() - t0
+            pending_before = pending_chapters(url, book_id)
+            print(f"imported in {import_seconds:.1f}s; {pending_before} chapters waiting")
         for i in range(args.messages):
             one = time_until_searchable(api, message_text(i, run), f"q-{run}-{i}", args.limit)
             results.append(one["seconds"])
@@ -160,7 +245,16 @@ def main() -> None:
                 f"  message {i + 1}: searchable after {shown} ({one['polls']} polls; write "
                 f"{one['write']:.2f}s, last search {one['search']:.2f}s)"
             )
-        pending_after = pending_chapters(url, book_id)
+        if typing:
+            typers = typing["typers"]
+            typers.join()
+            quiet = time.perf_counter()
+            deadline = quiet + args.limit
+            while not chapters_chunked(url, typing["ids"]) and time.perf_counter() < deadline:
+                time.sleep(0.1)
+            settled = time.perf_counter() - quiet
+        else:
+            pending_after = pending_chapters(url, book_id)
     finally:
         stop_seconds = stop_serve(server)
     found = [s for s in results if s is not None]
@@ -171,10 +265,18 @@ def main() -> None:
     p50, p95 = percentile(counted, 50), percentile(counted, 95)
     verdict = "met" if missing == 0 and p95 <= 5.0 else "NOT met"
     print(f"p50 {p50:.2f}s  p95 {p95:.2f}s  max {max(counted):.2f}s  target p95<=5s: {verdict}")
-    print(f"chapters pending: {pending_before} before the messages, {pending_after} after")
+    if typing:
+        saves = typers.saves
+        print(
+            f"{args.typers} typers: {len(saves)} autosaves ({len(typers.errors)} errors), "
+            f"PATCH p50 {percentile(saves, 50):.2f}s p95 {percentile(saves, 95):.2f}s; "
+            f"last edits chunked {settled:.2f}s after the typing stopped"
+        )
+    else:
+        print(f"chapters pending: {pending_before} before the messages, {pending_after} after")
     print(f"serve stopped in {stop_seconds:.1f}s")
     print(shared_machine_note())
-    if args.no_report:
+    if args.no_report or typing:
         return
     table = markdown_table(
         [

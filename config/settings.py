@@ -349,11 +349,6 @@ Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
 # Niceness of the bulk cluster's processes under `manage.py serve` (0: same as the rest), so
 # bulk work takes the CPU the web server and the interactive workers leave.
 Q_BULK_NICE = env_int("Q_BULK_NICE", 10)
-# How long a worker may wait inside an autosave chunking task for the writer to pause. The
-# django-q2 scheduler only looks at due schedules every 30 s, so waiting in the worker is what
-# makes a debounced chunking run start within a poll interval of the debounce; 0 leaves it to
-# the scheduler alone (at most ~30 s late).
-WRITING_DEBOUNCE_WORKER_WAIT = env_float("WRITING_DEBOUNCE_WORKER_WAIT", 10.0)
 # A row pending this long (since its edit and since the last re-queue) has its task queued again
 # by the reconciler (rag.work); duplicates are harmless, the tasks are idempotent.
 TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)

@@ -21,8 +21,6 @@ from config.settings import *  # noqa: E402,F403
 from config.settings import Q_CLUSTER, REST_FRAMEWORK  # noqa: E402
 
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
-# Sync tasks run inside the request: never wait there; tests call the waiting path directly.
-WRITING_DEBOUNCE_WORKER_WAIT = 0.0
 REST_FRAMEWORK = {
     **REST_FRAMEWORK,
     # Limits no test reaches but those of the limits themselves (tests/platform/test_throttling.py).

@@ -62,6 +62,45 @@ def enqueue(func_path: str, *args, queue: str, **kwargs) -> None:
     transaction.on_commit(lambda: enqueue_now(func_path, *args, queue=queue, **kwargs))
 
 
+def enqueue_at(func_path: str, *args, queue: str, at, key: str, **kwargs) -> None:
+    """Send ``func_path(*args, **kwargs)`` to ``queue`` to run no earlier than ``at``.
+
+    A not-before on the task itself, so nothing waits in a worker for it. With the database
+    broker the row goes into the queue table with its ``lock`` ("do not pull until") set to
+    ``at``: a worker takes it within a poll (``Q_CLUSTER["poll"]``) of ``at``. Other brokers
+    have no delayed delivery: there it is a one-off django-q2 ``Schedule`` named ``key`` (a
+    later call with the same key moves it), run by the scheduler, which looks every 30 s.
+    Never runs inline, even with ``Q_CLUSTER["sync"]`` (tests run due rows themselves).
+    Call after the rows it reads are committed (from ``transaction.on_commit`` or a task).
+    """
+    _check(queue)
+    if settings.Q_CLUSTER.get("orm"):
+        from django_q.brokers.orm import ORM
+        from django_q.tasks import async_task
+
+        class NotBefore(ORM):
+            def enqueue(self, task):
+                return self.get_connection().create(key=self.list_key, payload=task, lock=at).pk
+
+        async_task(func_path, *args, cluster=queue, broker=NotBefore(queue), sync=False, **kwargs)
+        return
+    from django_q.models import Schedule
+
+    task_options = {"group", "task_name", "hook", "timeout", "q_options"}
+    Schedule.objects.update_or_create(
+        name=key,
+        defaults={
+            "func": func_path,
+            "args": repr(args),
+            "kwargs": repr({k: v for k, v in kwargs.items() if k not in task_options}),
+            "cluster": queue,
+            "schedule_type": Schedule.ONCE,
+            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
+            "next_run": at,
+        },
+    )
+
+
 # --- The task running in this process ------------------------------------------------------
 # django-q2 runs a task in a worker process (or inline with ``sync``, nested when a task enqueues
 # another): a stack of {"id", "queue"} filled by its pre_execute/post_execute_in_worker signals.

@@ -8,8 +8,8 @@ and (3) each running task to its end. Meanwhile the sentinel itself dies at once
 sent to it (its handler is the default), leaving its workers orphaned.
 
 :class:`BoundedSentinel` replaces that sequence: stop the pusher, take the prefetched tasks back
-out of the in-memory queue, ask busy workers to stop (SIGTERM: waits such as the autosave
-debounce check :func:`rag.queues.stop_requested` and return), give them until the deadline,
+out of the in-memory queue, ask busy workers to stop (SIGTERM: a task that waits checks
+:func:`rag.queues.stop_requested` and returns), give them until the deadline,
 kill what is left, stop the monitor, and release the broker locks of every task of this queue
 that was fetched but not finished, so the next start runs them at once instead of after the
 ``retry`` lock (360 s). Tasks are safe to run twice (a project rule), which is what makes this

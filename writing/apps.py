@@ -10,7 +10,7 @@ class WritingConfig(AppConfig):
 
         from rag import work
         from rag.userdata import register
-        from writing import checks, signals, userdata  # noqa: F401  (checks register themselves)
+        from writing import signals, userdata
         from writing.models import StoryBlock
         from writing.tasks import CHUNK_WORK
 

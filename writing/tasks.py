@@ -1,5 +1,10 @@
 """django-q2 tasks of the writing app: chunk a chapter, debounced and retried.
 
+The autosave debounce is one mechanism: the chapter's ``last_edit_at`` and a task queued to
+run no earlier than ``last_edit_at + debounce_seconds`` (:func:`enqueue_autosave_chunk`). A
+task never sleeps or polls in a worker: one that finds the writer still typing queues itself
+for the end of the debounce and returns.
+
 Tasks take ids, re-read the rows and are safe to run twice: the dirty flags, the
 chapter version and the per-chapter advisory lock (``writing.indexing``) make a
 second run for the same content a no-op. A run claims the chapter (``running``, attempt
@@ -13,10 +18,9 @@ import logging
 import time
 from datetime import timedelta
 
-from django.conf import settings
 from django.utils import timezone
 
-from rag.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows, stop_requested
+from rag.queues import INTERACTIVE, current_queue, enqueue, enqueue_at, queue_for_rows
 from rag.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
@@ -24,7 +28,6 @@ from writing.models import Chapter, ChunkState
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 5
-WAIT_POLL_SECONDS = 0.2
 BACKOFF_BASE_SECONDS = 10.0
 # A run stops starting new embedding batches after this share of the worker timeout and
 # queues its continuation; a batch started before then (EMBED_BATCH texts) still fits.
@@ -50,8 +53,9 @@ def schedule_name(chapter_id: int) -> str:
 def schedule_chunk(chapter_id: int, *, at, queue: str) -> None:
     """Run :func:`chapter_chunk` for the chapter once at ``at`` on ``queue`` (one row per chapter).
 
-    Repeated autosaves move the same row's ``next_run`` instead of piling up tasks. Queue:
-    interactive for an autosave's debounce; a task's retry or deferral stays on its own queue.
+    For retries after a failure and after a run superseded by edits (a backoff of 10 s or
+    more: the scheduler's 30 s look is precise enough); the debounce does not use it. A retry
+    stays on its task's queue.
     """
     from django_q.models import Schedule
 
@@ -96,71 +100,55 @@ def enqueue_chunk_many(chapter_ids: list[int], *, queue: str | None = None) -> N
         enqueue_chunk(chapter_id, queue=queue)
 
 
-def enqueue_autosave_chunk(chapter_id: int, version: int, *, due) -> None:
-    """After an autosave commits: a task that waits for the pause, and a schedule as a net.
+def debounce_key(chapter_id: int) -> str:
+    return f"writing.chapter_chunk.debounce:{chapter_id}"
 
-    Call from ``transaction.on_commit``. The task (``source="autosave"``) waits in the worker
-    until the debounce has passed and chunks at once; when a newer edit arrives it leaves the
-    work to that edit's task. The schedule at ``due`` covers a worker that died while waiting
-    (and is the only path when ``WRITING_DEBOUNCE_WORKER_WAIT`` is 0); it finds nothing to do
-    when the task already ran.
+
+def enqueue_autosave_chunk(chapter_id: int, version: int, *, due, queue: str = INTERACTIVE) -> None:
+    """Chunk the chapter once the writer has paused: the autosave debounce (the only one).
+
+    Call from ``transaction.on_commit`` (or a task). Queues ``chapter_chunk(id, version,
+    "autosave")`` to run no earlier than ``due`` (``last_edit_at + debounce_seconds``,
+    ``rag.queues.enqueue_at``): nothing waits in a worker. Each autosave queues its own; when
+    one runs, a newer edit (version moved on) makes it return ``superseded`` at once, leaving
+    the work to that edit's task; one run early (a broker lock released by a stop) queues
+    itself again for the end of the debounce. Queue: interactive for a writer's autosave; a
+    deferral stays on its task's queue.
     """
-    schedule_chunk(chapter_id, at=due, queue=INTERACTIVE)
-    if settings.WRITING_DEBOUNCE_WORKER_WAIT > 0:
-        enqueue(
-            "writing.tasks.chapter_chunk",
-            chapter_id,
-            version,
-            "autosave",
-            queue=INTERACTIVE,
-            group="writing.chunk",
-            task_name=f"writing.autosave:{chapter_id}:{version}",
-        )
-
-
-def _wait_for_pause(chapter_id: int, version: int | None, budget: float) -> str:
-    """Sleep until the autosave debounce of the chapter has passed; return why the wait ended.
-
-    ``"quiet"``: no edit for the debounce interval; ``"superseded"``: a newer edit or save
-    bumped the version (its own task takes over); ``"gone"``; ``"too long"``: the budget ran out;
-    ``"stopping"``: the worker is shutting down (the schedule made with the task chunks later).
-    No transaction or lock is held while sleeping.
-    """
-    deadline = time.monotonic() + budget
-    while True:
-        if stop_requested():
-            return "stopping"
-        chapter = Chapter.objects.filter(pk=chapter_id).only("version", "last_edit_at").first()
-        if chapter is None:
-            return "gone"
-        if version is not None and chapter.version != version:
-            return "superseded"
-        wait = debounce_remaining(chapter)
-        if wait <= 0:
-            return "quiet"
-        if time.monotonic() + wait > deadline:
-            return "too long"
-        # Poll so that a newer edit frees this worker quickly.
-        time.sleep(min(wait, WAIT_POLL_SECONDS))
+    enqueue_at(
+        "writing.tasks.chapter_chunk",
+        chapter_id,
+        version,
+        "autosave",
+        queue=queue,
+        at=due,
+        key=debounce_key(chapter_id),
+        group="writing.chunk",
+        task_name=f"writing.autosave:{chapter_id}:{version}",
+    )
 
 
 def chapter_chunk(chapter_id: int, requested_version: int | None = None, source: str = "save"):
-    """Chunk the chapter's dirty blocks, unless an autosave debounce is still running.
+    """Chunk the chapter's dirty blocks, unless the writer is still typing; never waits.
 
-    ``source="autosave"`` waits in the worker for the pause (at most
-    ``WRITING_DEBOUNCE_WORKER_WAIT`` seconds) instead of deferring to the scheduler.
-    Return a short status string (recorded by django-q2 as the task result).
+    ``source="autosave"``: the task an autosave queued for the end of its debounce
+    (:func:`enqueue_autosave_chunk`). Any task that finds the debounce still running (the
+    chapter was autosaved less than ``debounce_seconds`` ago) queues a task for its end and
+    returns ``deferred`` at once. Return a short status string (the django-q2 task result).
     """
-    if source == "autosave":
-        outcome = _wait_for_pause(
-            chapter_id, requested_version, float(settings.WRITING_DEBOUNCE_WORKER_WAIT)
-        )
-        if outcome in ("gone", "superseded", "stopping"):
-            return outcome
-        requested_version = None  # the edit is not chunked yet: do not take "up to date"
     chapter = Chapter.objects.filter(pk=chapter_id).first()
     if chapter is None:
         return "gone"
+    if source == "autosave":
+        if requested_version is not None and chapter.version != requested_version:
+            return "superseded"  # a newer edit queued its own task
+        requested_version = None  # the edit is not chunked yet: do not take "up to date"
+    wait = debounce_remaining(chapter)
+    if wait > 0:
+        # The writer is still typing: come back when the debounce has passed.
+        due = timezone.now() + timedelta(seconds=wait)
+        enqueue_autosave_chunk(chapter_id, chapter.version, due=due, queue=current_queue())
+        return "deferred"
     up_to_date = (
         requested_version is not None
         and chapter.chunked_version >= requested_version
@@ -168,13 +156,6 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
     )
     if up_to_date and not chapter.blocks.filter(is_dirty=True).exists():
         return "unchanged"
-    wait = debounce_remaining(chapter)
-    if wait > 0:
-        # The writer is still typing: come back when the debounce has passed.
-        schedule_chunk(
-            chapter_id, at=timezone.now() + timedelta(seconds=wait), queue=current_queue()
-        )
-        return "deferred"
     if chapter.chunk_state == ChunkState.READY and not _has_edits(chapter):
         return "unchanged"
     claimed = CHUNK_WORK.claim([chapter_id])

@@ -162,8 +162,27 @@ def test_merged_parent_of_deleted_block_rebuilt_by_the_task(
     assert not StoryBlock.objects.filter(chapter=chapter, is_dirty=True).exists()
 
 
+def _debounced():
+    """The chunking tasks queued with a not-before (the broker rows): [(not_before, task)]."""
+    from django_q.models import OrmQ
+
+    return [(row.lock, row.task) for row in OrmQ.objects.order_by("pk")]
+
+
+def _run_due() -> list:
+    """Run the queued tasks whose not-before has passed, as a worker would; return results."""
+    from django_q.models import OrmQ, Task
+    from django_q.tasks import _sync
+
+    results = []
+    for row in OrmQ.objects.filter(lock__lte=timezone.now()).order_by("pk"):
+        row.delete()
+        results.append(Task.objects.get(pk=_sync(row.payload)).result)
+    return results
+
+
 def test_autosave_debounces_until_quiet(
-    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks, clock
 ):
     chapter = make_chapter(blocks)
     before = _child_ids_by_block(chapter)
@@ -174,48 +193,79 @@ def test_autosave_debounces_until_quiet(
             chapter_id=chapter.pk,
             blocks=[{"id": first.pk, "content": "自动保存：悟空正在改写这一段，还没写完呢。"}],
         )
-    schedule = Schedule.objects.get(name=tasks.schedule_name(chapter.pk))
-    assert schedule.schedule_type == Schedule.ONCE
     chapter.refresh_from_db()
     assert chapter.chunk_state == ChunkState.PENDING
-    # Within the debounce the task only re-schedules; the old chunks stay.
+    # One task, not before the end of the debounce, on the interactive queue; nothing ran.
+    [(not_before, task)] = _debounced()
+    assert not_before == chapter.last_edit_at + timedelta(seconds=3)
+    assert task["func"] == "writing.tasks.chapter_chunk" and task["cluster"] == INTERACTIVE
+    assert task["args"] == (chapter.pk, chapter.version, "autosave")
+    assert _run_due() == []
+    # Any other task that comes within the debounce only queues one for its end.
     assert tasks.chapter_chunk(chapter.pk, source="schedule") == "deferred"
     assert _child_ids_by_block(chapter) == before
-    Chapter.objects.filter(pk=chapter.pk).update(
-        last_edit_at=timezone.now() - timedelta(seconds=10)
-    )
-    assert tasks.chapter_chunk(chapter.pk, source="schedule") == "done"
+    assert [t["args"] for _, t in _debounced()] == [(chapter.pk, chapter.version, "autosave")] * 2
+    clock.shift(timedelta(seconds=3.5))
+    assert sorted(_run_due()) == ["done", "unchanged"]
     after = _child_ids_by_block(chapter)
     assert after[first.pk].isdisjoint(before[first.pk])
     assert all(after[b] == ids for b, ids in before.items() if b != first.pk)
+    assert _debounced() == []
 
 
-def test_autosave_task_waits_in_worker_then_chunks(
-    user, make_chapter, blocks, small_chunks, settings, django_capture_on_commit_callbacks
+def test_rapid_autosaves_chunk_once_after_the_pause(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks, clock, monkeypatch
 ):
-    """With a worker wait allowed, the autosave's own task chunks once the pause has passed."""
-    from rag import live
-
-    settings.WRITING_DEBOUNCE_WORKER_WAIT = 5.0
-    small_chunks.debounce_seconds = 0.3
-    small_chunks.save()
-    live.invalidate()
+    """Many rapid edits of one chapter: one chunking run, after the debounce of the last one."""
     chapter = make_chapter(blocks)
-    first = chapter.blocks.get(order=0)
-    with django_capture_on_commit_callbacks(execute=True):  # sync worker: runs inline
-        chapter_autosave(
-            user=user,
-            chapter_id=chapter.pk,
-            blocks=[{"id": first.pk, "content": "自动保存：八戒偷吃了人参果，还不承认。"}],
-        )
+    runs = []
+    real_chunk = tasks.chunk_chapter
+    monkeypatch.setattr(
+        tasks, "chunk_chapter", lambda pk, **kw: runs.append(pk) or real_chunk(pk, **kw)
+    )
+    results = []
+    for n in range(12):  # an autosave every 0.5 s for 6 s: twice the 3 s debounce
+        with django_capture_on_commit_callbacks(execute=True):
+            chapter_autosave(
+                user=user,
+                chapter_id=chapter.pk,
+                blocks=[{"position": 0, "content": f"连打：悟空第{n}次改这句，翻了{n}个跟头。"}],
+            )
+        results += _run_due()  # a worker takes each task as soon as it is due
+        clock.shift(timedelta(seconds=0.5))
+    assert runs == []  # never while the writer types
+    assert results and set(results) == {"superseded"}  # each earlier edit's task gave way
+    clock.shift(timedelta(seconds=3))
+    results = _run_due()
+    assert runs == [chapter.pk]
+    assert results.count("done") == 1 and set(results) <= {"done", "superseded"}
     chapter.refresh_from_db()
-    assert chapter.chunk_state == ChunkState.READY
-    assert ChildChunk.objects.filter(chapter=chapter, text__contains="人参果").exists()
+    assert chapter.chunk_state == ChunkState.READY and chapter.chunked_version == chapter.version
+    assert ChildChunk.objects.filter(chapter=chapter, text__contains="第11次").exists()
+    assert _debounced() == []
 
 
-def test_autosave_task_superseded_by_newer_edit(user, make_chapter, blocks, small_chunks, settings):
-    """A waiting autosave task gives way when a newer edit bumped the chapter version."""
-    settings.WRITING_DEBOUNCE_WORKER_WAIT = 5.0
+def test_a_debounced_task_never_holds_its_worker(
+    user, make_chapter, blocks, small_chunks, django_capture_on_commit_callbacks
+):
+    """The task of a chapter still being edited returns at once, queued again for later."""
+    import time
+
+    chapter = make_chapter(blocks)
+    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "停。"}])
+    version = Chapter.objects.get(pk=chapter.pk).version
+    started = time.monotonic()
+    with django_capture_on_commit_callbacks(execute=True):
+        # Run early (e.g. a broker lock released by a worker stop) while the writer types.
+        assert tasks.chapter_chunk(chapter.pk, version, "autosave") == "deferred"
+    assert time.monotonic() - started < 1.0  # no wait for the 3 s debounce
+    [(not_before, task)] = _debounced()
+    assert not_before > timezone.now() and task["args"] == (chapter.pk, version, "autosave")
+    assert Chapter.objects.get(pk=chapter.pk).chunk_state == ChunkState.PENDING
+
+
+def test_autosave_task_superseded_by_newer_edit(user, make_chapter, blocks, small_chunks):
+    """An autosave's task gives way when a newer edit bumped the chapter version."""
     chapter = make_chapter(blocks)
     before = _child_ids_by_block(chapter)
     chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "一。"}])
@@ -223,22 +273,6 @@ def test_autosave_task_superseded_by_newer_edit(user, make_chapter, blocks, smal
     chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "二。"}])
     assert tasks.chapter_chunk(chapter.pk, first_version, "autosave") == "superseded"
     assert _child_ids_by_block(chapter) == before
-
-
-def test_autosave_task_stops_waiting_when_its_worker_stops(
-    user, make_chapter, blocks, small_chunks, settings, monkeypatch
-):
-    """A stopping worker is not held up by a debounce wait; the schedule chunks later."""
-    from rag import queues
-
-    settings.WRITING_DEBOUNCE_WORKER_WAIT = 60.0
-    chapter = make_chapter(blocks)
-    chapter_autosave(user=user, chapter_id=chapter.pk, blocks=[{"position": 0, "content": "停。"}])
-    version = Chapter.objects.get(pk=chapter.pk).version
-    tasks.schedule_chunk(chapter.pk, at=timezone.now(), queue=INTERACTIVE)
-    monkeypatch.setattr(queues, "_stop_requested", True)
-    assert tasks.chapter_chunk(chapter.pk, version, "autosave") == "stopping"
-    assert Schedule.objects.filter(name=tasks.schedule_name(chapter.pk)).exists()
 
 
 def test_explicit_save_ends_debounce(

@@ -157,8 +157,30 @@ def test_a_bulk_chapter_follow_up_stays_on_bulk(make_chapter, blocks, monkeypatc
         assert _chunk_schedule(chapter).cluster == BULK
 
 
-def test_an_autosave_debounce_schedule_is_interactive(make_chapter, blocks, settings):
-    settings.WRITING_DEBOUNCE_WORKER_WAIT = 0
+def test_an_autosave_debounced_task_is_interactive(make_chapter, blocks):
+    from django_q.models import OrmQ
+
     chapter = make_chapter(blocks)
-    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=timezone.now())
-    assert _chunk_schedule(chapter).cluster == INTERACTIVE
+    due = timezone.now() + timedelta(seconds=3)
+    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=due)
+    [row] = OrmQ.objects.all()
+    assert row.key == INTERACTIVE and row.task["cluster"] == INTERACTIVE and row.lock == due
+
+
+def test_without_the_database_broker_the_debounce_is_a_one_off_schedule(
+    make_chapter, blocks, settings
+):
+    """Redis has no delayed delivery: one schedule per chapter, moved by each autosave."""
+    from django_q.models import OrmQ, Schedule
+
+    chapter = make_chapter(blocks)
+    settings.Q_CLUSTER = {k: v for k, v in settings.Q_CLUSTER.items() if k != "orm"}
+    first = timezone.now() + timedelta(seconds=3)
+    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version, due=first)
+    tasks.enqueue_autosave_chunk(chapter.pk, chapter.version + 1, due=first + timedelta(seconds=1))
+    [schedule] = Schedule.objects.filter(name=tasks.debounce_key(chapter.pk))
+    assert schedule.schedule_type == Schedule.ONCE and schedule.cluster == INTERACTIVE
+    assert schedule.next_run == first + timedelta(seconds=1)
+    assert schedule.func == "writing.tasks.chapter_chunk"
+    assert schedule.args == repr((chapter.pk, chapter.version + 1, "autosave"))
+    assert schedule.kwargs == "{}" and not OrmQ.objects.exists()
