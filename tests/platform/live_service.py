@@ -21,6 +21,7 @@ workers, not ``Q_SYNC``:
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -219,6 +220,16 @@ def wait_until(predicate, timeout: float, *, interval: float = 0.2, what: str = 
         time.sleep(interval)
 
 
+def _stop_with_parent() -> None:
+    """In the child before exec (Linux): get SIGINT, a Ctrl-C, when the test process dies.
+
+    A test session killed outright (a timeout) thus never leaves serve and its embedded
+    PostgreSQL running.
+    """
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGINT)  # PR_SET_PDEATHSIG
+
+
 class ServeService(_Requests):
     """``manage.py serve`` on the service database: gunicorn, the worker clusters, schedules.
 
@@ -251,6 +262,7 @@ class ServeService(_Requests):
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # Ctrl-C in the terminal reaches pytest, not serve
+                preexec_fn=_stop_with_parent,
             )
         self.health = self.wait_until(self._serving, timeout, interval=0.3, what="ready")
         return self
