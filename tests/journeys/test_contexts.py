@@ -1,19 +1,13 @@
 """The shared-context journey over real HTTP: create, list, chat with it, the agent's notes.
 
-One embedded PostgreSQL of its own and one ``runserver`` process (``tests.platform.live_service``).
-Alice keeps a context (Chinese and English notes), finds it in her list, and a chat turn reads it
-(its source is in the reply); Bob sees none of it.
+On the journey service (``manage.py serve``, tests/journeys/conftest.py). Carol keeps a context
+(Chinese and English notes), finds it in her list, and a chat turn reads it (its source is in the
+reply); Dave sees none of it.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
 import pytest
-
-from tests.platform.live_service import ServiceDatabase, WebServer
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = [pytest.mark.slow, pytest.mark.real_clock]
@@ -28,44 +22,26 @@ CONTEXTS = {
 }
 
 
-@pytest.fixture(scope="module")
-def service():
-    """A web server on a migrated database of its own, with users alice and bob."""
-    from config import embedded_db
-
-    root = Path(tempfile.mkdtemp(prefix="semmem-contexts-"))
-    data_dir = root / "pgdata"
-    try:
-        web = WebServer(ServiceDatabase(data_dir).create())
-        try:
-            yield web.start()
-        finally:
-            web.stop()
-    finally:
-        embedded_db.stop(data_dir)
-        shutil.rmtree(root, ignore_errors=True)
-
-
 @pytest.mark.parametrize("lang", list(CONTEXTS))
 def test_a_context_is_listed_and_read_by_the_next_chat_turn(service, lang):
     spec = CONTEXTS[lang]
     created = service.post(
         "/v1/contexts",
-        "alice",
+        "carol",
         {"title": spec["title"], "entry": spec["entry"], "agent_name": "planner"},
     )
     assert created.status_code == 201, created.text
     context_id = created.json()["id"]
-    listing = service.get("/v1/contexts", "alice").json()["items"]
+    listing = service.get("/v1/contexts", "carol").json()["items"]
     (item,) = [i for i in listing if i["id"] == context_id]
     assert item["latest_entry"]["content"] == spec["entry"]
-    assert context_id not in [i["id"] for i in service.get("/v1/contexts", "bob").json()["items"]]
+    assert context_id not in [i["id"] for i in service.get("/v1/contexts", "dave").json()["items"]]
     reply = service.post(
-        "/api/agent/chat", "alice", {"message": spec["ask"], "context_id": context_id}
+        "/api/agent/chat", "carol", {"message": spec["ask"], "context_id": context_id}
     )
     assert reply.status_code == 200, reply.text
     assert f"context:{context_id}" in reply.json()["sources"]
     refused = service.post(
-        "/api/agent/chat", "bob", {"message": spec["ask"], "context_id": context_id}
+        "/api/agent/chat", "dave", {"message": spec["ask"], "context_id": context_id}
     )
     assert refused.status_code == 404

@@ -1,6 +1,7 @@
 """The returning chat user, over real HTTP: months later the agent still knows and recalls.
 
-One embedded PostgreSQL of its own and one ``runserver`` (offline agent, in-process model).
+On the journey service (``manage.py serve``, tests/journeys/conftest.py; offline agent, local
+model).
 Each user tells the agent a food and a vibe preference through its chat endpoint, then
 "chats for months": thousands of messages and hundreds of chat summaries, all newer than the
 preferences, are inserted through the ORM (``manage.py shell``: embedding them through the
@@ -14,16 +15,14 @@ in "last week"), and the months of history end a day before now.
 
 from __future__ import annotations
 
-import shutil
-import tempfile
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
-from tests.platform.live_service import ServiceDatabase, WebServer, manage
+from tests.platform.live_service import ServeService, manage
 
-pytestmark = pytest.mark.slow
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = [pytest.mark.slow, pytest.mark.real_clock]
 
 MONTHS_OF_CHAT = 2000  # messages per user, over ~120 days
 SUMMARIES = 200  # chat summaries per user, all newer than the preferences
@@ -73,32 +72,13 @@ print(ChatMessage.objects.filter(user=user).count())
 """
 
 
-@pytest.fixture(scope="module")
-def service():
-    """A migrated embedded PostgreSQL with alice and bob, and a web server on it."""
-    from config import embedded_db
-
-    root = Path(tempfile.mkdtemp(prefix="semmem-journey-"))
-    data_dir = root / "pgdata"
-    try:
-        db = ServiceDatabase(data_dir).create()
-        web = WebServer(db, env={"SEARCH_TIME_BUDGET_SECONDS": "60"}).start()
-        try:
-            yield web
-        finally:
-            web.stop()
-    finally:
-        embedded_db.stop(data_dir)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-def say(web: WebServer, user: str, message: str, chat_id: str) -> dict:
+def say(web: ServeService, user: str, message: str, chat_id: str) -> dict:
     response = web.post("/api/agent/chat", user, {"message": message, "chat_id": chat_id})
     assert response.status_code == 200, response.text
     return response.json()
 
 
-def months_of_chat(web: WebServer, user: str) -> None:
+def months_of_chat(web: ServeService, user: str) -> None:
     """Insert months of messages and summaries, all newer than the user's preferences."""
     script = HISTORY_SCRIPT.format(
         username=user, filler=FILLER[user], messages=MONTHS_OF_CHAT, summaries=SUMMARIES
@@ -107,13 +87,13 @@ def months_of_chat(web: WebServer, user: str) -> None:
     assert int(out.split()[-1]) >= MONTHS_OF_CHAT + SUMMARIES
 
 
-def write_fact(web: WebServer, user: str, content: str, ts: datetime) -> None:
+def write_fact(web: ServeService, user: str, content: str, ts: datetime) -> None:
     item = {"ts": ts.isoformat(), "role": "user", "content": content, "chat_id": "the_fact"}
     response = web.post(f"/v1/users/{user}/messages", user, {"items": [item]})
     assert response.status_code in (200, 201), response.text
 
 
-def preference_ids(web: WebServer, user: str) -> dict[str, int]:
+def preference_ids(web: ServeService, user: str) -> dict[str, int]:
     items = web.get(f"/v1/users/{user}/preferences", user).json()["items"]
     return {item["value"]: item["id"] for item in items}
 
@@ -151,7 +131,8 @@ def test_a_returning_english_user_is_still_known_and_recalled(service):
 
     assert set(ids) == {"不吃辣", "安静"}
     assert f"persona:preference:{ids['不吃辣']}" in dinner["sources"]
-    assert "不吃辣" in dinner["reply"]
+    # The reply names the preference in the user's language (agent.offline.ENGLISH_VALUES).
+    assert "no spicy food" in dinner["reply"]
     assert recall["reply"] == (
         f'On March 15, {march} you told me: "My trip in March was to Kyoto with my sister."'
     )

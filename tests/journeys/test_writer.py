@@ -1,23 +1,21 @@
 """The writer's journey over real HTTP: write a book, list it, open it, page it, search it.
 
-One embedded PostgreSQL of its own and one ``runserver`` process (``tests.platform.live_service``;
-tasks run inline, so a chapter is chunked before its POST answers). Alice writes a book in
-Chinese and one in English through the API; each test follows one step of her journey in both.
-The fixtures live here, not in a conftest, so that other journeys keep their own.
+On the journey service (``manage.py serve``, tests/journeys/conftest.py: a worker chunks a
+chapter after its POST answered, so the journey waits until her list shows both chapters of
+each book chunked). Alice writes a book in Chinese and one in English through the API; each test
+follows one step of her journey in both.
 """
 
 from __future__ import annotations
 
-import shutil
-import tempfile
-from pathlib import Path
-
 import pytest
 
-from tests.platform.live_service import ServiceDatabase, WebServer
 from writing.demo import FIXTURE, parse_chapters
 
-pytestmark = pytest.mark.slow
+# Starts the service in other processes, whose clock the test cannot move.
+pytestmark = [pytest.mark.slow, pytest.mark.real_clock]
+# A worker chunks (and embeds) a chapter after its POST answered.
+CHUNKED_WITHIN_SECONDS = 90
 
 # 西游记 chapter 1 (writing/fixtures): the stone monkey is born of a rock on 花果山 (one
 # paragraph of 512 characters: one parent of two children), then, later, the Monkey King
@@ -71,30 +69,6 @@ LANGUAGES = list(BOOKS)
 
 
 @pytest.fixture(scope="module")
-def service():
-    """A web server on a migrated database of its own, with users alice and bob.
-
-    Not under pytest's tmp dir: another pytest session starting meanwhile resets that dir to
-    0700, and the server runs as the ``pgserver`` user when tests run as root.
-    """
-    from config import embedded_db
-
-    root = Path(tempfile.mkdtemp(prefix="semmem-writer-"))
-    data_dir = root / "pgdata"
-    try:
-        web = WebServer(
-            ServiceDatabase(data_dir).create(), env={"SEARCH_TIME_BUDGET_SECONDS": "60"}
-        )
-        try:
-            yield web.start()
-        finally:
-            web.stop()
-    finally:
-        embedded_db.stop(data_dir)
-        shutil.rmtree(root, ignore_errors=True)
-
-
-@pytest.fixture(scope="module")
 def written(service):
     """Alice's two books, written through the API; return ``{language: {"book", "chapters"}}``.
 
@@ -117,6 +91,14 @@ def written(service):
             assert response.status_code == 201, response.text
             chapters[title] = response.json()
         out[lang] = {"book": book.json(), "chapters": chapters}
+    ids = {entry["book"]["id"] for entry in out.values()}
+
+    def chunked():
+        listing = service.get("/api/books/", "alice").json()["results"]
+        states = [b["chunking"] for b in listing if b["id"] in ids]
+        return len(states) == len(ids) and all(s["ready"] == 2 for s in states)
+
+    service.wait_until(chunked, CHUNKED_WITHIN_SECONDS, what="every chapter chunked")
     return out
 
 
