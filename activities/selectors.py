@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.db.models import Q
+from django.utils import timezone
 
 from activities.models import Activity, ActivityStatus
 from config.errors import InvalidArgument, NotFound
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 
 
 def activities_visible_to(user):
@@ -35,6 +36,21 @@ def activity_list(*, user, type: str | None = None, status: str | None = None):
     if status:
         qs = qs.filter(status=status)
     return qs.order_by("start_at", "pk")
+
+
+def activity_named_in(*, user, text: str) -> Activity | None:
+    """Return the joinable-or-full upcoming activity whose whole title the text contains (the
+    longest such title), or None. Full ones too: "报名<title>" for a listing that filled up must
+    be refused as full, not taken for another activity."""
+    if not text:
+        return None
+    rows = (
+        activities_visible_to(user)
+        .filter(status=ActivityStatus.ACTIVE, start_at__gt=timezone.now())
+        .only("pk", "title")
+    )
+    named = [a for a in rows if len(a.title) >= 4 and a.title in text]
+    return max(named, key=lambda a: (len(a.title), -a.pk), default=None)
 
 
 MY_SCOPES = ("all", "joined", "created", "drafts")

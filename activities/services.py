@@ -12,7 +12,7 @@ from activities.personalize import MIN_POSITIVES
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 
 MAX_INTEREST_VECTORS = 3
 MAX_PREFERENCE_ITEMS = 5

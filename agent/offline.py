@@ -16,6 +16,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
@@ -91,6 +92,12 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
                 relaxed.pop(key)
                 return [("exploreNearby", relaxed)]
         return []
+    if JOIN_RE.search(ctx.message):
+        # A join naming a listing by its whole title joins that one, full or not (the join
+        # refuses a full one by name): a new search would hide it and pick another.
+        named = activity_named_in(user=ctx.user, text=ctx.message)
+        if named is not None:
+            return [("joinActivity", {"activityId": named.pk})]
     understood = extract.read(ctx.message)
     time_range = extract.time_range_of(understood)
     arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
@@ -332,6 +339,9 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         title = next(
             (a["title"] for a in listed if a["id"] == last["arguments"].get("activityId")), ""
         )
+        if not title:  # joined by the title the message named, without a search first
+            named = activity_named_in(user=ctx.user, text=ctx.message)
+            title = named.title if named is not None else ""
         if (result["error"].get("details") or {}).get("reason") == "full":
             if english:
                 return (

@@ -15,14 +15,9 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from config.errors import InvalidArgument, NotFound, PermissionDenied
+from rag.permissions import acts_for_any_user
 
 MAX_USER_ID_LENGTH = 150
-ACT_FOR_ANY_USER = "memory.act_for_any_user"
-
-
-def acts_for_any_user(user) -> bool:
-    """Return whether ``user`` may read and change any user's data (not only its own)."""
-    return bool(user and user.is_active and user.has_perm(ACT_FOR_ANY_USER))
 
 
 def _not_found() -> NotFound:

@@ -37,9 +37,9 @@ from dataclasses import dataclass, field
 from django.contrib.postgres.search import SearchQuery
 
 from config.errors import InvalidArgument, NotFound
-from memory.identity import acts_for_any_user
 from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
+from rag.permissions import acts_for_any_user
 from rag.replicas import read_snapshot
 from rag.search import TS_CONFIG, fulltext_search, search_vector, vector_search
 from rag.text import STOPWORDS, quote_lexeme, segment_query

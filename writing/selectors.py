@@ -9,7 +9,7 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce, Length
 
 from config.errors import NotFound
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 from writing.models import Book, Chapter, ChildChunk, ChunkState, ParentChunk
 
 CHUNK_STATES = tuple(state.value for state in ChunkState)

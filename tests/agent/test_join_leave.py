@@ -62,8 +62,9 @@ def test_explore_joins_the_activity_the_message_names(api_client, user, activiti
     wanted = activities_loaded["苏州河日落桨板巡游"]
     body = say(api_client, "我要报名苏州河日落桨板巡游")
     assert body["intent"] == "EXPLORE"
-    assert [c["name"] for c in body["tool_calls"]] == ["exploreNearby", "joinActivity"]
-    assert body["tool_calls"][1]["arguments"] == {"activityId": wanted.pk}
+    # The message names the whole title: that listing is joined without a search first.
+    assert [c["name"] for c in body["tool_calls"]] == ["joinActivity"]
+    assert body["tool_calls"][0]["arguments"] == {"activityId": wanted.pk}
     assert wanted.participations.filter(user=user, feedback=1).exists()
     assert body["reply"].startswith("已帮你报名「苏州河日落桨板巡游」")
 
@@ -89,3 +90,18 @@ def test_manage_leaves_in_english(api_client, user, other_user, say, make_activi
     body = say(api_client, "cancel my spot in Saturday's hike")
     assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
     assert body["reply"] == 'You left "Saturday hike"; your place is free for someone else.'
+
+
+def test_a_join_by_title_of_a_full_listing_is_refused_as_full_not_swapped(
+    api_client, user, other_user, make_user, make_activity_for, say
+):
+    from activities.services import activity_join
+
+    full = make_activity_for(other_user, title="周六下午桌游局", max_participants=1)
+    activity_join(activity_id=full.pk, user=make_user("first"))
+    make_activity_for(other_user, title="周六下午桌游局（二）", max_participants=6)
+    body = say(api_client, "我要报名周六下午桌游局")
+    assert [c["name"] for c in body["tool_calls"]] == ["joinActivity"]
+    assert body["tool_calls"][0]["arguments"] == {"activityId": full.pk}
+    assert body["reply"].startswith("「周六下午桌游局」已经满员了")
+    assert not user.participations.exists()

@@ -149,13 +149,6 @@ def test_the_user_joins_by_title_and_leaves_again(journey_service, activities, l
     assert participants(journey_service, wanted) == before
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product bug: a join by title re-searches, and search hides full activities, so an "
-    "activity that filled up after it was listed is not named as full: zh asks which of the "
-    "others she means, en signs her up for another activity instead "
-    "(agent.offline.plan_explore/_best_match)",
-)
 @pytest.mark.parametrize("lang", list(JOURNEYS))
 def test_a_listing_that_filled_up_is_refused_as_full(journey_service, activities, lang):
     spec = JOURNEYS[lang]
