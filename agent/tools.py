@@ -232,13 +232,18 @@ def explore_nearby(
     from activities.search import activities_search
 
     filters: dict = {}
-    location = last_location(user) if nearby else None
+    known = last_location(user)
+    location = known if nearby else None
     if location:
         filters["location"] = {
             "lat": location[0],
             "lng": location[1],
             "radiusInKm": float(radiusInKm or DEFAULT_RADIUS_KM),
         }
+    elif known:
+        # Not asked to stay near, but where the user is is known: no radius, only the distance
+        # of each result, which every recommendation line states.
+        filters["location"] = {"lat": known[0], "lng": known[1]}
     if isinstance(timeRange, dict) and (timeRange.get("start") or timeRange.get("end")):
         filters["timeRange"] = {k: timeRange[k] for k in ("start", "end") if timeRange.get(k)}
     if type:

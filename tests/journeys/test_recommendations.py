@@ -118,12 +118,6 @@ def test_the_agent_recommends_what_the_user_can_join(journey_service, activities
     assert len(re.findall(r"\d{1,2}:\d{2}", line)) == 1, line  # its time, once
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="product bug: a recommendation shows no distance although the client sent its "
-    "location with the chat (exploreNearby only measures distance when the message says "
-    "附近/nearby)",
-)
 @pytest.mark.parametrize("lang", list(JOURNEYS))
 def test_each_recommendation_says_how_far_it_is_once(journey_service, activities, lang):
     spec = JOURNEYS[lang]
