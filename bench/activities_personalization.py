@@ -57,7 +57,7 @@ QUERIES = {
     "chengdu": ["周末去哪玩", "找点事做", "有什么好玩的活动推荐"],
     "london_en": ["something to do this weekend", "anything fun to do", "what's on"],
 }
-GRID = [(start, start + width) for start in (0.5, 1.0, 1.5) for width in (1.0, 2.0)]
+GRID = [(start, start + width) for start in (0.5, 1.0, 1.5) for width in (0.5, 1.0, 2.0)]
 
 
 def make_users(name: str, listings: list, rng: random.Random) -> list[dict]:

@@ -172,7 +172,7 @@ def test_pool_boost_is_zero_at_the_median_and_only_clearly_above_gains():
     assert all(0.0 <= b <= 0.2 for b in boosts)
     assert boosts[sims.index(0.86)] == pytest.approx(0.0)  # at the median
     assert all(b == 0 for s, b in zip(sims, boosts, strict=True) if s <= 0.86)
-    assert boosts[sims.index(0.87)] == 0  # within the noise above the median
+    assert boosts[sims.index(0.87)] == boosts[sims.index(0.88)] == 0  # within the noise
     assert boosts[-1] == pytest.approx(0.2)  # far above: the whole cap
     assert sum(b > 0 for b in boosts) <= 3
     # Monotone in MaxSim.
