@@ -388,8 +388,8 @@ def _ranked(
         order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k, understood=understood)
         meta["hybrid"] = True
     results = []
-    for hit in hits:
-        boost = personalizer.boost(hit.obj)
+    boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
+    for hit, boost in zip(hits, boosts, strict=True):
         score = order[hit.obj.pk] * (1.0 + boost)
         results.append(_result(hit.obj, similarity=hit.score, boost=boost, score=score))
     results.sort(key=lambda r: (-r["score"], r["id"]))

@@ -1,5 +1,6 @@
-"""Working memory and the personal boost: MaxSim over stored vectors (after 3 likes), capped at
-20%; before that, preferences (learned from likes or stated in chat)."""
+"""Working memory and the personal boost: MaxSim over stored vectors (after 3 likes), read
+against the candidate pool's median and capped at 20%; before that, preferences (learned from
+likes or stated in chat)."""
 
 from __future__ import annotations
 
@@ -145,6 +146,89 @@ def test_a_cap_saved_above_twenty_percent_is_clamped_in_search(
     assert all(r["boost"] <= 0.2 + 1e-9 for r in outcome["results"])
     own = next(r for r in outcome["results"] if r["id"] == target.pk)
     assert own["boost"] == pytest.approx(0.2)  # its own vector: MaxSim 1, clamped cap
+
+
+def test_maxsim_boost_is_relative_to_the_pool(demo_activities, user):
+    # Three likes: the local model puts nearly every candidate at 0.8+ MaxSim, which gave them
+    # all ~+17%; against the pool only those clearly above its median gain.
+    target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
+    Activity.objects.filter(pk=target.pk).update(max_participants=50)
+    like_two_others(user, demo_activities.values(), besides=target)
+    like(user, Activity.objects.get(pk=target.pk))
+    outcome = activities_search(user=user, semantic_query="想出去玩玩", limit=20)
+    assert outcome["meta"]["personalised"] == "interest_vectors"
+    boosts = sorted(r["boost"] for r in outcome["results"])
+    assert boosts[len(boosts) // 2] == 0  # the median result gains nothing
+    assert sum(b > 0 for b in boosts) <= len(boosts) // 2
+    assert max(boosts) == pytest.approx(0.2)  # a liked activity: far above the pool
+
+
+def test_pool_boost_is_zero_at_the_median_and_only_clearly_above_gains():
+    from activities.personalize import BOOST_FROM_Z, MIN_SPREAD, pool_boosts
+
+    # A narrow band as the local model gives: 0.80-0.92, median 0.86.
+    sims = [0.80, 0.82, 0.84, 0.85, 0.86, 0.86, 0.87, 0.88, 0.90, 0.92, 0.99]
+    boosts = pool_boosts(sims, cap=0.2)
+    assert all(0.0 <= b <= 0.2 for b in boosts)
+    assert boosts[sims.index(0.86)] == pytest.approx(0.0)  # at the median
+    assert all(b == 0 for s, b in zip(sims, boosts, strict=True) if s <= 0.86)
+    assert boosts[sims.index(0.87)] == boosts[sims.index(0.88)] == 0  # within the noise
+    assert boosts[-1] == pytest.approx(0.2)  # far above: the whole cap
+    assert sum(b > 0 for b in boosts) <= 3
+    # Monotone in MaxSim.
+    assert boosts == sorted(boosts)
+    # A pool whose MaxSims barely differ has nothing clearly above: the spread is at least
+    # MIN_SPREAD, so a candidate less than BOOST_FROM_Z spreads above the median gains nothing.
+    flat = [0.85, 0.851, 0.852, 0.853, 0.85 + 0.9 * BOOST_FROM_Z * MIN_SPREAD]
+    assert pool_boosts(flat, cap=0.2) == [0.0] * len(flat)
+
+
+def test_pool_boost_gives_nothing_below_the_floor_nor_without_a_maxsim():
+    from activities.personalize import pool_boosts
+
+    sims = [0.30, 0.31, 0.32, 0.33, 0.60, None]
+    boosts = pool_boosts(sims, cap=0.2, floor=0.65)
+    assert boosts == [0.0] * len(sims)
+    assert pool_boosts([None, None], cap=0.2) == [0.0, 0.0]
+    assert pool_boosts([], cap=0.2) == []
+    assert pool_boosts([0.8, 0.9, 1.0], cap=0.0) == [0.0, 0.0, 0.0]
+
+
+def test_equal_maxsims_get_equal_boosts_whatever_the_pool_order():
+    import random
+    from types import SimpleNamespace
+
+    from activities.personalize import Personalizer
+
+    rng = np.random.default_rng(7)
+    liked = rng.normal(size=(3, 16))
+    me = Personalizer(cap=0.2, vectors=liked / np.linalg.norm(liked, axis=1, keepdims=True))
+    pool = [SimpleNamespace(pk=i, embedding=rng.normal(size=16)) for i in range(20)]
+    pool.append(SimpleNamespace(pk=20, embedding=liked[0].copy()))  # a liked one: MaxSim 1
+    pool.append(SimpleNamespace(pk=21, embedding=liked[0].copy()))  # its tie
+    boosts = dict(zip([a.pk for a in pool], me.boosts(pool), strict=True))
+    assert boosts[20] == boosts[21] == max(boosts.values()) > 0
+    shuffled = pool[:]
+    random.Random(3).shuffle(shuffled)
+    again = dict(zip([a.pk for a in shuffled], me.boosts(shuffled), strict=True))
+    assert again == boosts
+    # The search sorts by (-score, id): tied scores keep the id order.
+    results = [{"id": pk, "score": 0.5 * (1 + b)} for pk, b in again.items()]
+    results.sort(key=lambda r: (-r["score"], r["id"]))
+    assert [r["id"] for r in results[:2]] == [20, 21]
+
+
+def test_a_user_without_history_gets_no_boost_and_the_anonymous_order(demo_activities, user):
+    from activities.personalize import Personalizer
+
+    me = Personalizer.for_user(user, cap=0.2, floor=None)
+    assert not me.active
+    assert me.boosts(list(demo_activities.values())) == [0.0] * len(demo_activities)
+    mine = activities_search(user=user, semantic_query="想出去玩玩", limit=20)
+    anonymous = activities_search(user=None, semantic_query="想出去玩玩", limit=20)
+    assert mine["meta"]["personalised"] is None
+    assert all(r["boost"] == 0 for r in mine["results"])
+    assert [r["id"] for r in mine["results"]] == [r["id"] for r in anonymous["results"]]
 
 
 def test_preferences_give_a_smaller_boost(demo_activities, user):

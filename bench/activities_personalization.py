@@ -1,0 +1,363 @@
+"""Personalisation with simulated users: the MaxSim boost as it was beside the pool-relative one.
+
+The held-out corpora of bench/activities_heldout.py (Chengdu in Chinese, London in English) are
+loaded into this bench's own database at the same FIXED instant (Wednesday 2026-11-25 10:00
+local time), and every search is passed that instant (``now=``).
+
+Simulated users (fixed seed ``SEED``): each has a taste of ``TASTE_TYPES`` activity types (the
+listings' labelled ``type``); ``HISTORY`` joinable listings of those types are its past likes
+(its working memory holds their embeddings, as ``working_memory_refresh`` stores them), the
+other joinable listings of those types are its held-out future likes. While a user searches,
+its past likes are marked finished (they took place: they are no candidates). Users alternate
+dev / test in the order drawn; any parameter is chosen on dev, and test is reported apart.
+
+Each user runs the corpus' generic queries (``QUERIES``: no topic, so the ranking is left to
+the model and to the personal boost) with ``limit=LIMIT`` under:
+
+- none: the anonymous search (no personalisation);
+- old: ``boost = cap * clamp((maxsim - floor) / (1 - floor), 0, 1)`` per candidate;
+- new: ``activities.personalize.pool_boosts`` (MaxSim against the pool's median), with the
+  shipped ``BOOST_FROM_Z`` / ``BOOST_FULL_Z``, and with ``--grid`` a grid of them (fit on dev).
+
+Figures, over (user, query) pairs where some held-out like is reachable (returned by the
+anonymous search at ``MAX_LIMIT``: personalisation re-ranks, it cannot add rows):
+
+- recall@10: share of the reachable held-out likes in the top 10;
+- MRR: 1 / rank of the first held-out like in the ``LIMIT`` results (0 when none);
+- boosted: share of the returned results with a boost > 0; mean boost of the returned results.
+
+Never writes docs/BENCHMARKS.md. Usage:
+
+    .venv/bin/python bench/activities_personalization.py --grid --json /tmp/personalization.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import bench_database_url, markdown_table, setup_django  # noqa: E402
+from bench.activities_heldout import CORPORA, DATA, load_instant  # noqa: E402
+
+DB_NAME = "bench_activities_personalization"
+SEED = 20261125
+USERS_PER_CORPUS = 50
+TASTE_TYPES = 2
+HISTORY = 3  # MIN_POSITIVES: the working memory then holds the 3 vectors
+LIMIT = 20  # the service's default page
+TOP = 10
+QUERIES = {
+    "chengdu": ["周末去哪玩", "找点事做", "有什么好玩的活动推荐"],
+    "london_en": ["something to do this weekend", "anything fun to do", "what's on"],
+}
+GRID = [(start, start + width) for start in (0.5, 1.0, 1.5) for width in (0.5, 1.0, 2.0)]
+
+
+def make_users(name: str, listings: list, rng: random.Random) -> list[dict]:
+    """Draw the simulated users of one corpus from its joinable ``(pk, type)`` listings."""
+    by_type: dict[str, list[int]] = {}
+    for pk, type_ in listings:
+        by_type.setdefault(type_, []).append(pk)
+    types = sorted(t for t, pks in by_type.items() if len(pks) >= 2)
+    users = []
+    while len(users) < USERS_PER_CORPUS:
+        taste = sorted(rng.sample(types, TASTE_TYPES))
+        matching = sorted(pk for t in taste for pk in by_type[t])
+        if len(matching) < HISTORY + 2:
+            continue
+        history = sorted(rng.sample(matching, HISTORY))
+        users.append(
+            {
+                "corpus": name,
+                "index": len(users),
+                "split": "dev" if len(users) % 2 == 0 else "test",
+                "taste": taste,
+                "history": history,
+                "heldout": [pk for pk in matching if pk not in history],
+            }
+        )
+    return users
+
+
+def old_boosts(self, activities) -> list[float]:
+    """The rule before pool normalisation: MaxSim on the absolute scale above the floor."""
+    if self.kind != "interest_vectors":
+        return [0.0] * len(activities)
+    out = []
+    for activity in activities:
+        best = self.maxsim(activity.embedding)
+        if best is None:
+            out.append(0.0)
+            continue
+        scale = 1.0 - self.floor if self.floor < 1.0 else 1.0
+        out.append(min(self.cap, self.cap * min(1.0, max(0.0, (best - self.floor) / scale))))
+    return out
+
+
+POOLS: list[dict] = []  # the MaxSim spread of every pool the new rule saw (for the report)
+
+
+def new_boosts(start: float, full: float):
+    from activities.personalize import pool_boosts
+
+    def boosts(self, activities) -> list[float]:
+        if self.kind != "interest_vectors":
+            return [0.0] * len(activities)
+        sims = [self.maxsim(activity.embedding) for activity in activities]
+        known = sorted(s for s in sims if s is not None)
+        if known:
+            POOLS.append({"n": len(known), "median": known[len(known) // 2], "sims": known})
+        return pool_boosts(sims, cap=self.cap, floor=self.floor, start=start, full=full)
+
+    return boosts
+
+
+@contextmanager
+def rule(boosts):
+    from activities.personalize import Personalizer
+
+    shipped = Personalizer.boosts
+    Personalizer.boosts = boosts
+    try:
+        yield
+    finally:
+        Personalizer.boosts = shipped
+
+
+def user_memory(user, history: list[int]) -> None:
+    """Store the working memory a user with these 3 likes has (as working_memory_refresh)."""
+    from activities.models import Activity, WorkingMemory
+
+    rows = {a.pk: a for a in Activity.objects.filter(pk__in=history)}
+    entries = [
+        {
+            "activityId": pk,
+            "embedding": [float(x) for x in rows[pk].embedding],
+            "model": rows[pk].embedding_model,
+            "participatedAt": "2026-11-01T10:00:00+00:00",
+        }
+        for pk in history
+    ]
+    WorkingMemory.objects.update_or_create(
+        user=user,
+        defaults={"data": {"interestVectors": entries, "positives": HISTORY, "preferences": {}}},
+    )
+
+
+def measure(results: list[dict], heldout: set, reachable: set) -> dict:
+    ids = [r["id"] for r in results]
+    first = next((i for i, pk in enumerate(ids) if pk in heldout), None)
+    return {
+        "recall10": len(set(ids[:TOP]) & reachable) / len(reachable),
+        "mrr": 1.0 / (first + 1) if first is not None else 0.0,
+        "boosted": sum(1 for r in results if r["boost"] > 0),
+        "boost_sum": sum(r["boost"] for r in results),
+        "results": len(results),
+    }
+
+
+def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict) -> list[dict]:
+    """Load one corpus; return one record per (user, query) with every system's figures.
+
+    The ``grid`` systems run for the dev users only (they are fitted there).
+    """
+    from django.contrib.auth import get_user_model
+    from django.test import override_settings
+
+    from activities.demo import load_demo_activities
+    from activities.models import Activity, ActivityStatus
+    from activities.search import MAX_LIMIT, activities_search, hard_filter, parse_filters
+    from bench.activities_search import reset_tables
+
+    filename, tz_name = CORPORA[name]
+    now = load_instant(tz_name)
+    items = json.loads((DATA / filename).read_text(encoding="utf-8"))
+    records = []
+    with override_settings(TIME_ZONE=tz_name):
+        reset_tables()
+        load_demo_activities(items, creator=creator, now=now)
+        joinable = list(
+            hard_filter(parse_filters({}), now=now).order_by("pk").values_list("pk", "type")
+        )
+        users = make_users(name, joinable, rng)
+        print(
+            f"{name}: {len(items)} listings at {now.isoformat()}, {len(joinable)} joinable; "
+            f"{len(users)} users",
+            flush=True,
+        )
+        for sim in users:
+            user, _ = get_user_model().objects.get_or_create(username=f"sim-{name}-{sim['index']}")
+            user_memory(user, sim["history"])
+            heldout = set(sim["heldout"])
+            Activity.objects.filter(pk__in=sim["history"]).update(status=ActivityStatus.FINISHED)
+            try:
+                for query in QUERIES[name]:
+
+                    def search(who, limit=LIMIT, query=query):
+                        return activities_search(
+                            user=who, semantic_query=query, limit=limit, time_zone=tz_name, now=now
+                        )
+
+                    everything = search(None, MAX_LIMIT)["results"]
+                    reachable = heldout & {r["id"] for r in everything}
+                    record = {
+                        "corpus": name,
+                        "user": sim["index"],
+                        "split": sim["split"],
+                        "taste": sim["taste"],
+                        "query": query,
+                        "reachable": len(reachable),
+                        "answered": len(everything),
+                    }
+                    if reachable:
+                        extra = grid if sim["split"] == "dev" else {}
+                        for system, boosts in {**systems, **extra}.items():
+                            if boosts is None:
+                                out = search(None)
+                            else:
+                                with rule(boosts):
+                                    out = search(user)
+                            record[system] = measure(out["results"], heldout, reachable)
+                    records.append(record)
+            finally:
+                Activity.objects.filter(pk__in=sim["history"]).update(status=ActivityStatus.ACTIVE)
+    return records
+
+
+def summary(records: list[dict], system: str) -> dict:
+    scored = [r for r in records if r["reachable"] and system in r]
+    if not scored:
+        return {}
+    results = sum(r[system]["results"] for r in scored)
+    return {
+        "pairs": len(scored),
+        "recall10": sum(r[system]["recall10"] for r in scored) / len(scored),
+        "mrr": sum(r[system]["mrr"] for r in scored) / len(scored),
+        "boosted": sum(r[system]["boosted"] for r in scored) / results if results else 0.0,
+        "mean_boost": sum(r[system]["boost_sum"] for r in scored) / results if results else 0.0,
+    }
+
+
+def table(records: list[dict], systems: list[str]) -> str:
+    rows = []
+    for split in ("dev", "test"):
+        for corpus in (*CORPORA, "all"):
+            subset = [
+                r
+                for r in records
+                if r["split"] == split and (corpus == "all" or r["corpus"] == corpus)
+            ]
+            for system in systems:
+                s = summary(subset, system)
+                if s:
+                    rows.append(
+                        [
+                            split,
+                            corpus,
+                            system,
+                            s["pairs"],
+                            s["recall10"],
+                            s["mrr"],
+                            f"{100 * s['boosted']:.0f}%",
+                            s["mean_boost"],
+                        ]
+                    )
+    return markdown_table(
+        ["split", "corpus", "system", "pairs", "recall@10", "MRR", "boosted", "mean boost"], rows
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--grid", action="store_true", help="also run the grid (fit on dev)")
+    parser.add_argument("--corpus", choices=(*CORPORA, "all"), default="all")
+    parser.add_argument("--json", help="write the figures and every (user, query) record here")
+    parser.add_argument("--database-url")
+    args = parser.parse_args()
+
+    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    setup_django(migrate=True)
+    from django.contrib.auth import get_user_model
+
+    from activities.personalize import BOOST_FROM_Z, BOOST_FULL_Z
+    from bench.activities_search import reset_tables
+    from rag import live
+    from rag.embeddings import current_model
+    from rag.models import RagSettings
+
+    RagSettings.objects.all().delete()  # the live settings as shipped
+    live.invalidate()
+    creator, _ = get_user_model().objects.get_or_create(username="bench-personalization")
+    systems = {
+        "none": None,
+        "old": old_boosts,
+        f"new z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}": new_boosts(BOOST_FROM_Z, BOOST_FULL_Z),
+    }
+    grid = {}
+    if args.grid:
+        for start, full in GRID:
+            if f"new z{start:g}-{full:g}" not in systems:
+                grid[f"new z{start:g}-{full:g}"] = new_boosts(start, full)
+    corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]
+    rng = random.Random(SEED)
+    records = []
+    for name in corpora:
+        records.extend(run_corpus(name, creator, rng, systems, grid))
+    reset_tables()
+    shipped = ["none", "old", f"new z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}"]
+    print(f"\nModel `{current_model()}`; seed {SEED}; limit {LIMIT}\n")
+    print(table(records, shipped))
+    if args.grid:
+        dev = [r for r in records if r["split"] == "dev"]
+        fitted = [s for s in (*systems, *grid) if s.startswith("new")]
+        ranked = sorted(fitted, key=lambda s: -summary(dev, s)["mrr"])
+        print("\nGrid on dev (by MRR):\n")
+        print(
+            markdown_table(
+                ["system", "recall@10", "MRR", "boosted"],
+                [
+                    [
+                        s,
+                        summary(dev, s)["recall10"],
+                        summary(dev, s)["mrr"],
+                        summary(dev, s)["boosted"],
+                    ]
+                    for s in ranked
+                ],
+            )
+        )
+    if POOLS:
+        spreads = sorted(p["sims"][-1] - p["median"] for p in POOLS)
+        medians = sorted(p["median"] for p in POOLS)
+        print(
+            f"\nPools seen by the new rule: {len(POOLS)}; median MaxSim "
+            f"{medians[len(medians) // 2]:.3f} (range {medians[0]:.3f}-{medians[-1]:.3f}); "
+            f"max - median {spreads[len(spreads) // 2]:.3f} (median over pools)"
+        )
+    if args.json:
+        payload = {
+            "model": current_model(),
+            "seed": SEED,
+            "figures": {
+                split: {
+                    s: summary([r for r in records if r["split"] == split], s)
+                    for s in (*systems, *grid)
+                }
+                for split in ("dev", "test")
+            },
+            "records": records,
+        }
+        Path(args.json).write_text(json.dumps(payload, ensure_ascii=False, indent=1))
+        print(f"wrote {args.json}")
+
+
+if __name__ == "__main__":
+    main()
