@@ -229,10 +229,12 @@ def _when_text(iso: str, english: bool = False) -> str:
 _REASON_FACT_RE = re.compile(r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b")
 
 
-def _reason_rest(reason: str) -> str:
-    """Return a match reason without its clauses of time and distance."""
+def _reason_rest(reason: str, english: bool = False) -> str:
+    """Return a match reason without its clauses of time and distance, joined in its language."""
     clauses = re.split(r"[，,；;]\s*", (reason or "").strip().rstrip("。. "))
-    return "，".join(c for c in clauses if c and not _REASON_FACT_RE.search(c))
+    return (", " if english else "，").join(
+        c for c in clauses if c and not _REASON_FACT_RE.search(c)
+    )
 
 
 def _activity_line(i: int, item: dict, english: bool = False) -> str:
@@ -243,7 +245,7 @@ def _activity_line(i: int, item: dict, english: bool = False) -> str:
     distance = item.get("distanceKm")
     if distance is not None:
         facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
-    reason = _reason_rest(item.get("matchReason") or "")
+    reason = _reason_rest(item.get("matchReason") or "", english)
     if english:
         return f"{i}. {item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
     return f"{i}. {item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")

@@ -280,6 +280,9 @@ def main() -> None:
     parser.add_argument("--corpus", choices=(*CORPORA, "all"), default="all")
     parser.add_argument("--json", help="write the figures and every (user, query) record here")
     parser.add_argument("--database-url")
+    parser.add_argument(
+        "--publish", action="store_true", help="write the table to docs/BENCHMARKS.md"
+    )
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
@@ -315,6 +318,17 @@ def main() -> None:
     shipped = ["none", "old", f"new z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}"]
     print(f"\nModel `{current_model()}`; seed {SEED}; limit {LIMIT}\n")
     print(table(records, shipped))
+    if args.publish:
+        from bench._common import write_section
+
+        write_section(
+            "activities-personalization",
+            "Activities personalisation: simulated users on the held-out corpora",
+            f"Model `{current_model()}`; seed {SEED}; limit {LIMIT}; simulated users alternate "
+            "dev and test (the boost's parameters are fitted on dev only: "
+            "activities/personalize.py). Held-out likes: recall@10 and MRR per (user, query); "
+            "boosted: share of returned results with a boost.\n\n" + table(records, shipped),
+        )
     if args.grid:
         dev = [r for r in records if r["split"] == "dev"]
         fitted = [s for s in (*systems, *grid) if s.startswith("new")]

@@ -69,6 +69,18 @@ def test_a_result_line_states_time_and_distance_once():
     assert line == f"1. 苏州河日落桨板巡游：{when}，苏州河，离你约 2.3 公里。标题里有「桨板」。"
 
 
+def test_an_english_result_line_has_no_chinese_punctuation():
+    item = {
+        **SUP,
+        "title": "Sunset paddleboard",
+        "matchReason": 'You want something on the water, its title mentions "paddle", '
+        "starts Sat 16:30.",
+    }
+    line = _activity_line(1, item, english=True)
+    assert "，" not in line and "。" not in line, line
+    assert 'on the water, its title mentions "paddle"' in line
+
+
 def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
     ctx = SimpleNamespace(message="周末想学量子力学", persona=[])
     calls = [
