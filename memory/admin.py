@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from config.admin_display import shorten
 from memory.models import (
+    ENTITY_LABELS,
     ChatMessageProxy,
     ContextEntry,
     Feedback,
@@ -232,11 +233,15 @@ class PreferenceAdmin(admin.ModelAdmin):
 class MemoryChangeAdmin(admin.ModelAdmin):
     """Every correction of a user's memory: who made it, what, before and after (read-only)."""
 
-    list_display = ["at", "user", "actor", "action", "entity", "entity_id"]
+    list_display = ["at", "user", "actor", "action", "entity_label", "entity_id"]
     list_filter = ["action", "entity"]
     search_fields = ["user__username", "actor", "entity_id"]
     date_hierarchy = "at"
     readonly_fields = ["user", "actor", "entity", "entity_id", "action", "before", "after", "at"]
+
+    @admin.display(description=_("entity"), ordering="entity")
+    def entity_label(self, obj):
+        return ENTITY_LABELS.get(obj.entity, obj.entity)
 
     def has_add_permission(self, request):
         return False

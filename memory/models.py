@@ -318,6 +318,14 @@ class ChangeAction(models.TextChoices):
     SUPERSEDE = "supersede", _("supersede")
 
 
+# What a MemoryChange's ``entity`` names, for people.
+ENTITY_LABELS = {
+    "message": _("message"),
+    "preference": _("preference"),
+    "context_entry": _("context entry"),
+}
+
+
 class MemoryChange(models.Model):
     """One correction of a user's memory (a message, a preference, a context entry): the audit.
 
@@ -349,4 +357,5 @@ class MemoryChange(models.Model):
         indexes = [models.Index(fields=["user", "-at"], name="memory_change_user_at")]
 
     def __str__(self):
-        return f"{self.actor}: {self.get_action_display()} {self.entity} {self.entity_id}"
+        entity = ENTITY_LABELS.get(self.entity, self.entity)
+        return f"{self.actor}: {self.get_action_display()} {entity} {self.entity_id}"

@@ -140,7 +140,7 @@ class ParentChunkAdmin(ReadOnlyAdmin):
 class ChildChunkAdmin(ReadOnlyAdmin):
     list_display = ["pk", "parent", "chunk_order", "start", "end", "short_text", "embedding_model"]
     search_fields = ["text"]
-    exclude = ["embedding"]
+    exclude = ["embedding", "chunk_level"]
 
     @admin.display(description=_("text"))
     def short_text(self, obj):
