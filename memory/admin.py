@@ -229,15 +229,29 @@ class PreferenceAdmin(admin.ModelAdmin):
         obj.delete()
 
 
+class EntityFilter(admin.SimpleListFilter):
+    """Filter corrections by what was corrected, named in the admin's language."""
+
+    title = _("entity")
+    parameter_name = "entity"
+
+    def lookups(self, request, model_admin):
+        return list(ENTITY_LABELS.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(entity=self.value()) if self.value() else queryset
+
+
 @admin.register(MemoryChange)
 class MemoryChangeAdmin(admin.ModelAdmin):
     """Every correction of a user's memory: who made it, what, before and after (read-only)."""
 
     list_display = ["at", "user", "actor", "action", "entity_label", "entity_id"]
-    list_filter = ["action", "entity"]
+    list_filter = ["action", EntityFilter]
     search_fields = ["user__username", "actor", "entity_id"]
     date_hierarchy = "at"
-    readonly_fields = ["user", "actor", "entity", "entity_id", "action", "before", "after", "at"]
+    fields = ["user", "actor", "entity_label", "entity_id", "action", "before", "after", "at"]
+    readonly_fields = fields
 
     @admin.display(description=_("entity"), ordering="entity")
     def entity_label(self, obj):
