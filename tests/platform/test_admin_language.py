@@ -289,6 +289,7 @@ def test_playground_shows_every_stage_of_a_time_phrase_query(objects):
         assert time and time["phrase"], time
         stage = re.search(r'id="stage-time">(.*?)</dd>', html, re.S).group(1)
         assert time["phrase"] in stage and time["reason"], stage
+        assert f'datetime="{time["start"]}"' in stage and f'datetime="{time["end"]}"' in stage
         assert all(word in html for word in words), language
         if not response.context["outcome"]["results"]:
             assert re.search(r'id="no-results">[^<]*:\s*\S', html)
