@@ -1,4 +1,6 @@
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from activities.models import (
     INDEX_BOOKKEEPING_FIELDS,
@@ -7,13 +9,14 @@ from activities.models import (
     Participation,
     WorkingMemory,
 )
+from config.admin_display import shorten
 
 
 @admin.register(Activity)
 class ActivityAdmin(admin.ModelAdmin):
     list_display = (
         "id",
-        "title",
+        "short_title",
         "type",
         "status",
         "start_at",
@@ -22,6 +25,7 @@ class ActivityAdmin(admin.ModelAdmin):
         "index_state",
         "indexed_at",
     )
+    list_display_links = ("id", "short_title")
     list_filter = ("status", "type", "index_state")
     search_fields = ("title", "description", "location_name")
     readonly_fields = (
@@ -35,6 +39,10 @@ class ActivityAdmin(admin.ModelAdmin):
     raw_id_fields = ("creator",)
     actions = ["reindex"]
 
+    @admin.display(description=_("title"), ordering="title")
+    def short_title(self, obj):
+        return shorten(obj.title)
+
     def save_model(self, request, obj, form, change):
         from activities.text import VIBE_SOURCE_FIELDS
         from activities.vibes import lexicon_vibes
@@ -46,7 +54,7 @@ class ActivityAdmin(admin.ModelAdmin):
             )
         super().save_model(request, obj, form, change)
 
-    @admin.action(description="Re-index the selected activities")
+    @admin.action(description=_("Re-index the selected activities"))
     def reindex(self, request, queryset):
         from activities.tasks import enqueue_index
         from rag.queues import queue_for_rows
@@ -57,15 +65,29 @@ class ActivityAdmin(admin.ModelAdmin):
         queue = queue_for_rows(len(ids))
         for pk in ids:
             enqueue_index(pk, queue=queue)
-        self.message_user(request, f"Queued {len(ids)} activities for indexing.", messages.INFO)
+        self.message_user(
+            request,
+            ngettext(
+                "Queued %(count)d activity for indexing.",
+                "Queued %(count)d activities for indexing.",
+                len(ids),
+            )
+            % {"count": len(ids)},
+            messages.INFO,
+        )
 
 
 @admin.register(Participation)
 class ParticipationAdmin(admin.ModelAdmin):
-    list_display = ("id", "user", "activity", "joined_at", "feedback")
+    list_display = ("id", "user", "activity_title", "joined_at", "feedback")
     list_filter = ("feedback",)
     raw_id_fields = ("user", "activity")
     search_fields = ("user__username", "activity__title")
+    list_select_related = ("user", "activity")
+
+    @admin.display(description=_("activity"), ordering="activity__title")
+    def activity_title(self, obj):
+        return shorten(obj.activity.title)
 
 
 @admin.register(WorkingMemory)

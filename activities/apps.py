@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 def warm_search() -> None:
@@ -12,7 +13,7 @@ def warm_search() -> None:
 
 class ActivitiesConfig(AppConfig):
     name = "activities"
-    verbose_name = "Activities"
+    verbose_name = _("Activities")
 
     def ready(self):
         from django.db.models.signals import post_save

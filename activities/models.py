@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex
 
 from activities.text import embedding_text_for
@@ -17,17 +19,17 @@ from rag.search import fulltext_index
 
 
 class ActivityStatus(models.TextChoices):
-    DRAFT = "draft", "draft"
-    ACTIVE = "active", "active"
-    CANCELLED = "cancelled", "cancelled"
-    FINISHED = "finished", "finished"
+    DRAFT = "draft", _("draft")
+    ACTIVE = "active", _("active")
+    CANCELLED = "cancelled", _("cancelled")
+    FINISHED = "finished", _("finished")
 
 
 class IndexState(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    INDEXED = "indexed", "indexed"
-    FAILED = "failed", "failed"
+    PENDING = "pending", _("pending")
+    RUNNING = "running", _("running")
+    INDEXED = "indexed", _("indexed")
+    FAILED = "failed", _("failed")
 
 
 def default_time_zone() -> str:
@@ -50,46 +52,71 @@ INDEX_BOOKKEEPING_FIELDS = (
 class Activity(Embedded):
     """One activity listing users can search for and join."""
 
-    title = models.CharField(max_length=200)
-    description = models.TextField(blank=True, default="")
-    type = models.CharField(max_length=50, db_index=True)
-    tags = models.JSONField(default=list, blank=True)
-    start_at = models.DateTimeField(validators=[validate_datetime_range])
-    end_at = models.DateTimeField(null=True, blank=True, validators=[validate_datetime_range])
-    time_zone = models.CharField(max_length=64, default=default_time_zone)
-    lat = models.FloatField()
-    lng = models.FloatField()
-    location_name = models.CharField(max_length=200, blank=True, default="")
-    status = models.CharField(
-        max_length=16, choices=ActivityStatus.choices, default=ActivityStatus.ACTIVE
+    title = models.CharField(max_length=200, verbose_name=_("title"))
+    description = models.TextField(blank=True, default="", verbose_name=_("description"))
+    type = models.CharField(max_length=50, db_index=True, verbose_name=_("type"))
+    tags = models.JSONField(default=list, blank=True, verbose_name=_("tags"))
+    start_at = models.DateTimeField(
+        validators=[validate_datetime_range], verbose_name=_("starts at")
     )
-    max_participants = models.PositiveIntegerField()
-    current_participants = models.PositiveIntegerField(default=0)
+    end_at = models.DateTimeField(
+        null=True, blank=True, validators=[validate_datetime_range], verbose_name=_("ends at")
+    )
+    time_zone = models.CharField(
+        max_length=64, default=default_time_zone, verbose_name=_("time zone")
+    )
+    lat = models.FloatField(verbose_name=_("latitude"))
+    lng = models.FloatField(verbose_name=_("longitude"))
+    location_name = models.CharField(
+        max_length=200, blank=True, default="", verbose_name=_("location")
+    )
+    status = models.CharField(
+        max_length=16,
+        choices=ActivityStatus.choices,
+        default=ActivityStatus.ACTIVE,
+        verbose_name=_("status"),
+    )
+    max_participants = models.PositiveIntegerField(verbose_name=_("maximum participants"))
+    current_participants = models.PositiveIntegerField(
+        default=0, verbose_name=_("current participants")
+    )
     creator = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="activities_created"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="activities_created",
+        verbose_name=_("creator"),
     )
     # Inferred from type and description (lexicon offline, the LLM when configured); part of
     # the embedded text, so it is stored rather than recomputed on every read.
-    vibes = models.JSONField(default=list, blank=True)
+    vibes = models.JSONField(default=list, blank=True, verbose_name=_("vibes"))
     index_state = models.CharField(
-        max_length=16, choices=IndexState.choices, default=IndexState.PENDING, db_index=True
+        max_length=16,
+        choices=IndexState.choices,
+        default=IndexState.PENDING,
+        db_index=True,
+        verbose_name=_("index state"),
     )
-    index_error = models.TextField(blank=True, default="")
-    indexed_at = models.DateTimeField(null=True, blank=True)
-    index_attempts = models.PositiveIntegerField(default=0)
+    index_error = models.TextField(blank=True, default="", verbose_name=_("indexing error"))
+    indexed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("indexed at"))
+    index_attempts = models.PositiveIntegerField(default=0, verbose_name=_("indexing attempts"))
     # When the row entered its index state, or was last re-queued (rag.work).
-    index_state_at = models.DateTimeField(null=True, blank=True)
+    index_state_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("index state since")
+    )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
     # worker stop, takes its running row back at once (rag.work.Work.claim).
-    index_task = models.CharField(max_length=64, blank=True, default="", editable=False)
+    index_task = models.CharField(
+        max_length=64, blank=True, default="", editable=False, verbose_name=_("indexing task")
+    )
     # jieba-segmented embedded text, for the full-text baseline.
-    search_text = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    search_text = models.TextField(blank=True, default="", verbose_name=_("search text"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("activity")
+        verbose_name_plural = _("activities")
         ordering = ["start_at", "pk"]
-        verbose_name_plural = "activities"
         indexes = [
             HnswIndex(
                 name="activity_embedding_hnsw",
@@ -133,14 +160,26 @@ class Participation(models.Model):
         LIKED = 1, "+1"
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="participations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="participations",
+        verbose_name=_("user"),
     )
-    activity = models.ForeignKey(Activity, on_delete=models.CASCADE, related_name="participations")
-    joined_at = models.DateTimeField(auto_now_add=True)
-    feedback = models.SmallIntegerField(choices=Feedback.choices, null=True, blank=True)
-    feedback_at = models.DateTimeField(null=True, blank=True)
+    activity = models.ForeignKey(
+        Activity,
+        on_delete=models.CASCADE,
+        related_name="participations",
+        verbose_name=_("activity"),
+    )
+    joined_at = models.DateTimeField(auto_now_add=True, verbose_name=_("joined at"))
+    feedback = models.SmallIntegerField(
+        choices=Feedback.choices, null=True, blank=True, verbose_name=_("feedback")
+    )
+    feedback_at = models.DateTimeField(null=True, blank=True, verbose_name=_("feedback at"))
 
     class Meta:
+        verbose_name = _("participation")
+        verbose_name_plural = _("participations")
         constraints = [
             models.UniqueConstraint(fields=["user", "activity"], name="participation_once"),
         ]
@@ -160,13 +199,20 @@ class WorkingMemory(models.Model):
     """
 
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="working_memory"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="working_memory",
+        verbose_name=_("user"),
     )
-    data = models.JSONField(default=dict, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    data = models.JSONField(default=dict, blank=True, verbose_name=_("data"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+
+    class Meta:
+        verbose_name = _("working memory")
+        verbose_name_plural = _("working memories")
 
     def __str__(self):
-        return f"working memory of {self.user_id}"
+        return gettext("working memory of %(user)s") % {"user": self.user_id}
 
     @property
     def interest_vectors(self) -> list[dict]:

@@ -10,9 +10,12 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from activities.models import Activity, ActivityStatus, IndexState
 from activities.search import activities_search
+from config.admin_display import local_datetime
 from config.errors import ServiceError
 
 
@@ -39,8 +42,8 @@ def activity_browser(request):
         "activities/browser.html",
         {
             "page": page,
-            "statuses": ActivityStatus.values,
-            "states": IndexState.values,
+            "statuses": ActivityStatus.choices,
+            "states": IndexState.choices,
             "types": list(types),
             "filters": {"status": status, "type": type_, "index_state": state, "q": q},
         },
@@ -56,6 +59,101 @@ def _float(value):
     return number if number is not None and math.isfinite(number) else None
 
 
+# The search's own words (its meta is English, like the API), shown in the staff's language.
+PATH_LABELS = {
+    "semantic": gettext_lazy("semantic: ranked by meaning"),
+    "hard_filter_small": gettext_lazy("few candidates: every row that passes the filters"),
+    "hard_filter_sorted": gettext_lazy("no words to rank by: the filtered rows, sorted"),
+    "hard_filter_degraded": gettext_lazy("degraded: the query could not be embedded"),
+}
+APPLIED_LABELS = {
+    "filter": gettext_lazy("filter: only activities in the window"),
+    "rank": gettext_lazy("rank: closest to the window first"),
+    "none": gettext_lazy("not applied"),
+    "radius": gettext_lazy("radius filter"),
+    "location": gettext_lazy("orders by distance"),
+    "unknown": gettext_lazy("asked, but the request has no location"),
+}
+LANGUAGE_LABELS = {
+    "zh": gettext_lazy("Chinese"),
+    "en": gettext_lazy("English"),
+    "mixed": gettext_lazy("mixed"),
+    "und": gettext_lazy("undetermined"),
+}
+# The reasons the search writes (activities.understanding, rag.relevance): listed here so that
+# makemessages finds them; shown translated, or as written when a reason is new.
+SEARCH_REASONS = (
+    gettext_noop("activities start in the window"),
+    gettext_noop("no row passes the filters"),
+    gettext_noop("no activity starts in the window: ranked by closeness to it"),
+    gettext_noop("the window is outside timeRange: ranked by closeness to it"),
+    gettext_noop(
+        "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
+    ),
+    gettext_noop(
+        "Nothing fits: no word of the query appears in any candidate, and the query is hardly "
+        "closer to them than to unrelated everyday text."
+    ),
+    gettext_noop("Nothing fits: the query has no words, only repeated or neighbouring keys."),
+    gettext_noop(
+        "Nothing fits: the query asks for an answer or a piece of work, not for something to "
+        "find here."
+    ),
+)
+
+
+def _said(text):
+    """Return a reason of the search in the active language (as written when unknown)."""
+    return _(text) if text else text
+
+
+def stages(outcome: dict) -> dict:
+    """Return what each stage of a search did, worded for the playground.
+
+    ``time``: the understood time phrase, its window (in the admin's time zone), whether it
+    filtered or ranked, and why; ``relevance``: the cut's gate, the best margin, whether the
+    query was off-topic and how many hits it dropped; ``empty_reason``: why nothing was found.
+    """
+    meta = outcome.get("meta") or {}
+    understood = meta.get("understood") or {}
+    time = understood.get("time")
+    if time:
+        time = {
+            **time,
+            "start_local": local_datetime(time.get("start")),
+            "end_local": local_datetime(time.get("end")),
+            "applied_label": APPLIED_LABELS.get(time.get("applied"), time.get("applied")),
+            "reason_text": _said(time.get("reason")),
+        }
+    place = understood.get("place")
+    if place:
+        place = {
+            **place,
+            "applied_label": APPLIED_LABELS.get(place.get("applied"), place.get("applied")),
+        }
+    reason = _said(meta.get("reason"))
+    empty_reason = ""
+    if not outcome.get("results"):
+        if reason:
+            empty_reason = reason
+        elif not meta.get("candidates"):
+            empty_reason = (time or {}).get("reason_text") or _("no activity passes the filters")
+        elif meta.get("degraded"):
+            empty_reason = _("the query could not be embedded and no row passes the filters")
+        else:
+            empty_reason = _("every candidate was cut as not relevant")
+    return {
+        "path_label": PATH_LABELS.get(meta.get("path"), meta.get("path")),
+        "language": LANGUAGE_LABELS.get(understood.get("language"), understood.get("language")),
+        "understood": understood,
+        "time": time,
+        "place": place,
+        "relevance": meta.get("relevance"),
+        "reason": reason,
+        "empty_reason": empty_reason,
+    }
+
+
 @staff_member_required
 def search_playground(request):
     """Run a search and show each result's similarity, boost, score, reason and the path."""
@@ -64,7 +162,9 @@ def search_playground(request):
     as_user = params.get("as_user", "")
     outcome, error = None, None
     if len(query) > settings.RAG_QUERY_MAX_CHARS:
-        error = f"The query is longer than {settings.RAG_QUERY_MAX_CHARS} characters."
+        error = _("The query is longer than %(max)d characters.") % {
+            "max": settings.RAG_QUERY_MAX_CHARS
+        }
     elif "q" in params:
         filters: dict = {}
         lat, lng, radius = (
@@ -93,5 +193,11 @@ def search_playground(request):
     return render(
         request,
         "activities/search.html",
-        {"params": params, "outcome": outcome, "error": error, "query": query},
+        {
+            "params": params,
+            "outcome": outcome,
+            "stages": stages(outcome) if outcome else None,
+            "error": error,
+            "query": query,
+        },
     )

@@ -1,40 +1,59 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+from config.admin_display import shorten
 
 
 @admin.register(SystemEvent)
 class SystemEventAdmin(admin.ModelAdmin):
     """Proactive events the triggers wrote (one per user, kind and period)."""
 
-    list_display = ["created", "user", "kind", "period_key", "read_at"]
+    list_display = ["created", "user", "kind", "short_period", "read_at"]
     list_filter = ["kind"]
     search_fields = ["user__username", "period_key"]
     readonly_fields = ["created"]
     date_hierarchy = "created"
 
+    @admin.display(description=_("period"), ordering="period_key")
+    def short_period(self, obj):
+        return shorten(obj.period_key)
+
 
 @admin.register(PartnerIntent)
 class PartnerIntentAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "user", "activity_type", "status"]
+    list_display = ["created_at", "user", "activity_type", "short_description", "status"]
     list_filter = ["status", "activity_type"]
     search_fields = ["user__username", "description"]
+
+    @admin.display(description=_("description"))
+    def short_description(self, obj):
+        return shorten(obj.description)
 
 
 @admin.register(AgentSession)
 class AgentSessionAdmin(admin.ModelAdmin):
-    list_display = ["updated_at", "user", "chat_id", "last_intent", "draft_activity_id"]
+    list_display = ["updated_at", "user", "short_chat_id", "last_intent", "draft_activity_id"]
     search_fields = ["user__username", "chat_id"]
+
+    @admin.display(description=_("chat id"), ordering="chat_id")
+    def short_chat_id(self, obj):
+        return shorten(obj.chat_id)
 
 
 @admin.register(Webhook)
 class WebhookAdmin(admin.ModelAdmin):
     """Where users' events are POSTed; the secret is shown read-only (it signs each body)."""
 
-    list_display = ["created", "owner", "url", "all_users", "active"]
+    list_display = ["created", "owner", "short_url", "all_users", "active"]
     list_filter = ["active", "all_users"]
     search_fields = ["owner__username", "url"]
     readonly_fields = ["secret", "created"]
+
+    @admin.display(description=_("URL"), ordering="url")
+    def short_url(self, obj):
+        return shorten(obj.url)
 
 
 @admin.register(WebhookDelivery)
@@ -60,7 +79,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False  # a log: read it, retry it, never edit it
 
-    @admin.action(description="Retry the selected failed deliveries")
+    @admin.action(description=_("Retry the selected failed deliveries"))
     def retry(self, request, queryset):
         from agent.tasks import enqueue_deliveries
         from agent.webhooks import delivery_retry
@@ -69,4 +88,10 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
         count = delivery_retry(delivery_ids=ids)
         if count:
             enqueue_deliveries(ids)
-        self.message_user(request, f"{count} deliveries queued again.")
+        self.message_user(
+            request,
+            ngettext(
+                "%(count)d delivery queued again.", "%(count)d deliveries queued again.", count
+            )
+            % {"count": count},
+        )

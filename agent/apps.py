@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AgentConfig(AppConfig):
     name = "agent"
-    verbose_name = "Agent"
+    verbose_name = _("Agent")
 
     def ready(self):
         from django.db.models.signals import post_migrate, post_save

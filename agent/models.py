@@ -12,29 +12,36 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 
 class EventKind(models.TextChoices):
-    DAILY_DIGEST = "daily_digest", "daily digest"
-    INTEREST_SPIKE = "interest_spike", "interest spike"
-    DEADLINE_REMINDER = "deadline_reminder", "deadline reminder"
+    DAILY_DIGEST = "daily_digest", _("daily digest")
+    INTEREST_SPIKE = "interest_spike", _("interest spike")
+    DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
 
 
 class SystemEvent(models.Model):
     """One proactive message for a user; unique per (user, kind, period)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_events"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="agent_events",
+        verbose_name=_("user"),
     )
-    kind = models.CharField(max_length=32, choices=EventKind.choices)
+    kind = models.CharField(max_length=32, choices=EventKind.choices, verbose_name=_("kind"))
     # E.g. "2026-11-22" for a digest or a spike, "2026-11-27T09:00" (the local due time) for
     # a reminder: whatever makes one event per user per trigger per period.
-    period_key = models.CharField(max_length=200)
-    payload = models.JSONField(default=dict, blank=True)
-    read_at = models.DateTimeField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True, db_index=True)
+    period_key = models.CharField(max_length=200, verbose_name=_("period"))
+    payload = models.JSONField(default=dict, blank=True, verbose_name=_("payload"))
+    read_at = models.DateTimeField(null=True, blank=True, verbose_name=_("read at"))
+    created = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("created"))
 
     class Meta:
+        verbose_name = _("system event")
+        verbose_name_plural = _("system events")
         constraints = [
             models.UniqueConstraint(
                 fields=["user", "kind", "period_key"], name="agent_event_once_per_period"
@@ -44,54 +51,82 @@ class SystemEvent(models.Model):
         ordering = ["-created", "-pk"]
 
     def __str__(self):
-        return f"{self.kind} for {self.user_id} ({self.period_key})"
+        return gettext("%(kind)s for %(user)s (%(period)s)") % {
+            "kind": self.get_kind_display(),
+            "user": self.user_id,
+            "period": self.period_key,
+        }
 
 
 class PartnerIntentStatus(models.TextChoices):
-    OPEN = "open", "open"
-    MATCHED = "matched", "matched"
-    CLOSED = "closed", "closed"
+    OPEN = "open", _("open")
+    MATCHED = "matched", _("matched")
+    CLOSED = "closed", _("closed")
 
 
 class PartnerIntent(models.Model):
     """A user looking for company for an activity type, at an optional time."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="partner_intents"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="partner_intents",
+        verbose_name=_("user"),
     )
-    activity_type = models.CharField(max_length=50, blank=True, default="")
-    description = models.TextField(blank=True, default="")
-    time_range = models.JSONField(null=True, blank=True)
+    activity_type = models.CharField(
+        max_length=50, blank=True, default="", verbose_name=_("activity type")
+    )
+    description = models.TextField(blank=True, default="", verbose_name=_("description"))
+    time_range = models.JSONField(null=True, blank=True, verbose_name=_("time range"))
     status = models.CharField(
-        max_length=16, choices=PartnerIntentStatus.choices, default=PartnerIntentStatus.OPEN
+        max_length=16,
+        choices=PartnerIntentStatus.choices,
+        default=PartnerIntentStatus.OPEN,
+        verbose_name=_("status"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("partner intent")
+        verbose_name_plural = _("partner intents")
         ordering = ["-created_at", "-pk"]
 
     def __str__(self):
-        return f"{self.user_id} looks for {self.activity_type or 'company'}"
+        if self.activity_type:
+            return gettext("%(user)s looks for company for %(type)s") % {
+                "user": self.user_id,
+                "type": self.activity_type,
+            }
+        return gettext("%(user)s looks for company") % {"user": self.user_id}
 
 
 class AgentSession(models.Model):
     """The agent's state of one chat of one user."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_sessions"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="agent_sessions",
+        verbose_name=_("user"),
     )
-    chat_id = models.CharField(max_length=200)
-    last_intent = models.CharField(max_length=16, blank=True, default="")
-    draft_activity_id = models.BigIntegerField(null=True, blank=True)
-    lat = models.FloatField(null=True, blank=True)
-    lng = models.FloatField(null=True, blank=True)
+    chat_id = models.CharField(max_length=200, verbose_name=_("chat id"))
+    last_intent = models.CharField(
+        max_length=16, blank=True, default="", verbose_name=_("last intent")
+    )
+    draft_activity_id = models.BigIntegerField(
+        null=True, blank=True, verbose_name=_("draft activity id")
+    )
+    lat = models.FloatField(null=True, blank=True, verbose_name=_("latitude"))
+    lng = models.FloatField(null=True, blank=True, verbose_name=_("longitude"))
     # A state-changing tool call the model proposed, waiting for the user's "确认" next turn:
     # {"name", "arguments", "proposed_at"} (agent/chat.py); any other answer drops it.
-    pending_action = models.JSONField(null=True, blank=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    pending_action = models.JSONField(null=True, blank=True, verbose_name=_("pending action"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("agent session")
+        verbose_name_plural = _("agent sessions")
         constraints = [
             models.UniqueConstraint(fields=["user", "chat_id"], name="agent_session_user_chat")
         ]
@@ -108,22 +143,38 @@ class Webhook(models.Model):
     """
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="agent_webhooks"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="agent_webhooks",
+        verbose_name=_("owner"),
     )
-    url = models.URLField(max_length=2000)
+    url = models.URLField(max_length=2000, verbose_name=_("URL"))
     # Shared with the receiver once, at creation; signs every body (HMAC-SHA256).
-    secret = models.CharField(max_length=128)
-    all_users = models.BooleanField(default=False, help_text="Staff only: every user's events.")
-    kinds = models.JSONField(default=list, blank=True, help_text="Event kinds; empty = all.")
-    active = models.BooleanField(default=True)
+    secret = models.CharField(max_length=128, verbose_name=_("secret"))
+    all_users = models.BooleanField(
+        default=False, help_text=_("Staff only: every user's events."), verbose_name=_("all users")
+    )
+    kinds = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Event kinds; empty = all."),
+        verbose_name=_("event kinds"),
+    )
+    active = models.BooleanField(default=True, verbose_name=_("active"))
     # POSTs failed in a row (reset by a success); at WEBHOOK_DISABLE_AFTER_FAILURES the webhook
     # is disabled: active false, with when and why, until its owner turns it back on.
-    consecutive_failures = models.PositiveIntegerField(default=0)
-    disabled_at = models.DateTimeField(null=True, blank=True)
-    disabled_reason = models.CharField(max_length=200, blank=True, default="")
-    created = models.DateTimeField(auto_now_add=True)
+    consecutive_failures = models.PositiveIntegerField(
+        default=0, verbose_name=_("consecutive failures")
+    )
+    disabled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("disabled at"))
+    disabled_reason = models.CharField(
+        max_length=200, blank=True, default="", verbose_name=_("disabled reason")
+    )
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
+        verbose_name = _("webhook")
+        verbose_name_plural = _("webhooks")
         ordering = ["-created", "-pk"]
 
     def __str__(self):
@@ -135,10 +186,10 @@ class Webhook(models.Model):
 
 
 class DeliveryState(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    DELIVERED = "delivered", "delivered"
-    FAILED = "failed", "failed"
+    PENDING = "pending", _("pending")
+    RUNNING = "running", _("running")
+    DELIVERED = "delivered", _("delivered")
+    FAILED = "failed", _("failed")
 
 
 class WebhookDelivery(models.Model):
@@ -148,20 +199,37 @@ class WebhookDelivery(models.Model):
     retried with backoff on failure, failed with a visible error after the last attempt.
     """
 
-    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
-    event = models.ForeignKey(SystemEvent, on_delete=models.CASCADE, related_name="deliveries")
-    delivery_state = models.CharField(
-        max_length=16, choices=DeliveryState.choices, default=DeliveryState.PENDING
+    webhook = models.ForeignKey(
+        Webhook, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("webhook")
     )
-    delivery_attempts = models.PositiveSmallIntegerField(default=0)
-    delivery_error = models.TextField(blank=True, default="")
-    delivery_state_at = models.DateTimeField(null=True, blank=True)
-    delivery_task = models.CharField(max_length=64, blank=True, default="")
-    status_code = models.PositiveSmallIntegerField(null=True, blank=True)
-    delivered_at = models.DateTimeField(null=True, blank=True)
-    created = models.DateTimeField(auto_now_add=True)
+    event = models.ForeignKey(
+        SystemEvent, on_delete=models.CASCADE, related_name="deliveries", verbose_name=_("event")
+    )
+    delivery_state = models.CharField(
+        max_length=16,
+        choices=DeliveryState.choices,
+        default=DeliveryState.PENDING,
+        verbose_name=_("delivery state"),
+    )
+    delivery_attempts = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("delivery attempts")
+    )
+    delivery_error = models.TextField(blank=True, default="", verbose_name=_("delivery error"))
+    delivery_state_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("delivery state since")
+    )
+    delivery_task = models.CharField(
+        max_length=64, blank=True, default="", verbose_name=_("delivery task")
+    )
+    status_code = models.PositiveSmallIntegerField(
+        null=True, blank=True, verbose_name=_("status code")
+    )
+    delivered_at = models.DateTimeField(null=True, blank=True, verbose_name=_("delivered at"))
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
     class Meta:
+        verbose_name = _("webhook delivery")
+        verbose_name_plural = _("webhook deliveries")
         constraints = [
             models.UniqueConstraint(fields=["webhook", "event"], name="agent_delivery_once")
         ]
@@ -169,7 +237,10 @@ class WebhookDelivery(models.Model):
             models.Index(fields=["delivery_state", "delivery_state_at"], name="agent_delivery_st")
         ]
         ordering = ["-created", "-pk"]
-        verbose_name_plural = "webhook deliveries"
 
     def __str__(self):
-        return f"event {self.event_id} -> webhook {self.webhook_id}: {self.delivery_state}"
+        return gettext("event %(event)s -> webhook %(webhook)s: %(state)s") % {
+            "event": self.event_id,
+            "webhook": self.webhook_id,
+            "state": self.get_delivery_state_display(),
+        }

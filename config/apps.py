@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class PlatformConfig(AppConfig):
@@ -6,7 +7,7 @@ class PlatformConfig(AppConfig):
 
     name = "config"
     label = "platform"
-    verbose_name = "Platform"
+    verbose_name = _("Platform")
 
     def ready(self):
         from config import checks  # noqa: F401  (registers system checks)

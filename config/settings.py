@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy
 
 from config import embedded_db
 from config.env import (
@@ -325,7 +326,7 @@ Q_CLUSTER = {
     "save_limit": 1000,
     "ack_failures": True,
     "sync": env_bool("Q_SYNC", False),
-    "label": "Tasks",
+    "label": gettext_lazy("Tasks"),  # the admin's name of django-q2's app
     "ALT_CLUSTERS": {
         "bulk": {"workers": Q_WORKERS_BULK, "queue_limit": Q_WORKERS_BULK},
         "webhooks": {"workers": Q_WORKERS_WEBHOOKS, "queue_limit": Q_WORKERS_WEBHOOKS},

@@ -1,12 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView
 
 from config import errors, views
 from config.api_docs import LocalRedocView, LocalSwaggerView, redoc_bundle
 
-admin.site.site_header = "Semantic Memory administration"
-admin.site.site_title = "Semantic Memory"
+admin.site.site_header = _("Semantic Memory administration")
+admin.site.site_title = _("Semantic Memory")
+admin.site.index_title = _("Site administration")
 admin.site.site_url = "/"  # "View site": the home page, which links to the staff pages
 
 urlpatterns = [

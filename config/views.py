@@ -4,13 +4,22 @@ from __future__ import annotations
 
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 # The staff pages of the apps, linked from the home page and the admin index (staff only).
 STAFF_PAGES = (
-    ("activities-staff-browser", "Activities", "every activity, its index state and text"),
-    ("activities-staff-search", "Search playground", "run a search as any user, see each stage"),
-    ("writing-staff-index", "Writing", "books, chapters, their chunks and a search per book"),
+    ("activities-staff-browser", _("Activities"), _("every activity, its index state and text")),
+    (
+        "activities-staff-search",
+        _("Search playground"),
+        _("run a search as any user, see each stage"),
+    ),
+    (
+        "writing-staff-index",
+        _("Writing"),
+        _("books, chapters, their chunks and a search per book"),
+    ),
 )
 
 

@@ -10,8 +10,12 @@ from django.core.exceptions import PermissionDenied
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
+from config.admin_display import shorten
 from memory.models import (
+    ENTITY_LABELS,
     ChatMessageProxy,
     ContextEntry,
     Feedback,
@@ -55,7 +59,16 @@ class ReadOnlyMixin:
 
 @admin.register(ChatMessageProxy)
 class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["message_id", "user", "chat_id", "ts", "role", "summarised", "embed_state"]
+    list_display = [
+        "short_message_id",
+        "user",
+        "short_chat_id",
+        "ts",
+        "role",
+        "short_content",
+        "summarised",
+        "embed_state",
+    ]
     list_filter = ["role", "embed_state", "summarised"]
     search_fields = ["user__username", "chat_id", "message_id"]
     fields = READ_ONLY_FIELDS
@@ -66,6 +79,18 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).filter(kind=Kind.MESSAGE)
+
+    @admin.display(description=_("message id"), ordering="message_id")
+    def short_message_id(self, obj):
+        return shorten(obj.message_id, 30)
+
+    @admin.display(description=_("chat id"), ordering="chat_id")
+    def short_chat_id(self, obj):
+        return shorten(obj.chat_id, 30)
+
+    @admin.display(description=_("content"))
+    def short_content(self, obj):
+        return shorten(obj.content)
 
     def get_urls(self):
         retention = self.admin_site.admin_view(self.retention_view)
@@ -90,8 +115,14 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
             report = retention_run(dry_run=False)
             self.message_user(
                 request,
-                f"Retention ran: {report.messages_deleted} messages deleted, "
-                f"{report.chats_summarised} chats summarised first.",
+                gettext(
+                    "Retention ran: %(deleted)d messages deleted, "
+                    "%(summarised)d chats summarised first."
+                )
+                % {
+                    "deleted": report.messages_deleted,
+                    "summarised": report.chats_summarised,
+                },
                 messages.SUCCESS,
             )
             # Show the report of this run, not a new dry run.
@@ -102,11 +133,23 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
-            "title": "Retention of chat messages",
+            "title": gettext("Retention of chat messages"),
             "report": report,
+            "rows": report_rows(report),
             "can_run": can_run,
         }
         return TemplateResponse(request, "admin/memory/retention.html", context)
+
+
+def report_rows(report) -> list[tuple[str, str]]:
+    """Return the report's (label, value) rows for the page: the cut-off in local time."""
+    from config.admin_display import local_datetime
+    from memory.retention import CUTOFF_LABEL
+
+    return [
+        (label, local_datetime(report.cutoff) if label == str(CUTOFF_LABEL) else value)
+        for label, value in report.rows()
+    ]
 
 
 def _report_from(data: dict):
@@ -117,7 +160,14 @@ def _report_from(data: dict):
 
 @admin.register(SummaryProxy)
 class SummaryAdmin(ReadOnlyMixin, admin.ModelAdmin):
-    list_display = ["message_id", "user", "chat_id", "covers_until_ts", "covered_count"]
+    list_display = [
+        "message_id",
+        "user",
+        "chat_id",
+        "covers_until_ts",
+        "covered_count",
+        "short_content",
+    ]
     search_fields = ["user__username", "chat_id"]
     fields = READ_ONLY_FIELDS
     readonly_fields = READ_ONLY_FIELDS
@@ -127,15 +177,23 @@ class SummaryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).filter(kind=Kind.SUMMARY)
 
+    @admin.display(description=_("content"))
+    def short_content(self, obj):
+        return shorten(obj.content)
+
 
 @admin.register(Preference)
 class PreferenceAdmin(admin.ModelAdmin):
     """Preferences, with those later ones replaced; edits go through the services (audited)."""
 
-    list_display = ["user", "category", "value", "updated_at", "superseded_at"]
+    list_display = ["user", "category", "short_value", "updated_at", "superseded_at"]
     list_filter = [("superseded_at", admin.EmptyFieldListFilter)]
     search_fields = ["user__username", "category", "value"]
     readonly_fields = ["superseded_at", "superseded_by"]
+
+    @admin.display(description=_("value"), ordering="value")
+    def short_value(self, obj):
+        return shorten(obj.value)
 
     def save_model(self, request, obj, form, change):
         from memory import services
@@ -171,15 +229,33 @@ class PreferenceAdmin(admin.ModelAdmin):
         obj.delete()
 
 
+class EntityFilter(admin.SimpleListFilter):
+    """Filter corrections by what was corrected, named in the admin's language."""
+
+    title = _("entity")
+    parameter_name = "entity"
+
+    def lookups(self, request, model_admin):
+        return list(ENTITY_LABELS.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(entity=self.value()) if self.value() else queryset
+
+
 @admin.register(MemoryChange)
 class MemoryChangeAdmin(admin.ModelAdmin):
     """Every correction of a user's memory: who made it, what, before and after (read-only)."""
 
-    list_display = ["at", "user", "actor", "action", "entity", "entity_id"]
-    list_filter = ["action", "entity"]
+    list_display = ["at", "user", "actor", "action", "entity_label", "entity_id"]
+    list_filter = ["action", EntityFilter]
     search_fields = ["user__username", "actor", "entity_id"]
     date_hierarchy = "at"
-    readonly_fields = ["user", "actor", "entity", "entity_id", "action", "before", "after", "at"]
+    fields = ["user", "actor", "entity_label", "entity_id", "action", "before", "after", "at"]
+    readonly_fields = fields
+
+    @admin.display(description=_("entity"), ordering="entity")
+    def entity_label(self, obj):
+        return ENTITY_LABELS.get(obj.entity, obj.entity)
 
     def has_add_permission(self, request):
         return False
@@ -193,9 +269,13 @@ class MemoryChangeAdmin(admin.ModelAdmin):
 
 @admin.register(Feedback)
 class FeedbackAdmin(admin.ModelAdmin):
-    list_display = ["user", "target_message_id", "rating", "created_at"]
+    list_display = ["user", "target_type", "short_target", "rating", "created_at"]
     search_fields = ["user__username", "target_message_id"]
     raw_id_fields = ["target"]
+
+    @admin.display(description=_("rated item"))
+    def short_target(self, obj):
+        return shorten(obj.target_label or obj.rated_id)
 
 
 class ContextEntryInline(admin.TabularInline):
@@ -206,9 +286,13 @@ class ContextEntryInline(admin.TabularInline):
 
 @admin.register(SharedContext)
 class SharedContextAdmin(admin.ModelAdmin):
-    list_display = ["title", "owner", "created_at", "updated_at"]
+    list_display = ["short_title", "owner", "created_at", "updated_at"]
     search_fields = ["title", "owner__username"]
     inlines = [ContextEntryInline]
+
+    @admin.display(description=_("title"), ordering="title")
+    def short_title(self, obj):
+        return shorten(obj.title)
 
     def save_formset(self, request, form, formset, change):
         """Save the entries, recording each edit and deletion with who made it."""
@@ -228,7 +312,7 @@ class SharedContextAdmin(admin.ModelAdmin):
                 before={"content": originals.get(pk, "")},
                 after={},
             )
-        for entry, _ in formset.changed_objects:
+        for entry, _changed in formset.changed_objects:
             change_record(
                 user=owner,
                 actor=request.user,

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 def register_memory_schedules(sender, **kwargs):
@@ -29,7 +30,7 @@ def warm_search() -> None:
 
 class MemoryConfig(AppConfig):
     name = "memory"
-    verbose_name = "Chat memory"
+    verbose_name = _("Chat memory")
 
     def ready(self):
         from django.db.models.signals import post_migrate

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex
 
 from config.inputs import validate_datetime_range
@@ -16,21 +18,21 @@ from rag.models import Embedded
 
 
 class Role(models.TextChoices):
-    USER = "user", "user"
-    ASSISTANT = "assistant", "assistant"
-    SYSTEM = "system", "system"
+    USER = "user", _("user")
+    ASSISTANT = "assistant", _("assistant")
+    SYSTEM = "system", _("system")
 
 
 class Kind(models.TextChoices):
-    MESSAGE = "message", "message"
-    SUMMARY = "summary", "summary"
+    MESSAGE = "message", _("message")
+    SUMMARY = "summary", _("summary")
 
 
 class EmbedState(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    READY = "ready", "ready"
-    FAILED = "failed", "failed"
+    PENDING = "pending", _("pending")
+    RUNNING = "running", _("running")
+    READY = "ready", _("ready")
+    FAILED = "failed", _("failed")
 
 
 # The previous turn embedded with each turn (``context_text``) is cut to this many characters.
@@ -41,49 +43,64 @@ class ChatMessage(Embedded):
     """One turn of a chat, or a summary of earlier turns of that chat."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("user"),
     )
-    message_id = models.CharField(max_length=100)
-    chat_id = models.CharField(max_length=200, blank=True, default="")
-    ts = models.DateTimeField(validators=[validate_datetime_range])
-    role = models.CharField(max_length=16, choices=Role.choices)
-    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.MESSAGE)
-    content = models.TextField()
+    message_id = models.CharField(max_length=100, verbose_name=_("message id"))
+    chat_id = models.CharField(max_length=200, blank=True, default="", verbose_name=_("chat id"))
+    ts = models.DateTimeField(validators=[validate_datetime_range], verbose_name=_("sent at"))
+    role = models.CharField(max_length=16, choices=Role.choices, verbose_name=_("role"))
+    kind = models.CharField(
+        max_length=16, choices=Kind.choices, default=Kind.MESSAGE, verbose_name=_("kind")
+    )
+    content = models.TextField(verbose_name=_("content"))
     # The text before this turn in the same chat (set at write time): embedded with the turn so a
     # short answer ("yes, last Sunday") is found by the question it answers.
-    context_text = models.TextField(blank=True, default="")
+    context_text = models.TextField(blank=True, default="", verbose_name=_("context text"))
     # PostgreSQL keeps ``to_tsvector('simple', search_text)`` in the generated column
     # ``search_tsv`` (GIN index ``memory_msg_tsv``, migration 0008), which search reads in SQL.
     # It is no model field so that no ORM read, export or admin form carries it.
-    search_text = models.TextField(blank=True, default="")
-    summarised = models.BooleanField(default=False)
+    search_text = models.TextField(blank=True, default="", verbose_name=_("search text"))
+    summarised = models.BooleanField(default=False, verbose_name=_("summarised"))
     # Summary rows only: a message it covers was edited or deleted and its text may still say
     # what the message said (an LLM summary, which cannot be corrected sentence by sentence).
-    stale = models.BooleanField(default=False)
+    stale = models.BooleanField(default=False, verbose_name=_("stale"))
     # When the content was last corrected through the API or the admin (None: as written).
-    edited_at = models.DateTimeField(null=True, blank=True)
+    edited_at = models.DateTimeField(null=True, blank=True, verbose_name=_("edited at"))
     # Summary rows only: the last ts they cover and how many messages they cover.
     covers_until_ts = models.DateTimeField(
-        null=True, blank=True, validators=[validate_datetime_range]
+        null=True, blank=True, validators=[validate_datetime_range], verbose_name=_("covers until")
     )
-    covered_count = models.PositiveIntegerField(default=0)
+    covered_count = models.PositiveIntegerField(default=0, verbose_name=_("covered messages"))
     embed_state = models.CharField(
-        max_length=16, choices=EmbedState.choices, default=EmbedState.PENDING, db_index=True
+        max_length=16,
+        choices=EmbedState.choices,
+        default=EmbedState.PENDING,
+        db_index=True,
+        verbose_name=_("embedding state"),
     )
-    embed_error = models.TextField(blank=True, default="")
-    embed_attempts = models.PositiveIntegerField(default=0)
+    embed_error = models.TextField(blank=True, default="", verbose_name=_("embedding error"))
+    embed_attempts = models.PositiveIntegerField(default=0, verbose_name=_("embedding attempts"))
     # When the row entered its embed state, or was last re-queued (rag.work).
-    embed_state_at = models.DateTimeField(null=True, blank=True)
+    embed_state_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("embedding state since")
+    )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
     # worker stop, takes its running row back at once (rag.work.Work.claim).
-    embed_task = models.CharField(max_length=64, blank=True, default="", editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    embed_task = models.CharField(
+        max_length=64, blank=True, default="", editable=False, verbose_name=_("embedding task")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("chat message")
+        verbose_name_plural = _("chat messages")
         # Acting for other users (read, write, export, erase anybody's data) is this permission,
         # not ``is_staff``: viewing the admin does not make a login a cross-tenant token.
         permissions = [
-            ("act_for_any_user", "Can read, write, export and erase any user's data"),
+            ("act_for_any_user", _("Can read, write, export and erase any user's data")),
         ]
         constraints = [
             models.UniqueConstraint(fields=["user", "message_id"], name="memory_msg_user_mid")
@@ -103,7 +120,7 @@ class ChatMessage(Embedded):
         ]
 
     def __str__(self):
-        return f"{self.message_id} ({self.role}, {self.kind})"
+        return f"{self.message_id} ({self.get_role_display()}, {self.get_kind_display()})"
 
     def embedding_text(self) -> str:
         """Return the content, preceded by the previous turn of the chat when known."""
@@ -116,17 +133,18 @@ class ChatMessageProxy(ChatMessage):
     """Chat turns only, for the admin."""
 
     class Meta:
+        verbose_name = _("message")
+        verbose_name_plural = _("messages")
         proxy = True
-        verbose_name = "message"
 
 
 class SummaryProxy(ChatMessage):
     """Summaries only, for the admin."""
 
     class Meta:
+        verbose_name = _("summary")
+        verbose_name_plural = _("summaries")
         proxy = True
-        verbose_name = "summary"
-        verbose_name_plural = "summaries"
 
 
 class ActivePreferences(models.Manager):
@@ -140,23 +158,33 @@ class Preference(models.Model):
     """A stated preference of a user (``tone: humorous``, ``food: 不吃辣``)."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_preferences"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memory_preferences",
+        verbose_name=_("user"),
     )
-    category = models.CharField(max_length=100)
-    value = models.CharField(max_length=1000)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    category = models.CharField(max_length=100, verbose_name=_("category"))
+    value = models.CharField(max_length=1000, verbose_name=_("value"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
     # A later preference that contradicts this one (不吃辣 -> 爱吃辣) replaces it: this row stays
     # as history, with when and by which preference; readers use Preference.active.
-    superseded_at = models.DateTimeField(null=True, blank=True)
+    superseded_at = models.DateTimeField(null=True, blank=True, verbose_name=_("superseded at"))
     superseded_by = models.ForeignKey(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="supersedes"
+        "self",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="supersedes",
+        verbose_name=_("superseded by"),
     )
 
     objects = models.Manager()
     active = ActivePreferences()
 
     class Meta:
+        verbose_name = _("preference")
+        verbose_name_plural = _("preferences")
         base_manager_name = "objects"
         default_manager_name = "objects"
         constraints = [
@@ -174,8 +202,8 @@ class Preference(models.Model):
 
 
 class FeedbackTarget(models.TextChoices):
-    MESSAGE = "message", "message"
-    ACTIVITY = "activity", "activity"
+    MESSAGE = "message", _("message")
+    ACTIVITY = "activity", _("activity")
 
 
 class Feedback(models.Model):
@@ -186,31 +214,52 @@ class Feedback(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_feedback"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memory_feedback",
+        verbose_name=_("user"),
     )
     # SET_NULL: retention may delete the rated message; the rating is the user's and stays.
     target = models.ForeignKey(
-        ChatMessage, on_delete=models.SET_NULL, null=True, blank=True, related_name="feedback"
+        ChatMessage,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="feedback",
+        verbose_name=_("rated message"),
     )
-    target_message_id = models.CharField(max_length=100, blank=True, default="")
+    target_message_id = models.CharField(
+        max_length=100, blank=True, default="", verbose_name=_("rated message id")
+    )
     target_type = models.CharField(
-        max_length=16, choices=FeedbackTarget.choices, default=FeedbackTarget.MESSAGE
+        max_length=16,
+        choices=FeedbackTarget.choices,
+        default=FeedbackTarget.MESSAGE,
+        verbose_name=_("rated type"),
     )
     # No foreign key: memory does not own activities, and a rating outlives the activity.
-    target_activity_id = models.BigIntegerField(null=True, blank=True)
-    target_label = models.CharField(max_length=200, blank=True, default="")
-    rating = models.SmallIntegerField()
-    comment = models.TextField(blank=True, default="")
-    created_at = models.DateTimeField(auto_now_add=True)
+    target_activity_id = models.BigIntegerField(
+        null=True, blank=True, verbose_name=_("rated activity id")
+    )
+    target_label = models.CharField(
+        max_length=200, blank=True, default="", verbose_name=_("rated item")
+    )
+    rating = models.SmallIntegerField(verbose_name=_("rating"))
+    comment = models.TextField(blank=True, default="", verbose_name=_("comment"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
-        verbose_name_plural = "feedback"
+        verbose_name = _("feedback")
+        verbose_name_plural = _("feedback")
         indexes = [
             models.Index(fields=["user", "-created_at", "-id"], name="memory_feedback_user_at"),
         ]
 
     def __str__(self):
-        return f"{self.rating:+d} on {self.rated_id}"
+        return gettext("%(rating)s on %(target)s") % {
+            "rating": f"{self.rating:+d}",
+            "target": self.rated_id,
+        }
 
     @property
     def rated_id(self) -> str:
@@ -232,11 +281,18 @@ class SharedContext(models.Model):
     """A context several agents read and append to on behalf of its owner."""
 
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_contexts"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memory_contexts",
+        verbose_name=_("owner"),
     )
-    title = models.CharField(max_length=300)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    title = models.CharField(max_length=300, verbose_name=_("title"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+
+    class Meta:
+        verbose_name = _("shared context")
+        verbose_name_plural = _("shared contexts")
 
     def __str__(self):
         return self.title
@@ -245,23 +301,34 @@ class SharedContext(models.Model):
 class ContextEntry(models.Model):
     """One entry of a shared context, written by a named agent."""
 
-    context = models.ForeignKey(SharedContext, on_delete=models.CASCADE, related_name="entries")
-    agent_name = models.CharField(max_length=100)
-    content = models.TextField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    context = models.ForeignKey(
+        SharedContext, on_delete=models.CASCADE, related_name="entries", verbose_name=_("context")
+    )
+    agent_name = models.CharField(max_length=100, verbose_name=_("agent name"))
+    content = models.TextField(verbose_name=_("content"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("context entry")
+        verbose_name_plural = _("context entries")
         ordering = ["created_at", "pk"]
-        verbose_name_plural = "context entries"
 
     def __str__(self):
         return f"{self.agent_name}: {self.content[:40]}"
 
 
 class ChangeAction(models.TextChoices):
-    UPDATE = "update", "update"
-    DELETE = "delete", "delete"
-    SUPERSEDE = "supersede", "supersede"
+    UPDATE = "update", _("update")
+    DELETE = "delete", _("delete")
+    SUPERSEDE = "supersede", _("supersede")
+
+
+# What a MemoryChange's ``entity`` names, for people.
+ENTITY_LABELS = {
+    "message": _("message"),
+    "preference": _("preference"),
+    "context_entry": _("context entry"),
+}
 
 
 class MemoryChange(models.Model):
@@ -273,19 +340,27 @@ class MemoryChange(models.Model):
     """
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memory_changes"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="memory_changes",
+        verbose_name=_("user"),
     )
-    actor = models.CharField(max_length=150)
-    entity = models.CharField(max_length=32)  # message, preference, context_entry
-    entity_id = models.CharField(max_length=200)
-    action = models.CharField(max_length=16, choices=ChangeAction.choices)
-    before = models.JSONField(default=dict, blank=True)
-    after = models.JSONField(default=dict, blank=True)
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.CharField(max_length=150, verbose_name=_("actor"))
+    entity = models.CharField(
+        max_length=32, verbose_name=_("entity")
+    )  # message, preference, context_entry
+    entity_id = models.CharField(max_length=200, verbose_name=_("entity id"))
+    action = models.CharField(max_length=16, choices=ChangeAction.choices, verbose_name=_("action"))
+    before = models.JSONField(default=dict, blank=True, verbose_name=_("before"))
+    after = models.JSONField(default=dict, blank=True, verbose_name=_("after"))
+    at = models.DateTimeField(auto_now_add=True, db_index=True, verbose_name=_("at"))
 
     class Meta:
+        verbose_name = _("memory change")
+        verbose_name_plural = _("memory changes")
         ordering = ["-at", "-pk"]
         indexes = [models.Index(fields=["user", "-at"], name="memory_change_user_at")]
 
     def __str__(self):
-        return f"{self.actor} {self.action} {self.entity} {self.entity_id}"
+        entity = ENTITY_LABELS.get(self.entity, self.entity)
+        return f"{self.actor}: {self.get_action_display()} {entity} {self.entity_id}"

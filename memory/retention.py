@@ -21,6 +21,8 @@ from datetime import datetime, timedelta
 from django.db import connection, transaction
 from django.db.models import Count, Exists, Min, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from memory.models import ChatMessage, Kind
 from rag import live
@@ -35,6 +37,8 @@ MAX_CHATS_PER_RUN = 50
 SUMMARY_BUDGET_SECONDS = 90.0
 RUN_BUDGET_SECONDS = 180.0
 LOCK_KEY = "memory.retention"
+# The label of the cut-off row (the admin shows its value in the admin's time zone).
+CUTOFF_LABEL = gettext_lazy("stored before (cut-off)")
 
 
 @dataclass
@@ -64,39 +68,60 @@ class RetentionReport:
         return asdict(self)
 
     def rows(self) -> list[tuple[str, str]]:
-        """Return (label, value) lines of the report, the same in the command and the admin."""
-        would = "would be " if self.dry_run else ""
+        """Return (label, value) lines of the report, the same in the command and the admin.
+
+        In the active language (English in the command; the admin's in the admin).
+        """
+        dry = self.dry_run
         rows = [
-            ("mode", "dry run: nothing changed" if self.dry_run else "run"),
-            ("retention", f"on, {self.retention_days} days" if self.enabled else "off"),
+            (_("mode"), _("dry run: nothing changed") if dry else _("run")),
+            (
+                _("retention"),
+                _("on, %(days)d days") % {"days": self.retention_days}
+                if self.enabled
+                else _("off"),
+            ),
         ]
         if self.cutoff:
-            rows.append(("stored before (cut-off)", self.cutoff))
+            rows.append((str(CUTOFF_LABEL), self.cutoff))
         if self.skipped:
-            rows.append(("skipped", self.skipped))
+            rows.append((_("skipped"), self.skipped))
         rows += [
-            (f"messages {would}deleted (a summary covers them)", str(self.messages_deleted)),
             (
-                f"  of which {would}summarised first in this run",
+                _("messages would be deleted (a summary covers them)")
+                if dry
+                else _("messages deleted (a summary covers them)"),
+                str(self.messages_deleted),
+            ),
+            (
+                _("  of which would be summarised first in this run")
+                if dry
+                else _("  of which summarised first in this run"),
                 str(self.messages_summarised_first),
             ),
             (
-                "messages kept: due, but no summary covers them yet",
+                _("messages kept: due, but no summary covers them yet"),
                 str(self.messages_kept_uncovered),
             ),
-            ("messages kept: stored within the retention period", str(self.messages_kept_recent)),
-            (f"chats {would}summarised first", str(self.chats_summarised)),
-            ("chats whose summary failed (retried next run)", str(self.chats_failed)),
-            ("chats left for the next run (bound per run)", str(self.chats_left)),
-            ("summaries kept (never deleted)", str(self.summaries_kept)),
             (
-                "cached vectors of deleted texts removed",
-                "counted when run" if self.dry_run else str(self.cache_rows_deleted),
+                _("messages kept: stored within the retention period"),
+                str(self.messages_kept_recent),
             ),
-            ("more work for the next run", "yes" if self.more_remaining else "no"),
-            ("seconds", f"{self.seconds:.2f}"),
+            (
+                _("chats would be summarised first") if dry else _("chats summarised first"),
+                str(self.chats_summarised),
+            ),
+            (_("chats whose summary failed (retried next run)"), str(self.chats_failed)),
+            (_("chats left for the next run (bound per run)"), str(self.chats_left)),
+            (_("summaries kept (never deleted)"), str(self.summaries_kept)),
+            (
+                _("cached vectors of deleted texts removed"),
+                _("counted when run") if dry else str(self.cache_rows_deleted),
+            ),
+            (_("more work for the next run"), _("yes") if self.more_remaining else _("no")),
+            (_("seconds"), f"{self.seconds:.2f}"),
         ]
-        rows += [("note", note) for note in self.notes]
+        rows += [(_("note"), _(note)) for note in self.notes]
         return rows
 
     def text(self) -> str:
@@ -155,7 +180,9 @@ def retention_run(*, dry_run: bool, max_chats: int | None = None) -> RetentionRe
     if not row.retention_enabled:
         report.summaries_kept = summaries.count()
         report.messages_kept_recent = messages.count()
-        report.notes.append("retention is switched off in the live settings: nothing deleted")
+        report.notes.append(
+            gettext_noop("retention is switched off in the live settings: nothing deleted")
+        )
         report.seconds = time.monotonic() - start
         return report
     cutoff = cutoff_for(row.retention_days)
@@ -205,7 +232,7 @@ def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
     for i, chat in enumerate(todo):
         if time.monotonic() - start > SUMMARY_BUDGET_SECONDS:
             left = todo[i:] + left
-            report.notes.append("time budget for summaries spent; the rest waits")
+            report.notes.append(gettext_noop("time budget for summaries spent; the rest waits"))
             break
         user_pk, chat_id = chat["user_id"], chat["chat_id"]
         # A message marked summarised that no summary reaches (its summary was deleted by
@@ -234,7 +261,7 @@ def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
     report.messages_kept_uncovered = uncovered(due).count()
     covered_left = covered(due).exists()
     if covered_left:
-        report.notes.append("time budget for deleting spent; the rest waits")
+        report.notes.append(gettext_noop("time budget for deleting spent; the rest waits"))
     report.more_remaining = bool(left) or covered_left
 
 

@@ -1,4 +1,5 @@
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
 
 from rag.models import EmbeddingCache, RagSettings, WorkerHeartbeat
 
@@ -8,11 +9,11 @@ class RagSettingsAdmin(admin.ModelAdmin):
     """The live settings: one row; saving it takes effect on the next call."""
 
     fieldsets = [
-        ("Similarity floors", {"fields": ["similarity_floors"]}),
-        ("Relevance cut (docs/RELEVANCE.md)", {"fields": ["relevance_cuts", "activities_hybrid"]}),
-        ("Vector search", {"fields": ["ef_search", "exact_search_max_rows", "fusion_k"]}),
+        (_("Similarity floors"), {"fields": ["similarity_floors"]}),
+        (_("Relevance cut"), {"fields": ["relevance_cuts", "activities_hybrid"]}),
+        (_("Vector search"), {"fields": ["ef_search", "exact_search_max_rows", "fusion_k"]}),
         (
-            "Chunking",
+            _("Chunking"),
             {
                 "fields": [
                     "cliff_mode",
@@ -29,11 +30,11 @@ class RagSettingsAdmin(admin.ModelAdmin):
             },
         ),
         (
-            "Activities",
+            _("Activities"),
             {"fields": ["match_reasons_enabled", "llm_match_reasons", "personal_boost_max"]},
         ),
         (
-            "Memory and triggers",
+            _("Memory and triggers"),
             {
                 "fields": [
                     "summary_trigger_messages",

@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class RagConfig(AppConfig):
     name = "rag"
-    verbose_name = "RAG engine"
+    verbose_name = _("RAG engine")
 
     def ready(self):
         from django.db.models.signals import post_migrate, post_save, pre_migrate

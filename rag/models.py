@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
 from rag.chunking import child_hard_max
 from rag.fields import EmbeddingField
 
-CLIFF_MODES = [("drop", "drop (scaled valley depth)"), ("percentile", "percentile of distances")]
+CLIFF_MODES = [
+    ("drop", _("drop (scaled valley depth)")),
+    ("percentile", _("percentile of distances")),
+]
 
 # Similarity floors per embedding model and surface. multilingual-e5-small puts
 # almost every pair of short Chinese texts between 0.80 and 0.92, so its floors
@@ -64,87 +69,144 @@ class RagSettings(models.Model):
 
     similarity_floors = models.JSONField(
         default=default_similarity_floors,
-        help_text='Per embedding model, per surface: {"<model>": {"activities": 0.8, ...}}. '
-        "A surface without a floor for the active model keeps every result.",
+        help_text=_(
+            'Per embedding model, per surface: {"<model>": {"activities": 0.8, ...}}. '
+            "A surface without a floor for the active model keeps every result."
+        ),
+        verbose_name=_("similarity floors"),
     )
     cliff_threshold = models.FloatField(
-        default=0.3, help_text="Semantic-cliff threshold (0-1); see docs/CHUNKING.md."
+        default=0.3,
+        help_text=_("Semantic-cliff threshold (0-1); see docs/CHUNKING.md."),
+        verbose_name=_("cliff threshold"),
     )
-    cliff_mode = models.CharField(max_length=16, choices=CLIFF_MODES, default="drop")
+    cliff_mode = models.CharField(
+        max_length=16, choices=CLIFF_MODES, default="drop", verbose_name=_("cliff mode")
+    )
     cliff_percentile = models.FloatField(
-        default=90.0, help_text="Used when the mode is percentile."
+        default=90.0,
+        help_text=_("Used when the mode is percentile."),
+        verbose_name=_("cliff percentile"),
     )
-    child_min_chars = models.PositiveIntegerField(default=200)
-    child_max_chars = models.PositiveIntegerField(default=300)
-    parent_max_chars = models.PositiveIntegerField(default=1500)
-    parent_min_chars = models.PositiveIntegerField(default=150)
-    context_window_chars = models.PositiveIntegerField(default=1000)
+    child_min_chars = models.PositiveIntegerField(
+        default=200, verbose_name=_("child minimum characters")
+    )
+    child_max_chars = models.PositiveIntegerField(
+        default=300, verbose_name=_("child maximum characters")
+    )
+    parent_max_chars = models.PositiveIntegerField(
+        default=1500, verbose_name=_("parent maximum characters")
+    )
+    parent_min_chars = models.PositiveIntegerField(
+        default=150, verbose_name=_("parent minimum characters")
+    )
+    context_window_chars = models.PositiveIntegerField(
+        default=1000, verbose_name=_("context window characters")
+    )
     parent_size_normalization = models.BooleanField(
         default=False,
-        help_text="Multiply child scores by sqrt(median parent size / parent size). "
-        "Off by default: with multilingual-e5-small the factor swamps the similarity "
-        "(docs/writing.md).",
+        help_text=_(
+            "Multiply child scores by sqrt(median parent size / parent size). "
+            "Off by default: with multilingual-e5-small the factor swamps the similarity "
+            "(docs/writing.md)."
+        ),
+        verbose_name=_("parent size normalisation"),
     )
-    debounce_seconds = models.FloatField(default=3.0)
+    debounce_seconds = models.FloatField(default=3.0, verbose_name=_("debounce seconds"))
     match_reasons_enabled = models.BooleanField(
-        default=True, help_text="Explain each activity search result."
+        default=True,
+        help_text=_("Explain each activity search result."),
+        verbose_name=_("match reasons"),
     )
     llm_match_reasons = models.BooleanField(
-        default=False, help_text="Write match reasons with the LLM (when one is configured)."
+        default=False,
+        help_text=_("Write match reasons with the LLM (when one is configured)."),
+        verbose_name=_("LLM match reasons"),
     )
     personal_boost_max = models.FloatField(
-        default=0.2, help_text="Largest personalisation boost, as a fraction of the score (<= 0.2)."
+        default=0.2,
+        help_text=_("Largest personalisation boost, as a fraction of the score (<= 0.2)."),
+        verbose_name=_("maximum personal boost"),
     )
-    fusion_k = models.PositiveIntegerField(default=60, help_text="Reciprocal-rank fusion constant.")
+    fusion_k = models.PositiveIntegerField(
+        default=60,
+        help_text=_("Reciprocal-rank fusion constant."),
+        verbose_name=_("fusion constant"),
+    )
     # 200: recall@10 0.978 at p95 5.9 ms over 100k rows (docs/BENCHMARKS.md); 100 gave 0.943.
-    ef_search = models.PositiveIntegerField(default=200, help_text="hnsw.ef_search per query.")
+    ef_search = models.PositiveIntegerField(
+        default=200, help_text=_("hnsw.ef_search per query."), verbose_name=_("HNSW search breadth")
+    )
     exact_search_max_rows = models.PositiveIntegerField(
         default=5000,
-        help_text="A filter passing at most this many rows is searched exactly, without the index.",
+        help_text=_(
+            "A filter passing at most this many rows is searched exactly, without the index."
+        ),
+        verbose_name=_("exact search maximum rows"),
     )
     summary_trigger_messages = models.PositiveIntegerField(
-        default=20, help_text="Summarise a chat once this many messages are not yet summarised."
+        default=20,
+        help_text=_("Summarise a chat once this many messages are not yet summarised."),
+        verbose_name=_("summary trigger messages"),
     )
-    summary_max_chars = models.PositiveIntegerField(default=500)
+    summary_max_chars = models.PositiveIntegerField(
+        default=500, verbose_name=_("summary maximum characters")
+    )
     # On by default: retention never loses a message (it summarises a chat before deleting
     # what the summary covers, and counts age from when the service stored a message).
     retention_enabled = models.BooleanField(
         default=True,
-        help_text="Delete chat messages stored more than retention_days ago, once a summary "
-        "covers them (summaries are kept). Off: keep every message. Report, dry run and run "
-        "now: admin, Chat memory > Messages > Retention.",
+        help_text=_(
+            "Delete chat messages stored more than retention_days ago, once a summary "
+            "covers them (summaries are kept). Off: keep every message. Report, dry run and run "
+            "now: admin, Chat memory > Messages > Retention."
+        ),
+        verbose_name=_("retention enabled"),
     )
     retention_days = models.PositiveIntegerField(
         default=90,
-        help_text="Age, counted from when the service stored a message, after which retention "
-        "deletes it (summaries are kept).",
+        help_text=_(
+            "Age, counted from when the service stored a message, after which retention "
+            "deletes it (summaries are kept)."
+        ),
+        verbose_name=_("retention days"),
     )
-    interest_spike_count = models.PositiveIntegerField(default=3)
-    interest_spike_days = models.PositiveIntegerField(default=3)
+    interest_spike_count = models.PositiveIntegerField(
+        default=3, verbose_name=_("interest spike count")
+    )
+    interest_spike_days = models.PositiveIntegerField(
+        default=3, verbose_name=_("interest spike days")
+    )
     # rel (issue 11): the relevance cut (rag/relevance.py), fitted by manage.py rag_calibrate.
     relevance_cuts = models.JSONField(
         default=default_relevance_cuts,
         blank=True,
-        help_text='Per "provider:model@dimensions", per surface: {"gate": 0.05, "ratio": 0.2}. '
-        "A query whose best hit stands less than gate above its background answers nothing; "
-        "a hit below ratio x the best hit's margin is dropped (null: none). Without an entry "
-        "for the active model: gate 0, no per-hit cut. Fit with manage.py rag_calibrate "
-        "(docs/RELEVANCE.md).",
+        help_text=_(
+            'Per "provider:model@dimensions", per surface: {"gate": 0.05, "ratio": 0.2}. '
+            "A query whose best hit stands less than gate above its background answers nothing; "
+            "a hit below ratio x the best hit's margin is dropped (null: none). Without an entry "
+            "for the active model: gate 0, no per-hit cut. Fit with manage.py rag_calibrate "
+            "(docs/RELEVANCE.md)."
+        ),
+        verbose_name=_("relevance cuts"),
     )
     # rel (issue 11): on by default, measured in docs/BENCHMARKS.md ("Activities relevance").
     activities_hybrid = models.BooleanField(
         default=True,
-        help_text="Re-rank activity search candidates by RRF of the dense rank, a jieba full "
-        "text over title, tags, type and vibes, and the kind and mood cues the query names.",
+        help_text=_(
+            "Re-rank activity search candidates by RRF of the dense rank, a jieba full "
+            "text over title, tags, type and vibes, and the kind and mood cues the query names."
+        ),
+        verbose_name=_("hybrid activity ranking"),
     )
-    updated_at = models.DateTimeField(auto_now=True)
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
-        verbose_name = "live settings"
-        verbose_name_plural = "live settings"
+        verbose_name = _("live settings")
+        verbose_name_plural = _("live settings")
 
     def __str__(self):
-        return "Live settings"
+        return gettext("Live settings")
 
     def save(self, *args, **kwargs):
         # A singleton: every save writes the one row.
@@ -218,14 +280,16 @@ class RagSettings(models.Model):
 class EmbeddingCache(models.Model):
     """A vector already computed for (model, role, content hash): never embed twice."""
 
-    model = models.CharField(max_length=200)
-    role = models.CharField(max_length=16)
-    content_hash = models.CharField(max_length=64)
+    model = models.CharField(max_length=200, verbose_name=_("model"))
+    role = models.CharField(max_length=16, verbose_name=_("role"))
+    content_hash = models.CharField(max_length=64, verbose_name=_("content hash"))
     # Untyped vector: the cache holds vectors of every model it has seen.
-    vector = VectorField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    vector = VectorField(verbose_name=_("vector"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("cached embedding")
+        verbose_name_plural = _("cached embeddings")
         constraints = [
             models.UniqueConstraint(
                 fields=["model", "role", "content_hash"], name="rag_embeddingcache_key"
@@ -239,8 +303,12 @@ class EmbeddingCache(models.Model):
 class WorkerHeartbeat(models.Model):
     """The last time a django-q2 worker ran something (read by /api/health)."""
 
-    name = models.CharField(max_length=100, unique=True)
-    seen_at = models.DateTimeField()
+    name = models.CharField(max_length=100, unique=True, verbose_name=_("name"))
+    seen_at = models.DateTimeField(verbose_name=_("seen at"))
+
+    class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
 
     def __str__(self):
         return f"{self.name} {self.seen_at:%Y-%m-%d %H:%M:%S}"
@@ -254,9 +322,13 @@ class Embedded(models.Model):
     (``rag_reembed``) and unchanged text is never embedded again.
     """
 
-    embedding = EmbeddingField(null=True, blank=True)
-    embedding_model = models.CharField(max_length=200, blank=True, default="", db_index=True)
-    embedding_hash = models.CharField(max_length=64, blank=True, default="")
+    embedding = EmbeddingField(null=True, blank=True, verbose_name=_("embedding"))
+    embedding_model = models.CharField(
+        max_length=200, blank=True, default="", db_index=True, verbose_name=_("embedding model")
+    )
+    embedding_hash = models.CharField(
+        max_length=64, blank=True, default="", verbose_name=_("embedding hash")
+    )
 
     class Meta:
         abstract = True

@@ -1,27 +1,55 @@
+from django import forms
 from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
+from config.admin_display import shorten
 from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock
 from writing.services import chapter_rechunk, chapter_save
 
 
 @admin.register(Book)
 class BookAdmin(admin.ModelAdmin):
-    list_display = ["title", "owner", "created_at"]
+    list_display = ["short_title", "owner", "created_at"]
     search_fields = ["title", "owner__username"]
     raw_id_fields = ["owner"]
 
+    @admin.display(description=_("title"), ordering="title")
+    def short_title(self, obj):
+        return shorten(obj.title)
+
 
 class StoryBlockInline(admin.TabularInline):
+    """The chapter's blocks: collapsed, each in a small text box (a chapter has dozens)."""
+
     model = StoryBlock
-    fields = ["order", "content", "is_dirty", "content_hash"]
-    readonly_fields = ["is_dirty", "content_hash"]
+    fields = ["order", "content", "length", "is_dirty"]
+    readonly_fields = ["length", "is_dirty"]
     extra = 0
     show_change_link = False
+    classes = ["collapse"]
+    formfield_overrides = {
+        StoryBlock._meta.get_field("content").__class__: {
+            "widget": forms.Textarea(attrs={"rows": 2, "cols": 70})
+        }
+    }
+
+    @admin.display(description=_("characters"))
+    def length(self, obj):
+        return len(obj.content or "")
 
 
 @admin.register(Chapter)
 class ChapterAdmin(admin.ModelAdmin):
-    list_display = ["title", "book", "sequence", "chunk_state", "chunked_version", "version"]
+    list_display = [
+        "short_title",
+        "book_title",
+        "sequence",
+        "chunk_state",
+        "chunked_version",
+        "version",
+    ]
+    list_select_related = ["book"]
     list_filter = ["chunk_state"]
     search_fields = ["title", "book__title"]
     readonly_fields = [
@@ -37,11 +65,25 @@ class ChapterAdmin(admin.ModelAdmin):
     inlines = [StoryBlockInline]
     actions = ["rechunk"]
 
-    @admin.action(description="Re-chunk the selected chapters")
+    @admin.display(description=_("title"), ordering="title")
+    def short_title(self, obj):
+        return shorten(obj.title)
+
+    @admin.display(description=_("book"), ordering="book__title")
+    def book_title(self, obj):
+        return shorten(obj.book.title, 40)
+
+    @admin.action(description=_("Re-chunk the selected chapters"))
     def rechunk(self, request, queryset):
+        count = 0
         for chapter in queryset:
             chapter_rechunk(chapter_id=chapter.pk)
-        messages.info(request, f"Re-chunking {queryset.count()} chapters.")
+            count += 1
+        messages.info(
+            request,
+            ngettext("Re-chunking %(count)d chapter.", "Re-chunking %(count)d chapters.", count)
+            % {"count": count},
+        )
 
     def save_formset(self, request, form, formset, change):
         # Blocks edited here go through chapter_save, like a PUT: only changed blocks become
@@ -76,13 +118,30 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 @admin.register(ParentChunk)
 class ParentChunkAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "chapter", "first_block", "size", "generation", "created_at"]
+    list_display = [
+        "pk",
+        "chapter",
+        "first_block",
+        "size",
+        "short_text",
+        "generation",
+        "created_at",
+    ]
+    list_select_related = ["chapter"]
     search_fields = ["text"]
     exclude = ["analysis"]
+
+    @admin.display(description=_("text"))
+    def short_text(self, obj):
+        return shorten(obj.text)
 
 
 @admin.register(ChildChunk)
 class ChildChunkAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "parent", "chunk_order", "start", "end", "embedding_model"]
+    list_display = ["pk", "parent", "chunk_order", "start", "end", "short_text", "embedding_model"]
     search_fields = ["text"]
-    exclude = ["embedding"]
+    exclude = ["embedding", "chunk_level"]
+
+    @admin.display(description=_("text"))
+    def short_text(self, obj):
+        return shorten(obj.text)

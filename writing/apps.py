@@ -1,9 +1,10 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class WritingConfig(AppConfig):
     name = "writing"
-    verbose_name = "Writing"
+    verbose_name = _("Writing")
 
     def ready(self):
         from django.db.models.signals import pre_delete

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex
 
 from rag.models import Embedded
@@ -18,12 +20,17 @@ from rag.search import fulltext_index
 
 class Book(models.Model):
     owner = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="writing_books"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="writing_books",
+        verbose_name=_("owner"),
     )
-    title = models.CharField(max_length=200)
-    created_at = models.DateTimeField(auto_now_add=True)
+    title = models.CharField(max_length=200, verbose_name=_("title"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("book")
+        verbose_name_plural = _("books")
         ordering = ["pk"]
 
     def __str__(self):
@@ -31,38 +38,50 @@ class Book(models.Model):
 
 
 class ChunkState(models.TextChoices):
-    PENDING = "pending", "pending"
-    RUNNING = "running", "running"
-    READY = "ready", "ready"
-    FAILED = "failed", "failed"
+    PENDING = "pending", _("pending")
+    RUNNING = "running", _("running")
+    READY = "ready", _("ready")
+    FAILED = "failed", _("failed")
 
 
 class Chapter(models.Model):
-    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="chapters")
-    title = models.CharField(max_length=200)
-    sequence = models.IntegerField(default=0)
-    chunk_state = models.CharField(
-        max_length=16, choices=ChunkState.choices, default=ChunkState.PENDING, db_index=True
+    book = models.ForeignKey(
+        Book, on_delete=models.CASCADE, related_name="chapters", verbose_name=_("book")
     )
-    chunk_error = models.TextField(blank=True, default="")
-    chunk_attempts = models.PositiveIntegerField(default=0)
+    title = models.CharField(max_length=200, verbose_name=_("title"))
+    sequence = models.IntegerField(default=0, verbose_name=_("sequence"))
+    chunk_state = models.CharField(
+        max_length=16,
+        choices=ChunkState.choices,
+        default=ChunkState.PENDING,
+        db_index=True,
+        verbose_name=_("chunking state"),
+    )
+    chunk_error = models.TextField(blank=True, default="", verbose_name=_("chunking error"))
+    chunk_attempts = models.PositiveIntegerField(default=0, verbose_name=_("chunking attempts"))
     # When the chapter entered its chunk state, or was last re-queued (rag.work).
-    chunk_state_at = models.DateTimeField(null=True, blank=True)
+    chunk_state_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("chunking state since")
+    )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
     # worker stop, takes its running row back at once (rag.work.Work.claim).
-    chunk_task = models.CharField(max_length=64, blank=True, default="", editable=False)
-    chunked_at = models.DateTimeField(null=True, blank=True)
+    chunk_task = models.CharField(
+        max_length=64, blank=True, default="", editable=False, verbose_name=_("chunking task")
+    )
+    chunked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("chunked at"))
     # Bumped by every save/autosave (under the chapter row lock); the chunking task
     # applies its result only if the version it read is still current.
-    version = models.PositiveIntegerField(default=1)
-    chunked_version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
+    chunked_version = models.PositiveIntegerField(default=0, verbose_name=_("chunked version"))
     # Set by autosave, cleared by an explicit save: chunking waits until
     # last_edit_at + debounce_seconds while it is set.
-    last_edit_at = models.DateTimeField(null=True, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    last_edit_at = models.DateTimeField(null=True, blank=True, verbose_name=_("last edited at"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("chapter")
+        verbose_name_plural = _("chapters")
         ordering = ["book_id", "sequence", "pk"]
         indexes = [models.Index(fields=["book", "sequence"], name="writing_chapter_book_seq")]
 
@@ -71,14 +90,20 @@ class Chapter(models.Model):
 
 
 class StoryBlock(models.Model):
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="blocks")
-    order = models.PositiveIntegerField()
-    content = models.TextField()
-    content_hash = models.CharField(max_length=64)
-    is_dirty = models.BooleanField(default=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    chapter = models.ForeignKey(
+        Chapter, on_delete=models.CASCADE, related_name="blocks", verbose_name=_("chapter")
+    )
+    order = models.PositiveIntegerField(verbose_name=_("order"))
+    content = models.TextField(verbose_name=_("content"))
+    content_hash = models.CharField(max_length=64, verbose_name=_("content hash"))
+    is_dirty = models.BooleanField(
+        default=True, db_index=True, verbose_name=_("changed since chunking")
+    )
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("story block")
+        verbose_name_plural = _("story blocks")
         ordering = ["chapter_id", "order"]
         indexes = [models.Index(fields=["chapter", "order"], name="writing_block_chapter_order")]
 
@@ -93,38 +118,57 @@ class ParentChunk(models.Model):
     :class:`ParentSegment` rows say which slice of which block sits where.
     """
 
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="parents")
-    first_block = models.ForeignKey(
-        StoryBlock, on_delete=models.CASCADE, related_name="first_of_parents"
+    chapter = models.ForeignKey(
+        Chapter, on_delete=models.CASCADE, related_name="parents", verbose_name=_("chapter")
     )
-    first_block_start = models.PositiveIntegerField(default=0)
-    text = models.TextField()
-    size = models.PositiveIntegerField()
-    content_hash = models.CharField(max_length=64)
+    first_block = models.ForeignKey(
+        StoryBlock,
+        on_delete=models.CASCADE,
+        related_name="first_of_parents",
+        verbose_name=_("first block"),
+    )
+    first_block_start = models.PositiveIntegerField(default=0, verbose_name=_("first block start"))
+    text = models.TextField(verbose_name=_("text"))
+    size = models.PositiveIntegerField(verbose_name=_("size"))
+    content_hash = models.CharField(max_length=64, verbose_name=_("content hash"))
     # The chapter version this parent was built from (for the inspection page).
-    generation = models.PositiveIntegerField(default=0)
+    generation = models.PositiveIntegerField(default=0, verbose_name=_("generation"))
     # Sentence spans, adjacent similarities and cuts used to build the children.
-    analysis = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    analysis = models.JSONField(default=dict, blank=True, verbose_name=_("analysis"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("parent chunk")
+        verbose_name_plural = _("parent chunks")
         ordering = ["chapter_id", "pk"]
 
     def __str__(self):
-        return f"parent {self.pk} of chapter {self.chapter_id}"
+        return gettext("parent %(pk)s of chapter %(chapter)s") % {
+            "pk": self.pk,
+            "chapter": self.chapter_id,
+        }
 
 
 class ParentSegment(models.Model):
     """The slice ``[block_start, block_end)`` of a block at ``parent_start`` in the parent."""
 
-    parent = models.ForeignKey(ParentChunk, on_delete=models.CASCADE, related_name="segments")
-    block = models.ForeignKey(StoryBlock, on_delete=models.CASCADE, related_name="segments")
-    position = models.PositiveIntegerField()
-    block_start = models.PositiveIntegerField()
-    block_end = models.PositiveIntegerField()
-    parent_start = models.PositiveIntegerField()
+    parent = models.ForeignKey(
+        ParentChunk,
+        on_delete=models.CASCADE,
+        related_name="segments",
+        verbose_name=_("parent chunk"),
+    )
+    block = models.ForeignKey(
+        StoryBlock, on_delete=models.CASCADE, related_name="segments", verbose_name=_("block")
+    )
+    position = models.PositiveIntegerField(verbose_name=_("position"))
+    block_start = models.PositiveIntegerField(verbose_name=_("block start"))
+    block_end = models.PositiveIntegerField(verbose_name=_("block end"))
+    parent_start = models.PositiveIntegerField(verbose_name=_("position in parent"))
 
     class Meta:
+        verbose_name = _("parent segment")
+        verbose_name_plural = _("parent segments")
         ordering = ["parent_id", "position"]
 
     def __str__(self):
@@ -134,23 +178,38 @@ class ParentSegment(models.Model):
 class ChildChunk(Embedded):
     """A small chunk of a parent; the only rows with vectors."""
 
-    parent = models.ForeignKey(ParentChunk, on_delete=models.CASCADE, related_name="children")
-    story_block = models.ForeignKey(StoryBlock, on_delete=models.CASCADE, related_name="children")
+    parent = models.ForeignKey(
+        ParentChunk,
+        on_delete=models.CASCADE,
+        related_name="children",
+        verbose_name=_("parent chunk"),
+    )
+    story_block = models.ForeignKey(
+        StoryBlock, on_delete=models.CASCADE, related_name="children", verbose_name=_("story block")
+    )
     # Denormalised so search filters (owner, book, chapters) need no join to the parent.
-    chapter = models.ForeignKey(Chapter, on_delete=models.CASCADE, related_name="children")
-    book = models.ForeignKey(Book, on_delete=models.CASCADE, related_name="children")
-    chunk_level = models.CharField(max_length=8, default="child")
-    chunk_order = models.PositiveIntegerField()
-    text = models.TextField()
+    chapter = models.ForeignKey(
+        Chapter, on_delete=models.CASCADE, related_name="children", verbose_name=_("chapter")
+    )
+    book = models.ForeignKey(
+        Book, on_delete=models.CASCADE, related_name="children", verbose_name=_("book")
+    )
+    chunk_level = models.CharField(max_length=8, default="child", verbose_name=_("chunk level"))
+    chunk_order = models.PositiveIntegerField(verbose_name=_("chunk order"))
+    text = models.TextField(verbose_name=_("text"))
     # jieba-segmented text for the full-text search that answers while the embedding
     # provider is down or slow (writing/search.py).
-    search_text = models.TextField(blank=True, default="")
-    start = models.PositiveIntegerField(help_text="Offset of the child in the parent text.")
-    end = models.PositiveIntegerField()
-    content_hash = models.CharField(max_length=64)
-    created_at = models.DateTimeField(auto_now_add=True)
+    search_text = models.TextField(blank=True, default="", verbose_name=_("search text"))
+    start = models.PositiveIntegerField(
+        help_text=_("Offset of the child in the parent text."), verbose_name=_("start")
+    )
+    end = models.PositiveIntegerField(verbose_name=_("end"))
+    content_hash = models.CharField(max_length=64, verbose_name=_("content hash"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("child chunk")
+        verbose_name_plural = _("child chunks")
         ordering = ["parent_id", "chunk_order"]
         indexes = [
             fulltext_index("search_text", "writing_child_search_text_gin"),
@@ -164,7 +223,11 @@ class ChildChunk(Embedded):
         ]
 
     def __str__(self):
-        return f"child {self.pk} ({self.parent_id}.{self.chunk_order})"
+        return gettext("child %(pk)s (%(parent)s.%(order)s)") % {
+            "pk": self.pk,
+            "parent": self.parent_id,
+            "order": self.chunk_order,
+        }
 
     def embedding_text(self) -> str:
         return self.text

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 from config.errors import ServiceError
 from writing.models import Book, Chapter
@@ -75,7 +76,9 @@ def book_search(request, book_id: int):
     top_k = request.GET.get("top_k", "5")
     context = {"book": book, "query": query, "order": order, "top_k": top_k, "results": None}
     if len(query) > settings.RAG_QUERY_MAX_CHARS:
-        context["error"] = f"The query is longer than {settings.RAG_QUERY_MAX_CHARS} characters."
+        context["error"] = _("The query is longer than %(max)d characters.") % {
+            "max": settings.RAG_QUERY_MAX_CHARS
+        }
     elif query:
         try:
             found = writing_search(
