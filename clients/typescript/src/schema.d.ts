@@ -840,8 +840,6 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         ActivityCreateInputRequest: {
-            /** @default 0 */
-            current_participants?: number;
             /** @default  */
             description?: string;
             /** Format: date-time */
@@ -852,12 +850,24 @@ export interface components {
             max_participants: number;
             /** Format: date-time */
             start_at: string;
-            /** @default active */
-            status?: components["schemas"]["ActivityStatusEnum"];
+            /**
+             * @description `draft` (only you see it) or `active` (published).
+             *
+             *     * `draft` - draft
+             *     * `active` - active
+             * @default active
+             */
+            status?: components["schemas"]["ActivityCreateInputStatusEnum"];
             tags?: string[];
             title: string;
             type: string;
         };
+        /**
+         * @description * `draft` - draft
+         *     * `active` - active
+         * @enum {string}
+         */
+        ActivityCreateInputStatusEnum: "draft" | "active";
         ActivityDetailOutput: {
             /** Format: date-time */
             created_at: string;
@@ -932,6 +942,12 @@ export interface components {
          * @enum {string}
          */
         ActivityStatusEnum: "draft" | "active" | "cancelled" | "finished";
+        /**
+         * @description * `active` - active
+         *     * `cancelled` - cancelled
+         * @enum {string}
+         */
+        ActivityUpdateInputStatusEnum: "active" | "cancelled";
         BookDetailOut: {
             chapter_count: number;
             /** @description Every chapter, in order. */
@@ -1678,7 +1694,6 @@ export interface components {
             user_id: number;
         };
         PatchedActivityUpdateInputRequest: {
-            current_participants?: number;
             description?: string;
             /** Format: date-time */
             end_at?: string | null;
@@ -1687,7 +1702,13 @@ export interface components {
             max_participants?: number;
             /** Format: date-time */
             start_at?: string;
-            status?: components["schemas"]["ActivityStatusEnum"];
+            /**
+             * @description `active` publishes a draft, `cancelled` cancels a draft or an active activity; no other change of status is allowed.
+             *
+             *     * `active` - active
+             *     * `cancelled` - cancelled
+             */
+            status?: components["schemas"]["ActivityUpdateInputStatusEnum"];
             tags?: string[];
             title?: string;
             type?: string;
@@ -2121,7 +2142,7 @@ export interface components {
          */
         UnderstoodTimeAppliedEnum: "filter" | "rank";
         UserDeleteOut: {
-            /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included) and embedding_cache. */
+            /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included), embedding_cache, admin_log_entries (scrubbed), task_rows and account (1: the account itself, its token and sessions are deleted too). */
             deleted: {
                 [key: string]: number;
             };
@@ -5610,7 +5631,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Everything the service holds about the user (messages, summaries, preferences, feedback, shared contexts they own, activities and participations, books and chapters, events, webhooks), as JSON Lines (send `Accept: application/x-ndjson` or `*\/*`): first a `manifest` line whose `counts` are exactly the erasure report's, then one `row` line per row, then an `end` line with the rows written per kind (a stream without it was cut). Vectors are left out. A normal user exports only itself; a staff token names any user. */
+            /** @description Everything the service holds about the user (messages, summaries, preferences, feedback, shared contexts they own, activities and participations, books and chapters, events, webhooks), as JSON Lines (send `Accept: application/x-ndjson` or `*\/*`): first a `manifest` line whose `counts` are exactly the erasure report's, then one `row` line per row, then an `end` line with the rows written per kind (a stream without it was cut). Vectors and webhook secrets are left out. A normal user exports only itself; a service token (the act_for_any_user permission) names any user. */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -2,6 +2,7 @@
 
 from .activities_list_status import ActivitiesListStatus
 from .activity_create_input_request import ActivityCreateInputRequest
+from .activity_create_input_status_enum import ActivityCreateInputStatusEnum
 from .activity_detail_output import ActivityDetailOutput
 from .activity_detail_output_location import ActivityDetailOutputLocation
 from .activity_list_output import ActivityListOutput
@@ -9,6 +10,7 @@ from .activity_location_request import ActivityLocationRequest
 from .activity_output import ActivityOutput
 from .activity_output_location import ActivityOutputLocation
 from .activity_status_enum import ActivityStatusEnum
+from .activity_update_input_status_enum import ActivityUpdateInputStatusEnum
 from .agent_user_events_kind import AgentUserEventsKind
 from .agent_user_events_stream_kind import AgentUserEventsStreamKind
 from .book_detail_out import BookDetailOut
@@ -176,6 +178,7 @@ from .writing_search_result import WritingSearchResult
 __all__ = (
     "ActivitiesListStatus",
     "ActivityCreateInputRequest",
+    "ActivityCreateInputStatusEnum",
     "ActivityDetailOutput",
     "ActivityDetailOutputLocation",
     "ActivityListOutput",
@@ -183,6 +186,7 @@ __all__ = (
     "ActivityOutput",
     "ActivityOutputLocation",
     "ActivityStatusEnum",
+    "ActivityUpdateInputStatusEnum",
     "AgentUserEventsKind",
     "AgentUserEventsStreamKind",
     "BookDetailOut",

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.activity_status_enum import ActivityStatusEnum
+from ..models.activity_create_input_status_enum import ActivityCreateInputStatusEnum
 from ..types import UNSET, Unset
 from typing import cast
 import datetime
@@ -33,14 +33,11 @@ class ActivityCreateInputRequest:
             start_at (datetime.datetime):
             title (str):
             type_ (str):
-            current_participants (int | Unset):  Default: 0.
             description (str | Unset):  Default: ''.
             end_at (datetime.datetime | None | Unset):
             location_name (str | Unset):  Default: ''.
-            status (ActivityStatusEnum | Unset): * `draft` - draft
-                * `active` - active
-                * `cancelled` - cancelled
-                * `finished` - finished Default: ActivityStatusEnum.ACTIVE.
+            status (ActivityCreateInputStatusEnum | Unset): * `draft` - draft
+                * `active` - active Default: ActivityCreateInputStatusEnum.ACTIVE.
             tags (list[str] | Unset):
      """
 
@@ -49,11 +46,10 @@ class ActivityCreateInputRequest:
     start_at: datetime.datetime
     title: str
     type_: str
-    current_participants: int | Unset = 0
     description: str | Unset = ''
     end_at: datetime.datetime | None | Unset = UNSET
     location_name: str | Unset = ''
-    status: ActivityStatusEnum | Unset = ActivityStatusEnum.ACTIVE
+    status: ActivityCreateInputStatusEnum | Unset = ActivityCreateInputStatusEnum.ACTIVE
     tags: list[str] | Unset = UNSET
 
 
@@ -71,8 +67,6 @@ class ActivityCreateInputRequest:
         title = self.title
 
         type_ = self.type_
-
-        current_participants = self.current_participants
 
         description = self.description
 
@@ -107,8 +101,6 @@ class ActivityCreateInputRequest:
             "title": title,
             "type": type_,
         })
-        if current_participants is not UNSET:
-            field_dict["current_participants"] = current_participants
         if description is not UNSET:
             field_dict["description"] = description
         if end_at is not UNSET:
@@ -144,8 +136,6 @@ class ActivityCreateInputRequest:
 
         type_ = d.pop("type")
 
-        current_participants = d.pop("current_participants", UNSET)
-
         description = d.pop("description", UNSET)
 
         def _parse_end_at(data: object) -> datetime.datetime | None | Unset:
@@ -171,11 +161,11 @@ class ActivityCreateInputRequest:
         location_name = d.pop("location_name", UNSET)
 
         _status = d.pop("status", UNSET)
-        status: ActivityStatusEnum | Unset
+        status: ActivityCreateInputStatusEnum | Unset
         if isinstance(_status,  Unset):
             status = UNSET
         else:
-            status = ActivityStatusEnum(_status)
+            status = ActivityCreateInputStatusEnum(_status)
 
 
 
@@ -189,7 +179,6 @@ class ActivityCreateInputRequest:
             start_at=start_at,
             title=title,
             type_=type_,
-            current_participants=current_participants,
             description=description,
             end_at=end_at,
             location_name=location_name,

@@ -8,7 +8,7 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.activity_status_enum import ActivityStatusEnum
+from ..models.activity_update_input_status_enum import ActivityUpdateInputStatusEnum
 from ..types import UNSET, Unset
 from typing import cast
 import datetime
@@ -28,30 +28,26 @@ T = TypeVar("T", bound="PatchedActivityUpdateInputRequest")
 class PatchedActivityUpdateInputRequest:
     """ 
         Attributes:
-            current_participants (int | Unset):
             description (str | Unset):
             end_at (datetime.datetime | None | Unset):
             location (ActivityLocationRequest | Unset):
             location_name (str | Unset):
             max_participants (int | Unset):
             start_at (datetime.datetime | Unset):
-            status (ActivityStatusEnum | Unset): * `draft` - draft
-                * `active` - active
+            status (ActivityUpdateInputStatusEnum | Unset): * `active` - active
                 * `cancelled` - cancelled
-                * `finished` - finished
             tags (list[str] | Unset):
             title (str | Unset):
             type_ (str | Unset):
      """
 
-    current_participants: int | Unset = UNSET
     description: str | Unset = UNSET
     end_at: datetime.datetime | None | Unset = UNSET
     location: ActivityLocationRequest | Unset = UNSET
     location_name: str | Unset = UNSET
     max_participants: int | Unset = UNSET
     start_at: datetime.datetime | Unset = UNSET
-    status: ActivityStatusEnum | Unset = UNSET
+    status: ActivityUpdateInputStatusEnum | Unset = UNSET
     tags: list[str] | Unset = UNSET
     title: str | Unset = UNSET
     type_: str | Unset = UNSET
@@ -62,8 +58,6 @@ class PatchedActivityUpdateInputRequest:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.activity_location_request import ActivityLocationRequest # noqa: PLC0415
-        current_participants = self.current_participants
-
         description = self.description
 
         end_at: None | str | Unset
@@ -106,8 +100,6 @@ class PatchedActivityUpdateInputRequest:
 
         field_dict.update({
         })
-        if current_participants is not UNSET:
-            field_dict["current_participants"] = current_participants
         if description is not UNSET:
             field_dict["description"] = description
         if end_at is not UNSET:
@@ -137,8 +129,6 @@ class PatchedActivityUpdateInputRequest:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.activity_location_request import ActivityLocationRequest # noqa: PLC0415
         d = dict(src_dict)
-        current_participants = d.pop("current_participants", UNSET)
-
         description = d.pop("description", UNSET)
 
         def _parse_end_at(data: object) -> datetime.datetime | None | Unset:
@@ -186,11 +176,11 @@ class PatchedActivityUpdateInputRequest:
 
 
         _status = d.pop("status", UNSET)
-        status: ActivityStatusEnum | Unset
+        status: ActivityUpdateInputStatusEnum | Unset
         if isinstance(_status,  Unset):
             status = UNSET
         else:
-            status = ActivityStatusEnum(_status)
+            status = ActivityUpdateInputStatusEnum(_status)
 
 
 
@@ -203,7 +193,6 @@ class PatchedActivityUpdateInputRequest:
         type_ = d.pop("type", UNSET)
 
         patched_activity_update_input_request = cls(
-            current_participants=current_participants,
             description=description,
             end_at=end_at,
             location=location,

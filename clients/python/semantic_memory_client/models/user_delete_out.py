@@ -26,7 +26,8 @@ class UserDeleteOut:
     """ 
         Attributes:
             deleted (UserDeleteOutDeleted): What was removed, per kind: every kind an app declares in rag.userdata
-                (messages, books, chapters, activities, agent_events, ...; zeros included) and embedding_cache.
+                (messages, books, chapters, activities, agent_events, ...; zeros included), embedding_cache, admin_log_entries
+                (scrubbed), task_rows and account (1: the account itself, its token and sessions are deleted too).
      """
 
     deleted: UserDeleteOutDeleted
