@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 TAGS = ["agent"]
 ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
+ERR_404_CONTEXT = OpenApiResponse(
+    ErrorSerializer, description="No such shared context `context_id` (or not yours)."
+)
 ERR_406 = OpenApiResponse(
     ErrorSerializer, description="The client accepts neither text/event-stream nor */*."
 )
@@ -79,7 +82,7 @@ class ChatView(APIView):
     @extend_schema(
         operation_id="agent_chat",
         request=s.ChatRequestSerializer,
-        responses={200: s.ChatResponseSerializer, 400: ERR_400},
+        responses={200: s.ChatResponseSerializer, 400: ERR_400, 404: ERR_404_CONTEXT},
         tags=TAGS,
         description="Answer one message: intent, mode, the tools called and the reply.",
     )
@@ -101,6 +104,7 @@ class ChatStreamView(EventStreamAPIView):
                 CHAT_STREAM_EVENT, description=SSE_DESCRIPTION
             ),
             (400, "application/json"): ERR_400,
+            (404, "application/json"): ERR_404_CONTEXT,
             (406, "application/json"): ERR_406,
         },
         tags=TAGS,

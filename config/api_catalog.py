@@ -274,9 +274,9 @@ OPERATIONS: dict[str, dict] = {
         MEMORY,
         "Search messages by keyword",
         'Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with '
-        "highlights and scores, paged with `next_cursor`. `user_id` is required in the body "
-        "(the caller's own username for a normal token). With `understand: true` a past time "
-        "phrase in the query (上周, yesterday) filters or ranks by its window.",
+        "highlights and scores, paged with `next_cursor`. `user_id` may be left out: the "
+        "server binds the caller (a service token names the user). With `understand: true` a "
+        "past time phrase in the query (上周, yesterday) filters or ranks by its window.",
         body={
             "user_id": USER,
             "query_text": "杭州 OR 西湖",
@@ -289,19 +289,19 @@ OPERATIONS: dict[str, dict] = {
         "Search messages by meaning",
         "Nearest messages to `query_text` (or to a `query_embedding` of the model's "
         "dimension; send exactly one), cut by a relevance floor (`min_score`, or the "
-        "calibrated cut). `user_id` is required in the body (the caller's own username for a "
-        "normal token). If the text cannot be embedded in time the answer is the lexical "
-        "matches, `degraded: true`.",
-        body={"user_id": USER, "query_text": "旅行时的饮食忌口", "top_k": 5},
+        "calibrated cut). `user_id` may be left out: the server binds the caller (a "
+        "service token names the user). If the text cannot be embedded in time the answer is "
+        "the lexical matches, `degraded: true`.",
+        body={"query_text": "旅行时的饮食忌口", "top_k": 5},
     ),
     "memory_hybrid_search": _op(
         MEMORY,
         "Search messages by keyword and meaning",
         "Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, "
         "what did we talk about yesterday) is answered with that day's messages in time order "
-        "(`read_as: range`). `user_id` is required in the body (the caller's own username for "
-        "a normal token).",
-        body={"user_id": USER, "query_text": "五一去哪里玩", "top_k": 5},
+        "(`read_as: range`). `user_id` may be left out: the server binds the caller (a "
+        "service token names the user).",
+        body={"query_text": "五一去哪里玩", "top_k": 5},
     ),
     "memory_message_update": _op(
         MEMORY,
@@ -351,6 +351,28 @@ OPERATIONS: dict[str, dict] = {
         "optional comment. The message must exist (write it first).",
         body={"target_message_id": "m2", "rating": 1, "comment": "行程很实用"},
         params={"user_id": USER},
+    ),
+    "feedback_rate": _op(
+        MEMORY,
+        "Rate what a chat reply recommended or said",
+        "Rate an activity or a message named in a chat reply's `items`: -1 (not for me) or 1, "
+        "with an optional comment. Rating the same thing again replaces the rating (200). A -1 "
+        "on an activity hides it from your next searches; a 1 adds its kind to your "
+        "preferences.",
+    ),
+    "feedback_list": _op(
+        MEMORY,
+        "List your ratings",
+        "Your own ratings, newest first, each naming what was rated (an activity's title, a "
+        "message's first words); paged with `cursor`.",
+        params={"page_size": 20},
+    ),
+    "memory_contexts_list": _op(
+        MEMORY,
+        "List shared contexts",
+        "Your shared contexts, most recently updated first, each with its entry count and "
+        "latest entry (a service token may name `user_id`); paged with `cursor`.",
+        params={"page_size": 20},
     ),
     "memory_context_create": _op(
         MEMORY,

@@ -46,7 +46,12 @@ class ApiTokenVerifier:
     """Accept the REST API's tokens as MCP bearer tokens (the SDK's ``TokenVerifier``)."""
 
     async def verify_token(self, token: str) -> AccessToken | None:
-        user = await anyio.to_thread.run_sync(user_for_token, token)
+        # The permission check queries the database: in the thread too, not the event loop.
+        return await anyio.to_thread.run_sync(self._access_token, token)
+
+    @staticmethod
+    def _access_token(token: str) -> AccessToken | None:
+        user = user_for_token(token)
         if user is None:
             return None
         return AccessToken(

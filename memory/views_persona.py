@@ -99,12 +99,12 @@ class RatingsView(APIView):
         },
         examples=[
             OpenApiExample(
-                "Not for me",
+                "A useful answer",
                 value={
-                    "target_type": "activity",
-                    "target_id": "42",
-                    "rating": -1,
-                    "comment": "太吵了",
+                    "target_type": "message",
+                    "target_id": "m2",
+                    "rating": 1,
+                    "comment": "很有用",
                 },
                 request_only=True,
             ),

@@ -1,21 +1,30 @@
 """Create the fuzz suite's accounts in the fuzz server's database (``manage.py shell``).
 
-Run as ``manage.py shell -c "from tests.fuzz.seed import main; main()"``: creates two normal
-users and a staff user with API tokens, and one proactive event per normal user (events have
-no write endpoint), then prints ``{username: {"token", "staff"}}`` as JSON on the last line.
+:func:`create` makes two normal users and a staff user with API tokens, and one proactive event
+per normal user (events have no write endpoint); it is idempotent. Run as
+``manage.py shell -c "from tests.fuzz.seed import main; main()"`` it prints
+``{username: {"token", "staff", "created"}}`` as JSON on the last line. The suite runs
+:func:`serve` instead, one process for the session: a fuzzed erasure (``DELETE
+/v1/users/{user_id}``) deletes an account with its token, and the world puts it back through
+this process with the same token key (:meth:`tests.fuzz.world.World.restore_accounts`).
 Everything else the suite needs is written through the API (:mod:`tests.fuzz.world`).
 """
 
 from __future__ import annotations
 
 import json
+import sys
 
 USERS = {"fuzz-alice": False, "fuzz-bob": False, "fuzz-staff": True}
 MARKERS = {"fuzz-alice": "amaryllis7341", "fuzz-bob": "bergamot5520", "fuzz-staff": "staff0000"}
 
 
-def main() -> None:
-    """Create the users, their tokens and events; print them as JSON."""
+def create(keys: dict[str, str] | None = None) -> dict:
+    """Create whatever of the users, their tokens and events is missing; return the accounts.
+
+    ``keys`` (username -> token key) gives a token created again the key it had, so the
+    suite's credentials stay valid. Each account says whether its user was created now.
+    """
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Permission
     from rest_framework.authtoken.models import Token
@@ -24,10 +33,11 @@ def main() -> None:
 
     out = {}
     for username, staff in USERS.items():
-        user, _ = get_user_model().objects.get_or_create(username=username, is_staff=staff)
+        user, created = get_user_model().objects.get_or_create(username=username, is_staff=staff)
         if staff:  # a service user, as ``issue_token --staff`` makes
             user.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
-        token, _ = Token.objects.get_or_create(user=user)
+        key = (keys or {}).get(username)
+        token, _ = Token.objects.get_or_create(user=user, defaults={"key": key} if key else {})
         if not staff:
             SystemEvent.objects.get_or_create(
                 user=user,
@@ -35,5 +45,17 @@ def main() -> None:
                 period_key="2026-11-23",
                 defaults={"payload": {"text": f"digest {MARKERS[username]}"}},
             )
-        out[username] = {"token": token.key, "staff": staff}
-    print(json.dumps(out))
+        out[username] = {"token": token.key, "staff": staff, "created": created}
+    return out
+
+
+def main() -> None:
+    """Create the users, their tokens and events; print them as JSON."""
+    print(json.dumps(create()))
+
+
+def serve() -> None:
+    """For each line of stdin (JSON: null or the token keys), run :func:`create`; print its
+    answer as one JSON line. Ends when stdin closes."""
+    for line in sys.stdin:
+        print(json.dumps(create(json.loads(line))), flush=True)

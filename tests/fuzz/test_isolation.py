@@ -39,6 +39,7 @@ NOT_READS = {
     "memory_context_create",
     "memory_context_append",
     "memory_feedback_create",
+    "feedback_rate",
     "memory_messages_write",
     "memory_preferences_upsert",
     "memory_user_delete",
@@ -119,6 +120,11 @@ READS: dict[str, list[Read]] = {
         ),
     ],
     "memory_context_get": [Read("GET", "/v1/contexts/{o.ids[context]}")],
+    "memory_contexts_list": [
+        Read("GET", "/v1/contexts", params={"page_size": 200}),
+        Read("GET", "/v1/contexts", params={"user_id": "{o.username}", "page_size": 200}),
+    ],
+    "feedback_list": [Read("GET", "/api/feedback/", params={"page_size": 200})],
     "memory_messages_list": [
         Read("GET", "/v1/users/{o.username}/messages"),
         Read("GET", "/v1/users/{v.username}/messages", params={"chat_id": "{o.chat_ids[0]}"}),

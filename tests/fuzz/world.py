@@ -5,8 +5,10 @@ a feedback, a shared context, a book with a chapter, an active and a draft activ
 private text they own carries their marker (:data:`tests.fuzz.seed.MARKERS`) so a test can tell
 whose data a response shows. Only the active activity, public by design, carries
 ``public_marker`` instead. ``fuzz-staff`` acts for alice. :meth:`World.ensure` puts back what a
-fuzzed DELETE removed; :meth:`World.adapt` points most generated ids at these objects so the
-fuzzer reaches past NOT_FOUND.
+fuzzed DELETE removed; :meth:`World.restore_accounts` puts back an account a fuzzed erasure
+(``DELETE /v1/users/{user_id}``) deleted, with the same token, so later requests keep their
+credentials; :meth:`World.adapt` points most generated ids at these objects so the fuzzer
+reaches past NOT_FOUND.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -77,8 +80,16 @@ def _pick(pool: list, value) -> object:
 class World:
     """The fuzz server's users and their objects."""
 
-    def __init__(self, base_url: str, accounts: dict[str, dict]):
+    def __init__(
+        self,
+        base_url: str,
+        accounts: dict[str, dict],
+        seeder: Callable[[dict[str, str] | None], dict],
+    ):
+        """``seeder`` (re)creates the accounts in the server's database, given their token keys
+        (:func:`tests.fuzz.seed.create`), and returns them."""
         self.base_url = base_url
+        self.seeder = seeder
         self.accounts = {
             name: Account(name, info["token"], info["staff"], MARKERS[name])
             for name, info in accounts.items()
@@ -109,6 +120,25 @@ class World:
         alice, bob = self.accounts[OWNER], self.accounts[OTHER]
         self.call(alice, "POST", f"/api/activities/{bob.ids['activity']}/join/")
         self.dirty = False
+
+    def restore_accounts(self) -> None:
+        """Create again, with their token keys, the accounts an erasure deleted.
+
+        Their data is written again lazily: the owner's by :meth:`ensure` before the next test
+        (``dirty``), another user's now. The ids of erased objects stay until then (requests
+        naming them answer NOT_FOUND, as after any DELETE).
+        """
+        keys = {name: account.token for name, account in self.accounts.items()}
+        for name, info in self.seeder(keys).items():
+            account = self.accounts[name]
+            assert info["token"] == account.token, (name, "token key not kept")
+            if not info["created"]:
+                continue
+            account.ids.pop("feedback", None)  # ensure() writes it when it has no id
+            if name == OWNER:
+                self.dirty = True
+            elif not account.staff:
+                self.ensure(name)
 
     def _write_messages(self, account: Account, user_path: str, items: list[dict]) -> None:
         """Write the seed messages; put back the content and role of one a PATCH changed."""
@@ -241,6 +271,7 @@ class World:
                 "book": pools["book_id"],
                 "target_message_id": owner.message_ids,
                 "chat_id": owner.chat_ids,
+                "context_id": pools["context_id"],
             }
             for name, value in list(case.body.items()):
                 if name in body_pools:

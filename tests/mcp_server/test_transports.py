@@ -59,6 +59,7 @@ def test_every_tool_answers_with_citable_ids(mcp_target, mcp_service):
         "getNeighbors": {"message_id": "a2", "before": 1, "after": 1},
         "readRange": {"chat_id": "c1"},
         "getChatContext": {"chat_id": "c1"},
+        "listContexts": {},
         "fetchContext": {"context_id": ctx},
         "updateContext": {"context_id": ctx, "agent_name": "mcp-test", "content": "day 2"},
         "createContext": {"title": "new", "entry": "first", "agent_name": "mcp-test"},
@@ -80,6 +81,9 @@ def test_every_tool_answers_with_citable_ids(mcp_target, mcp_service):
     assert _ids(results["getNeighbors"]) == {"a1", "a2", "a3"}
     assert _ids(results["readRange"]) == {"a1", "a2", "a3"}
     assert {m["message_id"] for m in results["getChatContext"].structured_content["messages"]}
+    listed = {c["id"] for c in results["listContexts"].structured_content["items"]}
+    assert ctx in listed
+    assert mcp_service.ids["bob_ctx"] not in listed
     assert results["fetchContext"].structured_content["id"] == ctx
     entries = results["updateContext"].structured_content["entries"]
     assert entries[-1]["content"] == "day 2"

@@ -104,7 +104,9 @@ class ServiceDatabase:
     """An embedded PostgreSQL data dir, migrated, with a token for each of ``users``.
 
     ``staff``: staff users made too, each with a token and the password
-    :func:`staff_password` (to log in to the staff pages).
+    :func:`staff_password` (to log in to the staff pages), and the permission to act for any
+    user (``memory.act_for_any_user``), as ``manage.py issue_token NAME --staff`` grants it: their
+    token is the service token.
     """
 
     def __init__(self, data_dir: Path, *, users=USERS, staff=()):
@@ -118,7 +120,9 @@ class ServiceDatabase:
         passwords = {name: staff_password(name) for name in self.staff}
         script = (
             "from django.contrib.auth import get_user_model\n"
+            "from django.contrib.auth.models import Permission\n"
             "from rest_framework.authtoken.models import Token\n"
+            "act = Permission.objects.get(codename='act_for_any_user')\n"
             f"passwords = {passwords!r}\n"
             f"for name in {self.users + self.staff!r}:\n"
             "    user, _ = get_user_model().objects.get_or_create(username=name)\n"
@@ -126,6 +130,7 @@ class ServiceDatabase:
             "        user.is_staff = True\n"
             "        user.set_password(passwords[name])\n"
             "        user.save()\n"
+            "        user.user_permissions.add(act)\n"
             "    print(name, Token.objects.get_or_create(user=user)[0].key)\n"
         )
         output = manage(self.data_dir, "shell", "-c", script).stdout

@@ -9,6 +9,9 @@ import pytest
 
 from config.storage import IncrementalCompressedStaticFilesStorage
 
+# Compares file modification times, which the real clock writes.
+pytestmark = pytest.mark.real_clock
+
 
 @pytest.fixture
 def storage(tmp_path):

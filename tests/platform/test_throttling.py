@@ -82,10 +82,14 @@ def test_each_user_has_a_bucket_of_their_own(api_client, other_client, user, oth
 @pytest.mark.urls("tests.testapp.urls")
 def test_a_forged_x_forwarded_for_from_an_untrusted_peer_keeps_its_bucket(anon_client, rates):
     rates(anon="1/min")
-    first = anon_client.post(ECHO, {}, REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR="198.51.100.1")
+    first = anon_client.post(
+        ECHO, {}, format="json", REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR="198.51.100.1"
+    )
     assert first.status_code == 200
 
-    second = anon_client.post(ECHO, {}, REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR="198.51.100.2")
+    second = anon_client.post(
+        ECHO, {}, format="json", REMOTE_ADDR=CLIENT, HTTP_X_FORWARDED_FOR="198.51.100.2"
+    )
 
     assert second.status_code == 429
     assert second.json()["error"]["code"] == "RATE_LIMITED"
@@ -97,10 +101,14 @@ def test_behind_a_trusted_proxy_each_forwarded_client_has_its_bucket(
 ):
     rates(anon="1/min")
     for address in ("198.51.100.1", "198.51.100.2"):
-        response = anon_client.post(ECHO, {}, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=address)
+        response = anon_client.post(
+            ECHO, {}, format="json", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR=address
+        )
         assert response.status_code == 200
 
-    again = anon_client.post(ECHO, {}, REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.1")
+    again = anon_client.post(
+        ECHO, {}, format="json", REMOTE_ADDR=PROXY, HTTP_X_FORWARDED_FOR="198.51.100.1"
+    )
     assert again.status_code == 429
 
 

@@ -27,12 +27,13 @@ def extra_reader():
 def test_memory_registers_the_users_newest_preferences_first(user, other_user):
     from memory.services import preference_upsert
 
-    preference_upsert(user=user, category="vibe", value="热闹")
+    # Two that do not contradict each other (安静 would retire 热闹: memory.stance).
+    preference_upsert(user=user, category="food", value="火锅")
     preference_upsert(user=user, category="vibe", value="安静")
     preference_upsert(user=other_user, category="food", value="不吃辣")
     assert stated_preferences(user) == [
         StatedPreference("vibe", "安静"),
-        StatedPreference("vibe", "热闹"),
+        StatedPreference("food", "火锅"),
     ]
 
 

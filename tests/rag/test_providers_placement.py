@@ -14,6 +14,9 @@ import pytest
 from rag.providers import placement
 from rag.providers.placement import LIBGOMP_PLACEMENT, TeamPlacement, omp_helpers
 
+# Starts the model in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 ROOT = Path(__file__).resolve().parents[2]
 TWO_CPUS = hasattr(os, "sched_getaffinity") and len(os.sched_getaffinity(0)) >= 2
 
@@ -51,9 +54,6 @@ WARM_SCRIPT = r"""
 import json, os, sys
 sys.path.insert(0, sys.argv[1])
 from rag.providers import local
-
-# Starts the service in other processes, whose clock the test cannot move.
-pytestmark = pytest.mark.real_clock
 
 local._runnable_threads = lambda: 99  # every query would get one thread
 local.LocalE5Provider().warm("周末一起去郊外爬山")

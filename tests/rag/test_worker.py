@@ -24,6 +24,9 @@ from tests.rag.process_helpers import (
     wait_for_file,
 )
 
+# Starts real workers in other processes, whose clock the test cannot move.
+pytestmark = pytest.mark.real_clock
+
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_qcluster_stops_within_ten_seconds_while_a_task_runs(worker_env, tmp_path, signum):
