@@ -462,7 +462,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by keyword and meaning
-         * @description Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is required in the body (the caller's own username for a normal token).
+         * @description Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` may be left out: the server binds the caller (a service token names the user).
          */
         post: operations["memory_hybrid_search"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by keyword
-         * @description Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or ranks by its window.
+         * @description Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service token names the user). With `understand: true` a past time phrase in the query (上周, yesterday) filters or ranks by its window.
          */
         post: operations["memory_lexical_search"];
         delete?: never;
@@ -502,7 +502,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by meaning
-         * @description Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the body (the caller's own username for a normal token). If the text cannot be embedded in time the answer is the lexical matches, `degraded: true`.
+         * @description Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the server binds the caller (a service token names the user). If the text cannot be embedded in time the answer is the lexical matches, `degraded: true`.
          */
         post: operations["memory_semantic_search"];
         delete?: never;
@@ -3019,6 +3019,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description No such shared context `context_id` (or not yours). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request body is too large. */
             413: {
                 headers: {
@@ -3099,6 +3108,15 @@ export interface operations {
             };
             /** @description Not allowed (PERMISSION_DENIED). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such shared context `context_id` (or not yours). */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3999,6 +4017,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 20 */
                 page_size?: number;
             };
             header?: never;
@@ -4385,6 +4404,7 @@ export interface operations {
         parameters: {
             query?: {
                 cursor?: string;
+                /** @example 20 */
                 page_size?: number;
                 /** @description Staff tokens only: list this user's contexts. Default: the caller's. */
                 user_id?: string;

@@ -129,8 +129,8 @@ def sync_detailed(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
-    required in the body (the caller's own username for a normal token).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
+    may be left out: the server binds the caller (a service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -165,8 +165,8 @@ def sync(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
-    required in the body (the caller's own username for a normal token).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
+    may be left out: the server binds the caller (a service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -196,8 +196,8 @@ async def asyncio_detailed(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
-    required in the body (the caller's own username for a normal token).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
+    may be left out: the server binds the caller (a service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -232,8 +232,8 @@ async def asyncio(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` is
-    required in the body (the caller's own username for a normal token).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
+    may be left out: the server binds the caller (a service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase

@@ -129,9 +129,9 @@ def sync_detailed(
     """ Search messages by keyword
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
-    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
-    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
-    ranks by its window.
+    scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
+    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
+    filters or ranks by its window.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -166,9 +166,9 @@ def sync(
     """ Search messages by keyword
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
-    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
-    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
-    ranks by its window.
+    scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
+    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
+    filters or ranks by its window.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -198,9 +198,9 @@ async def asyncio_detailed(
     """ Search messages by keyword
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
-    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
-    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
-    ranks by its window.
+    scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
+    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
+    filters or ranks by its window.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -235,9 +235,9 @@ async def asyncio(
     """ Search messages by keyword
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
-    scores, paged with `next_cursor`. `user_id` is required in the body (the caller's own username for a
-    normal token). With `understand: true` a past time phrase in the query (上周, yesterday) filters or
-    ranks by its window.
+    scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
+    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
+    filters or ranks by its window.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase

@@ -132,8 +132,8 @@ def sync_detailed(
     """ Search messages by meaning
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
-    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
-    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
+    server binds the caller (a service token names the user). If the text cannot be embedded in time the
     answer is the lexical matches, `degraded: true`.
 
     Args:
@@ -169,8 +169,8 @@ def sync(
     """ Search messages by meaning
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
-    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
-    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
+    server binds the caller (a service token names the user). If the text cannot be embedded in time the
     answer is the lexical matches, `degraded: true`.
 
     Args:
@@ -201,8 +201,8 @@ async def asyncio_detailed(
     """ Search messages by meaning
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
-    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
-    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
+    server binds the caller (a service token names the user). If the text cannot be embedded in time the
     answer is the lexical matches, `degraded: true`.
 
     Args:
@@ -238,8 +238,8 @@ async def asyncio(
     """ Search messages by meaning
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
-    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` is required in the
-    body (the caller's own username for a normal token). If the text cannot be embedded in time the
+    one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
+    server binds the caller (a service token names the user). If the text cannot be embedded in time the
     answer is the lexical matches, `degraded: true`.
 
     Args:
