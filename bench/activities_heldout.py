@@ -39,6 +39,7 @@ import json
 import os
 import sys
 import zoneinfo
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -73,26 +74,36 @@ def read_queries(split: str, corpus: str) -> list[dict]:
     ]
 
 
-def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
-    """Load one corpus at its fixed instant; return one record per query with both answers."""
+@contextmanager
+def loaded_corpus(name: str, creator):
+    """Load corpus ``name`` afresh at its fixed instant, in its time zone; yield
+    ``(items, now, tz_name)`` with the settings' time zone set to the corpus's."""
     from django.test import override_settings
-    from django.utils.dateparse import parse_datetime
 
     from activities.demo import load_demo_activities
-    from activities.models import Activity
-    from activities.search import activities_search, hard_filter, parse_filters
-    from bench.activities_relevance import ndcg_at, window_of
     from bench.activities_search import reset_tables
-    from rag.embeddings import embed_query
-    from rag.search import vector_search
 
     filename, tz_name = CORPORA[name]
     now = load_instant(tz_name)
     items = json.loads((DATA / filename).read_text(encoding="utf-8"))
-    records = []
     with override_settings(TIME_ZONE=tz_name):
         reset_tables()
         load_demo_activities(items, creator=creator, now=now)
+        yield items, now, tz_name
+
+
+def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
+    """Load one corpus at its fixed instant; return one record per query with both answers."""
+    from django.utils.dateparse import parse_datetime
+
+    from activities.models import Activity
+    from activities.search import activities_search, hard_filter, parse_filters
+    from bench.activities_relevance import ndcg_at, window_of
+    from rag.embeddings import embed_query
+    from rag.search import vector_search
+
+    records = []
+    with loaded_corpus(name, creator) as (items, now, tz_name):
         starts = {a.title: a.start_at for a in Activity.objects.all()}
         missing = {t for q in queries for t in q["relevant"]} - set(starts)
         if missing:

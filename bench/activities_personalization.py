@@ -44,7 +44,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import bench_database_url, markdown_table, setup_django  # noqa: E402
-from bench.activities_heldout import CORPORA, DATA, load_instant  # noqa: E402
+from bench.activities_heldout import CORPORA, loaded_corpus  # noqa: E402
 
 DB_NAME = "bench_activities_personalization"
 SEED = 20261125
@@ -169,20 +169,12 @@ def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict
     The ``grid`` systems run for the dev users only (they are fitted there).
     """
     from django.contrib.auth import get_user_model
-    from django.test import override_settings
 
-    from activities.demo import load_demo_activities
     from activities.models import Activity, ActivityStatus
     from activities.search import MAX_LIMIT, activities_search, hard_filter, parse_filters
-    from bench.activities_search import reset_tables
 
-    filename, tz_name = CORPORA[name]
-    now = load_instant(tz_name)
-    items = json.loads((DATA / filename).read_text(encoding="utf-8"))
     records = []
-    with override_settings(TIME_ZONE=tz_name):
-        reset_tables()
-        load_demo_activities(items, creator=creator, now=now)
+    with loaded_corpus(name, creator) as (items, now, tz_name):
         joinable = list(
             hard_filter(parse_filters({}), now=now).order_by("pk").values_list("pk", "type")
         )
