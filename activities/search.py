@@ -469,11 +469,10 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     (:func:`query_evidence`) against the bare gate. The cut needs the reference sample's
     vectors: when they cannot be embedded, every hit is kept.
     """
-    evidence = query_evidence(
-        query, [hit.obj for hit in hits[: relevance.EVIDENCE_POOL]], understood
-    )
-    activities = [hit.obj for hit in hits]
-    named = set(cue_ranking(activities, understood)) | set(lexical_ranking(query, activities))
+    named = naming_pks(query, [hit.obj for hit in hits], understood)
+    # Whether an activity names a word or cue of the query is its own fact, not the pool's:
+    # the evidence of the best EVIDENCE_POOL hits is read off the same set.
+    evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
     try:
         decision = relevance.judge(
             vector,
@@ -500,15 +499,18 @@ def lexical_text(activity) -> str:
     return f"{activity.title} {tags} {activity.type} {vibes}"
 
 
-def query_evidence(query: str, activities: list, understood) -> bool:
-    """Return whether the query names something the activities have: one of its words in a
+def naming_pks(query: str, activities: list, understood) -> set:
+    """Return the pks of the activities naming something of the query: one of its words in a
     title, tag, type or vibe (jieba, as the hybrid reads them), or a kind or mood cue of it
     in a type or the vibes."""
     if not activities:
-        return False
-    if cue_ranking(activities, understood):
-        return True
-    return bool(lexical_ranking(query, activities))
+        return set()
+    return set(cue_ranking(activities, understood)) | set(lexical_ranking(query, activities))
+
+
+def query_evidence(query: str, activities: list, understood) -> bool:
+    """Return whether the query names something the activities have (:func:`naming_pks`)."""
+    return bool(naming_pks(query, activities, understood))
 
 
 def relevance_evidence(query: str, titles: list[str]) -> bool:

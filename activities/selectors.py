@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Length
 from django.utils import timezone
 
 from activities.models import Activity, ActivityStatus
@@ -44,13 +45,17 @@ def activity_named_in(*, user, text: str) -> Activity | None:
     be refused as full, not taken for another activity."""
     if not text:
         return None
-    rows = (
+    # The database finds the titles the text contains (one query, whatever the number of
+    # activities), not Python over every upcoming row.
+    return (
         activities_visible_to(user)
         .filter(status=ActivityStatus.ACTIVE, start_at__gt=timezone.now())
+        .annotate(title_length=Length("title"), message=Value(text))
+        .filter(title_length__gte=4, message__contains=F("title"))
         .only("pk", "title")
+        .order_by("-title_length", "pk")
+        .first()
     )
-    named = [a for a in rows if len(a.title) >= 4 and a.title in text]
-    return max(named, key=lambda a: (len(a.title), -a.pk), default=None)
 
 
 MY_SCOPES = ("all", "joined", "created", "drafts")
