@@ -21,7 +21,7 @@ from django.utils.dateparse import parse_datetime
 
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 

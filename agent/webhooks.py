@@ -35,7 +35,7 @@ from django.utils import timezone
 from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 

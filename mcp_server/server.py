@@ -34,7 +34,7 @@ from starlette.routing import Route
 from config.errors import UNAUTHENTICATED, error_body
 from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
-from memory.identity import acts_for_any_user
+from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 NAME = "semantic-memory"

@@ -14,7 +14,6 @@ from django.db.models import Q
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
-from memory.identity import acts_for_any_user
 from memory.models import (
     ChatMessage,
     ContextEntry,
@@ -27,6 +26,7 @@ from memory.models import (
 from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
 from rag import live
+from rag.permissions import acts_for_any_user
 
 MAX_LIST_PAGE = 500
 
