@@ -146,11 +146,12 @@ RANKINGS = (
 RANKING_KEYS = ("dense", "ts_rank", "shipped")  # --rankings names, in the order of RANKINGS
 
 
-def bare_baselines(titles, articles, asked, query_vector) -> list[list]:
+def bare_baselines(titles, articles, indexed, asked, query_vector) -> list[list]:
     """Score the same questions with the bare model on the split's articles, no service code.
 
-    Two corpora, each embedded as passages (the provider through ``rag.embeddings``, exact
-    cosine): every paragraph whole, and every paragraph cut into fixed 250-character windows.
+    Two corpora over the articles the service indexed (positions ``indexed``), each embedded
+    as passages (the provider through ``rag.embeddings``, exact cosine): every paragraph
+    whole, and every paragraph cut into fixed 250-character windows.
     An article's score is its best vector's; a hit is the question's article. Return rows
     ``[label, vectors, hit@1, hit@3, hit@5]``.
     """
@@ -160,8 +161,8 @@ def bare_baselines(titles, articles, asked, query_vector) -> list[list]:
     from rag.embeddings import embed_texts
 
     paragraphs, owners = [], []
-    for position, title in enumerate(titles):
-        for paragraph in articles[title]:
+    for position in indexed:
+        for paragraph in articles[titles[position]]:
             paragraphs.append(paragraph["context"])
             owners.append(position)
     windows, window_owners = [], []
@@ -304,16 +305,20 @@ def _keys(value: str) -> tuple[str, ...]:
 
 
 def verdict(split: str, complete: bool, shipped_h1: float | None, bare: list[list]) -> str:
-    """Say whether the shipped ranking's hit@1 beats the better bare baseline by the margin."""
+    """Say whether the shipped ranking's hit@1 beats the better bare baseline by the margin.
+
+    Judged on the test split only; on part of it (a subsample) the verdict says so.
+    """
     if shipped_h1 is None or not bare:
         return "not judged (the shipped ranking or the bare baselines not run)"
     best = max(bare, key=lambda row: row[2])
     s1, b1 = round(shipped_h1, 3), round(best[2], 3)
     margin = s1 - b1
     line = f"{s1:.3f} vs {b1:.3f} ({best[0]}), {margin:+.3f}"
-    if split != "test" or not complete:
-        return f"not judged (the whole test split only): {line}"
-    return f"**{'met' if margin >= TARGET_MARGIN - 1e-9 else 'NOT met'}**: {line}"
+    if split != "test":
+        return f"not judged (the test split only): {line}"
+    met = "met" if margin >= TARGET_MARGIN - 1e-9 else "NOT met"
+    return f"**{met}**{'' if complete else ' on the subsample above'}: {line}"
 
 
 def main() -> None:
@@ -425,7 +430,8 @@ def main() -> None:
     if not args.no_bare:
         t1 = time.perf_counter()
         # The same vectors as the service's queries (memoised; cached ones come back as stored).
-        bare = bare_baselines(titles, articles, asked, search.embed_query)
+        indexed = sorted({pos for pos, _, _ in asked_questions(book, titles, articles)})
+        bare = bare_baselines(titles, articles, indexed, asked, search.embed_query)
         rows += [[*row, len(asked), ""] for row in bare]
         print(f"bare baselines: {time.perf_counter() - t1:.0f} s", flush=True)
     from writing.models import ChildChunk
