@@ -32,6 +32,32 @@ def use_development_secret_key() -> None:
     os.environ["DJANGO_SECRET_KEY_FILE"] = str(path)
 
 
+# Rates high enough that no benchmark client is throttled (config/settings.py reads these).
+UNTHROTTLED_RATE = "1000000/min"
+THROTTLE_SCOPES = ("USER", "ANON", "SEARCH", "CHAT", "STREAM", "EXPORT")
+
+
+def lift_api_throttles() -> list[str]:
+    """Set every ``API_THROTTLE_*`` rate this process (and a child it starts, such as
+    ``manage.py serve``) reads to :data:`UNTHROTTLED_RATE`, unless the variable is already set.
+
+    A benchmark asks far more than a client is allowed per minute (search: 120/min); a 429
+    would stop the run or slow the figures. Return the variables set, for the report.
+    """
+    lifted = []
+    for scope in THROTTLE_SCOPES:
+        name = f"API_THROTTLE_{scope}"
+        if name not in os.environ:
+            os.environ[name] = UNTHROTTLED_RATE
+            lifted.append(name)
+    return lifted
+
+
+def every_kth(items: list, k: int) -> list:
+    """Return items 0, k, 2k, ... (a fixed deterministic subsample; k <= 1 keeps all)."""
+    return list(items[:: max(1, k)])
+
+
 def setup_django(settings_module: str = "config.settings", *, migrate: bool = False) -> None:
     """Make the project importable and configure Django; optionally migrate its database."""
     if str(ROOT) not in sys.path:

@@ -3,7 +3,13 @@
 Runs against its own database (``bench_memory`` on the embedded server, created when missing;
 or ``--database-url``), never the development data::
 
-    python bench/memory_locomo.py --datasets ../shared/datasets [--skip-load] [--no-write]
+    python bench/memory_locomo.py --datasets ../shared/datasets [--split test] [--skip-load]
+        [--no-write]
+
+Split (``--split``, default ``test``): the 10 conversations are cut by a fixed rule
+(``DEV_CONVERSATIONS``): the first five of the file are dev (tuning), the last five test (the
+published figures). Only the chosen split's conversations are loaded and asked; ``all`` runs
+the ten.
 
 1. Start ``manage.py serve`` on a free port and that database, as shipped: the web server and
    one worker cluster per queue (interactive, bulk: a 500-message import goes to bulk). Load
@@ -14,7 +20,8 @@ or ``--database-url``), never the development data::
    embedded: ingestion messages per second.
 2. Embed the same texts (each row's ``embedding_text()``) directly with the provider in this
    process: the raw embedding throughput the ingestion is compared with.
-3. Ask the questions of categories 1-4 with evidence through lexical, semantic and hybrid
+3. Ask the questions of categories 1-4 with evidence through lexical, semantic (the bare
+   dense model: cosine of the local e5 model, no floor, nothing else) and hybrid
    search (top_k 10), and hybrid again with ``understand: true`` (time phrases read in UTC,
    counted back from the day after the conversation's last session): recall@5 and recall@10
    of the evidence turns per endpoint and category, p50/p95 latency per endpoint, and the
@@ -45,6 +52,7 @@ from bench._common import (  # noqa: E402
     DEFAULT_DATASETS,
     ROOT,
     bench_database_url,
+    lift_api_throttles,
     markdown_table,
     median,
     percentile,
@@ -58,6 +66,27 @@ ENDPOINTS = ("lexical", "semantic", "hybrid", "hybrid+understand")
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 EVIDENCE_RE = re.compile(r"D\d+:\d+")
 TZ_SUFFIX = "+00:00"
+
+# The fixed dev/test split, by conversation (sample_id). Dev: the first five conversations of
+# locomo10.json. conv-26 and conv-30 are the ones earlier tuning ran on (the 466 searches /
+# 233 questions of the memory ranking commits, bench/memory_latency.py's two conversations);
+# conv-41..43 complete the first half (bench/replica.py loads conversations 1-3). Test: the last
+# five, which the ranking is not to be tuned on from now on. Note: the issue-11 fusion constants
+# (docs/BENCHMARKS.md, section memory, notes) were chosen on all ten before this split existed,
+# so the test figures are held out from later tuning, not from that one.
+DEV_CONVERSATIONS = ("conv-26", "conv-30", "conv-41", "conv-42", "conv-43")
+SPLITS = ("dev", "test", "all")
+TARGET_SPLIT, TARGET_RECALL = "test", 0.78  # hybrid recall@10 on the test split
+
+
+def split_of(conv: dict) -> str:
+    """Return "dev" or "test" for one LoCoMo conversation (the fixed rule above)."""
+    return "dev" if conv["sample_id"] in DEV_CONVERSATIONS else "test"
+
+
+def select(data: list[dict], split: str) -> list[dict]:
+    """Return the conversations of ``split`` ("all": every one), in file order."""
+    return [conv for conv in data if split == "all" or split_of(conv) == split]
 
 
 def setup(url: str) -> None:
@@ -85,6 +114,18 @@ def user_tokens(url: str, data: list[dict]) -> dict[str, str]:
 
 def user_of(conv: dict) -> str:
     return f"locomo_{conv['sample_id']}"
+
+
+def missing_users(data: list[dict]) -> list[str]:
+    """Return the conversations of ``data`` with no stored message (not loaded)."""
+    from memory.models import ChatMessage, Kind
+
+    stored = set(
+        ChatMessage.objects.filter(kind=Kind.MESSAGE, user__username__startswith="locomo_")
+        .values_list("user__username", flat=True)
+        .distinct()
+    )
+    return [conv["sample_id"] for conv in data if user_of(conv) not in stored]
 
 
 def session_items(conv: dict) -> list[dict]:
@@ -290,14 +331,15 @@ def ask(apis: dict[str, Api], qs: list[dict], endpoints: tuple = ENDPOINTS) -> d
 PCTS = (5, 25, 50, 75, 95)
 
 
-def target_met(recall: dict, n_conversations: int) -> str:
-    """Say whether hybrid recall@10 over all 10 conversations reached the issue 11 target."""
+def target_met(recall: dict, split: str, complete: bool) -> str:
+    """Say whether hybrid recall@10 on the whole test split reached the target."""
     values = recall["hybrid"]["all"][10]
     if not values:
         return "hybrid not run"
-    if n_conversations < 10:
-        return f"not judged ({n_conversations} conversations)"
-    return f"**{'met' if mean(values) >= 0.75 else 'NOT met'}** ({mean(values):.3f})"
+    if split != TARGET_SPLIT or not complete:
+        return f"not judged (judged on the whole {TARGET_SPLIT} split only)"
+    verdict = "met" if mean(values) >= TARGET_RECALL else "NOT met"
+    return f"**{verdict}** ({mean(values):.3f})"
 
 
 def mean(values: list[float]) -> float:
@@ -309,7 +351,9 @@ def report(
     n_questions: int,
     ingest: tuple | None,
     raw: tuple | None,
-    n_conversations: int,
+    conversations: list[str],
+    split: str,
+    complete: bool,
     retention: dict | None = None,
 ) -> str:
     recall, latency = result["recall"], result["latency"]
@@ -330,21 +374,29 @@ def report(
         for e in shown
     ]
     ev, other = sorted(result["ev"]), sorted(result["other"])
+    dev = ", ".join(DEV_CONVERSATIONS)
     parts = [
+        f"Split: **{split}** ({', '.join(conversations)}; {len(conversations)} of 10 "
+        f"conversations). Fixed rule (`DEV_CONVERSATIONS`): dev = {dev} (the first five of "
+        "the file, with conv-26 and conv-30 that earlier tuning ran on); test = the other five. "
+        "Tuning uses dev only; this section reports the split named.",
+        "",
         f"{n_questions} questions (categories 1-4 with evidence), top_k 10, one user per "
-        "conversation, one chat per session; semantic with `min_score` -1 (no floor).",
+        "conversation, one chat per session. `semantic` is the bare model: the service's "
+        "semantic search with `min_score` -1 (no floor) ranks the turns by the cosine of the "
+        "local e5 model alone; `lexical` is the service's full-text list; `hybrid` the "
+        "shipped fusion.",
         "",
         "### Recall of evidence turns",
         "",
         markdown_table(headers, rows),
         "",
-        "Reference (same local model, outside the service): semantic 0.52, BM25 0.51, "
-        "plain fusion 0.57 recall@10. Hybrid before issue 11: 0.660 (HTTP); with RRF k 10, "
-        "neighbours 20 x 0.1, the BM25 list and the chat boost from semantic similarities: "
-        "0.740 (in-process, same data). "
-        "Target (issue 11): hybrid recall@10 >= 0.75 over all 10 conversations through HTTP: "
-        + target_met(recall, n_conversations)
-        + ". Temporal: the `temporal` columns.",
+        f"Target: hybrid recall@10 >= {TARGET_RECALL} on the {TARGET_SPLIT} split through "
+        "HTTP: " + target_met(recall, split, complete) + ". "
+        "Earlier figures over all 10 conversations (before this split): semantic 0.52, BM25 "
+        "0.51, plain fusion 0.57 recall@10 (outside the service); hybrid 0.752 as shipped. "
+        "The shipped fusion constants were chosen on all ten conversations before the split "
+        "was fixed. Temporal: the `temporal` columns.",
         "",
         "`hybrid+understand`: the same hybrid search with `understand: true` (time zone UTC, "
         "now = the day after the conversation's last session). Questions where a time phrase "
@@ -410,7 +462,7 @@ def report(
                 x=retention["messages_deleted"],
             ),
         ]
-    parts += ["", f"Conversations loaded: {n_conversations} of 10."]
+    parts += ["", f"Conversations loaded: {len(conversations)} of 10 ({split} split)."]
     return "\n".join(parts)
 
 
@@ -422,7 +474,16 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=None, help="ask only the first N")
     parser.add_argument("--no-write", action="store_true", help="do not update BENCHMARKS.md")
     parser.add_argument(
-        "--conversations", type=int, default=None, help="load only the first N conversations"
+        "--split",
+        choices=SPLITS,
+        default="test",
+        help="conversations to load and ask: dev (tuning), test (published) or all",
+    )
+    parser.add_argument(
+        "--conversations",
+        type=int,
+        default=None,
+        help="load only the first N conversations of the split",
     )
     parser.add_argument(
         "--endpoints",
@@ -434,8 +495,15 @@ def main() -> None:
 
     url = bench_database_url(DB_NAME, args.database_url)
     setup(url)
-    data = json.loads((Path(args.datasets) / "locomo10.json").read_text())
+    # The server under test inherits these: one client asks thousands of searches a minute.
+    lifted = lift_api_throttles()
+    if lifted:
+        print("throttling lifted for the benchmark client: " + ", ".join(lifted))
+    data = select(json.loads((Path(args.datasets) / "locomo10.json").read_text()), args.split)
+    in_split = len(data)
     data = data[: args.conversations] if args.conversations else data
+    names = [conv["sample_id"] for conv in data]
+    print(f"split {args.split}: {', '.join(names)}")
     if not args.skip_load:
         from django.contrib.auth import get_user_model
         from django_q.models import OrmQ
@@ -459,6 +527,12 @@ def main() -> None:
             ingest = load(apis, data)
             print(f"ingested {ingest[0]} in {ingest[1]:.1f} s ({ingest[0] / ingest[1]:.1f}/s)")
         else:
+            missing = missing_users(data)
+            if missing:
+                raise SystemExit(
+                    f"--skip-load, but nothing stored for {', '.join(missing)}: "
+                    "load this split first (run without --skip-load)"
+                )
             wait_embedded()
         retention = retention_check()
         qs = questions(data, args.questions)
@@ -473,15 +547,17 @@ def main() -> None:
     previous = json.loads(saved.read_text()) if saved.exists() else {}
     if ingest:
         raw = raw_throughput()
-        previous = {"conversations": len(data), "ingest": ingest, "raw": raw}
+        previous = {"conversations": names, "ingest": ingest, "raw": raw}
         print(f"raw embedding: {raw[0]} in {raw[1]:.1f} s ({raw[0] / raw[1]:.1f}/s)")
-    elif len(data) == previous.get("conversations"):
+    elif names == previous.get("conversations"):
         ingest, raw = previous.get("ingest"), previous.get("raw")
     saved.write_text(json.dumps({**previous, "per_question": result.pop("per_question")}))
-    body = report(result, len(qs), ingest, raw, len(data), retention)
+    complete = len(data) == in_split and not args.questions
+    body = report(result, len(qs), ingest, raw, names, args.split, complete, retention)
     print(body)
     if not args.no_write:
-        write_section("memory", "Memory: LoCoMo retrieval, latency and ingestion", body)
+        title = f"Memory: LoCoMo retrieval ({args.split} split), latency and ingestion"
+        write_section("memory", title, body)
 
 
 if __name__ == "__main__":
