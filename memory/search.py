@@ -12,7 +12,7 @@
   passes the same relevance cut first), then neighbour turns and whole chats re-ranked
   (memory/ranking.py), each item carrying both component scores and ranks.
 - Summaries: every search returns chat turns, and with them the summaries standing in for
-  turns retention deleted (:func:`stand_in_summaries`; their provenance says ``summary``),
+  turns retention deleted (memory/stand_ins.py; their provenance says ``summary``),
   unless the filter names a ``kind``.
 - Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
   provider is down or slow), semantic search with a text and hybrid search answer from the
@@ -30,14 +30,15 @@ from datetime import UTC, datetime
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.db import connections
-from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Q, Subquery
+from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
 from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
+from memory.stand_ins import stand_in_summaries, summary_similarities, with_stand_ins
 from memory.validation import apply_filter
 from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
@@ -92,18 +93,9 @@ def scoped(flt: dict) -> dict:
 
     Summaries repeat the words and the gist of many turns, so they would crowd the turns
     themselves out of every result list; only those standing in for turns retention deleted
-    join the turns (:func:`with_stand_ins`).
+    join the turns (:func:`memory.stand_ins.with_stand_ins`).
     """
     return {**flt, "kind": flt.get("kind") or Kind.MESSAGE}
-
-
-def with_stand_ins(flt: dict) -> bool:
-    """Return whether a search under ``flt`` also returns the stand-in summaries.
-
-    Every search (lexical, semantic, hybrid) does unless the filter names a ``kind``: after
-    retention a summary is the only record of its chat's old turns (:func:`stand_in_summaries`).
-    """
-    return not flt.get("kind")
 
 
 # --- lexical --------------------------------------------------------------------------------
@@ -507,49 +499,6 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 
 
 # --- hybrid ---------------------------------------------------------------------------------
-
-
-def stand_in_summaries(*, user, flt: dict) -> list[int]:
-    """Return the ids of the user's summaries that stand in for turns no longer stored.
-
-    Retention deletes the turns a summary covers (memory/retention.py), leaving the summary
-    as the only record of them: the newest summary of a chat (it folds in the earlier ones)
-    whose chat keeps fewer turns up to ``covers_until_ts`` than it covers. While the turns
-    are all there, they answer, and the summary (which repeats them) stays out.
-    """
-    kept = (
-        ChatMessage.objects.filter(
-            user=user,
-            kind=Kind.MESSAGE,
-            chat_id=OuterRef("chat_id"),
-            ts__lte=OuterRef("covers_until_ts"),
-        )
-        .order_by()
-        .values("chat_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    newer = ChatMessage.objects.filter(
-        user=user, kind=Kind.SUMMARY, chat_id=OuterRef("chat_id"), ts__gt=OuterRef("ts")
-    )
-    summaries = apply_filter(ChatMessage.objects.filter(user=user), {**flt, "kind": Kind.SUMMARY})
-    return list(
-        summaries.annotate(
-            kept=Coalesce(Subquery(kept, output_field=IntegerField()), 0),
-        )
-        .filter(~Exists(newer), kept__lt=F("covered_count"))
-        .values_list("pk", flat=True)
-    )
-
-
-def summary_similarities(ids: list[int], vector: list[float]) -> dict[int, float]:
-    """Return ``{id: similarity to vector}`` of the rows of ``ids`` that have a vector."""
-    if not ids:
-        return {}
-    rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False).annotate(
-        similarity=similarity_expression("embedding", vector)
-    )
-    return {pk: float(sim) for pk, sim in rows.values_list("pk", "similarity")}
 
 
 def summary_lists(

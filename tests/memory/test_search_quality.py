@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory import ranking, search, understanding
+from memory import ranking, search, stand_ins, understanding
 from memory.models import ChatMessage
 from rag.embeddings import embed_texts
 from rag.text import segment_for_index
@@ -130,7 +130,7 @@ def test_a_summary_whose_turns_are_all_kept_stays_out(user, summarised_away):
     start = datetime(2025, 1, 10, 11, 0, tzinfo=UTC)
     for i, text in enumerate(["想去大理", "洱海边骑行很舒服", "预算两千元"]):
         _row(user, f"o{i}", text, start + timedelta(minutes=i), chat="old", summarised=True)
-    assert search.stand_in_summaries(user=user, flt={}) == []
+    assert stand_ins.stand_in_summaries(user=user, flt={}) == []
 
 
 @pytest.fixture
