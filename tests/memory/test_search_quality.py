@@ -165,3 +165,12 @@ def test_a_search_for_messages_only_leaves_the_summary_out(
     body = {"user_id": user.username, "query_text": "洱海骑行", "filter": {"kind": "message"}}
     out = api_client.post(path, body, format="json").json()
     assert out["items"] == []
+
+
+@pytest.mark.parametrize("path", [LEX, SEM, HYB])
+def test_a_stand_in_summary_is_found_by_its_owner_only(
+    other_client, other_user, embedded_summary, path
+):
+    body = {"user_id": other_user.username, "query_text": "洱海骑行"}
+    out = other_client.post(path, body, format="json").json()
+    assert out["items"] == []
