@@ -49,8 +49,13 @@ SPRING = {
 }
 
 
-def import_old_chat(service, user: str, texts: list[str], path) -> None:
-    """Import a chat another system stored ``STORED_DAYS_AGO`` days ago (staff, a command)."""
+def import_old_chat(service, user: str, texts: list[str]) -> None:
+    """Import a chat another system stored ``STORED_DAYS_AGO`` days ago (staff, a command).
+
+    The file goes beside the service's database, not under pytest's tmp dir (another pytest
+    session starting meanwhile may clean that up).
+    """
+    path = service.db.data_dir.parent / f"spring-{user}.jsonl"
     stored = datetime.now(UTC) - timedelta(days=STORED_DAYS_AGO)
     lines = [
         {
@@ -93,10 +98,10 @@ def retention_leaves_a_summary(service, user: str) -> dict:
 
 
 @pytest.mark.parametrize("lang", list(SPRING))
-def test_after_retention_search_and_recall_find_what_the_summary_holds(service, lang, tmp_path):
+def test_after_retention_search_and_recall_find_what_the_summary_holds(service, lang):
     spec = SPRING[lang]
     user = spec["user"]
-    import_old_chat(service, user, spec["chat"], tmp_path / "spring.jsonl")
+    import_old_chat(service, user, spec["chat"])
 
     summary = retention_leaves_a_summary(service, user)
 
