@@ -38,7 +38,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from agent import offline
-from agent.context import PromptBuilder, RuntimeContext, build_context
+from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_context
 from agent.extract import extract_preferences
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.router import IntentResult, classify_intent
@@ -205,14 +205,23 @@ def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
         yield TurnEvent("delta", {"text": piece})
 
 
-def _run_llm(state: TurnState, llm, budget: int) -> Iterator[TurnEvent]:
-    """Converse with the LLM, executing its tool calls, and stream the final answer."""
-    from rag.providers.llm import ChatResult
+def build_prompt(state: TurnState, budget: int) -> BuiltPrompt:
+    """Return the turn's prompt within ``budget``; the turn's sources are what went in.
 
+    Built whatever runs the turn: offline too, the context the turn reads is what fits the
+    budget, the shared context trimmed to it rather than dropped (agent.context).
+    """
     built = PromptBuilder(budget).build(
         f"{state.mode.system_prompt()}\n{TOOL_DATA_RULE}", state.context.chunks, state.message
     )
     state.sources = built.sources
+    return built
+
+
+def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
+    """Converse with the LLM, executing its tool calls, and stream the final answer."""
+    from rag.providers.llm import ChatResult
+
     messages = built.messages()
     specs = state.mode.tool_specs() or None
     # Text of every round was streamed to the client, so the reply keeps all of it, e.g. "我查一下"
@@ -359,6 +368,7 @@ def stream_chat(
         },
     )
     # 4. run
+    built = build_prompt(state, budget or _default_budget())
     preferences = extract_preferences(state.message)
     llm = get_llm()
     ran = False
@@ -368,7 +378,7 @@ def stream_chat(
     elif llm.enabled:
         emitted = False
         try:
-            for event in _run_llm(state, llm, budget or _default_budget()):
+            for event in _run_llm(state, llm, built):
                 emitted = emitted or event.name == "delta"
                 yield event
             ran = True
@@ -404,7 +414,7 @@ def stream_chat(
             "chat_id": state.chat_id,
             "engine": state.engine,
             "preferences": [{"category": c, "value": v} for c, v in preferences],
-            "sources": state.sources or [c.source for c in state.context.chunks],
+            "sources": state.sources,
             "items": reply_items(state),
             "elapsed_ms": round((time.perf_counter() - started) * 1000, 1),
         },

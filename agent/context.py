@@ -13,7 +13,10 @@
   most recently updated one), as one chunk ``context:<id>`` of its title and entries.
 
 The shared context is trimmed to the budget, never dropped whole: when it does not fit, its
-oldest entries go first (the text is cut from the start), keeping the newest notes.
+oldest entries go first (the text is cut from the start), keeping the newest notes; the prompt
+builder holds ``TRIM_RESERVE_TOKENS`` of the budget for it until its turn, so the stated
+preferences ranked before it cannot use up the room it needs. The offline run builds the
+same prompt within the same budget (its sources are what went in), though no model reads it.
 
 :class:`PromptBuilder` joins three parts, system persona + context chunks + user prompt, so that
 :func:`count_tokens` of the whole never exceeds the budget: the system prompt and the user
@@ -44,6 +47,9 @@ from dataclasses import dataclass, field, replace
 logger = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 1200
+# The tokens of the budget held for a trimmable chunk (the shared context) until its turn:
+# enough for its title and newest note after the chunks of higher priority.
+TRIM_RESERVE_TOKENS = 120
 SESSION_TURNS = 10
 KNOWLEDGE_TOP_K = 5
 KNOWLEDGE_SUMMARIES = 2
@@ -164,7 +170,16 @@ class PromptBuilder:
         trimmed: list[str] = []
         position: dict[int, int] = {}
         ordered = sorted(enumerate(chunks), key=lambda pair: (-pair[1].priority, pair[0]))
+        # Room held for each trimmable chunk (the shared context) until its turn, so chunks
+        # before it cannot leave it too little to be trimmed into: it is never dropped whole.
+        held = {
+            id(chunk): min(count_tokens(chunk.render()), TRIM_RESERVE_TOKENS) + header_tokens
+            for chunk in chunks
+            if chunk.trim and chunk.text.strip()
+        }
         for index, chunk in ordered:
+            held.pop(id(chunk), None)
+            reserved = sum(held.values())
             identities = {f"content:{chunk.digest}"}
             if chunk.key:
                 identities.add(f"key:{chunk.key}")
@@ -173,12 +188,13 @@ class PromptBuilder:
                 continue
             extra = 0 if kept else header_tokens
             cost = count_tokens(chunk.render()) + extra
-            if used + cost > self.budget and chunk.trim:
-                cut = self._fit_tail(chunk, self.budget - used - extra)
+            room = self.budget - reserved
+            if used + cost > room and chunk.trim:
+                cut = self._fit_tail(chunk, room - used - extra)
                 if cut is not None:
                     chunk, cost = cut, count_tokens(cut.render()) + extra
                     trimmed.append(chunk.source)
-            if used + cost > self.budget:
+            if used + cost > room:
                 dropped.append((chunk.source, "budget"))
                 continue
             seen |= identities

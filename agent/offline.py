@@ -22,6 +22,8 @@ from agent.context import RuntimeContext
 from agent.modes import AgentMode
 from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
 from agent.triggers import deadline_of
+from memory.search import content_tsquery, tsquery_lexemes
+from rag.chunking import split_sentences
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
@@ -428,10 +430,42 @@ def _date_text(iso: str, english: bool) -> str:
 def remembered(ctx: RuntimeContext) -> list:
     """Return the knowledge chunks quoting what the user said that best answer the message.
 
-    The user's own messages only (not the assistant's, not summaries, not earlier recall
+    The user's own messages (not the assistant's, not summaries, not earlier recall
     questions), in the knowledge pass's order: the best, and the second when it shares words
-    with the question too and is about as close (``SECOND_QUOTE_GAP``).
+    with the question too and is about as close (``SECOND_QUOTE_GAP``). When none is left (the
+    turns of an old chat went with retention), the best chat summary holding a sentence with
+    the question's words (:func:`summary_quote`).
     """
+    said = _said_by_user(ctx)
+    if not said:
+        return [c for c in ctx.knowledge if _is_summary(c) and summary_quote(c, ctx.message)][:1]
+    if len(said) < 2:
+        return said
+    second = said[1]
+    if second.meta.get("lexical") and second.priority >= said[0].priority - SECOND_QUOTE_GAP:
+        return said[:2]
+    return said[:1]
+
+
+def _is_summary(chunk) -> bool:
+    return chunk.meta.get("kind") == "summary" and bool(chunk.meta.get("ts"))
+
+
+def summary_quote(chunk, question: str) -> str:
+    """Return the sentences of a summary chunk holding a content word of ``question``.
+
+    The content words are those the memory search matches on (``memory.search.content_tsquery``:
+    no stopwords, no words that ask about a memory, no time phrase); "" when none holds one.
+    """
+    body = (chunk.body or "").strip()
+    words = [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
+    sentences = [body[span.start : span.end].strip() for span in split_sentences(body)]
+    holding = [s for s in sentences if s and any(w in s.lower() for w in words)]
+    return " ".join(holding) if any(s.isascii() for s in holding) else "".join(holding)
+
+
+def _said_by_user(ctx: RuntimeContext) -> list:
+    """Return the knowledge chunks of the user's own statements, in the pass's order."""
     asked = (ctx.message or "").strip()
     said = [
         c
@@ -444,12 +478,7 @@ def remembered(ctx: RuntimeContext) -> list:
         and not is_recall(c.body or "")
         and not (c.body or "").rstrip().endswith(("?", "？"))
     ]
-    if len(said) < 2:
-        return said
-    second = said[1]
-    if second.meta.get("lexical") and second.priority >= said[0].priority - SECOND_QUOTE_GAP:
-        return said[:2]
-    return said[:1]
+    return said
 
 
 def compose_recall(ctx: RuntimeContext) -> str:
@@ -459,6 +488,8 @@ def compose_recall(ctx: RuntimeContext) -> str:
 
     def quoted(chunk) -> str:
         body = (chunk.body or "").strip()
+        if _is_summary(chunk):
+            body = summary_quote(chunk, ctx.message)
         if len(body) > QUOTE_CHARS:
             body = body[:QUOTE_CHARS] + "…"
         return f'"{body}"' if english else f"「{body}」"
@@ -471,6 +502,11 @@ def compose_recall(ctx: RuntimeContext) -> str:
             )
         return "我翻了翻你跟我说过的话，没找到这件事。再告诉我一次吧，我会记下来。"
     dates = [_date_text(c.meta["ts"], english) for c in found]
+    if _is_summary(found[0]):
+        # Only the summary is left of that chat: say so rather than quote it as the user's words.
+        if english:
+            return f"From the summary of our chat up to {dates[0]}: {quoted(found[0])}"
+        return f"我们{dates[0]}及之前那次对话的摘要里记着：{quoted(found[0])}"
     if len(found) == 1:
         if english:
             return f"On {dates[0]} you told me: {quoted(found[0])}"

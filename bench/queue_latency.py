@@ -19,8 +19,12 @@ per queue, the real schedules, default live settings, nothing changed) on its ow
 ``--typers N`` (N chapters, each autosaved by its own client every ``--type-interval``
 seconds while the messages are written) replaces the import: several writers typing at once
 must never hold the interactive workers. It also reports how long after the typing stops the
-chapters' last edits are chunked (``debounce_seconds`` plus the chunking). This scenario only
-prints (``docs/BENCHMARKS.md`` is written by the import scenario).
+chapters' last edits are chunked (``debounce_seconds`` plus the chunking). This scenario
+prints, and with ``--publish`` writes its own section of ``docs/BENCHMARKS.md``
+(``queue-latency-typers``; the import scenario writes ``queue-latency`` unless
+``--no-report``)::
+
+    python bench/queue_latency.py --datasets ../shared/datasets --typers 5 --publish
 
 ``--project DIR`` measures another checkout of the project with the same client (e.g. the
 code before the queues were split: ``git archive <commit> | tar -x -C DIR``); use another
@@ -199,6 +203,11 @@ def main() -> None:
     parser.add_argument("--no-report", action="store_true", help="print only")
     parser.add_argument("--typers", type=int, default=0, help="type in N chapters, no import")
     parser.add_argument("--type-interval", type=float, default=0.5, help="seconds per autosave")
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="with --typers: write the figures to docs/BENCHMARKS.md",
+    )
     args = parser.parse_args()
 
     project = args.project.resolve()
@@ -276,7 +285,13 @@ def main() -> None:
         print(f"chapters pending: {pending_before} before the messages, {pending_after} after")
     print(f"serve stopped in {stop_seconds:.1f}s")
     print(shared_machine_note())
-    if args.no_report or typing:
+    if typing:
+        if args.publish:
+            publish_typers(
+                args, typers, results, counted, settled=settled, stop_seconds=stop_seconds
+            )
+        return
+    if args.no_report:
         return
     table = markdown_table(
         [
@@ -320,6 +335,62 @@ def main() -> None:
     if project != ROOT:
         title += f" ({args.label})"
     write_section(key, title, body)
+
+
+def publish_typers(args, typers: Typers, results, counted, *, settled, stop_seconds) -> None:
+    """Write the typers scenario's section of docs/BENCHMARKS.md."""
+    missing = sum(1 for s in results if s is None)
+    p95 = percentile(counted, 95)
+    verdict = "met" if missing == 0 and p95 <= 5.0 else "NOT met"
+    saves = typers.saves or [0.0]
+    table = markdown_table(
+        [
+            "code",
+            "typers",
+            "autosaves",
+            "autosave errors",
+            "messages",
+            "p50 s",
+            "p95 s",
+            "max s",
+            "not found",
+            "PATCH p50 s",
+            "PATCH p95 s",
+            "last edits chunked after s",
+        ],
+        [
+            [
+                args.label,
+                args.typers,
+                len(typers.saves),
+                len(typers.errors),
+                len(results),
+                round(percentile(counted, 50), 2),
+                round(p95, 2),
+                round(max(counted), 2),
+                missing,
+                round(percentile(saves, 50), 2),
+                round(percentile(saves, 95), 2),
+                round(settled, 2),
+            ]
+        ],
+    )
+    body = (
+        f"`manage.py serve` of the measured code as `make run` starts it (web server and its "
+        f"workers, default settings). {args.typers} chapters of 西游记 (the first 8 paragraphs "
+        f"of each) created and chunked, then {args.typers} clients autosave one chapter each "
+        f"(`PATCH /api/chapters/{{id}}/autosave`) every {args.type_interval:g} s while "
+        f"{len(results)} chat messages are written one at a time, each timed from its POST "
+        f"until semantic search returns it. Chapter edits are debounced by one mechanism (one "
+        f"task per chapter queued to run no earlier than `last_edit_at` + `debounce_seconds`, "
+        f"writing/tasks.py); the last column is how long after the typing stopped "
+        f"every chapter's last edit was chunked (the debounce plus the chunking). No data split: "
+        f"a latency workload.\n\n{table}\n\nTarget: a chat message searchable within 5 s (p95) "
+        f"while five writers type: **{verdict}**. `serve` stopped in {stop_seconds:.1f}s after "
+        f"Ctrl-C.  \n{shared_machine_note()}"
+    )
+    title = "Queues: time until a chat message is searchable while writers type in chapters"
+    write_section("queue-latency-typers", title, body)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,9 @@
 - Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists (the semantic list
   passes the same relevance cut first), then neighbour turns and whole chats re-ranked
   (memory/ranking.py), each item carrying both component scores and ranks.
+- Summaries: every search returns chat turns, and with them the summaries standing in for
+  turns retention deleted (memory/stand_ins.py; their provenance says ``summary``),
+  unless the filter names a ``kind``.
 - Degraded: when the query text cannot be embedded within ``SEARCH_TIME_BUDGET_SECONDS`` (the
   provider is down or slow), semantic search with a text and hybrid search answer from the
   lexical list alone and say so (``degraded``, ``degraded_reason``).
@@ -27,14 +30,15 @@ from datetime import UTC, datetime
 
 from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVectorField
 from django.db import connections
-from django.db.models import Count, Exists, F, FloatField, IntegerField, OuterRef, Q, Subquery
+from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
-from django.db.models.functions import Cast, Coalesce
+from django.db.models.functions import Cast
 
 from config.errors import InvalidArgument
 from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
+from memory.stand_ins import stand_in_summaries, summary_similarities, with_stand_ins
 from memory.validation import apply_filter
 from rag import live, relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
@@ -88,7 +92,8 @@ def scoped(flt: dict) -> dict:
     """Search chat turns unless the filter asks for summaries (``kind``) explicitly.
 
     Summaries repeat the words and the gist of many turns, so they would crowd the turns
-    themselves out of every result list; agents reach them through the chat context.
+    themselves out of every result list; only those standing in for turns retention deleted
+    join the turns (:func:`memory.stand_ins.with_stand_ins`).
     """
     return {**flt, "kind": flt.get("kind") or Kind.MESSAGE}
 
@@ -197,19 +202,24 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
 LEXICAL_ORDER = ("-_rank", "-ts", "message_id")
 
 
-def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None):
-    """Return the user's messages matching ``tsquery`` under ``flt``, annotated ``_rank``."""
+def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None, also=()):
+    """Return the user's messages matching ``tsquery`` under ``flt``, annotated ``_rank``.
+
+    ``also``: ids of rows taken whatever the filter's ``kind`` (the stand-in summaries).
+    """
     query = SearchQuery(tsquery, search_type="raw", config=TS_CONFIG)
     # float8, not ts_rank_cd's float4: the cursor's rank must round-trip exactly.
     rank_expr = Cast(SearchRank(stored_tsvector(), query, cover_density=True), FloatField())
     if proximity is not None:
         rank_expr = rank_expr * ts_closeness(proximity)
-    return (
-        apply_filter(ChatMessage.objects.filter(user=user), flt)
-        .alias(_vector=stored_tsvector())
-        .filter(_vector=query)
-        .annotate(_rank=rank_expr)
-    )
+    rows = ChatMessage.objects.filter(user=user)
+    if also:
+        rows = apply_filter(rows, {**flt, "kind": None}).filter(
+            Q(kind=flt["kind"]) | Q(pk__in=list(also))
+        )
+    else:
+        rows = apply_filter(rows, flt)
+    return rows.alias(_vector=stored_tsvector()).filter(_vector=query).annotate(_rank=rank_expr)
 
 
 def lexical_ranks(
@@ -265,8 +275,10 @@ def lexical_search(
     ``binding`` (the request as sent) replaces the query and filter in the cursor's fingerprint
     when a caller derives them from it (memory.understanding); ``proximity`` (a Window) scales
     each rank by the closeness of the message's ts to it; ``tsquery``: the
-    :func:`lexical_tsquery` of the query when the caller already has it.
+    :func:`lexical_tsquery` of the query when the caller already has it. The stand-in
+    summaries are ranked with the turns (:func:`with_stand_ins`).
     """
+    also = stand_in_summaries(user=user, flt=flt) if with_stand_ins(flt) else []
     flt = scoped(flt)
     fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
     if tsquery is None:
@@ -274,7 +286,7 @@ def lexical_search(
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
-    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity)
+    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity, also=also)
     if position:
         try:
             rank, ts, mid = float(position[0]), position[1], str(position[2])
@@ -432,8 +444,12 @@ def semantic_search(
     """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``.
 
     Without ``min_score`` the relevance cut decides (:func:`relevant_pairs`, into ``report``).
+    The stand-in summaries are ranked with the turns (:func:`with_stand_ins`).
     """
     pairs = match_conversations(vector, top_k, match_filter(user, scoped(flt)))
+    if with_stand_ins(flt):
+        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector)
+        pairs = sorted([*pairs, *summaries.items()], key=lambda pair: -pair[1])[:top_k]
     if min_score is None:
         pairs = relevant_pairs(pairs, vector, report)
     rows = _load([pk for pk, _ in pairs])
@@ -485,39 +501,6 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 # --- hybrid ---------------------------------------------------------------------------------
 
 
-def stand_in_summaries(*, user, flt: dict) -> list[int]:
-    """Return the ids of the user's summaries that stand in for turns no longer stored.
-
-    Retention deletes the turns a summary covers (memory/retention.py), leaving the summary
-    as the only record of them: the newest summary of a chat (it folds in the earlier ones)
-    whose chat keeps fewer turns up to ``covers_until_ts`` than it covers. While the turns
-    are all there, they answer, and the summary (which repeats them) stays out.
-    """
-    kept = (
-        ChatMessage.objects.filter(
-            user=user,
-            kind=Kind.MESSAGE,
-            chat_id=OuterRef("chat_id"),
-            ts__lte=OuterRef("covers_until_ts"),
-        )
-        .order_by()
-        .values("chat_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    newer = ChatMessage.objects.filter(
-        user=user, kind=Kind.SUMMARY, chat_id=OuterRef("chat_id"), ts__gt=OuterRef("ts")
-    )
-    summaries = apply_filter(ChatMessage.objects.filter(user=user), {**flt, "kind": Kind.SUMMARY})
-    return list(
-        summaries.annotate(
-            kept=Coalesce(Subquery(kept, output_field=IntegerField()), 0),
-        )
-        .filter(~Exists(newer), kept__lt=F("covered_count"))
-        .values_list("pk", flat=True)
-    )
-
-
 def summary_lists(
     *, user, flt: dict, tsquery: str, vector: list[float] | None
 ) -> tuple[list[list[int]], dict[int, float]]:
@@ -536,10 +519,7 @@ def summary_lists(
         lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
     sims: dict[int, float] = {}
     if vector is not None:
-        rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False).annotate(
-            similarity=similarity_expression("embedding", vector)
-        )
-        sims = {pk: float(sim) for pk, sim in rows.values_list("pk", "similarity")}
+        sims = summary_similarities(ids, vector)
         passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
         lists.append(sorted(passed, key=lambda pk: -passed[pk]))
     return lists, sims
@@ -581,7 +561,7 @@ def hybrid_search(
     part, since a literal match is evidence on its own. Without a
     ``vector`` (the query could not be embedded) the lexical list alone is fused.
     """
-    with_summaries = not flt.get("kind")
+    with_summaries = with_stand_ins(flt)
     flt = scoped(flt)
     pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
     # Both lexical lists drop the same common words (lexical_tsquery's rule), and BM25 weighs

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count
+from django.utils import timezone
 
 from config.errors import Conflict, InvalidArgument, NotFound
 from memory.cursors import new_message_id
@@ -33,7 +34,7 @@ from memory.models import (
     Preference,
     SharedContext,
 )
-from memory.validation import clean_items
+from memory.validation import MAX_ITEMS, clean_items, parse_ts
 from rag import live
 from rag.text import segment_for_index
 
@@ -127,6 +128,47 @@ def messages_write(*, user, items) -> dict:
                 # A concurrent request stored one of these ids between our read and insert.
                 raise Conflict("A message_id of this batch was written concurrently; resend.")
             _enqueue_after_write(user, new_rows)
+    created = sum(1 for s in statuses if s["status"] == "created")
+    return {"items": statuses, "created": created, "unchanged": len(statuses) - created}
+
+
+def messages_import(*, user, items) -> dict:
+    """Store history moved from another system, each message as stored when it was first stored.
+
+    ``items`` are :func:`messages_write` items with an optional ``stored_at`` (RFC 3339, not
+    in the future): a created message keeps it as its ``created_at``, the clock retention
+    counts by, so history already past the retention period is summarised and its turns
+    removed by the next sweep, as if it had always been here. A message already stored keeps
+    its own. Any number of items, written in batches of ``MAX_ITEMS`` in one transaction: an
+    invalid item writes nothing. Returns :func:`messages_write`'s answer for all of them.
+    """
+    if not isinstance(items, list):
+        raise InvalidArgument("items: send a list of messages.", details={"field": "items"})
+    now = timezone.now()
+    stored_at, plain = [], []
+    for i, item in enumerate(items):
+        when = None
+        if isinstance(item, dict) and item.get("stored_at") is not None:
+            item = dict(item)
+            field = f"items[{i}].stored_at"
+            when = parse_ts(item.pop("stored_at"), field=field)
+            if when > now:
+                raise InvalidArgument(
+                    f"{field}: a message cannot have been stored in the future.",
+                    details={"field": field},
+                )
+        stored_at.append(when)
+        plain.append(item)
+    statuses = []
+    with transaction.atomic():
+        for start in range(0, max(len(plain), 1), MAX_ITEMS):
+            batch = plain[start : start + MAX_ITEMS]
+            statuses += messages_write(user=user, items=batch)["items"]
+        for status, when in zip(statuses, stored_at, strict=True):
+            if when is not None and status["status"] == "created":
+                ChatMessage.objects.filter(user=user, message_id=status["message_id"]).update(
+                    created_at=when
+                )
     created = sum(1 for s in statuses if s["status"] == "created")
     return {"items": statuses, "created": created, "unchanged": len(statuses) - created}
 

@@ -239,6 +239,49 @@ def test_the_active_shared_context_is_trimmed_to_the_budget_never_dropped():
     assert count_tokens(built.chunks[0].text) < count_tokens(shared.text)
 
 
+def test_the_shared_context_is_trimmed_not_dropped_when_preferences_fill_the_budget():
+    persona = [
+        Chunk(f"persona:preference:{i}", f"偏好 a{i}: 喜欢第{i}种活动", 1.0) for i in range(60)
+    ]
+    notes = "；".join(f"第{i}条笔记内容" for i in range(200))
+    shared = Chunk("context:1", f"共享上下文「旅行」：{notes}", 0.95, trim=True)
+
+    built = PromptBuilder(500).build("你是助手。", [*persona, shared], "接下来做什么？")
+
+    assert "context:1" in built.sources and built.trimmed == ["context:1"]
+    assert ("persona:preference:59", "budget") in built.dropped
+    assert built.chunks[-1].text.endswith("第199条笔记内容") and built.tokens <= 500
+
+
+def test_a_shared_context_that_fits_is_kept_whole_after_the_preferences():
+    persona = [Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0)]
+    shared = Chunk("context:1", "共享上下文「旅行」：planner: 下个月去成都", 0.95, trim=True)
+
+    built = PromptBuilder(500).build("你是助手。", [*persona, shared], "接下来做什么？")
+
+    assert built.sources == ["persona:preference:1", "context:1"] and built.trimmed == []
+
+
+@pytest.mark.django_db
+def test_an_offline_turn_reads_the_shared_context_trimmed_to_its_budget(user):
+    from agent.chat import generate_chat
+    from memory.services import context_create, update_context
+
+    context = context_create(owner=user, title="旅行", entry="第0条：去成都", agent_name="planner")
+    for i in range(1, 120):
+        update_context(
+            user=user,
+            context_id=context.pk,
+            agent_name="planner",
+            content=f"第{i}条：预算三千元，住宽窄巷子附近",
+        )
+
+    result = generate_chat(user=user, message="你好呀，在吗", budget=600)
+
+    assert result["engine"] == "offline"
+    assert f"context:{context.pk}" in result["sources"]
+
+
 def test_the_turn_reads_the_users_latest_shared_context(user):
     from agent.context import build_context
     from memory.services import context_create, update_context

@@ -103,6 +103,38 @@ def test_recall_quotes_a_second_message_only_when_it_matches_about_as_well(secon
     assert ("「京都的红叶很美。」" in reply) is quoted
 
 
+def test_recall_after_retention_quotes_what_the_summary_holds_and_says_it_is_one():
+    summary = _said(
+        "s1",
+        "用户最近搬了家。我家的猫叫年糕，是只橘猫。周末常去公园。",
+        "2026-08-10T12:00:00Z",
+        role="system",
+        kind="summary",
+    )
+
+    reply = compose_chat(_ctx("我之前说我的猫叫什么名字？", [summary]), [])
+
+    assert reply == "我们2026年8月10日及之前那次对话的摘要里记着：「我家的猫叫年糕，是只橘猫。」"
+
+
+def test_recall_after_retention_in_english_names_the_summary():
+    text = "The user moved house. My cat is called Biscuit, a ginger tabby. Likes parks."
+    summary = _said("s1", text, "2026-08-10T12:00:00Z", role="system", kind="summary")
+
+    reply = compose_chat(_ctx("What did I tell you my cat is called?", [summary]), [])
+
+    assert reply == (
+        'From the summary of our chat up to August 10, 2026: "My cat is called Biscuit, a '
+        'ginger tabby."'
+    )
+
+
+def test_a_summary_without_the_questions_words_is_no_answer():
+    summary = _said("s1", "用户周末常去公园散步。", "2026-08-10T12:00:00Z", kind="summary")
+
+    assert "没找到" in compose_chat(_ctx("我之前说我的猫叫什么名字？", [summary]), [])
+
+
 def test_recall_with_nothing_remembered_says_so_in_the_users_language():
     assert "没找到" in compose_chat(_ctx("我上周说我的猫叫什么名字？"), [])
     assert "couldn't find" in compose_chat(_ctx("What did I tell you about my cat?"), [])
@@ -164,6 +196,30 @@ def test_the_agent_recalls_last_weeks_message_from_memory(user, django_capture_o
     ctx = build_context(user=user, chat_id="c2", message="我上周说我的猫叫什么名字？", now=NOW)
 
     assert compose_chat(ctx, []) == "你在2026年11月18日跟我说过：「我家的猫叫年糕，是只橘猫。」"
+
+
+@pytest.mark.django_db
+def test_the_agent_recalls_what_a_retention_summary_holds(user, django_capture_on_commit_callbacks):
+    from agent.context import build_context
+    from memory.models import ChatMessage
+    from memory.retention import retention_run
+    from memory.services import messages_write
+
+    said = NOW - timedelta(days=100)
+    texts = ["我家的猫叫年糕，是只橘猫。", "周末想去看电影。", "最近在学做饭。"]
+    items = [
+        {"ts": (said + timedelta(minutes=i)).isoformat(), "role": "user", "content": text}
+        for i, text in enumerate(texts)
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        messages_write(user=user, items=[{**item, "chat_id": "spring"} for item in items])
+    ChatMessage.objects.filter(user=user).update(created_at=NOW - timedelta(days=95))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert retention_run(dry_run=False).messages_deleted == 3
+
+    ctx = build_context(user=user, chat_id="c2", message="我之前说我的猫叫什么名字？", now=NOW)
+
+    assert "「我家的猫叫年糕，是只橘猫。」" in compose_chat(ctx, [])
 
 
 def test_a_recall_question_routed_to_a_tool_mode_is_answered_from_memory():

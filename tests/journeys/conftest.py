@@ -22,8 +22,21 @@ import pytest
 from tests.platform.live_service import ServeService, ServiceDatabase
 
 # alice/bob: the writer and the returning user; carol/dave: shared contexts; erin/frank:
-# feedback; gina/hank: recommendations; ivy: the REST and MCP consumer.
-JOURNEY_USERS = ("alice", "bob", "carol", "dave", "erin", "frank", "gina", "hank", "ivy")
+# feedback; gina/hank: recommendations; ivy: the REST and MCP consumer; june/kyle: recall
+# after retention.
+JOURNEY_USERS = (
+    "alice",
+    "bob",
+    "carol",
+    "dave",
+    "erin",
+    "frank",
+    "gina",
+    "hank",
+    "ivy",
+    "june",
+    "kyle",
+)
 STAFF = "ops"  # a staff user: the service token, and a password for the staff pages
 # The months of chat the returning-user journey inserts leave the workers busy for a while
 # (unembedded rows): it runs last, so no other journey waits behind that work.

@@ -2,7 +2,9 @@
 
 On the journey service (``manage.py serve``, tests/journeys/conftest.py). Carol keeps a context
 (Chinese and English notes), finds it in her list, and a chat turn reads it (its source is in the
-reply); Dave sees none of it.
+reply); Dave sees none of it. A context whose notes outgrow the agent's prompt budget
+(``AGENT_PROMPT_BUDGET``, 3000 tokens) is still read, trimmed to its newest notes, by the
+offline agent too.
 """
 
 from __future__ import annotations
@@ -19,6 +21,13 @@ CONTEXTS = {
         "entry": "Moving on Saturday, budget 800",
         "ask": "hello there",
     },
+}
+# Notes that together outgrow the prompt budget (about 4,500 estimated tokens in each language).
+LONG_NOTES = {
+    "zh": [f"第{day}天：" + "上午逛宽窄巷子，下午去人民公园喝茶。" * 30 for day in range(9)],
+    "en": [
+        f"Day {day}: " + "pack the kitchen boxes and label every one. " * 80 for day in range(8)
+    ],
 }
 
 
@@ -45,3 +54,28 @@ def test_a_context_is_listed_and_read_by_the_next_chat_turn(service, lang):
         "/api/agent/chat", "dave", {"message": spec["ask"], "context_id": context_id}
     )
     assert refused.status_code == 404
+
+
+@pytest.mark.parametrize("lang", list(CONTEXTS))
+def test_a_context_longer_than_the_prompt_budget_is_read_trimmed(service, lang):
+    spec = CONTEXTS[lang]
+    created = service.post(
+        "/v1/contexts",
+        "carol",
+        {"title": spec["title"], "entry": spec["entry"], "agent_name": "planner"},
+    )
+    assert created.status_code == 201, created.text
+    context_id = created.json()["id"]
+    for note in LONG_NOTES[lang]:
+        added = service.post(
+            f"/v1/contexts/{context_id}/entries",
+            "carol",
+            {"agent_name": "planner", "content": note},
+        )
+        assert added.status_code == 201, added.text
+    reply = service.post(
+        "/api/agent/chat", "carol", {"message": spec["ask"], "context_id": context_id}
+    )
+    assert reply.status_code == 200, reply.text
+    # The turn's sources are what went into its prompt within the budget: trimmed, not dropped.
+    assert f"context:{context_id}" in reply.json()["sources"]

@@ -117,24 +117,16 @@ def test_due_chat_is_summarised_first_then_deleted_and_summary_found(
     summary = ChatMessage.objects.get(kind=Kind.SUMMARY)
     assert summary.covered_count == 3 and summary.chat_id == "2023"
     assert "豆豆" in summary.content and summary.embedding is not None
-    # Search looks at chat turns unless the filter asks for summaries.
-    summaries = {"kind": "summary"}
+    # The summary stands in for the deleted turns: every search finds it without asking.
     lexical = api_client.post(
-        LEX, {"user_id": user.username, "query_text": "豆豆", "filter": summaries}, format="json"
+        LEX, {"user_id": user.username, "query_text": "豆豆"}, format="json"
     ).json()
     assert _ids(lexical) == [summary.message_id]
     semantic = api_client.post(
-        SEM,
-        {
-            "user_id": user.username,
-            "query_text": "橘猫晒太阳",
-            "top_k": 1,
-            "min_score": -1,
-            "filter": summaries,
-        },
-        format="json",
+        SEM, {"user_id": user.username, "query_text": "橘猫晒太阳", "top_k": 1}, format="json"
     ).json()
     assert _ids(semantic) == [summary.message_id]
+    assert semantic["items"][0]["provenance"]["source"]["type"] == "summary"
 
 
 def test_only_messages_stored_before_the_cutoff_are_deleted(api_client, user, imported):

@@ -1,5 +1,6 @@
 """Chinese chat search quality: content words, words inside words, acknowledgements, day
-questions read as a range, and summaries standing in for turns retention deleted."""
+questions read as a range, and summaries standing in for turns retention deleted (in the
+lexical, semantic and hybrid searches alike)."""
 
 from __future__ import annotations
 
@@ -7,11 +8,14 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory import ranking, search, understanding
+from memory import ranking, search, stand_ins, understanding
 from memory.models import ChatMessage
+from rag.embeddings import embed_texts
 from rag.text import segment_for_index
 
 HYB = "/v1/messages/hybrid_search"
+LEX = "/v1/messages/lexical_search"
+SEM = "/v1/messages/semantic_search"
 NOW = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)  # a Thursday, 21:00 in Shanghai
 SHANGHAI = understanding.time_zone("Asia/Shanghai")
 
@@ -126,4 +130,47 @@ def test_a_summary_whose_turns_are_all_kept_stays_out(user, summarised_away):
     start = datetime(2025, 1, 10, 11, 0, tzinfo=UTC)
     for i, text in enumerate(["想去大理", "洱海边骑行很舒服", "预算两千元"]):
         _row(user, f"o{i}", text, start + timedelta(minutes=i), chat="old", summarised=True)
-    assert search.stand_in_summaries(user=user, flt={}) == []
+    assert stand_ins.stand_in_summaries(user=user, flt={}) == []
+
+
+@pytest.fixture
+def embedded_summary(summarised_away):
+    """The stand-in summary of ``summarised_away`` with its vector (the real local model)."""
+    [vector] = embed_texts([summarised_away.embedding_text()], role="passage")
+    summarised_away.embedding = vector
+    summarised_away.save(update_fields=["embedding"])
+    return summarised_away
+
+
+def test_a_lexical_search_finds_what_only_a_summary_holds(api_client, user, summarised_away):
+    body = {"user_id": user.username, "query_text": "洱海骑行"}
+    out = api_client.post(LEX, body, format="json").json()
+    assert [i["message_id"] for i in out["items"]] == ["s_old"]
+    provenance = out["items"][0]["provenance"]
+    assert provenance["source"]["type"] == "summary" and provenance["retrieved_by"] == "lexical"
+
+
+def test_a_semantic_search_finds_what_only_a_summary_holds(api_client, user, embedded_summary):
+    body = {"user_id": user.username, "query_text": "去大理洱海边骑车"}
+    out = api_client.post(SEM, body, format="json").json()
+    assert [i["message_id"] for i in out["items"]] == ["s_old"]
+    provenance = out["items"][0]["provenance"]
+    assert provenance["source"]["type"] == "summary" and provenance["retrieved_by"] == "semantic"
+
+
+@pytest.mark.parametrize("path", [LEX, SEM])
+def test_a_search_for_messages_only_leaves_the_summary_out(
+    api_client, user, embedded_summary, path
+):
+    body = {"user_id": user.username, "query_text": "洱海骑行", "filter": {"kind": "message"}}
+    out = api_client.post(path, body, format="json").json()
+    assert out["items"] == []
+
+
+@pytest.mark.parametrize("path", [LEX, SEM, HYB])
+def test_a_stand_in_summary_is_found_by_its_owner_only(
+    other_client, other_user, embedded_summary, path
+):
+    body = {"user_id": other_user.username, "query_text": "洱海骑行"}
+    out = other_client.post(path, body, format="json").json()
+    assert out["items"] == []

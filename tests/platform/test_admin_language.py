@@ -18,7 +18,8 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.test import Client, RequestFactory
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.formats import date_format
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -304,3 +305,30 @@ def test_no_results_always_says_why(objects):
     html = response.content.decode()
     assert not response.context["outcome"]["results"]
     assert "No results: no activity passes the filters" in html
+
+
+# A datetime as ISO text (2026-11-25T02:00:00Z, +00:00) or named in UTC: not the admin's zone.
+ISO_OR_UTC = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d|\+00:?00\b|\bUTC\b")
+
+
+def test_changelists_show_times_in_the_admins_time_zone(objects, settings):
+    from memory.models import ChatMessage
+
+    client = Client()
+    client.force_login(objects["root"])
+    failures = []
+    changelists = [
+        reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
+        for model in admin.site._registry
+    ]
+    for url in changelists:
+        text = _visible_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())
+        failures += [f"{url}: {_around(text, m.group(0))}" for m in ISO_OR_UTC.finditer(text)]
+    assert not failures, "\n".join(failures)
+    # The message's ts, in the admin's zone and format, is what its row shows.
+    stored = timezone.localtime(ChatMessage.objects.get(message_id="one").ts)
+    url = reverse("admin:memory_chatmessageproxy_changelist")
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert str(stored.tzinfo) == settings.TIME_ZONE != "UTC"
+    with translation.override("en"):
+        assert date_format(stored, "DATETIME_FORMAT") in html
