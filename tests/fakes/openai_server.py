@@ -29,6 +29,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -59,7 +60,7 @@ class FakeOpenAIServer:
         self.delay = 0.0
         self.script: list[tuple] = []
         self.chat_script: list[dict] = []
-        self.requests: list[tuple[str, dict, dict | None]] = []
+        self.requests: list[tuple[str, Message, dict | None]] = []
         self.lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -197,7 +198,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body) -> None:
         with self.fake.lock:
-            self.fake.requests.append((self.path, dict(self.headers.items()), body))
+            # The message itself: header names are case-insensitive, as in HTTP.
+            self.fake.requests.append((self.path, self.headers, body))
 
     # -- embeddings ------------------------------------------------------------------
 
