@@ -305,6 +305,12 @@ class _EventStream:
         self._events.close()
         self._chunks.close()
 
+    def __del__(self):
+        # An abandoned stream, even one never iterated, gives its connection back.
+        chunks = getattr(self, "_chunks", None)
+        if chunks is not None:
+            chunks.close()
+
     def _dicts(self) -> Iterator[dict]:
         try:
             for chunk in self._chunks:
