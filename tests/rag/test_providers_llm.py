@@ -193,3 +193,13 @@ def test_stream_can_be_abandoned(srv):
     assert next(stream).type == "delta"
     stream.close()
     assert make(srv).complete("still fine") == "(fake) still fine"
+
+
+def test_an_error_event_mid_stream_raises_retryable_after_the_text_so_far(srv):
+    srv.chat_script.append({"content": "x" * 40, "error": "The server had an error"})
+    events = []
+    with pytest.raises(ProviderError, match="The server had an error") as info:
+        for event in make(srv).stream([{"role": "user", "content": "go"}]):
+            events.append(event)
+    assert info.value.retryable is True
+    assert [e.text for e in events] == ["xxxx"]
