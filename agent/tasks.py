@@ -7,14 +7,13 @@ deliveries of the events follow (``event_fanout``, ``webhook_deliveries_send``).
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from django.conf import settings
 from django.utils import timezone
 
 from agent import triggers
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
-from rag.queues import WEBHOOKS, enqueue
+from rag.queues import WEBHOOKS, enqueue, enqueue_later
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -66,18 +65,12 @@ def enqueue_deliveries(ids: list[int], *, queue: str | None = None) -> None:
 
 def _wait_for_slot(pk: int) -> None:
     """Queue the delivery again in a few seconds (its owner's slots are all busy)."""
-    from django_q.models import Schedule
-
-    Schedule.objects.update_or_create(
-        name=f"agent.webhooks.wait:{pk}",
-        defaults={
-            "func": DELIVERY_WORK.enqueue,
-            "args": repr(([pk],)),
-            "cluster": WEBHOOKS,
-            "schedule_type": Schedule.ONCE,
-            "repeats": -1,  # deleted after it runs
-            "next_run": timezone.now() + timedelta(seconds=SLOT_WAIT_SECONDS),
-        },
+    enqueue_later(
+        DELIVERY_WORK.enqueue,
+        [pk],
+        queue=WEBHOOKS,
+        key=f"agent.webhooks.wait:{pk}",
+        delay=SLOT_WAIT_SECONDS,
     )
 
 

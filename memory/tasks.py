@@ -9,13 +9,12 @@ lock, and the retention sweep deletes only messages a summary covers (memory/ret
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
 
 from django.utils import timezone
 
 from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
-from rag.queues import BULK, current_queue, enqueue, queue_for_rows
+from rag.queues import BULK, current_queue, enqueue, enqueue_later, queue_for_rows
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -60,16 +59,12 @@ def enqueue_summarize(user_pk: int, chat_id: str) -> None:
 
 def _schedule_retry(ids: list[int], attempt: int, *, queue: str) -> None:
     """Embed ``ids`` again on ``queue`` (the failed task's) after the backoff of ``attempt``."""
-    from django_q.models import Schedule
-
-    Schedule.objects.create(
-        name=f"memory.embed_retry:{ids[0]}:{attempt}:{len(ids)}",
-        func="memory.tasks.messages_embed",
-        args=repr((ids,)),
-        cluster=queue,
-        schedule_type=Schedule.ONCE,
-        repeats=-1,  # a ONCE schedule with negative repeats is deleted after it runs
-        next_run=timezone.now() + timedelta(seconds=EMBED_WORK.retry_in(attempt)),
+    enqueue_later(
+        "memory.tasks.messages_embed",
+        ids,
+        queue=queue,
+        key=f"memory.embed_retry:{ids[0]}:{attempt}:{len(ids)}",
+        delay=EMBED_WORK.retry_in(attempt),
     )
 
 
@@ -166,15 +161,10 @@ def retention_sweep() -> dict:
 
 
 def _schedule_follow_up() -> None:
-    from django_q.models import Schedule
-
-    Schedule.objects.get_or_create(
-        name="memory.retention_follow_up",
-        defaults={
-            "func": "memory.tasks.retention_sweep",
-            "cluster": BULK,  # like the daily sweep: never on an interactive worker
-            "schedule_type": Schedule.ONCE,
-            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-            "next_run": timezone.now() + timedelta(seconds=FOLLOW_UP_SECONDS),
-        },
+    enqueue_later(
+        "memory.tasks.retention_sweep",
+        queue=BULK,  # like the daily sweep: never on an interactive worker
+        key="memory.retention_follow_up",
+        delay=FOLLOW_UP_SECONDS,
+        move=False,  # one follow-up waiting is enough
     )

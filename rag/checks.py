@@ -6,8 +6,10 @@ from django.apps import apps
 from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.db import DatabaseError, connection
+from django_q import VERSION as DJANGO_Q2_VERSION
 
 from rag.fields import EmbeddingField
+from rag.worker import CHECKED_DJANGO_Q2, bounded_stop_checked
 
 KNOWN_PROVIDERS = {"local", "openai"}
 
@@ -263,6 +265,26 @@ def check_queues(app_configs=None, **kwargs):
             )
         )
     return errors
+
+
+@register("rag")
+def check_bounded_stop(app_configs=None, **kwargs):
+    """rag.W003: the installed django-q2 is a release the bounded stop (rag/worker.py) fits."""
+    if bounded_stop_checked():
+        return []
+    checked = ", ".join(".".join(map(str, v)) for v in sorted(CHECKED_DJANGO_Q2))
+    installed = ".".join(map(str, DJANGO_Q2_VERSION))
+    return [
+        Warning(
+            f"django-q2 {installed} is not a release the bounded stop was "
+            f"checked against ({checked}): workers stop with django-q2's own sequence, which "
+            "waits without a bound for prefetched and running tasks.",
+            hint="Read rag/worker.py against the new django_q/cluster.py Sentinel, run "
+            "tests/rag/test_worker.py and tests/platform/test_worker_faults.py, then add the "
+            "release to rag.worker.CHECKED_DJANGO_Q2.",
+            id="rag.W003",
+        )
+    ]
 
 
 @register("rag")

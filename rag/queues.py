@@ -16,9 +16,14 @@ names no cluster runs there, so work someone forgot to route still runs, just no
 from __future__ import annotations
 
 import signal
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
+from django_q import tasks as q_tasks
+from django_q.brokers.orm import ORM
+from django_q.models import Schedule
 
 INTERACTIVE = "interactive"
 BULK = "bulk"
@@ -46,9 +51,7 @@ def enqueue_now(func_path: str, *args, queue: str, **kwargs) -> str | None:
     Keyword arguments django-q2 knows (``group``, ``task_name``, ``hook``, ``timeout``...) are
     task options, the rest go to the function. Prefer :func:`enqueue` inside a transaction.
     """
-    from django_q.tasks import async_task
-
-    return async_task(func_path, *args, cluster=_check(queue), **kwargs)
+    return q_tasks.async_task(func_path, *args, cluster=_check(queue), **kwargs)
 
 
 def enqueue(func_path: str, *args, queue: str, **kwargs) -> None:
@@ -75,30 +78,60 @@ def enqueue_at(func_path: str, *args, queue: str, at, key: str, **kwargs) -> Non
     """
     _check(queue)
     if settings.Q_CLUSTER.get("orm"):
-        from django_q.brokers.orm import ORM
-        from django_q.tasks import async_task
 
         class NotBefore(ORM):
             def enqueue(self, task):
                 return self.get_connection().create(key=self.list_key, payload=task, lock=at).pk
 
-        async_task(func_path, *args, cluster=queue, broker=NotBefore(queue), sync=False, **kwargs)
+        q_tasks.async_task(
+            func_path, *args, cluster=queue, broker=NotBefore(queue), sync=False, **kwargs
+        )
         return
-    from django_q.models import Schedule
-
     task_options = {"group", "task_name", "hook", "timeout", "q_options"}
-    Schedule.objects.update_or_create(
-        name=key,
-        defaults={
-            "func": func_path,
-            "args": repr(args),
-            "kwargs": repr({k: v for k, v in kwargs.items() if k not in task_options}),
-            "cluster": queue,
-            "schedule_type": Schedule.ONCE,
-            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-            "next_run": at,
-        },
+    enqueue_later(
+        func_path,
+        *args,
+        queue=queue,
+        key=key,
+        at=at,
+        kwargs={k: v for k, v in kwargs.items() if k not in task_options},
     )
+
+
+def enqueue_later(
+    func_path: str,
+    *args,
+    queue: str,
+    key: str,
+    delay: float | None = None,
+    at: datetime | None = None,
+    kwargs: dict | None = None,
+    move: bool = True,
+) -> None:
+    """Run ``func_path(*args, **kwargs)`` once on ``queue``, ``delay`` seconds from now or ``at``.
+
+    The one way a task is retried or continued later (a backoff after a failure, a wait for a
+    slot, a follow-up run): a one-off django-q2 ``Schedule`` named ``key``, run by ``queue``'s
+    cluster, whose scheduler looks every 30 s and enqueues there, so a retry stays on the queue
+    its task ran on. Idempotent: a later call with the same ``key`` moves that one schedule
+    (``move=False`` leaves it where it is), so a task that runs twice still retries once.
+    Durable in the database whatever the broker, and deleted once it has run.
+    """
+    if (delay is None) == (at is None):
+        raise ValueError("give either delay or at")
+    fields = {
+        "func": func_path,
+        "args": repr(args) if args else None,
+        "kwargs": repr(kwargs or {}),
+        "cluster": _check(queue),
+        "schedule_type": Schedule.ONCE,
+        "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
+        "next_run": at or timezone.now() + timedelta(seconds=delay),
+    }
+    if move:
+        Schedule.objects.update_or_create(name=key, defaults=fields)
+    else:
+        Schedule.objects.get_or_create(name=key, defaults=fields)
 
 
 # --- The task running in this process ------------------------------------------------------

@@ -36,9 +36,11 @@ from dataclasses import dataclass
 
 import marisa_trie
 
-# jieba imports pkg_resources (setuptools) only to open its own dictionary file, and falls back
-# to a plain open() without it: importing it costs 10 MiB and 0.14 s in every process. Hide it
-# while jieba loads; anything that imports it later still can.
+# jieba 0.42.1 imports pkg_resources (setuptools) only to open its own data files, and falls
+# back to a plain open() without it (jieba/_compat.py); it has no option for this. Importing it
+# costs 11 MiB and 0.36 s in every process (measured here), so it is made unimportable while
+# jieba loads (``sys.modules[name] = None``: Python's documented way to make an import raise
+# ImportError); anything that imports it later still can.
 _hide_pkg_resources = "pkg_resources" not in sys.modules
 if _hide_pkg_resources:
     sys.modules["pkg_resources"] = None  # type: ignore[assignment]
@@ -80,6 +82,10 @@ MAX_QUERY_CHARS = 4096
 # Deeper parentheses are flattened so hostile input cannot exhaust the recursion limit.
 MAX_DEPTH = 32
 
+# The jieba whose Tokenizer CompactTokenizer was checked against (tests/rag/test_text.py):
+# another version keeps jieba's own dict, same segmentation, more memory.
+COMPACT_JIEBA_VERSIONS = frozenset({"0.42.1"})
+
 _load_lock = threading.Lock()
 _loaded = False
 
@@ -92,7 +98,7 @@ class CompactFreq:
     each process that reads them. The same words in a trie take 1.2 MiB outside the Python heap,
     and a count array 4 MiB. Lookups answer exactly as the dict did, so segmentation is
     unchanged; they cost about 0.5 µs more each (0.1 ms for a query, seconds for a novel).
-    Words added later (``jieba.add_word``) go to a small dict consulted first.
+    Words added later (``Tokenizer.add_word``) go to a small dict consulted first.
     """
 
     __slots__ = ("_added", "_counts", "_trie")
@@ -125,6 +131,26 @@ class CompactFreq:
         return len(self._trie) + sum(1 for word in self._added if word not in self._trie)
 
 
+class CompactTokenizer(jieba.Tokenizer):
+    """jieba's ``Tokenizer`` (default dictionary) holding its prefix dictionary in a trie.
+
+    A subclass through jieba's public constructor, not a change to ``jieba.dt``: the library's
+    default tokenizer stays as jieba made it. ``initialize`` loads the dictionary as jieba does
+    (from its cache file when there is one), then keeps the words in a :class:`CompactFreq`,
+    when jieba is a version this was checked against (:data:`COMPACT_JIEBA_VERSIONS`).
+    """
+
+    def initialize(self, dictionary=None):
+        super().initialize(dictionary)
+        with self.lock:
+            if isinstance(self.FREQ, dict) and jieba.__version__ in COMPACT_JIEBA_VERSIONS:
+                self.FREQ = CompactFreq(self.FREQ)
+
+
+# The one tokenizer every function here segments with.
+tokenizer = CompactTokenizer()
+
+
 def warm_up() -> None:
     """Load the jieba dictionary now instead of on first use (idempotent, thread-safe)."""
     global _loaded
@@ -132,15 +158,13 @@ def warm_up() -> None:
         return
     with _load_lock:
         if not _loaded:
-            jieba.initialize()
-            if isinstance(jieba.dt.FREQ, dict):
-                jieba.dt.FREQ = CompactFreq(jieba.dt.FREQ)
+            tokenizer.initialize()
             _loaded = True
 
 
 def is_loaded() -> bool:
     """Return whether jieba's dictionary is loaded in this process."""
-    return _loaded or jieba.dt.initialized
+    return _loaded or tokenizer.initialized
 
 
 def _prepare(text: str) -> str:
@@ -176,7 +200,7 @@ def _normalise(tokens) -> list[str]:
 def segment_for_index(text: str) -> str:
     """Return text segmented in jieba search mode as space-separated lexemes for a tsvector."""
     warm_up()
-    return " ".join(_normalise(jieba.cut_for_search(_prepare(text))))
+    return " ".join(_normalise(tokenizer.cut_for_search(_prepare(text))))
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -201,24 +225,24 @@ def _words_holding(text: str, terms: list[str]) -> frozenset[str]:
 def segment_query(text: str) -> list[str]:
     """Return the lexemes of text segmented in jieba precise mode."""
     warm_up()
-    return _normalise(jieba.cut(_prepare(text)))
+    return _normalise(tokenizer.cut(_prepare(text)))
 
 
 def cut_as_written(text: str) -> Iterator[str]:
     """Yield the pieces of ``text`` in jieba precise mode, unnormalised: they join back into
     ``text`` (for cutting a text between words for display; a caller may stop early)."""
     warm_up()
-    return jieba.cut(text)
+    return tokenizer.cut(text)
 
 
 def _subwords(word: str) -> list[str]:
-    """Return the extra tokens ``jieba.cut_for_search`` emits before word (mirrors jieba)."""
-    freq = jieba.dt.FREQ
+    """Return the extra tokens ``Tokenizer.cut_for_search`` emits before word (mirrors jieba)."""
+    count = tokenizer.FREQ.get
     grams = []
     if len(word) > 2:
-        grams += [word[i : i + 2] for i in range(len(word) - 1) if freq.get(word[i : i + 2])]
+        grams += [word[i : i + 2] for i in range(len(word) - 1) if count(word[i : i + 2])]
     if len(word) > 3:
-        grams += [word[i : i + 3] for i in range(len(word) - 2) if freq.get(word[i : i + 3])]
+        grams += [word[i : i + 3] for i in range(len(word) - 2) if count(word[i : i + 3])]
     return _normalise(grams)
 
 

@@ -226,26 +226,20 @@ def forget_late_cache_rows(hashes: list[str]) -> int:
 
 
 def _schedule_late_forget(hashes: list[str]) -> None:
-    from datetime import timedelta
-
     from django.conf import settings
-    from django.utils import timezone
-    from django_q.models import Schedule
 
-    from rag.queues import BULK
+    from rag.queues import BULK, enqueue_later
 
     longest = max(
         [settings.Q_CLUSTER.get("timeout") or 0]
         + [c.get("timeout") or 0 for c in settings.Q_CLUSTER.get("ALT_CLUSTERS", {}).values()]
     )
-    Schedule.objects.create(
-        name=f"rag.erasure_late_forget:{hashes[0][:16]}:{len(hashes)}",
-        func="rag.userdata.forget_late_cache_rows",
-        args=repr((hashes,)),
-        cluster=BULK,
-        schedule_type=Schedule.ONCE,
-        repeats=-1,  # deleted after it runs
-        next_run=timezone.now() + timedelta(seconds=longest + LATE_CACHE_MARGIN_SECONDS),
+    enqueue_later(
+        "rag.userdata.forget_late_cache_rows",
+        hashes,
+        queue=BULK,
+        key=f"rag.erasure_late_forget:{hashes[0][:16]}:{len(hashes)}",
+        delay=longest + LATE_CACHE_MARGIN_SECONDS,
     )
 
 

@@ -34,6 +34,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from rag.queues import enqueue_later
+
 logger = logging.getLogger(__name__)
 
 PENDING = "pending"
@@ -194,25 +196,15 @@ class Work:
         return backoff_seconds(attempt, self.backoff_base)
 
     def schedule_retry(self, pks, attempt: int, *, queue: str) -> None:
-        """Queue the rows again on ``queue`` after the backoff of ``attempt`` (a one-off schedule).
-
-        The schedule runs on ``queue``'s cluster and enqueues there: a retry stays on the queue
-        its task ran on (a schedule without a cluster would run on interactive).
-        """
-        from django_q.models import Schedule
-
+        """Queue the rows again on ``queue`` after the backoff of ``attempt``."""
         pks = list(pks)
-        Schedule.objects.update_or_create(
-            name=f"{self.name}.retry:{pks[0]}:{len(pks)}",
-            defaults={
-                "func": self.enqueue,
-                "args": repr((pks,)),
-                "kwargs": repr({"queue": queue}),
-                "cluster": queue,
-                "schedule_type": Schedule.ONCE,
-                "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-                "next_run": timezone.now() + timedelta(seconds=self.retry_in(attempt)),
-            },
+        enqueue_later(
+            self.enqueue,
+            pks,
+            queue=queue,
+            key=f"{self.name}.retry:{pks[0]}:{len(pks)}",
+            delay=self.retry_in(attempt),
+            kwargs={"queue": queue},
         )
 
     def reconcile(self) -> dict[str, int]:

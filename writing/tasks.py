@@ -20,7 +20,14 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from rag.queues import INTERACTIVE, current_queue, enqueue, enqueue_at, queue_for_rows
+from rag.queues import (
+    INTERACTIVE,
+    current_queue,
+    enqueue,
+    enqueue_at,
+    enqueue_later,
+    queue_for_rows,
+)
 from rag.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
@@ -57,19 +64,13 @@ def schedule_chunk(chapter_id: int, *, at, queue: str) -> None:
     more: the scheduler's 30 s look is precise enough); the debounce does not use it. A retry
     stays on its task's queue.
     """
-    from django_q.models import Schedule
-
-    Schedule.objects.update_or_create(
-        name=schedule_name(chapter_id),
-        defaults={
-            "func": "writing.tasks.chapter_chunk",
-            "args": repr((chapter_id,)),
-            "kwargs": repr({"source": "schedule"}),
-            "cluster": queue,
-            "schedule_type": Schedule.ONCE,
-            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-            "next_run": at,
-        },
+    enqueue_later(
+        "writing.tasks.chapter_chunk",
+        chapter_id,
+        queue=queue,
+        key=schedule_name(chapter_id),
+        at=at,
+        kwargs={"source": "schedule"},
     )
 
 

@@ -5,30 +5,33 @@
 floats per text, in order. Failures surface as :class:`ProviderError`, whose
 ``retryable`` flag tells callers whether trying again later can help.
 
-The HTTP plumbing shared with ``rag.providers.llm`` (retries, backoff,
-``Retry-After``, error-message extraction) lives here in :class:`OpenAIHTTP`.
+Hosted providers talk through the official ``openai`` SDK (:class:`HostedClient`, shared with
+``rag.providers.llm``): it retries connection errors, timeouts, 408, 409, 429 and 5xx
+``max_retries`` times with exponential backoff (0.5 s doubling, at most 8 s, up to 25% less
+by jitter) or the server's ``Retry-After``/``Retry-After-Ms`` when that is at most two
+minutes; a longer ``Retry-After`` is not waited for.
 """
 
 from __future__ import annotations
 
 import base64
-import email.utils
 import importlib
 import inspect
 import json
 import logging
-import random
 import threading
 import time
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
+
 logger = logging.getLogger(__name__)
 
 __all__ = [
     "EmbeddingProvider",
+    "HostedClient",
     "OpenAIEmbeddingProvider",
-    "OpenAIHTTP",
     "ProviderError",
     "build_embedding_provider",
     "give_up_at",
@@ -36,11 +39,10 @@ __all__ = [
 
 ROLES = ("passage", "query")
 OPENAI_BASE_URL = "https://api.openai.com/v1"
-MAX_RETRY_AFTER = 30.0
 MAX_ERROR_CHARS = 500
-
-# Indirection so tests can observe waits without slowing down or patching ``time``.
-_sleep = time.sleep
+# The SDK's longest wait before each retry (openai._constants: 0.5 s doubling, 8 s at most;
+# jitter only shortens it): a call under a deadline makes only the retries that fit.
+SDK_RETRY_WAITS = (0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 class ProviderError(Exception):
@@ -72,7 +74,7 @@ class ProviderError(Exception):
         )
 
 
-# --- Shared HTTP client -------------------------------------------------------
+# --- The hosted providers' client ------------------------------------------------------------
 
 _call_state = threading.local()
 
@@ -81,9 +83,9 @@ _call_state = threading.local()
 def give_up_at(deadline: float | None, *, grace: float = 0.0):
     """Within this block (this thread), stop retrying rather than wait past ``deadline``.
 
-    ``deadline`` is a ``time.monotonic()`` value. A retry that would start after it raises
-    ``ProviderError`` at once, and each HTTP attempt's timeout is cut to end ``grace`` seconds
-    after it (a result a little late may still fill a cache; a hung server frees the thread).
+    ``deadline`` is a ``time.monotonic()`` value. A hosted call makes only the retries whose
+    waits end before it, and each HTTP attempt's timeout is cut to end ``grace`` seconds after
+    it (a result a little late may still fill a cache; a hung server frees the thread).
     """
     previous = getattr(_call_state, "deadline", None), getattr(_call_state, "grace", 0.0)
     _call_state.deadline, _call_state.grace = deadline, grace
@@ -91,6 +93,17 @@ def give_up_at(deadline: float | None, *, grace: float = 0.0):
         yield
     finally:
         _call_state.deadline, _call_state.grace = previous
+
+
+def retries_before(seconds_left: float, max_retries: int) -> int:
+    """Return how many of ``max_retries`` SDK retries can wait within ``seconds_left``."""
+    waited, retries = 0.0, 0
+    while retries < max_retries:
+        waited += SDK_RETRY_WAITS[min(retries, len(SDK_RETRY_WAITS) - 1)]
+        if waited >= seconds_left:
+            break
+        retries += 1
+    return retries
 
 
 def server_message(text: str, fallback: str = "") -> str:
@@ -111,69 +124,79 @@ def server_message(text: str, fallback: str = "") -> str:
     return text.strip()[:MAX_ERROR_CHARS] or fallback
 
 
-def _retry_after(headers) -> float | None:
-    """Return the wait the server asked for, in seconds, capped at MAX_RETRY_AFTER."""
-    value = headers.get("retry-after-ms")
-    if value:
-        try:
-            return min(max(float(value) / 1000.0, 0.0), MAX_RETRY_AFTER)
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if not value:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = email.utils.parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        seconds = when.timestamp() - time.time()
-    return min(max(seconds, 0.0), MAX_RETRY_AFTER)
+class HostedClient:
+    """Call an OpenAI-compatible server through the ``openai`` SDK; raise ``ProviderError``.
 
-
-class OpenAIHTTP:
-    """POST JSON to an OpenAI-compatible server, retrying what a retry can fix.
-
-    429, 5xx, timeouts and connection errors are retried up to ``max_retries``
-    times with exponential backoff and jitter (or the server's ``Retry-After``);
-    any other 4xx raises at once, because repeating a bad request cannot help.
+    Error messages name the setting to check, never the server's address: they reach
+    ``/api/health`` (anonymous) and logs users may be shown.
     """
 
     def __init__(
         self,
         *,
         provider: str,
-        base_url: str,
+        base_url: str | None,
         api_key: str | None,
         timeout: float,
         max_retries: int,
-        backoff: float,
         setting_prefix: str,
     ):
-        import httpx
+        # Imported here: the SDK costs seconds and ~40 MiB to import, and the default (local)
+        # provider never needs it.
+        import openai
 
-        self._httpx = httpx
-        self.timeout = float(timeout)
+        self._openai = openai
         self.provider = provider
-        self.base_url = base_url.rstrip("/")
+        self.base_url = (base_url or OPENAI_BASE_URL).rstrip("/")
+        self.timeout = float(timeout)
         self.max_retries = max(int(max_retries), 0)
-        self.backoff = max(float(backoff), 0.0)
         self.setting_prefix = setting_prefix
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        self.client = httpx.Client(timeout=httpx.Timeout(timeout), headers=headers)
+        # The SDK insists on a key; servers without one (Ollama, vLLM) get no header at all.
+        self.headers = None if api_key else {"Authorization": openai.omit}
+        self.client = openai.OpenAI(
+            base_url=self.base_url,
+            api_key=api_key or "unused",
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+        )
 
     def close(self) -> None:
         """Close pooled connections."""
         self.client.close()
 
-    def _backoff_delay(self, attempt: int) -> float:
-        # Jitter spreads out workers that were rate-limited at the same moment.
-        delay = self.backoff * (2**attempt)
-        return min(delay * (0.5 + random.random() / 2), MAX_RETRY_AFTER)
+    def call(self, request):
+        """Return ``request(client, extra_headers)``'s answer, within the caller's deadline."""
+        openai, client = self._openai, self.client
+        deadline = getattr(_call_state, "deadline", None)
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            client = client.with_options(
+                timeout=max(min(self.timeout, left + getattr(_call_state, "grace", 0.0)), 0.1),
+                max_retries=retries_before(left, self.max_retries),
+            )
+        try:
+            return request(client, self.headers)
+        except openai.APIStatusError as exc:
+            status = exc.status_code
+            message = server_message(exc.response.text, fallback=exc.response.reason_phrase)
+            raise self.error(
+                f"HTTP {status}: {message}{self._hint(status)}",
+                status=status,
+                retryable=status in (408, 409, 429) or status >= 500,
+            ) from None
+        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            cause = exc.__cause__
+            detail = f"{type(cause).__name__}: {cause}" if cause else exc.message
+            raise self.error(
+                f"{exc.message} ({detail}; check {self.setting_prefix}BASE_URL)", retryable=True
+            ) from exc
+        except openai.OpenAIError as exc:  # an answer the SDK cannot read
+            raise self.error(f"{exc} (check {self.setting_prefix}BASE_URL)") from exc
+
+    def error(self, message: str, **kwargs) -> ProviderError:
+        """Return a ``ProviderError`` of this provider, the server's address taken out."""
+        message = message.replace(self.base_url, f"<{self.setting_prefix}BASE_URL>")
+        return ProviderError(f"{self.provider}: {message}", provider=self.provider, **kwargs)
 
     def _hint(self, status: int) -> str:
         p = self.setting_prefix
@@ -183,116 +206,13 @@ class OpenAIHTTP:
             return f" (check {p}BASE_URL and {p}MODEL)"
         return ""
 
-    def post(self, path: str, body: dict, *, stream: bool = False):
-        """Send the request and return the successful ``httpx.Response``.
-
-        With ``stream=True`` the body is not read yet; the caller must close the
-        response. Raise :class:`ProviderError` when the server refuses or retries
-        run out.
-        """
-        httpx = self._httpx
-        url = f"{self.base_url}/{path.lstrip('/')}"
-        attempt = 0
-        deadline = getattr(_call_state, "deadline", None)
-        while True:
-            extra = {}
-            if deadline is not None:
-                left = deadline + getattr(_call_state, "grace", 0.0) - time.monotonic()
-                extra["timeout"] = httpx.Timeout(max(min(self.timeout, left), 0.1))
-            try:
-                request = self.client.build_request("POST", url, json=body, **extra)
-                response = self.client.send(request, stream=stream)
-            except httpx.TransportError as exc:
-                if attempt >= self.max_retries:
-                    raise ProviderError(
-                        f"{self.provider}: request to {url} failed after {attempt + 1} "
-                        f"attempt(s): {type(exc).__name__}: {exc}",
-                        provider=self.provider,
-                        retryable=True,
-                    ) from exc
-                delay = self._backoff_delay(attempt)
-                self._check_deadline(deadline, delay, attempt, f"{type(exc).__name__}: {exc}")
-                logger.warning(
-                    "%s: %s on %s; retrying in %.2fs", self.provider, type(exc).__name__, url, delay
-                )
-            except httpx.HTTPError as exc:  # e.g. an invalid URL: configuration, not luck
-                raise ProviderError(
-                    f"{self.provider}: cannot send request to {url}: {exc}"
-                    f" (check {self.setting_prefix}BASE_URL)",
-                    provider=self.provider,
-                ) from exc
-            else:
-                status = response.status_code
-                if status < 400:
-                    return response
-                try:
-                    text = response.read().decode("utf-8", "replace")
-                finally:
-                    response.close()
-                message = server_message(text, fallback=response.reason_phrase)
-                retryable = status == 429 or status >= 500
-                if not retryable or attempt >= self.max_retries:
-                    tries = f" after {attempt + 1} attempts" if retryable else ""
-                    raise ProviderError(
-                        f"{self.provider}: HTTP {status} from {url}{tries}: {message}"
-                        f"{self._hint(status)}",
-                        status=status,
-                        provider=self.provider,
-                        retryable=retryable,
-                    )
-                waited = _retry_after(response.headers)
-                delay = waited if waited is not None else self._backoff_delay(attempt)
-                self._check_deadline(
-                    deadline, delay, attempt, f"HTTP {status} from {url}: {message}", status
-                )
-                logger.warning(
-                    "%s: HTTP %s from %s (%s); retrying in %.2fs",
-                    self.provider,
-                    status,
-                    url,
-                    message,
-                    delay,
-                )
-            _sleep(delay)
-            attempt += 1
-
-    def _check_deadline(self, deadline, delay: float, attempt: int, last: str, status=None):
-        """Raise instead of retrying when the retry would start after the caller's deadline."""
-        if deadline is not None and time.monotonic() + delay >= deadline:
-            raise ProviderError(
-                f"{self.provider}: {last} (gave up after {attempt + 1} attempt(s): the "
-                "caller's time budget ends before the next retry)",
-                status=status,
-                provider=self.provider,
-                retryable=True,
-            )
-
-    def post_json(self, path: str, body: dict) -> dict:
-        """Send the request and return the decoded JSON object of the answer."""
-        response = self.post(path, body)
-        try:
-            data = response.json()
-        except ValueError:
-            raise ProviderError(
-                f"{self.provider}: {self.base_url}/{path} answered HTTP {response.status_code} "
-                f"with a non-JSON body: {response.text[:200]!r}"
-                f" (check {self.setting_prefix}BASE_URL)",
-                status=response.status_code,
-                provider=self.provider,
-            ) from None
+    def answer(self, response) -> dict:
+        """Return the parsed answer as a dict; raise on an error some servers send with 200."""
+        data = response.to_dict() if hasattr(response, "to_dict") else response
         if not isinstance(data, dict):
-            raise ProviderError(
-                f"{self.provider}: expected a JSON object, got {type(data).__name__}",
-                status=response.status_code,
-                provider=self.provider,
-            )
-        if "error" in data and data["error"]:
-            # Some compatible servers report errors with HTTP 200.
-            raise ProviderError(
-                f"{self.provider}: {server_message(json.dumps(data))}",
-                status=response.status_code,
-                provider=self.provider,
-            )
+            raise self.error(f"expected a JSON object, got {type(data).__name__}")
+        if data.get("error"):
+            raise self.error(server_message(json.dumps(data)))
         return data
 
 
@@ -348,7 +268,6 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         send_dimensions: bool = False,
         timeout: float = 30.0,
         max_retries: int = 4,
-        backoff: float = 0.5,
         query_prefix: str = "",
         passage_prefix: str = "",
     ):
@@ -366,19 +285,18 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         self.dimensions = int(dimensions)
         self.send_dimensions = bool(send_dimensions)
         self.prefixes = {"query": query_prefix or "", "passage": passage_prefix or ""}
-        self.http = OpenAIHTTP(
+        self.hosted = HostedClient(
             provider=self.name,
-            base_url=base_url or OPENAI_BASE_URL,
+            base_url=base_url,
             api_key=api_key,
-            timeout=float(timeout),
+            timeout=timeout,
             max_retries=max_retries,
-            backoff=backoff,
             setting_prefix="EMBEDDING_",
         )
 
     def close(self) -> None:
         """Close pooled connections."""
-        self.http.close()
+        self.hosted.close()
 
     def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:
@@ -391,11 +309,13 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         }
         if self.send_dimensions:
             body["dimensions"] = self.dimensions
-        data = self.http.post_json("embeddings", body)
-        return self._parse(data, len(texts))
+        answer = self.hosted.call(
+            lambda client, headers: client.embeddings.create(**body, extra_headers=headers)
+        )
+        return self._parse(self.hosted.answer(answer), len(texts))
 
     def _fail(self, message: str) -> ProviderError:
-        return ProviderError(f"{self.name}: {message}", provider=self.name)
+        return self.hosted.error(message)
 
     def _parse(self, data: dict, expected: int) -> list[list[float]]:
         items = data.get("data")
@@ -417,8 +337,6 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
 
     def _vector(self, raw) -> list[float]:
         if isinstance(raw, str):  # a server that ignored encoding_format=float
-            import numpy as np
-
             raw = np.frombuffer(base64.b64decode(raw), dtype="<f4").tolist()
         if not isinstance(raw, list):
             raise self._fail(f"embedding is {type(raw).__name__}, not a list of numbers")
@@ -479,7 +397,7 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
 
     ``PROVIDER`` is "local", "openai" or a dotted class path; other keys
     (MODEL, DIMENSIONS, BASE_URL, API_KEY, TIMEOUT, SEND_DIMENSIONS, NUM_THREADS, PIN_THREADS,
-    MAX_RETRIES, BACKOFF, QUERY_PREFIX, PASSAGE_PREFIX) become keyword arguments.
+    MAX_RETRIES, QUERY_PREFIX, PASSAGE_PREFIX) become keyword arguments.
     """
     provider = build_from_config(config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING")
     if not isinstance(provider, EmbeddingProvider):

@@ -11,18 +11,11 @@ from __future__ import annotations
 
 import json
 import logging
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from rag.providers.embedding import (
-    OPENAI_BASE_URL,
-    OpenAIHTTP,
-    ProviderError,
-    build_from_config,
-    server_message,
-)
+from rag.providers.embedding import HostedClient, ProviderError, build_from_config
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +29,6 @@ __all__ = [
     "StreamEvent",
     "ToolCall",
     "build_llm_provider",
-    "get_llm_provider",
 ]
 
 
@@ -199,7 +191,6 @@ class OpenAIChatProvider(LLMProvider):
         api_key: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 4,
-        backoff: float = 0.5,
         extra_body: dict | None = None,
     ):
         if not model:
@@ -207,23 +198,21 @@ class OpenAIChatProvider(LLMProvider):
         self.model = model
         # Merged into every request, for server-specific knobs (e.g. Ollama's options).
         self.extra_body = dict(extra_body or {})
-        self.http = OpenAIHTTP(
+        self.hosted = HostedClient(
             provider=self.name,
-            base_url=base_url or OPENAI_BASE_URL,
+            base_url=base_url,
             api_key=api_key,
-            timeout=float(timeout),
+            timeout=timeout,
             max_retries=max_retries,
-            backoff=backoff,
             setting_prefix="LLM_",
         )
 
     def close(self) -> None:
         """Close pooled connections."""
-        self.http.close()
+        self.hosted.close()
 
-    def _body(self, messages, tools, temperature, max_tokens, stream: bool) -> dict:
+    def _create(self, messages, tools, temperature, max_tokens, stream: bool):
         body: dict[str, Any] = {
-            **self.extra_body,
             "model": self.model,
             "messages": list(messages),
             "temperature": temperature,
@@ -235,15 +224,19 @@ class OpenAIChatProvider(LLMProvider):
             body["tools"] = openai_tools
         if stream:
             body["stream"] = True
-        return body
+        extra = self.extra_body or None
+        return self.hosted.call(
+            lambda client, headers: client.chat.completions.create(
+                **body, extra_body=extra, extra_headers=headers
+            )
+        )
 
     def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
         """Return the model's answer; tool-call arguments arrive parsed into dicts."""
-        body = self._body(messages, tools, temperature, max_tokens, stream=False)
-        data = self.http.post_json("chat/completions", body)
+        data = self.hosted.answer(self._create(messages, tools, temperature, max_tokens, False))
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices:
-            raise ProviderError(f"{self.name}: answer has no choices", provider=self.name)
+            raise self.hosted.error("answer has no choices")
         choice = choices[0]
         message = choice.get("message") or {}
         calls = [
@@ -262,9 +255,8 @@ class OpenAIChatProvider(LLMProvider):
 
         Close the iterator (or use it in a ``with`` block) when abandoning it early.
         """
-        body = self._body(messages, tools, temperature, max_tokens, stream=True)
-        response = self.http.post("chat/completions", body, stream=True)
-        return _SSEStream(response, self.name)
+        chunks = self._create(messages, tools, temperature, max_tokens, True)
+        return _EventStream(chunks, self.hosted)
 
 
 def _tool_call(call_id: str, name: str, arguments) -> ToolCall:
@@ -288,12 +280,12 @@ def _tool_call(call_id: str, name: str, arguments) -> ToolCall:
     return ToolCall(call_id, name, parsed)
 
 
-class _SSEStream:
-    """Iterate an OpenAI server-sent-event stream as StreamEvents."""
+class _EventStream:
+    """Turn the SDK's stream of chat-completion chunks into StreamEvents."""
 
-    def __init__(self, response, provider: str):
-        self._response = response
-        self._provider = provider
+    def __init__(self, chunks, hosted: HostedClient):
+        self._chunks = chunks
+        self._hosted = hosted
         self._events = self._generate()
 
     def __iter__(self):
@@ -311,46 +303,33 @@ class _SSEStream:
     def close(self) -> None:
         """Stop reading and release the connection."""
         self._events.close()
-        self._response.close()
+        self._chunks.close()
 
     def __del__(self):
-        response = getattr(self, "_response", None)
-        if response is not None:
-            response.close()
+        # An abandoned stream, even one never iterated, gives its connection back.
+        chunks = getattr(self, "_chunks", None)
+        if chunks is not None:
+            chunks.close()
 
-    def _fail(self, message: str, retryable: bool = False) -> ProviderError:
-        return ProviderError(
-            f"{self._provider}: {message}", provider=self._provider, retryable=retryable
-        )
-
-    def _lines(self) -> Iterator[str]:
-        import httpx
-
+    def _dicts(self) -> Iterator[dict]:
         try:
-            yield from self._response.iter_lines()
-        except httpx.HTTPError as exc:
-            # Text already went to the caller, so the stream cannot be replayed here.
-            raise self._fail(f"stream broke off: {type(exc).__name__}: {exc}", True) from exc
+            for chunk in self._chunks:
+                yield chunk.to_dict()
+        except ProviderError:
+            raise
+        except Exception as exc:
+            # Text already went to the caller, so the stream cannot be replayed here: the SDK
+            # (an error event) or the connection (httpx2) broke off mid-answer.
+            raise self._hosted.error(
+                f"stream broke off: {type(exc).__name__}: {exc}", retryable=True
+            ) from exc
 
     def _generate(self) -> Iterator[StreamEvent]:
         # Tool calls arrive as fragments keyed by index; only whole calls are emitted.
         calls: dict[int, dict[str, str]] = {}
         finish: str | None = None
-        done = False
         try:
-            for line in self._lines():
-                if not line.startswith("data:"):
-                    continue  # blank separators, ": keep-alive" comments, "event:" lines
-                payload = line[5:].strip()
-                if payload == "[DONE]":
-                    done = True
-                    break
-                try:
-                    chunk = json.loads(payload)
-                except ValueError:
-                    raise self._fail(f"undecodable stream chunk: {payload[:200]!r}") from None
-                if chunk.get("error"):
-                    raise self._fail(server_message(payload), retryable=True)
+            for chunk in self._dicts():
                 for choice in chunk.get("choices") or []:
                     delta = choice.get("delta") or {}
                     if delta.get("content"):
@@ -359,9 +338,9 @@ class _SSEStream:
                         _merge_fragment(calls, fragment)
                     finish = choice.get("finish_reason") or finish
         finally:
-            self._response.close()
-        if not done and finish is None:
-            raise self._fail("stream ended before the answer was complete", retryable=True)
+            self._chunks.close()
+        if finish is None:
+            raise self._hosted.error("stream ended before the answer was complete", retryable=True)
         for index in sorted(calls):
             call = calls[index]
             yield StreamEvent(
@@ -370,7 +349,7 @@ class _SSEStream:
                     call["id"] or f"call_{index}", call["name"], call["arguments"]
                 ),
             )
-        yield StreamEvent("done", finish_reason=finish or ("tool_calls" if calls else "stop"))
+        yield StreamEvent("done", finish_reason=finish)
 
 
 def _merge_fragment(calls: dict[int, dict[str, str]], fragment: dict) -> None:
@@ -405,25 +384,9 @@ def build_llm_provider(config: dict) -> LLMProvider:
     """Build the provider a ``RAG_LLM``-style dict describes.
 
     ``PROVIDER`` is "none", "openai" or a dotted class path; other keys (MODEL,
-    BASE_URL, API_KEY, TIMEOUT, MAX_RETRIES, BACKOFF) become keyword arguments.
+    BASE_URL, API_KEY, TIMEOUT, MAX_RETRIES) become keyword arguments.
     """
     provider = build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM")
     if not isinstance(provider, LLMProvider):
         raise TypeError(f"{type(provider).__name__} is not an LLMProvider")
     return provider
-
-
-_cache_lock = threading.Lock()
-_cached: tuple[dict, LLMProvider] | None = None
-
-
-def get_llm_provider() -> LLMProvider:
-    """Return this process's provider for ``settings.RAG_LLM``, rebuilt when it changes."""
-    from django.conf import settings
-
-    global _cached
-    config = dict(getattr(settings, "RAG_LLM", None) or {})
-    with _cache_lock:
-        if _cached is None or _cached[0] != config:
-            _cached = (config, build_llm_provider(config))
-        return _cached[1]

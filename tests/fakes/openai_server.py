@@ -13,8 +13,9 @@ Knobs (set them before the request they should affect):
 - ``srv.chat_script.append({"content": "..."})`` or
   ``{"tool_calls": [{"name": ..., "arguments": {...} or "raw json"}]}`` scripts
   the next assistant turn; when empty the reply is ``"(fake) " + last user message``.
-  A turn may also set ``"finish_reason"``, and ``"truncate": True`` to end a
-  stream before its finish_reason and ``[DONE]``.
+  A turn may also set ``"finish_reason"``, ``"truncate": True`` to end a
+  stream before its finish_reason and ``[DONE]``, and ``"error": "message"`` to send an error
+  event after the first piece of content instead of the rest.
 - ``srv.require_key = "sk-test"`` answers 401 to requests without that bearer key.
 - ``srv.dimensions`` (default 1536), ``srv.embed_fn(texts) -> vectors`` and
   ``srv.reverse_order`` shape the embeddings answer.
@@ -29,6 +30,7 @@ import json
 import threading
 import time
 from collections.abc import Callable
+from email.message import Message
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import numpy as np
@@ -59,7 +61,7 @@ class FakeOpenAIServer:
         self.delay = 0.0
         self.script: list[tuple] = []
         self.chat_script: list[dict] = []
-        self.requests: list[tuple[str, dict, dict | None]] = []
+        self.requests: list[tuple[str, Message, dict | None]] = []
         self.lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -197,7 +199,8 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _record(self, body) -> None:
         with self.fake.lock:
-            self.fake.requests.append((self.path, dict(self.headers.items()), body))
+            # The message itself: header names are case-insensitive, as in HTTP.
+            self.fake.requests.append((self.path, self.headers, body))
 
     # -- embeddings ------------------------------------------------------------------
 
@@ -272,7 +275,7 @@ class _Handler(BaseHTTPRequestHandler):
             "model": body.get("model", ""),
         }
         if body.get("stream"):
-            return self._chat_stream(base, content, calls, finish, bool(turn.get("truncate")))
+            return self._chat_stream(base, content, calls, finish, turn)
         message: dict = {"role": "assistant", "content": content if content or not calls else None}
         if calls:
             message["tool_calls"] = calls
@@ -286,22 +289,20 @@ class _Handler(BaseHTTPRequestHandler):
             },
         )
 
-    def _chat_stream(
-        self, base: dict, content, calls: list[dict], finish: str, truncate: bool
-    ) -> None:
+    def _chat_stream(self, base: dict, content, calls: list[dict], finish: str, turn: dict) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.end_headers()
         self.close_connection = True  # HTTP/1.0: the end of the body is the closed socket
         try:
-            for chunk in self._stream_chunks(base, content, calls, finish, truncate):
+            for chunk in self._stream_chunks(base, content, calls, finish, turn):
                 self.wfile.write(chunk)
                 self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client stopped reading early, which clients may do
 
-    def _stream_chunks(self, base, content, calls, finish, truncate):
+    def _stream_chunks(self, base, content, calls, finish, turn):
         def chunk(delta: dict, finish_reason=None) -> bytes:
             body = {
                 **base,
@@ -314,6 +315,10 @@ class _Handler(BaseHTTPRequestHandler):
         if content:
             for piece in _pieces(content):
                 yield chunk({"content": piece})
+                if turn.get("error"):  # the server fails mid-answer, as OpenAI reports it
+                    error = {"message": turn["error"], "type": "server_error"}
+                    yield f"data: {json.dumps({'error': error})}\n\n".encode()
+                    return
         for index, call in enumerate(calls):
             function = call["function"]
             head = {"name": function["name"], "arguments": ""}
@@ -326,7 +331,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
             for piece in _pieces(function["arguments"]):
                 yield chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
-        if truncate:  # a connection lost mid-answer: no finish_reason, no [DONE]
+        if turn.get("truncate"):  # a connection lost mid-answer: no finish_reason, no [DONE]
             return
         yield chunk({}, finish)
         yield b"data: [DONE]\n\n"

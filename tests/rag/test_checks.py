@@ -234,3 +234,19 @@ def test_default_serving_settings_pass_their_check():
     from rag.checks import check_serving
 
     assert check_serving() == []
+
+
+def test_the_installed_django_q2_is_a_release_the_bounded_stop_fits():
+    from rag.checks import check_bounded_stop
+
+    assert check_bounded_stop() == []
+
+
+def test_w003_fires_for_a_django_q2_release_the_bounded_stop_was_not_checked_against(
+    monkeypatch,
+):
+    from rag import worker
+    from rag.checks import check_bounded_stop
+
+    monkeypatch.setattr(worker, "CHECKED_DJANGO_Q2", frozenset({(0, 0, 1)}))
+    assert ids(check_bounded_stop()) == ["rag.W003"]

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -33,10 +35,17 @@ def srv():
 
 
 @pytest.fixture
-def sleeps(monkeypatch):
-    """Record backoff waits instead of sleeping."""
-    waits: list[float] = []
-    monkeypatch.setattr(emb, "_sleep", waits.append)
+def sleeps(caplog):
+    """Return ``waits()``: the seconds the SDK said it waits before each retry (its INFO log)."""
+    caplog.set_level(logging.INFO, logger="openai")
+
+    def waits() -> list[float]:
+        return [
+            float(record.args[0])
+            for record in caplog.records
+            if record.getMessage().startswith("Retrying request in")
+        ]
+
     return waits
 
 
@@ -46,7 +55,6 @@ def make(srv, **options) -> OpenAIEmbeddingProvider:
         "api_key": "sk-test",
         "model": "text-embedding-3-small",
         "dimensions": srv.dimensions,
-        "backoff": 0.001,
         "timeout": 5,
         **options,
     }
@@ -85,13 +93,14 @@ def test_no_authorization_header_without_key(srv):
 
 
 def test_429_then_200_succeeds(srv, sleeps):
-    srv.script.append((429, {"error": {"message": "Rate limit reached"}}, {"Retry-After": "0"}))
+    headers = {"Retry-After": "0.01"}
+    srv.script.append((429, {"error": {"message": "Rate limit reached"}}, headers))
 
     vectors = make(srv).embed(["a", "b"])
 
     assert len(srv.requests) == 2
     assert vectors == [srv.vector("a"), srv.vector("b")]
-    assert sleeps == [0.0]  # Retry-After wins over the computed backoff
+    assert sleeps() == [0.01]  # Retry-After wins over the computed backoff
 
 
 def test_500_then_200_succeeds(srv):
@@ -108,10 +117,34 @@ def test_connection_drop_is_retried(srv):
     assert len(srv.requests) == 2
 
 
-def test_retry_after_is_capped(srv, sleeps):
+def test_a_retry_after_beyond_two_minutes_is_not_waited_for(srv, sleeps):
     srv.script.append((429, None, {"Retry-After": "3600"}))
-    make(srv).embed(["a"])
-    assert sleeps == [emb.MAX_RETRY_AFTER]
+    with pytest.raises(ProviderError) as info:
+        make(srv).embed(["a"])
+    assert (info.value.status, info.value.retryable) == (429, True)
+    assert len(srv.requests) == 1 and sleeps() == []
+
+
+def test_errors_name_the_setting_not_the_servers_address(srv):
+    srv.script.append((503, {"error": {"message": f"down at {srv.base_url}"}}, None))
+    with pytest.raises(ProviderError) as info:
+        make(srv, max_retries=0).embed(["a"])
+    assert srv.base_url not in str(info.value)
+    assert "<EMBEDDING_BASE_URL>" in str(info.value)
+
+
+def test_a_call_under_a_deadline_makes_only_the_retries_that_fit(srv):
+    srv.script.extend([(503, {"error": {"message": "overloaded"}}, None)] * 3)
+    with emb.give_up_at(time.monotonic() + 0.2), pytest.raises(ProviderError) as info:
+        make(srv).embed(["a"])
+    assert info.value.retryable is True
+    assert len(srv.requests) == 1
+
+
+def test_retries_before_counts_the_sdks_longest_waits():
+    assert emb.retries_before(0.2, 4) == 0
+    assert emb.retries_before(1.6, 4) == 2  # 0.5 + 1.0
+    assert emb.retries_before(100.0, 4) == 4
 
 
 def test_401_is_not_retried_and_carries_the_message(srv):
@@ -143,7 +176,8 @@ def test_exhausted_retries_raise_retryable(srv, sleeps):
     assert info.value.retryable is True
     assert info.value.status == 503
     assert len(srv.requests) == 3
-    assert len(sleeps) == 2 and sleeps[1] > sleeps[0] / 2  # exponential, with jitter
+    first, second = sleeps()
+    assert second > first  # exponential: 0.5 s then 1 s, each up to 25% shorter by jitter
 
 
 def test_dimension_mismatch_raises_with_the_fix(srv):
@@ -193,7 +227,6 @@ def test_build_embedding_provider(srv):
         "TIMEOUT": 5.0,
         "SEND_DIMENSIONS": True,
         "NUM_THREADS": None,
-        "BACKOFF": 0.001,
     }
     provider = build_embedding_provider(config)
     assert (provider.name, provider.model, provider.dimensions) == ("openai", "embedding-3", 1536)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from rag.providers import embedding as emb
 from rag.providers.llm import (
     ChatResult,
     LLMUnavailable,
@@ -38,7 +37,6 @@ def make(srv, **options) -> OpenAIChatProvider:
         "base_url": srv.base_url,
         "api_key": "sk-test",
         "model": "gpt-4o-mini",
-        "backoff": 0.001,
         "timeout": 5,
         **options,
     }
@@ -129,17 +127,16 @@ def test_streamed_tool_call_is_reassembled(srv):
     assert events[-1].finish_reason == "tool_calls"
 
 
-def test_chat_retries_429(srv, monkeypatch):
-    waits: list[float] = []
-    monkeypatch.setattr(emb, "_sleep", waits.append)
-    srv.script.append((429, {"error": {"message": "Rate limit reached"}}, {"Retry-After": "0"}))
+def test_chat_retries_429(srv):
+    headers = {"Retry-After": "0.01"}
+    srv.script.append((429, {"error": {"message": "Rate limit reached"}}, headers))
 
     assert make(srv).complete("hi") == "(fake) hi"
-    assert len(srv.requests) == 2 and waits == [0.0]
+    assert len(srv.requests) == 2
 
 
 def test_stream_retries_429_then_streams(srv):
-    srv.script.append((429, {"error": {"message": "slow down"}}, None))
+    srv.script.append((429, {"error": {"message": "slow down"}}, {"Retry-After": "0.01"}))
     events = list(make(srv).stream([{"role": "user", "content": "again"}]))
     assert "".join(e.text for e in events if e.type == "delta") == "(fake) again"
     assert len(srv.requests) == 2
@@ -196,3 +193,13 @@ def test_stream_can_be_abandoned(srv):
     assert next(stream).type == "delta"
     stream.close()
     assert make(srv).complete("still fine") == "(fake) still fine"
+
+
+def test_an_error_event_mid_stream_raises_retryable_after_the_text_so_far(srv):
+    srv.chat_script.append({"content": "x" * 40, "error": "The server had an error"})
+    events = []
+    with pytest.raises(ProviderError, match="The server had an error") as info:
+        for event in make(srv).stream([{"role": "user", "content": "go"}]):
+            events.append(event)
+    assert info.value.retryable is True
+    assert [e.text for e in events] == ["xxxx"]

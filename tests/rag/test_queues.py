@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.db import transaction
+from django.utils import timezone
 from django_q.models import OrmQ, Schedule
 
 from rag.queues import (
@@ -14,6 +15,7 @@ from rag.queues import (
     current_queue,
     current_task_id,
     enqueue,
+    enqueue_later,
     enqueue_now,
     queue_for_rows,
 )
@@ -141,3 +143,72 @@ def test_outside_a_task_there_is_no_task_and_the_queue_is_the_default(db, tmp_pa
     enqueue_now("tests.rag.queue_probe.record_context", str(tmp_path / "c"), queue=BULK)
     # The inline run is over: this process is no longer inside it.
     assert (current_queue(), current_task_id()) == (INTERACTIVE, "")
+
+
+# --- enqueue_later: the one way a task is retried or continued later ---------------------
+
+
+TOUCH = "tests.rag.queue_probe.touch"
+
+
+def run_scheduler(monkeypatch, queue: str) -> None:
+    """Run one pass of django-q2's scheduler as the cluster of ``queue`` does."""
+    from django_q.conf import Conf
+    from django_q.scheduler import scheduler
+
+    monkeypatch.setattr(Conf, "CLUSTER_NAME", queue)
+    scheduler()
+
+
+def test_enqueue_later_runs_the_function_once_on_its_queue_after_the_delay(
+    transactional_db, real_queue, clock, monkeypatch
+):
+    def probes() -> list:
+        # The recurring schedules (heartbeat, reconciler) come due too: only the probe counts.
+        return [row for row in OrmQ.objects.order_by("pk") if row.task["func"] == TOUCH]
+
+    enqueue_later(TOUCH, "/tmp/x", queue=BULK, key="probe:1", delay=60)
+    run_scheduler(monkeypatch, BULK)
+    assert probes() == []  # not due yet
+    clock.shift(61)
+    run_scheduler(monkeypatch, INTERACTIVE)
+    assert probes() == []  # another queue's scheduler leaves it alone
+    run_scheduler(monkeypatch, BULK)
+    run_scheduler(monkeypatch, BULK)
+    [row] = probes()
+    assert (row.key, row.task["args"]) == (BULK, ("/tmp/x",))
+    assert not Schedule.objects.filter(name="probe:1").exists()  # gone once it has run
+
+
+def test_enqueue_later_passes_keyword_arguments_to_the_function(db):
+    enqueue_later("m.f", [1, 2], queue=BULK, key="k", delay=5, kwargs={"queue": INTERACTIVE})
+    schedule = Schedule.objects.get(name="k")
+    assert (schedule.args, schedule.kwargs) == ("([1, 2],)", "{'queue': 'interactive'}")
+    assert (schedule.cluster, schedule.schedule_type) == (BULK, Schedule.ONCE)
+
+
+def test_enqueue_later_with_the_same_key_moves_the_one_schedule(db, clock):
+    enqueue_later("m.f", queue=BULK, key="k", delay=10)
+    first = Schedule.objects.get(name="k").next_run
+    enqueue_later("m.f", queue=BULK, key="k", delay=100)
+    [schedule] = Schedule.objects.filter(name="k")
+    assert schedule.next_run > first
+
+
+def test_enqueue_later_without_move_leaves_a_waiting_schedule_where_it_is(db):
+    enqueue_later("m.f", queue=BULK, key="k", delay=10)
+    first = Schedule.objects.get(name="k").next_run
+    enqueue_later("m.f", queue=BULK, key="k", delay=100, move=False)
+    [schedule] = Schedule.objects.filter(name="k")
+    assert schedule.next_run == first
+
+
+@pytest.mark.parametrize("when", [{}, {"delay": 5, "at": timezone.now()}])
+def test_enqueue_later_needs_exactly_one_of_delay_and_at(db, when):
+    with pytest.raises(ValueError, match="delay or at"):
+        enqueue_later("m.f", queue=BULK, key="k", **when)
+
+
+def test_enqueue_later_refuses_an_unknown_queue(db):
+    with pytest.raises(ValueError, match="unknown queue"):
+        enqueue_later("m.f", queue="fast", key="k", delay=5)

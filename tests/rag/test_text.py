@@ -104,7 +104,23 @@ def test_warm_up_is_idempotent_thread_safe_and_quiet():
 
 def test_warm_up_holds_jiebas_dictionary_in_a_trie():
     warm_up()
-    assert isinstance(jieba.dt.FREQ, rag_text.CompactFreq)
+    assert isinstance(rag_text.tokenizer.FREQ, rag_text.CompactFreq)
+    assert jieba.__version__ in rag_text.COMPACT_JIEBA_VERSIONS
+
+
+def test_warm_up_leaves_jiebas_default_tokenizer_as_jieba_made_it():
+    warm_up()
+    assert not isinstance(jieba.dt.FREQ, rag_text.CompactFreq)
+
+
+def test_a_jieba_version_not_checked_keeps_its_own_dictionary(monkeypatch):
+    monkeypatch.setattr(rag_text, "COMPACT_JIEBA_VERSIONS", frozenset({"0.0.0"}))
+    other = rag_text.CompactTokenizer()
+    other.initialize()
+    assert isinstance(other.FREQ, dict)
+    assert list(other.cut("周末带孩子去上海爬山")) == list(
+        rag_text.tokenizer.cut("周末带孩子去上海爬山")
+    )
 
 
 def test_the_trie_answers_every_lookup_as_the_dict_did():
@@ -134,8 +150,9 @@ def test_segmentation_with_the_trie_equals_jiebas_own_dictionary():
     plain.initialize()
     assert isinstance(plain.FREQ, dict)
     warm_up()
-    assert list(jieba.cut(sample)) == list(plain.cut(sample))
-    assert list(jieba.cut_for_search(sample)) == list(plain.cut_for_search(sample))
+    ours = rag_text.tokenizer
+    assert list(ours.cut(sample)) == list(plain.cut(sample))
+    assert list(ours.cut_for_search(sample)) == list(plain.cut_for_search(sample))
 
 
 def test_jieba_loads_and_segments_without_importing_pkg_resources():
@@ -175,10 +192,10 @@ def test_segment_query_precise_mode():
 def test_subwords_mirror_jieba_search_mode():
     # Phrase distances rely on this: cut_for_search == sub-words + word for each precise word.
     for sample in ["中华人民共和国国务院总理在北京人民大会堂发表讲话", "我喜欢吃四川菜和重庆火锅"]:
-        expected = rag_text._normalise(jieba.cut_for_search(sample))
+        expected = rag_text._normalise(rag_text.tokenizer.cut_for_search(sample))
         rebuilt = [
             token
-            for word in rag_text._normalise(jieba.cut(sample))
+            for word in rag_text._normalise(rag_text.tokenizer.cut(sample))
             for token in (*rag_text._subwords(word), word)
         ]
         assert rebuilt == expected

@@ -112,3 +112,24 @@ def test_a_row_claimed_by_a_task_a_stop_killed_is_finished_at_the_next_start(
         kill_group(second)
     assert not (tmp_path / "refused").exists()
     assert Activity.objects.get(pk=activity.pk).index_state == IndexState.INDEXED
+
+
+def test_install_puts_the_bounded_sentinel_in_django_q2s_cluster(monkeypatch):
+    import django_q.cluster
+
+    from rag import worker
+
+    monkeypatch.setattr(django_q.cluster, "Sentinel", worker.Sentinel)
+    worker.install()
+    assert django_q.cluster.Sentinel is worker.BoundedSentinel
+
+
+def test_install_leaves_django_q2s_own_sentinel_on_a_release_not_checked(monkeypatch):
+    import django_q.cluster
+
+    from rag import worker
+
+    monkeypatch.setattr(django_q.cluster, "Sentinel", worker.Sentinel)
+    monkeypatch.setattr(worker, "CHECKED_DJANGO_Q2", frozenset({(0, 0, 1)}))
+    worker.install()
+    assert django_q.cluster.Sentinel is worker.Sentinel
