@@ -227,7 +227,7 @@ def alice_event(alice):
 
 def _client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {user.api_key}")
     return client
 
 
