@@ -23,7 +23,8 @@ def create(keys: dict[str, str] | None = None) -> dict:
     """Create whatever of the users, their tokens and events is missing; return the accounts.
 
     ``keys`` (username -> token key) gives a token created again the key it had, so the
-    suite's credentials stay valid. Each account says whether its user was created now.
+    suite's credentials stay valid (a revoked one is made valid again). Each account says
+    whether its user was created now.
     """
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Permission
@@ -39,8 +40,12 @@ def create(keys: dict[str, str] | None = None) -> dict:
         if staff:  # a service user, as ``issue_token --staff`` makes
             user.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
         key = (keys or {}).get(username)
-        if not (key and ApiToken.objects.filter(user=user, digest=token_digest(key)).exists()):
-            key = token_issue(user=user, name="fuzz", key=key).key
+        # A key the fuzzer revoked or rotated away is made valid again; a deleted one re-issued.
+        kept = key and ApiToken.objects.filter(user=user, digest=token_digest(key)).update(
+            revoked_at=None, expires_at=None
+        )
+        if not kept:
+            key = token_issue(user=user, name=f"fuzz {MARKERS[username]}", key=key).key
         if not staff:
             SystemEvent.objects.get_or_create(
                 user=user,
