@@ -40,6 +40,7 @@ from bench._common import (  # noqa: E402
     bench_database_url,
     markdown_table,
     percentile,
+    use_development_secret_key,
     write_section,
 )
 from bench._live import (  # noqa: E402
@@ -127,6 +128,7 @@ def main() -> None:
     args = parser.parse_args()
 
     project = args.project.resolve()
+    use_development_secret_key()  # serve runs with DEBUG off, as `make run` does
     url = bench_database_url(args.db_name, args.database_url)
     manage(project, url, "migrate", "--noinput")
     import psycopg
