@@ -66,7 +66,7 @@ def backfill(
                     continue
                 logger.warning("batch ending at id %s failed: %s", last_pk, exc)
                 if not dry_run:
-                    mark_failed([a.pk for a in batch], f"ProviderError: {exc}")
+                    mark_failed([a.pk for a in batch], exc)
                 totals.errors += len(batch)
                 break
             totals.processed += result.processed

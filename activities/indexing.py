@@ -15,7 +15,7 @@ from django.utils import timezone
 from activities.models import Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
-from rag.embeddings import content_hash, current_model, embed_texts
+from rag.embeddings import content_hash, current_model, embed_texts, failure_text
 from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
@@ -115,8 +115,12 @@ def embed_activities(
 
 
 def mark_failed(activity_ids, error: Exception | str) -> None:
-    """Record a failed indexing attempt on rows (the write itself is never undone)."""
-    message = str(error)[:2000]
+    """Record a failed indexing attempt on rows (the write itself is never undone).
+
+    An exception is recorded as :func:`rag.embeddings.failure_text` says it: the creator reads
+    ``index_error`` through the API, the provider's URL and answer stay in the log.
+    """
+    message = failure_text(error)[:2000]
     from django.db.models import F
 
     Activity.objects.filter(pk__in=list(activity_ids)).update(

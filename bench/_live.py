@@ -53,12 +53,17 @@ def token_for(project: Path, url: str, username: str) -> str:
     return manage(project, url, "issue_token", username).strip().splitlines()[-1]
 
 
-def start_serve(project: Path, url: str, port: int, log: Path) -> subprocess.Popen:
-    """Start ``manage.py serve`` (web server and workers, as ``make run``) and wait for it."""
+def start_serve(
+    project: Path, url: str, port: int, log: Path, env: dict | None = None
+) -> subprocess.Popen:
+    """Start ``manage.py serve`` (web server and workers, as ``make run``) and wait for it.
+
+    ``env``: settings changed for this run (environment variables), reported by the caller.
+    """
     process = subprocess.Popen(
         [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
         cwd=project,
-        env=project_env(url),
+        env=project_env(url, **(env or {})),
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
         start_new_session=True,

@@ -398,16 +398,16 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
+    from config.services import token_issue
     from rag.embeddings import current_model
 
     call_command("migrate", verbosity=0)
     creator, _ = get_user_model().objects.get_or_create(username="bench")
-    token, _ = Token.objects.get_or_create(user=creator)
+    key = token_issue(user=creator, name="bench").key
     if args.latency_only:
         load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-        latency = measure_http(database_url, token.key, args.requests)
+        latency = measure_http(database_url, key, args.requests)
         md = latency_markdown(latency, args.requests, load, breakdown())
         md += (
             "Latency re-measured with `--latency-only` on the database of the last full run; "
@@ -442,7 +442,7 @@ def main() -> None:
 
     print("4/4 HTTP latency ...", flush=True)
     latency_load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
-    latency = measure_http(database_url, token.key, args.requests)
+    latency = measure_http(database_url, key, args.requests)
     latency_md = latency_markdown(latency, args.requests, latency_load, breakdown())
     throughput_table = markdown_table(
         ["", "texts/s"],

@@ -92,8 +92,10 @@ def message_text(i: int, run: str) -> str:
     return f"{TOPICS[i % len(TOPICS)]}（{run}-{i + 1}）"
 
 
-def time_until_searchable(api: Api, text: str, message_id: str, limit: float) -> dict:
-    """Write one message and poll semantic search for it.
+def time_until_searchable(
+    api: Api, text: str, message_id: str, limit: float, *, username: str = USERNAME
+) -> dict:
+    """Write one message of ``username`` and poll semantic search for it.
 
     Return ``seconds`` (from the write until a search returns it; None past ``limit``),
     ``write`` (the POST's own duration), ``search`` (the last search request's duration) and
@@ -102,11 +104,11 @@ def time_until_searchable(api: Api, text: str, message_id: str, limit: float) ->
     started = time.perf_counter()
     item = {"message_id": message_id, "role": "user", "content": text, "chat_id": "bench"}
     item["ts"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    status, payload, write = api.post(f"/v1/users/{USERNAME}/messages", {"items": [item]})
+    status, payload, write = api.post(f"/v1/users/{username}/messages", {"items": [item]})
     if status not in (200, 201):
         raise SystemExit(f"message write failed: {status} {payload}")
     out = {"seconds": None, "write": write, "search": 0.0, "polls": 0}
-    query = {"user_id": USERNAME, "query_text": text, "top_k": 200, "min_score": -1}
+    query = {"user_id": username, "query_text": text, "top_k": 200, "min_score": -1}
     while time.perf_counter() - started < limit:
         out["polls"] += 1
         status, payload, out["search"] = api.post("/v1/messages/semantic_search", query)

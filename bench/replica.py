@@ -70,8 +70,8 @@ def turns(conversation: dict) -> list[dict]:
 def write_rates(users, conversation: dict, count: int) -> dict:
     """Return messages/s stored one per call by the service and through the API."""
     from django.test import Client
-    from rest_framework.authtoken.models import Token
 
+    from config.services import token_issue
     from memory.services import messages_write
 
     items = turns(conversation)[:count]
@@ -80,7 +80,7 @@ def write_rates(users, conversation: dict, count: int) -> dict:
     for item in items:
         messages_write(user=service_user, items=[item])
     service = len(items) / (time.perf_counter() - start)
-    token = Token.objects.get_or_create(user=api_user)[0].key
+    token = token_issue(user=api_user, name="bench").key
     client = Client(HTTP_AUTHORIZATION=f"Token {token}")
     start = time.perf_counter()
     for item in items:
@@ -186,8 +186,8 @@ def main() -> int:
     from django.contrib.auth import get_user_model
     from django.db import connections
     from django_q.conf import Conf
-    from rest_framework.authtoken.models import Token
 
+    from config.services import token_issue
     from memory.models import ChatMessage
     from memory.services import messages_write
     from rag import replicas
@@ -211,7 +211,7 @@ def main() -> int:
     tokens, bodies, loaded = {}, {}, 0
     for n, conversation in enumerate(data[: args.conversations]):
         user = User.objects.create_user(f"locomo{n}")
-        tokens[user.username] = Token.objects.create(user=user).key
+        tokens[user.username] = token_issue(user=user, name="bench").key
         items = turns(conversation)
         for start in range(0, len(items), 20):
             messages_write(user=user, items=items[start : start + 20])

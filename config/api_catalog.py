@@ -75,7 +75,8 @@ API_TAGS = [
     {
         "name": ACCOUNT,
         "description": "Everything the service holds about a user: export it as JSON Lines, "
-        "or erase it in every app.",
+        "or erase it in every app. The caller's own API tokens: issue (the key is shown once), "
+        "list by prefix, rotate, revoke.",
     },
     {
         "name": HEALTH,
@@ -426,6 +427,25 @@ OPERATIONS: dict[str, dict] = {
         "their chunks, activities, preferences, agent events, webhooks, ...) and answer the "
         "count per kind. Irreversible; a normal token may erase only itself.",
         params={"user_id": USER},
+    ),
+    "tokens_create": _op(
+        ACCOUNT,
+        "Issue an API token",
+        "Issue the caller a new API token, optionally expiring; the key is in this answer only.",
+        body={"name": "laptop", "expires_in_days": 90},
+    ),
+    "tokens_list": _op(ACCOUNT, "List API tokens", "The caller's API tokens, by prefix."),
+    "tokens_rotate": _op(
+        ACCOUNT,
+        "Rotate an API token",
+        "Issue a token like this one (name, lifetime) and revoke this one.",
+        params={"token_id": 1},
+    ),
+    "tokens_revoke": _op(
+        ACCOUNT,
+        "Revoke an API token",
+        "Revoke one of the caller's tokens; it stops authenticating at once.",
+        params={"token_id": 1},
     ),
     "health": _op(
         HEALTH,

@@ -3,7 +3,7 @@ from django.utils.translation import gettext_lazy as _
 
 
 class PlatformConfig(AppConfig):
-    """The platform settings' system checks and the shared cache's table (no models)."""
+    """The platform: settings' system checks, the shared cache's table, hashed API tokens."""
 
     name = "config"
     label = "platform"

@@ -1,4 +1,7 @@
-"""API authentication: DRF's token, under ``Token <key>`` or ``Bearer <key>``.
+"""API authentication: the service's hashed API tokens, under ``Token <key>`` or ``Bearer <key>``.
+
+A key is looked up by its SHA-256 (config.selectors.token_for_key): only valid tokens (not
+revoked, not expired) of active users authenticate; every refusal says "Invalid token." alike.
 
 The MCP endpoint takes the same key as ``Authorization: Bearer <key>`` (docs/mcp.md), and most
 HTTP clients send that scheme by default: the REST API accepts it as an alias rather than
@@ -11,6 +14,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from rest_framework import authentication, exceptions
 
+from config.selectors import token_for_key
+
 SCHEMES = ("token", "bearer")
 
 
@@ -21,7 +26,11 @@ def authorization_scheme(request) -> str:
 
 
 class TokenAuthentication(authentication.TokenAuthentication):
-    """DRF's token authentication that also reads ``Authorization: Bearer <key>``."""
+    """Token authentication against :class:`config.models.ApiToken`, also under ``Bearer``.
+
+    A subclass of DRF's for its header handling and the schema's ``tokenAuth`` scheme
+    (drf-spectacular matches the class); DRF's plain-text ``authtoken.Token`` is not read.
+    """
 
     def authenticate(self, request):
         parts = authentication.get_authorization_header(request).split()
@@ -42,3 +51,11 @@ class TokenAuthentication(authentication.TokenAuthentication):
                 _("Invalid token header. Token string should not contain invalid characters.")
             ) from None
         return self.authenticate_credentials(key)
+
+    def authenticate_credentials(self, key):
+        token = token_for_key(key)
+        if token is None:
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if not token.user.is_active:
+            raise exceptions.AuthenticationFailed(_("User inactive or deleted."))
+        return token.user, token

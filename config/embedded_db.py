@@ -47,6 +47,12 @@ def configured_shared_buffers() -> str:
 SIZE_RE = re.compile(r"^[1-9][0-9]*(kB|MB|GB)$")
 
 
+# pgserver's initdb trusts every connection (``--auth=trust``: no password). So only the
+# server's owner may reach it: no TCP listener at all (pgserver also starts it with -h ""),
+# and a unix socket only the owner (and root) can open. docs/SECURITY.md, "Embedded PostgreSQL".
+SOCKET_ONLY = {"listen_addresses": "", "unix_socket_permissions": "0700"}
+
+
 def start(
     data_dir: Path | str | None = None,
     *,
@@ -55,35 +61,46 @@ def start(
 ) -> str:
     """Start (or attach to) the embedded server and return its libpq URI.
 
-    ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache, set once per data directory
-    (``ALTER SYSTEM``, then one restart); None or "" keeps the server's own setting.
+    The server listens on its unix socket only, mode 0700 (:data:`SOCKET_ONLY`).
+    ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache; None or "" keeps the server's
+    own setting. Both are set once per data directory (``ALTER SYSTEM``, then one restart).
     """
+    if shared_buffers and not SIZE_RE.match(shared_buffers):
+        raise ValueError(
+            f"EMBEDDED_DB_SHARED_BUFFERS must look like 512MB or 1GB, not {shared_buffers!r}."
+        )
     uri = _start(data_dir, cleanup_mode=cleanup_mode)
-    if shared_buffers:
-        _set_shared_buffers(uri, Path(data_dir or DEFAULT_DATA_DIR), shared_buffers)
+    _configure(uri, Path(data_dir or DEFAULT_DATA_DIR), shared_buffers)
     return uri
 
 
-def _set_shared_buffers(uri: str, path: Path, size: str) -> None:
-    """Give the server ``size`` of shared buffers, restarting it once when that changes it.
+def _configure(uri: str, path: Path, shared_buffers: str | None) -> None:
+    """Apply :data:`SOCKET_ONLY` and ``shared_buffers``, restarting the server once if needed.
 
-    PostgreSQL's default, 128 MB, holds little of a large vector table and its HNSW index
-    (100k activities: 460 MB): every search then copies thousands of pages from the OS cache.
+    PostgreSQL's default buffer cache, 128 MB, holds little of a large vector table and its
+    HNSW index (100k activities: 460 MB): every search then copies thousands of pages from the
+    OS cache.
     """
-    if not SIZE_RE.match(size):
-        raise ValueError(f"EMBEDDED_DB_SHARED_BUFFERS must look like 512MB or 1GB, not {size!r}.")
     import psycopg
 
+    changes = []
     with psycopg.connect(uri, autocommit=True) as conn:
-        same = conn.execute(
-            "SELECT pg_size_bytes(%s) = setting::bigint * 8192 FROM pg_settings"
-            " WHERE name = 'shared_buffers'",
-            [size],
-        ).fetchone()[0]
-        if same:
-            return
-        # The size is checked above: ALTER SYSTEM takes no bind parameters.
-        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{size}'")
+        if shared_buffers:
+            same = conn.execute(
+                "SELECT pg_size_bytes(%s) = setting::bigint * 8192 FROM pg_settings"
+                " WHERE name = 'shared_buffers'",
+                [shared_buffers],
+            ).fetchone()[0]
+            if not same:
+                changes.append(("shared_buffers", shared_buffers))
+        for name, value in SOCKET_ONLY.items():
+            if conn.execute("SELECT current_setting(%s)", [name]).fetchone()[0] != value:
+                changes.append((name, value))
+        for name, value in changes:
+            # Names and values are ours or checked above: ALTER SYSTEM takes no bind parameters.
+            conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
+    if not changes:
+        return
     from pgserver._commands import pg_ctl
 
     user = "pgserver" if os.geteuid() == 0 else None

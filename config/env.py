@@ -65,13 +65,20 @@ def env_list(name: str, default: list[str] | None = None) -> list[str]:
 def env_secret_file(name: str) -> str | None:
     """Return the secret in the file the variable names, or None when it is unset.
 
-    Refuse a file that is missing, empty, or readable or writable by anyone but its owner
-    (mode 0600 or 0400): a secret others can read is no secret.
+    The file must pass :func:`read_secret_file`.
     """
     value = env_str(name)
     if value is None:
         return None
-    path = Path(value)
+    return read_secret_file(Path(value), name)
+
+
+def read_secret_file(path: Path, name: str) -> str:
+    """Return the secret in ``path``, stripped; ``name`` says where it was given.
+
+    Refuse a file that is missing, empty, or readable or writable by anyone but its owner
+    (mode 0600 or 0400): a secret others can read is no secret.
+    """
     try:
         mode = path.stat().st_mode
         secret = path.read_text().strip()

@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView
 
-from config import errors, views
+from config import errors, views, views_tokens
 from config.api_docs import LocalRedocView, LocalSwaggerView, redoc_bundle
 
 admin.site.site_header = _("Semantic Memory administration")
@@ -18,6 +18,13 @@ urlpatterns = [
     path("api/docs/", LocalSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", LocalRedocView.as_view(url_name="schema"), name="redoc"),
     path("api/redoc/redoc.standalone.js", redoc_bundle, name="redoc-bundle"),
+    path("v1/tokens", views_tokens.TokensView.as_view(), name="tokens"),
+    path("v1/tokens/<int:token_id>", views_tokens.TokenDetailView.as_view(), name="token"),
+    path(
+        "v1/tokens/<int:token_id>/rotate",
+        views_tokens.TokenRotateView.as_view(),
+        name="token-rotate",
+    ),
     path("", include("rag.urls")),
     path("", include("activities.urls")),
     path("", include("writing.urls")),

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 
 from config.errors import InvalidArgument, NotFound, PermissionDenied
-from rag.permissions import acts_for_any_user
+from rag.permissions import acts_for_any_user, normalized_user_name
 
 MAX_USER_ID_LENGTH = 150
 
@@ -38,7 +38,7 @@ def resolve_user(request_user, user_id, *, create: bool = False):
     model = get_user_model()
     # create_user stores the NFKC form ("ﬁ" -> "fi"): look up that same form, or an id naming an
     # existing user only after normalisation is not found, then collides on create.
-    user_id = model.normalize_username(user_id)
+    user_id = normalized_user_name(user_id)
     if request_user.get_username() == user_id:
         return request_user
     if not acts_for_any_user(request_user):

@@ -34,8 +34,14 @@ def _keep_framework_user_data():
 
     keep(
         "authtoken.Token",
-        "Not a declared kind: erasure deletes it with the account, last (the foreign key "
+        "DRF's plain-text tokens, unused and empty (platform.0003 hashed them into "
+        "platform.ApiToken); any row left is deleted with the account (the foreign key "
         "cascades).",
+    )
+    keep(
+        "platform.ApiToken",
+        "Not a declared kind, so never exported (its digests stay on the server): erasure "
+        "deletes it with the account, last (the foreign key cascades).",
     )
     keep(
         "admin.LogEntry",

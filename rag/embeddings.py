@@ -113,6 +113,38 @@ class ProviderUnavailable(ProviderError):
     reason = "embedding_unavailable"
 
 
+PROVIDER_UNREACHABLE = "provider unreachable"
+
+
+def public_provider_error(exc: BaseException | None = None) -> str:
+    """Return what a client may be told of a provider failure; the detail goes to the log.
+
+    A provider's error text names its URL (an internal host, a key in a query string) and
+    quotes its answer: neither reaches a user (``index_error``) or an anonymous caller
+    (``/api/health``). Only the kind of failure does.
+    """
+    if isinstance(exc, ProviderTimeout):
+        return "provider did not answer in time"
+    status = getattr(exc, "status", None)
+    if isinstance(status, int):
+        return f"provider answered HTTP {status}"
+    return PROVIDER_UNREACHABLE
+
+
+def failure_text(error: BaseException | str) -> str:
+    """Return the text a row's ``*_error`` field stores for a failed attempt (clients read it).
+
+    A provider's failure says only its kind (:func:`public_provider_error`), logged in full
+    here; any other exception its type and message.
+    """
+    if isinstance(error, str):
+        return error
+    if isinstance(error, ProviderError):
+        logger.warning("recording a provider failure: %s", error)
+        return f"{type(error).__name__}: {public_provider_error(error)}"
+    return f"{type(error).__name__}: {error}"
+
+
 # Every reason a degraded search may give (``degraded_reason``), for the API schemas.
 DEGRADED_REASONS = ("embedding_failed", "embedding_timeout", "embedding_unavailable")
 
@@ -445,15 +477,21 @@ def provider_health() -> dict:
             embed_texts(["health"], role="query", use_cache=False, budget=HEALTH_PROBE_BUDGET)
         except ProviderTimeout as exc:
             if getattr(get_provider(), "local", False):  # loading or busy, not down
-                return {"state": "unknown", "last_error": str(exc), "checked": checked}
+                return {
+                    "state": "unknown",
+                    "last_error": public_provider_error(exc),
+                    "checked": checked,
+                }
         except ProviderError:
             pass
         snap = gate.snapshot()
     if snap.state == CLOSED and snap.known:
         return {"state": "ok", "last_error": None, "checked": checked}
+    # Anybody may read the health answer: the detail (URL, answer) only in the server's log.
+    logger.warning("embedding provider failing: %s", snap.last_error)
     return {
         "state": "failing",
-        "last_error": snap.last_error or None,
+        "last_error": PROVIDER_UNREACHABLE,
         "checked": checked,
         "retry_in_seconds": None if snap.retry_in is None else round(snap.retry_in, 1),
     }

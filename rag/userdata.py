@@ -277,9 +277,13 @@ def admin_log_entries(user) -> models.QuerySet:
     condition = models.Q(user=user) | models.Q(
         content_type=ContentType.objects.get_for_model(user_model), object_id=str(user.pk)
     )
-    token_model = _token_model()
-    if token_model is not None:
-        keys = token_model.objects.filter(user=user).values("pk")
+    for token_model in _token_models():
+        keys = (
+            token_model.objects.filter(user=user)
+            .order_by()
+            .annotate(_log_pk=Cast("pk", CharField()))
+            .values("_log_pk")
+        )
         for m in _with_proxies(token_model):
             ct = ContentType.objects.get_for_model(m, for_concrete_model=False)
             condition |= models.Q(content_type=ct, object_id__in=keys)
@@ -291,12 +295,12 @@ def admin_log_entries(user) -> models.QuerySet:
     return LogEntry.objects.filter(condition)
 
 
-def _token_model():
-    if not apps.is_installed("rest_framework.authtoken"):
-        return None
-    from rest_framework.authtoken.models import Token
-
-    return Token
+def _token_models() -> list[type[models.Model]]:
+    """Return the models of API tokens the admin may have logged: ours and DRF's legacy one."""
+    found = [apps.get_model("platform", "ApiToken")] if apps.is_installed("config") else []
+    if apps.is_installed("rest_framework.authtoken"):
+        found.append(apps.get_model("authtoken", "Token"))
+    return found
 
 
 def _with_proxies(model) -> list[type[models.Model]]:

@@ -34,6 +34,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from rag.embeddings import failure_text
 from rag.queues import enqueue_later
 
 logger = logging.getLogger(__name__)
@@ -181,8 +182,7 @@ class Work:
 
     def fail(self, pks, error: Exception | str, attempt: int) -> bool:
         """Record a failed attempt on running rows; return whether a retry is still allowed."""
-        if isinstance(error, Exception):
-            error = f"{type(error).__name__}: {error}"
+        error = failure_text(error)
         retry = attempt < self.max_attempts
         if not retry:
             error = f"{error} (giving up after {attempt} attempts)"

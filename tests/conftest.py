@@ -10,8 +10,9 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 from django.test import override_settings
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from config.services import token_issue
 
 # Every test runs at this instant (a Wednesday morning in the service's time zone), the clock
 # ticking from there: what a search, a retention sweep or a demo load does depends on the day
@@ -59,6 +60,8 @@ def _fresh_embedding_breaker():
 def make_user(db):
     """Return a factory that creates a user (optionally staff) with an API token.
 
+    The token's key is only stored hashed: the user carries it as ``user.api_key``.
+
     A staff user is a service user unless ``act_for_any_user=False``: it holds the
     ``memory.act_for_any_user`` permission, as ``manage.py issue_token NAME --staff`` grants.
     """
@@ -73,7 +76,7 @@ def make_user(db):
                     codename="act_for_any_user", content_type__app_label="memory"
                 )
             )
-        Token.objects.create(user=user)
+        user.api_key = token_issue(user=user, name="test").key
         return user
 
     return factory
@@ -100,7 +103,7 @@ def staff_user(make_user):
 def _client_for(user) -> APIClient:
     client = APIClient()
     if user is not None:
-        client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+        client.credentials(HTTP_AUTHORIZATION=f"Token {user.api_key}")
     return client
 
 

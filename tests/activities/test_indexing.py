@@ -142,3 +142,24 @@ def test_admin_reindex_action(
         )
     assert response.status_code == 302
     assert all(a.index_state == IndexState.INDEXED for a in Activity.objects.filter(pk__in=ids))
+
+
+def test_a_provider_failure_is_recorded_without_the_providers_address(
+    make_activity, settings, api_client, user
+):
+    """The creator reads index_error: a hosted provider's URL stays in the server's log."""
+    settings.RAG_EMBEDDING = {
+        **settings.RAG_EMBEDDING,
+        "PROVIDER": "openai",
+        "BASE_URL": "http://127.0.0.1:9/v1",  # nothing listens: every call fails
+        "MODEL": "text-embedding-3-small",
+        "DIMENSIONS": 1536,
+        "MAX_RETRIES": 0,
+    }
+    activity = make_activity(creator=user, title="提供方挂了 P9")
+    activity_index(activity.pk)
+    row = Activity.objects.get(pk=activity.pk)
+    assert row.index_state == IndexState.FAILED
+    assert row.index_error == "ProviderError: provider unreachable"
+    detail = api_client.get(f"/api/activities/{activity.pk}/")
+    assert detail.status_code == 200 and "127.0.0.1" not in detail.content.decode()

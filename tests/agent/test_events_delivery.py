@@ -167,7 +167,7 @@ def test_an_event_written_while_a_client_listens_arrives_over_real_http(
     settings.EVENTS_STREAM_POLL_SECONDS = 0.2
     settings.EVENTS_STREAM_MAX_SECONDS = 5
     url = f"{live_server.url}/v1/users/{user.username}/events/stream?wait=3"
-    headers = {"Authorization": f"Token {user.auth_token.key}", "Accept": "text/event-stream"}
+    headers = {"Authorization": f"Token {user.api_key}", "Accept": "text/event-stream"}
     received = []
     with httpx.stream("GET", url, headers=headers, timeout=30) as response:
         assert response.status_code == 200

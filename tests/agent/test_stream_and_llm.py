@@ -32,7 +32,7 @@ SSE_HEADERS = {"Accept": "text/event-stream"}  # what EventSource and every SSE 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_sse_client_reads_the_stream_over_real_http(live_server, user):
-    headers = {"Authorization": f"Token {user.auth_token.key}", **SSE_HEADERS}
+    headers = {"Authorization": f"Token {user.api_key}", **SSE_HEADERS}
     with httpx.stream(
         "POST",
         live_server.url + "/api/agent/chat/stream",
@@ -57,7 +57,7 @@ def test_an_sse_client_reads_the_stream_over_real_http(live_server, user):
 
 @pytest.mark.django_db(transaction=True)
 def test_stream_rejects_bad_input_before_streaming(live_server, user):
-    headers = {"Authorization": f"Token {user.auth_token.key}"}
+    headers = {"Authorization": f"Token {user.api_key}"}
     response = httpx.post(
         live_server.url + "/api/agent/chat/stream", json={}, headers=headers, timeout=30
     )

@@ -23,13 +23,16 @@ def create(keys: dict[str, str] | None = None) -> dict:
     """Create whatever of the users, their tokens and events is missing; return the accounts.
 
     ``keys`` (username -> token key) gives a token created again the key it had, so the
-    suite's credentials stay valid. Each account says whether its user was created now.
+    suite's credentials stay valid (a revoked one is made valid again). Each account says
+    whether its user was created now.
     """
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Permission
-    from rest_framework.authtoken.models import Token
 
     from agent.models import SystemEvent
+    from config.models import ApiToken
+    from config.selectors import token_digest
+    from config.services import token_issue
 
     out = {}
     for username, staff in USERS.items():
@@ -37,7 +40,12 @@ def create(keys: dict[str, str] | None = None) -> dict:
         if staff:  # a service user, as ``issue_token --staff`` makes
             user.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
         key = (keys or {}).get(username)
-        token, _ = Token.objects.get_or_create(user=user, defaults={"key": key} if key else {})
+        # A key the fuzzer revoked or rotated away is made valid again; a deleted one re-issued.
+        kept = key and ApiToken.objects.filter(user=user, digest=token_digest(key)).update(
+            revoked_at=None, expires_at=None
+        )
+        if not kept:
+            key = token_issue(user=user, name=f"fuzz {MARKERS[username]}", key=key).key
         if not staff:
             SystemEvent.objects.get_or_create(
                 user=user,
@@ -45,7 +53,7 @@ def create(keys: dict[str, str] | None = None) -> dict:
                 period_key="2026-11-23",
                 defaults={"payload": {"text": f"digest {MARKERS[username]}"}},
             )
-        out[username] = {"token": token.key, "staff": staff, "created": created}
+        out[username] = {"token": key, "staff": staff, "created": created}
     return out
 
 

@@ -53,6 +53,9 @@ NOT_READS = {
     "agent_webhooks_create",
     "agent_webhooks_delete",
     "agent_webhooks_update",
+    "tokens_create",
+    "tokens_rotate",
+    "tokens_revoke",
     "health",  # no user data
 }
 
@@ -147,6 +150,8 @@ READS: dict[str, list[Read]] = {
         Read("GET", "/v1/users/{o.username}/webhooks/1/deliveries", owner_sees=False)
     ],
     "memory_user_export": [Read("GET", "/v1/users/{o.username}/export")],
+    # Identity from the token only: the owner's token is named with its marker (tests/fuzz/seed).
+    "tokens_list": [Read("GET", "/v1/tokens")],
     "memory_lexical_search": [
         Read("POST", LEXICAL, json={"user_id": "{o.username}", "query_text": "莫干山"}),
         Read("POST", LEXICAL, json={"user_id": "{v.username}", "query_text": "莫干山"}),

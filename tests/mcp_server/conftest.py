@@ -2,7 +2,8 @@
 
 The end-to-end tests run the product as an operator does: an embedded PostgreSQL data dir
 migrated by ``manage.py migrate`` (``tests.platform.live_service``), ``manage.py mcp --http`` as
-a real process, and ``manage.py mcp --token`` spawned by the SDK's own stdio client.
+a real process, and ``manage.py mcp`` (the key in ``MCP_TOKEN``) spawned by the SDK's own
+stdio client.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from tests.platform.live_service import (
 
 SEED = """
 from django.contrib.auth import get_user_model
-from rest_framework.authtoken.models import Token
+from config.services import token_issue
 from memory import services
 from memory.models import SharedContext
 User = get_user_model()
@@ -43,7 +44,7 @@ bob = User.objects.get(username="bob")
 svc, _ = User.objects.get_or_create(username="svc", defaults={"is_staff": True})
 from django.contrib.auth.models import Permission
 svc.user_permissions.add(Permission.objects.get(codename="act_for_any_user"))
-print("svc", Token.objects.get_or_create(user=svc)[0].key)
+print("svc", token_issue(user=svc, name="svc").key)
 services.messages_write(user=alice, items=[
     {"message_id": "a1", "ts": "2026-01-05T10:00:00+08:00", "role": "user",
      "content": "我不吃辣，但是很喜欢火锅。", "chat_id": "c1"},
@@ -140,12 +141,12 @@ def mcp_http(mcp_service):
 
 
 def stdio_params(service: Service, token: str) -> StdioServerParameters:
-    """Return how the SDK's stdio client starts ``manage.py mcp --token``."""
+    """Return how the SDK's stdio client starts ``manage.py mcp``, the key in ``MCP_TOKEN``."""
     return StdioServerParameters(
         command=sys.executable,
-        args=["manage.py", "mcp", "--token", token],
+        args=["manage.py", "mcp"],
         cwd=str(ROOT),
-        env=service.env(),
+        env={**service.env(), "MCP_TOKEN": token},
     )
 
 
@@ -153,9 +154,9 @@ def run_with_client(target, token: str | None, session, *, mode: str = "auto"):
     """Open an SDK ``Client`` on ``target`` and return ``await session(client)``.
 
     ``target`` is an :class:`HttpServer` (the token goes in ``Authorization: Bearer``) or a
-    :class:`Service` (stdio: ``manage.py mcp --token`` is spawned). ``mode``: the SDK's
-    protocol negotiation ("auto": the newest both speak; "legacy": the initialize handshake
-    that most deployed clients still use).
+    :class:`Service` (stdio: ``manage.py mcp`` is spawned, the key in ``MCP_TOKEN``).
+    ``mode``: the SDK's protocol negotiation ("auto": the newest both speak; "legacy": the
+    initialize handshake that most deployed clients still use).
     """
 
     async def main():

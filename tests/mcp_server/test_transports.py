@@ -183,9 +183,9 @@ def test_http_refuses_a_request_without_a_valid_bearer_token(mcp_http, header):
 
 def test_stdio_refuses_an_unknown_token(mcp_service):
     result = subprocess.run(
-        [sys.executable, "manage.py", "mcp", "--token", "not-a-token"],
+        [sys.executable, "manage.py", "mcp"],
         cwd=ROOT,
-        env=mcp_service.env(),
+        env={**mcp_service.env(), "MCP_TOKEN": "not-a-token"},
         capture_output=True,
         text=True,
         timeout=300,

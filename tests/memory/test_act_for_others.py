@@ -23,7 +23,7 @@ def staff_token_without_permission(make_user):
     """A staff user's token, without the permission to act for others."""
     staff = make_user("viewer", staff=True, act_for_any_user=False)
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {staff.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {staff.api_key}")
     return client
 
 

@@ -19,9 +19,9 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 from django_q.models import OrmQ, Schedule, Task
 from django_q.signing import SignedPackage
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from config.models import ApiToken
 from memory.models import ChatMessage, ChatMessageProxy, Preference
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
@@ -148,7 +148,7 @@ def test_the_account_goes_with_its_token_and_sessions(api_client, user, other_us
 
     assert response.status_code == 200 and response.json()["deleted"]["account"] == 1
     assert not type(user).objects.filter(pk=user.pk).exists()
-    assert not Token.objects.filter(user_id=user.pk).exists()
+    assert not ApiToken.objects.filter(user_id=user.pk).exists()
     assert Session.objects.count() == 1
     assert browser.get(f"/v1/users/{user.username}/preferences").status_code in (401, 403)
     assert theirs.get(f"/v1/users/{other_user.username}/preferences").status_code == 200

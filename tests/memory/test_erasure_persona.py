@@ -90,7 +90,7 @@ def test_delete_user_removes_everything(
     assert api_client.delete(f"/v1/users/{u}").status_code == 401
     # A new account of the same name finds none of it; the other user's data is untouched.
     api_client = APIClient()
-    api_client.credentials(HTTP_AUTHORIZATION=f"Token {make_user(u).auth_token.key}")
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {make_user(u).api_key}")
     assert api_client.get(f"/v1/users/{u}/messages").json()["items"] == []
     for path in ("lexical_search", "semantic_search", "hybrid_search"):
         for kind in ("message", "summary"):

@@ -121,7 +121,7 @@ class ServiceDatabase:
         script = (
             "from django.contrib.auth import get_user_model\n"
             "from django.contrib.auth.models import Permission\n"
-            "from rest_framework.authtoken.models import Token\n"
+            "from config.services import token_issue\n"
             "act = Permission.objects.get(codename='act_for_any_user')\n"
             f"passwords = {passwords!r}\n"
             f"for name in {self.users + self.staff!r}:\n"
@@ -131,7 +131,7 @@ class ServiceDatabase:
             "        user.set_password(passwords[name])\n"
             "        user.save()\n"
             "        user.user_permissions.add(act)\n"
-            "    print(name, Token.objects.get_or_create(user=user)[0].key)\n"
+            "    print(name, token_issue(user=user, name='tests').key)\n"
         )
         output = manage(self.data_dir, "shell", "-c", script).stdout
         for line in output.splitlines():

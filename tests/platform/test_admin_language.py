@@ -108,6 +108,7 @@ def objects(db):
     """One object of every project model, with ASCII-only content; the superuser first."""
     from activities.models import Activity, Participation, WorkingMemory
     from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+    from config.services import token_issue
     from memory.models import (
         ChatMessage,
         ContextEntry,
@@ -166,6 +167,7 @@ def objects(db):
     get_settings()
     EmbeddingCache.objects.create(model="pad", role="pad", content_hash="one", vector=[0.1, 0.2])
     WorkerHeartbeat.objects.create(name="one", seen_at=now)
+    token_issue(user=ann, name="pad", key="1234567890" * 4)  # prefix 12345678: no word
     book = Book.objects.create(owner=ann, title="book")
     chapter = Chapter.objects.create(book=book, title="one")
     block = StoryBlock.objects.create(chapter=chapter, order=0, content="lake", content_hash="one")

@@ -87,6 +87,9 @@ ORDER = [
     "agent_webhooks_update",
     "agent_webhook_deliveries",
     "memory_user_export",
+    "tokens_create",
+    "tokens_list",
+    "tokens_rotate",
     # Deletes, after everything that reads what they delete.
     "memory_message_delete",
     "memory_preference_delete",
@@ -95,6 +98,7 @@ ORDER = [
     "writing_book_delete",
     "activities_destroy",
     "agent_webhooks_delete",
+    "tokens_revoke",
     # Last, as a throwaway user: erase everything about the user.
     "memory_user_delete",
 ]
@@ -106,6 +110,7 @@ CAPTURE = {
     "writing_book_create": {"book_id": "id"},
     "writing_chapter_create": {"chapter_id": "id"},
     "agent_webhooks_create": {"webhook_id": "id"},
+    "tokens_create": {"token_id": "id"},
 }
 # Body keys that hold an id of an object made earlier: {operation: {key: id name}}.
 BODY_IDS = {"writing_chapter_create": {"book": "book_id"}}
@@ -227,7 +232,7 @@ def alice_event(alice):
 
 def _client(user) -> APIClient:
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {user.auth_token.key}")
+    client.credentials(HTTP_AUTHORIZATION=f"Token {user.api_key}")
     return client
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from rest_framework.authtoken.models import Token
 
 pytestmark = [pytest.mark.django_db, pytest.mark.urls("tests.testapp.urls")]
 
@@ -18,7 +17,7 @@ def _fresh_throttle_history():
 
 @pytest.fixture
 def key(user) -> str:
-    return Token.objects.get_or_create(user=user)[0].key
+    return user.api_key
 
 
 @pytest.mark.parametrize("scheme", ["Token", "Bearer", "bearer"])

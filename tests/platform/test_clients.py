@@ -42,7 +42,7 @@ def test_the_committed_clients_are_what_the_schema_generates():
 @pytest.fixture
 def live_token(live_server, user):
     """``(base_url, token, username)`` of a live server and a user's token."""
-    return live_server.url, user.auth_token.key, user.username
+    return live_server.url, user.api_key, user.username
 
 
 @pytest.mark.django_db(transaction=True)

@@ -92,3 +92,32 @@ def test_start_refuses_a_shared_buffers_size_it_cannot_read(tmp_path):
             embedded_db.start(data_dir, shared_buffers="512MB'; DROP")
     finally:
         embedded_db.stop(data_dir)
+
+
+def test_the_server_listens_on_an_owner_only_unix_socket_and_no_tcp_address(tmp_path):
+    """Its authentication is trust: only the socket, mode 0700, may reach it."""
+    import stat
+    from urllib.parse import parse_qs, urlparse
+
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir)
+        with psycopg.connect(uri, autocommit=True) as conn:
+            listen = conn.execute("SHOW listen_addresses").fetchone()[0]
+            mode = conn.execute("SHOW unix_socket_permissions").fetchone()[0]
+            auth = conn.execute("SELECT auth_method FROM pg_hba_file_rules").fetchall()
+        assert listen == "" and mode == "0700"
+        assert {row[0] for row in auth} == {"trust"}  # what docs/SECURITY.md says
+        # postmaster.pid line 6: the first TCP address listened on (empty: none).
+        assert (data_dir / "postmaster.pid").read_text().splitlines()[5] == ""
+        query = parse_qs(urlparse(uri).query)
+        socket_dir = Path(query.get("host", [urlparse(uri).hostname or ""])[0])
+        sockets = list(socket_dir.glob(".s.PGSQL.*"))
+        sockets = [s for s in sockets if not s.name.endswith(".lock")]
+        assert sockets and all(stat.S_IMODE(s.stat().st_mode) & 0o077 == 0 for s in sockets)
+    finally:
+        embedded_db.stop(data_dir)

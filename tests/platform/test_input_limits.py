@@ -29,7 +29,7 @@ QUERY_MAX = 2000
 HUGE = 1_000_000_000_000
 FAR_FUTURE = "9999-12-31T23:59:59-14:00"
 ANCIENT = "0149-03-30T10:34:02+08:00"
-APPS_WITH_USER_DATA = ("auth", "authtoken", "activities", "writing", "memory", "agent")
+APPS_WITH_USER_DATA = ("auth", "authtoken", "platform", "activities", "writing", "memory", "agent")
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from django.test import RequestFactory, override_settings
 
 from config.errors import InvalidArgument, PayloadTooLarge, json_body
 from config.inputs import MAX_JSON_DEPTH, InputError, bad_text_reason, load_json
+from config.services import token_issue
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
@@ -108,11 +109,10 @@ def test_nul_in_a_path_outside_the_api_answers_plain_400(client):
 def http(live_server, transactional_db):
     """An httpx client of the live server, authenticated by a token of a normal user."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
 
     user = get_user_model().objects.create_user(username="alice", password="pw-alice")
-    token = Token.objects.create(user=user)
-    headers = {"Authorization": f"Token {token.key}", "Content-Type": "application/json"}
+    key = token_issue(user=user).key
+    headers = {"Authorization": f"Token {key}", "Content-Type": "application/json"}
     with httpx.Client(base_url=live_server.url, headers=headers, timeout=60) as client:
         yield client
 

@@ -1,4 +1,4 @@
-"""``manage.py issue_token USERNAME [--staff]``."""
+"""``manage.py issue_token USERNAME [--staff] [--name] [--expires-in-days N] [--rotate]``."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
+
+from config.models import ApiToken
+from config.selectors import token_digest
 
 pytestmark = pytest.mark.django_db
 
@@ -25,14 +27,37 @@ def test_issue_token_creates_a_missing_user():
     assert get_user_model().objects.filter(username="carol").exists()
 
 
-def test_issue_token_prints_the_users_key_as_the_last_line():
+def test_issue_token_stores_only_a_digest_and_a_prefix_of_the_printed_key():
     key = issue_token("carol")
-    assert key == Token.objects.get(user__username="carol").key
+    token = ApiToken.objects.get(user__username="carol")
+    assert token.digest == token_digest(key) and key.startswith(token.prefix)
+    stored = {f.attname: getattr(token, f.attname) for f in ApiToken._meta.concrete_fields}
+    assert key not in [str(v) for v in stored.values()]
 
 
-def test_issue_token_gives_an_existing_user_the_same_key(user):
-    assert issue_token(user.username) == user.auth_token.key
+def test_issue_token_for_an_existing_user_issues_a_new_key_and_keeps_the_old(user):
+    key = issue_token(user.username)
+    assert key != user.api_key
     assert get_user_model().objects.filter(username=user.username).count() == 1
+    assert ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() == 2
+
+
+def test_issue_token_rotate_revokes_the_users_other_keys(user):
+    key = issue_token(user.username, "--rotate")
+    valid = ApiToken.objects.filter(user=user, revoked_at__isnull=True)
+    assert list(valid.values_list("digest", flat=True)) == [token_digest(key)]
+
+
+def test_issue_token_expiry_sets_the_tokens_lifetime(clock):
+    issue_token("carol", "--expires-in-days", "30")
+    token = ApiToken.objects.get(user__username="carol")
+    assert (token.expires_at - token.created_at).days == 30
+
+
+def test_issue_token_normalises_the_name_as_the_api_does():
+    issue_token("ﬁona")  # the "ﬁ" ligature: NFKC makes it "fi", as the API's user_id does
+    assert get_user_model().objects.filter(username="fiona").exists()
+    assert not get_user_model().objects.filter(username="ﬁona").exists()
 
 
 def test_issue_token_without_staff_makes_a_normal_user():

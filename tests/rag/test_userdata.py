@@ -26,7 +26,7 @@ from rag.userdata import (
 )
 
 # Django's and third-party apps hold no user data of ours except these, kept on purpose.
-FRAMEWORK_KEPT = {"authtoken.token", "admin.logentry"}
+FRAMEWORK_KEPT = {"authtoken.token", "platform.apitoken", "admin.logentry"}
 
 
 class Isolated(models.Model):

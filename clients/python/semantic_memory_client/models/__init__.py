@@ -150,6 +150,10 @@ from .stream_tool_call_arguments import StreamToolCallArguments
 from .stream_tool_result import StreamToolResult
 from .stream_tool_result_result import StreamToolResultResult
 from .target_type_enum import TargetTypeEnum
+from .token import Token
+from .token_create_request import TokenCreateRequest
+from .token_issued import TokenIssued
+from .token_list import TokenList
 from .tool_call import ToolCall
 from .tool_call_arguments import ToolCallArguments
 from .tool_call_result import ToolCallResult
@@ -326,6 +330,10 @@ __all__ = (
     "StreamToolResult",
     "StreamToolResultResult",
     "TargetTypeEnum",
+    "Token",
+    "TokenCreateRequest",
+    "TokenIssued",
+    "TokenList",
     "ToolCall",
     "ToolCallArguments",
     "ToolCallResult",

@@ -1,0 +1,42 @@
+"""The platform's one model: API tokens, stored as a hash (docs/SECURITY.md, "API tokens")."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class ApiToken(models.Model):
+    """An API key of a user: only its SHA-256 digest and a short prefix are stored.
+
+    The key itself is shown once, when issued. A token is valid while neither revoked nor past
+    ``expires_at`` (null: no expiry); a revoked one stays listed to its owner.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
+    )
+    name = models.CharField(_("name"), max_length=100, blank=True, default="")
+    prefix = models.CharField(_("prefix"), max_length=16)
+    digest = models.CharField(_("digest"), max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    def __str__(self) -> str:
+        return f"{self.prefix}…"
+
+    def is_valid(self, now=None) -> bool:
+        """Return whether the token authenticates at ``now``: not revoked, not expired."""
+        now = now or timezone.now()
+        return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
