@@ -315,6 +315,22 @@ class Answer:
     read_as: str = SIMILARITY
 
 
+def day_answer(*, user, query_text: str, flt: dict, top_k: int, tz, now) -> Answer | None:
+    """Return the range read of a question about one day ("5月2日我们聊了什么"), or None.
+
+    None when the query is no such question or its day lies outside the filter's window.
+    """
+    day = day_asked(query_text, tz=tz, now=now)
+    if day is None:
+        return None
+    window = intersect(day.window, flt.get("since"), flt.get("until"))
+    if window is None:
+        return None
+    hits = read_range(user=user, flt=flt, window=window, limit=top_k)
+    reason = "a question about one day: its messages in time order"
+    return Answer(hits=hits, understood=meta(day, window, RANGE, reason), read_as=RANGE)
+
+
 def hybrid_answer(
     *,
     user,
@@ -333,13 +349,9 @@ def hybrid_answer(
     search with. Otherwise ``understand`` reads a time phrase (:func:`hybrid`) or not.
     """
     if query_embedding is None:
-        day = day_asked(query_text, tz=tz, now=now)
-        if day is not None:
-            window = intersect(day.window, flt.get("since"), flt.get("until"))
-            if window is not None:
-                hits = read_range(user=user, flt=flt, window=window, limit=top_k)
-                reason = "a question about one day: its messages in time order"
-                return Answer(hits=hits, understood=meta(day, window, RANGE, reason), read_as=RANGE)
+        answer = day_answer(user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now)
+        if answer is not None:
+            return answer
     if understand:
         hits, reason, understood = hybrid(
             user=user,
