@@ -244,9 +244,12 @@ def messages_recall(
     tz = understanding.time_zone(None)
     flt = clean_filter(None)
     # A question about one day has no words to search with: read that day (as the API does).
-    day = understanding.day_answer(
-        user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now
-    )
+    # The knowledge pass (ended_only) reads only what a turn recalls, never a day as a whole.
+    day = None
+    if not ended_only:
+        day = understanding.day_answer(
+            user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now
+        )
     if day is not None:
         return [message_item(i.row) for i in day.hits], day.understood
     hits, _, understood = understanding.hybrid(
