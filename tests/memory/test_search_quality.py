@@ -127,3 +127,14 @@ def test_a_summary_whose_turns_are_all_kept_stays_out(user, summarised_away):
     for i, text in enumerate(["想去大理", "洱海边骑行很舒服", "预算两千元"]):
         _row(user, f"o{i}", text, start + timedelta(minutes=i), chat="old", summarised=True)
     assert search.stand_in_summaries(user=user, flt={}) == []
+
+
+def test_a_day_with_more_turns_than_asked_keeps_what_the_user_raised(user):
+    day = lambda h, m: datetime(2025, 5, 2, h, m, tzinfo=UTC)  # noqa: E731
+    _row(user, "m1", "今天在公司加班到很晚", day(11, 0))
+    _row(user, "m2", "辛苦了，早点休息", day(11, 5), role="assistant")
+    _row(user, "m3", "哈哈", day(11, 10))
+    _row(user, "m4", "晚上想去吃火锅", day(12, 0))
+    asked = understanding.day_asked("5月2日我们聊了什么", tz=SHANGHAI, now=NOW)
+    hits = understanding.read_range(user=user, flt={}, window=asked.window, limit=2)
+    assert [h.row.message_id for h in hits] == ["m1", "m4"]
