@@ -22,6 +22,7 @@ from agent.context import RuntimeContext
 from agent.modes import AgentMode
 from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
 from agent.triggers import deadline_of
+from memory.understanding import day_asked, time_zone
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
@@ -406,14 +407,23 @@ ENGLISH_VALUES = {
     "户外": "the outdoors",
 }
 PERSONA_NOTE_MAX = 3
+# A question about a day quotes at most this many of the user's turns of that day.
+DAY_QUOTES = 5
 
 
 def is_recall(text: str) -> bool:
-    """Return whether the message asks what the user said before."""
+    """Return whether the message asks what the user said before (a question about what was
+    discussed on one day, "5月2日我们聊了什么", included: :func:`asks_about_a_day`)."""
     text = text or ""
-    if RECALL_EN_RE.search(text):
+    if RECALL_EN_RE.search(text) or asks_about_a_day(text):
         return True
     return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
+
+
+def asks_about_a_day(text: str) -> bool:
+    """Return whether the message asks what was discussed on one past day: memory answers it
+    with that day's turns (a range read, ``memory.understanding.day_asked``)."""
+    return day_asked(text or "", tz=time_zone(None)) is not None
 
 
 def _date_text(iso: str, english: bool) -> str:
@@ -444,6 +454,11 @@ def remembered(ctx: RuntimeContext) -> list:
         and not is_recall(c.body or "")
         and not (c.body or "").rstrip().endswith(("?", "？"))
     ]
+    if asks_about_a_day(asked):
+        # The day's turns, read as a range: what the user raised that day, in time order.
+        return sorted((c for c in said if c.meta.get("range")), key=lambda c: c.meta["ts"])[
+            :DAY_QUOTES
+        ]
     if len(said) < 2:
         return said
     second = said[1]
@@ -471,6 +486,12 @@ def compose_recall(ctx: RuntimeContext) -> str:
             )
         return "我翻了翻你跟我说过的话，没找到这件事。再告诉我一次吧，我会记下来。"
     dates = [_date_text(c.meta["ts"], english) for c in found]
+    if asks_about_a_day(ctx.message):
+        if english:
+            lines = [f"- {quoted(c)}" for c in found]
+            return f"On {dates[0]} you told me:\n" + "\n".join(lines)
+        lines = [f"- {quoted(c)}" for c in found]
+        return f"{dates[0]}你跟我说了：\n" + "\n".join(lines)
     if len(found) == 1:
         if english:
             return f"On {dates[0]} you told me: {quoted(found[0])}"

@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 
 from django.db.models import Q
+from django.utils import timezone
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -243,15 +244,15 @@ def messages_recall(
 
     tz = understanding.time_zone(None)
     flt = clean_filter(None)
-    # A question about one day has no words to search with: read that day (as the API does).
-    # The knowledge pass (ended_only) reads only what a turn recalls, never a day as a whole.
-    day = None
-    if not ended_only:
-        day = understanding.day_answer(
-            user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now
-        )
-    if day is not None:
-        return [message_item(i.row) for i in day.hits], day.understood
+    # A question about one day has no words to search with: read that day (as the API does),
+    # each item marked ``range``. The knowledge pass (ended_only) reads only a day that is over.
+    day = understanding.day_answer(
+        user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now
+    )
+    if day is not None and not (
+        ended_only and datetime.fromisoformat(day.understood["end"]) > (now or timezone.now())
+    ):
+        return [{**message_item(i.row), "range": True} for i in day.hits], day.understood
     hits, _, understood = understanding.hybrid(
         user=user,
         query_text=query_text,
