@@ -5,7 +5,9 @@ Pipeline (docs/activities.md has the diagram):
 1. Hard filter: active, starting in the future, not full, within the radius, inside the time
    range, of the type.
 2. At most ``SMALL_RESULT`` rows pass: return them, those the query names first
-   (:func:`evidence_order`), without calling the embedding provider.
+   (:func:`evidence_order`), without calling the embedding provider; unless the query's own
+   time phrase left them, when the relevance gate judges the query against every joinable row
+   (:func:`fits_nothing`) and an off-topic query answers nothing.
 3. No ``semantic_query``: order by distance (by start time without a location).
 4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
@@ -251,6 +253,10 @@ def activities_search(
             # Nothing is compared on this path, but a question is off-topic whatever passes.
             meta["reason"] = relevance.QUESTION_REASON
             rows = []
+        elif window_only_few(understood, semantic) and fits_nothing(
+            unnarrowed, semantic, understood=understood, meta=meta, row=row
+        ):
+            rows = []
         else:
             rows = list(_plain_order(qs, parsed, understood)[:limit])
         results = [_result(a) for a in evidence_order(rows, semantic, understood)]
@@ -340,6 +346,34 @@ def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
         and not relevance_meta.get("noise")
         and meta.get("reason") != relevance.QUESTION_REASON
     )
+
+
+def window_only_few(understood: QueryUnderstanding, semantic: str) -> bool:
+    """Return whether the query's own time phrase left the few rows of the small path and the
+    query asks for something besides the time (then whether anything fits is still a question:
+    a window holding three rows says nothing about the request)."""
+    return understood.time.applied == FILTER and bool(semantic)
+
+
+def fits_nothing(unnarrowed, semantic: str, *, understood, meta: dict, row) -> bool:
+    """Return whether the relevance gate finds the query off-topic against every joinable row
+    (not the few of its window); record the decision in ``meta``. The provider down, or the
+    reference sample not embedded: False (the few rows are shown, as without a query)."""
+    try:
+        vector = embed_query(semantic, use_cache=False)
+    except ProviderError as exc:
+        logger.warning("small path: query not embedded, no relevance gate: %s", exc)
+        return False
+    wide = plan_vector_path(unnarrowed, exact_max_rows=row.exact_search_max_rows, k=DEFAULT_LIMIT)
+    hits, _ = vector_search(
+        unnarrowed.defer("embedding"), vector, k=DEFAULT_LIMIT, force_path=wide.path
+    )
+    probe: dict = {"relevance": None, "reason": None}
+    relevant_hits(hits, vector, probe, query=semantic, understood=understood)
+    off_topic = bool((probe["relevance"] or {}).get("offTopic"))
+    if off_topic:
+        meta.update(relevance=probe["relevance"], reason=probe["reason"])
+    return off_topic
 
 
 def widen_time(plan: TimePlan) -> TimePlan:

@@ -372,7 +372,9 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     for hit in hits:
         semantic = hit.get("semantic_score")
         lexical = hit.get("lexical_score") or 0.0
-        if lexical <= 0 and floor is not None and (semantic or 0.0) < floor:
+        # A range read (a question about one day) scored nothing: its turns are the answer.
+        scored_low = floor is not None and (semantic or 0.0) < floor
+        if lexical <= 0 and not hit.get("range") and scored_low:
             continue
         if hit.get("kind") == "summary":
             label = "以往对话摘要："
@@ -391,6 +393,7 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
                     "kind": hit.get("kind"),
                     "ts": hit["ts"],
                     "lexical": lexical > 0,
+                    "range": bool(hit.get("range")),
                 },
             )
         )

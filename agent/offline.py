@@ -23,6 +23,7 @@ from agent.modes import AgentMode
 from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
 from agent.triggers import deadline_of
 from memory.search import content_tsquery, tsquery_lexemes
+from memory.understanding import day_asked, time_zone
 from rag.chunking import split_sentences
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
@@ -408,14 +409,23 @@ ENGLISH_VALUES = {
     "户外": "the outdoors",
 }
 PERSONA_NOTE_MAX = 3
+# A question about a day quotes at most this many of the user's turns of that day.
+DAY_QUOTES = 5
 
 
 def is_recall(text: str) -> bool:
-    """Return whether the message asks what the user said before."""
+    """Return whether the message asks what the user said before (a question about what was
+    discussed on one day, "5月2日我们聊了什么", included: :func:`asks_about_a_day`)."""
     text = text or ""
-    if RECALL_EN_RE.search(text):
+    if RECALL_EN_RE.search(text) or asks_about_a_day(text):
         return True
     return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
+
+
+def asks_about_a_day(text: str) -> bool:
+    """Return whether the message asks what was discussed on one past day: memory answers it
+    with that day's turns (a range read, ``memory.understanding.day_asked``)."""
+    return day_asked(text or "", tz=time_zone(None)) is not None
 
 
 def _date_text(iso: str, english: bool) -> str:
@@ -437,6 +447,11 @@ def remembered(ctx: RuntimeContext) -> list:
     the question's words (:func:`summary_quote`).
     """
     said = _said_by_user(ctx)
+    if asks_about_a_day(ctx.message):
+        # The day's turns, read as a range: what the user raised that day, in time order.
+        return sorted((c for c in said if c.meta.get("range")), key=lambda c: c.meta["ts"])[
+            :DAY_QUOTES
+        ]
     if not said:
         return [c for c in ctx.knowledge if _is_summary(c) and summary_quote(c, ctx.message)][:1]
     if len(said) < 2:
@@ -507,6 +522,12 @@ def compose_recall(ctx: RuntimeContext) -> str:
         if english:
             return f"From the summary of our chat up to {dates[0]}: {quoted(found[0])}"
         return f"我们{dates[0]}及之前那次对话的摘要里记着：{quoted(found[0])}"
+    if asks_about_a_day(ctx.message):
+        if english:
+            lines = [f"- {quoted(c)}" for c in found]
+            return f"On {dates[0]} you told me:\n" + "\n".join(lines)
+        lines = [f"- {quoted(c)}" for c in found]
+        return f"{dates[0]}你跟我说了：\n" + "\n".join(lines)
     if len(found) == 1:
         if english:
             return f"On {dates[0]} you told me: {quoted(found[0])}"

@@ -11,6 +11,7 @@ import logging
 from datetime import datetime
 
 from django.db.models import Q
+from django.utils import timezone
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -235,19 +236,31 @@ def messages_recall(
     "上周说的火锅" searches 火锅 among last week's messages (or, when none matches, ranks all
     by closeness to last week), in the service's time zone; ``ended_only`` reads only a phrase
     whose window has ended (the knowledge pass: "今天想吃火锅" is no recall of today).
+    A question about one day ("5月2日我们聊了什么") is a range read of that day, in time order.
     Returns the hits as message items with their scores, and the ``understood`` object (None
     when the query names no time).
     """
     from memory import understanding
 
+    tz = understanding.time_zone(None)
+    flt = clean_filter(None)
+    # A question about one day has no words to search with: read that day (as the API does),
+    # each item marked ``range``. The knowledge pass (ended_only) reads only a day that is over.
+    day = understanding.day_answer(
+        user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now
+    )
+    if day is not None and not (
+        ended_only and datetime.fromisoformat(day.understood["end"]) > (now or timezone.now())
+    ):
+        return [{**message_item(i.row), "range": True} for i in day.hits], day.understood
     hits, _, understood = understanding.hybrid(
         user=user,
         query_text=query_text,
         query_embedding=None,
-        flt=clean_filter(None),
+        flt=flt,
         top_k=top_k,
         min_score=None,
-        tz=understanding.time_zone(None),
+        tz=tz,
         now=now,
         vector=vector,
         ended_only=ended_only,

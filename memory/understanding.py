@@ -29,6 +29,7 @@ from django.utils import timezone
 from config.errors import InvalidArgument
 from memory import search as engine
 from memory.models import ChatMessage
+from memory.ranking import low_content
 from memory.validation import apply_filter
 from rag.understand import Understanding, Window, understand
 from rag.understand.apply import closeness, intersect
@@ -37,6 +38,9 @@ FILTER, RANK, NONE, RANGE = "filter", "rank", "none", "range"
 SIMILARITY = "similarity"
 # A window at most this long is one day (25 h: a day that leaves daylight saving time).
 DAY_SECONDS = 25 * 3600
+# A range read looks at most this many turns of its window to choose the ``limit`` it shows:
+# a bound on one query's work (a day of chat is rarely longer); past it the earliest are read.
+RANGE_READ_MAX = 500
 # What is left of a question about one day once its date is read: "我们聊了什么", "what did we
 # talk about". Nothing else may remain (a topic word makes it a search within the day).
 DAY_QUESTION_ZH = re.compile(
@@ -117,15 +121,30 @@ def day_asked(query_text: str, *, tz, now: datetime | None = None) -> TimeAsked 
 def read_range(*, user, flt: dict, window: Window, limit: int) -> list:
     """Return the user's turns in ``window`` (cut to the filter), in time order, at most ``limit``.
 
-    Summaries stay out unless the filter asks for them, as in every search.
+    When the window holds more than ``limit`` turns, those that say what was talked about are
+    kept (:func:`range_priority`): the first ``limit`` in time order would drop the evening's
+    topics of a long day. Summaries stay out unless the filter asks for them, as in every search.
     """
-    rows = (
+    rows = list(
         apply_filter(ChatMessage.objects.filter(user=user), narrowed(engine.scoped(flt), window))
         .select_related("user")
         .defer("embedding")
-        .order_by("ts", "message_id")[:limit]
+        .order_by("ts", "message_id")[:RANGE_READ_MAX]
     )
+    if len(rows) > limit:
+        order = {row.pk: i for i, row in enumerate(rows)}
+        kept = sorted(rows, key=lambda row: (range_priority(row), order[row.pk]))[:limit]
+        rows = sorted(kept, key=lambda row: order[row.pk])
     return [engine.Scored(row=row, score=0.0, extra={}) for row in rows]
+
+
+def range_priority(row) -> int:
+    """Return how early a turn is kept in a range read that must drop some (lower first): the
+    user's own turns with content (the topics they raised), then other turns with content (the
+    replies), acknowledgements ("好的", "哈哈": ``memory.ranking.low_content``) last."""
+    if low_content(row.content):
+        return 2
+    return 0 if row.role == "user" else 1
 
 
 def narrowed(flt: dict, window: Window) -> dict:
@@ -315,6 +334,22 @@ class Answer:
     read_as: str = SIMILARITY
 
 
+def day_answer(*, user, query_text: str, flt: dict, top_k: int, tz, now) -> Answer | None:
+    """Return the range read of a question about one day ("5月2日我们聊了什么"), or None.
+
+    None when the query is no such question or its day lies outside the filter's window.
+    """
+    day = day_asked(query_text, tz=tz, now=now)
+    if day is None:
+        return None
+    window = intersect(day.window, flt.get("since"), flt.get("until"))
+    if window is None:
+        return None
+    hits = read_range(user=user, flt=flt, window=window, limit=top_k)
+    reason = "a question about one day: its messages in time order"
+    return Answer(hits=hits, understood=meta(day, window, RANGE, reason), read_as=RANGE)
+
+
 def hybrid_answer(
     *,
     user,
@@ -333,13 +368,9 @@ def hybrid_answer(
     search with. Otherwise ``understand`` reads a time phrase (:func:`hybrid`) or not.
     """
     if query_embedding is None:
-        day = day_asked(query_text, tz=tz, now=now)
-        if day is not None:
-            window = intersect(day.window, flt.get("since"), flt.get("until"))
-            if window is not None:
-                hits = read_range(user=user, flt=flt, window=window, limit=top_k)
-                reason = "a question about one day: its messages in time order"
-                return Answer(hits=hits, understood=meta(day, window, RANGE, reason), read_as=RANGE)
+        answer = day_answer(user=user, query_text=query_text, flt=flt, top_k=top_k, tz=tz, now=now)
+        if answer is not None:
+            return answer
     if understand:
         hits, reason, understood = hybrid(
             user=user,

@@ -50,6 +50,7 @@ CUT_SURFACES = ("activities", "memory")
 UNCALIBRATED = {"gate": 0.0, "ratio": None}
 GATE_RANGE = (-1.0, 1.0)
 RATIO_RANGE = (-2.0, 1.0)
+DEPTH_RANGE = (0.0, 2.0)
 OFF_TOPIC_REASON = (
     "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
 )
@@ -91,6 +92,8 @@ class Cut:
     calibrated: bool = False
     bare_gate: float | None = None
     bare_ratio: float | None = None
+    depth: float | None = None
+    bare_depth: float | None = None
 
     def gate_for(self, evidence: bool) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence."""
@@ -104,6 +107,8 @@ class Cut:
             "ratio": self.ratio,
             "bareGate": self.bare_gate,
             "bareRatio": self.bare_ratio,
+            "depth": self.depth,
+            "bareDepth": self.bare_depth,
             "calibrated": self.calibrated,
         }
 
@@ -207,12 +212,15 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         return Cut(gate=UNCALIBRATED["gate"], ratio=UNCALIBRATED["ratio"], calibrated=False)
     ratio, bare = stored.get("ratio"), stored.get("bareGate")
     bare_ratio = stored.get("bareRatio")
+    depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
         calibrated=True,
         bare_gate=None if bare is None else float(bare),
         bare_ratio=None if bare_ratio is None else float(bare_ratio),
+        depth=None if depth is None else float(depth),
+        bare_depth=None if bare_depth is None else float(bare_depth),
     )
 
 
@@ -244,6 +252,14 @@ def validate_cuts(value) -> str | None:
                 or not RATIO_RANGE[0] <= bare_ratio <= RATIO_RANGE[1]
             ):
                 return f"{key}.{surface}.bareRatio: use null or a number from -2 to 1."
+            for name in ("depth", "bareDepth"):
+                depth = params.get(name)
+                if depth is not None and (
+                    isinstance(depth, bool)
+                    or not isinstance(depth, int | float)
+                    or not DEPTH_RANGE[0] <= depth <= DEPTH_RANGE[1]
+                ):
+                    return f"{key}.{surface}.{name}: use null or a number from 0 to 2."
             bare = params.get("bareGate")
             if bare is not None and (
                 isinstance(bare, bool)
@@ -301,7 +317,7 @@ def decide(
     bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
     the query to be a question asking for an answer (both off-topic, whatever the scores);
     ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
-    have, so ``bare_ratio`` never applies).
+    have, so ``bare_ratio`` and ``bare_depth`` never apply).
     """
     flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
@@ -328,9 +344,10 @@ def decide(
     keep = []
     for margin, has in zip(margins, own, strict=True):
         ratio = cut.ratio if has or cut.bare_ratio is None else cut.bare_ratio
+        depth = cut.depth if has or cut.bare_depth is None else cut.bare_depth
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = None if ratio is None else (ratio * top if top > 0 else top)
-        keep.append(floor is None or margin >= floor)
+        keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )

@@ -87,3 +87,33 @@ def test_a_yes_no_question_naming_activities_is_still_searched(demo_activities, 
 
     outcome = activities_search(semantic_query=query, limit=10)
     assert outcome["meta"]["reason"] != QUESTION_REASON
+
+
+def _a_day_with_few_rows(demo_activities):
+    """Return (month, day, titles) of the first coming day on which 1-3 demo rows start."""
+    from collections import defaultdict
+
+    from django.utils import timezone
+
+    days = defaultdict(list)
+    for activity in Activity.objects.filter(status=ActivityStatus.ACTIVE):
+        if not activity.is_full and activity.start_at > timezone.now():
+            days[timezone.localtime(activity.start_at).date()].append(activity.title)
+    day = min(d for d, titles in days.items() if 1 <= len(titles) <= 3)
+    return day.month, day.day, days[day]
+
+
+def test_a_time_phrase_leaving_few_rows_still_answers_an_off_topic_query_empty(demo_activities):
+    month, day, _ = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(semantic_query=f"{month}月{day}日量子力学考试复习", limit=10)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] and outcome["meta"]["relevance"]["offTopic"] is True
+
+
+def test_a_time_phrase_leaving_few_rows_keeps_them_for_a_query_that_fits(demo_activities):
+    month, day, titles = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(semantic_query=f"{month}月{day}日{titles[0]}", limit=10)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert titles[0] in [r["title"] for r in outcome["results"]]
+    assert outcome["meta"]["reason"] is None

@@ -247,3 +247,36 @@ def test_the_explore_answer_without_results_still_names_the_persona_preferences(
     reply = compose(get_agent_mode("EXPLORE"), _ctx("今晚吃什么？", persona=persona), calls, [])
 
     assert reply.endswith("我记着你的偏好：不吃辣。")
+
+
+@pytest.mark.django_db
+def test_the_agent_answers_a_question_about_a_day_with_what_the_user_said_that_day(
+    user, django_capture_on_commit_callbacks
+):
+    from agent.context import build_context
+    from memory.services import messages_write
+
+    day = NOW - timedelta(days=3)
+    items = [
+        {"ts": (day + timedelta(minutes=i)).isoformat(), "role": role, "content": text}
+        for i, (role, text) in enumerate(
+            [
+                ("user", "今天在公司加班到很晚。"),
+                ("assistant", "辛苦了，早点休息。"),
+                ("user", "晚上想去吃火锅。"),
+            ]
+        )
+    ]
+    items.append(
+        {"ts": (day - timedelta(days=1)).isoformat(), "role": "user", "content": "想学做饭。"}
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        messages_write(user=user, items=items)
+
+    asked = f"{day.month}月{day.day}日我们聊了什么"
+    ctx = build_context(user=user, chat_id="c2", message=asked, now=NOW)
+
+    assert compose_chat(ctx, []) == (
+        f"{day.year}年{day.month}月{day.day}日你跟我说了：\n"
+        "- 「今天在公司加班到很晚。」\n- 「晚上想去吃火锅。」"
+    )

@@ -169,6 +169,24 @@ def test_recall_memory_reads_a_past_time_phrase(user, django_capture_on_commit_c
     assert result["understood"]["applied"] == "filter"
 
 
+def test_recall_memory_reads_a_question_about_a_day_as_that_days_messages(
+    user, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    day = timezone.localtime().replace(hour=9, minute=0, second=0, microsecond=0)
+    day -= timedelta(days=3)
+    capture = django_capture_on_commit_callbacks
+    _write_at(user, "before", day - timedelta(days=1), "我们聊了去成都的计划", capture)
+    _write_at(user, "late", day + timedelta(hours=5), "晚上想吃火锅", capture)
+    _write_at(user, "early", day, "早上去跑步了", capture)
+    result = REGISTRY["recallMemory"].run(user, {"query": f"{day.month}月{day.day}日我们聊了什么"})
+    assert [m["content"] for m in result["messages"]] == ["早上去跑步了", "晚上想吃火锅"]
+    assert result["understood"]["applied"] == "range"
+
+
 def test_update_context_without_an_id_appends_to_the_active_context(user):
     from memory.selectors import fetch_context
     from memory.services import context_create

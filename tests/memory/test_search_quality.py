@@ -174,3 +174,14 @@ def test_a_stand_in_summary_is_found_by_its_owner_only(
     body = {"user_id": other_user.username, "query_text": "洱海骑行"}
     out = other_client.post(path, body, format="json").json()
     assert out["items"] == []
+
+
+def test_a_day_with_more_turns_than_asked_keeps_what_the_user_raised(user):
+    day = lambda h, m: datetime(2025, 5, 2, h, m, tzinfo=UTC)  # noqa: E731
+    _row(user, "m1", "今天在公司加班到很晚", day(11, 0))
+    _row(user, "m2", "辛苦了，早点休息", day(11, 5), role="assistant")
+    _row(user, "m3", "哈哈", day(11, 10))
+    _row(user, "m4", "晚上想去吃火锅", day(12, 0))
+    asked = understanding.day_asked("5月2日我们聊了什么", tz=SHANGHAI, now=NOW)
+    hits = understanding.read_range(user=user, flt={}, window=asked.window, limit=2)
+    assert [h.row.message_id for h in hits] == ["m1", "m4"]

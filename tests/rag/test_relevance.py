@@ -34,6 +34,18 @@ def test_ratio_drops_hits_far_below_the_best_relative_to_the_background():
     assert decision.keep == [True, True, False] and decision.dropped == 1
 
 
+def test_depth_drops_hits_more_than_it_below_the_best_margin():
+    # margins 0.5, 0.4, 0.3: depth 0.15 keeps those within 0.15 of the best
+    decision = decide([0.9, 0.88, 0.86], BG, Cut(gate=0.0, ratio=None, depth=0.15))
+    assert decision.keep == [True, True, False] and decision.dropped == 1
+
+
+def test_a_hit_without_evidence_of_its_own_gets_the_bare_depth():
+    cut = Cut(gate=0.0, ratio=None, depth=0.25, bare_depth=0.05)
+    decision = decide([0.9, 0.88, 0.88], BG, cut, hit_evidence=[True, True, False])
+    assert decision.keep == [True, True, False]
+
+
 def test_no_hits_is_not_off_topic():
     decision = decide([], BG, Cut(gate=0.5, ratio=None))
     assert decision.keep == [] and not decision.off_topic
@@ -78,6 +90,18 @@ def test_stored_bare_gate_is_read_back():
 
 
 @pytest.mark.django_db
+def test_stored_depth_is_read_back():
+    row = live.get_settings()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "depth": 0.12}}}
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    cut = relevance.cut_for("activities")
+    assert (cut.depth, cut.bare_depth) == (0.12, None)
+
+
+@pytest.mark.django_db
 def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
@@ -98,6 +122,8 @@ def test_stored_cut_is_read_back_for_the_active_model():
         {"m": {"activities": {"gate": True}}},
         {"m": {"activities": {"gate": 0.1, "bareGate": "high"}}},
         {"m": {"activities": {"gate": 0.1, "bareGate": 1.5}}},
+        {"m": {"activities": {"gate": 0.1, "depth": -0.1}}},
+        {"m": {"activities": {"gate": 0.1, "bareDepth": "deep"}}},
     ],
 )
 @pytest.mark.django_db
