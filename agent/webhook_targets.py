@@ -87,28 +87,31 @@ def literal_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | Non
 
 
 def refusal(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    """Return why ``ip`` is no webhook target (loopback, private...), or None when public."""
+    """Return why ``ip`` is no webhook target (loopback, private...), or None when public.
+
+    In the active language: it ends up in the refusal a client reads.
+    """
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
-            return "IPv4-mapped"
+            return gettext("IPv4-mapped")
         embedded = ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if embedded is None and ip in NAT64:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         why = refusal(embedded) if embedded is not None else None
         if why:
-            return f"{why}, embedded in IPv6"
+            return gettext("%(why)s, embedded in IPv6") % {"why": why}
     for reason, flag in (
-        ("unspecified", ip.is_unspecified),
-        ("loopback", ip.is_loopback),
-        ("link-local", ip.is_link_local),
-        ("multicast", ip.is_multicast),
-        ("private", ip.is_private),
-        ("reserved", ip.is_reserved),
+        (gettext("unspecified"), ip.is_unspecified),
+        (gettext("loopback"), ip.is_loopback),
+        (gettext("link-local"), ip.is_link_local),
+        (gettext("multicast"), ip.is_multicast),
+        (gettext("private"), ip.is_private),
+        (gettext("reserved"), ip.is_reserved),
     ):
         if flag:
             return reason
     # What remains and is still not global: shared address space (CGNAT, 100.64.0.0/10) etc.
-    return None if ip.is_global else "not globally routable"
+    return None if ip.is_global else gettext("not globally routable")
 
 
 def _parse(url: str) -> tuple[str, str, int]:
