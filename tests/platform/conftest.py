@@ -1,4 +1,5 @@
-"""Fixtures of the platform tests: one object of every project model, a headless browser."""
+"""Fixtures of the platform tests: one object of every project model, a headless browser,
+a long Chinese chapter, logged-in browser tabs."""
 
 from __future__ import annotations
 
@@ -11,9 +12,13 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import sync_playwright
 
+from tests.platform.pages import Screen
+from writing.services import book_create, chapter_create
+
 # Debian's Chromium (`apt-get install chromium chromium-driver`, as .ci/run does): Playwright
 # drives it; it never downloads a browser of its own.
 CHROMIUM = Path("/usr/bin/chromium")
+ROOT_PASSWORD = "pw-root-long"  # the ``objects`` fixture's superuser
 # Root runs the tests here and in CI: no sandbox. Nothing the browser does on its own (updates,
 # sync, first-run pages, QUIC probes) may add a request or a console line to what is checked.
 CHROMIUM_FLAGS = [
@@ -53,7 +58,7 @@ def objects(db):
         StoryBlock,
     )
 
-    root = get_user_model().objects.create_superuser("root", password="pw-root-long")
+    root = get_user_model().objects.create_superuser("root", password=ROOT_PASSWORD)
     ann = get_user_model().objects.create_user("ann", password="pw-ann-long")
     now = timezone.now()
     activity = Activity.objects.create(
@@ -147,3 +152,36 @@ def browser(tmp_path_factory):
             os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
         else:
             os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+# A chapter as writers write them: dozens of long paragraphs of Chinese prose.
+PARAGRAPH = (
+    "雨从黄昏开始下，一直没有停。林深站在码头的尽头，看着湖面上一圈一圈散开的涟漪，"
+    "想起父亲说过的话：船要在天亮前出发，风向一变，整个湖就会翻脸。他把缆绳绕在手腕上，"
+    "听着远处传来的汽笛声，心里却在盘算另一件事——那封没有寄出的信，还压在旧箱子的底层。"
+)
+BLOCKS = [f"第{i + 1}段。" + PARAGRAPH * 3 for i in range(40)]
+
+
+@pytest.fixture
+def long_chapter(objects):
+    """A chapter of 40 long paragraphs of Chinese prose in ann's book, chunked and embedded."""
+    ann = get_user_model().objects.get(username="ann")
+    book = book_create(user=ann, title="lake")
+    return chapter_create(user=ann, book_id=book.pk, title="lake", sequence=1, blocks=BLOCKS)
+
+
+@pytest.fixture
+def screen_for(browser, live_server, objects, long_chapter):
+    """Return a factory: a logged-in admin's tab in a language, closed after the test."""
+    screens = []
+
+    def factory(language: str) -> Screen:
+        screen = Screen(browser, live_server.url, language, content="".join(BLOCKS))
+        screens.append(screen)
+        screen.log_in("root", ROOT_PASSWORD)
+        return screen
+
+    yield factory
+    for screen in screens:
+        screen.close()

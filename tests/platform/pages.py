@@ -1,4 +1,4 @@
-"""What the page tests share: the pages of the admin and of the staff, and language checks.
+"""What the page tests share: the admin's and staff's pages, language checks, a browser tab.
 
 Used by the test client's walk (``test_admin_language.py``) and the browser's
 (``test_pages_in_browser.py``): one list of pages, one rule for "a string of the other
@@ -138,3 +138,70 @@ def staff_urls(objects) -> list[str]:
         reverse("writing-inspect", args=[chapter.pk]),
         reverse("writing-playground", args=[book.pk]) + "?q=lake",
     ]
+
+
+class Screen:
+    """One browser tab in one language, recording what went wrong on the page it shows."""
+
+    def __init__(self, browser, base_url: str, language: str, *, content: str = ""):
+        self.base_url = base_url
+        self.language = language
+        self.content = content  # user content in Chinese, not a string of the page's language
+        # A context of its own: a person's browser in that language (cache and cookies too).
+        self.context = browser.new_context(
+            viewport=WINDOW, locale=language, extra_http_headers={"Accept-Language": language}
+        )
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", self._console)
+        self.page.on("pageerror", lambda error: self.errors.append(f"script error: {error}"))
+        self.page.on(
+            "requestfailed", lambda r: self.errors.append(f"failed: {r.url} ({r.failure})")
+        )
+        self.page.on(
+            "response",
+            lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"),
+        )
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.errors.append(f"console error: {message.text}")
+
+    def log_in(self, username: str, password: str) -> None:
+        self.page.goto(self.base_url + reverse("admin:login"))
+        self.page.fill("#id_username", username)
+        self.page.fill("#id_password", password)
+        with self.page.expect_navigation():
+            self.page.click("input[type=submit]")
+        assert "/admin/login/" not in self.page.url, self.page.url
+
+    def open(self, path: str) -> list[str]:
+        """Open ``path`` and wait for it to load; return what is wrong with it so far."""
+        self.errors = []
+        response = self.page.goto(self.base_url + path)
+        if not (response and response.ok):
+            self.errors.append(f"HTTP {response and response.status}")
+        return self.check(path)
+
+    def check(self, path: str) -> list[str]:
+        """Return what is wrong with the page shown: failed requests, console errors, width."""
+        problems = list(self.errors)
+        width = self.page.evaluate("document.documentElement.scrollWidth")
+        if width > WINDOW["width"]:
+            problems.append(f"{width} px wide, wider than the {WINDOW['width']} px window")
+        return [f"{path} ({self.language}): {p}" for p in problems]
+
+    def rendered(self, selector: str) -> None:
+        """Wait until a script-drawn page shows ``selector`` (its content, fetched and drawn)."""
+        self.page.wait_for_selector(selector, timeout=120_000)
+
+    def speaks_other_language(self, path: str) -> list[str]:
+        problem = language_problem(self.page.content(), path, self.language, self.content)
+        return [f"{path} ({self.language}): other language: {problem}"] if problem else []
+
+    def text(self, selector: str) -> str:
+        """Return the text a person sees in ``selector`` (as laid out: CSS applied)."""
+        return self.page.inner_text(selector)
+
+    def close(self) -> None:
+        self.context.close()
