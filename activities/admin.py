@@ -9,7 +9,7 @@ from activities.models import (
     Participation,
     WorkingMemory,
 )
-from config.admin_display import shorten
+from config.admin_display import machine_text, shorten
 
 
 @admin.register(Activity)
@@ -30,18 +30,22 @@ class ActivityAdmin(admin.ModelAdmin):
     search_fields = ("title", "description", "location_name")
     readonly_fields = (
         *INDEX_BOOKKEEPING_FIELDS,
-        "search_text",
+        "indexed_text",
         "vibes",
         "created_at",
         "updated_at",
     )
-    exclude = ("embedding",)
+    exclude = ("embedding", "search_text")
     raw_id_fields = ("creator",)
     actions = ["reindex"]
 
     @admin.display(description=_("title"), ordering="title")
     def short_title(self, obj):
         return shorten(obj.title)
+
+    @admin.display(description=_("search text"))
+    def indexed_text(self, obj):
+        return machine_text(obj.search_text)
 
     def save_model(self, request, obj, form, change):
         from activities.text import VIBE_SOURCE_FIELDS

@@ -29,6 +29,7 @@ import numpy as np
 from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
+from django.utils.translation import gettext
 
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
@@ -80,9 +81,13 @@ def _number(value, name: str) -> float:
     try:
         number = float(value)
     except (TypeError, ValueError):
-        raise InvalidArgument(f"{name} must be a number.", details={"field": name})
+        raise InvalidArgument(
+            gettext("%(field)s must be a number.") % {"field": name}, details={"field": name}
+        )
     if number != number or number in (float("inf"), float("-inf")):
-        raise InvalidArgument(f"{name} must be a finite number.", details={"field": name})
+        raise InvalidArgument(
+            gettext("%(field)s must be a finite number.") % {"field": name}, details={"field": name}
+        )
     return number
 
 
@@ -98,7 +103,10 @@ def _when(value, name: str, *, end: bool = False) -> datetime | None:
         if parsed is None:
             day = parse_date(text)
             if day is None:
-                raise InvalidArgument(f"{name} must be an ISO 8601 time.", details={"field": name})
+                raise InvalidArgument(
+                    gettext("%(field)s must be an ISO 8601 time.") % {"field": name},
+                    details={"field": name},
+                )
             parsed = datetime.combine(day, time.max if end else time.min)
     if timezone.is_naive(parsed):
         parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
@@ -109,29 +117,29 @@ def parse_filters(filters: dict | None) -> dict:
     """Validate the API's ``filters`` object into plain values (raise InvalidArgument)."""
     filters = filters or {}
     if not isinstance(filters, dict):
-        raise InvalidArgument("filters must be an object.")
+        raise InvalidArgument(gettext("filters must be an object."))
     out: dict = {"location": None, "start": None, "end": None, "type": None}
     location = filters.get("location")
     if location:
         if not isinstance(location, dict):
-            raise InvalidArgument("filters.location must be an object.")
+            raise InvalidArgument(gettext("filters.location must be an object."))
         lat = _number(location.get("lat"), "filters.location.lat")
         lng = _number(location.get("lng"), "filters.location.lng")
         if not -90 <= lat <= 90 or not -180 <= lng <= 180:
-            raise InvalidArgument("filters.location is out of range.")
+            raise InvalidArgument(gettext("filters.location is out of range."))
         radius = location.get("radiusInKm")
         radius = None if radius is None else _number(radius, "filters.location.radiusInKm")
         if radius is not None and radius <= 0:
-            raise InvalidArgument("filters.location.radiusInKm must be positive.")
+            raise InvalidArgument(gettext("filters.location.radiusInKm must be positive."))
         out["location"] = (lat, lng, radius)
     time_range = filters.get("timeRange")
     if time_range:
         if not isinstance(time_range, dict):
-            raise InvalidArgument("filters.timeRange must be an object.")
+            raise InvalidArgument(gettext("filters.timeRange must be an object."))
         out["start"] = _when(time_range.get("start"), "filters.timeRange.start")
         out["end"] = _when(time_range.get("end"), "filters.timeRange.end", end=True)
         if out["start"] and out["end"] and out["end"] < out["start"]:
-            raise InvalidArgument("filters.timeRange.end is before its start.")
+            raise InvalidArgument(gettext("filters.timeRange.end is before its start."))
     if filters.get("type"):
         out["type"] = str(filters["type"]).strip()
     return out
@@ -206,7 +214,8 @@ def activities_search(
     limit = DEFAULT_LIMIT if limit in (None, "") else int(_number(limit, "limit"))
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidArgument(
-            f"limit must be between 1 and {MAX_LIMIT}.", details={"field": "limit"}
+            gettext("limit must be between 1 and %(max)d.") % {"max": MAX_LIMIT},
+            details={"field": "limit"},
         )
     query = (semantic_query or "").strip()[:500]
     parsed = parse_filters(filters)
@@ -449,7 +458,7 @@ def _understand(
         zone = user_zone(time_zone)
     except ValueError:
         raise InvalidArgument(
-            "timeZone must be an IANA time zone name.", details={"field": "timeZone"}
+            gettext("timeZone must be an IANA time zone name."), details={"field": "timeZone"}
         )
     understood = read_query(query, now=now, tz=zone)
     place = plan_place(understood, parsed["location"])

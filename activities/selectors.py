@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db.models import F, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from config.errors import InvalidArgument, NotFound
@@ -23,7 +24,7 @@ def activity_get_visible(*, user, activity_id: int) -> Activity:
     """Return one visible activity or raise NotFound (someone else's draft is not found)."""
     activity = activities_visible_to(user).filter(pk=activity_id).first()
     if activity is None:
-        raise NotFound("Activity not found.")
+        raise NotFound(gettext("Activity not found."))
     return activity
 
 
@@ -68,7 +69,9 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
     ``start``/``end`` bound the start time.
     """
     if scope not in MY_SCOPES:
-        raise InvalidArgument(f"scope must be one of {', '.join(MY_SCOPES)}.")
+        raise InvalidArgument(
+            gettext("scope must be one of %(choices)s.") % {"choices": ", ".join(MY_SCOPES)}
+        )
     qs = Activity.objects.defer("embedding", "search_text")
     joined = qs.filter(participations__user=user)
     created = qs.filter(creator=user)

@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus, IndexState, Participation, WorkingMemory
 from activities.personalize import MIN_POSITIVES
@@ -59,17 +60,21 @@ def _validate(activity: Activity) -> None:
             f"{field}: {' '.join(messages)}", details={"fields": exc.message_dict}
         ) from None
     if not (activity.title or "").strip():
-        raise InvalidArgument("The title must not be empty.", details={"field": "title"})
+        raise InvalidArgument(gettext("The title must not be empty."), details={"field": "title"})
     if not -90 <= activity.lat <= 90 or not -180 <= activity.lng <= 180:
-        raise InvalidArgument("The location is out of range.", details={"field": "location"})
+        raise InvalidArgument(
+            gettext("The location is out of range."), details={"field": "location"}
+        )
     if activity.max_participants < 1:
-        raise InvalidArgument("max_participants must be at least 1.")
+        raise InvalidArgument(gettext("max_participants must be at least 1."))
     if activity.current_participants > activity.max_participants:
-        raise InvalidArgument("current_participants must not exceed max_participants.")
+        raise InvalidArgument(gettext("current_participants must not exceed max_participants."))
     if activity.end_at is not None and activity.end_at <= activity.start_at:
-        raise InvalidArgument("end_at must be after start_at.", details={"field": "end_at"})
+        raise InvalidArgument(
+            gettext("end_at must be after start_at."), details={"field": "end_at"}
+        )
     if activity.status not in ActivityStatus.values:
-        raise InvalidArgument(f"Unknown status {activity.status!r}.")
+        raise InvalidArgument(gettext("Unknown status %(status)r.") % {"status": activity.status})
 
 
 # The status changes a creator may make: publish a draft, cancel a draft or an active activity.
@@ -86,7 +91,9 @@ def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
     """Create an activity; its embedding is made asynchronously after the commit."""
     unknown = set(fields) - set(EDITABLE_FIELDS)
     if unknown:
-        raise InvalidArgument(f"Unknown fields: {', '.join(sorted(unknown))}.")
+        raise InvalidArgument(
+            gettext("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+        )
     activity = Activity(creator=creator, lat=lat, lng=lng, **fields)
     activity.tags = [str(t).strip() for t in (activity.tags or []) if str(t).strip()]
     activity.vibes = lexicon_vibes(
@@ -109,14 +116,17 @@ def can_edit(user, activity: Activity) -> bool:
 def activity_update(*, activity: Activity, user, **changes) -> Activity:
     """Change an activity (creator or staff only); re-embed only if the embedded text changed."""
     if not can_edit(user, activity):
-        raise PermissionDenied("Only the creator or staff may change this activity.")
+        raise PermissionDenied(gettext("Only the creator or staff may change this activity."))
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
-        raise InvalidArgument(f"Unknown fields: {', '.join(sorted(unknown))}.")
+        raise InvalidArgument(
+            gettext("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
+        )
     changed = [k for k, v in changes.items() if getattr(activity, k) != v]
     if "status" in changed and (activity.status, changes["status"]) not in STATUS_CHANGES:
         raise InvalidArgument(
-            f"An activity cannot go from {activity.status} to {changes['status']}.",
+            gettext("An activity cannot go from %(old)s to %(new)s.")
+            % {"old": activity.status, "new": changes["status"]},
             details={"field": "status"},
         )
     for key in changed:
@@ -149,7 +159,7 @@ def activity_update(*, activity: Activity, user, **changes) -> Activity:
 def activity_delete(*, activity: Activity, user) -> None:
     """Delete an activity (creator or staff only); its vector goes with the row."""
     if not can_edit(user, activity):
-        raise PermissionDenied("Only the creator or staff may delete this activity.")
+        raise PermissionDenied(gettext("Only the creator or staff may delete this activity."))
     liked_by = list(activity.participations.filter(feedback=1).values_list("user_id", flat=True))
     with transaction.atomic():
         activity.delete()
@@ -165,23 +175,24 @@ def activity_join(*, activity_id: int, user) -> Participation:
         if activity is None or (
             activity.status == ActivityStatus.DRAFT and activity.creator_id != user.pk
         ):
-            raise NotFound("Activity not found.")
+            raise NotFound(gettext("Activity not found."))
         if activity.status != ActivityStatus.ACTIVE:
             raise InvalidArgument(
-                f"This activity is {activity.status}; only active activities can be joined.",
+                gettext("This activity is %(status)s; only active activities can be joined.")
+                % {"status": activity.status},
                 details={"status": activity.status},
             )
         if activity.start_at <= timezone.now():
-            raise InvalidArgument("This activity has already started.")
+            raise InvalidArgument(gettext("This activity has already started."))
         if activity.current_participants >= activity.max_participants:
-            raise InvalidArgument("This activity is full.", details={"reason": "full"})
+            raise InvalidArgument(gettext("This activity is full."), details={"reason": "full"})
         if Participation.objects.filter(user=user, activity=activity).exists():
-            raise Conflict("You have already joined this activity.")
+            raise Conflict(gettext("You have already joined this activity."))
         try:
             with transaction.atomic():
                 participation = Participation.objects.create(user=user, activity=activity)
         except IntegrityError:
-            raise Conflict("You have already joined this activity.")
+            raise Conflict(gettext("You have already joined this activity."))
         # update() (not save()) keeps this out of the post_save receiver: not a text change.
         Activity.objects.filter(pk=activity.pk).update(
             current_participants=F("current_participants") + 1
@@ -200,9 +211,11 @@ def participation_cancel(*, activity_id: int, user) -> Activity:
             else None
         )
         if participation is None:
-            raise NotFound("You have not joined this activity.")
+            raise NotFound(gettext("You have not joined this activity."))
         if activity.start_at <= timezone.now():
-            raise InvalidArgument("This activity has already started; it can no longer be left.")
+            raise InvalidArgument(
+                gettext("This activity has already started; it can no longer be left.")
+            )
         liked = participation.feedback == 1
         participation.delete()
         Activity.objects.filter(pk=activity.pk, current_participants__gt=0).update(
@@ -217,7 +230,7 @@ def participation_cancel(*, activity_id: int, user) -> Activity:
 def participation_feedback(*, activity_id: int, user, rating: int) -> Participation:
     """Record a rating (-1, 0, +1) and refresh the user's working memory."""
     if rating not in (-1, 0, 1):
-        raise InvalidArgument("rating must be -1, 0 or 1.", details={"field": "rating"})
+        raise InvalidArgument(gettext("rating must be -1, 0 or 1."), details={"field": "rating"})
     with transaction.atomic():
         participation = (
             Participation.objects.select_for_update()
@@ -226,8 +239,8 @@ def participation_feedback(*, activity_id: int, user, rating: int) -> Participat
         )
         if participation is None:
             if not Activity.objects.filter(pk=activity_id).exists():
-                raise NotFound("Activity not found.")
-            raise InvalidArgument("Join the activity before rating it.")
+                raise NotFound(gettext("Activity not found."))
+            raise InvalidArgument(gettext("Join the activity before rating it."))
         participation.feedback = rating
         participation.feedback_at = timezone.now()
         participation.save(update_fields=["feedback", "feedback_at"])

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
@@ -138,7 +139,7 @@ def _when(value) -> datetime | None:
     if parsed is None:
         found = extract_time_range(str(value))
         if found is None:
-            raise InvalidArgument(f"Cannot read the time {value!r}.")
+            raise InvalidArgument(gettext("Cannot read the time %(value)r.") % {"value": value})
         parsed = found.point or found.start.replace(hour=max(found.start.hour, 19), minute=0)
     if timezone.is_naive(parsed):
         parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
@@ -164,7 +165,7 @@ def _own_activity(user, activity_id):
 
     activity = activity_get_visible(user=user, activity_id=int(activity_id))
     if activity.creator_id != user.pk and not acts_for_any_user(user):
-        raise NotFound("Activity not found.")
+        raise NotFound(gettext("Activity not found."))
     return activity
 
 
@@ -194,10 +195,13 @@ def _chat_draft(user, chat_id: str | None, activity_id=None):
             .first()
         )
         if draft_id is None:
-            raise NotFound("This chat has no draft yet; create one first.")
+            raise NotFound(gettext("This chat has no draft yet; create one first."))
         draft = _own_activity(user, draft_id)
         if draft.status != ActivityStatus.DRAFT:
-            raise Conflict(f"This chat's draft is already {draft.status}; create a new one.")
+            raise Conflict(
+                gettext("This chat's draft is already %(status)s; create a new one.")
+                % {"status": draft.status}
+            )
         return draft
     draft = (
         activity_list(user=user, status=ActivityStatus.DRAFT)
@@ -206,7 +210,7 @@ def _chat_draft(user, chat_id: str | None, activity_id=None):
         .first()
     )
     if draft is None:
-        raise NotFound("You have no draft yet; create one first.")
+        raise NotFound(gettext("You have no draft yet; create one first."))
     return draft
 
 
@@ -348,7 +352,9 @@ def refine_draft(user, *, chat_id=None, activityId=None, **changes):
     if "max_participants" in fields:
         fields["max_participants"] = int(fields["max_participants"])
     if not fields:
-        raise InvalidArgument("Say what to change: title, time, place, size or description.")
+        raise InvalidArgument(
+            gettext("Say what to change: title, time, place, size or description.")
+        )
     activity = activity_update(activity=draft, user=user, **fields)
     return {"draft": activity_shape(activity), "changed": sorted(changes)}
 
@@ -386,7 +392,7 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
     from agent.models import PartnerIntent, PartnerIntentStatus
 
     if not (activityType or description):
-        raise InvalidArgument("Say what you want company for.")
+        raise InvalidArgument(gettext("Say what you want company for."))
     intent = PartnerIntent.objects.create(
         user=user,
         activity_type=str(activityType or "")[:50],

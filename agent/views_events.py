@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.http import StreamingHttpResponse
 from django.utils import timezone
+from django.utils.translation import gettext
 from drf_spectacular.utils import (
     OpenApiExample,
     OpenApiParameter,
@@ -75,7 +76,7 @@ def _last_event_id(request, query: dict) -> int | None:
     value = header.strip()
     if not value.isdigit() or int(value) > BIGINT_MAX:
         raise InvalidArgument(
-            "Last-Event-ID must be an event id.", details={"field": "Last-Event-ID"}
+            gettext("Last-Event-ID must be an event id."), details={"field": "Last-Event-ID"}
         )
     return int(value)
 
@@ -206,7 +207,7 @@ class EventReadView(APIView):
         )
         event = SystemEvent.objects.filter(user=user, pk=event_id).first()
         if event is None:
-            raise NotFound("No such event.")
+            raise NotFound(gettext("No such event."))
         return Response(_event(event))
 
 
@@ -293,6 +294,6 @@ class WebhookDeliveriesView(APIView):
     def get(self, request, user_id: str, webhook_id: int):
         user = _user(request, user_id)
         if not Webhook.objects.filter(owner=user, pk=webhook_id).exists():
-            raise NotFound("No such webhook.")
+            raise NotFound(gettext("No such webhook."))
         rows = WebhookDelivery.objects.filter(webhook_id=webhook_id).order_by("-created", "-pk")
         return Response(s.DeliveryListSerializer({"deliveries": list(rows[:100])}).data)

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 
@@ -86,28 +87,31 @@ def literal_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | Non
 
 
 def refusal(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str | None:
-    """Return why ``ip`` is no webhook target (loopback, private...), or None when public."""
+    """Return why ``ip`` is no webhook target (loopback, private...), or None when public.
+
+    In the active language: it ends up in the refusal a client reads.
+    """
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
-            return "IPv4-mapped"
+            return gettext("IPv4-mapped")
         embedded = ip.sixtofour or (ip.teredo[1] if ip.teredo else None)
         if embedded is None and ip in NAT64:
             embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
         why = refusal(embedded) if embedded is not None else None
         if why:
-            return f"{why}, embedded in IPv6"
+            return gettext("%(why)s, embedded in IPv6") % {"why": why}
     for reason, flag in (
-        ("unspecified", ip.is_unspecified),
-        ("loopback", ip.is_loopback),
-        ("link-local", ip.is_link_local),
-        ("multicast", ip.is_multicast),
-        ("private", ip.is_private),
-        ("reserved", ip.is_reserved),
+        (gettext("unspecified"), ip.is_unspecified),
+        (gettext("loopback"), ip.is_loopback),
+        (gettext("link-local"), ip.is_link_local),
+        (gettext("multicast"), ip.is_multicast),
+        (gettext("private"), ip.is_private),
+        (gettext("reserved"), ip.is_reserved),
     ):
         if flag:
             return reason
     # What remains and is still not global: shared address space (CGNAT, 100.64.0.0/10) etc.
-    return None if ip.is_global else "not globally routable"
+    return None if ip.is_global else gettext("not globally routable")
 
 
 def _parse(url: str) -> tuple[str, str, int]:
@@ -115,13 +119,13 @@ def _parse(url: str) -> tuple[str, str, int]:
     try:
         port = parts.port
     except ValueError:
-        raise _refuse("url has an invalid port.") from None
+        raise _refuse(gettext("url has an invalid port.")) from None
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise _refuse("url must be an http(s) URL with a host.")
+        raise _refuse(gettext("url must be an http(s) URL with a host."))
     if parts.username or parts.password:
-        raise _refuse("url must not carry credentials.")
+        raise _refuse(gettext("url must not carry credentials."))
     if parts.scheme == "http" and not settings.WEBHOOK_ALLOW_HTTP:
-        raise _refuse("url must be https.")
+        raise _refuse(gettext("url must be https."))
     default = 443 if parts.scheme == "https" else 80
     return parts.scheme, parts.hostname.rstrip(".").lower(), port or default
 
@@ -130,27 +134,32 @@ def _check_port(port: int) -> None:
     if port in WEB_PORTS or (port >= FIRST_UNPRIVILEGED_PORT and port not in DENIED_PORTS):
         return
     raise _refuse(
-        f"url port {port} is not allowed: use 80, 443 or an unprivileged port of a web server."
+        gettext(
+            "url port %(port)d is not allowed: use 80, 443 or an unprivileged port of a web server."
+        )
+        % {"port": port}
     )
 
 
 def _addresses(host: str, port: int) -> list[str]:
     """Return the vetted addresses of ``host``; raise when any is internal or none exists."""
     if host == "localhost" or host.endswith(".localhost"):
-        raise _refuse("url must not point to this machine.")
+        raise _refuse(gettext("url must not point to this machine."))
     literal = literal_ip(host)
     try:
         found = [str(literal)] if literal is not None else resolve(host, port)
     except OSError:
-        raise _refuse("url host does not resolve.") from None
+        raise _refuse(gettext("url host does not resolve.")) from None
     if not found:
-        raise _refuse("url host does not resolve.")
+        raise _refuse(gettext("url host does not resolve."))
     for address in found:
         why = refusal(ipaddress.ip_address(address.split("%", 1)[0]))
         if why:
             # One internal address among public ones is refused too: which one a client
             # connects to is not ours to predict.
-            raise _refuse(f"url must point to a public address (it is {why}).")
+            raise _refuse(
+                gettext("url must point to a public address (it is %(why)s).") % {"why": why}
+            )
     return found
 
 

@@ -31,10 +31,12 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
+from config.fields import response_datetime
 from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
@@ -64,8 +66,8 @@ def event_body(event: SystemEvent) -> dict:
         "kind": event.kind,
         "period_key": event.period_key,
         "payload": event.payload,
-        "created": event.created.isoformat(),
-        "read_at": event.read_at.isoformat() if event.read_at else None,
+        "created": response_datetime(event.created),
+        "read_at": response_datetime(event.read_at),
     }
 
 
@@ -73,7 +75,7 @@ def webhook_create(*, owner, url: str, kinds: list[str], all_users: bool = False
     """Register a webhook for ``owner``'s events (``all_users``: everyone's, service only)."""
     if all_users and not acts_for_any_user(owner):
         raise InvalidArgument(
-            "all_users is for clients that act for any user only.",
+            gettext("all_users is for clients that act for any user only."),
             details={"field": "all_users"},
         )
     check_url(url)
@@ -82,7 +84,8 @@ def webhook_create(*, owner, url: str, kinds: list[str], all_users: bool = False
             MAX_WEBHOOKS_PER_OWNER
         ):
             raise InvalidArgument(
-                f"At most {MAX_WEBHOOKS_PER_OWNER} webhooks per user.", details={"field": "url"}
+                gettext("At most %(max)d webhooks per user.") % {"max": MAX_WEBHOOKS_PER_OWNER},
+                details={"field": "url"},
             )
         return Webhook.objects.create(
             owner=owner,
@@ -97,7 +100,7 @@ def webhook_update(*, owner, webhook_id: int, active: bool) -> Webhook:
     """Turn one of ``owner``'s webhooks on or off; turning it on clears a disabling."""
     hook = Webhook.objects.filter(owner=owner, pk=webhook_id).first()
     if hook is None:
-        raise NotFound("No such webhook.")
+        raise NotFound(gettext("No such webhook."))
     hook.active = active
     if active:
         hook.consecutive_failures = 0
@@ -132,7 +135,7 @@ def webhook_delete(*, owner, webhook_id: int) -> None:
     """Delete one of ``owner``'s webhooks (its delivery log goes with it)."""
     deleted, _ = Webhook.objects.filter(owner=owner, pk=webhook_id).delete()
     if not deleted:
-        raise NotFound("No such webhook.")
+        raise NotFound(gettext("No such webhook."))
 
 
 def webhooks_for(event: SystemEvent):

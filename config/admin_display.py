@@ -1,15 +1,20 @@
-"""Helpers for admin columns: long text shortened, times in the admin's time zone.
+"""Helpers for admin pages: long text shortened or wrapped, times in the admin's time zone.
 
 A changelist column holding a title, a URL or a message shows at most :data:`SHORT_CHARS`
-characters (the full text is on the change page), so that no table is wider than the screen.
+characters (the full text is on the change page), an inline row's text box is small
+(:func:`compact_text`), and machine text (an index's text) is shown wrapped as code
+(:func:`machine_text`), so that no page is wider than a 1400-pixel window.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django import forms
+from django.db import models
 from django.utils import timezone
 from django.utils.formats import date_format
+from django.utils.html import format_html
 
 SHORT_CHARS = 60
 
@@ -32,3 +37,20 @@ def local_datetime(value: datetime | str | None) -> str:
     if timezone.is_aware(value):
         value = timezone.localtime(value)
     return date_format(value, "Y-m-d H:i:s O" if timezone.is_aware(value) else "Y-m-d H:i:s")
+
+
+def compact_text(cols: int = 40) -> dict:
+    """Return ``formfield_overrides`` giving an inline's text fields a two-row box.
+
+    Django's admin text box is 10 rows and as wide as a form's field; in a table row beside
+    other columns it pushes the page past the window.
+    """
+    return {models.TextField: {"widget": forms.Textarea(attrs={"rows": 2, "cols": cols})}}
+
+
+def machine_text(text) -> str:
+    """Return text a program made (an index's text) as wrapped code, not page prose."""
+    return format_html(
+        '<pre style="white-space: pre-wrap; overflow-wrap: anywhere; margin: 0">{}</pre>',
+        text or "",
+    )

@@ -5,6 +5,10 @@ DRF's own fields are lenient where JSON is concerned: ``CharField`` turns ``0`` 
 JSON value only of their own type and keep it within what the column behind it can store.
 Query-parameter serializers keep DRF's fields (a query string has only strings). Messages are
 in the request's language (``locale/zh_Hans``).
+
+:func:`response_datetime` is the one time-zone convention of every response (README, "Time"):
+an instant is given in the service's ``TIME_ZONE`` with its offset (``2026-05-01T09:30:00+08:00``),
+as DRF's ``DateTimeField`` gives it; code that builds a response by hand calls it.
 """
 
 from __future__ import annotations
@@ -189,3 +193,12 @@ class ClosedSerializer(serializers.Serializer):
                 }
                 raise serializers.ValidationError({key: [message] for key in unknown})
         return super().to_internal_value(data)
+
+
+def response_datetime(value: datetime | None) -> str | None:
+    """Return an instant as every response gives it: RFC 3339 in ``TIME_ZONE``, with its offset.
+
+    DRF's ``DateTimeField`` (what every serializer uses) is the rule: the current time zone,
+    the service's ``TIME_ZONE``, so a stored UTC instant reads ``...T09:30:00+08:00``.
+    """
+    return None if value is None else serializers.DateTimeField().to_representation(value)

@@ -13,6 +13,7 @@ admin.site.site_url = "/"  # "View site": the home page, which links to the staf
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", LocalSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_display import shorten
+from config.admin_display import compact_text, shorten
 from memory.models import (
     ENTITY_LABELS,
     ChatMessageProxy,
@@ -282,6 +282,7 @@ class ContextEntryInline(admin.TabularInline):
     model = ContextEntry
     extra = 0
     readonly_fields = ["created_at"]
+    formfield_overrides = compact_text()
 
 
 @admin.register(SharedContext)

@@ -17,6 +17,7 @@ import secrets
 import time
 
 from django.core import signing
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 
@@ -54,8 +55,10 @@ def decode_cursor(kind: str, fp: str, cursor: str) -> list:
         data = signing.loads(cursor, salt=f"memory.cursor.{kind}")
     except (signing.BadSignature, ValueError, TypeError):
         raise InvalidArgument(
-            "The cursor is malformed or was altered.", details={"field": "cursor"}
+            gettext("The cursor is malformed or was altered."), details={"field": "cursor"}
         )
     if not isinstance(data, dict) or data.get("f") != fp or not isinstance(data.get("p"), list):
-        raise InvalidArgument("The cursor belongs to another query.", details={"field": "cursor"})
+        raise InvalidArgument(
+            gettext("The cursor belongs to another query."), details={"field": "cursor"}
+        )
     return data["p"]

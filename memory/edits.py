@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
 from memory.models import (
@@ -117,7 +118,7 @@ def _locked_message(user, message_id: str) -> ChatMessage:
         .first()
     )
     if message is None:
-        raise NotFound("No such message.", details={"field": "message_id"})
+        raise NotFound(gettext("No such message."), details={"field": "message_id"})
     return message
 
 
@@ -127,7 +128,7 @@ def message_update(*, user, message_id: str, actor, content: str | None = None, 
     from rag.embeddings import embedding_cache_forget
 
     if content is not None and not content.strip():
-        raise InvalidArgument("content must be non-empty.", details={"field": "content"})
+        raise InvalidArgument(gettext("content must be non-empty."), details={"field": "content"})
     with transaction.atomic():
         message = _locked_message(user, message_id)
         before = {"content": message.content, "role": message.role}
@@ -232,7 +233,7 @@ def supersede_contradicting(*, user, preference: Preference, actor) -> list[Pref
 def _locked_preference(user, preference_id: int) -> Preference:
     pref = Preference.active.select_for_update().filter(user=user, pk=preference_id).first()
     if pref is None:
-        raise NotFound("No such preference.")
+        raise NotFound(gettext("No such preference."))
     return pref
 
 
@@ -241,7 +242,7 @@ def preference_update(*, user, preference_id: int, actor, category=None, value=N
     category = category.strip() if isinstance(category, str) else None
     value = value.strip() if isinstance(value, str) else None
     if category == "" or value == "":
-        raise InvalidArgument("category and value must be non-empty.")
+        raise InvalidArgument(gettext("category and value must be non-empty."))
     with transaction.atomic():
         pref = _locked_preference(user, preference_id)
         before = {"category": pref.category, "value": pref.value}
@@ -251,7 +252,9 @@ def preference_update(*, user, preference_id: int, actor, category=None, value=N
         if (
             Preference.objects.filter(user=user, **after).exclude(pk=pref.pk).exists()
         ):  # the corrected value is stated already: keep that row, retire this one
-            raise InvalidArgument("This preference is stated already.", details={"field": "value"})
+            raise InvalidArgument(
+                gettext("This preference is stated already."), details={"field": "value"}
+            )
         pref.category, pref.value = after["category"], after["value"]
         pref.save(update_fields=["category", "value", "updated_at"])
         change_record(
@@ -289,14 +292,14 @@ def _locked_entry(user, context_id: int, entry_id: int) -> ContextEntry:
     context = context_for(user=user, context_id=context_id, lock=True)
     entry = ContextEntry.objects.filter(context=context, pk=entry_id).first()
     if entry is None:
-        raise NotFound("No such entry.")
+        raise NotFound(gettext("No such entry."))
     return entry
 
 
 def context_entry_update(*, user, context_id: int, entry_id: int, actor, content: str):
     """Correct one entry of a shared context the user may write."""
     if not (content or "").strip():
-        raise InvalidArgument("content must be non-empty.", details={"field": "content"})
+        raise InvalidArgument(gettext("content must be non-empty."), details={"field": "content"})
     with transaction.atomic():
         entry = _locked_entry(user, context_id, entry_id)
         if entry.content == content:

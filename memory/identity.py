@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound, PermissionDenied
 from rag.permissions import acts_for_any_user, normalized_user_name
@@ -21,7 +22,7 @@ MAX_USER_ID_LENGTH = 150
 
 
 def _not_found() -> NotFound:
-    return NotFound("No such user.")
+    return NotFound(gettext("No such user."))
 
 
 def resolve_user(request_user, user_id, *, create: bool = False):
@@ -32,9 +33,9 @@ def resolve_user(request_user, user_id, *, create: bool = False):
     new user back with it.
     """
     if not isinstance(user_id, str) or not user_id.strip():
-        raise InvalidArgument("user_id is required.", details={"field": "user_id"})
+        raise InvalidArgument(gettext("user_id is required."), details={"field": "user_id"})
     if len(user_id) > MAX_USER_ID_LENGTH:
-        raise InvalidArgument("user_id is too long.", details={"field": "user_id"})
+        raise InvalidArgument(gettext("user_id is too long."), details={"field": "user_id"})
     model = get_user_model()
     # create_user stores the NFKC form ("ﬁ" -> "fi"): look up that same form, or an id naming an
     # existing user only after normalisation is not found, then collides on create.
@@ -44,7 +45,9 @@ def resolve_user(request_user, user_id, *, create: bool = False):
     if not acts_for_any_user(request_user):
         if request_user.is_staff:
             raise PermissionDenied(
-                "Acting for another user needs the act_for_any_user permission, not only staff."
+                gettext(
+                    "Acting for another user needs the act_for_any_user permission, not only staff."
+                )
             )
         raise _not_found()
     found = model._default_manager.filter(**{model.USERNAME_FIELD: user_id}).first()

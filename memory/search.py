@@ -33,6 +33,7 @@ from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 from memory import ranking
@@ -291,7 +292,7 @@ def lexical_search(
         try:
             rank, ts, mid = float(position[0]), position[1], str(position[2])
         except (TypeError, ValueError, IndexError):
-            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
         # Keyset on (rank desc, ts desc, message_id asc): strictly after the last row sent.
         qs = qs.filter(
             Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)
@@ -351,15 +352,18 @@ def check_embedding(vector) -> list[float]:
     dims = configured_dimensions()
     if not isinstance(vector, list) or len(vector) != dims:
         raise InvalidArgument(
-            f"query_embedding: send a list of {dims} numbers (the active model's dimensions).",
+            gettext(
+                "query_embedding: send a list of %(dims)d numbers (the active model's dimensions)."
+            )
+            % {"dims": dims},
             details={"field": "query_embedding", "dimensions": dims},
         )
     try:
         out = [float(x) for x in vector]
     except (TypeError, ValueError):
-        raise InvalidArgument("query_embedding: every element must be a number.")
+        raise InvalidArgument(gettext("query_embedding: every element must be a number."))
     if not all(math.isfinite(x) for x in out) or not any(out):
-        raise InvalidArgument("query_embedding: use finite numbers, not all zero.")
+        raise InvalidArgument(gettext("query_embedding: use finite numbers, not all zero."))
     return out
 
 

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -71,7 +72,7 @@ def messages_list(*, user, flt: dict, page_size: int = 50, cursor: str | None = 
         try:
             last_ts, last_id = datetime.fromisoformat(position[0]), str(position[1])
         except (TypeError, ValueError, IndexError):
-            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
         # ts descends but message_id ascends within a ts: not a plain row comparison.
         qs = qs.filter(Q(ts__lt=last_ts) | Q(ts=last_ts, message_id__gt=last_id))
     rows = list(qs.select_related("user").order_by("-ts", "message_id")[: page_size + 1])
@@ -87,7 +88,7 @@ def message_get(*, user, message_id: str) -> ChatMessage:
     row = ChatMessage.objects.filter(user=user, message_id=message_id).select_related("user")
     found = row.first()
     if found is None:
-        raise NotFound("No such message.")
+        raise NotFound(gettext("No such message."))
     return found
 
 
@@ -277,7 +278,7 @@ def context_for(*, user, context_id: int, lock: bool = False) -> SharedContext:
         qs = qs.select_for_update()
     context = qs.select_related("owner").first()
     if context is None:
-        raise NotFound("No such context.")
+        raise NotFound(gettext("No such context."))
     return context
 
 
@@ -303,7 +304,7 @@ def _seek_page(qs, *, kind: str, user, page_size: int, cursor: str | None):
         try:
             last_pk = int(position[0])
         except (TypeError, ValueError, IndexError):
-            raise InvalidArgument("The cursor is malformed.", details={"field": "cursor"})
+            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
         qs = qs.filter(pk__lt=last_pk)
     rows = list(qs.order_by("-pk")[: page_size + 1])
     next_cursor = None

@@ -12,6 +12,7 @@ from collections import defaultdict
 from django.db import IntegrityError, transaction
 from django.db.models import Count
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import Conflict, InvalidArgument, NotFound
 from memory.cursors import new_message_id
@@ -82,7 +83,8 @@ def messages_write(*, user, items) -> dict:
         mid = item["message_id"]
         if mid in seen and seen[mid] != item["content"]:
             raise Conflict(
-                f"items[{i}].message_id: {mid} appears twice with different content.",
+                gettext("items[%(index)d].message_id: %(id)s appears twice with different content.")
+                % {"index": i, "id": mid},
                 details={"index": i, "message_id": mid},
             )
         seen[mid] = item["content"]
@@ -98,7 +100,11 @@ def messages_write(*, user, items) -> dict:
             if mid in existing:
                 if existing[mid] != item["content"]:
                     raise Conflict(
-                        f"items[{i}].message_id: {mid} already exists with different content.",
+                        gettext(
+                            "items[%(index)d].message_id: %(id)s already exists with different "
+                            "content."
+                        )
+                        % {"index": i, "id": mid},
                         details={"index": i, "message_id": mid},
                     )
                 statuses.append({"message_id": mid, "status": "unchanged"})
@@ -126,7 +132,9 @@ def messages_write(*, user, items) -> dict:
                     ChatMessage.objects.bulk_create(new_rows, batch_size=500)
             except IntegrityError:
                 # A concurrent request stored one of these ids between our read and insert.
-                raise Conflict("A message_id of this batch was written concurrently; resend.")
+                raise Conflict(
+                    gettext("A message_id of this batch was written concurrently; resend.")
+                )
             _enqueue_after_write(user, new_rows)
     created = sum(1 for s in statuses if s["status"] == "created")
     return {"items": statuses, "created": created, "unchanged": len(statuses) - created}
@@ -201,7 +209,7 @@ def preference_upsert(*, user, category: str, value: str, actor=None) -> tuple[P
     """
     category, value = (category or "").strip(), (value or "").strip()
     if not category or not value:
-        raise InvalidArgument("category and value must be non-empty.")
+        raise InvalidArgument(gettext("category and value must be non-empty."))
     with transaction.atomic():
         pref, created = Preference.objects.get_or_create(user=user, category=category, value=value)
         if not created:
@@ -214,10 +222,10 @@ def preference_upsert(*, user, category: str, value: str, actor=None) -> tuple[P
 def feedback_create(*, user, target_message_id: str, rating: int, comment: str = "") -> Feedback:
     """Record a rating (-1, 0 or 1) of one of the user's messages."""
     if rating not in (-1, 0, 1):
-        raise InvalidArgument("rating: use -1, 0 or 1.", details={"field": "rating"})
+        raise InvalidArgument(gettext("rating: use -1, 0 or 1."), details={"field": "rating"})
     target = ChatMessage.objects.filter(user=user, message_id=target_message_id).first()
     if target is None:
-        raise NotFound("No such message.", details={"field": "target_message_id"})
+        raise NotFound(gettext("No such message."), details={"field": "target_message_id"})
     return Feedback.objects.create(
         user=user,
         target=target,
@@ -241,25 +249,25 @@ def feedback_rate(
     keeps a label of what was rated (the activity's title, the message's first words).
     """
     if rating not in (-1, 1):
-        raise InvalidArgument("rating: use -1 or 1.", details={"field": "rating"})
+        raise InvalidArgument(gettext("rating: use -1 or 1."), details={"field": "rating"})
     target_id = str(target_id).strip()
     if target_type == FeedbackTarget.ACTIVITY:
         from activities.selectors import activity_get_visible
 
         if not target_id.isdigit() or len(target_id) > 18:
-            raise NotFound("No such activity.", details={"field": "target_id"})
+            raise NotFound(gettext("No such activity."), details={"field": "target_id"})
         activity = activity_get_visible(user=user, activity_id=int(target_id))
         key = {"target_type": target_type, "target_activity_id": activity.pk}
         defaults = {"target_label": activity.title[:FEEDBACK_LABEL_CHARS], "target": None}
     elif target_type == FeedbackTarget.MESSAGE:
         message = ChatMessage.objects.filter(user=user, message_id=target_id).first()
         if message is None:
-            raise NotFound("No such message.", details={"field": "target_id"})
+            raise NotFound(gettext("No such message."), details={"field": "target_id"})
         key = {"target_type": target_type, "target_message_id": message.message_id}
         defaults = {"target_label": message.content[:FEEDBACK_LABEL_CHARS], "target": message}
     else:
         raise InvalidArgument(
-            "target_type: use message or activity.", details={"field": "target_type"}
+            gettext("target_type: use message or activity."), details={"field": "target_type"}
         )
     with transaction.atomic():
         # The user's row lock serialises two ratings of one target sent at once.
@@ -272,7 +280,7 @@ def feedback_rate(
 def context_create(*, owner, title: str, entry: str, agent_name: str) -> SharedContext:
     """Create a shared context with its first entry."""
     if not (title or "").strip() or not (entry or "").strip() or not (agent_name or "").strip():
-        raise InvalidArgument("title, entry and agent_name must be non-empty.")
+        raise InvalidArgument(gettext("title, entry and agent_name must be non-empty."))
     with transaction.atomic():
         context = SharedContext.objects.create(owner=owner, title=title.strip())
         ContextEntry.objects.create(context=context, agent_name=agent_name.strip(), content=entry)
@@ -284,7 +292,7 @@ def update_context(*, user, context_id: int, agent_name: str, content: str) -> C
     from memory.selectors import context_for
 
     if not (agent_name or "").strip() or not (content or "").strip():
-        raise InvalidArgument("agent_name and content must be non-empty.")
+        raise InvalidArgument(gettext("agent_name and content must be non-empty."))
     with transaction.atomic():
         context = context_for(user=user, context_id=context_id, lock=True)
         entry = ContextEntry.objects.create(

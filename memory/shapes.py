@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from config.errors import InvalidArgument
+from config.fields import response_datetime
 
 MESSAGE_FIELDS = (
     "message_id",
@@ -25,13 +28,13 @@ def message_item(row) -> dict:
         "message_id": row.message_id,
         "user_id": row.user.get_username(),
         "chat_id": row.chat_id,
-        "ts": row.ts.isoformat().replace("+00:00", "Z"),
+        "ts": response_datetime(row.ts),
         "role": row.role,
         "kind": row.kind,
         "content": row.content,
         "summarised": row.summarised,
         "embed_state": row.embed_state,
-        "edited_at": (row.edited_at.isoformat().replace("+00:00", "Z") if row.edited_at else None),
+        "edited_at": response_datetime(row.edited_at),
         "stale": row.stale,
     }
 
@@ -41,12 +44,12 @@ def clean_return_fields(fields) -> list[str] | None:
     if fields is None:
         return None
     if not isinstance(fields, list) or not all(isinstance(f, str) for f in fields):
-        raise InvalidArgument("return_fields: send a list of field names.")
+        raise InvalidArgument(gettext("return_fields: send a list of field names."))
     unknown = [f for f in fields if f not in MESSAGE_FIELDS]
     if unknown:
         raise InvalidArgument(
-            f"return_fields: unknown field(s) {', '.join(unknown)}; "
-            f"choose from {', '.join(MESSAGE_FIELDS)}.",
+            gettext("return_fields: unknown field(s) %(unknown)s; choose from %(choices)s.")
+            % {"unknown": ", ".join(unknown), "choices": ", ".join(MESSAGE_FIELDS)},
             details={"field": "return_fields", "unknown": unknown},
         )
     return fields
@@ -81,4 +84,4 @@ def provenance(row, *, retrieved_by: str, scores: dict) -> dict:
 
 
 def _rfc3339(value):
-    return value.isoformat().replace("+00:00", "Z") if value else None
+    return response_datetime(value)

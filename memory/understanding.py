@@ -25,6 +25,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 from memory import search as engine
@@ -75,7 +76,7 @@ def time_zone(name: str | None) -> zoneinfo.ZoneInfo:
     # A directory of the zone database ("Asia") raises IsADirectoryError, an OSError.
     except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         raise InvalidArgument(
-            "time_zone: use an IANA time zone name (Asia/Shanghai, Europe/Paris, UTC).",
+            gettext("time_zone: use an IANA time zone name (Asia/Shanghai, Europe/Paris, UTC)."),
             details={"field": "time_zone"},
         )
 

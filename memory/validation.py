@@ -9,9 +9,10 @@ import re
 from datetime import datetime
 
 from django.utils.dateparse import parse_datetime
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
-from config.inputs import DATETIME_RANGE_TEXT, datetime_range_error
+from config.inputs import datetime_range_error
 from memory.models import Kind, Role
 
 MAX_ITEMS = 500
@@ -36,13 +37,15 @@ def parse_ts(value, *, field: str) -> datetime:
             parsed = None
     if parsed is None or parsed.tzinfo is None:
         raise InvalidArgument(
-            f"{field}: use an RFC 3339 timestamp with a time zone (2024-05-01T12:00:00+08:00).",
+            gettext(
+                "%(field)s: use an RFC 3339 timestamp with a time zone (2024-05-01T12:00:00+08:00)."
+            )
+            % {"field": field},
             details={"field": field},
         )
-    if datetime_range_error(parsed):
-        raise InvalidArgument(
-            f"{field}: use a date-time {DATETIME_RANGE_TEXT}.", details={"field": field}
-        )
+    why = datetime_range_error(parsed)
+    if why:
+        raise InvalidArgument(f"{field}: {why}", details={"field": field})
     return parsed
 
 
@@ -61,12 +64,14 @@ def refuse_unknown_keys(raw: dict, allowed, *, field: str) -> None:
     unknown = sorted(set(raw) - set(allowed))
     if unknown:
         raise InvalidArgument(
-            f"{field}: unknown keys {unknown}; use {', '.join(allowed)}.",
+            gettext("%(field)s: unknown keys %(unknown)s; use %(choices)s.")
+            % {"field": field, "unknown": unknown, "choices": ", ".join(allowed)},
             details={"field": field},
         )
 
 
 def _item_error(index: int, field: str, message: str) -> InvalidArgument:
+    """Return the error of one item's field; ``message`` is translated already."""
     return InvalidArgument(
         f"items[{index}].{field}: {message}", details={"index": index, "field": field}
     )
@@ -75,41 +80,62 @@ def _item_error(index: int, field: str, message: str) -> InvalidArgument:
 def clean_items(items) -> list[dict]:
     """Return validated message items: {message_id|None, ts, role, content, chat_id}."""
     if not isinstance(items, list) or not items:
-        raise InvalidArgument("items: send a non-empty list.", details={"field": "items"})
+        raise InvalidArgument(gettext("items: send a non-empty list."), details={"field": "items"})
     if len(items) > MAX_ITEMS:
         raise InvalidArgument(
-            f"items: at most {MAX_ITEMS} per request.", details={"field": "items"}
+            gettext("items: at most %(max)d per request.") % {"max": MAX_ITEMS},
+            details={"field": "items"},
         )
     cleaned = []
     for i, item in enumerate(items):
         if not isinstance(item, dict):
-            raise _item_error(i, "item", "must be an object")
+            raise _item_error(i, "item", gettext("must be an object"))
         unknown = sorted(set(item) - set(ITEM_KEYS))
         if unknown:
-            raise _item_error(i, unknown[0], f"unknown field; use {', '.join(ITEM_KEYS)}")
+            raise _item_error(
+                i,
+                unknown[0],
+                gettext("unknown field; use %(choices)s") % {"choices": ", ".join(ITEM_KEYS)},
+            )
         message_id = item.get("message_id")
         if message_id is not None and (
             not isinstance(message_id, str) or not MESSAGE_ID_RE.match(message_id)
         ):
-            raise _item_error(i, "message_id", "use 1-100 characters of A-Z a-z 0-9 _ . : -")
+            raise _item_error(
+                i, "message_id", gettext("use 1-100 characters of A-Z a-z 0-9 _ . : -")
+            )
         ts = item.get("ts")
         try:
             ts = parse_ts(ts, field=f"items[{i}].ts")
         except InvalidArgument:
             raise _item_error(
-                i, "ts", f"use an RFC 3339 timestamp with a time zone, {DATETIME_RANGE_TEXT}"
+                i,
+                "ts",
+                gettext(
+                    "use an RFC 3339 timestamp with a time zone, between %(min)s (inclusive) "
+                    "and %(max)s (exclusive)"
+                )
+                % {"min": "1970-01-01T00:00:00Z", "max": "2100-01-01T00:00:00Z"},
             ) from None
         role = item.get("role")
         if role not in Role.values:
-            raise _item_error(i, "role", f"use one of {', '.join(Role.values)}")
+            raise _item_error(
+                i, "role", gettext("use one of %(choices)s") % {"choices": ", ".join(Role.values)}
+            )
         content = item.get("content")
         if not isinstance(content, str) or not content.strip():
-            raise _item_error(i, "content", "must be a non-empty string")
+            raise _item_error(i, "content", gettext("must be a non-empty string"))
         if len(content) > MAX_CONTENT_CHARS:
-            raise _item_error(i, "content", f"at most {MAX_CONTENT_CHARS} characters")
+            raise _item_error(
+                i, "content", gettext("at most %(max)d characters") % {"max": MAX_CONTENT_CHARS}
+            )
         chat_id = item.get("chat_id") or DEFAULT_CHAT_ID
         if not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS:
-            raise _item_error(i, "chat_id", f"a string of at most {MAX_CHAT_ID_CHARS} characters")
+            raise _item_error(
+                i,
+                "chat_id",
+                gettext("a string of at most %(max)d characters") % {"max": MAX_CHAT_ID_CHARS},
+            )
         cleaned.append(
             {
                 "message_id": message_id,
@@ -127,14 +153,14 @@ def clean_filter(raw) -> dict:
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):
-        raise InvalidArgument("filter: must be an object.", details={"field": "filter"})
+        raise InvalidArgument(gettext("filter: must be an object."), details={"field": "filter"})
     refuse_unknown_keys(raw, FILTER_KEYS, field="filter")
     out = {"since": None, "until": None, "role": None, "chat_id": None, "kind": None}
     time_range = raw.get("time_range")
     time_range = {} if time_range is None else time_range
     if not isinstance(time_range, dict):  # [], "" and false are errors too, not "no range"
         raise InvalidArgument(
-            "filter.time_range: must be an object.", details={"field": "filter.time_range"}
+            gettext("filter.time_range: must be an object."), details={"field": "filter.time_range"}
         )
     # An unknown key (start/end for since/until) would otherwise search every date silently.
     refuse_unknown_keys(time_range, TIME_RANGE_KEYS, field="filter.time_range")
@@ -144,17 +170,20 @@ def clean_filter(raw) -> dict:
     role = raw.get("role")
     if role is not None and role not in Role.values:
         raise InvalidArgument(
-            f"filter.role: use one of {', '.join(Role.values)}.", details={"field": "filter.role"}
+            gettext("filter.role: use one of %(choices)s.") % {"choices": ", ".join(Role.values)},
+            details={"field": "filter.role"},
         )
     kind = raw.get("kind")
     if kind is not None and kind not in Kind.values:
         raise InvalidArgument(
-            f"filter.kind: use one of {', '.join(Kind.values)}.", details={"field": "filter.kind"}
+            gettext("filter.kind: use one of %(choices)s.") % {"choices": ", ".join(Kind.values)},
+            details={"field": "filter.kind"},
         )
     chat_id = raw.get("chat_id")
     if chat_id is not None and (not isinstance(chat_id, str) or len(chat_id) > MAX_CHAT_ID_CHARS):
         raise InvalidArgument(
-            f"filter.chat_id: must be a string of at most {MAX_CHAT_ID_CHARS} characters.",
+            gettext("filter.chat_id: must be a string of at most %(max)d characters.")
+            % {"max": MAX_CHAT_ID_CHARS},
             details={"field": "filter.chat_id"},
         )
     out.update(role=role, kind=kind, chat_id=chat_id)

@@ -5,6 +5,7 @@ Every view resolves the ``user_id`` it is given (path or body) with
 """
 
 from django.db import transaction
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -34,7 +35,7 @@ def validated(serializer_class, data):
 
 def body(request) -> dict:
     if not isinstance(request.data, dict):
-        raise InvalidArgument("The request body must be a JSON object.")
+        raise InvalidArgument(gettext("The request body must be a JSON object."))
     return request.data
 
 
@@ -219,7 +220,7 @@ class SemanticSearchView(APIView):
         has_vec = data.get("query_embedding") is not None
         if has_text == has_vec:
             raise InvalidArgument(
-                "Send exactly one of query_text and query_embedding.",
+                gettext("Send exactly one of query_text and query_embedding."),
                 details={"fields": ["query_text", "query_embedding"]},
             )
         floor = data["min_score"] if "min_score" in data else search.default_floor()

@@ -33,6 +33,7 @@ from collections.abc import Iterator
 from django.db import connection, models
 from django.utils import timezone
 
+from config.fields import response_datetime
 from rag.replicas import read_snapshot
 from rag.userdata import CACHE_KIND, kinds, user_data_count
 
@@ -47,7 +48,9 @@ def _is_vector(field) -> bool:
 
 
 def _value(value):
-    if isinstance(value, datetime.datetime | datetime.date | datetime.time):
+    if isinstance(value, datetime.datetime):
+        return response_datetime(value)
+    if isinstance(value, datetime.date | datetime.time):
         return value.isoformat()
     if isinstance(value, decimal.Decimal | uuid.UUID):
         return str(value)
@@ -87,7 +90,7 @@ def user_data_export(*, user) -> Iterator[dict]:
         yield {
             "type": "manifest",
             "format": FORMAT,
-            "generated_at": timezone.now().isoformat(),
+            "generated_at": response_datetime(timezone.now()),
             "user": _user_line(user),
             "counts": counts,
             "kinds": [

@@ -1,9 +1,8 @@
-from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin_display import shorten
+from config.admin_display import compact_text, shorten
 from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock
 from writing.services import chapter_rechunk, chapter_save
 
@@ -28,11 +27,7 @@ class StoryBlockInline(admin.TabularInline):
     extra = 0
     show_change_link = False
     classes = ["collapse"]
-    formfield_overrides = {
-        StoryBlock._meta.get_field("content").__class__: {
-            "widget": forms.Textarea(attrs={"rows": 2, "cols": 70})
-        }
-    }
+    formfield_overrides = compact_text(70)
 
     @admin.display(description=_("characters"))
     def length(self, obj):

@@ -35,6 +35,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from django.contrib.postgres.search import SearchQuery
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
 from rag import live
@@ -169,7 +170,7 @@ def _scope(user, book, chapters):
         parents = parents.filter(chapter__book=book_obj)
     if chapters:
         if not isinstance(chapters, list) or not all(isinstance(c, int) for c in chapters):
-            raise InvalidArgument("chapters must be a list of ids.")
+            raise InvalidArgument(gettext("chapters must be a list of ids."))
         visible = Chapter.objects.filter(pk__in=chapters)
         if not acts_for_any_user(user):
             visible = visible.filter(book__owner=user)
@@ -178,7 +179,7 @@ def _scope(user, book, chapters):
         found = set(visible.values_list("pk", flat=True))
         missing = [c for c in chapters if c not in found]
         if missing:
-            raise NotFound("No such chapter.", details={"chapters": missing})
+            raise NotFound(gettext("No such chapter."), details={"chapters": missing})
         children = children.filter(chapter_id__in=found)
         parents = parents.filter(chapter_id__in=found)
     return children, parents
@@ -190,11 +191,13 @@ def writing_search(
     """Search child chunks, return each parent once with a window around its best child."""
     query = (query or "").strip()
     if not query:
-        raise InvalidArgument("query must not be empty.")
+        raise InvalidArgument(gettext("query must not be empty."))
     if not isinstance(top_k, int) or not 1 <= top_k <= MAX_TOP_K:
-        raise InvalidArgument(f"top_k must be between 1 and {MAX_TOP_K}.")
+        raise InvalidArgument(gettext("top_k must be between 1 and %(max)d.") % {"max": MAX_TOP_K})
     if order not in ORDERS:
-        raise InvalidArgument(f"order must be one of {', '.join(ORDERS)}.")
+        raise InvalidArgument(
+            gettext("order must be one of %(choices)s.") % {"choices": ", ".join(ORDERS)}
+        )
     settings_row = live.get_settings()
     reason = None
     try:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce, Length
+from django.utils.translation import gettext
 
 from config.errors import NotFound
 from rag.permissions import acts_for_any_user
@@ -23,7 +24,7 @@ def books_visible(user):
 def book_get(*, user, book_id) -> Book:
     book = books_visible(user).filter(pk=book_id).first()
     if book is None:
-        raise NotFound("No such book.", details={"book": book_id})
+        raise NotFound(gettext("No such book."), details={"book": book_id})
     return book
 
 
@@ -45,7 +46,7 @@ def book_detail(*, user, book_id) -> Book:
     """Return a visible book annotated like :func:`books_list`, with ``chapter_summaries``."""
     book = books_list(user=user).filter(pk=book_id).first()
     if book is None:
-        raise NotFound("No such book.", details={"book": book_id})
+        raise NotFound(gettext("No such book."), details={"book": book_id})
     book.chapter_summaries = list(chapter_summaries(book=book))
     return book
 
@@ -77,7 +78,7 @@ def chapter_get(*, user, chapter_id, for_update: bool = False) -> Chapter:
         qs = qs.select_for_update(of=("self",))
     chapter = qs.filter(pk=chapter_id).first()
     if chapter is None:
-        raise NotFound("No such chapter.", details={"chapter": chapter_id})
+        raise NotFound(gettext("No such chapter."), details={"chapter": chapter_id})
     return chapter
 
 

@@ -1,3 +1,4 @@
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from config import fields
@@ -104,7 +105,7 @@ class WritingAutosaveBlockSerializer(fields.ClosedSerializer):
 
     def validate(self, attrs):
         if ("id" in attrs) == ("position" in attrs):
-            raise serializers.ValidationError("Give exactly one of id or position.")
+            raise serializers.ValidationError(gettext("Give exactly one of id or position."))
         return attrs
 
 

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
 from rag.embeddings import content_hash
@@ -32,18 +33,21 @@ MAX_BLOCKS = 5_000
 
 def _clean_blocks(blocks) -> list[str]:
     if not isinstance(blocks, list):
-        raise InvalidArgument("blocks must be a list.")
+        raise InvalidArgument(gettext("blocks must be a list."))
     if len(blocks) > MAX_BLOCKS:
-        raise InvalidArgument(f"At most {MAX_BLOCKS} blocks per chapter.")
+        raise InvalidArgument(gettext("At most %(max)d blocks per chapter.") % {"max": MAX_BLOCKS})
     contents = []
     for i, block in enumerate(blocks):
         content = block.get("content") if isinstance(block, dict) else block
         if not isinstance(content, str) or not content.strip():
             raise InvalidArgument(
-                f"blocks[{i}].content must be non-empty text.", details={"index": i}
+                gettext("blocks[%(index)d].content must be non-empty text.") % {"index": i},
+                details={"index": i},
             )
         if len(content) > MAX_BLOCK_CHARS:
-            raise InvalidArgument(f"blocks[{i}] is too long.", details={"index": i})
+            raise InvalidArgument(
+                gettext("blocks[%(index)d] is too long.") % {"index": i}, details={"index": i}
+            )
         contents.append(content)
     return contents
 
@@ -51,7 +55,7 @@ def _clean_blocks(blocks) -> list[str]:
 def book_create(*, user, title: str) -> Book:
     title = (title or "").strip()
     if not title:
-        raise InvalidArgument("title must not be empty.")
+        raise InvalidArgument(gettext("title must not be empty."))
     return Book.objects.create(owner=user, title=title[:200])
 
 
@@ -200,7 +204,9 @@ def chapter_save(
     contents = _clean_blocks(blocks)
     chapter = chapter_get(user=user, chapter_id=chapter_id, for_update=True)
     if book_id is not None and book_id != chapter.book_id:
-        raise InvalidArgument("A chapter cannot move to another book.", details={"book": book_id})
+        raise InvalidArgument(
+            gettext("A chapter cannot move to another book."), details={"book": book_id}
+        )
     old = list(chapter.blocks.order_by("order"))
     assignments, hashes, removed = _match_blocks(old, contents)
     _detach_removed_blocks(removed)
@@ -238,7 +244,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
     from writing.tasks import enqueue_autosave_chunk
 
     if not isinstance(blocks, list) or not blocks:
-        raise InvalidArgument("blocks must be a non-empty list.")
+        raise InvalidArgument(gettext("blocks must be a non-empty list."))
     contents = _clean_blocks(blocks)
     chapter = chapter_get(user=user, chapter_id=chapter_id, for_update=True)
     existing = list(chapter.blocks.order_by("order"))
@@ -251,7 +257,10 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
         else:
             block = None
         if block is None:
-            raise NotFound(f"blocks[{i}]: no such block in this chapter.", details={"index": i})
+            raise NotFound(
+                gettext("blocks[%(index)d]: no such block in this chapter.") % {"index": i},
+                details={"index": i},
+            )
         h = content_hash(content)
         if h != block.content_hash:
             StoryBlock.objects.filter(pk=block.pk).update(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from memory.models import ChatMessage
 
@@ -73,7 +74,7 @@ def test_a_summary_hit_names_the_range_it_covers(api_client, user, write, live_s
     [hit] = hits
     assert hit["provenance"]["source"]["type"] == "summary"
     assert hit["provenance"]["source"]["covers"] == {
-        "until": summary.covers_until_ts.isoformat().replace("+00:00", "Z"),
+        "until": timezone.localtime(summary.covers_until_ts).isoformat(),
         "count": summary.covered_count,
     }
     assert summary.covered_count == 4

@@ -117,3 +117,74 @@ def test_the_response_says_its_language_and_varies_on_the_header(anon_client):
     response = anon_client.get("/api/books/", HTTP_ACCEPT_LANGUAGE="zh-Hans")
     assert response["Content-Language"] == "zh-hans"
     assert "Accept-Language" in response["Vary"]
+
+
+def _app_errors(user) -> dict:
+    """Return a name -> callable(language) sending a request that one app's service refuses."""
+    client = APIClient()
+    client.force_authenticate(user)
+    name = user.username
+
+    def send(method, path, body=None):
+        def run(language):
+            client.credentials(HTTP_ACCEPT_LANGUAGE=language)
+            data = None if body is None else json.dumps(body)
+            return getattr(client, method)(path, data, content_type="application/json")
+
+        return run
+
+    return {
+        "activities: join a missing activity": send("post", "/api/activities/999999/join/", {}),
+        "activities: a time range ending before it starts": send(
+            "post",
+            "/rag/search",
+            {
+                "semanticQuery": "kayak",
+                "filters": {
+                    "timeRange": {
+                        "start": "2026-12-02T00:00:00+08:00",
+                        "end": "2026-12-01T00:00:00+08:00",
+                    }
+                },
+            },
+        ),
+        "writing: a missing book": send("get", "/api/books/999999/"),
+        "writing: a chapter of a missing book": send(
+            "post", "/api/chapters/", {"book": 999999, "title": "t", "blocks": ["a"]}
+        ),
+        "memory: an empty batch of messages": send(
+            "post", f"/v1/users/{name}/messages", {"items": []}
+        ),
+        "memory: an item without content": send(
+            "post",
+            f"/v1/users/{name}/messages",
+            {"items": [{"ts": "2026-11-25T10:00:00+08:00", "role": "user", "content": " "}]},
+        ),
+        "memory: a query vector of the wrong size": send(
+            "post", "/v1/messages/semantic_search", {"query_embedding": [0.5, 0.5]}
+        ),
+        "agent: a webhook url with a password": send(
+            "post", f"/v1/users/{name}/webhooks", {"url": "https://ann:pw@example.com/hook"}
+        ),
+    }
+
+
+APP_CASES = [
+    "activities: join a missing activity",
+    "activities: a time range ending before it starts",
+    "writing: a missing book",
+    "writing: a chapter of a missing book",
+    "memory: an empty batch of messages",
+    "memory: an item without content",
+    "memory: a query vector of the wrong size",
+    "agent: a webhook url with a password",
+]
+
+
+@pytest.mark.parametrize("case", APP_CASES)
+def test_an_app_error_speaks_only_the_request_language(user, case):
+    request = _app_errors(user)[case]
+    english, chinese = _error_text(request("en")), _error_text(request("zh-Hans"))
+    assert not HAN.search(english), english
+    assert HAN.search(chinese), chinese
+    assert not ENGLISH_WORDS.search(UNTRANSLATED.sub("", chinese)), chinese

@@ -162,3 +162,22 @@ def test_closed_serializer_ignores_the_csrf_token_of_a_browser_form():
     serializer = _Search(data=form)
     assert serializer.is_valid(), serializer.errors
     assert serializer.validated_data == {"query": "a"}
+
+
+def test_response_datetime_gives_an_instant_in_the_service_time_zone():
+    instant = datetime(2026, 5, 1, 1, 30, tzinfo=UTC)
+    assert fields.response_datetime(instant) == "2026-05-01T09:30:00+08:00"
+    assert fields.response_datetime(None) is None
+
+
+@pytest.mark.django_db
+def test_every_response_gives_instants_with_the_service_offset(api_client, user):
+    """A message sent in UTC and a book made now: both answered at +08:00, never Z."""
+    body = {"items": [{"message_id": "m1", "ts": "2026-05-01T01:30:00Z", "role": "user"}]}
+    body["items"][0]["content"] = "周末去划船"
+    written = api_client.post(f"/v1/users/{user.username}/messages", body, format="json")
+    assert written.status_code in (200, 201), written.content
+    listed = api_client.get(f"/v1/users/{user.username}/messages").json()
+    assert [item["ts"] for item in listed["items"]] == ["2026-05-01T09:30:00+08:00"]
+    book = api_client.post("/api/books/", {"title": "湖"}, format="json").json()
+    assert book["created_at"].endswith("+08:00"), book

@@ -64,3 +64,10 @@ def test_admin_index_links_to_the_staff_pages(staff_browser):
 def test_admin_view_site_link_leads_to_the_home_page(staff_browser):
     html = staff_browser.get("/admin/").content.decode()
     assert 'href="/"' in html
+
+
+@pytest.mark.django_db
+def test_the_site_icon_is_served(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200 and response["Content-Type"] == "image/svg+xml"
+    assert response.content.startswith(b"<svg")

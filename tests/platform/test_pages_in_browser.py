@@ -1,0 +1,51 @@
+"""The pages as people see them: Debian's Chromium opens them as a logged-in admin.
+
+Every admin changelist and change page of the registered models, the staff pages, the
+playgrounds and the API documentation (Swagger UI, ReDoc), in English and in Chinese, in a
+1400-pixel-wide window: no console error, no failed request for an asset, nothing wider than
+the window, and (but for the API documentation, whose text is the schema's English) no string
+of the other language in what the browser rendered. The playgrounds' answers are read from
+the screen as a person reads them. One browser for the module (``browser``, in conftest.py);
+each test opens one tab (``screen_for``) and reuses it for every page.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from tests.platform.pages import admin_urls, staff_urls
+
+pytestmark = [pytest.mark.slow, pytest.mark.browser]
+
+LANGUAGES = ["en", "zh-hans"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_page_renders_cleanly_in_one_language(screen_for, objects, long_chapter, language):
+    screen = screen_for(language)
+    chapter_pages = [
+        reverse("admin:writing_chapter_change", args=[long_chapter.pk]),
+        reverse("writing-inspect", args=[long_chapter.pk]),
+        reverse("writing-playground", args=[long_chapter.book_id]) + "?q=码头",
+    ]
+    problems = []
+    for path in admin_urls(objects["root"], add_pages=False) + staff_urls(objects) + chapter_pages:
+        problems += screen.open(path)
+        problems += screen.speaks_other_language(path)
+    # The API documentation: drawn by scripts from the schema, then checked.
+    for name, drawn in (("swagger-ui", ".opblock"), ("redoc", "[data-section-id]")):
+        screen.open(reverse(name))
+        screen.rendered(drawn)
+        problems += screen.check(reverse(name))
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_playgrounds_show_their_answers(screen_for, long_chapter, language):
+    screen = screen_for(language)
+    screen.open(reverse("activities-staff-search") + "?q=kayak")
+    assert "kayak" in screen.text("table"), screen.text("body")
+    screen.open(reverse("writing-playground", args=[long_chapter.book_id]) + "?q=码头的尽头")
+    shown = screen.text("table")
+    assert "林深站在码头的尽头" in shown, shown
