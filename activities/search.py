@@ -23,8 +23,6 @@ import logging
 import re
 from datetime import datetime, time
 
-import numpy as np
-from django.conf import settings
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -604,10 +602,4 @@ def _add_reasons(results: list[dict], query: str, settings_row, context=None) ->
         result["matchReason"] = reason
 
 
-def cosine(a, b) -> float:
-    """Return the cosine similarity of two vectors (benchmarks and tests)."""
-    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
-    return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
-
-
-__all__ = ["activities_search", "hard_filter", "parse_filters", "settings"]
+__all__ = ["activities_search", "hard_filter", "parse_filters"]

@@ -94,11 +94,6 @@ class Conflict(ServiceError):
     status = http.HTTP_409_CONFLICT
 
 
-class Unavailable(ServiceError):
-    code = UNAVAILABLE
-    status = http.HTTP_503_SERVICE_UNAVAILABLE
-
-
 def error_body(code: str, message: str, details: dict | None = None) -> dict:
     """Return the error envelope."""
     return {"error": {"code": code, "message": message, "details": details or {}}}
