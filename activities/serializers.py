@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from activities.models import ActivityStatus, IndexState
@@ -140,8 +141,16 @@ class SearchTimeRangeSerializer(fields.ClosedSerializer):
     start = fields.DateTimeField(required=False, allow_null=True)
     end = fields.DateTimeField(required=False, allow_null=True)
 
+    def validate(self, attrs):
+        if attrs.get("start") and attrs.get("end") and attrs["end"] < attrs["start"]:
+            raise serializers.ValidationError({"end": _("The end is before the start.")})
+        return attrs
+
 
 class SearchFiltersSerializer(fields.ClosedSerializer):
+    """The search's hard filters: the one statement of their rules (activities.search.parse_filters
+    validates every caller's filters with it)."""
+
     location = SearchLocationSerializer(required=False, allow_null=True)
     timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815
     type = fields.StrictCharField(required=False, allow_blank=True, allow_null=True, max_length=50)
