@@ -1,10 +1,10 @@
-# Two commands set everything up: `make run` and `make test`.
+# Two commands set everything up: `make run` and `make test`; `make check` is the inner loop.
 PYTHON ?= python3.11
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: install run test fuzz lint format stop migrate demo bench clean sdk clients-deps secret-key
+.PHONY: install run test check fuzz lint format stop migrate demo bench clean sdk clients-deps secret-key
 
 # DEBUG is off, so Django needs a secret key: on this machine a random one in .runtime/secret_key,
 # readable by its owner only (made once, mode tightened to 0600), unless DJANGO_SECRET_KEY or
@@ -37,6 +37,7 @@ run: demo
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-cache
 
 format: install
 	$(VENV)/bin/ruff check --fix .
@@ -44,6 +45,15 @@ format: install
 
 test: lint clients-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
+
+# The inner loop (docs/DEVELOPING.md, "Tests"): lint, import contracts, and the tests that start
+# no other process: not slow, not real_clock, no journeys, no fuzzer, no fault suites.
+# `make test` (what CI runs) keeps running everything.
+CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
+	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
+	--ignore=tests/rag/test_checks_faults.py
+check: lint
+	$(PY) -m pytest -q -m "not slow and not real_clock" $(CHECK_SKIPS) $(PYTEST_ARGS)
 
 # The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:
 # the tests then also check and run the TypeScript client; without npm they say they skip it.

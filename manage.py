@@ -4,9 +4,14 @@
 import os
 import sys
 
+from config import embedded_db
+
 
 def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # The explicit step that starts the embedded PostgreSQL (DATABASE_URL unset): the settings
+    # only read where it listens.
+    embedded_db.ensure_started()
     from django.core.management import execute_from_command_line
 
     execute_from_command_line(sys.argv)

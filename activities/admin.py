@@ -1,19 +1,42 @@
+from django import forms
 from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from activities.models import (
-    INDEX_BOOKKEEPING_FIELDS,
-    Activity,
-    IndexState,
-    Participation,
-    WorkingMemory,
+from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, Participation, WorkingMemory
+from activities.services import (
+    EDITABLE_FIELDS,
+    activity_change,
+    activity_create,
+    activity_reindex,
+    validate_activity,
 )
 from config.admin_display import machine_text, shorten
+from config.errors import InvalidArgument
+
+
+class ActivityAdminForm(forms.ModelForm):
+    """The admin's form: the services' rules refuse what they would refuse from the API."""
+
+    def clean(self):
+        cleaned = super().clean()
+        if self.errors:
+            return cleaned
+        candidate = Activity(
+            **{f.attname: getattr(self.instance, f.attname) for f in Activity._meta.concrete_fields}
+        )
+        for name, value in cleaned.items():
+            setattr(candidate, name, value)
+        try:
+            validate_activity(candidate)
+        except InvalidArgument as exc:
+            raise forms.ValidationError(exc.message) from None
+        return cleaned
 
 
 @admin.register(Activity)
 class ActivityAdmin(admin.ModelAdmin):
+    form = ActivityAdminForm
     list_display = (
         "id",
         "short_title",
@@ -47,28 +70,24 @@ class ActivityAdmin(admin.ModelAdmin):
     def indexed_text(self, obj):
         return machine_text(obj.search_text)
 
-    def save_model(self, request, obj, form, change):
-        from activities.text import VIBE_SOURCE_FIELDS
-        from activities.vibes import lexicon_vibes
+    def get_readonly_fields(self, request, obj=None):
+        # The services change what an activity says, never whose it is.
+        readonly = super().get_readonly_fields(request, obj)
+        return (*readonly, "creator") if obj is not None else readonly
 
-        # The API's service recomputes vibes on these changes; admin edits must not skip it.
-        if not change or set(form.changed_data) & set(VIBE_SOURCE_FIELDS):
-            obj.vibes = lexicon_vibes(
-                type=obj.type, title=obj.title, description=obj.description, tags=obj.tags
-            )
-        super().save_model(request, obj, form, change)
+    def save_model(self, request, obj, form, change):
+        # The services recompute the vibes, validate and queue indexing, as for the API.
+        fields = {name: getattr(obj, name) for name in EDITABLE_FIELDS}
+        if change:
+            changed = {k: v for k, v in fields.items() if k in form.changed_data}
+            activity_change(activity=Activity.objects.get(pk=obj.pk), **changed)
+        else:
+            obj.pk = activity_create(creator=obj.creator, **fields).pk
 
     @admin.action(description=_("Re-index the selected activities"))
     def reindex(self, request, queryset):
-        from activities.tasks import enqueue_index
-        from rag.queues import queue_for_rows
-
         ids = list(queryset.values_list("pk", flat=True))
-        # Clearing the hash makes the task re-embed even when the text is unchanged.
-        queryset.update(embedding_hash="", index_state=IndexState.PENDING, index_attempts=0)
-        queue = queue_for_rows(len(ids))
-        for pk in ids:
-            enqueue_index(pk, queue=queue)
+        activity_reindex(activity_ids=ids)
         self.message_user(
             request,
             ngettext(

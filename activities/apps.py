@@ -16,20 +16,20 @@ class ActivitiesConfig(AppConfig):
     verbose_name = _("Activities")
 
     def ready(self):
-        from django.db.models.signals import post_save
-
         from activities import signals, userdata
-        from activities.models import Activity
         from activities.search import relevance_corpus, relevance_evidence
+        from activities.selectors import activity_rating_target
         from activities.tasks import INDEX_WORK
-        from rag import relevance, work
+        from rag import rating_targets, relevance, work
         from rag.signals import vectors_reembedded
         from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
         work.register(INDEX_WORK)  # reconciled by rag.tasks.work_reconcile
-        post_save.connect(signals.activity_saved, sender=Activity, dispatch_uid="activities.saved")
         register(userdata.declaration())
+        # memory's ratings of an activity find it through this (business apps never import
+        # each other).
+        rating_targets.register("activity", activity_rating_target)
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
         warm_up_with(warm_search)
         # manage.py rag_calibrate: the corpus, and the lexical-evidence rule the search uses

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from activities.backfill import backfill
 from activities.models import Activity, ActivityStatus, IndexState
+from activities.services import activity_change
 from activities.vibes import lexicon_vibes
 
 
@@ -178,8 +179,8 @@ def demo_activities_roll_forward(
 
     Demo start times are relative to the load date, so a database loaded weeks ago would
     otherwise have nothing left to find. Idempotent: a second run finds nothing in the past.
-    Each row is saved normally, so the post_save receiver re-indexes it if its embedded text
-    changed (weekday and part of day are kept, so normally nothing is embedded again).
+    Each row is changed by ``activity_change``, which re-indexes it if its embedded text changed
+    (weekday and part of day are kept, so normally nothing is embedded again).
     """
     now = now or timezone.now()
     moved = []
@@ -189,11 +190,10 @@ def demo_activities_roll_forward(
                 continue
             tz = zoneinfo.ZoneInfo(activity.time_zone)
             start = next_week_after(activity.start_at, tz_name=activity.time_zone, now=now)
-            if activity.end_at is not None:
+            end = activity.end_at
+            if end is not None:
                 # The same wall-clock shift as the start keeps the local end time too.
                 shift = start.replace(tzinfo=None) - _wall(activity.start_at, tz)
-                activity.end_at = (_wall(activity.end_at, tz) + shift).replace(tzinfo=tz)
-            activity.start_at = start
-            activity.save(update_fields=["start_at", "end_at", "updated_at"])
-            moved.append(activity)
+                end = (_wall(end, tz) + shift).replace(tzinfo=tz)
+            moved.append(activity_change(activity=activity, start_at=start, end_at=end))
     return moved

@@ -23,17 +23,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import re
-from datetime import datetime, time
+from datetime import datetime
 
-import numpy as np
-from django.conf import settings
 from django.utils import timezone
-from django.utils.dateparse import parse_date, parse_datetime
 from django.utils.translation import gettext
 
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, match_reasons, query_terms
+from activities.serializers import SearchFiltersSerializer
 from activities.understanding import (
     EMBED_REST,
     FILTER,
@@ -91,57 +89,46 @@ def _number(value, name: str) -> float:
     return number
 
 
-def _when(value, name: str, *, end: bool = False) -> datetime | None:
-    """Parse an ISO 8601 time (a bare date means its start, or its end for ``end``)."""
-    if value in (None, ""):
-        return None
-    if isinstance(value, datetime):
-        parsed = value
-    else:
-        text = str(value)
-        parsed = parse_datetime(text)
-        if parsed is None:
-            day = parse_date(text)
-            if day is None:
-                raise InvalidArgument(
-                    gettext("%(field)s must be an ISO 8601 time.") % {"field": name},
-                    details={"field": name},
-                )
-            parsed = datetime.combine(day, time.max if end else time.min)
-    if timezone.is_naive(parsed):
-        parsed = timezone.make_aware(parsed, timezone.get_default_timezone())
-    return parsed
+# A bare date as the end of a range means the whole of that day.
+_BARE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+def _error_text(errors, path: str) -> tuple[str, str]:
+    """Return the first error of a serializer's ``errors`` as (field path, message)."""
+    if isinstance(errors, dict):
+        key, value = next(iter(errors.items()))
+        return _error_text(value, path if key == "non_field_errors" else f"{path}.{key}")
+    if isinstance(errors, list) and errors and not isinstance(errors[0], str):
+        return _error_text(errors[0], path)
+    return path, str(errors[0] if isinstance(errors, list) else errors)
 
 
 def parse_filters(filters: dict | None) -> dict:
-    """Validate the API's ``filters`` object into plain values (raise InvalidArgument)."""
-    filters = filters or {}
-    if not isinstance(filters, dict):
-        raise InvalidArgument(gettext("filters must be an object."))
+    """Validate a search's ``filters`` into plain values (raise InvalidArgument).
+
+    The rules are the API's (``SearchFiltersSerializer``), for every caller: the API, the agent's
+    tools, the staff page.
+    """
     out: dict = {"location": None, "start": None, "end": None, "type": None}
-    location = filters.get("location")
-    if location:
-        if not isinstance(location, dict):
-            raise InvalidArgument(gettext("filters.location must be an object."))
-        lat = _number(location.get("lat"), "filters.location.lat")
-        lng = _number(location.get("lng"), "filters.location.lng")
-        if not -90 <= lat <= 90 or not -180 <= lng <= 180:
-            raise InvalidArgument(gettext("filters.location is out of range."))
-        radius = location.get("radiusInKm")
-        radius = None if radius is None else _number(radius, "filters.location.radiusInKm")
-        if radius is not None and radius <= 0:
-            raise InvalidArgument(gettext("filters.location.radiusInKm must be positive."))
-        out["location"] = (lat, lng, radius)
+    if not filters:
+        return out
+    if not isinstance(filters, dict):
+        raise InvalidArgument(gettext("filters must be an object."), details={"field": "filters"})
     time_range = filters.get("timeRange")
-    if time_range:
-        if not isinstance(time_range, dict):
-            raise InvalidArgument(gettext("filters.timeRange must be an object."))
-        out["start"] = _when(time_range.get("start"), "filters.timeRange.start")
-        out["end"] = _when(time_range.get("end"), "filters.timeRange.end", end=True)
-        if out["start"] and out["end"] and out["end"] < out["start"]:
-            raise InvalidArgument(gettext("filters.timeRange.end is before its start."))
-    if filters.get("type"):
-        out["type"] = str(filters["type"]).strip()
+    if isinstance(time_range, dict) and _BARE_DATE_RE.match(str(time_range.get("end") or "")):
+        filters = {**filters, "timeRange": {**time_range, "end": f"{time_range['end']}T23:59:59"}}
+    serializer = SearchFiltersSerializer(data=filters)
+    if not serializer.is_valid():
+        field, message = _error_text(serializer.errors, "filters")
+        raise InvalidArgument(f"{field}: {message}", details={"field": field})
+    data = serializer.validated_data
+    location = data.get("location")
+    if location:
+        out["location"] = (location["lat"], location["lng"], location.get("radiusInKm"))
+    time_range = data.get("timeRange") or {}
+    out["start"], out["end"] = time_range.get("start"), time_range.get("end")
+    if (data.get("type") or "").strip():
+        out["type"] = data["type"].strip()
     return out
 
 
@@ -647,10 +634,4 @@ def _add_reasons(results: list[dict], query: str, settings_row, context=None) ->
         result["matchReason"] = reason
 
 
-def cosine(a, b) -> float:
-    """Return the cosine similarity of two vectors (benchmarks and tests)."""
-    a, b = np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)
-    return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-12))
-
-
-__all__ = ["activities_search", "hard_filter", "parse_filters", "settings"]
+__all__ = ["activities_search", "hard_filter", "parse_filters"]

@@ -10,6 +10,7 @@ from django.utils.translation import gettext
 from activities.models import Activity, ActivityStatus
 from config.errors import InvalidArgument, NotFound
 from rag.permissions import acts_for_any_user
+from rag.rating_targets import RatedTarget
 
 
 def activities_visible_to(user):
@@ -26,6 +27,14 @@ def activity_get_visible(*, user, activity_id: int) -> Activity:
     if activity is None:
         raise NotFound(gettext("Activity not found."))
     return activity
+
+
+def activity_rating_target(*, user, target_id: str) -> RatedTarget:
+    """Return the activity ``target_id`` names as a rating target, or raise NotFound."""
+    if not target_id.isdigit() or len(target_id) > 18:
+        raise NotFound(gettext("No such activity."), details={"field": "target_id"})
+    activity = activity_get_visible(user=user, activity_id=int(target_id))
+    return RatedTarget(pk=activity.pk, label=activity.title)
 
 
 def activity_list(*, user, type: str | None = None, status: str | None = None):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from activities.models import ActivityStatus, IndexState
@@ -140,7 +141,14 @@ class SearchTimeRangeSerializer(fields.ClosedSerializer):
     start = fields.DateTimeField(required=False, allow_null=True)
     end = fields.DateTimeField(required=False, allow_null=True)
 
+    def validate(self, attrs):
+        if attrs.get("start") and attrs.get("end") and attrs["end"] < attrs["start"]:
+            raise serializers.ValidationError({"end": _("The end is before the start.")})
+        return attrs
 
+
+# The search's hard filters: the one statement of their rules (activities.search.parse_filters
+# validates every caller's filters with it). A comment, not a docstring: the schema shows those.
 class SearchFiltersSerializer(fields.ClosedSerializer):
     location = SearchLocationSerializer(required=False, allow_null=True)
     timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815

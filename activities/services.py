@@ -8,12 +8,15 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from activities.indexing import is_current
 from activities.models import Activity, ActivityStatus, IndexState, Participation, WorkingMemory
 from activities.personalize import MIN_POSITIVES
+from activities.tasks import enqueue_index
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from rag.permissions import acts_for_any_user
+from rag.queues import queue_for_rows
 
 MAX_INTEREST_VECTORS = 3
 MAX_PREFERENCE_ITEMS = 5
@@ -48,7 +51,7 @@ CHECKED_FIELDS = (
 )
 
 
-def _validate(activity: Activity) -> None:
+def validate_activity(activity: Activity) -> None:
     """Raise InvalidArgument unless the activity may be stored (whoever the caller is)."""
     try:
         activity.clean_fields(
@@ -103,9 +106,10 @@ def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
         tags=activity.tags,
     )
     activity.index_state = IndexState.PENDING
-    _validate(activity)
+    validate_activity(activity)
     with transaction.atomic():
-        activity.save()  # post_save enqueues activities.tasks.activity_index on commit
+        activity.save()
+        enqueue_index(activity.pk)  # after the commit
     return activity
 
 
@@ -117,18 +121,28 @@ def activity_update(*, activity: Activity, user, **changes) -> Activity:
     """Change an activity (creator or staff only); re-embed only if the embedded text changed."""
     if not can_edit(user, activity):
         raise PermissionDenied(gettext("Only the creator or staff may change this activity."))
+    new_status = changes.get("status", activity.status)
+    if new_status != activity.status and (activity.status, new_status) not in STATUS_CHANGES:
+        raise InvalidArgument(
+            gettext("An activity cannot go from %(old)s to %(new)s.")
+            % {"old": activity.status, "new": new_status},
+            details={"field": "status"},
+        )
+    return activity_change(activity=activity, **changes)
+
+
+def activity_change(*, activity: Activity, **changes) -> Activity:
+    """Change an activity for a caller already allowed to (the admin, the demo, activity_update).
+
+    Recomputes the vibes when their sources change, validates, and queues indexing after the
+    commit when the embedded text changed: every write path keeps these rules.
+    """
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
         raise InvalidArgument(
             gettext("Unknown fields: %(fields)s.") % {"fields": ", ".join(sorted(unknown))}
         )
     changed = [k for k, v in changes.items() if getattr(activity, k) != v]
-    if "status" in changed and (activity.status, changes["status"]) not in STATUS_CHANGES:
-        raise InvalidArgument(
-            gettext("An activity cannot go from %(old)s to %(new)s.")
-            % {"old": activity.status, "new": changes["status"]},
-            details={"field": "status"},
-        )
     for key in changed:
         setattr(activity, key, changes[key])
     if set(changed) & set(VIBE_SOURCE_FIELDS):
@@ -139,21 +153,33 @@ def activity_update(*, activity: Activity, user, **changes) -> Activity:
             tags=activity.tags,
         )
         changed.append("vibes")
-    _validate(activity)
+    validate_activity(activity)
     if not changed:
         return activity
-    if set(changed) & set(TEXT_FIELDS):
-        from activities.indexing import is_current
-
-        if not is_current(activity):
-            # New text, fresh retry budget (rag.work).
-            activity.index_state = IndexState.PENDING
-            activity.index_attempts = 0
-            changed += ["index_state", "index_attempts"]
+    reindex = bool(set(changed) & set(TEXT_FIELDS)) and not is_current(activity)
+    if reindex:
+        # New text, fresh retry budget (rag.work).
+        activity.index_state = IndexState.PENDING
+        activity.index_attempts = 0
+        changed += ["index_state", "index_attempts"]
     with transaction.atomic():
-        # update_fields lets the post_save receiver skip non-text changes without hashing.
         activity.save(update_fields=[*changed, "updated_at"])
+        if reindex:
+            enqueue_index(activity.pk)  # after the commit
     return activity
+
+
+def activity_reindex(*, activity_ids: list[int]) -> int:
+    """Queue the embedding of these activities again, even when their text is unchanged."""
+    with transaction.atomic():
+        # Clearing the hash makes the task re-embed even when the text is unchanged.
+        count = Activity.objects.filter(pk__in=activity_ids).update(
+            embedding_hash="", index_state=IndexState.PENDING, index_attempts=0
+        )
+        queue = queue_for_rows(len(activity_ids))
+        for pk in activity_ids:
+            enqueue_index(pk, queue=queue)
+    return count
 
 
 def activity_delete(*, activity: Activity, user) -> None:
@@ -193,7 +219,6 @@ def activity_join(*, activity_id: int, user) -> Participation:
                 participation = Participation.objects.create(user=user, activity=activity)
         except IntegrityError:
             raise Conflict(gettext("You have already joined this activity."))
-        # update() (not save()) keeps this out of the post_save receiver: not a text change.
         Activity.objects.filter(pk=activity.pk).update(
             current_participants=F("current_participants") + 1
         )

@@ -7,13 +7,10 @@ worker timeout or a killed worker leaves evidence the reconciler acts on (``rag.
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
-
-from django.utils import timezone
 
 from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
-from rag.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows
+from rag.queues import INTERACTIVE, current_queue, enqueue, enqueue_later, queue_for_rows
 from rag.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
@@ -64,18 +61,12 @@ def schedule_retry(activity_id: int, attempt: int, *, queue: str) -> None:
 
     Queue: the one the failed task ran on (its cluster runs the schedule).
     """
-    from django_q.models import Schedule
-
-    Schedule.objects.update_or_create(
-        name=f"activities.index_retry:{activity_id}",
-        defaults={
-            "func": "activities.tasks.activity_index",
-            "args": repr((activity_id,)),
-            "cluster": queue,
-            "schedule_type": Schedule.ONCE,
-            "repeats": -1,  # a ONCE schedule with negative repeats is deleted after it runs
-            "next_run": timezone.now() + timedelta(seconds=INDEX_WORK.retry_in(attempt)),
-        },
+    enqueue_later(
+        "activities.tasks.activity_index",
+        activity_id,
+        queue=queue,
+        key=f"activities.index_retry:{activity_id}",
+        delay=INDEX_WORK.retry_in(attempt),
     )
 
 

@@ -100,11 +100,6 @@ def extract_vibes(text: str) -> list[str]:
     return [cue.label for cue in read(text).moods]
 
 
-def mentions_nearby(text: str) -> bool:
-    """Return whether the message asks for something near the user."""
-    return read(text).nearby
-
-
 # Words of asking, not of what is asked for. Removed as whole jieba words (precise mode), never
 # as substrings: "想找个玩水的地方" is cut 想/找个/玩水/的/地方, so removing 想, 找个 and 地方
 # leaves 玩水, where a substring pattern matching 想找 first left "个玩水". Written from the

@@ -17,9 +17,9 @@ from agent.models import SystemEvent
 from config.api_docs import event_stream
 from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
 from config.media import EventStreamAPIView, json_parsers
+from config.serializers import ErrorSerializer
 from config.streams import CappedStream, stream_slot
 from memory.selectors import context_for
-from rag.serializers import ErrorSerializer
 
 logger = logging.getLogger(__name__)
 

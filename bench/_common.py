@@ -64,6 +64,10 @@ def setup_django(settings_module: str = "config.settings", *, migrate: bool = Fa
         sys.path.insert(0, str(ROOT))
     use_development_secret_key()
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", settings_module)
+    from config import embedded_db
+
+    # As manage.py does: the settings only read where the embedded server listens.
+    embedded_db.ensure_started()
     import django
 
     django.setup()

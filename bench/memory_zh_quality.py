@@ -90,7 +90,7 @@ def dense_ids(user, question: str) -> list[str]:
     from memory import search
 
     vector = search.query_vector(question, None)
-    pairs = search.match_conversations(vector, TOP_K, search.match_filter(user, search.scoped({})))
+    pairs = search.nearest_messages(vector, TOP_K, user=user, flt=search.scoped({}))
     rows = search._load([pk for pk, _ in pairs])
     return [rows[pk].message_id for pk, _ in pairs if pk in rows]
 

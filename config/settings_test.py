@@ -3,6 +3,8 @@
 import os
 import tempfile
 
+from config import embedded_db
+
 # The local embedding model's OpenMP threads spin while they wait; on a CPU shared by several
 # test processes that makes it several times slower. libgomp reads this once, at model load.
 os.environ.setdefault("GOMP_SPINCOUNT", "10000")
@@ -16,6 +18,9 @@ if not os.environ.get("DATABASE_URL"):
 
 # Production settings require a key; the tests sign with this one (children inherit it).
 os.environ.setdefault("DJANGO_SECRET_KEY", "test-only-key-" + "x" * 50)
+# The test session's explicit start of its server (pytest-django loads these settings before any
+# conftest runs); config.settings itself starts nothing.
+embedded_db.ensure_started()
 
 from config.settings import *  # noqa: E402,F403
 from config.settings import Q_CLUSTER, REST_FRAMEWORK  # noqa: E402

@@ -10,8 +10,8 @@ from config import serializers as s
 from config.fields import refuse_body
 from config.media import json_parsers
 from config.selectors import tokens_of
+from config.serializers import ErrorSerializer
 from config.services import IssuedToken, token_issue, token_revoke, token_rotate
-from rag.serializers import ErrorSerializer
 
 TAGS = ["Account"]
 ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")

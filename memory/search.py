@@ -4,8 +4,9 @@
   dropped, so a natural-language question matches on its content words), ``ts_rank_cd`` over
   the jieba-segmented ``search_text``, ordered by rank, ``ts desc``, ``message_id``; keyset
   paging on that triple, the cursor bound to a fingerprint of (user, query, filter).
-- Semantic: ``match_conversations`` (the SQL function of migration 0002) with the filter
-  applied before the nearest-neighbour search. Without an explicit ``min_score`` the relevance
+- Semantic: :func:`nearest_messages`, the filtered nearest-neighbour search every app uses
+  (``rag.search.vector_search``: the filter before the search, exact when few rows pass, and
+  exact again when HNSW returns fewer than asked). Without an explicit ``min_score`` the relevance
   cut of rag/relevance.py decides (surface "memory": an off-topic query answers nothing; no
   absolute floor, so a short chat still fills top_k for an on-topic query).
 - Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists (the semantic list
@@ -21,7 +22,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import math
 import re
@@ -41,12 +41,12 @@ from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.stand_ins import stand_in_summaries, summary_similarities, with_stand_ins
 from memory.validation import apply_filter
-from rag import live, relevance
+from rag import relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
-from rag.fields import configured_dimensions, vector_literal
+from rag.fields import configured_dimensions
 from rag.highlight import mark
 from rag.replicas import read_alias
-from rag.search import TS_CONFIG, rrf, similarity_expression
+from rag.search import TS_CONFIG, rrf, similarity_expression, vector_search
 from rag.text import STOPWORDS, parse_query, quote_lexeme, segment_query
 from rag.understand import understand
 
@@ -393,30 +393,13 @@ def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None 
     return [pair for pair, keep in zip(pairs, decision.keep, strict=True) if keep]
 
 
-def match_filter(user, flt: dict, **extra) -> dict:
-    """Return the jsonb filter of ``match_conversations`` for a user and a cleaned filter."""
-    out = {"user_id": user.pk}
-    for key in ("chat_id", "role", "kind"):
-        if flt.get(key) is not None:
-            out[key] = flt[key]
-    for key in ("since", "until"):
-        if flt.get(key) is not None:
-            out[key] = flt[key].isoformat()
-    settings_row = live.get_settings()
-    out.setdefault("ef_search", settings_row.ef_search)
-    out.setdefault("exact_max_rows", settings_row.exact_search_max_rows)
-    out.update(extra)
-    return out
-
-
-def match_conversations(vector: list[float], count: int, filt: dict) -> list[tuple]:
-    """Call the SQL function; return (id, similarity) pairs best first."""
-    with connections[read_alias()].cursor() as cursor:
-        cursor.execute(
-            "SELECT id, similarity FROM match_conversations(%s::vector, %s, %s::jsonb)",
-            [vector_literal(vector), count, json.dumps(filt)],
-        )
-        return cursor.fetchall()
+def nearest_messages(vector: list[float], count: int, *, user, flt: dict) -> list[tuple]:
+    """Return (id, similarity) of the ``count`` messages of ``user`` passing ``flt`` nearest to
+    ``vector``, best first (ties: newest, then by message_id)."""
+    queryset = apply_filter(ChatMessage.objects.filter(user=user), flt)
+    queryset = queryset.only("id", "ts", "message_id")  # what the tie-break reads
+    hits, _ = vector_search(queryset, vector, k=count, tiebreak=("-ts", "message_id"))
+    return [(hit.obj.pk, hit.score) for hit in hits]
 
 
 def _load(ids: list[int], vector: list[float] | None = None) -> dict[int, ChatMessage]:
@@ -450,7 +433,7 @@ def semantic_search(
     Without ``min_score`` the relevance cut decides (:func:`relevant_pairs`, into ``report``).
     The stand-in summaries are ranked with the turns (:func:`with_stand_ins`).
     """
-    pairs = match_conversations(vector, top_k, match_filter(user, scoped(flt)))
+    pairs = nearest_messages(vector, top_k, user=user, flt=scoped(flt))
     if with_stand_ins(flt):
         summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector)
         pairs = sorted([*pairs, *summaries.items()], key=lambda pair: -pair[1])[:top_k]
@@ -580,7 +563,7 @@ def hybrid_search(
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
         chars = single_han(tsquery)
     lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool, chars=chars)
-    pairs = [] if vector is None else match_conversations(vector, pool, match_filter(user, flt))
+    pairs = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]

@@ -1,7 +1,8 @@
 """Input and output serializers of the memory API (the OpenAPI schema is built from them).
 
-Message batches and search bodies are validated by :mod:`memory.validation` after the
-serializer, so an error names the exact item (``items[3].ts``).
+Message batches and search filters are validated by :mod:`memory.validation` alone, so an
+error names the exact item (``items[3].ts``); their serializers describe the schema with the
+bounds read from there.
 """
 
 from drf_spectacular.utils import extend_schema_field
@@ -12,7 +13,12 @@ from config.inputs import DATETIME_RANGE_TEXT
 from memory.identity import MAX_USER_ID_LENGTH
 from memory.models import Kind, Role
 from memory.search import DEFAULT_TOP_K, MAX_PAGE_SIZE, MAX_TOP_K
-from memory.validation import MAX_CHAT_ID_CHARS, MAX_CONTENT_CHARS, MAX_ITEMS
+from memory.validation import (
+    MAX_CHAT_ID_CHARS,
+    MAX_CONTENT_CHARS,
+    MAX_ITEMS,
+    MAX_MESSAGE_ID_CHARS,
+)
 from rag.embeddings import DEGRADED_REASONS
 
 MAX_CURSOR_CHARS = 500
@@ -24,7 +30,7 @@ MAX_EMBEDDING_DIMENSIONS = 8192
 
 
 class MessageItemInSerializer(fields.ClosedSerializer):
-    message_id = fields.StrictCharField(required=False, max_length=100)
+    message_id = fields.StrictCharField(required=False, max_length=MAX_MESSAGE_ID_CHARS)
     ts = fields.StrictCharField(
         help_text="RFC 3339 timestamp with a time zone, from 1970-01-01T00:00:00Z up to "
         "(not including) 2100-01-01T00:00:00Z."
@@ -36,7 +42,7 @@ class MessageItemInSerializer(fields.ClosedSerializer):
 
 class MessagesWriteInSerializer(fields.ClosedSerializer):
     items = MessageItemInSerializer(
-        many=True, max_length=MAX_ITEMS, help_text="1 to 500 messages, stored atomically."
+        many=True, max_length=MAX_ITEMS, help_text=f"1 to {MAX_ITEMS} messages, stored atomically."
     )
 
 

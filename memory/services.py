@@ -36,7 +36,7 @@ from memory.models import (
     SharedContext,
 )
 from memory.validation import MAX_ITEMS, clean_items, parse_ts
-from rag import live
+from rag import live, rating_targets
 from rag.text import segment_for_index
 
 
@@ -252,13 +252,10 @@ def feedback_rate(
         raise InvalidArgument(gettext("rating: use -1 or 1."), details={"field": "rating"})
     target_id = str(target_id).strip()
     if target_type == FeedbackTarget.ACTIVITY:
-        from activities.selectors import activity_get_visible
-
-        if not target_id.isdigit() or len(target_id) > 18:
-            raise NotFound(gettext("No such activity."), details={"field": "target_id"})
-        activity = activity_get_visible(user=user, activity_id=int(target_id))
+        # The activities app finds it (registered in its ready): memory never imports it.
+        activity = rating_targets.find(target_type, user=user, target_id=target_id)
         key = {"target_type": target_type, "target_activity_id": activity.pk}
-        defaults = {"target_label": activity.title[:FEEDBACK_LABEL_CHARS], "target": None}
+        defaults = {"target_label": activity.label[:FEEDBACK_LABEL_CHARS], "target": None}
     elif target_type == FeedbackTarget.MESSAGE:
         message = ChatMessage.objects.filter(user=user, message_id=target_id).first()
         if message is None:

@@ -1,6 +1,8 @@
-"""Validate the items of a message write and the filters of a search.
+"""Validate the items of a message write and the filters of a search (the one place of both).
 
-Errors name the offending item (``items[3].ts``) so a client can fix a batch of 500.
+Errors name the offending item (``items[3].ts``) so a client can fix a batch of 500. Every
+surface (REST, MCP, the agent) calls these; the serializers only describe the same bounds in the
+schema, reading them from here.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from memory.models import Kind, Role
 
 MAX_ITEMS = 500
 MAX_CONTENT_CHARS = 20_000
-MESSAGE_ID_RE = re.compile(r"^[A-Za-z0-9_.:\-]{1,100}$")
+MAX_MESSAGE_ID_CHARS = 100
+MESSAGE_ID_RE = re.compile(rf"^[A-Za-z0-9_.:\-]{{1,{MAX_MESSAGE_ID_CHARS}}}$")
 MAX_CHAT_ID_CHARS = 200
 # Messages sent without a chat_id belong to this chat (addressable by the context endpoint).
 DEFAULT_CHAT_ID = "default"
@@ -102,7 +105,10 @@ def clean_items(items) -> list[dict]:
             not isinstance(message_id, str) or not MESSAGE_ID_RE.match(message_id)
         ):
             raise _item_error(
-                i, "message_id", gettext("use 1-100 characters of A-Z a-z 0-9 _ . : -")
+                i,
+                "message_id",
+                gettext("use 1-%(max)s characters of A-Z a-z 0-9 _ . : -")
+                % {"max": MAX_MESSAGE_ID_CHARS},
             )
         ts = item.get("ts")
         try:

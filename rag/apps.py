@@ -10,11 +10,13 @@ class RagConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save, pre_migrate
         from django_q.signals import post_execute
 
+        from config.errors import register_provider_error
         from rag import (
             checks,  # noqa: F401  (registers system checks)
             signals,
         )
         from rag.models import RagSettings
+        from rag.providers.embedding import ProviderError
         from rag.schedules import register_rag_schedules
         from rag.work import task_finished
         from rag.worker import install as install_bounded_stop
@@ -24,6 +26,7 @@ class RagConfig(AppConfig):
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
         post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
         post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
+        register_provider_error(ProviderError)  # 503 UNAVAILABLE wherever it escapes
         install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (rag/worker.py)
         _keep_framework_user_data()
 

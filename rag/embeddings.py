@@ -30,7 +30,7 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
-from rag import timing
+from config import timing
 from rag.breaker import CircuitBreaker
 from rag.providers.embedding import (
     EmbeddingProvider,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 
 import numpy as np
 from django.contrib.postgres.indexes import GinIndex
@@ -83,12 +84,14 @@ def vector_search(
     ef_search: int | None = None,
     exact_max_rows: int | None = None,
     force_path: str | None = None,
+    tiebreak: Sequence[str] = (),
 ) -> tuple[list[Hit], SearchReport]:
     """Return the k rows of ``queryset`` nearest to ``query_vector`` by cosine.
 
     ``queryset`` carries the filter; rows whose vector is NULL are skipped.
     ``score`` is the cosine similarity (1 - cosine distance). ``force_path`` is
     "exact" or "hnsw" (benchmarks and tests); normally the path is chosen here.
+    ``tiebreak``: fields ordering rows at the same distance ("-ts": descending).
     """
     settings_row = live.get_settings()
     ef = int(ef_search or settings_row.ef_search)
@@ -118,7 +121,7 @@ def vector_search(
         annotated = base.annotate(
             _distance=ExpressionWrapper(distance + Value(0.0), output_field=FloatField())
         )
-        return list(annotated.order_by("_distance")[:k])
+        return list(annotated.order_by("_distance", *tiebreak)[:k])
 
     if path == "exact":
         rows = exact_rows()
@@ -137,6 +140,8 @@ def vector_search(
                 )
             rows = list(annotated.order_by("_distance")[:k])
             transaction.set_rollback(True, using=alias)
+        for name in reversed(tiebreak):  # stable sorts: the last one decides first
+            rows.sort(key=attrgetter(name.lstrip("-")), reverse=name.startswith("-"))
         rows.sort(key=lambda r: r._distance)  # relaxed_order may be slightly out of order
         if len(rows) < k:
             # An iterative scan ends at hnsw.max_scan_tuples or hnsw.scan_mem_multiplier x

@@ -1,18 +1,6 @@
 from rest_framework import serializers
 
 
-class ErrorDetailSerializer(serializers.Serializer):
-    code = serializers.CharField()
-    message = serializers.CharField()
-    details = serializers.DictField()
-
-
-class ErrorSerializer(serializers.Serializer):
-    """The one error shape of the API."""
-
-    error = ErrorDetailSerializer()
-
-
 class HealthEmbeddingSerializer(serializers.Serializer):
     provider = serializers.CharField()
     model = serializers.CharField()

@@ -7,9 +7,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import UNAVAILABLE, error_body
+from config.serializers import ErrorSerializer
 from rag import selectors, warmup
 from rag.embeddings import provider_health
-from rag.serializers import ErrorSerializer, HealthSerializer
+from rag.serializers import HealthSerializer
 
 logger = logging.getLogger(__name__)
 

@@ -2,7 +2,7 @@
 
 A search that understood a time phrase either *narrows* its hard filter to the phrase's window
 or, when that would leave nothing, keeps its filter and *ranks* rows by how close they are to
-the window; a place cue becomes a radius only when the user's location is known. The caller
+the window. The caller
 counts rows (with its own database) and these pure functions decide, so every search surface
 decides the same way and says so in ``meta.understood``.
 """
@@ -88,40 +88,3 @@ def closeness(moment: datetime, window: Window) -> float:
     distance = start - at if at < start else at - end
     scale = max(end - start, MIN_RANK_SCALE.total_seconds())
     return 1.0 / (1.0 + distance / scale)
-
-
-@dataclass(frozen=True)
-class PlaceDecision:
-    """What a search does with a place cue: ``mode`` is ``"radius"`` (filter within
-    ``radius_km`` of the user), ``"unknown"`` (asked, but no location: search everywhere and say
-    so) or ``"none"``."""
-
-    mode: str
-    radius_km: float | None
-
-    def as_meta(self) -> dict:
-        """Return ``{"applied", "radiusKm"}`` for ``meta.understood``."""
-        return {"applied": self.mode, "radiusKm": self.radius_km}
-
-
-def decide_place(
-    *,
-    nearby: bool,
-    radius_km: float | None,
-    location_known: bool,
-    requested_radius_km: float | None,
-    default_radius_km: float,
-) -> PlaceDecision:
-    """Return the radius a place cue asks for, applied only with a known location.
-
-    The caller's explicit radius wins over the query's ("3公里内"), which wins over the
-    default; without a cue nothing changes.
-    """
-    if not nearby:
-        return PlaceDecision("none", None)
-    if not location_known:
-        return PlaceDecision("unknown", None)
-    for radius in (requested_radius_km, radius_km, default_radius_km):
-        if radius is not None and radius > 0:
-            return PlaceDecision("radius", float(radius))
-    return PlaceDecision("none", None)

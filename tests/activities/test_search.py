@@ -11,6 +11,7 @@ from django.utils import timezone
 from activities.geo import haversine_km
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search, hard_filter, parse_filters
+from config.errors import InvalidArgument
 
 pytestmark = pytest.mark.django_db
 
@@ -329,3 +330,25 @@ def test_every_search_embeds_its_query_and_stores_the_vector_nowhere(demo_activi
         assert activities_search(semantic_query="周末去爬山", limit=5)["meta"]["path"] == "semantic"
     assert sent == ["去爬山", "去爬山"]  # 周末 is a time phrase: it filters, it is not embedded
     assert EmbeddingCache.objects.count() == cached
+
+
+@pytest.mark.parametrize(
+    "filters",
+    [
+        {"location": {"lat": 31.2, "lng": 121.4, "radiusInKm": 0}},
+        {"location": {"lat": 91, "lng": 121.4}},
+        {"timeRange": {"start": "2026-12-02T10:00:00+08:00", "end": "2026-12-01"}},
+        {"type": "x" * 51},
+        {"near": True},
+    ],
+    ids=["radius", "latitude", "end-before-start", "type-length", "unknown-key"],
+)
+def test_every_caller_gets_the_api_filter_rules(filters):
+    # The agent's tools and the staff page pass raw filters: the API serializer's rules apply.
+    with pytest.raises(InvalidArgument):
+        parse_filters(filters)
+
+
+def test_a_bare_end_date_covers_its_whole_day():
+    parsed = parse_filters({"timeRange": {"start": "2026-12-01", "end": "2026-12-01"}})
+    assert parsed["end"] - parsed["start"] > timedelta(hours=23)

@@ -141,6 +141,38 @@ def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vecto
     assert out["items"][0]["semantic_score"] == pytest.approx(1.0, abs=1e-3)
 
 
+def _match(cursor, vector, count: int, filt: dict) -> list[tuple]:
+    cursor.execute(
+        "SELECT id, similarity, chat_id FROM match_conversations(%s::vector, %s, %s::jsonb)",
+        [str(vector.tolist()), count, json.dumps(filt)],
+    )
+    return cursor.fetchall()
+
+
+def test_match_conversations_hnsw_stopped_early_still_returns_top_k(user, fake_vectors):
+    # An iterative scan ends at hnsw.max_scan_tuples before 20 rows pass a 2% filter.
+    vectors = fake_vectors(user, 3000, chat_of=lambda i: "rare" if i % 50 == 0 else "common")
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")
+        cursor.execute("SET LOCAL hnsw.max_scan_tuples = 5")
+        rows = _match(
+            cursor, vectors[7], 20, {"user_id": user.pk, "chat_id": "rare", "path": "hnsw"}
+        )
+
+    assert len(rows) == 20
+    assert {r[2] for r in rows} == {"rare"}
+
+
+def test_match_conversations_leaves_the_callers_hnsw_settings(user, fake_vectors):
+    vectors = fake_vectors(user, 50)
+    with connection.cursor() as cursor:
+        _match(cursor, vectors[0], 5, {"user_id": user.pk, "path": "hnsw", "ef_search": 77})
+        cursor.execute(
+            "SELECT current_setting('hnsw.iterative_scan'), current_setting('hnsw.ef_search')"
+        )
+        assert cursor.fetchone() == ("off", "40")
+
+
 def test_match_conversations_is_callable_over_sql(user, chat):
     from rag.embeddings import embed_query
 
@@ -194,7 +226,7 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
 
     vector = embed_query("不吃辣的火锅")
     # No nearest neighbours at all: every similarity must come from the load of the rows.
-    monkeypatch.setattr(search, "match_conversations", lambda *args: [])
+    monkeypatch.setattr(search, "nearest_messages", lambda *args, **kwargs: [])
     hits = search.hybrid_search(
         user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector
     )
@@ -225,9 +257,10 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     # Loads the live settings and the relevance references, cached for the next call.
     search.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
     # stems, one count of the sample for the common words and the BM25 weights, lexical ids,
-    # nearest neighbours, BM25 ids, chats and neighbours, rows: however many hits; and the
-    # turns holding the one-character word "辣" inside a longer one, the stand-in summaries.
-    with django_assert_max_num_queries(9):
+    # nearest neighbours (the estimate choosing the path, the search), BM25 ids, chats and
+    # neighbours, rows: however many hits; and the turns holding the one-character word "辣"
+    # inside a longer one, the stand-in summaries.
+    with django_assert_max_num_queries(10):
         hits = search.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )

@@ -1,7 +1,13 @@
-"""``config.env`` readers and the DATABASE_URL parsing."""
+"""``config.env`` readers, the DATABASE_URL parsing, and importing the settings."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import psutil
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
@@ -58,3 +64,43 @@ def test_database_url_sets_conn_max_age():
 def test_settings_database_points_at_the_running_server(settings):
     # The test server is the embedded one (socket URL) unless DATABASE_URL is set.
     assert settings.DATABASES["default"]["HOST"]
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.real_clock
+def test_importing_the_settings_starts_no_database_and_writes_no_file(tmp_path):
+    # Production settings with no DATABASE_URL: before, the import started the embedded server.
+    data_dir = tmp_path / "pgdata"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DATABASE_URL", "EMBEDDED_DB_", "DJANGO_", "XDG_", "SEMMEM_"))
+    }
+    env.update(
+        EMBEDDED_DB_DIR=str(data_dir),
+        DJANGO_SECRET_KEY="settings-import-test-key-" + "x" * 40,
+        XDG_RUNTIME_DIR=str(tmp_path / "xdg"),
+        SEMMEM_RUNTIME_DIR=str(tmp_path / "runtime"),
+        PYTHONDONTWRITEBYTECODE="1",
+    )
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import config.settings as s; print(s.DATABASES['default']['HOST'])",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == str(data_dir)  # where the server would listen
+    assert list(tmp_path.iterdir()) == []
+    assert not any(
+        str(data_dir) in " ".join(p.info["cmdline"] or []) for p in psutil.process_iter(["cmdline"])
+    )

@@ -51,22 +51,17 @@ def test_the_thread_that_finished_last_takes_the_next_job(pool):
     assert pool.submit(_thread_name).result(5) == names[-1]
 
 
-def _until_idle(pool: LifoThreadPool, count: int) -> None:
-    """Wait until ``count`` threads are back on the idle stack.
-
-    A job's result is handed over just before its thread goes back to idle: a job submitted
-    in between finds another thread (as a request arriving in that instant would).
-    """
-    deadline = time.monotonic() + 5
-    while len(pool._idle) < count and time.monotonic() < deadline:
-        time.sleep(0.001)
+# A job's result is handed over just before its thread goes back to idle: a job submitted in
+# between finds another thread (as a request arriving in that instant would). Sequential
+# jobs are this far apart, as requests a user sends one after another are.
+SETTLE_SECONDS = 0.05
 
 
 def test_sequential_jobs_all_run_on_one_thread(pool):
     _run_all_at_once(pool, 4)  # every thread started and idle
     names = set()
-    for _ in range(30):
-        _until_idle(pool, 4)
+    for _ in range(10):
+        time.sleep(SETTLE_SECONDS)
         names.add(pool.submit(_thread_name).result(5))
     assert len(names) == 1
 
@@ -87,15 +82,23 @@ def test_a_round_robin_pool_would_spread_the_same_jobs(pool):
 def test_no_more_threads_than_max_workers_and_the_backlog_runs_in_order(pool):
     release = threading.Event()
     order: list[int] = []
-    busy = [pool.submit(release.wait, 5) for _ in range(4)]
-    queued = [pool.submit(order.append, i) for i in range(6)]
+
+    def wait():
+        release.wait(5)
+        return _thread_name()
+
+    def note(i):
+        order.append(i)
+        return _thread_name()
+
+    busy = [pool.submit(wait) for _ in range(4)]
+    queued = [pool.submit(note, i) for i in range(6)]
     time.sleep(0.05)
     assert order == []  # all four threads are busy: the six jobs wait
     release.set()
-    for future in busy + queued:
-        future.result(5)
+    names = {future.result(5) for future in busy + queued}
     assert sorted(order) == list(range(6))
-    assert len({t.name for t in pool._threads}) == 4
+    assert len(names) == 4
 
 
 def test_an_exception_reaches_the_callers_future_and_the_thread_lives_on(pool):
@@ -121,10 +124,10 @@ def test_a_cancelled_job_never_runs(pool):
 
 
 def test_shutdown_ends_idle_threads_and_refuses_new_jobs():
-    executor = LifoThreadPool(3)
-    _run_all_at_once(executor, 3)
+    executor = LifoThreadPool(3, thread_name_prefix="shutdown-test")
+    names = set(_run_all_at_once(executor, 3))
     executor.shutdown(wait=True)
-    assert not any(t.is_alive() for t in executor._threads)
+    assert not any(t.is_alive() for t in threading.enumerate() if t.name in names)
     with pytest.raises(RuntimeError):
         executor.submit(_thread_name)
 

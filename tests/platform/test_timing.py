@@ -7,8 +7,8 @@ import re
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config import timing
 from config.timing import header_value
-from rag import timing
 
 HYB = "/v1/messages/hybrid_search"
 

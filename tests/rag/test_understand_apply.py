@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag.understand import Window
-from rag.understand.apply import closeness, decide_place, decide_time, intersect
+from rag.understand.apply import closeness, decide_time, intersect
 
 SH = ZoneInfo("Asia/Shanghai")
 FRIDAY_EVENING = Window(datetime(2026, 11, 27, 18, tzinfo=SH), datetime(2026, 11, 28, tzinfo=SH))
@@ -68,26 +68,3 @@ def test_closeness_falls_with_distance(near, further, before):
         return edge + timedelta(seconds=sign * seconds)
 
     assert 0 < closeness(at(near + further), FRIDAY_EVENING) < closeness(at(near), FRIDAY_EVENING)
-
-
-@pytest.mark.parametrize(
-    ("nearby", "radius", "known", "requested", "expected"),
-    [
-        (True, None, True, None, ("radius", 5.0)),
-        (True, 3.0, True, None, ("radius", 3.0)),
-        (True, 3.0, True, 1.0, ("radius", 1.0)),
-        (True, 3.0, False, None, ("unknown", None)),
-        (False, None, True, 2.0, ("none", None)),
-    ],
-)
-def test_place_cue_becomes_a_radius_only_with_a_known_location(
-    nearby, radius, known, requested, expected
-):
-    decision = decide_place(
-        nearby=nearby,
-        radius_km=radius,
-        location_known=known,
-        requested_radius_km=requested,
-        default_radius_km=5.0,
-    )
-    assert (decision.mode, decision.radius_km) == expected

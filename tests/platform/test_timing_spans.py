@@ -1,8 +1,8 @@
-"""Named spans of a request's time (rag/timing.py)."""
+"""Named spans of a request's time (config/timing.py)."""
 
 from __future__ import annotations
 
-from rag import timing
+from config import timing
 
 
 def test_a_span_outside_a_record_records_nothing():
