@@ -139,10 +139,10 @@ def field_path(path: tuple) -> str:
 
 
 def _first_message(detail, default: str) -> str:
-    """Find a human-readable message inside a DRF error detail tree, with its place."""
+    """Find a human-readable message inside a DRF error detail tree, with its field's path."""
     path, leaf = _first_error(detail)
     text = str(leaf) if leaf not in (None, "", [], {}) else default
-    return ": ".join([*(str(part) for part in path), text])
+    return f"{field_path(path)}: {text}" if path else text
 
 
 def validation_message(detail) -> tuple[str, str]:

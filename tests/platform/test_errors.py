@@ -134,7 +134,7 @@ def test_the_message_names_the_item_and_the_unknown_key_of_a_later_list_item():
     with pytest.raises(serializers.ValidationError) as caught:
         serializer.is_valid(raise_exception=True)
     _, _, message, _ = classify_exception(caught.value)
-    assert message.startswith("Invalid request: blocks: 1: pos: Unknown field")
+    assert message.startswith("Invalid request: blocks[1].pos: Unknown field")
 
 
 def _validation_error(serializer_class, data):
