@@ -11,10 +11,11 @@ from django.core.paginator import Paginator
 from django.db.models import Q
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy
 
 from activities.models import Activity, ActivityStatus, IndexState
 from activities.search import activities_search
+from activities.search_meta import said
 from config.admin_display import local_datetime
 from config.errors import ServiceError
 
@@ -80,31 +81,6 @@ LANGUAGE_LABELS = {
     "mixed": gettext_lazy("mixed"),
     "und": gettext_lazy("undetermined"),
 }
-# The reasons the search writes (activities.understanding, rag.relevance): listed here so that
-# makemessages finds them; shown translated, or as written when a reason is new.
-SEARCH_REASONS = (
-    gettext_noop("activities start in the window"),
-    gettext_noop("no row passes the filters"),
-    gettext_noop("no activity starts in the window: ranked by closeness to it"),
-    gettext_noop("the window is outside timeRange: ranked by closeness to it"),
-    gettext_noop(
-        "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
-    ),
-    gettext_noop(
-        "Nothing fits: no word of the query appears in any candidate, and the query is hardly "
-        "closer to them than to unrelated everyday text."
-    ),
-    gettext_noop("Nothing fits: the query has no words, only repeated or neighbouring keys."),
-    gettext_noop(
-        "Nothing fits: the query asks for an answer or a piece of work, not for something to "
-        "find here."
-    ),
-)
-
-
-def _said(text):
-    """Return a reason of the search in the active language (as written when unknown)."""
-    return _(text) if text else text
 
 
 def stages(outcome: dict) -> dict:
@@ -123,7 +99,7 @@ def stages(outcome: dict) -> dict:
             "start_local": local_datetime(time.get("start")),
             "end_local": local_datetime(time.get("end")),
             "applied_label": APPLIED_LABELS.get(time.get("applied"), time.get("applied")),
-            "reason_text": _said(time.get("reason")),
+            "reason_text": said(time.get("reason")),
         }
     place = understood.get("place")
     if place:
@@ -131,7 +107,7 @@ def stages(outcome: dict) -> dict:
             **place,
             "applied_label": APPLIED_LABELS.get(place.get("applied"), place.get("applied")),
         }
-    reason = _said(meta.get("reason"))
+    reason = said(meta.get("reason"))
     empty_reason = ""
     if not outcome.get("results"):
         if reason:

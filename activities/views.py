@@ -9,6 +9,7 @@ from rest_framework.views import APIView
 
 from activities import selectors, services
 from activities.search import activities_search
+from activities.search_meta import in_query_language
 from activities.serializers import (
     ActivityCreateInputSerializer,
     ActivityDetailOutputSerializer,
@@ -183,4 +184,5 @@ class SearchView(APIView):
                 limit=data.get("limit"),
                 time_zone=data.get("timeZone") or None,
             )
+        result = {**result, "meta": in_query_language(result["meta"])}
         return Response(SearchOutputSerializer(result).data)

@@ -187,7 +187,7 @@ def pending_chapters(url: str, book_id: int) -> int:
 def shared_machine_note() -> str:
     load = os.getloadavg()
     return (
-        f"The machine is shared with other agents' work: load average {load[0]:.1f} / "
+        f"The machine was shared: load average {load[0]:.1f} / "
         f"{load[1]:.1f} / {load[2]:.1f} (1/5/15 min) when the run ended."
     )
 

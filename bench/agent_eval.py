@@ -221,7 +221,7 @@ def main() -> None:
     note = (
         f"Embedding model `{current_model()}` (local); no LLM. Activities in `{DB_NAME}`: "
         f"{Activity.objects.count()} (the demo rows plus this run's drafts). Load average: {load} "
-        "(other benchmarks and test suites were sharing the machine)."
+        "(the machine was shared)."
     )
     write_section(
         "agent",

@@ -179,7 +179,7 @@ def main() -> None:
     tokens = {u: token_for(ROOT, url, u) for u in users}
     importer = token_for(ROOT, url, "bench_load_import")
     novel = novel_chapters(args.datasets)
-    print("defaults changed: none (live settings, env); the machine is shared with other agents")
+    print("defaults changed: none (live settings, env); the machine was shared")
 
     port = free_port()
     log = ROOT / ".runtime" / "bench_load_serve.log"

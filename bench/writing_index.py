@@ -236,7 +236,7 @@ taken over the chapters re-embedded ({sample}), the time until searchable over t
 {dry_text}
 
 Ratio >= 0.8: **{verdict}**. Load average at the start: {load_start}; at the end: {load_text()}
-(2 cores shared with other agents' work).
+(2 cores shared).
 """
     print(body)
     write_section("writing-index-ratio", "Writing: indexing against raw embedding", body)

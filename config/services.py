@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
 from config.models import ApiToken
@@ -47,13 +48,14 @@ def token_issue(
     if key is None:
         key = KEY_TAG + secrets.token_urlsafe(32)
     elif not MIN_KEY_LENGTH <= len(key) <= MAX_KEY_LENGTH or any(c.isspace() for c in key):
-        raise InvalidArgument("The key must be 32 to 128 characters without spaces.")
+        raise InvalidArgument(gettext("The key must be 32 to 128 characters without spaces."))
     now = timezone.now()
     expires_at = None
     if expires_in_days is not None:
         if not 1 <= expires_in_days <= MAX_EXPIRY_DAYS:
             raise InvalidArgument(
-                "expires_in_days must be between 1 and 3650.",
+                gettext("expires_in_days must be between 1 and %(most)d.")
+                % {"most": MAX_EXPIRY_DAYS},
                 details={"field": "expires_in_days"},
             )
         expires_at = now + timedelta(days=expires_in_days)
@@ -73,7 +75,7 @@ def token_revoke(*, user, token_id: int) -> ApiToken:
     with transaction.atomic():
         token = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
         if token is None:
-            raise NotFound("No such token.")
+            raise NotFound(gettext("No such token."))
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
@@ -89,9 +91,9 @@ def token_rotate(*, user, token_id: int) -> IssuedToken:
     with transaction.atomic():
         old = ApiToken.objects.select_for_update().filter(user=user, pk=token_id).first()
         if old is None:
-            raise NotFound("No such token.")
+            raise NotFound(gettext("No such token."))
         if not old.is_valid():
-            raise InvalidArgument("Only a valid token can be rotated; issue a new one.")
+            raise InvalidArgument(gettext("Only a valid token can be rotated; issue a new one."))
         days = None
         if old.expires_at is not None:
             days = max(1, round((old.expires_at - old.created_at) / timedelta(days=1)))

@@ -151,7 +151,9 @@ def messages_import(*, user, items) -> dict:
     invalid item writes nothing. Returns :func:`messages_write`'s answer for all of them.
     """
     if not isinstance(items, list):
-        raise InvalidArgument("items: send a list of messages.", details={"field": "items"})
+        raise InvalidArgument(
+            gettext("items: send a list of messages."), details={"field": "items"}
+        )
     now = timezone.now()
     stored_at, plain = [], []
     for i, item in enumerate(items):

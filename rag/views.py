@@ -1,6 +1,7 @@
 import logging
 
 from django.db import DatabaseError
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
@@ -50,7 +51,9 @@ class HealthView(APIView):
         except DatabaseError as exc:
             # Anybody may ask: the database's address and error stay in the log.
             logger.warning("health: database unreachable: %s", exc)
-            return Response(error_body(UNAVAILABLE, "The database is unreachable."), status=503)
+            return Response(
+                error_body(UNAVAILABLE, gettext("The database is unreachable.")), status=503
+            )
         embedding = {**selectors.embedding_info(), **provider_health()}
         # A queue whose cluster was seen once but not for a while has stopped: its work waits.
         stale = [q for q, a in queues.items() if a is not None and a > WORKER_STALE_SECONDS]

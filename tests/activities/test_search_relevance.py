@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import translation
+from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
+from rag.relevance import NOISE_REASON
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +79,19 @@ def test_a_yes_no_question_answers_an_empty_list_with_its_own_reason(api_client,
     )
     body = response.json()
     assert response.status_code == 200 and body["results"] == []
-    assert body["meta"]["reason"] == QUESTION_REASON
+    # A Chinese query is told why in Chinese, whatever the client's Accept-Language.
+    with translation.override("zh-hans"):
+        assert body["meta"]["reason"] == gettext(QUESTION_REASON) != QUESTION_REASON
+
+
+def test_an_english_query_is_told_why_in_english(api_client, demo_activities):
+    response = api_client.post(
+        "/rag/search",
+        {"semanticQuery": "zzzz qwerty", "limit": 10},
+        format="json",
+        HTTP_ACCEPT_LANGUAGE="zh-Hans",
+    )
+    assert response.json()["meta"]["reason"] == NOISE_REASON
 
 
 @pytest.mark.parametrize(

@@ -166,6 +166,7 @@ def _app_errors(user) -> dict:
         "agent: a webhook url with a password": send(
             "post", f"/v1/users/{name}/webhooks", {"url": "https://ann:pw@example.com/hook"}
         ),
+        "platform: rotate a missing token": send("post", "/v1/tokens/999999/rotate", {}),
     }
 
 
@@ -178,6 +179,7 @@ APP_CASES = [
     "memory: an item without content",
     "memory: a query vector of the wrong size",
     "agent: a webhook url with a password",
+    "platform: rotate a missing token",
 ]
 
 

@@ -62,6 +62,19 @@ def test_health_answers_503_in_error_shape_when_database_down(anon_client, monke
     assert response.json()["error"]["code"] == "UNAVAILABLE"
 
 
+def test_health_says_the_database_is_unreachable_in_the_callers_language(
+    anon_client, monkeypatch
+):
+    from rag import selectors
+
+    def broken():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(selectors, "database_reachable", broken)
+    response = anon_client.get("/api/health", HTTP_ACCEPT_LANGUAGE="zh-Hans")
+    assert response.json()["error"]["message"] == "无法连接数据库。"
+
+
 def test_health_needs_no_credentials_and_is_not_throttled(anon_client, settings):
     from django.core.cache import cache
 
