@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
@@ -497,8 +498,10 @@ def join_activity(user, *, activityId):
     """
     from activities import services
 
-    participation = services.activity_join(activity_id=int(activityId), user=user)
-    services.participation_feedback(activity_id=participation.activity_id, user=user, rating=1)
+    # One transaction: a place taken through the agent is always counted as the user's +1.
+    with transaction.atomic():
+        participation = services.activity_join(activity_id=int(activityId), user=user)
+        services.participation_feedback(activity_id=participation.activity_id, user=user, rating=1)
     activity = participation.activity
     activity.refresh_from_db(fields=["current_participants"])
     return {"activity": activity_shape(activity), "action": "joined"}

@@ -10,6 +10,7 @@ of a time-phrase query, and the changelists' long text is shortened.
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -112,6 +113,25 @@ def test_no_results_always_says_why(objects):
     html = response.content.decode()
     assert not response.context["outcome"]["results"]
     assert "No results: no activity passes the filters" in html
+
+
+def test_no_results_says_why_in_chinese_for_a_chinese_admin(objects):
+    client = Client()
+    client.force_login(objects["root"])
+    response = client.get(
+        reverse("activities-staff-search"),
+        {"q": "kayak", "type": "no-such-type"},
+        HTTP_ACCEPT_LANGUAGE="zh-hans",
+    )
+    reason = response.context["stages"]["empty_reason"]
+    assert not response.context["outcome"]["results"]
+    assert re.search(r"[\u4e00-\u9fff]", reason) and not re.search(r"[A-Za-z]{4,}", reason)
+    assert f"没有结果: {reason}" in html_text(response)
+
+
+def html_text(response) -> str:
+    """Return a page's HTML with its entities unescaped (reasons may hold quotes)."""
+    return html.unescape(response.content.decode())
 
 
 # A datetime as ISO text (2026-11-25T02:00:00Z, +00:00) or named in UTC: not the admin's zone.
