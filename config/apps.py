@@ -10,4 +10,7 @@ class PlatformConfig(AppConfig):
     verbose_name = _("Platform")
 
     def ready(self):
-        from config import checks  # noqa: F401  (registers system checks)
+        from config import (
+            checks,  # noqa: F401  (registers system checks)
+            login_guard,  # noqa: F401  (connects the login failure receivers)
+        )

@@ -143,6 +143,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# Password logins (the admin, staff pages) lock an account name after LOGIN_FAILURE_LIMIT
+# failures, and a client address after four times as many, for LOGIN_LOCKOUT_SECONDS
+# (config/login_guard.py; counted in the shared cache, CACHES).
+AUTHENTICATION_BACKENDS = ["config.login_guard.LockoutModelBackend"]
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
+
 # The language of every message (API errors, admin) follows the request's Accept-Language
 # (LocaleMiddleware): Simplified Chinese or English. Without that header (scripts, SDKs, curl)
 # English: the language of the error codes, field names and documentation, and the one a log

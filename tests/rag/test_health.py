@@ -62,9 +62,7 @@ def test_health_answers_503_in_error_shape_when_database_down(anon_client, monke
     assert response.json()["error"]["code"] == "UNAVAILABLE"
 
 
-def test_health_says_the_database_is_unreachable_in_the_callers_language(
-    anon_client, monkeypatch
-):
+def test_health_says_the_database_is_unreachable_in_the_callers_language(anon_client, monkeypatch):
     from rag import selectors
 
     def broken():
