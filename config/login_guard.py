@@ -24,12 +24,17 @@ from config.throttling import client_ip
 ADDRESS_FACTOR = 4
 
 
+def _name_key(username: str) -> str:
+    """Return the cache key counting one account name's failures (case and spaces ignored)."""
+    return f"login-failures:name:{username.strip().lower()}"
+
+
 def _keys(request, username: str | None) -> list[tuple[str, int]]:
     """Return the cache keys counting failures for this login, each with its limit."""
     limit = settings.LOGIN_FAILURE_LIMIT
     keys = [(f"login-failures:address:{client_ip(request)}", limit * ADDRESS_FACTOR)]
     if username:
-        keys.append((f"login-failures:name:{username.strip().lower()}", limit))
+        keys.append((_name_key(username), limit))
     return keys
 
 
@@ -62,4 +67,4 @@ def count_login_failure(sender, credentials, request=None, **kwargs):
 def forget_login_failures(sender, request, user, **kwargs):
     """Clear an account name's failures once its owner logs in (the address keeps its count)."""
     if request is not None:
-        cache.delete(f"login-failures:name:{user.get_username().strip().lower()}")
+        cache.delete(_name_key(user.get_username()))
