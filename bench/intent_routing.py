@@ -58,15 +58,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--show-test-misses", action="store_true")
     parser.add_argument("--database-url")
+    parser.add_argument(
+        "--grid",
+        action="store_true",
+        help="print dev accuracy over the router's softmax TEMPERATURE, then stop",
+    )
     args = parser.parse_args()
 
     os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
     os.environ["LLM_PROVIDER"] = "none"
     os.environ.setdefault("LOG_LEVEL", "WARNING")
+    # Accuracy, not latency: a loaded machine must not route by the rules alone because an
+    # embedding took longer than the interactive 3 s budget.
+    os.environ.setdefault("SEARCH_TIME_BUDGET_SECONDS", "60")
     setup_django(migrate=True)
     from agent import router
 
     rows = labelled_rows()
+    if args.grid:
+        _grid(router, [r for r in rows if r["split"] == "dev"])
+        return
     for row in rows:
         # Dev rows are reference examples of the router: each is scored without itself.
         context = {"leave_out": row["split"] == "dev"}
@@ -90,6 +101,15 @@ def main() -> None:
         print(f"\n{split} misses ({len(misses)}):")
         for r in misses:
             print(f"  {r['intent']:>7} -> {r['predicted']:<7} {r['text']}")
+
+
+def _grid(router, dev: list[dict]) -> None:
+    """Print dev accuracy (leave-one-out) for each softmax temperature of the router."""
+    for temperature in (0.005, 0.01, 0.02, 0.03, 0.05, 0.1):
+        router.TEMPERATURE = temperature
+        for row in dev:
+            row["predicted"] = router.classify_offline(row["text"], {"leave_out": True}).intent
+        print(f"temperature {temperature:<5}: dev {_accuracy(dev)}")
 
 
 if __name__ == "__main__":

@@ -168,12 +168,33 @@ def test_router_survives_an_embedding_outage(monkeypatch):
         ("想找个轻松的小局玩玩", "EXPLORE"),
         ("我不想参加周六那个徒步了", "MANAGE"),
         ("cancel my spot in Saturday's hike", "MANAGE"),
+        ("host a board game night at my place friday", "CREATE"),
+        ("I can't make it to the yoga session anymore", "MANAGE"),
+        ("anyone fancy a game of tennis this week?", "PARTNER"),
+        ("what's on friday night near me", "EXPLORE"),
     ],
 )
 def test_router_routes_by_what_the_person_wants_done(message, intent):
     from agent.router import classify_offline
 
     assert classify_offline(message).intent == intent
+
+
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        # "my place" is where an event happens, not a place in someone else's event.
+        ("host a board game night at my place friday", "CREATE"),
+        ("cancel my place in the pottery class", "MANAGE"),
+        # English cues match whatever the case of the message.
+        ("I'm no longer coming to the book club", "MANAGE"),
+    ],
+)
+def test_english_rules_read_what_is_asked(message, intent):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert max(scores, key=scores.get) == intent
 
 
 def test_only_the_dev_split_serves_as_router_examples():
