@@ -3,10 +3,12 @@
 Every admin changelist, add and change page of the registered models, the staff pages, the
 playgrounds and the API documentation (Swagger UI, ReDoc), in English and in Chinese, in a
 1400-pixel-wide window: no console error, no failed request for an asset, nothing wider than
-the window, and (but for the API documentation, whose text is the schema's English) no string
-of the other language in what the browser rendered. The playgrounds' answers are read from
-the screen as a person reads them. One browser for the module (``browser``, in conftest.py);
-each test opens one tab (``screen_for``) and reuses it for every page.
+the window, and (but for the API documentation: Swagger UI and ReDoc have no translations,
+and only the schema's descriptions of the API and its tags follow the language) no string of
+the other language in what the browser rendered. The playgrounds' answers are read from the
+screen as a person reads them; Swagger UI's "Try it out" is used as a person uses it. One
+browser for the module (``browser``, in conftest.py); each test opens one tab
+(``screen_for``) and reuses it for every page.
 """
 
 from __future__ import annotations
