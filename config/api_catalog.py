@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 
+from django.utils.translation import gettext_lazy as _
+
 # --- Tags: the headings of ReDoc and Swagger UI, in this order ------------------------------
 
 ACTIVITIES, MEMORY, WRITING, AGENT, WEBHOOKS, ACCOUNT, HEALTH = (
@@ -39,49 +41,62 @@ ACTIVITIES, MEMORY, WRITING, AGENT, WEBHOOKS, ACCOUNT, HEALTH = (
 API_TAGS = [
     {
         "name": ACTIVITIES,
-        "description": "Activity listings and natural-language search over them "
-        "(`POST /rag/search`: 玩水, 适合社恐的活动, 周五晚上热闹的地方), with hard filters, "
-        "personalisation and a reason for every result. Anybody may read active activities; "
-        "only the creator (or staff) may change or delete one. `POST /rag/search` is the one "
-        "operation whose JSON is camelCase.",
+        "description": _(
+            "Activity listings and natural-language search over them "
+            "(`POST /rag/search`: 玩水, 适合社恐的活动, 周五晚上热闹的地方), with hard filters, "
+            "personalisation and a reason for every result. Anybody may read active activities; "
+            "only the creator (or staff) may change or delete one. `POST /rag/search` is the one "
+            "operation whose JSON is camelCase."
+        ),
     },
     {
         "name": MEMORY,
-        "description": "A chat-message store an agent writes to and queries by time, keyword, "
-        "meaning or both, with preferences, feedback and shared contexts. `user_id` is the "
-        "user's username: a normal token may name only itself (anybody else answers 404), a "
-        "staff token any user. Message and chat ids are the client's own (1-100 characters of "
-        "`A-Z a-z 0-9 _ . : -` for `message_id`).",
+        "description": _(
+            "A chat-message store an agent writes to and queries by time, keyword, "
+            "meaning or both, with preferences, feedback and shared contexts. `user_id` is the "
+            "user's username: a normal token may name only itself (anybody else answers 404), a "
+            "staff token any user. Message and chat ids are the client's own (1-100 characters of "
+            "`A-Z a-z 0-9 _ . : -` for `message_id`)."
+        ),
     },
     {
         "name": WRITING,
-        "description": "Books and chapters of long prose; chapters are chunked in the "
-        "background into parents and small children (`chunk_state` says when a chapter is "
-        "searchable), and search returns a window of the parent around the best small match. "
-        "Another user's book or chapter answers 404.",
+        "description": _(
+            "Books and chapters of long prose; chapters are chunked in the "
+            "background into parents and small children (`chunk_state` says when a chapter is "
+            "searchable), and search returns a window of the parent around the best small match. "
+            "Another user's book or chapter answers 404."
+        ),
     },
     {
         "name": AGENT,
-        "description": "The intent-routed chat agent (one turn as JSON or as server-sent "
-        "events) and the proactive events its triggers write for a user (daily digest, "
-        "interest spike, deadline reminder).",
+        "description": _(
+            "The intent-routed chat agent (one turn as JSON or as server-sent "
+            "events) and the proactive events its triggers write for a user (daily digest, "
+            "interest spike, deadline reminder)."
+        ),
     },
     {
         "name": WEBHOOKS,
-        "description": "Push a user's proactive events to a server: HMAC-signed POSTs, "
-        "retried with backoff, disabled after repeated failures. The secret is shown once, "
-        "at creation.",
+        "description": _(
+            "Push a user's proactive events to a server: HMAC-signed POSTs, "
+            "retried with backoff, disabled after repeated failures. The secret is shown once, "
+            "at creation."
+        ),
     },
     {
         "name": ACCOUNT,
-        "description": "Everything the service holds about a user: export it as JSON Lines, "
-        "or erase it in every app. The caller's own API tokens: issue (the key is shown once), "
-        "list by prefix, rotate, revoke.",
+        "description": _(
+            "Everything the service holds about a user: export it as JSON Lines, "
+            "or erase it in every app. The caller's own API tokens: issue (the key is shown once), "
+            "list by prefix, rotate, revoke."
+        ),
     },
     {
         "name": HEALTH,
-        "description": "Whether the service can work (database, workers, embedding provider); "
-        "no token needed.",
+        "description": _(
+            "Whether the service can work (database, workers, embedding provider); no token needed."
+        ),
     },
 ]
 

@@ -205,7 +205,8 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Semantic Memory API",
-    "DESCRIPTION": (
+    # In the request's language (Accept-Language, LocaleMiddleware), as the tags' descriptions.
+    "DESCRIPTION": gettext_lazy(
         "Natural-language search and recommendation, small-to-big retrieval, chat memory."
     ),
     "VERSION": "1.0.0",

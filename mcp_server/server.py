@@ -20,6 +20,8 @@ import logging
 import anyio
 import mcp_types as types
 from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 from mcp.server import Server
 from mcp.server.auth.middleware.bearer_auth import BearerAuthBackend, RequireAuthMiddleware
 from mcp.server.auth.provider import AccessToken
@@ -34,6 +36,7 @@ from starlette.routing import Route
 from config.errors import UNAUTHENTICATED, error_body
 from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
+from mcp_server.language import call_language
 from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
@@ -96,11 +99,19 @@ def _result(ok: bool, data, name: str) -> types.CallToolResult:
     )
 
 
-def _call(name: str, token: str | None, arguments: dict | None) -> tuple[bool, object]:
+def _accept_language(ctx) -> str | None:
+    """Return the HTTP request's Accept-Language (None over stdio)."""
+    request = getattr(ctx, "request", None)
+    return request.headers.get("accept-language") if request is not None else None
+
+
+def _call(name: str, token: str | None, arguments: dict | None, language: str):
     caller = user_for_token(token)
     if caller is None:
-        return False, error_body(UNAUTHENTICATED, "The API token is missing or not valid.")
-    return tools.run(name, caller, arguments)
+        with translation.override(language):
+            message = _("The API token is missing or not valid.")
+        return False, error_body(UNAUTHENTICATED, message)
+    return tools.run(name, caller, arguments, language=language)
 
 
 def build_server(*, stdio_token: str | None = None) -> Server:
@@ -112,14 +123,22 @@ def build_server(*, stdio_token: str | None = None) -> Server:
         )
 
     async def call_tool(ctx, params: types.CallToolRequestParams) -> types.CallToolResult:
+        # The caller's language (docs/mcp.md, "Languages"): every message of the call in it.
+        language = call_language(accept_language=_accept_language(ctx), arguments=params.arguments)
         if params.name not in tools.BY_NAME:
-            raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+            with translation.override(language):
+                message = _("Unknown tool: %(name)s") % {"name": params.name}
+            raise MCPError(code=types.INVALID_PARAMS, message=message)
         token = _token_of(ctx, stdio_token)
         try:
-            ok, data = await anyio.to_thread.run_sync(_call, params.name, token, params.arguments)
+            ok, data = await anyio.to_thread.run_sync(
+                _call, params.name, token, params.arguments, language
+            )
         except Exception:  # a bug must not end the session: the caller gets an error result
             logger.exception("MCP tool %s failed", params.name)
-            ok, data = False, error_body("INTERNAL", "The tool failed; see the server log.")
+            with translation.override(language):
+                message = _("The tool failed; see the server log.")
+            ok, data = False, error_body("INTERNAL", message)
         return _result(ok, data, params.name)
 
     return Server(

@@ -20,8 +20,12 @@ import logging
 from dataclasses import dataclass
 from functools import cache
 
+from django.utils import translation
+from django.utils.translation import gettext as _
+
 from config.errors import INVALID_ARGUMENT, ServiceError, error_body
 from mcp_server import dispatch, schemas
+from mcp_server.language import call_language
 from memory.identity import resolve_user
 
 logger = logging.getLogger(__name__)
@@ -183,17 +187,26 @@ def _scalar(name: str, value) -> str:
     if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
         raise ToolError(
             INVALID_ARGUMENT,
-            f"{name} must be a non-empty string or an integer.",
+            _("%(field)s must be a non-empty string or an integer.") % {"field": name},
             {"field": name},
         )
     return str(value)
 
 
-def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
+def run(
+    name: str, caller, arguments: dict | None, *, language: str | None = None
+) -> tuple[bool, object]:
     """Run tool ``name`` for the authenticated ``caller``; return (ok, the REST JSON answer).
 
-    Synchronous (database work): call it from a worker thread.
+    Error messages are in ``language`` (default: the arguments' own, else the service's;
+    :mod:`mcp_server.language`). Synchronous (database work): call it from a worker thread.
     """
+    language = language or call_language(accept_language=None, arguments=arguments)
+    with translation.override(language):
+        return _run(name, caller, arguments, language)
+
+
+def _run(name: str, caller, arguments: dict | None, language: str) -> tuple[bool, object]:
     op = operation(name)
     args = dict(arguments or {})
     named = args.pop("user_id", None)
@@ -204,7 +217,8 @@ def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
             # Dropped, a misspelt argument would be answered as if it had not been sent.
             raise ToolError(
                 INVALID_ARGUMENT,
-                f"unknown arguments {unknown}; see the tool's input schema.",
+                _("Unknown arguments: %(fields)s; see the tool's input schema.")
+                % {"fields": ", ".join(unknown)},
                 {"fields": unknown},
             )
         if op.takes_user_id:
@@ -215,7 +229,11 @@ def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
         path_values = {}
         for key in op.path_params:
             if key not in args:
-                raise ToolError(INVALID_ARGUMENT, f"{key} is required.", {"field": key})
+                raise ToolError(
+                    INVALID_ARGUMENT,
+                    _("Missing required field: %(field)s.") % {"field": key},
+                    {"field": key},
+                )
             path_values[key] = _scalar(key, args.pop(key))
     except ServiceError as exc:
         return False, error_body(exc.code, exc.message, exc.details)
@@ -231,6 +249,7 @@ def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
         path=dispatch.expand(op.path, path_values),
         query=query,
         body=body,
+        language=language,
     )
     return answer.ok, answer.data
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import jsonschema
 import pytest
 
@@ -114,3 +116,39 @@ def test_an_argument_the_tool_does_not_take_is_refused(in_test_transaction, user
     }
     with pytest.raises(jsonschema.ValidationError):  # the schema says so before the call
         jsonschema.validate(arguments, tools.input_schema(tool))
+
+
+# --- Errors in the caller's language (mcp_server/language.py) --------------------------------
+
+HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("五一去哪里玩", "未知参数：topk；请查看该工具的输入模式。"),
+        ("where did we go", "Unknown arguments: topk; see the tool's input schema."),
+    ],
+    ids=["zh", "en"],
+)
+def test_a_tool_error_is_in_the_language_of_the_arguments(
+    in_test_transaction, user, query, expected
+):
+    ok, data = tools.run("searchMemoryHybrid", user, {"query_text": query, "topk": 5})
+    assert not ok
+    assert data["error"]["message"] == expected
+
+
+@pytest.mark.parametrize(("query", "chinese"), [("五一去哪里玩", True), ("where did we go", False)])
+def test_the_rest_operations_error_is_in_that_language_too(
+    in_test_transaction, user, query, chinese
+):
+    ok, data = tools.run("searchMemoryHybrid", user, {"query_text": query, "top_k": "many"})
+    assert not ok
+    assert data["error"]["details"]["field"] == "top_k"
+    assert bool(HAN.search(data["error"]["message"])) is chinese, data
+
+
+def test_an_explicit_language_wins_over_the_arguments(in_test_transaction, user):
+    ok, data = tools.run("readRange", user, {"chat": "五一去哪里玩"}, language="en")
+    assert data["error"]["message"].startswith("Unknown arguments: chat;")

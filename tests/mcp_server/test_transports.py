@@ -194,3 +194,34 @@ def test_stdio_refuses_an_unknown_token(mcp_service):
     assert result.returncode != 0
     assert "not valid" in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("accept_language", "query", "expected"),
+    [
+        ("zh-Hans", "where did we go", "未知参数：topk；请查看该工具的输入模式。"),
+        ("en", "五一去哪里玩", "Unknown arguments: topk; see the tool's input schema."),
+        (None, "五一去哪里玩", "未知参数：topk；请查看该工具的输入模式。"),
+    ],
+    ids=["zh-header", "en-header", "zh-arguments"],
+)
+def test_over_http_a_tool_error_follows_the_requests_accept_language(
+    mcp_http, mcp_service, accept_language, query, expected
+):
+    async def session(client):
+        return await client.call_tool("searchMemoryHybrid", {"query_text": query, "topk": 5})
+
+    headers = {"Accept-Language": accept_language} if accept_language else {}
+    result = run_with_client(mcp_http, mcp_service.tokens["alice"], session, headers=headers)
+    assert result.is_error
+    assert result.structured_content["error"]["message"] == expected
+
+
+def test_an_unknown_tool_is_named_in_the_callers_language(mcp_http, mcp_service):
+    async def session(client):
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("dropTables", {"reason": "删除所有表"})
+        return caught.value
+
+    error = run_with_client(mcp_http, mcp_service.tokens["alice"], session)
+    assert "未知工具：dropTables" in str(error)

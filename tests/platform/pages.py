@@ -105,15 +105,15 @@ def language_problem(html: str, url: str, language: str, content: str = "") -> s
     return f"{url}: {[around(text, w) for w in sorted(words)]}" if words else None
 
 
-def admin_urls(root, *, add_pages: bool = True) -> list[str]:
-    """Return every admin page of the registered models (add pages too if ``add_pages``)."""
+def admin_urls(root) -> list[str]:
+    """Return every admin page of the registered models: changelist, add and change pages."""
     request = RequestFactory().get("/admin/")
     request.user = root
     urls = []
     for model, model_admin in admin.site._registry.items():
         info = f"admin:{model._meta.app_label}_{model._meta.model_name}"
         urls.append(reverse(f"{info}_changelist"))
-        if add_pages and model_admin.has_add_permission(request):
+        if model_admin.has_add_permission(request):
             urls.append(reverse(f"{info}_add"))
         obj = model_admin.get_queryset(request).first()
         if obj is not None:

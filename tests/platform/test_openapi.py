@@ -253,3 +253,27 @@ def test_the_open_object_check_sees_a_nested_object(openapi):
     schema = op["requestBody"]["content"]["application/json"]["schema"]
     paths = {path for path, _ in _objects(openapi, schema, "body", set())}
     assert {"body", "body.filters", "body.filters.location", "body.filters.timeRange"} <= paths
+
+
+# --- The schema's prose in the reader's language ---------------------------------------------
+
+
+def _schema_in(client, language: str) -> dict:
+    response = client.get("/api/schema/", {"format": "json"}, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.mark.django_db
+def test_the_schema_describes_the_api_and_its_tags_in_the_readers_language(anon_client):
+    chinese, english = _schema_in(anon_client, "zh-Hans"), _schema_in(anon_client, "en")
+    assert chinese["info"]["description"] == "自然语言搜索与推荐、由小到大的检索、聊天记忆。"
+    assert english["info"]["description"].startswith("Natural-language search")
+    for zh, en in zip(chinese["tags"], english["tags"], strict=True):
+        assert zh["name"] == en["name"]  # names are identifiers, never translated
+        # Chinese prose (codes, paths and field names stay as they are) ...
+        assert re.search(r"[\u4e00-\u9fff]{4}", zh["description"]), zh
+        assert not re.search(r"\b(the|and|with|of)\b", zh["description"]), zh
+        # ... and English prose, the same sentences.
+        assert re.search(r"\b(the|and|a|or)\b", en["description"]), en
+        assert zh["description"] != en["description"]
