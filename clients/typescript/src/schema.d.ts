@@ -1267,7 +1267,7 @@ export interface components {
             created: string;
             /** Format: date-time */
             delivered_at: string | null;
-            /** @description 'not delivered' after a failed attempt, else empty (details: server log). */
+            /** @description 'not delivered' (in the request's language) after a failed attempt, else empty (details: server log). */
             readonly error: string;
             event_id: number;
             id: number;
@@ -2291,7 +2291,9 @@ export interface components {
              * @description When it was disabled for failing; null while it is not.
              */
             disabled_at: string | null;
-            /** @description Why it was disabled; empty otherwise. */
+            /** @description Why it was disabled, as a code (consecutive_failures); empty otherwise. */
+            disabled_code: string;
+            /** @description Why it was disabled, in the request's language; empty otherwise. */
             disabled_reason: string;
             id: number;
             kinds: string[];
@@ -2308,7 +2310,9 @@ export interface components {
              * @description When it was disabled for failing; null while it is not.
              */
             disabled_at: string | null;
-            /** @description Why it was disabled; empty otherwise. */
+            /** @description Why it was disabled, as a code (consecutive_failures); empty otherwise. */
+            disabled_code: string;
+            /** @description Why it was disabled, in the request's language; empty otherwise. */
             disabled_reason: string;
             id: number;
             kinds: string[];
