@@ -553,11 +553,16 @@ def update_context_tool(user, *, content, contextId=None, title=""):
         context = context_create(
             owner=user, title=title or content[:40], entry=content, agent_name=AGENT_NAME
         )
-        return {"contextId": context.pk, "created": True}
+        return {"contextId": context.pk, "title": context.title, "created": True}
     entry = update_context(
         user=user, context_id=int(contextId), agent_name=AGENT_NAME, content=content
     )
-    return {"contextId": int(contextId), "entryId": entry.pk, "created": False}
+    return {
+        "contextId": int(contextId),
+        "entryId": entry.pk,
+        "title": entry.context.title,
+        "created": False,
+    }
 
 
 @tool(

@@ -74,8 +74,13 @@ def expand(template: str, values: dict) -> str:
     return path
 
 
-def call(*, user, method: str, path: str, query: dict | None = None, body=None) -> Answer:
-    """Handle ``method path`` as ``user`` and return the REST answer (never raises for 4xx/5xx)."""
+def call(
+    *, user, method: str, path: str, query: dict | None = None, body=None, language: str = ""
+) -> Answer:
+    """Handle ``method path`` as ``user`` and return the REST answer (never raises for 4xx/5xx).
+
+    ``language`` is sent as ``Accept-Language`` (the answer's language, as over REST).
+    """
     raw = b"" if body is None else json.dumps(body, ensure_ascii=False).encode()
     pairs = []
     for key, value in (query or {}).items():
@@ -101,6 +106,8 @@ def call(*, user, method: str, path: str, query: dict | None = None, body=None) 
         "wsgi.errors": io.StringIO(),
         USER_KEY: user,
     }
+    if language:
+        environ["HTTP_ACCEPT_LANGUAGE"] = language
     response = handler()(environ, lambda status, headers, exc_info=None: None)
     try:
         content = b"".join(response)

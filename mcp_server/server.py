@@ -72,6 +72,12 @@ def _token_of(ctx, stdio_token: str | None) -> str | None:
     return stdio_token
 
 
+def _language_of(ctx) -> str:
+    """Return the HTTP request's ``Accept-Language`` (empty over stdio: the default language)."""
+    request = getattr(ctx, "request", None)
+    return request.headers.get("accept-language", "") if request is not None else ""
+
+
 def _tool(name: str) -> types.Tool:
     spec = tools.BY_NAME[name]
     return types.Tool(
@@ -96,11 +102,13 @@ def _result(ok: bool, data, name: str) -> types.CallToolResult:
     )
 
 
-def _call(name: str, token: str | None, arguments: dict | None) -> tuple[bool, object]:
+def _call(
+    name: str, token: str | None, arguments: dict | None, language: str = ""
+) -> tuple[bool, object]:
     caller = user_for_token(token)
     if caller is None:
         return False, error_body(UNAUTHENTICATED, "The API token is missing or not valid.")
-    return tools.run(name, caller, arguments)
+    return tools.run(name, caller, arguments, language=language)
 
 
 def build_server(*, stdio_token: str | None = None) -> Server:
@@ -115,8 +123,11 @@ def build_server(*, stdio_token: str | None = None) -> Server:
         if params.name not in tools.BY_NAME:
             raise MCPError(code=types.INVALID_PARAMS, message=f"Unknown tool: {params.name}")
         token = _token_of(ctx, stdio_token)
+        language = _language_of(ctx)
         try:
-            ok, data = await anyio.to_thread.run_sync(_call, params.name, token, params.arguments)
+            ok, data = await anyio.to_thread.run_sync(
+                _call, params.name, token, params.arguments, language
+            )
         except Exception:  # a bug must not end the session: the caller gets an error result
             logger.exception("MCP tool %s failed", params.name)
             ok, data = False, error_body("INTERNAL", "The tool failed; see the server log.")

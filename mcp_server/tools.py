@@ -189,10 +189,11 @@ def _scalar(name: str, value) -> str:
     return str(value)
 
 
-def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
+def run(name: str, caller, arguments: dict | None, *, language: str = "") -> tuple[bool, object]:
     """Run tool ``name`` for the authenticated ``caller``; return (ok, the REST JSON answer).
 
-    Synchronous (database work): call it from a worker thread.
+    ``language`` is the client's ``Accept-Language`` (over HTTP): the operation answers in it,
+    as it would over REST. Synchronous (database work): call it from a worker thread.
     """
     op = operation(name)
     args = dict(arguments or {})
@@ -231,6 +232,7 @@ def run(name: str, caller, arguments: dict | None) -> tuple[bool, object]:
         path=dispatch.expand(op.path, path_values),
         query=query,
         body=body,
+        language=language,
     )
     return answer.ok, answer.data
 

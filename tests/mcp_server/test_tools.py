@@ -114,3 +114,16 @@ def test_an_argument_the_tool_does_not_take_is_refused(in_test_transaction, user
     }
     with pytest.raises(jsonschema.ValidationError):  # the schema says so before the call
         jsonschema.validate(arguments, tools.input_schema(tool))
+
+
+@pytest.mark.parametrize(("language", "label"), [("en", "food"), ("zh-hans", "饮食")])
+def test_a_tool_answers_in_the_clients_language(in_test_transaction, user, language, label):
+    from memory.services import preference_upsert
+
+    preference_upsert(user=user, category="food", value="no spicy food")
+
+    ok, data = tools.run("listPreferences", user, {}, language=language)
+
+    assert ok, data
+    [item] = data["items"]
+    assert (item["value"], item["category_label"]) == ("no spicy food", label)
