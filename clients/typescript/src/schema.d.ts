@@ -1796,7 +1796,10 @@ export interface components {
             blocks?: components["schemas"]["WritingAutosaveBlockRequest"][];
         };
         Preference: {
+            /** @description The category as stored (food, vibe, likes...). */
             category: string;
+            /** @description The category's name in the request's language (as stored when unknown). */
+            category_label: string;
             /** Format: date-time */
             created_at: string;
             id: number;
@@ -1808,6 +1811,7 @@ export interface components {
             superseded_by: number | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description As the user stated it, in their language ('no spicy food', '不吃辣'). */
             value: string;
         };
         PreferenceInRequest: {
