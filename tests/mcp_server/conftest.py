@@ -150,19 +150,22 @@ def stdio_params(service: Service, token: str) -> StdioServerParameters:
     )
 
 
-def run_with_client(target, token: str | None, session, *, mode: str = "auto"):
+def run_with_client(
+    target, token: str | None, session, *, mode: str = "auto", headers: dict | None = None
+):
     """Open an SDK ``Client`` on ``target`` and return ``await session(client)``.
 
     ``target`` is an :class:`HttpServer` (the token goes in ``Authorization: Bearer``) or a
     :class:`Service` (stdio: ``manage.py mcp`` is spawned, the key in ``MCP_TOKEN``).
     ``mode``: the SDK's protocol negotiation ("auto": the newest both speak; "legacy": the
-    initialize handshake that most deployed clients still use).
+    initialize handshake that most deployed clients still use). ``headers``: more HTTP
+    headers (``Accept-Language``), over HTTP only.
     """
 
     async def main():
         if isinstance(target, HttpServer):
-            headers = {"Authorization": f"Bearer {token}"} if token else {}
-            async with httpx2.AsyncClient(headers=headers, timeout=120) as http:
+            sent = {"Authorization": f"Bearer {token}"} if token else {}
+            async with httpx2.AsyncClient(headers={**sent, **(headers or {})}, timeout=120) as http:
                 transport = streamable_http_client(target.url, http_client=http)
                 async with Client(transport, read_timeout_seconds=120, mode=mode) as client:
                     return await session(client)
