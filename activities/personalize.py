@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from activities.text import local_time, part_of_day
+from activities.understanding import english_kinds, english_moods
 from activities.vibes import TYPE_VIBES, query_vibes
 
 logger = logging.getLogger(__name__)
@@ -55,6 +56,8 @@ MIN_SPREAD = 0.01
 MAD_TO_SIGMA = 1.4826  # the median absolute deviation of a normal sample times this is its sigma
 TIMES_OF_DAY = ("早上", "下午", "晚上", "深夜")
 NEGATIVE_CATEGORIES = {"dislikes", "dislike", "avoid"}
+# A value stated against something, in either language ("不吃辣", "no spicy food").
+NEGATIVE_STARTS = ("不", "没", "讨厌", "no ", "not ", "don't ", "don’t ", "never ", "hate ")
 # (stored model, active model) pairs already logged: a switch would otherwise log on every search.
 _logged_mismatches: set[tuple[str, str]] = set()
 
@@ -132,10 +135,18 @@ def stated_cues(preferences) -> tuple[set, set, set]:
     for pref in preferences:
         value = (pref.value or "").strip()
         category = (pref.category or "").strip().lower()
-        if not value or category in NEGATIVE_CATEGORIES or value.startswith(("不", "没", "讨厌")):
+        if (
+            not value
+            or category in NEGATIVE_CATEGORIES
+            or value.lower().startswith(NEGATIVE_STARTS)
+        ):
             continue
+        # A preference keeps the language it was stated in: English values ("quiet
+        # activities") name vibes and types through the English words of the search.
         vibes.update(query_vibes(value))
+        vibes.update(cue.label for cue in english_moods(value))
         types.update(t for t in TYPE_VIBES if t in value)
+        types.update(cue.label for cue in english_kinds(value))
         times.update(t for t in TIMES_OF_DAY if t in value)
     return types, vibes, times
 

@@ -54,7 +54,24 @@ LEXICON = Lexicon(kinds=KIND_WORDS, moods=MOOD_WORDS)
 # English words asking for a vibe, matched as whole words ("art" is not in "party").
 EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
     "热闹": ("lively", "party", "parties", "bar", "bars", "nightlife", "live music", "club"),
-    "安静": ("quiet", "calm", "peaceful", "relax", "relaxing", "reading", "meditation"),
+    # chill / unwind / laid-back: the English of 放松 and 解压, which ask for 安静 in Chinese
+    # (activities.vibes.QUERY_ONLY_KEYWORDS).
+    "安静": (
+        "quiet",
+        "calm",
+        "peaceful",
+        "relax",
+        "relaxing",
+        "reading",
+        "meditation",
+        "chill",
+        "chilled",
+        "unwind",
+        "laid-back",
+        "laid back",
+        "low-key",
+        "restful",
+    ),
     "商务": ("networking", "startup", "startups", "founder", "founders", "business", "career"),
     "亲子": ("kids", "kid", "children", "child", "family", "families"),
     "运动": ("sport", "sports", "running", "run", "exercise", "workout", "fitness", "sweat"),

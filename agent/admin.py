@@ -3,6 +3,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+from agent.webhooks import delivery_retry
 from config.admin_display import shorten
 
 
@@ -81,13 +82,7 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Retry the selected failed deliveries"))
     def retry(self, request, queryset):
-        from agent.tasks import enqueue_deliveries
-        from agent.webhooks import delivery_retry
-
-        ids = list(queryset.values_list("pk", flat=True))
-        count = delivery_retry(delivery_ids=ids)
-        if count:
-            enqueue_deliveries(ids)
+        count = delivery_retry(delivery_ids=list(queryset.values_list("pk", flat=True)))
         self.message_user(
             request,
             ngettext(

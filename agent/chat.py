@@ -40,9 +40,11 @@ from django.utils import timezone
 from agent import offline
 from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_context
 from agent.extract import extract_preferences
+from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.router import IntentResult, classify_intent
 from agent.tools import FORBIDDEN_ARGUMENTS, REGISTRY
+from memory.services import messages_write, preference_upsert
 
 logger = logging.getLogger(__name__)
 
@@ -164,7 +166,6 @@ def is_confirmation(message: str) -> bool:
 
 def _take_pending(user, chat_id: str) -> dict | None:
     """Remove and return the chat's proposed action, if one is waiting and not expired."""
-    from agent.models import AgentSession
 
     session = AgentSession.objects.filter(user=user, chat_id=chat_id).first()
     if session is None or not session.pending_action:
@@ -268,8 +269,6 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
 
 def _write_turn(state: TurnState, preferences, finished) -> None:
     """Write the turn's rows (inside the caller's transaction)."""
-    from agent.models import AgentSession
-    from memory.services import messages_write, preference_upsert
 
     written = messages_write(
         user=state.user,

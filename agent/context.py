@@ -44,6 +44,17 @@ import re
 import unicodedata
 from dataclasses import dataclass, field, replace
 
+from agent.models import AgentSession
+from memory.search import embed_uncached_query
+from memory.selectors import (
+    PERSONA_MAX,
+    active_context,
+    messages_recall,
+    messages_search_hybrid,
+    persona_for,
+    session_for,
+)
+
 logger = logging.getLogger(__name__)
 
 DEFAULT_BUDGET = 1200
@@ -286,7 +297,6 @@ def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
     ``message``. Within a kind the more similar comes first (a slightly higher priority for the
     prompt builder).
     """
-    from memory.selectors import PERSONA_MAX, persona_for
 
     items = persona_for(user=user, query=message, query_vector=vector, limit=PERSONA_MAX)
     chunks = []
@@ -306,7 +316,6 @@ def persona_pass(user, message: str | None = None, vector=None) -> list[Chunk]:
 
 def session_pass(user, chat_id: str) -> list[Chunk]:
     """Return the chat's summary and its recent turns, oldest first (newer ones rank higher)."""
-    from memory.selectors import session_for
 
     session = session_for(user=user, chat_id=chat_id, limit=SESSION_TURNS)
     chunks = []
@@ -348,7 +357,6 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     puts them here and in the session pass, never in the persona. ``now``: the instant time
     phrases are read from (the current time when None).
     """
-    from memory.selectors import messages_recall, messages_search_hybrid
     from rag import live
     from rag.embeddings import current_model
 
@@ -409,7 +417,6 @@ def shared_context_pass(user, context_id: int | None = None) -> list[Chunk]:
     The active context is ``context_id`` (NOT_FOUND unless the user's), else the user's most
     recently updated one. Its entries are joined oldest first, so trimming keeps the newest.
     """
-    from memory.selectors import active_context
 
     found = active_context(user=user, context_id=context_id)
     if found is None or not found["entries"]:
@@ -440,7 +447,6 @@ def build_context(
     ``now``: the instant the message's time phrases (上周, "in March") are read from;
     ``context_id`` names the shared context the turn reads (default: the user's latest).
     """
-    from agent.models import AgentSession
 
     session, _ = AgentSession.objects.get_or_create(user=user, chat_id=chat_id)
     if location is not None and (session.lat, session.lng) != tuple(location):
@@ -454,8 +460,6 @@ def build_context(
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )
     if (message or "").strip():
-        from memory.search import embed_uncached_query
-
         try:
             # Uncached: the user's words stay out of the shared embedding cache (memory docs).
             context.query_vector = embed_uncached_query(message)

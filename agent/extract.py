@@ -163,6 +163,38 @@ def semantic_query(text: str, now: datetime | None = None) -> str:
     return " ".join(" ".join(phrases).split())
 
 
+# --- Notes for a shared context ------------------------------------------------------------
+
+# Asking to write something into the shared context (its notes): the cue, then the note after
+# a colon or a comma ("帮我在共享笔记里记一下：周六带伞", "add to our notes: bring umbrellas"),
+# or the note between 把 and the cue ("把周六带伞记到上下文里"). Written from the journeys
+# issue's phrasings; no labelled set was used.
+_NOTEBOOK = r"(?:共享)?(?:上下文|笔记|备忘录?|记事本)"
+_NOTEBOOK_EN = r"(?:the\s+|our\s+|my\s+|this\s+)?(?:shared\s+)?(?:context|notes?|notebook)"
+NOTE_CUE_RE = re.compile(
+    rf"(?:在|往|给)(?:这个|我们的?|共享的?)?{_NOTEBOOK}(?:里|中|上)?"
+    rf"(?:记|写|加|添|存|补)(?:一下|一笔|一条|上|下|进去)?|"
+    rf"(?:记|写|加|添|存|补)(?:到|在|进)(?:这个|我们的?|共享的?)?{_NOTEBOOK}(?:里|中|上)?|"
+    rf"\b(?:add|note|write|put|save|jot)(?:\s+(?:this|that|it|down))?\s+(?:to|in|into|on)\s+"
+    rf"{_NOTEBOOK_EN}\b|\badd\s+a\s+note(?:\s+(?:to|in)\s+{_NOTEBOOK_EN})?",
+    re.IGNORECASE,
+)
+_NOTE_BEFORE_RE = re.compile(r"把(.+?)$")
+
+
+def context_note(text: str) -> str | None:
+    """Return the note a message asks to add to the shared context, or None if it asks none."""
+    match = NOTE_CUE_RE.search(text or "")
+    if match is None:
+        return None
+    after = re.sub(r"^[\s：:，,\-—]*(?:that\s+)?", "", text[match.end() :], flags=re.I).strip()
+    if after:
+        return after
+    before = _NOTE_BEFORE_RE.search(text[: match.start()])
+    note = (before.group(1) if before else text[: match.start()]).strip(" ，,：:")
+    return note or None
+
+
 # --- Counts and titles --------------------------------------------------------------------
 
 # "8个人", "六位"; a bare "个" only after 人数 ("人数改成八个"), since "一个周六" is no count.
@@ -219,11 +251,20 @@ PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
     (re.compile(r"喜欢安静|不喜欢(?:太)?(?:吵|热闹|人多)|怕吵|社恐"), "vibe", "安静"),
     (re.compile(r"(?<!不)喜欢(?:户外|大自然|爬山)"), "vibe", "户外"),
     (re.compile(r"(?:周末|工作日)?(?:只有|只能)(周末|晚上|工作日晚上)有空"), "time", None),
-    # English, stored in the same words as Chinese (a later 爱吃辣 replaces "no spicy food").
-    (re.compile(rf"{_NOT}\s+(?:eat|like|do|handle)\s+spicy|\bno spicy", re.I), "food", "不吃辣"),
-    (re.compile(rf"{_YES}(?:love|like|enjoy|eat)\s+spicy", re.I), "food", "爱吃辣"),
-    (re.compile(r"\bi['’]?m (?:a )?vegetarian|\bi (?:only )?eat vegetarian", re.I), "food", "素食"),
-    (re.compile(rf"{_NOT}\s+drink\b|\bno alcohol", re.I), "drink", "不喝酒"),
+    # English: stored in English, the language the user stated it in (a later 爱吃辣 still
+    # replaces "no spicy food": memory.stance reads both languages in one vocabulary).
+    (
+        re.compile(rf"{_NOT}\s+(?:eat|like|do|handle)\s+spicy|\bno spicy", re.I),
+        "food",
+        "no spicy food",
+    ),
+    (re.compile(rf"{_YES}(?:love|like|enjoy|eat)\s+spicy", re.I), "food", "spicy food"),
+    (
+        re.compile(r"\bi['’]?m (?:a )?vegetarian|\bi (?:only )?eat vegetarian", re.I),
+        "food",
+        "vegetarian",
+    ),
+    (re.compile(rf"{_NOT}\s+drink\b|\bno alcohol", re.I), "drink", "no alcohol"),
     (
         re.compile(
             rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:quiet|calm|peaceful)"
@@ -231,19 +272,39 @@ PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
             re.I,
         ),
         "vibe",
-        "安静",
+        "quiet activities",
     ),
     (
         re.compile(rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:lively|busy|crowded)", re.I),
         "vibe",
-        "热闹",
+        "lively activities",
     ),
     (
         re.compile(rf"{_YES}(?:like|love|enjoy)\s+(?:the\s+)?(?:outdoors?|hiking|nature)", re.I),
         "vibe",
-        "户外",
+        "the outdoors",
     ),
 ]
+# The values the rules above store, in Chinese and in English: a reply names a stored value in
+# the reply's language (value_in), whichever language the user stated it in.
+VALUES_ZH_EN = {
+    "不吃辣": "no spicy food",
+    "爱吃辣": "spicy food",
+    "素食": "vegetarian",
+    "不喝酒": "no alcohol",
+    "安静": "quiet activities",
+    "热闹": "lively activities",
+    "户外": "the outdoors",
+}
+_VALUES_EN_ZH = {en: zh for zh, en in VALUES_ZH_EN.items()}
+
+
+def value_in(value: str, *, english: bool) -> str:
+    """Return a stated preference's value in English or Chinese (unknown values as they are)."""
+    table = VALUES_ZH_EN if english else _VALUES_EN_ZH
+    return table.get(value, value)
+
+
 _LIKE_RE = re.compile(r"我(?:很|最|比较|特别|超)?喜欢([^，,。！!？?\s了的]{2,8})")
 _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")
 

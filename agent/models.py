@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 
@@ -135,6 +135,12 @@ class AgentSession(models.Model):
         return f"{self.user_id}/{self.chat_id}"
 
 
+class DisabledReason(models.TextChoices):
+    """Why the service turned a webhook off (stored as the code; shown translated)."""
+
+    CONSECUTIVE_FAILURES = "consecutive_failures", _("consecutive failed deliveries")
+
+
 class Webhook(models.Model):
     """Where to POST a user's proactive events (HMAC-signed), as they are written.
 
@@ -167,8 +173,13 @@ class Webhook(models.Model):
         default=0, verbose_name=_("consecutive failures")
     )
     disabled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("disabled at"))
+    # A code (DisabledReason), never text: the owner reads it in their language at read time.
     disabled_reason = models.CharField(
-        max_length=200, blank=True, default="", verbose_name=_("disabled reason")
+        max_length=200,
+        blank=True,
+        default="",
+        choices=DisabledReason.choices,
+        verbose_name=_("disabled reason"),
     )
     created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
 
@@ -183,6 +194,17 @@ class Webhook(models.Model):
     def wants(self, kind: str) -> bool:
         """Return whether this webhook subscribes to events of ``kind``."""
         return not self.kinds or kind in self.kinds
+
+    def disabled_message(self) -> str:
+        """Return why the webhook was disabled, in the active language; empty when it was not."""
+        if self.disabled_reason == DisabledReason.CONSECUTIVE_FAILURES:
+            count = self.consecutive_failures
+            return ngettext(
+                "Disabled after %(count)d consecutive failed delivery.",
+                "Disabled after %(count)d consecutive failed deliveries.",
+                count,
+            ) % {"count": count}
+        return str(self.get_disabled_reason_display()) if self.disabled_reason else ""
 
 
 class DeliveryState(models.TextChoices):

@@ -184,8 +184,29 @@ def _best_match(message: str, activities: list[dict]) -> dict | None:
     return None
 
 
+def shared_context_id(ctx: RuntimeContext) -> int | None:
+    """Return the id of the shared context the turn reads (``context:<id>``), if any."""
+    for chunk in ctx.shared:
+        if chunk.source.startswith("context:"):
+            return int(chunk.source.split(":", 1)[1])
+    return None
+
+
 def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
-    """List the user's activities; to cancel, list first, then cancel the one named."""
+    """List the user's activities; to cancel, list first, then cancel the one named.
+
+    A request to note something in the shared context appends it there instead: to the
+    context the turn reads (the request's ``context_id``, else the latest updated one).
+    """
+    note = extract.context_note(ctx.message)
+    if note:
+        if done:
+            return []
+        target: dict = {"content": note}
+        context_id = shared_context_id(ctx)
+        if context_id is not None:
+            target["contextId"] = context_id
+        return [("updateContext", target)]
     cancel = bool(CANCEL_RE.search(ctx.message))
     if not done:
         scope = "all"
@@ -278,11 +299,8 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
                 head += " (I don't know where you are, so I looked everywhere)"
             elif limits:
                 head += f", even without the {' and '.join(en for en, _ in limits)} limit"
-            remembered_note = (
-                f" I remember your preferences: {', '.join(_english_value(v) for v in values)}."
-                if values
-                else ""
-            )
+            said = ", ".join(extract.value_in(v, english=True) for v in values)
+            remembered_note = f" I remember your preferences: {said}." if values else ""
             return (
                 head
                 + ". There may be none of this kind right now; try describing it another way?"
@@ -293,7 +311,8 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             head += "（还不知道你的位置，已经按全城找过）"
         elif limits:
             head += f"，去掉{'和'.join(zh for _, zh in limits)}限制也没有"
-        remembered_note = f"我记着你的偏好：{'、'.join(values)}。" if values else ""
+        said = "、".join(extract.value_in(v, english=False) for v in values)
+        remembered_note = f"我记着你的偏好：{said}。" if values else ""
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
     notes = []
     if unknown:
@@ -304,9 +323,9 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         )
     if values:
         notes.append(
-            "by your preferences: " + ", ".join(_english_value(v) for v in values)
+            "by your preferences: " + ", ".join(extract.value_in(v, english=True) for v in values)
             if english
-            else f"按你的偏好：{'、'.join(values)}"
+            else "按你的偏好：" + "、".join(extract.value_in(v, english=False) for v in values)
         )
     if len(calls) > 1:
         dropped = set(first) - set(calls[-1]["arguments"])
@@ -398,16 +417,6 @@ MONTHS = [
 QUOTE_CHARS = 200
 # The second best remembered message is quoted too when it is about as close as the best.
 SECOND_QUOTE_GAP = 0.05
-# Stated preferences in English, for the values the rules store in Chinese.
-ENGLISH_VALUES = {
-    "不吃辣": "no spicy food",
-    "爱吃辣": "spicy food",
-    "素食": "vegetarian",
-    "不喝酒": "no alcohol",
-    "安静": "quiet activities",
-    "热闹": "lively activities",
-    "户外": "the outdoors",
-}
 PERSONA_NOTE_MAX = 3
 # A question about a day quotes at most this many of the user's turns of that day.
 DAY_QUOTES = 5
@@ -545,10 +554,6 @@ def persona_values(ctx: RuntimeContext, limit: int = PERSONA_NOTE_MAX) -> list[s
     return values[:limit]
 
 
-def _english_value(value: str) -> str:
-    return ENGLISH_VALUES.get(value, value)
-
-
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:
     """Return a warm small-talk answer from templates, in the language of the message.
 
@@ -558,14 +563,16 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     english = is_english(text)
     if preferences:
         if english:
-            said = ", ".join(_english_value(value) for _, value in preferences)
+            said = ", ".join(extract.value_in(value, english=True) for _, value in preferences)
             return (
                 f"Got it: {said}. I'll keep that in mind when I find activities or people for you."
             )
-        said = "、".join(value for _, value in preferences)
+        said = "、".join(extract.value_in(value, english=False) for _, value in preferences)
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
     if is_recall(text):
         return compose_recall(ctx)
+    if LIVE_INFO_RE.search(text) and (unknown := compose_unknown(text)):
+        return unknown
     if english:
         if re.search(r"thank", text, re.I):
             return "You're welcome! Anything else on your mind, or something to do? Just ask."
@@ -574,7 +581,7 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
                 "Hi! I'm Xiaoyi: I can chat, find activities, set one up or find you company. "
                 "What would you like to do today?"
             )
-        return "I see. Tell me more, I'm listening."
+        return compose_unknown(text) or "I see. Tell me more, I'm listening."
     if re.search(r"谢谢|多谢|thank", text, re.I):
         return "不客气！还有什么想聊的，或者想找点事做，随时叫我。"
     if re.search(r"难过|伤心|失恋|压力|累|烦|不开心|被.*骂", text):
@@ -588,7 +595,49 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             "我是小忆，一个会记住你偏好的生活助手：能聊天、推荐活动、帮你发起活动、找搭子，"
             "也能管理你报名的活动。"
         )
-    return "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+    return compose_unknown(text) or "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+# Questions only live data answers (markets, prices, news, scores, forecasts, traffic): the
+# agent has none of it, and says so instead of nodding along ("我都记着呢").
+LIVE_INFO_RE = re.compile(
+    r"股票|股市|大盘|[AaＡ]股|港股|美股|基金|汇率|比特币|币价|金价|油价|房价|新闻|头条|比分|赛果|"
+    r"彩票|开奖|天气预报|天气怎么样|会不会下雨|路况|航班|"
+    r"\b(?:stocks?|stock market|shares|nasdaq|dow jones|exchange rates?|bitcoin|crypto|news|"
+    r"headlines|scores?|lottery|weather|forecast|gold price|oil price|traffic)\b",
+    re.IGNORECASE,
+)
+# A question or a request to look something up (not a statement to listen to).
+QUESTION_RE = re.compile(
+    r"[？?]|吗|怎么样|怎样|如何|为什么|为啥|多少|几点|是不是|什么时候|告诉我|查一下|查查|帮我查|"
+    r"^(?:what|how|is|are|was|were|will|why|when|who|which|where|can|could|do|does|did|"
+    r"should)\b|\b(?:tell me|check|look up)\b",
+    re.IGNORECASE,
+)
+CAN_DO_ZH = "我能帮你找活动、发起活动、找搭子，也记得你跟我说过的事。"
+CAN_DO_EN = "I can find activities, set one up, find you company, and remember what you tell me."
+
+
+def compose_unknown(text: str) -> str | None:
+    """Return an honest answer to a question the agent has no way to answer, else None.
+
+    Live information (a market, a price, the news, a score, the weather) is named as what it
+    cannot look up; any other question is answered "I don't know". Nothing is recommended
+    and no search filter is blamed: none was used.
+    """
+    english = is_english(text)
+    if not QUESTION_RE.search(text.strip()):
+        return None
+    if LIVE_INFO_RE.search(text):
+        if english:
+            return (
+                "I can't answer that: I have no live information such as stock prices, news "
+                f"or the weather, and I'd rather not guess. {CAN_DO_EN}"
+            )
+        return f"这个我帮不上：我查不到股票、新闻、天气这类实时信息，也不想瞎猜。{CAN_DO_ZH}"
+    if english:
+        return f"I don't know the answer to that, and I have no way to look it up. {CAN_DO_EN}"
+    return f"这个问题我答不上来，我手边没有这方面的信息。{CAN_DO_ZH}"
 
 
 def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
@@ -616,6 +665,12 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return f"这一步没能完成：{result['error']['message']}"
     if name == "exploreNearby":
         return _explore_text(ctx, calls)
+    if name == "updateContext":
+        note = last["arguments"]["content"]
+        title = result.get("title") or ""
+        if english:
+            return f'Noted in "{title}": {note}'
+        return f"记下了，已加到「{title}」：{note}"
     if name == "createDraft":
         return (
             f"草稿建好了：{_draft_text(result['draft'])}。"

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from agent import extract
+
 logger = logging.getLogger(__name__)
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
@@ -42,11 +44,17 @@ KNN = 3
 TEMPERATURE = 0.02
 RULE_CONFIDENT = 0.8
 
+# A request to write into the shared context ("在共享笔记里记一下：…", "add to our notes: …") is
+# the butler's (MANAGE: its updateContext tool), above everything else: at 2.0 it outweighs the
+# "remember" rule (1.0) plus the whole of the example similarity (at most 1.0).
+NOTE_WEIGHT = 2.0
+
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
 # An explicit "remember this" is a statement for memory, not a search, whatever it mentions
 # ("帮我记住我喜欢安静的活动"): CHAT at the top weight, where the preference is stored.
 RULES: list[tuple[str, re.Pattern, float]] = [
+    (MANAGE, extract.NOTE_CUE_RE, NOTE_WEIGHT),
     (
         CHAT,
         re.compile(
@@ -320,7 +328,7 @@ LLM_PROMPT = (
     "EXPLORE（找活动、找地方、推荐去处）\n"
     "CREATE（发起、创建、修改或发布自己要组织的活动）\n"
     "PARTNER（找人一起、找搭子、找伙伴）\n"
-    "MANAGE（查看、取消或管理自己已报名或发起的活动）"
+    "MANAGE（查看、取消或管理自己已报名或发起的活动，往共享上下文或笔记里记东西）"
 )
 
 

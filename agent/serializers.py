@@ -1,5 +1,6 @@
 """Input and output serializers of the agent API."""
 
+from django.utils.translation import gettext
 from rest_framework import serializers
 
 from agent.models import DeliveryState, EventKind  # noqa: F401  (EventKind re-exported for views)
@@ -167,7 +168,14 @@ class WebhookSerializer(serializers.Serializer):
     disabled_at = serializers.DateTimeField(
         allow_null=True, help_text="When it was disabled for failing; null while it is not."
     )
-    disabled_reason = serializers.CharField(help_text="Why it was disabled; empty otherwise.")
+    disabled_code = serializers.CharField(
+        source="disabled_reason",
+        help_text="Why it was disabled, as a code (consecutive_failures); empty otherwise.",
+    )
+    disabled_reason = serializers.CharField(
+        source="disabled_message",
+        help_text="Why it was disabled, in the request's language; empty otherwise.",
+    )
     created = serializers.DateTimeField()
 
 
@@ -207,7 +215,8 @@ class DeliverySerializer(serializers.Serializer):
     )
     attempts = serializers.IntegerField(source="delivery_attempts")
     error = serializers.SerializerMethodField(
-        help_text="'not delivered' after a failed attempt, else empty (details: server log)."
+        help_text="'not delivered' (in the request's language) after a failed attempt, else "
+        "empty (details: server log)."
     )
     delivered_at = serializers.DateTimeField(allow_null=True)
     created = serializers.DateTimeField()
@@ -216,7 +225,7 @@ class DeliverySerializer(serializers.Serializer):
         return OWNER_STATES.get(delivery.delivery_state, "pending")
 
     def get_error(self, delivery) -> str:
-        return "not delivered" if delivery.delivery_error else ""
+        return gettext("not delivered") if delivery.delivery_error else ""
 
 
 class DeliveryListSerializer(serializers.Serializer):

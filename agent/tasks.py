@@ -13,7 +13,15 @@ from django.utils import timezone
 
 from agent import triggers
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
-from rag.queues import WEBHOOKS, enqueue, enqueue_later
+from agent.webhooks import (
+    deliveries_create,
+    delivery_post,
+    enqueue_deliveries,
+    owner_slot,
+    webhook_record_failure,
+    webhook_record_success,
+)
+from rag.queues import WEBHOOKS, enqueue_later
 from rag.work import Work
 
 logger = logging.getLogger(__name__)
@@ -45,22 +53,11 @@ DELIVERY_WORK = Work(
     prefix="delivery",
     done=DeliveryState.DELIVERED,
     task="agent.tasks.webhook_deliveries_send",
-    enqueue="agent.tasks.enqueue_deliveries",
+    enqueue="agent.webhooks.enqueue_deliveries",
     changed_field="created",
     max_attempts=settings.WEBHOOK_MAX_ATTEMPTS,
     backoff_base=settings.WEBHOOK_BACKOFF_SECONDS,
 )
-
-
-def enqueue_deliveries(ids: list[int], *, queue: str | None = None) -> None:
-    """Send these deliveries asynchronously, one task each, on the webhooks queue.
-
-    ``queue`` is accepted for the reconciler's sake and ignored: a receiver's POST never runs on
-    the interactive or bulk workers. One task per delivery keeps each task within one
-    ``WEBHOOK_DEADLINE_SECONDS``, far below the worker timeout.
-    """
-    for pk in ids:
-        enqueue("agent.tasks.webhook_deliveries_send", [pk], queue=WEBHOOKS, group="agent.webhooks")
 
 
 def _wait_for_slot(pk: int) -> None:
@@ -79,8 +76,6 @@ def event_fanout(event_id: int) -> str:
 
     Safe to run twice: a (webhook, event) pair has one delivery, sent once it is delivered.
     """
-    from agent.webhooks import deliveries_create
-
     event = SystemEvent.objects.filter(pk=event_id).select_related("user").first()
     if event is None:
         return "gone"
@@ -99,13 +94,6 @@ def webhook_deliveries_send(ids: list[int]) -> str:
     failure keeps the error on the row (admin and log only) and schedules the next attempt,
     until the last attempt fails it.
     """
-    from agent.webhooks import (
-        delivery_post,
-        owner_slot,
-        webhook_record_failure,
-        webhook_record_success,
-    )
-
     WebhookDelivery.objects.filter(
         pk__in=list(ids),
         webhook__active=False,

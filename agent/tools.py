@@ -21,8 +21,15 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext
 
+from activities import services
+from activities.models import ActivityStatus
+from activities.search import activities_search
+from activities.selectors import activities_of_user, activity_get_visible, activity_list
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
+from agent.models import AgentSession, PartnerIntent, PartnerIntentStatus
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
+from memory.selectors import active_context, fetch_context, messages_recall, preferences_list
+from memory.services import context_create, update_context
 from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
@@ -119,7 +126,6 @@ def get_tools(names) -> list[Tool]:
 
 def last_location(user) -> tuple[float, float] | None:
     """Return the user's last known (lat, lng), as sent with a chat request."""
-    from agent.models import AgentSession
 
     row = (
         AgentSession.objects.filter(user=user, lat__isnull=False, lng__isnull=False)
@@ -162,7 +168,6 @@ def activity_shape(activity) -> dict:
 
 
 def _own_activity(user, activity_id):
-    from activities.selectors import activity_get_visible
 
     activity = activity_get_visible(user=user, activity_id=int(activity_id))
     if activity.creator_id != user.pk and not acts_for_any_user(user):
@@ -172,7 +177,6 @@ def _own_activity(user, activity_id):
 
 def _remember_draft(user, chat_id: str | None, activity_id: int) -> None:
     """Make ``activity_id`` the draft chat ``chat_id`` is editing."""
-    from agent.models import AgentSession
 
     if chat_id:
         AgentSession.objects.update_or_create(
@@ -182,9 +186,6 @@ def _remember_draft(user, chat_id: str | None, activity_id: int) -> None:
 
 def _chat_draft(user, chat_id: str | None, activity_id=None):
     """Return the draft to act on: the one named, else this chat's, else (no chat) the newest."""
-    from activities.models import ActivityStatus
-    from activities.selectors import activity_list
-    from agent.models import AgentSession
 
     if activity_id is not None:
         return _own_activity(user, activity_id)
@@ -234,7 +235,6 @@ def explore_nearby(
     user, *, query="", timeRange=None, type=None, nearby=False, radiusInKm=None, limit=5
 ):
     """Call the activities search with the user bound from the request."""
-    from activities.search import activities_search
 
     filters: dict = {}
     known = last_location(user)
@@ -304,14 +304,12 @@ def create_draft(
 
     The draft becomes the one this chat edits (``AgentSession.draft_activity_id``).
     """
-    from activities.models import ActivityStatus
-    from activities.services import activity_create
 
     lat, lng = last_location(user) or DEFAULT_LOCATION
     start = _when(startAt) or (timezone.localtime() + timedelta(days=3)).replace(
         hour=19, minute=0, second=0, microsecond=0
     )
-    activity = activity_create(
+    activity = services.activity_create(
         creator=user,
         lat=lat,
         lng=lng,
@@ -336,7 +334,6 @@ def create_draft(
 )
 def refine_draft(user, *, chat_id=None, activityId=None, **changes):
     """Update the draft through the activities service (creator only)."""
-    from activities.services import activity_update
 
     draft = _chat_draft(user, chat_id, activityId)
     mapping = {
@@ -356,7 +353,7 @@ def refine_draft(user, *, chat_id=None, activityId=None, **changes):
         raise InvalidArgument(
             gettext("Say what to change: title, time, place, size or description.")
         )
-    activity = activity_update(activity=draft, user=user, **fields)
+    activity = services.activity_update(activity=draft, user=user, **fields)
     return {"draft": activity_shape(activity), "changed": sorted(changes)}
 
 
@@ -368,11 +365,9 @@ def refine_draft(user, *, chat_id=None, activityId=None, **changes):
 )
 def publish_activity(user, *, chat_id=None, activityId=None):
     """Set the draft's status to active."""
-    from activities.models import ActivityStatus
-    from activities.services import activity_update
 
     draft = _chat_draft(user, chat_id, activityId)
-    activity = activity_update(activity=draft, user=user, status=ActivityStatus.ACTIVE)
+    activity = services.activity_update(activity=draft, user=user, status=ActivityStatus.ACTIVE)
     return {"activity": activity_shape(activity)}
 
 
@@ -390,7 +385,6 @@ def publish_activity(user, *, chat_id=None, activityId=None):
 )
 def create_partner_intent(user, *, activityType="", description="", timeRange=None):
     """Create an open partner intent; return it with the number of others looking likewise."""
-    from agent.models import PartnerIntent, PartnerIntentStatus
 
     if not (activityType or description):
         raise InvalidArgument(gettext("Say what you want company for."))
@@ -422,7 +416,6 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
 )
 def ask_preference(user, *, category=None, question=""):
     """Return the user's stored preferences and the question to put to them."""
-    from memory.selectors import preferences_list
 
     prefs = [p for p in preferences_list(user=user) if not category or p.category == category]
     return {
@@ -444,7 +437,6 @@ def ask_preference(user, *, category=None, question=""):
 )
 def get_my_activities(user, *, scope="all", timeRange=None):
     """Return the user's own activities (``activities.selectors.activities_of_user``)."""
-    from activities.selectors import activities_of_user
 
     start = end = None
     if isinstance(timeRange, dict):
@@ -468,9 +460,6 @@ def get_my_activities(user, *, scope="all", timeRange=None):
 )
 def cancel_activity(user, *, activityId):
     """Cancel the user's own activity (status cancelled) or leave a joined one."""
-    from activities import services
-    from activities.models import ActivityStatus
-    from activities.selectors import activity_get_visible
 
     activity = activity_get_visible(user=user, activity_id=int(activityId))
     if activity.creator_id == user.pk:
@@ -496,7 +485,6 @@ def join_activity(user, *, activityId):
     third positive on, the joined activities' embeddings personalise search by MaxSim. A rating
     given after the activity replaces it.
     """
-    from activities import services
 
     # One transaction: a place taken through the agent is always counted as the user's +1.
     with transaction.atomic():
@@ -515,7 +503,6 @@ def join_activity(user, *, activityId):
 )
 def leave_activity(user, *, activityId):
     """Give the place back through ``activities.services.participation_cancel``."""
-    from activities import services
 
     activity = services.participation_cancel(activity_id=int(activityId), user=user)
     return {"activity": activity_shape(activity), "action": "left"}
@@ -532,7 +519,6 @@ def leave_activity(user, *, activityId):
 )
 def fetch_context_tool(user, *, contextId):
     """Return the context's entries (NOT_FOUND unless the user owns it)."""
-    from memory.selectors import fetch_context
 
     found = fetch_context(user=user, context_id=int(contextId))
     return {
@@ -559,8 +545,6 @@ def update_context_tool(user, *, content, contextId=None, title=""):
     Without ``contextId`` or ``title`` the note goes to the user's active context (their most
     recently updated one, which the turn's context shows); a new one is made when they have none.
     """
-    from memory.selectors import active_context
-    from memory.services import context_create, update_context
 
     if contextId is None and not title:
         active = active_context(user=user)
@@ -569,11 +553,16 @@ def update_context_tool(user, *, content, contextId=None, title=""):
         context = context_create(
             owner=user, title=title or content[:40], entry=content, agent_name=AGENT_NAME
         )
-        return {"contextId": context.pk, "created": True}
+        return {"contextId": context.pk, "title": context.title, "created": True}
     entry = update_context(
         user=user, context_id=int(contextId), agent_name=AGENT_NAME, content=content
     )
-    return {"contextId": int(contextId), "entryId": entry.pk, "created": False}
+    return {
+        "contextId": int(contextId),
+        "entryId": entry.pk,
+        "title": entry.context.title,
+        "created": False,
+    }
 
 
 @tool(
@@ -588,7 +577,6 @@ def recall_memory(user, *, query, topK=5):
     A past time phrase in the query (上周, 三月, "last May") is read by ``rag.understand``
     (memory.understanding): the hits are from that window, or ranked by closeness to it.
     """
-    from memory.selectors import messages_recall
 
     hits, understood = messages_recall(
         user=user, query_text=query, top_k=max(1, min(int(topK), 10))

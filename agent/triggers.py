@@ -29,8 +29,11 @@ from datetime import datetime, timedelta
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from activities.search import activities_search
 from agent.extract import extract_time_range
 from agent.models import EventKind, SystemEvent
+from memory.selectors import messages_between, users_with_messages_since
+from memory.summarize import summarise_texts
 
 logger = logging.getLogger(__name__)
 
@@ -88,21 +91,18 @@ def record_event(*, user, kind: str, period_key: str, build) -> SystemEvent | No
 
 
 def _user_messages(user, since: datetime, until: datetime, *, role: str | None = "user"):
-    from memory.selectors import messages_between
 
     return messages_between(user=user, since=since, until=until, role=role)
 
 
 def _active_users(since: datetime):
     """Return the users with at least one message since ``since``."""
-    from memory.selectors import users_with_messages_since
 
     return users_with_messages_since(since=since)
 
 
 def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
     """Summarise the user's last 24 hours of messages, once per local day."""
-    from memory.summarize import summarise_texts
 
     now = now or timezone.now()
 
@@ -198,7 +198,6 @@ def interest_spike_for(user, now: datetime | None = None) -> SystemEvent | None:
 
 def _suggest(user, term: str) -> list[dict]:
     """Return up to three activities matching a term (none if the search fails)."""
-    from activities.search import activities_search
 
     try:
         found = activities_search(user=user, semantic_query=term, filters={}, limit=3)

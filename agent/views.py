@@ -19,6 +19,7 @@ from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
 from config.media import EventStreamAPIView, json_parsers
 from config.serializers import ErrorSerializer
 from config.streams import CappedStream, stream_slot
+from memory.identity import resolve_user
 from memory.selectors import context_for
 
 logger = logging.getLogger(__name__)
@@ -155,7 +156,6 @@ class UserEventsView(APIView):
         description="The proactive events the triggers wrote for a user, newest first.",
     )
     def get(self, request, user_id: str):
-        from memory.identity import resolve_user
 
         user = resolve_user(request.user, user_id)
         query = s.EventListQuerySerializer(data=request.query_params)

@@ -30,6 +30,7 @@ from config.errors import InvalidArgument, NotFound
 from config.fields import BIGINT_MAX, refuse_body
 from config.media import EventStreamAPIView, json_parsers
 from config.streams import CappedStream
+from memory.identity import resolve_user
 
 # Events written concurrently may commit out of id order: each poll also looks this far back
 # for ids it has not sent (within one connection).
@@ -55,7 +56,6 @@ STREAM_DESCRIPTION = (
 
 
 def _user(request, user_id):
-    from memory.identity import resolve_user
 
     return resolve_user(request.user, user_id)
 

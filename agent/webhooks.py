@@ -33,11 +33,12 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
+from agent.models import DeliveryState, DisabledReason, SystemEvent, Webhook, WebhookDelivery
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
 from config.fields import response_datetime
 from rag.permissions import acts_for_any_user
+from rag.queues import WEBHOOKS, enqueue
 
 logger = logging.getLogger(__name__)
 
@@ -124,7 +125,7 @@ def webhook_record_failure(*, webhook_id: int) -> bool:
     ).update(
         active=False,
         disabled_at=timezone.now(),
-        disabled_reason=f"disabled after {limit} consecutive failed deliveries",
+        disabled_reason=DisabledReason.CONSECUTIVE_FAILURES,
     )
     if disabled:
         logger.warning("webhook %s disabled after %s consecutive failures", webhook_id, limit)
@@ -254,13 +255,33 @@ def owner_slot(owner_id: int):
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_SLOT_LOCK_SPACE, held])
 
 
+def enqueue_deliveries(ids: list[int], *, queue: str | None = None) -> None:
+    """Send these deliveries asynchronously, one task each, on the webhooks queue.
+
+    ``queue`` is accepted for the reconciler's sake and ignored: a receiver's POST never runs on
+    the interactive or bulk workers. One task per delivery keeps each task within one
+    ``WEBHOOK_DEADLINE_SECONDS``, far below the worker timeout.
+    """
+    for pk in ids:
+        enqueue("agent.tasks.webhook_deliveries_send", [pk], queue=WEBHOOKS, group="agent.webhooks")
+
+
 def delivery_retry(*, delivery_ids: list[int]) -> int:
-    """Make failed deliveries pending again with fresh attempts (admin action); return count."""
-    return WebhookDelivery.objects.filter(
-        pk__in=delivery_ids, delivery_state=DeliveryState.FAILED
-    ).update(
-        delivery_state=DeliveryState.PENDING,
-        delivery_attempts=0,
-        delivery_error="",
-        delivery_state_at=timezone.now(),
-    )
+    """Make failed deliveries pending again with fresh attempts and queue them; return count.
+
+    Deliveries among ``delivery_ids`` that are not failed are left alone (and not queued).
+    """
+    with transaction.atomic():
+        failed = list(
+            WebhookDelivery.objects.select_for_update()
+            .filter(pk__in=delivery_ids, delivery_state=DeliveryState.FAILED)
+            .values_list("pk", flat=True)
+        )
+        WebhookDelivery.objects.filter(pk__in=failed).update(
+            delivery_state=DeliveryState.PENDING,
+            delivery_attempts=0,
+            delivery_error="",
+            delivery_state_at=timezone.now(),
+        )
+        transaction.on_commit(lambda: enqueue_deliveries(failed))
+    return len(failed)

@@ -154,6 +154,20 @@ class ActivePreferences(models.Manager):
         return super().get_queryset().filter(superseded_at__isnull=True)
 
 
+# Names of the categories the agent stores preferences in, shown in the reader's language
+# (``Preference.category_label``). The category itself is a code and stays as stored; a
+# category a client made up is shown as written.
+CATEGORY_LABELS = {
+    "food": _("food"),
+    "drink": _("drinks"),
+    "allergy": _("allergies"),
+    "vibe": _("vibe"),
+    "time": _("free time"),
+    "likes": _("likes"),
+    "dislikes": _("dislikes"),
+}
+
+
 class Preference(models.Model):
     """A stated preference of a user (``tone: humorous``, ``food: 不吃辣``)."""
 
@@ -199,6 +213,11 @@ class Preference(models.Model):
     def persona_text(self) -> str:
         """Return the text the persona selector shows (and embeds) for this preference."""
         return f"{self.category}: {self.value}"
+
+    def category_label(self) -> str:
+        """Return the name of the category in the active language (unknown ones as stored)."""
+        label = CATEGORY_LABELS.get(self.category.strip().lower())
+        return str(label) if label is not None else self.category
 
 
 class FeedbackTarget(models.TextChoices):

@@ -365,8 +365,13 @@ class PreferenceInSerializer(fields.ClosedSerializer):
 
 class PreferenceSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    category = serializers.CharField()
-    value = serializers.CharField()
+    category = serializers.CharField(help_text="The category as stored (food, vibe, likes...).")
+    category_label = serializers.CharField(
+        help_text="The category's name in the request's language (as stored when unknown)."
+    )
+    value = serializers.CharField(
+        help_text="As the user stated it, in their language ('no spicy food', '不吃辣')."
+    )
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
     superseded_at = serializers.DateTimeField(

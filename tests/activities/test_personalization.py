@@ -428,3 +428,25 @@ def test_negative_and_unknown_stated_preferences_add_no_cue():
     )
     assert (types, times) == ({"桌游"}, {"晚上"})
     assert "安静" in vibes and not {"热闹", "美食"} & vibes
+
+
+def test_english_stated_preferences_give_the_same_cues_as_chinese_ones():
+    from activities.personalize import stated_cues
+    from rag.preferences import StatedPreference
+
+    english = stated_cues(
+        [
+            StatedPreference("vibe", "quiet activities"),
+            StatedPreference("food", "no spicy food"),
+            StatedPreference("likes", "board games"),
+        ]
+    )
+    chinese = stated_cues(
+        [
+            StatedPreference("vibe", "安静"),
+            StatedPreference("food", "不吃辣"),
+            StatedPreference("likes", "桌游"),
+        ]
+    )
+    assert english == chinese
+    assert "安静" in english[1] and "美食" not in english[1]

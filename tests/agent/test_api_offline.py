@@ -136,6 +136,32 @@ def test_preferences_are_learned(api_client, user, say):
     assert ("food", "不吃辣") in prefs and ("vibe", "热闹") in prefs
 
 
+# A preference stated in chat, as REST lists it to a reader of each language: the value stays in
+# the language the user stated it in, the category's name follows the request's language.
+STATED = {
+    "zh": ("我不吃辣", "不吃辣"),
+    "en": ("I don't eat spicy food", "no spicy food"),
+}
+FOOD_LABEL = {"en": "food", "zh-hans": "饮食"}
+
+
+@pytest.mark.parametrize("said_in", list(STATED))
+@pytest.mark.parametrize("read_in", list(FOOD_LABEL))
+def test_a_preference_keeps_the_users_language_and_its_category_is_named_in_the_readers(
+    api_client, user, say, said_in, read_in
+):
+    message, value = STATED[said_in]
+    say(api_client, message)
+
+    response = api_client.get(
+        f"/v1/users/{user.username}/preferences", HTTP_ACCEPT_LANGUAGE=read_in
+    )
+
+    [item] = response.json()["items"]
+    assert (item["category"], item["value"]) == ("food", value)
+    assert item["category_label"] == FOOD_LABEL[read_in]
+
+
 def test_invalid_body_is_invalid_argument(api_client):
     response = api_client.post("/api/agent/chat", {"message": ""}, format="json")
     assert response.status_code == 400
@@ -198,3 +224,54 @@ def test_a_request_to_remember_a_preference_is_remembered_not_searched(
         ("vibe", "安静")
     ]
     assert "安静" in body["reply"]
+
+
+# A question the agent cannot answer (live market data): said honestly, in the user's language,
+# with nothing recommended and no search limit blamed.
+OFF_TOPIC = {
+    "zh": ("今天股票怎么样", "查不到股票", ["放宽", "限制", "活动：", "按你的偏好"]),
+    "en": ("is the stock market up today", "no live information", ["limit", "widen", "km away"]),
+}
+
+
+@pytest.mark.parametrize("lang", list(OFF_TOPIC))
+def test_an_off_topic_question_is_answered_honestly(api_client, activities_loaded, say, lang):
+    message, honest, never = OFF_TOPIC[lang]
+
+    body = say(api_client, message, location=SHANGHAI)
+
+    assert honest in body["reply"], body["reply"]
+    assert not [w for w in never if w in body["reply"]], body["reply"]
+    assert "我都记着呢" not in body["reply"] and "I'm listening" not in body["reply"]
+    assert body["tool_calls"] == []
+    assert [i for i in body["items"] if i["type"] == "activity"] == []
+
+
+# Writing into a shared context from a chat turn: the note is appended to the turn's context.
+NOTES = {
+    "zh": ("帮我在共享笔记里记一下：周六要带伞", "周六要带伞", "记下了"),
+    "en": ("add to our notes: bring umbrellas on Saturday", "bring umbrellas on Saturday", "Noted"),
+}
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_a_chat_turn_appends_a_note_to_the_shared_context(api_client, say, lang):
+    message, note, done = NOTES[lang]
+    created = api_client.post(
+        "/v1/contexts",
+        {"title": "周末出游", "entry": "周六去崇明", "agent_name": "planner"},
+        format="json",
+    ).json()
+    api_client.post(  # a context updated later: the note still goes to the one the chat names
+        "/v1/contexts",
+        {"title": "别的事", "entry": "无关", "agent_name": "planner"},
+        format="json",
+    )
+
+    body = say(api_client, message, context_id=created["id"])
+
+    entries = api_client.get(f"/v1/contexts/{created['id']}").json()["entries"]
+    assert body["intent"] == "MANAGE", body
+    assert [c["name"] for c in body["tool_calls"]] == ["updateContext"]
+    assert [(e["agent_name"], e["content"]) for e in entries][-1] == ("agent", note)
+    assert body["reply"].startswith(done) and note in body["reply"]

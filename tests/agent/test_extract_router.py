@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.extract import (
+    context_note,
     extract_activity_type,
     extract_people,
     extract_place,
@@ -108,6 +109,37 @@ def test_preferences():
     assert ("vibe", "安静") in found and ("vibe", "热闹") not in found
 
 
+@pytest.mark.parametrize(
+    ("message", "preference"),
+    [
+        ("I don't eat spicy food", ("food", "no spicy food")),
+        ("I like quiet activities", ("vibe", "quiet activities")),
+        ("I'm vegetarian", ("food", "vegetarian")),
+        ("I don't drink", ("drink", "no alcohol")),
+        ("I love the outdoors", ("vibe", "the outdoors")),
+    ],
+)
+def test_an_english_preference_is_kept_in_english(message, preference):
+    assert extract_preferences(message) == [preference]
+
+
+@pytest.mark.parametrize(
+    ("message", "note"),
+    [
+        ("帮我在共享笔记里记一下：周六要带伞", "周六要带伞"),
+        ("把预算再加五百记到上下文里", "预算再加五百"),
+        ("记到笔记里：酒店订在春熙路", "酒店订在春熙路"),
+        ("add to our shared notes: bring umbrellas on Saturday", "bring umbrellas on Saturday"),
+        ("jot down in my notes that I need a visa", "I need a visa"),
+        ("帮我记住我喜欢安静的活动", None),  # a preference, not a note
+        ("周末想找个玩水的地方", None),
+        ("I like quiet activities", None),
+    ],
+)
+def test_a_note_for_the_shared_context_is_read_from_the_message(message, note):
+    assert context_note(message) == note
+
+
 def test_types_people_places():
     assert extract_activity_type("想找人一起去吃火锅") == "美食"
     assert extract_activity_type("周末去爬山") == "户外"
@@ -127,6 +159,8 @@ def test_types_people_places():
         ("取消我明天的报名", "MANAGE"),
         ("今天好开心呀", "CHAT"),
         ("我不吃辣，喜欢热闹", "CHAT"),
+        ("帮我在共享笔记里记一下：周六要带伞", "MANAGE"),
+        ("add to our notes: bring umbrellas on Saturday", "MANAGE"),
     ],
 )
 def test_offline_router(message, intent):

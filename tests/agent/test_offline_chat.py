@@ -142,10 +142,13 @@ def test_recall_with_nothing_remembered_says_so_in_the_users_language():
 
 def test_a_stated_preference_is_acknowledged_in_the_users_language():
     zh = compose_chat(_ctx("我不吃辣"), [("food", "不吃辣")])
-    en = compose_chat(_ctx("I don't eat spicy food"), [("food", "不吃辣")])
+    en = compose_chat(_ctx("I don't eat spicy food"), [("food", "no spicy food")])
+    # A value stored in the other language is named in the reply's.
+    zh_of_en = compose_chat(_ctx("记住我不吃辣"), [("food", "no spicy food")])
+    en_of_zh = compose_chat(_ctx("remember: no spicy food"), [("food", "不吃辣")])
 
-    assert zh.startswith("记住啦：不吃辣")
-    assert en.startswith("Got it: no spicy food")
+    assert zh.startswith("记住啦：不吃辣") and zh_of_en.startswith("记住啦：不吃辣")
+    assert en.startswith("Got it: no spicy food") and en_of_zh.startswith("Got it: no spicy food")
 
 
 def test_the_explore_answer_names_the_persona_preferences():

@@ -193,6 +193,11 @@ def test_update_context_without_an_id_appends_to_the_active_context(user):
 
     context = context_create(owner=user, title="旅行", entry="去成都", agent_name="planner")
     result = REGISTRY["updateContext"].run(user, {"content": "用户想住春熙路"})
-    assert result == {"contextId": context.pk, "entryId": result["entryId"], "created": False}
+    assert result == {
+        "contextId": context.pk,
+        "entryId": result["entryId"],
+        "title": "旅行",
+        "created": False,
+    }
     entries = fetch_context(user=user, context_id=context.pk)["entries"]
     assert [(e["agent_name"], e["content"]) for e in entries][-1] == ("agent", "用户想住春熙路")

@@ -47,9 +47,18 @@ def test_a_tarpit_receiver_is_abandoned_within_the_deadline(
     assert elapsed < 4  # 1 s deadline; per-read timeouts would wait for ever on "dribble"
 
 
+# Why a webhook was disabled, as its owner reads it in each language.
+DISABLED_AFTER_3 = {
+    "en": "Disabled after 3 consecutive failed deliveries.",
+    "zh-hans": "连续 3 次投递失败，已停用。",
+}
+NOT_DELIVERED = {"en": "not delivered", "zh-hans": "未送达"}
+
+
 @pytest.mark.django_db
+@pytest.mark.parametrize("language", list(DISABLED_AFTER_3))
 def test_a_webhook_failing_n_times_in_a_row_is_disabled_and_visible(
-    api_client, user, receiver, settings, django_capture_on_commit_callbacks
+    api_client, user, receiver, settings, django_capture_on_commit_callbacks, language
 ):
     settings.WEBHOOK_DISABLE_AFTER_FAILURES = 3
     receiver.status = 500
@@ -59,10 +68,18 @@ def test_a_webhook_failing_n_times_in_a_row_is_disabled_and_visible(
         with django_capture_on_commit_callbacks(execute=True):
             _event(user, n)
 
-    [listed] = api_client.get(f"/v1/users/{user.username}/webhooks").json()["webhooks"]
+    url = f"/v1/users/{user.username}/webhooks"
+    [listed] = api_client.get(url, HTTP_ACCEPT_LANGUAGE=language).json()["webhooks"]
+    deliveries = api_client.get(
+        f"{url}/{hook['id']}/deliveries", HTTP_ACCEPT_LANGUAGE=language
+    ).json()["deliveries"]
     assert len(receiver.requests) == 3  # the fourth event found no active webhook
     assert listed["id"] == hook["id"] and listed["active"] is False
-    assert listed["disabled_at"] and "3 consecutive failed deliveries" in listed["disabled_reason"]
+    assert listed["disabled_at"] and listed["disabled_code"] == "consecutive_failures"
+    assert listed["disabled_reason"] == DISABLED_AFTER_3[language]
+    assert {d["error"] for d in deliveries} == {NOT_DELIVERED[language]}
+    # Stored as a code, not as text in the language of whoever was asking.
+    assert Webhook.objects.get().disabled_reason == "consecutive_failures"
 
 
 @pytest.mark.django_db
@@ -87,7 +104,7 @@ def test_the_owner_re_enables_a_disabled_webhook_by_update(
 ):
     hook = _hook(api_client, user, receiver.url)
     Webhook.objects.filter(pk=hook["id"]).update(
-        active=False, consecutive_failures=10, disabled_reason="disabled after 10 ..."
+        active=False, consecutive_failures=10, disabled_reason="consecutive_failures"
     )
     url = f"/v1/users/{user.username}/webhooks/{hook['id']}"
 
@@ -97,6 +114,7 @@ def test_the_owner_re_enables_a_disabled_webhook_by_update(
 
     assert updated.status_code == 200
     assert (updated.json()["active"], updated.json()["disabled_reason"]) == (True, "")
+    assert updated.json()["disabled_code"] == ""
     assert len(receiver.requests) == 1
     assert Webhook.objects.get().consecutive_failures == 0
 

@@ -4,7 +4,9 @@ On the journey service (``manage.py serve``, tests/journeys/conftest.py). Carol 
 (Chinese and English notes), finds it in her list, and a chat turn reads it (its source is in the
 reply); Dave sees none of it. A context whose notes outgrow the agent's prompt budget
 (``AGENT_PROMPT_BUDGET``, 3000 tokens) is still read, trimmed to its newest notes, by the
-offline agent too.
+offline agent too. Asked in a chat turn to note something in the context ("帮我在共享笔记里记一下：
+…" / "add to our notes: …"), the agent appends it (its updateContext tool), and the context read
+back through the REST API holds the note.
 """
 
 from __future__ import annotations
@@ -79,3 +81,37 @@ def test_a_context_longer_than_the_prompt_budget_is_read_trimmed(service, lang):
     assert reply.status_code == 200, reply.text
     # The turn's sources are what went into its prompt within the budget: trimmed, not dropped.
     assert f"context:{context_id}" in reply.json()["sources"]
+
+
+NOTES = {
+    "zh": {"ask": "帮我在共享笔记里记一下：周六要带伞", "note": "周六要带伞", "said": "记下了"},
+    "en": {
+        "ask": "add to our notes: bring umbrellas on Saturday",
+        "note": "bring umbrellas on Saturday",
+        "said": "Noted",
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(NOTES))
+def test_a_chat_turn_appends_a_note_to_the_context(service, lang):
+    spec, note = CONTEXTS[lang], NOTES[lang]
+    created = service.post(
+        "/v1/contexts",
+        "carol",
+        {"title": spec["title"], "entry": spec["entry"], "agent_name": "planner"},
+    )
+    assert created.status_code == 201, created.text
+    context_id = created.json()["id"]
+
+    reply = service.post(
+        "/api/agent/chat", "carol", {"message": note["ask"], "context_id": context_id}
+    )
+
+    assert reply.status_code == 200, reply.text
+    assert reply.json()["reply"].startswith(note["said"]), reply.json()
+    entries = service.get(f"/v1/contexts/{context_id}", "carol").json()["entries"]
+    assert [(e["agent_name"], e["content"]) for e in entries] == [
+        ("planner", spec["entry"]),
+        ("agent", note["note"]),
+    ]

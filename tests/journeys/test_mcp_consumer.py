@@ -5,6 +5,10 @@ On the journey service (``manage.py serve``, tests/journeys/conftest.py), plus `
 written through the REST API (a serve worker embeds them); an MCP client with her token lists
 the tools and finds them with ``searchMemoryHybrid``, in Chinese and in English; the service's
 staff token finds them naming her (``user_id``); Alice's token finds none of them.
+
+Lena tells the agent 我不吃辣 and Mike "I don't eat spicy food": REST and the MCP tool
+``listPreferences`` give each preference back in the words it was said in, its category named
+in the reader's language (``Accept-Language``).
 """
 
 from __future__ import annotations
@@ -91,3 +95,42 @@ def test_the_service_token_finds_them_for_the_user_and_no_one_else_does(
     tokens = journey_service.db.tokens
     assert written["zh"] in found(run_with_client(mcp_http, tokens[STAFF], as_service))
     assert written["zh"] not in found(run_with_client(mcp_http, tokens["alice"], session))
+
+
+# Who said what in chat, the value stored, and the category's name for each reader's language.
+STATED = {"lena": ("我不吃辣", "不吃辣"), "mike": ("I don't eat spicy food", "no spicy food")}
+FOOD = {"en": "food", "zh-hans": "饮食"}
+
+
+@pytest.fixture(scope="module")
+def stated(journey_service):
+    for user, (message, _) in STATED.items():
+        said = journey_service.post("/api/agent/chat", user, {"message": message})
+        assert said.status_code == 200, said.text
+    return STATED
+
+
+@pytest.mark.parametrize("user", list(STATED))
+@pytest.mark.parametrize("language", list(FOOD))
+def test_a_preference_is_read_back_in_the_users_words_over_rest_and_mcp(
+    journey_service, mcp_http, stated, user, language
+):
+    value = stated[user][1]
+    rest = journey_service.get(
+        f"/v1/users/{user}/preferences", user, headers={"Accept-Language": language}
+    ).json()["items"]
+
+    async def session(client):
+        return await client.call_tool("listPreferences", {})
+
+    mcp = run_with_client(
+        mcp_http,
+        journey_service.db.tokens[user],
+        session,
+        headers={"Accept-Language": language},
+    )
+    assert not mcp.is_error, mcp.structured_content
+    for items in (rest, mcp.structured_content["items"]):
+        assert [(i["category"], i["category_label"], i["value"]) for i in items] == [
+            ("food", FOOD[language], value)
+        ]

@@ -8,6 +8,10 @@ once and no debris of the parsed message, and offers to sign her up. She then as
 in one by its title (the count goes up) and leaves it again (the count goes down). Meanwhile
 Frank takes the last place of the other one: asking for it by its title is refused as full.
 
+Asked something off-topic ("今天股票怎么样" / "is the stock market up today"), the agent says
+honestly, in her language, that it has no such information: no activity recommended, no
+search limit blamed.
+
 The activities start inside the window the service reads for "this weekend" at this moment,
 computed with the same reader (``agent.extract``): the journey passes on any day of the week.
 """
@@ -53,6 +57,7 @@ JOURNEYS = {
         "left": 'You left "{title}"',
     },
 }
+CJK = re.compile(r"[\u4e00-\u9fff]")
 # Debris: a piece of the message the search should have dropped (周末想找个玩水的地方 -> 玩水).
 DEBRIS = {"zh": ["个玩水", "找个", "周末想"], "en": ["somewhere to", "to swim this"]}
 
@@ -159,3 +164,31 @@ def test_a_listing_that_filled_up_is_refused_as_full(journey_service, activities
     assert participants(journey_service, full) == 2
     # Nor is she signed up for another activity instead.
     assert {i: participants(journey_service, {"id": i}) for i in others} == others
+
+
+# What the answer to an off-topic question must say, and what it must never say: no limit to
+# loosen (no search ran), no recommendation, no pretending to listen.
+OFF_TOPIC = {
+    "zh": {
+        "ask": "今天股票怎么样",
+        "honest": "查不到股票",
+        "never": ["放宽", "限制", "换个说法", "按你的偏好", "公里", "我都记着呢"],
+    },
+    "en": {
+        "ask": "is the stock market up today",
+        "honest": "no live information",
+        "never": ["limit", "widen", "another way", "km away", "I'm listening"],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(OFF_TOPIC))
+def test_an_off_topic_question_is_answered_honestly_in_the_users_language(journey_service, lang):
+    spec = OFF_TOPIC[lang]
+    body = say(journey_service, "gina", spec["ask"], chat_id=f"stocks_{lang}", location=HERE)
+    reply = body["reply"]
+    assert spec["honest"] in reply, reply
+    assert not [w for w in spec["never"] if w in reply], reply
+    assert bool(CJK.search(reply)) == (lang == "zh"), reply  # in the user's language
+    assert body["tool_calls"] == [], body
+    assert [i for i in body["items"] if i["type"] == "activity"] == [], body

@@ -129,9 +129,9 @@ def test_a_returning_english_user_is_still_known_and_recalled(service):
     dinner = say(service, "bob", "recommend somewhere for dinner tonight", "months_later")
     recall = say(service, "bob", "what did I tell you about my trip in March?", "months_later")
 
-    assert set(ids) == {"不吃辣", "安静"}
-    assert f"persona:preference:{ids['不吃辣']}" in dinner["sources"]
-    # The reply names the preference in the user's language (agent.offline.ENGLISH_VALUES).
+    # Kept in the language they were stated in (agent.extract.PREFERENCE_RULES).
+    assert set(ids) == {"no spicy food", "quiet activities"}
+    assert f"persona:preference:{ids['no spicy food']}" in dinner["sources"]
     assert "no spicy food" in dinner["reply"]
     assert recall["reply"] == (
         f'On March 15, {march} you told me: "My trip in March was to Kyoto with my sister."'

@@ -152,3 +152,16 @@ def test_the_rest_operations_error_is_in_that_language_too(
 def test_an_explicit_language_wins_over_the_arguments(in_test_transaction, user):
     ok, data = tools.run("readRange", user, {"chat": "五一去哪里玩"}, language="en")
     assert data["error"]["message"].startswith("Unknown arguments: chat;")
+
+
+@pytest.mark.parametrize(("language", "label"), [("en", "food"), ("zh-hans", "饮食")])
+def test_a_tool_answers_in_the_clients_language(in_test_transaction, user, language, label):
+    from memory.services import preference_upsert
+
+    preference_upsert(user=user, category="food", value="no spicy food")
+
+    ok, data = tools.run("listPreferences", user, {}, language=language)
+
+    assert ok, data
+    [item] = data["items"]
+    assert (item["value"], item["category_label"]) == ("no spicy food", label)

@@ -1267,7 +1267,7 @@ export interface components {
             created: string;
             /** Format: date-time */
             delivered_at: string | null;
-            /** @description 'not delivered' after a failed attempt, else empty (details: server log). */
+            /** @description 'not delivered' (in the request's language) after a failed attempt, else empty (details: server log). */
             readonly error: string;
             event_id: number;
             id: number;
@@ -1796,7 +1796,10 @@ export interface components {
             blocks?: components["schemas"]["WritingAutosaveBlockRequest"][];
         };
         Preference: {
+            /** @description The category as stored (food, vibe, likes...). */
             category: string;
+            /** @description The category's name in the request's language (as stored when unknown). */
+            category_label: string;
             /** Format: date-time */
             created_at: string;
             id: number;
@@ -1808,6 +1811,7 @@ export interface components {
             superseded_by: number | null;
             /** Format: date-time */
             updated_at: string;
+            /** @description As the user stated it, in their language ('no spicy food', '不吃辣'). */
             value: string;
         };
         PreferenceInRequest: {
@@ -2291,7 +2295,9 @@ export interface components {
              * @description When it was disabled for failing; null while it is not.
              */
             disabled_at: string | null;
-            /** @description Why it was disabled; empty otherwise. */
+            /** @description Why it was disabled, as a code (consecutive_failures); empty otherwise. */
+            disabled_code: string;
+            /** @description Why it was disabled, in the request's language; empty otherwise. */
             disabled_reason: string;
             id: number;
             kinds: string[];
@@ -2308,7 +2314,9 @@ export interface components {
              * @description When it was disabled for failing; null while it is not.
              */
             disabled_at: string | null;
-            /** @description Why it was disabled; empty otherwise. */
+            /** @description Why it was disabled, as a code (consecutive_failures); empty otherwise. */
+            disabled_code: string;
+            /** @description Why it was disabled, in the request's language; empty otherwise. */
             disabled_reason: string;
             id: number;
             kinds: string[];

@@ -27,7 +27,8 @@ class Delivery:
             attempts (int):
             created (datetime.datetime):
             delivered_at (datetime.datetime | None):
-            error (str): 'not delivered' after a failed attempt, else empty (details: server log).
+            error (str): 'not delivered' (in the request's language) after a failed attempt, else empty (details: server
+                log).
             event_id (int):
             id (int):
             state (str): pending (queued or being sent, retries included), delivered or failed.

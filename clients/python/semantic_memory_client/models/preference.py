@@ -24,16 +24,18 @@ T = TypeVar("T", bound="Preference")
 class Preference:
     """ 
         Attributes:
-            category (str):
+            category (str): The category as stored (food, vibe, likes...).
+            category_label (str): The category's name in the request's language (as stored when unknown).
             created_at (datetime.datetime):
             id (int):
             superseded_at (datetime.datetime | None): When a later, contradicting preference replaced it.
             superseded_by (int | None):
             updated_at (datetime.datetime):
-            value (str):
+            value (str): As the user stated it, in their language ('no spicy food', '不吃辣').
      """
 
     category: str
+    category_label: str
     created_at: datetime.datetime
     id: int
     superseded_at: datetime.datetime | None
@@ -48,6 +50,8 @@ class Preference:
 
     def to_dict(self) -> dict[str, Any]:
         category = self.category
+
+        category_label = self.category_label
 
         created_at = self.created_at.isoformat()
 
@@ -71,6 +75,7 @@ class Preference:
         field_dict.update(self.additional_properties)
         field_dict.update({
             "category": category,
+            "category_label": category_label,
             "created_at": created_at,
             "id": id,
             "superseded_at": superseded_at,
@@ -87,6 +92,8 @@ class Preference:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
         category = d.pop("category")
+
+        category_label = d.pop("category_label")
 
         created_at = datetime.datetime.fromisoformat(d.pop("created_at"))
 
@@ -130,6 +137,7 @@ class Preference:
 
         preference = cls(
             category=category,
+            category_label=category_label,
             created_at=created_at,
             id=id,
             superseded_at=superseded_at,

@@ -28,7 +28,8 @@ class Webhook:
             all_users (bool):
             created (datetime.datetime):
             disabled_at (datetime.datetime | None): When it was disabled for failing; null while it is not.
-            disabled_reason (str): Why it was disabled; empty otherwise.
+            disabled_code (str): Why it was disabled, as a code (consecutive_failures); empty otherwise.
+            disabled_reason (str): Why it was disabled, in the request's language; empty otherwise.
             id (int):
             kinds (list[str]):
             url (str):
@@ -38,6 +39,7 @@ class Webhook:
     all_users: bool
     created: datetime.datetime
     disabled_at: datetime.datetime | None
+    disabled_code: str
     disabled_reason: str
     id: int
     kinds: list[str]
@@ -61,6 +63,8 @@ class Webhook:
         else:
             disabled_at = self.disabled_at
 
+        disabled_code = self.disabled_code
+
         disabled_reason = self.disabled_reason
 
         id = self.id
@@ -79,6 +83,7 @@ class Webhook:
             "all_users": all_users,
             "created": created,
             "disabled_at": disabled_at,
+            "disabled_code": disabled_code,
             "disabled_reason": disabled_reason,
             "id": id,
             "kinds": kinds,
@@ -119,6 +124,8 @@ class Webhook:
         disabled_at = _parse_disabled_at(d.pop("disabled_at"))
 
 
+        disabled_code = d.pop("disabled_code")
+
         disabled_reason = d.pop("disabled_reason")
 
         id = d.pop("id")
@@ -133,6 +140,7 @@ class Webhook:
             all_users=all_users,
             created=created,
             disabled_at=disabled_at,
+            disabled_code=disabled_code,
             disabled_reason=disabled_reason,
             id=id,
             kinds=kinds,

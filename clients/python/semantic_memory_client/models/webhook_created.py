@@ -28,7 +28,8 @@ class WebhookCreated:
             all_users (bool):
             created (datetime.datetime):
             disabled_at (datetime.datetime | None): When it was disabled for failing; null while it is not.
-            disabled_reason (str): Why it was disabled; empty otherwise.
+            disabled_code (str): Why it was disabled, as a code (consecutive_failures); empty otherwise.
+            disabled_reason (str): Why it was disabled, in the request's language; empty otherwise.
             id (int):
             kinds (list[str]):
             secret (str): Shown once: verify X-Memory-Signature = sha256=HMAC-SHA256(secret, '<X-Memory-Timestamp>.<raw
@@ -40,6 +41,7 @@ class WebhookCreated:
     all_users: bool
     created: datetime.datetime
     disabled_at: datetime.datetime | None
+    disabled_code: str
     disabled_reason: str
     id: int
     kinds: list[str]
@@ -64,6 +66,8 @@ class WebhookCreated:
         else:
             disabled_at = self.disabled_at
 
+        disabled_code = self.disabled_code
+
         disabled_reason = self.disabled_reason
 
         id = self.id
@@ -84,6 +88,7 @@ class WebhookCreated:
             "all_users": all_users,
             "created": created,
             "disabled_at": disabled_at,
+            "disabled_code": disabled_code,
             "disabled_reason": disabled_reason,
             "id": id,
             "kinds": kinds,
@@ -125,6 +130,8 @@ class WebhookCreated:
         disabled_at = _parse_disabled_at(d.pop("disabled_at"))
 
 
+        disabled_code = d.pop("disabled_code")
+
         disabled_reason = d.pop("disabled_reason")
 
         id = d.pop("id")
@@ -141,6 +148,7 @@ class WebhookCreated:
             all_users=all_users,
             created=created,
             disabled_at=disabled_at,
+            disabled_code=disabled_code,
             disabled_reason=disabled_reason,
             id=id,
             kinds=kinds,
