@@ -199,6 +199,82 @@ def recall(count: int, k: int = 20) -> dict:
     }
 
 
+def compare_indexes(count: int) -> str:
+    """Measure the index before issue 34 beside today's on the same rows and queries.
+
+    Builds the former index (``vector`` HNSW over every row, m 16, ef_construction 64) next to
+    the halfvec partial one, runs :func:`recall` with the halfvec path switched off (the model's
+    ``ann_index`` unset, so ``vector_search`` orders by the full-precision distance and the
+    planner takes the vector index), then with it on; drops the former index again.
+    """
+    from django.db import connection
+
+    from activities.models import Activity
+    from rag.db import sized_maintenance_work_mem
+
+    half = Activity.ann_index
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SET maintenance_work_mem = '{sized_maintenance_work_mem(connection, Activity)}'"
+        )
+        started = time.perf_counter()
+        cursor.execute(
+            "CREATE INDEX IF NOT EXISTS activity_embedding_hnsw ON activities_activity "
+            "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+        )
+        vector_build = time.perf_counter() - started
+        cursor.execute(
+            "SELECT pg_relation_size('activity_embedding_hnsw'), pg_relation_size(%s)",
+            [half.name],
+        )
+        vector_mb, half_mb = (x / 2**20 for x in cursor.fetchone())
+    rows = []
+    try:
+        Activity.ann_index = None  # vector_search orders by the full-precision distance
+        before = recall(count)
+    finally:
+        Activity.ann_index = half
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX IF EXISTS activity_embedding_hnsw")
+    after = recall(count)
+    for label, size, found in (
+        ("vector HNSW, every row (before)", vector_mb, before),
+        (f"halfvec HNSW, active rows, re-ranked (`{half.name}`)", half_mb, after),
+    ):
+        rows.append(
+            [
+                label,
+                size,
+                found["recall"],
+                found["recall_min"],
+                found["fallbacks"],
+                found["hnsw_p50"],
+                found["hnsw_p95"],
+                found["exact_p50"],
+                found["exact_p95"],
+            ]
+        )
+    table = markdown_table(
+        [
+            "index",
+            "size MB",
+            "recall@20",
+            "lowest",
+            "searched exactly",
+            "index path p50 ms",
+            "p95 ms",
+            "exact p50 ms",
+            "p95 ms",
+        ],
+        rows,
+    )
+    return (
+        f"Same rows, same {count} query texts and filters (every other one with a 5 km radius),"
+        " in-process `rag.search.vector_search` (SQL and row loading; query embedding not"
+        f" timed). The former index took {vector_build:.0f} s to build here.\n\n{table}\n"
+    )
+
+
 # --- HTTP ---------------------------------------------------------------------------------
 
 
@@ -358,6 +434,11 @@ def main() -> None:
         default="copy",
         help="derive the rows in Python and COPY them (default), or in PostgreSQL (faster)",
     )
+    parser.add_argument(
+        "--compare-indexes",
+        action="store_true",
+        help="only compare the former vector index with the halfvec one on the same rows",
+    )
     parser.add_argument("--recall", type=int, default=100, help="queries for the recall check")
     args = parser.parse_args()
 
@@ -381,6 +462,13 @@ def main() -> None:
     print(facts, flush=True)
     print(f"peak RSS of this process so far: {peak_rss_mb():.0f} MiB", flush=True)
     if args.setup_only:
+        return
+    if args.compare_indexes:
+        write_section(
+            "search-index-compare",
+            "Vector index before and after issue 34 (activities)",
+            compare_indexes(args.recall),
+        )
         return
     print(f"recall@20 on {args.recall} queries ...", flush=True)
     found = recall(args.recall)
