@@ -4,7 +4,9 @@
   k rows pass the filter. A selective filter (at most ``exact_search_max_rows``
   rows) is searched exactly; otherwise the HNSW index is scanned with
   ``hnsw.iterative_scan = relaxed_order`` (pgvector >= 0.8) and the rows are
-  re-sorted, since relaxed order may return them slightly out of order.
+  re-sorted, since relaxed order may return them slightly out of order. A model that
+  declares a halfvec index (``ann_index``, :class:`rag.db.HalfvecHnsw`) is scanned through it
+  and its candidates re-ranked by the full-precision distance.
 - :func:`fulltext_search`: ``ts_rank_cd`` over ``to_tsvector('simple', col)`` of a
   column holding jieba-segmented text, with the rag query parser.
 - :func:`rrf`: reciprocal-rank fusion. :func:`maxsim`: best similarity to a set.
@@ -38,8 +40,11 @@ from rag.text import parse_query
 TS_CONFIG = "simple"
 
 # Extra candidates read from a halfvec HNSW index before the full-precision re-rank keeps k:
-# k + max(this, k / 2). Chosen by recall@20 against exact search at 200k activities
-# (bench/search_latency.py, generated data; no quality split involved): docs/BENCHMARKS.md.
+# k + max(this, k / 2). On 200k generated activities (bench/search_latency.py data, no quality
+# split involved) 20, 40 and 100 candidates for k 20 gave the same recall@20 against exact
+# search (15 queries, ef_search 200: 0.817, 400: 0.887): there the graph, not half precision,
+# misses rows, and ef_search is what raises recall (docs/BENCHMARKS.md). The re-rank makes the
+# scores and the order full precision.
 HALF_RERANK_EXTRA = 20
 
 
