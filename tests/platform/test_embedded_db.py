@@ -174,3 +174,15 @@ def conn_size(value: str) -> str:
     """Return a size as PostgreSQL shows it (12288MB -> 12GB)."""
     mb = int(value[:-2])
     return f"{mb // 1024}GB" if mb % 1024 == 0 else value
+
+
+def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
+    # pgserver's build ships no pg_prewarm: the start must not fail for it.
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="128MB")
+        assert embedded_db.prewarm(uri) is None
+    finally:
+        embedded_db.stop(data_dir)
