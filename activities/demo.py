@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import zoneinfo
 from datetime import datetime, time, timedelta
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import transaction
@@ -51,11 +52,16 @@ def item_text(item: dict) -> str:
 _MONDAY = datetime(2024, 1, 1)
 
 
-def _phrases(text: str):
+def _phrases(text: str) -> tuple:
+    return _phrases_in(text, settings.TIME_ZONE)
+
+
+@lru_cache(maxsize=4096)
+def _phrases_in(text: str, time_zone: str) -> tuple:
     from rag.understand import understand
 
-    now = _MONDAY.replace(tzinfo=zoneinfo.ZoneInfo(settings.TIME_ZONE))
-    return understand(text, now=now, direction="future").times
+    now = _MONDAY.replace(tzinfo=zoneinfo.ZoneInfo(time_zone))
+    return tuple(understand(text, now=now, direction="future").times)
 
 
 def named_offset(text: str) -> int | None:
@@ -89,14 +95,18 @@ def named_days(text: str) -> frozenset[int]:
     return common or min(sets, key=len)
 
 
-def build_activity(item: dict, *, creator, now: datetime | None = None) -> Activity:
+def build_activity(
+    item: dict, *, creator, now: datetime | None = None, day_text: str | None = None
+) -> Activity:
     """Return an unsaved Activity from one fixture item (vibes from the lexicon).
 
     Its date is the load day + ``day_offset``, moved to the first day its words name (周五: a
     Friday, 周末: a Saturday or Sunday), or the day 今晚/明天 names counted from the load day,
-    so the words and the date agree whatever the load day.
+    so the words and the date agree whatever the load day. ``day_text``: the words read for
+    that (default: the item's title, tags and description); a generator of many variants of
+    one item passes the words they share, which are read once (the reading is cached).
     """
-    text = item_text(item)
+    text = item_text(item) if day_text is None else day_text
     offset = named_offset(text)
     if offset is None:
         start = demo_start(item["day_offset"], item["hour"], now=now, days=named_days(text))

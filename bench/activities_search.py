@@ -31,6 +31,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -123,11 +124,16 @@ def relevance(creator) -> tuple[str, dict]:
 
 def generate(n: int, creator, seed: int = 7) -> list:
     """Return n unsaved activities varied from the demo templates."""
-    from activities.demo import build_activity
+    return list(iter_activities(n, creator, seed))
+
+
+def iter_activities(n: int, creator, seed: int = 7) -> Iterator:
+    """Yield n unsaved activities varied from the demo templates, one at a time (the same rows
+    as :func:`generate`): a million rows are streamed, never held."""
+    from activities.demo import build_activity, item_text
 
     rng = random.Random(seed)
     items = json.loads((FIXTURES / "demo_activities.json").read_text(encoding="utf-8"))
-    rows = []
     for i in range(n):
         item = dict(items[i % len(items)])
         district = rng.choice(DISTRICTS)
@@ -143,8 +149,11 @@ def generate(n: int, creator, seed: int = 7) -> list:
         item["max_participants"] = rng.randint(4, 40)
         item["current_participants"] = rng.randint(0, item["max_participants"])
         item["status"] = rng.choices(["active", "cancelled", "finished"], [90, 5, 5])[0]
-        rows.append(build_activity(item, creator=creator))
-    return rows
+        # The words that may name a day are the template's and the flavour's (周末场, 夜场):
+        # read once per pair, not once per row (the district and the serials name no day).
+        template = items[i % len(items)]
+        day_text = item_text({**template, "title": f"{template['title']}{flavour}"})
+        yield build_activity(item, creator=creator, day_text=day_text)
 
 
 def throughput(rows: list, chunk: int = 100) -> tuple[float, float, int]:
@@ -177,11 +186,13 @@ def throughput(rows: list, chunk: int = 100) -> tuple[float, float, int]:
     return len(rows) / raw_seconds, len(rows) / fill_seconds, len(rows)
 
 
-def bulk_load(rows: list, sample_ids: list[int]) -> float:
-    """Insert rows with vectors derived from the sample (mixed pairs); return seconds."""
+def bulk_load(rows: Iterable, sample_ids: list[int], batch: int = 5000) -> float:
+    """COPY rows with vectors derived from the sample (mixed pairs), ``batch`` at a time;
+    return seconds. ``rows`` may be a generator: only one batch is held at once."""
     import numpy as np
 
     from activities.models import Activity, IndexState
+    from bench._stream import batches, copy_rows
     from bench.vector_search import mix
     from rag.embeddings import content_hash, current_model
     from rag.text import segment_for_index
@@ -197,8 +208,7 @@ def bulk_load(rows: list, sample_ids: list[int]) -> float:
     rng = np.random.default_rng(11)
     segmented: dict[str, str] = {}
     with Timer() as timer:
-        for start in range(0, len(rows), 2000):
-            chunk = rows[start : start + 2000]
+        for chunk in batches(rows, batch):
             # Points between two real vectors (bench.vector_search.mix), not noisy copies of
             # one: 200 near-duplicates per real vector split the HNSW graph into islands that a
             # filtered iterative scan cannot leave (it ended after about 200 tuples).
@@ -208,25 +218,86 @@ def bulk_load(rows: list, sample_ids: list[int]) -> float:
                 key = row.description[:40]
                 if key not in segmented:  # jieba once per template: the rows only vary a little
                     segmented[key] = segment_for_index(text)
-                row.embedding = vector.tolist()
+                row.embedding = vector
                 row.embedding_model = model
                 row.embedding_hash = content_hash(text)
                 row.search_text = segmented[key]
                 row.index_state = IndexState.INDEXED
-            Activity.objects.bulk_create(chunk, batch_size=1000)
+            copy_rows(Activity, chunk)
+    return timer.seconds
+
+
+def fill_in_server(n: int, sample_ids: list[int], batch: int = 20000) -> float:
+    """Add n rows derived from the sample rows inside PostgreSQL, ``batch`` per statement;
+    return seconds.
+
+    The same derivation as :func:`bulk_load` (x + t (y - x) for two sample rows x, y, t in
+    [0, 0.5), plus noise of standard deviation 0.01 per component, renormalised), computed by
+    pgvector instead of Python: on a busy machine the Python path writes about 100 rows/s,
+    too slow for a million. Each row copies the texts, tags, vibes and segmented search text of
+    x (title with a serial), moves its place by up to 0.15 degrees and its date by 0-29 days,
+    and draws its status as :func:`iter_activities` does (90% active, 5% cancelled, 5% finished).
+    Nothing is held in this process.
+    """
+    from django.db import connection
+
+    from rag.fields import configured_dimensions
+
+    dims = configured_dimensions()
+    columns = (
+        "embedding, embedding_model, embedding_hash, title, description, type, tags, start_at,"
+        " end_at, time_zone, lat, lng, location_name, status, max_participants,"
+        " current_participants, creator_id, vibes, index_state, index_error, indexed_at,"
+        " index_attempts, index_state_at, index_task, search_text, created_at, updated_at"
+    )
+    sql = f"""
+        WITH s AS (
+            SELECT row_number() OVER (ORDER BY id) - 1 AS k, * FROM activities_activity
+            WHERE id = ANY(%(ids)s)
+        ), g AS (
+            SELECT i, floor(random() * %(m)s)::int AS a, floor(random() * %(m)s)::int AS b,
+                   random() * 0.5 AS t, random() AS r, floor(random() * 30)::int AS d
+            FROM generate_series(%(lo)s, %(hi)s) AS i
+        )
+        INSERT INTO activities_activity ({columns})
+        SELECT l2_normalize(
+                   x.embedding
+                   + (y.embedding - x.embedding) * array_fill(g.t, ARRAY[{dims}])::vector
+                   + (SELECT array_agg((random() - 0.5) * 0.0346)  -- new noise per row:
+                      FROM generate_series(1, {dims}) WHERE g.i IS NOT NULL)::vector),
+               x.embedding_model, md5(x.embedding_hash || g.i), x.title || ' #' || g.i,
+               x.description, x.type, x.tags, x.start_at + g.d * interval '1 day',
+               x.end_at + g.d * interval '1 day', x.time_zone,
+               x.lat + (random() - 0.5) * 0.3, x.lng + (random() - 0.5) * 0.3, x.location_name,
+               CASE WHEN g.r < 0.9 THEN 'active' WHEN g.r < 0.95 THEN 'cancelled'
+                    ELSE 'finished' END,
+               x.max_participants, x.current_participants, x.creator_id, x.vibes, 'indexed', '',
+               x.indexed_at, 0, x.index_state_at, '', x.search_text, now(), now()
+        FROM g JOIN s x ON x.k = g.a JOIN s y ON y.k = g.b
+    """
+    with Timer() as timer:
+        for lo in range(0, n, batch):
+            hi = min(n, lo + batch) - 1
+            with connection.cursor() as cursor:
+                cursor.execute(sql, {"ids": sample_ids, "m": len(sample_ids), "lo": lo, "hi": hi})
+            print(f"   {hi + 1:,} rows", flush=True)
     return timer.seconds
 
 
 def build_hnsw() -> float:
+    """Build the activities' HNSW index as its migration defines it (after the load: inserting
+    into an HNSW index row by row is much slower); return seconds."""
     from django.db import connection
 
+    from activities.models import Activity
+    from rag.db import build_vector_indexes, sized_maintenance_work_mem
+
     with connection.cursor() as cursor, Timer() as timer:
-        cursor.execute("SET maintenance_work_mem = '512MB'")
-        cursor.execute(
-            "CREATE INDEX IF NOT EXISTS activity_embedding_hnsw ON activities_activity "
-            "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
-        )
-        cursor.execute("ANALYZE activities_activity")
+        cursor.execute("ANALYZE activities_activity")  # the row count the sizing reads
+        # A graph built in memory is much faster than one spilling to disk (rag/db.py).
+        work_mem = sized_maintenance_work_mem(connection, Activity)
+        cursor.execute(f"SET maintenance_work_mem = '{work_mem}'")
+        build_vector_indexes(connection, Activity)
     return timer.seconds
 
 

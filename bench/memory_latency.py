@@ -16,6 +16,19 @@ each question text is new to the server process, so the query embedding is compu
 errors, and the load average; then where the time goes, in this process on the same database
 (query embedding, each SQL step of the hybrid search, the rest, serialisation). Writes the
 section ``memory-latency`` of docs/BENCHMARKS.md.
+
+At scale (issue 34)::
+
+    python bench/memory_latency.py --datasets ../shared/datasets --scale 1000000 --users 1000
+
+fills its own database ``bench_memscale`` (or ``--database-url``) with ``--scale`` messages over
+``--users`` users: the LoCoMo turns of every conversation, cycled, ``--sample`` of them embedded
+for real with the local model and the other rows' vectors derived from those (between two real
+ones, as the activities benchmark does), generated and written with ``COPY`` in batches so the
+process holds one batch at a time; the HNSW index is built after the load. It prints how long
+each set-up phase took and the process's peak memory, then times one-user hybrid searches
+in-process (the LoCoMo questions, query vectors embedded once beforehand, users drawn at
+random), and writes the section ``memory-scale``.
 """
 
 from __future__ import annotations
@@ -50,6 +63,7 @@ from bench._live import (  # noqa: E402
     stop_serve,
     token_for,
 )
+from bench._stream import Stopwatch, batches, copy_rows, peak_rss_mb  # noqa: E402
 
 USER = "bench_memlat"
 PENDING_SQL = (
@@ -212,15 +226,250 @@ def _p50_95(values) -> list[float]:
     return [percentile(values, 50), percentile(values, 95)]
 
 
+# --- at scale ------------------------------------------------------------------------------
+
+
+SCALE_DB = "bench_memscale"
+SCALE_USER_PREFIX = "memscale-"
+
+
+def scale_rows(pool: list[dict], n: int, users: list[int], model: str, sample_vectors, rng):
+    """Yield n unsaved messages over ``users``, each a LoCoMo turn of ``pool`` (cycled), with a
+    vector derived from two real ones (``bench.vector_search.mix``); ids unique per user."""
+    from bench.vector_search import mix
+    from memory.models import ChatMessage, EmbedState, Kind
+    from rag.embeddings import content_hash
+    from rag.text import segment_for_index
+
+    segmented: dict[int, str] = {}
+    for start_batch in batches(range(n), 5000):
+        picks = mix(sample_vectors, len(sample_vectors) + len(start_batch), 0.01, rng)
+        for m, vector in zip(start_batch, picks[len(sample_vectors) :], strict=True):
+            turn = pool[m % len(pool)]
+            if m % len(pool) not in segmented:
+                segmented[m % len(pool)] = segment_for_index(turn["content"])
+            row = ChatMessage(
+                user_id=users[m % len(users)],
+                message_id=f"m{m}",
+                chat_id=f"{turn['chat_id']}-{m // len(pool)}",
+                ts=turn["ts"],
+                role=turn["role"],
+                kind=Kind.MESSAGE,
+                content=turn["content"],
+                search_text=segmented[m % len(pool)],
+                embed_state=EmbedState.READY,
+                embedding=vector,
+                embedding_model=model,
+            )
+            row.embedding_hash = content_hash(row.embedding_text())
+            yield row
+
+
+def scale_setup(datasets: Path, n: int, user_count: int, sample: int) -> dict:
+    """Fill the scale database with n messages over user_count users unless it holds them."""
+    import random as pyrandom
+    from datetime import datetime
+
+    import numpy as np
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from bench.memory_locomo import session_items
+    from memory.models import ChatMessage
+    from rag.embeddings import current_model, get_provider
+
+    User = get_user_model()
+    facts: dict = {"n": ChatMessage.objects.count(), "users": user_count, "reused": True}
+    if facts["n"] >= n:
+        return facts
+    watch = Stopwatch()
+    data = json.loads((datasets / "locomo10.json").read_text(encoding="utf-8"))
+    pool = []
+    for conv in data:
+        for item in session_items(conv["conversation"]):
+            item["ts"] = datetime.fromisoformat(item["ts"])
+            pool.append(item)
+    pyrandom.Random(5).shuffle(pool)
+    with connection.cursor() as cursor:
+        cursor.execute("TRUNCATE memory_chatmessage RESTART IDENTITY CASCADE")
+        cursor.execute("DROP INDEX IF EXISTS memory_msg_embedding_hnsw")
+    with watch.phase("users"):
+        have = set(
+            User.objects.filter(username__startswith=SCALE_USER_PREFIX).values_list(
+                "username", flat=True
+            )
+        )
+        User.objects.bulk_create(
+            [
+                User(username=f"{SCALE_USER_PREFIX}{j}")
+                for j in range(user_count)
+                if f"{SCALE_USER_PREFIX}{j}" not in have
+            ],
+            batch_size=1000,
+        )
+        users = list(
+            User.objects.filter(username__startswith=SCALE_USER_PREFIX)
+            .order_by("pk")
+            .values_list("pk", flat=True)[:user_count]
+        )
+    with watch.phase("embed sample"):
+        provider = get_provider()
+        texts = [t["content"] for t in pool[:sample]]
+        vectors = []
+        for i in range(0, len(texts), provider.max_batch):
+            vectors += provider.embed(texts[i : i + provider.max_batch], "passage")
+        sample_vectors = np.asarray(vectors, dtype=np.float32)
+    print(f"   {sample} turns embedded in {watch.seconds['embed sample']:.0f}s", flush=True)
+    rng = np.random.default_rng(13)
+    with watch.phase("load"):
+        written = 0
+        for chunk in batches(
+            scale_rows(pool, n, users, current_model(), sample_vectors, rng), 5000
+        ):
+            written += copy_rows(ChatMessage, chunk)
+            if written % 100_000 == 0:
+                print(f"   {written:,} rows, peak RSS {peak_rss_mb():.0f} MiB", flush=True)
+    print(f"   loaded in {watch.seconds['load']:.0f}s", flush=True)
+    with watch.phase("index"), connection.cursor() as cursor:
+        cursor.execute("ANALYZE memory_chatmessage")
+        cursor.execute("SET maintenance_work_mem = '1GB'")
+        cursor.execute(
+            "CREATE INDEX memory_msg_embedding_hnsw ON memory_chatmessage USING hnsw "
+            "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+        )
+    print(f"   HNSW built in {watch.seconds['index']:.0f}s", flush=True)
+    facts.update(
+        reused=False,
+        n=ChatMessage.objects.count(),
+        sample=sample,
+        seconds=watch.seconds,
+        peak_rss_mb=peak_rss_mb(),
+    )
+    return facts
+
+
+def scale_search(datasets: Path, count: int, user_count: int) -> dict:
+    """Time one-user hybrid searches in-process: LoCoMo questions, users drawn at random."""
+    import random as pyrandom
+
+    from django.contrib.auth import get_user_model
+
+    from memory import search
+
+    data = json.loads((datasets / "locomo10.json").read_text(encoding="utf-8"))
+    texts = questions(data)[:count]
+    vectors = [search.try_query_vector(t, None)[0] for t in texts]  # embedded beforehand
+    users = list(
+        get_user_model()
+        .objects.filter(username__startswith=SCALE_USER_PREFIX)
+        .order_by("pk")[:user_count]
+    )
+    rng = pyrandom.Random(9)
+    times, sql_times, found = [], [], []
+    sql = SqlTimer()
+    from django.db import connection
+
+    with connection.execute_wrapper(sql):
+        for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+            user = rng.choice(users)
+            sql.reset()
+            started = time.perf_counter()
+            hits = search.hybrid_search(user=user, query_text=text, flt={}, top_k=10, vector=vector)
+            spent = (time.perf_counter() - started) * 1000
+            if i < 5:
+                continue  # warm-up
+            times.append(spent)
+            sql_times.append(sql.seconds * 1000)
+            found.append(len(hits))
+    return {
+        "searches": len(times),
+        "p50": percentile(times, 50),
+        "p95": percentile(times, 95),
+        "sql_p50": percentile(sql_times, 50),
+        "sql_p95": percentile(sql_times, 95),
+        "hits_mean": sum(found) / max(1, len(found)),
+    }
+
+
+def scale_main(args) -> None:
+    url = bench_database_url(SCALE_DB, args.database_url)
+    os.environ["DATABASE_URL"] = url
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    from rag.providers.local import openmp_defaults
+
+    openmp_defaults()
+    setup_django()
+    from django.core.management import call_command
+    from django.db import connection
+
+    call_command("migrate", verbosity=0)
+    print(f"set-up: {args.scale:,} messages over {args.users:,} users ...", flush=True)
+    facts = scale_setup(args.datasets, args.scale, args.users, args.sample)
+    print(facts, flush=True)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_total_relation_size('memory_chatmessage'),"
+            " coalesce(pg_relation_size(to_regclass('memory_msg_embedding_hnsw')), 0),"
+            " current_setting('shared_buffers')"
+        )
+        table, index, buffers = cursor.fetchone()
+    print("searching ...", flush=True)
+    timed = scale_search(args.datasets, args.requests + 5, args.users)
+    print(timed, flush=True)
+    setup_text = "reused from an earlier run of this command"
+    if not facts["reused"]:
+        phases = ", ".join(f"{k} {v:.0f} s" for k, v in facts["seconds"].items())
+        setup_text = (
+            f"{phases} (total {sum(facts['seconds'].values()):.0f} s); {facts['sample']} turns "
+            "embedded for real, the other vectors derived from them"
+        )
+    verdict = "met" if timed["p95"] <= 50 else "NOT met"
+    body = f"""
+{facts["n"]:,} messages over {facts["users"]:,} users in database `{
+        connection.settings_dict["NAME"]
+    }`, one table
+(not partitioned): LoCoMo turns cycled, {setup_text}. Table with its indexes
+{table / 2**20:,.0f} MB, HNSW index {index / 2**20:,.0f} MB; PostgreSQL shared_buffers {buffers}.
+Peak memory of the benchmark process: {peak_rss_mb():,.0f} MiB.
+
+One-user hybrid search in-process (`memory.search.hybrid_search`, top_k 10, no filter; the
+LoCoMo questions, query vectors embedded beforehand and not timed; users drawn at random;
+{timed["searches"]} searches after 5 of warm-up):
+
+{
+        markdown_table(
+            ["", "p50 ms", "p95 ms"],
+            [
+                ["hybrid search", timed["p50"], timed["p95"]],
+                ["of which SQL", timed["sql_p50"], timed["sql_p95"]],
+            ],
+        )
+    }
+
+Mean results per search: {timed["hits_mean"]:.1f}. Target at 10M messages over 10,000 users:
+p95 <= 50 ms; at this size: **{verdict}** ({timed["p95"]:.1f} ms, without the query embedding).
+
+The machine was shared (2 cores): the load average is given above; re-run on a quiet
+machine for figures to compare with the targets.
+"""
+    write_section("memory-scale", "Latency: memory hybrid search at scale", body)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--datasets", type=Path, default=DEFAULT_DATASETS)
+    parser.add_argument("--scale", type=int, help="messages to generate (the at-scale path)")
+    parser.add_argument("--users", type=int, default=1000, help="users of --scale")
+    parser.add_argument("--sample", type=int, default=300, help="turns embedded for real")
     parser.add_argument("--conversations", type=int, default=2)
     parser.add_argument("--requests", type=int, default=200, help="per pass, at most")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--database-url")
     parser.add_argument("--url", help="measure a running service here instead of starting one")
     args = parser.parse_args()
+    if args.scale:
+        scale_main(args)
+        return
 
     url = bench_database_url("bench_memlat", args.database_url)
     manage(ROOT, url, "migrate", "--noinput")

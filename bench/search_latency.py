@@ -31,6 +31,7 @@ import os
 import random
 import sys
 import time
+from itertools import islice
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -46,35 +47,57 @@ from bench._common import (  # noqa: E402
     write_section,
 )
 from bench._live import http_clients, served_breakdown  # noqa: E402
+from bench._stream import peak_rss_mb  # noqa: E402
 
 DB_NAME = "bench_latency"
+FILLS = {
+    "copy": "derived in this process and written in batches of 5,000 with `COPY`",
+    "server": "derived inside PostgreSQL in batches of 20,000 (`--fill server`)",
+}
 
 
 # --- set-up ---------------------------------------------------------------------------------
 
 
-def ensure_data(n: int, sample: int, *, rebuild: bool = False) -> dict:
-    """Fill the benchmark database with n activities unless it holds them; return set-up facts."""
+def ensure_data(n: int, sample: int, *, rebuild: bool = False, fill: str = "copy") -> dict:
+    """Fill the benchmark database with n activities unless it holds them; return set-up facts.
+
+    The rows are generated and written in batches (``COPY``), never all held: the process stays
+    within a few hundred MB at a million rows. Times of each phase and the peak memory so far
+    are in the facts.
+    """
     from django.contrib.auth import get_user_model
     from django.db import connection
 
     from activities.models import Activity
-    from bench.activities_search import build_hnsw, bulk_load, generate, reset_tables, throughput
+    from bench.activities_search import (
+        build_hnsw,
+        bulk_load,
+        fill_in_server,
+        iter_activities,
+        reset_tables,
+        throughput,
+    )
+    from rag.db import drop_vector_indexes
 
     creator, _ = get_user_model().objects.get_or_create(username="bench")
     facts: dict = {"reused": True, "n": Activity.objects.count()}
     if facts["n"] >= n and not rebuild:
         return facts
+    started = time.perf_counter()
     reset_tables()
-    with connection.cursor() as cursor:
-        cursor.execute("DROP INDEX IF EXISTS activity_embedding_hnsw")
+    drop_vector_indexes(connection, Activity)  # built once after the load
     print(f"set-up: generating {n} activities, embedding {sample} for real ...", flush=True)
-    rows = generate(n, creator)
+    rows = iter_activities(n, creator)
     sample = min(sample, n)
-    raw_rate, fill_rate, _ = throughput(rows[:sample])
+    raw_rate, fill_rate, _ = throughput(list(islice(rows, sample)))
     print(f"   embedding rate: raw {raw_rate:.1f} texts/s, backfill {fill_rate:.1f}/s", flush=True)
     sample_ids = list(Activity.objects.values_list("pk", flat=True))
-    load_seconds = bulk_load(rows[sample:], sample_ids)
+    if fill == "server":
+        load_seconds = fill_in_server(n - sample, sample_ids)
+    else:
+        load_seconds = bulk_load(rows, sample_ids)  # the rest of the generator, batch by batch
+    print(f"   loaded in {load_seconds:.0f}s (peak RSS {peak_rss_mb():.0f} MiB)", flush=True)
     hnsw_seconds = build_hnsw()
     facts.update(
         reused=False,
@@ -84,9 +107,172 @@ def ensure_data(n: int, sample: int, *, rebuild: bool = False) -> dict:
         fill_rate=fill_rate,
         load_seconds=load_seconds,
         hnsw_seconds=hnsw_seconds,
+        setup_seconds=time.perf_counter() - started,
+        setup_peak_rss_mb=peak_rss_mb(),
+        fill=fill,
     )
-    print(f"   loaded in {load_seconds:.0f}s, HNSW built in {hnsw_seconds:.0f}s", flush=True)
+    print(f"   HNSW built in {hnsw_seconds:.0f}s", flush=True)
     return facts
+
+
+def index_facts() -> dict:
+    """Return the sizes of the activities table and its nearest-neighbour index, and the
+    server's buffer settings (what has to fit in memory)."""
+    from django.db import connection
+
+    from activities.models import Activity
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_total_relation_size('activities_activity'),"
+            " coalesce(pg_relation_size(to_regclass(%s)), 0),"
+            " current_setting('shared_buffers'), current_setting('effective_cache_size'),"
+            " (SELECT count(*) FROM activities_activity WHERE status = 'active')",
+            [Activity.ann_index.name],
+        )
+        table, index, buffers, cache, active = cursor.fetchone()
+    return {
+        "table_mb": table / 2**20,
+        "index_mb": index / 2**20,
+        "index": Activity.ann_index.name,
+        "shared_buffers": buffers,
+        "effective_cache_size": cache,
+        "active": active,
+    }
+
+
+# --- recall -----------------------------------------------------------------------------------
+
+
+def recall(count: int, k: int = 20) -> dict:
+    """Recall@k of the index path against exact search on the same filters, same query vectors.
+
+    For each query text (as the latency runs send them: every other one with a 5 km radius), the
+    hard-filtered queryset of ``activities.search`` is searched twice with
+    ``rag.search.vector_search``: through the HNSW index (forced, whatever the planner would
+    pick) and exactly; recall is the share of the exact top k the index path returned. Also
+    timed (SQL of each path) and the path the service would take.
+    """
+    from activities.search import hard_filter, parse_filters
+    from rag.cardinality import plan_vector_path
+    from rag.embeddings import embed_query
+    from rag.live import get_settings
+    from rag.search import vector_search
+
+    exact_max = get_settings().exact_search_max_rows
+    out: dict[str, list] = {"plain": [], "radius": []}
+    times: dict[str, list] = {"hnsw": [], "exact": []}
+    planned: dict[str, int] = {}
+    fallbacks = 0
+    for i, text in enumerate(queries(count, start=37)):
+        body = body_for(i, text)
+        qs = hard_filter(parse_filters(body.get("filters") or {}))
+        vector = embed_query(text, use_cache=False)
+        t0 = time.perf_counter()
+        ann, ann_report = vector_search(qs, vector, k=k, force_path="hnsw")
+        fallbacks += ann_report.path == "exact"  # fewer than k from the index: searched exactly
+        t1 = time.perf_counter()
+        exact, _ = vector_search(qs, vector, k=k, force_path="exact")
+        t2 = time.perf_counter()
+        times["hnsw"].append((t1 - t0) * 1000)
+        times["exact"].append((t2 - t1) * 1000)
+        truth = {h.obj.pk for h in exact}
+        got = {h.obj.pk for h in ann}
+        if truth:
+            out["radius" if "filters" in body else "plain"].append(len(truth & got) / len(truth))
+        path = plan_vector_path(qs.filter(embedding__isnull=False), exact_max_rows=exact_max).path
+        planned[path] = planned.get(path, 0) + 1
+    every = out["plain"] + out["radius"]
+    return {
+        "k": k,
+        "queries": count,
+        "recall": sum(every) / len(every),
+        "recall_min": min(every),
+        "recall_plain": sum(out["plain"]) / max(1, len(out["plain"])),
+        "recall_radius": sum(out["radius"]) / max(1, len(out["radius"])),
+        "hnsw_p50": percentile(times["hnsw"], 50),
+        "hnsw_p95": percentile(times["hnsw"], 95),
+        "exact_p50": percentile(times["exact"], 50),
+        "exact_p95": percentile(times["exact"], 95),
+        "planned": planned,
+        "fallbacks": fallbacks,
+    }
+
+
+def compare_indexes(count: int) -> str:
+    """Measure the index before issue 34 beside today's on the same rows and queries.
+
+    Builds the former index (``vector`` HNSW over every row, m 16, ef_construction 64) next to
+    the halfvec partial one, runs :func:`recall` with the halfvec path switched off (the model's
+    ``ann_index`` unset, so ``vector_search`` orders by the full-precision distance and the
+    planner takes the vector index), then with it on; drops the former index again.
+    """
+    from django.db import connection
+
+    from activities.models import Activity
+    from rag.db import sized_maintenance_work_mem
+
+    half = Activity.ann_index
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SET maintenance_work_mem = '{sized_maintenance_work_mem(connection, Activity)}'"
+        )
+        started = time.perf_counter()
+        cursor.execute(
+            "CREATE INDEX IF NOT EXISTS activity_embedding_hnsw ON activities_activity "
+            "USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
+        )
+        vector_build = time.perf_counter() - started
+        cursor.execute(
+            "SELECT pg_relation_size('activity_embedding_hnsw'), pg_relation_size(%s)",
+            [half.name],
+        )
+        vector_mb, half_mb = (x / 2**20 for x in cursor.fetchone())
+    rows = []
+    try:
+        Activity.ann_index = None  # vector_search orders by the full-precision distance
+        before = recall(count)
+    finally:
+        Activity.ann_index = half
+        with connection.cursor() as cursor:
+            cursor.execute("DROP INDEX IF EXISTS activity_embedding_hnsw")
+    after = recall(count)
+    for label, size, found in (
+        ("vector HNSW, every row (before)", vector_mb, before),
+        (f"halfvec HNSW, active rows, re-ranked (`{half.name}`)", half_mb, after),
+    ):
+        rows.append(
+            [
+                label,
+                size,
+                found["recall"],
+                found["recall_min"],
+                found["fallbacks"],
+                found["hnsw_p50"],
+                found["hnsw_p95"],
+                found["exact_p50"],
+                found["exact_p95"],
+            ]
+        )
+    table = markdown_table(
+        [
+            "index",
+            "size MB",
+            "recall@20",
+            "lowest",
+            "searched exactly",
+            "index path p50 ms",
+            "p95 ms",
+            "exact p50 ms",
+            "p95 ms",
+        ],
+        rows,
+    )
+    return (
+        f"Same rows, same {count} query texts and filters (every other one with a 5 km radius),"
+        " in-process `rag.search.vector_search` (SQL and row loading; query embedding not"
+        f" timed). The former index took {vector_build:.0f} s to build here.\n\n{table}\n"
+    )
 
 
 # --- HTTP ---------------------------------------------------------------------------------
@@ -242,6 +428,18 @@ def main() -> None:
     parser.add_argument("--url", help="measure a running service here instead of starting one")
     parser.add_argument("--setup-only", action="store_true")
     parser.add_argument("--rebuild", action="store_true", help="generate the data again")
+    parser.add_argument(
+        "--fill",
+        choices=["copy", "server"],
+        default="copy",
+        help="derive the rows in Python and COPY them (default), or in PostgreSQL (faster)",
+    )
+    parser.add_argument(
+        "--compare-indexes",
+        action="store_true",
+        help="only compare the former vector index with the halfvec one on the same rows",
+    )
+    parser.add_argument("--recall", type=int, default=100, help="queries for the recall check")
     args = parser.parse_args()
 
     database_url = bench_database_url(DB_NAME, args.database_url)
@@ -255,11 +453,26 @@ def main() -> None:
     setup_django()
     from django.core.management import call_command
 
+    started = time.perf_counter()
     call_command("migrate", verbosity=0)
-    facts = ensure_data(args.n, args.sample, rebuild=args.rebuild)
+    migrate_seconds = time.perf_counter() - started
+    facts = ensure_data(args.n, args.sample, rebuild=args.rebuild, fill=args.fill)
+    facts["migrate_seconds"] = migrate_seconds  # a new index migration builds it on the data
+    facts.update(index_facts())
     print(facts, flush=True)
+    print(f"peak RSS of this process so far: {peak_rss_mb():.0f} MiB", flush=True)
     if args.setup_only:
         return
+    if args.compare_indexes:
+        write_section(
+            "search-index-compare",
+            "Vector index before and after issue 34 (activities)",
+            compare_indexes(args.recall),
+        )
+        return
+    print(f"recall@20 on {args.recall} queries ...", flush=True)
+    found = recall(args.recall)
+    print(found, flush=True)
     from bench._live import free_port, start_serve, stop_serve, token_for
 
     token = token_for(ROOT, database_url, "bench")
@@ -289,12 +502,13 @@ def main() -> None:
             long,
             parts,
             served_by="`manage.py serve`" if server else f"`{base_url}`",
+            found=found,
         ),
     )
 
 
 def report(
-    facts: dict, one: dict, many: dict, long: dict, parts: list[list], served_by: str
+    facts: dict, one: dict, many: dict, long: dict, parts: list[list], served_by: str, found: dict
 ) -> str:
     from rag.embeddings import current_model
 
@@ -341,8 +555,31 @@ def report(
             f"backfill {facts['fill_rate']:.1f} texts/s), the other rows derived from them "
             "(each x + t(y - x) for two real vectors x, y, t in [0, 0.5), plus N(0, 0.01^2) "
             f"noise, renormalised; {facts['load_seconds']:.0f}"
-            f" s), then the HNSW index built after the load ({facts['hnsw_seconds']:.0f} s)."
+            f" s, {FILLS[facts['fill']]}), then the HNSW index built after the"
+            f" load ({facts['hnsw_seconds']:.0f} s); set-up {facts['setup_seconds']:.0f} s in"
+            f" all, peak memory of the benchmark process {facts['setup_peak_rss_mb']:,.0f} MiB."
         )
+    data += (
+        f" Migrations at the start took {facts['migrate_seconds']:.0f} s. Table with its indexes"
+        f" {facts['table_mb']:,.0f} MB; nearest-neighbour index `{facts['index']}`"
+        f" {facts['index_mb']:,.0f} MB over {facts['active']:,} active rows; PostgreSQL"
+        f" shared_buffers {facts['shared_buffers']}, effective_cache_size"
+        f" {facts['effective_cache_size']}. Peak memory of the benchmark process over the whole"
+        f" run: {peak_rss_mb():,.0f} MiB."
+    )
+    verdict_recall = "met" if found["recall"] >= 0.95 else "NOT met"
+    recall_text = (
+        f"Recall@{found['k']} of the index path against exact search on the same filters, same"
+        f" query vectors ({found['queries']} queries, every other one with the 5 km radius;"
+        f" `recall` in this file): **{found['recall']:.3f}** (>= 0.95: **{verdict_recall}**;"
+        f" lowest single query {found['recall_min']:.2f}; without a radius"
+        f" {found['recall_plain']:.3f}, with {found['recall_radius']:.3f}; {found['fallbacks']}"
+        f" of them returned fewer than {found['k']} rows from the index and were searched"
+        f" exactly, as the service does). SQL of `vector_search` in-process: index path p50"
+        f" {found['hnsw_p50']:.1f} ms / p95 {found['hnsw_p95']:.1f} ms, exact p50"
+        f" {found['exact_p50']:.1f} ms / p95 {found['exact_p95']:.1f} ms. The path the service"
+        f" plans for these queries: {found['planned']}."
+    )
     cores = os.cpu_count() or 1
     headroom, saved = cores / one["cores_busy"], one["cpu_ms"] / many["cpu_ms"]
     bound_text = f"{headroom:.2f} x {saved:.2f} = {headroom * saved:.2f}"
@@ -353,6 +590,8 @@ def report(
         print("  error:", e)
     return f"""
 {data}
+
+{recall_text}
 
 Served by {served_by} (default settings; nothing changed: {spin_note()}).
 Queries as users type them (`bench.search_latency.queries`: 220 stem x tail texts of the demo

@@ -37,14 +37,58 @@ def _ensure_runtime_dir() -> None:
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
 
 
-# PostgreSQL's buffer cache on the embedded server (its own default is 128MB): docs/SCALING.md.
-DEFAULT_SHARED_BUFFERS = "512MB"
+# PostgreSQL's buffer cache on the embedded server: "auto" sizes it from the machine and the
+# data (:func:`sized_settings`, docs/SCALING.md "Sizing PostgreSQL"); a size such as 512MB fixes it.
+DEFAULT_SHARED_BUFFERS = "auto"
+AUTO = "auto"
+MB = 2**20
 
 
 def configured_shared_buffers() -> str:
     """Return ``EMBEDDED_DB_SHARED_BUFFERS`` (unset or empty: the default): settings and the
     benchmarks start the embedded server with the same cache."""
     return env_str("EMBEDDED_DB_SHARED_BUFFERS", DEFAULT_SHARED_BUFFERS)
+
+
+def machine_ram() -> int:
+    """Return the machine's physical memory in bytes."""
+    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+
+
+def data_size(path: Path) -> int:
+    """Return the bytes of table and index files under a data directory (0 when none)."""
+    base = Path(path) / "base"
+    if not base.is_dir():
+        return 0
+    return sum(f.stat().st_size for f in base.rglob("*") if f.is_file())
+
+
+def _mb(size: int) -> str:
+    return f"{size // MB}MB"
+
+
+def sized_settings(ram: int, data: int) -> dict[str, str]:
+    """Return PostgreSQL memory settings for a machine with ``ram`` bytes holding ``data``.
+
+    The rule (docs/SCALING.md, "Sizing PostgreSQL"; the same for a server of your own):
+
+    - ``shared_buffers``: the data, rounded up to the next power of two (room to grow: the
+      size changes, and the server restarts, only when the data doubles), at least 128MB and
+      at most a quarter of the memory. A search reads the nearest-neighbour index and the rows
+      it returns; holding all of it keeps those reads out of the OS cache.
+    - ``effective_cache_size``: half the memory (a planner hint: it allocates nothing).
+    - ``maintenance_work_mem``: a 32nd of the memory, 64MB to 1GB (index builds and vacuum;
+      a bulk load sizes its HNSW build itself, ``rag.db.sized_maintenance_work_mem``).
+    """
+    buffers = 128 * MB
+    while buffers < data:
+        buffers *= 2
+    buffers = min(buffers, max(128 * MB, ram // 4))
+    return {
+        "shared_buffers": _mb(buffers),
+        "effective_cache_size": _mb(max(128 * MB, ram // 2)),
+        "maintenance_work_mem": _mb(min(1024 * MB, max(64 * MB, ram // 32))),
+    }
 
 
 def data_dir() -> Path:
@@ -98,50 +142,99 @@ def start(
     """Start (or attach to) the embedded server and return its libpq URI.
 
     The server listens on its unix socket only, mode 0700 (:data:`SOCKET_ONLY`).
-    ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache; None or "" keeps the server's
-    own setting. Both are set once per data directory (``ALTER SYSTEM``, then one restart).
+    ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache; "auto": it and the other
+    memory settings sized by :func:`sized_settings` when this call starts the server; None or
+    "" keeps the server's own setting. Set once per data directory (``ALTER SYSTEM``, then one
+    restart), after which :func:`prewarm` reloads the HNSW indexes where it can.
     """
-    if shared_buffers and not SIZE_RE.match(shared_buffers):
+    if shared_buffers and shared_buffers != AUTO and not SIZE_RE.match(shared_buffers):
         raise ValueError(
-            f"EMBEDDED_DB_SHARED_BUFFERS must look like 512MB or 1GB, not {shared_buffers!r}."
+            f"EMBEDDED_DB_SHARED_BUFFERS must be auto or look like 512MB or 1GB, "
+            f"not {shared_buffers!r}."
         )
+    path = Path(data_dir or DEFAULT_DATA_DIR)
+    was_running = _running(path)
     uri = _start(data_dir, cleanup_mode=cleanup_mode)
-    _configure(uri, Path(data_dir or DEFAULT_DATA_DIR), shared_buffers)
+    sizes = {}
+    if shared_buffers == AUTO:
+        # Sized when this process starts the server only: resizing means a restart, which a
+        # process attaching to a running service (a shell, a worker) must not impose on it.
+        if not was_running:
+            sizes = sized_settings(machine_ram(), data_size(path))
+    elif shared_buffers:
+        sizes = {"shared_buffers": shared_buffers}
+    if _configure(uri, path, sizes):
+        prewarm(uri)
     return uri
 
 
-def _configure(uri: str, path: Path, shared_buffers: str | None) -> None:
-    """Apply :data:`SOCKET_ONLY` and ``shared_buffers``, restarting the server once if needed.
+def _running(path: Path) -> bool:
+    from pgserver.utils import PostmasterInfo
+
+    info = PostmasterInfo.read_from_pgdata(path) if path.exists() else None
+    return bool(info is not None and info.is_running())
+
+
+def _configure(uri: str, path: Path, sizes: dict[str, str]) -> bool:
+    """Apply :data:`SOCKET_ONLY` and the memory ``sizes``; return whether it restarted.
 
     PostgreSQL's default buffer cache, 128 MB, holds little of a large vector table and its
     HNSW index (100k activities: 460 MB): every search then copies thousands of pages from the
-    OS cache.
+    OS cache. Only a change of ``shared_buffers`` or of :data:`SOCKET_ONLY` restarts the server;
+    the other sizes take effect on a reload.
     """
     import psycopg
 
     changes = []
     with psycopg.connect(uri, autocommit=True) as conn:
-        if shared_buffers:
+        for name, value in sizes.items():
             same = conn.execute(
-                "SELECT pg_size_bytes(%s) = setting::bigint * 8192 FROM pg_settings"
-                " WHERE name = 'shared_buffers'",
-                [shared_buffers],
+                "SELECT pg_size_bytes(%s) = setting::bigint * CASE unit WHEN '8kB' THEN 8192"
+                " WHEN 'kB' THEN 1024 ELSE 1 END FROM pg_settings WHERE name = %s",
+                [value, name],
             ).fetchone()[0]
             if not same:
-                changes.append(("shared_buffers", shared_buffers))
+                changes.append((name, value))
         for name, value in SOCKET_ONLY.items():
             if conn.execute("SELECT current_setting(%s)", [name]).fetchone()[0] != value:
                 changes.append((name, value))
         for name, value in changes:
             # Names and values are ours or checked above: ALTER SYSTEM takes no bind parameters.
             conn.execute(f"ALTER SYSTEM SET {name} = '{value}'")
-    if not changes:
-        return
+        restart = any(name == "shared_buffers" or name in SOCKET_ONLY for name, _ in changes)
+        if changes and not restart:
+            conn.execute("SELECT pg_reload_conf()")
+    if not restart:
+        return False
     from pgserver._commands import pg_ctl
 
     user = "pgserver" if os.geteuid() == 0 else None
     # pg_ctl restart reuses the options the server was started with (postmaster.opts).
     pg_ctl(["-w", "restart", "-m", "fast"], pgdata=path, user=user)
+    return True
+
+
+def prewarm(uri: str) -> list[str] | None:
+    """Load the HNSW indexes of the server's database into its emptied buffer cache.
+
+    Needs the ``pg_prewarm`` extension; returns the indexes loaded, or None when the server
+    does not ship it (pgserver's build does not: the first searches after a restart then read
+    the index from the OS cache, docs/SCALING.md).
+    """
+    import psycopg
+
+    with psycopg.connect(uri, autocommit=True) as conn:
+        available = conn.execute(
+            "SELECT 1 FROM pg_available_extensions WHERE name = 'pg_prewarm'"
+        ).fetchone()
+        if not available:
+            return None
+        conn.execute("CREATE EXTENSION IF NOT EXISTS pg_prewarm")
+        rows = conn.execute(
+            "SELECT c.relname, pg_prewarm(c.oid) FROM pg_class c JOIN pg_am a ON a.oid = c.relam"
+            " WHERE a.amname = 'hnsw' AND c.relkind = 'i'"
+        ).fetchall()
+    return [name for name, _ in rows]
 
 
 def _start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None) -> str:

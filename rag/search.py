@@ -4,7 +4,9 @@
   k rows pass the filter. A selective filter (at most ``exact_search_max_rows``
   rows) is searched exactly; otherwise the HNSW index is scanned with
   ``hnsw.iterative_scan = relaxed_order`` (pgvector >= 0.8) and the rows are
-  re-sorted, since relaxed order may return them slightly out of order.
+  re-sorted, since relaxed order may return them slightly out of order. A model that
+  declares a halfvec index (``ann_index``, :class:`rag.db.HalfvecHnsw`) is scanned through it
+  and its candidates re-ranked by the full-precision distance.
 - :func:`fulltext_search`: ``ts_rank_cd`` over ``to_tsvector('simple', col)`` of a
   column holding jieba-segmented text, with the rag query parser.
 - :func:`rrf`: reciprocal-rank fusion. :func:`maxsim`: best similarity to a set.
@@ -26,14 +28,24 @@ from django.contrib.postgres.search import SearchQuery, SearchRank, SearchVector
 from django.db import connections, router, transaction
 from django.db.models import FloatField, QuerySet, Value
 from django.db.models.expressions import ExpressionWrapper
-from pgvector.django import CosineDistance
+from django.db.models.functions import Cast
+from pgvector.django import CosineDistance, HalfVectorField
 
 from rag import live
 from rag.cardinality import plan_vector_path
-from rag.fields import vector_literal
+from rag.db import half_index
+from rag.fields import configured_dimensions, vector_literal
 from rag.text import parse_query
 
 TS_CONFIG = "simple"
+
+# Extra candidates read from a halfvec HNSW index before the full-precision re-rank keeps k:
+# k + max(this, k / 2). On 200k generated activities (bench/search_latency.py data, no quality
+# split involved) 20, 40 and 100 candidates for k 20 gave the same recall@20 against exact
+# search (15 queries, ef_search 200: 0.817, 400: 0.887): there the graph, not half precision,
+# misses rows, and ef_search is what raises recall (docs/BENCHMARKS.md). The re-rank makes the
+# scores and the order full precision.
+HALF_RERANK_EXTRA = 20
 
 
 @dataclass
@@ -123,11 +135,24 @@ def vector_search(
         )
         return list(annotated.order_by("_distance", *tiebreak)[:k])
 
+    half = half_index(queryset.model, field)
     if path == "exact":
         rows = exact_rows()
     else:
         report.ef_search = ef
-        annotated = base.annotate(_distance=distance)
+        pool = k
+        if half is None:
+            annotated = base.annotate(_distance=distance)
+        else:
+            # Order by the same halfvec cast the index is built on, so the planner uses it;
+            # take a few more candidates than asked and keep the k nearest by the full-precision
+            # distance (half precision and the graph both reorder near neighbours a little).
+            pool = k + max(HALF_RERANK_EXTRA, k // 2)
+            dims = HalfVectorField(dimensions=configured_dimensions())
+            half_distance = CosineDistance(
+                Cast(field, dims), Cast(Value(vector_literal(query_vector)), dims)
+            )
+            annotated = base.annotate(_ann=half_distance, _distance=distance).order_by("_ann")
         # set_config(..., true) lasts until the end of the *outer* transaction, even when set
         # in a savepoint that is released; rolling the (read-only) block back undoes it, so
         # later queries of the caller's transaction do not inherit relaxed ordering.
@@ -136,9 +161,14 @@ def vector_search(
                 cursor.execute(
                     "SELECT set_config('hnsw.ef_search', %s, true),"
                     " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
-                    [str(max(ef, k))],
+                    [str(max(ef, pool))],
                 )
-            rows = list(annotated.order_by("_distance")[:k])
+            if half is None:
+                rows = list(annotated.order_by("_distance")[:k])
+            else:
+                rows = list(annotated[:pool])
+                rows.sort(key=lambda r: r._distance)
+                rows = rows[:k]
             transaction.set_rollback(True, using=alias)
         for name in reversed(tiebreak):  # stable sorts: the last one decides first
             rows.sort(key=attrgetter(name.lstrip("-")), reverse=name.startswith("-"))

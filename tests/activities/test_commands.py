@@ -81,7 +81,7 @@ def test_upgrade_search_pauses_when_rate_limited(unindexed, monkeypatch):
     assert "[dry run]" in run("upgrade_search", "--dry-run")
 
 
-HNSW = "activity_embedding_hnsw"
+HNSW = "activity_embedding_half_hnsw"
 
 
 @pytest.fixture

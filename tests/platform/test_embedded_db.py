@@ -121,3 +121,68 @@ def test_the_server_listens_on_an_owner_only_unix_socket_and_no_tcp_address(tmp_
         assert sockets and all(stat.S_IMODE(s.stat().st_mode) & 0o077 == 0 for s in sockets)
     finally:
         embedded_db.stop(data_dir)
+
+
+GB = 2**30
+
+
+def test_sized_shared_buffers_is_the_data_rounded_up_to_a_power_of_two():
+    from config.embedded_db import sized_settings
+
+    assert sized_settings(24 * GB, 460 * 2**20)["shared_buffers"] == "512MB"
+    assert sized_settings(24 * GB, 3 * GB)["shared_buffers"] == "4096MB"
+
+
+def test_sized_shared_buffers_stays_within_a_quarter_of_the_memory():
+    from config.embedded_db import sized_settings
+
+    assert sized_settings(24 * GB, 20 * GB)["shared_buffers"] == "6144MB"
+
+
+def test_sized_shared_buffers_of_an_empty_server_is_postgresql_default():
+    from config.embedded_db import sized_settings
+
+    assert sized_settings(24 * GB, 0)["shared_buffers"] == "128MB"
+
+
+def test_sized_cache_hint_is_half_the_memory_and_maintenance_memory_is_bounded():
+    from config.embedded_db import sized_settings
+
+    sizes = sized_settings(24 * GB, 0)
+    assert sizes["effective_cache_size"] == "12288MB"
+    assert sizes["maintenance_work_mem"] == "768MB"
+    assert sized_settings(256 * GB, 0)["maintenance_work_mem"] == "1024MB"
+
+
+def test_start_with_auto_sizes_a_server_it_starts_from_the_machine(tmp_path):
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="auto")
+        expected = embedded_db.sized_settings(embedded_db.machine_ram(), 0)
+        with psycopg.connect(uri, autocommit=True) as conn:
+            shown = conn.execute("SHOW effective_cache_size").fetchone()[0]
+        assert shown == conn_size(expected["effective_cache_size"])
+    finally:
+        embedded_db.stop(data_dir)
+
+
+def conn_size(value: str) -> str:
+    """Return a size as PostgreSQL shows it (12288MB -> 12GB)."""
+    mb = int(value[:-2])
+    return f"{mb // 1024}GB" if mb % 1024 == 0 else value
+
+
+def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
+    # pgserver's build ships no pg_prewarm: the start must not fail for it.
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="128MB")
+        assert embedded_db.prewarm(uri) is None
+    finally:
+        embedded_db.stop(data_dir)

@@ -5,6 +5,7 @@ from django.db import connection, transaction
 
 from activities.backfill import backfill
 from activities.models import Activity, IndexState
+from rag.db import build_vector_indexes, vector_column_dimensions
 
 APP, MODEL = "activities", "activity"
 
@@ -83,8 +84,6 @@ class Command(BaseCommand):
         The field and index definitions come from the migrations' project state and go through
         the schema editor, so the DDL is the one ``migrate`` runs.
         """
-        from rag.db import vector_column_dimensions
-
         model = state.apps.get_model(APP, MODEL)
         table = model._meta.db_table
         field = model._meta.get_field("embedding")
@@ -117,9 +116,14 @@ class Command(BaseCommand):
         missing = [i for i in indexes if i.name not in existing]
         for index in missing:
             self.stdout.write(f"   index {index.name}: missing, {verb} create it")
-        if not missing:
-            self.stdout.write(f"   indexes: all {len(indexes)} of the migrations present")
-        if dry_run or not (actions or missing):
+        # The halfvec HNSW index lives outside the model state (rag.db.CreateHalfvecHnsw).
+        ann = Activity.ann_index
+        ann_missing = "drop_column" in actions or ann.name not in existing
+        if ann_missing:
+            self.stdout.write(f"   index {ann.name}: missing, {verb} create it")
+        if not (missing or ann_missing):
+            self.stdout.write(f"   indexes: all {len(indexes) + 1} of the migrations present")
+        if dry_run or not (actions or missing or ann_missing):
             return
         with transaction.atomic(), connection.schema_editor() as editor:
             if "drop_column" in actions:
@@ -131,6 +135,9 @@ class Command(BaseCommand):
                 )
             for index in missing:
                 editor.add_index(model, index)
+            if ann_missing:
+                build_vector_indexes(connection, Activity, target)
+        repaired = len(missing) + int(ann_missing)
         self.stdout.write(
-            f"   schema repaired: {len(actions)} column step(s), {len(missing)} index(es)"
+            f"   schema repaired: {len(actions)} column step(s), {repaired} index(es)"
         )

@@ -3,7 +3,7 @@ from django.core.management.base import BaseCommand
 from django.db import connection, transaction
 
 from rag.checks import embedding_columns
-from rag.db import vector_column_dimensions
+from rag.db import build_vector_indexes, vector_column_dimensions
 
 
 class Command(BaseCommand):
@@ -46,6 +46,8 @@ class Command(BaseCommand):
                     f"TYPE vector({target}) USING NULL"
                 )
                 model._default_manager.update(embedding_model="", embedding_hash="")
+                # A halfvec index casts to the old dimension: built again at the new one.
+                build_vector_indexes(connection, model, target)
                 self.stdout.write(
                     f"{model._meta.label}.{field.name}: vector({actual}) -> vector({target})"
                 )
