@@ -48,7 +48,7 @@ from rag.highlight import mark
 from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, similarity_expression, vector_search
 from rag.text import STOPWORDS, matching_words, parse_query, quote_lexeme, segment_query
-from rag.understand import understand
+from rag.understand import language, normalise, understand
 
 MAX_TOP_K = 200
 DEFAULT_TOP_K = 20
@@ -536,6 +536,11 @@ def bm25_list(
     )
 
 
+def weighs_coverage(query_text: str) -> bool:
+    """Return whether a query's lexical hits are weighed by coverage (its language's rule)."""
+    return language(normalise(query_text)[0]) in ranking.COVERAGE_LANGUAGES
+
+
 def held_scores(
     fused: list, texts: dict[int, str], lexemes: list[str], stats, *, lexical: tuple[int, ...]
 ) -> dict[int, float]:
@@ -616,7 +621,8 @@ def hybrid_search(
     fused = rrf(lists, k=ranking.FUSION_K)
     ranks = {f.key: f.ranks for f in fused}
     scores = {f.key: f.score for f in fused}
-    if stats is not None:  # each lexical hit weighed by the share of the query it holds
+    if stats is not None and weighs_coverage(query_text):
+        # Each lexical hit weighed by the share of the query it holds (Chinese questions).
         scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
     if vector is not None:  # a degraded answer stays the lexical list alone
         scores = ranking.rerank(scores, flt)

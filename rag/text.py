@@ -52,6 +52,7 @@ finally:
 
 __all__ = [
     "STOPWORDS",
+    "matching_words",
     "parse_query",
     "segment_for_index",
     "segment_query",

@@ -212,3 +212,8 @@ def test_a_turn_holding_only_a_common_word_does_not_bury_the_dense_best_turn():
     texts = {2: "周末搬家，这两天在打包", 3: "他们把冰箱磕了个坑"}
     scores = search.held_scores(fused, texts, ["搬家", "冰箱"], STATS, lexical=(0, 2))
     assert scores[1] > scores[2]
+
+
+def test_a_chinese_question_weighs_lexical_hits_by_coverage_an_english_one_does_not():
+    assert search.weighs_coverage("最后决定用哪个搬家公司")
+    assert not search.weighs_coverage("What did Caroline research?")
