@@ -4,8 +4,9 @@ One command::
 
     python bench/memory_zh_quality.py [--database-url URL] [--split dev|test|both] [--verbose]
 
-Loads ``bench/memory_zh_set.json`` (4 users, 4 days of user and assistant turns each, 68
-questions with their evidence turn ids and a fixed dev/test split) into its own database
+Loads ``bench/memory_zh_set.json`` (12 users, 4 days of user and assistant turns each, 187
+questions with their evidence turn ids and a fixed dev/test split: 91 dev, 96 test; the first
+four users split by question, the eight added later by user) into its own database
 (``bench_memory_zh`` on the embedded server, created when missing; or ``--database-url``),
 afresh each run: the set's users are erased, their turns written through
 ``memory.services.messages_write`` and embedded in this process by ``memory.tasks``'s own
@@ -185,8 +186,9 @@ def main() -> None:
         write_section(
             "memory-zh-quality",
             "Memory: Chinese multi-day chats, evidence recall (dev and test)",
-            "`bench/memory_zh_set.json` (4 users x 4 days, user and assistant turns; fixed "
-            "dev/test split in the file). `dense` is the bare model; `service` is hybrid search "
+            "`bench/memory_zh_set.json` (12 users x 4 days, user and assistant turns; fixed "
+            "dev/test split in the file: the first 4 users by question, the 8 added later by "
+            "user). `dense` is the bare model; `service` is hybrid search "
             "as shipped (understand off, the default) and with understand on. Constants are "
             "fitted on dev only: test is the figure to read.\n\n" + table,
         )

@@ -52,6 +52,7 @@ finally:
 
 __all__ = [
     "STOPWORDS",
+    "matching_words",
     "parse_query",
     "segment_for_index",
     "segment_query",
@@ -226,6 +227,27 @@ def segment_query(text: str) -> list[str]:
     """Return the lexemes of text segmented in jieba precise mode."""
     warm_up()
     return _normalise(tokenizer.cut(_prepare(text)))
+
+
+def matching_words(text: str) -> list[str]:
+    """Return the lexemes of a query that can meet an index made by :func:`segment_for_index`.
+
+    jieba's HMM joins a run of characters its dictionary does not split into a made-up word,
+    differently in a question and in the turn it asks about: "那只猫叫什么" gives "猫叫", "捡到
+    一只小橘猫" gives "小橘" and "猫"; "办卡花了多少钱" gives "办卡花", "办了张卡" gives "张卡".
+    Such a word rarely meets its counterpart, so the content word inside it ("猫", "卡") is
+    lost. A word the dictionary does not know is therefore replaced by its dictionary pieces
+    (jieba without the HMM: "猫" and "叫", "办", "卡" and "花"), and a known word longer than
+    two characters brings the sub-words search mode indexes ("吃零食": "零食"), as the index does.
+    """
+    out: list[str] = []
+    for word in segment_query(text):
+        if len(word) > 1 and not word.isascii() and not tokenizer.FREQ.get(word):
+            out.extend(_normalise(tokenizer.cut(word, HMM=False)))
+        else:
+            out.extend(_subwords(word))
+            out.append(word)
+    return list(dict.fromkeys(out))
 
 
 def cut_as_written(text: str) -> Iterator[str]:

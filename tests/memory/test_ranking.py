@@ -151,3 +151,32 @@ def test_bm25_reads_its_weights_from_given_stats_without_counting_again(
             user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5, stats=stats
         )
     assert ids == ranking.bm25_ids(user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5)
+
+
+# Counts of a 100-turn sample: "搬家" in 30 turns (common), "冰箱" in one (rare).
+STATS = ranking.TermStats(
+    total=100,
+    mean_length=8.0,
+    lexeme_rows={"搬家": 30, "冰箱": 1},
+    terms={"搬家": "'搬家'", "冰箱": "'冰箱'"},
+    term_rows={"'搬家'": 30, "'冰箱'": 1},
+)
+
+
+def test_coverage_weighs_a_rare_word_above_a_common_one():
+    weights = ranking.word_weights(["搬家", "冰箱"], STATS)
+    rare = ranking.coverage("他们把冰箱磕了个坑", weights, STATS.terms)
+    common = ranking.coverage("周末搬家，这两天在打包", weights, STATS.terms)
+    assert rare > 0.5 > common > 0
+
+
+def test_coverage_finds_a_single_character_inside_a_longer_word():
+    stats = ranking.TermStats(1, 1.0, {"猫": 0}, {"猫": "'猫'"}, {"'猫'": 0})
+    weights = ranking.word_weights(["猫"], stats)
+    assert ranking.coverage("今天捡到一只小橘猫", weights, stats.terms) == 1.0
+
+
+def test_coverage_matches_an_english_word_by_its_stem():
+    stats = ranking.TermStats(10, 5.0, {"researching": 0}, {"researching": "'research':*"}, {})
+    weights = ranking.word_weights(["researching"], stats)
+    assert ranking.coverage("I researched adoption agencies", weights, stats.terms) == 1.0

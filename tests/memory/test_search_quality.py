@@ -11,6 +11,7 @@ import pytest
 from memory import ranking, search, stand_ins, understanding
 from memory.models import ChatMessage
 from rag.embeddings import embed_texts
+from rag.search import rrf
 from rag.text import segment_for_index
 
 HYB = "/v1/messages/hybrid_search"
@@ -18,6 +19,14 @@ LEX = "/v1/messages/lexical_search"
 SEM = "/v1/messages/semantic_search"
 NOW = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)  # a Thursday, 21:00 in Shanghai
 SHANGHAI = understanding.time_zone("Asia/Shanghai")
+# Counts of a 100-turn sample: "搬家" in 30 turns (common), "冰箱" in one (rare).
+STATS = ranking.TermStats(
+    total=100,
+    mean_length=8.0,
+    lexeme_rows={"搬家": 30, "冰箱": 1},
+    terms={"搬家": "'搬家'", "冰箱": "'冰箱'"},
+    term_rows={"'搬家'": 30, "'冰箱'": 1},
+)
 
 
 def _row(user, mid, content, ts, *, chat="c1", role="user", **extra):
@@ -185,3 +194,26 @@ def test_a_day_with_more_turns_than_asked_keeps_what_the_user_raised(user):
     asked = understanding.day_asked("5月2日我们聊了什么", tz=SHANGHAI, now=NOW)
     hits = understanding.read_range(user=user, flt={}, window=asked.window, limit=2)
     assert [h.row.message_id for h in hits] == ["m1", "m4"]
+
+
+def test_a_made_up_word_of_the_question_is_matched_by_its_pieces(user):
+    # "办卡花了多少钱": jieba's "办卡花" is in no turn; its "卡" is inside the turn's "张卡".
+    start = datetime(2025, 9, 11, 12, 0, tzinfo=UTC)
+    _row(user, "card", "今天去健身房办了张卡，年卡三千二", start)
+    _row(user, "other", "周末搬家，这两天在打包", start + timedelta(minutes=2))
+    query = "办卡花了多少钱"
+    hits = search.hybrid_search(user=user, query_text=query, flt={}, top_k=5, vector=None)
+    assert [h.row.message_id for h in hits] == ["card"]
+
+
+def test_a_turn_holding_only_a_common_word_does_not_bury_the_dense_best_turn():
+    # Turn 1 is the dense list's best; turn 2 tops both lexical lists on the common word alone.
+    fused = rrf([[2, 3], [1, 2], [2, 3]], k=ranking.FUSION_K)
+    texts = {2: "周末搬家，这两天在打包", 3: "他们把冰箱磕了个坑"}
+    scores = search.held_scores(fused, texts, ["搬家", "冰箱"], STATS, lexical=(0, 2))
+    assert scores[1] > scores[2]
+
+
+def test_a_chinese_question_weighs_lexical_hits_by_coverage_an_english_one_does_not():
+    assert search.weighs_coverage("最后决定用哪个搬家公司")
+    assert not search.weighs_coverage("What did Caroline research?")

@@ -166,3 +166,14 @@ def test_by_closeness_puts_the_nearer_of_equal_scores_first():
     far = Hit(datetime(2025, 1, 1, tzinfo=UTC), 1.0)
     near = Hit(window.end + timedelta(days=1), 1.0)
     assert by_closeness([far, near], window, 1) == [near]
+
+
+@pytest.mark.parametrize("text", ["我每天早上做什么锻炼", "下午犯困怎么办"])
+def test_a_part_of_the_day_alone_tells_a_habit_not_a_time(text):
+    now = datetime(2025, 7, 10, 21, tzinfo=SHANGHAI)
+    assert read_time(text, tz=SHANGHAI, now=now) is None
+
+
+def test_a_part_of_a_named_day_is_still_a_time():
+    now = datetime(2025, 7, 10, 21, tzinfo=SHANGHAI)
+    assert read_time("昨天晚上吃了什么", tz=SHANGHAI, now=now).phrase == "昨天晚上"

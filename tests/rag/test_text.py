@@ -327,3 +327,15 @@ def test_segment_for_index_is_clean(text):
     assert isinstance(out, str)
     assert "\x00" not in out
     assert out == " ".join(out.split())  # single spaces, no other whitespace
+
+
+def test_matching_words_split_a_made_up_word_into_its_dictionary_pieces():
+    # jieba's HMM makes "办卡花" of the question; the turn has "办" and "张卡": "卡" must be asked.
+    assert "办卡花" in segment_query("办卡花了多少钱")
+    words = rag_text.matching_words("办卡花了多少钱")
+    assert {"办", "卡", "花", "钱"} <= set(words) and "办卡花" not in words
+
+
+def test_matching_words_bring_the_sub_words_search_mode_indexes():
+    words = rag_text.matching_words("怎么控制它吃零食")
+    assert "零食" in words and "零食" in segment_for_index("给它买了零食").split()
