@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     "writing",
     "memory",
     "agent",
+    # manage.py serve: gunicorn's configuration, the warm-up and the worker clusters.
+    "serving",
 ]
 
 MIDDLEWARE = [
@@ -282,8 +284,6 @@ RAG_EMBEDDING = {
     "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
     "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
     "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS"),
-    # The local model's OpenMP threads each on a CPU of their own (rag/providers/placement.py).
-    "PIN_THREADS": env_bool("EMBEDDING_PIN_THREADS", True),
 }
 RAG_LLM = {
     "PROVIDER": env_str("LLM_PROVIDER", "none"),
