@@ -283,7 +283,12 @@ RAG_EMBEDDING = {
     "API_KEY": env_str("EMBEDDING_API_KEY"),
     "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
     "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
-    "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS"),
+    # One OpenMP thread per model: serve runs a model in each web process (two, for two cores),
+    # and a team spanning cores waits at each of the model's barriers for a thread the
+    # scheduler took away. Measured over HTTP in one before/after run (docs/BENCHMARKS.md,
+    # "Serving redesign"): what the engine thread's /proc/loadavg rule did on a busy machine,
+    # without the rule. EMBEDDING_NUM_THREADS=0: libgomp's choice, a thread per CPU.
+    "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS", 1),
 }
 RAG_LLM = {
     "PROVIDER": env_str("LLM_PROVIDER", "none"),

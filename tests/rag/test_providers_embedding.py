@@ -638,7 +638,7 @@ def test_query_vector_is_the_same_on_one_thread_or_two():
             try:
                 return engine.query(texts)
             finally:
-                engine._lib.omp_set_num_threads(os.cpu_count())
+                engine._lib.omp_set_num_threads(int(os.environ.get("OMP_NUM_THREADS") or 1))
 
         return module._engine_thread.run(call)
 
