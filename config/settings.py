@@ -284,10 +284,10 @@ RAG_EMBEDDING = {
     "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
     "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
     # One OpenMP thread per model: serve runs a model in each web process (two, for two cores),
-    # and a team spanning cores waits at each of the model's barriers for a thread the
-    # scheduler took away. Measured over HTTP in one before/after run (docs/BENCHMARKS.md,
-    # "Serving redesign"): what the engine thread's /proc/loadavg rule did on a busy machine,
-    # without the rule. EMBEDDING_NUM_THREADS=0: libgomp's choice, a thread per CPU.
+    # and an unpinned team spanning cores waits at each barrier for a thread the scheduler took
+    # away (without the old /proc/loadavg rule, 8 clients made no more searches than one). It
+    # costs a single query on a quiet machine: docs/BENCHMARKS.md, "Serving redesign".
+    # EMBEDDING_NUM_THREADS=0: libgomp's choice, a thread per CPU.
     "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS", 1),
 }
 RAG_LLM = {
