@@ -610,10 +610,9 @@ bench's workload until 2026-11-24, kept for comparison with the figures publishe
   server, PostgreSQL, these clients and any other work on the machine).
 - The ratio cannot exceed (cores / cores busy with one client) x (CPU per request with one
   client / with {many["clients"]}): {bound_text}. One client already keeps
-  {one["cores_busy"]:.1f} cores busy (the model embeds each query on every core), so what makes
-  a search cheaper makes one client faster as well and leaves the ratio where it was; only work
-  saved under load alone raises it (a query on one thread instead of two, `_fit_threads`;
-  queries waiting for the model embedded in one call, `EngineThread.run_merged`).
+  {one["cores_busy"]:.1f} cores busy, so what makes a search cheaper makes one client faster as
+  well and leaves the ratio where it was; only work saved under load alone raises it (queries
+  waiting for the model embedded in one call, `EngineThread.run_merged`).
 
 ### Where the time goes, as served (one client)
 

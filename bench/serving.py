@@ -247,13 +247,17 @@ def memory(root: int, port: int) -> tuple[list[list], int]:
             out += subtree(child)
         return out
 
-    rows, total = [["serve (the parent)", 1, pss_kib(root) / 1024]], pss_kib(root)
+    # serve is gunicorn's master itself since 2026-11-26; before, the master was its child.
+    master = listens_on(root, port)
+    parent = "serve (the parent, gunicorn's master)" if master else "serve (the parent)"
+    rows, total = [[parent, 1, pss_kib(root) / 1024]], pss_kib(root)
     for n, child in enumerate(sorted(tree[root]), start=1):
         pids = subtree(child)
         kib = sum(pss_kib(p) for p in pids)
         total += kib
         web = any(listens_on(p, port) for p in pids)
-        rows.append([("web server" if web else f"worker cluster {n}"), len(pids), kib / 1024])
+        part = ("web process" if master else "web server") if web else f"worker cluster {n}"
+        rows.append([part, len(pids), kib / 1024])
         for pid in pids:
             print(f"    pid {pid} (parent {_parent(pid)}): PSS {pss_kib(pid) / 1024:.1f} MiB")
     return rows, total

@@ -70,6 +70,8 @@ INSTALLED_APPS = [
     "writing",
     "memory",
     "agent",
+    # manage.py serve: gunicorn's configuration, the warm-up and the worker clusters.
+    "serving",
 ]
 
 MIDDLEWARE = [
@@ -282,9 +284,12 @@ RAG_EMBEDDING = {
     "API_KEY": env_str("EMBEDDING_API_KEY"),
     "TIMEOUT": env_float("EMBEDDING_TIMEOUT", 30.0),
     "SEND_DIMENSIONS": env_bool("EMBEDDING_SEND_DIMENSIONS", False),
-    "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS"),
-    # The local model's OpenMP threads each on a CPU of their own (rag/providers/placement.py).
-    "PIN_THREADS": env_bool("EMBEDDING_PIN_THREADS", True),
+    # One OpenMP thread per model: serve runs a model in each web process (two, for two cores),
+    # and an unpinned team spanning cores waits at each barrier for a thread the scheduler took
+    # away (without the old /proc/loadavg rule, 8 clients made no more searches than one). It
+    # costs a single query on a quiet machine: docs/BENCHMARKS.md, "Serving redesign".
+    # EMBEDDING_NUM_THREADS=0: libgomp's choice, a thread per CPU.
+    "NUM_THREADS": env_int("EMBEDDING_NUM_THREADS", 1),
 }
 RAG_LLM = {
     "PROVIDER": env_str("LLM_PROVIDER", "none"),

@@ -16,7 +16,6 @@ per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout f
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import logging
 import os
@@ -67,33 +66,6 @@ _lru_lock = threading.Lock()
 _provider_texts = 0
 _lru: OrderedDict[tuple[str, str, str], list[float]] = OrderedDict()
 LRU_SIZE = 2048
-# Set only inside stand_in_vectors() (rag.warmup.preload, one thread): the vector every text gets.
-_stand_in: list[float] | None = None
-
-
-def standing_in() -> bool:
-    """Return whether :func:`stand_in_vectors` is in force: a vector now is not the model's."""
-    return _stand_in is not None
-
-
-@contextlib.contextmanager
-def stand_in_vectors():
-    """Give every text one fixed unit vector inside this block: no provider call, no caching.
-
-    For warm-up searches only, where no request can be running: ``rag.warmup.preload``, in the
-    process that forks the servers before any thread starts (the local model must not run
-    there: a child forked after its parent ran OpenMP cannot embed), and
-    ``config.serving.connect_threads``, in a web process before it accepts a connection. The
-    vector is process-wide: no real search may run inside the block, and what is computed from
-    it must not be kept (:func:`standing_in`).
-    """
-    global _stand_in
-    dimensions = int(get_provider().dimensions)
-    _stand_in = [1.0] + [0.0] * (dimensions - 1)
-    try:
-        yield
-    finally:
-        _stand_in = None
 
 
 def content_hash(text: str) -> str:
@@ -254,8 +226,6 @@ def embed_texts(
         raise ValueError("role must be 'passage' or 'query'")
     if not texts:
         return []
-    if _stand_in is not None:
-        return [list(_stand_in) for _ in texts]
     if role == "query":
         # Defence in depth behind the API's own limit: one request embeds a bounded text.
         cap = settings.RAG_QUERY_MAX_CHARS

@@ -164,7 +164,7 @@ def reference_vectors() -> np.ndarray:
     """
     from django.conf import settings
 
-    from rag.embeddings import embed_texts, get_provider, standing_in
+    from rag.embeddings import embed_texts, get_provider
 
     provider = get_provider()
     key = model_key(provider)
@@ -179,10 +179,6 @@ def reference_vectors() -> np.ndarray:
     texts = reference_texts()
     matrix = np.asarray(embed_texts(texts, role="passage", budget=budget), dtype=np.float32)
     matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    if standing_in():
-        # A warm-up's stand-in vectors (one vector for every text): kept, they would be the
-        # background of every later search of this process and of the processes it forks.
-        return matrix
     with _lock:
         _reference[key] = matrix
     return matrix

@@ -203,11 +203,3 @@ def install() -> None:
     # Tasks learn their own id and queue (rag.queues.current_task_id, current_queue).
     pre_execute.connect(task_started, dispatch_uid="rag.task_started")
     post_execute_in_worker.connect(task_ended, dispatch_uid="rag.task_ended")
-    post_execute_in_worker.connect(_trim_after_task, dispatch_uid="rag.trim_after_task")
-
-
-def _trim_after_task(sender=None, **kwargs) -> None:
-    """Return the memory a task freed (embedding buffers) to the system: workers idle long."""
-    from rag.warmup import trim_heap
-
-    trim_heap()

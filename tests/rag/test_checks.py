@@ -214,28 +214,6 @@ def test_no_replicas_pass_their_check():
     assert check_replicas() == []
 
 
-@pytest.mark.parametrize(
-    "changes, expected",
-    [
-        ({"WEB_PROCESSES": 0}, "rag.E070"),
-        ({"WEB_THREADS": None}, "rag.E070"),
-        ({"WEB_CONN_MAX_AGE": -1}, "rag.E071"),
-        ({"WEB_GRACEFUL_TIMEOUT": 60}, "rag.E072"),
-    ],
-)
-def test_unusable_serving_settings_are_reported(changes, expected):
-    from rag.checks import check_serving
-
-    with override_settings(**changes):
-        assert ids(check_serving()) == [expected]
-
-
-def test_default_serving_settings_pass_their_check():
-    from rag.checks import check_serving
-
-    assert check_serving() == []
-
-
 def test_the_installed_django_q2_is_a_release_the_bounded_stop_fits():
     from rag.checks import check_bounded_stop
 

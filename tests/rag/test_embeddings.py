@@ -182,18 +182,3 @@ def test_lru_keeps_vectors_packed_and_answers_them_unchanged(cold_lru):
     embeddings._lru_put(("m", "query", "h"), vector)
     assert isinstance(embeddings._lru[("m", "query", "h")], array)
     assert embeddings._lru_get(("m", "query", "h")) == vector
-
-
-def test_stand_in_vectors_call_no_provider_and_cache_nothing(counting):
-    with embeddings.stand_in_vectors():
-        vectors = embeddings.embed_texts(["周末去爬山", "火锅"], role="query")
-    assert vectors == [[1.0] + [0.0] * 383] * 2
-    assert counting.calls == []
-    assert not embeddings._lru and not EmbeddingCache.objects.exists()
-
-
-def test_after_stand_in_vectors_the_provider_embeds_again(counting):
-    with embeddings.stand_in_vectors():
-        embeddings.embed_query("周末去爬山")
-    vector = embeddings.embed_query("周末去爬山")
-    assert counting.texts == ["周末去爬山"] and vector[1:] != [0.0] * 383

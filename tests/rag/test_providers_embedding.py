@@ -622,68 +622,6 @@ def test_local_engine_keeps_an_explicit_spin_count():
     assert _openmp_after_load(GOMP_SPINCOUNT="500") == "None 500"
 
 
-# --- OpenMP threads per call --------------------------------------------------------------
-
-
-class _FakeLib:
-    def __init__(self):
-        self.calls: list[int] = []
-
-    def omp_set_num_threads(self, n):
-        self.calls.append(n)
-
-
-class _FakeEngine:
-    def __init__(self):
-        self._lib = _FakeLib()
-
-
-@pytest.fixture
-def fit(monkeypatch):
-    """Return (fit, engine, set_runnable): _fit_threads on a fake engine, /proc/loadavg faked."""
-    from rag.providers import local as module
-
-    monkeypatch.setattr(module, "_omp_threads", None)
-    runnable = {"now": 1}
-    monkeypatch.setattr(module, "_runnable_threads", lambda: runnable["now"])
-    engine = _FakeEngine()
-
-    def set_runnable(n):
-        runnable["now"] = n
-
-    return (lambda **kw: module._fit_threads(engine, 2, **kw)), engine, set_runnable
-
-
-def test_query_on_a_busy_machine_runs_on_one_thread(fit):
-    run, engine, set_runnable = fit
-    set_runnable(3)
-    run(query=True)
-    assert engine._lib.calls == [1]
-
-
-def test_query_on_a_quiet_machine_gets_every_thread_back(fit):
-    run, engine, set_runnable = fit
-    set_runnable(3)
-    run(query=True)
-    set_runnable(2)  # the engine thread and one more
-    run(query=True)
-    run(query=True)  # unchanged: not set again
-    assert engine._lib.calls == [1, 2]
-
-
-def test_passages_keep_every_thread_on_a_busy_machine(fit):
-    run, engine, set_runnable = fit
-    set_runnable(5)
-    run(query=False)
-    assert engine._lib.calls == [2]
-
-
-def test_runnable_threads_counts_at_least_this_thread():
-    from rag.providers.local import _runnable_threads
-
-    assert _runnable_threads() >= 1
-
-
 def test_query_vector_is_the_same_on_one_thread_or_two():
     import numpy as np
 
@@ -697,8 +635,10 @@ def test_query_vector_is_the_same_on_one_thread_or_two():
     def on(threads):
         def call():
             engine._lib.omp_set_num_threads(threads)
-            module._omp_threads = threads
-            return engine.query(texts)
+            try:
+                return engine.query(texts)
+            finally:
+                engine._lib.omp_set_num_threads(int(os.environ.get("OMP_NUM_THREADS") or 1))
 
         return module._engine_thread.run(call)
 

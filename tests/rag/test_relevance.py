@@ -189,17 +189,3 @@ def test_fit_leaves_the_bare_gate_unset_when_it_empties_nothing_more():
 def test_graded_labels_count_from_grade_two():
     assert relevance.relevant_keys({"a": 3, "b": 2, "c": 1}) == {"a", "b"}
     assert relevance.relevant_keys(["a"]) == {"a"}
-
-
-@pytest.mark.django_db
-def test_reference_vectors_of_a_warm_up_stand_in_are_not_kept():
-    # serve rehearses the warm-up searches on stand-in vectors before it forks: kept, that
-    # one vector for every reference text would be the background of every process's searches.
-    from rag.embeddings import stand_in_vectors
-
-    relevance.reset()
-    with stand_in_vectors():
-        relevance.reference_vectors()
-    assert relevance._reference == {}
-    matrix = relevance.reference_vectors()
-    assert len({row.tobytes() for row in matrix}) > 1  # the model's own, one per text

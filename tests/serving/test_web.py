@@ -1,4 +1,5 @@
-"""``manage.py serve`` as ``make run`` starts it, over real HTTP: gunicorn, WhiteNoise, readiness.
+"""The web server of ``manage.py serve`` (serving/web.py), over real HTTP: gunicorn, WhiteNoise,
+readiness.
 
 One server for the module (its own embedded PostgreSQL, migrated, DEBUG off, both worker
 clusters); the last test stops it the way Ctrl-C does.
@@ -10,16 +11,13 @@ import contextlib
 import signal
 import subprocess
 import sys
-import threading
 import time
-from types import SimpleNamespace
 
 import httpx
 import psutil
 import pytest
 
-from config.serving import WebServer, WebWorker, connect_threads, options, rehearse_request
-from config.threadpool import LifoThreadPool
+from serving.web import WebServer
 from tests.platform.live_service import ROOT, ServiceDatabase, base_env, free_port
 from tests.platform.test_openapi import REMOTE_LOAD, _assets
 from tests.rag.process_helpers import STOP_BOUND_SECONDS, still_there, tree
@@ -110,33 +108,17 @@ def test_health_reports_ready_and_both_queue_heartbeats_once_serving(serve):
 def test_web_server_is_gunicorn_with_the_configured_worker_processes(serve):
     serve.wait_for_health(lambda body: body["ready"])
     response = serve.client.get("/api/health")
-    workers = _gunicorn_master(serve).children()
+    workers = [c for c in psutil.Process(serve.process.pid).children() if _listens(c, serve.port)]
     assert response.headers["server"].startswith("gunicorn")
-    assert len(workers) == WEB_PROCESSES
+    assert len(workers) == WEB_PROCESSES  # serve is gunicorn's master; the clusters do not listen
 
 
-def _gunicorn_master(serve) -> psutil.Process:
-    """Return the web child of serve (the gunicorn arbiter): the one whose children serve HTTP."""
-    for child in psutil.Process(serve.process.pid).children():
-        for conn in child.net_connections(kind="tcp"):
-            if conn.status == psutil.CONN_LISTEN and conn.laddr.port == serve.port:
-                return child
-    raise AssertionError("no child of serve listens on the port")
-
-
-def test_every_request_thread_holds_a_database_connection_once_ready(serve):
-    import psycopg
-
-    from config import embedded_db
-
-    serve.wait_for_health(lambda body: body["ready"])
-    threads = 16  # WEB_THREADS, default
-    # `ready` waits for every web process's warm-up, which opens each thread's connection.
-    with psycopg.connect(embedded_db.start(serve.db.data_dir)) as conn:
-        backends = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend'"
-        ).fetchone()[0]
-    assert backends > WEB_PROCESSES * threads  # the web threads', the workers', this one
+def _listens(process: psutil.Process, port: int) -> bool:
+    """Return whether ``process`` holds the socket listening on ``port``."""
+    return any(
+        conn.status == psutil.CONN_LISTEN and conn.laddr.port == port
+        for conn in process.net_connections(kind="tcp")
+    )
 
 
 def test_search_answers_from_the_model_right_after_ready(serve):
@@ -183,65 +165,12 @@ def test_docs_pages_and_what_they_load_stay_on_this_host(serve, path):
     assert {asset: found for asset, found in remote.items() if found} == {}
 
 
-def test_the_web_server_runs_this_pool():
-    assert options("127.0.0.1:0")["worker_class"] == "config.serving.WebWorker"
-    worker = SimpleNamespace(cfg=SimpleNamespace(threads=3))
-    executor = WebWorker.get_thread_pool(worker)
-    try:
-        assert isinstance(executor, LifoThreadPool)
-        assert executor._max_workers == 3
-    finally:
-        executor.shutdown()
-
-
-@pytest.mark.django_db(transaction=True)
-def test_every_request_thread_runs_the_warm_up_searches_on_a_stand_in_vector(monkeypatch):
-    from django.db import connections
-
-    from rag import embeddings, warmup
-
-    seen: list[tuple[str, list[float]]] = []
-    opened = []
-
-    def hook():
-        seen.append((threading.current_thread().name, embeddings.embed_query("x")))
-        opened.append(connections["default"])  # this thread's own
-
-    monkeypatch.setattr(warmup, "_hooks", [hook])
-    executor = LifoThreadPool(3)
-    try:
-        connect_threads(SimpleNamespace(cfg=SimpleNamespace(threads=3), tpool=executor))
-    finally:
-        executor.shutdown()
-        for wrapper in opened:  # the threads are gone; their sessions must not outlive the test
-            wrapper.inc_thread_sharing()
-            wrapper.close()
-    assert len({name for name, _ in seen}) == 3  # once on each thread, so on each connection
-    stand_in = [1.0] + [0.0] * (len(seen[0][1]) - 1)
-    assert all(vector == stand_in for _, vector in seen)  # the model did not run for them
-    assert embeddings._stand_in is None  # real searches embed for real again
-
-
-@pytest.mark.django_db
-def test_the_rehearsal_request_renders_the_home_page_through_the_application():
-    from config.wsgi import application
-
-    assert rehearse_request(application) == 200
-
-
-@pytest.mark.django_db
-def test_the_rehearsal_request_uses_a_host_the_site_allows(settings):
-    from config.wsgi import application
-
-    settings.ALLOWED_HOSTS = [".example.org"]
-    assert rehearse_request(application) == 200
-
-
 @pytest.mark.django_db
 def test_readiness_waits_until_every_web_process_has_warmed_up(monkeypatch):
     from rag import warmup
+    from serving.warmup import warm_up
 
-    warmup.warm_up()  # this process: jieba and the model
+    warm_up()  # this process: jieba and the model
     monkeypatch.setattr(warmup, "_gates", [])
     server = WebServer(None, bind="127.0.0.1:0")
     assert server.warmed_up(2) == 1
@@ -249,14 +178,6 @@ def test_readiness_waits_until_every_web_process_has_warmed_up(monkeypatch):
     assert server.warmed_up(2) == 2
     assert warmup.is_ready() is True
     assert server.warmed_up(2) == 3  # a recycled process counts again; ready stays
-
-
-def test_a_failing_rehearsal_request_is_logged_not_raised(caplog):
-    def broken(environ, start_response):
-        raise RuntimeError("boom")
-
-    assert rehearse_request(broken) == 0
-    assert "rehearsal request failed" in caplog.text
 
 
 def test_ctrl_c_stops_the_web_server_and_the_workers(serve):
@@ -267,48 +188,3 @@ def test_ctrl_c_stops_the_web_server_and_the_workers(serve):
     assert still_there(procs) == [], serve.output()
     with pytest.raises(httpx.TransportError):
         serve.client.get("/api/health", timeout=5)
-
-
-@pytest.mark.django_db
-def test_serve_refuses_to_start_while_a_migration_is_unapplied(monkeypatch):
-    from django.core.management import CommandError, call_command
-    from django.db.migrations.recorder import MigrationRecorder
-
-    from rag.management.commands import serve as serve_command
-
-    def started(*args, **kwargs):
-        raise AssertionError("serve went on to load and fork")
-
-    monkeypatch.setattr(serve_command.Command, "_preload", started)
-    latest = MigrationRecorder.Migration.objects.filter(app="memory").latest("id")
-    latest.delete()  # rolled back with the test's transaction
-    with pytest.raises(CommandError, match=rf"memory\.{latest.name}.*manage\.py migrate"):
-        call_command("serve", "--no-worker")
-
-
-@pytest.mark.django_db
-def test_serve_finds_nothing_to_apply_on_a_migrated_database():
-    from rag.management.commands.serve import unapplied_migrations
-
-    assert unapplied_migrations() == []
-
-
-def test_serve_refuses_to_run_neither_the_web_server_nor_the_workers():
-    from django.core.management import CommandError, call_command
-
-    with pytest.raises(CommandError, match="nothing to run"):
-        call_command("serve", "--no-worker", "--no-web")
-
-
-def test_serve_says_which_database_it_cannot_read_instead_of_a_traceback(monkeypatch):
-    from django.core.management import CommandError, call_command
-    from django.db import OperationalError
-
-    from rag.management.commands import serve as serve_command
-
-    def unreachable(database="default"):
-        raise OperationalError("connection refused")
-
-    monkeypatch.setattr(serve_command, "unapplied_migrations", unreachable)
-    with pytest.raises(CommandError, match="database 'default': connection refused"):
-        call_command("serve", "--no-worker")

@@ -177,3 +177,48 @@ def test_interactive_task_runs_while_the_bulk_queue_is_full(serve_workers, tmp_p
     gate.touch()
     for done in pile:
         wait_for_file(done, process, log)  # and bulk work still gets done
+
+
+@pytest.mark.django_db
+def test_serve_refuses_to_start_while_a_migration_is_unapplied(monkeypatch):
+    from django.core.management import CommandError, call_command
+    from django.db.migrations.recorder import MigrationRecorder
+
+    from serving import warmup
+
+    def started(*args, **kwargs):
+        raise AssertionError("serve went on to load and fork")
+
+    monkeypatch.setattr(warmup, "preload", started)
+    latest = MigrationRecorder.Migration.objects.filter(app="memory").latest("id")
+    latest.delete()  # rolled back with the test's transaction
+    with pytest.raises(CommandError, match=rf"memory\.{latest.name}.*manage\.py migrate"):
+        call_command("serve", "--no-worker")
+
+
+@pytest.mark.django_db
+def test_serve_finds_nothing_to_apply_on_a_migrated_database():
+    from serving.management.commands.serve import unapplied_migrations
+
+    assert unapplied_migrations() == []
+
+
+def test_serve_refuses_to_run_neither_the_web_server_nor_the_workers():
+    from django.core.management import CommandError, call_command
+
+    with pytest.raises(CommandError, match="nothing to run"):
+        call_command("serve", "--no-worker", "--no-web")
+
+
+def test_serve_says_which_database_it_cannot_read_instead_of_a_traceback(monkeypatch):
+    from django.core.management import CommandError, call_command
+    from django.db import OperationalError
+
+    from serving.management.commands import serve as serve_command
+
+    def unreachable(database="default"):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(serve_command, "unapplied_migrations", unreachable)
+    with pytest.raises(CommandError, match="database 'default': connection refused"):
+        call_command("serve", "--no-worker")

@@ -1,0 +1,72 @@
+"""How a process of ``manage.py serve`` warms up: the one place that decides it.
+
+Two steps, each run once:
+
+- :func:`preload`, in serve's own process before it forks the worker clusters and gunicorn's
+  web processes: jieba's dictionary, the embedding model loaded (not run), and the URL conf
+  with every app's views and serializers. The children find them loaded and share those pages
+  copy-on-write (``gc.freeze`` keeps their collectors off them). The model does not run here:
+  OpenMP cannot run a parallel region in a child forked after its parent ran one.
+- :func:`warm_up`, in each web process before its first ``accept`` (gunicorn's
+  ``post_worker_init``, serving/web.py): one query segmented and embedded (the model's
+  first run in this process), one database round trip, and each app's warm-up search
+  (``rag.warmup.register``), so the first user's search takes the path of the hundredth.
+
+``/api/health`` says ``ready`` (``rag.warmup.is_ready``) once this process has run the model and
+every web process has warmed up (the gate serving/web.py adds).
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import time
+
+from django.db import DatabaseError, connection, connections
+from django.urls import get_resolver
+
+from rag import text
+from rag.embeddings import ProviderError, embed_texts, get_provider
+from rag.warmup import PROBE_TEXT, run_hooks
+
+logger = logging.getLogger(__name__)
+
+
+def preload() -> None:
+    """Load in this process what every process forked from it needs; then freeze it.
+
+    Call last before forking: no database connection is left open (a connection must never be
+    shared by two processes), and the objects made so far are frozen out of the collector.
+    """
+    text.warm_up()
+    load = getattr(get_provider(), "load", None)  # an in-process model: load, never run
+    if load is not None:
+        try:
+            load()
+        except Exception:  # noqa: BLE001 - a provider that cannot load fails on first use
+            logger.warning("preload: the embedding model did not load", exc_info=True)
+    get_resolver().url_patterns  # noqa: B018 - imports every app's views and serializers
+    connections.close_all()
+    gc.collect()
+    gc.freeze()
+
+
+def warm_up() -> float:
+    """Make this process ready for traffic; return the seconds it took.
+
+    A failing provider or database is logged, not raised: searches degrade until it recovers.
+    """
+    started = time.monotonic()
+    text.warm_up()
+    text.segment_query(PROBE_TEXT)
+    try:
+        embed_texts([PROBE_TEXT], role="query", use_cache=False)
+    except ProviderError as exc:
+        logger.warning("warm-up: the embedding provider failed: %s", exc)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+    except DatabaseError as exc:
+        logger.warning("warm-up: the database did not answer: %s", exc)
+    run_hooks()
+    return time.monotonic() - started
