@@ -186,5 +186,7 @@ def test_ctrl_c_stops_the_web_server_and_the_workers(serve):
     serve.process.send_signal(signal.SIGINT)
     assert serve.process.wait(STOP_BOUND_SECONDS + 5) == 0, serve.output()
     assert still_there(procs) == [], serve.output()
+    # Only serve's own process shuts down: a web process leaving gunicorn does not.
+    assert serve.output().count("Stopped the web server and the workers.") == 1, serve.output()
     with pytest.raises(httpx.TransportError):
         serve.client.get("/api/health", timeout=5)

@@ -68,6 +68,9 @@ class Command(BaseCommand):
         warmup.preload()
         running: list[clusters.Cluster] = []
         stops_db = settings.USING_EMBEDDED_DB and not keep_db
+        # gunicorn forks its web processes inside WebServer.run(), and each one leaves it by
+        # SystemExit through this frame: only serve's own process stops what serve started.
+        owner = os.getpid()
         try:
             if not no_worker:
                 running = clusters.start()
@@ -80,17 +83,22 @@ class Command(BaseCommand):
                 # gunicorn's master runs here and exits (SystemExit) once it has stopped.
                 WebServer(application, bind=addr).run()
         finally:
-            # Stop the database even when stopping the clusters failed: Ctrl-C on
-            # `make run | tee log` leaves nobody running it.
-            try:
-                for queue in clusters.stop(running):
-                    self.say(f"worker {queue} did not stop in time: killed it", error=True)
-                self.say("Stopped the web server and the workers.")
-            finally:
-                if stops_db:
-                    connections.close_all()  # our own connection would hold up a fast stop
-                    if embedded_db.stop(settings.EMBEDDED_DB_DIR):
-                        self.say(f"Stopped the embedded PostgreSQL in {settings.EMBEDDED_DB_DIR}.")
+            if os.getpid() == owner:
+                self.shut_down(running, stops_db=stops_db)
+
+    def shut_down(self, running: list[clusters.Cluster], *, stops_db: bool) -> None:
+        """Stop the clusters, then the embedded database (serve's own process only)."""
+        # Stop the database even when stopping the clusters failed: Ctrl-C on
+        # `make run | tee log` leaves nobody running it.
+        try:
+            for queue in clusters.stop(running):
+                self.say(f"worker {queue} did not stop in time: killed it", error=True)
+            self.say("Stopped the web server and the workers.")
+        finally:
+            if stops_db:
+                connections.close_all()  # our own connection would hold up a fast stop
+                if embedded_db.stop(settings.EMBEDDED_DB_DIR):
+                    self.say(f"Stopped the embedded PostgreSQL in {settings.EMBEDDED_DB_DIR}.")
 
     def refuse_unapplied_migrations(self) -> None:
         """Refuse to start on a database ``migrate`` would still change.
