@@ -411,7 +411,9 @@ def _ranked(
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
-    hits = relevant_hits(hits, vector, meta, query=query, understood=understood)
+    # With the time phrase applied as a filter, ``qs`` holds only the window's rows.
+    narrowed = understood is not None and understood.time.applied == FILTER
+    hits = relevant_hits(hits, vector, meta, query=query, understood=understood, narrowed=narrowed)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
@@ -491,13 +493,16 @@ def answer_question(query: str, understood=None) -> bool:
     return not (found is not None and (found.kinds or found.time))
 
 
-def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood=None) -> list:
+def relevant_hits(
+    hits: list, vector, meta: dict, *, query: str = "", understood=None, narrowed: bool = False
+) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
     An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
     keyboard noise always; a query none of whose words or cues appears in the best hits
-    (:func:`query_evidence`) against the bare gate. The cut needs the reference sample's
-    vectors: when they cannot be embedded, every hit is kept.
+    (:func:`query_evidence`) against the bare gate. ``narrowed``: the hits are the rows of the
+    query's time window (the cut's z gate and floor then do not apply). The cut needs the
+    reference sample's vectors: when they cannot be embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -512,6 +517,8 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
+            narrowed=narrowed,
+            foreign=foreign_query(understood),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
@@ -520,6 +527,12 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def foreign_query(understood) -> bool:
+    """Return whether the query is English, not in the relevance reference sample's language
+    (Chinese): its margin over that sample is read with the cut's foreign gate."""
+    return understood is not None and understood.language == "en"
 
 
 def lexical_text(activity) -> str:

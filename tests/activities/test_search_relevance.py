@@ -132,3 +132,17 @@ def test_a_time_phrase_leaving_few_rows_keeps_them_for_a_query_that_fits(demo_ac
     assert outcome["meta"]["path"] == "hard_filter_small"
     assert titles[0] in [r["title"] for r in outcome["results"]]
     assert outcome["meta"]["reason"] is None
+
+
+def test_the_cut_reads_the_query_against_its_own_level_over_the_listings(demo_activities):
+    outcome = activities_search(semantic_query="玩水", limit=10)
+    relevance_meta = outcome["meta"]["relevance"]
+    # The shipped cut for the local model has z rules: the query's spread was read.
+    assert relevance_meta["zDepth"] is not None and relevance_meta["topZ"] > 0
+
+
+def test_a_list_stops_where_its_hits_stop_standing_out(demo_activities):
+    # limit is a maximum: a query with a few close rows does not fill 50 places.
+    outcome = activities_search(semantic_query="划皮划艇", limit=50)
+    assert 0 < len(outcome["results"]) < 20
+    assert outcome["meta"]["relevance"]["dropped"] > 0

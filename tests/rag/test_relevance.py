@@ -203,3 +203,22 @@ def test_reference_vectors_of_a_warm_up_stand_in_are_not_kept():
     assert relevance._reference == {}
     matrix = relevance.reference_vectors()
     assert len({row.tobytes() for row in matrix}) > 1  # the model's own, one per text
+
+
+def test_a_foreign_query_is_read_with_the_foreign_gate_alone():
+    # The reference sample is Chinese: an English query's margin over it means less.
+    cut = Cut(gate=0.1, ratio=None, bare_gate=0.3, foreign_gate=-0.2)  # best margin -0.1
+    assert decide([0.78], BG, cut, evidence=False).off_topic
+    english = decide([0.78], BG, cut, evidence=False, foreign=True)
+    assert not english.off_topic and english.keep == [True]
+
+
+def test_a_foreign_query_under_the_foreign_gate_is_off_topic():
+    cut = Cut(gate=0.1, ratio=None, foreign_gate=0.0)
+    decision = decide([0.78], BG, cut, foreign=True)
+    assert decision.off_topic and decision.reason == relevance.OFF_TOPIC_REASON
+
+
+def test_without_a_foreign_gate_a_foreign_query_clears_the_usual_gates():
+    cut = Cut(gate=0.1, ratio=None, bare_gate=0.3)
+    assert decide([0.85], BG, cut, evidence=False, foreign=True).reason == relevance.BARE_REASON
