@@ -61,7 +61,7 @@ def test_0003_reverses_to_the_old_default():
     assert row.similarity_floors[E5]["memory"] == pytest.approx(0.78)
 
 
-cuts_0011 = importlib.import_module("rag.migrations.0011_activities_cut_spread")
+cuts_0011 = importlib.import_module("rag.migrations.0011_activities_cut_foreign")
 
 
 def _activities_cut(value: dict) -> RagSettings:
@@ -71,7 +71,7 @@ def _activities_cut(value: dict) -> RagSettings:
     return row
 
 
-def test_0011_moves_the_old_default_cut_to_the_spread_rules():
+def test_0011_moves_the_old_default_cut_to_the_foreign_gate():
     row = _activities_cut(dict(cuts_0011.OLD))
     cuts_0011.forward(apps, None)
     row.refresh_from_db()

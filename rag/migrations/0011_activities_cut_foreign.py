@@ -1,6 +1,6 @@
-"""Move a stored activities cut still at the 0009 default to the one reading each query against
-its own spread over the listings (rag.models.DEFAULT_RELEVANCE_CUTS, fitted on the held-out dev
-split). A cut someone fitted or edited is left alone."""
+"""Move a stored activities cut still at the 0009 default to the one with a gate of its own for
+English queries (rag.models.DEFAULT_RELEVANCE_CUTS, fitted on the held-out dev split). A cut
+someone fitted or edited is left alone."""
 
 from django.db import migrations
 
@@ -10,9 +10,8 @@ NEW = {
     "gate": -0.06,
     "ratio": None,
     "bareGate": -0.01,
+    "bareRatio": 0.5,
     "foreignGate": -0.15,
-    "zFloor": 1.5,
-    "zDepth": 1.75,
 }
 
 
