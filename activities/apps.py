@@ -18,11 +18,7 @@ class ActivitiesConfig(AppConfig):
     def ready(self):
         from activities import signals, userdata
         from activities.search import relevance_corpus, relevance_evidence
-        from activities.selectors import (
-            activity_rating_target,
-            activity_rows_fingerprint,
-            activity_vector_sample,
-        )
+        from activities.selectors import activity_rating_target
         from activities.tasks import INDEX_WORK
         from rag import rating_targets, relevance, work
         from rag.signals import vectors_reembedded
@@ -38,5 +34,3 @@ class ActivitiesConfig(AppConfig):
         warm_up_with(warm_search)
         # manage.py rag_calibrate: the corpus, and the lexical-evidence rule the search uses
         relevance.register_corpus("activities", relevance_corpus, relevance_evidence)
-        # The relevance cut's z rules: the query read against its own level over the listings.
-        relevance.register_sample("activities", activity_vector_sample, activity_rows_fingerprint)

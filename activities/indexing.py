@@ -15,7 +15,6 @@ from django.utils import timezone
 from activities.models import Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
-from rag import relevance
 from rag.embeddings import content_hash, current_model, embed_texts, failure_text
 from rag.text import segment_for_index
 
@@ -111,8 +110,6 @@ def embed_activities(
         # Interest vectors copy activity embeddings: a like given before the first embedding, or
         # a copy of the previous vector, is brought up to date with the new one.
         working_memory_refresh_for_activities(activity_ids=[a.pk for a in todo])
-    # New vectors move the listings' spread (rag.relevance): draw its sample again.
-    relevance.forget_sample("activities")
     result.processed = len(todo)
     return result
 

@@ -411,9 +411,7 @@ def _ranked(
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
-    # With the time phrase applied as a filter, ``qs`` holds only the window's rows.
-    narrowed = understood is not None and understood.time.applied == FILTER
-    hits = relevant_hits(hits, vector, meta, query=query, understood=understood, narrowed=narrowed)
+    hits = relevant_hits(hits, vector, meta, query=query, understood=understood)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
@@ -493,16 +491,14 @@ def answer_question(query: str, understood=None) -> bool:
     return not (found is not None and (found.kinds or found.time))
 
 
-def relevant_hits(
-    hits: list, vector, meta: dict, *, query: str = "", understood=None, narrowed: bool = False
-) -> list:
+def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood=None) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
     An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
     keyboard noise always; a query none of whose words or cues appears in the best hits
-    (:func:`query_evidence`) against the bare gate. ``narrowed``: the hits are the rows of the
-    query's time window (the cut's z gate and floor then do not apply). The cut needs the
-    reference sample's vectors: when they cannot be embedded, every hit is kept.
+    (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
+    gate (:func:`foreign_query`). The cut needs the reference sample's vectors: when they
+    cannot be embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -517,7 +513,6 @@ def relevant_hits(
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
-            narrowed=narrowed,
             foreign=foreign_query(understood),
         )
     except ProviderError as exc:

@@ -26,9 +26,6 @@ SEARCH_REASONS = (
     ),
     gettext_noop("Nothing fits: the query has no words, only repeated or neighbouring keys."),
     gettext_noop(
-        "Nothing fits: no candidate stands out from how close the query is to every listing."
-    ),
-    gettext_noop(
         "Nothing fits: the query asks for an answer or a piece of work, not for something to "
         "find here."
     ),

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import random
-
-from django.db.models import F, Max, Min, Q, Value
+from django.db.models import F, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -100,27 +98,3 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
         rows = rows.filter(start_at__lte=end)
     joined_ids = set(joined.values_list("pk", flat=True))
     return list(rows.order_by("start_at", "pk")[:limit]), joined_ids
-
-
-def activity_vector_sample(model: str, n: int) -> list:
-    """Return at most ``n`` vectors of active activities embedded by ``model``, drawn at random.
-
-    The relevance cut's spread sample (rag.relevance.register_sample). A corpus of at most
-    2 x ``n`` ids is read whole; a larger one by ``2 x n`` random ids in its id range (rows
-    are rarely deleted, so about half of them exist and are active), never scanning the table.
-    """
-    qs = Activity.objects.filter(
-        status=ActivityStatus.ACTIVE, embedding__isnull=False, embedding_model=model
-    )
-    bounds = qs.aggregate(lo=Min("pk"), hi=Max("pk"))
-    if bounds["lo"] is None:
-        return []
-    span = range(bounds["lo"], bounds["hi"] + 1)
-    if len(span) > 2 * n:
-        qs = qs.filter(pk__in=random.sample(span, 2 * n))
-    return list(qs.order_by("pk").values_list("embedding", flat=True)[:n])
-
-
-def activity_rows_fingerprint():
-    """Return the highest activity id: it changes when rows are added (cheap: the pk index)."""
-    return Activity.objects.order_by("-pk").values_list("pk", flat=True).first()

@@ -27,16 +27,10 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
 Keyboard noise ("zzzz qwerty": ``rag.understand.keyboard_noise``) is off-topic whatever its
 scores: such a query has no meaning for a margin to measure.
 
-The query's own background in the corpus (its *spread*): a query's similarity to the surface's
-own rows has a level of its own (short English mood requests sit high and flat against every
-listing, precise ones low with a few clear peaks), so a score says little until it is read
-against that level. A surface registers a sampler of its rows' vectors
-(:func:`register_sample`); the similarity of the query to a random sample of them (at most
-:data:`SPREAD_SAMPLE` rows, cached per model) gives a mean and a standard deviation, and a hit's
-``z = (score - mean) / std``. With ``zGate`` set, a query whose best hit's z is below it is
-off-topic; with ``zFloor``/``zDepth``, a hit whose z is below the floor, or more than the depth
-below the best hit's z, is dropped. Without a sampler, or with fewer than
-:data:`SPREAD_MIN_ROWS` rows, the z rules do not apply.
+The foreign gate: the reference sample of everyday text is Chinese, so an English query's
+margin over it says less (short English mood requests sit close to every listing and to
+everyday text alike). With ``foreignGate`` set, a query the caller marks as foreign must clear
+it instead of the gate and the bare gate.
 
 A model without fitted parameters uses :data:`UNCALIBRATED` (the best hit must at least clear the
 background's 90th percentile; no per-hit cut). ``manage.py rag_calibrate`` fits both on a
@@ -47,7 +41,6 @@ scores and vectors; surfaces register how to read their corpus for calibration.
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -71,34 +64,16 @@ BARE_REASON = (
     "closer to them than to unrelated everyday text."
 )
 NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbouring keys."
-SPREAD_REASON = (
-    "Nothing fits: no candidate stands out from how close the query is to every listing."
-)
 QUESTION_REASON = (
     "Nothing fits: the query asks for an answer or a piece of work, not for something to find here."
 )
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
-Z_RANGE = (-20.0, 20.0)
-Z_DEPTH_RANGE = (0.0, 40.0)
-# The spread sample: this many random rows of the surface at most (the error of their mean
-# similarity is about std / sqrt(500), 0.05 in z; a draw reads and parses 500 vectors, once per
-# SPREAD_TTL_SECONDS, and a search multiplies 500 x 384 by its vector), and none below
-# SPREAD_MIN_ROWS (too few rows give no stable spread; the z rules then do not apply).
-SPREAD_SAMPLE = 500
-SPREAD_MIN_ROWS = 30
-# A sample is drawn again after this long (re-embedded or edited rows keep their ids, so the
-# fingerprint misses them; the spread of thousands of rows moves slowly).
-SPREAD_TTL_SECONDS = 300.0
 
 _lock = threading.Lock()
 _reference: dict[str, np.ndarray] = {}
 _corpora: dict[str, Callable[[], list[tuple[str, list[float]]]]] = {}
 _evidence: dict[str, Callable[[str, list[str]], bool]] = {}
-# surface -> (sampler(model, n) -> vectors, fingerprint() -> a cheap token that changes when rows
-# are added or removed); (surface, model key) -> (fingerprint, monotonic time, matrix or None).
-_samplers: dict[str, tuple[Callable[[str, int], list], Callable[[], object]]] = {}
-_samples: dict[tuple[str, str], tuple[object, float, np.ndarray | None]] = {}
 
 
 @dataclass(frozen=True)
@@ -114,19 +89,6 @@ class Background:
 
 
 @dataclass(frozen=True)
-class Spread:
-    """Where a query's similarity to the surface's own rows sits: their mean and deviation."""
-
-    mean: float
-    std: float
-    rows: int = 0
-
-    def z(self, score: float) -> float:
-        """Return how many standard deviations ``score`` stands above the query's mean."""
-        return (float(score) - self.mean) / max(self.std, 1e-6)
-
-
-@dataclass(frozen=True)
 class Cut:
     """The parameters of one (model, surface): the gate, the per-hit ratio, the bare gate."""
 
@@ -137,22 +99,7 @@ class Cut:
     bare_ratio: float | None = None
     depth: float | None = None
     bare_depth: float | None = None
-    z_gate: float | None = None
-    z_floor: float | None = None
-    z_depth: float | None = None
     foreign_gate: float | None = None
-
-    @property
-    def uses_spread(self) -> bool:
-        """Whether any rule of this cut reads the query's spread over the corpus."""
-        return not (self.z_gate is None and self.z_floor is None and self.z_depth is None)
-
-    @property
-    def z_gate_effective(self) -> float:
-        """Return the z the best hit must reach: the gate, or the floor when higher (a best hit
-        under the floor leaves nothing, and that is "nothing fits", said as such)."""
-        bounds = [b for b in (self.z_gate, self.z_floor) if b is not None]
-        return max(bounds) if bounds else float("-inf")
 
     def gate_for(self, evidence: bool, foreign: bool = False) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence;
@@ -171,9 +118,6 @@ class Cut:
             "bareRatio": self.bare_ratio,
             "depth": self.depth,
             "bareDepth": self.bare_depth,
-            "zGate": self.z_gate,
-            "zFloor": self.z_floor,
-            "zDepth": self.z_depth,
             "foreignGate": self.foreign_gate,
             "calibrated": self.calibrated,
         }
@@ -191,14 +135,12 @@ class Decision:
     reason: str | None = None
     evidence: bool = True
     noise: bool = False
-    top_z: float | None = None
 
     def meta(self) -> dict:
         """Return the plain-data summary a search puts in its ``meta``."""
         return {
             **self.cut.as_meta(),
             "topMargin": None if self.top_margin is None else round(self.top_margin, 4),
-            "topZ": None if self.top_z is None else round(self.top_z, 3),
             "offTopic": self.off_topic,
             "dropped": self.dropped,
             "evidence": self.evidence,
@@ -281,7 +223,6 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     ratio, bare = stored.get("ratio"), stored.get("bareGate")
     bare_ratio = stored.get("bareRatio")
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
-    z_gate, z_floor, z_depth = stored.get("zGate"), stored.get("zFloor"), stored.get("zDepth")
     foreign = stored.get("foreignGate")
     return Cut(
         gate=float(stored["gate"]),
@@ -291,9 +232,6 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         bare_ratio=None if bare_ratio is None else float(bare_ratio),
         depth=None if depth is None else float(depth),
         bare_depth=None if bare_depth is None else float(bare_depth),
-        z_gate=None if z_gate is None else float(z_gate),
-        z_floor=None if z_floor is None else float(z_floor),
-        z_depth=None if z_depth is None else float(z_depth),
         foreign_gate=None if foreign is None else float(foreign),
     )
 
@@ -350,17 +288,8 @@ def validate_cuts(value) -> str | None:
                 or not GATE_RANGE[0] <= bare <= GATE_RANGE[1]
             ):
                 return f"{key}.{surface}.bareGate: use null or a number from -1 to 1."
-            for name, bounds in (
-                ("zGate", Z_RANGE),
-                ("zFloor", Z_RANGE),
-                ("zDepth", Z_DEPTH_RANGE),
-                ("foreignGate", GATE_RANGE),
-            ):
-                if _bad_number(params.get(name), bounds):
-                    return (
-                        f"{key}.{surface}.{name}: use null or a number from "
-                        f"{bounds[0]:g} to {bounds[1]:g}."
-                    )
+            if _bad_number(params.get("foreignGate"), GATE_RANGE):
+                return f"{key}.{surface}.foreignGate: use null or a number from -1 to 1."
     return None
 
 
@@ -404,8 +333,6 @@ def decide(
     noise: bool = False,
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
-    spread: Spread | None = None,
-    narrowed: bool = False,
     foreign: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
@@ -414,36 +341,25 @@ def decide(
     bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
     the query to be a question asking for an answer (both off-topic, whatever the scores);
     ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
-    have, so ``bare_ratio`` and ``bare_depth`` never apply); ``spread``: the query's similarity
-    to the surface's rows (None: the z rules of ``cut`` do not apply); ``narrowed``: the hits
-    are what the query's own time phrase left, so only ``z_depth`` applies (whether the best of
-    a window stands out from every listing says nothing about whether the window holds what
-    was asked: "明天晚上有什么活动" asks for anything on that evening); ``foreign``: the query
-    is not in the reference sample's language (its margin over that sample means less: the
-    foreign gate, when set, replaces the gate and the bare gate).
+    have, so ``bare_ratio`` and ``bare_depth`` never apply); ``foreign``: the query is not in
+    the reference sample's language (its margin over that sample means less: the foreign gate,
+    when set, replaces the gate and the bare gate).
     """
     flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
         return Decision(keep=[], top_margin=None, off_topic=False, cut=cut, **flags)
     margins = [background.margin(s) for s in scores]
     top = max(margins)
-    zs = [spread.z(s) for s in scores] if spread is not None and cut.uses_spread else None
-    top_z = None if zs is None else max(zs)
-    # The query is judged against its own level in the corpus: a best hit that does not stand
-    # out from it is no answer, however high its raw similarity.
-    flat = top_z is not None and not narrowed and top_z < cut.z_gate_effective
     gate = cut.gate_for(evidence, foreign)
-    if noise or question or top < gate or flat:
+    if noise or question or top < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
-        elif top < gate and (top < cut.gate or (foreign and cut.foreign_gate is not None)):
+        elif top < cut.gate or (foreign and cut.foreign_gate is not None):
             reason = OFF_TOPIC_REASON
-        elif top < gate:
-            reason = BARE_REASON
         else:
-            reason = SPREAD_REASON
+            reason = BARE_REASON
         return Decision(
             keep=[False] * len(scores),
             top_margin=top,
@@ -451,36 +367,19 @@ def decide(
             cut=cut,
             dropped=len(scores),
             reason=reason,
-            top_z=top_z,
             **flags,
         )
     own = [True] * len(scores) if hit_evidence is None else list(hit_evidence)
     keep = []
-    for i, (margin, has) in enumerate(zip(margins, own, strict=True)):
+    for margin, has in zip(margins, own, strict=True):
         ratio = cut.ratio if has or cut.bare_ratio is None else cut.bare_ratio
         depth = cut.depth if has or cut.bare_depth is None else cut.bare_depth
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = None if ratio is None else (ratio * top if top > 0 else top)
-        kept = (floor is None or margin >= floor) and (depth is None or top - margin <= depth)
-        if zs is not None:
-            kept = kept and _z_keeps(zs[i], top_z, cut, narrowed=narrowed)
-        keep.append(kept)
+        keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
     return Decision(
-        keep=keep,
-        top_margin=top,
-        off_topic=False,
-        cut=cut,
-        dropped=keep.count(False),
-        top_z=top_z,
-        **flags,
+        keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )
-
-
-def _z_keeps(z: float, top_z: float, cut: Cut, *, narrowed: bool = False) -> bool:
-    """Return whether a hit of z-score ``z`` stands out enough, and near enough the best."""
-    if not narrowed and cut.z_floor is not None and z < cut.z_floor:
-        return False
-    return cut.z_depth is None or top_z - z <= cut.z_depth
 
 
 def judge(
@@ -492,92 +391,19 @@ def judge(
     noise: bool = False,
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
-    narrowed: bool = False,
     foreign: bool = False,
 ) -> Decision:
-    """Return the live decision for a query vector and its hits' similarities on a surface.
-
-    The query's spread over the surface's rows is read only when the live cut has a z rule.
-    """
-    cut = cut_for(surface)
+    """Return the live decision for a query vector and its hits' similarities on a surface."""
     return decide(
         scores,
         background_of(vector),
-        cut,
+        cut_for(surface),
         evidence=evidence,
         noise=noise,
         question=question,
         hit_evidence=hit_evidence,
-        spread=spread_for(surface, vector) if cut.uses_spread else None,
-        narrowed=narrowed,
         foreign=foreign,
     )
-
-
-# --- the query's spread over the surface's own rows ---------------------------------------
-
-
-def register_sample(
-    surface: str, sampler: Callable[[str, int], list], fingerprint: Callable[[], object]
-) -> None:
-    """Let the cut read a surface's rows: ``sampler(model, n)`` gives at most ``n`` random row
-    vectors embedded by ``model``; ``fingerprint()`` a cheap token that changes when rows are
-    added or removed (the sample is then drawn again)."""
-    _samplers[surface] = (sampler, fingerprint)
-
-
-def corpus_sample(surface: str) -> np.ndarray | None:
-    """Return the surface's sample of row vectors (unit length), or None (no sampler, or fewer
-    than :data:`SPREAD_MIN_ROWS` rows). Cached per model for :data:`SPREAD_TTL_SECONDS`, and
-    while the corpus is smaller than the sample, until its fingerprint changes."""
-    registered = _samplers.get(surface)
-    if registered is None:
-        return None
-    sampler, fingerprint = registered
-    from rag.embeddings import current_model
-
-    model = current_model()
-    token = fingerprint()
-    key = (surface, model)
-    with _lock:
-        cached = _samples.get(key)
-    now = time.monotonic()
-    if cached is not None and now - cached[1] < SPREAD_TTL_SECONDS:
-        # A sample of the whole (small) corpus is drawn again as soon as rows are added; a
-        # sample of a large one only when it is old: a few new rows do not move its spread,
-        # and drawing costs a read of SPREAD_SAMPLE vectors.
-        whole = cached[2] is None or len(cached[2]) < SPREAD_SAMPLE
-        if cached[0] == token or not whole:
-            return cached[2]
-    vectors = sampler(model, SPREAD_SAMPLE)
-    matrix = None
-    if len(vectors) >= SPREAD_MIN_ROWS:
-        matrix = np.asarray(vectors, dtype=np.float32)
-        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    with _lock:
-        _samples[key] = (token, now, matrix)
-    return matrix
-
-
-def spread_of(vector: Sequence[float], sample: np.ndarray) -> Spread:
-    """Return the spread of a query vector's similarity over a sample of row vectors."""
-    q = np.asarray(vector, dtype=np.float32)
-    q = q / max(float(np.linalg.norm(q)), 1e-12)
-    sims = sample @ q
-    return Spread(mean=float(sims.mean()), std=float(sims.std()), rows=len(sims))
-
-
-def spread_for(surface: str, vector: Sequence[float]) -> Spread | None:
-    """Return the query's spread over the surface's sample, or None when there is none."""
-    sample = corpus_sample(surface)
-    return None if sample is None else spread_of(vector, sample)
-
-
-def forget_sample(surface: str | None = None) -> None:
-    """Forget the cached samples (of one surface, or all): rows were loaded or re-embedded."""
-    with _lock:
-        for key in [k for k in _samples if surface is None or k[0] == surface]:
-            del _samples[key]
 
 
 # --- calibration --------------------------------------------------------------------------
@@ -809,4 +635,3 @@ def reset() -> None:
     """Forget the cached reference vectors (tests that switch providers)."""
     with _lock:
         _reference.clear()
-        _samples.clear()

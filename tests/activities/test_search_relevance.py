@@ -8,7 +8,6 @@ from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
-from rag import live, relevance
 from rag.relevance import NOISE_REASON
 
 pytestmark = pytest.mark.django_db
@@ -133,30 +132,3 @@ def test_a_time_phrase_leaving_few_rows_keeps_them_for_a_query_that_fits(demo_ac
     assert outcome["meta"]["path"] == "hard_filter_small"
     assert titles[0] in [r["title"] for r in outcome["results"]]
     assert outcome["meta"]["reason"] is None
-
-
-@pytest.fixture
-def z_rules(db):
-    """The live activities cut with the z rules fitted on the held-out dev split."""
-    row = live.get_settings()
-    cuts = row.relevance_cuts
-    key = relevance.model_key()
-    cuts[key] = {**cuts.get(key, {})}
-    cuts[key]["activities"] = {**cuts[key].get("activities", {"gate": -0.06, "ratio": None})}
-    cuts[key]["activities"].update(zFloor=1.5, zDepth=1.75)
-    row.relevance_cuts = cuts
-    row.save()
-    live.invalidate()
-
-
-def test_the_cut_reads_the_query_against_its_own_level_over_the_listings(demo_activities, z_rules):
-    outcome = activities_search(semantic_query="玩水", limit=10)
-    relevance_meta = outcome["meta"]["relevance"]
-    assert relevance_meta["zDepth"] == 1.75 and relevance_meta["topZ"] > 0
-
-
-def test_a_list_stops_where_its_hits_stop_standing_out(demo_activities, z_rules):
-    # limit is a maximum: a query with a few close rows does not fill 50 places.
-    outcome = activities_search(semantic_query="划皮划艇", limit=50)
-    assert 0 < len(outcome["results"]) < 20
-    assert outcome["meta"]["relevance"]["dropped"] > 0

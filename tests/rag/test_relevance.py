@@ -102,6 +102,17 @@ def test_stored_depth_is_read_back():
 
 
 @pytest.mark.django_db
+def test_stored_foreign_gate_is_read_back():
+    row = live.get_settings()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "foreignGate": -0.15}}}
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    assert relevance.cut_for("activities").foreign_gate == -0.15
+
+
+@pytest.mark.django_db
 def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
@@ -124,6 +135,9 @@ def test_stored_cut_is_read_back_for_the_active_model():
         {"m": {"activities": {"gate": 0.1, "bareGate": 1.5}}},
         {"m": {"activities": {"gate": 0.1, "depth": -0.1}}},
         {"m": {"activities": {"gate": 0.1, "bareDepth": "deep"}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": "low"}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": -1.5}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": True}}},
     ],
 )
 @pytest.mark.django_db
