@@ -496,8 +496,9 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
 
     An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
     keyboard noise always; a query none of whose words or cues appears in the best hits
-    (:func:`query_evidence`) against the bare gate. The cut needs the reference sample's
-    vectors: when they cannot be embedded, every hit is kept.
+    (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
+    gate (:func:`foreign_query`). The cut needs the reference sample's vectors: when they
+    cannot be embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -512,6 +513,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
+            foreign=foreign_query(understood),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
@@ -520,6 +522,12 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def foreign_query(understood) -> bool:
+    """Return whether the query is English, not in the relevance reference sample's language
+    (Chinese): its margin over that sample is read with the cut's foreign gate."""
+    return understood is not None and understood.language == "en"
 
 
 def lexical_text(activity) -> str:

@@ -27,6 +27,11 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
 Keyboard noise ("zzzz qwerty": ``rag.understand.keyboard_noise``) is off-topic whatever its
 scores: such a query has no meaning for a margin to measure.
 
+The foreign gate: the reference sample of everyday text is Chinese, so an English query's
+margin over it says less (short English mood requests sit close to every listing and to
+everyday text alike). With ``foreignGate`` set, a query the caller marks as foreign must clear
+it instead of the gate and the bare gate.
+
 A model without fitted parameters uses :data:`UNCALIBRATED` (the best hit must at least clear the
 background's 90th percentile; no per-hit cut). ``manage.py rag_calibrate`` fits both on a
 labelled file (:func:`fit`) and stores them. Everything here is business-agnostic: callers pass
@@ -94,9 +99,13 @@ class Cut:
     bare_ratio: float | None = None
     depth: float | None = None
     bare_depth: float | None = None
+    foreign_gate: float | None = None
 
-    def gate_for(self, evidence: bool) -> float:
-        """Return the gate a query must clear: the bare gate (when higher) without evidence."""
+    def gate_for(self, evidence: bool, foreign: bool = False) -> float:
+        """Return the gate a query must clear: the bare gate (when higher) without evidence;
+        the foreign gate, when set, for a query not in the reference sample's language."""
+        if foreign and self.foreign_gate is not None:
+            return self.foreign_gate
         if evidence or self.bare_gate is None:
             return self.gate
         return max(self.gate, self.bare_gate)
@@ -109,6 +118,7 @@ class Cut:
             "bareRatio": self.bare_ratio,
             "depth": self.depth,
             "bareDepth": self.bare_depth,
+            "foreignGate": self.foreign_gate,
             "calibrated": self.calibrated,
         }
 
@@ -209,6 +219,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     ratio, bare = stored.get("ratio"), stored.get("bareGate")
     bare_ratio = stored.get("bareRatio")
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
+    foreign = stored.get("foreignGate")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
@@ -217,6 +228,16 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         bare_ratio=None if bare_ratio is None else float(bare_ratio),
         depth=None if depth is None else float(depth),
         bare_depth=None if bare_depth is None else float(bare_depth),
+        foreign_gate=None if foreign is None else float(foreign),
+    )
+
+
+def _bad_number(value, bounds) -> bool:
+    """Return whether ``value`` is set and is not a number within ``bounds``."""
+    return value is not None and (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not bounds[0] <= value <= bounds[1]
     )
 
 
@@ -263,6 +284,8 @@ def validate_cuts(value) -> str | None:
                 or not GATE_RANGE[0] <= bare <= GATE_RANGE[1]
             ):
                 return f"{key}.{surface}.bareGate: use null or a number from -1 to 1."
+            if _bad_number(params.get("foreignGate"), GATE_RANGE):
+                return f"{key}.{surface}.foreignGate: use null or a number from -1 to 1."
     return None
 
 
@@ -306,6 +329,7 @@ def decide(
     noise: bool = False,
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
+    foreign: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -313,20 +337,25 @@ def decide(
     bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
     the query to be a question asking for an answer (both off-topic, whatever the scores);
     ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
-    have, so ``bare_ratio`` and ``bare_depth`` never apply).
+    have, so ``bare_ratio`` and ``bare_depth`` never apply); ``foreign``: the query is not in
+    the reference sample's language (its margin over that sample means less: the foreign gate,
+    when set, replaces the gate and the bare gate).
     """
     flags = {"evidence": evidence, "noise": noise}
     if not len(scores):
         return Decision(keep=[], top_margin=None, off_topic=False, cut=cut, **flags)
     margins = [background.margin(s) for s in scores]
     top = max(margins)
-    if noise or question or top < cut.gate_for(evidence):
+    gate = cut.gate_for(evidence, foreign)
+    if noise or question or top < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
+        elif top < cut.gate or (foreign and cut.foreign_gate is not None):
+            reason = OFF_TOPIC_REASON
         else:
-            reason = OFF_TOPIC_REASON if top < cut.gate else BARE_REASON
+            reason = BARE_REASON
         return Decision(
             keep=[False] * len(scores),
             top_margin=top,
@@ -358,6 +387,7 @@ def judge(
     noise: bool = False,
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
+    foreign: bool = False,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface."""
     return decide(
@@ -368,6 +398,7 @@ def judge(
         noise=noise,
         question=question,
         hit_evidence=hit_evidence,
+        foreign=foreign,
     )
 
 

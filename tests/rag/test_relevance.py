@@ -102,6 +102,17 @@ def test_stored_depth_is_read_back():
 
 
 @pytest.mark.django_db
+def test_stored_foreign_gate_is_read_back():
+    row = live.get_settings()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "foreignGate": -0.15}}}
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    assert relevance.cut_for("activities").foreign_gate == -0.15
+
+
+@pytest.mark.django_db
 def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
@@ -124,6 +135,9 @@ def test_stored_cut_is_read_back_for_the_active_model():
         {"m": {"activities": {"gate": 0.1, "bareGate": 1.5}}},
         {"m": {"activities": {"gate": 0.1, "depth": -0.1}}},
         {"m": {"activities": {"gate": 0.1, "bareDepth": "deep"}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": "low"}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": -1.5}}},
+        {"m": {"activities": {"gate": 0.1, "foreignGate": True}}},
     ],
 )
 @pytest.mark.django_db
@@ -189,3 +203,22 @@ def test_fit_leaves_the_bare_gate_unset_when_it_empties_nothing_more():
 def test_graded_labels_count_from_grade_two():
     assert relevance.relevant_keys({"a": 3, "b": 2, "c": 1}) == {"a", "b"}
     assert relevance.relevant_keys(["a"]) == {"a"}
+
+
+def test_a_foreign_query_is_read_with_the_foreign_gate_alone():
+    # The reference sample is Chinese: an English query's margin over it means less.
+    cut = Cut(gate=0.1, ratio=None, bare_gate=0.3, foreign_gate=-0.2)  # best margin -0.1
+    assert decide([0.78], BG, cut, evidence=False).off_topic
+    english = decide([0.78], BG, cut, evidence=False, foreign=True)
+    assert not english.off_topic and english.keep == [True]
+
+
+def test_a_foreign_query_under_the_foreign_gate_is_off_topic():
+    cut = Cut(gate=0.1, ratio=None, foreign_gate=0.0)
+    decision = decide([0.78], BG, cut, foreign=True)
+    assert decision.off_topic and decision.reason == relevance.OFF_TOPIC_REASON
+
+
+def test_without_a_foreign_gate_a_foreign_query_clears_the_usual_gates():
+    cut = Cut(gate=0.1, ratio=None, bare_gate=0.3)
+    assert decide([0.85], BG, cut, evidence=False, foreign=True).reason == relevance.BARE_REASON
