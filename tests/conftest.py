@@ -47,6 +47,18 @@ def _fresh_live_settings():
 
 
 @pytest.fixture(autouse=True)
+def _embedding_model(request, settings):
+    """Give tests marked ``real_model`` the real embedding model; others keep the stand-in.
+
+    ``config.settings_test`` selects a deterministic stand-in (tests/fakes/hashing_embedder.py)
+    for tests that need some vector but no meaning; relevance and quality tests are marked.
+    """
+    if request.node.get_closest_marker("real_model"):
+        settings.RAG_EMBEDDING = settings.REAL_RAG_EMBEDDING  # rag.embeddings rebuilds its provider
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _fresh_embedding_breaker():
     """Start every test with a closed embedding circuit breaker (its state is per process)."""
     from rag import embeddings

@@ -14,7 +14,8 @@ from activities.models import Activity, Participation, WorkingMemory
 from activities.search import activities_search
 from activities.services import activity_join, participation_feedback
 
-pytestmark = pytest.mark.django_db
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = [pytest.mark.django_db, pytest.mark.real_model]
 
 
 def like(user, activity):

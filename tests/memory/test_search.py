@@ -15,6 +15,10 @@ SEM = "/v1/messages/semantic_search"
 HYB = "/v1/messages/hybrid_search"
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def _ids(body):
     return [i["message_id"] for i in body["items"]]
 

@@ -20,6 +20,10 @@ NOW = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)  # a Thursday, 21:00 in Shanghai
 SHANGHAI = understanding.time_zone("Asia/Shanghai")
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def _row(user, mid, content, ts, *, chat="c1", role="user", **extra):
     return ChatMessage.objects.create(
         user=user,
