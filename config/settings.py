@@ -393,7 +393,7 @@ STREAM_MAX_TOTAL = env_int("STREAM_MAX_TOTAL", 16)
 EXPORT_MAX_SECONDS = env_float("EXPORT_MAX_SECONDS", 600.0)
 CHAT_STREAM_MAX_SECONDS = env_float("CHAT_STREAM_MAX_SECONDS", 300.0)
 
-# --- Read replicas (issue 12; rag/replicas.py, docs/SCALING.md) ---
+# --- Read replicas (issue 12; config/replicas.py, docs/SCALING.md) ---
 # Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL: searches read them
 # (read-your-writes for the user who just wrote), everything else uses the primary.
 DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])
@@ -408,8 +408,8 @@ for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
     _replica["TEST"] = {"MIRROR": "default"}  # tests read the primary's test database
     DATABASES[f"replica_{_n}"] = _replica
     REPLICA_DATABASES.append(f"replica_{_n}")
-DATABASE_ROUTERS = ["rag.replicas.ReplicaRouter"]
-MIDDLEWARE.append("rag.replicas.WriteMarkMiddleware")
+DATABASE_ROUTERS = ["config.replicas.ReplicaRouter"]
+MIDDLEWARE.append("config.replicas.WriteMarkMiddleware")
 # The Server-Timing header (db, embed and app milliseconds of each response; config/timing.py).
 SERVER_TIMING = env_bool("SERVER_TIMING", True)
 

@@ -8,7 +8,7 @@ stores the new vectors in the cache.
 Callers that answer a user pass a ``budget`` (``embed_query`` always does): the provider then
 runs in a small thread pool and the caller waits at most that many seconds, then gets
 :class:`ProviderTimeout` and degrades; a result that arrives late still fills the LRU. A
-per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout for
+per-process circuit breaker (``config.breaker``) remembers a failure or a timeout for
 ``EMBEDDING_BREAKER_COOLDOWN_SECONDS``; meanwhile budgeted calls raise
 :class:`ProviderUnavailable` at once instead of waiting again. Query-role texts are cut to
 ``RAG_QUERY_MAX_CHARS`` characters whatever the caller sent (the API rejects longer ones).
@@ -31,7 +31,7 @@ from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
 from config import timing
-from rag.breaker import CircuitBreaker
+from config.breaker import CircuitBreaker
 from rag.providers.embedding import (
     EmbeddingProvider,
     ProviderError,
@@ -466,7 +466,7 @@ def provider_health() -> dict:
     this process yet, or its cool-down has passed) a one-word probe decides, through the
     breaker and within ``HEALTH_PROBE_BUDGET`` seconds, bypassing the caches.
     """
-    from rag.breaker import CLOSED, OPEN
+    from config.breaker import CLOSED, OPEN
 
     gate = breaker()
     snap = gate.snapshot()

@@ -34,7 +34,7 @@ from django.db import connection, models
 from django.utils import timezone
 
 from config.fields import response_datetime
-from rag.replicas import read_snapshot
+from config.replicas import read_snapshot
 from rag.userdata import CACHE_KIND, kinds, user_data_count
 
 FORMAT = 1
