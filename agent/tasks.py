@@ -13,8 +13,8 @@ from django.utils import timezone
 
 from agent import triggers
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
-from rag.queues import WEBHOOKS, enqueue, enqueue_later
-from rag.work import Work
+from config.queues import WEBHOOKS, enqueue, enqueue_later
+from config.work import Work
 
 logger = logging.getLogger(__name__)
 

@@ -301,7 +301,7 @@ EMBEDDING_BREAKER_COOLDOWN_SECONDS = env_float("EMBEDDING_BREAKER_COOLDOWN_SECON
 AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 
 # --- Background work (django-q2, ORM broker) --------------------------------
-# Two queues, one cluster each (rag/queues.py): "interactive" is the default cluster (work
+# Two queues, one cluster each (config/queues.py): "interactive" is the default cluster (work
 # that names no cluster runs there), "bulk" an alternative cluster selected by the
 # Q_CLUSTER_NAME environment variable (`manage.py serve` starts both). A bulk worker never
 # takes interactive work and the other way round, so a user's write never waits behind an import.
@@ -344,7 +344,7 @@ if Q_BROKER_URL:
         )
     Q_CLUSTER.pop("orm")
     Q_CLUSTER["redis"] = Q_BROKER_URL
-# Seconds a cluster may take to stop after SIGTERM/SIGINT (rag/worker.py): busy workers get
+# Seconds a cluster may take to stop after SIGTERM/SIGINT (config/worker.py): busy workers get
 # until then to finish their task, then are killed and the task runs again at the next start.
 # `manage.py serve` waits this plus 2 s before it kills what is left.
 Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
@@ -352,7 +352,7 @@ Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
 # bulk work takes the CPU the web server and the interactive workers leave.
 Q_BULK_NICE = env_int("Q_BULK_NICE", 10)
 # A row pending this long (since its edit and since the last re-queue) has its task queued again
-# by the reconciler (rag.work); duplicates are harmless, the tasks are idempotent.
+# by the reconciler (config.work); duplicates are harmless, the tasks are idempotent.
 TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)
 
 # --- Event delivery (agent: events stream and webhooks; lead, issue 13) ---

@@ -7,27 +7,24 @@ class RagConfig(AppConfig):
     verbose_name = _("RAG engine")
 
     def ready(self):
-        from django.db.models.signals import post_migrate, post_save, pre_migrate
-        from django_q.signals import post_execute
+        from django.db.models.signals import post_save, pre_migrate
+        from django_q.signals import post_execute_in_worker
 
         from config.errors import register_provider_error
         from rag import (
             checks,  # noqa: F401  (registers system checks)
             signals,
         )
+        from rag.embeddings import public_provider_error
         from rag.models import RagSettings
         from rag.providers.embedding import ProviderError
-        from rag.schedules import register_rag_schedules
-        from rag.work import task_finished
-        from rag.worker import install as install_bounded_stop
 
         pre_migrate.connect(signals.create_extensions, sender=self)
-        post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
-        post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
-        post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
-        register_provider_error(ProviderError)  # 503 UNAVAILABLE wherever it escapes
-        install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (rag/worker.py)
+        # A worker returns the memory a task's embedding freed to the system: workers idle long.
+        post_execute_in_worker.connect(signals.task_ended_trim, dispatch_uid="rag.trim_after_task")
+        # 503 UNAVAILABLE wherever it escapes; a row's recorded failure says only its kind.
+        register_provider_error(ProviderError, public_provider_error)
         _keep_framework_user_data()
 
 

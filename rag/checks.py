@@ -8,8 +8,8 @@ from django.core.checks import Error, Warning, register
 from django.db import DatabaseError, connection
 from django_q import VERSION as DJANGO_Q2_VERSION
 
+from config.worker import CHECKED_DJANGO_Q2, bounded_stop_checked
 from rag.fields import EmbeddingField
-from rag.worker import CHECKED_DJANGO_Q2, bounded_stop_checked
 
 KNOWN_PROVIDERS = {"local", "openai"}
 
@@ -213,7 +213,7 @@ def check_task_settings(app_configs=None, **kwargs):
     """rag.E007: the queue redelivers only after a task can have ended, and lost rows get re-queued.
 
     ``Q_RETRY`` must exceed ``Q_TIMEOUT`` (else a running task is handed to a second worker),
-    and ``TASKS_PENDING_STALE_SECONDS`` must be positive (the reconciler's wait, rag.work).
+    and ``TASKS_PENDING_STALE_SECONDS`` must be positive (the reconciler's wait, config.work).
     """
     cluster = getattr(settings, "Q_CLUSTER", {}) or {}
     timeout, retry = cluster.get("timeout"), cluster.get("retry")
@@ -242,7 +242,7 @@ def check_task_settings(app_configs=None, **kwargs):
 @register("rag")
 def check_queues(app_configs=None, **kwargs):
     """rag.E012-E013: each queue has workers; a worker can stop within the 10 s bound."""
-    from rag.queues import QUEUES, cluster_config
+    from config.queues import QUEUES, cluster_config
 
     errors = []
     for queue in QUEUES:
@@ -269,7 +269,7 @@ def check_queues(app_configs=None, **kwargs):
 
 @register("rag")
 def check_bounded_stop(app_configs=None, **kwargs):
-    """rag.W003: the installed django-q2 is a release the bounded stop (rag/worker.py) fits."""
+    """rag.W003: the installed django-q2 is a release the bounded stop (config/worker.py) fits."""
     if bounded_stop_checked():
         return []
     checked = ", ".join(".".join(map(str, v)) for v in sorted(CHECKED_DJANGO_Q2))
@@ -279,9 +279,9 @@ def check_bounded_stop(app_configs=None, **kwargs):
             f"django-q2 {installed} is not a release the bounded stop was "
             f"checked against ({checked}): workers stop with django-q2's own sequence, which "
             "waits without a bound for prefetched and running tasks.",
-            hint="Read rag/worker.py against the new django_q/cluster.py Sentinel, run "
+            hint="Read config/worker.py against the new django_q/cluster.py Sentinel, run "
             "tests/rag/test_worker.py and tests/platform/test_worker_faults.py, then add the "
-            "release to rag.worker.CHECKED_DJANGO_Q2.",
+            "release to config.worker.CHECKED_DJANGO_Q2.",
             id="rag.W003",
         )
     ]

@@ -131,20 +131,6 @@ def public_provider_error(exc: BaseException | None = None) -> str:
     return PROVIDER_UNREACHABLE
 
 
-def failure_text(error: BaseException | str) -> str:
-    """Return the text a row's ``*_error`` field stores for a failed attempt (clients read it).
-
-    A provider's failure says only its kind (:func:`public_provider_error`), logged in full
-    here; any other exception its type and message.
-    """
-    if isinstance(error, str):
-        return error
-    if isinstance(error, ProviderError):
-        logger.warning("recording a provider failure: %s", error)
-        return f"{type(error).__name__}: {public_provider_error(error)}"
-    return f"{type(error).__name__}: {error}"
-
-
 # Every reason a degraded search may give (``degraded_reason``), for the API schemas.
 DEGRADED_REASONS = ("embedding_failed", "embedding_timeout", "embedding_unavailable")
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from django.db import connections
 
 from rag import live
@@ -21,12 +19,11 @@ def live_settings_saved(sender, instance, **kwargs):
     live.invalidate()
 
 
-def task_executed(sender, task, **kwargs):
-    """Refresh the worker heartbeat after each task the cluster runs."""
-    from rag.tasks import worker_heartbeat
+def task_ended_trim(sender=None, **kwargs) -> None:
+    """Return the memory a task freed (embedding buffers) to the system: workers idle long."""
+    from rag.warmup import trim_heap
 
-    with contextlib.suppress(Exception):  # a heartbeat must never fail a task
-        worker_heartbeat(task.get("cluster") or "qcluster")
+    trim_heap()
 
 
 from django.dispatch import Signal  # noqa: E402

@@ -228,7 +228,7 @@ def forget_late_cache_rows(hashes: list[str]) -> int:
 def _schedule_late_forget(hashes: list[str]) -> None:
     from django.conf import settings
 
-    from rag.queues import BULK, enqueue_later
+    from config.queues import BULK, enqueue_later
 
     longest = max(
         [settings.Q_CLUSTER.get("timeout") or 0]

@@ -11,7 +11,8 @@ from tests.testapp.models import Doc
 
 
 def embedding(**changes) -> dict:
-    return {**settings.RAG_EMBEDDING, **changes}
+    # The configured (real) provider's settings, not the tests' stand-in.
+    return {**settings.REAL_RAG_EMBEDDING, **changes}
 
 
 def ids(errors) -> list[str]:
@@ -245,7 +246,7 @@ def test_the_installed_django_q2_is_a_release_the_bounded_stop_fits():
 def test_w003_fires_for_a_django_q2_release_the_bounded_stop_was_not_checked_against(
     monkeypatch,
 ):
-    from rag import worker
+    from config import worker
     from rag.checks import check_bounded_stop
 
     monkeypatch.setattr(worker, "CHECKED_DJANGO_Q2", frozenset({(0, 0, 1)}))

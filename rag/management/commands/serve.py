@@ -26,8 +26,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
 
+from config.queues import BULK, QUEUES, cluster_config
 from rag.providers.local import openmp_defaults
-from rag.queues import BULK, QUEUES, cluster_config
 
 # serve waits this much longer than a cluster's own stop budget before it kills what is left.
 STOP_MARGIN_SECONDS = 2.0
@@ -138,7 +138,7 @@ def use_queue(queue: str) -> None:
 def run_cluster(queue: str) -> None:
     """Run the django-q2 cluster of ``queue`` in this process until SIGTERM.
 
-    This process is the cluster's sentinel (rag.worker.BoundedSentinel: SIGTERM stops it
+    This process is the cluster's sentinel (config.worker.BoundedSentinel: SIGTERM stops it
     within Q_STOP_TIMEOUT; it ignores SIGINT): ``qcluster``'s own main process, which only
     waits for its sentinel, would be one more process for nothing.
     """
