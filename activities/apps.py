@@ -21,9 +21,9 @@ class ActivitiesConfig(AppConfig):
         from activities.selectors import activity_rating_target
         from activities.tasks import INDEX_WORK
         from config import work
+        from config.userdata import register
         from rag import rating_targets, relevance
         from rag.signals import vectors_reembedded
-        from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
         work.register(INDEX_WORK)  # reconciled by config.tasks.work_reconcile

@@ -15,8 +15,8 @@ from activities.tasks import enqueue_index
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
+from config.permissions import acts_for_any_user
 from config.queues import queue_for_rows
-from rag.permissions import acts_for_any_user
 
 MAX_INTEREST_VECTORS = 3
 MAX_PREFERENCE_ITEMS = 5

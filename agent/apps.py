@@ -10,7 +10,7 @@ class AgentConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save
 
         from agent import checks, signals, userdata  # noqa: F401  (checks register themselves)
-        from rag.userdata import register
+        from config.userdata import register
 
         post_migrate.connect(
             signals.register_agent_schedules, sender=self, dispatch_uid="agent.schedules"

@@ -23,7 +23,7 @@ from django.utils.translation import gettext
 
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
-from rag.permissions import acts_for_any_user
+from config.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 

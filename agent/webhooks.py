@@ -37,7 +37,7 @@ from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
 from config.fields import response_datetime
-from rag.permissions import acts_for_any_user
+from config.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 

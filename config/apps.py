@@ -27,3 +27,26 @@ class PlatformConfig(AppConfig):
         post_execute.connect(task_executed, dispatch_uid="platform.heartbeat")
         post_execute.connect(task_finished, dispatch_uid="platform.work.task_finished")
         install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (config/worker.py)
+        _keep_framework_user_data()
+
+
+def _keep_framework_user_data():
+    """Say why the framework's own models that point at a user survive an erasure."""
+    from config.userdata import keep
+
+    keep(
+        "authtoken.Token",
+        "DRF's plain-text tokens, unused and empty (platform.0003 hashed them into "
+        "platform.ApiToken); any row left is deleted with the account (the foreign key "
+        "cascades).",
+    )
+    keep(
+        "platform.ApiToken",
+        "Not a declared kind, so never exported (its digests stay on the server): erasure "
+        "deletes it with the account, last (the foreign key cascades).",
+    )
+    keep(
+        "admin.LogEntry",
+        "The admin's audit trail of staff actions: erasure scrubs the entries about the user's "
+        "rows (object text, change message) and those the user made go with the account.",
+    )

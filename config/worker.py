@@ -28,7 +28,7 @@ every long chunking run), ``retry`` is when the broker hands an unacknowledged t
 attributes (``pusher``, ``pool``, ``task_queue``, ``result_queue``, ``monitor``,
 ``event_out``), so it is swapped in only for the django-q2 releases it was checked against
 (:data:`CHECKED_DJANGO_Q2`); with another, django-q2's own stop runs and ``manage.py check``
-says so (``rag.W003``) until this file is checked against it.
+says so (``platform.W003``) until this file is checked against it.
 """
 
 from __future__ import annotations

@@ -36,11 +36,11 @@ class MemoryConfig(AppConfig):
         from django.db.models.signals import post_migrate
 
         from config import work
+        from config.userdata import register
         from memory import userdata
         from memory.selectors import feedback_ratings, stated_preferences
         from memory.tasks import EMBED_WORK
         from rag.preferences import register_ratings_reader, register_reader
-        from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
         work.register(EMBED_WORK)  # reconciled by config.tasks.work_reconcile

@@ -11,8 +11,10 @@ class RagConfig(AppConfig):
         from django_q.signals import post_execute_in_worker
 
         from config.errors import register_provider_error
+        from config.userdata import register_text_cache
         from rag import (
             checks,  # noqa: F401  (registers system checks)
+            embeddings,
             signals,
         )
         from rag.embeddings import public_provider_error
@@ -25,26 +27,4 @@ class RagConfig(AppConfig):
         post_execute_in_worker.connect(signals.task_ended_trim, dispatch_uid="rag.trim_after_task")
         # 503 UNAVAILABLE wherever it escapes; a row's recorded failure says only its kind.
         register_provider_error(ProviderError, public_provider_error)
-        _keep_framework_user_data()
-
-
-def _keep_framework_user_data():
-    """Say why the framework's own models that point at a user survive an erasure."""
-    from rag.userdata import keep
-
-    keep(
-        "authtoken.Token",
-        "DRF's plain-text tokens, unused and empty (platform.0003 hashed them into "
-        "platform.ApiToken); any row left is deleted with the account (the foreign key "
-        "cascades).",
-    )
-    keep(
-        "platform.ApiToken",
-        "Not a declared kind, so never exported (its digests stay on the server): erasure "
-        "deletes it with the account, last (the foreign key cascades).",
-    )
-    keep(
-        "admin.LogEntry",
-        "The admin's audit trail of staff actions: erasure scrubs the entries about the user's "
-        "rows (object text, change message) and those the user made go with the account.",
-    )
+        register_text_cache(embeddings.text_cache())  # erasure forgets cached vectors

@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 
 from config import timing
 from config.breaker import CircuitBreaker
+from config.userdata import TextCache
 from rag.providers.embedding import (
     EmbeddingProvider,
     ProviderError,
@@ -332,6 +333,23 @@ def embedding_cache_count(*, texts) -> int:
 
 def _hashes(texts) -> list[str]:
     return sorted({content_hash(text) for text in texts if text})
+
+
+def embedding_cache_forget_hashes(hashes: list[str]) -> int:
+    """Delete cached vectors of erased texts that a task running during the erasure stored."""
+    from rag.models import EmbeddingCache
+
+    return EmbeddingCache.objects.filter(content_hash__in=hashes).delete()[0]
+
+
+def text_cache() -> TextCache:
+    """Describe the embedding cache to the platform's user-data registry (erasure, export)."""
+    return TextCache(
+        count=lambda texts: embedding_cache_count(texts=texts),
+        forget=lambda texts: embedding_cache_forget(texts=texts),
+        keys=_hashes,
+        forget_late="rag.embeddings.embedding_cache_forget_hashes",
+    )
 
 
 def _store(rows) -> None:

@@ -46,15 +46,32 @@ def _fresh_live_settings():
     live.invalidate()
 
 
+@pytest.fixture(scope="session")
+def real_embedding_provider():
+    """Return the configured real embedding provider, built (its model loaded) once a session."""
+    from django.conf import settings as django_settings
+
+    from rag.providers.embedding import build_embedding_provider
+
+    provider = build_embedding_provider(django_settings.REAL_RAG_EMBEDDING)
+    yield provider
+    provider.close()
+
+
 @pytest.fixture(autouse=True)
-def _embedding_model(request, settings):
+def _embedding_model(request, settings, monkeypatch):
     """Give tests marked ``real_model`` the real embedding model; others keep the stand-in.
 
     ``config.settings_test`` selects a deterministic stand-in (tests/fakes/hashing_embedder.py)
     for tests that need some vector but no meaning; relevance and quality tests are marked.
+    The real provider is built once a session: loading the model for each test costs minutes.
     """
     if request.node.get_closest_marker("real_model"):
-        settings.RAG_EMBEDDING = settings.REAL_RAG_EMBEDDING  # rag.embeddings rebuilds its provider
+        from rag import embeddings
+
+        real = request.getfixturevalue("real_embedding_provider")
+        settings.RAG_EMBEDDING = settings.REAL_RAG_EMBEDDING  # rag.embeddings forgets its provider
+        monkeypatch.setattr(embeddings, "_provider", real)
     yield
 
 

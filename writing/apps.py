@@ -10,7 +10,7 @@ class WritingConfig(AppConfig):
         from django.db.models.signals import pre_delete
 
         from config import work
-        from rag.userdata import register
+        from config.userdata import register
         from writing import signals, userdata
         from writing.models import StoryBlock
         from writing.tasks import CHUNK_WORK

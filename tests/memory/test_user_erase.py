@@ -3,7 +3,7 @@
 Two users fill every app through the public API (messages and a summary, preferences, feedback,
 a shared context, a book with chapters chunked and embedded, activities joined and rated,
 agent chats with a partner intent, a daily digest event). One is erased; the test reads the
-models that hold user data from ``rag.userdata.user_data_paths`` (relations, user-id columns,
+models that hold user data from ``config.userdata.user_data_paths`` (relations, user-id columns,
 foreign-key chains), not from the declarations it checks.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from config.userdata import EXTRA_KINDS, kept, kinds, reaching, report_keys, user_data_paths
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
-from rag.userdata import EXTRA_KINDS, kept, kinds, reaching, report_keys, user_data_paths
 from tests.memory.memory_helpers import create_activity, join_and_like
 
 pytestmark = pytest.mark.django_db

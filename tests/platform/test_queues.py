@@ -88,20 +88,20 @@ def test_every_recurring_schedule_names_its_queue(db):
 
 
 def test_a_queue_without_workers_is_a_configuration_error(settings):
-    from rag.checks import check_queues
+    from config.checks import check_queues
 
     settings.Q_CLUSTER = {
         **settings.Q_CLUSTER,
         "ALT_CLUSTERS": {BULK: {"workers": 0}},
     }
-    assert [e.id for e in check_queues()] == ["rag.E012"]
+    assert [e.id for e in check_queues()] == ["platform.E012"]
 
 
 def test_a_stop_budget_past_the_bound_is_a_configuration_error(settings):
-    from rag.checks import check_queues
+    from config.checks import check_queues
 
     settings.Q_STOP_TIMEOUT = 30
-    assert [e.id for e in check_queues()] == ["rag.E013"]
+    assert [e.id for e in check_queues()] == ["platform.E013"]
 
 
 def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
