@@ -59,19 +59,20 @@ def real_embedding_provider():
 
 
 @pytest.fixture(autouse=True)
-def _embedding_model(request, settings, monkeypatch):
+def _embedding_model(request, monkeypatch):
     """Give tests marked ``real_model`` the real embedding model; others keep the stand-in.
 
     ``config.settings_test`` selects a deterministic stand-in (tests/fakes/hashing_embedder.py)
     for tests that need some vector but no meaning; relevance and quality tests are marked.
-    The real provider is built once a session: loading the model for each test costs minutes.
+    The real provider is built once a session, and swapped in without a settings change: that
+    would empty the process's vector LRU, and every test would embed its fixtures again.
     """
     if request.node.get_closest_marker("real_model"):
         from rag import embeddings
 
-        real = request.getfixturevalue("real_embedding_provider")
-        settings.RAG_EMBEDDING = settings.REAL_RAG_EMBEDDING  # rag.embeddings forgets its provider
-        monkeypatch.setattr(embeddings, "_provider", real)
+        monkeypatch.setattr(
+            embeddings, "_provider", request.getfixturevalue("real_embedding_provider")
+        )
     yield
 
 
