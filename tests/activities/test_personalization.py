@@ -391,6 +391,7 @@ def _ranking(client, query: str) -> list[dict]:
     return response.json()["results"]
 
 
+@pytest.mark.slow  # a chat turn and two rankings: 15 s under load
 def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
     demo_activities, api_client, other_client
 ):

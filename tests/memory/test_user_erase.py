@@ -37,6 +37,7 @@ def _cache_ids() -> set[int]:
     return set(EmbeddingCache.objects.values_list("pk", flat=True))
 
 
+@pytest.mark.slow  # fills every app through the API: 15 s under load
 def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     cold_lru,
     fill,

@@ -111,6 +111,7 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
 
     from django.db import connections
 
+    from config.models import WorkerHeartbeat
     from config.queues import enqueue_now
 
     before = signal.getsignal(signal.SIGTERM)
@@ -119,6 +120,10 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
     def run():
         try:
             enqueue_now("config.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
+            # This thread's connection commits outside the test's transaction (the task's row and
+            # the heartbeat after it): take them back, or later tests (tests/rag/test_health.py)
+            # find heartbeats they did not record.
+            WorkerHeartbeat.objects.filter(name__in=["inline", INTERACTIVE]).delete()
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
