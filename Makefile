@@ -47,8 +47,9 @@ test: lint clients-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The inner loop (docs/DEVELOPING.md, "Tests"): lint, import contracts, and the tests that start
-# no other process: not slow, not real_clock, no journeys, no fuzzer, no fault suites.
-# `make test` (what CI runs) keeps running everything.
+# no other process: not slow, not real_clock, no journeys, no fuzzer, no fault suites. Tests that
+# need only some vector use the stand-in embedding provider; `real_model` tests load the model once.
+# `make test` (what CI runs) keeps running everything; TEST_EMBEDDING=real gives every test the model.
 CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
 	--ignore=tests/rag/test_checks_faults.py

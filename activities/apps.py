@@ -20,12 +20,13 @@ class ActivitiesConfig(AppConfig):
         from activities.search import relevance_corpus, relevance_evidence
         from activities.selectors import activity_rating_target
         from activities.tasks import INDEX_WORK
-        from rag import rating_targets, relevance, work
+        from config import work
+        from config.userdata import register
+        from rag import rating_targets, relevance
         from rag.signals import vectors_reembedded
-        from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
-        work.register(INDEX_WORK)  # reconciled by rag.tasks.work_reconcile
+        work.register(INDEX_WORK)  # reconciled by config.tasks.work_reconcile
         register(userdata.declaration())
         # memory's ratings of an activity find it through this (business apps never import
         # each other).

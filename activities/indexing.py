@@ -15,7 +15,8 @@ from django.utils import timezone
 from activities.models import Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
-from rag.embeddings import content_hash, current_model, embed_texts, failure_text
+from config.errors import failure_text
+from rag.embeddings import content_hash, current_model, embed_texts
 from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
@@ -117,7 +118,7 @@ def embed_activities(
 def mark_failed(activity_ids, error: Exception | str) -> None:
     """Record a failed indexing attempt on rows (the write itself is never undone).
 
-    An exception is recorded as :func:`rag.embeddings.failure_text` says it: the creator reads
+    An exception is recorded as :func:`config.errors.failure_text` says it: the creator reads
     ``index_error`` through the API, the provider's URL and answer stay in the log.
     """
     message = failure_text(error)[:2000]

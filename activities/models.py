@@ -36,7 +36,7 @@ def default_time_zone() -> str:
     return settings.TIME_ZONE
 
 
-# What the indexer keeps about a row's vector: written by rag.work and the tasks, never by a
+# What the indexer keeps about a row's vector: written by config.work and the tasks, never by a
 # user. Read-only in the admin; a search never loads it (activities.search.UNREAD_FIELDS).
 INDEX_BOOKKEEPING_FIELDS = (
     "embedding_model",
@@ -105,12 +105,12 @@ class Activity(Embedded):
     index_error = models.TextField(blank=True, default="", verbose_name=_("indexing error"))
     indexed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("indexed at"))
     index_attempts = models.PositiveIntegerField(default=0, verbose_name=_("indexing attempts"))
-    # When the row entered its index state, or was last re-queued (rag.work).
+    # When the row entered its index state, or was last re-queued (config.work).
     index_state_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("index state since")
     )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
-    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    # worker stop, takes its running row back at once (config.work.Work.claim).
     index_task = models.CharField(
         max_length=64, blank=True, default="", editable=False, verbose_name=_("indexing task")
     )

@@ -9,7 +9,7 @@ from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from config.errors import InvalidArgument, NotFound
-from rag.permissions import acts_for_any_user
+from config.permissions import acts_for_any_user
 from rag.rating_targets import RatedTarget
 
 

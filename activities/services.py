@@ -15,8 +15,8 @@ from activities.tasks import enqueue_index
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS, local_time, part_of_day
 from activities.vibes import lexicon_vibes
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
-from rag.permissions import acts_for_any_user
-from rag.queues import queue_for_rows
+from config.permissions import acts_for_any_user
+from config.queues import queue_for_rows
 
 MAX_INTEREST_VECTORS = 3
 MAX_PREFERENCE_ITEMS = 5
@@ -158,7 +158,7 @@ def activity_change(*, activity: Activity, **changes) -> Activity:
         return activity
     reindex = bool(set(changed) & set(TEXT_FIELDS)) and not is_current(activity)
     if reindex:
-        # New text, fresh retry budget (rag.work).
+        # New text, fresh retry budget (config.work).
         activity.index_state = IndexState.PENDING
         activity.index_attempts = 0
         changed += ["index_state", "index_attempts"]

@@ -1,7 +1,7 @@
 """django-q2 tasks: index one activity, retried with backoff when the provider fails.
 
 The row is claimed (``running``, attempt counted) before any work, so a task ended by the
-worker timeout or a killed worker leaves evidence the reconciler acts on (``rag.work``).
+worker timeout or a killed worker leaves evidence the reconciler acts on (``config.work``).
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import logging
 
 from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
-from rag.queues import INTERACTIVE, current_queue, enqueue, enqueue_later, queue_for_rows
-from rag.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
+from config.queues import INTERACTIVE, current_queue, enqueue, enqueue_later, queue_for_rows
+from config.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ def enqueue_index_many(activity_ids: list[int], *, queue: str | None = None) -> 
     """Index each of these activities (the reconciler's and the retries' entry point).
 
     Queue: ``queue`` when given (the reconciler and retries say), else by count
-    (``rag.queues.queue_for_rows``): a few rows interactive, many bulk.
+    (``config.queues.queue_for_rows``): a few rows interactive, many bulk.
     """
     queue = queue or queue_for_rows(len(activity_ids))
     for activity_id in activity_ids:

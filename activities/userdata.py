@@ -1,4 +1,4 @@
-"""The user data the activities app holds, declared to ``rag.userdata`` (erasure and export).
+"""The user data the activities app holds, declared to ``config.userdata`` (erasure and export).
 
 A user's data here: the activities they created (drafts included) with their vectors, their own
 participations and ratings, and their working memory (interest vectors, learned preferences).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.db.models import F
 
-from rag.userdata import Kind, UserData
+from config.userdata import Kind, UserData
 
 
 def _erase_participations(user) -> None:

@@ -25,8 +25,8 @@ from activities.serializers import (
 )
 from config import fields
 from config.media import json_parsers
+from config.replicas import search_reads
 from config.serializers import ErrorSerializer
-from rag.replicas import search_reads
 
 TAGS = ["activities"]
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}

@@ -10,7 +10,7 @@ class AgentConfig(AppConfig):
         from django.db.models.signals import post_migrate, post_save
 
         from agent import checks, signals, userdata  # noqa: F401  (checks register themselves)
-        from rag.userdata import register
+        from config.userdata import register
 
         post_migrate.connect(
             signals.register_agent_schedules, sender=self, dispatch_uid="agent.schedules"
@@ -18,7 +18,7 @@ class AgentConfig(AppConfig):
         register(userdata.declaration())
         from agent.models import SystemEvent
         from agent.tasks import DELIVERY_WORK
-        from rag import work
+        from config import work
 
         post_save.connect(signals.event_created, sender=SystemEvent, dispatch_uid="agent.fanout")
-        work.register(DELIVERY_WORK)  # reconciled by rag.tasks.work_reconcile
+        work.register(DELIVERY_WORK)  # reconciled by config.tasks.work_reconcile

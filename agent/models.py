@@ -217,7 +217,7 @@ class DeliveryState(models.TextChoices):
 class WebhookDelivery(models.Model):
     """One event sent (or to be sent) to one webhook: the delivery log, with retries.
 
-    The ``delivery_*`` columns are the ``rag.work`` state machine: claimed before the POST,
+    The ``delivery_*`` columns are the ``config.work`` state machine: claimed before the POST,
     retried with backoff on failure, failed with a visible error after the last attempt.
     """
 

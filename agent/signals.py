@@ -11,8 +11,8 @@ def register_agent_schedules(sender, **kwargs):
     """
     from django_q.models import Schedule
 
-    from rag.queues import BULK, INTERACTIVE
-    from rag.schedules import ensure_schedule
+    from config.queues import BULK, INTERACTIVE
+    from config.schedules import ensure_schedule
 
     ensure_schedule(
         "agent.tasks.daily_digest",
@@ -46,7 +46,7 @@ def event_created(sender, instance, created, **kwargs):
     from django.db import transaction
 
     from agent.models import Webhook
-    from rag.queues import WEBHOOKS, enqueue_now
+    from config.queues import WEBHOOKS, enqueue_now
 
     event_id = instance.pk
 

@@ -21,8 +21,8 @@ from agent.webhooks import (
     webhook_record_failure,
     webhook_record_success,
 )
-from rag.queues import WEBHOOKS, enqueue_later
-from rag.work import Work
+from config.queues import WEBHOOKS, enqueue_later
+from config.work import Work
 
 logger = logging.getLogger(__name__)
 

@@ -28,9 +28,9 @@ from activities.selectors import activities_of_user, activity_get_visible, activ
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from agent.models import AgentSession, PartnerIntent, PartnerIntentStatus
 from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
+from config.permissions import acts_for_any_user
 from memory.selectors import active_context, fetch_context, messages_recall, preferences_list
 from memory.services import context_create, update_context
-from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 

@@ -1,4 +1,4 @@
-"""The user data the agent holds, declared to ``rag.userdata`` (erasure and export).
+"""The user data the agent holds, declared to ``config.userdata`` (erasure and export).
 
 Webhooks and their delivery log, proactive events, partner intents and the per-chat state
 (``AgentSession``). The drafts the
@@ -8,7 +8,7 @@ memory's messages.
 
 from __future__ import annotations
 
-from rag.userdata import Kind, UserData
+from config.userdata import Kind, UserData
 
 
 def _texts(user):

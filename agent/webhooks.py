@@ -1,7 +1,7 @@
 """Webhooks: register where a user's proactive events go, sign and send them, log each try.
 
 Writes here are services (keyword-only ``<entity>_<action>``). Delivery runs in the worker
-(``agent.tasks.webhook_deliveries_send``) under the ``rag.work`` state machine: a delivery is
+(``agent.tasks.webhook_deliveries_send``) under the ``config.work`` state machine: a delivery is
 claimed before the POST, retried with backoff, and failed with a visible error at the end.
 
 Targets are vetted against SSRF at creation and again at delivery (``agent.webhook_targets``);
@@ -37,8 +37,8 @@ from agent.models import DeliveryState, DisabledReason, SystemEvent, Webhook, We
 from agent.webhook_targets import check_url, pin
 from config.errors import InvalidArgument, NotFound
 from config.fields import response_datetime
-from rag.permissions import acts_for_any_user
-from rag.queues import WEBHOOKS, enqueue
+from config.permissions import acts_for_any_user
+from config.queues import WEBHOOKS, enqueue
 
 logger = logging.getLogger(__name__)
 

@@ -187,10 +187,10 @@ def main() -> int:
     from django.db import connections
     from django_q.conf import Conf
 
+    from config import replicas
     from config.services import token_issue
     from memory.models import ChatMessage
     from memory.services import messages_write
-    from rag import replicas
     from rag.embeddings import embed_query
     from tests.rag import replica_helpers
 

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework.authtoken.models import TokenProxy
 
-from config.models import ApiToken
+from config.models import ApiToken, WorkerHeartbeat
 from config.services import token_revoke
 
 # DRF's plain-text tokens are not used (config.auth reads ApiToken; the migration
@@ -44,3 +44,9 @@ class ApiTokenAdmin(admin.ModelAdmin):
             % {"count": count},
             messages.SUCCESS,
         )
+
+
+@admin.register(WorkerHeartbeat)
+class WorkerHeartbeatAdmin(admin.ModelAdmin):
+    list_display = ["name", "seen_at"]
+    readonly_fields = ["name", "seen_at"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import logging
 import re
 import sys
+from collections.abc import Callable
 
 import psycopg
 from django.conf import settings
@@ -175,17 +176,42 @@ def is_database_down(exc: BaseException | None) -> bool:
 # Exception types meaning a model provider is down, registered by the layer that raises them
 # (rag's ready: its ProviderError), so the platform answers 503 without importing the engine.
 _provider_errors: tuple[type[BaseException], ...] = ()
+# What a client may read of such an error (its kind, never its URL or answer), by type.
+_public_texts: dict[type[BaseException], Callable[[BaseException], str]] = {}
 
 
-def register_provider_error(exc_type: type[BaseException]) -> None:
-    """Answer ``exc_type`` as 503 UNAVAILABLE: a model provider is unavailable."""
+def register_provider_error(
+    exc_type: type[BaseException], public_text: Callable[[BaseException], str] | None = None
+) -> None:
+    """Answer ``exc_type`` as 503 UNAVAILABLE: a model provider is unavailable.
+
+    ``public_text(exc)`` says what a row's recorded failure may tell a client of it
+    (:func:`failure_text`); without it, the exception's own message.
+    """
     global _provider_errors
     if exc_type not in _provider_errors:
         _provider_errors = (*_provider_errors, exc_type)
+    if public_text is not None:
+        _public_texts[exc_type] = public_text
 
 
 def _is_provider_error(exc: BaseException) -> bool:
     return isinstance(exc, _provider_errors)
+
+
+def failure_text(error: BaseException | str) -> str:
+    """Return the text a row's ``*_error`` field stores for a failed attempt (clients read it).
+
+    A provider's failure says only its kind (the ``public_text`` it was registered with), logged
+    in full here; any other exception its type and message.
+    """
+    if isinstance(error, str):
+        return error
+    if _is_provider_error(error):
+        logger.warning("recording a provider failure: %s", error)
+        public = next((text for cls, text in _public_texts.items() if isinstance(error, cls)), str)
+        return f"{type(error).__name__}: {public(error)}"
+    return f"{type(error).__name__}: {error}"
 
 
 def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:

@@ -1,4 +1,5 @@
-"""The platform's one model: API tokens, stored as a hash (docs/SECURITY.md, "API tokens")."""
+"""The platform's models: API tokens, stored as a hash (docs/SECURITY.md, "API tokens"), and
+the queues' worker heartbeats."""
 
 from __future__ import annotations
 
@@ -40,3 +41,19 @@ class ApiToken(models.Model):
         """Return whether the token authenticates at ``now``: not revoked, not expired."""
         now = now or timezone.now()
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
+
+
+class WorkerHeartbeat(models.Model):
+    """The last time a django-q2 worker ran something (read by /api/health)."""
+
+    name = models.CharField(max_length=100, unique=True, verbose_name=_("name"))
+    seen_at = models.DateTimeField(verbose_name=_("seen at"))
+
+    class Meta:
+        # Created by rag's first migration; moved here by state only (platform.0004, rag.0011).
+        db_table = "rag_workerheartbeat"
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
+
+    def __str__(self):
+        return f"{self.name} {self.seen_at:%Y-%m-%d %H:%M:%S}"

@@ -1,13 +1,15 @@
-"""Reads of the platform's tables: API tokens."""
+"""Reads of the platform's tables: API tokens, the database, the queues' heartbeats."""
 
 from __future__ import annotations
 
 import hashlib
 
+from django.db import connection
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from config.models import ApiToken
+from config.models import ApiToken, WorkerHeartbeat
+from config.queues import QUEUES
 
 # Longest key looked up: DRF's keys are 40 characters and ours 47 (config.services.KEY_TAG +
 # 43); anything much longer is not a key, and is refused before hashing.
@@ -42,3 +44,25 @@ def token_for_key(key: str, *, now=None) -> ApiToken | None:
 def tokens_of(user) -> QuerySet[ApiToken]:
     """Return every token of ``user`` (valid, expired and revoked), newest first."""
     return ApiToken.objects.filter(user=user).order_by("-created_at", "-pk")
+
+
+def database_reachable() -> bool:
+    """Return whether the database answers a trivial query."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        return cursor.fetchone()[0] == 1
+
+
+def worker_heartbeat_age() -> float | None:
+    """Return seconds since a worker was last seen, or None if never."""
+    last = WorkerHeartbeat.objects.order_by("-seen_at").values_list("seen_at", flat=True).first()
+    if last is None:
+        return None
+    return (timezone.now() - last).total_seconds()
+
+
+def worker_queue_ages() -> dict[str, float | None]:
+    """Return seconds since each queue's cluster was last seen (None: never), per queue."""
+    now = timezone.now()
+    seen = dict(WorkerHeartbeat.objects.filter(name__in=QUEUES).values_list("name", "seen_at"))
+    return {q: (now - seen[q]).total_seconds() if q in seen else None for q in QUEUES}

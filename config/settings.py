@@ -307,7 +307,7 @@ EMBEDDING_BREAKER_COOLDOWN_SECONDS = env_float("EMBEDDING_BREAKER_COOLDOWN_SECON
 AGENT_PROMPT_BUDGET = env_int("AGENT_PROMPT_BUDGET", 3000)
 
 # --- Background work (django-q2, ORM broker) --------------------------------
-# Two queues, one cluster each (rag/queues.py): "interactive" is the default cluster (work
+# Two queues, one cluster each (config/queues.py): "interactive" is the default cluster (work
 # that names no cluster runs there), "bulk" an alternative cluster selected by the
 # Q_CLUSTER_NAME environment variable (`manage.py serve` starts both). A bulk worker never
 # takes interactive work and the other way round, so a user's write never waits behind an import.
@@ -350,7 +350,7 @@ if Q_BROKER_URL:
         )
     Q_CLUSTER.pop("orm")
     Q_CLUSTER["redis"] = Q_BROKER_URL
-# Seconds a cluster may take to stop after SIGTERM/SIGINT (rag/worker.py): busy workers get
+# Seconds a cluster may take to stop after SIGTERM/SIGINT (config/worker.py): busy workers get
 # until then to finish their task, then are killed and the task runs again at the next start.
 # `manage.py serve` waits this plus 2 s before it kills what is left.
 Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
@@ -358,7 +358,7 @@ Q_STOP_TIMEOUT = env_float("Q_STOP_TIMEOUT", 7.0)
 # bulk work takes the CPU the web server and the interactive workers leave.
 Q_BULK_NICE = env_int("Q_BULK_NICE", 10)
 # A row pending this long (since its edit and since the last re-queue) has its task queued again
-# by the reconciler (rag.work); duplicates are harmless, the tasks are idempotent.
+# by the reconciler (config.work); duplicates are harmless, the tasks are idempotent.
 TASKS_PENDING_STALE_SECONDS = env_int("TASKS_PENDING_STALE_SECONDS", 600)
 
 # --- Event delivery (agent: events stream and webhooks; lead, issue 13) ---
@@ -399,7 +399,7 @@ STREAM_MAX_TOTAL = env_int("STREAM_MAX_TOTAL", 16)
 EXPORT_MAX_SECONDS = env_float("EXPORT_MAX_SECONDS", 600.0)
 CHAT_STREAM_MAX_SECONDS = env_float("CHAT_STREAM_MAX_SECONDS", 300.0)
 
-# --- Read replicas (issue 12; rag/replicas.py, docs/SCALING.md) ---
+# --- Read replicas (issue 12; config/replicas.py, docs/SCALING.md) ---
 # Comma-separated PostgreSQL URLs of streaming replicas of DATABASE_URL: searches read them
 # (read-your-writes for the user who just wrote), everything else uses the primary.
 DATABASE_REPLICA_URLS = env_list("DATABASE_REPLICA_URLS", [])
@@ -414,8 +414,8 @@ for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
     _replica["TEST"] = {"MIRROR": "default"}  # tests read the primary's test database
     DATABASES[f"replica_{_n}"] = _replica
     REPLICA_DATABASES.append(f"replica_{_n}")
-DATABASE_ROUTERS = ["rag.replicas.ReplicaRouter"]
-MIDDLEWARE.append("rag.replicas.WriteMarkMiddleware")
+DATABASE_ROUTERS = ["config.replicas.ReplicaRouter"]
+MIDDLEWARE.append("config.replicas.WriteMarkMiddleware")
 # The Server-Timing header (db, embed and app milliseconds of each response; config/timing.py).
 SERVER_TIMING = env_bool("SERVER_TIMING", True)
 

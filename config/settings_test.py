@@ -51,3 +51,14 @@ WEBHOOK_ALLOW_PRIVATE_TARGETS = True
 # the caps are tested on their own (tests/platform/test_stream_caps.py).
 STREAM_MAX_PER_USER = 10_000
 STREAM_MAX_TOTAL = 10_000
+# Tests that only need some vector (API, validation, admin, tasks) get a deterministic stand-in
+# that loads no model (tests/fakes/hashing_embedder.py); tests marked `real_model` (relevance,
+# quality, the provider itself) get the configured real model back (tests/conftest.py).
+# TEST_EMBEDDING=real runs every test with the real model.
+REAL_RAG_EMBEDDING = RAG_EMBEDDING  # noqa: F405
+if os.environ.get("TEST_EMBEDDING", "stand-in") == "stand-in":
+    RAG_EMBEDDING = {
+        **REAL_RAG_EMBEDDING,
+        "PROVIDER": "tests.fakes.hashing_embedder.HashingEmbeddingProvider",
+        "MODEL": None,
+    }

@@ -34,10 +34,10 @@ from starlette.middleware.authentication import AuthenticationMiddleware
 from starlette.routing import Route
 
 from config.errors import UNAUTHENTICATED, error_body
+from config.permissions import acts_for_any_user
 from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
 from mcp_server.language import call_language
-from rag.permissions import acts_for_any_user
 
 logger = logging.getLogger(__name__)
 NAME = "semantic-memory"

@@ -6,8 +6,8 @@ def register_memory_schedules(sender, **kwargs):
     """Schedule the daily retention sweep (idempotent)."""
     from django_q.models import Schedule
 
-    from rag.queues import BULK
-    from rag.schedules import ensure_schedule
+    from config.queues import BULK
+    from config.schedules import ensure_schedule
 
     ensure_schedule(
         "memory.tasks.retention_sweep",
@@ -35,15 +35,15 @@ class MemoryConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate
 
+        from config import work
+        from config.userdata import register
         from memory import userdata
         from memory.selectors import feedback_ratings, stated_preferences
         from memory.tasks import EMBED_WORK
-        from rag import work
         from rag.preferences import register_ratings_reader, register_reader
-        from rag.userdata import register
         from rag.warmup import register as warm_up_with
 
-        work.register(EMBED_WORK)  # reconciled by rag.tasks.work_reconcile
+        work.register(EMBED_WORK)  # reconciled by config.tasks.work_reconcile
         post_migrate.connect(register_memory_schedules, sender=self, dispatch_uid="memory.sched")
         register(userdata.declaration())
         warm_up_with(warm_search)

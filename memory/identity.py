@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound, PermissionDenied
-from rag.permissions import acts_for_any_user, normalized_user_name
+from config.permissions import acts_for_any_user, normalized_user_name
 
 MAX_USER_ID_LENGTH = 150
 

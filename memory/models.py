@@ -83,12 +83,12 @@ class ChatMessage(Embedded):
     )
     embed_error = models.TextField(blank=True, default="", verbose_name=_("embedding error"))
     embed_attempts = models.PositiveIntegerField(default=0, verbose_name=_("embedding attempts"))
-    # When the row entered its embed state, or was last re-queued (rag.work).
+    # When the row entered its embed state, or was last re-queued (config.work).
     embed_state_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("embedding state since")
     )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
-    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    # worker stop, takes its running row back at once (config.work.Work.claim).
     embed_task = models.CharField(
         max_length=64, blank=True, default="", editable=False, verbose_name=_("embedding task")
     )

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from django.db import connections
 
-from rag.replicas import read_alias
+from config.replicas import read_alias
 from rag.text import STOPWORDS, index_words, segment_query
 
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the

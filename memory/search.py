@@ -36,6 +36,7 @@ from django.db.models.functions import Cast
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
+from config.replicas import read_alias
 from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
@@ -45,7 +46,6 @@ from rag import relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions
 from rag.highlight import mark
-from rag.replicas import read_alias
 from rag.search import TS_CONFIG, rrf, similarity_expression, vector_search
 from rag.text import STOPWORDS, matching_words, parse_query, quote_lexeme, segment_query
 from rag.understand import language, normalise, understand

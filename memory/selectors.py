@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
+from config.permissions import acts_for_any_user
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import (
     ChatMessage,
@@ -28,7 +29,6 @@ from memory.models import (
 from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
 from rag import live
-from rag.permissions import acts_for_any_user
 
 MAX_LIST_PAGE = 500
 

@@ -460,7 +460,7 @@ class FeedbackListSerializer(serializers.Serializer):
 class UserDeleteOutSerializer(serializers.Serializer):
     deleted = serializers.DictField(
         child=serializers.IntegerField(),
-        help_text="What was removed, per kind: every kind an app declares in rag.userdata "
+        help_text="What was removed, per kind: every kind an app declares in config.userdata "
         "(messages, books, chapters, activities, agent_events, ...; zeros included), "
         "embedding_cache, admin_log_entries (scrubbed), task_rows and account (1: the account "
         "itself, its token and sessions are deleted too).",

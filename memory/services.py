@@ -305,13 +305,13 @@ def update_context(*, user, context_id: int, agent_name: str, content: str) -> C
 def user_erase(*, user) -> dict[str, int]:
     """Delete everything every app holds about a user, in one transaction; return the counts.
 
-    The apps' declarations in ``rag.userdata`` say what that is (memory's messages, summaries,
+    The apps' declarations in ``config.userdata`` say what that is (memory's messages, summaries,
     preferences, feedback and contexts; activities; writing's books; the agent's events...),
     and the rows of rag's shared embedding cache whose content hash matches one of the user's
     texts go too (``embedding_cache`` in the counts); the admin's log entries about the user's
     rows are scrubbed, the django-q rows of tasks naming them deleted, and last the account
-    itself with its API token and sessions (``rag.userdata.user_data_erase``).
+    itself with its API token and sessions (``config.userdata.user_data_erase``).
     """
-    from rag.userdata import user_data_erase
+    from config.userdata import user_data_erase
 
     return user_data_erase(user=user)

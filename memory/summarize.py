@@ -197,10 +197,10 @@ def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
     previous summary and covers up to the later of its last message and that summary, so the
     newest summary (by ``ts``) always covers every summarised message of the chat.
     """
+    from config.queues import BULK
     from memory.cursors import new_message_id
     from memory.models import ChatMessage, Kind, Role
     from memory.tasks import enqueue_embed
-    from rag.queues import BULK
     from rag.text import segment_for_index
 
     settings_row = live.get_settings()

@@ -2,7 +2,7 @@
 
 Tasks take ids, re-read the rows, and are safe to run twice: embedding skips rows whose
 vector already matches their text (content hash) and claims the others (``running``, attempt
-counted, ``rag.work``) before it calls the provider, summarising re-counts under an advisory
+counted, ``config.work``) before it calls the provider, summarising re-counts under an advisory
 lock, and the retention sweep deletes only messages a summary covers (memory/retention.py).
 """
 
@@ -12,10 +12,10 @@ import logging
 
 from django.utils import timezone
 
+from config.queues import BULK, current_queue, enqueue, enqueue_later, queue_for_rows
+from config.work import Work
 from memory.models import ChatMessage, EmbedState
 from rag.embeddings import content_hash, current_model, embed_texts
-from rag.queues import BULK, current_queue, enqueue, enqueue_later, queue_for_rows
-from rag.work import Work
 
 logger = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ EMBED_WORK = Work(
 def enqueue_embed(ids: list[int], *, queue: str | None = None) -> None:
     """Embed these rows asynchronously, in groups of <= 100, once the transaction commits.
 
-    Queue: ``queue`` when given, else by size (``rag.queues.queue_for_rows``): a few messages
+    Queue: ``queue`` when given, else by size (``config.queues.queue_for_rows``): a few messages
     someone just wrote go to interactive, an imported history to bulk.
     """
     queue = queue or queue_for_rows(len(ids))

@@ -1,4 +1,4 @@
-"""The user data the memory app holds, declared to ``rag.userdata`` (erasure and export).
+"""The user data the memory app holds, declared to ``config.userdata`` (erasure and export).
 
 Messages and summaries (with their vectors), preferences (with the ones later ones replaced),
 feedback, shared contexts and their entries, and the audit of corrections to all of these.
@@ -7,7 +7,7 @@ Kinds are listed dependants first, the erase order.
 
 from __future__ import annotations
 
-from rag.userdata import Kind, UserData
+from config.userdata import Kind, UserData
 
 
 def _texts(user):

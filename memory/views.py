@@ -12,13 +12,13 @@ from rest_framework.views import APIView
 
 from config.errors import InvalidArgument
 from config.media import json_parsers
+from config.replicas import search_reads
 from config.serializers import ErrorSerializer
 from memory import search, selectors, services, understanding
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
-from rag.replicas import search_reads
 
 TAGS = ["memory"]
 ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")

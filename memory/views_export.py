@@ -11,11 +11,11 @@ from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, e
 from rest_framework import serializers
 
 from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
+from config.export import user_data_export
 from config.media import JSON_LINES_MEDIA_TYPE, JsonLinesAPIView
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
 from memory.views import ERR_404, TAGS
-from rag.export import user_data_export
 
 logger = logging.getLogger(__name__)
 

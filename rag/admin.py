@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from rag.models import EmbeddingCache, RagSettings, WorkerHeartbeat
+from rag.models import EmbeddingCache, RagSettings
 
 
 @admin.register(RagSettings)
@@ -77,9 +77,3 @@ class EmbeddingCacheAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
-
-
-@admin.register(WorkerHeartbeat)
-class WorkerHeartbeatAdmin(admin.ModelAdmin):
-    list_display = ["name", "seen_at"]
-    readonly_fields = ["name", "seen_at"]

@@ -7,47 +7,21 @@ class RagConfig(AppConfig):
     verbose_name = _("RAG engine")
 
     def ready(self):
-        from django.db.models.signals import post_migrate, post_save, pre_migrate
-        from django_q.signals import post_execute
+        from django.db.models.signals import post_save, pre_migrate
 
         from config.errors import register_provider_error
+        from config.userdata import register_text_cache
         from rag import (
             checks,  # noqa: F401  (registers system checks)
+            embeddings,
             signals,
         )
+        from rag.embeddings import public_provider_error
         from rag.models import RagSettings
         from rag.providers.embedding import ProviderError
-        from rag.schedules import register_rag_schedules
-        from rag.work import task_finished
-        from rag.worker import install as install_bounded_stop
 
         pre_migrate.connect(signals.create_extensions, sender=self)
-        post_migrate.connect(register_rag_schedules, sender=self)
         post_save.connect(signals.live_settings_saved, sender=RagSettings)
-        post_execute.connect(signals.task_executed, dispatch_uid="rag.heartbeat")
-        post_execute.connect(task_finished, dispatch_uid="rag.work.task_finished")
-        register_provider_error(ProviderError)  # 503 UNAVAILABLE wherever it escapes
-        install_bounded_stop()  # qcluster stops within Q_STOP_TIMEOUT (rag/worker.py)
-        _keep_framework_user_data()
-
-
-def _keep_framework_user_data():
-    """Say why the framework's own models that point at a user survive an erasure."""
-    from rag.userdata import keep
-
-    keep(
-        "authtoken.Token",
-        "DRF's plain-text tokens, unused and empty (platform.0003 hashed them into "
-        "platform.ApiToken); any row left is deleted with the account (the foreign key "
-        "cascades).",
-    )
-    keep(
-        "platform.ApiToken",
-        "Not a declared kind, so never exported (its digests stay on the server): erasure "
-        "deletes it with the account, last (the foreign key cascades).",
-    )
-    keep(
-        "admin.LogEntry",
-        "The admin's audit trail of staff actions: erasure scrubs the entries about the user's "
-        "rows (object text, change message) and those the user made go with the account.",
-    )
+        # 503 UNAVAILABLE wherever it escapes; a row's recorded failure says only its kind.
+        register_provider_error(ProviderError, public_provider_error)
+        register_text_cache(embeddings.text_cache())  # erasure forgets cached vectors

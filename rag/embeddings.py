@@ -8,7 +8,7 @@ stores the new vectors in the cache.
 Callers that answer a user pass a ``budget`` (``embed_query`` always does): the provider then
 runs in a small thread pool and the caller waits at most that many seconds, then gets
 :class:`ProviderTimeout` and degrades; a result that arrives late still fills the LRU. A
-per-process circuit breaker (``rag.breaker``) remembers a failure or a timeout for
+per-process circuit breaker (``config.breaker``) remembers a failure or a timeout for
 ``EMBEDDING_BREAKER_COOLDOWN_SECONDS``; meanwhile budgeted calls raise
 :class:`ProviderUnavailable` at once instead of waiting again. Query-role texts are cut to
 ``RAG_QUERY_MAX_CHARS`` characters whatever the caller sent (the API rejects longer ones).
@@ -30,7 +30,8 @@ from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
 from config import timing
-from rag.breaker import CircuitBreaker
+from config.breaker import CircuitBreaker
+from config.userdata import TextCache
 from rag.providers.embedding import (
     EmbeddingProvider,
     ProviderError,
@@ -101,20 +102,6 @@ def public_provider_error(exc: BaseException | None = None) -> str:
     if isinstance(status, int):
         return f"provider answered HTTP {status}"
     return PROVIDER_UNREACHABLE
-
-
-def failure_text(error: BaseException | str) -> str:
-    """Return the text a row's ``*_error`` field stores for a failed attempt (clients read it).
-
-    A provider's failure says only its kind (:func:`public_provider_error`), logged in full
-    here; any other exception its type and message.
-    """
-    if isinstance(error, str):
-        return error
-    if isinstance(error, ProviderError):
-        logger.warning("recording a provider failure: %s", error)
-        return f"{type(error).__name__}: {public_provider_error(error)}"
-    return f"{type(error).__name__}: {error}"
 
 
 # Every reason a degraded search may give (``degraded_reason``), for the API schemas.
@@ -318,6 +305,23 @@ def _hashes(texts) -> list[str]:
     return sorted({content_hash(text) for text in texts if text})
 
 
+def embedding_cache_forget_hashes(hashes: list[str]) -> int:
+    """Delete cached vectors of erased texts that a task running during the erasure stored."""
+    from rag.models import EmbeddingCache
+
+    return EmbeddingCache.objects.filter(content_hash__in=hashes).delete()[0]
+
+
+def text_cache() -> TextCache:
+    """Describe the embedding cache to the platform's user-data registry (erasure, export)."""
+    return TextCache(
+        count=lambda texts: embedding_cache_count(texts=texts),
+        forget=lambda texts: embedding_cache_forget(texts=texts),
+        keys=_hashes,
+        forget_late="rag.embeddings.embedding_cache_forget_hashes",
+    )
+
+
 def _store(rows) -> None:
     """Insert cache rows; a concurrent writer of the same key is fine."""
     from rag.models import EmbeddingCache
@@ -436,7 +440,7 @@ def provider_health() -> dict:
     this process yet, or its cool-down has passed) a one-word probe decides, through the
     breaker and within ``HEALTH_PROBE_BUDGET`` seconds, bypassing the caches.
     """
-    from rag.breaker import CLOSED, OPEN
+    from config.breaker import CLOSED, OPEN
 
     gate = breaker()
     snap = gate.snapshot()

@@ -313,20 +313,6 @@ class EmbeddingCache(models.Model):
         return f"{self.model} {self.role} {self.content_hash[:12]}"
 
 
-class WorkerHeartbeat(models.Model):
-    """The last time a django-q2 worker ran something (read by /api/health)."""
-
-    name = models.CharField(max_length=100, unique=True, verbose_name=_("name"))
-    seen_at = models.DateTimeField(verbose_name=_("seen at"))
-
-    class Meta:
-        verbose_name = _("worker heartbeat")
-        verbose_name_plural = _("worker heartbeats")
-
-    def __str__(self):
-        return f"{self.name} {self.seen_at:%Y-%m-%d %H:%M:%S}"
-
-
 class Embedded(models.Model):
     """Abstract base for rows that carry an embedding of their own text.
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from django.db import connections
 
 from rag import live
@@ -19,14 +17,6 @@ def create_extensions(sender, using="default", **kwargs):
 def live_settings_saved(sender, instance, **kwargs):
     """Drop the cached live settings so the next read sees the saved row."""
     live.invalidate()
-
-
-def task_executed(sender, task, **kwargs):
-    """Refresh the worker heartbeat after each task the cluster runs."""
-    from rag.tasks import worker_heartbeat
-
-    with contextlib.suppress(Exception):  # a heartbeat must never fail a task
-        worker_heartbeat(task.get("cluster") or "qcluster")
 
 
 from django.dispatch import Signal  # noqa: E402

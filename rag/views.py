@@ -7,6 +7,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config import selectors as platform_selectors
 from config.errors import UNAVAILABLE, error_body
 from config.serializers import ErrorSerializer
 from rag import selectors, warmup
@@ -45,9 +46,9 @@ class HealthView(APIView):
     )
     def get(self, request):
         try:
-            selectors.database_reachable()
-            age = selectors.worker_heartbeat_age()
-            queues = selectors.worker_queue_ages()
+            platform_selectors.database_reachable()
+            age = platform_selectors.worker_heartbeat_age()
+            queues = platform_selectors.worker_queue_ages()
         except DatabaseError as exc:
             # Anybody may ask: the database's address and error stay in the log.
             logger.warning("health: database unreachable: %s", exc)

@@ -2,7 +2,7 @@
 
 Each cluster is a child forked from serve after :func:`serving.warmup.preload`, so it shares
 serve's pages (Django, the apps, jieba's dictionary, the model's weights) instead of loading its
-own. The child is the cluster's sentinel (django-q2's ``Sentinel``, bounded by ``rag.worker``):
+own. The child is the cluster's sentinel (django-q2's ``Sentinel``, bounded by ``config.worker``):
 ``qcluster``'s own main process would only wait for it. The one file that decides how a worker
 process stops is this one: :func:`stop` sends SIGTERM to each sentinel (which stops its workers
 within ``Q_STOP_TIMEOUT``), waits that long and ``STOP_MARGIN_SECONDS`` more, then kills
@@ -26,7 +26,7 @@ import django_q.cluster
 import django_q.conf
 from django.conf import settings
 
-from rag.queues import BULK, QUEUES
+from config.queues import BULK, QUEUES
 
 # serve waits this much longer than a cluster's own stop budget before it kills what is left.
 STOP_MARGIN_SECONDS = 2.0
@@ -79,12 +79,12 @@ def _run_sentinel(queue: str) -> None:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
     use_queue(queue)
     context = django_q.cluster.get_mp_context()
-    # Looked up now: rag.worker puts its bounded sentinel on django_q.cluster at start-up.
+    # Looked up now: config.worker puts its bounded sentinel on django_q.cluster at start-up.
     django_q.cluster.Sentinel(context.Event(), context.Event(), uuid.uuid4())
 
 
 def start() -> list[Cluster]:
-    """Fork one cluster per queue (``rag.queues.QUEUES``); return them."""
+    """Fork one cluster per queue (``config.queues.QUEUES``); return them."""
     clusters = []
     for queue in QUEUES:
         sys.stdout.flush()

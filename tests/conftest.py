@@ -46,6 +46,36 @@ def _fresh_live_settings():
     live.invalidate()
 
 
+@pytest.fixture(scope="session")
+def real_embedding_provider():
+    """Return the configured real embedding provider, built (its model loaded) once a session."""
+    from django.conf import settings as django_settings
+
+    from rag.providers.embedding import build_embedding_provider
+
+    provider = build_embedding_provider(django_settings.REAL_RAG_EMBEDDING)
+    yield provider
+    provider.close()
+
+
+@pytest.fixture(autouse=True)
+def _embedding_model(request, monkeypatch):
+    """Give tests marked ``real_model`` the real embedding model; others keep the stand-in.
+
+    ``config.settings_test`` selects a deterministic stand-in (tests/fakes/hashing_embedder.py)
+    for tests that need some vector but no meaning; relevance and quality tests are marked.
+    The real provider is built once a session, and swapped in without a settings change: that
+    would empty the process's vector LRU, and every test would embed its fixtures again.
+    """
+    if request.node.get_closest_marker("real_model"):
+        from rag import embeddings
+
+        monkeypatch.setattr(
+            embeddings, "_provider", request.getfixturevalue("real_embedding_provider")
+        )
+    yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_embedding_breaker():
     """Start every test with a closed embedding circuit breaker (its state is per process)."""

@@ -9,12 +9,12 @@ class WritingConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import pre_delete
 
-        from rag import work
-        from rag.userdata import register
+        from config import work
+        from config.userdata import register
         from writing import signals, userdata
         from writing.models import StoryBlock
         from writing.tasks import CHUNK_WORK
 
-        work.register(CHUNK_WORK)  # reconciled by rag.tasks.work_reconcile
+        work.register(CHUNK_WORK)  # reconciled by config.tasks.work_reconcile
         pre_delete.connect(signals.block_deleting, sender=StoryBlock, dispatch_uid="writing.block")
         register(userdata.declaration())

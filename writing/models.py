@@ -59,12 +59,12 @@ class Chapter(models.Model):
     )
     chunk_error = models.TextField(blank=True, default="", verbose_name=_("chunking error"))
     chunk_attempts = models.PositiveIntegerField(default=0, verbose_name=_("chunking attempts"))
-    # When the chapter entered its chunk state, or was last re-queued (rag.work).
+    # When the chapter entered its chunk state, or was last re-queued (config.work).
     chunk_state_at = models.DateTimeField(
         null=True, blank=True, verbose_name=_("chunking state since")
     )
     # The django-q2 id of the task that last claimed the row: the same task, handed back by a
-    # worker stop, takes its running row back at once (rag.work.Work.claim).
+    # worker stop, takes its running row back at once (config.work.Work.claim).
     chunk_task = models.CharField(
         max_length=64, blank=True, default="", editable=False, verbose_name=_("chunking task")
     )

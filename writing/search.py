@@ -38,10 +38,10 @@ from django.contrib.postgres.search import SearchQuery
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
+from config.permissions import acts_for_any_user
+from config.replicas import read_snapshot
 from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
-from rag.permissions import acts_for_any_user
-from rag.replicas import read_snapshot
 from rag.search import TS_CONFIG, fulltext_search, search_vector, vector_search
 from rag.text import STOPWORDS, quote_lexeme, segment_query
 from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment

@@ -10,7 +10,7 @@ from django.db.models.functions import Coalesce, Length
 from django.utils.translation import gettext
 
 from config.errors import NotFound
-from rag.permissions import acts_for_any_user
+from config.permissions import acts_for_any_user
 from writing.models import Book, Chapter, ChildChunk, ChunkState, ParentChunk
 
 CHUNK_STATES = tuple(state.value for state in ChunkState)

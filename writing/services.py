@@ -70,7 +70,7 @@ def chapter_create_queue(book: Book) -> str:
     of an import (a client posting a book chapter by chapter): bulk. A writer's single new
     chapter: interactive.
     """
-    from rag.queues import BULK, INTERACTIVE
+    from config.queues import BULK, INTERACTIVE
 
     importing = Chapter.objects.filter(book=book, chunk_state=ChunkState.PENDING).exists()
     return BULK if importing else INTERACTIVE

@@ -8,7 +8,7 @@ for the end of the debounce and returns.
 Tasks take ids, re-read the rows and are safe to run twice: the dirty flags, the
 chapter version and the per-chapter advisory lock (``writing.indexing``) make a
 second run for the same content a no-op. A run claims the chapter (``running``, attempt
-counted, ``rag.work``) before it chunks, and stops within a time budget well below the worker
+counted, ``config.work``) before it chunks, and stops within a time budget well below the worker
 timeout, queueing its continuation: embeddings already made are cached, so no work is lost.
 """
 
@@ -20,7 +20,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from rag.queues import (
+from config.queues import (
     INTERACTIVE,
     current_queue,
     enqueue,
@@ -28,7 +28,7 @@ from rag.queues import (
     enqueue_later,
     queue_for_rows,
 )
-from rag.work import Work, task_timeout
+from config.work import Work, task_timeout
 from writing.indexing import ChunkResult, chunk_chapter, debounce_remaining
 from writing.models import Chapter, ChunkState
 
@@ -94,7 +94,7 @@ def enqueue_chunk_many(chapter_ids: list[int], *, queue: str | None = None) -> N
     """Chunk each of these chapters (the reconciler's and the retries' entry point).
 
     Queue: ``queue`` when given (the reconciler and retries say), else by count
-    (``rag.queues.queue_for_rows``): a few chapters interactive, many bulk.
+    (``config.queues.queue_for_rows``): a few chapters interactive, many bulk.
     """
     queue = queue or queue_for_rows(len(chapter_ids))
     for chapter_id in chapter_ids:
@@ -110,7 +110,7 @@ def enqueue_autosave_chunk(chapter_id: int, version: int, *, due, queue: str = I
 
     Call from ``transaction.on_commit`` (or a task). Queues ``chapter_chunk(id, version,
     "autosave")`` to run no earlier than ``due`` (``last_edit_at + debounce_seconds``,
-    ``rag.queues.enqueue_at``): nothing waits in a worker. Each autosave queues its own; when
+    ``config.queues.enqueue_at``): nothing waits in a worker. Each autosave queues its own; when
     one runs, a newer edit (version moved on) makes it return ``superseded`` at once, leaving
     the work to that edit's task; one run early (a broker lock released by a stop) queues
     itself again for the end of the debounce. Queue: interactive for a writer's autosave; a

@@ -1,4 +1,4 @@
-"""The user data the writing app holds, declared to ``rag.userdata`` (erasure and export).
+"""The user data the writing app holds, declared to ``config.userdata`` (erasure and export).
 
 Everything hangs off the user's books: chapters, story blocks, parent chunks and their
 segments, child chunks and their vectors. Kinds are listed leaves first, the erase order.
@@ -6,7 +6,7 @@ segments, child chunks and their vectors. Kinds are listed leaves first, the era
 
 from __future__ import annotations
 
-from rag.userdata import Kind, UserData
+from config.userdata import Kind, UserData
 
 
 def _texts(user):

@@ -5,8 +5,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.media import json_parsers
+from config.replicas import search_reads
 from config.serializers import ErrorSerializer
-from rag.replicas import search_reads
 from writing import selectors, services
 from writing import serializers as s
 from writing.search import writing_search

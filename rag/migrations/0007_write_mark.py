@@ -1,4 +1,4 @@
-"""rag_write_mark: the primary's WAL position after each user's last write (rag.replicas).
+"""rag_write_mark: the primary's WAL position after each user's last write (config.replicas).
 
 Raw SQL: a ``pg_lsn`` column, UNLOGGED (only the primary reads it; after a crash the marks are
 gone and searches read a replica that may lag a moment, never wrong data). No model: it holds

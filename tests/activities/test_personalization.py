@@ -14,7 +14,8 @@ from activities.models import Activity, Participation, WorkingMemory
 from activities.search import activities_search
 from activities.services import activity_join, participation_feedback
 
-pytestmark = pytest.mark.django_db
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = [pytest.mark.django_db, pytest.mark.real_model]
 
 
 def like(user, activity):
@@ -390,6 +391,7 @@ def _ranking(client, query: str) -> list[dict]:
     return response.json()["results"]
 
 
+@pytest.mark.slow  # a chat turn and two rankings: 15 s under load
 def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
     demo_activities, api_client, other_client
 ):

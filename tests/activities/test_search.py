@@ -13,7 +13,8 @@ from activities.models import Activity, ActivityStatus
 from activities.search import activities_search, hard_filter, parse_filters
 from config.errors import InvalidArgument
 
-pytestmark = pytest.mark.django_db
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = [pytest.mark.django_db, pytest.mark.real_model]
 
 
 def titles(outcome) -> list[str]:

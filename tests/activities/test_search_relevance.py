@@ -10,7 +10,8 @@ from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
 from rag.relevance import NOISE_REASON
 
-pytestmark = pytest.mark.django_db
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = [pytest.mark.django_db, pytest.mark.real_model]
 
 
 @pytest.mark.parametrize("query", ["量子力学考试复习", "买房贷款咨询"])

@@ -20,6 +20,10 @@ SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def post(client, body: dict):
     """POST /rag/search as a client does: a JSON body, JSON accepted, the token header."""
     return client.post(

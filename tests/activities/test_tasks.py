@@ -10,9 +10,9 @@ from django.utils import timezone
 from activities import tasks
 from activities.models import Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
-from rag import queues
-from rag.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
-from rag.work import mark_stopped_task, reconcile_all
+from config import queues
+from config.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
+from config.work import mark_stopped_task, reconcile_all
 
 pytestmark = pytest.mark.django_db
 

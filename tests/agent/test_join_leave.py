@@ -58,6 +58,7 @@ def test_leave_never_cancels_an_activity_the_user_organises(user, make_activity_
     assert mine.status == "active"
 
 
+@pytest.mark.real_model  # a semantic search must find it by meaning
 def test_explore_joins_the_activity_the_message_names(api_client, user, activities_loaded, say):
     wanted = activities_loaded["苏州河日落桨板巡游"]
     body = say(api_client, "我要报名苏州河日落桨板巡游")

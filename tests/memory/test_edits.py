@@ -37,6 +37,7 @@ def _patch(client, path, data, capture):
 # --- messages --------------------------------------------------------------------------------
 
 
+@pytest.mark.real_model  # a semantic search must find it by meaning
 def test_correcting_a_message_refreshes_its_text_vector_and_next_turn(
     api_client, user, chat, django_capture_on_commit_callbacks
 ):

@@ -23,9 +23,8 @@ from rest_framework.test import APIClient
 
 from config.models import ApiToken
 from memory.models import ChatMessage, ChatMessageProxy, Preference
-from rag.embeddings import content_hash
+from rag.embeddings import content_hash, embedding_cache_forget_hashes
 from rag.models import EmbeddingCache
-from rag.userdata import forget_late_cache_rows
 
 pytestmark = pytest.mark.django_db
 
@@ -129,11 +128,11 @@ def test_a_vector_stored_by_a_task_in_flight_is_forgotten_after_the_erasure(
     late = EmbeddingCache.objects.create(
         model="m@3", role="passage", content_hash=content_hash(text), vector=[0.1, 0.2, 0.3]
     )
-    scheduled = Schedule.objects.get(func="rag.userdata.forget_late_cache_rows")
+    scheduled = Schedule.objects.get(func="rag.embeddings.embedding_cache_forget_hashes")
 
     timeout = settings.Q_CLUSTER["timeout"]
     assert scheduled.next_run >= timezone.now() + timedelta(seconds=timeout)
-    forget_late_cache_rows(*ast.literal_eval(scheduled.args))
+    embedding_cache_forget_hashes(*ast.literal_eval(scheduled.args))
     assert not EmbeddingCache.objects.filter(pk=late.pk).exists()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from rest_framework.test import APIClient
 
 from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
@@ -11,7 +12,7 @@ from tests.memory.memory_helpers import ts
 def test_delete_user_removes_everything(
     api_client, other_client, user, other_user, write, chat, live_settings, make_user
 ):
-    from rag.userdata import report_keys
+    from config.userdata import report_keys
 
     # A low trigger: one more turn in c1 (5 unsummarised > 3) writes a summary of the chat.
     live_settings.summary_trigger_messages = 3
@@ -139,6 +140,7 @@ def test_preferences_and_feedback(api_client, user, chat):
     )
 
 
+@pytest.mark.real_model  # the persona ranks preferences by the query's meaning
 def test_persona_and_session_selectors(api_client, user, chat):
     from memory.selectors import messages_search_hybrid, persona_for, session_for
     from memory.services import feedback_create, preference_upsert

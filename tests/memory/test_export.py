@@ -12,7 +12,7 @@ import json
 import pytest
 from django.utils import timezone
 
-from rag.userdata import kinds, report_keys
+from config.userdata import kinds, report_keys
 from tests.memory.memory_helpers import join_and_like
 
 pytestmark = pytest.mark.django_db

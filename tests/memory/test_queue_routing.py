@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django_q.models import OrmQ
 
-from rag.queues import BULK, INTERACTIVE, INTERACTIVE_MAX_ROWS
+from config.queues import BULK, INTERACTIVE, INTERACTIVE_MAX_ROWS
 from tests.memory.memory_helpers import ts
 
 

@@ -10,6 +10,9 @@ from memory import ranking
 from memory.models import ChatMessage
 from tests.memory.memory_helpers import BASE_TS
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
 
 @pytest.fixture
 def turns(user):

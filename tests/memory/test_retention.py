@@ -62,7 +62,7 @@ def run_due_schedules():
     from django_q.conf import Conf
     from django_q.scheduler import scheduler
 
-    from rag.queues import QUEUES
+    from config.queues import QUEUES
 
     original = Conf.CLUSTER_NAME
     try:

@@ -15,6 +15,10 @@ SEM = "/v1/messages/semantic_search"
 HYB = "/v1/messages/hybrid_search"
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def _ids(body):
     return [i["message_id"] for i in body["items"]]
 
@@ -106,6 +110,7 @@ def test_semantic_by_text_and_by_embedding(api_client, user, chat):
     assert default.json()["floor"] is None
 
 
+@pytest.mark.slow  # many rows and an HNSW index: 45 s under load
 def test_semantic_narrow_filter_still_returns_top_k(user, api_client, fake_vectors):
     """~2% of 3,000 rows pass the filter; top_k of them come back on both paths."""
     vectors = fake_vectors(user, 3000, chat_of=lambda i: "rare" if i % 50 == 0 else "common")
@@ -149,6 +154,7 @@ def _match(cursor, vector, count: int, filt: dict) -> list[tuple]:
     return cursor.fetchall()
 
 
+@pytest.mark.slow  # many rows and an HNSW index: 33 s under load
 def test_match_conversations_hnsw_stopped_early_still_returns_top_k(user, fake_vectors):
     # An iterative scan ends at hnsw.max_scan_tuples before 20 rows pass a 2% filter.
     vectors = fake_vectors(user, 3000, chat_of=lambda i: "rare" if i % 50 == 0 else "common")

@@ -29,6 +29,10 @@ STATS = ranking.TermStats(
 )
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def _row(user, mid, content, ts, *, chat="c1", role="user", **extra):
     return ChatMessage.objects.create(
         user=user,

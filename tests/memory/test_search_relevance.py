@@ -6,7 +6,8 @@ import pytest
 
 from tests.memory.memory_helpers import ts
 
-pytestmark = pytest.mark.django_db
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = [pytest.mark.django_db, pytest.mark.real_model]
 
 SEM = "/v1/messages/semantic_search"
 HYB = "/v1/messages/hybrid_search"

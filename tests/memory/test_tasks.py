@@ -8,10 +8,10 @@ from unittest import mock
 import pytest
 from django.utils import timezone
 
+from config.queues import BULK, QUEUES, enqueue_now
+from config.work import reconcile_all
 from memory import tasks
 from memory.models import ChatMessage, EmbedState
-from rag.queues import BULK, QUEUES, enqueue_now
-from rag.work import reconcile_all
 from tests.memory.memory_helpers import ts
 
 pytestmark = pytest.mark.django_db

@@ -18,6 +18,10 @@ SHANGHAI = ZoneInfo("Asia/Shanghai")
 NOW = "2025-07-10T12:00:00+08:00"
 
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
+
 def _ids(body):
     return [i["message_id"] for i in body["items"]]
 

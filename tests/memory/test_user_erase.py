@@ -3,7 +3,7 @@
 Two users fill every app through the public API (messages and a summary, preferences, feedback,
 a shared context, a book with chapters chunked and embedded, activities joined and rated,
 agent chats with a partner intent, a daily digest event). One is erased; the test reads the
-models that hold user data from ``rag.userdata.user_data_paths`` (relations, user-id columns,
+models that hold user data from ``config.userdata.user_data_paths`` (relations, user-id columns,
 foreign-key chains), not from the declarations it checks.
 """
 
@@ -12,9 +12,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
+from config.userdata import EXTRA_KINDS, kept, kinds, reaching, report_keys, user_data_paths
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
-from rag.userdata import EXTRA_KINDS, kept, kinds, reaching, report_keys, user_data_paths
 from tests.memory.memory_helpers import create_activity, join_and_like
 
 pytestmark = pytest.mark.django_db
@@ -37,6 +37,7 @@ def _cache_ids() -> set[int]:
     return set(EmbeddingCache.objects.values_list("pk", flat=True))
 
 
+@pytest.mark.slow  # fills every app through the API: 15 s under load
 def test_erasure_clears_every_app_counts_it_and_spares_the_other_user(
     cold_lru,
     fill,

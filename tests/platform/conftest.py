@@ -38,6 +38,7 @@ def objects(db):
     """One object of every project model, with ASCII-only content; the superuser first."""
     from activities.models import Activity, Participation, WorkingMemory
     from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+    from config.models import WorkerHeartbeat
     from config.services import token_issue
     from memory.models import (
         ChatMessage,
@@ -49,7 +50,7 @@ def objects(db):
         SharedContext,
     )
     from rag.live import get_settings
-    from rag.models import EmbeddingCache, WorkerHeartbeat
+    from rag.models import EmbeddingCache
     from writing.models import (
         Book,
         Chapter,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from django.apps import apps
 from django.contrib import admin
 from django.test import RequestFactory
 from django.urls import reverse
@@ -105,12 +106,18 @@ def language_problem(html: str, url: str, language: str, content: str = "") -> s
     return f"{url}: {[around(text, w) for w in sorted(words)]}" if words else None
 
 
+def registered_models() -> list:
+    """Return every model with an admin, through the admin site's public API."""
+    return [m for m in apps.get_models() if admin.site.is_registered(m)]
+
+
 def admin_urls(root) -> list[str]:
     """Return every admin page of the registered models: changelist, add and change pages."""
     request = RequestFactory().get("/admin/")
     request.user = root
     urls = []
-    for model, model_admin in admin.site._registry.items():
+    for model in registered_models():
+        model_admin = admin.site.get_model_admin(model)
         info = f"admin:{model._meta.app_label}_{model._meta.model_name}"
         urls.append(reverse(f"{info}_changelist"))
         if model_admin.has_add_permission(request):

@@ -14,13 +14,19 @@ import html
 import re
 
 import pytest
-from django.contrib import admin
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 
-from tests.platform.pages import admin_urls, around, language_problem, staff_urls, visible_text
+from tests.platform.pages import (
+    admin_urls,
+    around,
+    language_problem,
+    registered_models,
+    staff_urls,
+    visible_text,
+)
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -50,7 +56,7 @@ def test_every_admin_and_staff_page_speaks_one_language(objects, language):
 
 def test_the_pages_cover_every_registered_model(objects):
     covered = {"/".join(url.split("/")[2:4]) for url in admin_urls(objects["root"])}
-    for model in admin.site._registry:
+    for model in registered_models():
         assert f"{model._meta.app_label}/{model._meta.model_name}" in covered
 
 
@@ -146,7 +152,7 @@ def test_changelists_show_times_in_the_admins_time_zone(objects, settings):
     failures = []
     changelists = [
         reverse(f"admin:{model._meta.app_label}_{model._meta.model_name}_changelist")
-        for model in admin.site._registry
+        for model in registered_models()
     ]
     for url in changelists:
         text = visible_text(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())

@@ -59,7 +59,7 @@ def test_migrate_rag_zero_then_migrate_restores_every_table(migrated_db):
         "rag_ragsettings",
         "rag_embeddingcache",
         "rag_workerheartbeat",
-        "rag_write_mark",  # raw SQL (rag.replicas)
+        "rag_write_mark",  # raw SQL (config.replicas)
     }
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from rag import replicas
+from config import replicas
 from tests.platform.live_service import ServiceDatabase, WebServer, free_port
 
 # Starts the service in other processes, whose clock the test cannot move.

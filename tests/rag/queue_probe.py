@@ -29,8 +29,8 @@ def sleep_long(started: str, seconds: float = 120.0) -> str:
 
 
 def record_context(path: str) -> str:
-    """Write the queue and the task id this task sees (``rag.queues``) into ``path``."""
-    from rag.queues import current_queue, current_task_id
+    """Write the queue and the task id this task sees (``config.queues``) into ``path``."""
+    from config.queues import current_queue, current_task_id
 
     Path(path).write_text(f"{current_queue()} {current_task_id()}")
     return "recorded"

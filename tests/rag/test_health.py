@@ -4,6 +4,7 @@ from django.db import OperationalError
 pytestmark = pytest.mark.django_db
 
 
+@pytest.mark.real_model  # it names the configured provider and model
 def test_health_reports_database_worker_and_provider(anon_client):
     response = anon_client.get("/api/health")
     assert response.status_code == 200
@@ -19,7 +20,7 @@ def test_health_reports_database_worker_and_provider(anon_client):
 
 
 def test_health_reports_heartbeat_age_after_a_task_ran(anon_client):
-    from rag.tasks import worker_heartbeat
+    from config.tasks import worker_heartbeat
 
     worker_heartbeat()
     age = anon_client.get("/api/health").json()["worker_heartbeat_age_seconds"]
@@ -31,8 +32,8 @@ def test_health_reports_each_queue_and_degrades_when_one_stopped(anon_client):
 
     from django.utils import timezone
 
-    from rag.models import WorkerHeartbeat
-    from rag.tasks import worker_heartbeat
+    from config.models import WorkerHeartbeat
+    from config.tasks import worker_heartbeat
 
     worker_heartbeat("interactive")
     worker_heartbeat("bulk")
@@ -51,7 +52,7 @@ def test_health_reports_each_queue_and_degrades_when_one_stopped(anon_client):
 
 
 def test_health_answers_503_in_error_shape_when_database_down(anon_client, monkeypatch):
-    from rag import selectors
+    from config import selectors
 
     def broken():
         raise OperationalError("connection refused")
@@ -63,7 +64,7 @@ def test_health_answers_503_in_error_shape_when_database_down(anon_client, monke
 
 
 def test_health_says_the_database_is_unreachable_in_the_callers_language(anon_client, monkeypatch):
-    from rag import selectors
+    from config import selectors
 
     def broken():
         raise OperationalError("connection refused")

@@ -61,32 +61,32 @@ def test_0003_reverses_to_the_old_default():
     assert row.similarity_floors[E5]["memory"] == pytest.approx(0.78)
 
 
-cuts_0011 = importlib.import_module("rag.migrations.0011_activities_cut_foreign")
+cuts_0012 = importlib.import_module("rag.migrations.0012_activities_cut_foreign")
 
 
 def _activities_cut(value: dict) -> RagSettings:
     row = RagSettings.objects.get_or_create(pk=1)[0]
-    row.relevance_cuts = {cuts_0011.E5_KEY: {"activities": value}}
+    row.relevance_cuts = {cuts_0012.E5_KEY: {"activities": value}}
     row.save()
     return row
 
 
-def test_0011_moves_the_old_default_cut_to_the_foreign_gate():
-    row = _activities_cut(dict(cuts_0011.OLD))
-    cuts_0011.forward(apps, None)
+def test_0012_moves_the_old_default_cut_to_the_foreign_gate():
+    row = _activities_cut(dict(cuts_0012.OLD))
+    cuts_0012.forward(apps, None)
     row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0011.E5_KEY]["activities"] == cuts_0011.NEW
+    assert row.relevance_cuts[cuts_0012.E5_KEY]["activities"] == cuts_0012.NEW
 
 
-def test_0011_keeps_a_cut_someone_fitted():
+def test_0012_keeps_a_cut_someone_fitted():
     fitted = {"gate": 0.02, "ratio": 0.4}
     row = _activities_cut(fitted)
-    cuts_0011.forward(apps, None)
+    cuts_0012.forward(apps, None)
     row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0011.E5_KEY]["activities"] == fitted
+    assert row.relevance_cuts[cuts_0012.E5_KEY]["activities"] == fitted
 
 
-def test_0011_moves_to_the_shipped_default():
+def test_0012_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
-    assert DEFAULT_RELEVANCE_CUTS[cuts_0011.E5_KEY]["activities"] == cuts_0011.NEW
+    assert DEFAULT_RELEVANCE_CUTS[cuts_0012.E5_KEY]["activities"] == cuts_0012.NEW

@@ -1,4 +1,6 @@
-"""``qcluster`` stops within 10 s on SIGTERM and SIGINT, even with a task running (rag/worker.py).
+"""``qcluster`` stops within 10 s on SIGTERM and SIGINT, even with a task running.
+
+The bounded stop is config/worker.py.
 
 Real processes on the test database: a cluster is started, given a task that never checks for
 a stop, signalled, and every process of its tree must be gone (none left defunct) in time; the
@@ -14,7 +16,7 @@ import pytest
 from django.utils import timezone
 from django_q.models import OrmQ
 
-from rag.queues import INTERACTIVE, enqueue_now
+from config.queues import INTERACTIVE, enqueue_now
 from tests.rag.process_helpers import (
     STOP_BOUND_SECONDS,
     kill_group,
@@ -117,7 +119,7 @@ def test_a_row_claimed_by_a_task_a_stop_killed_is_finished_at_the_next_start(
 def test_install_puts_the_bounded_sentinel_in_django_q2s_cluster(monkeypatch):
     import django_q.cluster
 
-    from rag import worker
+    from config import worker
 
     monkeypatch.setattr(django_q.cluster, "Sentinel", worker.Sentinel)
     worker.install()
@@ -127,7 +129,7 @@ def test_install_puts_the_bounded_sentinel_in_django_q2s_cluster(monkeypatch):
 def test_install_leaves_django_q2s_own_sentinel_on_a_release_not_checked(monkeypatch):
     import django_q.cluster
 
-    from rag import worker
+    from config import worker
 
     monkeypatch.setattr(django_q.cluster, "Sentinel", worker.Sentinel)
     monkeypatch.setattr(worker, "CHECKED_DJANGO_Q2", frozenset({(0, 0, 1)}))

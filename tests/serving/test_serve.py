@@ -159,7 +159,7 @@ def test_serve_stops_every_worker_within_ten_seconds(serve_workers, signum):
 
 
 def test_interactive_task_runs_while_the_bulk_queue_is_full(serve_workers, tmp_path):
-    from rag.queues import BULK, INTERACTIVE, enqueue_now
+    from config.queues import BULK, INTERACTIVE, enqueue_now
     from tests.rag.process_helpers import wait_for_file
 
     process, _, log = serve_workers

@@ -48,7 +48,7 @@ for n in range(10):
     text = f"悟空第{n}次改这一句：筋斗云翻了{n}个跟头。"
     chapter_autosave(user=user, chapter_id=CHAPTER, blocks=[{"position": 0, "content": text}])
     if n == 5:
-        probe = async_task("rag.queues.current_queue", cluster="interactive")
+        probe = async_task("config.queues.current_queue", cluster="interactive")
     time.sleep(0.3)
 print("PROBE", probe)
 """

@@ -9,8 +9,8 @@ from django.db import connection
 from django.utils import timezone
 from django_q.models import Schedule
 
+from config.queues import INTERACTIVE
 from rag.chunking import find_cliffs
-from rag.queues import INTERACTIVE
 from writing import indexing, tasks
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, StoryBlock
 from writing.services import chapter_autosave, chapter_save

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django_q.models import OrmQ
 
-from rag.queues import BULK, INTERACTIVE
+from config.queues import BULK, INTERACTIVE
 
 BLOCKS = [
     "孙悟空在花果山水帘洞里称王，每天带着群猴在山中玩耍。",

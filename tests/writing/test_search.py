@@ -12,6 +12,9 @@ from writing import indexing
 from writing.models import ChildChunk, ParentChunk, StoryBlock
 from writing.search import LEXICAL_WEIGHT, context_window, normalised_score, writing_search
 
+# Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
+pytestmark = pytest.mark.real_model
+
 
 def test_normalisation_formula():
     assert normalised_score(0.8, 200, 200) == pytest.approx(0.8)

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from rag.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
-from rag.work import reconcile_all
+from config.queues import BULK, INTERACTIVE, QUEUES, enqueue_now
+from config.work import reconcile_all
 from writing import indexing, tasks
 from writing.models import Chapter, ChildChunk, ChunkState, StoryBlock
 

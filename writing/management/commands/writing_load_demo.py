@@ -8,8 +8,8 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from config.queues import BULK
 from rag.embeddings import content_hash
-from rag.queues import BULK
 from writing.demo import FIXTURE, parse_chapters
 from writing.indexing import chunk_chapter
 from writing.models import Book, Chapter, StoryBlock

@@ -19,7 +19,7 @@ lifecycle:
   marks rows failed with a visible error once their attempts are exhausted.
 
 Apps own their models: each describes its work with a :class:`Work` and registers it in its
-``AppConfig.ready``; rag only dispatches (it imports no app).
+``AppConfig.ready``; the platform only dispatches (it imports no app).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
-from rag.embeddings import failure_text
-from rag.queues import enqueue_later
+from config.errors import failure_text
+from config.queues import enqueue_later
 
 logger = logging.getLogger(__name__)
 
@@ -143,7 +143,7 @@ class Work:
         stop and handed back runs with the same id, and must not wait for the reconciler.
         Commits at once so the evidence survives whatever ends the task.
         """
-        from rag.queues import current_task_id
+        from config.queues import current_task_id
 
         now = timezone.now()
         since = now - running_stale_after()
@@ -218,7 +218,7 @@ class Work:
         * failed with attempts left and its backoff long past (the retry was lost): re-queued.
 
         Where re-queued rows go: rows edited within :func:`recent_edit_window` (the running
-        threshold + 2 minutes), when they are few (``rag.queues.queue_for_rows``), to
+        threshold + 2 minutes), when they are few (``config.queues.queue_for_rows``), to
         interactive (a user's chat message whose worker died should not wait behind an
         import); all others to bulk (a row waiting for 10 minutes or failing for an hour is
         nobody's write of the moment, and an import re-queued must not flood interactive).
@@ -279,7 +279,7 @@ class Work:
 
     def _requeue(self, pks: list[int], now) -> None:
         """Enqueue the rows again: few recent edits to interactive, the rest to bulk."""
-        from rag.queues import BULK, INTERACTIVE, queue_for_rows
+        from config.queues import BULK, INTERACTIVE, queue_for_rows
 
         recent_cut = now - recent_edit_window()
         recent = set(
@@ -318,7 +318,7 @@ def _waiting_tasks():
     from django_q.brokers import get_broker
     from django_q.signing import BadSignature, SignedPackage
 
-    from rag.queues import QUEUES
+    from config.queues import QUEUES
 
     for queue in QUEUES:
         broker = get_broker(queue)
@@ -392,7 +392,7 @@ def _task_queue(task: dict) -> str:
     """Return the queue a finished task ran on (this monitor's cluster when it names none)."""
     from django_q.conf import Conf
 
-    from rag.queues import INTERACTIVE, QUEUES
+    from config.queues import INTERACTIVE, QUEUES
 
     queue = task.get("cluster") or Conf.CLUSTER_NAME
     return queue if queue in QUEUES else INTERACTIVE

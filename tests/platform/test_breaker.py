@@ -1,11 +1,11 @@
-"""``rag.breaker``: open after a failure, stay open for the cool-down, then one probe."""
+"""``config.breaker``: open after a failure, stay open for the cool-down, then one probe."""
 
 from __future__ import annotations
 
 import pytest
 
-from rag import breaker as breaker_module
-from rag.breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker
+from config import breaker as breaker_module
+from config.breaker import CLOSED, HALF_OPEN, OPEN, CircuitBreaker
 
 
 @pytest.fixture

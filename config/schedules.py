@@ -19,7 +19,7 @@ def ensure_schedule(
     from django.utils import timezone
     from django_q.models import Schedule
 
-    from rag.queues import QUEUES
+    from config.queues import QUEUES
 
     if queue not in QUEUES:
         raise ValueError(f"unknown queue {queue!r}")
@@ -42,21 +42,25 @@ def ensure_schedule(
             schedule.save(update_fields=changed)
 
 
-def register_rag_schedules(sender, **kwargs):
-    """Schedule every minute the worker heartbeat on each queue and the work reconciler."""
+def register_platform_schedules(sender, **kwargs):
+    """Schedule every minute the worker heartbeat on each queue and the work reconciler.
+
+    The schedules keep the names they had under rag (``rag.work_reconcile``...): an installed
+    service's rows are updated to the moved functions instead of left behind.
+    """
     from django_q.models import Schedule
 
-    from rag.queues import BULK, INTERACTIVE, WEBHOOKS
+    from config.queues import BULK, INTERACTIVE, WEBHOOKS
 
     ensure_schedule(
-        "rag.tasks.work_reconcile",
+        "config.tasks.work_reconcile",
         name="rag.work_reconcile",
         queue=INTERACTIVE,
         schedule_type=Schedule.MINUTES,
         minutes=1,
     )
     ensure_schedule(
-        "rag.tasks.worker_heartbeat",
+        "config.tasks.worker_heartbeat",
         INTERACTIVE,
         name="rag.worker_heartbeat",
         queue=INTERACTIVE,
@@ -64,7 +68,7 @@ def register_rag_schedules(sender, **kwargs):
         minutes=1,
     )
     ensure_schedule(
-        "rag.tasks.worker_heartbeat",
+        "config.tasks.worker_heartbeat",
         BULK,
         name="rag.worker_heartbeat.bulk",
         queue=BULK,
@@ -72,7 +76,7 @@ def register_rag_schedules(sender, **kwargs):
         minutes=1,
     )
     ensure_schedule(
-        "rag.tasks.worker_heartbeat",
+        "config.tasks.worker_heartbeat",
         WEBHOOKS,
         name="rag.worker_heartbeat.webhooks",
         queue=WEBHOOKS,

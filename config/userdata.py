@@ -9,8 +9,9 @@ count them (default: ``rows(user).count()``) and how to erase them (default:
 ``rows(user).delete()``). A kind with ``erased_with`` is a measure of rows another kind erases
 (the vectors on message rows, the interest vectors inside a working memory): it is counted and
 reported, and checked empty afterwards, but not deleted on its own. ``texts`` yields every text
-of the user the app may have embedded through rag's shared cache, so erasure can forget those
-cached vectors (by content hash, every model and role).
+of the user the app may have embedded through the engine's shared cache, so erasure can forget
+those cached vectors: the engine registers that cache with :func:`register_text_cache` (the
+platform imports no engine).
 
 :func:`user_data_erase` runs every declaration in one transaction and returns the counts per
 kind (every declared kind, plus ``embedding_cache``). An export can stream the same
@@ -18,7 +19,7 @@ kind (every declared kind, plus ``embedding_cache``). An export can stream the s
 
 Erasure is complete by construction: :func:`user_data_paths` finds every installed model that
 holds a user's data (a relation to the user model, a user-id column, or a foreign-key chain to
-such a model), and the system check ``rag.E010`` (and the tests) fail when one is neither
+such a model), and the system check ``platform.E010`` (and the tests) fail when one is neither
 declared here nor explicitly kept with :func:`keep`.
 """
 
@@ -33,9 +34,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.apps import apps
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
+
+from config.queues import BULK, enqueue_later
 
 CACHE_KIND = "embedding_cache"
 # Beyond the apps' kinds, erasure removes: the admin's log entries about the user's rows (or
@@ -94,6 +98,21 @@ class Kind:
 
 
 @dataclass(frozen=True)
+class TextCache:
+    """A store of values made from users' texts (the engine's embedding cache), keyed by text.
+
+    ``count(texts)`` and ``forget(texts)`` (in the caller's transaction) return rows; ``keys``
+    returns the stable keys of texts (content hashes), and ``forget_late`` is the dotted path of
+    a task that forgets by those keys once every task running during an erasure has ended.
+    """
+
+    count: Callable[[Iterable[str]], int]
+    forget: Callable[[Iterable[str]], int]
+    keys: Callable[[Iterable[str]], list[str]]
+    forget_late: str
+
+
+@dataclass(frozen=True)
 class UserData:
     """What one app holds about a user: its kinds, in erase order (dependants first)."""
 
@@ -108,6 +127,13 @@ class UserData:
 
 _registry: dict[str, UserData] = {}
 _kept: dict[str, str] = {}
+_text_caches: list[TextCache] = []
+
+
+def register_text_cache(cache: TextCache) -> None:
+    """Add a store keyed by users' texts that erasure forgets and counts as ``embedding_cache``."""
+    if cache not in _text_caches:
+        _text_caches.append(cache)
 
 
 def register(declaration: UserData) -> None:
@@ -165,10 +191,8 @@ def user_texts(user) -> Iterable[str]:
 
 def user_data_count(*, user) -> dict[str, int]:
     """Return what erasing the user would remove, per kind (nothing is written)."""
-    from rag.embeddings import embedding_cache_count
-
     counts = {kind.name: kind.count_for(user) for kind in kinds()}
-    counts[CACHE_KIND] = embedding_cache_count(texts=user_texts(user))
+    counts[CACHE_KIND] = sum(cache.count(user_texts(user)) for cache in _text_caches)
     counts[ADMIN_LOG_KIND] = admin_log_entries(user).count()
     counts[TASKS_KIND] = sum(len(ids) for ids in task_rows(user).values())
     counts[ACCOUNT_KIND] = 1
@@ -180,18 +204,16 @@ def user_data_erase(*, user) -> dict[str, int]:
 
     The counts are taken before anything is deleted (a cascade cannot move rows between kinds);
     the cached vectors of the user's texts go first, while their texts can still be read, and
-    are forgotten once more after every task running now has ended (``forget_late_cache_rows``).
+    are forgotten once more after every task running now has ended (the cache's ``forget_late``).
     The admin's log entries about the user's rows are scrubbed (the text of the object and the
     change message; who did what, when, stays) and those the user made go with the account; the
     django-q rows of tasks naming the user's rows are deleted; then the account, which takes its
     API token with it, and its sessions.
     """
-    from rag.embeddings import embedding_cache_forget
-
     with transaction.atomic():
         counts = {kind.name: kind.count_for(user) for kind in kinds()}
-        hashes = _hashes_of(user_texts(user))
-        counts[CACHE_KIND] = embedding_cache_forget(texts=user_texts(user))
+        late = [(cache, cache.keys(user_texts(user))) for cache in _text_caches]
+        counts[CACHE_KIND] = sum(cache.forget(user_texts(user)) for cache in _text_caches)
         log = admin_log_entries(user)
         counts[ADMIN_LOG_KIND] = log.count()
         tasks = task_rows(user)
@@ -204,49 +226,31 @@ def user_data_erase(*, user) -> dict[str, int]:
             model.objects.filter(pk__in=ids).delete()
         _delete_sessions(user)
         user.delete()  # cascades to its token and the log entries it made
-        if hashes:
-            _schedule_late_forget(hashes)
+        for cache, keys in late:
+            if keys:
+                _schedule_late_forget(cache, keys)
     return counts
 
 
 ERASED = "(erased)"
 
 
-def _hashes_of(texts) -> list[str]:
-    from rag.embeddings import content_hash
-
-    return sorted({content_hash(text) for text in texts if text})
-
-
-def forget_late_cache_rows(hashes: list[str]) -> int:
-    """Delete cached vectors of erased texts that a task running during the erasure stored."""
-    from rag.models import EmbeddingCache
-
-    return EmbeddingCache.objects.filter(content_hash__in=hashes).delete()[0]
-
-
-def _schedule_late_forget(hashes: list[str]) -> None:
-    from django.conf import settings
-
-    from rag.queues import BULK, enqueue_later
-
+def _schedule_late_forget(cache: TextCache, keys: list[str]) -> None:
     longest = max(
         [settings.Q_CLUSTER.get("timeout") or 0]
         + [c.get("timeout") or 0 for c in settings.Q_CLUSTER.get("ALT_CLUSTERS", {}).values()]
     )
     enqueue_later(
-        "rag.userdata.forget_late_cache_rows",
-        hashes,
+        cache.forget_late,
+        keys,
         queue=BULK,
-        key=f"rag.erasure_late_forget:{hashes[0][:16]}:{len(hashes)}",
+        key=f"rag.erasure_late_forget:{keys[0][:16]}:{len(keys)}",
         delay=longest + LATE_CACHE_MARGIN_SECONDS,
     )
 
 
 def _delete_sessions(user) -> None:
     """Delete the database sessions logged in as the user (the session table has no user column)."""
-    from django.conf import settings
-
     if "django.contrib.sessions" not in settings.INSTALLED_APPS:
         return
     from django.contrib.sessions.models import Session

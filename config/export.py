@@ -1,6 +1,6 @@
 """Export everything the service holds about a user, as JSON Lines, from the user-data registry.
 
-The same declarations that erasure runs (:mod:`rag.userdata`) say what to export, so an export
+The same declarations that erasure runs (:mod:`config.userdata`) say what to export, so an export
 is complete by construction and its manifest carries exactly the counts of the erasure report:
 export, then erase, and the two can be checked against each other.
 
@@ -34,8 +34,8 @@ from django.db import connection, models
 from django.utils import timezone
 
 from config.fields import response_datetime
-from rag.replicas import read_snapshot
-from rag.userdata import CACHE_KIND, kinds, user_data_count
+from config.replicas import read_snapshot
+from config.userdata import CACHE_KIND, kinds, user_data_count
 
 FORMAT = 1
 CHUNK_SIZE = 500

@@ -28,6 +28,6 @@ def forward(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("rag", "0010_verbose_names")]
+    dependencies = [("rag", "0011_workerheartbeat_to_platform")]
 
     operations = [migrations.RunPython(forward, migrations.RunPython.noop)]

@@ -1,4 +1,4 @@
-"""``rag.userdata``: finding every model that holds user data, the registry, rag.E010."""
+"""``config.userdata``: finding every model that holds user data, the registry, platform.E010."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.db import models
 from django.test.utils import isolate_apps
 
-from rag.checks import check_user_data_declared
-from rag.userdata import (
+from config.checks import check_user_data_declared
+from config.userdata import (
     CACHE_KIND,
     Kind,
     UserData,
@@ -101,7 +101,7 @@ def test_e010_names_a_model_with_user_data_that_no_app_declares():
 
     errors = check_user_data_declared(model_list=[Diary])
 
-    assert [e.id for e in errors] == ["rag.E010"]
+    assert [e.id for e in errors] == ["platform.E010"]
     assert errors[0].obj is Diary and "writer" in errors[0].msg
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from rag import work
+from config import work
 
 
 def test_backoff_doubles_up_to_a_ceiling():
@@ -22,12 +22,12 @@ def test_a_running_row_is_stale_only_after_the_worker_timeout():
 def test_reconciler_is_scheduled_every_minute_once():
     from django_q.models import Schedule
 
-    from rag.schedules import register_rag_schedules
+    from config.schedules import register_platform_schedules
 
-    register_rag_schedules(sender=None)
-    register_rag_schedules(sender=None)
+    register_platform_schedules(sender=None)
+    register_platform_schedules(sender=None)
     [schedule] = Schedule.objects.filter(name="rag.work_reconcile")
-    assert schedule.func == "rag.tasks.work_reconcile"
+    assert schedule.func == "config.tasks.work_reconcile"
     assert (schedule.schedule_type, schedule.minutes) == (Schedule.MINUTES, 1)
 
 

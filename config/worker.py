@@ -9,13 +9,13 @@ sent to it (its handler is the default), leaving its workers orphaned.
 
 :class:`BoundedSentinel` replaces that sequence: stop the pusher, take the prefetched tasks back
 out of the in-memory queue, ask busy workers to stop (SIGTERM: a task that waits checks
-:func:`rag.queues.stop_requested` and returns), give them until the deadline,
+:func:`config.queues.stop_requested` and returns), give them until the deadline,
 kill what is left, stop the monitor, and release the broker locks of every task of this queue
 that was fetched but not finished, so the next start runs them at once instead of after the
 ``retry`` lock (360 s). Tasks are safe to run twice (a project rule), which is what makes this
 safe; it assumes one cluster per queue, which is how ``manage.py serve`` runs them.
 
-:func:`install` swaps it into ``django_q.cluster`` (called from ``RagConfig.ready``), so the
+:func:`install` swaps it into ``django_q.cluster`` (called from ``PlatformConfig.ready``), so the
 plain ``manage.py qcluster`` and ``manage.py serve`` (which runs ``django_q.cluster.Sentinel``
 itself) get the bounded stop too.
 
@@ -28,7 +28,7 @@ every long chunking run), ``retry`` is when the broker hands an unacknowledged t
 attributes (``pusher``, ``pool``, ``task_queue``, ``result_queue``, ``monitor``,
 ``event_out``), so it is swapped in only for the django-q2 releases it was checked against
 (:data:`CHECKED_DJANGO_Q2`); with another, django-q2's own stop runs and ``manage.py check``
-says so (``rag.W003``) until this file is checked against it.
+says so (``platform.W003``) until this file is checked against it.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ from django_q.models import OrmQ
 from django_q.signals import post_execute_in_worker, post_spawn, pre_execute
 from django_q.status import Stat
 
-from rag.queues import install_stop_handler, task_ended, task_started
-from rag.tasks import worker_heartbeat
+from config.queues import install_stop_handler, task_ended, task_started
+from config.tasks import worker_heartbeat
 
 logger = logging.getLogger(__name__)
 
@@ -106,7 +106,7 @@ class BoundedSentinel(Sentinel):
             self.pusher.join(1)
         taken_back += self._drain()
         # 2. Idle workers take a STOP pill; busy ones are asked to stop (SIGTERM sets
-        # rag.queues.stop_requested) and get until the deadline to finish their task.
+        # config.queues.stop_requested) and get until the deadline to finish their task.
         for _ in self.pool:
             self.task_queue.put("STOP")
         for process in self.pool:
@@ -180,7 +180,7 @@ def release_locks(queue: str) -> int:
 
 
 def worker_spawned(sender, proc_name=None, **kwargs):
-    """In each new worker process: make SIGTERM a stop request (see rag.queues).
+    """In each new worker process: make SIGTERM a stop request (see config.queues).
 
     django-q2 also sends ``post_spawn`` when it runs a task inline (``sync``: tests, or in a
     web request's thread): that process is no worker, and its SIGTERM handling stays as it is.
@@ -199,7 +199,7 @@ def install() -> None:
     """Use :class:`BoundedSentinel` in django-q2's cluster when it fits (idempotent)."""
     if bounded_stop_checked():
         django_q.cluster.Sentinel = BoundedSentinel
-    post_spawn.connect(worker_spawned, dispatch_uid="rag.worker_spawned")
-    # Tasks learn their own id and queue (rag.queues.current_task_id, current_queue).
-    pre_execute.connect(task_started, dispatch_uid="rag.task_started")
-    post_execute_in_worker.connect(task_ended, dispatch_uid="rag.task_ended")
+    post_spawn.connect(worker_spawned, dispatch_uid="platform.worker_spawned")
+    # Tasks learn their own id and queue (config.queues.current_task_id, current_queue).
+    pre_execute.connect(task_started, dispatch_uid="platform.task_started")
+    post_execute_in_worker.connect(task_ended, dispatch_uid="platform.task_ended")

@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from config.errors import InvalidArgument
+from config.permissions import normalized_user_name
 from config.services import token_issue, tokens_revoke_all
-from rag.permissions import normalized_user_name
 
 MAX_USER_NAME_LENGTH = 150
 

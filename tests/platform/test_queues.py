@@ -1,4 +1,4 @@
-"""rag/queues.py: work goes to the queue it names, on commit; every schedule names its queue."""
+"""config/queues.py: work goes to the queue it names, on commit; every schedule names its queue."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_q.models import OrmQ, Schedule
 
-from rag.queues import (
+from config.queues import (
     BULK,
     INTERACTIVE,
     QUEUES,
@@ -38,21 +38,21 @@ def test_enqueue_sends_to_the_named_queue_on_commit(
     db, real_queue, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        enqueue("rag.tasks.worker_heartbeat", "x", queue=BULK)
+        enqueue("config.tasks.worker_heartbeat", "x", queue=BULK)
         assert queued() == []  # not before the commit
-    assert queued() == [(BULK, "rag.tasks.worker_heartbeat")]
+    assert queued() == [(BULK, "config.tasks.worker_heartbeat")]
 
 
 def test_a_rolled_back_write_enqueues_nothing(transactional_db, real_queue):
     with pytest.raises(RuntimeError), transaction.atomic():
-        enqueue("rag.tasks.worker_heartbeat", queue=INTERACTIVE)
+        enqueue("config.tasks.worker_heartbeat", queue=INTERACTIVE)
         raise RuntimeError("roll back")
     assert queued() == []
 
 
 def test_an_unknown_queue_is_refused(db):
     with pytest.raises(ValueError, match="unknown queue"):
-        enqueue("rag.tasks.worker_heartbeat", queue="fast")
+        enqueue("config.tasks.worker_heartbeat", queue="fast")
 
 
 def test_many_rows_at_once_go_to_bulk():
@@ -70,11 +70,11 @@ def test_every_recurring_schedule_names_its_queue(db):
     from django.apps import apps
 
     from agent.signals import register_agent_schedules
+    from config.schedules import register_platform_schedules
     from memory.apps import register_memory_schedules
-    from rag.schedules import register_rag_schedules
 
     for register, app in [
-        (register_rag_schedules, "rag"),
+        (register_platform_schedules, "platform"),
         (register_memory_schedules, "memory"),
         (register_agent_schedules, "agent"),
     ]:
@@ -88,20 +88,20 @@ def test_every_recurring_schedule_names_its_queue(db):
 
 
 def test_a_queue_without_workers_is_a_configuration_error(settings):
-    from rag.checks import check_queues
+    from config.checks import check_queues
 
     settings.Q_CLUSTER = {
         **settings.Q_CLUSTER,
         "ALT_CLUSTERS": {BULK: {"workers": 0}},
     }
-    assert [e.id for e in check_queues()] == ["rag.E012"]
+    assert [e.id for e in check_queues()] == ["platform.E012"]
 
 
 def test_a_stop_budget_past_the_bound_is_a_configuration_error(settings):
-    from rag.checks import check_queues
+    from config.checks import check_queues
 
     settings.Q_STOP_TIMEOUT = 30
-    assert [e.id for e in check_queues()] == ["rag.E013"]
+    assert [e.id for e in check_queues()] == ["platform.E013"]
 
 
 def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
@@ -111,14 +111,19 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
 
     from django.db import connections
 
-    from rag.queues import enqueue_now
+    from config.models import WorkerHeartbeat
+    from config.queues import enqueue_now
 
     before = signal.getsignal(signal.SIGTERM)
     errors = []
 
     def run():
         try:
-            enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
+            enqueue_now("config.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)
+            # This thread's connection commits outside the test's transaction (the task's row and
+            # the heartbeat after it): take them back, or later tests (tests/rag/test_health.py)
+            # find heartbeats they did not record.
+            WorkerHeartbeat.objects.filter(name__in=["inline", INTERACTIVE]).delete()
         except Exception as exc:  # noqa: BLE001 - reported below
             errors.append(exc)
         finally:
@@ -127,7 +132,7 @@ def test_a_task_run_inline_leaves_the_process_signal_handlers_alone(db):
     thread = threading.Thread(target=run)
     thread.start()
     thread.join()
-    enqueue_now("rag.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)  # main thread too
+    enqueue_now("config.tasks.worker_heartbeat", "inline", queue=INTERACTIVE)  # main thread too
     assert errors == []
     assert signal.getsignal(signal.SIGTERM) is before
 

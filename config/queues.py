@@ -159,7 +159,7 @@ def current_task_id() -> str:
     """Return the django-q2 id of the task running in this process, or "" outside a task.
 
     A task handed back by a stop, or redelivered after its broker lock expired, runs again
-    with the same id: ``rag.work.Work.claim`` lets it take back the rows it had claimed.
+    with the same id: ``config.work.Work.claim`` lets it take back the rows it had claimed.
     """
     return _running[-1]["id"] if _running else ""
 
@@ -183,7 +183,7 @@ def cluster_config(queue: str) -> dict:
 
 
 # --- Stopping ------------------------------------------------------------------------------
-# Set in a worker process when its cluster is stopping (rag.worker installs the handler).
+# Set in a worker process when its cluster is stopping (config.worker installs the handler).
 _stop_requested = False
 
 
