@@ -36,7 +36,6 @@ import re
 import subprocess
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import urlencode
 
 import pytest
 
@@ -51,6 +50,7 @@ from tests.platform.test_api_examples import (
     _dig,
     _json_examples,
     _operations,
+    example_path,
 )
 
 # Starts the service in other processes, whose clock the test cannot move.
@@ -215,17 +215,7 @@ def _as(user: str, value):
 
 def _send(service, token, method, path, operation, *, ids, body):
     """Send one documented request over HTTP; return the httpx response."""
-    query = {}
-    for parameter in operation.get("parameters", []):
-        name = parameter["name"]
-        if parameter["in"] == "path":
-            value = ids.get(name, parameter["example"])
-            path = path.replace("{" + name + "}", str(value))
-        elif parameter["in"] == "query" and "example" in parameter:
-            value = parameter["example"]
-            query[name] = str(value).lower() if isinstance(value, bool) else value
-    if query:
-        path = f"{path}?{urlencode(query)}"
+    path = example_path(path, operation, ids=ids)
     headers = {"Authorization": f"Token {token}"}
     if operation["operationId"] in STREAMS:
         headers["Accept"] = "text/event-stream"

@@ -8,7 +8,7 @@ import pytest
 
 from memory import ranking
 from memory.models import ChatMessage
-from tests.memory.memory_helpers import BASE_TS
+from tests.memory.memory_helpers import BASE_TS, STATS
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
 pytestmark = pytest.mark.real_model
@@ -154,16 +154,6 @@ def test_bm25_reads_its_weights_from_given_stats_without_counting_again(
             user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5, stats=stats
         )
     assert ids == ranking.bm25_ids(user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5)
-
-
-# Counts of a 100-turn sample: "搬家" in 30 turns (common), "冰箱" in one (rare).
-STATS = ranking.TermStats(
-    total=100,
-    mean_length=8.0,
-    lexeme_rows={"搬家": 30, "冰箱": 1},
-    terms={"搬家": "'搬家'", "冰箱": "'冰箱'"},
-    term_rows={"'搬家'": 30, "'冰箱'": 1},
-)
 
 
 def test_coverage_weighs_a_rare_word_above_a_common_one():

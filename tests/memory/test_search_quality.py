@@ -13,20 +13,13 @@ from memory.models import ChatMessage
 from rag.embeddings import embed_texts
 from rag.search import rrf
 from rag.text import segment_for_index
+from tests.memory.memory_helpers import STATS
 
 HYB = "/v1/messages/hybrid_search"
 LEX = "/v1/messages/lexical_search"
 SEM = "/v1/messages/semantic_search"
 NOW = datetime(2025, 5, 8, 13, 0, tzinfo=UTC)  # a Thursday, 21:00 in Shanghai
 SHANGHAI = understanding.time_zone("Asia/Shanghai")
-# Counts of a 100-turn sample: "搬家" in 30 turns (common), "冰箱" in one (rare).
-STATS = ranking.TermStats(
-    total=100,
-    mean_length=8.0,
-    lexeme_rows={"搬家": 30, "冰箱": 1},
-    terms={"搬家": "'搬家'", "冰箱": "'冰箱'"},
-    term_rows={"'搬家'": 30, "'冰箱'": 1},
-)
 
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).

@@ -28,6 +28,7 @@ import json
 import re
 import socket
 from pathlib import Path
+from urllib.parse import urlencode
 
 import pytest
 from rest_framework.test import APIClient
@@ -242,8 +243,8 @@ def _dig(body, dotted: str):
     return body
 
 
-def _send(client, method, path, operation, *, ids, body=None):
-    """Send one documented request; return ``(status, text, response)``."""
+def example_path(path: str, operation: dict, *, ids: dict) -> str:
+    """Return ``path`` with its documented path parameters (or ``ids``) and query examples."""
     query = {}
     for parameter in operation.get("parameters", []):
         name = parameter["name"]
@@ -253,13 +254,15 @@ def _send(client, method, path, operation, *, ids, body=None):
         elif parameter["in"] == "query" and "example" in parameter:
             value = parameter["example"]
             query[name] = str(value).lower() if isinstance(value, bool) else value
+    return f"{path}?{urlencode(query)}" if query else path
+
+
+def _send(client, method, path, operation, *, ids, body=None):
+    """Send one documented request; return ``(status, text, response)``."""
+    path = example_path(path, operation, ids=ids)
     headers = {}
     if operation["operationId"] in STREAMS:
         headers["HTTP_ACCEPT"] = "text/event-stream"
-    if query:
-        from urllib.parse import urlencode
-
-        path = f"{path}?{urlencode(query)}"
     kwargs = {"format": "json"} if body is not None else {}
     response = getattr(client, method)(path, body, **kwargs, **headers)
     text = (
