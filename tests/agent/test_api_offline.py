@@ -234,6 +234,8 @@ OFF_TOPIC = {
 }
 
 
+# The router reads an off-topic question as CHAT by its similarity to the examples: the real model.
+@pytest.mark.real_model
 @pytest.mark.parametrize("lang", list(OFF_TOPIC))
 def test_an_off_topic_question_is_answered_honestly(api_client, activities_loaded, say, lang):
     message, honest, never = OFF_TOPIC[lang]
