@@ -15,10 +15,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _in_fresh_process(code: str) -> str:
-    """Run ``code`` in a new Python process with the test settings; return its last line."""
+    """Run ``code`` in a new Python process with the test settings; return its last line.
+
+    The process uses the real local model (``TEST_EMBEDDING=real``): warming up is loading and
+    running it.
+    """
     script = (
         "import django, os\n"
         "os.environ.setdefault('DJANGO_SETTINGS_MODULE', 'config.settings_test')\n"
+        "os.environ['TEST_EMBEDDING'] = 'real'\n"
         "django.setup()\n" + code
     )
     done = subprocess.run(
