@@ -45,6 +45,8 @@ def live_token(live_server, user):
     return live_server.url, user.api_key, user.username
 
 
+# The examples find the cat's turn by meaning ("宠物猫"): the real model.
+@pytest.mark.real_model
 @pytest.mark.django_db(transaction=True)
 def test_the_python_client_example_runs_against_a_live_server(live_token):
     base_url, token, username = live_token
@@ -61,6 +63,7 @@ def test_the_python_client_example_runs_against_a_live_server(live_token):
     assert result.stdout.splitlines()[1].startswith("py-1 ")
 
 
+@pytest.mark.real_model
 @pytest.mark.skipif(not TS_READY, reason=TS_SKIP)
 @pytest.mark.django_db(transaction=True)
 def test_the_typescript_client_example_compiles_and_runs_against_a_live_server(live_token):
