@@ -41,6 +41,8 @@ def switched():
             "EMBEDDING_MODEL": "text-embedding-3-small",
             "EMBEDDING_DIMENSIONS": "1536",
             "EMBEDDING_API_KEY": "sk-test",
+            # The configured provider, not the test settings' stand-in embedder.
+            "TEST_EMBEDDING": "real",
         }
         steps["check_before"] = manage(name, "check", env=env)
         steps["migrate_dimensions"] = manage(name, "rag_migrate_dimensions", env=env)

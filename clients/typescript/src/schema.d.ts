@@ -2251,7 +2251,7 @@ export interface components {
          */
         UnderstoodTimeAppliedEnum: "filter" | "rank";
         UserDeleteOut: {
-            /** @description What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities, agent_events, ...; zeros included), embedding_cache, admin_log_entries (scrubbed), task_rows and account (1: the account itself, its token and sessions are deleted too). */
+            /** @description What was removed, per kind: every kind an app declares in config.userdata (messages, books, chapters, activities, agent_events, ...; zeros included), embedding_cache, admin_log_entries (scrubbed), task_rows and account (1: the account itself, its token and sessions are deleted too). */
             deleted: {
                 [key: string]: number;
             };

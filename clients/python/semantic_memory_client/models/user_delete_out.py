@@ -25,7 +25,7 @@ T = TypeVar("T", bound="UserDeleteOut")
 class UserDeleteOut:
     """ 
         Attributes:
-            deleted (UserDeleteOutDeleted): What was removed, per kind: every kind an app declares in rag.userdata
+            deleted (UserDeleteOutDeleted): What was removed, per kind: every kind an app declares in config.userdata
                 (messages, books, chapters, activities, agent_events, ...; zeros included), embedding_cache, admin_log_entries
                 (scrubbed), task_rows and account (1: the account itself, its token and sessions are deleted too).
      """

@@ -20,7 +20,7 @@ T = TypeVar("T", bound="UserDeleteOutDeleted")
 
 @_attrs_define
 class UserDeleteOutDeleted:
-    """ What was removed, per kind: every kind an app declares in rag.userdata (messages, books, chapters, activities,
+    """ What was removed, per kind: every kind an app declares in config.userdata (messages, books, chapters, activities,
     agent_events, ...; zeros included), embedding_cache, admin_log_entries (scrubbed), task_rows and account (1: the
     account itself, its token and sessions are deleted too).
 
