@@ -162,13 +162,18 @@ class Screen:
         self.errors: list[str] = []
         self.page.on("console", self._console)
         self.page.on("pageerror", lambda error: self.errors.append(f"script error: {error}"))
-        self.page.on(
-            "requestfailed", lambda r: self.errors.append(f"failed: {r.url} ({r.failure})")
-        )
+        self.page.on("requestfailed", self._failed)
         self.page.on(
             "response",
             lambda r: r.status >= 400 and self.errors.append(f"HTTP {r.status}: {r.url}"),
         )
+
+    def _failed(self, request) -> None:
+        # A request the browser cancelled (net::ERR_ABORTED: the next navigation left before a
+        # CSS background image of the page before had arrived) did not fail; a missing asset
+        # answers 404 (the "response" handler) and a broken one another net:: error.
+        if "ERR_ABORTED" not in (request.failure or ""):
+            self.errors.append(f"failed: {request.url} ({request.failure})")
 
     def _console(self, message) -> None:
         if message.type == "error":
