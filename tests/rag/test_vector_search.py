@@ -27,14 +27,21 @@ def unit(v: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
-@pytest.fixture(scope="module")
-def corpus(django_db_setup, django_db_blocker):
-    """Load the rows once per module (committed); return (ids, vectors, rare mask, query)."""
-    rng = np.random.default_rng(20261122)
+def clustered_vectors(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return ``ROWS`` unit vectors in 20 tight clusters, the mask of every 50th ("rare") and a
+    query near row 7."""
+    rng = np.random.default_rng(seed)
     centers = unit(rng.standard_normal((20, 384)))
     labels = rng.integers(0, 20, ROWS)
     vectors = unit(centers[labels] + rng.standard_normal((ROWS, 384)) * 0.06).astype(np.float32)
-    rare = np.arange(ROWS) % RARE_EVERY == 0
+    query = unit(vectors[7] + rng.standard_normal(384).astype(np.float32) * 0.05)
+    return vectors, np.arange(ROWS) % RARE_EVERY == 0, query
+
+
+@pytest.fixture(scope="module")
+def corpus(django_db_setup, django_db_blocker):
+    """Load the rows once per module (committed); return (ids, vectors, rare mask, query)."""
+    vectors, rare, query = clustered_vectors(20261122)
     with django_db_blocker.unblock():
         with connection.cursor() as cursor:
             cursor.execute("DROP INDEX testapp_doc_embedding_hnsw")
@@ -57,7 +64,6 @@ def corpus(django_db_setup, django_db_blocker):
             )
             cursor.execute("ANALYZE testapp_doc")
         ids = np.array([d.pk for d in docs])
-        query = unit(vectors[7] + rng.standard_normal(384).astype(np.float32) * 0.05)
         yield ids, vectors, rare, query
         Doc.objects.filter(pk__in=ids.tolist()).delete()
 

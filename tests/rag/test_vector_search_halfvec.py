@@ -13,28 +13,19 @@ from django.test.utils import CaptureQueriesContext
 
 from rag.db import HalfvecHnsw, build_vector_indexes, drop_vector_indexes, half_index
 from rag.search import vector_search
+from tests.rag.test_vector_search import ROWS, clustered_vectors
 from tests.testapp.models import Doc
 
 pytestmark = pytest.mark.django_db
 
-ROWS = 3000
-RARE_EVERY = 50
 K = 10
 HALF = HalfvecHnsw(name="testapp_doc_half_hnsw", condition="category <> 'hidden'")
-
-
-def unit(v: np.ndarray) -> np.ndarray:
-    return v / np.linalg.norm(v, axis=-1, keepdims=True)
 
 
 @pytest.fixture(scope="module")
 def corpus(django_db_setup, django_db_blocker):
     """Rows committed once per module, the halfvec index built after them; restored after."""
-    rng = np.random.default_rng(20261126)
-    centers = unit(rng.standard_normal((20, 384)))
-    labels = rng.integers(0, 20, ROWS)
-    vectors = unit(centers[labels] + rng.standard_normal((ROWS, 384)) * 0.06).astype(np.float32)
-    rare = np.arange(ROWS) % RARE_EVERY == 0
+    vectors, rare, query = clustered_vectors(20261126)
     with django_db_blocker.unblock():
         Doc.ann_index = HALF
         with connection.cursor() as cursor:
@@ -55,7 +46,6 @@ def corpus(django_db_setup, django_db_blocker):
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE testapp_doc")
         ids = np.array([d.pk for d in docs])
-        query = unit(vectors[7] + rng.standard_normal(384).astype(np.float32) * 0.05)
         try:
             yield ids, vectors, rare, query
         finally:
