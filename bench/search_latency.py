@@ -593,7 +593,7 @@ def report(
 
 {recall_text}
 
-Served by {served_by} (default settings; nothing changed: {spin_note()}).
+Served by {served_by} (default settings except the API throttles, lifted; {spin_note()}).
 Queries as users type them (`bench.search_latency.queries`: 220 stem x tail texts of the demo
 queries, 12-13 tokens embedded; the labelled queries embed 9); the query embedding is computed
 for every request (this path caches no query vector); limit 20; every other request adds a

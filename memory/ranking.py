@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from django.db import connections
 
 from config.replicas import read_alias
-from rag.text import STOPWORDS, index_words, segment_query
+from rag.text import STOPWORDS, index_words, query_words
 
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
@@ -162,9 +162,11 @@ def low_content(text: str | None) -> bool:
     """
     if not text:
         return False
-    words = segment_query(text)
+    # all() stops at the first content word: a hundred candidate turns per search are not
+    # segmented whole (it was 100 ms of a LoCoMo hybrid search; docs/BENCHMARKS.md).
     return all(
-        w in ACK_WORDS or w in STOPWORDS or set(w) <= {"哈", "嗯", "呵", "h", "a"} for w in words
+        w in ACK_WORDS or w in STOPWORDS or set(w) <= {"哈", "嗯", "呵", "h", "a"}
+        for w in query_words(text)
     )
 
 

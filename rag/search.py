@@ -156,11 +156,20 @@ def vector_search(
         # set_config(..., true) lasts until the end of the *outer* transaction, even when set
         # in a savepoint that is released; rolling the (read-only) block back undoes it, so
         # later queries of the caller's transaction do not inherit relaxed ordering.
+        # The path is chosen above on a sampled row count; PostgreSQL's own estimate of a
+        # filter with expressions (a radius, a column compared with a column) is several times
+        # too low, so left alone it reads every passing row through a bitmap and sorts them:
+        # the exact search, only slower (100k activities, 5 km radius, 5,000 rows: 50-137 ms
+        # against 11 ms through the index; docs/BENCHMARKS.md "Search latency"). Turning the
+        # bitmap, sequential and sort plans off for this block leaves the index.
         with transaction.atomic(using=alias):
             with connections[alias].cursor() as cursor:
                 cursor.execute(
                     "SELECT set_config('hnsw.ef_search', %s, true),"
-                    " set_config('hnsw.iterative_scan', 'relaxed_order', true)",
+                    " set_config('hnsw.iterative_scan', 'relaxed_order', true),"
+                    " set_config('enable_bitmapscan', 'off', true),"
+                    " set_config('enable_seqscan', 'off', true),"
+                    " set_config('enable_sort', 'off', true)",
                     [str(max(ef, pool))],
                 )
             if half is None:

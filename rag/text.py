@@ -190,12 +190,15 @@ def _keep(token: str) -> bool:
     return any(not ch.isspace() and unicodedata.category(ch)[0] not in "PSZ" for ch in token)
 
 
-def _normalise(tokens) -> list[str]:
-    out = []
+def _kept(tokens) -> Iterator[str]:
+    """Yield the searchable parts of ``tokens`` as they come (jieba's cuts are generators)."""
     for token in tokens:
         # jieba never emits inner whitespace in practice; splitting makes it a guarantee.
-        out.extend(part for part in token.split() if _keep(part))
-    return out
+        yield from (part for part in token.split() if _keep(part))
+
+
+def _normalise(tokens) -> list[str]:
+    return list(_kept(tokens))
 
 
 def segment_for_index(text: str) -> str:
@@ -225,8 +228,17 @@ def _words_holding(text: str, terms: list[str]) -> frozenset[str]:
 
 def segment_query(text: str) -> list[str]:
     """Return the lexemes of text segmented in jieba precise mode."""
+    return list(query_words(text))
+
+
+def query_words(text: str) -> Iterator[str]:
+    """Yield the lexemes of :func:`segment_query` one by one, segmenting only as far as asked.
+
+    A caller that stops at the first word of some kind (``all``, ``any``) segments a long text
+    no further than that word.
+    """
     warm_up()
-    return _normalise(tokenizer.cut(_prepare(text)))
+    return _kept(tokenizer.cut(_prepare(text)))
 
 
 def matching_words(text: str) -> list[str]:

@@ -117,3 +117,19 @@ def test_scores_are_the_full_precision_cosine_similarity(corpus, index_only):
         expected = float(vectors[list(ids).index(hit.obj.pk)] @ query)
         # float32 rows: half precision (about 3 decimal digits) would miss this by ~1e-3.
         assert hit.score == pytest.approx(expected, abs=1e-5)
+
+
+def test_hnsw_path_reads_through_the_index_where_the_planner_would_sort_the_filter(corpus):
+    # No index_only fixture: left alone, PostgreSQL reads the 60 rare rows and sorts them.
+    plans = []
+
+    def explain_first(execute, sql, params, many, context):
+        if "<=>" in sql and sql.lstrip().startswith("SELECT"):
+            context["cursor"].execute("EXPLAIN " + sql, params)
+            plans.append("\n".join(row[0] for row in context["cursor"].fetchall()))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(explain_first):
+        hits, report = vector_search(visible(search_text="rare"), corpus[3], k=K, force_path="hnsw")
+    assert report.path == "hnsw" and len(hits) == K
+    assert plans and f"Index Scan using {HALF.name}" in plans[0]
