@@ -4,7 +4,7 @@ Runs ``manage.py serve`` as ``make run`` starts it (gunicorn web processes and b
 clusters, default settings) on its own database (``bench_serving`` on the embedded server,
 created when missing; or ``--database-url``), over real HTTP::
 
-    python bench/serving.py --datasets ../shared/datasets [--streams 20] [--project DIR]
+    python bench/serving.py --datasets ../shared/datasets [--streams 16] [--project DIR]
 
 One default is changed, and printed: the LLM provider points at a local server that speaks the
 OpenAI protocol (tests/fakes/openai_server.py) and answers each chat call after
@@ -15,7 +15,8 @@ OpenAI protocol (tests/fakes/openai_server.py) and answers each chat call after
 2. ``--searches`` ``POST /rag/search`` in a row, each a new query (its embedding is computed):
    the first after ready against the median and the last.
 3. The same search latency with no open stream, then with ``--streams`` agent chat streams
-   (``POST /api/agent/chat/stream``) open at once.
+   (``POST /api/agent/chat/stream``) open at once, each of its own user (the service allows two
+   streams of one user at once).
 4. Work for the workers (chat messages embedded on the interactive queue, chapters chunked on
    the bulk queue), then the proportional set size (PSS, ``/proc/<pid>/smaps_rollup``) of every
    process of ``serve``: shared pages count once in the total.
@@ -292,7 +293,9 @@ def main() -> None:
     parser.add_argument("--db-name", default="bench_serving")
     parser.add_argument("--project", type=Path, default=ROOT)
     parser.add_argument("--searches", type=int, default=100)
-    parser.add_argument("--streams", type=int, default=20)
+    # The service's own limits: STREAM_MAX_PER_USER (2) streams of one user, STREAM_MAX_TOTAL
+    # (16) of everyone; each stream is a user of its own, so none is refused below the total.
+    parser.add_argument("--streams", type=int, default=16)
     parser.add_argument("--stream-seconds", type=float, default=20.0)
     parser.add_argument("--probe", type=int, default=40, help="searches per stream condition")
     parser.add_argument(
@@ -313,6 +316,7 @@ def main() -> None:
         conn.execute("DELETE FROM django_q_ormq")
     user = "bench_serving"
     token = token_for(project, url, user)
+    stream_tokens = [token_for(project, url, f"{user}_stream_{i}") for i in range(args.streams)]
     tag = datetime.now(UTC).strftime("%H%M%S")
     fake = FakeOpenAIServer(dimensions=384).start()
     fake.delay = args.stream_seconds
@@ -346,7 +350,8 @@ def main() -> None:
         )
         calm, calm_errors = search_series(api, queries(args.probe, f"b{tag}"))
         streams = [
-            Stream(port, token, f"推荐一个{TOPICS[i % 10]}活动") for i in range(args.streams)
+            Stream(port, stream_tokens[i], f"推荐一个{TOPICS[i % 10]}活动")
+            for i in range(args.streams)
         ]
         for stream in streams:
             stream.start()
