@@ -42,9 +42,7 @@ class ActivityListCreateView(APIView):
         tags=TAGS,
     )
     def get(self, request):
-        query = ActivityListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        params = query.validated_data
+        params = fields.validated(ActivityListQuerySerializer, request.query_params)
         qs = selectors.activity_list(
             user=request.user, type=params.get("type"), status=params.get("status")
         )
@@ -59,11 +57,8 @@ class ActivityListCreateView(APIView):
         tags=TAGS,
     )
     def post(self, request):
-        serializer = ActivityCreateInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        activity = services.activity_create(
-            creator=request.user, **flatten_location(serializer.validated_data)
-        )
+        data = fields.validated(ActivityCreateInputSerializer, request.data)
+        activity = services.activity_create(creator=request.user, **flatten_location(data))
         activity.refresh_from_db()
         return Response(ActivityDetailOutputSerializer(activity).data, status=201)
 
@@ -88,10 +83,9 @@ class ActivityDetailView(APIView):
     )
     def patch(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
-        serializer = ActivityUpdateInputSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
+        data = fields.validated(ActivityUpdateInputSerializer, request.data, partial=True)
         activity = services.activity_update(
-            activity=activity, user=request.user, **flatten_location(serializer.validated_data)
+            activity=activity, user=request.user, **flatten_location(data)
         )
         activity.refresh_from_db()
         return Response(ActivityDetailOutputSerializer(activity).data)
@@ -140,10 +134,9 @@ class ActivityFeedbackView(APIView):
         tags=TAGS,
     )
     def post(self, request, activity_id: int):
-        serializer = FeedbackInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        rating = fields.validated(FeedbackInputSerializer, request.data)["rating"]
         participation = services.participation_feedback(
-            activity_id=activity_id, user=request.user, rating=serializer.validated_data["rating"]
+            activity_id=activity_id, user=request.user, rating=rating
         )
         return Response(_participation(participation))
 
@@ -173,9 +166,7 @@ class SearchView(APIView):
         "meta.degraded is then true.",
     )
     def post(self, request):
-        serializer = SearchInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = fields.validated(SearchInputSerializer, request.data)
         with search_reads(request.user):  # a replica, when configured and caught up
             result = activities_search(
                 user=request.user,

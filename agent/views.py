@@ -16,8 +16,9 @@ from agent.chat import generate_chat, stream_chat
 from agent.models import SystemEvent
 from config.api_docs import event_stream
 from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
+from config.fields import validated
 from config.media import EventStreamAPIView, json_parsers
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
 from memory.selectors import context_for
@@ -25,7 +26,6 @@ from memory.selectors import context_for
 logger = logging.getLogger(__name__)
 
 TAGS = ["agent"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
 ERR_404_CONTEXT = OpenApiResponse(
     ErrorSerializer, description="No such shared context `context_id` (or not yours)."
@@ -55,9 +55,7 @@ CHAT_STREAM_EVENT = event_stream(
 
 
 def _turn_arguments(request) -> dict:
-    serializer = s.ChatRequestSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = validated(s.ChatRequestSerializer, request.data)
     location = data.get("location")
     context_id = data.get("context_id")
     if context_id is not None:
@@ -158,12 +156,11 @@ class UserEventsView(APIView):
     def get(self, request, user_id: str):
 
         user = resolve_user(request.user, user_id)
-        query = s.EventListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated(s.EventListQuerySerializer, request.query_params)
         events = SystemEvent.objects.filter(user=user)
-        if query.validated_data.get("kind"):
-            events = events.filter(kind=query.validated_data["kind"])
-        if query.validated_data["unread"]:
+        if query.get("kind"):
+            events = events.filter(kind=query["kind"])
+        if query["unread"]:
             events = events.filter(read_at__isnull=True)
-        rows = events.order_by("-created", "-pk")[: query.validated_data["limit"]]
+        rows = events.order_by("-created", "-pk")[: query["limit"]]
         return Response(s.EventListSerializer({"events": list(rows)}).data)

@@ -117,17 +117,17 @@ def _drf_details(detail) -> dict:
 NON_FIELD_KEYS = ("non_field_errors", "detail")
 
 
-def _first_error(detail, path: tuple = ()) -> tuple[tuple, object]:
+def first_error(detail, path: tuple = ()) -> tuple[tuple, object]:
     """Return the path (keys and list indexes) and the leaf of the first error in a DRF tree."""
     if isinstance(detail, list) and detail:
         # A list serializer reports {} for each item without errors: find the first with one.
         index, found = next(((i, item) for i, item in enumerate(detail) if item), (0, detail[0]))
         if isinstance(found, dict | list):
-            return _first_error(found, (*path, index))
+            return first_error(found, (*path, index))
         return path, found
     if isinstance(detail, dict) and detail:
         key, value = next(iter(detail.items()))
-        return _first_error(value, path if key in NON_FIELD_KEYS else (*path, key))
+        return first_error(value, path if key in NON_FIELD_KEYS else (*path, key))
     return path, detail
 
 
@@ -141,7 +141,7 @@ def field_path(path: tuple) -> str:
 
 def _first_message(detail, default: str) -> str:
     """Find a human-readable message inside a DRF error detail tree, with its field's path."""
-    path, leaf = _first_error(detail)
+    path, leaf = first_error(detail)
     text = str(leaf) if leaf not in (None, "", [], {}) else default
     return f"{field_path(path)}: {text}" if path else text
 
@@ -151,7 +151,7 @@ def validation_message(detail) -> tuple[str, str]:
 
     A missing required field says so; any other error keeps its own text after the field.
     """
-    path, leaf = _first_error(detail)
+    path, leaf = first_error(detail)
     field = field_path(path)
     if getattr(leaf, "code", None) == "required" and field:
         return _("Missing required field: %(field)s.") % {"field": field}, field

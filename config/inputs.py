@@ -186,14 +186,20 @@ def body_limit_message() -> str:
     }
 
 
+def _read_bounded(stream) -> bytes:
+    """Read a request body; raise PayloadTooLargeError past ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    raw = stream.read() if limit is None else stream.read(limit + 1)
+    if limit is not None and len(raw) > limit:
+        raise PayloadTooLargeError(body_limit_message())
+    return raw
+
+
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser under the input rules: size, depth, no NaN, NUL or lone surrogates."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read() if limit is None else stream.read(limit + 1)
-        if limit is not None and len(raw) > limit:
-            raise PayloadTooLargeError(body_limit_message())
+        raw = _read_bounded(stream)
         try:
             return load_json(raw)
         except InputError as exc:
@@ -220,10 +226,7 @@ class BoundedFormParser(FormParser):
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read() if limit is None else stream.read(limit + 1)
-        if limit is not None and len(raw) > limit:
-            raise PayloadTooLargeError(body_limit_message())
+        raw = _read_bounded(stream)
         try:
             # Percent-escapes must decode to UTF-8 too, not only the raw bytes.
             raw.decode("utf-8")

@@ -7,14 +7,13 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import serializers as s
-from config.fields import refuse_body
+from config.fields import refuse_body, validated
 from config.media import json_parsers
 from config.selectors import tokens_of
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from config.services import IssuedToken, token_issue, token_revoke, token_rotate
 
 TAGS = ["Account"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such token (or not yours).")
 
 
@@ -44,9 +43,7 @@ class TokensView(APIView):
         "it is shown: the service stores its SHA-256 only.",
     )
     def post(self, request):
-        body = s.TokenCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        issued = token_issue(user=request.user, **body.validated_data)
+        issued = token_issue(user=request.user, **validated(s.TokenCreateSerializer, request.data))
         return Response(_issued(issued), status=201)
 
 

@@ -321,7 +321,6 @@ class SemanticItemSerializer(MessageSerializer):
 
 class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
-    floor = serializers.FloatField(allow_null=True)
     understood = _understood()
     floor = serializers.FloatField(
         allow_null=True, help_text="The min_score asked for; null: the relevance cut decided."

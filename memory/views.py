@@ -11,9 +11,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import InvalidArgument
+from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from memory import search, selectors, services, understanding
 from memory import serializers as s
 from memory.identity import resolve_user
@@ -21,16 +22,8 @@ from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
 
 TAGS = ["memory"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user or message (or not yours).")
 ERR_409 = OpenApiResponse(ErrorSerializer, description="A message_id exists with other content.")
-
-
-def validated(serializer_class, data):
-    """Return validated data or raise (rendered as INVALID_ARGUMENT)."""
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def body(request) -> dict:

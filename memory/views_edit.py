@@ -10,11 +10,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.fields import validated
+from config.serializers import ERR_400
 from memory import selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import message_item
-from memory.views import ERR_400, ERR_404, TAGS, body, validated
+from memory.views import ERR_404, TAGS, body
 
 
 class MessageDetailView(APIView):

@@ -4,16 +4,16 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from writing import selectors, services
 from writing import serializers as s
 from writing.search import writing_search
 from writing.selectors import chapter_detail
 
 TAGS = ["writing"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such object (or not yours).")
 
 
@@ -41,12 +41,6 @@ BOOK_EXAMPLE = {
 }
 
 
-def _validated(serializer_class, data):
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _page(qs, query) -> tuple[int, list]:
     """Return ``(count, rows)``: the total and the rows of the page ``query`` asks for."""
     offset, limit = query["offset"], query["limit"]
@@ -70,7 +64,7 @@ class BookListView(APIView):
         tags=TAGS,
     )
     def get(self, request):
-        query = _validated(s.BookListQuerySerializer, request.query_params)
+        query = validated(s.BookListQuerySerializer, request.query_params)
         count, books = _page(selectors.books_list(user=request.user), query)
         return Response({"count": count, "results": s.BookSummarySerializer(books, many=True).data})
 
@@ -81,7 +75,7 @@ class BookListView(APIView):
         tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.BookInSerializer, request.data)
+        data = validated(s.BookInSerializer, request.data)
         book = services.book_create(user=request.user, title=data["title"])
         return Response(s.BookOutSerializer(book).data, status=201)
 
@@ -152,7 +146,7 @@ class BookChapterListView(APIView):
     )
     def get(self, request, book_id: int):
         book = selectors.book_get(user=request.user, book_id=book_id)
-        query = _validated(s.ChapterListQuerySerializer, request.query_params)
+        query = validated(s.ChapterListQuerySerializer, request.query_params)
         count, chapters = _page(selectors.chapter_summaries(book=book), query)
         return Response(
             {"count": count, "results": s.ChapterSummarySerializer(chapters, many=True).data}
@@ -169,7 +163,7 @@ class ChapterListView(APIView):
         tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.ChapterInSerializer, request.data)
+        data = validated(s.ChapterInSerializer, request.data)
         chapter = services.chapter_create(
             user=request.user,
             book_id=data["book"],
@@ -200,7 +194,7 @@ class ChapterDetailView(APIView):
         tags=TAGS,
     )
     def put(self, request, chapter_id: int):
-        data = _validated(s.ChapterSaveSerializer, request.data)
+        data = validated(s.ChapterSaveSerializer, request.data)
         services.chapter_save(
             user=request.user,
             chapter_id=chapter_id,
@@ -233,7 +227,7 @@ class ChapterAutosaveView(APIView):
         tags=TAGS,
     )
     def patch(self, request, chapter_id: int):
-        data = _validated(s.WritingAutosaveInSerializer, request.data)
+        data = validated(s.WritingAutosaveInSerializer, request.data)
         services.chapter_autosave(user=request.user, chapter_id=chapter_id, blocks=data["blocks"])
         body = chapter_detail(user=request.user, chapter_id=chapter_id)
         return Response(s.ChapterOutSerializer(body).data)
@@ -249,7 +243,7 @@ class WritingSearchView(APIView):
         tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.WritingSearchInSerializer, request.data)
+        data = validated(s.WritingSearchInSerializer, request.data)
         with search_reads(request.user):  # a replica, when configured and caught up
             body = writing_search(
                 user=request.user,
