@@ -28,7 +28,6 @@ from config.media import json_parsers
 from config.replicas import search_reads
 from config.serializers import ErrorSerializer
 
-TAGS = ["activities"]
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
 
@@ -39,7 +38,6 @@ class ActivityListCreateView(APIView):
         operation_id="activities_list",
         parameters=[ActivityListQuerySerializer],
         responses={200: ActivityListOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request):
         params = fields.validated(ActivityListQuerySerializer, request.query_params)
@@ -54,7 +52,6 @@ class ActivityListCreateView(APIView):
         operation_id="activities_create",
         request=ActivityCreateInputSerializer,
         responses={201: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request):
         data = fields.validated(ActivityCreateInputSerializer, request.data)
@@ -69,7 +66,6 @@ class ActivityDetailView(APIView):
     @extend_schema(
         operation_id="activities_retrieve",
         responses={200: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
@@ -79,7 +75,6 @@ class ActivityDetailView(APIView):
         operation_id="activities_partial_update",
         request=ActivityUpdateInputSerializer,
         responses={200: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def patch(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
@@ -93,7 +88,6 @@ class ActivityDetailView(APIView):
     @extend_schema(
         operation_id="activities_destroy",
         responses={204: None, **ERRORS},
-        tags=TAGS,
     )
     def delete(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
@@ -106,7 +100,6 @@ class ActivityJoinView(APIView):
         operation_id="activities_join",
         request=None,
         responses={201: ParticipationOutputSerializer, 409: ErrorSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request, activity_id: int):
         fields.refuse_body(request)
@@ -119,7 +112,6 @@ class ActivityJoinView(APIView):
         summary="Leave a joined activity before it starts",
         request=None,
         responses={204: None, **ERRORS},
-        tags=TAGS,
     )
     def delete(self, request, activity_id: int):
         services.participation_cancel(activity_id=activity_id, user=request.user)
@@ -131,7 +123,6 @@ class ActivityFeedbackView(APIView):
         operation_id="activities_feedback",
         request=FeedbackInputSerializer,
         responses={200: ParticipationOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request, activity_id: int):
         rating = fields.validated(FeedbackInputSerializer, request.data)["rating"]
@@ -160,7 +151,6 @@ class SearchView(APIView):
         operation_id="rag_search",
         request=SearchInputSerializer,
         responses={200: SearchOutputSerializer, **ERRORS},
-        tags=TAGS,
         description="Natural-language activity search with hard filters, personalisation and "
         "a reason for each result. Never fails because the embedding provider does: "
         "meta.degraded is then true.",

@@ -25,7 +25,6 @@ from memory.selectors import context_for
 
 logger = logging.getLogger(__name__)
 
-TAGS = ["agent"]
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
 ERR_404_CONTEXT = OpenApiResponse(
     ErrorSerializer, description="No such shared context `context_id` (or not yours)."
@@ -82,7 +81,6 @@ class ChatView(APIView):
         operation_id="agent_chat",
         request=s.ChatRequestSerializer,
         responses={200: s.ChatResponseSerializer, 400: ERR_400, 404: ERR_404_CONTEXT},
-        tags=TAGS,
         description="Answer one message: intent, mode, the tools called and the reply.",
     )
     def post(self, request):
@@ -106,7 +104,6 @@ class ChatStreamView(EventStreamAPIView):
             (404, "application/json"): ERR_404_CONTEXT,
             (406, "application/json"): ERR_406,
         },
-        tags=TAGS,
         description="The same turn as POST /api/agent/chat, as server-sent events.",
     )
     def post(self, request):
@@ -150,7 +147,6 @@ class UserEventsView(APIView):
             OpenApiParameter("unread", bool, description="Only events not yet marked read."),
         ],
         responses={200: s.EventListSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="The proactive events the triggers wrote for a user, newest first.",
     )
     def get(self, request, user_id: str):

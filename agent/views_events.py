@@ -23,7 +23,7 @@ from rest_framework.views import APIView
 
 from agent import serializers as s
 from agent.models import EventKind, SystemEvent, Webhook, WebhookDelivery
-from agent.views import ERR_404, ERR_406, TAGS
+from agent.views import ERR_404, ERR_406
 from agent.webhooks import webhook_create, webhook_delete, webhook_update
 from config.api_docs import event_stream
 from config.errors import InvalidArgument, NotFound
@@ -155,7 +155,6 @@ class UserEventsStreamView(EventStreamAPIView):
             (404, "application/json"): ERR_404,
             (406, "application/json"): ERR_406,
         },
-        tags=TAGS,
         description="A user's proactive events as they are written (server-sent events).",
     )
     def get(self, request, user_id: str):
@@ -185,7 +184,6 @@ class EventReadView(APIView):
         operation_id="agent_user_event_read",
         request=None,
         responses={200: s.EventSerializer, 404: ERR_404},
-        tags=TAGS,
         description="Mark an event read (idempotent: the first read time is kept), so a digest "
         "is not shown twice; unread events are what a new stream starts with.",
     )
@@ -207,7 +205,6 @@ class WebhooksView(APIView):
     @extend_schema(
         operation_id="agent_webhooks_list",
         responses={200: s.WebhookListSerializer, 404: ERR_404},
-        tags=TAGS,
         description="The user's webhooks (secrets are shown only at creation).",
     )
     def get(self, request, user_id: str):
@@ -219,7 +216,6 @@ class WebhooksView(APIView):
         operation_id="agent_webhooks_create",
         request=s.WebhookInSerializer,
         responses={201: s.WebhookCreatedSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Register a webhook: every new event of the user (of every user, for a "
         "staff client with all_users) is POSTed to it as JSON, signed with HMAC-SHA256 in "
         "X-Memory-Signature, retried with backoff; the delivery log is in the admin and at "
@@ -244,7 +240,6 @@ class WebhookDetailView(APIView):
                 "Re-enable a disabled webhook", value={"active": True}, request_only=True
             )
         ],
-        tags=TAGS,
         description="A webhook whose deliveries failed WEBHOOK_DISABLE_AFTER_FAILURES times in "
         "a row is disabled (active false, disabled_at and disabled_reason set) and receives "
         'nothing; {"active": true} turns it back on and clears that, {"active": false} '
@@ -262,7 +257,6 @@ class WebhookDetailView(APIView):
         operation_id="agent_webhooks_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
         description="Delete a webhook and its delivery log.",
     )
     def delete(self, request, user_id: str, webhook_id: int):
@@ -274,7 +268,6 @@ class WebhookDeliveriesView(APIView):
     @extend_schema(
         operation_id="agent_webhook_deliveries",
         responses={200: s.DeliveryListSerializer, 404: ERR_404},
-        tags=TAGS,
         description="The newest 100 deliveries of a webhook: pending, delivered or failed, and "
         "attempts. What the receiver answered or why a connection failed is not shown (it "
         "stays in the server's log).",

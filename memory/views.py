@@ -21,7 +21,6 @@ from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
 
-TAGS = ["memory"]
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user or message (or not yours).")
 ERR_409 = OpenApiResponse(ErrorSerializer, description="A message_id exists with other content.")
 
@@ -45,7 +44,6 @@ class MessagesView(APIView):
             404: ERR_404,
             409: ERR_409,
         },
-        tags=TAGS,
     )
     def post(self, request, user_id: str):
         # One transaction: a staff write may create the user, and a batch rejected as
@@ -62,7 +60,6 @@ class MessagesView(APIView):
         operation_id="memory_messages_list",
         parameters=[s.MessageListQuerySerializer],
         responses={200: s.MessageListOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
@@ -90,7 +87,6 @@ class NeighborsView(APIView):
         operation_id="memory_messages_neighbors",
         parameters=[s.NeighborsQuerySerializer],
         responses={200: s.NeighborsOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str, message_id: str):
         user = resolve_user(request.user, user_id)
@@ -106,7 +102,6 @@ class ChatContextView(APIView):
         operation_id="memory_chat_context",
         parameters=[s.ContextQuerySerializer],
         responses={200: s.ChatContextOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str, chat_id: str):
         user = resolve_user(request.user, user_id)
@@ -124,7 +119,6 @@ class LexicalSearchView(APIView):
         operation_id="memory_lexical_search",
         request=s.LexicalSearchInSerializer,
         responses={200: s.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.LexicalSearchInSerializer, body(request))
@@ -205,7 +199,6 @@ class SemanticSearchView(APIView):
         operation_id="memory_semantic_search",
         request=s.SemanticSearchInSerializer,
         responses={200: s.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.SemanticSearchInSerializer)
@@ -269,7 +262,6 @@ class HybridSearchView(APIView):
         operation_id="memory_hybrid_search",
         request=s.HybridSearchInSerializer,
         responses={200: s.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)

@@ -15,7 +15,7 @@ from config.export import user_data_export
 from config.media import JSON_LINES_MEDIA_TYPE, JsonLinesAPIView
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
-from memory.views import ERR_404, TAGS
+from memory.views import ERR_404
 
 logger = logging.getLogger(__name__)
 
@@ -115,7 +115,6 @@ class UserExportView(JsonLinesAPIView):
             ),
             (404, "application/json"): ERR_404,
         },
-        tags=TAGS,
         description="Export a user's data as JSON Lines (manifest, rows, end).",
     )
     def get(self, request, user_id: str):

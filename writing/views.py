@@ -13,7 +13,6 @@ from writing import serializers as s
 from writing.search import writing_search
 from writing.selectors import chapter_detail
 
-TAGS = ["writing"]
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such object (or not yours).")
 
 
@@ -61,7 +60,6 @@ class BookListView(APIView):
                 "One book", value={"count": 1, "results": [BOOK_EXAMPLE]}, response_only=True
             )
         ],
-        tags=TAGS,
     )
     def get(self, request):
         query = validated(s.BookListQuerySerializer, request.query_params)
@@ -72,7 +70,6 @@ class BookListView(APIView):
         operation_id="writing_book_create",
         request=s.BookInSerializer,
         responses={201: s.BookOutSerializer, 400: ERR_400},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.BookInSerializer, request.data)
@@ -109,7 +106,6 @@ class BookDetailView(APIView):
                 response_only=True,
             )
         ],
-        tags=TAGS,
     )
     def get(self, request, book_id: int):
         book = selectors.book_detail(user=request.user, book_id=book_id)
@@ -119,7 +115,6 @@ class BookDetailView(APIView):
         operation_id="writing_book_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, book_id: int):
         services.book_delete(user=request.user, book_id=book_id)
@@ -142,7 +137,6 @@ class BookChapterListView(APIView):
                 response_only=True,
             )
         ],
-        tags=TAGS,
     )
     def get(self, request, book_id: int):
         book = selectors.book_get(user=request.user, book_id=book_id)
@@ -160,7 +154,6 @@ class ChapterListView(APIView):
         operation_id="writing_chapter_create",
         request=s.ChapterInSerializer,
         responses={201: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.ChapterInSerializer, request.data)
@@ -181,7 +174,6 @@ class ChapterDetailView(APIView):
     @extend_schema(
         operation_id="writing_chapter_get",
         responses={200: s.ChapterOutSerializer, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, chapter_id: int):
         body = chapter_detail(user=request.user, chapter_id=chapter_id)
@@ -191,7 +183,6 @@ class ChapterDetailView(APIView):
         operation_id="writing_chapter_save",
         request=s.ChapterSaveSerializer,
         responses={200: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def put(self, request, chapter_id: int):
         data = validated(s.ChapterSaveSerializer, request.data)
@@ -210,7 +201,6 @@ class ChapterDetailView(APIView):
         operation_id="writing_chapter_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, chapter_id: int):
         services.chapter_delete(user=request.user, chapter_id=chapter_id)
@@ -224,7 +214,6 @@ class ChapterAutosaveView(APIView):
         operation_id="writing_chapter_autosave",
         request=s.WritingAutosaveInSerializer,
         responses={200: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def patch(self, request, chapter_id: int):
         data = validated(s.WritingAutosaveInSerializer, request.data)
@@ -240,7 +229,6 @@ class WritingSearchView(APIView):
         operation_id="writing_search",
         request=s.WritingSearchInSerializer,
         responses={200: s.WritingSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.WritingSearchInSerializer, request.data)
