@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -262,40 +263,24 @@ def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
 def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     """Store both turns in memory, learn stated preferences, remember the chat's mode."""
     finished = max(timezone.now(), state.started + timedelta(milliseconds=1))
-    # One transaction: one commit per turn instead of one per write.
-    with transaction.atomic():
-        _write_turn(state, preferences, finished)
-
-
-def _write_turn(state: TurnState, preferences, finished) -> None:
-    """Write the turn's rows (inside the caller's transaction)."""
-
-    written = messages_write(
-        user=state.user,
-        items=[
-            {
-                "ts": state.started.isoformat(),
-                "role": "user",
-                "content": state.message,
-                "chat_id": state.chat_id,
-            },
-            {
-                "ts": finished.isoformat(),
-                "role": "assistant",
-                "content": state.reply or "……",
-                "chat_id": state.chat_id,
-            },
-        ],
-    )
-    state.reply_message_id = written["items"][-1]["message_id"]
-    for category, value in preferences:
-        preference_upsert(user=state.user, category=category, value=value)
+    items = [
+        {"ts": state.started.isoformat(), "role": "user", "content": state.message},
+        {"ts": finished.isoformat(), "role": "assistant", "content": state.reply or "……"},
+    ]
     pending = None
     if state.pending:
         pending = {**state.pending, "proposed_at": timezone.now().isoformat()}
-    AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
-        last_intent=state.intent.intent, pending_action=pending, updated_at=timezone.now()
-    )
+    # One transaction: one commit per turn instead of one per write.
+    with transaction.atomic():
+        written = messages_write(
+            user=state.user, items=[{**item, "chat_id": state.chat_id} for item in items]
+        )
+        state.reply_message_id = written["items"][-1]["message_id"]
+        for category, value in preferences:
+            preference_upsert(user=state.user, category=category, value=value)
+        AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
+            last_intent=state.intent.intent, pending_action=pending, updated_at=timezone.now()
+        )
 
 
 def reply_items(state: TurnState) -> list[dict]:
@@ -367,7 +352,7 @@ def stream_chat(
         },
     )
     # 4. run
-    built = build_prompt(state, budget or _default_budget())
+    built = build_prompt(state, budget or settings.AGENT_PROMPT_BUDGET)
     preferences = extract_preferences(state.message)
     llm = get_llm()
     ran = False
@@ -427,9 +412,3 @@ def generate_chat(**kwargs) -> dict:
         if event.name == "done":
             result = event.data
     return result
-
-
-def _default_budget() -> int:
-    from django.conf import settings
-
-    return settings.AGENT_PROMPT_BUDGET

@@ -104,7 +104,7 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
         Staff only (``admin_view``); running needs the permission to delete messages.
         """
-        from memory.retention import retention_run
+        from memory.retention import RetentionReport, retention_run
 
         if not self.has_view_permission(request):
             raise PermissionDenied
@@ -129,7 +129,7 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
             request.session["memory_retention_report"] = report.as_dict()
             return redirect("admin:memory_chatmessageproxy_retention")
         ran = request.session.pop("memory_retention_report", None)
-        report = _report_from(ran) if ran else retention_run(dry_run=True)
+        report = RetentionReport(**ran) if ran else retention_run(dry_run=True)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -150,12 +150,6 @@ def report_rows(report) -> list[tuple[str, str]]:
         (label, local_datetime(report.cutoff) if label == str(CUTOFF_LABEL) else value)
         for label, value in report.rows()
     ]
-
-
-def _report_from(data: dict):
-    from memory.retention import RetentionReport
-
-    return RetentionReport(**data)
 
 
 @admin.register(SummaryProxy)
