@@ -512,9 +512,7 @@ OPERATIONS: dict[str, dict] = {
         },
         params={"user_id": USER},
     ),
-    "agent_webhooks_update": _op(
-        WEBHOOKS, body={"active": True}, params={"user_id": USER, "webhook_id": 1}
-    ),
+    "agent_webhooks_update": _op(WEBHOOKS, params={"user_id": USER, "webhook_id": 1}),
     "agent_webhooks_delete": _op(
         WEBHOOKS, "Delete a webhook", params={"user_id": USER, "webhook_id": 1}
     ),

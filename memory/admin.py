@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_display import compact_text, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, shorten
 from memory.models import (
     ENTITY_LABELS,
     ChatMessageProxy,
@@ -47,14 +47,6 @@ READ_ONLY_FIELDS = [
     "embedding_model",
     "created_at",
 ]
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ChatMessageProxy)
@@ -237,7 +229,7 @@ class EntityFilter(admin.SimpleListFilter):
 
 
 @admin.register(MemoryChange)
-class MemoryChangeAdmin(admin.ModelAdmin):
+class MemoryChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Every correction of a user's memory: who made it, what, before and after (read-only)."""
 
     list_display = ["at", "user", "actor", "action", "entity_label", "entity_id"]
@@ -250,12 +242,6 @@ class MemoryChangeAdmin(admin.ModelAdmin):
     @admin.display(description=_("entity"), ordering="entity")
     def entity_label(self, obj):
         return ENTITY_LABELS.get(obj.entity, obj.entity)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def has_delete_permission(self, request, obj=None):
         return False  # an audit trail; erasing the user removes it
