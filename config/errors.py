@@ -214,6 +214,25 @@ def failure_text(error: BaseException | str) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+# The error code of each status an error can have; other 4xx (a parse error, an unacceptable
+# Accept header) are INVALID_ARGUMENT, 5xx INTERNAL.
+STATUS_CODES = {
+    401: UNAUTHENTICATED,
+    403: PERMISSION_DENIED,
+    404: NOT_FOUND,
+    405: METHOD_NOT_ALLOWED,
+    409: CONFLICT,
+    413: PAYLOAD_TOO_LARGE,
+    415: UNSUPPORTED_MEDIA_TYPE,
+    429: RATE_LIMITED,
+}
+
+
+def status_code(status: int) -> str:
+    """Return the error code of an HTTP error status."""
+    return STATUS_CODES.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
+
+
 def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     """Map an exception to (status, code, message, details); None when unknown."""
     if isinstance(exc, ServiceError):
@@ -242,27 +261,9 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
         return 403, PERMISSION_DENIED, message, {}
     if isinstance(exc, drf_exceptions.APIException):
         detail = exc.detail
+        code = status_code(exc.status_code)
         if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
-            code = UNAUTHENTICATED
-        elif isinstance(exc, drf_exceptions.PermissionDenied):
-            code = PERMISSION_DENIED
-        elif isinstance(exc, drf_exceptions.NotFound):
-            code = NOT_FOUND
-        elif isinstance(exc, drf_exceptions.Throttled):
-            code = RATE_LIMITED
-        elif isinstance(exc, drf_exceptions.MethodNotAllowed):
-            code = METHOD_NOT_ALLOWED
-        elif isinstance(exc, drf_exceptions.UnsupportedMediaType):
-            code = UNSUPPORTED_MEDIA_TYPE
-        elif exc.status_code == 409:
-            code = CONFLICT
-        elif exc.status_code == 413:
-            code = PAYLOAD_TOO_LARGE
-        elif 400 <= exc.status_code < 500:
-            # Validation and parse errors, an unacceptable Accept header.
-            code = INVALID_ARGUMENT
-        else:
-            code = INTERNAL
+            code = UNAUTHENTICATED  # DRF answers 403 when the view names no auth scheme
         details = _drf_details(detail)
         if isinstance(exc, drf_exceptions.MethodNotAllowed):
             # The message is translated (zh-hans quotes it with “ ”): take the method from it
@@ -410,17 +411,7 @@ class ApiErrorMiddleware:
         ):
             return response
         status = response.status_code
-        code = {
-            400: INVALID_ARGUMENT,
-            401: UNAUTHENTICATED,
-            403: PERMISSION_DENIED,
-            404: NOT_FOUND,
-            405: METHOD_NOT_ALLOWED,
-            409: CONFLICT,
-            413: PAYLOAD_TOO_LARGE,
-            415: UNSUPPORTED_MEDIA_TYPE,
-            429: RATE_LIMITED,
-        }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
+        code = status_code(status)
         if status == 404:
             message = not_found_message(request)
         elif status == 405:
