@@ -49,12 +49,11 @@ _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 class InputError(ValueError):
-    """A bad input; ``field`` names where it is (``items[3].content``)."""
+    """A bad input; the message names where it is (``items[3].content: ...``)."""
 
-    def __init__(self, message: str, *, field: str = ""):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.field = field
 
 
 def bad_text_reason(text: str) -> str | None:
@@ -71,7 +70,7 @@ def check_text(text: str, *, field: str) -> str:
     """Return ``text`` or raise :class:`InputError` when it holds NUL or a lone surrogate."""
     reason = bad_text_reason(text)
     if reason:
-        raise InputError(f"{field or 'text'}: {reason}.", field=field)
+        raise InputError(f"{field or 'text'}: {reason}.")
     return text
 
 
