@@ -30,8 +30,6 @@ from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
 from rag import live
 
-MAX_LIST_PAGE = 500
-
 logger = logging.getLogger(__name__)
 
 
@@ -55,7 +53,6 @@ def users_with_messages_since(*, since: datetime):
     return get_user_model().objects.filter(pk__in=ids).order_by("pk")
 
 
-MAX_NEIGHBORS = 200
 PERSONA_MAX = 50
 
 
