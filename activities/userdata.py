@@ -45,11 +45,6 @@ def _erase_activities(user) -> None:
         working_memory_refresh(user_id=user_id)
 
 
-def _interest_vectors(user) -> int:
-
-    return sum(len(m.interest_vectors) for m in WorkingMemory.objects.filter(user=user))
-
-
 def _texts(user):
     """Yield the embedded text of every activity the user created (cached by indexing)."""
 
@@ -74,7 +69,9 @@ def declaration() -> UserData:
                 "interest_vectors",
                 WorkingMemory,
                 lambda user: WorkingMemory.objects.filter(user=user),
-                count=_interest_vectors,
+                count=lambda user: sum(
+                    len(m.interest_vectors) for m in WorkingMemory.objects.filter(user=user)
+                ),
                 erased_with="working_memories",
                 description="interest vector entries in the user's working memory",
             ),

@@ -106,10 +106,6 @@ def new_chat_id() -> str:
     return "chat_" + uuid.uuid4().hex[:20]
 
 
-def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
 def _pieces(text: str, size: int = DELTA_CHARS) -> Iterator[str]:
     for start in range(0, len(text), size):
         yield text[start : start + size]
@@ -177,10 +173,6 @@ def _take_pending(user, chat_id: str) -> dict | None:
     if timezone.now() - proposed > PENDING_TTL:
         return None
     return pending
-
-
-def _mode_of_tool(name: str) -> tuple[str, AgentMode]:
-    return next((i, m) for i, m in MODES.items() if name in m.tool_names)
 
 
 def _run_confirmed(state: TurnState, pending: dict, preferences) -> Iterator[TurnEvent]:
@@ -253,7 +245,9 @@ def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
                 {
                     "role": "tool",
                     "tool_call_id": call.id,
-                    "content": _json(state.calls[-1]["result"]),
+                    "content": json.dumps(
+                        state.calls[-1]["result"], ensure_ascii=False, default=str
+                    ),
                 }
             )
     state.reply = "".join(streamed)
@@ -335,7 +329,9 @@ def stream_chat(
     # else drops it and is a turn like any other.
     pending = _take_pending(user, state.chat_id)
     if pending is not None and is_confirmation(state.message):
-        intent, state.mode = _mode_of_tool(pending["name"])
+        intent, state.mode = next(
+            (i, m) for i, m in MODES.items() if pending["name"] in m.tool_names
+        )
         state.intent = IntentResult(intent, 1.0, "confirmation")
     else:
         pending = None
