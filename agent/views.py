@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
@@ -15,15 +14,13 @@ from agent import serializers as s
 from agent.chat import generate_chat, stream_chat
 from agent.models import SystemEvent
 from config.api_docs import event_stream
-from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
+from config.errors import UNAVAILABLE, classify_or_internal, error_body
 from config.fields import validated
 from config.media import EventStreamAPIView, json_parsers
 from config.serializers import ERR_400, ErrorSerializer
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
 from memory.selectors import context_for
-
-logger = logging.getLogger(__name__)
 
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
 ERR_404_CONTEXT = OpenApiResponse(
@@ -114,11 +111,9 @@ class ChatStreamView(EventStreamAPIView):
                 for event in stream_chat(**arguments):
                     yield sse_frame(event.name, event.data)
             except Exception as exc:  # noqa: BLE001 - the stream ends with an error event
-                classified = classify_exception(exc)
-                if classified is None:
-                    logger.exception("agent stream failed")
-                    classified = (500, INTERNAL, "Internal error.", {})
-                _, code, message, details = classified
+                _, code, message, details = classify_or_internal(
+                    exc, "agent stream", "Internal error."
+                )
                 yield sse_frame("error", error_body(code, message, details))
 
         # A slot of the caller's and of the service's (429 when none is free), given back when

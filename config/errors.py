@@ -281,16 +281,26 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     return None
 
 
+def classify_or_internal(exc: Exception, where: str, internal: str = "") -> tuple:
+    """Return :func:`classify_exception`'s answer, or 500 INTERNAL for an unknown error (logged).
+
+    ``where`` names the failing code in the log; ``internal`` is the 500's message (default: the
+    translated "Internal error.").
+    """
+    classified = classify_exception(exc)
+    if classified is None:
+        logger.exception("Unhandled error in %s", where)
+        classified = (500, INTERNAL, internal or _("Internal error."), {})
+    return classified
+
+
 def api_exception_handler(exc, context):
     """DRF exception handler that answers in the one error shape."""
     from rest_framework.response import Response
 
-    classified = classify_exception(exc)
-    if classified is None:
-        view = context.get("view")
-        logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
-        classified = (500, INTERNAL, _("Internal error."), {})
-    status, code, message, details = classified
+    view = context.get("view")
+    where = type(view).__name__ if view else "API view"
+    status, code, message, details = classify_or_internal(exc, where)
     request = context.get("request")
     if isinstance(exc, drf_exceptions.MethodNotAllowed) and request is not None:
         message = method_not_allowed_message(request)
@@ -429,11 +439,7 @@ class ApiErrorMiddleware:
     def process_exception(self, request, exc):
         if not is_api_path(request.path):
             return None
-        classified = classify_exception(exc)
-        if classified is None:
-            logger.exception("Unhandled error on %s", request.path)
-            return error_response(INTERNAL, _("Internal error."), 500)
-        status, code, message, details = classified
+        status, code, message, details = classify_or_internal(exc, request.path)
         response = error_response(code, message, status, details)
         if status == 503:
             response["Retry-After"] = str(RETRY_AFTER_SECONDS)
