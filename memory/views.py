@@ -127,28 +127,23 @@ class LexicalSearchView(APIView):
         flt = clean_filter(data.get("filter"))
         page_size = data.get("page_size") or search.DEFAULT_PAGE_SIZE
         operator = data.get("default_operator") or "or"
+        query = {
+            "user": user,
+            "query_text": data["query_text"],
+            "flt": flt,
+            "page_size": page_size,
+            "cursor": data.get("cursor"),
+            "default_operator": operator,
+        }
         with search_reads(request.user):
             understood = None
             if data["understand"]:
+                tz = understanding.time_zone(data.get("time_zone"))
                 hits, next_cursor, understood = understanding.lexical(
-                    user=user,
-                    query_text=data["query_text"],
-                    flt=flt,
-                    page_size=page_size,
-                    cursor=data.get("cursor"),
-                    default_operator=operator,
-                    tz=understanding.time_zone(data.get("time_zone")),
-                    now=data.get("now"),
+                    **query, tz=tz, now=data.get("now")
                 )
             else:
-                hits, next_cursor = search.lexical_search(
-                    user=user,
-                    query_text=data["query_text"],
-                    flt=flt,
-                    page_size=page_size,
-                    cursor=data.get("cursor"),
-                    default_operator=operator,
-                )
+                hits, next_cursor = search.lexical_search(**query)
         out = {
             "items": [
                 {
