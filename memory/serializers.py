@@ -499,7 +499,7 @@ class ContextListQuerySerializer(serializers.Serializer):
 
 class ContextSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    owner = serializers.CharField()
+    owner = serializers.CharField(source="owner.get_username")
     title = serializers.CharField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
