@@ -105,7 +105,7 @@ class ActivityJoinView(APIView):
         fields.refuse_body(request)
         participation = services.activity_join(activity_id=activity_id, user=request.user)
         participation.activity.refresh_from_db(fields=["current_participants"])
-        return Response(_participation(participation), status=201)
+        return Response(ParticipationOutputSerializer(participation).data, status=201)
 
     @extend_schema(
         operation_id="activities_leave",
@@ -129,19 +129,7 @@ class ActivityFeedbackView(APIView):
         participation = services.participation_feedback(
             activity_id=activity_id, user=request.user, rating=rating
         )
-        return Response(_participation(participation))
-
-
-def _participation(participation) -> dict:
-    return ParticipationOutputSerializer(
-        {
-            "activity_id": participation.activity_id,
-            "user_id": participation.user_id,
-            "joined_at": participation.joined_at,
-            "feedback": participation.feedback,
-            "current_participants": participation.activity.current_participants,
-        }
-    ).data
+        return Response(ParticipationOutputSerializer(participation).data)
 
 
 class SearchView(APIView):
