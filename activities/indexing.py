@@ -7,12 +7,12 @@ text (``embedding_hash == content_hash(embedding_text())``); current rows are sk
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
 
-from activities.models import Activity, IndexState
+from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, IndexState
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
 from config.errors import failure_text
@@ -21,17 +21,7 @@ from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
 
-INDEX_FIELDS = [
-    "embedding",
-    "embedding_model",
-    "embedding_hash",
-    "search_text",
-    "index_state",
-    "index_error",
-    "indexed_at",
-    "index_attempts",
-    "index_state_at",
-]
+INDEX_FIELDS = ["embedding", "search_text", *INDEX_BOOKKEEPING_FIELDS]
 
 
 @dataclass
@@ -39,7 +29,6 @@ class BatchResult:
     processed: int = 0
     skipped: int = 0
     errors: int = 0
-    error_messages: list[str] = field(default_factory=list)
 
 
 def is_current(activity: Activity, model: str | None = None) -> bool:

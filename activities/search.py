@@ -46,7 +46,7 @@ from activities.understanding import (
     read_query,
     user_zone,
 )
-from config.errors import InvalidArgument
+from config.errors import InvalidArgument, field_path, first_error
 from rag import live, relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
@@ -93,16 +93,6 @@ def _number(value, name: str) -> float:
 _BARE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
-def _error_text(errors, path: str) -> tuple[str, str]:
-    """Return the first error of a serializer's ``errors`` as (field path, message)."""
-    if isinstance(errors, dict):
-        key, value = next(iter(errors.items()))
-        return _error_text(value, path if key == "non_field_errors" else f"{path}.{key}")
-    if isinstance(errors, list) and errors and not isinstance(errors[0], str):
-        return _error_text(errors[0], path)
-    return path, str(errors[0] if isinstance(errors, list) else errors)
-
-
 def parse_filters(filters: dict | None) -> dict:
     """Validate a search's ``filters`` into plain values (raise InvalidArgument).
 
@@ -119,7 +109,8 @@ def parse_filters(filters: dict | None) -> dict:
         filters = {**filters, "timeRange": {**time_range, "end": f"{time_range['end']}T23:59:59"}}
     serializer = SearchFiltersSerializer(data=filters)
     if not serializer.is_valid():
-        field, message = _error_text(serializer.errors, "filters")
+        path, message = first_error(serializer.errors)
+        field = field_path(("filters", *path))
         raise InvalidArgument(f"{field}: {message}", details={"field": field})
     data = serializer.validated_data
     location = data.get("location")

@@ -116,7 +116,7 @@ class ParticipationOutputSerializer(serializers.Serializer):
     user_id = serializers.IntegerField()
     joined_at = serializers.DateTimeField()
     feedback = serializers.IntegerField(allow_null=True)
-    current_participants = serializers.IntegerField()
+    current_participants = serializers.IntegerField(source="activity.current_participants")
 
 
 class FeedbackInputSerializer(fields.ClosedSerializer):

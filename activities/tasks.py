@@ -10,7 +10,7 @@ import logging
 
 from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
-from config.queues import INTERACTIVE, current_queue, enqueue, enqueue_later, queue_for_rows
+from config.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows
 from config.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 
 logger = logging.getLogger(__name__)
@@ -56,20 +56,6 @@ def enqueue_index_many(activity_ids: list[int], *, queue: str | None = None) -> 
         enqueue_index(activity_id, queue=queue)
 
 
-def schedule_retry(activity_id: int, attempt: int, *, queue: str) -> None:
-    """Run :func:`activity_index` again on ``queue`` after a backoff (one schedule per activity).
-
-    Queue: the one the failed task ran on (its cluster runs the schedule).
-    """
-    enqueue_later(
-        "activities.tasks.activity_index",
-        activity_id,
-        queue=queue,
-        key=f"activities.index_retry:{activity_id}",
-        delay=INDEX_WORK.retry_in(attempt),
-    )
-
-
 def activity_index(activity_id: int) -> str:
     """Embed the activity unless its vector is current; return a short status string.
 
@@ -97,6 +83,7 @@ def activity_index(activity_id: int) -> str:
     except Exception as exc:  # noqa: BLE001 - any failure is recorded, never raised into the write
         logger.warning("indexing activity %s failed: %s", activity_id, exc)
         if INDEX_WORK.fail([activity_id], exc, attempt):
-            schedule_retry(activity_id, attempt, queue=current_queue())
+            # On the queue the failed task ran on (its cluster runs the schedule).
+            INDEX_WORK.schedule_retry([activity_id], attempt, queue=current_queue())
             return f"failed (retry {attempt} of {MAX_ATTEMPTS - 1} scheduled)"
         return "failed (giving up)"

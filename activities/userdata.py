@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from django.db.models import F
 
+from activities.models import Activity, Participation, WorkingMemory
+from activities.services import working_memory_refresh
 from config.userdata import Kind, UserData
 
 
 def _erase_participations(user) -> None:
     """Delete the user's participations and free the places they held in others' activities."""
-    from activities.models import Activity, Participation
 
     mine = Participation.objects.filter(user=user)
     held = list(mine.exclude(activity__creator=user).values_list("activity_id", flat=True))
@@ -31,8 +32,6 @@ def _erase_participations(user) -> None:
 
 def _erase_activities(user) -> None:
     """Delete the user's activities; rebuild the working memory of those who liked one."""
-    from activities.models import Activity, Participation
-    from activities.services import working_memory_refresh
 
     liked_by = sorted(
         set(
@@ -46,15 +45,8 @@ def _erase_activities(user) -> None:
         working_memory_refresh(user_id=user_id)
 
 
-def _interest_vectors(user) -> int:
-    from activities.models import WorkingMemory
-
-    return sum(len(m.interest_vectors) for m in WorkingMemory.objects.filter(user=user))
-
-
 def _texts(user):
     """Yield the embedded text of every activity the user created (cached by indexing)."""
-    from activities.models import Activity
 
     for activity in Activity.objects.filter(creator=user).iterator(chunk_size=500):
         yield activity.embedding_text()
@@ -62,7 +54,6 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the activities app's declaration of a user's data."""
-    from activities.models import Activity, Participation, WorkingMemory
 
     return UserData(
         "activities",
@@ -78,7 +69,9 @@ def declaration() -> UserData:
                 "interest_vectors",
                 WorkingMemory,
                 lambda user: WorkingMemory.objects.filter(user=user),
-                count=_interest_vectors,
+                count=lambda user: sum(
+                    len(m.interest_vectors) for m in WorkingMemory.objects.filter(user=user)
+                ),
                 erased_with="working_memories",
                 description="interest vector entries in the user's working memory",
             ),
@@ -111,5 +104,8 @@ def declaration() -> UserData:
             ),
         ),
         texts=_texts,
-        tasks={"activities.tasks.activity_index": Activity},
+        tasks={
+            "activities.tasks.activity_index": Activity,
+            "activities.tasks.enqueue_index_many": Activity,  # retries (config.work)
+        },
     )

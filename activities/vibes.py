@@ -181,23 +181,14 @@ QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _lexicon_vibes(text: str, types: tuple[str, ...] = ()) -> list[str]:
-    found: list[str] = []
-    for type_name in types:
-        for vibe in TYPE_VIBES.get(type_name, ()):
-            if vibe not in found:
-                found.append(vibe)
-    lowered = text.lower()
+def lexicon_vibes(*, type: str, title: str = "", description: str = "", tags=()) -> list[str]:
+    """Return the vibes the lexicon infers, type vibes first, at most 4."""
+    found = list(dict.fromkeys(TYPE_VIBES.get(type, ())))
+    lowered = " ".join([title, description, " ".join(tags or ())]).lower()
     for vibe, words in KEYWORD_VIBES.items():
         if vibe not in found and any(w in lowered for w in words):
             found.append(vibe)
-    return found
-
-
-def lexicon_vibes(*, type: str, title: str = "", description: str = "", tags=()) -> list[str]:
-    """Return the vibes the lexicon infers, type vibes first, at most 4."""
-    text = " ".join([title, description, " ".join(tags or ())])
-    return _lexicon_vibes(text, (type,))[:4]
+    return found[:4]
 
 
 def query_vibes(query: str) -> list[str]:

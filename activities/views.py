@@ -28,7 +28,6 @@ from config.media import json_parsers
 from config.replicas import search_reads
 from config.serializers import ErrorSerializer
 
-TAGS = ["activities"]
 ERRORS = {400: ErrorSerializer, 401: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer}
 
 
@@ -39,12 +38,9 @@ class ActivityListCreateView(APIView):
         operation_id="activities_list",
         parameters=[ActivityListQuerySerializer],
         responses={200: ActivityListOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request):
-        query = ActivityListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        params = query.validated_data
+        params = fields.validated(ActivityListQuerySerializer, request.query_params)
         qs = selectors.activity_list(
             user=request.user, type=params.get("type"), status=params.get("status")
         )
@@ -56,14 +52,10 @@ class ActivityListCreateView(APIView):
         operation_id="activities_create",
         request=ActivityCreateInputSerializer,
         responses={201: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request):
-        serializer = ActivityCreateInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        activity = services.activity_create(
-            creator=request.user, **flatten_location(serializer.validated_data)
-        )
+        data = fields.validated(ActivityCreateInputSerializer, request.data)
+        activity = services.activity_create(creator=request.user, **flatten_location(data))
         activity.refresh_from_db()
         return Response(ActivityDetailOutputSerializer(activity).data, status=201)
 
@@ -74,7 +66,6 @@ class ActivityDetailView(APIView):
     @extend_schema(
         operation_id="activities_retrieve",
         responses={200: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def get(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
@@ -84,14 +75,12 @@ class ActivityDetailView(APIView):
         operation_id="activities_partial_update",
         request=ActivityUpdateInputSerializer,
         responses={200: ActivityDetailOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def patch(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
-        serializer = ActivityUpdateInputSerializer(data=request.data, partial=True)
-        serializer.is_valid(raise_exception=True)
+        data = fields.validated(ActivityUpdateInputSerializer, request.data, partial=True)
         activity = services.activity_update(
-            activity=activity, user=request.user, **flatten_location(serializer.validated_data)
+            activity=activity, user=request.user, **flatten_location(data)
         )
         activity.refresh_from_db()
         return Response(ActivityDetailOutputSerializer(activity).data)
@@ -99,7 +88,6 @@ class ActivityDetailView(APIView):
     @extend_schema(
         operation_id="activities_destroy",
         responses={204: None, **ERRORS},
-        tags=TAGS,
     )
     def delete(self, request, activity_id: int):
         activity = selectors.activity_get_visible(user=request.user, activity_id=activity_id)
@@ -112,20 +100,18 @@ class ActivityJoinView(APIView):
         operation_id="activities_join",
         request=None,
         responses={201: ParticipationOutputSerializer, 409: ErrorSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request, activity_id: int):
         fields.refuse_body(request)
         participation = services.activity_join(activity_id=activity_id, user=request.user)
         participation.activity.refresh_from_db(fields=["current_participants"])
-        return Response(_participation(participation), status=201)
+        return Response(ParticipationOutputSerializer(participation).data, status=201)
 
     @extend_schema(
         operation_id="activities_leave",
         summary="Leave a joined activity before it starts",
         request=None,
         responses={204: None, **ERRORS},
-        tags=TAGS,
     )
     def delete(self, request, activity_id: int):
         services.participation_cancel(activity_id=activity_id, user=request.user)
@@ -137,27 +123,13 @@ class ActivityFeedbackView(APIView):
         operation_id="activities_feedback",
         request=FeedbackInputSerializer,
         responses={200: ParticipationOutputSerializer, **ERRORS},
-        tags=TAGS,
     )
     def post(self, request, activity_id: int):
-        serializer = FeedbackInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
+        rating = fields.validated(FeedbackInputSerializer, request.data)["rating"]
         participation = services.participation_feedback(
-            activity_id=activity_id, user=request.user, rating=serializer.validated_data["rating"]
+            activity_id=activity_id, user=request.user, rating=rating
         )
-        return Response(_participation(participation))
-
-
-def _participation(participation) -> dict:
-    return ParticipationOutputSerializer(
-        {
-            "activity_id": participation.activity_id,
-            "user_id": participation.user_id,
-            "joined_at": participation.joined_at,
-            "feedback": participation.feedback,
-            "current_participants": participation.activity.current_participants,
-        }
-    ).data
+        return Response(ParticipationOutputSerializer(participation).data)
 
 
 class SearchView(APIView):
@@ -167,15 +139,12 @@ class SearchView(APIView):
         operation_id="rag_search",
         request=SearchInputSerializer,
         responses={200: SearchOutputSerializer, **ERRORS},
-        tags=TAGS,
         description="Natural-language activity search with hard filters, personalisation and "
         "a reason for each result. Never fails because the embedding provider does: "
         "meta.degraded is then true.",
     )
     def post(self, request):
-        serializer = SearchInputSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
+        data = fields.validated(SearchInputSerializer, request.data)
         with search_reads(request.user):  # a replica, when configured and caught up
             result = activities_search(
                 user=request.user,

@@ -4,7 +4,7 @@ from django.utils.translation import ngettext
 
 from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
 from agent.webhooks import delivery_retry
-from config.admin_display import shorten
+from config.admin_display import ReadOnlyMixin, shorten
 
 
 @admin.register(SystemEvent)
@@ -58,8 +58,11 @@ class WebhookAdmin(admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
-    """The delivery log: each event sent to each webhook, its attempts and last error."""
+class WebhookDeliveryAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """The delivery log: each event sent to each webhook, its attempts and last error.
+
+    A log: read it, retry it, never edit it.
+    """
 
     list_display = [
         "created",
@@ -73,12 +76,6 @@ class WebhookDeliveryAdmin(admin.ModelAdmin):
     list_filter = ["delivery_state"]
     search_fields = ["webhook__url", "webhook__owner__username", "delivery_error"]
     actions = ["retry"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False  # a log: read it, retry it, never edit it
 
     @admin.action(description=_("Retry the selected failed deliveries"))
     def retry(self, request, queryset):

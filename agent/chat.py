@@ -34,6 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -105,10 +106,6 @@ def new_chat_id() -> str:
     return "chat_" + uuid.uuid4().hex[:20]
 
 
-def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False, default=str)
-
-
 def _pieces(text: str, size: int = DELTA_CHARS) -> Iterator[str]:
     for start in range(0, len(text), size):
         yield text[start : start + size]
@@ -176,10 +173,6 @@ def _take_pending(user, chat_id: str) -> dict | None:
     if timezone.now() - proposed > PENDING_TTL:
         return None
     return pending
-
-
-def _mode_of_tool(name: str) -> tuple[str, AgentMode]:
-    return next((i, m) for i, m in MODES.items() if name in m.tool_names)
 
 
 def _run_confirmed(state: TurnState, pending: dict, preferences) -> Iterator[TurnEvent]:
@@ -252,7 +245,9 @@ def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
                 {
                     "role": "tool",
                     "tool_call_id": call.id,
-                    "content": _json(state.calls[-1]["result"]),
+                    "content": json.dumps(
+                        state.calls[-1]["result"], ensure_ascii=False, default=str
+                    ),
                 }
             )
     state.reply = "".join(streamed)
@@ -262,40 +257,24 @@ def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
 def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     """Store both turns in memory, learn stated preferences, remember the chat's mode."""
     finished = max(timezone.now(), state.started + timedelta(milliseconds=1))
-    # One transaction: one commit per turn instead of one per write.
-    with transaction.atomic():
-        _write_turn(state, preferences, finished)
-
-
-def _write_turn(state: TurnState, preferences, finished) -> None:
-    """Write the turn's rows (inside the caller's transaction)."""
-
-    written = messages_write(
-        user=state.user,
-        items=[
-            {
-                "ts": state.started.isoformat(),
-                "role": "user",
-                "content": state.message,
-                "chat_id": state.chat_id,
-            },
-            {
-                "ts": finished.isoformat(),
-                "role": "assistant",
-                "content": state.reply or "……",
-                "chat_id": state.chat_id,
-            },
-        ],
-    )
-    state.reply_message_id = written["items"][-1]["message_id"]
-    for category, value in preferences:
-        preference_upsert(user=state.user, category=category, value=value)
+    items = [
+        {"ts": state.started.isoformat(), "role": "user", "content": state.message},
+        {"ts": finished.isoformat(), "role": "assistant", "content": state.reply or "……"},
+    ]
     pending = None
     if state.pending:
         pending = {**state.pending, "proposed_at": timezone.now().isoformat()}
-    AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
-        last_intent=state.intent.intent, pending_action=pending, updated_at=timezone.now()
-    )
+    # One transaction: one commit per turn instead of one per write.
+    with transaction.atomic():
+        written = messages_write(
+            user=state.user, items=[{**item, "chat_id": state.chat_id} for item in items]
+        )
+        state.reply_message_id = written["items"][-1]["message_id"]
+        for category, value in preferences:
+            preference_upsert(user=state.user, category=category, value=value)
+        AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
+            last_intent=state.intent.intent, pending_action=pending, updated_at=timezone.now()
+        )
 
 
 def reply_items(state: TurnState) -> list[dict]:
@@ -350,7 +329,9 @@ def stream_chat(
     # else drops it and is a turn like any other.
     pending = _take_pending(user, state.chat_id)
     if pending is not None and is_confirmation(state.message):
-        intent, state.mode = _mode_of_tool(pending["name"])
+        intent, state.mode = next(
+            (i, m) for i, m in MODES.items() if pending["name"] in m.tool_names
+        )
         state.intent = IntentResult(intent, 1.0, "confirmation")
     else:
         pending = None
@@ -367,7 +348,7 @@ def stream_chat(
         },
     )
     # 4. run
-    built = build_prompt(state, budget or _default_budget())
+    built = build_prompt(state, budget or settings.AGENT_PROMPT_BUDGET)
     preferences = extract_preferences(state.message)
     llm = get_llm()
     ran = False
@@ -427,9 +408,3 @@ def generate_chat(**kwargs) -> dict:
         if event.name == "done":
             result = event.data
     return result
-
-
-def _default_budget() -> int:
-    from django.conf import settings
-
-    return settings.AGENT_PROMPT_BUDGET

@@ -22,13 +22,12 @@ SHARED_TOOLS = ("fetchContext", "updateContext", "recallMemory")
 
 @dataclass(frozen=True)
 class AgentMode:
-    """A mode: its name, role, prompt, the tool it calls offline first, and its tool names."""
+    """A mode: its name, role, prompt and tool names."""
 
     name: str
     role: str
     prompt: str
     tool_names: tuple[str, ...]
-    primary_tool: str | None = None
 
     @property
     def tools(self) -> list[Tool]:
@@ -56,7 +55,6 @@ MODES: dict[str, AgentMode] = {
         "挑 3 个最合适的，说明时间、地点和为什么适合；没有结果时如实说明，只在确实因为时间或距离"
         "限制才没有结果时建议放宽。用户要报名时用 joinActivity（满员会被拒绝）。",
         ("exploreNearby", "joinActivity", *SHARED_TOOLS),
-        "exploreNearby",
     ),
     CREATE: AgentMode(
         "CREATE",
@@ -64,7 +62,6 @@ MODES: dict[str, AgentMode] = {
         "帮用户组织活动：先用 createDraft 建草稿，再按用户要求用 refineDraft 修改，"
         "用户确认后才用 publishActivity 发布。每次回复复述草稿的标题、时间、地点、人数。",
         ("createDraft", "refineDraft", "publishActivity", *SHARED_TOOLS),
-        "createDraft",
     ),
     PARTNER: AgentMode(
         "PARTNER",
@@ -72,7 +69,6 @@ MODES: dict[str, AgentMode] = {
         "帮用户找同伴：用 createPartnerIntent 记录需求（活动类型、时间、描述），"
         "不清楚偏好时用 askPreference 询问。不要透露其他用户的身份。",
         ("createPartnerIntent", "askPreference", *SHARED_TOOLS),
-        "createPartnerIntent",
     ),
     MANAGE: AgentMode(
         "MANAGE",
@@ -81,7 +77,6 @@ MODES: dict[str, AgentMode] = {
         "用户明确要求时才用 leaveActivity 退出报名的活动、cancelActivity 取消自己发起的活动，"
         "并说明结果。",
         ("getMyActivities", "leaveActivity", "cancelActivity", *SHARED_TOOLS),
-        "getMyActivities",
     ),
 }
 

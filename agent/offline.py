@@ -38,7 +38,7 @@ JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
     re.IGNORECASE,
 )
-CJK_RE = re.compile(r"[\u4e00-\u9fff]")
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 
 
 def is_english(message: str) -> bool:
@@ -399,7 +399,6 @@ RECALL_EN_RE = re.compile(
     r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about",
     re.I,
 )
-CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 MONTHS = [
     "January",
     "February",
@@ -438,8 +437,6 @@ def asks_about_a_day(text: str) -> bool:
 
 
 def _date_text(iso: str, english: bool) -> str:
-    from datetime import datetime
-
     day = timezone.localtime(datetime.fromisoformat(iso))
     if english:
         return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
@@ -532,10 +529,9 @@ def compose_recall(ctx: RuntimeContext) -> str:
             return f"From the summary of our chat up to {dates[0]}: {quoted(found[0])}"
         return f"我们{dates[0]}及之前那次对话的摘要里记着：{quoted(found[0])}"
     if asks_about_a_day(ctx.message):
-        if english:
-            lines = [f"- {quoted(c)}" for c in found]
-            return f"On {dates[0]} you told me:\n" + "\n".join(lines)
         lines = [f"- {quoted(c)}" for c in found]
+        if english:
+            return f"On {dates[0]} you told me:\n" + "\n".join(lines)
         return f"{dates[0]}你跟我说了：\n" + "\n".join(lines)
     if len(found) == 1:
         if english:

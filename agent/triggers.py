@@ -90,24 +90,15 @@ def record_event(*, user, kind: str, period_key: str, build) -> SystemEvent | No
         return None
 
 
-def _user_messages(user, since: datetime, until: datetime, *, role: str | None = "user"):
-
-    return messages_between(user=user, since=since, until=until, role=role)
-
-
-def _active_users(since: datetime):
-    """Return the users with at least one message since ``since``."""
-
-    return users_with_messages_since(since=since)
-
-
 def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
     """Summarise the user's last 24 hours of messages, once per local day."""
 
     now = now or timezone.now()
 
     def build():
-        rows = list(_user_messages(user, now - timedelta(hours=24), now, role=None))
+        rows = list(
+            messages_between(user=user, since=now - timedelta(hours=24), until=now, role=None)
+        )
         if not rows:
             return None
         summary = summarise_texts([r.content for r in rows], max_chars=DIGEST_MAX_CHARS)
@@ -165,7 +156,11 @@ def interest_spike_for(user, now: datetime | None = None) -> SystemEvent | None:
     since = now - timedelta(days=days)
 
     def build():
-        texts = list(_user_messages(user, since, now).values_list("content", flat=True))
+        texts = list(
+            messages_between(user=user, since=since, until=now, role="user").values_list(
+                "content", flat=True
+            )
+        )
         reported = {
             (e.payload or {}).get("term")
             for e in SystemEvent.objects.filter(
@@ -233,7 +228,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
     # Several messages about the same time are one deadline: one reminder, quoting the first.
     by_due: dict[datetime, list] = {}
-    for message in _user_messages(user, since, now):
+    for message in messages_between(user=user, since=since, until=now, role="user"):
         due = deadline_of(message.content, message.ts)
         if due is not None and due - timedelta(days=1) <= now < due:
             by_due.setdefault(timezone.localtime(due), []).append(message)
@@ -267,7 +262,11 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
 def run_daily_digest(now: datetime | None = None) -> int:
     """Write today's digest for every user active in the last 24 hours; return how many."""
     now = now or timezone.now()
-    return sum(1 for u in _active_users(now - timedelta(hours=24)) if daily_digest_for(u, now))
+    return sum(
+        1
+        for u in users_with_messages_since(since=now - timedelta(hours=24))
+        if daily_digest_for(u, now)
+    )
 
 
 def run_interest_spike(now: datetime | None = None) -> int:
@@ -276,11 +275,11 @@ def run_interest_spike(now: datetime | None = None) -> int:
 
     now = now or timezone.now()
     since = now - timedelta(days=live.get_settings().interest_spike_days)
-    return sum(1 for u in _active_users(since) if interest_spike_for(u, now))
+    return sum(1 for u in users_with_messages_since(since=since) if interest_spike_for(u, now))
 
 
 def run_deadline_reminders(now: datetime | None = None) -> int:
     """Write due reminders for every user; return events created."""
     now = now or timezone.now()
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
-    return sum(len(deadline_reminders_for(u, now)) for u in _active_users(since))
+    return sum(len(deadline_reminders_for(u, now)) for u in users_with_messages_since(since=since))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import logging
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
@@ -15,17 +14,14 @@ from agent import serializers as s
 from agent.chat import generate_chat, stream_chat
 from agent.models import SystemEvent
 from config.api_docs import event_stream
-from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
+from config.errors import UNAVAILABLE, classify_or_internal, error_body
+from config.fields import validated
 from config.media import EventStreamAPIView, json_parsers
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
 from memory.selectors import context_for
 
-logger = logging.getLogger(__name__)
-
-TAGS = ["agent"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user (or not yours).")
 ERR_404_CONTEXT = OpenApiResponse(
     ErrorSerializer, description="No such shared context `context_id` (or not yours)."
@@ -55,9 +51,7 @@ CHAT_STREAM_EVENT = event_stream(
 
 
 def _turn_arguments(request) -> dict:
-    serializer = s.ChatRequestSerializer(data=request.data)
-    serializer.is_valid(raise_exception=True)
-    data = serializer.validated_data
+    data = validated(s.ChatRequestSerializer, request.data)
     location = data.get("location")
     context_id = data.get("context_id")
     if context_id is not None:
@@ -84,7 +78,6 @@ class ChatView(APIView):
         operation_id="agent_chat",
         request=s.ChatRequestSerializer,
         responses={200: s.ChatResponseSerializer, 400: ERR_400, 404: ERR_404_CONTEXT},
-        tags=TAGS,
         description="Answer one message: intent, mode, the tools called and the reply.",
     )
     def post(self, request):
@@ -108,7 +101,6 @@ class ChatStreamView(EventStreamAPIView):
             (404, "application/json"): ERR_404_CONTEXT,
             (406, "application/json"): ERR_406,
         },
-        tags=TAGS,
         description="The same turn as POST /api/agent/chat, as server-sent events.",
     )
     def post(self, request):
@@ -119,11 +111,9 @@ class ChatStreamView(EventStreamAPIView):
                 for event in stream_chat(**arguments):
                     yield sse_frame(event.name, event.data)
             except Exception as exc:  # noqa: BLE001 - the stream ends with an error event
-                classified = classify_exception(exc)
-                if classified is None:
-                    logger.exception("agent stream failed")
-                    classified = (500, INTERNAL, "Internal error.", {})
-                _, code, message, details = classified
+                _, code, message, details = classify_or_internal(
+                    exc, "agent stream", "Internal error."
+                )
                 yield sse_frame("error", error_body(code, message, details))
 
         # A slot of the caller's and of the service's (429 when none is free), given back when
@@ -152,18 +142,16 @@ class UserEventsView(APIView):
             OpenApiParameter("unread", bool, description="Only events not yet marked read."),
         ],
         responses={200: s.EventListSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="The proactive events the triggers wrote for a user, newest first.",
     )
     def get(self, request, user_id: str):
 
         user = resolve_user(request.user, user_id)
-        query = s.EventListQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
+        query = validated(s.EventListQuerySerializer, request.query_params)
         events = SystemEvent.objects.filter(user=user)
-        if query.validated_data.get("kind"):
-            events = events.filter(kind=query.validated_data["kind"])
-        if query.validated_data["unread"]:
+        if query.get("kind"):
+            events = events.filter(kind=query["kind"])
+        if query["unread"]:
             events = events.filter(read_at__isnull=True)
-        rows = events.order_by("-created", "-pk")[: query.validated_data["limit"]]
+        rows = events.order_by("-created", "-pk")[: query["limit"]]
         return Response(s.EventListSerializer({"events": list(rows)}).data)

@@ -23,12 +23,13 @@ from rest_framework.views import APIView
 
 from agent import serializers as s
 from agent.models import EventKind, SystemEvent, Webhook, WebhookDelivery
-from agent.views import ERR_400, ERR_404, ERR_406, TAGS
+from agent.views import ERR_404, ERR_406
 from agent.webhooks import webhook_create, webhook_delete, webhook_update
 from config.api_docs import event_stream
 from config.errors import InvalidArgument, NotFound
-from config.fields import BIGINT_MAX, refuse_body
+from config.fields import BIGINT_MAX, refuse_body, validated
 from config.media import EventStreamAPIView, json_parsers
+from config.serializers import ERR_400
 from config.streams import CappedStream
 from memory.identity import resolve_user
 
@@ -55,17 +56,8 @@ STREAM_DESCRIPTION = (
 )
 
 
-def _user(request, user_id):
-
-    return resolve_user(request.user, user_id)
-
-
-def _event(event: SystemEvent) -> dict:
-    return s.EventSerializer(event).data
-
-
 def _frame(event: SystemEvent) -> bytes:
-    data = json.dumps(_event(event), ensure_ascii=False, default=str)
+    data = json.dumps(s.EventSerializer(event).data, ensure_ascii=False, default=str)
     return f"id: {event.pk}\nevent: {event.kind}\ndata: {data}\n\n".encode()
 
 
@@ -163,14 +155,11 @@ class UserEventsStreamView(EventStreamAPIView):
             (404, "application/json"): ERR_404,
             (406, "application/json"): ERR_406,
         },
-        tags=TAGS,
         description="A user's proactive events as they are written (server-sent events).",
     )
     def get(self, request, user_id: str):
-        user = _user(request, user_id)
-        query = s.EventStreamQuerySerializer(data=request.query_params)
-        query.is_valid(raise_exception=True)
-        data = query.validated_data
+        user = resolve_user(request.user, user_id)
+        data = validated(s.EventStreamQuerySerializer, request.query_params)
         after = _last_event_id(request, data)
         cap = settings.EVENTS_STREAM_MAX_SECONDS
         wait = min(data.get("wait", cap), cap)
@@ -195,20 +184,19 @@ class EventReadView(APIView):
         operation_id="agent_user_event_read",
         request=None,
         responses={200: s.EventSerializer, 404: ERR_404},
-        tags=TAGS,
         description="Mark an event read (idempotent: the first read time is kept), so a digest "
         "is not shown twice; unread events are what a new stream starts with.",
     )
     def post(self, request, user_id: str, event_id: int):
         refuse_body(request)
-        user = _user(request, user_id)
+        user = resolve_user(request.user, user_id)
         SystemEvent.objects.filter(user=user, pk=event_id, read_at__isnull=True).update(
             read_at=timezone.now()
         )
         event = SystemEvent.objects.filter(user=user, pk=event_id).first()
         if event is None:
             raise NotFound(gettext("No such event."))
-        return Response(_event(event))
+        return Response(s.EventSerializer(event).data)
 
 
 class WebhooksView(APIView):
@@ -217,11 +205,10 @@ class WebhooksView(APIView):
     @extend_schema(
         operation_id="agent_webhooks_list",
         responses={200: s.WebhookListSerializer, 404: ERR_404},
-        tags=TAGS,
         description="The user's webhooks (secrets are shown only at creation).",
     )
     def get(self, request, user_id: str):
-        user = _user(request, user_id)
+        user = resolve_user(request.user, user_id)
         hooks = Webhook.objects.filter(owner=user).order_by("-created", "-pk")
         return Response(s.WebhookListSerializer({"webhooks": list(hooks)}).data)
 
@@ -229,17 +216,14 @@ class WebhooksView(APIView):
         operation_id="agent_webhooks_create",
         request=s.WebhookInSerializer,
         responses={201: s.WebhookCreatedSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Register a webhook: every new event of the user (of every user, for a "
         "staff client with all_users) is POSTed to it as JSON, signed with HMAC-SHA256 in "
         "X-Memory-Signature, retried with backoff; the delivery log is in the admin and at "
         "GET .../webhooks/{id}/deliveries.",
     )
     def post(self, request, user_id: str):
-        user = _user(request, user_id)
-        body = s.WebhookInSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        hook = webhook_create(owner=user, **body.validated_data)
+        user = resolve_user(request.user, user_id)
+        hook = webhook_create(owner=user, **validated(s.WebhookInSerializer, request.data))
         return Response(s.WebhookCreatedSerializer(hook).data, status=201)
 
 
@@ -256,17 +240,16 @@ class WebhookDetailView(APIView):
                 "Re-enable a disabled webhook", value={"active": True}, request_only=True
             )
         ],
-        tags=TAGS,
         description="A webhook whose deliveries failed WEBHOOK_DISABLE_AFTER_FAILURES times in "
         "a row is disabled (active false, disabled_at and disabled_reason set) and receives "
         'nothing; {"active": true} turns it back on and clears that, {"active": false} '
         "pauses it.",
     )
     def patch(self, request, user_id: str, webhook_id: int):
-        body = s.WebhookUpdateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
         hook = webhook_update(
-            owner=_user(request, user_id), webhook_id=webhook_id, **body.validated_data
+            owner=resolve_user(request.user, user_id),
+            webhook_id=webhook_id,
+            **validated(s.WebhookUpdateSerializer, request.data),
         )
         return Response(s.WebhookSerializer(hook).data)
 
@@ -274,11 +257,10 @@ class WebhookDetailView(APIView):
         operation_id="agent_webhooks_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
         description="Delete a webhook and its delivery log.",
     )
     def delete(self, request, user_id: str, webhook_id: int):
-        webhook_delete(owner=_user(request, user_id), webhook_id=webhook_id)
+        webhook_delete(owner=resolve_user(request.user, user_id), webhook_id=webhook_id)
         return Response(status=204)
 
 
@@ -286,13 +268,12 @@ class WebhookDeliveriesView(APIView):
     @extend_schema(
         operation_id="agent_webhook_deliveries",
         responses={200: s.DeliveryListSerializer, 404: ERR_404},
-        tags=TAGS,
         description="The newest 100 deliveries of a webhook: pending, delivered or failed, and "
         "attempts. What the receiver answered or why a connection failed is not shown (it "
         "stays in the server's log).",
     )
     def get(self, request, user_id: str, webhook_id: int):
-        user = _user(request, user_id)
+        user = resolve_user(request.user, user_id)
         if not Webhook.objects.filter(owner=user, pk=webhook_id).exists():
             raise NotFound(gettext("No such webhook."))
         rows = WebhookDelivery.objects.filter(webhook_id=webhook_id).order_by("-created", "-pk")

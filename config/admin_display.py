@@ -19,6 +19,16 @@ from django.utils.html import format_html
 SHORT_CHARS = 60
 
 
+class ReadOnlyMixin:
+    """An admin page of rows only the service writes: never added or edited here."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 def shorten(text, limit: int = SHORT_CHARS) -> str:
     """Return ``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     text = " ".join(str(text or "").split())

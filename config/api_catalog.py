@@ -137,10 +137,11 @@ MESSAGES = [
 ]
 
 
-def _op(tag, summary, description, *, body=None, examples=None, params=None):
+def _op(tag, summary=None, description=None, *, body=None, examples=None, params=None):
     """Return one operation's entry.
 
-    ``body``: one example request body; ``examples``: several, ``{summary: body}``;
+    ``summary``, ``description``: left out where the view's ``@extend_schema`` gives them (the
+    view's win); ``body``: one example request body; ``examples``: several, ``{summary: body}``;
     ``params``: ``{name: example}`` for path and query parameters.
     """
     if body is not None:
@@ -159,12 +160,6 @@ OPERATIONS: dict[str, dict] = {
     "rag_search": _op(
         ACTIVITIES,
         "Search activities in natural language",
-        "Natural-language activity search with hard filters, personalisation and a reason "
-        "for each result. The request and the response are camelCase. Time phrases in the "
-        "query (今晚, 周五晚上, this weekend) are read in `timeZone`; 附近/nearby needs "
-        "`filters.location`. Never fails because the embedding provider does: "
-        "`meta.degraded` is then true. When nothing fits, `results` is empty and "
-        "`meta.reason` says why.",
         examples={
             "A query in Chinese": {"semanticQuery": "玩水", "limit": 5},
             "Near a place, in the user's time zone": {
@@ -240,8 +235,7 @@ OPERATIONS: dict[str, dict] = {
     ),
     "activities_leave": _op(
         ACTIVITIES,
-        "Leave an activity",
-        "Cancel your participation in an activity that has not started yet.",
+        description="Cancel your participation in an activity that has not started yet.",
         params={"activity_id": 1},
     ),
     "activities_feedback": _op(
@@ -322,15 +316,11 @@ OPERATIONS: dict[str, dict] = {
     "memory_message_update": _op(
         MEMORY,
         "Correct a message",
-        "Correct a message's content or role (audited with who made the change).",
         body={"content": "五一想去杭州玩两天，我不吃辣，也不吃香菜。"},
         params={"user_id": USER, "message_id": "m1"},
     ),
     "memory_message_delete": _op(
-        MEMORY,
-        "Delete a message",
-        "Delete one message (audited); summaries that quoted it drop its sentences.",
-        params={"user_id": USER, "message_id": "m3"},
+        MEMORY, "Delete a message", params={"user_id": USER, "message_id": "m3"}
     ),
     # --- Memory: persona and shared contexts ------------------------------------------------
     "memory_preferences_upsert": _op(
@@ -342,15 +332,11 @@ OPERATIONS: dict[str, dict] = {
         params={"user_id": USER},
     ),
     "memory_preferences_list": _op(
-        MEMORY,
-        "List preferences",
-        "The user's preferences in force (with `history=true`, also the replaced ones).",
-        params={"user_id": USER, "history": True},
+        MEMORY, "List preferences", params={"user_id": USER, "history": True}
     ),
     "memory_preference_update": _op(
         MEMORY,
         "Correct a preference",
-        "Correct a preference in force (one it now contradicts is replaced).",
         body={"value": "微辣可以"},
         params={"user_id": USER, "preference_id": 1},
     ),
@@ -368,28 +354,9 @@ OPERATIONS: dict[str, dict] = {
         body={"target_message_id": "m2", "rating": 1, "comment": "行程很实用"},
         params={"user_id": USER},
     ),
-    "feedback_rate": _op(
-        MEMORY,
-        "Rate what a chat reply recommended or said",
-        "Rate an activity or a message named in a chat reply's `items`: -1 (not for me) or 1, "
-        "with an optional comment. Rating the same thing again replaces the rating (200). A -1 "
-        "on an activity hides it from your next searches; a 1 adds its kind to your "
-        "preferences.",
-    ),
-    "feedback_list": _op(
-        MEMORY,
-        "List your ratings",
-        "Your own ratings, newest first, each naming what was rated (an activity's title, a "
-        "message's first words); paged with `cursor`.",
-        params={"page_size": 20},
-    ),
-    "memory_contexts_list": _op(
-        MEMORY,
-        "List shared contexts",
-        "Your shared contexts, most recently updated first, each with its entry count and "
-        "latest entry (a service token may name `user_id`); paged with `cursor`.",
-        params={"page_size": 20},
-    ),
+    "feedback_rate": _op(MEMORY),
+    "feedback_list": _op(MEMORY, params={"page_size": 20}),
+    "memory_contexts_list": _op(MEMORY, params={"page_size": 20}),
     "memory_context_create": _op(
         MEMORY,
         "Create a shared context",
@@ -417,7 +384,6 @@ OPERATIONS: dict[str, dict] = {
     "memory_context_entry_update": _op(
         MEMORY,
         "Correct a shared-context entry",
-        "Correct one entry of a shared context (its owner, or staff); answers the context.",
         body={"content": "5月1日-2日，两人，预算2500元，不吃辣。"},
         params={"context_id": 1, "entry_id": 1},
     ),
@@ -428,13 +394,7 @@ OPERATIONS: dict[str, dict] = {
         params={"context_id": 1, "entry_id": 1},
     ),
     # --- Account ----------------------------------------------------------------------------
-    "memory_user_export": _op(
-        ACCOUNT,
-        "Export a user's data",
-        "Everything the service holds about the user as JSON Lines: a manifest line (kinds "
-        "and counts, the same kinds the erasure reports), one line per row, an end line.",
-        params={"user_id": USER},
-    ),
+    "memory_user_export": _op(ACCOUNT, "Export a user's data", params={"user_id": USER}),
     "memory_user_delete": _op(
         ACCOUNT,
         "Erase a user's data",
@@ -444,30 +404,16 @@ OPERATIONS: dict[str, dict] = {
         params={"user_id": USER},
     ),
     "tokens_create": _op(
-        ACCOUNT,
-        "Issue an API token",
-        "Issue the caller a new API token, optionally expiring; the key is in this answer only.",
-        body={"name": "laptop", "expires_in_days": 90},
+        ACCOUNT, "Issue an API token", body={"name": "laptop", "expires_in_days": 90}
     ),
-    "tokens_list": _op(ACCOUNT, "List API tokens", "The caller's API tokens, by prefix."),
-    "tokens_rotate": _op(
-        ACCOUNT,
-        "Rotate an API token",
-        "Issue a token like this one (name, lifetime) and revoke this one.",
-        params={"token_id": 1},
-    ),
-    "tokens_revoke": _op(
-        ACCOUNT,
-        "Revoke an API token",
-        "Revoke one of the caller's tokens; it stops authenticating at once.",
-        params={"token_id": 1},
-    ),
+    "tokens_list": _op(ACCOUNT, "List API tokens"),
+    "tokens_rotate": _op(ACCOUNT, "Rotate an API token", params={"token_id": 1}),
+    "tokens_revoke": _op(ACCOUNT, "Revoke an API token", params={"token_id": 1}),
     "health": _op(
         HEALTH,
-        "Service health",
-        "503 only when the database is down; 200 with `status: degraded` while the embedding "
-        "provider fails or a queue's worker has not been seen for 5 minutes (searches still "
-        "answer, degraded). No token needed.",
+        description="503 only when the database is down; 200 with `status: degraded` while the "
+        "embedding provider fails or a queue's worker has not been seen for 5 minutes (searches "
+        "still answer, degraded). No token needed.",
     ),
     # --- Writing ----------------------------------------------------------------------------
     "writing_book_create": _op(
@@ -476,20 +422,15 @@ OPERATIONS: dict[str, dict] = {
         "Create an empty book owned by the caller; add chapters with `POST /api/chapters/`.",
         body={"title": "西游记"},
     ),
-    "writing_book_list": _op(WRITING, "List your books", "Your books.", params=dict(PAGE)),
-    "writing_book_get": _op(WRITING, "Open one of your books", "One book.", params={"book_id": 1}),
+    "writing_book_list": _op(WRITING, params=dict(PAGE)),
+    "writing_book_get": _op(WRITING, params={"book_id": 1}),
     "writing_book_delete": _op(
         WRITING,
         "Delete a book",
         "Delete one of your books with its chapters, blocks and chunks.",
         params={"book_id": 1},
     ),
-    "writing_book_chapter_list": _op(
-        WRITING,
-        "List the chapters of one of your books",
-        "Chapter summaries.",
-        params={"book_id": 1, "limit": 50, "offset": 0},
-    ),
+    "writing_book_chapter_list": _op(WRITING, params={"book_id": 1, "limit": 50, "offset": 0}),
     "writing_chapter_create": _op(
         WRITING,
         "Add a chapter",
@@ -540,10 +481,6 @@ OPERATIONS: dict[str, dict] = {
     "agent_chat": _op(
         AGENT,
         "Chat with the agent",
-        "Answer one message: the intent it was routed to, the mode, the tools called and the "
-        "reply. `chat_id` (1-200 characters of `A-Z a-z 0-9 _ . : -`) groups turns into one "
-        "conversation; the turns are stored in the caller's memory. `location` is used for "
-        "附近 (nearby).",
         body={
             "message": "这周末有什么适合带孩子的户外活动？",
             "chat_id": CHAT,
@@ -553,59 +490,34 @@ OPERATIONS: dict[str, dict] = {
     "agent_chat_stream": _op(
         AGENT,
         "Chat with the agent (server-sent events)",
-        "The same turn as `POST /api/agent/chat`, as server-sent events.",
         body={"message": "我喜欢安静的活动，周五晚上有什么推荐？", "chat_id": CHAT},
     ),
     "agent_user_events": _op(
-        AGENT,
-        "List proactive events",
-        "The events for a user.",
-        params={"user_id": USER, "unread": True, "limit": 20},
+        AGENT, "List proactive events", params={"user_id": USER, "unread": True, "limit": 20}
     ),
     "agent_user_events_stream": _op(
-        AGENT,
-        "Follow proactive events (server-sent events)",
-        "A user's events as they are written.",
-        params={"user_id": USER, "wait": 0},
+        AGENT, "Follow proactive events (server-sent events)", params={"user_id": USER, "wait": 0}
     ),
     "agent_user_event_read": _op(
-        AGENT,
-        "Mark an event read",
-        "Mark an event read.",
-        params={"user_id": USER, "event_id": 1},
+        AGENT, "Mark an event read", params={"user_id": USER, "event_id": 1}
     ),
     # --- Webhooks ---------------------------------------------------------------------------
-    "agent_webhooks_list": _op(
-        WEBHOOKS, "List webhooks", "The user's webhooks.", params={"user_id": USER}
-    ),
+    "agent_webhooks_list": _op(WEBHOOKS, "List webhooks", params={"user_id": USER}),
     "agent_webhooks_create": _op(
         WEBHOOKS,
         "Register a webhook",
-        "Register a webhook.",
         body={
             "url": "https://example.com/hooks/semantic-memory",
             "kinds": ["daily_digest", "deadline_reminder"],
         },
         params={"user_id": USER},
     ),
-    "agent_webhooks_update": _op(
-        WEBHOOKS,
-        "Turn a webhook on or off",
-        "Turn a webhook on or off.",
-        body={"active": True},
-        params={"user_id": USER, "webhook_id": 1},
-    ),
+    "agent_webhooks_update": _op(WEBHOOKS, params={"user_id": USER, "webhook_id": 1}),
     "agent_webhooks_delete": _op(
-        WEBHOOKS,
-        "Delete a webhook",
-        "Delete a webhook.",
-        params={"user_id": USER, "webhook_id": 1},
+        WEBHOOKS, "Delete a webhook", params={"user_id": USER, "webhook_id": 1}
     ),
     "agent_webhook_deliveries": _op(
-        WEBHOOKS,
-        "List a webhook's deliveries",
-        "A webhook's deliveries.",
-        params={"user_id": USER, "webhook_id": 1},
+        WEBHOOKS, "List a webhook's deliveries", params={"user_id": USER, "webhook_id": 1}
     ),
 }
 
@@ -629,8 +541,9 @@ def document_operations(result, generator, request, public):
             if entry is None:
                 continue
             operation["tags"] = [entry["tag"]]
-            operation.setdefault("summary", entry["summary"])
-            if not operation.get("description"):
+            if entry["summary"] and not operation.get("summary"):
+                operation["summary"] = entry["summary"]
+            if entry["description"] and not operation.get("description"):
                 operation["description"] = entry["description"]
             for parameter in operation.get("parameters", []):
                 if parameter.get("name") in entry["params"] and parameter.get("in") in (

@@ -97,14 +97,6 @@ class CircuitBreaker:
             self._last_error = str(error)[:500]
             self._last_failure = now
 
-    def reset(self) -> None:
-        """Forget everything (the provider was replaced)."""
-        with self._lock:
-            self._state = CLOSED
-            self._failures = 0
-            self._last_error = ""
-            self._last_failure = self._last_success = None
-
     def snapshot(self) -> BreakerSnapshot:
         """Return the current state without changing it."""
         now = _clock()

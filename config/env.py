@@ -32,26 +32,24 @@ def env_bool(name: str, default: bool = False) -> bool:
     raise ImproperlyConfigured(f"Set {name} to true or false (got {value!r}).")
 
 
-def env_int(name: str, default: int | None = None) -> int | None:
-    """Return the variable as an integer."""
+def _env_number(name: str, default, kind: type, what: str):
     value = os.environ.get(name, "").strip()
     if value == "":
         return default
     try:
-        return int(value)
+        return kind(value)
     except ValueError:
-        raise ImproperlyConfigured(f"Set {name} to a whole number (got {value!r}).") from None
+        raise ImproperlyConfigured(f"Set {name} to {what} (got {value!r}).") from None
+
+
+def env_int(name: str, default: int | None = None) -> int | None:
+    """Return the variable as an integer."""
+    return _env_number(name, default, int, "a whole number")
 
 
 def env_float(name: str, default: float | None = None) -> float | None:
     """Return the variable as a float."""
-    value = os.environ.get(name, "").strip()
-    if value == "":
-        return default
-    try:
-        return float(value)
-    except ValueError:
-        raise ImproperlyConfigured(f"Set {name} to a number (got {value!r}).") from None
+    return _env_number(name, default, float, "a number")
 
 
 def env_list(name: str, default: list[str] | None = None) -> list[str]:

@@ -117,17 +117,17 @@ def _drf_details(detail) -> dict:
 NON_FIELD_KEYS = ("non_field_errors", "detail")
 
 
-def _first_error(detail, path: tuple = ()) -> tuple[tuple, object]:
+def first_error(detail, path: tuple = ()) -> tuple[tuple, object]:
     """Return the path (keys and list indexes) and the leaf of the first error in a DRF tree."""
     if isinstance(detail, list) and detail:
         # A list serializer reports {} for each item without errors: find the first with one.
         index, found = next(((i, item) for i, item in enumerate(detail) if item), (0, detail[0]))
         if isinstance(found, dict | list):
-            return _first_error(found, (*path, index))
+            return first_error(found, (*path, index))
         return path, found
     if isinstance(detail, dict) and detail:
         key, value = next(iter(detail.items()))
-        return _first_error(value, path if key in NON_FIELD_KEYS else (*path, key))
+        return first_error(value, path if key in NON_FIELD_KEYS else (*path, key))
     return path, detail
 
 
@@ -141,7 +141,7 @@ def field_path(path: tuple) -> str:
 
 def _first_message(detail, default: str) -> str:
     """Find a human-readable message inside a DRF error detail tree, with its field's path."""
-    path, leaf = _first_error(detail)
+    path, leaf = first_error(detail)
     text = str(leaf) if leaf not in (None, "", [], {}) else default
     return f"{field_path(path)}: {text}" if path else text
 
@@ -151,7 +151,7 @@ def validation_message(detail) -> tuple[str, str]:
 
     A missing required field says so; any other error keeps its own text after the field.
     """
-    path, leaf = _first_error(detail)
+    path, leaf = first_error(detail)
     field = field_path(path)
     if getattr(leaf, "code", None) == "required" and field:
         return _("Missing required field: %(field)s.") % {"field": field}, field
@@ -214,6 +214,25 @@ def failure_text(error: BaseException | str) -> str:
     return f"{type(error).__name__}: {error}"
 
 
+# The error code of each status an error can have; other 4xx (a parse error, an unacceptable
+# Accept header) are INVALID_ARGUMENT, 5xx INTERNAL.
+STATUS_CODES = {
+    401: UNAUTHENTICATED,
+    403: PERMISSION_DENIED,
+    404: NOT_FOUND,
+    405: METHOD_NOT_ALLOWED,
+    409: CONFLICT,
+    413: PAYLOAD_TOO_LARGE,
+    415: UNSUPPORTED_MEDIA_TYPE,
+    429: RATE_LIMITED,
+}
+
+
+def status_code(status: int) -> str:
+    """Return the error code of an HTTP error status."""
+    return STATUS_CODES.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
+
+
 def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     """Map an exception to (status, code, message, details); None when unknown."""
     if isinstance(exc, ServiceError):
@@ -242,27 +261,9 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
         return 403, PERMISSION_DENIED, message, {}
     if isinstance(exc, drf_exceptions.APIException):
         detail = exc.detail
+        code = status_code(exc.status_code)
         if isinstance(exc, drf_exceptions.NotAuthenticated | drf_exceptions.AuthenticationFailed):
-            code = UNAUTHENTICATED
-        elif isinstance(exc, drf_exceptions.PermissionDenied):
-            code = PERMISSION_DENIED
-        elif isinstance(exc, drf_exceptions.NotFound):
-            code = NOT_FOUND
-        elif isinstance(exc, drf_exceptions.Throttled):
-            code = RATE_LIMITED
-        elif isinstance(exc, drf_exceptions.MethodNotAllowed):
-            code = METHOD_NOT_ALLOWED
-        elif isinstance(exc, drf_exceptions.UnsupportedMediaType):
-            code = UNSUPPORTED_MEDIA_TYPE
-        elif exc.status_code == 409:
-            code = CONFLICT
-        elif exc.status_code == 413:
-            code = PAYLOAD_TOO_LARGE
-        elif 400 <= exc.status_code < 500:
-            # Validation and parse errors, an unacceptable Accept header.
-            code = INVALID_ARGUMENT
-        else:
-            code = INTERNAL
+            code = UNAUTHENTICATED  # DRF answers 403 when the view names no auth scheme
         details = _drf_details(detail)
         if isinstance(exc, drf_exceptions.MethodNotAllowed):
             # The message is translated (zh-hans quotes it with “ ”): take the method from it
@@ -280,16 +281,26 @@ def classify_exception(exc: Exception) -> tuple[int, str, str, dict] | None:
     return None
 
 
+def classify_or_internal(exc: Exception, where: str, internal: str = "") -> tuple:
+    """Return :func:`classify_exception`'s answer, or 500 INTERNAL for an unknown error (logged).
+
+    ``where`` names the failing code in the log; ``internal`` is the 500's message (default: the
+    translated "Internal error.").
+    """
+    classified = classify_exception(exc)
+    if classified is None:
+        logger.exception("Unhandled error in %s", where)
+        classified = (500, INTERNAL, internal or _("Internal error."), {})
+    return classified
+
+
 def api_exception_handler(exc, context):
     """DRF exception handler that answers in the one error shape."""
     from rest_framework.response import Response
 
-    classified = classify_exception(exc)
-    if classified is None:
-        view = context.get("view")
-        logger.exception("Unhandled error in %s", type(view).__name__ if view else "API view")
-        classified = (500, INTERNAL, _("Internal error."), {})
-    status, code, message, details = classified
+    view = context.get("view")
+    where = type(view).__name__ if view else "API view"
+    status, code, message, details = classify_or_internal(exc, where)
     request = context.get("request")
     if isinstance(exc, drf_exceptions.MethodNotAllowed) and request is not None:
         message = method_not_allowed_message(request)
@@ -410,17 +421,7 @@ class ApiErrorMiddleware:
         ):
             return response
         status = response.status_code
-        code = {
-            400: INVALID_ARGUMENT,
-            401: UNAUTHENTICATED,
-            403: PERMISSION_DENIED,
-            404: NOT_FOUND,
-            405: METHOD_NOT_ALLOWED,
-            409: CONFLICT,
-            413: PAYLOAD_TOO_LARGE,
-            415: UNSUPPORTED_MEDIA_TYPE,
-            429: RATE_LIMITED,
-        }.get(status, INTERNAL if status >= 500 else INVALID_ARGUMENT)
+        code = status_code(status)
         if status == 404:
             message = not_found_message(request)
         elif status == 405:
@@ -438,11 +439,7 @@ class ApiErrorMiddleware:
     def process_exception(self, request, exc):
         if not is_api_path(request.path):
             return None
-        classified = classify_exception(exc)
-        if classified is None:
-            logger.exception("Unhandled error on %s", request.path)
-            return error_response(INTERNAL, _("Internal error."), 500)
-        status, code, message, details = classified
+        status, code, message, details = classify_or_internal(exc, request.path)
         response = error_response(code, message, status, details)
         if status == 503:
             response["Retry-After"] = str(RETRY_AFTER_SECONDS)

@@ -195,6 +195,13 @@ class ClosedSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+def validated(serializer_class, data, **kwargs):
+    """Return the data ``serializer_class`` validates from ``data`` (else raise: 400)."""
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return serializer.validated_data
+
+
 def response_datetime(value: datetime | None) -> str | None:
     """Return an instant as every response gives it: RFC 3339 in ``TIME_ZONE``, with its offset.
 

@@ -49,12 +49,11 @@ _JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
 class InputError(ValueError):
-    """A bad input; ``field`` names where it is (``items[3].content``)."""
+    """A bad input; the message names where it is (``items[3].content: ...``)."""
 
-    def __init__(self, message: str, *, field: str = ""):
+    def __init__(self, message: str):
         super().__init__(message)
         self.message = message
-        self.field = field
 
 
 def bad_text_reason(text: str) -> str | None:
@@ -71,7 +70,7 @@ def check_text(text: str, *, field: str) -> str:
     """Return ``text`` or raise :class:`InputError` when it holds NUL or a lone surrogate."""
     reason = bad_text_reason(text)
     if reason:
-        raise InputError(f"{field or 'text'}: {reason}.", field=field)
+        raise InputError(f"{field or 'text'}: {reason}.")
     return text
 
 
@@ -186,14 +185,20 @@ def body_limit_message() -> str:
     }
 
 
+def _read_bounded(stream) -> bytes:
+    """Read a request body; raise PayloadTooLargeError past ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    raw = stream.read() if limit is None else stream.read(limit + 1)
+    if limit is not None and len(raw) > limit:
+        raise PayloadTooLargeError(body_limit_message())
+    return raw
+
+
 class BoundedJSONParser(JSONParser):
     """DRF's JSON parser under the input rules: size, depth, no NaN, NUL or lone surrogates."""
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read() if limit is None else stream.read(limit + 1)
-        if limit is not None and len(raw) > limit:
-            raise PayloadTooLargeError(body_limit_message())
+        raw = _read_bounded(stream)
         try:
             return load_json(raw)
         except InputError as exc:
@@ -220,10 +225,7 @@ class BoundedFormParser(FormParser):
     """
 
     def parse(self, stream, media_type=None, parser_context=None):
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        raw = stream.read() if limit is None else stream.read(limit + 1)
-        if limit is not None and len(raw) > limit:
-            raise PayloadTooLargeError(body_limit_message())
+        raw = _read_bounded(stream)
         try:
             # Percent-escapes must decode to UTF-8 too, not only the raw bytes.
             raw.decode("utf-8")

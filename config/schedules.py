@@ -50,7 +50,7 @@ def register_platform_schedules(sender, **kwargs):
     """
     from django_q.models import Schedule
 
-    from config.queues import BULK, INTERACTIVE, WEBHOOKS
+    from config.queues import INTERACTIVE, QUEUES
 
     ensure_schedule(
         "config.tasks.work_reconcile",
@@ -59,27 +59,12 @@ def register_platform_schedules(sender, **kwargs):
         schedule_type=Schedule.MINUTES,
         minutes=1,
     )
-    ensure_schedule(
-        "config.tasks.worker_heartbeat",
-        INTERACTIVE,
-        name="rag.worker_heartbeat",
-        queue=INTERACTIVE,
-        schedule_type=Schedule.MINUTES,
-        minutes=1,
-    )
-    ensure_schedule(
-        "config.tasks.worker_heartbeat",
-        BULK,
-        name="rag.worker_heartbeat.bulk",
-        queue=BULK,
-        schedule_type=Schedule.MINUTES,
-        minutes=1,
-    )
-    ensure_schedule(
-        "config.tasks.worker_heartbeat",
-        WEBHOOKS,
-        name="rag.worker_heartbeat.webhooks",
-        queue=WEBHOOKS,
-        schedule_type=Schedule.MINUTES,
-        minutes=1,
-    )
+    for queue in QUEUES:  # rag.worker_heartbeat (interactive), rag.worker_heartbeat.bulk, ...
+        ensure_schedule(
+            "config.tasks.worker_heartbeat",
+            queue,
+            name="rag.worker_heartbeat" + ("" if queue == INTERACTIVE else f".{queue}"),
+            queue=queue,
+            schedule_type=Schedule.MINUTES,
+            minutes=1,
+        )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from config.fields import ClosedSerializer
@@ -18,6 +19,10 @@ class ErrorSerializer(serializers.Serializer):
     """The one error shape of the API."""
 
     error = ErrorDetailSerializer()
+
+
+# The 400 of every operation that reads input (the message names the field).
+ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 
 
 class TokenSerializer(serializers.Serializer):

@@ -38,6 +38,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
+from django.utils import timezone
 
 from config.queues import BULK, enqueue_later
 
@@ -258,16 +259,10 @@ def _delete_sessions(user) -> None:
     pk = str(user.pk)
     doomed = [
         s.pk
-        for s in Session.objects.filter(expire_date__gt=_now()).iterator()
+        for s in Session.objects.filter(expire_date__gt=timezone.now()).iterator()
         if s.get_decoded().get("_auth_user_id") == pk
     ]
     Session.objects.filter(pk__in=doomed).delete()
-
-
-def _now():
-    from django.utils import timezone
-
-    return timezone.now()
 
 
 def admin_log_entries(user) -> models.QuerySet:

@@ -7,14 +7,12 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config import serializers as s
-from config.fields import refuse_body
+from config.fields import refuse_body, validated
 from config.media import json_parsers
 from config.selectors import tokens_of
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from config.services import IssuedToken, token_issue, token_revoke, token_rotate
 
-TAGS = ["Account"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such token (or not yours).")
 
 
@@ -28,7 +26,6 @@ class TokensView(APIView):
     @extend_schema(
         operation_id="tokens_list",
         responses={200: s.TokenListSerializer},
-        tags=TAGS,
         description="The caller's API tokens, newest first, revoked and expired ones included: "
         "prefixes only (a key is shown once, when issued).",
     )
@@ -39,14 +36,11 @@ class TokensView(APIView):
         operation_id="tokens_create",
         request=s.TokenCreateSerializer,
         responses={201: s.TokenIssuedSerializer, 400: ERR_400},
-        tags=TAGS,
         description="Issue the caller a new API token. The answer holds the key, the only time "
         "it is shown: the service stores its SHA-256 only.",
     )
     def post(self, request):
-        body = s.TokenCreateSerializer(data=request.data)
-        body.is_valid(raise_exception=True)
-        issued = token_issue(user=request.user, **body.validated_data)
+        issued = token_issue(user=request.user, **validated(s.TokenCreateSerializer, request.data))
         return Response(_issued(issued), status=201)
 
 
@@ -55,7 +49,6 @@ class TokenDetailView(APIView):
         operation_id="tokens_revoke",
         request=None,
         responses={200: s.TokenSerializer, 404: ERR_404},
-        tags=TAGS,
         description="Revoke one of the caller's tokens: it stops authenticating at once and "
         "stays listed with revoked_at. Revoking a revoked token changes nothing.",
     )
@@ -69,7 +62,6 @@ class TokenRotateView(APIView):
         operation_id="tokens_rotate",
         request=None,
         responses={201: s.TokenIssuedSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Issue a token with the same name and lifetime and revoke this one, in one "
         "step. The answer holds the new key, the only time it is shown.",
     )

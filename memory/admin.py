@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_display import compact_text, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, shorten
 from memory.models import (
     ENTITY_LABELS,
     ChatMessageProxy,
@@ -47,14 +47,6 @@ READ_ONLY_FIELDS = [
     "embedding_model",
     "created_at",
 ]
-
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(ChatMessageProxy)
@@ -104,7 +96,7 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
         Staff only (``admin_view``); running needs the permission to delete messages.
         """
-        from memory.retention import retention_run
+        from memory.retention import RetentionReport, retention_run
 
         if not self.has_view_permission(request):
             raise PermissionDenied
@@ -129,7 +121,7 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
             request.session["memory_retention_report"] = report.as_dict()
             return redirect("admin:memory_chatmessageproxy_retention")
         ran = request.session.pop("memory_retention_report", None)
-        report = _report_from(ran) if ran else retention_run(dry_run=True)
+        report = RetentionReport(**ran) if ran else retention_run(dry_run=True)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -150,12 +142,6 @@ def report_rows(report) -> list[tuple[str, str]]:
         (label, local_datetime(report.cutoff) if label == str(CUTOFF_LABEL) else value)
         for label, value in report.rows()
     ]
-
-
-def _report_from(data: dict):
-    from memory.retention import RetentionReport
-
-    return RetentionReport(**data)
 
 
 @admin.register(SummaryProxy)
@@ -243,7 +229,7 @@ class EntityFilter(admin.SimpleListFilter):
 
 
 @admin.register(MemoryChange)
-class MemoryChangeAdmin(admin.ModelAdmin):
+class MemoryChangeAdmin(ReadOnlyMixin, admin.ModelAdmin):
     """Every correction of a user's memory: who made it, what, before and after (read-only)."""
 
     list_display = ["at", "user", "actor", "action", "entity_label", "entity_id"]
@@ -256,12 +242,6 @@ class MemoryChangeAdmin(admin.ModelAdmin):
     @admin.display(description=_("entity"), ordering="entity")
     def entity_label(self, obj):
         return ENTITY_LABELS.get(obj.entity, obj.entity)
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def has_delete_permission(self, request, obj=None):
         return False  # an audit trail; erasing the user removes it

@@ -30,8 +30,6 @@ from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
 from rag import live
 
-MAX_LIST_PAGE = 500
-
 logger = logging.getLogger(__name__)
 
 
@@ -55,7 +53,6 @@ def users_with_messages_since(*, since: datetime):
     return get_user_model().objects.filter(pk__in=ids).order_by("pk")
 
 
-MAX_NEIGHBORS = 200
 PERSONA_MAX = 50
 
 
@@ -338,7 +335,7 @@ def feedback_ratings(user, target_type: str) -> dict[str, int]:
 def contexts_list(*, user, page_size: int = 50, cursor: str | None = None):
     """Return (contexts, next_cursor): one page of the contexts the user owns, newest first.
 
-    Each context is a dict with its entry count and its latest entry (``fetch_context`` reads
+    Each context carries its ``entry_count`` and its ``latest_entry`` (``fetch_context`` reads
     them all).
     """
     rows, next_cursor = _seek_page(
@@ -353,21 +350,10 @@ def contexts_list(*, user, page_size: int = 50, cursor: str | None = None):
     for entry in ContextEntry.objects.filter(context__in=rows).order_by("created_at", "pk"):
         latest[entry.context_id] = entry
         counts[entry.context_id] = counts.get(entry.context_id, 0) + 1
-    items = []
     for context in rows:
-        entry = latest.get(context.pk)
-        items.append(
-            {
-                "id": context.pk,
-                "owner": context.owner.get_username(),
-                "title": context.title,
-                "created_at": context.created_at,
-                "updated_at": context.updated_at,
-                "entry_count": counts.get(context.pk, 0),
-                "latest_entry": _entry_item(entry) if entry else None,
-            }
-        )
-    return items, next_cursor
+        context.entry_count = counts.get(context.pk, 0)
+        context.latest_entry = latest.get(context.pk)
+    return rows, next_cursor
 
 
 def active_context(*, user, context_id: int | None = None) -> dict | None:

@@ -321,7 +321,6 @@ class SemanticItemSerializer(MessageSerializer):
 
 class SemanticSearchOutSerializer(DegradedSerializer):
     items = SemanticItemSerializer(many=True)
-    floor = serializers.FloatField(allow_null=True)
     understood = _understood()
     floor = serializers.FloatField(
         allow_null=True, help_text="The min_score asked for; null: the relevance cut decided."
@@ -500,7 +499,7 @@ class ContextListQuerySerializer(serializers.Serializer):
 
 class ContextSummarySerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    owner = serializers.CharField()
+    owner = serializers.CharField(source="owner.get_username")
     title = serializers.CharField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()

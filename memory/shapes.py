@@ -74,14 +74,13 @@ def provenance(row, *, retrieved_by: str, scores: dict) -> dict:
         "type": row.kind,
         "message_id": row.message_id,
         "chat_id": row.chat_id,
-        "ts": _rfc3339(row.ts),
-        "edited_at": _rfc3339(row.edited_at),
+        "ts": response_datetime(row.ts),
+        "edited_at": response_datetime(row.edited_at),
         "covers": None,
     }
     if row.kind == "summary":
-        source["covers"] = {"until": _rfc3339(row.covers_until_ts), "count": row.covered_count}
+        source["covers"] = {
+            "until": response_datetime(row.covers_until_ts),
+            "count": row.covered_count,
+        }
     return {"source": source, "retrieved_by": retrieved_by, "scores": scores}
-
-
-def _rfc3339(value):
-    return response_datetime(value)

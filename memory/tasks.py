@@ -57,17 +57,6 @@ def enqueue_summarize(user_pk: int, chat_id: str) -> None:
     enqueue("memory.tasks.chat_summarize", user_pk, chat_id, queue=BULK, group="memory.summarize")
 
 
-def _schedule_retry(ids: list[int], attempt: int, *, queue: str) -> None:
-    """Embed ``ids`` again on ``queue`` (the failed task's) after the backoff of ``attempt``."""
-    enqueue_later(
-        "memory.tasks.messages_embed",
-        ids,
-        queue=queue,
-        key=f"memory.embed_retry:{ids[0]}:{attempt}:{len(ids)}",
-        delay=EMBED_WORK.retry_in(attempt),
-    )
-
-
 def messages_embed(ids: list[int]) -> str:
     """Embed the rows among ``ids`` whose vector is missing or stale; one provider call.
 
@@ -113,7 +102,7 @@ def messages_embed(ids: list[int]) -> str:
         attempt = max(claimed.values())
         pks = [r.pk for r, _ in todo]
         if EMBED_WORK.fail(pks, exc, attempt):
-            _schedule_retry(pks, attempt, queue=current_queue())
+            EMBED_WORK.schedule_retry(pks, attempt, queue=current_queue())
             return f"failed (retry {attempt} scheduled)"
         return "failed (giving up)"
     now = timezone.now()

@@ -82,5 +82,9 @@ def declaration() -> UserData:
             ),
         ),
         texts=_texts,
-        tasks={"memory.tasks.messages_embed": ChatMessage, "memory.tasks.chat_summarize": None},
+        tasks={
+            "memory.tasks.messages_embed": ChatMessage,
+            "memory.tasks.enqueue_embed": ChatMessage,  # retries (config.work)
+            "memory.tasks.chat_summarize": None,
+        },
     )

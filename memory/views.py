@@ -11,26 +11,18 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.errors import InvalidArgument
+from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from memory import search, selectors, services, understanding
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
 
-TAGS = ["memory"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user or message (or not yours).")
 ERR_409 = OpenApiResponse(ErrorSerializer, description="A message_id exists with other content.")
-
-
-def validated(serializer_class, data):
-    """Return validated data or raise (rendered as INVALID_ARGUMENT)."""
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
 
 
 def body(request) -> dict:
@@ -52,7 +44,6 @@ class MessagesView(APIView):
             404: ERR_404,
             409: ERR_409,
         },
-        tags=TAGS,
     )
     def post(self, request, user_id: str):
         # One transaction: a staff write may create the user, and a batch rejected as
@@ -69,7 +60,6 @@ class MessagesView(APIView):
         operation_id="memory_messages_list",
         parameters=[s.MessageListQuerySerializer],
         responses={200: s.MessageListOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
@@ -97,7 +87,6 @@ class NeighborsView(APIView):
         operation_id="memory_messages_neighbors",
         parameters=[s.NeighborsQuerySerializer],
         responses={200: s.NeighborsOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str, message_id: str):
         user = resolve_user(request.user, user_id)
@@ -113,7 +102,6 @@ class ChatContextView(APIView):
         operation_id="memory_chat_context",
         parameters=[s.ContextQuerySerializer],
         responses={200: s.ChatContextOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, user_id: str, chat_id: str):
         user = resolve_user(request.user, user_id)
@@ -131,7 +119,6 @@ class LexicalSearchView(APIView):
         operation_id="memory_lexical_search",
         request=s.LexicalSearchInSerializer,
         responses={200: s.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.LexicalSearchInSerializer, body(request))
@@ -140,28 +127,23 @@ class LexicalSearchView(APIView):
         flt = clean_filter(data.get("filter"))
         page_size = data.get("page_size") or search.DEFAULT_PAGE_SIZE
         operator = data.get("default_operator") or "or"
+        query = {
+            "user": user,
+            "query_text": data["query_text"],
+            "flt": flt,
+            "page_size": page_size,
+            "cursor": data.get("cursor"),
+            "default_operator": operator,
+        }
         with search_reads(request.user):
             understood = None
             if data["understand"]:
+                tz = understanding.time_zone(data.get("time_zone"))
                 hits, next_cursor, understood = understanding.lexical(
-                    user=user,
-                    query_text=data["query_text"],
-                    flt=flt,
-                    page_size=page_size,
-                    cursor=data.get("cursor"),
-                    default_operator=operator,
-                    tz=understanding.time_zone(data.get("time_zone")),
-                    now=data.get("now"),
+                    **query, tz=tz, now=data.get("now")
                 )
             else:
-                hits, next_cursor = search.lexical_search(
-                    user=user,
-                    query_text=data["query_text"],
-                    flt=flt,
-                    page_size=page_size,
-                    cursor=data.get("cursor"),
-                    default_operator=operator,
-                )
+                hits, next_cursor = search.lexical_search(**query)
         out = {
             "items": [
                 {
@@ -212,7 +194,6 @@ class SemanticSearchView(APIView):
         operation_id="memory_semantic_search",
         request=s.SemanticSearchInSerializer,
         responses={200: s.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.SemanticSearchInSerializer)
@@ -276,7 +257,6 @@ class HybridSearchView(APIView):
         operation_id="memory_hybrid_search",
         request=s.HybridSearchInSerializer,
         responses={200: s.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)

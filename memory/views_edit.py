@@ -10,11 +10,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.fields import validated
+from config.serializers import ERR_400
 from memory import selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
 from memory.shapes import message_item
-from memory.views import ERR_400, ERR_404, TAGS, body, validated
+from memory.views import ERR_404, body
 
 
 class MessageDetailView(APIView):
@@ -22,7 +24,6 @@ class MessageDetailView(APIView):
         operation_id="memory_message_update",
         request=s.MessageUpdateInSerializer,
         responses={200: s.MessageSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Correct a message's content or role. Its full-text row changes at once, "
         "its vector is re-made by the worker (embed_state pending), and the summaries that "
         "quoted it drop the old sentences (or are marked stale when an LLM wrote them).",
@@ -43,7 +44,6 @@ class MessageDetailView(APIView):
         operation_id="memory_message_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
         description="Delete one message; summaries that quoted it drop its sentences.",
     )
     def delete(self, request, user_id: str, message_id: str):
@@ -57,7 +57,6 @@ class PreferenceDetailView(APIView):
         operation_id="memory_preference_update",
         request=s.PreferenceUpdateInSerializer,
         responses={200: s.PreferenceSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Correct a preference in force (one it now contradicts is replaced).",
     )
     def patch(self, request, user_id: str, preference_id: int):
@@ -72,7 +71,6 @@ class PreferenceDetailView(APIView):
         operation_id="memory_preference_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, user_id: str, preference_id: int):
         user = resolve_user(request.user, user_id)
@@ -85,7 +83,6 @@ class ContextEntryDetailView(APIView):
         operation_id="memory_context_entry_update",
         request=s.ContextEntryUpdateInSerializer,
         responses={200: s.ContextSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="Correct one entry of a shared context (its owner, or staff).",
     )
     def patch(self, request, context_id: int, entry_id: int):
@@ -104,7 +101,6 @@ class ContextEntryDetailView(APIView):
         operation_id="memory_context_entry_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, context_id: int, entry_id: int):
         services.context_entry_delete(

@@ -3,21 +3,18 @@
 from __future__ import annotations
 
 import json
-import logging
 
 from django.conf import settings
 from django.http import StreamingHttpResponse
 from drf_spectacular.utils import OpenApiResponse, PolymorphicProxySerializer, extend_schema
 from rest_framework import serializers
 
-from config.errors import INTERNAL, UNAVAILABLE, classify_exception, error_body
+from config.errors import UNAVAILABLE, classify_or_internal, error_body
 from config.export import user_data_export
 from config.media import JSON_LINES_MEDIA_TYPE, JsonLinesAPIView
 from config.streams import CappedStream, stream_slot
 from memory.identity import resolve_user
-from memory.views import ERR_404, TAGS
-
-logger = logging.getLogger(__name__)
+from memory.views import ERR_404
 
 
 class ExportUserSerializer(serializers.Serializer):
@@ -91,11 +88,7 @@ def _lines(user):
         for item in user_data_export(user=user):
             yield (json.dumps(item, ensure_ascii=False, default=str) + "\n").encode()
     except Exception as exc:  # noqa: BLE001 - the stream ends with an error line, no end line
-        classified = classify_exception(exc)
-        if classified is None:
-            logger.exception("export failed")
-            classified = (500, INTERNAL, "Internal error.", {})
-        _, code, message, details = classified
+        _, code, message, details = classify_or_internal(exc, "export", "Internal error.")
         line = {"type": "error", **error_body(code, message, details)}
         yield (json.dumps(line, ensure_ascii=False) + "\n").encode()
 
@@ -115,7 +108,6 @@ class UserExportView(JsonLinesAPIView):
             ),
             (404, "application/json"): ERR_404,
         },
-        tags=TAGS,
         description="Export a user's data as JSON Lines (manifest, rows, end).",
     )
     def get(self, request, user_id: str):

@@ -5,10 +5,12 @@ from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.fields import validated
+from config.serializers import ERR_400
 from memory import selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
-from memory.views import ERR_400, ERR_404, TAGS, body, validated
+from memory.views import ERR_404, body
 
 
 class PreferencesView(APIView):
@@ -21,7 +23,6 @@ class PreferencesView(APIView):
             400: ERR_400,
             404: ERR_404,
         },
-        tags=TAGS,
     )
     def post(self, request, user_id: str):
         # One transaction: a user created for a staff write is rolled back if the write fails.
@@ -37,7 +38,6 @@ class PreferencesView(APIView):
         operation_id="memory_preferences_list",
         parameters=[s.PreferenceQuerySerializer],
         responses={200: s.PreferenceListSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
         description="The user's preferences in force (with `history=true`, also the ones later, "
         "contradicting preferences replaced: `superseded_at`, `superseded_by`).",
     )
@@ -53,7 +53,6 @@ class FeedbackView(APIView):
         operation_id="memory_feedback_create",
         request=s.FeedbackInSerializer,
         responses={201: s.FeedbackSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request, user_id: str):
         # One transaction: a user created for a staff write is rolled back if the write fails.
@@ -110,7 +109,6 @@ class RatingsView(APIView):
             ),
             OpenApiExample("The rating", value=FEEDBACK_EXAMPLE, response_only=True),
         ],
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.FeedbackRateInSerializer, body(request))
@@ -133,7 +131,6 @@ class RatingsView(APIView):
         examples=[
             OpenApiExample("One page", value={"items": [FEEDBACK_EXAMPLE]}, response_only=True),
         ],
-        tags=TAGS,
     )
     def get(self, request):
         query = validated(s.FeedbackListQuerySerializer, request.query_params)
@@ -151,7 +148,6 @@ class UserDataView(APIView):
         operation_id="memory_user_delete",
         request=None,
         responses={200: s.UserDeleteOutSerializer, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
@@ -191,7 +187,6 @@ class ContextsView(APIView):
                 response_only=True,
             )
         ],
-        tags=TAGS,
     )
     def get(self, request):
         query = validated(s.ContextListQuerySerializer, request.query_params)
@@ -210,7 +205,6 @@ class ContextsView(APIView):
         operation_id="memory_context_create",
         request=s.ContextCreateInSerializer,
         responses={201: s.ContextSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
         data = validated(s.ContextCreateInSerializer, body(request))
@@ -233,7 +227,6 @@ class ContextDetailView(APIView):
     @extend_schema(
         operation_id="memory_context_get",
         responses={200: s.ContextSerializer, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, context_id: int):
         out = selectors.fetch_context(user=request.user, context_id=context_id)
@@ -245,7 +238,6 @@ class ContextEntriesView(APIView):
         operation_id="memory_context_append",
         request=s.ContextEntryInSerializer,
         responses={201: s.ContextSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request, context_id: int):
         data = validated(s.ContextEntryInSerializer, body(request))

@@ -9,8 +9,6 @@ from django.db import DatabaseError, connection
 
 from rag.fields import EmbeddingField
 
-KNOWN_PROVIDERS = {"local", "openai"}
-
 
 def embedding_columns():
     """Yield (model, field) for every concrete model column that is an EmbeddingField."""

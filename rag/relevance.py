@@ -625,9 +625,3 @@ def score_labelled(
             )
         )
     return items
-
-
-def reset() -> None:
-    """Forget the cached reference vectors (tests that switch providers)."""
-    with _lock:
-        _reference.clear()

@@ -42,7 +42,6 @@ class HealthView(APIView):
             ),
             503: OpenApiResponse(ErrorSerializer, description="The database is unreachable."),
         },
-        tags=["platform"],
     )
     def get(self, request):
         try:

@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin_display import compact_text, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, shorten
 from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock
 from writing.services import chapter_rechunk, chapter_save
 
@@ -99,13 +99,7 @@ class ChapterAdmin(admin.ModelAdmin):
         )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
+class ReadOnlyAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         # Chunks follow their blocks; only the chunking task removes them.
         return False

@@ -11,7 +11,7 @@ from django.utils.translation import gettext
 
 from config.errors import NotFound
 from config.permissions import acts_for_any_user
-from writing.models import Book, Chapter, ChildChunk, ChunkState, ParentChunk
+from writing.models import Book, Chapter, ChunkState
 
 CHUNK_STATES = tuple(state.value for state in ChunkState)
 
@@ -82,36 +82,12 @@ def chapter_get(*, user, chapter_id, for_update: bool = False) -> Chapter:
     return chapter
 
 
-def chapter_detail(*, user, chapter_id) -> dict:
-    """Return a chapter with its blocks and chunk state (counts per block)."""
+def chapter_detail(*, user, chapter_id) -> Chapter:
+    """Return a chapter with its blocks in order (``block_list``, each with ``child_count``) and
+    its ``parent_count`` and ``child_count`` (the chapter's chunk state is on the row)."""
     chapter = chapter_get(user=user, chapter_id=chapter_id)
-    blocks = list(chapter.blocks.order_by("order"))
-    child_counts: dict[int, int] = {}
-    for block_id in ChildChunk.objects.filter(chapter=chapter).values_list(
-        "story_block_id", flat=True
-    ):
-        child_counts[block_id] = child_counts.get(block_id, 0) + 1
-    return {
-        "id": chapter.pk,
-        "book": chapter.book_id,
-        "title": chapter.title,
-        "sequence": chapter.sequence,
-        "version": chapter.version,
-        "chunk_state": chapter.chunk_state,
-        "chunk_error": chapter.chunk_error,
-        "chunked_version": chapter.chunked_version,
-        "chunked_at": chapter.chunked_at,
-        "parent_count": ParentChunk.objects.filter(chapter=chapter).count(),
-        "child_count": sum(child_counts.values()),
-        "blocks": [
-            {
-                "id": b.pk,
-                "order": b.order,
-                "content": b.content,
-                "content_hash": b.content_hash,
-                "is_dirty": b.is_dirty,
-                "child_count": child_counts.get(b.pk, 0),
-            }
-            for b in blocks
-        ],
-    }
+    blocks = chapter.blocks.annotate(child_count=Count("children")).order_by("order")
+    chapter.block_list = list(blocks)
+    chapter.parent_count = chapter.parents.count()
+    chapter.child_count = sum(block.child_count for block in chapter.block_list)
+    return chapter

@@ -124,7 +124,7 @@ class WritingBlockOutSerializer(serializers.Serializer):
 
 class ChapterOutSerializer(serializers.Serializer):
     id = serializers.IntegerField()
-    book = serializers.IntegerField()
+    book = serializers.IntegerField(source="book_id")
     title = serializers.CharField()
     sequence = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -134,7 +134,7 @@ class ChapterOutSerializer(serializers.Serializer):
     chunked_at = serializers.DateTimeField(allow_null=True)
     parent_count = serializers.IntegerField()
     child_count = serializers.IntegerField()
-    blocks = WritingBlockOutSerializer(many=True)
+    blocks = WritingBlockOutSerializer(many=True, source="block_list")
 
 
 class WritingSearchInSerializer(fields.ClosedSerializer):

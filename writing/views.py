@@ -4,16 +4,15 @@ from drf_spectacular.utils import OpenApiExample, OpenApiResponse, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
-from config.serializers import ErrorSerializer
+from config.serializers import ERR_400, ErrorSerializer
 from writing import selectors, services
 from writing import serializers as s
 from writing.search import writing_search
 from writing.selectors import chapter_detail
 
-TAGS = ["writing"]
-ERR_400 = OpenApiResponse(ErrorSerializer, description="Invalid request.")
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such object (or not yours).")
 
 
@@ -41,12 +40,6 @@ BOOK_EXAMPLE = {
 }
 
 
-def _validated(serializer_class, data):
-    serializer = serializer_class(data=data)
-    serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
-
-
 def _page(qs, query) -> tuple[int, list]:
     """Return ``(count, rows)``: the total and the rows of the page ``query`` asks for."""
     offset, limit = query["offset"], query["limit"]
@@ -67,10 +60,9 @@ class BookListView(APIView):
                 "One book", value={"count": 1, "results": [BOOK_EXAMPLE]}, response_only=True
             )
         ],
-        tags=TAGS,
     )
     def get(self, request):
-        query = _validated(s.BookListQuerySerializer, request.query_params)
+        query = validated(s.BookListQuerySerializer, request.query_params)
         count, books = _page(selectors.books_list(user=request.user), query)
         return Response({"count": count, "results": s.BookSummarySerializer(books, many=True).data})
 
@@ -78,10 +70,9 @@ class BookListView(APIView):
         operation_id="writing_book_create",
         request=s.BookInSerializer,
         responses={201: s.BookOutSerializer, 400: ERR_400},
-        tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.BookInSerializer, request.data)
+        data = validated(s.BookInSerializer, request.data)
         book = services.book_create(user=request.user, title=data["title"])
         return Response(s.BookOutSerializer(book).data, status=201)
 
@@ -115,7 +106,6 @@ class BookDetailView(APIView):
                 response_only=True,
             )
         ],
-        tags=TAGS,
     )
     def get(self, request, book_id: int):
         book = selectors.book_detail(user=request.user, book_id=book_id)
@@ -125,7 +115,6 @@ class BookDetailView(APIView):
         operation_id="writing_book_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, book_id: int):
         services.book_delete(user=request.user, book_id=book_id)
@@ -148,11 +137,10 @@ class BookChapterListView(APIView):
                 response_only=True,
             )
         ],
-        tags=TAGS,
     )
     def get(self, request, book_id: int):
         book = selectors.book_get(user=request.user, book_id=book_id)
-        query = _validated(s.ChapterListQuerySerializer, request.query_params)
+        query = validated(s.ChapterListQuerySerializer, request.query_params)
         count, chapters = _page(selectors.chapter_summaries(book=book), query)
         return Response(
             {"count": count, "results": s.ChapterSummarySerializer(chapters, many=True).data}
@@ -166,10 +154,9 @@ class ChapterListView(APIView):
         operation_id="writing_chapter_create",
         request=s.ChapterInSerializer,
         responses={201: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.ChapterInSerializer, request.data)
+        data = validated(s.ChapterInSerializer, request.data)
         chapter = services.chapter_create(
             user=request.user,
             book_id=data["book"],
@@ -187,7 +174,6 @@ class ChapterDetailView(APIView):
     @extend_schema(
         operation_id="writing_chapter_get",
         responses={200: s.ChapterOutSerializer, 404: ERR_404},
-        tags=TAGS,
     )
     def get(self, request, chapter_id: int):
         body = chapter_detail(user=request.user, chapter_id=chapter_id)
@@ -197,10 +183,9 @@ class ChapterDetailView(APIView):
         operation_id="writing_chapter_save",
         request=s.ChapterSaveSerializer,
         responses={200: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def put(self, request, chapter_id: int):
-        data = _validated(s.ChapterSaveSerializer, request.data)
+        data = validated(s.ChapterSaveSerializer, request.data)
         services.chapter_save(
             user=request.user,
             chapter_id=chapter_id,
@@ -216,7 +201,6 @@ class ChapterDetailView(APIView):
         operation_id="writing_chapter_delete",
         request=None,
         responses={204: None, 404: ERR_404},
-        tags=TAGS,
     )
     def delete(self, request, chapter_id: int):
         services.chapter_delete(user=request.user, chapter_id=chapter_id)
@@ -230,10 +214,9 @@ class ChapterAutosaveView(APIView):
         operation_id="writing_chapter_autosave",
         request=s.WritingAutosaveInSerializer,
         responses={200: s.ChapterOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def patch(self, request, chapter_id: int):
-        data = _validated(s.WritingAutosaveInSerializer, request.data)
+        data = validated(s.WritingAutosaveInSerializer, request.data)
         services.chapter_autosave(user=request.user, chapter_id=chapter_id, blocks=data["blocks"])
         body = chapter_detail(user=request.user, chapter_id=chapter_id)
         return Response(s.ChapterOutSerializer(body).data)
@@ -246,10 +229,9 @@ class WritingSearchView(APIView):
         operation_id="writing_search",
         request=s.WritingSearchInSerializer,
         responses={200: s.WritingSearchOutSerializer, 400: ERR_400, 404: ERR_404},
-        tags=TAGS,
     )
     def post(self, request):
-        data = _validated(s.WritingSearchInSerializer, request.data)
+        data = validated(s.WritingSearchInSerializer, request.data)
         with search_reads(request.user):  # a replica, when configured and caught up
             body = writing_search(
                 user=request.user,

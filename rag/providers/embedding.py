@@ -403,15 +403,3 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
     if not isinstance(provider, EmbeddingProvider):
         raise TypeError(f"{type(provider).__name__} is not an EmbeddingProvider")
     return provider
-
-
-def __getattr__(name: str):
-    """Resolve the local provider's names, which live in ``rag.providers.local``, on first use.
-
-    Imported lazily: ``rag.providers.local`` imports this module.
-    """
-    if name in ("EngineThread", "LocalE5Provider"):
-        from rag.providers import local
-
-        return getattr(local, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -141,21 +141,13 @@ class NoLLM(LLMProvider):
     def __init__(self, **options):
         pass
 
-    def _refuse(self):
-        return LLMUnavailable(
+    def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
+        # stream() and complete() call chat() before anything else: they refuse the same way.
+        raise LLMUnavailable(
             "No language model is configured: set LLM_PROVIDER=openai with LLM_BASE_URL, "
             "LLM_MODEL and LLM_API_KEY (RAG_LLM).",
             provider=self.name,
         )
-
-    def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
-        raise self._refuse()
-
-    def stream(self, messages, *, tools=None, temperature=0.2, max_tokens=None):
-        raise self._refuse()
-
-    def complete(self, prompt, *, system=None, max_tokens=None) -> str:
-        raise self._refuse()
 
 
 def normalize_tools(tools: list[dict] | None) -> list[dict] | None:

@@ -112,8 +112,8 @@ def test_failure_is_recorded_retried_and_never_undoes_the_write(
     assert row.title == "服务挂了也要保存 D4"  # the write stands
     assert row.index_state == IndexState.FAILED
     assert "ProviderError" in row.index_error and row.index_attempts == 1
-    retry = Schedule.objects.get(name=f"activities.index_retry:{activity.pk}")
-    assert retry.func == "activities.tasks.activity_index"
+    retry = Schedule.objects.get(name=f"activities.index.retry:{activity.pk}:1")
+    assert retry.func == "activities.tasks.enqueue_index_many"
     assert backoff_seconds(1) < backoff_seconds(2) < backoff_seconds(3)
     for _ in range(MAX_ATTEMPTS - 1):
         status = activity_index(activity.pk)

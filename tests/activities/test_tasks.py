@@ -119,7 +119,7 @@ def test_exception_marks_failed_and_retries_with_growing_backoff(make_activity, 
     for _ in range(2):
         before = timezone.now()
         tasks.activity_index(activity.pk)
-        retry = Schedule.objects.get(name=f"activities.index_retry:{activity.pk}")
+        retry = Schedule.objects.get(name=f"activities.index.retry:{activity.pk}:1")
         delays.append((retry.next_run - before).total_seconds())
     row = Activity.objects.get(pk=activity.pk)
     assert row.index_state == IndexState.FAILED and row.index_attempts == 2
@@ -220,7 +220,7 @@ def test_a_failed_task_retries_on_the_queue_it_ran_on(make_activity, failing_pro
 
     activity = make_activity(title="重试留在原队列 R12")
     enqueue_now("activities.tasks.activity_index", activity.pk, queue=queue)
-    retry = Schedule.objects.get(name=f"activities.index_retry:{activity.pk}")
+    retry = Schedule.objects.get(name=f"activities.index.retry:{activity.pk}:1")
     assert retry.cluster == queue
 
 

@@ -95,7 +95,7 @@ def test_a_failed_embedding_retries_on_the_queue_it_ran_on(api_client, user, que
     pks = _post(api_client, user, 2)
     with mock.patch("memory.tasks.embed_texts", side_effect=ProviderError("down")):
         enqueue_now("memory.tasks.messages_embed", pks, queue=queue)
-    [retry] = Schedule.objects.filter(name__startswith="memory.embed_retry:")
+    [retry] = Schedule.objects.filter(name__startswith="memory.embed.retry:")
     assert retry.cluster == queue
 
 

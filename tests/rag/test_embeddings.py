@@ -6,7 +6,8 @@ import pytest
 
 from rag import embeddings
 from rag.models import EmbeddingCache
-from rag.providers.embedding import EmbeddingProvider, LocalE5Provider, ProviderError
+from rag.providers.embedding import EmbeddingProvider, ProviderError
+from rag.providers.local import LocalE5Provider
 
 pytestmark = pytest.mark.django_db
 

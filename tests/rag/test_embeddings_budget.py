@@ -8,7 +8,8 @@ import pytest
 
 from config import breaker as breaker_module
 from rag import embeddings
-from rag.providers.embedding import EmbeddingProvider, LocalE5Provider, ProviderError
+from rag.providers.embedding import EmbeddingProvider, ProviderError
+from rag.providers.local import LocalE5Provider
 
 pytestmark = pytest.mark.django_db
 

@@ -15,11 +15,11 @@ import pytest
 
 from rag.providers import embedding as emb
 from rag.providers.embedding import (
-    LocalE5Provider,
     OpenAIEmbeddingProvider,
     ProviderError,
     build_embedding_provider,
 )
+from rag.providers.local import LocalE5Provider
 from tests.fakes.openai_server import FakeOpenAIServer
 
 # Starts the service in other processes, whose clock the test cannot move.
@@ -233,7 +233,7 @@ def test_build_embedding_provider(srv):
     provider.embed(["a"])
     assert srv.bodies(EMBED)[0]["dimensions"] == 1536
 
-    dotted = {**config, "PROVIDER": "rag.providers.embedding.LocalE5Provider", "DIMENSIONS": 384}
+    dotted = {**config, "PROVIDER": "rag.providers.local.LocalE5Provider", "DIMENSIONS": 384}
     assert isinstance(build_embedding_provider(dotted), LocalE5Provider)
     assert build_embedding_provider({"PROVIDER": "local"}).name == "local"
     with pytest.raises(ValueError, match="EMBEDDING_DIMENSIONS=384"):
