@@ -532,7 +532,8 @@ def main() -> None:
     served = "`manage.py serve`" if server else f"`{base_url}`"
     body = f"""
 {setup["messages"]} LoCoMo messages ({args.conversations} conversations) of one user, embedded by
-the real worker; served by {served} (default settings except the API throttles, lifted; {spin_note()}).
+the real worker; served by {served} (default settings but the
+API throttles, lifted; {spin_note()}).
 Questions: the LoCoMo
 questions of those conversations (categories 1-4), each text new to the server (the query
 embedding is computed every time), `POST /v1/messages/hybrid_search`, top_k 10. The clients are
