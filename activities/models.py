@@ -255,5 +255,9 @@ class ActivitySettings(LiveSettings):
     def clean(self):
         if not 0.0 <= self.personal_boost_max <= 0.2:
             raise ValidationError(
-                {"personal_boost_max": "Use a value between 0 and 0.2 (a 20% cap)."}
+                {
+                    "personal_boost_max": gettext(
+                        "Use a value between 0 and 0.2 (a cap of 20 percent)."
+                    )
+                }
             )

@@ -425,13 +425,13 @@ class MemorySettings(LiveSettings):
     def clean(self):
         errors = {}
         if not 1 <= self.retention_days <= MAX_RETENTION_DAYS:
-            errors["retention_days"] = (
-                f"Use a value between 1 and {MAX_RETENTION_DAYS} days; to keep every message, "
-                "switch retention off."
-            )
+            errors["retention_days"] = gettext(
+                "Use a value between 1 and %(max)d days; to keep every message, switch "
+                "retention off."
+            ) % {"max": MAX_RETENTION_DAYS}
         if self.summary_trigger_messages < 2:
-            errors["summary_trigger_messages"] = "Use at least 2."
+            errors["summary_trigger_messages"] = gettext("Use at least 2.")
         if not 50 <= self.summary_max_chars <= 5000:
-            errors["summary_max_chars"] = "Use a value between 50 and 5000."
+            errors["summary_max_chars"] = gettext("Use a value between 50 and 5000.")
         if errors:
             raise ValidationError(errors)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
@@ -116,9 +117,9 @@ class RagSettings(LiveSettings):
     def clean(self):
         errors = {}
         if self.fusion_k < 1:
-            errors["fusion_k"] = "Use a positive number."
+            errors["fusion_k"] = gettext("Use a positive number.")
         if not 1 <= self.ef_search <= 1000:
-            errors["ef_search"] = "Use a value between 1 and 1000."
+            errors["ef_search"] = gettext("Use a value between 1 and 1000.")
         errors.update(self._clean_floors())
         from rag.relevance import validate_cuts
 
@@ -130,13 +131,15 @@ class RagSettings(LiveSettings):
     def _clean_floors(self) -> dict:
         floors = self.similarity_floors
         if not isinstance(floors, dict):
-            return {"similarity_floors": "Use an object keyed by model name."}
+            return {"similarity_floors": gettext("Use an object keyed by model name.")}
         for model, surfaces in floors.items():
             if not isinstance(surfaces, dict):
-                return {"similarity_floors": f"{model}: use an object keyed by surface."}
+                message = gettext("%(model)s: use an object keyed by surface.")
+                return {"similarity_floors": message % {"model": model}}
             for surface, value in surfaces.items():
                 if not isinstance(value, int | float) or not -1.0 <= value <= 1.0:
-                    return {"similarity_floors": f"{model}.{surface}: use a number from -1 to 1."}
+                    message = gettext("%(model)s.%(surface)s: use a number from -1 to 1.")
+                    return {"similarity_floors": message % {"model": model, "surface": surface}}
         return {}
 
     def floor_for(self, surface: str, model: str) -> float | None:

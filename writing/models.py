@@ -287,25 +287,27 @@ class WritingSettings(LiveSettings):
     def clean(self):
         errors = {}
         if not 0.0 <= self.cliff_threshold <= 1.0:
-            errors["cliff_threshold"] = "Use a value between 0 and 1."
+            errors["cliff_threshold"] = gettext("Use a value between 0 and 1.")
         if not 0.0 < self.cliff_percentile < 100.0:
-            errors["cliff_percentile"] = "Use a value between 0 and 100."
+            errors["cliff_percentile"] = gettext("Use a value between 0 and 100.")
         if self.child_min_chars < 20:
-            errors["child_min_chars"] = "Use at least 20 characters."
+            errors["child_min_chars"] = gettext("Use at least 20 characters.")
         if self.child_min_chars >= self.child_max_chars:
-            errors["child_max_chars"] = "The maximum must be above the minimum."
+            errors["child_max_chars"] = gettext("The maximum must be above the minimum.")
         if self.parent_min_chars >= self.parent_max_chars:
-            errors["parent_max_chars"] = "The maximum must be above the minimum."
+            errors["parent_max_chars"] = gettext("The maximum must be above the minimum.")
         if self.parent_max_chars < self.child_max_chars:
-            errors["parent_max_chars"] = "A parent must be able to hold a whole child chunk."
+            errors["parent_max_chars"] = gettext(
+                "A parent must be able to hold a whole child chunk."
+            )
         longest_child = child_hard_max(self.child_min_chars, self.child_max_chars)
         if self.context_window_chars < longest_child:
-            errors["context_window_chars"] = (
-                f"The window must be able to hold a whole child chunk: a child can be up to "
-                f"{longest_child} characters (the larger of the child maximum and twice the "
-                f"child minimum), so use at least {longest_child}."
-            )
+            errors["context_window_chars"] = gettext(
+                "The window must be able to hold a whole child chunk: a child can be up to "
+                "%(longest)d characters (the larger of the child maximum and twice the child "
+                "minimum), so use at least %(longest)d."
+            ) % {"longest": longest_child}
         if self.debounce_seconds < 0 or self.debounce_seconds > 600:
-            errors["debounce_seconds"] = "Use a value between 0 and 600 seconds."
+            errors["debounce_seconds"] = gettext("Use a value between 0 and 600 seconds.")
         if errors:
             raise ValidationError(errors)
