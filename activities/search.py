@@ -215,7 +215,7 @@ def activities_search(
         query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user)
     )
     semantic = understood.rest if EMBED_REST else query
-    row, own = rag_settings_get(), activity_settings_get()
+    row, activity_row = rag_settings_get(), activity_settings_get()
     # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
     # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
     # A time phrase's plan counted the rows it leaves already (plan_time, same cap).
@@ -284,7 +284,7 @@ def activities_search(
                 "limit": limit,
                 "meta": meta,
                 "settings_row": row,
-                "own": own,
+                "activity_row": activity_row,
             }
             results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
             if window_fits_nothing(understood, meta):
@@ -315,7 +315,7 @@ def activities_search(
         total=candidates,
         ranked=meta["path"] == "semantic",
     )
-    _add_reasons(results, query, own, context)
+    _add_reasons(results, query, activity_row, context)
     for item in results:
         item.pop("_obj", None)
         item["provenance"] = provenance(item, meta)
@@ -382,7 +382,18 @@ def widen_time(plan: TimePlan) -> TimePlan:
 
 
 def _ranked(
-    qs, vector, *, query, understood=None, user, limit, keep=None, meta, settings_row, own, path
+    qs,
+    vector,
+    *,
+    query,
+    understood=None,
+    user,
+    limit,
+    keep=None,
+    meta,
+    settings_row,
+    activity_row,
+    path,
 ) -> list[dict]:
     """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
 
@@ -393,8 +404,8 @@ def _ranked(
     keep = limit if keep is None else keep
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
-    personalizer = Personalizer.for_user(user, cap=own.personal_boost_max, floor=floor)
-    hybrid = own.activities_hybrid and bool(query)
+    personalizer = Personalizer.for_user(user, cap=activity_row.personal_boost_max, floor=floor)
+    hybrid = activity_row.activities_hybrid and bool(query)
     k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
     if personalizer.vectors is None:
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
@@ -630,16 +641,16 @@ def relevance_corpus() -> list[tuple[str, list[float]]]:
     return [(title, list(vector)) for title, vector in rows]
 
 
-def _add_reasons(results: list[dict], query: str, own, context=None) -> None:
+def _add_reasons(results: list[dict], query: str, activity_row, context=None) -> None:
     items = [(r["_obj"], r["distanceKm"]) for r in results]
-    if not own.match_reasons_enabled:
+    if not activity_row.match_reasons_enabled:
         from activities.reasons import default_reason
 
         english = bool(context and context.english)
         reasons = [default_reason(a, d, english=english) for a, d in items]
     else:
         reasons = match_reasons(
-            items, query or None, use_llm=own.llm_match_reasons, context=context
+            items, query or None, use_llm=activity_row.llm_match_reasons, context=context
         )
     for result, reason in zip(results, reasons, strict=True):
         result["matchReason"] = reason
