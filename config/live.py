@@ -46,15 +46,17 @@ class LiveSettings(models.Model):
 
 
 def read(model: type[Row]) -> Row:
-    """Return the row of ``model`` (created with its defaults on first use), cached briefly."""
+    """Return the row of ``model``, cached briefly; its defaults (unsaved) while there is none.
+
+    A read never writes: searches read inside read-only snapshots (config.replicas). The row is
+    written by its first save (the admin page, a test, a migration).
+    """
     now = time.monotonic()
     with _lock:
         hit = _cached.get(model)
         if hit is not None and now - hit[1] < TTL_SECONDS:
             return hit[0]
-    row = model.objects.order_by("pk").first()
-    if row is None:
-        row, _ = model.objects.get_or_create(pk=1)
+    row = model.objects.order_by("pk").first() or model(pk=1)
     with _lock:
         _cached[model] = (row, time.monotonic())
     return row

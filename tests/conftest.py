@@ -167,7 +167,9 @@ def live_settings(db):
     """The engine's live settings row; change fields and call ``.save()`` in a test."""
     from rag.selectors import rag_settings_get
 
-    return rag_settings_get()
+    row = rag_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture
@@ -204,7 +206,9 @@ def activity_settings(db):
     """The activities app's live settings row; change fields and call ``.save()`` in a test."""
     from activities.selectors import activity_settings_get
 
-    return activity_settings_get()
+    row = activity_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture
@@ -212,7 +216,9 @@ def memory_settings(db):
     """The memory app's live settings row; change fields and call ``.save()`` in a test."""
     from memory.selectors import memory_settings_get
 
-    return memory_settings_get()
+    row = memory_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture
@@ -220,7 +226,9 @@ def writing_settings(db):
     """The writing app's live settings row; change fields and call ``.save()`` in a test."""
     from writing.selectors import writing_settings_get
 
-    return writing_settings_get()
+    row = writing_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture
@@ -228,7 +236,9 @@ def agent_settings(db):
     """The agent's live settings row (its triggers); change fields and ``.save()`` in a test."""
     from agent.selectors import agent_settings_get
 
-    return agent_settings_get()
+    row = agent_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture

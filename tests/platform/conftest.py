@@ -106,7 +106,7 @@ def objects(db):
         writing_settings_get,
         agent_settings_get,
     ):
-        settings_get()  # each app's live settings row
+        settings_get().save()  # each app's live settings row, with its defaults
     EmbeddingCache.objects.create(model="pad", role="pad", content_hash="one", vector=[0.1, 0.2])
     WorkerHeartbeat.objects.create(name="one", seen_at=now)
     token_issue(user=ann, name="pad", key="1234567890" * 4)  # prefix 12345678: no word

@@ -20,11 +20,13 @@ def test_saving_keeps_a_single_row():
     assert list(WritingSettings.objects.values_list("pk", "debounce_seconds")) == [(1, 7.0)]
 
 
-def test_the_first_read_creates_the_row_with_its_defaults():
-    assert not MemorySettings.objects.exists()
+def test_a_read_before_the_first_save_gives_the_defaults_and_writes_nothing():
     row = live.read(MemorySettings)
     assert (row.pk, row.retention_days) == (1, 90)
-    assert MemorySettings.objects.count() == 1
+    assert not MemorySettings.objects.exists()
+    row.retention_days = 30
+    row.save()
+    assert list(MemorySettings.objects.values_list("pk", "retention_days")) == [(1, 30)]
 
 
 def test_a_save_drops_only_its_own_models_cached_row(django_assert_num_queries):
@@ -36,6 +38,7 @@ def test_a_save_drops_only_its_own_models_cached_row(django_assert_num_queries):
 
 
 def test_cached_row_expires_after_the_ttl(monkeypatch):
+    RagSettings().save()
     assert live.read(RagSettings).ef_search == 200
     RagSettings.objects.filter(pk=1).update(ef_search=64)  # another process saved, no signal
     assert live.read(RagSettings).ef_search == 200
