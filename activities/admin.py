@@ -3,7 +3,13 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, Participation, WorkingMemory
+from activities.models import (
+    INDEX_BOOKKEEPING_FIELDS,
+    Activity,
+    ActivitySettings,
+    Participation,
+    WorkingMemory,
+)
 from activities.services import (
     EDITABLE_FIELDS,
     activity_change,
@@ -12,6 +18,7 @@ from activities.services import (
     validate_activity,
 )
 from config.admin_display import machine_text, shorten
+from config.admin_live import LiveSettingsAdmin
 from config.errors import InvalidArgument
 
 
@@ -117,3 +124,15 @@ class ParticipationAdmin(admin.ModelAdmin):
 class WorkingMemoryAdmin(admin.ModelAdmin):
     list_display = ("user", "updated_at")
     raw_id_fields = ("user",)
+
+
+@admin.register(ActivitySettings)
+class ActivitySettingsAdmin(LiveSettingsAdmin):
+    """Activity search's live settings: one row; the next search reads a saved change."""
+
+    fields = [
+        "match_reasons_enabled",
+        "llm_match_reasons",
+        "personal_boost_max",
+        "activities_hybrid",
+    ]

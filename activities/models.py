@@ -7,12 +7,14 @@ An :class:`Activity` carries its own embedding (``rag.models.Embedded``) of the 
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from activities.text import embedding_text_for
 from config.inputs import validate_datetime_range
+from config.live import LiveSettings
 from rag.db import HalfvecHnsw
 from rag.models import Embedded
 from rag.search import fulltext_index
@@ -220,3 +222,42 @@ class WorkingMemory(models.Model):
     @property
     def preferences(self) -> dict:
         return dict((self.data or {}).get("preferences") or {})
+
+
+class ActivitySettings(LiveSettings):
+    """The live settings of activity search: one row, edited in the admin, read per search."""
+
+    match_reasons_enabled = models.BooleanField(
+        default=True,
+        help_text=_("Explain each activity search result."),
+        verbose_name=_("match reasons"),
+    )
+    llm_match_reasons = models.BooleanField(
+        default=False,
+        help_text=_("Write match reasons with the LLM (when one is configured)."),
+        verbose_name=_("LLM match reasons"),
+    )
+    personal_boost_max = models.FloatField(
+        default=0.2,
+        help_text=_("Largest personalisation boost, as a fraction of the score (<= 0.2)."),
+        verbose_name=_("maximum personal boost"),
+    )
+    # rel (issue 11): on by default, measured in docs/BENCHMARKS.md ("Activities relevance").
+    activities_hybrid = models.BooleanField(
+        default=True,
+        help_text=_(
+            "Re-rank activity search candidates by RRF of the dense rank, a jieba full "
+            "text over title, tags, type and vibes, and the kind and mood cues the query names."
+        ),
+        verbose_name=_("hybrid activity ranking"),
+    )
+
+    def clean(self):
+        if not 0.0 <= self.personal_boost_max <= 0.2:
+            raise ValidationError(
+                {
+                    "personal_boost_max": gettext(
+                        "Use a value between 0 and 0.2 (a cap of 20 percent)."
+                    )
+                }
+            )

@@ -31,6 +31,7 @@ from django.utils.translation import gettext
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, match_reasons, query_terms
+from activities.selectors import activity_settings_get
 from activities.serializers import SearchFiltersSerializer
 from activities.understanding import (
     EMBED_REST,
@@ -47,11 +48,12 @@ from activities.understanding import (
     user_zone,
 )
 from config.errors import InvalidArgument, field_path, first_error
-from rag import live, relevance
+from rag import relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.preferences import ratings
 from rag.search import rrf, vector_search
+from rag.selectors import rag_settings_get
 from rag.text import term_ranking
 from rag.understand import information_request, keyboard_noise, yes_no_question
 
@@ -204,7 +206,7 @@ def activities_search(
         query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user)
     )
     semantic = understood.rest if EMBED_REST else query
-    row = live.get_settings()
+    row, activity_row = rag_settings_get(), activity_settings_get()
     # Counting stops at SMALL_RESULT + 1: all the small path needs. Past it, the rows behind
     # the filter are estimated (rag/cardinality.py): counting them costs more than the search.
     # A time phrase's plan counted the rows it leaves already (plan_time, same cap).
@@ -273,6 +275,7 @@ def activities_search(
                 "limit": limit,
                 "meta": meta,
                 "settings_row": row,
+                "activity_row": activity_row,
             }
             results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
             if window_fits_nothing(understood, meta):
@@ -303,7 +306,7 @@ def activities_search(
         total=candidates,
         ranked=meta["path"] == "semantic",
     )
-    _add_reasons(results, query, row, context)
+    _add_reasons(results, query, activity_row, context)
     for item in results:
         item.pop("_obj", None)
         item["provenance"] = provenance(item, meta)
@@ -370,7 +373,18 @@ def widen_time(plan: TimePlan) -> TimePlan:
 
 
 def _ranked(
-    qs, vector, *, query, understood=None, user, limit, keep=None, meta, settings_row, path
+    qs,
+    vector,
+    *,
+    query,
+    understood=None,
+    user,
+    limit,
+    keep=None,
+    meta,
+    settings_row,
+    activity_row,
+    path,
 ) -> list[dict]:
     """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
 
@@ -381,8 +395,8 @@ def _ranked(
     keep = limit if keep is None else keep
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
-    personalizer = Personalizer.for_user(user, cap=settings_row.personal_boost_max, floor=floor)
-    hybrid = settings_row.activities_hybrid and bool(query)
+    personalizer = Personalizer.for_user(user, cap=activity_row.personal_boost_max, floor=floor)
+    hybrid = activity_row.activities_hybrid and bool(query)
     k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
     if personalizer.vectors is None:
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
@@ -618,16 +632,16 @@ def relevance_corpus() -> list[tuple[str, list[float]]]:
     return [(title, list(vector)) for title, vector in rows]
 
 
-def _add_reasons(results: list[dict], query: str, settings_row, context=None) -> None:
+def _add_reasons(results: list[dict], query: str, activity_row, context=None) -> None:
     items = [(r["_obj"], r["distanceKm"]) for r in results]
-    if not settings_row.match_reasons_enabled:
+    if not activity_row.match_reasons_enabled:
         from activities.reasons import default_reason
 
         english = bool(context and context.english)
         reasons = [default_reason(a, d, english=english) for a, d in items]
     else:
         reasons = match_reasons(
-            items, query or None, use_llm=settings_row.llm_match_reasons, context=context
+            items, query or None, use_llm=activity_row.llm_match_reasons, context=context
         )
     for result, reason in zip(results, reasons, strict=True):
         result["matchReason"] = reason

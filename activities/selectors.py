@@ -1,4 +1,4 @@
-"""Reads of the activities app."""
+"""Reads of the activities app: its live settings, what a user may see."""
 
 from __future__ import annotations
 
@@ -7,10 +7,16 @@ from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from activities.models import Activity, ActivityStatus
+from activities.models import Activity, ActivitySettings, ActivityStatus
+from config import live
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
 from rag.rating_targets import RatedTarget
+
+
+def activity_settings_get() -> ActivitySettings:
+    """Return the live settings of activity search (config.live: cached, dropped on save)."""
+    return live.read(ActivitySettings)
 
 
 def activities_visible_to(user):

@@ -2,9 +2,17 @@ from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+from agent.models import (
+    AgentSession,
+    AgentSettings,
+    PartnerIntent,
+    SystemEvent,
+    Webhook,
+    WebhookDelivery,
+)
 from agent.webhooks import delivery_retry
 from config.admin_display import ReadOnlyMixin, shorten
+from config.admin_live import LiveSettingsAdmin
 
 
 @admin.register(SystemEvent)
@@ -87,3 +95,10 @@ class WebhookDeliveryAdmin(ReadOnlyMixin, admin.ModelAdmin):
             )
             % {"count": count},
         )
+
+
+@admin.register(AgentSettings)
+class AgentSettingsAdmin(LiveSettingsAdmin):
+    """The triggers' live settings: the next trigger run reads a saved change."""
+
+    fields = ["interest_spike_count", "interest_spike_days"]

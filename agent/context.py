@@ -54,6 +54,7 @@ from memory.selectors import (
     persona_for,
     session_for,
 )
+from rag.selectors import rag_settings_get
 
 logger = logging.getLogger(__name__)
 
@@ -357,10 +358,9 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     puts them here and in the session pass, never in the persona. ``now``: the instant time
     phrases are read from (the current time when None).
     """
-    from rag import live
     from rag.embeddings import current_model
 
-    floor = live.get_settings().floor_for("memory", current_model())
+    floor = rag_settings_get().floor_for("memory", current_model())
     hits, _ = messages_recall(
         user=user,
         query_text=message,

@@ -6,6 +6,7 @@
 - :class:`PartnerIntent`: "looking for someone to do X with", created by the PARTNER mode.
 - :class:`AgentSession`: what the agent remembers about one chat between turns (the last
   intent, the draft being edited, the last location the client sent).
+- :class:`AgentSettings`: the triggers' live settings (config.live: one row, edited in the admin).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
+
+from config.live import LiveSettings
 
 
 class EventKind(models.TextChoices):
@@ -266,3 +269,14 @@ class WebhookDelivery(models.Model):
             "webhook": self.webhook_id,
             "state": self.get_delivery_state_display(),
         }
+
+
+class AgentSettings(LiveSettings):
+    """The live settings of the proactive triggers: one row, edited in the admin."""
+
+    interest_spike_count = models.PositiveIntegerField(
+        default=3, verbose_name=_("interest spike count")
+    )
+    interest_spike_days = models.PositiveIntegerField(
+        default=3, verbose_name=_("interest spike days")
+    )

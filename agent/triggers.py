@@ -32,6 +32,7 @@ from django.utils import timezone
 from activities.search import activities_search
 from agent.extract import extract_time_range
 from agent.models import EventKind, SystemEvent
+from agent.selectors import agent_settings_get
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
 
@@ -148,10 +149,8 @@ def spike_terms(texts: list[str], threshold: int) -> list[tuple[str, int]]:
 
 def interest_spike_for(user, now: datetime | None = None) -> SystemEvent | None:
     """Suggest activities when one subject keeps coming up, once per user per day."""
-    from rag import live
-
     now = now or timezone.now()
-    row = live.get_settings()
+    row = agent_settings_get()
     days, threshold = row.interest_spike_days, row.interest_spike_count
     since = now - timedelta(days=days)
 
@@ -271,10 +270,8 @@ def run_daily_digest(now: datetime | None = None) -> int:
 
 def run_interest_spike(now: datetime | None = None) -> int:
     """Check every recently active user for an interest spike; return events created."""
-    from rag import live
-
     now = now or timezone.now()
-    since = now - timedelta(days=live.get_settings().interest_spike_days)
+    since = now - timedelta(days=agent_settings_get().interest_spike_days)
     return sum(1 for u in users_with_messages_since(since=since) if interest_spike_for(u, now))
 
 

@@ -57,17 +57,17 @@ OPEN = {"gate": -1.0, "ratio": None, "bareGate": None, "bareRatio": None, "depth
 
 def set_cut(**params) -> None:
     """Make the live activities cut of the e5 model ``params`` (over the shipped one)."""
-    from rag import live
+    from config import live
     from rag.models import RagSettings
+    from rag.selectors import rag_settings_get
 
     RagSettings.objects.all().delete()
     live.invalidate()
-    row = live.get_settings()
+    row = rag_settings_get()
     cuts = row.relevance_cuts
     cuts.setdefault(MODEL_KEY, {}).setdefault("activities", {}).update(params)
     row.relevance_cuts = cuts
     row.save()
-    live.invalidate()
 
 
 def record_dev() -> list[dict]:

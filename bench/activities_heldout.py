@@ -299,13 +299,15 @@ def main() -> None:
     setup_django(migrate=True)
     from django.contrib.auth import get_user_model
 
-    from rag import live
+    from activities.models import ActivitySettings
+    from config import live
     from rag.embeddings import current_model
     from rag.models import RagSettings
 
-    # "As shipped": the live settings row is made again from the defaults, whatever an earlier
+    # "As shipped": the live settings rows are made again from the defaults, whatever an earlier
     # run of this bench (or an older version of the defaults) left in this database.
     RagSettings.objects.all().delete()
+    ActivitySettings.objects.all().delete()
     live.invalidate()
     creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
     corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]

@@ -282,13 +282,15 @@ def main() -> None:
     setup_django(migrate=True)
     from django.contrib.auth import get_user_model
 
+    from activities.models import ActivitySettings
     from activities.personalize import BOOST_FROM_Z, BOOST_FULL_Z
     from bench.activities_search import reset_tables
-    from rag import live
+    from config import live
     from rag.embeddings import current_model
     from rag.models import RagSettings
 
     RagSettings.objects.all().delete()  # the live settings as shipped
+    ActivitySettings.objects.all().delete()
     live.invalidate()
     creator, _ = get_user_model().objects.get_or_create(username="bench-personalization")
     systems = {

@@ -110,8 +110,8 @@ def relevance(creator) -> tuple[str, dict]:
     from activities.demo import load_demo_activities
     from activities.models import Activity
     from activities.search import hard_filter, parse_filters
+    from activities.selectors import activity_settings_get
     from bench._common import markdown_table
-    from rag import live
     from rag.embeddings import current_model, embed_query
     from rag.relevance import cut_for, model_key
     from rag.search import vector_search
@@ -122,7 +122,7 @@ def relevance(creator) -> tuple[str, dict]:
     now = timezone.now()
     starts = {a.title: a.start_at for a in Activity.objects.all()}
     eligible = set(hard_filter(parse_filters({})).values_list("title", flat=True))
-    row = live.get_settings()
+    row = activity_settings_get()
     systems = ["bare model", "service, hybrid off", "service"]
     shipped_hybrid = row.activities_hybrid
     ndcg: dict[str, list[float]] = {s: [] for s in systems}
@@ -149,14 +149,12 @@ def relevance(creator) -> tuple[str, dict]:
         for name, hybrid in (("service, hybrid off", False), ("service", True)):
             row.activities_hybrid = hybrid
             row.save()
-            live.invalidate()
             meta: dict = {}
             found = _run(q["query"], meta=meta)
             runs[name] = [(r["title"], parse_datetime(r["startAt"])) for r in found]
             stated[name] = (meta.get("understood") or {}).get("time")
         row.activities_hybrid = shipped_hybrid
         row.save()
-        live.invalidate()
         if span:
             shipped = stated["service"]
             applied[shipped["applied"] if shipped else "none"] += 1

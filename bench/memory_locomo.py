@@ -92,13 +92,13 @@ def select(data: list[dict], split: str) -> list[dict]:
 def setup(url: str) -> None:
     os.environ["DATABASE_URL"] = url
     setup_django(migrate=True)
-    from rag import live
-    from rag.models import RagSettings
+    from memory.models import MemorySettings
+    from memory.selectors import memory_settings_get
 
-    row = live.get_settings()
+    row = memory_settings_get()
     changed = []
     for name in ("retention_enabled", "retention_days"):
-        default = RagSettings._meta.get_field(name).default
+        default = MemorySettings._meta.get_field(name).default
         if getattr(row, name) != default:
             changed.append(f"{name} {getattr(row, name)} -> {default}")
             setattr(row, name, default)

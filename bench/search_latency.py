@@ -172,10 +172,10 @@ def recall(count: int, k: int = 20) -> dict:
     from activities.search import hard_filter, parse_filters
     from rag.cardinality import plan_vector_path
     from rag.embeddings import embed_query
-    from rag.live import get_settings
     from rag.search import vector_search
+    from rag.selectors import rag_settings_get
 
-    exact_max = get_settings().exact_search_max_rows
+    exact_max = rag_settings_get().exact_search_max_rows
     out: dict[str, list] = {"plain": [], "radius": []}
     within: list[float] = []
     times: dict[str, list] = {"hnsw": [], "exact": []}

@@ -204,8 +204,8 @@ def _wait_searchable(marker: str, timeout: float) -> float | None:
 
 
 def bench_edit(state: dict, url: str, book_label: str) -> str:
-    from rag.live import get_settings
     from writing.models import ChildChunk, StoryBlock
+    from writing.selectors import writing_settings_get
     from writing.services import chapter_autosave, chapter_save
 
     user, chapter_id = state["user"], state["ids"][0]
@@ -254,7 +254,7 @@ def bench_edit(state: dict, url: str, book_label: str) -> str:
                     user=user, chapter_id=chapter_id, blocks=[{"content": c} for c in contents]
                 ),
             )
-        debounce = float(get_settings().debounce_seconds)
+        debounce = float(writing_settings_get().debounce_seconds)
         marker = f"【自动保存{time.time_ns() % 100000}】"
         autosave_label = f"autosave (debounce {debounce:g} s)"
         measure(

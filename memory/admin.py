@@ -1,7 +1,7 @@
 """Admin: messages (read-only, searchable by user and chat), summaries, preferences, contexts,
 and the audit of every correction (API or admin) with who made it.
 
-Retention and summary thresholds are live settings, edited on the rag settings page; the
+Retention and summary thresholds are the memory app's live settings (their own page); the
 retention page (linked from the messages list) shows a dry run's report and runs it now.
 """
 
@@ -14,6 +14,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from config.admin_display import ReadOnlyMixin, compact_text, shorten
+from config.admin_live import LiveSettingsAdmin
 from memory.models import (
     ENTITY_LABELS,
     ChatMessageProxy,
@@ -21,6 +22,7 @@ from memory.models import (
     Feedback,
     Kind,
     MemoryChange,
+    MemorySettings,
     Preference,
     SharedContext,
     SummaryProxy,
@@ -303,3 +305,15 @@ class SharedContextAdmin(admin.ModelAdmin):
                 before={"content": originals.get(entry.pk, "")},
                 after={"content": entry.content},
             )
+
+
+@admin.register(MemorySettings)
+class MemorySettingsAdmin(LiveSettingsAdmin):
+    """Chat memory's live settings: summaries and retention; the next write or run reads them."""
+
+    fields = [
+        "summary_trigger_messages",
+        "summary_max_chars",
+        "retention_enabled",
+        "retention_days",
+    ]

@@ -8,12 +8,14 @@ jieba-segmented ``search_text`` that the full-text index is built on.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex
 
 from config.inputs import validate_datetime_range
+from config.live import LiveSettings
 from rag.models import Embedded
 
 
@@ -383,3 +385,53 @@ class MemoryChange(models.Model):
     def __str__(self):
         entity = ENTITY_LABELS.get(self.entity, self.entity)
         return f"{self.actor}: {self.get_action_display()} {entity} {self.entity_id}"
+
+
+# 100 years: above it the cut-off date would leave the calendar Python can represent.
+MAX_RETENTION_DAYS = 36500
+
+
+class MemorySettings(LiveSettings):
+    """The live settings of chat memory: summaries and retention. One row, edited in the admin."""
+
+    summary_trigger_messages = models.PositiveIntegerField(
+        default=20,
+        help_text=_("Summarise a chat once this many messages are not yet summarised."),
+        verbose_name=_("summary trigger messages"),
+    )
+    summary_max_chars = models.PositiveIntegerField(
+        default=500, verbose_name=_("summary maximum characters")
+    )
+    # On by default: retention never loses a message (it summarises a chat before deleting
+    # what the summary covers, and counts age from when the service stored a message).
+    retention_enabled = models.BooleanField(
+        default=True,
+        help_text=_(
+            "Delete chat messages stored more than retention_days ago, once a summary "
+            "covers them (summaries are kept). Off: keep every message. Report, dry run and run "
+            "now: admin, Chat memory > Messages > Retention."
+        ),
+        verbose_name=_("retention enabled"),
+    )
+    retention_days = models.PositiveIntegerField(
+        default=90,
+        help_text=_(
+            "Age, counted from when the service stored a message, after which retention "
+            "deletes it (summaries are kept)."
+        ),
+        verbose_name=_("retention days"),
+    )
+
+    def clean(self):
+        errors = {}
+        if not 1 <= self.retention_days <= MAX_RETENTION_DAYS:
+            errors["retention_days"] = gettext(
+                "Use a value between 1 and %(max)d days; to keep every message, switch "
+                "retention off."
+            ) % {"max": MAX_RETENTION_DAYS}
+        if self.summary_trigger_messages < 2:
+            errors["summary_trigger_messages"] = gettext("Use at least 2.")
+        if not 50 <= self.summary_max_chars <= 5000:
+            errors["summary_max_chars"] = gettext("Use a value between 50 and 5000.")
+        if errors:
+            raise ValidationError(errors)

@@ -24,9 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from memory.models import ChatMessage, Kind
-from rag import live
-from rag.models import MAX_RETENTION_DAYS
+from memory.models import MAX_RETENTION_DAYS, ChatMessage, Kind
+from memory.selectors import memory_settings_get
 
 logger = logging.getLogger(__name__)
 
@@ -171,7 +170,7 @@ def retention_run(*, dry_run: bool, max_chats: int | None = None) -> RetentionRe
     """
     start = time.monotonic()
     max_chats = MAX_CHATS_PER_RUN if max_chats is None else max_chats
-    row = live.get_settings()
+    row = memory_settings_get()
     report = RetentionReport(
         dry_run=dry_run, enabled=row.retention_enabled, retention_days=row.retention_days
     )

@@ -14,6 +14,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from config import live
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -23,14 +24,20 @@ from memory.models import (
     Feedback,
     FeedbackTarget,
     Kind,
+    MemorySettings,
     Preference,
     SharedContext,
 )
 from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
-from rag import live
+from rag.selectors import rag_settings_get
 
 logger = logging.getLogger(__name__)
+
+
+def memory_settings_get() -> MemorySettings:
+    """Return the live settings of chat memory (config.live: cached, dropped on save)."""
+    return live.read(MemorySettings)
 
 
 def messages_between(*, user, since: datetime, until: datetime, role: str | None = None):
@@ -202,7 +209,7 @@ def persona_for(
     except ProviderError as exc:  # provider down or slow: newest first, unranked
         logger.warning("persona ranking skipped: %s", exc)
         return items
-    floor = live.get_settings().floor_for("persona", current_model())
+    floor = rag_settings_get().floor_for("persona", current_model())
     for item, vec in zip(items, vectors, strict=True):
         item["score"] = maxsim(query_vec, [vec])
     items = [i for i in items if floor is None or (i["score"] or 0.0) >= floor]

@@ -35,8 +35,9 @@ from memory.models import (
     Preference,
     SharedContext,
 )
+from memory.selectors import memory_settings_get
 from memory.validation import MAX_ITEMS, clean_items, parse_ts
-from rag import live, rating_targets
+from rag import rating_targets
 from rag.text import segment_for_index
 
 
@@ -188,7 +189,7 @@ def _enqueue_after_write(user, rows: list[ChatMessage]) -> None:
     from memory import tasks
 
     tasks.enqueue_embed([r.pk for r in rows])
-    threshold = live.get_settings().summary_trigger_messages
+    threshold = memory_settings_get().summary_trigger_messages
     chats = {r.chat_id for r in rows}
     due = (
         ChatMessage.objects.filter(

@@ -15,7 +15,7 @@ import re
 import numpy as np
 from django.db import connection, transaction
 
-from rag import live
+from memory.selectors import memory_settings_get
 
 logger = logging.getLogger(__name__)
 
@@ -203,7 +203,7 @@ def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
     from memory.tasks import enqueue_embed
     from rag.text import segment_for_index
 
-    settings_row = live.get_settings()
+    settings_row = memory_settings_get()
     with transaction.atomic():
         with connection.cursor() as cursor:
             cursor.execute(

@@ -7,7 +7,7 @@ class RagConfig(AppConfig):
     verbose_name = _("RAG engine")
 
     def ready(self):
-        from django.db.models.signals import post_save, pre_migrate
+        from django.db.models.signals import pre_migrate
 
         from config.errors import register_provider_error
         from config.userdata import register_text_cache
@@ -17,11 +17,9 @@ class RagConfig(AppConfig):
             signals,
         )
         from rag.embeddings import public_provider_error
-        from rag.models import RagSettings
         from rag.providers.embedding import ProviderError
 
         pre_migrate.connect(signals.create_extensions, sender=self)
-        post_save.connect(signals.live_settings_saved, sender=RagSettings)
         # 503 UNAVAILABLE wherever it escapes; a row's recorded failure says only its kind.
         register_provider_error(ProviderError, public_provider_error)
         register_text_cache(embeddings.text_cache())  # erasure forgets cached vectors

@@ -1,4 +1,4 @@
-"""Models of the rag engine: live settings, the embedding cache, the worker heartbeat.
+"""Models of the rag engine: its live settings and the embedding cache.
 
 Also the abstract :class:`Embedded` base that any app's model can extend to get a
 vector column that ``rag_reembed`` and the system checks know about.
@@ -12,13 +12,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
-from rag.chunking import child_hard_max
+from config.live import LiveSettings
 from rag.fields import EmbeddingField
-
-CLIFF_MODES = [
-    ("drop", _("drop (scaled valley depth)")),
-    ("percentile", _("percentile of distances")),
-]
 
 # Similarity floors per embedding model and surface. multilingual-e5-small puts
 # almost every pair of short Chinese texts between 0.80 and 0.92, so its floors
@@ -69,16 +64,17 @@ def default_relevance_cuts() -> dict:
     }
 
 
-# 100 years: above it the cut-off date would leave the calendar Python can represent.
-MAX_RETENTION_DAYS = 36500
-
-
 def default_similarity_floors() -> dict:
     return {model: dict(floors) for model, floors in DEFAULT_SIMILARITY_FLOORS.items()}
 
 
-class RagSettings(models.Model):
-    """The live-tunable settings: one row, edited in the admin, read on every use."""
+class RagSettings(LiveSettings):
+    """The engine's live settings: one row, edited in the admin, read on every use.
+
+    Only what the engine itself decides lives here (vector search, fusion, the per-model
+    similarity floors and relevance cuts); each app's own settings live in that app
+    (activities, memory, writing and agent ``models.py``) and are passed in as arguments.
+    """
 
     similarity_floors = models.JSONField(
         default=default_similarity_floors,
@@ -87,59 +83,6 @@ class RagSettings(models.Model):
             "A surface without a floor for the active model keeps every result."
         ),
         verbose_name=_("similarity floors"),
-    )
-    cliff_threshold = models.FloatField(
-        default=0.3,
-        help_text=_("Semantic-cliff threshold (0-1); see docs/CHUNKING.md."),
-        verbose_name=_("cliff threshold"),
-    )
-    cliff_mode = models.CharField(
-        max_length=16, choices=CLIFF_MODES, default="drop", verbose_name=_("cliff mode")
-    )
-    cliff_percentile = models.FloatField(
-        default=90.0,
-        help_text=_("Used when the mode is percentile."),
-        verbose_name=_("cliff percentile"),
-    )
-    child_min_chars = models.PositiveIntegerField(
-        default=200, verbose_name=_("child minimum characters")
-    )
-    child_max_chars = models.PositiveIntegerField(
-        default=300, verbose_name=_("child maximum characters")
-    )
-    parent_max_chars = models.PositiveIntegerField(
-        default=1500, verbose_name=_("parent maximum characters")
-    )
-    parent_min_chars = models.PositiveIntegerField(
-        default=150, verbose_name=_("parent minimum characters")
-    )
-    context_window_chars = models.PositiveIntegerField(
-        default=1000, verbose_name=_("context window characters")
-    )
-    parent_size_normalization = models.BooleanField(
-        default=False,
-        help_text=_(
-            "Multiply child scores by sqrt(median parent size / parent size). "
-            "Off by default: with multilingual-e5-small the factor swamps the similarity "
-            "(docs/writing.md)."
-        ),
-        verbose_name=_("parent size normalisation"),
-    )
-    debounce_seconds = models.FloatField(default=3.0, verbose_name=_("debounce seconds"))
-    match_reasons_enabled = models.BooleanField(
-        default=True,
-        help_text=_("Explain each activity search result."),
-        verbose_name=_("match reasons"),
-    )
-    llm_match_reasons = models.BooleanField(
-        default=False,
-        help_text=_("Write match reasons with the LLM (when one is configured)."),
-        verbose_name=_("LLM match reasons"),
-    )
-    personal_boost_max = models.FloatField(
-        default=0.2,
-        help_text=_("Largest personalisation boost, as a fraction of the score (<= 0.2)."),
-        verbose_name=_("maximum personal boost"),
     )
     fusion_k = models.PositiveIntegerField(
         default=60,
@@ -157,39 +100,6 @@ class RagSettings(models.Model):
         ),
         verbose_name=_("exact search maximum rows"),
     )
-    summary_trigger_messages = models.PositiveIntegerField(
-        default=20,
-        help_text=_("Summarise a chat once this many messages are not yet summarised."),
-        verbose_name=_("summary trigger messages"),
-    )
-    summary_max_chars = models.PositiveIntegerField(
-        default=500, verbose_name=_("summary maximum characters")
-    )
-    # On by default: retention never loses a message (it summarises a chat before deleting
-    # what the summary covers, and counts age from when the service stored a message).
-    retention_enabled = models.BooleanField(
-        default=True,
-        help_text=_(
-            "Delete chat messages stored more than retention_days ago, once a summary "
-            "covers them (summaries are kept). Off: keep every message. Report, dry run and run "
-            "now: admin, Chat memory > Messages > Retention."
-        ),
-        verbose_name=_("retention enabled"),
-    )
-    retention_days = models.PositiveIntegerField(
-        default=90,
-        help_text=_(
-            "Age, counted from when the service stored a message, after which retention "
-            "deletes it (summaries are kept)."
-        ),
-        verbose_name=_("retention days"),
-    )
-    interest_spike_count = models.PositiveIntegerField(
-        default=3, verbose_name=_("interest spike count")
-    )
-    interest_spike_days = models.PositiveIntegerField(
-        default=3, verbose_name=_("interest spike days")
-    )
     # rel (issue 11): the relevance cut (rag/relevance.py), fitted by manage.py rag_calibrate.
     relevance_cuts = models.JSONField(
         default=default_relevance_cuts,
@@ -203,67 +113,13 @@ class RagSettings(models.Model):
         ),
         verbose_name=_("relevance cuts"),
     )
-    # rel (issue 11): on by default, measured in docs/BENCHMARKS.md ("Activities relevance").
-    activities_hybrid = models.BooleanField(
-        default=True,
-        help_text=_(
-            "Re-rank activity search candidates by RRF of the dense rank, a jieba full "
-            "text over title, tags, type and vibes, and the kind and mood cues the query names."
-        ),
-        verbose_name=_("hybrid activity ranking"),
-    )
-    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
-
-    class Meta:
-        verbose_name = _("live settings")
-        verbose_name_plural = _("live settings")
-
-    def __str__(self):
-        return gettext("Live settings")
-
-    def save(self, *args, **kwargs):
-        # A singleton: every save writes the one row.
-        self.pk = 1
-        super().save(*args, **kwargs)
 
     def clean(self):
         errors = {}
-        if not 0.0 <= self.cliff_threshold <= 1.0:
-            errors["cliff_threshold"] = "Use a value between 0 and 1."
-        if not 0.0 < self.cliff_percentile < 100.0:
-            errors["cliff_percentile"] = "Use a value between 0 and 100."
-        if self.child_min_chars < 20:
-            errors["child_min_chars"] = "Use at least 20 characters."
-        if self.child_min_chars >= self.child_max_chars:
-            errors["child_max_chars"] = "The maximum must be above the minimum."
-        if self.parent_min_chars >= self.parent_max_chars:
-            errors["parent_max_chars"] = "The maximum must be above the minimum."
-        if self.parent_max_chars < self.child_max_chars:
-            errors["parent_max_chars"] = "A parent must be able to hold a whole child chunk."
-        longest_child = child_hard_max(self.child_min_chars, self.child_max_chars)
-        if self.context_window_chars < longest_child:
-            errors["context_window_chars"] = (
-                f"The window must be able to hold a whole child chunk: a child can be up to "
-                f"{longest_child} characters (the larger of the child maximum and twice the "
-                f"child minimum), so use at least {longest_child}."
-            )
-        if not 0.0 <= self.personal_boost_max <= 0.2:
-            errors["personal_boost_max"] = "Use a value between 0 and 0.2 (a 20% cap)."
-        if self.debounce_seconds < 0 or self.debounce_seconds > 600:
-            errors["debounce_seconds"] = "Use a value between 0 and 600 seconds."
         if self.fusion_k < 1:
-            errors["fusion_k"] = "Use a positive number."
+            errors["fusion_k"] = gettext("Use a positive number.")
         if not 1 <= self.ef_search <= 1000:
-            errors["ef_search"] = "Use a value between 1 and 1000."
-        if not 1 <= self.retention_days <= MAX_RETENTION_DAYS:
-            errors["retention_days"] = (
-                f"Use a value between 1 and {MAX_RETENTION_DAYS} days; to keep every message, "
-                "switch retention off."
-            )
-        if self.summary_trigger_messages < 2:
-            errors["summary_trigger_messages"] = "Use at least 2."
-        if not 50 <= self.summary_max_chars <= 5000:
-            errors["summary_max_chars"] = "Use a value between 50 and 5000."
+            errors["ef_search"] = gettext("Use a value between 1 and 1000.")
         errors.update(self._clean_floors())
         from rag.relevance import validate_cuts
 
@@ -275,13 +131,15 @@ class RagSettings(models.Model):
     def _clean_floors(self) -> dict:
         floors = self.similarity_floors
         if not isinstance(floors, dict):
-            return {"similarity_floors": "Use an object keyed by model name."}
+            return {"similarity_floors": gettext("Use an object keyed by model name.")}
         for model, surfaces in floors.items():
             if not isinstance(surfaces, dict):
-                return {"similarity_floors": f"{model}: use an object keyed by surface."}
+                message = gettext("%(model)s: use an object keyed by surface.")
+                return {"similarity_floors": message % {"model": model}}
             for surface, value in surfaces.items():
                 if not isinstance(value, int | float) or not -1.0 <= value <= 1.0:
-                    return {"similarity_floors": f"{model}.{surface}: use a number from -1 to 1."}
+                    message = gettext("%(model)s.%(surface)s: use a number from -1 to 1.")
+                    return {"similarity_floors": message % {"model": model, "surface": surface}}
         return {}
 
     def floor_for(self, surface: str, model: str) -> float | None:

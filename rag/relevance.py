@@ -210,9 +210,9 @@ def background_of(vector: Sequence[float], reference: np.ndarray | None = None) 
 
 def cut_for(surface: str, settings_row=None) -> Cut:
     """Return the live cut of a surface for the active model (the uncalibrated one if none)."""
-    from rag import live
+    from rag.selectors import rag_settings_get
 
-    row = settings_row or live.get_settings()
+    row = settings_row or rag_settings_get()
     stored = ((row.relevance_cuts or {}).get(model_key()) or {}).get(surface)
     if not stored:
         return Cut(gate=UNCALIBRATED["gate"], ratio=UNCALIBRATED["ratio"], calibrated=False)
@@ -298,7 +298,6 @@ def store_cut(
     fit: dict | None = None,
 ) -> dict:
     """Store fitted parameters for the active model and a surface; return the stored entry."""
-    from rag import live
     from rag.models import RagSettings
 
     row = RagSettings.objects.order_by("pk").first() or RagSettings()
@@ -312,8 +311,7 @@ def store_cut(
     cuts[key] = {**(cuts.get(key) or {}), surface: entry}
     row.relevance_cuts = cuts
     row.full_clean()
-    row.save()
-    live.invalidate()
+    row.save()  # drops this process's cached copy (config.live)
     return entry
 
 

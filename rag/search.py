@@ -31,10 +31,10 @@ from django.db.models.expressions import ExpressionWrapper
 from django.db.models.functions import Cast
 from pgvector.django import CosineDistance, HalfVectorField
 
-from rag import live
 from rag.cardinality import plan_vector_path
 from rag.db import half_index
 from rag.fields import configured_dimensions, vector_literal
+from rag.selectors import rag_settings_get
 from rag.text import parse_query
 
 TS_CONFIG = "simple"
@@ -105,7 +105,7 @@ def vector_search(
     "exact" or "hnsw" (benchmarks and tests); normally the path is chosen here.
     ``tiebreak``: fields ordering rows at the same distance ("-ts": descending).
     """
-    settings_row = live.get_settings()
+    settings_row = rag_settings_get()
     ef = int(ef_search or settings_row.ef_search)
     exact_limit = (
         settings_row.exact_search_max_rows if exact_max_rows is None else int(exact_max_rows)
@@ -250,7 +250,7 @@ def rrf(ranked_lists: Sequence[Iterable[Hashable]], *, k: int | None = None) -> 
 
     Ties keep the order of first appearance (list order, then rank).
     """
-    k = int(k if k is not None else live.get_settings().fusion_k)
+    k = int(k if k is not None else rag_settings_get().fusion_k)
     scores: dict[Hashable, float] = {}
     ranks: dict[Hashable, list[int | None]] = {}
     order: dict[Hashable, int] = {}

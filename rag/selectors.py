@@ -1,10 +1,17 @@
-"""Reads of the rag engine: which providers are configured."""
+"""Reads of the rag engine: its live settings, which providers are configured."""
 
 from __future__ import annotations
 
 from django.conf import settings
 
+from config import live
 from rag.embeddings import get_provider
+from rag.models import RagSettings
+
+
+def rag_settings_get() -> RagSettings:
+    """Return the engine's live settings (config.live: cached per process, dropped on save)."""
+    return live.read(RagSettings)
 
 
 def embedding_info() -> dict:

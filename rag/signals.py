@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from django.db import connections
 
-from rag import live
-
 
 def create_extensions(sender, using="default", **kwargs):
     """Create vector and pg_trgm before any table (``pytest --nomigrations`` needs it)."""
     from rag.db import ensure_extensions
 
     ensure_extensions(connections[using])
-
-
-def live_settings_saved(sender, instance, **kwargs):
-    """Drop the cached live settings so the next read sees the saved row."""
-    live.invalidate()
 
 
 from django.dispatch import Signal  # noqa: E402

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import zoneinfo
 from datetime import datetime
 
@@ -39,7 +40,7 @@ def clock(request):
 @pytest.fixture(autouse=True)
 def _fresh_live_settings():
     """Forget the process-wide cached live settings between tests (each test has its own DB)."""
-    from rag import live
+    from config import live
 
     live.invalidate()
     yield
@@ -163,10 +164,81 @@ def anon_client():
 
 @pytest.fixture
 def live_settings(db):
-    """The live settings row; change fields and call ``.save()`` in a test."""
-    from rag.live import get_settings
+    """The engine's live settings row; change fields and call ``.save()`` in a test."""
+    from rag.selectors import rag_settings_get
 
-    return get_settings()
+    row = rag_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
+
+
+@pytest.fixture
+def post_live_settings(admin_client):
+    """Return ``post(row, **changes)``: save a live settings row through its admin page.
+
+    Every field of the page is sent with the row's values, ``changes`` applied; the response is
+    returned (a redirect when saved, the page with its errors when not).
+    """
+    from django.contrib import admin
+    from django.contrib.admin.utils import flatten_fieldsets
+    from django.urls import reverse
+
+    def post(row, **changes):
+        model_admin = admin.site.get_model_admin(type(row))
+        data = {"_save": "Save"}
+        for name in flatten_fieldsets(model_admin.get_fieldsets(None, row)):
+            value = changes.get(name, getattr(row, name))
+            if isinstance(value, dict | list):  # JSON fields
+                data[name] = json.dumps(value)
+            elif value is True:
+                data[name] = "on"
+            elif value is not False:  # an unchecked box is not sent
+                data[name] = str(value)
+        opts = row._meta
+        url = reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[row.pk])
+        return admin_client.post(url, data)
+
+    return post
+
+
+@pytest.fixture
+def activity_settings(db):
+    """The activities app's live settings row; change fields and call ``.save()`` in a test."""
+    from activities.selectors import activity_settings_get
+
+    row = activity_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
+
+
+@pytest.fixture
+def memory_settings(db):
+    """The memory app's live settings row; change fields and call ``.save()`` in a test."""
+    from memory.selectors import memory_settings_get
+
+    row = memory_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
+
+
+@pytest.fixture
+def writing_settings(db):
+    """The writing app's live settings row; change fields and call ``.save()`` in a test."""
+    from writing.selectors import writing_settings_get
+
+    row = writing_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
+
+
+@pytest.fixture
+def agent_settings(db):
+    """The agent's live settings row (its triggers); change fields and ``.save()`` in a test."""
+    from agent.selectors import agent_settings_get
+
+    row = agent_settings_get()
+    row.save()  # a read never writes: the row, with its defaults
+    return row
 
 
 @pytest.fixture

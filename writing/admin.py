@@ -3,7 +3,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from config.admin_display import ReadOnlyMixin, compact_text, shorten
-from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock
+from config.admin_live import LiveSettingsAdmin
+from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock, WritingSettings
 from writing.services import chapter_rechunk, chapter_save
 
 
@@ -134,3 +135,28 @@ class ChildChunkAdmin(ReadOnlyAdmin):
     @admin.display(description=_("text"))
     def short_text(self, obj):
         return shorten(obj.text)
+
+
+@admin.register(WritingSettings)
+class WritingSettingsAdmin(LiveSettingsAdmin):
+    """Writing's live settings: the next chunking run, search or autosave reads a saved change."""
+
+    fieldsets = [
+        (
+            _("Chunking"),
+            {
+                "fields": [
+                    "cliff_mode",
+                    "cliff_threshold",
+                    "cliff_percentile",
+                    "child_min_chars",
+                    "child_max_chars",
+                    "parent_min_chars",
+                    "parent_max_chars",
+                    "context_window_chars",
+                    "parent_size_normalization",
+                    "debounce_seconds",
+                ]
+            },
+        ),
+    ]

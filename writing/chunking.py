@@ -30,6 +30,7 @@ from rag.chunking import (
     split_sentences,
 )
 from rag.embeddings import content_hash, embed_texts
+from writing.selectors import writing_settings_get
 
 SEPARATOR = "\n"  # between the blocks of a merged parent; belongs to no block
 
@@ -48,9 +49,7 @@ class ChunkConfig:
 
     @classmethod
     def from_live(cls) -> ChunkConfig:
-        from rag.live import get_settings
-
-        s = get_settings()
+        s = writing_settings_get()
         return cls(
             child_min=s.child_min_chars,
             child_max=s.child_max_chars,

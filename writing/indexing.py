@@ -26,6 +26,7 @@ from rag.embeddings import content_hash, current_model, embed_texts, provider_te
 from rag.text import segment_for_index
 from writing.chunking import BlockText, BudgetSpent, ChunkConfig, ExistingParent, plan_chapter
 from writing.models import Chapter, ChildChunk, ChunkState, ParentChunk, ParentSegment, StoryBlock
+from writing.selectors import writing_settings_get
 
 logger = logging.getLogger(__name__)
 
@@ -118,11 +119,9 @@ def needs_chunking(chapter_id: int) -> bool:
 
 def debounce_remaining(chapter) -> float:
     """Return the seconds until the debounce after the last autosave has passed (0 if none)."""
-    from rag.live import get_settings
-
     if chapter.last_edit_at is None:
         return 0.0
-    due = chapter.last_edit_at.timestamp() + float(get_settings().debounce_seconds)
+    due = chapter.last_edit_at.timestamp() + float(writing_settings_get().debounce_seconds)
     return max(0.0, due - timezone.now().timestamp())
 
 

@@ -9,11 +9,14 @@ vectors. See docs/writing.md.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from pgvector.django import HnswIndex
 
+from config.live import LiveSettings
+from rag.chunking import child_hard_max
 from rag.models import Embedded
 from rag.search import fulltext_index
 
@@ -231,3 +234,80 @@ class ChildChunk(Embedded):
 
     def embedding_text(self) -> str:
         return self.text
+
+
+CLIFF_MODES = [
+    ("drop", _("drop (scaled valley depth)")),
+    ("percentile", _("percentile of distances")),
+]
+
+
+class WritingSettings(LiveSettings):
+    """The live settings of writing: chunking, search and the autosave debounce. One row."""
+
+    cliff_threshold = models.FloatField(
+        default=0.3,
+        help_text=_("Semantic-cliff threshold (0-1); see docs/CHUNKING.md."),
+        verbose_name=_("cliff threshold"),
+    )
+    cliff_mode = models.CharField(
+        max_length=16, choices=CLIFF_MODES, default="drop", verbose_name=_("cliff mode")
+    )
+    cliff_percentile = models.FloatField(
+        default=90.0,
+        help_text=_("Used when the mode is percentile."),
+        verbose_name=_("cliff percentile"),
+    )
+    child_min_chars = models.PositiveIntegerField(
+        default=200, verbose_name=_("child minimum characters")
+    )
+    child_max_chars = models.PositiveIntegerField(
+        default=300, verbose_name=_("child maximum characters")
+    )
+    parent_max_chars = models.PositiveIntegerField(
+        default=1500, verbose_name=_("parent maximum characters")
+    )
+    parent_min_chars = models.PositiveIntegerField(
+        default=150, verbose_name=_("parent minimum characters")
+    )
+    context_window_chars = models.PositiveIntegerField(
+        default=1000, verbose_name=_("context window characters")
+    )
+    parent_size_normalization = models.BooleanField(
+        default=False,
+        help_text=_(
+            "Multiply child scores by sqrt(median parent size / parent size). "
+            "Off by default: with multilingual-e5-small the factor swamps the similarity "
+            "(docs/writing.md)."
+        ),
+        verbose_name=_("parent size normalisation"),
+    )
+    debounce_seconds = models.FloatField(default=3.0, verbose_name=_("debounce seconds"))
+
+    def clean(self):
+        errors = {}
+        if not 0.0 <= self.cliff_threshold <= 1.0:
+            errors["cliff_threshold"] = gettext("Use a value between 0 and 1.")
+        if not 0.0 < self.cliff_percentile < 100.0:
+            errors["cliff_percentile"] = gettext("Use a value between 0 and 100.")
+        if self.child_min_chars < 20:
+            errors["child_min_chars"] = gettext("Use at least 20 characters.")
+        if self.child_min_chars >= self.child_max_chars:
+            errors["child_max_chars"] = gettext("The maximum must be above the minimum.")
+        if self.parent_min_chars >= self.parent_max_chars:
+            errors["parent_max_chars"] = gettext("The maximum must be above the minimum.")
+        if self.parent_max_chars < self.child_max_chars:
+            errors["parent_max_chars"] = gettext(
+                "A parent must be able to hold a whole child chunk."
+            )
+        longest_child = child_hard_max(self.child_min_chars, self.child_max_chars)
+        if self.context_window_chars < longest_child:
+            errors["context_window_chars"] = gettext(
+                "The window must be able to hold a whole child chunk: a child can be up to "
+                "%(longest)d characters (the larger of the child maximum and twice the child "
+                "minimum), so use at least %(longest)d."
+            ) % {"longest": longest_child}
+        if self.debounce_seconds < 0 or self.debounce_seconds > 600:
+            errors["debounce_seconds"] = gettext("Use a value between 0 and 600 seconds.")
+        if errors:
+            raise ValidationError(errors)

@@ -40,12 +40,11 @@ from django.utils.translation import gettext
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
 from config.replicas import read_snapshot
-from rag import live
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.search import TS_CONFIG, fulltext_search, search_vector, vector_search
 from rag.text import STOPWORDS, quote_lexeme, segment_query
 from writing.models import Chapter, ChildChunk, ParentChunk, ParentSegment
-from writing.selectors import book_get
+from writing.selectors import book_get, writing_settings_get
 
 logger = logging.getLogger(__name__)
 
@@ -198,7 +197,7 @@ def writing_search(
         raise InvalidArgument(
             gettext("order must be one of %(choices)s.") % {"choices": ", ".join(ORDERS)}
         )
-    settings_row = live.get_settings()
+    settings_row = writing_settings_get()
     reason = None
     try:
         # Within the time budget; kept out of the caches: a query is stored nowhere, so

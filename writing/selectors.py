@@ -9,11 +9,17 @@ from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce, Length
 from django.utils.translation import gettext
 
+from config import live
 from config.errors import NotFound
 from config.permissions import acts_for_any_user
-from writing.models import Book, Chapter, ChunkState
+from writing.models import Book, Chapter, ChunkState, WritingSettings
 
 CHUNK_STATES = tuple(state.value for state in ChunkState)
+
+
+def writing_settings_get() -> WritingSettings:
+    """Return the live settings of writing (config.live: cached, dropped on save)."""
+    return live.read(WritingSettings)
 
 
 def books_visible(user):

@@ -25,7 +25,7 @@ from writing.models import (
     ParentSegment,
     StoryBlock,
 )
-from writing.selectors import book_get, chapter_get
+from writing.selectors import book_get, chapter_get, writing_settings_get
 
 MAX_BLOCK_CHARS = 100_000
 MAX_BLOCKS = 5_000
@@ -240,7 +240,6 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
 
     ``blocks`` is a list of ``{"id": block_id | "position": index, "content": text}``.
     """
-    from rag.live import get_settings
     from writing.tasks import enqueue_autosave_chunk
 
     if not isinstance(blocks, list) or not blocks:
@@ -271,7 +270,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
     chapter.last_edit_at = now
     _mark_pending(chapter)
     chapter.save()
-    due = now + timedelta(seconds=float(get_settings().debounce_seconds))
+    due = now + timedelta(seconds=float(writing_settings_get().debounce_seconds))
     chapter_pk, version = chapter.pk, chapter.version
     transaction.on_commit(lambda: enqueue_autosave_chunk(chapter_pk, version, due=due))
     return chapter

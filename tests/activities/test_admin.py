@@ -8,7 +8,8 @@ import zoneinfo
 import pytest
 
 from activities.indexing import is_current
-from activities.models import Activity, IndexState
+from activities.models import Activity, ActivitySettings, IndexState
+from activities.search import activities_search
 from activities.vibes import lexicon_vibes
 
 pytestmark = pytest.mark.django_db
@@ -93,3 +94,21 @@ def test_an_activity_added_in_the_admin_gets_its_vibes_and_index(
         type="户外", title="周日徒步", description=added.description, tags=added.tags
     )
     assert added.index_state == IndexState.INDEXED
+
+
+def test_the_live_settings_page_saves_and_the_next_search_reads_it(
+    demo_activities, activity_settings, post_live_settings
+):
+    assert activities_search(semantic_query="户外徒步爬山", limit=5)["meta"]["hybrid"] is True
+    response = post_live_settings(activity_settings, activities_hybrid=False)
+    assert response.status_code == 302, response.content[-2000:]
+    assert activities_search(semantic_query="户外徒步爬山", limit=5)["meta"]["hybrid"] is False
+
+
+def test_the_live_settings_page_refuses_a_boost_above_twenty_percent(
+    activity_settings, post_live_settings
+):
+    response = post_live_settings(activity_settings, personal_boost_max=0.5)
+    assert response.status_code == 200  # the form again, with the error
+    assert "personal_boost_max" in response.context["adminform"].form.errors
+    assert ActivitySettings.objects.get().personal_boost_max == 0.2

@@ -47,9 +47,9 @@ def test_unusable_llm_vibes_fall_back_to_the_lexicon(
     assert row.index_state == "indexed"
 
 
-def test_match_reasons_from_the_llm_and_fallback(llm_server, make_activity, live_settings):
-    live_settings.llm_match_reasons = True
-    live_settings.save()
+def test_match_reasons_from_the_llm_and_fallback(llm_server, make_activity, activity_settings):
+    activity_settings.llm_match_reasons = True
+    activity_settings.save()
     make_activity(title="桌游局一")
     make_activity(title="桌游局二")
     llm_server.chat_script.append({"content": '["人少好聊天", "新手友好"]'})

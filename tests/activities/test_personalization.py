@@ -113,10 +113,10 @@ def test_vectors_of_a_legacy_row_with_one_like_are_not_used(demo_activities, use
     assert outcome["meta"]["personalised"] is None
 
 
-def test_boost_never_exceeds_twenty_percent(demo_activities, user, live_settings):
+def test_boost_never_exceeds_twenty_percent(demo_activities, user, activity_settings):
     # The dense path, so each score is the similarity times the boost (the hybrid fuses ranks).
-    live_settings.activities_hybrid = False
-    live_settings.save()
+    activity_settings.activities_hybrid = False
+    activity_settings.save()
     target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
     Activity.objects.filter(pk=target.pk).update(max_participants=50)
     like_two_others(user, demo_activities.values(), besides=target)
@@ -133,15 +133,15 @@ def test_boost_never_exceeds_twenty_percent(demo_activities, user, live_settings
 
 
 def test_a_cap_saved_above_twenty_percent_is_clamped_in_search(
-    demo_activities, user, live_settings
+    demo_activities, user, activity_settings
 ):
     target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
     Activity.objects.filter(pk=target.pk).update(max_participants=50)
     like_two_others(user, demo_activities.values(), besides=target)
     like(user, Activity.objects.get(pk=target.pk))
     # save() skips the admin's validation (clean), as a script or a shell would.
-    live_settings.personal_boost_max = 0.9
-    live_settings.save()
+    activity_settings.personal_boost_max = 0.9
+    activity_settings.save()
     outcome = activities_search(user=user, semantic_query="玩水", limit=20)
     assert outcome["meta"]["personalised"] == "interest_vectors"
     assert all(r["boost"] <= 0.2 + 1e-9 for r in outcome["results"])

@@ -156,11 +156,11 @@ def test_match_reasons_are_specific(demo_activities):
     assert any("安静" in r["matchReason"] for r in outcome["results"])
 
 
-def test_llm_reason_failure_falls_back(demo_activities, live_settings, monkeypatch):
+def test_llm_reason_failure_falls_back(demo_activities, activity_settings, monkeypatch):
     from activities import reasons
 
-    live_settings.llm_match_reasons = True
-    live_settings.save()
+    activity_settings.llm_match_reasons = True
+    activity_settings.save()
 
     def broken(*args, **kwargs):
         raise RuntimeError("LLM exploded")
@@ -286,9 +286,9 @@ def test_query_evidence_needs_a_word_or_cue_the_rows_have():
 
 
 def test_the_hybrid_is_on_by_default(db):
-    from rag.models import RagSettings
+    from activities.models import ActivitySettings
 
-    assert RagSettings().activities_hybrid is True
+    assert ActivitySettings().activities_hybrid is True
 
 
 def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, vector_search_k):
@@ -304,7 +304,7 @@ def test_a_search_reads_its_rows_in_a_fixed_number_of_queries(
 ):
     # The bookkeeping columns are deferred (UNREAD_FIELDS): reading one of them per result
     # would cost a query per row.
-    activities_search(semantic_query="放松", limit=1)  # live settings row created and read
+    activities_search(semantic_query="放松", limit=1)  # live settings rows created and read
     with django_assert_max_num_queries(4):
         outcome = activities_search(semantic_query="想放松一下", limit=30)
     assert len(outcome["results"]) >= 5  # one query per row would exceed the bound

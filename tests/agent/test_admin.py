@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.models import DeliveryState, SystemEvent, Webhook, WebhookDelivery
+from agent.selectors import agent_settings_get
 
 DELIVERIES = "/admin/agent/webhookdelivery/"
 
@@ -36,3 +37,11 @@ def test_the_retry_action_sends_failed_deliveries_again_and_leaves_the_others(
     assert (failed.delivery_state, failed.delivery_error) == (DeliveryState.DELIVERED, "")
     assert (delivered.delivery_state, delivered.delivery_attempts) == (DeliveryState.DELIVERED, 5)
     assert len(receiver.requests) == 1  # only the failed one was posted again
+
+
+def test_the_live_settings_page_saves_and_the_next_read_uses_it(agent_settings, post_live_settings):
+    assert agent_settings_get().interest_spike_count == 3  # now cached
+    response = post_live_settings(agent_settings, interest_spike_count=5, interest_spike_days=7)
+    assert response.status_code == 302, response.content[-2000:]
+    row = agent_settings_get()
+    assert (row.interest_spike_count, row.interest_spike_days) == (5, 7)

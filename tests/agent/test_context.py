@@ -95,14 +95,14 @@ def test_a_recent_turn_found_by_memory_search_goes_into_the_prompt_once(api_clie
 
 
 @pytest.mark.django_db
-def test_a_chat_summary_from_session_and_knowledge_goes_into_the_prompt_once(user, live_settings):
+def test_a_chat_summary_from_session_and_knowledge_goes_into_the_prompt_once(user, memory_settings):
     from agent.context import build_context
     from memory.models import ChatMessage
     from memory.services import messages_write
     from memory.summarize import write_summary
 
-    live_settings.summary_trigger_messages = 2
-    live_settings.save()
+    memory_settings.summary_trigger_messages = 2
+    memory_settings.save()
     items = [
         {"ts": f"2026-11-20T09:0{i}:00+08:00", "role": "user", "content": text, "chat_id": "c1"}
         for i, text in enumerate(["周末想去爬山。", "最好是人少的山。", "下午出发比较好。"])

@@ -42,7 +42,7 @@ def test_daily_digest_once_per_day(user, other_user):
     assert run_daily_digest(now + timedelta(hours=13)) == 1  # 08:00 next day, within 24 hours
 
 
-def test_interest_spike_threshold_and_once(user, live_settings):
+def test_interest_spike_threshold_and_once(user, agent_settings):
     from agent.models import SystemEvent
     from agent.triggers import run_interest_spike
 
@@ -59,12 +59,12 @@ def test_interest_spike_threshold_and_once(user, live_settings):
     assert SystemEvent.objects.filter(kind="interest_spike").count() == 1
 
 
-def test_interest_spike_threshold_is_a_live_setting(user, live_settings):
+def test_interest_spike_threshold_is_a_live_setting(user, agent_settings):
     from agent.models import SystemEvent
     from agent.triggers import run_interest_spike
 
-    live_settings.interest_spike_count = 4
-    live_settings.save()
+    agent_settings.interest_spike_count = 4
+    agent_settings.save()
     write(user, "好想吃火锅", "昨天那家火锅真不错", "周末再约火锅吧")
     now = SENT + timedelta(hours=1)
     assert run_interest_spike(now) == 0  # three is below the live threshold of four

@@ -141,10 +141,10 @@ PARTNER = {"a": "想找个搭子周末一起去爬山", "b": "想找个搭子周
 
 
 @pytest.fixture
-def fill(write, live_settings, django_capture_on_commit_callbacks):
+def fill(write, memory_settings, django_capture_on_commit_callbacks):
     """Return ``fill(client, user, tag)``: the user's data in every app, through the API."""
-    live_settings.summary_trigger_messages = 2
-    live_settings.save()
+    memory_settings.summary_trigger_messages = 2
+    memory_settings.save()
 
     def _fill(client, user, tag):
         u = user.username

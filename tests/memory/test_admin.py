@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory.models import ChatMessage, Kind
+from memory.retention import retention_run
 from tests.memory.memory_helpers import BASE_TS
 
 MESSAGES = "/admin/memory/chatmessageproxy/"
@@ -77,3 +78,30 @@ def test_changing_is_forbidden(admin_client, stored, base, key):
     assert response.status_code == 403
     row.refresh_from_db()
     assert row.content != "改写"
+
+
+INVALID_SETTINGS = [
+    ({"retention_days": 0}, "retention_days"),
+    ({"retention_days": 36501}, "retention_days"),
+    ({"summary_trigger_messages": 1}, "summary_trigger_messages"),
+    ({"summary_max_chars": 10}, "summary_max_chars"),
+]
+
+
+@pytest.mark.parametrize("changes, field", INVALID_SETTINGS, ids=[f for _, f in INVALID_SETTINGS])
+def test_the_live_settings_page_refuses_out_of_range_values(
+    memory_settings, post_live_settings, changes, field
+):
+    response = post_live_settings(memory_settings, **changes)
+    assert response.status_code == 200  # the form again, with the error
+    assert field in response.context["adminform"].form.errors
+
+
+def test_the_live_settings_page_saves_and_the_next_retention_run_reads_it(
+    memory_settings, post_live_settings
+):
+    assert retention_run(dry_run=True).enabled is True  # the row is now cached
+    response = post_live_settings(memory_settings, retention_enabled=False, retention_days=30)
+    assert response.status_code == 302, response.content[-2000:]
+    report = retention_run(dry_run=True)
+    assert (report.enabled, report.retention_days) == (False, 30)

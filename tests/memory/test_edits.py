@@ -106,10 +106,10 @@ def test_a_bad_correction_is_400_and_changes_nothing(api_client, user, chat, con
 
 
 def test_deleting_a_message_takes_it_out_of_search_chat_and_summary(
-    api_client, user, write, live_settings, django_capture_on_commit_callbacks
+    api_client, user, write, memory_settings, django_capture_on_commit_callbacks
 ):
-    live_settings.summary_trigger_messages = 2
-    live_settings.save()
+    memory_settings.summary_trigger_messages = 2
+    memory_settings.save()
     texts = [
         "我下周要去成都出差三天。",
         "成都的火锅非常有名。",

@@ -10,13 +10,13 @@ from tests.memory.memory_helpers import ts
 
 
 def test_delete_user_removes_everything(
-    api_client, other_client, user, other_user, write, chat, live_settings, make_user
+    api_client, other_client, user, other_user, write, chat, memory_settings, make_user
 ):
     from config.userdata import report_keys
 
     # A low trigger: one more turn in c1 (5 unsummarised > 3) writes a summary of the chat.
-    live_settings.summary_trigger_messages = 3
-    live_settings.save()
+    memory_settings.summary_trigger_messages = 3
+    memory_settings.save()
     write(
         api_client,
         user.username,

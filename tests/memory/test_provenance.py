@@ -42,9 +42,9 @@ def test_each_hit_names_its_message_chat_pass_and_scores(
         assert isinstance(prov["scores"][score], float)
 
 
-def test_a_summary_hit_names_the_range_it_covers(api_client, user, write, live_settings):
-    live_settings.summary_trigger_messages = 2
-    live_settings.save()
+def test_a_summary_hit_names_the_range_it_covers(api_client, user, write, memory_settings):
+    memory_settings.summary_trigger_messages = 2
+    memory_settings.save()
     texts = ["我下周要去成都出差三天。", "成都的火锅非常有名。", "我对花生严重过敏。", "好的。"]
     items = [
         {

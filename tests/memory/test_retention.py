@@ -200,11 +200,11 @@ def test_summarised_message_without_a_summary_is_not_deleted_unsummarised(user):
     assert "孤儿消息" in ChatMessage.objects.get(kind=Kind.SUMMARY).content
 
 
-def test_switched_off_deletes_nothing(user, imported, live_settings):
+def test_switched_off_deletes_nothing(user, imported, memory_settings):
     from memory.tasks import retention_sweep
 
-    live_settings.retention_enabled = False
-    live_settings.save()
+    memory_settings.retention_enabled = False
+    memory_settings.save()
     _age(user=user)
     result = retention_sweep()
     assert result["enabled"] is False and result["messages_deleted"] == 0

@@ -37,7 +37,7 @@ def _long_chat(n):
     return items
 
 
-def test_summary_trigger_keeps_legal_reference(api_client, user, write, live_settings):
+def test_summary_trigger_keeps_legal_reference(api_client, user, write, memory_settings):
     write(api_client, user.username, _long_chat(20), status=201)
     assert not ChatMessage.objects.filter(kind=Kind.SUMMARY).exists()  # 20 is not more than 20
     write(api_client, user.username, _long_chat(22)[20:], status=201)
@@ -56,17 +56,17 @@ def test_summary_trigger_keeps_legal_reference(api_client, user, write, live_set
     assert [i["message_id"] for i in body["items"]] == [summary.message_id]
 
 
-def test_summary_respects_live_max_chars(api_client, user, write, live_settings):
-    live_settings.summary_max_chars = 120
-    live_settings.summary_trigger_messages = 5
-    live_settings.save()
+def test_summary_respects_live_max_chars(api_client, user, write, memory_settings):
+    memory_settings.summary_max_chars = 120
+    memory_settings.summary_trigger_messages = 5
+    memory_settings.save()
     write(api_client, user.username, _long_chat(8), status=201)
     summary = ChatMessage.objects.get(kind=Kind.SUMMARY)
     assert len(summary.content) <= 120 and "《民法典》第1165条" in summary.content
 
 
 def test_context_is_summary_plus_later_messages_within_budget(
-    api_client, user, write, live_settings
+    api_client, user, write, memory_settings
 ):
     write(api_client, user.username, _long_chat(22), status=201)
     later = [
@@ -103,9 +103,9 @@ def test_extractive_summary_offline_unit(db):
 LLM_ANSWER = "邻居装修致墙体开裂，依据《民法典》第1165条索赔八千元维修费，协商不成再起诉。"
 
 
-def test_llm_summary_is_used_when_valid(api_client, user, write, live_settings, fake_llm):
-    live_settings.summary_trigger_messages = 5
-    live_settings.save()
+def test_llm_summary_is_used_when_valid(api_client, user, write, memory_settings, fake_llm):
+    memory_settings.summary_trigger_messages = 5
+    memory_settings.save()
     fake_llm.chat_script.append({"content": LLM_ANSWER})
     write(api_client, user.username, _long_chat(8), status=201)
     summary = ChatMessage.objects.get(kind=Kind.SUMMARY)

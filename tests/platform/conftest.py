@@ -37,7 +37,9 @@ CHROMIUM_FLAGS = [
 def objects(db):
     """One object of every project model, with ASCII-only content; the superuser first."""
     from activities.models import Activity, Participation, WorkingMemory
+    from activities.selectors import activity_settings_get
     from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+    from agent.selectors import agent_settings_get
     from config.models import WorkerHeartbeat
     from config.services import token_issue
     from memory.models import (
@@ -49,8 +51,9 @@ def objects(db):
         Preference,
         SharedContext,
     )
-    from rag.live import get_settings
+    from memory.selectors import memory_settings_get
     from rag.models import EmbeddingCache
+    from rag.selectors import rag_settings_get
     from writing.models import (
         Book,
         Chapter,
@@ -59,6 +62,7 @@ def objects(db):
         ParentSegment,
         StoryBlock,
     )
+    from writing.selectors import writing_settings_get
 
     root = get_user_model().objects.create_superuser("root", password=ROOT_PASSWORD)
     ann = get_user_model().objects.create_user("ann", password="pw-ann-long")
@@ -95,7 +99,14 @@ def objects(db):
     MemoryChange.objects.create(
         user=ann, actor="root", entity="preference", entity_id="1", action="update"
     )
-    get_settings()
+    for settings_get in (
+        rag_settings_get,
+        activity_settings_get,
+        memory_settings_get,
+        writing_settings_get,
+        agent_settings_get,
+    ):
+        settings_get().save()  # each app's live settings row, with its defaults
     EmbeddingCache.objects.create(model="pad", role="pad", content_hash="one", vector=[0.1, 0.2])
     WorkerHeartbeat.objects.create(name="one", seen_at=now)
     token_issue(user=ann, name="pad", key="1234567890" * 4)  # prefix 12345678: no word

@@ -44,8 +44,9 @@ def test_migrate_twice_is_a_no_op(migrated_db):
 
 
 @pytest.mark.django_db
-def test_rag_models_have_no_pending_migrations():
-    call_command("makemigrations", "rag", "--check", "--dry-run", stdout=StringIO())
+@pytest.mark.parametrize("app_label", ["rag", "activities", "memory", "writing", "agent"])
+def test_project_models_have_no_pending_migrations(app_label):
+    call_command("makemigrations", app_label, "--check", "--dry-run", stdout=StringIO())
 
 
 def test_migrate_rag_zero_then_migrate_restores_every_table(migrated_db):

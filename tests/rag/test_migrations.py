@@ -6,6 +6,8 @@ import importlib
 
 import pytest
 from django.apps import apps
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 from rag.models import RagSettings
 
@@ -90,3 +92,62 @@ def test_0012_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
     assert DEFAULT_RELEVANCE_CUTS[cuts_0012.E5_KEY]["activities"] == cuts_0012.NEW
+
+
+# Each app owns its live settings: activities.0009, memory.0013, writing.0007 and agent.0007 copy
+# the engine row's values into the app's row, then rag.0013 drops them from the engine's.
+BEFORE_MOVE = [
+    ("rag", "0012_activities_cut_foreign"),
+    ("activities", "0008_halfvec_partial_hnsw"),
+    ("memory", "0012_match_conversations_exact_retry"),
+    ("writing", "0006_verbose_names"),
+    ("agent", "0006_webhook_disabled_reason_code"),
+]
+TUNED = {
+    "activities.ActivitySettings": {"llm_match_reasons": True, "personal_boost_max": 0.1},
+    "memory.MemorySettings": {"retention_enabled": False, "summary_max_chars": 321},
+    "writing.WritingSettings": {"cliff_mode": "percentile", "debounce_seconds": 7.5},
+    "agent.AgentSettings": {"interest_spike_count": 5, "interest_spike_days": 9},
+}
+
+
+def _migrate(targets) -> MigrationExecutor:
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    executor.loader.build_graph()  # what is applied now
+    return executor
+
+
+def _latest():
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
+def _tuned_values() -> dict:
+    return {name: value for values in TUNED.values() for name, value in values.items()}
+
+
+def test_the_move_copies_the_engine_rows_values_into_each_apps_row():
+    before = _migrate(BEFORE_MOVE).loader.project_state(BEFORE_MOVE).apps
+    before.get_model("rag", "RagSettings").objects.update_or_create(
+        pk=1, defaults={**_tuned_values(), "ef_search": 64}
+    )
+    _migrate(_latest())
+    for label, values in TUNED.items():
+        row = apps.get_model(label).objects.get(pk=1)
+        assert {name: getattr(row, name) for name in values} == values, label
+    assert RagSettings.objects.get(pk=1).ef_search == 64  # the engine keeps its own
+
+
+def test_the_move_on_an_empty_database_creates_no_rows():
+    _migrate(BEFORE_MOVE)
+    _migrate(_latest())
+    assert not any(apps.get_model(label).objects.exists() for label in TUNED)
+
+
+def test_the_move_reversed_copies_the_values_back_into_the_engine_row():
+    for label, values in TUNED.items():
+        apps.get_model(label).objects.update_or_create(pk=1, defaults=values)
+    before = _migrate(BEFORE_MOVE).loader.project_state(BEFORE_MOVE).apps
+    row = before.get_model("rag", "RagSettings").objects.get(pk=1)
+    assert {name: getattr(row, name) for name in _tuned_values()} == _tuned_values()
+    _migrate(_latest())

@@ -8,7 +8,9 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from rag import live, relevance
+from config import live
+from rag import relevance
+from rag.selectors import rag_settings_get
 
 pytestmark = pytest.mark.django_db
 
@@ -43,18 +45,18 @@ def _run(*args):
 
 
 def test_dry_run_prints_the_fit_and_stores_nothing(labelled_file):
-    before = dict(live.get_settings().relevance_cuts)
+    before = dict(rag_settings_get().relevance_cuts)
     out = _run("--file", str(labelled_file), "--surface", "memory", "--dry-run")
     assert "5 queries (2 off-topic)" in out and "fitted gate" in out and "recall" in out
     live.invalidate()
-    assert live.get_settings().relevance_cuts == before
+    assert rag_settings_get().relevance_cuts == before
 
 
 def test_fit_is_stored_in_live_settings_for_the_active_model(labelled_file):
     out = _run("--file", str(labelled_file), "--surface", "memory")
     assert "stored" in out
     live.invalidate()
-    stored = live.get_settings().relevance_cuts[relevance.model_key()]["memory"]
+    stored = rag_settings_get().relevance_cuts[relevance.model_key()]["memory"]
     assert stored["fit"]["queries"] == 5
     assert relevance.cut_for("memory").calibrated
 

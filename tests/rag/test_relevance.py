@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from rag import live, relevance
+from config import live
+from rag import relevance
 from rag.relevance import Background, Cut, Labelled, decide
+from rag.selectors import rag_settings_get
 
 BG = Background(mean=0.70, high=0.80)  # margin(s) = (s - 0.8) / 0.2
 
@@ -74,7 +76,7 @@ def test_keyboard_noise_is_off_topic_whatever_its_scores():
 
 @pytest.mark.django_db
 def test_model_without_fitted_parameters_uses_the_uncalibrated_relative_rule():
-    row = live.get_settings()
+    row = rag_settings_get()
     row.relevance_cuts = {}
     row.save()
     live.invalidate()
@@ -91,7 +93,7 @@ def test_stored_bare_gate_is_read_back():
 
 @pytest.mark.django_db
 def test_stored_depth_is_read_back():
-    row = live.get_settings()
+    row = rag_settings_get()
     key = relevance.model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "depth": 0.12}}}
     row.full_clean()
@@ -103,7 +105,7 @@ def test_stored_depth_is_read_back():
 
 @pytest.mark.django_db
 def test_stored_foreign_gate_is_read_back():
-    row = live.get_settings()
+    row = rag_settings_get()
     key = relevance.model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "foreignGate": -0.15}}}
     row.full_clean()
@@ -117,7 +119,7 @@ def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
     assert (cut.gate, cut.ratio, cut.calibrated) == (0.07, 0.3, True)
-    stored = live.get_settings().relevance_cuts[relevance.model_key()]["memory"]
+    stored = rag_settings_get().relevance_cuts[relevance.model_key()]["memory"]
     assert stored["fit"] == {"queries": 3}
 
 
@@ -142,7 +144,7 @@ def test_stored_cut_is_read_back_for_the_active_model():
 )
 @pytest.mark.django_db
 def test_live_settings_reject_malformed_relevance_cuts(value):
-    row = live.get_settings()
+    row = rag_settings_get()
     row.relevance_cuts = value
     with pytest.raises(ValidationError) as info:
         row.full_clean()

@@ -10,19 +10,16 @@ import pytest
 
 
 @pytest.fixture
-def small_chunks(live_settings):
+def small_chunks(writing_settings):
     """Live settings with small chunk sizes; return the settings row."""
-    from rag import live
-
-    live_settings.child_min_chars = 20
-    live_settings.child_max_chars = 40
-    live_settings.parent_min_chars = 15
-    live_settings.parent_max_chars = 120
-    live_settings.context_window_chars = 60
-    live_settings.debounce_seconds = 3.0
-    live_settings.save()
-    live.invalidate()
-    return live_settings
+    writing_settings.child_min_chars = 20
+    writing_settings.child_max_chars = 40
+    writing_settings.parent_min_chars = 15
+    writing_settings.parent_max_chars = 120
+    writing_settings.context_window_chars = 60
+    writing_settings.debounce_seconds = 3.0
+    writing_settings.save()
+    return writing_settings
 
 
 @pytest.fixture

@@ -27,9 +27,9 @@ pytestmark = [pytest.mark.real_clock, pytest.mark.slow]
 
 SETUP = """
 from django.contrib.auth import get_user_model
-from rag.models import RagSettings
+from writing.models import WritingSettings
 from writing.services import book_create, chapter_create
-RagSettings.objects.update_or_create(pk=1, defaults={"debounce_seconds": 1.0})
+WritingSettings.objects.update_or_create(pk=1, defaults={"debounce_seconds": 1.0})
 user = get_user_model().objects.create_user("typer", password="x")
 book = book_create(user=user, title="打字之书")
 blocks = [{"content": "悟空驾起筋斗云，一去十万八千里。"}, {"content": "八戒在后面慢慢地走。"}]

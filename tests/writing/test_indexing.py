@@ -316,9 +316,6 @@ def test_changed_threshold_used_by_next_task(make_chapter, small_chunks):
     small_chunks.cliff_mode = "percentile"
     small_chunks.cliff_percentile = 50.0
     small_chunks.save()
-    from rag import live
-
-    live.invalidate()
     StoryBlock.objects.filter(chapter=chapter).update(is_dirty=True)
     indexing.chunk_chapter(chapter.pk)
     parent = ParentChunk.objects.get(chapter=chapter)

@@ -46,11 +46,8 @@ def test_window_contains_child_and_respects_limit(size, start, end, limit):
 
 @pytest.mark.django_db
 def test_search_returns_parents_once_with_window(user, make_chapter, blocks, small_chunks):
-    from rag import live
-
     small_chunks.parent_size_normalization = True  # off by default; this test checks the formula
     small_chunks.save()
-    live.invalidate()
     long_block = "这是一段很长的铺垫文字，讲述山中的风景与四季变化。" * 3 + (
         "突然，一只白骨精化作村姑，提着饭罐走来想骗唐僧。"
     )
@@ -101,9 +98,6 @@ def test_normalisation_off_uses_raw(user, make_chapter, blocks, small_chunks):
     make_chapter(blocks)
     small_chunks.parent_size_normalization = False
     small_chunks.save()
-    from rag import live
-
-    live.invalidate()
     for r in writing_search(user=user, query="取经", top_k=4)["results"]:
         assert r["score"] == pytest.approx(r["raw_score"] + LEXICAL_WEIGHT * r["lexical"], abs=1e-5)
 
@@ -224,15 +218,13 @@ def test_deleted_block_keeps_merged_neighbours_searchable(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_old_chunks_served_during_rechunk(user, make_user, monkeypatch, blocks, live_settings):
+def test_old_chunks_served_during_rechunk(user, make_user, monkeypatch, blocks, writing_settings):
     """A chunking run paused just before its commit: search still sees the old chunks."""
-    from rag import live
     from writing.services import book_create, chapter_create, chapter_save
 
-    live_settings.child_min_chars, live_settings.child_max_chars = 20, 40
-    live_settings.parent_min_chars, live_settings.parent_max_chars = 15, 120
-    live_settings.save()
-    live.invalidate()
+    writing_settings.child_min_chars, writing_settings.child_max_chars = 20, 40
+    writing_settings.parent_min_chars, writing_settings.parent_max_chars = 15, 120
+    writing_settings.save()
     book = book_create(user=user, title="书")
     chapter = chapter_create(
         user=user, book_id=book.pk, title="一", sequence=1, blocks=[{"content": c} for c in blocks]
