@@ -47,6 +47,7 @@ from bench.memory_locomo import (  # noqa: E402
 MODES = ("semantic", "hybrid", "hybrid+understand")
 TOP_K = 10
 VECTORS = ROOT / ".runtime" / "locomo_query_vectors.json"
+SAVE_EVERY = 25  # query vectors written to the file every this many new ones
 DEEP = 200  # how far a miss's evidence is looked for in each ordering
 
 
@@ -69,6 +70,8 @@ class QueryVectors:
             # A generous budget: a loaded machine must not turn a tuning run degraded.
             self.vectors[key] = embed_query(text, use_cache=False, budget=120.0)
             self.added += 1
+            if self.added % SAVE_EVERY == 0:  # an interrupted first run keeps what it paid for
+                self.save()
         return self.vectors[key]
 
     def save(self) -> None:
@@ -173,6 +176,9 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], help="module.NAME=literal")
     parser.add_argument("--misses", default=None, help="write hybrid's misses here (JSON lines)")
     parser.add_argument("--questions", type=int, default=None, help="ask only the first N")
+    parser.add_argument(
+        "--conversations", type=int, default=None, help="ask only the first N conversations"
+    )
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
 
@@ -185,6 +191,7 @@ def main() -> None:
     from memory import search
 
     data = select(json.loads((Path(args.datasets) / "locomo10.json").read_text()), "dev")
+    data = data[: args.conversations] if args.conversations else data
     missing = missing_users(data)
     if missing:
         raise SystemExit(
