@@ -4,7 +4,7 @@ Runs against its own database (``bench_memory`` on the embedded server, created 
 or ``--database-url``), never the development data::
 
     python bench/memory_locomo.py --datasets ../shared/datasets [--split test] [--skip-load]
-        [--no-write]
+        [--reuse-embeddings] [--no-write]
 
 Split (``--split``, default ``test``): the 10 conversations are cut by a fixed rule
 (``DEV_CONVERSATIONS``): the first five of the file are dev (tuning), the last five test (the
@@ -33,6 +33,14 @@ service stored it, so the imported history stays. After loading, the retention s
 made due and the real worker runs it (step 1b); the run stops if it deleted any message.
 A live settings row left by an older run with other retention values is reset to the shipped
 defaults, and the script prints so.
+
+Reusing work between runs (tuning iterations): ``--skip-load`` asks the split already stored,
+without loading anything. ``--reuse-embeddings`` loads afresh but keeps the shared embedding
+cache (a turn whose embedded text is unchanged is not embedded again) and deletes only the
+loaded split's users, so dev and test stay stored side by side and each can then be asked with
+``--skip-load``; its ingestion time is no measure of the provider, so it is not reported.
+A plain load empties the cache first and reports ingestion. ``bench/memory_locomo_tune.py``
+asks a stored split in process, without a server (the tuning loop).
 """
 
 from __future__ import annotations
@@ -471,6 +479,11 @@ def main() -> None:
     parser.add_argument("--datasets", default=str(DEFAULT_DATASETS))
     parser.add_argument("--database-url", default=None)
     parser.add_argument("--skip-load", action="store_true", help="reuse the loaded data")
+    parser.add_argument(
+        "--reuse-embeddings",
+        action="store_true",
+        help="load keeping the embedding cache and the other split's users (no ingestion figures)",
+    )
     parser.add_argument("--questions", type=int, default=None, help="ask only the first N")
     parser.add_argument("--no-write", action="store_true", help="do not update BENCHMARKS.md")
     parser.add_argument(
@@ -510,11 +523,16 @@ def main() -> None:
 
         from rag.models import EmbeddingCache
 
-        get_user_model().objects.filter(username__startswith="locomo_").delete()
+        users = get_user_model().objects.filter(username__startswith="locomo_")
+        if args.reuse_embeddings:  # the other split's conversations stay stored
+            users = users.filter(username__in=[user_of(conv) for conv in data])
+        users.delete()
         OrmQ.objects.all().delete()  # tasks left by an interrupted run
-        # Message embeddings go through the shared cache: a previous run's rows would make
-        # ingestion look faster than the provider (the benchmark database only: a cold cache).
-        EmbeddingCache.objects.all().delete()
+        if not args.reuse_embeddings:
+            # Message embeddings go through the shared cache: a previous run's rows would make
+            # ingestion look faster than the provider (the benchmark database only: a cold
+            # cache).
+            EmbeddingCache.objects.all().delete()
     tokens = user_tokens(url, data)
     port = free_port()
     log = ROOT / ".runtime" / "bench_memory_server.log"
@@ -526,6 +544,9 @@ def main() -> None:
         if not args.skip_load:
             ingest = load(apis, data)
             print(f"ingested {ingest[0]} in {ingest[1]:.1f} s ({ingest[0] / ingest[1]:.1f}/s)")
+            if args.reuse_embeddings:
+                print("embedding cache reused: ingestion not reported")
+                ingest = None
         else:
             missing = missing_users(data)
             if missing:
