@@ -439,7 +439,7 @@ def semantic_search(
     """
     pairs = nearest_messages(vector, top_k, user=user, flt=scoped(flt))
     if with_stand_ins(flt):
-        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector)
+        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector, user=user)
         pairs = sorted([*pairs, *summaries.items()], key=lambda pair: -pair[1])[:top_k]
     if min_score is None:
         pairs = relevant_pairs(pairs, vector, report)
@@ -510,7 +510,7 @@ def summary_lists(
         lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
     sims: dict[int, float] = {}
     if vector is not None:
-        sims = summary_similarities(ids, vector)
+        sims = summary_similarities(ids, vector, user=user)
         passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
         lists.append(sorted(passed, key=lambda pk: -passed[pk]))
     return lists, sims

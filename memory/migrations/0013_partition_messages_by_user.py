@@ -148,11 +148,14 @@ def _rebuild(schema_editor, *, partitioned: bool) -> None:
                 f" AND NOT EXISTS (SELECT 1 FROM {TABLE} m"
                 " WHERE m.id = f.target_id AND m.user_id = f.user_id)"
             )
+            # Checks the UPDATE left deferred would stop the ALTER ("pending trigger events").
+            cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
             cursor.execute(
                 f"ALTER TABLE memory_feedback ADD CONSTRAINT {FEEDBACK_FK}"
                 f" FOREIGN KEY (target_id, user_id) REFERENCES {TABLE} (id, user_id)"
                 " ON DELETE SET NULL (target_id) DEFERRABLE INITIALLY DEFERRED"
             )
+            cursor.execute("SET CONSTRAINTS ALL DEFERRED")
         cursor.execute(f"ANALYZE {TABLE}")
 
 
