@@ -303,7 +303,8 @@ def derive_rows(start: int, n: int, users: list[int]) -> None:
                 f"INSERT INTO memory_chatmessage ({', '.join(columns)}) SELECT {select}"
                 " FROM generate_series(%(low)s, %(high)s) g"
                 " JOIN bench_seed a ON a.rn = g %% %(s)s"
-                " JOIN bench_seed b ON b.rn = (g * 7919 + 13) %% %(s)s",
+                # b varies with the cycle (g / s) as well: every row gets its own pair.
+                " JOIN bench_seed b ON b.rn = (g * 7919 + g / %(s)s * 104729 + 13) %% %(s)s",
                 {"users": users, "u": len(users), "s": start, "low": low, "high": high},
             )
             print(f"   {high + 1:,} rows, peak RSS {peak_rss_mb():.0f} MiB", flush=True)
