@@ -23,6 +23,7 @@ from config.userdata import user_data_erase
 from memory import search
 from memory.models import ChatMessage, Feedback
 from memory.services import feedback_create, messages_write
+from rag.db import ROW_ESTIMATE_SQL
 from tests.memory.memory_helpers import ts
 
 MIGRATION = importlib.import_module("memory.migrations.0013_partition_messages_by_user")
@@ -153,6 +154,15 @@ def test_match_conversations_scans_only_the_users_partition(user, other_user, fa
         after = dict(cursor.fetchall())
     scanned = {name for name, count in after.items() if count > before.get(name, 0)}
     assert scanned == {_partition_of(user)}
+
+
+@pytest.mark.django_db
+def test_the_row_estimate_is_the_sum_of_the_partitions_autovacuum_analyses(user, fake_vectors):
+    fake_vectors(user, 30)
+    with connection.cursor() as cursor:
+        cursor.execute(f"ANALYZE {_partition_of(user)}")  # as autovacuum does: never the parent
+        cursor.execute(ROW_ESTIMATE_SQL, ["memory_chatmessage"])
+        assert cursor.fetchone()[0] == 30
 
 
 @pytest.mark.django_db
