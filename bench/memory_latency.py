@@ -25,10 +25,15 @@ fills its own database ``bench_memscale`` (or ``--database-url``) with ``--scale
 ``--users`` users: the LoCoMo turns of every conversation, cycled, ``--sample`` of them embedded
 for real with the local model and the other rows' vectors derived from those (between two real
 ones, as the activities benchmark does), generated and written with ``COPY`` in batches so the
-process holds one batch at a time; the HNSW index is built after the load. It prints how long
-each set-up phase took and the process's peak memory, then times one-user hybrid searches
-in-process (the LoCoMo questions, query vectors embedded once beforehand, users drawn at
-random), and writes the section ``memory-scale``.
+process holds one batch at a time (``--written`` rows; PostgreSQL derives the rest from them:
+each derived row takes a written row's text and the renormalised sum of two written rows'
+vectors); the HNSW index is built after the load. It prints how long each set-up phase took
+and the process's peak memory, then times one-user hybrid searches in-process (the LoCoMo
+questions, query vectors embedded once beforehand, users drawn at random) and a semantic
+search with a filter (one chat and role of the user; it must return k rows whenever k pass),
+and writes the section ``memory-scale``. ``--layout single`` measures the table as it was
+before issue 34 (not partitioned: memory migrated back to 0012) in its own database
+``bench_memscale_single`` and writes ``memory-scale-single``.
 """
 
 from __future__ import annotations
@@ -265,8 +270,53 @@ def scale_rows(pool: list[dict], n: int, users: list[int], model: str, sample_ve
             yield row
 
 
-def scale_setup(datasets: Path, n: int, user_count: int, sample: int) -> dict:
-    """Fill the scale database with n messages over user_count users unless it holds them."""
+# The derived rows (beyond the ones written from Python) are made by PostgreSQL, from the
+# rows already written: each takes one written row's text and the sum of two written rows'
+# vectors, renormalised (another point on the model's manifold), and a user in turn.
+DERIVE_CHUNK = 200_000
+
+
+def derive_rows(start: int, n: int, users: list[int]) -> None:
+    """Write rows ``start`` .. ``n - 1`` in SQL, from the ``start`` rows already written."""
+    from django.db import connection
+
+    from bench._stream import copy_columns
+    from memory.models import ChatMessage
+
+    columns = [f.column for f in copy_columns(ChatMessage)]
+    made = {
+        "user_id": "(%(users)s::bigint[])[(g %% %(u)s) + 1]",
+        "message_id": "'m' || g",
+        "chat_id": "a.chat_id || '-d' || (g / %(s)s)",
+        "embedding": "l2_normalize(a.embedding + b.embedding)",
+    }
+    select = ", ".join(made.get(c, f"a.{c}") for c in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "CREATE TEMP TABLE bench_seed AS SELECT row_number() OVER (ORDER BY id) - 1 AS rn, "
+            + ", ".join(c for c in columns if c not in ("user_id", "message_id"))
+            + " FROM memory_chatmessage"
+        )
+        for low in range(start, n, DERIVE_CHUNK):
+            high = min(n, low + DERIVE_CHUNK) - 1
+            cursor.execute(
+                f"INSERT INTO memory_chatmessage ({', '.join(columns)}) SELECT {select}"
+                " FROM generate_series(%(low)s, %(high)s) g"
+                " JOIN bench_seed a ON a.rn = g %% %(s)s"
+                # b varies with the cycle (g / s) as well: every row gets its own pair.
+                " JOIN bench_seed b ON b.rn = (g * 7919 + g / %(s)s * 104729 + 13) %% %(s)s",
+                {"users": users, "u": len(users), "s": start, "low": low, "high": high},
+            )
+            print(f"   {high + 1:,} rows, peak RSS {peak_rss_mb():.0f} MiB", flush=True)
+        cursor.execute("DROP TABLE bench_seed")
+
+
+def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_rows: int) -> dict:
+    """Fill the scale database with n messages over user_count users unless it holds them.
+
+    ``written_rows`` of them are generated in this process (:func:`scale_rows`) and written
+    with COPY; PostgreSQL derives the rest from those (:func:`derive_rows`).
+    """
     import random as pyrandom
     from datetime import datetime
 
@@ -323,12 +373,16 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int) -> dict:
     rng = np.random.default_rng(13)
     with watch.phase("load"):
         written = 0
+        seeded, started = min(n, written_rows), time.perf_counter()
         for chunk in batches(
-            scale_rows(pool, n, users, current_model(), sample_vectors, rng), 5000
+            scale_rows(pool, seeded, users, current_model(), sample_vectors, rng), 5000
         ):
             written += copy_rows(ChatMessage, chunk)
             if written % 100_000 == 0:
                 print(f"   {written:,} rows, peak RSS {peak_rss_mb():.0f} MiB", flush=True)
+        print(f"   {written:,} rows written in {time.perf_counter() - started:.0f}s", flush=True)
+        if n > seeded:
+            derive_rows(seeded, n, users)
     print(f"   loaded in {watch.seconds['load']:.0f}s", flush=True)
     with watch.phase("index"), connection.cursor() as cursor:
         cursor.execute("ANALYZE memory_chatmessage")
@@ -342,6 +396,7 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int) -> dict:
         reused=False,
         n=ChatMessage.objects.count(),
         sample=sample,
+        written=seeded,
         seconds=watch.seconds,
         peak_rss_mb=peak_rss_mb(),
     )
@@ -366,8 +421,11 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
     )
     rng = pyrandom.Random(9)
     times, sql_times, found = [], [], []
+    filtered_times, short = [], 0
     sql = SqlTimer()
     from django.db import connection
+
+    from memory.models import ChatMessage, Kind
 
     with connection.execute_wrapper(sql):
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
@@ -376,12 +434,30 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
             started = time.perf_counter()
             hits = search.hybrid_search(user=user, query_text=text, flt={}, top_k=10, vector=vector)
             spent = (time.perf_counter() - started) * 1000
+            # Semantic search with a filter (the user's turns of one role in one chat): k rows
+            # whenever k pass it (min_score -1: no relevance cut, so every passing row counts).
+            chats = ChatMessage.objects.filter(user=user).order_by("ts", "message_id")
+            chat_id, role = rng.choice(list(chats.values_list("chat_id", "role")))
+            flt = {"chat_id": chat_id, "role": role}
+            started = time.perf_counter()
+            filtered = search.semantic_search(
+                user=user, flt=flt, top_k=10, vector=vector, min_score=-1.0
+            )
+            filtered_spent = (time.perf_counter() - started) * 1000
+            passing = ChatMessage.objects.filter(
+                user=user, kind=Kind.MESSAGE, embedding__isnull=False, **flt
+            ).count()
             if i < 5:
                 continue  # warm-up
             times.append(spent)
             sql_times.append(sql.seconds * 1000)
             found.append(len(hits))
+            filtered_times.append(filtered_spent)
+            short += len(filtered) < min(10, passing)
     return {
+        "filtered_p50": percentile(filtered_times, 50),
+        "filtered_p95": percentile(filtered_times, 95),
+        "filtered_short": short,
         "searches": len(times),
         "p50": percentile(times, 50),
         "p95": percentile(times, 95),
@@ -391,8 +467,14 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
     }
 
 
+# The message table partitioned by user (migration memory 0013), or as one table (the layout
+# before it: memory 0012), each in its own database.
+LAYOUTS = {"partitioned": None, "single": "0012_match_conversations_exact_retry"}
+
+
 def scale_main(args) -> None:
-    url = bench_database_url(SCALE_DB, args.database_url)
+    name = SCALE_DB if args.layout == "partitioned" else f"{SCALE_DB}_{args.layout}"
+    url = bench_database_url(name, args.database_url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     from rag.providers.local import openmp_defaults
@@ -403,16 +485,24 @@ def scale_main(args) -> None:
     from django.db import connection
 
     call_command("migrate", verbosity=0)
+    if LAYOUTS[args.layout]:
+        call_command("migrate", "memory", LAYOUTS[args.layout], verbosity=0)
     print(f"set-up: {args.scale:,} messages over {args.users:,} users ...", flush=True)
-    facts = scale_setup(args.datasets, args.scale, args.users, args.sample)
+    facts = scale_setup(args.datasets, args.scale, args.users, args.sample, args.written)
     print(facts, flush=True)
     with connection.cursor() as cursor:
+        # Summed over the partitions (a partitioned table or index has no pages of its own).
         cursor.execute(
-            "SELECT pg_total_relation_size('memory_chatmessage'),"
-            " coalesce(pg_relation_size(to_regclass('memory_msg_embedding_hnsw')), 0),"
+            "SELECT coalesce((SELECT sum(pg_total_relation_size(relid))"
+            "  FROM pg_partition_tree('memory_chatmessage') WHERE isleaf),"
+            "  pg_total_relation_size('memory_chatmessage')),"
+            " coalesce((SELECT sum(pg_relation_size(relid))"
+            "  FROM pg_partition_tree(to_regclass('memory_msg_embedding_hnsw')) WHERE isleaf),"
+            "  pg_relation_size(to_regclass('memory_msg_embedding_hnsw')), 0),"
+            " (SELECT count(*) FROM pg_partition_tree('memory_chatmessage') WHERE isleaf),"
             " current_setting('shared_buffers')"
         )
-        table, index, buffers = cursor.fetchone()
+        table, index, partitions, buffers = cursor.fetchone()
     print("searching ...", flush=True)
     timed = scale_search(args.datasets, args.requests + 5, args.users)
     print(timed, flush=True)
@@ -421,14 +511,19 @@ def scale_main(args) -> None:
         phases = ", ".join(f"{k} {v:.0f} s" for k, v in facts["seconds"].items())
         setup_text = (
             f"{phases} (total {sum(facts['seconds'].values()):.0f} s); {facts['sample']} turns "
-            "embedded for real, the other vectors derived from them"
+            f"embedded for real, {facts['written']:,} rows written from Python with vectors "
+            "derived from those, the rest derived from them in SQL"
         )
+    layout = (
+        f"partitioned by `HASH (user_id)` into {partitions} partitions"
+        if partitions > 1
+        else "one table (not partitioned)"
+    )
     verdict = "met" if timed["p95"] <= 50 else "NOT met"
     body = f"""
 {facts["n"]:,} messages over {facts["users"]:,} users in database `{
         connection.settings_dict["NAME"]
-    }`, one table
-(not partitioned): LoCoMo turns cycled, {setup_text}. Table with its indexes
+    }`, {layout}: LoCoMo turns cycled, {setup_text}. Table with its indexes
 {table / 2**20:,.0f} MB, HNSW index {index / 2**20:,.0f} MB; PostgreSQL shared_buffers {buffers}.
 Peak memory of the benchmark process: {peak_rss_mb():,.0f} MiB.
 
@@ -449,10 +544,19 @@ LoCoMo questions, query vectors embedded beforehand and not timed; users drawn a
 Mean results per search: {timed["hits_mean"]:.1f}. Target at 10M messages over 10,000 users:
 p95 <= 50 ms; at this size: **{verdict}** ({timed["p95"]:.1f} ms, without the query embedding).
 
+Semantic search with a filter (`memory.search.semantic_search`, top_k 10, the user's turns of
+one role in one chat, no relevance cut), same users and query vectors: p50
+{timed["filtered_p50"]:.1f} ms, p95 {timed["filtered_p95"]:.1f} ms; searches that returned
+fewer than min(10, rows passing the filter): **{timed["filtered_short"]}** (must be 0).
+
 The machine was shared (2 cores): the load average is given above; re-run on a quiet
 machine for figures to compare with the targets.
 """
-    write_section("memory-scale", "Latency: memory hybrid search at scale", body)
+    key = "memory-scale" if args.layout == "partitioned" else f"memory-scale-{args.layout}"
+    title = "Latency: memory hybrid search at scale" + (
+        "" if args.layout == "partitioned" else f" ({args.layout} table, before issue 34)"
+    )
+    write_section(key, title, body)
 
 
 def main() -> None:
@@ -461,6 +565,15 @@ def main() -> None:
     parser.add_argument("--scale", type=int, help="messages to generate (the at-scale path)")
     parser.add_argument("--users", type=int, default=1000, help="users of --scale")
     parser.add_argument("--sample", type=int, default=300, help="turns embedded for real")
+    parser.add_argument(
+        "--written", type=int, default=20_000, help="rows of --scale written from Python"
+    )
+    parser.add_argument(
+        "--layout",
+        choices=sorted(LAYOUTS),
+        default="partitioned",
+        help="the message table of --scale: partitioned by user (now) or one table (before)",
+    )
     parser.add_argument("--conversations", type=int, default=2)
     parser.add_argument("--requests", type=int, default=200, help="per pass, at most")
     parser.add_argument("--clients", type=int, default=8)

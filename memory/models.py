@@ -42,7 +42,12 @@ CONTEXT_CHARS = 300
 
 
 class ChatMessage(Embedded):
-    """One turn of a chat, or a summary of earlier turns of that chat."""
+    """One turn of a chat, or a summary of earlier turns of that chat.
+
+    The table is partitioned by ``HASH (user_id)`` (migration 0013): a query that filters on
+    the user reads one partition, so every read of a user's memory names the user. In SQL the
+    primary key is ``(id, user_id)``; ``id`` stays the model's key (one sequence: unique).
+    """
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -241,9 +246,13 @@ class Feedback(models.Model):
         verbose_name=_("user"),
     )
     # SET_NULL: retention may delete the rated message; the rating is the user's and stays.
+    # The message table is partitioned by user (migration 0013), so ``id`` alone is not a key
+    # there: the database's foreign key is ``(target_id, user_id) -> (id, user_id)`` with
+    # ``ON DELETE SET NULL (target_id)``, made by that migration, not by Django.
     target = models.ForeignKey(
         ChatMessage,
         on_delete=models.SET_NULL,
+        db_constraint=False,
         null=True,
         blank=True,
         related_name="feedback",

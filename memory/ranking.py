@@ -68,12 +68,20 @@ def chat_context(
 
 
 def _context(
-    ids: list[int], anchor_ids: list[int], flt: dict
+    ids: list[int], anchor_ids: list[int], flt: dict, *, user=None
 ) -> tuple[dict[int, str], dict[int, list[int]], dict[int, str]]:
-    """Return :func:`chat_context` and the content of every row it names, in its one query."""
+    """Return :func:`chat_context` and the content of every row it names, in its one query.
+
+    ``user``: the rows' owner, which prunes the query to that user's partition.
+    """
     ids = list(dict.fromkeys([*ids, *anchor_ids]))
     if not ids:
         return {}, {}, {}
+    # With the user named, both the rows and their neighbours are pruned at planning time.
+    if user is None:
+        owner, neighbour, owner_params = "", "m.user_id = a.user_id", []
+    else:
+        owner, neighbour, owner_params = " AND a.user_id = %s", "m.user_id = %s", [user.pk]
     conditions, params = [], []
     if flt.get("role") is not None:
         conditions.append("m.role = %s")
@@ -85,7 +93,7 @@ def _context(
         conditions.append("m.ts < %s")
         params.append(flt["until"])
     extra = "".join(f" AND {c}" for c in conditions)
-    same = "a.id = ANY(%s) AND m.user_id = a.user_id AND m.chat_id = a.chat_id AND m.kind = a.kind"
+    same = f"a.id = ANY(%s) AND {neighbour} AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
         "SELECT a.id, a.chat_id, a.content, n.id, n.content FROM memory_chatmessage a"
         " LEFT JOIN LATERAL ("
@@ -94,13 +102,20 @@ def _context(
         " UNION ALL"
         f" (SELECT m.id, m.content FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
-        ") n ON true WHERE a.id = ANY(%s)"
+        f") n ON true WHERE a.id = ANY(%s){owner}"
     )
     chat_of: dict[int, str] = {}
     near: dict[int, list[int]] = defaultdict(list)
     content_of: dict[int, str] = {}
     with connections[read_alias()].cursor() as cursor:
-        cursor.execute(sql, [anchor_ids, *params, anchor_ids, *params, ids])
+        cursor.execute(
+            sql,
+            [
+                *[anchor_ids, *owner_params, *params],
+                *[anchor_ids, *owner_params, *params],
+                *[ids, *owner_params],
+            ],
+        )
         for pk, chat, content, other, other_content in cursor.fetchall():
             chat_of[pk] = chat
             content_of[pk] = content
@@ -138,10 +153,10 @@ def top_anchors(scores: dict[int, float]) -> list[int]:
     return sorted(scores, key=lambda pk: -scores[pk])[:NEIGHBOUR_ANCHORS]
 
 
-def rerank(scores: dict[int, float], flt: dict) -> dict[int, float]:
+def rerank(scores: dict[int, float], flt: dict, *, user=None) -> dict[int, float]:
     """Return the fused scores with neighbours added, chats boosted and acknowledgements
-    demoted, in one query."""
-    chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt)
+    demoted, in one query (on ``user``'s partition when given)."""
+    chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt, user=user)
     boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
     return demote_low_content(boosted, content_of)
 

@@ -400,13 +400,19 @@ def nearest_messages(vector: list[float], count: int, *, user, flt: dict) -> lis
     return [(hit.obj.pk, hit.score) for hit in hits]
 
 
-def _load(ids: list[int], vector: list[float] | None = None) -> dict[int, ChatMessage]:
+def _load(
+    ids: list[int], vector: list[float] | None = None, *, user=None
+) -> dict[int, ChatMessage]:
     """Return the rows of ``ids`` by id; with ``vector``, each with its ``similarity`` to it.
 
     ``similarity`` is None for a row without an embedding. In the same query as the rows, so
-    the similarities of lexical-only hits cost no round trip of their own.
+    the similarities of lexical-only hits cost no round trip of their own. ``user``: the rows'
+    owner, which prunes the read to that user's partition (memory.models.ChatMessage).
     """
-    rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
+    rows = ChatMessage.objects.filter(pk__in=ids)
+    if user is not None:
+        rows = rows.filter(user=user)
+    rows = rows.select_related("user").defer("embedding")
     if vector is not None:
         rows = rows.annotate(similarity=similarity_expression("embedding", vector))
     return {r.pk: r for r in rows}
@@ -433,11 +439,11 @@ def semantic_search(
     """
     pairs = nearest_messages(vector, top_k, user=user, flt=scoped(flt))
     if with_stand_ins(flt):
-        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector)
+        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector, user=user)
         pairs = sorted([*pairs, *summaries.items()], key=lambda pair: -pair[1])[:top_k]
     if min_score is None:
         pairs = relevant_pairs(pairs, vector, report)
-    rows = _load([pk for pk, _ in pairs])
+    rows = _load([pk for pk, _ in pairs], user=user)
     items = [
         Scored(row=rows[pk], score=float(sim), extra={"semantic_score": float(sim)})
         for pk, sim in pairs
@@ -504,7 +510,7 @@ def summary_lists(
         lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
     sims: dict[int, float] = {}
     if vector is not None:
-        sims = summary_similarities(ids, vector)
+        sims = summary_similarities(ids, vector, user=user)
         passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
         lists.append(sorted(passed, key=lambda pk: -passed[pk]))
     return lists, sims
@@ -625,9 +631,9 @@ def hybrid_search(
         # Each lexical hit weighed by the share of the query it holds (Chinese questions).
         scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
     if vector is not None:  # a degraded answer stays the lexical list alone
-        scores = ranking.rerank(scores, flt)
+        scores = ranking.rerank(scores, flt, user=user)
     best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
-    rows = _load(best, vector)
+    rows = _load(best, vector, user=user)
     if vector is not None:  # lexical-only hits (and neighbours) get their similarity too
         sims.update(
             (pk, float(r.similarity))

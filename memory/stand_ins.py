@@ -57,11 +57,15 @@ def stand_in_summaries(*, user, flt: dict) -> list[int]:
     )
 
 
-def summary_similarities(ids: list[int], vector: list[float]) -> dict[int, float]:
-    """Return ``{id: similarity to vector}`` of the rows of ``ids`` that have a vector."""
+def summary_similarities(ids: list[int], vector: list[float], *, user=None) -> dict[int, float]:
+    """Return ``{id: similarity to vector}`` of the rows of ``ids`` that have a vector.
+
+    ``user``: the rows' owner, which prunes the read to that user's partition.
+    """
     if not ids:
         return {}
-    rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False).annotate(
-        similarity=similarity_expression("embedding", vector)
-    )
+    rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False)
+    if user is not None:
+        rows = rows.filter(user=user)
+    rows = rows.annotate(similarity=similarity_expression("embedding", vector))
     return {pk: float(sim) for pk, sim in rows.values_list("pk", "similarity")}

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from django.db import connections
 from django.db.models import QuerySet
 
+from rag.db import ROW_ESTIMATE_SQL
+
 __all__ = [
     "PathPlan",
     "count_and_plan",
@@ -70,7 +72,7 @@ def _table_rows(alias: str, table: str) -> float | None:
         value = cached[0]
     else:
         with connections[alias].cursor() as cursor:
-            cursor.execute("SELECT reltuples FROM pg_class WHERE oid = %s::regclass", [table])
+            cursor.execute(ROW_ESTIMATE_SQL, [table])
             row = cursor.fetchone()
         value = float(row[0]) if row else -1.0
         with _reltuples_lock:

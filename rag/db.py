@@ -55,6 +55,18 @@ def _execute_in_savepoint(connection, sql: str) -> None:
     connection.savepoint_commit(sid)
 
 
+# PostgreSQL's row estimate of a table (pg_class.reltuples; -1: never analysed). A partitioned
+# table's own estimate is set only by an ANALYZE of the parent, which autovacuum never runs:
+# its partitions' estimates are summed instead (memory's message table, migration 0013).
+ROW_ESTIMATE_SQL = """
+SELECT CASE WHEN c.relkind = 'p' THEN (
+    SELECT coalesce(sum(p.reltuples) FILTER (WHERE p.reltuples >= 0), -1)
+    FROM pg_partition_tree(c.oid) t JOIN pg_class p ON p.oid = t.relid WHERE t.isleaf
+) ELSE c.reltuples END
+FROM pg_class c WHERE c.oid = %s::regclass
+"""
+
+
 def vector_column_dimensions(connection, table: str, column: str) -> int | None:
     """Return the declared dimension of a vector column (None if absent or untyped)."""
     with connection.cursor() as cursor:
@@ -63,7 +75,7 @@ def vector_column_dimensions(connection, table: str, column: str) -> int | None:
             SELECT a.atttypmod FROM pg_attribute a
             JOIN pg_class c ON c.oid = a.attrelid
             WHERE c.relname = %s AND a.attname = %s AND NOT a.attisdropped
-              AND c.relkind = 'r' AND pg_table_is_visible(c.oid)
+              AND c.relkind IN ('r', 'p') AND pg_table_is_visible(c.oid)
             """,
             [table, column],
         )
@@ -220,11 +232,9 @@ def sized_maintenance_work_mem(connection, model, *, ram_bytes: int | None = Non
     column = index.column if isinstance(index, HalfvecHnsw) else "embedding"
     dims = vector_column_dimensions(connection, table, column) or 384
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT greatest(reltuples, 0)::bigint FROM pg_class WHERE relname = %s", [table]
-        )
+        cursor.execute(ROW_ESTIMATE_SQL, [table])
         row = cursor.fetchone()
-    rows = int(row[0]) if row else 0
+    rows = max(0, int(row[0])) if row else 0
     need = hnsw_build_bytes(rows, dims, half=isinstance(index, HalfvecHnsw))
     mb = max(64, min(need, ram // 4) // 2**20)
     return f"{mb}MB"

@@ -12,13 +12,17 @@ pytestmark = pytest.mark.django_db
     "table", ["activities_activity", "memory_chatmessage", "writing_childchunk"]
 )
 def test_every_searched_vector_column_has_main_storage_and_a_whole_page_target(table):
+    # The table itself, or each of its partitions (memory's messages: memory migration 0013).
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT a.attstorage, c.reloptions FROM pg_attribute a "
             "JOIN pg_class c ON c.oid = a.attrelid "
-            "WHERE c.relname = %s AND a.attname = 'embedding'",
-            [table],
+            "WHERE a.attname = 'embedding' AND c.relkind = 'r' AND c.oid IN "
+            "(SELECT %s::regclass UNION SELECT relid FROM pg_partition_tree(%s) WHERE isleaf)",
+            [table, table],
         )
-        storage, options = cursor.fetchone()
-    assert storage == "m"
-    assert "toast_tuple_target=8160" in (options or [])
+        rows = cursor.fetchall()
+    assert rows
+    for storage, options in rows:
+        assert storage == "m"
+        assert "toast_tuple_target=8160" in (options or [])
