@@ -32,7 +32,7 @@ and the process's peak memory, then times one-user hybrid searches in-process (t
 questions, query vectors embedded once beforehand, users drawn at random) and a semantic
 search with a filter (one chat and role of the user; it must return k rows whenever k pass),
 and writes the section ``memory-scale``. ``--layout single`` measures the table as it was
-before issue 34 (not partitioned: memory migrated back to 0012) in its own database
+before issue 34 (not partitioned: memory migrated back to 0013) in its own database
 ``bench_memscale_single`` and writes ``memory-scale-single``.
 """
 
@@ -467,9 +467,9 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
     }
 
 
-# The message table partitioned by user (migration memory 0013), or as one table (the layout
-# before it: memory 0012), each in its own database.
-LAYOUTS = {"partitioned": None, "single": "0012_match_conversations_exact_retry"}
+# The message table partitioned by user (migration memory 0014), or as one table (the layout
+# before it: memory 0013), each in its own database.
+LAYOUTS = {"partitioned": None, "single": "0013_memorysettings"}
 
 
 def scale_main(args) -> None:

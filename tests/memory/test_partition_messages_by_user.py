@@ -1,4 +1,4 @@
-"""The message table is partitioned by ``HASH (user_id)`` (migration 0013).
+"""The message table is partitioned by ``HASH (user_id)`` (migration 0014).
 
 A user's search reads that user's partition only (checked on the plans PostgreSQL makes for the
 queries a search runs, and on the scans ``match_conversations`` made); every constraint and
@@ -26,8 +26,8 @@ from memory.services import feedback_create, messages_write
 from rag.db import ROW_ESTIMATE_SQL
 from tests.memory.memory_helpers import ts
 
-MIGRATION = importlib.import_module("memory.migrations.0013_partition_messages_by_user")
-BEFORE = ("memory", "0012_match_conversations_exact_retry")
+MIGRATION = importlib.import_module("memory.migrations.0014_partition_messages_by_user")
+BEFORE = ("memory", "0013_memorysettings")
 PARTITION = re.compile(r"memory_chatmessage_p\d\d")
 READS_MESSAGES = re.compile(r'(FROM|JOIN) "?memory_chatmessage"?\b')
 

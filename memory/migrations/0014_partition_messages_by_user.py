@@ -178,7 +178,7 @@ class Migration(migrations.Migration):
     # The rebuild locks, copies and indexes in one transaction: it commits whole or not at all.
     atomic = True
 
-    dependencies = [("memory", "0012_match_conversations_exact_retry")]
+    dependencies = [("memory", "0013_memorysettings")]
 
     operations = [
         migrations.SeparateDatabaseAndState(
