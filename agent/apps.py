@@ -9,13 +9,16 @@ class AgentConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate, post_save
 
-        from agent import checks, signals, userdata  # noqa: F401  (checks register themselves)
+        from agent import checks, router, signals, userdata  # noqa: F401  (checks register)
         from config.userdata import register
+        from rag.warmup import register as warm_up_with
 
         post_migrate.connect(
             signals.register_agent_schedules, sender=self, dispatch_uid="agent.schedules"
         )
         register(userdata.declaration())
+        # The intent router's example vectors, before the first chat turn (agent/router.py).
+        warm_up_with(router.warm_up)
         from agent.models import SystemEvent
         from agent.tasks import DELIVERY_WORK
         from config import work

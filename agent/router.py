@@ -199,9 +199,16 @@ class _ExampleIndex:
         self.texts: list[str] = []
         self.matrix: np.ndarray | None = None
 
-    def get(self) -> tuple[list[str], np.ndarray]:
+    def get(self, *, budget: float | None = -1.0) -> tuple[list[str], np.ndarray]:
+        """Return the labels and vectors; build them first when missing or of another model.
+
+        ``budget``: seconds the build may wait for the provider (default: a search's budget);
+        None waits as long as it takes (the warm-up, :func:`warm_up`).
+        """
         from rag.embeddings import current_model, embed_texts, search_budget
 
+        if budget == -1.0:
+            budget = search_budget()
         model = current_model()
         with self._lock:
             if self._model != model or self.matrix is None:
@@ -216,7 +223,7 @@ class _ExampleIndex:
                         labels.append(row["intent"])
                         texts.append(row["text"])
                 # Budgeted: with the provider down the router falls back to its rules at once.
-                vectors = embed_texts(texts, role="query", budget=search_budget())
+                vectors = embed_texts(texts, role="query", budget=budget)
                 matrix = np.asarray(vectors, dtype=np.float32)
                 matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
                 self.labels, self.texts, self.matrix, self._model = labels, texts, matrix, model
@@ -228,6 +235,17 @@ class _ExampleIndex:
 
 
 _index = _ExampleIndex()
+
+
+def warm_up() -> None:
+    """Build the example index now, without a budget (a web process's warm-up, rag.warmup).
+
+    Built on a chat turn instead, its few hundred examples are embedded on the process's one
+    engine thread (rag/providers/local.py, first come first served) while the turn waits: every
+    search's query waited behind them past its 3 s budget and degraded, and a build cut by the
+    budget started again on the next turn (issue 33, docs/SERVING.md "Streams beside searches").
+    """
+    _index.get(budget=None)
 
 
 def dev_examples() -> list[dict]:

@@ -1,0 +1,46 @@
+"""The intent router's example index is built by a web process's warm-up, not by a chat turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent import router
+from rag import embeddings, warmup
+from rag.embeddings import ProviderTimeout, provider_texts
+
+
+@pytest.fixture
+def cold_index():
+    """The example index not built and its vectors in no in-process cache (the test database
+    starts empty, so none there either); rebuilt lazily by later tests as before."""
+    router._index.reset()
+    with embeddings._lru_lock:
+        embeddings._lru.clear()
+    yield router._index
+    router._index.reset()
+
+
+def test_the_agent_app_registers_the_router_warm_up():
+    assert router.warm_up in warmup._hooks
+
+
+def test_warm_up_builds_the_index_past_a_search_budget(db, settings, cold_index):
+    # A budget this short cuts the build of a chat turn, which then routes by rules alone.
+    settings.SEARCH_TIME_BUDGET_SECONDS = 0.001
+    with pytest.raises(ProviderTimeout):
+        cold_index.get()
+
+    router.warm_up()
+
+    labels, matrix = cold_index.get()
+    assert matrix.shape[0] == len(labels) > 100
+
+
+def test_a_turn_after_the_warm_up_embeds_only_its_message(db, cold_index):
+    router.warm_up()
+    before = provider_texts()
+
+    scores = router.embedding_scores("周末想去湖边徒步 warm-up router probe")
+
+    assert scores is not None
+    assert provider_texts() - before == 1
