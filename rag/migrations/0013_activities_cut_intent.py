@@ -1,6 +1,6 @@
-"""Move a stored activities cut still at the 0012 default to the one with an intent gate and
-per-hit ratios (rag.models.DEFAULT_RELEVANCE_CUTS, fitted on the held-out dev split). A cut
-someone fitted or edited is left alone."""
+"""Move a stored activities cut still at the 0012 default to the one with an intent gate
+(rag.models.DEFAULT_RELEVANCE_CUTS, fitted on the held-out dev split). A cut someone fitted or
+edited is left alone."""
 
 from django.db import migrations
 
@@ -14,9 +14,9 @@ OLD = {
 }
 NEW = {
     "gate": -0.06,
-    "ratio": 0.3,
+    "ratio": None,
     "bareGate": -0.01,
-    "bareRatio": 0.6,
+    "bareRatio": 0.5,
     "foreignGate": -0.15,
     "intentGate": 0.0082,
 }
