@@ -24,6 +24,7 @@ import dataclasses
 import logging
 import re
 from datetime import datetime
+from pathlib import Path
 
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -48,7 +49,7 @@ from activities.understanding import (
     user_zone,
 )
 from config.errors import InvalidArgument, field_path, first_error
-from rag import relevance
+from rag import intent, relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.preferences import ratings
@@ -75,6 +76,11 @@ SURFACE = "activities"
 # Columns a search never reads (indexing bookkeeping, the full-text column): not loaded, so each
 # of the 40-60 rows it reads carries less, four timestamps fewer to parse.
 UNREAD_FIELDS = (*INDEX_BOOKKEEPING_FIELDS, "index_task", "search_text", "created_at", "updated_at")
+# Example requests for activities and for things that belong elsewhere (rag.intent): a query
+# closer to the second by more than the live cut's intentGate is off-topic, whatever the rows
+# a filter left (docs/RELEVANCE.md, "Intent gate").
+INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
+INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
 
 
 def _number(value, name: str) -> float:
@@ -327,14 +333,15 @@ def provenance(item: dict, meta: dict) -> dict:
 
 def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
     """Return whether the search narrowed to a time window and the relevance gate found
-    nothing in it close to the query (not noise, not a question: those are off-topic anywhere).
+    nothing in it close to the query (not noise, not a question, not a request for something
+    else: those are off-topic anywhere).
     """
     relevance_meta = meta.get("relevance") or {}
     return (
         understood.time.applied == FILTER
         and relevance_meta.get("offTopic", False)
         and not relevance_meta.get("noise")
-        and meta.get("reason") != relevance.QUESTION_REASON
+        and meta.get("reason") not in (relevance.QUESTION_REASON, relevance.INTENT_REASON)
     )
 
 
@@ -502,7 +509,9 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
     keyboard noise always; a query none of whose words or cues appears in the best hits
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
-    gate (:func:`foreign_query`). The cut needs the reference sample's vectors: when they
+    gate (:func:`foreign_query`); a query closer to requests for something else than to
+    requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
+    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
     cannot be embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
@@ -519,6 +528,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
             foreign=foreign_query(understood),
+            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

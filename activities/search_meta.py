@@ -29,6 +29,10 @@ SEARCH_REASONS = (
         "Nothing fits: the query asks for an answer or a piece of work, not for something to "
         "find here."
     ),
+    gettext_noop(
+        "Nothing fits: the query reads like a request for something else (weather, money, "
+        "health, paperwork...), not for something to find here."
+    ),
 )
 
 

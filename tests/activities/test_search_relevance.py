@@ -133,3 +133,42 @@ def test_a_time_phrase_leaving_few_rows_keeps_them_for_a_query_that_fits(demo_ac
     assert outcome["meta"]["path"] == "hard_filter_small"
     assert titles[0] in [r["title"] for r in outcome["results"]]
     assert outcome["meta"]["reason"] is None
+
+
+@pytest.mark.parametrize("query", ["公积金怎么提取", "mortgage rates this month"])
+def test_a_request_for_something_else_answers_an_empty_list_with_its_own_reason(
+    demo_activities, query
+):
+    from rag.relevance import INTENT_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+
+
+@pytest.mark.parametrize("query", ["压力大想出去走走", "feeling stressed, something calming"])
+def test_a_request_for_something_to_do_is_not_read_as_one_for_something_else(
+    demo_activities, query
+):
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] is None
+
+
+def test_a_request_for_something_else_with_a_time_phrase_is_not_widened(demo_activities):
+    from rag.relevance import INTENT_REASON
+
+    month, day, _ = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(semantic_query=f"{month}月{day}日天气怎么样", limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+
+
+def test_the_intent_examples_hold_requests_in_both_languages():
+    from activities.search import INTENT_OFF, INTENT_ON
+    from rag.intent import example_texts
+
+    for path in (INTENT_ON, INTENT_OFF):
+        texts = example_texts(path)
+        assert any(text.isascii() for text in texts)
+        assert any(not text.isascii() for text in texts)

@@ -88,10 +88,29 @@ def test_0012_keeps_a_cut_someone_fitted():
     assert row.relevance_cuts[cuts_0012.E5_KEY]["activities"] == fitted
 
 
-def test_0012_moves_to_the_shipped_default():
+cuts_0014 = importlib.import_module("rag.migrations.0014_activities_cut_intent")
+
+
+def test_0013_moves_the_0012_default_cut_to_the_intent_gate():
+    assert cuts_0014.OLD == cuts_0012.NEW
+    row = _activities_cut(dict(cuts_0014.OLD))
+    cuts_0014.forward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0014.E5_KEY]["activities"] == cuts_0014.NEW
+
+
+def test_0013_keeps_a_cut_someone_fitted():
+    fitted = {"gate": 0.02, "ratio": 0.4}
+    row = _activities_cut(fitted)
+    cuts_0014.forward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0014.E5_KEY]["activities"] == fitted
+
+
+def test_0013_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
-    assert DEFAULT_RELEVANCE_CUTS[cuts_0012.E5_KEY]["activities"] == cuts_0012.NEW
+    assert DEFAULT_RELEVANCE_CUTS[cuts_0014.E5_KEY]["activities"] == cuts_0014.NEW
 
 
 # Each app owns its live settings: activities.0009, memory.0013, writing.0007 and agent.0007 copy

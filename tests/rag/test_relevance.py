@@ -115,6 +115,17 @@ def test_stored_foreign_gate_is_read_back():
 
 
 @pytest.mark.django_db
+def test_stored_intent_gate_is_read_back():
+    row = rag_settings_get()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "intentGate": 0.01}}}
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    assert relevance.cut_for("activities").intent_gate == 0.01
+
+
+@pytest.mark.django_db
 def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
@@ -140,6 +151,8 @@ def test_stored_cut_is_read_back_for_the_active_model():
         {"m": {"activities": {"gate": 0.1, "foreignGate": "low"}}},
         {"m": {"activities": {"gate": 0.1, "foreignGate": -1.5}}},
         {"m": {"activities": {"gate": 0.1, "foreignGate": True}}},
+        {"m": {"activities": {"gate": 0.1, "intentGate": "wide"}}},
+        {"m": {"activities": {"gate": 0.1, "intentGate": 1.5}}},
     ],
 )
 @pytest.mark.django_db
@@ -224,3 +237,42 @@ def test_a_foreign_query_under_the_foreign_gate_is_off_topic():
 def test_without_a_foreign_gate_a_foreign_query_clears_the_usual_gates():
     cut = Cut(gate=0.1, ratio=None, bare_gate=0.3)
     assert decide([0.85], BG, cut, evidence=False, foreign=True).reason == relevance.BARE_REASON
+
+
+def test_a_query_reading_as_a_request_for_something_else_is_off_topic_whatever_its_scores():
+    decision = decide([0.99, 0.95], BG, Cut(gate=0.0, ratio=None, intent_gate=0.0), intent=0.02)
+    assert decision.off_topic and decision.keep == [False, False]
+    assert decision.reason == relevance.INTENT_REASON
+    assert decision.meta()["intentMargin"] == 0.02
+
+
+def test_a_query_reading_as_a_request_for_the_surface_clears_the_intent_gate():
+    decision = decide([0.9, 0.85], BG, Cut(gate=0.0, ratio=None, intent_gate=0.0), intent=-0.02)
+    assert not decision.off_topic and decision.keep == [True, True]
+
+
+def test_without_an_intent_gate_the_intent_margin_decides_nothing():
+    decision = decide([0.9], BG, Cut(gate=0.0, ratio=None), intent=0.5)
+    assert not decision.off_topic
+
+
+def test_a_request_for_something_else_is_off_topic_even_with_no_candidate():
+    decision = decide([], BG, Cut(gate=0.0, ratio=None, intent_gate=0.0), intent=0.02)
+    assert decision.off_topic and decision.reason == relevance.INTENT_REASON
+
+
+def test_judge_reads_the_intent_margin_only_when_the_cut_has_an_intent_gate(monkeypatch):
+    asked = []
+
+    def margin():
+        asked.append(True)
+        return 0.5
+
+    monkeypatch.setattr(relevance, "background_of", lambda vector: BG)
+    monkeypatch.setattr(relevance, "cut_for", lambda surface: Cut(gate=0.0, ratio=None))
+    assert not relevance.judge([1.0], [0.9], "activities", intent=margin).off_topic
+    assert asked == []
+    gated = Cut(gate=0.0, ratio=None, intent_gate=0.0)
+    monkeypatch.setattr(relevance, "cut_for", lambda surface: gated)
+    assert relevance.judge([1.0], [0.9], "activities", intent=margin).off_topic
+    assert asked == [True]
