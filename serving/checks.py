@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.checks import Error, register
 
+from serving.bounds import STOP_MARGIN_SECONDS
+
 
 @register("serving")
 def check_serving(app_configs=None, **kwargs):
@@ -29,7 +31,7 @@ def check_serving(app_configs=None, **kwargs):
             )
         )
     graceful = getattr(settings, "WEB_GRACEFUL_TIMEOUT", None)
-    limit = settings.Q_STOP_TIMEOUT + 2
+    limit = settings.Q_STOP_TIMEOUT + STOP_MARGIN_SECONDS
     if not isinstance(graceful, int) or not 0 <= graceful <= limit:
         errors.append(
             Error(

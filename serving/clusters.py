@@ -27,9 +27,8 @@ import django_q.conf
 from django.conf import settings
 
 from config.queues import BULK, QUEUES
+from serving.bounds import STOP_MARGIN_SECONDS
 
-# serve waits this much longer than a cluster's own stop budget before it kills what is left.
-STOP_MARGIN_SECONDS = 2.0
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
@@ -109,7 +108,7 @@ def start() -> list[Cluster]:
 
 
 def stop(clusters: list[Cluster]) -> list[str]:
-    """Stop every cluster within ``Q_STOP_TIMEOUT`` + 2 s; return the queues killed late."""
+    """Stop every cluster within its stop budget and the margin; return the queues killed late."""
     for cluster in clusters:
         with contextlib.suppress(ProcessLookupError):
             os.kill(cluster.pid, signal.SIGTERM)

@@ -14,8 +14,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import pgserver
 import psycopg
 import pytest
+from pgserver.utils import PostmasterInfo
 
 from config import replicas
 from tests.platform.live_service import ServiceDatabase, WebServer, free_port
@@ -44,16 +46,9 @@ def test_without_replicas_every_read_goes_to_the_primary(settings):
 # --- a real streaming replica ----------------------------------------------------------------
 
 
-def _bin(name: str) -> Path:
-    from pgserver._commands import POSTGRES_BIN_PATH
-
-    return POSTGRES_BIN_PATH / name
-
-
-def _run_pg(name: str, *args: str) -> None:
-    import subprocess
-
-    subprocess.run([str(_bin(name)), *args], check=True, user=PG_USER, capture_output=True)
+def _run_pg(name: str, *args: str, pgdata: Path | None = None) -> None:
+    """Run a PostgreSQL program pgserver ships, through its public command function."""
+    getattr(pgserver, name)(list(args), pgdata=pgdata, user=PG_USER)
 
 
 def _owned_dir(path: Path) -> Path:
@@ -83,9 +78,7 @@ def primary():
 @pytest.fixture(scope="module")
 def replica(primary):
     """A streaming replica of ``primary`` (pg_basebackup -R), running; ``.url``, ``.stop()``."""
-    from pgserver.utils import PostmasterInfo
-
-    if not _bin("pg_basebackup").exists():
+    if not hasattr(pgserver, "pg_basebackup"):
         pytest.skip("pg_basebackup is not shipped with this PostgreSQL")
     info = PostmasterInfo.read_from_pgdata(primary.data_dir)
     data = _owned_dir(primary.root / "replica")
@@ -107,14 +100,13 @@ def replica(primary):
     )
     _run_pg(
         "pg_ctl",
-        "-D",
-        str(data),
         "-w",
         "-l",
         str(data / "replica.log"),
         "start",
         "-o",
         f"-p {port} -k {sock} -c listen_addresses=''",
+        pgdata=data,
     )
 
     class Replica:
@@ -126,7 +118,7 @@ def replica(primary):
                 return conn.execute(query).fetchall()
 
         def stop(self):
-            _run_pg("pg_ctl", "-D", str(data), "-w", "-m", "immediate", "stop")
+            _run_pg("pg_ctl", "-w", "-m", "immediate", "stop", pgdata=data)
 
     r = Replica()
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -622,24 +623,31 @@ def test_local_engine_keeps_an_explicit_spin_count():
     assert _openmp_after_load(GOMP_SPINCOUNT="500") == "None 500"
 
 
+VECTORS_PROBE = (
+    "import json, sys\n"
+    "from rag.providers.local import LocalE5Provider\n"
+    "provider = LocalE5Provider(num_threads=int(sys.argv[1]))\n"
+    "print(json.dumps(provider.embed(json.loads(sys.argv[2]), 'query')))\n"
+)
+
+
+def _query_vectors_on(threads: int, texts: list[str]) -> list[list[float]]:
+    """Embed ``texts`` as queries in a fresh process whose engine runs ``threads`` threads."""
+    done = subprocess.run(
+        [sys.executable, "-c", VECTORS_PROBE, str(threads), json.dumps(texts)],
+        cwd=Path(__file__).resolve().parents[2],
+        env={k: v for k, v in os.environ.items() if k != "OMP_NUM_THREADS"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
 def test_query_vector_is_the_same_on_one_thread_or_two():
     import numpy as np
 
-    from rag.providers import local as module
-
-    provider = LocalE5Provider()
-    provider.embed(["热身"], "query")
-    engine = provider._engine()
     texts = ["周末一起去郊外爬山", "a quiet board game night"]
 
-    def on(threads):
-        def call():
-            engine._lib.omp_set_num_threads(threads)
-            try:
-                return engine.query(texts)
-            finally:
-                engine._lib.omp_set_num_threads(int(os.environ.get("OMP_NUM_THREADS") or 1))
-
-        return module._engine_thread.run(call)
-
-    assert np.allclose(on(1), on(2), atol=1e-5)
+    assert np.allclose(_query_vectors_on(1, texts), _query_vectors_on(2, texts), atol=1e-5)

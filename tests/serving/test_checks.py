@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from serving.bounds import STOP_MARGIN_SECONDS
 from serving.checks import check_serving
 
 
@@ -24,3 +25,12 @@ def test_unusable_serving_settings_are_reported(changes, expected):
 
 def test_default_serving_settings_pass_their_check():
     assert check_serving() == []
+
+
+def test_graceful_stop_may_take_as_long_as_serve_waits_for_a_cluster_and_no_longer():
+    # serve gives a cluster Q_STOP_TIMEOUT + STOP_MARGIN_SECONDS (serving/clusters.py).
+    limit = int(5 + STOP_MARGIN_SECONDS)
+    with override_settings(Q_STOP_TIMEOUT=5, WEB_GRACEFUL_TIMEOUT=limit):
+        assert check_serving() == []
+    with override_settings(Q_STOP_TIMEOUT=5, WEB_GRACEFUL_TIMEOUT=limit + 1):
+        assert [error.id for error in check_serving()] == ["serving.E072"]
