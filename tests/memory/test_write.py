@@ -106,7 +106,7 @@ def test_provider_failure_keeps_messages_and_retries(api_client, user, write):
     assert {(r.embed_error, r.embed_attempts) for r in rows} == {
         ("ProviderError: provider unreachable", 1)
     }
-    assert Schedule.objects.filter(func="memory.tasks.messages_embed").count() == 1
+    assert Schedule.objects.filter(name__startswith="memory.embed.retry:").count() == 1
     from memory.tasks import messages_embed
 
     assert messages_embed(list(rows.values_list("pk", flat=True))) == "embedded 2"
