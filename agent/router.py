@@ -20,13 +20,14 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from agent import extract
+from rag.intent import embedded_examples
+from rag.intent import reset as reset_embedded_examples
 
 logger = logging.getLogger(__name__)
 
@@ -34,6 +35,8 @@ CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER",
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
 DATA_DIR = Path(__file__).resolve().parent / "data"
 EXAMPLES_PATH = DATA_DIR / "intent_examples.json"
+# The key of the router's examples among every embedded example set (rag.intent).
+EXAMPLES_NAME = "agent.router"
 # The labelled sets (agent/data/intents*.jsonl): rows of the "dev" split are reference examples
 # too; rows of the "test" split never are (bench/intent_routing.py reports on them).
 LABELLED_GLOB = "intents*.jsonl"
@@ -190,14 +193,12 @@ class IntentResult:
 
 
 class _ExampleIndex:
-    """The example utterances and their unit vectors, built once per embedding model."""
+    """The example utterances and their unit vectors (``rag.intent.embedded_examples``: once
+    per embedding model and process)."""
 
     def __init__(self):
-        self._lock = threading.Lock()
-        self._model: str | None = None
         self.labels: list[str] = []
         self.texts: list[str] = []
-        self.matrix: np.ndarray | None = None
 
     def get(self, *, budget: float | None = -1.0) -> tuple[list[str], np.ndarray]:
         """Return the labels and vectors; build them first when missing or of another model.
@@ -205,33 +206,28 @@ class _ExampleIndex:
         ``budget``: seconds the build may wait for the provider (default: a search's budget);
         None waits as long as it takes (the warm-up, :func:`warm_up`).
         """
-        from rag.embeddings import current_model, embed_texts, search_budget
+        from rag.embeddings import search_budget
 
         if budget == -1.0:
             budget = search_budget()
-        model = current_model()
-        with self._lock:
-            if self._model != model or self.matrix is None:
-                examples = json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
-                labels, texts = [], []
-                for intent in INTENTS:
-                    for text in examples.get(intent, []):
-                        labels.append(intent)
-                        texts.append(text)
-                for row in dev_examples():
-                    if row["text"] not in texts:
-                        labels.append(row["intent"])
-                        texts.append(row["text"])
-                # Budgeted: with the provider down the router falls back to its rules at once.
-                vectors = embed_texts(texts, role="query", budget=budget)
-                matrix = np.asarray(vectors, dtype=np.float32)
-                matrix /= np.linalg.norm(matrix, axis=1, keepdims=True) + 1e-12
-                self.labels, self.texts, self.matrix, self._model = labels, texts, matrix, model
-            return self.labels, self.matrix
+        if not self.texts:
+            examples = json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
+            labels, texts = [], []
+            for intent in INTENTS:
+                for text in examples.get(intent, []):
+                    labels.append(intent)
+                    texts.append(text)
+            for row in dev_examples():
+                if row["text"] not in texts:
+                    labels.append(row["intent"])
+                    texts.append(row["text"])
+            self.labels, self.texts = labels, texts
+        # Budgeted: with the provider down the router falls back to its rules at once.
+        return self.labels, embedded_examples(EXAMPLES_NAME, self.texts, budget=budget)
 
     def reset(self) -> None:
-        with self._lock:
-            self._model, self.matrix = None, None
+        self.labels, self.texts = [], []
+        reset_embedded_examples()
 
 
 _index = _ExampleIndex()

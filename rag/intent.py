@@ -33,6 +33,7 @@ NEIGHBOURS = 3
 
 _lock = threading.Lock()
 _examples: dict[tuple[str, str], np.ndarray] = {}
+_building: dict[tuple[str, str], threading.Lock] = {}
 
 
 def example_texts(path: Path) -> list[str]:
@@ -49,21 +50,39 @@ def example_vectors(path: Path) -> np.ndarray:
     """
     from django.conf import settings
 
+    from rag.embeddings import get_provider
+
+    budget = None if get_provider().local else settings.SEARCH_TIME_BUDGET_SECONDS
+    return embedded_examples(str(path), example_texts(path), budget=budget)
+
+
+def embedded_examples(name: str, texts: Sequence[str], *, budget: float | None) -> np.ndarray:
+    """Return ``texts`` embedded by the active model (query role, unit rows), once per
+    (model, ``name``) and process.
+
+    One build per key at a time: a caller arriving during a build waits for it rather than
+    embed the same texts again (the agent router's examples, built by every chat turn at once,
+    queued every search behind them: docs/SERVING.md, "Streams beside searches"). ``budget``
+    as ``embed_texts``: a build it cuts raises and the next call builds again.
+    """
     from rag.embeddings import embed_texts, get_provider
     from rag.relevance import model_key
 
-    provider = get_provider()
-    key = (model_key(provider), str(path))
+    key = (model_key(get_provider()), name)
     with _lock:
         cached = _examples.get(key)
+        building = _building.setdefault(key, threading.Lock())
     if cached is not None:
         return cached
-    budget = None if provider.local else settings.SEARCH_TIME_BUDGET_SECONDS
-    texts = example_texts(path)
-    matrix = np.asarray(embed_texts(texts, role="query", budget=budget), dtype=np.float32)
-    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
-    with _lock:
-        _examples[key] = matrix
+    with building:
+        with _lock:
+            cached = _examples.get(key)
+        if cached is not None:
+            return cached  # built by the caller this one waited for
+        matrix = np.asarray(embed_texts(list(texts), role="query", budget=budget), dtype=np.float32)
+        matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+        with _lock:
+            _examples[key] = matrix
     return matrix
 
 
