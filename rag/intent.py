@@ -65,10 +65,10 @@ def embedded_examples(name: str, texts: Sequence[str], *, budget: float | None) 
     queued every search behind them: docs/SERVING.md, "Streams beside searches"). ``budget``
     as ``embed_texts``: a build it cuts raises and the next call builds again.
     """
-    from rag.embeddings import embed_texts, get_provider
-    from rag.relevance import model_key
+    from rag.embeddings import current_model, embed_texts
 
-    key = (model_key(get_provider()), name)
+    # Keyed by the model that makes the vectors, not by the provider serving it.
+    key = (current_model(), name)
     with _lock:
         cached = _examples.get(key)
         building = _building.setdefault(key, threading.Lock())
