@@ -3,12 +3,20 @@ from django.utils.translation import gettext_lazy as _
 
 
 def warm_search() -> None:
-    """Run one search as nobody (rag.warmup): the first user's search is then a warm one."""
-    from activities.search import activities_search
+    """Run one search as nobody (rag.warmup): the first user's search is then a warm one.
+
+    Then embed the off-topic gate's examples: the search reaches the gate only when it finds
+    candidates, so on an empty catalogue the first real search would embed them instead.
+    """
+    from activities.search import INTENT_OFF, INTENT_ON, activities_search
+    from rag import intent
     from rag.warmup import PROBE_TEXT
 
     near = {"location": {"lat": 31.2304, "lng": 121.4737, "radiusInKm": 50}}
     activities_search(semantic_query=PROBE_TEXT, filters=near)
+    if intent.provider_answering():
+        intent.example_vectors(INTENT_ON)
+        intent.example_vectors(INTENT_OFF)
 
 
 class ActivitiesConfig(AppConfig):

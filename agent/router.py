@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from agent import extract
-from rag.intent import embedded_examples
+from rag.intent import embedded_examples, provider_answering
 from rag.intent import reset as reset_embedded_examples
 
 logger = logging.getLogger(__name__)
@@ -241,7 +241,8 @@ def warm_up() -> None:
     search's query waited behind them past its 3 s budget and degraded, and a build cut by the
     budget started again on the next turn (issue 33, docs/SERVING.md "Streams beside searches").
     """
-    _index.get(budget=None)
+    if provider_answering():
+        _index.get(budget=None)
 
 
 def dev_examples() -> list[dict]:

@@ -23,6 +23,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
+
+from config.breaker import CLOSED
+from rag import embeddings
 
 # A query is read against the mean of its NEIGHBOURS closest examples of each set, not the
 # single closest: one example sharing a word ("练英语口语" and "帮我翻译这句话") sways a single
@@ -48,11 +52,7 @@ def example_vectors(path: Path) -> np.ndarray:
     Embedded once per (model, file) and process, like the relevance reference sample; a hosted
     provider gets the search time budget. Raises ``ProviderError`` like any embed.
     """
-    from django.conf import settings
-
-    from rag.embeddings import get_provider
-
-    budget = None if get_provider().local else settings.SEARCH_TIME_BUDGET_SECONDS
+    budget = None if embeddings.get_provider().local else settings.SEARCH_TIME_BUDGET_SECONDS
     return embedded_examples(str(path), example_texts(path), budget=budget)
 
 
@@ -65,10 +65,8 @@ def embedded_examples(name: str, texts: Sequence[str], *, budget: float | None) 
     queued every search behind them: docs/SERVING.md, "Streams beside searches"). ``budget``
     as ``embed_texts``: a build it cuts raises and the next call builds again.
     """
-    from rag.embeddings import current_model, embed_texts
-
     # Keyed by the model that makes the vectors, not by the provider serving it.
-    key = (current_model(), name)
+    key = (embeddings.current_model(), name)
     with _lock:
         cached = _examples.get(key)
         building = _building.setdefault(key, threading.Lock())
@@ -79,11 +77,23 @@ def embedded_examples(name: str, texts: Sequence[str], *, budget: float | None) 
             cached = _examples.get(key)
         if cached is not None:
             return cached  # built by the caller this one waited for
-        matrix = np.asarray(embed_texts(list(texts), role="query", budget=budget), dtype=np.float32)
+        matrix = np.asarray(
+            embeddings.embed_texts(list(texts), role="query", budget=budget), dtype=np.float32
+        )
         matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
         with _lock:
             _examples[key] = matrix
     return matrix
+
+
+def provider_answering() -> bool:
+    """Return whether the embedding provider's last call in this process did not fail.
+
+    Warm-ups ask this before embedding an example set without a budget: after a failed probe
+    they leave the set to the first request, which embeds it under the search budget, rather
+    than wait on a provider that is down (or ask it for hundreds of texts in an outage).
+    """
+    return embeddings.breaker().snapshot().state == CLOSED
 
 
 def closest(vector: Sequence[float], examples: np.ndarray, k: int = NEIGHBOURS) -> float:
