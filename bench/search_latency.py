@@ -22,6 +22,10 @@ Runs against its own database ``bench_latency`` (created when missing, or ``--da
    the SQL (hard-filter count, vector search), reasons and serialisation.
 
 Writes the section ``search-latency`` of docs/BENCHMARKS.md, with the load average.
+
+``--sweep`` measures only the recall check's trade: recall@20 (by id and within
+``RECALL_EPSILON``) against the SQL wall time and CPU for several ef_search and re-rank pool
+sizes (section ``search-recall-sweep[-<size>]``).
 """
 
 from __future__ import annotations
@@ -222,6 +226,110 @@ def recall(count: int, k: int = 20) -> dict:
         "planned": planned,
         "fallbacks": fallbacks,
     }
+
+
+# ef_search x extra re-ranked candidates of ``--sweep`` (HALF_RERANK_EXTRA is 20 today).
+SWEEP = ((40, 20), (100, 20), (200, 20), (200, 80), (400, 20), (400, 80), (1000, 20), (1000, 80))
+
+
+def backend_cpu_seconds(pid: int) -> float | None:
+    """Return the CPU seconds a PostgreSQL backend has used (None when it runs elsewhere).
+
+    CPU, unlike wall time, does not grow with other work on a shared machine.
+    """
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def recall_sweep(count: int, k: int = 20, configs=SWEEP) -> str:
+    """Recall@k of the index path and its cost for each (ef_search, extra candidates) pair.
+
+    The exact top k of each query (the queries and filters of :func:`recall`) is searched once;
+    then for each pair ``rag.search.vector_search`` runs the index path with that ef_search and
+    ``HALF_RERANK_EXTRA``: recall by id and within ``RECALL_EPSILON`` (ann-benchmarks), wall
+    time of the call, and the CPU of the PostgreSQL backend and of this process per query.
+    """
+    from django.db import connection
+    from django.utils import timezone
+
+    import rag.search as rag_search
+    from activities.search import hard_filter, parse_filters
+    from rag.embeddings import embed_query
+
+    now = timezone.now()  # one hard filter for the exact and every index search
+    cases = []
+    for i, text in enumerate(queries(count, start=37)):
+        body = body_for(i, text)
+        qs = hard_filter(parse_filters(body.get("filters") or {}), now=now).defer("embedding")
+        vector = embed_query(text, use_cache=False)
+        exact, _ = rag_search.vector_search(qs, vector, k=k, force_path="exact")
+        if exact:
+            cases.append((qs, vector, exact))
+    print(f"   exact top {k} of {len(cases)} queries searched", flush=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    saved = rag_search.HALF_RERANK_EXTRA
+    rows = []
+    try:
+        for ef, extra in configs:
+            rag_search.HALF_RERANK_EXTRA = extra
+            by_id, within, times = [], [], []
+            cpu0, py0 = backend_cpu_seconds(pid), time.process_time()
+            for qs, vector, exact in cases:
+                started = time.perf_counter()
+                ann, _ = rag_search.vector_search(qs, vector, k=k, ef_search=ef, force_path="hnsw")
+                times.append((time.perf_counter() - started) * 1000)
+                truth = {h.obj.pk for h in exact}
+                by_id.append(len(truth & {h.obj.pk for h in ann}) / len(truth))
+                kth = 1.0 - exact[-1].score
+                near = sum(1.0 - h.score <= kth + RECALL_EPSILON for h in ann[: len(exact)])
+                within.append(near / len(exact))
+            cpu1 = backend_cpu_seconds(pid)
+            pg_cpu = None if cpu0 is None or cpu1 is None else (cpu1 - cpu0) * 1000 / len(cases)
+            rows.append(
+                [
+                    ef,
+                    k + max(extra, k // 2),
+                    sum(by_id) / len(by_id),
+                    min(by_id),
+                    sum(within) / len(within),
+                    percentile(times, 50),
+                    percentile(times, 95),
+                    "n/a" if pg_cpu is None else pg_cpu,
+                    (time.process_time() - py0) * 1000 / len(cases),
+                ]
+            )
+            print("  ", rows[-1], flush=True)
+    finally:
+        rag_search.HALF_RERANK_EXTRA = saved
+    table = markdown_table(
+        [
+            "ef_search",
+            "candidates re-ranked",
+            f"recall@{k} by id",
+            "lowest",
+            f"within {RECALL_EPSILON}",
+            "p50 ms",
+            "p95 ms",
+            "PostgreSQL CPU ms / query",
+            "Python CPU ms / query",
+        ],
+        rows,
+    )
+    return (
+        f"The {len(cases)} queries and filters of the recall check (every other one with a 5 km"
+        " radius), exact top 20 searched once; then `rag.search.vector_search` through the"
+        " halfvec index (relaxed-order iterative scan) for each ef_search and number of"
+        " candidates re-ranked in full precision (k + max(HALF_RERANK_EXTRA, k / 2)); the"
+        " service today: ef_search 200, 40 candidates for k 20. p50/p95: wall time of the call"
+        " in-process (SQL and row loading; the machine was shared: see the load average); CPU"
+        " per query: of the PostgreSQL backend (/proc) and of this process, which other work"
+        f" on the machine does not inflate.\n\n{table}\n"
+    )
 
 
 def compare_indexes(count: int) -> str:
@@ -465,6 +573,11 @@ def main() -> None:
         help="only compare the former vector index with the halfvec one on the same rows",
     )
     parser.add_argument("--recall", type=int, default=100, help="queries for the recall check")
+    parser.add_argument(
+        "--sweep",
+        action="store_true",
+        help="only measure recall and cost for several ef_search and re-rank pool sizes",
+    )
     args = parser.parse_args()
 
     db_name, section = scale_names(args.n)
@@ -495,6 +608,13 @@ def main() -> None:
             "search-index-compare",
             "Vector index before and after issue 34 (activities)",
             compare_indexes(args.recall),
+        )
+        return
+    if args.sweep:
+        write_section(
+            section.replace("search-latency", "search-recall-sweep"),
+            f"Recall and cost of the index path by ef_search at {args.n:,} activities",
+            recall_sweep(args.recall),
         )
         return
     print(f"recall@20 on {args.recall} queries ...", flush=True)

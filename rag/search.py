@@ -43,8 +43,12 @@ TS_CONFIG = "simple"
 # k + max(this, k / 2). On 200k generated activities (bench/search_latency.py data, no quality
 # split involved) 20, 40 and 100 candidates for k 20 gave the same recall@20 against exact
 # search (15 queries, ef_search 200: 0.817, 400: 0.887): there the graph, not half precision,
-# misses rows, and ef_search is what raises recall (docs/BENCHMARKS.md). The re-rank makes the
-# scores and the order full precision.
+# misses rows, and ef_search is what raises recall (docs/BENCHMARKS.md). At 1M rows (same
+# generator, 100 queries, `bench/search_latency.py --sweep`) 100 candidates instead of 40 did raise
+# it (ef_search 200: 0.592 -> 0.647 by id; 400: 0.670 -> 0.716), because a longer LIMIT drives
+# the iterative scan further through the graph, at 1.7-1.9x the backend CPU; ef_search 1000 with
+# 40 candidates bought more (0.734) for less, so this stays 20 and ef_search (live, RagSettings)
+# is the setting. The re-rank makes the scores and the order full precision.
 HALF_RERANK_EXTRA = 20
 
 

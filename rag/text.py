@@ -218,12 +218,34 @@ def index_words(text: str) -> frozenset[str]:
     return frozenset(segment_for_index(text).split())
 
 
+@functools.lru_cache(maxsize=20_000)
+def _piece_words(piece: str) -> frozenset[str]:
+    """Return the lexemes of one whitespace-free piece of prepared text (cached per process).
+
+    The pieces of stored texts recur where whole texts do not: a title's words, tags, types and
+    vibes are shared by many rows whose texts differ in one piece (a serial, a place).
+    """
+    warm_up()
+    return frozenset(_kept(tokenizer.cut_for_search(piece)))
+
+
 def _words_holding(text: str, terms: list[str]) -> frozenset[str]:
-    """Return :func:`index_words` of ``text``, or nothing when no term is a substring of it."""
-    prepared = _prepare(text)
-    if any(term in prepared for term in terms):
-        return index_words(text)
-    return frozenset()
+    """Return the ``terms`` that are :func:`index_words` of ``text``.
+
+    jieba cuts the runs between whitespace independently (a word never spans whitespace), so
+    the words of a text are the union of the words of its whitespace-separated pieces, and a
+    word is a substring of its piece: only the pieces holding a term as a substring are
+    segmented, each through a cache. At a million generated activities every candidate's text
+    was new to the per-text cache, and segmenting the 60 candidates of a search whole took
+    about 13 ms of CPU per search (docs/SCALING.md).
+    """
+    found: set[str] = set()
+    for piece in _prepare(text).split():
+        held = [term for term in terms if term in piece]
+        if held:
+            words = _piece_words(piece)
+            found.update(term for term in held if term in words)
+    return frozenset(found)
 
 
 def segment_query(text: str) -> list[str]:

@@ -339,3 +339,61 @@ def test_matching_words_split_a_made_up_word_into_its_dictionary_pieces():
 def test_matching_words_bring_the_sub_words_search_mode_indexes():
     words = rag_text.matching_words("怎么控制它吃零食")
     assert "零食" in words and "零食" in segment_for_index("给它买了零食").split()
+
+
+# --- term ranking over candidate texts -----------------------------------------------------------
+
+_RANKED_TEXTS = st.lists(
+    st.sampled_from(
+        [
+            "周五下班K歌局·夜场",
+            "#114",
+            "桌游",
+            "小局",
+            "策略桌游",
+            " ",
+            "\u3000",
+            "ＫＴＶ",
+            "火锅局",
+        ]
+    ),
+    max_size=8,
+).map("".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    text=_RANKED_TEXTS,
+    terms=st.lists(st.sampled_from(["桌游", "k歌", "夜场", "ktv", "火锅", "局"]), min_size=1),
+)
+def test_terms_held_are_those_of_the_whole_texts_segmentation(text, terms):
+    whole = set(segment_for_index(text).split())
+    assert rag_text._words_holding(text, terms) == {t for t in terms if t in whole}
+
+
+def test_a_piece_holding_no_term_is_not_segmented(monkeypatch):
+    rag_text._piece_words.cache_clear()
+    cut = []
+    original = rag_text.tokenizer.cut_for_search
+    monkeypatch.setattr(
+        rag_text.tokenizer, "cut_for_search", lambda s, *a, **k: cut.append(s) or original(s)
+    )
+    assert rag_text._words_holding("周末编织局·新手场 #404 编织 安静", ["编织"]) == {"编织"}
+    assert cut == ["周末编织局·新手场", "编织"]
+
+
+def test_pieces_shared_by_texts_are_segmented_once(monkeypatch):
+    rag_text._piece_words.cache_clear()
+    cut = []
+    original = rag_text.tokenizer.cut_for_search
+    monkeypatch.setattr(
+        rag_text.tokenizer, "cut_for_search", lambda s, *a, **k: cut.append(s) or original(s)
+    )
+    rag_text.term_ranking("", {1: "桌游之夜 #1 桌游", 2: "桌游之夜 #2 桌游"}, terms=["桌游"])
+    assert cut == ["桌游之夜", "桌游"]
+
+
+def test_term_ranking_puts_rarer_words_first_and_leaves_out_texts_naming_none():
+    documents = {1: "火锅 聚餐", 2: "桌游 火锅", 3: "徒步", 4: "火锅"}
+    # 桌游 is held by one document, 火锅 by three: the document with both leads.
+    assert rag_text.term_ranking("", documents, terms=["桌游", "火锅"]) == [2, 1, 4]
