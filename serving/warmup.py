@@ -3,10 +3,11 @@
 Two steps, each run once:
 
 - :func:`preload`, in serve's own process before it forks the worker clusters and gunicorn's
-  web processes: jieba's dictionary, the embedding model loaded (not run), and the URL conf
-  with every app's views and serializers. The children find them loaded and share those pages
-  copy-on-write (``gc.freeze`` keeps their collectors off them). The model does not run here:
-  OpenMP cannot run a parallel region in a child forked after its parent ran one.
+  web processes: jieba's dictionary, the embedding model loaded (not run), the configured LLM
+  provider (a hosted one with its SDK), and the URL conf with every app's views and
+  serializers. The children find them loaded and share those pages copy-on-write
+  (``gc.freeze`` keeps their collectors off them). The model does not run here: OpenMP cannot
+  run a parallel region in a child forked after its parent ran one.
 - :func:`warm_up`, in each web process before its first ``accept`` (gunicorn's
   ``post_worker_init``, serving/web.py): one query segmented and embedded (the model's
   first run in this process), one database round trip, and each app's warm-up search
@@ -27,6 +28,7 @@ from django.urls import get_resolver
 
 from rag import text
 from rag.embeddings import ProviderError, embed_texts, get_provider
+from rag.llm import get_llm
 from rag.warmup import PROBE_TEXT, run_hooks
 
 logger = logging.getLogger(__name__)
@@ -45,6 +47,16 @@ def preload() -> None:
             load()
         except Exception:  # noqa: BLE001 - a provider that cannot load fails on first use
             logger.warning("preload: the embedding model did not load", exc_info=True)
+    # A hosted LLM (LLM_PROVIDER=openai) brings the openai SDK and what it imports (httpx,
+    # pydantic, anyio: 25 MiB and 0.8 s of CPU here). Built on first use instead, each web
+    # process and each worker that called the LLM imported its own copy: the web processes
+    # grew from 47 to 74 MiB of PSS after a few chat streams, the bulk worker that summarised
+    # from 24 to 69 MiB (bench/serving.py, 2026-11-26). Built here, every process shares it.
+    # The client opens no connection until it is asked something, so none crosses the fork.
+    try:
+        get_llm()
+    except Exception:  # noqa: BLE001 - a provider that cannot be built fails on first use
+        logger.warning("preload: the LLM provider could not be built", exc_info=True)
     get_resolver().url_patterns  # noqa: B018 - imports every app's views and serializers
     connections.close_all()
     gc.collect()

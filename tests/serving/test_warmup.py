@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rag import llm
 from rag import warmup as registry
 from serving import warmup
 
@@ -82,3 +83,31 @@ def test_warm_up_runs_the_hooks_apps_registered(monkeypatch):
     monkeypatch.setattr(registry, "_hooks", [lambda: ran.append("searched")])
     warmup.warm_up()
     assert ran == ["searched"]
+
+
+@pytest.fixture
+def preload_without_freezing(monkeypatch):
+    """Run :func:`warmup.preload` here, leaving this test process's collector as it was."""
+    monkeypatch.setattr(warmup.gc, "freeze", lambda: None)
+    return warmup.preload
+
+
+def test_preload_builds_the_configured_llm_that_forked_children_share(
+    settings, preload_without_freezing
+):
+    # A hosted LLM's SDK (openai: 25 MiB) loaded here is shared by every process forked after.
+    settings.RAG_LLM = {
+        **settings.RAG_LLM,
+        "PROVIDER": "openai",
+        "MODEL": "fake-chat",
+        "BASE_URL": "http://127.0.0.1:9/v1",  # never called: building opens no connection
+        "API_KEY": "sk-test",
+    }
+    preload_without_freezing()
+    assert llm._llm is not None and llm._llm.name == "openai"
+
+
+def test_preload_goes_on_when_the_llm_cannot_be_built(settings, preload_without_freezing):
+    settings.RAG_LLM = {**settings.RAG_LLM, "PROVIDER": "openai", "MODEL": ""}
+    preload_without_freezing()  # logged: the provider fails on first use instead
+    assert llm._llm is None
