@@ -294,8 +294,9 @@ def sample_counts(cursor, *, user, tsqueries: list[str]) -> tuple[int, float, li
 class TermStats:
     """What the lexical lists of one hybrid search need to know of the query's words.
 
-    Read in two queries (the stems, then one scan of the sample) instead of three: the
-    common-word rule of ``memory.search`` and the BM25 weights count over the same turns.
+    Read in two queries (the stems, unless all are known: :func:`english_stems`; then one
+    scan of the sample) instead of three: the common-word rule of ``memory.search`` and the
+    BM25 weights count over the same turns.
     """
 
     total: int  # turns in the sample
