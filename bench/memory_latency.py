@@ -341,13 +341,25 @@ def restore_indexes() -> dict[str, float]:
     """Build the indexes :func:`drop_indexes` dropped; return the seconds each took."""
     from django.db import connection
 
+    from rag.db import hnsw_build_bytes, vector_column_dimensions
+
     seconds = {}
     with connection.cursor() as cursor:
         if not connection.introspection.table_names(cursor).count(DROPPED):
             return seconds
         cursor.execute("ANALYZE memory_chatmessage")
-        # Each partition's graph (a sixteenth of the rows) fits: one pass, no spill.
-        cursor.execute("SET maintenance_work_mem = '1GB'")
+        # Room for the largest graph built at once, one partition's (or the one table's): a
+        # graph that spills builds several times slower. 1 GB held a sixteenth of 1M rows
+        # (about 150 MB) but not of 10M (about 1.5 GB); at most a quarter of the memory.
+        cursor.execute(
+            "SELECT coalesce(max(c.reltuples), 0) FROM pg_partition_tree('memory_chatmessage') t"
+            " JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf"
+        )
+        rows = max(0, int(cursor.fetchone()[0]))
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        dims = vector_column_dimensions(connection, "memory_chatmessage", "embedding") or 384
+        need = min(hnsw_build_bytes(rows, dims, half=False), ram // 4)
+        cursor.execute(f"SET maintenance_work_mem = '{max(64, need // 2**20)}MB'")
         cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
         for name, definition in cursor.fetchall():
             started = time.perf_counter()
