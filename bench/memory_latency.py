@@ -598,21 +598,14 @@ def scale_writes(datasets: Path, count: int, user_count: int) -> dict:
         .objects.filter(username__startswith=SCALE_USER_PREFIX)
         .order_by("pk")[:user_count]
     )
-    from django.db import connection
-
-    server = backend_cpu_reader(connection)
     rates = {}
     for label, size in (("one", 1), ("batched", 20)):
         user = rng.choice(users)
         batch = [{**item, "message_id": f"w{label}-{item['message_id']}"} for item in items]
-        started, cpu, server_before = time.perf_counter(), time.thread_time(), server()
+        started = time.perf_counter()
         for first in range(0, len(batch), size):
             messages_write(user=user, items=batch[first : first + size])
         rates[label] = len(batch) / (time.perf_counter() - started)
-        # CPU per message, this process and the backend: what the rate is on a quiet machine
-        # (the commit's wait for the disk aside).
-        spent = (time.thread_time() - cpu) * 1000 + server() - server_before
-        rates[f"{label}_cpu_ms"] = spent / len(batch)
         ChatMessage.objects.filter(user=user, message_id__startswith=f"w{label}-").delete()
     rates["count"] = len(items)
     rates["load"] = os.getloadavg()[0]
@@ -745,10 +738,9 @@ embedding; CPU p95 {timed["client_cpu_p95"] + timed["server_cpu_p95"]:.1f} ms).
 Writes into the full table (`memory.services.messages_write`, {writes["count"]} LoCoMo turns,
 embedding queued, no worker; load {writes["load"]:.1f}): one message per call
 {writes["one"]:.0f} messages/s, 20 per call {writes["batched"]:.0f} messages/s (published on
-an empty database: 33 and 425, section "replica"); CPU per message (this process and the
-backend) {writes["one_cpu_ms"]:.1f} ms and {writes["batched_cpu_ms"]:.1f} ms, that is at most
-{1000 / writes["one_cpu_ms"]:.0f} and {1000 / writes["batched_cpu_ms"]:.0f} messages/s per core
-busy, the commits' waits for the disk aside.
+an empty database: 33 and 425, section "replica", the same function in a process like this
+one, which opens a database connection per call: the queue's enqueue closes it, as
+`DB_CONN_MAX_AGE` is 0 outside the web processes).
 
 Semantic search with a filter (`memory.search.semantic_search`, top_k 10, the user's turns of
 one role in one chat, no relevance cut), same users and query vectors: p50
