@@ -27,13 +27,19 @@ for real with the local model and the other rows' vectors derived from those (be
 ones, as the activities benchmark does), generated and written with ``COPY`` in batches so the
 process holds one batch at a time (``--written`` rows; PostgreSQL derives the rest from them:
 each derived row takes a written row's text and the renormalised sum of two written rows'
-vectors); the HNSW index is built after the load. It prints how long each set-up phase took
-and the process's peak memory, then times one-user hybrid searches in-process (the LoCoMo
-questions, query vectors embedded once beforehand, users drawn at random) and a semantic
+vectors); the secondary indexes (btrees, full-text GIN, HNSW) are dropped before the load and
+built after it, each timed. The set-up's facts (phases, seconds per index, peak memory) are
+kept in the database, so a later run on it reports them. On the embedded server the server
+is then restarted as the service starts it, its buffer cache sized from the loaded data. It
+prints how long each set-up phase took and the process's peak memory, then times one-user
+hybrid searches in-process (the LoCoMo questions, query vectors embedded once beforehand,
+users drawn at random: wall time, SQL time and round trips, and the CPU time of this process
+and of the PostgreSQL backend, which a shared machine's waits do not inflate), a semantic
 search with a filter (one chat and role of the user; it must return k rows whenever k pass),
-and writes the section ``memory-scale``. ``--layout single`` measures the table as it was
-before issue 34 (not partitioned: memory migrated back to 0013) in its own database
-``bench_memscale_single`` and writes ``memory-scale-single``.
+and the write rates into the full table. ``--publish`` writes the section ``memory-scale``
+(100k) or ``memory-scale-<size>`` (``-1m`` ...). ``--layout single`` measures the table as
+it was before issue 34 (not partitioned: memory migrated back to 0013) in its own database
+``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``.
 """
 
 from __future__ import annotations
