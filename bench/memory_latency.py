@@ -27,13 +27,19 @@ for real with the local model and the other rows' vectors derived from those (be
 ones, as the activities benchmark does), generated and written with ``COPY`` in batches so the
 process holds one batch at a time (``--written`` rows; PostgreSQL derives the rest from them:
 each derived row takes a written row's text and the renormalised sum of two written rows'
-vectors); the HNSW index is built after the load. It prints how long each set-up phase took
-and the process's peak memory, then times one-user hybrid searches in-process (the LoCoMo
-questions, query vectors embedded once beforehand, users drawn at random) and a semantic
+vectors); the secondary indexes (btrees, full-text GIN, HNSW) are dropped before the load and
+built after it, each timed. The set-up's facts (phases, seconds per index, peak memory) are
+kept in the database, so a later run on it reports them. On the embedded server the server
+is then restarted as the service starts it, its buffer cache sized from the loaded data. It
+prints how long each set-up phase took and the process's peak memory, then times one-user
+hybrid searches in-process (the LoCoMo questions, query vectors embedded once beforehand,
+users drawn at random: wall time, SQL time and round trips, and the CPU time of this process
+and of the PostgreSQL backend, which a shared machine's waits do not inflate), a semantic
 search with a filter (one chat and role of the user; it must return k rows whenever k pass),
-and writes the section ``memory-scale``. ``--layout single`` measures the table as it was
-before issue 34 (not partitioned: memory migrated back to 0013) in its own database
-``bench_memscale_single`` and writes ``memory-scale-single``.
+and the write rates into the full table. ``--publish`` writes the section ``memory-scale``
+(100k) or ``memory-scale-<size>`` (``-1m`` ...). ``--layout single`` measures the table as
+it was before issue 34 (not partitioned: memory migrated back to 0013) in its own database
+``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``.
 """
 
 from __future__ import annotations
@@ -301,7 +307,7 @@ def derive_rows(start: int, n: int, users: list[int]) -> None:
             high = min(n, low + DERIVE_CHUNK) - 1
             cursor.execute(
                 f"INSERT INTO memory_chatmessage ({', '.join(columns)}) SELECT {select}"
-                " FROM generate_series(%(low)s, %(high)s) g"
+                " FROM generate_series(%(low)s::bigint, %(high)s::bigint) g"
                 " JOIN bench_seed a ON a.rn = g %% %(s)s"
                 # b varies with the cycle (g / s) as well: every row gets its own pair.
                 " JOIN bench_seed b ON b.rn = (g * 7919 + g / %(s)s * 104729 + 13) %% %(s)s",
@@ -309,6 +315,66 @@ def derive_rows(start: int, n: int, users: list[int]) -> None:
             )
             print(f"   {high + 1:,} rows, peak RSS {peak_rss_mb():.0f} MiB", flush=True)
         cursor.execute("DROP TABLE bench_seed")
+
+
+# The secondary indexes of the message table (every one not behind a constraint: the btrees,
+# the full-text GIN, the HNSW graph) are dropped before the load and built after it, as a bulk
+# load is done: one sorted build each instead of an insert into each per row. Their
+# definitions wait in this table meanwhile, so an interrupted set-up builds them at the next run.
+DROPPED = "bench_memscale_dropped_indexes"
+
+
+def drop_indexes() -> None:
+    """Record and drop the message table's secondary indexes (on the parent: every partition's)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {DROPPED} (name text PRIMARY KEY, def text)")
+        cursor.execute(
+            f"INSERT INTO {DROPPED} SELECT i.indexrelid::regclass::text,"
+            # A partitioned parent's index reads "ON ONLY <table>": created plainly, it propagates.
+            " replace(pg_get_indexdef(i.indexrelid), ' ON ONLY ', ' ON ') FROM pg_index i"
+            " WHERE i.indrelid = 'memory_chatmessage'::regclass AND NOT EXISTS"
+            " (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid"
+            "  AND c.conrelid = i.indrelid) ON CONFLICT DO NOTHING"
+        )
+        cursor.execute(f"SELECT name FROM {DROPPED}")
+        for (name,) in cursor.fetchall():
+            cursor.execute(f"DROP INDEX IF EXISTS {name}")
+
+
+def restore_indexes() -> dict[str, float]:
+    """Build the indexes :func:`drop_indexes` dropped; return the seconds each took."""
+    from django.db import connection
+
+    from rag.db import hnsw_build_bytes, vector_column_dimensions
+
+    seconds = {}
+    with connection.cursor() as cursor:
+        if not connection.introspection.table_names(cursor).count(DROPPED):
+            return seconds
+        cursor.execute("ANALYZE memory_chatmessage")
+        # Room for the largest graph built at once, one partition's (or the one table's): a
+        # graph that spills builds several times slower. 1 GB held a sixteenth of 1M rows
+        # (about 150 MB) but not of 10M (about 1.5 GB); at most a quarter of the memory.
+        cursor.execute(
+            "SELECT coalesce(max(c.reltuples), 0) FROM pg_partition_tree('memory_chatmessage') t"
+            " JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf"
+        )
+        rows = max(0, int(cursor.fetchone()[0]))
+        ram = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        dims = vector_column_dimensions(connection, "memory_chatmessage", "embedding") or 384
+        need = min(hnsw_build_bytes(rows, dims, half=False), ram // 4)
+        cursor.execute(f"SET maintenance_work_mem = '{max(64, need // 2**20)}MB'")
+        cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
+        for name, definition in cursor.fetchall():
+            started = time.perf_counter()
+            cursor.execute(definition.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
+            cursor.execute(f"DELETE FROM {DROPPED} WHERE name = %s", [name])
+            seconds[name] = time.perf_counter() - started
+            print(f"   {name}: {seconds[name]:.0f}s", flush=True)
+        cursor.execute(f"DROP TABLE {DROPPED}")
+    return seconds
 
 
 def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_rows: int) -> dict:
@@ -331,6 +397,8 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_ro
     User = get_user_model()
     facts: dict = {"n": ChatMessage.objects.count(), "users": user_count, "reused": True}
     if facts["n"] >= n:
+        restore_indexes()  # left dropped by an interrupted set-up
+        facts.update(recorded_setup() or {})
         return facts
     watch = Stopwatch()
     data = json.loads((datasets / "locomo10.json").read_text(encoding="utf-8"))
@@ -342,7 +410,7 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_ro
     pyrandom.Random(5).shuffle(pool)
     with connection.cursor() as cursor:
         cursor.execute("TRUNCATE memory_chatmessage RESTART IDENTITY CASCADE")
-        cursor.execute("DROP INDEX IF EXISTS memory_msg_embedding_hnsw")
+    drop_indexes()
     with watch.phase("users"):
         have = set(
             User.objects.filter(username__startswith=SCALE_USER_PREFIX).values_list(
@@ -384,23 +452,51 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_ro
         if n > seeded:
             derive_rows(seeded, n, users)
     print(f"   loaded in {watch.seconds['load']:.0f}s", flush=True)
-    with watch.phase("index"), connection.cursor() as cursor:
-        cursor.execute("ANALYZE memory_chatmessage")
-        cursor.execute("SET maintenance_work_mem = '1GB'")
-        cursor.execute(
-            "CREATE INDEX memory_msg_embedding_hnsw ON memory_chatmessage USING hnsw "
-            "(embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)"
-        )
-    print(f"   HNSW built in {watch.seconds['index']:.0f}s", flush=True)
+    with watch.phase("index"):
+        index_seconds = restore_indexes()
+    print(f"   indexes built in {watch.seconds['index']:.0f}s: {index_seconds}", flush=True)
     facts.update(
         reused=False,
         n=ChatMessage.objects.count(),
         sample=sample,
         written=seeded,
         seconds=watch.seconds,
+        index_seconds=index_seconds,
         peak_rss_mb=peak_rss_mb(),
     )
+    record_setup(facts)
     return facts
+
+
+SETUP_TABLE = "bench_memscale_setup"
+
+
+def record_setup(facts: dict) -> None:
+    """Keep how the set-up went in the database, so a later run on it can say so."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE TABLE IF NOT EXISTS {SETUP_TABLE} (facts jsonb, at timestamptz)")
+        cursor.execute(f"DELETE FROM {SETUP_TABLE}")
+        cursor.execute(
+            f"INSERT INTO {SETUP_TABLE} VALUES (%s, now())",
+            [json.dumps({k: v for k, v in facts.items() if k != "reused"})],
+        )
+
+
+def recorded_setup() -> dict | None:
+    """Return the facts :func:`record_setup` kept (with ``at``, when), or None."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if SETUP_TABLE not in connection.introspection.table_names(cursor):
+            return None
+        cursor.execute(f"SELECT facts, to_char(at, 'YYYY-MM-DD HH24:MI UTC') FROM {SETUP_TABLE}")
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    facts = json.loads(row[0]) if isinstance(row[0], str) else row[0]  # jsonb: a dict already
+    return {**facts, "at": row[1]}
 
 
 def scale_search(datasets: Path, count: int, user_count: int) -> dict:
@@ -421,19 +517,26 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
     )
     rng = pyrandom.Random(9)
     times, sql_times, found = [], [], []
+    client_cpu, server_cpu, trips, loads = [], [], [], []
     filtered_times, short = [], 0
     sql = SqlTimer()
     from django.db import connection
 
     from memory.models import ChatMessage, Kind
 
+    server = backend_cpu_reader(connection)
     with connection.execute_wrapper(sql):
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
             user = rng.choice(users)
             sql.reset()
+            server_before = server()
+            cpu_before = time.thread_time()
             started = time.perf_counter()
             hits = search.hybrid_search(user=user, query_text=text, flt={}, top_k=10, vector=vector)
             spent = (time.perf_counter() - started) * 1000
+            cpu_spent = (time.thread_time() - cpu_before) * 1000
+            server_spent = server() - server_before
+            sql_spent, sql_trips = sql.seconds * 1000, sql.queries  # the hybrid search's alone
             # Semantic search with a filter (the user's turns of one role in one chat): k rows
             # whenever k pass it (min_score -1: no relevance cut, so every passing row counts).
             chats = ChatMessage.objects.filter(user=user).order_by("ts", "message_id")
@@ -450,7 +553,11 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
             if i < 5:
                 continue  # warm-up
             times.append(spent)
-            sql_times.append(sql.seconds * 1000)
+            sql_times.append(sql_spent)
+            client_cpu.append(cpu_spent)
+            server_cpu.append(server_spent)
+            trips.append(sql_trips)
+            loads.append(os.getloadavg()[0])
             found.append(len(hits))
             filtered_times.append(filtered_spent)
             short += len(filtered) < min(10, passing)
@@ -464,7 +571,72 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
         "sql_p50": percentile(sql_times, 50),
         "sql_p95": percentile(sql_times, 95),
         "hits_mean": sum(found) / max(1, len(found)),
+        "client_cpu_p50": percentile(client_cpu, 50),
+        "client_cpu_p95": percentile(client_cpu, 95),
+        # NaN when the server's process cannot be read (a server on another machine).
+        "server_cpu_p50": percentile(server_cpu, 50),
+        "server_cpu_p95": percentile(server_cpu, 95),
+        "round_trips": percentile(trips, 50),
+        "load_min": min(loads),
+        "load_max": max(loads),
     }
+
+
+def scale_writes(datasets: Path, count: int, user_count: int) -> dict:
+    """Return messages/s stored by ``memory.services.messages_write`` into the full tables, as
+    "replica" in docs/BENCHMARKS.md measured the published rates: ``count`` LoCoMo turns one
+    message per call, then 20 per call (embedding queued, no worker), each pass for one of the
+    users drawn at random. The rows written are deleted afterwards (the table keeps its size).
+    """
+    import random as pyrandom
+
+    from django.contrib.auth import get_user_model
+
+    from bench.memory_locomo import session_items
+    from memory.models import ChatMessage
+    from memory.services import messages_write
+
+    data = json.loads((datasets / "locomo10.json").read_text(encoding="utf-8"))
+    items = session_items(data[0]["conversation"])[:count]
+    rng = pyrandom.Random(11)
+    users = list(
+        get_user_model()
+        .objects.filter(username__startswith=SCALE_USER_PREFIX)
+        .order_by("pk")[:user_count]
+    )
+    rates = {}
+    for label, size in (("one", 1), ("batched", 20)):
+        user = rng.choice(users)
+        batch = [{**item, "message_id": f"w{label}-{item['message_id']}"} for item in items]
+        started = time.perf_counter()
+        for first in range(0, len(batch), size):
+            messages_write(user=user, items=batch[first : first + size])
+        rates[label] = len(batch) / (time.perf_counter() - started)
+        ChatMessage.objects.filter(user=user, message_id__startswith=f"w{label}-").delete()
+    rates["count"] = len(items)
+    rates["load"] = os.getloadavg()[0]
+    return rates
+
+
+def backend_cpu_reader(connection):
+    """Return a function giving the CPU milliseconds the connection's PostgreSQL backend has
+    used so far (``/proc/<pid>/schedstat``: time on a CPU, not waiting for one), or NaN
+    when that process is not on this machine.
+
+    With the machine shared, wall time counts the waits for a core; CPU time does not: the
+    client's (``time.thread_time``) plus the server's is what a search costs on a quiet one.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        path = Path(f"/proc/{cursor.fetchone()[0]}/schedstat")
+
+    def read() -> float:
+        try:
+            return int(path.read_text().split()[0]) / 1e6
+        except (OSError, ValueError, IndexError):
+            return float("nan")
+
+    return read
 
 
 # The message table partitioned by user (migration memory 0014), or as one table (the layout
@@ -474,6 +646,7 @@ LAYOUTS = {"partitioned": None, "single": "0013_memorysettings"}
 
 def scale_main(args) -> None:
     name = SCALE_DB if args.layout == "partitioned" else f"{SCALE_DB}_{args.layout}"
+    embedded = not (args.database_url or os.environ.get("DATABASE_URL"))
     url = bench_database_url(name, args.database_url)
     os.environ["DATABASE_URL"] = url
     os.environ.setdefault("LOG_LEVEL", "WARNING")
@@ -490,6 +663,14 @@ def scale_main(args) -> None:
     print(f"set-up: {args.scale:,} messages over {args.users:,} users ...", flush=True)
     facts = scale_setup(args.datasets, args.scale, args.users, args.sample, args.written)
     print(facts, flush=True)
+    if embedded and not facts["reused"]:
+        # Restarted as the service starts it: its buffer cache sized from the data now there
+        # (config.embedded_db.sized_settings), not from the empty database it began with.
+        from config import embedded_db
+
+        connection.close()
+        embedded_db.stop()
+        embedded_db.start(shared_buffers=embedded_db.configured_shared_buffers())
     with connection.cursor() as cursor:
         # Summed over the partitions (a partitioned table or index has no pages of its own).
         cursor.execute(
@@ -506,13 +687,20 @@ def scale_main(args) -> None:
     print("searching ...", flush=True)
     timed = scale_search(args.datasets, args.requests + 5, args.users)
     print(timed, flush=True)
+    writes = scale_writes(args.datasets, 150, args.users)
+    print(writes, flush=True)
     setup_text = "reused from an earlier run of this command"
-    if not facts["reused"]:
-        phases = ", ".join(f"{k} {v:.0f} s" for k, v in facts["seconds"].items())
+    if "seconds" in facts:
+        phases = ", ".join(f"{k} {v:,.0f} s" for k, v in facts["seconds"].items())
+        indexes = ", ".join(
+            f"`{k}` {v:,.0f} s" for k, v in sorted(facts.get("index_seconds", {}).items())
+        )
+        when = f"set up {facts['at']}, " if facts.get("at") else ""
         setup_text = (
-            f"{phases} (total {sum(facts['seconds'].values()):.0f} s); {facts['sample']} turns "
-            f"embedded for real, {facts['written']:,} rows written from Python with vectors "
-            "derived from those, the rest derived from them in SQL"
+            f"{when}{phases} (total {sum(facts['seconds'].values()):,.0f} s; the index build: "
+            f"{indexes}); {facts['sample']} turns embedded for real, {facts['written']:,} rows "
+            "written from Python with vectors derived from those, the rest derived from them in "
+            f"SQL; peak memory of the set-up process {facts['peak_rss_mb']:,.0f} MiB"
         )
     layout = (
         f"partitioned by `HASH (user_id)` into {partitions} partitions"
@@ -535,14 +723,30 @@ LoCoMo questions, query vectors embedded beforehand and not timed; users drawn a
         markdown_table(
             ["", "p50 ms", "p95 ms"],
             [
-                ["hybrid search", timed["p50"], timed["p95"]],
-                ["of which SQL", timed["sql_p50"], timed["sql_p95"]],
+                ["hybrid search (wall)", timed["p50"], timed["p95"]],
+                ["of which SQL (wall, round trips included)", timed["sql_p50"], timed["sql_p95"]],
+                ["CPU of this process (Python)", timed["client_cpu_p50"], timed["client_cpu_p95"]],
+                ["CPU of the PostgreSQL backend", timed["server_cpu_p50"], timed["server_cpu_p95"]],
             ],
         )
     }
 
+Load average (1 min) during the searches: {timed["load_min"]:.1f} to {timed["load_max"]:.1f}
+on 2 cores; SQL round trips per search: {timed["round_trips"]:.0f}. The CPU rows are time on a
+core (`time.thread_time`, the backend's `/proc/<pid>/schedstat`), which waiting for a core does
+not add to: their sum is what a search costs on a quiet machine, the wall rows what it took on
+this one.
+
 Mean results per search: {timed["hits_mean"]:.1f}. Target at 10M messages over 10,000 users:
-p95 <= 50 ms; at this size: **{verdict}** ({timed["p95"]:.1f} ms, without the query embedding).
+p95 <= 50 ms; at this size: **{verdict}** ({timed["p95"]:.1f} ms wall, without the query
+embedding; CPU p95 {timed["client_cpu_p95"] + timed["server_cpu_p95"]:.1f} ms).
+
+Writes into the full table (`memory.services.messages_write`, {writes["count"]} LoCoMo turns,
+embedding queued, no worker; load {writes["load"]:.1f}): one message per call
+{writes["one"]:.0f} messages/s, 20 per call {writes["batched"]:.0f} messages/s (published on
+an empty database: 33 and 425, section "replica", the same function in a process like this
+one, which opens a database connection per call: the queue's enqueue closes it, as
+`DB_CONN_MAX_AGE` is 0 outside the web processes).
 
 Semantic search with a filter (`memory.search.semantic_search`, top_k 10, the user's turns of
 one role in one chat, no relevance cut), same users and query vectors: p50
@@ -552,11 +756,26 @@ fewer than min(10, rows passing the filter): **{timed["filtered_short"]}** (must
 The machine was shared (2 cores): the load average is given above; re-run on a quiet
 machine for figures to compare with the targets.
 """
-    key = "memory-scale" if args.layout == "partitioned" else f"memory-scale-{args.layout}"
-    title = "Latency: memory hybrid search at scale" + (
-        "" if args.layout == "partitioned" else f" ({args.layout} table, before issue 34)"
+    # One section per size and layout; 100k keeps the keys it was first published under.
+    size = "" if args.scale == 100_000 else f"-{size_label(args.scale)}"
+    key = ("memory-scale" if args.layout == "partitioned" else f"memory-scale-{args.layout}") + size
+    title = (
+        f"Latency: memory hybrid search at scale ({args.scale:,} messages, {args.users:,} users"
+        + (")" if args.layout == "partitioned" else f", {args.layout} table, before issue 34)")
     )
-    write_section(key, title, body)
+    if args.publish:
+        write_section(key, title, body)
+    else:
+        print(body)
+        print(f"(not published: --publish writes section {key} of docs/BENCHMARKS.md)")
+
+
+def size_label(n: int) -> str:
+    """Return 1m for 1,000,000, 100k for 100,000, else the number."""
+    for unit, label in ((1_000_000, "m"), (1_000, "k")):
+        if n % unit == 0:
+            return f"{n // unit}{label}"
+    return str(n)
 
 
 def main() -> None:
@@ -575,6 +794,11 @@ def main() -> None:
         help="the message table of --scale: partitioned by user (now) or one table (before)",
     )
     parser.add_argument("--conversations", type=int, default=2)
+    parser.add_argument(
+        "--publish",
+        action="store_true",
+        help="with --scale: write the figures to docs/BENCHMARKS.md (else only print them)",
+    )
     parser.add_argument("--requests", type=int, default=200, help="per pass, at most")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--database-url")

@@ -144,6 +144,23 @@ def test_term_stats_count_each_word_exactly_and_its_term_by_stem(user, english):
     assert stats.term_rows["'research':*"] == 1
 
 
+def test_term_stats_ask_the_database_for_a_words_stem_once_per_process(
+    user, english, django_assert_num_queries
+):
+    ranking._stems.clear()
+    first = ranking.term_stats(user=user, lexemes=["researching", "beach"])
+    with django_assert_num_queries(1):  # the sample's counts only: both stems are known
+        again = ranking.term_stats(user=user, lexemes=["beach", "researching"])
+    assert again.terms == first.terms
+    assert again.term_rows == first.term_rows
+
+
+def test_term_stats_ask_no_stem_of_a_chinese_word(user, english, django_assert_num_queries):
+    with django_assert_num_queries(1):  # the sample's counts only
+        stats = ranking.term_stats(user=user, lexemes=["搬家"])
+    assert stats.terms == {"搬家": "'搬家'"}
+
+
 def test_bm25_reads_its_weights_from_given_stats_without_counting_again(
     user, english, django_assert_num_queries
 ):
