@@ -225,6 +225,7 @@ def _partitioned() -> bool:
         return cursor.fetchone()[0] == "p"
 
 
+@pytest.mark.slow  # migrates back and forth, rendering every migration's state: 12 s under load
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_keeps_rows_ids_and_ratings_both_ways(user, other_user):
     latest = MigrationExecutor(connection).loader.graph.leaf_nodes()
