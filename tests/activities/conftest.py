@@ -45,7 +45,7 @@ def demo_user(make_user):
 
 # The demo rows as the loader indexed them, by (embedding model, load day): the columns of each
 # row but its id, creator and timestamps. Loading segments every text with jieba and embeds it
-# (about 1 CPU-second, for each of about 100 tests); the result depends only on the model and
+# (about 0.5 CPU-second, in each of about 100 tests); the result depends only on the model and
 # the day (``activities.demo.demo_start``), so each process loads once per key and copies after.
 _DEMO_ROWS: dict[tuple[str, object], list[dict]] = {}
 _DEMO_FRESH = {"id", "creator_id", "created_at", "updated_at", "indexed_at", "index_state_at"}
