@@ -54,8 +54,8 @@ CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
 	--ignore=tests/rag/test_checks_faults.py
 # CHECK_WORKERS=2: that many pytest-xdist processes, a test module each at a time (--dist
-# loadfile keeps a module's fixtures in one process), each migrating its own test database on the
-# one embedded server. Opt-in until a full run has been timed on an unshared machine (DEVELOPING.md).
+# loadfile keeps a module's fixtures in one process), each with its own test database on the one
+# embedded server (restored from the saved migrated schema, tests/schema_cache.py, or migrated). Opt-in until a full run has been timed on an unshared machine (DEVELOPING.md).
 CHECK_WORKERS ?=
 check: lint
 	$(PY) -m pytest -q $(if $(CHECK_WORKERS),-n $(CHECK_WORKERS) --dist loadfile) \

@@ -14,12 +14,62 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from config.services import token_issue
+from tests import schema_cache
 
 # Every test runs at this instant (a Wednesday morning in the service's time zone), the clock
 # ticking from there: what a search, a retention sweep or a demo load does depends on the day
 # of the week and the date, and a suite must pass whatever day CI runs it. A test about another
 # day moves the clock itself (``clock.move_to(...)``) or passes ``now=``.
 FIXED_NOW = datetime(2026, 11, 25, 10, 0, tzinfo=zoneinfo.ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    request,
+    django_test_environment,
+    django_db_blocker,
+    django_db_use_migrations,
+    django_db_keepdb,
+    django_db_createdb,
+    django_db_modify_db_settings,
+):
+    """Create the test database, from the migrated schema of an earlier run when there is one.
+
+    pytest-django's own fixture, but for tests/schema_cache.py: the database is restored from
+    the dump of the same schema and ``migrate`` then finds nothing to apply (it still sends
+    ``post_migrate``); without a dump it migrates, and the result is dumped for the next run.
+    """
+    from django.db import connection
+    from django.test.utils import setup_databases, teardown_databases
+    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
+
+    if not django_db_use_migrations:
+        _disable_migrations()
+    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
+    cached = (
+        "default" in aliases
+        and django_db_use_migrations
+        and not django_db_keepdb
+        and schema_cache.enabled()
+    )
+    dump = schema_cache.path() if cached else None
+    restored = dump is not None and dump.exists() and not django_db_createdb
+    with django_db_blocker.unblock():
+        if restored:
+            schema_cache.restore(connection, dump)
+        db_cfg = setup_databases(
+            verbosity=request.config.option.verbose,
+            interactive=False,
+            aliases=aliases,
+            serialized_aliases=serialized_aliases,
+            keepdb=restored or (django_db_keepdb and not django_db_createdb),
+        )
+        if dump is not None and not restored:
+            schema_cache.save(connection, dump)
+    yield
+    if not django_db_keepdb:
+        with django_db_blocker.unblock():
+            teardown_databases(db_cfg, verbosity=request.config.option.verbose)
 
 
 @pytest.fixture(autouse=True)

@@ -145,6 +145,7 @@ def _tuned_values() -> dict:
     return {name: value for values in TUNED.values() for name, value in values.items()}
 
 
+@pytest.mark.slow  # migrates back and forth, rendering every migration's state: 60-120 s under load
 def test_the_move_copies_the_engine_rows_values_into_each_apps_row():
     before = _migrate(BEFORE_MOVE).loader.project_state(BEFORE_MOVE).apps
     before.get_model("rag", "RagSettings").objects.update_or_create(
@@ -157,12 +158,14 @@ def test_the_move_copies_the_engine_rows_values_into_each_apps_row():
     assert RagSettings.objects.get(pk=1).ef_search == 64  # the engine keeps its own
 
 
+@pytest.mark.slow  # migrates back and forth, rendering every migration's state: 60-120 s under load
 def test_the_move_on_an_empty_database_creates_no_rows():
     _migrate(BEFORE_MOVE)
     _migrate(_latest())
     assert not any(apps.get_model(label).objects.exists() for label in TUNED)
 
 
+@pytest.mark.slow  # migrates back and forth, rendering every migration's state: 60-120 s under load
 def test_the_move_reversed_copies_the_values_back_into_the_engine_row():
     for label, values in TUNED.items():
         apps.get_model(label).objects.update_or_create(pk=1, defaults=values)

@@ -113,6 +113,7 @@ def test_warm_up_leaves_jiebas_default_tokenizer_as_jieba_made_it():
     assert not isinstance(jieba.dt.FREQ, rag_text.CompactFreq)
 
 
+@pytest.mark.slow  # loads jieba's dictionary a second time: 20 s under load
 def test_a_jieba_version_not_checked_keeps_its_own_dictionary(monkeypatch):
     monkeypatch.setattr(rag_text, "COMPACT_JIEBA_VERSIONS", frozenset({"0.0.0"}))
     other = rag_text.CompactTokenizer()
@@ -141,6 +142,7 @@ def test_words_added_to_the_trie_are_found_and_override_its_counts():
     assert len(freq) == 2
 
 
+@pytest.mark.slow  # loads jieba's dictionary a second time: 20 s under load
 def test_segmentation_with_the_trie_equals_jiebas_own_dictionary():
     sample = (
         "中华人民共和国国务院总理在北京人民大会堂发表讲话。孙悟空大闹天宫，"
@@ -155,6 +157,7 @@ def test_segmentation_with_the_trie_equals_jiebas_own_dictionary():
     assert list(ours.cut_for_search(sample)) == list(plain.cut_for_search(sample))
 
 
+@pytest.mark.slow  # a Python process loading jieba's dictionary: 44 s under load
 def test_jieba_loads_and_segments_without_importing_pkg_resources():
     import subprocess
     import sys

@@ -225,6 +225,7 @@ def test_chunk_admins_do_not_delete(client, staff_user, api_chapter):
     assert ChildChunk.objects.filter(pk=child.pk).exists()
 
 
+@pytest.mark.slow  # generates and validates the whole OpenAPI schema: 49 s under load
 def test_schema_is_valid():
     from django.core.management import call_command
 
