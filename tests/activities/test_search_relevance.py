@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
@@ -172,3 +172,45 @@ def test_the_intent_examples_hold_requests_in_both_languages():
         texts = example_texts(path)
         assert any(text.isascii() for text in texts)
         assert any(not text.isascii() for text in texts)
+
+
+def test_a_padded_tail_is_cut_while_the_best_hits_stay(demo_activities):
+    # Two hotpot rows answer it; the food rows after them share a word or cue of the query but
+    # stand far below the best hit's margin: the list stops with the hotpots, not at the limit.
+    outcome = activities_search(semantic_query="不吃辣也能吃火锅", limit=10)
+    found = [r["title"] for r in outcome["results"]]
+    assert found[:2] == ["潮汕牛肉火锅｜不吃辣也能吃", "重庆火锅局｜能吃辣的来"]
+    assert len(found) <= 4
+    assert "手工包饺子聚会" not in found and "愚园路小众咖啡馆探店" not in found
+
+
+@pytest.mark.parametrize("query", ["rainy day plans", "下雨天来点温馨的"])
+def test_a_request_set_on_a_rainy_day_is_not_read_as_one_for_the_weather(demo_activities, query):
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] is None
+
+
+@pytest.mark.parametrize(
+    "query", ["is the underground closed tomorrow", "is the tube running tomorrow night"]
+)
+def test_a_request_for_something_else_is_read_with_its_time_phrase(demo_activities, query):
+    from rag.relevance import INTENT_REASON
+
+    # Without "tomorrow" these read like nothing in particular; whole, like a service's status.
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+
+
+def test_the_intent_gate_reads_the_rest_when_the_whole_query_cannot_be_embedded(monkeypatch):
+    import activities.search as search
+    from activities.understanding import read_query, user_zone
+    from rag.embeddings import ProviderError
+
+    def down(text, use_cache=True):
+        raise ProviderError("provider down")
+
+    monkeypatch.setattr(search, "embed_query", down)
+    understood = read_query("live music tomorrow", now=timezone.now(), tz=user_zone(None))
+    assert search.request_vector(understood, understood.rest, [0.5, 0.5]) == [0.5, 0.5]
