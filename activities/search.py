@@ -511,8 +511,8 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits (read off the whole query: :func:`request_vector`). The
-    cut needs the reference sample's vectors: when they cannot be embedded, every hit is kept.
+    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
+    cannot be embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -528,9 +528,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
             foreign=foreign_query(understood),
-            intent=lambda: intent.intent_margin_of(
-                request_vector(understood, query, vector), INTENT_ON, INTENT_OFF
-            ),
+            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
@@ -539,26 +537,6 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
-
-
-def request_vector(understood, embedded: str, vector):
-    """Return the vector of the request as the person typed it, for the intent gate.
-
-    The search embeds the query without its time phrase (``EMBED_REST``), but what a request
-    is *for* is read off the whole of it, as the intent examples are written: "is there a tube
-    strike tomorrow" without "tomorrow" no longer reads like a question about a service's
-    status, and so cleared the gate with the rows of its day. The whole query is embedded only
-    when it differs from the embedded text; the provider failing it, the embedded text's vector
-    is read instead (the gate is not skipped for want of a second vector).
-    """
-    whole = (getattr(getattr(understood, "found", None), "text", "") or "").strip()
-    if not whole or whole == (embedded or "").strip():
-        return vector
-    try:
-        return embed_query(whole, use_cache=False)
-    except ProviderError as exc:
-        logger.warning("intent gate: whole query not embedded, reading the rest: %s", exc)
-        return vector
 
 
 def foreign_query(understood) -> bool:

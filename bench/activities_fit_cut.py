@@ -6,8 +6,7 @@ of the corpus), the foreign gate (an English query: the reference sample is Chin
 intent gate (a query closer to everyday requests for something else than to requests for
 activities: rag/intent.py), and the per-hit ratios (a hit naming a word or cue of the query is
 dropped below ``ratio`` x the best margin, one that is only "similar" below ``bareRatio``;
-with ``depth``, any hit more than that below the best margin is dropped). The intent margin is
-read off the whole query, as the service reads it (``activities.search.request_vector``).
+with ``depth``, any hit more than that below the best margin is dropped).
 
 It runs every DEV query of bench/data/activities_heldout_queries.jsonl through
 ``activities_search`` with every gate and cut open (margin gates -1, no ratios), recording
@@ -136,9 +135,6 @@ def record_dev() -> list[dict]:
         if len(calls) > count:
             calls[-1]["titles"] = [hit.obj.title for hit in hits]
             calls[-1]["vector"] = [float(x) for x in vector]
-            # The intent gate reads the whole query (activities.search.request_vector).
-            whole = search.request_vector(kw.get("understood"), kw.get("query", ""), vector)
-            calls[-1]["request_vector"] = [float(x) for x in whole]
         return kept
 
     relevance.decide, search.relevant_hits = recording_decide, recording_hits
@@ -210,7 +206,7 @@ def intent_of(call: dict) -> float | None:
     from rag.intent import intent_margin_of
 
     if "intent" not in call:
-        vector = call.get("request_vector", call.get("vector"))
+        vector = call.get("vector")
         call["intent"] = None if vector is None else intent_margin_of(vector, INTENT_ON, INTENT_OFF)
     return call["intent"]
 

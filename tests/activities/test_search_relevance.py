@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
@@ -189,28 +189,3 @@ def test_a_request_set_on_a_rainy_day_is_not_read_as_one_for_the_weather(demo_ac
     outcome = activities_search(semantic_query=query, limit=10)
     assert outcome["results"]
     assert outcome["meta"]["reason"] is None
-
-
-@pytest.mark.parametrize(
-    "query", ["is the underground closed tomorrow", "is the tube running tomorrow night"]
-)
-def test_a_request_for_something_else_is_read_with_its_time_phrase(demo_activities, query):
-    from rag.relevance import INTENT_REASON
-
-    # Without "tomorrow" these read like nothing in particular; whole, like a service's status.
-    outcome = activities_search(semantic_query=query, limit=10)
-    assert outcome["results"] == []
-    assert outcome["meta"]["reason"] == INTENT_REASON
-
-
-def test_the_intent_gate_reads_the_rest_when_the_whole_query_cannot_be_embedded(monkeypatch):
-    import activities.search as search
-    from activities.understanding import read_query, user_zone
-    from rag.embeddings import ProviderError
-
-    def down(text, use_cache=True):
-        raise ProviderError("provider down")
-
-    monkeypatch.setattr(search, "embed_query", down)
-    understood = read_query("live music tomorrow", now=timezone.now(), tz=user_zone(None))
-    assert search.request_vector(understood, understood.rest, [0.5, 0.5]) == [0.5, 0.5]
