@@ -172,3 +172,20 @@ def test_the_intent_examples_hold_requests_in_both_languages():
         texts = example_texts(path)
         assert any(text.isascii() for text in texts)
         assert any(not text.isascii() for text in texts)
+
+
+def test_a_padded_tail_is_cut_while_the_best_hits_stay(demo_activities):
+    # Two hotpot rows answer it; the food rows after them share a word or cue of the query but
+    # stand far below the best hit's margin: the list stops with the hotpots, not at the limit.
+    outcome = activities_search(semantic_query="不吃辣也能吃火锅", limit=10)
+    found = [r["title"] for r in outcome["results"]]
+    assert found[:2] == ["潮汕牛肉火锅｜不吃辣也能吃", "重庆火锅局｜能吃辣的来"]
+    assert len(found) <= 4
+    assert "手工包饺子聚会" not in found and "愚园路小众咖啡馆探店" not in found
+
+
+@pytest.mark.parametrize("query", ["rainy day plans", "下雨天有什么好去处"])
+def test_a_request_set_on_a_rainy_day_is_not_read_as_one_for_the_weather(demo_activities, query):
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] is None

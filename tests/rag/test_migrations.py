@@ -107,10 +107,29 @@ def test_0013_keeps_a_cut_someone_fitted():
     assert row.relevance_cuts[cuts_0014.E5_KEY]["activities"] == fitted
 
 
-def test_0013_moves_to_the_shipped_default():
+cuts_0015 = importlib.import_module("rag.migrations.0015_activities_cut_depth")
+
+
+def test_0015_moves_the_0014_default_cut_to_the_depth_cut():
+    assert cuts_0015.OLD == cuts_0014.NEW
+    row = _activities_cut(dict(cuts_0015.OLD))
+    cuts_0015.forward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0015.E5_KEY]["activities"] == cuts_0015.NEW
+
+
+def test_0015_keeps_a_cut_someone_fitted():
+    fitted = {"gate": 0.02, "ratio": 0.4}
+    row = _activities_cut(fitted)
+    cuts_0015.forward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0015.E5_KEY]["activities"] == fitted
+
+
+def test_0015_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
-    assert DEFAULT_RELEVANCE_CUTS[cuts_0014.E5_KEY]["activities"] == cuts_0014.NEW
+    assert DEFAULT_RELEVANCE_CUTS[cuts_0015.E5_KEY]["activities"] == cuts_0015.NEW
 
 
 # Each app owns its live settings: activities.0009, memory.0013, writing.0007 and agent.0007 copy
