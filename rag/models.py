@@ -31,14 +31,15 @@ DEFAULT_SIMILARITY_FLOORS = {
 # Relevance cuts per provider:model@dimensions (docs/RELEVANCE.md). Activities: fitted by
 # bench/activities_fit_cut.py on the DEV split of the held-out corpora (bench/data/, Chengdu and
 # London; the demo set is not used), reported on their test split in docs/BENCHMARKS.md.
-# - gate -0.06, bareGate -0.01, bareRatio 0.5, no ratio (held-out corpora, dev split): gates
+# - gate -0.06, bareGate -0.01, no ratio (held-out corpora, dev split): gates
 #   below the background's p90 (mood requests such as "一个人在家闷得慌" sit there), the lower
 #   one when a word or cue of the query appears in the candidates (-0.06 and -0.03 tied on dev:
 #   the gentler kept; without evidence -0.03 and -0.01 tied: the stricter kept, as the demo's
-#   off-topic queries ask), no ratio for hits naming a word or cue of the query, 0.5 x the best
-#   margin for hits that are only "similar". The old gate (0.0372, fitted on the demo labels)
-#   answered 7 of 131 held-out labelled queries empty. No depth is shipped: the dev fit's depth
-#   0.12 took London's English test nDCG@5 from 0.717 to 0.643, below the bare model's 0.646.
+#   off-topic queries ask), no ratio for hits naming a word or cue of the query (bareRatio,
+#   for hits that are only "similar", was 0.5 then: see depth below). The old gate (0.0372,
+#   fitted on the demo labels) answered 7 of 131 held-out labelled queries empty. A depth of
+#   0.12 (that dev fit's) took London's English test nDCG@5 from 0.717 to 0.643, below the
+#   bare model's 0.646; 0.3 (below) does not.
 # - foreignGate -0.15 (held-out corpora, dev split): the reference sample of everyday text is
 #   Chinese, so an English query's margin over it says less; "stressed out, need to unwind"
 #   (best margin -0.135: short English mood requests sit close to every listing and to everyday
@@ -57,7 +58,8 @@ DEFAULT_SIMILARITY_FLOORS = {
 #   bench/activities_fit_cut.py; the demo set as a constraint, not a target): a hit naming a
 #   word or cue of the query stays when its margin is within 0.3 of the best one (a distance
 #   on the background's scale, so it keeps such rows however exact the best hit is), one that
-#   is only "similar" when it reaches 0.7 x the best margin. Dev P@10 zh 0.590 -> 0.674, en
+#   is only "similar" when it also reaches 0.7 x the best margin (bareDepth is unset, so the
+#   depth applies to every hit). Dev P@10 zh 0.590 -> 0.674, en
 #   0.445 -> 0.574; nDCG@5 zh 0.782 -> 0.755, en 0.658 -> 0.646 (bare 0.644, 0.646). On the
 #   dev grid depth 0.25 cut the reading night and lost 6 of 176 demo relevant rows; 0.3 loses
 #   2 (1.1%; 1 before) and keeps it. bareRatio 0.75 cost dev nDCG@5 en 0.03 more.

@@ -56,6 +56,16 @@ UNCALIBRATED = {"gate": 0.0, "ratio": None}
 GATE_RANGE = (-1.0, 1.0)
 RATIO_RANGE = (-2.0, 1.0)
 DEPTH_RANGE = (0.0, 2.0)
+# The optional parameters of a surface's cut and the range each must fall in (gate is required).
+OPTIONAL_PARAMETERS = {
+    "ratio": RATIO_RANGE,
+    "bareRatio": RATIO_RANGE,
+    "depth": DEPTH_RANGE,
+    "bareDepth": DEPTH_RANGE,
+    "bareGate": GATE_RANGE,
+    "foreignGate": GATE_RANGE,
+    "intentGate": GATE_RANGE,
+}
 OFF_TOPIC_REASON = (
     "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
 )
@@ -260,42 +270,15 @@ def validate_cuts(value) -> str | None:
         for surface, params in surfaces.items():
             if not isinstance(params, dict) or "gate" not in params:
                 return f"{key}.{surface}: use an object with gate and ratio."
-            gate, ratio = params.get("gate"), params.get("ratio")
+            gate = params.get("gate")
             if isinstance(gate, bool) or not isinstance(gate, int | float):
                 return f"{key}.{surface}.gate: use a number."
             if not GATE_RANGE[0] <= gate <= GATE_RANGE[1]:
                 return f"{key}.{surface}.gate: use a number from -1 to 1."
-            if ratio is not None and (
-                isinstance(ratio, bool)
-                or not isinstance(ratio, int | float)
-                or not RATIO_RANGE[0] <= ratio <= RATIO_RANGE[1]
-            ):
-                return f"{key}.{surface}.ratio: use null or a number from -2 to 1."
-            bare_ratio = params.get("bareRatio")
-            if bare_ratio is not None and (
-                isinstance(bare_ratio, bool)
-                or not isinstance(bare_ratio, int | float)
-                or not RATIO_RANGE[0] <= bare_ratio <= RATIO_RANGE[1]
-            ):
-                return f"{key}.{surface}.bareRatio: use null or a number from -2 to 1."
-            for name in ("depth", "bareDepth"):
-                depth = params.get(name)
-                if depth is not None and (
-                    isinstance(depth, bool)
-                    or not isinstance(depth, int | float)
-                    or not DEPTH_RANGE[0] <= depth <= DEPTH_RANGE[1]
-                ):
-                    return f"{key}.{surface}.{name}: use null or a number from 0 to 2."
-            bare = params.get("bareGate")
-            if bare is not None and (
-                isinstance(bare, bool)
-                or not isinstance(bare, int | float)
-                or not GATE_RANGE[0] <= bare <= GATE_RANGE[1]
-            ):
-                return f"{key}.{surface}.bareGate: use null or a number from -1 to 1."
-            for name in ("foreignGate", "intentGate"):
-                if _bad_number(params.get(name), GATE_RANGE):
-                    return f"{key}.{surface}.{name}: use null or a number from -1 to 1."
+            for name, bounds in OPTIONAL_PARAMETERS.items():
+                if _bad_number(params.get(name), bounds):
+                    low, high = (f"{bound:g}" for bound in bounds)
+                    return f"{key}.{surface}.{name}: use null or a number from {low} to {high}."
     return None
 
 
@@ -313,7 +296,18 @@ def store_cut(
     row = RagSettings.objects.order_by("pk").first() or RagSettings()
     cuts = dict(row.relevance_cuts or {})
     key = model_key()
-    entry = {"gate": round(float(gate), 4), "ratio": None if ratio is None else round(ratio, 4)}
+    # Keep what this fit does not produce (depth, bareRatio, foreignGate, intentGate: fitted
+    # apart, or set by an admin); replace what it does.
+    kept = {
+        name: value
+        for name, value in ((cuts.get(key) or {}).get(surface) or {}).items()
+        if name not in ("gate", "ratio", "bareGate", "fit")
+    }
+    entry = {
+        **kept,
+        "gate": round(float(gate), 4),
+        "ratio": None if ratio is None else round(ratio, 4),
+    }
     if bare_gate is not None:
         entry["bareGate"] = round(float(bare_gate), 4)
     if fit:

@@ -92,6 +92,21 @@ def test_stored_bare_gate_is_read_back():
 
 
 @pytest.mark.django_db
+def test_a_new_fit_keeps_the_parameters_it_does_not_fit():
+    row = rag_settings_get()
+    key = relevance.model_key()
+    row.relevance_cuts = {
+        key: {"activities": {"gate": 0.0, "ratio": None, "depth": 0.3, "intentGate": 0.0082}}
+    }
+    row.full_clean()
+    row.save()
+    entry = relevance.store_cut("activities", gate=0.04, ratio=0.2)
+    assert entry == {"gate": 0.04, "ratio": 0.2, "depth": 0.3, "intentGate": 0.0082}
+    cut = relevance.cut_for("activities")
+    assert (cut.gate, cut.ratio, cut.depth) == (0.04, 0.2, 0.3)
+
+
+@pytest.mark.django_db
 def test_stored_depth_is_read_back():
     row = rag_settings_get()
     key = relevance.model_key()
@@ -276,3 +291,32 @@ def test_judge_reads_the_intent_margin_only_when_the_cut_has_an_intent_gate(monk
     monkeypatch.setattr(relevance, "cut_for", lambda surface: gated)
     assert relevance.judge([1.0], [0.9], "activities", intent=margin).off_topic
     assert asked == [True]
+
+
+@pytest.mark.parametrize(
+    ("params", "error"),
+    [
+        ({"gate": 0.0, "ratio": 1.5}, "m.activities.ratio: use null or a number from -2 to 1."),
+        (
+            {"gate": 0.0, "bareRatio": True},
+            "m.activities.bareRatio: use null or a number from -2 to 1.",
+        ),
+        ({"gate": 0.0, "depth": -0.1}, "m.activities.depth: use null or a number from 0 to 2."),
+        (
+            {"gate": 0.0, "bareGate": "x"},
+            "m.activities.bareGate: use null or a number from -1 to 1.",
+        ),
+        (
+            {"gate": 0.0, "intentGate": 2},
+            "m.activities.intentGate: use null or a number from -1 to 1.",
+        ),
+        ({"gate": 1.5}, "m.activities.gate: use a number from -1 to 1."),
+    ],
+)
+def test_a_cut_parameter_out_of_its_range_is_named(params, error):
+    assert relevance.validate_cuts({"m": {"activities": params}}) == error
+
+
+def test_a_cut_with_every_parameter_in_range_is_valid():
+    params = {"gate": 0.0, "ratio": None, "bareRatio": 0.7, "depth": 0.3, "intentGate": 0.0082}
+    assert relevance.validate_cuts({"m": {"activities": params}}) is None
