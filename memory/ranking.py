@@ -233,8 +233,11 @@ TSV = "memory_chatmessage.search_tsv"
 # on the word alone (PostgreSQL's built-in Snowball dictionary), so each word is asked for once
 # and a hybrid search whose words were all seen makes one round trip fewer (issue 34: a round
 # trip cost 10-25 ms of wall time on the loaded 2-core machine, for 0.04 ms of execution).
-# Bounded: emptied when full, as a query's words are few and the vocabulary of questions is not.
+# Bounded: emptied when full, as a query's words are few and the vocabulary of questions is not;
+# a word longer than STEM_CACHE_WORD_CHARS is asked for each time (no real word is that long,
+# and 50,000 of them would hold hundreds of MiB).
 STEM_CACHE_SIZE = 50_000
+STEM_CACHE_WORD_CHARS = 40
 _stems: dict[str, list[str] | None] = {}
 
 
@@ -247,10 +250,15 @@ def english_stems(cursor, words: list[str]) -> dict[str, list[str] | None]:
             "SELECT w, ts_lexize('english_stem', w) FROM unnest(%s::text[]) AS w", [missing]
         )
         found = dict(cursor.fetchall())
-        if len(_stems) + len(found) > STEM_CACHE_SIZE:
-            _stems.clear()
-        _stems.update(found)
-    return {w: _stems.get(w) for w in words}
+    else:
+        found = {}
+    # Read before the cache may be emptied below (or by another thread meanwhile).
+    answer = {w: found[w] if w in found else _stems.get(w) for w in words}
+    keep = {w: stem for w, stem in found.items() if len(w) <= STEM_CACHE_WORD_CHARS}
+    if len(_stems) + len(keep) > STEM_CACHE_SIZE:
+        _stems.clear()
+    _stems.update(keep)
+    return answer
 
 
 def _terms(cursor, lexemes: list[str]) -> dict[str, str]:

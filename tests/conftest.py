@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import zoneinfo
 from datetime import datetime
 
@@ -56,7 +57,12 @@ def django_db_setup(
     restored = dump is not None and dump.exists() and not django_db_createdb
     with django_db_blocker.unblock():
         if restored:
-            schema_cache.restore(connection, dump)
+            try:
+                schema_cache.restore(connection, dump)
+            except (OSError, subprocess.CalledProcessError) as exc:
+                # A broken or vanished dump: migrate as without one.
+                request.node.warn(pytest.PytestWarning(f"schema cache not restored: {exc!r}"))
+                restored = False
         db_cfg = setup_databases(
             verbosity=request.config.option.verbose,
             interactive=False,
@@ -65,11 +71,20 @@ def django_db_setup(
             keepdb=restored or (django_db_keepdb and not django_db_createdb),
         )
         if dump is not None and not restored:
-            schema_cache.save(connection, dump)
+            try:
+                schema_cache.save(connection, dump)
+            except (OSError, subprocess.CalledProcessError) as exc:
+                # Only the next run's speed depends on it.
+                request.node.warn(pytest.PytestWarning(f"schema cache not saved: {exc!r}"))
     yield
     if not django_db_keepdb:
         with django_db_blocker.unblock():
-            teardown_databases(db_cfg, verbosity=request.config.option.verbose)
+            try:
+                teardown_databases(db_cfg, verbosity=request.config.option.verbose)
+            except Exception as exc:  # noqa: BLE001 - as pytest-django's own fixture: warn
+                request.node.warn(
+                    pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}")
+                )
 
 
 @pytest.fixture(autouse=True)

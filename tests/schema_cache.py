@@ -21,6 +21,8 @@ import os
 import subprocess
 from pathlib import Path
 
+from django.conf import settings
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 CACHE_DIR = BASE_DIR / ".runtime" / "test-db"
 # Modules the migrations import (their fields, index operations and data steps) besides models.
@@ -69,6 +71,9 @@ def key() -> str:
         except importlib.metadata.PackageNotFoundError:
             version = "-"
         digest.update(f"{name}={version}\0".encode())
+    # Settings read from the environment that change the migrated schema (the vector columns'
+    # and indexes' size: rag/fields.py).
+    digest.update(f"dimensions={settings.RAG_EMBEDDING['DIMENSIONS']}\0".encode())
     server = subprocess.run(
         [_bin("pg_dump"), "--version"], capture_output=True, text=True, check=True
     ).stdout

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 
 from memory import ranking
 from memory.models import ChatMessage
@@ -153,6 +154,16 @@ def test_term_stats_ask_the_database_for_a_words_stem_once_per_process(
         again = ranking.term_stats(user=user, lexemes=["beach", "researching"])
     assert again.terms == first.terms
     assert again.term_rows == first.term_rows
+
+
+@pytest.mark.django_db
+def test_a_words_stem_survives_the_stem_cache_emptying_when_full(monkeypatch):
+    ranking._stems.clear()
+    with connection.cursor() as cursor:
+        ranking.english_stems(cursor, ["beach"])
+        monkeypatch.setattr(ranking, "STEM_CACHE_SIZE", 1)  # the next new word empties it
+        stems = ranking.english_stems(cursor, ["beach", "researching"])
+    assert stems == {"beach": ["beach"], "researching": ["research"]}
 
 
 def test_term_stats_ask_no_stem_of_a_chinese_word(user, english, django_assert_num_queries):
