@@ -396,11 +396,11 @@ def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
     demo_activities, api_client, other_client
 ):
     quiet = {a.pk for a in demo_activities.values() if "安静" in (a.vibes or [])}
-    before = _ranking(api_client, "想出去玩玩")
+    before = _ranking(api_client, "想参加个活动")
     chat = api_client.post("/api/agent/chat", {"message": "我喜欢安静"}, format="json")
     assert chat.status_code == 200, chat.content
 
-    mine, theirs = _ranking(api_client, "想出去玩玩"), _ranking(other_client, "想出去玩玩")
+    mine, theirs = _ranking(api_client, "想参加个活动"), _ranking(other_client, "想参加个活动")
 
     assert [r["id"] for r in theirs] == [r["id"] for r in before]
     assert [r["id"] for r in mine] != [r["id"] for r in before]
