@@ -201,10 +201,15 @@ def _normalise(tokens) -> list[str]:
     return list(_kept(tokens))
 
 
+def _search_mode(prepared: str) -> list[str]:
+    """Return the searchable lexemes of prepared text (:func:`_prepare`) in jieba search mode."""
+    warm_up()
+    return _normalise(tokenizer.cut_for_search(prepared))
+
+
 def segment_for_index(text: str) -> str:
     """Return text segmented in jieba search mode as space-separated lexemes for a tsvector."""
-    warm_up()
-    return " ".join(_normalise(tokenizer.cut_for_search(_prepare(text))))
+    return " ".join(_search_mode(_prepare(text)))
 
 
 @functools.lru_cache(maxsize=20_000)
@@ -225,8 +230,7 @@ def _piece_words(piece: str) -> frozenset[str]:
     The pieces of stored texts recur where whole texts do not: a title's words, tags, types and
     vibes are shared by many rows whose texts differ in one piece (a serial, a place).
     """
-    warm_up()
-    return frozenset(_kept(tokenizer.cut_for_search(piece)))
+    return frozenset(_search_mode(piece))
 
 
 def _words_holding(text: str, terms: list[str]) -> frozenset[str]:
