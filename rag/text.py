@@ -26,32 +26,17 @@ from __future__ import annotations
 
 import functools
 import logging
+import math
 import re
-import sys
-import threading
 import unicodedata
-from array import array
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-import marisa_trie
-
-# jieba 0.42.1 imports pkg_resources (setuptools) only to open its own data files, and falls
-# back to a plain open() without it (jieba/_compat.py); it has no option for this. Importing it
-# costs 11 MiB and 0.36 s in every process (measured here), so it is made unimportable while
-# jieba loads (``sys.modules[name] = None``: Python's documented way to make an import raise
-# ImportError); anything that imports it later still can.
-_hide_pkg_resources = "pkg_resources" not in sys.modules
-if _hide_pkg_resources:
-    sys.modules["pkg_resources"] = None  # type: ignore[assignment]
-try:
-    import jieba
-finally:
-    if _hide_pkg_resources:
-        del sys.modules["pkg_resources"]
+from rag.jieba_dict import is_loaded, tokenizer, warm_up
 
 __all__ = [
     "STOPWORDS",
+    "is_loaded",
     "matching_words",
     "parse_query",
     "segment_for_index",
@@ -61,8 +46,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# jieba logs "Building prefix dict ..." at DEBUG/INFO on its own handler; keep it quiet.
-jieba.setLogLevel(logging.WARNING)
 
 _STOPWORD_TEXT = """
     a an the and or but if of to in on at by for with about from as into than then so
@@ -82,90 +65,6 @@ MAX_LEXEME_BYTES = 2046
 MAX_QUERY_CHARS = 4096
 # Deeper parentheses are flattened so hostile input cannot exhaust the recursion limit.
 MAX_DEPTH = 32
-
-# The jieba whose Tokenizer CompactTokenizer was checked against (tests/rag/test_text.py):
-# another version keeps jieba's own dict, same segmentation, more memory.
-COMPACT_JIEBA_VERSIONS = frozenset({"0.42.1"})
-
-_load_lock = threading.Lock()
-_loaded = False
-
-
-class CompactFreq:
-    """jieba's prefix dictionary (word -> count, 0 for a mere prefix) held in a marisa trie.
-
-    jieba keeps it as a dict of 498,000 ``str`` keys: 58 MiB of Python objects in every process
-    (the largest part of what ``manage.py serve`` forks), whose reference counts copy pages into
-    each process that reads them. The same words in a trie take 1.2 MiB outside the Python heap,
-    and a count array 4 MiB. Lookups answer exactly as the dict did, so segmentation is
-    unchanged; they cost about 0.5 µs more each (0.1 ms for a query, seconds for a novel).
-    Words added later (``Tokenizer.add_word``) go to a small dict consulted first.
-    """
-
-    __slots__ = ("_added", "_counts", "_trie")
-
-    def __init__(self, freq: dict[str, int]):
-        self._trie = marisa_trie.Trie(freq)
-        self._counts = array("q", bytes(8 * len(self._trie)))
-        for word, count in freq.items():
-            self._counts[self._trie[word]] = count
-        self._added: dict[str, int] = {}
-
-    def __contains__(self, word: str) -> bool:
-        return (self._added and word in self._added) or word in self._trie
-
-    def __getitem__(self, word: str) -> int:
-        if self._added and word in self._added:
-            return self._added[word]
-        return self._counts[self._trie[word]]
-
-    def get(self, word: str, default=None):
-        if self._added and word in self._added:
-            return self._added[word]
-        index = self._trie.get(word)
-        return default if index is None else self._counts[index]
-
-    def __setitem__(self, word: str, count: int) -> None:
-        self._added[word] = count
-
-    def __len__(self) -> int:
-        return len(self._trie) + sum(1 for word in self._added if word not in self._trie)
-
-
-class CompactTokenizer(jieba.Tokenizer):
-    """jieba's ``Tokenizer`` (default dictionary) holding its prefix dictionary in a trie.
-
-    A subclass through jieba's public constructor, not a change to ``jieba.dt``: the library's
-    default tokenizer stays as jieba made it. ``initialize`` loads the dictionary as jieba does
-    (from its cache file when there is one), then keeps the words in a :class:`CompactFreq`,
-    when jieba is a version this was checked against (:data:`COMPACT_JIEBA_VERSIONS`).
-    """
-
-    def initialize(self, dictionary=None):
-        super().initialize(dictionary)
-        with self.lock:
-            if isinstance(self.FREQ, dict) and jieba.__version__ in COMPACT_JIEBA_VERSIONS:
-                self.FREQ = CompactFreq(self.FREQ)
-
-
-# The one tokenizer every function here segments with.
-tokenizer = CompactTokenizer()
-
-
-def warm_up() -> None:
-    """Load the jieba dictionary now instead of on first use (idempotent, thread-safe)."""
-    global _loaded
-    if _loaded:
-        return
-    with _load_lock:
-        if not _loaded:
-            tokenizer.initialize()
-            _loaded = True
-
-
-def is_loaded() -> bool:
-    """Return whether jieba's dictionary is loaded in this process."""
-    return _loaded or tokenizer.initialized
 
 
 def _prepare(text: str) -> str:
@@ -555,8 +454,6 @@ def term_ranking(query: str, documents: dict, *, terms: list[str] | None = None)
     word), so a word every candidate shares counts little. Ties keep the input order. A caller
     that knows better which words carry content passes them as ``terms``.
     """
-    import math
-
     if terms is None:
         terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
     if not terms or not documents:

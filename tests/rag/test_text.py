@@ -1,16 +1,12 @@
 """Tests for rag.text: segmentation and the tsquery parser (pure, no Django, no database)."""
 
-import logging
 import re
-import threading
 
-import jieba
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rag import text as rag_text
-from rag.text import STOPWORDS, parse_query, segment_for_index, segment_query, warm_up
+from rag.text import STOPWORDS, parse_query, segment_for_index, segment_query
 
 # --- a small tsquery validator (the database-backed check lives elsewhere) -------------------
 
@@ -89,86 +85,6 @@ def test_validator_rejects_broken_queries():
 
 
 # --- segmentation -------------------------------------------------------------------------------
-
-
-def test_warm_up_is_idempotent_thread_safe_and_quiet():
-    threads = [threading.Thread(target=warm_up) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    warm_up()
-    assert rag_text._loaded
-    assert logging.getLogger("jieba").level >= logging.WARNING
-
-
-def test_warm_up_holds_jiebas_dictionary_in_a_trie():
-    warm_up()
-    assert isinstance(rag_text.tokenizer.FREQ, rag_text.CompactFreq)
-    assert jieba.__version__ in rag_text.COMPACT_JIEBA_VERSIONS
-
-
-def test_warm_up_leaves_jiebas_default_tokenizer_as_jieba_made_it():
-    warm_up()
-    assert not isinstance(jieba.dt.FREQ, rag_text.CompactFreq)
-
-
-@pytest.mark.slow  # loads jieba's dictionary a second time: 20 s under load
-def test_a_jieba_version_not_checked_keeps_its_own_dictionary(monkeypatch):
-    monkeypatch.setattr(rag_text, "COMPACT_JIEBA_VERSIONS", frozenset({"0.0.0"}))
-    other = rag_text.CompactTokenizer()
-    other.initialize()
-    assert isinstance(other.FREQ, dict)
-    assert list(other.cut("周末带孩子去上海爬山")) == list(
-        rag_text.tokenizer.cut("周末带孩子去上海爬山")
-    )
-
-
-def test_the_trie_answers_every_lookup_as_the_dict_did():
-    words = {"中华": 120, "中华人": 0, "中华人民": 85, "人民": 3000}
-    freq = rag_text.CompactFreq(words)
-    assert all(word in freq and freq[word] == count for word, count in words.items())
-    assert freq.get("中华人") == 0 and freq.get("火锅") is None and freq.get("火锅", 7) == 7
-    assert "火锅" not in freq and len(freq) == 4
-    with pytest.raises(KeyError):
-        freq["火锅"]
-
-
-def test_words_added_to_the_trie_are_found_and_override_its_counts():
-    freq = rag_text.CompactFreq({"人民": 3000})
-    freq["火锅"] = 9
-    freq["人民"] = 0  # jieba.del_word sets a word's count to 0
-    assert freq["火锅"] == 9 and freq.get("人民") == 0 and "人民" in freq
-    assert len(freq) == 2
-
-
-@pytest.mark.slow  # loads jieba's dictionary a second time: 20 s under load
-def test_segmentation_with_the_trie_equals_jiebas_own_dictionary():
-    sample = (
-        "中华人民共和国国务院总理在北京人民大会堂发表讲话。孙悟空大闹天宫，"
-        "唐僧师徒四人西天取经；周末带孩子去上海爬山、吃四川火锅。Hello 3.14 ＡＢＣ"
-    )
-    plain = jieba.Tokenizer()
-    plain.initialize()
-    assert isinstance(plain.FREQ, dict)
-    warm_up()
-    ours = rag_text.tokenizer
-    assert list(ours.cut(sample)) == list(plain.cut(sample))
-    assert list(ours.cut_for_search(sample)) == list(plain.cut_for_search(sample))
-
-
-@pytest.mark.slow  # a Python process loading jieba's dictionary: 44 s under load
-def test_jieba_loads_and_segments_without_importing_pkg_resources():
-    import subprocess
-    import sys
-
-    code = (
-        "import sys\n"
-        "from rag.text import segment_query\n"
-        "print(segment_query('不吃辣火锅'), 'pkg_resources' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert done.stdout.strip() == "['不吃', '辣', '火锅'] False", done.stderr[-2000:]
 
 
 def test_segment_for_index_uses_search_mode_and_normalises():
