@@ -84,6 +84,61 @@ def start_serve(
     raise SystemExit("serve did not start")
 
 
+def get_json(port: int, path: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, {}
+    except (OSError, ValueError):
+        return 0, {}
+
+
+def start_until_ready(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
+    """Start serve; return (process, seconds until listening, seconds until ready + beats).
+
+    Ready: ``/api/health`` says ``ready`` with a heartbeat from every queue (180 s at most;
+    None when it never did). The heartbeats of earlier starts are deleted first.
+    """
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        # Beats left by an earlier start would make this one look ready with its clusters.
+        conn.execute("DELETE FROM rag_workerheartbeat")
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
+        cwd=project,
+        env=project_env(url, **env),
+        stdout=log.open("w"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    listening = ready = None
+    deadline = started + 180
+    while time.perf_counter() < deadline and ready is None:
+        if process.poll() is not None:
+            raise SystemExit(f"serve exited:\n{log.read_text()[-3000:]}")
+        if listening is None:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    listening = time.perf_counter() - started
+            except OSError:
+                time.sleep(0.1)
+                continue
+        status, body = get_json(port, "/api/health")
+        queues = body.get("worker_queues") or {}
+        if (
+            status == 200
+            and body.get("ready", True)
+            and all(v is not None for v in queues.values())
+        ):
+            ready = time.perf_counter() - started
+        else:
+            time.sleep(0.2)
+    return process, listening, ready
+
+
 def stop_serve(process: subprocess.Popen) -> float:
     """Stop serve as Ctrl-C does; return the seconds it took (killed after 60 s)."""
     started = time.perf_counter()

@@ -29,8 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
 import sys
 import threading
 import time
@@ -54,8 +52,8 @@ from bench._live import (  # noqa: E402
     import_book,
     manage,
     novel_chapters,
-    project_env,
     shared_machine_note,
+    start_until_ready,
     stop_serve,
     token_for,
 )
@@ -70,61 +68,10 @@ def queries(n: int, tag: str) -> list[str]:
     return [f"{WHENS[i % 5]}{TOPICS[i % 10]}活动 {tag}{i}" for i in range(n)]
 
 
-def get_json(port: int, path: str) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, {}
-    except (OSError, ValueError):
-        return 0, {}
-
-
-def start(project: Path, url: str, port: int, log: Path, env: dict) -> tuple:
-    """Start serve; return (process, seconds until listening, seconds until ready + beats)."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        # Beats left by an earlier start would make this one look ready with its clusters.
-        conn.execute("DELETE FROM rag_workerheartbeat")
-    started = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "manage.py", "serve", "--addr", f"127.0.0.1:{port}"],
-        cwd=project,
-        env=project_env(url, **env),
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    listening = ready = None
-    deadline = started + 180
-    while time.perf_counter() < deadline and ready is None:
-        if process.poll() is not None:
-            raise SystemExit(f"serve exited:\n{log.read_text()[-3000:]}")
-        if listening is None:
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    listening = time.perf_counter() - started
-            except OSError:
-                time.sleep(0.1)
-                continue
-        status, body = get_json(port, "/api/health")
-        queues = body.get("worker_queues") or {}
-        if (
-            status == 200
-            and body.get("ready", True)
-            and all(v is not None for v in queues.values())
-        ):
-            ready = time.perf_counter() - started
-        else:
-            time.sleep(0.2)
-    return process, listening, ready
-
-
 def first_searches(project: Path, url: str, token: str, texts: list[str], log: Path) -> list:
     """Start serve as shipped, search each text once it is ready, stop it; return the ms."""
     port = free_port()
-    process, _, ready = start(project, url, port, log, {})
+    process, _, ready = start_until_ready(project, url, port, log, {})
     try:
         if ready is None:
             raise SystemExit("serve was not ready within 180 s")
@@ -399,7 +346,7 @@ def main() -> None:
     port = free_port()
     log = ROOT / ".runtime" / "bench_serving.log"
     log.parent.mkdir(exist_ok=True)
-    process, listening, ready = start(project, url, port, log, env)
+    process, listening, ready = start_until_ready(project, url, port, log, env)
     api = Api(port, token)
     try:
         print(
