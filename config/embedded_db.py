@@ -164,6 +164,10 @@ def start(
     elif shared_buffers:
         sizes = {"shared_buffers": shared_buffers}
     if _configure(uri, path, sizes):
+        # The restart gave the server a new postmaster: pgserver's handle must follow it, or its
+        # exit cleanup finds the old one gone, stops nothing and, in "delete" mode, removes the
+        # data directory under a server still running (every test run left one behind).
+        _attach(path)
         prewarm(uri)
     return uri
 
@@ -244,15 +248,29 @@ def _start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = Non
 
     path = Path(data_dir or DEFAULT_DATA_DIR)
     path.mkdir(parents=True, exist_ok=True)
-    cached = pgserver.postgres_server.PostgresServer._instances.get(path.expanduser().resolve())
+    cached = _attach(path)
     if cached is not None:
-        # get_server() returns the handle this process made earlier without checking the
-        # server still runs: after a stop() it would hand back a dead one.
-        with cached._lock:
-            cached.ensure_postgres_running()
         return cached.get_uri()
     server = pgserver.get_server(str(path), cleanup_mode=cleanup_mode)
     return server.get_uri()
+
+
+def _attach(path: Path):
+    """Point this process's pgserver handle of ``path`` at the server running there now.
+
+    Return the handle, or None when this process has none. pgserver keeps one handle per data
+    directory and process, holding the postmaster it found or started; ``get_server()`` returns
+    it without checking that postmaster still runs (after a ``stop()`` or a restart it is gone).
+    ``ensure_postgres_running`` re-reads ``postmaster.pid`` (and starts the server when none
+    runs), under the handle's inter-process lock as pgserver itself calls it.
+    """
+    import pgserver  # heavy: only when the embedded server is wanted
+
+    cached = pgserver.postgres_server.PostgresServer._instances.get(path.expanduser().resolve())
+    if cached is not None:
+        with cached._lock:
+            cached.ensure_postgres_running()
+    return cached
 
 
 def stop(data_dir: Path | str | None = None) -> bool:

@@ -186,3 +186,53 @@ def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
         assert embedded_db.prewarm(uri) is None
     finally:
         embedded_db.stop(data_dir)
+
+
+def _postgres_running_on(data_dir: Path) -> list[int]:
+    """Return the pids of postgres processes started on ``data_dir``."""
+    import psutil
+
+    return [
+        proc.pid
+        for proc in psutil.process_iter(attrs=["name", "cmdline"])
+        if proc.info["name"] == "postgres" and str(data_dir) in (proc.info["cmdline"] or [])
+    ]
+
+
+def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_path):
+    """As the test session uses it: cleanup "delete", restarted once for its socket settings."""
+    data_dir = tmp_path / "pg"
+    code = (
+        "import sys\n"
+        "from config import embedded_db\n"
+        "embedded_db.start(sys.argv[1], cleanup_mode='delete', shared_buffers='128MB')\n"
+    )
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(data_dir)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert not data_dir.exists()
+        assert _postgres_running_on(data_dir) == []
+    finally:
+        for pid in _postgres_running_on(data_dir):
+            os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
+
+
+def test_after_a_restart_for_its_settings_the_handle_holds_the_running_postmaster(tmp_path):
+    """pgserver stops the postmaster its handle holds at exit: it must be the one running."""
+    import pgserver
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        embedded_db.start(data_dir, shared_buffers="160MB")  # not the default: a restart
+        handle = pgserver.get_server(str(data_dir))
+        assert str(handle.get_pid()) == _postmaster_pid(data_dir)
+    finally:
+        embedded_db.stop(data_dir)
