@@ -511,8 +511,9 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
-    cannot be embedded, every hit is kept.
+    intent gate, whatever the hits (both readings of a query with a time phrase:
+    :func:`request_intent`). The cut needs the reference sample's vectors: when they cannot be
+    embedded, every hit is kept.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -528,7 +529,7 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
             foreign=foreign_query(understood),
-            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
+            intent=lambda: request_intent(understood, query, vector),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
@@ -537,6 +538,30 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def request_intent(understood, embedded: str, vector) -> float:
+    """Return the intent margin of a request (``rag.intent``), the higher of its two readings.
+
+    The search embeds the query without its time phrase (``EMBED_REST``); what a request is
+    *for* can lie in the time it names as much as in the rest ("is there a tube strike
+    tomorrow" reads like a question about a service's status whole, like a topic without
+    "tomorrow"), so a query whose embedded text is not the whole query is read both ways and
+    is off-topic when either reading is. The example requests for activities name days ahead
+    as the elsewhere examples name today and tomorrow, so a time phrase alone reads neither way
+    ("<activity> next week" stays a request). The whole query is embedded only when it differs
+    from the embedded text; the provider failing it, the embedded text's reading stands alone.
+    """
+    margin = intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)
+    whole = (getattr(getattr(understood, "found", None), "text", "") or "").strip()
+    if not whole or whole == (embedded or "").strip():
+        return margin
+    try:
+        whole_vector = embed_query(whole, use_cache=False)
+    except ProviderError as exc:
+        logger.warning("intent gate: whole query not embedded, reading the rest: %s", exc)
+        return margin
+    return max(margin, intent.intent_margin_of(whole_vector, INTENT_ON, INTENT_OFF))
 
 
 def foreign_query(understood) -> bool:
