@@ -394,15 +394,38 @@ def bm25_ids(
     when the caller has read them already. ``content``: (id, content) pairs instead of ids,
     for :func:`coverage` (in the same query).
     """
-    if not lexemes:
+    query = bm25_query(user=user, lexemes=lexemes, flt=flt, limit=limit, stats=stats)
+    if query is None:
         return []
+    with connections[read_alias()].cursor() as cursor:
+        cursor.execute(*query)
+        rows = cursor.fetchall()
+    if content:
+        return [(pk, text) for pk, _, _, text, *_ in rows]
+    return [pk for pk, *_ in rows]
+
+
+def bm25_query(
+    *, user, lexemes: list[str], flt: dict, limit: int, stats: TermStats | None = None
+) -> tuple[str, list] | None:
+    """Return the SQL and parameters of :func:`bm25_ids`'s list, or None when it is empty
+    without asking (no words, or no turns in the sample).
+
+    Its rows have the columns of every list memory.search reads in one statement
+    (``memory.search.LIST_COLUMNS``): ``id, rank`` (NULL)``, score`` (BM25, numeric: the
+    weights are sent as numeric literals)``, content, ts, message_id``, best first. SQL
+    written once: the ORM took about 2 ms of CPU per hybrid search to build it (issue 34, 1M
+    messages), more than PostgreSQL took to answer.
+    """
+    if not lexemes:
+        return None
     if stats is None:
         stats = term_stats(user=user, lexemes=lexemes)
     terms = list(dict.fromkeys(stats.terms[lexeme] for lexeme in lexemes))
     total, mean_length = stats.total, stats.mean_length
     found = [stats.term_rows[term] for term in terms]
     if not total:
-        return []
+        return None
     weights = [
         (term, math.log(1 + (total - n + 0.5) / (n + 0.5)))
         for term, n in zip(terms, found, strict=True)
@@ -412,35 +435,26 @@ def bm25_ids(
     )
     score = f"({matched}) * %s / (1 + %s * (1 - %s + %s * length({TSV}) / %s))"
     either = " | ".join(term for term, _ in weights)
-    # SQL written once: the ORM took about 2 ms of CPU per hybrid search to build this query
-    # (issue 34, 1M messages), more than PostgreSQL took to answer it.
     conditions, params = filter_sql(flt, "memory_chatmessage")
     sql = (
-        f"SELECT id{', content' if content else ''} FROM memory_chatmessage"
-        f" WHERE user_id = %s{conditions} AND {TSV} @@ to_tsquery(%s::regconfig, %s)"
-        f" ORDER BY {score} DESC, ts DESC, message_id LIMIT %s"
+        f"SELECT id, NULL::float8 AS rank, {score} AS score, content, ts, message_id"
+        f" FROM memory_chatmessage WHERE user_id = %s{conditions}"
+        f" AND {TSV} @@ to_tsquery(%s::regconfig, %s)"
+        " ORDER BY score DESC, ts DESC, message_id LIMIT %s"
     )
-    with connections[read_alias()].cursor() as cursor:
-        cursor.execute(
-            sql,
-            [
-                user.pk,
-                *params,
-                TS_CONFIG,
-                either,
-                *(x for pair in weights for x in pair),
-                BM25_K1 + 1,
-                BM25_K1,
-                BM25_B,
-                BM25_B,
-                mean_length or 1.0,
-                int(limit),
-            ],
-        )
-        rows = cursor.fetchall()
-    if content:
-        return [tuple(row) for row in rows]
-    return [pk for (pk,) in rows]
+    return sql, [
+        *(x for pair in weights for x in pair),
+        BM25_K1 + 1,
+        BM25_K1,
+        BM25_B,
+        BM25_B,
+        mean_length or 1.0,
+        user.pk,
+        *params,
+        TS_CONFIG,
+        either,
+        int(limit),
+    ]
 
 
 # --- how much of the query a lexical hit holds -------------------------------------------------

@@ -31,14 +31,25 @@ def stand_in_summaries(*, user, flt: dict) -> list[int]:
     as the only record of them: the newest summary of a chat (it folds in the earlier ones)
     whose chat keeps fewer turns up to ``covers_until_ts`` than it covers. While the turns
     are all there, they answer, and the summary (which repeats them) stays out.
+    """
+    with connections[read_alias()].cursor() as cursor:
+        cursor.execute(*stand_in_query(user=user, flt=flt))
+        return [pk for pk, *_ in cursor.fetchall()]
 
-    Raw SQL: every search without a ``kind`` asks this, and the ORM took about 4 ms of CPU
-    per search to compile its two correlated subqueries (issue 34, 1M messages), more than
-    PostgreSQL took to answer; the summaries are read through ``memory_msg_user_summaries``.
+
+def stand_in_query(*, user, flt: dict) -> tuple[str, list]:
+    """Return the SQL and parameters of :func:`stand_in_summaries`.
+
+    Its rows have the columns of every list memory.search reads in one statement
+    (``memory.search.LIST_COLUMNS``: ``id``, then NULLs, ``ts, message_id``). Raw SQL: every
+    search without a ``kind`` asks this, and the ORM took about 4 ms of CPU per search to
+    compile its two correlated subqueries (issue 34, 1M messages), more than PostgreSQL took
+    to answer; the summaries are read through ``memory_msg_user_summaries``.
     """
     conditions, params = filter_sql({**flt, "kind": Kind.SUMMARY}, "s")
     sql = (
-        "SELECT s.id FROM memory_chatmessage s"
+        "SELECT s.id, NULL::float8 AS rank, NULL::numeric AS score, NULL::text AS content,"
+        " s.ts, s.message_id FROM memory_chatmessage s"
         f" WHERE s.user_id = %s{conditions}"
         " AND NOT EXISTS (SELECT 1 FROM memory_chatmessage w WHERE w.user_id = %s"
         "  AND w.kind = %s AND w.chat_id = s.chat_id AND w.ts > s.ts)"
@@ -46,9 +57,7 @@ def stand_in_summaries(*, user, flt: dict) -> list[int]:
         "  AND k.kind = %s AND k.chat_id = s.chat_id AND k.ts <= s.covers_until_ts)"
         " < s.covered_count"
     )
-    with connections[read_alias()].cursor() as cursor:
-        cursor.execute(sql, [user.pk, *params, user.pk, Kind.SUMMARY, user.pk, Kind.MESSAGE])
-        return [pk for (pk,) in cursor.fetchall()]
+    return sql, [user.pk, *params, user.pk, Kind.SUMMARY, user.pk, Kind.MESSAGE]
 
 
 def summary_similarities(ids: list[int], vector: list[float], *, user=None) -> dict[int, float]:
