@@ -145,10 +145,13 @@ STEPS = [
         "term_stats",
         "stems; one count of the latest 2,000 turns (common words, BM25 weights)",
     ),
-    ("memory.search", "lexical_ranks", "lexical ids and ranks (ts_rank_cd, GIN)"),
-    ("memory.search", "match_conversations", "`match_conversations` (nearest neighbours)"),
+    (
+        "memory.search",
+        "read_lists",
+        "lexical ids and ranks (ts_rank_cd, GIN), BM25 list, stand-in summaries: one statement",
+    ),
+    ("memory.search", "nearest_messages", "nearest neighbours"),
     ("memory.search", "relevant_pairs", "relevance cut"),
-    ("memory.search", "bm25_list", "BM25 list (the page)"),
     ("memory.ranking", "chat_context", "neighbour turns and chats of the candidates"),
     ("memory.search", "_load", "load of the returned rows, with their similarities"),
 ]

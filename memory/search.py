@@ -40,11 +40,16 @@ from config.replicas import read_alias
 from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
-from memory.stand_ins import stand_in_summaries, summary_similarities, with_stand_ins
-from memory.validation import apply_filter
+from memory.stand_ins import (
+    stand_in_query,
+    stand_in_summaries,
+    summary_similarities,
+    with_stand_ins,
+)
+from memory.validation import apply_filter, filter_sql
 from rag import relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
-from rag.fields import configured_dimensions
+from rag.fields import configured_dimensions, vector_literal
 from rag.highlight import mark
 from rag.search import TS_CONFIG, rrf, similarity_expression, vector_search
 from rag.text import STOPWORDS, matching_words, parse_query, quote_lexeme, segment_query
@@ -219,24 +224,62 @@ def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None, also=())
     return rows.alias(_vector=stored_tsvector()).filter(_vector=query).annotate(_rank=rank_expr)
 
 
-def lexical_ranks(
-    *, user, flt: dict, tsquery: str, limit: int, chars: list[str] | None = None
-) -> list[tuple[int, float, str]]:
-    """Return (id, rank, content) of the best ``limit`` lexical matches, in lexical_search's
-    order (the content for :func:`memory.ranking.coverage`, in the same query).
-
-    ``chars``: one-character words also matched inside longer ones (:func:`inside_words`).
-
-    Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
-    whole page (a LoCoMo question: 1.6 ms against 3.1 at p50).
-    """
-    if not tsquery:
-        return []
-    qs = _lexical_queryset(user=user, flt=scoped(flt), tsquery=tsquery)
-    found = list(qs.order_by(*LEXICAL_ORDER).values_list("pk", "_rank", "content")[:limit])
+def with_inside_words(found: list, *, user, flt: dict, chars, limit: int) -> list:
+    """Return the lexical list ``found`` ((id, rank, content) triples) followed by
+    :func:`inside_words` (one-character words of ``chars`` inside longer ones) while it is
+    shorter than ``limit``."""
     if chars and len(found) < limit:
         found += inside_words(user=user, flt=flt, chars=chars, limit=limit, skip=found)
     return found
+
+
+def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, list]:
+    """Return the SQL and parameters of hybrid search's lexical list: the best ``limit`` word
+    matches among the turns under ``flt``, in lexical_search's order, in the columns of
+    :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.ranking.coverage`).
+
+    Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
+    whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). _lexical_queryset's rank and
+    LEXICAL_ORDER, in SQL written once: the ORM took about 2 ms of CPU per hybrid search to
+    build this query (issue 34, 1M messages).
+    """
+    conditions, params = filter_sql(scoped(flt), "memory_chatmessage")
+    sql = (
+        f"SELECT id, ts_rank_cd({ranking.TSV}, to_tsquery(%s::regconfig, %s))::float8 AS rank,"
+        " NULL::numeric AS score, content, ts, message_id FROM memory_chatmessage"
+        f" WHERE user_id = %s{conditions} AND {ranking.TSV} @@ to_tsquery(%s::regconfig, %s)"
+        " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
+    )
+    return sql, [TS_CONFIG, tsquery, user.pk, *params, TS_CONFIG, tsquery, int(limit)]
+
+
+# The columns of a list read with others in one statement (:func:`read_lists`): the lexical
+# rank (float8) or the BM25 score (numeric), NULL in the other lists; each list is ordered by
+# them, then the newer turn, then its id, as its own query orders it.
+LIST_COLUMNS = "id, rank, score, content, ts, message_id"
+
+
+def read_lists(queries: dict[str, tuple[str, list] | None]) -> dict[str, list[tuple]]:
+    """Return the rows of each query (in :data:`LIST_COLUMNS`), in its order, in one round trip.
+
+    A hybrid search reads its lexical list, its BM25 list and the stand-in summaries of the
+    user: three independent reads of one user's partition, once three round trips (each a
+    wait for the server on a loaded machine). A None query reads nothing.
+    """
+    asked = [(name, query) for name, query in queries.items() if query is not None]
+    out: dict[str, list[tuple]] = {name: [] for name in queries}
+    if not asked:
+        return out
+    sql = " UNION ALL ".join(
+        f"(SELECT {i} AS list, {LIST_COLUMNS} FROM ({query[0]}) AS list{i})"
+        for i, (_, query) in enumerate(asked)
+    )
+    params = [param for _, query in asked for param in query[1]]
+    with connections[read_alias()].cursor() as cursor:
+        cursor.execute(f"{sql} ORDER BY list, rank DESC, score DESC, ts DESC, message_id", params)
+        for index, *row in cursor.fetchall():
+            out[asked[index][0]].append(tuple(row))
+    return out
 
 
 def inside_words(*, user, flt: dict, chars: list[str], limit: int, skip) -> list:
@@ -409,13 +452,36 @@ def _load(
     the similarities of lexical-only hits cost no round trip of their own. ``user``: the rows'
     owner, which prunes the read to that user's partition (memory.models.ChatMessage).
     """
-    rows = ChatMessage.objects.filter(pk__in=ids)
-    if user is not None:
-        rows = rows.filter(user=user)
-    rows = rows.select_related("user").defer("embedding")
+    if user is None:
+        rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
+        if vector is not None:
+            rows = rows.annotate(similarity=similarity_expression("embedding", vector))
+        return {r.pk: r for r in rows}
+    if not ids:
+        return {}
+    # The search path (the owner known): SQL written once, not joined to the user and not
+    # built by the ORM per search (about 1.5 ms of CPU of a hybrid search at 1M messages,
+    # issue 34). The similarity is similarity_expression's, so the same float.
+    similarity = "NULL::float8"
+    params: list = []
     if vector is not None:
-        rows = rows.annotate(similarity=similarity_expression("embedding", vector))
-    return {r.pk: r for r in rows}
+        similarity = "%s - (embedding <=> %s)"
+        params = [1.0, vector_literal(vector)]
+    rows = ChatMessage.objects.raw(
+        f"SELECT {_LOADED_COLUMNS}, {similarity} AS similarity FROM memory_chatmessage"
+        " WHERE id = ANY(%s) AND user_id = %s",
+        [*params, list(ids), user.pk],
+    )
+    found = {r.pk: r for r in rows}
+    for row in found.values():
+        row.user = user
+    return found
+
+
+# Every column of a message but its vector (the rows a search returns: _load).
+_LOADED_COLUMNS = ", ".join(
+    f.column for f in ChatMessage._meta.concrete_fields if f.name != "embedding"
+)
 
 
 def _order_key(item: Scored):
@@ -493,14 +559,16 @@ def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Sc
 
 
 def summary_lists(
-    *, user, flt: dict, tsquery: str, vector: list[float] | None
+    *, user, flt: dict, tsquery: str, vector: list[float] | None, ids: list[int] | None = None
 ) -> tuple[list[list[int]], dict[int, float]]:
     """Return the lexical and semantic lists of the stand-in summaries, and their similarities.
 
     A chat has at most one stand-in summary, so they are few: both lists rank all of them (the
-    lexical list those matching the query), fused with the turns' lists.
+    lexical list those matching the query), fused with the turns' lists. ``ids``: the
+    stand-in summaries when the caller has read them (:func:`stand_in_summaries`).
     """
-    ids = stand_in_summaries(user=user, flt=flt)
+    if ids is None:
+        ids = stand_in_summaries(user=user, flt=flt)
     if not ids:
         return [], {}
     lists: list[list[int]] = []
@@ -514,32 +582,6 @@ def summary_lists(
         passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
         lists.append(sorted(passed, key=lambda pk: -passed[pk]))
     return lists, sims
-
-
-def bm25_list(
-    user,
-    query_text: str,
-    flt: dict,
-    limit: int,
-    tsquery: str,
-    stats: ranking.TermStats | None = None,
-) -> list[tuple[int, str]]:
-    """Return memory.ranking's BM25 list for a plain query (none for explicit syntax), as
-    (id, content) pairs.
-
-    ``tsquery``: the OR tsquery of the query, common words dropped (:func:`lexical_tsquery`);
-    ``stats``: the :func:`memory.ranking.term_stats` of its words.
-    """
-    if EXPLICIT.search(query_text):
-        return []
-    return ranking.bm25_ids(
-        user=user,
-        lexemes=tsquery_lexemes(tsquery),
-        flt=flt,
-        limit=limit,
-        stats=stats,
-        content=True,
-    )
 
 
 def weighs_coverage(query_text: str) -> bool:
@@ -607,7 +649,30 @@ def hybrid_search(
             stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
         chars = single_han(tsquery)
-    lexical = lexical_ranks(user=user, flt=flt, tsquery=tsquery, limit=pool, chars=chars)
+    # The lexical list, the BM25 list and the stand-in summaries in one round trip.
+    bm25_asked = vector is not None and not EXPLICIT.search(query_text)
+    read = read_lists(
+        {
+            "lexical": (
+                lexical_query(user=user, flt=flt, tsquery=tsquery, limit=pool) if tsquery else None
+            ),
+            "bm25": (
+                ranking.bm25_query(
+                    user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=pool, stats=stats
+                )
+                if bm25_asked
+                else None
+            ),
+            "stand_ins": stand_in_query(user=user, flt=flt) if with_summaries else None,
+        }
+    )
+    lexical = with_inside_words(
+        [(pk, rank, text) for pk, rank, _, text, *_ in read["lexical"]],
+        user=user,
+        flt=flt,
+        chars=chars,
+        limit=pool,
+    )
     pairs = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
@@ -617,11 +682,17 @@ def hybrid_search(
     texts = {pk: text for pk, _, text in lexical}
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
-        bm25 = bm25_list(user, query_text, flt, pool, tsquery=tsquery, stats=stats)
+        bm25 = [(pk, text) for pk, _, _, text, *_ in read["bm25"]]
         texts.update(bm25)
         lists.append([pk for pk, _ in bm25])
     if with_summaries:
-        found, summary_sims = summary_lists(user=user, flt=flt, tsquery=tsquery, vector=vector)
+        found, summary_sims = summary_lists(
+            user=user,
+            flt=flt,
+            tsquery=tsquery,
+            vector=vector,
+            ids=[pk for pk, *_ in read["stand_ins"]],
+        )
         lists += found
         sims.update(summary_sims)
     fused = rrf(lists, k=ranking.FUSION_K)
@@ -631,8 +702,11 @@ def hybrid_search(
         # Each lexical hit weighed by the share of the query it holds (Chinese questions).
         scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
     if vector is not None:  # a degraded answer stays the lexical list alone
-        scores = ranking.rerank(scores, flt, user=user)
-    best = sorted(scores, key=lambda pk: -scores[pk])[:top_k]
+        top = ranking.rerank_top(scores, flt, top_k, user=user)
+    else:
+        top = [(pk, scores[pk]) for pk in sorted(scores, key=lambda pk: -scores[pk])[:top_k]]
+    best = [pk for pk, _ in top]
+    scores = dict(top)
     rows = _load(best, vector, user=user)
     if vector is not None:  # lexical-only hits (and neighbours) get their similarity too
         sims.update(

@@ -206,3 +206,23 @@ def apply_filter(queryset, flt: dict):
         if flt.get(key) is not None:
             queryset = queryset.filter(**{key: flt[key]})
     return queryset
+
+
+def filter_sql(flt: dict, alias: str) -> tuple[str, list]:
+    """Return :func:`apply_filter`'s conditions on table ``alias`` as SQL (" AND ..." each)
+    and their parameters, for the raw queries of a search (memory.stand_ins, memory.search).
+
+    The same keys and comparisons as :func:`apply_filter`: keep the two together.
+    """
+    sql, params = [], []
+    if flt.get("since") is not None:
+        sql.append(f" AND {alias}.ts >= %s")
+        params.append(flt["since"])
+    if flt.get("until") is not None:
+        sql.append(f" AND {alias}.ts < %s")
+        params.append(flt["until"])
+    for key in ("role", "chat_id", "kind"):
+        if flt.get(key) is not None:
+            sql.append(f" AND {alias}.{key} = %s")
+            params.append(flt[key])
+    return "".join(sql), params

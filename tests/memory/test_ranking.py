@@ -201,3 +201,42 @@ def test_coverage_matches_an_english_word_by_its_stem():
     stats = ranking.TermStats(10, 5.0, {"researching": 0}, {"researching": "'research':*"}, {})
     weights = ranking.word_weights(["researching"], stats)
     assert ranking.coverage("I researched adoption agencies", weights, stats.terms) == 1.0
+
+
+# Turns of a candidate pool: acknowledgements (demoted) and content turns, with tied scores.
+DEMOTION_POOL = {
+    1: ("好的", 0.9),
+    2: ("我给它起名叫年糕", 0.9),
+    3: ("ok thanks", 0.8),
+    4: ("We adopted a kitten last week", 0.5),
+    5: ("哈哈哈", 0.5),
+    6: ("The pottery class starts on Monday", 0.27),
+    7: ("嗯嗯", 0.26),
+    8: ("I researched adoption agencies", 0.15),
+    9: ("收到", 0.1),
+}
+
+
+@pytest.mark.parametrize("top_k", [0, 1, 2, 3, 5, 9, 20])
+def test_top_demoted_is_the_top_of_every_demoted_score(top_k):
+    scores = {pk: score for pk, (_, score) in DEMOTION_POOL.items()}
+    content_of = {pk: text for pk, (text, _) in DEMOTION_POOL.items()}
+    demoted = ranking.demote_low_content(scores, content_of)
+    expected = [(pk, demoted[pk]) for pk in sorted(demoted, key=lambda pk: -demoted[pk])]
+    assert ranking.top_demoted(scores, content_of, top_k) == expected[:top_k]
+
+
+def test_top_demoted_reads_no_turn_that_cannot_reach_the_top(monkeypatch):
+    scores = {pk: score for pk, (_, score) in DEMOTION_POOL.items()}
+    content_of = {pk: text for pk, (text, _) in DEMOTION_POOL.items()}
+    read = []
+
+    def low_content(text):
+        read.append(text)
+        return text in ("好的", "ok thanks", "哈哈哈", "嗯嗯", "收到")
+
+    monkeypatch.setattr(ranking, "low_content", low_content)
+    # Top 2: 0.9 (content) and 0.8 x 0.3 = 0.24 after 1 and 3 are demoted; 4 (0.5) enters, then
+    # nothing below 0.5 can beat 0.5: 6-9 are never read.
+    assert [pk for pk, _ in ranking.top_demoted(scores, content_of, 2)] == [2, 4]
+    assert read == [content_of[pk] for pk in (1, 2, 3, 4, 5)]

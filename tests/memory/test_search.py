@@ -253,6 +253,56 @@ def test_the_row_load_gives_no_similarity_to_a_row_without_a_vector(user, chat):
     assert search._load([row.pk], embed_query("火锅"))[row.pk].similarity is None
 
 
+def test_the_row_load_of_a_user_gives_no_similarity_to_a_row_without_a_vector(user, chat):
+    from memory import search
+    from memory.models import ChatMessage
+    from rag.embeddings import embed_query
+
+    row = ChatMessage.objects.filter(user=user).first()
+    ChatMessage.objects.filter(pk=row.pk).update(embedding=None)
+    found = search._load([row.pk], embed_query("火锅"), user=user)
+    assert found[row.pk].similarity is None
+
+
+def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, chat):
+    from django.forms.models import model_to_dict
+
+    from memory import search
+    from memory.models import ChatMessage
+    from rag.embeddings import embed_query
+
+    vector = embed_query("火锅")
+    ids = list(ChatMessage.objects.filter(user=user).values_list("pk", flat=True))
+    theirs = search._load(ids, vector)
+    owned = search._load(ids, vector, user=user)
+    assert set(owned) == set(ids)
+    for pk, row in owned.items():
+        expected = theirs[pk]
+        assert model_to_dict(row, exclude=["embedding"]) == model_to_dict(
+            expected, exclude=["embedding"]
+        )
+        assert row.similarity == expected.similarity
+        assert row.user.username == user.username
+
+
+def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
+    from memory import ranking, search
+    from memory.stand_ins import stand_in_query
+
+    flt = search.scoped({})
+    lexical = search.lexical_query(user=user, flt=flt, tsquery="'火锅' | '西湖'", limit=50)
+    bm25 = ranking.bm25_query(user=user, lexemes=["火锅", "西湖"], flt=flt, limit=50)
+    queries = {"lexical": lexical, "bm25": bm25, "none": None}
+    queries["stand_ins"] = stand_in_query(user=user, flt={})
+    read = search.read_lists(queries)
+    with connection.cursor() as cursor:
+        for name in ("lexical", "bm25", "stand_ins"):
+            cursor.execute(*queries[name])
+            assert read[name] == [tuple(row) for row in cursor.fetchall()]
+    assert read["none"] == []
+    assert len(read["lexical"]) == 4 and len(read["bm25"]) == 4
+
+
 def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     user, chat, django_assert_max_num_queries
 ):
@@ -262,11 +312,11 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     vector = embed_query("不吃辣的火锅")
     # Loads the live settings and the relevance references, cached for the next call.
     search.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
-    # stems, one count of the sample for the common words and the BM25 weights, lexical ids,
-    # nearest neighbours (the estimate choosing the path, the search), BM25 ids, chats and
-    # neighbours, rows: however many hits; and the turns holding the one-character word "辣"
-    # inside a longer one, the stand-in summaries.
-    with django_assert_max_num_queries(10):
+    # stems, one count of the sample for the common words and the BM25 weights, one statement
+    # for the lexical ids, the BM25 ids and the stand-in summaries, nearest neighbours (the
+    # estimate choosing the path, the search), chats and neighbours, rows: however many hits;
+    # and the turns holding the one-character word "辣" inside a longer one.
+    with django_assert_max_num_queries(8):
         hits = search.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )
