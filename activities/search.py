@@ -208,8 +208,10 @@ def activities_search(
     now = now or timezone.now()
     # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a
     # radius with a location; the embedded text is the query without them (EMBED_REST).
+    # Read once: the dislikes are hidden here, the likes feed the personal boost (_ranked).
+    rated = ratings(user, "activity")
     understood, qs, unnarrowed = _understand(
-        query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user)
+        query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user, rated)
     )
     semantic = understood.rest if EMBED_REST else query
     row, activity_row = rag_settings_get(), activity_settings_get()
@@ -282,6 +284,7 @@ def activities_search(
                 "meta": meta,
                 "settings_row": row,
                 "activity_row": activity_row,
+                "rated": rated,
             }
             results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
             if window_fits_nothing(understood, meta):
@@ -392,6 +395,7 @@ def _ranked(
     settings_row,
     activity_row,
     path,
+    rated=None,
 ) -> list[dict]:
     """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
 
@@ -402,7 +406,9 @@ def _ranked(
     keep = limit if keep is None else keep
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
-    personalizer = Personalizer.for_user(user, cap=activity_row.personal_boost_max, floor=floor)
+    personalizer = Personalizer.for_user(
+        user, cap=activity_row.personal_boost_max, floor=floor, rated=rated
+    )
     hybrid = activity_row.activities_hybrid and bool(query)
     k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
     if personalizer.vectors is None:
@@ -438,9 +444,13 @@ def _ranked(
     return results[:keep]
 
 
-def disliked_activities(user) -> list[int]:
-    """Return the ids of the activities the user rated -1 (the feedback API): never shown."""
-    return [int(pk) for pk, rating in ratings(user, "activity").items() if rating < 0]
+def disliked_activities(user, rated: dict[str, int] | None = None) -> list[int]:
+    """Return the ids of the activities the user rated -1 (the feedback API): never shown.
+
+    ``rated``: the user's activity ratings when the caller has read them (None reads them).
+    """
+    rated = ratings(user, "activity") if rated is None else rated
+    return [int(pk) for pk, rating in rated.items() if rating < 0]
 
 
 def _understand(
