@@ -151,16 +151,20 @@ def stated_cues(preferences) -> tuple[set, set, set]:
     return types, vibes, times
 
 
-def rated_cues(user) -> tuple[set, set]:
+def rated_cues(user, rated: dict[str, int] | None = None) -> tuple[set, set]:
     """Return the (types, vibes) of the activities the user rated +1 through the feedback API.
 
     A +1 on a recommendation is a like without joining: it feeds the preference boost (never
-    the interest vectors, which need joined activities).
+    the interest vectors, which need joined activities). ``rated``: the user's activity
+    ratings when the caller has read them already (the search reads them once for the
+    dislikes it hides and for this); None reads them.
     """
     from activities.models import Activity
     from rag.preferences import ratings
 
-    liked = [int(pk) for pk, rating in ratings(user, "activity").items() if rating > 0]
+    if rated is None:
+        rated = ratings(user, "activity")
+    liked = [int(pk) for pk, rating in rated.items() if rating > 0]
     types, vibes = set(), set()
     for type_, activity_vibes in Activity.objects.filter(pk__in=liked).values_list("type", "vibes"):
         types.add(type_)
@@ -192,11 +196,14 @@ class Personalizer:
         return self.kind is not None
 
     @classmethod
-    def for_user(cls, user, *, cap: float, floor: float | None) -> Personalizer:
+    def for_user(
+        cls, user, *, cap: float, floor: float | None, rated: dict[str, int] | None = None
+    ) -> Personalizer:
         """Read the user's working memory and stated preferences (nothing for anonymous users).
 
         Only vectors of the active embedding provider's model and dimension count, and only
-        once the user has ``MIN_POSITIVES`` +1 participations.
+        once the user has ``MIN_POSITIVES`` +1 participations. ``rated``: the user's activity
+        ratings, when already read (:func:`rated_cues`).
         """
         from activities.models import WorkingMemory
         from rag.preferences import stated_preferences
@@ -206,7 +213,7 @@ class Personalizer:
         if user is None or not getattr(user, "is_authenticated", False):
             return me
         types, vibes, times = stated_cues(stated_preferences(user))
-        rated_types, rated_vibes = rated_cues(user)
+        rated_types, rated_vibes = rated_cues(user, rated)
         me.liked_types, me.liked_vibes, me.liked_times = (
             types | rated_types,
             vibes | rated_vibes,

@@ -55,7 +55,7 @@ from rag.embeddings import ProviderError, current_model, degraded_reason, embed_
 from rag.preferences import ratings
 from rag.search import rrf, vector_search
 from rag.selectors import rag_settings_get
-from rag.text import term_ranking
+from rag.text import held_terms, rank_held, term_ranking
 from rag.understand import information_request, keyboard_noise, yes_no_question
 
 logger = logging.getLogger(__name__)
@@ -208,8 +208,10 @@ def activities_search(
     now = now or timezone.now()
     # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a
     # radius with a location; the embedded text is the query without them (EMBED_REST).
+    # Read once: the dislikes are hidden here, the likes feed the personal boost (_ranked).
+    rated = ratings(user, "activity")
     understood, qs, unnarrowed = _understand(
-        query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user)
+        query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user, rated)
     )
     semantic = understood.rest if EMBED_REST else query
     row, activity_row = rag_settings_get(), activity_settings_get()
@@ -282,6 +284,7 @@ def activities_search(
                 "meta": meta,
                 "settings_row": row,
                 "activity_row": activity_row,
+                "rated": rated,
             }
             results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
             if window_fits_nothing(understood, meta):
@@ -392,6 +395,7 @@ def _ranked(
     settings_row,
     activity_row,
     path,
+    rated=None,
 ) -> list[dict]:
     """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
 
@@ -402,7 +406,9 @@ def _ranked(
     keep = limit if keep is None else keep
     model = current_model()
     floor = settings_row.floor_for(SURFACE, model)
-    personalizer = Personalizer.for_user(user, cap=activity_row.personal_boost_max, floor=floor)
+    personalizer = Personalizer.for_user(
+        user, cap=activity_row.personal_boost_max, floor=floor, rated=rated
+    )
     hybrid = activity_row.activities_hybrid and bool(query)
     k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
     if personalizer.vectors is None:
@@ -423,11 +429,16 @@ def _ranked(
         vectorPath=report.path,
         personalised=personalizer.kind,
     )
-    hits = relevant_hits(hits, vector, meta, query=query, understood=understood)
+    # The query's words in each candidate, found once for the cut's evidence and the hybrid's
+    # full-text rank (which reads the candidates the cut keeps).
+    held = lexical_held(query, [hit.obj for hit in hits])
+    hits = relevant_hits(hits, vector, meta, query=query, understood=understood, held=held)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
-        order = hybrid_scores(hits, query, fusion_k=settings_row.fusion_k, understood=understood)
+        order = hybrid_scores(
+            hits, query, fusion_k=settings_row.fusion_k, understood=understood, held=held
+        )
         meta["hybrid"] = True
     results = []
     boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
@@ -438,9 +449,13 @@ def _ranked(
     return results[:keep]
 
 
-def disliked_activities(user) -> list[int]:
-    """Return the ids of the activities the user rated -1 (the feedback API): never shown."""
-    return [int(pk) for pk, rating in ratings(user, "activity").items() if rating < 0]
+def disliked_activities(user, rated: dict[str, int] | None = None) -> list[int]:
+    """Return the ids of the activities the user rated -1 (the feedback API): never shown.
+
+    ``rated``: the user's activity ratings when the caller has read them (None reads them).
+    """
+    rated = ratings(user, "activity") if rated is None else rated
+    return [int(pk) for pk, rating in rated.items() if rating < 0]
 
 
 def _understand(
@@ -503,7 +518,9 @@ def answer_question(query: str, understood=None) -> bool:
     return not (found is not None and (found.kinds or found.time))
 
 
-def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood=None) -> list:
+def relevant_hits(
+    hits: list, vector, meta: dict, *, query: str = "", understood=None, held=None
+) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
     An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
@@ -513,9 +530,10 @@ def relevant_hits(hits: list, vector, meta: dict, *, query: str = "", understood
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
     intent gate, whatever the hits (both readings of a query with a time phrase:
     :func:`request_intent`). The cut needs the reference sample's vectors: when they cannot be
-    embedded, every hit is kept.
+    embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when the caller
+    has found it.
     """
-    named = naming_pks(query, [hit.obj for hit in hits], understood)
+    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
     evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
@@ -577,13 +595,14 @@ def lexical_text(activity) -> str:
     return f"{activity.title} {tags} {activity.type} {vibes}"
 
 
-def naming_pks(query: str, activities: list, understood) -> set:
+def naming_pks(query: str, activities: list, understood, *, held=None) -> set:
     """Return the pks of the activities naming something of the query: one of its words in a
     title, tag, type or vibe (jieba, as the hybrid reads them), or a kind or mood cue of it
     in a type or the vibes."""
     if not activities:
         return set()
-    return set(cue_ranking(activities, understood)) | set(lexical_ranking(query, activities))
+    lexical = lexical_ranking(query, activities, held=held)
+    return set(cue_ranking(activities, understood)) | set(lexical)
 
 
 def query_evidence(query: str, activities: list, understood) -> bool:
@@ -634,27 +653,43 @@ def cue_ranking(activities: list, understood) -> list:
     return [pk for _, _, pk in sorted(scored)]
 
 
-def lexical_ranking(query: str, activities: list) -> list:
+def lexical_ranking(query: str, activities: list, *, held=None) -> list:
     """Return the pks of the activities whose title, tags, type or vibes hold a content word of
     the query, best first (``rag.text.term_ranking``). Content words are those a reason may
     name (``activities.reasons.query_terms``): no stop, filler or time words, and no single Han
-    character that means little alone (做 in 做公益 would match 做一个卡包)."""
+    character that means little alone (做 in 做公益 would match 做一个卡包).
+
+    ``held``: :func:`lexical_held` of the same query over these activities (or more), so that
+    ranking a second pool of the same candidates segments nothing again; None finds them here.
+    """
     terms = query_terms(query)
     if not terms:
         return []
-    return term_ranking(query, {a.pk: lexical_text(a) for a in activities}, terms=terms)
+    if held is None:
+        return term_ranking(query, {a.pk: lexical_text(a) for a in activities}, terms=terms)
+    return rank_held({a.pk: held[a.pk] for a in activities}, terms)
 
 
-def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None) -> dict:
+def lexical_held(query: str, activities: list) -> dict:
+    """Return ``{pk: the query's content words in its title, tags, type or vibes}`` for
+    :func:`lexical_ranking` of any of these activities (empty when the query has none)."""
+    terms = query_terms(query)
+    if not terms:
+        return {}
+    return held_terms({a.pk: lexical_text(a) for a in activities}, terms)
+
+
+def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None, held=None) -> dict:
     """Return {pk: RRF score} of the dense rank, a jieba full-text rank and the cue rank.
 
     The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
     only; the cue rank (:func:`cue_ranking`) puts first the hits of a kind or mood the query
     asks for. Both re-order what passed the filters and the relevance cut, never add a row.
+    ``held``: :func:`lexical_held` of the hits (or of the pool they were cut from).
     """
     dense = [hit.obj.pk for hit in hits]
     activities = [hit.obj for hit in hits]
-    lexical = lexical_ranking(query, activities)
+    lexical = lexical_ranking(query, activities, held=held)
     cues = cue_ranking(activities, understood)
     return {f.key: f.score for f in rrf([dense, lexical, cues], k=fusion_k)}
 

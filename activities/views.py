@@ -22,6 +22,7 @@ from activities.serializers import (
     SearchInputSerializer,
     SearchOutputSerializer,
     flatten_location,
+    search_output,
 )
 from config import fields
 from config.media import json_parsers
@@ -154,4 +155,4 @@ class SearchView(APIView):
                 time_zone=data.get("timeZone") or None,
             )
         result = {**result, "meta": in_query_language(result["meta"])}
-        return Response(SearchOutputSerializer(result).data)
+        return Response(search_output(result))

@@ -93,8 +93,12 @@ def bench_database_url(db_name: str, explicit: str | None = None) -> str:
             sys.path.insert(0, str(ROOT))
         from config import embedded_db
 
-        # As the settings start it for `make run`: with the same buffer cache.
-        base = embedded_db.start(shared_buffers=embedded_db.configured_shared_buffers())
+        # As the settings start it for `make run`: on EMBEDDED_DB_DIR (without it, a checkout
+        # other than the one holding the data would start an empty server of its own), with
+        # the same buffer cache.
+        base = embedded_db.start(
+            embedded_db.data_dir(), shared_buffers=embedded_db.configured_shared_buffers()
+        )
     import psycopg
 
     parts = urlsplit(base)

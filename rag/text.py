@@ -37,8 +37,10 @@ from rag.jieba_dict import is_loaded, tokenizer, warm_up
 __all__ = [
     "STOPWORDS",
     "is_loaded",
+    "held_terms",
     "matching_words",
     "parse_query",
+    "rank_held",
     "segment_for_index",
     "segment_query",
     "warm_up",
@@ -458,9 +460,23 @@ def term_ranking(query: str, documents: dict, *, terms: list[str] | None = None)
         terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
     if not terms or not documents:
         return []
+    return rank_held(held_terms(documents, terms), terms)
+
+
+def held_terms(documents: dict, terms: list[str]) -> dict:
+    """Return ``{key: the terms that are words of its text}`` for ``documents`` ({key: text}).
+
+    What :func:`term_ranking` reads of each document; a caller ranking several pools of the
+    same documents for the same terms finds them once and ranks each pool by :func:`rank_held`.
+    """
     # A word of a document's segmentation is a substring of its prepared text: a document
     # holding none of the terms as a substring holds none as a word, so it is not segmented.
-    words = {key: _words_holding(text, terms) for key, text in documents.items()}
+    return {key: _words_holding(text, terms) for key, text in documents.items()}
+
+
+def rank_held(words: dict, terms: list[str]) -> list:
+    """Return the keys of ``words`` ({key: terms held}, :func:`held_terms`) holding a term,
+    best first, scored as :func:`term_ranking` scores them (document frequency over ``words``)."""
     n = len(words)
     df = {t: sum(t in w for w in words.values()) for t in terms}
     scored = []

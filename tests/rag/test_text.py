@@ -316,3 +316,14 @@ def test_term_ranking_puts_rarer_words_first_and_leaves_out_texts_naming_none():
     documents = {1: "火锅 聚餐", 2: "桌游 火锅", 3: "徒步", 4: "火锅"}
     # 桌游 is held by one document, 火锅 by three: the document with both leads.
     assert rag_text.term_ranking("", documents, terms=["桌游", "火锅"]) == [2, 1, 4]
+
+
+def test_ranking_a_pool_from_held_terms_counts_frequency_within_that_pool():
+    documents = {1: "火锅 聚餐", 2: "桌游 火锅", 3: "徒步", 4: "火锅", 5: "桌游"}
+    terms = ["桌游", "火锅"]
+    held = rag_text.held_terms(documents, terms)
+    pool = {key: documents[key] for key in (1, 2, 4)}
+    # Within the pool 桌游 is rarer than 火锅 (one document against three), as term_ranking
+    # of the pool alone counts it; over all five they would be equally common.
+    ranked = rag_text.rank_held({key: held[key] for key in pool}, terms)
+    assert ranked == rag_text.term_ranking("", pool, terms=terms) == [2, 1, 4]
