@@ -55,12 +55,11 @@ CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/rag/test_checks_faults.py
 # CHECK_WORKERS (default 2, the cores of the machine it was sized on): that many pytest-xdist
 # processes, each with its own test database on the one embedded server (restored from the saved
-# migrated schema, tests/schema_cache.py, or migrated). `--dist loadgroup` keeps a module in one
-# process (its fixtures made once) and every module with a `real_model` test in the same one
-# (tests/conftest.py: the real model embeds the shared fixtures once). CHECK_WORKERS=0: one process.
+# migrated schema, tests/schema_cache.py, or migrated). `--dist loadfile` keeps a module in one
+# process (its fixtures made once). CHECK_WORKERS=0: one process.
 CHECK_WORKERS ?= 2
 check: lint
-	$(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadgroup) \
+	$(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
 		-m "not slow and not real_clock" $(CHECK_SKIPS) $(PYTEST_ARGS)
 
 # The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:

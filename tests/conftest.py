@@ -102,19 +102,6 @@ def django_db_setup(request, django_db_setup, django_db_keepdb, django_db_blocke
                 )
 
 
-def pytest_collection_modifyitems(config, items):
-    """Group tests for ``--dist loadgroup`` (``make check``'s workers): a module to a worker.
-
-    Every module holding a ``real_model`` test goes to the one worker, so that the session
-    embeds the demo catalogue and the router's examples with the real model once, not once a
-    worker (the vectors are kept per process). Without ``loadgroup`` the marks do nothing.
-    """
-    modules = {item.path for item in items if item.get_closest_marker("real_model")}
-    for item in items:
-        group = "real_model" if item.path in modules else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
 @pytest.fixture(autouse=True)
 def clock(request):
     """Run the test at :data:`FIXED_NOW` (ticking); yield the traveller, or None.
