@@ -53,12 +53,13 @@ test: lint clients-deps
 CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
 	--ignore=tests/rag/test_checks_faults.py
-# CHECK_WORKERS=2: that many pytest-xdist processes, a test module each at a time (--dist
-# loadfile keeps a module's fixtures in one process), each with its own test database on the one
-# embedded server (restored from the saved migrated schema, tests/schema_cache.py, or migrated). Opt-in until a full run has been timed on an unshared machine (DEVELOPING.md).
-CHECK_WORKERS ?=
+# CHECK_WORKERS (default 2, the cores of the machine it was sized on): that many pytest-xdist
+# processes, each with its own test database on the one embedded server (restored from the saved
+# migrated schema, tests/schema_cache.py, or migrated). `--dist loadfile` keeps a module in one
+# process (its fixtures made once). CHECK_WORKERS=0: one process.
+CHECK_WORKERS ?= 2
 check: lint
-	$(PY) -m pytest -q $(if $(CHECK_WORKERS),-n $(CHECK_WORKERS) --dist loadfile) \
+	$(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
 		-m "not slow and not real_clock" $(CHECK_SKIPS) $(PYTEST_ARGS)
 
 # The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:

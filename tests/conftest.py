@@ -6,6 +6,7 @@ import json
 import subprocess
 import zoneinfo
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 import time_machine
@@ -24,64 +25,78 @@ from tests import schema_cache
 FIXED_NOW = datetime(2026, 11, 25, 10, 0, tzinfo=zoneinfo.ZoneInfo("Asia/Shanghai"))
 
 
+# What django_db_keepdb below did with the saved schema, for django_db_setup below: the dump
+# (None when the cache is not used), whether the test database was restored from it, and the
+# database's own name before the test database took its place.
+SAVED_SCHEMA = pytest.StashKey[tuple[Path | None, bool, str]]()
+
+
 @pytest.fixture(scope="session")
-def django_db_setup(
+def django_db_keepdb(
     request,
-    django_test_environment,
-    django_db_blocker,
-    django_db_use_migrations,
     django_db_keepdb,
     django_db_createdb,
+    django_db_use_migrations,
     django_db_modify_db_settings,
+    django_db_blocker,
 ):
-    """Create the test database, from the migrated schema of an earlier run when there is one.
+    """Keep the test database pytest-django keeps, and one restored from the saved schema.
 
-    pytest-django's own fixture, but for tests/schema_cache.py: the database is restored from
-    the dump of the same schema and ``migrate`` then finds nothing to apply (it still sends
-    ``post_migrate``); without a dump it migrates, and the result is dumped for the next run.
+    Restore it here, before pytest-django's ``django_db_setup`` (which asks this fixture) sets
+    up the databases: told to keep the database, Django's ``create_test_db`` then finds it and
+    runs ``migrate``, which has nothing to apply and still sends ``post_migrate``. Without a
+    dump (tests/schema_cache.py) the database is migrated as usual and ``django_db_setup``
+    below saves it. ``--reuse-db``, ``--create-db``, ``--nomigrations`` and ``TEST_DB_CACHE=off``
+    leave pytest-django's own behaviour alone.
     """
     from django.db import connection
-    from django.test.utils import setup_databases, teardown_databases
-    from pytest_django.fixtures import _disable_migrations, _get_databases_for_setup
 
-    if not django_db_use_migrations:
-        _disable_migrations()
-    aliases, serialized_aliases = _get_databases_for_setup(request.session.items)
     cached = (
-        "default" in aliases
-        and django_db_use_migrations
+        django_db_use_migrations
         and not django_db_keepdb
+        and not django_db_createdb
         and schema_cache.enabled()
     )
     dump = schema_cache.path() if cached else None
-    restored = dump is not None and dump.exists() and not django_db_createdb
-    with django_db_blocker.unblock():
-        if restored:
+    restored = False
+    if dump is not None and dump.exists():
+        with django_db_blocker.unblock():
             try:
                 schema_cache.restore(connection, dump)
+                restored = True
             except (OSError, subprocess.CalledProcessError) as exc:
                 # A broken or vanished dump: migrate as without one.
                 request.node.warn(pytest.PytestWarning(f"schema cache not restored: {exc!r}"))
-                restored = False
-        db_cfg = setup_databases(
-            verbosity=request.config.option.verbose,
-            interactive=False,
-            aliases=aliases,
-            serialized_aliases=serialized_aliases,
-            keepdb=restored or (django_db_keepdb and not django_db_createdb),
-        )
-        if dump is not None and not restored:
+    request.config.stash[SAVED_SCHEMA] = (dump, restored, connection.settings_dict["NAME"])
+    return django_db_keepdb or restored
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(request, django_db_setup, django_db_keepdb, django_db_blocker):
+    """Set up the test databases as pytest-django does, and save a migrated schema for later.
+
+    pytest-django's fixture creates (or, restored by ``django_db_keepdb`` above, keeps) and
+    migrates the test database; a database it migrated is dumped for the next session, and a
+    restored one is dropped at the end, as pytest-django drops those it does not keep.
+    """
+    from django.db import connection
+
+    dump, restored, name = request.config.stash[SAVED_SCHEMA]
+    if dump is not None and not restored:
+        with django_db_blocker.unblock():
             try:
                 schema_cache.save(connection, dump)
             except (OSError, subprocess.CalledProcessError) as exc:
                 # Only the next run's speed depends on it.
                 request.node.warn(pytest.PytestWarning(f"schema cache not saved: {exc!r}"))
     yield
-    if not django_db_keepdb:
+    if restored:
         with django_db_blocker.unblock():
             try:
-                teardown_databases(db_cfg, verbosity=request.config.option.verbose)
-            except Exception as exc:  # noqa: BLE001 - as pytest-django's own fixture: warn
+                connection.creation.destroy_test_db(
+                    name, verbosity=request.config.getoption("verbose")
+                )
+            except Exception as exc:  # noqa: BLE001 - as pytest-django's own teardown: warn
                 request.node.warn(
                     pytest.PytestWarning(f"Error when trying to teardown test databases: {exc!r}")
                 )

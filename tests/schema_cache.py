@@ -19,8 +19,10 @@ import hashlib
 import importlib.metadata
 import os
 import subprocess
+from functools import cache
 from pathlib import Path
 
+import pgserver
 from django.conf import settings
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -43,11 +45,25 @@ def enabled() -> bool:
     return not os.environ.get("DATABASE_URL") and os.environ.get("TEST_DB_CACHE", "on") != "off"
 
 
-def _bin(name: str) -> str:
-    # The embedded server's own client programs: their version is the server's.
-    from pgserver._commands import POSTGRES_BIN_PATH
+@cache
+def _bin_dir() -> Path:
+    # The embedded server's own client programs (their version is the server's), found by its
+    # pg_config, one of the programs pgserver runs for us.
+    return Path(pgserver.pg_config(["--bindir"]).strip())
 
-    return str(POSTGRES_BIN_PATH / name)
+
+def _bin(name: str) -> str:
+    return str(_bin_dir() / name)
+
+
+def name_of_test_db(connection) -> str:
+    """Return the name of ``connection``'s test database, by Django's documented rule.
+
+    ``DATABASES[alias]["TEST"]["NAME"]`` when set (pytest-django sets it under xdist: the
+    worker's suffix), else ``"test_"`` and the database's ``NAME``.
+    """
+    settings_dict = connection.settings_dict
+    return settings_dict.get("TEST", {}).get("NAME") or f"test_{settings_dict['NAME']}"
 
 
 def schema_files() -> list[Path]:
@@ -102,18 +118,14 @@ def _client_args(settings_dict: dict) -> tuple[list[str], dict]:
 
 def restore(connection, dump: Path) -> None:
     """Create ``connection``'s test database (dropped first if it exists) from ``dump``."""
-    name = connection.creation._get_test_db_name()
-    quoted = connection.ops.quote_name(name)
-    with connection._nodb_cursor() as cursor:
-        cursor.execute(f"DROP DATABASE IF EXISTS {quoted}")
-        cursor.execute(f"CREATE DATABASE {quoted}")
+    name = name_of_test_db(connection)
     args, env = _client_args(connection.settings_dict)
-    subprocess.run(
+    for command in (
+        [_bin("dropdb"), *args, "--if-exists", name],
+        [_bin("createdb"), *args, name],
         [_bin("pg_restore"), *args, "--no-owner", "--exit-on-error", "--dbname", name, str(dump)],
-        env=env,
-        check=True,
-        capture_output=True,
-    )
+    ):
+        subprocess.run(command, env=env, check=True, capture_output=True)
 
 
 def save(connection, dump: Path) -> None:

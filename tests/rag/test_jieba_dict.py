@@ -116,6 +116,7 @@ def test_a_saved_trie_that_does_not_read_back_as_written_is_ignored(tmp_path, da
     assert load_compact(str(path)) is None
 
 
+@pytest.mark.slow  # builds jieba's dictionary again from its text file: 20 s under load
 def test_a_damaged_trie_is_built_again_and_replaced(saved_dir):
     path = jieba_dict.compact_path(_in(saved_dir))
     with open(path, "r+b") as saved:
@@ -127,6 +128,7 @@ def test_a_damaged_trie_is_built_again_and_replaced(saved_dir):
     assert load_compact(path) is not None and os.path.getsize(path) > 100
 
 
+@pytest.mark.slow  # builds jieba's dictionary again from its text file: 17 s under load
 def test_a_temp_dir_that_cannot_be_written_still_loads_the_dictionary(tmp_path, caplog):
     missing = tmp_path / "gone"  # jieba writes its own cache there too, and logs when it cannot
     tokenizer = _in(missing)

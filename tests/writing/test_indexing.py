@@ -7,7 +7,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.utils import timezone
-from django_q.models import Schedule
+from django_q.models import OrmQ, Schedule
+from django_q.signing import SignedPackage
+from django_q.tasks import async_task, result
 
 from config.queues import INTERACTIVE
 from rag.chunking import find_cliffs
@@ -164,20 +166,23 @@ def test_merged_parent_of_deleted_block_rebuilt_by_the_task(
 
 def _debounced():
     """The chunking tasks queued with a not-before (the broker rows): [(not_before, task)]."""
-    from django_q.models import OrmQ
-
     return [(row.lock, row.task) for row in OrmQ.objects.order_by("pk")]
 
 
 def _run_due() -> list:
     """Run the queued tasks whose not-before has passed, as a worker would; return results."""
-    from django_q.models import OrmQ, Task
-    from django_q.tasks import _sync
-
     results = []
     for row in OrmQ.objects.filter(lock__lte=timezone.now()).order_by("pk"):
         row.delete()
-        results.append(Task.objects.get(pk=_sync(row.payload)).result)
+        task = SignedPackage.loads(row.payload)
+        # Through django-q2's own worker and result store, inline (sync), as the cluster would.
+        task_id = async_task(
+            task["func"],
+            *task["args"],
+            q_options={"sync": True, "cluster": task.get("cluster")},
+            **task["kwargs"],
+        )
+        results.append(result(task_id))
     return results
 
 
