@@ -9,7 +9,13 @@ from django.utils import translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
-from activities.search import INTENT_OFF, INTENT_ON, activities_search, request_intent
+from activities.search import (
+    INTENT_OFF,
+    INTENT_ON,
+    WHOLE_READING_BAND,
+    activities_search,
+    request_intent,
+)
 from activities.understanding import read_query, user_zone
 from rag.embeddings import embed_query
 from rag.intent import intent_margin_of
@@ -187,6 +193,29 @@ def test_a_request_for_something_else_is_read_with_its_time_phrase_too(demo_acti
         intent_margin_of(embed_query("rain tomorrow"), INTENT_ON, INTENT_OFF), abs=1e-4
     )
     assert margin > intent_margin_of(rest, INTENT_ON, INTENT_OFF)
+
+
+def _rain_tomorrow():
+    """The understanding of "rain tomorrow", its rest's vector and the two readings' margins."""
+    now = datetime(2026, 11, 25, 10, tzinfo=UTC)
+    understood = read_query("rain tomorrow", now=now, tz=user_zone(None))
+    rest = embed_query(understood.rest)
+    whole = intent_margin_of(embed_query("rain tomorrow"), INTENT_ON, INTENT_OFF)
+    return understood, rest, intent_margin_of(rest, INTENT_ON, INTENT_OFF), whole
+
+
+def test_the_whole_query_is_read_when_its_rest_is_just_below_the_intent_gate(demo_activities):
+    understood, rest, rest_margin, whole_margin = _rain_tomorrow()
+    margin = request_intent(understood, understood.rest, rest, gate=rest_margin + 0.01)
+    assert margin == pytest.approx(max(rest_margin, whole_margin), abs=1e-4)
+
+
+@pytest.mark.parametrize("above", [WHOLE_READING_BAND + 0.01, -0.01])
+def test_the_whole_query_is_not_read_far_below_the_gate_or_above_it(demo_activities, above):
+    understood, rest, rest_margin, whole_margin = _rain_tomorrow()
+    assert whole_margin > rest_margin
+    margin = request_intent(understood, understood.rest, rest, gate=rest_margin + above)
+    assert margin == rest_margin
 
 
 def test_the_intent_examples_hold_requests_in_both_languages():
