@@ -528,10 +528,9 @@ def relevant_hits(
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits (both readings of a query with a time phrase:
-    :func:`request_intent`). The cut needs the reference sample's vectors: when they cannot be
-    embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when the caller
-    has found it.
+    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
+    cannot be embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when
+    the caller has found it.
     """
     named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
@@ -547,7 +546,7 @@ def relevant_hits(
             question=answer_question(query, understood),
             hit_evidence=[hit.obj.pk in named for hit in hits],
             foreign=foreign_query(understood),
-            intent=lambda gate: request_intent(understood, query, vector, gate=gate),
+            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
@@ -556,43 +555,6 @@ def relevant_hits(
     if decision.off_topic:
         meta["reason"] = decision.reason
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
-
-
-# The whole query of a search whose embedded text left out a time phrase or place cue is read
-# only when the embedded text's intent margin is within this much below the intent gate. Fitted
-# on the held-out corpora's dev split (2026-11-26): of its 16 queries with a time phrase, the
-# whole reading rose at most 0.0316 above the rest's ("明天晚上有什么活动" -0.076 -> -0.045); no
-# verdict changed. A request far below the gate pays no second embedding (13 of the 16).
-WHOLE_READING_BAND = 0.035
-
-
-def request_intent(understood, embedded: str, vector, *, gate: float | None = None) -> float:
-    """Return the intent margin of a request (``rag.intent``), the higher of its two readings.
-
-    The search embeds the query without its time phrase (``EMBED_REST``); what a request is
-    *for* can lie in the time it names as much as in the rest ("is there a tube strike
-    tomorrow" reads like a question about a service's status whole, like a topic without
-    "tomorrow"), so a query whose embedded text is not the whole query is read both ways and
-    is off-topic when either reading is. The example requests for activities name days ahead
-    as the elsewhere examples name today and tomorrow, so a time phrase alone reads neither way
-    ("<activity> next week" stays a request). The whole query is embedded only when it differs
-    from the embedded text, and (with ``gate``, the cut's intent gate) only when the embedded
-    text's margin is below the gate by less than :data:`WHOLE_READING_BAND`: above the gate the
-    query is off-topic already, far below it the whole reading has not changed a verdict. The
-    provider failing it, the embedded text's reading stands alone.
-    """
-    margin = intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)
-    whole = (getattr(getattr(understood, "found", None), "text", "") or "").strip()
-    if not whole or whole == (embedded or "").strip():
-        return margin
-    if gate is not None and not gate - WHOLE_READING_BAND <= margin <= gate:
-        return margin
-    try:
-        whole_vector = embed_query(whole, use_cache=False)
-    except ProviderError as exc:
-        logger.warning("intent gate: whole query not embedded, reading the rest: %s", exc)
-        return margin
-    return max(margin, intent.intent_margin_of(whole_vector, INTENT_ON, INTENT_OFF))
 
 
 def foreign_query(understood) -> bool:

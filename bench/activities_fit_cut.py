@@ -68,12 +68,6 @@ BARE_RATIOS = [None, 0.5, 0.6, 0.7, 0.8, 1.0]
 # 0.25 loses 6 of 176 relevant rows and the quiet reading night of "压力大想发呆"
 # (tests/activities/test_search.py), 0.2 loses 11.
 DEPTHS = [None, 0.3, 0.35]
-# Bare depth: a hit naming no word or cue of the query stays within this much of the best margin;
-# the only per-hit cut of a query none of whose hits has evidence (the bare ratio then does not
-# apply: rag.relevance.decide). Printed at the shipped cut, beside nothing else varied. Not
-# shipped: with the bare ratio applied only beside a hit with evidence (branch mood, 2026-11-26)
-# 0.2 raised dev nDCG@5 but cost dev P@10 0.03-0.05 (docs/RELEVANCE.md).
-BARE_DEPTHS = [None, 0.15, 0.2, 0.25, 0.3]
 # Per-hit cuts are chosen to stop padding, not to reorder the top: a cut may cost dev nDCG@5 at
 # most this much (per language) against the previous cut (bareRatio 0.5, no ratio), whose
 # nDCG@5 held on test with 0.07 (en) and 0.12 (zh) above the bare model.
@@ -147,12 +141,6 @@ def record_dev() -> list[dict]:
         if len(calls) > count:
             calls[-1]["titles"] = [hit.obj.title for hit in hits]
             calls[-1]["vector"] = [float(x) for x in vector]
-            # The intent gate reads the whole query too when the embedded text left out a time
-            # phrase or place cue (activities.search.request_intent).
-            found = getattr(kw.get("understood"), "found", None)
-            whole = (getattr(found, "text", "") or "").strip()
-            if whole and whole != (kw.get("query") or "").strip():
-                calls[-1]["whole"] = whole
         return kept
 
     relevance.decide, search.relevant_hits = recording_decide, recording_hits
@@ -212,7 +200,6 @@ def _cut(params: dict):
         ratio=params.get("ratio"),
         bare_gate=params["bareGate"],
         bare_ratio=params["bareRatio"],
-        bare_depth=params.get("bareDepth"),
         foreign_gate=params["foreignGate"],
         intent_gate=params.get("intentGate"),
         depth=params.get("depth"),
@@ -220,19 +207,13 @@ def _cut(params: dict):
 
 
 def intent_of(call: dict) -> float | None:
-    """Return the intent margin of a recorded call (rag.intent), once: of its query vector, or
-    the higher of that and the whole query's when it left out a time phrase or place cue (as
-    activities.search.request_intent reads it)."""
+    """Return the intent margin of a recorded call's query vector (rag.intent), once."""
     from activities.search import INTENT_OFF, INTENT_ON
-    from rag.embeddings import embed_query
     from rag.intent import intent_margin_of
 
     if "intent" not in call:
         vector = call.get("vector")
         call["intent"] = None if vector is None else intent_margin_of(vector, INTENT_ON, INTENT_OFF)
-        if call["intent"] is not None and call.get("whole"):
-            whole = intent_margin_of(embed_query(call["whole"]), INTENT_ON, INTENT_OFF)
-            call["intent"] = max(call["intent"], whole)
     return call["intent"]
 
 
@@ -394,14 +375,6 @@ def main() -> None:
         per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
         shown = f"ratio {ratio} bareRatio {bare_ratio} depth {depth}"
         print(f"  {shown}:", _show({}, per, figures(records, params)))
-    from rag.models import DEFAULT_RELEVANCE_CUTS
-
-    shipped = DEFAULT_RELEVANCE_CUTS[MODEL_KEY]["activities"]
-    print("\nbare depths at the shipped cut (dev):")
-    for bare_depth in BARE_DEPTHS:
-        params = {**shipped, "bareDepth": bare_depth}
-        per = {lang: figures(rs, params) for lang, rs in by_lang.items()}
-        print(f"  bareDepth {bare_depth}:", _show({}, per, figures(records, params)))
     # nDCG@5 of the previous cut: what a per-hit cut may not lose more than NDCG_KEEP of.
     kept = {lang: figures(rs, previous)["ndcg5"] for lang, rs in by_lang.items()}
     ranked = []

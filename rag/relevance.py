@@ -403,12 +403,12 @@ def judge(
     question: bool = False,
     hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
-    intent: Callable[[float], float] | None = None,
+    intent: Callable[[], float] | None = None,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
-    ``intent``: how to read the query's intent margin (``rag.intent``), asked with the live
-    cut's intent gate, and only when the cut has one.
+    ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
+    live cut has an intent gate.
     """
     cut = cut_for(surface)
     return decide(
@@ -420,7 +420,7 @@ def judge(
         question=question,
         hit_evidence=hit_evidence,
         foreign=foreign,
-        intent=None if intent is None or cut.intent_gate is None else intent(cut.intent_gate),
+        intent=intent() if intent is not None and cut.intent_gate is not None else None,
     )
 
 

@@ -329,9 +329,7 @@ def test_every_search_embeds_its_query_and_stores_the_vector_nowhere(demo_activi
     cached = EmbeddingCache.objects.count()
     for _ in range(2):
         assert activities_search(semantic_query="周末去爬山", limit=5)["meta"]["path"] == "semantic"
-    # 周末 is a time phrase: it filters, it is not embedded; the query reads as a request far
-    # below the intent gate, so its whole is not read either (activities.search.request_intent).
-    assert sent == ["去爬山", "去爬山"]
+    assert sent == ["去爬山", "去爬山"]  # 周末 is a time phrase: it filters, it is not embedded
     assert EmbeddingCache.objects.count() == cached
 
 

@@ -2,23 +2,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
-from activities.search import (
-    INTENT_OFF,
-    INTENT_ON,
-    WHOLE_READING_BAND,
-    activities_search,
-    request_intent,
-)
-from activities.understanding import read_query, user_zone
-from rag.embeddings import embed_query
-from rag.intent import intent_margin_of
+from activities.search import activities_search
 from rag.relevance import NOISE_REASON
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
@@ -173,49 +162,6 @@ def test_a_request_for_something_else_with_a_time_phrase_is_not_widened(demo_act
     outcome = activities_search(semantic_query=f"{month}月{day}日天气怎么样", limit=10)
     assert outcome["results"] == []
     assert outcome["meta"]["reason"] == INTENT_REASON
-
-
-@pytest.mark.parametrize("query", ["a pottery class next week", "下周有什么课"])
-def test_a_request_naming_a_day_ahead_is_not_read_as_one_for_something_else(demo_activities, query):
-    outcome = activities_search(semantic_query=query, limit=10)
-    assert outcome["results"]
-    assert outcome["meta"]["reason"] is None
-
-
-def test_a_request_for_something_else_is_read_with_its_time_phrase_too(demo_activities):
-    # "rain" alone is a topic; "rain tomorrow" whole is a question about the weather.
-    now = datetime(2026, 11, 25, 10, tzinfo=UTC)
-    understood = read_query("rain tomorrow", now=now, tz=user_zone(None))
-    assert understood.rest == "rain"
-    rest = embed_query(understood.rest)
-    margin = request_intent(understood, understood.rest, rest)
-    assert margin == pytest.approx(
-        intent_margin_of(embed_query("rain tomorrow"), INTENT_ON, INTENT_OFF), abs=1e-4
-    )
-    assert margin > intent_margin_of(rest, INTENT_ON, INTENT_OFF)
-
-
-def _rain_tomorrow():
-    """The understanding of "rain tomorrow", its rest's vector and the two readings' margins."""
-    now = datetime(2026, 11, 25, 10, tzinfo=UTC)
-    understood = read_query("rain tomorrow", now=now, tz=user_zone(None))
-    rest = embed_query(understood.rest)
-    whole = intent_margin_of(embed_query("rain tomorrow"), INTENT_ON, INTENT_OFF)
-    return understood, rest, intent_margin_of(rest, INTENT_ON, INTENT_OFF), whole
-
-
-def test_the_whole_query_is_read_when_its_rest_is_just_below_the_intent_gate(demo_activities):
-    understood, rest, rest_margin, whole_margin = _rain_tomorrow()
-    margin = request_intent(understood, understood.rest, rest, gate=rest_margin + 0.01)
-    assert margin == pytest.approx(max(rest_margin, whole_margin), abs=1e-4)
-
-
-@pytest.mark.parametrize("above", [WHOLE_READING_BAND + 0.01, -0.01])
-def test_the_whole_query_is_not_read_far_below_the_gate_or_above_it(demo_activities, above):
-    understood, rest, rest_margin, whole_margin = _rain_tomorrow()
-    assert whole_margin > rest_margin
-    margin = request_intent(understood, understood.rest, rest, gate=rest_margin + above)
-    assert margin == rest_margin
 
 
 def test_the_intent_examples_hold_requests_in_both_languages():
