@@ -710,7 +710,12 @@ def scale_main(args) -> None:
         if partitions > 1
         else "one table (not partitioned)"
     )
-    verdict = "met" if timed["p95"] <= 50 else "NOT met"
+    # The target is stated at ten million messages over 10,000 users: a smaller run's p95 only
+    # says whether that size meets the budget, not the target.
+    at_target = facts["n"] >= 10_000_000 and facts["users"] >= 10_000
+    verdict = ("met" if timed["p95"] <= 50 else "NOT met") + (
+        "" if at_target else "; the target's size is not measured"
+    )
     body = f"""
 {facts["n"]:,} messages over {facts["users"]:,} users in database `{
         connection.settings_dict["NAME"]
@@ -749,7 +754,9 @@ embedding queued, no worker; load {writes["load"]:.1f}): one message per call
 {writes["one"]:.0f} messages/s, 20 per call {writes["batched"]:.0f} messages/s (published on
 an empty database: 33 and 425, section "replica", the same function in a process like this
 one, which opens a database connection per call: the queue's enqueue closes it, as
-`DB_CONN_MAX_AGE` is 0 outside the web processes).
+`DB_CONN_MAX_AGE` is 0 outside the web processes). Keeping the published rates: one per call
+**{"met" if writes["one"] >= 33 else "NOT met"}**, 20 per call
+**{"met" if writes["batched"] >= 425 else "NOT met"}**.
 
 Semantic search with a filter (`memory.search.semantic_search`, top_k 10, the user's turns of
 one role in one chat, no relevance cut), same users and query vectors: p50

@@ -4,19 +4,22 @@ jieba 0.42.1 keeps its prefix dictionary as a dict of 498,000 ``str`` keys (58 M
 objects in every process) and loads it from a marshal cache in 1.3 s; the trie this module keeps
 instead took another 0.9 s to build. Both ran in every start of ``manage.py serve`` before it
 forks (serving/warmup.py), a third of the 5 s the service has to say ready. So the trie and its
-counts are saved beside jieba's own cache the first time and read back in milliseconds after
-(:func:`load_compact`, :func:`save_compact`). A saved file that does not read back as written
-(another jieba, another format, a partial write) is ignored and replaced.
+counts are saved the first time, in a directory of this user's own (:func:`compact_path`), and
+read back in milliseconds after (:func:`load_compact`, :func:`save_compact`). A saved file that
+does not read back as written (another jieba, another format, cut short or damaged in place:
+its length and a CRC-32 are checked) is ignored and replaced.
 """
 
 from __future__ import annotations
 
 import logging
 import os
+import stat
 import struct
 import sys
 import tempfile
 import threading
+import zlib
 from array import array
 
 import marisa_trie
@@ -47,10 +50,12 @@ jieba.setLogLevel(logging.WARNING)
 COMPACT_JIEBA_VERSIONS = frozenset({"0.42.1"})
 
 # A saved trie: this header, the trie's bytes, then one count per trie key (int64, native order).
-# FORMAT changes whenever the layout does, so a file of another layout is never read as this one.
+# FORMAT changes whenever the layout does, so a file of another layout is never read as this one;
+# the CRC-32 of everything after the header catches a file damaged where its length is not.
 _MAGIC = b"semmem-jieba-trie"
-FORMAT = 1
-_HEADER = struct.Struct("<17sI16sqqq")  # magic, format, jieba version, total, trie bytes, words
+FORMAT = 2
+# magic, format, jieba version, total, trie bytes, words, CRC-32 of the body
+_HEADER = struct.Struct("<17sI16sqqqI")
 
 
 class CompactFreq:
@@ -103,20 +108,53 @@ class CompactFreq:
 
 
 def compact_path(tokenizer: jieba.Tokenizer) -> str:
-    """Return where the trie of ``tokenizer``'s default dictionary is saved: beside jieba's cache.
+    """Return where the trie of ``tokenizer``'s default dictionary is saved.
 
-    jieba writes ``jieba.cache`` to ``tokenizer.tmp_dir`` or the system's temporary directory;
-    the trie goes to the same directory, named by the jieba version it was built with.
+    In ``tokenizer.tmp_dir`` when set (jieba's own option, where it writes ``jieba.cache``);
+    otherwise in a directory of this user's own under the system's temporary directory
+    (:func:`private_dir`), so no other local user can plant or hold the file. Named by the jieba
+    version it was built with.
     """
     name = f"semmem-jieba-{jieba.__version__}-f{FORMAT}.trie"
-    return os.path.join(tokenizer.tmp_dir or tempfile.gettempdir(), name)
+    return os.path.join(tokenizer.tmp_dir or private_dir(), name)
+
+
+def private_dir() -> str:
+    """Return ``<temp dir>/semmem-<uid>``, made mode 0700 when missing.
+
+    A directory there that is not this user's or that others may write is not used: the
+    trie then goes to a fresh ``mkdtemp`` directory (read back by no later start).
+    """
+    path = os.path.join(tempfile.gettempdir(), f"semmem-{os.getuid()}")
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return tempfile.mkdtemp(prefix="semmem-")
+    info = os.lstat(path)
+    if (
+        not stat.S_ISDIR(info.st_mode)
+        or info.st_uid != os.getuid()
+        or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    ):
+        log.warning("jieba: %s is not this user's own directory; the trie is not kept", path)
+        return tempfile.mkdtemp(prefix="semmem-")
+    return path
 
 
 def save_compact(path: str, freq: CompactFreq, total: int) -> None:
     """Write ``freq`` and jieba's ``total`` to ``path`` whole or not at all (rename over it)."""
     trie = freq._trie.tobytes()
+    counts = freq._counts.tobytes()
     header = _HEADER.pack(
-        _MAGIC, FORMAT, jieba.__version__.encode(), total, len(trie), len(freq._counts)
+        _MAGIC,
+        FORMAT,
+        jieba.__version__.encode(),
+        total,
+        len(trie),
+        len(freq._counts),
+        zlib.crc32(counts, zlib.crc32(trie)),
     )
     directory = os.path.dirname(path)
     fd, partial = tempfile.mkstemp(dir=directory, prefix=".semmem-jieba-")
@@ -124,7 +162,7 @@ def save_compact(path: str, freq: CompactFreq, total: int) -> None:
         with os.fdopen(fd, "wb") as out:
             out.write(header)
             out.write(trie)
-            out.write(freq._counts.tobytes())
+            out.write(counts)
         os.replace(partial, path)
     except BaseException:
         os.unlink(partial)
@@ -134,8 +172,8 @@ def save_compact(path: str, freq: CompactFreq, total: int) -> None:
 def load_compact(path: str) -> tuple[CompactFreq, int] | None:
     """Return the dictionary and total saved at ``path``, or None when it is absent or not ours.
 
-    Not ours: another magic, format or jieba version, or a length that does not add up (a file
-    cut short). A file read here was written by :func:`save_compact` of this module.
+    Not ours: another magic, format or jieba version, a length that does not add up (a file
+    cut short), a body whose CRC-32 differs (damaged in place), a trie marisa cannot read.
     """
     try:
         with open(path, "rb") as saved:
@@ -144,17 +182,20 @@ def load_compact(path: str) -> tuple[CompactFreq, int] | None:
         return None
     if len(data) < _HEADER.size:
         return None
-    magic, fmt, version, total, trie_bytes, words = _HEADER.unpack_from(data)
+    magic, fmt, version, total, trie_bytes, words, crc = _HEADER.unpack_from(data)
     if (magic, fmt, version.rstrip(b"\0")) != (_MAGIC, FORMAT, jieba.__version__.encode()):
         return None
     if len(data) != _HEADER.size + trie_bytes + 8 * words:
         return None
-    trie = marisa_trie.Trie().frombytes(data[_HEADER.size : _HEADER.size + trie_bytes])
+    body = memoryview(data)[_HEADER.size :]
+    if zlib.crc32(body) != crc:
+        return None
     counts = array("q")
-    counts.frombytes(data[_HEADER.size + trie_bytes :])
+    counts.frombytes(body[trie_bytes:])
     try:
+        trie = marisa_trie.Trie().frombytes(bytes(body[:trie_bytes]))
         return CompactFreq.from_parts(trie, counts), total
-    except ValueError:
+    except (RuntimeError, ValueError):  # marisa's format errors are RuntimeError
         return None
 
 

