@@ -282,7 +282,15 @@ def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, 
             expected, exclude=["embedding"]
         )
         assert row.similarity == expected.similarity
-        assert row.user.username == user.username
+
+
+def test_the_row_load_of_a_user_reads_none_of_another_users_rows(user, chat, make_user):
+    from memory import search
+    from memory.models import ChatMessage
+
+    ids = list(ChatMessage.objects.filter(user=user).values_list("pk", flat=True))
+    assert ids
+    assert search._load(ids, None, user=make_user("someone-else")) == {}
 
 
 def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
