@@ -87,17 +87,8 @@ def _context(
         owner, neighbour, owner_params = "", "m.user_id = a.user_id", []
     else:
         owner, neighbour, owner_params = " AND a.user_id = %s", "m.user_id = %s", [user.pk]
-    conditions, params = [], []
-    if flt.get("role") is not None:
-        conditions.append("m.role = %s")
-        params.append(flt["role"])
-    if flt.get("since") is not None:
-        conditions.append("m.ts >= %s")
-        params.append(flt["since"])
-    if flt.get("until") is not None:
-        conditions.append("m.ts < %s")
-        params.append(flt["until"])
-    extra = "".join(f" AND {c}" for c in conditions)
+    # A neighbour is of its anchor's chat and kind (``same``): the filter's role and time range.
+    extra, params = filter_sql({**flt, "chat_id": None, "kind": None}, "m")
     same = f"a.id = ANY(%s) AND {neighbour} AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
         "SELECT a.id, a.chat_id, a.content, n.id, n.content FROM memory_chatmessage a"

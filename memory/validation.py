@@ -196,33 +196,33 @@ def clean_filter(raw) -> dict:
     return out
 
 
+# The filter's conditions, one rule for the ORM and the raw SQL of a search: the key of a
+# cleaned filter, its column, the ORM lookup and the same comparison in SQL.
+FILTER_CONDITIONS = (
+    ("since", "ts", "gte", ">="),
+    ("until", "ts", "lt", "<"),
+    ("role", "role", "exact", "="),
+    ("chat_id", "chat_id", "exact", "="),
+    ("kind", "kind", "exact", "="),
+)
+
+
 def apply_filter(queryset, flt: dict):
-    """Narrow a ChatMessage queryset by a cleaned filter."""
-    if flt.get("since") is not None:
-        queryset = queryset.filter(ts__gte=flt["since"])
-    if flt.get("until") is not None:
-        queryset = queryset.filter(ts__lt=flt["until"])
-    for key in ("role", "chat_id", "kind"):
+    """Narrow a ChatMessage queryset by a cleaned filter (:data:`FILTER_CONDITIONS`)."""
+    for key, column, lookup, _ in FILTER_CONDITIONS:
         if flt.get(key) is not None:
-            queryset = queryset.filter(**{key: flt[key]})
+            queryset = queryset.filter(**{f"{column}__{lookup}": flt[key]})
     return queryset
 
 
 def filter_sql(flt: dict, alias: str) -> tuple[str, list]:
     """Return :func:`apply_filter`'s conditions on table ``alias`` as SQL (" AND ..." each)
-    and their parameters, for the raw queries of a search (memory.stand_ins, memory.search).
-
-    The same keys and comparisons as :func:`apply_filter`: keep the two together.
+    and their parameters, for the raw queries of a search (memory.stand_ins, memory.search,
+    memory.ranking): the same :data:`FILTER_CONDITIONS`.
     """
     sql, params = [], []
-    if flt.get("since") is not None:
-        sql.append(f" AND {alias}.ts >= %s")
-        params.append(flt["since"])
-    if flt.get("until") is not None:
-        sql.append(f" AND {alias}.ts < %s")
-        params.append(flt["until"])
-    for key in ("role", "chat_id", "kind"):
+    for key, column, _, operator in FILTER_CONDITIONS:
         if flt.get(key) is not None:
-            sql.append(f" AND {alias}.{key} = %s")
+            sql.append(f" AND {alias}.{column} {operator} %s")
             params.append(flt[key])
     return "".join(sql), params
