@@ -9,6 +9,7 @@ most ``TTL_SECONDS`` (each process caches on its own; the saving process drops i
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections.abc import Sequence
@@ -83,3 +84,23 @@ def copy_row(apps, source: str, target: str, fields: Sequence[str]) -> None:
         return
     values = {name: getattr(row, name) for name in fields}
     apps.get_model(target).objects.update_or_create(pk=1, defaults=values)
+
+
+def move_untouched(apps, model: str, field: str, path: Sequence[str], old, new) -> None:
+    """Set the JSON ``field`` of every row of ``model`` at ``path`` to ``new`` where it is ``old``.
+
+    For data migrations moving a shipped default (``rag.RagSettings.relevance_cuts``: a model's
+    cut for a surface): a value someone fitted or edited, or one missing, is left alone.
+    ``apps`` is the migration's historical registry.
+    """
+    *outer, last = path
+    for row in apps.get_model(model).objects.all():
+        top = dict(getattr(row, field) or {})
+        node = top
+        for key in outer:
+            node[key] = dict(node.get(key) or {})
+            node = node[key]
+        if node.get(last) == old:
+            node[last] = copy.deepcopy(new)
+            setattr(row, field, top)
+            row.save(update_fields=[field])

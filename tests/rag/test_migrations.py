@@ -73,57 +73,44 @@ def _activities_cut(value: dict) -> RagSettings:
     return row
 
 
-def test_0012_moves_the_old_default_cut_to_the_foreign_gate():
-    row = _activities_cut(dict(cuts_0012.OLD))
-    cuts_0012.forward(apps, None)
-    row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0012.E5_KEY]["activities"] == cuts_0012.NEW
-
-
-def test_0012_keeps_a_cut_someone_fitted():
-    fitted = {"gate": 0.02, "ratio": 0.4}
-    row = _activities_cut(fitted)
-    cuts_0012.forward(apps, None)
-    row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0012.E5_KEY]["activities"] == fitted
-
-
 cuts_0014 = importlib.import_module("rag.migrations.0014_activities_cut_intent")
-
-
-def test_0013_moves_the_0012_default_cut_to_the_intent_gate():
-    assert cuts_0014.OLD == cuts_0012.NEW
-    row = _activities_cut(dict(cuts_0014.OLD))
-    cuts_0014.forward(apps, None)
-    row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0014.E5_KEY]["activities"] == cuts_0014.NEW
-
-
-def test_0013_keeps_a_cut_someone_fitted():
-    fitted = {"gate": 0.02, "ratio": 0.4}
-    row = _activities_cut(fitted)
-    cuts_0014.forward(apps, None)
-    row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0014.E5_KEY]["activities"] == fitted
-
-
 cuts_0015 = importlib.import_module("rag.migrations.0015_activities_cut_depth")
+CUT_STEPS = [cuts_0012, cuts_0014, cuts_0015]
+CUT_IDS = ["0012-foreign-gate", "0014-intent-gate", "0015-depth"]
 
 
-def test_0015_moves_the_0014_default_cut_to_the_depth_cut():
+def test_each_cut_migration_starts_from_the_default_the_one_before_left():
+    assert cuts_0014.OLD == cuts_0012.NEW
     assert cuts_0015.OLD == cuts_0014.NEW
-    row = _activities_cut(dict(cuts_0015.OLD))
-    cuts_0015.forward(apps, None)
+
+
+@pytest.mark.parametrize("step", CUT_STEPS, ids=CUT_IDS)
+def test_a_cut_migration_moves_the_previous_default_cut(step):
+    row = _activities_cut(dict(step.OLD))
+    step.forward(apps, None)
     row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0015.E5_KEY]["activities"] == cuts_0015.NEW
+    assert row.relevance_cuts[step.E5_KEY]["activities"] == step.NEW
 
 
-def test_0015_keeps_a_cut_someone_fitted():
+@pytest.mark.parametrize("step", CUT_STEPS, ids=CUT_IDS)
+def test_a_cut_migration_keeps_a_cut_someone_fitted(step):
     fitted = {"gate": 0.02, "ratio": 0.4}
     row = _activities_cut(fitted)
-    cuts_0015.forward(apps, None)
+    step.forward(apps, None)
     row.refresh_from_db()
-    assert row.relevance_cuts[cuts_0015.E5_KEY]["activities"] == fitted
+    assert row.relevance_cuts[step.E5_KEY]["activities"] == fitted
+
+
+@pytest.mark.parametrize("step", CUT_STEPS, ids=CUT_IDS)
+def test_a_cut_migration_leaves_a_row_without_the_models_cuts_alone(step):
+    row = RagSettings.objects.get_or_create(pk=1)[0]
+    row.relevance_cuts = {"openai:text-embedding-3-small@1536": {"activities": dict(step.OLD)}}
+    row.save()
+    step.forward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts == {
+        "openai:text-embedding-3-small@1536": {"activities": dict(step.OLD)}
+    }
 
 
 def test_0015_moves_to_the_shipped_default():
