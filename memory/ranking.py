@@ -149,21 +149,16 @@ def top_anchors(scores: dict[int, float]) -> list[int]:
     return sorted(scores, key=lambda pk: -scores[pk])[:NEIGHBOUR_ANCHORS]
 
 
-def rerank(scores: dict[int, float], flt: dict, *, user=None) -> dict[int, float]:
-    """Return the fused scores with neighbours added, chats boosted and acknowledgements
-    demoted, in one query (on ``user``'s partition when given)."""
-    chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt, user=user)
-    boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
-    return demote_low_content(boosted, content_of)
-
-
 def rerank_top(
     scores: dict[int, float], flt: dict, top_k: int, *, user=None
 ) -> list[tuple[int, float]]:
-    """Return the ``top_k`` best (id, score) of :func:`rerank`, best first, in one query.
+    """Return the ``top_k`` best (id, score) of the fused scores with neighbours added, chats
+    boosted and acknowledgements demoted, best first, in one query (on ``user``'s partition
+    when given).
 
-    The same ids, order and scores as sorting :func:`rerank`'s answer, but only the turns
-    that can still reach the top are checked for low content (:func:`top_demoted`).
+    Only the turns that can still reach the top are checked for low content
+    (:func:`top_demoted`); with ``top_k`` at least the number of turns after the neighbours
+    join, every turn is.
     """
     chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt, user=user)
     boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
@@ -173,8 +168,8 @@ def rerank_top(
 def top_demoted(
     scores: dict[int, float], content_of: dict[int, str], top_k: int
 ) -> list[tuple[int, float]]:
-    """Return the ``top_k`` best (id, score) of :func:`demote_low_content`, best first (ties
-    in the order of ``scores``), segmenting as few turns as that needs.
+    """Return the ``top_k`` best (id, :func:`demoted_score`) of ``scores``, best first (ties in
+    the order of ``scores``), segmenting as few turns as that needs.
 
     A demoted score is below its undemoted one (scores are positive), so once ``top_k``
     final scores are above the next undemoted score no later turn can enter: the others are
@@ -188,19 +183,15 @@ def top_demoted(
     for pk in sorted(scores, key=lambda pk: -scores[pk]):
         if len(final) >= top_k and -final[top_k - 1][0] > scores[pk]:
             break
-        score = scores[pk]
-        if low_content(content_of.get(pk)):
-            score *= LOW_CONTENT_WEIGHT
+        score = demoted_score(scores[pk], content_of.get(pk))
         bisect.insort(final, (-score, order[pk], pk))
     return [(pk, -negated) for negated, _, pk in final[:top_k]]
 
 
-def demote_low_content(scores: dict[int, float], content_of: dict[int, str]) -> dict[int, float]:
-    """Return ``scores`` with those of low-content turns (:func:`low_content`) weighed down."""
-    return {
-        pk: score * LOW_CONTENT_WEIGHT if low_content(content_of.get(pk)) else score
-        for pk, score in scores.items()
-    }
+def demoted_score(score: float, text: str | None) -> float:
+    """Return ``score`` weighed down by ``LOW_CONTENT_WEIGHT`` for a low-content turn
+    (:func:`low_content`), unchanged otherwise."""
+    return score * LOW_CONTENT_WEIGHT if low_content(text) else score
 
 
 def low_content(text: str | None) -> bool:
@@ -375,8 +366,7 @@ def bm25_ids(
     flt: dict,
     limit: int,
     stats: TermStats | None = None,
-    content: bool = False,
-) -> list:
+) -> list[int]:
     """Return the ids of the user's turns best by BM25 over ``lexemes`` (matched or not).
 
     ``ts_rank_cd`` knows no inverse document frequency and ``simple`` no stemming: this list
@@ -384,8 +374,7 @@ def bm25_ids(
     ("researching" finds "research", "researched"). A word counts once per turn; the length is
     the turn's number of distinct words. Fused as a third list, it raised LoCoMo hybrid
     recall@10 (docs/BENCHMARKS.md). ``stats``: :func:`term_stats` of these words (or more),
-    when the caller has read them already. ``content``: (id, content) pairs instead of ids,
-    for :func:`coverage` (in the same query).
+    when the caller has read them already.
     """
     query = bm25_query(user=user, lexemes=lexemes, flt=flt, limit=limit, stats=stats)
     if query is None:
@@ -393,8 +382,6 @@ def bm25_ids(
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(*query)
         rows = cursor.fetchall()
-    if content:
-        return [(pk, text) for pk, _, _, text, *_ in rows]
     return [pk for pk, *_ in rows]
 
 

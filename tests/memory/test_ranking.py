@@ -84,13 +84,14 @@ def test_chat_context_gives_every_chat_and_only_the_anchors_neighbours(turns):
 
 
 @pytest.mark.parametrize("flt", [{}, {"role": "user", "since": BASE_TS}])
-def test_rerank_equals_neighbours_then_chat_boost_in_one_query(
+def test_rerank_top_equals_neighbours_then_chat_boost_in_one_query(
     turns, flt, django_assert_num_queries
 ):
     scores = {turns["a1"]: 0.9, turns["b1"]: 0.5, turns["a3"]: 0.3}
     expected = ranking.boost_chats(ranking.add_neighbours(scores, flt))
     with django_assert_num_queries(1):
-        assert ranking.rerank(scores, flt) == pytest.approx(expected)
+        reranked = dict(ranking.rerank_top(scores, flt, len(expected)))
+    assert reranked == pytest.approx(expected)
 
 
 @pytest.fixture
@@ -221,7 +222,7 @@ DEMOTION_POOL = {
 def test_top_demoted_is_the_top_of_every_demoted_score(top_k):
     scores = {pk: score for pk, (_, score) in DEMOTION_POOL.items()}
     content_of = {pk: text for pk, (text, _) in DEMOTION_POOL.items()}
-    demoted = ranking.demote_low_content(scores, content_of)
+    demoted = {pk: ranking.demoted_score(score, content_of[pk]) for pk, score in scores.items()}
     expected = [(pk, demoted[pk]) for pk in sorted(demoted, key=lambda pk: -demoted[pk])]
     assert ranking.top_demoted(scores, content_of, top_k) == expected[:top_k]
 

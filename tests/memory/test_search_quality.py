@@ -68,7 +68,7 @@ def test_an_acknowledgement_does_not_outrank_the_turn_it_answers(user):
     content = _row(user, "t1", "五一想去大理住几天，在洱海边骑车", start)
     ack = _row(user, "t2", "好的好的", start + timedelta(minutes=1))
     # The ack fused first (its vector holds the turn before it); the content turn second.
-    scores = ranking.rerank({ack.pk: 0.4, content.pk: 0.3}, {})
+    scores = dict(ranking.rerank_top({ack.pk: 0.4, content.pk: 0.3}, {}, 2))
     assert scores[content.pk] > scores[ack.pk]
 
 
