@@ -55,7 +55,7 @@ from rag.embeddings import ProviderError, current_model, degraded_reason, embed_
 from rag.preferences import ratings
 from rag.search import rrf, vector_search
 from rag.selectors import rag_settings_get
-from rag.text import held_terms, rank_held, term_ranking
+from rag.text import held_terms, rank_held
 from rag.understand import information_request, keyboard_noise, yes_no_question
 
 logger = logging.getLogger(__name__)
@@ -630,9 +630,9 @@ def cue_ranking(activities: list, understood) -> list:
 
 def lexical_ranking(query: str, activities: list, *, held=None) -> list:
     """Return the pks of the activities whose title, tags, type or vibes hold a content word of
-    the query, best first (``rag.text.term_ranking``). Content words are those a reason may
-    name (``activities.reasons.query_terms``): no stop, filler or time words, and no single Han
-    character that means little alone (做 in 做公益 would match 做一个卡包).
+    the query, best first (as ``rag.text.term_ranking`` ranks them). Content words are those a
+    reason may name (``activities.reasons.query_terms``): no stop, filler or time words, and no
+    single Han character that means little alone (做 in 做公益 would match 做一个卡包).
 
     ``held``: :func:`lexical_held` of the same query over these activities (or more), so that
     ranking a second pool of the same candidates segments nothing again; None finds them here.
@@ -641,7 +641,7 @@ def lexical_ranking(query: str, activities: list, *, held=None) -> list:
     if not terms:
         return []
     if held is None:
-        return term_ranking(query, {a.pk: lexical_text(a) for a in activities}, terms=terms)
+        held = held_terms({a.pk: lexical_text(a) for a in activities}, terms)
     return rank_held({a.pk: held[a.pk] for a in activities}, terms)
 
 
