@@ -80,7 +80,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before every middleware that can answer an error: each speaks the request's language.
     "django.middleware.locale.LocaleMiddleware",
-    "config.errors.ApiErrorMiddleware",
+    "config.error_middleware.ApiErrorMiddleware",
     "config.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
