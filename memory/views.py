@@ -17,6 +17,7 @@ from config.replicas import search_reads
 from config.serializers import ERR_400, ErrorSerializer
 from memory import search, selectors, services, understanding
 from memory import serializers as s
+from memory import serializers_search as ss
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
@@ -117,11 +118,11 @@ class LexicalSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_lexical_search",
-        request=s.LexicalSearchInSerializer,
-        responses={200: s.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.LexicalSearchInSerializer,
+        responses={200: ss.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data = validated(s.LexicalSearchInSerializer, body(request))
+        data = validated(ss.LexicalSearchInSerializer, body(request))
         user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
         fields = clean_return_fields(data.get("return_fields"))
         flt = clean_filter(data.get("filter"))
@@ -192,11 +193,11 @@ class SemanticSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_semantic_search",
-        request=s.SemanticSearchInSerializer,
-        responses={200: s.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.SemanticSearchInSerializer,
+        responses={200: ss.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, s.SemanticSearchInSerializer)
+        data, user, fields, flt = _semantic_inputs(request, ss.SemanticSearchInSerializer)
         has_text = bool(data.get("query_text"))
         has_vec = data.get("query_embedding") is not None
         if has_text == has_vec:
@@ -255,11 +256,11 @@ class HybridSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_hybrid_search",
-        request=s.HybridSearchInSerializer,
-        responses={200: s.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.HybridSearchInSerializer,
+        responses={200: ss.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
+        data, user, fields, flt = _semantic_inputs(request, ss.HybridSearchInSerializer)
         with search_reads(request.user):
             answer = understanding.hybrid_answer(
                 user=user,
