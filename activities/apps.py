@@ -30,7 +30,7 @@ class ActivitiesConfig(AppConfig):
         from activities.tasks import INDEX_WORK
         from config import work
         from config.userdata import register
-        from rag import rating_targets, relevance
+        from rag import calibration, rating_targets
         from rag.signals import vectors_reembedded
         from rag.warmup import register as warm_up_with
 
@@ -42,4 +42,4 @@ class ActivitiesConfig(AppConfig):
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
         warm_up_with(warm_search)
         # manage.py rag_calibrate: the corpus, and the lexical-evidence rule the search uses
-        relevance.register_corpus("activities", relevance_corpus, relevance_evidence)
+        calibration.register_corpus("activities", relevance_corpus, relevance_evidence)
