@@ -15,7 +15,7 @@ from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
 from config.serializers import ERR_400, ErrorSerializer
-from memory import search, selectors, services, understanding
+from memory import search, search_semantic, selectors, services, understanding
 from memory import serializers as s
 from memory import serializers_search as ss
 from memory.identity import resolve_user
@@ -205,7 +205,7 @@ class SemanticSearchView(APIView):
                 gettext("Send exactly one of query_text and query_embedding."),
                 details={"fields": ["query_text", "query_embedding"]},
             )
-        floor = data["min_score"] if "min_score" in data else search.default_floor()
+        floor = data["min_score"] if "min_score" in data else search_semantic.default_floor()
         report: dict = {}
         with search_reads(request.user):
             if data["understand"]:
@@ -221,15 +221,15 @@ class SemanticSearchView(APIView):
                 )
             else:
                 understood = None
-                vector, reason = search.try_query_vector(
+                vector, reason = search_semantic.try_query_vector(
                     data.get("query_text"), data.get("query_embedding")
                 )
                 if vector is None:  # the text could not be embedded in time: lexical hits instead
-                    hits = search.lexical_fallback(
+                    hits = search_semantic.lexical_fallback(
                         user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
                     )
                 else:
-                    hits = search.semantic_search(
+                    hits = search_semantic.semantic_search(
                         user=user,
                         flt=flt,
                         top_k=data["top_k"],
