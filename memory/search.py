@@ -23,7 +23,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -73,8 +72,6 @@ CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
 # span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
 PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
 HAN = re.compile(r"^[\u3400-\u9fff]$")
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass
