@@ -44,7 +44,7 @@ from agent.extract import extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.router import IntentResult, classify_intent
-from agent.tools import FORBIDDEN_ARGUMENTS, REGISTRY
+from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 
 logger = logging.getLogger(__name__)
