@@ -8,7 +8,8 @@ def warm_search() -> None:
     Then embed the off-topic gate's examples: the search reaches the gate only when it finds
     candidates, so on an empty catalogue the first real search would embed them instead.
     """
-    from activities.search import INTENT_OFF, INTENT_ON, activities_search
+    from activities.search import activities_search
+    from activities.search_relevance import INTENT_OFF, INTENT_ON
     from rag import intent
     from rag.warmup import PROBE_TEXT
 
@@ -25,12 +26,12 @@ class ActivitiesConfig(AppConfig):
 
     def ready(self):
         from activities import signals, userdata
-        from activities.search import relevance_corpus, relevance_evidence
+        from activities.search_relevance import relevance_corpus, relevance_evidence
         from activities.selectors import activity_rating_target
         from activities.tasks import INDEX_WORK
         from config import work
         from config.userdata import register
-        from rag import rating_targets, relevance
+        from rag import calibration, rating_targets
         from rag.signals import vectors_reembedded
         from rag.warmup import register as warm_up_with
 
@@ -42,4 +43,4 @@ class ActivitiesConfig(AppConfig):
         vectors_reembedded.connect(signals.vectors_reembedded, dispatch_uid="activities.reembedded")
         warm_up_with(warm_search)
         # manage.py rag_calibrate: the corpus, and the lexical-evidence rule the search uses
-        relevance.register_corpus("activities", relevance_corpus, relevance_evidence)
+        calibration.register_corpus("activities", relevance_corpus, relevance_evidence)

@@ -39,7 +39,7 @@ def default_time_zone() -> str:
 
 
 # What the indexer keeps about a row's vector: written by config.work and the tasks, never by a
-# user. Read-only in the admin; a search never loads it (activities.search.UNREAD_FIELDS).
+# user. Read-only in the admin; a search never loads it (activities.search_filters.UNREAD_FIELDS).
 INDEX_BOOKKEEPING_FIELDS = (
     "embedding_model",
     "embedding_hash",
@@ -56,8 +56,8 @@ class Activity(Embedded):
 
     # The nearest-neighbour index (migration 0008): halfvec, half the memory of a vector HNSW,
     # re-ranked in full precision by rag.search.vector_search; and partial, since every search
-    # reads active rows only (activities.search.hard_filter): cancelled and finished ones stay
-    # out of the graph. docs/SCALING.md, "Activities at a million rows".
+    # reads active rows only (activities.search_filters.hard_filter): cancelled and finished
+    # ones stay out of the graph. docs/SCALING.md, "Activities at a million rows".
     ann_index = HalfvecHnsw(name="activity_embedding_half_hnsw", condition="status = 'active'")
 
     title = models.CharField(max_length=200, verbose_name=_("title"))

@@ -22,18 +22,17 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import re
 from datetime import datetime
-from pathlib import Path
 
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, match_reasons, query_terms
+from activities.reasons import ReasonContext, match_reasons
+from activities.search_filters import hard_filter, parse_filters
+from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
+from activities.search_relevance import SURFACE, answer_question, relevant_hits
 from activities.selectors import activity_settings_get
-from activities.serializers import SearchFiltersSerializer
 from activities.understanding import (
     EMBED_REST,
     FILTER,
@@ -48,15 +47,13 @@ from activities.understanding import (
     read_query,
     user_zone,
 )
-from config.errors import InvalidArgument, field_path, first_error
-from rag import intent, relevance
+from config.errors import InvalidArgument
+from rag import relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
 from rag.preferences import ratings
-from rag.search import rrf, vector_search
+from rag.search import vector_search
 from rag.selectors import rag_settings_get
-from rag.text import held_terms, rank_held
-from rag.understand import information_request, keyboard_noise, yes_no_question
 
 logger = logging.getLogger(__name__)
 
@@ -72,15 +69,6 @@ RERANK_POOL = 2
 # decides which rows come first (3 x limit: nDCG@5 0.919 on the understanding queries, 0.916
 # with 2 x limit).
 TIME_RANK_POOL = 3
-SURFACE = "activities"
-# Columns a search never reads (indexing bookkeeping, the full-text column): not loaded, so each
-# of the 40-60 rows it reads carries less, four timestamps fewer to parse.
-UNREAD_FIELDS = (*INDEX_BOOKKEEPING_FIELDS, "index_task", "search_text", "created_at", "updated_at")
-# Example requests for activities and for things that belong elsewhere (rag.intent): a query
-# closer to the second by more than the live cut's intentGate is off-topic, whatever the rows
-# a filter left (docs/RELEVANCE.md, "Intent gate").
-INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
-INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
 
 
 def _number(value, name: str) -> float:
@@ -95,66 +83,6 @@ def _number(value, name: str) -> float:
             gettext("%(field)s must be a finite number.") % {"field": name}, details={"field": name}
         )
     return number
-
-
-# A bare date as the end of a range means the whole of that day.
-_BARE_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-def parse_filters(filters: dict | None) -> dict:
-    """Validate a search's ``filters`` into plain values (raise InvalidArgument).
-
-    The rules are the API's (``SearchFiltersSerializer``), for every caller: the API, the agent's
-    tools, the staff page.
-    """
-    out: dict = {"location": None, "start": None, "end": None, "type": None}
-    if not filters:
-        return out
-    if not isinstance(filters, dict):
-        raise InvalidArgument(gettext("filters must be an object."), details={"field": "filters"})
-    time_range = filters.get("timeRange")
-    if isinstance(time_range, dict) and _BARE_DATE_RE.match(str(time_range.get("end") or "")):
-        filters = {**filters, "timeRange": {**time_range, "end": f"{time_range['end']}T23:59:59"}}
-    serializer = SearchFiltersSerializer(data=filters)
-    if not serializer.is_valid():
-        path, message = first_error(serializer.errors)
-        field = field_path(("filters", *path))
-        raise InvalidArgument(f"{field}: {message}", details={"field": field})
-    data = serializer.validated_data
-    location = data.get("location")
-    if location:
-        out["location"] = (location["lat"], location["lng"], location.get("radiusInKm"))
-    time_range = data.get("timeRange") or {}
-    out["start"], out["end"] = time_range.get("start"), time_range.get("end")
-    if (data.get("type") or "").strip():
-        out["type"] = data["type"].strip()
-    return out
-
-
-def hard_filter(parsed: dict, *, now: datetime | None = None):
-    """Return the queryset of joinable rows passing every hard filter (distance annotated)."""
-    from django.db.models import F
-
-    from activities.geo import bounding_box, distance_expression
-
-    now = now or timezone.now()
-    qs = Activity.objects.filter(
-        status=ActivityStatus.ACTIVE,
-        start_at__gt=now,
-        current_participants__lt=F("max_participants"),
-    ).defer(*UNREAD_FIELDS)
-    if parsed["type"]:
-        qs = qs.filter(type=parsed["type"])
-    if parsed["start"]:
-        qs = qs.filter(start_at__gte=parsed["start"])
-    if parsed["end"]:
-        qs = qs.filter(start_at__lte=parsed["end"])
-    if parsed["location"]:
-        lat, lng, radius = parsed["location"]
-        qs = qs.annotate(distance_km=distance_expression(lat, lng))
-        if radius is not None:
-            qs = qs.filter(**bounding_box(lat, lng, radius)).filter(distance_km__lte=radius)
-    return qs
 
 
 def _plain_order(qs, parsed, understood: QueryUnderstanding | None = None):
@@ -492,191 +420,6 @@ def _understand(
 # Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
 # "可以一起打羽毛球吗"): activity nouns and the verbs of going, playing, learning and doing
 # things. Erring towards a request only keeps a search that might have been cut.
-ACTIVITY_WORDS = re.compile(
-    r"活动|去|哪里|哪儿|推荐|参加|报名|一起|聚会|玩|学|练|打|看|听|唱|跑|爬|逛|做|"
-    r"\b(events?|activit(y|ies)|things to do|where|join|meetups?|class(es)?|go|play|learn)\b",
-    re.IGNORECASE,
-)
-
-
-def answer_question(query: str, understood=None) -> bool:
-    """Return whether the query asks for an answer rather than for activities.
-
-    A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring my
-    dog?") is a request for activities only when it names them: an activity word, a kind of
-    activity or a time. A request for information or work (``information_request``: "空调漏水
-    怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
-    names a time and is still a question about the weather.
-    """
-    if ACTIVITY_WORDS.search(query):
-        return False
-    found = getattr(understood, "found", None)
-    if information_request(query):
-        return not (found is not None and found.kinds)
-    if not yes_no_question(query):
-        return False
-    return not (found is not None and (found.kinds or found.time))
-
-
-def relevant_hits(
-    hits: list, vector, meta: dict, *, query: str = "", understood=None, held=None
-) -> list:
-    """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
-
-    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
-    keyboard noise always; a query none of whose words or cues appears in the best hits
-    (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
-    gate (:func:`foreign_query`); a query closer to requests for something else than to
-    requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
-    cannot be embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when
-    the caller has found it.
-    """
-    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
-    # Whether an activity names a word or cue of the query is its own fact, not the pool's:
-    # the evidence of the best EVIDENCE_POOL hits is read off the same set.
-    evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
-    try:
-        decision = relevance.judge(
-            vector,
-            [hit.score for hit in hits],
-            SURFACE,
-            evidence=evidence,
-            noise=keyboard_noise(query),
-            question=answer_question(query, understood),
-            hit_evidence=[hit.obj.pk in named for hit in hits],
-            foreign=foreign_query(understood),
-            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
-        )
-    except ProviderError as exc:
-        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
-        return hits
-    meta["relevance"] = decision.meta()
-    if decision.off_topic:
-        meta["reason"] = decision.reason
-    return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
-
-
-def foreign_query(understood) -> bool:
-    """Return whether the query is English, not in the relevance reference sample's language
-    (Chinese): its margin over that sample is read with the cut's foreign gate."""
-    return understood is not None and understood.language == "en"
-
-
-def lexical_text(activity) -> str:
-    """Return the fields the hybrid's full text reads: title, tags, type and vibes."""
-    tags = " ".join(str(t) for t in activity.tags or [])
-    vibes = " ".join(str(v) for v in activity.vibes or [])
-    return f"{activity.title} {tags} {activity.type} {vibes}"
-
-
-def naming_pks(query: str, activities: list, understood, *, held=None) -> set:
-    """Return the pks of the activities naming something of the query: one of its words in a
-    title, tag, type or vibe (jieba, as the hybrid reads them), or a kind or mood cue of it
-    in a type or the vibes."""
-    if not activities:
-        return set()
-    lexical = lexical_ranking(query, activities, held=held)
-    return set(cue_ranking(activities, understood)) | set(lexical)
-
-
-def query_evidence(query: str, activities: list, understood) -> bool:
-    """Return whether the query names something the activities have (:func:`naming_pks`)."""
-    return bool(naming_pks(query, activities, understood))
-
-
-def relevance_evidence(query: str, titles: list[str]) -> bool:
-    """Return :func:`query_evidence` of a labelled query over activities named by title
-    (``rag_calibrate``: the corpus is keyed by title), read as the search reads it."""
-    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
-    by_title = {a.title: a for a in Activity.objects.filter(title__in=titles)}
-    activities = [by_title[t] for t in titles if t in by_title]
-    return query_evidence(understood.rest or query, activities, understood)
-
-
-def evidence_order(rows: list, query: str, understood) -> list:
-    """Return ``rows`` (the few that pass the filters) with those the query names first.
-
-    The three-or-fewer path calls no provider: what orders them is what the query names, its
-    words in title, tags, type and vibes and its kind and mood cues (RRF of the two lists);
-    rows naming nothing keep their given order, after the others.
-    """
-    if not query or len(rows) < 2:
-        return rows
-    lexical = lexical_ranking(query, rows)
-    fused = {f.key: f.score for f in rrf([lexical, cue_ranking(rows, understood)], k=1)}
-    return [a for _, a in sorted(enumerate(rows), key=lambda p: (-fused.get(p[1].pk, 0.0), p[0]))]
-
-
-def cue_ranking(activities: list, understood) -> list:
-    """Return the pks of the activities having a kind or mood the query asks for, most first.
-
-    Kinds match the activity's type, moods its vibes (the vibe lexicon, ``understood``); ties
-    keep the dense order. A hit matching none is left out (RRF gives it nothing from this list).
-    """
-    if understood is None:
-        return []
-    kinds = {c.label for c in understood.kinds}
-    moods = set(understood.mood_labels())
-    if not kinds and not moods:
-        return []
-    scored = []
-    for order, activity in enumerate(activities):
-        matched = (activity.type in kinds) + len(moods & set(activity.vibes or ()))
-        if matched:
-            scored.append((-matched, order, activity.pk))
-    return [pk for _, _, pk in sorted(scored)]
-
-
-def lexical_ranking(query: str, activities: list, *, held=None) -> list:
-    """Return the pks of the activities whose title, tags, type or vibes hold a content word of
-    the query, best first (as ``rag.text.term_ranking`` ranks them). Content words are those a
-    reason may name (``activities.reasons.query_terms``): no stop, filler or time words, and no
-    single Han character that means little alone (做 in 做公益 would match 做一个卡包).
-
-    ``held``: :func:`lexical_held` of the same query over these activities (or more), so that
-    ranking a second pool of the same candidates segments nothing again; None finds them here.
-    """
-    terms = query_terms(query)
-    if not terms:
-        return []
-    if held is None:
-        held = held_terms({a.pk: lexical_text(a) for a in activities}, terms)
-    return rank_held({a.pk: held[a.pk] for a in activities}, terms)
-
-
-def lexical_held(query: str, activities: list) -> dict:
-    """Return ``{pk: the query's content words in its title, tags, type or vibes}`` for
-    :func:`lexical_ranking` of any of these activities (empty when the query has none)."""
-    terms = query_terms(query)
-    if not terms:
-        return {}
-    return held_terms({a.pk: lexical_text(a) for a in activities}, terms)
-
-
-def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None, held=None) -> dict:
-    """Return {pk: RRF score} of the dense rank, a jieba full-text rank and the cue rank.
-
-    The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
-    only; the cue rank (:func:`cue_ranking`) puts first the hits of a kind or mood the query
-    asks for. Both re-order what passed the filters and the relevance cut, never add a row.
-    ``held``: :func:`lexical_held` of the hits (or of the pool they were cut from).
-    """
-    dense = [hit.obj.pk for hit in hits]
-    activities = [hit.obj for hit in hits]
-    lexical = lexical_ranking(query, activities, held=held)
-    cues = cue_ranking(activities, understood)
-    return {f.key: f.score for f in rrf([dense, lexical, cues], k=fusion_k)}
-
-
-def relevance_corpus() -> list[tuple[str, list[float]]]:
-    """Return (title, vector) of every embedded activity of the active model (rag_calibrate)."""
-    rows = Activity.objects.filter(
-        embedding__isnull=False, embedding_model=current_model()
-    ).values_list("title", "embedding")
-    return [(title, list(vector)) for title, vector in rows]
-
-
 def _add_reasons(results: list[dict], query: str, activity_row, context=None) -> None:
     items = [(r["_obj"], r["distanceKm"]) for r in results]
     if not activity_row.match_reasons_enabled:
@@ -690,6 +433,3 @@ def _add_reasons(results: list[dict], query: str, activity_row, context=None) ->
         )
     for result, reason in zip(results, reasons, strict=True):
         result["matchReason"] = reason
-
-
-__all__ = ["activities_search", "hard_filter", "parse_filters"]

@@ -147,8 +147,9 @@ class SearchTimeRangeSerializer(fields.ClosedSerializer):
         return attrs
 
 
-# The search's hard filters: the one statement of their rules (activities.search.parse_filters
-# validates every caller's filters with it). A comment, not a docstring: the schema shows those.
+# The search's hard filters: the one statement of their rules
+# (activities.search_filters.parse_filters validates every caller's filters with it). A
+# comment, not a docstring: the schema shows those.
 class SearchFiltersSerializer(fields.ClosedSerializer):
     location = SearchLocationSerializer(required=False, allow_null=True)
     timeRange = SearchTimeRangeSerializer(required=False, allow_null=True)  # noqa: N815

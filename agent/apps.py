@@ -9,7 +9,8 @@ class AgentConfig(AppConfig):
     def ready(self):
         from django.db.models.signals import post_migrate, post_save
 
-        from agent import checks, router, signals, userdata  # noqa: F401  (checks register)
+        # checks and tools register themselves when imported (the modes look tools up by name).
+        from agent import checks, router, signals, tools, tools_memory, userdata  # noqa: F401
         from config.userdata import register
         from rag.warmup import register as warm_up_with
 

@@ -38,13 +38,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from agent import offline
+from agent import offline, offline_plans
 from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_context
 from agent.extract import extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.router import IntentResult, classify_intent
-from agent.tools import FORBIDDEN_ARGUMENTS, REGISTRY
+from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 
 logger = logging.getLogger(__name__)
@@ -186,7 +186,7 @@ def _run_confirmed(state: TurnState, pending: dict, preferences) -> Iterator[Tur
 
 def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
     """Plan tool calls by rules, execute them, compose and stream the answer."""
-    planner = offline.PLANNERS.get(state.mode.name)
+    planner = offline_plans.PLANNERS.get(state.mode.name)
     done_before = len(state.calls)
     while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
         planned = planner(state.context, state.calls[done_before:])

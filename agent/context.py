@@ -45,7 +45,7 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from agent.models import AgentSession
-from memory.search import embed_uncached_query
+from memory.search_semantic import embed_uncached_query
 from memory.selectors import (
     PERSONA_MAX,
     active_context,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
-from agent.tools import Tool, get_tools
+from agent.tool_registry import Tool, get_tools
 
 BASE_PROMPT = (
     "你是「小忆」，一个记得用户偏好的中文生活助手。回答简洁、具体、友好，使用中文。"

@@ -1,19 +1,16 @@
-"""The agent's tools: plain functions with a JSON schema, each calling the owning app's services.
+"""The agent's errand tools: explore, create, find a partner, manage activities.
+
+Plain functions with a JSON schema (registered in agent/tool_registry.py), each calling the
+owning app's services.
 
 Every tool is ``func(user, **arguments)``. The caller binds ``user`` from ``request.user``; the
-schemas never contain a user id, and :meth:`Tool.run` strips any user-identifying key a model
-sends (``user_id``, ``userId``, ``user``, ``owner``) before calling, so a model can never act
-for somebody else. A chat-scoped tool (the draft tools) also gets ``chat_id`` from the turn,
-never from the model: the draft a chat creates is the one that chat refines and publishes.
-Service errors become ``{"error": {"code", "message"}}`` results the model (or the offline
-composer) can read, instead of failing the turn.
+schemas never contain a user id. A chat-scoped tool (the draft tools) also gets ``chat_id`` from
+the turn, never from the model: the draft a chat creates is the one that chat refines and
+publishes. The tools over memory (shared contexts, recall) are in agent/tools_memory.py.
 """
 
 from __future__ import annotations
 
-import logging
-from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.db import transaction
@@ -27,98 +24,19 @@ from activities.search import activities_search
 from activities.selectors import activities_of_user, activity_get_visible, activity_list
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from agent.models import AgentSession, PartnerIntent, PartnerIntentStatus
-from config.errors import Conflict, InvalidArgument, NotFound, ServiceError
+from agent.tool_registry import tool
+from config.errors import Conflict, InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
-from memory.selectors import active_context, fetch_context, messages_recall, preferences_list
-from memory.services import context_create, update_context
-
-logger = logging.getLogger(__name__)
+from memory.selectors import preferences_list
 
 # Used for a draft when the client never sent a location: People's Square, Shanghai.
 DEFAULT_LOCATION = (31.2304, 121.4737)
-FORBIDDEN_ARGUMENTS = frozenset({"user_id", "userId", "user", "owner", "owner_id", "creator"})
-AGENT_NAME = "agent"
 
 TIME_RANGE_SCHEMA = {
     "type": "object",
     "description": "ISO 8601 start and end (Asia/Shanghai when no offset is given).",
     "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
 }
-
-
-@dataclass
-class Tool:
-    """A callable the agent may use: its name, description, parameter schema and function."""
-
-    name: str
-    description: str
-    parameters: dict
-    func: Callable[..., dict]
-    chat_scoped: bool = False  # func also takes the turn's chat_id
-
-    def spec(self) -> dict:
-        """Return the tool in OpenAI's function-calling format."""
-        return {
-            "type": "function",
-            "function": {
-                "name": self.name,
-                "description": self.description,
-                "parameters": self.parameters,
-            },
-        }
-
-    def clean_arguments(self, arguments: dict | None) -> dict:
-        """Return the arguments the schema knows, without any user-identifying key."""
-        arguments = dict(arguments or {})
-        for key in FORBIDDEN_ARGUMENTS & set(arguments):
-            logger.warning("tool %s: ignoring %r sent by the model", self.name, key)
-            arguments.pop(key)
-        known = set(self.parameters.get("properties", {}))
-        return {k: v for k, v in arguments.items() if k in known and v not in (None, "")}
-
-    def run(self, user, arguments: dict | None, *, chat_id: str | None = None) -> dict:
-        """Call the tool for the authenticated ``user`` in chat ``chat_id``; errors come back."""
-        cleaned = self.clean_arguments(arguments)
-        try:
-            if self.chat_scoped:
-                return self.func(user, chat_id=chat_id, **cleaned)
-            return self.func(user, **cleaned)
-        except ServiceError as exc:
-            error = {"code": exc.code, "message": exc.message}
-            if exc.details:
-                error["details"] = exc.details  # e.g. {"reason": "full"} of a join
-            return {"error": error}
-        except (TypeError, ValueError, OverflowError) as exc:
-            # Arguments come from an LLM: a bad one is the model's error, told back to it.
-            return {"error": {"code": "INVALID_ARGUMENT", "message": str(exc)}}
-
-
-REGISTRY: dict[str, Tool] = {}
-
-
-def tool(
-    name: str,
-    description: str,
-    properties: dict,
-    required: tuple[str, ...] = (),
-    *,
-    chat_scoped: bool = False,
-):
-    """Register the decorated function as a tool with an object schema."""
-
-    def decorate(func):
-        schema = {"type": "object", "properties": properties, "additionalProperties": False}
-        if required:
-            schema["required"] = list(required)
-        REGISTRY[name] = Tool(name, description, schema, func, chat_scoped)
-        return func
-
-    return decorate
-
-
-def get_tools(names) -> list[Tool]:
-    """Return the registered tools with these names, in order."""
-    return [REGISTRY[n] for n in names]
 
 
 # --- helpers ---------------------------------------------------------------------------------
@@ -506,82 +424,3 @@ def leave_activity(user, *, activityId):
 
     activity = services.participation_cancel(activity_id=int(activityId), user=user)
     return {"activity": activity_shape(activity), "action": "left"}
-
-
-# --- Shared context and memory ---------------------------------------------------------------
-
-
-@tool(
-    "fetchContext",
-    "Read a shared context (notes several agents keep for the user).",
-    {"contextId": {"type": "integer"}},
-    ("contextId",),
-)
-def fetch_context_tool(user, *, contextId):
-    """Return the context's entries (NOT_FOUND unless the user owns it)."""
-
-    found = fetch_context(user=user, context_id=int(contextId))
-    return {
-        "context": {
-            "id": found["id"],
-            "title": found["title"],
-            "entries": [
-                {"agent": e["agent_name"], "content": e["content"]} for e in found["entries"]
-            ],
-        }
-    }
-
-
-@tool(
-    "updateContext",
-    "Append a new finding to a shared context: the one contextId names, else the active one "
-    "(shown in the context as contextId); with a title and no contextId, start a new context.",
-    {"contextId": {"type": "integer"}, "content": {"type": "string"}, "title": {"type": "string"}},
-    ("content",),
-)
-def update_context_tool(user, *, content, contextId=None, title=""):
-    """Append (or create) through the memory services, as the agent.
-
-    Without ``contextId`` or ``title`` the note goes to the user's active context (their most
-    recently updated one, which the turn's context shows); a new one is made when they have none.
-    """
-
-    if contextId is None and not title:
-        active = active_context(user=user)
-        contextId = active["id"] if active else None
-    if contextId is None:
-        context = context_create(
-            owner=user, title=title or content[:40], entry=content, agent_name=AGENT_NAME
-        )
-        return {"contextId": context.pk, "title": context.title, "created": True}
-    entry = update_context(
-        user=user, context_id=int(contextId), agent_name=AGENT_NAME, content=content
-    )
-    return {
-        "contextId": int(contextId),
-        "entryId": entry.pk,
-        "title": entry.context.title,
-        "created": False,
-    }
-
-
-@tool(
-    "recallMemory",
-    "Search the user's earlier messages for something they said.",
-    {"query": {"type": "string"}, "topK": {"type": "integer", "minimum": 1, "maximum": 10}},
-    ("query",),
-)
-def recall_memory(user, *, query, topK=5):
-    """Return the best hybrid-search hits among the user's messages.
-
-    A past time phrase in the query (上周, 三月, "last May") is read by ``rag.understand``
-    (memory.understanding): the hits are from that window, or ranked by closeness to it.
-    """
-
-    hits, understood = messages_recall(
-        user=user, query_text=query, top_k=max(1, min(int(topK), 10))
-    )
-    out = {"messages": [{"content": h["content"], "ts": h["ts"], "role": h["role"]} for h in hits]}
-    if understood:
-        out["understood"] = understood
-    return out

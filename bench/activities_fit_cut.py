@@ -112,6 +112,7 @@ def record_dev() -> list[dict]:
 
     import activities.search as search
     from activities.models import Activity
+    from activities.search_filters import hard_filter, parse_filters
     from bench.activities_heldout import CORPORA, loaded_corpus, read_queries
     from bench.activities_relevance import window_of
     from rag import relevance
@@ -151,9 +152,7 @@ def record_dev() -> list[dict]:
         for name in CORPORA:
             with loaded_corpus(name, creator) as (_, now, tz_name):
                 eligible = set(
-                    search.hard_filter(search.parse_filters({}), now=now).values_list(
-                        "title", flat=True
-                    )
+                    hard_filter(parse_filters({}), now=now).values_list("title", flat=True)
                 )
                 starts = dict(Activity.objects.values_list("title", "start_at"))
                 for q in read_queries("dev", name):
@@ -177,7 +176,7 @@ def record_dev() -> list[dict]:
                         calls.clear()
                         search.activities_search(now=now, **ask)
                         record["wide"] = calls[-1] if len(calls) > 1 else None
-                    joinable = search.hard_filter(search.parse_filters({}), now=now)
+                    joinable = hard_filter(parse_filters({}), now=now)
                     hits, _ = vector_search(joinable, embed_query(q["query"]), k=LIMIT)
                     record["bare"] = [hit.obj.title for hit in hits]
                     span = window_of(q["window"], now, tz_name) if q.get("window") else None
@@ -208,7 +207,7 @@ def _cut(params: dict):
 
 def intent_of(call: dict) -> float | None:
     """Return the intent margin of a recorded call's query vector (rag.intent), once."""
-    from activities.search import INTENT_OFF, INTENT_ON
+    from activities.search_relevance import INTENT_OFF, INTENT_ON
     from rag.intent import intent_margin_of
 
     if "intent" not in call:

@@ -113,7 +113,8 @@ def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
     from django.utils.dateparse import parse_datetime
 
     from activities.models import Activity
-    from activities.search import activities_search, hard_filter, parse_filters
+    from activities.search import activities_search
+    from activities.search_filters import hard_filter, parse_filters
     from bench.activities_relevance import ndcg_at, window_of
     from rag.embeddings import embed_query
     from rag.search import vector_search

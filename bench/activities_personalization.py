@@ -171,7 +171,8 @@ def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict
     from django.contrib.auth import get_user_model
 
     from activities.models import Activity, ActivityStatus
-    from activities.search import MAX_LIMIT, activities_search, hard_filter, parse_filters
+    from activities.search import MAX_LIMIT, activities_search
+    from activities.search_filters import hard_filter, parse_filters
 
     records = []
     with loaded_corpus(name, creator) as (items, now, tz_name):

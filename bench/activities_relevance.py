@@ -109,7 +109,7 @@ def relevance(creator) -> tuple[str, dict]:
 
     from activities.demo import load_demo_activities
     from activities.models import Activity
-    from activities.search import hard_filter, parse_filters
+    from activities.search_filters import hard_filter, parse_filters
     from activities.selectors import activity_settings_get
     from bench._common import markdown_table
     from rag.embeddings import current_model, embed_query

@@ -115,7 +115,8 @@ def main() -> None:
 
     import activities.search as search
     from activities.demo import load_demo_activities
-    from activities.search import activities_search, hard_filter, parse_filters
+    from activities.search import activities_search
+    from activities.search_filters import hard_filter, parse_filters
     from bench.activities_search import reset_tables
     from rag.embeddings import current_model, embed_query
     from rag.search import vector_search

@@ -146,14 +146,14 @@ STEPS = [
         "stems; one count of the latest 2,000 turns (common words, BM25 weights)",
     ),
     (
-        "memory.search",
+        "memory.search_hybrid",
         "read_lists",
         "lexical ids and ranks (ts_rank_cd, GIN), BM25 list, stand-in summaries: one statement",
     ),
-    ("memory.search", "nearest_messages", "nearest neighbours"),
-    ("memory.search", "relevant_pairs", "relevance cut"),
+    ("memory.search_hybrid", "nearest_messages", "nearest neighbours"),
+    ("memory.search_hybrid", "relevant_pairs", "relevance cut"),
     ("memory.ranking", "chat_context", "neighbour turns and chats of the candidates"),
-    ("memory.search", "_load", "load of the returned rows, with their similarities"),
+    ("memory.search_hybrid", "load_rows", "load of the returned rows, with their similarities"),
 ]
 
 
@@ -169,7 +169,7 @@ def breakdown(user_name: str, texts: list[str]) -> list[list]:
     from django.db import connection
     from rest_framework.renderers import JSONRenderer
 
-    from memory import search
+    from memory import search_hybrid, search_semantic
     from memory.views import _hit_item
 
     user = get_user_model().objects.get(username=user_name)
@@ -206,10 +206,10 @@ def breakdown(user_name: str, texts: list[str]) -> list[list]:
                 current.clear()
                 sql.reset()
                 t0 = time.perf_counter()
-                vector, _ = search.try_query_vector(text, None)
+                vector, _ = search_semantic.try_query_vector(text, None)
                 t1 = time.perf_counter()
                 sql.reset()
-                hits = search.hybrid_search(
+                hits = search_hybrid.hybrid_search(
                     user=user, query_text=text, flt={}, top_k=10, vector=vector
                 )
                 t2 = time.perf_counter()
@@ -508,11 +508,11 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
 
     from django.contrib.auth import get_user_model
 
-    from memory import search
+    from memory import search_hybrid, search_semantic
 
     data = json.loads((datasets / "locomo10.json").read_text(encoding="utf-8"))
     texts = questions(data)[:count]
-    vectors = [search.try_query_vector(t, None)[0] for t in texts]  # embedded beforehand
+    vectors = [search_semantic.try_query_vector(t, None)[0] for t in texts]  # embedded beforehand
     users = list(
         get_user_model()
         .objects.filter(username__startswith=SCALE_USER_PREFIX)
@@ -535,7 +535,9 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
             server_before = server()
             cpu_before = time.thread_time()
             started = time.perf_counter()
-            hits = search.hybrid_search(user=user, query_text=text, flt={}, top_k=10, vector=vector)
+            hits = search_hybrid.hybrid_search(
+                user=user, query_text=text, flt={}, top_k=10, vector=vector
+            )
             spent = (time.perf_counter() - started) * 1000
             cpu_spent = (time.thread_time() - cpu_before) * 1000
             server_spent = server() - server_before
@@ -546,7 +548,7 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
             chat_id, role = rng.choice(list(chats.values_list("chat_id", "role")))
             flt = {"chat_id": chat_id, "role": role}
             started = time.perf_counter()
-            filtered = search.semantic_search(
+            filtered = search_semantic.semantic_search(
                 user=user, flt=flt, top_k=10, vector=vector, min_score=-1.0
             )
             filtered_spent = (time.perf_counter() - started) * 1000
@@ -723,7 +725,7 @@ def scale_main(args) -> None:
 {table / 2**20:,.0f} MB, HNSW index {index / 2**20:,.0f} MB; PostgreSQL shared_buffers {buffers}.
 Peak memory of the benchmark process: {peak_rss_mb():,.0f} MiB.
 
-One-user hybrid search in-process (`memory.search.hybrid_search`, top_k 10, no filter; the
+One-user hybrid search in-process (`memory.search_hybrid.hybrid_search`, top_k 10, no filter; the
 LoCoMo questions, query vectors embedded beforehand and not timed; users drawn at random;
 {timed["searches"]} searches after 5 of warm-up):
 
@@ -758,8 +760,8 @@ one, which opens a database connection per call: the queue's enqueue closes it, 
 **{"met" if writes["one"] >= 33 else "NOT met"}**, 20 per call
 **{"met" if writes["batched"] >= 425 else "NOT met"}**.
 
-Semantic search with a filter (`memory.search.semantic_search`, top_k 10, the user's turns of
-one role in one chat, no relevance cut), same users and query vectors: p50
+Semantic search with a filter (`memory.search_semantic.semantic_search`, top_k 10, the user's
+turns of one role in one chat, no relevance cut), same users and query vectors: p50
 {timed["filtered_p50"]:.1f} ms, p95 {timed["filtered_p95"]:.1f} ms; searches that returned
 fewer than min(10, rows passing the filter): **{timed["filtered_short"]}** (must be 0).
 

@@ -100,12 +100,12 @@ def message_ids(hits) -> list[str]:
 
 def ask(user, q: dict, mode: str, top_k: int = TOP_K) -> list[str]:
     """Return the message ids one mode answers for a question, best first."""
-    from memory import search, understanding
+    from memory import search, search_semantic, understanding
 
     if mode == "semantic":
-        vector = search.query_vector(q["question"], None)
-        pairs = search.nearest_messages(vector, top_k, user=user, flt=search.scoped({}))
-        rows = search._load([pk for pk, _ in pairs])
+        vector = search_semantic.query_vector(q["question"], None)
+        pairs = search_semantic.nearest_messages(vector, top_k, user=user, flt=search.scoped({}))
+        rows = search_semantic.load_rows([pk for pk, _ in pairs])
         return [rows[pk].message_id for pk, _ in pairs if pk in rows]
     answer = understanding.hybrid_answer(
         user=user,
@@ -129,7 +129,7 @@ def where(ids: list[str], evidence: list[str]) -> dict[str, int | None]:
 
 def diagnose(user, q: dict, found: list[str]) -> dict:
     """Return what a missed question looks like: texts, and the evidence's rank per ordering."""
-    from memory import ranking, search
+    from memory import ranking, search, search_semantic
     from memory.models import ChatMessage
 
     evidence = sorted(q["evidence"])
@@ -138,8 +138,8 @@ def diagnose(user, q: dict, found: list[str]) -> dict:
             "message_id", "content"
         )
     )
-    vector = search.query_vector(q["question"], None)
-    pairs = search.nearest_messages(vector, DEEP, user=user, flt=search.scoped({}))
+    vector = search_semantic.query_vector(q["question"], None)
+    pairs = search_semantic.nearest_messages(vector, DEEP, user=user, flt=search.scoped({}))
     by_pk = dict(ChatMessage.objects.filter(user=user).values_list("pk", "message_id"))
     dense = [by_pk[pk] for pk, _ in pairs]
     tsquery = search.content_tsquery(q["question"])
@@ -188,7 +188,7 @@ def main() -> None:
     changed = apply_settings(args.set)
     from django.contrib.auth import get_user_model
 
-    from memory import search
+    from memory import search_semantic
 
     data = select(json.loads((Path(args.datasets) / "locomo10.json").read_text()), "dev")
     data = data[: args.conversations] if args.conversations else data
@@ -199,7 +199,7 @@ def main() -> None:
             "--reuse-embeddings --no-write first"
         )
     vectors = QueryVectors(VECTORS)
-    search.embed_uncached_query = vectors  # the query vectors of earlier runs, by text
+    search_semantic.embed_uncached_query = vectors  # the query vectors of earlier runs, by text
     users = {u.username: u for u in get_user_model().objects.filter(username__startswith="locomo_")}
     qs = questions(data, args.questions)
     modes = args.modes.split(",")

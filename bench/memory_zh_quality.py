@@ -88,11 +88,11 @@ def load_users(doc: dict) -> dict:
 
 def dense_ids(user, question: str) -> list[str]:
     """Return the message ids of the bare model's 10 nearest turns."""
-    from memory import search
+    from memory import search, search_semantic
 
-    vector = search.query_vector(question, None)
-    pairs = search.nearest_messages(vector, TOP_K, user=user, flt=search.scoped({}))
-    rows = search._load([pk for pk, _ in pairs])
+    vector = search_semantic.query_vector(question, None)
+    pairs = search_semantic.nearest_messages(vector, TOP_K, user=user, flt=search.scoped({}))
+    rows = search_semantic.load_rows([pk for pk, _ in pairs])
     return [rows[pk].message_id for pk, _ in pairs if pk in rows]
 
 

@@ -173,7 +173,7 @@ def recall(count: int, k: int = 20) -> dict:
     pick) and exactly; recall is the share of the exact top k the index path returned. Also
     timed (SQL of each path) and the path the service would take.
     """
-    from activities.search import hard_filter, parse_filters
+    from activities.search_filters import hard_filter, parse_filters
     from rag.cardinality import plan_vector_path
     from rag.embeddings import embed_query
     from rag.search import vector_search
@@ -256,7 +256,7 @@ def recall_sweep(count: int, k: int = 20, configs=SWEEP) -> str:
     from django.utils import timezone
 
     import rag.search as rag_search
-    from activities.search import hard_filter, parse_filters
+    from activities.search_filters import hard_filter, parse_filters
     from rag.embeddings import embed_query
 
     now = timezone.now()  # one hard filter for the exact and every index search

@@ -2,9 +2,10 @@
 
 One table, keyed by operation id, so the views keep only what describes their input and output
 (serializers, status codes) and every operation's prose sits in one place. The schema hook
-:func:`document_operations` (a ``POSTPROCESSING_HOOKS`` entry) applies it: it sets each
-operation's tag, fills its summary and description where the view gives none, puts the example
-request body into ``requestBody`` and an example value on each path and query parameter.
+:func:`config.api_docs.document_operations` (a ``POSTPROCESSING_HOOKS`` entry) applies it: it
+sets each operation's tag, fills its summary and description where the view gives none, puts
+the example request body into ``requestBody`` and an example value on each path and query
+parameter.
 
 Every example is written to SUCCEED when sent, as it stands, by the documented user ``alice``
 (a normal token: ``manage.py issue_token alice``) on a database with the demo data
@@ -22,11 +23,7 @@ answered in the service's ``TIME_ZONE`` (Asia/Shanghai, +08:00) unless stored as
 
 from __future__ import annotations
 
-import re
-
-from django.utils.translation import gettext_lazy as _
-
-# --- Tags: the headings of ReDoc and Swagger UI, in this order ------------------------------
+# --- Tags: the headings of ReDoc and Swagger UI (config.api_docs.API_TAGS) -------------------
 
 ACTIVITIES, MEMORY, WRITING, AGENT, WEBHOOKS, ACCOUNT, HEALTH = (
     "Activities",
@@ -37,68 +34,6 @@ ACTIVITIES, MEMORY, WRITING, AGENT, WEBHOOKS, ACCOUNT, HEALTH = (
     "Account",
     "Health",
 )
-
-API_TAGS = [
-    {
-        "name": ACTIVITIES,
-        "description": _(
-            "Activity listings and natural-language search over them "
-            "(`POST /rag/search`: 玩水, 适合社恐的活动, 周五晚上热闹的地方), with hard filters, "
-            "personalisation and a reason for every result. Anybody may read active activities; "
-            "only the creator (or staff) may change or delete one. `POST /rag/search` is the one "
-            "operation whose JSON is camelCase."
-        ),
-    },
-    {
-        "name": MEMORY,
-        "description": _(
-            "A chat-message store an agent writes to and queries by time, keyword, "
-            "meaning or both, with preferences, feedback and shared contexts. `user_id` is the "
-            "user's username: a normal token may name only itself (anybody else answers 404), a "
-            "staff token any user. Message and chat ids are the client's own (1-100 characters of "
-            "`A-Z a-z 0-9 _ . : -` for `message_id`)."
-        ),
-    },
-    {
-        "name": WRITING,
-        "description": _(
-            "Books and chapters of long prose; chapters are chunked in the "
-            "background into parents and small children (`chunk_state` says when a chapter is "
-            "searchable), and search returns a window of the parent around the best small match. "
-            "Another user's book or chapter answers 404."
-        ),
-    },
-    {
-        "name": AGENT,
-        "description": _(
-            "The intent-routed chat agent (one turn as JSON or as server-sent "
-            "events) and the proactive events its triggers write for a user (daily digest, "
-            "interest spike, deadline reminder)."
-        ),
-    },
-    {
-        "name": WEBHOOKS,
-        "description": _(
-            "Push a user's proactive events to a server: HMAC-signed POSTs, "
-            "retried with backoff, disabled after repeated failures. The secret is shown once, "
-            "at creation."
-        ),
-    },
-    {
-        "name": ACCOUNT,
-        "description": _(
-            "Everything the service holds about a user: export it as JSON Lines, "
-            "or erase it in every app. The caller's own API tokens: issue (the key is shown once), "
-            "list by prefix, rotate, revoke."
-        ),
-    },
-    {
-        "name": HEALTH,
-        "description": _(
-            "Whether the service can work (database, workers, embedding provider); no token needed."
-        ),
-    },
-]
 
 # --- Shared example values -------------------------------------------------------------------
 
@@ -520,48 +455,3 @@ OPERATIONS: dict[str, dict] = {
         WEBHOOKS, "List a webhook's deliveries", params={"user_id": USER, "webhook_id": 1}
     ),
 }
-
-HTTP_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace", "query"}
-
-
-def document_operations(result, generator, request, public):
-    """Apply :data:`OPERATIONS` and :data:`API_TAGS` to the schema (a post-processing hook).
-
-    A summary or description the view gives itself is kept; the tag always comes from here,
-    so ReDoc and Swagger UI group every operation under one of :data:`API_TAGS`. An
-    operation missing from the table keeps what drf-spectacular made (the test
-    ``tests/platform/test_api_examples.py`` then fails, naming it).
-    """
-    result["tags"] = [dict(tag) for tag in API_TAGS]
-    for path_item in result.get("paths", {}).values():
-        for method, operation in path_item.items():
-            if method not in HTTP_METHODS:
-                continue
-            entry = OPERATIONS.get(operation.get("operationId"))
-            if entry is None:
-                continue
-            operation["tags"] = [entry["tag"]]
-            if entry["summary"] and not operation.get("summary"):
-                operation["summary"] = entry["summary"]
-            if entry["description"] and not operation.get("description"):
-                operation["description"] = entry["description"]
-            for parameter in operation.get("parameters", []):
-                if parameter.get("name") in entry["params"] and parameter.get("in") in (
-                    "path",
-                    "query",
-                ):
-                    parameter["example"] = entry["params"][parameter["name"]]
-            content = operation.get("requestBody", {}).get("content", {})
-            json_body = content.get("application/json")
-            if json_body is not None and entry["examples"] and not json_body.get("examples"):
-                json_body["examples"] = {
-                    _example_key(name): {"summary": name, "value": value}
-                    for name, value in entry["examples"].items()
-                }
-    return result
-
-
-def _example_key(name: str) -> str:
-    """Return an example's key: its summary in CamelCase, letters and digits only."""
-    words = re.sub(r"[^A-Za-z0-9]+", " ", name).split()
-    return "".join(word[:1].upper() + word[1:] for word in words) or "Example"

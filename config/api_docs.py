@@ -7,7 +7,8 @@ pages send a Content-Security-Policy that allows this origin only.
 
 :func:`event_stream` describes a server-sent-event response; :func:`postprocess_schema`
 (a ``POSTPROCESSING_HOOKS`` entry) puts it where OpenAPI 3.2 expects it and documents the
-error responses every operation can give.
+error responses every operation can give; :func:`document_operations` (another) applies the
+tags of :data:`API_TAGS` and the catalogue of config/api_catalog.py to every operation.
 """
 
 from __future__ import annotations
@@ -20,12 +21,24 @@ from django.contrib.staticfiles import finders
 from django.http import HttpResponse
 from django.template import engines
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_GET
 from drf_spectacular.extensions import OpenApiSerializerFieldExtension
 from drf_spectacular.utils import PolymorphicProxySerializer
 from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
 from rest_framework import serializers
 from rest_framework.renderers import TemplateHTMLRenderer
+
+from config.api_catalog import (
+    ACCOUNT,
+    ACTIVITIES,
+    AGENT,
+    HEALTH,
+    MEMORY,
+    OPERATIONS,
+    WEBHOOKS,
+    WRITING,
+)
 
 REDOC_TEMPLATE = """{% extends "drf_spectacular/redoc.html" %}
 {% block head %}
@@ -226,3 +239,112 @@ def postprocess_schema(result, generator, request, public):
                 )
             operation["responses"] = dict(sorted(responses.items()))
     return result
+
+
+# --- Post-processing: each operation's tag, summary, description and examples --------------
+
+# The headings of ReDoc and Swagger UI, in this order.
+API_TAGS = [
+    {
+        "name": ACTIVITIES,
+        "description": _(
+            "Activity listings and natural-language search over them "
+            "(`POST /rag/search`: 玩水, 适合社恐的活动, 周五晚上热闹的地方), with hard filters, "
+            "personalisation and a reason for every result. Anybody may read active activities; "
+            "only the creator (or staff) may change or delete one. `POST /rag/search` is the one "
+            "operation whose JSON is camelCase."
+        ),
+    },
+    {
+        "name": MEMORY,
+        "description": _(
+            "A chat-message store an agent writes to and queries by time, keyword, "
+            "meaning or both, with preferences, feedback and shared contexts. `user_id` is the "
+            "user's username: a normal token may name only itself (anybody else answers 404), a "
+            "staff token any user. Message and chat ids are the client's own (1-100 characters of "
+            "`A-Z a-z 0-9 _ . : -` for `message_id`)."
+        ),
+    },
+    {
+        "name": WRITING,
+        "description": _(
+            "Books and chapters of long prose; chapters are chunked in the "
+            "background into parents and small children (`chunk_state` says when a chapter is "
+            "searchable), and search returns a window of the parent around the best small match. "
+            "Another user's book or chapter answers 404."
+        ),
+    },
+    {
+        "name": AGENT,
+        "description": _(
+            "The intent-routed chat agent (one turn as JSON or as server-sent "
+            "events) and the proactive events its triggers write for a user (daily digest, "
+            "interest spike, deadline reminder)."
+        ),
+    },
+    {
+        "name": WEBHOOKS,
+        "description": _(
+            "Push a user's proactive events to a server: HMAC-signed POSTs, "
+            "retried with backoff, disabled after repeated failures. The secret is shown once, "
+            "at creation."
+        ),
+    },
+    {
+        "name": ACCOUNT,
+        "description": _(
+            "Everything the service holds about a user: export it as JSON Lines, "
+            "or erase it in every app. The caller's own API tokens: issue (the key is shown once), "
+            "list by prefix, rotate, revoke."
+        ),
+    },
+    {
+        "name": HEALTH,
+        "description": _(
+            "Whether the service can work (database, workers, embedding provider); no token needed."
+        ),
+    },
+]
+
+
+def document_operations(result, generator, request, public):
+    """Apply :data:`OPERATIONS` and :data:`API_TAGS` to the schema (a post-processing hook).
+
+    A summary or description the view gives itself is kept; the tag always comes from here,
+    so ReDoc and Swagger UI group every operation under one of :data:`API_TAGS`. An
+    operation missing from the table keeps what drf-spectacular made (the test
+    ``tests/platform/test_api_examples.py`` then fails, naming it).
+    """
+    result["tags"] = [dict(tag) for tag in API_TAGS]
+    for path_item in result.get("paths", {}).values():
+        for method, operation in path_item.items():
+            if method not in HTTP_METHODS:
+                continue
+            entry = OPERATIONS.get(operation.get("operationId"))
+            if entry is None:
+                continue
+            operation["tags"] = [entry["tag"]]
+            if entry["summary"] and not operation.get("summary"):
+                operation["summary"] = entry["summary"]
+            if entry["description"] and not operation.get("description"):
+                operation["description"] = entry["description"]
+            for parameter in operation.get("parameters", []):
+                if parameter.get("name") in entry["params"] and parameter.get("in") in (
+                    "path",
+                    "query",
+                ):
+                    parameter["example"] = entry["params"][parameter["name"]]
+            content = operation.get("requestBody", {}).get("content", {})
+            json_body = content.get("application/json")
+            if json_body is not None and entry["examples"] and not json_body.get("examples"):
+                json_body["examples"] = {
+                    _example_key(name): {"summary": name, "value": value}
+                    for name, value in entry["examples"].items()
+                }
+    return result
+
+
+def _example_key(name: str) -> str:
+    """Return an example's key: its summary in CamelCase, letters and digits only."""
+    words = re.sub(r"[^A-Za-z0-9]+", " ", name).split()
+    return "".join(word[:1].upper() + word[1:] for word in words) or "Example"

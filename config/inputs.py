@@ -270,7 +270,7 @@ class InputGuardMiddleware:
     """Reject NUL, lone surrogates and over-large bodies before any view sees the request.
 
     The path and the query string are checked here (Django decodes ``%00`` into them); JSON
-    bodies are checked by :class:`BoundedJSONParser` and :func:`config.errors.json_body`. A
+    bodies are checked by :class:`BoundedJSONParser`. A
     multipart body is refused on API paths (415) before Django can spool its files to disk.
     """
 

@@ -80,7 +80,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Before every middleware that can answer an error: each speaks the request's language.
     "django.middleware.locale.LocaleMiddleware",
-    "config.errors.ApiErrorMiddleware",
+    "config.error_middleware.ApiErrorMiddleware",
     "config.inputs.InputGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -460,8 +460,9 @@ STORAGES = {
 }
 # Swagger UI sends the schema to an online validator for a badge unless this is null.
 SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
-# Each operation's tag, summary, description and working examples (config/api_catalog.py).
-SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].append("config.api_catalog.document_operations")
+# Each operation's tag, summary, description and working examples (config/api_catalog.py,
+# applied by config/api_docs.py).
+SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].append("config.api_docs.document_operations")
 # The home page and the admin index list the staff pages to staff (config/views.py).
 TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")
 # --- mcp helper (issue 13): the MCP server app (`manage.py mcp`, docs/mcp.md). It sits on top

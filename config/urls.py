@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView
 
-from config import errors, views, views_tokens
+from config import error_middleware, views, views_tokens
 from config.api_docs import LocalRedocView, LocalSwaggerView, redoc_bundle
 
 admin.site.site_header = _("Semantic Memory administration")
@@ -33,5 +33,5 @@ urlpatterns = [
     path("", include("agent.urls")),
 ]
 
-handler404 = errors.handler404
-handler500 = errors.handler500
+handler404 = error_middleware.handler404
+handler500 = error_middleware.handler500

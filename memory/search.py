@@ -1,17 +1,18 @@
-"""Lexical, semantic and hybrid search over one user's messages.
+"""Lexical search over one user's messages, and what every memory search shares.
 
 - Lexical: the rag query parser (quotes, AND/OR/NOT; bare words joined by OR, stopwords
   dropped, so a natural-language question matches on its content words), ``ts_rank_cd`` over
   the jieba-segmented ``search_text``, ordered by rank, ``ts desc``, ``message_id``; keyset
   paging on that triple, the cursor bound to a fingerprint of (user, query, filter).
-- Semantic: :func:`nearest_messages`, the filtered nearest-neighbour search every app uses
-  (``rag.search.vector_search``: the filter before the search, exact when few rows pass, and
-  exact again when HNSW returns fewer than asked). Without an explicit ``min_score`` the relevance
-  cut of rag/relevance.py decides (surface "memory": an off-topic query answers nothing; no
-  absolute floor, so a short chat still fills top_k for an on-topic query).
-- Hybrid: reciprocal-rank fusion (``memory.ranking.FUSION_K``) of both lists (the semantic list
-  passes the same relevance cut first), then neighbour turns and whole chats re-ranked
-  (memory/ranking.py), each item carrying both component scores and ranks.
+- Semantic (memory/search_semantic.py): :func:`memory.search_semantic.nearest_messages`, the
+  filtered nearest-neighbour search every app uses (``rag.search.vector_search``: the filter
+  before the search, exact when few rows pass, and exact again when HNSW returns fewer than
+  asked). Without an explicit ``min_score`` the relevance cut of rag/relevance.py decides
+  (surface "memory": an off-topic query answers nothing; no absolute floor, so a short chat
+  still fills top_k for an on-topic query).
+- Hybrid (memory/search_hybrid.py): reciprocal-rank fusion (``memory.ranking.FUSION_K``) of
+  both lists (the semantic list passes the same relevance cut first), then neighbour turns and
+  whole chats re-ranked (memory/ranking.py), each item carrying both component scores and ranks.
 - Summaries: every search returns chat turns, and with them the summaries standing in for
   turns retention deleted (memory/stand_ins.py; their provenance says ``summary``),
   unless the filter names a ``kind``.
@@ -22,8 +23,6 @@
 
 from __future__ import annotations
 
-import logging
-import math
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -41,27 +40,19 @@ from memory import ranking
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.stand_ins import (
-    stand_in_query,
     stand_in_summaries,
-    summary_similarities,
     with_stand_ins,
 )
 from memory.validation import apply_filter, filter_sql
-from rag import relevance
-from rag.embeddings import ProviderError, degraded_reason, embed_query
-from rag.fields import configured_dimensions, vector_literal
 from rag.highlight import mark
-from rag.search import TS_CONFIG, rrf, similarity_expression, vector_search
+from rag.search import TS_CONFIG
 from rag.text import STOPWORDS, matching_words, parse_query, quote_lexeme, segment_query
-from rag.understand import language, normalise, understand
+from rag.understand import understand
 
 MAX_TOP_K = 200
 DEFAULT_TOP_K = 20
 MAX_PAGE_SIZE = 200
 DEFAULT_PAGE_SIZE = 20
-# Each list fed to the fusion is this many times longer than top_k (at least HYBRID_POOL_MIN).
-HYBRID_POOL_FACTOR = 3
-HYBRID_POOL_MIN = 50
 SNIPPET_RADIUS = 30
 # A bare word in more than this fraction of a user's messages is dropped from an OR query.
 COMMON_TERM_FRACTION = 0.1
@@ -81,8 +72,6 @@ CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
 # span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
 PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
 HAN = re.compile(r"^[\u3400-\u9fff]$")
-
-logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -204,7 +193,7 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
 LEXICAL_ORDER = ("-_rank", "-ts", "message_id")
 
 
-def _lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None, also=()):
+def lexical_queryset(*, user, flt: dict, tsquery: str, proximity=None, also=()):
     """Return the user's messages matching ``tsquery`` under ``flt``, annotated ``_rank``.
 
     ``also``: ids of rows taken whatever the filter's ``kind`` (the stand-in summaries).
@@ -239,7 +228,7 @@ def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, li
     :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.ranking.coverage`).
 
     Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
-    whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). _lexical_queryset's rank and
+    whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). lexical_queryset's rank and
     LEXICAL_ORDER, in SQL written once: the ORM took about 2 ms of CPU per hybrid search to
     build this query (issue 34, 1M messages).
     """
@@ -328,7 +317,7 @@ def lexical_search(
     position = decode_cursor("lexical", fp, cursor) if cursor else None
     if not tsquery:
         return [], None
-    qs = _lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity, also=also)
+    qs = lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity, also=also)
     if position:
         try:
             rank, ts, mid = float(position[0]), position[1], str(position[2])
@@ -383,355 +372,3 @@ def snippets(content: str, query_text: str) -> list[str]:
         if len(out) >= MAX_SNIPPETS:
             break
     return out
-
-
-# --- semantic -------------------------------------------------------------------------------
-
-
-def check_embedding(vector) -> list[float]:
-    """Return a query embedding as floats; INVALID_ARGUMENT for wrong dimensions or values."""
-    dims = configured_dimensions()
-    if not isinstance(vector, list) or len(vector) != dims:
-        raise InvalidArgument(
-            gettext(
-                "query_embedding: send a list of %(dims)d numbers (the active model's dimensions)."
-            )
-            % {"dims": dims},
-            details={"field": "query_embedding", "dimensions": dims},
-        )
-    try:
-        out = [float(x) for x in vector]
-    except (TypeError, ValueError):
-        raise InvalidArgument(gettext("query_embedding: every element must be a number."))
-    if not all(math.isfinite(x) for x in out) or not any(out):
-        raise InvalidArgument(gettext("query_embedding: use finite numbers, not all zero."))
-    return out
-
-
-def default_floor() -> float | None:
-    """Return the default absolute floor of semantic search: none, the relevance cut decides.
-
-    An absolute floor cannot fit every model: e5's 0.80 cut a 15-message chat to 0-6 rows for
-    top_k 10 (docs/RELEVANCE.md). ``min_score`` still applies one when a caller asks.
-    """
-    return None
-
-
-def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None = None) -> list:
-    """Return the (id, similarity) pairs that pass the memory relevance cut.
-
-    ``report`` (when given) receives ``relevance`` (the decision) and ``reason`` (set when the
-    query is off-topic). When the reference sample cannot be embedded, every pair is kept.
-    """
-    try:
-        decision = relevance.judge(vector, [float(sim) for _, sim in pairs], "memory")
-    except ProviderError as exc:
-        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
-        return pairs
-    if report is not None:
-        report["relevance"] = decision.meta()
-        report["reason"] = decision.reason
-    return [pair for pair, keep in zip(pairs, decision.keep, strict=True) if keep]
-
-
-def nearest_messages(vector: list[float], count: int, *, user, flt: dict) -> list[tuple]:
-    """Return (id, similarity) of the ``count`` messages of ``user`` passing ``flt`` nearest to
-    ``vector``, best first (ties: newest, then by message_id)."""
-    queryset = apply_filter(ChatMessage.objects.filter(user=user), flt)
-    queryset = queryset.only("id", "ts", "message_id")  # what the tie-break reads
-    hits, _ = vector_search(queryset, vector, k=count, tiebreak=("-ts", "message_id"))
-    return [(hit.obj.pk, hit.score) for hit in hits]
-
-
-def _load(
-    ids: list[int], vector: list[float] | None = None, *, user=None
-) -> dict[int, ChatMessage]:
-    """Return the rows of ``ids`` by id; with ``vector``, each with its ``similarity`` to it.
-
-    ``similarity`` is None for a row without an embedding. In the same query as the rows, so
-    the similarities of lexical-only hits cost no round trip of their own. ``user``: the rows'
-    owner, which prunes the read to that user's partition (memory.models.ChatMessage).
-    """
-    if user is None:
-        rows = ChatMessage.objects.filter(pk__in=ids).select_related("user").defer("embedding")
-        if vector is not None:
-            rows = rows.annotate(similarity=similarity_expression("embedding", vector))
-        return {r.pk: r for r in rows}
-    if not ids:
-        return {}
-    # The search path (the owner known): SQL written once, not joined to the user and not
-    # built by the ORM per search (about 1.5 ms of CPU of a hybrid search at 1M messages,
-    # issue 34). The similarity is similarity_expression's, so the same float.
-    similarity = "NULL::float8"
-    params: list = []
-    if vector is not None:
-        similarity = "%s - (embedding <=> %s)"
-        params = [1.0, vector_literal(vector)]
-    rows = ChatMessage.objects.raw(
-        f"SELECT {_LOADED_COLUMNS}, {similarity} AS similarity FROM memory_chatmessage"
-        " WHERE id = ANY(%s) AND user_id = %s",
-        [*params, list(ids), user.pk],
-    )
-    found = {r.pk: r for r in rows}
-    for row in found.values():
-        row.user = user
-    return found
-
-
-# Every column of a message but its vector (the rows a search returns: _load).
-_LOADED_COLUMNS = ", ".join(
-    f.column for f in ChatMessage._meta.concrete_fields if f.name != "embedding"
-)
-
-
-def _order_key(item: Scored):
-    # score desc, then ts desc, then message_id asc
-    return (-item.score, -item.row.ts.timestamp(), item.row.message_id)
-
-
-def semantic_search(
-    *,
-    user,
-    flt: dict,
-    top_k: int,
-    vector: list[float],
-    min_score: float | None,
-    report: dict | None = None,
-) -> list[Scored]:
-    """Return up to ``top_k`` messages nearest to ``vector`` at or above ``min_score``.
-
-    Without ``min_score`` the relevance cut decides (:func:`relevant_pairs`, into ``report``).
-    The stand-in summaries are ranked with the turns (:func:`with_stand_ins`).
-    """
-    pairs = nearest_messages(vector, top_k, user=user, flt=scoped(flt))
-    if with_stand_ins(flt):
-        summaries = summary_similarities(stand_in_summaries(user=user, flt=flt), vector, user=user)
-        pairs = sorted([*pairs, *summaries.items()], key=lambda pair: -pair[1])[:top_k]
-    if min_score is None:
-        pairs = relevant_pairs(pairs, vector, report)
-    rows = _load([pk for pk, _ in pairs], user=user)
-    items = [
-        Scored(row=rows[pk], score=float(sim), extra={"semantic_score": float(sim)})
-        for pk, sim in pairs
-        if pk in rows and (min_score is None or sim >= min_score)
-    ]
-    items.sort(key=_order_key)
-    return items
-
-
-def query_vector(query_text: str | None, query_embedding) -> list[float]:
-    """Return the query vector: the given embedding, or the query-role embedding of the text."""
-    if query_embedding is not None:
-        return check_embedding(query_embedding)
-    return embed_uncached_query(query_text)
-
-
-def embed_uncached_query(text: str) -> list[float]:
-    """Return the query-role vector of a user's text without storing it in the shared cache.
-
-    A query is the user's own text but is stored nowhere, so ``user_erase`` could not find
-    its cache row by hash; it is embedded afresh each time instead (docs/memory.md, deletion).
-    Within the search time budget; raises ``ProviderError`` (or a subclass) when it cannot.
-    """
-    return embed_query(text, use_cache=False)
-
-
-def try_query_vector(
-    query_text: str | None, query_embedding
-) -> tuple[list[float] | None, str | None]:
-    """Return ``(vector, None)``, or ``(None, reason)`` when the text cannot be embedded in time."""
-    try:
-        return query_vector(query_text, query_embedding), None
-    except ProviderError as exc:
-        logger.warning("query embedding failed, answering lexically: %s", exc)
-        return None, degraded_reason(exc)
-
-
-def lexical_fallback(*, user, query_text: str, flt: dict, top_k: int) -> list[Scored]:
-    """Return the lexical hits a degraded semantic search answers with (no semantic score)."""
-    hits, _ = lexical_search(user=user, query_text=query_text, flt=flt, page_size=top_k)
-    for hit in hits:
-        hit.extra = {"semantic_score": None, "lexical_score": hit.score}
-    return hits
-
-
-# --- hybrid ---------------------------------------------------------------------------------
-
-
-def summary_lists(
-    *, user, flt: dict, tsquery: str, vector: list[float] | None, ids: list[int] | None = None
-) -> tuple[list[list[int]], dict[int, float]]:
-    """Return the lexical and semantic lists of the stand-in summaries, and their similarities.
-
-    A chat has at most one stand-in summary, so they are few: both lists rank all of them (the
-    lexical list those matching the query), fused with the turns' lists. ``ids``: the
-    stand-in summaries when the caller has read them (:func:`stand_in_summaries`).
-    """
-    if ids is None:
-        ids = stand_in_summaries(user=user, flt=flt)
-    if not ids:
-        return [], {}
-    lists: list[list[int]] = []
-    if tsquery:
-        summary_flt = {**flt, "kind": Kind.SUMMARY}
-        matched = _lexical_queryset(user=user, flt=summary_flt, tsquery=tsquery).filter(pk__in=ids)
-        lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
-    sims: dict[int, float] = {}
-    if vector is not None:
-        sims = summary_similarities(ids, vector, user=user)
-        passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
-        lists.append(sorted(passed, key=lambda pk: -passed[pk]))
-    return lists, sims
-
-
-def weighs_coverage(query_text: str) -> bool:
-    """Return whether a query's lexical hits are weighed by coverage (its language's rule)."""
-    return language(normalise(query_text)[0]) in ranking.COVERAGE_LANGUAGES
-
-
-def held_scores(
-    fused: list, texts: dict[int, str], lexemes: list[str], stats, *, lexical: tuple[int, ...]
-) -> dict[int, float]:
-    """Return the reciprocal-rank fusion with each lexical list's term weighed by coverage.
-
-    A lexical hit adds ``coverage ** COVERAGE_POWER / (k + rank)`` (memory.ranking.coverage:
-    the share of the query's word weight the turn holds), the other lists ``1 / (k + rank)``.
-    Plain fusion counts a turn matching one common word of a Chinese question as much as the
-    dense list's best turn: on bench/memory_zh_set.json dev the lexical lists took recall@5
-    from 0.886 (dense list and context alone) down to 0.867.
-    """
-    weights = ranking.word_weights(lexemes, stats)
-    k = ranking.FUSION_K
-    out = {}
-    for item in fused:
-        held = None
-        score = 0.0
-        for index, rank in enumerate(item.ranks):
-            if rank is None:
-                continue
-            share = 1.0
-            if index in lexical:
-                if held is None:
-                    held = ranking.coverage(texts.get(item.key, ""), weights, stats.terms)
-                share = held**ranking.COVERAGE_POWER
-            score += share / (k + rank)
-        out[item.key] = score
-    return out
-
-
-def hybrid_search(
-    *,
-    user,
-    query_text: str,
-    flt: dict,
-    top_k: int,
-    vector: list[float] | None,
-    min_score: float | None = None,
-) -> list[Scored]:
-    """Return the top_k of the RRF fusion of the lexical and semantic lists.
-
-    ``min_score`` (when given) drops semantic candidates below it before fusion, otherwise the
-    relevance cut does (an off-topic query fuses no semantic list); lexical matches always take
-    part, since a literal match is evidence on its own. Without a
-    ``vector`` (the query could not be embedded) the lexical list alone is fused.
-    """
-    with_summaries = with_stand_ins(flt)
-    flt = scoped(flt)
-    pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
-    # Both lexical lists drop the same common words (lexical_tsquery's rule), and BM25 weighs
-    # the words left by counts over the same sample of turns: read every count in one scan.
-    # The words are the query's content words: without stopwords, the words that ask about a
-    # memory and the time phrase (content_tsquery), which otherwise match turns about anything.
-    tsquery = content_tsquery(query_text)
-    stats, chars = None, []
-    if tsquery and not EXPLICIT.search(query_text):
-        if vector is not None:
-            stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
-        tsquery = drop_common_words(tsquery, user=user, stats=stats)
-        chars = single_han(tsquery)
-    # The lexical list, the BM25 list and the stand-in summaries in one round trip.
-    bm25_asked = vector is not None and not EXPLICIT.search(query_text)
-    read = read_lists(
-        {
-            "lexical": (
-                lexical_query(user=user, flt=flt, tsquery=tsquery, limit=pool) if tsquery else None
-            ),
-            "bm25": (
-                ranking.bm25_query(
-                    user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=pool, stats=stats
-                )
-                if bm25_asked
-                else None
-            ),
-            "stand_ins": stand_in_query(user=user, flt=flt) if with_summaries else None,
-        }
-    )
-    lexical = with_inside_words(
-        [(pk, rank, text) for pk, rank, _, text, *_ in read["lexical"]],
-        user=user,
-        flt=flt,
-        chars=chars,
-        limit=pool,
-    )
-    pairs = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
-    if vector is not None and min_score is None:
-        pairs = relevant_pairs(pairs, vector)
-    semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
-    sims = {pk: float(sim) for pk, sim in pairs}
-    lexical_ids = [pk for pk, *_ in lexical]
-    texts = {pk: text for pk, _, text in lexical}
-    lists = [lexical_ids, semantic_ids]
-    if vector is not None:  # a degraded answer stays the lexical list alone
-        bm25 = [(pk, text) for pk, _, _, text, *_ in read["bm25"]]
-        texts.update(bm25)
-        lists.append([pk for pk, _ in bm25])
-    if with_summaries:
-        found, summary_sims = summary_lists(
-            user=user,
-            flt=flt,
-            tsquery=tsquery,
-            vector=vector,
-            ids=[pk for pk, *_ in read["stand_ins"]],
-        )
-        lists += found
-        sims.update(summary_sims)
-    fused = rrf(lists, k=ranking.FUSION_K)
-    ranks = {f.key: f.ranks for f in fused}
-    scores = {f.key: f.score for f in fused}
-    if stats is not None and weighs_coverage(query_text):
-        # Each lexical hit weighed by the share of the query it holds (Chinese questions).
-        scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
-    if vector is not None:  # a degraded answer stays the lexical list alone
-        top = ranking.rerank_top(scores, flt, top_k, user=user)
-    else:
-        top = [(pk, scores[pk]) for pk in sorted(scores, key=lambda pk: -scores[pk])[:top_k]]
-    best = [pk for pk, _ in top]
-    scores = dict(top)
-    rows = _load(best, vector, user=user)
-    if vector is not None:  # lexical-only hits (and neighbours) get their similarity too
-        sims.update(
-            (pk, float(r.similarity))
-            for pk, r in rows.items()
-            if pk not in sims and r.similarity is not None
-        )
-    lexical_scores = {pk: float(rank) for pk, rank, _ in lexical}
-    items = []
-    for pk in best:
-        if pk not in rows:
-            continue
-        lexical_rank, semantic_rank = ranks.get(pk, (None, None))[:2]
-        items.append(
-            Scored(
-                row=rows[pk],
-                score=scores[pk],
-                extra={
-                    "hybrid_score": scores[pk],
-                    "lexical_score": lexical_scores.get(pk, 0.0),
-                    "lexical_rank": lexical_rank,
-                    "semantic_score": sims.get(pk),
-                    "semantic_rank": semantic_rank,
-                },
-            )
-        )
-    items.sort(key=_order_key)
-    return items

@@ -178,7 +178,7 @@ def persona_for(
     knowledge passes, so months of summaries never push a stated preference out.
     ``query_vector``: the query's embedding, when the caller has it.
     """
-    from memory.search import embed_uncached_query
+    from memory.search_semantic import embed_uncached_query
     from rag.embeddings import ProviderError, current_model, embed_texts, search_budget
     from rag.search import maxsim
 
@@ -224,7 +224,8 @@ def messages_search_hybrid(
 
     ``vector``: the query's embedding when the caller already has it (else it is embedded).
     """
-    from memory.search import hybrid_search, try_query_vector
+    from memory.search_hybrid import hybrid_search
+    from memory.search_semantic import try_query_vector
 
     flt = clean_filter(filter)
     if vector is None:

@@ -29,6 +29,7 @@ from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 from memory import search as engine
+from memory import search_hybrid, search_semantic
 from memory.models import ChatMessage
 from memory.ranking import low_content
 from memory.validation import apply_filter
@@ -255,9 +256,9 @@ class _Vectors:
 
     def get(self, text: str):
         if self.given is not None:
-            return engine.check_embedding(self.given)
+            return search_semantic.check_embedding(self.given)
         if text not in self.cache:
-            self.cache[text] = engine.try_query_vector(text, None)
+            self.cache[text] = search_semantic.try_query_vector(text, None)
         vector, reason = self.cache[text]
         self.reason = reason
         return vector
@@ -275,13 +276,15 @@ def semantic(
     def run(text, f, window):
         vector = vectors.get(text)
         if vector is None:
-            return (engine.lexical_fallback(user=user, query_text=text, flt=f, top_k=top_k),)
+            return (
+                search_semantic.lexical_fallback(user=user, query_text=text, flt=f, top_k=top_k),
+            )
         if window is None:
-            hits = engine.semantic_search(
+            hits = search_semantic.semantic_search(
                 user=user, flt=f, top_k=top_k, vector=vector, min_score=min_score
             )
             return (hits,)
-        hits = engine.semantic_search(
+        hits = search_semantic.semantic_search(
             user=user, flt=f, top_k=pool(top_k), vector=vector, min_score=min_score
         )
         return (by_closeness(hits, window, top_k),)
@@ -317,11 +320,11 @@ def hybrid(
     def run(text, f, window):
         found = vectors.get(text)
         if window is None:
-            hits = engine.hybrid_search(
+            hits = search_hybrid.hybrid_search(
                 user=user, query_text=text, flt=f, top_k=top_k, vector=found, min_score=min_score
             )
             return (hits,)
-        hits = engine.hybrid_search(
+        hits = search_hybrid.hybrid_search(
             user=user, query_text=text, flt=f, top_k=pool(top_k), vector=found, min_score=min_score
         )
         return (by_closeness(hits, window, top_k),)
@@ -391,8 +394,8 @@ def hybrid_answer(
             now=now,
         )
         return Answer(hits=hits, degraded_reason=reason, understood=understood)
-    vector, reason = engine.try_query_vector(query_text, query_embedding)
-    hits = engine.hybrid_search(
+    vector, reason = search_semantic.try_query_vector(query_text, query_embedding)
+    hits = search_hybrid.hybrid_search(
         user=user,
         query_text=query_text,
         flt=flt,

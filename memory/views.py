@@ -15,8 +15,9 @@ from config.fields import validated
 from config.media import json_parsers
 from config.replicas import search_reads
 from config.serializers import ERR_400, ErrorSerializer
-from memory import search, selectors, services, understanding
+from memory import search, search_semantic, selectors, services, understanding
 from memory import serializers as s
+from memory import serializers_search as ss
 from memory.identity import resolve_user
 from memory.shapes import clean_return_fields, message_item, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
@@ -117,11 +118,11 @@ class LexicalSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_lexical_search",
-        request=s.LexicalSearchInSerializer,
-        responses={200: s.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.LexicalSearchInSerializer,
+        responses={200: ss.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data = validated(s.LexicalSearchInSerializer, body(request))
+        data = validated(ss.LexicalSearchInSerializer, body(request))
         user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
         fields = clean_return_fields(data.get("return_fields"))
         flt = clean_filter(data.get("filter"))
@@ -192,11 +193,11 @@ class SemanticSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_semantic_search",
-        request=s.SemanticSearchInSerializer,
-        responses={200: s.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.SemanticSearchInSerializer,
+        responses={200: ss.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, s.SemanticSearchInSerializer)
+        data, user, fields, flt = _semantic_inputs(request, ss.SemanticSearchInSerializer)
         has_text = bool(data.get("query_text"))
         has_vec = data.get("query_embedding") is not None
         if has_text == has_vec:
@@ -204,7 +205,7 @@ class SemanticSearchView(APIView):
                 gettext("Send exactly one of query_text and query_embedding."),
                 details={"fields": ["query_text", "query_embedding"]},
             )
-        floor = data["min_score"] if "min_score" in data else search.default_floor()
+        floor = data["min_score"] if "min_score" in data else search_semantic.default_floor()
         report: dict = {}
         with search_reads(request.user):
             if data["understand"]:
@@ -220,15 +221,15 @@ class SemanticSearchView(APIView):
                 )
             else:
                 understood = None
-                vector, reason = search.try_query_vector(
+                vector, reason = search_semantic.try_query_vector(
                     data.get("query_text"), data.get("query_embedding")
                 )
                 if vector is None:  # the text could not be embedded in time: lexical hits instead
-                    hits = search.lexical_fallback(
+                    hits = search_semantic.lexical_fallback(
                         user=user, query_text=data["query_text"], flt=flt, top_k=data["top_k"]
                     )
                 else:
-                    hits = search.semantic_search(
+                    hits = search_semantic.semantic_search(
                         user=user,
                         flt=flt,
                         top_k=data["top_k"],
@@ -255,11 +256,11 @@ class HybridSearchView(APIView):
 
     @extend_schema(
         operation_id="memory_hybrid_search",
-        request=s.HybridSearchInSerializer,
-        responses={200: s.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
+        request=ss.HybridSearchInSerializer,
+        responses={200: ss.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, s.HybridSearchInSerializer)
+        data, user, fields, flt = _semantic_inputs(request, ss.HybridSearchInSerializer)
         with search_reads(request.user):
             answer = understanding.hybrid_answer(
                 user=user,

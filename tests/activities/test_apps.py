@@ -6,7 +6,7 @@ import pytest
 
 from activities.apps import warm_search
 from activities.models import Activity
-from activities.search import INTENT_OFF, INTENT_ON
+from activities.search_relevance import INTENT_OFF, INTENT_ON
 from rag import embeddings, intent
 
 

@@ -165,7 +165,7 @@ def test_a_request_for_something_else_with_a_time_phrase_is_not_widened(demo_act
 
 
 def test_the_intent_examples_hold_requests_in_both_languages():
-    from activities.search import INTENT_OFF, INTENT_ON
+    from activities.search_relevance import INTENT_OFF, INTENT_ON
     from rag.intent import example_texts
 
     for path in (INTENT_ON, INTENT_OFF):

@@ -185,7 +185,7 @@ def week_of_activities(make_activity, wednesday):
 
 
 def _hard(now, **parsed):
-    from activities.search import hard_filter
+    from activities.search_filters import hard_filter
 
     base = {"location": None, "start": None, "end": None, "type": None}
     base.update(parsed)

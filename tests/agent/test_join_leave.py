@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.tools import REGISTRY
+from agent.tool_registry import REGISTRY
 
 pytestmark = pytest.mark.django_db
 

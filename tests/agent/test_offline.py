@@ -1,46 +1,11 @@
-"""The offline planners: arguments read from a message by rules (rag.understand for times)."""
+"""The offline answers of the tool modes: the lines of a search result, an empty search, a join."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from types import SimpleNamespace
-from zoneinfo import ZoneInfo
 
-from agent.extract import extract_time_range
 from agent.modes import get_agent_mode
-from agent.offline import _activity_line, _start_at, compose, plan_explore
-
-WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-
-
-def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
-    start = _start_at(extract_time_range("周日下午想办个桌游局", WEDNESDAY_10AM))
-    assert start == "2026-11-29T13:00:00+08:00"
-
-
-def test_explore_passes_the_distance_the_message_names():
-    [(name, arguments)] = plan_explore(SimpleNamespace(message="离我3公里以内的桌游"), [])
-    assert name == "exploreNearby"
-    assert arguments["nearby"] is True and arguments["radiusInKm"] == 3.0
-    assert arguments["query"] == "桌游"
-
-
-def test_explore_reads_english_time_and_place():
-    [(_, arguments)] = plan_explore(SimpleNamespace(message="board games this weekend near me"), [])
-    assert arguments["nearby"] is True and "radiusInKm" not in arguments
-    assert arguments["query"] == "board games"
-    assert arguments["timeRange"]["end"].endswith("23:59:59+08:00")
-
-
-def test_explore_searches_what_is_wanted_without_asking_words():
-    [(_, arguments)] = plan_explore(SimpleNamespace(message="周末想找个玩水的地方"), [])
-    assert arguments["query"] == "玩水" and "timeRange" in arguments
-
-
-def test_explore_searches_what_is_wanted_in_english():
-    message = "looking for somewhere to play in the water this weekend"
-    [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
-    assert arguments["query"] == "play in the water" and "timeRange" in arguments
+from agent.offline import _activity_line, compose
 
 
 def _search(arguments, results, **meta):

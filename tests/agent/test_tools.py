@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from agent.tools import REGISTRY
+from agent.tool_registry import REGISTRY
 
 pytestmark = pytest.mark.django_db
 

@@ -141,7 +141,7 @@ def test_events_endpoint_privacy(api_client, user, other_user, staff_client):
 
 def test_tool_ignores_user_id_from_the_model(user, other_user):
     from agent.models import PartnerIntent
-    from agent.tools import REGISTRY
+    from agent.tool_registry import REGISTRY
 
     result = REGISTRY["createPartnerIntent"].run(
         user, {"activityType": "音乐", "user_id": other_user.pk, "userId": "bob", "owner": 2}
@@ -154,7 +154,7 @@ def test_tool_ignores_user_id_from_the_model(user, other_user):
 
 
 def test_tool_cannot_touch_another_users_activity(user, other_user, make_activity_for):
-    from agent.tools import REGISTRY
+    from agent.tool_registry import REGISTRY
 
     theirs = make_activity_for(other_user)
     result = REGISTRY["cancelActivity"].run(user, {"activityId": theirs.pk})

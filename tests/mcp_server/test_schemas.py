@@ -9,6 +9,7 @@ import pytest
 from activities.serializers import SearchInputSerializer
 from mcp_server import schemas, tools
 from memory import serializers as memory_serializers
+from memory import serializers_search
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
@@ -17,9 +18,9 @@ pytestmark = pytest.mark.real_clock
 @pytest.mark.parametrize(
     ("tool", "serializer"),
     [
-        ("searchMemoryHybrid", memory_serializers.HybridSearchInSerializer),
-        ("searchMemoryLexical", memory_serializers.LexicalSearchInSerializer),
-        ("searchMemorySemantic", memory_serializers.SemanticSearchInSerializer),
+        ("searchMemoryHybrid", serializers_search.HybridSearchInSerializer),
+        ("searchMemoryLexical", serializers_search.LexicalSearchInSerializer),
+        ("searchMemorySemantic", serializers_search.SemanticSearchInSerializer),
         ("readRange", memory_serializers.MessageListQuerySerializer),
         ("upsertPreference", memory_serializers.PreferenceInSerializer),
         ("exploreNearby", SearchInputSerializer),
@@ -32,7 +33,7 @@ def test_a_tools_arguments_are_its_rest_serializers_fields(tool, serializer):
 
 def test_a_serializer_constraint_reaches_the_tool_schema():
     top_k = tools.input_schema("searchMemoryHybrid")["properties"]["top_k"]
-    field = memory_serializers.HybridSearchInSerializer().fields["top_k"]
+    field = serializers_search.HybridSearchInSerializer().fields["top_k"]
     assert (top_k["minimum"], top_k["maximum"]) == (field.min_value, field.max_value)
 
 

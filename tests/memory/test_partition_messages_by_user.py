@@ -20,7 +20,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.test.utils import CaptureQueriesContext
 
 from config.userdata import user_data_erase
-from memory import search
+from memory import search, search_hybrid, search_semantic
 from memory.models import ChatMessage, Feedback
 from memory.services import feedback_create, messages_write
 from rag.db import ROW_ESTIMATE_SQL
@@ -125,8 +125,8 @@ def test_every_query_of_a_users_search_reads_only_that_users_partition(
     assert own != _partition_of(other)  # so a scan of the other's rows would show
     vector = vectors[5].tolist()
     with CaptureQueriesContext(connection) as queries:
-        search.hybrid_search(user=user, query_text="row 5", flt={}, top_k=5, vector=vector)
-        search.semantic_search(
+        search_hybrid.hybrid_search(user=user, query_text="row 5", flt={}, top_k=5, vector=vector)
+        search_semantic.semantic_search(
             user=user, flt={"chat_id": "c1"}, top_k=5, vector=vector, min_score=-1.0
         )
         search.lexical_search(user=user, query_text="row", flt={}, page_size=5)

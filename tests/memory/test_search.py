@@ -226,14 +226,14 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
 ):
     import numpy as np
 
-    from memory import search
+    from memory import search_hybrid
     from memory.models import ChatMessage
     from rag.embeddings import embed_query
 
     vector = embed_query("不吃辣的火锅")
     # No nearest neighbours at all: every similarity must come from the load of the rows.
-    monkeypatch.setattr(search, "nearest_messages", lambda *args, **kwargs: [])
-    hits = search.hybrid_search(
+    monkeypatch.setattr(search_hybrid, "nearest_messages", lambda *args, **kwargs: [])
+    hits = search_hybrid.hybrid_search(
         user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector
     )
     assert hits and all(h.extra["semantic_rank"] is None for h in hits)
@@ -244,37 +244,37 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
 
 
 def test_the_row_load_gives_no_similarity_to_a_row_without_a_vector(user, chat):
-    from memory import search
+    from memory import search_semantic
     from memory.models import ChatMessage
     from rag.embeddings import embed_query
 
     row = ChatMessage.objects.filter(user=user).first()
     ChatMessage.objects.filter(pk=row.pk).update(embedding=None)
-    assert search._load([row.pk], embed_query("火锅"))[row.pk].similarity is None
+    assert search_semantic.load_rows([row.pk], embed_query("火锅"))[row.pk].similarity is None
 
 
 def test_the_row_load_of_a_user_gives_no_similarity_to_a_row_without_a_vector(user, chat):
-    from memory import search
+    from memory import search_semantic
     from memory.models import ChatMessage
     from rag.embeddings import embed_query
 
     row = ChatMessage.objects.filter(user=user).first()
     ChatMessage.objects.filter(pk=row.pk).update(embedding=None)
-    found = search._load([row.pk], embed_query("火锅"), user=user)
+    found = search_semantic.load_rows([row.pk], embed_query("火锅"), user=user)
     assert found[row.pk].similarity is None
 
 
 def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, chat):
     from django.forms.models import model_to_dict
 
-    from memory import search
+    from memory import search_semantic
     from memory.models import ChatMessage
     from rag.embeddings import embed_query
 
     vector = embed_query("火锅")
     ids = list(ChatMessage.objects.filter(user=user).values_list("pk", flat=True))
-    theirs = search._load(ids, vector)
-    owned = search._load(ids, vector, user=user)
+    theirs = search_semantic.load_rows(ids, vector)
+    owned = search_semantic.load_rows(ids, vector, user=user)
     assert set(owned) == set(ids)
     for pk, row in owned.items():
         expected = theirs[pk]
@@ -285,12 +285,12 @@ def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, 
 
 
 def test_the_row_load_of_a_user_reads_none_of_another_users_rows(user, chat, make_user):
-    from memory import search
+    from memory import search_semantic
     from memory.models import ChatMessage
 
     ids = list(ChatMessage.objects.filter(user=user).values_list("pk", flat=True))
     assert ids
-    assert search._load(ids, None, user=make_user("someone-else")) == {}
+    assert search_semantic.load_rows(ids, None, user=make_user("someone-else")) == {}
 
 
 def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
@@ -314,18 +314,18 @@ def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
 def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     user, chat, django_assert_max_num_queries
 ):
-    from memory import search
+    from memory import search_hybrid
     from rag.embeddings import embed_query
 
     vector = embed_query("不吃辣的火锅")
     # Loads the live settings and the relevance references, cached for the next call.
-    search.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
+    search_hybrid.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
     # stems, one count of the sample for the common words and the BM25 weights, one statement
     # for the lexical ids, the BM25 ids and the stand-in summaries, nearest neighbours (the
     # estimate choosing the path, the search), chats and neighbours, rows: however many hits;
     # and the turns holding the one-character word "辣" inside a longer one.
     with django_assert_max_num_queries(8):
-        hits = search.hybrid_search(
+        hits = search_hybrid.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )
     assert len(hits) == 6

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory import ranking, search, stand_ins, understanding
+from memory import ranking, search, search_hybrid, stand_ins, understanding
 from memory.models import ChatMessage
 from rag.embeddings import embed_texts
 from rag.search import rrf
@@ -59,7 +59,7 @@ def test_content_query_keeps_explicit_syntax_as_parsed():
 
 
 def test_a_single_character_finds_it_inside_a_longer_word(user, days):
-    hits = search.hybrid_search(user=user, query_text="猫", flt={}, top_k=5, vector=None)
+    hits = search_hybrid.hybrid_search(user=user, query_text="猫", flt={}, top_k=5, vector=None)
     assert [h.row.message_id for h in hits] == ["d1"]
 
 
@@ -199,7 +199,7 @@ def test_a_made_up_word_of_the_question_is_matched_by_its_pieces(user):
     _row(user, "card", "今天去健身房办了张卡，年卡三千二", start)
     _row(user, "other", "周末搬家，这两天在打包", start + timedelta(minutes=2))
     query = "办卡花了多少钱"
-    hits = search.hybrid_search(user=user, query_text=query, flt={}, top_k=5, vector=None)
+    hits = search_hybrid.hybrid_search(user=user, query_text=query, flt={}, top_k=5, vector=None)
     assert [h.row.message_id for h in hits] == ["card"]
 
 
@@ -207,10 +207,10 @@ def test_a_turn_holding_only_a_common_word_does_not_bury_the_dense_best_turn():
     # Turn 1 is the dense list's best; turn 2 tops both lexical lists on the common word alone.
     fused = rrf([[2, 3], [1, 2], [2, 3]], k=ranking.FUSION_K)
     texts = {2: "周末搬家，这两天在打包", 3: "他们把冰箱磕了个坑"}
-    scores = search.held_scores(fused, texts, ["搬家", "冰箱"], STATS, lexical=(0, 2))
+    scores = search_hybrid.held_scores(fused, texts, ["搬家", "冰箱"], STATS, lexical=(0, 2))
     assert scores[1] > scores[2]
 
 
 def test_a_chinese_question_weighs_lexical_hits_by_coverage_an_english_one_does_not():
-    assert search.weighs_coverage("最后决定用哪个搬家公司")
-    assert not search.weighs_coverage("What did Caroline research?")
+    assert search_hybrid.weighs_coverage("最后决定用哪个搬家公司")
+    assert not search_hybrid.weighs_coverage("What did Caroline research?")

@@ -33,7 +33,8 @@ from urllib.parse import urlencode
 import pytest
 from rest_framework.test import APIClient
 
-from config.api_catalog import API_TAGS, OPERATIONS, USER
+from config.api_catalog import OPERATIONS, USER
+from config.api_docs import API_TAGS
 
 HTTP_METHODS = {"get", "put", "post", "delete", "patch"}
 FIXTURES = Path(__file__).resolve().parents[2] / "activities" / "fixtures"

@@ -1,4 +1,4 @@
-"""The input rules of config/inputs.py: the bounded JSON parser, the guard middleware, json_body.
+"""The input rules of config/inputs.py: the bounded JSON parser, the guard middleware.
 
 The last tests send bad input through a real HTTP server (pytest-django's ``live_server``) with
 httpx, as a client would: the test client skips part of Django's request parsing.
@@ -10,9 +10,7 @@ import json
 
 import httpx
 import pytest
-from django.test import RequestFactory, override_settings
 
-from config.errors import InvalidArgument, PayloadTooLarge, json_body
 from config.inputs import MAX_JSON_DEPTH, InputError, bad_text_reason, load_json
 from config.services import token_issue
 
@@ -68,31 +66,12 @@ def test_bad_text_reason_names_nul_and_lone_surrogates():
     assert bad_text_reason("普通的文字 😀") is None
 
 
-def _post(body: bytes):
-    return RequestFactory().post("/v1/plain", data=body, content_type="application/json")
-
-
-def test_json_body_of_a_plain_view_maps_an_oversized_body_to_payload_too_large():
-    with override_settings(DATA_UPLOAD_MAX_MEMORY_SIZE=1024), pytest.raises(PayloadTooLarge):
-        json_body(_post(json.dumps({"a": "x" * 2000}).encode()))
-
-
-@pytest.mark.parametrize("body", [nested(100_000).encode(), b'{"a": "\\u0000"}', b"[1]"])
-def test_json_body_of_a_plain_view_rejects_bad_json_as_invalid_argument(body):
-    with pytest.raises(InvalidArgument):
-        json_body(_post(body))
-
-
 def test_request_data_too_big_wherever_it_surfaces_is_413_payload_too_large():
     from django.core.exceptions import RequestDataTooBig
 
     from config.errors import classify_exception
 
     assert classify_exception(RequestDataTooBig("big"))[:2] == (413, "PAYLOAD_TOO_LARGE")
-
-
-def test_json_body_returns_the_object():
-    assert json_body(_post(b'{"a": [1, "b"]}')) == {"a": [1, "b"]}
 
 
 @pytest.mark.django_db

@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from config import live
-from rag import relevance
+from rag import calibration, relevance
 from rag.selectors import rag_settings_get
 
 pytestmark = pytest.mark.django_db
@@ -87,6 +87,6 @@ def test_scored_queries_carry_the_surfaces_evidence_and_the_noise_flag():
         return query == "玩水"
 
     rows = [{"query": "玩水", "relevant": ["surf"]}, {"query": "zzzz qwerty", "relevant": []}]
-    items = relevance.score_labelled(rows, corpus, evidence)
+    items = calibration.score_labelled(rows, corpus, evidence)
     assert [(i.evidence, i.noise) for i in items] == [(True, False), (False, True)]
     assert all(set(keys) <= set(DOCUMENTS) for keys in asked)

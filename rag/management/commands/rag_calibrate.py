@@ -16,7 +16,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from rag import relevance
+from rag import calibration, relevance
 
 
 def read_labelled(path: Path) -> tuple[list[dict], list[dict]]:
@@ -78,11 +78,11 @@ class Command(BaseCommand):
             vectors = embed_texts([d["text"] for d in documents], role="passage")
             corpus = [(d["key"], v) for d, v in zip(documents, vectors, strict=True)]
         else:
-            loader = relevance.corpus_loader(surface)
+            loader = calibration.corpus_loader(surface)
             if loader is None:
                 raise CommandError(f"no corpus registered for {surface}; add document lines")
             corpus = loader()
-            evidence = relevance.evidence_rule(surface)
+            evidence = calibration.evidence_rule(surface)
         if not corpus:
             raise CommandError(
                 f"the {surface} corpus is empty: load it first (activities: manage.py "
@@ -90,12 +90,12 @@ class Command(BaseCommand):
             )
         keys = {key for key, _ in corpus}
         missing = sorted(
-            {k for q in queries for k in relevance.relevant_keys(q.get("relevant"))} - keys
+            {k for q in queries for k in calibration.relevant_keys(q.get("relevant"))} - keys
         )
         if missing:
             self.stderr.write(f"{len(missing)} labelled keys are not in the corpus: {missing[:5]}")
-        items = relevance.score_labelled(queries, corpus, evidence)
-        result = relevance.fit(items, k=options["k"], max_lost=options["max_lost"])
+        items = calibration.score_labelled(queries, corpus, evidence)
+        result = calibration.fit(items, k=options["k"], max_lost=options["max_lost"])
         key = relevance.model_key()
         self.stdout.write(f"model {key}, surface {surface}: {len(corpus)} documents")
         self.stdout.write(

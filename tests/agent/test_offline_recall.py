@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.context import Chunk, RuntimeContext
-from agent.offline import compose_chat, is_recall
+from agent.offline_recall import compose_chat, is_recall
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 # A fixed "now" (a Wednesday); last week is 2026-11-16 .. 2026-11-22.

@@ -1,0 +1,117 @@
+"""The relevance cut of the activity search: whether the query fits the rows at all.
+
+:func:`relevant_hits` asks rag/relevance.py with what the search knows of the query: its
+evidence in the hits (activities/search_ranking.py), whether it is a question rather than a
+request for activities, English, or closer to requests for something else (the intent gate).
+``manage.py rag_calibrate`` reads the corpus and the evidence rule registered from here.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from django.utils import timezone
+
+from activities.models import Activity
+from activities.search_ranking import naming_pks, query_evidence
+from activities.understanding import read_query, user_zone
+from rag import intent, relevance
+from rag.embeddings import ProviderError, current_model
+from rag.understand import information_request, keyboard_noise, yes_no_question
+
+logger = logging.getLogger(__name__)
+
+SURFACE = "activities"
+# Example requests for activities and for things that belong elsewhere (rag.intent): a query
+# closer to the second by more than the live cut's intentGate is off-topic, whatever the rows
+# a filter left (docs/RELEVANCE.md, "Intent gate").
+INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
+INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
+ACTIVITY_WORDS = re.compile(
+    r"活动|去|哪里|哪儿|推荐|参加|报名|一起|聚会|玩|学|练|打|看|听|唱|跑|爬|逛|做|"
+    r"\b(events?|activit(y|ies)|things to do|where|join|meetups?|class(es)?|go|play|learn)\b",
+    re.IGNORECASE,
+)
+
+
+def answer_question(query: str, understood=None) -> bool:
+    """Return whether the query asks for an answer rather than for activities.
+
+    A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring my
+    dog?") is a request for activities only when it names them: an activity word, a kind of
+    activity or a time. A request for information or work (``information_request``: "空调漏水
+    怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
+    names a time and is still a question about the weather.
+    """
+    if ACTIVITY_WORDS.search(query):
+        return False
+    found = getattr(understood, "found", None)
+    if information_request(query):
+        return not (found is not None and found.kinds)
+    if not yes_no_question(query):
+        return False
+    return not (found is not None and (found.kinds or found.time))
+
+
+def relevant_hits(
+    hits: list, vector, meta: dict, *, query: str = "", understood=None, held=None
+) -> list:
+    """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
+
+    An off-topic query answers nothing, with ``meta.reason`` saying so (rag/relevance.py):
+    keyboard noise always; a query none of whose words or cues appears in the best hits
+    (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
+    gate (:func:`foreign_query`); a query closer to requests for something else than to
+    requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
+    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
+    cannot be embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when
+    the caller has found it.
+    """
+    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
+    # Whether an activity names a word or cue of the query is its own fact, not the pool's:
+    # the evidence of the best EVIDENCE_POOL hits is read off the same set.
+    evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
+    try:
+        decision = relevance.judge(
+            vector,
+            [hit.score for hit in hits],
+            SURFACE,
+            evidence=evidence,
+            noise=keyboard_noise(query),
+            question=answer_question(query, understood),
+            hit_evidence=[hit.obj.pk in named for hit in hits],
+            foreign=foreign_query(understood),
+            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
+        )
+    except ProviderError as exc:
+        logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
+        return hits
+    meta["relevance"] = decision.meta()
+    if decision.off_topic:
+        meta["reason"] = decision.reason
+    return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def foreign_query(understood) -> bool:
+    """Return whether the query is English, not in the relevance reference sample's language
+    (Chinese): its margin over that sample is read with the cut's foreign gate."""
+    return understood is not None and understood.language == "en"
+
+
+def relevance_evidence(query: str, titles: list[str]) -> bool:
+    """Return :func:`query_evidence` of a labelled query over activities named by title
+    (``rag_calibrate``: the corpus is keyed by title), read as the search reads it."""
+    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+    by_title = {a.title: a for a in Activity.objects.filter(title__in=titles)}
+    activities = [by_title[t] for t in titles if t in by_title]
+    return query_evidence(understood.rest or query, activities, understood)
+
+
+def relevance_corpus() -> list[tuple[str, list[float]]]:
+    """Return (title, vector) of every embedded activity of the active model (rag_calibrate)."""
+    rows = Activity.objects.filter(
+        embedding__isnull=False, embedding_model=current_model()
+    ).values_list("title", "embedding")
+    return [(title, list(vector)) for title, vector in rows]

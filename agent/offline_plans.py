@@ -1,0 +1,229 @@
+"""The offline planners of each mode: the tool calls a message asks for, picked by rules.
+
+Used when no LLM is configured (and as the fallback when the LLM fails before answering). Each
+``plan_*`` function returns the tool calls ``[(name, arguments)]`` for a message, taking earlier
+tool results into account where a second call depends on the first (MANAGE's cancel needs the
+activity id found by the listing, EXPLORE's join the id found by the search); agent/offline.py
+composes the answer from their results.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from activities.selectors import activity_named_in
+from agent import extract
+from agent.context import RuntimeContext
+from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
+
+PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
+# Not going any more: leave (a joined activity) or cancel (one the user organises).
+CANCEL_RE = re.compile(
+    r"取消|退出|退掉|退了|不去了|去不了|去不成|删除|删掉|不(?:想|打算|准备|再)?参加|"
+    r"\bcancel\b|\bcan'?t make it\b|\bdrop out\b|\bleave\b",
+    re.IGNORECASE,
+)
+# Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
+JOIN_RE = re.compile(
+    r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
+    re.IGNORECASE,
+)
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+def is_english(message: str) -> bool:
+    """Return whether to answer in English (latin letters and no Chinese character)."""
+    return not CJK_RE.search(message or "") and bool(re.search(r"[A-Za-z]", message or ""))
+
+
+TITLE_RE = re.compile(
+    r"(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)[「“\"]?([^」”\"，,。！!？?]{2,40})"
+)
+
+
+# A draft named only by a part of the day starts at this hour (the part's window is wider:
+# 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
+DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
+DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
+
+
+def _start_at(time_range: extract.TimeRange | None) -> str | None:
+    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
+    if time_range is None:
+        return None
+    if time_range.point is not None:
+        return time_range.point.isoformat()
+    start = time_range.start
+    part = next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+    if part is not None and start.hour <= DRAFT_HOURS[part]:
+        start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
+    elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
+        start = start.replace(hour=19, minute=0, second=0, microsecond=0)
+    return start.isoformat()
+
+
+def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Search with the semantic part of the message, its time range and "nearby"."""
+    if done:
+        last = done[-1]
+        if last["name"] != "exploreNearby":
+            return []
+        found = last["result"].get("results") or []
+        if found and JOIN_RE.search(ctx.message):
+            # A join names the activity: take the one result the message clearly points to.
+            target = _best_match(ctx.message, found)
+            return [("joinActivity", {"activityId": target["id"]})] if target else []
+        # Nothing found: widen step by step, first the place, then the time.
+        relaxed = dict(last["arguments"])
+        if found or "error" in last["result"]:
+            return []
+        # Without a known location "nearby" filtered nothing, so dropping it would only repeat
+        # the same search.
+        located = last["result"].get("meta", {}).get("nearby")
+        for key in ("nearby", "timeRange"):
+            if key in relaxed and (key != "nearby" or located):
+                relaxed.pop(key)
+                return [("exploreNearby", relaxed)]
+        return []
+    if JOIN_RE.search(ctx.message):
+        # A join naming a listing by its whole title joins that one, full or not (the join
+        # refuses a full one by name): a new search would hide it and pick another.
+        named = activity_named_in(user=ctx.user, text=ctx.message)
+        if named is not None:
+            return [("joinActivity", {"activityId": named.pk})]
+    understood = extract.read(ctx.message)
+    time_range = extract.time_range_of(understood)
+    arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
+    if time_range:
+        arguments["timeRange"] = time_range.as_filter()
+    if understood.nearby:
+        # Asked even without a known location: the tool then searches everywhere and says so.
+        arguments["nearby"] = True
+        if understood.radius_km:  # "离我3公里以内"
+            arguments["radiusInKm"] = understood.radius_km
+    return [("exploreNearby", arguments)]
+
+
+def _draft_fields(message: str) -> dict:
+    time_range = extract.extract_time_range(message)
+    fields: dict = {}
+    if time_range:
+        fields["startAt"] = _start_at(time_range)
+    place = extract.extract_place(message)
+    if place:
+        fields["locationName"] = place
+    people = extract.extract_people(message)
+    if people:
+        fields["maxParticipants"] = people
+    title = TITLE_RE.search(message)
+    if title:
+        fields["title"] = title.group(1).strip()
+    return fields
+
+
+def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Create a draft, or refine/publish the one this chat is editing."""
+    if done:
+        return []
+    editing = ctx.last_intent == CREATE
+    if editing and PUBLISH_RE.search(ctx.message) and not _draft_fields(ctx.message):
+        return [("publishActivity", {})]
+    if editing and (fields := _draft_fields(ctx.message)):
+        return [("refineDraft", fields)]
+    time_range = extract.extract_time_range(ctx.message)
+    activity_type = extract.extract_activity_type(ctx.message) or "社交"
+    vibes = extract.extract_vibes(ctx.message)
+    label = time_range.label if time_range else ""
+    title = f"{label}{vibes[0] if vibes else ''}{activity_type}局"
+    arguments = {"title": title, "type": activity_type, "description": ctx.message}
+    arguments.update(_draft_fields(ctx.message))
+    arguments.setdefault("maxParticipants", 6)
+    return [("createDraft", arguments)]
+
+
+def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Record the partner intent; ask about the vibe when no vibe preference is known."""
+    if done:
+        knows_vibe = any(c.text.startswith("偏好 vibe") for c in ctx.persona)
+        if len(done) == 1 and not knows_vibe:
+            return [
+                ("askPreference", {"category": "vibe", "question": "你更喜欢热闹还是安静的局？"})
+            ]
+        return []
+    time_range = extract.extract_time_range(ctx.message)
+    arguments: dict = {"description": ctx.message}
+    activity_type = extract.extract_activity_type(ctx.message)
+    if activity_type:
+        arguments["activityType"] = activity_type
+    if time_range:
+        arguments["timeRange"] = time_range.as_filter()
+    return [("createPartnerIntent", arguments)]
+
+
+def _best_match(message: str, activities: list[dict]) -> dict | None:
+    """Return the listed activity the message names (most shared characters), if clear."""
+    if len(activities) == 1:
+        return activities[0]
+    scored = []
+    for activity in activities:
+        text = activity["title"] + activity["type"]
+        scored.append((sum(1 for ch in set(text) if ch in message and ch.strip()), activity))
+    scored.sort(key=lambda pair: -pair[0])
+    if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][1]
+    return None
+
+
+def shared_context_id(ctx: RuntimeContext) -> int | None:
+    """Return the id of the shared context the turn reads (``context:<id>``), if any."""
+    for chunk in ctx.shared:
+        if chunk.source.startswith("context:"):
+            return int(chunk.source.split(":", 1)[1])
+    return None
+
+
+def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """List the user's activities; to cancel, list first, then cancel the one named.
+
+    A request to note something in the shared context appends it there instead: to the
+    context the turn reads (the request's ``context_id``, else the latest updated one).
+    """
+    note = extract.context_note(ctx.message)
+    if note:
+        if done:
+            return []
+        target: dict = {"content": note}
+        context_id = shared_context_id(ctx)
+        if context_id is not None:
+            target["contextId"] = context_id
+        return [("updateContext", target)]
+    cancel = bool(CANCEL_RE.search(ctx.message))
+    if not done:
+        scope = "all"
+        if "草稿" in ctx.message:
+            scope = "drafts"
+        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message):
+            scope = "created"
+        elif re.search("报名|参加|参与", ctx.message) and not cancel:
+            scope = "joined"
+        arguments: dict = {"scope": scope}
+        time_range = extract.extract_time_range(ctx.message)
+        if time_range and not cancel:
+            arguments["timeRange"] = time_range.as_filter()
+        return [("getMyActivities", arguments)]
+    if cancel and len(done) == 1:
+        target = _best_match(ctx.message, done[0]["result"].get("activities") or [])
+        if target and target["status"] != "cancelled":
+            if target.get("role") == "participant":
+                return [("leaveActivity", {"activityId": target["id"]})]
+            return [("cancelActivity", {"activityId": target["id"]})]
+    return []
+
+
+PLANNERS: dict[str, Callable[[RuntimeContext, list[dict]], list[tuple[str, dict]]]] = {
+    EXPLORE: plan_explore,
+    CREATE: plan_create,
+    PARTNER: plan_partner,
+    MANAGE: plan_manage,
+}

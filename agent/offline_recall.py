@@ -1,0 +1,265 @@
+"""The offline answers of a chat turn and of a question about what the user said before.
+
+:func:`compose_chat` answers the CHAT mode without an LLM: a question about what the user said
+before from memory (:func:`compose_recall`: the user's own statements, a summary's sentence or a
+day's messages), a question about live information by saying what the agent can do, anything
+else by acknowledging it with what the persona holds.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from django.utils import timezone
+
+from agent import extract
+from agent.context import RuntimeContext
+from agent.offline_plans import is_english
+from memory.search import content_tsquery, tsquery_lexemes
+from memory.understanding import day_asked, time_zone
+from rag.chunking import split_sentences
+
+# A question about what the user said before: 我上周说我的猫叫什么？ / what did I tell you ...
+RECALL_ZH_RE = re.compile(r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我")
+QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么")
+RECALL_EN_RE = re.compile(
+    r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
+    r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about",
+    re.I,
+)
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+QUOTE_CHARS = 200
+# The second best remembered message is quoted too when it is about as close as the best.
+SECOND_QUOTE_GAP = 0.05
+PERSONA_NOTE_MAX = 3
+# A question about a day quotes at most this many of the user's turns of that day.
+DAY_QUOTES = 5
+
+
+def is_recall(text: str) -> bool:
+    """Return whether the message asks what the user said before (a question about what was
+    discussed on one day, "5月2日我们聊了什么", included: :func:`asks_about_a_day`)."""
+    text = text or ""
+    if RECALL_EN_RE.search(text) or asks_about_a_day(text):
+        return True
+    return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
+
+
+def asks_about_a_day(text: str) -> bool:
+    """Return whether the message asks what was discussed on one past day: memory answers it
+    with that day's turns (a range read, ``memory.understanding.day_asked``)."""
+    return day_asked(text or "", tz=time_zone(None)) is not None
+
+
+def _date_text(iso: str, english: bool) -> str:
+    day = timezone.localtime(datetime.fromisoformat(iso))
+    if english:
+        return f"{MONTHS[day.month - 1]} {day.day}, {day.year}"
+    return f"{day.year}年{day.month}月{day.day}日"
+
+
+def remembered(ctx: RuntimeContext) -> list:
+    """Return the knowledge chunks quoting what the user said that best answer the message.
+
+    The user's own messages (not the assistant's, not summaries, not earlier recall
+    questions), in the knowledge pass's order: the best, and the second when it shares words
+    with the question too and is about as close (``SECOND_QUOTE_GAP``). When none is left (the
+    turns of an old chat went with retention), the best chat summary holding a sentence with
+    the question's words (:func:`summary_quote`).
+    """
+    said = _said_by_user(ctx)
+    if asks_about_a_day(ctx.message):
+        # The day's turns, read as a range: what the user raised that day, in time order.
+        return sorted((c for c in said if c.meta.get("range")), key=lambda c: c.meta["ts"])[
+            :DAY_QUOTES
+        ]
+    if not said:
+        return [c for c in ctx.knowledge if _is_summary(c) and summary_quote(c, ctx.message)][:1]
+    if len(said) < 2:
+        return said
+    second = said[1]
+    if second.meta.get("lexical") and second.priority >= said[0].priority - SECOND_QUOTE_GAP:
+        return said[:2]
+    return said[:1]
+
+
+def _is_summary(chunk) -> bool:
+    return chunk.meta.get("kind") == "summary" and bool(chunk.meta.get("ts"))
+
+
+def summary_quote(chunk, question: str) -> str:
+    """Return the sentences of a summary chunk holding a content word of ``question``.
+
+    The content words are those the memory search matches on (``memory.search.content_tsquery``:
+    no stopwords, no words that ask about a memory, no time phrase); "" when none holds one.
+    """
+    body = (chunk.body or "").strip()
+    words = [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
+    sentences = [body[span.start : span.end].strip() for span in split_sentences(body)]
+    holding = [s for s in sentences if s and any(w in s.lower() for w in words)]
+    return " ".join(holding) if any(s.isascii() for s in holding) else "".join(holding)
+
+
+def _said_by_user(ctx: RuntimeContext) -> list:
+    """Return the knowledge chunks of the user's own statements, in the pass's order."""
+    asked = (ctx.message or "").strip()
+    said = [
+        c
+        for c in ctx.knowledge
+        if c.meta.get("role") == "user"
+        and c.meta.get("kind") != "summary"
+        and c.meta.get("ts")
+        and (c.body or "").strip()
+        and (c.body or "").strip() != asked
+        and not is_recall(c.body or "")
+        and not (c.body or "").rstrip().endswith(("?", "？"))
+    ]
+    return said
+
+
+def compose_recall(ctx: RuntimeContext) -> str:
+    """Return the answer to "what did I say": the remembered messages quoted with their dates."""
+    english = is_english(ctx.message)
+    found = remembered(ctx)
+
+    def quoted(chunk) -> str:
+        body = (chunk.body or "").strip()
+        if _is_summary(chunk):
+            body = summary_quote(chunk, ctx.message)
+        if len(body) > QUOTE_CHARS:
+            body = body[:QUOTE_CHARS] + "…"
+        return f'"{body}"' if english else f"「{body}」"
+
+    if not found:
+        if english:
+            return (
+                "I looked through what you've told me but couldn't find that. "
+                "Tell me again and I'll remember it."
+            )
+        return "我翻了翻你跟我说过的话，没找到这件事。再告诉我一次吧，我会记下来。"
+    dates = [_date_text(c.meta["ts"], english) for c in found]
+    if _is_summary(found[0]):
+        # Only the summary is left of that chat: say so rather than quote it as the user's words.
+        if english:
+            return f"From the summary of our chat up to {dates[0]}: {quoted(found[0])}"
+        return f"我们{dates[0]}及之前那次对话的摘要里记着：{quoted(found[0])}"
+    if asks_about_a_day(ctx.message):
+        lines = [f"- {quoted(c)}" for c in found]
+        if english:
+            return f"On {dates[0]} you told me:\n" + "\n".join(lines)
+        return f"{dates[0]}你跟我说了：\n" + "\n".join(lines)
+    if len(found) == 1:
+        if english:
+            return f"On {dates[0]} you told me: {quoted(found[0])}"
+        return f"你在{dates[0]}跟我说过：{quoted(found[0])}"
+    if english:
+        lines = [f"- On {d}: {quoted(c)}" for d, c in zip(dates, found, strict=True)]
+        return "Here is what you told me:\n" + "\n".join(lines)
+    lines = [f"- {d}：{quoted(c)}" for d, c in zip(dates, found, strict=True)]
+    return "你跟我说过：\n" + "\n".join(lines)
+
+
+def persona_values(ctx: RuntimeContext, limit: int = PERSONA_NOTE_MAX) -> list[str]:
+    """Return the values of the persona's stated preferences, the most relevant first."""
+    values = [c.meta["value"] for c in ctx.persona if c.meta.get("value")]
+    return values[:limit]
+
+
+def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:
+    """Return a warm small-talk answer from templates, in the language of the message.
+
+    A question about what the user said before is answered from memory (:func:`compose_recall`).
+    """
+    text = ctx.message
+    english = is_english(text)
+    if preferences:
+        if english:
+            said = ", ".join(extract.value_in(value, english=True) for _, value in preferences)
+            return (
+                f"Got it: {said}. I'll keep that in mind when I find activities or people for you."
+            )
+        said = "、".join(extract.value_in(value, english=False) for _, value in preferences)
+        return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
+    if is_recall(text):
+        return compose_recall(ctx)
+    if LIVE_INFO_RE.search(text) and (unknown := compose_unknown(text)):
+        return unknown
+    if english:
+        if re.search(r"thank", text, re.I):
+            return "You're welcome! Anything else on your mind, or something to do? Just ask."
+        if re.search(r"\b(?:hello|hi|hey|good (?:morning|evening))\b", text, re.I):
+            return (
+                "Hi! I'm Xiaoyi: I can chat, find activities, set one up or find you company. "
+                "What would you like to do today?"
+            )
+        return compose_unknown(text) or "I see. Tell me more, I'm listening."
+    if re.search(r"谢谢|多谢|thank", text, re.I):
+        return "不客气！还有什么想聊的，或者想找点事做，随时叫我。"
+    if re.search(r"难过|伤心|失恋|压力|累|烦|不开心|被.*骂", text):
+        return "听起来你现在挺不容易的，抱抱你。想说说发生了什么吗？我在听。"
+    if re.search(r"你好|在吗|嗨|早上好|晚上好|hello|hi\b", text, re.I):
+        return "你好呀！我是小忆，可以陪你聊天，也能帮你找活动、组局、找搭子。今天想做点什么？"
+    if re.search(r"晚安|睡了", text):
+        return "晚安，好好休息，明天见！"
+    if re.search(r"你是谁|你叫什么|你会什么|你能做什么|机器人", text):
+        return (
+            "我是小忆，一个会记住你偏好的生活助手：能聊天、推荐活动、帮你发起活动、找搭子，"
+            "也能管理你报名的活动。"
+        )
+    return compose_unknown(text) or "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+# Questions only live data answers (markets, prices, news, scores, forecasts, traffic): the
+# agent has none of it, and says so instead of nodding along ("我都记着呢").
+LIVE_INFO_RE = re.compile(
+    r"股票|股市|大盘|[AaＡ]股|港股|美股|基金|汇率|比特币|币价|金价|油价|房价|新闻|头条|比分|赛果|"
+    r"彩票|开奖|天气预报|天气怎么样|会不会下雨|路况|航班|"
+    r"\b(?:stocks?|stock market|shares|nasdaq|dow jones|exchange rates?|bitcoin|crypto|news|"
+    r"headlines|scores?|lottery|weather|forecast|gold price|oil price|traffic)\b",
+    re.IGNORECASE,
+)
+# A question or a request to look something up (not a statement to listen to).
+QUESTION_RE = re.compile(
+    r"[？?]|吗|怎么样|怎样|如何|为什么|为啥|多少|几点|是不是|什么时候|告诉我|查一下|查查|帮我查|"
+    r"^(?:what|how|is|are|was|were|will|why|when|who|which|where|can|could|do|does|did|"
+    r"should)\b|\b(?:tell me|check|look up)\b",
+    re.IGNORECASE,
+)
+CAN_DO_ZH = "我能帮你找活动、发起活动、找搭子，也记得你跟我说过的事。"
+CAN_DO_EN = "I can find activities, set one up, find you company, and remember what you tell me."
+
+
+def compose_unknown(text: str) -> str | None:
+    """Return an honest answer to a question the agent has no way to answer, else None.
+
+    Live information (a market, a price, the news, a score, the weather) is named as what it
+    cannot look up; any other question is answered "I don't know". Nothing is recommended
+    and no search filter is blamed: none was used.
+    """
+    english = is_english(text)
+    if not QUESTION_RE.search(text.strip()):
+        return None
+    if LIVE_INFO_RE.search(text):
+        if english:
+            return (
+                "I can't answer that: I have no live information such as stock prices, news "
+                f"or the weather, and I'd rather not guess. {CAN_DO_EN}"
+            )
+        return f"这个我帮不上：我查不到股票、新闻、天气这类实时信息，也不想瞎猜。{CAN_DO_ZH}"
+    if english:
+        return f"I don't know the answer to that, and I have no way to look it up. {CAN_DO_EN}"
+    return f"这个问题我答不上来，我手边没有这方面的信息。{CAN_DO_ZH}"

@@ -1,0 +1,220 @@
+"""Hybrid search over one user's messages: the fusion of the lexical and semantic lists.
+
+Reciprocal-rank fusion (``memory.ranking.FUSION_K``) of the lexical list (memory/search.py),
+the BM25 list (memory/ranking.py), the semantic list (memory/search_semantic.py, past the same
+relevance cut) and the stand-in summaries' lists; a Chinese question's lexical hits weighed by
+the share of the query they hold (:func:`held_scores`); then neighbour turns and whole chats
+re-ranked (memory/ranking.py), each item carrying both component scores and ranks.
+memory/search.py has the overview.
+"""
+
+from __future__ import annotations
+
+from memory import ranking
+from memory.models import Kind
+from memory.search import (
+    EXPLICIT,
+    LEXICAL_ORDER,
+    Scored,
+    content_tsquery,
+    drop_common_words,
+    lexical_query,
+    lexical_queryset,
+    read_lists,
+    scoped,
+    single_han,
+    tsquery_lexemes,
+    with_inside_words,
+)
+from memory.search_semantic import load_rows, nearest_messages, order_key, relevant_pairs
+from memory.stand_ins import (
+    stand_in_query,
+    stand_in_summaries,
+    summary_similarities,
+    with_stand_ins,
+)
+from rag.search import rrf
+from rag.understand import language, normalise
+
+# Each list fed to the fusion is this many times longer than top_k (at least HYBRID_POOL_MIN).
+HYBRID_POOL_FACTOR = 3
+HYBRID_POOL_MIN = 50
+
+
+def summary_lists(
+    *, user, flt: dict, tsquery: str, vector: list[float] | None, ids: list[int] | None = None
+) -> tuple[list[list[int]], dict[int, float]]:
+    """Return the lexical and semantic lists of the stand-in summaries, and their similarities.
+
+    A chat has at most one stand-in summary, so they are few: both lists rank all of them (the
+    lexical list those matching the query), fused with the turns' lists. ``ids``: the
+    stand-in summaries when the caller has read them (:func:`stand_in_summaries`).
+    """
+    if ids is None:
+        ids = stand_in_summaries(user=user, flt=flt)
+    if not ids:
+        return [], {}
+    lists: list[list[int]] = []
+    if tsquery:
+        summary_flt = {**flt, "kind": Kind.SUMMARY}
+        matched = lexical_queryset(user=user, flt=summary_flt, tsquery=tsquery).filter(pk__in=ids)
+        lists.append(list(matched.order_by(*LEXICAL_ORDER).values_list("pk", flat=True)))
+    sims: dict[int, float] = {}
+    if vector is not None:
+        sims = summary_similarities(ids, vector, user=user)
+        passed = dict(relevant_pairs(sorted(sims.items(), key=lambda p: -p[1]), vector))
+        lists.append(sorted(passed, key=lambda pk: -passed[pk]))
+    return lists, sims
+
+
+def weighs_coverage(query_text: str) -> bool:
+    """Return whether a query's lexical hits are weighed by coverage (its language's rule)."""
+    return language(normalise(query_text)[0]) in ranking.COVERAGE_LANGUAGES
+
+
+def held_scores(
+    fused: list, texts: dict[int, str], lexemes: list[str], stats, *, lexical: tuple[int, ...]
+) -> dict[int, float]:
+    """Return the reciprocal-rank fusion with each lexical list's term weighed by coverage.
+
+    A lexical hit adds ``coverage ** COVERAGE_POWER / (k + rank)`` (memory.ranking.coverage:
+    the share of the query's word weight the turn holds), the other lists ``1 / (k + rank)``.
+    Plain fusion counts a turn matching one common word of a Chinese question as much as the
+    dense list's best turn: on bench/memory_zh_set.json dev the lexical lists took recall@5
+    from 0.886 (dense list and context alone) down to 0.867.
+    """
+    weights = ranking.word_weights(lexemes, stats)
+    k = ranking.FUSION_K
+    out = {}
+    for item in fused:
+        held = None
+        score = 0.0
+        for index, rank in enumerate(item.ranks):
+            if rank is None:
+                continue
+            share = 1.0
+            if index in lexical:
+                if held is None:
+                    held = ranking.coverage(texts.get(item.key, ""), weights, stats.terms)
+                share = held**ranking.COVERAGE_POWER
+            score += share / (k + rank)
+        out[item.key] = score
+    return out
+
+
+def hybrid_search(
+    *,
+    user,
+    query_text: str,
+    flt: dict,
+    top_k: int,
+    vector: list[float] | None,
+    min_score: float | None = None,
+) -> list[Scored]:
+    """Return the top_k of the RRF fusion of the lexical and semantic lists.
+
+    ``min_score`` (when given) drops semantic candidates below it before fusion, otherwise the
+    relevance cut does (an off-topic query fuses no semantic list); lexical matches always take
+    part, since a literal match is evidence on its own. Without a
+    ``vector`` (the query could not be embedded) the lexical list alone is fused.
+    """
+    with_summaries = with_stand_ins(flt)
+    flt = scoped(flt)
+    pool = max(top_k * HYBRID_POOL_FACTOR, HYBRID_POOL_MIN)
+    # Both lexical lists drop the same common words (lexical_tsquery's rule), and BM25 weighs
+    # the words left by counts over the same sample of turns: read every count in one scan.
+    # The words are the query's content words: without stopwords, the words that ask about a
+    # memory and the time phrase (content_tsquery), which otherwise match turns about anything.
+    tsquery = content_tsquery(query_text)
+    stats, chars = None, []
+    if tsquery and not EXPLICIT.search(query_text):
+        if vector is not None:
+            stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
+        tsquery = drop_common_words(tsquery, user=user, stats=stats)
+        chars = single_han(tsquery)
+    # The lexical list, the BM25 list and the stand-in summaries in one round trip.
+    bm25_asked = vector is not None and not EXPLICIT.search(query_text)
+    read = read_lists(
+        {
+            "lexical": (
+                lexical_query(user=user, flt=flt, tsquery=tsquery, limit=pool) if tsquery else None
+            ),
+            "bm25": (
+                ranking.bm25_query(
+                    user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=pool, stats=stats
+                )
+                if bm25_asked
+                else None
+            ),
+            "stand_ins": stand_in_query(user=user, flt=flt) if with_summaries else None,
+        }
+    )
+    lexical = with_inside_words(
+        [(pk, rank, text) for pk, rank, _, text, *_ in read["lexical"]],
+        user=user,
+        flt=flt,
+        chars=chars,
+        limit=pool,
+    )
+    pairs = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
+    if vector is not None and min_score is None:
+        pairs = relevant_pairs(pairs, vector)
+    semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
+    sims = {pk: float(sim) for pk, sim in pairs}
+    lexical_ids = [pk for pk, *_ in lexical]
+    texts = {pk: text for pk, _, text in lexical}
+    lists = [lexical_ids, semantic_ids]
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        bm25 = [(pk, text) for pk, _, _, text, *_ in read["bm25"]]
+        texts.update(bm25)
+        lists.append([pk for pk, _ in bm25])
+    if with_summaries:
+        found, summary_sims = summary_lists(
+            user=user,
+            flt=flt,
+            tsquery=tsquery,
+            vector=vector,
+            ids=[pk for pk, *_ in read["stand_ins"]],
+        )
+        lists += found
+        sims.update(summary_sims)
+    fused = rrf(lists, k=ranking.FUSION_K)
+    ranks = {f.key: f.ranks for f in fused}
+    scores = {f.key: f.score for f in fused}
+    if stats is not None and weighs_coverage(query_text):
+        # Each lexical hit weighed by the share of the query it holds (Chinese questions).
+        scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
+    if vector is not None:  # a degraded answer stays the lexical list alone
+        top = ranking.rerank_top(scores, flt, top_k, user=user)
+    else:
+        top = [(pk, scores[pk]) for pk in sorted(scores, key=lambda pk: -scores[pk])[:top_k]]
+    best = [pk for pk, _ in top]
+    scores = dict(top)
+    rows = load_rows(best, vector, user=user)
+    if vector is not None:  # lexical-only hits (and neighbours) get their similarity too
+        sims.update(
+            (pk, float(r.similarity))
+            for pk, r in rows.items()
+            if pk not in sims and r.similarity is not None
+        )
+    lexical_scores = {pk: float(rank) for pk, rank, _ in lexical}
+    items = []
+    for pk in best:
+        if pk not in rows:
+            continue
+        lexical_rank, semantic_rank = ranks.get(pk, (None, None))[:2]
+        items.append(
+            Scored(
+                row=rows[pk],
+                score=scores[pk],
+                extra={
+                    "hybrid_score": scores[pk],
+                    "lexical_score": lexical_scores.get(pk, 0.0),
+                    "lexical_rank": lexical_rank,
+                    "semantic_score": sims.get(pk),
+                    "semantic_rank": semantic_rank,
+                },
+            )
+        )
+    items.sort(key=order_key)
+    return items
