@@ -26,9 +26,11 @@ import re
 from datetime import datetime
 from pathlib import Path
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from activities.geo import bounding_box, distance_expression
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, match_reasons, query_terms
@@ -133,10 +135,6 @@ def parse_filters(filters: dict | None) -> dict:
 
 def hard_filter(parsed: dict, *, now: datetime | None = None):
     """Return the queryset of joinable rows passing every hard filter (distance annotated)."""
-    from django.db.models import F
-
-    from activities.geo import bounding_box, distance_expression
-
     now = now or timezone.now()
     qs = Activity.objects.filter(
         status=ActivityStatus.ACTIVE,
