@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, match_reasons
+from activities.reasons import ReasonContext, default_reason, match_reasons
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
 from activities.search_relevance import SURFACE, answer_question, relevant_hits
@@ -417,14 +417,9 @@ def _understand(
     return understood, apply_time(qs, plan), qs
 
 
-# Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
-# "可以一起打羽毛球吗"): activity nouns and the verbs of going, playing, learning and doing
-# things. Erring towards a request only keeps a search that might have been cut.
 def _add_reasons(results: list[dict], query: str, activity_row, context=None) -> None:
     items = [(r["_obj"], r["distanceKm"]) for r in results]
     if not activity_row.match_reasons_enabled:
-        from activities.reasons import default_reason
-
         english = bool(context and context.english)
         reasons = [default_reason(a, d, english=english) for a, d in items]
     else:

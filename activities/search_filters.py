@@ -10,9 +10,11 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
+from django.db.models import F
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from activities.geo import bounding_box, distance_expression
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
 from activities.serializers import SearchFiltersSerializer
 from config.errors import InvalidArgument, field_path, first_error
@@ -57,10 +59,6 @@ def parse_filters(filters: dict | None) -> dict:
 
 def hard_filter(parsed: dict, *, now: datetime | None = None):
     """Return the queryset of joinable rows passing every hard filter (distance annotated)."""
-    from django.db.models import F
-
-    from activities.geo import bounding_box, distance_expression
-
     now = now or timezone.now()
     qs = Activity.objects.filter(
         status=ActivityStatus.ACTIVE,

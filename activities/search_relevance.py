@@ -29,6 +29,9 @@ SURFACE = "activities"
 # a filter left (docs/RELEVANCE.md, "Intent gate").
 INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
 INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
+# Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
+# "可以一起打羽毛球吗"): activity nouns and the verbs of going, playing, learning and doing
+# things. Erring towards a request only keeps a search that might have been cut.
 ACTIVITY_WORDS = re.compile(
     r"活动|去|哪里|哪儿|推荐|参加|报名|一起|聚会|玩|学|练|打|看|听|唱|跑|爬|逛|做|"
     r"\b(events?|activit(y|ies)|things to do|where|join|meetups?|class(es)?|go|play|learn)\b",

@@ -8,7 +8,9 @@ created when missing; or ``--database-url``), over real HTTP::
 
 One default is changed, and printed: the LLM provider points at a local server that speaks the
 OpenAI protocol (tests/fakes/openai_server.py) and answers each chat call after
-``--stream-seconds``, so that agent chat streams stay open while searches are measured. Steps:
+``--stream-seconds``, so that agent chat streams stay open while searches are measured.
+``--llm none`` changes nothing instead (``LLM_PROVIDER=none``, the shipped default: the run
+``make run`` starts) and leaves out the streams, which need an LLM. Steps:
 
 1. Time from the start of ``serve`` until its port accepts connections, and until
    ``/api/health`` says ``ready`` with a heartbeat from both queues.
@@ -18,8 +20,10 @@ OpenAI protocol (tests/fakes/openai_server.py) and answers each chat call after
    (``POST /api/agent/chat/stream``) open at once, each of its own user (the service allows two
    streams of one user at once).
 4. Work for the workers (chat messages embedded on the interactive queue, chapters chunked on
-   the bulk queue), then the proportional set size (PSS, ``/proc/<pid>/smaps_rollup``) of every
-   process of ``serve``: shared pages count once in the total.
+   the bulk queue), then ``--app-searches`` searches of each other app (memory's hybrid search
+   over those messages, writing's search over that book; 0 by default), then the proportional
+   set size (PSS, ``/proc/<pid>/smaps_rollup``) of every process of ``serve``: shared pages
+   count once in the total. ``--idle-pss`` reads it at idle too, 5 s after ready.
 
 ``--project DIR`` measures another checkout (e.g. the code before a change, ``git archive``).
 """
@@ -91,6 +95,42 @@ def search_series(api: Api, texts: list[str]) -> tuple[list[float], int]:
         if status != 200 or payload.get("meta", {}).get("degraded"):
             errors += 1
     return latencies, errors
+
+
+def app_searches(api: Api, n: int, user: str, book: int, tag: str) -> tuple[list[float], int]:
+    """Search memory (``user``'s messages) and writing (``book``) ``n`` times each, new texts."""
+    latencies, errors = [], 0
+    for i in range(n):
+        for path, body in (
+            (
+                "/v1/messages/hybrid_search",
+                {"user_id": user, "query_text": f"{TOPICS[i % 10]} 吃什么 {tag}{i}", "top_k": 10},
+            ),
+            ("/api/writing/search", {"query": f"{TOPICS[i % 10]}的猴王 {tag}{i}", "book": book}),
+        ):
+            status, _payload, seconds = api.post(path, body)
+            latencies.append(seconds * 1000)
+            errors += status != 200
+    return latencies, errors
+
+
+def print_memory(rows, total, by_role) -> None:
+    print(f"PSS total {total / 1024:.0f} MiB")
+    for part, count, mib, *kinds in rows:
+        print(
+            f"  {part}: {count} process(es), {mib:.0f} MiB ("
+            + ", ".join(f"{k} {m:.0f}" for k, m in zip(KINDS, kinds, strict=True))
+            + ")"
+        )
+    for role, count, mib, dirty in by_role:
+        print(f"  {role}: {count} process(es), {mib:.0f} MiB, private dirty {dirty:.0f} MiB")
+
+
+def role_table(by_role) -> str:
+    return markdown_table(
+        ["role", "processes", "PSS MiB", "private dirty MiB"],
+        [[r, c, f"{m:.0f}", f"{d:.0f}"] for r, c, m, d in by_role],
+    )
 
 
 class Stream(threading.Thread):
@@ -313,6 +353,24 @@ def main() -> None:
     parser.add_argument(
         "--restarts", type=int, default=4, help="more starts, each timing its first searches"
     )
+    parser.add_argument(
+        "--llm",
+        choices=("fake", "none"),
+        default="fake",
+        help="fake: a local OpenAI-protocol LLM, with chat streams; none: the shipped default, "
+        "no streams",
+    )
+    parser.add_argument(
+        "--app-searches",
+        type=int,
+        default=0,
+        help="memory and writing searches each, after the workers' work",
+    )
+    parser.add_argument(
+        "--idle-pss",
+        action="store_true",
+        help="also read the PSS at idle, 5 s after ready (the first search waits for it)",
+    )
     parser.add_argument("--no-report", action="store_true", help="print only")
     args = parser.parse_args()
 
@@ -328,21 +386,30 @@ def main() -> None:
         conn.execute("DELETE FROM django_q_ormq")
     user = "bench_serving"
     token = token_for(project, url, user)
+    hosted = args.llm == "fake"
+    if not hosted:
+        args.streams = 0  # with no LLM a chat answers at once: nothing stays open
     stream_tokens = [token_for(project, url, f"{user}_stream_{i}") for i in range(args.streams)]
     tag = datetime.now(UTC).strftime("%H%M%S")
-    fake = FakeOpenAIServer(dimensions=384).start()
-    fake.delay = args.stream_seconds
-    env = {
-        "LLM_PROVIDER": "openai",
-        "LLM_BASE_URL": fake.base_url,
-        "LLM_API_KEY": "sk-bench",
-        "LLM_MODEL": "fake-chat",
-        "LLM_TIMEOUT": str(args.stream_seconds + 30),
-    }
-    print(
-        "defaults changed: LLM_PROVIDER=openai against a local fake that answers after "
-        f"{args.stream_seconds:g} s (so chat streams stay open); everything else as shipped"
-    )
+    fake = None
+    if hosted:
+        fake = FakeOpenAIServer(dimensions=384).start()
+        fake.delay = args.stream_seconds
+        env = {
+            "LLM_PROVIDER": "openai",
+            "LLM_BASE_URL": fake.base_url,
+            "LLM_API_KEY": "sk-bench",
+            "LLM_MODEL": "fake-chat",
+            "LLM_TIMEOUT": str(args.stream_seconds + 30),
+        }
+        print(
+            "defaults changed: LLM_PROVIDER=openai against a local fake that answers after "
+            f"{args.stream_seconds:g} s (so chat streams stay open); everything else as shipped"
+        )
+    else:
+        # The shipped default, set in case this shell's environment names a provider.
+        env = {"LLM_PROVIDER": "none"}
+        print("defaults changed: none (LLM_PROVIDER=none, no chat streams)")
     port = free_port()
     log = ROOT / ".runtime" / "bench_serving.log"
     log.parent.mkdir(exist_ok=True)
@@ -353,6 +420,12 @@ def main() -> None:
             f"listening after {listening:.1f} s; ready with both heartbeats after "
             + (f"{ready:.1f} s" if ready is not None else "(never within 180 s)")
         )
+        idle_total = idle_by_role = None
+        if args.idle_pss:
+            time.sleep(5)  # idle: the clusters' first polls and heartbeats are done
+            idle_rows, idle_total, idle_by_role = memory(process.pid, port)
+            print("idle, 5 s after ready: ", end="")
+            print_memory(idle_rows, idle_total, idle_by_role)
         series, series_errors = search_series(api, queries(args.searches, f"a{tag}"))
         first, last, rest = series[0], series[-1], series[1:]
         print(
@@ -361,25 +434,32 @@ def main() -> None:
             f"errors {series_errors}"
         )
         calm, calm_errors = search_series(api, queries(args.probe, f"b{tag}"))
+        if not hosted:
+            print(
+                f"{args.probe} more searches: median {median(calm):.0f} ms, p95 "
+                f"{percentile(calm, 95):.0f} ms; errors {calm_errors}"
+            )
         streams = [
             Stream(port, stream_tokens[i], f"推荐一个{TOPICS[i % 10]}活动")
             for i in range(args.streams)
         ]
-        for stream in streams:
-            stream.start()
-        time.sleep(2.0)  # every stream is in its LLM call now (the fake answers much later)
-        in_flight = sum(1 for s in streams if s.is_alive())
-        busy, busy_errors = search_series(api, queries(args.probe, f"c{tag}"))
-        still_open = sum(1 for s in streams if s.is_alive())
-        for stream in streams:
-            stream.join(args.stream_seconds * 3 + 60)
-        stream_ok = sum(1 for s in streams if s.status == 200 and s.events)
-        print(
-            f"search with 0 streams: median {median(calm):.0f} ms, p95 "
-            f"{percentile(calm, 95):.0f} ms; with {in_flight} open (still {still_open} at the "
-            f"end): median {median(busy):.0f} ms, p95 {percentile(busy, 95):.0f} ms; errors "
-            f"{calm_errors + busy_errors}; streams ended with events: {stream_ok}/{len(streams)}"
-        )
+        if hosted:
+            for stream in streams:
+                stream.start()
+            time.sleep(2.0)  # every stream is in its LLM call now (the fake answers much later)
+            in_flight = sum(1 for s in streams if s.is_alive())
+            busy, busy_errors = search_series(api, queries(args.probe, f"c{tag}"))
+            still_open = sum(1 for s in streams if s.is_alive())
+            for stream in streams:
+                stream.join(args.stream_seconds * 3 + 60)
+            stream_ok = sum(1 for s in streams if s.status == 200 and s.events)
+            print(
+                f"search with 0 streams: median {median(calm):.0f} ms, p95 "
+                f"{percentile(calm, 95):.0f} ms; with {in_flight} open (still {still_open} at "
+                f"the end): median {median(busy):.0f} ms, p95 {percentile(busy, 95):.0f} ms; "
+                f"errors {calm_errors + busy_errors}; streams ended with events: "
+                f"{stream_ok}/{len(streams)}"
+            )
         # Work for both clusters, then memory once they are idle again.
         base = datetime.now(UTC) - timedelta(hours=1)
         items = [
@@ -393,22 +473,28 @@ def main() -> None:
             for i in range(20)
         ]
         api.post(f"/v1/users/{user}/messages", {"items": items})
-        import_book(api, f"serving {tag}", novel_chapters(args.datasets)[:3], [])
+        # Each paragraph made new (the run's tag), so that every run embeds its chapters: the
+        # same text again would come from the embedding cache and the workers run no model.
+        chapters = [
+            (title, [f"{p}（{tag}）" for p in paragraphs])
+            for title, paragraphs in novel_chapters(args.datasets)[:3]
+        ]
+        book = import_book(api, f"serving {tag}", chapters, [])
         drained = wait_for_workers(url)
+        print(f"workers idle after {drained:.0f} s")
+        other, other_errors = app_searches(api, args.app_searches, user, book, f"d{tag}")
+        if other:
+            print(
+                f"{args.app_searches} memory and {args.app_searches} writing searches: median "
+                f"{median(other):.0f} ms, errors {other_errors}"
+            )
         time.sleep(3)
         rows, total, by_role = memory(process.pid, port)
-        print(f"workers idle after {drained:.0f} s; PSS total {total / 1024:.0f} MiB")
-        for part, count, mib, *kinds in rows:
-            print(
-                f"  {part}: {count} process(es), {mib:.0f} MiB ("
-                + ", ".join(f"{k} {m:.0f}" for k, m in zip(KINDS, kinds, strict=True))
-                + ")"
-            )
-        for role, count, mib, dirty in by_role:
-            print(f"  {role}: {count} process(es), {mib:.0f} MiB, private dirty {dirty:.0f} MiB")
+        print_memory(rows, total, by_role)
     finally:
         stopped = stop_serve(process)
-        fake.stop()
+        if fake is not None:
+            fake.stop()
     print(f"stopped in {stopped:.1f} s")
     starts = [series[:3]]
     for k in range(args.restarts):
@@ -422,10 +508,18 @@ def main() -> None:
     if args.no_report:
         return
     what = "this checkout" if project == ROOT else f"`{project}`"
+    if hosted:
+        setting = (
+            "default settings except the LLM provider: a local OpenAI-protocol server answering "
+            f"each chat call after {args.stream_seconds:g} s, so that chat streams stay open"
+        )
+    else:
+        setting = "default settings (`LLM_PROVIDER=none`, so no chat streams)"
+    work = "the searches, the streams," if hosted else "the searches,"
+    if args.app_searches:
+        work += f" {args.app_searches} memory and {args.app_searches} writing searches,"
     body = (
-        f"`manage.py serve` of {what} as `make run` starts it, default settings except the LLM "
-        f"provider: a local OpenAI-protocol server answering each chat call after "
-        f"{args.stream_seconds:g} s, so that chat streams stay open. Each `POST /rag/search` "
+        f"`manage.py serve` of {what} as `make run` starts it, {setting}. Each `POST /rag/search` "
         "carries a 50 km `filters.location` (runs before 2026-11-24 sent it as a top-level "
         "`location` key, which the API then dropped: those searches ran unfiltered). "
         f"{shared_machine_note()}\n\n"
@@ -457,34 +551,52 @@ def main() -> None:
         )
         + f"\n\nMedian of the first searches: {median(firsts):.0f} ms, against "
         f"{median(rest):.0f} ms for searches 2-{len(series)} of the first start."
-        + "\n\n### `POST /rag/search` beside open agent chat streams "
-        + f"({args.probe} searches each)\n\n"
-        + markdown_table(
-            ["open streams", "median ms", "p95 ms", "errors"],
-            [
-                [0, f"{median(calm):.0f}", f"{percentile(calm, 95):.0f}", calm_errors],
-                [in_flight, f"{median(busy):.0f}", f"{percentile(busy, 95):.0f}", busy_errors],
-            ],
+        + (
+            "\n\n### `POST /rag/search` beside open agent chat streams "
+            + f"({args.probe} searches each)\n\n"
+            + markdown_table(
+                ["open streams", "median ms", "p95 ms", "errors"],
+                [
+                    [0, f"{median(calm):.0f}", f"{percentile(calm, 95):.0f}", calm_errors],
+                    [in_flight, f"{median(busy):.0f}", f"{percentile(busy, 95):.0f}", busy_errors],
+                ],
+            )
+            + f"\n\nStreams that ended with their events: {stream_ok}/{len(streams)}."
+            if hosted
+            else f"\n\n{args.probe} more searches: median {median(calm):.0f} ms, p95 "
+            f"{percentile(calm, 95):.0f} ms, errors {calm_errors}."
         )
-        + f"\n\nStreams that ended with their events: {stream_ok}/{len(streams)}.\n\n"
-        "### Memory after warm-up (PSS, shared pages counted once)\n\n"
-        "After the searches, the streams, 20 chat messages embedded by the interactive "
-        "cluster and 3 chapters chunked by the bulk cluster.\n\n"
+        + (
+            "\n\n### Memory at idle (PSS, 5 s after ready, before any request)\n\n"
+            f"Total **{idle_total / 1024:.0f} MiB**.\n\n" + role_table(idle_by_role)
+            if idle_by_role is not None
+            else ""
+        )
+        + (
+            f"\n\n{args.app_searches} memory and {args.app_searches} writing searches after "
+            f"the work: median {median(other):.0f} ms, errors {other_errors}."
+            if other
+            else ""
+        )
+        + "\n\n### Memory after warm-up (PSS, shared pages counted once)\n\n"
+        f"After {work} 20 chat messages embedded by the interactive "
+        "cluster and 3 chapters chunked by the bulk cluster (each paragraph tagged with the "
+        "run's time, so that it is embedded, not found in the embedding cache).\n\n"
         + markdown_table(
             ["part", "processes", "PSS MiB", *(f"{k} MiB" for k in KINDS)],
             [[p, c, f"{m:.0f}", *(f"{k:.0f}" for k in kinds)] for p, c, m, *kinds in rows]
             + [["total", "", f"{total / 1024:.0f}", *([""] * len(KINDS))]],
         )
         + "\n\nBy role (from `/proc/<pid>/smaps`; private dirty: pages no other process "
-        "shares, written since the fork):\n\n"
-        + markdown_table(
-            ["role", "processes", "PSS MiB", "private dirty MiB"],
-            [[r, c, f"{m:.0f}", f"{d:.0f}"] for r, c, m, d in by_role],
-        )
+        "shares, written since the fork):\n\n" + role_table(by_role)
     )
-    key = "serving" if project == ROOT else "serving-before"
+    key = "serving" if hosted else "serving-default"
     title = "Serving: start-up, first search, streams, memory"
-    write_section(key, title if key == "serving" else title + " (before)", body)
+    if not hosted:
+        title = "Serving, the default run (no LLM): start-up, first search, memory"
+    if project != ROOT:
+        key, title = key + "-before", title + " (before)"
+    write_section(key, title, body)
 
 
 if __name__ == "__main__":

@@ -4,9 +4,10 @@ Two steps, each run once:
 
 - :func:`preload`, in serve's own process before it forks the worker clusters and gunicorn's
   web processes: jieba's dictionary, the embedding model loaded (not run), the configured LLM
-  provider (a hosted one with its SDK), and the URL conf with every app's views and
-  serializers. The children find them loaded and share those pages copy-on-write
-  (``gc.freeze`` keeps their collectors off them). The model does not run here: OpenMP cannot
+  provider (a hosted one with its SDK), the URL conf with every app's views and serializers,
+  and what numpy would import on first use (``numpy.ma``, imported with this module). The
+  children find them loaded and share those pages copy-on-write (``gc.freeze`` keeps their
+  collectors off them). The model does not run here: OpenMP cannot
   run a parallel region in a child forked after its parent ran one.
 - :func:`warm_up`, in each web process before its first ``accept`` (gunicorn's
   ``post_worker_init``, serving/web.py): one query segmented and embedded (the model's
@@ -23,6 +24,11 @@ import gc
 import logging
 import time
 
+# numpy imports numpy.ma on first use of np.unique, np.percentile or np.median (through
+# np.ma.is_masked): 6.5 MiB of Python objects that each web process (its warm-up search) and
+# each worker that ranks or chunks imported for itself after the fork (measured in a child
+# forked after preload, 2026-11-26). Imported here, in serve's process, every process shares it.
+import numpy.ma  # noqa: F401
 from django.db import DatabaseError, connection, connections
 from django.urls import get_resolver
 

@@ -71,6 +71,23 @@ def test_preload_loads_the_model_that_forked_children_share_and_run():
     assert _in_fresh_process(code) == "True 0"
 
 
+@pytest.mark.slow
+@pytest.mark.real_clock
+def test_preload_leaves_numpy_nothing_to_import_after_the_fork():
+    # numpy imports numpy.ma on first use of np.unique (np.ma.is_masked): imported after the
+    # fork, each process that searched or chunked held its own copy (6.5 MiB).
+    code = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from serving.warmup import preload\n"
+        "preload()\n"
+        "before = set(sys.modules)\n"
+        "np.unique(np.array([2, 1, 2]))\n"
+        "print(sorted(set(sys.modules) - before))\n"
+    )
+    assert _in_fresh_process(code) == "[]"
+
+
 @pytest.mark.django_db
 def test_warm_up_survives_a_failing_provider(provider_outage):
     # Example sets embedded by earlier tests would hide a warm-up that asks the down provider.
