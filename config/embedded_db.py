@@ -237,7 +237,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
     """
     if (path / "PG_VERSION").exists():
         return True
-    if _postgres_on(path):
+    if postgres_pids(path):
         return False
     import pgserver  # heavy: only when the embedded server is wanted
     from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
@@ -252,8 +252,8 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
     return True
 
 
-def _postgres_on(path: Path) -> list[int]:
-    """Return the pids of postgres processes started on ``path``."""
+def postgres_pids(path: Path) -> list[int]:
+    """Return the pids of postgres processes started on the data directory ``path``."""
     import psutil
 
     return [

@@ -1,4 +1,5 @@
-"""``python -m config.embedded_db stop`` (what ``make stop`` runs)."""
+"""The embedded PostgreSQL: ``start`` (its settings, its handle, its cleanup) and
+``python -m config.embedded_db stop`` (what ``make stop`` runs)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from config.embedded_db import postgres_pids
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
@@ -188,17 +191,6 @@ def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
         embedded_db.stop(data_dir)
 
 
-def _postgres_running_on(data_dir: Path) -> list[int]:
-    """Return the pids of postgres processes started on ``data_dir``."""
-    import psutil
-
-    return [
-        proc.pid
-        for proc in psutil.process_iter(attrs=["name", "cmdline"])
-        if proc.info["name"] == "postgres" and str(data_dir) in (proc.info["cmdline"] or [])
-    ]
-
-
 THROW_AWAY = (
     "import sys\n"
     "from config import embedded_db\n"
@@ -229,9 +221,9 @@ def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_p
         )
         assert done.returncode == 0, done.stderr[-2000:]
         assert not data_dir.exists()
-        assert _postgres_running_on(data_dir) == []
+        assert postgres_pids(data_dir) == []
     finally:
-        for pid in _postgres_running_on(data_dir):
+        for pid in postgres_pids(data_dir):
             os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
 
 
