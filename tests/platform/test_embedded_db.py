@@ -309,3 +309,44 @@ def test_a_server_this_process_stopped_is_started_again_by_its_handle(tmp_path):
         assert str(handle.get_pid()) == _postmaster_pid(data_dir)
     finally:
         embedded_db.stop(data_dir)
+
+
+def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_its_settings(
+    tmp_path,
+):
+    """rm -rf of a running data directory, then a new run: pgserver's own initdb stops the
+    server left behind; the settings then take a restart."""
+    import shutil
+
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        embedded_db.start(data_dir, shared_buffers="128MB")
+        left = postgres_pids(data_dir)
+        shutil.rmtree(data_dir)
+        # The next run, another process (this one's pgserver handle still holds the old server).
+        code = (
+            "import sys\n"
+            "from config import embedded_db\n"
+            "print(embedded_db.start(sys.argv[1], shared_buffers='160MB'))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(data_dir)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        uri = done.stdout.strip().splitlines()[-1]
+        with psycopg.connect(uri, autocommit=True) as conn:
+            mode = conn.execute("SHOW unix_socket_permissions").fetchone()[0]
+        assert (_show_shared_buffers(uri), mode) == ("160MB", "0700")
+        assert not set(left) & set(postgres_pids(data_dir))
+    finally:
+        embedded_db.stop(data_dir)
+        for pid in postgres_pids(data_dir):
+            os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
