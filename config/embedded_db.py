@@ -10,9 +10,13 @@ auto-cleanup), so runserver, its autoreload child and the django-q2 worker share
 
 from __future__ import annotations
 
+import fcntl
+import hashlib
 import os
 import re
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
@@ -144,32 +148,64 @@ def start(
     The server listens on its unix socket only, mode 0700 (:data:`SOCKET_ONLY`).
     ``shared_buffers`` (e.g. "512MB"): PostgreSQL's buffer cache; "auto": it and the other
     memory settings sized by :func:`sized_settings` when this call starts the server; None or
-    "" keeps the server's own setting. Set once per data directory (``ALTER SYSTEM``, then one
-    restart), after which :func:`prewarm` reloads the HNSW indexes where it can.
+    "" keeps the server's own setting. A server this call starts gets its settings written
+    before it starts (no restart); only a running server asked for another ``shared_buffers``
+    (or missing :data:`SOCKET_ONLY`) restarts. After a start or a restart :func:`prewarm`
+    reloads the HNSW indexes where it can.
     """
     if shared_buffers and shared_buffers != AUTO and not SIZE_RE.match(shared_buffers):
         raise ValueError(
             f"EMBEDDED_DB_SHARED_BUFFERS must be auto or look like 512MB or 1GB, "
             f"not {shared_buffers!r}."
         )
-    path = Path(data_dir or DEFAULT_DATA_DIR)
-    was_running = _running(path)
-    uri = _start(data_dir, cleanup_mode=cleanup_mode)
-    sizes = {}
-    if shared_buffers == AUTO:
-        # Sized when this process starts the server only: resizing means a restart, which a
-        # process attaching to a running service (a shell, a worker) must not impose on it.
-        if not was_running:
-            sizes = sized_settings(machine_ram(), data_size(path))
-    elif shared_buffers:
-        sizes = {"shared_buffers": shared_buffers}
-    if _configure(uri, path, sizes):
-        # The restart gave the server a new postmaster: pgserver's handle must follow it, or its
-        # exit cleanup finds the old one gone, stops nothing and, in "delete" mode, removes the
-        # data directory under a server still running (every test run left one behind).
-        _attach(path)
+    _ensure_runtime_dir()
+    import pgserver  # heavy: only when the embedded server is wanted
+
+    path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
+    path.mkdir(parents=True, exist_ok=True)
+    with _start_lock(path):
+        started = not _running(path)
+        sizes = {}
+        if shared_buffers == AUTO:
+            # Sized when this process starts the server only: resizing means a restart, which
+            # a process attaching to a running service (a shell, a worker) must not impose.
+            if started:
+                sizes = sized_settings(machine_ram(), data_size(path))
+        elif shared_buffers:
+            sizes = {"shared_buffers": shared_buffers}
+        if started and _initdb(path, throw_away=cleanup_mode == "delete"):
+            _write_settings(path, {**sizes, **SOCKET_ONLY})
+        server = pgserver.get_server(path, cleanup_mode=cleanup_mode)
+        # A handle this process already holds keeps the postmaster it saw: after a stop() it
+        # is gone, and this starts the server again (pgserver's own start, its options).
+        server.ensure_postgres_running()
+        uri = server.get_uri()
+        restarted = _configure(uri, path, sizes, log=server.log)
+        if restarted:
+            # The restart gave the server a new postmaster: the handle must hold it, or its
+            # exit cleanup finds the old one gone, stops nothing and, in "delete" mode,
+            # removes the data directory under a server still running.
+            server.ensure_postgres_running()
+    if started or restarted:
         prewarm(uri)
     return uri
+
+
+@contextmanager
+def _start_lock(path: Path) -> Iterator[None]:
+    """Hold an inter-process lock on starting, restarting or stopping the server on ``path``.
+
+    Concurrent starts (pytest-xdist workers, runserver and its worker) check, write the
+    settings and start one after another: the one that finds the server stopped writes them.
+    """
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
+    lock = Path(os.environ["XDG_RUNTIME_DIR"]) / f"semmem-pg-{digest}.lock"
+    with open(lock, "a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _running(path: Path) -> bool:
@@ -179,14 +215,87 @@ def _running(path: Path) -> bool:
     return bool(info is not None and info.is_running())
 
 
-def _configure(uri: str, path: Path, sizes: dict[str, str]) -> bool:
+def _system_user() -> str | None:
+    """Return the user pgserver runs PostgreSQL as: ``pgserver`` under root (initdb refuses
+    root), else None (this process's user)."""
+    return "pgserver" if os.geteuid() == 0 else None
+
+
+# The cluster pgserver itself would create (``initdb`` in pgserver.postgres_server).
+INITDB_ARGS = ["--auth=trust", "--auth-local=trust", "--encoding=utf8", "-U", "postgres"]
+
+
+def _initdb(path: Path, *, throw_away: bool = False) -> bool:
+    """Create the cluster on ``path`` unless it exists; return whether it now exists.
+
+    pgserver creates it in the same call that starts the server, too late to set what needs a
+    restart; so this creates it first, as pgserver would, and pgserver finds it made. Not
+    when a postgres still runs on a deleted cluster of the same path: pgserver's own
+    ``initdb`` stops that one first (then the settings take one restart). A ``throw_away``
+    cluster (deleted at exit: a test session's) skips initdb's flush of every file to disk,
+    about 2 of its 5 to 9 seconds on a loaded two-core machine.
+    """
+    if (path / "PG_VERSION").exists():
+        return True
+    if postgres_pids(path):
+        return False
+    import pgserver  # heavy: only when the embedded server is wanted
+    from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
+
+    user = _system_user()
+    if user is not None:
+        # The cluster belongs to the user PostgreSQL runs as, who must reach it.
+        entry = ensure_user_exists(user)
+        ensure_prefix_permissions(path)
+        os.chown(path, entry.pw_uid, entry.pw_gid)
+    pgserver.initdb([*INITDB_ARGS, *(["--no-sync"] if throw_away else [])], pgdata=path, user=user)
+    return True
+
+
+def postgres_pids(path: Path) -> list[int]:
+    """Return the pids of postgres processes started on the data directory ``path``."""
+    import psutil
+
+    return [
+        proc.pid
+        for proc in psutil.process_iter(attrs=["name", "cmdline"])
+        if proc.info["name"] == "postgres" and str(path) in (proc.info["cmdline"] or [])
+    ]
+
+
+AUTO_CONF = "postgresql.auto.conf"
+AUTO_CONF_HEAD = (
+    "# Do not edit this file manually!\n# It will be overwritten by the ALTER SYSTEM command.\n"
+)
+SETTING_RE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=")
+
+
+def _write_settings(path: Path, settings: dict[str, str]) -> None:
+    """Set ``settings`` in the stopped cluster's ``postgresql.auto.conf``, as ALTER SYSTEM would.
+
+    The file ALTER SYSTEM writes (and PostgreSQL reads last): the settings of earlier starts
+    stay there, each line of ours replaced. Names and values are ours or checked by
+    :func:`start`.
+    """
+    conf = path / AUTO_CONF
+    lines = conf.read_text().splitlines() if conf.exists() else AUTO_CONF_HEAD.splitlines()
+    kept = [line for line in lines if (m := SETTING_RE.match(line)) is None or m[1] not in settings]
+    kept += [f"{name} = '{value}'" for name, value in settings.items()]
+    conf.write_text("\n".join(kept) + "\n")
+    owner = path.stat()
+    os.chown(conf, owner.st_uid, owner.st_gid)
+
+
+def _configure(uri: str, path: Path, sizes: dict[str, str], *, log: Path) -> bool:
     """Apply :data:`SOCKET_ONLY` and the memory ``sizes``; return whether it restarted.
 
+    Nothing to change on a server this process started (:func:`_write_settings` set them).
     PostgreSQL's default buffer cache, 128 MB, holds little of a large vector table and its
     HNSW index (100k activities: 460 MB): every search then copies thousands of pages from the
     OS cache. Only a change of ``shared_buffers`` or of :data:`SOCKET_ONLY` restarts the server;
     the other sizes take effect on a reload.
     """
+    import pgserver  # heavy: only when the embedded server is wanted
     import psycopg
 
     changes = []
@@ -210,11 +319,11 @@ def _configure(uri: str, path: Path, sizes: dict[str, str]) -> bool:
             conn.execute("SELECT pg_reload_conf()")
     if not restart:
         return False
-    from pgserver._commands import pg_ctl
-
-    user = "pgserver" if os.geteuid() == 0 else None
-    # pg_ctl restart reuses the options the server was started with (postmaster.opts).
-    pg_ctl(["-w", "restart", "-m", "fast"], pgdata=path, user=user)
+    # pg_ctl restart reuses the options the server was started with (postmaster.opts); its
+    # output goes on to the log pgserver gave the server.
+    pgserver.pg_ctl(
+        ["-w", "restart", "-m", "fast", "-l", str(log)], pgdata=path, user=_system_user()
+    )
     return True
 
 
@@ -222,7 +331,7 @@ def prewarm(uri: str) -> list[str] | None:
     """Load the HNSW indexes of the server's database into its emptied buffer cache.
 
     Needs the ``pg_prewarm`` extension; returns the indexes loaded, or None when the server
-    does not ship it (pgserver's build does not: the first searches after a restart then read
+    does not ship it (pgserver's build does not: the first searches after a start then read
     the index from the OS cache, docs/SCALING.md).
     """
     import psycopg
@@ -241,55 +350,23 @@ def prewarm(uri: str) -> list[str] | None:
     return [name for name, _ in rows]
 
 
-def _start(data_dir: Path | str | None = None, *, cleanup_mode: str | None = None) -> str:
-    """Start (or attach to) the embedded server and return its libpq URI."""
-    _ensure_runtime_dir()
-    import pgserver  # heavy: only when the embedded server is wanted
-
-    path = Path(data_dir or DEFAULT_DATA_DIR)
-    path.mkdir(parents=True, exist_ok=True)
-    cached = _attach(path)
-    if cached is not None:
-        return cached.get_uri()
-    server = pgserver.get_server(str(path), cleanup_mode=cleanup_mode)
-    return server.get_uri()
-
-
-def _attach(path: Path):
-    """Point this process's pgserver handle of ``path`` at the server running there now.
-
-    Return the handle, or None when this process has none. pgserver keeps one handle per data
-    directory and process, holding the postmaster it found or started; ``get_server()`` returns
-    it without checking that postmaster still runs (after a ``stop()`` or a restart it is gone).
-    ``ensure_postgres_running`` re-reads ``postmaster.pid`` (and starts the server when none
-    runs), under the handle's inter-process lock as pgserver itself calls it.
-    """
-    import pgserver  # heavy: only when the embedded server is wanted
-
-    cached = pgserver.postgres_server.PostgresServer._instances.get(path.expanduser().resolve())
-    if cached is not None:
-        with cached._lock:
-            cached.ensure_postgres_running()
-    return cached
-
-
 def stop(data_dir: Path | str | None = None) -> bool:
     """Stop a running embedded server; return whether one was running."""
     _ensure_runtime_dir()
-    from pgserver._commands import pg_ctl
-    from pgserver.utils import PostmasterInfo
+    import pgserver  # heavy: only when the embedded server is wanted
 
-    path = Path(data_dir or DEFAULT_DATA_DIR)
+    path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
     if not path.exists():
         return False
-    info = PostmasterInfo.read_from_pgdata(path)
-    if info is None or not info.is_running():
-        return False
-    user = "pgserver" if os.geteuid() == 0 else None
-    pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=user)
-    handles = path / ".handle_pids.json"
-    if handles.exists():
-        handles.unlink()
+    with _start_lock(path):
+        if not _running(path):
+            return False
+        pgserver.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=_system_user())
+        # pgserver's list of the processes holding a handle: one killed never leaves it, and
+        # a stale entry would keep the next holder's exit cleanup from stopping the server.
+        handles = path / ".handle_pids.json"
+        if handles.exists():
+            handles.unlink()
     return True
 
 

@@ -47,14 +47,14 @@ def enabled() -> bool:
 
 
 @cache
-def _bin_dir() -> Path:
-    # The embedded server's own client programs (their version is the server's), found by its
-    # pg_config, one of the programs pgserver runs for us.
+def bin_dir() -> Path:
+    """Return the embedded server's bin directory (its client programs are the server's
+    version), by its ``pg_config``, one of the programs pgserver runs for us."""
     return Path(pgserver.pg_config(["--bindir"]).strip())
 
 
 def _bin(name: str) -> str:
-    return str(_bin_dir() / name)
+    return str(bin_dir() / name)
 
 
 def name_of_test_db(connection) -> str:

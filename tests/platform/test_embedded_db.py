@@ -1,4 +1,5 @@
-"""``python -m config.embedded_db stop`` (what ``make stop`` runs)."""
+"""The embedded PostgreSQL: ``start`` (its settings, its handle, its cleanup) and
+``python -m config.embedded_db stop`` (what ``make stop`` runs)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from config.embedded_db import postgres_pids
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
@@ -188,25 +191,26 @@ def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
         embedded_db.stop(data_dir)
 
 
-def _postgres_running_on(data_dir: Path) -> list[int]:
-    """Return the pids of postgres processes started on ``data_dir``."""
-    import psutil
-
-    return [
-        proc.pid
-        for proc in psutil.process_iter(attrs=["name", "cmdline"])
-        if proc.info["name"] == "postgres" and str(data_dir) in (proc.info["cmdline"] or [])
-    ]
+THROW_AWAY = (
+    "import sys\n"
+    "from config import embedded_db\n"
+    "embedded_db.start(sys.argv[1], cleanup_mode='delete', shared_buffers='128MB')\n"
+)
 
 
-def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_path):
-    """As the test session uses it: cleanup "delete", restarted once for its socket settings."""
+@pytest.mark.parametrize(
+    "code",
+    [
+        pytest.param(THROW_AWAY, id="as-started"),
+        # Asked for another size while it runs: restarted, its handle must follow.
+        pytest.param(
+            THROW_AWAY + "embedded_db.start(sys.argv[1], shared_buffers='160MB')\n", id="restarted"
+        ),
+    ],
+)
+def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_path, code):
+    """As the test session uses it: cleanup "delete"."""
     data_dir = tmp_path / "pg"
-    code = (
-        "import sys\n"
-        "from config import embedded_db\n"
-        "embedded_db.start(sys.argv[1], cleanup_mode='delete', shared_buffers='128MB')\n"
-    )
     try:
         done = subprocess.run(
             [sys.executable, "-c", code, str(data_dir)],
@@ -217,13 +221,61 @@ def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_p
         )
         assert done.returncode == 0, done.stderr[-2000:]
         assert not data_dir.exists()
-        assert _postgres_running_on(data_dir) == []
+        assert postgres_pids(data_dir) == []
     finally:
-        for pid in _postgres_running_on(data_dir):
+        for pid in postgres_pids(data_dir):
             os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
 
 
-def test_after_a_restart_for_its_settings_the_handle_holds_the_running_postmaster(tmp_path):
+def _shutdowns_logged(data_dir: Path) -> int:
+    """Return how often the server on ``data_dir`` shut down, by the log pgserver started it with
+    (a restart's new server may log elsewhere; the old one logs its shutdown there)."""
+    import pgserver
+
+    log = pgserver.get_server(str(data_dir)).log.read_text()
+    return log.count("database system is shut down")
+
+
+def test_a_server_it_starts_has_its_settings_from_the_start_without_a_restart(tmp_path):
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="160MB")
+        with psycopg.connect(uri, autocommit=True) as conn:
+            mode = conn.execute("SHOW unix_socket_permissions").fetchone()[0]
+        assert (_show_shared_buffers(uri), mode) == ("160MB", "0700")
+        assert _shutdowns_logged(data_dir) == 0
+    finally:
+        embedded_db.stop(data_dir)
+
+
+def test_a_stopped_server_is_sized_from_its_data_when_started_again_keeping_other_settings(
+    tmp_path,
+):
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        uri = embedded_db.start(data_dir, shared_buffers="160MB")
+        with psycopg.connect(uri, autocommit=True) as conn:
+            conn.execute("ALTER SYSTEM SET work_mem = '7MB'")  # an operator's own setting
+        embedded_db.stop(data_dir)
+        uri = embedded_db.start(data_dir, shared_buffers="auto")
+        expected = embedded_db.sized_settings(embedded_db.machine_ram(), 0)["shared_buffers"]
+        with psycopg.connect(uri, autocommit=True) as conn:
+            work_mem = conn.execute("SHOW work_mem").fetchone()[0]
+        assert (_show_shared_buffers(uri), work_mem) == (expected, "7MB")
+        assert _shutdowns_logged(data_dir) == 1  # the stop, no restart
+    finally:
+        embedded_db.stop(data_dir)
+
+
+def test_a_running_server_asked_for_another_size_restarts_and_the_handle_follows(tmp_path):
     """pgserver stops the postmaster its handle holds at exit: it must be the one running."""
     import pgserver
 
@@ -231,8 +283,70 @@ def test_after_a_restart_for_its_settings_the_handle_holds_the_running_postmaste
 
     data_dir = tmp_path / "pg"
     try:
-        embedded_db.start(data_dir, shared_buffers="160MB")  # not the default: a restart
+        embedded_db.start(data_dir, shared_buffers="160MB")
+        first = _postmaster_pid(data_dir)
+        uri = embedded_db.start(data_dir, shared_buffers="192MB")
+        assert _show_shared_buffers(uri) == "192MB"
+        assert _postmaster_pid(data_dir) != first
         handle = pgserver.get_server(str(data_dir))
         assert str(handle.get_pid()) == _postmaster_pid(data_dir)
     finally:
         embedded_db.stop(data_dir)
+
+
+def test_a_server_this_process_stopped_is_started_again_by_its_handle(tmp_path):
+    import pgserver
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        embedded_db.start(data_dir, shared_buffers="128MB")
+        assert embedded_db.stop(data_dir)
+        uri = embedded_db.start(data_dir, shared_buffers="128MB")
+        assert _show_shared_buffers(uri) == "128MB"
+        handle = pgserver.get_server(str(data_dir))
+        assert str(handle.get_pid()) == _postmaster_pid(data_dir)
+    finally:
+        embedded_db.stop(data_dir)
+
+
+def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_its_settings(
+    tmp_path,
+):
+    """rm -rf of a running data directory, then a new run: pgserver's own initdb stops the
+    server left behind; the settings then take a restart."""
+    import shutil
+
+    import psycopg
+
+    from config import embedded_db
+
+    data_dir = tmp_path / "pg"
+    try:
+        embedded_db.start(data_dir, shared_buffers="128MB")
+        left = postgres_pids(data_dir)
+        shutil.rmtree(data_dir)
+        # The next run, another process (this one's pgserver handle still holds the old server).
+        code = (
+            "import sys\n"
+            "from config import embedded_db\n"
+            "print(embedded_db.start(sys.argv[1], shared_buffers='160MB'))\n"
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", code, str(data_dir)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        uri = done.stdout.strip().splitlines()[-1]
+        with psycopg.connect(uri, autocommit=True) as conn:
+            mode = conn.execute("SHOW unix_socket_permissions").fetchone()[0]
+        assert (_show_shared_buffers(uri), mode) == ("160MB", "0700")
+        assert not set(left) & set(postgres_pids(data_dir))
+    finally:
+        embedded_db.stop(data_dir)
+        for pid in postgres_pids(data_dir):
+            os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown

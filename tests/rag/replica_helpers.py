@@ -1,8 +1,9 @@
 """A real streaming replica of the test's embedded PostgreSQL (pg_basebackup -R, pg_ctl).
 
-Used by tests/rag/test_replicas.py and bench/replica.py. The embedded server (pgserver)
-listens on a Unix socket only; the replica gets its own socket directory. As root, pgserver
-runs PostgreSQL as the ``pgserver`` user, so the replica's files and process are that user's.
+Used by bench/replica.py. The embedded server (pgserver) listens on a Unix socket only; the
+replica gets its own socket directory. As root, pgserver runs PostgreSQL as the ``pgserver``
+user, so the replica's files and process are that user's. Its programs are the embedded
+server's own (``tests.schema_cache.bin_dir``: its ``pg_config --bindir``).
 """
 
 from __future__ import annotations
@@ -17,12 +18,7 @@ from pathlib import Path
 
 import psycopg
 
-
-def bin_dir() -> Path:
-    """Return the PostgreSQL bin directory that ships with pgserver."""
-    import pgserver
-
-    return Path(pgserver.__file__).parent / "pginstall" / "bin"
+from tests.schema_cache import bin_dir
 
 
 def missing_tools() -> list[str]:
