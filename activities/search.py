@@ -31,7 +31,12 @@ from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
-from activities.search_relevance import SURFACE, answer_question, relevant_hits
+from activities.search_relevance import (
+    SMALL_RESULT,
+    SURFACE,
+    answer_question,
+    relevant_hits,
+)
 from activities.selectors import activity_settings_get
 from activities.understanding import (
     EMBED_REST,
@@ -59,7 +64,6 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_LIMIT = 20
 MAX_LIMIT = 50
-SMALL_RESULT = 3  # this many or fewer filtered rows are returned without ranking
 # With personalisation or the hybrid, the vector search reads limit x this many rows to re-rank.
 # A filtered HNSW scan's work grows with it (100k activities, 5 km radius: 8 / 12 / 15 ms for
 # 20 / 40 / 60 rows, 10 / 15 / 30 ms where 5% pass); 2 instead of 3 left the relevance of the

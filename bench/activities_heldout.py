@@ -110,12 +110,9 @@ def loaded_corpus(name: str, creator):
 
 def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
     """Load one corpus at its fixed instant; return one record per query with both answers."""
-    from django.utils.dateparse import parse_datetime
-
     from activities.models import Activity
     from activities.search import activities_search
     from activities.search_filters import hard_filter, parse_filters
-    from bench.activities_relevance import ndcg_at, window_of
     from rag.embeddings import embed_query
     from rag.search import vector_search
 
@@ -132,51 +129,67 @@ def run_corpus(name: str, queries: list[dict], creator) -> list[dict]:
             flush=True,
         )
         for q in queries:
-            window = q.get("window")
-            span = window_of(window, now, tz_name) if window else None
-            relevant = {
-                t: g
-                for t, g in q["relevant"].items()
-                if t in eligible and (span is None or span[0] <= starts[t] < span[1])
-            }
+            span, relevant = labels_of(q, eligible, starts, now, tz_name)
             vector = embed_query(q["query"])
             hits, _ = vector_search(hard_filter(parse_filters({}), now=now), vector, k=LIMIT)
             bare = [(h.obj.title, h.obj.start_at) for h in hits]
             out = activities_search(
                 semantic_query=q["query"], limit=LIMIT, time_zone=tz_name, now=now
             )
-            service = [(r["title"], parse_datetime(r["startAt"])) for r in out["results"]]
-            record = {
-                "corpus": name,
-                "query": q["query"],
-                "split": q["split"],
-                "lang": q["lang"],
-                "kind": q["kind"],
-                "offTopic": bool(q.get("offTopic")),
-                "window": [span[0].isoformat(), span[1].isoformat()] if span else None,
-                "relevant_kept": relevant,
-                "understood_time": (out["meta"].get("understood") or {}).get("time"),
-                "path": out["meta"].get("path"),
-                "relevance": out["meta"].get("relevance"),
-                "reason": out["meta"].get("reason"),
-            }
-            for system, found in (("bare model", bare), ("service", service)):
-                titles = [t for t, _ in found]
-                record[system] = {
-                    "results": [
-                        {"title": t, "grade": relevant.get(t, 0), "start": s.isoformat()}
-                        for t, s in found
-                    ],
-                    "ndcg5": ndcg_at(titles, relevant) if relevant else None,
-                    "precision10": (
-                        sum(1 for t in titles if relevant.get(t, 0) >= 1) / len(titles)
-                        if titles
-                        else 0.0
-                    ),
-                    "inside": ([span[0] <= s < span[1] for _, s in found] if span else None),
-                }
-            records.append(record)
+            records.append(record_of(name, q, span, relevant, bare, out))
     return records
+
+
+def labels_of(q: dict, eligible: set, starts: dict, now: datetime, tz_name: str):
+    """Return ``(span, relevant)`` of a labelled query: its time window (or None) and its
+    labels restricted to joinable rows starting inside that window."""
+    from bench.activities_relevance import window_of
+
+    window = q.get("window")
+    span = window_of(window, now, tz_name) if window else None
+    relevant = {
+        t: g
+        for t, g in q["relevant"].items()
+        if t in eligible and (span is None or span[0] <= starts[t] < span[1])
+    }
+    return span, relevant
+
+
+def record_of(name: str, q: dict, span, relevant: dict, bare: list, out: dict) -> dict:
+    """Return one query's record: the bare model's ``(title, start)`` list beside the
+    service's answer ``out``, each scored against ``relevant``."""
+    from django.utils.dateparse import parse_datetime
+
+    from bench.activities_relevance import ndcg_at
+
+    service = [(r["title"], parse_datetime(r["startAt"])) for r in out["results"]]
+    record = {
+        "corpus": name,
+        "query": q["query"],
+        "split": q["split"],
+        "lang": q["lang"],
+        "kind": q["kind"],
+        "offTopic": bool(q.get("offTopic")),
+        "window": [span[0].isoformat(), span[1].isoformat()] if span else None,
+        "relevant_kept": relevant,
+        "understood_time": (out["meta"].get("understood") or {}).get("time"),
+        "path": out["meta"].get("path"),
+        "relevance": out["meta"].get("relevance"),
+        "reason": out["meta"].get("reason"),
+    }
+    for system, found in (("bare model", bare), ("service", service)):
+        titles = [t for t, _ in found]
+        record[system] = {
+            "results": [
+                {"title": t, "grade": relevant.get(t, 0), "start": s.isoformat()} for t, s in found
+            ],
+            "ndcg5": ndcg_at(titles, relevant) if relevant else None,
+            "precision10": (
+                sum(1 for t in titles if relevant.get(t, 0) >= 1) / len(titles) if titles else 0.0
+            ),
+            "inside": ([span[0] <= s < span[1] for _, s in found] if span else None),
+        }
+    return record
 
 
 def _mean(values):

@@ -66,6 +66,7 @@ OPTIONAL_PARAMETERS = {
     "bareGate": GATE_RANGE,
     "foreignGate": GATE_RANGE,
     "intentGate": GATE_RANGE,
+    "intentClose": GATE_RANGE,
 }
 OFF_TOPIC_REASON = (
     "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
@@ -114,6 +115,7 @@ class Cut:
     bare_depth: float | None = None
     foreign_gate: float | None = None
     intent_gate: float | None = None
+    intent_close: float | None = None
 
     def gate_for(self, evidence: bool, foreign: bool = False) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence;
@@ -134,6 +136,7 @@ class Cut:
             "bareDepth": self.bare_depth,
             "foreignGate": self.foreign_gate,
             "intentGate": self.intent_gate,
+            "intentClose": self.intent_close,
             "calibrated": self.calibrated,
         }
 
@@ -237,6 +240,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     bare_ratio = stored.get("bareRatio")
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
     foreign, intent = stored.get("foreignGate"), stored.get("intentGate")
+    close = stored.get("intentClose")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
@@ -247,6 +251,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         bare_depth=None if bare_depth is None else float(bare_depth),
         foreign_gate=None if foreign is None else float(foreign),
         intent_gate=None if intent is None else float(intent),
+        intent_close=None if close is None else float(close),
     )
 
 
@@ -332,6 +337,7 @@ def decide(
     hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
     intent: float | None = None,
+    keep_best: int = 0,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -343,7 +349,10 @@ def decide(
     the reference sample's language (its margin over that sample means less: the foreign gate,
     when set, replaces the gate and the bare gate); ``intent``: the query's intent margin
     (``rag.intent``: closer to requests for something else by this much), off-topic above the
-    cut's intent gate whatever the scores, even with no candidate (None: not measured).
+    cut's intent gate, even with no candidate, unless the best hit's margin reaches the cut's
+    ``intent_close`` (a candidate is close: None, no such exception; None intent: not measured);
+    ``keep_best``: an on-topic query keeps at least its this many best hits, whatever the
+    per-hit cut (the cut says where a list stops, not that it holds one or two rows).
     """
     flags = {"evidence": evidence, "noise": noise, "intent": intent}
     elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
@@ -358,6 +367,11 @@ def decide(
         )
     margins = [background.margin(s) for s in scores]
     top = max(margins)
+    if elsewhere and cut.intent_close is not None and top >= cut.intent_close:
+        # Off-topic means nothing here is close: a request that reads like one for something
+        # else ("money", "health") is still answered when a hit stands this far above the
+        # background (a budgeting class for a money question).
+        elsewhere = False
     gate = cut.gate_for(evidence, foreign)
     if noise or question or elsewhere or top < gate:
         if noise:
@@ -387,6 +401,9 @@ def decide(
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = None if ratio is None else (ratio * top if top > 0 else top)
         keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
+    # The per-hit cut decides where a list stops, never that it stops before ``keep_best``.
+    for index in sorted(range(len(scores)), key=lambda i: -scores[i])[:keep_best]:
+        keep[index] = True
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )
@@ -403,11 +420,12 @@ def judge(
     hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
     intent: Callable[[], float] | None = None,
+    keep_best: int = 0,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
     ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
-    live cut has an intent gate.
+    live cut has an intent gate; ``keep_best`` as :func:`decide`.
     """
     cut = cut_for(surface)
     return decide(
@@ -420,4 +438,5 @@ def judge(
         hit_evidence=hit_evidence,
         foreign=foreign,
         intent=intent() if intent is not None and cut.intent_gate is not None else None,
+        keep_best=keep_best,
     )

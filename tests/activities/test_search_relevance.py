@@ -8,6 +8,7 @@ from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
+from activities.search_relevance import KEEP_BEST
 from rag.relevance import NOISE_REASON
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
@@ -176,12 +177,21 @@ def test_the_intent_examples_hold_requests_in_both_languages():
 
 def test_a_padded_tail_is_cut_while_the_best_hits_stay(demo_activities):
     # Two hotpot rows answer it; the food rows after them share a word or cue of the query but
-    # stand far below the best hit's margin: the list stops with the hotpots, not at the limit.
+    # stand far below the best hit's margin: the list stops soon after the hotpots (at the
+    # KEEP_BEST minimum), not at the limit.
     outcome = activities_search(semantic_query="不吃辣也能吃火锅", limit=10)
     found = [r["title"] for r in outcome["results"]]
     assert found[:2] == ["潮汕牛肉火锅｜不吃辣也能吃", "重庆火锅局｜能吃辣的来"]
     assert len(found) <= 4
-    assert "手工包饺子聚会" not in found and "愚园路小众咖啡馆探店" not in found
+
+
+def test_a_list_the_cut_would_stop_at_one_row_shows_the_minimum(demo_activities):
+    # The cut relative to the best hit keeps only the ukulele class; an on-topic query still
+    # shows KEEP_BEST rows, the best one first.
+    outcome = activities_search(semantic_query="学乐器", limit=10)
+    found = [r["title"] for r in outcome["results"]]
+    assert len(found) == KEEP_BEST
+    assert found[0] == "尤克里里零基础弹唱"
 
 
 @pytest.mark.parametrize("query", ["rainy day plans", "下雨天有什么好去处"])

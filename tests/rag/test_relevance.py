@@ -42,6 +42,19 @@ def test_depth_drops_hits_more_than_it_below_the_best_margin():
     assert decision.keep == [True, True, False] and decision.dropped == 1
 
 
+def test_keep_best_keeps_that_many_best_hits_whatever_the_per_hit_cut():
+    # margins 0.5, 0.1, 0.05, 0.0 (given out of order): depth 0.15 alone keeps only the best
+    decision = decide(
+        [0.82, 0.9, 0.8, 0.81], BG, Cut(gate=0.0, ratio=None, depth=0.15), keep_best=3
+    )
+    assert decision.keep == [True, True, False, True] and decision.dropped == 1
+
+
+def test_keep_best_never_answers_an_off_topic_query():
+    decision = decide([0.81, 0.80], BG, Cut(gate=0.1, ratio=None), keep_best=3)
+    assert decision.off_topic and decision.keep == [False, False]
+
+
 def test_a_hit_without_evidence_of_its_own_gets_the_bare_depth():
     cut = Cut(gate=0.0, ratio=None, depth=0.25, bare_depth=0.05)
     decision = decide([0.9, 0.88, 0.88], BG, cut, hit_evidence=[True, True, False])
@@ -203,6 +216,33 @@ def test_a_query_reading_as_a_request_for_something_else_is_off_topic_whatever_i
     assert decision.off_topic and decision.keep == [False, False]
     assert decision.reason == relevance.INTENT_REASON
     assert decision.meta()["intentMargin"] == 0.02
+
+
+def test_a_request_for_something_else_is_answered_when_a_hit_is_close():
+    # best margin 0.95: at or above intent_close, a listing is close (a budgeting class for a
+    # money question), so the intent margin alone does not make the query off-topic.
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0, intent_close=0.3)
+    decision = decide([0.99, 0.95], BG, cut, intent=0.02)
+    assert not decision.off_topic and decision.keep == [True, True]
+
+
+def test_a_request_for_something_else_with_no_close_hit_stays_off_topic():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0, intent_close=0.3)
+    decision = decide([0.85, 0.82], BG, cut, intent=0.02)  # best margin 0.25 < 0.3
+    assert decision.off_topic and decision.reason == relevance.INTENT_REASON
+
+
+@pytest.mark.django_db
+def test_stored_intent_close_is_read_back():
+    row = rag_settings_get()
+    key = relevance.model_key()
+    row.relevance_cuts = {
+        key: {"activities": {"gate": 0.0, "intentGate": 0.01, "intentClose": 0.2}}
+    }
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    assert relevance.cut_for("activities").intent_close == 0.2
 
 
 def test_a_query_reading_as_a_request_for_the_surface_clears_the_intent_gate():
