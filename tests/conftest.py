@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import warnings
 import zoneinfo
 from datetime import datetime
 from pathlib import Path
@@ -16,7 +17,7 @@ from django.test import override_settings
 from rest_framework.test import APIClient
 
 from config.services import token_issue
-from tests import schema_cache
+from tests import schema_cache, vector_cache
 
 # Every test runs at this instant (a Wednesday morning in the service's time zone), the clock
 # ticking from there: what a search, a retention sweep or a demo load does depends on the day
@@ -129,7 +130,7 @@ def _fresh_live_settings():
 
 @pytest.fixture(scope="session")
 def real_embedding_provider():
-    """Return the configured real embedding provider, built (its model loaded) once a session."""
+    """Return the configured real embedding provider, built once a session (loaded at first use)."""
     from django.conf import settings as django_settings
 
     from rag.providers.embedding import build_embedding_provider
@@ -139,6 +140,26 @@ def real_embedding_provider():
     provider.close()
 
 
+@pytest.fixture(scope="session")
+def cached_embedding_provider(real_embedding_provider):
+    """Return the real provider behind the vectors it gave in earlier runs (tests/vector_cache.py).
+
+    The real provider itself when the cache is off (under CI, or ``TEST_VECTOR_CACHE=off``).
+    """
+    if not vector_cache.enabled():
+        yield real_embedding_provider
+        return
+    provider = vector_cache.CachedEmbeddingProvider(
+        real_embedding_provider, vector_cache.path(real_embedding_provider)
+    )
+    yield provider
+    try:
+        provider.save()
+    except OSError as exc:
+        # Only the next run's speed depends on it.
+        warnings.warn(f"vector cache not saved: {exc!r}", stacklevel=1)
+
+
 @pytest.fixture(autouse=True)
 def _embedding_model(request, monkeypatch):
     """Give tests marked ``real_model`` the real embedding model; others keep the stand-in.
@@ -146,14 +167,20 @@ def _embedding_model(request, monkeypatch):
     ``config.settings_test`` selects a deterministic stand-in (tests/fakes/hashing_embedder.py)
     for tests that need some vector but no meaning; relevance and quality tests are marked.
     The real provider is built once a session, and swapped in without a settings change: that
-    would empty the process's vector LRU, and every test would embed its fixtures again.
+    would empty the process's vector LRU, and every test would embed its fixtures again. Its
+    vectors of earlier runs answer from tests/vector_cache.py (not under CI); a test marked
+    ``real_model(cache=False)`` gets the provider itself, the model run in this process.
     """
-    if request.node.get_closest_marker("real_model"):
+    marker = request.node.get_closest_marker("real_model")
+    if marker:
         from rag import embeddings
 
-        monkeypatch.setattr(
-            embeddings, "_provider", request.getfixturevalue("real_embedding_provider")
+        fixture = (
+            "cached_embedding_provider"
+            if marker.kwargs.get("cache", True)
+            else "real_embedding_provider"
         )
+        monkeypatch.setattr(embeddings, "_provider", request.getfixturevalue(fixture))
     yield
 
 

@@ -165,7 +165,7 @@ def test_docs_pages_and_what_they_load_stay_on_this_host(serve, path):
     assert {asset: found for asset, found in remote.items() if found} == {}
 
 
-@pytest.mark.real_model  # ready means the local model has run in this process
+@pytest.mark.real_model(cache=False)  # ready means the local model has run in this process
 @pytest.mark.django_db
 def test_readiness_waits_until_every_web_process_has_warmed_up(monkeypatch):
     from rag import warmup
