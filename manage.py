@@ -4,6 +4,8 @@
 import os
 import sys
 
+from django.core.management import execute_from_command_line
+
 from config import embedded_db
 
 
@@ -12,8 +14,6 @@ def main():
     # The explicit step that starts the embedded PostgreSQL (DATABASE_URL unset): the settings
     # only read where it listens.
     embedded_db.ensure_started()
-    from django.core.management import execute_from_command_line
-
     execute_from_command_line(sys.argv)
 
 

@@ -8,6 +8,7 @@ def warm_search() -> None:
     Then embed the off-topic gate's examples: the search reaches the gate only when it finds
     candidates, so on an empty catalogue the first real search would embed them instead.
     """
+    # Imported here: the search modules import models, which need the app registry.
     from activities.search import activities_search
     from activities.search_relevance import INTENT_OFF, INTENT_ON
     from rag import intent
@@ -25,6 +26,7 @@ class ActivitiesConfig(AppConfig):
     verbose_name = _("Activities")
 
     def ready(self):
+        # Imported here, not at the top: these modules import models, which need the app registry.
         from activities import signals, userdata
         from activities.search_relevance import relevance_corpus, relevance_evidence
         from activities.selectors import activity_rating_target

@@ -19,6 +19,7 @@ from activities.backfill import backfill
 from activities.models import Activity, ActivityStatus, IndexState
 from activities.services import activity_change
 from activities.vibes import lexicon_vibes
+from rag.understand import understand
 
 
 def demo_start(
@@ -58,8 +59,6 @@ def _phrases(text: str) -> tuple:
 
 @lru_cache(maxsize=4096)
 def _phrases_in(text: str, time_zone: str) -> tuple:
-    from rag.understand import understand
-
     now = _MONDAY.replace(tzinfo=zoneinfo.ZoneInfo(time_zone))
     return tuple(understand(text, now=now, direction="future").times)
 

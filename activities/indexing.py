@@ -10,13 +10,17 @@ import logging
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, IndexState
+from activities.selectors import is_current
 from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
+from activities.working_memory import working_memory_refresh_for_activities
 from config.errors import failure_text
 from rag.embeddings import content_hash, current_model, embed_texts
+from rag.llm import get_llm
 from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
@@ -31,19 +35,8 @@ class BatchResult:
     errors: int = 0
 
 
-def is_current(activity: Activity, model: str | None = None) -> bool:
-    """Return whether the row's vector was made by the active model from its present text."""
-    return (
-        activity.embedding is not None
-        and activity.embedding_model == (model or current_model())
-        and activity.embedding_hash == content_hash(activity.embedding_text())
-    )
-
-
 def refresh_vibes_with_llm(activity: Activity) -> bool:
     """Replace lexicon vibes by the LLM's when one is configured; return whether they changed."""
-    from rag.llm import get_llm
-
     try:
         enabled = get_llm().enabled
     except Exception:  # noqa: BLE001 - a misconfigured LLM must not block indexing
@@ -93,8 +86,6 @@ def embed_activities(
         activity.indexed_at = now
         activity.index_attempts = 0
         activity.index_state_at = now
-    from activities.services import working_memory_refresh_for_activities
-
     with transaction.atomic():
         Activity.objects.bulk_update(todo, INDEX_FIELDS, batch_size=200)
         # Interest vectors copy activity embeddings: a like given before the first embedding, or
@@ -111,8 +102,6 @@ def mark_failed(activity_ids, error: Exception | str) -> None:
     ``index_error`` through the API, the provider's URL and answer stay in the log.
     """
     message = failure_text(error)[:2000]
-    from django.db.models import F
-
     Activity.objects.filter(pk__in=list(activity_ids)).update(
         index_state=IndexState.FAILED,
         index_error=message,

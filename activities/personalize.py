@@ -36,9 +36,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from activities.models import Activity, WorkingMemory
 from activities.text import local_time, part_of_day
 from activities.understanding import english_kinds, english_moods
 from activities.vibes import TYPE_VIBES, query_vibes
+from rag.embeddings import get_provider
+from rag.preferences import ratings, stated_preferences
 
 logger = logging.getLogger(__name__)
 
@@ -159,9 +162,6 @@ def rated_cues(user, rated: dict[str, int] | None = None) -> tuple[set, set]:
     ratings when the caller has read them already (the search reads them once for the
     dislikes it hides and for this); None reads them.
     """
-    from activities.models import Activity
-    from rag.preferences import ratings
-
     if rated is None:
         rated = ratings(user, "activity")
     liked = [int(pk) for pk, rating in rated.items() if rating > 0]
@@ -205,9 +205,6 @@ class Personalizer:
         once the user has ``MIN_POSITIVES`` +1 participations. ``rated``: the user's activity
         ratings, when already read (:func:`rated_cues`).
         """
-        from activities.models import WorkingMemory
-        from rag.preferences import stated_preferences
-
         cap = max(0.0, min(float(cap or 0.0), 0.2))
         me = cls(cap=cap, floor=max(0.0, float(floor or 0.0)))
         if user is None or not getattr(user, "is_authenticated", False):
@@ -223,8 +220,6 @@ class Personalizer:
         if memory is None:
             return me
         if positives_of(memory.data) >= MIN_POSITIVES:
-            from rag.embeddings import get_provider
-
             provider = get_provider()
             vectors = usable_vectors(
                 memory.interest_vectors, model=provider.model, dimensions=provider.dimensions

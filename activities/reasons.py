@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
+from rag.llm import get_llm
 from rag.text import STOPWORDS, cut_as_written, segment_query
 
 logger = logging.getLogger(__name__)
@@ -362,8 +363,6 @@ def offline_reason(
 
 def llm_reasons(items: list[tuple], query: str, *, english: bool = False) -> list[str]:
     """Ask the LLM for one reason per (activity, distance_km); raise on any problem."""
-    from rag.llm import get_llm
-
     llm = get_llm()
     if not llm.enabled:
         raise RuntimeError("no LLM configured")

@@ -11,6 +11,7 @@ from activities.models import Activity, ActivitySettings, ActivityStatus
 from config import live
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
+from rag.embeddings import content_hash, current_model
 from rag.rating_targets import RatedTarget
 
 
@@ -104,3 +105,12 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
         rows = rows.filter(start_at__lte=end)
     joined_ids = set(joined.values_list("pk", flat=True))
     return list(rows.order_by("start_at", "pk")[:limit]), joined_ids
+
+
+def is_current(activity: Activity, model: str | None = None) -> bool:
+    """Return whether the row's vector was made by the active model from its present text."""
+    return (
+        activity.embedding is not None
+        and activity.embedding_model == (model or current_model())
+        and activity.embedding_hash == content_hash(activity.embedding_text())
+    )

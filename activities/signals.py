@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from activities.models import Activity
-from activities.services import working_memory_refresh_for_activities
+from activities.working_memory import working_memory_refresh_for_activities
 
 
 def vectors_reembedded(sender, pks, **kwargs) -> None:

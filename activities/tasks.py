@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import logging
 
-from activities.indexing import embed_activities, is_current, refresh_vibes_with_llm
+from activities.indexing import embed_activities, refresh_vibes_with_llm
 from activities.models import Activity, IndexState
+from activities.selectors import is_current
 from config.queues import INTERACTIVE, current_queue, enqueue, queue_for_rows
 from config.work import Work, backoff_seconds  # noqa: F401  (backoff_seconds: part of this API)
 

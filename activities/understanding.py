@@ -25,7 +25,7 @@ from datetime import datetime
 
 from django.conf import settings
 from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
-from django.db.models.functions import Greatest
+from django.db.models.functions import Greatest, Least
 
 from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
 from rag.cardinality import count_upto
@@ -360,8 +360,6 @@ def order_by_closeness(qs, plan: TimePlan):
     if len(gaps) == 1:
         gap = gaps[0]
     else:
-        from django.db.models.functions import Least
-
         gap = Least(*gaps)
     return qs.annotate(time_gap=gap).order_by("time_gap", "start_at", "pk")
 

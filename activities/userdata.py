@@ -14,7 +14,7 @@ from __future__ import annotations
 from django.db.models import F
 
 from activities.models import Activity, Participation, WorkingMemory
-from activities.services import working_memory_refresh
+from activities.working_memory import working_memory_refresh
 from config.userdata import Kind, UserData
 
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import json
 import logging
 
+from rag.llm import get_llm
+
 logger = logging.getLogger(__name__)
 
 VIBES = ("热闹", "安静", "商务", "亲子", "运动", "玩水", "户外", "文艺", "美食", "社交", "小局")
@@ -204,8 +206,6 @@ def query_vibes(query: str) -> list[str]:
 
 def llm_vibes(*, type: str, title: str, description: str, tags=()) -> list[str]:
     """Ask the configured LLM for the vibes; raise on any failure or unusable answer."""
-    from rag.llm import get_llm
-
     llm = get_llm()
     if not llm.enabled:
         raise RuntimeError("no LLM configured")
@@ -226,8 +226,6 @@ def llm_vibes(*, type: str, title: str, description: str, tags=()) -> list[str]:
 def infer_vibes(*, type: str, title: str = "", description: str = "", tags=(), use_llm=True):
     """Return the vibes of an activity: the LLM's when enabled, else (or on error) the lexicon."""
     if use_llm:
-        from rag.llm import get_llm
-
         try:
             if get_llm().enabled:
                 return llm_vibes(type=type, title=title, description=description, tags=tags)

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate, post_save
 from django.utils.translation import gettext_lazy as _
 
 
@@ -7,10 +8,12 @@ class AgentConfig(AppConfig):
     verbose_name = _("Agent")
 
     def ready(self):
-        from django.db.models.signals import post_migrate, post_save
-
+        # Imported here, not at the top: these modules import models, which need the app registry.
         # checks and tools register themselves when imported (the modes look tools up by name).
         from agent import checks, router, signals, tools, tools_memory, userdata  # noqa: F401
+        from agent.models import SystemEvent
+        from agent.tasks import DELIVERY_WORK
+        from config import work
         from config.userdata import register
         from rag.warmup import register as warm_up_with
 
@@ -20,9 +23,5 @@ class AgentConfig(AppConfig):
         register(userdata.declaration())
         # The intent router's example vectors, before the first chat turn (agent/router.py).
         warm_up_with(router.warm_up)
-        from agent.models import SystemEvent
-        from agent.tasks import DELIVERY_WORK
-        from config import work
-
         post_save.connect(signals.event_created, sender=SystemEvent, dispatch_uid="agent.fanout")
         work.register(DELIVERY_WORK)  # reconciled by config.tasks.work_reconcile

@@ -46,6 +46,8 @@ from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.router import IntentResult, classify_intent
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
+from rag.llm import get_llm
+from rag.providers.llm import ChatResult, ProviderError
 
 logger = logging.getLogger(__name__)
 
@@ -214,8 +216,6 @@ def build_prompt(state: TurnState, budget: int) -> BuiltPrompt:
 
 def _run_llm(state: TurnState, llm, built: BuiltPrompt) -> Iterator[TurnEvent]:
     """Converse with the LLM, executing its tool calls, and stream the final answer."""
-    from rag.providers.llm import ChatResult
-
     messages = built.messages()
     specs = state.mode.tool_specs() or None
     # Text of every round was streamed to the client, so the reply keeps all of it, e.g. "我查一下"
@@ -312,9 +312,6 @@ def stream_chat(
 
     ``context_id`` names the shared context the turn reads (default: the user's latest).
     """
-    from rag.llm import get_llm
-    from rag.providers.llm import ProviderError
-
     started = time.perf_counter()
     state = TurnState(user, chat_id or new_chat_id(), message.strip(), timezone.now())
     # 1. context, 2. intent, 3. mode

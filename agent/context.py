@@ -54,6 +54,7 @@ from memory.selectors import (
     persona_for,
     session_for,
 )
+from rag.embeddings import current_model
 from rag.selectors import rag_settings_get
 
 logger = logging.getLogger(__name__)
@@ -358,8 +359,6 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     puts them here and in the session pass, never in the persona. ``now``: the instant time
     phrases are read from (the current time when None).
     """
-    from rag.embeddings import current_model
-
     floor = rag_settings_get().floor_for("memory", current_model())
     hits, _ = messages_recall(
         user=user,

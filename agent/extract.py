@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from rag.text import cut_as_written
 from rag.understand import Lexicon, Understanding, understand
 from rag.understand.words import CN_DIGITS, NUMERAL, cn_number
 
@@ -144,8 +145,6 @@ def semantic_query(text: str, now: datetime | None = None) -> str:
     jieba; asking words (:data:`FILLER_WORDS`) are dropped, each remaining run of words is kept
     as written, and 的 left dangling at a run's ends goes ("玩水的地方" -> "玩水").
     """
-    from rag.text import cut_as_written
-
     rest = _PUNCT_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
     runs: list[str] = []
     current = ""

@@ -26,8 +26,10 @@ from pathlib import Path
 import numpy as np
 
 from agent import extract
+from rag.embeddings import embed_query, search_budget
 from rag.intent import embedded_examples, provider_answering
 from rag.intent import reset as reset_embedded_examples
+from rag.llm import get_llm
 
 logger = logging.getLogger(__name__)
 
@@ -206,8 +208,6 @@ class _ExampleIndex:
         ``budget``: seconds the build may wait for the provider (default: a search's budget);
         None waits as long as it takes (the warm-up, :func:`warm_up`).
         """
-        from rag.embeddings import search_budget
-
         if budget == -1.0:
             budget = search_budget()
         if not self.texts:
@@ -281,8 +281,6 @@ def embedding_scores(
     embeds its message once for all its passes). ``leave_out``: ignore an example that is the
     message itself (bench/intent_routing.py scores the dev split leave-one-out).
     """
-    from rag.embeddings import embed_query
-
     try:
         labels, matrix = _index.get()
         if vector is None:
@@ -349,8 +347,6 @@ LLM_PROMPT = (
 
 def classify_intent(message: str, context: dict | None = None) -> IntentResult:
     """Return the message's intent: the LLM's label when configured, else the offline router."""
-    from rag.llm import get_llm
-
     offline = classify_offline(message, context)
     llm = get_llm()
     if not llm.enabled or offline.source == "context":

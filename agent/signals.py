@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+from django.db import transaction
+from django_q.models import Schedule
+
+from agent.models import Webhook
+from config.queues import BULK, INTERACTIVE, WEBHOOKS, enqueue_now
+from config.schedules import ensure_schedule
+
 
 def register_agent_schedules(sender, **kwargs):
     """Schedule the three triggers (idempotent: ``ensure_schedule`` updates by name).
@@ -9,11 +16,6 @@ def register_agent_schedules(sender, **kwargs):
     The digest and the spike scan every user: bulk. Deadline reminders are light and due at a
     time: interactive.
     """
-    from django_q.models import Schedule
-
-    from config.queues import BULK, INTERACTIVE
-    from config.schedules import ensure_schedule
-
     ensure_schedule(
         "agent.tasks.daily_digest",
         name="agent.daily_digest",
@@ -43,11 +45,6 @@ def event_created(sender, instance, created, **kwargs):
     """
     if not created:
         return
-    from django.db import transaction
-
-    from agent.models import Webhook
-    from config.queues import WEBHOOKS, enqueue_now
-
     event_id = instance.pk
 
     def fanout():

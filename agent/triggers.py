@@ -35,6 +35,8 @@ from agent.models import EventKind, SystemEvent
 from agent.selectors import agent_settings_get
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
+from rag.llm import get_llm
+from rag.text import STOPWORDS, segment_for_index
 
 logger = logging.getLogger(__name__)
 
@@ -62,8 +64,6 @@ def period_day(now: datetime | None = None) -> str:
 
 def polish(text: str) -> str:
     """Return ``text`` rewritten by the LLM when one is configured, else unchanged."""
-    from rag.llm import get_llm
-
     llm = get_llm()
     if not llm.enabled:
         return text
@@ -126,8 +126,6 @@ def subject_terms(text: str) -> set[str]:
 
     Search mode also emits the sub-words of long words, so 吃火锅 counts as 火锅 too.
     """
-    from rag.text import STOPWORDS, segment_for_index
-
     return {
         term
         for term in segment_for_index(text).split()

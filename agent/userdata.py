@@ -8,20 +8,17 @@ memory's messages.
 
 from __future__ import annotations
 
+from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
 from config.userdata import Kind, UserData
 
 
 def _texts(user):
     """Yield the partner intents' descriptions (not embedded today; cheap to forget anyway)."""
-    from agent.models import PartnerIntent
-
     yield from PartnerIntent.objects.filter(user=user).values_list("description", flat=True)
 
 
 def declaration() -> UserData:
     """Return the agent's declaration of a user's data."""
-    from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
-
     return UserData(
         "agent",
         kinds=(

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -11,7 +12,7 @@ class PlatformConfig(AppConfig):
     verbose_name = _("Platform")
 
     def ready(self):
-        from django.db.models.signals import post_migrate
+        # Imported here: these modules (django_q.signals too) import models: the registry first.
         from django_q.signals import post_execute
 
         from config import (
@@ -32,6 +33,7 @@ class PlatformConfig(AppConfig):
 
 def _keep_framework_user_data():
     """Say why the framework's own models that point at a user survive an erasure."""
+    # Imported here: config.userdata imports models, which need the app registry.
     from config.userdata import keep
 
     keep(

@@ -11,6 +11,7 @@ import os
 import stat
 from pathlib import Path
 
+import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 
@@ -113,8 +114,6 @@ def parse_database_url(url: str, *, conn_max_age: int = 0) -> dict:
     puts ``host`` in ``OPTIONS``, which the connection honours but ``dbshell`` and anything else
     reading ``HOST`` do not.
     """
-    import dj_database_url
-
     try:
         config = dj_database_url.parse(url, conn_max_age=conn_max_age)
     except ValueError as exc:

@@ -17,6 +17,7 @@ from django.http import HttpResponse
 from django.urls import is_valid_path
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.defaults import page_not_found, server_error
 
 from config.errors import (
     INTERNAL,
@@ -158,8 +159,6 @@ def handler404(request, exception=None):
     """Answer unknown API URLs in the error shape; HTML elsewhere."""
     if is_api_path(request.path):
         return error_response(NOT_FOUND, not_found_message(request), 404)
-    from django.views.defaults import page_not_found
-
     return page_not_found(request, exception)
 
 
@@ -169,6 +168,4 @@ def handler500(request):
         return unavailable_response(request)
     if is_api_path(request.path):
         return error_response(INTERNAL, _("Internal error."), 500)
-    from django.views.defaults import server_error
-
     return server_error(request)

@@ -34,9 +34,9 @@ from django.http import Http404, JsonResponse
 from django.utils.translation import gettext as _
 from rest_framework import exceptions as drf_exceptions
 from rest_framework import status as http
+from rest_framework.response import Response
 
 from config.auth import SCHEMES, authorization_scheme
-from config.inputs import body_limit_message
 
 logger = logging.getLogger(__name__)
 
@@ -83,6 +83,13 @@ class PermissionDenied(ServiceError):
 class Conflict(ServiceError):
     code = CONFLICT
     status = http.HTTP_409_CONFLICT
+
+
+def body_limit_message() -> str:
+    """Return the 413 message, naming the limit."""
+    return _("The request body is larger than %(limit)s bytes.") % {
+        "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    }
 
 
 def error_body(code: str, message: str, details: dict | None = None) -> dict:
@@ -286,8 +293,6 @@ def classify_or_internal(exc: Exception, where: str, internal: str = "") -> tupl
 
 def api_exception_handler(exc, context):
     """DRF exception handler that answers in the one error shape."""
-    from rest_framework.response import Response
-
     view = context.get("view")
     where = type(view).__name__ if view else "API view"
     status, code, message, details = classify_or_internal(exc, where)

@@ -33,6 +33,15 @@ from django.utils.translation import gettext_lazy
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.parsers import FormParser, JSONParser
 
+from config.errors import (
+    INVALID_ARGUMENT,
+    PAYLOAD_TOO_LARGE,
+    UNSUPPORTED_MEDIA_TYPE,
+    body_limit_message,
+    error_response,
+    is_api_path,
+)
+
 MAX_JSON_DEPTH = 32
 MIN_DATETIME = datetime(1970, 1, 1, tzinfo=UTC)
 MAX_DATETIME = datetime(2100, 1, 1, tzinfo=UTC)
@@ -178,13 +187,6 @@ class PayloadTooLargeError(drf_exceptions.APIException):
     default_code = "payload_too_large"
 
 
-def body_limit_message() -> str:
-    """Return the 413 message, naming the limit."""
-    return _("The request body is larger than %(limit)s bytes.") % {
-        "limit": settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-    }
-
-
 def _read_bounded(stream) -> bytes:
     """Read a request body; raise PayloadTooLargeError past ``DATA_UPLOAD_MAX_MEMORY_SIZE``."""
     limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
@@ -282,8 +284,6 @@ class InputGuardMiddleware:
         if problem is None:
             return self.get_response(request)
         status, code, message = problem
-        from config.errors import error_response, is_api_path
-
         if is_api_path(request.path):
             details = {"media_type": request.content_type} if status == 415 else {}
             return error_response(code, message, status, details)
@@ -293,13 +293,6 @@ class InputGuardMiddleware:
 
     @staticmethod
     def _problem(request) -> tuple[int, str, str] | None:
-        from config.errors import (
-            INVALID_ARGUMENT,
-            PAYLOAD_TOO_LARGE,
-            UNSUPPORTED_MEDIA_TYPE,
-            is_api_path,
-        )
-
         reason = bad_text_reason(request.path)
         if reason:
             return 400, INVALID_ARGUMENT, _("The URL path %(reason)s.") % {"reason": reason}

@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import timezone
 from django_q import tasks as q_tasks
 from django_q.brokers.orm import ORM
+from django_q.conf import Conf
 from django_q.models import Schedule
 
 INTERACTIVE = "interactive"
@@ -142,8 +143,6 @@ _running: list[dict] = []
 
 def task_started(sender=None, func=None, task=None, **kwargs) -> None:
     """Remember the task this process starts (django-q2's ``pre_execute`` receiver)."""
-    from django_q.conf import Conf
-
     task = task or {}
     queue = task.get("cluster") or Conf.CLUSTER_NAME
     _running.append({"id": str(task.get("id") or ""), "queue": queue})

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from django.utils import timezone
+from django_q.models import Schedule
+
+from config.queues import INTERACTIVE, QUEUES
+
 
 def ensure_schedule(
     func: str,
@@ -16,11 +21,6 @@ def ensure_schedule(
     repeats: int = -1,
 ) -> None:
     """Create or update the named schedule so it runs ``func(*args)`` on ``queue`` as given."""
-    from django.utils import timezone
-    from django_q.models import Schedule
-
-    from config.queues import QUEUES
-
     if queue not in QUEUES:
         raise ValueError(f"unknown queue {queue!r}")
     defaults = {
@@ -48,10 +48,6 @@ def register_platform_schedules(sender, **kwargs):
     The schedules keep the names they had under rag (``rag.work_reconcile``...): an installed
     service's rows are updated to the moved functions instead of left behind.
     """
-    from django_q.models import Schedule
-
-    from config.queues import INTERACTIVE, QUEUES
-
     ensure_schedule(
         "config.tasks.work_reconcile",
         name="rag.work_reconcile",

@@ -7,6 +7,7 @@ import contextlib
 from django.utils import timezone
 
 from config.models import WorkerHeartbeat
+from config.work import reconcile_all
 
 
 def worker_heartbeat(name: str = "qcluster") -> None:
@@ -22,6 +23,4 @@ def task_executed(sender, task, **kwargs):
 
 def work_reconcile() -> dict:
     """Re-queue or fail rows whose background task was lost (scheduled every minute)."""
-    from config.work import reconcile_all
-
     return reconcile_all()

@@ -25,6 +25,7 @@ declared here nor explicitly kept with :func:`keep`.
 
 from __future__ import annotations
 
+import ast
 import functools
 import itertools
 import operator
@@ -35,10 +36,16 @@ from typing import Any
 
 from django.apps import apps
 from django.conf import settings
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
+from django.contrib.sessions.models import Session
 from django.core.exceptions import ImproperlyConfigured
 from django.db import models, transaction
+from django.db.models import CharField
+from django.db.models.functions import Cast
 from django.utils import timezone
+from django_q.models import OrmQ, Schedule, Task
 
 from config.queues import BULK, enqueue_later
 
@@ -254,8 +261,6 @@ def _delete_sessions(user) -> None:
     """Delete the database sessions logged in as the user (the session table has no user column)."""
     if "django.contrib.sessions" not in settings.INSTALLED_APPS:
         return
-    from django.contrib.sessions.models import Session
-
     pk = str(user.pk)
     doomed = [
         s.pk
@@ -267,11 +272,6 @@ def _delete_sessions(user) -> None:
 
 def admin_log_entries(user) -> models.QuerySet:
     """Return the admin's log entries made by the user or about one of the user's rows."""
-    from django.contrib.admin.models import LogEntry
-    from django.contrib.contenttypes.models import ContentType
-    from django.db.models import CharField
-    from django.db.models.functions import Cast
-
     user_model = get_user_model()
     condition = models.Q(user=user) | models.Q(
         content_type=ContentType.objects.get_for_model(user_model), object_id=str(user.pk)
@@ -329,10 +329,6 @@ def _concerns(user, model, ids: set[int]) -> bool:
 def task_rows(user) -> dict[type[models.Model], list]:
     """Return ``{django-q model: [pk, ...]}``: the queued, scheduled and finished task rows
     whose first argument names one of the user's rows (their payloads carry those ids)."""
-    import ast
-
-    from django_q.models import OrmQ, Schedule, Task
-
     declared = {}
     for d in declarations():
         declared.update(d.tasks or {})

@@ -33,9 +33,13 @@ from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
+from django_q.brokers import get_broker
+from django_q.conf import Conf
+from django_q.models import OrmQ
+from django_q.signing import BadSignature, SignedPackage
 
 from config.errors import failure_text
-from config.queues import enqueue_later
+from config.queues import BULK, INTERACTIVE, QUEUES, current_task_id, enqueue_later, queue_for_rows
 
 logger = logging.getLogger(__name__)
 
@@ -143,8 +147,6 @@ class Work:
         stop and handed back runs with the same id, and must not wait for the reconciler.
         Commits at once so the evidence survives whatever ends the task.
         """
-        from config.queues import current_task_id
-
         now = timezone.now()
         since = now - running_stale_after()
         task_id = current_task_id()
@@ -279,8 +281,6 @@ class Work:
 
     def _requeue(self, pks: list[int], now) -> None:
         """Enqueue the rows again: few recent edits to interactive, the rest to bulk."""
-        from config.queues import BULK, INTERACTIVE, queue_for_rows
-
         recent_cut = now - recent_edit_window()
         recent = set(
             self.model.objects.filter(
@@ -307,19 +307,10 @@ class Work:
 
 def _waiting_tasks():
     """Yield the task dicts waiting in the broker of every queue (ORM table or Redis lists)."""
-    from django.conf import settings
-
     if settings.Q_CLUSTER.get("orm"):
-        from django_q.models import OrmQ
-
         for row in OrmQ.objects.only("payload").iterator():
             yield row.task
         return
-    from django_q.brokers import get_broker
-    from django_q.signing import BadSignature, SignedPackage
-
-    from config.queues import QUEUES
-
     for queue in QUEUES:
         broker = get_broker(queue)
         for payload in broker.connection.lrange(broker.list_key, 0, -1):
@@ -390,10 +381,6 @@ def task_finished(sender, task, **kwargs) -> None:
 
 def _task_queue(task: dict) -> str:
     """Return the queue a finished task ran on (this monitor's cluster when it names none)."""
-    from django_q.conf import Conf
-
-    from config.queues import INTERACTIVE, QUEUES
-
     queue = task.get("cluster") or Conf.CLUSTER_NAME
     return queue if queue in QUEUES else INTERACTIVE
 

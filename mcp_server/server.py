@@ -16,6 +16,7 @@ once; the user never comes from a tool argument.
 from __future__ import annotations
 
 import logging
+import threading
 
 import anyio
 import mcp_types as types
@@ -38,6 +39,7 @@ from config.permissions import acts_for_any_user
 from mcp_server import dispatch, tools
 from mcp_server.identity import user_for_token
 from mcp_server.language import call_language
+from rag import embeddings, text
 
 logger = logging.getLogger(__name__)
 NAME = "semantic-memory"
@@ -157,9 +159,6 @@ def build_server(*, stdio_token: str | None = None) -> Server:
 def warm_up() -> None:
     """Load what the first call would wait for: the tool schemas, jieba, the Django handler;
     the embedding model loads in the background (a search meanwhile degrades, never fails)."""
-    import threading
-
-    from rag import embeddings, text
 
     def embed():
         try:

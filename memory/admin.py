@@ -13,8 +13,10 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_display import ReadOnlyMixin, compact_text, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, local_datetime, shorten
 from config.admin_live import LiveSettingsAdmin
+from memory import services
+from memory.edits import change_record
 from memory.models import (
     ENTITY_LABELS,
     ChatMessageProxy,
@@ -27,6 +29,7 @@ from memory.models import (
     SharedContext,
     SummaryProxy,
 )
+from memory.retention import CUTOFF_LABEL, RetentionReport, retention_run
 
 READ_ONLY_FIELDS = [
     "user",
@@ -98,8 +101,6 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
         Staff only (``admin_view``); running needs the permission to delete messages.
         """
-        from memory.retention import RetentionReport, retention_run
-
         if not self.has_view_permission(request):
             raise PermissionDenied
         can_run = self.has_delete_permission(request)
@@ -137,9 +138,6 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 def report_rows(report) -> list[tuple[str, str]]:
     """Return the report's (label, value) rows for the page: the cut-off in local time."""
-    from config.admin_display import local_datetime
-    from memory.retention import CUTOFF_LABEL
-
     return [
         (label, local_datetime(report.cutoff) if label == str(CUTOFF_LABEL) else value)
         for label, value in report.rows()
@@ -184,8 +182,6 @@ class PreferenceAdmin(admin.ModelAdmin):
         return shorten(obj.value)
 
     def save_model(self, request, obj, form, change):
-        from memory import services
-
         if not change:
             pref, _ = services.preference_upsert(
                 user=obj.user, category=obj.category, value=obj.value, actor=request.user
@@ -203,8 +199,6 @@ class PreferenceAdmin(admin.ModelAdmin):
         )
 
     def delete_model(self, request, obj):
-        from memory.edits import change_record
-
         change_record(
             user=obj.user,
             actor=request.user,
@@ -279,8 +273,6 @@ class SharedContextAdmin(admin.ModelAdmin):
 
     def save_formset(self, request, form, formset, change):
         """Save the entries, recording each edit and deletion with who made it."""
-        from memory.edits import change_record
-
         owner = form.instance.owner
         originals = {e.pk: e.content for e in ContextEntry.objects.filter(context=form.instance)}
         deleting = [f.instance.pk for f in formset.deleted_forms if f.instance.pk]

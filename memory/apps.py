@@ -1,9 +1,12 @@
 from django.apps import AppConfig
+from django.contrib.auth import get_user_model
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
 def register_memory_schedules(sender, **kwargs):
     """Schedule the daily retention sweep (idempotent)."""
+    # Imported here: django_q.models and config.schedules need the app registry.
     from django_q.models import Schedule
 
     from config.queues import BULK
@@ -19,8 +22,7 @@ def register_memory_schedules(sender, **kwargs):
 
 def warm_search() -> None:
     """Run one hybrid search for a user with no messages (rag.warmup)."""
-    from django.contrib.auth import get_user_model
-
+    # Imported here: memory.selectors imports models, which need the app registry.
     from memory.selectors import messages_search_hybrid
     from rag.warmup import PROBE_TEXT
 
@@ -33,8 +35,7 @@ class MemoryConfig(AppConfig):
     verbose_name = _("Chat memory")
 
     def ready(self):
-        from django.db.models.signals import post_migrate
-
+        # Imported here, not at the top: these modules import models, which need the app registry.
         from config import work
         from config.userdata import register
         from memory import userdata

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
+from memory.enqueue import enqueue_embed
 from memory.models import (
     CONTEXT_CHARS,
     ChangeAction,
@@ -31,6 +32,11 @@ from memory.models import (
     MemoryChange,
     Preference,
 )
+from memory.selectors import context_for
+from memory.stance import contradicts, related_categories
+from memory.summarize import _sentences
+from rag.embeddings import embedding_cache_forget
+from rag.llm import get_llm
 from rag.text import segment_for_index
 
 
@@ -84,9 +90,6 @@ def _previous_content(user, message: ChatMessage) -> str:
 
 def _summaries_forget(user, message: ChatMessage, old_text: str) -> list[int]:
     """Take the old text's sentences out of the summaries covering ``message``; return ids."""
-    from memory.summarize import _sentences
-    from rag.llm import get_llm
-
     if not message.summarised:
         return []
     quoted = _sentences([old_text])
@@ -124,9 +127,6 @@ def _locked_message(user, message_id: str) -> ChatMessage:
 
 def message_update(*, user, message_id: str, actor, content: str | None = None, role=None):
     """Correct one message's content or role; return the row as stored."""
-    from memory.tasks import enqueue_embed
-    from rag.embeddings import embedding_cache_forget
-
     if content is not None and not content.strip():
         raise InvalidArgument(gettext("content must be non-empty."), details={"field": "content"})
     with transaction.atomic():
@@ -168,9 +168,6 @@ def message_update(*, user, message_id: str, actor, content: str | None = None, 
 
 def message_delete(*, user, message_id: str, actor) -> None:
     """Delete one message; its chat and its summaries no longer carry what it said."""
-    from memory.tasks import enqueue_embed
-    from rag.embeddings import embedding_cache_forget
-
     with transaction.atomic():
         message = _locked_message(user, message_id)
         before = {"content": message.content, "role": message.role, "ts": message.ts.isoformat()}
@@ -206,8 +203,6 @@ def supersede_contradicting(*, user, preference: Preference, actor) -> list[Pref
     The retired rows stay, with ``superseded_at`` and ``superseded_by``: the history. Runs in the
     caller's transaction (``preference_upsert``).
     """
-    from memory.stance import contradicts, related_categories
-
     retired = [
         old
         for old in Preference.active.select_for_update()
@@ -287,8 +282,6 @@ def preference_delete(*, user, preference_id: int, actor) -> None:
 
 
 def _locked_entry(user, context_id: int, entry_id: int) -> ContextEntry:
-    from memory.selectors import context_for
-
     context = context_for(user=user, context_id=context_id, lock=True)
     entry = ContextEntry.objects.filter(context=context, pk=entry_id).first()
     if entry is None:

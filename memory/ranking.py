@@ -30,9 +30,10 @@ from dataclasses import dataclass
 from django.db import connections
 
 from config.replicas import read_alias
+from memory.models import Kind
 from memory.validation import filter_sql
 from rag.search import TS_CONFIG
-from rag.text import STOPWORDS, index_words, query_words
+from rag.text import STOPWORDS, index_words, query_words, quote_lexeme
 
 # Reciprocal-rank fusion constant of memory hybrid search (the live fusion_k, 60, serves the
 # other surfaces): a small k lets the top of each list count more (LoCoMo: k 60 -> 10 added
@@ -288,8 +289,6 @@ def english_stems(cursor, words: list[str]) -> dict[str, list[str] | None]:
 
 def _terms(cursor, lexemes: list[str]) -> dict[str, str]:
     """Return each query word's tsquery: ``stem:*`` for an English word, else the word."""
-    from rag.text import quote_lexeme
-
     stems = english_stems(cursor, [w for w in lexemes if w.isascii() and w.isalpha()])
     out = {}
     for lexeme in lexemes:
@@ -310,8 +309,6 @@ def sample_counts(cursor, *, user, tsqueries: list[str]) -> tuple[int, float, li
     One scan of the stored tsvectors of the latest ``BM25_SAMPLE`` turns (kind message), so the
     cost is bounded however long the history.
     """
-    from memory.models import Kind
-
     counts = "".join(", count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in tsqueries)
     cursor.execute(
         f"SELECT count(*), avg(length(v)){counts} FROM (SELECT {TSV} AS v"
@@ -341,8 +338,6 @@ class TermStats:
 
 def term_stats(*, user, lexemes: list[str]) -> TermStats:
     """Return the sample's counts for ``lexemes`` and for their BM25 terms (see TermStats)."""
-    from rag.text import quote_lexeme
-
     with connections[read_alias()].cursor() as cursor:
         terms = _terms(cursor, lexemes) if lexemes else {}
         exact = {lexeme: quote_lexeme(lexeme) for lexeme in lexemes}

@@ -26,6 +26,8 @@ from django.utils.translation import gettext_lazy, gettext_noop
 
 from memory.models import MAX_RETENTION_DAYS, ChatMessage, Kind
 from memory.selectors import memory_settings_get
+from memory.summarize import write_summary
+from rag.embeddings import embedding_cache_forget
 
 logger = logging.getLogger(__name__)
 
@@ -224,8 +226,6 @@ def _count_dry_run(report: RetentionReport, due, max_chats: int) -> None:
 
 
 def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
-    from memory.summarize import write_summary
-
     chats = _due_chats(due)
     todo, left = chats[:max_chats], chats[max_chats:]
     for i, chat in enumerate(todo):
@@ -271,8 +271,6 @@ def _delete_covered(due, start: float) -> tuple[int, int]:
     deleted texts go in the same transaction: once a text is gone, ``user_erase`` could no
     longer find its cached vector by hash.
     """
-    from rag.embeddings import embedding_cache_forget
-
     deleted = cache_rows = 0
     while time.monotonic() - start < RUN_BUDGET_SECONDS:
         rows = list(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime
 
+from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -17,6 +18,7 @@ from django.utils.translation import gettext
 from config import live
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
+from memory import understanding
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import (
     ChatMessage,
@@ -28,8 +30,13 @@ from memory.models import (
     Preference,
     SharedContext,
 )
+from memory.search_hybrid import hybrid_search
+from memory.search_semantic import embed_uncached_query, try_query_vector
 from memory.shapes import message_item
 from memory.validation import apply_filter, clean_filter
+from rag.embeddings import ProviderError, current_model, embed_texts, search_budget
+from rag.preferences import StatedPreference
+from rag.search import maxsim
 from rag.selectors import rag_settings_get
 
 logger = logging.getLogger(__name__)
@@ -50,8 +57,6 @@ def messages_between(*, user, since: datetime, until: datetime, role: str | None
 
 def users_with_messages_since(*, since: datetime):
     """Return the users who wrote at least one message since ``since``, by id."""
-    from django.contrib.auth import get_user_model
-
     ids = (
         ChatMessage.objects.filter(kind=Kind.MESSAGE, ts__gte=since)
         .values_list("user_id", flat=True)
@@ -178,10 +183,6 @@ def persona_for(
     knowledge passes, so months of summaries never push a stated preference out.
     ``query_vector``: the query's embedding, when the caller has it.
     """
-    from memory.search_semantic import embed_uncached_query
-    from rag.embeddings import ProviderError, current_model, embed_texts, search_budget
-    from rag.search import maxsim
-
     limit = max(1, min(int(limit), PERSONA_MAX))
     # Each kind contributes at most ``limit`` (the newest), so the merge reads <= 2 * limit rows.
     dated: list[tuple] = []
@@ -224,9 +225,6 @@ def messages_search_hybrid(
 
     ``vector``: the query's embedding when the caller already has it (else it is embedded).
     """
-    from memory.search_hybrid import hybrid_search
-    from memory.search_semantic import try_query_vector
-
     flt = clean_filter(filter)
     if vector is None:
         vector, _ = try_query_vector(query_text, None)  # None: lexical hits only
@@ -246,8 +244,6 @@ def messages_recall(
     Returns the hits as message items with their scores, and the ``understood`` object (None
     when the query names no time).
     """
-    from memory import understanding
-
     tz = understanding.time_zone(None)
     flt = clean_filter(None)
     # A question about one day has no words to search with: read that day (as the API does),
@@ -395,8 +391,6 @@ def stated_preferences(user, limit: int = PERSONA_MAX):
 
     Registered with ``rag.preferences`` so other apps (activity ranking) can read them.
     """
-    from rag.preferences import StatedPreference
-
     rows = Preference.active.filter(user=user).order_by("-updated_at", "-pk")[:limit]
     return [StatedPreference(category=p.category, value=p.value) for p in rows]
 

@@ -15,6 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import Conflict, InvalidArgument, NotFound
+from config.userdata import user_data_erase
+from memory import tasks
 from memory.cursors import new_message_id
 from memory.edits import (  # noqa: F401  (the memory app's writes, in one namespace)
     context_entry_delete,
@@ -35,7 +37,7 @@ from memory.models import (
     Preference,
     SharedContext,
 )
-from memory.selectors import memory_settings_get
+from memory.selectors import context_for, memory_settings_get
 from memory.validation import MAX_ITEMS, clean_items, parse_ts
 from rag import rating_targets
 from rag.text import segment_for_index
@@ -186,8 +188,6 @@ def messages_import(*, user, items) -> dict:
 
 def _enqueue_after_write(user, rows: list[ChatMessage]) -> None:
     """Enqueue embedding (groups of <= 100) and any due summaries, on commit."""
-    from memory import tasks
-
     tasks.enqueue_embed([r.pk for r in rows])
     threshold = memory_settings_get().summary_trigger_messages
     chats = {r.chat_id for r in rows}
@@ -289,8 +289,6 @@ def context_create(*, owner, title: str, entry: str, agent_name: str) -> SharedC
 
 def update_context(*, user, context_id: int, agent_name: str, content: str) -> ContextEntry:
     """Append an entry to a context the user may write (its owner, or staff)."""
-    from memory.selectors import context_for
-
     if not (agent_name or "").strip() or not (content or "").strip():
         raise InvalidArgument(gettext("agent_name and content must be non-empty."))
     with transaction.atomic():
@@ -313,6 +311,4 @@ def user_erase(*, user) -> dict[str, int]:
     rows are scrubbed, the django-q rows of tasks naming them deleted, and last the account
     itself with its API token and sessions (``config.userdata.user_data_erase``).
     """
-    from config.userdata import user_data_erase
-
     return user_data_erase(user=user)

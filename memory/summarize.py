@@ -15,7 +15,15 @@ import re
 import numpy as np
 from django.db import connection, transaction
 
+from config.queues import BULK
+from memory.cursors import new_message_id
+from memory.enqueue import enqueue_embed
+from memory.models import ChatMessage, EmbedState, Kind, Role
 from memory.selectors import memory_settings_get
+from rag.chunking import split_sentences
+from rag.embeddings import content_hash, current_model, embed_texts
+from rag.llm import get_llm
+from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
 
@@ -42,8 +50,6 @@ def legal_refs(text: str) -> list[str]:
 
 
 def _sentences(texts: list[str]) -> list[str]:
-    from rag.chunking import split_sentences
-
     out = []
     for text in texts:
         for span in split_sentences(text):
@@ -88,8 +94,6 @@ def extractive_summary(texts: list[str], *, max_chars: int, vectors: list | None
     against their centroid without another provider call; without them the sentences are
     embedded (one call) and ranked themselves. Sentences quoting a legal reference come first.
     """
-    from rag.embeddings import embed_texts
-
     if vectors is not None and len(vectors) == len(texts):
         units = [_sentences([t]) for t in texts]
         unit_vectors = np.asarray(vectors, dtype=np.float32)
@@ -135,8 +139,6 @@ def extractive_summary(texts: list[str], *, max_chars: int, vectors: list | None
 
 def llm_summary(texts: list[str], *, max_chars: int) -> str | None:
     """Return the LLM's summary, or None when no LLM is configured or it fails the checks."""
-    from rag.llm import get_llm
-
     llm = get_llm()
     if not getattr(llm, "enabled", False):
         return None
@@ -166,9 +168,6 @@ def _row_vectors(rows) -> list | None:
     Normally the embedding tasks ran first; a row still pending is embedded here in one call
     and its vector saved, so the embedding task finds it current and skips it.
     """
-    from memory.models import ChatMessage, EmbedState
-    from rag.embeddings import content_hash, current_model, embed_texts
-
     missing = [r for r in rows if r.embedding is None]
     if missing:
         try:
@@ -197,12 +196,6 @@ def write_summary(*, user_pk: int, chat_id: str, force: bool = False) -> str:
     previous summary and covers up to the later of its last message and that summary, so the
     newest summary (by ``ts``) always covers every summarised message of the chat.
     """
-    from config.queues import BULK
-    from memory.cursors import new_message_id
-    from memory.models import ChatMessage, Kind, Role
-    from memory.tasks import enqueue_embed
-    from rag.text import segment_for_index
-
     settings_row = memory_settings_get()
     with transaction.atomic():
         with connection.cursor() as cursor:

@@ -12,14 +12,18 @@ import logging
 
 from django.utils import timezone
 
-from config.queues import BULK, current_queue, enqueue, enqueue_later, queue_for_rows
+from config.queues import BULK, current_queue, enqueue_later
 from config.work import Work
+
+# enqueue_embed, enqueue_summarize: importable here too, the names queued tasks and Work carry.
+from memory.enqueue import EMBED_GROUP, enqueue_embed, enqueue_summarize  # noqa: F401
 from memory.models import ChatMessage, EmbedState
+from memory.retention import retention_run
+from memory.summarize import write_summary
 from rag.embeddings import content_hash, current_model, embed_texts
 
 logger = logging.getLogger(__name__)
 
-EMBED_GROUP = 100  # at most this many texts per provider call
 MAX_ATTEMPTS = 5
 # Retention work left by a bounded run is picked up this soon, not a day later.
 FOLLOW_UP_SECONDS = 600
@@ -34,27 +38,6 @@ EMBED_WORK = Work(
     changed_field="created_at",
     max_attempts=MAX_ATTEMPTS,
 )
-
-
-def enqueue_embed(ids: list[int], *, queue: str | None = None) -> None:
-    """Embed these rows asynchronously, in groups of <= 100, once the transaction commits.
-
-    Queue: ``queue`` when given, else by size (``config.queues.queue_for_rows``): a few messages
-    someone just wrote go to interactive, an imported history to bulk.
-    """
-    queue = queue or queue_for_rows(len(ids))
-    for i in range(0, len(ids), EMBED_GROUP):
-        enqueue(
-            "memory.tasks.messages_embed",
-            list(ids[i : i + EMBED_GROUP]),
-            queue=queue,
-            group="memory.embed",
-        )
-
-
-def enqueue_summarize(user_pk: int, chat_id: str) -> None:
-    """Summarise a chat asynchronously once the transaction commits (queue: bulk)."""
-    enqueue("memory.tasks.chat_summarize", user_pk, chat_id, queue=BULK, group="memory.summarize")
 
 
 def messages_embed(ids: list[int]) -> str:
@@ -128,8 +111,6 @@ def messages_embed(ids: list[int]) -> str:
 
 def chat_summarize(user_pk: int, chat_id: str) -> str:
     """Summarise a chat's unsummarised messages when there are more than the threshold."""
-    from memory.summarize import write_summary
-
     return write_summary(user_pk=user_pk, chat_id=chat_id)
 
 
@@ -141,8 +122,6 @@ def retention_sweep() -> dict:
     is bounded; when work is left, a one-off follow-up run is scheduled in
     ``FOLLOW_UP_SECONDS`` rather than waiting a day.
     """
-    from memory.retention import retention_run
-
     report = retention_run(dry_run=False)
     if report.more_remaining:
         _schedule_follow_up()

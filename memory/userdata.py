@@ -8,6 +8,15 @@ Kinds are listed dependants first, the erase order.
 from __future__ import annotations
 
 from config.userdata import Kind, UserData
+from memory.models import (
+    ChatMessage,
+    ContextEntry,
+    Feedback,
+    MemoryChange,
+    Preference,
+    SharedContext,
+)
+from memory.models import Kind as MessageKind
 
 
 def _texts(user):
@@ -17,8 +26,6 @@ def _texts(user):
     of preferences and ratings (``persona_for``), and the raw values, comments, context titles
     and entries, in case another caller embedded them as they are.
     """
-    from memory.models import ChatMessage, ContextEntry, Feedback, Preference, SharedContext
-
     rows = ChatMessage.objects.filter(user=user).only("content", "context_text")
     for row in rows.iterator(chunk_size=2000):
         yield row.embedding_text()
@@ -36,16 +43,6 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the memory app's declaration of a user's data."""
-    from memory.models import (
-        ChatMessage,
-        ContextEntry,
-        Feedback,
-        MemoryChange,
-        Preference,
-        SharedContext,
-    )
-    from memory.models import Kind as MessageKind
-
     return UserData(
         "memory",
         kinds=(

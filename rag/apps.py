@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import pre_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -7,8 +8,7 @@ class RagConfig(AppConfig):
     verbose_name = _("RAG engine")
 
     def ready(self):
-        from django.db.models.signals import pre_migrate
-
+        # Imported here, not at the top: these modules import models, which need the app registry.
         from config.errors import register_provider_error
         from config.userdata import register_text_cache
         from rag import (

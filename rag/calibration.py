@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from rag.embeddings import embed_texts
 from rag.relevance import (
     EVIDENCE_POOL,
     GATE_RANGE,
@@ -23,6 +24,7 @@ from rag.relevance import (
     decide,
     reference_vectors,
 )
+from rag.understand import keyboard_noise
 
 _corpora: dict[str, Callable[[], list[tuple[str, list[float]]]]] = {}
 _evidence: dict[str, Callable[[str, list[str]], bool]] = {}
@@ -223,9 +225,6 @@ def score_labelled(
     ``relevant`` marks an off-topic query (expected answer: nothing). ``evidence(query, keys)``
     (the surface's rule) is asked about the query's best :data:`EVIDENCE_POOL` documents.
     """
-    from rag.embeddings import embed_texts
-    from rag.understand import keyboard_noise
-
     keys = [key for key, _ in corpus]
     matrix = np.asarray([vector for _, vector in corpus], dtype=np.float32)
     matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)

@@ -7,7 +7,11 @@ from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.db import DatabaseError, connection
 
+from rag.db import vector_column_dimensions
+from rag.embeddings import current_model
 from rag.fields import EmbeddingField
+from rag.models import RagSettings, default_similarity_floors
+from rag.relevance import CUT_SURFACES, REFERENCE_FILE, reference_texts, validate_cuts
 
 
 def embedding_columns():
@@ -71,8 +75,6 @@ def check_embedding_settings(app_configs=None, **kwargs):
 @register("rag")
 def check_vector_columns(app_configs=None, databases=None, **kwargs):
     """rag.E001: every vector column has the configured embedding dimensions."""
-    from rag.db import vector_column_dimensions
-
     errors = []
     expected = settings.RAG_EMBEDDING.get("DIMENSIONS")
     try:
@@ -98,8 +100,6 @@ def check_vector_columns(app_configs=None, databases=None, **kwargs):
 
 def _live_floors() -> dict:
     """Return the similarity floors of the live settings row (the defaults before it exists)."""
-    from rag.models import RagSettings, default_similarity_floors
-
     try:
         row = RagSettings.objects.order_by("pk").first()
     except DatabaseError:
@@ -116,9 +116,6 @@ def check_similarity_floors(app_configs=None, **kwargs):
     however unrelated. Surfaces whose floor is 0 for every model use none on purpose, and
     surfaces the relevance cut decides (rag/relevance.py: activities, memory) need none.
     """
-    from rag.embeddings import current_model
-    from rag.relevance import CUT_SURFACES
-
     try:
         model = current_model()
     except Exception:  # noqa: BLE001 - an incomplete provider config is rag.E004's report
@@ -153,12 +150,8 @@ def check_similarity_floors(app_configs=None, **kwargs):
 @register("rag")
 def check_relevance_cuts(app_configs=None, **kwargs):
     """rag.E040-E041: the live relevance cuts are well formed; the reference sample exists."""
-    from rag.relevance import REFERENCE_FILE, reference_texts, validate_cuts
-
     errors = []
     try:
-        from rag.models import RagSettings
-
         row = RagSettings.objects.order_by("pk").first()
     except DatabaseError:
         row = None  # before migrate: the defaults, which are valid

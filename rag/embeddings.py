@@ -30,8 +30,9 @@ from django.core.signals import setting_changed
 from django.db import IntegrityError, transaction
 
 from config import timing
-from config.breaker import CircuitBreaker
+from config.breaker import CLOSED, OPEN, CircuitBreaker
 from config.userdata import TextCache
+from rag.models import EmbeddingCache
 from rag.providers.embedding import (
     EmbeddingProvider,
     ProviderError,
@@ -207,8 +208,6 @@ def embed_texts(
     for background work). Raises ``ProviderError`` when the provider fails, or its subclasses
     ``ProviderTimeout`` / ``ProviderUnavailable`` for a budgeted call; callers degrade.
     """
-    from rag.models import EmbeddingCache
-
     if role not in ("passage", "query"):
         raise ValueError("role must be 'passage' or 'query'")
     if not texts:
@@ -276,8 +275,6 @@ def embedding_cache_forget(*, texts) -> int:
     process's LRU entries go at once. Other processes' LRUs (at most ``LRU_SIZE`` vectors each,
     never written to disk) keep theirs until evicted or restarted.
     """
-    from rag.models import EmbeddingCache
-
     hashes = _hashes(texts)
     wanted = set(hashes)
     with _lru_lock:
@@ -292,8 +289,6 @@ def embedding_cache_forget(*, texts) -> int:
 
 def embedding_cache_count(*, texts) -> int:
     """Return how many cached vectors (every model and role) these texts have."""
-    from rag.models import EmbeddingCache
-
     hashes = _hashes(texts)
     return sum(
         EmbeddingCache.objects.filter(content_hash__in=hashes[start : start + 1000]).count()
@@ -307,8 +302,6 @@ def _hashes(texts) -> list[str]:
 
 def embedding_cache_forget_hashes(hashes: list[str]) -> int:
     """Delete cached vectors of erased texts that a task running during the erasure stored."""
-    from rag.models import EmbeddingCache
-
     return EmbeddingCache.objects.filter(content_hash__in=hashes).delete()[0]
 
 
@@ -324,8 +317,6 @@ def text_cache() -> TextCache:
 
 def _store(rows) -> None:
     """Insert cache rows; a concurrent writer of the same key is fine."""
-    from rag.models import EmbeddingCache
-
     try:
         # Savepoint: a failure here must not abort the caller's transaction.
         with transaction.atomic():
@@ -440,8 +431,6 @@ def provider_health() -> dict:
     this process yet, or its cool-down has passed) a one-word probe decides, through the
     breaker and within ``HEALTH_PROBE_BUDGET`` seconds, bypassing the caches.
     """
-    from config.breaker import CLOSED, OPEN
-
     gate = breaker()
     snap = gate.snapshot()
     checked = "recent calls"

@@ -3,6 +3,7 @@
 from collections.abc import Sequence
 from functools import lru_cache
 
+import numpy as np
 from django.conf import settings
 from pgvector.django import VectorField
 
@@ -44,7 +45,5 @@ def vector_literal(vector: Sequence[float]) -> str:
 
 @lru_cache(maxsize=16)
 def _literal(values: tuple[float, ...]) -> str:
-    import numpy as np
-
     singles = np.asarray(values, dtype=np.float32).tolist()
     return "[" + ",".join(map("{:.9g}".format, singles)) + "]"

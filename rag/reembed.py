@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 from django.apps import apps
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Count, F, Func, IntegerField, Q
 
 from rag.embeddings import content_hash, current_model, embed_texts
 from rag.fields import configured_dimensions
@@ -39,8 +39,6 @@ def vector_states(model: type[Embedded]) -> dict[str, int]:
     ``rag_migrate_dimensions``). ``stale``: a vector made by another model, or of another
     dimension than the provider's. ``current``: the rest.
     """
-    from django.db.models import Count, F, Func, IntegerField
-
     provider_dims = configured_dimensions()
     rows = model._default_manager.annotate(
         vector_dims=Func(F("embedding"), function="vector_dims", output_field=IntegerField())
@@ -61,8 +59,6 @@ def vector_states(model: type[Embedded]) -> dict[str, int]:
 
 def model_counts() -> dict[str, dict[str, int]]:
     """Count vectors per model for every embedded model: {label: {model: n, '': missing}}."""
-    from django.db.models import Count
-
     result = {}
     for model in embedded_models():
         rows = (

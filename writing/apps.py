@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import pre_delete
 from django.utils.translation import gettext_lazy as _
 
 
@@ -7,8 +8,7 @@ class WritingConfig(AppConfig):
     verbose_name = _("Writing")
 
     def ready(self):
-        from django.db.models.signals import pre_delete
-
+        # Imported here, not at the top: these modules import models, which need the app registry.
         from config import work
         from config.userdata import register
         from writing import signals, userdata

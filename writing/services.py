@@ -15,7 +15,9 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument, NotFound
+from config.queues import BULK, INTERACTIVE
 from rag.embeddings import content_hash
+from writing import tasks
 from writing.models import (
     Book,
     Chapter,
@@ -70,8 +72,6 @@ def chapter_create_queue(book: Book) -> str:
     of an import (a client posting a book chapter by chapter): bulk. A writer's single new
     chapter: interactive.
     """
-    from config.queues import BULK, INTERACTIVE
-
     importing = Chapter.objects.filter(book=book, chunk_state=ChunkState.PENDING).exists()
     return BULK if importing else INTERACTIVE
 
@@ -84,8 +84,6 @@ def chapter_create(
 
     ``queue``: where the chunking runs; by default :func:`chapter_create_queue` decides.
     """
-    from writing.tasks import enqueue_chunk
-
     contents = _clean_blocks(blocks)
     book = book_get(user=user, book_id=book_id)
     queue = queue or chapter_create_queue(book)
@@ -96,7 +94,7 @@ def chapter_create(
         StoryBlock(chapter=chapter, order=i, content=c, content_hash=content_hash(c))
         for i, c in enumerate(contents)
     )
-    enqueue_chunk(chapter.pk, chapter.version, queue=queue)
+    tasks.enqueue_chunk(chapter.pk, chapter.version, queue=queue)
     return chapter
 
 
@@ -199,8 +197,6 @@ def chapter_save(
     also holds surviving blocks stays searchable until the task replaces it (see
     :func:`_detach_removed_blocks`). Chunking starts on commit.
     """
-    from writing.tasks import enqueue_chunk
-
     contents = _clean_blocks(blocks)
     chapter = chapter_get(user=user, chapter_id=chapter_id, for_update=True)
     if book_id is not None and book_id != chapter.book_id:
@@ -230,7 +226,7 @@ def chapter_save(
     chapter.last_edit_at = None  # an explicit save ends any autosave debounce
     _mark_pending(chapter)
     chapter.save()
-    enqueue_chunk(chapter.pk, chapter.version)
+    tasks.enqueue_chunk(chapter.pk, chapter.version)
     return chapter
 
 
@@ -240,8 +236,6 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
 
     ``blocks`` is a list of ``{"id": block_id | "position": index, "content": text}``.
     """
-    from writing.tasks import enqueue_autosave_chunk
-
     if not isinstance(blocks, list) or not blocks:
         raise InvalidArgument(gettext("blocks must be a non-empty list."))
     contents = _clean_blocks(blocks)
@@ -272,7 +266,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
     chapter.save()
     due = now + timedelta(seconds=float(writing_settings_get().debounce_seconds))
     chapter_pk, version = chapter.pk, chapter.version
-    transaction.on_commit(lambda: enqueue_autosave_chunk(chapter_pk, version, due=due))
+    transaction.on_commit(lambda: tasks.enqueue_autosave_chunk(chapter_pk, version, due=due))
     return chapter
 
 
@@ -282,8 +276,6 @@ def chapter_delete(*, user, chapter_id: int) -> None:
 
 def chapter_rechunk(*, chapter_id: int) -> None:
     """Mark every block of a chapter dirty and chunk it again (admin action)."""
-    from writing.tasks import enqueue_chunk
-
     with transaction.atomic():
         chapter = Chapter.objects.select_for_update().get(pk=chapter_id)
         chapter.blocks.update(is_dirty=True)
@@ -291,4 +283,4 @@ def chapter_rechunk(*, chapter_id: int) -> None:
         chapter.last_edit_at = None
         _mark_pending(chapter)
         chapter.save()
-        enqueue_chunk(chapter.pk, chapter.version)
+        tasks.enqueue_chunk(chapter.pk, chapter.version)

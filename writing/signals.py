@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from writing.models import ParentChunk, StoryBlock
+
 
 def block_deleting(sender, instance, **kwargs):
     """Delete the parents that still include this block and mark their other blocks dirty.
@@ -12,8 +14,6 @@ def block_deleting(sender, instance, **kwargs):
     takes its merged parents with it: their text would be wrong, and the next chunking run
     rebuilds the remaining blocks.
     """
-    from writing.models import ParentChunk, StoryBlock
-
     parents = ParentChunk.objects.filter(segments__block=instance)
     StoryBlock.objects.filter(segments__parent__in=parents).exclude(pk=instance.pk).update(
         is_dirty=True

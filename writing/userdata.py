@@ -7,6 +7,8 @@ segments, child chunks and their vectors. Kinds are listed leaves first, the era
 from __future__ import annotations
 
 from config.userdata import Kind, UserData
+from writing.chunking import sentence_texts
+from writing.models import Book, Chapter, ChildChunk, ParentChunk, ParentSegment, StoryBlock
 
 
 def _texts(user):
@@ -15,9 +17,6 @@ def _texts(user):
     Child chunks (their vectors) and the sentences of parents and of blocks (chunking embeds
     them to find the cuts).
     """
-    from writing.chunking import sentence_texts
-    from writing.models import ChildChunk, ParentChunk, StoryBlock
-
     yield from ChildChunk.objects.filter(book__owner=user).values_list("text", flat=True)
     parents = ParentChunk.objects.filter(chapter__book__owner=user).values_list("text", flat=True)
     blocks = StoryBlock.objects.filter(chapter__book__owner=user).values_list("content", flat=True)
@@ -30,8 +29,6 @@ def _texts(user):
 
 def declaration() -> UserData:
     """Return the writing app's declaration of a user's data."""
-    from writing.models import Book, Chapter, ChildChunk, ParentChunk, ParentSegment, StoryBlock
-
     return UserData(
         "writing",
         kinds=(

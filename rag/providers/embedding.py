@@ -143,7 +143,7 @@ class HostedClient:
     ):
         # Imported here: the SDK costs seconds and ~40 MiB to import, and the default (local)
         # provider never needs it.
-        import openai
+        import openai  # noqa: PLC0415
 
         self._openai = openai
         self.provider = provider

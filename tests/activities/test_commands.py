@@ -240,7 +240,7 @@ def test_moving_demo_reuses_current_vectors(demo_activities, counting_provider):
 def test_moving_demo_reindexes_a_stale_row_through_the_receiver(
     demo_activities, django_capture_on_commit_callbacks
 ):
-    from activities.indexing import is_current
+    from activities.selectors import is_current
 
     rewind_demo()
     stale = next(iter(demo_activities.values()))

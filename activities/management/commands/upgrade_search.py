@@ -2,10 +2,16 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 from django.db import connection, transaction
+from django.db.migrations.executor import MigrationExecutor
 
 from activities.backfill import backfill
 from activities.models import Activity, IndexState
-from rag.db import build_vector_indexes, vector_column_dimensions
+from rag.db import (
+    REQUIRED_EXTENSIONS,
+    build_vector_indexes,
+    ensure_extensions,
+    vector_column_dimensions,
+)
 
 APP, MODEL = "activities", "activity"
 
@@ -24,10 +30,6 @@ class Command(BaseCommand):
         parser.add_argument("--pause-seconds", type=float, default=5.0)
 
     def handle(self, *args, dry_run, batch_size, pause_seconds, **options):
-        from django.db.migrations.executor import MigrationExecutor
-
-        from rag.db import REQUIRED_EXTENSIONS, ensure_extensions
-
         with connection.cursor() as cursor:
             cursor.execute(
                 "SELECT extname FROM pg_extension WHERE extname = ANY(%s)",

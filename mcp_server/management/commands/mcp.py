@@ -6,8 +6,10 @@ import logging
 from pathlib import Path
 
 import anyio
+import uvicorn
 from django.core.exceptions import ImproperlyConfigured
 from django.core.management.base import BaseCommand, CommandError
+from mcp.server.stdio import stdio_server
 
 from config.env import env_str, read_secret_file
 from mcp_server import server
@@ -78,15 +80,11 @@ class Command(BaseCommand):
 
     @staticmethod
     async def _serve_stdio(token: str) -> None:
-        from mcp.server.stdio import stdio_server
-
         mcp = server.build_server(stdio_token=token)
         async with stdio_server() as (read_stream, write_stream):
             await mcp.run(read_stream, write_stream, mcp.create_initialization_options())
 
     def _serve_http(self, host: str, port: int) -> None:
-        import uvicorn
-
         server.warm_up()
         self.stderr.write(f"MCP streamable HTTP on http://{host}:{port}{server.HTTP_PATH}")
         uvicorn.run(server.http_app(host=host), host=host, port=port, log_level="warning")

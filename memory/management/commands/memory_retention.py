@@ -2,6 +2,8 @@ import json
 
 from django.core.management.base import BaseCommand
 
+from memory.retention import retention_run
+
 
 class Command(BaseCommand):
     help = (
@@ -17,8 +19,6 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, dry_run: bool, as_json: bool, **options):
-        from memory.retention import retention_run
-
         report = retention_run(dry_run=dry_run)
         if as_json:
             self.stdout.write(json.dumps(report.as_dict(), indent=2, ensure_ascii=False))

@@ -17,6 +17,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rag import calibration, relevance
+from rag.embeddings import embed_texts
 
 
 def read_labelled(path: Path) -> tuple[list[dict], list[dict]]:
@@ -68,8 +69,6 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="Print the fit, store nothing.")
 
     def handle(self, *args, **options):
-        from rag.embeddings import embed_texts
-
         path = Path(options["file"])
         surface = options["surface"]
         queries, documents = read_labelled(path)

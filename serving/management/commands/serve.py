@@ -64,7 +64,8 @@ class Command(BaseCommand):
         if not no_web:
             # WhiteNoise indexes STATIC_ROOT when the application is built: collect first.
             call_command("collectstatic", interactive=False, verbosity=0)
-            from config.wsgi import application  # builds the application: after collectstatic
+            # Imported here: importing config.wsgi builds the application, after collectstatic.
+            from config.wsgi import application  # noqa: PLC0415
         warmup.preload()
         running: list[clusters.Cluster] = []
         stops_db = settings.USING_EMBEDDED_DB and not keep_db
