@@ -20,6 +20,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
+import psycopg
+
 from config.env import env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -159,7 +161,9 @@ def start(
             f"not {shared_buffers!r}."
         )
     _ensure_runtime_dir()
-    import pgserver  # heavy: only when the embedded server is wanted
+    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
+    # import this module, and a run with DATABASE_URL must not need either.
+    import pgserver  # noqa: PLC0415
 
     path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
@@ -209,7 +213,7 @@ def _start_lock(path: Path) -> Iterator[None]:
 
 
 def _running(path: Path) -> bool:
-    from pgserver.utils import PostmasterInfo
+    from pgserver.utils import PostmasterInfo  # noqa: PLC0415  (optional: see start)
 
     info = PostmasterInfo.read_from_pgdata(path) if path.exists() else None
     return bool(info is not None and info.is_running())
@@ -239,8 +243,10 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
         return True
     if postgres_pids(path):
         return False
-    import pgserver  # heavy: only when the embedded server is wanted
-    from pgserver.utils import ensure_prefix_permissions, ensure_user_exists
+    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
+    # import this module, and a run with DATABASE_URL must not need either.
+    import pgserver  # noqa: PLC0415
+    from pgserver.utils import ensure_prefix_permissions, ensure_user_exists  # noqa: PLC0415
 
     user = _system_user()
     if user is not None:
@@ -254,7 +260,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
 
 def postgres_pids(path: Path) -> list[int]:
     """Return the pids of postgres processes started on the data directory ``path``."""
-    import psutil
+    import psutil  # noqa: PLC0415  (pgserver's dependency, optional: see start)
 
     return [
         proc.pid
@@ -295,8 +301,7 @@ def _configure(uri: str, path: Path, sizes: dict[str, str], *, log: Path) -> boo
     OS cache. Only a change of ``shared_buffers`` or of :data:`SOCKET_ONLY` restarts the server;
     the other sizes take effect on a reload.
     """
-    import pgserver  # heavy: only when the embedded server is wanted
-    import psycopg
+    import pgserver  # noqa: PLC0415  (heavy, optional: see start)
 
     changes = []
     with psycopg.connect(uri, autocommit=True) as conn:
@@ -334,7 +339,6 @@ def prewarm(uri: str) -> list[str] | None:
     does not ship it (pgserver's build does not: the first searches after a start then read
     the index from the OS cache, docs/SCALING.md).
     """
-    import psycopg
 
     with psycopg.connect(uri, autocommit=True) as conn:
         available = conn.execute(
@@ -353,7 +357,9 @@ def prewarm(uri: str) -> list[str] | None:
 def stop(data_dir: Path | str | None = None) -> bool:
     """Stop a running embedded server; return whether one was running."""
     _ensure_runtime_dir()
-    import pgserver  # heavy: only when the embedded server is wanted
+    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
+    # import this module, and a run with DATABASE_URL must not need either.
+    import pgserver  # noqa: PLC0415
 
     path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
     if not path.exists():

@@ -13,10 +13,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from rag.cut_rules import GATE_RANGE
 from rag.embeddings import embed_texts
 from rag.relevance import (
     EVIDENCE_POOL,
-    GATE_RANGE,
     UNCALIBRATED,
     Background,
     Cut,

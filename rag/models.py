@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from pgvector.django import VectorField
 
 from config.live import LiveSettings
+from rag.cut_rules import validate_cuts
 from rag.fields import EmbeddingField
 
 # Similarity floors per embedding model and surface. multilingual-e5-small puts
@@ -149,8 +150,6 @@ class RagSettings(LiveSettings):
         if not 1 <= self.ef_search <= 1000:
             errors["ef_search"] = gettext("Use a value between 1 and 1000.")
         errors.update(self._clean_floors())
-        from rag.relevance import validate_cuts
-
         if message := validate_cuts(self.relevance_cuts):
             errors["relevance_cuts"] = message
         if errors:

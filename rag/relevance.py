@@ -47,6 +47,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from django.conf import settings
+
+from rag.embeddings import embed_texts, get_provider
+from rag.models import RagSettings
+from rag.selectors import rag_settings_get
 
 REFERENCE_FILE = Path(__file__).resolve().parent / "fixtures" / "background.txt"
 BACKGROUND_PERCENTILE = 90.0
@@ -54,20 +59,6 @@ BACKGROUND_PERCENTILE = 90.0
 CUT_SURFACES = ("activities", "memory")
 # Used when the live settings hold no fitted cut for (model, surface): relative rules only.
 UNCALIBRATED = {"gate": 0.0, "ratio": None}
-GATE_RANGE = (-1.0, 1.0)
-RATIO_RANGE = (-2.0, 1.0)
-DEPTH_RANGE = (0.0, 2.0)
-# The optional parameters of a surface's cut and the range each must fall in (gate is required).
-OPTIONAL_PARAMETERS = {
-    "ratio": RATIO_RANGE,
-    "bareRatio": RATIO_RANGE,
-    "depth": DEPTH_RANGE,
-    "bareDepth": DEPTH_RANGE,
-    "bareGate": GATE_RANGE,
-    "foreignGate": GATE_RANGE,
-    "intentGate": GATE_RANGE,
-    "intentClose": GATE_RANGE,
-}
 OFF_TOPIC_REASON = (
     "Nothing fits: the query is no closer to any candidate than to unrelated everyday text."
 )
@@ -174,8 +165,6 @@ class Decision:
 def model_key(provider=None) -> str:
     """Return the key fitted parameters are stored under: ``provider:model@dimensions``."""
     if provider is None:
-        from rag.embeddings import get_provider
-
         provider = get_provider()
     return f"{provider.name}:{provider.model}@{provider.dimensions}"
 
@@ -192,9 +181,6 @@ def reference_vectors() -> np.ndarray:
     Embedded once per model and process (and kept in the shared embedding cache, so a restart
     reads them back instead of embedding them again). Raises ``ProviderError`` like any embed.
     """
-    from django.conf import settings
-
-    from rag.embeddings import embed_texts, get_provider
 
     provider = get_provider()
     key = model_key(provider)
@@ -230,7 +216,6 @@ def background_of(vector: Sequence[float], reference: np.ndarray | None = None) 
 
 def cut_for(surface: str, settings_row=None) -> Cut:
     """Return the live cut of a surface for the active model (the uncalibrated one if none)."""
-    from rag.selectors import rag_settings_get
 
     row = settings_row or rag_settings_get()
     stored = ((row.relevance_cuts or {}).get(model_key()) or {}).get(surface)
@@ -255,37 +240,6 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     )
 
 
-def _bad_number(value, bounds) -> bool:
-    """Return whether ``value`` is set and is not a number within ``bounds``."""
-    return value is not None and (
-        isinstance(value, bool)
-        or not isinstance(value, int | float)
-        or not bounds[0] <= value <= bounds[1]
-    )
-
-
-def validate_cuts(value) -> str | None:
-    """Return an error message for a malformed ``relevance_cuts`` value, or None."""
-    if not isinstance(value, dict):
-        return "Use an object keyed by provider:model@dimensions."
-    for key, surfaces in value.items():
-        if not isinstance(surfaces, dict):
-            return f"{key}: use an object keyed by surface."
-        for surface, params in surfaces.items():
-            if not isinstance(params, dict) or "gate" not in params:
-                return f"{key}.{surface}: use an object with gate and ratio."
-            gate = params.get("gate")
-            if isinstance(gate, bool) or not isinstance(gate, int | float):
-                return f"{key}.{surface}.gate: use a number."
-            if not GATE_RANGE[0] <= gate <= GATE_RANGE[1]:
-                return f"{key}.{surface}.gate: use a number from -1 to 1."
-            for name, bounds in OPTIONAL_PARAMETERS.items():
-                if _bad_number(params.get(name), bounds):
-                    low, high = (f"{bound:g}" for bound in bounds)
-                    return f"{key}.{surface}.{name}: use null or a number from {low} to {high}."
-    return None
-
-
 def store_cut(
     surface: str,
     *,
@@ -295,7 +249,6 @@ def store_cut(
     fit: dict | None = None,
 ) -> dict:
     """Store fitted parameters for the active model and a surface; return the stored entry."""
-    from rag.models import RagSettings
 
     row = RagSettings.objects.order_by("pk").first() or RagSettings()
     cuts = dict(row.relevance_cuts or {})

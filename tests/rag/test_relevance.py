@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from config import live
-from rag import relevance
+from rag import cut_rules, relevance
 from rag.relevance import Background, Cut, decide
 from rag.selectors import rag_settings_get
 
@@ -298,9 +298,9 @@ def test_judge_reads_the_intent_margin_only_when_the_cut_has_an_intent_gate(monk
     ],
 )
 def test_a_cut_parameter_out_of_its_range_is_named(params, error):
-    assert relevance.validate_cuts({"m": {"activities": params}}) == error
+    assert cut_rules.validate_cuts({"m": {"activities": params}}) == error
 
 
 def test_a_cut_with_every_parameter_in_range_is_valid():
     params = {"gate": 0.0, "ratio": None, "bareRatio": 0.7, "depth": 0.3, "intentGate": 0.0082}
-    assert relevance.validate_cuts({"m": {"activities": params}}) is None
+    assert cut_rules.validate_cuts({"m": {"activities": params}}) is None
