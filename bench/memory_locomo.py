@@ -15,9 +15,9 @@ the ten.
    one worker cluster per queue (interactive, bulk: a 500-message import goes to bulk). Load
    LoCoMo as its users: one user per conversation, each writing with its own token
    (``manage.py issue_token``), one message per turn (``dia_id`` as
-   message_id, the session date as ts plus one second per turn, the speaker's
-   name and any image caption in the text, one chat per session). Time until every message is
-   embedded: ingestion messages per second.
+   message_id, the session date as ts plus one second per turn, the speaker's name as
+   ``speaker`` and in the text, any image caption in the text, one chat per session). Time
+   until every message is embedded: ingestion messages per second.
 2. Embed the same texts (each row's ``embedding_text()``) directly with the provider in this
    process: the raw embedding throughput the ingestion is compared with.
 3. Ask the questions of categories 1-4 with evidence through lexical, semantic (the bare
@@ -154,6 +154,7 @@ def session_items(conv: dict) -> list[dict]:
                     "message_id": turn["dia_id"],
                     "ts": ts,
                     "role": speakers.get(turn["speaker"], "user"),
+                    "speaker": turn["speaker"],
                     "content": text,
                     "chat_id": key,
                 }

@@ -190,8 +190,32 @@ OPERATIONS: dict[str, dict] = {
         "chooses (default `default`); `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, "
         "generated when absent) makes the write idempotent: the same id with the same content "
         "is `unchanged` (200 when nothing was created), with other content 409. Each message "
-        "is searchable by keyword at once and by meaning once embedded (`embed_state`).",
-        body={"items": MESSAGES},
+        "is searchable by keyword at once and by meaning once embedded (`embed_state`). "
+        "`speaker` (optional, up to 100 characters) names who said the turn: in a conversation "
+        "between people, hybrid search ranks first the turns of a speaker the question names.",
+        examples={
+            "A chat with the assistant": {"items": MESSAGES},
+            "A conversation between people, each turn's speaker named": {
+                "items": [
+                    {
+                        "message_id": "d1",
+                        "chat_id": "family",
+                        "ts": "2026-05-02T20:00:00+08:00",
+                        "role": "user",
+                        "speaker": "小雨",
+                        "content": "周末我去学陶艺了，做了一个碗。",
+                    },
+                    {
+                        "message_id": "d2",
+                        "chat_id": "family",
+                        "ts": "2026-05-02T20:01:00+08:00",
+                        "role": "user",
+                        "speaker": "妈妈",
+                        "content": "真厉害！我下周要去苏州出差。",
+                    },
+                ]
+            },
+        },
         params={"user_id": USER},
     ),
     "memory_messages_list": _op(

@@ -37,6 +37,7 @@ READ_ONLY_FIELDS = [
     "chat_id",
     "ts",
     "role",
+    "speaker",
     "kind",
     "content",
     "context_text",

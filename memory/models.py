@@ -59,6 +59,11 @@ class ChatMessage(Embedded):
     chat_id = models.CharField(max_length=200, blank=True, default="", verbose_name=_("chat id"))
     ts = models.DateTimeField(validators=[validate_datetime_range], verbose_name=_("sent at"))
     role = models.CharField(max_length=16, choices=Role.choices, verbose_name=_("role"))
+    # Who said the turn, as the client names them ("Caroline"; blank: not given). Optional: a
+    # chat between the user and an assistant needs only ``role``; a conversation between
+    # people (or a group chat) tells its speakers apart by it, and hybrid search ranks the
+    # turns of a speaker a question names first (memory.ranking.speaker_weighed).
+    speaker = models.CharField(max_length=100, blank=True, default="", verbose_name=_("speaker"))
     kind = models.CharField(
         max_length=16, choices=Kind.choices, default=Kind.MESSAGE, verbose_name=_("kind")
     )

@@ -31,6 +31,7 @@ from django.db import connections
 
 from config.replicas import read_alias
 from memory.models import Kind
+from memory.speakers import speaker_weighed
 from memory.validation import filter_sql
 from rag.search import TS_CONFIG
 from rag.text import STOPWORDS, index_words, query_words, quote_lexeme
@@ -69,20 +70,21 @@ def chat_context(
     the ``(user, chat_id, ts)`` index, gated to the anchors (the other rows only give their
     chat).
     """
-    chat_of, near, _ = _context(ids, anchor_ids, flt)
+    chat_of, near, _, _ = _context(ids, anchor_ids, flt)
     return chat_of, near
 
 
 def _context(
     ids: list[int], anchor_ids: list[int], flt: dict, *, user=None
-) -> tuple[dict[int, str], dict[int, list[int]], dict[int, str]]:
-    """Return :func:`chat_context` and the content of every row it names, in its one query.
+) -> tuple[dict[int, str], dict[int, list[int]], dict[int, str], dict[int, str]]:
+    """Return :func:`chat_context`, and the content and the speaker of every row it names, in
+    its one query.
 
     ``user``: the rows' owner, which prunes the query to that user's partition.
     """
     ids = list(dict.fromkeys([*ids, *anchor_ids]))
     if not ids:
-        return {}, {}, {}
+        return {}, {}, {}, {}
     # With the user named, both the rows and their neighbours are pruned at planning time.
     if user is None:
         owner, neighbour, owner_params = "", "m.user_id = a.user_id", []
@@ -92,18 +94,19 @@ def _context(
     extra, params = filter_sql({**flt, "chat_id": None, "kind": None}, "m")
     same = f"a.id = ANY(%s) AND {neighbour} AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
-        "SELECT a.id, a.chat_id, a.content, n.id, n.content FROM memory_chatmessage a"
-        " LEFT JOIN LATERAL ("
-        f" (SELECT m.id, m.content FROM memory_chatmessage m WHERE {same}{extra}"
+        "SELECT a.id, a.chat_id, a.content, a.speaker, n.id, n.content, n.speaker"
+        " FROM memory_chatmessage a LEFT JOIN LATERAL ("
+        f" (SELECT m.id, m.content, m.speaker FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) < (a.ts, a.id) ORDER BY m.ts DESC, m.id DESC LIMIT 1)"
         " UNION ALL"
-        f" (SELECT m.id, m.content FROM memory_chatmessage m WHERE {same}{extra}"
+        f" (SELECT m.id, m.content, m.speaker FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
         f") n ON true WHERE a.id = ANY(%s){owner}"
     )
     chat_of: dict[int, str] = {}
     near: dict[int, list[int]] = defaultdict(list)
     content_of: dict[int, str] = {}
+    speaker_of: dict[int, str] = {}
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             sql,
@@ -113,14 +116,16 @@ def _context(
                 *[ids, *owner_params],
             ],
         )
-        for pk, chat, content, other, other_content in cursor.fetchall():
+        for pk, chat, content, speaker, other, other_content, other_speaker in cursor.fetchall():
             chat_of[pk] = chat
             content_of[pk] = content
+            speaker_of[pk] = speaker
             if other is not None:
                 near[pk].append(other)
                 chat_of[other] = chat
                 content_of[other] = other_content
-    return chat_of, near, content_of
+                speaker_of[other] = other_speaker
+    return chat_of, near, content_of, speaker_of
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
@@ -151,19 +156,23 @@ def top_anchors(scores: dict[int, float]) -> list[int]:
 
 
 def rerank_top(
-    scores: dict[int, float], flt: dict, top_k: int, *, user=None
+    scores: dict[int, float], flt: dict, top_k: int, *, user=None, query_text: str = ""
 ) -> list[tuple[int, float]]:
     """Return the ``top_k`` best (id, score) of the fused scores with neighbours added, chats
-    boosted and acknowledgements demoted, best first, in one query (on ``user``'s partition
-    when given).
+    boosted, other speakers than the one ``query_text`` names weighed down
+    (:func:`memory.speakers.speaker_weighed`) and acknowledgements demoted, best first, in one
+    query (on ``user``'s partition when given).
 
     Only the turns that can still reach the top are checked for low content
     (:func:`top_demoted`); with ``top_k`` at least the number of turns after the neighbours
     join, every turn is.
     """
-    chat_of, near, content_of = _context(list(scores), top_anchors(scores), flt, user=user)
+    chat_of, near, content_of, speaker_of = _context(
+        list(scores), top_anchors(scores), flt, user=user
+    )
     boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
-    return top_demoted(boosted, content_of, top_k)
+    weighed = speaker_weighed(boosted, speaker_of, query_text)
+    return top_demoted(weighed, content_of, top_k)
 
 
 def top_demoted(

@@ -185,7 +185,7 @@ def hybrid_search(
         # Each lexical hit weighed by the share of the query it holds (Chinese questions).
         scores = held_scores(fused, texts, tsquery_lexemes(tsquery), stats, lexical=(0, 2))
     if vector is not None:  # a degraded answer stays the lexical list alone
-        top = ranking.rerank_top(scores, flt, top_k, user=user)
+        top = ranking.rerank_top(scores, flt, top_k, user=user, query_text=query_text)
     else:
         top = [(pk, scores[pk]) for pk in sorted(scores, key=lambda pk: -scores[pk])[:top_k]]
     best = [pk for pk, _ in top]

@@ -15,6 +15,7 @@ from memory.validation import (
     MAX_CONTENT_CHARS,
     MAX_ITEMS,
     MAX_MESSAGE_ID_CHARS,
+    MAX_SPEAKER_CHARS,
 )
 
 MAX_CURSOR_CHARS = 500
@@ -31,6 +32,13 @@ class MessageItemInSerializer(fields.ClosedSerializer):
     role = serializers.ChoiceField(choices=Role.choices)
     content = fields.TextField(max_length=MAX_CONTENT_CHARS)
     chat_id = fields.StrictCharField(required=False, allow_blank=True, max_length=MAX_CHAT_ID_CHARS)
+    speaker = fields.StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=MAX_SPEAKER_CHARS,
+        help_text='Who said it, by name ("Caroline"); optional. Hybrid search ranks the turns '
+        "of a speaker the question names first.",
+    )
 
 
 class MessagesWriteInSerializer(fields.ClosedSerializer):
@@ -56,6 +64,7 @@ class MessageSerializer(serializers.Serializer):
     chat_id = serializers.CharField()
     ts = serializers.CharField()
     role = serializers.ChoiceField(choices=Role.choices)
+    speaker = serializers.CharField(help_text="Who said it, by name (empty: not given).")
     kind = serializers.ChoiceField(choices=Kind.choices)
     content = serializers.CharField()
     summarised = serializers.BooleanField()

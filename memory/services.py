@@ -123,6 +123,7 @@ def messages_write(*, user, items) -> dict:
                     chat_id=item["chat_id"],
                     ts=item["ts"],
                     role=item["role"],
+                    speaker=item["speaker"],
                     kind=Kind.MESSAGE,
                     content=item["content"],
                     search_text=segment_for_index(item["content"]),

@@ -22,6 +22,7 @@ MAX_CONTENT_CHARS = 20_000
 MAX_MESSAGE_ID_CHARS = 100
 MESSAGE_ID_RE = re.compile(rf"^[A-Za-z0-9_.:\-]{{1,{MAX_MESSAGE_ID_CHARS}}}$")
 MAX_CHAT_ID_CHARS = 200
+MAX_SPEAKER_CHARS = 100  # memory.models.ChatMessage.speaker
 # Messages sent without a chat_id belong to this chat (addressable by the context endpoint).
 DEFAULT_CHAT_ID = "default"
 
@@ -52,7 +53,7 @@ def parse_ts(value, *, field: str) -> datetime:
     return parsed
 
 
-ITEM_KEYS = ("message_id", "ts", "role", "content", "chat_id")
+ITEM_KEYS = ("message_id", "ts", "role", "content", "chat_id", "speaker")
 BATCH_KEYS = ("items",)
 FILTER_KEYS = ("time_range", "role", "chat_id", "kind")
 TIME_RANGE_KEYS = ("since", "until")
@@ -81,7 +82,10 @@ def _item_error(index: int, field: str, message: str) -> InvalidArgument:
 
 
 def clean_items(items) -> list[dict]:
-    """Return validated message items: {message_id|None, ts, role, content, chat_id}."""
+    """Return validated message items: {message_id|None, ts, role, content, chat_id, speaker}.
+
+    ``speaker`` is optional: blank when absent or null, stripped of surrounding spaces.
+    """
     if not isinstance(items, list) or not items:
         raise InvalidArgument(gettext("items: send a non-empty list."), details={"field": "items"})
     if len(items) > MAX_ITEMS:
@@ -142,6 +146,13 @@ def clean_items(items) -> list[dict]:
                 "chat_id",
                 gettext("a string of at most %(max)d characters") % {"max": MAX_CHAT_ID_CHARS},
             )
+        speaker = item.get("speaker") or ""
+        if not isinstance(speaker, str) or len(speaker.strip()) > MAX_SPEAKER_CHARS:
+            raise _item_error(
+                i,
+                "speaker",
+                gettext("a string of at most %(max)d characters") % {"max": MAX_SPEAKER_CHARS},
+            )
         cleaned.append(
             {
                 "message_id": message_id,
@@ -149,6 +160,7 @@ def clean_items(items) -> list[dict]:
                 "role": role,
                 "content": content,
                 "chat_id": chat_id,
+                "speaker": speaker.strip(),
             }
         )
     return cleaned

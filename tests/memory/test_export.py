@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 
 from config.userdata import kinds, report_keys
-from tests.memory.memory_helpers import join_and_like
+from tests.memory.memory_helpers import join_and_like, ts
 
 pytestmark = pytest.mark.django_db
 
@@ -107,3 +107,11 @@ def test_a_client_accepting_only_json_gets_406_in_the_error_shape(api_client, us
 
     assert response.status_code == 406
     assert set(response.json()["error"]) == {"code", "message", "details"}
+
+
+def test_the_export_carries_each_messages_speaker(api_client, user, write):
+    item = {"message_id": "s1", "ts": ts(0), "role": "user", "content": "我去学陶艺了"}
+    write(api_client, user.username, [{**item, "speaker": "小雨"}], status=201)
+    _, lines = _export(api_client, user.username)
+    messages = [line["data"] for line in lines if line.get("kind") == "messages"]
+    assert [(m["message_id"], m["speaker"]) for m in messages] == [("s1", "小雨")]

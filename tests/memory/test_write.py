@@ -24,6 +24,8 @@ def _item(i, **kw):
         ({"message_id": "has space"}, "message_id"),
         # A misspelt key would be dropped: the message stored under a generated id.
         ({"msg_id": "m9"}, "msg_id"),
+        ({"speaker": "x" * 101}, "speaker"),
+        ({"speaker": 7}, "speaker"),
     ],
 )
 def test_one_bad_item_stores_nothing(api_client, user, write, bad, field):
@@ -133,3 +135,14 @@ def test_the_documented_item_and_batch_fields_are_the_validated_ones():
 
     assert set(MessageItemInSerializer().fields) == set(ITEM_KEYS)
     assert set(MessagesWriteInSerializer().fields) == set(BATCH_KEYS)
+
+
+def test_the_speaker_is_stored_and_read_back_and_optional(api_client, user, write):
+    items = [_item(0, speaker="  Caroline "), _item(1), _item(2, speaker=None)]
+    write(api_client, user.username, items, status=201)
+    listed = api_client.get(f"/v1/users/{user.username}/messages").json()["items"]
+    assert {m["message_id"]: m["speaker"] for m in listed} == {
+        "m0": "Caroline",
+        "m1": "",
+        "m2": "",
+    }

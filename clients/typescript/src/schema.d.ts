@@ -730,7 +730,7 @@ export interface paths {
         put?: never;
         /**
          * Write chat messages
-         * @description Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role` is user, assistant or system; `chat_id` is any id the client chooses (default `default`); `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with other content 409. Each message is searchable by keyword at once and by meaning once embedded (`embed_state`).
+         * @description Store 1 to 500 messages of one or more chats, atomically. `ts` is RFC 3339 with a time zone; `role` is user, assistant or system; `chat_id` is any id the client chooses (default `default`); `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with other content 409. Each message is searchable by keyword at once and by meaning once embedded (`embed_state`). `speaker` (optional, up to 100 characters) names who said the turn: in a conversation between people, hybrid search ranks first the turns of a speaker the question names.
          */
         post: operations["memory_messages_write"];
         delete?: never;
@@ -1510,6 +1510,8 @@ export interface components {
             semantic_rank?: number | null;
             /** Format: double */
             semantic_score?: number | null;
+            /** @description Who said it, by name (empty: not given). */
+            speaker: string;
             /** @description Summaries: a message it covers changed and an LLM wrote it (may be outdated). */
             stale: boolean;
             summarised: boolean;
@@ -1696,6 +1698,8 @@ export interface components {
             kind: components["schemas"]["MessageKindEnum"];
             message_id: string;
             role: components["schemas"]["RoleEnum"];
+            /** @description Who said it, by name (empty: not given). */
+            speaker: string;
             /** @description Summaries: a message it covers changed and an LLM wrote it (may be outdated). */
             stale: boolean;
             summarised: boolean;
@@ -1707,6 +1711,8 @@ export interface components {
             content: string;
             message_id?: string;
             role: components["schemas"]["RoleEnum"];
+            /** @description Who said it, by name ("Caroline"); optional. Hybrid search ranks the turns of a speaker the question names first. */
+            speaker?: string;
             /** @description RFC 3339 timestamp with a time zone, from 1970-01-01T00:00:00Z up to (not including) 2100-01-01T00:00:00Z. */
             ts: string;
         };
@@ -2027,6 +2033,8 @@ export interface components {
              * @description Null in a degraded answer (a lexical match).
              */
             semantic_score: number | null;
+            /** @description Who said it, by name (empty: not given). */
+            speaker: string;
             /** @description Summaries: a message it covers changed and an LLM wrote it (may be outdated). */
             stale: boolean;
             summarised: boolean;

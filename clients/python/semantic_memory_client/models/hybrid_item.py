@@ -39,6 +39,7 @@ class HybridItem:
             role (RoleEnum): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
+            speaker (str): Who said it, by name (empty: not given).
             stale (bool): Summaries: a message it covers changed and an LLM wrote it (may be outdated).
             summarised (bool):
             ts (str):
@@ -58,6 +59,7 @@ class HybridItem:
     message_id: str
     provenance: Provenance
     role: RoleEnum
+    speaker: str
     stale: bool
     summarised: bool
     ts: str
@@ -91,6 +93,8 @@ class HybridItem:
         provenance = self.provenance.to_dict()
 
         role = self.role.value
+
+        speaker = self.speaker
 
         stale = self.stale
 
@@ -134,6 +138,7 @@ class HybridItem:
             "message_id": message_id,
             "provenance": provenance,
             "role": role,
+            "speaker": speaker,
             "stale": stale,
             "summarised": summarised,
             "ts": ts,
@@ -189,6 +194,8 @@ class HybridItem:
 
 
 
+        speaker = d.pop("speaker")
+
         stale = d.pop("stale")
 
         summarised = d.pop("summarised")
@@ -240,6 +247,7 @@ class HybridItem:
             message_id=message_id,
             provenance=provenance,
             role=role,
+            speaker=speaker,
             stale=stale,
             summarised=summarised,
             ts=ts,

@@ -35,6 +35,7 @@ class Message:
             role (RoleEnum): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
+            speaker (str): Who said it, by name (empty: not given).
             stale (bool): Summaries: a message it covers changed and an LLM wrote it (may be outdated).
             summarised (bool):
             ts (str):
@@ -48,6 +49,7 @@ class Message:
     kind: MessageKindEnum
     message_id: str
     role: RoleEnum
+    speaker: str
     stale: bool
     summarised: bool
     ts: str
@@ -74,6 +76,8 @@ class Message:
 
         role = self.role.value
 
+        speaker = self.speaker
+
         stale = self.stale
 
         summarised = self.summarised
@@ -93,6 +97,7 @@ class Message:
             "kind": kind,
             "message_id": message_id,
             "role": role,
+            "speaker": speaker,
             "stale": stale,
             "summarised": summarised,
             "ts": ts,
@@ -132,6 +137,8 @@ class Message:
 
 
 
+        speaker = d.pop("speaker")
+
         stale = d.pop("stale")
 
         summarised = d.pop("summarised")
@@ -148,6 +155,7 @@ class Message:
             kind=kind,
             message_id=message_id,
             role=role,
+            speaker=speaker,
             stale=stale,
             summarised=summarised,
             ts=ts,

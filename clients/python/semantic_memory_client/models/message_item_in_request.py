@@ -32,6 +32,8 @@ class MessageItemInRequest:
                 2100-01-01T00:00:00Z.
             chat_id (str | Unset):
             message_id (str | Unset):
+            speaker (str | Unset): Who said it, by name ("Caroline"); optional. Hybrid search ranks the turns of a speaker
+                the question names first.
      """
 
     content: str
@@ -39,6 +41,7 @@ class MessageItemInRequest:
     ts: str
     chat_id: str | Unset = UNSET
     message_id: str | Unset = UNSET
+    speaker: str | Unset = UNSET
 
 
 
@@ -55,6 +58,8 @@ class MessageItemInRequest:
 
         message_id = self.message_id
 
+        speaker = self.speaker
+
 
         field_dict: dict[str, Any] = {}
 
@@ -67,6 +72,8 @@ class MessageItemInRequest:
             field_dict["chat_id"] = chat_id
         if message_id is not UNSET:
             field_dict["message_id"] = message_id
+        if speaker is not UNSET:
+            field_dict["speaker"] = speaker
 
         return field_dict
 
@@ -88,12 +95,15 @@ class MessageItemInRequest:
 
         message_id = d.pop("message_id", UNSET)
 
+        speaker = d.pop("speaker", UNSET)
+
         message_item_in_request = cls(
             content=content,
             role=role,
             ts=ts,
             chat_id=chat_id,
             message_id=message_id,
+            speaker=speaker,
         )
 
         return message_item_in_request

@@ -40,6 +40,7 @@ class SemanticItem:
                 * `assistant` - assistant
                 * `system` - system
             semantic_score (float | None): Null in a degraded answer (a lexical match).
+            speaker (str): Who said it, by name (empty: not given).
             stale (bool): Summaries: a message it covers changed and an LLM wrote it (may be outdated).
             summarised (bool):
             ts (str):
@@ -56,6 +57,7 @@ class SemanticItem:
     provenance: Provenance
     role: RoleEnum
     semantic_score: float | None
+    speaker: str
     stale: bool
     summarised: bool
     ts: str
@@ -89,6 +91,8 @@ class SemanticItem:
         semantic_score: float | None
         semantic_score = self.semantic_score
 
+        speaker = self.speaker
+
         stale = self.stale
 
         summarised = self.summarised
@@ -112,6 +116,7 @@ class SemanticItem:
             "provenance": provenance,
             "role": role,
             "semantic_score": semantic_score,
+            "speaker": speaker,
             "stale": stale,
             "summarised": summarised,
             "ts": ts,
@@ -167,6 +172,8 @@ class SemanticItem:
         semantic_score = _parse_semantic_score(d.pop("semantic_score"))
 
 
+        speaker = d.pop("speaker")
+
         stale = d.pop("stale")
 
         summarised = d.pop("summarised")
@@ -187,6 +194,7 @@ class SemanticItem:
             provenance=provenance,
             role=role,
             semantic_score=semantic_score,
+            speaker=speaker,
             stale=stale,
             summarised=summarised,
             ts=ts,

@@ -149,7 +149,8 @@ def sync_detailed(
     `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
     idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
     other content 409. Each message is searchable by keyword at once and by meaning once embedded
-    (`embed_state`).
+    (`embed_state`). `speaker` (optional, up to 100 characters) names who said the turn: in a
+    conversation between people, hybrid search ranks first the turns of a speaker the question names.
 
     Args:
         user_id (str):
@@ -190,7 +191,8 @@ def sync(
     `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
     idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
     other content 409. Each message is searchable by keyword at once and by meaning once embedded
-    (`embed_state`).
+    (`embed_state`). `speaker` (optional, up to 100 characters) names who said the turn: in a
+    conversation between people, hybrid search ranks first the turns of a speaker the question names.
 
     Args:
         user_id (str):
@@ -226,7 +228,8 @@ async def asyncio_detailed(
     `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
     idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
     other content 409. Each message is searchable by keyword at once and by meaning once embedded
-    (`embed_state`).
+    (`embed_state`). `speaker` (optional, up to 100 characters) names who said the turn: in a
+    conversation between people, hybrid search ranks first the turns of a speaker the question names.
 
     Args:
         user_id (str):
@@ -267,7 +270,8 @@ async def asyncio(
     `message_id` (1-100 characters of `A-Z a-z 0-9 _ . : -`, generated when absent) makes the write
     idempotent: the same id with the same content is `unchanged` (200 when nothing was created), with
     other content 409. Each message is searchable by keyword at once and by meaning once embedded
-    (`embed_state`).
+    (`embed_state`). `speaker` (optional, up to 100 characters) names who said the turn: in a
+    conversation between people, hybrid search ranks first the turns of a speaker the question names.
 
     Args:
         user_id (str):
