@@ -73,7 +73,8 @@ def messages_write(*, user, items) -> dict:
     """Store a batch of messages atomically; return per-item status and counts.
 
     All items are validated before anything is written; re-sending a message with the same
-    ``message_id`` and content is a no-op, with other content a CONFLICT. Embedding and
+    ``message_id``, content and speaker is a no-op, with another content or speaker a
+    CONFLICT. Embedding and
     summarising are enqueued after the transaction commits.
     """
     cleaned = clean_items(items)
@@ -84,28 +85,34 @@ def messages_write(*, user, items) -> dict:
             # Sequence inside the millisecond keeps generated ids of one batch in order.
             item["message_id"] = new_message_id(base_ms, seq=i)
         mid = item["message_id"]
-        if mid in seen and seen[mid] != item["content"]:
+        if mid in seen and seen[mid] != (item["content"], item["speaker"]):
             raise Conflict(
-                gettext("items[%(index)d].message_id: %(id)s appears twice with different content.")
+                gettext(
+                    "items[%(index)d].message_id: %(id)s appears twice with different content "
+                    "or speaker."
+                )
                 % {"index": i, "id": mid},
                 details={"index": i, "message_id": mid},
             )
-        seen[mid] = item["content"]
+        seen[mid] = (item["content"], item["speaker"])
     with transaction.atomic():
-        existing = dict(
-            ChatMessage.objects.filter(user=user, message_id__in=list(seen)).values_list(
-                "message_id", "content"
-            )
-        )
+        # A re-sent message is the same message only with the same content and speaker: a
+        # speaker given or changed on a re-send would otherwise be answered "unchanged" and lost.
+        existing = {
+            mid: (content, speaker)
+            for mid, content, speaker in ChatMessage.objects.filter(
+                user=user, message_id__in=list(seen)
+            ).values_list("message_id", "content", "speaker")
+        }
         statuses, new_rows, done = [], [], set()
         for i, item in enumerate(cleaned):
             mid = item["message_id"]
             if mid in existing:
-                if existing[mid] != item["content"]:
+                if existing[mid] != (item["content"], item["speaker"]):
                     raise Conflict(
                         gettext(
                             "items[%(index)d].message_id: %(id)s already exists with different "
-                            "content."
+                            "content or speaker."
                         )
                         % {"index": i, "id": mid},
                         details={"index": i, "message_id": mid},

@@ -21,6 +21,7 @@ import re
 # rule); docs/memory.md.
 SPEAKER_WEIGHT = 0.5
 HAN = re.compile(r"[\u3400-\u9fff]")
+MIN_NAME_CHARS = 2  # a shorter name is also a word or a character of ordinary text
 
 
 def names(query_text: str, speaker: str) -> bool:
@@ -28,10 +29,12 @@ def names(query_text: str, speaker: str) -> bool:
 
     A name with Chinese characters is looked for anywhere in the text (Chinese writes no spaces
     between words: "小雨周末做了什么"); any other name must not touch a letter or digit on either
-    side, so "Jon" is not found in "Jonathan".
+    side, so "Jon" is not found in "Jonathan". A name too short to tell from an ordinary word
+    names no one: one Latin letter ("A", "I": speakers of anonymised transcripts, and words of
+    every English question) or one Chinese character ("妈" is in "妈妈").
     """
     name = speaker.strip().casefold()
-    if not name:
+    if len(name) < MIN_NAME_CHARS:
         return False
     text = query_text.casefold()
     if HAN.search(name):

@@ -21,6 +21,9 @@ from tests.memory.memory_helpers import BASE_TS
         ("小雨周末做了什么？", "小雨", True),  # Chinese: no spaces between words
         ("周末做了什么？", "小雨", False),
         ("What did Caroline research?", "", False),
+        ("What is a good restaurant?", "A", False),  # one letter is a word of the question
+        ("what did I say about the trip", "I", False),
+        ("妈妈说了什么", "妈", False),  # one character is in ordinary words
     ],
 )
 def test_names_finds_a_speaker_as_a_whole_word_in_any_case(query, speaker, named):

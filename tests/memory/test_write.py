@@ -50,6 +50,20 @@ def test_resend_is_noop_and_other_content_conflicts(api_client, user, write):
     assert sorted(ChatMessage.objects.values_list("message_id", flat=True)) == ["m0", "m1"]
 
 
+def test_resend_with_another_speaker_conflicts_instead_of_dropping_it(api_client, user, write):
+    write(api_client, user.username, [_item(0)], status=201)
+    response = write(api_client, user.username, [{**_item(0), "speaker": "Caroline"}], status=409)
+    assert response.json()["error"]["code"] == "CONFLICT"
+    assert list(ChatMessage.objects.values_list("speaker", flat=True)) == [""]
+
+
+def test_same_id_twice_in_a_batch_with_two_speakers_conflicts(api_client, user, write):
+    items = [{**_item(3), "speaker": "Caroline"}, {**_item(3), "speaker": "Melanie"}]
+    response = write(api_client, user.username, items, status=409)
+    assert response.json()["error"]["details"] == {"index": 1, "message_id": "m3"}
+    assert ChatMessage.objects.count() == 0
+
+
 def test_same_id_twice_in_a_batch(api_client, user, write):
     write(api_client, user.username, [_item(0), _item(0)], status=201)
     assert ChatMessage.objects.count() == 1
