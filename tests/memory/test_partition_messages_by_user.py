@@ -24,6 +24,7 @@ from memory import search, search_hybrid, search_semantic
 from memory.models import ChatMessage, Feedback
 from memory.services import feedback_create, messages_write
 from rag.db import ROW_ESTIMATE_SQL
+from rag.text import segment_for_index
 from tests.memory.memory_helpers import ts
 
 MIGRATION = importlib.import_module("memory.migrations.0014_partition_messages_by_user")
@@ -211,6 +212,49 @@ def test_a_rating_cannot_point_at_another_users_message(user, other_user):
         connection.check_constraints()  # the key is deferred to the commit: check it now
 
 
+def _model_before(name: str):
+    """Return memory's model ``name`` as it was at BEFORE.
+
+    The current models carry the columns of later migrations (the speaker, 0016), which the
+    table at BEFORE does not have: rows written or read whole there go through the historical
+    model, as a data migration would.
+    """
+    state = MigrationExecutor(connection).loader.project_state([BEFORE])
+    return state.apps.get_model("memory", name)
+
+
+def _write_before(user, prefix: str, n: int = 3) -> None:
+    """Write ``n`` messages at BEFORE as messages_write stores them (the text segmented)."""
+    message = _model_before("ChatMessage")
+    contents = [f"{prefix} 火锅 {i}" for i in range(n)]
+    message.objects.bulk_create(
+        message(
+            user_id=user.pk,
+            message_id=f"{prefix}{i}",
+            ts=ts(i),
+            role="user",
+            kind="message",
+            content=content,
+            search_text=segment_for_index(content),
+        )
+        for i, content in enumerate(contents)
+    )
+
+
+def _rate_before(user, message_id: str) -> None:
+    """Rate one of the user's messages at BEFORE, as feedback_create does."""
+    target = _model_before("ChatMessage").objects.get(user_id=user.pk, message_id=message_id)
+    _model_before("Feedback").objects.create(
+        user_id=user.pk, target_id=target.pk, target_message_id=message_id, rating=1
+    )
+
+
+def _rated_message(user) -> str:
+    """Return the message_id of the message the user's one rating points to (a join, so any
+    schema state reads it)."""
+    return Feedback.objects.values_list("target__message_id", flat=True).get(user=user)
+
+
 def _migrate(targets) -> None:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
@@ -238,10 +282,11 @@ def test_the_migration_keeps_rows_ids_and_ratings_both_ways(user, other_user):
     try:
         _migrate([BEFORE])
         assert not _partitioned()
-        _write(user, "u")
-        _write(other_user, "o")
-        ChatMessage.objects.filter(message_id="o2").delete()  # the newest: the sequence is ahead
-        feedback_create(user=user, target_message_id="u1", rating=1)
+        _write_before(user, "u")
+        _write_before(other_user, "o")
+        # The newest row goes: the sequence is ahead of the rows.
+        _model_before("ChatMessage").objects.filter(message_id="o2").delete()
+        _rate_before(user, "u1")
         rows = _snapshot()
         vectors = _tsvectors()
         assert len(rows) == 5 and all(vectors.values())
@@ -251,7 +296,7 @@ def test_the_migration_keeps_rows_ids_and_ratings_both_ways(user, other_user):
         assert _partitioned()
         assert _snapshot() == rows
         assert _tsvectors() == vectors  # the generated column, computed again from the text
-        assert Feedback.objects.get(user=user).target.message_id == "u1"
+        assert _rated_message(user) == "u1"
         _write(user, "n", 1)
         new = ChatMessage.objects.get(message_id="n0")
         assert new.pk > max(pk for pk, *_ in rows) + 1  # the deleted row's id is not reused
@@ -260,7 +305,7 @@ def test_the_migration_keeps_rows_ids_and_ratings_both_ways(user, other_user):
 
         assert not _partitioned()
         assert _snapshot() == sorted([*rows, *_snapshot_of(new)])
-        assert Feedback.objects.get(user=user).target.message_id == "u1"
+        assert _rated_message(user) == "u1"
     finally:
         _migrate(latest)
     assert _partitioned()
