@@ -43,6 +43,19 @@ def _ensure_runtime_dir() -> None:
     os.environ["XDG_RUNTIME_DIR"] = str(runtime)
 
 
+def _pgserver():
+    """Return the pgserver module, its runtime directory set first (:func:`_ensure_runtime_dir`).
+
+    Imported here, not at the top: pgserver (and psutil, which it brings) only when the embedded
+    server is wanted. Settings import this module, and a run with DATABASE_URL must not need
+    either.
+    """
+    _ensure_runtime_dir()
+    import pgserver  # noqa: PLC0415
+
+    return pgserver
+
+
 # PostgreSQL's buffer cache on the embedded server: "auto" sizes it from the machine and the
 # data (:func:`sized_settings`, docs/SCALING.md "Sizing PostgreSQL"); a size such as 512MB fixes it.
 DEFAULT_SHARED_BUFFERS = "auto"
@@ -160,10 +173,7 @@ def start(
             f"EMBEDDED_DB_SHARED_BUFFERS must be auto or look like 512MB or 1GB, "
             f"not {shared_buffers!r}."
         )
-    _ensure_runtime_dir()
-    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
-    # import this module, and a run with DATABASE_URL must not need either.
-    import pgserver  # noqa: PLC0415
+    pgserver = _pgserver()
 
     path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
     path.mkdir(parents=True, exist_ok=True)
@@ -213,7 +223,7 @@ def _start_lock(path: Path) -> Iterator[None]:
 
 
 def _running(path: Path) -> bool:
-    from pgserver.utils import PostmasterInfo  # noqa: PLC0415  (optional: see start)
+    from pgserver.utils import PostmasterInfo  # noqa: PLC0415  (optional: see _pgserver)
 
     info = PostmasterInfo.read_from_pgdata(path) if path.exists() else None
     return bool(info is not None and info.is_running())
@@ -243,9 +253,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
         return True
     if postgres_pids(path):
         return False
-    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
-    # import this module, and a run with DATABASE_URL must not need either.
-    import pgserver  # noqa: PLC0415
+    pgserver = _pgserver()
     from pgserver.utils import ensure_prefix_permissions, ensure_user_exists  # noqa: PLC0415
 
     user = _system_user()
@@ -260,7 +268,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
 
 def postgres_pids(path: Path) -> list[int]:
     """Return the pids of postgres processes started on the data directory ``path``."""
-    import psutil  # noqa: PLC0415  (pgserver's dependency, optional: see start)
+    import psutil  # noqa: PLC0415  (pgserver's dependency, optional: see _pgserver)
 
     return [
         proc.pid
@@ -301,7 +309,7 @@ def _configure(uri: str, path: Path, sizes: dict[str, str], *, log: Path) -> boo
     OS cache. Only a change of ``shared_buffers`` or of :data:`SOCKET_ONLY` restarts the server;
     the other sizes take effect on a reload.
     """
-    import pgserver  # noqa: PLC0415  (heavy, optional: see start)
+    pgserver = _pgserver()
 
     changes = []
     with psycopg.connect(uri, autocommit=True) as conn:
@@ -356,10 +364,7 @@ def prewarm(uri: str) -> list[str] | None:
 
 def stop(data_dir: Path | str | None = None) -> bool:
     """Stop a running embedded server; return whether one was running."""
-    _ensure_runtime_dir()
-    # pgserver (and psutil, which it brings) only when the embedded server is wanted: settings
-    # import this module, and a run with DATABASE_URL must not need either.
-    import pgserver  # noqa: PLC0415
+    pgserver = _pgserver()
 
     path = Path(data_dir or DEFAULT_DATA_DIR).expanduser().resolve()
     if not path.exists():
