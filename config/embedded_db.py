@@ -229,7 +229,7 @@ def _running(path: Path) -> bool:
     return bool(info is not None and info.is_running())
 
 
-def _system_user() -> str | None:
+def system_user() -> str | None:
     """Return the user pgserver runs PostgreSQL as: ``pgserver`` under root (initdb refuses
     root), else None (this process's user)."""
     return "pgserver" if os.geteuid() == 0 else None
@@ -256,7 +256,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
     pgserver = _pgserver()
     from pgserver.utils import ensure_prefix_permissions, ensure_user_exists  # noqa: PLC0415
 
-    user = _system_user()
+    user = system_user()
     if user is not None:
         # The cluster belongs to the user PostgreSQL runs as, who must reach it.
         entry = ensure_user_exists(user)
@@ -335,7 +335,7 @@ def _configure(uri: str, path: Path, sizes: dict[str, str], *, log: Path) -> boo
     # pg_ctl restart reuses the options the server was started with (postmaster.opts); its
     # output goes on to the log pgserver gave the server.
     pgserver.pg_ctl(
-        ["-w", "restart", "-m", "fast", "-l", str(log)], pgdata=path, user=_system_user()
+        ["-w", "restart", "-m", "fast", "-l", str(log)], pgdata=path, user=system_user()
     )
     return True
 
@@ -372,7 +372,7 @@ def stop(data_dir: Path | str | None = None) -> bool:
     with _start_lock(path):
         if not _running(path):
             return False
-        pgserver.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=_system_user())
+        pgserver.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=system_user())
         # pgserver's list of the processes holding a handle: one killed never leaves it, and
         # a stale entry would keep the next holder's exit cleanup from stopping the server.
         handles = path / ".handle_pids.json"
