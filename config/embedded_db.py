@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -200,6 +201,8 @@ def start(
             # exit cleanup finds the old one gone, stops nothing and, in "delete" mode,
             # removes the data directory under a server still running.
             server.ensure_postgres_running()
+    # Outside the lock: loading the indexes can take seconds, and a process attaching meanwhile
+    # needs the running server, not a warm cache.
     if started or restarted:
         prewarm(uri)
     return uri
@@ -211,9 +214,12 @@ def _start_lock(path: Path) -> Iterator[None]:
 
     Concurrent starts (pytest-xdist workers, runserver and its worker) check, write the
     settings and start one after another: the one that finds the server stopped writes them.
+    The lock file is named by the user and the data dir in the system's temporary directory,
+    not in ``XDG_RUNTIME_DIR``: a login shell and a process started without a session (cron,
+    systemd) have different runtime dirs but must share the lock of the same data dir.
     """
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-    lock = Path(os.environ["XDG_RUNTIME_DIR"]) / f"semmem-pg-{digest}.lock"
+    lock = Path(tempfile.gettempdir()) / f"semmem-pg-{os.getuid()}-{digest}.lock"
     with open(lock, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
