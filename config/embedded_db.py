@@ -15,6 +15,7 @@ import hashlib
 import os
 import re
 import sys
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -200,6 +201,8 @@ def start(
             # exit cleanup finds the old one gone, stops nothing and, in "delete" mode,
             # removes the data directory under a server still running.
             server.ensure_postgres_running()
+    # Outside the lock: loading the indexes can take seconds, and a process attaching meanwhile
+    # needs the running server, not a warm cache.
     if started or restarted:
         prewarm(uri)
     return uri
@@ -211,9 +214,12 @@ def _start_lock(path: Path) -> Iterator[None]:
 
     Concurrent starts (pytest-xdist workers, runserver and its worker) check, write the
     settings and start one after another: the one that finds the server stopped writes them.
+    The lock file is named by the user and the data dir in the system's temporary directory,
+    not in ``XDG_RUNTIME_DIR``: a login shell and a process started without a session (cron,
+    systemd) have different runtime dirs but must share the lock of the same data dir.
     """
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-    lock = Path(os.environ["XDG_RUNTIME_DIR"]) / f"semmem-pg-{digest}.lock"
+    lock = Path(tempfile.gettempdir()) / f"semmem-pg-{os.getuid()}-{digest}.lock"
     with open(lock, "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
@@ -229,7 +235,7 @@ def _running(path: Path) -> bool:
     return bool(info is not None and info.is_running())
 
 
-def _system_user() -> str | None:
+def system_user() -> str | None:
     """Return the user pgserver runs PostgreSQL as: ``pgserver`` under root (initdb refuses
     root), else None (this process's user)."""
     return "pgserver" if os.geteuid() == 0 else None
@@ -256,7 +262,7 @@ def _initdb(path: Path, *, throw_away: bool = False) -> bool:
     pgserver = _pgserver()
     from pgserver.utils import ensure_prefix_permissions, ensure_user_exists  # noqa: PLC0415
 
-    user = _system_user()
+    user = system_user()
     if user is not None:
         # The cluster belongs to the user PostgreSQL runs as, who must reach it.
         entry = ensure_user_exists(user)
@@ -335,7 +341,7 @@ def _configure(uri: str, path: Path, sizes: dict[str, str], *, log: Path) -> boo
     # pg_ctl restart reuses the options the server was started with (postmaster.opts); its
     # output goes on to the log pgserver gave the server.
     pgserver.pg_ctl(
-        ["-w", "restart", "-m", "fast", "-l", str(log)], pgdata=path, user=_system_user()
+        ["-w", "restart", "-m", "fast", "-l", str(log)], pgdata=path, user=system_user()
     )
     return True
 
@@ -372,7 +378,7 @@ def stop(data_dir: Path | str | None = None) -> bool:
     with _start_lock(path):
         if not _running(path):
             return False
-        pgserver.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=_system_user())
+        pgserver.pg_ctl(["-w", "stop", "-m", "fast"], pgdata=path, user=system_user())
         # pgserver's list of the processes holding a handle: one killed never leaves it, and
         # a stale entry would keep the next holder's exit cleanup from stopping the server.
         handles = path / ".handle_pids.json"

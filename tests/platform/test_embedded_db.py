@@ -4,13 +4,19 @@
 from __future__ import annotations
 
 import os
+import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qs, urlparse
 
+import pgserver
+import psycopg
 import pytest
 
-from config.embedded_db import postgres_pids
+from config import embedded_db
+from config.embedded_db import postgres_pids, sized_settings
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
@@ -18,15 +24,16 @@ pytestmark = pytest.mark.real_clock
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_stop(data_dir: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "EMBEDDED_DB_DIR": str(data_dir)}
+def run_python(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run this interpreter on ``args`` in the project root, in a process of its own."""
     return subprocess.run(
-        [sys.executable, "-m", "config.embedded_db", "stop"],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
+        [sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def run_stop(data_dir: Path) -> subprocess.CompletedProcess:
+    return run_python(
+        "-m", "config.embedded_db", "stop", env={**os.environ, "EMBEDDED_DB_DIR": str(data_dir)}
     )
 
 
@@ -59,8 +66,6 @@ def test_stop_ignores_a_stale_pid_file(tmp_path):
 
 
 def _show_shared_buffers(uri: str) -> str:
-    import psycopg
-
     with psycopg.connect(uri, autocommit=True) as conn:
         return conn.execute("SHOW shared_buffers").fetchone()[0]
 
@@ -70,8 +75,6 @@ def _postmaster_pid(data_dir: Path) -> str:
 
 
 def test_start_gives_the_server_the_shared_buffers_asked_for_once(tmp_path):
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         uri = embedded_db.start(data_dir, shared_buffers="192MB")
@@ -85,10 +88,6 @@ def test_start_gives_the_server_the_shared_buffers_asked_for_once(tmp_path):
 
 
 def test_start_refuses_a_shared_buffers_size_it_cannot_read(tmp_path):
-    import pytest
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         with pytest.raises(ValueError, match="EMBEDDED_DB_SHARED_BUFFERS"):
@@ -99,13 +98,6 @@ def test_start_refuses_a_shared_buffers_size_it_cannot_read(tmp_path):
 
 def test_the_server_listens_on_an_owner_only_unix_socket_and_no_tcp_address(tmp_path):
     """Its authentication is trust: only the socket, mode 0700, may reach it."""
-    import stat
-    from urllib.parse import parse_qs, urlparse
-
-    import psycopg
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         uri = embedded_db.start(data_dir)
@@ -130,27 +122,19 @@ GB = 2**30
 
 
 def test_sized_shared_buffers_is_the_data_rounded_up_to_a_power_of_two():
-    from config.embedded_db import sized_settings
-
     assert sized_settings(24 * GB, 460 * 2**20)["shared_buffers"] == "512MB"
     assert sized_settings(24 * GB, 3 * GB)["shared_buffers"] == "4096MB"
 
 
 def test_sized_shared_buffers_stays_within_a_quarter_of_the_memory():
-    from config.embedded_db import sized_settings
-
     assert sized_settings(24 * GB, 20 * GB)["shared_buffers"] == "6144MB"
 
 
 def test_sized_shared_buffers_of_an_empty_server_is_postgresql_default():
-    from config.embedded_db import sized_settings
-
     assert sized_settings(24 * GB, 0)["shared_buffers"] == "128MB"
 
 
 def test_sized_cache_hint_is_half_the_memory_and_maintenance_memory_is_bounded():
-    from config.embedded_db import sized_settings
-
     sizes = sized_settings(24 * GB, 0)
     assert sizes["effective_cache_size"] == "12288MB"
     assert sizes["maintenance_work_mem"] == "768MB"
@@ -158,10 +142,6 @@ def test_sized_cache_hint_is_half_the_memory_and_maintenance_memory_is_bounded()
 
 
 def test_start_with_auto_sizes_a_server_it_starts_from_the_machine(tmp_path):
-    import psycopg
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         uri = embedded_db.start(data_dir, shared_buffers="auto")
@@ -181,7 +161,6 @@ def conn_size(value: str) -> str:
 
 def test_prewarm_reports_none_where_the_server_has_no_pg_prewarm(tmp_path):
     # pgserver's build ships no pg_prewarm: the start must not fail for it.
-    from config import embedded_db
 
     data_dir = tmp_path / "pg"
     try:
@@ -212,13 +191,7 @@ def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_p
     """As the test session uses it: cleanup "delete"."""
     data_dir = tmp_path / "pg"
     try:
-        done = subprocess.run(
-            [sys.executable, "-c", code, str(data_dir)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = run_python("-c", code, str(data_dir))
         assert done.returncode == 0, done.stderr[-2000:]
         assert not data_dir.exists()
         assert postgres_pids(data_dir) == []
@@ -230,17 +203,12 @@ def test_a_throw_away_server_is_stopped_and_deleted_when_its_process_exits(tmp_p
 def _shutdowns_logged(data_dir: Path) -> int:
     """Return how often the server on ``data_dir`` shut down, by the log pgserver started it with
     (a restart's new server may log elsewhere; the old one logs its shutdown there)."""
-    import pgserver
 
     log = pgserver.get_server(str(data_dir)).log.read_text()
     return log.count("database system is shut down")
 
 
 def test_a_server_it_starts_has_its_settings_from_the_start_without_a_restart(tmp_path):
-    import psycopg
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         uri = embedded_db.start(data_dir, shared_buffers="160MB")
@@ -255,9 +223,6 @@ def test_a_server_it_starts_has_its_settings_from_the_start_without_a_restart(tm
 def test_a_stopped_server_is_sized_from_its_data_when_started_again_keeping_other_settings(
     tmp_path,
 ):
-    import psycopg
-
-    from config import embedded_db
 
     data_dir = tmp_path / "pg"
     try:
@@ -277,10 +242,6 @@ def test_a_stopped_server_is_sized_from_its_data_when_started_again_keeping_othe
 
 def test_a_running_server_asked_for_another_size_restarts_and_the_handle_follows(tmp_path):
     """pgserver stops the postmaster its handle holds at exit: it must be the one running."""
-    import pgserver
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         embedded_db.start(data_dir, shared_buffers="160MB")
@@ -295,10 +256,6 @@ def test_a_running_server_asked_for_another_size_restarts_and_the_handle_follows
 
 
 def test_a_server_this_process_stopped_is_started_again_by_its_handle(tmp_path):
-    import pgserver
-
-    from config import embedded_db
-
     data_dir = tmp_path / "pg"
     try:
         embedded_db.start(data_dir, shared_buffers="128MB")
@@ -316,11 +273,6 @@ def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_i
 ):
     """rm -rf of a running data directory, then a new run: pgserver's own initdb stops the
     server left behind; the settings then take a restart."""
-    import shutil
-
-    import psycopg
-
-    from config import embedded_db
 
     data_dir = tmp_path / "pg"
     try:
@@ -333,13 +285,7 @@ def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_i
             "from config import embedded_db\n"
             "print(embedded_db.start(sys.argv[1], shared_buffers='160MB'))\n"
         )
-        done = subprocess.run(
-            [sys.executable, "-c", code, str(data_dir)],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = run_python("-c", code, str(data_dir))
         assert done.returncode == 0, done.stderr[-2000:]
         uri = done.stdout.strip().splitlines()[-1]
         with psycopg.connect(uri, autocommit=True) as conn:
@@ -350,3 +296,21 @@ def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_i
         embedded_db.stop(data_dir)
         for pid in postgres_pids(data_dir):
             os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
+
+
+def test_the_start_lock_of_a_data_dir_is_one_file_whatever_the_runtime_dir(tmp_path, monkeypatch):
+    """A login shell and a cron job (different XDG_RUNTIME_DIR) must wait for each other."""
+    locked: list[str] = []
+    monkeypatch.setattr(
+        embedded_db.fcntl,
+        "flock",
+        lambda handle, op: locked.append(handle.name) if op == embedded_db.fcntl.LOCK_EX else None,
+    )
+    for runtime in ("session", "cron"):
+        (tmp_path / runtime).mkdir()
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / runtime))
+        with embedded_db._start_lock(tmp_path / "pg"):
+            pass
+    assert len(locked) == 2
+    assert locked[0] == locked[1]
+    assert not locked[0].startswith(str(tmp_path))

@@ -1,32 +1,27 @@
 """Read replicas: searches read a real streaming replica, with read-your-writes and fall-back.
 
-The replica is made the way an operator makes one: ``pg_basebackup -R`` from the running
+The replica is made the way an operator makes one (tests/rag/replica_helpers.py, as in
+bench/replica.py): ``pg_basebackup -R`` from the running
 embedded primary (its PostgreSQL ships the tool), started on its own socket and port; the web
 server is the real process with ``DATABASE_REPLICA_URLS``; every read and write goes over HTTP.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
-import pgserver
 import psycopg
 import pytest
 from pgserver.utils import PostmasterInfo
 
-from config import replicas
-from tests.platform.live_service import ServiceDatabase, WebServer, free_port
+from config import embedded_db, replicas
+from tests.platform.live_service import ServiceDatabase, WebServer
+from tests.rag import replica_helpers
 
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = pytest.mark.real_clock
-
-PG_USER = "pgserver" if os.geteuid() == 0 else None
-
 
 # --- the router without replicas (the default) ------------------------------------------------
 
@@ -46,30 +41,14 @@ def test_without_replicas_every_read_goes_to_the_primary(settings):
 # --- a real streaming replica ----------------------------------------------------------------
 
 
-def _run_pg(name: str, *args: str, pgdata: Path | None = None) -> None:
-    """Run a PostgreSQL program pgserver ships, through its public command function."""
-    getattr(pgserver, name)(list(args), pgdata=pgdata, user=PG_USER)
-
-
-def _owned_dir(path: Path) -> Path:
-    path.mkdir(mode=0o700, parents=True, exist_ok=True)
-    if PG_USER:
-        shutil.chown(path, PG_USER)
-    return path
-
-
 @pytest.fixture(scope="module")
 def primary():
     """A migrated embedded primary with users alice and bob (their tokens in ``.tokens``)."""
-    from config import embedded_db
-
     root = Path(tempfile.mkdtemp(prefix="semmem-replica-"))
-    root.chmod(0o755)
+    root.chmod(0o755)  # under root, PostgreSQL runs as the pgserver user, who must enter it
     data_dir = root / "pgdata"
     try:
-        db = ServiceDatabase(data_dir).create()
-        db.root = root
-        yield db
+        yield ServiceDatabase(data_dir).create()
     finally:
         embedded_db.stop(data_dir)
         shutil.rmtree(root, ignore_errors=True)
@@ -77,55 +56,26 @@ def primary():
 
 @pytest.fixture(scope="module")
 def replica(primary):
-    """A streaming replica of ``primary`` (pg_basebackup -R), running; ``.url``, ``.stop()``."""
-    if not hasattr(pgserver, "pg_basebackup"):
-        pytest.skip("pg_basebackup is not shipped with this PostgreSQL")
+    """A streaming replica of ``primary``, made as bench/replica.py makes one, running.
+
+    ``.url`` (for ``DATABASE_REPLICA_URLS``), ``.primary`` (the primary's DATABASES entry).
+    """
+    if replica_helpers.missing_tools():
+        pytest.skip("pg_basebackup or pg_ctl is not shipped with this PostgreSQL")
     info = PostmasterInfo.read_from_pgdata(primary.data_dir)
-    data = _owned_dir(primary.root / "replica")
-    sock = _owned_dir(primary.root / "replica-sock")
-    port = free_port()
-    _run_pg(
-        "pg_basebackup",
-        "-D",
-        str(data),
-        "-R",
-        "-X",
-        "stream",
-        "-h",
-        str(info.socket_dir),
-        "-p",
-        str(info.port),
-        "-U",
-        "postgres",
-    )
-    _run_pg(
-        "pg_ctl",
-        "-w",
-        "-l",
-        str(data / "replica.log"),
-        "start",
-        "-o",
-        f"-p {port} -k {sock} -c listen_addresses=''",
-        pgdata=data,
-    )
-
-    class Replica:
-        url = f"postgresql://postgres:@/postgres?host={sock}&port={port}"
-        primary_url = f"postgresql://postgres:@/postgres?host={info.socket_dir}&port={info.port}"
-
-        def sql(self, query: str):
-            with psycopg.connect(self.url, autocommit=True) as conn:
-                return conn.execute(query).fetchall()
-
-        def stop(self):
-            _run_pg("pg_ctl", "-w", "-m", "immediate", "stop", pgdata=data)
-
-    r = Replica()
+    entry = {"HOST": str(info.socket_dir), "PORT": str(info.port), "USER": "postgres"}
+    made = replica_helpers.create_replica(entry)
+    made.primary = entry
+    made.url = f"postgresql://postgres:@/postgres?host={made.socket_dir}&port={made.port}"
     try:
-        yield r
+        yield made
     finally:
-        with contextlib.suppress(Exception):  # already stopped by the test
-            r.stop()
+        made.discard()
+
+
+def _sql(replica, query: str):
+    with psycopg.connect(replica.conninfo("postgres", "postgres"), autocommit=True) as conn:
+        return conn.execute(query).fetchall()
 
 
 @pytest.fixture(scope="module")
@@ -151,27 +101,17 @@ def _found(web, user, word) -> list[str]:
 def _forget_write_mark(
     replica, primary_user_pk_sql="SELECT id FROM auth_user WHERE username='alice'"
 ):
-    with psycopg.connect(replica.primary_url, autocommit=True) as conn:
+    conninfo = replica_helpers.primary_conninfo(replica.primary) + " dbname=postgres"
+    with psycopg.connect(conninfo, autocommit=True) as conn:
         conn.execute(f"DELETE FROM rag_write_mark WHERE user_id = ({primary_user_pk_sql})")
 
 
-def _wait_replayed(replica, seconds=30):
-    with psycopg.connect(replica.primary_url, autocommit=True) as conn:
-        target = conn.execute("SELECT pg_current_wal_lsn()::text").fetchone()[0]
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if replica.sql(f"SELECT pg_last_wal_replay_lsn() >= '{target}'::pg_lsn")[0][0]:
-            return
-        time.sleep(0.1)
-    raise AssertionError("the replica did not catch up")
-
-
 def test_a_replica_serves_searches_with_read_your_writes_and_the_primary_takes_over(web, replica):
-    assert replica.sql("SELECT pg_is_in_recovery()") == [(True,)]
+    assert _sql(replica, "SELECT pg_is_in_recovery()") == [(True,)]
     _write(web, "alice", "r1", "我家的猫叫豆豆。")
     assert _found(web, "alice", "豆豆") == ["r1"]  # written and found at once
 
-    replica.sql("SELECT pg_wal_replay_pause()")  # from now on the replica lags behind
+    _sql(replica, "SELECT pg_wal_replay_pause()")  # from now on the replica lags behind
     _write(web, "alice", "r2", "豆豆今天抓到一只老鼠。")
 
     # The writer reads its own write: the replica has not replayed it, so the primary answers.
@@ -181,8 +121,8 @@ def test_a_replica_serves_searches_with_read_your_writes_and_the_primary_takes_o
     _forget_write_mark(replica)
     assert _found(web, "alice", "豆豆") == ["r1"]
 
-    replica.sql("SELECT pg_wal_replay_resume()")
-    _wait_replayed(replica)
+    _sql(replica, "SELECT pg_wal_replay_resume()")
+    replica_helpers.wait_for_replay(replica.primary, replica, limit=30)
     assert sorted(_found(web, "alice", "豆豆")) == ["r1", "r2"]
 
     replica.stop()

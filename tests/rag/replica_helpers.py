@@ -8,7 +8,6 @@ server's own (``tests.schema_cache.bin_dir``: its ``pg_config --bindir``).
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import psycopg
 
+from config.embedded_db import system_user
 from tests.schema_cache import bin_dir
 
 
@@ -26,13 +26,9 @@ def missing_tools() -> list[str]:
     return [name for name in ("pg_basebackup", "pg_ctl") if not (bin_dir() / name).exists()]
 
 
-def _run_as() -> str | None:
-    return "pgserver" if os.geteuid() == 0 else None
-
-
 def _run(args: list[str], **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        args, check=True, capture_output=True, text=True, user=_run_as(), timeout=300, **kwargs
+        args, check=True, capture_output=True, text=True, user=system_user(), timeout=300, **kwargs
     )
 
 
@@ -93,7 +89,7 @@ class Replica:
         result = subprocess.run(
             [str(bin_dir() / "pg_ctl"), "-D", str(self.data), "status"],
             capture_output=True,
-            user=_run_as(),
+            user=system_user(),
         )
         return result.returncode == 0
 
@@ -122,9 +118,9 @@ def new_replica() -> Replica:
     root = Path(tempfile.mkdtemp(prefix="semmem-replica-"))
     data, socket_dir, log = root / "data", root / "run", root / "replica.log"
     socket_dir.mkdir()
-    if _run_as():
-        shutil.chown(root, _run_as())
-        shutil.chown(socket_dir, _run_as())
+    if system_user():
+        shutil.chown(root, system_user())
+        shutil.chown(socket_dir, system_user())
     return Replica(root=root, data=data, socket_dir=socket_dir, log=log)
 
 
