@@ -57,9 +57,13 @@ CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 # processes, each with its own test database on the one embedded server (restored from the saved
 # migrated schema, tests/schema_cache.py, or migrated). `--dist loadfile` keeps a module in one
 # process (its fixtures made once). CHECK_WORKERS=0: one process.
+# PYTHONDONTWRITEBYTECODE is emptied for it (Python then writes its bytecode cache, gitignored):
+# where the environment sets it, every process compiled the project and rewrote the asserts of
+# every test module again at each run, about 10 of the 17 CPU-seconds of collecting the tests,
+# in each process (docs/BENCHMARKS.md, "make check").
 CHECK_WORKERS ?= 2
 check: lint
-	$(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
 		-m "not slow and not real_clock" $(CHECK_SKIPS) $(PYTEST_ARGS)
 
 # The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:
