@@ -47,12 +47,13 @@ test: lint clients-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The inner loop (docs/DEVELOPING.md, "Tests"): lint, import contracts, and the tests that start
-# no other process: not slow, not real_clock, no journeys, no fuzzer, no fault suites. Tests that
+# no other process: not slow, not real_clock, no journeys, no fuzzer (nor its pytest plugin,
+# 0.8 CPU-seconds a process to import), no fault suites. Tests that
 # need only some vector use the stand-in embedding provider; `real_model` tests load the model once.
 # `make test` (what CI runs) keeps running everything; TEST_EMBEDDING=real gives every test the model.
 CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
-	--ignore=tests/rag/test_checks_faults.py
+	--ignore=tests/rag/test_checks_faults.py -p no:schemathesis
 # CHECK_WORKERS (default 2, the cores of the machine it was sized on): that many pytest-xdist
 # processes, each with its own test database on the one embedded server (restored from the saved
 # migrated schema, tests/schema_cache.py, or migrated). `--dist loadfile` keeps a module in one
