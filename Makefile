@@ -47,19 +47,24 @@ test: lint clients-deps
 	$(PY) -m pytest -q $(PYTEST_ARGS)
 
 # The inner loop (docs/DEVELOPING.md, "Tests"): lint, import contracts, and the tests that start
-# no other process: not slow, not real_clock, no journeys, no fuzzer, no fault suites. Tests that
+# no other process: not slow, not real_clock, no journeys, no fuzzer (nor its pytest plugin,
+# 0.8 CPU-seconds a process to import), no fault suites. Tests that
 # need only some vector use the stand-in embedding provider; `real_model` tests load the model once.
 # `make test` (what CI runs) keeps running everything; TEST_EMBEDDING=real gives every test the model.
 CHECK_SKIPS := --ignore=tests/journeys --ignore=tests/fuzz \
 	--ignore=tests/platform/test_faults.py --ignore=tests/platform/test_worker_faults.py \
-	--ignore=tests/rag/test_checks_faults.py
+	--ignore=tests/rag/test_checks_faults.py -p no:schemathesis
 # CHECK_WORKERS (default 2, the cores of the machine it was sized on): that many pytest-xdist
 # processes, each with its own test database on the one embedded server (restored from the saved
 # migrated schema, tests/schema_cache.py, or migrated). `--dist loadfile` keeps a module in one
 # process (its fixtures made once). CHECK_WORKERS=0: one process.
+# PYTHONDONTWRITEBYTECODE is emptied for it (Python then writes its bytecode cache, gitignored):
+# where the environment sets it, every process compiled the project and rewrote the asserts of
+# every test module again at each run, about 10 of the 17 CPU-seconds of collecting the tests,
+# in each process (docs/BENCHMARKS.md, "make check").
 CHECK_WORKERS ?= 2
 check: lint
-	$(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
+	PYTHONDONTWRITEBYTECODE= $(PY) -m pytest -q $(if $(filter-out 0,$(CHECK_WORKERS)),-n $(CHECK_WORKERS) --dist loadfile) \
 		-m "not slow and not real_clock" $(CHECK_SKIPS) $(PYTEST_ARGS)
 
 # The TypeScript client's pinned tools (openapi-typescript, openapi-fetch, tsc), when npm exists:

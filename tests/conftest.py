@@ -11,13 +11,11 @@ from pathlib import Path
 
 import pytest
 import time_machine
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.test import override_settings
 from rest_framework.test import APIClient
 
-from config.services import token_issue
 from tests import schema_cache, vector_cache
+from tests.shared_rows import create_user
 
 # Every test runs at this instant (a Wednesday morning in the service's time zone), the clock
 # ticking from there: what a search, a retention sweep or a demo load does depends on the day
@@ -201,23 +199,10 @@ def make_user(db):
     The token's key is only stored hashed: the user carries it as ``user.api_key``.
 
     A staff user is a service user unless ``act_for_any_user=False``: it holds the
-    ``memory.act_for_any_user`` permission, as ``manage.py issue_token NAME --staff`` grants.
+    ``memory.act_for_any_user`` permission, as ``manage.py issue_token NAME --staff`` grants
+    (tests/shared_rows.py, ``create_user``).
     """
-
-    def factory(username: str = "alice", *, staff: bool = False, act_for_any_user=None):
-        user = get_user_model().objects.create_user(
-            username=username, password="pw-" + username, is_staff=staff
-        )
-        if staff if act_for_any_user is None else act_for_any_user:
-            user.user_permissions.add(
-                Permission.objects.get(
-                    codename="act_for_any_user", content_type__app_label="memory"
-                )
-            )
-        user.api_key = token_issue(user=user, name="test").key
-        return user
-
-    return factory
+    return create_user
 
 
 @pytest.fixture

@@ -14,11 +14,14 @@ import json
 from dataclasses import dataclass, field
 
 import pytest
+import time_machine
 from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
 
+from tests.conftest import FIXED_NOW
 from tests.platform.test_errors import assert_error_shape
+from tests.shared_rows import create_user, module_transaction
 
 pytestmark = pytest.mark.django_db
 
@@ -565,9 +568,14 @@ def _fresh_throttle_history():
     cache.clear()
 
 
-@pytest.fixture
-def targets(user, staff_user):
-    """Rows the paths name: an activity, a book and chapter, a shared context, all ``user``'s."""
+@pytest.fixture(scope="module")
+def shared(django_db_setup, django_db_blocker):
+    """The users and the rows the paths name, made once for the module (tests/shared_rows.py).
+
+    ``alice`` owns an activity, a book and chapter, a shared context; ``service`` is staff. Each
+    test runs in its own savepoint inside the module's transaction: what it writes is rolled
+    back after it (``row_counts`` compares within the test), these rows after the module.
+    """
     from datetime import timedelta
 
     from django.utils import timezone
@@ -577,21 +585,49 @@ def targets(user, staff_user):
     from writing.models import Book
     from writing.services import chapter_create
 
-    activity = Activity.objects.create(
-        title="a",
-        type="t",
-        start_at=timezone.now() + timedelta(days=3),
-        lat=31.0,
-        lng=121.0,
-        max_participants=5,
-        creator=user,
-    )
-    book = Book.objects.create(owner=user, title="b")
-    chapter = chapter_create(
-        user=user, book_id=book.pk, title="c", sequence=1, blocks=[{"content": "文"}]
-    )
-    context = context_create(owner=user, title="t", entry="e", agent_name="a")
-    return {"activity": activity.pk, "book": book.pk, "chapter": chapter.pk, "context": context.pk}
+    with module_transaction(django_db_blocker):
+        with django_db_blocker.unblock(), time_machine.travel(FIXED_NOW, tick=False):
+            user = create_user("alice")
+            staff_user = create_user("service", staff=True)
+            activity = Activity.objects.create(
+                title="a",
+                type="t",
+                start_at=timezone.now() + timedelta(days=3),
+                lat=31.0,
+                lng=121.0,
+                max_participants=5,
+                creator=user,
+            )
+            book = Book.objects.create(owner=user, title="b")
+            chapter = chapter_create(
+                user=user, book_id=book.pk, title="c", sequence=1, blocks=[{"content": "文"}]
+            )
+            context = context_create(owner=user, title="t", entry="e", agent_name="a")
+        targets = {
+            "activity": activity.pk,
+            "book": book.pk,
+            "chapter": chapter.pk,
+            "context": context.pk,
+        }
+        yield {"user": user, "staff_user": staff_user, "targets": targets}
+
+
+@pytest.fixture
+def user(db, shared):
+    """``alice``, the module's normal user (its token in ``api_client``)."""
+    return shared["user"]
+
+
+@pytest.fixture
+def staff_user(db, shared):
+    """``service``, the module's staff user (its token in ``staff_client``)."""
+    return shared["staff_user"]
+
+
+@pytest.fixture
+def targets(db, shared):
+    """The ids the paths name: ``alice``'s activity, book, chapter and shared context."""
+    return shared["targets"]
 
 
 def row_counts() -> dict[str, int]:

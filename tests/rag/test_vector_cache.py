@@ -30,6 +30,9 @@ class Counting(HashingEmbeddingProvider):
 
 
 @pytest.mark.real_model(cache=False)  # the model itself, in this process, is the reference
+# The model, always, on a text of two windows, twice a role: 4-5 CPU-seconds each, the most of
+# any test of `make check` (docs/BENCHMARKS.md, "make check"); `make test` runs them.
+@pytest.mark.slow
 @pytest.mark.parametrize("role", ["passage", "query"])
 def test_a_cached_vector_is_the_models_own_vector(real_embedding_provider, tmp_path, role):
     file = tmp_path / "vectors.npz"
