@@ -11,7 +11,9 @@ os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 if not os.environ.get("DATABASE_URL"):
     # A throw-away server per pytest process keeps concurrent runs (and CI) apart.
-    os.environ.setdefault("EMBEDDED_DB_DIR", tempfile.mkdtemp(prefix="semmem-test-pg-"))
+    # Made only when none is given (setdefault would make one and leave it empty).
+    if not os.environ.get("EMBEDDED_DB_DIR"):
+        os.environ["EMBEDDED_DB_DIR"] = tempfile.mkdtemp(prefix="semmem-test-pg-")
     os.environ.setdefault("EMBEDDED_DB_CLEANUP", "delete")
     # PostgreSQL's own default: a throw-away server needs no restart for a bigger cache.
     os.environ.setdefault("EMBEDDED_DB_SHARED_BUFFERS", "128MB")
