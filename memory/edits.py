@@ -35,6 +35,7 @@ from memory.models import (
 from memory.selectors import context_for
 from memory.stance import contradicts, related_categories
 from memory.summarize import _sentences
+from memory.validation import clean_speaker
 from rag.embeddings import embedding_cache_forget
 from rag.llm import get_llm
 from rag.text import segment_for_index
@@ -125,19 +126,41 @@ def _locked_message(user, message_id: str) -> ChatMessage:
     return message
 
 
-def message_update(*, user, message_id: str, actor, content: str | None = None, role=None):
-    """Correct one message's content or role; return the row as stored."""
+def message_update(
+    *,
+    user,
+    message_id: str,
+    actor,
+    content: str | None = None,
+    role=None,
+    speaker: str | None = None,
+):
+    """Correct one message's content, role or speaker; return the row as stored.
+
+    ``speaker`` follows the rule of a write (:func:`memory.validation.clean_speaker`): blank
+    clears it. Who said a turn is not part of its embedded text, so a new speaker needs no
+    new vector: hybrid search reads the speakers of its candidates at query time.
+    """
     if content is not None and not content.strip():
         raise InvalidArgument(gettext("content must be non-empty."), details={"field": "content"})
+    if speaker is not None:
+        try:
+            speaker = clean_speaker(speaker)
+        except ValueError as error:
+            raise InvalidArgument(
+                gettext("speaker: %(reason)s") % {"reason": error}, details={"field": "speaker"}
+            ) from None
     with transaction.atomic():
         message = _locked_message(user, message_id)
-        before = {"content": message.content, "role": message.role}
+        before = {"content": message.content, "role": message.role, "speaker": message.speaker}
         old_texts = [message.embedding_text(), message.content]
         fields = {}
         if content is not None and content != message.content:
             fields.update(content=content, search_text=segment_for_index(content), **_pending())
         if role is not None and role != message.role:
             fields["role"] = role
+        if speaker is not None and speaker != message.speaker:
+            fields["speaker"] = speaker
         if not fields:
             return message
         fields["edited_at"] = timezone.now()
@@ -159,7 +182,7 @@ def message_update(*, user, message_id: str, actor, content: str | None = None, 
             entity_id=message_id,
             action=ChangeAction.UPDATE,
             before=before,
-            after={k: fields[k] for k in ("content", "role") if k in fields},
+            after={k: fields[k] for k in ("content", "role", "speaker") if k in fields},
         )
         if to_embed:
             enqueue_embed(to_embed)

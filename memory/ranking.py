@@ -312,21 +312,26 @@ def _terms(cursor, lexemes: list[str]) -> dict[str, str]:
     return out
 
 
-def sample_counts(cursor, *, user, tsqueries: list[str]) -> tuple[int, float, list[int]]:
-    """Return (rows, mean distinct words, rows matching each tsquery) of the user's latest turns.
+def sample_counts(
+    cursor, *, user, tsqueries: list[str]
+) -> tuple[int, float, list[int], frozenset[str]]:
+    """Return (rows, mean distinct words, rows matching each tsquery, speakers) of the user's
+    latest turns.
 
-    One scan of the stored tsvectors of the latest ``BM25_SAMPLE`` turns (kind message), so the
-    cost is bounded however long the history.
+    One scan of the stored tsvectors (and speakers) of the latest ``BM25_SAMPLE`` turns (kind
+    message), so the cost is bounded however long the history. The speakers (blank ones left
+    out) are those a question can name (:func:`memory.speakers.unnamed_query`).
     """
     counts = "".join(", count(*) FILTER (WHERE v @@ to_tsquery('simple', %s))" for _ in tsqueries)
     cursor.execute(
-        f"SELECT count(*), avg(length(v)){counts} FROM (SELECT {TSV} AS v"
+        "SELECT count(*), avg(length(v)), array_agg(DISTINCT s) FILTER (WHERE s <> '')"
+        f"{counts} FROM (SELECT {TSV} AS v, speaker AS s"
         " FROM memory_chatmessage WHERE user_id = %s AND kind = %s"
         " ORDER BY ts DESC LIMIT %s) sample",
         [*tsqueries, user.pk, Kind.MESSAGE, BM25_SAMPLE],
     )
-    total, mean_length, *found = cursor.fetchone()
-    return total, float(mean_length or 0.0), found
+    total, mean_length, speakers, *found = cursor.fetchone()
+    return total, float(mean_length or 0.0), found, frozenset(speakers or ())
 
 
 @dataclass(frozen=True)
@@ -343,6 +348,7 @@ class TermStats:
     lexeme_rows: dict[str, int]  # turns containing each word exactly (the common-word rule)
     terms: dict[str, str]  # each word's BM25 tsquery (stem:* or the word)
     term_rows: dict[str, int]  # turns matching each of those
+    speakers: frozenset[str] = frozenset()  # the speakers of the sample's turns (not blank)
 
 
 def term_stats(*, user, lexemes: list[str]) -> TermStats:
@@ -352,7 +358,7 @@ def term_stats(*, user, lexemes: list[str]) -> TermStats:
         exact = {lexeme: quote_lexeme(lexeme) for lexeme in lexemes}
         # A word that is not stemmed is its own term: counted once.
         queries = list(dict.fromkeys([*exact.values(), *terms.values()]))
-        total, mean_length, found = sample_counts(cursor, user=user, tsqueries=queries)
+        total, mean_length, found, speakers = sample_counts(cursor, user=user, tsqueries=queries)
     rows = dict(zip(queries, found, strict=True))
     return TermStats(
         total=total,
@@ -360,6 +366,7 @@ def term_stats(*, user, lexemes: list[str]) -> TermStats:
         lexeme_rows={lexeme: rows[query] for lexeme, query in exact.items()},
         terms=terms,
         term_rows={term: rows[term] for term in terms.values()},
+        speakers=speakers,
     )
 
 

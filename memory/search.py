@@ -183,7 +183,7 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     however long the user's history is.
     """
     with connections[read_alias()].cursor() as cursor:
-        total, _, found = ranking.sample_counts(
+        total, _, found, _ = ranking.sample_counts(
             cursor, user=user, tsqueries=[quote_lexeme(lex) for lex in lexemes]
         )
     return _common(total, found, lexemes)

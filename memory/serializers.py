@@ -152,6 +152,15 @@ class PreferenceUpdateInSerializer(fields.ClosedSerializer):
 class MessageUpdateInSerializer(fields.ClosedSerializer):
     content = fields.TextField(max_length=MAX_CONTENT_CHARS, required=False)
     role = serializers.ChoiceField(choices=Role.choices, required=False)
+    # Checked by memory.validation.clean_speaker, the rule of a write, not here: a bound
+    # here would count the spaces that rule strips first.
+    speaker = fields.StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        help_text=f"Who said it, by name; at most {MAX_SPEAKER_CHARS} characters once "
+        "stripped of surrounding spaces. Empty clears it.",
+    )
 
 
 class ContextEntryUpdateInSerializer(fields.ClosedSerializer):

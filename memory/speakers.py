@@ -47,6 +47,28 @@ def named_speakers(query_text: str, speakers) -> set[str]:
     return {s for s in set(speakers) if s and names(query_text, s)}
 
 
+def unnamed_query(query_text: str, speakers) -> str | None:
+    """Return ``query_text`` with each of ``speakers`` it names said as "they" ("their" for
+    "Caroline's"), or None when it names none, or only names in Chinese characters.
+
+    Why: the turns embed their speaker's name ("Caroline: ..." in LoCoMo's transcripts, the
+    other speaker's in the previous turn), so the name dominates a short question's vector
+    and pulls in the named person's turns on any topic; the speaker rule already decides who.
+    The question said without the name is embedded as a second dense list (hybrid search).
+    A Chinese name is left alone: no chat set of this project names Chinese speakers, so
+    what would stand for it is unmeasured.
+    """
+    named = [s for s in named_speakers(query_text, speakers) if not HAN.search(s)]
+    if not named:
+        return None
+    text = query_text
+    for name in sorted(named, key=len, reverse=True):
+        pattern = re.escape(name.strip())
+        text = re.sub(rf"(?<!\w){pattern}'s(?!\w)", "their", text, flags=re.IGNORECASE)
+        text = re.sub(rf"(?<!\w){pattern}(?!\w)", "they", text, flags=re.IGNORECASE)
+    return " ".join(text.split())
+
+
 def speaker_weighed(
     scores: dict[int, float], speaker_of: dict[int, str], query_text: str
 ) -> dict[int, float]:

@@ -81,6 +81,21 @@ def _item_error(index: int, field: str, message: str) -> InvalidArgument:
     )
 
 
+def clean_speaker(raw) -> str:
+    """Return a speaker as stored: blank when absent or null, stripped of surrounding spaces.
+
+    Raise ``ValueError`` with the reason a person reads (the caller names the field) when it
+    is not a string of at most :data:`MAX_SPEAKER_CHARS` characters once stripped. The one
+    rule for a speaker, on write and on correction.
+    """
+    speaker = raw or ""
+    if not isinstance(speaker, str) or len(speaker.strip()) > MAX_SPEAKER_CHARS:
+        raise ValueError(
+            gettext("a string of at most %(max)d characters") % {"max": MAX_SPEAKER_CHARS}
+        )
+    return speaker.strip()
+
+
 def clean_items(items) -> list[dict]:
     """Return validated message items: {message_id|None, ts, role, content, chat_id, speaker}.
 
@@ -146,13 +161,10 @@ def clean_items(items) -> list[dict]:
                 "chat_id",
                 gettext("a string of at most %(max)d characters") % {"max": MAX_CHAT_ID_CHARS},
             )
-        speaker = item.get("speaker") or ""
-        if not isinstance(speaker, str) or len(speaker.strip()) > MAX_SPEAKER_CHARS:
-            raise _item_error(
-                i,
-                "speaker",
-                gettext("a string of at most %(max)d characters") % {"max": MAX_SPEAKER_CHARS},
-            )
+        try:
+            speaker = clean_speaker(item.get("speaker"))
+        except ValueError as error:
+            raise _item_error(i, "speaker", str(error)) from None
         cleaned.append(
             {
                 "message_id": message_id,
@@ -160,7 +172,7 @@ def clean_items(items) -> list[dict]:
                 "role": role,
                 "content": content,
                 "chat_id": chat_id,
-                "speaker": speaker.strip(),
+                "speaker": speaker,
             }
         )
     return cleaned

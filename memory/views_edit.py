@@ -6,7 +6,7 @@ token's user: the user, or a staff client acting for them) and shown in the admi
 
 from __future__ import annotations
 
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -22,11 +22,22 @@ from memory.views import ERR_404, body
 class MessageDetailView(APIView):
     @extend_schema(
         operation_id="memory_message_update",
+        summary="Correct a message",
         request=s.MessageUpdateInSerializer,
         responses={200: s.MessageSerializer, 400: ERR_400, 404: ERR_404},
-        description="Correct a message's content or role. Its full-text row changes at once, "
-        "its vector is re-made by the worker (embed_state pending), and the summaries that "
-        "quoted it drop the old sentences (or are marked stale when an LLM wrote them).",
+        description="Correct a message's content, role or speaker. A new content changes its "
+        "full-text row at once, its vector is re-made by the worker (embed_state pending), and "
+        "the summaries that quoted it drop the old sentences (or are marked stale when an LLM "
+        "wrote them). A new speaker (empty clears it) needs no new vector: hybrid search reads "
+        "who said a turn when it ranks.",
+        examples=[
+            OpenApiExample("Name who said it", value={"speaker": "Caroline"}, request_only=True),
+            OpenApiExample(
+                "Correct the content",
+                value={"content": "Moving to Lisbon in May."},
+                request_only=True,
+            ),
+        ],
     )
     def patch(self, request, user_id: str, message_id: str):
         user = resolve_user(request.user, user_id)
@@ -37,6 +48,7 @@ class MessageDetailView(APIView):
             actor=request.user,
             content=data.get("content"),
             role=data.get("role"),
+            speaker=data.get("speaker"),
         )
         return Response(message_item(row))
 

@@ -80,6 +80,38 @@ def test_a_staff_correction_is_recorded_with_the_staff_actor(
     assert MemoryChange.objects.get(entity_id="a5").actor == "service"
 
 
+def test_a_speaker_is_named_corrected_and_cleared_without_a_new_vector(
+    api_client, user, plain_chat, django_capture_on_commit_callbacks
+):
+    path = f"/v1/users/{user.username}/messages/a1"
+    state = ChatMessage.objects.get(user=user, message_id="a1").embed_state
+
+    named = _patch(api_client, path, {"speaker": "  Caroline "}, django_capture_on_commit_callbacks)
+    cleared = _patch(api_client, path, {"speaker": ""}, django_capture_on_commit_callbacks)
+
+    assert named.status_code == 200 and named.json()["speaker"] == "Caroline"
+    assert cleared.status_code == 200 and cleared.json()["speaker"] == ""
+    assert ChatMessage.objects.get(user=user, message_id="a1").embed_state == state
+    changes = MemoryChange.objects.filter(entity_id="a1").order_by("pk")
+    assert [(c.before["speaker"], c.after) for c in changes] == [
+        ("", {"speaker": "Caroline"}),
+        ("Caroline", {"speaker": ""}),
+    ]
+
+
+@pytest.mark.parametrize("speaker", ["x" * 101, 7, None])
+def test_a_speaker_the_write_rule_refuses_is_400_on_correction(
+    api_client, user, plain_chat, speaker
+):
+    path = f"/v1/users/{user.username}/messages/a1"
+
+    response = api_client.patch(path, {"speaker": speaker}, format="json")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["field"] == "speaker"
+    assert ChatMessage.objects.get(user=user, message_id="a1").speaker == ""
+
+
 def test_another_user_can_neither_edit_nor_delete_a_message(other_client, user, other_user, chat):
     path = f"/v1/users/{user.username}/messages/a1"
 

@@ -75,3 +75,35 @@ def test_rerank_top_puts_the_named_speakers_turn_first_in_its_one_query(
         )
     assert [pk for pk, _ in plain] == [melanie, caroline]
     assert [pk for pk, _ in named] == [caroline, melanie]
+
+
+@pytest.mark.parametrize(
+    ("query", "said"),
+    [
+        ("What did Caroline research?", "What did they research?"),
+        ("When did caroline's shop open?", "When did their shop open?"),  # any case, possessive
+        ("What do Caroline and Melanie share?", "What do they and they share?"),
+        ("What did Jonathan say?", None),  # not a speaker of the chat
+        ("Who took a pottery class?", None),
+        ("小雨周末做了什么？", None),  # a Chinese name is left alone (unmeasured)
+    ],
+)
+def test_unnamed_query_says_the_named_speakers_as_they(query, said):
+    assert speakers.unnamed_query(query, {"Caroline", "Melanie", "Jon", "小雨", ""}) == said
+
+
+def test_the_sample_scan_reads_the_speakers_a_question_can_name(user):
+    for i, speaker in enumerate(["Melanie", "", "Caroline", "Melanie"]):
+        ChatMessage.objects.create(
+            user=user,
+            message_id=f"t{i}",
+            chat_id="c",
+            ts=BASE_TS + timedelta(minutes=i),
+            role="user",
+            speaker=speaker,
+            content="I went to a pottery class",
+        )
+
+    stats = ranking.term_stats(user=user, lexemes=["pottery"])
+
+    assert stats.speakers == {"Melanie", "Caroline"}

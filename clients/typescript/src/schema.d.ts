@@ -758,7 +758,7 @@ export interface paths {
         head?: never;
         /**
          * Correct a message
-         * @description Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked stale when an LLM wrote them).
+         * @description Correct a message's content, role or speaker. A new content changes its full-text row at once, its vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked stale when an LLM wrote them). A new speaker (empty clears it) needs no new vector: hybrid search reads who said a turn when it ranks.
          */
         patch: operations["memory_message_update"];
         trace?: never;
@@ -1789,6 +1789,8 @@ export interface components {
         PatchedMessageUpdateInRequest: {
             content?: string;
             role?: components["schemas"]["RoleEnum"];
+            /** @description Who said it, by name; at most 100 characters once stripped of surrounding spaces. Empty clears it. */
+            speaker?: string;
         };
         PatchedPreferenceUpdateInRequest: {
             category?: string;

@@ -28,10 +28,13 @@ class PatchedMessageUpdateInRequest:
             role (RoleEnum | Unset): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
+            speaker (str | Unset): Who said it, by name; at most 100 characters once stripped of surrounding spaces. Empty
+                clears it.
      """
 
     content: str | Unset = UNSET
     role: RoleEnum | Unset = UNSET
+    speaker: str | Unset = UNSET
 
 
 
@@ -45,6 +48,8 @@ class PatchedMessageUpdateInRequest:
             role = self.role.value
 
 
+        speaker = self.speaker
+
 
         field_dict: dict[str, Any] = {}
 
@@ -54,6 +59,8 @@ class PatchedMessageUpdateInRequest:
             field_dict["content"] = content
         if role is not UNSET:
             field_dict["role"] = role
+        if speaker is not UNSET:
+            field_dict["speaker"] = speaker
 
         return field_dict
 
@@ -74,9 +81,12 @@ class PatchedMessageUpdateInRequest:
 
 
 
+        speaker = d.pop("speaker", UNSET)
+
         patched_message_update_in_request = cls(
             content=content,
             role=role,
+            speaker=speaker,
         )
 
         return patched_message_update_in_request

@@ -140,9 +140,10 @@ def sync_detailed(
 ) -> Response[Error | Message]:
     """ Correct a message
 
-     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
-    worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
-    stale when an LLM wrote them).
+     Correct a message's content, role or speaker. A new content changes its full-text row at once, its
+    vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old
+    sentences (or are marked stale when an LLM wrote them). A new speaker (empty clears it) needs no new
+    vector: hybrid search reads who said a turn when it ranks.
 
     Args:
         user_id (str):
@@ -182,9 +183,10 @@ def sync(
 ) -> Error | Message | None:
     """ Correct a message
 
-     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
-    worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
-    stale when an LLM wrote them).
+     Correct a message's content, role or speaker. A new content changes its full-text row at once, its
+    vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old
+    sentences (or are marked stale when an LLM wrote them). A new speaker (empty clears it) needs no new
+    vector: hybrid search reads who said a turn when it ranks.
 
     Args:
         user_id (str):
@@ -219,9 +221,10 @@ async def asyncio_detailed(
 ) -> Response[Error | Message]:
     """ Correct a message
 
-     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
-    worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
-    stale when an LLM wrote them).
+     Correct a message's content, role or speaker. A new content changes its full-text row at once, its
+    vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old
+    sentences (or are marked stale when an LLM wrote them). A new speaker (empty clears it) needs no new
+    vector: hybrid search reads who said a turn when it ranks.
 
     Args:
         user_id (str):
@@ -261,9 +264,10 @@ async def asyncio(
 ) -> Error | Message | None:
     """ Correct a message
 
-     Correct a message's content or role. Its full-text row changes at once, its vector is re-made by the
-    worker (embed_state pending), and the summaries that quoted it drop the old sentences (or are marked
-    stale when an LLM wrote them).
+     Correct a message's content, role or speaker. A new content changes its full-text row at once, its
+    vector is re-made by the worker (embed_state pending), and the summaries that quoted it drop the old
+    sentences (or are marked stale when an LLM wrote them). A new speaker (empty clears it) needs no new
+    vector: hybrid search reads who said a turn when it ranks.
 
     Args:
         user_id (str):
