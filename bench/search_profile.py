@@ -3,6 +3,7 @@
 Two commands, both in-process on databases of the embedded server (or ``DATABASE_URL``)::
 
     python bench/search_profile.py profile [--n 100000] [--count 100] [--top 30] [--http]
+        [--publish [--note TEXT]]
     python bench/search_profile.py answers OUT.json [--n 100000] [--count 100]
 
 ``profile`` sends the request bodies of ``bench/search_latency.py`` (the same query texts, every
@@ -135,7 +136,7 @@ def profile(args) -> None:
         print(f"  {label:60s} p50 {percentile(values, 50):6.2f}  p95 {percentile(values, 95):6.2f}")
     print(f"  CPU ms per search (mean): {sum(cpu) / len(cpu):.2f}")
     if args.http:
-        http(sent, args.rounds)
+        rows += http(sent, args.rounds)
     # Timed by this thread's CPU clock: the waits for PostgreSQL count nothing, so the top is
     # what the search's Python costs, whatever else the machine runs.
     profiler = cProfile.Profile(time.thread_time)
@@ -150,9 +151,41 @@ def profile(args) -> None:
         print(text[text.index("   ncalls") :] if "   ncalls" in text else text)
     if args.dump:
         profiler.dump_stats(args.dump)
+    if args.publish:
+        publish(args, rows, profiler, len(sent))
 
 
-def http(sent: list[dict], rounds: int) -> None:
+def publish(args, rows: list, profiler, searches: int) -> None:
+    """Write the section ``search-cpu`` of docs/BENCHMARKS.md."""
+    from bench._common import markdown_table, write_section
+
+    stats = pstats.Stats(profiler)
+    top = sorted(stats.stats.items(), key=lambda item: -item[1][2])[: args.top]
+    functions = [
+        [f"`{Path(file).name}:{line}({name})`", calls, tottime * 1000 / searches]
+        for (file, line, name), (_, calls, tottime, _, _) in top
+    ]
+    body = (
+        f"{searches} request bodies of `bench/search_latency.py` (the same texts, every other"
+        f" one with a 5 km radius) x {args.rounds} rounds, in-process on `bench_latency`"
+        f" ({args.n:,} activities), query vectors computed once beforehand and looked up, so"
+        " the figures are the search's own work. CPU: `time.process_time` of this process per"
+        " search (other work on the shared machine inflates it little; wall times do grow"
+        " with the load average)."
+        + (f" {args.note}" if args.note else "")
+        + "\n\n"
+        + markdown_table(
+            ["part", "p50 ms", "p95 ms"],
+            [[label, percentile(v, 50), percentile(v, 95)] for label, v in rows],
+        )
+        + f"\n\nTop {args.top} functions by own CPU time (cProfile on this thread's CPU clock,"
+        " one round; profiling inflates every figure):\n\n"
+        + markdown_table(["function", "calls", "own CPU ms per search (profiled)"], functions)
+    )
+    write_section("search-cpu", f"CPU of the search's Python at {args.n:,} activities", body)
+
+
+def http(sent: list[dict], rounds: int) -> list:
     """Time the whole request in-process through middleware, DRF and the view.
 
     As the bench's ``bench`` user, with a token issued inside a transaction rolled back at the
@@ -179,11 +212,13 @@ def http(sent: list[dict], rounds: int) -> None:
                 wall.append((time.perf_counter() - w0) * 1000)
                 assert response.status_code == 200, response.content
         transaction.set_rollback(True)
-    for label, values in (("CPU", cpu), ("wall", wall)):
-        print(
-            f"  {'HTTP in-process (middleware, DRF, view): ' + label:60s}"
-            f" p50 {percentile(values, 50):6.2f}  p95 {percentile(values, 95):6.2f}"
-        )
+    rows = [
+        ("HTTP in-process (middleware, DRF, view, as a user): CPU", cpu),
+        ("HTTP in-process (middleware, DRF, view, as a user): wall", wall),
+    ]
+    for label, values in rows:
+        print(f"  {label:60s} p50 {percentile(values, 50):6.2f}  p95 {percentile(values, 95):6.2f}")
+    return rows
 
 
 def answers(args) -> None:
@@ -306,6 +341,8 @@ def main() -> None:
     p.add_argument("--top", type=int, default=30)
     p.add_argument("--http", action="store_true")
     p.add_argument("--dump", help="write the cProfile stats here")
+    p.add_argument("--publish", action="store_true", help="write section search-cpu")
+    p.add_argument("--note", default="", help="a sentence added to the published section")
     a = sub.add_parser("answers")
     a.add_argument("out")
     a.add_argument("--n", type=int, default=100_000)
