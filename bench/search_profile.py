@@ -10,7 +10,8 @@ Two commands, both in-process on databases of the embedded server (or ``DATABASE
 other one with a 5 km radius) to ``activities_search`` on that bench's database (read only: it
 writes nothing), with the query vectors computed once beforehand and looked up in each search,
 so that what is timed is the search's own work: CPU milliseconds of this process per search
-(``time.process_time``, which other work on a shared machine inflates little) and wall
+(``time.process_time``; on a shared VM it grows with the load as well, so compare two versions
+run side by side, or by the count of Python function calls, which the load leaves alone) and wall
 milliseconds of the parts (SQL by an execute wrapper, the rest Python), then the cProfile top
 functions of the same loop. ``--http`` also times the whole request through Django's
 middleware, DRF and the view (``django.test.Client``, as the bench's ``bench`` user).
@@ -144,6 +145,9 @@ def profile(args) -> None:
     for body in sent:
         rendered(search(body))
     profiler.disable()
+    calls = pstats.Stats(profiler).total_calls / len(sent)
+    # Counted, not timed: the same on a busy machine as on a quiet one.
+    print(f"  Python function calls per search (cProfile): {calls:,.0f}")
     for key in ("tottime", "cumulative"):
         out = io.StringIO()
         pstats.Stats(profiler, stream=out).sort_stats(key).print_stats(args.top)
@@ -170,17 +174,22 @@ def publish(args, rows: list, profiler, searches: int) -> None:
         f" one with a 5 km radius) x {args.rounds} rounds, in-process on `bench_latency`"
         f" ({args.n:,} activities), query vectors computed once beforehand and looked up, so"
         " the figures are the search's own work. CPU: `time.process_time` of this process per"
-        " search (other work on the shared machine inflates it little; wall times do grow"
-        " with the load average)."
+        " search. On this shared VM CPU time grows with the load too (the same code measured"
+        " 14.4 and 20.3 ms p50 a minute apart): compare versions run side by side, or by the"
+        " count of function calls below, which the load does not change."
         + (f" {args.note}" if args.note else "")
         + "\n\n"
         + markdown_table(
             ["part", "p50 ms", "p95 ms"],
             [[label, percentile(v, 50), percentile(v, 95)] for label, v in rows],
         )
+        + f"\n\nPython function calls per search (cProfile; counted, so the load does not"
+        f" change it): {stats.total_calls / searches:,.0f}."
         + f"\n\nTop {args.top} functions by own CPU time (cProfile on this thread's CPU clock,"
         " one round; profiling inflates every figure):\n\n"
-        + markdown_table(["function", "calls", "own CPU ms per search (profiled)"], functions)
+        + markdown_table(
+            ["function", "calls in the round", "own CPU ms per search (profiled)"], functions
+        )
     )
     write_section("search-cpu", f"CPU of the search's Python at {args.n:,} activities", body)
 
