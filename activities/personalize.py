@@ -166,6 +166,8 @@ def rated_cues(user, rated: dict[str, int] | None = None) -> tuple[set, set]:
         rated = ratings(user, "activity")
     liked = [int(pk) for pk, rating in rated.items() if rating > 0]
     types, vibes = set(), set()
+    if not liked:
+        return types, vibes  # most users: no query to build (it would select nothing)
     for type_, activity_vibes in Activity.objects.filter(pk__in=liked).values_list("type", "vibes"):
         types.add(type_)
         vibes.update(activity_vibes or [])

@@ -24,6 +24,8 @@ from __future__ import annotations
 import json
 import logging
 import re
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
@@ -169,8 +171,37 @@ def _time_word(term: str) -> bool:
 def query_terms(query: str) -> list[str]:
     """Return the content words of a query (jieba precise mode, without stop, filler and time
     words; a single Han character only when it means something alone, such as 辣)."""
+    query = query or ""
+    memo = _search_terms.get()
+    if memo is None:
+        return list(_query_terms(query))
+    if query not in memo:
+        memo[query] = _query_terms(query)
+    return list(memo[query])
+
+
+# One search asks for the words of its query four times (the relevance cut's evidence, the
+# pool's lexical matches, the hybrid's full-text rank, the reasons): inside
+# :func:`one_search` they are segmented once. Remembered for that search only: a query text is
+# kept nowhere after it (docs/ARCHITECTURE.md, "Erasure").
+_search_terms: ContextVar[dict[str, tuple[str, ...]] | None] = ContextVar(
+    "search_terms", default=None
+)
+
+
+@contextmanager
+def one_search():
+    """Segment each query text once within the block (:func:`query_terms`)."""
+    token = _search_terms.set({})
+    try:
+        yield
+    finally:
+        _search_terms.reset(token)
+
+
+def _query_terms(query: str) -> tuple[str, ...]:
     terms = []
-    for term in segment_query(query or ""):
+    for term in segment_query(query):
         if term in STOPWORDS or term in FILLER_TERMS or term in terms or _time_word(term):
             continue
         if len(term) == 1 and not term.isascii() and term not in SINGLE_CHAR_TERMS:
@@ -178,7 +209,7 @@ def query_terms(query: str) -> list[str]:
         if len(term) == 1 and term.isascii():
             continue
         terms.append(term)
-    return terms
+    return tuple(terms)
 
 
 def _mentions(term: str, text: str) -> bool:
@@ -437,6 +468,7 @@ __all__ = [
     "excerpt",
     "match_reasons",
     "offline_reason",
+    "one_search",
     "part_of_day",
     "query_terms",
 ]

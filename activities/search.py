@@ -28,7 +28,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, default_reason, match_reasons
+from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
 from activities.search_relevance import (
@@ -129,6 +129,18 @@ def activities_search(
     and matchReason. ``meta`` has path, candidates and degraded, plus floor, model and the
     vector search path for staff tools.
     """
+    with one_search():  # the query's words segmented once, not by each step that reads them
+        return _search(
+            user=user,
+            semantic_query=semantic_query,
+            filters=filters,
+            limit=limit,
+            time_zone=time_zone,
+            now=now,
+        )
+
+
+def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
     limit = DEFAULT_LIMIT if limit in (None, "") else int(_number(limit, "limit"))
     if not 1 <= limit <= MAX_LIMIT:
         raise InvalidArgument(
@@ -372,13 +384,18 @@ def _ranked(
             hits, query, fusion_k=settings_row.fusion_k, understood=understood, held=held
         )
         meta["hybrid"] = True
-    results = []
     boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
+    scored = []
     for hit, boost in zip(hits, boosts, strict=True):
         score = order[hit.obj.pk] * (1.0 + boost)
-        results.append(_result(hit.obj, similarity=hit.score, boost=boost, score=score))
-    results.sort(key=lambda r: (-r["score"], r["id"]))
-    return results[:keep]
+        # Ordered as the results' own "score" (rounded) and "id" would order them; only the
+        # kept ones become results (a pool of 40-60 rows for 20: each costs a local time).
+        scored.append((-round(float(score), 4), hit.obj.pk, hit, boost, score))
+    scored.sort(key=lambda s: (s[0], s[1]))
+    return [
+        _result(hit.obj, similarity=hit.score, boost=boost, score=score)
+        for _, _, hit, boost, score in scored[:keep]
+    ]
 
 
 def disliked_activities(user, rated: dict[str, int] | None = None) -> list[int]:

@@ -35,12 +35,22 @@ def rendered(body) -> bytes:
         {"semantic_query": "", "filters": {"location": PEOPLES_SQUARE}, "limit": 5},
         {"semantic_query": "桌游", "filters": {"type": "桌游"}},
         {"semantic_query": "asdfghjkl"},
+        {"semantic_query": "这周六晚上想去喝一杯", "limit": 5},
+        {"semantic_query": "附近安静的地方", "filters": {"location": PEOPLES_SQUARE}},
     ],
 )
 def test_search_output_renders_as_the_serializer_does(demo_activities, request_body):
     result = activities_search(**request_body)
     assert result["results"] or result["meta"]["reason"]
     assert rendered(search_output(result)) == rendered(SearchOutputSerializer(result).data)
+
+
+def test_the_shared_meta_serializer_renders_each_search_on_its_own(demo_activities):
+    first = activities_search(semantic_query="周末想找个安静的地方看书", limit=10)
+    second = activities_search(semantic_query="asdfghjkl")
+    expected = rendered(SearchOutputSerializer(first).data)
+    search_output(second)
+    assert rendered(search_output(first)) == expected
 
 
 def test_a_result_with_nulls_renders_as_the_serializer_does():
