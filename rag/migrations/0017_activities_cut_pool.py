@@ -1,5 +1,5 @@
 """Move a stored activities cut still at the 0016 default to the pool rule: a hit stays when its
-margin stands above the query's own candidates (poolZ 1.0, poolZEvidence 0.0, in place of
+margin stands out of the query's own candidates (poolZ 1.0, poolZEvidence 0.0, in place of
 bareRatio 0.7 and depth 0.3 for a query with ten candidates or more: rag.models.
 DEFAULT_RELEVANCE_CUTS, fitted on the held-out old dev+test and fresh splits). A cut someone
 fitted or edited is left alone."""
