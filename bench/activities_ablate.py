@@ -9,7 +9,9 @@ live settings:
 
 - ``hybrid``: no fusion at all (the dense order after the cut);
 - ``lexical`` / ``cues``: the hybrid without its full-text rank / its kind-and-mood cue rank;
-- ``depth`` / ``bareRatio`` / ``perhit``: the per-hit cut's depth, its bare ratio, both;
+- ``depth`` / ``bareRatio`` / ``perhit``: the per-hit cut's depth, its bare ratio, every
+  per-hit rule (the pool rule too); ``margins``: the margin rules (bare ratio 0.7, depth 0.3)
+  in place of the pool rule, as shipped before it;
 - ``intent`` / ``foreign`` / ``bareGate`` / ``gates``: the intent gate (the "elsewhere"
   categories), the foreign gate, the bare gate, every margin gate (gate -1, no bare or
   foreign gate; the intent gate kept);
@@ -57,7 +59,9 @@ CONFIGS = {
     "cues": {"lists": ("dense", "lexical")},
     "depth": {"cut": {"depth": None}},
     "bareRatio": {"cut": {"bareRatio": None}},
-    "perhit": {"cut": {"depth": None, "bareRatio": None}},
+    "perhit": {"cut": {"depth": None, "bareRatio": None, "poolZ": None, "poolZEvidence": None}},
+    # The pool rule off: the per-hit cut before it (bareRatio 0.7, depth 0.3; rag 0017).
+    "margins": {"cut": {"poolZ": None, "poolZEvidence": None, "bareRatio": 0.7, "depth": 0.3}},
     "intent": {"cut": {"intentGate": None}},
     "foreign": {"cut": {"foreignGate": None}},
     "bareGate": {"cut": {"bareGate": None}},

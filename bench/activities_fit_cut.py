@@ -79,6 +79,8 @@ OPEN = {
     "bareRatio": None,
     "depth": None,
     "intentGate": None,
+    "poolZ": None,
+    "poolZEvidence": None,
 }
 # The cut shipped before the depth fit (rag.migrations.0014): what a per-hit cut may not lose
 # more than NDCG_KEEP of.

@@ -28,9 +28,10 @@ Figures per language of the query (zh, en), and per kind:
 - time queries: share of the results starting inside the labelled window.
 
 Splits: ``dev`` and ``test`` (``all`` = both) are read from activities_heldout_queries.jsonl;
-``fresh`` from activities_fresh_queries.jsonl and ``fresh2`` from activities_fresh2_queries.jsonl,
-later test sets written from the listings only (issue 30; nothing may be tuned on them, see the
-README). ``--queries PATH`` reads another file of the same format (its ``split`` field still
+``fresh`` from activities_fresh_queries.jsonl (a later set written from the listings only;
+development data since the pool rule was fitted on it) and ``fresh2`` from
+activities_fresh2_queries.jsonl, the unseen test set (issue 30; nothing may be tuned on it, see
+the README). ``--queries PATH`` reads another file of the same format (its ``split`` field still
 filters, ``all`` keeps every line).
 
 Writes docs/BENCHMARKS.md only with ``--publish``. Usage:
@@ -381,17 +382,28 @@ def main() -> None:
         intro = (
             f"Model `{current_model()}`; corpora written apart from the service's word lists "
             "(bench/data/README_activities_heldout.md), loaded at a fixed Wednesday 10:00 local "
-            f"time; split `{args.split}` of `{source.name}` (the relevance cut is fitted on dev "
-            "only: rag/models.py DEFAULT_RELEVANCE_CUTS); limit 10. Targets on test: nDCG@5 >= "
+            f"time; split `{args.split}` of `{source.name}` (rag/models.py "
+            "DEFAULT_RELEVANCE_CUTS says which split each constant of the relevance cut was "
+            "fitted on; since issue 30's pool rule, old dev, old test and fresh are all "
+            "development data); limit 10. Targets on an unseen test split: nDCG@5 >= "
             "bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= 80%, no "
             "labelled query answered empty, every time-phrase result inside its window or "
             "marked.\n\n"
         )
         if args.split in FRESH:
             intro += (
-                f"The {args.split} split (issue 30) was labelled from the listings only and "
-                "committed before this bench first ran on it; no constant may be tuned on it, so "
-                "it is measured, never fitted (bench/data/README_activities_heldout.md).\n\n"
+                (
+                    "The fresh split (issue 30) was labelled from the listings only and measured "
+                    "twice unseen; it is DEVELOPMENT data now: the pool rule (rag 0017) was fitted "
+                    "on it and on old dev+test, each half checked against the other. The unseen "
+                    "test split is fresh2 (bench/data/README_activities_heldout.md).\n\n"
+                )
+                if args.split == "fresh"
+                else (
+                    f"The {args.split} split (issue 30) was labelled from the listings only and "
+                    "committed before this bench first ran on it; no constant may be tuned on it, "
+                    "so it is measured, never fitted (bench/data/README_activities_heldout.md).\n\n"
+                )
             )
         fresh = args.split in FRESH and not args.queries
         write_section(

@@ -9,6 +9,7 @@ from __future__ import annotations
 GATE_RANGE = (-1.0, 1.0)
 RATIO_RANGE = (-2.0, 1.0)
 DEPTH_RANGE = (0.0, 2.0)
+POOL_Z_RANGE = (-5.0, 5.0)  # standard deviations above the pool's mean (rag.relevance)
 # The optional parameters of a surface's cut and the range each must fall in (gate is required).
 OPTIONAL_PARAMETERS = {
     "ratio": RATIO_RANGE,
@@ -19,6 +20,8 @@ OPTIONAL_PARAMETERS = {
     "foreignGate": GATE_RANGE,
     "intentGate": GATE_RANGE,
     "intentClose": GATE_RANGE,
+    "poolZ": POOL_Z_RANGE,
+    "poolZEvidence": POOL_Z_RANGE,
 }
 
 

@@ -20,6 +20,13 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
   words or cues in it: the caller says which) is dropped below ``bare_ratio`` x the best
   margin instead, so a list stops where what it can show for itself stops ("similar" alone
   must be close to the best);
+- the pool rule (``poolZ``, ``poolZEvidence``): a hit is dropped when its margin stands less
+  than ``poolZ`` standard deviations above the mean of the query's best :data:`STAT_POOL`
+  candidates (``poolZEvidence`` for a hit naming a word or cue of the query): relevance
+  relative to the query's own candidate distribution, which is as spread or as compressed as
+  the model and the query make it, rather than a share of the best hit. It needs a crowd to
+  stand out of: with fewer than :data:`POOL_MIN` candidates (a narrow filter left them, and
+  they may all be what was asked for) the ratio and depth rules apply instead;
 - the bare gate: a query with no *lexical evidence* (the caller says whether any of its words or
   cues appears in the candidates) must clear ``bare_gate`` instead of ``gate`` when that is
   higher: a query sharing nothing with the corpus needs a clearer dense margin to be believed.
@@ -76,6 +83,15 @@ INTENT_REASON = (
 )
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
+# The pool rule reads a hit against the mean and spread of the query's best this many candidates
+# (fewer when fewer passed the filters), so the rule does not change with the ``limit`` that
+# sized the candidate pool (activities read 2 x limit). The activities search's pool at its
+# benchmarks' limit 10, where the rule was fitted (docs/RELEVANCE.md, "Pool rule").
+STAT_POOL = 20
+# Fewer candidates than this are what a filter left, not a crowd read by similarity: the pool
+# rule does not apply to them (a type filter leaving five water activities keeps all five).
+# Not fitted: half of STAT_POOL, the pool the activities search reads at limit 5.
+POOL_MIN = 10
 
 _lock = threading.Lock()
 _reference: dict[str, np.ndarray] = {}
@@ -107,6 +123,8 @@ class Cut:
     foreign_gate: float | None = None
     intent_gate: float | None = None
     intent_close: float | None = None
+    pool_z: float | None = None
+    pool_z_evidence: float | None = None
 
     def gate_for(self, evidence: bool, foreign: bool = False) -> float:
         """Return the gate a query must clear: the bare gate (when higher) without evidence;
@@ -128,6 +146,8 @@ class Cut:
             "foreignGate": self.foreign_gate,
             "intentGate": self.intent_gate,
             "intentClose": self.intent_close,
+            "poolZ": self.pool_z,
+            "poolZEvidence": self.pool_z_evidence,
             "calibrated": self.calibrated,
         }
 
@@ -226,6 +246,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
     foreign, intent = stored.get("foreignGate"), stored.get("intentGate")
     close = stored.get("intentClose")
+    pool_z, pool_z_evidence = stored.get("poolZ"), stored.get("poolZEvidence")
     return Cut(
         gate=float(stored["gate"]),
         ratio=None if ratio is None else float(ratio),
@@ -237,6 +258,8 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         foreign_gate=None if foreign is None else float(foreign),
         intent_gate=None if intent is None else float(intent),
         intent_close=None if close is None else float(close),
+        pool_z=None if pool_z is None else float(pool_z),
+        pool_z_evidence=None if pool_z_evidence is None else float(pool_z_evidence),
     )
 
 
@@ -305,7 +328,8 @@ def decide(
     cut's intent gate, even with no candidate, unless the best hit's margin reaches the cut's
     ``intent_close`` (a candidate is close: None, no such exception; None intent: not measured);
     ``keep_best``: an on-topic query keeps at least its this many best hits, whatever the
-    per-hit cut (the cut says where a list stops, not that it holds one or two rows).
+    per-hit cut (the cut says where a list stops, not that it holds one or two rows); with the
+    cut's pool rule, only those of them standing above the pool's mean (:func:`pool_scores`).
     """
     flags = {"evidence": evidence, "noise": noise, "intent": intent}
     elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
@@ -347,19 +371,39 @@ def decide(
             **flags,
         )
     own = [True] * len(scores) if hit_evidence is None else list(hit_evidence)
+    crowd = cut.pool_z is not None and len(margins) >= POOL_MIN
+    pooled = pool_scores(margins) if crowd else [0.0] * len(margins)
     keep = []
-    for margin, has in zip(margins, own, strict=True):
+    for margin, has, z in zip(margins, own, pooled, strict=True):
+        if crowd:
+            # The pool rule replaces the ratio and depth rules where it applies.
+            least = cut.pool_z if not has or cut.pool_z_evidence is None else cut.pool_z_evidence
+            keep.append(z >= least)
+            continue
         ratio = cut.ratio if has or cut.bare_ratio is None else cut.bare_ratio
         depth = cut.depth if has or cut.bare_depth is None else cut.bare_depth
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = None if ratio is None else (ratio * top if top > 0 else top)
         keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
-    # The per-hit cut decides where a list stops, never that it stops before ``keep_best``.
+    # The per-hit cut decides where a list stops, never that it stops before ``keep_best``
+    # (with the pool rule: never before the best hits standing above the average candidate).
     for index in sorted(range(len(scores)), key=lambda i: -scores[i])[:keep_best]:
-        keep[index] = True
+        keep[index] = keep[index] or pooled[index] >= 0.0
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )
+
+
+def pool_scores(margins: Sequence[float]) -> list[float]:
+    """Return each margin's standard score over the best :data:`STAT_POOL` of ``margins``:
+    how many standard deviations it stands above their mean (all 0.0 when they do not spread).
+    """
+    best = np.sort(np.asarray(margins, dtype=np.float64))[::-1][:STAT_POOL]
+    spread = float(best.std())
+    if spread < 1e-9:
+        return [0.0] * len(margins)
+    mean = float(best.mean())
+    return [(float(m) - mean) / spread for m in margins]
 
 
 def judge(

@@ -185,12 +185,13 @@ def test_a_padded_tail_is_cut_while_the_best_hits_stay(demo_activities):
     assert len(found) <= 4
 
 
-def test_a_list_the_cut_would_stop_at_one_row_shows_the_minimum(demo_activities):
-    # The cut relative to the best hit keeps only the ukulele class; an on-topic query still
-    # shows KEEP_BEST rows, the best one first.
+def test_an_exact_best_hit_does_not_stop_the_list_at_one_row(demo_activities):
+    # A cut relative to the best hit kept only the ukulele class; relative to the query's own
+    # candidates the other music rows stand out too, and an on-topic query shows at least
+    # KEEP_BEST rows, the best one first.
     outcome = activities_search(semantic_query="学乐器", limit=10)
     found = [r["title"] for r in outcome["results"]]
-    assert len(found) == KEEP_BEST
+    assert KEEP_BEST <= len(found) < 10
     assert found[0] == "尤克里里零基础弹唱"
 
 

@@ -76,14 +76,16 @@ def _activities_cut(value: dict) -> RagSettings:
 cuts_0014 = importlib.import_module("rag.migrations.0014_activities_cut_intent")
 cuts_0015 = importlib.import_module("rag.migrations.0015_activities_cut_depth")
 cuts_0016 = importlib.import_module("rag.migrations.0016_activities_cut_intent_close")
-CUT_STEPS = [cuts_0012, cuts_0014, cuts_0015, cuts_0016]
-CUT_IDS = ["0012-foreign-gate", "0014-intent-gate", "0015-depth", "0016-intent-close"]
+cuts_0017 = importlib.import_module("rag.migrations.0017_activities_cut_pool")
+CUT_STEPS = [cuts_0012, cuts_0014, cuts_0015, cuts_0016, cuts_0017]
+CUT_IDS = ["0012-foreign-gate", "0014-intent-gate", "0015-depth", "0016-intent-close", "0017-pool"]
 
 
 def test_each_cut_migration_starts_from_the_default_the_one_before_left():
     assert cuts_0014.OLD == cuts_0012.NEW
     assert cuts_0015.OLD == cuts_0014.NEW
     assert cuts_0016.OLD == cuts_0015.NEW
+    assert cuts_0017.OLD == cuts_0016.NEW
 
 
 @pytest.mark.parametrize("step", CUT_STEPS, ids=CUT_IDS)
@@ -115,10 +117,10 @@ def test_a_cut_migration_leaves_a_row_without_the_models_cuts_alone(step):
     }
 
 
-def test_0016_moves_to_the_shipped_default():
+def test_0017_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
-    assert DEFAULT_RELEVANCE_CUTS[cuts_0016.E5_KEY]["activities"] == cuts_0016.NEW
+    assert DEFAULT_RELEVANCE_CUTS[cuts_0017.E5_KEY]["activities"] == cuts_0017.NEW
 
 
 # Each app owns its live settings: activities.0009, memory.0013, writing.0007 and agent.0007 copy

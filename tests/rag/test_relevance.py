@@ -55,6 +55,73 @@ def test_keep_best_never_answers_an_off_topic_query():
     assert decision.off_topic and decision.keep == [False, False]
 
 
+# Scores whose margins over BG are 0.5, 0.45, then eighteen rows at 0.1: the pool's mean is 0.14
+# and its spread 0.11, so the two best stand 3.2 and 2.8 deviations above it, the rest -0.33.
+CROWD = [0.9, 0.89] + [0.82] * 18
+
+
+def test_pool_rule_keeps_the_hits_standing_out_of_the_querys_own_candidates():
+    decision = decide(CROWD, BG, Cut(gate=0.0, ratio=None, pool_z=1.0))
+    assert decision.keep == [True, True] + [False] * 18
+
+
+def test_pool_rule_keeps_good_hits_behind_an_exact_best_one():
+    # margins 0.9, 0.4, 0.35, then seventeen at 0.0: a share of the best (0.5 x 0.9) drops the
+    # two good rows behind the exact one; against the crowd they stand out (z 1.5, 1.2).
+    scores = [0.98, 0.88, 0.87] + [0.80] * 17
+    decision = decide(scores, BG, Cut(gate=0.0, ratio=None, pool_z=1.0))
+    assert decision.keep == [True, True, True] + [False] * 17
+    assert decide(scores, BG, Cut(gate=0.0, ratio=0.5)).keep[1:3] == [False, False]
+
+
+def test_pool_rule_asks_less_of_a_hit_naming_a_word_of_the_query():
+    # margins 0.5, then 0.15 (above the mean 0.12, z 0.3) and 0.1 (below it), the rest 0.1
+    scores = [0.9, 0.83] + [0.82] * 18
+    evidence = [True, True, True] + [False] * 17
+    cut = Cut(gate=0.0, ratio=None, pool_z=1.0, pool_z_evidence=0.0)
+    decision = decide(scores, BG, cut, hit_evidence=evidence)
+    assert decision.keep == [True, True] + [False] * 18
+    assert decide(scores, BG, Cut(gate=0.0, ratio=None, pool_z=1.0)).keep[1] is False
+
+
+def test_pool_rule_reads_the_spread_of_the_best_twenty_candidates_only():
+    # Forty more rows far below change the mean and spread of all the hits, not of the best 20.
+    decision = decide(CROWD + [0.5] * 40, BG, Cut(gate=0.0, ratio=None, pool_z=1.0))
+    assert decision.keep == [True, True] + [False] * 58
+
+
+def test_with_the_pool_rule_keep_best_keeps_only_hits_above_the_pool_mean():
+    decision = decide(CROWD, BG, Cut(gate=0.0, ratio=None, pool_z=5.0), keep_best=3)
+    assert decision.keep == [True, True] + [False] * 18
+
+
+def test_pool_rule_keeps_the_best_of_hits_that_do_not_spread():
+    decision = decide([0.9] * 10, BG, Cut(gate=0.0, ratio=None, pool_z=1.0), keep_best=3)
+    assert decision.keep == [True] * 3 + [False] * 7
+
+
+def test_a_few_candidates_a_filter_left_are_cut_by_the_ratio_not_the_pool_rule():
+    # Five rows (fewer than POOL_MIN): all close to the best, all kept, though three stand
+    # below the five's mean; the ratio still drops one far below the best.
+    cut = Cut(gate=0.0, ratio=0.5, pool_z=1.0)
+    assert relevance.POOL_MIN > 5
+    decision = decide([0.9, 0.9, 0.88, 0.88, 0.84], BG, cut)
+    assert decision.keep == [True, True, True, True, False]
+
+
+@pytest.mark.django_db
+def test_stored_pool_rule_is_read_back():
+    row = rag_settings_get()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "poolZ": 1.0, "poolZEvidence": 0.0}}}
+    row.full_clean()
+    row.save()
+    live.invalidate()
+    cut = relevance.cut_for("activities")
+    assert (cut.pool_z, cut.pool_z_evidence) == (1.0, 0.0)
+    assert cut.as_meta()["poolZ"] == 1.0
+
+
 def test_a_hit_without_evidence_of_its_own_gets_the_bare_depth():
     cut = Cut(gate=0.0, ratio=None, depth=0.25, bare_depth=0.05)
     decision = decide([0.9, 0.88, 0.88], BG, cut, hit_evidence=[True, True, False])
@@ -295,6 +362,7 @@ def test_judge_reads_the_intent_margin_only_when_the_cut_has_an_intent_gate(monk
             "m.activities.intentGate: use null or a number from -1 to 1.",
         ),
         ({"gate": 1.5}, "m.activities.gate: use a number from -1 to 1."),
+        ({"gate": 0.0, "poolZ": 6}, "m.activities.poolZ: use null or a number from -5 to 5."),
     ],
 )
 def test_a_cut_parameter_out_of_its_range_is_named(params, error):

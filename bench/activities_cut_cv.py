@@ -1,0 +1,277 @@
+"""Cross-validate the activities per-hit cut on two halves of the development data.
+
+Issue 30: the old held-out dev+test (bench/data/activities_heldout_queries.jsonl, half "old")
+and the first fresh split (activities_fresh_queries.jsonl, half "fresh") are both development
+data now; a later fresh split is the test set and is never read here. Every query of both
+halves goes through ``activities_search`` once with every per-hit rule open (no ratio, depth
+or pool rule; the gates as shipped), recording what the cut was given (the hits' similarities,
+the query's background, which hits name a word or cue of the query) and the service's fused
+order (bench/activities_fit_cut.py records the same way). Then the per-hit cut is replayed
+offline: the margin rules as shipped before the pool rule (bare ratio 0.7, depth 0.3), and the
+pool rule on a grid of ``poolZ`` x ``poolZEvidence`` (with the margin rules below
+``rag.relevance.POOL_MIN`` candidates, and ``KEEP_BEST``), as ``rag.relevance.decide`` applies
+them. The replay keeps the service's order among the hits kept; it reproduced the real runs of
+bench/activities_heldout.py to the third decimal on both halves.
+
+For each half it picks, on that half alone, the cell with the best precision@10 (the lower of
+zh and en) whose nDCG@5 stays within ``NDCG_KEEP`` of the margin rules' in each language, and
+prints it measured on both halves: a choice that holds on the half it was not fitted on is
+likely to hold on the test split. Never writes docs/BENCHMARKS.md.
+
+    .venv/bin/python bench/activities_cut_cv.py [--save /tmp/cv.pkl] [--load /tmp/cv.pkl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+import pickle
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._common import bench_database_url, setup_django  # noqa: E402
+
+DB_NAME = "bench_activities_cut_cv"
+LIMIT = 10
+HALVES = {"old": "all", "fresh": "fresh"}  # half: split of bench/activities_heldout.py
+POOL_Z = [0.5, 0.75, 1.0, 1.25, 1.5]
+POOL_Z_EVIDENCE = [-0.25, 0.0, 0.25, 0.5]
+NDCG_KEEP = 0.005
+# The per-hit rules off, the gates as shipped (rag.models.DEFAULT_RELEVANCE_CUTS).
+OPEN = {"ratio": None, "bareRatio": None, "depth": None, "poolZ": None, "poolZEvidence": None}
+MARGINS = {"bareRatio": 0.7, "depth": 0.3}  # the per-hit cut before the pool rule (rag 0016)
+
+
+def record() -> list[dict]:
+    """Run every query of both halves with the per-hit rules open; return one record each."""
+    from django.contrib.auth import get_user_model
+
+    import activities.search as search
+    from activities.models import Activity
+    from activities.search_filters import hard_filter, parse_filters
+    from bench.activities_fit_cut import set_cut
+    from bench.activities_heldout import CORPORA, labels_of, loaded_corpus, read_queries
+    from rag import relevance
+    from rag.embeddings import embed_query
+    from rag.search import vector_search
+
+    calls: list[dict] = []
+    decide, relevant_hits, hybrid = relevance.decide, search.relevant_hits, search.hybrid_scores
+
+    def recording_decide(scores, background, cut, **kw):
+        calls.append(
+            {
+                "scores": [float(s) for s in scores],
+                "background": background,
+                "kw": {k: v for k, v in kw.items() if k != "keep_best"},
+            }
+        )
+        return decide(scores, background, cut, **{**kw, "keep_best": 0})
+
+    def recording_hits(hits, vector, meta, **kw):
+        count = len(calls)
+        kept = relevant_hits(hits, vector, meta, **kw)
+        if len(calls) > count:
+            calls[-1]["titles"] = [hit.obj.title for hit in hits]
+        return kept
+
+    def recording_hybrid(hits, query, **kw):
+        fused = hybrid(hits, query, **kw)
+        titles = {hit.obj.pk: hit.obj.title for hit in hits}
+        calls[-1]["fused"] = {titles[pk]: score for pk, score in fused.items()}
+        return fused
+
+    search.relevant_hits, search.hybrid_scores = recording_hits, recording_hybrid
+    relevance.decide = recording_decide
+    creator, _ = get_user_model().objects.get_or_create(username="bench-cut-cv")
+    records = []
+    try:
+        for name in CORPORA:
+            with loaded_corpus(name, creator) as (_, now, tz_name):
+                eligible = set(
+                    hard_filter(parse_filters({}), now=now).values_list("title", flat=True)
+                )
+                starts = dict(Activity.objects.values_list("title", "start_at"))
+                for half, split in HALVES.items():
+                    for q in read_queries(split, name):
+                        set_cut(**OPEN)
+                        calls.clear()
+                        ask = {"semantic_query": q["query"], "limit": LIMIT, "time_zone": tz_name}
+                        out = search.activities_search(now=now, **ask)
+                        time = (out["meta"].get("understood") or {}).get("time") or {}
+                        rec = {
+                            **q,
+                            "half": half,
+                            "calls": list(calls),
+                            "path": out["meta"]["path"],
+                            "applied": time.get("applied"),
+                            "results": [r["title"] for r in out["results"]],
+                            "wide": None,
+                        }
+                        if rec["applied"] == "filter":
+                            # The gate closed: the service judges the widened pool too.
+                            set_cut(**{**OPEN, "gate": 1.0})
+                            calls.clear()
+                            search.activities_search(now=now, **ask)
+                            rec["wide"] = calls[-1] if len(calls) > 1 else None
+                        joinable = hard_filter(parse_filters({}), now=now)
+                        hits, _ = vector_search(joinable, embed_query(q["query"]), k=LIMIT)
+                        rec["bare"] = [hit.obj.title for hit in hits]
+                        rec["relevant_kept"] = labels_of(q, eligible, starts, now, tz_name)[1]
+                        records.append(rec)
+                print(f"{name}: recorded", flush=True)
+    finally:
+        relevance.decide, search.relevant_hits = decide, relevant_hits
+        search.hybrid_scores = hybrid
+    return records
+
+
+def _kept(call: dict, params: dict) -> tuple[bool, str | None, list[str]]:
+    """Return (off_topic, reason, titles kept) of a recorded call under ``params``."""
+    from activities.search_relevance import KEEP_BEST
+    from rag.relevance import cut_for, decide
+
+    cut = dataclasses.replace(
+        cut_for("activities"),  # the shipped gates (set_cut(**OPEN) left them)
+        bare_ratio=params.get("bareRatio"),
+        depth=params.get("depth"),
+        pool_z=params.get("poolZ"),
+        pool_z_evidence=params.get("poolZEvidence"),
+    )
+    decision = decide(call["scores"], call["background"], cut, **call["kw"], keep_best=KEEP_BEST)
+    titles = [t for t, keep in zip(call["titles"], decision.keep, strict=True) if keep]
+    return decision.off_topic, decision.reason, titles
+
+
+def replay(rec: dict, params: dict) -> list[str]:
+    """Return the list the service would give under ``params`` (see the module docstring)."""
+    from rag.relevance import INTENT_REASON, NOISE_REASON, QUESTION_REASON
+
+    if not rec["calls"]:
+        return rec["results"]
+    call = rec["calls"][0]
+    off, reason, kept = _kept(call, params)
+    if rec["path"] == "hard_filter_small":
+        return [] if off else rec["results"]
+    if off and rec["applied"] == "filter" and rec["wide"] is not None:
+        if reason in (INTENT_REASON, NOISE_REASON, QUESTION_REASON):
+            return []
+        call = rec["wide"]
+        off, _, kept = _kept(call, params)
+        if off:
+            return []
+        rec_order = []
+    elif off:
+        return []
+    else:
+        rec_order = rec["results"]
+    fused = call.get("fused")
+    if fused and rec["applied"] != "rank":
+        return sorted(kept, key=lambda t: -fused.get(t, 0.0))[:LIMIT]
+    order = [t for t in rec_order if t in kept]
+    return (order + [t for t in call["titles"] if t in kept and t not in order])[:LIMIT]
+
+
+def figures(records: list[dict], params: dict | None) -> dict:
+    """Return {(half, lang): nDCG@5, P@10, results per query, off-topic empty, labelled empty}
+    (``params`` None: the bare model)."""
+    from bench.activities_relevance import ndcg_at
+
+    out = {}
+    for half in HALVES:
+        for lang in ("zh", "en"):
+            ndcg, precision, sizes, off, empty = [], [], [], [], 0
+            for rec in records:
+                if rec["half"] != half or rec["lang"] != lang:
+                    continue
+                shown = rec["bare"] if params is None else replay(rec, params)
+                if rec.get("offTopic"):
+                    off.append(not shown)
+                    continue
+                empty += not shown
+                relevant = rec["relevant_kept"]
+                if not relevant:
+                    continue
+                sizes.append(len(shown))
+                good = sum(1 for t in shown if relevant.get(t, 0) >= 1)
+                precision.append(good / len(shown) if shown else 0.0)
+                ndcg.append(ndcg_at(shown, relevant))
+
+            def mean(values):
+                return sum(values) / len(values) if values else float("nan")
+
+            out[(half, lang)] = {
+                "ndcg5": mean(ndcg),
+                "p10": mean(precision),
+                "size": mean(sizes),
+                "off_empty": mean(off),
+                "empty": empty,
+            }
+    return out
+
+
+def _line(label: str, fig: dict) -> str:
+    cells = " | ".join(
+        f"{half} {lang} {f['ndcg5']:.3f} {f['p10']:.3f} {f['size']:.1f} "
+        f"off {f['off_empty']:.2f} empty {f['empty']}"
+        for (half, lang), f in fig.items()
+    )
+    return f"{label:34s} {cells}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--save", help="pickle the recorded queries here")
+    parser.add_argument("--load", help="replay recorded queries instead of running them")
+    args = parser.parse_args()
+    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    setup_django(migrate=True)
+    from bench.activities_fit_cut import set_cut
+
+    set_cut(**OPEN)
+    if args.load:
+        records = pickle.loads(Path(args.load).read_bytes())
+    else:
+        records = record()
+        if args.save:
+            Path(args.save).write_bytes(pickle.dumps(records))
+    print("per cell: nDCG@5, P@10, results per labelled query, off-topic empty, labelled empty")
+    print(_line("bare model", figures(records, None)))
+    before = figures(records, MARGINS)
+    print(_line("margin rules (bareRatio 0.7, depth 0.3)", before))
+    grid = {
+        (z, z_evidence): figures(records, {**MARGINS, "poolZ": z, "poolZEvidence": z_evidence})
+        for z in POOL_Z
+        for z_evidence in POOL_Z_EVIDENCE
+        if z_evidence <= z
+    }
+    for (z, z_evidence), fig in grid.items():
+        print(_line(f"poolZ {z} poolZEvidence {z_evidence}", fig))
+    for half in HALVES:
+        keeping = [
+            cell
+            for cell, fig in grid.items()
+            if all(
+                fig[(half, lang)]["ndcg5"] >= before[(half, lang)]["ndcg5"] - NDCG_KEEP
+                for lang in ("zh", "en")
+            )
+        ]
+        if not keeping:
+            print(f"fitted on {half}: no cell keeps nDCG@5 within {NDCG_KEEP}")
+            continue
+        best = max(
+            keeping, key=lambda c: min(grid[c][(half, lang)]["p10"] for lang in ("zh", "en"))
+        )
+        print(
+            f"fitted on {half} ({len(keeping)} of {len(grid)} cells keep nDCG@5): poolZ "
+            f"{best[0]} poolZEvidence {best[1]}"
+        )
+        print(_line("  measured on both halves", grid[best]))
+
+
+if __name__ == "__main__":
+    main()
