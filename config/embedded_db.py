@@ -220,7 +220,12 @@ def _start_lock(path: Path) -> Iterator[None]:
     """
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
     lock = Path(tempfile.gettempdir()) / f"semmem-pg-{os.getuid()}-{digest}.lock"
-    with open(lock, "a") as handle:
+    # The directory is shared by every user: a symlink planted under this name is refused
+    # (O_NOFOLLOW), and so is a file another user made (it would let them hold our lock).
+    nofollow = lambda name, flags: os.open(name, flags | os.O_NOFOLLOW, 0o600)  # noqa: E731
+    with open(lock, "a", opener=nofollow) as handle:
+        if os.fstat(handle.fileno()).st_uid != os.getuid():
+            raise RuntimeError(f"{lock} belongs to another user: remove it to start the server")
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -314,3 +314,15 @@ def test_the_start_lock_of_a_data_dir_is_one_file_whatever_the_runtime_dir(tmp_p
     assert len(locked) == 2
     assert locked[0] == locked[1]
     assert not locked[0].startswith(str(tmp_path))
+
+
+def test_the_start_lock_refuses_a_symlink_planted_under_its_name(tmp_path, monkeypatch):
+    """Its directory is shared by every user: following a link would open their file."""
+    monkeypatch.setattr(embedded_db.tempfile, "gettempdir", lambda: str(tmp_path))
+    target = tmp_path / "victim"
+    target.write_text("untouched")
+    digest = embedded_db.hashlib.sha256(str(tmp_path / "pg").encode()).hexdigest()[:16]
+    (tmp_path / f"semmem-pg-{os.getuid()}-{digest}.lock").symlink_to(target)
+    with pytest.raises(OSError), embedded_db._start_lock(tmp_path / "pg"):
+        pass
+    assert target.read_text() == "untouched"
