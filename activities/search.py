@@ -354,7 +354,11 @@ def _ranked(
         user, cap=activity_row.personal_boost_max, floor=floor, rated=rated
     )
     hybrid = activity_row.activities_hybrid and bool(query)
-    k = max(limit * RERANK_POOL if personalizer.active or hybrid else limit, keep)
+    # At least the cut's own pool (relevance.STAT_POOL): the pool rule judges a hit against the
+    # query's best 20 candidates, so what a list keeps must not depend on ``limit``.
+    k = max(
+        limit * RERANK_POOL if personalizer.active or hybrid else limit, keep, relevance.STAT_POOL
+    )
     if personalizer.vectors is None:
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")

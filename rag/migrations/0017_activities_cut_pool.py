@@ -26,7 +26,11 @@ def forward(apps, schema_editor):
     move_untouched(apps, "rag.RagSettings", "relevance_cuts", (E5_KEY, "activities"), OLD, NEW)
 
 
+def backward(apps, schema_editor):
+    move_untouched(apps, "rag.RagSettings", "relevance_cuts", (E5_KEY, "activities"), NEW, OLD)
+
+
 class Migration(migrations.Migration):
     dependencies = [("rag", "0016_activities_cut_intent_close")]
 
-    operations = [migrations.RunPython(forward, migrations.RunPython.noop)]
+    operations = [migrations.RunPython(forward, backward)]

@@ -117,6 +117,18 @@ def test_a_cut_migration_leaves_a_row_without_the_models_cuts_alone(step):
     }
 
 
+def test_0017_reversed_restores_the_0016_default_and_leaves_an_edited_cut_alone():
+    row = _activities_cut(dict(cuts_0017.NEW))
+    cuts_0017.backward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0017.E5_KEY]["activities"] == cuts_0017.OLD
+    edited = {**cuts_0017.NEW, "poolZ": 0.5}
+    row = _activities_cut(edited)
+    cuts_0017.backward(apps, None)
+    row.refresh_from_db()
+    assert row.relevance_cuts[cuts_0017.E5_KEY]["activities"] == edited
+
+
 def test_0017_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
