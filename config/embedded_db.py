@@ -14,8 +14,8 @@ import fcntl
 import hashlib
 import os
 import re
+import stat
 import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,6 +29,26 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 DEFAULT_DATA_DIR = BASE_DIR / ".pgdata"
 
 
+def private_dir() -> Path:
+    """Return this user's private directory for the embedded server's lock files, made if
+    missing: ``SEMMEM_RUNTIME_DIR``, else ``/tmp/semmem-runtime-<uid>``.
+
+    A fixed path, not ``XDG_RUNTIME_DIR`` or ``TMPDIR``: a login shell and a job started
+    without a session (cron, systemd) may see different ones but must share the locks. It must
+    be a directory this user owns that no one else can write (a lock file in a directory others
+    can write could be planted as a symlink or a FIFO, or held by them).
+    """
+    runtime = Path(os.environ.get("SEMMEM_RUNTIME_DIR") or f"/tmp/semmem-runtime-{os.getuid()}")
+    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
+    found = os.lstat(runtime)
+    if not stat.S_ISDIR(found.st_mode) or found.st_uid != os.getuid() or found.st_mode & 0o077:
+        raise RuntimeError(
+            f"{runtime} must be a directory of this user that no one else can write (mode "
+            "0700); remove it or set SEMMEM_RUNTIME_DIR to another path."
+        )
+    return runtime
+
+
 def _ensure_runtime_dir() -> None:
     """Give pgserver a private runtime dir for its start-up lock file.
 
@@ -38,10 +58,7 @@ def _ensure_runtime_dir() -> None:
     current = os.environ.get("XDG_RUNTIME_DIR")
     if current and Path(current).is_dir() and (Path(current).stat().st_mode & 0o777) == 0o700:
         return
-    runtime = Path(os.environ.get("SEMMEM_RUNTIME_DIR", f"/tmp/semmem-runtime-{os.getuid()}"))
-    runtime.mkdir(mode=0o700, parents=True, exist_ok=True)
-    runtime.chmod(0o700)
-    os.environ["XDG_RUNTIME_DIR"] = str(runtime)
+    os.environ["XDG_RUNTIME_DIR"] = str(private_dir())
 
 
 def _pgserver():
@@ -214,18 +231,10 @@ def _start_lock(path: Path) -> Iterator[None]:
 
     Concurrent starts (pytest-xdist workers, runserver and its worker) check, write the
     settings and start one after another: the one that finds the server stopped writes them.
-    The lock file is named by the user and the data dir in the system's temporary directory,
-    not in ``XDG_RUNTIME_DIR``: a login shell and a process started without a session (cron,
-    systemd) have different runtime dirs but must share the lock of the same data dir.
+    The lock file, named by the data dir, is in :func:`private_dir`.
     """
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:16]
-    lock = Path(tempfile.gettempdir()) / f"semmem-pg-{os.getuid()}-{digest}.lock"
-    # The directory is shared by every user: a symlink planted under this name is refused
-    # (O_NOFOLLOW), and so is a file another user made (it would let them hold our lock).
-    nofollow = lambda name, flags: os.open(name, flags | os.O_NOFOLLOW, 0o600)  # noqa: E731
-    with open(lock, "a", opener=nofollow) as handle:
-        if os.fstat(handle.fileno()).st_uid != os.getuid():
-            raise RuntimeError(f"{lock} belongs to another user: remove it to start the server")
+    with open(private_dir() / f"semmem-pg-{digest}.lock", "a") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield

@@ -296,33 +296,3 @@ def test_a_postgres_left_on_a_deleted_cluster_is_replaced_and_the_new_one_gets_i
         embedded_db.stop(data_dir)
         for pid in postgres_pids(data_dir):
             os.kill(pid, 2)  # SIGINT: PostgreSQL's fast shutdown
-
-
-def test_the_start_lock_of_a_data_dir_is_one_file_whatever_the_runtime_dir(tmp_path, monkeypatch):
-    """A login shell and a cron job (different XDG_RUNTIME_DIR) must wait for each other."""
-    locked: list[str] = []
-    monkeypatch.setattr(
-        embedded_db.fcntl,
-        "flock",
-        lambda handle, op: locked.append(handle.name) if op == embedded_db.fcntl.LOCK_EX else None,
-    )
-    for runtime in ("session", "cron"):
-        (tmp_path / runtime).mkdir()
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / runtime))
-        with embedded_db._start_lock(tmp_path / "pg"):
-            pass
-    assert len(locked) == 2
-    assert locked[0] == locked[1]
-    assert not locked[0].startswith(str(tmp_path))
-
-
-def test_the_start_lock_refuses_a_symlink_planted_under_its_name(tmp_path, monkeypatch):
-    """Its directory is shared by every user: following a link would open their file."""
-    monkeypatch.setattr(embedded_db.tempfile, "gettempdir", lambda: str(tmp_path))
-    target = tmp_path / "victim"
-    target.write_text("untouched")
-    digest = embedded_db.hashlib.sha256(str(tmp_path / "pg").encode()).hexdigest()[:16]
-    (tmp_path / f"semmem-pg-{os.getuid()}-{digest}.lock").symlink_to(target)
-    with pytest.raises(OSError), embedded_db._start_lock(tmp_path / "pg"):
-        pass
-    assert target.read_text() == "untouched"
