@@ -123,7 +123,12 @@ def unnamed_list(
     0.723 / 0.805 -> 0.742 / 0.817 (single-hop 0.829 / 0.909 -> 0.848 / 0.915); the name said
     as "they" was chosen on conversations conv-26/30/41 (0.828 @10; removed 0.826, "I" 0.823;
     before 0.820) and held on conv-42/43 (0.789 -> 0.806). The question with the name replaced
-    as the only dense list: 0.808-0.809. One more model call when a speaker is named.
+    as the only dense list: 0.808-0.809 (all measured before its pairs passed the relevance
+    check below). One more model call when a speaker is named.
+
+    Its pairs pass the same check as the main dense list: ``min_score`` when given, otherwise
+    the memory relevance cut (:func:`memory.search_semantic.relevant_pairs`) on its own vector.
+    The caller asks for no list at all when that check dropped every main dense hit.
     """
     text = unnamed_query(query_text, stats.speakers)
     if text is None:
@@ -133,6 +138,8 @@ def unnamed_list(
     except ProviderError:  # the named question's own list still answers
         return []
     pairs = nearest_messages(vector, pool, user=user, flt=flt)
+    if min_score is None:
+        pairs = relevant_pairs(pairs, vector)
     return [[pk for pk, sim in pairs if min_score is None or sim >= min_score]]
 
 
@@ -190,10 +197,13 @@ def hybrid_search(
         chars=chars,
         limit=pool,
     )
-    pairs = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
+    nearest = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
+    pairs = nearest
     if vector is not None and min_score is None:
         pairs = relevant_pairs(pairs, vector)
     semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
+    # The check found the question off-topic: no dense list of it is fused, unnamed or not.
+    off_topic = bool(nearest) and not semantic_ids
     sims = {pk: float(sim) for pk, sim in pairs}
     lexical_ids = [pk for pk, *_ in lexical]
     texts = {pk: text for pk, _, text in lexical}
@@ -212,7 +222,7 @@ def hybrid_search(
         )
         lists += found
         sims.update(summary_sims)
-    if stats is not None:
+    if stats is not None and not off_topic:
         lists += unnamed_list(
             user=user, flt=flt, query_text=query_text, stats=stats, pool=pool, min_score=min_score
         )

@@ -157,10 +157,16 @@ class MessageUpdateInSerializer(fields.ClosedSerializer):
     speaker = fields.StrictCharField(
         required=False,
         allow_blank=True,
+        allow_null=True,
         trim_whitespace=False,
         help_text=f"Who said it, by name; at most {MAX_SPEAKER_CHARS} characters once "
-        "stripped of surrounding spaces. Empty clears it.",
+        "stripped of surrounding spaces. Empty or null clears it (the rule of a write).",
     )
+
+    def validate_speaker(self, value):
+        # Null clears the speaker, as on a write (memory.validation.clean_speaker); the
+        # service reads None as "not given".
+        return "" if value is None else value
 
 
 class ContextEntryUpdateInSerializer(fields.ClosedSerializer):

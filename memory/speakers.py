@@ -49,7 +49,9 @@ def named_speakers(query_text: str, speakers) -> set[str]:
 
 def unnamed_query(query_text: str, speakers) -> str | None:
     """Return ``query_text`` with each of ``speakers`` it names said as "they" ("their" for
-    "Caroline's"), or None when it names none, or only names in Chinese characters.
+    "Caroline's" or "Caroline’s"), or None when it names none, only names in Chinese
+    characters, or the text would stay the same. A capitalised name is replaced only where it
+    is written with its own capitals.
 
     Why: the turns embed their speaker's name ("Caroline: ..." in LoCoMo's transcripts, the
     other speaker's in the previous turn), so the name dominates a short question's vector
@@ -63,10 +65,18 @@ def unnamed_query(query_text: str, speakers) -> str | None:
         return None
     text = query_text
     for name in sorted(named, key=len, reverse=True):
-        pattern = re.escape(name.strip())
-        text = re.sub(rf"(?<!\w){pattern}'s(?!\w)", "their", text, flags=re.IGNORECASE)
-        text = re.sub(rf"(?<!\w){pattern}(?!\w)", "they", text, flags=re.IGNORECASE)
-    return " ".join(text.split())
+        name = name.strip()
+        pattern = re.escape(name)
+        # A capitalised name is only the name written so: "Will" and "May" are also words
+        # ("What will Will do in May?" keeps its verb); a name stored in lower case is
+        # replaced in any case.
+        flags = 0 if name[:1].isupper() else re.IGNORECASE
+        text = re.sub(rf"(?<!\w){pattern}['’]s(?!\w)", "their", text, flags=flags)
+        text = re.sub(rf"(?<!\w){pattern}(?!\w)", "they", text, flags=flags)
+    text = " ".join(text.split())
+    # Nothing replaced (named only in another case, or a casefold match the pattern misses):
+    # the same text would be embedded twice.
+    return None if text == " ".join(query_text.split()) else text
 
 
 def speaker_weighed(

@@ -99,7 +99,19 @@ def test_a_speaker_is_named_corrected_and_cleared_without_a_new_vector(
     ]
 
 
-@pytest.mark.parametrize("speaker", ["x" * 101, 7, None])
+def test_a_null_speaker_clears_it_as_on_write(
+    api_client, user, plain_chat, django_capture_on_commit_callbacks
+):
+    path = f"/v1/users/{user.username}/messages/a1"
+    _patch(api_client, path, {"speaker": "Caroline"}, django_capture_on_commit_callbacks)
+
+    cleared = _patch(api_client, path, {"speaker": None}, django_capture_on_commit_callbacks)
+
+    assert cleared.status_code == 200 and cleared.json()["speaker"] == ""
+    assert ChatMessage.objects.get(user=user, message_id="a1").speaker == ""
+
+
+@pytest.mark.parametrize("speaker", ["x" * 101, 7])
 def test_a_speaker_the_write_rule_refuses_is_400_on_correction(
     api_client, user, plain_chat, speaker
 ):

@@ -81,7 +81,7 @@ def test_rerank_top_puts_the_named_speakers_turn_first_in_its_one_query(
     ("query", "said"),
     [
         ("What did Caroline research?", "What did they research?"),
-        ("When did caroline's shop open?", "When did their shop open?"),  # any case, possessive
+        ("When did Caroline's shop open?", "When did their shop open?"),  # possessive
         ("What do Caroline and Melanie share?", "What do they and they share?"),
         ("What did Jonathan say?", None),  # not a speaker of the chat
         ("Who took a pottery class?", None),
@@ -90,6 +90,27 @@ def test_rerank_top_puts_the_named_speakers_turn_first_in_its_one_query(
 )
 def test_unnamed_query_says_the_named_speakers_as_they(query, said):
     assert speakers.unnamed_query(query, {"Caroline", "Melanie", "Jon", "小雨", ""}) == said
+
+
+def test_unnamed_query_says_a_typographic_possessive_as_their():
+    assert speakers.unnamed_query("When did Caroline’s shop open?", {"Caroline"}) == (
+        "When did their shop open?"
+    )
+
+
+def test_unnamed_query_is_none_when_nothing_would_change():
+    # Named (case-insensitively) but written in another case than the stored name.
+    assert speakers.unnamed_query("what did CAROLINE research?", {"Caroline"}) is None
+
+
+def test_unnamed_query_replaces_a_capitalised_name_only_where_it_is_capitalised():
+    assert speakers.unnamed_query("What will Will do in May?", {"Will", "May"}) == (
+        "What will they do in they?"
+    )
+
+
+def test_unnamed_query_replaces_a_lower_case_name_in_any_case():
+    assert speakers.unnamed_query("What did Bob say?", {"bob"}) == "What did they say?"
 
 
 def test_the_sample_scan_reads_the_speakers_a_question_can_name(user):

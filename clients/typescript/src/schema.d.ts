@@ -1789,8 +1789,8 @@ export interface components {
         PatchedMessageUpdateInRequest: {
             content?: string;
             role?: components["schemas"]["RoleEnum"];
-            /** @description Who said it, by name; at most 100 characters once stripped of surrounding spaces. Empty clears it. */
-            speaker?: string;
+            /** @description Who said it, by name; at most 100 characters once stripped of surrounding spaces. Empty or null clears it (the rule of a write). */
+            speaker?: string | null;
         };
         PatchedPreferenceUpdateInRequest: {
             category?: string;

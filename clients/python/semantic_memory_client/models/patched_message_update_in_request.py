@@ -10,6 +10,7 @@ from ..types import UNSET, Unset
 
 from ..models.role_enum import RoleEnum
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -28,13 +29,13 @@ class PatchedMessageUpdateInRequest:
             role (RoleEnum | Unset): * `user` - user
                 * `assistant` - assistant
                 * `system` - system
-            speaker (str | Unset): Who said it, by name; at most 100 characters once stripped of surrounding spaces. Empty
-                clears it.
+            speaker (None | str | Unset): Who said it, by name; at most 100 characters once stripped of surrounding spaces.
+                Empty or null clears it (the rule of a write).
      """
 
     content: str | Unset = UNSET
     role: RoleEnum | Unset = UNSET
-    speaker: str | Unset = UNSET
+    speaker: None | str | Unset = UNSET
 
 
 
@@ -48,7 +49,11 @@ class PatchedMessageUpdateInRequest:
             role = self.role.value
 
 
-        speaker = self.speaker
+        speaker: None | str | Unset
+        if isinstance(self.speaker, Unset):
+            speaker = UNSET
+        else:
+            speaker = self.speaker
 
 
         field_dict: dict[str, Any] = {}
@@ -81,7 +86,15 @@ class PatchedMessageUpdateInRequest:
 
 
 
-        speaker = d.pop("speaker", UNSET)
+        def _parse_speaker(data: object) -> None | str | Unset:
+            if data is None:
+                return data
+            if isinstance(data, Unset):
+                return data
+            return cast(None | str | Unset, data)
+
+        speaker = _parse_speaker(d.pop("speaker", UNSET))
+
 
         patched_message_update_in_request = cls(
             content=content,
