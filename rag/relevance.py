@@ -85,8 +85,9 @@ INTENT_REASON = (
 EVIDENCE_POOL = 30
 # The pool rule reads a hit against the mean and spread of the query's best this many candidates
 # (fewer when fewer passed the filters), so the rule does not change with the ``limit`` that
-# sized the candidate pool (the activities search reads at least this many, whatever the limit). The activities search's pool at its
-# benchmarks' limit 10, where the rule was fitted (docs/RELEVANCE.md, "Pool rule").
+# sized the candidate pool (the activities search reads at least this many, whatever the
+# limit). The activities search's pool at its benchmarks' limit 10, where the rule was fitted
+# (docs/RELEVANCE.md, "Pool rule").
 STAT_POOL = 20
 # Fewer candidates than this are what a filter left, not a crowd read by similarity: the pool
 # rule does not apply to them (a type filter leaving five water activities keeps all five).
