@@ -257,9 +257,17 @@ def test_the_hybrid_is_on_by_default(db):
 def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, vector_search_k):
     from activities.search import RERANK_POOL
 
-    outcome = activities_search(semantic_query="户外徒步爬山", limit=7)
+    outcome = activities_search(semantic_query="户外徒步爬山", limit=12)
     assert outcome["meta"]["hybrid"] is True
-    assert vector_search_k == [7 * RERANK_POOL]
+    assert vector_search_k == [12 * RERANK_POOL]
+
+
+def test_a_small_limit_still_reads_the_cuts_own_pool(demo_activities, vector_search_k):
+    """The pool rule judges a hit against the best STAT_POOL candidates, whatever the limit."""
+    from rag.relevance import STAT_POOL
+
+    activities_search(semantic_query="户外徒步爬山", limit=3)
+    assert vector_search_k == [STAT_POOL]
 
 
 def test_a_search_reads_its_rows_in_a_fixed_number_of_queries(

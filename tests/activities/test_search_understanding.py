@@ -84,9 +84,9 @@ def test_ranking_by_time_reads_one_rerank_pool_not_a_multiple_of_it(
 ):
     from activities.search import TIME_RANK_POOL
 
-    outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=5, now=monday)
+    outcome = activities_search(semantic_query="明天凌晨热闹的地方", limit=8, now=monday)
     assert outcome["meta"]["understood"]["time"]["applied"] == "rank"
-    assert vector_search_k == [5 * TIME_RANK_POOL] and len(outcome["results"]) <= 5
+    assert vector_search_k == [8 * TIME_RANK_POOL] and len(outcome["results"]) <= 8
 
 
 def test_tonight_only_is_ordered_by_time_without_embedding(demo_at_monday, monday, monkeypatch):
