@@ -345,7 +345,9 @@ def search_result_output(item: dict) -> dict:
 # One instance for every response: a serializer made per response deep-copies its declared
 # fields and those of its nested serializers (the meta's: about 1 ms of CPU per search,
 # bench/search_profile.py); ``to_representation`` keeps no state on the instance, so threads
-# share it. Its fields are bound here, not on a first request.
+# share it. Its own fields are bound here; a nested serializer binds its fields on first use
+# (Django's cached_property, no lock): two first requests at once may both bind them, the same
+# fields, the last write kept, which is harmless.
 _META_OUTPUT = SearchMetaSerializer()
 _META_OUTPUT.fields  # noqa: B018 - binds them once
 

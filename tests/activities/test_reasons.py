@@ -13,8 +13,16 @@ from datetime import datetime, timedelta
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from activities import reasons
 from activities.models import Activity
-from activities.reasons import ReasonContext, excerpt, match_reasons, offline_reason, query_terms
+from activities.reasons import (
+    ReasonContext,
+    excerpt,
+    match_reasons,
+    offline_reason,
+    one_search,
+    query_terms,
+)
 from activities.understanding import FILTER, RANK, PlacePlan, TimePlan, read_query
 from rag.understand import Window
 
@@ -168,3 +176,19 @@ def test_the_reason_time_is_the_activitys_own_local_time():
     )
     reason = offline_reason(in_utc, context=context_for("爵士"))
     assert "周五晚上 21:00" in reason
+
+
+def test_one_search_segments_each_query_once_and_remembers_nothing_after(monkeypatch):
+    calls: list[str] = []
+    real = reasons.segment_query
+    monkeypatch.setattr(reasons, "segment_query", lambda q: calls.append(q) or real(q))
+
+    with one_search():
+        first = query_terms("周末想去爬山")
+        again = query_terms("周末想去爬山")
+        first.append("changed by the caller")
+        third = query_terms("周末想去爬山")
+    assert calls == ["周末想去爬山"]
+    assert "changed by the caller" not in again + third  # each caller's list is its own copy
+    query_terms("周末想去爬山")  # outside a search: segmented again, kept nowhere
+    assert calls == ["周末想去爬山", "周末想去爬山"]

@@ -12,16 +12,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 import pytest
 import time_machine
 from django.apps import apps
 from django.core.cache import cache
 from django.db import connection
+from django.utils import timezone
 
+from activities.models import Activity
+from memory.services import context_create
 from tests.conftest import FIXED_NOW
 from tests.platform.test_errors import assert_error_shape
 from tests.shared_rows import create_user, module_transaction
+from writing.models import Book
+from writing.services import chapter_create
 
 pytestmark = pytest.mark.django_db
 
@@ -576,15 +582,6 @@ def shared(django_db_setup, django_db_blocker):
     test runs in its own savepoint inside the module's transaction: what it writes is rolled
     back after it (``row_counts`` compares within the test), these rows after the module.
     """
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    from activities.models import Activity
-    from memory.services import context_create
-    from writing.models import Book
-    from writing.services import chapter_create
-
     with module_transaction(django_db_blocker):
         with django_db_blocker.unblock(), time_machine.travel(FIXED_NOW, tick=False):
             user = create_user("alice")
