@@ -30,21 +30,28 @@ class Counting(HashingEmbeddingProvider):
 
 
 @pytest.mark.real_model(cache=False)  # the model itself, in this process, is the reference
-# The model, always, on a text of two windows, twice a role: 4-5 CPU-seconds each, the most of
-# any test of `make check` (docs/BENCHMARKS.md, "make check"); `make test` runs them.
-@pytest.mark.slow
 @pytest.mark.parametrize("role", ["passage", "query"])
-def test_a_cached_vector_is_the_models_own_vector(real_embedding_provider, tmp_path, role):
+@pytest.mark.parametrize(
+    "texts",
+    [
+        pytest.param(TEXTS[:3], id="short"),
+        # The model, always, on a text of two windows, twice a role: 4-5 CPU-seconds each, the
+        # most of any test of `make check` (docs/BENCHMARKS.md, "make check"); `make test`
+        # runs them.
+        pytest.param(TEXTS, id="two-windows", marks=pytest.mark.slow),
+    ],
+)
+def test_a_cached_vector_is_the_models_own_vector(real_embedding_provider, tmp_path, role, texts):
     file = tmp_path / "vectors.npz"
     cold = vector_cache.CachedEmbeddingProvider(real_embedding_provider, file)
-    first = cold.embed(TEXTS, role)
+    first = cold.embed(texts, role)
     cold.save()
     warm = vector_cache.CachedEmbeddingProvider(real_embedding_provider, file)
 
-    cached = warm.embed(TEXTS, role)
-    fresh = [real_embedding_provider.embed([text], role)[0] for text in TEXTS]
+    cached = warm.embed(texts, role)
+    fresh = [real_embedding_provider.embed([text], role)[0] for text in texts]
 
-    assert (cold.computed, warm.computed) == (len(TEXTS), 0)
+    assert (cold.computed, warm.computed) == (len(texts), 0)
     assert first == fresh
     assert cached == fresh
 
