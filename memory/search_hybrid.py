@@ -123,8 +123,9 @@ def unnamed_list(
     0.723 / 0.805 -> 0.742 / 0.817 (single-hop 0.829 / 0.909 -> 0.848 / 0.915); the name said
     as "they" was chosen on conversations conv-26/30/41 (0.828 @10; removed 0.826, "I" 0.823;
     before 0.820) and held on conv-42/43 (0.789 -> 0.806). The question with the name replaced
-    as the only dense list: 0.808-0.809 (all measured before its pairs passed the relevance
-    check below). One more model call when a speaker is named.
+    as the only dense list: 0.808-0.809 (dev, measured before its pairs passed the relevance
+    check below; the test split, asked again after it, gave the same 0.787 @10). One more model
+    call when a speaker is named.
 
     Its pairs pass the same check as the main dense list: ``min_score`` when given, otherwise
     the memory relevance cut (:func:`memory.search_semantic.relevant_pairs`) on its own vector.
