@@ -141,7 +141,8 @@ class World:
                 self.ensure(name)
 
     def _write_messages(self, account: Account, user_path: str, items: list[dict]) -> None:
-        """Write the seed messages; put back the content and role of one a PATCH changed."""
+        """Write the seed messages; put back the content, role and speaker of one a PATCH
+        changed."""
         by_id = {item["message_id"]: item for item in items}
         for _ in range(len(items) + 1):
             response = self.call(account, "POST", f"{user_path}/messages", json={"items": items})
@@ -153,7 +154,11 @@ class World:
                 account,
                 "PATCH",
                 f"{user_path}/messages/{item['message_id']}",
-                json={"content": item["content"], "role": item["role"]},
+                json={
+                    "content": item["content"],
+                    "role": item["role"],
+                    "speaker": item.get("speaker", ""),
+                },
             )
         assert response.status_code < 300, (user_path, response.status_code, response.text)
 
