@@ -97,6 +97,11 @@ def _plain_order(qs, parsed, understood: QueryUnderstanding | None = None):
     return qs.order_by("start_at", "pk")
 
 
+def _shown(value) -> float:
+    """Return a similarity, boost or score as a result shows it (and as results are ordered)."""
+    return round(float(value), 4)
+
+
 def _result(activity, *, similarity=None, boost=0.0, score=None) -> dict:
     distance = getattr(activity, "distance_km", None)
     return {
@@ -106,9 +111,9 @@ def _result(activity, *, similarity=None, boost=0.0, score=None) -> dict:
         "startAt": timezone.localtime(activity.start_at).isoformat(),
         "locationName": activity.location_name,
         "distanceKm": None if distance is None else round(float(distance), 2),
-        "similarity": None if similarity is None else round(float(similarity), 4),
-        "boost": round(float(boost), 4),
-        "score": None if score is None else round(float(score), 4),
+        "similarity": None if similarity is None else _shown(similarity),
+        "boost": _shown(boost),
+        "score": None if score is None else _shown(score),
         "matchReason": "",
         "_obj": activity,
     }
@@ -392,9 +397,9 @@ def _ranked(
     scored = []
     for hit, boost in zip(hits, boosts, strict=True):
         score = order[hit.obj.pk] * (1.0 + boost)
-        # Ordered as the results' own "score" (rounded) and "id" would order them; only the
+        # Ordered as the results' own "score" (as shown) and "id" would order them; only the
         # kept ones become results (a pool of 40-60 rows for 20: each costs a local time).
-        scored.append((-round(float(score), 4), hit.obj.pk, hit, boost, score))
+        scored.append((-_shown(score), hit.obj.pk, hit, boost, score))
     scored.sort(key=lambda s: (s[0], s[1]))
     return [
         _result(hit.obj, similarity=hit.score, boost=boost, score=score)

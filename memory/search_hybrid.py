@@ -110,6 +110,16 @@ def held_scores(
     return out
 
 
+def checked_dense(pairs, vector, min_score: float | None) -> tuple[list, list[int]]:
+    """Return a dense list's (pairs, ids to fuse): the pairs the memory relevance cut keeps
+    for ``vector`` (:func:`memory.search_semantic.relevant_pairs`) when no ``min_score`` is
+    given, else the pairs as found and the ids at or above ``min_score``."""
+    if min_score is None:
+        pairs = relevant_pairs(pairs, vector)
+        return pairs, [pk for pk, _ in pairs]
+    return pairs, [pk for pk, sim in pairs if sim >= min_score]
+
+
 def unnamed_list(
     *, user, flt: dict, query_text: str, stats, pool: int, min_score: float | None
 ) -> list[list[int]]:
@@ -138,10 +148,8 @@ def unnamed_list(
         vector = query_vector(text, None)
     except ProviderError:  # the named question's own list still answers
         return []
-    pairs = nearest_messages(vector, pool, user=user, flt=flt)
-    if min_score is None:
-        pairs = relevant_pairs(pairs, vector)
-    return [[pk for pk, sim in pairs if min_score is None or sim >= min_score]]
+    _, ids = checked_dense(nearest_messages(vector, pool, user=user, flt=flt), vector, min_score)
+    return [ids]
 
 
 def hybrid_search(
@@ -199,10 +207,7 @@ def hybrid_search(
         limit=pool,
     )
     nearest = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
-    pairs = nearest
-    if vector is not None and min_score is None:
-        pairs = relevant_pairs(pairs, vector)
-    semantic_ids = [pk for pk, sim in pairs if min_score is None or sim >= min_score]
+    pairs, semantic_ids = ([], []) if vector is None else checked_dense(nearest, vector, min_score)
     # The check found the question off-topic: no dense list of it is fused, unnamed or not.
     off_topic = bool(nearest) and not semantic_ids
     sims = {pk: float(sim) for pk, sim in pairs}
