@@ -30,6 +30,7 @@ from django.utils.translation import gettext
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
+from activities.search_ranker import likely_hits
 from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
 from activities.search_relevance import (
     SMALL_RESULT,
@@ -385,6 +386,7 @@ def _ranked(
     # The query's words in each candidate, found once for the cut's evidence and the hybrid's
     # full-text rank (which reads the candidates the cut keeps).
     held = lexical_held(query, [hit.obj for hit in hits])
+    candidates = hits
     hits = relevant_hits(hits, vector, meta, query=query, understood=understood, held=held)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
@@ -401,9 +403,25 @@ def _ranked(
         # kept ones become results (a pool of 40-60 rows for 20: each costs a local time).
         scored.append((-_shown(score), hit.obj.pk, hit, boost, score))
     scored.sort(key=lambda s: (s[0], s[1]))
+    shown = scored[:keep]
+    if shown and meta["relevance"] is not None:
+        # The learned precision gate (activities/search_ranker.py): after the first, a hit the
+        # fitted model finds unlikely to be relevant is dropped; the order stays.
+        likely = {
+            hit.obj.pk
+            for hit in likely_hits(
+                candidates,
+                [s[2] for s in shown],
+                vector,
+                query=query,
+                understood=understood,
+                held=held,
+            )
+        }
+        shown = [s for s in shown if s[1] in likely]
     return [
         _result(hit.obj, similarity=hit.score, boost=boost, score=score)
-        for _, _, hit, boost, score in scored[:keep]
+        for _, _, hit, boost, score in shown
     ]
 
 
