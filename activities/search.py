@@ -405,20 +405,19 @@ def _ranked(
     scored.sort(key=lambda s: (s[0], s[1]))
     shown = scored[:keep]
     if shown and meta["relevance"] is not None:
-        # The learned precision gate (activities/search_ranker.py): after the first, a hit the
-        # fitted model finds unlikely to be relevant is dropped; the order stays.
-        likely = {
-            hit.obj.pk
-            for hit in likely_hits(
-                candidates,
-                [s[2] for s in shown],
-                vector,
-                query=query,
-                understood=understood,
-                held=held,
-            )
-        }
-        shown = [s for s in shown if s[1] in likely]
+        # The learned precision gate (activities/search_ranker.py): after the first, a hit
+        # naming nothing of the query that the fitted model finds unlikely is dropped; the
+        # order stays.
+        likely = likely_hits(
+            candidates,
+            [hit for _, _, hit, _, _ in shown],
+            vector,
+            query=query,
+            understood=understood,
+            held=held,
+        )
+        pks = {hit.obj.pk for hit in likely}
+        shown = [s for s in shown if s[1] in pks]
     return [
         _result(hit.obj, similarity=hit.score, boost=boost, score=score)
         for _, _, hit, boost, score in shown

@@ -48,10 +48,12 @@ MARGINS = {"bareRatio": 0.7, "depth": 0.3}  # the per-hit cut before the pool ru
 def record(halves: dict | None = None) -> list[dict]:
     """Run every query of ``halves`` (default :data:`HALVES`: {half: split}) with the per-hit
     rules open; return one record each. Each recorded call also keeps what the learned ranker
-    reads of its candidates (``pool``: activities.search_ranker.pool_of)."""
+    reads of its candidates (``pool``: activities.search_ranker.pool_of). The learned precision
+    gate is open too (its threshold 0: it drops nothing), as the per-hit rules are."""
     from django.contrib.auth import get_user_model
 
     import activities.search as search
+    from activities import search_ranker
     from activities.models import Activity
     from activities.search_filters import hard_filter, parse_filters
     from activities.search_ranker import pool_of
@@ -98,6 +100,7 @@ def record(halves: dict | None = None) -> list[dict]:
 
     search.relevant_hits, search.hybrid_scores = recording_hits, recording_hybrid
     relevance.decide = recording_decide
+    threshold, search_ranker.THRESHOLD = search_ranker.THRESHOLD, 0.0
     creator, _ = get_user_model().objects.get_or_create(username="bench-cut-cv")
     records = []
     try:
@@ -138,6 +141,7 @@ def record(halves: dict | None = None) -> list[dict]:
     finally:
         relevance.decide, search.relevant_hits = decide, relevant_hits
         search.hybrid_scores = hybrid
+        search_ranker.THRESHOLD = threshold
     return records
 
 
