@@ -30,9 +30,9 @@ Figures per language of the query (zh, en), and per kind:
 Splits: ``dev`` and ``test`` (``all`` = both) are read from activities_heldout_queries.jsonl;
 ``fresh`` from activities_fresh_queries.jsonl (a later set written from the listings only;
 development data since the pool rule was fitted on it) and ``fresh2`` from
-activities_fresh2_queries.jsonl (another; development data since the learned precision gate was
-fitted on it: issue 30, see the README). ``--queries PATH`` reads another file of the same format (its ``split`` field still
-filters, ``all`` keeps every line).
+activities_fresh2_queries.jsonl (another; development data since the learned precision gate
+was fitted on it: issue 30, see the README). ``--queries PATH`` reads another file of the same
+format (its ``split`` field still filters, ``all`` keeps every line).
 
 Writes docs/BENCHMARKS.md only with ``--publish``. Usage:
 
@@ -400,9 +400,9 @@ def main() -> None:
             "DEFAULT_RELEVANCE_CUTS says which split each constant of the relevance cut was "
             "fitted on; since issue 30's learned precision gate, old dev, old test, fresh and "
             "fresh2 are all development data); limit 10. Targets on an unseen test split: "
-            "nDCG@5 >= bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= 80%, no "
-            "labelled query answered empty, every time-phrase result inside its window or "
-            "marked.\n\n"
+            "nDCG@5 >= bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= "
+            "80%, no labelled query answered empty, every time-phrase result inside its window "
+            "or marked.\n\n"
         )
         if args.split in SEEN:
             intro += SEEN[args.split]
