@@ -13,7 +13,9 @@ Pipeline (docs/activities.md has the diagram):
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
    fuse the dense rank with the lexical and the cue ranks (:func:`hybrid_scores`), re-rank with
    the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
-   fused score, boost <= ``personal_boost_max``) and keep ``limit``.
+   fused score, boost <= ``personal_boost_max``), keep ``limit`` and drop the hits after the
+   first that name nothing of the query and that the learned precision gate finds unlikely
+   (:func:`activities.search_ranker.likely_hits`).
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
