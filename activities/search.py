@@ -13,7 +13,9 @@ Pipeline (docs/activities.md has the diagram):
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
    fuse the dense rank with the lexical and the cue ranks (:func:`hybrid_scores`), re-rank with
    the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
-   fused score, boost <= ``personal_boost_max``) and keep ``limit``.
+   fused score, boost <= ``personal_boost_max``), keep ``limit`` and drop the hits after the
+   first that name nothing of the query and that the learned precision gate finds unlikely
+   (:func:`activities.search_ranker.likely_hits`).
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
@@ -30,6 +32,7 @@ from django.utils.translation import gettext
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
+from activities.search_ranker import likely_hits
 from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
 from activities.search_relevance import (
     SMALL_RESULT,
@@ -385,6 +388,7 @@ def _ranked(
     # The query's words in each candidate, found once for the cut's evidence and the hybrid's
     # full-text rank (which reads the candidates the cut keeps).
     held = lexical_held(query, [hit.obj for hit in hits])
+    candidates = hits
     hits = relevant_hits(hits, vector, meta, query=query, understood=understood, held=held)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
@@ -401,9 +405,24 @@ def _ranked(
         # kept ones become results (a pool of 40-60 rows for 20: each costs a local time).
         scored.append((-_shown(score), hit.obj.pk, hit, boost, score))
     scored.sort(key=lambda s: (s[0], s[1]))
+    shown = scored[:keep]
+    if shown and meta["relevance"] is not None:
+        # The learned precision gate (activities/search_ranker.py): after the first, a hit
+        # naming nothing of the query that the fitted model finds unlikely is dropped; the
+        # order stays.
+        likely = likely_hits(
+            candidates,
+            [hit for _, _, hit, _, _ in shown],
+            vector,
+            query=query,
+            understood=understood,
+            held=held,
+        )
+        pks = {hit.obj.pk for hit in likely}
+        shown = [s for s in shown if s[1] in pks]
     return [
         _result(hit.obj, similarity=hit.score, boost=boost, score=score)
-        for _, _, hit, boost, score in scored[:keep]
+        for _, _, hit, boost, score in shown
     ]
 
 

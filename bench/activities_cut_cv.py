@@ -45,13 +45,18 @@ OPEN = {"ratio": None, "bareRatio": None, "depth": None, "poolZ": None, "poolZEv
 MARGINS = {"bareRatio": 0.7, "depth": 0.3}  # the per-hit cut before the pool rule (rag 0016)
 
 
-def record() -> list[dict]:
-    """Run every query of both halves with the per-hit rules open; return one record each."""
+def record(halves: dict | None = None) -> list[dict]:
+    """Run every query of ``halves`` (default :data:`HALVES`: {half: split}) with the per-hit
+    rules open; return one record each. Each recorded call also keeps what the learned ranker
+    reads of its candidates (``pool``: activities.search_ranker.pool_of). The learned precision
+    gate is open too (its threshold 0: it drops nothing), as the per-hit rules are."""
     from django.contrib.auth import get_user_model
 
     import activities.search as search
+    from activities import search_ranker
     from activities.models import Activity
     from activities.search_filters import hard_filter, parse_filters
+    from activities.search_ranker import pool_of
     from bench.activities_fit_cut import set_cut
     from bench.activities_heldout import CORPORA, labels_of, loaded_corpus, read_queries
     from rag import relevance
@@ -75,7 +80,16 @@ def record() -> list[dict]:
         count = len(calls)
         kept = relevant_hits(hits, vector, meta, **kw)
         if len(calls) > count:
-            calls[-1]["titles"] = [hit.obj.title for hit in hits]
+            call = calls[-1]
+            call["titles"] = [hit.obj.title for hit in hits]
+            margins = [call["background"].margin(s) for s in call["scores"]]
+            call["pool"] = pool_of(
+                hits,
+                margins,
+                query=kw.get("query", ""),
+                understood=kw.get("understood"),
+                held=kw.get("held"),
+            )
         return kept
 
     def recording_hybrid(hits, query, **kw):
@@ -86,6 +100,7 @@ def record() -> list[dict]:
 
     search.relevant_hits, search.hybrid_scores = recording_hits, recording_hybrid
     relevance.decide = recording_decide
+    threshold, search_ranker.THRESHOLD = search_ranker.THRESHOLD, 0.0
     creator, _ = get_user_model().objects.get_or_create(username="bench-cut-cv")
     records = []
     try:
@@ -95,7 +110,7 @@ def record() -> list[dict]:
                     hard_filter(parse_filters({}), now=now).values_list("title", flat=True)
                 )
                 starts = dict(Activity.objects.values_list("title", "start_at"))
-                for half, split in HALVES.items():
+                for half, split in (halves or HALVES).items():
                     for q in read_queries(split, name):
                         set_cut(**OPEN)
                         calls.clear()
@@ -126,6 +141,7 @@ def record() -> list[dict]:
     finally:
         relevance.decide, search.relevant_hits = decide, relevant_hits
         search.hybrid_scores = hybrid
+        search_ranker.THRESHOLD = threshold
     return records
 
 
@@ -146,8 +162,12 @@ def _kept(call: dict, params: dict) -> tuple[bool, str | None, list[str]]:
     return decision.off_topic, decision.reason, titles
 
 
-def replay(rec: dict, params: dict) -> list[str]:
-    """Return the list the service would give under ``params`` (see the module docstring)."""
+def replay(rec: dict, params: dict, gate=None) -> list[str]:
+    """Return the list the service would give under ``params`` (see the module docstring).
+
+    ``gate``: a function of the on-topic call and the titles the cut kept, in order, giving
+    the titles to show (the learned precision gate, bench/activities_fit_ranker.py).
+    """
     from rag.relevance import INTENT_REASON, NOISE_REASON, QUESTION_REASON
 
     if not rec["calls"]:
@@ -170,24 +190,30 @@ def replay(rec: dict, params: dict) -> list[str]:
         rec_order = rec["results"]
     fused = call.get("fused")
     if fused and rec["applied"] != "rank":
-        return sorted(kept, key=lambda t: -fused.get(t, 0.0))[:LIMIT]
-    order = [t for t in rec_order if t in kept]
-    return (order + [t for t in call["titles"] if t in kept and t not in order])[:LIMIT]
+        shown = sorted(kept, key=lambda t: -fused.get(t, 0.0))
+    else:
+        order = [t for t in rec_order if t in kept]
+        shown = order + [t for t in call["titles"] if t in kept and t not in order]
+    return (shown if gate is None else gate(call, shown[:LIMIT]))[:LIMIT]
 
 
-def figures(records: list[dict], params: dict | None) -> dict:
+def figures(records: list[dict], params: dict | None, *, halves=HALVES, answer=None) -> dict:
     """Return {(half, lang): nDCG@5, P@10, results per query, off-topic empty, labelled empty}
-    (``params`` None: the bare model)."""
+    (``params`` None: the bare model; ``answer``: a function of a record giving the list
+    shown, in place of :func:`replay` under ``params``)."""
     from bench.activities_relevance import ndcg_at
 
     out = {}
-    for half in HALVES:
+    for half in halves:
         for lang in ("zh", "en"):
             ndcg, precision, sizes, off, empty = [], [], [], [], 0
             for rec in records:
                 if rec["half"] != half or rec["lang"] != lang:
                     continue
-                shown = rec["bare"] if params is None else replay(rec, params)
+                if answer is not None:
+                    shown = answer(rec)
+                else:
+                    shown = rec["bare"] if params is None else replay(rec, params)
                 if rec.get("offTopic"):
                     off.append(not shown)
                     continue

@@ -83,8 +83,10 @@ SPLIT_STATUS = {
     ),
     "fresh2": (
         "The fresh2 split (issue 30) was labelled from the listings only and measured twice "
-        "unseen (docs/RELEVANCE.md); it is DEVELOPMENT data now. The unseen test split is fresh3 "
-        "(bench/data/README_activities_heldout.md)."
+        "unseen (by the lead, 16:32 and 17:15 UTC); it is DEVELOPMENT data now: the learned "
+        "precision gate (activities/search_ranker.py) was fitted on it, on fresh and on old "
+        "dev+test, each set checked against the other two (bench/activities_fit_ranker.py). "
+        "The unseen test split is fresh3 (bench/data/README_activities_heldout.md)."
     ),
     "fresh3": (
         "The fresh3 split (issue 30) was labelled from the listings only and committed before "
@@ -403,11 +405,11 @@ def main() -> None:
             "(bench/data/README_activities_heldout.md), loaded at a fixed Wednesday 10:00 local "
             f"time; split `{args.split}` of `{source.name}` (rag/models.py "
             "DEFAULT_RELEVANCE_CUTS says which split each constant of the relevance cut was "
-            "fitted on; since issue 30's pool rule, old dev, old test and fresh are all "
-            "development data); limit 10. Targets on an unseen test split: nDCG@5 >= "
-            "bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= 80%, no "
-            "labelled query answered empty, every time-phrase result inside its window or "
-            "marked.\n\n"
+            "fitted on; since issue 30's learned precision gate, old dev, old test, fresh and "
+            "fresh2 are all development data); limit 10. Targets on an unseen test split: "
+            "nDCG@5 >= bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= "
+            "80%, no labelled query answered empty, every time-phrase result inside its window "
+            "or marked.\n\n"
         )
         if args.split in FRESH:
             intro += SPLIT_STATUS[args.split] + "\n\n"

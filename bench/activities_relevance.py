@@ -85,6 +85,7 @@ def _run(query: str, *, cut: bool = True, meta: dict | None = None) -> list:
     """Return the service's results for a query, with or without the cut (``meta`` filled)."""
     from unittest import mock
 
+    from activities import search_ranker
     from activities.search import activities_search
     from rag import relevance
     from rag.relevance import Cut
@@ -92,8 +93,13 @@ def _run(query: str, *, cut: bool = True, meta: dict | None = None) -> list:
     if cut:
         out = activities_search(semantic_query=query, limit=LIMIT)
     else:
-        with mock.patch.object(
-            relevance, "cut_for", lambda surface, row=None: Cut(gate=-1.0, ratio=None)
+        # Without the cut means without the learned precision gate too (it drops hits the cut
+        # kept: activities/search_ranker.py).
+        with (
+            mock.patch.object(
+                relevance, "cut_for", lambda surface, row=None: Cut(gate=-1.0, ratio=None)
+            ),
+            mock.patch.object(search_ranker, "THRESHOLD", 0.0),
         ):
             out = activities_search(semantic_query=query, limit=LIMIT)
     if meta is not None:

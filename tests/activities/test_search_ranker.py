@@ -1,0 +1,75 @@
+"""The learned precision gate of the activity search (activities/search_ranker.py)."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from activities import search_ranker
+from activities.models import Activity
+from activities.search import activities_search
+from activities.search_ranker import FEATURES, WEIGHTS, Pool, features, unlikely
+from activities.search_ranking import naming_pks
+from activities.understanding import read_query, user_zone
+
+
+def _pool(margins, named) -> Pool:
+    return Pool(margins=tuple(margins), named=tuple(named), english=False)
+
+
+# A best hit standing alone, then a crowd far below it.
+MARGINS = [0.35] + [0.05 - 0.002 * i for i in range(19)]
+
+
+def test_every_candidate_gets_one_row_of_the_fitted_features():
+    assert features(_pool(MARGINS, [False] * 20)).shape == (20, len(FEATURES))
+    assert len(WEIGHTS) == len(FEATURES)
+
+
+def test_the_first_hit_stays_however_unlikely():
+    drop = unlikely(_pool(MARGINS, [False] * 20), list(range(20)), threshold=1.0)
+    assert 0 not in drop and drop == set(range(1, 20))
+
+
+def test_a_hit_naming_the_query_is_never_dropped_by_the_gate():
+    named = [False, True, False] + [True] * 17
+    assert unlikely(_pool(MARGINS, named), list(range(20)), threshold=1.0) == {2}
+
+
+def test_a_similar_only_hit_far_below_the_best_goes():
+    drop = unlikely(_pool(MARGINS, [False] * 20), list(range(20)))
+    assert set(range(10, 20)) <= drop
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+class TestInTheSearch:
+    # Relevance: ranked by meaning, so the real model (docs/DEVELOPING.md).
+
+    @pytest.mark.parametrize("query", ["周末想出去走走", "something relaxing"])
+    def test_the_gate_only_drops_rows_and_keeps_the_order(
+        self, demo_activities, monkeypatch, query
+    ):
+        gated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
+        monkeypatch.setattr(search_ranker, "THRESHOLD", 0.0)  # drops nothing
+        ungated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
+        assert gated and gated[0] == ungated[0]
+        assert gated == [t for t in ungated if t in gated]
+
+    @pytest.mark.parametrize("query", ["玩水", "周末想出去走走"])
+    def test_with_nothing_likely_a_list_keeps_its_best_hit_and_the_rows_naming_the_query(
+        self, demo_activities, monkeypatch, query
+    ):
+        ungated = activities_search(semantic_query=query, limit=10)["results"]
+        monkeypatch.setattr(search_ranker, "THRESHOLD", 1.0)  # nothing similar-only is likely
+        gated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
+        understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+        rows = [Activity.objects.get(pk=r["id"]) for r in ungated]
+        named = naming_pks(understood.rest or query, rows, understood)
+        expected = [ungated[0]["title"]] + [r["title"] for r in ungated[1:] if r["id"] in named]
+        assert gated == expected
+
+    def test_an_off_topic_query_still_answers_nothing(self, demo_activities):
+        outcome = activities_search(semantic_query="量子力学考试复习", limit=10)
+        assert outcome["results"] == []
+        assert outcome["meta"]["relevance"]["offTopic"] is True
