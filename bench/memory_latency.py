@@ -712,6 +712,19 @@ def scale_main(args) -> None:
             " `exact_search_max_rows` rows, 5,000, is exact and reads none; the memory API"
             " searches one user only)"
         )
+        # CLUSTER (by hand, docs/SCALING.md) marks the index it ordered the rows by: one user's
+        # rows then lie on consecutive pages instead of one page each.
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE x.indisclustered), count(*) FROM"
+            " pg_partition_tree(to_regclass('memory_msg_user_ts')) t"
+            " JOIN pg_index x ON x.indexrelid = t.relid WHERE t.isleaf"
+        )
+        clustered, leaves = cursor.fetchone()
+        order = (
+            f"rows clustered by `(user_id, ts)` in {clustered} of {leaves} partitions"
+            if clustered
+            else "rows in load order (not clustered)"
+        )
     print("searching ...", flush=True)
     timed = scale_search(args.datasets, args.requests + 5, args.users)
     print(timed, flush=True)
@@ -745,7 +758,7 @@ def scale_main(args) -> None:
 {facts["n"]:,} messages over {facts["users"]:,} users in database `{
         connection.settings_dict["NAME"]
     }`, {layout}: LoCoMo turns cycled, {setup_text}. Table with its indexes
-{table / 2**20:,.0f} MB, {graphs}; PostgreSQL shared_buffers {buffers}.
+{table / 2**20:,.0f} MB, {graphs}; {order}; PostgreSQL shared_buffers {buffers}.
 Peak memory of the benchmark process: {peak_rss_mb():,.0f} MiB.
 
 One-user hybrid search in-process (`memory.search_hybrid.hybrid_search`, top_k 10, no filter; the
