@@ -39,7 +39,9 @@ search with a filter (one chat and role of the user; it must return k rows whene
 and the write rates into the full table. ``--publish`` writes the section ``memory-scale``
 (100k) or ``memory-scale-<size>`` (``-1m`` ...). ``--layout single`` measures the table as
 it was before issue 34 (not partitioned: memory migrated back to 0013) in its own database
-``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``.
+``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``. ``--skip-hnsw`` leaves
+the HNSW graphs unbuilt (a one-user search of at most ``exact_search_max_rows`` rows is exact:
+at 1,000 messages per user none reads a graph; the set-up is then the load and the btrees).
 """
 
 from __future__ import annotations
@@ -721,7 +723,8 @@ def scale_main(args) -> None:
         )
         clustered, leaves = cursor.fetchone()
         order = (
-            f"rows clustered by `(user_id, ts)` in {clustered} of {leaves} partitions"
+            f"rows clustered by `memory_msg_user_ts` (user, ts desc, message_id) in {clustered}"
+            f" of {leaves} partitions"
             if clustered
             else "rows in load order (not clustered)"
         )
