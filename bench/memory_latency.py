@@ -364,6 +364,15 @@ def restore_indexes(*, skip_hnsw: bool = False) -> dict[str, float]:
     with connection.cursor() as cursor:
         if not connection.introspection.table_names(cursor).count(DROPPED):
             return seconds
+        cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
+        pending = []
+        for name, definition in cursor.fetchall():
+            if skip_hnsw and " USING hnsw " in definition:
+                print(f"   {name}: not built (--skip-hnsw)", flush=True)
+            else:
+                pending.append((name, definition))
+        if not pending:
+            return seconds
         cursor.execute("ANALYZE memory_chatmessage")
         # Room for the largest graph built at once, one partition's (or the one table's): a
         # graph that spills builds several times slower. 1 GB held a sixteenth of 1M rows
@@ -377,11 +386,7 @@ def restore_indexes(*, skip_hnsw: bool = False) -> dict[str, float]:
         dims = vector_column_dimensions(connection, "memory_chatmessage", "embedding") or 384
         need = min(hnsw_build_bytes(rows, dims, half=False), ram // 4)
         cursor.execute(f"SET maintenance_work_mem = '{max(64, need // 2**20)}MB'")
-        cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
-        for name, definition in cursor.fetchall():
-            if skip_hnsw and " USING hnsw " in definition:
-                print(f"   {name}: not built (--skip-hnsw)", flush=True)
-                continue
+        for name, definition in pending:
             started = time.perf_counter()
             cursor.execute(definition.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
             cursor.execute(f"DELETE FROM {DROPPED} WHERE name = %s", [name])
