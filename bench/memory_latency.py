@@ -41,7 +41,8 @@ and the write rates into the full table. ``--publish`` writes the section ``memo
 it was before issue 34 (not partitioned: memory migrated back to 0013) in its own database
 ``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``. ``--skip-hnsw`` leaves
 the HNSW graphs unbuilt (a one-user search of at most ``exact_search_max_rows`` rows is exact:
-at 1,000 messages per user none reads a graph; the set-up is then the load and the btrees).
+at 1,000 messages per user almost none reads a graph; the set-up is then the load and the
+btrees).
 """
 
 from __future__ import annotations
@@ -354,7 +355,8 @@ def restore_indexes(*, skip_hnsw: bool = False) -> dict[str, float]:
     ``skip_hnsw``: leave the HNSW graphs unbuilt (still recorded, so a later run without it
     builds them). A one-user search reads them only past ``exact_search_max_rows`` rows of its
     user (5,000); below that it is exact, through the user's btree, so at 1,000 messages per
-    user no one-user search reads a graph, and the memory API searches one user only.
+    user a one-user search reads a graph only when the sampled row estimate misjudges its user
+    (a few percent at 10M: docs/SCALING.md), and the memory API searches one user only.
     """
     from django.db import connection
 
@@ -716,11 +718,11 @@ def scale_main(args) -> None:
             f"HNSW index {index / 2**20:,.0f} MB"
             if cursor.fetchone()[0]
             else "HNSW graphs not built (`--skip-hnsw`: a one-user search of at most"
-            " `exact_search_max_rows` rows, 5,000, is exact and reads none; the memory API"
-            " searches one user only)"
+            " `exact_search_max_rows` rows, 5,000, is exact and reads none, unless the row"
+            " estimate misjudges its user; the memory API searches one user only)"
         )
         # CLUSTER (by hand, docs/SCALING.md) marks the index it ordered the rows by: one user's
-        # rows then lie on consecutive pages instead of one page each.
+        # rows then lie on consecutive pages instead of scattered ones.
         cursor.execute(
             "SELECT count(*) FILTER (WHERE x.indisclustered), count(*) FROM"
             " pg_partition_tree(to_regclass('memory_msg_user_ts')) t"
