@@ -39,7 +39,10 @@ search with a filter (one chat and role of the user; it must return k rows whene
 and the write rates into the full table. ``--publish`` writes the section ``memory-scale``
 (100k) or ``memory-scale-<size>`` (``-1m`` ...). ``--layout single`` measures the table as
 it was before issue 34 (not partitioned: memory migrated back to 0013) in its own database
-``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``.
+``bench_memscale_single`` and writes ``memory-scale-single[-<size>]``. ``--skip-hnsw`` leaves
+the HNSW graphs unbuilt (a one-user search of at most ``exact_search_max_rows`` rows is exact:
+at 1,000 messages per user almost none reads a graph; the set-up is then the load and the
+btrees).
 """
 
 from __future__ import annotations
@@ -346,8 +349,15 @@ def drop_indexes() -> None:
             cursor.execute(f"DROP INDEX IF EXISTS {name}")
 
 
-def restore_indexes() -> dict[str, float]:
-    """Build the indexes :func:`drop_indexes` dropped; return the seconds each took."""
+def restore_indexes(*, skip_hnsw: bool = False) -> dict[str, float]:
+    """Build the indexes :func:`drop_indexes` dropped; return the seconds each took.
+
+    ``skip_hnsw``: leave the HNSW graphs unbuilt (still recorded, so a later run without it
+    builds them). A one-user search reads them only past ``exact_search_max_rows`` rows of its
+    user (5,000); below that it is exact, through the user's btree, so at 1,000 messages per
+    user a one-user search reads a graph only when the sampled row estimate misjudges its user
+    (a few percent at 10M: docs/SCALING.md), and the memory API searches one user only.
+    """
     from django.db import connection
 
     from rag.db import hnsw_build_bytes, vector_column_dimensions
@@ -355,6 +365,15 @@ def restore_indexes() -> dict[str, float]:
     seconds = {}
     with connection.cursor() as cursor:
         if not connection.introspection.table_names(cursor).count(DROPPED):
+            return seconds
+        cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
+        pending = []
+        for name, definition in cursor.fetchall():
+            if skip_hnsw and " USING hnsw " in definition:
+                print(f"   {name}: not built (--skip-hnsw)", flush=True)
+            else:
+                pending.append((name, definition))
+        if not pending:
             return seconds
         cursor.execute("ANALYZE memory_chatmessage")
         # Room for the largest graph built at once, one partition's (or the one table's): a
@@ -369,18 +388,21 @@ def restore_indexes() -> dict[str, float]:
         dims = vector_column_dimensions(connection, "memory_chatmessage", "embedding") or 384
         need = min(hnsw_build_bytes(rows, dims, half=False), ram // 4)
         cursor.execute(f"SET maintenance_work_mem = '{max(64, need // 2**20)}MB'")
-        cursor.execute(f"SELECT name, def FROM {DROPPED} ORDER BY name")
-        for name, definition in cursor.fetchall():
+        for name, definition in pending:
             started = time.perf_counter()
             cursor.execute(definition.replace("CREATE INDEX ", "CREATE INDEX IF NOT EXISTS ", 1))
             cursor.execute(f"DELETE FROM {DROPPED} WHERE name = %s", [name])
             seconds[name] = time.perf_counter() - started
             print(f"   {name}: {seconds[name]:.0f}s", flush=True)
-        cursor.execute(f"DROP TABLE {DROPPED}")
+        cursor.execute(f"SELECT count(*) FROM {DROPPED}")
+        if not cursor.fetchone()[0]:
+            cursor.execute(f"DROP TABLE {DROPPED}")
     return seconds
 
 
-def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_rows: int) -> dict:
+def scale_setup(
+    datasets: Path, n: int, user_count: int, sample: int, written_rows: int, skip_hnsw: bool
+) -> dict:
     """Fill the scale database with n messages over user_count users unless it holds them.
 
     ``written_rows`` of them are generated in this process (:func:`scale_rows`) and written
@@ -400,7 +422,7 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_ro
     User = get_user_model()
     facts: dict = {"n": ChatMessage.objects.count(), "users": user_count, "reused": True}
     if facts["n"] >= n:
-        restore_indexes()  # left dropped by an interrupted set-up
+        restore_indexes(skip_hnsw=skip_hnsw)  # left dropped by an interrupted set-up
         facts.update(recorded_setup() or {})
         return facts
     watch = Stopwatch()
@@ -456,7 +478,7 @@ def scale_setup(datasets: Path, n: int, user_count: int, sample: int, written_ro
             derive_rows(seeded, n, users)
     print(f"   loaded in {watch.seconds['load']:.0f}s", flush=True)
     with watch.phase("index"):
-        index_seconds = restore_indexes()
+        index_seconds = restore_indexes(skip_hnsw=skip_hnsw)
     print(f"   indexes built in {watch.seconds['index']:.0f}s: {index_seconds}", flush=True)
     facts.update(
         reused=False,
@@ -666,7 +688,9 @@ def scale_main(args) -> None:
     if LAYOUTS[args.layout]:
         call_command("migrate", "memory", LAYOUTS[args.layout], verbosity=0)
     print(f"set-up: {args.scale:,} messages over {args.users:,} users ...", flush=True)
-    facts = scale_setup(args.datasets, args.scale, args.users, args.sample, args.written)
+    facts = scale_setup(
+        args.datasets, args.scale, args.users, args.sample, args.written, args.skip_hnsw
+    )
     print(facts, flush=True)
     if embedded and not facts["reused"]:
         # Restarted as the service starts it: its buffer cache sized from the data now there
@@ -689,6 +713,28 @@ def scale_main(args) -> None:
             " current_setting('shared_buffers')"
         )
         table, index, partitions, buffers = cursor.fetchone()
+        cursor.execute("SELECT to_regclass('memory_msg_embedding_hnsw') IS NOT NULL")
+        graphs = (
+            f"HNSW index {index / 2**20:,.0f} MB"
+            if cursor.fetchone()[0]
+            else "HNSW graphs not built (`--skip-hnsw`: a one-user search of at most"
+            " `exact_search_max_rows` rows, 5,000, is exact and reads none, unless the row"
+            " estimate misjudges its user; the memory API searches one user only)"
+        )
+        # CLUSTER (by hand, docs/SCALING.md) marks the index it ordered the rows by: one user's
+        # rows then lie on consecutive pages instead of scattered ones.
+        cursor.execute(
+            "SELECT count(*) FILTER (WHERE x.indisclustered), count(*) FROM"
+            " pg_partition_tree(to_regclass('memory_msg_user_ts')) t"
+            " JOIN pg_index x ON x.indexrelid = t.relid WHERE t.isleaf"
+        )
+        clustered, leaves = cursor.fetchone()
+        order = (
+            f"rows clustered by `memory_msg_user_ts` (user, ts desc, message_id) in {clustered}"
+            f" of {leaves} partitions"
+            if clustered
+            else "rows in load order (not clustered)"
+        )
     print("searching ...", flush=True)
     timed = scale_search(args.datasets, args.requests + 5, args.users)
     print(timed, flush=True)
@@ -722,7 +768,7 @@ def scale_main(args) -> None:
 {facts["n"]:,} messages over {facts["users"]:,} users in database `{
         connection.settings_dict["NAME"]
     }`, {layout}: LoCoMo turns cycled, {setup_text}. Table with its indexes
-{table / 2**20:,.0f} MB, HNSW index {index / 2**20:,.0f} MB; PostgreSQL shared_buffers {buffers}.
+{table / 2**20:,.0f} MB, {graphs}; {order}; PostgreSQL shared_buffers {buffers}.
 Peak memory of the benchmark process: {peak_rss_mb():,.0f} MiB.
 
 One-user hybrid search in-process (`memory.search_hybrid.hybrid_search`, top_k 10, no filter; the
@@ -804,6 +850,12 @@ def main() -> None:
         choices=sorted(LAYOUTS),
         default="partitioned",
         help="the message table of --scale: partitioned by user (now) or one table (before)",
+    )
+    parser.add_argument(
+        "--skip-hnsw",
+        action="store_true",
+        help="with --scale: do not build the HNSW graphs (one-user searches below"
+        " exact_search_max_rows rows are exact and do not read them)",
     )
     parser.add_argument("--conversations", type=int, default=2)
     parser.add_argument(
