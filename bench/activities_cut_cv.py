@@ -248,23 +248,30 @@ def _line(label: str, fig: dict) -> str:
     return f"{label:34s} {cells}"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def recorded(description: str, halves: dict | None = None, db_name: str = DB_NAME) -> list[dict]:
+    """Parse ``--save`` / ``--load``, open the per-hit cut and return the recorded queries of
+    ``halves`` (see :func:`record`) run in the database ``db_name``: replayed from ``--load``,
+    else run (and pickled to ``--save``). The one entry of the benches that replay a recording."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--save", help="pickle the recorded queries here")
     parser.add_argument("--load", help="replay recorded queries instead of running them")
     args = parser.parse_args()
-    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME)
+    os.environ["DATABASE_URL"] = bench_database_url(db_name)
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     setup_django(migrate=True)
     from bench.activities_fit_cut import set_cut
 
     set_cut(**OPEN)
     if args.load:
-        records = pickle.loads(Path(args.load).read_bytes())
-    else:
-        records = record()
-        if args.save:
-            Path(args.save).write_bytes(pickle.dumps(records))
+        return pickle.loads(Path(args.load).read_bytes())
+    records = record(halves)
+    if args.save:
+        Path(args.save).write_bytes(pickle.dumps(records))
+    return records
+
+
+def main() -> None:
+    records = recorded(__doc__.split("\n")[0])
     print("per cell: nDCG@5, P@10, results per labelled query, off-topic empty, labelled empty")
     print(_line("bare model", figures(records, None)))
     before = figures(records, MARGINS)

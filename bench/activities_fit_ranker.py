@@ -31,9 +31,6 @@ fits on all three sets and prints the model to store in activities/search_ranker
 
 from __future__ import annotations
 
-import argparse
-import os
-import pickle
 import sys
 from pathlib import Path
 
@@ -41,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import bench_database_url, setup_django  # noqa: E402
+from bench.activities_cut_cv import recorded  # noqa: E402
 
 DB_NAME = "bench_activities_fit_ranker"
 SETS = {"old": "all", "fresh": "fresh", "fresh2": "fresh2"}  # set: split of activities_heldout
@@ -153,23 +150,7 @@ def choose(records: list[dict], weights, intercept, without: dict, sets) -> tupl
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--save", help="pickle the recorded queries here")
-    parser.add_argument("--load", help="replay recorded queries instead of running them")
-    args = parser.parse_args()
-    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME)
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    setup_django(migrate=True)
-    from bench.activities_cut_cv import OPEN, record
-    from bench.activities_fit_cut import set_cut
-
-    set_cut(**OPEN)
-    if args.load:
-        records = pickle.loads(Path(args.load).read_bytes())
-    else:
-        records = record(SETS)
-        if args.save:
-            Path(args.save).write_bytes(pickle.dumps(records))
+    records = recorded(__doc__.split("\n")[0], SETS, DB_NAME)
     print(f"{len(records)} queries recorded")
     evaluate(records)
 
