@@ -406,10 +406,12 @@ def _ranked(
         scored.append((-_shown(score), hit.obj.pk, hit, boost, score))
     scored.sort(key=lambda s: (s[0], s[1]))
     shown = scored[:keep]
-    if shown and meta["relevance"] is not None:
+    ranked_by_time = understood is not None and understood.time.applied == RANK
+    if shown and meta["relevance"] is not None and not ranked_by_time:
         # The learned precision gate (activities/search_ranker.py): after the first, a hit
         # naming nothing of the query that the fitted model finds unlikely is dropped; the
-        # order stays.
+        # order stays. Not on the rank mode's pool (limit x TIME_RANK_POOL rows, re-ordered by
+        # closeness to the window afterwards): the gate was fitted on top-10 lists.
         likely = likely_hits(
             candidates,
             [hit for _, _, hit, _, _ in shown],
@@ -419,6 +421,8 @@ def _ranked(
             held=held,
         )
         pks = {hit.obj.pk for hit in likely}
+        # The rows the gate drops count as dropped by relevance, as the cut's do.
+        meta["relevance"]["dropped"] += len(shown) - len(pks)
         shown = [s for s in shown if s[1] in pks]
     return [
         _result(hit.obj, similarity=hit.score, boost=boost, score=score)

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from activities.search_ranking import cue_ranking, lexical_held
+from activities.search_ranking import naming_pks
+from activities.search_relevance import foreign_query
 from rag import relevance
 
 FEATURES = ("margin", "pool_z", "below_best", "dense_rank", "english")
@@ -52,13 +53,11 @@ def pool_of(hits: list, margins: list[float], *, query: str, understood, held=No
     the query as ``activities.search_ranking.naming_pks`` reads it (``held``: its
     ``lexical_held``, when the caller has it)."""
     activities = [hit.obj for hit in hits]
-    if held is None:
-        held = lexical_held(query, activities)
-    cued = set(cue_ranking(activities, understood))
+    named = naming_pks(query, activities, understood, held=held)
     return Pool(
         margins=tuple(float(m) for m in margins),
-        named=tuple(bool(held.get(a.pk)) or a.pk in cued for a in activities),
-        english=understood is not None and understood.language == "en",
+        named=tuple(a.pk in named for a in activities),
+        english=foreign_query(understood),
     )
 
 
