@@ -33,7 +33,7 @@ from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranker import likely_hits
-from activities.search_ranking import evidence_order, hybrid_scores, lexical_held
+from activities.search_ranking import evidence_order, hybrid_scores, lexical_held, naming_pks
 from activities.search_relevance import (
     SMALL_RESULT,
     SURFACE,
@@ -388,8 +388,10 @@ def _ranked(
     # The query's words in each candidate, found once for the cut's evidence and the hybrid's
     # full-text rank (which reads the candidates the cut keeps).
     held = lexical_held(query, [hit.obj for hit in hits])
+    # Which candidates name the query: read once for the cut and the precision gate.
+    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
     candidates = hits
-    hits = relevant_hits(hits, vector, meta, query=query, understood=understood, held=held)
+    hits = relevant_hits(hits, vector, meta, query=query, understood=understood, named=named)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
@@ -416,9 +418,8 @@ def _ranked(
             candidates,
             [hit for _, _, hit, _, _ in shown],
             vector,
-            query=query,
+            named=named,
             understood=understood,
-            held=held,
         )
         pks = {hit.obj.pk for hit in likely}
         # The rows the gate drops count as dropped by relevance, as the cut's do.

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from activities.search_ranking import naming_pks
 from activities.search_relevance import foreign_query
 from rag import relevance
 
@@ -48,15 +47,12 @@ class Pool:
     english: bool  # the query is read as English
 
 
-def pool_of(hits: list, margins: list[float], *, query: str, understood, held=None) -> Pool:
-    """Return the :class:`Pool` of ``hits`` (dense order) with their ``margins``; a hit names
-    the query as ``activities.search_ranking.naming_pks`` reads it (``held``: its
-    ``lexical_held``, when the caller has it)."""
-    activities = [hit.obj for hit in hits]
-    named = naming_pks(query, activities, understood, held=held)
+def pool_of(hits: list, margins: list[float], *, named: set, understood) -> Pool:
+    """Return the :class:`Pool` of ``hits`` (dense order) with their ``margins``; ``named``:
+    the pks of the hits naming the query (``activities.search_ranking.naming_pks``)."""
     return Pool(
         margins=tuple(float(m) for m in margins),
-        named=tuple(a.pk in named for a in activities),
+        named=tuple(hit.obj.pk in named for hit in hits),
         english=foreign_query(understood),
     )
 
@@ -91,13 +87,14 @@ def unlikely(pool: Pool, shown: list[int], *, threshold=None, weights=None, inte
     }
 
 
-def likely_hits(candidates: list, shown: list, vector, *, query: str, understood, held=None):
+def likely_hits(candidates: list, shown: list, vector, *, named: set, understood):
     """Return ``shown`` (the hits of ``candidates`` an on-topic search keeps, in their final
     order) without those :func:`unlikely` to be relevant. ``candidates``: every hit the
-    relevance cut judged, dense order (the features read the query's whole pool)."""
+    relevance cut judged, dense order (the features read the query's whole pool); ``named``:
+    the pks of those naming the query (``activities.search_ranking.naming_pks``)."""
     background = relevance.background_of(vector)  # embedded already by the relevance cut
     margins = [background.margin(hit.score) for hit in candidates]
-    pool = pool_of(candidates, margins, query=query, understood=understood, held=held)
+    pool = pool_of(candidates, margins, named=named, understood=understood)
     index = {hit.obj.pk: i for i, hit in enumerate(candidates)}
     drop = unlikely(pool, [index[hit.obj.pk] for hit in shown])
     return [hit for hit in shown if index[hit.obj.pk] not in drop]

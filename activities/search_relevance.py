@@ -67,7 +67,7 @@ def answer_question(query: str, understood=None) -> bool:
 
 
 def relevant_hits(
-    hits: list, vector, meta: dict, *, query: str = "", understood=None, held=None
+    hits: list, vector, meta: dict, *, query: str = "", understood=None, named=None
 ) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
@@ -77,10 +77,11 @@ def relevant_hits(
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
     intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
-    cannot be embedded, every hit is kept. ``held``: :func:`lexical_held` of the hits, when
+    cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
     the caller has found it.
     """
-    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
+    if named is None:
+        named = naming_pks(query, [hit.obj for hit in hits], understood)
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
     evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])

@@ -57,6 +57,7 @@ def record(halves: dict | None = None) -> list[dict]:
     from activities.models import Activity
     from activities.search_filters import hard_filter, parse_filters
     from activities.search_ranker import pool_of
+    from activities.search_ranking import naming_pks
     from bench.activities_fit_cut import set_cut
     from bench.activities_heldout import CORPORA, labels_of, loaded_corpus, read_queries
     from rag import relevance
@@ -83,13 +84,10 @@ def record(halves: dict | None = None) -> list[dict]:
             call = calls[-1]
             call["titles"] = [hit.obj.title for hit in hits]
             margins = [call["background"].margin(s) for s in call["scores"]]
-            call["pool"] = pool_of(
-                hits,
-                margins,
-                query=kw.get("query", ""),
-                understood=kw.get("understood"),
-                held=kw.get("held"),
-            )
+            named = kw.get("named")
+            if named is None:  # a caller that did not read it (the time window's probe)
+                named = naming_pks(kw.get("query", ""), [h.obj for h in hits], kw.get("understood"))
+            call["pool"] = pool_of(hits, margins, named=named, understood=kw.get("understood"))
         return kept
 
     def recording_hybrid(hits, query, **kw):

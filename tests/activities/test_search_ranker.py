@@ -22,8 +22,12 @@ MARGINS = [0.35] + [0.05 - 0.002 * i for i in range(19)]
 
 
 def test_every_candidate_gets_one_row_of_the_fitted_features():
-    assert features(_pool(MARGINS, [False] * 20)).shape == (20, len(FEATURES))
-    assert len(WEIGHTS) == len(FEATURES)
+    rows = features(_pool(MARGINS, [False] * 20))
+    assert rows.shape == (20, len(FEATURES)) and len(WEIGHTS) == len(FEATURES)
+    below_best, dense_rank = FEATURES.index("below_best"), FEATURES.index("dense_rank")
+    # The best hit stands 0 below itself, at rank 0; the last stands farthest below it.
+    assert rows[0, below_best] == 0.0 and rows[0, dense_rank] == 0.0
+    assert rows[-1, below_best] == max(rows[:, below_best]) > 0.0
 
 
 def test_the_first_hit_stays_however_unlikely():
