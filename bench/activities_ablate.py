@@ -39,9 +39,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import bench_database_url, setup_django  # noqa: E402
 from bench.activities_heldout import (  # noqa: E402
-    CORPORA,
     KINDS,
     LIMIT,
+    TUNING_CORPORA,
     figures,
     labels_of,
     loaded_corpus,
@@ -136,7 +136,7 @@ def run(configs: list[str], split: str, creator) -> dict[str, list[dict]]:
     from rag.search import vector_search
 
     out: dict[str, list[dict]] = {name: [] for name in configs}
-    for corpus in CORPORA:
+    for corpus in TUNING_CORPORA:
         queries = read_queries(split, corpus)
         with loaded_corpus(corpus, creator) as (_, now, tz_name):
             starts = {a.title: a.start_at for a in Activity.objects.all()}

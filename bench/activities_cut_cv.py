@@ -59,7 +59,7 @@ def record(halves: dict | None = None) -> list[dict]:
     from activities.search_ranker import pool_of
     from activities.search_ranking import naming_pks
     from bench.activities_fit_cut import set_cut
-    from bench.activities_heldout import CORPORA, labels_of, loaded_corpus, read_queries
+    from bench.activities_heldout import TUNING_CORPORA, labels_of, loaded_corpus, read_queries
     from rag import relevance
     from rag.embeddings import embed_query
     from rag.search import vector_search
@@ -102,7 +102,7 @@ def record(halves: dict | None = None) -> list[dict]:
     creator, _ = get_user_model().objects.get_or_create(username="bench-cut-cv")
     records = []
     try:
-        for name in CORPORA:
+        for name in TUNING_CORPORA:
             with loaded_corpus(name, creator) as (_, now, tz_name):
                 eligible = set(
                     hard_filter(parse_filters({}), now=now).values_list("title", flat=True)

@@ -115,7 +115,7 @@ def record_dev() -> list[dict]:
     import activities.search as search
     from activities.models import Activity
     from activities.search_filters import hard_filter, parse_filters
-    from bench.activities_heldout import CORPORA, loaded_corpus, read_queries
+    from bench.activities_heldout import TUNING_CORPORA, loaded_corpus, read_queries
     from bench.activities_relevance import window_of
     from rag import relevance
     from rag.embeddings import embed_query
@@ -151,7 +151,7 @@ def record_dev() -> list[dict]:
     open_cut = dict(OPEN)
     records = []
     try:
-        for name in CORPORA:
+        for name in TUNING_CORPORA:
             with loaded_corpus(name, creator) as (_, now, tz_name):
                 eligible = set(
                     hard_filter(parse_filters({}), now=now).values_list("title", flat=True)

@@ -62,19 +62,28 @@ CORPORA = {
     # name: (listings file, time zone); the load instant is Wednesday 2026-11-25 10:00 local.
     "chengdu": ("activities_chengdu.json", "Asia/Shanghai"),
     "london_en": ("activities_london_en.json", "Europe/London"),
+    # Two cities written for fresh4 only (bench/data/README_activities_heldout.md).
+    "hangzhou": ("activities_hangzhou.json", "Asia/Shanghai"),
+    "toronto_en": ("activities_toronto_en.json", "America/Toronto"),
 }
+# The corpora the fitting and profiling benches read; the fresh4 cities are measured only.
+TUNING_CORPORA = ("chengdu", "london_en")
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
-    # split: file of labelled queries; "all" = dev and test of the first file.
+    # split: file(s) of labelled queries; "all" = dev and test of the first file.
     "dev": "activities_heldout_queries.jsonl",
     "test": "activities_heldout_queries.jsonl",
     "all": "activities_heldout_queries.jsonl",
     "fresh": "activities_fresh_queries.jsonl",
     "fresh2": "activities_fresh2_queries.jsonl",
     "fresh3": "activities_fresh3_queries.jsonl",
+    "fresh4": (
+        "activities_fresh4_hangzhou_queries.jsonl",
+        "activities_fresh4_toronto_en_queries.jsonl",
+    ),
 }
-# Splits written after the first, each published in its own section; fresh3 is the unseen test.
-FRESH = ("fresh", "fresh2", "fresh3")
+# Splits written after the first, each published in its own section; fresh4 is the unseen test.
+FRESH = ("fresh", "fresh2", "fresh3", "fresh4")
 SPLIT_STATUS = {
     "fresh": (
         "The fresh split (issue 30) was labelled from the listings only and measured twice "
@@ -89,8 +98,15 @@ SPLIT_STATUS = {
         "The unseen test split is fresh3 (bench/data/README_activities_heldout.md)."
     ),
     "fresh3": (
-        "The fresh3 split (issue 30) was labelled from the listings only and committed before "
-        "this bench first ran on it; no constant may be tuned on it, so it is measured, never "
+        "The fresh3 split (issue 30) was labelled from the listings only and measured unseen "
+        "(session 36); it is DEVELOPMENT data now: the part-of-day reading of time phrases and "
+        "the session-37 ranking changes were tuned on it. The unseen test split is fresh4 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh4": (
+        "The fresh4 split (issue 30) is two new cities (Hangzhou in Chinese, Toronto in "
+        "English), listings and queries written from the listings only and committed before "
+        "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
     ),
 }
@@ -103,10 +119,17 @@ def load_instant(tz_name: str) -> datetime:
     return datetime(*LOAD_DAY, tzinfo=zoneinfo.ZoneInfo(tz_name))
 
 
+def query_files(split: str) -> list[Path]:
+    """Return the file(s) holding the labelled queries of ``split``."""
+    names = QUERY_FILES[split]
+    return [DATA / name for name in ((names,) if isinstance(names, str) else names)]
+
+
 def read_queries(split: str, corpus: str, path: Path | None = None) -> list[dict]:
     """Return the labelled queries of ``split`` and ``corpus`` (``path``: another file)."""
-    path = path or DATA / QUERY_FILES[split]
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = []
+    for each in [path] if path else query_files(split):
+        lines += each.read_text(encoding="utf-8").splitlines()
     queries = [json.loads(line) for line in lines if line.strip()]
     return [
         q
@@ -387,8 +410,9 @@ def main() -> None:
     from bench.activities_search import reset_tables
 
     reset_tables()
-    source = args.queries or DATA / QUERY_FILES[args.split]
-    print(f"\nModel `{current_model()}`; split {args.split} of {source.name}; limit {LIMIT}\n")
+    sources = [args.queries] if args.queries else query_files(args.split)
+    source = ", ".join(p.name for p in sources)
+    print(f"\nModel `{current_model()}`; split {args.split} of {source}; limit {LIMIT}\n")
     sections = [report(records, "all corpora")] if len(corpora) > 1 else []
     splits = list(dict.fromkeys(r["split"] for r in records))  # in file order
     for split in splits:
@@ -403,10 +427,10 @@ def main() -> None:
         intro = (
             f"Model `{current_model()}`; corpora written apart from the service's word lists "
             "(bench/data/README_activities_heldout.md), loaded at a fixed Wednesday 10:00 local "
-            f"time; split `{args.split}` of `{source.name}` (rag/models.py "
+            f"time; split `{args.split}` of `{source}` (rag/models.py "
             "DEFAULT_RELEVANCE_CUTS says which split each constant of the relevance cut was "
-            "fitted on; since issue 30's learned precision gate, old dev, old test, fresh and "
-            "fresh2 are all development data); limit 10. Targets on an unseen test split: "
+            "fitted on; old dev, old test, fresh, fresh2 and fresh3 are all development "
+            "data); limit 10. Targets on an unseen test split: "
             "nDCG@5 >= bare + 0.05 in zh and in en, P@10 >= 0.6, off-topic answered empty >= "
             "80%, no labelled query answered empty, every time-phrase result inside its window "
             "or marked.\n\n"

@@ -274,7 +274,13 @@ def labelled(out: dict) -> None:
 
     from activities.demo import load_demo_activities
     from activities.models import ActivitySettings
-    from bench.activities_heldout import CORPORA, DATA, load_instant, read_queries
+    from bench.activities_heldout import (
+        CORPORA,
+        DATA,
+        TUNING_CORPORA,
+        load_instant,
+        read_queries,
+    )
     from bench.activities_search import reset_tables
     from config import live
     from rag.models import RagSettings
@@ -292,7 +298,11 @@ def labelled(out: dict) -> None:
     creator, _ = get_user_model().objects.get_or_create(username="bench-profile")
     fixtures = Path(__file__).resolve().parent.parent / "activities" / "fixtures"
     corpora = [("demo", fixtures / "demo_activities.json", settings.TIME_ZONE, DEMO_NOW)]
-    corpora += [(name, DATA / f, tz, load_instant(tz)) for name, (f, tz) in CORPORA.items()]
+    corpora += [
+        (name, DATA / f, tz, load_instant(tz))
+        for name, (f, tz) in CORPORA.items()
+        if name in TUNING_CORPORA
+    ]
     for name, path, tz_name, now in corpora:
         with override_settings(TIME_ZONE=tz_name):
             reset_tables()
