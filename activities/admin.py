@@ -17,7 +17,7 @@ from activities.services import (
     activity_reindex,
     validate_activity,
 )
-from config.admin_display import machine_text, shorten
+from config.admin_display import machine_text, short_column
 from config.admin_live import LiveSettingsAdmin
 from config.errors import InvalidArgument
 
@@ -69,9 +69,7 @@ class ActivityAdmin(admin.ModelAdmin):
     raw_id_fields = ("creator",)
     actions = ["reindex"]
 
-    @admin.display(description=_("title"), ordering="title")
-    def short_title(self, obj):
-        return shorten(obj.title)
+    short_title = short_column("title", _("title"), ordering="title")
 
     @admin.display(description=_("search text"))
     def indexed_text(self, obj):
@@ -115,9 +113,7 @@ class ParticipationAdmin(admin.ModelAdmin):
     search_fields = ("user__username", "activity__title")
     list_select_related = ("user", "activity")
 
-    @admin.display(description=_("activity"), ordering="activity__title")
-    def activity_title(self, obj):
-        return shorten(obj.activity.title)
+    activity_title = short_column("activity.title", _("activity"), ordering="activity__title")
 
 
 @admin.register(WorkingMemory)

@@ -18,7 +18,7 @@ from django.utils import timezone
 from activities.backfill import backfill
 from activities.models import Activity, ActivityStatus, IndexState
 from activities.services import activity_change
-from activities.vibes import lexicon_vibes
+from activities.vibes import activity_vibes
 from rag.understand import understand
 
 
@@ -128,12 +128,7 @@ def build_activity(
         creator=creator,
         index_state=IndexState.PENDING,
     )
-    activity.vibes = lexicon_vibes(
-        type=activity.type,
-        title=activity.title,
-        description=activity.description,
-        tags=activity.tags,
-    )
+    activity.vibes = activity_vibes(activity)
     return activity
 
 

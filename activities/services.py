@@ -12,7 +12,7 @@ from activities.models import Activity, ActivityStatus, IndexState, Participatio
 from activities.selectors import is_current
 from activities.tasks import enqueue_index
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS
-from activities.vibes import lexicon_vibes
+from activities.vibes import activity_vibes
 from activities.working_memory import working_memory_refresh
 from config.errors import Conflict, InvalidArgument, NotFound, PermissionDenied
 from config.permissions import acts_for_any_user
@@ -97,12 +97,7 @@ def activity_create(*, creator, lat: float, lng: float, **fields) -> Activity:
         )
     activity = Activity(creator=creator, lat=lat, lng=lng, **fields)
     activity.tags = [str(t).strip() for t in (activity.tags or []) if str(t).strip()]
-    activity.vibes = lexicon_vibes(
-        type=activity.type,
-        title=activity.title,
-        description=activity.description,
-        tags=activity.tags,
-    )
+    activity.vibes = activity_vibes(activity)
     activity.index_state = IndexState.PENDING
     validate_activity(activity)
     with transaction.atomic():
@@ -144,12 +139,7 @@ def activity_change(*, activity: Activity, **changes) -> Activity:
     for key in changed:
         setattr(activity, key, changes[key])
     if set(changed) & set(VIBE_SOURCE_FIELDS):
-        activity.vibes = lexicon_vibes(
-            type=activity.type,
-            title=activity.title,
-            description=activity.description,
-            tags=activity.tags,
-        )
+        activity.vibes = activity_vibes(activity)
         changed.append("vibes")
     validate_activity(activity)
     if not changed:

@@ -61,25 +61,21 @@ def declaration() -> UserData:
             Kind(
                 "participations",
                 Participation,
-                lambda user: Participation.objects.filter(user=user),
+                "user",
                 erase=_erase_participations,
                 description="the user's places in activities, with their ratings",
             ),
             Kind(
                 "interest_vectors",
                 WorkingMemory,
-                lambda user: WorkingMemory.objects.filter(user=user),
+                "user",
                 count=lambda user: sum(
                     len(m.interest_vectors) for m in WorkingMemory.objects.filter(user=user)
                 ),
                 erased_with="working_memories",
                 description="interest vector entries in the user's working memory",
             ),
-            Kind(
-                "working_memories",
-                WorkingMemory,
-                lambda user: WorkingMemory.objects.filter(user=user),
-            ),
+            Kind("working_memories", WorkingMemory, "user"),
             Kind(
                 "others_participations",
                 Participation,
@@ -98,7 +94,7 @@ def declaration() -> UserData:
             Kind(
                 "activities",
                 Activity,
-                lambda user: Activity.objects.filter(creator=user),
+                "creator",
                 erase=_erase_activities,
                 description="activities the user created, drafts included",
             ),

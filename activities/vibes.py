@@ -193,6 +193,16 @@ def lexicon_vibes(*, type: str, title: str = "", description: str = "", tags=())
     return found[:4]
 
 
+def activity_vibes(activity) -> list[str]:
+    """Return the lexicon's vibes of an activity, from its type, title, description and tags."""
+    return lexicon_vibes(
+        type=activity.type,
+        title=activity.title,
+        description=activity.description,
+        tags=activity.tags,
+    )
+
+
 def query_vibes(query: str) -> list[str]:
     """Return the vibes a search query asks for."""
     lowered = (query or "").lower()

@@ -11,7 +11,7 @@ from agent.models import (
     WebhookDelivery,
 )
 from agent.webhooks import delivery_retry
-from config.admin_display import ReadOnlyMixin, shorten
+from config.admin_display import ReadOnlyMixin, short_column
 from config.admin_live import LiveSettingsAdmin
 
 
@@ -25,9 +25,7 @@ class SystemEventAdmin(admin.ModelAdmin):
     readonly_fields = ["created"]
     date_hierarchy = "created"
 
-    @admin.display(description=_("period"), ordering="period_key")
-    def short_period(self, obj):
-        return shorten(obj.period_key)
+    short_period = short_column("period_key", _("period"), ordering="period_key")
 
 
 @admin.register(PartnerIntent)
@@ -36,9 +34,7 @@ class PartnerIntentAdmin(admin.ModelAdmin):
     list_filter = ["status", "activity_type"]
     search_fields = ["user__username", "description"]
 
-    @admin.display(description=_("description"))
-    def short_description(self, obj):
-        return shorten(obj.description)
+    short_description = short_column("description", _("description"))
 
 
 @admin.register(AgentSession)
@@ -46,9 +42,7 @@ class AgentSessionAdmin(admin.ModelAdmin):
     list_display = ["updated_at", "user", "short_chat_id", "last_intent", "draft_activity_id"]
     search_fields = ["user__username", "chat_id"]
 
-    @admin.display(description=_("chat id"), ordering="chat_id")
-    def short_chat_id(self, obj):
-        return shorten(obj.chat_id)
+    short_chat_id = short_column("chat_id", _("chat id"), ordering="chat_id")
 
 
 @admin.register(Webhook)
@@ -60,9 +54,7 @@ class WebhookAdmin(admin.ModelAdmin):
     search_fields = ["owner__username", "url"]
     readonly_fields = ["secret", "created"]
 
-    @admin.display(description=_("URL"), ordering="url")
-    def short_url(self, obj):
-        return shorten(obj.url)
+    short_url = short_column("url", _("URL"), ordering="url")
 
 
 @admin.register(WebhookDelivery)

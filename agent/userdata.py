@@ -25,13 +25,13 @@ def declaration() -> UserData:
             Kind(
                 "webhook_deliveries",
                 WebhookDelivery,
-                lambda user: WebhookDelivery.objects.filter(webhook__owner=user),
+                "webhook__owner",
                 description="deliveries to the user's webhooks",
             ),
             Kind(
                 "webhooks",
                 Webhook,
-                lambda user: Webhook.objects.filter(owner=user),
+                "owner",
                 left_out=("secret",),
             ),
             Kind(
@@ -44,17 +44,9 @@ def declaration() -> UserData:
                 description="deliveries of the user's events to a service's all-users webhook "
                 "(that webhook's log: erased with the events, not exported)",
             ),
-            Kind("agent_events", SystemEvent, lambda user: SystemEvent.objects.filter(user=user)),
-            Kind(
-                "partner_intents",
-                PartnerIntent,
-                lambda user: PartnerIntent.objects.filter(user=user),
-            ),
-            Kind(
-                "agent_sessions",
-                AgentSession,
-                lambda user: AgentSession.objects.filter(user=user),
-            ),
+            Kind("agent_events", SystemEvent, "user"),
+            Kind("partner_intents", PartnerIntent, "user"),
+            Kind("agent_sessions", AgentSession, "user"),
         ),
         texts=_texts,
         tasks={

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 from rest_framework.authtoken.models import TokenProxy
 
+from config.admin_display import ReadOnlyMixin
 from config.models import ApiToken, WorkerHeartbeat
 from config.services import token_revoke
 
@@ -17,20 +18,16 @@ if admin.site.is_registered(TokenProxy):
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
+class ApiTokenAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Tokens are not added here: a key is shown once, to whoever issues it (`manage.py
+    issue_token` or the API)."""
+
     list_display = ("prefix", "user", "name", "created_at", "expires_at", "revoked_at")
     list_filter = ("revoked_at", "expires_at")
     search_fields = ("prefix", "name", "user__username")
     fields = ("user", "name", "prefix", "created_at", "expires_at", "revoked_at")
     readonly_fields = fields
     actions = ["revoke"]
-
-    def has_add_permission(self, request):
-        # A key is shown once, to whoever issues it: `manage.py issue_token` or the API.
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     @admin.action(description=_("Revoke the selected tokens"), permissions=["delete"])
     def revoke(self, request, queryset):

@@ -9,8 +9,10 @@ characters (the full text is on the change page), an inline row's text box is sm
 from __future__ import annotations
 
 from datetime import datetime
+from operator import attrgetter
 
 from django import forms
+from django.contrib import admin
 from django.db import models
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -33,6 +35,17 @@ def shorten(text, limit: int = SHORT_CHARS) -> str:
     """Return ``text`` on one line, cut to ``limit`` characters with an ellipsis."""
     text = " ".join(str(text or "").split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def short_column(field: str, description, *, limit: int = SHORT_CHARS, ordering=None):
+    """Return a changelist column showing ``field`` (a dotted path on the row) shortened.
+
+    ``short_title = short_column("title", _("title"), ordering="title")`` in a ModelAdmin.
+    """
+    read = attrgetter(field)
+    return admin.display(description=description, ordering=ordering)(
+        lambda self, obj: shorten(read(obj), limit)
+    )
 
 
 def local_datetime(value: datetime | str | None) -> str:

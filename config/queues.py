@@ -154,6 +154,22 @@ def task_ended(sender=None, func=None, task=None, **kwargs) -> None:
         _running.pop()
 
 
+def task_func(task: dict) -> str:
+    """Return the dotted path of a task dict's function (django-q2 stores a path or a callable)."""
+    func = task.get("func")
+    if isinstance(func, str):
+        return func
+    return f"{getattr(func, '__module__', '')}.{getattr(func, '__name__', '')}"
+
+
+def task_ids(args) -> list[int]:
+    """Return the row ids a task's first argument names (an id, or a list of ids)."""
+    first = args[0] if args else None
+    return [
+        pk for pk in (first if isinstance(first, list | tuple) else [first]) if isinstance(pk, int)
+    ]
+
+
 def current_task_id() -> str:
     """Return the django-q2 id of the task running in this process, or "" outside a task.
 

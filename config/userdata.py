@@ -2,7 +2,7 @@
 
 Each app declares, from its ``AppConfig.ready``, the kinds of a user's data it stores::
 
-    register(UserData("writing", kinds=(Kind("books", Book, lambda user: ...), ...), texts=...))
+    register(UserData("writing", kinds=(Kind("books", Book, "owner"), ...), texts=...))
 
 A :class:`Kind` names a model and the queryset of one user's rows of it (``rows``), how to
 count them (default: ``rows(user).count()``) and how to erase them (default:
@@ -47,7 +47,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django_q.models import OrmQ, Schedule, Task
 
-from config.queues import BULK, enqueue_later
+from config.queues import BULK, enqueue_later, task_ids
 
 CACHE_KIND = "embedding_cache"
 # Beyond the apps' kinds, erasure removes: the admin's log entries about the user's rows (or
@@ -78,11 +78,15 @@ MAX_CHAIN = 6
 
 @dataclass(frozen=True)
 class Kind:
-    """One kind of a user's data: a model and the queryset of one user's rows."""
+    """One kind of a user's data: a model and the queryset of one user's rows.
+
+    ``rows`` is a callable of the user, or the lookup from the model to the user
+    (``"book__owner"``: ``Model.objects.filter(book__owner=user)``).
+    """
 
     name: str
     model: type[models.Model]
-    rows: Callable[[Any], models.QuerySet]
+    rows: Callable[[Any], models.QuerySet] | str
     count: Callable[[Any], int] | None = None
     erase: Callable[[Any], object] | None = None
     erased_with: str = ""
@@ -90,6 +94,11 @@ class Kind:
     # Columns an export leaves out although they are the user's rows (a webhook's signing
     # secret: a credential, not data about the user).
     left_out: tuple[str, ...] = ()
+
+    def __post_init__(self):
+        if isinstance(self.rows, str):
+            lookup, manager = self.rows, self.model.objects
+            object.__setattr__(self, "rows", lambda user: manager.filter(**{lookup: user}))
 
     def count_for(self, user) -> int:
         """Return how much of this kind the user has (rows, unless ``count`` says otherwise)."""
@@ -309,16 +318,7 @@ def _with_proxies(model) -> list[type[models.Model]]:
     ]
 
 
-def _task_ids(args) -> set[int]:
-    first = args[0] if args else None
-    if isinstance(first, int):
-        return {first}
-    if isinstance(first, list | tuple):
-        return {i for i in first if isinstance(i, int)}
-    return set()
-
-
-def _concerns(user, model, ids: set[int]) -> bool:
+def _concerns(user, model, ids: list[int]) -> bool:
     if not ids:
         return False
     if model is None:
@@ -337,7 +337,7 @@ def task_rows(user) -> dict[type[models.Model], list]:
     found: dict[type[models.Model], list] = {}
     rows = Task.objects.filter(func__in=list(declared)).only("pk", "func", "args")
     for row in rows.iterator():
-        if _concerns(user, declared[row.func], _task_ids(row.args or ())):
+        if _concerns(user, declared[row.func], task_ids(row.args or ())):
             found.setdefault(Task, []).append(row.pk)
     for row in OrmQ.objects.only("pk", "payload").iterator():
         try:
@@ -345,14 +345,14 @@ def task_rows(user) -> dict[type[models.Model], list]:
         except Exception:  # noqa: BLE001 - a payload signed with another key: not ours to read
             continue
         func = task.get("func")
-        if func in declared and _concerns(user, declared[func], _task_ids(task.get("args"))):
+        if func in declared and _concerns(user, declared[func], task_ids(task.get("args"))):
             found.setdefault(OrmQ, []).append(row.pk)
     for row in Schedule.objects.filter(func__in=list(declared)).only("pk", "func", "args"):
         try:
             args = ast.literal_eval(row.args) if row.args else ()
         except (ValueError, SyntaxError):
             continue
-        if _concerns(user, declared[row.func], _task_ids(args)):
+        if _concerns(user, declared[row.func], task_ids(args)):
             found.setdefault(Schedule, []).append(row.pk)
     return found
 

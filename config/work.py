@@ -39,7 +39,16 @@ from django_q.models import OrmQ
 from django_q.signing import BadSignature, SignedPackage
 
 from config.errors import failure_text
-from config.queues import BULK, INTERACTIVE, QUEUES, current_task_id, enqueue_later, queue_for_rows
+from config.queues import (
+    BULK,
+    INTERACTIVE,
+    QUEUES,
+    current_task_id,
+    enqueue_later,
+    queue_for_rows,
+    task_func,
+    task_ids,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -332,18 +341,8 @@ def queued_pks(work: Work) -> set[int]:
     funcs = {work.task, work.enqueue}
     pks: set[int] = set()
     for task in _waiting_tasks():
-        if not isinstance(task, dict):
-            continue
-        func = task.get("func")
-        if not isinstance(func, str):
-            func = f"{getattr(func, '__module__', '')}.{getattr(func, '__name__', '')}"
-        if func not in funcs:
-            continue
-        args = task.get("args") or ()
-        first = args[0] if args else None
-        for pk in first if isinstance(first, list | tuple) else [first]:
-            if isinstance(pk, int):
-                pks.add(pk)
+        if isinstance(task, dict) and task_func(task) in funcs:
+            pks.update(task_ids(task.get("args")))
     return pks
 
 
@@ -394,16 +393,11 @@ def mark_stopped_task(task: dict) -> None:
     """
     if task.get("success", True):
         return
-    func = task.get("func")
-    if not isinstance(func, str):
-        func = f"{getattr(func, '__module__', '')}.{getattr(func, '__name__', '')}"
+    func = task_func(task)
     for work in registered():
         if work.task != func:
             continue
-        args = task.get("args") or ()
-        first = args[0] if args else None
-        pks = first if isinstance(first, list | tuple) else [first]
-        pks = [pk for pk in pks if isinstance(pk, int)]
+        pks = task_ids(task.get("args"))
         if not pks:
             return
         running = work.model.objects.filter(pk__in=pks, **{work.state: RUNNING})

@@ -13,7 +13,7 @@ from django.urls import path
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from config.admin_display import ReadOnlyMixin, compact_text, local_datetime, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, local_datetime, short_column, shorten
 from config.admin_live import LiveSettingsAdmin
 from memory import services
 from memory.edits import change_record
@@ -78,17 +78,11 @@ class MessageAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).filter(kind=Kind.MESSAGE)
 
-    @admin.display(description=_("message id"), ordering="message_id")
-    def short_message_id(self, obj):
-        return shorten(obj.message_id, 30)
+    short_message_id = short_column("message_id", _("message id"), limit=30, ordering="message_id")
 
-    @admin.display(description=_("chat id"), ordering="chat_id")
-    def short_chat_id(self, obj):
-        return shorten(obj.chat_id, 30)
+    short_chat_id = short_column("chat_id", _("chat id"), limit=30, ordering="chat_id")
 
-    @admin.display(description=_("content"))
-    def short_content(self, obj):
-        return shorten(obj.content)
+    short_content = short_column("content", _("content"))
 
     def get_urls(self):
         retention = self.admin_site.admin_view(self.retention_view)
@@ -164,9 +158,7 @@ class SummaryAdmin(ReadOnlyMixin, admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).filter(kind=Kind.SUMMARY)
 
-    @admin.display(description=_("content"))
-    def short_content(self, obj):
-        return shorten(obj.content)
+    short_content = short_column("content", _("content"))
 
 
 @admin.register(Preference)
@@ -178,9 +170,7 @@ class PreferenceAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "category", "value"]
     readonly_fields = ["superseded_at", "superseded_by"]
 
-    @admin.display(description=_("value"), ordering="value")
-    def short_value(self, obj):
-        return shorten(obj.value)
+    short_value = short_column("value", _("value"), ordering="value")
 
     def save_model(self, request, obj, form, change):
         if not change:
@@ -268,9 +258,7 @@ class SharedContextAdmin(admin.ModelAdmin):
     search_fields = ["title", "owner__username"]
     inlines = [ContextEntryInline]
 
-    @admin.display(description=_("title"), ordering="title")
-    def short_title(self, obj):
-        return shorten(obj.title)
+    short_title = short_column("title", _("title"), ordering="title")
 
     def save_formset(self, request, form, formset, change):
         """Save the entries, recording each edit and deletion with who made it."""

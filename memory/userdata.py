@@ -49,17 +49,13 @@ def declaration() -> UserData:
             Kind(
                 "memory_changes",
                 MemoryChange,
-                lambda user: MemoryChange.objects.filter(user=user),
+                "user",
                 description="corrections of the user's memory, with who made them",
             ),
-            Kind("feedback", Feedback, lambda user: Feedback.objects.filter(user=user)),
-            Kind(
-                "context_entries",
-                ContextEntry,
-                lambda user: ContextEntry.objects.filter(context__owner=user),
-            ),
-            Kind("contexts", SharedContext, lambda user: SharedContext.objects.filter(owner=user)),
-            Kind("preferences", Preference, lambda user: Preference.objects.filter(user=user)),
+            Kind("feedback", Feedback, "user"),
+            Kind("context_entries", ContextEntry, "context__owner"),
+            Kind("contexts", SharedContext, "owner"),
+            Kind("preferences", Preference, "user"),
             Kind(
                 "embeddings",
                 ChatMessage,

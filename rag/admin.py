@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from config.admin_display import ReadOnlyMixin
 from config.admin_live import LiveSettingsAdmin
 from rag.models import EmbeddingCache, RagSettings
 
@@ -17,15 +18,9 @@ class RagSettingsAdmin(LiveSettingsAdmin):
 
 
 @admin.register(EmbeddingCache)
-class EmbeddingCacheAdmin(admin.ModelAdmin):
+class EmbeddingCacheAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ["model", "role", "content_hash", "created_at"]
     list_filter = ["model", "role"]
     search_fields = ["content_hash"]
     exclude = ["vector"]
     readonly_fields = ["model", "role", "content_hash", "created_at"]
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False

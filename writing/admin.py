@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from config.admin_display import ReadOnlyMixin, compact_text, shorten
+from config.admin_display import ReadOnlyMixin, compact_text, short_column
 from config.admin_live import LiveSettingsAdmin
 from writing.models import Book, Chapter, ChildChunk, ParentChunk, StoryBlock, WritingSettings
 from writing.services import chapter_rechunk, chapter_save
@@ -14,9 +14,7 @@ class BookAdmin(admin.ModelAdmin):
     search_fields = ["title", "owner__username"]
     raw_id_fields = ["owner"]
 
-    @admin.display(description=_("title"), ordering="title")
-    def short_title(self, obj):
-        return shorten(obj.title)
+    short_title = short_column("title", _("title"), ordering="title")
 
 
 class StoryBlockInline(admin.TabularInline):
@@ -61,13 +59,9 @@ class ChapterAdmin(admin.ModelAdmin):
     inlines = [StoryBlockInline]
     actions = ["rechunk"]
 
-    @admin.display(description=_("title"), ordering="title")
-    def short_title(self, obj):
-        return shorten(obj.title)
+    short_title = short_column("title", _("title"), ordering="title")
 
-    @admin.display(description=_("book"), ordering="book__title")
-    def book_title(self, obj):
-        return shorten(obj.book.title, 40)
+    book_title = short_column("book.title", _("book"), limit=40, ordering="book__title")
 
     @admin.action(description=_("Re-chunk the selected chapters"))
     def rechunk(self, request, queryset):
@@ -121,9 +115,7 @@ class ParentChunkAdmin(ReadOnlyAdmin):
     search_fields = ["text"]
     exclude = ["analysis"]
 
-    @admin.display(description=_("text"))
-    def short_text(self, obj):
-        return shorten(obj.text)
+    short_text = short_column("text", _("text"))
 
 
 @admin.register(ChildChunk)
@@ -132,9 +124,7 @@ class ChildChunkAdmin(ReadOnlyAdmin):
     search_fields = ["text"]
     exclude = ["embedding", "chunk_level"]
 
-    @admin.display(description=_("text"))
-    def short_text(self, obj):
-        return shorten(obj.text)
+    short_text = short_column("text", _("text"))
 
 
 @admin.register(WritingSettings)
