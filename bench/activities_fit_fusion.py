@@ -147,10 +147,10 @@ def _cells(fig: dict, sets, against: dict | None = None) -> str:
 
 
 def main() -> None:
+    records = recorded(__doc__.split("\n")[0], SETS, DB_NAME)
     from activities.search_ranking import FUSION_FEATURES
     from bench.activities_cut_cv import figures
 
-    records = recorded(__doc__.split("\n")[0], SETS, DB_NAME)
     sets = tuple(SETS)
     print(f"{len(records)} queries recorded; per cell: nDCG@5, P@10 (change against RRF)")
     print(f"{'bare model':22s}", _cells(figures(records, None, halves=sets), sets))
