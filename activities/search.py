@@ -11,7 +11,8 @@ Pipeline (docs/activities.md has the diagram):
 3. No ``semantic_query``: order by distance (by start time without a location).
 4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
-   fuse the dense rank with the lexical and the cue ranks (:func:`hybrid_scores`), re-rank with
+   order by a fitted score of the dense similarity, the query's words and cues in each row
+   (:func:`hybrid_scores`), re-rank with
    the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
    fused score, boost <= ``personal_boost_max``), keep ``limit`` and drop the hits after the
    first that name nothing of the query and that the learned precision gate finds unlikely
@@ -395,9 +396,7 @@ def _ranked(
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
-        order = hybrid_scores(
-            hits, query, fusion_k=settings_row.fusion_k, understood=understood, held=held
-        )
+        order = hybrid_scores(hits, query, candidates=candidates, understood=understood, held=held)
         meta["hybrid"] = True
     boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
     scored = []

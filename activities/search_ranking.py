@@ -3,14 +3,31 @@
 A row *names* the query when one of the query's content words is in its title, tags, type or
 vibes (jieba, :func:`lexical_ranking`) or one of its kind or mood cues is its type or a vibe
 (:func:`cue_ranking`). The few rows of the small path are ordered by it (:func:`evidence_order`),
-and the hybrid fuses both ranks with the dense one (:func:`hybrid_scores`).
+and the hybrid orders the ranked path by a fitted score of the dense similarity, the share of
+the query's words a row holds and its cues (:func:`hybrid_scores`).
 """
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from activities.reasons import query_terms
+from rag import relevance
 from rag.search import rrf
 from rag.text import held_terms, rank_held
+
+FUSION_FEATURES = ("pool_z", "coverage", "cues")
+# The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
+# bench/activities_fit_fusion.py (2026-11-26, multilingual-e5-small) on graded pairs of
+# candidates within each on-topic query of the four development sets, old dev+test, fresh,
+# fresh2 and fresh3 (bench/data/activities_*_queries.jsonl), pairwise logistic, L2 1.0, each
+# query weighing 1, at limit 10 (20 candidates). Fitted on three sets and measured on the
+# fourth, it raised nDCG@5 over the reciprocal-rank fusion it replaces in seven of the eight
+# set-language cells, old zh level (-0.001) (docs/RELEVANCE.md, "Learned fusion"); the
+# rotations' weights: 0.86-0.91, 2.20-3.39, 1.17-1.95.
+FUSION_WEIGHTS = (0.874, 2.855, 1.425)  # in FUSION_FEATURES order
 
 
 def lexical_text(activity) -> str:
@@ -55,18 +72,23 @@ def cue_ranking(activities: list, understood) -> list:
     Kinds match the activity's type, moods its vibes (the vibe lexicon, ``understood``); ties
     keep the dense order. A hit matching none is left out (RRF gives it nothing from this list).
     """
-    if understood is None:
-        return []
-    kinds = {c.label for c in understood.kinds}
-    moods = set(understood.mood_labels())
-    if not kinds and not moods:
-        return []
     scored = []
-    for order, activity in enumerate(activities):
-        matched = (activity.type in kinds) + len(moods & set(activity.vibes or ()))
+    for order, (activity, matched) in enumerate(
+        zip(activities, cue_counts(activities, understood), strict=True)
+    ):
         if matched:
             scored.append((-matched, order, activity.pk))
     return [pk for _, _, pk in sorted(scored)]
+
+
+def cue_counts(activities: list, understood) -> list[int]:
+    """Return, per activity, how many kinds and moods the query asks for it has: its type among
+    the kinds (1 or 0) plus its vibes among the moods."""
+    kinds = {c.label for c in understood.kinds} if understood is not None else set()
+    moods = set(understood.mood_labels()) if understood is not None else set()
+    if not kinds and not moods:
+        return [0] * len(activities)
+    return [(a.type in kinds) + len(moods & set(a.vibes or ())) for a in activities]
 
 
 def lexical_ranking(query: str, activities: list, *, held=None) -> list:
@@ -95,16 +117,53 @@ def lexical_held(query: str, activities: list) -> dict:
     return held_terms({a.pk: lexical_text(a) for a in activities}, terms)
 
 
-def hybrid_scores(hits: list, query: str, *, fusion_k: int, understood=None, held=None) -> dict:
-    """Return {pk: RRF score} of the dense rank, a jieba full-text rank and the cue rank.
+def hybrid_scores(hits: list, query: str, *, candidates: list, understood=None, held=None) -> dict:
+    """Return {pk: fused score in (0, 1)} of ``hits``, higher first: the logistic of
+    :data:`FUSION_WEIGHTS` over :func:`fusion_features` of the query's ``candidates`` (every hit
+    the relevance cut judged, ``hits`` among them). Re-orders what passed the filters and the
+    cut, never adds a row.
 
-    The full text (rag.text.term_ranking) reads title, tags, type and vibes of the candidates
-    only; the cue rank (:func:`cue_ranking`) puts first the hits of a kind or mood the query
-    asks for. Both re-order what passed the filters and the relevance cut, never add a row.
-    ``held``: :func:`lexical_held` of the hits (or of the pool they were cut from).
+    Why not reciprocal-rank fusion of the dense, lexical and cue ranks (as before): with ranks
+    over a pool of 20, a row in the lexical list at all outweighed the whole dense order, so one
+    shared everyday word put a row first ("想找吃素的朋友一起吃饭": the newcomers' social,
+    holding 朋友, above the vegetarian supper the model ranks first). Here a row gains by the
+    share of the query's words it holds, weighed by how rare each is among the candidates, and
+    the dense score counts by how far the row stands above the query's other candidates.
+    ``held``: :func:`lexical_held` of the candidates (None: found here).
     """
-    dense = [hit.obj.pk for hit in hits]
-    activities = [hit.obj for hit in hits]
-    lexical = lexical_ranking(query, activities, held=held)
-    cues = cue_ranking(activities, understood)
-    return {f.key: f.score for f in rrf([dense, lexical, cues], k=fusion_k)}
+    activities = [hit.obj for hit in candidates]
+    terms = query_terms(query)
+    if held is None:
+        held = lexical_held(query, activities)
+    x = fusion_features(
+        [hit.score for hit in candidates],
+        [held.get(a.pk, ()) for a in activities],
+        terms,
+        cue_counts(activities, understood),
+    )
+    scores = 1.0 / (1.0 + np.exp(-(x @ np.asarray(FUSION_WEIGHTS, dtype=np.float64))))
+    fused = {a.pk: float(score) for a, score in zip(activities, scores, strict=True)}
+    return {hit.obj.pk: fused[hit.obj.pk] for hit in hits}
+
+
+def fusion_features(scores: list, held: list, terms: list, cues: list) -> np.ndarray:
+    """Return one row of :data:`FUSION_FEATURES` per candidate: its dense score's standard
+    score among the candidates (``rag.relevance.pool_scores``, the same for similarities and
+    margins), the share of the query's content words ``terms`` it holds (``held``: per
+    candidate, the terms it holds), each word weighing log(1 + n / df) over the n candidates as
+    ``rag.text.rank_held`` weighs them, and its kind and mood cues (``cues``: per candidate,
+    :func:`cue_counts`)."""
+    n = len(scores)
+    if not n:
+        return np.zeros((0, len(FUSION_FEATURES)))
+    z = relevance.pool_scores(scores)
+    df = {t: sum(t in h for h in held) for t in terms}
+    idf = {t: math.log(1 + n / max(df[t], 1)) for t in terms}
+    total = sum(idf.values()) or 1.0
+    return np.asarray(
+        [
+            [z[i], sum(idf[t] for t in terms if t in held[i]) / total, float(cues[i])]
+            for i in range(n)
+        ],
+        dtype=np.float64,
+    )

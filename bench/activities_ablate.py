@@ -97,18 +97,19 @@ def set_live(cut: dict, hybrid: bool) -> None:
 
 
 def fused_of(lists: tuple[str, ...]):
-    """Return a ``hybrid_scores`` fusing only ``lists`` of dense, lexical and cues."""
-    from activities import search
+    """Return a ``hybrid_scores`` fusing only ``lists`` of dense, lexical and cues by
+    reciprocal rank (the hybrid before the learned fusion, rag's fusion constant)."""
+    from activities import search_ranking
     from rag.search import rrf
 
-    def hybrid_scores(hits, query, *, fusion_k, understood=None, held=None):
+    def hybrid_scores(hits, query, *, candidates=None, understood=None, held=None):
         activities = [hit.obj for hit in hits]
         ranks = {
             "dense": [hit.obj.pk for hit in hits],
-            "lexical": search.lexical_ranking(query, activities, held=held),
-            "cues": search.cue_ranking(activities, understood),
+            "lexical": search_ranking.lexical_ranking(query, activities, held=held),
+            "cues": search_ranking.cue_ranking(activities, understood),
         }
-        return {f.key: f.score for f in rrf([ranks[n] for n in lists], k=fusion_k)}
+        return {f.key: f.score for f in rrf([ranks[n] for n in lists])}
 
     return hybrid_scores
 

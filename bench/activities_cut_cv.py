@@ -55,9 +55,10 @@ def record(halves: dict | None = None) -> list[dict]:
     import activities.search as search
     from activities import search_ranker
     from activities.models import Activity
+    from activities.reasons import query_terms
     from activities.search_filters import hard_filter, parse_filters
     from activities.search_ranker import pool_of
-    from activities.search_ranking import naming_pks
+    from activities.search_ranking import cue_counts, cue_ranking, lexical_ranking, naming_pks
     from bench.activities_fit_cut import set_cut
     from bench.activities_heldout import TUNING_CORPORA, labels_of, loaded_corpus, read_queries
     from rag import relevance
@@ -93,7 +94,20 @@ def record(halves: dict | None = None) -> list[dict]:
     def recording_hybrid(hits, query, **kw):
         fused = hybrid(hits, query, **kw)
         titles = {hit.obj.pk: hit.obj.title for hit in hits}
+        activities = [hit.obj for hit in hits]
         calls[-1]["fused"] = {titles[pk]: score for pk, score in fused.items()}
+        # What the fusion reads of each candidate, apart (bench/activities_fit_fusion.py
+        # refits it): the query's content words each holds and its kind and mood cues.
+        held = kw.get("held") or {}
+        counts = cue_counts(activities, kw.get("understood"))
+        calls[-1]["lists"] = {
+            "dense": [hit.obj.title for hit in hits],
+            "lexical": [titles[pk] for pk in lexical_ranking(query, activities, held=held)],
+            "cue": [titles[pk] for pk in cue_ranking(activities, kw.get("understood"))],
+            "terms": query_terms(query),
+            "held": {a.title: sorted(held.get(a.pk, ())) for a in activities},
+            "cues": {a.title: c for a, c in zip(activities, counts, strict=True)},
+        }
         return fused
 
     search.relevant_hits, search.hybrid_scores = recording_hits, recording_hybrid

@@ -41,3 +41,41 @@ def test_query_evidence_needs_a_word_or_cue_the_rows_have():
     for query, expected in (("踢足球", True), ("修理打印机", False)):
         understood = read_query(query, now=timezone.now(), tz=None)
         assert query_evidence(query, rows, understood) is expected, query
+
+
+def _hits(rows, scores):
+    from types import SimpleNamespace
+
+    return [SimpleNamespace(obj=row, score=score) for row, score in zip(rows, scores, strict=True)]
+
+
+def _crowd(start_pk, count, score):
+    """Candidates naming nothing of the query, close to each other: the query's background."""
+    return [_row(start_pk + i, f"其他活动{i}") for i in range(count)], [score] * count
+
+
+def test_one_shared_everyday_word_does_not_put_a_row_above_the_dense_best():
+    # "想找吃素的朋友一起吃饭": the vegetarian supper stands far above the other candidates but
+    # holds none of the query's words; the newcomers' social holds only 朋友. With reciprocal
+    # rank fusion the social came first; the learned order keeps the supper first.
+    from activities.search_ranking import hybrid_scores
+
+    query = "想找吃素的朋友一起吃饭"
+    rows = [_row(1, "素食共享晚餐", type="美食"), _row(2, "城市新人交友｜刚来的朋友", type="社交")]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    candidates = _hits(rows + crowd, [0.90, 0.84, *crowd_scores])
+    fused = hybrid_scores(candidates[:2], query, candidates=candidates)
+    assert fused[1] > fused[2]
+    assert set(fused) == {1, 2}  # scores the hits it is given, never adds a row
+
+
+def test_a_row_holding_the_query_words_rises_above_a_close_one_holding_none():
+    from activities.search_ranking import hybrid_scores
+
+    query = "学做甜点"
+    rows = [_row(1, "陶艺拉坯体验", type="手工"), _row(2, "甜点工作室｜学做提拉米苏", type="美食")]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    candidates = _hits(rows + crowd, [0.86, 0.85, *crowd_scores])
+    fused = hybrid_scores(candidates, query, candidates=candidates)
+    assert fused[2] > fused[1]
+    assert all(0.0 < score < 1.0 for score in fused.values())
