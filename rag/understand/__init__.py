@@ -43,7 +43,8 @@ school" 15-19, 傍晚 17-19, 下班后/下班/下了班 18-24, "after work" 17-2
 each language: 朝九晚六, nine to five), 晚上/晚间/夜里/夜间/夜晚/evening/night 18-24, 通宵/
 "all night"/overnight 20-02, 深夜/半夜/午夜/"late night" 22-02 (next day); where the hours
 come from is said in ``rag.understand.words.PARTS_OF_DAY``. 早 and 晚 are parts only right after
-a day (周六早, 周五晚八点; not 早点, 晚会); "early" only right before one ("early Saturday").
+a day (周六早, 周五晚八点; not 晚会; 早 only before a clock time or a pause, 周五早到了 being
+"early"); "early" only right before one ("early Saturday").
 An English part alone ("evening jazz", "after work drinks") is not read as a time. The end of a
 span is no start: 玩到半夜 and 营业至深夜 are no time (等到下班 is).
 

@@ -283,11 +283,13 @@ PART_PATTERNS = [
     ("zh_part", rx(_NOT_AN_END + "(?:" + alternation(_ZH_PART_WORDS) + ")")),
     # 下班 but not 上下班 ("commuting").
     ("zh_part", rx(_NOT_AN_END + r"(?<!上)(?:下了班|下班(?:以后|之后|后|了)?)")),
-    # 早 and 晚 only join a day (周六早, 周五晚八点; PART_JOINED), and not in 早点 / 晚饭 / 晚会 ...
+    # 早 and 晚 only join a day (周六早, 周五晚八点; PART_JOINED), not in 晚饭 / 晚会 / 晚点 ...;
+    # 早 only before a clock time or a pause: after a day it mostly means "early, already"
+    # (昨天早跟你说了, 周五早到了).
     (
         "zh_part_short",
         rx(
-            _NOT_AN_END + r"(?:早(?![上晨饭餐点些了到就已起安日教恋熟])"
+            _NOT_AN_END + r"(?:早(?=[0-9零〇一二两三四五六七八九十\s,，.。!！?？、;；:：~～]|$)"
             r"|晚(?![上间饭餐安点些会宴霞年期辈睡了到归熟婚]))"
         ),
     ),

@@ -110,6 +110,8 @@ def test_a_part_of_the_day_read_back_is_that_days_part():
         # 早 / 晚 inside a word are not parts of the day.
         ("周五晚会", "周五", "晚会"),
         ("周六早点出发", "周六", "早点出发"),
+        # 早 after a day is "early", unless a clock time or a pause follows.
+        ("周五早到了", "周五", "早到了"),
         ("周日晚饭吃什么", "周日", "晚饭吃什么"),
     ],
 )
