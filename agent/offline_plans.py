@@ -46,6 +46,8 @@ TITLE_RE = re.compile(
 # 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
 DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
 DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
+# The parts of the day whose window opens before anyone would start (一早 at 5:00, 白天 at 6:00).
+DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
 
 
 def _start_at(time_range: extract.TimeRange | None) -> str | None:

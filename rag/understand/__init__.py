@@ -34,11 +34,19 @@ Days: 今天/today, 明天/tomorrow, 后天/the day after tomorrow, 大后天 (+
 night: that day's evening (18-24); 今早/this morning, 明早: its morning. "this afternoon" /
 "this evening": today's.
 
-Parts of the day (hours, end exclusive; they narrow a day: 明天下午, "Friday night"; alone, a
-Chinese part is a repeating daily phrase: 晚上 = this evening, or tomorrow's once it has ended):
-凌晨 0-6, 清晨 5-8, 早上/早晨/上午/morning 6-12, 中午/noon 11-14, 下午/afternoon 12-18,
-傍晚 17-19, 晚上/晚间/夜里/夜间/evening/night 18-24, 深夜/半夜 22-02 (next day).
-An English part alone ("evening jazz") is not read as a time.
+Parts of the day (hours, end exclusive; they narrow a day: 明天下午, "Friday night", 周一下班后,
+"Sunday lunchtime"; alone, a Chinese part is a repeating daily phrase: 晚上 = this evening, or
+tomorrow's once it has ended): 凌晨 0-6, 清晨 5-8, 一早/一大早/"early morning" 5-9, 上班前/
+"before work" 6-9, 早上/早晨/上午/morning 6-12, 白天/daytime 6-18, 中午/午间/noon/midday 11-14,
+午休/午饭时间/lunchtime/"lunch break" 11-14, 下午/afternoon 12-18, 放学后 16-20, "after
+school" 15-19, 傍晚 17-19, 下班后/下班/下了班 18-24, "after work" 17-24 (the working days of
+each language: 朝九晚六, nine to five), 晚上/晚间/夜里/夜间/夜晚/evening/night 18-24, 通宵/
+"all night"/overnight 20-02, 深夜/半夜/午夜/"late night" 22-02 (next day); where the hours
+come from is said in ``rag.understand.words.PARTS_OF_DAY``. 早 and 晚 are parts only right after
+a day (周六早, 周五晚八点; not 晚会; 早 only before a clock time or a pause, 周五早到了 being
+"early"); "early" only right before one ("early Saturday").
+An English part alone ("evening jazz", "after work drinks") is not read as a time. The end of a
+span is no start: 玩到半夜 and 营业至深夜 are no time (等到下班 is).
 
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is

@@ -20,6 +20,7 @@ from rag.understand.words import (
     GAP_RE,
     MAX_ROLLING_DAYS,
     MONTH_PARTS,
+    PART_JOINED,
     PART_PATTERNS,
     RECENT_FUTURE,
     RECENT_PAST,
@@ -29,6 +30,7 @@ from rag.understand.words import (
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
     cn_number,
+    part_of_day,
 )
 
 # --- atoms and phrases --------------------------------------------------------------------------
@@ -301,7 +303,7 @@ def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
     if role == "day":
         return _day_atom(kind, match, ctx)
     if role == "part":
-        return match.group(1) if kind == "en_part" else match.group(0)
+        return part_of_day(match.group(1) if kind == "en_part" else match.group(0))
     if role == "clock":
         return _clock_atom(kind, match)
     return _alone_atom(kind, match, ctx)
@@ -347,12 +349,13 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             last.end = atom.end
             continue
         phrases.append(Phrase(atom.start, atom.end, [atom]))
-    # Alone, an English part of the day ("evening jazz") and 一点 ("a little": 快一点) are no time.
+    # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
+    # are no time.
     return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
 
 
 def _not_alone(atom: Atom, text: str) -> bool:
     """Return whether an atom means no time when it stands alone."""
-    if atom.kind == "en_part":
+    if atom.kind in PART_JOINED:
         return True
     return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"

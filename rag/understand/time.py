@@ -13,6 +13,7 @@ from rag.understand.words import (
     CLOCK_WINDOW,
     LATE_PARTS,
     MAX_DISTANCE,
+    NOON_PARTS,
     PARTS_OF_DAY,
     PM_PARTS,
 )
@@ -96,7 +97,7 @@ def _at(day: date, hours: float, tz: tzinfo) -> datetime:
 
 # --- resolution ---------------------------------------------------------------------------------
 
-_KIND_NAMES = {"day_part": "day", "rel_month": "month", "month_name": "month"}
+_KIND_NAMES = {"day_part": "day", "rel_month": "month", "month_name": "month", "part_short": "part"}
 _KIND_NAMES.update({"past_unit": "rolling", "colon": "clock", "en_clock": "clock"})
 _KIND_NAMES.update({"zh_clock": "clock"})
 
@@ -112,7 +113,7 @@ def _clock_hours(clock: tuple[int, int, str | None, bool], part: str | None) -> 
     hour, minute, half, chinese = clock
     if chinese and part is None and 1 <= hour <= 6:
         hour += 12  # 三点开会: a bare 1-6 点 is the afternoon
-    elif part in ("中午", "noon", "midday") and hour < 6 or half == "p" and hour < 12:
+    elif part in NOON_PARTS and hour < 6 or half == "p" and hour < 12:
         hour += 12
     elif half == "a" and hour == 12:
         hour = 0

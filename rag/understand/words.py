@@ -38,34 +38,113 @@ def cn_number(text: str) -> int | None:
 
 # --- the lexicon of time words -----------------------------------------------------------------
 
-# Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day.
+# Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day. The
+# window is where an activity asked for would START. Where the hours come from:
+# - the clock parts (凌晨 ... 深夜, morning ... night) as the dictionary defines them, the
+#   evening from 18:00 (docs/QUERY_UNDERSTANDING.md);
+# - 一早 / early morning: from first light to the working day's start at 9:00;
+# - lunch (午休, 午饭时间, lunchtime, lunch break): 11:00-14:00, like 中午 / noon: the lunch break
+#   of Chinese offices (12:00-13:30/14:00) and of British and American ones (12:00-14:00);
+# - the working day: China's standard office day runs 9:00-18:00 (朝九晚六), so 下班后 is from
+#   18:00; the English-speaking "nine to five" ends at 17:00, so "after work" is from 17:00;
+#   上班前 / "before work" is 6:00-9:00;
+# - school: Chinese primary schools let out at about 16:00-17:00 (放学后 16-20), British and
+#   American ones at about 15:00-15:30 ("after school" 15-19); the evening then belongs to 晚上;
+# - 通宵 / "all night": an all-night outing starts in the late evening, 20:00-02:00;
+# - 白天 / daytime: 6-18, the day without its evening.
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "凌晨": (0, 6),
     "清晨": (5, 8),
+    "一早": (5, 9),
+    "上班前": (6, 9),
     "早上": (6, 12),
     "早晨": (6, 12),
     "上午": (6, 12),
+    "白天": (6, 18),
     "中午": (11, 14),
+    "午休": (11, 14),
     "下午": (12, 18),
+    "放学后": (16, 20),
     "傍晚": (17, 19),
+    "下班后": (18, 24),
     "晚上": (18, 24),
     "晚间": (18, 24),
     "夜里": (18, 24),
     "夜间": (18, 24),
+    "夜晚": (18, 24),
+    "通宵": (20, 26),
     "深夜": (22, 26),
     "半夜": (22, 26),
+    "午夜": (22, 26),
+    "early": (5, 9),
+    "before work": (6, 9),
     "morning": (6, 12),
+    "daytime": (6, 18),
     "noon": (11, 14),
     "midday": (11, 14),
+    "lunchtime": (11, 14),
     "afternoon": (12, 18),
+    "after school": (15, 19),
+    "after work": (17, 24),
     "evening": (18, 24),
     "night": (18, 24),
+    "all night": (20, 26),
+    "late night": (22, 26),
+}
+# Other words for a part of the day -> its name above (English ones lowercased, words single-
+# spaced, hyphens as spaces).
+PART_WORDS: dict[str, str] = {
+    "早": "早上",  # 周六早 (only after a day: PART_PATTERNS)
+    "晚": "晚上",  # 周五晚
+    "一大早": "一早",
+    "大清早": "一早",
+    "大早上": "一早",
+    "上班之前": "上班前",
+    "上班以前": "上班前",
+    "午间": "中午",
+    "午休时间": "午休",
+    "午饭时间": "午休",
+    "午餐时间": "午休",
+    "午饭时": "午休",
+    "午饭的时候": "午休",
+    "放学": "放学后",
+    "放学以后": "放学后",
+    "放学之后": "放学后",
+    "下班": "下班后",
+    "下了班": "下班后",
+    "下班以后": "下班后",
+    "下班之后": "下班后",
+    "下班了": "下班后",
+    "early morning": "early",
+    "early in the morning": "early",
+    "first thing": "early",
+    "mornings": "morning",
+    "afternoons": "afternoon",
+    "evenings": "evening",
+    "nights": "night",
+    "during the day": "daytime",
+    "lunch time": "lunchtime",
+    "lunch break": "lunchtime",
+    "lunch hour": "lunchtime",
+    "overnight": "all night",
+    "late at night": "late night",
+    "late evening": "late night",
 }
 # Parts after which "三点" / "3 o'clock" means 15:00.
 PM_PARTS = frozenset(
-    {"下午", "傍晚", "晚上", "晚间", "夜里", "夜间", "afternoon", "evening", "night"}
+    {"下午", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚"}
+    | {"afternoon", "after school", "after work", "evening", "night"}
 )
-LATE_PARTS = frozenset({"深夜", "半夜"})  # 深夜十一点 = 23:00, 深夜一点 = 01:00 the next day
+NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime"})  # 中午一点 = 13:00
+# 深夜十一点 = 23:00, 深夜一点 = 01:00 the next day
+LATE_PARTS = frozenset({"深夜", "半夜", "午夜", "通宵", "late night", "all night"})
+
+
+def part_of_day(words: str) -> str:
+    """Return the name (a key of PARTS_OF_DAY) of the part of the day ``words`` name."""
+    key = " ".join(words.replace("-", " ").split())
+    return PART_WORDS.get(key, key)
+
 
 ZH_DAY_OFFSETS = {"今天": 0, "今日": 0, "今儿": 0, "明天": 1, "明日": 1, "明儿": 1, "后天": 2}
 ZH_DAY_OFFSETS.update({"大后天": 3, "昨天": -1, "昨日": -1, "昨儿": -1, "前天": -2, "大前天": -3})
@@ -185,11 +264,44 @@ DAY_PATTERNS = [
         ),
     ),
 ]
+_PART_NAMES = {*PARTS_OF_DAY, *PART_WORDS}
+_ZH_PART_WORDS = {
+    w for w in _PART_NAMES if not w.isascii() and len(w) > 1 and "下班" not in w and "下了" not in w
+}
+# The end of a span is no time to start at: 玩到半夜 ("play till midnight"), 营业至深夜; but
+# 等到下班 ("once work is over") is.
+_NOT_AN_END = r"(?<!至)(?<!(?<!等)到)"
+# "early" alone is a time only right before a day ("early Saturday", "early tomorrow");
+# elsewhere it says how early, not when ("leave early", "I woke up early").
+_EN_PART = (
+    alternation(w for w in _PART_NAMES if w.isascii() and w != "early").replace(r"\ ", r"[\s-]+")
+    + r"|early(?=\s+(?:on\s+)?(?:"
+    + _EN_WEEKDAY
+    + r"|today|tomorrow|this\s+weekend|next\s+weekend|the\s+weekend|weekend)\b)"
+)
 PART_PATTERNS = [
-    ("zh_part", rx(alternation(k for k in PARTS_OF_DAY if not k.isascii()))),
+    ("zh_part", rx(_NOT_AN_END + "(?:" + alternation(_ZH_PART_WORDS) + ")")),
+    # 下班 but not 上下班 ("commuting").
+    ("zh_part", rx(_NOT_AN_END + r"(?<!上)(?:下了班|下班(?:以后|之后|后|了)?)")),
+    # 早 and 晚 only join a day (周六早, 周五晚八点; PART_JOINED), not in 晚饭 / 晚会 / 晚点 ...;
+    # 早 only before a clock time or a pause: after a day it mostly means "early, already"
+    # (昨天早跟你说了, 周五早到了).
+    (
+        "zh_part_short",
+        rx(
+            _NOT_AN_END + r"(?:早(?=[0-9零〇一二两三四五六七八九十\s,，.。!！?？、;；:：~～]|$)"
+            r"|晚(?![上间饭餐安点些会宴霞年期辈睡了到归熟婚]))"
+        ),
+    ),
     # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
-    ("en_part", rx(r"\b(?:in\s+the\s+|at\s+)?(morning|afternoon|evening|night|noon)\b")),
+    # "lunch" alone is the meal ("what we had for lunch yesterday"), lunchtime the time.
+    (
+        "en_part",
+        rx(r"\b(?:in\s+the\s+|at\s+|during\s+(?:the\s+)?|over\s+)?(" + _EN_PART + r")\b"),
+    ),
 ]
+# Atoms of a part of the day that are no time alone.
+PART_JOINED = frozenset({"en_part", "zh_part_short"})
 CLOCK_PATTERNS = [
     (
         "colon",

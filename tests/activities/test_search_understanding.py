@@ -121,7 +121,20 @@ def test_next_week_through_the_endpoint_stays_in_the_window(api_client, demo_act
 
 @pytest.mark.parametrize(
     "query",
-    ["今晚放松一下", "明天下午学点东西", "这周末带孩子", "周五晚上热闹的地方", "下周读书会"],
+    [
+        "今晚放松一下",
+        "明天下午学点东西",
+        "这周末带孩子",
+        "周五晚上热闹的地方",
+        "下周读书会",
+        # Parts of the day narrow their day (rag.understand.words.PARTS_OF_DAY).
+        "周六上午运动",
+        "明天下班后放松一下",
+        "周四午休时间",
+        "Saturday morning, something active",
+        "Monday after work, something relaxing",
+        "tomorrow lunchtime, any music?",
+    ],
 )
 def test_every_result_of_a_narrowed_time_query_starts_in_the_stated_window(
     demo_at_monday, monday, query
@@ -134,6 +147,64 @@ def test_every_result_of_a_narrowed_time_query_starts_in_the_stated_window(
     start, end = datetime.fromisoformat(time["start"]), datetime.fromisoformat(time["end"])
     for result in outcome["results"]:
         assert start <= datetime.fromisoformat(result["startAt"]) < end, result["title"]
+
+
+# Four rows on Monday evening (more than the few the search returns unranked, SMALL_RESULT),
+# none of them restful; a restful one that Monday morning, outside "after work" (RESTFUL).
+MONDAY_EVENING_ROWS = [
+    ("创业者路演夜｜种子轮项目交流", "社交", ["创业", "路演"]),
+    ("季度个税申报讲座", "讲座", ["个税", "财务"]),
+    ("七人制足球联赛淘汰赛", "运动", ["足球", "比赛"]),
+    ("电音派对｜地下室蹦迪", "派对", ["电音", "蹦迪"]),
+]
+
+
+RESTFUL = {
+    "zh": ("阴瑜伽与呼吸放松", "慢节奏的阴瑜伽，放松肩颈，身体扫描，适合久坐的上班族。"),
+    "en": ("Yin yoga: slow stretch", "A slow, restful yoga class to unwind after a long week."),
+}
+
+
+@pytest.mark.parametrize(
+    ("query", "lang", "mark"),
+    [
+        ("周一下班后放松一下", "zh", "「周一下班后」没有合适的"),
+        ("Monday after work, help me unwind", "en", "nothing fits"),
+    ],
+)
+def test_a_part_of_the_day_with_nothing_close_answers_the_closest_outside_it_marked(
+    make_activity, django_capture_on_commit_callbacks, query, lang, mark
+):
+    from tests.conftest import FIXED_NOW
+
+    monday = (FIXED_NOW + timedelta(days=5)).replace(hour=0)  # FIXED_NOW is a Wednesday
+    restful, about = RESTFUL[lang]
+    with django_capture_on_commit_callbacks(execute=True):
+        for hour, (title, kind, tags) in enumerate(MONDAY_EVENING_ROWS):
+            make_activity(
+                title=title,
+                type=kind,
+                tags=tags,
+                description=title,
+                start_at=monday.replace(hour=19 + hour),
+            )
+        make_activity(
+            title=restful,
+            description=about,
+            type="冥想",
+            tags=["瑜伽", "放松"],
+            start_at=monday.replace(hour=8),
+        )
+    outcome = activities_search(semantic_query=query, limit=10, now=FIXED_NOW)
+    time = outcome["meta"]["understood"]["time"]
+    # The part of the day narrowed Monday to its evening; nothing there fits, so the answer is
+    # the closest rows outside it, each saying so, not an empty list.
+    assert local(time["start"]).hour >= 17 and local(time["start"]).weekday() == 0
+    assert time["applied"] == "rank", outcome["meta"]
+    assert time["reason"].startswith("nothing in the window fits")
+    assert outcome["results"], outcome["meta"]
+    assert outcome["results"][0]["title"] == restful
+    assert mark in outcome["results"][0]["matchReason"]
 
 
 def test_the_few_rows_passing_come_with_what_the_query_names_first(db, make_activity):

@@ -17,6 +17,14 @@ def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
     assert start == "2026-11-29T13:00:00+08:00"
 
 
+def test_a_draft_named_by_a_newer_part_of_the_day_starts_inside_it():
+    # 一早 opens at 5:00, a draft at 7:00; 下班后 opens at 18:00, the draft too.
+    start = _start_at(extract_time_range("周日一早想办个晨跑局", WEDNESDAY_10AM))
+    assert start == "2026-11-29T07:00:00+08:00"
+    start = _start_at(extract_time_range("周一下班后办个桌游局", WEDNESDAY_10AM))
+    assert start == "2026-11-30T18:00:00+08:00"
+
+
 def test_explore_passes_the_distance_the_message_names():
     [(name, arguments)] = plan_explore(SimpleNamespace(message="离我3公里以内的桌游"), [])
     assert name == "exploreNearby"

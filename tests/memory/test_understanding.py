@@ -172,7 +172,7 @@ def test_by_closeness_puts_the_nearer_of_equal_scores_first():
     assert by_closeness([far, near], window, 1) == [near]
 
 
-@pytest.mark.parametrize("text", ["我每天早上做什么锻炼", "下午犯困怎么办"])
+@pytest.mark.parametrize("text", ["我每天早上做什么锻炼", "下午犯困怎么办", "下班后一般做什么"])
 def test_a_part_of_the_day_alone_tells_a_habit_not_a_time(text):
     now = datetime(2025, 7, 10, 21, tzinfo=SHANGHAI)
     assert read_time(text, tz=SHANGHAI, now=now) is None
@@ -181,3 +181,6 @@ def test_a_part_of_the_day_alone_tells_a_habit_not_a_time(text):
 def test_a_part_of_a_named_day_is_still_a_time():
     now = datetime(2025, 7, 10, 21, tzinfo=SHANGHAI)
     assert read_time("昨天晚上吃了什么", tz=SHANGHAI, now=now).phrase == "昨天晚上"
+    asked = read_time("昨天下班后聊了什么", tz=SHANGHAI, now=now)
+    assert asked.phrase == "昨天下班后"
+    assert (asked.window.start.hour, asked.window.end.hour) == (18, 0)

@@ -278,11 +278,12 @@ def test_a_day_across_a_dst_change_is_local_midnight_to_midnight(now, hours):
 
 _FRAGMENT_TEXT = """
     今天 今晚 明天 后天 大后天 昨天 前天 下午 晚上 上午 深夜 三点 3点半 十二点 周五 周日 下周三
-    上周五
+    上周五 下班后 下班 上下班 午休 一早 通宵 放学 早 晚 到 至 等到 玩到半夜 晚会 早点 早到
     这周末 周末 下周末 下周 这周 上周 月底 月初 三月 3月 十三月 去年 12月3号 5号 31号 2月30日 最近
     近三天 未来两周 上个月 这个月 附近 周边 周围 3公里内 的 每 号线 tonight today tomorrow yesterday
     afternoon evening night morning next last this coming Friday Sunday weekend week month year end
     of the in May March 3rd recently past few days within 5 km near me nearby 8pm 15:00 at on
+    after work school before lunchtime lunch break early late-night during day
 """
 FRAGMENTS = _FRAGMENT_TEXT.split() + [" ", "，", "?", "\x00", "\ud800", "ＦＲＩ"]
 ZONES = [SH, NY, LONDON, UTC]

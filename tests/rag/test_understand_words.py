@@ -1,0 +1,152 @@
+"""Parts of the day (rag.understand.words.PARTS_OF_DAY): each narrows a day to its hours, in
+Chinese and English, alone or with a day; words that only look like one stay text.
+
+Every case passes a fixed ``now`` (no clock): Wednesday 2026-11-25 10:00, Shanghai for the
+Chinese phrases and London for the English ones.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from rag.understand import understand
+from rag.understand.words import PARTS_OF_DAY, part_of_day
+
+SH = ZoneInfo("Asia/Shanghai")
+LONDON = ZoneInfo("Europe/London")
+NOW_SH = datetime(2026, 11, 25, 10, tzinfo=SH)
+NOW_LONDON = datetime(2026, 11, 25, 10, tzinfo=LONDON)
+
+
+def windows(text: str, direction: str = "future") -> list[tuple[datetime, datetime]]:
+    """Return the windows of the one time phrase of ``text`` (Chinese: Shanghai, else London)."""
+    now = NOW_LONDON if text.isascii() else NOW_SH
+    found = understand(text, now=now, direction=direction)
+    assert len(found.times) == 1, (text, found.times)
+    return [(w.start, w.end) for w in found.times[0].windows]
+
+
+def on(day: int, start: float, end: float, tz=SH) -> tuple[datetime, datetime]:
+    """Return [start, end) hours of November ``day`` 2026 (31: 1 December; end past 24: the
+    next day)."""
+    midnight = datetime(2026, 11, 1, tzinfo=tz) + timedelta(days=day - 1)
+    return midnight + timedelta(hours=start), midnight + timedelta(hours=end)
+
+
+# Wednesday 25th: 周四 26, 周五 27, 周六 28, 周日 29, 周一 30 (then 1 December).
+CHINESE = [
+    ("周六上午", [on(28, 6, 12)]),
+    ("周六早上", [on(28, 6, 12)]),
+    ("周六早", [on(28, 6, 12)]),
+    ("明天一早", [on(26, 5, 9)]),
+    ("周日一大早", [on(29, 5, 9)]),
+    ("明天上班前", [on(26, 6, 9)]),
+    ("明天中午", [on(26, 11, 14)]),
+    ("周四午休", [on(26, 11, 14)]),
+    ("明天午饭时间", [on(26, 11, 14)]),
+    ("午休时间", [on(25, 11, 14)]),  # alone: today's, not over at 10:00
+    ("周日下午", [on(29, 12, 18)]),
+    ("周四放学后", [on(26, 16, 20)]),
+    ("明天傍晚", [on(26, 17, 19)]),
+    ("明天下班后", [on(26, 18, 24)]),
+    ("周一下班以后", [on(30, 18, 24)]),
+    ("下班后", [on(25, 18, 24)]),
+    ("周五晚上", [on(27, 18, 24)]),
+    ("周五晚", [on(27, 18, 24)]),
+    ("周六夜里", [on(28, 18, 24)]),
+    ("周六深夜", [on(28, 22, 26)]),
+    ("周六通宵", [on(28, 20, 26)]),
+    ("周六白天", [on(28, 6, 18)]),
+    ("这周末晚上", [on(28, 18, 24), on(29, 18, 24)]),
+    ("周末上午", [on(28, 6, 12), on(29, 6, 12)]),
+]
+ENGLISH = [
+    ("Saturday morning", [on(28, 6, 12, LONDON)]),
+    ("early Saturday", [on(28, 5, 9, LONDON)]),
+    ("tomorrow early morning", [on(26, 5, 9, LONDON)]),
+    ("before work on Tuesday", [on(31, 6, 9, LONDON)]),
+    ("tomorrow lunchtime", [on(26, 11, 14, LONDON)]),
+    ("lunch break on Monday", [on(30, 11, 14, LONDON)]),
+    ("Sunday afternoon", [on(29, 12, 18, LONDON)]),
+    ("after school on Thursday", [on(26, 15, 19, LONDON)]),
+    ("Monday after work", [on(30, 17, 24, LONDON)]),
+    ("after-work on Friday", [on(27, 17, 24, LONDON)]),
+    ("Friday evening", [on(27, 18, 24, LONDON)]),
+    ("tonight", [on(25, 18, 24, LONDON)]),
+    ("Friday late night", [on(27, 22, 26, LONDON)]),
+    ("Saturday during the day", [on(28, 6, 18, LONDON)]),
+    ("this weekend evening", [on(28, 18, 24, LONDON), on(29, 18, 24, LONDON)]),
+    ("weekend evenings", [on(28, 18, 24, LONDON), on(29, 18, 24, LONDON)]),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CHINESE + ENGLISH)
+def test_a_part_of_the_day_narrows_its_day_to_its_hours(text, expected):
+    assert windows(text) == expected
+
+
+def test_every_part_word_names_a_part_with_hours():
+    for words in ("下了班", "午饭时间", "lunch-time", "Late  Night".lower(), "一大早", "evenings"):
+        assert part_of_day(words) in PARTS_OF_DAY, words
+
+
+def test_a_part_of_the_day_read_back_is_that_days_part():
+    # Memory reads backwards: 昨天下班后 is yesterday evening, "last Friday after work" too.
+    assert windows("昨天下班后", "past") == [on(24, 18, 24)]
+    assert windows("Friday after work", "past") == [on(20, 17, 24, LONDON)]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "rest"),
+    [
+        # The end of a span is no time to start at; the day before it is.
+        ("周六晚上想玩到半夜", "周六晚上", "想玩到半夜"),
+        ("周五营业至深夜的酒吧", "周五", "营业至深夜的酒吧"),
+        # "once work is over" is.
+        ("等到下班后再去", "下班后", "等到 再去"),
+        # 早 / 晚 inside a word are not parts of the day.
+        ("周五晚会", "周五", "晚会"),
+        ("周六早点出发", "周六", "早点出发"),
+        # 早 after a day is "early", unless a clock time or a pause follows.
+        ("周五早到了", "周五", "早到了"),
+        ("周日晚饭吃什么", "周日", "晚饭吃什么"),
+    ],
+)
+def test_words_that_only_look_like_a_part_of_the_day(text, phrase, rest):
+    found = understand(text, now=NOW_SH, direction="future")
+    assert [t.text for t in found.times] == [phrase]
+    assert found.rest == rest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "上下班通勤",  # commuting, not 下班
+        "太晚了",  # 晚 alone
+        "after work drinks",  # an English part alone is no time ("evening jazz")
+        "lunchtime recital",
+        "I woke up early",
+        "what we had for lunch",
+    ],
+)
+def test_no_time_is_read(text):
+    now = NOW_SH if not text.isascii() else NOW_LONDON
+    assert understand(text, now=now, direction="future").times == ()
+
+
+@pytest.mark.parametrize(
+    ("text", "hour"),
+    [("明天下班后七点", 24 + 19), ("明天午休一点", 24 + 13), ("周五晚八点", 48 + 20)],
+)
+def test_a_clock_time_after_a_part_of_the_day_is_read_in_it(text, hour):
+    found = understand(text, now=NOW_SH, direction="future").times[0]
+    assert found.point == datetime(2026, 11, 25, tzinfo=SH) + timedelta(hours=hour)
+
+
+def test_a_part_alone_is_a_part_not_a_day():
+    # Memory search reads a part of the day alone as a habit (memory.understanding.HABIT_KINDS).
+    found = understand("下班后一般做什么", now=NOW_SH, direction="past")
+    assert [t.kind for t in found.times] == ["part"]
