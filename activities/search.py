@@ -6,8 +6,9 @@ Pipeline (docs/activities.md has the diagram):
    range, of the type.
 2. At most ``SMALL_RESULT`` rows pass: return them, those the query names first
    (:func:`evidence_order`), without calling the embedding provider; unless the query's own
-   time phrase left them, when the relevance gate judges the query against every joinable row
-   (:func:`fits_nothing`) and an off-topic query answers nothing.
+   time phrase left them, when the query is embedded, the relevance gate judges it against
+   every joinable row (:func:`fits_nothing`), an off-topic query answers nothing, and the few
+   rows are ordered by meaning (:func:`meaning_order`).
 3. No ``semantic_query``: order by distance (by start time without a location).
 4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
@@ -34,7 +35,13 @@ from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranker import likely_hits
-from activities.search_ranking import evidence_order, hybrid_scores, lexical_held, naming_pks
+from activities.search_ranking import (
+    evidence_order,
+    hybrid_scores,
+    lexical_held,
+    meaning_order,
+    naming_pks,
+)
 from activities.search_relevance import (
     SMALL_RESULT,
     SURFACE,
@@ -199,17 +206,27 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
     results: list[dict] = []
     if plan is None:
         meta["path"] = "hard_filter_small"
+        vector = None
         if answer_question(query, understood):
             # Nothing is compared on this path, but a question is off-topic whatever passes.
             meta["reason"] = relevance.QUESTION_REASON
             rows = []
-        elif window_only_few(understood, semantic) and fits_nothing(
-            unnarrowed, semantic, understood=understood, meta=meta, row=row
-        ):
-            rows = []
         else:
-            rows = list(_plain_order(qs, parsed, understood)[:limit])
-        results = [_result(a) for a in evidence_order(rows, semantic, understood)]
+            if window_only_few(understood, semantic):
+                vector = small_path_vector(semantic)
+            if vector is not None and fits_nothing(
+                unnarrowed, vector, understood=understood, meta=meta, row=row, query=semantic
+            ):
+                rows = []
+            else:
+                rows = list(_plain_order(qs, parsed, understood)[:limit])
+        # The query's vector is there only when its time phrase left these rows: then it also
+        # orders them (a window of a part of the day often leaves three unrelated rows).
+        if vector is None:
+            rows = evidence_order(rows, semantic, understood)
+        else:
+            rows = meaning_order(rows, vector)
+        results = [_result(a) for a in rows]
     elif not semantic:
         meta["path"] = "hard_filter_sorted"
         results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
@@ -308,21 +325,26 @@ def window_only_few(understood: QueryUnderstanding, semantic: str) -> bool:
     return understood.time.applied == FILTER and bool(semantic)
 
 
-def fits_nothing(unnarrowed, semantic: str, *, understood, meta: dict, row) -> bool:
-    """Return whether the relevance gate finds the query off-topic against every joinable row
-    (not the few of its window); record the decision in ``meta``. The provider down, or the
-    reference sample not embedded: False (the few rows are shown, as without a query)."""
+def small_path_vector(semantic: str):
+    """Return the query's vector for the small path, or None with the provider down (the few
+    rows are then shown as without a query: no relevance gate, the order of their words)."""
     try:
-        vector = embed_query(semantic, use_cache=False)
+        return embed_query(semantic, use_cache=False)
     except ProviderError as exc:
         logger.warning("small path: query not embedded, no relevance gate: %s", exc)
-        return False
+        return None
+
+
+def fits_nothing(unnarrowed, vector, *, query: str, understood, meta: dict, row) -> bool:
+    """Return whether the relevance gate finds the query off-topic against every joinable row
+    (not the few of its window); record the decision in ``meta``. The reference sample not
+    embedded: False (the few rows are shown)."""
     wide = plan_vector_path(unnarrowed, exact_max_rows=row.exact_search_max_rows, k=DEFAULT_LIMIT)
     hits, _ = vector_search(
         unnarrowed.defer("embedding"), vector, k=DEFAULT_LIMIT, force_path=wide.path
     )
     probe: dict = {"relevance": None, "reason": None}
-    relevant_hits(hits, vector, probe, query=semantic, understood=understood)
+    relevant_hits(hits, vector, probe, query=query, understood=understood)
     off_topic = bool((probe["relevance"] or {}).get("offTopic"))
     if off_topic:
         meta.update(relevance=probe["relevance"], reason=probe["reason"])

@@ -207,6 +207,33 @@ def test_a_part_of_the_day_with_nothing_close_answers_the_closest_outside_it_mar
     assert mark in outcome["results"][0]["matchReason"]
 
 
+def test_the_few_rows_a_part_of_the_day_leaves_come_by_meaning(
+    make_activity, django_capture_on_commit_callbacks
+):
+    from tests.conftest import FIXED_NOW
+
+    monday = (FIXED_NOW + timedelta(days=5)).replace(hour=0)  # FIXED_NOW is a Wednesday
+    rows = [
+        # Holds the query's word 东西 but is not making anything; first by the words shared.
+        ("二手东西交换会", "社交", ["二手", "交换"], "带上闲置的二手物品来换换。"),
+        ("七人制足球联赛淘汰赛", "运动", ["足球", "比赛"], "淘汰赛，欢迎来看球。"),
+        ("陶艺拉坯体验课", "体验", ["陶艺", "拉坯"], "老师带你亲手拉坯，做一只自己的杯子带回家。"),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        for hour, (title, kind, tags, about) in enumerate(rows):
+            make_activity(
+                title=title,
+                type=kind,
+                tags=tags,
+                description=about,
+                start_at=monday.replace(hour=19 + hour),
+            )
+    outcome = activities_search(semantic_query="周一下班后想亲手做点东西", limit=10, now=FIXED_NOW)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["meta"]["understood"]["time"]["applied"] == "filter"
+    assert outcome["results"][0]["title"] == "陶艺拉坯体验课"
+
+
 def test_the_few_rows_passing_come_with_what_the_query_names_first(db, make_activity):
     for title, kind in (
         ("大学路夜市吃喝逛", "美食"),
