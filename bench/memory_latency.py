@@ -743,8 +743,8 @@ def scale_main(args) -> None:
             f"HNSW index {index / 2**20:,.0f} MB"
             if cursor.fetchone()[0]
             else "HNSW graphs not built (`--skip-hnsw`: a one-user search of at most"
-            " `exact_search_max_rows` rows, 5,000, is exact and reads none, unless the row"
-            " estimate misjudges its user; the memory API searches one user only)"
+            " `exact_search_max_rows` rows, 5,000, is exact and reads none: the paths taken"
+            " are counted below; the memory API searches one user only)"
         )
         # CLUSTER (by hand, docs/SCALING.md) marks the index it ordered the rows by: one user's
         # rows then lie on consecutive pages instead of scattered ones.
