@@ -52,7 +52,9 @@ import json
 import os
 import sys
 import time
+from collections import Counter
 from pathlib import Path
+from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -550,9 +552,25 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
     from memory.models import ChatMessage, Kind
 
     server = backend_cpu_reader(connection)
-    with connection.execute_wrapper(sql):
+    # The nearest-neighbour path of every timed search (exact or hnsw), as
+    # rag.search.vector_search reports it: a one-user search of at most exact_search_max_rows
+    # rows must be exact (the row estimate of rag.cardinality decides it).
+    paths = {"hybrid": Counter(), "filtered": Counter()}
+    searched, current = search_semantic.vector_search, ["hybrid"]
+
+    def path_kept(*args, **kwargs):
+        hits, report = searched(*args, **kwargs)
+        paths[current[0]][report.path] += 1
+        return hits, report
+
+    kept = mock.patch.object(search_semantic, "vector_search", path_kept)
+    with connection.execute_wrapper(sql), kept:
         for i, (text, vector) in enumerate(zip(texts, vectors, strict=True)):
+            if i == 5:
+                paths["hybrid"].clear()  # the warm-up's searches are not counted
+                paths["filtered"].clear()
             user = rng.choice(users)
+            current[0] = "hybrid"
             sql.reset()
             server_before = server()
             cpu_before = time.thread_time()
@@ -569,6 +587,7 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
             chats = ChatMessage.objects.filter(user=user).order_by("ts", "message_id")
             chat_id, role = rng.choice(list(chats.values_list("chat_id", "role")))
             flt = {"chat_id": chat_id, "role": role}
+            current[0] = "filtered"
             started = time.perf_counter()
             filtered = search_semantic.semantic_search(
                 user=user, flt=flt, top_k=10, vector=vector, min_score=-1.0
@@ -606,6 +625,7 @@ def scale_search(datasets: Path, count: int, user_count: int) -> dict:
         "round_trips": percentile(trips, 50),
         "load_min": min(loads),
         "load_max": max(loads),
+        "paths": {name: dict(sorted(counted.items())) for name, counted in paths.items()},
     }
 
 
@@ -671,6 +691,11 @@ def backend_cpu_reader(connection):
 LAYOUTS = {"partitioned": None, "single": "0013_memorysettings"}
 
 
+def path_text(counted: dict) -> str:
+    """Return the paths taken and how often: "exact 195, hnsw 5"."""
+    return ", ".join(f"{path} {n}" for path, n in counted.items()) or "none"
+
+
 def scale_main(args) -> None:
     name = SCALE_DB if args.layout == "partitioned" else f"{SCALE_DB}_{args.layout}"
     embedded = not (args.database_url or os.environ.get("DATABASE_URL"))
@@ -718,8 +743,8 @@ def scale_main(args) -> None:
             f"HNSW index {index / 2**20:,.0f} MB"
             if cursor.fetchone()[0]
             else "HNSW graphs not built (`--skip-hnsw`: a one-user search of at most"
-            " `exact_search_max_rows` rows, 5,000, is exact and reads none, unless the row"
-            " estimate misjudges its user; the memory API searches one user only)"
+            " `exact_search_max_rows` rows, 5,000, is exact and reads none: the paths taken"
+            " are counted below; the memory API searches one user only)"
         )
         # CLUSTER (by hand, docs/SCALING.md) marks the index it ordered the rows by: one user's
         # rows then lie on consecutive pages instead of scattered ones.
@@ -793,7 +818,9 @@ core (`time.thread_time`, the backend's `/proc/<pid>/schedstat`), which waiting 
 not add to: their sum is what a search costs on a quiet machine, the wall rows what it took on
 this one.
 
-Mean results per search: {timed["hits_mean"]:.1f}. Target at 10M messages over 10,000 users:
+Mean results per search: {timed["hits_mean"]:.1f}. Nearest-neighbour path of the timed
+searches (`rag.search.vector_search`'s report): hybrid {path_text(timed["paths"]["hybrid"])},
+filtered {path_text(timed["paths"]["filtered"])}. Target at 10M messages over 10,000 users:
 p95 <= 50 ms; at this size: **{verdict}** ({timed["p95"]:.1f} ms wall, without the query
 embedding; CPU p95 {timed["client_cpu_p95"] + timed["server_cpu_p95"]:.1f} ms).
 

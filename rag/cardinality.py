@@ -9,11 +9,17 @@ estimated filter cardinality: the filter is run over a fixed-size page sample of
 scaled up. Either choice returns the right rows (an HNSW scan that finds fewer than k falls
 back to the exact search), so an estimate only risks a slower path, never a wrong answer.
 
-Small tables, and tables PostgreSQL has not analysed yet, are counted exactly (cheap there).
+An estimate over ``exact_max_rows`` that the sample cannot tell from it (a few sampled rows:
+at 10M messages one sampled row stands for 10,000, so a user of 1,000 messages with one row in
+the sample was estimated at 10,000 and sent to the HNSW path) is checked by counting the
+passing rows up to ``exact_max_rows + 1``: a bounded read through the filter's index, no more
+than the exact search it then chooses reads. Small tables, and tables PostgreSQL has not
+analysed yet, are counted exactly (cheap there).
 """
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from dataclasses import dataclass
@@ -41,6 +47,14 @@ RELTUPLES_TTL_SECONDS = 60.0
 # (relative units; at 100k x 384-d rows here about 3 and 12 microseconds).
 EXACT_COST = 1.0
 HNSW_COST = 4.0
+# How far past exact_max_rows the sample must put a filter for the HNSW path to be taken
+# without counting. p passing rows of the sample estimate the table's within about sqrt(p)
+# rows of p (Poisson), and more loosely here: TABLESAMPLE SYSTEM reads whole pages, so a
+# filter's rows come in clumps (one user's rows after CLUSTER, 2-3 a page at 10M messages;
+# docs/SCALING.md "Row estimates"). Over the limit means p - SURE_SIGMAS * sqrt(p) rows, scaled
+# up, are: below 10 sampled rows an estimate is never taken as over it. Not fitted: 3 is the
+# usual "surely not chance" bound of a normal approximation.
+SURE_SIGMAS = 3.0
 # The sample's REPEATABLE seed: the same data gives the same plan (reproducible searches).
 SAMPLE_SEED = 7
 
@@ -86,8 +100,8 @@ def estimate_rows(queryset: QuerySet) -> int | None:
     None means: the table is small enough to count (at most ``SAMPLE_ROWS`` rows), has not been
     analysed, or the query's SQL has no plain ``FROM <table>`` to sample.
     """
-    sampled = _sample(queryset)
-    return None if sampled is None else sampled[0]
+    sampling = _sampling(queryset)
+    return None if sampling is None else sampling.estimate(_passing(queryset, sampling))
 
 
 @dataclass(frozen=True)
@@ -103,6 +117,12 @@ class _Sampling:
     def estimate(self, passing: int) -> int:
         """Scale the rows that passed in the sample up to the whole table."""
         return int(round(passing * 100.0 / self.percent))
+
+    def surely_over(self, passing: int, limit: int) -> bool:
+        """Return whether ``passing`` sampled rows put the table's beyond ``limit``, past the
+        sample's error (:data:`SURE_SIGMAS`)."""
+        low = passing - SURE_SIGMAS * math.sqrt(passing)
+        return low * 100.0 / self.percent > limit
 
 
 def _sampling(queryset: QuerySet) -> _Sampling | None:
@@ -126,15 +146,11 @@ def _sampling(queryset: QuerySet) -> _Sampling | None:
     return _Sampling(sql=sql, sampled=sampled, params=tuple(params), percent=percent, total=total)
 
 
-def _sample(queryset: QuerySet) -> tuple[int, float] | None:
-    """Return (estimated rows of ``queryset``, rows of its table), or None (see estimate_rows)."""
-    sampling = _sampling(queryset)
-    if sampling is None:
-        return None
+def _passing(queryset: QuerySet, sampling: _Sampling) -> int:
+    """Return the rows of ``queryset`` in its table's page sample."""
     with connections[queryset.db].cursor() as cursor:
         cursor.execute(f"SELECT count(*) FROM ({sampling.sampled}) AS sampled", sampling.params)
-        passing = cursor.fetchone()[0]
-    return sampling.estimate(passing), sampling.total
+        return cursor.fetchone()[0]
 
 
 def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
@@ -151,12 +167,38 @@ def exact_is_cheaper(rows: int, *, total: float, k: int) -> bool:
     return EXACT_COST * rows <= HNSW_COST * k * total / rows
 
 
-def _planned(estimate: int, total: float, *, exact_max_rows: int, k: int | None) -> PathPlan:
-    """Return the path for an estimated ``estimate`` passing rows of ``total``."""
-    exact = estimate <= exact_max_rows
-    if exact and k:
-        exact = exact_is_cheaper(estimate, total=total, k=k)
-    return PathPlan(path="exact" if exact else "hnsw", rows=estimate, estimated=True)
+def _path(rows: int, *, total: float | None, exact_max_rows: int, k: int | None) -> str:
+    """Return the path for ``rows`` passing rows of ``total`` (None: a small table, counted)."""
+    exact = rows <= exact_max_rows
+    if exact and k and total:
+        exact = exact_is_cheaper(rows, total=total, k=k)
+    return "exact" if exact else "hnsw"
+
+
+def _counted_plan(
+    queryset: QuerySet, *, total: float | None, exact_max_rows: int, k: int | None
+) -> PathPlan:
+    """Return the path for the rows of ``queryset`` counted up to ``exact_max_rows + 1``."""
+    counted = count_upto(queryset, exact_max_rows + 1)
+    path = _path(counted, total=total, exact_max_rows=exact_max_rows, k=k)
+    return PathPlan(path=path, rows=counted, estimated=False)
+
+
+def _sampled_plan(
+    queryset: QuerySet,
+    sampling: _Sampling,
+    passing: int,
+    *,
+    exact_max_rows: int,
+    k: int | None,
+) -> PathPlan:
+    """Return the path for ``passing`` rows of ``queryset``'s sample: on the estimate, or on a
+    count where the estimate is over ``exact_max_rows`` but within the sample's error of it."""
+    estimate = sampling.estimate(passing)
+    if estimate > exact_max_rows and not sampling.surely_over(passing, exact_max_rows):
+        return _counted_plan(queryset, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
+    path = _path(estimate, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
+    return PathPlan(path=path, rows=estimate, estimated=True)
 
 
 def count_and_plan(
@@ -166,7 +208,8 @@ def count_and_plan(
 
     The plan is None when at most ``small`` rows pass (the caller needs no vector path then).
     Where the table is sampled, the count and the sample are one statement: one round trip
-    instead of two before every search.
+    instead of two before every search (two when the estimate needs counting, see
+    :func:`plan_vector_path`).
     """
     limit = small + 1
     sampling = _sampling(queryset)
@@ -185,21 +228,21 @@ def count_and_plan(
         counted, passing = cursor.fetchone()
     if counted <= small:
         return counted, None
-    plan = _planned(sampling.estimate(passing), sampling.total, exact_max_rows=exact_max_rows, k=k)
+    plan = _sampled_plan(queryset, sampling, passing, exact_max_rows=exact_max_rows, k=k)
     return counted, plan
 
 
 def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None = None) -> PathPlan:
     """Choose the vector search path for the rows of ``queryset`` (its filter applied).
 
-    ``exact`` when at most ``exact_max_rows`` rows pass (estimated, or counted where an
-    estimate is not available) and, with ``k`` and an estimate, when the exact scan is the
-    cheaper one (:func:`exact_is_cheaper`); else ``hnsw``.
+    ``exact`` when at most ``exact_max_rows`` rows pass and, with ``k`` on a sampled table,
+    when the exact scan is the cheaper one (:func:`exact_is_cheaper`); else ``hnsw``. The rows
+    are estimated from the sample, and counted up to ``exact_max_rows + 1`` where no estimate is
+    available or the estimate is over ``exact_max_rows`` by less than the sample's error
+    (:data:`SURE_SIGMAS`).
     """
-    sampled = _sample(queryset)
-    if sampled is None:
-        counted = count_upto(queryset, exact_max_rows + 1)
-        path = "exact" if counted <= exact_max_rows else "hnsw"
-        return PathPlan(path=path, rows=counted, estimated=False)
-    estimate, total = sampled
-    return _planned(estimate, total, exact_max_rows=exact_max_rows, k=k)
+    sampling = _sampling(queryset)
+    if sampling is None:
+        return _counted_plan(queryset, total=None, exact_max_rows=exact_max_rows, k=k)
+    passing = _passing(queryset, sampling)
+    return _sampled_plan(queryset, sampling, passing, exact_max_rows=exact_max_rows, k=k)

@@ -1,7 +1,9 @@
 """``rag.cardinality``: the estimate of the rows a filter passes, and the path it chooses.
 
 The test model holds 3,000 rows (2% ``rare``) loaded and analysed once per module, as
-tests/rag/test_vector_search.py does; an unanalysed or small table is counted instead.
+tests/rag/test_vector_search.py does; an unanalysed or small table is counted instead. A
+smaller ``SAMPLE_ROWS`` makes one sampled row stand for more rows than the limit, as one row of
+the page sample stands for 10,000 at 10M messages (docs/SCALING.md "Row estimates").
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from django.db import connection
 
 from rag import cardinality
 from rag.cardinality import (
+    PathPlan,
     count_and_plan,
     count_upto,
     estimate_rows,
@@ -138,3 +141,45 @@ def test_count_and_plan_counts_a_small_table(monkeypatch):
     counted, plan = count_and_plan(Doc.objects.all(), small=20, exact_max_rows=25)
     assert counted == 21
     assert plan == cardinality.PathPlan(path="hnsw", rows=26, estimated=False)
+
+
+def sampled_pks(queryset) -> list[int]:
+    """Return the pks of ``queryset``'s rows in the page sample its estimate reads."""
+    sampling = cardinality._sampling(queryset)
+    with connection.cursor() as cursor:
+        cursor.execute(sampling.sampled, sampling.params)
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.fixture
+def coarse_sample(analysed_rows, monkeypatch):
+    """A sample of about 300 of the 3,000 rows: one sampled row stands for about 10."""
+    monkeypatch.setattr(cardinality, "SAMPLE_ROWS", 300)
+    pks = sampled_pks(Doc.objects.all())
+    assert len(pks) >= 8  # whole pages of the table are in it
+    return pks
+
+
+def test_an_estimate_over_the_limit_within_its_error_is_counted(coarse_sample):
+    # Two rows, both in the sample (on one page, as a user's rows after CLUSTER): estimated
+    # at about 20, over the limit of 5; counted, they are 2, so the search is exact.
+    queryset = Doc.objects.filter(pk__in=coarse_sample[:2])
+    assert estimate_rows(queryset) > 5
+    assert plan_vector_path(queryset, exact_max_rows=5) == PathPlan("exact", 2, estimated=False)
+    assert count_and_plan(queryset, small=1, exact_max_rows=5, k=10) == (
+        2,
+        PathPlan("exact", 2, estimated=False),
+    )
+
+
+def test_a_counted_estimate_past_the_limit_still_chooses_hnsw(coarse_sample):
+    queryset = Doc.objects.filter(pk__in=coarse_sample[:8])
+    assert plan_vector_path(queryset, exact_max_rows=5) == PathPlan("hnsw", 6, estimated=False)
+
+
+def test_an_estimate_surely_over_the_limit_is_not_counted(coarse_sample, django_assert_num_queries):
+    queryset = Doc.objects.filter(category="common")  # about 290 sampled rows of 300
+    plan_vector_path(queryset, exact_max_rows=5)  # pg_class's row estimate is cached now
+    with django_assert_num_queries(1):  # the sample alone
+        plan = plan_vector_path(queryset, exact_max_rows=500)
+    assert (plan.path, plan.estimated) == ("hnsw", True)
