@@ -9,17 +9,16 @@ estimated filter cardinality: the filter is run over a fixed-size page sample of
 scaled up. Either choice returns the right rows (an HNSW scan that finds fewer than k falls
 back to the exact search), so an estimate only risks a slower path, never a wrong answer.
 
-An estimate over ``exact_max_rows`` that the sample cannot tell from it (a few sampled rows:
-at 10M messages one sampled row stands for 10,000, so a user of 1,000 messages with one row in
-the sample was estimated at 10,000 and sent to the HNSW path) is checked by counting the
-passing rows up to ``exact_max_rows + 1``: a bounded read through the filter's index, no more
-than the exact search it then chooses reads. Small tables, and tables PostgreSQL has not
+An estimate over ``exact_max_rows`` that rests on fewer than ``MIN_SAMPLED_ROWS`` sampled rows
+(at 10M messages one sampled row stands for 10,000, so a user of 1,000 messages with one
+sampled page was estimated at 10,000 or more and sent to the HNSW path) is checked by counting
+the passing rows up to ``exact_max_rows + 1``: a bounded read through the filter's index, no
+more than the exact search it then chooses reads. Small tables, and tables PostgreSQL has not
 analysed yet, are counted exactly (cheap there).
 """
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from dataclasses import dataclass
@@ -47,14 +46,17 @@ RELTUPLES_TTL_SECONDS = 60.0
 # (relative units; at 100k x 384-d rows here about 3 and 12 microseconds).
 EXACT_COST = 1.0
 HNSW_COST = 4.0
-# How far past exact_max_rows the sample must put a filter for the HNSW path to be taken
-# without counting. p passing rows of the sample estimate the table's within about sqrt(p)
-# rows of p (Poisson), and more loosely here: TABLESAMPLE SYSTEM reads whole pages, so a
-# filter's rows come in clumps (one user's rows after CLUSTER, 2-3 a page at 10M messages;
-# docs/SCALING.md "Row estimates"). Over the limit means p - SURE_SIGMAS * sqrt(p) rows, scaled
-# up, are: below 10 sampled rows an estimate is never taken as over it. Not fitted: 3 is the
-# usual "surely not chance" bound of a normal approximation.
-SURE_SIGMAS = 3.0
+# Below this many sampled rows an estimate is too coarse to decide on, and one over the limit is
+# counted instead. p passing rows of the sample estimate the table's within about sqrt(p) rows
+# of p (Poisson), and more loosely here: TABLESAMPLE SYSTEM reads whole pages, so a filter's rows
+# come in clumps (one user's rows, 2-6 a page at 10M messages; docs/SCALING.md "Row
+# estimates"); under 10 the error is a third of the estimate or more, and one sampled page of a
+# user of 1,000 messages reads as 10,000. From 10 on the estimate decides, as before: there a
+# wrong side of the limit costs little (both paths read a few thousand rows; an HNSW scan that
+# finds fewer than k falls back to exact), while the count costs about what the exact search
+# does (measured at 100k activities: counting every estimate within 3 sqrt(p) of the limit, the
+# 5 km radius filters, doubled the statements of a search at p95; docs/SCALING.md). Not fitted.
+MIN_SAMPLED_ROWS = 10
 # The sample's REPEATABLE seed: the same data gives the same plan (reproducible searches).
 SAMPLE_SEED = 7
 
@@ -118,11 +120,10 @@ class _Sampling:
         """Scale the rows that passed in the sample up to the whole table."""
         return int(round(passing * 100.0 / self.percent))
 
-    def surely_over(self, passing: int, limit: int) -> bool:
-        """Return whether ``passing`` sampled rows put the table's beyond ``limit``, past the
-        sample's error (:data:`SURE_SIGMAS`)."""
-        low = passing - SURE_SIGMAS * math.sqrt(passing)
-        return low * 100.0 / self.percent > limit
+    def too_coarse(self, passing: int) -> bool:
+        """Return whether ``passing`` sampled rows are too few to estimate from
+        (:data:`MIN_SAMPLED_ROWS`)."""
+        return passing < MIN_SAMPLED_ROWS
 
 
 def _sampling(queryset: QuerySet) -> _Sampling | None:
@@ -193,9 +194,9 @@ def _sampled_plan(
     k: int | None,
 ) -> PathPlan:
     """Return the path for ``passing`` rows of ``queryset``'s sample: on the estimate, or on a
-    count where the estimate is over ``exact_max_rows`` but within the sample's error of it."""
+    count where the estimate is over ``exact_max_rows`` but rests on too few sampled rows."""
     estimate = sampling.estimate(passing)
-    if estimate > exact_max_rows and not sampling.surely_over(passing, exact_max_rows):
+    if estimate > exact_max_rows and sampling.too_coarse(passing):
         return _counted_plan(queryset, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
     path = _path(estimate, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
     return PathPlan(path=path, rows=estimate, estimated=True)
@@ -238,8 +239,8 @@ def plan_vector_path(queryset: QuerySet, *, exact_max_rows: int, k: int | None =
     ``exact`` when at most ``exact_max_rows`` rows pass and, with ``k`` on a sampled table,
     when the exact scan is the cheaper one (:func:`exact_is_cheaper`); else ``hnsw``. The rows
     are estimated from the sample, and counted up to ``exact_max_rows + 1`` where no estimate is
-    available or the estimate is over ``exact_max_rows`` by less than the sample's error
-    (:data:`SURE_SIGMAS`).
+    available or an estimate over ``exact_max_rows`` rests on too few sampled rows
+    (:data:`MIN_SAMPLED_ROWS`).
     """
     sampling = _sampling(queryset)
     if sampling is None:

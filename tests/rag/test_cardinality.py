@@ -160,7 +160,7 @@ def coarse_sample(analysed_rows, monkeypatch):
     return pks
 
 
-def test_an_estimate_over_the_limit_within_its_error_is_counted(coarse_sample):
+def test_an_estimate_over_the_limit_from_a_few_sampled_rows_is_counted(coarse_sample):
     # Two rows, both in the sample (on one page, as a user's rows after CLUSTER): estimated
     # at about 20, over the limit of 5; counted, they are 2, so the search is exact.
     queryset = Doc.objects.filter(pk__in=coarse_sample[:2])
@@ -177,7 +177,9 @@ def test_a_counted_estimate_past_the_limit_still_chooses_hnsw(coarse_sample):
     assert plan_vector_path(queryset, exact_max_rows=5) == PathPlan("hnsw", 6, estimated=False)
 
 
-def test_an_estimate_surely_over_the_limit_is_not_counted(coarse_sample, django_assert_num_queries):
+def test_an_estimate_from_enough_sampled_rows_is_not_counted(
+    coarse_sample, django_assert_num_queries
+):
     queryset = Doc.objects.filter(category="common")  # about 290 sampled rows of 300
     plan_vector_path(queryset, exact_max_rows=5)  # pg_class's row estimate is cached now
     with django_assert_num_queries(1):  # the sample alone
