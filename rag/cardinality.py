@@ -120,11 +120,6 @@ class _Sampling:
         """Scale the rows that passed in the sample up to the whole table."""
         return int(round(passing * 100.0 / self.percent))
 
-    def too_coarse(self, passing: int) -> bool:
-        """Return whether ``passing`` sampled rows are too few to estimate from
-        (:data:`MIN_SAMPLED_ROWS`)."""
-        return passing < MIN_SAMPLED_ROWS
-
 
 def _sampling(queryset: QuerySet) -> _Sampling | None:
     """Return the sampling of ``queryset``'s rows, or None when it cannot be sampled."""
@@ -196,7 +191,7 @@ def _sampled_plan(
     """Return the path for ``passing`` rows of ``queryset``'s sample: on the estimate, or on a
     count where the estimate is over ``exact_max_rows`` but rests on too few sampled rows."""
     estimate = sampling.estimate(passing)
-    if estimate > exact_max_rows and sampling.too_coarse(passing):
+    if estimate > exact_max_rows and passing < MIN_SAMPLED_ROWS:
         return _counted_plan(queryset, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
     path = _path(estimate, total=sampling.total, exact_max_rows=exact_max_rows, k=k)
     return PathPlan(path=path, rows=estimate, estimated=True)
