@@ -20,11 +20,11 @@ stays within ``NDCG_KEEP`` of the cut without the gate in each language.
 
 Rotations (leave one set out): fit and choose on four sets, measure on the fifth, all five;
 printed per set and language: nDCG@5, P@10, results per labelled query (and the change against
-the gate as shipped before, read from ``--before``: weights file of the previous model, or the
-cut without the gate), off-topic answered empty, labelled answered empty, beside the bare model
-(the cut replayed by ``bench.activities_cut_cv.replay``, which matched real runs of
-bench/activities_heldout.py to the third decimal). Then it fits on all five sets and prints the
-model to store in activities/search_ranker.py.
+the cut without the gate), off-topic answered empty, labelled answered empty, beside the bare
+model (the cut replayed by ``bench.activities_cut_cv.replay``, which matched real runs of
+bench/activities_heldout.py to the third decimal; it answers empty the one rank-mode query
+whose window the service widens, 「周四晚上想学点东西充充电」 on fresh4). Then it fits on all
+five sets and prints the model to store in activities/search_ranker.py.
 
     .venv/bin/python bench/activities_fit_ranker.py --save /tmp/ranker.pkl
     .venv/bin/python bench/activities_fit_ranker.py --load /tmp/ranker.pkl
