@@ -13,10 +13,9 @@ Pipeline (docs/activities.md has the diagram):
 4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
    relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
    order by a fitted score of the dense similarity, the query's words and cues in each row
-   (:func:`hybrid_scores`), re-rank with
-   the personal boost (``score = order * (1 + boost)``, the order being the similarity or the
-   fused score, boost <= ``personal_boost_max``), keep ``limit`` and drop the hits after the
-   first that name nothing of the query and that the learned precision gate finds unlikely
+   (:func:`hybrid_scores`), re-rank with the personal boost (``score = order * (1 + boost)``,
+   the order being the similarity or the fused score, boost <= ``personal_boost_max``), keep
+   ``limit`` and drop the hits after the first that the learned precision gate finds unlikely
    (:func:`activities.search_ranker.likely_hits`).
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
@@ -431,16 +430,17 @@ def _ranked(
     shown = scored[:keep]
     ranked_by_time = understood is not None and understood.time.applied == RANK
     if shown and meta["relevance"] is not None and not ranked_by_time:
-        # The learned precision gate (activities/search_ranker.py): after the first, a hit
-        # naming nothing of the query that the fitted model finds unlikely is dropped; the
-        # order stays. Not on the rank mode's pool (limit x TIME_RANK_POOL rows, re-ordered by
-        # closeness to the window afterwards): the gate was fitted on top-10 lists.
+        # The learned precision gate (activities/search_ranker.py): after the first, a hit the
+        # fitted model finds unlikely is dropped; the order stays. Not on the rank mode's pool
+        # (re-ordered by closeness to the window afterwards): it was fitted on top-10 lists.
         likely = likely_hits(
             candidates,
             [hit for _, _, hit, _, _ in shown],
             vector,
             named=named,
             understood=understood,
+            query=query,
+            held=held,
         )
         pks = {hit.obj.pk for hit in likely}
         # The rows the gate drops count as dropped by relevance, as the cut's do.

@@ -58,7 +58,13 @@ def record(halves: dict | None = None) -> list[dict]:
     from activities.reasons import query_terms
     from activities.search_filters import hard_filter, parse_filters
     from activities.search_ranker import pool_of
-    from activities.search_ranking import cue_counts, cue_ranking, lexical_ranking, naming_pks
+    from activities.search_ranking import (
+        cue_counts,
+        cue_ranking,
+        lexical_held,
+        lexical_ranking,
+        naming_pks,
+    )
     from bench.activities_fit_cut import set_cut
     from bench.activities_heldout import TUNING_CORPORA, labels_of, loaded_corpus, read_queries
     from rag import relevance
@@ -85,10 +91,14 @@ def record(halves: dict | None = None) -> list[dict]:
             call = calls[-1]
             call["titles"] = [hit.obj.title for hit in hits]
             margins = [call["background"].margin(s) for s in call["scores"]]
+            query, understood = kw.get("query", ""), kw.get("understood")
+            held = lexical_held(query, [h.obj for h in hits])
             named = kw.get("named")
             if named is None:  # a caller that did not read it (the time window's probe)
-                named = naming_pks(kw.get("query", ""), [h.obj for h in hits], kw.get("understood"))
-            call["pool"] = pool_of(hits, margins, named=named, understood=kw.get("understood"))
+                named = naming_pks(query, [h.obj for h in hits], understood, held=held)
+            call["pool"] = pool_of(
+                hits, margins, named=named, understood=understood, query=query, held=held
+            )
         return kept
 
     def recording_hybrid(hits, query, **kw):

@@ -9,12 +9,18 @@ from activities import search_ranker
 from activities.models import Activity
 from activities.search import activities_search
 from activities.search_ranker import FEATURES, WEIGHTS, Pool, features, unlikely
-from activities.search_ranking import naming_pks
+from activities.search_ranking import cue_counts
 from activities.understanding import read_query, user_zone
 
 
-def _pool(margins, named) -> Pool:
-    return Pool(margins=tuple(margins), named=tuple(named), english=False)
+def _pool(margins, named, coverage=(), cues=()) -> Pool:
+    return Pool(
+        margins=tuple(margins),
+        named=tuple(named),
+        english=False,
+        coverage=tuple(coverage),
+        cues=tuple(cues),
+    )
 
 
 # A best hit standing alone, then a crowd far below it.
@@ -35,9 +41,25 @@ def test_the_first_hit_stays_however_unlikely():
     assert 0 not in drop and drop == set(range(1, 20))
 
 
-def test_a_hit_naming_the_query_is_never_dropped_by_the_gate():
+def test_a_hit_naming_the_query_is_read_too():
     named = [False, True, False] + [True] * 17
-    assert unlikely(_pool(MARGINS, named), list(range(20)), threshold=1.0) == {2}
+    assert unlikely(_pool(MARGINS, named), list(range(20)), threshold=1.0) == set(range(1, 20))
+
+
+def test_a_hit_of_a_kind_or_mood_the_query_asks_for_stays():
+    cues = [1.0, 0.0, 1.0] + [0.0] * 17
+    drop = unlikely(_pool(MARGINS, [True] * 20, [0.0] * 20, cues), list(range(20)), threshold=1.0)
+    assert drop == {1} | set(range(3, 20))
+
+
+def test_holding_the_query_rare_words_makes_a_hit_more_likely_than_naming_nothing():
+    # The same place in the pool; one hit holds every word of the query, where few others do.
+    named = [True, True, False] + [False] * 17
+    coverage = [1.0, 1.0, 0.0] + [0.0] * 17
+    margins = [0.30, 0.20, 0.20] + [0.10 - 0.002 * i for i in range(17)]
+    rows = features(_pool(margins, named, coverage, [0.0] * 20))
+    score = rows @ WEIGHTS
+    assert score[1] > score[2]
 
 
 def test_a_similar_only_hit_far_below_the_best_goes():
@@ -61,16 +83,16 @@ class TestInTheSearch:
         assert gated == [t for t in ungated if t in gated]
 
     @pytest.mark.parametrize("query", ["玩水", "周末想出去走走"])
-    def test_with_nothing_likely_a_list_keeps_its_best_hit_and_the_rows_naming_the_query(
+    def test_with_nothing_likely_a_list_keeps_its_best_hit_and_the_rows_of_its_kinds_and_moods(
         self, demo_activities, monkeypatch, query
     ):
         ungated = activities_search(semantic_query=query, limit=10)["results"]
-        monkeypatch.setattr(search_ranker, "THRESHOLD", 1.0)  # nothing similar-only is likely
+        monkeypatch.setattr(search_ranker, "THRESHOLD", 1.0)  # nothing is likely
         gated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
         understood = read_query(query, now=timezone.now(), tz=user_zone(None))
         rows = [Activity.objects.get(pk=r["id"]) for r in ungated]
-        named = naming_pks(understood.rest or query, rows, understood)
-        expected = [ungated[0]["title"]] + [r["title"] for r in ungated[1:] if r["id"] in named]
+        cued = [r.title for r, n in zip(rows, cue_counts(rows, understood), strict=True) if n]
+        expected = [ungated[0]["title"]] + [r["title"] for r in ungated[1:] if r["title"] in cued]
         assert gated == expected
 
     def test_an_off_topic_query_still_answers_nothing(self, demo_activities):
