@@ -10,6 +10,8 @@ GATE_RANGE = (-1.0, 1.0)
 RATIO_RANGE = (-2.0, 1.0)
 DEPTH_RANGE = (0.0, 2.0)
 POOL_Z_RANGE = (-5.0, 5.0)  # standard deviations above the pool's mean (rag.relevance)
+# Best-hit margin asked per unit of intent margin past the intent gate (rag.relevance).
+SLOPE_RANGE = (0.0, 100.0)
 # The optional parameters of a surface's cut and the range each must fall in (gate is required).
 OPTIONAL_PARAMETERS = {
     "ratio": RATIO_RANGE,
@@ -20,6 +22,7 @@ OPTIONAL_PARAMETERS = {
     "foreignGate": GATE_RANGE,
     "intentGate": GATE_RANGE,
     "intentClose": GATE_RANGE,
+    "intentSlope": SLOPE_RANGE,
     "poolZ": POOL_Z_RANGE,
     "poolZEvidence": POOL_Z_RANGE,
 }

@@ -27,6 +27,10 @@ per surface in the live settings (``RagSettings.relevance_cuts``):
   the model and the query make it, rather than a share of the best hit. It needs a crowd to
   stand out of: with fewer than :data:`POOL_MIN` candidates (a narrow filter left them, and
   they may all be what was asked for) the ratio and depth rules apply instead;
+- the intent gate: a query closer to requests for something else than to requests for the
+  surface's things (``rag.intent``) by more than ``intentGate`` is off-topic unless its best
+  hit's margin reaches ``intentClose`` + ``intentSlope`` x (intent margin - ``intentGate``):
+  the further it reads as a request for something else, the closer a hit must be;
 - the bare gate: a query with no *lexical evidence* (the caller says whether any of its words or
   cues appears in the candidates) must clear ``bare_gate`` instead of ``gate`` when that is
   higher: a query sharing nothing with the corpus needs a clearer dense margin to be believed.
@@ -124,6 +128,7 @@ class Cut:
     foreign_gate: float | None = None
     intent_gate: float | None = None
     intent_close: float | None = None
+    intent_slope: float | None = None
     pool_z: float | None = None
     pool_z_evidence: float | None = None
 
@@ -147,6 +152,7 @@ class Cut:
             "foreignGate": self.foreign_gate,
             "intentGate": self.intent_gate,
             "intentClose": self.intent_close,
+            "intentSlope": self.intent_slope,
             "poolZ": self.pool_z,
             "poolZEvidence": self.pool_z_evidence,
             "calibrated": self.calibrated,
@@ -246,7 +252,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
     bare_ratio = stored.get("bareRatio")
     depth, bare_depth = stored.get("depth"), stored.get("bareDepth")
     foreign, intent = stored.get("foreignGate"), stored.get("intentGate")
-    close = stored.get("intentClose")
+    close, slope = stored.get("intentClose"), stored.get("intentSlope")
     pool_z, pool_z_evidence = stored.get("poolZ"), stored.get("poolZEvidence")
     return Cut(
         gate=float(stored["gate"]),
@@ -259,6 +265,7 @@ def cut_for(surface: str, settings_row=None) -> Cut:
         foreign_gate=None if foreign is None else float(foreign),
         intent_gate=None if intent is None else float(intent),
         intent_close=None if close is None else float(close),
+        intent_slope=None if slope is None else float(slope),
         pool_z=None if pool_z is None else float(pool_z),
         pool_z_evidence=None if pool_z_evidence is None else float(pool_z_evidence),
     )
@@ -327,7 +334,8 @@ def decide(
     when set, replaces the gate and the bare gate); ``intent``: the query's intent margin
     (``rag.intent``: closer to requests for something else by this much), off-topic above the
     cut's intent gate, even with no candidate, unless the best hit's margin reaches the cut's
-    ``intent_close`` (a candidate is close: None, no such exception; None intent: not measured);
+    ``intent_close`` (a candidate is close: None, no such exception; None intent: not measured),
+    raised by ``intent_slope`` per unit of intent margin past the gate (:func:`close_enough`);
     ``keep_best``: an on-topic query keeps at least its this many best hits, whatever the
     per-hit cut (the cut says where a list stops, not that it holds one or two rows); with the
     cut's pool rule, only those of them standing above the pool's mean (:func:`pool_scores`).
@@ -345,7 +353,7 @@ def decide(
         )
     margins = [background.margin(s) for s in scores]
     top = max(margins)
-    if elsewhere and cut.intent_close is not None and top >= cut.intent_close:
+    if elsewhere and cut.intent_close is not None and top >= close_enough(cut, intent):
         # Off-topic means nothing here is close: a request that reads like one for something
         # else ("money", "health") is still answered when a hit stands this far above the
         # background (a budgeting class for a money question).
@@ -393,6 +401,19 @@ def decide(
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags
     )
+
+
+def close_enough(cut: Cut, intent: float) -> float:
+    """Return the best-hit margin that answers a query read as a request for something else:
+    ``intent_close``, raised by ``intent_slope`` per unit of intent margin past the intent gate.
+
+    The further a request reads as belonging elsewhere, the closer a listing must be to answer
+    it anyway: a weather question naming the rain (intent margin 0.035) beside a rainy-day
+    listing at 0.2 is a weather question, a money question just past the gate beside a
+    budgeting class is not (docs/RELEVANCE.md, "Information requests").
+    """
+    slope = cut.intent_slope or 0.0
+    return cut.intent_close + slope * max(intent - (cut.intent_gate or 0.0), 0.0)
 
 
 def pool_scores(margins: Sequence[float]) -> list[float]:

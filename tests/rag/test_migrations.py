@@ -77,8 +77,16 @@ cuts_0014 = importlib.import_module("rag.migrations.0014_activities_cut_intent")
 cuts_0015 = importlib.import_module("rag.migrations.0015_activities_cut_depth")
 cuts_0016 = importlib.import_module("rag.migrations.0016_activities_cut_intent_close")
 cuts_0017 = importlib.import_module("rag.migrations.0017_activities_cut_pool")
-CUT_STEPS = [cuts_0012, cuts_0014, cuts_0015, cuts_0016, cuts_0017]
-CUT_IDS = ["0012-foreign-gate", "0014-intent-gate", "0015-depth", "0016-intent-close", "0017-pool"]
+cuts_0018 = importlib.import_module("rag.migrations.0018_activities_cut_intent_slope")
+CUT_STEPS = [cuts_0012, cuts_0014, cuts_0015, cuts_0016, cuts_0017, cuts_0018]
+CUT_IDS = [
+    "0012-foreign-gate",
+    "0014-intent-gate",
+    "0015-depth",
+    "0016-intent-close",
+    "0017-pool",
+    "0018-intent-slope",
+]
 
 
 def test_each_cut_migration_starts_from_the_default_the_one_before_left():
@@ -86,6 +94,7 @@ def test_each_cut_migration_starts_from_the_default_the_one_before_left():
     assert cuts_0015.OLD == cuts_0014.NEW
     assert cuts_0016.OLD == cuts_0015.NEW
     assert cuts_0017.OLD == cuts_0016.NEW
+    assert cuts_0018.OLD == cuts_0017.NEW
 
 
 @pytest.mark.parametrize("step", CUT_STEPS, ids=CUT_IDS)
@@ -129,10 +138,10 @@ def test_0017_reversed_restores_the_0016_default_and_leaves_an_edited_cut_alone(
     assert row.relevance_cuts[cuts_0017.E5_KEY]["activities"] == edited
 
 
-def test_0017_moves_to_the_shipped_default():
+def test_the_last_cut_migration_moves_to_the_shipped_default():
     from rag.models import DEFAULT_RELEVANCE_CUTS
 
-    assert DEFAULT_RELEVANCE_CUTS[cuts_0017.E5_KEY]["activities"] == cuts_0017.NEW
+    assert DEFAULT_RELEVANCE_CUTS[cuts_0018.E5_KEY]["activities"] == cuts_0018.NEW
 
 
 # Each app owns its live settings: activities.0009, memory.0013, writing.0007 and agent.0007 copy

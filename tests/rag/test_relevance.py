@@ -299,17 +299,44 @@ def test_a_request_for_something_else_with_no_close_hit_stays_off_topic():
     assert decision.off_topic and decision.reason == relevance.INTENT_REASON
 
 
+def test_the_further_a_request_reads_as_one_for_something_else_the_closer_a_hit_must_be():
+    # best margin 0.5 (score 0.9 over BG): enough just past the gate (0.3 + 5 x 0.01 = 0.35),
+    # not far past it (0.3 + 5 x 0.1 = 0.8): a weather question beside a rainy-day listing.
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0, intent_close=0.3, intent_slope=5.0)
+    assert not decide([0.9], BG, cut, intent=0.01).off_topic
+    far = decide([0.9], BG, cut, intent=0.1)
+    assert far.off_topic and far.reason == relevance.INTENT_REASON
+
+
 @pytest.mark.django_db
-def test_stored_intent_close_is_read_back():
+def test_stored_intent_close_and_slope_are_read_back():
     row = rag_settings_get()
     key = relevance.model_key()
     row.relevance_cuts = {
-        key: {"activities": {"gate": 0.0, "intentGate": 0.01, "intentClose": 0.2}}
+        key: {
+            "activities": {
+                "gate": 0.0,
+                "intentGate": 0.01,
+                "intentClose": 0.2,
+                "intentSlope": 6.0,
+            }
+        }
     }
     row.full_clean()
     row.save()
     live.invalidate()
-    assert relevance.cut_for("activities").intent_close == 0.2
+    cut = relevance.cut_for("activities")
+    assert (cut.intent_close, cut.intent_slope) == (0.2, 6.0)
+    assert cut.as_meta()["intentSlope"] == 6.0
+
+
+@pytest.mark.django_db
+def test_a_negative_intent_slope_is_refused():
+    row = rag_settings_get()
+    key = relevance.model_key()
+    row.relevance_cuts = {key: {"activities": {"gate": 0.0, "intentSlope": -1.0}}}
+    with pytest.raises(ValidationError):
+        row.full_clean()
 
 
 def test_a_query_reading_as_a_request_for_the_surface_clears_the_intent_gate():
