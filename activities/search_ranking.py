@@ -5,7 +5,8 @@ vibes (jieba, :func:`lexical_ranking`) or one of its kind or mood cues is its ty
 (:func:`cue_ranking`). The few rows of the small path are ordered by it (:func:`evidence_order`),
 or by meaning when the query's time phrase left them (:func:`meaning_order`); the hybrid orders
 the ranked path by a fitted score of the dense similarity, the share of the query's words a row
-holds and its cues (:func:`hybrid_scores`).
+holds, its cues and what it holds of what the query refuses (:func:`hybrid_scores`,
+``activities.negation``).
 """
 
 from __future__ import annotations
