@@ -5,7 +5,8 @@ vibes (jieba, :func:`lexical_ranking`) or one of its kind or mood cues is its ty
 (:func:`cue_ranking`). The few rows of the small path are ordered by it (:func:`evidence_order`),
 or by meaning when the query's time phrase left them (:func:`meaning_order`); the hybrid orders
 the ranked path by a fitted score of the dense similarity, the share of the query's words a row
-holds and its cues (:func:`hybrid_scores`).
+holds, its cues and what it holds of what the query refuses (:func:`hybrid_scores`,
+``activities.negation``).
 """
 
 from __future__ import annotations
@@ -14,21 +15,26 @@ import math
 
 import numpy as np
 
+from activities.negation import inside, mentions_plainly, negated_spans, negated_terms
 from activities.reasons import query_terms
 from rag import relevance
 from rag.search import rrf
 from rag.text import held_terms, rank_held
 
-FUSION_FEATURES = ("pool_z", "coverage", "cues")
+FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated")
 # The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
-# bench/activities_fit_fusion.py (2026-11-26, multilingual-e5-small) on graded pairs of
-# candidates within each on-topic query of the four development sets, old dev+test, fresh,
-# fresh2 and fresh3 (bench/data/activities_*_queries.jsonl), pairwise logistic, L2 1.0, each
-# query weighing 1, at limit 10 (20 candidates). Fitted on three sets and measured on the
-# fourth, it raised nDCG@5 over the reciprocal-rank fusion it replaces in seven of the eight
-# set-language cells, old zh level (-0.001) (docs/RELEVANCE.md, "Learned fusion"); the
-# rotations' weights: 0.86-0.91, 2.20-3.39, 1.17-1.95.
-FUSION_WEIGHTS = (0.874, 2.855, 1.425)  # in FUSION_FEATURES order
+# bench/activities_fit_fusion.py (multilingual-e5-small) on graded pairs of candidates within
+# each on-topic query, pairwise logistic, L2 1.0, each query weighing 1, at limit 10 (20
+# candidates). The first three (2026-11-26) on the four sets old dev+test, fresh, fresh2 and
+# fresh3 (bench/data/activities_*_queries.jsonl; docs/RELEVANCE.md, "Learned fusion"). The
+# fourth (2026-11-27, session 38), what a row holds of what the query refuses
+# (activities.negation), on the five sets (fresh4 added), fitted with the others: -3.507; the
+# rotations (four sets each) gave -2.3 to -19, and with the first three kept, nDCG@5 held out
+# is the same within 0.004 in every cell for any of -2, -3.6 and -6 (docs/RELEVANCE.md,
+# "Negation, mood and audience"). The first three are kept rather than refitted on five sets:
+# the refit moved no cell by more than 0.006 held out, and only by reshuffling mood and plain
+# queries.
+FUSION_WEIGHTS = (0.874, 2.855, 1.425, -3.507)  # in FUSION_FEATURES order
 
 
 def lexical_text(activity) -> str:
@@ -105,11 +111,20 @@ def cue_ranking(activities: list, understood) -> list:
     return [pk for _, _, pk in sorted(scored)]
 
 
-def cue_counts(activities: list, understood) -> list[int]:
+def cue_counts(activities: list, understood, *, negated: bool | None = None) -> list[int]:
     """Return, per activity, how many kinds and moods the query asks for it has: its type among
-    the kinds (1 or 0) plus its vibes among the moods."""
-    kinds = {c.label for c in understood.kinds} if understood is not None else set()
-    moods = set(understood.mood_labels()) if understood is not None else set()
+    the kinds (1 or 0) plus its vibes among the moods.
+
+    ``negated``: None counts every cue (what names the query, for the cut and the gate); True
+    only the cues under a negation of the query (「不要户外的」: 户外), False only the others
+    (``activities.negation``; the hybrid's order weighs the two apart)."""
+    kinds, moods = set(), set()
+    if understood is not None:
+        spans = negated_spans(understood.found.text) if negated is not None else []
+        for cues, labels in ((understood.kinds, kinds), (understood.moods, moods)):
+            labels.update(
+                c.label for c in cues if negated is None or inside(c.span, spans) == negated
+            )
     if not kinds and not moods:
         return [0] * len(activities)
     return [(a.type in kinds) + len(moods & set(a.vibes or ())) for a in activities]
@@ -159,34 +174,76 @@ def hybrid_scores(hits: list, query: str, *, candidates: list, understood=None, 
     terms = query_terms(query)
     if held is None:
         held = lexical_held(query, activities)
+    refused = negated_terms(query, terms)
     x = fusion_features(
         [hit.score for hit in candidates],
-        [held.get(a.pk, ()) for a in activities],
+        fusion_held(activities, held, refused),
         terms,
-        cue_counts(activities, understood),
+        cue_counts(activities, understood, negated=False),
+        negated=refused,
+        negated_cues=cue_counts(activities, understood, negated=True),
     )
     scores = 1.0 / (1.0 + np.exp(-(x @ np.asarray(FUSION_WEIGHTS, dtype=np.float64))))
     fused = {a.pk: float(score) for a, score in zip(activities, scores, strict=True)}
     return {hit.obj.pk: fused[hit.obj.pk] for hit in hits}
 
 
-def fusion_features(scores: list, held: list, terms: list, cues: list) -> np.ndarray:
+def fusion_held(activities: list, held: dict, refused: set) -> list[set]:
+    """Return, per activity, the query's words it holds (``held``: :func:`lexical_held`), a
+    word the query refuses (``refused``) only where the listing has it plainly, not under its
+    own negation (``activities.negation.mentions_plainly``: 不说话的读书会 and 说话)."""
+    rows = []
+    for a in activities:
+        words = set(held.get(a.pk, ()))
+        if refused & words:
+            text = lexical_text(a)
+            words -= {t for t in refused & words if not mentions_plainly(t, text)}
+        rows.append(words)
+    return rows
+
+
+def fusion_features(
+    scores: list,
+    held: list,
+    terms: list,
+    cues: list,
+    *,
+    negated: set = frozenset(),
+    negated_cues: list | None = None,
+) -> np.ndarray:
     """Return one row of :data:`FUSION_FEATURES` per candidate: its dense score's standard
     score among the candidates (``rag.relevance.pool_scores``, the same for similarities and
     margins), the share of the query's content words ``terms`` it holds (``held``: per
     candidate, the terms it holds), each word weighing log(1 + n / df) over the n candidates as
-    ``rag.text.rank_held`` weighs them, and its kind and mood cues (``cues``: per candidate,
-    :func:`cue_counts`)."""
+    ``rag.text.rank_held`` weighs them, its kind and mood cues (``cues``: per candidate,
+    :func:`cue_counts`), and what it holds of what the query refuses: the share of the
+    ``negated`` terms it holds (weighed the same way) plus its ``negated_cues``.
+
+    The shares: the words asked for over all the query's words, the refused over the refused
+    (「不要户外的，室内玩点什么」: 室内 and 玩点 asked for, 户外 refused)."""
     n = len(scores)
     if not n:
         return np.zeros((0, len(FUSION_FEATURES)))
     z = relevance.pool_scores(scores)
     df = {t: sum(t in h for h in held) for t in terms}
     idf = {t: math.log(1 + n / max(df[t], 1)) for t in terms}
+    asked = [t for t in terms if t not in negated]
+    refused = [t for t in terms if t in negated]
+    # The words asked for count over all the query's words, as before the negation was read:
+    # over the asked ones only, a lone generic word left beside a refusal (轻松 in
+    # 「不想太累，轻松点的活动」) weighed as the whole request (docs/RELEVANCE.md, "Negation").
     total = sum(idf.values()) or 1.0
+    total_refused = sum(idf[t] for t in refused) or 1.0
+    negated_cues = negated_cues or [0] * n
     return np.asarray(
         [
-            [z[i], sum(idf[t] for t in terms if t in held[i]) / total, float(cues[i])]
+            [
+                z[i],
+                sum(idf[t] for t in asked if t in held[i]) / total,
+                float(cues[i]),
+                sum(idf[t] for t in refused if t in held[i]) / total_refused
+                + float(negated_cues[i]),
+            ]
             for i in range(n)
         ],
         dtype=np.float64,

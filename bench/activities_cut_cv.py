@@ -30,6 +30,8 @@ import pickle
 import sys
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import bench_database_url, setup_django  # noqa: E402
@@ -55,12 +57,14 @@ def record(halves: dict | None = None) -> list[dict]:
     import activities.search as search
     from activities import search_ranker
     from activities.models import Activity
+    from activities.negation import negated_terms
     from activities.reasons import query_terms
     from activities.search_filters import hard_filter, parse_filters
     from activities.search_ranker import pool_of
     from activities.search_ranking import (
         cue_counts,
         cue_ranking,
+        fusion_held,
         lexical_held,
         lexical_ranking,
         naming_pks,
@@ -99,6 +103,16 @@ def record(halves: dict | None = None) -> list[dict]:
             call["pool"] = pool_of(
                 hits, margins, named=named, understood=understood, query=query, held=held
             )
+            # The query's vector and the candidates' (read apart: the search defers them), for
+            # an order reading the candidates' similarity to one another
+            # (bench/activities_fit_fusion.py).
+            call["vector"] = np.asarray(vector, dtype=np.float32)
+            vectors = dict(
+                Activity.objects.filter(pk__in=[hit.obj.pk for hit in hits]).values_list(
+                    "pk", "embedding"
+                )
+            )
+            call["embeddings"] = np.asarray([vectors[hit.obj.pk] for hit in hits], dtype=np.float32)
         return kept
 
     def recording_hybrid(hits, query, **kw):
@@ -110,6 +124,16 @@ def record(halves: dict | None = None) -> list[dict]:
         # refits it): the query's content words each holds and its kind and mood cues.
         held = kw.get("held") or {}
         counts = cue_counts(activities, kw.get("understood"))
+        asked = cue_counts(activities, kw.get("understood"), negated=False)
+        refused = cue_counts(activities, kw.get("understood"), negated=True)
+        refused_terms = negated_terms(query, query_terms(query))
+        plain = fusion_held(activities, held, refused_terms)
+        understood = kw.get("understood")
+        kinds_asked = cue_counts(
+            activities,
+            dataclasses.replace(understood, moods=()) if understood is not None else None,
+            negated=False,
+        )
         calls[-1]["lists"] = {
             "dense": [hit.obj.title for hit in hits],
             "lexical": [titles[pk] for pk in lexical_ranking(query, activities, held=held)],
@@ -117,6 +141,13 @@ def record(halves: dict | None = None) -> list[dict]:
             "terms": query_terms(query),
             "held": {a.title: sorted(held.get(a.pk, ())) for a in activities},
             "cues": {a.title: c for a, c in zip(activities, counts, strict=True)},
+            # The same apart: the words and cues under a negation of the query
+            # (activities.negation), and the cues outside one.
+            "negated": sorted(refused_terms),
+            "held_plain": {a.title: sorted(h) for a, h in zip(activities, plain, strict=True)},
+            "kinds_asked": dict(zip(titles.values(), kinds_asked, strict=True)),
+            "cues_asked": dict(zip(titles.values(), asked, strict=True)),
+            "cues_refused": dict(zip(titles.values(), refused, strict=True)),
         }
         return fused
 

@@ -3,11 +3,12 @@
 The hybrid orders the hits the relevance cut keeps by a linear score over
 ``activities.search_ranking.FUSION_FEATURES`` of each candidate: its dense score's standard
 score among the query's candidates, the share of the query's content words it holds (rarer
-words among the candidates weigh more) and its kind and mood cues. This bench fits the weights.
+words among the candidates weigh more), its kind and mood cues, and what it holds of what the
+query refuses (``activities.negation``). This bench fits the weights.
 
-The development data are four sets written apart, all seen already: the old held-out dev+test
-(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2 and fresh3. Any later
-split is the test set and is never read here.
+The development data are five sets written apart, all seen already: the old held-out dev+test
+(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3 and fresh4
+(two more cities). Any later split is the test set and is never read here.
 
 Every query goes through ``activities_search`` once with every per-hit rule and the precision
 gate open (``bench.activities_cut_cv.record``, which keeps what the fusion reads of each
@@ -17,10 +18,10 @@ on-topic query whose grades differ (grade in the query's window). The list is th
 the service builds it: the shipped cut (``bench.activities_fit_ranker.CUT``), this order, the
 shipped precision gate.
 
-Rotations: fit on three sets, measure on the fourth, all four; printed per set and language
+Rotations: fit on four sets, measure on the fifth, all five; printed per set and language
 (nDCG@5, P@10) beside the bare model and the reciprocal-rank fusion of the dense, lexical and
 cue ranks the learned order replaced (the ranks replayed from the same recording, RRF constant
-60). Then it fits on all four sets and prints the weights to store in
+60). Then it fits on all five sets and prints the weights to store in
 activities/search_ranking.py.
 
     .venv/bin/python bench/activities_fit_fusion.py --save /tmp/fusion.pkl
@@ -39,7 +40,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.activities_cut_cv import recorded  # noqa: E402
 
 DB_NAME = "bench_activities_fit_fusion"
-SETS = {"old": "all", "fresh": "fresh", "fresh2": "fresh2", "fresh3": "fresh3"}
+SETS = {
+    "old": "all",
+    "fresh": "fresh",
+    "fresh2": "fresh2",
+    "fresh3": "fresh3",
+    "fresh4": "fresh4",
+}
 LANGS = ("zh", "en")
 L2 = 1.0  # ridge on the standardised weights
 RRF_K = 60  # the fusion constant of the reciprocal-rank fusion replaced (rag's default)
@@ -53,9 +60,11 @@ def features(call) -> np.ndarray:
     titles = call["titles"]
     return fusion_features(
         list(call["scores"]),
-        [set(lists["held"].get(t, ())) for t in titles],
+        [set(lists["held_plain"].get(t, ())) for t in titles],
         lists["terms"],
-        [lists["cues"].get(t, 0) for t in titles],
+        [lists["cues_asked"].get(t, 0) for t in titles],
+        negated=set(lists["negated"]),
+        negated_cues=[lists["cues_refused"].get(t, 0) for t in titles],
     )
 
 

@@ -79,3 +79,22 @@ def test_a_row_holding_the_query_words_rises_above_a_close_one_holding_none():
     fused = hybrid_scores(candidates, query, candidates=candidates)
     assert fused[2] > fused[1]
     assert all(0.0 < score < 1.0 for score in fused.values())
+
+
+def test_a_row_holding_what_the_query_refuses_does_not_rise_for_it():
+    # 「不要户外的，室内玩点什么」: the outdoor walk holds 户外 and is of the 户外 kind; before the
+    # negation was read, both counted as naming the query and put the walk above the indoor
+    # climbing night the query asks for.
+    from activities.search_ranking import hybrid_scores
+    from activities.understanding import read_query
+
+    query = "不要户外的，室内玩点什么"
+    understood = read_query(query, now=timezone.now(), tz=None)
+    rows = [
+        _row(1, "户外徒步｜郊野公园", type="户外", vibes=["户外", "运动"]),
+        _row(2, "攀岩馆抱石入门", type="运动", vibes=["运动"]),
+    ]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    candidates = _hits(rows + crowd, [0.86, 0.85, *crowd_scores])
+    fused = hybrid_scores(candidates, query, candidates=candidates, understood=understood)
+    assert fused[2] > fused[1]
