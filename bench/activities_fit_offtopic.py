@@ -43,7 +43,14 @@ from bench._common import bench_database_url, setup_django  # noqa: E402
 DB_NAME = "bench_activities_fit_offtopic"
 LIMIT = 10
 # set name: split of bench/activities_heldout.py (old = dev + test of the first file).
-SETS = {"old": "all", "fresh": "fresh", "fresh2": "fresh2", "fresh3": "fresh3", "fresh4": "fresh4"}
+SETS = {
+    "old": "all",
+    "fresh": "fresh",
+    "fresh2": "fresh2",
+    "fresh3": "fresh3",
+    "fresh4": "fresh4",
+    "fresh5": "fresh5",
+}
 ROOT = Path(__file__).resolve().parent.parent
 ON_FILE = ROOT / "activities" / "fixtures" / "intent_activities.txt"
 OFF_FILE = ROOT / "activities" / "fixtures" / "intent_elsewhere.txt"
