@@ -161,6 +161,20 @@ def test_a_time_phrase_leaving_few_rows_answers_a_request_for_something_else_emp
     assert outcome["meta"]["relevance"]["intentMargin"] > outcome["meta"]["relevance"]["intentGate"]
 
 
+def test_a_time_phrase_leaving_few_rows_answers_a_booking_at_a_business_empty(demo_activities):
+    # A booking is for the business to take (activities/fixtures/intent_elsewhere.txt); its
+    # time phrase leaving a few rows does not make it a request for them.
+    from rag.relevance import INTENT_REASON
+
+    month, day, _ = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(
+        semantic_query=f"{month}月{day}日帮我在饭店订一桌，六个人", limit=10
+    )
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+
+
 @pytest.mark.parametrize("query", ["公积金怎么提取", "mortgage rates this month"])
 def test_a_request_for_something_else_answers_an_empty_list_with_its_own_reason(
     demo_activities, query
