@@ -47,13 +47,12 @@ from activities.search_relevance import (
     answer_question,
     relevant_hits,
 )
+from activities.search_window import widen_time, window_fits_nothing, window_only_few
 from activities.selectors import activity_settings_get
 from activities.understanding import (
     EMBED_REST,
-    FILTER,
     RANK,
     QueryUnderstanding,
-    TimePlan,
     apply_time,
     order_by_closeness,
     plan_place,
@@ -303,27 +302,6 @@ def provenance(item: dict, meta: dict) -> dict:
     }
 
 
-def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
-    """Return whether the search narrowed to a time window and the relevance gate found
-    nothing in it close to the query (not noise, not a question, not a request for something
-    else: those are off-topic anywhere).
-    """
-    relevance_meta = meta.get("relevance") or {}
-    return (
-        understood.time.applied == FILTER
-        and relevance_meta.get("offTopic", False)
-        and not relevance_meta.get("noise")
-        and meta.get("reason") not in (relevance.QUESTION_REASON, relevance.INTENT_REASON)
-    )
-
-
-def window_only_few(understood: QueryUnderstanding, semantic: str) -> bool:
-    """Return whether the query's own time phrase left the few rows of the small path and the
-    query asks for something besides the time (then whether anything fits is still a question:
-    a window holding three rows says nothing about the request)."""
-    return understood.time.applied == FILTER and bool(semantic)
-
-
 def small_path_vector(semantic: str):
     """Return the query's vector for the small path, or None with the provider down (the few
     rows are then shown as without a query: no relevance gate, the order of their words)."""
@@ -336,24 +314,23 @@ def small_path_vector(semantic: str):
 
 def fits_nothing(unnarrowed, vector, *, query: str, understood, meta: dict, row) -> bool:
     """Return whether the relevance gate finds the query off-topic against every joinable row
-    (not the few of its window); record the decision in ``meta``. The reference sample not
-    embedded: False (the few rows are shown)."""
+    (not the few of its window); record the decision in ``meta`` either way (its intent margin
+    and best margin, as the full path records them). The reference sample not embedded: False
+    (the few rows are shown)."""
     wide = plan_vector_path(unnarrowed, exact_max_rows=row.exact_search_max_rows, k=DEFAULT_LIMIT)
     hits, _ = vector_search(
         unnarrowed.defer("embedding"), vector, k=DEFAULT_LIMIT, force_path=wide.path
     )
     probe: dict = {"relevance": None, "reason": None}
     relevant_hits(hits, vector, probe, query=query, understood=understood)
-    off_topic = bool((probe["relevance"] or {}).get("offTopic"))
+    decision = probe["relevance"]
+    if decision is not None:
+        # The per-hit cut ran over every joinable row, not over the few shown: none is dropped.
+        meta["relevance"] = {**decision, "dropped": 0}
+    off_topic = bool((decision or {}).get("offTopic"))
     if off_topic:
-        meta.update(relevance=probe["relevance"], reason=probe["reason"])
+        meta["reason"] = probe["reason"]
     return off_topic
-
-
-def widen_time(plan: TimePlan) -> TimePlan:
-    """Return ``plan`` turned from narrowing to its window(s) into ranking by closeness."""
-    reason = "nothing in the window fits the request: ranked by closeness to it"
-    return dataclasses.replace(plan, applied=RANK, reason=reason, rows=None)
 
 
 def _ranked(

@@ -136,6 +136,45 @@ def test_a_time_phrase_leaving_few_rows_keeps_them_for_a_query_that_fits(demo_ac
     assert outcome["meta"]["reason"] is None
 
 
+def test_a_time_phrase_leaving_few_rows_reports_the_query_level_decision(demo_activities):
+    # The small path judges the query against every joinable row, as the full path does, and
+    # says what it read (intent margin, best margin) even when it shows the few rows.
+    month, day, titles = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(semantic_query=f"{month}月{day}日{titles[0]}", limit=10)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    decision = outcome["meta"]["relevance"]
+    assert decision["offTopic"] is False and decision["dropped"] == 0
+    assert decision["intentMargin"] is not None and decision["topMargin"] is not None
+
+
+@pytest.mark.parametrize("ask", ["{m}月{d}日公积金贷款额度", "{m}月{d}日的股票行情"])
+def test_a_time_phrase_leaving_few_rows_answers_a_request_for_something_else_empty(
+    demo_activities, ask
+):
+    from rag.relevance import INTENT_REASON
+
+    month, day, _ = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(semantic_query=ask.format(m=month, d=day), limit=10)
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+    assert outcome["meta"]["relevance"]["intentMargin"] > outcome["meta"]["relevance"]["intentGate"]
+
+
+def test_a_time_phrase_leaving_few_rows_answers_a_booking_at_a_business_empty(demo_activities):
+    # A booking is for the business to take (activities/fixtures/intent_elsewhere.txt); its
+    # time phrase leaving a few rows does not make it a request for them.
+    from rag.relevance import INTENT_REASON
+
+    month, day, _ = _a_day_with_few_rows(demo_activities)
+    outcome = activities_search(
+        semantic_query=f"{month}月{day}日帮我在饭店订一桌，六个人", limit=10
+    )
+    assert outcome["meta"]["path"] == "hard_filter_small"
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == INTENT_REASON
+
+
 @pytest.mark.parametrize("query", ["公积金怎么提取", "mortgage rates this month"])
 def test_a_request_for_something_else_answers_an_empty_list_with_its_own_reason(
     demo_activities, query
