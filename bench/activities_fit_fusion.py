@@ -46,6 +46,7 @@ SETS = {
     "fresh2": "fresh2",
     "fresh3": "fresh3",
     "fresh4": "fresh4",
+    "fresh5": "fresh5",
 }
 LANGS = ("zh", "en")
 L2 = 1.0  # ridge on the standardised weights
