@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from activities.negation import inside, negated_spans
 
@@ -54,14 +55,33 @@ def _ages(text: str) -> list[tuple[int, tuple[int, int]]]:
     return found
 
 
-def _words(words: str) -> re.Pattern:
-    """Return a pattern for ``words`` ("|" between them): Chinese ones anywhere, English ones
-    as whole words (a space: any run of spaces or hyphens)."""
-    parts = []
-    for word in words.split("|"):
-        escaped = re.escape(word).replace(r"\ ", r"[\s-]+")
-        parts.append(escaped if re.search(r"[\u4e00-\u9fff]", word) else rf"\b{escaped}\b")
-    return re.compile("|".join(parts), re.IGNORECASE)
+class Words:
+    """Words to find in a text, each a small regular expression tried only when its plain
+    piece is in the lowered text: a substring test is far cheaper than the expression, and
+    most listings state no audience."""
+
+    def __init__(self, words: str):
+        self.parts = []
+        for word in words.split("|"):
+            escaped = re.escape(word).replace(r"\ ", r"[\s-]+")
+            chinese = re.search(r"[\u4e00-\u9fff]", word)
+            pattern = re.compile(escaped if chinese else rf"\b{escaped}\b", re.IGNORECASE)
+            self.parts.append((max(re.split(r"[\s-]+", word.lower()), key=len), pattern))
+
+    def finditer(self, text: str):
+        lowered = text.lower()
+        for hint, pattern in self.parts:
+            if hint in lowered:
+                yield from pattern.finditer(text)
+
+    def search(self, text: str):
+        return next(self.finditer(text), None)
+
+
+def _words(words: str) -> Words:
+    """Return :class:`Words` for ``words`` ("|" between them): Chinese ones anywhere, English
+    ones as whole words (a space: any run of spaces or hyphens)."""
+    return Words(words)
 
 
 @dataclass(frozen=True)
@@ -69,9 +89,9 @@ class Audience:
     """One audience: how a query names it (``asks``) and how a listing says it is for it
     (``states``); ``excludes``: what in a listing says it is not (an adults-only evening)."""
 
-    asks: re.Pattern
-    states: re.Pattern
-    excludes: re.Pattern | None = None
+    asks: Words
+    states: Words
+    excludes: Words | None = None
 
 
 OLDER, CHILDREN = "older", "children"
@@ -183,6 +203,7 @@ AUDIENCES: dict[str, Audience] = {
 }
 
 
+@lru_cache(maxsize=1024)
 def asked(query: str, *, negated: bool = False) -> frozenset[str]:
     """Return the audiences ``query`` names outside a negation (「不带孩子」, "no kids": not
     asked; ``negated``: those it names under one instead); a child's age (at most
@@ -218,24 +239,24 @@ def listing_text(activity) -> str:
 def stated(text: str, audiences=None) -> frozenset[str]:
     """Return the audiences of ``audiences`` (None: all) a listing's ``text`` says it is for
     (:func:`listing_text`), other than under its own negation or beside its own exclusion."""
-    spans = negated_spans(text)
-    found = set()
-    for name in audiences if audiences is not None else AUDIENCES:
-        audience = AUDIENCES[name]
-        if audience.excludes is not None and audience.excludes.search(text):
-            continue
-        if any(not inside(m.span(), spans) for m in audience.states.finditer(text)):
-            found.add(name)
+    names = AUDIENCES if audiences is None else audiences
+    return frozenset(name for name in names if _states(name, text))
+
+
+@lru_cache(maxsize=8192)
+def _states(name: str, text: str) -> bool:
+    """Return whether ``text`` states the audience ``name`` (memoised: one search reads its
+    candidates for the cut, the gate and the order, and listings come back across searches)."""
+    audience = AUDIENCES[name]
+    if audience.excludes is not None and audience.excludes.search(text):
+        return False
+    spans = None
+    for match in audience.states.finditer(text):
+        spans = negated_spans(text) if spans is None else spans
+        if not inside(match.span(), spans):
+            return True
     # A child's age stated ("适合三到六岁", "for 3- to 5-year-olds") is for children.
-    children = AUDIENCES[CHILDREN]
-    if (
-        CHILDREN in (audiences if audiences is not None else AUDIENCES)
-        and CHILDREN not in found
-        and any(age <= CHILD_AGE for age, _ in _ages(text))
-        and not children.excludes.search(text)
-    ):
-        found.add(CHILDREN)
-    return frozenset(found)
+    return name == CHILDREN and any(age <= CHILD_AGE for age, _ in _ages(text))
 
 
 def audience_counts(activities: list, query: str, *, negated: bool = False) -> list[int]:
