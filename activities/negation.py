@@ -48,10 +48,13 @@ ZH_NEGATORS = (
 # asks for something again (不想跟人说话，但想出门; 除了火锅还有什么).
 ZH_END = "，,。.！!？?；;、~～ 但就也还而只的"
 MAX_ZH_CHARS = 8
-# English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会).
+# English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
+# with or without the apostrophe.
 _EN_NEGATOR = re.compile(
     r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non"
-    r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t)\b",
+    r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
+    # typed without the apostrophe ("doesnt involve kids")
+    r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
     re.IGNORECASE,
 )
 _EN_END = re.compile(r"[,.;!?]|\b(?:but|and|or|just|only|though|so|because|instead)\b", re.I)

@@ -10,8 +10,9 @@ is English, and what it names of the query: whether it names a word, kind or moo
 all (``activities.search_ranking.naming_pks``), the share of the query's words it holds
 (rarer words among the candidates weigh more), its kind and mood cues, and how common naming
 the query is among the candidates (a word every candidate holds tells them apart little).
-Under :data:`THRESHOLD` it is dropped, unless it is of a kind or mood the query asks for (its
-type or vibes: the query's own reading vouches for it). The order is left as it is (a learned
+Under :data:`THRESHOLD` it is dropped, unless it is of a kind, mood or audience the query asks
+for (its type or vibes, or the audience its text states, ``activities.audience``: the query's
+own reading vouches for it). The order is left as it is (a learned
 order was no better than the fused one) and the first hit always stays (docs/RELEVANCE.md,
 "Learned precision gate" and "The gate over every hit"). Refit with
 ``bench/activities_fit_ranker.py``.
@@ -127,8 +128,8 @@ def features(pool: Pool) -> np.ndarray:
 
 def unlikely(pool: Pool, shown: list[int], *, threshold=None, weights=None, intercept=None) -> set:
     """Return the candidates (indices into ``pool``) of ``shown`` (the list in its final order)
-    to drop: after the first :data:`KEEP_FIRST`, those holding no kind or mood cue of the
-    query whose probability is under ``threshold``. Defaults: the fitted :data:`THRESHOLD`,
+    to drop: after the first :data:`KEEP_FIRST`, those holding no kind, mood or audience cue
+    of the query whose probability is under ``threshold``. Defaults: the fitted :data:`THRESHOLD`,
     :data:`WEIGHTS` and :data:`INTERCEPT` (the bench passes its own while fitting).
 
     A hit of the kind or mood the query asks for stays: the query's own reading says what it

@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 
+from activities.audience import audience_counts
 from activities.negation import inside, mentions_plainly, negated_spans, negated_terms
 from activities.reasons import query_terms
 from rag import relevance
@@ -112,8 +113,9 @@ def cue_ranking(activities: list, understood) -> list:
 
 
 def cue_counts(activities: list, understood, *, negated: bool | None = None) -> list[int]:
-    """Return, per activity, how many kinds and moods the query asks for it has: its type among
-    the kinds (1 or 0) plus its vibes among the moods.
+    """Return, per activity, how many kinds, moods and audiences the query asks for it has: its
+    type among the kinds (1 or 0), its vibes among the moods, and the audiences it states
+    (``activities.audience``).
 
     ``negated``: None counts every cue (what names the query, for the cut and the gate); True
     only the cues under a negation of the query (「不要户外的」: 户外), False only the others
@@ -125,9 +127,19 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
             labels.update(
                 c.label for c in cues if negated is None or inside(c.span, spans) == negated
             )
+    # The audiences the query names that a listing states count as cues too (activities.audience:
+    # 「带我妈出去转转」 and the seniors' tai chi, "a 2 year old" and the toddlers' playgroup).
+    audiences = (
+        audience_counts(activities, understood.found.text, negated=bool(negated))
+        if understood is not None
+        else [0] * len(activities)
+    )
     if not kinds and not moods:
-        return [0] * len(activities)
-    return [(a.type in kinds) + len(moods & set(a.vibes or ())) for a in activities]
+        return audiences
+    return [
+        (a.type in kinds) + len(moods & set(a.vibes or ())) + n
+        for a, n in zip(activities, audiences, strict=True)
+    ]
 
 
 def lexical_ranking(query: str, activities: list, *, held=None) -> list:

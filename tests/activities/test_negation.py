@@ -20,6 +20,7 @@ def _negated(text):
         ("exercise but no running", ["no running"]),
         ("something creative that doesn't involve drawing", ["doesn't involve drawing"]),
         ("no kids, adults only", ["no kids"]),
+        ("a walk that doesnt involve hills", ["doesnt involve hills"]),  # no apostrophe
     ],
 )
 def test_a_negation_runs_to_the_end_of_its_clause(query, refused):

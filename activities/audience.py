@@ -1,0 +1,268 @@
+"""Who a search query is for, and whether a listing says it is for them (issue 30).
+
+「带我妈出去转转，她六十多了腿脚还行」, "something for a 2 year old", 「一个人在高新上班，下班想认识
+点朋友」: an audience request names no activity, so the dense model answers it with the listings
+close to every vague request, and the few rows kept miss the ones written for that audience
+(docs/RELEVANCE.md, "Audience"). A listing usually says whom it is for: its type (长者, Family),
+its tags (老年人, toddlers, 新手) or its description (适合三到六岁, "for over-60s", "come solo").
+
+:func:`asked` reads the audiences a query names and :func:`stated` those a listing states, each
+from a closed table (:data:`AUDIENCES`) written from general knowledge of how people in both
+languages name older people, children, newcomers and so on, not from the development queries'
+wording. A row stating an audience the query asks for counts as a cue of the query (the hybrid's
+order, the cut's evidence and the precision gate read it as they read a kind or mood cue;
+``activities.search_ranking.cue_counts``). An audience under a negation of the query ("no
+kids") is not asked for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from activities.negation import inside, negated_spans
+
+# Ages: Chinese numerals up to 九十, a child's age ("三岁", "6岁") or an older person's ("六十多",
+# "75岁"); English "2 year old", "75-year-old", "over-60s".
+_ZH_DIGITS = dict(zip("一二两三四五六七八九", (1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
+_ZH_AGE = re.compile(r"([一二两三四五六七八九十\d]{1,3})(?:多)?(?:岁|周岁|了)")
+_EN_AGE = re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?|yo)(?:[- ]old)?\b|\bover[- ]?(\d0)s?\b", re.I)
+CHILD_AGE = 12  # at most this old: a child
+OLDER_AGE = 55  # at least this old: an older person
+
+
+def _zh_number(text: str) -> int | None:
+    if text.isdigit():
+        return int(text)
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        value = (_ZH_DIGITS.get(tens, 1) if tens else 1) * 10
+        return value + (_ZH_DIGITS.get(ones, 0) if ones else 0)
+    return _ZH_DIGITS.get(text) if len(text) == 1 else None
+
+
+def _ages(text: str) -> list[tuple[int, tuple[int, int]]]:
+    """Return the (age, span) a text names."""
+    found = []
+    for match in _ZH_AGE.finditer(text):
+        value = _zh_number(match.group(1))
+        if value is not None and (match.group(0).endswith("岁") or value >= 20):
+            found.append((value, match.span()))
+    for match in _EN_AGE.finditer(text):
+        value = int(match.group(1) or match.group(2))
+        found.append((value, match.span()))
+    return found
+
+
+class Words:
+    """Words to find in a text, each a small regular expression tried only when its plain
+    piece is in the lowered text: a substring test is far cheaper than the expression, and
+    most listings state no audience."""
+
+    def __init__(self, words: str):
+        self.parts = []
+        for word in words.split("|"):
+            escaped = re.escape(word).replace(r"\ ", r"[\s-]+")
+            chinese = re.search(r"[\u4e00-\u9fff]", word)
+            pattern = re.compile(escaped if chinese else rf"\b{escaped}\b", re.IGNORECASE)
+            self.parts.append((max(re.split(r"[\s-]+", word.lower()), key=len), pattern))
+
+    def finditer(self, text: str):
+        lowered = text.lower()
+        for hint, pattern in self.parts:
+            if hint in lowered:
+                yield from pattern.finditer(text)
+
+    def search(self, text: str):
+        return next(self.finditer(text), None)
+
+
+def _words(words: str) -> Words:
+    """Return :class:`Words` for ``words`` ("|" between them): Chinese ones anywhere, English
+    ones as whole words (a space: any run of spaces or hyphens)."""
+    return Words(words)
+
+
+@dataclass(frozen=True)
+class Audience:
+    """One audience: how a query names it (``asks``) and how a listing says it is for it
+    (``states``); ``excludes``: what in a listing says it is not (an adults-only evening)."""
+
+    asks: Words
+    states: Words
+    excludes: Words | None = None
+
+
+OLDER, CHILDREN = "older", "children"
+AUDIENCES: dict[str, Audience] = {
+    OLDER: Audience(
+        asks=_words(
+            "老人|老年|长辈|长者|爸妈|父母|我妈|我爸|老妈|老爸|爹妈|奶奶|爷爷|外婆|外公|姥姥|姥爷|"
+            "老伴|退休|银发|senior|seniors|elderly|older people|older adults|retired|retiree|"
+            "retirees|pensioner|pensioners|grandparents|grandma|grandmother|grandpa|grandad|"
+            "granddad|grandfather|granny|nan|nana|my mum|my mom|my mother|my dad|my father|"
+            "my parents|dementia"
+        ),
+        states=_words(
+            "长者|老年|老人|长辈|银发|退休|中老年|老少皆宜|叔叔阿姨|senior|seniors|elderly|"
+            "older adults|older people|retirees|retired|dementia|all ages|55+|60+|65+|70+|"
+            "over-50s|over-55s|over-60s|over-65s|over-70s"
+        ),
+    ),
+    CHILDREN: Audience(
+        asks=_words(
+            "孩子|小孩|娃|儿童|宝宝|小朋友|儿子|女儿|亲子|幼儿|学龄前|一家人|全家|kid|kids|child|"
+            "children|toddler|toddlers|baby|babies|infant|son|daughter|family|families|preschool|"
+            "preschooler|buggy|pram|stroller|little ones"
+        ),
+        states=_words(
+            "亲子|儿童|孩子|小朋友|宝宝|幼儿|家庭|家长|遛娃|少儿|老少皆宜|全家|family|families|"
+            "kids|children|child|toddler|toddlers|preschool|under-fives|under fives|grown-ups|"
+            "all ages|prams|pram|buggies"
+        ),
+        excludes=_words(
+            "18+|十八岁以上|成人专场|儿童不宜|谢绝儿童|adults only|over-18s|no children|no kids"
+        ),
+    ),
+    "newcomers": Audience(
+        asks=_words(
+            "刚来|刚到|刚搬|新来|初来|谁都不认识|不认识人|认识朋友|认识点朋友|认识些朋友|"
+            "认识新朋友|交朋友|交点朋友|交友|just moved|just arrived|just landed|newcomer|"
+            "newcomers|new in town|meet people|meet new people|make friends|make new friends"
+        ),
+        states=_words(
+            "交友|新朋友|认识朋友|破冰|刚来|刚搬|新来的|newcomers|new to|meet people|make friends|"
+            "icebreaker|icebreakers|new in town"
+        ),
+    ),
+    # On one's own: whether to meet people or to be left alone, a listing saying one may come
+    # alone suits both. Not 一个人 in a query: 「想安安静静一个人待会」 asks for solitude, and
+    # the listings saying 一个人来 are the socials.
+    "solo": Audience(
+        asks=_words("独自|alone|solo|on my own|by myself"),
+        states=_words(
+            "一个人来|一个人也|独自|单人|自己来|come alone|come solo|solo|on your own|by yourself"
+        ),
+    ),
+    "couples": Audience(
+        asks=_words(
+            "情侣|约会|对象|男朋友|女朋友|男友|女友|另一半|纪念日|date|date night|couple|couples|"
+            "girlfriend|boyfriend|anniversary|romantic"
+        ),
+        states=_words("情侣|约会|双人|浪漫|烛光|couples|date night|romantic|for two|candlelit"),
+    ),
+    "colleagues": Audience(
+        asks=_words(
+            "团建|同事|公司|团队|部门|team building|team-building|team|colleagues|coworkers|"
+            "co-workers|work outing"
+        ),
+        states=_words(
+            "团建|团队|企业|包场|team building|teams|corporate|group bookings|private hire"
+        ),
+    ),
+    "pets": Audience(
+        asks=_words(
+            "宠物|狗狗|小狗|我家狗|毛孩子|猫咪|小猫|养了只猫|养了只狗|遛狗|柯基|金毛|泰迪|柴犬|"
+            "dog|dogs|puppy|pup|pet|pets|cat|cats|pooch"
+        ),
+        states=_words(
+            "宠物|狗狗|犬|猫|遛狗|dog|dogs|dog-friendly|pets|pet-friendly|puppy|puppies|cats"
+        ),
+    ),
+    "students": Audience(
+        asks=_words(
+            "学生|大学生|穷|省钱|没钱|预算|免费|便宜|不花钱|student|students|uni|budget|cheap|"
+            "skint|broke"
+        ),
+        states=_words(
+            "免费|学生|不收费|free|students|student|by donation|donations welcome|no charge|"
+            "pay what you can"
+        ),
+    ),
+    "beginners": Audience(
+        asks=_words(
+            "零基础|新手|小白|入门|初学|没学过|没玩过|没基础|beginner|beginners|novice|"
+            "first timer|first-timers|newbie|never done|never tried|never played"
+        ),
+        states=_words(
+            "零基础|新手|入门|初学|不需要基础|不用基础|没玩过|没基础|不看基础|不需要美术基础|"
+            "beginner|beginners|no experience|all levels|all abilities|first-timers|never played"
+        ),
+    ),
+    "accessible": Audience(
+        asks=_words(
+            "腿脚不便|腿脚不方便|腿脚不好|行动不便|轮椅|腰不好|腰疼|腰酸|膝盖不好|孕妇|怀孕|"
+            "wheelchair|mobility|disabled|disability|bad back|bad knees|pregnant|low-impact"
+        ),
+        states=_words(
+            "无障碍|轮椅|坐着|平路|低强度|慢节奏|节奏慢|wheelchair|step-free|accessible|seated|"
+            "chair-based|gentle|low-impact|unhurried"
+        ),
+    ),
+}
+
+
+@lru_cache(maxsize=1024)
+def asked(query: str, *, negated: bool = False) -> frozenset[str]:
+    """Return the audiences ``query`` names outside a negation (「不带孩子」, "no kids": not
+    asked; ``negated``: those it names under one instead); a child's age (at most
+    :data:`CHILD_AGE`) or an older person's (at least :data:`OLDER_AGE`) names them too."""
+    text = query or ""
+    spans = negated_spans(text)
+    found = set()
+    for name, audience in AUDIENCES.items():
+        if any(inside(m.span(), spans) == negated for m in audience.asks.finditer(text)):
+            found.add(name)
+    for age, span in _ages(text):
+        if inside(span, spans) != negated:
+            continue
+        if age <= CHILD_AGE:
+            found.add(CHILDREN)
+        elif age >= OLDER_AGE:
+            found.add(OLDER)
+    return frozenset(found)
+
+
+def refused(query: str) -> frozenset[str]:
+    """Return the audiences ``query`` names only under a negation ("volunteering that doesn't
+    involve kids")."""
+    return asked(query, negated=True) - asked(query)
+
+
+def listing_text(activity) -> str:
+    """Return what a listing says of itself: title, type, tags and description."""
+    tags = " ".join(str(t) for t in activity.tags or [])
+    return f"{activity.title} {activity.type} {tags} {activity.description or ''}"
+
+
+def stated(text: str, audiences=None) -> frozenset[str]:
+    """Return the audiences of ``audiences`` (None: all) a listing's ``text`` says it is for
+    (:func:`listing_text`), other than under its own negation or beside its own exclusion."""
+    names = AUDIENCES if audiences is None else audiences
+    return frozenset(name for name in names if _states(name, text))
+
+
+@lru_cache(maxsize=8192)
+def _states(name: str, text: str) -> bool:
+    """Return whether ``text`` states the audience ``name`` (memoised: one search reads its
+    candidates for the cut, the gate and the order, and listings come back across searches)."""
+    audience = AUDIENCES[name]
+    if audience.excludes is not None and audience.excludes.search(text):
+        return False
+    spans = None
+    for match in audience.states.finditer(text):
+        spans = negated_spans(text) if spans is None else spans
+        if not inside(match.span(), spans):
+            return True
+    # A child's age stated ("适合三到六岁", "for 3- to 5-year-olds") is for children.
+    return name == CHILDREN and any(age <= CHILD_AGE for age, _ in _ages(text))
+
+
+def audience_counts(activities: list, query: str, *, negated: bool = False) -> list[int]:
+    """Return, per activity, how many of the audiences ``query`` asks for it states
+    (``negated``: of those it refuses, :func:`refused`)."""
+    wanted = refused(query) if negated else asked(query)
+    if not wanted:
+        return [0] * len(activities)
+    return [len(stated(listing_text(a), wanted)) for a in activities]

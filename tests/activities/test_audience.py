@@ -1,0 +1,33 @@
+"""Who a query is for and whom a listing says it is for (activities.audience)."""
+
+from types import SimpleNamespace
+
+from activities.audience import asked, audience_counts, refused, stated
+
+
+def row(title, type_, tags=(), description=""):
+    return SimpleNamespace(title=title, type=type_, tags=list(tags), description=description)
+
+
+def test_asked_reads_older_people_children_and_pets_in_both_languages():
+    assert asked("带奶奶出去转转") == {"older"}
+    assert asked("stuff for my 80 year old grandad") == {"older"}
+    assert asked("她七十多了，有什么能去的") == {"older"}
+    assert asked("带四岁的娃去哪") == {"children"}
+    assert asked("anything for a 3 year old") == {"children"}
+    assert asked("能带狗狗一起去的") == {"pets"}
+    assert asked("想学陶艺") == frozenset()
+
+
+def test_an_audience_under_a_negation_is_refused_not_asked():
+    assert asked("volunteering without kids") == frozenset()
+    assert refused("volunteering without kids") == {"children"}
+
+
+def test_stated_reads_type_tags_and_description_and_an_adults_only_exclusion():
+    tai_chi = row("晨练太极", "长者", ["太极", "老年人"])
+    story = row("Story time", "Family", ["books"], "Picture books for 3- to 5-year-olds.")
+    bar = row("Cocktail crawl", "Nightlife", ["bar"], "Four bars, one drink each. 18+, no kids.")
+    assert "older" in stated(f"{tai_chi.title} {tai_chi.type} {' '.join(tai_chi.tags)}")
+    assert audience_counts([tai_chi, story, bar], "带我妈出去走走") == [1, 0, 0]
+    assert audience_counts([tai_chi, story, bar], "something for a 4 year old") == [0, 1, 0]
