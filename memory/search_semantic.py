@@ -22,7 +22,7 @@ from memory.stand_ins import (
     summary_similarities,
     with_stand_ins,
 )
-from memory.validation import apply_filter
+from memory.validation import apply_filter, filter_sql
 from rag import relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions, vector_literal
@@ -77,13 +77,43 @@ def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None 
     return [pair for pair, keep in zip(pairs, decision.keep, strict=True) if keep]
 
 
-def nearest_messages(vector: list[float], count: int, *, user, flt: dict) -> list[tuple]:
+def nearest_messages(
+    vector: list[float], count: int, *, user, flt: dict, rows_at_most: int | None = None
+) -> list[tuple]:
     """Return (id, similarity) of the ``count`` messages of ``user`` passing ``flt`` nearest to
-    ``vector``, best first (ties: newest, then by message_id)."""
+    ``vector``, best first (ties: newest, then by message_id).
+
+    ``rows_at_most``: a bound on the rows passing ``flt`` the caller has counted
+    (``rag.search.vector_search``: exact without estimating them when small).
+    """
     queryset = apply_filter(ChatMessage.objects.filter(user=user), flt)
     queryset = queryset.only("id", "ts", "message_id")  # what the tie-break reads
-    hits, _ = vector_search(queryset, vector, k=count, tiebreak=("-ts", "message_id"))
+    hits, _ = vector_search(
+        queryset, vector, k=count, tiebreak=("-ts", "message_id"), rows_at_most=rows_at_most
+    )
     return [(hit.obj.pk, hit.score) for hit in hits]
+
+
+def exact_nearest_query(vector: list[float], count: int, *, user, flt: dict) -> tuple[str, list]:
+    """Return the SQL and parameters of :func:`nearest_messages` on its exact path, for a
+    caller that knows the rows passing ``flt`` are few (``rag.search.exact_by_bound``) and
+    reads it with other lists in one statement (``memory.search.read_lists``).
+
+    Its rows have ``memory.search.LIST_COLUMNS``: ``id``, ``rank`` minus the cosine distance
+    (the similarity is ``1 - distance``, as vector_search computes it), ``score`` and
+    ``content`` NULL, ``ts, message_id``; best first, ties newest then by message_id, as
+    nearest_messages orders them. The distance plus 0, as vector_search's exact path: it hides
+    the ordering from the HNSW index, so the user's rows are read and all compared.
+    """
+    conditions, params = filter_sql(flt, "memory_chatmessage")
+    # Ordered by rank, the negated distance (exactly its opposite): the vector is sent once.
+    sql = (
+        "SELECT id, -((embedding <=> %s) + 0.0) AS rank, NULL::numeric AS score,"
+        " NULL::text AS content, ts, message_id FROM memory_chatmessage"
+        f" WHERE user_id = %s{conditions} AND embedding IS NOT NULL"
+        " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
+    )
+    return sql, [vector_literal(vector), user.pk, *params, int(count)]
 
 
 def load_rows(

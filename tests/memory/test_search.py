@@ -233,6 +233,8 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
     vector = embed_query("不吃辣的火锅")
     # No nearest neighbours at all: every similarity must come from the load of the rows.
     monkeypatch.setattr(search_hybrid, "nearest_messages", lambda *args, **kwargs: [])
+    # Not the exact list read with the lexical ones either: through nearest_messages.
+    monkeypatch.setattr(search_hybrid, "exact_by_bound", lambda *args, **kwargs: False)
     hits = search_hybrid.hybrid_search(
         user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector
     )
@@ -306,7 +308,7 @@ def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
     with connection.cursor() as cursor:
         for name in ("lexical", "bm25", "stand_ins"):
             cursor.execute(*queries[name])
-            assert read[name] == [tuple(row) for row in cursor.fetchall()]
+            assert read[name] == [tuple(row[:4]) for row in cursor.fetchall()]  # READ_COLUMNS
     assert read["none"] == []
     assert len(read["lexical"]) == 4 and len(read["bm25"]) == 4
 
@@ -320,11 +322,12 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     vector = embed_query("不吃辣的火锅")
     # Loads the live settings and the relevance references, cached for the next call.
     search_hybrid.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
-    # stems, one count of the sample for the common words and the BM25 weights, one statement
-    # for the lexical ids, the BM25 ids and the stand-in summaries, nearest neighbours (the
-    # estimate choosing the path, the search), chats and neighbours, rows: however many hits;
-    # and the turns holding the one-character word "辣" inside a longer one.
-    with django_assert_max_num_queries(8):
+    # One statement for the stems and the sample's counts (the common words, the BM25 weights
+    # and the user's turns, which bound the nearest neighbours' rows), one for the lexical ids,
+    # the BM25 ids, the stand-in summaries and the exact nearest neighbours, chats and
+    # neighbours, rows: however many hits; and the turns holding the one-character word "辣"
+    # inside a longer one.
+    with django_assert_max_num_queries(5):
         hits = search_hybrid.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )
@@ -565,3 +568,27 @@ def test_a_time_range_that_is_not_an_object_is_invalid_even_when_empty(
     response = api_client.post(LEX, body, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["details"] == {"field": "filter.time_range"}
+
+
+def test_the_nearest_list_read_with_the_others_is_nearest_messages(user, chat):
+    from memory import search, search_semantic
+    from rag.embeddings import embed_query
+
+    vector = embed_query("不吃辣的火锅")
+    flt = search.scoped({})
+    query = search_semantic.exact_nearest_query(vector, 4, user=user, flt=flt)
+    read = search.read_lists({"nearest": query})["nearest"]
+    # rank is minus the distance: the same similarities, in the same order.
+    assert [(pk, 1.0 - (-rank)) for pk, rank, *_ in read] == search_semantic.nearest_messages(
+        vector, 4, user=user, flt=flt
+    )
+
+
+def test_the_sample_bounds_the_turns_only_when_it_holds_all_of_them():
+    from memory import ranking
+    from tests.memory.memory_helpers import STATS
+
+    assert STATS.messages_at_most({"kind": "message", "role": "user"}) == STATS.total
+    assert STATS.messages_at_most({"kind": "summary"}) is None
+    full = ranking.TermStats(ranking.BM25_SAMPLE, 8.0, {}, {}, {})
+    assert full.messages_at_most({"kind": "message"}) is None
