@@ -222,7 +222,9 @@ def with_inside_words(found: list, *, user, flt: dict, chars, limit: int) -> lis
     return found
 
 
-def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, list]:
+def lexical_query(
+    *, user, flt: dict, tsquery: str, limit: int, few_rows: bool = False
+) -> tuple[str, list]:
     """Return the SQL and parameters of hybrid search's lexical list: the best ``limit`` word
     matches among the turns under ``flt``, in lexical_search's order, in the columns of
     :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.ranking.coverage`).
@@ -230,13 +232,14 @@ def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, li
     Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
     whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). lexical_queryset's rank and
     LEXICAL_ORDER, in SQL written once: the ORM took about 2 ms of CPU per hybrid search to
-    build this query (issue 34, 1M messages).
+    build this query (issue 34, 1M messages). ``few_rows``: the user's turns under ``flt`` are
+    few and already read, matched one by one (:func:`memory.ranking.matches_sql`).
     """
     conditions, params = filter_sql(scoped(flt), "memory_chatmessage")
     sql = (
         f"SELECT id, ts_rank_cd({ranking.TSV}, to_tsquery(%s::regconfig, %s))::float8 AS rank,"
         " NULL::numeric AS score, content, ts, message_id FROM memory_chatmessage"
-        f" WHERE user_id = %s{conditions} AND {ranking.TSV} @@ to_tsquery(%s::regconfig, %s)"
+        f" WHERE user_id = %s{conditions} AND {ranking.matches_sql(few_rows=few_rows)}"
         " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
     )
     return sql, [TS_CONFIG, tsquery, user.pk, *params, TS_CONFIG, tsquery, int(limit)]

@@ -187,7 +187,8 @@ def hybrid_search(
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
         chars = single_han(tsquery)
     # The sample of term_stats counted the user's turns: their count bounds the rows the
-    # nearest-neighbour search reads; when few, it is the exact search, read with the lists.
+    # nearest-neighbour search reads; when few, it is the exact search, read with the lists,
+    # and the lexical lists test those turns (just read) rather than the full-text index.
     at_most = None if stats is None else stats.messages_at_most(flt)
     exact_nearest = vector is not None and exact_by_bound(at_most)
     # The lexical list, the BM25 list, the stand-in summaries (and the nearest neighbours) in
@@ -196,7 +197,11 @@ def hybrid_search(
     read = read_lists(
         {
             "lexical": (
-                lexical_query(user=user, flt=flt, tsquery=tsquery, limit=pool) if tsquery else None
+                lexical_query(
+                    user=user, flt=flt, tsquery=tsquery, limit=pool, few_rows=at_most is not None
+                )
+                if tsquery
+                else None
             ),
             "bm25": (
                 ranking.bm25_query(

@@ -592,3 +592,36 @@ def test_the_sample_bounds_the_turns_only_when_it_holds_all_of_them():
     assert STATS.messages_at_most({"kind": "summary"}) is None
     full = ranking.TermStats(ranking.BM25_SAMPLE, 8.0, {}, {}, {})
     assert full.messages_at_most({"kind": "message"}) is None
+
+
+@pytest.mark.parametrize("list_name", ["lexical", "bm25"])
+def test_a_users_few_turns_are_matched_one_by_one_with_the_same_rows(
+    user, chat, list_name, monkeypatch
+):
+    from memory import ranking, search
+
+    flt = search.scoped({})
+    words = ["火锅", "西湖", "辣"]
+    stats = ranking.term_stats(user=user, lexemes=words)
+    assert stats.messages_at_most(flt) is not None  # the sample held every turn
+
+    def query(few_rows: bool):
+        if list_name == "lexical":
+            tsquery = "'火锅' | '西湖' | '辣'"
+            return search.lexical_query(
+                user=user, flt=flt, tsquery=tsquery, limit=50, few_rows=few_rows
+            )
+        if not few_rows:  # as for a user whose turns the sample did not hold all of
+            monkeypatch.setattr(ranking.TermStats, "messages_at_most", lambda self, flt: None)
+        return ranking.bm25_query(user=user, lexemes=words, flt=flt, limit=50, stats=stats)
+
+    one_by_one = query(True)
+    with connection.cursor() as cursor:
+        cursor.execute(*one_by_one)
+        rows = cursor.fetchall()
+        cursor.execute("EXPLAIN " + one_by_one[0], one_by_one[1])
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+        cursor.execute(*query(False))
+        assert rows and rows == cursor.fetchall()
+    # Not through the full-text GIN index (each partition's part of memory_msg_tsv).
+    assert "ts_match_vq" in one_by_one[0] and "search_tsv_idx" not in plan
