@@ -7,19 +7,19 @@ pages: at 10M messages a user's 1,000 rows on about 450 pages, each read on its 
 cached. A hybrid search reads all of them (the term counts, the exact nearest neighbours), so
 at that size a search costs what reading its user's pages costs. ``CLUSTER ... USING`` the
 ``(user, ts desc, message_id)`` index rewrites a partition in that order: the same rows on
-about as many pages, but consecutive ones, read in a few large reads (measured 139 -> 53 ms
-p95 at 10M messages over 10,000 users).
+about as many pages, but consecutive ones, read in a few large reads (at 10M messages over
+10,000 users: docs/SCALING.md, "Fewer statements" and "What a one-user search reads").
 
 What it costs, stated for the operator who runs it:
 
 - **The lock.** ``CLUSTER`` holds an ACCESS EXCLUSIVE lock on the partition (and its indexes)
   while it rewrites it: every read and write of that partition's users (a sixteenth of them)
-  waits until it ends: 33-47 s per partition at 10M messages on the 2-core machine of
-  docs/BENCHMARKS.md, about 10 minutes for the 16. The other partitions are not locked. The
+  waits until it ends: 31-58 s per partition at 10M messages on the 2-core machine of
+  docs/BENCHMARKS.md, 11 minutes for the 16. The other partitions are not locked. The
   lock is asked with ``lock_timeout`` (``LOCK_TIMEOUT_SECONDS``): behind a long transaction it
   gives up on that partition instead of queueing every request of its users behind itself.
 - **Disk.** A partition is written anew beside the old one: free space of its size with its
-  indexes (about 1.9 GB a partition at 10M messages) is needed while it runs.
+  indexes (about 1.8 GB a partition at 10M messages) is needed while it runs.
 - **How long it holds.** New messages are appended where there is room, not by user, so the
   order decays as a user writes; :func:`user_order` reads how ordered each partition still is
   (``pg_stats.correlation`` of ``user_id``, 1 when clustered, near 0 in arrival order), and
