@@ -284,6 +284,7 @@ def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, 
             expected, exclude=["embedding"]
         )
         assert row.similarity == expected.similarity
+        assert row.get_deferred_fields() == expected.get_deferred_fields() == {"embedding"}
 
 
 def test_the_row_load_of_a_user_reads_none_of_another_users_rows(user, chat, make_user):
