@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import os
 import re
 import statistics
 from collections import defaultdict
@@ -264,52 +263,39 @@ MIN_STEM = 3
 TSV = "memory_chatmessage.search_tsv"
 
 
-# The English stems of the words seen by this process: ``ts_lexize('english_stem', w)`` depends
-# on the word alone (PostgreSQL's built-in Snowball dictionary), so each word is asked for once
-# and a hybrid search whose words were all seen makes one round trip fewer (issue 34: a round
-# trip cost 10-25 ms of wall time on the loaded 2-core machine, for 0.04 ms of execution).
-# Bounded: emptied when full, as a query's words are few and the vocabulary of questions is not;
-# a word longer than STEM_CACHE_WORD_CHARS is asked for each time (no real word is that long,
-# and 50,000 of them would hold hundreds of MiB).
-STEM_CACHE_SIZE = 50_000
-STEM_CACHE_WORD_CHARS = 40
-_stems: dict[str, list[str] | None] = {}
-
-
-def english_stems(cursor, words: list[str]) -> dict[str, list[str] | None]:
-    """Return ``ts_lexize('english_stem', word)`` of each word (None: not in the dictionary's
-    alphabet; empty: a stopword), from the database only for words this process has not seen."""
-    missing = [w for w in dict.fromkeys(words) if w not in _stems]
-    if missing:
-        cursor.execute(
-            "SELECT w, ts_lexize('english_stem', w) FROM unnest(%s::text[]) AS w", [missing]
-        )
-        found = dict(cursor.fetchall())
-    else:
-        found = {}
-    # Read before the cache may be emptied below (or by another thread meanwhile).
-    answer = {w: found[w] if w in found else _stems.get(w) for w in words}
-    keep = {w: stem for w, stem in found.items() if len(w) <= STEM_CACHE_WORD_CHARS}
-    if len(_stems) + len(keep) > STEM_CACHE_SIZE:
-        _stems.clear()
-    _stems.update(keep)
-    return answer
-
-
-def _terms(cursor, lexemes: list[str]) -> dict[str, str]:
-    """Return each query word's tsquery: ``stem:*`` for an English word, else the word."""
-    stems = english_stems(cursor, [w for w in lexemes if w.isascii() and w.isalpha()])
-    out = {}
-    for lexeme in lexemes:
-        found = stems.get(lexeme)
-        # The part the word and its stem share: "pottery" stems to "potteri", which as a
-        # prefix would miss the word itself; "potter" matches both it and "potters".
-        stem = os.path.commonprefix([lexeme, found[0]]) if found else ""
-        if len(stem) >= MIN_STEM:
-            out[lexeme] = quote_lexeme(stem) + ":*"
-        else:
-            out[lexeme] = quote_lexeme(lexeme)
-    return out
+# The statement of term_stats. Each query word's BM25 term: an English word (ASCII letters) is
+# matched by the part it shares with its PostgreSQL Snowball stem (``ts_lexize('english_stem')``;
+# "pottery" stems to "potteri", which as a prefix would miss the word itself, "potter" matches
+# both it and "potters") when that part has at least MIN_STEM letters, as ``'part':*``; any
+# other word by itself (its quoted form, given). Then one scan of the sample (see
+# sample_counts) counts the turns holding each word exactly and each term. The stems are asked
+# in the same statement: a search makes one round trip for them and the counts, whatever words
+# it has seen before (issue 34: a round trip cost 10-25 ms of wall time on the loaded 2-core
+# machine, for 0.04 ms of execution). The part holds letters only: quoting it is wrapping it.
+TERM_STATS_SQL = """
+WITH queries AS MATERIALIZED (
+  SELECT w.n, t.term, to_tsquery('simple', w.exact) AS exact_q,
+    CASE WHEN t.term <> w.exact THEN to_tsquery('simple', t.term) END AS term_q
+  FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY AS w(lex, exact, n),
+  LATERAL (SELECT CASE WHEN w.lex ~ '^[A-Za-z]+$'
+    THEN (ts_lexize('english_stem', w.lex))[1] END AS stem) AS found,
+  LATERAL (SELECT coalesce(max(i), 0) AS shared
+    FROM generate_series(1, least(length(w.lex), length(found.stem))) AS i
+    WHERE left(w.lex, i) = left(found.stem, i)) AS common,
+  LATERAL (SELECT CASE WHEN common.shared >= %s
+    THEN chr(39) || left(w.lex, common.shared) || chr(39) || ':*' ELSE w.exact END AS term) AS t
+)
+SELECT (SELECT array_agg(term ORDER BY n) FROM queries), count(*), avg(length(v)),
+  array_agg(DISTINCT s) FILTER (WHERE s <> ''){counts}
+FROM (SELECT {tsv} AS v, speaker AS s FROM memory_chatmessage
+  WHERE user_id = %s AND kind = %s ORDER BY ts DESC LIMIT %s) AS sample
+"""
+# One word's two counts in TERM_STATS_SQL (each query read once, before the scan). A word that
+# is its own term is counted once: its term_q is NULL, which matches no row without a test.
+TERM_COUNTS_SQL = (
+    ", count(*) FILTER (WHERE v @@ (SELECT exact_q FROM queries WHERE n = {n}))"
+    ", count(*) FILTER (WHERE v @@ (SELECT term_q FROM queries WHERE n = {n}))"
+)
 
 
 def sample_counts(
@@ -338,9 +324,9 @@ def sample_counts(
 class TermStats:
     """What the lexical lists of one hybrid search need to know of the query's words.
 
-    Read in two queries (the stems, unless all are known: :func:`english_stems`; then one
-    scan of the sample) instead of three: the common-word rule of ``memory.search`` and the
-    BM25 weights count over the same turns.
+    Read in one statement (:data:`TERM_STATS_SQL`: the words' stems and one scan of the
+    sample): the common-word rule of ``memory.search`` and the BM25 weights count over the
+    same turns.
     """
 
     total: int  # turns in the sample
@@ -350,23 +336,46 @@ class TermStats:
     term_rows: dict[str, int]  # turns matching each of those
     speakers: frozenset[str] = frozenset()  # the speakers of the sample's turns (not blank)
 
+    def messages_at_most(self, flt: dict) -> int | None:
+        """Return a bound on the user's turns passing ``flt`` (None when the sample does not
+        give one): the sample's size when it holds every turn of the user (fewer than
+        ``BM25_SAMPLE``) and ``flt`` keeps turns only (kind message), which it can only narrow.
+
+        ``rag.search.vector_search`` then searches exactly without estimating the rows first.
+        """
+        if flt.get("kind") != Kind.MESSAGE or self.total >= BM25_SAMPLE:
+            return None
+        return self.total
+
 
 def term_stats(*, user, lexemes: list[str]) -> TermStats:
-    """Return the sample's counts for ``lexemes`` and for their BM25 terms (see TermStats)."""
+    """Return the sample's counts for ``lexemes`` and for their BM25 terms (see TermStats), in
+    one statement (:data:`TERM_STATS_SQL`)."""
+    counts = "".join(TERM_COUNTS_SQL.format(n=n) for n in range(1, len(lexemes) + 1))
     with connections[read_alias()].cursor() as cursor:
-        terms = _terms(cursor, lexemes) if lexemes else {}
-        exact = {lexeme: quote_lexeme(lexeme) for lexeme in lexemes}
-        # A word that is not stemmed is its own term: counted once.
-        queries = list(dict.fromkeys([*exact.values(), *terms.values()]))
-        total, mean_length, found, speakers = sample_counts(cursor, user=user, tsqueries=queries)
-    rows = dict(zip(queries, found, strict=True))
+        cursor.execute(
+            TERM_STATS_SQL.format(counts=counts, tsv=TSV),
+            [
+                list(lexemes),
+                [quote_lexeme(lexeme) for lexeme in lexemes],
+                MIN_STEM,
+                user.pk,
+                Kind.MESSAGE,
+                BM25_SAMPLE,
+            ],
+        )
+        terms, total, mean_length, speakers, *found = cursor.fetchone()
+    terms = dict(zip(lexemes, terms or (), strict=True))
     return TermStats(
         total=total,
-        mean_length=mean_length,
-        lexeme_rows={lexeme: rows[query] for lexeme, query in exact.items()},
+        mean_length=float(mean_length or 0.0),
+        lexeme_rows=dict(zip(lexemes, found[0::2], strict=True)),
         terms=terms,
-        term_rows={term: rows[term] for term in terms.values()},
-        speakers=speakers,
+        term_rows={
+            terms[lexeme]: exact if terms[lexeme] == quote_lexeme(lexeme) else stemmed
+            for lexeme, exact, stemmed in zip(lexemes, found[0::2], found[1::2], strict=True)
+        },
+        speakers=frozenset(speakers or ()),
     )
 
 
@@ -396,6 +405,22 @@ def bm25_ids(
     return [pk for pk, *_ in rows]
 
 
+def matches_sql(*, few_rows: bool) -> str:
+    """Return the SQL condition "the stored tsvector matches ``to_tsquery(%s::regconfig, %s)``"
+    of a user's list.
+
+    ``few_rows``: the user's rows under the filter are few and already read (the term counts'
+    sample held every turn of the user: :meth:`TermStats.messages_at_most`). The condition is
+    then ``@@``'s own function, which no index serves, so PostgreSQL reads those rows through
+    the user's btree and tests each, instead of intersecting them with the full-text index's
+    lists of the query's words, which span the partition: at 10M messages (625k rows a
+    partition) the words of one LoCoMo question held 102,000 of its rows, 34 ms to read in the
+    buffers for a user of 1,000 turns (issue 34). The same rows match either way.
+    """
+    match = "to_tsquery(%s::regconfig, %s)"
+    return f"ts_match_vq({TSV}, {match})" if few_rows else f"{TSV} @@ {match}"
+
+
 def bm25_query(
     *, user, lexemes: list[str], flt: dict, limit: int, stats: TermStats | None = None
 ) -> tuple[str, list] | None:
@@ -406,7 +431,8 @@ def bm25_query(
     (``memory.search.LIST_COLUMNS``): ``id, rank`` (NULL)``, score`` (BM25, numeric: the
     weights are sent as numeric literals)``, content, ts, message_id``, best first. SQL
     written once: the ORM took about 2 ms of CPU per hybrid search to build it (issue 34, 1M
-    messages), more than PostgreSQL took to answer.
+    messages), more than PostgreSQL took to answer. The user's turns are matched one by one
+    when the sample held them all (:func:`matches_sql`).
     """
     if not lexemes:
         return None
@@ -430,7 +456,7 @@ def bm25_query(
     sql = (
         f"SELECT id, NULL::float8 AS rank, {score} AS score, content, ts, message_id"
         f" FROM memory_chatmessage WHERE user_id = %s{conditions}"
-        f" AND {TSV} @@ to_tsquery(%s::regconfig, %s)"
+        f" AND {matches_sql(few_rows=stats.messages_at_most(flt) is not None)}"
         " ORDER BY score DESC, ts DESC, message_id LIMIT %s"
     )
     return sql, [

@@ -222,7 +222,9 @@ def with_inside_words(found: list, *, user, flt: dict, chars, limit: int) -> lis
     return found
 
 
-def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, list]:
+def lexical_query(
+    *, user, flt: dict, tsquery: str, limit: int, few_rows: bool = False
+) -> tuple[str, list]:
     """Return the SQL and parameters of hybrid search's lexical list: the best ``limit`` word
     matches among the turns under ``flt``, in lexical_search's order, in the columns of
     :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.ranking.coverage`).
@@ -230,13 +232,14 @@ def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, li
     Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
     whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). lexical_queryset's rank and
     LEXICAL_ORDER, in SQL written once: the ORM took about 2 ms of CPU per hybrid search to
-    build this query (issue 34, 1M messages).
+    build this query (issue 34, 1M messages). ``few_rows``: the user's turns under ``flt`` are
+    few and already read, matched one by one (:func:`memory.ranking.matches_sql`).
     """
     conditions, params = filter_sql(scoped(flt), "memory_chatmessage")
     sql = (
         f"SELECT id, ts_rank_cd({ranking.TSV}, to_tsquery(%s::regconfig, %s))::float8 AS rank,"
         " NULL::numeric AS score, content, ts, message_id FROM memory_chatmessage"
-        f" WHERE user_id = %s{conditions} AND {ranking.TSV} @@ to_tsquery(%s::regconfig, %s)"
+        f" WHERE user_id = %s{conditions} AND {ranking.matches_sql(few_rows=few_rows)}"
         " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
     )
     return sql, [TS_CONFIG, tsquery, user.pk, *params, TS_CONFIG, tsquery, int(limit)]
@@ -246,27 +249,32 @@ def lexical_query(*, user, flt: dict, tsquery: str, limit: int) -> tuple[str, li
 # rank (float8) or the BM25 score (numeric), NULL in the other lists; each list is ordered by
 # them, then the newer turn, then its id, as its own query orders it.
 LIST_COLUMNS = "id, rank, score, content, ts, message_id"
+# What read_lists returns of them: the order's last two columns only place a row in its list
+# (parsing about 150 timestamps a search that nothing read took about 1 ms of its CPU; issue 34).
+READ_COLUMNS = "id, rank, score, content"
 
 
 def read_lists(queries: dict[str, tuple[str, list] | None]) -> dict[str, list[tuple]]:
-    """Return the rows of each query (in :data:`LIST_COLUMNS`), in its order, in one round trip.
+    """Return the rows of each query (in :data:`READ_COLUMNS`), in its order, in one round trip.
 
-    A hybrid search reads its lexical list, its BM25 list and the stand-in summaries of the
-    user: three independent reads of one user's partition, once three round trips (each a
-    wait for the server on a loaded machine). A None query reads nothing.
+    A hybrid search reads its lexical list, its BM25 list, the stand-in summaries of the user
+    and its nearest neighbours: independent reads of one user's partition, once as many round
+    trips (each a wait for the server on a loaded machine). A None query reads nothing.
     """
     asked = [(name, query) for name, query in queries.items() if query is not None]
     out: dict[str, list[tuple]] = {name: [] for name in queries}
     if not asked:
         return out
+    order = "rank DESC, score DESC, ts DESC, message_id"
     sql = " UNION ALL ".join(
-        f"(SELECT {i} AS list, {LIST_COLUMNS} FROM ({query[0]}) AS list{i})"
+        f"(SELECT {i} AS list, row_number() OVER (ORDER BY {order}) AS position,"
+        f" {READ_COLUMNS} FROM ({query[0]}) AS list{i})"
         for i, (_, query) in enumerate(asked)
     )
     params = [param for _, query in asked for param in query[1]]
     with connections[read_alias()].cursor() as cursor:
-        cursor.execute(f"{sql} ORDER BY list, rank DESC, score DESC, ts DESC, message_id", params)
-        for index, *row in cursor.fetchall():
+        cursor.execute(f"{sql} ORDER BY list, position", params)
+        for index, _, *row in cursor.fetchall():
             out[asked[index][0]].append(tuple(row))
     return out
 

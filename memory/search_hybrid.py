@@ -27,6 +27,7 @@ from memory.search import (
     with_inside_words,
 )
 from memory.search_semantic import (
+    exact_nearest_query,
     load_rows,
     nearest_messages,
     order_key,
@@ -41,7 +42,7 @@ from memory.stand_ins import (
     with_stand_ins,
 )
 from rag.embeddings import ProviderError
-from rag.search import rrf
+from rag.search import exact_by_bound, rrf
 from rag.understand import language, normalise
 
 # Each list fed to the fusion is this many times longer than top_k (at least HYBRID_POOL_MIN).
@@ -148,7 +149,10 @@ def unnamed_list(
         vector = query_vector(text, None)
     except ProviderError:  # the named question's own list still answers
         return []
-    _, ids = checked_dense(nearest_messages(vector, pool, user=user, flt=flt), vector, min_score)
+    nearest = nearest_messages(
+        vector, pool, user=user, flt=flt, rows_at_most=stats.messages_at_most(flt)
+    )
+    _, ids = checked_dense(nearest, vector, min_score)
     return [ids]
 
 
@@ -182,12 +186,22 @@ def hybrid_search(
             stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
         chars = single_han(tsquery)
-    # The lexical list, the BM25 list and the stand-in summaries in one round trip.
+    # The sample of term_stats counted the user's turns: their count bounds the rows the
+    # nearest-neighbour search reads; when few, it is the exact search, read with the lists,
+    # and the lexical lists test those turns (just read) rather than the full-text index.
+    at_most = None if stats is None else stats.messages_at_most(flt)
+    exact_nearest = vector is not None and exact_by_bound(at_most)
+    # The lexical list, the BM25 list, the stand-in summaries (and the nearest neighbours) in
+    # one round trip.
     bm25_asked = vector is not None and not EXPLICIT.search(query_text)
     read = read_lists(
         {
             "lexical": (
-                lexical_query(user=user, flt=flt, tsquery=tsquery, limit=pool) if tsquery else None
+                lexical_query(
+                    user=user, flt=flt, tsquery=tsquery, limit=pool, few_rows=at_most is not None
+                )
+                if tsquery
+                else None
             ),
             "bm25": (
                 ranking.bm25_query(
@@ -197,6 +211,9 @@ def hybrid_search(
                 else None
             ),
             "stand_ins": stand_in_query(user=user, flt=flt) if with_summaries else None,
+            "nearest": (
+                exact_nearest_query(vector, pool, user=user, flt=flt) if exact_nearest else None
+            ),
         }
     )
     lexical = with_inside_words(
@@ -206,7 +223,11 @@ def hybrid_search(
         chars=chars,
         limit=pool,
     )
-    nearest = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
+    if exact_nearest:
+        # rank is minus the distance; the similarity as vector_search computes it.
+        nearest = [(pk, 1.0 - (-rank)) for pk, rank, *_ in read["nearest"]]
+    else:
+        nearest = [] if vector is None else nearest_messages(vector, pool, user=user, flt=flt)
     pairs, semantic_ids = ([], []) if vector is None else checked_dense(nearest, vector, min_score)
     # The check found the question off-topic: no dense list of it is fused, unnamed or not.
     off_topic = bool(nearest) and not semantic_ids

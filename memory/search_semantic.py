@@ -12,9 +12,11 @@ from __future__ import annotations
 import logging
 import math
 
+from django.db import connections
 from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
+from config.replicas import read_alias
 from memory.models import ChatMessage
 from memory.search import Scored, lexical_search, scoped
 from memory.stand_ins import (
@@ -22,7 +24,7 @@ from memory.stand_ins import (
     summary_similarities,
     with_stand_ins,
 )
-from memory.validation import apply_filter
+from memory.validation import apply_filter, filter_sql
 from rag import relevance
 from rag.embeddings import ProviderError, degraded_reason, embed_query
 from rag.fields import configured_dimensions, vector_literal
@@ -77,13 +79,43 @@ def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None 
     return [pair for pair, keep in zip(pairs, decision.keep, strict=True) if keep]
 
 
-def nearest_messages(vector: list[float], count: int, *, user, flt: dict) -> list[tuple]:
+def nearest_messages(
+    vector: list[float], count: int, *, user, flt: dict, rows_at_most: int | None = None
+) -> list[tuple]:
     """Return (id, similarity) of the ``count`` messages of ``user`` passing ``flt`` nearest to
-    ``vector``, best first (ties: newest, then by message_id)."""
+    ``vector``, best first (ties: newest, then by message_id).
+
+    ``rows_at_most``: a bound on the rows passing ``flt`` the caller has counted
+    (``rag.search.vector_search``: exact without estimating them when small).
+    """
     queryset = apply_filter(ChatMessage.objects.filter(user=user), flt)
     queryset = queryset.only("id", "ts", "message_id")  # what the tie-break reads
-    hits, _ = vector_search(queryset, vector, k=count, tiebreak=("-ts", "message_id"))
+    hits, _ = vector_search(
+        queryset, vector, k=count, tiebreak=("-ts", "message_id"), rows_at_most=rows_at_most
+    )
     return [(hit.obj.pk, hit.score) for hit in hits]
+
+
+def exact_nearest_query(vector: list[float], count: int, *, user, flt: dict) -> tuple[str, list]:
+    """Return the SQL and parameters of :func:`nearest_messages` on its exact path, for a
+    caller that knows the rows passing ``flt`` are few (``rag.search.exact_by_bound``) and
+    reads it with other lists in one statement (``memory.search.read_lists``).
+
+    Its rows have ``memory.search.LIST_COLUMNS``: ``id``, ``rank`` minus the cosine distance
+    (the similarity is ``1 - distance``, as vector_search computes it), ``score`` and
+    ``content`` NULL, ``ts, message_id``; best first, ties newest then by message_id, as
+    nearest_messages orders them. The distance plus 0, as vector_search's exact path: it hides
+    the ordering from the HNSW index, so the user's rows are read and all compared.
+    """
+    conditions, params = filter_sql(flt, "memory_chatmessage")
+    # Ordered by rank, the negated distance (exactly its opposite): the vector is sent once.
+    sql = (
+        "SELECT id, -((embedding <=> %s) + 0.0) AS rank, NULL::numeric AS score,"
+        " NULL::text AS content, ts, message_id FROM memory_chatmessage"
+        f" WHERE user_id = %s{conditions} AND embedding IS NOT NULL"
+        " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
+    )
+    return sql, [vector_literal(vector), user.pk, *params, int(count)]
 
 
 def load_rows(
@@ -110,21 +142,29 @@ def load_rows(
     if vector is not None:
         similarity = "%s - (embedding <=> %s)"
         params = [1.0, vector_literal(vector)]
-    rows = ChatMessage.objects.raw(
-        f"SELECT {_LOADED_COLUMNS}, {similarity} AS similarity FROM memory_chatmessage"
-        " WHERE id = ANY(%s) AND user_id = %s",
-        [*params, list(ids), user.pk],
-    )
-    found = {r.pk: r for r in rows}
-    for row in found.values():
+    alias = read_alias()
+    with connections[alias].cursor() as cursor:
+        cursor.execute(
+            f"SELECT {', '.join(_LOADED_COLUMNS)}, {similarity} AS similarity"
+            " FROM memory_chatmessage WHERE id = ANY(%s) AND user_id = %s",
+            [*params, list(ids), user.pk],
+        )
+        rows = cursor.fetchall()
+    # Built as the ORM builds a row it read (from_db; the vector deferred), without a raw
+    # queryset's column matching per search (about 1 ms of CPU of a hybrid search at 10M,
+    # issue 34): the columns are the fields' own and none has a converter from the database.
+    found = {}
+    for *values, similarity in rows:
+        row = ChatMessage.from_db(alias, _LOADED_COLUMNS, values)
+        row.similarity = similarity
         row.user = user
+        found[row.pk] = row
     return found
 
 
-# Every column of a message but its vector (the rows a search returns: load_rows).
-_LOADED_COLUMNS = ", ".join(
-    f.column for f in ChatMessage._meta.concrete_fields if f.name != "embedding"
-)
+# Every column of a message but its vector (the rows a search returns: load_rows); each is its
+# field's attname too (no db_column differs).
+_LOADED_COLUMNS = [f.column for f in ChatMessage._meta.concrete_fields if f.name != "embedding"]
 
 
 def order_key(item: Scored):

@@ -90,6 +90,17 @@ def fulltext_index(column: str, name: str) -> GinIndex:
     return GinIndex(search_vector(column), name=name)
 
 
+def exact_by_bound(rows_at_most: int | None, *, exact_limit: int | None = None) -> bool:
+    """Return whether a filter passing at most ``rows_at_most`` rows (a bound its caller
+    counted; None: none known) is searched exactly without estimating its rows: at most
+    ``exact_limit`` (default: the live ``exact_search_max_rows``)."""
+    if rows_at_most is None:
+        return False
+    if exact_limit is None:
+        exact_limit = rag_settings_get().exact_search_max_rows
+    return rows_at_most <= exact_limit
+
+
 def vector_search(
     queryset: QuerySet,
     query_vector: Sequence[float],
@@ -101,6 +112,7 @@ def vector_search(
     exact_max_rows: int | None = None,
     force_path: str | None = None,
     tiebreak: Sequence[str] = (),
+    rows_at_most: int | None = None,
 ) -> tuple[list[Hit], SearchReport]:
     """Return the k rows of ``queryset`` nearest to ``query_vector`` by cosine.
 
@@ -108,6 +120,9 @@ def vector_search(
     ``score`` is the cosine similarity (1 - cosine distance). ``force_path`` is
     "exact" or "hnsw" (benchmarks and tests); normally the path is chosen here.
     ``tiebreak``: fields ordering rows at the same distance ("-ts": descending).
+    ``rows_at_most``: a bound on the rows passing the filter that the caller has counted
+    already; at most the exact limit, the search is exact without estimating them (the plan's
+    page sample is a statement of its own: one round trip fewer).
     """
     settings_row = rag_settings_get()
     ef = int(ef_search or settings_row.ef_search)
@@ -121,6 +136,8 @@ def vector_search(
     base = queryset.filter(**{f"{field}__isnull": False})
     distance = CosineDistance(field, Value(vector_literal(query_vector)))
     path = force_path
+    if path is None and exact_by_bound(rows_at_most, exact_limit=exact_limit):
+        path, report.filtered_rows = "exact", rows_at_most
     if path is None:
         if queryset.query.where:
             # An estimate, not a count: counting costs more than the search (rag/cardinality.py).
@@ -298,6 +315,7 @@ __all__ = [
     "Fused",
     "Hit",
     "SearchReport",
+    "exact_by_bound",
     "fulltext_index",
     "fulltext_search",
     "maxsim",

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.db import connection
 
 from memory import ranking
 from memory.models import ChatMessage
@@ -146,25 +145,26 @@ def test_term_stats_count_each_word_exactly_and_its_term_by_stem(user, english):
     assert stats.term_rows["'research':*"] == 1
 
 
-def test_term_stats_ask_the_database_for_a_words_stem_once_per_process(
+def test_term_stats_are_one_statement_with_the_stems_of_new_words(
     user, english, django_assert_num_queries
 ):
-    ranking._stems.clear()
-    first = ranking.term_stats(user=user, lexemes=["researching", "beach"])
-    with django_assert_num_queries(1):  # the sample's counts only: both stems are known
-        again = ranking.term_stats(user=user, lexemes=["beach", "researching"])
-    assert again.terms == first.terms
-    assert again.term_rows == first.term_rows
+    with django_assert_num_queries(1):  # the stems and the sample's counts together
+        stats = ranking.term_stats(user=user, lexemes=["pottery", "beach", "the", "melanie"])
+    # "pottery" stems to "potteri": the part both share; a stopword stems to nothing.
+    assert stats.terms == {
+        "pottery": "'potter':*",
+        "beach": "'beach':*",
+        "the": "'the'",
+        "melanie": "'melani':*",
+    }
+    assert stats.term_rows["'potter':*"] == 1
+    assert stats.lexeme_rows == {"pottery": 1, "beach": 1, "the": 2, "melanie": 4}
 
 
-@pytest.mark.django_db
-def test_a_words_stem_survives_the_stem_cache_emptying_when_full(monkeypatch):
-    ranking._stems.clear()
-    with connection.cursor() as cursor:
-        ranking.english_stems(cursor, ["beach"])
-        monkeypatch.setattr(ranking, "STEM_CACHE_SIZE", 1)  # the next new word empties it
-        stems = ranking.english_stems(cursor, ["beach", "researching"])
-    assert stems == {"beach": ["beach"], "researching": ["research"]}
+def test_term_stats_without_words_count_the_sample(user, english):
+    stats = ranking.term_stats(user=user, lexemes=[])
+    assert (stats.total, stats.terms, stats.lexeme_rows) == (4, {}, {})
+    assert stats.mean_length > 0
 
 
 def test_term_stats_ask_no_stem_of_a_chinese_word(user, english, django_assert_num_queries):

@@ -233,6 +233,8 @@ def test_a_hit_outside_the_semantic_list_gets_its_similarity_from_the_row_load(
     vector = embed_query("不吃辣的火锅")
     # No nearest neighbours at all: every similarity must come from the load of the rows.
     monkeypatch.setattr(search_hybrid, "nearest_messages", lambda *args, **kwargs: [])
+    # Not the exact list read with the lexical ones either: through nearest_messages.
+    monkeypatch.setattr(search_hybrid, "exact_by_bound", lambda *args, **kwargs: False)
     hits = search_hybrid.hybrid_search(
         user=user, query_text="不吃辣的火锅", flt={}, top_k=3, vector=vector
     )
@@ -282,6 +284,7 @@ def test_the_row_load_of_a_user_reads_what_the_row_load_of_any_rows_reads(user, 
             expected, exclude=["embedding"]
         )
         assert row.similarity == expected.similarity
+        assert row.get_deferred_fields() == expected.get_deferred_fields() == {"embedding"}
 
 
 def test_the_row_load_of_a_user_reads_none_of_another_users_rows(user, chat, make_user):
@@ -306,7 +309,7 @@ def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
     with connection.cursor() as cursor:
         for name in ("lexical", "bm25", "stand_ins"):
             cursor.execute(*queries[name])
-            assert read[name] == [tuple(row) for row in cursor.fetchall()]
+            assert read[name] == [tuple(row[:4]) for row in cursor.fetchall()]  # READ_COLUMNS
     assert read["none"] == []
     assert len(read["lexical"]) == 4 and len(read["bm25"]) == 4
 
@@ -320,11 +323,12 @@ def test_hybrid_search_reads_in_a_fixed_number_of_queries(
     vector = embed_query("不吃辣的火锅")
     # Loads the live settings and the relevance references, cached for the next call.
     search_hybrid.hybrid_search(user=user, query_text="火锅", flt={}, top_k=6, vector=vector)
-    # stems, one count of the sample for the common words and the BM25 weights, one statement
-    # for the lexical ids, the BM25 ids and the stand-in summaries, nearest neighbours (the
-    # estimate choosing the path, the search), chats and neighbours, rows: however many hits;
-    # and the turns holding the one-character word "辣" inside a longer one.
-    with django_assert_max_num_queries(8):
+    # One statement for the stems and the sample's counts (the common words, the BM25 weights
+    # and the user's turns, which bound the nearest neighbours' rows), one for the lexical ids,
+    # the BM25 ids, the stand-in summaries and the exact nearest neighbours, chats and
+    # neighbours, rows: however many hits; and the turns holding the one-character word "辣"
+    # inside a longer one.
+    with django_assert_max_num_queries(5):
         hits = search_hybrid.hybrid_search(
             user=user, query_text="不吃辣的火锅", flt={}, top_k=6, vector=vector
         )
@@ -565,3 +569,60 @@ def test_a_time_range_that_is_not_an_object_is_invalid_even_when_empty(
     response = api_client.post(LEX, body, format="json")
     assert response.status_code == 400
     assert response.json()["error"]["details"] == {"field": "filter.time_range"}
+
+
+def test_the_nearest_list_read_with_the_others_is_nearest_messages(user, chat):
+    from memory import search, search_semantic
+    from rag.embeddings import embed_query
+
+    vector = embed_query("不吃辣的火锅")
+    flt = search.scoped({})
+    query = search_semantic.exact_nearest_query(vector, 4, user=user, flt=flt)
+    read = search.read_lists({"nearest": query})["nearest"]
+    # rank is minus the distance: the same similarities, in the same order.
+    assert [(pk, 1.0 - (-rank)) for pk, rank, *_ in read] == search_semantic.nearest_messages(
+        vector, 4, user=user, flt=flt
+    )
+
+
+def test_the_sample_bounds_the_turns_only_when_it_holds_all_of_them():
+    from memory import ranking
+    from tests.memory.memory_helpers import STATS
+
+    assert STATS.messages_at_most({"kind": "message", "role": "user"}) == STATS.total
+    assert STATS.messages_at_most({"kind": "summary"}) is None
+    full = ranking.TermStats(ranking.BM25_SAMPLE, 8.0, {}, {}, {})
+    assert full.messages_at_most({"kind": "message"}) is None
+
+
+@pytest.mark.parametrize("list_name", ["lexical", "bm25"])
+def test_a_users_few_turns_are_matched_one_by_one_with_the_same_rows(
+    user, chat, list_name, monkeypatch
+):
+    from memory import ranking, search
+
+    flt = search.scoped({})
+    words = ["火锅", "西湖", "辣"]
+    stats = ranking.term_stats(user=user, lexemes=words)
+    assert stats.messages_at_most(flt) is not None  # the sample held every turn
+
+    def query(few_rows: bool):
+        if list_name == "lexical":
+            tsquery = "'火锅' | '西湖' | '辣'"
+            return search.lexical_query(
+                user=user, flt=flt, tsquery=tsquery, limit=50, few_rows=few_rows
+            )
+        if not few_rows:  # as for a user whose turns the sample did not hold all of
+            monkeypatch.setattr(ranking.TermStats, "messages_at_most", lambda self, flt: None)
+        return ranking.bm25_query(user=user, lexemes=words, flt=flt, limit=50, stats=stats)
+
+    one_by_one = query(True)
+    with connection.cursor() as cursor:
+        cursor.execute(*one_by_one)
+        rows = cursor.fetchall()
+        cursor.execute("EXPLAIN " + one_by_one[0], one_by_one[1])
+        plan = "\n".join(line for (line,) in cursor.fetchall())
+        cursor.execute(*query(False))
+        assert rows and rows == cursor.fetchall()
+    # Not through the full-text GIN index (each partition's part of memory_msg_tsv).
+    assert "ts_match_vq" in one_by_one[0] and "search_tsv_idx" not in plan

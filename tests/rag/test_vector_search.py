@@ -135,6 +135,20 @@ def test_filter_passing_more_than_exact_max_rows_chooses_hnsw(corpus):
     assert report.path == "hnsw"
 
 
+def test_a_bound_the_caller_counted_chooses_the_exact_path_without_estimating(corpus):
+    with CaptureQueriesContext(connection) as queries:
+        hits, report = vector_search(rare_rows(), corpus[3], k=K, rows_at_most=ROWS // RARE_EVERY)
+    assert (report.path, report.filtered_rows) == ("exact", ROWS // RARE_EVERY)
+    assert [hit.obj.pk for hit in hits] == exact_ids(corpus, corpus[2])
+    assert not any("TABLESAMPLE" in q["sql"] for q in queries.captured_queries)
+
+
+def test_a_bound_over_the_limit_leaves_the_path_to_the_estimate(corpus):
+    queryset = Doc.objects.filter(category="common")
+    _, report = vector_search(queryset, corpus[3], k=K, exact_max_rows=100, rows_at_most=ROWS)
+    assert report.path == "hnsw"
+
+
 def test_unfiltered_search_chooses_hnsw(corpus):
     _, report = vector_search(Doc.objects.all(), corpus[3], k=K)
     assert report.path == "hnsw"
