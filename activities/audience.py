@@ -27,7 +27,13 @@ from activities.negation import inside, negated_spans
 # "75岁"); English "2 year old", "75-year-old", "over-60s".
 _ZH_DIGITS = dict(zip("一二两三四五六七八九", (1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True))
 _ZH_AGE = re.compile(r"([一二两三四五六七八九十\d]{1,3})(?:多)?(?:岁|周岁|了)")
-_EN_AGE = re.compile(r"\b(\d{1,2})[- ]?(?:years?|yrs?|yo)(?:[- ]old)?\b|\bover[- ]?(\d0)s?\b", re.I)
+# An English age says "old" or "aged" ("played guitar for 10 years" names none); "over" only
+# from 50 up ("over 10 people" is no age).
+_EN_AGE = re.compile(
+    r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]olds?\b|\b(\d{1,2})[- ]?yo\b|\baged (\d{1,2})\b"
+    r"|\bover[- ]?([5-9]0)s?\b",
+    re.I,
+)
 CHILD_AGE = 12  # at most this old: a child
 OLDER_AGE = 55  # at least this old: an older person
 
@@ -50,7 +56,7 @@ def _ages(text: str) -> list[tuple[int, tuple[int, int]]]:
         if value is not None and (match.group(0).endswith("岁") or value >= 20):
             found.append((value, match.span()))
     for match in _EN_AGE.finditer(text):
-        value = int(match.group(1) or match.group(2))
+        value = int(next(group for group in match.groups() if group))
         found.append((value, match.span()))
     return found
 
@@ -154,7 +160,7 @@ AUDIENCES: dict[str, Audience] = {
     ),
     "colleagues": Audience(
         asks=_words(
-            "团建|同事|公司|团队|部门|team building|team-building|team|colleagues|coworkers|"
+            "团建|同事|团队|部门|team building|team-building|colleagues|coworkers|"
             "co-workers|work outing"
         ),
         states=_words(
@@ -167,7 +173,9 @@ AUDIENCES: dict[str, Audience] = {
             "dog|dogs|puppy|pup|pet|pets|cat|cats|pooch"
         ),
         states=_words(
-            "宠物|狗狗|犬|猫|遛狗|dog|dogs|dog-friendly|pets|pet-friendly|puppy|puppies|cats"
+            # Not a bare 猫: 熊猫 (the panda talks) are no pets.
+            "宠物|狗狗|犬|猫咪|撸猫|养猫|猫友|带猫|遛狗|dog|dogs|dog-friendly|pets|pet-friendly|"
+            "puppy|puppies|cats"
         ),
     ),
     "students": Audience(
@@ -176,7 +184,9 @@ AUDIENCES: dict[str, Audience] = {
             "skint|broke"
         ),
         states=_words(
-            "免费|学生|不收费|free|students|student|by donation|donations welcome|no charge|"
+            # Not a bare "free": gluten-free, step-free, feel free.
+            "免费|学生|不收费|free entry|free admission|free of charge|free to attend|free event|"
+            "students|student|by donation|donations welcome|no charge|"
             "pay what you can"
         ),
     ),

@@ -10,8 +10,9 @@ there apart, with their own fitted weight (``FUSION_WEIGHTS``), instead of as as
 A negation starts at a negating word (a closed class of the language, written from general
 knowledge, not from the development queries) and runs to the end of its clause: punctuation,
 a contrasting or joining word ("但", "but") or :data:`MAX_ZH_CHARS` / :data:`MAX_EN_WORDS`.
-Not negations: what one cannot do yet (不会游泳, "can't swim": the beginners' class is what such
-a query wants) and the set phrases whose 不 is not a refusal (不错, 不好, 不久).
+Not negations: what one cannot do or has not done yet (不会游泳, "can't swim", "never tried",
+不需要基础: the beginners' class is what such a query wants), the set phrases whose 不 is not a
+refusal (不错, 不好, 不久) and the words holding 别 (特别, 区别).
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ ZH_NEGATORS = (
     "没有",
     "无需",
 )
+# The characters before 别 that make it part of a word (特别, 区别, 分别, 告别, 级别, 类别, 性别,
+# 派别, 识别, 辨别), not "don't".
+ZH_BIE_WORDS = "特区分告级类性派识辨"
+# A negation of these asks for beginners, not against something: 不需要基础, 不用经验.
+ZH_NOT_REFUSED = ("基础", "经验")
 # What ends a Chinese negation: clause punctuation and the joining words after which the query
 # asks for something again (不想跟人说话，但想出门; 除了火锅还有什么).
 ZH_END = "，,。.！!？?；;、~～ 但就也还而只的"
@@ -57,6 +63,12 @@ _EN_NEGATOR = re.compile(
     r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
     re.IGNORECASE,
 )
+# A negation followed by one of these says what one has not done yet, or what a listing does
+# not require ("never tried climbing", "haven't done pottery", "no experience needed", "no
+# charge"): the beginners' or the free listing is what such a query wants, not a refusal.
+EN_NOT_REFUSED = frozenset(
+    {"tried", "done", "played", "been", "learned", "learnt", "ever", "experience", "charge", "fee"}
+)
 _EN_END = re.compile(r"[,.;!?]|\b(?:but|and|or|just|only|though|so|because|instead)\b", re.I)
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
@@ -69,13 +81,20 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
     for negator in ZH_NEGATORS:
         start = text.find(negator)
         while start >= 0:
-            if not (negator == "没有" and text[max(0, start - 1) : start] == "有"):  # 有没有
+            before = text[max(0, start - 1) : start]
+            if not (negator == "没有" and before == "有") and not (  # 有没有
+                negator == "别" and before and before in ZH_BIE_WORDS  # 特别, 区别: not 别
+            ):
                 end = start + len(negator)
                 while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
                     end += 1
-                spans.append((start, end))
+                if not any(word in text[start:end] for word in ZH_NOT_REFUSED):
+                    spans.append((start, end))
             start = text.find(negator, start + 1)
     for match in _EN_NEGATOR.finditer(text):
+        following = _EN_WORD.search(text, match.end())
+        if following and following.group(0).lower() in EN_NOT_REFUSED:
+            continue
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
         end = match.end()

@@ -49,7 +49,9 @@ FEATURES = (
 # (lower language) whose nDCG@5 stays within 0.0075 of the cut without the gate in each
 # language, on the same sets (hits holding a kind or mood cue exempt, as applied); fitted and
 # chosen on four sets, every rotation chose 0.175 and raised P@10 on the fifth
-# (docs/RELEVANCE.md, "The gate over every hit").
+# (docs/RELEVANCE.md, "The gate over every hit"). Since the fit, audience cues count as cues
+# too (activities.audience), and only the cues the query asks for exempt a hit, not those it
+# refuses (Pool.asked): neither was refitted.
 WEIGHTS = (2.1495, 0.2392, -7.3763, 0.0925, -0.372, 0.2888, 2.4638, 0.7917, -1.5122)  # FEATURES
 INTERCEPT = -0.521
 THRESHOLD = 0.175
@@ -68,6 +70,9 @@ class Pool:
     # and its kind and mood cues (``activities.search_ranking.fusion_features``); empty: none.
     coverage: tuple[float, ...] = ()
     cues: tuple[float, ...] = ()
+    # Per candidate: the cues of what the query asks for, not of what it refuses (the
+    # exemption of :func:`unlikely`; 「不要户外的」 does not keep the outdoor rows); empty: cues.
+    asked: tuple[float, ...] = ()
 
 
 def pool_of(
@@ -90,6 +95,7 @@ def pool_of(
         english=foreign_query(understood),
         coverage=tuple(float(v) for v in strength[:, 1]),
         cues=tuple(float(v) for v in strength[:, 2]),
+        asked=tuple(float(v) for v in cue_counts(activities, understood, negated=False)),
     )
 
 
@@ -142,7 +148,7 @@ def unlikely(pool: Pool, shown: list[int], *, threshold=None, weights=None, inte
     weights = np.asarray(WEIGHTS if weights is None else weights, dtype=np.float64)
     intercept = INTERCEPT if intercept is None else intercept
     p = 1.0 / (1.0 + np.exp(-(features(pool) @ weights + intercept)))
-    cued = pool.cues or (0.0,) * len(pool.margins)
+    cued = pool.asked or pool.cues or (0.0,) * len(pool.margins)
     return {i for n, i in enumerate(shown) if n >= KEEP_FIRST and not cued[i] and p[i] < threshold}
 
 

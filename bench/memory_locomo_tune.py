@@ -129,7 +129,7 @@ def where(ids: list[str], evidence: list[str]) -> dict[str, int | None]:
 
 def diagnose(user, q: dict, found: list[str]) -> dict:
     """Return what a missed question looks like: texts, and the evidence's rank per ordering."""
-    from memory import ranking, search, search_semantic
+    from memory import bm25, search, search_semantic
     from memory.models import ChatMessage
 
     evidence = sorted(q["evidence"])
@@ -146,7 +146,7 @@ def diagnose(user, q: dict, found: list[str]) -> dict:
     lexemes = search.tsquery_lexemes(tsquery)
     bm25 = [
         by_pk[pk]
-        for pk in ranking.bm25_ids(user=user, lexemes=lexemes, flt=search.scoped({}), limit=DEEP)
+        for pk in bm25.bm25_ids(user=user, lexemes=lexemes, flt=search.scoped({}), limit=DEEP)
     ]
     deep = ask(user, q, "hybrid", top_k=DEEP)
     return {

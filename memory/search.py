@@ -36,7 +36,7 @@ from django.utils.translation import gettext
 
 from config.errors import InvalidArgument
 from config.replicas import read_alias
-from memory import ranking
+from memory import bm25
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
 from memory.models import ChatMessage, Kind
 from memory.stand_ins import (
@@ -138,7 +138,7 @@ def drop_common_words(tsquery: str, *, user, stats=None) -> str:
 
     ``ts_rank_cd`` has no inverse document frequency, so a name that appears in half the chat
     would otherwise outrank the one rare word that identifies the answer. A word stays when
-    all are common. ``stats``: the :func:`memory.ranking.term_stats` of the query's words, when
+    all are common. ``stats``: the :func:`memory.bm25.term_stats` of the query's words, when
     the caller has them (else they are counted here).
     """
     lexemes = tsquery_lexemes(tsquery)
@@ -165,7 +165,7 @@ def tsquery_lexemes(tsquery: str) -> list[str]:
 
 def stored_tsvector() -> RawSQL:
     """Return the stored ``to_tsvector('simple', search_text)`` of a row (migration 0008)."""
-    return RawSQL(ranking.TSV, [], output_field=SearchVectorField())
+    return RawSQL(bm25.TSV, [], output_field=SearchVectorField())
 
 
 def _common(total: int, rows: list[int], lexemes: list[str]) -> set[str]:
@@ -179,11 +179,11 @@ def _common_lexemes(user, lexemes: list[str]) -> set[str]:
     """Return the lexemes found in more than COMMON_TERM_FRACTION of the user's messages.
 
     One query over the stored tsvectors of the user's latest messages (the sample of
-    :func:`memory.ranking.sample_counts`, which BM25 counts over too), so the cost is bounded
+    :func:`memory.bm25.sample_counts`, which BM25 counts over too), so the cost is bounded
     however long the user's history is.
     """
     with connections[read_alias()].cursor() as cursor:
-        total, _, found, _ = ranking.sample_counts(
+        total, _, found, _ = bm25.sample_counts(
             cursor, user=user, tsqueries=[quote_lexeme(lex) for lex in lexemes]
         )
     return _common(total, found, lexemes)
@@ -227,19 +227,19 @@ def lexical_query(
 ) -> tuple[str, list]:
     """Return the SQL and parameters of hybrid search's lexical list: the best ``limit`` word
     matches among the turns under ``flt``, in lexical_search's order, in the columns of
-    :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.ranking.coverage`).
+    :data:`LIST_COLUMNS` (``score`` NULL; the content for :func:`memory.bm25.coverage`).
 
     Hybrid search fuses ids and loads only the rows it returns: half the time of loading the
     whole page (a LoCoMo question: 1.6 ms against 3.1 at p50). lexical_queryset's rank and
     LEXICAL_ORDER, in SQL written once: the ORM took about 2 ms of CPU per hybrid search to
     build this query (issue 34, 1M messages). ``few_rows``: the user's turns under ``flt`` are
-    few and already read, matched one by one (:func:`memory.ranking.matches_sql`).
+    few and already read, matched one by one (:func:`memory.bm25.matches_sql`).
     """
     conditions, params = filter_sql(scoped(flt), "memory_chatmessage")
     sql = (
-        f"SELECT id, ts_rank_cd({ranking.TSV}, to_tsquery(%s::regconfig, %s))::float8 AS rank,"
+        f"SELECT id, ts_rank_cd({bm25.TSV}, to_tsquery(%s::regconfig, %s))::float8 AS rank,"
         " NULL::numeric AS score, content, ts, message_id FROM memory_chatmessage"
-        f" WHERE user_id = %s{conditions} AND {ranking.matches_sql(few_rows=few_rows)}"
+        f" WHERE user_id = %s{conditions} AND {bm25.matches_sql(few_rows=few_rows)}"
         " ORDER BY rank DESC, ts DESC, message_id LIMIT %s"
     )
     return sql, [TS_CONFIG, tsquery, user.pk, *params, TS_CONFIG, tsquery, int(limit)]

@@ -1,7 +1,7 @@
 """Hybrid search over one user's messages: the fusion of the lexical and semantic lists.
 
 Reciprocal-rank fusion (``memory.ranking.FUSION_K``) of the lexical list (memory/search.py),
-the BM25 list (memory/ranking.py), the semantic list (memory/search_semantic.py, past the same
+the BM25 list (memory/bm25.py), the semantic list (memory/search_semantic.py, past the same
 relevance cut) and the stand-in summaries' lists; a Chinese question's lexical hits weighed by
 the share of the query they hold (:func:`held_scores`); then neighbour turns and whole chats
 re-ranked (memory/ranking.py), each item carrying both component scores and ranks.
@@ -10,7 +10,7 @@ memory/search.py has the overview.
 
 from __future__ import annotations
 
-from memory import ranking
+from memory import bm25, ranking
 from memory.models import Kind
 from memory.search import (
     EXPLICIT,
@@ -78,7 +78,7 @@ def summary_lists(
 
 def weighs_coverage(query_text: str) -> bool:
     """Return whether a query's lexical hits are weighed by coverage (its language's rule)."""
-    return language(normalise(query_text)[0]) in ranking.COVERAGE_LANGUAGES
+    return language(normalise(query_text)[0]) in bm25.COVERAGE_LANGUAGES
 
 
 def held_scores(
@@ -86,13 +86,13 @@ def held_scores(
 ) -> dict[int, float]:
     """Return the reciprocal-rank fusion with each lexical list's term weighed by coverage.
 
-    A lexical hit adds ``coverage ** COVERAGE_POWER / (k + rank)`` (memory.ranking.coverage:
+    A lexical hit adds ``coverage ** COVERAGE_POWER / (k + rank)`` (memory.bm25.coverage:
     the share of the query's word weight the turn holds), the other lists ``1 / (k + rank)``.
     Plain fusion counts a turn matching one common word of a Chinese question as much as the
     dense list's best turn: on bench/memory_zh_set.json dev the lexical lists took recall@5
     from 0.886 (dense list and context alone) down to 0.867.
     """
-    weights = ranking.word_weights(lexemes, stats)
+    weights = bm25.word_weights(lexemes, stats)
     k = ranking.FUSION_K
     out = {}
     for item in fused:
@@ -104,8 +104,8 @@ def held_scores(
             share = 1.0
             if index in lexical:
                 if held is None:
-                    held = ranking.coverage(texts.get(item.key, ""), weights, stats.terms)
-                share = held**ranking.COVERAGE_POWER
+                    held = bm25.coverage(texts.get(item.key, ""), weights, stats.terms)
+                share = held**bm25.COVERAGE_POWER
             score += share / (k + rank)
         out[item.key] = score
     return out
@@ -183,7 +183,7 @@ def hybrid_search(
     stats, chars = None, []
     if tsquery and not EXPLICIT.search(query_text):
         if vector is not None:
-            stats = ranking.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
+            stats = bm25.term_stats(user=user, lexemes=tsquery_lexemes(tsquery))
         tsquery = drop_common_words(tsquery, user=user, stats=stats)
         chars = single_han(tsquery)
     # The sample of term_stats counted the user's turns: their count bounds the rows the
@@ -204,7 +204,7 @@ def hybrid_search(
                 else None
             ),
             "bm25": (
-                ranking.bm25_query(
+                bm25.bm25_query(
                     user=user, lexemes=tsquery_lexemes(tsquery), flt=flt, limit=pool, stats=stats
                 )
                 if bm25_asked
@@ -236,9 +236,9 @@ def hybrid_search(
     texts = {pk: text for pk, _, text in lexical}
     lists = [lexical_ids, semantic_ids]
     if vector is not None:  # a degraded answer stays the lexical list alone
-        bm25 = [(pk, text) for pk, _, _, text, *_ in read["bm25"]]
-        texts.update(bm25)
-        lists.append([pk for pk, _ in bm25])
+        bm25_hits = [(pk, text) for pk, _, _, text, *_ in read["bm25"]]
+        texts.update(bm25_hits)
+        lists.append([pk for pk, _ in bm25_hits])
     if with_summaries:
         found, summary_sims = summary_lists(
             user=user,

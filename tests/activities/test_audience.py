@@ -19,6 +19,17 @@ def test_asked_reads_older_people_children_and_pets_in_both_languages():
     assert asked("想学陶艺") == frozenset()
 
 
+def test_words_that_only_look_like_an_audience_name_none():
+    assert asked("played guitar for 10 years, want a jam") == frozenset()
+    assert asked("a table for over 10 people") == frozenset()
+    assert asked("公司附近午休能去的") == frozenset()
+    assert asked("想找个特别适合老人的") == {"older"}  # 特别 is no negation
+    assert stated("Gluten-free bakes, feel free to bring a friend") == frozenset()
+    assert stated("大熊猫科普讲座") == frozenset()
+    assert "beginners" in stated("No experience needed")
+    assert "beginners" in asked("never tried climbing")
+
+
 def test_an_audience_under_a_negation_is_refused_not_asked():
     assert asked("volunteering without kids") == frozenset()
     assert refused("volunteering without kids") == {"children"}

@@ -34,6 +34,12 @@ def test_a_negation_runs_to_the_end_of_its_clause(query, refused):
         "I can't swim but want to try",
         "天气不错，想晒晒太阳",
         "有没有攀岩",
+        "想找个特别安静的地方看书",  # 特别: 别 inside a word
+        "有没有特别适合老人的",
+        "不需要基础的画画课",  # no experience needed: for beginners
+        "I have never tried climbing",
+        "haven't done pottery before",
+        "No experience needed, no charge",
     ],
 )
 def test_what_one_cannot_do_yet_and_set_phrases_are_not_refusals(query):

@@ -52,6 +52,20 @@ def test_a_hit_of_a_kind_or_mood_the_query_asks_for_stays():
     assert drop == {1} | set(range(3, 20))
 
 
+def test_a_hit_of_a_kind_the_query_refuses_is_not_kept_for_it():
+    # 「不要户外的」: the outdoor rows hold a cue of the query, under its negation only.
+    cues = [1.0, 1.0, 1.0] + [0.0] * 17
+    pool = Pool(
+        margins=tuple(MARGINS),
+        named=(True,) * 20,
+        english=False,
+        coverage=(0.0,) * 20,
+        cues=tuple(cues),
+        asked=(0.0,) * 20,
+    )
+    assert unlikely(pool, list(range(20)), threshold=1.0) == set(range(1, 20))
+
+
 def test_holding_the_query_rare_words_makes_a_hit_more_likely_than_naming_nothing():
     # The same place in the pool; one hit holds every word of the query, where few others do.
     named = [True, True, False] + [False] * 17

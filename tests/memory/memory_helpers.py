@@ -6,12 +6,12 @@ from datetime import UTC, datetime, timedelta
 
 from django.utils import timezone
 
-from memory import ranking
+from memory import bm25
 
 BASE_TS = datetime(2025, 3, 1, 8, 0, tzinfo=UTC)
 
 # Counts of a 100-turn sample: "搬家" in 30 turns (common), "冰箱" in one (rare).
-STATS = ranking.TermStats(
+STATS = bm25.TermStats(
     total=100,
     mean_length=8.0,
     lexeme_rows={"搬家": 30, "冰箱": 1},

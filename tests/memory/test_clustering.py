@@ -12,9 +12,11 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, connection
+from psycopg.errors import DiskFull, LockNotAvailable
 
 from memory.clustering import partitions, user_order
+from memory.management.commands import memory_cluster
 from memory.models import ChatMessage
 from rag.text import segment_for_index
 from tests.memory.memory_helpers import ts
@@ -101,3 +103,30 @@ def test_below_skips_the_partitions_already_ordered():
 
     clustered_again = {line.split(":")[0] for line in out.getvalue().splitlines() if "in " in line}
     assert not clustered_again & ordered
+
+
+def _failing(cause):
+    """Return a stand-in for ``cluster_partition`` raising Django's error over ``cause``."""
+
+    def fail(partition):
+        try:
+            raise cause
+        except Exception as exc:
+            raise OperationalError(str(exc)) from exc
+
+    return fail
+
+
+@pytest.mark.django_db
+def test_a_partition_whose_lock_is_not_had_is_skipped_and_named(monkeypatch):
+    monkeypatch.setattr(memory_cluster, "cluster_partition", _failing(LockNotAvailable("busy")))
+    err = StringIO()
+    call_command("memory_cluster", stdout=StringIO(), stderr=err)
+    assert "16 partition(s) skipped" in err.getvalue()
+
+
+@pytest.mark.django_db
+def test_any_other_database_error_stops_the_command(monkeypatch):
+    monkeypatch.setattr(memory_cluster, "cluster_partition", _failing(DiskFull("no space")))
+    with pytest.raises(OperationalError):
+        call_command("memory_cluster", stdout=StringIO(), stderr=StringIO())

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory import ranking
+from memory import bm25, ranking
 from memory.models import ChatMessage
 from tests.memory.memory_helpers import BASE_TS, STATS
 
@@ -120,24 +120,22 @@ def english(user):
 
 
 def test_bm25_matches_an_english_word_by_its_stem(user, english):
-    ids = ranking.bm25_ids(user=user, lexemes=["researching"], flt={"kind": "message"}, limit=5)
+    ids = bm25.bm25_ids(user=user, lexemes=["researching"], flt={"kind": "message"}, limit=5)
     assert ids == [english["e0"]]
 
 
 def test_bm25_puts_the_rare_word_above_the_common_one(user, english):
-    ids = ranking.bm25_ids(
-        user=user, lexemes=["melanie", "pottery"], flt={"kind": "message"}, limit=5
-    )
+    ids = bm25.bm25_ids(user=user, lexemes=["melanie", "pottery"], flt={"kind": "message"}, limit=5)
     assert ids[0] == english["e3"]
     assert len(ids) == 4
 
 
 def test_bm25_without_words_is_empty(user, english):
-    assert ranking.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []
+    assert bm25.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []
 
 
 def test_term_stats_count_each_word_exactly_and_its_term_by_stem(user, english):
-    stats = ranking.term_stats(user=user, lexemes=["researching", "melanie", "beach"])
+    stats = bm25.term_stats(user=user, lexemes=["researching", "melanie", "beach"])
     assert stats.total == 4
     # "researching" itself is in no turn; its stem "research:*" matches "researched".
     assert stats.lexeme_rows == {"researching": 0, "melanie": 4, "beach": 1}
@@ -149,7 +147,7 @@ def test_term_stats_are_one_statement_with_the_stems_of_new_words(
     user, english, django_assert_num_queries
 ):
     with django_assert_num_queries(1):  # the stems and the sample's counts together
-        stats = ranking.term_stats(user=user, lexemes=["pottery", "beach", "the", "melanie"])
+        stats = bm25.term_stats(user=user, lexemes=["pottery", "beach", "the", "melanie"])
     # "pottery" stems to "potteri": the part both share; a stopword stems to nothing.
     assert stats.terms == {
         "pottery": "'potter':*",
@@ -162,14 +160,14 @@ def test_term_stats_are_one_statement_with_the_stems_of_new_words(
 
 
 def test_term_stats_without_words_count_the_sample(user, english):
-    stats = ranking.term_stats(user=user, lexemes=[])
+    stats = bm25.term_stats(user=user, lexemes=[])
     assert (stats.total, stats.terms, stats.lexeme_rows) == (4, {}, {})
     assert stats.mean_length > 0
 
 
 def test_term_stats_ask_no_stem_of_a_chinese_word(user, english, django_assert_num_queries):
     with django_assert_num_queries(1):  # the sample's counts only
-        stats = ranking.term_stats(user=user, lexemes=["搬家"])
+        stats = bm25.term_stats(user=user, lexemes=["搬家"])
     assert stats.terms == {"搬家": "'搬家'"}
 
 
@@ -177,31 +175,31 @@ def test_bm25_reads_its_weights_from_given_stats_without_counting_again(
     user, english, django_assert_num_queries
 ):
     lexemes = ["melanie", "pottery"]
-    stats = ranking.term_stats(user=user, lexemes=lexemes)
+    stats = bm25.term_stats(user=user, lexemes=lexemes)
     with django_assert_num_queries(1):  # the page only
-        ids = ranking.bm25_ids(
+        ids = bm25.bm25_ids(
             user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5, stats=stats
         )
-    assert ids == ranking.bm25_ids(user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5)
+    assert ids == bm25.bm25_ids(user=user, lexemes=lexemes, flt={"kind": "message"}, limit=5)
 
 
 def test_coverage_weighs_a_rare_word_above_a_common_one():
-    weights = ranking.word_weights(["搬家", "冰箱"], STATS)
-    rare = ranking.coverage("他们把冰箱磕了个坑", weights, STATS.terms)
-    common = ranking.coverage("周末搬家，这两天在打包", weights, STATS.terms)
+    weights = bm25.word_weights(["搬家", "冰箱"], STATS)
+    rare = bm25.coverage("他们把冰箱磕了个坑", weights, STATS.terms)
+    common = bm25.coverage("周末搬家，这两天在打包", weights, STATS.terms)
     assert rare > 0.5 > common > 0
 
 
 def test_coverage_finds_a_single_character_inside_a_longer_word():
-    stats = ranking.TermStats(1, 1.0, {"猫": 0}, {"猫": "'猫'"}, {"'猫'": 0})
-    weights = ranking.word_weights(["猫"], stats)
-    assert ranking.coverage("今天捡到一只小橘猫", weights, stats.terms) == 1.0
+    stats = bm25.TermStats(1, 1.0, {"猫": 0}, {"猫": "'猫'"}, {"'猫'": 0})
+    weights = bm25.word_weights(["猫"], stats)
+    assert bm25.coverage("今天捡到一只小橘猫", weights, stats.terms) == 1.0
 
 
 def test_coverage_matches_an_english_word_by_its_stem():
-    stats = ranking.TermStats(10, 5.0, {"researching": 0}, {"researching": "'research':*"}, {})
-    weights = ranking.word_weights(["researching"], stats)
-    assert ranking.coverage("I researched adoption agencies", weights, stats.terms) == 1.0
+    stats = bm25.TermStats(10, 5.0, {"researching": 0}, {"researching": "'research':*"}, {})
+    weights = bm25.word_weights(["researching"], stats)
+    assert bm25.coverage("I researched adoption agencies", weights, stats.terms) == 1.0
 
 
 # Turns of a candidate pool: acknowledgements (demoted) and content turns, with tied scores.

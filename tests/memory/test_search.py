@@ -297,12 +297,12 @@ def test_the_row_load_of_a_user_reads_none_of_another_users_rows(user, chat, mak
 
 
 def test_read_lists_gives_each_query_its_rows_in_its_own_order(user, chat):
-    from memory import ranking, search
+    from memory import bm25, search
     from memory.stand_ins import stand_in_query
 
     flt = search.scoped({})
     lexical = search.lexical_query(user=user, flt=flt, tsquery="'火锅' | '西湖'", limit=50)
-    bm25 = ranking.bm25_query(user=user, lexemes=["火锅", "西湖"], flt=flt, limit=50)
+    bm25 = bm25.bm25_query(user=user, lexemes=["火锅", "西湖"], flt=flt, limit=50)
     queries = {"lexical": lexical, "bm25": bm25, "none": None}
     queries["stand_ins"] = stand_in_query(user=user, flt={})
     read = search.read_lists(queries)
@@ -357,8 +357,8 @@ def test_common_words_are_dropped_from_plain_or_queries(user, api_client):
     assert lexical_tsquery("When did Caroline go to the LGBTQ group?", user=user) == (
         "'go' | 'lgbtq' | 'group'"
     )
-    # Hybrid search reads the same counts with the BM25 weights (memory.ranking.term_stats).
-    from memory.ranking import term_stats
+    # Hybrid search reads the same counts with the BM25 weights (memory.bm25.term_stats).
+    from memory.bm25 import term_stats
     from memory.search import drop_common_words, tsquery_lexemes
     from rag.text import parse_query
 
@@ -586,12 +586,12 @@ def test_the_nearest_list_read_with_the_others_is_nearest_messages(user, chat):
 
 
 def test_the_sample_bounds_the_turns_only_when_it_holds_all_of_them():
-    from memory import ranking
+    from memory import bm25
     from tests.memory.memory_helpers import STATS
 
     assert STATS.messages_at_most({"kind": "message", "role": "user"}) == STATS.total
     assert STATS.messages_at_most({"kind": "summary"}) is None
-    full = ranking.TermStats(ranking.BM25_SAMPLE, 8.0, {}, {}, {})
+    full = bm25.TermStats(bm25.BM25_SAMPLE, 8.0, {}, {}, {})
     assert full.messages_at_most({"kind": "message"}) is None
 
 
@@ -599,11 +599,11 @@ def test_the_sample_bounds_the_turns_only_when_it_holds_all_of_them():
 def test_a_users_few_turns_are_matched_one_by_one_with_the_same_rows(
     user, chat, list_name, monkeypatch
 ):
-    from memory import ranking, search
+    from memory import bm25, search
 
     flt = search.scoped({})
     words = ["火锅", "西湖", "辣"]
-    stats = ranking.term_stats(user=user, lexemes=words)
+    stats = bm25.term_stats(user=user, lexemes=words)
     assert stats.messages_at_most(flt) is not None  # the sample held every turn
 
     def query(few_rows: bool):
@@ -613,8 +613,8 @@ def test_a_users_few_turns_are_matched_one_by_one_with_the_same_rows(
                 user=user, flt=flt, tsquery=tsquery, limit=50, few_rows=few_rows
             )
         if not few_rows:  # as for a user whose turns the sample did not hold all of
-            monkeypatch.setattr(ranking.TermStats, "messages_at_most", lambda self, flt: None)
-        return ranking.bm25_query(user=user, lexemes=words, flt=flt, limit=50, stats=stats)
+            monkeypatch.setattr(bm25.TermStats, "messages_at_most", lambda self, flt: None)
+        return bm25.bm25_query(user=user, lexemes=words, flt=flt, limit=50, stats=stats)
 
     one_by_one = query(True)
     with connection.cursor() as cursor:

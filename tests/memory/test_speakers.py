@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory import ranking, speakers
+from memory import bm25, ranking, speakers
 from memory.models import ChatMessage
 from tests.memory.memory_helpers import BASE_TS
 
@@ -125,6 +125,6 @@ def test_the_sample_scan_reads_the_speakers_a_question_can_name(user):
             content="I went to a pottery class",
         )
 
-    stats = ranking.term_stats(user=user, lexemes=["pottery"])
+    stats = bm25.term_stats(user=user, lexemes=["pottery"])
 
     assert stats.speakers == {"Melanie", "Caroline"}

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 from django.db import OperationalError
+from psycopg.errors import LockNotAvailable
 
 from memory.clustering import LOCK_TIMEOUT_SECONDS, cluster_partition, partitions
 
@@ -36,7 +37,11 @@ class Command(BaseCommand):
                 continue
             try:
                 seconds = cluster_partition(partition)
-            except OperationalError as exc:  # the lock not had in time: nothing changed
+            except OperationalError as exc:
+                # Only the lock not had in time is a skip (nothing changed); any other failure,
+                # a full disk among them, stops the command with its error.
+                if not isinstance(exc.__cause__, LockNotAvailable):
+                    raise
                 skipped += 1
                 self.stderr.write(f"{partition.table}: skipped ({exc})")
                 continue
