@@ -38,16 +38,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.activities_cut_cv import recorded  # noqa: E402
+from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_fusion"
-SETS = {
-    "old": "all",
-    "fresh": "fresh",
-    "fresh2": "fresh2",
-    "fresh3": "fresh3",
-    "fresh4": "fresh4",
-    "fresh5": "fresh5",
-}
+SETS = DEV_SETS
 LANGS = ("zh", "en")
 L2 = 1.0  # ridge on the standardised weights
 RRF_K = 60  # the fusion constant of the reciprocal-rank fusion replaced (rag's default)

@@ -40,18 +40,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import bench_database_url, setup_django  # noqa: E402
+from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_offtopic"
 LIMIT = 10
-# set name: split of bench/activities_heldout.py (old = dev + test of the first file).
-SETS = {
-    "old": "all",
-    "fresh": "fresh",
-    "fresh2": "fresh2",
-    "fresh3": "fresh3",
-    "fresh4": "fresh4",
-    "fresh5": "fresh5",
-}
+SETS = DEV_SETS
 ROOT = Path(__file__).resolve().parent.parent
 ON_FILE = ROOT / "activities" / "fixtures" / "intent_activities.txt"
 OFF_FILE = ROOT / "activities" / "fixtures" / "intent_elsewhere.txt"

@@ -79,6 +79,16 @@ CORPORA = {
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
 TUNING_CORPORA = ("chengdu", "london_en", "hangzhou", "toronto_en", "xian", "melbourne_en")
+# The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
+# test of the first file); the unseen test split is never among them.
+DEV_SETS = {
+    "old": "all",
+    "fresh": "fresh",
+    "fresh2": "fresh2",
+    "fresh3": "fresh3",
+    "fresh4": "fresh4",
+    "fresh5": "fresh5",
+}
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
     # split: file(s) of labelled queries; "all" = dev and test of the first file.
