@@ -117,9 +117,10 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
     type among the kinds (1 or 0), its vibes among the moods, and the audiences it states
     (``activities.audience``).
 
-    ``negated``: None counts every cue (what names the query, for the cut and the gate); True
-    only the cues under a negation of the query (「不要户外的」: 户外), False only the others
-    (``activities.negation``; the hybrid's order weighs the two apart)."""
+    ``negated``: None counts every kind and mood cue (what names the query, for the cut and the
+    gate); True only the cues under a negation of the query (「不要户外的」: 户外), False only the
+    others (``activities.negation``; the hybrid's order weighs the two apart). Audiences: those
+    the query asks for with None or False, those it refuses with True."""
     kinds, moods = set(), set()
     if understood is not None:
         spans = negated_spans(understood.found.text) if negated is not None else []
