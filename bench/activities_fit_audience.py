@@ -1,4 +1,4 @@
-"""Replay the audience cue (activities.audience) over the six development sets (issue 30).
+"""Replay the audience cue (activities.audience) over the development sets (issue 30).
 
 A listing stating an audience the query names (older people, children, newcomers, ...) counts
 as a cue of the query: the cut's evidence of a hit, the precision gate's exemption and the
@@ -8,7 +8,7 @@ the per-hit rules and the gate open), adds the audience cue to what each recorde
 its candidates (the listing's text from the corpus file, by title) and replays the service's
 list: the shipped cut, the fused order, the shipped gate. It prints, per set and language and
 for the audience queries apart, nDCG@5 and P@10 before and after, and the fusion weights
-fitted leave-one-set-out with the cue (fit on five sets, measure the sixth).
+fitted leave-one-set-out with the cue (fit on all sets but one, measure that one).
 
     .venv/bin/python bench/activities_fit_audience.py --load /tmp/fusion.pkl
 """

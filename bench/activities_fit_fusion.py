@@ -6,9 +6,9 @@ score among the query's candidates, the share of the query's content words it ho
 words among the candidates weigh more), its kind and mood cues, and what it holds of what the
 query refuses (``activities.negation``). This bench fits the weights.
 
-The development data are six sets written apart, all seen already: the old held-out dev+test
-(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3, fresh4 and
-fresh5 (two more cities each). Any later split is the test set and is never read here.
+The development data are seven sets written apart, all seen already: the old held-out dev+test
+(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3, fresh4,
+fresh5 and fresh6 (two more cities each). Any later split is the test set and is never read here.
 
 Every query goes through ``activities_search`` once with every per-hit rule and the precision
 gate open (``bench.activities_cut_cv.record``, which keeps what the fusion reads of each
@@ -18,10 +18,10 @@ on-topic query whose grades differ (grade in the query's window). The list is th
 the service builds it: the shipped cut (``bench.activities_fit_ranker.CUT``), this order, the
 shipped precision gate.
 
-Rotations: fit on five sets, measure on the sixth, all six; printed per set and language
+Rotations: fit on all sets but one, measure on that one, for each; printed per set and language
 (nDCG@5, P@10) beside the bare model and the reciprocal-rank fusion of the dense, lexical and
 cue ranks the learned order replaced (the ranks replayed from the same recording, RRF constant
-60). Then it fits on all six sets and prints the weights to store in
+60). Then it fits on all seven sets and prints the weights to store in
 activities/search_ranking.py.
 
     .venv/bin/python bench/activities_fit_fusion.py --save /tmp/fusion.pkl
