@@ -360,8 +360,8 @@ EMBEDDING_SHORTCUTS = {
 }
 
 
-def build_from_config(config: dict, shortcuts: dict[str, str], default: str, setting: str):
-    """Instantiate the class ``config["PROVIDER"]`` names with the config's other keys.
+def build_from_config(config: dict, shortcuts: dict[str, str], default: str, setting: str, base):
+    """Instantiate the ``base`` subclass ``config["PROVIDER"]`` names with the config's other keys.
 
     Keys become lower-case keyword arguments; keys that are None, or that the
     class does not accept, are left out so one settings dict serves every provider.
@@ -375,7 +375,10 @@ def build_from_config(config: dict, shortcuts: dict[str, str], default: str, set
         if ignored:
             logger.debug("%s: %s ignores %s", setting, cls.__name__, ", ".join(ignored))
         options = {k: v for k, v in options.items() if k in params}
-    return cls(**options)
+    provider = cls(**options)
+    if not isinstance(provider, base):
+        raise TypeError(f"{type(provider).__name__} is not an {base.__name__}")
+    return provider
 
 
 def build_embedding_provider(config: dict) -> EmbeddingProvider:
@@ -385,7 +388,6 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
     (MODEL, DIMENSIONS, BASE_URL, API_KEY, TIMEOUT, SEND_DIMENSIONS, NUM_THREADS,
     MAX_RETRIES, QUERY_PREFIX, PASSAGE_PREFIX) become keyword arguments.
     """
-    provider = build_from_config(config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING")
-    if not isinstance(provider, EmbeddingProvider):
-        raise TypeError(f"{type(provider).__name__} is not an EmbeddingProvider")
-    return provider
+    return build_from_config(
+        config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING", EmbeddingProvider
+    )

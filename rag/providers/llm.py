@@ -378,7 +378,4 @@ def build_llm_provider(config: dict) -> LLMProvider:
     ``PROVIDER`` is "none", "openai" or a dotted class path; other keys (MODEL,
     BASE_URL, API_KEY, TIMEOUT, MAX_RETRIES) become keyword arguments.
     """
-    provider = build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM")
-    if not isinstance(provider, LLMProvider):
-        raise TypeError(f"{type(provider).__name__} is not an LLMProvider")
-    return provider
+    return build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM", LLMProvider)
