@@ -329,11 +329,9 @@ def document_operations(result, generator, request, public):
             if entry["description"] and not operation.get("description"):
                 operation["description"] = entry["description"]
             for parameter in operation.get("parameters", []):
-                if parameter.get("name") in entry["params"] and parameter.get("in") in (
-                    "path",
-                    "query",
-                ):
-                    parameter["example"] = entry["params"][parameter["name"]]
+                name = parameter.get("name")
+                if name in entry["params"] and parameter.get("in") in ("path", "query"):
+                    parameter["example"] = entry["params"][name]
             content = operation.get("requestBody", {}).get("content", {})
             json_body = content.get("application/json")
             if json_body is not None and entry["examples"] and not json_body.get("examples"):

@@ -33,24 +33,13 @@ class TokenAuthentication(authentication.TokenAuthentication):
     """
 
     def authenticate(self, request):
-        parts = authentication.get_authorization_header(request).split()
-        if not parts or parts[0].lower().decode("latin-1") not in SCHEMES:
+        scheme = authorization_scheme(request)
+        if scheme.lower() not in SCHEMES:
             return None
-        if len(parts) == 1:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. No credentials provided.")
-            )
-        if len(parts) > 2:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. Token string should not contain spaces.")
-            )
-        try:
-            key = parts[1].decode()
-        except UnicodeError:
-            raise exceptions.AuthenticationFailed(
-                _("Invalid token header. Token string should not contain invalid characters.")
-            ) from None
-        return self.authenticate_credentials(key)
+        # DRF's own header checks and messages, for the scheme this request used (DRF makes an
+        # authenticator per request, so the keyword set here is this request's alone).
+        self.keyword = scheme
+        return super().authenticate(request)
 
     def authenticate_credentials(self, key):
         token = token_for_key(key)

@@ -39,11 +39,6 @@ class BreakerSnapshot:
         """Return whether any call has finished since the process started (or the reset)."""
         return self.last_failure_age is not None or self.last_success_age is not None
 
-    @property
-    def healthy(self) -> bool:
-        """Return whether the last finished call succeeded."""
-        return self.state == CLOSED and self.failures == 0
-
 
 class CircuitBreaker:
     """Trip after a failure, stay open for ``cooldown`` seconds, then let one probe through."""

@@ -37,9 +37,9 @@ class ApiToken(models.Model):
     def __str__(self) -> str:
         return f"{self.prefix}…"
 
-    def is_valid(self, now=None) -> bool:
-        """Return whether the token authenticates at ``now``: not revoked, not expired."""
-        now = now or timezone.now()
+    def is_valid(self) -> bool:
+        """Return whether the token authenticates now: not revoked, not expired."""
+        now = timezone.now()
         return self.revoked_at is None and (self.expires_at is None or self.expires_at > now)
 
 

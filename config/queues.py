@@ -141,11 +141,16 @@ def enqueue_later(
 _running: list[dict] = []
 
 
+def task_queue(task: dict) -> str:
+    """Return the queue a task dict runs on (this process's cluster when it names none)."""
+    queue = task.get("cluster") or Conf.CLUSTER_NAME
+    return queue if queue in QUEUES else INTERACTIVE
+
+
 def task_started(sender=None, func=None, task=None, **kwargs) -> None:
     """Remember the task this process starts (django-q2's ``pre_execute`` receiver)."""
     task = task or {}
-    queue = task.get("cluster") or Conf.CLUSTER_NAME
-    _running.append({"id": str(task.get("id") or ""), "queue": queue})
+    _running.append({"id": str(task.get("id") or ""), "queue": task_queue(task)})
 
 
 def task_ended(sender=None, func=None, task=None, **kwargs) -> None:
@@ -179,14 +184,13 @@ def current_task_id() -> str:
     return _running[-1]["id"] if _running else ""
 
 
-def current_queue(default: str = INTERACTIVE) -> str:
-    """Return the queue of the task running in this process, or ``default`` outside a task.
+def current_queue() -> str:
+    """Return the queue of the task running in this process, or interactive outside a task.
 
     A retry or a continuation stays on the queue its task ran on: an import's retries never
     land on the interactive queue, a user's never on bulk.
     """
-    queue = _running[-1]["queue"] if _running else None
-    return queue if queue in QUEUES else default
+    return _running[-1]["queue"] if _running else INTERACTIVE
 
 
 def cluster_config(queue: str) -> dict:

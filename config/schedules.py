@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from django.utils import timezone
 from django_q.models import Schedule
 
@@ -17,8 +15,6 @@ def ensure_schedule(
     queue: str,
     schedule_type: str,
     minutes: int | None = None,
-    next_run: datetime | None = None,
-    repeats: int = -1,
 ) -> None:
     """Create or update the named schedule so it runs ``func(*args)`` on ``queue`` as given."""
     if queue not in QUEUES:
@@ -29,10 +25,10 @@ def ensure_schedule(
         "cluster": queue,
         "schedule_type": schedule_type,
         "minutes": minutes,
-        "repeats": repeats,
+        "repeats": -1,
     }
     schedule, created = Schedule.objects.get_or_create(
-        name=name, defaults={**defaults, "next_run": next_run or timezone.now()}
+        name=name, defaults={**defaults, "next_run": timezone.now()}
     )
     if not created:
         changed = [k for k, v in defaults.items() if getattr(schedule, k) != v]

@@ -72,12 +72,19 @@ INSTALLED_APPS = [
     "agent",
     # manage.py serve: gunicorn's configuration, the warm-up and the worker clusters.
     "serving",
+    # The MCP server (`manage.py mcp`, docs/mcp.md). It sits on top of the other apps (like
+    # agent) and has no settings of its own: its transports take flags.
+    "mcp_server",
+    # The platform app: system checks of these settings and the cache table's migration.
+    "config.apps.PlatformConfig",
 ]
 
 MIDDLEWARE = [
     # First, so that its "app" time covers every other middleware (config/timing.py).
     "config.timing.ServerTimingMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files (admin, API docs, staff pages) from STATIC_ROOT; serve runs collectstatic.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before every middleware that can answer an error: each speaks the request's language.
     "django.middleware.locale.LocaleMiddleware",
     "config.error_middleware.ApiErrorMiddleware",
@@ -88,6 +95,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Read-your-writes on the read replicas (config/replicas.py).
+    "config.replicas.WriteMarkMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -103,6 +112,8 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                # The home page and the admin index list the staff pages to staff.
+                "config.views.staff_pages",
             ],
         },
     },
@@ -166,7 +177,6 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
 LOGIN_URL = "/admin/login/"
 
 # --- API --------------------------------------------------------------------
@@ -217,6 +227,8 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    # Swagger UI sends the schema to an online validator for a badge unless this is null.
+    "SWAGGER_UI_SETTINGS": {"deepLinking": True, "validatorUrl": None},
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     # Several models have a "status" field with different choices: name each set.
@@ -227,6 +239,8 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "config.api_docs.postprocess_schema",  # event streams; error responses everywhere
+        # Each operation's tag, summary, description and working examples (config/api_catalog.py).
+        "config.api_docs.document_operations",
     ],
 }
 # The scope of each expensive operation, by URL name (a view's own throttle_scope wins): searches
@@ -415,7 +429,6 @@ for _n, _url in enumerate(DATABASE_REPLICA_URLS, start=1):
     DATABASES[f"replica_{_n}"] = _replica
     REPLICA_DATABASES.append(f"replica_{_n}")
 DATABASE_ROUTERS = ["config.replicas.ReplicaRouter"]
-MIDDLEWARE.append("config.replicas.WriteMarkMiddleware")
 # The Server-Timing header (db, embed and app milliseconds of each response; config/timing.py).
 SERVER_TIMING = env_bool("SERVER_TIMING", True)
 
@@ -446,27 +459,9 @@ WEB_GRACEFUL_TIMEOUT = env_int("WEB_GRACEFUL_TIMEOUT", 5)
 # shared parent (Python reference counts touch its pages) goes back. 0: never.
 WEB_MAX_REQUESTS = env_int("WEB_MAX_REQUESTS", 2000)
 Q_CLUSTER["recycle"] = env_int("Q_RECYCLE", 200)
-# Static files (admin, API docs, staff pages) from STATIC_ROOT through WhiteNoise; serve runs
-# collectstatic at start.
-MIDDLEWARE.insert(
-    MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
-    "whitenoise.middleware.WhiteNoiseMiddleware",
-)
 # Where collectstatic puts them (tests give each server a directory of its own).
 STATIC_ROOT = Path(env_str("STATIC_ROOT", str(BASE_DIR / "staticfiles")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "config.storage.IncrementalCompressedStaticFilesStorage"},
 }
-# Swagger UI sends the schema to an online validator for a badge unless this is null.
-SPECTACULAR_SETTINGS["SWAGGER_UI_SETTINGS"] = {"deepLinking": True, "validatorUrl": None}
-# Each operation's tag, summary, description and working examples (config/api_catalog.py,
-# applied by config/api_docs.py).
-SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"].append("config.api_docs.document_operations")
-# The home page and the admin index list the staff pages to staff (config/views.py).
-TEMPLATES[0]["OPTIONS"]["context_processors"].append("config.views.staff_pages")
-# --- mcp helper (issue 13): the MCP server app (`manage.py mcp`, docs/mcp.md). It sits on top
-# of the other apps (like agent) and has no settings of its own: its transports take flags.
-INSTALLED_APPS += ["mcp_server"]
-# The platform app: system checks of these settings and the cache table's migration.
-INSTALLED_APPS += ["config.apps.PlatformConfig"]

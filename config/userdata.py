@@ -47,7 +47,7 @@ from django.db.models.functions import Cast
 from django.utils import timezone
 from django_q.models import OrmQ, Schedule, Task
 
-from config.queues import BULK, enqueue_later, task_ids
+from config.queues import BULK, QUEUES, cluster_config, enqueue_later, task_ids
 
 CACHE_KIND = "embedding_cache"
 # Beyond the apps' kinds, erasure removes: the admin's log entries about the user's rows (or
@@ -253,10 +253,7 @@ ERASED = "(erased)"
 
 
 def _schedule_late_forget(cache: TextCache, keys: list[str]) -> None:
-    longest = max(
-        [settings.Q_CLUSTER.get("timeout") or 0]
-        + [c.get("timeout") or 0 for c in settings.Q_CLUSTER.get("ALT_CLUSTERS", {}).values()]
-    )
+    longest = max(cluster_config(queue).get("timeout") or 0 for queue in QUEUES)
     enqueue_later(
         cache.forget_late,
         keys,

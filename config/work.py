@@ -34,7 +34,6 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 from django_q.brokers import get_broker
-from django_q.conf import Conf
 from django_q.models import OrmQ
 from django_q.signing import BadSignature, SignedPackage
 
@@ -48,6 +47,7 @@ from config.queues import (
     queue_for_rows,
     task_func,
     task_ids,
+    task_queue,
 )
 
 logger = logging.getLogger(__name__)
@@ -378,12 +378,6 @@ def task_finished(sender, task, **kwargs) -> None:
         logger.exception("marking a stopped task's rows failed")
 
 
-def _task_queue(task: dict) -> str:
-    """Return the queue a finished task ran on (this monitor's cluster when it names none)."""
-    queue = task.get("cluster") or Conf.CLUSTER_NAME
-    return queue if queue in QUEUES else INTERACTIVE
-
-
 def mark_stopped_task(task: dict) -> None:
     """Mark the rows of a task of ours that the queue recorded as failed, and retry them.
 
@@ -407,5 +401,5 @@ def mark_stopped_task(task: dict) -> None:
         attempt = max(attempts for _, attempts in rows)
         error = f"task stopped by the queue: {str(task.get('result'))[:300]}"
         if work.fail([pk for pk, _ in rows], error, attempt):
-            work.schedule_retry([pk for pk, _ in rows], attempt, queue=_task_queue(task))
+            work.schedule_retry([pk for pk, _ in rows], attempt, queue=task_queue(task))
         return

@@ -109,7 +109,7 @@ class InlineVectors(Operation):
     def state_forwards(self, app_label, state):
         pass  # storage only: the model state does not change
 
-    def _run(self, app_label, schema_editor, to_state, *, storage: str, target: str) -> None:
+    def _run(self, app_label, schema_editor, to_state, storage: str, target: str) -> None:
         model = to_state.apps.get_model(app_label, self.model_name)
         quote = schema_editor.quote_name
         table, column = quote(model._meta.db_table), quote(self.column)
@@ -117,22 +117,10 @@ class InlineVectors(Operation):
         schema_editor.execute(f"ALTER TABLE {table} {target}")
 
     def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        self._run(
-            app_label,
-            schema_editor,
-            to_state,
-            storage="MAIN",
-            target="SET (toast_tuple_target = 8160)",
-        )
+        self._run(app_label, schema_editor, to_state, "MAIN", "SET (toast_tuple_target = 8160)")
 
     def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        self._run(
-            app_label,
-            schema_editor,
-            to_state,
-            storage="EXTERNAL",
-            target="RESET (toast_tuple_target)",
-        )
+        self._run(app_label, schema_editor, to_state, "EXTERNAL", "RESET (toast_tuple_target)")
 
     def describe(self):
         return f"Store {self.model_name}.{self.column} inline (MAIN storage)"

@@ -159,8 +159,7 @@ def _forget_pool_after_fork() -> None:
     _pool_lock = threading.Lock()
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forget_pool_after_fork)
+os.register_at_fork(after_in_child=_forget_pool_after_fork)
 
 
 def _on_setting_changed(setting, **kwargs):

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import logging
 import os
-import stat
 import struct
 import sys
 import tempfile
@@ -23,6 +22,8 @@ import zlib
 from array import array
 
 import marisa_trie
+
+from config.embedded_db import private_dir
 
 # jieba 0.42.1 imports pkg_resources (setuptools) only to open its own data files, and falls
 # back to a plain open() without it (jieba/_compat.py); it has no option for this. Importing it
@@ -111,36 +112,21 @@ def compact_path(tokenizer: jieba.Tokenizer) -> str:
     """Return where the trie of ``tokenizer``'s default dictionary is saved.
 
     In ``tokenizer.tmp_dir`` when set (jieba's own option, where it writes ``jieba.cache``);
-    otherwise in a directory of this user's own under the system's temporary directory
-    (:func:`private_dir`), so no other local user can plant or hold the file. Named by the jieba
-    version it was built with.
+    otherwise in this user's private directory (``config.embedded_db.private_dir``), so no
+    other local user can plant or hold the file. Named by the jieba version it was built with.
     """
     name = f"semmem-jieba-{jieba.__version__}-f{FORMAT}.trie"
-    return os.path.join(tokenizer.tmp_dir or private_dir(), name)
+    return os.path.join(tokenizer.tmp_dir or _trie_dir(), name)
 
 
-def private_dir() -> str:
-    """Return ``<temp dir>/semmem-<uid>``, made mode 0700 when missing.
-
-    A directory there that is not this user's or that others may write is not used: the
-    trie then goes to a fresh ``mkdtemp`` directory (read back by no later start).
-    """
-    path = os.path.join(tempfile.gettempdir(), f"semmem-{os.getuid()}")
+def _trie_dir() -> str:
+    """Return this user's private directory; when it is unusable, a fresh ``mkdtemp`` one (read
+    back by no later start)."""
     try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
-    except OSError:
+        return str(private_dir())
+    except (OSError, RuntimeError) as exc:
+        log.warning("jieba: not this user's own directory, the trie is not kept: %s", exc)
         return tempfile.mkdtemp(prefix="semmem-")
-    info = os.lstat(path)
-    if (
-        not stat.S_ISDIR(info.st_mode)
-        or info.st_uid != os.getuid()
-        or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
-    ):
-        log.warning("jieba: %s is not this user's own directory; the trie is not kept", path)
-        return tempfile.mkdtemp(prefix="semmem-")
-    return path
 
 
 def save_compact(path: str, freq: CompactFreq, total: int) -> None:

@@ -98,14 +98,10 @@ def _kept(tokens) -> Iterator[str]:
         yield from (part for part in token.split() if _keep(part))
 
 
-def _normalise(tokens) -> list[str]:
-    return list(_kept(tokens))
-
-
 def _search_mode(prepared: str) -> list[str]:
     """Return the searchable lexemes of prepared text (:func:`_prepare`) in jieba search mode."""
     warm_up()
-    return _normalise(tokenizer.cut_for_search(prepared))
+    return list(_kept(tokenizer.cut_for_search(prepared)))
 
 
 def segment_for_index(text: str) -> str:
@@ -182,7 +178,7 @@ def matching_words(text: str) -> list[str]:
     out: list[str] = []
     for word in segment_query(text):
         if len(word) > 1 and not word.isascii() and not tokenizer.FREQ.get(word):
-            out.extend(_normalise(tokenizer.cut(word, HMM=False)))
+            out.extend(_kept(tokenizer.cut(word, HMM=False)))
         else:
             out.extend(_subwords(word))
             out.append(word)
@@ -204,7 +200,7 @@ def _subwords(word: str) -> list[str]:
         grams += [word[i : i + 2] for i in range(len(word) - 1) if count(word[i : i + 2])]
     if len(word) > 3:
         grams += [word[i : i + 3] for i in range(len(word) - 2) if count(word[i : i + 3])]
-    return _normalise(grams)
+    return list(_kept(grams))
 
 
 # --- AST ------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ minutes; a longer ``Retry-After`` is not waited for.
 from __future__ import annotations
 
 import base64
-import importlib
 import inspect
 import json
 import logging
@@ -25,6 +24,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
+from django.utils.module_loading import import_string
 
 logger = logging.getLogger(__name__)
 
@@ -314,14 +314,11 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         )
         return self._parse(self.hosted.answer(answer), len(texts))
 
-    def _fail(self, message: str) -> ProviderError:
-        return self.hosted.error(message)
-
     def _parse(self, data: dict, expected: int) -> list[list[float]]:
         items = data.get("data")
         if not isinstance(items, list) or len(items) != expected:
             got = len(items) if isinstance(items, list) else "no"
-            raise self._fail(f"asked for {expected} embeddings, got {got}")
+            raise self.hosted.error(f"asked for {expected} embeddings, got {got}")
         vectors: list[list[float] | None] = [None] * expected
         for position, item in enumerate(items):
             # Servers may answer out of order; ``index`` is authoritative when present.
@@ -331,7 +328,7 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
                 or not 0 <= index < expected
                 or vectors[index] is not None
             ):
-                raise self._fail(f"bad or duplicate embedding index {index!r}")
+                raise self.hosted.error(f"bad or duplicate embedding index {index!r}")
             vectors[index] = self._vector(item.get("embedding"))
         return vectors  # type: ignore[return-value]
 
@@ -339,7 +336,7 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
         if isinstance(raw, str):  # a server that ignored encoding_format=float
             raw = np.frombuffer(base64.b64decode(raw), dtype="<f4").tolist()
         if not isinstance(raw, list):
-            raise self._fail(f"embedding is {type(raw).__name__}, not a list of numbers")
+            raise self.hosted.error(f"embedding is {type(raw).__name__}, not a list of numbers")
         if len(raw) != self.dimensions:
             hint = (
                 "or stop sending dimensions (EMBEDDING_SEND_DIMENSIONS=false)"
@@ -347,7 +344,7 @@ class OpenAIEmbeddingProvider(EmbeddingProvider):
                 else "or set EMBEDDING_SEND_DIMENSIONS=true if the model can shorten "
                 "its vectors (OpenAI text-embedding-3, Zhipu embedding-3)"
             )
-            raise self._fail(
+            raise self.hosted.error(
                 f"model {self.model!r} returned {len(raw)}-dimensional vectors but "
                 f"{self.dimensions} are configured: set EMBEDDING_DIMENSIONS={len(raw)} "
                 f"(RAG_EMBEDDING['DIMENSIONS']), {hint}."
@@ -363,25 +360,14 @@ EMBEDDING_SHORTCUTS = {
 }
 
 
-def import_dotted(path: str):
-    """Return the object a dotted path names (without needing Django)."""
-    module_path, _, attr = path.rpartition(".")
-    if not module_path:
-        raise ValueError(f"{path!r} is not a dotted path like 'package.module.Class'")
-    try:
-        return getattr(importlib.import_module(module_path), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"cannot import {path!r}: {exc}") from exc
-
-
-def build_from_config(config: dict, shortcuts: dict[str, str], default: str, setting: str):
-    """Instantiate the class ``config["PROVIDER"]`` names with the config's other keys.
+def build_from_config(config: dict, shortcuts: dict[str, str], default: str, setting: str, base):
+    """Instantiate the ``base`` subclass ``config["PROVIDER"]`` names with the config's other keys.
 
     Keys become lower-case keyword arguments; keys that are None, or that the
     class does not accept, are left out so one settings dict serves every provider.
     """
     choice = (config.get("PROVIDER") or default).strip()
-    cls = import_dotted(shortcuts.get(choice.lower(), choice))
+    cls = import_string(shortcuts.get(choice.lower(), choice))
     options = {k.lower(): v for k, v in config.items() if k != "PROVIDER" and v is not None}
     params = inspect.signature(cls).parameters
     if not any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values()):
@@ -389,7 +375,10 @@ def build_from_config(config: dict, shortcuts: dict[str, str], default: str, set
         if ignored:
             logger.debug("%s: %s ignores %s", setting, cls.__name__, ", ".join(ignored))
         options = {k: v for k, v in options.items() if k in params}
-    return cls(**options)
+    provider = cls(**options)
+    if not isinstance(provider, base):
+        raise TypeError(f"{type(provider).__name__} is not an {base.__name__}")
+    return provider
 
 
 def build_embedding_provider(config: dict) -> EmbeddingProvider:
@@ -399,7 +388,6 @@ def build_embedding_provider(config: dict) -> EmbeddingProvider:
     (MODEL, DIMENSIONS, BASE_URL, API_KEY, TIMEOUT, SEND_DIMENSIONS, NUM_THREADS,
     MAX_RETRIES, QUERY_PREFIX, PASSAGE_PREFIX) become keyword arguments.
     """
-    provider = build_from_config(config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING")
-    if not isinstance(provider, EmbeddingProvider):
-        raise TypeError(f"{type(provider).__name__} is not an EmbeddingProvider")
-    return provider
+    return build_from_config(
+        config, EMBEDDING_SHORTCUTS, "local", "RAG_EMBEDDING", EmbeddingProvider
+    )

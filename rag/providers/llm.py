@@ -150,26 +150,6 @@ class NoLLM(LLMProvider):
         )
 
 
-def normalize_tools(tools: list[dict] | None) -> list[dict] | None:
-    """Return tools in OpenAI's shape, wrapping bare ``{"name", "parameters"}`` specs."""
-    if not tools:
-        return None
-    normalized = []
-    for tool in tools:
-        if tool.get("type") == "function" and "function" in tool:
-            normalized.append(tool)
-            continue
-        if "name" not in tool:
-            raise ValueError(f"a tool needs a name: {tool!r}")
-        function = {
-            "name": tool["name"],
-            "description": tool.get("description", ""),
-            "parameters": tool.get("parameters") or {"type": "object", "properties": {}},
-        }
-        normalized.append({"type": "function", "function": function})
-    return normalized
-
-
 class OpenAIChatProvider(LLMProvider):
     """Chat through ``POST {base_url}/chat/completions`` (OpenAI, Zhipu, Ollama, vLLM, ...)."""
 
@@ -183,13 +163,10 @@ class OpenAIChatProvider(LLMProvider):
         api_key: str | None = None,
         timeout: float = 60.0,
         max_retries: int = 4,
-        extra_body: dict | None = None,
     ):
         if not model:
             raise ValueError("The openai LLM provider needs a model: set LLM_MODEL (RAG_LLM).")
         self.model = model
-        # Merged into every request, for server-specific knobs (e.g. Ollama's options).
-        self.extra_body = dict(extra_body or {})
         self.hosted = HostedClient(
             provider=self.name,
             base_url=base_url,
@@ -211,16 +188,12 @@ class OpenAIChatProvider(LLMProvider):
         }
         if max_tokens is not None:
             body["max_tokens"] = max_tokens
-        openai_tools = normalize_tools(tools)
-        if openai_tools:
-            body["tools"] = openai_tools
+        if tools:
+            body["tools"] = list(tools)  # OpenAI's function-calling format
         if stream:
             body["stream"] = True
-        extra = self.extra_body or None
         return self.hosted.call(
-            lambda client, headers: client.chat.completions.create(
-                **body, extra_body=extra, extra_headers=headers
-            )
+            lambda client, headers: client.chat.completions.create(**body, extra_headers=headers)
         )
 
     def chat(self, messages, *, tools=None, temperature=0.2, max_tokens=None) -> ChatResult:
@@ -378,7 +351,4 @@ def build_llm_provider(config: dict) -> LLMProvider:
     ``PROVIDER`` is "none", "openai" or a dotted class path; other keys (MODEL,
     BASE_URL, API_KEY, TIMEOUT, MAX_RETRIES) become keyword arguments.
     """
-    provider = build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM")
-    if not isinstance(provider, LLMProvider):
-        raise TypeError(f"{type(provider).__name__} is not an LLMProvider")
-    return provider
+    return build_from_config(config, LLM_SHORTCUTS, "none", "RAG_LLM", LLMProvider)

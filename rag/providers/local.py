@@ -229,8 +229,7 @@ def engine_ran() -> bool:
     return _e5_used and _e5_model is not None
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_after_fork_in_child)
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class LocalE5Provider(EmbeddingProvider):

@@ -51,7 +51,7 @@ def test_successful_probe_closes_the_breaker(clock):
     gate.allow()
     gate.success()
     assert gate.allow() and gate.allow()
-    assert gate.snapshot().state == CLOSED and gate.snapshot().healthy
+    assert gate.snapshot().state == CLOSED and gate.snapshot().failures == 0
 
 
 def test_failed_probe_opens_the_breaker_for_another_cool_down(clock):

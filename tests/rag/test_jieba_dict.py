@@ -5,7 +5,6 @@ import os
 import stat
 import subprocess
 import sys
-import tempfile
 import threading
 import zlib
 
@@ -134,18 +133,18 @@ def test_a_trie_marisa_cannot_read_is_ignored_even_with_a_matching_checksum(tmp_
 
 
 def test_the_trie_is_kept_in_a_directory_of_this_users_own(tmp_path, monkeypatch):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    path = jieba_dict.private_dir()
-    assert path == str(tmp_path / f"semmem-{os.getuid()}")
+    monkeypatch.setenv("SEMMEM_RUNTIME_DIR", str(tmp_path / "runtime"))
+    path = os.path.dirname(jieba_dict.compact_path(CompactTokenizer()))
+    assert path == str(tmp_path / "runtime")
     assert stat.S_IMODE(os.stat(path).st_mode) == 0o700
 
 
 def test_a_directory_others_may_write_is_not_used_for_the_trie(tmp_path, monkeypatch, caplog):
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
-    shared = tmp_path / f"semmem-{os.getuid()}"
+    shared = tmp_path / "runtime"
     shared.mkdir()
     shared.chmod(0o777)
-    assert jieba_dict.private_dir() != str(shared)
+    monkeypatch.setenv("SEMMEM_RUNTIME_DIR", str(shared))
+    assert os.path.dirname(jieba_dict.compact_path(CompactTokenizer())) != str(shared)
     assert "not this user's own directory" in caplog.text
 
 

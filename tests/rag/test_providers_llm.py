@@ -70,17 +70,15 @@ def test_complete_with_system(srv):
 
 def test_tool_call_parsed_with_dict_arguments(srv):
     srv.chat_script.append({"tool_calls": [{"name": "get_weather", "arguments": {"city": "Oslo"}}]})
-    shorthand = {"name": "get_weather", "description": "Weather for a city", "parameters": None}
 
-    result = make(srv).chat([{"role": "user", "content": "weather?"}], tools=[shorthand])
+    result = make(srv).chat([{"role": "user", "content": "weather?"}], tools=[WEATHER])
 
     assert result.finish_reason == "tool_calls"
     assert result.content == ""
     [call] = result.tool_calls
     assert (call.name, call.arguments) == ("get_weather", {"city": "Oslo"})
     assert call.id
-    [tool] = srv.bodies(CHAT)[0]["tools"]
-    assert tool["type"] == "function" and tool["function"]["name"] == "get_weather"
+    assert srv.bodies(CHAT)[0]["tools"] == [WEATHER]
     message = result.to_message()
     assert message["tool_calls"][0]["function"]["arguments"] == '{"city": "Oslo"}'
 

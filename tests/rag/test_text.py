@@ -111,10 +111,10 @@ def test_segment_query_precise_mode():
 def test_subwords_mirror_jieba_search_mode():
     # Phrase distances rely on this: cut_for_search == sub-words + word for each precise word.
     for sample in ["中华人民共和国国务院总理在北京人民大会堂发表讲话", "我喜欢吃四川菜和重庆火锅"]:
-        expected = rag_text._normalise(rag_text.tokenizer.cut_for_search(sample))
+        expected = list(rag_text._kept(rag_text.tokenizer.cut_for_search(sample)))
         rebuilt = [
             token
-            for word in rag_text._normalise(rag_text.tokenizer.cut(sample))
+            for word in rag_text._kept(rag_text.tokenizer.cut(sample))
             for token in (*rag_text._subwords(word), word)
         ]
         assert rebuilt == expected
