@@ -355,6 +355,9 @@ HOLIDAY_PATTERNS: list[tuple[str, re.Pattern, str]] = [
     for name, words in EN_NAMES.items()
 ] + [("zh_holiday", rx(r"(" + words + r")" + _ZH_BEFORE), name) for name, words in ZH_NAMES.items()]
 
+# Any name at all: one pass that lets most queries skip the patterns above.
+HOLIDAY_GATE = rx("|".join(f"(?:{w})" for w in (*EN_NAMES.values(), *ZH_NAMES.values())))
+
 
 def _weekend_of(days: list[date]) -> list[date]:
     """Return the days of "X weekend": the weekend a holiday joins (a Monday or Tuesday one:

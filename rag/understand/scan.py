@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
-from rag.understand.holidays import HOLIDAY_PATTERNS, holiday_atom
+from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -331,7 +331,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
                     data = (None, _never, None) if role == "day" else (None, _never)
                 if data is not None:
                     found.append(Atom(match.start(), match.end(), role, kind, data))
-    for kind, pattern, name in HOLIDAY_PATTERNS:
+    for kind, pattern, name in HOLIDAY_PATTERNS if HOLIDAY_GATE.search(text) else ():
         for match in pattern.finditer(text):
             try:
                 data = holiday_atom(name, match, ctx.today, ctx.tz)
