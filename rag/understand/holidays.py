@@ -144,12 +144,17 @@ def lunar(table: dict[int, tuple[int, int]], offset: int = 0, days: int = 1) -> 
     return rule
 
 
-def qingming(year: int) -> list[date] | None:
-    """清明: the solar term, 4 or 5 April (the usual 21st-century formula)."""
-    if not 2001 <= year <= 2099:
-        return None
-    y = year % 100
-    return [date(year, 4, int(y * 0.2422 + 4.81) - y // 4)]
+def solar_term(month: int, constant: float) -> Rule:
+    """A solar term's day, by the usual 21st-century formula (清明 4 or 5 April, 冬至 21 or 22
+    December)."""
+
+    def rule(year: int) -> list[date] | None:
+        if not 2001 <= year <= 2099:
+            return None
+        y = year % 100
+        return [date(year, month, int(y * 0.2422 + constant) - y // 4)]
+
+    return rule
 
 
 # --- the calendar: name -> {country: rule}; the first country's rule is the default ----------
@@ -158,6 +163,7 @@ US, CA, GB, AU, NZ, IE, CN = "US", "CA", "GB", "AU", "NZ", "IE", "CN"
 ANY = "*"
 CALENDAR: dict[str, dict[str, Rule]] = {
     "new year's day": {ANY: fixed(1, 1)},
+    "new year's eve": {ANY: fixed(12, 31)},
     "valentine's day": {ANY: fixed(2, 14)},
     "st patrick's day": {ANY: fixed(3, 17)},
     "halloween": {ANY: fixed(10, 31)},
@@ -181,6 +187,7 @@ CALENDAR: dict[str, dict[str, Rule]] = {
     "juneteenth": {US: fixed(6, 19)},
     "veterans day": {US: fixed(11, 11)},
     "remembrance day": {ANY: fixed(11, 11)},
+    "remembrance sunday": {GB: nth_weekday(11, 6, 2)},
     "canada day": {CA: fixed(7, 1)},
     "victoria day": {CA: weekday_before(5, 25, 0)},
     "family day": {CA: nth_weekday(2, 0, 3)},
@@ -204,7 +211,8 @@ CALENDAR: dict[str, dict[str, Rule]] = {
     "春节": {ANY: lunar(_LUNAR_NEW_YEAR, -1, 7)},
     "大年初一": {ANY: lunar(_LUNAR_NEW_YEAR)},
     "元宵节": {ANY: lunar(_LUNAR_NEW_YEAR, 14)},
-    "清明节": {ANY: qingming},
+    "清明节": {ANY: solar_term(4, 4.81)},
+    "冬至": {ANY: solar_term(12, 21.94)},
     "劳动节": {ANY: fixed(5, 1, 5)},
     "端午节": {ANY: lunar(_DRAGON_BOAT)},
     "中秋节": {ANY: lunar(_MID_AUTUMN)},
@@ -260,6 +268,7 @@ LONG_WEEKEND = "long weekend"
 _S = r"['’]?s"  # an optional possessive: "new year's", "new years", "new year’s"
 EN_NAMES: dict[str, str] = {
     "new year's day": r"new\s+year(?:" + _S + r")?(?:\s+day)?",
+    "new year's eve": r"nye|hogmanay",
     "valentine's day": r"valentine" + _S + r"?(?:\s+day)?",
     "st patrick's day": r"(?:st\.?|saint)\s+patrick" + _S + r"?(?:\s+day)?|paddy" + _S + r"\s+day",
     "halloween": r"hallowe['’]?en",
@@ -282,6 +291,7 @@ EN_NAMES: dict[str, str] = {
     "juneteenth": r"juneteenth",
     "veterans day": r"veterans?['’]?\s+day",
     "remembrance day": r"remembrance\s+day",
+    "remembrance sunday": r"remembrance\s+sunday",
     "canada day": r"canada\s+day",
     "victoria day": r"victoria\s+day",
     "family day": r"family\s+day",
@@ -323,6 +333,7 @@ ZH_NAMES: dict[str, str] = {
     "halloween": r"万圣节" + _ZH_BREAK,
     "thanksgiving": r"感恩节" + _ZH_BREAK,
     "跨年": r"跨年夜?",
+    "冬至": r"冬至",
 }
 
 # English: a name with what composes it: a cue before ("on", "over", "this"), "the day after" /
@@ -390,7 +401,8 @@ def holiday_atom(name: str, match: re.Match, today: date, tz: tzinfo):
     country = country_of(tz)
     if match.re.groups >= 5:  # an English name (HOLIDAY_PATTERNS)
         cue, around, before_after, words, after = match.group(1, 2, 3, 4, 5)
-        day_name = " ".join(words.split()).endswith(_DAY_WORDS) and name not in _AMBIGUOUS
+        day_name = " ".join(words.split()).endswith(_DAY_WORDS) or name.endswith(" eve")
+        day_name = day_name and name not in _AMBIGUOUS
         cued = cue or around or after or day_name
         if not cued and not _EN_TIME_AFTER.match(match.string, match.end()):
             return None

@@ -58,6 +58,11 @@ def test_movable_holidays_follow_their_rule():
     assert days_of("memorial day", "US", 2026) == [date(2026, 5, 25)]
     assert days_of("victoria day", "CA", 2026) == [date(2026, 5, 18)]
     assert days_of("清明节", "CN", 2026) == [date(2026, 4, 5)]
+    assert [days_of("冬至", "CN", y) for y in (2024, 2025, 2026)] == [
+        [date(2024, 12, 21)],
+        [date(2025, 12, 21)],
+        [date(2026, 12, 22)],
+    ]
 
 
 NAMED = [
