@@ -48,6 +48,12 @@ a day (周六早, 周五晚八点; not 晚会; 早 only before a clock time or a
 An English part alone ("evening jazz", "after work drinks") is not read as a time. The end of a
 span is no start: 玩到半夜 and 营业至深夜 are no time (等到下班 is).
 
+Informal words: tonite, tmrw, wknd, nite, arvo, "sat nite" (sat/sun/mon/wed only with a cue
+or a part after them); meals right next to a day narrow it ("sunday brunch" 10-14); an English
+part apart from the query's one day is read on it. Named days (holidays of the country of
+``tz``, "the day after X", "X eve", "X weekend", 国庆, 中秋节): ``rag.understand.holidays``.
+docs/QUERY_UNDERSTANDING.md lists them all.
+
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
 midnight); after 深夜 1-5 is the next morning; a bare Chinese hour 1-6 (三点开会) is p.m.

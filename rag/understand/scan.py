@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
+from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -16,9 +17,9 @@ from rag.understand.words import (
     EN_DAY_OFFSETS,
     EN_MONTHS,
     EN_NUMBERS,
-    EN_WEEKDAYS,
     GAP_RE,
     MAX_ROLLING_DAYS,
+    MEALS,
     MONTH_PARTS,
     PART_JOINED,
     PART_PATTERNS,
@@ -31,6 +32,7 @@ from rag.understand.words import (
     ZH_WEEKDAYS,
     cn_number,
     part_of_day,
+    weekday_index,
 )
 
 # --- atoms and phrases --------------------------------------------------------------------------
@@ -142,7 +144,7 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
             week = ZH_WEEK_PREFIX.get(prefix) if prefix else None
         else:
             prefix = " ".join((match.group(1) or "").split())
-            target = EN_WEEKDAYS.index(match.group(2))
+            target = weekday_index(match.group(2))
             if prefix == "last":  # the latest such day before today
                 back = (today.weekday() - target) % 7 or 7
                 return None, lambda k: [today - timedelta(days=back)], None
@@ -329,6 +331,14 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
                     data = (None, _never, None) if role == "day" else (None, _never)
                 if data is not None:
                     found.append(Atom(match.start(), match.end(), role, kind, data))
+    for kind, pattern, name in HOLIDAY_PATTERNS if HOLIDAY_GATE.search(text) else ():
+        for match in pattern.finditer(text):
+            try:
+                data = holiday_atom(name, match, ctx.today, ctx.tz)
+            except (ValueError, OverflowError):  # a date past the calendar's ends
+                data = ("year", _never, None)
+            if data is not None:
+                found.append(Atom(match.start(), match.end(), "day", kind, data))
     # Leftmost-longest, no overlaps.
     found.sort(key=lambda a: (a.start, -(a.end - a.start)))
     atoms: list[Atom] = []
@@ -349,9 +359,32 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             last.end = atom.end
             continue
         phrases.append(Phrase(atom.start, atom.end, [atom]))
+    _join_apart(phrases, text)
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
     # are no time.
     return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
+
+
+def _join_apart(phrases: list[Phrase], text: str) -> None:
+    """Read an English part of the day standing apart from the query's one day on that day
+    ("lunch break thing near the office on wednesday": Wednesday 11-14), as 下午 after 明天 is
+    read on it. Only one part and one day with no part or clock of its own; a meal apart from
+    the day is the meal ("dinner ideas for friday"), and "eve" apart is "the eve of".
+    """
+    apart = [
+        p
+        for p in phrases
+        if len(p.atoms) == 1
+        and p.atoms[0].kind == "en_part"
+        and not text[p.start : p.end].endswith((*MEALS, "eve"))
+    ]
+    days = [p for p in phrases if p.get("day") is not None]
+    if len(apart) != 1 or len(days) != 1 or len(days[0].atoms) != 1:
+        return
+    day = days[0].atoms[0]
+    cycle, rule, implied = day.data
+    if implied is None:
+        day.data = (cycle, rule, apart[0].atoms[0].data)
 
 
 def _not_alone(atom: Atom, text: str) -> bool:

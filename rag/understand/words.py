@@ -52,6 +52,10 @@ def cn_number(text: str) -> int | None:
 #   American ones at about 15:00-15:30 ("after school" 15-19); the evening then belongs to 晚上;
 # - 通宵 / "all night": an all-night outing starts in the late evening, 20:00-02:00;
 # - 白天 / daytime: 6-18, the day without its evening.
+# - English meals, read only right after or before a day ("sunday brunch", "dinner on friday"):
+#   breakfast 6-10 (before and around the working day's start), brunch 10-14 (the late-morning
+#   weekend meal into the early afternoon), lunch as lunchtime, dinner / supper 17-22 (the
+#   evening meal, restaurants' dinner service), happy hour 16-19 (bars' early-evening hours).
 PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "凌晨": (0, 6),
     "清晨": (5, 8),
@@ -90,7 +94,14 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "night": (18, 24),
     "all night": (20, 26),
     "late night": (22, 26),
+    "breakfast": (6, 10),
+    "brunch": (10, 14),
+    "dinner": (17, 22),
+    "happy hour": (16, 19),
 }
+# Meals: parts of the day only right next to a day ("sunday brunch"); a meal elsewhere in the
+# query is the meal ("dinner ideas ... on friday" still names the dinner, not when).
+MEALS = frozenset({"breakfast", "brunch", "dinner", "happy hour", "lunch", "supper"})
 # Other words for a part of the day -> its name above (English ones lowercased, words single-
 # spaced, hyphens as spaces).
 PART_WORDS: dict[str, str] = {
@@ -129,13 +140,26 @@ PART_WORDS: dict[str, str] = {
     "overnight": "all night",
     "late at night": "late night",
     "late evening": "late night",
+    # Informal spellings (general English usage): nite, arvo (Australian and New Zealand
+    # "afternoon"), morn, eve after a day ("fri eve"; "christmas eve" is a holiday's eve).
+    "nite": "night",
+    "nites": "night",
+    "late nite": "late night",
+    "all nite": "all night",
+    "arvo": "afternoon",
+    "arvos": "afternoon",
+    "morn": "morning",
+    "eve": "evening",
+    "lunch": "lunchtime",
+    "supper": "dinner",
 }
 # Parts after which "三点" / "3 o'clock" means 15:00.
 PM_PARTS = frozenset(
     {"下午", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚"}
-    | {"afternoon", "after school", "after work", "evening", "night"}
+    | {"afternoon", "after school", "after work", "evening", "night", "dinner", "happy hour"}
 )
-NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime"})  # 中午一点 = 13:00
+# 中午一点 = 13:00
+NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime", "brunch"})
 # 深夜十一点 = 23:00, 深夜一点 = 01:00 the next day
 LATE_PARTS = frozenset({"深夜", "半夜", "午夜", "通宵", "late night", "all night"})
 
@@ -162,7 +186,27 @@ EN_DAY_OFFSETS.update({"yesterday": (-1, None), "last night": (-1, "evening")})
 EN_DAY_OFFSETS.update({"the day after tomorrow": (2, None), "the day before yesterday": (-2, None)})
 EN_DAY_OFFSETS.update({"this morning": (0, "morning"), "this afternoon": (0, "afternoon")})
 EN_DAY_OFFSETS.update({"this evening": (0, "evening")})
+# Informal and texting spellings of the same days (general English usage, not any query set).
+EN_DAY_OFFSETS.update(dict.fromkeys(("tonite", "2nite", "2night"), (0, "evening")))
+_TOMORROW = ("tmrw", "tmr", "tmrow", "tmoro", "tomoz", "2moro", "2morrow", "tomorow", "tommorow")
+EN_DAY_OFFSETS.update(dict.fromkeys((*_TOMORROW, "tommorrow"), (1, None)))
+EN_DAY_OFFSETS.update({"this arvo": (0, "afternoon"), "this morn": (0, "morning")})
 EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# Short forms of weekdays -> index. sat, sun, mon and wed are also words ("I sat", "the sun"):
+# they name a day only after on / this / next / last / coming or before a part of the day or a
+# clock time ("sat nite", "sun 2pm"); the others are a day anywhere ("fri drinks").
+EN_WEEKDAY_SHORT = {"tue": 1, "tues": 1, "weds": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4}
+EN_WEEKDAY_AMBIGUOUS = {"mon": 0, "wed": 2, "sat": 5, "sun": 6}
+
+
+def weekday_index(word: str) -> int:
+    """Return the weekday (Monday 0) an English day name or short form names."""
+    word = word.rstrip(".")
+    if word in EN_WEEKDAYS:
+        return EN_WEEKDAYS.index(word)
+    return EN_WEEKDAY_SHORT.get(word, EN_WEEKDAY_AMBIGUOUS.get(word, 0))
+
+
 EN_MONTHS = [
     "january",
     "february",
@@ -199,6 +243,8 @@ NUMERAL = r"[0-9零〇一二两三四五六七八九十]{1,3}"
 _ZH_NUM_NOT = r"(?<![0-9零〇一二两三四五六七八九十])"
 _ZH_PREFIX = r"(下下|上上|下|上|这|本)个?"
 _EN_WEEKDAY = "|".join(EN_WEEKDAYS)
+# Full names and the short forms that are no other word ("fri", "thurs").
+_EN_WEEKDAY_OR_SHORT = "|".join([*EN_WEEKDAYS, *sorted(EN_WEEKDAY_SHORT, key=len, reverse=True)])
 _EN_MONTH = "|".join(EN_MONTHS)
 _EN_ON = r"(?:(?:on|for|by|until|till)\s+)?"
 
@@ -243,15 +289,15 @@ DAY_PATTERNS = [
             r"\b"
             + _EN_ON
             + r"(?:(this\s+coming|this|coming|next|last)\s+)?("
-            + _EN_WEEKDAY
-            + r")\b"
+            + _EN_WEEKDAY_OR_SHORT
+            + r")\b\.?"
         ),
     ),
     (
         "en_weekend",
         rx(
             r"\b(?:(?:on|over|for|during|at|by)\s+)?(?:(this\s+coming|this|coming|next|last|the)\s+)?"
-            r"weekend\b"
+            r"(?:weekend|wknd|wkend)\b"
         ),
     ),
     (
@@ -298,6 +344,31 @@ PART_PATTERNS = [
     (
         "en_part",
         rx(r"\b(?:in\s+the\s+|at\s+|during\s+(?:the\s+)?|over\s+)?(" + _EN_PART + r")\b"),
+    ),
+]
+# The short weekday forms that are also words, with what makes them a day: a cue before ("on
+# sat", "this sun") or a part of the day or a clock time after ("sat nite", "sun 2pm").
+_EN_AMBIGUOUS_DAY = r"(" + alternation(EN_WEEKDAY_AMBIGUOUS) + r")\b\.?"
+_EN_WEEKDAY_CUE = r"(?:(this\s+coming|this|coming|next|last)\s+)?"
+_EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d"
+DAY_PATTERNS += [
+    (
+        "en_weekday",
+        rx(r"\b(?=(?:on|this|coming|next|last)\s)" + _EN_ON + _EN_WEEKDAY_CUE + _EN_AMBIGUOUS_DAY),
+    ),
+    (
+        "en_weekday",
+        rx(
+            r"\b"
+            + _EN_ON
+            + _EN_WEEKDAY_CUE
+            + _EN_AMBIGUOUS_DAY
+            + r"(?=\s*(?:(?:"
+            + _EN_PART
+            + r")\b|"
+            + _EN_CLOCK_AHEAD
+            + r"))"
+        ),
     ),
 ]
 # Atoms of a part of the day that are no time alone.
