@@ -4,7 +4,8 @@ The hybrid orders the hits the relevance cut keeps by a linear score over
 ``activities.search_ranking.FUSION_FEATURES`` of each candidate: its dense score's standard
 score among the query's candidates, the share of the query's content words it holds (rarer
 words among the candidates weigh more), its kind and mood cues, and what it holds of what the
-query refuses (``activities.negation``). This bench fits the weights.
+query refuses (``activities.negation``): the share of its refused words a candidate holds, and
+its similarity to the refused phrases (embedded with the query). This bench fits the weights.
 
 The development data are seven sets written apart, all seen already: the old held-out dev+test
 (bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3, fresh4,
@@ -59,7 +60,9 @@ def features(call) -> np.ndarray:
         lists["terms"],
         [lists["cues_asked"].get(t, 0) for t in titles],
         negated=set(lists["negated"]),
-        negated_cues=[lists["cues_refused"].get(t, 0) for t in titles],
+        refused_like=(
+            [lists["refused_like"][t] for t in titles] if lists.get("refused_like") else None
+        ),
     )
 
 
