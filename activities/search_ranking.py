@@ -27,16 +27,18 @@ FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
 # bench/activities_fit_fusion.py (multilingual-e5-small) on graded pairs of candidates within
 # each on-topic query, pairwise logistic, L2 1.0, each query weighing 1, at limit 10 (20
-# candidates), all five together (2026-11-27, session 39) on the seven development sets: old
-# dev+test, fresh, fresh2 .. fresh6 (bench/data/activities_*_queries.jsonl). "negated" is the
-# share of the words the query refuses a row holds (activities.negation; no longer its refused
-# kind, mood and audience cues: 「除了火锅」 refused every food row through the 美食 cue);
-# "refused_like" a row's similarity to what the query refuses, read by meaning (the refused
-# phrases embedded with the query, the candidates' own vectors), as a standard score among the
-# candidates. Leave-one-set-out, the rotations gave 0.84-0.88, 3.70-4.68, 1.42-1.75, -9.5 to
-# -10.2 (-20.7 without fresh6) and -0.37 to -0.49 (docs/RELEVANCE.md, "Refusals read by
-# meaning"). Before: (0.874, 2.855, 1.425, -3.507) over the first four, refused cues counted.
-FUSION_WEIGHTS = (0.853, 4.416, 1.556, -10.191, -0.422)  # in FUSION_FEATURES order
+# candidates). The first three (2026-11-26) on the four sets old dev+test, fresh, fresh2 and
+# fresh3 (bench/data/activities_*_queries.jsonl; docs/RELEVANCE.md, "Learned fusion"), kept.
+# The last two (2026-11-27, session 39) with the first three fixed, on the seven development
+# sets (old dev+test, fresh, fresh2 .. fresh6): "negated", the share of the words the query
+# refuses that a row holds (activities.negation; no longer its refused kind, mood and audience
+# cues: 「除了火锅」 refused every food row through the 美食 cue), and "refused_like", a row's
+# similarity to what the query refuses, read by meaning (the refused phrases embedded with the
+# query, against the candidates' own vectors), as a standard score among the candidates.
+# Leave-one-set-out the rotations gave -9.1 to -9.7 (-20.8 without fresh6) and -0.38 to -0.51
+# (docs/RELEVANCE.md, "Refusals read by grammar and by meaning"). Before: -3.507 for the
+# refused words and cues together, no similarity.
+FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.76, -0.437)  # in FUSION_FEATURES order
 
 
 def lexical_text(activity) -> str:
