@@ -35,10 +35,10 @@ FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # cues: 「除了火锅」 refused every food row through the 美食 cue), and "refused_like", a row's
 # similarity to what the query refuses, read by meaning (the refused phrases embedded with the
 # query, against the candidates' own vectors), as a standard score among the candidates.
-# Leave-one-set-out the rotations gave -9.1 to -9.7 (-20.8 without fresh6) and -0.38 to -0.51
+# Leave-one-set-out the rotations gave -9.1 to -9.8 (-20.8 without fresh6) and -0.38 to -0.50
 # (docs/RELEVANCE.md, "Refusals read by grammar and by meaning"). Before: -3.507 for the
 # refused words and cues together, no similarity.
-FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.76, -0.437)  # in FUSION_FEATURES order
+FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.789, -0.432)  # in FUSION_FEATURES order
 
 
 def lexical_text(activity) -> str:
