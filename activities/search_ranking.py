@@ -55,16 +55,14 @@ class Cues:
 
     named: tuple[int, ...]  # every kind and mood cue and the audiences asked (negated None)
     asked: tuple[int, ...]  # the cues outside a negation of the query (negated False)
-    refused: tuple[int, ...]  # the cues under a negation of the query (negated True)
 
 
 def candidate_cues(activities: list, understood) -> Cues:
     """Return the :class:`Cues` of ``activities`` for the query ``understood``."""
-    return Cues(
-        named=tuple(cue_counts(activities, understood)),
-        asked=tuple(cue_counts(activities, understood, negated=False)),
-        refused=tuple(cue_counts(activities, understood, negated=True)),
-    )
+    named = tuple(cue_counts(activities, understood))
+    if understood is None or not negated_spans(understood.found.text):
+        return Cues(named=named, asked=named)  # nothing refused: every cue is asked for
+    return Cues(named=named, asked=tuple(cue_counts(activities, understood, negated=False)))
 
 
 def naming_pks(query: str, activities: list, understood, *, held=None, cues=None) -> set:
@@ -144,8 +142,9 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
 
     ``negated``: None counts every kind and mood cue (what names the query, for the cut and the
     gate); True only the cues under a negation of the query (「不要户外的」: 户外), False only the
-    others (``activities.negation``; the hybrid's order weighs the two apart). Audiences: those
-    the query asks for with None or False, those it refuses with True."""
+    others (``activities.negation``; what the hybrid's order counts and the gate's exemption
+    reads: a refused cue counts for nothing there). Audiences: those the query asks for with
+    None or False, those it refuses with True."""
     kinds, moods = set(), set()
     if understood is not None:
         spans = negated_spans(understood.found.text) if negated is not None else []

@@ -161,3 +161,14 @@ def test_a_search_refusing_something_embeds_it_with_the_query_in_one_call(
     assert outcome["meta"]["path"] == "semantic"
     assert counting_provider.calls == 1
     assert any("户外" in text and "不想" not in text for text in counting_provider.texts)
+
+
+def test_cues_are_read_once_and_a_refused_cue_is_not_asked_for():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [_row(1, "郊野徒步", type="户外", vibes=["户外"]), _row(2, "攀岩馆", type="运动")]
+    plain = candidate_cues(rows, read_query("户外运动", now=timezone.now(), tz=None))
+    assert plain.asked == plain.named  # nothing refused: the same counts, read once
+    refusing = candidate_cues(rows, read_query("不要户外的运动", now=timezone.now(), tz=None))
+    assert refusing.named[0] > refusing.asked[0]  # 户外 names the query but is not asked for
