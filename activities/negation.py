@@ -12,7 +12,15 @@ knowledge, not from the development queries) and runs to the end of its clause: 
 a contrasting or joining word ("但", "but") or :data:`MAX_ZH_CHARS` / :data:`MAX_EN_WORDS`.
 Not negations: what one cannot do or has not done yet (不会游泳, "can't swim", "never tried",
 不需要基础: the beginners' class is what such a query wants), the set phrases whose 不 is not a
-refusal (不错, 不好, 不久) and the words holding 别 (特别, 区别).
+refusal (不错, 不好, 不久) and the words holding 别 (特别, 区别) or meaning "other" (别的, 别人).
+
+A refusal may also come after what it refuses, closing its clause: 「戏曲就不要了」, 「球类运动就
+算了」, 「对猫狗过敏」, 「一点辣都吃不了」, 「早上实在起不来」. Chinese puts the topic first and
+comments on it; a negation closing its clause with nothing after it refuses the clause before it
+(:data:`ZH_CLOSING`, the potential complements V不了 / V不来 / V不动, and any negator of
+:data:`ZH_NEGATORS` with nothing after it). English "X-free" refuses X; "allergic to", "scared
+of", "can't stand" refuse what follows, as "no" does; "or" and "nor" inside a negation carry it
+on ("not painting or drawing").
 """
 
 from __future__ import annotations
@@ -44,10 +52,34 @@ ZH_NEGATORS = (
     "讨厌",
     "没有",
     "无需",
+    # Verbs of disliking, fearing or not tolerating: their object is what the query refuses.
+    "受不了",
+    "害怕",
+    "怕",
+    "吃不了",
+    "喝不了",
+    "不能吃",
+    "不能喝",
+    "戒了",
 )
+# Comments closing a clause on what came before it (the topic): "X 就算了", "对 X 过敏", "X 没空".
+ZH_CLOSING = ("算了", "免了", "不考虑", "过敏", "没空", "没时间", "不行")
+# The characters a clause's comment may end with after its negation (了, 吧, 啊...).
+ZH_PARTICLES = "了吧啊呀哈嘛呢的"
+# A clause's leading words that are no part of what it refuses: the subject, 对 ("allergic to"),
+# and the adverbs between a topic and its comment (就, 也, 都, 实在).
+ZH_FRAME = "我对就也都实在一点还是真的"
+# A potential complement closing a clause ("起不来", "爬不动"): unable, so refusing the topic;
+# not the idioms where V不了 means "bound to" (少不了, 免不了, 离不了, 忘不了, 错不了).
+_ZH_POTENTIAL = re.compile(r"(?<![少免离忘错])[\u4e00-\u9fff]不[了来动下]$")
+# 怕 in 恐怕 / 哪怕 ("probably", "even if") and 不怕 ("not afraid") refuses nothing.
+ZH_PA_WORDS = "恐哪不"
+# What ends a Chinese clause, for the closing comments.
+_ZH_CLAUSE = re.compile(r"[，,。.！!？?；;、~～\s]|但是|但|可是|不过")
 # The characters before 别 that make it part of a word (特别, 区别, 分别, 告别, 级别, 类别, 性别,
-# 派别, 识别, 辨别), not "don't".
+# 派别, 识别, 辨别), not "don't"; after it, 别的 / 别人 / 别处 / 别家 mean "other".
 ZH_BIE_WORDS = "特区分告级类性派识辨"
+ZH_BIE_OTHER = "的人处家样"
 # A negation of these asks for beginners, not against something: 不需要基础, 不用经验.
 ZH_NOT_REFUSED = ("基础", "经验")
 # What ends a Chinese negation: clause punctuation and the joining words after which the query
@@ -57,7 +89,10 @@ MAX_ZH_CHARS = 8
 # English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
 # with or without the apostrophe.
 _EN_NEGATOR = re.compile(
-    r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non"
+    r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non|nor"
+    # not tolerating or fearing what follows ("can't" of ability stays a plain word)
+    r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
+    r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
     r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
     # typed without the apostrophe ("doesnt involve kids")
     r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
@@ -68,8 +103,13 @@ _EN_NEGATOR = re.compile(
 # charge"): the beginners' or the free listing is what such a query wants, not a refusal.
 EN_NOT_REFUSED = frozenset(
     {"tried", "done", "played", "been", "learned", "learnt", "ever", "experience", "charge", "fee"}
+    # the asker's own state, not a refusal: "I don't have any tools", "don't know anyone"
+    | {"have", "know", "own", "speak"}
 )
-_EN_END = re.compile(r"[,.;!?]|\b(?:but|and|or|just|only|though|so|because|instead)\b", re.I)
+_EN_END = re.compile(r"[,.;!?]|\b(?:but|and|just|only|though|so|because|instead)\b", re.I)
+# "alcohol-free", "booze free": the word before "free" is refused (not "feel free", "for free").
+_EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
+_EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
 
@@ -81,16 +121,20 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
     for negator in ZH_NEGATORS:
         start = text.find(negator)
         while start >= 0:
-            before = text[max(0, start - 1) : start]
-            if not (negator == "没有" and before == "有") and not (  # 有没有
-                negator == "别" and before and before in ZH_BIE_WORDS  # 特别, 区别: not 别
-            ):
+            if _zh_negates(text, start, negator):
                 end = start + len(negator)
                 while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
                     end += 1
                 if not any(word in text[start:end] for word in ZH_NOT_REFUSED):
-                    spans.append((start, end))
+                    if text[start + len(negator) : end].strip(ZH_PARTICLES):
+                        spans.append((start, end))
+                    else:  # nothing after it: it comments on its clause (「戏曲就不要了」)
+                        spans.extend(_zh_topic(text, start))
             start = text.find(negator, start + 1)
+    spans.extend(_zh_closing(text))
+    for match in _EN_FREE.finditer(text):
+        if match.group(1).lower() not in _EN_NOT_FREE:
+            spans.append(match.span(1))
     for match in _EN_NEGATOR.finditer(text):
         following = _EN_WORD.search(text, match.end())
         if following and following.group(0).lower() in EN_NOT_REFUSED:
@@ -104,6 +148,58 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
             end = word.end()
         spans.append((match.start(), end))
     return sorted(spans)
+
+
+def _zh_negates(text: str, start: int, negator: str) -> bool:
+    """Return whether ``negator`` at ``start`` of ``text`` is a refusal, not part of a word."""
+    before = text[max(0, start - 1) : start]
+    after = text[start + len(negator) : start + len(negator) + 1]
+    if negator == "没有" and before == "有":  # 有没有: "is there"
+        return False
+    if negator == "别" and (
+        (before and before in ZH_BIE_WORDS) or (after and after in ZH_BIE_OTHER)
+    ):
+        return False  # 特别, 区别; 别的, 别人
+    return not (negator == "怕" and before and before in ZH_PA_WORDS)
+
+
+def _zh_clause_start(text: str, end: int) -> int:
+    """Return where the clause holding ``text[end - 1]`` starts (after punctuation or 但)."""
+    start = 0
+    for match in _ZH_CLAUSE.finditer(text, 0, end):
+        start = match.end()
+    return start
+
+
+def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
+    """Return the span of the topic a comment at ``at`` refuses: its clause before it, without
+    the clause's subject and adverbs (:data:`ZH_FRAME`); none when nothing is left."""
+    start = _zh_clause_start(text, at)
+    end = at
+    while start < end and text[start] in ZH_FRAME:
+        start += 1
+    while end > start and text[end - 1] in ZH_FRAME:
+        end -= 1
+    return [(start, end)] if start < end else []
+
+
+def _zh_closing(text: str) -> list[tuple[int, int]]:
+    """Return the topics refused by the comments closing their clause (:data:`ZH_CLOSING`, a
+    potential complement such as 起不来)."""
+    spans = []
+    bounds = [m.start() for m in _ZH_CLAUSE.finditer(text)] + [len(text)]
+    for end in bounds:
+        clause_end = end
+        closing = next((c for c in ZH_CLOSING if text[:end].endswith(c)), None)
+        while closing is None and clause_end > 0 and text[clause_end - 1] in ZH_PARTICLES:
+            clause_end -= 1
+            closing = next((c for c in ZH_CLOSING if text[:clause_end].endswith(c)), None)
+        head = text[:clause_end]
+        if closing is not None:
+            spans.extend(_zh_topic(text, clause_end - len(closing)))
+        elif _ZH_POTENTIAL.search(head):
+            spans.extend(_zh_topic(text, clause_end - 3))
+    return spans
 
 
 def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -143,3 +239,44 @@ def mentions_plainly(term: str, text: str) -> bool:
         ):
             return True
     return False
+
+
+# What a refused phrase keeps of its span: not the negating word, nor the words around the
+# refused thing that say how it is refused ("involve", "being", 那种, 太).
+_EN_FRAME = re.compile(
+    r"^(?:(?:a|an|the|any|anything|something|too|very|really|that|this|it|being|involve|"
+    r"involves|involving|want|to|be|in|at|do|go|have|get|with|of|like|much|more|just|"
+    r"so|me|i|my|them|it|is|s)\b\s*)+",
+    re.IGNORECASE,
+)
+_ZH_FRAME_WORDS = ("那种", "再是", "是", "太", "去", "在", "要", "想", "用", "跟", "再")
+
+
+def refused_phrases(text: str) -> list[str]:
+    """Return what ``text`` refuses, one phrase per negated span, without the negating words
+    and the words framing the refusal: 「不想吃辣」 -> 吃辣, "doesn't involve drawing" ->
+    drawing, 「戏曲就不要了」 -> 戏曲. A phrase is what the search compares with the listings by
+    meaning (``activities.search_ranking``)."""
+    phrases = []
+    for start, end in negated_spans(text):
+        span = text[start:end]
+        for negator in sorted(ZH_NEGATORS, key=len, reverse=True):
+            if span.startswith(negator):
+                span = span[len(negator) :]
+                break
+        else:
+            match = _EN_NEGATOR.match(span)
+            if match:
+                span = span[match.end() :]
+        span = span.strip(" '’")
+        span = _EN_FRAME.sub("", span).strip()
+        changed = True
+        while changed:
+            changed = False
+            for word in _ZH_FRAME_WORDS:
+                if span.startswith(word) and len(span) > len(word):
+                    span, changed = span[len(word) :], True
+        span = span.strip(ZH_PARTICLES + " ")
+        if span and span not in phrases:
+            phrases.append(span)
+    return phrases

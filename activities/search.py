@@ -30,11 +30,13 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from activities.negation import refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
+    candidate_cues,
     evidence_order,
     hybrid_scores,
     lexical_held,
@@ -64,7 +66,14 @@ from activities.understanding import (
 from config.errors import InvalidArgument
 from rag import relevance
 from rag.cardinality import count_and_plan, plan_vector_path
-from rag.embeddings import ProviderError, current_model, degraded_reason, embed_query
+from rag.embeddings import (
+    ProviderError,
+    current_model,
+    degraded_reason,
+    embed_query,
+    embed_texts,
+    search_budget,
+)
 from rag.preferences import ratings
 from rag.search import vector_search
 from rag.selectors import rag_settings_get
@@ -233,7 +242,14 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
         try:
             # Within SEARCH_TIME_BUDGET_SECONDS; skipped at once while the breaker is open.
             # Kept out of the caches: a query is stored nowhere, so erasure could not find it.
-            vector = embed_query(semantic, use_cache=False)
+            # What the query refuses is embedded in the same call (activities.negation).
+            refusing = refused_phrases(understood.rest or query)
+            if refusing:
+                vector, *refused = embed_texts(
+                    [semantic, *refusing], role="query", use_cache=False, budget=search_budget()
+                )
+            else:
+                vector, refused = embed_query(semantic, use_cache=False), []
         except ProviderError as exc:
             logger.warning("query embedding failed, answering from the hard filter: %s", exc)
             vector, reason = None, degraded_reason(exc)
@@ -253,6 +269,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
                 "settings_row": row,
                 "activity_row": activity_row,
                 "rated": rated,
+                "refused": refused,
             }
             results = _ranked(qs, understood=understood, keep=keep, path=plan.path, **ranking)
             if window_fits_nothing(understood, meta):
@@ -347,12 +364,14 @@ def _ranked(
     activity_row,
     path,
     rated=None,
+    refused=(),
 ) -> list[dict]:
     """Return the best ``keep`` (default ``limit``) results of the vector search, re-ranked.
 
     The pool read is ``limit`` x RERANK_POOL when something re-ranks it (personalisation, the
     hybrid), and at least ``keep``: a caller that re-orders the pool itself (time ranking)
     asks for all of it, without multiplying it again (60 rows for 20 results, not 120).
+    ``refused``: the vectors of what the query refuses (the hybrid reads the candidates' own).
     """
     keep = limit if keep is None else keep
     model = current_model()
@@ -366,7 +385,7 @@ def _ranked(
     k = max(
         limit * RERANK_POOL if personalizer.active or hybrid else limit, keep, relevance.STAT_POOL
     )
-    if personalizer.vectors is None:
+    if personalizer.vectors is None and not (hybrid and refused):
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")
     # The path is planned already (activities_search): vector_search need not plan it again.
@@ -387,14 +406,25 @@ def _ranked(
     # The query's words in each candidate, found once for the cut's evidence and the hybrid's
     # full-text rank (which reads the candidates the cut keeps).
     held = lexical_held(query, [hit.obj for hit in hits])
+    # The query's kind, mood and audience cues in each candidate, read once for the cut's
+    # evidence, the hybrid's order and the precision gate.
+    cues = candidate_cues([hit.obj for hit in hits], understood)
     # Which candidates name the query: read once for the cut and the precision gate.
-    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held)
+    named = naming_pks(query, [hit.obj for hit in hits], understood, held=held, cues=cues)
     candidates = hits
     hits = relevant_hits(hits, vector, meta, query=query, understood=understood, named=named)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     if hybrid and hits:
-        order = hybrid_scores(hits, query, candidates=candidates, understood=understood, held=held)
+        order = hybrid_scores(
+            hits,
+            query,
+            candidates=candidates,
+            understood=understood,
+            held=held,
+            cues=cues,
+            refused=refused,
+        )
         meta["hybrid"] = True
     boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
     scored = []
@@ -418,6 +448,7 @@ def _ranked(
             understood=understood,
             query=query,
             held=held,
+            cues=cues,
         )
         pks = {hit.obj.pk for hit in likely}
         # The rows the gate drops count as dropped by relevance, as the cut's do.

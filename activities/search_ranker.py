@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from activities.reasons import query_terms
-from activities.search_ranking import cue_counts, fusion_features
+from activities.search_ranking import candidate_cues, fusion_features
 from activities.search_relevance import foreign_query
 from rag import relevance
 
@@ -76,18 +76,28 @@ class Pool:
 
 
 def pool_of(
-    hits: list, margins: list[float], *, named: set, understood, query: str = "", held=None
+    hits: list,
+    margins: list[float],
+    *,
+    named: set,
+    understood,
+    query: str = "",
+    held=None,
+    cues=None,
 ) -> Pool:
     """Return the :class:`Pool` of ``hits`` (dense order) with their ``margins``; ``named``:
     the pks of the hits naming the query (``activities.search_ranking.naming_pks``);
     ``held``: ``activities.search_ranking.lexical_held`` of the query over them (None: no word
-    is read as held)."""
+    is read as held); ``cues``: ``activities.search_ranking.candidate_cues`` of them (None:
+    read here)."""
     activities = [hit.obj for hit in hits]
+    if cues is None:
+        cues = candidate_cues(activities, understood)
     strength = fusion_features(
         [hit.score for hit in hits],
         [(held or {}).get(a.pk, ()) for a in activities],
         query_terms(query) if query else [],
-        cue_counts(activities, understood),
+        list(cues.named),
     )
     return Pool(
         margins=tuple(float(m) for m in margins),
@@ -95,7 +105,7 @@ def pool_of(
         english=foreign_query(understood),
         coverage=tuple(float(v) for v in strength[:, 1]),
         cues=tuple(float(v) for v in strength[:, 2]),
-        asked=tuple(float(v) for v in cue_counts(activities, understood, negated=False)),
+        asked=tuple(float(v) for v in cues.asked),
     )
 
 
@@ -152,15 +162,26 @@ def unlikely(pool: Pool, shown: list[int], *, threshold=None, weights=None, inte
     return {i for n, i in enumerate(shown) if n >= KEEP_FIRST and not cued[i] and p[i] < threshold}
 
 
-def likely_hits(candidates: list, shown: list, vector, *, named: set, understood, query, held):
+def likely_hits(
+    candidates: list, shown: list, vector, *, named: set, understood, query, held, cues=None
+):
     """Return ``shown`` (the hits of ``candidates`` an on-topic search keeps, in their final
     order) without those :func:`unlikely` to be relevant. ``candidates``: every hit the
     relevance cut judged, dense order (the features read the query's whole pool); ``named``:
     the pks of those naming the query (``activities.search_ranking.naming_pks``); ``held``:
-    the query's words each holds (``activities.search_ranking.lexical_held``)."""
+    the query's words each holds (``activities.search_ranking.lexical_held``); ``cues``: their
+    cues (``activities.search_ranking.candidate_cues``; None: read here)."""
     background = relevance.background_of(vector)  # embedded already by the relevance cut
     margins = [background.margin(hit.score) for hit in candidates]
-    pool = pool_of(candidates, margins, named=named, understood=understood, query=query, held=held)
+    pool = pool_of(
+        candidates,
+        margins,
+        named=named,
+        understood=understood,
+        query=query,
+        held=held,
+        cues=cues,
+    )
     index = {hit.obj.pk: i for i, hit in enumerate(candidates)}
     drop = unlikely(pool, [index[hit.obj.pk] for hit in shown])
     return [hit for hit in shown if index[hit.obj.pk] not in drop]

@@ -12,6 +12,7 @@ holds, its cues and what it holds of what the query refuses (:func:`hybrid_score
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -22,20 +23,22 @@ from rag import relevance
 from rag.search import rrf
 from rag.text import held_terms, rank_held
 
-FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated")
+FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
 # bench/activities_fit_fusion.py (multilingual-e5-small) on graded pairs of candidates within
 # each on-topic query, pairwise logistic, L2 1.0, each query weighing 1, at limit 10 (20
 # candidates). The first three (2026-11-26) on the four sets old dev+test, fresh, fresh2 and
-# fresh3 (bench/data/activities_*_queries.jsonl; docs/RELEVANCE.md, "Learned fusion"). The
-# fourth (2026-11-27, session 38), what a row holds of what the query refuses
-# (activities.negation), on the five sets (fresh4 added), fitted with the others: -3.507; the
-# rotations (four sets each) gave -2.3 to -19, and with the first three kept, nDCG@5 held out
-# is the same within 0.004 in every cell for any of -2, -3.6 and -6 (docs/RELEVANCE.md,
-# "Negation, mood and audience"). The first three are kept rather than refitted on five sets:
-# the refit moved no cell by more than 0.006 held out, and only by reshuffling mood and plain
-# queries.
-FUSION_WEIGHTS = (0.874, 2.855, 1.425, -3.507)  # in FUSION_FEATURES order
+# fresh3 (bench/data/activities_*_queries.jsonl; docs/RELEVANCE.md, "Learned fusion"), kept.
+# The last two (2026-11-27, session 39) with the first three fixed, on the seven development
+# sets (old dev+test, fresh, fresh2 .. fresh6): "negated", the share of the words the query
+# refuses that a row holds (activities.negation; no longer its refused kind, mood and audience
+# cues: 「除了火锅」 refused every food row through the 美食 cue), and "refused_like", a row's
+# similarity to what the query refuses, read by meaning (the refused phrases embedded with the
+# query, against the candidates' own vectors), as a standard score among the candidates.
+# Leave-one-set-out the rotations gave -9.1 to -9.8 (-20.8 without fresh6) and -0.38 to -0.50
+# (docs/RELEVANCE.md, "Refusals read by grammar and by meaning"). Before: -3.507 for the
+# refused words and cues together, no similarity.
+FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.789, -0.432)  # in FUSION_FEATURES order
 
 
 def lexical_text(activity) -> str:
@@ -45,14 +48,33 @@ def lexical_text(activity) -> str:
     return f"{activity.title} {tags} {activity.type} {vibes}"
 
 
-def naming_pks(query: str, activities: list, understood, *, held=None) -> set:
+@dataclass(frozen=True)
+class Cues:
+    """Per candidate of one search (dense order), the query's cues it has (:func:`cue_counts`),
+    read once and passed to the cut's evidence, the hybrid's order and the precision gate."""
+
+    named: tuple[int, ...]  # every kind and mood cue and the audiences asked (negated None)
+    asked: tuple[int, ...]  # the cues outside a negation of the query (negated False)
+
+
+def candidate_cues(activities: list, understood) -> Cues:
+    """Return the :class:`Cues` of ``activities`` for the query ``understood``."""
+    named = tuple(cue_counts(activities, understood))
+    if understood is None or not negated_spans(understood.found.text):
+        return Cues(named=named, asked=named)  # nothing refused: every cue is asked for
+    return Cues(named=named, asked=tuple(cue_counts(activities, understood, negated=False)))
+
+
+def naming_pks(query: str, activities: list, understood, *, held=None, cues=None) -> set:
     """Return the pks of the activities naming something of the query: one of its words in a
     title, tag, type or vibe (jieba, as the hybrid reads them), or a kind or mood cue of it
-    in a type or the vibes."""
+    in a type or the vibes. ``cues``: :func:`candidate_cues` of the same activities (None:
+    read here)."""
     if not activities:
         return set()
     lexical = lexical_ranking(query, activities, held=held)
-    return set(cue_ranking(activities, understood)) | set(lexical)
+    counts = cues.named if cues is not None else None
+    return set(cue_ranking(activities, understood, counts=counts)) | set(lexical)
 
 
 def query_evidence(query: str, activities: list, understood) -> bool:
@@ -97,16 +119,17 @@ def meaning_order(rows: list, vector) -> list:
     return [activity for _, activity in sorted(enumerate(rows), key=key)]
 
 
-def cue_ranking(activities: list, understood) -> list:
+def cue_ranking(activities: list, understood, *, counts=None) -> list:
     """Return the pks of the activities having a kind or mood the query asks for, most first.
 
     Kinds match the activity's type, moods its vibes (the vibe lexicon, ``understood``); ties
     keep the dense order. A hit matching none is left out (RRF gives it nothing from this list).
+    ``counts``: :func:`cue_counts` of the activities (None: read here).
     """
+    if counts is None:
+        counts = cue_counts(activities, understood)
     scored = []
-    for order, (activity, matched) in enumerate(
-        zip(activities, cue_counts(activities, understood), strict=True)
-    ):
+    for order, (activity, matched) in enumerate(zip(activities, counts, strict=True)):
         if matched:
             scored.append((-matched, order, activity.pk))
     return [pk for _, _, pk in sorted(scored)]
@@ -119,8 +142,9 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
 
     ``negated``: None counts every kind and mood cue (what names the query, for the cut and the
     gate); True only the cues under a negation of the query (「不要户外的」: 户外), False only the
-    others (``activities.negation``; the hybrid's order weighs the two apart). Audiences: those
-    the query asks for with None or False, those it refuses with True."""
+    others (``activities.negation``; what the hybrid's order counts and the gate's exemption
+    reads: a refused cue counts for nothing there). Audiences: those the query asks for with
+    None or False, those it refuses with True."""
     kinds, moods = set(), set()
     if understood is not None:
         spans = negated_spans(understood.found.text) if negated is not None else []
@@ -169,7 +193,16 @@ def lexical_held(query: str, activities: list) -> dict:
     return held_terms({a.pk: lexical_text(a) for a in activities}, terms)
 
 
-def hybrid_scores(hits: list, query: str, *, candidates: list, understood=None, held=None) -> dict:
+def hybrid_scores(
+    hits: list,
+    query: str,
+    *,
+    candidates: list,
+    understood=None,
+    held=None,
+    cues=None,
+    refused=(),
+) -> dict:
     """Return {pk: fused score in (0, 1)} of ``hits``, higher first: the logistic of
     :data:`FUSION_WEIGHTS` over :func:`fusion_features` of the query's ``candidates`` (every hit
     the relevance cut judged, ``hits`` among them). Re-orders what passed the filters and the
@@ -181,24 +214,50 @@ def hybrid_scores(hits: list, query: str, *, candidates: list, understood=None, 
     holding 朋友, above the vegetarian supper the model ranks first). Here a row gains by the
     share of the query's words it holds, weighed by how rare each is among the candidates, and
     the dense score counts by how far the row stands above the query's other candidates.
-    ``held``: :func:`lexical_held` of the candidates (None: found here).
+    ``held``: :func:`lexical_held` of the candidates (None: found here); ``cues``:
+    :func:`candidate_cues` of the candidates (None: read here); ``refused``: the vectors of
+    what the query refuses (``activities.negation.refused_phrases``, embedded with the query;
+    the candidates' embeddings loaded with them).
     """
     activities = [hit.obj for hit in candidates]
+    if cues is None:
+        cues = candidate_cues(activities, understood)
     terms = query_terms(query)
     if held is None:
         held = lexical_held(query, activities)
-    refused = negated_terms(query, terms)
+    refused_terms = negated_terms(query, terms)
     x = fusion_features(
         [hit.score for hit in candidates],
-        fusion_held(activities, held, refused),
+        fusion_held(activities, held, refused_terms),
         terms,
-        cue_counts(activities, understood, negated=False),
-        negated=refused,
-        negated_cues=cue_counts(activities, understood, negated=True),
+        list(cues.asked),
+        negated=refused_terms,
+        refused_like=refused_similarity(activities, refused),
     )
     scores = 1.0 / (1.0 + np.exp(-(x @ np.asarray(FUSION_WEIGHTS, dtype=np.float64))))
     fused = {a.pk: float(score) for a, score in zip(activities, scores, strict=True)}
     return {hit.obj.pk: fused[hit.obj.pk] for hit in hits}
+
+
+def refused_similarity(activities: list, refused) -> list[float] | None:
+    """Return, per activity, its highest cosine to the ``refused`` vectors (what the query
+    refuses, ``activities.negation.refused_phrases``); None when the query refuses nothing.
+    An activity not embedded yet gets the others' mean (a standard score of 0)."""
+    if not len(refused):
+        return None
+    phrases = np.asarray(refused, dtype=np.float32)
+    phrases /= np.linalg.norm(phrases, axis=1, keepdims=True).clip(1e-9)
+    out: list[float | None] = []
+    for a in activities:
+        row = getattr(a, "embedding", None)
+        if row is None:
+            out.append(None)
+            continue
+        row = np.asarray(row, dtype=np.float32)
+        out.append(float((phrases @ row).max()) / (float(np.linalg.norm(row)) or 1.0))
+    known = [v for v in out if v is not None]
+    mean = sum(known) / len(known) if known else 0.0
+    return [mean if v is None else v for v in out]
 
 
 def fusion_held(activities: list, held: dict, refused: set) -> list[set]:
@@ -222,15 +281,17 @@ def fusion_features(
     cues: list,
     *,
     negated: set = frozenset(),
-    negated_cues: list | None = None,
+    refused_like: list | None = None,
 ) -> np.ndarray:
     """Return one row of :data:`FUSION_FEATURES` per candidate: its dense score's standard
     score among the candidates (``rag.relevance.pool_scores``, the same for similarities and
     margins), the share of the query's content words ``terms`` it holds (``held``: per
     candidate, the terms it holds), each word weighing log(1 + n / df) over the n candidates as
     ``rag.text.rank_held`` weighs them, its kind and mood cues (``cues``: per candidate,
-    :func:`cue_counts`), and what it holds of what the query refuses: the share of the
-    ``negated`` terms it holds (weighed the same way) plus its ``negated_cues``.
+    :func:`cue_counts`), what it holds of what the query refuses: the share of the
+    ``negated`` terms it holds (weighed the same way), and how like what the query refuses it
+    is: the standard score among the candidates of ``refused_like`` (per candidate, its
+    similarity to the refused phrases, :func:`refused_similarity`; None: 0 for every one).
 
     The shares: the words asked for over all the query's words, the refused over the refused
     (「不要户外的，室内玩点什么」: 室内 and 玩点 asked for, 户外 refused)."""
@@ -247,15 +308,20 @@ def fusion_features(
     # 「不想太累，轻松点的活动」) weighed as the whole request (docs/RELEVANCE.md, "Negation").
     total = sum(idf.values()) or 1.0
     total_refused = sum(idf[t] for t in refused) or 1.0
-    negated_cues = negated_cues or [0] * n
+    like = [0.0] * n
+    if refused_like is not None:  # a standard score over all the candidates, as fitted
+        values = np.asarray(refused_like, dtype=np.float64)
+        spread = float(values.std())
+        if spread > 1e-9:
+            like = ((values - values.mean()) / spread).tolist()
     return np.asarray(
         [
             [
                 z[i],
                 sum(idf[t] for t in asked if t in held[i]) / total,
                 float(cues[i]),
-                sum(idf[t] for t in refused if t in held[i]) / total_refused
-                + float(negated_cues[i]),
+                sum(idf[t] for t in refused if t in held[i]) / total_refused,
+                float(like[i]),
             ]
             for i in range(n)
         ],

@@ -102,7 +102,7 @@ def fused_of(lists: tuple[str, ...]):
     from activities import search_ranking
     from rag.search import rrf
 
-    def hybrid_scores(hits, query, *, candidates=None, understood=None, held=None):
+    def hybrid_scores(hits, query, *, candidates=None, understood=None, held=None, **_):
         activities = [hit.obj for hit in hits]
         ranks = {
             "dense": [hit.obj.pk for hit in hits],

@@ -68,6 +68,7 @@ def record(halves: dict | None = None) -> list[dict]:
         lexical_held,
         lexical_ranking,
         naming_pks,
+        refused_similarity,
     )
     from bench.activities_fit_cut import set_cut
     from bench.activities_heldout import TUNING_CORPORA, labels_of, loaded_corpus, read_queries
@@ -129,6 +130,7 @@ def record(halves: dict | None = None) -> list[dict]:
         refused_terms = negated_terms(query, query_terms(query))
         plain = fusion_held(activities, held, refused_terms)
         understood = kw.get("understood")
+        like = refused_similarity(activities, kw.get("refused", ()))
         kinds_asked = cue_counts(
             activities,
             dataclasses.replace(understood, moods=()) if understood is not None else None,
@@ -148,6 +150,11 @@ def record(halves: dict | None = None) -> list[dict]:
             "kinds_asked": dict(zip(titles.values(), kinds_asked, strict=True)),
             "cues_asked": dict(zip(titles.values(), asked, strict=True)),
             "cues_refused": dict(zip(titles.values(), refused, strict=True)),
+            # Each candidate's similarity to what the query refuses, read by meaning (None: the
+            # query refuses nothing).
+            "refused_like": (
+                dict(zip(titles.values(), like, strict=True)) if like is not None else None
+            ),
         }
         return fused
 
@@ -318,6 +325,8 @@ def recorded(description: str, halves: dict | None = None, db_name: str = DB_NAM
     if args.load:
         return pickle.loads(Path(args.load).read_bytes())
     records = record(halves)
+    # The recording leaves the cut of its last widened query (gate 1.0); replay the shipped one.
+    set_cut(**OPEN)
     if args.save:
         Path(args.save).write_bytes(pickle.dumps(records))
     return records

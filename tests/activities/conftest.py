@@ -112,6 +112,7 @@ class CountingProvider:
         self.model = inner.model
         self.dimensions = inner.dimensions
         self.max_batch = inner.max_batch
+        self.local = getattr(inner, "local", False)
         self.calls = 0
         self.texts: list[str] = []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from activities.negation import negated_spans, negated_terms
+from activities.negation import negated_spans, negated_terms, refused_phrases
 
 
 def _negated(text):
@@ -50,3 +50,54 @@ def test_a_term_is_refused_only_when_every_mention_of_it_is_negated():
     assert negated_terms("不要户外的，室内玩点什么", ["户外", "室内"]) == {"户外"}
     assert negated_terms("户外也行，但不要太远的户外", ["户外", "太远"]) == {"太远"}
     assert negated_terms("exercise but no Running", ["exercise", "running"]) == {"running"}
+
+
+@pytest.mark.parametrize(
+    ("query", "refused"),
+    [
+        # A comment closing its clause refuses the topic before it (Chinese topic-comment).
+        ("想去看电影，恐怖片就算了", ["恐怖片"]),
+        ("想喝点东西，咖啡就不要了", ["咖啡"]),
+        ("想去公园 但对花粉过敏", ["花粉"]),
+        ("想吃火锅，可是一点酒都喝不了", ["酒"]),  # the potential complement V不了
+        ("想锻炼，周末实在爬不动", ["周末"]),
+        ("想出去玩但下午没空", ["下午"]),
+        # English: "or" carries the negation on; "X-free"; not tolerating what follows.
+        ("a class that's not knitting or sewing", ["not knitting or sewing"]),
+        ("something alcohol-free tonight", ["alcohol"]),
+        ("dinner out, allergic to nuts", ["allergic to nuts"]),
+    ],
+)
+def test_a_refusal_may_close_its_clause_or_run_over_or(query, refused):
+    assert _negated(query) == refused
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "有没有别的亲子活动",  # 别的: "other"
+        "想认识别人",
+        "I don't have any paint, can I still join",  # the asker's state, not a refusal
+        "dont know anyone here yet",
+        "feel free to suggest anything",
+        "周末少不了火锅",  # 少不了: "bound to have"
+        "不怕冷，想冬泳",
+        "哪怕下雨也想出去",
+    ],
+)
+def test_states_other_and_idioms_are_not_refusals(query):
+    assert negated_spans(query) == []
+
+
+@pytest.mark.parametrize(
+    ("query", "phrases"),
+    [
+        ("不想吃辣的美食活动", ["吃辣"]),
+        ("exercise that doesn't involve being outdoors", ["outdoors"]),
+        ("想看演出，戏曲就不要了", ["戏曲"]),
+        ("live music but not jazz, no bars", ["jazz", "bars"]),
+        ("周末去爬山", []),
+    ],
+)
+def test_refused_phrases_keep_the_refused_thing_only(query, phrases):
+    assert refused_phrases(query) == phrases

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from django.utils import timezone
 
 
@@ -98,3 +99,81 @@ def test_a_row_holding_what_the_query_refuses_does_not_rise_for_it():
     candidates = _hits(rows + crowd, [0.86, 0.85, *crowd_scores])
     fused = hybrid_scores(candidates, query, candidates=candidates, understood=understood)
     assert fused[2] > fused[1]
+
+
+def _embedded(row, vector):
+    row.embedding = vector
+    return row
+
+
+def test_a_row_like_what_the_query_refuses_falls_below_one_that_is_not():
+    # "exercise but no running": the 5K holds no word of the query ("run", not "running"), so
+    # only its meaning tells it is what the query refuses: its vector close to the refused
+    # phrase's. Vectors here stand for the model's (two axes: running, climbing).
+    from activities.search_ranking import hybrid_scores
+
+    query = "exercise but no running"
+    rows = [
+        _embedded(_row(1, "Social 5K round the park", type="运动"), [1.0, 0.1]),
+        _embedded(_row(2, "Beginners' bouldering night", type="运动"), [0.1, 1.0]),
+    ]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    for row in crowd:
+        _embedded(row, [0.5, 0.5])
+    candidates = _hits(rows + crowd, [0.86, 0.86, *crowd_scores])
+    plain = hybrid_scores(candidates, query, candidates=candidates)
+    refusing = hybrid_scores(candidates, query, candidates=candidates, refused=[[1.0, 0.0]])
+    assert refusing[2] > refusing[1]
+    assert refusing[1] < plain[1]  # only the refusal moved it
+
+
+def test_refusing_one_dish_does_not_refuse_every_food_row():
+    # 「除了火锅还有什么好吃的」: 火锅 is a food word of the vibe lexicon, and the refused 美食
+    # cue used to count against every food row, putting the street-food walk under rows that
+    # were no food at all. What is refused is the hotpot, read by word and by meaning.
+    from activities.search_ranking import hybrid_scores
+    from activities.understanding import read_query
+
+    query = "除了火锅还有什么好吃的"
+    understood = read_query(query, now=timezone.now(), tz=None)
+    rows = [
+        _row(1, "老街小吃扫街", type="美食", vibes=["美食", "社交"]),
+        _row(2, "科技馆亲子实验日", type="亲子", vibes=["亲子"]),
+        _row(3, "火锅底料手炒课", type="美食", vibes=["美食"]),
+    ]
+    crowd, crowd_scores = _crowd(10, 17, 0.80)
+    candidates = _hits(rows + crowd, [0.86, 0.86, 0.86, *crowd_scores])
+    fused = hybrid_scores(candidates, query, candidates=candidates, understood=understood)
+    assert fused[1] >= fused[2] > fused[3]  # not under the non-food row; the hotpot last
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+def test_a_search_refusing_something_embeds_it_with_the_query_in_one_call(
+    demo_activities, counting_provider
+):
+    # The refused phrase is embedded in the query's own provider call: no call is added.
+    from activities.search import activities_search
+
+    activities_search(semantic_query="室内攀岩", limit=10)  # the gate's samples, once a process
+    counting_provider.calls, counting_provider.texts = 0, []
+    outcome = activities_search(semantic_query="不想去户外，室内玩点什么", limit=10)
+    assert outcome["meta"]["path"] == "semantic"
+    assert counting_provider.calls == 1
+    assert any("户外" in text and "不想" not in text for text in counting_provider.texts)
+
+
+def test_cues_are_read_once_and_a_refused_cue_is_not_asked_for():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [
+        _row(1, "Family farm day", type="亲子", vibes=["亲子", "户外"]),
+        _row(2, "Park walk", type="户外", vibes=["户外"]),
+    ]
+    plain = candidate_cues(rows, read_query("something outdoors", now=timezone.now(), tz=None))
+    assert plain.asked == plain.named  # nothing refused: the same counts, read once
+    query = "something outdoors, no kids"
+    refusing = candidate_cues(rows, read_query(query, now=timezone.now(), tz=None))
+    assert refusing.named[0] > refusing.asked[0]  # kids name the query but are not asked for
+    assert refusing.named[1] == refusing.asked[1]

@@ -217,10 +217,12 @@ def test_the_intent_examples_hold_requests_in_both_languages():
 def test_a_padded_tail_is_cut_while_the_best_hits_stay(demo_activities):
     # Two hotpot rows answer it; the food rows after them share a word or cue of the query but
     # stand far below the best hit's margin: the list stops soon after the hotpots (at the
-    # KEEP_BEST minimum), not at the limit.
+    # KEEP_BEST minimum), not at the limit. The extra-spicy hotpot is what the query refuses
+    # (不吃辣, read by meaning): it stays in the list, not necessarily second.
     outcome = activities_search(semantic_query="不吃辣也能吃火锅", limit=10)
     found = [r["title"] for r in outcome["results"]]
-    assert found[:2] == ["潮汕牛肉火锅｜不吃辣也能吃", "重庆火锅局｜能吃辣的来"]
+    assert found[0] == "潮汕牛肉火锅｜不吃辣也能吃"
+    assert "重庆火锅局｜能吃辣的来" in found
     assert len(found) <= 4
 
 
