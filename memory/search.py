@@ -32,9 +32,7 @@ from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
-from django.utils.translation import gettext
 
-from config.errors import InvalidArgument
 from config.replicas import read_alias
 from memory import bm25
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -322,15 +320,12 @@ def lexical_search(
     fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
     if tsquery is None:
         tsquery = lexical_tsquery(query_text, default_operator, user=user)
-    position = decode_cursor("lexical", fp, cursor) if cursor else None
+    position = decode_cursor("lexical", fp, cursor, (float, str, str)) if cursor else None
     if not tsquery:
         return [], None
     qs = lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity, also=also)
     if position:
-        try:
-            rank, ts, mid = float(position[0]), position[1], str(position[2])
-        except (TypeError, ValueError, IndexError):
-            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
+        rank, ts, mid = position
         # Keyset on (rank desc, ts desc, message_id asc): strictly after the last row sent.
         qs = qs.filter(
             Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)
