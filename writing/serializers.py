@@ -32,14 +32,6 @@ class PageQuerySerializer(serializers.Serializer):
     )
 
 
-class BookListQuerySerializer(PageQuerySerializer):
-    pass
-
-
-class ChapterListQuerySerializer(PageQuerySerializer):
-    pass
-
-
 class ChunkProgressSerializer(serializers.Serializer):
     pending = serializers.IntegerField(source="pending_count")
     running = serializers.IntegerField(source="running_count")
