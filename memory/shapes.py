@@ -41,6 +41,11 @@ def message_item(row) -> dict:
     }
 
 
+def page(items: list, next_cursor: str | None) -> dict:
+    """Return a page of a listing: ``items``, and ``next_cursor`` unless it is the last page."""
+    return {"items": items, "next_cursor": next_cursor} if next_cursor else {"items": items}
+
+
 def clean_return_fields(fields) -> list[str] | None:
     """Return the requested message fields; INVALID_ARGUMENT names any unknown one."""
     if fields is None:
