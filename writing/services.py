@@ -29,8 +29,10 @@ from writing.models import (
 )
 from writing.selectors import book_get, chapter_get, writing_settings_get
 
-MAX_BLOCK_CHARS = 100_000
-MAX_BLOCKS = 5_000
+# A chapter is written whole (a PUT, the admin): at most this many blocks of at most this
+# many characters (through the API, the whole body within DATA_UPLOAD_MAX_MEMORY_SIZE).
+MAX_BLOCKS = 2000
+MAX_BLOCK_CHARS = 50_000
 
 
 def _clean_blocks(blocks) -> list[str]:
