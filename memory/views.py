@@ -65,12 +65,7 @@ class MessagesView(APIView):
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
         query = validated(s.MessageListQuerySerializer, request.query_params)
-        raw = {
-            "role": query.get("role"),
-            "chat_id": query.get("chat_id"),
-            "kind": query.get("kind"),
-        }
-        flt = clean_filter({k: v for k, v in raw.items() if v is not None})
+        flt = clean_filter({key: query.get(key) for key in ("role", "chat_id", "kind")})
         for key in ("since", "until"):
             if query.get(key):
                 flt[key] = parse_ts(query[key], field=key)
