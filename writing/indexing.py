@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -46,7 +46,6 @@ class ChunkResult:
     parents_deleted: int = 0
     parents_kept: int = 0
     children_built: int = 0
-    children_embedded: list[int] = field(default_factory=list)
 
 
 def before_apply_commit(chapter_id: int) -> None:
@@ -244,7 +243,6 @@ def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
                 )
         created = ChildChunk.objects.bulk_create(children, batch_size=500)
         result.children_built = len(created)
-        result.children_embedded = [c.pk for c in created]
         StoryBlock.objects.filter(chapter_id=chapter.pk, is_dirty=True).update(is_dirty=False)
         Chapter.objects.filter(pk=chapter.pk).update(
             chunk_state=ChunkState.READY,
