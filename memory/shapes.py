@@ -62,12 +62,11 @@ def clean_return_fields(fields) -> list[str] | None:
     return fields
 
 
-def trim(item: dict, fields: list[str] | None, *, keep: tuple[str, ...] = ()) -> dict:
-    """Keep only ``fields`` of a message item (plus ``keep``, e.g. its scores)."""
+def trim(item: dict, fields: list[str] | None) -> dict:
+    """Keep only ``fields`` of a message item (all of them when None)."""
     if fields is None:
         return item
-    wanted = set(fields) | set(keep)
-    return {k: v for k, v in item.items() if k in wanted}
+    return {k: v for k, v in item.items() if k in fields}
 
 
 def provenance(row, *, retrieved_by: str, scores: dict) -> dict:

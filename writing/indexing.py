@@ -80,7 +80,6 @@ def chunk_chapter(
     chapter_id: int,
     *,
     force: bool = False,
-    cfg: ChunkConfig | None = None,
     deadline: float | None = None,
 ):
     """Bring the chunks of a chapter up to date with its latest committed blocks.
@@ -95,7 +94,7 @@ def chunk_chapter(
         if not _try_lock(chapter_id):
             return result
         try:
-            result = _run(chapter_id, force=force, cfg=cfg, deadline=deadline)
+            result = _run(chapter_id, force=force, deadline=deadline)
         finally:
             _unlock(chapter_id)
         # A task that found the lock taken returned at once; an edit it was started for
@@ -148,10 +147,8 @@ def _embed_within(texts: list[str], should_stop) -> list | None:
     return vectors
 
 
-def _run(
-    chapter_id: int, *, force: bool, cfg: ChunkConfig | None, deadline: float | None = None
-) -> ChunkResult:
-    cfg = cfg or ChunkConfig.from_live()  # read once: a changed threshold applies next run
+def _run(chapter_id: int, *, force: bool, deadline: float | None = None) -> ChunkResult:
+    cfg = ChunkConfig.from_live()  # read once: a changed threshold applies next run
     should_stop = _budget(deadline)
     for _ in range(MAX_REPLANS):
         chapter = Chapter.objects.filter(pk=chapter_id).first()

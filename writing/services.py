@@ -79,16 +79,12 @@ def chapter_create_queue(book: Book) -> str:
 
 
 @transaction.atomic
-def chapter_create(
-    *, user, book_id: int, title: str, sequence: int, blocks, queue: str | None = None
-) -> Chapter:
-    """Create a chapter with its blocks (all dirty) and start chunking after commit.
-
-    ``queue``: where the chunking runs; by default :func:`chapter_create_queue` decides.
-    """
+def chapter_create(*, user, book_id: int, title: str, sequence: int, blocks) -> Chapter:
+    """Create a chapter with its blocks (all dirty) and start chunking after commit, on the
+    queue :func:`chapter_create_queue` picks."""
     contents = _clean_blocks(blocks)
     book = book_get(user=user, book_id=book_id)
-    queue = queue or chapter_create_queue(book)
+    queue = chapter_create_queue(book)  # before the new chapter is pending too
     chapter = Chapter.objects.create(
         book=book, title=(title or "").strip()[:200], sequence=sequence
     )
