@@ -69,7 +69,6 @@ CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
 # The instant a time phrase is read at only to find where it is in the query (fixed: its
 # span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
 PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
-HAN = re.compile(r"^[\u3400-\u9fff]$")
 
 
 @dataclass
@@ -128,7 +127,7 @@ def content_tsquery(query_text: str) -> str:
 
 def single_han(tsquery: str) -> list[str]:
     """Return the one-character Chinese words of a tsquery ("猫", "琴", "花")."""
-    return [lex for lex in tsquery_lexemes(tsquery) if HAN.match(lex)]
+    return [lex for lex in tsquery_lexemes(tsquery) if bm25.HAN_CHAR.match(lex)]
 
 
 def drop_common_words(tsquery: str, *, user, stats=None) -> str:
