@@ -24,21 +24,12 @@ MESSAGE_FIELDS = (
 
 
 def message_item(row) -> dict:
-    """Return the public fields of a ChatMessage (the user is named by its username)."""
-    return {
-        "message_id": row.message_id,
-        "user_id": row.user.get_username(),
-        "chat_id": row.chat_id,
-        "ts": response_datetime(row.ts),
-        "role": row.role,
-        "speaker": row.speaker,
-        "kind": row.kind,
-        "content": row.content,
-        "summarised": row.summarised,
-        "embed_state": row.embed_state,
-        "edited_at": response_datetime(row.edited_at),
-        "stale": row.stale,
-    }
+    """Return the :data:`MESSAGE_FIELDS` of a ChatMessage: the user named by its username,
+    the times in RFC 3339."""
+    item = {name: getattr(row, name) for name in MESSAGE_FIELDS}
+    item["user_id"] = row.user.get_username()
+    item["ts"], item["edited_at"] = response_datetime(row.ts), response_datetime(row.edited_at)
+    return item
 
 
 def page(items: list, next_cursor: str | None) -> dict:
