@@ -108,9 +108,10 @@ def new_chat_id() -> str:
     return "chat_" + uuid.uuid4().hex[:20]
 
 
-def _pieces(text: str, size: int = DELTA_CHARS) -> Iterator[str]:
-    for start in range(0, len(text), size):
-        yield text[start : start + size]
+def _deltas(text: str) -> Iterator[TurnEvent]:
+    """Yield a composed (not streamed) text as delta events of ``DELTA_CHARS`` characters."""
+    for start in range(0, len(text), DELTA_CHARS):
+        yield TurnEvent("delta", {"text": text[start : start + DELTA_CHARS]})
 
 
 def _execute(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent]:
@@ -182,8 +183,7 @@ def _run_confirmed(state: TurnState, pending: dict, preferences) -> Iterator[Tur
     yield from _execute(state, pending["name"], pending["arguments"])
     state.reply = offline.compose(state.mode, state.context, state.calls, preferences)
     state.engine = "confirmation"
-    for piece in _pieces(state.reply):
-        yield TurnEvent("delta", {"text": piece})
+    yield from _deltas(state.reply)
 
 
 def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
@@ -197,8 +197,7 @@ def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
         for name, arguments in planned:
             yield from _execute(state, name, arguments)
     state.reply = offline.compose(state.mode, state.context, state.calls[done_before:], preferences)
-    for piece in _pieces(state.reply):
-        yield TurnEvent("delta", {"text": piece})
+    yield from _deltas(state.reply)
 
 
 def build_prompt(state: TurnState, budget: int) -> BuiltPrompt:
@@ -351,7 +350,6 @@ def stream_chat(
     ran = False
     if pending is not None:
         yield from _run_confirmed(state, pending, preferences)
-        ran = True
     elif llm.enabled:
         emitted = False
         try:
@@ -363,22 +361,18 @@ def stream_chat(
             if emitted:
                 raise
             logger.warning("LLM turn failed before answering, answering offline: %s", exc)
-    if pending is not None:
-        pass
-    elif not ran and not state.calls:
+    if pending is None and not ran and not state.calls:
         yield from _run_offline(state, preferences)
-    elif not state.answered and not state.pending:
+    elif pending is None and not state.answered and not state.pending:
         # The model used tools but gave no final text (or failed after them): never run them
         # twice; compose the answer from their results after whatever was already streamed.
         composed = offline.compose(state.mode, state.context, state.calls, preferences)
         state.reply += composed
-        for piece in _pieces(composed):
-            yield TurnEvent("delta", {"text": piece})
+        yield from _deltas(composed)
     if state.pending:
         question = _confirmation_question(state.pending)
         state.reply += question
-        for piece in _pieces(question):
-            yield TurnEvent("delta", {"text": piece})
+        yield from _deltas(question)
     # 5. lifecycle hooks
     _save_turn(state, preferences)
     yield TurnEvent(

@@ -75,10 +75,7 @@ def count_tokens(text: str) -> int:
     if not text:
         return 0
     cjk = len(_CJK_RE.findall(text))
-    rest = _CJK_RE.sub(" ", text)
-    other = 0
-    for word in rest.split():
-        other += (len(word) + 3) // 4
+    other = sum((len(word) + 3) // 4 for word in _CJK_RE.sub(" ", text).split())
     return cjk + other
 
 

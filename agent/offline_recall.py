@@ -117,7 +117,7 @@ def summary_quote(chunk, question: str) -> str:
 def _said_by_user(ctx: RuntimeContext) -> list:
     """Return the knowledge chunks of the user's own statements, in the pass's order."""
     asked = (ctx.message or "").strip()
-    said = [
+    return [
         c
         for c in ctx.knowledge
         if c.meta.get("role") == "user"
@@ -128,7 +128,6 @@ def _said_by_user(ctx: RuntimeContext) -> list:
         and not is_recall(c.body or "")
         and not (c.body or "").rstrip().endswith(("?", "？"))
     ]
-    return said
 
 
 def compose_recall(ctx: RuntimeContext) -> str:
@@ -175,8 +174,7 @@ def compose_recall(ctx: RuntimeContext) -> str:
 
 def persona_values(ctx: RuntimeContext, limit: int = PERSONA_NOTE_MAX) -> list[str]:
     """Return the values of the persona's stated preferences, the most relevant first."""
-    values = [c.meta["value"] for c in ctx.persona if c.meta.get("value")]
-    return values[:limit]
+    return [c.meta["value"] for c in ctx.persona if c.meta.get("value")][:limit]
 
 
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:

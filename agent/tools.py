@@ -197,6 +197,8 @@ DRAFT_PROPERTIES = {
     "maxParticipants": {"type": "integer", "minimum": 1},
     "tags": {"type": "array", "items": {"type": "string"}},
 }
+# The activities service's names of the draft properties named otherwise.
+DRAFT_FIELDS = {"locationName": "location_name", "maxParticipants": "max_participants"}
 
 
 @tool(
@@ -254,15 +256,11 @@ def refine_draft(user, *, chat_id=None, activityId=None, **changes):
     """Update the draft through the activities service (creator only)."""
 
     draft = _chat_draft(user, chat_id, activityId)
-    mapping = {
-        "title": "title",
-        "type": "type",
-        "description": "description",
-        "locationName": "location_name",
-        "maxParticipants": "max_participants",
-        "tags": "tags",
+    fields = {
+        DRAFT_FIELDS.get(k, k): v
+        for k, v in changes.items()
+        if k in DRAFT_PROPERTIES and k != "startAt"
     }
-    fields = {mapping[k]: v for k, v in changes.items() if k in mapping}
     if "startAt" in changes:
         fields["start_at"] = _when(changes["startAt"])
     if "max_participants" in fields:

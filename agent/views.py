@@ -81,10 +81,9 @@ class ChatView(APIView):
         description="Answer one message: intent, mode, the tools called and the reply.",
     )
     def post(self, request):
+        # The serializer keeps the answer's fields, not the stream's (engine, elapsed_ms...).
         result = generate_chat(**_turn_arguments(request))
-        keys = ("reply", "intent", "mode", "tool_calls", "chat_id", "sources", "items")
-        body = {key: result[key] for key in keys}
-        return Response(s.ChatResponseSerializer(body).data)
+        return Response(s.ChatResponseSerializer(result).data)
 
 
 class ChatStreamView(EventStreamAPIView):

@@ -49,8 +49,9 @@ def encode_cursor(kind: str, fp: str, position: list) -> str:
     return signing.dumps({"f": fp, "p": position}, salt=f"memory.cursor.{kind}", compress=False)
 
 
-def decode_cursor(kind: str, fp: str, cursor: str) -> list:
-    """Return the position a cursor holds; INVALID_ARGUMENT when forged, malformed or foreign."""
+def decode_cursor(kind: str, fp: str, cursor: str, types: tuple) -> tuple:
+    """Return the position a cursor holds, each part read by its converter in ``types``;
+    INVALID_ARGUMENT when forged, malformed or foreign."""
     try:
         data = signing.loads(cursor, salt=f"memory.cursor.{kind}")
     except (signing.BadSignature, ValueError, TypeError):
@@ -61,4 +62,7 @@ def decode_cursor(kind: str, fp: str, cursor: str) -> list:
         raise InvalidArgument(
             gettext("The cursor belongs to another query."), details={"field": "cursor"}
         )
-    return data["p"]
+    try:
+        return tuple(read(part) for read, part in zip(types, data["p"], strict=True))
+    except (TypeError, ValueError):
+        raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})

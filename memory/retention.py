@@ -161,17 +161,16 @@ def cutoff_for(days: int, now: datetime | None = None) -> datetime:
     return (now or timezone.now()) - timedelta(days=min(max(days, 1), MAX_RETENTION_DAYS))
 
 
-def retention_run(*, dry_run: bool, max_chats: int | None = None) -> RetentionReport:
+def retention_run(*, dry_run: bool) -> RetentionReport:
     """Apply retention once (or, with ``dry_run``, count what it would do); return the report.
 
     Safe to run twice and concurrently: one run at a time holds an advisory lock (another
     answers "skipped"), summaries take their own per-chat lock, and deletion re-checks
-    coverage in the statement that deletes. Bounded: at most ``max_chats`` (default
-    ``MAX_CHATS_PER_RUN``) chats summarised and ``RUN_BUDGET_SECONDS`` spent per run; the
+    coverage in the statement that deletes. Bounded: at most ``MAX_CHATS_PER_RUN`` chats
+    summarised and ``RUN_BUDGET_SECONDS`` spent per run; the
     report says what is left for the next one.
     """
     start = time.monotonic()
-    max_chats = MAX_CHATS_PER_RUN if max_chats is None else max_chats
     row = memory_settings_get()
     report = RetentionReport(
         dry_run=dry_run, enabled=row.retention_enabled, retention_days=row.retention_days
@@ -190,10 +189,10 @@ def retention_run(*, dry_run: bool, max_chats: int | None = None) -> RetentionRe
     report.cutoff = cutoff.isoformat()
     due = messages.filter(created_at__lt=cutoff)
     if dry_run:
-        _count_dry_run(report, due, max_chats)
+        _count_dry_run(report, due)
     elif _try_lock():
         try:
-            _run(report, due, max_chats, start)
+            _run(report, due, start)
         finally:
             _unlock()
     else:
@@ -214,9 +213,9 @@ def _due_chats(due) -> list[dict]:
     )
 
 
-def _count_dry_run(report: RetentionReport, due, max_chats: int) -> None:
+def _count_dry_run(report: RetentionReport, due) -> None:
     chats = _due_chats(due)
-    todo, left = chats[:max_chats], chats[max_chats:]
+    todo, left = chats[:MAX_CHATS_PER_RUN], chats[MAX_CHATS_PER_RUN:]
     report.chats_summarised = len(todo)
     report.messages_summarised_first = sum(c["n"] for c in todo)
     report.messages_deleted = covered(due).count() + report.messages_summarised_first
@@ -225,9 +224,9 @@ def _count_dry_run(report: RetentionReport, due, max_chats: int) -> None:
     report.more_remaining = bool(left)
 
 
-def _run(report: RetentionReport, due, max_chats: int, start: float) -> None:
+def _run(report: RetentionReport, due, start: float) -> None:
     chats = _due_chats(due)
-    todo, left = chats[:max_chats], chats[max_chats:]
+    todo, left = chats[:MAX_CHATS_PER_RUN], chats[MAX_CHATS_PER_RUN:]
     for i, chat in enumerate(todo):
         if time.monotonic() - start > SUMMARY_BUDGET_SECONDS:
             left = todo[i:] + left

@@ -32,9 +32,7 @@ from django.db import connections
 from django.db.models import FloatField, Q
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
-from django.utils.translation import gettext
 
-from config.errors import InvalidArgument
 from config.replicas import read_alias
 from memory import bm25
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -71,7 +69,6 @@ CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
 # The instant a time phrase is read at only to find where it is in the query (fixed: its
 # span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
 PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
-HAN = re.compile(r"^[\u3400-\u9fff]$")
 
 
 @dataclass
@@ -130,7 +127,7 @@ def content_tsquery(query_text: str) -> str:
 
 def single_han(tsquery: str) -> list[str]:
     """Return the one-character Chinese words of a tsquery ("猫", "琴", "花")."""
-    return [lex for lex in tsquery_lexemes(tsquery) if HAN.match(lex)]
+    return [lex for lex in tsquery_lexemes(tsquery) if bm25.HAN_CHAR.match(lex)]
 
 
 def drop_common_words(tsquery: str, *, user, stats=None) -> str:
@@ -322,15 +319,12 @@ def lexical_search(
     fp = fingerprint("lexical", user.pk, *(binding or (query_text, default_operator, flt)))
     if tsquery is None:
         tsquery = lexical_tsquery(query_text, default_operator, user=user)
-    position = decode_cursor("lexical", fp, cursor) if cursor else None
+    position = decode_cursor("lexical", fp, cursor, (float, str, str)) if cursor else None
     if not tsquery:
         return [], None
     qs = lexical_queryset(user=user, flt=flt, tsquery=tsquery, proximity=proximity, also=also)
     if position:
-        try:
-            rank, ts, mid = float(position[0]), position[1], str(position[2])
-        except (TypeError, ValueError, IndexError):
-            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
+        rank, ts, mid = position
         # Keyset on (rank desc, ts desc, message_id asc): strictly after the last row sent.
         qs = qs.filter(
             Q(_rank__lt=rank) | Q(_rank=rank, ts__lt=ts) | Q(_rank=rank, ts=ts, message_id__gt=mid)

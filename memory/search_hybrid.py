@@ -37,7 +37,6 @@ from memory.search_semantic import (
 from memory.speakers import unnamed_query
 from memory.stand_ins import (
     stand_in_query,
-    stand_in_summaries,
     summary_similarities,
     with_stand_ins,
 )
@@ -51,16 +50,14 @@ HYBRID_POOL_MIN = 50
 
 
 def summary_lists(
-    *, user, flt: dict, tsquery: str, vector: list[float] | None, ids: list[int] | None = None
+    *, user, flt: dict, tsquery: str, vector: list[float] | None, ids: list[int]
 ) -> tuple[list[list[int]], dict[int, float]]:
     """Return the lexical and semantic lists of the stand-in summaries, and their similarities.
 
     A chat has at most one stand-in summary, so they are few: both lists rank all of them (the
     lexical list those matching the query), fused with the turns' lists. ``ids``: the
-    stand-in summaries when the caller has read them (:func:`stand_in_summaries`).
+    stand-in summaries (:func:`memory.stand_ins.stand_in_summaries`).
     """
-    if ids is None:
-        ids = stand_in_summaries(user=user, flt=flt)
     if not ids:
         return [], {}
     lists: list[list[int]] = []

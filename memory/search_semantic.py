@@ -53,15 +53,6 @@ def check_embedding(vector) -> list[float]:
     return out
 
 
-def default_floor() -> float | None:
-    """Return the default absolute floor of semantic search: none, the relevance cut decides.
-
-    An absolute floor cannot fit every model: e5's 0.80 cut a 15-message chat to 0-6 rows for
-    top_k 10 (docs/RELEVANCE.md). ``min_score`` still applies one when a caller asks.
-    """
-    return None
-
-
 def relevant_pairs(pairs: list[tuple], vector: list[float], report: dict | None = None) -> list:
     """Return the (id, similarity) pairs that pass the memory relevance cut.
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from config import live
-from config.errors import InvalidArgument, NotFound
+from config.errors import NotFound
 from config.permissions import acts_for_any_user
 from memory import understanding
 from memory.cursors import decode_cursor, encode_cursor, fingerprint
@@ -77,11 +77,7 @@ def messages_list(*, user, flt: dict, page_size: int = 50, cursor: str | None = 
     fp = fingerprint("list", user.pk, flt)
     qs = apply_filter(ChatMessage.objects.filter(user=user), flt)
     if cursor:
-        position = decode_cursor("list", fp, cursor)
-        try:
-            last_ts, last_id = datetime.fromisoformat(position[0]), str(position[1])
-        except (TypeError, ValueError, IndexError):
-            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
+        last_ts, last_id = decode_cursor("list", fp, cursor, (datetime.fromisoformat, str))
         # ts descends but message_id ascends within a ts: not a plain row comparison.
         qs = qs.filter(Q(ts__lt=last_ts) | Q(ts=last_ts, message_id__gt=last_id))
     rows = list(qs.select_related("user").order_by("-ts", "message_id")[: page_size + 1])
@@ -301,11 +297,7 @@ def _seek_page(qs, *, kind: str, user, page_size: int, cursor: str | None):
     """Return (rows, next_cursor): one page of ``qs`` newest first (``-pk``), seek-paged."""
     fp = fingerprint(kind, user.pk)
     if cursor:
-        position = decode_cursor(kind, fp, cursor)
-        try:
-            last_pk = int(position[0])
-        except (TypeError, ValueError, IndexError):
-            raise InvalidArgument(gettext("The cursor is malformed."), details={"field": "cursor"})
+        (last_pk,) = decode_cursor(kind, fp, cursor, (int,))
         qs = qs.filter(pk__lt=last_pk)
     rows = list(qs.order_by("-pk")[: page_size + 1])
     next_cursor = None

@@ -24,21 +24,17 @@ MESSAGE_FIELDS = (
 
 
 def message_item(row) -> dict:
-    """Return the public fields of a ChatMessage (the user is named by its username)."""
-    return {
-        "message_id": row.message_id,
-        "user_id": row.user.get_username(),
-        "chat_id": row.chat_id,
-        "ts": response_datetime(row.ts),
-        "role": row.role,
-        "speaker": row.speaker,
-        "kind": row.kind,
-        "content": row.content,
-        "summarised": row.summarised,
-        "embed_state": row.embed_state,
-        "edited_at": response_datetime(row.edited_at),
-        "stale": row.stale,
-    }
+    """Return the :data:`MESSAGE_FIELDS` of a ChatMessage: the user named by its username,
+    the times in RFC 3339."""
+    item = {name: getattr(row, name) for name in MESSAGE_FIELDS}
+    item["user_id"] = row.user.get_username()
+    item["ts"], item["edited_at"] = response_datetime(row.ts), response_datetime(row.edited_at)
+    return item
+
+
+def page(items: list, next_cursor: str | None) -> dict:
+    """Return a page of a listing: ``items``, and ``next_cursor`` unless it is the last page."""
+    return {"items": items, "next_cursor": next_cursor} if next_cursor else {"items": items}
 
 
 def clean_return_fields(fields) -> list[str] | None:
@@ -57,12 +53,11 @@ def clean_return_fields(fields) -> list[str] | None:
     return fields
 
 
-def trim(item: dict, fields: list[str] | None, *, keep: tuple[str, ...] = ()) -> dict:
-    """Keep only ``fields`` of a message item (plus ``keep``, e.g. its scores)."""
+def trim(item: dict, fields: list[str] | None) -> dict:
+    """Keep only ``fields`` of a message item (all of them when None)."""
     if fields is None:
         return item
-    wanted = set(fields) | set(keep)
-    return {k: v for k, v in item.items() if k in wanted}
+    return {k: v for k, v in item.items() if k in fields}
 
 
 def provenance(row, *, retrieved_by: str, scores: dict) -> dict:

@@ -60,15 +60,13 @@ def stand_in_query(*, user, flt: dict) -> tuple[str, list]:
     return sql, [user.pk, *params, user.pk, Kind.SUMMARY, user.pk, Kind.MESSAGE]
 
 
-def summary_similarities(ids: list[int], vector: list[float], *, user=None) -> dict[int, float]:
+def summary_similarities(ids: list[int], vector: list[float], *, user) -> dict[int, float]:
     """Return ``{id: similarity to vector}`` of the rows of ``ids`` that have a vector.
 
     ``user``: the rows' owner, which prunes the read to that user's partition.
     """
     if not ids:
         return {}
-    rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False)
-    if user is not None:
-        rows = rows.filter(user=user)
+    rows = ChatMessage.objects.filter(pk__in=ids, embedding__isnull=False, user=user)
     rows = rows.annotate(similarity=similarity_expression("embedding", vector))
     return {pk: float(sim) for pk, sim in rows.values_list("pk", "similarity")}

@@ -42,11 +42,7 @@ LLM_SYSTEM = (
 
 def legal_refs(text: str) -> list[str]:
     """Return the quoted legal references in a text, in order, without repeats."""
-    seen: list[str] = []
-    for match in LEGAL_REF_RE.finditer(text):
-        if match.group(0) not in seen:
-            seen.append(match.group(0))
-    return seen
+    return list(dict.fromkeys(match.group(0) for match in LEGAL_REF_RE.finditer(text)))
 
 
 def _sentences(texts: list[str]) -> list[str]:

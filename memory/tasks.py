@@ -55,14 +55,11 @@ def messages_embed(ids: list[int]) -> str:
     if not rows:
         return "gone"
     model = current_model()
-    todo, texts = [], []
+    todo = []
     for row in rows:
-        text = row.embedding_text()
-        h = content_hash(text)
-        if row.embedding_hash == h and row.embedding_model == model:
-            continue
-        todo.append((row, h))
-        texts.append(text)
+        h = content_hash(row.embedding_text())
+        if row.embedding_hash != h or row.embedding_model != model:
+            todo.append((row, h))
     # Rows current already (a re-queued row a previous run finished): settle their state.
     current = {r.pk for r in rows} - {r.pk for r, _ in todo}
     if current:

@@ -161,8 +161,11 @@ def narrowed(flt: dict, window: Window) -> dict:
     return {**flt, "since": window.start, "until": window.end}
 
 
-def by_closeness(items: list, window: Window, limit: int) -> list:
-    """Return the best ``limit`` hits by score times the closeness of their ts to ``window``."""
+def by_closeness(items: list, window: Window | None, limit: int) -> list:
+    """Return the best ``limit`` hits by score times the closeness of their ts to ``window``
+    (``items`` as they are without a window)."""
+    if window is None:
+        return items
     ranked = sorted(
         items,
         key=lambda i: (-i.score * closeness(i.row.ts, window), -i.row.ts.timestamp()),
@@ -213,9 +216,10 @@ def run_understood(
     return ranked, meta(asked, window, RANK, "no match in the window: ranked by closeness to it")
 
 
-def pool(top_k: int) -> int:
-    """Return how many candidates a ranked search re-orders to return ``top_k``."""
-    return max(top_k * POOL_FACTOR, POOL_MIN)
+def pool(top_k: int, window: Window | None) -> int:
+    """Return how many candidates a search ranked by closeness to ``window`` re-orders to
+    return ``top_k`` (``top_k`` without a window)."""
+    return top_k if window is None else max(top_k * POOL_FACTOR, POOL_MIN)
 
 
 def lexical(
@@ -279,13 +283,8 @@ def semantic(
             return (
                 search_semantic.lexical_fallback(user=user, query_text=text, flt=f, top_k=top_k),
             )
-        if window is None:
-            hits = search_semantic.semantic_search(
-                user=user, flt=f, top_k=top_k, vector=vector, min_score=min_score
-            )
-            return (hits,)
         hits = search_semantic.semantic_search(
-            user=user, flt=f, top_k=pool(top_k), vector=vector, min_score=min_score
+            user=user, flt=f, top_k=pool(top_k, window), vector=vector, min_score=min_score
         )
         return (by_closeness(hits, window, top_k),)
 
@@ -318,14 +317,13 @@ def hybrid(
     vectors = _Vectors(query_embedding if query_embedding is not None else vector)
 
     def run(text, f, window):
-        found = vectors.get(text)
-        if window is None:
-            hits = search_hybrid.hybrid_search(
-                user=user, query_text=text, flt=f, top_k=top_k, vector=found, min_score=min_score
-            )
-            return (hits,)
         hits = search_hybrid.hybrid_search(
-            user=user, query_text=text, flt=f, top_k=pool(top_k), vector=found, min_score=min_score
+            user=user,
+            query_text=text,
+            flt=f,
+            top_k=pool(top_k, window),
+            vector=vectors.get(text),
+            min_score=min_score,
         )
         return (by_closeness(hits, window, top_k),)
 

@@ -19,7 +19,7 @@ from memory import search, search_semantic, selectors, services, understanding
 from memory import serializers as s
 from memory import serializers_search as ss
 from memory.identity import resolve_user
-from memory.shapes import clean_return_fields, message_item, provenance, trim
+from memory.shapes import clean_return_fields, message_item, page, provenance, trim
 from memory.validation import BATCH_KEYS, clean_filter, parse_ts, refuse_unknown_keys
 
 ERR_404 = OpenApiResponse(ErrorSerializer, description="No such user or message (or not yours).")
@@ -65,22 +65,14 @@ class MessagesView(APIView):
     def get(self, request, user_id: str):
         user = resolve_user(request.user, user_id)
         query = validated(s.MessageListQuerySerializer, request.query_params)
-        raw = {
-            "role": query.get("role"),
-            "chat_id": query.get("chat_id"),
-            "kind": query.get("kind"),
-        }
-        flt = clean_filter({k: v for k, v in raw.items() if v is not None})
+        flt = clean_filter({key: query.get(key) for key in ("role", "chat_id", "kind")})
         for key in ("since", "until"):
             if query.get(key):
                 flt[key] = parse_ts(query[key], field=key)
         rows, next_cursor = selectors.messages_list(
             user=user, flt=flt, page_size=query["page_size"], cursor=query.get("cursor")
         )
-        out = {"items": [message_item(r) for r in rows]}
-        if next_cursor:
-            out["next_cursor"] = next_cursor
-        return Response(out)
+        return Response(page([message_item(r) for r in rows], next_cursor))
 
 
 class NeighborsView(APIView):
@@ -113,6 +105,15 @@ class ChatContextView(APIView):
         return Response(ctx)
 
 
+def _search_inputs(request, serializer_class):
+    """Return a search request's data, whose memory it searches, its return_fields and filter."""
+    data = validated(serializer_class, body(request))
+    user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
+    fields = clean_return_fields(data.get("return_fields"))
+    flt = clean_filter(data.get("filter"))
+    return data, user, fields, flt
+
+
 class LexicalSearchView(APIView):
     parser_classes = json_parsers()  # filter is an object, return_fields a list
 
@@ -122,10 +123,7 @@ class LexicalSearchView(APIView):
         responses={200: ss.LexicalSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data = validated(ss.LexicalSearchInSerializer, body(request))
-        user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
-        fields = clean_return_fields(data.get("return_fields"))
-        flt = clean_filter(data.get("filter"))
+        data, user, fields, flt = _search_inputs(request, ss.LexicalSearchInSerializer)
         page_size = data.get("page_size") or search.DEFAULT_PAGE_SIZE
         operator = data.get("default_operator") or "or"
         query = {
@@ -180,14 +178,6 @@ def _hit_item(hit, fields, retrieved_by: str) -> dict:
     }
 
 
-def _semantic_inputs(request, serializer_class):
-    data = validated(serializer_class, body(request))
-    user = resolve_user(request.user, data.get("user_id") or request.user.get_username())
-    fields = clean_return_fields(data.get("return_fields"))
-    flt = clean_filter(data.get("filter"))
-    return data, user, fields, flt
-
-
 class SemanticSearchView(APIView):
     parser_classes = json_parsers()  # filter is an object, query_embedding a list
 
@@ -197,7 +187,7 @@ class SemanticSearchView(APIView):
         responses={200: ss.SemanticSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, ss.SemanticSearchInSerializer)
+        data, user, fields, flt = _search_inputs(request, ss.SemanticSearchInSerializer)
         has_text = bool(data.get("query_text"))
         has_vec = data.get("query_embedding") is not None
         if has_text == has_vec:
@@ -205,7 +195,9 @@ class SemanticSearchView(APIView):
                 gettext("Send exactly one of query_text and query_embedding."),
                 details={"fields": ["query_text", "query_embedding"]},
             )
-        floor = data["min_score"] if "min_score" in data else search_semantic.default_floor()
+        # No floor unless asked: the relevance cut decides. An absolute floor fits no model
+        # (e5's 0.80 cut a 15-message chat to 0-6 rows for top_k 10, docs/RELEVANCE.md).
+        floor = data.get("min_score")
         report: dict = {}
         with search_reads(request.user):
             if data["understand"]:
@@ -260,7 +252,7 @@ class HybridSearchView(APIView):
         responses={200: ss.HybridSearchOutSerializer, 400: ERR_400, 404: ERR_404},
     )
     def post(self, request):
-        data, user, fields, flt = _semantic_inputs(request, ss.HybridSearchInSerializer)
+        data, user, fields, flt = _search_inputs(request, ss.HybridSearchInSerializer)
         with search_reads(request.user):
             answer = understanding.hybrid_answer(
                 user=user,

@@ -10,6 +10,7 @@ from config.serializers import ERR_400
 from memory import selectors, services
 from memory import serializers as s
 from memory.identity import resolve_user
+from memory.shapes import page
 from memory.views import ERR_404, body
 
 
@@ -137,10 +138,7 @@ class RatingsView(APIView):
         items, next_cursor = selectors.feedback_list(
             user=request.user, page_size=query["page_size"], cursor=query.get("cursor")
         )
-        out = {"items": items}
-        if next_cursor:
-            out["next_cursor"] = next_cursor
-        return Response(s.FeedbackListSerializer(out).data)
+        return Response(s.FeedbackListSerializer(page(items, next_cursor)).data)
 
 
 class UserDataView(APIView):
@@ -196,10 +194,7 @@ class ContextsView(APIView):
         items, next_cursor = selectors.contexts_list(
             user=owner, page_size=query["page_size"], cursor=query.get("cursor")
         )
-        out = {"items": items}
-        if next_cursor:
-            out["next_cursor"] = next_cursor
-        return Response(s.ContextListSerializer(out).data)
+        return Response(s.ContextListSerializer(page(items, next_cursor)).data)
 
     @extend_schema(
         operation_id="memory_context_create",

@@ -29,7 +29,7 @@ from rag.chunking import (
     split_parent,
     split_sentences,
 )
-from rag.embeddings import content_hash, embed_texts
+from rag.embeddings import embed_texts
 from writing.selectors import writing_settings_get
 
 SEPARATOR = "\n"  # between the blocks of a merged parent; belongs to no block
@@ -271,15 +271,3 @@ def plan_chapter(
     kept = set(keep)
     delete = [p.id for p in existing if p.id not in kept]
     return ChapterPlan(keep=keep, delete=delete, build=build)
-
-
-__all__ = [
-    "BlockText",
-    "ChapterPlan",
-    "ChunkConfig",
-    "ExistingParent",
-    "ParentPlan",
-    "content_hash",
-    "group_blocks",
-    "plan_chapter",
-]

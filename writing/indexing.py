@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -46,7 +46,6 @@ class ChunkResult:
     parents_deleted: int = 0
     parents_kept: int = 0
     children_built: int = 0
-    children_embedded: list[int] = field(default_factory=list)
 
 
 def before_apply_commit(chapter_id: int) -> None:
@@ -81,7 +80,6 @@ def chunk_chapter(
     chapter_id: int,
     *,
     force: bool = False,
-    cfg: ChunkConfig | None = None,
     deadline: float | None = None,
 ):
     """Bring the chunks of a chapter up to date with its latest committed blocks.
@@ -96,7 +94,7 @@ def chunk_chapter(
         if not _try_lock(chapter_id):
             return result
         try:
-            result = _run(chapter_id, force=force, cfg=cfg, deadline=deadline)
+            result = _run(chapter_id, force=force, deadline=deadline)
         finally:
             _unlock(chapter_id)
         # A task that found the lock taken returned at once; an edit it was started for
@@ -149,10 +147,8 @@ def _embed_within(texts: list[str], should_stop) -> list | None:
     return vectors
 
 
-def _run(
-    chapter_id: int, *, force: bool, cfg: ChunkConfig | None, deadline: float | None = None
-) -> ChunkResult:
-    cfg = cfg or ChunkConfig.from_live()  # read once: a changed threshold applies next run
+def _run(chapter_id: int, *, force: bool, deadline: float | None = None) -> ChunkResult:
+    cfg = ChunkConfig.from_live()  # read once: a changed threshold applies next run
     should_stop = _budget(deadline)
     for _ in range(MAX_REPLANS):
         chapter = Chapter.objects.filter(pk=chapter_id).first()
@@ -244,7 +240,6 @@ def _apply(chapter, version, plan, vectors) -> ChunkResult | None:
                 )
         created = ChildChunk.objects.bulk_create(children, batch_size=500)
         result.children_built = len(created)
-        result.children_embedded = [c.pk for c in created]
         StoryBlock.objects.filter(chapter_id=chapter.pk, is_dirty=True).update(is_dirty=False)
         Chapter.objects.filter(pk=chapter.pk).update(
             chunk_state=ChunkState.READY,

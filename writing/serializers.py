@@ -5,11 +5,8 @@ from config import fields
 from config.inputs import INT_MAX
 from rag.embeddings import DEGRADED_REASONS
 from writing.search import MAX_TOP_K, ORDERS
+from writing.services import MAX_BLOCK_CHARS, MAX_BLOCKS
 
-# A chapter arrives whole in one request: at most this many blocks of at most this many
-# characters (and the whole body within DATA_UPLOAD_MAX_MEMORY_SIZE).
-MAX_BLOCKS = 2000
-MAX_BLOCK_CHARS = 50_000
 MAX_SEARCH_CHAPTERS = 200
 
 
@@ -30,14 +27,6 @@ class PageQuerySerializer(serializers.Serializer):
     offset = serializers.IntegerField(
         required=False, min_value=0, max_value=INT_MAX, default=0, help_text="Rows to skip."
     )
-
-
-class BookListQuerySerializer(PageQuerySerializer):
-    pass
-
-
-class ChapterListQuerySerializer(PageQuerySerializer):
-    pass
 
 
 class ChunkProgressSerializer(serializers.Serializer):

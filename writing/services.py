@@ -29,8 +29,10 @@ from writing.models import (
 )
 from writing.selectors import book_get, chapter_get, writing_settings_get
 
-MAX_BLOCK_CHARS = 100_000
-MAX_BLOCKS = 5_000
+# A chapter is written whole (a PUT, the admin): at most this many blocks of at most this
+# many characters (through the API, the whole body within DATA_UPLOAD_MAX_MEMORY_SIZE).
+MAX_BLOCKS = 2000
+MAX_BLOCK_CHARS = 50_000
 
 
 def _clean_blocks(blocks) -> list[str]:
@@ -77,16 +79,12 @@ def chapter_create_queue(book: Book) -> str:
 
 
 @transaction.atomic
-def chapter_create(
-    *, user, book_id: int, title: str, sequence: int, blocks, queue: str | None = None
-) -> Chapter:
-    """Create a chapter with its blocks (all dirty) and start chunking after commit.
-
-    ``queue``: where the chunking runs; by default :func:`chapter_create_queue` decides.
-    """
+def chapter_create(*, user, book_id: int, title: str, sequence: int, blocks) -> Chapter:
+    """Create a chapter with its blocks (all dirty) and start chunking after commit, on the
+    queue :func:`chapter_create_queue` picks."""
     contents = _clean_blocks(blocks)
     book = book_get(user=user, book_id=book_id)
-    queue = queue or chapter_create_queue(book)
+    queue = chapter_create_queue(book)  # before the new chapter is pending too
     chapter = Chapter.objects.create(
         book=book, title=(title or "").strip()[:200], sequence=sequence
     )
@@ -98,14 +96,18 @@ def chapter_create(
     return chapter
 
 
-def _mark_pending(chapter: Chapter) -> None:
-    """Set a chapter pending after an edit, with a fresh retry budget for the new content.
+def _save_edit(chapter: Chapter, *, last_edit_at=None) -> None:
+    """Save an edit of a chapter: a new version, pending with a fresh retry budget.
 
-    ``chunk_error`` stays until the next successful run clears it, so the writer still sees
-    why the previous run failed while the new one is queued.
+    ``last_edit_at``: the autosave that starts a debounce (None ends any). ``chunk_error``
+    stays until the next successful run clears it, so the writer still sees why the previous
+    run failed while the new one is queued.
     """
+    chapter.version += 1
+    chapter.last_edit_at = last_edit_at
     chapter.chunk_state = ChunkState.PENDING
     chapter.chunk_attempts = 0
+    chapter.save()
 
 
 def _match_blocks(old: list[StoryBlock], contents: list[str]):
@@ -222,10 +224,7 @@ def chapter_save(
         chapter.title = title.strip()[:200]
     if sequence is not None:
         chapter.sequence = sequence
-    chapter.version += 1
-    chapter.last_edit_at = None  # an explicit save ends any autosave debounce
-    _mark_pending(chapter)
-    chapter.save()
+    _save_edit(chapter)  # an explicit save ends any autosave debounce
     tasks.enqueue_chunk(chapter.pk, chapter.version)
     return chapter
 
@@ -260,10 +259,7 @@ def chapter_autosave(*, user, chapter_id: int, blocks) -> Chapter:
                 content=content, content_hash=h, is_dirty=True, updated_at=timezone.now()
             )
     now = timezone.now()
-    chapter.version += 1
-    chapter.last_edit_at = now
-    _mark_pending(chapter)
-    chapter.save()
+    _save_edit(chapter, last_edit_at=now)
     due = now + timedelta(seconds=float(writing_settings_get().debounce_seconds))
     chapter_pk, version = chapter.pk, chapter.version
     transaction.on_commit(lambda: tasks.enqueue_autosave_chunk(chapter_pk, version, due=due))
@@ -279,8 +275,5 @@ def chapter_rechunk(*, chapter_id: int) -> None:
     with transaction.atomic():
         chapter = Chapter.objects.select_for_update().get(pk=chapter_id)
         chapter.blocks.update(is_dirty=True)
-        chapter.version += 1
-        chapter.last_edit_at = None
-        _mark_pending(chapter)
-        chapter.save()
+        _save_edit(chapter)
         tasks.enqueue_chunk(chapter.pk, chapter.version)

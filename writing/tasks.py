@@ -57,8 +57,8 @@ def schedule_name(chapter_id: int) -> str:
     return f"writing.chapter_chunk:{chapter_id}"
 
 
-def schedule_chunk(chapter_id: int, *, at, queue: str) -> None:
-    """Run :func:`chapter_chunk` for the chapter once at ``at`` on ``queue`` (one row per chapter).
+def schedule_chunk(chapter_id: int, *, delay: float) -> None:
+    """Run :func:`chapter_chunk` for the chapter once in ``delay`` seconds (one row per chapter).
 
     For retries after a failure and after a run superseded by edits (a backoff of 10 s or
     more: the scheduler's 30 s look is precise enough); the debounce does not use it. A retry
@@ -67,9 +67,9 @@ def schedule_chunk(chapter_id: int, *, at, queue: str) -> None:
     enqueue_later(
         "writing.tasks.chapter_chunk",
         chapter_id,
-        queue=queue,
+        queue=current_queue(),
         key=schedule_name(chapter_id),
-        at=at,
+        delay=delay,
         kwargs={"source": "schedule"},
     )
 
@@ -177,8 +177,7 @@ def chapter_chunk(chapter_id: int, requested_version: int | None = None, source:
         if result.status == "continued":
             enqueue_chunk(chapter_id, queue=current_queue())
         elif result.status == "superseded":
-            at = timezone.now() + timedelta(seconds=BACKOFF_BASE_SECONDS)
-            schedule_chunk(chapter_id, at=at, queue=current_queue())
+            schedule_chunk(chapter_id, delay=BACKOFF_BASE_SECONDS)
     return result.status
 
 
@@ -193,7 +192,6 @@ def _record_failure(chapter_id: int, exc: Exception, attempt: int) -> str:
     logger.exception("chunking chapter %s failed", chapter_id)
     if CHUNK_WORK.fail([chapter_id], exc, attempt):
         delay = CHUNK_WORK.retry_in(attempt)
-        at = timezone.now() + timedelta(seconds=delay)
-        schedule_chunk(chapter_id, at=at, queue=current_queue())
+        schedule_chunk(chapter_id, delay=delay)
         return f"failed (attempt {attempt}, retry in {delay:.0f}s)"
     return f"failed (attempt {attempt}, giving up)"

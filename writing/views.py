@@ -53,7 +53,7 @@ class BookListView(APIView):
         description="Your books by id, each with its chapter count and how many chapters are "
         "chunked (`ready`: searchable), `pending`, `running` or `failed`. A staff token lists "
         "every user's books. " + PAGING,
-        parameters=[s.BookListQuerySerializer],
+        parameters=[s.PageQuerySerializer],
         responses={200: s.BookListOutSerializer, 400: ERR_400},
         examples=[
             OpenApiExample(
@@ -62,7 +62,7 @@ class BookListView(APIView):
         ],
     )
     def get(self, request):
-        query = validated(s.BookListQuerySerializer, request.query_params)
+        query = validated(s.PageQuerySerializer, request.query_params)
         count, books = _page(selectors.books_list(user=request.user), query)
         return Response({"count": count, "results": s.BookSummarySerializer(books, many=True).data})
 
@@ -128,7 +128,7 @@ class BookChapterListView(APIView):
         description="Chapter summaries in reading order (`sequence`), without their text: "
         "`GET /api/chapters/{id}/` returns a chapter's blocks. Another user's book is "
         "NOT_FOUND. " + PAGING,
-        parameters=[s.ChapterListQuerySerializer],
+        parameters=[s.PageQuerySerializer],
         responses={200: s.ChapterListOutSerializer, 400: ERR_400, 404: ERR_404},
         examples=[
             OpenApiExample(
@@ -140,7 +140,7 @@ class BookChapterListView(APIView):
     )
     def get(self, request, book_id: int):
         book = selectors.book_get(user=request.user, book_id=book_id)
-        query = validated(s.ChapterListQuerySerializer, request.query_params)
+        query = validated(s.PageQuerySerializer, request.query_params)
         count, chapters = _page(selectors.chapter_summaries(book=book), query)
         return Response(
             {"count": count, "results": s.ChapterSummarySerializer(chapters, many=True).data}
