@@ -15,11 +15,13 @@ from pathlib import Path
 from django.utils import timezone
 
 from activities.models import Activity
+from activities.named_kinds import absent_kind
 from activities.search_ranking import naming_pks, query_evidence
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
+from rag.understand.small_talk import small_talk
 
 logger = logging.getLogger(__name__)
 
@@ -54,8 +56,11 @@ def answer_question(query: str, understood=None) -> bool:
     dog?") is a request for activities only when it names them: an activity word, a kind of
     activity or a time. A request for information or work (``information_request``: "空调漏水
     怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
-    names a time and is still a question about the weather.
+    names a time and is still a question about the weather. Small talk (``small_talk``: "hey
+    how are you", 「你叫什么名字呀」) asks the assistant for an answer, never for activities.
     """
+    if small_talk(query):
+        return True
     if ACTIVITY_WORDS.search(query):
         return False
     found = getattr(understood, "found", None)
@@ -76,7 +81,9 @@ def relevant_hits(
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
+    intent gate, whatever the hits; a query asking by name for a kind of activity none of the
+    hits is (:func:`activities.named_kinds.absent_kind`: "surfing lessons" where nobody lists
+    surfing). The cut needs the reference sample's vectors: when they
     cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
     the caller has found it.
     """
@@ -97,6 +104,7 @@ def relevant_hits(
             foreign=foreign_query(understood),
             intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
             keep_best=KEEP_BEST,
+            absent=absent_kind(query, [hit.obj for hit in hits]),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

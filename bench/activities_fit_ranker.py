@@ -40,15 +40,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.activities_cut_cv import recorded  # noqa: E402
+from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_ranker"
-SETS = {  # set: split of bench/activities_heldout.py
-    "old": "all",
-    "fresh": "fresh",
-    "fresh2": "fresh2",
-    "fresh3": "fresh3",
-    "fresh4": "fresh4",
-}
+SETS = DEV_SETS  # set: split of bench/activities_heldout.py (the seven development sets)
 LANGS = ("zh", "en")
 # The shipped per-hit cut (rag.models.DEFAULT_RELEVANCE_CUTS, rag 0017), replayed.
 CUT = {"bareRatio": 0.7, "depth": 0.3, "poolZ": 1.0, "poolZEvidence": 0.0}
