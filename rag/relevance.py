@@ -81,10 +81,6 @@ NOISE_REASON = "Nothing fits: the query has no words, only repeated or neighbour
 QUESTION_REASON = (
     "Nothing fits: the query asks for an answer or a piece of work, not for something to find here."
 )
-ABSENT_REASON = (
-    "Nothing fits: the query asks for a kind of thing by name, and none of the candidates is "
-    "of that kind (the closest are something else)."
-)
 INTENT_REASON = (
     "Nothing fits: the query reads like a request for something else (weather, money, health, "
     "paperwork...), not for something to find here."
@@ -176,7 +172,6 @@ class Decision:
     evidence: bool = True
     noise: bool = False
     intent: float | None = None
-    absent: str | None = None
 
     def meta(self) -> dict:
         """Return the plain-data summary a search puts in its ``meta``."""
@@ -188,7 +183,6 @@ class Decision:
             "evidence": self.evidence,
             "noise": self.noise,
             "intentMargin": None if self.intent is None else round(self.intent, 4),
-            "absent": self.absent,
         }
 
 
@@ -328,7 +322,6 @@ def decide(
     foreign: bool = False,
     intent: float | None = None,
     keep_best: int = 0,
-    absent: str | None = None,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -345,12 +338,9 @@ def decide(
     raised by ``intent_slope`` per unit of intent margin past the gate (:func:`close_enough`);
     ``keep_best``: an on-topic query keeps at least its this many best hits, whatever the
     per-hit cut (the cut says where a list stops, not that it holds one or two rows); with the
-    cut's pool rule, only those of them standing above the pool's mean (:func:`pool_scores`);
-    ``absent``: the query asks by name for a kind of thing no candidate is (the surface reads
-    it: the label of that kind): off-topic whatever the scores, since the closest candidates
-    are something else, however near in meaning (docs/RELEVANCE.md, "Nothing of that kind").
+    cut's pool rule, only those of them standing above the pool's mean (:func:`pool_scores`).
     """
-    flags = {"evidence": evidence, "noise": noise, "intent": intent, "absent": absent}
+    flags = {"evidence": evidence, "noise": noise, "intent": intent}
     elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
     if not len(scores):
         return Decision(
@@ -369,15 +359,13 @@ def decide(
         # background (a budgeting class for a money question).
         elsewhere = False
     gate = cut.gate_for(evidence, foreign)
-    if noise or question or elsewhere or absent or top < gate:
+    if noise or question or elsewhere or top < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
         elif elsewhere:
             reason = INTENT_REASON
-        elif absent:
-            reason = ABSENT_REASON
         elif top < cut.gate or (foreign and cut.foreign_gate is not None):
             reason = OFF_TOPIC_REASON
         else:
@@ -452,12 +440,11 @@ def judge(
     foreign: bool = False,
     intent: Callable[[], float] | None = None,
     keep_best: int = 0,
-    absent: str | None = None,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
     ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
-    live cut has an intent gate; ``keep_best`` and ``absent`` as :func:`decide`.
+    live cut has an intent gate; ``keep_best`` as :func:`decide`.
     """
     cut = cut_for(surface)
     return decide(
@@ -471,5 +458,4 @@ def judge(
         foreign=foreign,
         intent=intent() if intent is not None and cut.intent_gate is not None else None,
         keep_best=keep_best,
-        absent=absent,
     )

@@ -8,7 +8,7 @@ import pytest
 
 from activities.named_kinds import absent_kind, kinds_named
 from activities.search import activities_search
-from rag.relevance import ABSENT_REASON
+from activities.search_relevance import ABSENT_NOTE
 
 
 def _row(title: str, description: str = "", tags=(), type_: str = "") -> SimpleNamespace:
@@ -64,11 +64,13 @@ def test_words_with_an_everyday_meaning_do_not_name_a_kind():
 @pytest.mark.django_db
 @pytest.mark.real_model
 @pytest.mark.parametrize("query", ["想去滑雪", "where can I go skiing", "archery lessons"])
-def test_a_search_for_a_kind_the_city_lacks_answers_nothing_and_says_why(demo_activities, query):
+def test_a_search_for_a_kind_the_city_lacks_shows_the_closest_and_says_so(demo_activities, query):
+    # Not off-topic: the person asked for something to do, and the closest rows may serve; the
+    # answer says that none of them is the kind asked for.
     outcome = activities_search(semantic_query=query, limit=10)
-    assert outcome["results"] == []
-    assert outcome["meta"]["reason"] == ABSENT_REASON
-    assert outcome["meta"]["relevance"]["offTopic"] is True
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] == ABSENT_NOTE
+    assert outcome["meta"]["relevance"]["offTopic"] is False
     assert outcome["meta"]["relevance"]["absent"]
 
 
@@ -119,3 +121,20 @@ def test_small_talk_answers_nothing(demo_activities, query):
     outcome = activities_search(semantic_query=query, limit=10)
     assert outcome["results"] == []
     assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+def test_a_chinese_query_is_told_in_chinese_that_nothing_shown_is_of_its_kind(
+    api_client, demo_activities
+):
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    response = api_client.post(
+        "/rag/search", {"semanticQuery": "想去滑雪", "limit": 10}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["results"]
+    with translation.override("zh-hans"):
+        assert body["meta"]["reason"] == gettext(ABSENT_NOTE) != ABSENT_NOTE

@@ -399,15 +399,3 @@ def test_a_cut_parameter_out_of_its_range_is_named(params, error):
 def test_a_cut_with_every_parameter_in_range_is_valid():
     params = {"gate": 0.0, "ratio": None, "bareRatio": 0.7, "depth": 0.3, "intentGate": 0.0082}
     assert cut_rules.validate_cuts({"m": {"activities": params}}) is None
-
-
-def test_a_query_asking_for_a_kind_no_candidate_is_is_off_topic_whatever_its_scores():
-    decision = decide([0.99, 0.95], BG, Cut(gate=0.0, ratio=None), absent="surfing")
-    assert decision.off_topic and decision.keep == [False, False]
-    assert decision.reason == relevance.ABSENT_REASON
-    assert decision.meta()["absent"] == "surfing"
-
-
-def test_without_an_absent_kind_the_scores_decide():
-    decision = decide([0.99, 0.95], BG, Cut(gate=0.0, ratio=None))
-    assert not decision.off_topic and decision.meta()["absent"] is None
