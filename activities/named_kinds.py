@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from activities.negation import inside, negated_spans
 
@@ -200,37 +200,48 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
 )
 
 
+def _alternation(words) -> re.Pattern:
+    """Return one pattern matching any of ``words``: English ones whole (no letter or digit
+    either side), Chinese ones anywhere; longer words first, so "ice skating" wins over
+    "skating" at the same place."""
+    parts = []
+    for word in sorted(set(words), key=len, reverse=True):
+        escaped = re.escape(word)
+        parts.append(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if word.isascii() else escaped)
+    return re.compile("|".join(parts))
+
+
 @cache
-def _pattern(word: str) -> re.Pattern | None:
-    """Return a whole-word pattern for an English word or phrase (None: a Chinese substring)."""
-    if not word.isascii():
-        return None
-    return re.compile(r"(?<![a-z0-9])" + re.escape(word) + r"(?![a-z0-9])")
+def _kind_pattern(kind: NamedKind, also_held: bool) -> re.Pattern:
+    return _alternation(kind.words + kind.held if also_held else kind.words)
 
 
-def _spans(text: str, word: str) -> list[tuple[int, int]]:
-    pattern = _pattern(word)
-    if pattern is None:
-        return [(m.start(), m.end()) for m in re.finditer(re.escape(word), text)]
-    return [m.span() for m in pattern.finditer(text)]
+# Every word naming a kind in a query, and the kinds each names: one scan of the query.
+_BY_WORD: dict[str, list[NamedKind]] = {}
+for _named in NAMED_KINDS:
+    for _word in _named.words:
+        _BY_WORD.setdefault(_word, []).append(_named)
+_QUERY_WORDS = _alternation(_BY_WORD)
 
 
 def names(text: str, kind: NamedKind, *, also_held: bool = False) -> bool:
     """Return whether ``text`` (lower case) names ``kind`` (with its ``held`` words too)."""
-    words = kind.words + kind.held if also_held else kind.words
-    return any(_spans(text, word) for word in words)
+    return _kind_pattern(kind, also_held).search(text) is not None
 
 
-def kinds_named(query: str) -> list[NamedKind]:
-    """Return the kinds of :data:`NAMED_KINDS` the query names outside a negation, in order."""
+@lru_cache(maxsize=1024)
+def kinds_named(query: str) -> tuple[NamedKind, ...]:
+    """Return the kinds of :data:`NAMED_KINDS` the query names outside a negation, in the
+    list's order (memoised: a search asks for one query several times)."""
     text = (query or "").lower()
     refused = negated_spans(text)
-    named = []
-    for kind in NAMED_KINDS:
-        spans = [span for word in kind.words for span in _spans(text, word)]
-        if any(not inside(span, refused) for span in spans):
-            named.append(kind)
-    return named
+    found = {
+        kind
+        for match in _QUERY_WORDS.finditer(text)
+        if not inside(match.span(), refused)
+        for kind in _BY_WORD[match.group(0)]
+    }
+    return tuple(kind for kind in NAMED_KINDS if kind in found)
 
 
 def row_text(activity) -> str:
@@ -246,14 +257,15 @@ def row_text(activity) -> str:
 _ALTERNATIVES = re.compile(r"或者|或是|还是|要么|或|(?<![a-z])(?:or|either)(?![a-z])|/")
 
 
-def kinds_asked(query: str) -> list[NamedKind]:
+@lru_cache(maxsize=1024)
+def kinds_asked(query: str) -> tuple[NamedKind, ...]:
     """Return :func:`kinds_named` when every alternative of the query names one (the whole
     request is for named kinds), else none: with an alternative naming no kind ("hot springs or
     a walk in the woods") something else would do, and the named kinds do not bound it."""
     text = (query or "").lower()
     parts = [part for part in _ALTERNATIVES.split(text) if part.strip(" ,，。.!?？！")]
     if any(not kinds_named(part) for part in parts):
-        return []
+        return ()
     return kinds_named(query)
 
 

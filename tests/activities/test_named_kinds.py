@@ -48,17 +48,17 @@ def test_one_named_kind_offered_is_enough_to_answer():
 
 def test_a_query_naming_no_kind_is_never_absent():
     assert absent_kind("something chill this weekend", [SWIM]) is None
-    assert kinds_named("周末放松一下") == []
+    assert not kinds_named("周末放松一下")
 
 
 def test_a_refused_kind_is_not_asked_for():
     assert [k.label for k in kinds_named("不想游泳，想去冲浪")] == ["surfing"]
-    assert kinds_named("not skiing, something indoors") == []
+    assert not kinds_named("not skiing, something indoors")
 
 
 def test_words_with_an_everyday_meaning_do_not_name_a_kind():
-    assert kinds_named("are the trains running on boxing day") == []
-    assert kinds_named("a dive bar with a pool table") == []
+    assert not kinds_named("are the trains running on boxing day")
+    assert not kinds_named("a dive bar with a pool table")
 
 
 @pytest.mark.django_db
