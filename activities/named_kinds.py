@@ -66,6 +66,7 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     _kind(
         "paddling",
         "皮划艇|划艇|桨板|划船|漂流|龙舟|kayak|kayaking|canoe|canoeing|paddleboard|paddleboarding|"
+        "paddle board|paddle boarding|"
         "rafting|white water|dragon boat|rowing",
         "paddle|paddling|sup",
     ),
@@ -77,7 +78,7 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     _kind("horse riding", "骑马|马术|马场|horse riding|horseback|equestrian|pony rides"),
     _kind(
         "climbing",
-        "攀岩|抱石|rock climbing|bouldering|climbing wall",
+        "攀岩|抱石|rock climbing|bouldering|climbing wall|indoor climbing|climbing gym|top-rope",
         "climb|climbing|climbs|boulder|crag|岩壁",
     ),
     _kind("archery", "射箭|archery"),
@@ -125,7 +126,12 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     _kind("paintball", "真人cs|彩弹|paintball|laser tag|airsoft"),
     _kind("gym", "健身房|gym|crossfit|weightlifting", "fitness|workout|bootcamp|健身"),
     # making things
-    _kind("pottery", "陶艺|拉坯|陶瓷|pottery|ceramics|wheel throwing", "clay|ceramic|陶"),
+    _kind("pottery", "陶艺|拉坯|陶瓷|pottery|ceramics|wheel throwing|clay", "ceramic|陶"),
+    _kind(
+        "jewellery making",
+        "首饰|银饰|串珠|jewellery making|jewelry making|beading",
+        "jewellery|jewelry|ring|rings|necklace|earrings|银",
+    ),
     _kind(
         "painting",
         "画画|绘画|油画|水彩|国画|素描|painting|watercolour|watercolor|sketching|life drawing",
@@ -155,6 +161,12 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     ),
     _kind("murder mystery", "剧本杀|murder mystery", "桌游|推理"),
     _kind("escape room", "密室|escape room|escape rooms"),
+    _kind("book club", "读书会|书友会|book club|reading group", "book|books|读书|书"),
+    _kind(
+        "clubbing",
+        "蹦迪|夜店|clubbing|nightclub|club night|rave",
+        "dj|techno|house music|电音|dance floor",
+    ),
     _kind("chess", "象棋|国际象棋|围棋|chess"),
     _kind("mahjong", "麻将|mahjong|mah-jong|mah jong"),
     _kind("karaoke", "ktv|k歌|卡拉ok|karaoke", "sing|singing|open mic|唱"),
