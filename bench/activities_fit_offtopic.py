@@ -20,7 +20,7 @@ the most off-topic queries answered empty with no labelled query answered empty 
 recorded run answered on those sets; among the choices doing so, the slope in the middle
 of their slopes, then the gate in the middle of that slope's run of gates (intentClose stays
 0.2). The report holds each set out in turn (chosen on the other sets), then the choice on all
-six.
+seven.
 
     .venv/bin/python bench/activities_fit_offtopic.py --save /tmp/offtopic.pkl
     .venv/bin/python bench/activities_fit_offtopic.py --load /tmp/offtopic.pkl \
