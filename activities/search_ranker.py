@@ -12,7 +12,9 @@ all (``activities.search_ranking.naming_pks``), the share of the query's words i
 the query is among the candidates (a word every candidate holds tells them apart little).
 Under :data:`THRESHOLD` it is dropped, unless it is of a kind, mood or audience the query asks
 for (its type or vibes, or the audience its text states, ``activities.audience``: the query's
-own reading vouches for it). The order is left as it is (a learned
+own reading vouches for it). A hit of another kind than a specific one the query asks for by
+name goes, whatever the model says, when the list shows that kind (``activities.named_kinds``:
+an oyster-shucking class for "pottery class"). The order is left as it is (a learned
 order was no better than the fused one) and the first hit always stays (docs/RELEVANCE.md,
 "Learned precision gate" and "The gate over every hit"). Refit with
 ``bench/activities_fit_ranker.py``.
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from activities.named_kinds import offering
 from activities.reasons import query_terms
 from activities.search_ranking import candidate_cues, fusion_features
 from activities.search_relevance import foreign_query
@@ -73,6 +76,10 @@ class Pool:
     # Per candidate: the cues of what the query asks for, not of what it refuses (the
     # exemption of :func:`unlikely`; 「不要户外的」 does not keep the outdoor rows); empty: cues.
     asked: tuple[float, ...] = ()
+    # Per candidate: whether it names a specific kind the query asks for by name
+    # (``activities.named_kinds.offering``: "pottery class" and a pottery row); empty: the
+    # query asks for none.
+    of_kind: tuple[bool, ...] = ()
 
 
 def pool_of(
@@ -106,6 +113,7 @@ def pool_of(
         coverage=tuple(float(v) for v in strength[:, 1]),
         cues=tuple(float(v) for v in strength[:, 2]),
         asked=tuple(float(v) for v in cues.asked),
+        of_kind=offering(query, activities) if query else (),
     )
 
 
@@ -159,7 +167,18 @@ def unlikely(pool: Pool, shown: list[int], *, threshold=None, weights=None, inte
     intercept = INTERCEPT if intercept is None else intercept
     p = 1.0 / (1.0 + np.exp(-(features(pool) @ weights + intercept)))
     cued = pool.asked or pool.cues or (0.0,) * len(pool.margins)
-    return {i for n, i in enumerate(shown) if n >= KEEP_FIRST and not cued[i] and p[i] < threshold}
+    # The query asks for a specific kind by name and the list shows it: a row of another kind
+    # is not what was asked for, however close in meaning (an oyster-shucking class for
+    # "pottery class"): it goes whatever the model says (docs/RELEVANCE.md, "Nothing of that
+    # kind"). When no shown row is of the kind, the model decides as before.
+    other_kind = bool(pool.of_kind) and any(pool.of_kind[i] for i in shown)
+    return {
+        i
+        for n, i in enumerate(shown)
+        if n >= KEEP_FIRST
+        and not cued[i]
+        and (p[i] < threshold or (other_kind and not pool.of_kind[i]))
+    }
 
 
 def likely_hits(

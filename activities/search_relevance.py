@@ -15,11 +15,13 @@ from pathlib import Path
 from django.utils import timezone
 
 from activities.models import Activity
+from activities.named_kinds import absent_kind
 from activities.search_ranking import naming_pks, query_evidence
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
+from rag.understand.small_talk import small_talk
 
 logger = logging.getLogger(__name__)
 
@@ -35,6 +37,11 @@ KEEP_BEST = SMALL_RESULT
 # Example requests for activities and for things that belong elsewhere (rag.intent): a query
 # closer to the second by more than the live cut's intentGate is off-topic, whatever the rows
 # a filter left (docs/RELEVANCE.md, "Intent gate").
+# The answer to a query asking by name for a kind no candidate is: the closest rows, marked.
+ABSENT_NOTE = (
+    "Nothing here is of the kind asked for by name; the closest are shown (they are something "
+    "else)."
+)
 INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
 INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
 # Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
@@ -54,8 +61,11 @@ def answer_question(query: str, understood=None) -> bool:
     dog?") is a request for activities only when it names them: an activity word, a kind of
     activity or a time. A request for information or work (``information_request``: "空调漏水
     怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
-    names a time and is still a question about the weather.
+    names a time and is still a question about the weather. Small talk (``small_talk``: "hey
+    how are you", 「你叫什么名字呀」) asks the assistant for an answer, never for activities.
     """
+    if small_talk(query):
+        return True
     if ACTIVITY_WORDS.search(query):
         return False
     found = getattr(understood, "found", None)
@@ -76,8 +86,11 @@ def relevant_hits(
     (:func:`query_evidence`) against the bare gate; an English query against the cut's foreign
     gate (:func:`foreign_query`); a query closer to requests for something else than to
     requests for activities (:data:`INTENT_OFF`, :data:`INTENT_ON`) by more than the cut's
-    intent gate, whatever the hits. The cut needs the reference sample's vectors: when they
-    cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
+    intent gate, whatever the hits. A query asking by name for a kind of activity none of the
+    hits is (:func:`activities.named_kinds.absent_kind`: "surfing lessons" where nobody lists
+    surfing) keeps its closest hits, marked: ``meta.relevance.absent`` names the kind and
+    ``meta.reason`` is :data:`ABSENT_NOTE`. The cut needs the reference sample's vectors: when
+    they cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
     the caller has found it.
     """
     if named is None:
@@ -101,9 +114,17 @@ def relevant_hits(
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
         return hits
-    meta["relevance"] = decision.meta()
+    meta["relevance"] = {**decision.meta(), "absent": None}
     if decision.off_topic:
         meta["reason"] = decision.reason
+    else:
+        absent = absent_kind(query, [hit.obj for hit in hits])
+        if absent is not None:
+            # Not off-topic: the person asked for something to do, and the closest rows may
+            # still serve ("露营" with no campsite open: a mountain hike); the answer says
+            # plainly that none is the kind asked for.
+            meta["relevance"]["absent"] = absent
+            meta["reason"] = ABSENT_NOTE
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
 
 

@@ -13,12 +13,16 @@ from rag import relevance
 def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
     """Return whether the search narrowed to a time window and the relevance gate found
     nothing in it close to the query (not noise, not a question, not a request for something
-    else: those are off-topic anywhere).
+    else: those are off-topic anywhere), or nothing of a kind the query asks for by name.
     """
     relevance_meta = meta.get("relevance") or {}
+    if understood.time.applied != FILTER:
+        return False
+    if relevance_meta.get("absent"):
+        # Nothing in the window is of the kind asked for by name: one outside it may be.
+        return True
     return (
-        understood.time.applied == FILTER
-        and relevance_meta.get("offTopic", False)
+        relevance_meta.get("offTopic", False)
         and not relevance_meta.get("noise")
         and meta.get("reason") not in (relevance.QUESTION_REASON, relevance.INTENT_REASON)
     )

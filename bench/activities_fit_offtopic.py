@@ -19,8 +19,8 @@ rule (question, noise, margin gates) as recorded. ``fit`` chooses (gate, slope) 
 the most off-topic queries answered empty with no labelled query answered empty that the
 recorded run answered on those sets; among the choices doing so, the slope in the middle
 of their slopes, then the gate in the middle of that slope's run of gates (intentClose stays
-0.2). The report holds each set out in turn (chosen on the other four), then the choice on all
-six.
+0.2). The report holds each set out in turn (chosen on the other sets), then the choice on all
+seven.
 
     .venv/bin/python bench/activities_fit_offtopic.py --save /tmp/offtopic.pkl
     .venv/bin/python bench/activities_fit_offtopic.py --load /tmp/offtopic.pkl \

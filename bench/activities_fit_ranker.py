@@ -5,11 +5,12 @@ after the first is dropped when a logistic model over where it stands among the 
 candidates and what it names of the query (``activities.search_ranker.FEATURES``) finds it
 unlikely to be relevant. This bench fits that model and its threshold.
 
-The development data are five sets written apart, all seen already: the old held-out dev+test
-(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3 and fresh4 (two
-more cities). Any later split is the test set and is never read here.
+The development data are the sets of ``bench.activities_heldout.DEV_SETS``, written apart, all
+seen already: the old held-out dev+test (bench/data/activities_heldout_queries.jsonl, set
+"old"), fresh, fresh2, fresh3, and fresh4 to fresh6 (two more cities each; the shipped model was
+fitted on the first five). Any later split is the test set and is never read here.
 
-Every query of the five sets goes through ``activities_search`` once with every per-hit rule
+Every query of the sets goes through ``activities_search`` once with every per-hit rule
 and the gate open (``bench.activities_cut_cv.record``: the off-topic gates as shipped; each
 call's candidates with what the cut and the gate read of them,
 ``activities.search_ranker.pool_of``). Offline, an L2-regularised logistic regression (numpy,
@@ -18,13 +19,13 @@ each query weighing 1) is fitted on the hits after the first of the list the shi
 threshold is chosen on the training sets: the best precision@10 (lower language) whose nDCG@5
 stays within ``NDCG_KEEP`` of the cut without the gate in each language.
 
-Rotations (leave one set out): fit and choose on four sets, measure on the fifth, all five;
+Rotations (leave one set out): fit and choose on the other sets, measure on the one left out;
 printed per set and language: nDCG@5, P@10, results per labelled query (and the change against
 the cut without the gate), off-topic answered empty, labelled answered empty, beside the bare
 model (the cut replayed by ``bench.activities_cut_cv.replay``, which matched real runs of
 bench/activities_heldout.py to the third decimal; it answers empty the one rank-mode query
 whose window the service widens, 「周四晚上想学点东西充充电」 on fresh4). Then it fits on all
-five sets and prints the model to store in activities/search_ranker.py.
+sets and prints the model to store in activities/search_ranker.py.
 
     .venv/bin/python bench/activities_fit_ranker.py --save /tmp/ranker.pkl
     .venv/bin/python bench/activities_fit_ranker.py --load /tmp/ranker.pkl
@@ -40,15 +41,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.activities_cut_cv import recorded  # noqa: E402
+from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_ranker"
-SETS = {  # set: split of bench/activities_heldout.py
-    "old": "all",
-    "fresh": "fresh",
-    "fresh2": "fresh2",
-    "fresh3": "fresh3",
-    "fresh4": "fresh4",
-}
+SETS = DEV_SETS  # set: split of bench/activities_heldout.py (the seven development sets)
 LANGS = ("zh", "en")
 # The shipped per-hit cut (rag.models.DEFAULT_RELEVANCE_CUTS, rag 0017), replayed.
 CUT = {"bareRatio": 0.7, "depth": 0.3, "poolZ": 1.0, "poolZEvidence": 0.0}
@@ -214,7 +210,7 @@ def evaluate(records: list[dict]) -> None:
 
     weights, intercept = fit(*dataset(records))
     threshold, fig = choose(records, weights, intercept, without, sets)
-    print(f"fit on all five: threshold {threshold}")
+    print(f"fit on all sets: threshold {threshold}")
     if fig is not None:
         print(f"{'  in sample':18s}", _cells(fig, sets, without))
     print("WEIGHTS = (" + ", ".join(f"{w:.4f}" for w in weights) + ")")

@@ -52,6 +52,28 @@ def test_a_hit_of_a_kind_or_mood_the_query_asks_for_stays():
     assert drop == {1} | set(range(3, 20))
 
 
+def test_a_hit_of_another_kind_than_the_one_asked_for_by_name_goes():
+    # "pottery class": rows 0 and 2 are pottery, the rest another kind, all likely to the model
+    # (threshold 0): the others go, and neither the first hit nor the pottery rows do.
+    of_kind = (True, False, True) + (False,) * 17
+    pool = Pool(margins=tuple(MARGINS), named=(True,) * 20, english=True, of_kind=of_kind)
+    assert unlikely(pool, list(range(20)), threshold=0.0) == {1} | set(range(3, 20))
+
+
+def test_with_no_row_of_the_kind_shown_the_model_decides():
+    pool = Pool(margins=tuple(MARGINS), named=(True,) * 20, english=True, of_kind=(False,) * 20)
+    assert unlikely(pool, list(range(20)), threshold=0.0) == set()
+
+
+def test_a_row_of_a_kind_or_mood_cue_of_the_query_stays_whatever_its_named_kind():
+    of_kind = (True,) + (False,) * 19
+    cues = (0.0, 1.0) + (0.0,) * 18
+    pool = Pool(
+        margins=tuple(MARGINS), named=(True,) * 20, english=True, cues=cues, of_kind=of_kind
+    )
+    assert 1 not in unlikely(pool, list(range(20)), threshold=0.0)
+
+
 def test_a_hit_of_a_kind_the_query_refuses_is_not_kept_for_it():
     # 「不要户外的」: the outdoor rows hold a cue of the query, under its negation only.
     cues = [1.0, 1.0, 1.0] + [0.0] * 17

@@ -1,0 +1,140 @@
+"""A specific activity asked for by name that no candidate offers: nothing of that kind here."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+
+from activities.named_kinds import absent_kind, kinds_named
+from activities.search import activities_search
+from activities.search_relevance import ABSENT_NOTE
+
+
+def _row(title: str, description: str = "", tags=(), type_: str = "") -> SimpleNamespace:
+    return SimpleNamespace(
+        title=title,
+        description=description,
+        tags=list(tags),
+        type=type_,
+        vibes=[],
+        location_name="",
+    )
+
+
+SWIM = _row("Beginner swim lessons at the lido", "Learn front crawl in the outdoor pool.")
+SNOW = _row("Snowshoe walk in the pass", "Rent shoes at the lodge.")
+
+
+def test_a_query_naming_a_kind_no_candidate_offers_is_read_as_absent():
+    assert absent_kind("surfing lessons", [SWIM, SNOW]) == "surfing"
+    assert absent_kind("哪里可以滑雪", [SWIM, SNOW]) == "skiing"
+
+
+def test_a_kind_any_candidate_offers_is_left_to_the_ranking():
+    ski = _row("Cross-country ski intro", tags=["snow"])
+    assert absent_kind("where can I go skiing", [SWIM, ski]) is None
+
+
+def test_a_kind_is_found_in_the_candidates_in_the_other_language():
+    ski = _row("Weekend ski trip for beginners")
+    assert absent_kind("周末想去滑雪", [SWIM, ski]) is None
+    assert absent_kind("skiing this weekend", [_row("滑雪初体验", "室内雪场")]) is None
+
+
+def test_one_named_kind_offered_is_enough_to_answer():
+    assert absent_kind("skiing or swimming", [SWIM, SNOW]) is None
+
+
+def test_a_query_naming_no_kind_is_never_absent():
+    assert absent_kind("something chill this weekend", [SWIM]) is None
+    assert not kinds_named("周末放松一下")
+
+
+def test_a_refused_kind_is_not_asked_for():
+    assert [k.label for k in kinds_named("不想游泳，想去冲浪")] == ["surfing"]
+    assert not kinds_named("not skiing, something indoors")
+
+
+def test_words_with_an_everyday_meaning_do_not_name_a_kind():
+    assert not kinds_named("are the trains running on boxing day")
+    assert not kinds_named("a dive bar with a pool table")
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+@pytest.mark.parametrize("query", ["想去滑雪", "where can I go skiing", "archery lessons"])
+def test_a_search_for_a_kind_the_city_lacks_shows_the_closest_and_says_so(demo_activities, query):
+    # Not off-topic: the person asked for something to do, and the closest rows may serve; the
+    # answer says that none of them is the kind asked for.
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] == ABSENT_NOTE
+    assert outcome["meta"]["relevance"]["offTopic"] is False
+    assert outcome["meta"]["relevance"]["absent"]
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+@pytest.mark.parametrize("query", ["去划船", "攀岩", "yoga and meditation"])
+def test_a_search_for_a_kind_the_city_has_is_answered(demo_activities, query):
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"]
+    assert outcome["meta"]["reason"] is None
+    assert outcome["meta"]["relevance"]["absent"] is None
+
+
+def test_an_alternative_naming_no_kind_leaves_the_request_open():
+    # Hot springs *or* a forest: the forest rows answer it, whatever the hot springs.
+    assert absent_kind("泡温泉或者去森林里放松", [_row("森林步道徒步")]) is None
+    assert absent_kind("hot springs or a walk in the woods", [SWIM]) is None
+    assert absent_kind("skiing or snowboarding", [SWIM]) == "skiing"
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+@pytest.mark.parametrize("query", ["攀岩", "rock climbing", "surfing lessons"])
+def test_after_the_first_hit_a_search_for_a_kind_shows_that_kind_or_a_cue_of_the_query(
+    demo_activities, query
+):
+    from django.utils import timezone
+
+    from activities.named_kinds import offering
+    from activities.search_ranking import cue_counts
+    from activities.understanding import read_query, user_zone
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    rows = [demo_activities[r["title"]] for r in outcome["results"]]
+    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+    of_kind = offering(query, rows)
+    cues = cue_counts(rows, understood, negated=False)
+    assert rows and any(of_kind)
+    assert all(kind or cue for kind, cue in zip(of_kind[1:], cues[1:], strict=True))
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+@pytest.mark.parametrize("query", ["hey how are you", "你叫什么名字呀"])
+def test_small_talk_answers_nothing(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+def test_a_chinese_query_is_told_in_chinese_that_nothing_shown_is_of_its_kind(
+    api_client, demo_activities
+):
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    response = api_client.post(
+        "/rag/search", {"semanticQuery": "想去滑雪", "limit": 10}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["results"]
+    with translation.override("zh-hans"):
+        assert body["meta"]["reason"] == gettext(ABSENT_NOTE) != ABSENT_NOTE

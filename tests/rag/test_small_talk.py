@@ -1,0 +1,43 @@
+"""Small talk: a query that only greets, thanks or asks the assistant about itself."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.understand.small_talk import small_talk
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "hey how are you",
+        "Hi there! How's your week going?",
+        "good morning, what's up",
+        "thanks so much",
+        "who are you?",
+        "你好",
+        "在吗？",
+        "你叫什么名字呀",
+        "你是谁呀，能陪我聊会天吗",
+    ],
+)
+def test_greetings_and_pleasantries_alone_are_small_talk(query):
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what's on tonight",
+        "hi, any hikes this weekend?",
+        "今晚有没有什么聊天的局",
+        "i'm bored",
+        "something fun today",
+        "thank you for the music event",
+        "你好，周末有什么活动",
+        "today",
+        "",
+    ],
+)
+def test_a_query_with_anything_else_in_it_is_not_small_talk(query):
+    assert not small_talk(query)
