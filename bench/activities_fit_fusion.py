@@ -7,9 +7,10 @@ words among the candidates weigh more), its kind and mood cues, and what it hold
 query refuses (``activities.negation``): the share of its refused words a candidate holds, and
 its similarity to the refused phrases (embedded with the query). This bench fits the weights.
 
-The development data are seven sets written apart, all seen already: the old held-out dev+test
+The development data are eight sets written apart, all seen already: the old held-out dev+test
 (bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3, fresh4,
-fresh5 and fresh6 (two more cities each). Any later split is the test set and is never read here.
+fresh5, fresh6 and fresh7 (two more cities each). Any later split is the test set and is never
+read here.
 
 Every query goes through ``activities_search`` once with every per-hit rule and the precision
 gate open (``bench.activities_cut_cv.record``, which keeps what the fusion reads of each
@@ -22,7 +23,7 @@ shipped precision gate.
 Rotations: fit on all sets but one (the weights after :data:`KEPT`), measure on that one, for
 each; printed per set and language (nDCG@5, P@10) beside the bare model and the reciprocal-rank
 fusion of the dense, lexical and cue ranks the learned order replaced (the ranks replayed from
-the same recording, RRF constant 60). Then it fits on all seven sets and prints the weights to
+the same recording, RRF constant 60). Then it fits on all eight sets and prints the weights to
 store in activities/search_ranking.py.
 
     .venv/bin/python bench/activities_fit_fusion.py --save /tmp/fusion.pkl
@@ -48,7 +49,7 @@ L2 = 1.0  # ridge on the standardised weights
 RRF_K = 60  # the fusion constant of the reciprocal-rank fusion replaced (rag's default)
 # The first weights kept as shipped while the others are fitted: pool_z, coverage and cues as
 # fitted on old dev+test, fresh, fresh2 and fresh3 (refitted with the refusal features on the
-# seven sets they reshuffled plain queries: fresh3 en "leatherwork class" 1.00 -> 0.63).
+# eight sets they reshuffled plain queries: fresh3 en "leatherwork class" 1.00 -> 0.63).
 KEPT = (0.874, 2.855, 1.425)
 
 

@@ -3,9 +3,9 @@
 The off-topic decision is made per query (rag.relevance.decide: the question, noise and intent
 rules and the margin gates), so whether a change to it generalises is a query-level question:
 does it empty the off-topic queries of a set it was not chosen on, without emptying a labelled
-query? ``record`` runs every query of the seven development sets (old dev+test, fresh, fresh2,
+query? ``record`` runs every query of the eight development sets (old dev+test, fresh, fresh2,
 fresh3 on chengdu and london_en; fresh4 on hangzhou and toronto_en; fresh5 on xian and
-melbourne_en; fresh6 on chongqing and seattle_en) once through
+melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_en) once through
 ``activities_search`` as shipped, keeping what each relevance decision was given (scores,
 background, flags, the query vector) and the answer. ``replay`` re-decides each recorded call
 with the intent margin read against other example files (the files under test), as
@@ -211,7 +211,7 @@ def report(rows: list[dict]) -> None:
             )
     gate, slope, run = fit(rows)
     print(
-        f"chosen on all seven sets: intentGate {gate:.4f} (run {run[0]:.4f}-{run[1]:.4f}), "
+        f"chosen on all eight sets: intentGate {gate:.4f} (run {run[0]:.4f}-{run[1]:.4f}), "
         f"intentSlope {slope:g}"
     )
 
