@@ -32,7 +32,7 @@ from django.utils.translation import gettext
 
 from activities.negation import refused_phrases
 from activities.personalize import Personalizer
-from activities.reasons import ReasonContext, default_reason, match_reasons, one_search
+from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
@@ -49,6 +49,7 @@ from activities.search_relevance import (
     answer_question,
     relevant_hits,
 )
+from activities.search_results import add_reasons, provenance, result_of, shown_value
 from activities.search_window import widen_time, window_fits_nothing, window_only_few
 from activities.selectors import activity_settings_get
 from activities.understanding import (
@@ -113,28 +114,6 @@ def _plain_order(qs, parsed, understood: QueryUnderstanding | None = None):
     if parsed["location"]:
         return qs.order_by("distance_km", "start_at", "pk")
     return qs.order_by("start_at", "pk")
-
-
-def _shown(value) -> float:
-    """Return a similarity, boost or score as a result shows it (and as results are ordered)."""
-    return round(float(value), 4)
-
-
-def _result(activity, *, similarity=None, boost=0.0, score=None) -> dict:
-    distance = getattr(activity, "distance_km", None)
-    return {
-        "id": activity.pk,
-        "title": activity.title,
-        "type": activity.type,
-        "startAt": timezone.localtime(activity.start_at).isoformat(),
-        "locationName": activity.location_name,
-        "distanceKm": None if distance is None else round(float(distance), 2),
-        "similarity": None if similarity is None else _shown(similarity),
-        "boost": _shown(boost),
-        "score": None if score is None else _shown(score),
-        "matchReason": "",
-        "_obj": activity,
-    }
 
 
 def activities_search(
@@ -233,10 +212,10 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             rows = evidence_order(rows, semantic, understood)
         else:
             rows = meaning_order(rows, vector)
-        results = [_result(a) for a in rows]
+        results = [result_of(a) for a in rows]
     elif not semantic:
         meta["path"] = "hard_filter_sorted"
-        results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
+        results = [result_of(a) for a in _plain_order(qs, parsed, understood)[:limit]]
     else:
         reason = None
         try:
@@ -255,7 +234,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             vector, reason = None, degraded_reason(exc)
         if vector is None:
             meta.update(path="hard_filter_degraded", degraded=True, degradedReason=reason)
-            results = [_result(a) for a in _plain_order(qs, parsed, understood)[:limit]]
+            results = [result_of(a) for a in _plain_order(qs, parsed, understood)[:limit]]
         else:
             # Ranking by closeness to a time window re-orders the whole candidate pool (limit x
             # TIME_RANK_POOL), not only the best ``limit`` of it.
@@ -300,23 +279,11 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
         total=candidates,
         ranked=meta["path"] == "semantic",
     )
-    _add_reasons(results, query, activity_row, context)
+    add_reasons(results, query, activity_row, context)
     for item in results:
         item.pop("_obj", None)
         item["provenance"] = provenance(item, meta)
     return {"results": results, "meta": meta}
-
-
-def provenance(item: dict, meta: dict) -> dict:
-    """Return where a result came from and why it was returned, for an agent to cite."""
-    scores = {"similarity": item["similarity"], "boost": item["boost"], "score": item["score"]}
-    return {
-        "source": {"type": "activity", "id": item["id"]},
-        "retrievedBy": meta["path"],
-        "hybrid": bool(meta.get("hybrid")),
-        "personalised": meta.get("personalised"),
-        "scores": scores,
-    }
 
 
 def small_path_vector(semantic: str):
@@ -432,7 +399,7 @@ def _ranked(
         score = order[hit.obj.pk] * (1.0 + boost)
         # Ordered as the results' own "score" (as shown) and "id" would order them; only the
         # kept ones become results (a pool of 40-60 rows for 20: each costs a local time).
-        scored.append((-_shown(score), hit.obj.pk, hit, boost, score))
+        scored.append((-shown_value(score), hit.obj.pk, hit, boost, score))
     scored.sort(key=lambda s: (s[0], s[1]))
     shown = scored[:keep]
     ranked_by_time = understood is not None and understood.time.applied == RANK
@@ -455,7 +422,7 @@ def _ranked(
         meta["relevance"]["dropped"] += len(shown) - len(pks)
         shown = [s for s in shown if s[1] in pks]
     return [
-        _result(hit.obj, similarity=hit.score, boost=boost, score=score)
+        result_of(hit.obj, similarity=hit.score, boost=boost, score=score)
         for _, _, hit, boost, score in shown
     ]
 
@@ -498,16 +465,3 @@ def _understand(
     )
     understood = dataclasses.replace(understood, time=plan, place=place)
     return understood, apply_time(qs, plan), qs
-
-
-def _add_reasons(results: list[dict], query: str, activity_row, context=None) -> None:
-    items = [(r["_obj"], r["distanceKm"]) for r in results]
-    if not activity_row.match_reasons_enabled:
-        english = bool(context and context.english)
-        reasons = [default_reason(a, d, english=english) for a, d in items]
-    else:
-        reasons = match_reasons(
-            items, query or None, use_llm=activity_row.llm_match_reasons, context=context
-        )
-    for result, reason in zip(results, reasons, strict=True):
-        result["matchReason"] = reason
