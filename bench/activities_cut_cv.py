@@ -205,11 +205,15 @@ def record(halves: dict | None = None) -> list[dict]:
     return records
 
 
-def _kept(call: dict, params: dict) -> tuple[bool, str | None, list[str]]:
-    """Return (off_topic, reason, titles kept) of a recorded call under ``params``."""
+def _kept(call: dict, params) -> tuple[bool, str | None, list[str]]:
+    """Return (off_topic, reason, titles kept) of a recorded call under ``params`` (a dict,
+    or a function of the call giving one: a rule that reads the query, as
+    bench/activities_cut_vague.py replays; ``keepBest`` in it replaces the shipped KEEP_BEST)."""
     from activities.search_relevance import KEEP_BEST
     from rag.relevance import cut_for, decide
 
+    if callable(params):
+        params = params(call)
     cut = dataclasses.replace(
         cut_for("activities"),  # the shipped gates (set_cut(**OPEN) left them)
         bare_ratio=params.get("bareRatio"),
@@ -217,13 +221,15 @@ def _kept(call: dict, params: dict) -> tuple[bool, str | None, list[str]]:
         pool_z=params.get("poolZ"),
         pool_z_evidence=params.get("poolZEvidence"),
     )
-    decision = decide(call["scores"], call["background"], cut, **call["kw"], keep_best=KEEP_BEST)
+    keep_best = params.get("keepBest", KEEP_BEST)
+    decision = decide(call["scores"], call["background"], cut, **call["kw"], keep_best=keep_best)
     titles = [t for t, keep in zip(call["titles"], decision.keep, strict=True) if keep]
     return decision.off_topic, decision.reason, titles
 
 
-def replay(rec: dict, params: dict, gate=None) -> list[str]:
-    """Return the list the service would give under ``params`` (see the module docstring).
+def replay(rec: dict, params, gate=None) -> list[str]:
+    """Return the list the service would give under ``params`` (see the module docstring;
+    a dict, or a function of the call giving one).
 
     ``gate``: a function of the on-topic call and the titles the cut kept, in order, giving
     the titles to show (the learned precision gate, bench/activities_fit_ranker.py).
