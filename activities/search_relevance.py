@@ -21,6 +21,7 @@ from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
+from rag.understand.bookings import booking_request
 from rag.understand.small_talk import small_talk
 
 logger = logging.getLogger(__name__)
@@ -62,12 +63,16 @@ def answer_question(query: str, understood=None) -> bool:
     activity or a time. A request for information or work (``information_request``: "空调漏水
     怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
     names a time and is still a question about the weather. Small talk (``small_talk``: "hey
-    how are you", 「你叫什么名字呀」) asks the assistant for an answer, never for activities.
+    how are you", 「你叫什么名字呀」) asks the assistant for an answer, never for activities. A
+    booking at a business (``booking_request``: "book a table for 4", 「帮我订个餐厅 六个人」)
+    asks for a piece of work unless it names activities by an activity word.
     """
     if small_talk(query):
         return True
     if ACTIVITY_WORDS.search(query):
         return False
+    if booking_request(query):
+        return True
     found = getattr(understood, "found", None)
     if information_request(query):
         return not (found is not None and found.kinds)

@@ -162,9 +162,9 @@ def test_a_time_phrase_leaving_few_rows_answers_a_request_for_something_else_emp
 
 
 def test_a_time_phrase_leaving_few_rows_answers_a_booking_at_a_business_empty(demo_activities):
-    # A booking is for the business to take (activities/fixtures/intent_elsewhere.txt); its
-    # time phrase leaving a few rows does not make it a request for them.
-    from rag.relevance import INTENT_REASON
+    # A booking is for the business to take (rag.understand.bookings, read as a piece of work
+    # asked for); its time phrase leaving a few rows does not make it a request for them.
+    from rag.relevance import QUESTION_REASON
 
     month, day, _ = _a_day_with_few_rows(demo_activities)
     outcome = activities_search(
@@ -172,7 +172,26 @@ def test_a_time_phrase_leaving_few_rows_answers_a_booking_at_a_business_empty(de
     )
     assert outcome["meta"]["path"] == "hard_filter_small"
     assert outcome["results"] == []
-    assert outcome["meta"]["reason"] == INTENT_REASON
+    assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.parametrize(
+    "query", ["book a table for four on saturday night", "帮我订个餐厅 周五晚上六个人"]
+)
+def test_a_booking_at_a_business_answers_an_empty_list(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.parametrize("query", ["book club", "帮我订两张周六的话剧票"])
+def test_a_request_for_something_to_do_naming_a_booking_word_is_searched(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["meta"]["reason"] != QUESTION_REASON
 
 
 @pytest.mark.parametrize("query", ["公积金怎么提取", "mortgage rates this month"])
