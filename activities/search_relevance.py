@@ -157,9 +157,11 @@ def asks_for_activity(query: str) -> str | None:
     practise something (``rag.understand.requests.learning_request``: "want to brush up on my
     cupla focal"). Such a query is not read against the requests for something else (the intent
     gate): a misspelt or unknown word moved those two past it on fresh7 (intent margins 0.0086
-    and 0.0037 over the gate's 0.0026), and on the eight development sets no off-topic query has
-    either form (docs/RELEVANCE.md, "The query-level decision"). The margin gates still apply,
-    and a kind no candidate is still gets its note (:data:`ABSENT_NOTE`).
+    and 0.0037 over the gate's 0.0026); on the eight development sets no off-topic query asks
+    to learn, and the six naming a kind ask for one the city lacks, which the intent gate let
+    through anyway (docs/RELEVANCE.md, "The query-level decision"). The margin gates and the
+    question rules still apply, and a kind no candidate is still gets its note
+    (:data:`ABSENT_NOTE`).
     """
     if kinds_asked(query):
         return "kind"
