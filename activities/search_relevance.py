@@ -21,7 +21,7 @@ from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
-from rag.understand.bookings import booking_request
+from rag.understand.bookings import booking_request, repair_request
 from rag.understand.requests import learning_request
 from rag.understand.small_talk import small_talk
 from rag.understand.weather import weather_question
@@ -83,14 +83,15 @@ def answer_question(query: str, understood=None) -> bool:
 def asks_elsewhere(query: str) -> bool:
     """Return whether the query's form asks for something other than activities: small talk
     (always), a booking at a business (``booking_request``: "book a table for 4", 「帮我订个餐厅
-    六个人」) or a question about the weather or what to wear (``weather_question``: 「明天冷不冷
-    要穿羽绒服吗」), these two unless an activity word names something to do (「下雨天去哪玩」).
+    六个人」), a repair (``repair_request``: 「修自行车」) or a question about the weather or
+    what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服吗」), these unless an activity
+    word names something to do (「下雨天去哪玩」).
     """
     if small_talk(query):
         return True
     if ACTIVITY_WORDS.search(query):
         return False
-    return booking_request(query) or weather_question(query)
+    return booking_request(query) or repair_request(query) or weather_question(query)
 
 
 def relevant_hits(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.understand.bookings import booking_request
+from rag.understand.bookings import booking_request, repair_request
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,17 @@ def test_a_reservation_at_a_business_is_a_booking(query):
 )
 def test_a_request_for_something_to_do_is_no_booking(query):
     assert not booking_request(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["修自行车", "手机屏幕碎了找人修一下手机", "电脑维修", "fix my laptop screen"]
+)
+def test_a_repair_is_work_for_a_business(query):
+    assert repair_request(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["学修自行车", "进修课程", "装修风格讲座", "修身瑜伽", "repair cafe volunteering"]
+)
+def test_learning_or_other_words_with_repair_are_no_repair(query):
+    assert not repair_request(query)
