@@ -114,11 +114,12 @@ def _top(call: dict) -> float:
     return max(call["background"].margin(s) for s in scores) if scores else float("-inf")
 
 
-def prepare(records: list[dict], on: Path, off: Path) -> list[dict]:
+def prepare(records: list[dict], on: Path, off: Path, recorded_forms: bool = False) -> list[dict]:
     """Return per record what the replay needs: its set, language, label, the intent margin
     against ``on`` / ``off``, each call's best margin, and whether the other rules empty it."""
     import dataclasses
 
+    from activities.search_relevance import asks_elsewhere, asks_for_activity
     from rag import intent
     from rag.relevance import INTENT_REASON, cut_for, decide
 
@@ -127,8 +128,16 @@ def prepare(records: list[dict], on: Path, off: Path) -> list[dict]:
     rows = []
     for r in records:
         margin, tops, other = None, [], not r["results"]
-        if r["calls"]:
+        # The forms read before any similarity (activities.search_relevance): small talk, a
+        # booking and a weather question are questions (empty whatever the scores); a query
+        # naming a kind or asking to learn is never read against the intent examples. With
+        # --recorded-forms the replay keeps the forms as the recorded run read them (the
+        # "before" of a change to them).
+        asks = None if recorded_forms else asks_for_activity(r["query"])
+        question = not recorded_forms and asks_elsewhere(r["query"])
+        if r["calls"] and asks is None:
             margin = intent.intent_margin(r["calls"][0]["vector"], on_vectors, off_vectors)
+        if r["calls"]:
             tops = [_top(call) for call in r["calls"]]
             if r["reason"] == INTENT_REASON:
                 # Emptied by the recorded intent rule: would the other rules empty it? (the
@@ -138,6 +147,7 @@ def prepare(records: list[dict], on: Path, off: Path) -> list[dict]:
                     for c in r["calls"]
                 ]
                 other = all(d.off_topic for d in outs)
+        other = other or question
         rows.append(
             {
                 "set": r["set"],
@@ -223,6 +233,11 @@ def main() -> None:
     parser.add_argument("--database-url")
     parser.add_argument("--on", default=str(ON_FILE))
     parser.add_argument("--off", default=str(OFF_FILE))
+    parser.add_argument(
+        "--recorded-forms",
+        action="store_true",
+        help="read small talk, bookings, kinds and learning requests as the recorded run did",
+    )
     args = parser.parse_args()
     os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
     setup_django(migrate=True)
@@ -237,7 +252,7 @@ def main() -> None:
         records = record()
         if args.save:
             Path(args.save).write_bytes(pickle.dumps(records))
-    report(prepare(records, Path(args.on), Path(args.off)))
+    report(prepare(records, Path(args.on), Path(args.off), args.recorded_forms))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,10 @@ Figures per language of the query (zh, en), and per kind:
   starting inside its labelled window; labels outside it leave the ideal ranking);
 - precision@10: share of the returned results (at most 10) with a grade >= 1 (after the same
   window restriction); a labelled query answered empty counts 0; mean over queries;
-- off-topic queries answered empty (share);
+- off-topic queries answered empty (share), and beside it, never in its place, the share
+  answered empty or marked "nothing of that kind" (``meta.relevance.absent``: a request naming a
+  kind of activity no listing is, answered with its closest rows and a note saying none is of
+  that kind; docs/RELEVANCE.md, "The query-level decision");
 - labelled queries answered empty (count, and the list);
 - time queries: share of the results starting inside the labelled window, and of those
   inside it or marked as the closest outside it (the result's reason says nothing fits).
@@ -366,6 +369,14 @@ def figures(records: list[dict]) -> dict:
             "off_topic_empty": (
                 sum(1 for r in off if not r[system]["results"]) / len(off) if off else None
             ),
+            # Handled without being empty: the answer says no listing is of the kind asked for
+            # and shows the closest ("any horse riding around dublin"). Counted apart so the
+            # target's figure (answered empty) never moves by this reading.
+            "off_topic_empty_or_absent": (
+                sum(1 for r in off if not r[system]["results"] or _absent(r, system)) / len(off)
+                if off
+                else None
+            ),
             "off_topic_queries": len(off),
             "labelled_empty": len(empty),
             "labelled_empty_queries": empty,
@@ -374,6 +385,12 @@ def figures(records: list[dict]) -> dict:
             "time_results": len(inside),
         }
     return out
+
+
+def _absent(record: dict, system: str) -> bool:
+    """Return whether ``system``'s answer says no listing is of the kind the query names
+    (only the service says so: ``meta.relevance.absent``)."""
+    return system == "service" and bool((record.get("relevance") or {}).get("absent"))
 
 
 def _fmt(value, digits=3):
@@ -399,6 +416,7 @@ def report(records: list[dict], title: str) -> str:
                     _fmt(f["precision10"]),
                     _fmt(f["results_per_query"], 1),
                     f"{_fmt(f['off_topic_empty'])} ({f['off_topic_queries']})",
+                    _fmt(f["off_topic_empty_or_absent"]),
                     f["labelled_empty"],
                     f"{_fmt(f['time_inside_window'])} ({f['time_results']})",
                     _fmt(f["time_inside_or_marked"]),
@@ -412,6 +430,7 @@ def report(records: list[dict], title: str) -> str:
             "P@10",
             "results/query",
             "off-topic empty (queries)",
+            "off-topic empty or marked no such kind",
             "labelled answered empty",
             "time: results inside window (results)",
             "time: inside or marked",
@@ -455,7 +474,9 @@ def report(records: list[dict], title: str) -> str:
             "nDCG and P@10): " + ", ".join(f"「{q}」" for q in unscored)
         )
     answered_off = [
-        f"「{r['query']}」 ({len(r['service']['results'])})"
+        f"「{r['query']}」 ({len(r['service']['results'])}"
+        + (", marked no such kind" if _absent(r, "service") else "")
+        + ")"
         for r in records
         if r["offTopic"] and r["service"]["results"]
     ]

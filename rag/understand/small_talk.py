@@ -22,6 +22,11 @@ from rag.understand.cues import normalise
 
 _EN_PARTS = (
     r"hi|hey|hello|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|night)|g'?day",
+    # Greetings of Ireland, Britain and Australia said as one word or a question ("howya",
+    # "how's the craic", "how ya going"): general knowledge, added in session 39 after the
+    # Dublin set (fresh7) showed "howya" unread.
+    r"how'?\s*(?:ya|ye|aya|are\s+ya)(?:\s+(?:doing|going|keeping|getting\s+on))?|"
+    r"(?:how'?s|what'?s)\s+the\s+craic|what'?s\s+the\s+story|wotcha|alright\s+mate|you\s+alright",
     r"how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|going))*",
     r"how'?s\s+(?:it\s+going|things|life|your\s+(?:day|week|weekend|morning|evening)(?:\s+going)?)",
     r"how\s+is\s+(?:it\s+going|your\s+(?:day|week|weekend|morning|evening)(?:\s+going)?)",

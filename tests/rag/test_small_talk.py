@@ -19,6 +19,9 @@ from rag.understand.small_talk import small_talk
         "在吗？",
         "你叫什么名字呀",
         "你是谁呀，能陪我聊会天吗",
+        "howya, how's it going",
+        "how ya going mate",
+        "what's the craic",
     ],
 )
 def test_greetings_and_pleasantries_alone_are_small_talk(query):
@@ -36,6 +39,8 @@ def test_greetings_and_pleasantries_alone_are_small_talk(query):
         "thank you for the music event",
         "你好，周末有什么活动",
         "today",
+        "howya, any trad sessions tonight?",
+        "how yoga helps",
         "",
     ],
 )

@@ -1,0 +1,42 @@
+"""A question about the weather, or what to wear or carry for it.
+
+「明天冷不冷 要穿羽绒服吗」, "will it rain on saturday", "do I need an umbrella today": a forecast
+is asked for, not something to do. Most such questions read past the intent gate already
+(activities/fixtures/intent_elsewhere.txt, "weather"), but one naming a coat or the cold can sit
+closer to the listings it shares a word with (a winter walk) than to the example questions, and
+its best hit above the bare gate answered it. What says it is the form: a yes/no or A-not-A
+question about rain, snow, heat or cold, or about what to wear or carry. A request for something
+to do in such weather (「下雨天去哪玩」, "indoor things to do if it rains") names an activity and
+is read as one before this (activities.search_relevance.ACTIVITY_WORDS).
+
+Written from general knowledge of how people ask about the weather in Chinese and English
+(issue 30, session 39), after the fresh7 question above (development data) was seen.
+Business-agnostic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.understand.cues import normalise
+
+_ZH_WEATHER = re.compile(
+    r"(?:冷|热|晒|闷|潮)不(?:冷|热|晒|闷|潮)|下不下(?:雨|雪)|会不会下(?:雨|雪)|会下(?:雨|雪)(?:吗|嘛)"
+    r"|(?:要|需要|得)(?:不要|不需要)?(?:穿|带)(?:[^，。,.;；!！?？]{0,6})?(?:吗|嘛|不)"
+    r"|穿什么(?:衣服)?(?:合适|好|比较好)?[吗呢?？]?$|多少度|几度|天气(?:怎么样|如何|好吗|好不好)"
+)
+_EN_WEATHER = re.compile(
+    r"\b(?:will|is|does|did)\s+it\s+(?:going\s+to\s+|gonna\s+)?"
+    r"(?:rain|snow|hail|freeze|pour|lash|be\s+(?:cold|hot|warm|sunny|windy|wet|rainy|freezing))\b"
+    r"|\bdo\s+i\s+need\s+(?:an?\s+)?(?:umbrella|coat|jacket|brolly|raincoat)\b"
+    r"|\bwhat\s+(?:should\s+i|to)\s+wear\b|\bweather\s+(?:forecast|like)\b"
+)
+
+
+def weather_question(text: str) -> bool:
+    """Return whether the query asks about the weather or what to wear or carry for it
+    (「明天冷不冷」, "will it rain on saturday")."""
+    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    if not normalised:
+        return False
+    return bool(_ZH_WEATHER.search(normalised) or _EN_WEATHER.search(normalised))

@@ -1,0 +1,40 @@
+"""A question about the weather or what to wear for it asks for a forecast, not activities."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.understand.weather import weather_question
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "明天冷不冷",
+        "周六会不会下雨",
+        "后天要带伞吗",
+        "今天穿什么合适",
+        "will it snow on friday",
+        "is it going to be windy tomorrow",
+        "do I need a coat tonight",
+        "what should I wear to work tomorrow",
+    ],
+)
+def test_a_question_about_the_weather_is_read(query):
+    assert weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "下雨天室内活动",
+        "雪山徒步",
+        "热闹一点的市集",
+        "rainy day museums",
+        "snowshoe walk this weekend",
+        "winter coat drive volunteering",
+        "",
+    ],
+)
+def test_a_request_set_in_some_weather_is_not(query):
+    assert not weather_question(query)
