@@ -49,7 +49,12 @@ from activities.search_relevance import (
     answer_question,
     relevant_hits,
 )
-from activities.search_window import widen_time, window_fits_nothing, window_only_few
+from activities.search_window import (
+    mark_outside,
+    widen_time,
+    window_fits_nothing,
+    window_only_few,
+)
 from activities.selectors import activity_settings_get
 from activities.understanding import (
     EMBED_REST,
@@ -301,6 +306,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
         ranked=meta["path"] == "semantic",
     )
     _add_reasons(results, query, activity_row, context)
+    mark_outside(results, understood)  # every path: a row outside the time window says so
     for item in results:
         item.pop("_obj", None)
         item["provenance"] = provenance(item, meta)

@@ -1,4 +1,4 @@
-"""Parts of the day (rag.understand.words.PARTS_OF_DAY): each narrows a day to its hours, in
+"""Parts of the day (rag.understand.parts.PARTS_OF_DAY): each narrows a day to its hours, in
 Chinese and English, alone or with a day; words that only look like one stay text.
 
 Every case passes a fixed ``now`` (no clock): Wednesday 2026-11-25 10:00, Shanghai for the
@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from rag.understand import understand
-from rag.understand.words import PARTS_OF_DAY, part_of_day
+from rag.understand.parts import PARTS_OF_DAY, part_of_day
 
 SH = ZoneInfo("Asia/Shanghai")
 LONDON = ZoneInfo("Europe/London")
