@@ -213,6 +213,31 @@ def _span(origin: list[int], start: int, end: int) -> tuple[int, int]:
     return (known[0], known[-1] + 1) if known else (0, 0)
 
 
+# A time the person cannot or will not make is no window to search in (it stays in the rest):
+# right after it, in its clause, that it is not free (晚上没空, 早上实在起不来, 周六要加班,
+# "sunday is out", "tonight i'm busy"); right before it, a refusal (不要周末的, 除了周六, "not on
+# sunday", "except saturday"). General usage, not fitted.
+_NOT_FREE_AFTER = re.compile(
+    r"[^，。,.!?！？;；\n]{0,3}?(?:实在|真的|根本|都|总|老|一般)?"
+    r"(?:起不来|起不了|没空|没时间|没有时间|不得空|不方便|去不了|来不了|有事|要上班|要加班|得上班|得加班)"
+    r"|\s*(?:is|are|'s)\s+(?:out|no\s+good|not\s+good|a\s+no)\b"
+    r"|\s*,?\s*(?:i'?m|i\s+am|im)\s+(?:busy|working|not\s+free|away|unavailable)\b",
+    re.I,
+)
+_REFUSED_BEFORE = re.compile(
+    r"(?:不要|不想要|别|除了|不是|避开|(?<![a-z])(?:not|except|but\s+not|apart\s+from|other\s+than)"
+    r"(?:\s+(?:on|in|at|this|the))?)\s*$",
+    re.I,
+)
+
+
+def _negated(text: str, span: tuple[int, int]) -> bool:
+    """Return whether the time phrase at ``span`` is one the person cannot or will not make."""
+    return bool(
+        _NOT_FREE_AFTER.match(text, span[1]) or _REFUSED_BEFORE.search(text[: span[0]][-16:])
+    )
+
+
 # Two time phrases joined by "or" / "and" / nothing name both (周六周日, 明天或者后天, "friday or
 # saturday night"); joined by "to" / 到 they name the span from the first to the second (周一到周五,
 # 两点到五点, "2pm to 5pm").
@@ -364,6 +389,8 @@ def understand(
                 removed.append((c_start, c_end))
                 continue
             windows, point, kind = resolved[id(payload)]
+            if not isinstance(windows, str) and _negated(original, span):
+                windows = "negated"  # 晚上没空, 早上实在起不来, "not on sunday": not this time
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue
