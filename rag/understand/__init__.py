@@ -89,6 +89,15 @@ days", "the past week" (a month = 30 days, at most 366 days).
 A part of the day or a clock time standing apart from an earlier day phrase is read on that
 day: "明天去爬山，下午三点出发" is tomorrow 15:00.
 
+Joined phrases (session 39): days joined by or / and / nothing name both (周六周日, 明天或者后天,
+"friday or saturday night"), by to / 到 the span (下午两点到五点); two parts side by side narrow
+each other ("tomorrow morning before work"). A time the person cannot or will not make
+(晚上没空, 早上实在起不来, 除了周六, "not on sunday", "sunday is out") is ignored as
+``"negated"``. The next few days (这两天, 今明两天), later today (晚点去, "later tonight"),
+working days (工作日, weekdays, weeknights, midweek), the days off (周末两天, 节假日), a
+fortnight, after a meal (晚饭后, "after dinner"), 后半夜 / "the wee hours" and clock bounds
+(八点以后, "after 8pm", "before 11am"): docs/QUERY_UNDERSTANDING.md.
+
 Places: 附近, 周边, 周围, 离我近, 近一点, 家门口, 不远, "near me", "nearby", "near here",
 "around here", "close to me", ... set ``nearby``; "3公里内" / "within 2 miles" also set
 ``radius_km``. The caller applies them only when it knows the user's location.

@@ -67,7 +67,8 @@ class Ignored:
     """A time phrase that was recognised but not applied, and why.
 
     ``reason`` is ``"past"`` (searching forward, the phrase has ended), ``"future"`` (recalling,
-    it has not started), ``"invalid"`` (no such date, e.g. 2月30日) or ``"too_far"``.
+    it has not started), ``"invalid"`` (no such date, e.g. 2月30日), ``"too_far"`` or
+    ``"negated"`` (a time the person cannot or will not make: 晚上没空, "not on sunday").
     """
 
     text: str

@@ -131,3 +131,32 @@ def test_the_words_joining_two_days_leave_the_rest():
 def test_a_time_inside_another_refines_it_and_is_not_joined():
     # 周六，晚上八点: Saturday 20:00, not the whole Saturday.
     assert windows("周六，晚上八点") == [on(28, 20, 21)]
+
+
+@pytest.mark.parametrize(
+    ("text", "negated"),
+    [
+        ("想运动，但早上实在起不来", "早上"),
+        ("想运动但晚上没空", "晚上"),
+        ("不要周末的", "周末"),
+        ("除了周六都行", "周六"),
+        ("not on sunday, something outdoors", "on sunday"),
+        ("except saturday", "saturday"),
+    ],
+)
+def test_a_time_the_person_cannot_make_is_no_window(text, negated):
+    found = understand(text, now=NOW_LONDON if text.isascii() else NOW_SH, direction="future")
+    assert found.time is None, text
+    assert [(i.text, i.reason) for i in found.ignored] == [(negated, "negated")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("周六要加班，周日想出去玩", [on(29, 0, 24)]),
+        ("sunday is out, saturday works", [on(28, 0, 24, LONDON)]),
+        ("晚上想出门玩，但是不想喝酒", [on(25, 18, 24)]),  # the refusal is of the drink
+    ],
+)
+def test_the_time_the_person_can_make_is_the_window(text, expected):
+    assert windows(text) == expected
