@@ -399,7 +399,10 @@ def understand(
                 continue
             windows, point, kind = resolved[id(payload)]
             if not isinstance(windows, str) and _negated(original, span):
-                windows = "negated"  # 晚上没空, 早上实在起不来, "not on sunday": not this time
+                # 晚上没空, 早上实在起不来, "not on sunday": not this time; its windows say which
+                # (a caller may leave them out).
+                ignored.append(Ignored(words, span, "negated", windows))
+                continue
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue

@@ -74,6 +74,8 @@ class Ignored:
     text: str
     span: tuple[int, int]
     reason: str
+    # The windows of a negated phrase (the time refused); empty for the other reasons.
+    windows: tuple[Window, ...] = ()
 
     def as_dict(self) -> dict:
         """Return the ignored phrase as plain JSON data."""
