@@ -139,3 +139,12 @@ def test_the_rule_leaves_rows_inside_alone_and_marks_once():
     marked = results[1]["matchReason"]
     mark_outside(results, understood)
     assert results[1]["matchReason"] == marked  # said once
+
+
+def test_rows_in_a_time_the_query_refuses_are_left_out(friday_saturday):
+    outcome = activities_search(semantic_query="周六没空，想找个桌游局", limit=10, now=now())
+    assert outcome["meta"]["understood"]["time"] is None  # a refusal is no window to search in
+    assert outcome["results"]
+    assert all(not r["title"].startswith("周六") for r in outcome["results"]), [
+        r["title"] for r in outcome["results"]
+    ]
