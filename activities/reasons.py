@@ -297,14 +297,21 @@ def _time_part(activity, context: ReasonContext) -> str:
     plan = getattr(context.understood, "time", None)
     if plan is None or plan.applied == "none" or not plan.phrase:
         return when
-    inside = plan.contains(activity.start_at)
+    if not plan.contains(activity.start_at):
+        return outside_note(activity, plan.phrase, english=english)
     if english:
-        if inside:
-            return f'starts {when}, as asked ("{plan.phrase}")'
-        return f'nothing fits "{plan.phrase}"; this one starts {when}'
-    if inside:
-        return f"在你说的「{plan.phrase}」：{when} 开始"
-    return f"「{plan.phrase}」没有合适的，这个在{when}"
+        return f'starts {when}, as asked ("{plan.phrase}")'
+    return f"在你说的「{plan.phrase}」：{when} 开始"
+
+
+def outside_note(activity, phrase: str, *, english: bool) -> str:
+    """Return the words that mark a result starting outside the query's time window: nothing
+    fits the window, this one is the closest (activities.search_window.mark_outside makes sure
+    every such result carries them, whichever path found it and whoever wrote its reason)."""
+    when = _when(activity, english=english)
+    if english:
+        return f'nothing fits "{phrase}"; this one starts {when}'
+    return f"「{phrase}」没有合适的，这个在{when}"
 
 
 def _place_part(distance_km, context: ReasonContext) -> str | None:
@@ -469,6 +476,7 @@ __all__ = [
     "match_reasons",
     "offline_reason",
     "one_search",
+    "outside_note",
     "part_of_day",
     "query_terms",
 ]

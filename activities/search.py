@@ -50,7 +50,12 @@ from activities.search_relevance import (
     relevant_hits,
 )
 from activities.search_results import add_reasons, provenance, result_of, shown_value
-from activities.search_window import widen_time, window_fits_nothing, window_only_few
+from activities.search_window import (
+    mark_outside,
+    widen_time,
+    window_fits_nothing,
+    window_only_few,
+)
 from activities.selectors import activity_settings_get
 from activities.understanding import (
     EMBED_REST,
@@ -280,6 +285,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
         ranked=meta["path"] == "semantic",
     )
     add_reasons(results, query, activity_row, context)
+    mark_outside(results, understood)  # every path: a row outside the time window says so
     for item in results:
         item.pop("_obj", None)
         item["provenance"] = provenance(item, meta)

@@ -1,11 +1,14 @@
 """The time window of the activity search: when a window's few rows say nothing about whether
-the request fits (activities/search.py judges it against every joinable row then), and how a
-window that holds nothing close turns from narrowing into ranking by closeness."""
+the request fits (activities/search.py judges it against every joinable row then), how a
+window that holds nothing close turns from narrowing into ranking by closeness, and the one
+rule every answer goes through: a result starting outside the window says so
+(:func:`mark_outside`)."""
 
 from __future__ import annotations
 
 import dataclasses
 
+from activities.reasons import outside_note
 from activities.understanding import FILTER, RANK, QueryUnderstanding, TimePlan
 from rag import relevance
 
@@ -39,3 +42,31 @@ def widen_time(plan: TimePlan) -> TimePlan:
     """Return ``plan`` turned from narrowing to its window(s) into ranking by closeness."""
     reason = "nothing in the window fits the request: ranked by closeness to it"
     return dataclasses.replace(plan, applied=RANK, reason=reason, rows=None)
+
+
+def mark_outside(results: list[dict], understood: QueryUnderstanding) -> int:
+    """Make every result starting outside the query's time window say so; return how many do.
+
+    The one rule for every path of the search (the small path, rank mode, the widening above,
+    the absent-kind answer, the sorted and degraded paths): whichever path found a row, and
+    whoever wrote its reason (the offline sentences already say it, an LLM's or the plain
+    default ones do not), a row outside the window is marked as the closest outside it
+    (:func:`activities.reasons.outside_note`). Results need their ``_obj`` (the activity) and
+    ``matchReason``.
+    """
+    plan = understood.time
+    if not plan.windows or not plan.phrase:
+        return 0
+    english = understood.english
+    marked = 0
+    for result in results:
+        activity = result["_obj"]
+        if plan.contains(activity.start_at):
+            continue
+        marked += 1
+        note = outside_note(activity, plan.phrase, english=english)
+        reason = result.get("matchReason") or ""
+        if note.lower() not in reason.lower():  # the offline sentence may start with it
+            joiner = "; " if english else "；"
+            result["matchReason"] = f"{note}{joiner}{reason}" if reason else note
+    return marked

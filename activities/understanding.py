@@ -18,6 +18,7 @@ Pure functions except :func:`plan_time`, which counts rows of a queryset.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import zoneinfo
 from dataclasses import dataclass, field
@@ -131,6 +132,9 @@ class TimePlan:
     # The rows the plan leaves (the queryset after apply_time), counted up to plan_time's
     # ``count_upto``: the search reuses it instead of counting the same rows again.
     rows: int | None = field(default=None, compare=False)
+    # Times the query refuses (晚上没空, "not on sunday": rag.understand's "negated" phrases):
+    # rows starting in them are left out whatever ``applied`` says.
+    refused: tuple[Window, ...] = ()
 
     @property
     def start(self) -> datetime | None:
@@ -315,6 +319,20 @@ def plan_time(
     whether the plan leaves more than a few rows asks for that many, reads ``plan.rows`` and
     saves the query it would run on the same rows.
     """
+    refused = tuple(w for i in understood.found.ignored if i.reason == "negated" for w in i.windows)
+    if refused:
+        plan = _plan_time(
+            understood,
+            qs.exclude(in_windows(refused)),
+            start=start,
+            end=end,
+            count_upto_rows=count_upto_rows,
+        )
+        return dataclasses.replace(plan, refused=refused)
+    return _plan_time(understood, qs, start=start, end=end, count_upto_rows=count_upto_rows)
+
+
+def _plan_time(understood, qs, *, start, end, count_upto_rows: int) -> TimePlan:
     phrase = understood.found.time
     if phrase is None:
         return NO_TIME
@@ -340,7 +358,10 @@ def plan_time(
 
 
 def apply_time(qs, plan: TimePlan):
-    """Return ``qs`` narrowed to the plan's windows (``"filter"``), else unchanged."""
+    """Return ``qs`` narrowed to the plan's windows (``"filter"``), else unchanged; without the
+    rows starting in a time the query refuses."""
+    if plan.refused:
+        qs = qs.exclude(in_windows(plan.refused))
     if plan.applied == FILTER:
         return qs.filter(in_windows(plan.windows))
     return qs

@@ -42,7 +42,7 @@ tomorrow's once it has ended): 凌晨 0-6, 清晨 5-8, 一早/一大早/"early m
 school" 15-19, 傍晚 17-19, 下班后/下班/下了班 18-24, "after work" 17-24 (the working days of
 each language: 朝九晚六, nine to five), 晚上/晚间/夜里/夜间/夜晚/evening/night 18-24, 通宵/
 "all night"/overnight 20-02, 深夜/半夜/午夜/"late night" 22-02 (next day); where the hours
-come from is said in ``rag.understand.words.PARTS_OF_DAY``. 早 and 晚 are parts only right after
+come from is said in ``rag.understand.parts.PARTS_OF_DAY``. 早 and 晚 are parts only right after
 a day (周六早, 周五晚八点; not 晚会; 早 only before a clock time or a pause, 周五早到了 being
 "early"); "early" only right before one ("early Saturday").
 An English part alone ("evening jazz", "after work drinks") is not read as a time. The end of a
@@ -89,6 +89,15 @@ days", "the past week" (a month = 30 days, at most 366 days).
 A part of the day or a clock time standing apart from an earlier day phrase is read on that
 day: "明天去爬山，下午三点出发" is tomorrow 15:00.
 
+Joined phrases (session 39): days joined by or / and / nothing name both (周六周日, 明天或者后天,
+"friday or saturday night"), by to / 到 the span (下午两点到五点); two parts side by side narrow
+each other ("tomorrow morning before work"). A time the person cannot or will not make
+(晚上没空, 早上实在起不来, 除了周六, "not on sunday", "sunday is out") is ignored as
+``"negated"``. The next few days (这两天, 今明两天), later today (晚点去, "later tonight"),
+working days (工作日, weekdays, weeknights, midweek), the days off (周末两天, 节假日), a
+fortnight, after a meal (晚饭后, "after dinner"), 后半夜 / "the wee hours" and clock bounds
+(八点以后, "after 8pm", "before 11am"): docs/QUERY_UNDERSTANDING.md.
+
 Places: 附近, 周边, 周围, 离我近, 近一点, 家门口, 不远, "near me", "nearby", "near here",
 "around here", "close to me", ... set ``nearby``; "3公里内" / "within 2 miles" also set
 ``radius_km``. The caller applies them only when it knows the user's location.
@@ -107,8 +116,9 @@ Only the first ``MAX_CHARS`` characters are read (queries are capped well below 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from rag.understand.cues import (
@@ -212,6 +222,122 @@ def _span(origin: list[int], start: int, end: int) -> tuple[int, int]:
     return (known[0], known[-1] + 1) if known else (0, 0)
 
 
+# A time the person cannot or will not make is no window to search in (it stays in the rest):
+# right after it, in its clause, that it is not free (晚上没空, 早上实在起不来, 周六要加班,
+# "sunday is out", "tonight i'm busy"); right before it, a refusal (不要周末的, 除了周六, "not on
+# sunday", "except saturday"). General usage, not fitted.
+_NOT_FREE_AFTER = re.compile(
+    r"[^，。,.!?！？;；\n]{0,3}?(?:实在|真的|根本|都|总|老|一般)?"
+    r"(?:起不来|起不了|没空|没时间|没有时间|不得空|不方便|去不了|来不了|有事|要上班|要加班|得上班|得加班)"
+    r"|\s*(?:is|are|'s)\s+(?:out|no\s+good|not\s+good|a\s+no)\b"
+    r"|\s*,?\s*(?:i'?m|i\s+am|im)\s+(?:busy|working|not\s+free|away|unavailable)\b",
+    re.I,
+)
+_REFUSED_BEFORE = re.compile(
+    r"(?:不要|不想要|别|除了|不是|避开|(?<![a-z])(?:not|except|but\s+not|apart\s+from|other\s+than)"
+    r"(?:\s+(?:on|in|at|this|the))?)\s*$",
+    re.I,
+)
+
+
+def _negated(text: str, span: tuple[int, int]) -> bool:
+    """Return whether the time phrase at ``span`` is one the person cannot or will not make."""
+    return bool(
+        _NOT_FREE_AFTER.match(text, span[1]) or _REFUSED_BEFORE.search(text[: span[0]][-16:])
+    )
+
+
+# Two time phrases joined by "or" / "and" / nothing name both (周六周日, 明天或者后天, "friday or
+# saturday night"); joined by "to" / 到 they name the span from the first to the second (周一到周五,
+# 两点到五点, "2pm to 5pm").
+_BOTH = re.compile(
+    r"[\s,，、/&+]*(?:或者|或是|或|和|跟|与|及|还是|or|and|and/or)?[\s,，、/]*", re.I
+)
+_SPAN = timedelta(days=31)  # "to" joins at most a month: 2pm today to 5pm on sunday is two
+_THROUGH = re.compile(r"\s*(?:到|至|-|–|~|～|to|through|thru|until|till)\s*", re.I)
+
+
+_JOINING_WORD = re.compile(
+    r"^(?:(?:或者|或是|或|和|还是|到|至|or|and|to|through|until|till)(?![a-z])[\s,，、]*)+", re.I
+)
+
+
+def _joined(times: list[TimePhrase], original: str) -> list[TimePhrase]:
+    """Return ``times`` with phrases joined as one where the query joins them (see above).
+
+    Only phrases naming different times are joined: one inside the other refines it ("周六，晚上
+    八点" is Saturday 20:00, as read already) and stays as it is.
+    """
+    out: list[TimePhrase] = []
+    for phrase in times:
+        last = out[-1] if out else None
+        if last is None or _overlap(last, phrase):
+            out.append(phrase)
+            continue
+        gap = original[last.span[1] : phrase.span[0]]
+        end = phrase.point or phrase.end
+        # A clock time runs to a time of its own day ("2pm to 5pm on sunday" is no span).
+        span_max = timedelta(days=1) if last.point is not None else _SPAN
+        if _THROUGH.fullmatch(gap) and _utc(last.start) < _utc(end) <= _utc(last.start) + span_max:
+            windows: tuple[Window, ...] = (Window(last.start, end),)
+        elif _BOTH.fullmatch(gap):
+            windows = _union((*_with_part_of(last, phrase), *phrase.windows))
+        else:
+            out.append(phrase)
+            continue
+        span = (last.span[0], phrase.span[1])
+        out[-1] = TimePhrase(original[span[0] : span[1]], span, last.kind, windows, None)
+    return out
+
+
+def _with_part_of(first: TimePhrase, second: TimePhrase) -> tuple[Window, ...]:
+    """Return the windows of ``first``, a whole day or days, narrowed to the hours of
+    ``second`` when that is one part of a day ("friday or saturday night": both nights)."""
+    whole = all(_midnight(w.start) and _midnight(w.end) for w in first.windows)
+    if not whole or len(second.windows) != 1 or second.point is not None:
+        return first.windows
+    window = second.windows[0]
+    day = window.start.replace(hour=0, minute=0, second=0, microsecond=0)
+    lo, hi = window.start - day, window.end - day
+    if hi - lo >= timedelta(days=1):
+        return first.windows
+    out = []
+    for span in first.windows:
+        start = span.start
+        while _utc(start) < _utc(span.end):
+            out.append(Window(start + lo, start + hi))
+            start = (start + timedelta(days=1)).replace(tzinfo=start.tzinfo)
+    return tuple(out)
+
+
+def _midnight(moment: datetime) -> bool:
+    return (moment.hour, moment.minute, moment.second) == (0, 0, 0)
+
+
+def _overlap(a: TimePhrase, b: TimePhrase) -> bool:
+    return any(
+        _utc(x.start) < _utc(y.end) and _utc(y.start) < _utc(x.end)
+        for x in a.windows
+        for y in b.windows
+    )
+
+
+def _union(windows) -> tuple[Window, ...]:
+    """Return ``windows`` in order, those that touch made one."""
+    merged: list[Window] = []
+    for window in sorted(windows, key=lambda w: _utc(w.start)):
+        if merged and _utc(window.start) <= _utc(merged[-1].end):
+            end = max(merged[-1].end, window.end, key=_utc)
+            merged[-1] = Window(merged[-1].start, end)
+        else:
+            merged.append(window)
+    return tuple(merged)
+
+
+def _utc(moment: datetime) -> datetime:
+    return moment.astimezone(UTC)
+
+
 def _tz(now: datetime, tz) -> tzinfo:
     if now.tzinfo is None or now.utcoffset() is None:
         raise ValueError("now must be an aware datetime")
@@ -272,6 +398,11 @@ def understand(
                 removed.append((c_start, c_end))
                 continue
             windows, point, kind = resolved[id(payload)]
+            if not isinstance(windows, str) and _negated(original, span):
+                # 晚上没空, 早上实在起不来, "not on sunday": not this time; its windows say which
+                # (a caller may leave them out).
+                ignored.append(Ignored(words, span, "negated", windows))
+                continue
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue
@@ -292,14 +423,18 @@ def understand(
         next_chars.extend(chars[cursor:])
         next_origin.extend(origin[cursor:])
         chars, origin = next_chars, next_origin
+    ordered = sorted(times, key=lambda t: t.span)
+    times = _joined(ordered, original)
     rest = " ".join("".join(chars).split()).strip(edge)
+    if len(times) < len(ordered):  # the words joining them go with the phrases
+        rest = _JOINING_WORD.sub("", rest).strip(edge)
     normal_all, back_all = normalise(original)
     lexicon = lexicon or Lexicon()
     return Understanding(
         text=original,
         language=language(normal_all),
         direction=direction,
-        times=tuple(sorted(times, key=lambda t: t.span)),
+        times=tuple(times),
         ignored=tuple(ignored),
         places=tuple(sorted(places, key=lambda c: c.span)),
         kinds=tuple(match_lexicon(normal_all, back_all, original, lexicon.kinds)),

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
+from rag.understand.parts import MEALS, PART_JOIN, part_of_day
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -19,8 +20,8 @@ from rag.understand.words import (
     EN_NUMBERS,
     GAP_RE,
     MAX_ROLLING_DAYS,
-    MEALS,
     MONTH_PARTS,
+    NEAR_DAYS,
     PART_JOINED,
     PART_PATTERNS,
     RECENT_FUTURE,
@@ -31,7 +32,6 @@ from rag.understand.words import (
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
     cn_number,
-    part_of_day,
     weekday_index,
 )
 
@@ -126,12 +126,29 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
     if kind == "en_day":
         offset, part = EN_DAY_OFFSETS[" ".join(match.group(1).split())]
         return None, lambda k: [today + timedelta(days=offset)], part
+    if kind == "zh_near_days":
+        first, count = NEAR_DAYS.get(text[:2], (0, 3))
+        return None, lambda k: [today + timedelta(days=first + i) for i in range(count)], None
+    if kind == "zh_later":
+        return None, lambda k: [today], None
+    if kind in ("zh_weekdays", "en_weekdays"):
+        word = " ".join((match.group(1) if kind == "en_weekdays" else text).split())
+        first, last = (1, 3) if word in ("midweek", "mid-week", "周中") else (0, 4)
+        implied = "evening" if "night" in word else None
+
+        def weekdays(k: int) -> list[date]:
+            start = monday + timedelta(days=7 * k)
+            return [start + timedelta(days=i) for i in range(first, last + 1)]
+
+        return "week", weekdays, implied
     if kind in ("zh_weekend", "en_weekend"):
         prefix = (match.group(1) or "").split(" ")[0]
         week = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}.get(prefix)
         week = {"next": 1, "last": -1, "this": 0}.get(prefix, week)
         if prefix == "this" and "coming" in match.group(1):
             week = None
+        if text.endswith("after next"):  # "the weekend after next"
+            week = 2
 
         def weekend(k: int, week=week) -> list[date]:
             saturday = monday + timedelta(days=5 + 7 * (k if week is None else week))
@@ -189,17 +206,20 @@ def _listed(found: date | None) -> list[date] | None:
     return [found] if found else None
 
 
-def _clock_atom(kind: str, match: re.Match) -> tuple[int, int, str | None, bool] | None:
+def _clock_atom(kind: str, match: re.Match) -> tuple | None:
+    """Return (hour, minute, am/pm, Chinese, bound) of a clock time; bound is "after" (from it
+    on), "before" (until it) or None (the hour from it)."""
+    g = match.groupdict()
     if kind == "colon":
-        hour, minute, half = int(match.group(1)), int(match.group(2)), match.group(3)
+        hour, minute, half = int(g["hour"]), int(g["minute"]), g["half"]
     elif kind == "en_clock":
-        hour, minute, half = int(match.group(1)), 0, match.group(2)
+        hour, minute, half = int(g["hour"]), 0, g["half"]
     else:
-        hour = cn_number(match.group(1))
-        extra = match.group(2) or ""
+        hour = cn_number(g["hour"])
+        extra = g["extra"] or ""
         minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
         if minute is None:
-            minute = cn_number(match.group(3)) if match.group(3) else 0
+            minute = cn_number(g["minute"]) if g["minute"] else 0
         half = None
     if hour is None or minute is None or minute > 59:
         return None
@@ -207,7 +227,10 @@ def _clock_atom(kind: str, match: re.Match) -> tuple[int, int, str | None, bool]
         return None
     if hour > 24 or (hour == 24 and minute):
         return None
-    return hour, minute, half, kind == "zh_clock"
+    after = g.get("after") or g.get("onwards") or g.get("zafter")
+    before = g.get("before") or g.get("zbefore")
+    bound = "after" if after else ("before" if before else None)
+    return hour, minute, half, kind == "zh_clock", bound
 
 
 def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
@@ -272,6 +295,9 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         }
     if kind == "en_recent":
         return "rolling", {"past": (now - RECENT_PAST, now), "any": (now - RECENT_PAST, now)}
+    if kind == "en_fortnight":
+        span = timedelta(days=14)
+        return "rolling", {"future": (now, now + span), "any": (now, now + span)}
     if kind in ("zh_rolling", "en_rolling", "en_past_unit"):
         if kind == "en_past_unit":
             word, count, unit = g(1), 1, g(2)
@@ -286,12 +312,17 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
             return None
         unit = unit.rstrip("s")
         days = count * (7 if unit in ("周", "星期", "礼拜", "week") else 1)
+        days = count * 14 if unit == "fortnight" else days
         days = count * 30 if unit in ("月", "month") else days
         if days > MAX_ROLLING_DAYS:
             return None
         span = timedelta(days=days)
         if word in ("未来", "接下来", "next", "coming"):
             return "rolling", {"future": (now, now + span), "any": (now, now + span)}
+        if word in ("最近", "近"):  # 最近三天 / 近两周: the days ahead when searching forward
+            return "rolling", {"past": (now - span, now), "future": (now, now + span)} | {
+                "any": (now - span, now + span)
+            }
         return "rolling", {"past": (now - span, now), "any": (now - span, now)}
     return None
 
@@ -357,6 +388,18 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         ):
             last.atoms.append(atom)
             last.end = atom.end
+            continue
+        if (
+            last is not None
+            and atom.role == "part"
+            and last.atoms[-1].role == "part"
+            and GAP_RE.fullmatch(text, last.end, atom.start)
+        ):
+            # Two parts side by side narrow each other ("tomorrow morning before work"; 明天
+            # 晚上下班后): one part, their overlap (words.part_hours).
+            part = last.atoms[-1]
+            part.data = f"{part.data}{PART_JOIN}{atom.data}"
+            part.end = last.end = atom.end
             continue
         phrases.append(Phrase(atom.start, atom.end, [atom]))
     _join_apart(phrases, text)

@@ -8,15 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from rag.understand.parts import LATE_PARTS, NOON_PARTS, PM_PARTS, in_parts, part_hours
 from rag.understand.scan import Ctx, DateRule, Phrase
-from rag.understand.words import (
-    CLOCK_WINDOW,
-    LATE_PARTS,
-    MAX_DISTANCE,
-    NOON_PARTS,
-    PARTS_OF_DAY,
-    PM_PARTS,
-)
+from rag.understand.words import CLOCK_WINDOW, MAX_DISTANCE
 
 # --- the results --------------------------------------------------------------------------------
 
@@ -73,12 +67,15 @@ class Ignored:
     """A time phrase that was recognised but not applied, and why.
 
     ``reason`` is ``"past"`` (searching forward, the phrase has ended), ``"future"`` (recalling,
-    it has not started), ``"invalid"`` (no such date, e.g. 2月30日) or ``"too_far"``.
+    it has not started), ``"invalid"`` (no such date, e.g. 2月30日), ``"too_far"`` or
+    ``"negated"`` (a time the person cannot or will not make: 晚上没空, "not on sunday").
     """
 
     text: str
     span: tuple[int, int]
     reason: str
+    # The windows of a negated phrase (the time refused); empty for the other reasons.
+    windows: tuple[Window, ...] = ()
 
     def as_dict(self) -> dict:
         """Return the ignored phrase as plain JSON data."""
@@ -108,20 +105,31 @@ def _kind(phrase: Phrase) -> str:
     return _KIND_NAMES.get(name, name)
 
 
-def _clock_hours(clock: tuple[int, int, str | None, bool], part: str | None) -> float:
+def _clock_hours(clock: tuple, part: str | None) -> float:
     """Return the clock time in hours after the day's start, read with its part of the day."""
-    hour, minute, half, chinese = clock
+    hour, minute, half, chinese = clock[:4]
     if chinese and part is None and 1 <= hour <= 6:
         hour += 12  # 三点开会: a bare 1-6 点 is the afternoon
-    elif part in NOON_PARTS and hour < 6 or half == "p" and hour < 12:
+    elif in_parts(part, NOON_PARTS) and hour < 6 or half == "p" and hour < 12:
         hour += 12
     elif half == "a" and hour == 12:
         hour = 0
-    elif not half and part in LATE_PARTS:
+    elif not half and in_parts(part, LATE_PARTS):
         hour = hour + 24 if hour <= 5 else (hour + 12 if hour < 12 else 24 if hour == 12 else hour)
-    elif not half and part in PM_PARTS and hour <= 12:
-        hour = hour + 12 if hour < 12 or part not in ("下午", "afternoon") else hour
+    elif not half and in_parts(part, PM_PARTS) and hour <= 12:
+        hour = hour + 12 if hour < 12 or not in_parts(part, {"下午", "afternoon"}) else hour
     return hour + minute / 60
+
+
+def _clock_window(day_: date, hours: float, point: datetime, bound, part, tz: tzinfo):
+    """Return the window of a clock time: the hour from it, or with a bound from it to the end
+    of its part of the day (of the day without one), or from that start until it."""
+    if bound is None:
+        return point, (point.astimezone(UTC) + CLOCK_WINDOW).astimezone(tz)
+    lo, hi = part_hours(part) if part is not None else (0, 24)
+    if bound == "after":
+        return point, _at(day_, max(hi, hours + 1), tz)
+    return _at(day_, min(lo, hours - 1), tz), point
 
 
 Candidate = tuple[list[tuple[datetime, datetime]], datetime | None]
@@ -164,11 +172,12 @@ def _candidates(phrase: Phrase, ctx: Ctx, anchor: DateRule | None):
         windows, points = [], []
         for day_ in days:
             if clock is not None:
-                point = _at(day_, _clock_hours(clock, part), tz)
+                hours = _clock_hours(clock, part)
+                point = _at(day_, hours, tz)
                 points.append(point)
-                windows.append((point, (point.astimezone(UTC) + CLOCK_WINDOW).astimezone(tz)))
+                windows.append(_clock_window(day_, hours, point, clock[4], part, tz))
             elif part is not None:
-                lo, hi = PARTS_OF_DAY[part]
+                lo, hi = part_hours(part)
                 windows.append((_at(day_, lo, tz), _at(day_, hi, tz)))
             else:
                 windows.append((_at(day_, 0, tz), _at(day_ + timedelta(days=1), 0, tz)))

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from rag.understand.parts import PART_WORDS, PARTS_OF_DAY
+
 # --- numbers -----------------------------------------------------------------------------------
 
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
@@ -38,137 +40,7 @@ def cn_number(text: str) -> int | None:
 
 # --- the lexicon of time words -----------------------------------------------------------------
 
-# Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day. The
-# window is where an activity asked for would START. Where the hours come from:
-# - the clock parts (凌晨 ... 深夜, morning ... night) as the dictionary defines them, the
-#   evening from 18:00 (docs/QUERY_UNDERSTANDING.md);
-# - 一早 / early morning: from first light to the working day's start at 9:00;
-# - lunch (午休, 午饭时间, lunchtime, lunch break): 11:00-14:00, like 中午 / noon: the lunch break
-#   of Chinese offices (12:00-13:30/14:00) and of British and American ones (12:00-14:00);
-# - the working day: China's standard office day runs 9:00-18:00 (朝九晚六), so 下班后 is from
-#   18:00; the English-speaking "nine to five" ends at 17:00, so "after work" is from 17:00;
-#   上班前 / "before work" is 6:00-9:00;
-# - school: Chinese primary schools let out at about 16:00-17:00 (放学后 16-20), British and
-#   American ones at about 15:00-15:30 ("after school" 15-19); the evening then belongs to 晚上;
-# - 通宵 / "all night": an all-night outing starts in the late evening, 20:00-02:00;
-# - 白天 / daytime: 6-18, the day without its evening.
-# - English meals, read only right after or before a day ("sunday brunch", "dinner on friday"):
-#   breakfast 6-10 (before and around the working day's start), brunch 10-14 (the late-morning
-#   weekend meal into the early afternoon), lunch as lunchtime, dinner / supper 17-22 (the
-#   evening meal, restaurants' dinner service), happy hour 16-19 (bars' early-evening hours).
-PARTS_OF_DAY: dict[str, tuple[int, int]] = {
-    "凌晨": (0, 6),
-    "清晨": (5, 8),
-    "一早": (5, 9),
-    "上班前": (6, 9),
-    "早上": (6, 12),
-    "早晨": (6, 12),
-    "上午": (6, 12),
-    "白天": (6, 18),
-    "中午": (11, 14),
-    "午休": (11, 14),
-    "下午": (12, 18),
-    "放学后": (16, 20),
-    "傍晚": (17, 19),
-    "下班后": (18, 24),
-    "晚上": (18, 24),
-    "晚间": (18, 24),
-    "夜里": (18, 24),
-    "夜间": (18, 24),
-    "夜晚": (18, 24),
-    "通宵": (20, 26),
-    "深夜": (22, 26),
-    "半夜": (22, 26),
-    "午夜": (22, 26),
-    "early": (5, 9),
-    "before work": (6, 9),
-    "morning": (6, 12),
-    "daytime": (6, 18),
-    "noon": (11, 14),
-    "midday": (11, 14),
-    "lunchtime": (11, 14),
-    "afternoon": (12, 18),
-    "after school": (15, 19),
-    "after work": (17, 24),
-    "evening": (18, 24),
-    "night": (18, 24),
-    "all night": (20, 26),
-    "late night": (22, 26),
-    "breakfast": (6, 10),
-    "brunch": (10, 14),
-    "dinner": (17, 22),
-    "happy hour": (16, 19),
-}
-# Meals: parts of the day only right next to a day ("sunday brunch"); a meal elsewhere in the
-# query is the meal ("dinner ideas ... on friday" still names the dinner, not when).
-MEALS = frozenset({"breakfast", "brunch", "dinner", "happy hour", "lunch", "supper"})
-# Other words for a part of the day -> its name above (English ones lowercased, words single-
-# spaced, hyphens as spaces).
-PART_WORDS: dict[str, str] = {
-    "早": "早上",  # 周六早 (only after a day: PART_PATTERNS)
-    "晚": "晚上",  # 周五晚
-    "一大早": "一早",
-    "大清早": "一早",
-    "大早上": "一早",
-    "上班之前": "上班前",
-    "上班以前": "上班前",
-    "午间": "中午",
-    "午休时间": "午休",
-    "午饭时间": "午休",
-    "午餐时间": "午休",
-    "午饭时": "午休",
-    "午饭的时候": "午休",
-    "放学": "放学后",
-    "放学以后": "放学后",
-    "放学之后": "放学后",
-    "下班": "下班后",
-    "下了班": "下班后",
-    "下班以后": "下班后",
-    "下班之后": "下班后",
-    "下班了": "下班后",
-    "early morning": "early",
-    "early in the morning": "early",
-    "first thing": "early",
-    "mornings": "morning",
-    "afternoons": "afternoon",
-    "evenings": "evening",
-    "nights": "night",
-    "during the day": "daytime",
-    "lunch time": "lunchtime",
-    "lunch break": "lunchtime",
-    "lunch hour": "lunchtime",
-    "overnight": "all night",
-    "late at night": "late night",
-    "late evening": "late night",
-    # Informal spellings (general English usage): nite, arvo (Australian and New Zealand
-    # "afternoon"), morn, eve after a day ("fri eve"; "christmas eve" is a holiday's eve).
-    "nite": "night",
-    "nites": "night",
-    "late nite": "late night",
-    "all nite": "all night",
-    "arvo": "afternoon",
-    "arvos": "afternoon",
-    "morn": "morning",
-    "eve": "evening",
-    "lunch": "lunchtime",
-    "supper": "dinner",
-}
-# Parts after which "三点" / "3 o'clock" means 15:00.
-PM_PARTS = frozenset(
-    {"下午", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚"}
-    | {"afternoon", "after school", "after work", "evening", "night", "dinner", "happy hour"}
-)
-# 中午一点 = 13:00
-NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime", "brunch"})
-# 深夜十一点 = 23:00, 深夜一点 = 01:00 the next day
-LATE_PARTS = frozenset({"深夜", "半夜", "午夜", "通宵", "late night", "all night"})
-
-
-def part_of_day(words: str) -> str:
-    """Return the name (a key of PARTS_OF_DAY) of the part of the day ``words`` name."""
-    key = " ".join(words.replace("-", " ").split())
-    return PART_WORDS.get(key, key)
-
+# Parts of the day (their hours and other words): rag/understand/parts.py.
 
 ZH_DAY_OFFSETS = {"今天": 0, "今日": 0, "今儿": 0, "明天": 1, "明日": 1, "明儿": 1, "后天": 2}
 ZH_DAY_OFFSETS.update({"大后天": 3, "昨天": -1, "昨日": -1, "昨儿": -1, "前天": -2, "大前天": -3})
@@ -181,6 +53,8 @@ ZH_WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
 # 下 / 上 / 这 prefixes -> week offset (None: no prefix, the phrase repeats every week).
 ZH_WEEK_PREFIX = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}
 
+# The next few days (这两天, 这几天: today and the two after) -> (first day, days).
+NEAR_DAYS = {"今明": (0, 2), "明后": (1, 2)}
 EN_DAY_OFFSETS = {"today": (0, None), "tonight": (0, "evening"), "tomorrow": (1, None)}
 EN_DAY_OFFSETS.update({"yesterday": (-1, None), "last night": (-1, "evening")})
 EN_DAY_OFFSETS.update({"the day after tomorrow": (2, None), "the day before yesterday": (-2, None)})
@@ -267,7 +141,35 @@ def alternation(words) -> str:
 DAY_PATTERNS = [
     ("zh_day", rx(alternation(ZH_DAY_OFFSETS))),
     ("zh_day_part", rx(alternation(ZH_DAY_PARTS))),
-    ("zh_weekend", rx(r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?周末")),
+    # The weekend, also as its two days (周六日), the days off (双休日, 休息日, 节假日: the
+    # coming weekend; a public holiday has its own name) and 周末两天.
+    (
+        "zh_weekend",
+        rx(
+            r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?"
+            r"(?:周末|(?:周|星期|礼拜)六[日天]|双休日?|休息日|节假日)(?:两天)?"
+        ),
+    ),
+    # The next few days (这两天, 这几天: today and the two after), 今明两天, 明后两天.
+    ("zh_near_days", rx(r"这两天|这几天|这些天|近两天|近几天|今明两?天|明后两?天")),
+    # Later today (晚点, 待会儿: before a verb; 航班晚点 is a delay).
+    (
+        "zh_later",
+        rx(
+            r"(?:晚点|晚一点|晚些(?:时候)?|待会儿?|等会儿?|等一会儿?|过一会儿?)"
+            r"(?=(?:再|就|一起|我们|咱们|咱)?(?:去|出去|出门|过去|见|约|来|走|吃|喝|玩|看|聊|逛|打|跑|唱))"
+        ),
+    ),
+    # Working days (工作日, 平日; weekdays, midweek: Tuesday to Thursday; weeknights: their
+    # evenings), this week's while one is left, else next week's.
+    ("zh_weekdays", rx(r"(?<!每)(?<!每个)(?:工作日|平日|周中)")),
+    (
+        "en_weekdays",
+        rx(
+            r"\b(?:(?:on|during|over)\s+)?(?:(?:the|this)\s+)?"
+            r"(weekdays?|week\s*nights?|weeknights?|midweek|mid-week|during\s+the\s+week)\b"
+        ),
+    ),
     (
         "zh_weekday",
         rx(r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?(?:周|星期|礼拜)([一二三四五六日天1-7])"),
@@ -281,7 +183,13 @@ DAY_PATTERNS = [
     ),
     (
         "en_day",
-        rx(r"\b" + _EN_ON + r"(" + alternation(EN_DAY_OFFSETS).replace(r"\ ", r"\s+") + r")\b"),
+        rx(
+            r"\b"
+            + _EN_ON
+            + r"(?:later\s+(?:on\s+)?)?("
+            + alternation(EN_DAY_OFFSETS).replace(r"\ ", r"\s+")
+            + r")\b"
+        ),
     ),
     (
         "en_weekday",
@@ -297,7 +205,7 @@ DAY_PATTERNS = [
         "en_weekend",
         rx(
             r"\b(?:(?:on|over|for|during|at|by)\s+)?(?:(this\s+coming|this|coming|next|last|the)\s+)?"
-            r"(?:weekend|wknd|wkend)\b"
+            r"(?:weekend|wknd|wkend)\b(?:\s+after\s+next\b)?"
         ),
     ),
     (
@@ -327,8 +235,8 @@ _EN_PART = (
 )
 PART_PATTERNS = [
     ("zh_part", rx(_NOT_AN_END + "(?:" + alternation(_ZH_PART_WORDS) + ")")),
-    # 下班 but not 上下班 ("commuting").
-    ("zh_part", rx(_NOT_AN_END + r"(?<!上)(?:下了班|下班(?:以后|之后|后|了)?)")),
+    # 下班 but not 上下班 ("commuting"); 晚上下班后 is.
+    ("zh_part", rx(_NOT_AN_END + r"(?:(?<!上)|(?<=[晚早]上))(?:下了班|下班(?:以后|之后|后|了)?)")),
     # 早 and 晚 only join a day (周六早, 周五晚八点; PART_JOINED), not in 晚饭 / 晚会 / 晚点 ...;
     # 早 only before a clock time or a pause: after a day it mostly means "early, already"
     # (昨天早跟你说了, 周五早到了).
@@ -373,15 +281,38 @@ DAY_PATTERNS += [
 ]
 # Atoms of a part of the day that are no time alone.
 PART_JOINED = frozenset({"en_part", "zh_part_short"})
+# A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or
+# until then ("before 3pm", "by 3pm", 三点前); the window then runs to the end of the part of
+# the day (or the day), or from its start (rag.understand.time).
+_EN_BOUND = r"(?:(?:(?P<after>after|from|past)|(?P<before>before|by|until|till))\s+)?"
+_EN_BOUND_AFTER = r"(?:\s+(?P<onwards>onwards?|or\s+later|and\s+later))?"
 CLOCK_PATTERNS = [
     (
         "colon",
-        rx(r"(?<![\d:])(?:at\s+)?(\d{1,2})[:：](\d{2})(?![\d:])(?:\s*([ap])\.?m\b\.?)?"),
+        rx(
+            r"(?<![\d:])"
+            + _EN_BOUND
+            + r"(?:at\s+)?(?P<hour>\d{1,2})[:：](?P<minute>\d{2})(?![\d:])"
+            + r"(?:\s*(?P<half>[ap])\.?m\b\.?)?"
+            + _EN_BOUND_AFTER
+        ),
     ),
-    ("en_clock", rx(r"\b(?:at\s+)?(\d{1,2})\s*([ap])\.?m\b\.?")),
+    (
+        "en_clock",
+        rx(
+            r"\b"
+            + _EN_BOUND
+            + r"(?:at\s+)?(?P<hour>\d{1,2})\s*(?P<half>[ap])\.?m\b\.?"
+            + _EN_BOUND_AFTER
+        ),
+    ),
     (
         "zh_clock",
-        rx(_ZH_NUM_NOT + r"(" + NUMERAL + r")点(?:钟)?(半|一刻|三刻|(" + NUMERAL + r")分?)?"),
+        rx(
+            _ZH_NUM_NOT + r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
+            r"(?P<extra>半|一刻|三刻|(?P<minute>" + NUMERAL + r")分?)?"
+            r"(?:(?P<zafter>以后|之后|往后|后)|(?P<zbefore>以前|之前|前))?"
+        ),
     ),
 ]
 STANDALONE_PATTERNS = [
@@ -427,9 +358,14 @@ STANDALONE_PATTERNS = [
         rx(
             r"\b(?:(?:in|over|during|for)\s+)?(?:the\s+)?(past|last|next|coming)\s+"
             r"(\d{1,3}|a\s+few|few|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven)\s+"
-            r"(days?|weeks?|months?)\b"
+            r"(days?|weeks?|months?|fortnights?)\b"
         ),
     ),
     ("en_past_unit", rx(r"\b(?:(?:in|over|during)\s+)?the\s+(past)\s+(week|month)\b")),
+    # A fortnight: fourteen days from now ("the next fortnight", "this fortnight").
+    (
+        "en_fortnight",
+        rx(r"\b(?:(?:in|over|during|for|within)\s+)?(?:the\s+)?(next|coming|this)\s+fortnight\b"),
+    ),
 ]
 GAP_RE = re.compile(r"[\s的]*")

@@ -132,7 +132,7 @@ INFORMAL = [
     (
         "lunch break thing near the office on wednesday",
         MELBOURNE,
-        days(date(2026, 11, 25), date(2026, 11, 25), MELBOURNE, 11, 14),
+        days(date(2026, 11, 25), date(2026, 11, 25), MELBOURNE, 12, 14),
     ),
     # ... but a meal apart is the meal.
     ("brunch spots open sunday", LONDON, days(date(2026, 11, 29), date(2026, 11, 29), LONDON)),

@@ -1,4 +1,4 @@
-"""Parts of the day (rag.understand.words.PARTS_OF_DAY): each narrows a day to its hours, in
+"""Parts of the day (rag.understand.parts.PARTS_OF_DAY): each narrows a day to its hours, in
 Chinese and English, alone or with a day; words that only look like one stay text.
 
 Every case passes a fixed ``now`` (no clock): Wednesday 2026-11-25 10:00, Shanghai for the
@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from rag.understand import understand
-from rag.understand.words import PARTS_OF_DAY, part_of_day
+from rag.understand.parts import PARTS_OF_DAY, part_of_day
 
 SH = ZoneInfo("Asia/Shanghai")
 LONDON = ZoneInfo("Europe/London")
@@ -39,15 +39,15 @@ def on(day: int, start: float, end: float, tz=SH) -> tuple[datetime, datetime]:
 # Wednesday 25th: 周四 26, 周五 27, 周六 28, 周日 29, 周一 30 (then 1 December).
 CHINESE = [
     ("周六上午", [on(28, 6, 12)]),
-    ("周六早上", [on(28, 6, 12)]),
-    ("周六早", [on(28, 6, 12)]),
+    ("周六早上", [on(28, 5, 10)]),  # 早上: first light to nine or ten (the dictionary's 早晨)
+    ("周六早", [on(28, 5, 10)]),
     ("明天一早", [on(26, 5, 9)]),
     ("周日一大早", [on(29, 5, 9)]),
     ("明天上班前", [on(26, 6, 9)]),
     ("明天中午", [on(26, 11, 14)]),
-    ("周四午休", [on(26, 11, 14)]),
+    ("周四午休", [on(26, 12, 14)]),  # the offices' lunch break
     ("明天午饭时间", [on(26, 11, 14)]),
-    ("午休时间", [on(25, 11, 14)]),  # alone: today's, not over at 10:00
+    ("午休时间", [on(25, 12, 14)]),  # alone: today's, not over at 10:00
     ("周日下午", [on(29, 12, 18)]),
     ("周四放学后", [on(26, 16, 20)]),
     ("明天傍晚", [on(26, 17, 19)]),
@@ -69,7 +69,7 @@ ENGLISH = [
     ("tomorrow early morning", [on(26, 5, 9, LONDON)]),
     ("before work on Tuesday", [on(31, 6, 9, LONDON)]),
     ("tomorrow lunchtime", [on(26, 11, 14, LONDON)]),
-    ("lunch break on Monday", [on(30, 11, 14, LONDON)]),
+    ("lunch break on Monday", [on(30, 12, 14, LONDON)]),
     ("Sunday afternoon", [on(29, 12, 18, LONDON)]),
     ("after school on Thursday", [on(26, 15, 19, LONDON)]),
     ("Monday after work", [on(30, 17, 24, LONDON)]),
