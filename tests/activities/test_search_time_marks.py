@@ -15,7 +15,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from activities import search
+from activities import search, search_results
 from activities.search import activities_search
 from activities.search_window import mark_outside
 from activities.understanding import FILTER, TimePlan, read_query, user_zone
@@ -111,7 +111,7 @@ def test_reasons_written_elsewhere_still_carry_the_mark(
     if writer == "llm":
         # An LLM's sentence knows nothing of the window.
         monkeypatch.setattr(
-            search, "match_reasons", lambda items, *a, **k: ["很适合你。"] * len(items)
+            search_results, "match_reasons", lambda items, *a, **k: ["很适合你。"] * len(items)
         )
     else:
         activity_settings.match_reasons_enabled = False
