@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.cues import normalise
+from rag.understand.cues import form_text
 
 _NUMBER_ZH = r"[一二两三四五六七八九十\d]+"
 _NUMBER_EN = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve)"
@@ -54,7 +54,7 @@ _EN_REPAIR = re.compile(r"\b(?:fix|repair|mend)\s+(?:my|a|the|our|his|her)\b")
 def repair_request(text: str) -> bool:
     """Return whether the query asks for something to be repaired (「修自行车」, "fix my
     laptop"): work a business does, like a booking."""
-    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    normalised = form_text(text)
     if not normalised:
         return False
     return bool(_ZH_REPAIR.search(normalised) or _EN_REPAIR.search(normalised))
@@ -63,7 +63,7 @@ def repair_request(text: str) -> bool:
 def booking_request(text: str) -> bool:
     """Return whether the query asks to reserve a table, a seat, a room or a ride at a
     business ("book a table for 4", 「帮我订个餐厅 六个人」), not for something to find."""
-    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    normalised = form_text(text)
     if not normalised:
         return False
     return bool(_ZH_BOOKING.search(normalised) or _EN_BOOKING.search(normalised))

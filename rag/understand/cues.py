@@ -28,6 +28,12 @@ def normalise(text: str) -> tuple[str, list[int]]:
     return "".join(out), origin
 
 
+def form_text(text: str | None) -> str:
+    """Return ``text`` as the readers of a query's form match it: :func:`normalise`d, the
+    typographic apostrophe as a plain one ("what’s up" and "what's up" read alike), stripped."""
+    return normalise(text or "")[0].replace("’", "'").strip()
+
+
 # --- place ------------------------------------------------------------------------------------
 
 NEARBY_WORDS_ZH = ("附近", "周边", "周围", "离我近", "近一点", "家门口", "不远")

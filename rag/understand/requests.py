@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.cues import normalise
+from rag.understand.cues import form_text
 
 _EN_LEARN = re.compile(
     r"\b(?:want|wanna|would\s+like|'d\s+like|like|looking|hoping|keen|trying|eager|plan(?:ning)?)"
@@ -31,7 +31,7 @@ _ZH_LEARN = re.compile(r"想(?:要)?(?:学|练|提高|提升|入门|试试|尝�
 def learning_request(text: str) -> bool:
     """Return whether the query says the person wants to learn, practise or take up something
     ("want to brush up on my Spanish", 「想学吉他」)."""
-    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    normalised = form_text(text)
     if not normalised:
         return False
     return bool(_EN_LEARN.search(normalised) or _ZH_LEARN.search(normalised))

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.cues import normalise
+from rag.understand.cues import form_text
 
 _EN_PARTS = (
     r"hi|hey|hello|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|night)|g'?day",
@@ -57,7 +57,7 @@ _ZH_FILLER = re.compile(rf"^{_SEP}(?:(?:{_ZH_PARTS[-1]}){_SEP})+$")
 def small_talk(text: str) -> bool:
     """Return whether the whole query is greetings, pleasantries or questions to the one
     spoken to ("hey how are you", 「你叫什么名字呀」), with nothing else to look for."""
-    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    normalised = form_text(text)
     if not normalised:
         return False
     for whole, filler in ((_EN_RE, _EN_FILLER), (_ZH_RE, _ZH_FILLER)):

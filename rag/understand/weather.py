@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.cues import normalise
+from rag.understand.cues import form_text
 
 _ZH_WEATHER = re.compile(
     r"(?:冷|热|晒|闷|潮)不(?:冷|热|晒|闷|潮)|下不下(?:雨|雪)|会不会下(?:雨|雪)|会下(?:雨|雪)(?:吗|嘛)"
@@ -36,7 +36,7 @@ _EN_WEATHER = re.compile(
 def weather_question(text: str) -> bool:
     """Return whether the query asks about the weather or what to wear or carry for it
     (「明天冷不冷」, "will it rain on saturday")."""
-    normalised = normalise(text or "")[0].replace("’", "'").strip()
+    normalised = form_text(text)
     if not normalised:
         return False
     return bool(_ZH_WEATHER.search(normalised) or _EN_WEATHER.search(normalised))
