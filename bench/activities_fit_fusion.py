@@ -7,10 +7,10 @@ words among the candidates weigh more), its kind and mood cues, and what it hold
 query refuses (``activities.negation``): the share of its refused words a candidate holds, and
 its similarity to the refused phrases (embedded with the query). This bench fits the weights.
 
-The development data are eight sets written apart, all seen already: the old held-out dev+test
-(bench/data/activities_heldout_queries.jsonl, set "old"), fresh, fresh2, fresh3, fresh4,
-fresh5, fresh6 and fresh7 (two more cities each). Any later split is the test set and is never
-read here.
+The development data are the sets of ``DEV_SETS`` (nine since session 40), written apart, all
+seen already: the old held-out dev+test (bench/data/activities_heldout_queries.jsonl, set
+"old"), fresh, fresh2, and fresh3 to fresh8 (two more cities each). Any later split is the
+test set and is never read here.
 
 Every query goes through ``activities_search`` once with every per-hit rule and the precision
 gate open (``bench.activities_cut_cv.record``, which keeps what the fusion reads of each
@@ -28,14 +28,14 @@ too). Where a kind loses to the bare model, this says which stage moved its rele
 Trust in the dense order (session 39): the same replay over a grid of the evidence's weights
 against the dense one (the words held, the cues) and a multiplier of both where the query is in
 the other language than the candidates (a Chinese query over English listings); each rotation
-picks the cell with the best mean nDCG@5 over its seven training sets and is measured on the
-eighth (nDCG@5 is what the order is for; the pairwise fit weighs every pair of the 20
+picks the cell with the best mean nDCG@5 over its training sets and is measured on the held-out
+one (nDCG@5 is what the order is for; the pairwise fit weighs every pair of the 20
 candidates, most of them far below the top five).
 
 Rotations: fit on all sets but one (the weights after :data:`KEPT`), measure on that one, for
 each; printed per set and language (nDCG@5, P@10) beside the bare model and the reciprocal-rank
 fusion of the dense, lexical and cue ranks the learned order replaced (the ranks replayed from
-the same recording, RRF constant 60). Then it fits on all eight sets and prints the weights to
+the same recording, RRF constant 60). Then it fits on all the sets and prints the weights to
 store in activities/search_ranking.py.
 
     .venv/bin/python bench/activities_fit_fusion.py --save /tmp/fusion.pkl
@@ -264,7 +264,7 @@ def trusting(coverage: float, cues: float, cross: float):
 
 
 def trust_grid(records: list[dict], sets) -> None:
-    """Print the held-out nDCG@5 of the trust grid, each rotation choosing on its seven sets."""
+    """Print the held-out nDCG@5 of the trust grid, each rotation choosing on the other sets."""
     from bench.activities_relevance import ndcg_at
 
     active = [r for r in records if not r.get("offTopic") and r["relevant_kept"]]

@@ -3,9 +3,10 @@
 The off-topic decision is made per query (rag.relevance.decide: the question, noise and intent
 rules and the margin gates), so whether a change to it generalises is a query-level question:
 does it empty the off-topic queries of a set it was not chosen on, without emptying a labelled
-query? ``record`` runs every query of the eight development sets (old dev+test, fresh, fresh2,
-fresh3 on chengdu and london_en; fresh4 on hangzhou and toronto_en; fresh5 on xian and
-melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_en) once through
+query? ``record`` runs every query of the development sets (``DEV_SETS``: old dev+test, fresh,
+fresh2, fresh3 on chengdu and london_en; fresh4 on hangzhou and toronto_en; fresh5 on xian and
+melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_en; fresh8 on
+guangzhou and chicago_en) once through
 ``activities_search`` as shipped, keeping what each relevance decision was given (scores,
 background, flags, the query vector) and the answer. ``replay`` re-decides each recorded call
 with the intent margin read against other example files (the files under test), as
@@ -20,7 +21,7 @@ the most off-topic queries answered empty with no labelled query answered empty 
 recorded run answered on those sets; among the choices doing so, the slope in the middle
 of their slopes, then the gate in the middle of that slope's run of gates (intentClose stays
 0.2). The report holds each set out in turn (chosen on the other sets), then the choice on all
-seven.
+of them.
 
     .venv/bin/python bench/activities_fit_offtopic.py --save /tmp/offtopic.pkl
     .venv/bin/python bench/activities_fit_offtopic.py --load /tmp/offtopic.pkl \
@@ -221,8 +222,8 @@ def report(rows: list[dict]) -> None:
             )
     gate, slope, run = fit(rows)
     print(
-        f"chosen on all eight sets: intentGate {gate:.4f} (run {run[0]:.4f}-{run[1]:.4f}), "
-        f"intentSlope {slope:g}"
+        f"chosen on all {len(DEV_SETS)} sets: intentGate {gate:.4f} "
+        f"(run {run[0]:.4f}-{run[1]:.4f}), intentSlope {slope:g}"
     )
 
 
