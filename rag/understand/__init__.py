@@ -116,6 +116,7 @@ Only the first ``MAX_CHARS`` characters are read (queries are capped well below 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -133,6 +134,7 @@ from rag.understand.cues import (
     yes_no_question,
 )
 from rag.understand.scan import scan
+from rag.understand.soft import soft_reason
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
 
 __all__ = [
@@ -184,10 +186,13 @@ class Understanding:
 
         Several phrases usually refine each other ("周五有什么活动，晚上的"), so the narrowest
         is the most specific (a tie goes to the first); a caller wanting all reads ``times``.
+        A phrase saying when to search wins over a soft one (the time of a feeling: "今天有点丧，
+        明晚想去看电影" is tomorrow evening).
         """
         if not self.times:
             return None
-        return min(self.times, key=lambda t: (_seconds(t.start, t.end), t.span[0]))
+        firm = [t for t in self.times if t.soft is None]
+        return min(firm or self.times, key=lambda t: (_seconds(t.start, t.end), t.span[0]))
 
     @property
     def window(self) -> Window | None:
@@ -334,6 +339,13 @@ def _union(windows) -> tuple[Window, ...]:
     return tuple(merged)
 
 
+def _softened(phrase: TimePhrase, original: str) -> TimePhrase:
+    """Return ``phrase`` marked soft when it is the time of a feeling or of a kind of outing
+    rather than when to search (rag.understand.soft)."""
+    reason = soft_reason(original, phrase.span, phrase.kind)
+    return phrase if reason is None else dataclasses.replace(phrase, soft=reason)
+
+
 def _utc(moment: datetime) -> datetime:
     return moment.astimezone(UTC)
 
@@ -424,7 +436,7 @@ def understand(
         next_origin.extend(origin[cursor:])
         chars, origin = next_chars, next_origin
     ordered = sorted(times, key=lambda t: t.span)
-    times = _joined(ordered, original)
+    times = [_softened(t, original) for t in _joined(ordered, original)]
     rest = " ".join("".join(chars).split()).strip(edge)
     if len(times) < len(ordered):  # the words joining them go with the phrases
         rest = _JOINING_WORD.sub("", rest).strip(edge)

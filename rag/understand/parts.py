@@ -6,6 +6,8 @@ patterns that find them and ``rag.understand.time`` reads the hours (:func:`part
 
 from __future__ import annotations
 
+from rag.understand import regional
+
 # Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day. The
 # window is where an activity asked for would START. Where the hours come from:
 # - the clock parts (凌晨 ... 深夜, morning ... night) as the dictionary defines them, the
@@ -163,11 +165,18 @@ PART_WORDS: dict[str, str] = {
     "lunch": "lunchtime",
     "supper": "dinner",
 }
+# The parts of the day in the regional and colloquial varieties (下昼, 朝早, 后晌, 擦黑 ...) and
+# English's narrower parts ("late afternoon"): rag/understand/regional.py.
+PARTS_OF_DAY.update(regional.EN_PARTS_OF_DAY)
+PART_WORDS.update(regional.PART_WORDS)
+# Parts that are also other words: read only right after a day (rag.understand.words).
+PART_WORDS_AFTER_DAY: dict[str, str] = regional.PART_WORDS_AFTER_DAY
 # Parts after which "三点" / "3 o'clock" means 15:00.
 PM_PARTS = frozenset(
     {"下午", "午饭后", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚", "晚饭后"}
     | {"afternoon", "after lunch", "after school", "after work", "evening", "night", "dinner"}
-    | {"happy hour", "after dinner"}
+    | {"happy hour", "after dinner", "early afternoon", "mid afternoon", "late afternoon"}
+    | {"early evening"}
 )
 # 中午一点 = 13:00
 NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime", "lunch break", "brunch"})
@@ -201,4 +210,4 @@ def in_parts(name: str | None, parts: frozenset) -> bool:
 def part_of_day(words: str) -> str:
     """Return the name (a key of PARTS_OF_DAY) of the part of the day ``words`` name."""
     key = " ".join(words.replace("-", " ").split())
-    return PART_WORDS.get(key, key)
+    return PART_WORDS.get(key, PART_WORDS_AFTER_DAY.get(key, key))
