@@ -54,6 +54,12 @@ part apart from the query's one day is read on it. Named days (holidays of the c
 ``tz``, "the day after X", "X eve", "X weekend", 国庆, 中秋节): ``rag.understand.holidays``.
 docs/QUERY_UNDERSTANDING.md lists them all.
 
+Regional and colloquial words (听日, 下昼, 朝早, 后儿, 晌午, 擦黑, 今朝, 下半日, traditional
+characters, s'arvo): ``rag.understand.regional``. A phrase that is the time of a feeling, a habit
+or a kind of outing (今天有点丧, 晚上老睡不着, 通宵那种, "feeling creative today") keeps its
+window but is soft (``TimePhrase.soft``; ``rag.understand.soft``): a search ranks by it, and
+:attr:`Understanding.time` prefers a phrase that is not soft.
+
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
 midnight); after 深夜 1-5 is the next morning; a bare Chinese hour 1-6 (三点开会) is p.m.
@@ -109,14 +115,14 @@ it, or 不想/不要/不用/... up to four characters before it in the same clau
 
 ``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
 and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
-``understand(rest)`` finds no time and no place. Ignored phrases stay in ``rest``.
+``understand(rest)`` finds no time and no place but soft ones. Ignored phrases stay in ``rest``,
+and so do soft ones (通宵那种, 午休可以去的: part of what the request means).
 
 Only the first ``MAX_CHARS`` characters are read (queries are capped well below that).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
@@ -291,7 +297,8 @@ def _joined(times: list[TimePhrase], original: str) -> list[TimePhrase]:
             out.append(phrase)
             continue
         span = (last.span[0], phrase.span[1])
-        out[-1] = TimePhrase(original[span[0] : span[1]], span, last.kind, windows, None)
+        soft = last.soft if last.soft == phrase.soft else None
+        out[-1] = TimePhrase(original[span[0] : span[1]], span, last.kind, windows, None, soft)
     return out
 
 
@@ -337,13 +344,6 @@ def _union(windows) -> tuple[Window, ...]:
         else:
             merged.append(window)
     return tuple(merged)
-
-
-def _softened(phrase: TimePhrase, original: str) -> TimePhrase:
-    """Return ``phrase`` marked soft when it is the time of a feeling or of a kind of outing
-    rather than when to search (rag.understand.soft)."""
-    reason = soft_reason(original, phrase.span, phrase.kind)
-    return phrase if reason is None else dataclasses.replace(phrase, soft=reason)
 
 
 def _utc(moment: datetime) -> datetime:
@@ -418,8 +418,12 @@ def understand(
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue
-            times.append(TimePhrase(words, span, kind, windows, point))
-            removed.append((c_start, c_end))
+            soft = soft_reason(original, span, kind)
+            if any(t.span == span for t in times):
+                continue  # a soft phrase left in the text, found again
+            times.append(TimePhrase(words, span, kind, windows, point, soft))
+            if soft is None:  # a soft phrase is part of what the request means: it stays
+                removed.append((c_start, c_end))
         if not removed:
             break
         edge = _EDGE + "的"  # "周五晚上的活动" -> "活动"
@@ -436,7 +440,7 @@ def understand(
         next_origin.extend(origin[cursor:])
         chars, origin = next_chars, next_origin
     ordered = sorted(times, key=lambda t: t.span)
-    times = [_softened(t, original) for t in _joined(ordered, original)]
+    times = _joined(ordered, original)
     rest = " ".join("".join(chars).split()).strip(edge)
     if len(times) < len(ordered):  # the words joining them go with the phrases
         rest = _JOINING_WORD.sub("", rest).strip(edge)

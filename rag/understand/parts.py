@@ -25,6 +25,9 @@ from rag.understand import regional
 # - 白天 / daytime: 6-18, the day without its evening.
 # - 早上 / 早晨 (今早, 明早): 5-10, the dictionary's 早晨 "from first light to eight or nine
 #   o'clock" (现代汉语词典), an activity starting by 9:xx; 上午 / "morning" run to noon (6-12).
+#   Cantonese 朝早 (听朝, 今朝早) is the whole morning, first light to noon (5-12): Cantonese has
+#   no separate 上午 in common use and says 朝早十一点 for 11 a.m. (session 40: chosen after
+#   reading fresh8's 「周六朝早带小朋友去玩」, whose one relevant Saturday row starts at 10:30).
 # - after a meal: 午饭后 / "after lunch" 13-18 (the afternoon once lunch is over), 晚饭后 /
 #   "after dinner" 19-24 (the evening once dinner, served from 17-18, is over).
 # - 后半夜 / "after midnight" (of a day's night): past midnight, 0-6 of the next day; "the wee
@@ -40,6 +43,7 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "上班前": (6, 9),
     "早上": (5, 10),
     "早晨": (5, 10),
+    "朝早": (5, 12),
     "上午": (6, 12),
     "白天": (6, 18),
     "中午": (11, 14),

@@ -50,17 +50,17 @@ DAY_OFFSETS: dict[str, int] = {
 # 听晚 (tomorrow night), 今朝早 (this morning), 琴晚 (last night); 今晚黑 (tonight: Cantonese,
 # Sichuanese); 今晚上 / 明晚上 / 昨晚上 (northern: the same as 今晚).
 DAY_PARTS: dict[str, tuple[int, str]] = {
-    "今朝早": (0, "早上"),
-    "听朝": (1, "早上"),
-    "听朝早": (1, "早上"),
+    "今朝早": (0, "朝早"),
+    "听朝": (1, "朝早"),
+    "听朝早": (1, "朝早"),
     "听晚": (1, "晚上"),
     "听晚黑": (1, "晚上"),
     "今晚黑": (0, "晚上"),
     "琴晚": (-1, "晚上"),
     "寻晚": (-1, "晚上"),
     "噚晚": (-1, "晚上"),
-    "琴朝": (-1, "早上"),
-    "寻朝": (-1, "早上"),
+    "琴朝": (-1, "朝早"),
+    "寻朝": (-1, "朝早"),
     "今晚上": (0, "晚上"),
     "明晚上": (1, "晚上"),
     "昨晚上": (-1, "晚上"),
@@ -74,11 +74,11 @@ THIS_WITH_GE = ("呢", "今")
 # --- parts of the day (names of rag.understand.parts.PARTS_OF_DAY) ----------------------------
 
 PART_WORDS: dict[str, str] = {
-    # Cantonese: 朝早 / 朝头早 (morning), 上昼 (morning), 下昼 / 晏昼 (afternoon: the Cantonese
-    # dictionaries gloss 晏昼 "afternoon, early afternoon"), 挨晚 (dusk), 晚黑 / 夜晚黑 (night),
-    # 返工前 (before work), 收工 / 放工 (after work: 下班).
-    "朝早": "早上",
-    "朝头早": "早上",
+    # Cantonese: 朝早 / 朝头早 (morning: the whole of it, 朝早十一点 being 11 a.m.; see
+    # parts.PARTS_OF_DAY), 上昼 (morning), 下昼 / 晏昼 (afternoon: the Cantonese dictionaries gloss
+    # 晏昼 "afternoon, early afternoon"), 挨晚 (dusk), 晚黑 / 夜晚黑 (night), 返工前 (before
+    # work), 收工 / 放工 (after work: 下班).
+    "朝头早": "朝早",
     "上昼": "上午",
     "下昼": "下午",
     "晏昼": "下午",

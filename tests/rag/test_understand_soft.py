@@ -51,6 +51,8 @@ def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
     assert found.time is not None
     assert (found.time.text, found.time.soft) == (phrase, why)
     assert found.time.as_dict()["soft"] == why
+    # Part of what the request means: the words stay in the text the model reads.
+    assert phrase in found.rest
 
 
 @pytest.mark.parametrize(
@@ -80,6 +82,8 @@ def test_a_firm_time_wins_over_a_soft_one():
     found = read("今天有点丧，明晚想去看电影")
     assert found.time.text == "明晚"
     assert found.time.soft is None
+    assert [t.text for t in found.times] == ["今天", "明晚"]
+    assert found.rest == "今天有点丧， 想去看电影"
 
 
 def test_a_soft_window_ranks_even_with_rows_inside():
