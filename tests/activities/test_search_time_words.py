@@ -1,6 +1,8 @@
-"""A time word that is the time of a feeling, not of the request, orders the search instead of
-narrowing it (issue 30, session 40; rag/understand/soft.py): 「今天就想哈哈大笑」 finds the comedy
-night tomorrow, marked as outside "today"; a time saying when to search still narrows.
+"""How the activity search uses a query's time words (issue 30, session 40): a time word that is
+the time of a feeling, not of the request, orders the search instead of narrowing it
+(rag/understand/soft.py): 「今天就想哈哈大笑」 finds the comedy night tomorrow, marked as outside
+"today"; a time saying when to search still narrows, in Cantonese too (听日晚黑, 听日下昼:
+rag/understand/regional.py).
 
 A fixed ``now`` (tests.conftest.FIXED_NOW, Wednesday 2026-11-25 10:00 Shanghai), the real model.
 """
@@ -63,3 +65,11 @@ def test_a_time_saying_when_still_narrows(week):
     outcome = activities_search(semantic_query="今天下午有什么活动", limit=10, now=now())
     assert outcome["meta"]["understood"]["time"]["applied"] == "filter"
     assert [r["title"] for r in outcome["results"]] == ["周三下午读书会｜安静地读一本书"]
+
+
+def test_a_cantonese_day_and_part_narrow_like_the_mandarin_ones(week):
+    outcome = activities_search(semantic_query="听日夜晚有咩好睇", limit=10, now=now())
+    time = outcome["meta"]["understood"]["time"]
+    assert time["phrase"] == "听日夜晚"
+    assert time["applied"] == "filter"
+    assert [r["title"] for r in outcome["results"]] == ["脱口秀开放麦｜爆笑之夜"]
