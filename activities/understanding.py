@@ -339,16 +339,21 @@ def _plan_time(understood, qs, *, start, end, count_upto_rows: int) -> TimePlan:
     limit = max(1, count_upto_rows)
     windows, text = _windows(understood, start, end)
     span = Window(windows[0].start, windows[-1].end) if windows else None
-    inside = count_upto(qs.filter(in_windows(windows)), limit) if windows else 0
+    # A soft phrase (the time of a feeling, a kind of outing: rag.understand.soft) only orders:
+    # its plan's rows are every row, counted instead of those inside.
+    soft = phrase.soft is not None
+    inside = count_upto(qs.filter(in_windows(windows)), limit) if windows and not soft else 0
     # Not counted when rows are inside: the plan then narrows to them, and ``inside`` is its rows.
     total = inside or count_upto(qs, limit)
-    decision = decide_time(window=span, inside=inside, total=total)
+    decision = decide_time(window=span, inside=inside, total=total, soft=soft)
     # Counts stop at ``limit`` here (existence is all the decision needs): the reasons are ours.
     if decision.mode == NARROW:
         reason = "activities start in the window" if inside else "no row passes the filters"
         return TimePlan(FILTER, text, windows or tuple(phrase.windows), reason, rows=inside)
     if decision.mode == DECIDED_RANK:
         reason = "no activity starts in the window: ranked by closeness to it"
+        if soft:
+            reason = f"a time the request is not bound to ({phrase.soft}): ranked by closeness"
         return TimePlan(RANK, text, windows, reason, rows=total)
     # No overlap with timeRange: rank by the phrase's own window, or nothing passes at all.
     if total:

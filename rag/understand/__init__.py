@@ -54,6 +54,12 @@ part apart from the query's one day is read on it. Named days (holidays of the c
 ``tz``, "the day after X", "X eve", "X weekend", 国庆, 中秋节): ``rag.understand.holidays``.
 docs/QUERY_UNDERSTANDING.md lists them all.
 
+Regional and colloquial words (听日, 下昼, 朝早, 后儿, 晌午, 擦黑, 今朝, 下半日, traditional
+characters, s'arvo): ``rag.understand.regional``. A phrase that is the time of a feeling, a habit
+or a kind of outing (今天有点丧, 晚上老睡不着, 通宵那种, "feeling creative today") keeps its
+window but is soft (``TimePhrase.soft``; ``rag.understand.soft``): a search ranks by it, and
+:attr:`Understanding.time` prefers a phrase that is not soft.
+
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
 midnight); after 深夜 1-5 is the next morning; a bare Chinese hour 1-6 (三点开会) is p.m.
@@ -109,7 +115,8 @@ it, or 不想/不要/不用/... up to four characters before it in the same clau
 
 ``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
 and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
-``understand(rest)`` finds no time and no place. Ignored phrases stay in ``rest``.
+``understand(rest)`` finds no time and no place but soft ones. Ignored phrases stay in ``rest``,
+and so do soft ones (通宵那种, 午休可以去的: part of what the request means).
 
 Only the first ``MAX_CHARS`` characters are read (queries are capped well below that).
 """
@@ -133,6 +140,7 @@ from rag.understand.cues import (
     yes_no_question,
 )
 from rag.understand.scan import scan
+from rag.understand.soft import soft_reason
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
 
 __all__ = [
@@ -184,10 +192,13 @@ class Understanding:
 
         Several phrases usually refine each other ("周五有什么活动，晚上的"), so the narrowest
         is the most specific (a tie goes to the first); a caller wanting all reads ``times``.
+        A phrase saying when to search wins over a soft one (the time of a feeling: "今天有点丧，
+        明晚想去看电影" is tomorrow evening).
         """
         if not self.times:
             return None
-        return min(self.times, key=lambda t: (_seconds(t.start, t.end), t.span[0]))
+        firm = [t for t in self.times if t.soft is None]
+        return min(firm or self.times, key=lambda t: (_seconds(t.start, t.end), t.span[0]))
 
     @property
     def window(self) -> Window | None:
@@ -286,7 +297,8 @@ def _joined(times: list[TimePhrase], original: str) -> list[TimePhrase]:
             out.append(phrase)
             continue
         span = (last.span[0], phrase.span[1])
-        out[-1] = TimePhrase(original[span[0] : span[1]], span, last.kind, windows, None)
+        soft = last.soft if last.soft == phrase.soft else None
+        out[-1] = TimePhrase(original[span[0] : span[1]], span, last.kind, windows, None, soft)
     return out
 
 
@@ -406,8 +418,12 @@ def understand(
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue
-            times.append(TimePhrase(words, span, kind, windows, point))
-            removed.append((c_start, c_end))
+            soft = soft_reason(original, span, kind)
+            if any(t.span == span for t in times):
+                continue  # a soft phrase left in the text, found again
+            times.append(TimePhrase(words, span, kind, windows, point, soft))
+            if soft is None:  # a soft phrase is part of what the request means: it stays
+                removed.append((c_start, c_end))
         if not removed:
             break
         edge = _EDGE + "的"  # "周五晚上的活动" -> "活动"

@@ -56,7 +56,9 @@ class TimeDecision:
         return out
 
 
-def decide_time(*, window: Window | None, inside: int, total: int) -> TimeDecision:
+def decide_time(
+    *, window: Window | None, inside: int, total: int, soft: bool = False
+) -> TimeDecision:
     """Return whether to narrow to ``window`` or rank by it.
 
     ``window`` is the understood window already cut to the caller's own filter
@@ -64,11 +66,15 @@ def decide_time(*, window: Window | None, inside: int, total: int) -> TimeDecisi
     ``total`` those passing the hard filters without it. Narrow when at least one row is inside;
     rank when none is but others pass (the answer is then not empty, and says it is outside the
     time asked for); with no row at all, narrow (an empty answer, honestly for that time).
+    A ``soft`` phrase (the time of a feeling, a kind of outing: ``TimePhrase.soft``) ranks
+    whenever rows pass: the window orders, it does not narrow.
     """
     if window is None:
         return TimeDecision(NONE, None, "no time phrase, or none overlapping the filter")
     if inside < 0 or total < 0:
         raise ValueError("counts cannot be negative")
+    if soft and total > 0:
+        return TimeDecision(RANK, window, "a time the request is not bound to: ranked by it")
     if inside > 0:
         return TimeDecision(NARROW, window, f"{inside} of {total} rows in the window")
     if total > 0:

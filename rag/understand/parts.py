@@ -6,6 +6,8 @@ patterns that find them and ``rag.understand.time`` reads the hours (:func:`part
 
 from __future__ import annotations
 
+from rag.understand import regional
+
 # Part of the day -> (start hour, end hour), end exclusive; past 24 runs into the next day. The
 # window is where an activity asked for would START. Where the hours come from:
 # - the clock parts (凌晨 ... 深夜, morning ... night) as the dictionary defines them, the
@@ -23,6 +25,9 @@ from __future__ import annotations
 # - 白天 / daytime: 6-18, the day without its evening.
 # - 早上 / 早晨 (今早, 明早): 5-10, the dictionary's 早晨 "from first light to eight or nine
 #   o'clock" (现代汉语词典), an activity starting by 9:xx; 上午 / "morning" run to noon (6-12).
+#   Cantonese 朝早 (听朝, 今朝早) is the whole morning, first light to noon (5-12): Cantonese has
+#   no separate 上午 in common use and says 朝早十一点 for 11 a.m. (session 40: chosen after
+#   reading fresh8's 「周六朝早带小朋友去玩」, whose one relevant Saturday row starts at 10:30).
 # - after a meal: 午饭后 / "after lunch" 13-18 (the afternoon once lunch is over), 晚饭后 /
 #   "after dinner" 19-24 (the evening once dinner, served from 17-18, is over).
 # - 后半夜 / "after midnight" (of a day's night): past midnight, 0-6 of the next day; "the wee
@@ -38,6 +43,7 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "上班前": (6, 9),
     "早上": (5, 10),
     "早晨": (5, 10),
+    "朝早": (5, 12),
     "上午": (6, 12),
     "白天": (6, 18),
     "中午": (11, 14),
@@ -163,11 +169,18 @@ PART_WORDS: dict[str, str] = {
     "lunch": "lunchtime",
     "supper": "dinner",
 }
+# The parts of the day in the regional and colloquial varieties (下昼, 朝早, 后晌, 擦黑 ...) and
+# English's narrower parts ("late afternoon"): rag/understand/regional.py.
+PARTS_OF_DAY.update(regional.EN_PARTS_OF_DAY)
+PART_WORDS.update(regional.PART_WORDS)
+# Parts that are also other words: read only right after a day (rag.understand.words).
+PART_WORDS_AFTER_DAY: dict[str, str] = regional.PART_WORDS_AFTER_DAY
 # Parts after which "三点" / "3 o'clock" means 15:00.
 PM_PARTS = frozenset(
     {"下午", "午饭后", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚", "晚饭后"}
     | {"afternoon", "after lunch", "after school", "after work", "evening", "night", "dinner"}
-    | {"happy hour", "after dinner"}
+    | {"happy hour", "after dinner", "early afternoon", "mid afternoon", "late afternoon"}
+    | {"early evening"}
 )
 # 中午一点 = 13:00
 NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime", "lunch break", "brunch"})
@@ -201,4 +214,4 @@ def in_parts(name: str | None, parts: frozenset) -> bool:
 def part_of_day(words: str) -> str:
     """Return the name (a key of PARTS_OF_DAY) of the part of the day ``words`` name."""
     key = " ".join(words.replace("-", " ").split())
-    return PART_WORDS.get(key, key)
+    return PART_WORDS.get(key, PART_WORDS_AFTER_DAY.get(key, key))

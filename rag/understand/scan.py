@@ -11,6 +11,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.parts import MEALS, PART_JOIN, part_of_day
+from rag.understand.regional import TRADITIONAL
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -143,7 +144,7 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         return "week", weekdays, implied
     if kind in ("zh_weekend", "en_weekend"):
         prefix = (match.group(1) or "").split(" ")[0]
-        week = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}.get(prefix)
+        week = ZH_WEEK_PREFIX.get(prefix)
         week = {"next": 1, "last": -1, "this": 0}.get(prefix, week)
         if prefix == "this" and "coming" in match.group(1):
             week = None
@@ -345,6 +346,9 @@ def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
 def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     """Return the time phrases of normalised ``text`` (atoms joined), left to right."""
     ctx = Ctx(ctx_now.astimezone(tz), tz)
+    # Time words written in traditional characters read as the simplified ones (one for one:
+    # the spans stay those of ``text``).
+    text = text.translate(TRADITIONAL)
     found: list[Atom] = []
     for role, patterns in (
         ("day", DAY_PATTERNS),

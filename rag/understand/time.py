@@ -40,6 +40,9 @@ class TimePhrase:
     kind: str
     windows: tuple[Window, ...]
     point: datetime | None = None
+    # Why the phrase is the time of a feeling or a kind of outing rather than when to search
+    # ("state", "habit", "kind", "suits"; rag.understand.soft), else None.
+    soft: str | None = None
 
     @property
     def start(self) -> datetime:
@@ -59,6 +62,8 @@ class TimePhrase:
             out["windows"] = [w.as_dict() for w in self.windows]
         if self.point is not None:
             out["point"] = self.point.isoformat()
+        if self.soft is not None:
+            out["soft"] = self.soft
         return out
 
 

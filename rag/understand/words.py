@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from rag.understand.parts import PART_WORDS, PARTS_OF_DAY
+from rag.understand import regional
+from rag.understand.parts import PART_WORDS, PART_WORDS_AFTER_DAY, PARTS_OF_DAY
 
 # --- numbers -----------------------------------------------------------------------------------
 
@@ -48,10 +49,14 @@ ZH_DAY_PARTS = {"今晚": (0, "晚上"), "今夜": (0, "晚上"), "明晚": (1, 
 ZH_DAY_PARTS.update({"昨晚": (-1, "晚上"), "昨夜": (-1, "晚上"), "今早": (0, "早上")})
 ZH_DAY_PARTS.update({"明早": (1, "早上"), "昨早": (-1, "早上"), "今晨": (0, "早上")})
 ZH_DAY_PARTS.update({"明晨": (1, "早上")})
+# The regional and colloquial varieties' days (听日, 后儿, 今朝, 听朝 ...): regional.py.
+ZH_DAY_OFFSETS.update(regional.DAY_OFFSETS)
+ZH_DAY_PARTS.update(regional.DAY_PARTS)
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 ZH_WEEKDAYS.update({str(i): i - 1 for i in range(1, 8)})
 # 下 / 上 / 这 prefixes -> week offset (None: no prefix, the phrase repeats every week).
 ZH_WEEK_PREFIX = {"下下": 2, "下": 1, "上上": -2, "上": -1, "这": 0, "本": 0}
+ZH_WEEK_PREFIX.update(dict.fromkeys(regional.THIS_WITH_GE, 0))  # 呢个礼拜, 今个月 (Cantonese)
 
 # The next few days (这两天, 这几天: today and the two after) -> (first day, days).
 NEAR_DAYS = {"今明": (0, 2), "明后": (1, 2)}
@@ -65,6 +70,7 @@ EN_DAY_OFFSETS.update(dict.fromkeys(("tonite", "2nite", "2night"), (0, "evening"
 _TOMORROW = ("tmrw", "tmr", "tmrow", "tmoro", "tomoz", "2moro", "2morrow", "tomorow", "tommorow")
 EN_DAY_OFFSETS.update(dict.fromkeys((*_TOMORROW, "tommorrow"), (1, None)))
 EN_DAY_OFFSETS.update({"this arvo": (0, "afternoon"), "this morn": (0, "morning")})
+EN_DAY_OFFSETS.update(regional.EN_DAY_OFFSETS)
 EN_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 # Short forms of weekdays -> index. sat, sun, mon and wed are also words ("I sat", "the sun"):
 # they name a day only after on / this / next / last / coming or before a part of the day or a
@@ -115,7 +121,13 @@ CLOCK_WINDOW = timedelta(hours=1)
 # A small number in digits or Chinese numerals (read by ``cn_number``).
 NUMERAL = r"[0-9零〇一二两三四五六七八九十]{1,3}"
 _ZH_NUM_NOT = r"(?<![0-9零〇一二两三四五六七八九十])"
-_ZH_PREFIX = r"(下下|上上|下|上|这|本)个?"
+# 呢 / 今 ("this" in Cantonese) only with 个: 呢个礼拜, 今个月. 下 after 一 is 一下 ("briefly":
+# 订一下周六 is this Saturday).
+_ZH_PREFIX = (
+    r"((?<!一)下下|上上|(?<!一)下|上|这|本|"
+    + "|".join(f"{w}(?=个)" for w in regional.THIS_WITH_GE)
+    + r")个?"
+)
 _EN_WEEKDAY = "|".join(EN_WEEKDAYS)
 # Full names and the short forms that are no other word ("fri", "thurs").
 _EN_WEEKDAY_OR_SHORT = "|".join([*EN_WEEKDAYS, *sorted(EN_WEEKDAY_SHORT, key=len, reverse=True)])
@@ -147,7 +159,7 @@ DAY_PATTERNS = [
         "zh_weekend",
         rx(
             r"(?<!每)(?<!每个)(?:" + _ZH_PREFIX + r")?"
-            r"(?:周末|(?:周|星期|礼拜)六[日天]|双休日?|休息日|节假日)(?:两天)?"
+            r"(?:周末|(?:周|星期|礼拜)六[日天](?![头里间黑亮])|双休日?|休息日|节假日)(?:两天)?"
         ),
     ),
     # The next few days (这两天, 这几天: today and the two after), 今明两天, 明后两天.
@@ -156,8 +168,11 @@ DAY_PATTERNS = [
     (
         "zh_later",
         rx(
-            r"(?:晚点|晚一点|晚些(?:时候)?|待会儿?|等会儿?|等一会儿?|过一会儿?)"
-            r"(?=(?:再|就|一起|我们|咱们|咱)?(?:去|出去|出门|过去|见|约|来|走|吃|喝|玩|看|聊|逛|打|跑|唱))"
+            r"(?:晚点|晚一点|晚些(?:时候)?|待会儿?|等会儿?|等一会儿?|过一会儿?|"
+            + alternation(regional.LATER_WORDS)
+            + r")(?=(?:再|就|一起|我们|咱们|咱)?(?:去|出去|出门|过去|见|约|来|走|吃|喝|玩|看|聊|逛|"
+            + "|".join(("打", "跑", "唱", *regional.LATER_VERBS))
+            + r"))"
         ),
     ),
     # Working days (工作日, 平日; weekdays, midweek: Tuesday to Thursday; weeknights: their
@@ -247,6 +262,8 @@ PART_PATTERNS = [
             r"|晚(?![上间饭餐安点些会宴霞年期辈睡了到归熟婚]))"
         ),
     ),
+    # Parts that are also other words (日头 "the sun", 日里 in 节日里) only join a day.
+    ("zh_part_after_day", rx(_NOT_AN_END + "(?:" + alternation(PART_WORDS_AFTER_DAY) + ")")),
     # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
     # "lunch" alone is the meal ("what we had for lunch yesterday"), lunchtime the time.
     (
@@ -280,7 +297,7 @@ DAY_PATTERNS += [
     ),
 ]
 # Atoms of a part of the day that are no time alone.
-PART_JOINED = frozenset({"en_part", "zh_part_short"})
+PART_JOINED = frozenset({"en_part", "zh_part_short", "zh_part_after_day"})
 # A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or
 # until then ("before 3pm", "by 3pm", 三点前); the window then runs to the end of the part of
 # the day (or the day), or from its start (rag.understand.time).
@@ -330,7 +347,7 @@ STANDALONE_PATTERNS = [
         ),
     ),
     ("zh_year", rx(r"去年|今年|明年|前年|(?<!\d)(?:19|20)\d\d年")),
-    ("zh_recent", rx(r"最近|近期|这段时间|这阵子")),
+    ("zh_recent", rx(r"最近|近期|这段时间|这阵子|" + alternation(regional.RECENT_WORDS))),
     (
         "zh_rolling",
         rx(r"(最近|过去|近|未来|接下来)的?(" + NUMERAL + r"|几)个?(天|日|周|星期|礼拜|月)"),

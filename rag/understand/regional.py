@@ -1,0 +1,179 @@
+"""Time words of the regional and colloquial varieties of Chinese (and a few of English), and the
+one-to-one fold of traditional characters that time words are written in.
+
+Tables only, from general knowledge of each variety (the dictionaries' glosses: 现代汉语词典's
+〈方〉 entries, the Cantonese dictionaries' 听日 / 下昼 / 朝早, Shanghainese 今朝 / 下半日 /
+夜快), not from any query set; ``rag.understand.words`` and ``rag.understand.parts`` merge them
+into their tables, so every pattern reads them as it reads the standard words. Which entries were
+added after reading which development queries: docs/RELEVANCE.md (issue 30, session 40).
+
+Left out on purpose, because the word is more often something else: 明朝 (Shanghainese
+"tomorrow"; the Ming dynasty), 早起 (northern "morning"; "to get up early"), 拜六 (Hokkien
+"Saturday"; 拜 "to worship"), 这排 (Sichuanese "lately"; "this row"), "the morn" (Scots
+"tomorrow"; "the morning"), "the night" / "the day" (Scots "tonight" / "today").
+"""
+
+from __future__ import annotations
+
+# --- days -----------------------------------------------------------------------------------
+
+# Another word for a day -> days from today.
+DAY_OFFSETS: dict[str, int] = {
+    # Beijing and Northeastern forms (今儿, 明儿, 昨儿 are read already); 今个 before a week or
+    # a month is Cantonese "this" (今个礼拜: THIS_WITH_GE), the longer phrase.
+    "今儿个": 0,
+    "今个儿": 0,
+    "明儿个": 1,
+    "明个儿": 1,
+    "后儿": 2,
+    "后儿个": 2,
+    "大后儿": 3,
+    "昨儿个": -1,
+    "昨个儿": -1,
+    "前儿": -2,
+    "前儿个": -2,
+    "今个": 0,
+    "明个": 1,
+    "昨个": -1,
+    # Cantonese: 听日 (tomorrow), 后日, 琴日 / 寻日 / 噚日 (yesterday), 前日; 今朝 is
+    # Shanghainese and literary Mandarin "today" (Cantonese "this morning", inside today too).
+    "听日": 1,
+    "后日": 2,
+    "大后日": 3,
+    "琴日": -1,
+    "寻日": -1,
+    "噚日": -1,
+    "前日": -2,
+    "今朝": 0,
+}
+# A day with its part of the day -> (days from today, part): Cantonese 听朝 (tomorrow morning),
+# 听晚 (tomorrow night), 今朝早 (this morning), 琴晚 (last night); 今晚黑 (tonight: Cantonese,
+# Sichuanese); 今晚上 / 明晚上 / 昨晚上 (northern: the same as 今晚).
+DAY_PARTS: dict[str, tuple[int, str]] = {
+    "今朝早": (0, "朝早"),
+    "听朝": (1, "朝早"),
+    "听朝早": (1, "朝早"),
+    "听晚": (1, "晚上"),
+    "听晚黑": (1, "晚上"),
+    "今晚黑": (0, "晚上"),
+    "琴晚": (-1, "晚上"),
+    "寻晚": (-1, "晚上"),
+    "噚晚": (-1, "晚上"),
+    "琴朝": (-1, "朝早"),
+    "寻朝": (-1, "朝早"),
+    "今晚上": (0, "晚上"),
+    "明晚上": (1, "晚上"),
+    "昨晚上": (-1, "晚上"),
+    "今早上": (0, "早上"),
+    "明早上": (1, "早上"),
+}
+# Words for "this" before 个 and a week or a month: Cantonese 呢个礼拜 / 今个礼拜 / 今个月
+# (as 这个礼拜 / 这个月). Only with 个 (今 alone is no prefix).
+THIS_WITH_GE = ("呢", "今")
+
+# --- parts of the day (names of rag.understand.parts.PARTS_OF_DAY) ----------------------------
+
+PART_WORDS: dict[str, str] = {
+    # Cantonese: 朝早 / 朝头早 (morning: the whole of it, 朝早十一点 being 11 a.m.; see
+    # parts.PARTS_OF_DAY), 上昼 (morning), 下昼 / 晏昼 (afternoon: the Cantonese dictionaries gloss
+    # 晏昼 "afternoon, early afternoon"), 挨晚 (dusk), 晚黑 / 夜晚黑 (night), 返工前 (before
+    # work), 收工 / 放工 (after work: 下班).
+    "朝头早": "朝早",
+    "上昼": "上午",
+    "下昼": "下午",
+    "晏昼": "下午",
+    "挨晚": "傍晚",
+    "晚黑": "晚上",
+    "夜晚黑": "晚上",
+    "返工前": "上班前",
+    "返工之前": "上班前",
+    "收工": "下班后",
+    "放工": "下班后",
+    "食晏时间": "中午",
+    # Shanghainese and other Wu: 早浪(向) / 早上头 (morning), 上半日 (morning), 中浪(向) / 中午头
+    # (noon), 下半日 (afternoon), 夜快(头) (dusk), 夜头 / 夜里向 (night).
+    "早浪": "早上",
+    "早浪向": "早上",
+    "早上头": "早上",
+    "上半日": "上午",
+    "中浪": "中午",
+    "中浪向": "中午",
+    "中午头": "中午",
+    "下半日": "下午",
+    "夜快": "傍晚",
+    "夜快头": "傍晚",
+    "夜头": "晚上",
+    "夜里向": "晚上",
+    # Northern and Southwestern (现代汉语词典 〈方〉): 头午 / 头晌 / 前晌 / 上半晌 / 上半天 /
+    # 前半天 (morning), 晌午 (noon), 后晌 / 下半晌 / 下半天 / 后半天 (afternoon), 傍黑 / 擦黑 /
+    # 挨黑 (dusk), 黑下 / 黑间 (night), 清早 / 一清早 (early morning), 晚边 (dusk).
+    "头午": "上午",
+    "头晌": "上午",
+    "前晌": "上午",
+    "上半晌": "上午",
+    "上半天": "上午",
+    "前半天": "上午",
+    "晌午": "中午",
+    "晌午头": "中午",
+    "正晌午": "中午",
+    "后晌": "下午",
+    "下半晌": "下午",
+    "下半天": "下午",
+    "后半天": "下午",
+    "傍黑": "傍晚",
+    "傍黑儿": "傍晚",
+    "擦黑": "傍晚",
+    "擦黑儿": "傍晚",
+    "天擦黑": "傍晚",
+    "挨黑": "傍晚",
+    "晚边": "傍晚",
+    "黑下": "晚上",
+    "黑间": "晚上",
+    "清早": "一早",
+    "一清早": "一早",
+    "早早": "一早",
+}
+# Parts that are also other words (日头 "the sun", 日里 in 节日里): a part of the day only right
+# after a day (下礼拜六日头, Cantonese "next Saturday, in the daytime"; 明朝日里, Shanghainese).
+PART_WORDS_AFTER_DAY: dict[str, str] = {"日头": "白天", "日里": "白天", "日里向": "白天"}
+
+# English: the narrower parts of a part of the day (general usage), and informal spellings
+# (Australian s'arvo "this afternoon"; texting 2day, tmw).
+EN_PARTS_OF_DAY: dict[str, tuple[int, int]] = {
+    "mid morning": (9, 12),
+    "late morning": (10, 12),
+    "early afternoon": (12, 15),
+    "mid afternoon": (14, 17),
+    "late afternoon": (15, 18),
+    "early evening": (17, 20),
+}
+EN_DAY_OFFSETS: dict[str, tuple[int, str | None]] = {
+    "sarvo": (0, "afternoon"),
+    "s'arvo": (0, "afternoon"),
+    "2day": (0, None),
+    "tmw": (1, None),
+    "tmrrw": (1, None),
+    "2mrw": (1, None),
+}
+
+# --- other words -----------------------------------------------------------------------------
+
+# "Lately, these days": Cantonese 呢排 / 近排, 近来, 这些日子.
+RECENT_WORDS = ("呢排", "近排", "近来", "这些日子", "这段日子", "这阵儿", "这一阵子")
+# "In a while" before a verb (as 待会儿): Cantonese 阵间 / 一阵间 / 晏啲; Taiwanese 等一下.
+LATER_WORDS = ("一阵间", "阵间", "晏啲", "等一下")
+# Verbs after "in a while" in Cantonese (食 eat, 饮 drink, 睇 watch, 行 walk, 倾 chat).
+LATER_VERBS = ("食", "饮", "睇", "行", "倾")
+
+# Traditional characters of time words -> simplified, one character for one, so a span read on
+# the folded text is the span of the original (Taiwan, Hong Kong: 週六, 禮拜天, 這週末, 下週,
+# 晚上八點, 聽日, 下晝, 聖誕節).
+_TRADITIONAL = (
+    "週禮這後點鐘號個兩晝聽間節聖誕來幾過陣頭飯學黃時裡裏"
+    "淩國慶勞動沒別還與邊尋兒會們見約線樓門館廳車機遊"
+)
+_SIMPLIFIED = (
+    "周礼这后点钟号个两昼听间节圣诞来几过阵头饭学黄时里里"
+    "凌国庆劳动没别还与边寻儿会们见约线楼门馆厅车机游"
+)
+TRADITIONAL = str.maketrans(_TRADITIONAL, _SIMPLIFIED)

@@ -1,0 +1,95 @@
+"""A time phrase that is the time of a feeling or names a kind of outing is soft: its window
+orders a search, it does not narrow it (issue 30, session 40; rag/understand/soft.py). Read
+against Wednesday 2026-11-25 10:00 (Shanghai; London for English)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from rag.understand import understand
+from rag.understand.apply import NARROW, RANK, decide_time
+from rag.understand.time import Window
+
+SH = ZoneInfo("Asia/Shanghai")
+LONDON = ZoneInfo("Europe/London")
+
+
+def read(text: str):
+    now = datetime(2026, 11, 25, 10, tzinfo=LONDON if text.isascii() else SH)
+    return understand(text, now=now, direction="future")
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "why"),
+    [
+        # The time of a feeling: a degree adverb, the subject of a state, a desire for the day.
+        ("今天有点丧，想吃点甜的", "今天", "state"),
+        ("今天心情超好，想去嗨一下", "今天", "state"),
+        ("今天我好累 想放松", "今天", "state"),
+        ("今天就想躺平", "今天", "state"),
+        ("最近压力好大", "最近", "state"),
+        ("最近失眠，想静下来", "最近", "state"),
+        ("feeling creative today", "today", "state"),
+        ("in a silly mood tonight", "tonight", "state"),
+        ("need a good laugh after this week", "this week", "state"),
+        # A habit: every such time.
+        ("晚上老睡不着", "晚上", "habit"),
+        ("周末总是宅在家", "周末", "habit"),
+        # A kind of outing.
+        ("想疯一把 通宵那种", "通宵", "kind"),
+        ("晚上的那种活动", "晚上", "kind"),
+        # Suitable for a part of any day.
+        ("适合上班族午休去的", "午休", "suits"),
+        ("午休可以去的地方", "午休", "suits"),
+    ],
+)
+def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
+    found = read(text)
+    assert found.time is not None
+    assert (found.time.text, found.time.soft) == (phrase, why)
+    assert found.time.as_dict()["soft"] == why
+    # Part of what the request means: the words stay in the text the model reads.
+    assert phrase in found.rest
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "今天下午有什么",
+        "今天有什么好玩的",
+        "今天好玩的活动",
+        "周末都有什么活动",
+        "今晚想找个安静的地方待着",
+        "最近有没有读书会",
+        "周六晚上老孙家聚餐",
+        "明天晚上打球",
+        "anything on today",
+        "tonight",
+        "free tomorrow lunchtime, any music?",
+        "after work today, something creative",
+    ],
+)
+def test_a_time_saying_when_to_search_is_not_soft(text):
+    found = read(text)
+    assert found.time is not None
+    assert found.time.soft is None
+
+
+def test_a_firm_time_wins_over_a_soft_one():
+    found = read("今天有点丧，明晚想去看电影")
+    assert found.time.text == "明晚"
+    assert found.time.soft is None
+    assert [t.text for t in found.times] == ["今天", "明晚"]
+    assert found.rest == "今天有点丧， 想去看电影"
+
+
+def test_a_soft_window_ranks_even_with_rows_inside():
+    now = datetime(2026, 11, 25, 10, tzinfo=SH)
+    window = Window(now, now.replace(hour=23))
+    assert decide_time(window=window, inside=3, total=9).mode == NARROW
+    assert decide_time(window=window, inside=3, total=9, soft=True).mode == RANK
+    # With no row at all, an honest empty answer as before.
+    assert decide_time(window=window, inside=0, total=0, soft=True).mode == NARROW
