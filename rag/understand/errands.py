@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 
 from rag.understand.cues import form_text
+from rag.understand.requests import learning_request
 
 _CLAUSE = r"[^，。,.;；!！?？]"
 
@@ -117,6 +118,21 @@ _EN_ROUTE = re.compile(
     r"|\b(?:tube|train|rail|bus|metro|subway|transit)\s+strikes?\b"
 )
 
+# --- a recipe --------------------------------------------------------------------------------
+
+# How a dish is made: "recipe for shepherd's pie", 「红烧肉怎么做」, 「糖醋排骨的做法」, Cantonese
+# 点整 / 点样整 / 点煮. Instructions, not a cooking class (an activity noun or the wish to learn,
+# rag.understand.requests, keeps those a request). Added in session 40 after the recipe
+# questions of fresh and fresh4 (development data) had stayed answered: a dish reads like a
+# cooking class to the intent examples (docs/RELEVANCE.md, "Information requests").
+_ZH_RECIPE = re.compile(
+    r"(?:怎么|怎样|如何|点样|点)(?:做|整|煮|炒|烧|炖|焗)(?:才)?(?:好吃)?[呢呀啊?？]?$"
+    r"|的做法|做法是|菜谱|食谱"
+)
+_EN_RECIPE = re.compile(
+    r"\brecipes?\s+(?:for|of)\b|\bhow\s+(?:do\s+(?:i|you)|to)\s+(?:cook|bake)\b"
+)
+
 # An activity noun, a ticket or an outing to a market keeps a query a request for something
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
 _ACTIVITY_ZH = re.compile(
@@ -129,7 +145,8 @@ _ACTIVITY_EN = re.compile(
 
 
 def errand(text: str) -> str | None:
-    """Return which errand the query asks for ("buy", "money", "lost", "route"), or None.
+    """Return which errand the query asks for ("buy", "money", "lost", "route", "recipe"),
+    or None.
 
     「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
     and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
@@ -147,7 +164,10 @@ def errand(text: str) -> str | None:
         ("money", _ZH_MONEY, _EN_MONEY),
         ("buy", _ZH_BUY, _EN_BUY),
         ("route", _ZH_ROUTE, _EN_ROUTE),
+        ("recipe", _ZH_RECIPE, _EN_RECIPE),
     ):
+        if label == "recipe" and learning_request(normalised):
+            return None
         if zh.search(normalised) or en.search(normalised):
             return label
     return None

@@ -30,6 +30,9 @@ from rag.understand.errands import errand
         ("how do I get from the station to the hotel", "route"),
         ("is the subway running on christmas day", "route"),
         ("when is the last train home", "route"),
+        ("recipe for banana bread", "recipe"),
+        ("糖醋排骨的做法", "recipe"),
+        ("鱼香肉丝怎么做", "recipe"),
     ],
 )
 def test_an_errand_is_read_in_mandarin_cantonese_sichuanese_and_english(query, kind):
@@ -49,6 +52,10 @@ def test_an_errand_is_read_in_mandarin_cantonese_sichuanese_and_english(query, k
         "a bus tour of the old town",
         "buy-nothing swap meetup",
         "跑步",
+        "how do i make friends in a new city",
+        "想学红烧肉怎么做",
+        "recipe swap meetup",
+        "怎么做才能交到朋友",
         "",
     ],
 )
