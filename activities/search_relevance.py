@@ -22,6 +22,7 @@ from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
 from rag.understand.bookings import booking_request, repair_request
+from rag.understand.errands import errand
 from rag.understand.requests import learning_request
 from rag.understand.small_talk import small_talk
 from rag.understand.weather import weather_question
@@ -50,9 +51,14 @@ INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.tx
 # Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
 # "可以一起打羽毛球吗"): activity nouns and the verbs of going, playing, learning and doing
 # things. Erring towards a request only keeps a search that might have been cut.
+# Cantonese 边度 (where), 睇 (watch), 行山 / 行街 (walk) and 有咩搞 (what's on) are the same
+# words in the variety (general knowledge, issue 30, session 40); "somewhere / anywhere / a
+# place to" asks where to do a thing as "where" does ("is there somewhere to swim indoors").
 ACTIVITY_WORDS = re.compile(
-    r"活动|去|哪里|哪儿|推荐|参加|报名|一起|聚会|玩|学|练|打|看|听|唱|跑|爬|逛|做|"
-    r"\b(events?|activit(y|ies)|things to do|where|join|meetups?|class(es)?|go|play|learn)\b",
+    r"活动|去|哪里|哪儿|边度|推荐|参加|报名|一起|聚会|玩|学|练|打|看|睇|听|唱|跑|爬|逛|行山|行街|"
+    r"(?:有|冇)(?:咩|乜嘢?)搞|做|"
+    r"\b(events?|activit(y|ies)|things to do|where|somewhere|anywhere|places? to|join|meetups?|"
+    r"class(es)?|go|play|learn)\b",
     re.IGNORECASE,
 )
 
@@ -60,13 +66,14 @@ ACTIVITY_WORDS = re.compile(
 def answer_question(query: str, understood=None) -> bool:
     """Return whether the query asks for an answer rather than for activities.
 
-    A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring my
-    dog?") is a request for activities only when it names them: an activity word, a kind of
-    activity or a time. A request for information or work (``information_request``: "空调漏水
-    怎么办", "how do I renew my passport") only with an activity word or a kind: "明天会下雨吗"
-    names a time and is still a question about the weather. Small talk (``small_talk``: "hey
-    how are you", 「你叫什么名字呀」) asks the assistant for an answer, never for activities; so
-    do a booking and a weather question (:func:`asks_elsewhere`).
+    A yes/no question (``rag.understand.yes_no_question``: "孕期可以喝咖啡吗", "can I bring
+    my dog?") is a request for activities only when it names them: an activity word, a kind
+    of activity (a cue, or one of ``activities.named_kinds``) or a time. A request for
+    information or work (``information_request``: "空调漏水怎么办", "how do I renew my
+    passport") only with an activity word or a kind: "明天会下雨吗" names a time and is still
+    a question about the weather. Small talk (``small_talk``: "hey how are you", 「你叫什么
+    名字呀」) asks the assistant for an answer, never for activities; so do an errand, a
+    booking and a weather question (:func:`asks_elsewhere`).
     """
     if asks_elsewhere(query):
         return True
@@ -77,17 +84,28 @@ def answer_question(query: str, understood=None) -> bool:
         return not (found is not None and found.kinds)
     if not yes_no_question(query):
         return False
+    # A kind named by the query ("is there ice skating downtown?") is an activity too, though
+    # the lexicon's cues (``found.kinds``) are mostly Chinese.
+    if kinds_asked(query):
+        return False
     return not (found is not None and (found.kinds or found.time))
 
 
 def asks_elsewhere(query: str) -> bool:
     """Return whether the query's form asks for something other than activities: small talk
-    (always), a booking at a business (``booking_request``: "book a table for 4", 「帮我订个餐厅
-    六个人」), a repair (``repair_request``: 「修自行车」) or a question about the weather or
-    what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服吗」), these unless an activity
-    word names something to do (「下雨天去哪玩」).
+    (always); an errand (below) unless an activity noun, a ticket or a market
+    makes it part of an outing; a booking at a business (``booking_request``: "book a table
+    for 4", 「帮我订个餐厅 六个人」), a repair (``repair_request``: 「修自行车」) or a
+    question about the weather or what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服
+    吗」), these unless an activity word names something to do (「下雨天去哪玩」).
+
+    The errand (``rag.understand.errands.errand``): buying a thing, changing money, something
+    lost, a route or a line's hours (「想买部二手单车」, "where can i exchange dollars", 「我部
+    手机唔见咗」, "how late does the red line run").
     """
-    if small_talk(query):
+    if small_talk(query) or errand(query):
+        # An errand's form has its own guard (an activity noun, a ticket, a market): "where"
+        # heads "where can i exchange dollars" as it heads "where can I see deer".
         return True
     if ACTIVITY_WORDS.search(query):
         return False

@@ -15,8 +15,15 @@ from rag import relevance
 
 def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
     """Return whether the search narrowed to a time window and the relevance gate found
-    nothing in it close to the query (not noise, not a question, not a request for something
-    else: those are off-topic anywhere), or nothing of a kind the query asks for by name.
+    nothing in it close to the query (not noise, not a question: those are off-topic
+    anywhere), or nothing of a kind the query asks for by name.
+
+    A query the intent gate emptied is judged again over every joinable row too: that rule
+    answers a query reading like one for something else when a listing stands close enough
+    (``rag.relevance.close_enough``), and the window's few rows say nothing about whether one
+    does ("dim sum breakfast this sunday": the dim sum brunch stands 0.3 above the background,
+    the rows of Sunday morning below it). One read anywhere as a request for something else
+    stays empty (issue 30, session 40).
     """
     relevance_meta = meta.get("relevance") or {}
     if understood.time.applied != FILTER:
@@ -27,7 +34,7 @@ def window_fits_nothing(understood: QueryUnderstanding, meta: dict) -> bool:
     return (
         relevance_meta.get("offTopic", False)
         and not relevance_meta.get("noise")
-        and meta.get("reason") not in (relevance.QUESTION_REASON, relevance.INTENT_REASON)
+        and meta.get("reason") != relevance.QUESTION_REASON
     )
 
 

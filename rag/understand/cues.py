@@ -216,6 +216,11 @@ _EN_YES_NO = re.compile(
 )
 
 
+# Cantonese asks yes or no with the modal itself, A-not-A, and no closing 吗 (孕妇可唔可以饮
+# 咖啡, 使唔使预约): general knowledge of the variety (issue 30, session 40).
+_YUE_YES_NO = re.compile(r"可唔可以|得唔得|使唔使|驶唔驶|应唔应该|系唔系|要唔要|啱唔啱|能唔能")
+
+
 def yes_no_question(text: str) -> bool:
     """Return whether a query is a yes/no question about what is allowed or true.
 
@@ -227,7 +232,10 @@ def yes_no_question(text: str) -> bool:
     if not normalised:
         return False
     if _HAN_RE.search(normalised):
-        return bool(_ZH_CLOSING.search(normalised) and _ZH_MODALS.search(normalised))
+        return bool(
+            (_ZH_CLOSING.search(normalised) and _ZH_MODALS.search(normalised))
+            or _YUE_YES_NO.search(normalised)
+        )
     return bool(_EN_YES_NO.search(normalised))
 
 
@@ -237,6 +245,10 @@ def yes_no_question(text: str) -> bool:
 _ZH_INFO = re.compile(
     r"怎么(办|买|弄|退|续|截|查|算|处理|申请|修|治|回事)|如何(办|申请|处理|退|续)|为什么"
     r"|多少钱|是多少|什么影响|划算吗|帮我写|写一[封篇份]|翻译一下"
+    # Cantonese (Guangdong, Hong Kong): 点算 / 点办 (what to do), 点样 + a verb of paperwork
+    # (how to), 点解 (why; how to solve), 几多钱 (how much): general knowledge of the variety
+    # (issue 30, session 40).
+    r"|点算|点办|点搞|点样(?:申请|办|整|搞|攞|退|续|查|计|算|先)|点解|几多钱|系几多"
 )
 _EN_INFO = re.compile(
     r"^\s*(how\s+(do|can|should)\s+i|how\s+to|how\s+much|how\s+many|why\s+(is|are|do|does))\b"

@@ -24,12 +24,23 @@ _ZH_WEATHER = re.compile(
     r"(?:冷|热|晒|闷|潮)不(?:冷|热|晒|闷|潮)|下不下(?:雨|雪)|会不会下(?:雨|雪)|会下(?:雨|雪)(?:吗|嘛)"
     r"|(?:要|需要|得)(?:不要|不需要)?(?:穿|带)(?:[^，。,.;；!！?？]{0,6})?(?:吗|嘛|不)"
     r"|穿什么(?:衣服)?(?:合适|好|比较好)?[吗呢?？]?$|多少度|几度|天气(?:怎么样|如何|好吗|好不好)"
+    # Cantonese (Guangdong, Hong Kong): 落雨 / 落雪 is rain / snow, 遮 an umbrella, 着衫 to
+    # wear; A-not-A with 唔 (会唔会落雨, 冻唔冻, 使唔使带遮). General knowledge of the variety
+    # (issue 30, session 40), after fresh8's 「会唔会落雨」 had been seen (development data).
+    r"|(?:冻|冷|热|晒|焗|闷|湿)唔(?:冻|冷|热|晒|焗|闷|湿)|会唔会(?:落|下)(?:雨|雪)|落唔落(?:雨|雪)"
+    r"|会落(?:雨|雪)(?:㗎|嘛|咩|冇|吗)|(?:使|要|驶)唔(?:使|要|驶)(?:带|着|穿)|着(?:咩|乜嘢?)衫"
+    r"|几多度|天气(?:点样|点呀|好唔好)"
+    # Sichuanese and northern colloquial: 冷不冷嘛, 要下雨不, 穿啥子.
+    r"|穿(?:啥子?|啥)(?:衣服)?(?:合适|好)?[嘛哦呢?？]?$|会不会下雨嘛|要下(?:雨|雪)(?:不|没|么)"
 )
 _EN_WEATHER = re.compile(
     r"\b(?:will|is|does|did)\s+it\s+(?:going\s+to\s+|gonna\s+)?"
     r"(?:rain|snow|hail|freeze|pour|lash|be\s+(?:cold|hot|warm|sunny|windy|wet|rainy|freezing))\b"
     r"|\bdo\s+i\s+need\s+(?:an?\s+)?(?:umbrella|coat|jacket|brolly|raincoat)\b"
     r"|\bwhat\s+(?:should\s+i|to)\s+wear\b|\bweather\s+(?:forecast|like)\b"
+    # "is it gonna snow on thanksgiving", "gonna rain tomorrow?", "will there be snow".
+    r"|\b(?:is\s+it\s+)?(?:gonna|going\s+to)\s+(?:rain|snow|hail|pour|storm)\b"
+    r"|\bwill\s+there\s+be\s+(?:rain|snow|a\s+storm|thunder)"
 )
 
 

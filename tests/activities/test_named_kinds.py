@@ -31,6 +31,15 @@ def test_a_query_naming_a_kind_no_candidate_offers_is_read_as_absent():
     assert absent_kind("哪里可以滑雪", [SWIM, SNOW]) == "skiing"
 
 
+def test_a_food_outing_named_in_english_is_offered_by_a_chinese_tea_house():
+    # Eating out is a kind: "dim sum" asks for one, and a 早茶 listing is one.
+    tea_house = _row("西关早茶局｜一盅两件", "老茶楼里饮早茶，虾饺烧卖")
+    assert [k.label for k in kinds_named("dim sum breakfast this sunday")] == ["eating out"]
+    assert absent_kind("dim sum breakfast this sunday", [SWIM, tea_house]) is None
+    assert absent_kind("dim sum", [SWIM, SNOW]) == "eating out"
+    assert not kinds_named("recipe for shepherd's pie")
+
+
 def test_a_kind_any_candidate_offers_is_left_to_the_ranking():
     ski = _row("Cross-country ski intro", tags=["snow"])
     assert absent_kind("where can I go skiing", [SWIM, ski]) is None

@@ -22,6 +22,12 @@ from rag.understand.small_talk import small_talk
         "howya, how's it going",
         "how ya going mate",
         "what's the craic",
+        "早晨",
+        "你好呀 你系咪真人嚟㗎",
+        "最近点呀",
+        "食咗饭未",
+        "唔该晒",
+        "同我倾下偈啦",
     ],
 )
 def test_greetings_and_pleasantries_alone_are_small_talk(query):
@@ -41,6 +47,9 @@ def test_greetings_and_pleasantries_alone_are_small_talk(query):
         "today",
         "howya, any trad sessions tonight?",
         "how yoga helps",
+        "一个人喺广州好闷",
+        "今晚有咩搞",
+        "你好，边度可以行山",
         "",
     ],
 )

@@ -18,6 +18,10 @@ from rag.understand.weather import weather_question
         "is it going to be windy tomorrow",
         "do I need a coat tonight",
         "what should I wear to work tomorrow",
+        "听日会唔会落雨",
+        "今晚冻唔冻",
+        "使唔使带遮",
+        "is it gonna snow on sunday",
     ],
 )
 def test_a_question_about_the_weather_is_read(query):
@@ -33,6 +37,8 @@ def test_a_question_about_the_weather_is_read(query):
         "rainy day museums",
         "snowshoe walk this weekend",
         "winter coat drive volunteering",
+        "落雨天去边度玩",
+        "snow tubing this weekend",
         "",
     ],
 )

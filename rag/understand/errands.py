@@ -1,0 +1,173 @@
+"""Errands: buying a thing, changing money, something lost, the way somewhere.
+
+「想买部二手单车」, "where can i exchange dollars near canton tower", 「我部手机唔见咗」, "how do
+i get from the airport to town": the person wants a shop, a money changer, a lost-property
+office or a route, not something to do. Their meaning sits beside listings that share a word
+with them (a bike ride, a riverside walk, a tower at night), and the form of the request says
+more than the topic: the intent examples (activities/fixtures/intent_elsewhere.txt) can only
+move the intent gate, which a labelled "what's on tonight" holds where it is (docs/RELEVANCE.md,
+"Reservations and the small path"), and a query naming a kind by the way (单车: cycling) is not
+read against them at all (activities.search_relevance.asks_for_activity). What says it is the
+form: a verb of buying with what is bought, changing money with a currency, a belonging with a
+verb of losing it, a route between places or by a line. A ticket or a pass (what an activity
+search finds), a market or a fair (an outing) and an activity noun (a class, a tour, an event)
+keep a query a request for something to do.
+
+Written from general knowledge of how people ask for these in Mandarin, Cantonese (Guangdong,
+Hong Kong: 买部, 边度, 唔见咗, 点去) and Sichuanese (咋个, 啥子), and in English (issue 30,
+session 40). The category was added after fresh8's Cantonese purchase and English money
+exchange had been seen (development data), and after the off-topic errands of fresh5-fresh7
+(left phones, routes to the airport, a dryrobe); no word of those queries but the general ones
+(buy, 买, exchange, dollars, lost, left my, phone, 手机, 唔见) is in it. Business-agnostic.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rag.understand.cues import form_text
+from rag.understand.requests import learning_request
+
+_CLAUSE = r"[^，。,.;；!！?？]"
+
+# --- buying -----------------------------------------------------------------------------------
+
+# 买 (buy), 购买 / 选购 / 入手, or a brand or model asked for (哪个牌子, 推荐一款). 买单 is the
+# bill (paying: not an activity either); 票 is a ticket, what an activity search finds.
+_ZH_BUY = re.compile(
+    r"(?<![卖])(?:购买|选购|入手|买)(?!票)|(?:哪个|边个|什么|咩|啥子?)牌子"
+    r"|推荐(?:一款|一个型号|款)"
+)
+_EN_BUY = re.compile(r"\b(?:buy|buying|purchase|purchasing|shop\s+for|shopping\s+for)\b")
+
+# --- changing money ---------------------------------------------------------------------------
+
+_CURRENCY_ZH = (
+    r"(?:钱|外币|外汇|美元|美金|港币|港元|港纸|人民币|欧元|英镑|日元|日币|澳元|澳币|加元|"
+    r"韩元|泰铢|现金|货币)"
+)
+_ZH_MONEY = re.compile(
+    rf"(?:兑换|换)(?:一?[啲点些])?(?:{_CURRENCY_ZH})|找换店|换汇"
+    r"|(?:取|提|攞)(?:钱|现金|现)|提款机|自动柜员机"
+)
+_CURRENCY_EN = (
+    r"(?:money|currency|cash|dollars?|usd|euros?|pounds?|sterling|yuan|rmb|renminbi|yen|hkd|"
+    r"foreign\s+currency|travell?er'?s\s+cheques?)"
+)
+_EN_MONEY = re.compile(
+    rf"\b(?:exchange|change|swap|convert)\s+(?:some\s+|my\s+|a\s+few\s+|\d+\s+)?{_CURRENCY_EN}\b"
+    r"|\b(?:money|currency)\s+(?:changer|exchange)s?\b|\bbureau\s+de\s+change\b"
+    r"|\b(?:withdraw|get\s+out)\s+(?:some\s+)?(?:cash|money)\b|\batms?\b|\bcash\s+machine\b"
+)
+
+# --- something lost ---------------------------------------------------------------------------
+
+_BELONGING_ZH = (
+    r"(?:手机|电话|钱包|银包|钥匙|锁匙|证件|身份证|护照|签证|背包|书包|手袋|包包|包|卡|行李|箱|"
+    r"电脑|平板|ipad|iphone|耳机|雨伞|伞|遮|眼镜|相机|手表|外套)"
+)
+# A verb of losing: 丢了 / 弄丢 / 掉了 / 落在 (left on) / 遗失 / 不见了, Cantonese 唔见咗 / 跌咗 /
+# 漏咗 / 冇咗, 忘在. Bare 落 (日落, 落雨) and bare 掉 are not.
+_LOSE_ZH = (
+    r"(?:弄丢|搞丢|整丢|丢(?:了|咗|失|在|喺|落)|掉(?:了|咗|在|喺)|落(?:在|喺|咗|下|了)|遗失|遗落|"
+    r"不见了|唔见(?:咗|左|了)|跌(?:咗|左|了|落)|漏(?:咗|左|低)|冇(?:咗|左)|忘(?:在|喺|记拿|了拿))"
+)
+_ZH_LOST = re.compile(
+    rf"{_LOSE_ZH}{_CLAUSE}{{0,10}}?{_BELONGING_ZH}|{_BELONGING_ZH}{_CLAUSE}{{0,10}}?{_LOSE_ZH}|失物招领"
+)
+_BELONGING_EN = (
+    r"(?:phone|mobile|cell|iphone|wallet|purse|bag|handbag|backpack|rucksack|keys?|passport|id|"
+    r"card|cards|laptop|tablet|ipad|umbrella|jacket|coat|glasses|sunglasses|headphones|earbuds|"
+    r"airpods|luggage|suitcase|camera|watch)"
+)
+_EN_LOST = re.compile(
+    rf"\b(?:lost|left|dropped|forgot|misplaced)\s+(?:my|our|a|the|his|her)\s+(?:[\w'-]+\s+){{0,2}}?"
+    rf"{_BELONGING_EN}\b|\blost\s+(?:property|and\s+found)\b|\blost-and-found\b"
+    rf"|\bcan'?t\s+find\s+my\s+(?:[\w'-]+\s+){{0,2}}?{_BELONGING_EN}\b"
+)
+
+# --- the way somewhere ------------------------------------------------------------------------
+
+# How to ride or get between places: 怎么坐车 / 点搭车 / 坐几号线, 从 A 到 B 怎么去, a train's
+# times or fares (高铁几点有, 地铁末班车几点, 几多钱). Sichuanese 咋个, Cantonese 点 / 点样.
+_HOW_ZH = r"(?:怎么|怎样|如何|点样|点|咋个|咋)"
+_LINE_ZH = (
+    r"(?:地铁|轻轨|公交|巴士|大巴|火车|高铁|动车|城际|机场线|航班|飞机|船|渡轮|的士|出租车|"
+    r"打车)"
+)
+_ZH_ROUTE = re.compile(
+    rf"{_HOW_ZH}(?:坐|搭|乘|转)(?:车|地铁|轻轨|公交|巴士|高铁|火车|船|几号线|哪路|边路)?"
+    rf"|(?:坐|搭|乘)(?:几号线|哪路|边路|哪趟|边班)"
+    rf"|(?:到|去|至){_CLAUSE}{{1,12}}?{_HOW_ZH}(?:去|走|过去|行|返)(?:[最好快呢呀啊]|$)"
+    rf"|{_HOW_ZH}(?:去|过去|返)(?:{_CLAUSE}{{0,10}}?)(?:机场|火车站|高铁站|车站|码头|口岸|最快|最方便|最平|最近)"
+    rf"|{_LINE_ZH}{_CLAUSE}{{0,8}}?(?:几点|几多钱|多少钱|票价|首班|末班|尾班|时刻表)"
+    rf"|(?:首班|末班|尾班)(?:车|地铁|公交|巴士|高铁)?{_CLAUSE}{{0,4}}?几点"
+)
+_EN_ROUTE = re.compile(
+    r"\bhow\s+(?:do|can|would|should|could)\s+(?:i|we)\s+get\s+(?:from|to|back\s+to|into|out\s+to)\b"
+    r"|\bhow\s+to\s+get\s+(?:from|to|back\s+to|into)\b|\bdirections\s+(?:to|from)\b"
+    r"|\b(?:fastest|quickest|cheapest|easiest|best)\s+way\s+(?:to\s+get\s+)?(?:from|to)\s+(?:the\s+)?"
+    r"(?:airport|station|terminal|downtown|city\s+centre|city\s+center|town)\b"
+    r"|\bwhich\s+(?:bus|train|tram|line|metro|subway|tube|ferry)\s+(?:goes|do\s+i|should\s+i)\b"
+    r"|\bhow\s+(?:late|early|often)\s+(?:does|do|is)\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:line|train|trains|bus|buses|tram|trams|metro|subway|tube|ferry|el)\s+(?:run|running|go)\b"
+    r"|\b(?:last|first)\s+(?:train|bus|tram|metro|subway|tube|ferry)\b"
+    # Whether a service runs: "is the metro running all night", "a tube strike tomorrow".
+    r"|\b(?:is|are)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:metro|trains?|bus|buses|tube|subway|trams?|"
+    r"ferry|ferries|line|el)\s+(?:running|operating|on\s+time|delayed)\b"
+    r"|\b(?:tube|train|rail|bus|metro|subway|transit)\s+strikes?\b"
+)
+
+# --- a recipe --------------------------------------------------------------------------------
+
+# How a dish is made: "recipe for shepherd's pie", 「红烧肉怎么做」, 「糖醋排骨的做法」, Cantonese
+# 点整 / 点样整 / 点煮. Instructions, not a cooking class (an activity noun or the wish to learn,
+# rag.understand.requests, keeps those a request). Added in session 40 after the recipe
+# questions of fresh and fresh4 (development data) had stayed answered: a dish reads like a
+# cooking class to the intent examples (docs/RELEVANCE.md, "Information requests").
+_ZH_RECIPE = re.compile(
+    r"(?:怎么|怎样|如何|点样|点)(?:做|整|煮|炒|烧|炖|焗)(?:才)?(?:好吃)?[呢呀啊?？]?$"
+    r"|的做法|做法是|菜谱|食谱"
+)
+_EN_RECIPE = re.compile(
+    r"\brecipes?\s+(?:for|of)\b|\bhow\s+(?:do\s+(?:i|you)|to)\s+(?:cook|bake)\b"
+)
+
+# An activity noun, a ticket or an outing to a market keeps a query a request for something
+# to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
+_ACTIVITY_ZH = re.compile(
+    r"活动|课|工作坊|体验|团(?!购)|(?<![邮警药当])局|展|讲座|市集|集市|花市|夜市|墟|逛|票|表演|演出"
+)
+_ACTIVITY_EN = re.compile(
+    r"\b(?:events?|activit(?:y|ies)|class(?:es)?|workshops?|lessons?|courses?|tours?|meetups?|"
+    r"tickets?|passes|markets?|fairs?|bazaars?|festivals?|shows?|things\s+to\s+do)\b"
+)
+
+
+def errand(text: str) -> str | None:
+    """Return which errand the query asks for ("buy", "money", "lost", "route", "recipe"),
+    or None.
+
+    「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
+    and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
+    blue line" for lost property; 「西安北站到机场怎么坐车」 and "how late does the red line
+    run" for a route. None when an activity noun, a ticket or a market says the errand is part
+    of an outing ("去花市买年花", "buy tickets for a show").
+    """
+    normalised = form_text(text)
+    if not normalised:
+        return None
+    if _ACTIVITY_ZH.search(normalised) or _ACTIVITY_EN.search(normalised):
+        return None
+    for label, zh, en in (
+        ("lost", _ZH_LOST, _EN_LOST),
+        ("money", _ZH_MONEY, _EN_MONEY),
+        ("buy", _ZH_BUY, _EN_BUY),
+        ("route", _ZH_ROUTE, _EN_ROUTE),
+        ("recipe", _ZH_RECIPE, _EN_RECIPE),
+    ):
+        if label == "recipe" and learning_request(normalised):
+            return None
+        if zh.search(normalised) or en.search(normalised):
+            return label
+    return None
