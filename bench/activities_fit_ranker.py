@@ -121,19 +121,34 @@ def fit(x, y, w, l2: float = L2):
     return weights, float(beta[-1] - (weights * mean).sum())
 
 
-def gate(weights, intercept, threshold: float):
+def recorded_pool(call):
+    """Return the recorded call's ``Pool`` with the fused order the service gives it (the
+    recording kept the fused scores apart: {title: score} over every candidate)."""
+    import dataclasses
+
+    fused = call.get("fused")
+    if not fused:
+        return call["pool"]
+    return dataclasses.replace(call["pool"], fused=tuple(fused[t] for t in call["titles"]))
+
+
+def gate(weights, intercept, threshold: float, floor=None):
     """Return a ``gate`` for ``replay``: the service's rule
-    (``activities.search_ranker.unlikely``) with this model and threshold."""
-    from activities.search_ranker import unlikely
+    (``activities.search_ranker.unlikely``) with this model and threshold; ``floor``: a
+    function of the pool giving per candidate whether it is under the floor (None: the shipped
+    floor, ``activities.search_ranker.below_floor``)."""
+    from activities.search_ranker import below_floor, unlikely
 
     def apply(call, shown):
         index = {t: i for i, t in enumerate(call["titles"])}
+        pool = recorded_pool(call)
         drop = unlikely(
-            call["pool"],
+            pool,
             [index[t] for t in shown],
             threshold=threshold,
             weights=weights,
             intercept=intercept,
+            floor=(floor or below_floor)(pool),
         )
         return [t for t in shown if index[t] not in drop]
 
