@@ -42,8 +42,10 @@ SETS = tuple(DEV_SETS)
 LANGS = ("zh", "en")
 THRESHOLDS = (0.1, 0.125, 0.15, 0.175, 0.2)
 # The floor may cost the training sets' nDCG@5 at most this much in either language against the
-# list without it: it is there for precision, not to trade the top of the list.
-NDCG_KEEP = 0.001
+# list without it: it is there for precision, not to trade the top of the list. (0.001 chose
+# 0.15 on the nine sets, which cost the demo's 「尝尝上海本地菜」 a relevant row; 0.0005 was set
+# after seeing that, docs/RELEVANCE.md "A floor under the precision gate".)
+NDCG_KEEP = 0.0005
 KINDS = ("plain", "crosslingual", "time", "negation", "audience", "mood")
 
 

@@ -17,7 +17,9 @@ call's candidates with what the cut and the gate read of them,
 each query weighing 1) is fitted on the hits after the first of the list the shipped cut keeps
 (the ones the gate reads) of each on-topic call, label: grade >= 1 in the query's window. The
 threshold is chosen on the training sets: the best precision@10 (lower language) whose nDCG@5
-stays within ``NDCG_KEEP`` of the cut without the gate in each language.
+stays within ``NDCG_KEEP`` of the cut without the gate in each language. The replay applies
+the shipped floor under the gate too (``activities.search_ranker.below_floor``, fitted by
+bench/activities_fit_floor.py).
 
 Rotations (leave one set out): fit and choose on the other sets, measure on the one left out;
 printed per set and language: nDCG@5, P@10, results per labelled query (and the change against
