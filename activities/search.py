@@ -388,9 +388,12 @@ def _ranked(
     hits = relevant_hits(hits, vector, meta, query=query, understood=understood, named=named)
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
+    fused = None
     if hybrid and hits:
-        order = hybrid_scores(
-            hits,
+        # Over every candidate (the features are read over all of them anyway): the precision
+        # gate's floor reads where each stands in the fused order among all (search_ranker).
+        order = fused = hybrid_scores(
+            candidates,
             query,
             candidates=candidates,
             understood=understood,
@@ -422,6 +425,7 @@ def _ranked(
             query=query,
             held=held,
             cues=cues,
+            fused=fused,
         )
         pks = {hit.obj.pk for hit in likely}
         # The rows the gate drops count as dropped by relevance, as the cut's do.

@@ -17,7 +17,9 @@ call's candidates with what the cut and the gate read of them,
 each query weighing 1) is fitted on the hits after the first of the list the shipped cut keeps
 (the ones the gate reads) of each on-topic call, label: grade >= 1 in the query's window. The
 threshold is chosen on the training sets: the best precision@10 (lower language) whose nDCG@5
-stays within ``NDCG_KEEP`` of the cut without the gate in each language.
+stays within ``NDCG_KEEP`` of the cut without the gate in each language. The replay applies
+the shipped floor under the gate too (``activities.search_ranker.below_floor``, fitted by
+bench/activities_fit_floor.py).
 
 Rotations (leave one set out): fit and choose on the other sets, measure on the one left out;
 printed per set and language: nDCG@5, P@10, results per labelled query (and the change against
@@ -121,19 +123,34 @@ def fit(x, y, w, l2: float = L2):
     return weights, float(beta[-1] - (weights * mean).sum())
 
 
-def gate(weights, intercept, threshold: float):
+def recorded_pool(call):
+    """Return the recorded call's ``Pool`` with the fused order the service gives it (the
+    recording kept the fused scores apart: {title: score} over every candidate)."""
+    import dataclasses
+
+    fused = call.get("fused")
+    if not fused:
+        return call["pool"]
+    return dataclasses.replace(call["pool"], fused=tuple(fused[t] for t in call["titles"]))
+
+
+def gate(weights, intercept, threshold: float, floor=None):
     """Return a ``gate`` for ``replay``: the service's rule
-    (``activities.search_ranker.unlikely``) with this model and threshold."""
-    from activities.search_ranker import unlikely
+    (``activities.search_ranker.unlikely``) with this model and threshold; ``floor``: a
+    function of the pool giving per candidate whether it is under the floor (None: the shipped
+    floor, ``activities.search_ranker.below_floor``)."""
+    from activities.search_ranker import below_floor, unlikely
 
     def apply(call, shown):
         index = {t: i for i, t in enumerate(call["titles"])}
+        pool = recorded_pool(call)
         drop = unlikely(
-            call["pool"],
+            pool,
             [index[t] for t in shown],
             threshold=threshold,
             weights=weights,
             intercept=intercept,
+            floor=(floor or below_floor)(pool),
         )
         return [t for t in shown if index[t] not in drop]
 

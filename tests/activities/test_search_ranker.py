@@ -57,12 +57,14 @@ def test_a_hit_of_another_kind_than_the_one_asked_for_by_name_goes():
     # (threshold 0): the others go, and neither the first hit nor the pottery rows do.
     of_kind = (True, False, True) + (False,) * 17
     pool = Pool(margins=tuple(MARGINS), named=(True,) * 20, english=True, of_kind=of_kind)
-    assert unlikely(pool, list(range(20)), threshold=0.0) == {1} | set(range(3, 20))
+    # (No floor: the kind rule alone.)
+    drop = unlikely(pool, list(range(20)), threshold=0.0, floor=[False] * 20)
+    assert drop == {1} | set(range(3, 20))
 
 
 def test_with_no_row_of_the_kind_shown_the_model_decides():
     pool = Pool(margins=tuple(MARGINS), named=(True,) * 20, english=True, of_kind=(False,) * 20)
-    assert unlikely(pool, list(range(20)), threshold=0.0) == set()
+    assert unlikely(pool, list(range(20)), threshold=0.0, floor=[False] * 20) == set()
 
 
 def test_a_row_of_a_kind_or_mood_cue_of_the_query_stays_whatever_its_named_kind():
@@ -131,7 +133,65 @@ class TestInTheSearch:
         expected = [ungated[0]["title"]] + [r["title"] for r in ungated[1:] if r["title"] in cued]
         assert gated == expected
 
+    @pytest.mark.parametrize("query", ["周末想出去走走", "something relaxing", "压力大想发呆"])
+    def test_the_floor_only_drops_rows_and_keeps_the_order(
+        self, demo_activities, monkeypatch, query
+    ):
+        floored = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
+        monkeypatch.setattr(search_ranker, "FLOOR_THRESHOLD", 0.0)  # no floor
+        plain = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
+        assert floored and floored[0] == plain[0]
+        assert floored == [t for t in plain if t in floored]
+
     def test_an_off_topic_query_still_answers_nothing(self, demo_activities):
         outcome = activities_search(semantic_query="量子力学考试复习", limit=10)
         assert outcome["results"] == []
         assert outcome["meta"]["relevance"]["offTopic"] is True
+
+
+# The floor (issue 30, session 40): a second model over every candidate of the query.
+
+
+def test_the_floor_reads_one_row_per_candidate_and_the_fused_order():
+    from activities.search_ranker import FLOOR_FEATURES, FLOOR_WEIGHTS, floor_features
+
+    fused = tuple(0.1 * i for i in range(20))  # the fused order reverses the dense one
+    rows = floor_features(
+        Pool(margins=tuple(MARGINS), named=(False,) * 20, english=False, fused=fused)
+    )
+    assert rows.shape == (20, len(FLOOR_FEATURES)) and len(FLOOR_WEIGHTS) == len(FLOOR_FEATURES)
+    place = FLOOR_FEATURES.index("fused_rank")
+    assert rows[-1, place] == 0.0 and rows[0, place] == max(rows[:, place])
+    # Without a fused order (no hybrid) the dense margins stand for it.
+    dense = floor_features(_pool(MARGINS, [False] * 20))
+    assert dense[0, place] == 0.0
+
+
+def test_a_hit_the_fused_order_puts_first_is_likelier_under_the_floor():
+    from activities.search_ranker import FLOOR_WEIGHTS, floor_features
+
+    def score(fused):
+        pool = Pool(margins=tuple(MARGINS), named=(False,) * 20, english=False, fused=fused)
+        return floor_features(pool) @ FLOOR_WEIGHTS
+
+    low = (1.0, 0.0) + tuple(0.5 - 0.01 * i for i in range(18))
+    high = (1.0, 0.9) + tuple(0.5 - 0.01 * i for i in range(18))
+    assert score(high)[1] > score(low)[1]
+
+
+def test_a_hit_under_the_floor_goes_though_the_gate_keeps_it():
+    floor = [True] * 20
+    # The gate's threshold 0 keeps every hit; the floor drops all but the first.
+    drop = unlikely(_pool(MARGINS, [False] * 20), list(range(20)), threshold=0.0, floor=floor)
+    assert drop == set(range(1, 20))
+    drop = unlikely(
+        _pool(MARGINS, [False] * 20), list(range(20)), threshold=0.0, floor=[False] * 20
+    )
+    assert drop == set()
+
+
+def test_a_hit_of_a_kind_the_query_asks_for_stays_under_the_floor():
+    cues = [1.0, 0.0, 1.0] + [0.0] * 17
+    pool = _pool(MARGINS, [True] * 20, [0.0] * 20, cues)
+    drop = unlikely(pool, list(range(20)), threshold=0.0, floor=[True] * 20)
+    assert drop == {1} | set(range(3, 20))
