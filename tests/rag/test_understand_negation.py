@@ -1,0 +1,85 @@
+"""The one reader of refusals (rag/understand/negation.py): spans, times and words."""
+
+from __future__ import annotations
+
+import pytest
+
+from rag.understand.negation import (
+    inside,
+    negated_spans,
+    refused_phrases,
+    refused_time,
+    refused_word,
+)
+
+
+def _at(text, phrase):
+    start = text.index(phrase)
+    return start, start + len(phrase)
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "word"),
+    [
+        ("除了周六都行", "周六", "周六"),
+        ("不要周末的", "周末", "周末"),
+        ("except saturday", "saturday", "saturday"),
+        ("apart from sunday, anything", "sunday", "sunday"),
+    ],
+)
+def test_one_marker_reads_alike_in_spans_times_and_words(text, phrase, word):
+    span = _at(text, phrase)
+    assert inside(span, negated_spans(text))
+    assert refused_time(text, span)
+    assert refused_word(text, _at(text, word)[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("不想周末出门", "周末"),
+        ("not on sunday", "on sunday"),
+        ("想运动但晚上没空", "晚上"),
+        ("周六要加班，周日呢", "周六"),
+        ("周末就算了", "周末"),
+        ("sunday is out", "sunday"),
+        ("tonight i'm busy", "tonight"),
+    ],
+)
+def test_a_time_refused_before_or_said_not_free_after(text, phrase):
+    assert refused_time(text, _at(text, phrase))
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        ("no kids this weekend", "this weekend"),  # "no" refuses kids, not the weekend
+        ("有没有周末的活动", "周末"),  # 有没有: "is there"
+        ("哪怕周末也行", "周末"),  # 哪怕: "even if"
+        ("周六要加班，周日呢", "周日"),  # the next clause is free
+    ],
+)
+def test_a_time_after_an_unrelated_negation_is_not_refused(text, phrase):
+    assert not refused_time(text, _at(text, phrase))
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "negated"),
+    [
+        ("不用跟人聊天", "聊天", True),
+        ("不辣的火锅", "辣", True),  # 不 right before
+        ("球类运动就算了", "运动", True),  # a closing comment refuses its topic
+        ("不吃辣的美食活动", "美食", False),  # the negation ends at 的
+        ("今晚有没有什么聊天的局", "聊天", False),
+        ("不错的音乐", "音乐", False),
+        ("想找个特别安静的地方", "安静", False),  # 特别: 别 inside a word
+    ],
+)
+def test_a_word_is_negated_inside_a_span_or_right_after_a_negator(text, word, negated):
+    assert refused_word(text, _at(text, word)[0]) is negated
+
+
+def test_refused_phrases_drop_the_negating_and_framing_words():
+    assert refused_phrases("不想吃辣") == ["吃辣"]
+    assert refused_phrases("something that doesn't involve drawing") == ["drawing"]
+    assert refused_phrases("戏曲就不要了") == ["戏曲"]
