@@ -29,6 +29,7 @@ on ("not painting or drawing"). A time may also be refused by saying one is not 
 
 from __future__ import annotations
 
+import functools
 import re
 
 # --- the markers ------------------------------------------------------------------------------
@@ -141,7 +142,12 @@ MAX_EN_WORDS = 4
 
 def negated_spans(text: str) -> list[tuple[int, int]]:
     """Return the (start, end) character spans of ``text`` under a negation, in order."""
-    text = text or ""
+    return list(_negated_spans(text or ""))
+
+
+# A query's spans are read once per word and time phrase of it: cached (pure; small texts).
+@functools.lru_cache(maxsize=1024)
+def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
     for start, marker_end in _zh_markers(text):
         end = marker_end
@@ -165,7 +171,7 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
                 break
             end = word.end()
         spans.append((match.start(), end))
-    return sorted(spans)
+    return tuple(sorted(spans))
 
 
 def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -330,7 +336,7 @@ _CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
 def refused_word(text: str, index: int) -> bool:
     """Return whether the word starting at ``index`` of ``text`` is negated where it stands:
     inside a span of :func:`negated_spans` ("不用跟人聊天"), or right after 不 / 没 / 别."""
-    if any(start <= index < end for start, end in negated_spans(text)):
+    if any(start <= index < end for start, end in _negated_spans(text)):
         return True
     before = _CLAUSE_END.split(text[max(0, index - 2) : index])[-1]
     start = index - len(before)
