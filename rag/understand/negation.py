@@ -34,21 +34,31 @@ import re
 
 # --- the markers ------------------------------------------------------------------------------
 
-# Chinese words that refuse what follows them. A bare 不 only before a verb of wanting, going,
-# using or consuming (不想, 不去, 不吃), or before 太 ("not too ..."): 不错, 不好, 不久 and 不会
-# stay plain words.
-ZH_NEGATORS = (
+# Chinese words of not wanting: they refuse what follows them, and a word after them names
+# nothing the query asks for (「不用跟人聊天」: no 社交 cue; :func:`refused_word`).
+ZH_NOT_WANTING = (
     "不想",
     "不要",
     "不用",
     "不需要",
+    "不必",
+    "不喜欢",
+    "不爱",
+    "讨厌",
+    "无需",
+    "没有",
+)
+# Every Chinese word that refuses what follows it: those, and the words that exclude one thing
+# of a kind still asked for (除了火锅还有什么好吃的: food, but not hotpot). A bare 不 only before
+# a verb of wanting, going, using or consuming (不去, 不吃), or before 太 ("not too ..."): 不错,
+# 不好, 不久 and 不会 stay plain words.
+ZH_NEGATORS = (
+    *ZH_NOT_WANTING,
     "不在",
     "不去",
     "不吃",
     "不喝",
     "不带",
-    "不喜欢",
-    "不爱",
     "不太",
     "不含",
     "不是",
@@ -56,9 +66,6 @@ ZH_NEGATORS = (
     "除了",
     "避开",
     "远离",
-    "讨厌",
-    "没有",
-    "无需",
     # Verbs of disliking, fearing or not tolerating: their object is what the query refuses.
     "受不了",
     "害怕",
@@ -145,7 +152,7 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
     return list(_negated_spans(text or ""))
 
 
-# A query's spans are read once per word and time phrase of it: cached (pure; small texts).
+# A query's spans are read by several steps of a search: cached (pure; small texts).
 @functools.lru_cache(maxsize=1024)
 def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
@@ -179,11 +186,10 @@ def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-def _zh_markers(text: str) -> list[tuple[int, int]]:
-    """Return (start, end) of each Chinese negator of ``text`` that refuses (not 特别, 有没有),
-    in the order of :data:`ZH_NEGATORS`."""
+def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
+    """Return (start, end) of each of ``negators`` in ``text`` that refuses (not 特别, 有没有)."""
     found = []
-    for negator in ZH_NEGATORS:
+    for negator in negators:
         start = text.find(negator)
         while start >= 0:
             if _zh_negates(text, start, negator):
@@ -327,20 +333,24 @@ def refused_time(text: str, span: tuple[int, int]) -> bool:
 
 # --- a negated word ---------------------------------------------------------------------------
 
-# Besides the spans, 不 / 没 / 别 at most two characters before a word negate it ("不辣", "没人";
-# not "不错的音乐", nor 特别 in "特别安静").
+# A word is negated by a word of not wanting ending at most this many characters before it in
+# its clause ("不用跟人聊天"), or by 不 / 没 / 别 right before it ("不吃辣", "不辣"; not
+# "不错的音乐", nor 特别 or 别的). An exclusion (除了火锅) or a closing comment (球类运动就算了)
+# refuses one thing of a kind the query still names.
+NEGATION_REACH = 4
 ZH_NEAR_NEGATORS = "不没别"
 _CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
 
 
 def refused_word(text: str, index: int) -> bool:
-    """Return whether the word starting at ``index`` of ``text`` is negated where it stands:
-    inside a span of :func:`negated_spans` ("不用跟人聊天"), or right after 不 / 没 / 别."""
-    if any(start <= index < end for start, end in _negated_spans(text)):
-        return True
-    before = _CLAUSE_END.split(text[max(0, index - 2) : index])[-1]
+    """Return whether the word starting at ``index`` of ``text`` names nothing the query asks
+    for, being negated where it stands (see :data:`NEGATION_REACH`)."""
+    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
     start = index - len(before)
+    if any(start <= s and e <= index for s, e in _zh_markers(text, ZH_NOT_WANTING)):
+        return True
+    near = index - len(before[-2:])
     return any(
-        char in ZH_NEAR_NEGATORS and _zh_negates(text, start + i, char)
-        for i, char in enumerate(before)
+        char in ZH_NEAR_NEGATORS and _zh_negates(text, near + i, char)
+        for i, char in enumerate(before[-2:])
     )
