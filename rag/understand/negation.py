@@ -120,7 +120,7 @@ MAX_ZH_CHARS = 8
 # with or without the apostrophe.
 EN_NEGATORS = re.compile(
     r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non|nor"
-    r"|apart from|other than"
+    r"|apart\s+from|other\s+than"
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
     r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
@@ -129,6 +129,11 @@ EN_NEGATORS = re.compile(
     r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
     re.IGNORECASE,
 )
+# The refusals that refuse a time standing right after them (不要周末的, 除了周六, "not on sunday",
+# "except saturday"); not 没有, 怕 or "no", which deny a thing of that time ("no weekend plans",
+# 没有周末的吗) rather than the time.
+ZH_TIME_REFUSING = ("不要", "不想要", "别", "除了", "不是", "避开")
+EN_TIME_REFUSING = frozenset({"not", "except", "apart from", "other than"})
 # A negation followed by one of these says what one has not done yet, or what a listing does
 # not require ("never tried climbing", "haven't done pottery", "no experience needed", "no
 # charge"): the beginners' or the free listing is what such a query wants, not a refusal.
@@ -320,15 +325,15 @@ _TIME_GAP = re.compile(r"(?:\s+(?:on|in|at|this|the))?\s*", re.I)
 
 def refused_time(text: str, span: tuple[int, int]) -> bool:
     """Return whether the time phrase at ``span`` of ``text`` is one the person cannot or will
-    not make: a refusal right before it (不要周末的, 除了周六, "not on sunday", "except
-    saturday") or, right after it in its clause, that it is not free (晚上没空, "sunday is
-    out")."""
+    not make: a refusal of :data:`ZH_TIME_REFUSING` / :data:`EN_TIME_REFUSING` right before it,
+    or that it is not free right after it."""
     if _NOT_FREE_AFTER.match(text, span[1]):
         return True
-    start = span[0]
-    ends = [end for _, end in _zh_markers(text) if end <= start]
-    ends += [m.end() for m in _en_markers(text) if m.end() <= start]
-    return any(_TIME_GAP.fullmatch(text, end, start) for end in ends)
+    ends = [end for _, end in _zh_markers(text, ZH_TIME_REFUSING)]
+    ends += [
+        m.end() for m in _en_markers(text) if " ".join(m[0].lower().split()) in EN_TIME_REFUSING
+    ]
+    return any(end <= span[0] and _TIME_GAP.fullmatch(text, end, span[0]) for end in ends)
 
 
 # --- a negated word ---------------------------------------------------------------------------

@@ -36,7 +36,7 @@ def test_one_marker_reads_alike_in_spans_and_times(text, phrase):
 @pytest.mark.parametrize(
     ("text", "phrase"),
     [
-        ("不想周末出门", "周末"),
+        ("不想要周末的", "周末"),
         ("not on sunday", "on sunday"),
         ("想运动但晚上没空", "晚上"),
         ("周六要加班，周日呢", "周六"),
@@ -53,6 +53,8 @@ def test_a_time_refused_before_or_said_not_free_after(text, phrase):
     ("text", "phrase"),
     [
         ("no kids this weekend", "this weekend"),  # "no" refuses kids, not the weekend
+        ("no weekend plans yet", "weekend"),  # "no" denies the plans, not the weekend
+        ("特别周末想出去", "周末"),  # 特别: "especially"
         ("有没有周末的活动", "周末"),  # 有没有: "is there"
         ("哪怕周末也行", "周末"),  # 哪怕: "even if"
         ("周六要加班，周日呢", "周日"),  # the next clause is free
