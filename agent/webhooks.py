@@ -28,7 +28,7 @@ from contextlib import contextmanager
 
 import httpx
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -39,6 +39,7 @@ from config.errors import InvalidArgument, NotFound
 from config.fields import response_datetime
 from config.permissions import acts_for_any_user
 from config.queues import WEBHOOKS, enqueue
+from config.streams import give_back_slot, take_slot
 
 logger = logging.getLogger(__name__)
 
@@ -239,20 +240,12 @@ def owner_slot(owner_id: int):
     released with the connection if the worker dies mid-POST.
     """
     cap = max(1, settings.WEBHOOK_MAX_CONCURRENT_PER_OWNER)
-    held = None
-    with connection.cursor() as cursor:
-        for slot in range(cap):
-            key = (owner_id * cap + slot) % 2**31
-            cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_SLOT_LOCK_SPACE, key])
-            if cursor.fetchone()[0]:
-                held = key
-                break
+    held = take_slot(_SLOT_LOCK_SPACE, (owner_id * cap) % (2**31 - cap), cap)
     try:
         yield held is not None
     finally:
         if held is not None:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_SLOT_LOCK_SPACE, held])
+            give_back_slot(_SLOT_LOCK_SPACE, held)
 
 
 def enqueue_deliveries(ids: list[int], *, queue: str | None = None) -> None:

@@ -98,7 +98,6 @@ def ensure_data(n: int, sample: int, *, rebuild: bool = False, fill: str = "copy
         reset_tables,
         throughput,
     )
-    from rag.db import drop_vector_indexes
 
     creator, _ = get_user_model().objects.get_or_create(username="bench")
     facts: dict = {"reused": True, "n": Activity.objects.count()}
@@ -106,7 +105,8 @@ def ensure_data(n: int, sample: int, *, rebuild: bool = False, fill: str = "copy
         return facts
     started = time.perf_counter()
     reset_tables()
-    drop_vector_indexes(connection, Activity)  # built once after the load
+    with connection.cursor() as cursor:  # the HNSW index is built once after the load
+        cursor.execute(Activity.ann_index.drop_sql(connection.ops.quote_name))
     print(f"set-up: generating {n} activities, embedding {sample} for real ...", flush=True)
     rows = iter_activities(n, creator)
     sample = min(sample, n)

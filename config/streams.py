@@ -45,14 +45,18 @@ LIMIT 1
 """
 
 
-def _take(space: int, first: int, count: int) -> int | None:
+def take_slot(space: int, first: int, count: int) -> int | None:
+    """Take the first free slot of ``first .. first + count - 1`` in advisory lock ``space`` for
+    this session (released with :func:`give_back_slot` or the connection); None when all are
+    held."""
     with connection.cursor() as cursor:
         cursor.execute(_TRY_SLOT, {"first": first, "last": first + count - 1, "space": space})
         row = cursor.fetchone()
     return None if row is None else row[0]
 
 
-def _give_back(space: int, slot: int) -> None:
+def give_back_slot(space: int, slot: int) -> None:
+    """Release a slot :func:`take_slot` took."""
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [space, slot])
 
@@ -67,7 +71,7 @@ class Slot:
         held, self.held = self.held, []
         for space, slot in held:
             try:
-                _give_back(space, slot)
+                give_back_slot(space, slot)
             except Exception:  # noqa: BLE001 - a lost connection released it already
                 logger.warning("stream slot %s/%s not released", space, slot, exc_info=True)
 
@@ -75,15 +79,15 @@ class Slot:
 def stream_slot(user_id: int) -> Slot:
     """Take a slot of ``user_id`` and one of the service, or raise Throttled (429)."""
     per_user = settings.STREAM_MAX_PER_USER
-    user_slot = _take(USER_SPACE, (user_id * per_user) % (2**31 - per_user), per_user)
+    user_slot = take_slot(USER_SPACE, (user_id * per_user) % (2**31 - per_user), per_user)
     if user_slot is None:
         raise Throttled(
             wait=RETRY_AFTER_SECONDS,
             detail=f"You have {per_user} exports or streams running; wait for one to end.",
         )
-    total_slot = _take(TOTAL_SPACE, 0, settings.STREAM_MAX_TOTAL)
+    total_slot = take_slot(TOTAL_SPACE, 0, settings.STREAM_MAX_TOTAL)
     if total_slot is None:
-        _give_back(USER_SPACE, user_slot)
+        give_back_slot(USER_SPACE, user_slot)
         raise Throttled(
             wait=RETRY_AFTER_SECONDS,
             detail="Too many exports and streams are running; try again shortly.",

@@ -26,9 +26,7 @@ declared here nor explicitly kept with :func:`keep`.
 from __future__ import annotations
 
 import ast
-import functools
 import itertools
-import operator
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -415,29 +413,6 @@ def user_data_paths(model_list=None) -> dict[type[models.Model], list[str]]:
         if not grown:
             break
     return paths
-
-
-def reaching(model, lookups: Iterable[str], user) -> models.QuerySet:
-    """Return the rows of ``model`` that reach the user through any of the lookups."""
-    conditions = []
-    for lookup in lookups:
-        f = _last_field(model, lookup)
-        if f.is_relation:
-            conditions.append(models.Q(**{lookup: user.pk}))
-        elif f.get_internal_type() in ("CharField", "UUIDField"):
-            values = {str(user.pk), user.get_username()}
-            conditions.append(models.Q(**{f"{lookup}__in": sorted(values)}))
-        else:
-            conditions.append(models.Q(**{lookup: user.pk}))
-    condition = functools.reduce(operator.or_, conditions)
-    return model._default_manager.filter(condition).distinct()
-
-
-def _last_field(model, lookup: str):
-    parts = lookup.split("__")
-    for name in parts[:-1]:
-        model = model._meta.get_field(name).related_model
-    return model._meta.get_field(parts[-1])
 
 
 def covered_models() -> set[type[models.Model]]:

@@ -32,7 +32,6 @@ __all__ = [
     "PathPlan",
     "count_and_plan",
     "count_upto",
-    "estimate_rows",
     "exact_is_cheaper",
     "plan_vector_path",
 ]
@@ -94,16 +93,6 @@ def _table_rows(alias: str, table: str) -> float | None:
         with _reltuples_lock:
             _reltuples_cache[key] = (value, now)
     return value if value > 0 else None
-
-
-def estimate_rows(queryset: QuerySet) -> int | None:
-    """Return an estimate of the rows ``queryset`` selects, or None when it cannot estimate.
-
-    None means: the table is small enough to count (at most ``SAMPLE_ROWS`` rows), has not been
-    analysed, or the query's SQL has no plain ``FROM <table>`` to sample.
-    """
-    sampling = _sampling(queryset)
-    return None if sampling is None else sampling.estimate(_passing(queryset, sampling))
 
 
 @dataclass(frozen=True)

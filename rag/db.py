@@ -188,16 +188,6 @@ def build_vector_indexes(connection, model, dimensions: int | None = None) -> li
     return [index.name]
 
 
-def drop_vector_indexes(connection, model) -> list[str]:
-    """Drop the halfvec HNSW index of ``model`` (before a bulk load); return names dropped."""
-    index = getattr(model, "ann_index", None)
-    if not isinstance(index, HalfvecHnsw):
-        return []
-    with connection.cursor() as cursor:
-        cursor.execute(index.drop_sql(connection.ops.quote_name))
-    return [index.name]
-
-
 # Bytes per row of an HNSW graph under construction beyond the vector: pgvector's element and
 # its neighbour lists (2 x m candidates of 16 bytes at level 0, m per upper level): about 600
 # at m 16. An estimate from pgvector's in-memory layout; a build that outgrows it says so

@@ -46,10 +46,10 @@ DEFAULT_SIMILARITY_FLOORS = {
 #   (best margin -0.135: short English mood requests sit close to every listing and to everyday
 #   text alike) was answered with nothing by the gates above. On dev, English gates from -0.15
 #   to none tie (the stricter kept). Test split: no labelled query answered empty.
-# - intentGate 0.0082 (fitted on held-out dev, bench/activities_heldout.py --split dev, replayed
-#   by bench/activities_fit_cut.py): halfway between the labelled dev queries' highest intent
-#   margin (rag/intent.py, 3 neighbours: 0.0026) and the lowest off-topic one above it (0.0138);
-#   dev off-topic answered empty 0.83 -> 1.0 (replay), no labelled query answered empty.
+# - intentGate: 0.0026 now (the intentGate bullet below, rag 0018). It was 0.0082 before (rag
+#   0014-0017; fitted on held-out dev, bench/activities_heldout.py --split dev, replayed by
+#   bench/activities_fit_cut.py): halfway between the labelled dev queries' highest intent
+#   margin (rag/intent.py, 3 neighbours: 0.0026) and the lowest off-topic one above it (0.0138).
 # - No ratio: a ratio on hits naming a word or cue of the query (the dev fit's ratio 0.3 /
 #   bareRatio 0.6 raised test P@10 above 0.6, zh 0.623, en 0.621) lost 10.2% of the demo set's
 #   relevant rows and cut the quiet reading night from "压力大想发呆"

@@ -111,7 +111,8 @@ Places: 附近, 周边, 周围, 离我近, 近一点, 家门口, 不远, "near m
 Kinds and moods come from the caller's :class:`Lexicon`; they are not removed from ``rest``
 (they carry meaning for the embedding). A negated word names nothing: 不/没/别 right before
 it, or 不想/不要/不用/... up to four characters before it in the same clause ("不吃辣",
-"不用跟人聊天"; "不错的音乐" still names 音乐).
+"不用跟人聊天"; "不错的音乐" still names 音乐). ``rag.understand.negation`` holds every
+refusal marker and reads what a query refuses: words, times, the spans under a negation.
 
 ``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
 and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
@@ -139,6 +140,7 @@ from rag.understand.cues import (
     scan_places,
     yes_no_question,
 )
+from rag.understand.negation import refused_time
 from rag.understand.scan import scan
 from rag.understand.soft import soft_reason
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
@@ -231,31 +233,6 @@ def _span(origin: list[int], start: int, end: int) -> tuple[int, int]:
     """Map a span of a derived text back to the original (its first and last known chars)."""
     known = [i for i in origin[start:end] if i >= 0]
     return (known[0], known[-1] + 1) if known else (0, 0)
-
-
-# A time the person cannot or will not make is no window to search in (it stays in the rest):
-# right after it, in its clause, that it is not free (晚上没空, 早上实在起不来, 周六要加班,
-# "sunday is out", "tonight i'm busy"); right before it, a refusal (不要周末的, 除了周六, "not on
-# sunday", "except saturday"). General usage, not fitted.
-_NOT_FREE_AFTER = re.compile(
-    r"[^，。,.!?！？;；\n]{0,3}?(?:实在|真的|根本|都|总|老|一般)?"
-    r"(?:起不来|起不了|没空|没时间|没有时间|不得空|不方便|去不了|来不了|有事|要上班|要加班|得上班|得加班)"
-    r"|\s*(?:is|are|'s)\s+(?:out|no\s+good|not\s+good|a\s+no)\b"
-    r"|\s*,?\s*(?:i'?m|i\s+am|im)\s+(?:busy|working|not\s+free|away|unavailable)\b",
-    re.I,
-)
-_REFUSED_BEFORE = re.compile(
-    r"(?:不要|不想要|别|除了|不是|避开|(?<![a-z])(?:not|except|but\s+not|apart\s+from|other\s+than)"
-    r"(?:\s+(?:on|in|at|this|the))?)\s*$",
-    re.I,
-)
-
-
-def _negated(text: str, span: tuple[int, int]) -> bool:
-    """Return whether the time phrase at ``span`` is one the person cannot or will not make."""
-    return bool(
-        _NOT_FREE_AFTER.match(text, span[1]) or _REFUSED_BEFORE.search(text[: span[0]][-16:])
-    )
 
 
 # Two time phrases joined by "or" / "and" / nothing name both (周六周日, 明天或者后天, "friday or
@@ -410,7 +387,7 @@ def understand(
                 removed.append((c_start, c_end))
                 continue
             windows, point, kind = resolved[id(payload)]
-            if not isinstance(windows, str) and _negated(original, span):
+            if not isinstance(windows, str) and refused_time(original, span):
                 # 晚上没空, 早上实在起不来, "not on sunday": not this time; its windows say which
                 # (a caller may leave them out).
                 ignored.append(Ignored(words, span, "negated", windows))

@@ -8,6 +8,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from rag.understand.negation import refused_word
 from rag.understand.words import NUMERAL, cn_number, rx
 
 # --- normalising ------------------------------------------------------------------------------
@@ -129,25 +130,9 @@ def _needle(word: str) -> str:
     return normalise(word)[0].strip()
 
 
-# Negation before a lexicon word: one of these within NEGATION_REACH characters of the same
-# clause ("不用跟人聊天"), or 不/没/别 right before it ("不吃辣", "不辣"; not "不错的音乐").
-NEGATORS = ("不想", "不要", "不用", "不需要", "不必", "不喜欢", "不爱", "讨厌", "无需", "没有")
-NEGATION_REACH = 4
-_NEAR_NEGATORS = ("不", "没", "别")
-_CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
-
-
-def negated(text: str, index: int) -> bool:
-    """Return whether the word starting at ``index`` of normalised ``text`` is negated."""
-    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
-    if any(n in before for n in NEGATORS):
-        return True
-    return any(n in before[-2:] for n in _NEAR_NEGATORS)
-
-
 def _first_unnegated(text: str, needle: str) -> int:
     index = text.find(needle)
-    while index >= 0 and negated(text, index):
+    while index >= 0 and refused_word(text, index):
         index = text.find(needle, index + 1)
     return index
 
@@ -156,7 +141,8 @@ def match_lexicon(
     text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
 ) -> list[Cue]:
     """Return one cue per label found in normalised ``text``: its earliest (then longest) word
-    that is not negated (:func:`negated`: "不用跟人聊天" asks for no 聊天).
+    that is not negated (``rag.understand.negation.refused_word``: "不用跟人聊天" asks for no
+    聊天).
 
     Cues are ordered by where they stand in the text, then by the table's order.
     """

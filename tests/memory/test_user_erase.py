@@ -9,15 +9,42 @@ foreign-key chains), not from the declarations it checks.
 
 from __future__ import annotations
 
+import functools
+import operator
+
 import pytest
+from django.db import models
 from django.utils import timezone
 
-from config.userdata import EXTRA_KINDS, kept, kinds, reaching, report_keys, user_data_paths
+from config.userdata import EXTRA_KINDS, kept, kinds, report_keys, user_data_paths
 from rag.embeddings import content_hash
 from rag.models import EmbeddingCache
 from tests.memory.memory_helpers import create_activity, join_and_like
 
 pytestmark = pytest.mark.django_db
+
+
+def reaching(model, lookups, user) -> models.QuerySet:
+    """Return the rows of ``model`` that reach the user through any of the lookups."""
+    conditions = []
+    for lookup in lookups:
+        f = _last_field(model, lookup)
+        if f.is_relation:
+            conditions.append(models.Q(**{lookup: user.pk}))
+        elif f.get_internal_type() in ("CharField", "UUIDField"):
+            values = {str(user.pk), user.get_username()}
+            conditions.append(models.Q(**{f"{lookup}__in": sorted(values)}))
+        else:
+            conditions.append(models.Q(**{lookup: user.pk}))
+    condition = functools.reduce(operator.or_, conditions)
+    return model._default_manager.filter(condition).distinct()
+
+
+def _last_field(model, lookup: str):
+    parts = lookup.split("__")
+    for name in parts[:-1]:
+        model = model._meta.get_field(name).related_model
+    return model._meta.get_field(parts[-1])
 
 
 def _user_data_models() -> dict:

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from rag.db import HalfvecHnsw, build_vector_indexes, drop_vector_indexes, half_index
+from rag.db import HalfvecHnsw, build_vector_indexes, half_index
 from rag.search import vector_search
 from tests.rag.test_vector_search import ROWS, clustered_vectors
 from tests.testapp.models import Doc
@@ -50,7 +50,8 @@ def corpus(django_db_setup, django_db_blocker):
             yield ids, vectors, rare, query
         finally:
             Doc.objects.filter(pk__in=ids.tolist()).delete()
-            drop_vector_indexes(connection, Doc)
+            with connection.cursor() as cursor:
+                cursor.execute(Doc.ann_index.drop_sql(connection.ops.quote_name))
             del Doc.ann_index
             with connection.cursor() as cursor:
                 cursor.execute(

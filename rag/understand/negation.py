@@ -1,0 +1,361 @@
+"""What a query refuses: the one reader of negation and its scope (issues 30 and 33).
+
+「不要户外的，室内玩点什么」, "exercise but no running", 「晚上没空」, "not on sunday": the refusal
+markers of both languages are written here once, and three readers share them:
+
+- :func:`negated_spans`: the stretches of a text under a negation (a search counts the words and
+  cues there apart from what is asked for: ``activities.negation``);
+- :func:`refused_time`: whether a time phrase is one the person cannot or will not make
+  (``rag.understand`` ignores it as ``"negated"``);
+- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing).
+
+A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
+of the language, written from general knowledge, not from the development queries) and runs to
+the end of its clause: punctuation, a contrasting or joining word ("但", "but") or
+:data:`MAX_ZH_CHARS` / :data:`MAX_EN_WORDS`. Not negations: what one cannot do or has not done
+yet (不会游泳, "can't swim", "never tried", 不需要基础: the beginners' class is what such a query
+wants), the set phrases whose 不 is not a refusal (不错, 不好, 不久) and the words holding 别
+(特别, 区别) or meaning "other" (别的, 别人).
+
+A refusal may also come after what it refuses, closing its clause: 「戏曲就不要了」, 「球类运动就
+算了」, 「对猫狗过敏」, 「一点辣都吃不了」, 「早上实在起不来」. Chinese puts the topic first and
+comments on it; a negation closing its clause with nothing after it refuses the clause before it
+(:data:`ZH_CLOSING`, the potential complements V不了 / V不来 / V不动, and any negator of
+:data:`ZH_NEGATORS` with nothing after it). English "X-free" refuses X; "allergic to", "scared
+of", "can't stand" refuse what follows, as "no" does; "or" and "nor" inside a negation carry it
+on ("not painting or drawing"). A time may also be refused by saying one is not free then
+(:data:`ZH_NOT_FREE`: 周六要加班, "sunday is out", "tonight i'm busy").
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+# --- the markers ------------------------------------------------------------------------------
+
+# Chinese words of not wanting: they refuse what follows them, and a word after them names
+# nothing the query asks for (「不用跟人聊天」: no 社交 cue; :func:`refused_word`).
+ZH_NOT_WANTING = (
+    "不想",
+    "不要",
+    "不用",
+    "不需要",
+    "不必",
+    "不喜欢",
+    "不爱",
+    "讨厌",
+    "无需",
+    "没有",
+)
+# Every Chinese word that refuses what follows it: those, and the words that exclude one thing
+# of a kind still asked for (除了火锅还有什么好吃的: food, but not hotpot). A bare 不 only before
+# a verb of wanting, going, using or consuming (不去, 不吃), or before 太 ("not too ..."): 不错,
+# 不好, 不久 and 不会 stay plain words.
+ZH_NEGATORS = (
+    *ZH_NOT_WANTING,
+    "不在",
+    "不去",
+    "不吃",
+    "不喝",
+    "不带",
+    "不太",
+    "不含",
+    "不是",
+    "别",
+    "除了",
+    "避开",
+    "远离",
+    # Verbs of disliking, fearing or not tolerating: their object is what the query refuses.
+    "受不了",
+    "害怕",
+    "怕",
+    "吃不了",
+    "喝不了",
+    "不能吃",
+    "不能喝",
+    "戒了",
+)
+# Comments closing a clause on what came before it (the topic): "X 就算了", "对 X 过敏", "X 没空".
+ZH_CLOSING = ("算了", "免了", "不考虑", "过敏", "没空", "没时间", "不行")
+# What says one is not free at a time named right before it (besides ZH_CLOSING's 没空, 没时间):
+# said of a time only (「轮椅不方便」 refuses no wheelchair).
+ZH_NOT_FREE = (
+    "起不来",
+    "起不了",
+    "没有时间",
+    "不得空",
+    "不方便",
+    "去不了",
+    "来不了",
+    "有事",
+    "要上班",
+    "要加班",
+    "得上班",
+    "得加班",
+)
+# The characters a clause's comment may end with after its negation (了, 吧, 啊...).
+ZH_PARTICLES = "了吧啊呀哈嘛呢的"
+# A clause's leading words that are no part of what it refuses: the subject, 对 ("allergic to"),
+# and the adverbs between a topic and its comment (就, 也, 都, 实在).
+ZH_FRAME = "我对就也都实在一点还是真的"
+# A potential complement closing a clause ("起不来", "爬不动"): unable, so refusing the topic;
+# not the idioms where V不了 means "bound to" (少不了, 免不了, 离不了, 忘不了, 错不了).
+_ZH_POTENTIAL = re.compile(r"(?<![少免离忘错])[\u4e00-\u9fff]不[了来动下]$")
+# 怕 in 恐怕 / 哪怕 ("probably", "even if") and 不怕 ("not afraid") refuses nothing.
+ZH_PA_WORDS = "恐哪不"
+# What ends a Chinese clause, for the closing comments.
+_ZH_CLAUSE = re.compile(r"[，,。.！!？?；;、~～\s]|但是|但|可是|不过")
+# The characters before 别 that make it part of a word (特别, 区别, 分别, 告别, 级别, 类别, 性别,
+# 派别, 识别, 辨别), not "don't"; after it, 别的 / 别人 / 别处 / 别家 mean "other".
+ZH_BIE_WORDS = "特区分告级类性派识辨"
+ZH_BIE_OTHER = "的人处家样"
+# A negation of these asks for beginners, not against something: 不需要基础, 不用经验.
+ZH_NOT_REFUSED = ("基础", "经验")
+# What ends a Chinese negation: clause punctuation and the joining words after which the query
+# asks for something again (不想跟人说话，但想出门; 除了火锅还有什么).
+ZH_END = "，,。.！!？?；;、~～ 但就也还而只的"
+MAX_ZH_CHARS = 8
+# English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
+# with or without the apostrophe.
+EN_NEGATORS = re.compile(
+    r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non|nor"
+    r"|apart\s+from|other\s+than"
+    # not tolerating or fearing what follows ("can't" of ability stays a plain word)
+    r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
+    r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
+    r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
+    # typed without the apostrophe ("doesnt involve kids")
+    r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
+    re.IGNORECASE,
+)
+# The refusals that refuse a time standing right after them (不要周末的, 除了周六, "not on sunday",
+# "except saturday"); not 没有, 怕 or "no", which deny a thing of that time ("no weekend plans",
+# 没有周末的吗) rather than the time.
+ZH_TIME_REFUSING = ("不要", "不想要", "别", "除了", "不是", "避开")
+EN_TIME_REFUSING = frozenset({"not", "except", "apart from", "other than"})
+# A negation followed by one of these says what one has not done yet, or what a listing does
+# not require ("never tried climbing", "haven't done pottery", "no experience needed", "no
+# charge"): the beginners' or the free listing is what such a query wants, not a refusal.
+EN_NOT_REFUSED = frozenset(
+    {"tried", "done", "played", "been", "learned", "learnt", "ever", "experience", "charge", "fee"}
+    # the asker's own state, not a refusal: "I don't have any tools", "don't know anyone"
+    | {"have", "know", "own", "speak"}
+)
+_EN_END = re.compile(r"[,.;!?]|\b(?:but|and|just|only|though|so|because|instead)\b", re.I)
+# "alcohol-free", "booze free": the word before "free" is refused (not "feel free", "for free").
+_EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
+_EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
+_EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
+MAX_EN_WORDS = 4
+
+# --- the spans under a negation ---------------------------------------------------------------
+
+
+def negated_spans(text: str) -> list[tuple[int, int]]:
+    """Return the (start, end) character spans of ``text`` under a negation, in order."""
+    return list(_negated_spans(text or ""))
+
+
+# A query's spans are read by several steps of a search: cached (pure; small texts).
+@functools.lru_cache(maxsize=1024)
+def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
+    spans = []
+    for start, marker_end in _zh_markers(text):
+        end = marker_end
+        while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
+            end += 1
+        if not any(word in text[start:end] for word in ZH_NOT_REFUSED):
+            if text[marker_end:end].strip(ZH_PARTICLES):
+                spans.append((start, end))
+            else:  # nothing after it: it comments on its clause (「戏曲就不要了」)
+                spans.extend(_zh_topic(text, start))
+    spans.extend(_zh_closing(text))
+    for match in _EN_FREE.finditer(text):
+        if match.group(1).lower() not in _EN_NOT_FREE:
+            spans.append(match.span(1))
+    for match in _en_markers(text):
+        stop = _EN_END.search(text, match.end())
+        limit = stop.start() if stop else len(text)
+        end = match.end()
+        for count, word in enumerate(_EN_WORD.finditer(text, match.end(), limit)):
+            if count >= MAX_EN_WORDS:
+                break
+            end = word.end()
+        spans.append((match.start(), end))
+    return tuple(sorted(spans))
+
+
+def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """Return whether ``span`` lies within one of ``spans``."""
+    return any(start <= span[0] and span[1] <= end for start, end in spans)
+
+
+def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
+    """Return (start, end) of each of ``negators`` in ``text`` that refuses (not 特别, 有没有)."""
+    found = []
+    for negator in negators:
+        start = text.find(negator)
+        while start >= 0:
+            if _zh_negates(text, start, negator):
+                found.append((start, start + len(negator)))
+            start = text.find(negator, start + 1)
+    return found
+
+
+def _en_markers(text: str) -> list[re.Match]:
+    """Return the English negators of ``text`` that refuse what follows (not "never tried")."""
+    found = []
+    for match in EN_NEGATORS.finditer(text):
+        following = _EN_WORD.search(text, match.end())
+        if not (following and following.group(0).lower() in EN_NOT_REFUSED):
+            found.append(match)
+    return found
+
+
+def _zh_negates(text: str, start: int, negator: str) -> bool:
+    """Return whether ``negator`` at ``start`` of ``text`` is a refusal, not part of a word."""
+    before = text[max(0, start - 1) : start]
+    after = text[start + len(negator) : start + len(negator) + 1]
+    if negator == "没有" and before == "有":  # 有没有: "is there"
+        return False
+    if negator == "别" and (
+        (before and before in ZH_BIE_WORDS) or (after and after in ZH_BIE_OTHER)
+    ):
+        return False  # 特别, 区别; 别的, 别人
+    return not (negator == "怕" and before and before in ZH_PA_WORDS)
+
+
+def _zh_clause_start(text: str, end: int) -> int:
+    """Return where the clause holding ``text[end - 1]`` starts (after punctuation or 但)."""
+    start = 0
+    for match in _ZH_CLAUSE.finditer(text, 0, end):
+        start = match.end()
+    return start
+
+
+def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
+    """Return the span of the topic a comment at ``at`` refuses: its clause before it, without
+    the clause's subject and adverbs (:data:`ZH_FRAME`); none when nothing is left."""
+    start = _zh_clause_start(text, at)
+    end = at
+    while start < end and text[start] in ZH_FRAME:
+        start += 1
+    while end > start and text[end - 1] in ZH_FRAME:
+        end -= 1
+    return [(start, end)] if start < end else []
+
+
+def _zh_closing(text: str) -> list[tuple[int, int]]:
+    """Return the topics refused by the comments closing their clause (:data:`ZH_CLOSING`, a
+    potential complement such as 起不来)."""
+    spans = []
+    bounds = [m.start() for m in _ZH_CLAUSE.finditer(text)] + [len(text)]
+    for end in bounds:
+        clause_end = end
+        closing = next((c for c in ZH_CLOSING if text[:end].endswith(c)), None)
+        while closing is None and clause_end > 0 and text[clause_end - 1] in ZH_PARTICLES:
+            clause_end -= 1
+            closing = next((c for c in ZH_CLOSING if text[:clause_end].endswith(c)), None)
+        head = text[:clause_end]
+        if closing is not None:
+            spans.extend(_zh_topic(text, clause_end - len(closing)))
+        elif _ZH_POTENTIAL.search(head):
+            spans.extend(_zh_topic(text, clause_end - 3))
+    return spans
+
+
+# --- what a refused span names ----------------------------------------------------------------
+
+# What a refused phrase keeps of its span: not the negating word, nor the words around the
+# refused thing that say how it is refused ("involve", "being", 那种, 太).
+_EN_FRAME = re.compile(
+    r"^(?:(?:a|an|the|any|anything|something|too|very|really|that|this|it|being|involve|"
+    r"involves|involving|want|to|be|in|at|do|go|have|get|with|of|like|much|more|just|"
+    r"so|me|i|my|them|it|is|s)\b\s*)+",
+    re.IGNORECASE,
+)
+_ZH_FRAME_WORDS = ("那种", "再是", "是", "太", "去", "在", "要", "想", "用", "跟", "再")
+
+
+def refused_phrases(text: str) -> list[str]:
+    """Return what ``text`` refuses, one phrase per negated span, without the negating words
+    and the words framing the refusal: 「不想吃辣」 -> 吃辣, "doesn't involve drawing" ->
+    drawing, 「戏曲就不要了」 -> 戏曲 (a search compares these with its rows by meaning)."""
+    phrases = []
+    for start, end in negated_spans(text):
+        span = text[start:end]
+        for negator in sorted(ZH_NEGATORS, key=len, reverse=True):
+            if span.startswith(negator):
+                span = span[len(negator) :]
+                break
+        else:
+            match = EN_NEGATORS.match(span)
+            if match:
+                span = span[match.end() :]
+        span = span.strip(" '’")
+        span = _EN_FRAME.sub("", span).strip()
+        changed = True
+        while changed:
+            changed = False
+            for word in _ZH_FRAME_WORDS:
+                if span.startswith(word) and len(span) > len(word):
+                    span, changed = span[len(word) :], True
+        span = span.strip(ZH_PARTICLES + " ")
+        if span and span not in phrases:
+            phrases.append(span)
+    return phrases
+
+
+# --- a refused time ---------------------------------------------------------------------------
+
+# Right after a time, in its clause, that it is not free (晚上没空, 早上实在起不来, 周六要加班,
+# "sunday is out", "tonight i'm busy"); general usage, not fitted.
+_NOT_FREE_AFTER = re.compile(
+    r"[^，。,.!?！？;；\n]{0,3}?(?:实在|真的|根本|都|总|老|一般)?(?:"
+    + "|".join(sorted(ZH_CLOSING + ZH_NOT_FREE, key=len, reverse=True))
+    + r")|\s*(?:is|are|'s)\s+(?:out|no\s+good|not\s+good|a\s+no)\b"
+    r"|\s*,?\s*(?:i'?m|i\s+am|im)\s+(?:busy|working|not\s+free|away|unavailable)\b",
+    re.I,
+)
+# What may stand between a refusal and the time it refuses ("not on sunday", "except this
+# friday"; 不要周末).
+_TIME_GAP = re.compile(r"(?:\s+(?:on|in|at|this|the))?\s*", re.I)
+
+
+def refused_time(text: str, span: tuple[int, int]) -> bool:
+    """Return whether the time phrase at ``span`` of ``text`` is one the person cannot or will
+    not make: a refusal of :data:`ZH_TIME_REFUSING` / :data:`EN_TIME_REFUSING` right before it,
+    or that it is not free right after it."""
+    if _NOT_FREE_AFTER.match(text, span[1]):
+        return True
+    ends = [end for _, end in _zh_markers(text, ZH_TIME_REFUSING)]
+    ends += [
+        m.end() for m in _en_markers(text) if " ".join(m[0].lower().split()) in EN_TIME_REFUSING
+    ]
+    return any(end <= span[0] and _TIME_GAP.fullmatch(text, end, span[0]) for end in ends)
+
+
+# --- a negated word ---------------------------------------------------------------------------
+
+# A word is negated by a word of not wanting ending at most this many characters before it in
+# its clause ("不用跟人聊天"), or by 不 / 没 / 别 right before it ("不吃辣", "不辣"; not
+# "不错的音乐", nor 特别 or 别的). An exclusion (除了火锅) or a closing comment (球类运动就算了)
+# refuses one thing of a kind the query still names.
+NEGATION_REACH = 4
+ZH_NEAR_NEGATORS = "不没别"
+_CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
+
+
+def refused_word(text: str, index: int) -> bool:
+    """Return whether the word starting at ``index`` of ``text`` names nothing the query asks
+    for, being negated where it stands (see :data:`NEGATION_REACH`)."""
+    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
+    start = index - len(before)
+    if any(start <= s and e <= index for s, e in _zh_markers(text, ZH_NOT_WANTING)):
+        return True
+    near = index - len(before[-2:])
+    return any(
+        char in ZH_NEAR_NEGATORS and _zh_negates(text, near + i, char)
+        for i, char in enumerate(before[-2:])
+    )
