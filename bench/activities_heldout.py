@@ -87,7 +87,7 @@ CORPORA = {
     # Two more cities written for fresh8 (development data from session 40).
     "guangzhou": ("activities_guangzhou.json", "Asia/Shanghai"),
     "chicago_en": ("activities_chicago_en.json", "America/Chicago"),
-    # Two more cities written for fresh9, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh9 (development data from session 40's second round).
     "wuhan": ("activities_wuhan.json", "Asia/Shanghai"),
     "auckland_en": ("activities_auckland_en.json", "Pacific/Auckland"),
 }
@@ -106,6 +106,8 @@ TUNING_CORPORA = (
     "dublin_en",
     "guangzhou",
     "chicago_en",
+    "wuhan",
+    "auckland_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -119,6 +121,7 @@ DEV_SETS = {
     "fresh6": "fresh6",
     "fresh7": "fresh7",
     "fresh8": "fresh8",
+    "fresh9": "fresh9",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -153,6 +156,10 @@ QUERY_FILES = {
         "activities_fresh9_wuhan_queries.jsonl",
         "activities_fresh9_auckland_en_queries.jsonl",
     ),
+    "fresh10": (
+        "activities_fresh10_xiamen_queries.jsonl",
+        "activities_fresh10_capetown_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -165,6 +172,7 @@ FRESH = (
     "fresh7",
     "fresh8",
     "fresh9",
+    "fresh10",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -219,9 +227,9 @@ SPLIT_STATUS = {
     ),
     "fresh9": (
         "The fresh9 split (issue 30) is two more new cities (Wuhan in Chinese, Auckland in "
-        "English), listings and queries written from the listings only and committed before "
-        "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
-        "fitted (bench/data/README_activities_heldout.md)."
+        "English), written from the listings only and measured twice unseen by the lead "
+        "(session 40, before and after its first round); it is DEVELOPMENT data now. The "
+        "unseen test split is fresh10 (bench/data/README_activities_heldout.md)."
     ),
 }
 SYSTEMS = ("bare model", "service")
