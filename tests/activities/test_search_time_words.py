@@ -9,11 +9,11 @@ A fixed ``now`` (tests.conftest.FIXED_NOW, Wednesday 2026-11-25 10:00 Shanghai),
 
 from __future__ import annotations
 
-from datetime import datetime
-
 import pytest
 
 from activities.search import activities_search
+from tests.activities.test_search_time_marks import outside_unmarked
+from tests.conftest import FIXED_NOW
 
 pytestmark = pytest.mark.real_model
 
@@ -27,8 +27,6 @@ ROWS = [
 
 
 def now():
-    from tests.conftest import FIXED_NOW
-
     return FIXED_NOW
 
 
@@ -38,17 +36,6 @@ def week(make_activity, django_capture_on_commit_callbacks):
         for title, kind, day, hour in ROWS:
             start = now().replace(day=day, hour=hour)
             make_activity(title=title, description=title, type=kind, tags=[kind], start_at=start)
-
-
-def outside_unmarked(outcome: dict) -> list[str]:
-    time = outcome["meta"]["understood"]["time"]
-    start, end = (datetime.fromisoformat(time[k]) for k in ("start", "end"))
-    return [
-        r["title"]
-        for r in outcome["results"]
-        if not start <= datetime.fromisoformat(r["startAt"]) < end
-        and "没有合适的" not in r["matchReason"]
-    ]
 
 
 def test_the_time_of_a_feeling_orders_and_marks_rows_outside(week):
