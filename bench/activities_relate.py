@@ -20,7 +20,12 @@ Two uses, each fitted and chosen leave one set out over ``DEV_SETS`` (the shippe
   fitted on the fused places 2..``ZONE`` of every on-topic labelled query; the list becomes the
   shipped list plus the zone's candidates at ``p >= add`` minus its rows (no kind, mood or
   audience cue of the query) at ``p < drop``; (add, drop) chosen on the training sets by the
-  sum of the nDCG@5 and P@10 changes (lower language each), measured on the set left out.
+  sum of the nDCG@5 and P@10 changes (lower language each), or by the nDCG@5 change among
+  choices losing at most ``P10_SLACK`` of P@10, measured on the set left out.
+
+Also printed: per kind, how often a query reads a cue its candidates hold and how much more
+often such rows are relevant (``cue_evidence``), and the small path's figures (``small_path``).
+Findings: docs/RELEVANCE.md "Relating the candidates to each other".
 
     .venv/bin/python bench/activities_relate.py --load /tmp/rec.pkl
     (a recording of ``bench/activities_fit_floor.py --save``)
@@ -207,6 +212,54 @@ def diag(records, zones, shipped) -> None:
         print("  " + "; ".join(cells))
 
 
+def cue_evidence(records) -> None:
+    """Per kind: how many labelled queries read a kind, mood or audience cue some candidate of
+    the dense top 20 holds, and how often such a row is relevant against a row holding none."""
+    out = defaultdict(lambda: [0, 0, 0, 0, 0, 0])
+    for rec in records:
+        if rec.get("offTopic") or not rec["relevant_kept"] or not rec["calls"]:
+            continue
+        call = rec["calls"][0]
+        if not call.get("lists"):
+            continue
+        asked, rel = call["lists"]["cues_asked"], rec["relevant_kept"]
+        cell = out[(rec["kind"], rec["lang"])]
+        cell[0] += 1
+        if not any(v > 0 for v in asked.values()):
+            continue
+        cell[1] += 1
+        for title in call["titles"][:20]:
+            good = rel.get(title, 0) >= 1
+            at = 2 if asked.get(title, 0) > 0 else 4
+            cell[at] += 1
+            cell[at + 1] += good
+    print("cues read (queries with a cue some top-20 row holds; relevant share with / without):")
+    for (kind, lang), (n, read, nc, gc, nn, gn) in sorted(out.items()):
+        print(
+            f"  {kind:12s} {lang} {read:3d} of {n:3d}; rows holding it {nc:4d}: "
+            f"{gc / max(nc, 1):.2f}; rows without {nn:4d}: {gn / max(nn, 1):.2f}"
+        )
+
+
+def small_path(records) -> None:
+    """Per kind: the labelled queries answered by the small path (no per-result cut)."""
+    from bench.activities_relevance import ndcg_at
+
+    cells = defaultdict(list)
+    for rec in records:
+        if rec["path"] != "hard_filter_small" or rec.get("offTopic") or not rec["relevant_kept"]:
+            continue
+        shown, rel = rec["results"], rec["relevant_kept"]
+        good = sum(1 for t in shown if rel.get(t, 0) >= 1)
+        cells[(rec["kind"], rec["lang"])].append(
+            (ndcg_at(shown, rel), good / len(shown) if shown else 0.0, len(shown))
+        )
+    print("small path (nDCG@5, P@10, rows):")
+    for (kind, lang), values in sorted(cells.items()):
+        n, p, size = np.mean(values, axis=0)
+        print(f"  {kind:12s} {lang} n {len(values):3d}: {n:.3f} / {p:.3f} / {size:.1f}")
+
+
 def rotations(records, zones, shipped, columns, label: str, objective: str = "sum") -> None:
     """``objective``: "sum" (the nDCG@5 and P@10 changes, lower language each) or "ndcg" (the
     nDCG@5 change of the lower language, among choices whose P@10 falls by at most
@@ -291,6 +344,8 @@ def main() -> None:
 
     zones = build(records, shipped)
     diag(records, zones, shipped)
+    cue_evidence(records)
+    small_path(records)
     n_floor = len(FLOOR_FEATURES)
     every = list(range(n_floor + len(RELATIONAL)))
     for objective in ("sum", "ndcg"):
