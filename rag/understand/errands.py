@@ -204,9 +204,11 @@ _EN_RECIPE = re.compile(
 
 # An activity noun, a ticket or an outing to a market keeps a query a request for something
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
+# A carrier's ticket (车票, 机票, 高铁票; "train tickets") is a fare, and 股票, 彩票, 发票, 支票,
+# 邮票, 钞票 are no tickets at all (session 40, round 2).
 _ACTIVITY_ZH = re.compile(
     r"活动|课|工作坊|体验|团(?!购)|(?<![邮警药当])局|展|讲座|市集|集市|花市|夜市|墟|逛|"
-    r"(?<![车机船])(?<!火车|高铁|动车|城际|汽车|大巴|飞机)票|表演|演出"
+    r"(?<![车机船股彩发支邮钞])(?<!火车|高铁|动车|城际|汽车|大巴|飞机)票|表演|演出"
 )
 _ACTIVITY_EN = re.compile(
     r"\b(?:events?|activit(?:y|ies)|class(?:es)?|workshops?|lessons?|courses?|tours?|meetups?|"
