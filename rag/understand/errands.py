@@ -1,4 +1,5 @@
-"""Errands: buying a thing, changing money, something lost, the way somewhere.
+"""Errands: buying a thing, changing money, something lost, the way somewhere, a phone line, a
+fare, a timetable, a utility notice, a recipe.
 
 「想买部二手单车」, "where can i exchange dollars near canton tower", 「我部手机唔见咗」, "how do
 i get from the airport to town": the person wants a shop, a money changer, a lost-property
@@ -218,8 +219,8 @@ _ACTIVITY_EN = re.compile(
 
 
 def errand(text: str) -> str | None:
-    """Return which errand the query asks for ("buy", "money", "lost", "route", "recipe"),
-    or None.
+    """Return which errand the query asks for ("buy", "money", "lost", "line", "fare",
+    "route", "utility", "recipe"), or None.
 
     「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
     and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
