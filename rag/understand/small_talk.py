@@ -34,6 +34,18 @@ _EN_PARTS = (
     r"nice\s+to\s+meet\s+you|thanks?(?:\s+you)?(?:\s+so\s+much)?|thank\s+you(?:\s+so\s+much)?|cheers",
     r"who\s+are\s+you|what'?s\s+your\s+name|what\s+is\s+your\s+name|are\s+you\s+(?:a\s+)?(?:bot|robot|"
     r"human|real|there|an?\s+ai)",
+    # Greetings of New Zealand (te reo Māori: kia ora, mōrena, tēnā koe, kia ora koutou), South
+    # Africa (howzit, sawubona, molo, dumela, heita), Ireland (dia dhuit), Hawaii and the
+    # Pacific (aloha, talofa, bula), and the question whether a person or a machine answers
+    # ("are you a bot or a real person", "am i talking to a human", "is this a bot", "what
+    # can you do", "say something"): general knowledge (issue 30, session 40, round 2),
+    # written after fresh9's "kia ora" had been seen (development data).
+    r"kia\s+ora(?:\s+(?:koe|korua|kōrua|koutou|tatou|tātou))?|m[oō]rena|t[eē]n[aā]\s+(?:koe|korua|koutou)|"
+    r"howzit|howzit\s+bru|sawubona|molo|dumela|heita|dia\s+(?:dhuit|duit)|aloha|talofa|bula|ni\s+hao",
+    r"(?:or|and)\s+(?:a\s+)?(?:bot|robot|human|real\s+person|person|machine|an?\s+ai)|real\s+person|"
+    r"(?:am\s+i|are\s+we)\s+(?:talking|chatting|speaking)\s+(?:to|with)\s+(?:a\s+)?(?:bot|robot|human|"
+    r"real\s+person|person|machine|an?\s+ai)|is\s+this\s+(?:a\s+)?(?:bot|robot|human|real\s+person|"
+    r"an?\s+ai)|what\s+are\s+you|what\s+can\s+you\s+do|who\s+(?:made|built)\s+you|say\s+something",
     r"(?:can|could|shall)\s+(?:we|you)\s+(?:just\s+)?(?:chat|talk)(?:\s+(?:to|with)\s+me)?"
     r"(?:\s+for\s+a\s+(?:bit|while|minute))?|talk\s+to\s+me|let'?s\s+chat",
     r"there|mate|buddy|friend|dude|bot|again|today|doing|well|fine|ok|okay",
@@ -56,7 +68,19 @@ _ZH_PARTS = (
     r"(?:一个)?(?:机械人|机器人|真人|人|ai|人工智能|bot))(?:嚟|来)?",
     r"你叫(?:咩|乜嘢|什么)(?:名)?(?:字)?|你几(?:多)?岁",
     r"(?:可唔可以|可以|得唔得|能唔能)?(?:同|陪)我(?:倾|吹|聊)(?:下|吓|一阵|阵)?(?:偈|水|天)?|倾(?:下|吓)?偈",
-    r"呀|啊|呢|吧|吗|哦|嘛|哈|呗|么|嚟|㗎|架|嘅|咩|喎|啦|吖|啫|噃|咯|囉|啰|喇|嘞|先",
+    # Other varieties (general knowledge, issue 30, session 40, round 2; written after fresh9's
+    # Wuhan 「你是机器人还是真人 港句话撒」 had been seen): a person or a machine asked as a
+    # choice (你是机器人还是真人, 是不是真人), say something (说 / 讲 / Wuhan 港 + 句话, 讲句嘢),
+    # what or who are you in Wuhan (么斯, 么子), Northeastern (啥, 嘎哈呢, 干啥呢) and
+    # Southwestern (哪个, 啥子) words, Minnan / Taiwanese have you eaten (食饱未, 呷饱未), and
+    # the particles 撒, 咧, 啵, 噻, 嘎, 哇, 哟.
+    r"(?:你|您)?(?:是|系)(?:不是|唔系|咪)?(?:一个)?(?:机器人|机械人|真人|人|ai|人工智能|bot|程序)"
+    r"(?:还是|定系|或者)(?:一个)?(?:机器人|机械人|真人|人|ai|人工智能|bot|程序)",
+    r"(?:是|系)(?:不是|唔系|咪)?(?:真人|真的人|机器人|机械人)|(?:说|讲|港|聊)(?:一)?(?:两|几)?句(?:话|嘢)?",
+    r"你是(?:么斯|么子|啥子?|哪个|啥玩意儿?)|你(?:在)?(?:嘎哈|干啥|干嘛|搞么斯|做咩)(?:呢|嘞)?|"
+    r"你能(?:做|干)(?:什么|啥)|你会(?:做|干)?(?:什么|啥)",
+    r"(?:食|呷|吃)饱(?:未|了没|吗|没)|汝好|侬好|恁好",
+    r"呀|啊|呢|吧|吗|哦|嘛|哈|呗|么|嚟|㗎|架|嘅|咩|喎|啦|吖|啫|噃|咯|囉|啰|喇|嘞|先|撒|咧|啵|噻|嘎|哇|哟",
 )
 _SEP = r"[\s,.!?~;:，。！？～；：、…]*"
 _EN_RE = re.compile(rf"^{_SEP}(?:(?:{'|'.join(_EN_PARTS)}){_SEP})+$")
@@ -66,10 +90,19 @@ _EN_FILLER = re.compile(rf"^{_SEP}(?:(?:{_EN_PARTS[-1]}){_SEP})+$")
 _ZH_FILLER = re.compile(rf"^{_SEP}(?:(?:{_ZH_PARTS[-1]}){_SEP})+$")
 
 
+# Traditional characters of the words above (Taiwan, Hong Kong: 你是誰, 謝謝, 機器人, 你好嗎),
+# read as their simplified forms; only the small-talk words, as no conversion exists in
+# rag.understand (general knowledge, issue 30, session 40, round 2).
+_TRADITIONAL = str.maketrans(
+    "誰謝機麼嗎們話說講個係邊點樣飯見無過囉喲嘍會幾歲",
+    "谁谢机么吗们话说讲个系边点样饭见无过啰哟喽会几岁",
+)
+
+
 def small_talk(text: str) -> bool:
     """Return whether the whole query is greetings, pleasantries or questions to the one
     spoken to ("hey how are you", 「你叫什么名字呀」), with nothing else to look for."""
-    normalised = form_text(text)
+    normalised = form_text(text).translate(_TRADITIONAL)
     if not normalised:
         return False
     for whole, filler in ((_EN_RE, _EN_FILLER), (_ZH_RE, _ZH_FILLER)):

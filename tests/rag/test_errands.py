@@ -61,3 +61,60 @@ def test_an_errand_is_read_in_mandarin_cantonese_sichuanese_and_english(query, k
 )
 def test_a_request_for_something_to_do_is_not_an_errand(query):
     assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [
+        # Selling and wholesale (Mandarin, Southwestern 哪点, Cantonese 边度有得卖; English).
+        ("哪里批发童装最便宜", "buy"),
+        ("边度有得卖二手相机", "buy"),
+        ("哪点有卖登山杖", "buy"),
+        ("who sells decent hiking boots", "buy"),
+        ("cheap wetsuits where", "buy"),
+        ("shops that sell camping gas", "buy"),
+        # A line or a plan (SIM card, eSIM, top-up).
+        ("去香港办什么电话卡好", "line"),
+        ("best esim for a week in japan", "line"),
+        ("where to top up my phone credit", "line"),
+        # A fare: a flight or a train ticket is travel, not a show.
+        ("北京到上海的高铁票多少钱", "fare"),
+        ("cheap flights to dublin in march", "fare"),
+        ("return train tickets to galway", "fare"),
+        # A timetable, with a place between "last" and the vehicle.
+        ("what time's the last manly ferry", "route"),
+        ("when does the first bus to the airport leave", "route"),
+        ("what time does the night bus run", "route"),
+        ("luas timetable", "route"),
+        ("去机场的大巴几点发车", "route"),
+        # A utility notice.
+        ("暖气什么时候开始供", "utility"),
+        ("明天停电吗", "utility"),
+        ("is there a power cut tonight", "utility"),
+    ],
+)
+def test_selling_lines_fares_timetables_and_utilities_are_errands(query, kind):
+    assert errand(query) == kind
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # "atm" is also "at the moment".
+        "food stuff with no booze, not drinking atm",
+        "skint atm, free stuff this weekend",
+        # A ticket to a show, a market, an outing asked for by price, a ferry trip as an outing.
+        "cheap tickets for a comedy show",
+        "哪里可以买到话剧票",
+        "cheap eats where",
+        "cheap date night ideas",
+        "夜市哪里有卖小吃",
+        "ferry trip to an island with a picnic",
+        "sunset ferry cruise",
+        "first timer climbing class",
+        "有暖气的室内活动",
+        "scenic flights over the glacier",
+    ],
+)
+def test_an_outing_or_at_the_moment_is_not_an_errand(query):
+    assert errand(query) is None

@@ -55,3 +55,46 @@ def test_greetings_and_pleasantries_alone_are_small_talk(query):
 )
 def test_a_query_with_anything_else_in_it_is_not_small_talk(query):
     assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # New Zealand, South Africa, Ireland, Hawaii.
+        "kia ora, how are you",
+        "mōrena",
+        "howzit bru",
+        "dia dhuit",
+        "aloha!",
+        # A person or a machine, in English and in several varieties of Chinese.
+        "are you a bot or a real person?",
+        "am i talking to a human",
+        "what can you do",
+        "你是真人还是机器人呀",
+        "你是不是真人 说句话",
+        "你是么斯撒",
+        "你是啥玩意儿",
+        "你在干啥呢",
+        "食饱未",
+        # Traditional script (Taiwan, Hong Kong).
+        "你是誰",
+        "謝謝你",
+    ],
+)
+def test_greetings_and_questions_to_the_service_in_other_varieties_are_small_talk(query):
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "kia ora, any walks this weekend?",
+        "real person to talk to about hiking",
+        "你是机器人吗 周末有什么好玩的",
+        "说相声的演出",
+        "有没有人一起打羽毛球撒",
+        "aloha night hula class",
+    ],
+)
+def test_a_greeting_with_a_request_is_still_not_small_talk(query):
+    assert not small_talk(query)
