@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from activities.named_kinds import offering
+from activities.negation import negated_terms
 from activities.reasons import query_terms
 from activities.search_ranking import candidate_cues, fusion_features
 from activities.search_relevance import foreign_query
@@ -136,11 +137,17 @@ def pool_of(
     activities = [hit.obj for hit in hits]
     if cues is None:
         cues = candidate_cues(activities, understood)
+    terms = query_terms(query) if query else []
+    # The words and cues the query refuses count as naming nothing of it (issue 30, session
+    # 40 round 2; activities.search_ranking.naming_pks): the share of the words asked for, as
+    # the hybrid reads it, and the cues asked for (the same as every cue when nothing is
+    # refused, so a query refusing nothing reads as fitted).
     strength = fusion_features(
         [hit.score for hit in hits],
         [(held or {}).get(a.pk, ()) for a in activities],
-        query_terms(query) if query else [],
-        list(cues.named),
+        terms,
+        list(cues.asked),
+        negated=negated_terms(query, terms) if terms else frozenset(),
     )
     return Pool(
         margins=tuple(float(m) for m in margins),
