@@ -168,6 +168,15 @@ _EN_LEARNING = re.compile(
 _ZH_CONTRAST = re.compile(r"(?<![不只])(?:但是|可是|不过|但)")
 _ZH_INABILITY = ("不太会", "不会", "没法", "没办法")
 _ZH_LEARNING = ("学", "教", "入门", "基础", "新手", "体验课")
+# The paired negation 不 X 也不 Y / 既不 X 也不 Y ("neither X nor Y"): the pairing makes each 不
+# a refusal whatever verb follows it (「想运动 不跑步也不打球」; a bare 不 is otherwise read only
+# before the verbs of ZH_NEGATORS, for 不错, 不好, 不会). Grammar, written after reading
+# fresh9's 「想运动 不跑步也不打球」 (issue 30, session 40 round 2).
+# Not the set phrases whose 不 refuses nothing (不错 "good", 不久, 不少, 不好意思).
+_ZH_PAIRED = re.compile(
+    r"不(?![错久少好])([^\s，,。.！!？?；;、~～但就也还而只的]{1,4}?)(?:也|又|更)不"
+    r"([^\s，,。.！!？?；;、~～但就也还而只的]{1,4})"
+)
 _SENTENCE = re.compile(r"[.;!?。；！？\n]")
 
 # --- the spans under a negation ---------------------------------------------------------------
@@ -196,6 +205,9 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
         if match.group(1).lower() not in _EN_NOT_FREE:
             spans.append(match.span(1))
     spans.extend(_contrasted_inability(text))
+    for match in _ZH_PAIRED.finditer(text):
+        spans.append((match.start(), match.end(1)))
+        spans.append((match.start(2) - 1, match.end(2)))
     for match in _en_markers(text):
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
@@ -368,7 +380,7 @@ def refused_phrases(text: str) -> list[str]:
             if match:
                 span = span[match.end() :]
             else:
-                for word in _ZH_INABILITY:
+                for word in (*_ZH_INABILITY, "不"):  # 不会游泳, the paired 不跑步也不打球
                     if span.startswith(word):
                         span = span[len(word) :]
                         break

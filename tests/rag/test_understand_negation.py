@@ -123,3 +123,10 @@ def test_asked_text_blanks_only_what_is_refused():
     assert asked.startswith("food stuff with ")
     assert "booze" not in asked and "atm" not in asked
     assert asked_text("where is the nearest atm") == "where is the nearest atm"
+
+
+def test_a_paired_negation_refuses_both_of_its_verbs():
+    # 不 X 也不 Y: the pairing makes each 不 a refusal; 不错 ("good") stays a plain word.
+    assert refused_phrases("想运动 不跑步也不打球") == ["跑步", "打球"]
+    assert refused_phrases("既不喝酒也不抽烟的聚会") == ["酒", "抽烟"]
+    assert refused_phrases("不错也不贵的馆子") == []
