@@ -138,15 +138,15 @@ def pool_of(
     if cues is None:
         cues = candidate_cues(activities, understood)
     terms = query_terms(query) if query else []
-    # The words and cues the query refuses count as naming nothing of it (issue 30, session
-    # 40 round 2; activities.search_ranking.naming_pks): the share of the words asked for, as
-    # the hybrid reads it, and the cues asked for (the same as every cue when nothing is
-    # refused, so a query refusing nothing reads as fitted).
+    # The words the query refuses count as naming nothing of it (issue 30, session 40 round 2;
+    # activities.search_ranking.naming_pks): the share of the words asked for, as the hybrid
+    # reads it (the same as before when nothing is refused, so such a query reads as fitted).
+    # Every cue still counts, refused or not (see naming_pks).
     strength = fusion_features(
         [hit.score for hit in hits],
         [(held or {}).get(a.pk, ()) for a in activities],
         terms,
-        list(cues.asked),
+        list(cues.named),
         negated=negated_terms(query, terms) if terms else frozenset(),
     )
     return Pool(
