@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from activities.named_kinds import offering
+from activities.negation import negated_terms
 from activities.reasons import query_terms
 from activities.search_ranking import candidate_cues, fusion_features
 from activities.search_relevance import foreign_query
@@ -136,11 +137,17 @@ def pool_of(
     activities = [hit.obj for hit in hits]
     if cues is None:
         cues = candidate_cues(activities, understood)
+    terms = query_terms(query) if query else []
+    # The words the query refuses count as naming nothing of it (issue 30, session 40 round 2;
+    # activities.search_ranking.naming_pks): the share of the words asked for, as the hybrid
+    # reads it (the same as before when nothing is refused, so such a query reads as fitted).
+    # Every cue still counts, refused or not (see naming_pks).
     strength = fusion_features(
         [hit.score for hit in hits],
         [(held or {}).get(a.pk, ()) for a in activities],
-        query_terms(query) if query else [],
+        terms,
         list(cues.named),
+        negated=negated_terms(query, terms) if terms else frozenset(),
     )
     return Pool(
         margins=tuple(float(m) for m in margins),

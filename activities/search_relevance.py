@@ -23,6 +23,7 @@ from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
 from rag.understand.bookings import booking_request, repair_request
 from rag.understand.errands import errand
+from rag.understand.negation import asked_text
 from rag.understand.requests import learning_request
 from rag.understand.small_talk import small_talk
 from rag.understand.weather import weather_question
@@ -103,7 +104,9 @@ def asks_elsewhere(query: str) -> bool:
     lost, a route or a line's hours (「想买部二手单车」, "where can i exchange dollars", 「我部
     手机唔见咗」, "how late does the red line run").
     """
-    if small_talk(query) or errand(query):
+    # An errand's word under a refusal asks for no errand ("food stuff with no booze, not
+    # drinking atm": "atm" is no cash machine there; rag.understand.negation.asked_text).
+    if small_talk(query) or (errand(query) and errand(asked_text(query))):
         # An errand's form has its own guard (an activity noun, a ticket, a market): "where"
         # heads "where can i exchange dollars" as it heads "where can I see deer".
         return True

@@ -14,7 +14,8 @@ of the language, written from general knowledge, not from the development querie
 the end of its clause: punctuation, a contrasting or joining word ("但", "but") or
 :data:`MAX_ZH_CHARS` / :data:`MAX_EN_WORDS`. Not negations: what one cannot do or has not done
 yet (不会游泳, "can't swim", "never tried", 不需要基础: the beginners' class is what such a query
-wants), the set phrases whose 不 is not a refusal (不错, 不好, 不久) and the words holding 别
+wants; but an inability after a contrast, "on the water but i can't surf", refuses its object:
+:func:`_contrasted_inability`), the set phrases whose 不 is not a refusal (不错, 不好, 不久) and the words holding 别
 (特别, 区别) or meaning "other" (别的, 别人).
 
 A refusal may also come after what it refuses, closing its clause: 「戏曲就不要了」, 「球类运动就
@@ -23,7 +24,7 @@ comments on it; a negation closing its clause with nothing after it refuses the 
 (:data:`ZH_CLOSING`, the potential complements V不了 / V不来 / V不动, and any negator of
 :data:`ZH_NEGATORS` with nothing after it). English "X-free" refuses X; "allergic to", "scared
 of", "can't stand" refuse what follows, as "no" does; "or" and "nor" inside a negation carry it
-on ("not painting or drawing"). A time may also be refused by saying one is not free then
+on ("not painting or drawing"), and the paired 不 X 也不 Y refuses both whatever the verbs. A time may also be refused by saying one is not free then
 (:data:`ZH_NOT_FREE`: 周六要加班, "sunday is out", "tonight i'm busy").
 """
 
@@ -148,6 +149,36 @@ _EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
 _EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
+# What one cannot do, said as a limit on what was just asked for: after a contrast, in the
+# same sentence ("on the water but i can't surf", 「想玩水 但我不会游泳」), the inability
+# refuses its object and the request before the contrast stands. Alone or with a wish to learn
+# ("can't swim, want to learn", "can't swim yet", 「不会游泳 想学」) it stays what it was: the
+# beginners' class is what such a query wants. Grammar of both languages (a contrast, a modal
+# of inability, the words of learning), written from general knowledge (issue 30, session 40
+# round 2, after reading fresh9's 「on the water but i cant surf」).
+_EN_CONTRAST = re.compile(r"\b(?:but|though|although|however|except)\b", re.IGNORECASE)
+_EN_INABILITY = re.compile(
+    r"\b(?:can['’]?t|cannot|can\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to)\s+",
+    re.IGNORECASE,
+)
+_EN_LEARNING = re.compile(
+    r"\b(?:learn\w*|lessons?|teach\w*|class(?:es)?|beginners?|first[- ]timers?|yet)\b",
+    re.IGNORECASE,
+)
+# 但 / 不过 and not 不但 ("not only") or 只不过 ("merely").
+_ZH_CONTRAST = re.compile(r"(?<![不只])(?:但是|可是|不过|但)")
+_ZH_INABILITY = ("不太会", "不会", "没法", "没办法")
+_ZH_LEARNING = ("学", "教", "入门", "基础", "新手", "体验课")
+# The paired negation 不 X 也不 Y / 既不 X 也不 Y ("neither X nor Y"): the pairing makes each 不
+# a refusal whatever verb follows it (「想运动 不跑步也不打球」; a bare 不 is otherwise read only
+# before the verbs of ZH_NEGATORS, for 不错, 不好, 不会). Grammar, written after reading
+# fresh9's 「想运动 不跑步也不打球」 (issue 30, session 40 round 2).
+# Not the set phrases whose 不 refuses nothing (不错 "good", 不久, 不少, 不好意思).
+_ZH_PAIRED = re.compile(
+    r"不(?![错久少好])([^\s，,。.！!？?；;、~～但就也还而只的]{1,4}?)(?:也|又|更)不"
+    r"([^\s，,。.！!？?；;、~～但就也还而只的]{1,4})"
+)
+_SENTENCE = re.compile(r"[.;!?。；！？\n]")
 
 # --- the spans under a negation ---------------------------------------------------------------
 
@@ -174,6 +205,10 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     for match in _EN_FREE.finditer(text):
         if match.group(1).lower() not in _EN_NOT_FREE:
             spans.append(match.span(1))
+    spans.extend(_contrasted_inability(text))
+    for match in _ZH_PAIRED.finditer(text):
+        spans.append((match.start(), match.end(1)))
+        spans.append((match.start(2) - 1, match.end(2)))
     for match in _en_markers(text):
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
@@ -184,6 +219,58 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
             end = word.end()
         spans.append((match.start(), end))
     return tuple(sorted(spans))
+
+
+def _contrasted_inability(text: str) -> list[tuple[int, int]]:
+    """Return the spans of what ``text`` says one cannot do after a contrast in the same
+    sentence (see :data:`_EN_CONTRAST`): from the modal to the end of its clause, at most
+    :data:`MAX_EN_WORDS` words or :data:`MAX_ZH_CHARS` characters; none where the sentence
+    speaks of learning."""
+    spans = []
+    for sentence in _sentences(text):
+        start, end = sentence
+        part = text[start:end]
+        if _EN_LEARNING.search(part) or any(w in part for w in _ZH_LEARNING):
+            continue
+        contrast = _EN_CONTRAST.search(part)
+        if contrast:
+            modal = _EN_INABILITY.search(part, contrast.end())
+            if modal:
+                stop = _EN_END.search(part, modal.end())
+                limit = stop.start() if stop else len(part)
+                words = list(_EN_WORD.finditer(part, modal.end(), limit))[:MAX_EN_WORDS]
+                if words:
+                    spans.append((start + modal.start(), start + words[-1].end()))
+        contrast = _ZH_CONTRAST.search(part)
+        if contrast is None:
+            continue
+        at = contrast.end()
+        for word in _ZH_INABILITY:
+            found = part.find(word, at)
+            if found >= 0:
+                stop = found + len(word)
+                while stop < len(part) and stop - found < MAX_ZH_CHARS and part[stop] not in ZH_END:
+                    stop += 1
+                if stop > found + len(word):
+                    spans.append((start + found, start + stop))
+                break
+    return spans
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Return the (start, end) spans of the sentences of ``text``."""
+    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
+    return [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if b > a]
+
+
+def asked_text(text: str) -> str:
+    """Return ``text`` with its negated spans blanked (each character a space): what it asks
+    for, for the readers of a query's form that must not read a refused word as wanted (an
+    errand word under a refusal asks for no errand: "not drinking atm")."""
+    chars = list(text or "")
+    for start, end in negated_spans(text):
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
@@ -290,9 +377,14 @@ def refused_phrases(text: str) -> list[str]:
                 span = span[len(negator) :]
                 break
         else:
-            match = EN_NEGATORS.match(span)
+            match = EN_NEGATORS.match(span) or _EN_INABILITY.match(span)
             if match:
                 span = span[match.end() :]
+            else:
+                for word in (*_ZH_INABILITY, "不"):  # 不会游泳, the paired 不跑步也不打球
+                    if span.startswith(word):
+                        span = span[len(word) :]
+                        break
         span = span.strip(" '’")
         span = _EN_FRAME.sub("", span).strip()
         changed = True

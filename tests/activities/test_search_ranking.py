@@ -177,3 +177,20 @@ def test_cues_are_read_once_and_a_refused_cue_is_not_asked_for():
     refusing = candidate_cues(rows, read_query(query, now=timezone.now(), tz=None))
     assert refusing.named[0] > refusing.asked[0]  # kids name the query but are not asked for
     assert refusing.named[1] == refusing.asked[1]
+
+
+def test_a_row_holding_only_what_the_query_refuses_does_not_name_it():
+    # "night out that isnt a club": the club night holds only the refused word; for the cut
+    # and the gate it names nothing of the query, the rows of the wanted outing do.
+    from activities.search_ranking import naming_pks
+    from activities.understanding import read_query
+
+    query = "night out that isnt a club"
+    understood = read_query(query, now=timezone.now(), tz=None)
+    rows = [
+        _row(1, "Club night with resident DJs", type="nightlife"),
+        _row(2, "Comedy night out in the basement", type="comedy"),
+    ]
+    assert naming_pks(query, rows, understood) == {2}
+    understood = read_query("club night out", now=timezone.now(), tz=None)
+    assert naming_pks("club night out", rows, understood) == {1, 2}

@@ -307,3 +307,10 @@ def test_a_request_for_something_else_is_still_read_against_the_intent_examples(
     outcome = activities_search(semantic_query="公积金怎么提取", limit=10)
     assert outcome["meta"]["relevance"]["asks"] is None
     assert outcome["meta"]["relevance"]["intentMargin"] is not None
+
+
+def test_an_errand_word_under_a_refusal_asks_for_no_errand():
+    from activities.search_relevance import asks_elsewhere
+
+    assert not asks_elsewhere("food stuff with no booze, not drinking atm")
+    assert asks_elsewhere("where is the nearest atm")

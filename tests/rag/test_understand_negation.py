@@ -85,3 +85,48 @@ def test_refused_phrases_drop_the_negating_and_framing_words():
     assert refused_phrases("不想吃辣") == ["吃辣"]
     assert refused_phrases("something that doesn't involve drawing") == ["drawing"]
     assert refused_phrases("戏曲就不要了") == ["戏曲"]
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("on the water but i can't surf", ["surf"]),
+        ("yoga is fine though i cannot do headstands", ["headstands"]),
+        ("想去水上玩 但我不会游泳", ["游泳"]),
+    ],
+)
+def test_what_one_cannot_do_after_a_contrast_is_refused(text, refused):
+    # The inability limits the request before the contrast, which stands.
+    assert refused_phrases(text) == refused
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "i can't swim, want to learn",  # alone: the beginners' class is wanted
+        "on the water but i can't surf yet",  # "yet": learning to
+        "想玩水 但是不会游泳 想学",
+        "不会游泳",
+        "不但不会累还很好玩",  # 不但 ("not only") is no contrast
+    ],
+)
+def test_an_inability_alone_or_with_a_wish_to_learn_refuses_nothing(text):
+    assert not any("surf" in p or "游泳" in p for p in refused_phrases(text))
+
+
+def test_asked_text_blanks_only_what_is_refused():
+    from rag.understand.negation import asked_text
+
+    text = "food stuff with no booze, not drinking atm"
+    asked = asked_text(text)
+    assert len(asked) == len(text)
+    assert asked.startswith("food stuff with ")
+    assert "booze" not in asked and "atm" not in asked
+    assert asked_text("where is the nearest atm") == "where is the nearest atm"
+
+
+def test_a_paired_negation_refuses_both_of_its_verbs():
+    # 不 X 也不 Y: the pairing makes each 不 a refusal; 不错 ("good") stays a plain word.
+    assert refused_phrases("想运动 不跑步也不打球") == ["跑步", "打球"]
+    assert refused_phrases("既不喝酒也不抽烟的聚会") == ["酒", "抽烟"]
+    assert refused_phrases("不错也不贵的馆子") == []
