@@ -15,8 +15,8 @@ the end of its clause: punctuation, a contrasting or joining word ("但", "but")
 :data:`MAX_ZH_CHARS` / :data:`MAX_EN_WORDS`. Not negations: what one cannot do or has not done
 yet (不会游泳, "can't swim", "never tried", 不需要基础: the beginners' class is what such a query
 wants; but an inability after a contrast, "on the water but i can't surf", refuses its object:
-:func:`_contrasted_inability`), the set phrases whose 不 is not a refusal (不错, 不好, 不久) and the words holding 别
-(特别, 区别) or meaning "other" (别的, 别人).
+:func:`_contrasted_inability`), the set phrases whose 不 is not a refusal (不错, 不好, 不久) and
+the words holding 别 (特别, 区别) or meaning "other" (别的, 别人).
 
 A refusal may also come after what it refuses, closing its clause: 「戏曲就不要了」, 「球类运动就
 算了」, 「对猫狗过敏」, 「一点辣都吃不了」, 「早上实在起不来」. Chinese puts the topic first and
@@ -24,8 +24,9 @@ comments on it; a negation closing its clause with nothing after it refuses the 
 (:data:`ZH_CLOSING`, the potential complements V不了 / V不来 / V不动, and any negator of
 :data:`ZH_NEGATORS` with nothing after it). English "X-free" refuses X; "allergic to", "scared
 of", "can't stand" refuse what follows, as "no" does; "or" and "nor" inside a negation carry it
-on ("not painting or drawing"), and the paired 不 X 也不 Y refuses both whatever the verbs. A time may also be refused by saying one is not free then
-(:data:`ZH_NOT_FREE`: 周六要加班, "sunday is out", "tonight i'm busy").
+on ("not painting or drawing"), and the paired 不 X 也不 Y refuses both whatever the verbs. A
+time may also be refused by saying one is not free then (:data:`ZH_NOT_FREE`: 周六要加班,
+"sunday is out", "tonight i'm busy").
 """
 
 from __future__ import annotations
