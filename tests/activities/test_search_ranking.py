@@ -155,7 +155,9 @@ def test_a_search_refusing_something_embeds_it_with_the_query_in_one_call(
     # The refused phrase is embedded in the query's own provider call: no call is added.
     from activities.search import activities_search
 
-    activities_search(semantic_query="室内攀岩", limit=10)  # the gate's samples, once a process
+    # Load what a process embeds once (the gate's samples, the intent examples) with a query that
+    # names no kind (a named kind skips the intent examples), so only the search's call is counted.
+    activities_search(semantic_query="周末想出去放松一下", limit=10)
     counting_provider.calls, counting_provider.texts = 0, []
     outcome = activities_search(semantic_query="不想去户外，室内玩点什么", limit=10)
     assert outcome["meta"]["path"] == "semantic"
