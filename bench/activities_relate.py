@@ -41,6 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.activities_fit_floor import by_kind  # noqa: E402
 from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_relate"
@@ -163,21 +164,6 @@ def within_auc(records, zones, col: int) -> float:
             pairs = [(p > q) + 0.5 * (p == q) for p in pos for q in neg]
             aucs.append(float(np.mean(pairs)))
     return float(np.mean(aucs)) if aucs else float("nan"), len(aucs)
-
-
-def by_kind(records, shown_of) -> dict:
-    from bench.activities_relevance import ndcg_at
-
-    cells = defaultdict(list)
-    for rec in records:
-        if rec.get("offTopic") or not rec["relevant_kept"]:
-            continue
-        shown, rel = shown_of(rec), rec["relevant_kept"]
-        good = sum(1 for t in shown if rel.get(t, 0) >= 1)
-        cells[(rec["kind"], rec["lang"])].append(
-            (ndcg_at(shown, rel), good / len(shown) if shown else 0.0)
-        )
-    return {k: (*np.mean(v, axis=0), len(v)) for k, v in cells.items()}
 
 
 def diag(records, zones, shipped) -> None:
