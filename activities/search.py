@@ -377,7 +377,7 @@ def _ranked(
         personalised=personalizer.kind,
     )
     # The query's words in each candidate, found once for the cut's evidence and the hybrid's
-    # full-text rank (which reads the candidates the cut keeps).
+    # full-text rank (which scores every candidate: the gate's floor reads the fused order).
     held = lexical_held(query, [hit.obj for hit in hits])
     # The query's kind, mood and audience cues in each candidate, read once for the cut's
     # evidence, the hybrid's order and the precision gate.

@@ -228,13 +228,22 @@ def yes_no_question(text: str) -> bool:
 # A request for information or for a piece of work, not for something to find: how to do a
 # thing, what a fact is, "write me ...". Question forms, not topics: written from grammar, then
 # checked on the held-out dev split (bench/data/activities_heldout_queries.jsonl, dev).
+# Cantonese 点 ("how": 点去, 点算, 点样) is also a clock hour (三点, 8点), "a bit" (有点, 一点,
+# 早点) and the end of many words (景点, 甜点, 终点, 观点): it is read as "how" only when none of
+# those characters stands right before it ("下午三点坐船" asks no route, 「有景点解说的」 no
+# question). Shared by the form readers here and in rag.understand.errands.
+ZH_HOW_DIAN = (
+    r"(?<![0-9零〇一二两三四五六七八九十百几半整"
+    r"景地甜终起重钟有差早晚快慢多焦观优缺特亮盲据糕心])点"
+)
 _ZH_INFO = re.compile(
     r"怎么(办|买|弄|退|续|截|查|算|处理|申请|修|治|回事)|如何(办|申请|处理|退|续)|为什么"
     r"|多少钱|是多少|什么影响|划算吗|帮我写|写一[封篇份]|翻译一下"
     # Cantonese (Guangdong, Hong Kong): 点算 / 点办 (what to do), 点样 + a verb of paperwork
     # (how to), 点解 (why; how to solve), 几多钱 (how much): general knowledge of the variety
     # (issue 30, session 40).
-    r"|点算|点办|点搞|点样(?:申请|办|整|搞|攞|退|续|查|计|算|先)|点解|几多钱|系几多"
+    rf"|{ZH_HOW_DIAN}(?:算|办|搞|解)|{ZH_HOW_DIAN}样(?:申请|办|整|搞|攞|退|续|查|计|算|先)"
+    r"|几多钱|系几多"
 )
 _EN_INFO = re.compile(
     r"^\s*(how\s+(do|can|should)\s+i|how\s+to|how\s+much|how\s+many|why\s+(is|are|do|does))\b"

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.cues import form_text
+from rag.understand.cues import ZH_HOW_DIAN, form_text
 from rag.understand.requests import learning_request
 
 _CLAUSE = r"[^，。,.;；!！?？]"
@@ -34,9 +34,10 @@ _CLAUSE = r"[^，。,.;；!！?？]"
 # --- buying -----------------------------------------------------------------------------------
 
 # 买 (buy), 购买 / 选购 / 入手, or a brand or model asked for (哪个牌子, 推荐一款). 买单 is the
-# bill (paying: not an activity either); 票 is a ticket, what an activity search finds.
+# bill (paying: not an activity either); 票 is a ticket, what an activity search finds; 买醉 is
+# a night out ("drinking to get drunk").
 _ZH_BUY = re.compile(
-    r"(?<![卖])(?:购买|选购|入手|买)(?!票)|(?:哪个|边个|什么|咩|啥子?)牌子"
+    r"(?<![卖])(?:购买|选购|入手|买)(?!票|醉)|(?:哪个|边个|什么|咩|啥子?)牌子"
     r"|推荐(?:一款|一个型号|款)"
 )
 _EN_BUY = re.compile(r"\b(?:buy|buying|purchase|purchasing|shop\s+for|shopping\s+for)\b")
@@ -82,7 +83,8 @@ _CURRENCY_ZH = (
 )
 _ZH_MONEY = re.compile(
     rf"(?:兑换|换)(?:一?[啲点些])?(?:{_CURRENCY_ZH})|找换店|换汇"
-    r"|(?:取|提|攞)(?:钱|现金|现)|提款机|自动柜员机"
+    # 取现 (withdraw cash), not 争取现场 ("try to be there live").
+    r"|(?<!争)(?:取|提|攞)(?:钱|现金|现(?![场在代实]))|提款机|自动柜员机"
 )
 _CURRENCY_EN = (
     r"(?:money|currency|cash|dollars?|usd|euros?|pounds?|sterling|yuan|rmb|renminbi|yen|hkd|"
@@ -101,13 +103,15 @@ _EN_MONEY = re.compile(
 # --- something lost ---------------------------------------------------------------------------
 
 _BELONGING_ZH = (
-    r"(?:手机|电话|钱包|银包|钥匙|锁匙|证件|身份证|护照|签证|背包|书包|手袋|包包|包|卡|行李|箱|"
+    # Bare 包 and 卡 not in 面包 / 汉堡包 or 打卡 (a photo spot checked in at).
+    r"(?:手机|电话|钱包|银包|钥匙|锁匙|证件|身份证|护照|签证|背包|书包|手袋|包包|(?<![面堡])包|(?<!打)卡|行李|箱|"
     r"电脑|平板|ipad|iphone|耳机|雨伞|伞|遮|眼镜|相机|手表|外套)"
 )
 # A verb of losing: 丢了 / 弄丢 / 掉了 / 落在 (left on) / 遗失 / 不见了, Cantonese 唔见咗 / 跌咗 /
-# 漏咗 / 冇咗, 忘在. Bare 落 (日落, 落雨) and bare 掉 are not.
+# 漏咗 / 冇咗, 忘在. Bare 落 (日落, 落雨) and bare 掉 are not, nor 落 after a sun or a plane
+# (「看日落在哪里」, 「太阳落下后」, 降落).
 _LOSE_ZH = (
-    r"(?:弄丢|搞丢|整丢|丢(?:了|咗|失|在|喺|落)|掉(?:了|咗|在|喺)|落(?:在|喺|咗|下|了)|遗失|遗落|"
+    r"(?:弄丢|搞丢|整丢|丢(?:了|咗|失|在|喺|落)|掉(?:了|咗|在|喺)|(?<![日阳降坐])落(?:在|喺|咗|下|了)|遗失|遗落|"
     r"不见了|唔见(?:咗|左|了)|跌(?:咗|左|了|落)|漏(?:咗|左|低)|冇(?:咗|左)|忘(?:在|喺|记拿|了拿))"
 )
 _ZH_LOST = re.compile(
@@ -127,10 +131,12 @@ _EN_LOST = re.compile(
 # --- the way somewhere ------------------------------------------------------------------------
 
 # How to ride or get between places: 怎么坐车 / 点搭车 / 坐几号线, 从 A 到 B 怎么去, a train's
-# times or fares (高铁几点有, 地铁末班车几点, 几多钱). Sichuanese 咋个, Cantonese 点 / 点样.
-_HOW_ZH = r"(?:怎么|怎样|如何|点样|点|咋个|咋)"
+# times or fares (高铁几点有, 地铁末班车几点, 几多钱). Sichuanese 咋个, Cantonese 点 / 点样 (not
+# a clock hour or a word ending in 点: ``ZH_HOW_DIAN``). A boat rowed or toured (划船, 游船, 帆船,
+# 龙舟) is an outing, not a line.
+_HOW_ZH = rf"(?:怎么|怎样|如何|{ZH_HOW_DIAN}样|{ZH_HOW_DIAN}|咋个|咋)"
 _LINE_ZH = (
-    r"(?:地铁|轻轨|公交|巴士|大巴|火车|高铁|动车|城际|机场线|航班|飞机|船|渡轮|轮渡|的士|出租车|"
+    r"(?:地铁|轻轨|公交|巴士|大巴|火车|高铁|动车|城际|机场线|航班|飞机|(?<![划游帆龙赛])船|渡轮|轮渡|的士|出租车|"
     r"打车)"
 )
 _ZH_ROUTE = re.compile(
@@ -142,7 +148,10 @@ _ZH_ROUTE = re.compile(
     rf"|(?:首班|末班|尾班)(?:车|地铁|公交|巴士|高铁)?{_CLAUSE}{{0,4}}?几点"
     # A timetable or departure asked for: 几点发车 / 几点开船 / 班次 / 时刻表 (general
     # knowledge, session 40 round 2).
-    rf"|(?:几点|几时|什么时候)(?:发车|开船|起飞|出发|到站|开车)|{_LINE_ZH}{_CLAUSE}{{0,6}}?班次"
+    # 出发 / 开车 only after a line: 「周末爬山几点出发合适」 asks when to set off on a hike.
+    rf"|(?:几点|几时|什么时候)(?:发车|开船|起飞|到站)"
+    rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?(?:几点|几时|什么时候)(?:出发|开车)"
+    rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?班次"
 )
 _EN_ROUTE = re.compile(
     r"\bhow\s+(?:do|can|would|should|could)\s+(?:i|we)\s+get\s+(?:from|to|back\s+to|into|out\s+to)\b"
@@ -207,13 +216,17 @@ _EN_RECIPE = re.compile(
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
 # A carrier's ticket (车票, 机票, 高铁票; "train tickets") is a fare, and 股票, 彩票, 发票, 支票,
 # 邮票, 钞票 are no tickets at all (session 40, round 2).
+# A ride taken for itself (游船, 划船, 观光巴士, 缆车, 过山车, 游览) is an outing too: its fare and
+# its times are an activity's.
 _ACTIVITY_ZH = re.compile(
     r"活动|课|工作坊|体验|团(?!购)|(?<![邮警药当])局|展|讲座|市集|集市|花市|夜市|墟|逛|"
+    r"游船|划船|帆船|观光|缆车|过山车|游乐|游览|"
     r"(?<![车机船股彩发支邮钞])(?<!火车|高铁|动车|城际|汽车|大巴|飞机)票|表演|演出"
 )
 _ACTIVITY_EN = re.compile(
     r"\b(?:events?|activit(?:y|ies)|class(?:es)?|workshops?|lessons?|courses?|tours?|meetups?|"
-    r"(?<!train\s)(?<!rail\s)(?<!bus\s)(?<!coach\s)(?<!ferry\s)(?<!plane\s)tickets?|passes|"
+    r"(?<!train\s)(?<!rail\s)(?<!bus\s)(?<!coach\s)(?<!ferry\s)(?<!plane\s)(?<!air\s)"
+    r"(?:tickets?|passes)|"
     r"markets?|fairs?|bazaars?|festivals?|shows?|things\s+to\s+do)\b"
 )
 

@@ -8,7 +8,16 @@ from django.utils import timezone
 from activities import search_ranker
 from activities.models import Activity
 from activities.search import activities_search
-from activities.search_ranker import FEATURES, WEIGHTS, Pool, features, unlikely
+from activities.search_ranker import (
+    FEATURES,
+    FLOOR_FEATURES,
+    FLOOR_WEIGHTS,
+    WEIGHTS,
+    Pool,
+    features,
+    floor_features,
+    unlikely,
+)
 from activities.search_ranking import cue_counts
 from activities.understanding import read_query, user_zone
 
@@ -153,8 +162,6 @@ class TestInTheSearch:
 
 
 def test_the_floor_reads_one_row_per_candidate_and_the_fused_order():
-    from activities.search_ranker import FLOOR_FEATURES, FLOOR_WEIGHTS, floor_features
-
     fused = tuple(0.1 * i for i in range(20))  # the fused order reverses the dense one
     rows = floor_features(
         Pool(margins=tuple(MARGINS), named=(False,) * 20, english=False, fused=fused)
@@ -168,8 +175,6 @@ def test_the_floor_reads_one_row_per_candidate_and_the_fused_order():
 
 
 def test_a_hit_the_fused_order_puts_first_is_likelier_under_the_floor():
-    from activities.search_ranker import FLOOR_WEIGHTS, floor_features
-
     def score(fused):
         pool = Pool(margins=tuple(MARGINS), named=(False,) * 20, english=False, fused=fused)
         return floor_features(pool) @ FLOOR_WEIGHTS

@@ -25,3 +25,8 @@ def test_a_cantonese_information_request_is_read(text):
 @pytest.mark.parametrize("text", ["一个人喺广州好闷", "想感受下老广州嘅味道", "边度可以睇雀仔"])
 def test_a_cantonese_request_for_something_to_do_is_not_an_information_request(text):
     assert not information_request(text)
+
+
+@pytest.mark.parametrize("text", ["有景点解说的博物馆", "晚上八点算晚吗", "甜点搞起来"])
+def test_a_clock_hour_or_a_word_ending_in_dian_asks_no_question(text):
+    assert not information_request(text)

@@ -118,3 +118,37 @@ def test_selling_lines_fares_timetables_and_utilities_are_errands(query, kind):
 )
 def test_an_outing_or_at_the_moment_is_not_an_errand(query):
     assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # A clock hour or a word ending in 点 is no Cantonese "how".
+        "下午三点坐船游珠江",
+        "三点去最近的公园野餐",
+        "周末去哪些景点转一转",
+        # Setting off on a hike is no departure of a line; a boat rowed or toured is an outing.
+        "周末爬山几点出发合适",
+        "去公园划船多少钱",
+        "坐游船几点开船",
+        "双层巴士观光几点",
+        "欢乐谷过山车票多少钱",
+        "坐缆车票价",
+        # A sunset, a check-in spot, bread, a night of drinking, being there live.
+        "看日落在哪里打卡最好",
+        "太阳落下后去打卡",
+        "面包掉了一地也要去野餐",
+        "今晚想去酒吧买醉",
+        "争取现场看一场球",
+    ],
+)
+def test_a_clock_hour_a_ride_or_a_word_holding_an_errand_word_is_not_an_errand(query):
+    assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "kind"),
+    [("我点样去机场", "route"), ("火车几点出发", "route"), ("cheap air tickets to bali", "fare")],
+)
+def test_cantonese_how_a_line_setting_off_and_air_tickets_are_still_errands(query, kind):
+    assert errand(query) == kind
