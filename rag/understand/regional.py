@@ -139,7 +139,8 @@ PART_WORDS: dict[str, str] = {
     "夜里向": "晚上",
     # Northern and Southwestern (现代汉语词典 〈方〉): 头午 / 头晌 / 前晌 / 上半晌 / 上半天 /
     # 前半天 (morning), 晌午 (noon), 后晌 / 下半晌 / 下半天 / 后半天 (afternoon), 傍黑 / 擦黑 /
-    # 挨黑 (dusk), 黑下 / 黑间 (night), 清早 / 一清早 (early morning), 晚边 (dusk).
+    # 挨黑 (dusk), 黑间 (night; 黑下: PART_WORDS_AFTER_DAY), 清早 / 一清早 (early morning),
+    # 晚边 (dusk).
     "头午": "上午",
     "头晌": "上午",
     "前晌": "上午",
