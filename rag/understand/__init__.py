@@ -141,6 +141,7 @@ from rag.understand.cues import (
     yes_no_question,
 )
 from rag.understand.negation import refused_time
+from rag.understand.regional import TRADITIONAL
 from rag.understand.scan import scan
 from rag.understand.soft import soft_reason
 from rag.understand.time import Ignored, TimePhrase, Window, resolve
@@ -353,6 +354,9 @@ def understand(
     zone = _tz(now, tz)
     original = text if isinstance(text, str) else ("" if text is None else str(text))
     original = original[:MAX_CHARS]
+    # Traditional characters read as simplified (週六沒空 as 周六没空) by the negation and soft
+    # readings, as scan reads them: one for one, so spans of ``original`` are spans of it.
+    folded = original.translate(TRADITIONAL)
     # The working text and, per character, its index in ``original`` (-1: a separator).
     chars = list(original)
     origin = list(range(len(original)))
@@ -387,7 +391,7 @@ def understand(
                 removed.append((c_start, c_end))
                 continue
             windows, point, kind = resolved[id(payload)]
-            if not isinstance(windows, str) and refused_time(original, span):
+            if not isinstance(windows, str) and refused_time(folded, span):
                 # 晚上没空, 早上实在起不来, "not on sunday": not this time; its windows say which
                 # (a caller may leave them out).
                 ignored.append(Ignored(words, span, "negated", windows))
@@ -395,7 +399,7 @@ def understand(
             if isinstance(windows, str):
                 ignored.append(Ignored(words, span, windows))
                 continue
-            soft = soft_reason(original, span, kind)
+            soft = soft_reason(folded, span, kind)
             if any(t.span == span for t in times):
                 continue  # a soft phrase left in the text, found again
             times.append(TimePhrase(words, span, kind, windows, point, soft))

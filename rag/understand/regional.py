@@ -15,6 +15,8 @@ Left out on purpose, because the word is more often something else: 明朝 (Shan
 
 from __future__ import annotations
 
+import re
+
 # --- days -----------------------------------------------------------------------------------
 
 # Another word for a day -> days from today.
@@ -46,6 +48,37 @@ DAY_OFFSETS: dict[str, int] = {
     "前日": -2,
     "今朝": 0,
 }
+# A day word above is no day where its first character ends another word (之后, 然后, 午后, 之前,
+# 如今, 说明 ...) or its last begins one (儿子, 儿童, 日本, 日出, 日落, 个人 ...): 「吃完饭之后儿子
+# 想去游泳」, 「之前日本」, 「去山顶寻日出」. Common words of general usage, read by
+# ``day_word_pattern``; the standard days (明天, 今儿) are not guarded.
+ENDS_A_WORD: dict[str, str] = {
+    "后": "之然以最午随背落稍过往此其先事饭课今日前",
+    "前": "之以从提目当眼面跟门生事饭课睡日",
+    "今": "如至现当古迄",
+    "明": "说聪光清表证文发鲜分透声英",
+    "昨": "",
+}
+BEGINS_A_WORD: dict[str, str] = {
+    "儿": "子童女孙媳歌科戏",
+    "日": "本出落子期常记料式语系光剧元历程晒照",
+    "个": "人性子体案",
+}
+
+
+def day_word_pattern(word: str) -> str:
+    """Return the pattern of the day word ``word``, guarded as ENDS_A_WORD and BEGINS_A_WORD
+    say when it is one of DAY_OFFSETS."""
+    pattern = re.escape(word)
+    if word not in DAY_OFFSETS:
+        return pattern
+    if ENDS_A_WORD.get(word[0]):
+        pattern = f"(?<![{ENDS_A_WORD[word[0]]}])" + pattern
+    if BEGINS_A_WORD.get(word[-1]):
+        pattern += f"(?![{BEGINS_A_WORD[word[-1]]}])"
+    return pattern
+
+
 # A day with its part of the day -> (days from today, part): Cantonese 听朝 (tomorrow morning),
 # 听晚 (tomorrow night), 今朝早 (this morning), 琴晚 (last night); 今晚黑 (tonight: Cantonese,
 # Sichuanese); 今晚上 / 明晚上 / 昨晚上 (northern: the same as 今晚).
@@ -106,7 +139,8 @@ PART_WORDS: dict[str, str] = {
     "夜里向": "晚上",
     # Northern and Southwestern (现代汉语词典 〈方〉): 头午 / 头晌 / 前晌 / 上半晌 / 上半天 /
     # 前半天 (morning), 晌午 (noon), 后晌 / 下半晌 / 下半天 / 后半天 (afternoon), 傍黑 / 擦黑 /
-    # 挨黑 (dusk), 黑下 / 黑间 (night), 清早 / 一清早 (early morning), 晚边 (dusk).
+    # 挨黑 (dusk), 黑间 (night; 黑下: PART_WORDS_AFTER_DAY), 清早 / 一清早 (early morning),
+    # 晚边 (dusk).
     "头午": "上午",
     "头晌": "上午",
     "前晌": "上午",
@@ -127,15 +161,20 @@ PART_WORDS: dict[str, str] = {
     "天擦黑": "傍晚",
     "挨黑": "傍晚",
     "晚边": "傍晚",
-    "黑下": "晚上",
     "黑间": "晚上",
     "清早": "一早",
     "一清早": "一早",
-    "早早": "一早",
 }
-# Parts that are also other words (日头 "the sun", 日里 in 节日里): a part of the day only right
-# after a day (下礼拜六日头, Cantonese "next Saturday, in the daytime"; 明朝日里, Shanghainese).
-PART_WORDS_AFTER_DAY: dict[str, str] = {"日头": "白天", "日里": "白天", "日里向": "白天"}
+# Parts that are also other words (日头 "the sun", 日里 in 节日里, 黑下 in 天黑下山): a part of
+# the day only right after a day (下礼拜六日头, Cantonese "next Saturday, in the daytime";
+# 明朝日里, Shanghainese; 明儿黑下, northern "tomorrow night"). 早早 ("early", an adverb) is no
+# part of the day.
+PART_WORDS_AFTER_DAY: dict[str, str] = {
+    "日头": "白天",
+    "日里": "白天",
+    "日里向": "白天",
+    "黑下": "晚上",
+}
 
 # English: the narrower parts of a part of the day (general usage), and informal spellings
 # (Australian s'arvo "this afternoon"; texting 2day, tmw).
@@ -165,15 +204,18 @@ LATER_WORDS = ("一阵间", "阵间", "晏啲", "等一下")
 # Verbs after "in a while" in Cantonese (食 eat, 饮 drink, 睇 watch, 行 walk, 倾 chat).
 LATER_VERBS = ("食", "饮", "睇", "行", "倾")
 
-# Traditional characters of time words -> simplified, one character for one, so a span read on
-# the folded text is the span of the original (Taiwan, Hong Kong: 週六, 禮拜天, 這週末, 下週,
-# 晚上八點, 聽日, 下晝, 聖誕節).
+# Traditional characters of time words and of small talk -> simplified, one character for one, so
+# a span read on the folded text is the span of the original (Taiwan, Hong Kong: 週六, 禮拜天,
+# 這週末, 下週, 晚上八點, 聽日, 下晝, 聖誕節; 你是誰, 謝謝, 你好嗎). The one table of
+# rag.understand: scan, the negation and soft readings (understand) and small_talk read it.
 _TRADITIONAL = (
     "週禮這後點鐘號個兩晝聽間節聖誕來幾過陣頭飯學黃時裡裏"
     "淩國慶勞動沒別還與邊尋兒會們見約線樓門館廳車機遊"
+    "誰謝麼嗎話說講係樣無囉喲嘍歲"
 )
 _SIMPLIFIED = (
     "周礼这后点钟号个两昼听间节圣诞来几过阵头饭学黄时里里"
     "凌国庆劳动没别还与边寻儿会们见约线楼门馆厅车机游"
+    "谁谢么吗话说讲系样无啰哟喽岁"
 )
 TRADITIONAL = str.maketrans(_TRADITIONAL, _SIMPLIFIED)

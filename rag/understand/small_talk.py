@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from rag.understand.cues import form_text
+from rag.understand.regional import TRADITIONAL
 
 _EN_PARTS = (
     r"hi|hey|hello|hiya|howdy|yo|greetings|good\s+(?:morning|afternoon|evening|night)|g'?day",
@@ -90,19 +91,10 @@ _EN_FILLER = re.compile(rf"^{_SEP}(?:(?:{_EN_PARTS[-1]}){_SEP})+$")
 _ZH_FILLER = re.compile(rf"^{_SEP}(?:(?:{_ZH_PARTS[-1]}){_SEP})+$")
 
 
-# Traditional characters of the words above (Taiwan, Hong Kong: 你是誰, 謝謝, 機器人, 你好嗎),
-# read as their simplified forms; only the small-talk words, as no conversion exists in
-# rag.understand (general knowledge, issue 30, session 40, round 2).
-_TRADITIONAL = str.maketrans(
-    "誰謝機麼嗎們話說講個係邊點樣飯見無過囉喲嘍會幾歲",
-    "谁谢机么吗们话说讲个系边点样饭见无过啰哟喽会几岁",
-)
-
-
 def small_talk(text: str) -> bool:
     """Return whether the whole query is greetings, pleasantries or questions to the one
     spoken to ("hey how are you", 「你叫什么名字呀」), with nothing else to look for."""
-    normalised = form_text(text).translate(_TRADITIONAL)
+    normalised = form_text(text).translate(TRADITIONAL)
     if not normalised:
         return False
     for whole, filler in ((_EN_RE, _EN_FILLER), (_ZH_RE, _ZH_FILLER)):

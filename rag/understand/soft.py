@@ -26,13 +26,16 @@ _ZH_BREAK = frozenset("，。,.!！?？;；、~～…")
 # The person as a subject between the time and its predicate (今天我有点累, 今天整个人好丧).
 _ZH_SUBJECT = r"(?:我们|我|人|整个人|自己)?"
 # A state right after the time: a degree adverb (有点, 好, 很, 太, 超, 特别 ...; not 好玩 / 好多 /
-# 很多, which say what or how many), the subject of a state (心情, 压力, 状态 ...), a verb of
+# 很多, which say what or how many, nor 很想 / 好想 / 特别想去, a wish that says when: 今晚很想去
+# 看电影), the subject of a state (心情, 压力, 状态 ...), a verb of
 # feeling (感觉, 觉得), a desire made the whole of the day (就想, 只想), or a common word of feeling
 # standing alone (失眠, 焦虑, emo, 累 ...).
 _ZH_STATE = re.compile(
     _ZH_SUBJECT
-    + r"(?:有点儿?|有些|好(?![玩看吃听去耍多几像处地些的点])|很(?!多)|太(?!多)|超级?(?!市)"
-    r"|特别|非常|挺|蛮|巨|贼|真的?(?=[好很太有是])|心情|情绪|状态|压力|精神|心里|脑子|身体|感觉|觉得"
+    + r"(?:有点儿?|有些|好(?![玩看吃听去耍多几像处地些的点想要])|很(?![多想要])|太(?![多想要])"
+    r"|超(?!级?[市想要])级?|(?:特别|非常|挺|蛮|巨|贼)(?![想要])"
+    r"|真的?(?=[很太]?[有是]|[好很太](?![想要]))"
+    r"|心情|情绪|状态|压力|精神|心里|脑子|身体|感觉|觉得"
     r"|就想|只想|就是想|失眠|焦虑|郁闷|无聊|烦|累|丧|emo|难过|低落|崩溃|孤单|寂寞)",
     re.I,
 )
@@ -52,8 +55,9 @@ _ZH_SUITS_AFTER = re.compile(r"(?:可以|能|方便)去?[的嘅]")
 
 _EN_BREAK = re.compile(r"[,.;!?\n]")
 # A feeling in the clause before the time ("feeling creative today", "i feel flat tonight",
-# "in a silly mood today").
-_EN_STATE = re.compile(r"\b(?:feel|feeling|feels|felt|mood|moody)\b")
+# "in a silly mood today"); not a wish ("i feel like dancing tonight", "in the mood for a walk
+# tonight", "fancy a drink tonight"), which says when.
+_EN_STATE = re.compile(r"\b(?:(?:feel|feeling|feels|felt)(?!\s+like\b)|mood(?!\s+for\b)|moody)\b")
 # "after" a period the person is in: the week, the day behind them ("need a laugh after this
 # week", "a drink after today").
 _EN_AFTER = re.compile(r"\bafter\s+$")

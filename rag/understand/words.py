@@ -151,7 +151,15 @@ def alternation(words) -> str:
 
 # Atoms of kind "day" (with a date rule), "part" and "clock" combine; the others stand alone.
 DAY_PATTERNS = [
-    ("zh_day", rx(alternation(ZH_DAY_OFFSETS))),
+    # The regional days only where they are no part of another word (之后儿子, 午后日落).
+    (
+        "zh_day",
+        rx(
+            "|".join(
+                regional.day_word_pattern(w) for w in sorted(ZH_DAY_OFFSETS, key=len, reverse=True)
+            )
+        ),
+    ),
     ("zh_day_part", rx(alternation(ZH_DAY_PARTS))),
     # The weekend, also as its two days (周六日), the days off (双休日, 休息日, 节假日: the
     # coming weekend; a public holiday has its own name) and 周末两天.

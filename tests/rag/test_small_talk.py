@@ -79,6 +79,8 @@ def test_a_query_with_anything_else_in_it_is_not_small_talk(query):
         # Traditional script (Taiwan, Hong Kong).
         "你是誰",
         "謝謝你",
+        "你是真人還是機器人呀",  # 還 folded by rag.understand.regional.TRADITIONAL, the one table
+        "你係邊個",
     ],
 )
 def test_greetings_and_questions_to_the_service_in_other_varieties_are_small_talk(query):

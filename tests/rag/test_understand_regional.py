@@ -115,10 +115,36 @@ def test_lately_in_cantonese_is_recent():
         "节日里的灯会",  # 日里 only after a day
         "想去晒日头",  # 日头: the sun
         "早起跑步",
+        # A dialect day word inside other words: 之后 + 儿子, 然后 + 儿童, 午后 + 日落, 之前 +
+        # 日本, 寻 + 日出; 天黑 + 下山 (黑下 only after a day).
+        "吃完饭之后儿子想去游泳",
+        "然后儿童",
+        "午后日落",
+        "之前日本",
+        "去山顶寻日出",
+        "天黑下山",
+        "早早睡觉",  # 早早: "early", an adverb
     ],
 )
 def test_words_that_are_other_words_name_no_time(text):
-    assert read(text).times == ()
+    found = read(text)
+    assert found.times == ()
+    assert found.rest == text
+
+
+def test_an_adverb_leaves_the_day_to_the_day_word():
+    assert windows("早早睡觉的人周六去哪") == [on(28, 0, 24)]
+
+
+def test_heixia_after_a_day_is_its_night():
+    assert windows("明儿黑下去哪") == [on(26, 18, 24)]
+
+
+def test_a_refused_day_in_traditional_characters_is_refused():
+    # 週六沒空: the negation reads the folded text (周六没空), as the scan does.
+    found = read("週六沒空，週日去爬山")
+    assert [(w.start, w.end) for w in found.time.windows] == [on(29, 0, 24)]
+    assert [i.reason for i in found.ignored] == ["negated"]
 
 
 def test_yixia_before_a_weekday_is_briefly_not_next_week():

@@ -70,6 +70,13 @@ def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
         "tonight",
         "free tomorrow lunchtime, any music?",
         "after work today, something creative",
+        # A wish after a degree adverb, or "feel like": a time to search, not a feeling.
+        "今晚很想去看电影",
+        "周末特别想去爬山",
+        "今天好想去海边",
+        "i feel like dancing tonight",
+        "feel like going out tonight",
+        "in the mood for a walk tonight",
     ],
 )
 def test_a_time_saying_when_to_search_is_not_soft(text):
