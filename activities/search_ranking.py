@@ -74,9 +74,6 @@ def naming_pks(query: str, activities: list, understood, *, held=None, cues=None
         return set()
     if cues is None:
         cues = candidate_cues(activities, understood)
-    terms = query_terms(query)
-    if held is None:
-        held = lexical_held(query, activities)
     # A word the query refuses names nothing of it (issue 30, session 40 round 2): a row
     # holding only the refused word ("on the water but i can't surf" and the surf lesson) does
     # not name the query for the cut and the gate, which kept such rows as named and dropped
@@ -84,9 +81,8 @@ def naming_pks(query: str, activities: list, understood, *, held=None, cues=None
     # phrase often holds the kind the query still wants (「球类运动就算了」 and 运动, 「除了火锅」
     # and 美食); with only the cues asked for, the gate dropped every food row of
     # 「除了火锅还有什么好吃的」 (fresh2, 0.75 -> 0.15).
-    refused = negated_terms(query, terms)
-    asked = [t for t in terms if t not in refused]
-    lexical = rank_held({a.pk: set(held.get(a.pk, ())) - refused for a in activities}, asked)
+    refused = negated_terms(query, query_terms(query))
+    lexical = lexical_ranking(query, activities, held=held, refused=refused)
     return set(cue_ranking(activities, understood, counts=cues.named)) | set(lexical)
 
 
@@ -180,7 +176,7 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
     ]
 
 
-def lexical_ranking(query: str, activities: list, *, held=None) -> list:
+def lexical_ranking(query: str, activities: list, *, held=None, refused=frozenset()) -> list:
     """Return the pks of the activities whose title, tags, type or vibes hold a content word of
     the query, best first (as ``rag.text.term_ranking`` ranks them). Content words are those a
     reason may name (``activities.reasons.query_terms``): no stop, filler or time words, and no
@@ -188,13 +184,16 @@ def lexical_ranking(query: str, activities: list, *, held=None) -> list:
 
     ``held``: :func:`lexical_held` of the same query over these activities (or more), so that
     ranking a second pool of the same candidates segments nothing again; None finds them here.
+    ``refused``: words the query refuses (``activities.negation.negated_terms``), which neither
+    rank a row nor count among the query's words.
     """
     terms = query_terms(query)
     if not terms:
         return []
     if held is None:
         held = held_terms({a.pk: lexical_text(a) for a in activities}, terms)
-    return rank_held({a.pk: held[a.pk] for a in activities}, terms)
+    asked = [t for t in terms if t not in refused]
+    return rank_held({a.pk: set(held[a.pk]) - refused for a in activities}, asked)
 
 
 def lexical_held(query: str, activities: list) -> dict:
