@@ -168,7 +168,12 @@ def rotations(records: list[dict]) -> None:
     before = by_kind(records, answer(threshold=0.0))
     after = by_kind(records, lambda rec: held_answers[rec["half"]](rec))
     print("per kind, nine sets pooled, held out (nDCG@5 / P@10 before -> after):")
-    for kind in KINDS:
+    print_by_kind(before, after, KINDS)
+
+
+def print_by_kind(before: dict, after: dict, kinds) -> None:
+    """Print :func:`by_kind`'s cells before -> after, per kind of ``kinds`` and language."""
+    for kind in kinds:
         for lang in LANGS:
             if (kind, lang) in before:
                 b, a = before[(kind, lang)], after[(kind, lang)]

@@ -41,7 +41,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.activities_fit_floor import by_kind  # noqa: E402
+from bench.activities_fit_floor import by_kind, print_by_kind  # noqa: E402
 from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_relate"
@@ -301,14 +301,7 @@ def rotations(records, zones, shipped, columns, label: str, objective: str = "su
     b = by_kind(records, shipped)
     a = by_kind(records, lambda rec: held[rec["half"]](rec))
     print("per kind, pooled, held out (nDCG@5 / P@10 before -> after):")
-    for kind in KINDS:
-        for lang in LANGS:
-            if (kind, lang) in b:
-                x, y = b[(kind, lang)], a[(kind, lang)]
-                print(
-                    f"  {kind:12s} {lang} n {x[2]:3d}: {x[0]:.3f} / {x[1]:.3f} -> "
-                    f"{y[0]:.3f} / {y[1]:.3f}"
-                )
+    print_by_kind(b, a, KINDS)
 
 
 def main() -> None:
