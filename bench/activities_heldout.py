@@ -90,9 +90,12 @@ CORPORA = {
     # Two more cities written for fresh9 (development data from session 40's second round).
     "wuhan": ("activities_wuhan.json", "Asia/Shanghai"),
     "auckland_en": ("activities_auckland_en.json", "Pacific/Auckland"),
-    # Two more cities written for fresh10, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh10 (development data from session 41).
     "xiamen": ("activities_xiamen.json", "Asia/Shanghai"),
     "capetown_en": ("activities_capetown_en.json", "Africa/Johannesburg"),
+    # Two more cities written for fresh11, the unseen test: measured only, never fitted.
+    "qingdao": ("activities_qingdao.json", "Asia/Shanghai"),
+    "singapore_en": ("activities_singapore_en.json", "Asia/Singapore"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -111,6 +114,8 @@ TUNING_CORPORA = (
     "chicago_en",
     "wuhan",
     "auckland_en",
+    "xiamen",
+    "capetown_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -125,6 +130,7 @@ DEV_SETS = {
     "fresh7": "fresh7",
     "fresh8": "fresh8",
     "fresh9": "fresh9",
+    "fresh10": "fresh10",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -163,6 +169,10 @@ QUERY_FILES = {
         "activities_fresh10_xiamen_queries.jsonl",
         "activities_fresh10_capetown_en_queries.jsonl",
     ),
+    "fresh11": (
+        "activities_fresh11_qingdao_queries.jsonl",
+        "activities_fresh11_singapore_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -176,6 +186,7 @@ FRESH = (
     "fresh8",
     "fresh9",
     "fresh10",
+    "fresh11",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -236,6 +247,13 @@ SPLIT_STATUS = {
     ),
     "fresh10": (
         "The fresh10 split (issue 30) is two more new cities (Xiamen in Chinese, Cape Town in "
+        "English), written from the listings only and measured twice unseen by the lead "
+        "(session 40, before and after its second round); it is DEVELOPMENT data now (from "
+        "session 41). The unseen test split is fresh11 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh11": (
+        "The fresh11 split (issue 30) is two more new cities (Qingdao in Chinese, Singapore in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
