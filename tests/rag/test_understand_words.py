@@ -172,3 +172,25 @@ def test_a_part_alone_is_a_part_not_a_day():
 def test_am_or_pm_apart_from_the_day_leaves_the_day_whole():
     # Only next to its day is "am" the morning: "what am i doing" is a verb.
     assert windows("tomorrow, what am i doing") == [on(26, 0, 24, LONDON)]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "rest"),
+    [
+        # A meal after its day says when and what: its word stays in the text the model reads.
+        ("sunday brunch spots", "sunday brunch", "brunch spots"),
+        ("tmrw lunch", "tmrw lunch", "lunch"),
+        ("礼拜六过早去哪里", "礼拜六过早", "过早去哪里"),  # Wuhan 过早: breakfast
+        ("周日早茶", "周日早茶", "早茶"),
+        # A part that only says when leaves.
+        ("tomorrow lunchtime", "tomorrow lunchtime", ""),
+    ],
+)
+def test_a_meal_after_its_day_is_its_mealtime_and_stays_in_the_text(text, phrase, rest):
+    found = understand(text, now=NOW_SH if not text.isascii() else NOW_LONDON, direction="future")
+    assert [t.text for t in found.times] == [phrase]
+    assert found.rest == rest
+
+
+def test_wuhan_breakfast_is_saturday_morning():
+    assert windows("礼拜六过早去哪里") == [on(28, 6, 10)]
