@@ -141,6 +141,7 @@ from rag.understand.cues import (
     yes_no_question,
 )
 from rag.understand.negation import refused_time
+from rag.understand.parts import MEALS
 from rag.understand.regional import TRADITIONAL
 from rag.understand.scan import scan
 from rag.understand.soft import soft_reason
@@ -223,6 +224,20 @@ class Understanding:
             "moods": [c.as_dict() for c in self.moods],
             "rest": self.rest,
         }
+
+
+def _time_words(phrase, span: tuple[int, int], back: list[int], text: str):
+    """Return the spans of ``phrase`` (at ``span`` of the working ``text``) that only say when:
+    all of it, but a meal after its day ("sunday brunch", "tmrw lunch", 礼拜六过早), which says
+    what too and stays in the text the model reads (issue 30, session 41)."""
+    part = phrase.get("part")
+    if part is None:
+        return [span]
+    meal = (back[part.start], back[part.end - 1] + 1)
+    words = text[meal[0] : meal[1]].lower().split()
+    if part.data not in MEALS and (not words or words[-1] not in MEALS):
+        return [span]
+    return [(a, b) for a, b in ((span[0], meal[0]), (meal[1], span[1])) if a < b]
 
 
 def _seconds(start: datetime, end: datetime) -> float:
@@ -404,7 +419,7 @@ def understand(
                 continue  # a soft phrase left in the text, found again
             times.append(TimePhrase(words, span, kind, windows, point, soft))
             if soft is None:  # a soft phrase is part of what the request means: it stays
-                removed.append((c_start, c_end))
+                removed.extend(_time_words(payload, (c_start, c_end), back, current))
         if not removed:
             break
         edge = _EDGE + "的"  # "周五晚上的活动" -> "活动"

@@ -87,6 +87,7 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "brunch": (10, 14),
     "dinner": (17, 22),
     "happy hour": (16, 19),
+    "after noon": (12, 24),
 }
 # Meals: parts of the day only right next to a day ("sunday brunch"); a meal elsewhere in the
 # query is the meal ("dinner ideas ... on friday" still names the dinner, not when).
@@ -168,6 +169,12 @@ PART_WORDS: dict[str, str] = {
     "eve": "evening",
     "lunch": "lunchtime",
     "supper": "dinner",
+    # Written shorthand after a day (general English usage, issue 30, session 41): "sat am",
+    # "tmrw pm" (the half of the day: the morning, after noon), "tomorrow aft" (afternoon).
+    # Like every English part they are a time only next to a day.
+    "am": "morning",
+    "pm": "after noon",
+    "aft": "afternoon",
 }
 # The parts of the day in the regional and colloquial varieties (下昼, 朝早, 后晌, 擦黑 ...) and
 # English's narrower parts ("late afternoon"): rag/understand/regional.py.
@@ -180,7 +187,7 @@ PM_PARTS = frozenset(
     {"下午", "午饭后", "放学后", "傍晚", "下班后", "晚上", "晚间", "夜里", "夜间", "夜晚", "晚饭后"}
     | {"afternoon", "after lunch", "after school", "after work", "evening", "night", "dinner"}
     | {"happy hour", "after dinner", "early afternoon", "mid afternoon", "late afternoon"}
-    | {"early evening"}
+    | {"early evening", "after noon"}
 )
 # 中午一点 = 13:00
 NOON_PARTS = frozenset({"中午", "午休", "noon", "midday", "lunchtime", "lunch break", "brunch"})

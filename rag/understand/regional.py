@@ -174,6 +174,19 @@ PART_WORDS_AFTER_DAY: dict[str, str] = {
     "日里": "白天",
     "日里向": "白天",
     "黑下": "晚上",
+    # 午后 ("after noon": the afternoon; 现代汉语词典), and northern 晌午后: after a day only, as
+    # alone 午后 is as often the mood of a thing (午后阳光, 午后茶会). General knowledge (issue
+    # 30, session 41).
+    "午后": "下午",
+    "晌午后": "下午",
+    # Wuhan 过早 ("to have breakfast", the city's word for its morning meal out; elsewhere "too
+    # early"): breakfast after a day (礼拜六过早). General knowledge of the variety, written
+    # after fresh9's 「礼拜六过早去哪里」 had been seen (development data).
+    "过早": "breakfast",
+    # 早茶 (Guangdong, Yangzhou: morning tea, dim sum in the morning) is a morning outing by
+    # name (周日早茶). A Mandarin meal after a day is not read so: 周日晚饭吃什么 asks what to
+    # eat as often as when.
+    "早茶": "breakfast",
 }
 
 # English: the narrower parts of a part of the day (general usage), and informal spellings
@@ -193,6 +206,16 @@ EN_DAY_OFFSETS: dict[str, tuple[int, str | None]] = {
     "tmw": (1, None),
     "tmrrw": (1, None),
     "2mrw": (1, None),
+    # More texting spellings of tomorrow (British tomoz / 2moz, dropped or doubled letters) and
+    # this evening / afternoon shortened (general usage, issue 30, session 41).
+    "tmoz": (1, None),
+    "2moz": (1, None),
+    "tomorro": (1, None),
+    "tmorrow": (1, None),
+    "tomorrw": (1, None),
+    "tomoro": (1, None),
+    "this eve": (0, "evening"),
+    "this aft": (0, "afternoon"),
 }
 
 # --- other words -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
-from rag.understand.parts import MEALS, PART_JOIN, part_of_day
+from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
 from rag.understand.regional import TRADITIONAL
 from rag.understand.words import (
     CLOCK_PATTERNS,
@@ -396,20 +396,35 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         if (
             last is not None
             and atom.role == "part"
-            and last.atoms[-1].role == "part"
+            and (part := last.get("part")) is not None
+            and (
+                last.atoms[-1] is part
+                or (last.atoms[-1].role == "day" and last.get("clock") is None)
+            )
             and GAP_RE.fullmatch(text, last.end, atom.start)
         ):
             # Two parts side by side narrow each other ("tomorrow morning before work"; 明天
-            # 晚上下班后): one part, their overlap (words.part_hours).
-            part = last.atoms[-1]
-            part.data = f"{part.data}{PART_JOIN}{atom.data}"
-            part.end = last.end = atom.end
+            # 晚上下班后): one part, their overlap (words.part_hours); so do two on either side
+            # of their day ("early tmrw morning": early morning, 5-9).
+            part.data = _narrowed(part.data, atom.data)
+            last.end = atom.end
+            if last.atoms[-1] is part:
+                part.end = atom.end
             continue
         phrases.append(Phrase(atom.start, atom.end, [atom]))
     _join_apart(phrases, text)
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
     # are no time.
     return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
+
+
+def _narrowed(first: str, second: str) -> str:
+    """Return the part of the day two parts side by side name: "early" before a part is its
+    early end where the language names one ("early morning", "early evening"), else their
+    overlap (``PART_JOIN``)."""
+    if first == "early" and (joined := part_of_day(f"early {second}")) in PARTS_OF_DAY:
+        return joined
+    return f"{first}{PART_JOIN}{second}"
 
 
 def _join_apart(phrases: list[Phrase], text: str) -> None:
@@ -423,7 +438,7 @@ def _join_apart(phrases: list[Phrase], text: str) -> None:
         for p in phrases
         if len(p.atoms) == 1
         and p.atoms[0].kind == "en_part"
-        and not text[p.start : p.end].endswith((*MEALS, "eve"))
+        and not text[p.start : p.end].endswith((*MEALS, "eve", "am", "pm"))
     ]
     days = [p for p in phrases if p.get("day") is not None]
     if len(apart) != 1 or len(days) != 1 or len(days[0].atoms) != 1:

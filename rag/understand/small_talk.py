@@ -28,10 +28,24 @@ _EN_PARTS = (
     # Dublin set (fresh7) showed "howya" unread.
     r"how'?\s*(?:ya|ye|aya|are\s+ya)(?:\s+(?:doing|going|keeping|getting\s+on))?|"
     r"(?:how'?s|what'?s)\s+the\s+craic|what'?s\s+the\s+story|wotcha|alright\s+mate|you\s+alright",
-    r"how\s+(?:are|r)\s+(?:you|u|ya)(?:\s+(?:doing|today|going))*",
-    r"how'?s\s+(?:it\s+going|things|life|your\s+(?:day|week|weekend|morning|evening)(?:\s+going)?)",
-    r"how\s+is\s+(?:it\s+going|your\s+(?:day|week|weekend|morning|evening)(?:\s+going)?)",
-    r"how\s+have\s+you\s+been|how\s+do\s+you\s+do|what'?s\s+up|wh?at'?s\s+new|sup|wassup",
+    # How are you, in its spoken and texted forms: the verb dropped ("how you doing", "how u
+    # doin"), the g dropped ("goin'", "doin"), and the question about the day or the week asked
+    # as it goes or as it went ("how's your day been", "how've you been", "how's it hanging").
+    # General knowledge of informal English (issue 30, session 41, written after fresh10's
+    # "howzit, how you doing" had been seen: development data).
+    r"how(?:\s+(?:are|r|ar|re))?\s+(?:you|u|ya|ye|yall|y'all|you\s+guys|you\s+all)"
+    r"(?:\s+(?:doing|doin'?|today|going|goin'?|keeping|keepin'?|holding\s+up|been|getting\s+on))*",
+    r"how'?(?:s|\s+is|\s+has|\s+was)\s+(?:it\s+(?:going|goin'?|hanging|hangin'?)|things|"
+    r"everything|life|(?:your|ur|the)\s+(?:day|week|weekend|morning|evening|night))"
+    r"(?:\s+(?:going|goin'?|been|treating\s+you|so\s+far))*",
+    r"hows\s+(?:it\s+(?:going|goin'?|hanging)|things|everything|life|(?:your|ur)\s+(?:day|week))"
+    r"(?:\s+(?:going|goin'?|been))*",
+    r"how\s+(?:have|'?ve)\s+(?:you|u)\s+been|how'?ve\s+(?:you|u)\s+been|how\s+do\s+you\s+do|"
+    r"what'?s\s+up|wh?at'?s\s+new|sup|wassup|wazzup|whaddup|what'?s\s+(?:cracking|crackin'?)|"
+    # (Not "what's happening", "what's on", "what's good": asked of a city's listings, they ask
+    # what there is to do.)
+    r"(?:you|u)\s+(?:good|ok|okay|alright)|"
+    r"all\s+good|long\s+time\s+no\s+see",
     r"nice\s+to\s+meet\s+you|thanks?(?:\s+you)?(?:\s+so\s+much)?|thank\s+you(?:\s+so\s+much)?|cheers",
     r"who\s+are\s+you|what'?s\s+your\s+name|what\s+is\s+your\s+name|are\s+you\s+(?:a\s+)?(?:bot|robot|"
     r"human|real|there|an?\s+ai)",
@@ -49,12 +63,19 @@ _EN_PARTS = (
     r"an?\s+ai)|what\s+are\s+you|what\s+can\s+you\s+do|who\s+(?:made|built)\s+you|say\s+something",
     r"(?:can|could|shall)\s+(?:we|you)\s+(?:just\s+)?(?:chat|talk)(?:\s+(?:to|with)\s+me)?"
     r"(?:\s+for\s+a\s+(?:bit|while|minute))?|talk\s+to\s+me|let'?s\s+chat",
-    r"there|mate|buddy|friend|dude|bot|again|today|doing|well|fine|ok|okay",
+    r"there|mate|buddy|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|doing|"
+    r"well|fine|ok|okay|lol|haha|hehe|then|so",
 )
 _ZH_PARTS = (
     r"你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|晚安|早|在吗|在不在|hello|hi",
     r"你是谁|你是什么|你叫什么(?:名字)?|你几岁(?:了)?|你是(?:机器人|真人|ai|人工智能)",
     r"你(?:最近)?(?:还)?好(?:吗|么|不好)|最近(?:过得)?怎么样|吃了(?:吗|没)|忙(?:吗|不忙)",
+    # How are you and what are you up to, in everyday and northern speech (咋样, 如何, 干嘛呢,
+    # 忙啥呢, 好久不见, 今天过得怎么样, 有空吗 asked alone): general knowledge of spoken Chinese
+    # (issue 30, session 41).
+    r"(?:你|您)?(?:最近|近来|这些天|这几天|今天|今儿)?(?:过得|身体|心情)?(?:咋样|怎样|怎么样|如何|好不好|还好吗|好吗)|"
+    r"(?:你|您)?(?:最近|这些天|这几天)?(?:在)?(?:干嘛|干啥|干什么|做什么|做啥|忙啥|忙什么|忙些什么)(?:呢|嘞)?|"
+    r"好久不见|好久没(?:聊|见)(?:了)?|(?:你|您)?(?:有空|有时间)(?:吗|不|没)|大家好|各位好",
     r"谢谢(?:你|您)?|多谢|辛苦了",
     r"(?:能|可以|能不能)?陪我(?:聊|说)(?:会儿?|一会儿?|聊)?(?:天|话)?|(?:我们)?聊(?:聊|会儿?|一会儿?)(?:天)?",
     # Cantonese (Guangdong, Hong Kong): greetings (早晨, 哈佬), how are you (你点呀, 最近点),

@@ -50,6 +50,11 @@ _ZH_KIND = re.compile(r"的?(?:那种|这种|那类|这类|之类|类型|风格)
 # (可以去的, 能去嘅) after it: something that suits that part of any day.
 _ZH_SUITS_BEFORE = re.compile(r"适合|适宜|合适")
 _ZH_SUITS_AFTER = re.compile(r"(?:可以|能|方便)去?[的嘅]")
+# A length: a part of the day without a day, counted as one whole (玩一下午, 嗨一晚上, 一整晚,
+# 整个下午): how long the outing lasts, a kind of outing like 通宵那种, not which day's part.
+# General grammar of Chinese measure phrases (issue 30, session 41, written after fresh9's
+# 「想嗨一晚上 不回屋的」 had been seen: development data).
+_ZH_LENGTH = re.compile(r"(?:一整个?|整整一个?|一|整个?)$")
 
 # --- English ------------------------------------------------------------------------------------
 
@@ -85,6 +90,8 @@ def soft_reason(text: str, span: tuple[int, int], kind: str) -> str | None:
         return "kind"
     if kind == "part" and (_ZH_SUITS_BEFORE.search(before) or _ZH_SUITS_AFTER.search(after)):
         return "suits"
+    if kind == "part" and _ZH_LENGTH.search(before):
+        return "kind"
     return None
 
 

@@ -248,13 +248,26 @@ _ZH_PART_WORDS = {
 # The end of a span is no time to start at: 玩到半夜 ("play till midnight"), 营业至深夜; but
 # 等到下班 ("once work is over") is.
 _NOT_AN_END = r"(?<!至)(?<!(?<!等)到)"
-# "early" alone is a time only right before a day ("early Saturday", "early tomorrow");
-# elsewhere it says how early, not when ("leave early", "I woke up early").
+# "early" alone is a time only right before a day ("early Saturday", "early tomorrow", and the
+# day's every spelling: "early tmrw", "early sat", "early this wknd"); elsewhere it says how
+# early, not when ("leave early", "I woke up early"). The days' spellings are the lexicon's own
+# (EN_DAY_OFFSETS, the weekdays and their short forms), so a spelling added there is read here
+# too (issue 30, session 41: "early tmrw morning" was read as the whole morning).
+_EARLY_DAYS = "|".join(
+    (
+        alternation(w for w, (offset, _part) in EN_DAY_OFFSETS.items() if offset >= 0).replace(
+            r"\ ", r"\s+"
+        ),
+        _EN_WEEKDAY,
+        alternation({*EN_WEEKDAY_SHORT, *EN_WEEKDAY_AMBIGUOUS}),
+        r"(?:this\s+|next\s+|the\s+)?(?:weekend|wknd|wkend)",
+    )
+)
 _EN_PART = (
     alternation(w for w in _PART_NAMES if w.isascii() and w != "early").replace(r"\ ", r"[\s-]+")
-    + r"|early(?=\s+(?:on\s+)?(?:"
-    + _EN_WEEKDAY
-    + r"|today|tomorrow|this\s+weekend|next\s+weekend|the\s+weekend|weekend)\b)"
+    + r"|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
+    + _EARLY_DAYS
+    + r")\b)"
 )
 PART_PATTERNS = [
     ("zh_part", rx(_NOT_AN_END + "(?:" + alternation(_ZH_PART_WORDS) + ")")),

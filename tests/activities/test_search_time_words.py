@@ -60,3 +60,29 @@ def test_a_cantonese_day_and_part_narrow_like_the_mandarin_ones(week):
     assert time["phrase"] == "听日夜晚"
     assert time["applied"] == "filter"
     assert [r["title"] for r in outcome["results"]] == ["脱口秀开放麦｜爆笑之夜"]
+
+
+@pytest.fixture
+def tomorrow_morning(make_activity, django_capture_on_commit_callbacks):
+    rows = [
+        ("Dawn trail run", "sport", 26, 6),
+        ("Sunrise paddle on the lake", "sport", 26, 7),
+        ("Toddler storytime at the library", "kids", 26, 10),
+        ("Late morning pottery", "craft", 26, 11),
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        for title, kind, day, hour in rows:
+            start = now().replace(day=day, hour=hour)
+            make_activity(title=title, description=title, type=kind, tags=[kind], start_at=start)
+
+
+def test_early_before_a_texted_day_and_its_part_reads_the_early_morning(tomorrow_morning):
+    # Issue 30, session 41: read as the whole morning (6-12), the storytime at 10:00 stood
+    # inside the window the service stated and outside the one the person meant.
+    outcome = activities_search(
+        semantic_query="something active early tmrw morning", limit=10, now=now()
+    )
+    time = outcome["meta"]["understood"]["time"]
+    assert time["phrase"] == "early tmrw morning"
+    assert (time["start"][11:16], time["end"][11:16]) == ("05:00", "09:00")
+    assert outside_unmarked(outcome) == []

@@ -100,3 +100,46 @@ def test_greetings_and_questions_to_the_service_in_other_varieties_are_small_tal
 )
 def test_a_greeting_with_a_request_is_still_not_small_talk(query):
     assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # How are you said as it is spoken or texted (issue 30, session 41).
+        "howzit, how you doing",
+        "how u doin",
+        "hows it goin",
+        "hey, how's your day been?",
+        "how've you been",
+        "sup bro",
+        "what's cracking",
+        "you good?",
+        "long time no see",
+        "你好呀最近咋样",
+        "好久不见 最近怎么样",
+        "今天过得怎么样",
+        "最近忙啥呢",
+        "在吗 有空吗",
+        "大家好",
+    ],
+)
+def test_how_are_you_in_its_informal_forms_is_small_talk(query):
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # Asked of a city's listings these ask what there is to do.
+        "what's happening",
+        "what's good",
+        "what's going on in town",
+        "how you doing on weekends, any hikes",
+        "howzit, anything fun tmrw",
+        "有空吗 周末爬山",
+        "最近有什么活动",
+        "干嘛好呢",
+    ],
+)
+def test_an_informal_greeting_with_a_request_or_asking_what_is_on_is_not_small_talk(query):
+    assert not small_talk(query)

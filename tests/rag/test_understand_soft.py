@@ -41,6 +41,10 @@ def read(text: str):
         # A kind of outing.
         ("想疯一把 通宵那种", "通宵", "kind"),
         ("晚上的那种活动", "晚上", "kind"),
+        # A length of time: a whole part of the day, not which day's (issue 30, session 41).
+        ("想嗨一晚上 不回屋的", "晚上", "kind"),
+        ("玩一下午", "下午", "kind"),
+        ("整个下午都想待在外面", "下午", "kind"),
         # Suitable for a part of any day.
         ("适合上班族午休去的", "午休", "suits"),
         ("午休可以去的地方", "午休", "suits"),

@@ -80,7 +80,22 @@ ENGLISH = [
     ("Saturday during the day", [on(28, 6, 18, LONDON)]),
     ("this weekend evening", [on(28, 18, 24, LONDON), on(29, 18, 24, LONDON)]),
     ("weekend evenings", [on(28, 18, 24, LONDON), on(29, 18, 24, LONDON)]),
+    # "early" before a day and its part is the early end of that part (issue 30, session 41),
+    # with the day in any of its spellings.
+    ("early tmrw morning", [on(26, 5, 9, LONDON)]),
+    ("early tomorrow morning", [on(26, 5, 9, LONDON)]),
+    ("early sat morning", [on(28, 5, 9, LONDON)]),
+    ("early tomorrow evening", [on(26, 17, 20, LONDON)]),
+    ("early 2moro", [on(26, 5, 9, LONDON)]),
+    # Written shorthand after a day.
+    ("sat am", [on(28, 6, 12, LONDON)]),
+    ("tmrw pm", [on(26, 12, 24, LONDON)]),
+    ("tomorrow aft", [on(26, 12, 18, LONDON)]),
+    ("this eve", [on(25, 18, 24, LONDON)]),
+    ("tmoz morning", [on(26, 6, 12, LONDON)]),
 ]
+# 午后 ("after noon") after a day (alone it is as often a mood: 午后阳光).
+CHINESE += [("明天午后", [on(26, 12, 18)]), ("周六午后", [on(28, 12, 18)])]
 
 
 @pytest.mark.parametrize(("text", "expected"), CHINESE + ENGLISH)
@@ -130,6 +145,8 @@ def test_words_that_only_look_like_a_part_of_the_day(text, phrase, rest):
         "lunchtime recital",
         "I woke up early",
         "what we had for lunch",
+        "午后阳光",  # 午后 alone: the mood of a thing
+        "what am i doing",  # "am" is a part of the day only next to a day
     ],
 )
 def test_no_time_is_read(text):
@@ -150,3 +167,30 @@ def test_a_part_alone_is_a_part_not_a_day():
     # Memory search reads a part of the day alone as a habit (memory.understanding.HABIT_KINDS).
     found = understand("下班后一般做什么", now=NOW_SH, direction="past")
     assert [t.kind for t in found.times] == ["part"]
+
+
+def test_am_or_pm_apart_from_the_day_leaves_the_day_whole():
+    # Only next to its day is "am" the morning: "what am i doing" is a verb.
+    assert windows("tomorrow, what am i doing") == [on(26, 0, 24, LONDON)]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "rest"),
+    [
+        # A meal after its day says when and what: its word stays in the text the model reads.
+        ("sunday brunch spots", "sunday brunch", "brunch spots"),
+        ("tmrw lunch", "tmrw lunch", "lunch"),
+        ("礼拜六过早去哪里", "礼拜六过早", "过早去哪里"),  # Wuhan 过早: breakfast
+        ("周日早茶", "周日早茶", "早茶"),
+        # A part that only says when leaves.
+        ("tomorrow lunchtime", "tomorrow lunchtime", ""),
+    ],
+)
+def test_a_meal_after_its_day_is_its_mealtime_and_stays_in_the_text(text, phrase, rest):
+    found = understand(text, now=NOW_SH if not text.isascii() else NOW_LONDON, direction="future")
+    assert [t.text for t in found.times] == [phrase]
+    assert found.rest == rest
+
+
+def test_wuhan_breakfast_is_saturday_morning():
+    assert windows("礼拜六过早去哪里") == [on(28, 6, 10)]
