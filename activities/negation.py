@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.negation import inside, negated_spans, refused_phrases
+from rag.understand.negation import inside, mentions_plainly, negated_spans, refused_phrases
 
 __all__ = ["inside", "mentions_plainly", "negated_spans", "negated_terms", "refused_phrases"]
 
@@ -32,21 +32,3 @@ def negated_terms(text: str, terms: list[str]) -> set[str]:
         if starts and all(inside((s, s + len(key)), spans) for s in starts):
             out.add(term)
     return out
-
-
-# A listing's own refusal of a word ("不说话的读书会", "non-alcoholic"): it does not hold it.
-_ROW_NEGATION = re.compile(r"(?:不|没|无|non-?|no |not |without )$", re.IGNORECASE)
-
-
-def mentions_plainly(term: str, text: str) -> bool:
-    """Return whether ``text`` (a listing's words) has ``term`` other than under its own
-    negation: 「静读两小时｜不说话的读书会」 does not hold 说话 for 「不想跟人说话」."""
-    lowered, key = (text or "").lower(), term.lower()
-    spans = negated_spans(lowered)
-    for match in re.finditer(re.escape(key), lowered):
-        start, end = match.span()
-        if not inside((start, end), spans) and not _ROW_NEGATION.search(
-            lowered[max(0, start - 8) : start]
-        ):
-            return True
-    return False

@@ -7,7 +7,9 @@ markers of both languages are written here once, and three readers share them:
   cues there apart from what is asked for: ``activities.negation``);
 - :func:`refused_time`: whether a time phrase is one the person cannot or will not make
   (``rag.understand`` ignores it as ``"negated"``);
-- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing).
+- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
+- :func:`mentions_plainly`: whether a text (a listing) holds a word other than under its own
+  negation (the search's order and the reasons both read a listing's refusals through it).
 
 A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
 of the language, written from general knowledge, not from the development queries) and runs to
@@ -277,6 +279,35 @@ def asked_text(text: str) -> str:
 def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     """Return whether ``span`` lies within one of ``spans``."""
     return any(start <= span[0] and span[1] <= end for start, end in spans)
+
+
+# A text's own refusal of the word right after it, as a listing writes it (「不说话的读书会」,
+# 「无酒精」, "non-alcoholic", "no phones"): a bare 不 / 没 / 无 or "no" is read here wherever it
+# stands, as it is not in a query (不错, 不好 are plain words there); the words of
+# :data:`ZH_NOT_REFUSED` / :data:`EN_NOT_REFUSED` stay held ("no experience needed", 「不限经验」:
+# the listing is for beginners, it does not refuse experience).
+_BARE_NEGATION = re.compile(r"(?:不|没|无|non-?|no |not |without )$", re.IGNORECASE)
+_BARE_REACH = 8
+
+
+def mentions_plainly(term: str, text: str) -> bool:
+    """Return whether ``text`` (a listing's words, or any text) holds ``term`` other than under
+    its own negation: outside :func:`negated_spans` and not right after a bare negating word.
+    「静读两小时｜不说话的读书会」 does not hold 说话, 「不吃辣也能吃」 and the tag 「不辣」 not 辣;
+    the one reader of a listing's refusals for the search's order (``activities.negation``) and
+    for the reasons (``activities.reasons``) (issue 33)."""
+    lowered, key = (text or "").lower(), (term or "").lower()
+    if not key:
+        return False
+    spans = negated_spans(lowered)
+    exempt = key in EN_NOT_REFUSED or any(word in key for word in ZH_NOT_REFUSED)
+    for match in re.finditer(re.escape(key), lowered):
+        start, end = match.span()
+        if inside((start, end), spans):
+            continue
+        if exempt or not _BARE_NEGATION.search(lowered[max(0, start - _BARE_REACH) : start]):
+            return True
+    return False
 
 
 def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
