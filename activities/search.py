@@ -30,7 +30,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from activities.negation import refused_phrases
+from activities.negation import away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
@@ -232,6 +232,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
                 vector, *refused = embed_texts(
                     [semantic, *refusing], role="query", use_cache=False, budget=search_budget()
                 )
+                vector = away_from_refused(vector, refused)
             else:
                 vector, refused = embed_query(semantic, use_cache=False), []
         except ProviderError as exc:

@@ -82,6 +82,9 @@ ZH_NEGATORS = (
 )
 # Comments closing a clause on what came before it (the topic): "X 就算了", "对 X 过敏", "X 没空".
 ZH_CLOSING = ("算了", "免了", "不考虑", "过敏", "没空", "没时间", "不行")
+# "Allergic": it refuses what comes before it in its clause even with more said after it, unlike
+# the other comments (「海鲜过敏不吃海鲜」, typed without a comma: 海鲜 is refused, not asked for).
+ZH_ALLERGIC = "过敏"
 # What says one is not free at a time named right before it (besides ZH_CLOSING's 没空, 没时间):
 # said of a time only (「轮椅不方便」 refuses no wheelchair).
 ZH_NOT_FREE = (
@@ -128,6 +131,9 @@ EN_NEGATORS = re.compile(
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
     r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
+    # need not ("i don't have to get wet", "without having to talk"): a refusal of what
+    # follows, not the asker's state ("don't have any tools", EN_NOT_REFUSED)
+    r"|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:have|need)\s+to|without\s+having\s+to"
     r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
     # typed without the apostrophe ("doesnt involve kids")
     r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
@@ -152,6 +158,7 @@ _EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
 _EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
+_EN_ARTICLES = frozenset({"a", "an", "the"})
 # What one cannot do, said as a limit on what was just asked for: after a contrast, in the
 # same sentence ("on the water but i can't surf", 「想玩水 但我不会游泳」), the inability
 # refuses its object and the request before the contrast stands. Alone or with a wish to learn
@@ -215,13 +222,21 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     for match in _en_markers(text):
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
-        end = match.end()
-        for count, word in enumerate(_EN_WORD.finditer(text, match.end(), limit)):
-            if count >= MAX_EN_WORDS:
-                break
-            end = word.end()
-        spans.append((match.start(), end))
-    return tuple(sorted(spans))
+        spans.append((match.start(), _en_reach(text, match.end(), limit)))
+    return tuple(sorted(set(spans)))
+
+
+def _en_reach(text: str, start: int, limit: int) -> int:
+    """Return where an English negation starting its object at ``start`` ends: after at most
+    :data:`MAX_EN_WORDS` words before ``limit``, an article counting for none ("get into the
+    freezing water" reaches the water)."""
+    end, count = start, 0
+    for word in _EN_WORD.finditer(text, start, limit):
+        if count >= MAX_EN_WORDS:
+            break
+        end = word.end()
+        count += word.group(0).lower() not in _EN_ARTICLES
+    return end
 
 
 def _contrasted_inability(text: str) -> list[tuple[int, int]]:
@@ -241,9 +256,9 @@ def _contrasted_inability(text: str) -> list[tuple[int, int]]:
             if modal:
                 stop = _EN_END.search(part, modal.end())
                 limit = stop.start() if stop else len(part)
-                words = list(_EN_WORD.finditer(part, modal.end(), limit))[:MAX_EN_WORDS]
-                if words:
-                    spans.append((start + modal.start(), start + words[-1].end()))
+                end = _en_reach(part, modal.end(), limit)
+                if end > modal.end():
+                    spans.append((start + modal.start(), start + end))
         contrast = _ZH_CONTRAST.search(part)
         if contrast is None:
             continue
@@ -338,6 +353,8 @@ def _zh_negates(text: str, start: int, negator: str) -> bool:
     after = text[start + len(negator) : start + len(negator) + 1]
     if negator == "没有" and before == "有":  # 有没有: "is there"
         return False
+    if negator[0] in "不没" and before and before == negator[1:2]:
+        return False  # a question of A-not-A (要不要, 想不想, 去不去): "whether", no refusal
     if negator == "别" and (
         (before and before in ZH_BIE_WORDS) or (after and after in ZH_BIE_OTHER)
     ):
@@ -367,8 +384,12 @@ def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
 
 def _zh_closing(text: str) -> list[tuple[int, int]]:
     """Return the topics refused by the comments closing their clause (:data:`ZH_CLOSING`, a
-    potential complement such as 起不来)."""
+    potential complement such as 起不来), and by :data:`ZH_ALLERGIC` wherever it stands."""
     spans = []
+    at = text.find(ZH_ALLERGIC)
+    while at > 0:
+        spans.extend(_zh_topic(text, at))
+        at = text.find(ZH_ALLERGIC, at + 1)
     bounds = [m.start() for m in _ZH_CLAUSE.finditer(text)] + [len(text)]
     for end in bounds:
         clause_end = end
@@ -390,7 +411,7 @@ def _zh_closing(text: str) -> list[tuple[int, int]]:
 # refused thing that say how it is refused ("involve", "being", 那种, 太).
 _EN_FRAME = re.compile(
     r"^(?:(?:a|an|the|any|anything|something|too|very|really|that|this|it|being|involve|"
-    r"involves|involving|want|to|be|in|at|do|go|have|get|with|of|like|much|more|just|"
+    r"involves|involving|want|to|be|in|into|on|onto|at|do|go|have|get|with|of|like|much|more|just|"
     r"so|me|i|my|them|it|is|s)\b\s*)+",
     re.IGNORECASE,
 )

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from activities.negation import negated_spans, negated_terms, refused_phrases
+import numpy as np
+
+from activities.negation import (
+    away_from_refused,
+    narrowed_request,
+    negated_spans,
+    negated_terms,
+    refused_phrases,
+)
 
 
 def _negated(text):
@@ -66,6 +74,14 @@ def test_a_term_is_refused_only_when_every_mention_of_it_is_negated():
         ("a class that's not knitting or sewing", ["not knitting or sewing"]),
         ("something alcohol-free tonight", ["alcohol"]),
         ("dinner out, allergic to nuts", ["allergic to nuts"]),
+        # 过敏 refuses what stands before it even with more said after it (no comma typed).
+        ("吃的 海鲜过敏不吃海鲜", ["海鲜", "不吃海鲜"]),
+        # "don't have to": need not, a refusal; an article counts for no word of its reach.
+        (
+            "beach things where i dont have to get into the freezing water",
+            ["dont have to get into the freezing water"],
+        ),
+        ("somewhere i don't need to talk to people", ["don't need to talk to people"]),
     ],
 )
 def test_a_refusal_may_close_its_clause_or_run_over_or(query, refused):
@@ -83,6 +99,8 @@ def test_a_refusal_may_close_its_clause_or_run_over_or(query, refused):
         "周末少不了火锅",  # 少不了: "bound to have"
         "不怕冷，想冬泳",
         "哪怕下雨也想出去",
+        "明天冷不冷 要不要穿羽绒服",  # A-not-A: "whether", no refusal
+        "周末想不想去爬山",
     ],
 )
 def test_states_other_and_idioms_are_not_refusals(query):
@@ -101,3 +119,27 @@ def test_states_other_and_idioms_are_not_refusals(query):
 )
 def test_refused_phrases_keep_the_refused_thing_only(query, phrases):
     assert refused_phrases(query) == phrases
+
+
+@pytest.mark.parametrize(
+    ("query", "narrowed"),
+    [
+        ("吃的 海鲜过敏不吃海鲜", True),  # something to eat, no seafood
+        ("night out that isnt a club", True),
+        ("不想去", False),  # refuses, asks for nothing besides
+        ("周末去爬山", False),  # refuses nothing
+    ],
+)
+def test_a_request_narrowed_by_a_refusal(query, narrowed):
+    assert narrowed_request(query) is narrowed
+
+
+def test_what_is_refused_is_taken_out_of_the_query_vector():
+    query, refused = np.array([0.8, 0.6, 0.0]), np.array([[1.0, 0.0, 0.0]])
+    moved = np.asarray(away_from_refused(query.tolist(), refused, weight=1.0))
+    assert abs(float(moved @ refused[0])) < 1e-9  # nothing of the refused direction is left
+    assert abs(float(np.linalg.norm(moved)) - 1.0) < 1e-9
+    half = np.asarray(away_from_refused(query.tolist(), refused, weight=0.5))
+    assert 0 < float(half @ refused[0]) < 0.8  # part of it
+    assert away_from_refused(query.tolist(), [], weight=1.0) == query.tolist()  # nothing refused
+    assert away_from_refused(query.tolist(), refused, weight=0.0) == query.tolist()
