@@ -140,6 +140,10 @@ def relevant_hits(
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
     evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query)
+    # A request narrowed by a refusal is a request whatever its words name in the rows: the
+    # bare gate (for a query naming nothing of them) does not answer it empty once its vector
+    # has what it refuses taken out (「吃的 海鲜过敏不吃海鲜」; activities.negation).
+    evidence = evidence or asks == "refusal"
     try:
         decision = relevance.judge(
             vector,
