@@ -8,8 +8,7 @@ markers of both languages are written here once, and three readers share them:
 - :func:`refused_time`: whether a time phrase is one the person cannot or will not make
   (``rag.understand`` ignores it as ``"negated"``);
 - :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
-- :func:`mentions_plainly`: whether a text (a listing) holds a word other than under its own
-  negation (the search's order and the reasons both read a listing's refusals through it).
+- :func:`mentions_plainly`: whether a listing holds a word other than under its own negation.
 
 A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
 of the language, written from general knowledge, not from the development queries) and runs to
@@ -158,7 +157,6 @@ _EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
 _EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
-_EN_ARTICLES = frozenset({"a", "an", "the"})
 # What one cannot do, said as a limit on what was just asked for: after a contrast, in the
 # same sentence ("on the water but i can't surf", 「想玩水 但我不会游泳」), the inability
 # refuses its object and the request before the contrast stands. Alone or with a wish to learn
@@ -235,7 +233,7 @@ def _en_reach(text: str, start: int, limit: int) -> int:
         if count >= MAX_EN_WORDS:
             break
         end = word.end()
-        count += word.group(0).lower() not in _EN_ARTICLES
+        count += word.group(0).lower() not in ("a", "an", "the")
     return end
 
 
@@ -296,31 +294,25 @@ def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-# A text's own refusal of the word right after it, as a listing writes it (「不说话的读书会」,
-# 「无酒精」, "non-alcoholic", "no phones"): a bare 不 / 没 / 无 or "no" is read here wherever it
-# stands, as it is not in a query (不错, 不好 are plain words there); the words of
-# :data:`ZH_NOT_REFUSED` / :data:`EN_NOT_REFUSED` stay held ("no experience needed", 「不限经验」:
-# the listing is for beginners, it does not refuse experience).
+# A listing's own refusal of the word right after it (「不说话的读书会」, "non-alcoholic"): a bare
+# 不 / 没 / 无 or "no", read wherever it stands (not so in a query: 不错, 不好).
 _BARE_NEGATION = re.compile(r"(?:不|没|无|non-?|no |not |without )$", re.IGNORECASE)
-_BARE_REACH = 8
 
 
 def mentions_plainly(term: str, text: str) -> bool:
-    """Return whether ``text`` (a listing's words, or any text) holds ``term`` other than under
-    its own negation: outside :func:`negated_spans` and not right after a bare negating word.
-    「静读两小时｜不说话的读书会」 does not hold 说话, 「不吃辣也能吃」 and the tag 「不辣」 not 辣;
-    the one reader of a listing's refusals for the search's order (``activities.negation``) and
-    for the reasons (``activities.reasons``) (issue 33)."""
+    """Return whether ``text`` (a listing's words) holds ``term`` other than under its own
+    negation (:func:`negated_spans`, or right after a bare negator): 「不说话的读书会」 does not
+    hold 说话, nor the tag 「不辣」 辣; "no experience needed" holds experience, as a query's
+    "no experience" refuses nothing (:data:`EN_NOT_REFUSED`). The one reader of a listing's
+    refusals, for the search's order and for the reasons (issue 33)."""
     lowered, key = (text or "").lower(), (term or "").lower()
-    if not key:
-        return False
     spans = negated_spans(lowered)
     exempt = key in EN_NOT_REFUSED or any(word in key for word in ZH_NOT_REFUSED)
-    for match in re.finditer(re.escape(key), lowered):
+    for match in re.finditer(re.escape(key), lowered) if key else ():
         start, end = match.span()
-        if inside((start, end), spans):
-            continue
-        if exempt or not _BARE_NEGATION.search(lowered[max(0, start - _BARE_REACH) : start]):
+        if not inside((start, end), spans) and (
+            exempt or not _BARE_NEGATION.search(lowered[max(0, start - 8) : start])
+        ):
             return True
     return False
 
