@@ -204,7 +204,10 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
         end = marker_end
         while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
             end += 1
-        if not any(word in text[start:end] for word in ZH_NOT_REFUSED):
+        # 不用会游泳: "no need to be able to", a beginners' request as 不需要基础 is
+        need_not = text[start:marker_end] in ("不用", "不需要", "不必", "无需")
+        need_not = need_not and text[marker_end:][:1] == "会"
+        if not need_not and not any(word in text[start:end] for word in ZH_NOT_REFUSED):
             if text[marker_end:end].strip(ZH_PARTICLES):
                 spans.append((start, end))
             else:  # nothing after it: it comments on its clause (「戏曲就不要了」)
@@ -225,9 +228,8 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 
 def _en_reach(text: str, start: int, limit: int) -> int:
-    """Return where an English negation starting its object at ``start`` ends: after at most
-    :data:`MAX_EN_WORDS` words before ``limit``, an article counting for none ("get into the
-    freezing water" reaches the water)."""
+    """Return where an English negation's object from ``start`` ends: :data:`MAX_EN_WORDS`
+    words before ``limit``, articles not counted ("get into the freezing water")."""
     end, count = start, 0
     for word in _EN_WORD.finditer(text, start, limit):
         if count >= MAX_EN_WORDS:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 import numpy as np
+import pytest
 
 from activities.negation import (
     away_from_refused,
@@ -45,6 +44,7 @@ def test_a_negation_runs_to_the_end_of_its_clause(query, refused):
         "想找个特别安静的地方看书",  # 特别: 别 inside a word
         "有没有特别适合老人的",
         "不需要基础的画画课",  # no experience needed: for beginners
+        "旱鸭子也能参加的水上活动 不用会游泳",  # no need to be able to swim: beginners
         "I have never tried climbing",
         "haven't done pottery before",
         "No experience needed, no charge",
