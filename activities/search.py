@@ -10,9 +10,10 @@ Pipeline (docs/activities.md has the diagram):
    every joinable row (:func:`fits_nothing`), an off-topic query answers nothing, and the few
    rows are ordered by meaning (:func:`meaning_order`).
 3. No ``semantic_query``: order by distance (by start time without a location).
-4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
-   relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
-   order by a fitted score of the dense similarity, the query's words and cues in each row
+4. Otherwise embed the query (with what it refuses, partly taken out of its vector:
+   :func:`activities.negation.away_from_refused`), rank by cosine similarity among the filtered
+   rows, apply the relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid``
+   (default on) order by a fitted score of the dense similarity, the query's words and cues in each row
    (:func:`hybrid_scores`), re-rank with the personal boost (``score = order * (1 + boost)``,
    the order being the similarity or the fused score, boost <= ``personal_boost_max``), keep
    ``limit`` and drop the hits after the first that the learned precision gate finds unlikely
