@@ -25,6 +25,7 @@ from rag.understand.negation import (
 )
 
 __all__ = [
+    "asked_part",
     "away_from_refused",
     "inside",
     "mentions_plainly",
@@ -34,13 +35,14 @@ __all__ = [
     "refused_phrases",
 ]
 
-# How much of what a query refuses is taken out of its vector before the vector search and the
-# relevance cut (:func:`away_from_refused`): 0 leaves it, 1 takes out the whole component.
-# Chosen on the grid 0 / 0.15 / 0.25 / 0.35 / 0.5 (1.0 and 0.75 measured worse) by the mean
-# nDCG@5 of the refusing queries of the eleven development sets (old .. fresh10, 118 queries,
-# multilingual-e5-small): leaving each set out, the other ten chose 0.35 in ten rotations and
-# 0.5 in one (fresh7) (issue 30, session 41; docs/RELEVANCE.md "Refusals, again").
-REFUSED_AWAY = 0.35
+# How much of what a query refuses, apart from what it asks besides, is taken out of its vector
+# before the vector search and the relevance cut (:func:`away_from_refused`): 0 leaves it, 1
+# takes out the whole component. Chosen by the mean nDCG@5 of the refusing queries of the eleven
+# development sets (old .. fresh10, 118 queries, multilingual-e5-small), leaving each set out:
+# with the refused direction made orthogonal to the asked text's, the other ten chose 1.0 (the
+# grid 0.35 / 0.7 / 1.0) in all eleven rotations; without it (the grid 0 / 0.15 / 0.25 / 0.35 /
+# 0.5) 0.35 in ten (issue 30, session 41; docs/RELEVANCE.md "Refusals, again").
+REFUSED_AWAY = 1.0
 
 
 def negated_terms(text: str, terms: list[str]) -> set[str]:
@@ -59,12 +61,22 @@ def negated_terms(text: str, terms: list[str]) -> set[str]:
     return out
 
 
-def away_from_refused(vector, refused, weight: float | None = None):
+def asked_part(query: str) -> list[str]:
+    """Return what ``query`` asks for besides its refusals (its refusals blanked), as a list of
+    one text to embed with it, or none when it asks for nothing else."""
+    asked = asked_text(query).strip()
+    return [asked] if asked else []
+
+
+def away_from_refused(vector, refused, *, asked=None, weight: float | None = None):
     """Return the query's ``vector`` with ``weight`` (default :data:`REFUSED_AWAY`) of its
     component along what it refuses taken out, renormalised: 「吃东西的活动 不是夜宵」 holds 夜宵
     in its own vector and is nearest the night rows until it is. ``refused``: the vectors of
-    :func:`refused_phrases`, embedded in the query's own call (no call is added); their mean
-    direction is the one taken out. Nothing refused: ``vector`` itself."""
+    :func:`refused_phrases`, their mean direction the one taken out; ``asked``: the vector of
+    :func:`asked_part`, or None. The direction taken out is first made orthogonal to what the
+    query asks besides: "food thing but no meat" refuses meat, not food, though "meat" is near
+    food. All embedded in the query's own call (no call is added). Nothing refused: ``vector``
+    itself."""
     weight = REFUSED_AWAY if weight is None else weight
     if not len(refused) or weight <= 0:
         return vector
@@ -72,6 +84,10 @@ def away_from_refused(vector, refused, weight: float | None = None):
     phrases = np.asarray(refused, dtype=np.float64)
     phrases /= np.linalg.norm(phrases, axis=1, keepdims=True).clip(1e-9)
     direction = phrases.mean(axis=0)
+    if asked is not None:
+        kept = np.asarray(asked, dtype=np.float64)
+        kept /= np.linalg.norm(kept) or 1.0
+        direction -= float(direction @ kept) * kept
     direction /= np.linalg.norm(direction) or 1.0
     moved = query - weight * float(query @ direction) * direction
     moved /= np.linalg.norm(moved) or 1.0

@@ -31,7 +31,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from activities.negation import away_from_refused, refused_phrases
+from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
@@ -230,10 +230,15 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             # What the query refuses is embedded in the same call (activities.negation).
             refusing = refused_phrases(understood.rest or query)
             if refusing:
+                asked = asked_part(semantic)
                 vector, *refused = embed_texts(
-                    [semantic, *refusing], role="query", use_cache=False, budget=search_budget()
+                    [semantic, *refusing, *asked],
+                    role="query",
+                    use_cache=False,
+                    budget=search_budget(),
                 )
-                vector = away_from_refused(vector, refused)
+                refused, asked = refused[: len(refusing)], refused[len(refusing) :]
+                vector = away_from_refused(vector, refused, asked=asked[0] if asked else None)
             else:
                 vector, refused = embed_query(semantic, use_cache=False), []
         except ProviderError as exc:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from activities.negation import (
+    asked_part,
     away_from_refused,
     narrowed_request,
     negated_spans,
@@ -143,3 +144,20 @@ def test_what_is_refused_is_taken_out_of_the_query_vector():
     assert 0 < float(half @ refused[0]) < 0.8  # part of it
     assert away_from_refused(query.tolist(), [], weight=1.0) == query.tolist()  # nothing refused
     assert away_from_refused(query.tolist(), refused, weight=0.0) == query.tolist()
+
+
+def test_the_refused_direction_is_taken_out_apart_from_what_is_asked_besides():
+    # "food but no meat": meat is near food; only what meat holds apart from food is taken out.
+    food, meat = np.array([1.0, 0.0, 0.0]), np.array([0.6, 0.8, 0.0])
+    query = np.array([0.8, 0.5, 0.33])
+    moved = np.asarray(away_from_refused(query.tolist(), [meat], asked=food, weight=1.0))
+    assert abs(float(moved[1])) < 1e-9  # nothing of meat apart from food is left
+    assert float(moved[0]) > float(query[0])  # food kept (renormalised, it gains)
+    plain = np.asarray(away_from_refused(query.tolist(), [meat], weight=1.0))
+    assert float(plain[0]) < float(moved[0])  # without it, food goes with the meat
+
+
+def test_the_asked_part_is_the_query_without_its_refusals():
+    assert asked_part("food thing but no meat please") == ["food thing but"]
+    assert asked_part("周末去爬山") == ["周末去爬山"]
+    assert asked_part("不想去") == []
