@@ -32,6 +32,7 @@ from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
 from rag.llm import get_llm
 from rag.text import STOPWORDS, cut_as_written, segment_query
+from rag.understand.negation import mentions_plainly
 
 logger = logging.getLogger(__name__)
 
@@ -212,25 +213,13 @@ def _query_terms(query: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
-def _mentions(term: str, text: str) -> bool:
-    """Return whether ``text`` mentions ``term``, not negated ("不辣", "不吃辣" do not count)."""
-    lowered = (text or "").lower()
-    start = lowered.find(term)
-    while start >= 0:
-        before = lowered[max(0, start - 2) : start]
-        if "不" not in before and "没" not in before:
-            return True
-        start = lowered.find(term, start + 1)
-    return False
-
-
 def _where(term: str, activity) -> str | None:
     """Return where an activity mentions a term: 标题, 标签 or 描述."""
-    if _mentions(term, activity.title):
+    if mentions_plainly(term, activity.title):
         return "标题"
-    if any(_mentions(term, str(tag)) for tag in (activity.tags or [])):
+    if any(mentions_plainly(term, str(tag)) for tag in (activity.tags or [])):
         return "标签"
-    if _mentions(term, activity.description):
+    if mentions_plainly(term, activity.description):
         return "描述"
     return None
 

@@ -10,13 +10,14 @@ Pipeline (docs/activities.md has the diagram):
    every joinable row (:func:`fits_nothing`), an off-topic query answers nothing, and the few
    rows are ordered by meaning (:func:`meaning_order`).
 3. No ``semantic_query``: order by distance (by start time without a location).
-4. Otherwise embed the query, rank by cosine similarity among the filtered rows, apply the
-   relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid`` (default on)
-   order by a fitted score of the dense similarity, the query's words and cues in each row
-   (:func:`hybrid_scores`), re-rank with the personal boost (``score = order * (1 + boost)``,
-   the order being the similarity or the fused score, boost <= ``personal_boost_max``), keep
-   ``limit`` and drop the hits after the first that the learned precision gate finds unlikely
-   (:func:`activities.search_ranker.likely_hits`).
+4. Otherwise embed the query (with what it refuses, partly taken out of its vector:
+   :func:`activities.negation.away_from_refused`), rank by cosine similarity among the filtered
+   rows, apply the relevance cut (:func:`relevant_hits`), with the live ``activities_hybrid``
+   (default on) order by a fitted score of the dense similarity, the query's words and cues
+   in each row (:func:`hybrid_scores`), re-rank with the personal boost (``score = order *
+   (1 + boost)``, the order being the similarity or the fused score, boost <=
+   ``personal_boost_max``), keep ``limit`` and drop the hits after the first that the learned
+   precision gate finds unlikely (:func:`activities.search_ranker.likely_hits`).
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.
 """
@@ -30,7 +31,7 @@ from datetime import datetime
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from activities.negation import refused_phrases
+from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
@@ -229,9 +230,15 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             # What the query refuses is embedded in the same call (activities.negation).
             refusing = refused_phrases(understood.rest or query)
             if refusing:
+                asked = asked_part(semantic)
                 vector, *refused = embed_texts(
-                    [semantic, *refusing], role="query", use_cache=False, budget=search_budget()
+                    [semantic, *refusing, *asked],
+                    role="query",
+                    use_cache=False,
+                    budget=search_budget(),
                 )
+                refused, asked = refused[: len(refusing)], refused[len(refusing) :]
+                vector = away_from_refused(vector, refused, asked=asked[0] if asked else None)
             else:
                 vector, refused = embed_query(semantic, use_cache=False), []
         except ProviderError as exc:

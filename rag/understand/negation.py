@@ -7,7 +7,8 @@ markers of both languages are written here once, and three readers share them:
   cues there apart from what is asked for: ``activities.negation``);
 - :func:`refused_time`: whether a time phrase is one the person cannot or will not make
   (``rag.understand`` ignores it as ``"negated"``);
-- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing).
+- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
+- :func:`mentions_plainly`: whether a listing holds a word other than under its own negation.
 
 A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
 of the language, written from general knowledge, not from the development queries) and runs to
@@ -80,6 +81,9 @@ ZH_NEGATORS = (
 )
 # Comments closing a clause on what came before it (the topic): "X 就算了", "对 X 过敏", "X 没空".
 ZH_CLOSING = ("算了", "免了", "不考虑", "过敏", "没空", "没时间", "不行")
+# "Allergic": it refuses what comes before it in its clause even with more said after it, unlike
+# the other comments (「海鲜过敏不吃海鲜」, typed without a comma: 海鲜 is refused, not asked for).
+ZH_ALLERGIC = "过敏"
 # What says one is not free at a time named right before it (besides ZH_CLOSING's 没空, 没时间):
 # said of a time only (「轮椅不方便」 refuses no wheelchair).
 ZH_NOT_FREE = (
@@ -126,6 +130,9 @@ EN_NEGATORS = re.compile(
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
     r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
+    # need not ("i don't have to get wet", "without having to talk"): a refusal of what
+    # follows, not the asker's state ("don't have any tools", EN_NOT_REFUSED)
+    r"|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:have|need)\s+to|without\s+having\s+to"
     r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
     # typed without the apostrophe ("doesnt involve kids")
     r"|dont|doesnt|didnt|isnt|arent|wasnt|werent|wont|wouldnt|shouldnt)\b",
@@ -197,7 +204,10 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
         end = marker_end
         while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
             end += 1
-        if not any(word in text[start:end] for word in ZH_NOT_REFUSED):
+        # 不用会游泳: "no need to be able to", a beginners' request as 不需要基础 is
+        need_not = text[start:marker_end] in ("不用", "不需要", "不必", "无需")
+        need_not = need_not and text[marker_end:][:1] == "会"
+        if not need_not and not any(word in text[start:end] for word in ZH_NOT_REFUSED):
             if text[marker_end:end].strip(ZH_PARTICLES):
                 spans.append((start, end))
             else:  # nothing after it: it comments on its clause (「戏曲就不要了」)
@@ -213,13 +223,20 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     for match in _en_markers(text):
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
-        end = match.end()
-        for count, word in enumerate(_EN_WORD.finditer(text, match.end(), limit)):
-            if count >= MAX_EN_WORDS:
-                break
-            end = word.end()
-        spans.append((match.start(), end))
-    return tuple(sorted(spans))
+        spans.append((match.start(), _en_reach(text, match.end(), limit)))
+    return tuple(sorted(set(spans)))
+
+
+def _en_reach(text: str, start: int, limit: int) -> int:
+    """Return where an English negation's object from ``start`` ends: :data:`MAX_EN_WORDS`
+    words before ``limit``, articles not counted ("get into the freezing water")."""
+    end, count = start, 0
+    for word in _EN_WORD.finditer(text, start, limit):
+        if count >= MAX_EN_WORDS:
+            break
+        end = word.end()
+        count += word.group(0).lower() not in ("a", "an", "the")
+    return end
 
 
 def _contrasted_inability(text: str) -> list[tuple[int, int]]:
@@ -239,9 +256,9 @@ def _contrasted_inability(text: str) -> list[tuple[int, int]]:
             if modal:
                 stop = _EN_END.search(part, modal.end())
                 limit = stop.start() if stop else len(part)
-                words = list(_EN_WORD.finditer(part, modal.end(), limit))[:MAX_EN_WORDS]
-                if words:
-                    spans.append((start + modal.start(), start + words[-1].end()))
+                end = _en_reach(part, modal.end(), limit)
+                if end > modal.end():
+                    spans.append((start + modal.start(), start + end))
         contrast = _ZH_CONTRAST.search(part)
         if contrast is None:
             continue
@@ -279,6 +296,29 @@ def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
+# A listing's own refusal of the word right after it (「不说话的读书会」, "non-alcoholic"): a bare
+# 不 / 没 / 无 or "no", read wherever it stands (not so in a query: 不错, 不好).
+_BARE_NEGATION = re.compile(r"(?:不|没|无|non-?|no |not |without )$", re.IGNORECASE)
+
+
+def mentions_plainly(term: str, text: str) -> bool:
+    """Return whether ``text`` (a listing's words) holds ``term`` other than under its own
+    negation (:func:`negated_spans`, or right after a bare negator): 「不说话的读书会」 does not
+    hold 说话, nor the tag 「不辣」 辣; "no experience needed" holds experience, as a query's
+    "no experience" refuses nothing (:data:`EN_NOT_REFUSED`). The one reader of a listing's
+    refusals, for the search's order and for the reasons (issue 33)."""
+    lowered, key = (text or "").lower(), (term or "").lower()
+    spans = negated_spans(lowered)
+    exempt = key in EN_NOT_REFUSED or any(word in key for word in ZH_NOT_REFUSED)
+    for match in re.finditer(re.escape(key), lowered) if key else ():
+        start, end = match.span()
+        if not inside((start, end), spans) and (
+            exempt or not _BARE_NEGATION.search(lowered[max(0, start - 8) : start])
+        ):
+            return True
+    return False
+
+
 def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
     """Return (start, end) of each of ``negators`` in ``text`` that refuses (not 特别, 有没有)."""
     found = []
@@ -307,6 +347,8 @@ def _zh_negates(text: str, start: int, negator: str) -> bool:
     after = text[start + len(negator) : start + len(negator) + 1]
     if negator == "没有" and before == "有":  # 有没有: "is there"
         return False
+    if negator[0] in "不没" and before and before == negator[1:2]:
+        return False  # a question of A-not-A (要不要, 想不想, 去不去): "whether", no refusal
     if negator == "别" and (
         (before and before in ZH_BIE_WORDS) or (after and after in ZH_BIE_OTHER)
     ):
@@ -336,8 +378,12 @@ def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
 
 def _zh_closing(text: str) -> list[tuple[int, int]]:
     """Return the topics refused by the comments closing their clause (:data:`ZH_CLOSING`, a
-    potential complement such as 起不来)."""
+    potential complement such as 起不来), and by :data:`ZH_ALLERGIC` wherever it stands."""
     spans = []
+    at = text.find(ZH_ALLERGIC)
+    while at > 0:
+        spans.extend(_zh_topic(text, at))
+        at = text.find(ZH_ALLERGIC, at + 1)
     bounds = [m.start() for m in _ZH_CLAUSE.finditer(text)] + [len(text)]
     for end in bounds:
         clause_end = end
@@ -359,7 +405,7 @@ def _zh_closing(text: str) -> list[tuple[int, int]]:
 # refused thing that say how it is refused ("involve", "being", 那种, 太).
 _EN_FRAME = re.compile(
     r"^(?:(?:a|an|the|any|anything|something|too|very|really|that|this|it|being|involve|"
-    r"involves|involving|want|to|be|in|at|do|go|have|get|with|of|like|much|more|just|"
+    r"involves|involving|want|to|be|in|into|on|onto|at|do|go|have|get|with|of|like|much|more|just|"
     r"so|me|i|my|them|it|is|s)\b\s*)+",
     re.IGNORECASE,
 )

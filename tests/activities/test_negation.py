@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
-from activities.negation import negated_spans, negated_terms, refused_phrases
+from activities.negation import (
+    asked_part,
+    away_from_refused,
+    narrowed_request,
+    negated_spans,
+    negated_terms,
+    refused_phrases,
+)
 
 
 def _negated(text):
@@ -37,6 +45,7 @@ def test_a_negation_runs_to_the_end_of_its_clause(query, refused):
         "想找个特别安静的地方看书",  # 特别: 别 inside a word
         "有没有特别适合老人的",
         "不需要基础的画画课",  # no experience needed: for beginners
+        "旱鸭子也能参加的水上活动 不用会游泳",  # no need to be able to swim: beginners
         "I have never tried climbing",
         "haven't done pottery before",
         "No experience needed, no charge",
@@ -66,6 +75,14 @@ def test_a_term_is_refused_only_when_every_mention_of_it_is_negated():
         ("a class that's not knitting or sewing", ["not knitting or sewing"]),
         ("something alcohol-free tonight", ["alcohol"]),
         ("dinner out, allergic to nuts", ["allergic to nuts"]),
+        # 过敏 refuses what stands before it even with more said after it (no comma typed).
+        ("吃的 海鲜过敏不吃海鲜", ["海鲜", "不吃海鲜"]),
+        # "don't have to": need not, a refusal; an article counts for no word of its reach.
+        (
+            "beach things where i dont have to get into the freezing water",
+            ["dont have to get into the freezing water"],
+        ),
+        ("somewhere i don't need to talk to people", ["don't need to talk to people"]),
     ],
 )
 def test_a_refusal_may_close_its_clause_or_run_over_or(query, refused):
@@ -83,6 +100,8 @@ def test_a_refusal_may_close_its_clause_or_run_over_or(query, refused):
         "周末少不了火锅",  # 少不了: "bound to have"
         "不怕冷，想冬泳",
         "哪怕下雨也想出去",
+        "明天冷不冷 要不要穿羽绒服",  # A-not-A: "whether", no refusal
+        "周末想不想去爬山",
     ],
 )
 def test_states_other_and_idioms_are_not_refusals(query):
@@ -101,3 +120,44 @@ def test_states_other_and_idioms_are_not_refusals(query):
 )
 def test_refused_phrases_keep_the_refused_thing_only(query, phrases):
     assert refused_phrases(query) == phrases
+
+
+@pytest.mark.parametrize(
+    ("query", "narrowed"),
+    [
+        ("吃的 海鲜过敏不吃海鲜", True),  # something to eat, no seafood
+        ("night out that isnt a club", True),
+        ("不想去", False),  # refuses, asks for nothing besides
+        ("周末去爬山", False),  # refuses nothing
+    ],
+)
+def test_a_request_narrowed_by_a_refusal(query, narrowed):
+    assert narrowed_request(query) is narrowed
+
+
+def test_what_is_refused_is_taken_out_of_the_query_vector():
+    query, refused = np.array([0.8, 0.6, 0.0]), np.array([[1.0, 0.0, 0.0]])
+    moved = np.asarray(away_from_refused(query.tolist(), refused, weight=1.0))
+    assert abs(float(moved @ refused[0])) < 1e-9  # nothing of the refused direction is left
+    assert abs(float(np.linalg.norm(moved)) - 1.0) < 1e-9
+    half = np.asarray(away_from_refused(query.tolist(), refused, weight=0.5))
+    assert 0 < float(half @ refused[0]) < 0.8  # part of it
+    assert away_from_refused(query.tolist(), [], weight=1.0) == query.tolist()  # nothing refused
+    assert away_from_refused(query.tolist(), refused, weight=0.0) == query.tolist()
+
+
+def test_the_refused_direction_is_taken_out_apart_from_what_is_asked_besides():
+    # "food but no meat": meat is near food; only what meat holds apart from food is taken out.
+    food, meat = np.array([1.0, 0.0, 0.0]), np.array([0.6, 0.8, 0.0])
+    query = np.array([0.8, 0.5, 0.33])
+    moved = np.asarray(away_from_refused(query.tolist(), [meat], asked=food, weight=1.0))
+    assert abs(float(moved[1])) < 1e-9  # nothing of meat apart from food is left
+    assert float(moved[0]) > float(query[0])  # food kept (renormalised, it gains)
+    plain = np.asarray(away_from_refused(query.tolist(), [meat], weight=1.0))
+    assert float(plain[0]) < float(moved[0])  # without it, food goes with the meat
+
+
+def test_the_asked_part_is_the_query_without_its_refusals():
+    assert asked_part("food thing but no meat please") == ["food thing but"]
+    assert asked_part("周末去爬山") == ["周末去爬山"]
+    assert asked_part("不想去") == []

@@ -119,6 +119,16 @@ def test_negated_mentions_are_not_matches():
     assert "提到了「辣」" not in reason
 
 
+def test_a_listing_refusing_a_word_does_not_mention_it_in_either_language():
+    # The reasons read a listing's refusals as the search's order does (one reader, issue 33).
+    quiet = activity(title="Silent book club, no phones", tags=["reading"], vibes=[])
+    reason = offline_reason(quiet, context=context_for("somewhere to read without phones"))
+    assert "phones" not in reason
+    beginners = activity(title="攀岩体验课｜不限经验", tags=["攀岩"], vibes=["运动"])
+    reason = offline_reason(beginners, context=context_for("攀岩 有经验要求吗"))
+    assert "经验" in reason
+
+
 def test_small_path_says_these_are_all_that_pass_and_never_similar():
     reason = offline_reason(
         activity(title="室内冲浪体验课", tags=["冲浪"], vibes=["玩水"]),

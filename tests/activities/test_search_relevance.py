@@ -301,6 +301,15 @@ def test_a_request_naming_a_kind_or_to_learn_is_not_read_against_the_intent_exam
     assert outcome["meta"]["reason"] != INTENT_REASON
 
 
+def test_a_request_narrowed_by_a_refusal_is_answered_with_its_closest_rows(demo_activities):
+    # An allergy read as a health matter moved it towards the requests for something else, and
+    # with seafood taken out of its vector nothing of it was named in the rows (fresh10).
+    outcome = activities_search(semantic_query="吃的 海鲜过敏不吃海鲜", limit=10)
+    assert outcome["meta"]["relevance"]["asks"] == "refusal"
+    assert outcome["meta"]["relevance"]["intentMargin"] is None
+    assert outcome["results"]
+
+
 def test_a_request_for_something_else_is_still_read_against_the_intent_examples(
     demo_activities,
 ):

@@ -6,6 +6,7 @@ import pytest
 
 from rag.understand.negation import (
     inside,
+    mentions_plainly,
     negated_spans,
     refused_phrases,
     refused_time,
@@ -130,3 +131,25 @@ def test_a_paired_negation_refuses_both_of_its_verbs():
     assert refused_phrases("想运动 不跑步也不打球") == ["跑步", "打球"]
     assert refused_phrases("既不喝酒也不抽烟的聚会") == ["酒", "抽烟"]
     assert refused_phrases("不错也不贵的馆子") == []
+
+
+@pytest.mark.parametrize(
+    ("term", "text", "held"),
+    [
+        # A listing's own refusal: under a query's negation or right after a bare negator.
+        ("说话", "静读两小时｜不说话的读书会", False),
+        ("辣", "潮汕牛肉火锅｜不吃辣也能吃", False),
+        ("辣", "不辣", False),
+        ("酒精", "无酒精特调之夜", False),
+        ("alcoholic", "Non-alcoholic cocktail class", False),
+        ("phones", "A dinner with no phones", False),
+        ("辣", "重庆火锅局｜能吃辣的来", True),
+        ("说话", "不说话的读书会，读完再说话", True),  # one plain mention is enough
+        # What a beginner's listing does not require is not refused, as in a query.
+        ("experience", "Pottery for beginners, no experience needed", True),
+        ("经验", "攀岩体验课｜无需经验", True),
+        ("经验", "攀岩体验课｜不限经验", True),
+    ],
+)
+def test_a_listing_holds_a_word_plainly_unless_it_refuses_it(term, text, held):
+    assert mentions_plainly(term, text) is held
