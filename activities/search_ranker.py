@@ -26,7 +26,7 @@ under the precision gate"). Refit with ``bench/activities_fit_ranker.py`` and
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -93,16 +93,6 @@ FLOOR_WEIGHTS = (  # FLOOR_FEATURES
 )
 FLOOR_INTERCEPT = 1.2361
 FLOOR_THRESHOLD = 0.125
-# The cue exemption (:func:`cue_vouches`): a hit holding a cue the query asks for is exempt from
-# the gate and the floor, and the models read its cue, only while at most this share of the
-# query's candidates hold one. Chosen (issue 30, session 41, helper vibesfit) leave one set
-# out over the eleven development sets (old dev+test, fresh, fresh2 .. fresh10; corpora of
-# bench.activities_heldout.TUNING_CORPORA, English vibes on, recorded by
-# bench/activities_fit_fusion.py --save), from 0.1 .. 1.0 by the gate's own rule: the best
-# precision@10 (lower language) whose nDCG@5 stays within 0.0075 of the shipped exemption in
-# each language on the ten sets; every rotation chose 0.5 (docs/RELEVANCE.md, "English vibes,
-# with a fitted exemption").
-CUE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -228,27 +218,8 @@ def below_floor(pool: Pool, *, threshold=None, weights=None, intercept=None) -> 
     return 1.0 / (1.0 + np.exp(-(floor_features(pool) @ weights + intercept))) < threshold
 
 
-def cue_vouches(pool: Pool, *, share=None) -> bool:
-    """Return whether a cue the query asks for vouches for the hits holding it: when at most
-    ``share`` of the query's candidates hold one (default :data:`CUE_SHARE`). A cue most
-    candidates hold says nothing of which of them is relevant ("quiet" over a corpus where
-    every reading or craft row is quiet), so those hits face the models as any other."""
-    share = CUE_SHARE if share is None else share
-    cued = pool.asked or pool.cues
-    if not cued:
-        return False
-    return sum(1 for c in cued if c) <= share * len(cued)
-
-
 def unlikely(
-    pool: Pool,
-    shown: list[int],
-    *,
-    threshold=None,
-    weights=None,
-    intercept=None,
-    floor=None,
-    cue_share=None,
+    pool: Pool, shown: list[int], *, threshold=None, weights=None, intercept=None, floor=None
 ) -> set:
     """Return the candidates (indices into ``pool``) of ``shown`` (the list in its final order)
     to drop: after the first :data:`KEEP_FIRST`, those holding no kind, mood or audience cue
@@ -265,9 +236,6 @@ def unlikely(
     that reading night, probability 0.09 under the floor's model).
     """
     threshold = THRESHOLD if threshold is None else threshold
-    if not cue_vouches(pool, share=cue_share):
-        # A cue most candidates hold tells the models nothing either.
-        pool = replace(pool, cues=(), asked=())
     low = below_floor(pool) if floor is None else floor
     weights = np.asarray(WEIGHTS if weights is None else weights, dtype=np.float64)
     intercept = INTERCEPT if intercept is None else intercept

@@ -139,7 +139,7 @@ def gate(weights, intercept, threshold: float, floor=None):
     (``activities.search_ranker.unlikely``) with this model and threshold; ``floor``: a
     function of the pool giving per candidate whether it is under the floor (None: the shipped
     floor, ``activities.search_ranker.below_floor``)."""
-    from activities.search_ranker import unlikely
+    from activities.search_ranker import below_floor, unlikely
 
     def apply(call, shown):
         index = {t: i for i, t in enumerate(call["titles"])}
@@ -150,7 +150,7 @@ def gate(weights, intercept, threshold: float, floor=None):
             threshold=threshold,
             weights=weights,
             intercept=intercept,
-            floor=floor(pool) if floor else None,
+            floor=(floor or below_floor)(pool),
         )
         return [t for t in shown if index[t] not in drop]
 

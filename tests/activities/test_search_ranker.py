@@ -61,14 +61,6 @@ def test_a_hit_of_a_kind_or_mood_the_query_asks_for_stays():
     assert drop == {1} | set(range(3, 20))
 
 
-def test_a_cue_most_candidates_hold_keeps_no_hit():
-    # "something quiet" over candidates most of which are quiet: the cue says nothing of
-    # which of them is relevant, so the model decides for those as for the rest.
-    cues = [1.0] * 15 + [0.0] * 5
-    drop = unlikely(_pool(MARGINS, [True] * 20, [0.0] * 20, cues), list(range(20)), threshold=1.0)
-    assert drop == set(range(1, 20))
-
-
 def test_a_hit_of_another_kind_than_the_one_asked_for_by_name_goes():
     # "pottery class": rows 0 and 2 are pottery, the rest another kind, all likely to the model
     # (threshold 0): the others go, and neither the first hit nor the pottery rows do.
