@@ -15,7 +15,6 @@ import re
 
 import numpy as np
 
-from activities.reasons import query_terms
 from rag.understand.negation import (
     asked_text,
     inside,
@@ -30,7 +29,6 @@ __all__ = [
     "inside",
     "mentions_plainly",
     "negated_spans",
-    "narrowed_request",
     "negated_terms",
     "refused_phrases",
 ]
@@ -94,16 +92,3 @@ def away_from_refused(vector, refused, *, asked=None, weight: float | None = Non
     moved = query - weight * float(query @ direction) * direction
     moved /= np.linalg.norm(moved) or 1.0
     return moved.tolist()
-
-
-def narrowed_request(query: str) -> bool:
-    """Return whether ``query`` refuses something and still asks for something besides: a
-    content word (``activities.reasons.query_terms``) outside its refusals. Such a query
-    narrows a request (「吃的 海鲜过敏不吃海鲜」: something to eat, no seafood); the search does not
-    read it against the requests for something else (the intent gate), which read the allergy
-    as a health question and answered it empty (fresh10). None of the 190 off-topic queries of
-    the eleven development sets refuses anything (issue 30, session 41; written after reading
-    that query)."""
-    if not negated_spans(query):
-        return False
-    return bool(query_terms(asked_text(query).strip()))

@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked
-from activities.negation import narrowed_request
 from activities.search_ranking import naming_pks, query_evidence
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
@@ -140,10 +139,6 @@ def relevant_hits(
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
     evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query)
-    # A request narrowed by a refusal is a request whatever its words name in the rows: the
-    # bare gate (for a query naming nothing of them) does not answer it empty once its vector
-    # has what it refuses taken out (「吃的 海鲜过敏不吃海鲜」; activities.negation).
-    evidence = evidence or asks == "refusal"
     try:
         decision = relevance.judge(
             vector,
@@ -188,15 +183,14 @@ def asks_for_activity(query: str) -> str | None:
     to learn, and the six naming a kind ask for one the city lacks, which the intent gate let
     through anyway (docs/RELEVANCE.md, "The query-level decision"). The margin gates and the
     question rules still apply, and a kind no candidate is still gets its note
-    (:data:`ABSENT_NOTE`). "refusal": it refuses something and still asks for something besides
-    (``activities.negation.narrowed_request``: 「吃的 海鲜过敏不吃海鲜」).
+    (:data:`ABSENT_NOTE`). A refusal is no such reason: "my phone is not working", "推荐个手机
+    不要苹果" refuse something and ask for something else (session 41 tried it; docs/RELEVANCE.md,
+    "Refusals, again").
     """
     if kinds_asked(query):
         return "kind"
     if learning_request(query) and not information_request(query):
         return "learning"
-    if narrowed_request(query):
-        return "refusal"
     return None
 
 

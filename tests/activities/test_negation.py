@@ -8,7 +8,6 @@ import pytest
 from activities.negation import (
     asked_part,
     away_from_refused,
-    narrowed_request,
     negated_spans,
     negated_terms,
     refused_phrases,
@@ -120,19 +119,6 @@ def test_states_other_and_idioms_are_not_refusals(query):
 )
 def test_refused_phrases_keep_the_refused_thing_only(query, phrases):
     assert refused_phrases(query) == phrases
-
-
-@pytest.mark.parametrize(
-    ("query", "narrowed"),
-    [
-        ("吃的 海鲜过敏不吃海鲜", True),  # something to eat, no seafood
-        ("night out that isnt a club", True),
-        ("不想去", False),  # refuses, asks for nothing besides
-        ("周末去爬山", False),  # refuses nothing
-    ],
-)
-def test_a_request_narrowed_by_a_refusal(query, narrowed):
-    assert narrowed_request(query) is narrowed
 
 
 def test_what_is_refused_is_taken_out_of_the_query_vector():
