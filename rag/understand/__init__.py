@@ -141,7 +141,6 @@ from rag.understand.cues import (
     yes_no_question,
 )
 from rag.understand.negation import refused_time
-from rag.understand.parts import MEALS
 from rag.understand.regional import TRADITIONAL
 from rag.understand.scan import scan
 from rag.understand.soft import soft_reason
@@ -228,16 +227,17 @@ class Understanding:
 
 def _time_words(phrase, span: tuple[int, int], back: list[int], text: str):
     """Return the spans of ``phrase`` (at ``span`` of the working ``text``) that only say when:
-    all of it, but a meal after its day ("sunday brunch", "tmrw lunch", 礼拜六过早), which says
-    what too and stays in the text the model reads (issue 30, session 41)."""
-    part = phrase.get("part")
-    if part is None:
-        return [span]
-    meal = (back[part.start], back[part.end - 1] + 1)
-    words = text[meal[0] : meal[1]].lower().split()
-    if part.data not in MEALS and (not words or words[-1] not in MEALS):
-        return [span]
-    return [(a, b) for a, b in ((span[0], meal[0]), (meal[1], span[1])) if a < b]
+    all of it but its meals ("sunday brunch", "early friday lunch", 礼拜六过早, 周六早上早茶),
+    which say what too and stay in the text the model reads (issue 30, session 41)."""
+    spans, cursor = [], span[0]
+    for start, end in phrase.meals:
+        meal = (back[start], back[end - 1] + 1)
+        if cursor < meal[0]:
+            spans.append((cursor, meal[0]))
+        cursor = max(cursor, meal[1])
+    if cursor < span[1]:
+        spans.append((cursor, span[1]))
+    return spans
 
 
 def _seconds(start: datetime, end: datetime) -> float:

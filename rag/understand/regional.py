@@ -180,8 +180,9 @@ PART_WORDS_AFTER_DAY: dict[str, str] = {
     "午后": "下午",
     "晌午后": "下午",
     # Wuhan 过早 ("to have breakfast", the city's word for its morning meal out; elsewhere "too
-    # early"): breakfast after a day (礼拜六过早). General knowledge of the variety, written
-    # after fresh9's 「礼拜六过早去哪里」 had been seen (development data).
+    # early"): breakfast after a day (礼拜六过早), only where it cannot be "too early"
+    # (rag.understand.words: not 今天过早了吧). General knowledge of the variety, written after
+    # fresh9's 「礼拜六过早去哪里」 had been seen (development data).
     "过早": "breakfast",
     # 早茶 (Guangdong, Yangzhou: morning tea, dim sum in the morning) is a morning outing by
     # name (周日早茶). A Mandarin meal after a day is not read so: 周日晚饭吃什么 asks what to

@@ -75,6 +75,9 @@ class Phrase:
     start: int
     end: int
     atoms: list[Atom] = field(default_factory=list)
+    # Spans of its meals ("brunch", 早茶, 过早): they say what as well as when and stay in the
+    # text the model reads, wherever they stand in the phrase.
+    meals: list[tuple[int, int]] = field(default_factory=list)
 
     def get(self, role: str) -> Atom | None:
         return next((a for a in self.atoms if a.role == role), None)
@@ -383,6 +386,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     phrases: list[Phrase] = []
     for atom in atoms:
         last = phrases[-1] if phrases else None
+        meal = atom.role == "part" and _is_meal(atom, text)
         if (
             last is not None
             and atom.role != "alone"
@@ -392,6 +396,16 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         ):
             last.atoms.append(atom)
             last.end = atom.end
+            last.meals += [(atom.start, atom.end)] if meal else []
+            if (
+                atom.role == "day"
+                and (part := last.get("part")) is not None
+                and part.data == "early"
+                and (own := atom.data[2]) is not None
+            ):
+                # "early" before a day that carries its own part ("early tonight", "early this
+                # aft") is that part's early end, as before a day and its part (audit, session 41).
+                part.data = _narrowed("early", own)
             continue
         if (
             last is not None
@@ -408,10 +422,13 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             # of their day ("early tmrw morning": early morning, 5-9).
             part.data = _narrowed(part.data, atom.data)
             last.end = atom.end
+            last.meals += [(atom.start, atom.end)] if meal else []
             if last.atoms[-1] is part:
                 part.end = atom.end
             continue
-        phrases.append(Phrase(atom.start, atom.end, [atom]))
+        phrases.append(
+            Phrase(atom.start, atom.end, [atom], [(atom.start, atom.end)] if meal else [])
+        )
     _join_apart(phrases, text)
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
     # are no time.
@@ -425,6 +442,12 @@ def _narrowed(first: str, second: str) -> str:
     if first == "early" and (joined := part_of_day(f"early {second}")) in PARTS_OF_DAY:
         return joined
     return f"{first}{PART_JOIN}{second}"
+
+
+def _is_meal(atom: Atom, text: str) -> bool:
+    """Return whether a part of the day is a meal ("brunch", "lunch", 过早 and 早茶: breakfast)."""
+    words = text[atom.start : atom.end].lower().split()
+    return atom.data in MEALS or (bool(words) and words[-1] in MEALS)
 
 
 def _join_apart(phrases: list[Phrase], text: str) -> None:

@@ -54,7 +54,13 @@ _ZH_SUITS_AFTER = re.compile(r"(?:可以|能|方便)去?[的嘅]")
 # 整个下午): how long the outing lasts, a kind of outing like 通宵那种, not which day's part.
 # General grammar of Chinese measure phrases (issue 30, session 41, written after fresh9's
 # 「想嗨一晚上 不回屋的」 had been seen: development data).
-_ZH_LENGTH = re.compile(r"(?:一整个?|整整一个?|一|整个?)$")
+# 一 is the count only where it ends no other word: 周一 / 星期一 / 礼拜一 (a weekday), 初一 / 十一
+# / 第一 (a date, an order), 统一 / 唯一 / 同一 / 万一 / 之一 (words) name which day's part or
+# none, so 每周一晚上的课, 统一下午出发, 初一晚上 stay filters (audit, session 41).
+_ZH_LENGTH = re.compile(r"(?:一整个?|整整一个?|(?<![周期拜初第十廿统唯同万之单专逐合])一|整个?)$")
+# A length said to be free (整个下午都行, 一下午都有空: any time in it suits) says when, as a
+# day does: the clause's 都 + can-do after it (audit, session 41).
+_ZH_AVAILABLE = re.compile(r"都(?:行|可以|有空|有时间|方便|ok|OK|能去|没问题)")
 
 # --- English ------------------------------------------------------------------------------------
 
@@ -90,7 +96,7 @@ def soft_reason(text: str, span: tuple[int, int], kind: str) -> str | None:
         return "kind"
     if kind == "part" and (_ZH_SUITS_BEFORE.search(before) or _ZH_SUITS_AFTER.search(after)):
         return "suits"
-    if kind == "part" and _ZH_LENGTH.search(before):
+    if kind == "part" and _ZH_LENGTH.search(before) and not _ZH_AVAILABLE.match(after):
         return "kind"
     return None
 

@@ -263,12 +263,25 @@ _EARLY_DAYS = "|".join(
         r"(?:this\s+|next\s+|the\s+)?(?:weekend|wknd|wkend)",
     )
 )
+# "am" is the morning only where no pronoun follows it: "sat am", "tmrw am pottery", but "on
+# friday am i too late", "tomorrow am i able to" are the verb (audit, session 41).
+_PRONOUN = r"(?:i|you|u|we|he|she|it|they|there)"
 _EN_PART = (
-    alternation(w for w in _PART_NAMES if w.isascii() and w != "early").replace(r"\ ", r"[\s-]+")
-    + r"|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
+    alternation(w for w in _PART_NAMES if w.isascii() and w not in ("early", "am")).replace(
+        r"\ ", r"[\s-]+"
+    )
+    + r"|am(?!\s+"
+    + _PRONOUN
+    + r"\b)|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
     + _EARLY_DAYS
     + r")\b)"
 )
+# Wuhan 过早 (breakfast; rag.understand.regional) is elsewhere "too early": it is breakfast only
+# where it cannot be that, not after a word of degree (太, 有点, 有些, 稍, 略: 今天有点过早) and not
+# before a sentence-final particle (了, 啦, 吧, 咯: 今天过早了吧 "too early today, isn't it"), 点 /
+# 些 ("a bit too early") or 地 (过早地 "prematurely"). General grammar of the word (audit,
+# session 41).
+_BREAKFAST_NOT_TOO_EARLY = r"(?<![太点些稍略])过早(?![了啦吧咯喽点些地])"
 PART_PATTERNS = [
     ("zh_part", rx(_NOT_AN_END + "(?:" + alternation(_ZH_PART_WORDS) + ")")),
     # 下班 but not 上下班 ("commuting"); 晚上下班后 is.
@@ -284,7 +297,17 @@ PART_PATTERNS = [
         ),
     ),
     # Parts that are also other words (日头 "the sun", 日里 in 节日里) only join a day.
-    ("zh_part_after_day", rx(_NOT_AN_END + "(?:" + alternation(PART_WORDS_AFTER_DAY) + ")")),
+    (
+        "zh_part_after_day",
+        rx(
+            _NOT_AN_END
+            + "(?:"
+            + alternation(w for w in PART_WORDS_AFTER_DAY if w != "过早")
+            + "|"
+            + _BREAKFAST_NOT_TOO_EARLY
+            + ")"
+        ),
+    ),
     # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
     # "lunch" alone is the meal ("what we had for lunch yesterday"), lunchtime the time.
     (

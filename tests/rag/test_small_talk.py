@@ -121,6 +121,11 @@ def test_a_greeting_with_a_request_is_still_not_small_talk(query):
         "最近忙啥呢",
         "在吗 有空吗",
         "大家好",
+        # What are you doing, said to the one spoken to (audit, session 41).
+        "你最近在干嘛呢",
+        "你在干嘛",
+        "在干嘛呢",
+        "你这几天干嘛呢",
     ],
 )
 def test_how_are_you_in_its_informal_forms_is_small_talk(query):
@@ -139,6 +144,11 @@ def test_how_are_you_in_its_informal_forms_is_small_talk(query):
         "有空吗 周末爬山",
         "最近有什么活动",
         "干嘛好呢",
+        # Bare, "what to do" in a search box (audit, session 41).
+        "做什么",
+        "这几天做什么",
+        "这几天干嘛",
+        "最近干啥",
     ],
 )
 def test_an_informal_greeting_with_a_request_or_asking_what_is_on_is_not_small_talk(query):

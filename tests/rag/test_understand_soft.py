@@ -81,6 +81,12 @@ def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
         "i feel like dancing tonight",
         "feel like going out tonight",
         "in the mood for a walk tonight",
+        # 一 ending another word is no count of a part's length, and a length said to be free
+        # says when (audit, session 41).
+        "每周一晚上的课",
+        "统一下午出发",
+        "初一晚上",
+        "整个下午都行",
     ],
 )
 def test_a_time_saying_when_to_search_is_not_soft(text):

@@ -87,6 +87,13 @@ ENGLISH = [
     ("early sat morning", [on(28, 5, 9, LONDON)]),
     ("early tomorrow evening", [on(26, 17, 20, LONDON)]),
     ("early 2moro", [on(26, 5, 9, LONDON)]),
+    # Before a day that carries its own part, the early end of that part (audit, session 41).
+    ("early tonight", [on(25, 17, 20, LONDON)]),
+    ("early tonite", [on(25, 17, 20, LONDON)]),
+    ("early this evening", [on(25, 17, 20, LONDON)]),
+    ("early this eve", [on(25, 17, 20, LONDON)]),
+    ("early this afternoon", [on(25, 12, 15, LONDON)]),
+    ("early this aft", [on(25, 12, 15, LONDON)]),
     # Written shorthand after a day.
     ("sat am", [on(28, 6, 12, LONDON)]),
     ("tmrw pm", [on(26, 12, 24, LONDON)]),
@@ -182,6 +189,10 @@ def test_am_or_pm_apart_from_the_day_leaves_the_day_whole():
         ("tmrw lunch", "tmrw lunch", "lunch"),
         ("礼拜六过早去哪里", "礼拜六过早", "过早去哪里"),  # Wuhan 过早: breakfast
         ("周日早茶", "周日早茶", "早茶"),
+        # Joined with another part or after "early", the meal stays too (audit, session 41).
+        ("周六早上早茶", "周六早上早茶", "早茶"),
+        ("early sunday brunch", "early sunday brunch", "brunch"),
+        ("early friday lunch", "early friday lunch", "lunch"),
         # A part that only says when leaves.
         ("tomorrow lunchtime", "tomorrow lunchtime", ""),
     ],
@@ -194,3 +205,37 @@ def test_a_meal_after_its_day_is_its_mealtime_and_stays_in_the_text(text, phrase
 
 def test_wuhan_breakfast_is_saturday_morning():
     assert windows("礼拜六过早去哪里") == [on(28, 6, 10)]
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        # "am" before a pronoun is the verb, not the morning (audit, session 41).
+        ("on friday am i too late for pottery", "am i too late for pottery"),
+        ("tomorrow am i able to bring kids", "am i able to bring kids"),
+    ],
+)
+def test_am_before_a_pronoun_is_the_verb(text, rest):
+    found = understand(text, now=NOW_LONDON, direction="future")
+    assert [t.text for t in found.times] == [text.split(" am ")[0]]
+    assert found.rest == rest
+    day = found.times[0].windows[0]
+    assert (day.end - day.start).total_seconds() == 24 * 3600  # the whole day
+
+
+def test_am_before_anything_else_after_a_day_is_the_morning():
+    assert windows("sat am pottery") == [on(28, 6, 12, LONDON)]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase"),
+    [
+        # 过早 where it can be "too early" is no breakfast (audit, session 41).
+        ("今天过早了吧", "今天"),
+        ("周六过早啦", "周六"),
+        ("明天过早点吧", "明天"),
+    ],
+)
+def test_too_early_is_not_breakfast(text, phrase):
+    found = understand(text, now=NOW_SH, direction="future")
+    assert [t.text for t in found.times] == [phrase]
