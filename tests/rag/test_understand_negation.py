@@ -150,7 +150,7 @@ def test_an_a_not_a_question_refuses_nothing_unless_its_first_a_closes_a_word(te
     ("text", "refused"),
     [
         ("我对海鲜不过敏想吃海鲜自助", []),  # not allergic
-        ("我没有过敏", ["过敏"]),  # 没有 refuses what follows it; no allergen named
+        ("我没有过敏", []),  # no allergy, nothing refused
         ("孩子花生过敏周末带他去哪玩", ["花生"]),  # the allergen, not the person
         ("宝宝海鲜过敏想吃日料", ["海鲜"]),
         ("想吃日料但是宝宝海鲜过敏", ["海鲜"]),
