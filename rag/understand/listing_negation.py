@@ -18,7 +18,11 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.negation import EN_NOT_FREE, EN_NOT_REFUSED, ZH_NOT_REFUSED
+from rag.understand.negation import EN_NOT_FREE, EN_NOT_REFUSED, ZH_NEGATORS, ZH_NOT_REFUSED
+
+# A word that is itself a plain refusal (「不吃辣」, 「不用」, 不; a query's word under its own
+# negation, not 不错): where a listing has it, the listing refuses as the query does.
+_ZH_REFUSING = tuple(word for word in ZH_NEGATORS if word[0] in "不没无")
 
 # A Chinese refusal right before the word: a negator, then at most two verbs of having,
 # needing, taking, consuming or allowing (不吃辣, 无需带装备, 不能带宠物). Not 别 nor 不要 before
@@ -55,6 +59,8 @@ def mentions_plainly(term: str, text: str) -> bool:
     if not key:
         return False
     exempt = key in EN_NOT_REFUSED or any(word in key for word in ZH_NOT_REFUSED)
+    if not exempt and (key in ("不", "没", "无") or key.startswith(_ZH_REFUSING)):
+        return False
     for match in re.finditer(re.escape(key), lowered):
         if exempt or not _refused_here(lowered, key, *match.span()):
             return True

@@ -38,6 +38,10 @@ from rag.understand.listing_negation import mentions_plainly
         ("陶艺", "除了陶艺还有木工", True),
         ("coffee", "Can't start the day without coffee", True),
         ("jazz", "Not only jazz but blues too", True),
+        # A word that is itself a refusal: the listing refuses with the query.
+        ("不吃辣", "潮汕牛肉火锅｜不吃辣也能吃", False),
+        ("不用", "千片拼图安静局 不用说话", False),
+        ("不错", "氛围不错的小酒馆", True),
     ],
 )
 def test_a_listing_holds_a_word_plainly_unless_it_refuses_it(term, text, held):
