@@ -15,13 +15,8 @@ import re
 
 import numpy as np
 
-from rag.understand.negation import (
-    asked_text,
-    inside,
-    mentions_plainly,
-    negated_spans,
-    refused_phrases,
-)
+from rag.understand.listing_negation import mentions_plainly
+from rag.understand.negation import asked_text, inside, negated_spans, refused_phrases
 
 __all__ = [
     "asked_part",
@@ -43,6 +38,11 @@ __all__ = [
 # nDCG@5 0.926 -> 0.923), 0.7 keeps it: 0.7 (issue 30, session 41; docs/RELEVANCE.md
 # "Refusals, again").
 REFUSED_AWAY = 0.7
+
+# Below this share of its own length, what is left of the refused direction once made
+# orthogonal to the asked text is rounding noise (~1e-16 when the two are the same text), not a
+# direction: nothing is moved. Numerical, not fitted (audit, session 41).
+LEFT_NOISE = 1e-6
 
 
 def negated_terms(text: str, terms: list[str]) -> set[str]:
@@ -75,8 +75,8 @@ def away_from_refused(vector, refused, *, asked=None, weight: float | None = Non
     :func:`refused_phrases`, their mean direction the one taken out; ``asked``: the vector of
     :func:`asked_part`, or None. The direction taken out is first made orthogonal to what the
     query asks besides: "food thing but no meat" refuses meat, not food, though "meat" is near
-    food. All embedded in the query's own call (no call is added). Nothing refused: ``vector``
-    itself."""
+    food. All embedded in the query's own call (no call is added). Nothing refused, or nothing
+    of it apart from what is asked (:data:`LEFT_NOISE`): ``vector`` itself."""
     weight = REFUSED_AWAY if weight is None else weight
     if not len(refused) or weight <= 0:
         return vector
@@ -84,11 +84,15 @@ def away_from_refused(vector, refused, *, asked=None, weight: float | None = Non
     phrases = np.asarray(refused, dtype=np.float64)
     phrases /= np.linalg.norm(phrases, axis=1, keepdims=True).clip(1e-9)
     direction = phrases.mean(axis=0)
+    whole = float(np.linalg.norm(direction))
     if asked is not None:
         kept = np.asarray(asked, dtype=np.float64)
         kept /= np.linalg.norm(kept) or 1.0
         direction -= float(direction @ kept) * kept
-    direction /= np.linalg.norm(direction) or 1.0
+    left = float(np.linalg.norm(direction))
+    if left <= LEFT_NOISE * whole:
+        return vector  # what is refused is what is asked ("辣 不要辣"): nothing apart to take out
+    direction /= left
     moved = query - weight * float(query @ direction) * direction
     moved /= np.linalg.norm(moved) or 1.0
     return moved.tolist()

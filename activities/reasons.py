@@ -32,7 +32,7 @@ from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
 from rag.llm import get_llm
 from rag.text import STOPWORDS, cut_as_written, segment_query
-from rag.understand.negation import mentions_plainly
+from rag.understand.listing_negation import mentions_plainly
 
 logger = logging.getLogger(__name__)
 

@@ -1,14 +1,14 @@
 """What a query refuses: the one reader of negation and its scope (issues 30 and 33).
 
 「不要户外的，室内玩点什么」, "exercise but no running", 「晚上没空」, "not on sunday": the refusal
-markers of both languages are written here once, and three readers share them:
+markers of both languages are written here once, and three readers share them (a listing's
+own refusals are read apart, more narrowly: ``rag.understand.listing_negation``):
 
 - :func:`negated_spans`: the stretches of a text under a negation (a search counts the words and
   cues there apart from what is asked for: ``activities.negation``);
 - :func:`refused_time`: whether a time phrase is one the person cannot or will not make
   (``rag.understand`` ignores it as ``"negated"``);
 - :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
-- :func:`mentions_plainly`: whether a listing holds a word other than under its own negation.
 
 A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
 of the language, written from general knowledge, not from the development queries) and runs to
@@ -79,11 +79,19 @@ ZH_NEGATORS = (
     "不能喝",
     "戒了",
 )
-# Comments closing a clause on what came before it (the topic): "X 就算了", "对 X 过敏", "X 没空".
-ZH_CLOSING = ("算了", "免了", "不考虑", "过敏", "没空", "没时间", "不行")
-# "Allergic": it refuses what comes before it in its clause even with more said after it, unlike
-# the other comments (「海鲜过敏不吃海鲜」, typed without a comma: 海鲜 is refused, not asked for).
+# Comments closing a clause on what came before it (the topic): "X 就算了", "X 没空".
+ZH_CLOSING = ("算了", "免了", "不考虑", "没空", "没时间", "不行")
+# "Allergic": every 过敏 refuses the allergen named right before it, even with more said after
+# it (「海鲜过敏不吃海鲜」, typed without a comma: 海鲜 is refused, not asked for): what stands
+# in its clause after the last person named, 对 or adverb of degree (孩子花生过敏, 我对猫毛过敏,
+# 我有点花粉过敏: 花生, 猫毛, 花粉). Not when denied or countered (不过敏, 没有过敏, 抗过敏,
+# 防过敏). Grammar; persons a closed class (pronouns, kin); general knowledge (audit, session 41).
 ZH_ALLERGIC = "过敏"
+_ZH_NOT_ALLERGIC = re.compile(r"(?:不|没|没有|不会|不怎么|抗|防)$")
+_ZH_PERSON = re.compile(
+    r"孩子|小孩|宝宝|宝贝|儿子|女儿|老婆|老公|媳妇|朋友|对象|家人|老人|父母|爷爷|奶奶|姥姥|姥爷"
+    r"|外婆|外公|同事|室友|闺蜜|[我你他她咱们爸妈对很]|有点|有些|比较|容易|特别|严重"
+)
 # What says one is not free at a time named right before it (besides ZH_CLOSING's 没空, 没时间):
 # said of a time only (「轮椅不方便」 refuses no wheelchair).
 ZH_NOT_FREE = (
@@ -111,11 +119,14 @@ _ZH_POTENTIAL = re.compile(r"(?<![少免离忘错])[\u4e00-\u9fff]不[了来动�
 # 怕 in 恐怕 / 哪怕 ("probably", "even if") and 不怕 ("not afraid") refuses nothing.
 ZH_PA_WORDS = "恐哪不"
 # What ends a Chinese clause, for the closing comments.
-_ZH_CLAUSE = re.compile(r"[，,。.！!？?；;、~～\s]|但是|但|可是|不过")
+_ZH_CLAUSE = re.compile(r"[，,。.！!？?；;、~～\s]|但是|但|可是|不过(?!敏)")
 # The characters before 别 that make it part of a word (特别, 区别, 分别, 告别, 级别, 类别, 性别,
 # 派别, 识别, 辨别), not "don't"; after it, 别的 / 别人 / 别处 / 别家 mean "other".
 ZH_BIE_WORDS = "特区分告级类性派识辨"
 ZH_BIE_OTHER = "的人处家样"
+# The function words closing on the A of an A-not-A question (要, 是, 想) that make "A不A" no
+# question: 只要不要太贵 ("as long as it isn't too dear"), 但是不是很远 ("but not very far").
+_ZH_BOUND_A = re.compile(r"(?:(?:只|主|需|重|必)要|只想|(?:只|但|可|就|要|而|总|于|或)是)$")
 # A negation of these asks for beginners, not against something: 不需要基础, 不用经验.
 ZH_NOT_REFUSED = ("基础", "经验")
 # What ends a Chinese negation: clause punctuation and the joining words after which the query
@@ -125,13 +136,13 @@ MAX_ZH_CHARS = 8
 # English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
 # with or without the apostrophe.
 EN_NEGATORS = re.compile(
-    r"\b(?:no|not|nothing|none|never|without|avoid|avoiding|except|non|nor"
+    r"\b(?:no|not|nothing|none|never|without(?!\s+having\s+to\b)|avoid|avoiding|except|non|nor"
     r"|apart\s+from|other\s+than"
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
     r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
-    # need not ("i don't have to get wet", "without having to talk"): a refusal of what
-    # follows, not the asker's state ("don't have any tools", EN_NOT_REFUSED)
+    # need not ("i don't have to get wet", "without having to talk", read whole: the bare
+    # "without" above stops before it): a refusal, not the asker's state ("don't have any tools")
     r"|(?:do|does|did)(?:n['’]?t|\s+not)\s+(?:have|need)\s+to|without\s+having\s+to"
     r"|(?!can['’]t\b|couldn['’]t\b)[a-z]+n['’]t"
     # typed without the apostrophe ("doesnt involve kids")
@@ -154,7 +165,7 @@ EN_NOT_REFUSED = frozenset(
 _EN_END = re.compile(r"[,.;!?]|\b(?:but|and|just|only|though|so|because|instead)\b", re.I)
 # "alcohol-free", "booze free": the word before "free" is refused (not "feel free", "for free").
 _EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
-_EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
+EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
 # What one cannot do, said as a limit on what was just asked for: after a contrast, in the
@@ -174,7 +185,7 @@ _EN_LEARNING = re.compile(
     re.IGNORECASE,
 )
 # 但 / 不过 and not 不但 ("not only") or 只不过 ("merely").
-_ZH_CONTRAST = re.compile(r"(?<![不只])(?:但是|可是|不过|但)")
+_ZH_CONTRAST = re.compile(r"(?<![不只])(?:但是|可是|不过(?!敏)|但)")
 _ZH_INABILITY = ("不太会", "不会", "没法", "没办法")
 _ZH_LEARNING = ("学", "教", "入门", "基础", "新手", "体验课")
 # The paired negation 不 X 也不 Y / 既不 X 也不 Y ("neither X nor Y"): the pairing makes each 不
@@ -204,9 +215,9 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
         end = marker_end
         while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
             end += 1
-        # 不用会游泳: "no need to be able to", a beginners' request as 不需要基础 is
+        # 不用会游泳 ("no need to be able to": beginners, as 不需要基础), 没有过敏 (no allergy)
         need_not = text[start:marker_end] in ("不用", "不需要", "不必", "无需")
-        need_not = need_not and text[marker_end:][:1] == "会"
+        need_not = (need_not and text[marker_end:][:1] == "会") or text[marker_end:][:2] == "过敏"
         if not need_not and not any(word in text[start:end] for word in ZH_NOT_REFUSED):
             if text[marker_end:end].strip(ZH_PARTICLES):
                 spans.append((start, end))
@@ -214,7 +225,7 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
                 spans.extend(_zh_topic(text, start))
     spans.extend(_zh_closing(text))
     for match in _EN_FREE.finditer(text):
-        if match.group(1).lower() not in _EN_NOT_FREE:
+        if match.group(1).lower() not in EN_NOT_FREE:
             spans.append(match.span(1))
     spans.extend(_contrasted_inability(text))
     for match in _ZH_PAIRED.finditer(text):
@@ -296,29 +307,6 @@ def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-# A listing's own refusal of the word right after it (「不说话的读书会」, "non-alcoholic"): a bare
-# 不 / 没 / 无 or "no", read wherever it stands (not so in a query: 不错, 不好).
-_BARE_NEGATION = re.compile(r"(?:不|没|无|non-?|no |not |without )$", re.IGNORECASE)
-
-
-def mentions_plainly(term: str, text: str) -> bool:
-    """Return whether ``text`` (a listing's words) holds ``term`` other than under its own
-    negation (:func:`negated_spans`, or right after a bare negator): 「不说话的读书会」 does not
-    hold 说话, nor the tag 「不辣」 辣; "no experience needed" holds experience, as a query's
-    "no experience" refuses nothing (:data:`EN_NOT_REFUSED`). The one reader of a listing's
-    refusals, for the search's order and for the reasons (issue 33)."""
-    lowered, key = (text or "").lower(), (term or "").lower()
-    spans = negated_spans(lowered)
-    exempt = key in EN_NOT_REFUSED or any(word in key for word in ZH_NOT_REFUSED)
-    for match in re.finditer(re.escape(key), lowered) if key else ():
-        start, end = match.span()
-        if not inside((start, end), spans) and (
-            exempt or not _BARE_NEGATION.search(lowered[max(0, start - 8) : start])
-        ):
-            return True
-    return False
-
-
 def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
     """Return (start, end) of each of ``negators`` in ``text`` that refuses (not 特别, 有没有)."""
     found = []
@@ -348,7 +336,9 @@ def _zh_negates(text: str, start: int, negator: str) -> bool:
     if negator == "没有" and before == "有":  # 有没有: "is there"
         return False
     if negator[0] in "不没" and before and before == negator[1:2]:
-        return False  # a question of A-not-A (要不要, 想不想, 去不去): "whether", no refusal
+        # a question of A-not-A (要不要, 想不想, 去不去): "whether", no refusal; not when the
+        # first A closes a word of its own (只要不要太贵: "as long as it isn't")
+        return bool(_ZH_BOUND_A.search(text, 0, start))
     if negator == "别" and (
         (before and before in ZH_BIE_WORDS) or (after and after in ZH_BIE_OTHER)
     ):
@@ -364,10 +354,11 @@ def _zh_clause_start(text: str, end: int) -> int:
     return start
 
 
-def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
-    """Return the span of the topic a comment at ``at`` refuses: its clause before it, without
-    the clause's subject and adverbs (:data:`ZH_FRAME`); none when nothing is left."""
-    start = _zh_clause_start(text, at)
+def _zh_topic(text: str, at: int, start: int | None = None) -> list[tuple[int, int]]:
+    """Return the span of the topic a comment at ``at`` refuses: its clause before it (or from
+    ``start``), without the clause's subject and adverbs (:data:`ZH_FRAME`); none when nothing
+    is left."""
+    start = _zh_clause_start(text, at) if start is None else start
     end = at
     while start < end and text[start] in ZH_FRAME:
         start += 1
@@ -376,13 +367,22 @@ def _zh_topic(text: str, at: int) -> list[tuple[int, int]]:
     return [(start, end)] if start < end else []
 
 
+def _zh_allergen(text: str, at: int) -> list[tuple[int, int]]:
+    """Return the span of the allergen before the 过敏 at ``at`` (:data:`ZH_ALLERGIC`)."""
+    start = _zh_clause_start(text, at)
+    for person in _ZH_PERSON.finditer(text, start, at):
+        start = person.end()
+    return _zh_topic(text, at, start)
+
+
 def _zh_closing(text: str) -> list[tuple[int, int]]:
     """Return the topics refused by the comments closing their clause (:data:`ZH_CLOSING`, a
     potential complement such as 起不来), and by :data:`ZH_ALLERGIC` wherever it stands."""
     spans = []
     at = text.find(ZH_ALLERGIC)
-    while at > 0:
-        spans.extend(_zh_topic(text, at))
+    while at >= 0:
+        if not _ZH_NOT_ALLERGIC.search(text, 0, at):
+            spans.extend(_zh_allergen(text, at))
         at = text.find(ZH_ALLERGIC, at + 1)
     bounds = [m.start() for m in _ZH_CLAUSE.finditer(text)] + [len(text)]
     for end in bounds:

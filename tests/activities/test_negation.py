@@ -147,3 +147,13 @@ def test_the_asked_part_is_the_query_without_its_refusals():
     assert asked_part("food thing but no meat please") == ["food thing but"]
     assert asked_part("周末去爬山") == ["周末去爬山"]
     assert asked_part("不想去") == []
+
+
+def test_nothing_moves_when_what_is_refused_is_what_is_asked():
+    # "辣 不要辣": the refused direction is the asked one; what is left of it apart from the
+    # asked text is rounding noise (~1e-16), not normalised into a direction (audit, session 41).
+    rng = np.random.default_rng(0)
+    spicy, query = rng.normal(size=384), rng.normal(size=384)
+    query /= np.linalg.norm(query)
+    moved = away_from_refused(query.tolist(), [3 * spicy], asked=spicy, weight=1.0)
+    assert moved == query.tolist()

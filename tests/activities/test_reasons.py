@@ -202,3 +202,23 @@ def test_one_search_segments_each_query_once_and_remembers_nothing_after(monkeyp
     assert "changed by the caller" not in again + third  # each caller's list is its own copy
     query_terms("周末想去爬山")  # outside a search: segmented again, kept nowhere
     assert calls == ["周末想去爬山", "周末想去爬山"]
+
+
+def test_a_listing_inviting_or_listing_besides_still_mentions_the_word():
+    # A listing's own refusal is narrow: an imperative ("don't miss", 别错过), 除了X还有 and
+    # "can't ... without X" name X; the reason says where (audit, session 41).
+    def where(term, **fields):
+        fields = {"tags": [], "description": "", **fields}
+        return reasons._where(term, activity(**fields))
+
+    assert where("jazz", title="Don't miss our jazz night") == "标题"
+    assert where("爵士", title="别错过周末爵士之夜") == "标题"
+    assert where("陶艺", title="周末手作", description="除了陶艺还有木工") == "描述"
+    assert where("coffee", title="Can't start the day without coffee") == "标题"
+    assert where("phones", title="A dinner with no phones") is None  # a plain refusal
+    assert where("经验", title="攀岩体验课｜不限经验") == "标题"  # what is not required
+    reason = offline_reason(
+        activity(title="Don't miss our jazz night", tags=[], description=""),
+        context=context_for("jazz"),
+    )
+    assert 'title mentions "jazz"' in reason

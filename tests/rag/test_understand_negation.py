@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from rag.understand.negation import (
+    asked_text,
     inside,
-    mentions_plainly,
     negated_spans,
     refused_phrases,
     refused_time,
@@ -116,8 +116,6 @@ def test_an_inability_alone_or_with_a_wish_to_learn_refuses_nothing(text):
 
 
 def test_asked_text_blanks_only_what_is_refused():
-    from rag.understand.negation import asked_text
-
     text = "food stuff with no booze, not drinking atm"
     asked = asked_text(text)
     assert len(asked) == len(text)
@@ -134,22 +132,54 @@ def test_a_paired_negation_refuses_both_of_its_verbs():
 
 
 @pytest.mark.parametrize(
-    ("term", "text", "held"),
+    ("text", "refused"),
     [
-        # A listing's own refusal: under a query's negation or right after a bare negator.
-        ("说话", "静读两小时｜不说话的读书会", False),
-        ("辣", "潮汕牛肉火锅｜不吃辣也能吃", False),
-        ("辣", "不辣", False),
-        ("酒精", "无酒精特调之夜", False),
-        ("alcoholic", "Non-alcoholic cocktail class", False),
-        ("phones", "A dinner with no phones", False),
-        ("辣", "重庆火锅局｜能吃辣的来", True),
-        ("说话", "不说话的读书会，读完再说话", True),  # one plain mention is enough
-        # What a beginner's listing does not require is not refused, as in a query.
-        ("experience", "Pottery for beginners, no experience needed", True),
-        ("经验", "攀岩体验课｜无需经验", True),
-        ("经验", "攀岩体验课｜不限经验", True),
+        ("只要不要太贵就行", ["贵"]),  # 只要: "as long as", no A-not-A question
+        ("只要不要太远都可以", ["远都可以"]),
+        ("但是不是很远", ["很远"]),
+        ("明天要不要穿羽绒服", []),  # A-not-A: "whether"
+        ("周末想不想去爬山", []),
+        ("还要不要带伞", []),
     ],
 )
-def test_a_listing_holds_a_word_plainly_unless_it_refuses_it(term, text, held):
-    assert mentions_plainly(term, text) is held
+def test_an_a_not_a_question_refuses_nothing_unless_its_first_a_closes_a_word(text, refused):
+    assert refused_phrases(text) == refused
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("我对海鲜不过敏想吃海鲜自助", []),  # not allergic
+        ("我没有过敏", []),  # no allergy, nothing refused
+        ("孩子花生过敏周末带他去哪玩", ["花生"]),  # the allergen, not the person
+        ("宝宝海鲜过敏想吃日料", ["海鲜"]),
+        ("想吃日料但是宝宝海鲜过敏", ["海鲜"]),
+        ("我对猫狗过敏", ["猫狗"]),
+        ("我有点花粉过敏", ["花粉"]),
+        ("过敏体质，猫毛过敏想找室内活动", ["猫毛"]),  # every 过敏, from the first character
+        ("他过敏", []),
+        ("抗过敏的室内活动", []),  # anti-allergy
+        ("吃的 海鲜过敏不吃海鲜", ["海鲜"]),
+        ("想出去玩，不过我对芒果和花生过敏", ["芒果和花生"]),
+    ],
+)
+def test_allergic_refuses_the_allergen_right_before_it(text, refused):
+    assert refused_phrases(text) == refused
+
+
+def test_a_time_before_an_allergy_is_not_refused():
+    text = "周末花粉过敏"  # 过敏 says nothing of being free at the weekend
+    assert not refused_time(text, _at(text, "周末"))
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("without having to talk to people", ["talk to people"]),
+        ("beach things where i dont have to get into the freezing water", ["freezing water"]),
+        ("pottery without glaze", ["glaze"]),
+    ],
+)
+def test_need_not_is_read_whole(text, refused):
+    assert refused_phrases(text) == refused
+    assert refused[0] not in asked_text(text)  # nothing of it left in the asked part
