@@ -231,13 +231,13 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             refusing = refused_phrases(understood.rest or query)
             if refusing:
                 asked = asked_part(semantic)
-                vector, *refused = embed_texts(
+                vector, *vectors = embed_texts(
                     [semantic, *refusing, *asked],
                     role="query",
                     use_cache=False,
                     budget=search_budget(),
                 )
-                refused, asked = refused[: len(refusing)], refused[len(refusing) :]
+                refused, asked = vectors[: len(refusing)], vectors[len(refusing) :]
                 vector = away_from_refused(vector, refused, asked=asked[0] if asked else None)
             else:
                 vector, refused = embed_query(semantic, use_cache=False), []

@@ -225,8 +225,8 @@ class Understanding:
         }
 
 
-def _time_words(phrase, span: tuple[int, int], back: list[int], text: str):
-    """Return the spans of ``phrase`` (at ``span`` of the working ``text``) that only say when:
+def _time_words(phrase, span: tuple[int, int], back: list[int]):
+    """Return the spans of ``phrase`` (at ``span`` of the working text) that only say when:
     all of it but its meals ("sunday brunch", "early friday lunch", 礼拜六过早, 周六早上早茶),
     which say what too and stay in the text the model reads (issue 30, session 41)."""
     spans, cursor = [], span[0]
@@ -419,7 +419,7 @@ def understand(
                 continue  # a soft phrase left in the text, found again
             times.append(TimePhrase(words, span, kind, windows, point, soft))
             if soft is None:  # a soft phrase is part of what the request means: it stays
-                removed.extend(_time_words(payload, (c_start, c_end), back, current))
+                removed.extend(_time_words(payload, (c_start, c_end), back))
         if not removed:
             break
         edge = _EDGE + "的"  # "周五晚上的活动" -> "活动"

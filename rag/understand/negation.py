@@ -215,10 +215,10 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
         end = marker_end
         while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
             end += 1
-        # 不用会游泳 ("no need to be able to": beginners, as 不需要基础), 没有过敏 (no allergy)
+        # 不用会游泳 ("no need to be able to": beginners, as 不需要基础); 没有过敏 (no allergy)
         need_not = text[start:marker_end] in ("不用", "不需要", "不必", "无需")
-        need_not = (need_not and text[marker_end:][:1] == "会") or text[marker_end:][:2] == "过敏"
-        if not need_not and not any(word in text[start:end] for word in ZH_NOT_REFUSED):
+        plain = (need_not and text[marker_end:][:1] == "会") or text[marker_end:][:2] == "过敏"
+        if not plain and not any(word in text[start:end] for word in ZH_NOT_REFUSED):
             if text[marker_end:end].strip(ZH_PARTICLES):
                 spans.append((start, end))
             else:  # nothing after it: it comments on its clause (「戏曲就不要了」)

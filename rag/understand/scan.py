@@ -396,7 +396,8 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         ):
             last.atoms.append(atom)
             last.end = atom.end
-            last.meals += [(atom.start, atom.end)] if meal else []
+            if meal:
+                last.meals.append((atom.start, atom.end))
             if (
                 atom.role == "day"
                 and (part := last.get("part")) is not None
@@ -422,7 +423,8 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             # of their day ("early tmrw morning": early morning, 5-9).
             part.data = _narrowed(part.data, atom.data)
             last.end = atom.end
-            last.meals += [(atom.start, atom.end)] if meal else []
+            if meal:
+                last.meals.append((atom.start, atom.end))
             if last.atoms[-1] is part:
                 part.end = atom.end
             continue
