@@ -93,9 +93,12 @@ CORPORA = {
     # Two more cities written for fresh10 (development data from session 41).
     "xiamen": ("activities_xiamen.json", "Asia/Shanghai"),
     "capetown_en": ("activities_capetown_en.json", "Africa/Johannesburg"),
-    # Two more cities written for fresh11, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh11 (development data from session 42).
     "qingdao": ("activities_qingdao.json", "Asia/Shanghai"),
     "singapore_en": ("activities_singapore_en.json", "Asia/Singapore"),
+    # Two more cities written for fresh12, the unseen test: measured only, never fitted.
+    "harbin": ("activities_harbin.json", "Asia/Shanghai"),
+    "vancouver_en": ("activities_vancouver_en.json", "America/Vancouver"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -116,6 +119,8 @@ TUNING_CORPORA = (
     "auckland_en",
     "xiamen",
     "capetown_en",
+    "qingdao",
+    "singapore_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -131,6 +136,7 @@ DEV_SETS = {
     "fresh8": "fresh8",
     "fresh9": "fresh9",
     "fresh10": "fresh10",
+    "fresh11": "fresh11",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -173,6 +179,10 @@ QUERY_FILES = {
         "activities_fresh11_qingdao_queries.jsonl",
         "activities_fresh11_singapore_en_queries.jsonl",
     ),
+    "fresh12": (
+        "activities_fresh12_harbin_queries.jsonl",
+        "activities_fresh12_vancouver_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -187,6 +197,7 @@ FRESH = (
     "fresh9",
     "fresh10",
     "fresh11",
+    "fresh12",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -254,6 +265,13 @@ SPLIT_STATUS = {
     ),
     "fresh11": (
         "The fresh11 split (issue 30) is two more new cities (Qingdao in Chinese, Singapore in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 41: before, after its round and on the landed code); it is DEVELOPMENT data "
+        "now (from session 42). The unseen test split is fresh12 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh12": (
+        "The fresh12 split (issue 30) is two more new cities (Harbin in Chinese, Vancouver in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
