@@ -33,6 +33,7 @@ from rag.understand.words import (
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
     cn_number,
+    month_number,
     weekday_index,
 )
 
@@ -196,7 +197,7 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
     if kind == "en_date":
         name = match.group(1) or match.group(4)
         day = int(match.group(2) or match.group(3))
-        month = EN_MONTHS.index(name) + 1
+        month = month_number(name)
         if not 1 <= day <= 31:
             return None
         if match.group(5):  # a day of that year; one that does not exist is "invalid"
@@ -386,6 +387,13 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     phrases: list[Phrase] = []
     for atom in atoms:
         last = phrases[-1] if phrases else None
+        if last is not None and _labels_date(last, atom, text):
+            # A weekday beside its date ("sat dec 5", 12月5日周六) names that date: the date
+            # decides, whether or not the weekday agrees with it.
+            if atom.kind in _DATE_KINDS:
+                last.atoms[-1] = atom
+            last.end = atom.end
+            continue
         meal = atom.role == "part" and _is_meal(atom, text)
         if (
             last is not None
@@ -435,6 +443,25 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
     # are no time.
     return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
+
+
+_DATE_KINDS = frozenset({"zh_date", "en_date"})
+_WEEKDAY_KINDS = frozenset({"zh_weekday", "en_weekday"})
+# What may stand between a date and its weekday: "Saturday, December 5", 12月5日（周六）.
+_LABEL_GAP = re.compile(r"[\s,，(（的]*")
+
+
+def _labels_date(last: Phrase, atom: Atom, text: str) -> bool:
+    """Return whether ``atom`` and the day that ends ``last`` are a date and its weekday."""
+    day = last.atoms[-1]
+    kinds = {day.kind, atom.kind}
+    return (
+        day.role == "day"
+        and atom.role == "day"
+        and bool(kinds & _DATE_KINDS)
+        and bool(kinds & _WEEKDAY_KINDS)
+        and _LABEL_GAP.fullmatch(text, last.end, atom.start) is not None
+    )
 
 
 def _narrowed(first: str, second: str) -> str:

@@ -103,6 +103,16 @@ EN_MONTHS = [
 ]
 # Month names that are also common words: read only with a cue ("in May", "last March").
 EN_AMBIGUOUS_MONTHS = frozenset({"may", "march"})
+# Short month names, read only beside a day of the month ("dec 5", "5 Sept", "Nov. 30th"),
+# where they cannot be other words.
+EN_MONTH_SHORT = {name[:3]: i + 1 for i, name in enumerate(EN_MONTHS) if len(name) > 3}
+EN_MONTH_SHORT["sept"] = 9
+
+
+def month_number(name: str) -> int:
+    """Return the month (1-12) an English month name or short name names."""
+    return EN_MONTHS.index(name) + 1 if name in EN_MONTHS else EN_MONTH_SHORT[name]
+
 
 # Parts of a month -> (first day, last day); negative counts from the month's end.
 MONTH_PARTS = {"初": (1, 10), "上旬": (1, 10), "中": (11, 20), "中旬": (11, 20)}
@@ -118,9 +128,13 @@ CLOCK_WINDOW = timedelta(hours=1)
 
 # --- patterns ----------------------------------------------------------------------------------
 
-# A small number in digits or Chinese numerals (read by ``cn_number``).
-NUMERAL = r"[0-9零〇一二两三四五六七八九十]{1,3}"
-_ZH_NUM_NOT = r"(?<![0-9零〇一二两三四五六七八九十])"
+# A small number in digits or in Chinese numerals (read by ``cn_number``), never the two mixed,
+# and never the end of a longer number of its own script: a Chinese numeral before digits is
+# another word's (周六8点 is Saturday at 8, 周六12月5日 Saturday 5 December).
+_CN_NUMERALS = "零〇一二两三四五六七八九十"
+NUMERAL = rf"(?:(?<![0-9])[0-9]{{1,3}}|(?<![{_CN_NUMERALS}])[{_CN_NUMERALS}]{{1,3}})"
+# A year written in digits, not the end of a longer number.
+_ZH_YEARS = r"去年|今年|明年|前年|(?<![0-9])(?:19|20)\d\d年"
 # 呢 / 今 ("this" in Cantonese) only with 个: 呢个礼拜, 今个月. 下 after 一 is 一下 ("briefly":
 # 订一下周六 is this Saturday).
 _ZH_PREFIX = (
@@ -132,6 +146,9 @@ _EN_WEEKDAY = "|".join(EN_WEEKDAYS)
 # Full names and the short forms that are no other word ("fri", "thurs").
 _EN_WEEKDAY_OR_SHORT = "|".join([*EN_WEEKDAYS, *sorted(EN_WEEKDAY_SHORT, key=len, reverse=True)])
 _EN_MONTH = "|".join(EN_MONTHS)
+# A month beside a day of the month: the whole name or its short form, whose dot is read as part
+# of the gap before the day ("Dec. 5").
+_EN_MONTH_OF_DAY = "|".join((*EN_MONTHS, *sorted(EN_MONTH_SHORT, key=len, reverse=True)))
 _EN_ON = r"(?:(?:on|for|by|until|till)\s+)?"
 
 
@@ -200,7 +217,7 @@ DAY_PATTERNS = [
     (
         "zh_date",
         rx(
-            _ZH_NUM_NOT + r"(?:(去年|今年|明年|前年|(?:19|20)\d\d年))?(?:(" + NUMERAL + r")月份?)?"
+            r"(?:(" + _ZH_YEARS + r"))?(?:(" + NUMERAL + r")月份?)?"
             r"(" + NUMERAL + r")(?:日|号)(?!线|楼|门|馆|厅|房|位|桌|口|机|游|元|件|店|床|车|院|坑)"
         ),
     ),
@@ -234,8 +251,12 @@ DAY_PATTERNS = [
     (
         "en_date",
         rx(
-            r"\b" + _EN_ON + r"(?:the\s+)?(?:(" + _EN_MONTH + r")\s+(\d{1,2})(?:st|nd|rd|th)?"
-            r"|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _EN_MONTH + r"))"
+            r"\b"
+            + _EN_ON
+            + r"(?:the\s+)?(?:("
+            + _EN_MONTH_OF_DAY
+            + r")\.?\s+(\d{1,2})(?:st|nd|rd|th)?"
+            r"|(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _EN_MONTH_OF_DAY + r"))"
             # A year after either form ("May 8, 2023", "8 May 2023") is that day, not a yearly one.
             r"(?:,?\s+((?:19|20)\d\d))?\b"
         ),
@@ -370,7 +391,7 @@ CLOCK_PATTERNS = [
     (
         "zh_clock",
         rx(
-            _ZH_NUM_NOT + r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
+            r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
             r"(?P<extra>半|一刻|三刻|(?P<minute>" + NUMERAL + r")分?)?"
             r"(?:(?P<zafter>以后|之后|往后|后)|(?P<zbefore>以前|之前|前))?"
         ),
@@ -386,7 +407,7 @@ STANDALONE_PATTERNS = [
     (
         "zh_month",
         rx(
-            _ZH_NUM_NOT + r"(去年|今年|明年|前年|(?:19|20)\d\d年)?(" + NUMERAL + r")月份?"
+            r"(" + _ZH_YEARS + r")?(" + NUMERAL + r")月份?"
             r"(初|中旬|中|底|末|上旬|下旬)?(?![0-9零〇一二两三四五六七八九十])"
         ),
     ),
