@@ -22,7 +22,8 @@ the ten.
    process: the raw embedding throughput the ingestion is compared with.
 3. Ask the questions of categories 1-4 with evidence through lexical, semantic (the bare
    dense model: cosine of the local e5 model, no floor, nothing else) and hybrid
-   search (top_k 10), and hybrid again with ``understand: true`` (time phrases read in UTC,
+   search (top_k 10), these three with ``understand: false`` (the words alone), and hybrid
+   again with ``understand: true``, the default since 2026-11-27 (time phrases read in UTC,
    counted back from the day after the conversation's last session): recall@5 and recall@10
    of the evidence turns per endpoint and category, p50/p95 latency per endpoint, and the
    semantic scores of evidence hits (floor calibration).
@@ -283,10 +284,13 @@ def ask(apis: dict[str, Api], qs: list[dict], endpoints: tuple = ENDPOINTS) -> d
     fields = ["message_id"]
     for q in qs:
         base = {"user_id": q["user_id"], "query_text": q["question"], "return_fields": fields}
+        # The plain passes send understand: false (on by default): time phrases searched as
+        # words, and never read against today's date instead of the conversation's.
+        plain = {**base, "understand": False}
         calls = {
-            "lexical": ("/v1/messages/lexical_search", {**base, "page_size": 10}),
-            "semantic": ("/v1/messages/semantic_search", {**base, "top_k": 10, "min_score": -1}),
-            "hybrid": ("/v1/messages/hybrid_search", {**base, "top_k": 10}),
+            "lexical": ("/v1/messages/lexical_search", {**plain, "page_size": 10}),
+            "semantic": ("/v1/messages/semantic_search", {**plain, "top_k": 10, "min_score": -1}),
+            "hybrid": ("/v1/messages/hybrid_search", {**plain, "top_k": 10}),
             # Time phrases read in UTC (the zone the turns were stored in), counted back from
             # the day after the conversation's last session.
             "hybrid+understand": (
@@ -394,7 +398,7 @@ def report(
         "conversation, one chat per session. `semantic` is the bare model: the service's "
         "semantic search with `min_score` -1 (no floor) ranks the turns by the cosine of the "
         "local e5 model alone; `lexical` is the service's full-text list; `hybrid` the "
-        "shipped fusion.",
+        "shipped fusion; these three with `understand: false`.",
         "",
         "### Recall of evidence turns",
         "",
@@ -407,8 +411,9 @@ def report(
         "The shipped fusion constants were chosen on all ten conversations before the split "
         "was fixed. Temporal: the `temporal` columns.",
         "",
-        "`hybrid+understand`: the same hybrid search with `understand: true` (time zone UTC, "
-        "now = the day after the conversation's last session). Questions where a time phrase "
+        "`hybrid+understand`: the same hybrid search with `understand: true`, the default "
+        "(time zone UTC, now = the day after the conversation's last session). Questions "
+        "where a time phrase "
         "was read, by category and what was applied: "
         + (
             ", ".join(f"{c} {a}: {n}" for (c, a), n in sorted(result["understood"].items()))

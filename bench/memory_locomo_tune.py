@@ -11,9 +11,10 @@ only the searches::
     python bench/memory_locomo_tune.py [--set memory.ranking.FUSION_K=10] [--misses FILE]
 
 Modes: ``semantic`` (the bare model: the 10 nearest turns, no cut), ``hybrid`` (what
-``POST /v1/messages/hybrid_search`` answers with top_k 10, ``memory.understanding.hybrid_answer``)
-and ``hybrid+understand`` (the same with ``understand: true``, UTC, now = the day after the
-conversation's last session). Printed: recall@5 and @10 of the evidence turns per category.
+``POST /v1/messages/hybrid_search`` answers with top_k 10 and ``understand: false``,
+``memory.understanding.hybrid_answer``) and ``hybrid+understand`` (the same with
+``understand: true``, the default, UTC, now = the day after the conversation's last session).
+Printed: recall@5 and @10 of the evidence turns per category.
 ``--set module.NAME=value`` changes a constant for the run (a sweep without editing code);
 ``--misses`` writes each question whose evidence hybrid search misses at 10 (JSON lines: the
 question, the evidence turns, the top 10, and where each evidence turn ranks in the bare

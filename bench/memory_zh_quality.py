@@ -17,7 +17,7 @@ embedding task (no worker needed, no summary written). Then every question is as
   relevance cut, no lexical list);
 - ``service``: what ``POST /v1/messages/hybrid_search`` answers (top_k 10), through the same
   service function as the view (``memory.understanding.hybrid_answer``), with ``understand``
-  off (the default) and on; relative phrases count back from each user's ``now`` in the set.
+  off and on (the default); relative phrases count back from each user's ``now`` in the set.
 
 Printed: evidence recall@5 and @10 (the share of a question's evidence turns in the first 5 or
 10 hits, averaged over questions) per split, and for the day questions ("5月2日我们聊了什么")
@@ -195,8 +195,8 @@ def main() -> None:
             f"memory-zh-quality-{args.set.stem}",
             f"Memory: Chinese multi-day chats, evidence recall ({args.set.name}, held out)",
             f"`bench/{args.set.name}`: {doc['about']} `dense` is the bare model; "
-            "`service` is hybrid search as shipped (understand off, the default) and with "
-            "understand on. Nothing was tuned on this set.\n\n" + table,
+            "`service` is hybrid search with understand off and as shipped (understand on, "
+            "the default). Nothing was tuned on this set.\n\n" + table,
         )
     elif args.publish:
         from bench._common import write_section
@@ -206,8 +206,8 @@ def main() -> None:
             "Memory: Chinese multi-day chats, evidence recall (dev and test)",
             "`bench/memory_zh_set.json` (12 users x 4 days, user and assistant turns; fixed "
             "dev/test split in the file: the first 4 users by question, the 8 added later by "
-            "user). `dense` is the bare model; `service` is hybrid search "
-            "as shipped (understand off, the default) and with understand on. Constants are "
+            "user). `dense` is the bare model; `service` is hybrid search with understand "
+            "off and as shipped (understand on, the default). Constants are "
             "fitted on dev only: test is the figure to read.\n\n" + table,
         )
 

@@ -244,8 +244,9 @@ OPERATIONS: dict[str, dict] = {
         "Search messages by keyword",
         'Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with '
         "highlights and scores, paged with `next_cursor`. `user_id` may be left out: the "
-        "server binds the caller (a service token names the user). With `understand: true` a "
-        "past time phrase in the query (上周, yesterday) filters or ranks by its window.",
+        "server binds the caller (a service token names the user). A past time phrase in the "
+        "query (上周, yesterday) filters or ranks by its window (`understood` says which); "
+        "`understand: false` searches it as words.",
         body={
             "user_id": USER,
             "query_text": "杭州 OR 西湖",
@@ -259,8 +260,10 @@ OPERATIONS: dict[str, dict] = {
         "Nearest messages to `query_text` (or to a `query_embedding` of the model's "
         "dimension; send exactly one), cut by a relevance floor (`min_score`, or the "
         "calibrated cut). `user_id` may be left out: the server binds the caller (a "
-        "service token names the user). If the text cannot be embedded in time the answer is "
-        "the lexical matches, `degraded: true`.",
+        "service token names the user). A past time phrase in `query_text` (上周, yesterday) "
+        "filters or ranks by its window (`understood` says which); `understand: false` "
+        "searches it as words. If the text cannot be embedded in time the answer is the "
+        "lexical matches, `degraded: true`.",
         body={"query_text": "旅行时的饮食忌口", "top_k": 5},
     ),
     "memory_hybrid_search": _op(
@@ -268,9 +271,22 @@ OPERATIONS: dict[str, dict] = {
         "Search messages by keyword and meaning",
         "Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, "
         "what did we talk about yesterday) is answered with that day's messages in time order "
-        "(`read_as: range`). `user_id` may be left out: the server binds the caller (a "
-        "service token names the user).",
-        body={"query_text": "五一去哪里玩", "top_k": 5},
+        "(`read_as: range`). Another past time phrase (上周, 五一, last May) filters or ranks by "
+        "its window (`understood` says which); `understand: false` searches it as words. "
+        "`user_id` may be left out: the server binds the caller (a service token names the "
+        "user).",
+        examples={
+            "A time phrase read (五一: the last May Day)": {
+                "query_text": "五一去哪里玩",
+                "top_k": 5,
+                "time_zone": "Asia/Shanghai",
+            },
+            "The same words, no time read": {
+                "query_text": "五一去哪里玩",
+                "top_k": 5,
+                "understand": False,
+            },
+        },
     ),
     "memory_message_update": _op(
         MEMORY,

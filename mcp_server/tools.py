@@ -51,21 +51,25 @@ TOOLS: tuple[ToolSpec, ...] = (
         "searchMemoryLexical",
         "memory_lexical_search",
         "Keyword (full-text) search over the user's chat messages and summaries; Chinese is "
-        "segmented. Returns the messages with highlights and scores (POST "
-        "/v1/messages/lexical_search).",
+        "segmented. A past time phrase in the query (上周, last May) filters or ranks by its "
+        "window (understand: false searches it as words). Returns the messages with "
+        "highlights and scores (POST /v1/messages/lexical_search).",
     ),
     ToolSpec(
         "searchMemorySemantic",
         "memory_semantic_search",
         "Meaning-based search over the user's chat messages and summaries (embeddings). Send "
-        "query_text. Returns messages with their similarity (POST /v1/messages/semantic_search).",
+        "query_text; a past time phrase in it (上周, last May) filters or ranks by its window "
+        "(understand: false searches it as words). Returns messages with their similarity "
+        "(POST /v1/messages/semantic_search).",
     ),
     ToolSpec(
         "searchMemoryHybrid",
         "memory_hybrid_search",
         "Keyword and meaning search fused (RRF): the best default for recalling what the user "
-        "said. Each item says which pass found it and its scores (POST "
-        "/v1/messages/hybrid_search).",
+        "said. A past time phrase in the query (上周, last May) filters or ranks by its window "
+        "(understand: false searches it as words). Each item says which pass found it and its "
+        "scores (POST /v1/messages/hybrid_search).",
     ),
     ToolSpec(
         "getNeighbors",

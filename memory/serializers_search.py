@@ -74,10 +74,14 @@ class UnderstandInMixin(fields.ClosedSerializer):
 
     understand = serializers.BooleanField(
         required=False,
-        default=False,
+        # On by default since 2026-11-27: it raised recall in both languages on sets nobody
+        # tuned on (bench/memory_zh_fresh_set.json and the held-out sets of issue 30;
+        # docs/memory.md, "Time phrases").
+        default=True,
         help_text="Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) "
         "in time_zone: filter by its window, or rank by closeness to it when the filter would "
-        "leave nothing; the response's `understood` says which (docs/memory.md).",
+        "leave nothing; the response's `understood` says which (docs/memory.md). false: the "
+        "phrase is searched as words.",
     )
     time_zone = fields.StrictCharField(
         required=False,
@@ -107,7 +111,7 @@ def _understood():
     return MemoryUnderstoodSerializer(
         allow_null=True,
         required=False,
-        help_text="The time phrase understood (with understand: true), or null.",
+        help_text="The time phrase understood, or null (no phrase read, or understand: false).",
     )
 
 

@@ -1,4 +1,4 @@
-"""Memory search with ``understand: true``: past time phrases filter by their window or rank."""
+"""Memory search reading past time phrases (``understand``, on by default): filter or rank."""
 
 from __future__ import annotations
 
@@ -64,13 +64,27 @@ def test_lexical_filters_to_the_month_named(api_client, user, dated):
     assert body["understood"]["end"] == "2025-04-01T00:00:00+08:00"
 
 
-def test_without_understand_the_phrase_is_only_words(api_client, user, dated):
+def test_understand_false_leaves_the_phrase_as_words(api_client, user, dated):
     response = api_client.post(
-        LEX, {"user_id": user.username, "query_text": "三月吃的火锅"}, format="json"
+        LEX,
+        {"user_id": user.username, "query_text": "三月吃的火锅", "understand": False},
+        format="json",
     )
     body = response.json()
     assert set(_ids(body)) == {"m1", "m2"}
     assert body["understood"] is None
+
+
+@pytest.mark.parametrize("path", [LEX, SEM, HYB])
+def test_a_search_reads_the_phrase_unless_told_not_to(api_client, user, dated, path):
+    # On by default (docs/memory.md, "Time phrases"): a request without the field reads 三月.
+    body = {"user_id": user.username, "query_text": "三月吃的火锅", "now": NOW}
+    read = api_client.post(path, body, format="json")
+    assert read.status_code == 200, read.json()
+    assert read.json()["understood"]["phrase"] == "三月"
+    plain = api_client.post(path, {**body, "understand": False}, format="json")
+    assert plain.status_code == 200, plain.json()
+    assert plain.json()["understood"] is None
 
 
 def test_an_english_date_with_its_year_is_that_day(api_client, user, dated):

@@ -462,7 +462,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by keyword and meaning
-         * @description Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id` may be left out: the server binds the caller (a service token names the user).
+         * @description Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk about yesterday) is answered with that day's messages in time order (`read_as: range`). Another past time phrase (上周, 五一, last May) filters or ranks by its window (`understood` says which); `understand: false` searches it as words. `user_id` may be left out: the server binds the caller (a service token names the user).
          */
         post: operations["memory_hybrid_search"];
         delete?: never;
@@ -482,7 +482,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by keyword
-         * @description Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service token names the user). With `understand: true` a past time phrase in the query (上周, yesterday) filters or ranks by its window.
+         * @description Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service token names the user). A past time phrase in the query (上周, yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it as words.
          */
         post: operations["memory_lexical_search"];
         delete?: never;
@@ -502,7 +502,7 @@ export interface paths {
         put?: never;
         /**
          * Search messages by meaning
-         * @description Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the server binds the caller (a service token names the user). If the text cannot be embedded in time the answer is the lexical matches, `degraded: true`.
+         * @description Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the server binds the caller (a service token names the user). A past time phrase in `query_text` (上周, yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it as words. If the text cannot be embedded in time the answer is the lexical matches, `degraded: true`.
          */
         post: operations["memory_semantic_search"];
         delete?: never;
@@ -1536,8 +1536,8 @@ export interface components {
             /** @default 20 */
             top_k?: number;
             /**
-             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
-             * @default false
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md). false: the phrase is searched as words.
+             * @default true
              */
             understand?: boolean;
             /** @description Whose memory; default: the caller's (a service token names the user). */
@@ -1563,7 +1563,7 @@ export interface components {
              *     * `range` - range
              */
             read_as: components["schemas"]["ReadAsEnum"];
-            /** @description The time phrase understood (with understand: true), or null. */
+            /** @description The time phrase understood, or null (no phrase read, or understand: false). */
             understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         /**
@@ -1621,8 +1621,8 @@ export interface components {
             /** @description IANA time zone the phrase is read in (default: the service's TIME_ZONE). */
             time_zone?: string;
             /**
-             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
-             * @default false
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md). false: the phrase is searched as words.
+             * @default true
              */
             understand?: boolean;
             /** @description Whose memory; default: the caller's (a service token names the user). */
@@ -1636,7 +1636,7 @@ export interface components {
             }[];
             next_cursor?: string;
             scores: components["schemas"]["Score"][];
-            /** @description The time phrase understood (with understand: true), or null. */
+            /** @description The time phrase understood, or null (no phrase read, or understand: false). */
             understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         LocationRequest: {
@@ -2061,8 +2061,8 @@ export interface components {
             /** @default 20 */
             top_k?: number;
             /**
-             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md).
-             * @default false
+             * @description Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone: filter by its window, or rank by closeness to it when the filter would leave nothing; the response's `understood` says which (docs/memory.md). false: the phrase is searched as words.
+             * @default true
              */
             understand?: boolean;
             /** @description Whose memory; default: the caller's (a service token names the user). */
@@ -2088,7 +2088,7 @@ export interface components {
             items: components["schemas"]["SemanticItem"][];
             /** @description Why the items are empty when the query fits nothing (null otherwise). */
             reason?: string | null;
-            /** @description The time phrase understood (with understand: true), or null. */
+            /** @description The time phrase understood, or null (no phrase read, or understand: false). */
             understood?: components["schemas"]["MemoryUnderstood"] | null;
         };
         /**

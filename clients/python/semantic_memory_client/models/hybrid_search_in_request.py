@@ -38,7 +38,7 @@ class HybridSearchInRequest:
             top_k (int | Unset):  Default: 20.
             understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
                 filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
-                `understood` says which (docs/memory.md). Default: False.
+                `understood` says which (docs/memory.md). false: the phrase is searched as words. Default: True.
             user_id (str | Unset): Whose memory; default: the caller's (a service token names the user).
      """
 
@@ -50,7 +50,7 @@ class HybridSearchInRequest:
     return_fields: list[str] | Unset = UNSET
     time_zone: str | Unset = UNSET
     top_k: int | Unset = 20
-    understand: bool | Unset = False
+    understand: bool | Unset = True
     user_id: str | Unset = UNSET
 
 

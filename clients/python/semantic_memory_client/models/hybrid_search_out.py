@@ -40,7 +40,8 @@ class HybridSearchOut:
             items (list[HybridItem]):
             read_as (ReadAsEnum): * `similarity` - similarity
                 * `range` - range
-            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood, or null (no phrase read, or
+                understand: false).
      """
 
     degraded: bool

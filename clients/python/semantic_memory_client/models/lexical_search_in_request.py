@@ -40,7 +40,7 @@ class LexicalSearchInRequest:
             time_zone (str | Unset): IANA time zone the phrase is read in (default: the service's TIME_ZONE).
             understand (bool | Unset): Read a past time phrase in query_text (上周, 三月, 昨天, last May, yesterday) in time_zone:
                 filter by its window, or rank by closeness to it when the filter would leave nothing; the response's
-                `understood` says which (docs/memory.md). Default: False.
+                `understood` says which (docs/memory.md). false: the phrase is searched as words. Default: True.
             user_id (str | Unset): Whose memory; default: the caller's (a service token names the user).
      """
 
@@ -52,7 +52,7 @@ class LexicalSearchInRequest:
     page_size: int | Unset = UNSET
     return_fields: list[str] | Unset = UNSET
     time_zone: str | Unset = UNSET
-    understand: bool | Unset = False
+    understand: bool | Unset = True
     user_id: str | Unset = UNSET
 
 

@@ -33,7 +33,8 @@ class LexicalSearchOut:
             items (list[LexicalSearchOutItemsItem]): Message items (the requested fields), each with its `provenance`.
             scores (list[Score]):
             next_cursor (str | Unset):
-            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood, or null (no phrase read, or
+                understand: false).
      """
 
     highlights: list[Highlight]

@@ -39,7 +39,8 @@ class SemanticSearchOut:
             floor (float | None): The min_score asked for; null: the relevance cut decided.
             items (list[SemanticItem]):
             reason (None | str | Unset): Why the items are empty when the query fits nothing (null otherwise).
-            understood (MemoryUnderstood | None | Unset): The time phrase understood (with understand: true), or null.
+            understood (MemoryUnderstood | None | Unset): The time phrase understood, or null (no phrase read, or
+                understand: false).
      """
 
     degraded: bool

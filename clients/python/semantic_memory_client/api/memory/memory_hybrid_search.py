@@ -129,8 +129,10 @@ def sync_detailed(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
-    may be left out: the server binds the caller (a service token names the user).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). Another past
+    time phrase (上周, 五一, last May) filters or ranks by its window (`understood` says which);
+    `understand: false` searches it as words. `user_id` may be left out: the server binds the caller (a
+    service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -165,8 +167,10 @@ def sync(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
-    may be left out: the server binds the caller (a service token names the user).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). Another past
+    time phrase (上周, 五一, last May) filters or ranks by its window (`understood` says which);
+    `understand: false` searches it as words. `user_id` may be left out: the server binds the caller (a
+    service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -196,8 +200,10 @@ async def asyncio_detailed(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
-    may be left out: the server binds the caller (a service token names the user).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). Another past
+    time phrase (上周, 五一, last May) filters or ranks by its window (`understood` says which);
+    `understand: false` searches it as words. `user_id` may be left out: the server binds the caller (a
+    service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase
@@ -232,8 +238,10 @@ async def asyncio(
     """ Search messages by keyword and meaning
 
      Lexical and semantic passes fused by rank. A question about one day (5月2日我们聊了什么, what did we talk
-    about yesterday) is answered with that day's messages in time order (`read_as: range`). `user_id`
-    may be left out: the server binds the caller (a service token names the user).
+    about yesterday) is answered with that day's messages in time order (`read_as: range`). Another past
+    time phrase (上周, 五一, last May) filters or ranks by its window (`understood` says which);
+    `understand: false` searches it as words. `user_id` may be left out: the server binds the caller (a
+    service token names the user).
 
     Args:
         body (HybridSearchInRequest): The request fields of a search that may read a time phrase

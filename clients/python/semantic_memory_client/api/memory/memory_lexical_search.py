@@ -130,8 +130,8 @@ def sync_detailed(
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
     scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
-    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
-    filters or ranks by its window.
+    token names the user). A past time phrase in the query (上周, yesterday) filters or ranks by its
+    window (`understood` says which); `understand: false` searches it as words.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -167,8 +167,8 @@ def sync(
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
     scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
-    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
-    filters or ranks by its window.
+    token names the user). A past time phrase in the query (上周, yesterday) filters or ranks by its
+    window (`understood` says which); `understand: false` searches it as words.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -199,8 +199,8 @@ async def asyncio_detailed(
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
     scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
-    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
-    filters or ranks by its window.
+    token names the user). A past time phrase in the query (上周, yesterday) filters or ranks by its
+    window (`understood` says which); `understand: false` searches it as words.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase
@@ -236,8 +236,8 @@ async def asyncio(
 
      Full-text search with the rag query syntax (`"不吃辣" AND 火锅`, OR, NOT, -x), with highlights and
     scores, paged with `next_cursor`. `user_id` may be left out: the server binds the caller (a service
-    token names the user). With `understand: true` a past time phrase in the query (上周, yesterday)
-    filters or ranks by its window.
+    token names the user). A past time phrase in the query (上周, yesterday) filters or ranks by its
+    window (`understood` says which); `understand: false` searches it as words.
 
     Args:
         body (LexicalSearchInRequest): The request fields of a search that may read a time phrase

@@ -133,8 +133,10 @@ def sync_detailed(
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
     one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
-    server binds the caller (a service token names the user). If the text cannot be embedded in time the
-    answer is the lexical matches, `degraded: true`.
+    server binds the caller (a service token names the user). A past time phrase in `query_text` (上周,
+    yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it
+    as words. If the text cannot be embedded in time the answer is the lexical matches, `degraded:
+    true`.
 
     Args:
         body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
@@ -170,8 +172,10 @@ def sync(
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
     one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
-    server binds the caller (a service token names the user). If the text cannot be embedded in time the
-    answer is the lexical matches, `degraded: true`.
+    server binds the caller (a service token names the user). A past time phrase in `query_text` (上周,
+    yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it
+    as words. If the text cannot be embedded in time the answer is the lexical matches, `degraded:
+    true`.
 
     Args:
         body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
@@ -202,8 +206,10 @@ async def asyncio_detailed(
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
     one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
-    server binds the caller (a service token names the user). If the text cannot be embedded in time the
-    answer is the lexical matches, `degraded: true`.
+    server binds the caller (a service token names the user). A past time phrase in `query_text` (上周,
+    yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it
+    as words. If the text cannot be embedded in time the answer is the lexical matches, `degraded:
+    true`.
 
     Args:
         body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
@@ -239,8 +245,10 @@ async def asyncio(
 
      Nearest messages to `query_text` (or to a `query_embedding` of the model's dimension; send exactly
     one), cut by a relevance floor (`min_score`, or the calibrated cut). `user_id` may be left out: the
-    server binds the caller (a service token names the user). If the text cannot be embedded in time the
-    answer is the lexical matches, `degraded: true`.
+    server binds the caller (a service token names the user). A past time phrase in `query_text` (上周,
+    yesterday) filters or ranks by its window (`understood` says which); `understand: false` searches it
+    as words. If the text cannot be embedded in time the answer is the lexical matches, `degraded:
+    true`.
 
     Args:
         body (SemanticSearchInRequest | Unset): The request fields of a search that may read a
