@@ -22,6 +22,7 @@ from activities.reasons import query_terms
 from rag import relevance
 from rag.search import rrf
 from rag.text import held_terms, rank_held
+from rag.understand.cues import language, normalise
 
 FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
@@ -84,6 +85,23 @@ def naming_pks(query: str, activities: list, understood, *, held=None, cues=None
     refused = negated_terms(query, query_terms(query))
     lexical = lexical_ranking(query, activities, held=held, refused=refused)
     return set(cue_ranking(activities, understood, counts=cues.named)) | set(lexical)
+
+
+def unread_pks(activities: list, understood) -> set:
+    """Return the pks of the activities whose title is in the other language than the query
+    (a Chinese query and an English listing, or the reverse; ``rag.understand.language``).
+
+    The query's words cannot be in such a listing, so that it names none of them is no sign
+    it is beside the point: its lexical evidence is absent, not negative (issue 30, session
+    42: 「小印度导览」 and the Little India walks, 「学做娘惹菜」 and the laksa class). The
+    embedding model reads across the two scripts by itself; the relevance cut reads such a
+    listing as it reads one naming the query (``activities.search_relevance``). Kind, mood
+    and audience cues are labels of both languages and still count where they match."""
+    asked = getattr(understood, "language", None)
+    if asked not in ("zh", "en"):
+        return set()
+    other = {"zh", "en"} - {asked}
+    return {a.pk for a in activities if language(normalise(a.title or "")[0]) in other}
 
 
 def query_evidence(query: str, activities: list, understood) -> bool:

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked
-from activities.search_ranking import naming_pks, query_evidence
+from activities.search_ranking import naming_pks, query_evidence, unread_pks
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
@@ -135,9 +135,18 @@ def relevant_hits(
     """
     if named is None:
         named = naming_pks(query, [hit.obj for hit in hits], understood)
+    # A listing in the other language than the query cannot hold its words: its evidence is
+    # unread, not missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query
+    # none of whose words the best hits could hold, does not apply to it; its margin, named or
+    # not, reads rag.relevance.CROSS_LIFT higher (activities.search_ranking.unread_pks; issue
+    # 30, session 42).
+    unread = unread_pks([hit.obj for hit in hits], understood)
+    own = [
+        True if hit.obj.pk in named else (None if hit.obj.pk in unread else False) for hit in hits
+    ]
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
-    evidence = any(hit.obj.pk in named for hit in hits[: relevance.EVIDENCE_POOL])
+    evidence = any(has is not False for has in own[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query)
     try:
         decision = relevance.judge(
@@ -147,7 +156,8 @@ def relevant_hits(
             evidence=evidence,
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
-            hit_evidence=[hit.obj.pk in named for hit in hits],
+            hit_evidence=own,
+            crossing=[hit.obj.pk in unread for hit in hits],
             foreign=foreign_query(understood),
             intent=(
                 None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)

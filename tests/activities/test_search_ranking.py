@@ -196,3 +196,20 @@ def test_a_row_holding_only_what_the_query_refuses_does_not_name_it():
     assert naming_pks(query, rows, understood) == {2}
     understood = read_query("club night out", now=timezone.now(), tz=None)
     assert naming_pks("club night out", rows, understood) == {1, 2}
+
+
+def test_a_listing_in_the_other_language_than_the_query_is_unread_not_unnamed():
+    from activities.search_ranking import unread_pks
+    from activities.understanding import read_query
+
+    rows = [
+        _row(1, "Sushi rolling class for beginners"),
+        _row(2, "周六寿司手作课"),
+        _row(3, "Livehouse本地乐队专场"),  # Chinese with one English word: Chinese
+    ]
+    chinese = read_query("想学做寿司", now=timezone.now(), tz=None)
+    english = read_query("sushi class", now=timezone.now(), tz=None)
+    assert unread_pks(rows, chinese) == {1}
+    assert unread_pks(rows, english) == {2, 3}
+    # A query of neither language (digits only) reads every listing as usual.
+    assert unread_pks(rows, read_query("2026", now=timezone.now(), tz=None)) == set()

@@ -325,3 +325,35 @@ def test_an_errand_word_under_a_refusal_asks_for_no_errand():
 
     assert not asks_elsewhere("food stuff with no booze, not drinking atm")
     assert asks_elsewhere("where is the nearest atm")
+
+
+def test_a_chinese_query_over_english_listings_keeps_what_the_model_finds_close(
+    make_activity, django_capture_on_commit_callbacks
+):
+    # Issue 30, session 42: no word of a Chinese query can be in an English listing, so the cut
+    # reads each such listing as it reads one naming the query (its evidence is unread, not
+    # missing): the bare gate and the evidence-free pool rule, which cut such lists to the
+    # model's best one or three, do not apply.
+    titles = [
+        "Sushi rolling class for beginners",
+        "Make your own ramen from scratch",
+        "Pottery wheel taster",
+        "Salsa social night",
+        "Sunrise yoga in the park",
+        "Board games night in a cafe",
+        "Beginner bouldering session",
+        "Ukulele class for absolute beginners",
+        "Beach clean-up morning",
+        "Quiz night at the pub",
+        "Street photography walk",
+        "Knitting circle at the library",
+    ]
+    with django_capture_on_commit_callbacks(execute=True):
+        for title in titles:
+            make_activity(title=title, description=title + ".", type="Other", tags=[])
+    out = activities_search(semantic_query="想学做日本料理", limit=10)
+    relevance = out["meta"]["relevance"]
+    assert relevance["offTopic"] is False
+    assert relevance["evidence"] is True
+    shown = [r["title"] for r in out["results"]]
+    assert "Sushi rolling class for beginners" in shown
