@@ -286,6 +286,8 @@ def test_a_weather_question_answers_an_empty_list(demo_activities, query):
         ("kunqu opera perfomance", "kind"),
         ("want to brush up on my cupla focal", "learning"),
         ("想学点新东西", "learning"),
+        ("周二午饭约一个", "company"),
+        ("who wants to join me this saturday", "company"),
     ],
 )
 def test_a_request_naming_a_kind_or_to_learn_is_not_read_against_the_intent_examples(
@@ -325,3 +327,31 @@ def test_an_errand_word_under_a_refusal_asks_for_no_errand():
 
     assert not asks_elsewhere("food stuff with no booze, not drinking atm")
     assert asks_elsewhere("where is the nearest atm")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "my phone is not working",
+        "推荐个手机 不要苹果",
+        "laptop recommendations but not apple",
+        "找工作 不要加班的",
+    ],
+)
+def test_requests_for_something_else_with_a_refusal_are_answered_empty(demo_activities, query):
+    # Session 41's narrowed-request exemption answered these with rows; no form of session 42
+    # (company, opinions, small talk) reads them as requests for something to do.
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["meta"]["relevance"]["asks"] is None
+    assert outcome["results"] == []
+
+
+@pytest.mark.parametrize(
+    "query", ["chope seat with tissue paper is rude or not ah", "用纸巾占座算不算没礼貌"]
+)
+def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == QUESTION_REASON
