@@ -355,3 +355,28 @@ def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
     outcome = activities_search(semantic_query=query, limit=10)
     assert outcome["results"] == []
     assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("今天早上有什么", True),  # the morning is over at 10:00: the time is ignored
+        ("明晚有啥", True),
+        ("what's on tonight", True),
+        ("今天有什么新闻", False),
+        ("今天股票怎么样", False),
+        ("tomorrow", False),
+    ],
+)
+def test_a_time_and_what_is_there_only_is_a_request_for_something_to_do(query, expected):
+    import zoneinfo
+    from datetime import datetime
+
+    from activities.search_relevance import asks_for_activity, time_request
+    from activities.understanding import read_query
+
+    tz = zoneinfo.ZoneInfo("Asia/Shanghai")
+    understood = read_query(query, now=datetime(2026, 11, 25, 10, 0, tzinfo=tz), tz=tz)
+    assert time_request(understood) is expected
+    if expected:
+        assert asks_for_activity(query, understood) == "time"
