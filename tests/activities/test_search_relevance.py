@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
+
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
-from activities.search_relevance import KEEP_BEST
+from activities.search_relevance import KEEP_BEST, asks_for_activity, time_request
+from activities.understanding import read_query
 from rag.relevance import NOISE_REASON
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
@@ -369,12 +373,6 @@ def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
     ],
 )
 def test_a_time_and_what_is_there_only_is_a_request_for_something_to_do(query, expected):
-    import zoneinfo
-    from datetime import datetime
-
-    from activities.search_relevance import asks_for_activity, time_request
-    from activities.understanding import read_query
-
     tz = zoneinfo.ZoneInfo("Asia/Shanghai")
     understood = read_query(query, now=datetime(2026, 11, 25, 10, 0, tzinfo=tz), tz=tz)
     assert time_request(understood) is expected
