@@ -266,8 +266,13 @@ def names(text: str, kind: NamedKind, *, also_held: bool = False) -> bool:
     """Return whether ``text`` (lower case) names ``kind`` (with its ``held`` words too); a
     word of it inside one of its ``not_in`` names does not count ("cable ski" is no skiing)."""
     if kind.not_in:
-        text = _alternation(kind.not_in).sub(" ", text)
+        text = _not_in_pattern(kind).sub(" ", text)
     return _kind_pattern(kind, also_held).search(text) is not None
+
+
+@cache
+def _not_in_pattern(kind: NamedKind) -> re.Pattern:
+    return _alternation(kind.not_in)
 
 
 @lru_cache(maxsize=1024)
