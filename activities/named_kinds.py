@@ -39,11 +39,12 @@ class NamedKind:
     label: str
     words: tuple[str, ...]  # Chinese substrings and English whole words or phrases
     held: tuple[str, ...] = ()  # further words that, in a candidate, count as offering it
+    not_in: tuple[str, ...] = ()  # names of something else holding its words ("cable ski")
 
 
-def _kind(label: str, words: str, held: str = "") -> NamedKind:
+def _kind(label: str, words: str, held: str = "", not_in: str = "") -> NamedKind:
     split = lambda s: tuple(w.strip().lower() for w in s.split("|") if w.strip())  # noqa: E731
-    return NamedKind(label, split(words), split(held))
+    return NamedKind(label, split(words), split(held), split(not_in))
 
 
 # Specific activities, from general knowledge of what cities offer and people ask for by name
@@ -52,7 +53,19 @@ def _kind(label: str, words: str, held: str = "") -> NamedKind:
 # cover sports, outdoor pursuits, crafts, games and shows at large, not those queries.
 NAMED_KINDS: tuple[NamedKind, ...] = (
     # snow, ice, water, air
-    _kind("skiing", "滑雪|雪场|单板|双板|ski|skis|skiing|skier|skiers|snowboard|snowboarding"),
+    # Skiing towed on water (a cable park, behind a boat) and jet skis are water sports: "cable
+    # ski park" offers no snow skiing (general knowledge, issue 30, session 42, after fresh11's
+    # "where got snow skiing in singapore" found a cable ski park's wakeboarding).
+    _kind(
+        "skiing",
+        "滑雪|雪场|单板|双板|ski|skis|skiing|skier|skiers|snowboard|snowboarding",
+        not_in="water ski|water skiing|water skis|cable ski|jet ski|jet skis|jet skiing",
+    ),
+    _kind(
+        "water skiing",
+        "滑水|水上摩托|wakeboard|wakeboarding|water ski|water skiing|waterskiing|cable ski|"
+        "jet ski|jet skiing|jetski",
+    ),
     _kind("surfing", "冲浪|surf|surfing|surfer|surfers|surfboard|bodyboard|bodyboarding"),
     _kind("paragliding", "滑翔伞|滑翔翼|paragliding|paraglide|paraglider|hang gliding|hang glider"),
     _kind("skydiving", "跳伞|skydiving|skydive|parachuting"),
@@ -250,8 +263,16 @@ _QUERY_WORDS = _alternation(_BY_WORD)
 
 
 def names(text: str, kind: NamedKind, *, also_held: bool = False) -> bool:
-    """Return whether ``text`` (lower case) names ``kind`` (with its ``held`` words too)."""
+    """Return whether ``text`` (lower case) names ``kind`` (with its ``held`` words too); a
+    word of it inside one of its ``not_in`` names does not count ("cable ski" is no skiing)."""
+    if kind.not_in:
+        text = _not_in_pattern(kind).sub(" ", text)
     return _kind_pattern(kind, also_held).search(text) is not None
+
+
+@cache
+def _not_in_pattern(kind: NamedKind) -> re.Pattern:
+    return _alternation(kind.not_in)
 
 
 @lru_cache(maxsize=1024)

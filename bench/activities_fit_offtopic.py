@@ -134,7 +134,8 @@ def prepare(records: list[dict], on: Path, off: Path, recorded_forms: bool = Fal
         # booking and a weather question are questions (empty whatever the scores); a query
         # naming a kind or asking to learn is never read against the intent examples. With
         # --recorded-forms the replay keeps the forms as the recorded run read them (the
-        # "before" of a change to them).
+        # "before" of a change to them). A time and "what is there" only (asks "time") needs the
+        # query's understanding, which is not recorded: the replay reads it as not asking.
         asks = None if recorded_forms else asks_for_activity(r["query"])
         question = not recorded_forms and asks_elsewhere(r["query"])
         if r["calls"] and asks is None:

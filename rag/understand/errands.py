@@ -212,6 +212,20 @@ _EN_RECIPE = re.compile(
     r"\brecipes?\s+(?:for|of)\b|\bhow\s+(?:do\s+(?:i|you)|to)\s+(?:cook|bake)\b"
 )
 
+# --- a job --------------------------------------------------------------------------------
+
+# Looking for paid work: 找工作, 求职, 招聘, 找兼职 / 实习, 投简历; "looking for a job / work",
+# "find a job", "jobs hiring", "job openings", "internship". Not volunteering ("looking for
+# volunteer work" names what it is for). General knowledge (issue 30, session 42): session
+# 41's audit had 「找工作 不要加班的」 answered as a request for activities.
+_ZH_JOB = re.compile(r"找(?:个|份)?(?:工作|兼职|实习|工)|求职|招聘|招人|投简历|(?:工作|兼职)机会")
+_EN_JOB = re.compile(
+    r"\b(?:looking\s+for|find(?:ing)?|need|want)\s+(?:a\s+|an\s+)?(?:new\s+|part[-\s]time\s+|"
+    r"full[-\s]time\s+)?(?:job|jobs|work|internship)\b"
+    r"|\bjobs?\s+(?:hiring|openings?|vacanc(?:y|ies))\b|\bhiring\s+now\b"
+    r"|\bjob\s+(?:hunting|search|listings?|interview)\b"
+)
+
 # An activity noun, a ticket or an outing to a market keeps a query a request for something
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
 # A carrier's ticket (车票, 机票, 高铁票; "train tickets") is a fare, and 股票, 彩票, 发票, 支票,
@@ -233,7 +247,7 @@ _ACTIVITY_EN = re.compile(
 
 def errand(text: str) -> str | None:
     """Return which errand the query asks for ("buy", "money", "lost", "line", "fare",
-    "route", "utility", "recipe"), or None.
+    "route", "utility", "recipe", "job"), or None.
 
     「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
     and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
@@ -256,6 +270,7 @@ def errand(text: str) -> str | None:
         ("route", _ZH_ROUTE, _EN_ROUTE),
         ("utility", _ZH_UTILITY, _EN_UTILITY),
         ("recipe", _ZH_RECIPE, _EN_RECIPE),
+        ("job", _ZH_JOB, _EN_JOB),
     ):
         if label == "recipe" and learning_request(normalised):
             return None

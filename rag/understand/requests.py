@@ -1,4 +1,5 @@
-"""Asking to learn or practise something: a request for something to do, whatever it names.
+"""Asking to learn or practise something, or for company: a request for something to do,
+whatever it names.
 
 "want to brush up on my cupla focal", 「想练练口语」: the form says the person wants to learn,
 practise or take up a thing, which is what classes, clubs and meet-ups are for. A word the model
@@ -35,3 +36,35 @@ def learning_request(text: str) -> bool:
     if not normalised:
         return False
     return bool(_EN_LEARN.search(normalised) or _ZH_LEARN.search(normalised))
+
+
+# Asking for company or to meet up (issue 30, session 42): 约 as "arrange to meet" (约个饭, 约一个,
+# 约起, 约球, 有人约吗; not 预约 an appointment, 大约, 节约, 合约, 签约, 约定, 约束), an activity
+# partner (饭搭子, 找搭子), someone to go with (有人一起, 找人陪, 结伴), and in English "anyone up
+# for", "who wants to join", "looking for someone to", "meet up for", "grab lunch with". What
+# a meet-up is for (a meal, a game) is what the listings offer, while a request to a business
+# (a booking, an appointment) is read by its own form first (rag.understand.bookings).
+# General knowledge of how people ask to meet up; written after fresh11's 「周二午饭约一个」 had
+# been seen (development data): of its words only 约一个 is here.
+_ZH_COMPANY = re.compile(
+    r"(?<![预大节合签契条公制简隐婉相爽失赴践邀誓违解])约(?:个|一个|一波|一下|起|起来|饭|个饭|顿饭|"
+    r"球|局|人|朋友|搭子|吗|不|伐|么|呀|啊|会|一起)"
+    r"|搭子|(?:有人|有没有人|谁|找人|求人?|想找个?人)(?:一起|陪|约|组队|结伴)|结伴|组队(?:去|玩|打|爬|跑|逛)"
+)
+_EN_COMPANY = re.compile(
+    r"\b(?:any(?:one|body)|who(?:'?s|\s+is)?|people)\s+(?:up|keen|down|free|around)\s+for\b"
+    r"|\bwho\s+wants\s+to\s+(?:join|come|go|hang|meet)\b"
+    r"|\blooking\s+for\s+(?:someone|somebody|people|a\s+(?:buddy|partner|mate|group|crew)|company)"
+    r"\s+to\b|\bmeet\s+up\s+(?:for|over)\b|\bcatch\s+up\s+over\b"
+    r"|\bgrab\s+(?:a\s+)?(?:lunch|dinner|brunch|breakfast|bite|coffee|drinks?|beers?)\s+with\b"
+    r"|\b(?:lunch|dinner|brunch|coffee)\s+(?:date|buddy|buddies|meetup|meet-up)\b"
+)
+
+
+def company_request(text: str) -> bool:
+    """Return whether the query asks for company or to meet up (「周末约个饭」, 「找个羽毛球搭子」,
+    "anyone up for a hike", "looking for someone to play tennis with")."""
+    normalised = form_text(text)
+    if not normalised:
+        return False
+    return bool(_EN_COMPANY.search(normalised) or _ZH_COMPANY.search(normalised))

@@ -11,7 +11,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
-from rag.understand.regional import TRADITIONAL
+from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -474,9 +474,14 @@ def _narrowed(first: str, second: str) -> str:
 
 
 def _is_meal(atom: Atom, text: str) -> bool:
-    """Return whether a part of the day is a meal ("brunch", "lunch", 过早 and 早茶: breakfast)."""
+    """Return whether a part of the day is a meal ("brunch", "lunch", 过早 and 早茶: breakfast,
+    午饭 after a day)."""
     words = text[atom.start : atom.end].lower().split()
-    return atom.data in MEALS or (bool(words) and words[-1] in MEALS)
+    return (
+        atom.data in MEALS
+        or (bool(words) and words[-1] in MEALS)
+        or text[atom.start : atom.end] in ZH_MEALS_AFTER_DAY
+    )
 
 
 def _join_apart(phrases: list[Phrase], text: str) -> None:

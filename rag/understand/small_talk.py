@@ -63,8 +63,16 @@ _EN_PARTS = (
     r"an?\s+ai)|what\s+are\s+you|what\s+can\s+you\s+do|who\s+(?:made|built)\s+you|say\s+something",
     r"(?:can|could|shall)\s+(?:we|you)\s+(?:just\s+)?(?:chat|talk)(?:\s+(?:to|with)\s+me)?"
     r"(?:\s+for\s+a\s+(?:bit|while|minute))?|talk\s+to\s+me|let'?s\s+chat",
-    r"there|mate|buddy|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|doing|"
-    r"well|fine|ok|okay|lol|haha|hehe|then|so",
+    # Have you eaten, the greeting of Chinese-speaking Asia carried into English (Singapore and
+    # Malaysia: "eat already?", "you makan already or not", "sudah makan"; "have you eaten
+    # yet"), and Canadian "eh": general knowledge of the varieties (issue 30, session 42,
+    # written after fresh11's "hello bot, you eaten already?" had been seen; development data).
+    r"(?:(?:have|did)\s+)?(?:you|u|ya)?\s*(?:eaten|ate|makan|had\s+(?:your\s+)?"
+    r"(?:lunch|dinner|breakfast|meal))(?:\s+(?:already|yet|liao|le|dah|or\s+not|not\s+yet))*|"
+    r"(?:(?:did|do)\s+)?(?:you|u|ya)?\s*eat(?:\s+(?:already|yet|liao|le|dah|or\s+not))+|"
+    r"(?:sudah|dah)\s+makan(?:\s+(?:belum|ke|or\s+not))?",
+    r"there|mate|buddy|bud|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|"
+    r"doing|well|fine|ok|okay|lol|haha|hehe|then|so|eh|lah|leh|lor|meh|ah|hor|sia|ya|hoh|one",
 )
 _ZH_PARTS = (
     r"你好|您好|嗨|哈喽|哈啰|早上好|上午好|下午好|晚上好|早安|晚安|早|在吗|在不在|hello|hi",
@@ -82,6 +90,16 @@ _ZH_PARTS = (
     r"好久不见|好久没(?:聊|见)(?:了)?|(?:你|您)?(?:有空|有时间)(?:吗|不|没)|大家好|各位好",
     r"谢谢(?:你|您)?|多谢|辛苦了",
     r"(?:能|可以|能不能)?陪我(?:聊|说)(?:会儿?|一会儿?|聊)?(?:天|话)?|(?:我们)?聊(?:聊|会儿?|一会儿?)(?:天)?",
+    # Chat with me in northern and southwestern speech: Northeastern 唠 (唠嗑, 唠会儿, 唠两块钱
+    # 的), 侃 (侃会儿, 侃大山), 扯 (扯会儿), Sichuanese 摆龙门阵 (摆一哈), Shanghainese 嘎讪胡;
+    # have you eaten in Beijing speech (吃了么您, 吃饭了没); the friendly address of the north
+    # (老铁, 哥们儿, 老妹儿, 大兄弟) and online (亲, 小伙伴). General knowledge of the varieties
+    # (issue 30, session 42, written after fresh11's 「你是机器人吗 陪我唠会儿」 had been seen;
+    # development data: of its words only 唠 is here).
+    r"(?:能|可以|能不能|来)?(?:陪|跟|和|同)?(?:我|咱|咱俩|咱们)?(?:唠|侃|扯|摆)(?:唠|侃|扯)?"
+    r"(?:会儿?|一会儿?|一哈|哈|两句|几句|几块钱的|五块钱的|会)?(?:嗑|大山|龙门阵|闲篇|淡)?(?:呗|吧)?|"
+    r"摆(?:一?哈)?龙门阵|嘎讪胡|(?:你|您)?吃(?:了|饭了|过饭了|过了)(?:么|吗|没|没有)?(?:您)?|"
+    r"老铁|哥们儿?|姐们儿?|老妹儿|大兄弟|老弟|亲|小伙伴们?|宝子们?",
     # Cantonese (Guangdong, Hong Kong): greetings (早晨, 哈佬), how are you (你点呀, 最近点),
     # have you eaten (食咗饭未), long time no see (好耐冇见), thanks (唔该, 多谢晒), who or
     # what are you (你系边个, 你系咪机械人, 你系乜嘢嚟), chat with me (倾下偈, 同我倾偈). General

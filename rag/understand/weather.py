@@ -32,6 +32,10 @@ _ZH_WEATHER = re.compile(
     r"|几多度|天气(?:点样|点呀|好唔好)"
     # Sichuanese and northern colloquial: 冷不冷嘛, 要下雨不, 穿啥子.
     r"|穿(?:啥子?|啥)(?:衣服)?(?:合适|好)?[嘛哦呢?？]?$|会不会下雨嘛|要下(?:雨|雪)(?:不|没|么)"
+    # The A-not-A question needs no closing 吗 (要不要穿羽绒服, 用不用带伞), and the wind asked
+    # for (风多大, 风大不大, 几级风): general knowledge (issue 30, session 42, after fresh11's
+    # 「青岛这两天风多大 要不要穿羽绒服」 had been seen; it was emptied by the intent gate already).
+    r"|(?:要不要|需不需要|用不用|得不得)(?:穿|带)|风(?:有)?多大|风大不大|几级风"
 )
 _EN_WEATHER = re.compile(
     r"\b(?:will|is|does|did)\s+it\s+(?:going\s+to\s+|gonna\s+)?"

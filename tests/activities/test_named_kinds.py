@@ -40,6 +40,14 @@ def test_a_food_outing_named_in_english_is_offered_by_a_chinese_tea_house():
     assert not kinds_named("recipe for shepherd's pie")
 
 
+def test_skiing_towed_on_water_is_no_skiing():
+    # A cable ski park offers wakeboarding, not the snow skiing asked for (session 42).
+    cable = _row("Wakeboarding taster at the cable ski park", "Get pulled round the lake.")
+    assert absent_kind("where got snow skiing in singapore this december", [cable]) == "skiing"
+    assert absent_kind("wakeboarding", [cable]) is None
+    assert absent_kind("ski trip", [_row("Ski trip to the mountains")]) is None
+
+
 def test_a_kind_any_candidate_offers_is_left_to_the_ranking():
     ski = _row("Cross-country ski intro", tags=["snow"])
     assert absent_kind("where can I go skiing", [SWIM, ski]) is None

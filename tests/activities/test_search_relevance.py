@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import zoneinfo
+from datetime import datetime
+
 import pytest
 from django.utils import translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
-from activities.search_relevance import KEEP_BEST
+from activities.search_relevance import KEEP_BEST, asks_for_activity, time_request
+from activities.understanding import read_query
 from rag.relevance import NOISE_REASON
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
@@ -286,6 +290,8 @@ def test_a_weather_question_answers_an_empty_list(demo_activities, query):
         ("kunqu opera perfomance", "kind"),
         ("want to brush up on my cupla focal", "learning"),
         ("想学点新东西", "learning"),
+        ("周二午饭约一个", "company"),
+        ("who wants to join me this saturday", "company"),
     ],
 )
 def test_a_request_naming_a_kind_or_to_learn_is_not_read_against_the_intent_examples(
@@ -357,3 +363,50 @@ def test_a_chinese_query_over_english_listings_keeps_what_the_model_finds_close(
     assert relevance["evidence"] is True
     shown = [r["title"] for r in out["results"]]
     assert "Sushi rolling class for beginners" in shown
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "my phone is not working",
+        "推荐个手机 不要苹果",
+        "laptop recommendations but not apple",
+        "找工作 不要加班的",
+    ],
+)
+def test_requests_for_something_else_with_a_refusal_are_answered_empty(demo_activities, query):
+    # Session 41's narrowed-request exemption answered these with rows; no form of session 42
+    # (company, opinions, small talk) reads them as requests for something to do.
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["meta"]["relevance"]["asks"] is None
+    assert outcome["results"] == []
+
+
+@pytest.mark.parametrize(
+    "query", ["chope seat with tissue paper is rude or not ah", "用纸巾占座算不算没礼貌"]
+)
+def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
+    from rag.relevance import QUESTION_REASON
+
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == QUESTION_REASON
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("今天早上有什么", True),  # the morning is over at 10:00: the time is ignored
+        ("明晚有啥", True),
+        ("what's on tonight", True),
+        ("今天有什么新闻", False),
+        ("今天股票怎么样", False),
+        ("tomorrow", False),
+    ],
+)
+def test_a_time_and_what_is_there_only_is_a_request_for_something_to_do(query, expected):
+    tz = zoneinfo.ZoneInfo("Asia/Shanghai")
+    understood = read_query(query, now=datetime(2026, 11, 25, 10, 0, tzinfo=tz), tz=tz)
+    assert time_request(understood) is expected
+    if expected:
+        assert asks_for_activity(query, understood) == "time"

@@ -152,3 +152,17 @@ def test_a_clock_hour_a_ride_or_a_word_holding_an_errand_word_is_not_an_errand(q
 )
 def test_cantonese_how_a_line_setting_off_and_air_tickets_are_still_errands(query, kind):
     assert errand(query) == kind
+
+
+@pytest.mark.parametrize(
+    "query", ["找工作 不要加班的", "找个兼职", "求职", "looking for a job", "jobs hiring near me"]
+)
+def test_looking_for_paid_work_is_an_errand(query):
+    assert errand(query) == "job"
+
+
+@pytest.mark.parametrize(
+    "query", ["looking for volunteer work", "get work done", "做志愿者", "工作日晚上有什么活动"]
+)
+def test_volunteering_and_work_words_in_requests_are_not_a_job(query):
+    assert errand(query) is None

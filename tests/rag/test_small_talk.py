@@ -153,3 +153,44 @@ def test_how_are_you_in_its_informal_forms_is_small_talk(query):
 )
 def test_an_informal_greeting_with_a_request_or_asking_what_is_on_is_not_small_talk(query):
     assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # Have you eaten, in the English of Singapore and Malaysia, and its particles (session 42).
+        "hello bot, you eaten already?",
+        "eat already or not",
+        "you makan already?",
+        "have you eaten yet",
+        "hi lah",
+        # Canadian "eh", and the northern Chinese chat words and forms of address.
+        "how's it going eh",
+        "hey bud",
+        "你是机器人吗 陪我唠会儿",
+        "陪我唠唠嗑呗",
+        "咱俩侃会儿大山",
+        "摆一哈龙门阵",
+        "吃了么您",
+        "老铁 在吗",
+    ],
+)
+def test_greetings_of_more_varieties_are_small_talk(query):
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "eat",
+        "where to eat lah",
+        "eat already, any food tours?",
+        "唠嗑的局",
+        "亲子活动",
+        "摆摊",
+        "吃饭",
+        "老铁 周末去哪玩",
+    ],
+)
+def test_those_words_with_a_request_or_alone_are_not_small_talk(query):
+    assert not small_talk(query)

@@ -134,7 +134,6 @@ def test_a_part_of_the_day_read_back_is_that_days_part():
         ("周六早点出发", "周六", "早点出发"),
         # 早 after a day is "early", unless a clock time or a pause follows.
         ("周五早到了", "周五", "早到了"),
-        ("周日晚饭吃什么", "周日", "晚饭吃什么"),
     ],
 )
 def test_words_that_only_look_like_a_part_of_the_day(text, phrase, rest):
@@ -189,6 +188,11 @@ def test_am_or_pm_apart_from_the_day_leaves_the_day_whole():
         ("tmrw lunch", "tmrw lunch", "lunch"),
         ("礼拜六过早去哪里", "礼拜六过早", "过早去哪里"),  # Wuhan 过早: breakfast
         ("周日早茶", "周日早茶", "早茶"),
+        # Mandarin meals after a day (session 42): when the meal is, and the meal stays.
+        ("周二午饭约一个", "周二午饭", "午饭约一个"),
+        ("周日晚饭吃什么", "周日晚饭", "晚饭吃什么"),
+        ("明天早餐去哪吃", "明天早餐", "早餐去哪吃"),
+        ("周末早午餐", "周末早午餐", "早午餐"),
         # Joined with another part or after "early", the meal stays too (audit, session 41).
         ("周六早上早茶", "周六早上早茶", "早茶"),
         ("early sunday brunch", "early sunday brunch", "brunch"),
@@ -205,6 +209,15 @@ def test_a_meal_after_its_day_is_its_mealtime_and_stays_in_the_text(text, phrase
 
 def test_wuhan_breakfast_is_saturday_morning():
     assert windows("礼拜六过早去哪里") == [on(28, 6, 10)]
+
+
+def test_a_mandarin_meal_after_its_day_is_its_mealtime():
+    # Tuesday is 1 December (day 31).
+    assert windows("周二午饭约一个") == [on(31, 11, 14)]
+    assert windows("周日晚饭吃什么") == [on(29, 17, 22)]
+    assert windows("周六早饭") == [on(28, 6, 10)]
+    # 早点 is also "a bit early": no meal (an existing reading).
+    assert windows("周六早点出发") == [on(28, 0, 24)]
 
 
 @pytest.mark.parametrize(

@@ -44,3 +44,10 @@ def test_a_question_about_the_weather_is_read(query):
 )
 def test_a_request_set_in_some_weather_is_not(query):
     assert not weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["青岛这两天风多大 要不要穿羽绒服", "用不用带伞", "明天几级风", "风大不大"]
+)
+def test_the_a_not_a_question_without_a_closing_particle_and_the_wind_are_read(query):
+    assert weather_question(query)
