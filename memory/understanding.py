@@ -44,9 +44,11 @@ DAY_SECONDS = 25 * 3600
 # a bound on one query's work (a day of chat is rarely longer); past it the earliest are read.
 RANGE_READ_MAX = 500
 # What is left of a question about one day once its date is read: "我们聊了什么", "what did we
-# talk about". Nothing else may remain (a topic word makes it a search within the day).
+# talk about"; the day may be pointed at again ("周二那天说了啥": the date reader leaves
+# "那天"). Nothing else may remain (a topic word makes it a search within the day).
 DAY_QUESTION_ZH = re.compile(
-    r"^(?:我们|咱们|咱俩|我俩|我和你|你和我|我跟你|你跟我|我|你)?(?:都|又|一起)?"
+    r"^(?:那天|那一天|这天|这一天|当天)?"
+    r"(?:我们|咱们|咱俩|我俩|我和你|你和我|我跟你|你跟我|我|你)?(?:都|又|一起)?"
     r"(?:聊|说|谈|讲|讨论|聊天|交流)(?:了|过)?(?:些|点)?"
     r"(?:什么|啥|哪些|哪些事|什么事|什么内容|什么话题)(?:呢|吗|呀|啊)?$"
 )

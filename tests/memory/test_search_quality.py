@@ -103,6 +103,14 @@ def test_a_relative_day_counts_back_from_the_given_now(user, days):
     assert [h.row.message_id for h in hits] == ["d2a", "d2b", "d2c"]
 
 
+@pytest.mark.parametrize("question", ["5月2日那天我们聊了什么", "5月2日当天说了啥"])
+def test_a_day_pointed_at_again_is_still_a_question_about_the_day(question):
+    asked = understanding.day_asked(question, tz=SHANGHAI, now=NOW)
+    plain = understanding.day_asked("5月2日我们聊了什么", tz=SHANGHAI, now=NOW)
+    assert asked is not None
+    assert asked.window == plain.window
+
+
 def test_a_day_with_a_topic_is_a_search_not_a_range():
     assert understanding.day_asked("5月2日说的方案", tz=SHANGHAI, now=NOW) is None
 
