@@ -29,6 +29,7 @@ from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.db.models.functions import Greatest, Least
 
 from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
+from activities.vibes_en import EN_KEYWORD_VIBES, EN_QUERY_ONLY_KEYWORDS
 from rag.cardinality import count_upto
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
 from rag.understand.apply import NARROW, closeness, decide_time, intersect
@@ -82,6 +83,19 @@ EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
     "美食": ("food", "eat", "eating", "dinner", "coffee", "spicy", "hotpot", "restaurant"),
     "社交": ("meet people", "make friends", "social", "chat", "chatting"),
     "小局": ("few people", "small group", "small groups"),
+}
+# An English query reads a vibe from the words above and from those an English listing gets it
+# from (activities.vibes_en, issue 30 session 41): "a quiet pottery class" asks for 安静 and 文艺
+# as the pottery listing has them. Whole words, as above.
+EN_MOOD_WORDS = {
+    vibe: tuple(
+        dict.fromkeys(
+            EN_MOOD_WORDS.get(vibe, ())
+            + EN_KEYWORD_VIBES.get(vibe, ())
+            + EN_QUERY_ONLY_KEYWORDS.get(vibe, ())
+        )
+    )
+    for vibe in VIBES
 }
 # English words naming an activity type (a type of the vibe table), matched as whole words.
 EN_KIND_WORDS: dict[str, tuple[str, ...]] = {
