@@ -14,6 +14,13 @@ only (:func:`english_vibes`): "art" is not in "party", "bar" not in "barbecue".
   mirroring ``activities.vibes.TYPE_VIBES`` (Outdoors as 户外, Arts & Crafts as 手作 ...).
 - ``EN_KEYWORD_VIBES``: a vibe -> English words and phrases of a listing's title, description
   or tags.
+- ``EN_QUERY_ONLY_KEYWORDS``: mood words of queries ("sporty", "cosy"), read with
+  ``activities.understanding.EN_MOOD_WORDS``.
+
+The type names were written after seeing the development corpora's list of types (they are
+the usual category names of English listing sites); the keywords and query words before
+reading any development listing's text or query, though the brief had quoted a few fresh10
+queries ("something active early tmrw morning", "kayak or sup": "active" and "sup" are here).
 """
 
 from __future__ import annotations
@@ -409,10 +416,10 @@ EN_KEYWORD_VIBES: dict[str, tuple[str, ...]] = {
     ),
 }
 
-# Words people search with but listings rarely hold (the English of ``QUERY_ONLY_KEYWORDS``):
-# an English query's moods are these, ``EN_KEYWORD_VIBES`` and the query words of
-# ``activities.understanding.EN_MOOD_WORDS``, so a query and a listing saying the same word
-# read the same label.
+# Words people search with but listings rarely hold (the English of ``QUERY_ONLY_KEYWORDS``),
+# words of a mood or a field rather than of one activity: an English query's moods are these
+# and ``activities.understanding.EN_MOOD_WORDS`` (which leaves out the names of one activity,
+# "running", "kayak": read as moods they vouched for every row of the field past the gate).
 EN_QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "安静": ("cosy", "cozy", "zen", "recharge", "decompress", "introvert", "introverts", "solo"),
     "热闹": ("buzzy", "vibrant", "energetic", "night out", "drinks", "dancing", "crowd"),

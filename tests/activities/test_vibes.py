@@ -58,13 +58,20 @@ def test_chinese_listings_keep_their_vibes():
     [
         ("a quiet pottery class", {"type": "Arts & Crafts", "title": "Quiet pottery class"}),
         ("somewhere for the kids to swim", {"type": "Family", "title": "Kids swimming session"}),
-        ("live music and a pub", {"type": "Music", "title": "Live music at the pub"}),
+        ("a lively night out", {"type": "Nightlife", "title": "Live music at the pub"}),
+        ("something sporty and outdoorsy", {"type": "Outdoors", "title": "Trail running"}),
     ],
 )
 def test_an_english_query_reads_the_labels_the_listing_has(query, listing):
     moods = set(read_query(query, now=NOW, tz=LONDON).mood_labels())
     assert moods
     assert moods <= set(lexicon_vibes(**listing))
+
+
+@pytest.mark.parametrize("query", ["running club", "coffee tasting", "go kayaking"])
+def test_the_name_of_one_activity_reads_no_mood(query):
+    # Read as a mood it would vouch for every sporty (arty, ...) row past the precision gate.
+    assert read_query(query, now=NOW, tz=LONDON).mood_labels() == []
 
 
 def test_an_english_mood_query_names_an_english_listing():
