@@ -117,11 +117,13 @@ def test_a_cue_of_a_query_in_another_script_than_the_listings_keeps_no_hit():
     assert not features(pool)[:, cued].any()
 
 
-def test_a_query_is_in_another_script_when_most_titles_are():
+def test_a_chinese_query_is_in_another_script_when_most_titles_are_not():
     english = ["Pottery for beginners", "Sunset kayak", "陶艺体验课"]
     assert other_script("想学做陶艺", english)
     assert not other_script("pottery class", english)
     assert not other_script("想学做陶艺", ["陶艺体验课", "周末徒步", "Sunset kayak"])
+    # An English query reads its moods from mood words only: its cues count over Chinese rows.
+    assert not other_script("quiet reading", ["静读会", "周末徒步", "陶艺体验课"])
 
 
 def test_the_cue_features_read_how_common_holding_a_cue_is():
