@@ -9,7 +9,9 @@ among the candidates, how far below the best hit it stands, its dense rank, whet
 is English, and what it names of the query: whether it names a word, kind or mood of it at
 all (``activities.search_ranking.naming_pks``), the share of the query's words it holds
 (rarer words among the candidates weigh more), its kind and mood cues, and how common naming
-the query is among the candidates (a word every candidate holds tells them apart little).
+the query is among the candidates (a word every candidate holds tells them apart little), and
+the cues the query asks for as data: whether the hit holds one and how many candidates do
+(``asked_cues``; a Chinese query over English listings reads none).
 Under :data:`THRESHOLD` it is dropped, unless it is of a kind, mood or audience the query asks
 for (its type or vibes, or the audience its text states, ``activities.audience``: the query's
 own reading vouches for it). A second model fitted over every candidate of the query, the
