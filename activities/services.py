@@ -10,7 +10,7 @@ from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus, IndexState, Participation
 from activities.selectors import is_current
-from activities.tasks import enqueue_index
+from activities.tasks import enqueue_index, enqueue_index_many
 from activities.text import TEXT_FIELDS, VIBE_SOURCE_FIELDS
 from activities.vibes import activity_vibes
 from activities.working_memory import working_memory_refresh
@@ -155,6 +155,33 @@ def activity_change(*, activity: Activity, **changes) -> Activity:
         if reindex:
             enqueue_index(activity.pk)  # after the commit
     return activity
+
+
+def activity_vibes_fill(*, dry_run: bool = False, batch_size: int = 500) -> int:
+    """Give the lexicon's vibes to every activity stored without any; return how many got some.
+
+    English listings saved before the English lexicon (issue 30, session 41,
+    ``activities.vibes_en``) have none, so the search's mood cues never fire on them. Rows that
+    have vibes (the lexicon's, the LLM's, or set by hand) are left as they are; a row the
+    lexicon gives nothing stays empty. The vibes are part of the embedded text: each changed row
+    is queued for indexing again (``activities_fill_vibes`` runs this; safe to run twice).
+    """
+    filled = []
+    empty = Activity.objects.filter(vibes=[]).only("pk", *VIBE_SOURCE_FIELDS).order_by("pk")
+    for activity in empty.iterator(chunk_size=batch_size):
+        vibes = activity_vibes(activity)
+        if vibes:
+            filled.append((activity.pk, vibes))
+    if dry_run or not filled:
+        return len(filled)
+    with transaction.atomic():
+        for pk, vibes in filled:
+            # Only a row still without vibes: an edit since the read recomputed them already.
+            Activity.objects.filter(pk=pk, vibes=[]).update(
+                vibes=vibes, index_state=IndexState.PENDING, index_attempts=0
+            )
+        enqueue_index_many([pk for pk, _ in filled])  # after the commit
+    return len(filled)
 
 
 def activity_reindex(*, activity_ids: list[int]) -> int:

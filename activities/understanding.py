@@ -29,6 +29,7 @@ from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.db.models.functions import Greatest, Least
 
 from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
+from activities.vibes_en import EN_QUERY_ONLY_KEYWORDS
 from rag.cardinality import count_upto
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
 from rag.understand.apply import NARROW, closeness, decide_time, intersect
@@ -82,6 +83,56 @@ EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
     "美食": ("food", "eat", "eating", "dinner", "coffee", "spicy", "hotpot", "restaurant"),
     "社交": ("meet people", "make friends", "social", "chat", "chatting"),
     "小局": ("few people", "small group", "small groups"),
+}
+# With English listings holding vibes (activities.vibes_en, issue 30 session 41) a mood the
+# query reads vouches for every row holding it (the precision gate leaves such rows), so a mood
+# is read from words naming a mood or a broad field ("quiet", "sporty", "outdoors", "food"),
+# not from the name of one activity ("running", "kayak", "gallery", "coffee"): read as moods,
+# "running club" kept every sporty row and "art gallery" every arty one (P@10 en -0.05 to
+# -0.12 per development set). The activity's own name is matched as a word (lexical_ranking).
+EN_ACTIVITY_NOUNS = frozenset(
+    {
+        "reading",
+        "meditation",
+        "running",
+        "run",
+        "swim",
+        "swimming",
+        "surf",
+        "surfing",
+        "kayak",
+        "kayaking",
+        "paddle",
+        "hike",
+        "hiking",
+        "park",
+        "picnic",
+        "camping",
+        "museum",
+        "exhibition",
+        "gallery",
+        "film",
+        "movie",
+        "poetry",
+        "dinner",
+        "coffee",
+        "spicy",
+        "hotpot",
+        "restaurant",
+        "bar",
+        "bars",
+        "club",
+        "live music",
+    }
+)
+EN_MOOD_WORDS = {
+    vibe: tuple(
+        dict.fromkeys(
+            [w for w in EN_MOOD_WORDS.get(vibe, ()) if w not in EN_ACTIVITY_NOUNS]
+            + list(EN_QUERY_ONLY_KEYWORDS.get(vibe, ()))
+        )
+    )
+    for vibe in VIBES
 }
 # English words naming an activity type (a type of the vibe table), matched as whole words.
 EN_KIND_WORDS: dict[str, tuple[str, ...]] = {

@@ -9,6 +9,9 @@ asks for (``query_vibes``), which match reasons and preference boosts use.
 - ``KEYWORD_VIBES``: a vibe -> keywords; any keyword in the title, description or tags adds
   the vibe. Queries use the same keywords plus ``QUERY_ONLY_KEYWORDS`` (words people search
   with but listings rarely contain, such as 社恐 or 发呆).
+- English listings (issue 30, session 41): ``activities.vibes_en`` gives an English type
+  ("Arts & Crafts") and English words (whole words) the same labels; an English query's moods
+  are read by ``activities.understanding.english_moods``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 
+from activities.vibes_en import english_type_vibes, english_vibes
 from rag.llm import get_llm
 
 logger = logging.getLogger(__name__)
@@ -185,10 +189,12 @@ QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
 
 def lexicon_vibes(*, type: str, title: str = "", description: str = "", tags=()) -> list[str]:
     """Return the vibes the lexicon infers, type vibes first, at most 4."""
-    found = list(dict.fromkeys(TYPE_VIBES.get(type, ())))
-    lowered = " ".join([title, description, " ".join(tags or ())]).lower()
+    found = list(dict.fromkeys(TYPE_VIBES.get(type) or english_type_vibes(type)))
+    text = " ".join([title, description, " ".join(tags or ())])
+    lowered = text.lower()
+    english = set(english_vibes(text))
     for vibe, words in KEYWORD_VIBES.items():
-        if vibe not in found and any(w in lowered for w in words):
+        if vibe not in found and (vibe in english or any(w in lowered for w in words)):
             found.append(vibe)
     return found[:4]
 

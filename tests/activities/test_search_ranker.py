@@ -16,6 +16,7 @@ from activities.search_ranker import (
     Pool,
     features,
     floor_features,
+    other_script,
     unlikely,
 )
 from activities.search_ranking import cue_counts
@@ -97,6 +98,41 @@ def test_a_hit_of_a_kind_the_query_refuses_is_not_kept_for_it():
         asked=(0.0,) * 20,
     )
     assert unlikely(pool, list(range(20)), threshold=1.0) == set(range(1, 20))
+
+
+def test_a_cue_of_a_query_in_another_script_than_the_listings_keeps_no_hit():
+    # A Chinese query over English listings: 运动 read from 球 matches an English row's vibes,
+    # which says nothing of whether it is the activity asked for.
+    cues = [1.0, 1.0, 1.0] + [0.0] * 17
+    pool = Pool(
+        margins=tuple(MARGINS),
+        named=(True,) * 20,
+        english=False,
+        coverage=(0.0,) * 20,
+        cues=tuple(cues),
+        other_script=True,
+    )
+    assert unlikely(pool, list(range(20)), threshold=1.0) == set(range(1, 20))
+    cued = FEATURES.index("cued")
+    assert not features(pool)[:, cued].any()
+
+
+def test_a_chinese_query_is_in_another_script_when_most_titles_are_not():
+    english = ["Pottery for beginners", "Sunset kayak", "陶艺体验课"]
+    assert other_script("想学做陶艺", english)
+    assert not other_script("pottery class", english)
+    assert not other_script("想学做陶艺", ["陶艺体验课", "周末徒步", "Sunset kayak"])
+    # An English query reads its moods from mood words only: its cues count over Chinese rows.
+    assert not other_script("quiet reading", ["静读会", "周末徒步", "陶艺体验课"])
+
+
+def test_the_cue_features_read_how_common_holding_a_cue_is():
+    cues = [1.0, 0.0, 1.0, 0.0]
+    pool = Pool(margins=(0.3, 0.2, 0.1, 0.0), named=(True,) * 4, english=True, cues=tuple(cues))
+    rows = features(pool)
+    share, rare = FEATURES.index("cued_share"), FEATURES.index("cued_rare")
+    assert list(rows[:, share]) == [0.5] * 4
+    assert list(rows[:, rare]) == [0.5, 0.0, 0.5, 0.0]
 
 
 def test_holding_the_query_rare_words_makes_a_hit_more_likely_than_naming_nothing():
