@@ -3,12 +3,12 @@ week, a month, ...) and runs of adjacent day / part / clock atoms ("下周五 �
 
 from __future__ import annotations
 
-import calendar
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
+from rag.understand.dates import listed, month_add, month_range, safe_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
@@ -21,7 +21,6 @@ from rag.understand.words import (
     EN_NUMBERS,
     GAP_RE,
     MAX_ROLLING_DAYS,
-    MONTH_PARTS,
     NEAR_DAYS,
     PART_JOINED,
     PART_PATTERNS,
@@ -84,19 +83,6 @@ class Phrase:
         return next((a for a in self.atoms if a.role == role), None)
 
 
-def _month_add(day: date, months: int) -> date:
-    """Return the first day of the month ``months`` after ``day``'s month."""
-    index = day.year * 12 + day.month - 1 + months
-    return date(index // 12, index % 12 + 1, 1)
-
-
-def _safe_date(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
-
 def _year_offset(word: str | None, ctx: Ctx) -> int | None:
     """Return the year a prefix names, relative (去年 -> -1) or absolute (2025年), else None."""
     if not word:
@@ -105,17 +91,6 @@ def _year_offset(word: str | None, ctx: Ctx) -> int | None:
     if word in relative:
         return ctx.today.year + relative[word]
     return int(word.rstrip("年"))
-
-
-def _month_range(first: date, part: str | None) -> tuple[date, date]:
-    """Return [first day, day after the last] of a month, or of a part of it (月初, late)."""
-    last = calendar.monthrange(first.year, first.month)[1]
-    if not part:
-        return first, first.replace(day=last) + timedelta(days=1)
-    lo, hi = MONTH_PARTS[part]
-    lo = last + lo + 1 if lo < 0 else lo
-    hi = last + hi + 1 if hi < 0 else hi
-    return first.replace(day=lo), first.replace(day=hi) + timedelta(days=1)
 
 
 def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
@@ -185,15 +160,15 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
                 return None
 
             def of_month(k: int) -> list[date] | None:
-                first = _month_add(today, k)
-                found = _safe_date(first.year, first.month, day)
+                first = month_add(today, k)
+                found = safe_date(first.year, first.month, day)
                 return [found] if found else None
 
             return "month", of_month, None
         if year is not None:
-            found = _safe_date(year, month, day)
+            found = safe_date(year, month, day)
             return (None, lambda k: [found], None) if found else None
-        return "year", (lambda k: _listed(_safe_date(today.year + k, month, day))), None
+        return "year", (lambda k: listed(safe_date(today.year + k, month, day))), None
     if kind == "en_date":
         name = match.group(1) or match.group(4)
         day = int(match.group(2) or match.group(3))
@@ -201,14 +176,10 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         if not 1 <= day <= 31:
             return None
         if match.group(5):  # a day of that year; one that does not exist is "invalid"
-            found = _safe_date(int(match.group(5)), month, day)
-            return None, lambda k: _listed(found), None
-        return "year", (lambda k: _listed(_safe_date(today.year + k, month, day))), None
+            found = safe_date(int(match.group(5)), month, day)
+            return None, lambda k: listed(found), None
+        return "year", (lambda k: listed(safe_date(today.year + k, month, day))), None
     return None
-
-
-def _listed(found: date | None) -> list[date] | None:
-    return [found] if found else None
 
 
 def _clock_atom(kind: str, match: re.Match) -> tuple | None:
@@ -258,8 +229,8 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
             offset = {"next": 1, "last": -1, "this": 0}.get(g(2) or "")  # "the month": repeats
             part = g(1)
         if offset is None:
-            return "month", lambda k: _month_range(_month_add(today, k), part)
-        return None, lambda k: _month_range(_month_add(today, offset), part)
+            return "month", lambda k: month_range(month_add(today, k), part)
+        return None, lambda k: month_range(month_add(today, offset), part)
     if kind in ("zh_month", "en_month_name"):
         if kind == "zh_month":
             year, month, part = _year_offset(g(1), ctx), cn_number(g(2)), g(3)
@@ -274,17 +245,17 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         if not month or not 1 <= month <= 12:
             return None
         if year is not None:
-            return None, lambda k: _month_range(date(year, month, 1), part)
+            return None, lambda k: month_range(date(year, month, 1), part)
         if relative == "this":
-            return None, lambda k: _month_range(date(today.year, month, 1), part)
+            return None, lambda k: month_range(date(today.year, month, 1), part)
         if relative in ("next", "last"):
             # next May: the first May after this month; last May: the latest before it.
             if relative == "next":
                 year = today.year + (1 if month <= today.month else 0)
             else:
                 year = today.year - (1 if month >= today.month else 0)
-            return None, lambda k: _month_range(date(year, month, 1), part)
-        return "year", lambda k: _month_range(date(today.year + k, month, 1), part)
+            return None, lambda k: month_range(date(year, month, 1), part)
+        return "year", lambda k: month_range(date(today.year + k, month, 1), part)
     if kind in ("zh_year", "en_year"):
         word = g(0) if kind == "zh_year" else g(1)
         year = _year_offset(word, ctx) if kind == "zh_year" else None
