@@ -12,7 +12,9 @@ at most:
 
 The response says which in ``understood`` (``{"phrase", "start", "end", "applied",
 "reason"}``, ``applied`` being ``"filter"``, ``"rank"`` or ``"none"``), or ``null`` when no
-time phrase was read. Without ``understand`` nothing here runs: a search is as before.
+time phrase was read. Without ``understand`` nothing here runs: a search is as before. A
+phrase the query syntax asks for as words (quoted, excluded, an operand of AND / OR:
+:func:`memory.search.literal_spans`) is not read.
 """
 
 from __future__ import annotations
