@@ -44,7 +44,15 @@ from memory.stand_ins import (
 from memory.validation import apply_filter, filter_sql
 from rag.highlight import mark
 from rag.search import TS_CONFIG
-from rag.text import STOPWORDS, matching_words, parse_query, quote_lexeme, segment_query
+from rag.text import (
+    STOPWORDS,
+    excludes,
+    matching_words,
+    parse_query,
+    query_spans,
+    quote_lexeme,
+    segment_query,
+)
 from rag.understand import understand
 
 MAX_TOP_K = 200
@@ -56,6 +64,9 @@ SNIPPET_RADIUS = 30
 COMMON_TERM_FRACTION = 0.1
 COMMON_TERM_MIN_ROWS = 50
 EXPLICIT = re.compile(r'["“”()]|&&|\|\||(?:^|\s)(?:AND|OR|NOT)(?=\s|$)|(?:^|\s)-\S')
+# The operators of an explicit query (EXPLICIT, literal_spans): upper case only, as lower-case
+# "and", "or", "not" are words of a sentence ("what did we eat yesterday or the day before").
+OPERATORS = frozenset({"AND", "OR", "NOT", "&&", "||"})
 LEXEME = re.compile(r"'((?:[^']|'')*)'")
 MAX_SNIPPETS = 3
 # Words that ask about a memory rather than name its content ("上周说的猫", "你还记得我提过
@@ -104,6 +115,43 @@ def lexical_tsquery(query_text: str, default_operator: str = "or", user=None) ->
     if user is None or not tsquery or default_operator != "or" or EXPLICIT.search(query_text):
         return tsquery
     return drop_common_words(tsquery, user=user)
+
+
+def literal_spans(query_text: str) -> list[tuple[int, int]]:
+    """Return the spans of a query that its syntax asks for word for word, in order.
+
+    A quoted phrase, an exclusion ("-昨天", "NOT 昨天"), a word either side of AND or OR (and
+    the operator), a group in parentheses: a time phrase there is a word the caller searches
+    for ("火锅 -昨天" excludes 昨天), not a time to filter by (``memory.understanding``). Spans
+    with only whitespace between them are one.
+    """
+    items: list[list] = []  # [literal, start, end, value] of each top-level token or group
+    depth = 0
+    for kind, value, start, end in query_spans(query_text):
+        if depth:  # inside a group, which runs to its ")" (or the end of the query)
+            depth += {"(": 1, ")": -1}.get(kind, 0)
+            items[-1][2] = end
+        elif kind == "(":
+            depth = 1
+            items.append([True, start, end, value])
+        elif kind != ")":  # a stray ")" is no operand
+            literal = kind == "PHRASE" or value in OPERATORS or excludes(value)
+            items.append([literal, start, end, value])
+    for i, (*_, value) in enumerate(items):
+        if value in OPERATORS:
+            after = items[i + 1 : i + 2]
+            before = items[max(i - 1, 0) : i] if value != "NOT" else []
+            for item in before + after:
+                item[0] = True
+    spans: list[tuple[int, int]] = []
+    for literal, start, end, _ in items:
+        if not literal:
+            continue
+        if spans and not query_text[spans[-1][1] : start].strip():
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def content_tsquery(query_text: str) -> str:

@@ -12,7 +12,9 @@ at most:
 
 The response says which in ``understood`` (``{"phrase", "start", "end", "applied",
 "reason"}``, ``applied`` being ``"filter"``, ``"rank"`` or ``"none"``), or ``null`` when no
-time phrase was read. Without ``understand`` nothing here runs: a search is as before.
+time phrase was read. Without ``understand`` nothing here runs: a search is as before. A
+phrase the query syntax asks for as words (quoted, excluded, an operand of AND / OR:
+:func:`memory.search.literal_spans`) is not read.
 """
 
 from __future__ import annotations
@@ -66,6 +68,12 @@ POOL_MIN = 50
 # are other kinds and stay. Fitted on bench/memory_zh_set.json, split dev: read as today's
 # window, these two questions lost their evidence from the top 5 with understand on.
 HABIT_KINDS = frozenset({"part"})
+# What stands for a span the query's syntax asks for word for word while its time is read
+# (``memory.search.literal_spans``): letters no time or place reading takes, numbered in
+# letters (a = 0 ... j = 9) so that no digit joins a number beside it.
+LITERAL_MARK = re.compile(r"zqzlit([a-j]+)zqz")
+LITERAL_DIGITS = str.maketrans("0123456789", "abcdefghij")
+DIGITS_BACK = str.maketrans("abcdefghij", "0123456789")
 
 
 @dataclass(frozen=True)
@@ -99,15 +107,44 @@ def read_time(
     chat turn saying "今天想吃火锅" talks about now, it does not ask to recall today.
     """
     now = (now or timezone.now()).astimezone(tz)
-    found: Understanding = understand(query_text, now=now, tz=tz, direction="past")
+    masked, literals = masked_literals(query_text)
+    if masked is None:
+        return None
+    found: Understanding = understand(masked, now=now, tz=tz, direction="past")
     phrase = found.time
     if phrase is None or phrase.kind in HABIT_KINDS:
         return None
     if ended_only and phrase.end.timestamp() >= now.timestamp():
         return None
+    rest = found.rest
+    if literals:
+        rest = LITERAL_MARK.sub(lambda m: literals[int(m.group(1).translate(DIGITS_BACK))], rest)
     # A query that was nothing but a time ("上周") still needs words to match: keep them all.
-    rest = found.rest.strip() or query_text
+    rest = rest.strip() or query_text
     return TimeAsked(phrase=phrase.text, window=Window(phrase.start, phrase.end), rest=rest)
+
+
+def masked_literals(query_text: str) -> tuple[str | None, list[str]]:
+    """Return the query with each span its syntax asks for word for word replaced by a mark
+    (:data:`LITERAL_MARK`), and those spans; (None, []) when the query holds a mark itself.
+
+    A time phrase there is a word searched for: "火锅 -昨天" excludes 昨天, "火锅 OR 昨天" asks
+    for either word, "\"上周五的会议\"" for the phrase (``memory.search.literal_spans``). The
+    marks stand apart (spaces) so the rest of the query reads as it would around the words.
+    """
+    spans = engine.literal_spans(query_text)
+    if not spans:
+        return query_text, []
+    if LITERAL_MARK.search(query_text.lower()):
+        return None, []
+    parts, literals, cursor = [], [], 0
+    for start, end in spans:
+        mark = "zqzlit" + str(len(literals)).translate(LITERAL_DIGITS) + "zqz"
+        parts += [query_text[cursor:start], f" {mark} "]
+        literals.append(query_text[start:end])
+        cursor = end
+    parts.append(query_text[cursor:])
+    return "".join(parts), literals
 
 
 def day_asked(query_text: str, *, tz, now: datetime | None = None) -> TimeAsked | None:
@@ -203,6 +240,17 @@ def run_understood(
     when the query names no time).
     """
     asked = read_time(query_text, tz=tz, now=now, ended_only=ended_only)
+    return run_asked(asked=asked, query_text=query_text, flt=flt, search=search)
+
+
+def run_asked(
+    *,
+    asked: TimeAsked | None,
+    query_text: str,
+    flt: dict,
+    search: Callable[[str, dict, Window | None], tuple],
+) -> tuple[tuple, dict | None]:
+    """Run ``search`` as :func:`run_understood` does, the query's time phrase read already."""
     if asked is None:
         return search(query_text, flt, None), None
     window = intersect(asked.window, flt.get("since"), flt.get("until"))
@@ -229,10 +277,14 @@ def lexical(
 ) -> tuple[list, str | None, dict | None]:
     """Return a lexical search page, its next cursor and ``understood``.
 
-    The cursor is bound to the request as sent (query, operator, filter), not to the window
-    derived from it, so a rolling window ("最近") moving between two pages keeps it valid.
+    When a time phrase is read, the cursor is bound to the request as sent (query, operator,
+    filter, zone), not to the window derived from it, so a rolling window ("最近") moving
+    between two pages keeps it valid. A query with no phrase to read runs the search of
+    ``understand: false`` and its cursor is that search's: one issued before understanding was
+    on by default, or under ``understand: false``, pages on.
     """
-    binding = ("understood", query_text, default_operator, flt, str(tz))
+    asked = read_time(query_text, tz=tz, now=now)
+    binding = None if asked is None else ("understood", query_text, default_operator, flt, str(tz))
 
     def run(text, f, window):
         return engine.lexical_search(
@@ -246,8 +298,8 @@ def lexical(
             proximity=window,
         )
 
-    (hits, next_cursor), understood = run_understood(
-        query_text=query_text, flt=flt, tz=tz, now=now, search=run
+    (hits, next_cursor), understood = run_asked(
+        asked=asked, query_text=query_text, flt=flt, search=run
     )
     return hits, next_cursor, understood
 

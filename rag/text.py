@@ -36,10 +36,12 @@ from rag.jieba_dict import is_loaded, tokenizer, warm_up
 
 __all__ = [
     "STOPWORDS",
+    "excludes",
     "is_loaded",
     "held_terms",
     "matching_words",
     "parse_query",
+    "query_spans",
     "rank_held",
     "segment_for_index",
     "segment_query",
@@ -281,12 +283,43 @@ def _tokenize(text: str) -> list[tuple[str, str]]:
             word = match.group(kind)
             if word.lower() in _KEYWORDS:
                 tokens.append((_KEYWORDS[word.lower()], ""))
-            elif word.startswith("-") and word.lstrip("-"):
+            elif excludes(word):
                 tokens.append(("NOT", ""))
                 tokens.append(("TERM", word.lstrip("-")))
             else:
                 tokens.append(("TERM", word))
     return tokens
+
+
+def excludes(word: str) -> bool:
+    """Return whether a query word is an exclusion ("-火锅": NOT 火锅)."""
+    return word.startswith("-") and bool(word.lstrip("-"))
+
+
+def query_spans(text: str) -> list[tuple[str, str, int, int]]:
+    """Return the syntax tokens of query text as :func:`parse_query` cuts it, with their spans.
+
+    Each is ``(kind, value, start, end)``, ``kind`` one of ``(``, ``)``, ``PHRASE`` (a quoted
+    phrase, its quotes in the span) and ``WORD`` (as written: a caller judges keywords and
+    exclusions, :data:`_KEYWORDS`, :func:`excludes`); whitespace is in no token. Characters are
+    NFKC-normalised one for one, as :func:`_prepare` reads them (a full-width quote or bracket
+    is one), so the spans are spans of ``text``.
+    """
+    folded = "".join(_one_for_one(ch) for ch in text[:MAX_QUERY_CHARS])
+    spans = []
+    for match in _TOKEN_RE.finditer(folded):
+        kind = match.lastgroup
+        if kind == "other":
+            continue
+        name = {"lparen": "(", "rparen": ")", "word": "WORD"}.get(kind, "PHRASE")
+        spans.append((name, match.group(), match.start(), match.end()))
+    return spans
+
+
+def _one_for_one(ch: str) -> str:
+    """Return ``ch`` NFKC-normalised when that is one character, else ``ch``."""
+    folded = unicodedata.normalize("NFKC", ch)
+    return folded if len(folded) == 1 else ch
 
 
 # --- parser ---------------------------------------------------------------------------------

@@ -164,6 +164,106 @@ def test_lexical_pages_of_an_understood_query_follow_one_cursor(api_client, user
     assert "next_cursor" not in second
 
 
+@pytest.fixture
+def worded(api_client, user, write, dated):
+    """Add to ``dated`` turns naming a time as words: 昨天 with and without 火锅, and the
+    phrase 上周五的会议 said on a day that is not last Friday (2025-07-04)."""
+    items = [
+        ("q1", "2025-04-02T19:00:00+08:00", "昨天吃的火锅太辣了"),
+        ("q2", "2025-05-02T10:00:00+08:00", "上周五的会议改到下周一了"),
+        ("q3", "2025-05-10T20:00:00+08:00", "昨天下雨了没出门"),
+    ]
+    write(
+        api_client,
+        user.username,
+        [
+            {"message_id": m, "ts": t, "role": "user", "content": c, "chat_id": "c2"}
+            for m, t, c in items
+        ],
+        status=201,
+    )
+
+
+def _unasked(api_client, path, user, text, **extra):
+    """Post a search that does not send ``understand`` (on by default)."""
+    body = {"user_id": user.username, "query_text": text, "now": NOW, **extra}
+    response = api_client.post(path, body, format="json")
+    assert response.status_code == 200, response.json()
+    return response.json()
+
+
+# The time phrase is a word the query syntax asks for (docs/memory.md, "Time phrases"): with
+# the default operator OR, "火锅 -昨天" is 火锅 | !昨天 (every turn but q3, which says 昨天
+# without 火锅), "火锅 OR 昨天" either word, the quoted phrase the turn saying it.
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("火锅 -昨天", {"m1", "m2", "m3", "m4", "m5", "q1", "q2"}),
+        ("火锅 OR 昨天", {"m1", "m2", "q1", "q3"}),
+        ('"上周五的会议"', {"q2"}),
+    ],
+)
+def test_a_time_phrase_the_query_syntax_asks_for_is_searched_as_words(
+    api_client, user, worded, text, expected
+):
+    body = _unasked(api_client, LEX, user, text)
+    assert body["understood"] is None
+    assert set(_ids(body)) == expected
+    plain = _unasked(api_client, LEX, user, text, understand=False)
+    assert _ids(body) == _ids(plain)
+
+
+@pytest.mark.parametrize("path", [SEM, HYB])
+@pytest.mark.parametrize("text", ["火锅 -昨天", "火锅 OR 昨天", '"上周五的会议"'])
+def test_no_search_reads_a_time_the_query_syntax_asks_for(api_client, user, worded, path, text):
+    assert _unasked(api_client, path, user, text)["understood"] is None
+
+
+def test_a_time_phrase_outside_the_query_syntax_is_still_read():
+    now = datetime(2025, 7, 10, 12, tzinfo=SHANGHAI)
+    either = read_time("昨天 火锅 OR 烧烤", tz=SHANGHAI, now=now)
+    assert (either.phrase, either.rest) == ("昨天", "火锅 OR 烧烤")
+    # The exclusion stays one: the rest is not stripped of its "-" (昨天 without 火锅).
+    assert read_time("昨天 -火锅", tz=SHANGHAI, now=now).rest == "-火锅"
+    assert read_time('"昨天的火锅" 上周', tz=SHANGHAI, now=now).rest == '"昨天的火锅"'
+    # Lower-case or / and / not are words of a sentence, not operators.
+    assert read_time("what did we eat yesterday or the day before", tz=SHANGHAI, now=now)
+
+
+def test_a_lexical_cursor_without_a_time_phrase_is_the_cursor_of_understand_false(
+    api_client, user, dated
+):
+    # A cursor issued before understanding was on by default, or under understand: false,
+    # pages on in a request without the field, and the other way round.
+    unasked = _unasked(api_client, LEX, user, "火锅", page_size=1)
+    plain = _unasked(api_client, LEX, user, "火锅", page_size=1, understand=False)
+    assert unasked["next_cursor"] == plain["next_cursor"]
+    after_plain = _unasked(api_client, LEX, user, "火锅", page_size=1, cursor=plain["next_cursor"])
+    after_unasked = _unasked(
+        api_client, LEX, user, "火锅", page_size=1, understand=False, cursor=unasked["next_cursor"]
+    )
+    assert _ids(unasked) + _ids(after_plain) == _ids(plain) + _ids(after_unasked)
+    assert len(set(_ids(unasked) + _ids(after_plain))) == 2
+
+
+def test_a_lexical_cursor_of_a_time_phrase_read_stays_bound_to_it(api_client, user, dated):
+    first = _unasked(api_client, LEX, user, "上周吃的火锅", page_size=1)
+    assert first["understood"]["applied"] == "rank"
+    response = api_client.post(
+        LEX,
+        {
+            "user_id": user.username,
+            "query_text": "上周吃的火锅",
+            "understand": False,
+            "page_size": 1,
+            "cursor": first["next_cursor"],
+        },
+        format="json",
+    )
+    assert response.status_code == 400
+    assert response.json()["error"]["details"]["field"] == "cursor"
+
+
 def test_read_time_ended_only_skips_a_window_reaching_now():
     now = datetime(2025, 7, 10, 12, tzinfo=SHANGHAI)
     assert read_time("今天想吃火锅", tz=SHANGHAI, now=now, ended_only=True) is None
