@@ -358,14 +358,25 @@ class _Parser:
 
     def or_expr(self) -> Node | None:
         items = [self.and_expr()]
+        # With OR as the default operator an exclusion joined implicitly still narrows, as web
+        # search reads it ("火锅 -昨天": 火锅 and not 昨天, not "火锅 or anything without 昨天");
+        # "a OR -b" keeps the OR written.
+        excluded: list[Node | None] = []
+        first_join = None
         while True:
             kind = self.peek()
             if kind == "OR":
                 self.pos += 1
-            elif not (self.default_op == "|" and kind in _OPERAND_START):
+                items.append(self.and_expr())
+            elif self.default_op == "|" and kind in _OPERAND_START:
+                node = self.and_expr()
+                (excluded if isinstance(node, Not) else items).append(node)
+            else:
                 break
-            items.append(self.and_expr())
-        return _combine("|", items)
+            first_join = first_join or kind
+        if isinstance(items[0], Not) and len(items) > 1 and first_join != "OR":
+            excluded.append(items.pop(0))  # "-昨天 火锅": the exclusion written first
+        return _combine("&", [_combine("|", items), *excluded])
 
     def and_expr(self) -> Node | None:
         items = [self.unary()]

@@ -2,6 +2,7 @@
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,21 @@ def test_bare_chinese_run_is_segmented_with_and():
 def test_default_operator_or():
     assert parse_query("不吃辣火锅", default_operator="or") == "'不吃' | '辣' | '火锅'"
     assert parse_query("a b AND c", default_operator="or") == "'a' | ('b' & 'c')"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("火锅 -昨天", "'火锅' & !'昨天'"),
+        ("-昨天 火锅", "'火锅' & !'昨天'"),
+        ("火锅 烧烤 -昨天", "('火锅' | '烧烤') & !'昨天'"),
+        # An OR written keeps its meaning.
+        ("火锅 OR -昨天", "'火锅' | !'昨天'"),
+        ("-昨天 OR 火锅", "!'昨天' | '火锅'"),
+    ],
+)
+def test_an_exclusion_narrows_under_the_default_or(text, expected):
+    assert parse_query(text, default_operator="or") == expected
 
 
 def test_quoted_phrase_and_operator():
