@@ -61,10 +61,12 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
         "滑雪|雪场|单板|双板|ski|skis|skiing|skier|skiers|snowboard|snowboarding",
         not_in="water ski|water skiing|water skis|cable ski|jet ski|jet skis|jet skiing",
     ),
+    # 滑水道 / 滑水梯 are a water park's slides, not water skiing (session 42 audit).
     _kind(
         "water skiing",
         "滑水|水上摩托|wakeboard|wakeboarding|water ski|water skiing|waterskiing|cable ski|"
         "jet ski|jet skiing|jetski",
+        not_in="滑水道|滑水梯",
     ),
     _kind("surfing", "冲浪|surf|surfing|surfer|surfers|surfboard|bodyboard|bodyboarding"),
     _kind("paragliding", "滑翔伞|滑翔翼|paragliding|paraglide|paraglider|hang gliding|hang glider"),
@@ -240,13 +242,23 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
 
 def _alternation(words) -> re.Pattern:
     """Return one pattern matching any of ``words``: English ones whole (no letter or digit
-    either side), Chinese ones anywhere; longer words first, so "ice skating" wins over
-    "skating" at the same place."""
+    either side), their words apart as written with spaces or hyphens ("cable-ski",
+    "water-skiing": session 42 audit), Chinese ones anywhere; longer words first, so "ice
+    skating" wins over "skating" at the same place."""
     parts = []
     for word in sorted(set(words), key=len, reverse=True):
-        escaped = re.escape(word)
-        parts.append(rf"(?<![a-z0-9]){escaped}(?![a-z0-9])" if word.isascii() else escaped)
+        if word.isascii():
+            spaced = r"[\s-]+".join(re.escape(part) for part in word.split())
+            parts.append(rf"(?<![a-z0-9]){spaced}(?![a-z0-9])")
+        else:
+            parts.append(re.escape(word))
     return re.compile("|".join(parts))
+
+
+def _listed(found: str) -> str:
+    """Return the listed word a match of :func:`_alternation` stands for ("cable-ski" is
+    "cable ski"; "go-kart" is listed so)."""
+    return found if found in _BY_WORD else re.sub(r"[\s-]+", " ", found)
 
 
 @cache
@@ -254,12 +266,15 @@ def _kind_pattern(kind: NamedKind, also_held: bool) -> re.Pattern:
     return _alternation(kind.words + kind.held if also_held else kind.words)
 
 
-# Every word naming a kind in a query, and the kinds each names: one scan of the query.
+# Every word naming a kind in a query, and the kinds each names: one scan of the query. The
+# names of something else (``not_in``) are read in the same scan and name nothing unless listed
+# as a kind's words ("cable ski" is water skiing; 「滑水道」 is no kind), so a word of a kind
+# inside one does not count in a query, as in a candidate (:func:`names`).
 _BY_WORD: dict[str, list[NamedKind]] = {}
 for _named in NAMED_KINDS:
     for _word in _named.words:
         _BY_WORD.setdefault(_word, []).append(_named)
-_QUERY_WORDS = _alternation(_BY_WORD)
+_QUERY_WORDS = _alternation(set(_BY_WORD) | {w for k in NAMED_KINDS for w in k.not_in})
 
 
 def names(text: str, kind: NamedKind, *, also_held: bool = False) -> bool:
@@ -285,7 +300,7 @@ def kinds_named(query: str) -> tuple[NamedKind, ...]:
         kind
         for match in _QUERY_WORDS.finditer(text)
         if not inside(match.span(), refused)
-        for kind in _BY_WORD[match.group(0)]
+        for kind in _BY_WORD.get(_listed(match.group(0)), ())
     }
     return tuple(kind for kind in NAMED_KINDS if kind in found)
 

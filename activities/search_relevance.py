@@ -15,7 +15,7 @@ from pathlib import Path
 from django.utils import timezone
 
 from activities.models import Activity
-from activities.named_kinds import absent_kind, kinds_asked
+from activities.named_kinds import absent_kind, kinds_asked, kinds_named
 from activities.search_ranking import naming_pks, query_evidence, unread_pks
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
@@ -100,7 +100,9 @@ def asks_elsewhere(query: str) -> bool:
     for 4", 「帮我订个餐厅 六个人」), a repair (``repair_request``: 「修自行车」) or a
     question about the weather or what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服
     吗」) or a judgement of manners or custom (``opinion_question``: "is it rude to ...",
-    「算不算没礼貌」), these unless an activity word names something to do (「下雨天去哪玩」).
+    「算不算没礼貌」), these unless an activity word names something to do (「下雨天去哪玩」);
+    the judgement also unless it names a kind of activity (「周末的脱口秀 会不会很尴尬」, "do you
+    like board games? any nights this week": what is judged is an outing asked about).
 
     The errand (``rag.understand.errands.errand``): buying a thing, changing money, something
     lost, a route or a line's hours (「想买部二手单车」, "where can i exchange dollars", 「我部
@@ -118,7 +120,7 @@ def asks_elsewhere(query: str) -> bool:
         booking_request(query)
         or repair_request(query)
         or weather_question(query)
-        or opinion_question(query)
+        or (opinion_question(query) and not kinds_named(query))
     )
 
 
@@ -191,13 +193,19 @@ def relevant_hits(
 # What a request made only of a time says besides it: what there is (「今天早上有什么」, "what's
 # on tonight"). Such a request reads like the news questions of the intent examples when its
 # time is ignored (a morning already over keeps its words in the text the model reads), yet it
-# asks for nothing but what is on. General question words (issue 30, session 42).
+# asks for nothing but what is on. General question words (issue 30, session 42). English
+# "what's" or "what is" alone asks what the time is ("what is thanksgiving", "what's today",
+# "what is dec 5": session 42 audit): only "on", "happening" or "going on" after it asks what
+# there is.
 _WHATS_ON = re.compile(
     r"^(?:有什么|有啥|有没有什么|有哪些|都有什么|有什么(?:活动|安排|好玩的|可以去的|可以玩的)|"
     r"干嘛|干什么|干啥|做什么|做点什么|去哪|去哪儿|去哪里|玩什么|搞咩|有咩搞|"
-    r"what'?s(?:\s+on)?|what\s+is(?:\s+on)?|anything(?:\s+on)?|what\s+to\s+do|things\s+to\s+do|"
+    r"what(?:'?s|\s+is)\s+(?:on|happening|going\s+on)|anything(?:\s+on)?|what\s+to\s+do|"
+    r"things\s+to\s+do|"
     r"anything\s+(?:happening|going\s+on|to\s+do))[\s?？!！。.~～吗呢啊呀嘛]*$"
 )
+
+_TIME_ON = re.compile(r"on\b", re.IGNORECASE)
 
 
 def time_request(understood) -> bool:
@@ -211,7 +219,10 @@ def time_request(understood) -> bool:
         return False
     text = found.text
     for start, end in sorted(spans, reverse=True):
-        text = text[:start] + " " + text[end:]
+        # The time reader takes the "on" of "what's on tonight" with its time ("on tonight");
+        # it is the question's "what's on", kept.
+        kept = _TIME_ON.match(text, start, end)
+        text = text[:start] + (" on " if kept else " ") + text[end:]
     return bool(_WHATS_ON.match(" ".join(text.split()).strip(" ,，")))
 
 
@@ -239,7 +250,9 @@ def asks_for_activity(query: str, understood=None) -> str | None:
         return "kind"
     if learning_request(query) and not information_request(query):
         return "learning"
-    if company_request(query) and not information_request(query):
+    # What the company is for may be a kind of activity ("anyone up for badminton or squash":
+    # the alternative names none, so no "kind" above).
+    if company_request(query, names_activity=kinds_named) and not information_request(query):
         return "company"
     if time_request(understood):
         return "time"

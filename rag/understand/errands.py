@@ -216,15 +216,22 @@ _EN_RECIPE = re.compile(
 
 # Looking for paid work: 找工作, 求职, 招聘, 找兼职 / 实习, 投简历; "looking for a job / work",
 # "find a job", "jobs hiring", "job openings", "internship". Not volunteering ("looking for
-# volunteer work" names what it is for). General knowledge (issue 30, session 42): session
-# 41's audit had 「找工作 不要加班的」 answered as a request for activities.
-_ZH_JOB = re.compile(r"找(?:个|份)?(?:工作|兼职|实习|工)|求职|招聘|招人|投简历|(?:工作|兼职)机会")
+# volunteer work", 「招聘志愿者」, "need work experience volunteering" name what it is for:
+# :data:`_VOLUNTEER`). General knowledge (issue 30, session 42): session 41's audit had
+# 「找工作 不要加班的」 answered as a request for activities. Not 工作室 / 工作坊 (a studio, a
+# workshop: 「找工作室拍写真」), 工具 or 工艺; 招人 only asked alone (「公司招人吗」), not
+# recruiting partners (「招人一起打球」); not "work-life" (session 42 audit).
+_ZH_JOB = re.compile(
+    r"找(?:个|份)?(?:工作(?![室坊])|兼职|实习|工(?![作具艺]))|求职|招聘|投简历|(?:工作|兼职)机会"
+    r"|招人(?:吗|嘛|么|不|没|了)?[\s?？。!！~～]*$"
+)
 _EN_JOB = re.compile(
     r"\b(?:looking\s+for|find(?:ing)?|need|want)\s+(?:a\s+|an\s+)?(?:new\s+|part[-\s]time\s+|"
-    r"full[-\s]time\s+)?(?:job|jobs|work|internship)\b"
+    r"full[-\s]time\s+)?(?:job|jobs|work(?![-\s]life\b)|internship)\b"
     r"|\bjobs?\s+(?:hiring|openings?|vacanc(?:y|ies))\b|\bhiring\s+now\b"
     r"|\bjob\s+(?:hunting|search|listings?|interview)\b"
 )
+_VOLUNTEER = re.compile(r"志愿|义工|\bvolunteer")
 
 # An activity noun, a ticket or an outing to a market keeps a query a request for something
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
@@ -273,6 +280,8 @@ def errand(text: str) -> str | None:
         ("job", _ZH_JOB, _EN_JOB),
     ):
         if label == "recipe" and learning_request(normalised):
+            return None
+        if label == "job" and _VOLUNTEER.search(normalised):
             return None
         if zh.search(normalised) or en.search(normalised):
             return label

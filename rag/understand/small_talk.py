@@ -67,8 +67,13 @@ _EN_PARTS = (
     # Malaysia: "eat already?", "you makan already or not", "sudah makan"; "have you eaten
     # yet"), and Canadian "eh": general knowledge of the varieties (issue 30, session 42,
     # written after fresh11's "hello bot, you eaten already?" had been seen; development data).
-    r"(?:(?:have|did)\s+)?(?:you|u|ya)?\s*(?:eaten|ate|makan|had\s+(?:your\s+)?"
+    # Asked, not said: addressed to the one spoken to ("you eaten already?") or with "already",
+    # "yet", "or not" after it. Bare "makan", "ate", "had lunch" name a meal (a food query) or
+    # tell of one (session 42 audit).
+    r"(?:(?:have|did)\s+)?(?:you|u|ya)\s*(?:eaten|ate|makan|had\s+(?:your\s+)?"
     r"(?:lunch|dinner|breakfast|meal))(?:\s+(?:already|yet|liao|le|dah|or\s+not|not\s+yet))*|"
+    r"(?:eaten|ate|makan|had\s+(?:your\s+)?(?:lunch|dinner|breakfast|meal))"
+    r"(?:\s+(?:already|yet|liao|le|dah|or\s+not|not\s+yet))+|"
     r"(?:(?:did|do)\s+)?(?:you|u|ya)?\s*eat(?:\s+(?:already|yet|liao|le|dah|or\s+not))+|"
     r"(?:sudah|dah)\s+makan(?:\s+(?:belum|ke|or\s+not))?",
     r"there|mate|buddy|bud|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|"

@@ -32,10 +32,19 @@ _ZH_WEATHER = re.compile(
     r"|几多度|天气(?:点样|点呀|好唔好)"
     # Sichuanese and northern colloquial: 冷不冷嘛, 要下雨不, 穿啥子.
     r"|穿(?:啥子?|啥)(?:衣服)?(?:合适|好)?[嘛哦呢?？]?$|会不会下雨嘛|要下(?:雨|雪)(?:不|没|么)"
-    # The A-not-A question needs no closing 吗 (要不要穿羽绒服, 用不用带伞), and the wind asked
-    # for (风多大, 风大不大, 几级风): general knowledge (issue 30, session 42, after fresh11's
-    # 「青岛这两天风多大 要不要穿羽绒服」 had been seen; it was emptied by the intent gate already).
-    r"|(?:要不要|需不需要|用不用|得不得)(?:穿|带)|风(?:有)?多大|风大不大|几级风"
+    # The wind asked for (风多大, 风大不大, 几级风): general knowledge (issue 30, session 42,
+    # after fresh11's 「青岛这两天风多大 要不要穿羽绒服」 had been seen; it was emptied by the
+    # intent gate already).
+    r"|风(?:有)?多大|风大不大|几级风"
+)
+# The A-not-A question needs no closing 吗 (要不要穿羽绒服, 用不用带伞), same session; it asks
+# about the weather only with what is worn or carried against it, or the weather, named
+# (_ZH_WEATHER_WORD): 「要不要带泳衣」, 「需不需要穿正装」, 「要不要带孩子」 ask about an outing
+# (session 42 audit).
+_ZH_WEAR_A_NOT_A = re.compile(r"(?:要不要|需不需要|用不用|得不得)(?:穿|带)")
+_ZH_WEATHER_WORD = re.compile(
+    r"伞|雨|雪|冷(?!门)|热(?!闹|门)|凉|晒|刮风|大风|风大|天气|气温|温度|降温|升温|雾|霾|太阳|羽绒|外套|大衣|"
+    r"棉衣|棉袄|毛衣|秋裤|保暖|厚衣服|薄衣服|短袖|长袖|防晒|遮阳|帽子|手套|围巾|冲锋衣"
 )
 _EN_WEATHER = re.compile(
     r"\b(?:will|is|does|did)\s+it\s+(?:going\s+to\s+|gonna\s+)?"
@@ -54,4 +63,6 @@ def weather_question(text: str) -> bool:
     normalised = form_text(text)
     if not normalised:
         return False
+    if _ZH_WEAR_A_NOT_A.search(normalised) and _ZH_WEATHER_WORD.search(normalised):
+        return True
     return bool(_ZH_WEATHER.search(normalised) or _EN_WEATHER.search(normalised))

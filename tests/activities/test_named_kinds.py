@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from activities.named_kinds import absent_kind, kinds_named
+from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_named, names
 from activities.search import activities_search
 from activities.search_relevance import ABSENT_NOTE
 
@@ -46,6 +46,27 @@ def test_skiing_towed_on_water_is_no_skiing():
     assert absent_kind("where got snow skiing in singapore this december", [cable]) == "skiing"
     assert absent_kind("wakeboarding", [cable]) is None
     assert absent_kind("ski trip", [_row("Ski trip to the mountains")]) is None
+
+
+def test_skiing_towed_on_water_is_no_skiing_however_it_is_spelt():
+    # Hyphenated (session 42 audit): "cable-ski", "water-skiing", "jet-ski" are water sports,
+    # in a candidate and in a query.
+    skiing = next(k for k in NAMED_KINDS if k.label == "skiing")
+    assert not names("cable-ski park", skiing, also_held=True)
+    assert not names("water-skiing lessons", skiing, also_held=True)
+    assert names("ski-resort weekend", skiing, also_held=True)
+    cable = _row("Wakeboarding at the cable-ski park", "Get pulled round the lake.")
+    assert absent_kind("where got snow skiing in singapore this december", [cable]) == "skiing"
+    assert [k.label for k in kinds_named("water-skiing lessons")] == ["water skiing"]
+    assert [k.label for k in kinds_named("jet-ski hire")] == ["water skiing"]
+
+
+def test_a_water_park_slide_asks_for_no_water_skiing():
+    # 滑水道 / 滑水梯 are slides; 滑水 alone is still water skiing (session 42 audit).
+    assert not kinds_named("水上乐园滑水道")
+    assert not kinds_named("滑水梯")
+    assert [k.label for k in kinds_named("想去滑水")] == ["water skiing"]
+    assert absent_kind("水上乐园滑水道", [SWIM, SNOW]) is None
 
 
 def test_a_kind_any_candidate_offers_is_left_to_the_ranking():

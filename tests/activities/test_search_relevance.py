@@ -11,7 +11,12 @@ from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
 from activities.search import activities_search
-from activities.search_relevance import KEEP_BEST, asks_for_activity, time_request
+from activities.search_relevance import (
+    KEEP_BEST,
+    answer_question,
+    asks_for_activity,
+    time_request,
+)
 from activities.understanding import read_query
 from rag.relevance import NOISE_REASON
 
@@ -402,6 +407,13 @@ def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
         ("今天有什么新闻", False),
         ("今天股票怎么样", False),
         ("tomorrow", False),
+        ("anything on saturday", True),
+        # "what's" / "what is" alone asks what the day is (session 42 audit).
+        ("what is thanksgiving", False),
+        ("what is christmas", False),
+        ("what's today", False),
+        ("what is tomorrow", False),
+        ("what is dec 5", False),
     ],
 )
 def test_a_time_and_what_is_there_only_is_a_request_for_something_to_do(query, expected):
@@ -410,3 +422,101 @@ def test_a_time_and_what_is_there_only_is_a_request_for_something_to_do(query, e
     assert time_request(understood) is expected
     if expected:
         assert asks_for_activity(query, understood) == "time"
+
+
+def _read(query):
+    tz = zoneinfo.ZoneInfo("Asia/Shanghai")
+    return read_query(query, now=datetime(2026, 11, 25, 10, 0, tzinfo=tz), tz=tz)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # Asking the assistant what to find, a budget, a plan "ok or not" (session 42 audit).
+        "你觉得这周末有什么演出",
+        "你觉得周末哪个展值得",
+        "你觉得附近哪家咖啡馆好",
+        "预算合适的音乐节",
+        "jazz tonight ok or not",
+        # A judgement of a kind of activity asked about: an outing.
+        "do you like board games? any nights this week",
+        "周末的脱口秀 会不会很尴尬",
+        # A studio, recruiting partners or volunteers, volunteering: no job.
+        "找工作室拍写真",
+        "找个工作室做陶艺",
+        "招人一起打球",
+        "招人组队爬山",
+        "招聘志愿者",
+        "need work experience volunteering",
+        "want work-life balance",
+        # A meal named, not "have you eaten"; what to bring, not the weather.
+        "makan",
+        "makan one",
+        "had lunch",
+        "ate",
+        "要不要带泳衣",
+        "用不用带装备",
+        "需不需要穿正装",
+        "要不要带孩子",
+    ],
+)
+def test_requests_for_something_to_do_are_not_read_as_asking_for_an_answer(query):
+    assert not answer_question(query, _read(query))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "chope seat with tissue paper is rude or not ah",
+        "用纸巾占座算不算没礼貌",
+        "hello bot, you eaten already?",
+        "你是机器人吗 陪我唠会儿",
+        "找工作 不要加班的",
+        "公司招人吗",
+        "青岛这两天风多大 要不要穿羽绒服",
+    ],
+)
+def test_the_questions_those_rules_were_made_for_still_ask_for_an_answer(query):
+    assert answer_question(query, _read(query))
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "约个牙医",
+        "约个医生看病",
+        "约个律师咨询",
+        "约个体检",
+        "约个搬家师傅",
+        "约个保洁阿姨",
+        "找人陪诊",
+        "有没有人一起拼车去机场",
+        "有人一起合租吗",
+        "找个室友搭子",
+        "anyone up for carpooling to the airport",
+        "anyone free for a loan",
+        "people free for a survey",
+        "looking for someone to clean my house",
+        "looking for a partner to start a business",
+        "my phone is not working",
+        "推荐个手机 不要苹果",
+        "laptop recommendations but not apple",
+    ],
+)
+def test_appointments_services_and_shares_are_still_read_against_the_intent_examples(query):
+    # Session 42 audit: 约个 books an appointment, "anyone up for" a carpool or a loan.
+    assert asks_for_activity(query, _read(query)) is None
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("周二午饭约一个", "company"),
+        ("anyone up for badminton", "kind"),
+        # The alternative names no kind, so not "kind"; badminton is what the company is for.
+        ("anyone up for badminton or something", "company"),
+        ("where got snow skiing in singapore this december", "kind"),
+    ],
+)
+def test_company_for_a_meal_or_an_activity_and_a_kind_still_skip_the_intent_gate(query, asks):
+    assert asks_for_activity(query, _read(query)) == asks

@@ -166,3 +166,28 @@ def test_looking_for_paid_work_is_an_errand(query):
 )
 def test_volunteering_and_work_words_in_requests_are_not_a_job(query):
     assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # A studio or a workshop is no job; recruiting partners or volunteers is no hiring
+        # (session 42 audit).
+        "找工作室拍写真",
+        "找个工作室做陶艺",
+        "招人一起打球",
+        "招人组队爬山",
+        "招聘志愿者",
+        "need work experience volunteering",
+        "want work-life balance",
+    ],
+)
+def test_studios_partners_volunteers_and_work_life_are_no_job(query):
+    assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query", ["公司招人吗", "招聘服务员", "找份工 周末的", "need a new job", "looking for work"]
+)
+def test_hiring_asked_alone_and_work_sought_are_still_a_job(query):
+    assert errand(query) == "job"

@@ -38,13 +38,52 @@ def test_other_requests_are_not(query):
         "周末约个饭",
         "有没有打羽毛球的局，缺个搭子",
         "有人一起爬山吗",
-        "anyone up for badminton",
+        "anyone up for a game of badminton",
         "looking for people to play tennis with",
         "grab lunch with a friend",
+        "找个饭搭子",
+        "环岛路骑车 有人组队吗",
+        "想找人一起唱歌",
+        "和女朋友约会 想浪漫一点",
+        "who wants to join me this saturday",
+        "anyone free for dinner tonight",
     ],
 )
 def test_asking_for_company_is_read(query):
     assert company_request(query)
+
+
+def test_company_for_a_thing_the_surface_names_is_read():
+    # "badminton" is no general word of meeting up; the surface (activities: a named kind)
+    # says it is something it offers.
+    assert company_request("anyone up for badminton", names_activity=lambda t: "badminton" in t)
+    assert not company_request("anyone up for a loan", names_activity=lambda t: "badminton" in t)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        # 约个 books an appointment or a service (session 42 audit).
+        "约个牙医",
+        "约个医生看病",
+        "约个律师咨询",
+        "约个体检",
+        "约个搬家师傅",
+        "约个保洁阿姨",
+        # Someone to share a ride or a flat with, or to see a doctor with.
+        "找人陪诊",
+        "有没有人一起拼车去机场",
+        "有人一起合租吗",
+        "找个室友搭子",
+        "anyone up for carpooling to the airport",
+        "anyone free for a loan",
+        "people free for a survey",
+        "looking for someone to clean my house",
+        "looking for a partner to start a business",
+    ],
+)
+def test_company_for_an_appointment_a_service_or_a_share_is_not_a_meet_up(query):
+    assert not company_request(query)
 
 
 @pytest.mark.parametrize(

@@ -194,3 +194,25 @@ def test_greetings_of_more_varieties_are_small_talk(query):
 )
 def test_those_words_with_a_request_or_alone_are_not_small_talk(query):
     assert not small_talk(query)
+
+
+@pytest.mark.parametrize("query", ["makan", "makan one", "had lunch", "ate"])
+def test_a_meal_named_or_told_of_is_no_have_you_eaten(query):
+    # Session 42 audit: "makan" alone is often a food query.
+    assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "hello bot, you eaten already?",
+        "you makan already or not",
+        "makan already?",
+        "sudah makan",
+        "have you eaten yet",
+        "eat already?",
+        "had lunch already?",
+    ],
+)
+def test_have_you_eaten_asked_is_still_small_talk(query):
+    assert small_talk(query)

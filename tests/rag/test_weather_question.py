@@ -51,3 +51,19 @@ def test_a_request_set_in_some_weather_is_not(query):
 )
 def test_the_a_not_a_question_without_a_closing_particle_and_the_wind_are_read(query):
     assert weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["要不要带泳衣", "用不用带装备", "需不需要穿正装", "要不要带孩子", "要不要带孩子去度假"],
+)
+def test_the_a_not_a_question_about_what_to_bring_with_no_weather_named_is_not(query):
+    # Session 42 audit: what to bring to an outing, not what the weather asks for.
+    assert not weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["要不要穿羽绒服", "明天降温 要不要带件衣服", "下雨天需不需要带鞋套"]
+)
+def test_the_a_not_a_question_with_weather_gear_or_the_weather_is_still_read(query):
+    assert weather_question(query)
