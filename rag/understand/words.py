@@ -109,6 +109,45 @@ EN_MONTH_SHORT = {name[:3]: i + 1 for i, name in enumerate(EN_MONTHS) if len(nam
 EN_MONTH_SHORT["sept"] = 9
 
 
+# A month's short name beside a number is a date only where the number cannot be a count or the
+# name another word (general English usage; audit, session 42: "apr 5% loan", "jan 3 results",
+# "top 5 mar picks", "table for 2 jan and mike"):
+# - never before a percentage or a counted noun ("5% loan", "2 weeks ago", "3 results", "8 pax");
+# - jan (a name) and mar ("to spoil") month first only with their dot ("Jan. 3"), an ordinal
+#   ("jan 3rd"), a year, or the end of the phrase (a comma, the end of the query);
+# - day first ("5 dec") only at the start of the query or a clause, or after on / by / until /
+#   till / from / the or a weekday ("sat 5 dec"), as dates are written; "for 2 jan" is a count.
+_COUNTED = re.compile(
+    r"\s*(?:%|percent\b|(?:weeks?|days?|months?|years?|hours?|hrs?|mins?|minutes?|people|"
+    r"persons?|ppl|pax|guests?|adults?|kids?|results?|times?|items?|pcs|tickets?|seats?|of)\b)"
+)
+_NAME_WORD = frozenset({"jan", "mar"})
+_PHRASE_END = re.compile(r"\s*(?:[,，.。;；!！?？)）]|$)")
+_DAY_FIRST_CUE = re.compile(
+    r"(?:^|[,，.。;；!！?？:：(（]\s*|\b(?:on|by|until|till|from|the|"
+    + "|".join((*EN_WEEKDAYS, *EN_WEEKDAY_SHORT, *EN_WEEKDAY_AMBIGUOUS))
+    + r")\.?,?\s+)$"
+)
+
+
+def short_month_date(match: re.Match) -> bool:
+    """Return whether an ``en_date`` match is a date (see above: a whole month name before a
+    counted noun is no date either: "may 5 people")."""
+    text, whole = match.string, match.group(0)
+    if _COUNTED.match(text, match.end()):
+        return False
+    if (match.group(1) or match.group(4)) in EN_MONTHS:
+        return True
+    if match.group(1):  # month first: "dec 5"
+        return (
+            match.group(1) not in _NAME_WORD
+            or "." in whole
+            or bool(re.search(r"\d(?:st|nd|rd|th)", whole) or match.group(5))
+            or _PHRASE_END.match(text, match.end()) is not None
+        )
+    return _DAY_FIRST_CUE.search(text[: match.start(3)]) is not None
+
+
 def month_number(name: str) -> int:
     """Return the month (1-12) an English month name or short name names."""
     return EN_MONTHS.index(name) + 1 if name in EN_MONTHS else EN_MONTH_SHORT[name]
@@ -132,7 +171,12 @@ CLOCK_WINDOW = timedelta(hours=1)
 # and never the end of a longer number of its own script: a Chinese numeral before digits is
 # another word's (周六8点 is Saturday at 8, 周六12月5日 Saturday 5 December).
 _CN_NUMERALS = "零〇一二两三四五六七八九十"
-NUMERAL = rf"(?:(?<![0-9])[0-9]{{1,3}}|(?<![{_CN_NUMERALS}])[{_CN_NUMERALS}]{{1,3}})"
+# Digits after a Chinese numeral are no number of their own either (十1点, 三十1号, 第二12号),
+# but for the numeral of a weekday (周六8点, 星期六12点, 礼拜一3点): audit, session 42.
+NUMERAL = (
+    rf"(?:(?<![0-9])(?:(?<![{_CN_NUMERALS}])|(?<=[周期拜][{_CN_NUMERALS}]))[0-9]{{1,3}}"
+    rf"|(?<![{_CN_NUMERALS}])[{_CN_NUMERALS}]{{1,3}})"
+)
 # A year written in digits, not the end of a longer number.
 _ZH_YEARS = r"去年|今年|明年|前年|(?<![0-9])(?:19|20)\d\d年"
 # 呢 / 今 ("this" in Cantonese) only with 个: 呢个礼拜, 今个月. 下 after 一 is 一下 ("briefly":
@@ -314,7 +358,7 @@ PART_PATTERNS = [
         "zh_part_short",
         rx(
             _NOT_AN_END + r"(?:早(?=[0-9零〇一二两三四五六七八九十\s,，.。!！?？、;；:：~～]|$)"
-            r"|晚(?![上间饭餐安点些会宴霞年期辈睡了到归熟婚]))"
+            r"|晚(?![上间饭安点些会宴霞年期辈睡了到归熟婚]|餐(?!厅)))"
         ),
     ),
     # Parts that are also other words (日头 "the sun", 日里 in 节日里) only join a day.
@@ -326,7 +370,8 @@ PART_PATTERNS = [
             + alternation(w for w in PART_WORDS_AFTER_DAY if w != "过早")
             + "|"
             + _BREAKFAST_NOT_TOO_EARLY
-            + ")"
+            # 餐厅 is a restaurant: 周六晚餐厅 is Saturday evening (晚) and a restaurant.
+            + ")(?!厅)"
         ),
     ),
     # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
@@ -357,7 +402,12 @@ DAY_PATTERNS += [
             + _EN_PART
             + r")\b|"
             + _EN_CLOCK_AHEAD
-            + r"))"
+            # or a date it labels ("sat dec 5", "sat 5 dec": rag.understand.scan).
+            + r"|(?:"
+            + _EN_MONTH_OF_DAY
+            + r")\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+            + _EN_MONTH_OF_DAY
+            + r")\b))"
         ),
     ),
 ]
