@@ -116,7 +116,8 @@ EN_MONTH_SHORT["sept"] = 9
 # - jan (a name) and mar ("to spoil") month first only with their dot ("Jan. 3"), an ordinal
 #   ("jan 3rd"), a year, or the end of the phrase (a comma, the end of the query);
 # - day first ("5 dec") only at the start of the query or a clause, or after on / by / until /
-#   till / from / the or a weekday ("sat 5 dec"), as dates are written; "for 2 jan" is a count.
+#   till / from / the, a weekday ("sat 5 dec") or another date's to / and / or ("3 dec to 5
+#   dec"), as dates are written; "for 2 jan" is a count.
 _COUNTED = re.compile(
     r"\s*(?:%|percent\b|(?:weeks?|days?|months?|years?|hours?|hrs?|mins?|minutes?|people|"
     r"persons?|ppl|pax|guests?|adults?|kids?|results?|times?|items?|pcs|tickets?|seats?|of)\b)"
@@ -124,7 +125,7 @@ _COUNTED = re.compile(
 _NAME_WORD = frozenset({"jan", "mar"})
 _PHRASE_END = re.compile(r"\s*(?:[,，.。;；!！?？)）]|$)")
 _DAY_FIRST_CUE = re.compile(
-    r"(?:^|[,，.。;；!！?？:：(（]\s*|\b(?:on|by|until|till|from|the|"
+    r"(?:^|[,，.。;；!！?？:：(（-]\s*|\b(?:on|by|until|till|from|the|to|through|thru|and|or|"
     + "|".join((*EN_WEEKDAYS, *EN_WEEKDAY_SHORT, *EN_WEEKDAY_AMBIGUOUS))
     + r")\.?,?\s+)$"
 )
@@ -403,9 +404,9 @@ DAY_PATTERNS += [
             + r")\b|"
             + _EN_CLOCK_AHEAD
             # or a date it labels ("sat dec 5", "sat 5 dec": rag.understand.scan).
-            + r"|(?:"
+            + r"|,?\s*(?:"
             + _EN_MONTH_OF_DAY
-            + r")\.?\s+\d|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+            + r")\.?\s+\d|,?\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
             + _EN_MONTH_OF_DAY
             + r")\b))"
         ),

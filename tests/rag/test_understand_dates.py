@@ -127,6 +127,8 @@ def test_a_weekday_in_a_list_of_days_is_no_label_of_the_date():
     [
         ("sat dec 5", ""),
         ("sat dec 5 skiing", "skiing"),
+        ("sat, 5 dec", ""),
+        ("wed, dec 9 at 7pm", ""),
         ("12月5日（周六）", ""),
         ("周六（12月5日）滑雪", "滑雪"),
     ],
@@ -165,6 +167,13 @@ def test_a_short_month_name_before_a_count_is_no_date(text):
         ("jan. 3 brunch", day(1, 3, 10, 14, year=2027), day(1, 3, 10, 14)),
         ("sat 5 dec", day(12, 5), day(12, 5, year=2025)),
         ("dec 5 night", day(12, 5, 18, 24), day(12, 5, 18, 24, year=2025)),
+        ("wed, dec 9 at 7pm", day(12, 9, 19, 20), day(12, 9, 19, 20, year=2025)),
+        ("sat, 5 dec", day(12, 5), day(12, 5, year=2025)),
+        (
+            "3 dec to 5 dec",
+            (day(12, 3)[0], day(12, 5)[1]),
+            (day(12, 3, year=2025)[0], day(12, 5, year=2025)[1]),
+        ),
     ],
 )
 def test_a_short_month_name_as_dates_are_written_still_reads(text, future, past):
