@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
-from rag.understand.dates import listed, month_add, month_range, safe_date
+from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
@@ -33,7 +33,6 @@ from rag.understand.words import (
     ZH_WEEKDAYS,
     cn_number,
     month_number,
-    short_month_date,
     weekday_index,
 )
 

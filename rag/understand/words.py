@@ -109,46 +109,6 @@ EN_MONTH_SHORT = {name[:3]: i + 1 for i, name in enumerate(EN_MONTHS) if len(nam
 EN_MONTH_SHORT["sept"] = 9
 
 
-# A month's short name beside a number is a date only where the number cannot be a count or the
-# name another word (general English usage; audit, session 42: "apr 5% loan", "jan 3 results",
-# "top 5 mar picks", "table for 2 jan and mike"):
-# - never before a percentage or a counted noun ("5% loan", "2 weeks ago", "3 results", "8 pax");
-# - jan (a name) and mar ("to spoil") month first only with their dot ("Jan. 3"), an ordinal
-#   ("jan 3rd"), a year, or the end of the phrase (a comma, the end of the query);
-# - day first ("5 dec") only at the start of the query or a clause, or after on / by / until /
-#   till / from / the, a weekday ("sat 5 dec") or another date's to / and / or ("3 dec to 5
-#   dec"), as dates are written; "for 2 jan" is a count.
-_COUNTED = re.compile(
-    r"\s*(?:%|percent\b|(?:weeks?|days?|months?|years?|hours?|hrs?|mins?|minutes?|people|"
-    r"persons?|ppl|pax|guests?|adults?|kids?|results?|times?|items?|pcs|tickets?|seats?|of)\b)"
-)
-_NAME_WORD = frozenset({"jan", "mar"})
-_PHRASE_END = re.compile(r"\s*(?:[,，.。;；!！?？)）]|$)")
-_DAY_FIRST_CUE = re.compile(
-    r"(?:^|[,，.。;；!！?？:：(（-]\s*|\b(?:on|by|until|till|from|the|to|through|thru|and|or|"
-    + "|".join((*EN_WEEKDAYS, *EN_WEEKDAY_SHORT, *EN_WEEKDAY_AMBIGUOUS))
-    + r")\.?,?\s+)$"
-)
-
-
-def short_month_date(match: re.Match) -> bool:
-    """Return whether an ``en_date`` match is a date (see above: a whole month name before a
-    counted noun is no date either: "may 5 people")."""
-    text, whole = match.string, match.group(0)
-    if _COUNTED.match(text, match.end()):
-        return False
-    if (match.group(1) or match.group(4)) in EN_MONTHS:
-        return True
-    if match.group(1):  # month first: "dec 5"
-        return (
-            match.group(1) not in _NAME_WORD
-            or "." in whole
-            or bool(re.search(r"\d(?:st|nd|rd|th)", whole) or match.group(5))
-            or _PHRASE_END.match(text, match.end()) is not None
-        )
-    return _DAY_FIRST_CUE.search(text[: match.start(3)]) is not None
-
-
 def month_number(name: str) -> int:
     """Return the month (1-12) an English month name or short name names."""
     return EN_MONTHS.index(name) + 1 if name in EN_MONTHS else EN_MONTH_SHORT[name]
