@@ -29,7 +29,9 @@ from rag.understand import regional
 #   no separate 上午 in common use and says 朝早十一点 for 11 a.m. (session 40: chosen after
 #   reading fresh8's 「周六朝早带小朋友去玩」, whose one relevant Saturday row starts at 10:30).
 # - after a meal: 午饭后 / "after lunch" 13-18 (the afternoon once lunch is over), 晚饭后 /
-#   "after dinner" 19-24 (the evening once dinner, served from 17-18, is over).
+#   "after dinner" 19-24 (the evening once dinner, served from 17-18, is over), 早饭后 8-12 (the
+#   morning once breakfast, eaten from 6-7, is over); before one: 早饭前 清晨 5-8, 午饭前 the
+#   morning (上午 6-12), 晚饭前 the afternoon (下午 12-18) (MEAL_BOUNDS).
 # - 后半夜 / "after midnight" (of a day's night): past midnight, 0-6 of the next day; "the wee
 #   hours" / "the small hours" of a day: its own 0-6 (as 凌晨).
 # - English meals, read only right after or before a day ("sunday brunch", "dinner on friday"):
@@ -83,6 +85,7 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "wee hours": (0, 6),
     "after midnight": (24, 30),
     "after dinner": (19, 24),
+    "早饭后": (8, 12),
     "breakfast": (6, 10),
     "brunch": (10, 14),
     "dinner": (17, 22),
@@ -176,6 +179,16 @@ PART_WORDS: dict[str, str] = {
     "pm": "after noon",
     "aft": "afternoon",
 }
+# Before and after a Mandarin meal (午饭前, 早餐之后, 周六午饭以前): the time around the meal,
+# not its hours (audit, session 42: 周六午饭前 was read as Saturday lunchtime); meal -> (the
+# part before it, the part after it). Brunch (早午餐) is over by the afternoon as lunch is.
+MEAL_BOUNDS = {"早饭": ("清晨", "早饭后"), "午饭": ("上午", "午饭后"), "晚饭": ("下午", "晚饭后")}
+MEAL_BOUNDS.update({"早餐": MEAL_BOUNDS["早饭"], "午餐": MEAL_BOUNDS["午饭"]})
+MEAL_BOUNDS.update({"中饭": MEAL_BOUNDS["午饭"], "中午饭": MEAL_BOUNDS["午饭"]})
+MEAL_BOUNDS.update({"晚餐": MEAL_BOUNDS["晚饭"], "早午餐": ("早上", "午饭后")})
+for _meal, (_before, _after) in MEAL_BOUNDS.items():
+    PART_WORDS.update({_meal + w: _before for w in ("前", "以前", "之前")})
+    PART_WORDS.update({_meal + w: _after for w in ("后", "以后", "之后")})
 # The parts of the day in the regional and colloquial varieties (下昼, 朝早, 后晌, 擦黑 ...) and
 # English's narrower parts ("late afternoon"): rag/understand/regional.py.
 PARTS_OF_DAY.update(regional.EN_PARTS_OF_DAY)

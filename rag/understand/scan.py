@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
-from rag.understand.dates import listed, month_add, month_range, safe_date
+from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
@@ -173,7 +173,7 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         name = match.group(1) or match.group(4)
         day = int(match.group(2) or match.group(3))
         month = month_number(name)
-        if not 1 <= day <= 31:
+        if not 1 <= day <= 31 or not short_month_date(match):
             return None
         if match.group(5):  # a day of that year; one that does not exist is "invalid"
             found = safe_date(int(match.group(5)), month, day)
@@ -356,14 +356,15 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         if not atoms or atom.start >= atoms[-1].end:
             atoms.append(atom)
     phrases: list[Phrase] = []
-    for atom in atoms:
+    for i, atom in enumerate(atoms):
         last = phrases[-1] if phrases else None
-        if last is not None and _labels_date(last, atom, text):
-            # A weekday beside its date ("sat dec 5", 12月5日周六) names that date: the date
-            # decides, whether or not the weekday agrees with it.
+        if last is not None and _labels_date(last, atom, text, atoms[i + 1 : i + 2]):
+            # A weekday beside its date ("sat dec 5", 12月5日周六, "saturday night, dec 5")
+            # names that date: the date decides, whether or not the weekday agrees with it.
             if atom.kind in _DATE_KINDS:
-                last.atoms[-1] = atom
-            last.end = atom.end
+                last.atoms[last.atoms.index(last.get("day"))] = atom
+            closed = "(" in text[last.end : atom.start] and text[atom.end : atom.end + 1] == ")"
+            last.end = atom.end + closed  # 12月5日（周六）: the bracket goes with it
             continue
         meal = atom.role == "part" and _is_meal(atom, text)
         if (
@@ -420,18 +421,26 @@ _DATE_KINDS = frozenset({"zh_date", "en_date"})
 _WEEKDAY_KINDS = frozenset({"zh_weekday", "en_weekday"})
 # What may stand between a date and its weekday: "Saturday, December 5", 12月5日（周六）.
 _LABEL_GAP = re.compile(r"[\s,，(（的]*")
+# A weekday listed with another day ("dec 5, saturday and sunday") is one of the list, not the
+# date's label: the old reading (the date and the weekend) stands.
+_LIST_JOIN = re.compile(r"\s*(?:and|or|to|&|/|、|-|和|或者?|跟|与|及|还是|到|至)\s*")
 
 
-def _labels_date(last: Phrase, atom: Atom, text: str) -> bool:
-    """Return whether ``atom`` and the day that ends ``last`` are a date and its weekday."""
-    day = last.atoms[-1]
-    kinds = {day.kind, atom.kind}
+def _labels_date(last: Phrase, atom: Atom, text: str, after: list[Atom]) -> bool:
+    """Return whether ``atom`` and the day of ``last`` (a part of the day or a clock time
+    between them or not: 周六晚上12月5日, "周六 8点 12月5日") are a date and its weekday."""
+    day = last.get("day")
+    kinds = {day.kind if day else None, atom.kind}
+    listed = atom.kind in _WEEKDAY_KINDS and any(
+        a.role == "day" and _LIST_JOIN.fullmatch(text, atom.end, a.start) for a in after
+    )
     return (
-        day.role == "day"
+        last.atoms[0].role != "alone"
         and atom.role == "day"
         and bool(kinds & _DATE_KINDS)
         and bool(kinds & _WEEKDAY_KINDS)
         and _LABEL_GAP.fullmatch(text, last.end, atom.start) is not None
+        and not listed
     )
 
 

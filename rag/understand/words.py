@@ -132,7 +132,12 @@ CLOCK_WINDOW = timedelta(hours=1)
 # and never the end of a longer number of its own script: a Chinese numeral before digits is
 # another word's (周六8点 is Saturday at 8, 周六12月5日 Saturday 5 December).
 _CN_NUMERALS = "零〇一二两三四五六七八九十"
-NUMERAL = rf"(?:(?<![0-9])[0-9]{{1,3}}|(?<![{_CN_NUMERALS}])[{_CN_NUMERALS}]{{1,3}})"
+# Digits after a Chinese numeral are no number of their own either (十1点, 三十1号, 第二12号),
+# but for the numeral of a weekday (周六8点, 星期六12点, 礼拜一3点): audit, session 42.
+NUMERAL = (
+    rf"(?:(?<![0-9])(?:(?<![{_CN_NUMERALS}])|(?<=[周期拜][{_CN_NUMERALS}]))[0-9]{{1,3}}"
+    rf"|(?<![{_CN_NUMERALS}])[{_CN_NUMERALS}]{{1,3}})"
+)
 # A year written in digits, not the end of a longer number.
 _ZH_YEARS = r"去年|今年|明年|前年|(?<![0-9])(?:19|20)\d\d年"
 # 呢 / 今 ("this" in Cantonese) only with 个: 呢个礼拜, 今个月. 下 after 一 is 一下 ("briefly":
@@ -314,7 +319,7 @@ PART_PATTERNS = [
         "zh_part_short",
         rx(
             _NOT_AN_END + r"(?:早(?=[0-9零〇一二两三四五六七八九十\s,，.。!！?？、;；:：~～]|$)"
-            r"|晚(?![上间饭餐安点些会宴霞年期辈睡了到归熟婚]))"
+            r"|晚(?![上间饭安点些会宴霞年期辈睡了到归熟婚]|餐(?!厅)))"
         ),
     ),
     # Parts that are also other words (日头 "the sun", 日里 in 节日里) only join a day.
@@ -326,7 +331,8 @@ PART_PATTERNS = [
             + alternation(w for w in PART_WORDS_AFTER_DAY if w != "过早")
             + "|"
             + _BREAKFAST_NOT_TOO_EARLY
-            + ")"
+            # 餐厅 is a restaurant: 周六晚餐厅 is Saturday evening (晚) and a restaurant.
+            + ")(?!厅)"
         ),
     ),
     # English parts only join a day ("Friday night"); alone they stay text ("evening jazz").
@@ -357,7 +363,12 @@ DAY_PATTERNS += [
             + _EN_PART
             + r")\b|"
             + _EN_CLOCK_AHEAD
-            + r"))"
+            # or a date it labels ("sat dec 5", "sat 5 dec": rag.understand.scan).
+            + r"|,?\s*(?:"
+            + _EN_MONTH_OF_DAY
+            + r")\.?\s+\d|,?\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
+            + _EN_MONTH_OF_DAY
+            + r")\b))"
         ),
     ),
 ]
