@@ -12,6 +12,7 @@ holds, its cues and what it holds of what the query refuses (:func:`hybrid_score
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,6 +41,12 @@ FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # (docs/RELEVANCE.md, "Refusals read by grammar and by meaning"). Before: -3.507 for the
 # refused words and cues together, no similarity.
 FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.789, -0.432)  # in FUSION_FEATURES order
+# The scripts a word of the query can be written in (:func:`unread_pks`), over normalised text
+# (lowercase, full-width folded): the Han range of ``rag.understand.cues.language``.
+_SCRIPTS = {
+    "han": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"),
+    "latin": re.compile(r"[a-z]"),
+}
 
 
 def lexical_text(activity) -> str:
@@ -87,21 +94,62 @@ def naming_pks(query: str, activities: list, understood, *, held=None, cues=None
     return set(cue_ranking(activities, understood, counts=cues.named)) | set(lexical)
 
 
-def unread_pks(activities: list, understood) -> set:
-    """Return the pks of the activities whose title is in the other language than the query
-    (a Chinese query and an English listing, or the reverse; ``rag.understand.language``).
+def own_text(activity) -> str:
+    """Return a listing's own words that the lexical evidence reads: title, tags and type.
 
-    The query's words cannot be in such a listing, so that it names none of them is no sign
-    it is beside the point: its lexical evidence is absent, not negative (issue 30, session
-    42: 「小印度导览」 and the Little India walks, 「学做娘惹菜」 and the laksa class). The
-    embedding model reads across the two scripts by itself; the relevance cut reads such a
-    listing as it reads one naming the query (``activities.search_relevance``). Kind, mood
-    and audience cues are labels of both languages and still count where they match."""
+    Not its vibes: they are labels of one lexicon (``activities.vibes``, Chinese) that every
+    listing carries whatever its language, and the cue readers count them already."""
+    tags = " ".join(str(t) for t in activity.tags or [])
+    return f"{activity.title} {tags} {activity.type}"
+
+
+def scripts(text: str) -> set:
+    """Return the scripts ``text`` holds: "han" (a Chinese character), "latin" (a Latin letter)."""
+    normal = normalise(text or "")[0]
+    return {name for name, pattern in _SCRIPTS.items() if pattern.search(normal)}
+
+
+def other_language_pks(activities: list, understood) -> set:
+    """Return the pks of the activities whose title is in the other language than the query (a
+    Chinese query and an English listing, or the reverse; ``rag.understand.language``): the
+    model scores such a pair lower (``rag.relevance.CROSS_LIFT``), whatever the evidence."""
     asked = getattr(understood, "language", None)
     if asked not in ("zh", "en"):
         return set()
     other = {"zh", "en"} - {asked}
     return {a.pk for a in activities if language(normalise(a.title or "")[0]) in other}
+
+
+def unread_pks(query: str, activities: list) -> set:
+    """Return the pks of the activities whose lexical evidence is unread: none of the query's
+    words could be in them, so that they name none is no sign they are beside the point (issue
+    30, session 42: 「小印度导览」 and the Little India walks, 「学做娘惹菜」 and the laksa class).
+
+    A word could be in a listing when the listing's own words (:func:`own_text`) hold its
+    script (a Chinese word needs a Chinese character, a Latin one a Latin letter; digits need
+    none), or when a listing of the pool whose title is in the same language
+    (``rag.understand.language``) holds one of the query's words in its own words: then the
+    catalogue writes them ("ktv" and 「KTV 欢唱夜」 beside 「周末烘焙课」). So a Latin loanword
+    ("diy", "spa") leaves a Chinese listing holding Latin (「KTV 欢唱夜」) read, and a Chinese
+    query an English-titled listing with Chinese tags. The words are those naming the query
+    (:func:`naming_pks`: content words, not the refused); a query without any leaves nothing
+    unread. The embedding model reads across scripts by itself; the relevance cut reads an
+    unread listing half way to one naming the query (``activities.search_relevance``)."""
+    terms = query_terms(query)
+    refused = negated_terms(query, terms)
+    asked = [t for t in terms if t not in refused]
+    if not asked or not activities:
+        return set()
+    needs = [scripts(t) for t in asked]
+    blind = [a for a in activities if not any(n <= scripts(own_text(a)) for n in needs)]
+    if not blind:
+        return set()
+    # Only here, with a listing lacking the script, are the own words segmented (the held
+    # words of the search read the vibes too).
+    held = held_terms({a.pk: own_text(a) for a in activities}, asked)
+    tongue = {a.pk: language(normalise(a.title or "")[0]) for a in activities}
+    written = {tongue[a.pk] for a in activities if set(held.get(a.pk, ())) & set(asked)}
+    return {a.pk for a in blind if tongue[a.pk] not in written}
 
 
 def query_evidence(query: str, activities: list, understood) -> bool:

@@ -16,7 +16,12 @@ from django.utils import timezone
 
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
-from activities.search_ranking import naming_pks, query_evidence, unread_pks
+from activities.search_ranking import (
+    naming_pks,
+    other_language_pks,
+    query_evidence,
+    unread_pks,
+)
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
@@ -144,12 +149,15 @@ def relevant_hits(
     """
     if named is None:
         named = naming_pks(query, [hit.obj for hit in hits], understood)
-    # A listing in the other language than the query cannot hold its words: its evidence is
-    # unread, not missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query
-    # none of whose words the best hits could hold, does not apply to it; its margin, named or
-    # not, reads rag.relevance.CROSS_LIFT higher (activities.search_ranking.unread_pks; issue
-    # 30, session 42).
-    unread = unread_pks([hit.obj for hit in hits], understood)
+    # A listing that could not hold the query's words (none of their script in its own words,
+    # and no listing of its language in the pool holding one) has its evidence unread, not
+    # missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query none of whose
+    # words the best hits could hold, does not apply to it (activities.search_ranking.unread_pks).
+    # A listing in the other language than the query, named or not, has its margin read
+    # rag.relevance.CROSS_LIFT higher (other_language_pks): the lift follows the language, the
+    # unread the script (issue 30, session 42).
+    unread = unread_pks(query, [hit.obj for hit in hits])
+    crossing = other_language_pks([hit.obj for hit in hits], understood)
     own = [
         True if hit.obj.pk in named else (None if hit.obj.pk in unread else False) for hit in hits
     ]
@@ -166,7 +174,7 @@ def relevant_hits(
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=own,
-            crossing=[hit.obj.pk in unread for hit in hits],
+            crossing=[hit.obj.pk in crossing for hit in hits],
             foreign=foreign_query(understood),
             intent=(
                 None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)

@@ -420,7 +420,9 @@ def decide(
         keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
     # The per-hit cut decides where a list stops, never that it stops before ``keep_best``
     # (with the pool rule: never before the best hits standing above the average candidate).
-    for index in sorted(range(len(scores)), key=lambda i: -scores[i])[:keep_best]:
+    # The best by margin, as the rules read them: with CROSS_LIFT on some hits only (a pool of
+    # both languages), a raw score would put the other language's hits after their due.
+    for index in sorted(range(len(scores)), key=lambda i: -margins[i])[:keep_best]:
         keep[index] = keep[index] or pooled[index] >= 0.0
     return Decision(
         keep=keep, top_margin=top, off_topic=False, cut=cut, dropped=keep.count(False), **flags

@@ -199,17 +199,68 @@ def test_a_row_holding_only_what_the_query_refuses_does_not_name_it():
 
 
 def test_a_listing_in_the_other_language_than_the_query_is_unread_not_unnamed():
-    from activities.search_ranking import unread_pks
+    from activities.search_ranking import other_language_pks, unread_pks
     from activities.understanding import read_query
 
     rows = [
-        _row(1, "Sushi rolling class for beginners"),
-        _row(2, "周六寿司手作课"),
-        _row(3, "Livehouse本地乐队专场"),  # Chinese with one English word: Chinese
+        _row(1, "Sushi rolling class for beginners", type="Food"),
+        _row(2, "周六寿司手作课", type="美食"),
+        _row(3, "Livehouse本地乐队专场", type="音乐"),  # Chinese holding Latin
     ]
+    assert unread_pks("想学做寿司", rows) == {1}
+    # A Latin word could be in a Chinese listing holding Latin: only the one holding none.
+    assert unread_pks("sushi class", rows) == {2}
+    # A query of no script (digits only) or of no content word reads every listing as usual.
+    assert unread_pks("2026", rows) == set()
+    assert unread_pks("有什么", rows) == set()
+    # The margin's lift still follows the title's language (rag.relevance.CROSS_LIFT).
     chinese = read_query("想学做寿司", now=timezone.now(), tz=None)
     english = read_query("sushi class", now=timezone.now(), tz=None)
-    assert unread_pks(rows, chinese) == {1}
-    assert unread_pks(rows, english) == {2, 3}
-    # A query of neither language (digits only) reads every listing as usual.
-    assert unread_pks(rows, read_query("2026", now=timezone.now(), tz=None)) == set()
+    assert other_language_pks(rows, chinese) == {1}
+    assert other_language_pks(rows, english) == {2, 3}
+
+
+def _chinese_catalogue():
+    return [
+        _row(1, "KTV 欢唱夜", type="娱乐", tags=["唱歌"]),
+        _row(2, "周末烘焙课", type="美食", tags=["烘焙"], vibes=["美食"]),
+        _row(3, "汉服 cosplay 外拍", type="摄影"),
+        _row(4, "温泉spa放松日", type="休闲"),
+        _row(5, "老城citywalk｜骑楼", type="户外"),
+    ]
+
+
+@pytest.mark.parametrize("query", ["ktv", "spa", "citywalk", "cosplay"])
+def test_a_latin_word_a_chinese_listing_of_the_pool_holds_leaves_none_unread(query):
+    # Audit, session 42: a Latin loanword reads as English, and every Chinese listing not
+    # naming it was unread. A Chinese listing of the pool holds it: the catalogue writes it,
+    # so a Chinese listing without it is beside the point, not unread.
+    from activities.search_ranking import unread_pks
+
+    assert unread_pks(query, _chinese_catalogue()) == set()
+
+
+def test_a_latin_word_no_listing_holds_leaves_only_the_listings_without_latin_unread():
+    # "diy": 「KTV 欢唱夜」 holds Latin, so "diy" could be in it (not unread); 「周末烘焙课」
+    # holds none, and no Chinese listing of the pool holds the word.
+    from activities.search_ranking import unread_pks
+
+    assert unread_pks("diy", _chinese_catalogue()) == {2}
+
+
+def test_a_chinese_query_reads_an_english_listing_by_its_own_words_not_its_vibes():
+    # Audit, session 42: 「脱口秀」 and "Open Mic Night". The lexical evidence reads title, tags
+    # and type (not the description): with Chinese tags the listing could hold the word (not
+    # unread); with English ones it could not, whatever its description or its vibes (labels
+    # of the Chinese lexicon on every listing).
+    from activities.search_ranking import unread_pks
+
+    rows = [
+        _row(1, "Open Mic Night", type="Comedy", tags=["开放麦"]),
+        _row(2, "Open Mic Night", type="Comedy", tags=["comedy"], vibes=["热闹"]),
+    ]
+    assert unread_pks("脱口秀", rows) == {2}
+    # An English-titled listing of the pool holding the word (in its tags) shows that the
+    # catalogue writes it: none is unread then.
+    rows.append(_row(3, "Stand-up showcase", type="Comedy", tags=["脱口秀", "comedy"]))
+    assert unread_pks("脱口秀", rows) == set()

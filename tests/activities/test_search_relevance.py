@@ -6,7 +6,7 @@ import zoneinfo
 from datetime import datetime
 
 import pytest
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivityStatus
@@ -520,3 +520,36 @@ def test_appointments_services_and_shares_are_still_read_against_the_intent_exam
 )
 def test_company_for_a_meal_or_an_activity_and_a_kind_still_skip_the_intent_gate(query, asks):
     assert asks_for_activity(query, _read(query)) == asks
+
+
+@pytest.mark.parametrize(
+    ("query", "unread"),
+    [("ktv", set()), ("diy", {"周末烘焙课"})],
+)
+def test_the_cut_reads_a_loanword_as_the_catalogue_writes_it(monkeypatch, query, unread):
+    # Audit, session 42: "ktv" and "diy" read as English over a Chinese catalogue. "ktv" is
+    # held by 「KTV 欢唱夜」: no hit is unread (the cut reads each without it as naming nothing);
+    # "diy" by none: only the listing holding no Latin is unread. The margin's lift still
+    # follows the titles' language (every one Chinese here).
+    from types import SimpleNamespace
+
+    from activities import search_relevance
+
+    seen = {}
+
+    def judge(vector, scores, surface, **kw):
+        seen.update(kw)
+        raise search_relevance.ProviderError("not embedded")  # every hit kept; kw recorded
+
+    monkeypatch.setattr(search_relevance.relevance, "judge", judge)
+    titles = ["KTV 欢唱夜", "周末烘焙课", "汉服 cosplay 外拍"]
+    hits = [
+        SimpleNamespace(
+            obj=SimpleNamespace(pk=i, title=t, type="娱乐", tags=[], vibes=[]), score=0.8
+        )
+        for i, t in enumerate(titles)
+    ]
+    understood = read_query(query, now=timezone.now(), tz=None)
+    search_relevance.relevant_hits(hits, [0.0], {}, query=query, understood=understood)
+    assert {t for t, has in zip(titles, seen["hit_evidence"], strict=True) if has is None} == unread
+    assert seen["crossing"] == [True, True, True]

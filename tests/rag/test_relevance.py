@@ -107,6 +107,15 @@ def test_hits_in_the_other_language_read_their_margins_higher():
     assert crossing.top_margin == pytest.approx(0.08 + relevance.CROSS_LIFT)
 
 
+def test_keep_best_reads_the_best_hits_by_margin_with_the_lift():
+    # Audit, session 42: in a pool of both languages the hit of the other language stands first
+    # by its lifted margin (0.225 + CROSS_LIFT over 0.25); keep_best keeps it, not the hit first
+    # by raw score, which the depth rule (0) drops.
+    cut = Cut(gate=0.0, ratio=None, depth=0.0)
+    decision = decide([0.85, 0.845], BG, cut, crossing=[False, True], keep_best=1)
+    assert decision.keep == [False, True]
+
+
 def test_pool_rule_reads_the_spread_of_the_best_twenty_candidates_only():
     # Forty more rows far below change the mean and spread of all the hits, not of the best 20.
     decision = decide(CROWD + [0.5] * 40, BG, Cut(gate=0.0, ratio=None, pool_z=1.0))
