@@ -23,12 +23,11 @@ from __future__ import annotations
 import bisect
 import statistics
 from collections import defaultdict
-from dataclasses import dataclass, field
 
 from django.db import connections
 
 from config.replicas import read_alias
-from memory.speakers import assistant_weighed, speaker_weighed
+from memory.speakers import speaker_weighed
 from memory.validation import filter_sql
 from rag.text import STOPWORDS, query_words
 
@@ -66,30 +65,21 @@ def chat_context(
     the ``(user, chat_id, ts)`` index, gated to the anchors (the other rows only give their
     chat).
     """
-    found = _context(ids, anchor_ids, flt)
-    return found.chat_of, found.near
+    chat_of, near, _, _ = _context(ids, anchor_ids, flt)
+    return chat_of, near
 
 
-@dataclass
-class Context:
-    """What :func:`_context` reads of the candidates and their neighbours, by id."""
-
-    chat_of: dict[int, str] = field(default_factory=dict)
-    near: dict[int, list[int]] = field(default_factory=lambda: defaultdict(list))
-    content_of: dict[int, str] = field(default_factory=dict)
-    speaker_of: dict[int, str] = field(default_factory=dict)
-    role_of: dict[int, str] = field(default_factory=dict)
-
-
-def _context(ids: list[int], anchor_ids: list[int], flt: dict, *, user=None) -> Context:
-    """Return :func:`chat_context`, and the content, the speaker and the role of every row it
-    names, in its one query.
+def _context(
+    ids: list[int], anchor_ids: list[int], flt: dict, *, user=None
+) -> tuple[dict[int, str], dict[int, list[int]], dict[int, str], dict[int, str]]:
+    """Return :func:`chat_context`, and the content and the speaker of every row it names, in
+    its one query.
 
     ``user``: the rows' owner, which prunes the query to that user's partition.
     """
     ids = list(dict.fromkeys([*ids, *anchor_ids]))
     if not ids:
-        return Context()
+        return {}, {}, {}, {}
     # With the user named, both the rows and their neighbours are pruned at planning time.
     if user is None:
         owner, neighbour, owner_params = "", "m.user_id = a.user_id", []
@@ -99,18 +89,19 @@ def _context(ids: list[int], anchor_ids: list[int], flt: dict, *, user=None) -> 
     extra, params = filter_sql({**flt, "chat_id": None, "kind": None}, "m")
     same = f"a.id = ANY(%s) AND {neighbour} AND m.chat_id = a.chat_id AND m.kind = a.kind"
     sql = (
-        "SELECT a.id, a.chat_id, a.content, a.speaker, a.role, n.id, n.content, n.speaker, n.role"
+        "SELECT a.id, a.chat_id, a.content, a.speaker, n.id, n.content, n.speaker"
         " FROM memory_chatmessage a LEFT JOIN LATERAL ("
-        f" (SELECT m.id, m.content, m.speaker, m.role FROM memory_chatmessage m"
-        f"   WHERE {same}{extra}"
+        f" (SELECT m.id, m.content, m.speaker FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) < (a.ts, a.id) ORDER BY m.ts DESC, m.id DESC LIMIT 1)"
         " UNION ALL"
-        f" (SELECT m.id, m.content, m.speaker, m.role FROM memory_chatmessage m"
-        f"   WHERE {same}{extra}"
+        f" (SELECT m.id, m.content, m.speaker FROM memory_chatmessage m WHERE {same}{extra}"
         "   AND (m.ts, m.id) > (a.ts, a.id) ORDER BY m.ts, m.id LIMIT 1)"
         f") n ON true WHERE a.id = ANY(%s){owner}"
     )
-    out = Context()
+    chat_of: dict[int, str] = {}
+    near: dict[int, list[int]] = defaultdict(list)
+    content_of: dict[int, str] = {}
+    speaker_of: dict[int, str] = {}
     with connections[read_alias()].cursor() as cursor:
         cursor.execute(
             sql,
@@ -120,16 +111,16 @@ def _context(ids: list[int], anchor_ids: list[int], flt: dict, *, user=None) -> 
                 *[ids, *owner_params],
             ],
         )
-        for pk, chat, *row, other, other_content, other_speaker, other_role in cursor.fetchall():
-            out.chat_of[pk] = chat
-            out.content_of[pk], out.speaker_of[pk], out.role_of[pk] = row
+        for pk, chat, content, speaker, other, other_content, other_speaker in cursor.fetchall():
+            chat_of[pk] = chat
+            content_of[pk] = content
+            speaker_of[pk] = speaker
             if other is not None:
-                out.near[pk].append(other)
-                out.chat_of[other] = chat
-                out.content_of[other] = other_content
-                out.speaker_of[other] = other_speaker
-                out.role_of[other] = other_role
-    return out
+                near[pk].append(other)
+                chat_of[other] = chat
+                content_of[other] = other_content
+                speaker_of[other] = other_speaker
+    return chat_of, near, content_of, speaker_of
 
 
 def neighbours(anchor_ids: list[int], flt: dict) -> dict[int, list[int]]:
@@ -164,19 +155,19 @@ def rerank_top(
 ) -> list[tuple[int, float]]:
     """Return the ``top_k`` best (id, score) of the fused scores with neighbours added, chats
     boosted, other speakers than the one ``query_text`` names weighed down
-    (:func:`memory.speakers.speaker_weighed`), the assistant's replies weighed down
-    (:func:`memory.speakers.assistant_weighed`) and acknowledgements demoted, best first, in
-    one query (on ``user``'s partition when given).
+    (:func:`memory.speakers.speaker_weighed`) and acknowledgements demoted, best first, in one
+    query (on ``user``'s partition when given).
 
     Only the turns that can still reach the top are checked for low content
     (:func:`top_demoted`); with ``top_k`` at least the number of turns after the neighbours
     join, every turn is.
     """
-    found = _context(list(scores), top_anchors(scores), flt, user=user)
-    boosted = boost_chats(add_neighbours(scores, flt, found.near), found.chat_of)
-    weighed = speaker_weighed(boosted, found.speaker_of, query_text)
-    weighed = assistant_weighed(weighed, found.role_of, found.speaker_of)
-    return top_demoted(weighed, found.content_of, top_k)
+    chat_of, near, content_of, speaker_of = _context(
+        list(scores), top_anchors(scores), flt, user=user
+    )
+    boosted = boost_chats(add_neighbours(scores, flt, near), chat_of)
+    weighed = speaker_weighed(boosted, speaker_of, query_text)
+    return top_demoted(weighed, content_of, top_k)
 
 
 def top_demoted(

@@ -20,24 +20,6 @@ import re
 # @10 0.723 / 0.805 at 0.5, 0.723 / 0.803 at 0.3, 0.713 / 0.795 at 0.7, 0.665 / 0.769 at 1 (no
 # rule); docs/memory.md.
 SPEAKER_WEIGHT = 0.5
-# The share of its score a reply of the assistant keeps (role ``assistant``, no speaker: the
-# companion's own turn, not a person's in an imported conversation). A question to a chat
-# memory asks mostly what the user said, and the assistant's replies restate the user's topic
-# in general words ("面试官有说什么时候出结果吗？" for "面试官考了我哪些技术题"), so the model
-# ranks them first and they push the user's fact out of the top 5; advice questions ("宠物打完针
-# 要注意什么") keep their answer in the top 10. Fitted on bench/memory_zh_dev2_set.json split
-# dev2 (its evidence: user turns) together with bench/memory_zh_set.json split dev (a quarter
-# of its evidence turns are the assistant's), fact questions, recall@5 / @10 with understand
-# on (bench/memory_zh_quality.py; issue 30, session 42):
-#   weight  zh dev          dev2
-#   1       0.873 / 0.982   0.793 / 0.951   (none)
-#   0.8     0.898 / 0.970   0.844 / 0.951
-#   0.7     0.904 / 0.970   0.877 / 0.955
-#   0.6     0.880 / 0.970   0.908 / 0.972
-#   0.5     0.873 / 0.970   0.914 / 0.972
-# LoCoMo is unchanged: both sides of its conversations are named speakers.
-ASSISTANT_WEIGHT = 0.6
-ASSISTANT = "assistant"
 HAN = re.compile(r"[\u3400-\u9fff]")
 MIN_NAME_CHARS = 2  # a shorter name is also a word or a character of ordinary text
 
@@ -114,22 +96,5 @@ def speaker_weighed(
         return scores
     return {
         pk: score * SPEAKER_WEIGHT if speaker_of.get(pk) and speaker_of[pk] not in named else score
-        for pk, score in scores.items()
-    }
-
-
-def assistant_weighed(
-    scores: dict[int, float], role_of: dict[int, str], speaker_of: dict[int, str]
-) -> dict[int, float]:
-    """Return ``scores`` with the assistant's replies weighed by ``ASSISTANT_WEIGHT``.
-
-    A reply is a turn of role ``assistant`` without a speaker (``role_of``, ``speaker_of``: of
-    each candidate): a turn of a named speaker belongs to a conversation between people, whose
-    sides are both remembered, and keeps its score, as does a turn of unknown role.
-    """
-    return {
-        pk: score * ASSISTANT_WEIGHT
-        if role_of.get(pk) == ASSISTANT and not speaker_of.get(pk)
-        else score
         for pk, score in scores.items()
     }

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 
-from memory import bm25, ranking, speakers
+from memory import bm25, ranking
 from memory.models import ChatMessage
 from tests.memory.memory_helpers import BASE_TS, STATS
 
@@ -87,13 +87,7 @@ def test_rerank_top_equals_neighbours_then_chat_boost_in_one_query(
     turns, flt, django_assert_num_queries
 ):
     scores = {turns["a1"]: 0.9, turns["b1"]: 0.5, turns["a3"]: 0.3}
-    boosted = ranking.boost_chats(ranking.add_neighbours(scores, flt))
-    # The fixture's odd turns are the assistant's replies (no speaker): weighed down.
-    replies = {turns[k] for k in ("a1", "a3", "b1")}
-    expected = {
-        pk: score * (speakers.ASSISTANT_WEIGHT if pk in replies else 1.0)
-        for pk, score in boosted.items()
-    }
+    expected = ranking.boost_chats(ranking.add_neighbours(scores, flt))
     with django_assert_num_queries(1):
         reranked = dict(ranking.rerank_top(scores, flt, len(expected)))
     assert reranked == pytest.approx(expected)

@@ -50,42 +50,6 @@ def test_without_a_named_speaker_the_scores_are_unchanged(speaker_of, query):
     assert speakers.speaker_weighed(scores, speaker_of, query) == scores
 
 
-def test_the_assistants_replies_are_weighed_down_and_other_turns_keep_their_score():
-    scores = {1: 1.0, 2: 0.8, 3: 0.6, 4: 0.5}
-    role_of = {1: "assistant", 2: "user", 3: "assistant"}  # 4: role unknown
-    speaker_of = {1: "", 2: "", 3: "Caroline"}  # 3: a named person's turn, not a reply
-    weighed = speakers.assistant_weighed(scores, role_of, speaker_of)
-    assert weighed == {1: pytest.approx(speakers.ASSISTANT_WEIGHT), 2: 0.8, 3: 0.6, 4: 0.5}
-
-
-@pytest.mark.django_db
-@pytest.mark.parametrize(("speaker", "first"), [("", "fact"), ("Caroline", "reply")])
-def test_rerank_top_puts_the_users_fact_above_the_assistants_reply_restating_it(
-    user, speaker, first
-):
-    # The model finds the reply, which restates the topic in general words, a little closer to
-    # the question than the fact: the reply comes second unless it is a named person's turn.
-    contents = {
-        "fact": ("user", "面试结束了，问了快速排序和HTTP缓存"),
-        "reply": ("assistant", "听起来挺顺利！面试官有说什么时候出结果吗？"),
-    }
-    pks = {
-        key: ChatMessage.objects.create(
-            user=user,
-            message_id=key,
-            chat_id="c",
-            ts=BASE_TS + timedelta(minutes=i),
-            role=role,
-            speaker=speaker if role == "assistant" else "",
-            content=content,
-        ).pk
-        for i, (key, (role, content)) in enumerate(contents.items())
-    }
-    scores = {pks["reply"]: 0.9, pks["fact"]: 0.8}
-    ranked = ranking.rerank_top(scores, {}, 2, user=user, query_text="面试官考了我哪些题")
-    assert ranked[0][0] == pks[first]
-
-
 @pytest.mark.django_db
 def test_rerank_top_puts_the_named_speakers_turn_first_in_its_one_query(
     user, django_assert_num_queries
