@@ -22,7 +22,7 @@ from activities.negation import inside, mentions_plainly, negated_spans, negated
 from activities.reasons import query_terms
 from rag import relevance
 from rag.search import rrf
-from rag.text import held_terms, rank_held
+from rag.term_ranking import held_terms, rank_held
 from rag.understand.cues import language, normalise
 
 FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
@@ -244,9 +244,9 @@ def cue_counts(activities: list, understood, *, negated: bool | None = None) -> 
 
 def lexical_ranking(query: str, activities: list, *, held=None, refused=frozenset()) -> list:
     """Return the pks of the activities whose title, tags, type or vibes hold a content word of
-    the query, best first (as ``rag.text.term_ranking`` ranks them). Content words are those a
-    reason may name (``activities.reasons.query_terms``): no stop, filler or time words, and no
-    single Han character that means little alone (做 in 做公益 would match 做一个卡包).
+    the query, best first (as ``rag.term_ranking.term_ranking`` ranks them). Content words are
+    those a reason may name (``activities.reasons.query_terms``): no stop, filler or time words,
+    and no single Han character that means little alone (做 in 做公益 would match 做一个卡包).
 
     ``held``: :func:`lexical_held` of the same query over these activities (or more), so that
     ranking a second pool of the same candidates segments nothing again; None finds them here.
@@ -365,7 +365,7 @@ def fusion_features(
     score among the candidates (``rag.relevance.pool_scores``, the same for similarities and
     margins), the share of the query's content words ``terms`` it holds (``held``: per
     candidate, the terms it holds), each word weighing log(1 + n / df) over the n candidates as
-    ``rag.text.rank_held`` weighs them, its kind and mood cues (``cues``: per candidate,
+    ``rag.term_ranking.rank_held`` weighs them, its kind and mood cues (``cues``: per candidate,
     :func:`cue_counts`), what it holds of what the query refuses: the share of the
     ``negated`` terms it holds (weighed the same way), and how like what the query refuses it
     is: the standard score among the candidates of ``refused_like`` (per candidate, its

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import math
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -38,11 +37,10 @@ __all__ = [
     "STOPWORDS",
     "excludes",
     "is_loaded",
-    "held_terms",
     "matching_words",
     "parse_query",
     "query_spans",
-    "rank_held",
+    "words_holding",
     "segment_for_index",
     "segment_query",
     "warm_up",
@@ -132,7 +130,7 @@ def _piece_words(piece: str) -> frozenset[str]:
     return frozenset(_search_mode(piece))
 
 
-def _words_holding(text: str, terms: list[str]) -> frozenset[str]:
+def words_holding(text: str, terms: list[str]) -> frozenset[str]:
     """Return the ``terms`` that are :func:`index_words` of ``text``.
 
     jieba cuts the runs between whitespace independently (a word never spans whitespace), so
@@ -485,43 +483,3 @@ def _parse(text: str, default_op: str, drop_stopwords: bool) -> str:
         # Dropping stop words must not turn "what is it" into an empty query.
         node = _Parser(tokens, default_op, False).parse()
     return render(node)
-
-
-def term_ranking(query: str, documents: dict, *, terms: list[str] | None = None) -> list:
-    """Return the keys of ``documents`` ({key: text}) sharing a query word, best first.
-
-    A small in-memory full text for a candidate pool (rel, issue 11): the query in jieba precise
-    mode without stopwords, each document in search mode; a document scores the sum of
-    ``log(1 + n / df)`` over the query words it contains (n documents, df of them with the
-    word), so a word every candidate shares counts little. Ties keep the input order. A caller
-    that knows better which words carry content passes them as ``terms``.
-    """
-    if terms is None:
-        terms = [t for t in dict.fromkeys(segment_query(query)) if t not in STOPWORDS]
-    if not terms or not documents:
-        return []
-    return rank_held(held_terms(documents, terms), terms)
-
-
-def held_terms(documents: dict, terms: list[str]) -> dict:
-    """Return ``{key: the terms that are words of its text}`` for ``documents`` ({key: text}).
-
-    What :func:`term_ranking` reads of each document; a caller ranking several pools of the
-    same documents for the same terms finds them once and ranks each pool by :func:`rank_held`.
-    """
-    # A word of a document's segmentation is a substring of its prepared text: a document
-    # holding none of the terms as a substring holds none as a word, so it is not segmented.
-    return {key: _words_holding(text, terms) for key, text in documents.items()}
-
-
-def rank_held(words: dict, terms: list[str]) -> list:
-    """Return the keys of ``words`` ({key: terms held}, :func:`held_terms`) holding a term,
-    best first, scored as :func:`term_ranking` scores them (document frequency over ``words``)."""
-    n = len(words)
-    df = {t: sum(t in w for w in words.values()) for t in terms}
-    scored = []
-    for order, (key, found) in enumerate(words.items()):
-        score = sum(math.log(1 + n / df[t]) for t in terms if t in found)
-        if score > 0:
-            scored.append((-score, order, key))
-    return [key for _, _, key in sorted(scored)]

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rag import term_ranking
 from rag import text as rag_text
 from rag.text import STOPWORDS, parse_query, segment_for_index, segment_query
 
@@ -303,7 +304,7 @@ _RANKED_TEXTS = st.lists(
 )
 def test_terms_held_are_those_of_the_whole_texts_segmentation(text, terms):
     whole = set(segment_for_index(text).split())
-    assert rag_text._words_holding(text, terms) == {t for t in terms if t in whole}
+    assert rag_text.words_holding(text, terms) == {t for t in terms if t in whole}
 
 
 def test_a_piece_holding_no_term_is_not_segmented(monkeypatch):
@@ -313,7 +314,7 @@ def test_a_piece_holding_no_term_is_not_segmented(monkeypatch):
     monkeypatch.setattr(
         rag_text.tokenizer, "cut_for_search", lambda s, *a, **k: cut.append(s) or original(s)
     )
-    assert rag_text._words_holding("周末编织局·新手场 #404 编织 安静", ["编织"]) == {"编织"}
+    assert rag_text.words_holding("周末编织局·新手场 #404 编织 安静", ["编织"]) == {"编织"}
     assert cut == ["周末编织局·新手场", "编织"]
 
 
@@ -324,22 +325,22 @@ def test_pieces_shared_by_texts_are_segmented_once(monkeypatch):
     monkeypatch.setattr(
         rag_text.tokenizer, "cut_for_search", lambda s, *a, **k: cut.append(s) or original(s)
     )
-    rag_text.term_ranking("", {1: "桌游之夜 #1 桌游", 2: "桌游之夜 #2 桌游"}, terms=["桌游"])
+    term_ranking.term_ranking("", {1: "桌游之夜 #1 桌游", 2: "桌游之夜 #2 桌游"}, terms=["桌游"])
     assert cut == ["桌游之夜", "桌游"]
 
 
 def test_term_ranking_puts_rarer_words_first_and_leaves_out_texts_naming_none():
     documents = {1: "火锅 聚餐", 2: "桌游 火锅", 3: "徒步", 4: "火锅"}
     # 桌游 is held by one document, 火锅 by three: the document with both leads.
-    assert rag_text.term_ranking("", documents, terms=["桌游", "火锅"]) == [2, 1, 4]
+    assert term_ranking.term_ranking("", documents, terms=["桌游", "火锅"]) == [2, 1, 4]
 
 
 def test_ranking_a_pool_from_held_terms_counts_frequency_within_that_pool():
     documents = {1: "火锅 聚餐", 2: "桌游 火锅", 3: "徒步", 4: "火锅", 5: "桌游"}
     terms = ["桌游", "火锅"]
-    held = rag_text.held_terms(documents, terms)
+    held = term_ranking.held_terms(documents, terms)
     pool = {key: documents[key] for key in (1, 2, 4)}
     # Within the pool 桌游 is rarer than 火锅 (one document against three), as term_ranking
     # of the pool alone counts it; over all five they would be equally common.
-    ranked = rag_text.rank_held({key: held[key] for key in pool}, terms)
-    assert ranked == rag_text.term_ranking("", pool, terms=terms) == [2, 1, 4]
+    ranked = term_ranking.rank_held({key: held[key] for key in pool}, terms)
+    assert ranked == term_ranking.term_ranking("", pool, terms=terms) == [2, 1, 4]
