@@ -381,14 +381,22 @@ def decide(
         # background (a budgeting class for a money question).
         elsewhere = False
     gate = cut.gate_for(evidence, foreign)
-    if noise or question or elsewhere or top < gate:
+    # The foreign gate was fitted on English queries' margins over the Chinese sample as they
+    # are, so it reads them without CROSS_LIFT: an English query over Chinese listings is
+    # already compared like with like (session 42 audit: "Monday after work, help me unwind"
+    # over four Chinese evening rows, none restful, passed the gate by the lift alone).
+    if foreign and cut.foreign_gate is not None:
+        gated = max(m - lift for m, lift in zip(margins, lifts, strict=True))
+    else:
+        gated = top
+    if noise or question or elsewhere or gated < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
         elif elsewhere:
             reason = INTENT_REASON
-        elif top < cut.gate or (foreign and cut.foreign_gate is not None):
+        elif gated < cut.gate or (foreign and cut.foreign_gate is not None):
             reason = OFF_TOPIC_REASON
         else:
             reason = BARE_REASON
