@@ -147,8 +147,9 @@ def relevant_hits(
     they cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
     the caller has found it.
     """
+    activities = [hit.obj for hit in hits]
     if named is None:
-        named = naming_pks(query, [hit.obj for hit in hits], understood)
+        named = naming_pks(query, activities, understood)
     # A listing that could not hold the query's words (none of their script in its own words,
     # and no listing of its language in the pool holding one) has its evidence unread, not
     # missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query none of whose
@@ -156,8 +157,8 @@ def relevant_hits(
     # A listing in the other language than the query, named or not, has its margin read
     # rag.relevance.CROSS_LIFT higher (other_language_pks): the lift follows the language, the
     # unread the script (issue 30, session 42).
-    unread = unread_pks(query, [hit.obj for hit in hits])
-    crossing = other_language_pks([hit.obj for hit in hits], understood)
+    unread = unread_pks(query, activities)
+    crossing = other_language_pks(activities, understood)
     own = [
         True if hit.obj.pk in named else (None if hit.obj.pk in unread else False) for hit in hits
     ]
@@ -188,7 +189,7 @@ def relevant_hits(
     if decision.off_topic:
         meta["reason"] = decision.reason
     else:
-        absent = absent_kind(query, [hit.obj for hit in hits])
+        absent = absent_kind(query, activities)
         if absent is not None:
             # Not off-topic: the person asked for something to do, and the closest rows may
             # still serve ("露营" with no campsite open: a mountain hike); the answer says

@@ -372,8 +372,9 @@ def decide(
             **flags,
         )
     own = [True] * len(scores) if hit_evidence is None else list(hit_evidence)
+    raw = [background.margin(s) for s in scores]
     lifts = [CROSS_LIFT if other else 0.0 for other in crossing or [False] * len(scores)]
-    margins = [background.margin(s) + lift for s, lift in zip(scores, lifts, strict=True)]
+    margins = [margin + lift for margin, lift in zip(raw, lifts, strict=True)]
     top = max(margins)
     if elsewhere and cut.intent_close is not None and top >= close_enough(cut, intent):
         # Off-topic means nothing here is close: a request that reads like one for something
@@ -385,10 +386,7 @@ def decide(
     # are, so it reads them without CROSS_LIFT: an English query over Chinese listings is
     # already compared like with like (session 42 audit: "Monday after work, help me unwind"
     # over four Chinese evening rows, none restful, passed the gate by the lift alone).
-    if foreign and cut.foreign_gate is not None:
-        gated = max(m - lift for m, lift in zip(margins, lifts, strict=True))
-    else:
-        gated = top
+    gated = max(raw) if foreign and cut.foreign_gate is not None else top
     if noise or question or elsewhere or gated < gate:
         if noise:
             reason = NOISE_REASON
