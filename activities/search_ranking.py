@@ -23,7 +23,7 @@ from activities.reasons import query_terms
 from rag import relevance
 from rag.search import rrf
 from rag.term_ranking import held_terms, rank_held
-from rag.understand.cues import language, normalise
+from rag.understand.cues import HAN_RE, language, normalise
 
 FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # The hybrid's order (issue 30): a linear score over FUSION_FEATURES, fitted by
@@ -42,11 +42,8 @@ FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like")
 # refused words and cues together, no similarity.
 FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.789, -0.432)  # in FUSION_FEATURES order
 # The scripts a word of the query can be written in (:func:`unread_pks`), over normalised text
-# (lowercase, full-width folded): the Han range of ``rag.understand.cues.language``.
-_SCRIPTS = {
-    "han": re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"),
-    "latin": re.compile(r"[a-z]"),
-}
+# (lowercase, full-width folded): Han as ``rag.understand.cues.language`` reads it.
+_SCRIPTS = {"han": HAN_RE, "latin": re.compile(r"[a-z]")}
 
 
 def lexical_text(activity) -> str:

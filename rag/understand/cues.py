@@ -184,7 +184,7 @@ def keyboard_noise(text: str) -> bool:
     no dictionary is needed and nothing with a meaning is taken for noise.
     """
     normalised = normalise(text or "")[0]
-    if _HAN_RE.search(normalised):
+    if HAN_RE.search(normalised):
         return False
     tokens = _TOKEN_RE.findall(normalised)
     return bool(tokens) and all(_keyboard_run(token) for token in tokens)
@@ -217,7 +217,7 @@ def yes_no_question(text: str) -> bool:
     normalised = normalise(text or "")[0].strip()
     if not normalised:
         return False
-    if _HAN_RE.search(normalised):
+    if HAN_RE.search(normalised):
         return bool(
             (_ZH_CLOSING.search(normalised) and _ZH_MODALS.search(normalised))
             or _YUE_YES_NO.search(normalised)
@@ -260,14 +260,14 @@ def information_request(text: str) -> bool:
     normalised = normalise(text or "")[0].strip()
     if not normalised:
         return False
-    if _HAN_RE.search(normalised):
+    if HAN_RE.search(normalised):
         return bool(_ZH_INFO.search(normalised))
     return bool(_EN_INFO.search(normalised))
 
 
 # --- language ---------------------------------------------------------------------------------
 
-_HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+HAN_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _LATIN_WORD_RE = re.compile(r"[a-z]+")
 
 
@@ -277,7 +277,7 @@ def language(normalised: str) -> str:
     Chinese when it has Han characters and at most one Latin word per four of them (or one:
     "周末去livehouse" is Chinese); English when it has Latin words and no Han; else mixed.
     """
-    han = len(_HAN_RE.findall(normalised))
+    han = len(HAN_RE.findall(normalised))
     latin = len(_LATIN_WORD_RE.findall(normalised))
     if han and latin <= max(1, han // 4):
         return "zh"
