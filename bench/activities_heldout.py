@@ -96,9 +96,12 @@ CORPORA = {
     # Two more cities written for fresh11 (development data from session 42).
     "qingdao": ("activities_qingdao.json", "Asia/Shanghai"),
     "singapore_en": ("activities_singapore_en.json", "Asia/Singapore"),
-    # Two more cities written for fresh12, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh12 (development data from session 43).
     "harbin": ("activities_harbin.json", "Asia/Shanghai"),
     "vancouver_en": ("activities_vancouver_en.json", "America/Vancouver"),
+    # Two more cities written for fresh13, the unseen test: measured only, never fitted.
+    "shenyang": ("activities_shenyang.json", "Asia/Shanghai"),
+    "edinburgh_en": ("activities_edinburgh_en.json", "Europe/London"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -121,6 +124,8 @@ TUNING_CORPORA = (
     "capetown_en",
     "qingdao",
     "singapore_en",
+    "harbin",
+    "vancouver_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -137,6 +142,7 @@ DEV_SETS = {
     "fresh9": "fresh9",
     "fresh10": "fresh10",
     "fresh11": "fresh11",
+    "fresh12": "fresh12",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -183,6 +189,10 @@ QUERY_FILES = {
         "activities_fresh12_harbin_queries.jsonl",
         "activities_fresh12_vancouver_en_queries.jsonl",
     ),
+    "fresh13": (
+        "activities_fresh13_shenyang_queries.jsonl",
+        "activities_fresh13_edinburgh_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -198,6 +208,7 @@ FRESH = (
     "fresh10",
     "fresh11",
     "fresh12",
+    "fresh13",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -272,6 +283,13 @@ SPLIT_STATUS = {
     ),
     "fresh12": (
         "The fresh12 split (issue 30) is two more new cities (Harbin in Chinese, Vancouver in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 42: before, after its round and on the landed code); it is DEVELOPMENT data "
+        "now (from session 43). The unseen test split is fresh13 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh13": (
+        "The fresh13 split (issue 30) is two more new cities (Shenyang in Chinese, Edinburgh in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
