@@ -357,14 +357,23 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     phrases are read from (the current time when None).
     """
     floor = rag_settings_get().floor_for("memory", current_model())
-    hits, _ = messages_recall(
+    # Twice the slots, as the same words said again (the question asked before, a repeated
+    # line) are dropped below: they would fill the slots and tell nothing new.
+    found, _ = messages_recall(
         user=user,
         query_text=message,
-        top_k=KNOWLEDGE_TOP_K,
+        top_k=2 * KNOWLEDGE_TOP_K,
         vector=vector,
         now=now,
         ended_only=True,
     )
+    seen = {normalised_hash(message)}
+    hits = []
+    for hit in found:
+        words = normalised_hash(hit["content"])
+        if words not in seen and len(hits) < KNOWLEDGE_TOP_K:
+            seen.add(words)
+            hits.append(hit)
     hits += messages_search_hybrid(
         user=user,
         query_text=message,

@@ -245,6 +245,7 @@ PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
     (re.compile(r"素食|吃素|素食主义"), "food", "素食"),
     (re.compile(r"不吃(牛肉|猪肉|海鲜|香菜|羊肉)"), "food", None),
     (re.compile(r"(?:对)?(海鲜|花生|芒果|乳糖)过敏"), "allergy", None),
+    (re.compile(r"\ballergic to (seafood|peanuts|mango|lactose)", re.I), "allergy", None),
     (re.compile(r"不(?:喝|能喝)酒"), "drink", "不喝酒"),
     (re.compile(r"(?<!不)喜欢(?:热闹|人多)|爱热闹"), "vibe", "热闹"),
     (re.compile(r"喜欢安静|不喜欢(?:太)?(?:吵|热闹|人多)|怕吵|社恐"), "vibe", "安静"),
@@ -296,12 +297,40 @@ VALUES_ZH_EN = {
     "户外": "the outdoors",
 }
 _VALUES_EN_ZH = {en: zh for zh, en in VALUES_ZH_EN.items()}
+# The things an allergy or a refused food names (the rules above), in both languages.
+THINGS_ZH_EN = {
+    "海鲜": "seafood",
+    "花生": "peanuts",
+    "芒果": "mango",
+    "乳糖": "lactose",
+    "牛肉": "beef",
+    "猪肉": "pork",
+    "香菜": "coriander",
+    "羊肉": "lamb",
+}
+_THINGS_EN_ZH = {en: zh for zh, en in THINGS_ZH_EN.items()}
 
 
 def value_in(value: str, *, english: bool) -> str:
     """Return a stated preference's value in English or Chinese (unknown values as they are)."""
     table = VALUES_ZH_EN if english else _VALUES_EN_ZH
     return table.get(value, value)
+
+
+def stated_in(category: str, value: str, *, english: bool) -> str:
+    """Return a stated preference as a phrase in English or Chinese.
+
+    An allergy, a dislike or a refused food stores the thing itself (花生, 爬山, 牛肉): shown bare
+    it would read as something the user wants, so it is named as avoided.
+    """
+    thing = (THINGS_ZH_EN if english else _THINGS_EN_ZH).get(value, value)
+    if category == "allergy":
+        return f"allergic to {thing}" if english else f"{thing}过敏"
+    if category == "dislikes":
+        return f"not into {thing}" if english else f"不喜欢{thing}"
+    if category == "food" and (value in THINGS_ZH_EN or value in _THINGS_EN_ZH):
+        return f"no {thing}" if english else f"不吃{thing}"
+    return value_in(value, english=english)
 
 
 _LIKE_RE = re.compile(r"我(?:很|最|比较|特别|超)?喜欢([^，,。！!？?\s了的]{2,8})")

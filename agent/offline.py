@@ -32,8 +32,13 @@ def _when_text(iso: str, english: bool = False) -> str:
     return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
 
 
-# A clause of a match reason stating a time or a distance, which the line already states.
-_REASON_FACT_RE = re.compile(r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b")
+# A clause of a match reason stating a time or a distance, which the line already states, or
+# that only these few pass the filters, which the list itself shows (said on every line, it
+# repeats).
+_REASON_FACT_RE = re.compile(
+    r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b"
+    r"|符合筛选条件的只有|pass(?:es)? your filters"
+)
 
 
 def _reason_rest(reason: str, english: bool = False) -> str:
@@ -69,7 +74,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     items = result.get("results") or []
     unknown = bool(result["meta"].get("nearbyUnknown"))
     first = calls[0]["arguments"]
-    values = persona_values(ctx)
+    values = persona_values(ctx, english=english)
     if not items:
         topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
         # The planner already dropped the time and distance limits (when they limited anything):
@@ -82,7 +87,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
                 head += " (I don't know where you are, so I looked everywhere)"
             elif limits:
                 head += f", even without the {' and '.join(en for en, _ in limits)} limit"
-            said = ", ".join(extract.value_in(v, english=True) for v in values)
+            said = ", ".join(values)
             remembered_note = f" I remember your preferences: {said}." if values else ""
             return (
                 head
@@ -94,7 +99,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             head += "（还不知道你的位置，已经按全城找过）"
         elif limits:
             head += f"，去掉{'和'.join(zh for _, zh in limits)}限制也没有"
-        said = "、".join(extract.value_in(v, english=False) for v in values)
+        said = "、".join(values)
         remembered_note = f"我记着你的偏好：{said}。" if values else ""
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
     notes = []
@@ -106,9 +111,9 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         )
     if values:
         notes.append(
-            "by your preferences: " + ", ".join(extract.value_in(v, english=True) for v in values)
+            "by your preferences: " + ", ".join(values)
             if english
-            else "按你的偏好：" + "、".join(extract.value_in(v, english=False) for v in values)
+            else "按你的偏好：" + "、".join(values)
         )
     if len(calls) > 1:
         dropped = set(first) - set(calls[-1]["arguments"])

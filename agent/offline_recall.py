@@ -21,11 +21,13 @@ from memory.understanding import day_asked, time_zone
 from rag.chunking import split_sentences
 
 # A question about what the user said before: 我上周说我的猫叫什么？ / what did I tell you ...
-RECALL_ZH_RE = re.compile(r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我")
+# 来着 and "again" ask to be reminded (我对什么过敏来着, "what am I allergic to again?").
+RECALL_ZH_RE = re.compile(r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着")
 QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么")
 RECALL_EN_RE = re.compile(
     r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
-    r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about",
+    r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about"
+    r"|\b(?:what(?:['’]?s)?|where|when|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$",
     re.I,
 )
 MONTHS = [
@@ -172,9 +174,16 @@ def compose_recall(ctx: RuntimeContext) -> str:
     return "你跟我说过：\n" + "\n".join(lines)
 
 
-def persona_values(ctx: RuntimeContext, limit: int = PERSONA_NOTE_MAX) -> list[str]:
-    """Return the values of the persona's stated preferences, the most relevant first."""
-    return [c.meta["value"] for c in ctx.persona if c.meta.get("value")][:limit]
+def persona_values(
+    ctx: RuntimeContext, *, english: bool, limit: int = PERSONA_NOTE_MAX
+) -> list[str]:
+    """Return the persona's stated preferences as phrases (``extract.stated_in``), the most
+    relevant first."""
+    return [
+        extract.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
+        for c in ctx.persona
+        if c.meta.get("value")
+    ][:limit]
 
 
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:
@@ -186,11 +195,11 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     english = is_english(text)
     if preferences:
         if english:
-            said = ", ".join(extract.value_in(value, english=True) for _, value in preferences)
+            said = ", ".join(extract.stated_in(c, value, english=True) for c, value in preferences)
             return (
                 f"Got it: {said}. I'll keep that in mind when I find activities or people for you."
             )
-        said = "、".join(extract.value_in(value, english=False) for _, value in preferences)
+        said = "、".join(extract.stated_in(c, value, english=False) for c, value in preferences)
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
     if is_recall(text):
         return compose_recall(ctx)

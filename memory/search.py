@@ -77,6 +77,9 @@ _CHAT_STOPWORD_TEXT = """
     上次 那次 啥 几 多少 哪天 哪些 哪儿 谁 为什么 怎么办 怎么样 咋 些 一下 没有 有没有
 """
 CHAT_STOPWORDS = frozenset(_CHAT_STOPWORD_TEXT.split())
+# 来着 closing a question asks to be reminded (我对什么过敏来着, 他叫啥来着): the segmenter splits
+# it into 来 + 着, and 来 alone would match every turn where someone comes.
+REMINDER_PARTICLE = re.compile(r"来着(?=[\s？?。！!～~啊呀呢]*$)")
 # The instant a time phrase is read at only to find where it is in the query (fixed: its
 # span does not depend on it, and a fixed instant keeps the lexical query clock-independent).
 PHRASE_NOW = datetime(2025, 1, 1, tzinfo=UTC)
@@ -157,9 +160,10 @@ def literal_spans(query_text: str) -> list[tuple[int, int]]:
 def content_tsquery(query_text: str) -> str:
     """Return the OR tsquery of a plain query's content words (bare words only).
 
-    Without the stopwords, the words that ask about a memory (``CHAT_STOPWORDS``) and a time
-    phrase ("上周", "last May": a turn rarely says when it was said, and ``understand`` reads
-    it as a window). When nothing is left, :func:`rag.text.parse_query`'s query stands.
+    Without the stopwords, the words that ask about a memory (``CHAT_STOPWORDS``,
+    ``REMINDER_PARTICLE``) and a time phrase ("上周", "last May": a turn rarely says when it
+    was said, and ``understand`` reads it as a window). When nothing is left,
+    :func:`rag.text.parse_query`'s query stands.
     """
     fallback = parse_query(query_text, default_operator="or", drop_stopwords=True)
     if not fallback or EXPLICIT.search(query_text):
@@ -169,6 +173,7 @@ def content_tsquery(query_text: str) -> str:
     phrase = understand(query_text, now=PHRASE_NOW, tz=UTC, direction="past").time
     if phrase is not None:
         text = query_text[: phrase.span[0]] + " " + query_text[phrase.span[1] :]
+    text = REMINDER_PARTICLE.sub(" ", text)
     words = [w for w in matching_words(text) if w not in STOPWORDS and w not in CHAT_STOPWORDS]
     return " | ".join(quote_lexeme(w) for w in words) or fallback
 

@@ -212,6 +212,26 @@ def test_knowledge_pass_leaves_a_phrase_about_now_unapplied(
     assert "msg:k2" in keys
 
 
+def test_knowledge_pass_leaves_out_the_question_asked_again(
+    user, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agent.context import knowledge_pass
+
+    now = timezone.localtime()
+    capture = django_capture_on_commit_callbacks
+    _store(user, "s1", now - timedelta(days=3), "帮我记一下：我对花生过敏", capture)
+    for i in range(6):
+        _store(user, f"q{i}", now - timedelta(days=2, minutes=i), "我对什么过敏来着？", capture)
+
+    keys = [c.key for c in knowledge_pass(user, "我对什么过敏来着")]
+
+    assert "msg:s1" in keys and not [k for k in keys if k.startswith("msg:q")]
+
+
 @pytest.mark.django_db
 def test_persona_pass_keeps_a_preference_that_sorts_last_among_26(user):
     from agent.context import persona_pass

@@ -15,6 +15,7 @@ from agent.extract import (
     extract_preferences,
     extract_time_range,
     semantic_query,
+    stated_in,
 )
 
 SH = ZoneInfo("Asia/Shanghai")
@@ -117,10 +118,31 @@ def test_preferences():
         ("I'm vegetarian", ("food", "vegetarian")),
         ("I don't drink", ("drink", "no alcohol")),
         ("I love the outdoors", ("vibe", "the outdoors")),
+        ("I'm allergic to peanuts", ("allergy", "peanuts")),
     ],
 )
 def test_an_english_preference_is_kept_in_english(message, preference):
     assert extract_preferences(message) == [preference]
+
+
+@pytest.mark.parametrize(
+    ("category", "value", "zh", "en"),
+    [
+        ("allergy", "花生", "花生过敏", "allergic to peanuts"),
+        ("allergy", "peanuts", "花生过敏", "allergic to peanuts"),
+        ("food", "牛肉", "不吃牛肉", "no beef"),
+        ("dislikes", "爬山", "不喜欢爬山", "not into 爬山"),
+        ("food", "不吃辣", "不吃辣", "no spicy food"),
+    ],
+)
+def test_what_the_user_avoids_is_named_as_avoided(category, value, zh, en):
+    assert (
+        stated_in(category, value, english=False),
+        stated_in(category, value, english=True),
+    ) == (
+        zh,
+        en,
+    )
 
 
 @pytest.mark.parametrize(

@@ -34,6 +34,13 @@ def test_a_result_line_states_time_and_distance_once():
     assert line == f"1. 苏州河日落桨板巡游：{when}，苏州河，离你约 2.3 公里。标题里有「桨板」。"
 
 
+def test_a_result_line_leaves_out_that_only_a_few_pass_the_filters():
+    item = {**SUP, "matchReason": "符合筛选条件的只有这 2 个，标题里有「桨板」。"}
+    assert _activity_line(1, item).endswith("离你约 2.3 公里。标题里有「桨板」。")
+    english = {**SUP, "matchReason": "one of the only 2 activities that pass your filters."}
+    assert _activity_line(1, english, english=True).endswith("2.3 km away.")
+
+
 def test_an_english_result_line_has_no_chinese_punctuation():
     item = {
         **SUP,

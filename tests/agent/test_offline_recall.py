@@ -41,13 +41,18 @@ def _ctx(message: str, knowledge=(), persona=()) -> RuntimeContext:
         "还记得我说过的那家店吗",
         "what did I tell you about my trip in March?",
         "Do you remember my cat's name?",
+        "我对什么过敏来着",
+        "what am I allergic to again?",
+        "whats my cats name again",
     ],
 )
 def test_questions_about_what_the_user_said_are_recall(message):
     assert is_recall(message)
 
 
-@pytest.mark.parametrize("message", ["我说我不去了。", "今晚吃什么？", "I told him no."])
+@pytest.mark.parametrize(
+    "message", ["我说我不去了。", "今晚吃什么？", "I told him no.", "what is on tonight again?"]
+)
 def test_statements_and_other_questions_are_no_recall(message):
     assert not is_recall(message)
 
@@ -282,4 +287,42 @@ def test_the_agent_answers_a_question_about_a_day_with_what_the_user_said_that_d
     assert compose_chat(ctx, []) == (
         f"{day.year}年{day.month}月{day.day}日你跟我说了：\n"
         "- 「今天在公司加班到很晚。」\n- 「晚上想去吃火锅。」"
+    )
+
+
+def test_a_reminder_question_quotes_the_statement_not_an_earlier_question():
+    ctx = _ctx(
+        "what am I allergic to again?",
+        [
+            _said("m2", "我对什么过敏来着", "2026-11-24T12:05:00Z", priority=0.7),
+            _said("m1", "帮我记一下：我对花生过敏", "2026-11-24T12:00:00Z"),
+        ],
+    )
+
+    assert compose_chat(ctx, []) == 'On November 24, 2026 you told me: "帮我记一下：我对花生过敏"'
+
+
+def test_an_allergy_is_named_as_avoided_in_the_explore_answer_not_as_a_liking():
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    meta = {"category": "allergy", "value": "花生"}
+    persona = [Chunk("persona:preference:1", "偏好 allergy: 花生", 1.0, meta=meta)]
+    item = {"title": "桌游夜", "startAt": "2026-11-27T19:00:00+08:00", "type": "桌游"}
+    calls = [
+        {
+            "name": "exploreNearby",
+            "arguments": {"query": "board games"},
+            "result": {"results": [item], "meta": {}},
+        }
+    ]
+
+    reply = compose(get_agent_mode("EXPLORE"), _ctx("any board games?", persona=persona), calls, [])
+
+    assert "by your preferences: allergic to peanuts" in reply
+
+
+def test_a_stated_allergy_is_acknowledged_as_an_allergy():
+    assert compose_chat(_ctx("帮我记一下：我对花生过敏"), [("allergy", "花生")]).startswith(
+        "记住啦：花生过敏。"
     )

@@ -23,7 +23,7 @@ from tests.platform.live_service import ServeService, ServiceDatabase
 
 # alice/bob: the writer and the returning user; carol/dave: shared contexts; erin/frank:
 # feedback; gina/hank: recommendations; ivy: the REST and MCP consumer; june/kyle: recall
-# after retention; lena/mike: preferences read back over REST and MCP.
+# after retention; lena/mike: preferences read back over REST and MCP; nora/owen: reminders.
 JOURNEY_USERS = (
     "alice",
     "bob",
@@ -38,6 +38,8 @@ JOURNEY_USERS = (
     "kyle",
     "lena",
     "mike",
+    "nora",
+    "owen",
 )
 STAFF = "ops"  # a staff user: the service token, and a password for the staff pages
 # The months of chat the returning-user journey inserts leave the workers busy for a while

@@ -54,6 +54,10 @@ def test_content_query_drops_the_words_that_ask_and_the_time_phrase():
     assert search.content_tsquery("上周说的猫") == "'猫'"
 
 
+def test_a_closing_laizhe_asks_to_be_reminded_and_is_no_content_word():
+    assert search.content_tsquery("我对什么过敏来着") == "'过敏'"
+
+
 def test_content_query_keeps_explicit_syntax_as_parsed():
     assert search.content_tsquery('"不吃辣" AND 火锅') == "('不吃' <-> '辣') & '火锅'"
 
