@@ -55,12 +55,19 @@ MAX_TOOL_ROUNDS = 3
 MAX_OFFLINE_CALLS = 3
 DELTA_CHARS = 12  # offline answers are streamed in pieces of this many characters
 
-# Tools that change state the user shares with others; the LLM may only propose them.
+# Tools that change state the user shares with others; the LLM may only propose them. What each
+# does, in Chinese and in English (the question asking to confirm follows the user's language).
 CONFIRM_TOOLS = {
     "publishActivity": "发布活动",
     "cancelActivity": "取消活动",
     "joinActivity": "报名活动",
     "leaveActivity": "退出活动",
+}
+CONFIRM_TOOLS_EN = {
+    "publishActivity": "publish the activity",
+    "cancelActivity": "cancel the activity",
+    "joinActivity": "join the activity",
+    "leaveActivity": "leave the activity",
 }
 CONFIRM_WORDS = frozenset(
     {"是", "是的", "确认", "确定", "好", "好的", "对", "执行", "yes", "y", "ok", "confirm"}
@@ -146,13 +153,18 @@ def _propose(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent
     yield TurnEvent("tool_result", {"name": name, "result": result})
 
 
-def _describe(name: str, arguments: dict) -> str:
-    what = CONFIRM_TOOLS.get(name, name)
+def _describe(name: str, arguments: dict, english: bool = False) -> str:
+    what = (CONFIRM_TOOLS_EN if english else CONFIRM_TOOLS).get(name, name)
     activity = arguments.get("activityId")
     return f"{what} #{activity}" if activity is not None else what
 
 
-def _confirmation_question(pending: dict) -> str:
+def _confirmation_question(pending: dict, message: str) -> str:
+    """Return the question asking the user to confirm ``pending``, in the language of
+    ``message``."""
+    if offline_plans.is_english(message):
+        what = _describe(pending["name"], pending["arguments"], english=True)
+        return f'\n\nPlease confirm: {what}. Reply "confirm" to go ahead; anything else cancels it.'
     return (
         f"\n\n需要你确认：{_describe(pending['name'], pending['arguments'])}。"
         "回复「确认」执行，回复其他内容则取消。"
@@ -370,7 +382,7 @@ def stream_chat(
         state.reply += composed
         yield from _deltas(composed)
     if state.pending:
-        question = _confirmation_question(state.pending)
+        question = _confirmation_question(state.pending, state.message)
         state.reply += question
         yield from _deltas(question)
     # 5. lifecycle hooks

@@ -18,7 +18,7 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
-from agent.offline_plans import CANCEL_RE, JOIN_RE, is_english
+from agent.offline_plans import CANCEL_RE, JOIN_RE, is_english, named_words
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
 from agent.router import CHAT
 from agent.triggers import deadline_of
@@ -236,15 +236,19 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         items = result.get("activities") or []
         if CANCEL_RE.search(ctx.message):
             live = [a for a in items if a["status"] != "cancelled"]
+            # The request named something none of them is (plan_manage cancelled nothing).
+            named = " ".join(named_words(ctx.message))
             if english:
                 if not live:
                     return "You have no activity joined or organised that could be cancelled."
                 names = ", ".join(f'"{a["title"]}"' for a in live[:5])
-                return f"Which one? {names}"
+                missing = f'None of your activities is "{named}". ' if named else ""
+                return f"{missing}Which one? {names}"
             if not live:
                 return "你目前没有报名或发起的活动，没有可以取消的。"
             names = "、".join(f"「{a['title']}」" for a in live[:5])
-            return f"你想取消哪一个？{names}"
+            missing = f"你的活动里没有「{named}」。" if named else ""
+            return f"{missing}你想取消哪一个？{names}"
         due = deadline_of(ctx.message, timezone.now())
         if due is not None:
             when = _when_text(due.isoformat())

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import datetime
 
 from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
+from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
@@ -177,6 +179,84 @@ def _best_match(message: str, activities: list[dict]) -> dict | None:
     return None
 
 
+# What a request to stop going says besides naming the activity: the not-going words, whose
+# activity it is (我发起的, "I organised"), pointing words and particles (我不想参加周六那个徒步了
+# leaves 徒步; 我去不了了 and "I can't make it on Saturday" leave nothing).
+_NOT_NAMING_RE = re.compile(
+    CANCEL_RE.pattern + r"|不想|不能|不了|[了吧啦呀的把掉]|发起|组织|创建|发布|报名|参加"
+    r"|\b(?:i|i'?ve|my|me|the|that|this|it|one|on|please|activity|event|anymore|any more"
+    r"|organi[sz]ed?|organi[sz]ing|hosting|created|joined|signed up|booked|spot|place|seat"
+    r"|in|at|for|of|to|from)\b",
+    re.IGNORECASE,
+)
+
+
+def named_words(message: str) -> list[str]:
+    """Return the words a request to stop going names its activity by ("徒步", "frisbee")."""
+    rest = _NOT_NAMING_RE.sub(" ", extract.read(message).rest)
+    words = (w.strip() for w in cut_as_written(rest))
+    return [
+        w
+        for w in words
+        if re.search(r"\w", w)
+        and not (len(w) == 1 and w.isascii())
+        and w.lower() not in extract.FILLER_WORDS
+        and not w.isdigit()
+    ]
+
+
+# Words that name what kind of thing an activity is, not which one ("the pottery class"): they
+# never tell two activities apart, so only the other words must match.
+_KIND_NOUN_TEXT = (
+    "class classes game games session lesson lessons meetup group club tour workshop thing"
+)
+_KIND_NOUNS = frozenset(_KIND_NOUN_TEXT.split())
+
+
+def _telling(words: list[str]) -> list[str]:
+    """Return the words that can tell activities apart: no kind noun, no single Chinese
+    character (局, 会: in half the titles)."""
+    return [
+        w
+        for w in (w.lower() for w in words)
+        if w not in _KIND_NOUNS and not (len(w) == 1 and CJK_RE.match(w))
+    ]
+
+
+def _holds(word: str, activity: dict) -> bool:
+    """Return whether the activity's title or type holds ``word`` (Chinese: a shared pair of
+    characters is enough, 读书会 names 周日读书分享)."""
+    text = f"{activity['title']} {activity['type']}".lower()
+    if word in text:
+        return True
+    pairs = [word[i : i + 2] for i in range(len(word) - 1)]
+    return bool(CJK_RE.search(word)) and any(CJK_RE.match(p) and p in text for p in pairs)
+
+
+def cancel_target(message: str, activities: list[dict], now: datetime | None = None) -> dict | None:
+    """Return the activity a request to stop going means, only when it is clear.
+
+    A request naming something ("我不想参加周六那个徒步了") means the one activity whose title or
+    type holds every word it names (its day is not checked: a title saying 周六 may be moved),
+    never another that merely falls on the same day. A request naming nothing ("我去不了了",
+    "取消周六的活动", "cancel the game") means the one activity in its time window, if only one
+    is. Leaving or cancelling cannot be undone, so anything less clear is asked back. ``now``:
+    the instant time phrases are read from (now when None).
+    """
+    words = _telling(named_words(message))
+    if words:
+        holding = [a for a in activities if all(_holds(w, a) for w in words)]
+        return holding[0] if len(holding) == 1 else None
+    window = extract.extract_time_range(message, now)
+    if window is not None:
+        activities = [
+            a
+            for a in activities
+            if window.start <= datetime.fromisoformat(a["startAt"]) <= window.end
+        ]
+    return activities[0] if len(activities) == 1 else None
+
+
 def shared_context_id(ctx: RuntimeContext) -> int | None:
     """Return the id of the shared context the turn reads (``context:<id>``), if any."""
     for chunk in ctx.shared:
@@ -215,8 +295,9 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
             arguments["timeRange"] = time_range.as_filter()
         return [("getMyActivities", arguments)]
     if cancel and len(done) == 1:
-        target = _best_match(ctx.message, done[0]["result"].get("activities") or [])
-        if target and target["status"] != "cancelled":
+        live = [a for a in done[0]["result"].get("activities") or [] if a["status"] != "cancelled"]
+        target = cancel_target(ctx.message, live)
+        if target:
             if target.get("role") == "participant":
                 return [("leaveActivity", {"activityId": target["id"]})]
             return [("cancelActivity", {"activityId": target["id"]})]

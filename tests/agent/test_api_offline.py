@@ -128,6 +128,19 @@ def test_manage_lists_and_cancels_own_activity(api_client, user, say, make_activ
     assert mine.status == "cancelled"
 
 
+def test_a_request_to_leave_another_activity_cancels_none_of_the_users_own(
+    api_client, user, say, make_activity_for
+):
+    mine = make_activity_for(user, title="周六下午运动局", type="运动")
+
+    body = say(api_client, "我不想参加周六那个徒步了")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities"]
+    mine.refresh_from_db()
+    assert mine.status != "cancelled"
+    assert body["reply"].startswith("你的活动里没有「徒步」。你想取消哪一个？「周六下午运动局」")
+
+
 def test_preferences_are_learned(api_client, user, say):
     from memory.models import Preference
 

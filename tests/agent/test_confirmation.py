@@ -108,3 +108,21 @@ def test_a_yes_in_another_chat_confirms_nothing(api_client, user, make_activity_
     say(api_client, "是的", chat_id="c2")
 
     assert Activity.objects.get(pk=mine.pk).status == ActivityStatus.ACTIVE
+
+
+def test_the_question_asking_to_confirm_follows_the_users_language(
+    api_client, user, make_activity_for, fake_llm, say
+):
+    mine = make_activity_for(user, title="Weekend book club")
+    fake_llm.chat_script += [
+        {"content": "MANAGE"},
+        {"tool_calls": [{"name": "cancelActivity", "arguments": {"activityId": mine.pk}}]},
+        {"content": "Shall I cancel the book club?"},
+    ]
+
+    done = say(api_client, "cancel my book club", chat_id="c1")
+
+    assert done["reply"].endswith(
+        f'Please confirm: cancel the activity #{mine.pk}. Reply "confirm" to go ahead; '
+        "anything else cancels it."
+    )

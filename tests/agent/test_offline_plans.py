@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
 from agent.extract import extract_time_range
-from agent.offline_plans import _start_at, plan_explore
+from agent.offline_plans import _start_at, cancel_target, plan_explore
 
 WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -48,3 +48,46 @@ def test_explore_searches_what_is_wanted_in_english():
     message = "looking for somewhere to play in the water this weekend"
     [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
     assert arguments["query"] == "play in the water" and "timeRange" in arguments
+
+
+SATURDAY_FRISBEE = {
+    "id": 1,
+    "title": "周六下午运动局",
+    "type": "运动",
+    "startAt": "2026-11-28T13:00:00+08:00",
+}
+SUNDAY_READING = {
+    "id": 2,
+    "title": "周日读书分享",
+    "type": "读书",
+    "startAt": "2026-11-29T15:00:00+08:00",
+}
+POTTERY = {
+    "id": 3,
+    "title": "Pottery wheel taster",
+    "type": "Arts",
+    "startAt": "2026-12-01T19:00:00Z",
+}
+YOGA = {"id": 4, "title": "Yoga class", "type": "Wellbeing", "startAt": "2026-12-02T08:00:00Z"}
+
+
+def test_a_request_naming_another_activity_cancels_nothing_even_on_the_same_day():
+    assert cancel_target("我不想参加周六那个徒步了", [SATURDAY_FRISBEE], WEDNESDAY_10AM) is None
+
+
+def test_a_request_naming_an_activity_by_part_of_its_title_cancels_that_one():
+    both = [SATURDAY_FRISBEE, SUNDAY_READING]
+    assert cancel_target("退出周日的读书会", both, WEDNESDAY_10AM) == SUNDAY_READING
+
+
+def test_a_request_naming_nothing_cancels_the_one_activity_in_its_window():
+    both = [SATURDAY_FRISBEE, SUNDAY_READING]
+    assert cancel_target("取消周六的活动", both, WEDNESDAY_10AM) == SATURDAY_FRISBEE
+    assert cancel_target("我去不了了", both, WEDNESDAY_10AM) is None
+
+
+def test_a_kind_noun_alone_does_not_tell_english_activities_apart():
+    assert cancel_target("leave the pottery class please", [YOGA], WEDNESDAY_10AM) is None
+    assert cancel_target("leave the pottery class please", [YOGA, POTTERY], WEDNESDAY_10AM) == (
+        POTTERY
+    )
