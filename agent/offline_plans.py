@@ -13,10 +13,13 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+from django.utils import timezone
+
 from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
+from agent.selectors import chat_draft_start
 from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
@@ -52,6 +55,11 @@ DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜
 DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
 
 
+def _part_of(time_range: extract.TimeRange) -> str | None:
+    """Return the part of the day a time phrase ends with (下午, 上班前), if any."""
+    return next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+
+
 def _start_at(time_range: extract.TimeRange | None) -> str | None:
     """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
     if time_range is None:
@@ -59,7 +67,7 @@ def _start_at(time_range: extract.TimeRange | None) -> str | None:
     if time_range.point is not None:
         return time_range.point.isoformat()
     start = time_range.start
-    part = next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+    part = _part_of(time_range)
     if part is not None and start.hour <= DRAFT_HOURS[part]:
         start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
     elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
@@ -126,6 +134,50 @@ def _draft_fields(message: str) -> dict:
     return fields
 
 
+# Creating words of an English request, left out of the draft's title ("set up a frisbee game
+# for 6 people" -> "Frisbee game").
+_EN_CREATING_RE = re.compile(
+    r"\b(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\b|\b(?:an?|the)\b"
+    r"|\bfor \d+(?: people| of us)?\b",
+    re.IGNORECASE,
+)
+
+
+def _draft_title(message: str, understood, activity_type: str) -> str:
+    """Return a new draft's title: what it is, never when (the time is shown beside it, and a
+    day in the title would go stale when the draft moves: "改成周日吧")."""
+    if is_english(message):
+        topic = " ".join(_EN_CREATING_RE.sub(" ", extract.semantic_query(message)).split())
+        return topic[:1].upper() + topic[1:] if topic else "Meetup"
+    vibes = [cue.label for cue in understood.moods]
+    kind = understood.kinds[0].text if understood.kinds else activity_type
+    # A kind that already names a gathering (读书会, 篮球赛, 瑜伽课) takes no 局.
+    gathering = "" if kind.endswith(("会", "局", "赛", "课", "营", "团", "展", "派对")) else "局"
+    return f"{vibes[0] if vibes else ''}{kind}{gathering}"
+
+
+def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
+    """Return the draft's changes with a new day named alone ("改成周日吧") at the draft's hour,
+    not at the evening hour a new draft on a whole day gets."""
+    time_range = extract.extract_time_range(ctx.message)
+    if time_range is None or time_range.point is not None or _part_of(time_range):
+        return fields
+    # One day, named alone: its window opens at midnight (today's opens now) and ends at night;
+    # "sunday evening" opens at 17:00 and moves the draft to the evening instead.
+    opens = time_range.start
+    from_now = abs((opens - timezone.now()).total_seconds()) < 60
+    if (opens.hour, opens.minute) != (0, 0) and not from_now:
+        return fields
+    if opens.date() != time_range.end.date() or time_range.end.hour < 23:
+        return fields
+    start = chat_draft_start(user=ctx.user, chat_id=ctx.chat_id)
+    if start is None:
+        return fields
+    local = timezone.localtime(start, time_range.start.tzinfo)
+    moved = time_range.start.replace(hour=local.hour, minute=local.minute)
+    return {**fields, "startAt": moved.isoformat()}
+
+
 def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Create a draft, or refine/publish the one this chat is editing."""
     if done:
@@ -134,13 +186,11 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if editing and PUBLISH_RE.search(ctx.message) and not _draft_fields(ctx.message):
         return [("publishActivity", {})]
     if editing and (fields := _draft_fields(ctx.message)):
-        return [("refineDraft", fields)]
-    time_range = extract.extract_time_range(ctx.message)
+        return [("refineDraft", _keep_time_of_day(ctx, fields))]
+    understood = extract.read(ctx.message)
     activity_type = extract.extract_activity_type(ctx.message) or "社交"
-    vibes = extract.extract_vibes(ctx.message)
-    label = time_range.label if time_range else ""
-    title = f"{label}{vibes[0] if vibes else ''}{activity_type}局"
-    arguments = {"title": title, "type": activity_type, "description": ctx.message}
+    arguments = {"title": _draft_title(ctx.message, understood, activity_type)}
+    arguments |= {"type": activity_type, "description": ctx.message}
     arguments.update(_draft_fields(ctx.message))
     arguments.setdefault("maxParticipants", 6)
     return [("createDraft", arguments)]

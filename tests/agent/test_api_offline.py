@@ -103,6 +103,28 @@ def test_each_chat_refines_and_publishes_its_own_draft(api_client, user, say):
     assert Activity.objects.get(pk=hotpot_id).max_participants == 6
 
 
+def test_a_draft_moved_to_another_day_keeps_its_hour_and_its_title(api_client, user, say):
+    from django.utils import timezone
+
+    from activities.models import Activity
+
+    made = say(api_client, "我想组织一个周六下午的飞盘局，10个人")
+    draft = Activity.objects.get(pk=made["tool_calls"][0]["result"]["draft"]["id"])
+    before = timezone.localtime(draft.start_at)
+
+    say(api_client, "改成周日吧", chat_id=made["chat_id"])
+
+    draft.refresh_from_db()
+    after = timezone.localtime(draft.start_at)
+    assert draft.title == "飞盘局"
+    assert after.isoweekday() == 7 and (after.hour, after.minute) == (before.hour, before.minute)
+
+
+def test_an_english_draft_is_titled_in_english(api_client, user, say):
+    made = say(api_client, "I want to set up a frisbee game on saturday afternoon")
+    assert made["tool_calls"][0]["result"]["draft"]["title"] == "Frisbee game"
+
+
 def test_partner_creates_an_intent(api_client, user, say):
     from agent.models import PartnerIntent
 
