@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from django.utils import timezone
+from django.utils import timezone, translation
 
+from activities.models import ActivityStatus
 from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
@@ -171,12 +172,24 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     return f"已帮你报名「{activity['title']}」：{when}，现在 {seats} 人。"
 
 
-def _draft_text(draft: dict) -> str:
+def _draft_text(draft: dict, english: bool = False) -> str:
+    if english:
+        place = draft.get("locationName") or "place to be decided"
+        return (
+            f'"{draft["title"]}", {_when_text(draft["startAt"], english)}, {place}, '
+            f"up to {draft['maxParticipants']} people"
+        )
     place = draft.get("locationName") or "待定"
     return (
         f"「{draft['title']}」，{_when_text(draft['startAt'])}，地点{place}，"
         f"最多 {draft['maxParticipants']} 人"
     )
+
+
+def _status_text(status: str, english: bool) -> str:
+    """Return an activity's status in the reply's language (the model's translated label)."""
+    with translation.override("en" if english else "zh-hans"):
+        return str(ActivityStatus(status).label) if status in ActivityStatus.values else status
 
 
 def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
@@ -211,18 +224,40 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             return f'Noted in "{title}": {note}'
         return f"记下了，已加到「{title}」：{note}"
     if name == "createDraft":
+        if english:
+            return (
+                f"Draft ready: {_draft_text(result['draft'], english)}. Change the time, place "
+                'or size? Say "publish" and I\'ll post it.'
+            )
         return (
             f"草稿建好了：{_draft_text(result['draft'])}。"
             "要改时间、地点或人数吗？说“发布”就帮你发出去。"
         )
     if name == "refineDraft":
+        if english:
+            return (
+                f"Draft updated: {_draft_text(result['draft'], english)}. Anything else? "
+                'Say "publish" when it\'s right.'
+            )
         return f"已更新草稿：{_draft_text(result['draft'])}。还要改什么吗？确认的话说“发布”。"
     if name == "publishActivity":
-        return f"发布成功！「{result['activity']['title']}」现在大家都能看到并报名了。"
+        title = result["activity"]["title"]
+        if english:
+            return f'Published! Everyone can see "{title}" and join it now.'
+        return f"发布成功！「{title}」现在大家都能看到并报名了。"
     if name in ("createPartnerIntent", "askPreference"):
         intent = calls[0]["result"].get("partnerIntent") or {}
-        what = intent.get("activityType") or "一起活动的"
         matches = calls[0]["result"].get("openMatches", 0)
+        if english:
+            what = intent.get("activityType") or "something"
+            text = f"Noted: you're looking for company for {what}"
+            text += (
+                f"; {matches} others are looking too, I'll keep an eye out."
+                if matches
+                else "; I'll tell you as soon as someone fits."
+            )
+            return text + (" " + result["question"] if result.get("question") else "")
+        what = intent.get("activityType") or "一起活动的"
         text = f"已帮你记下：想找{what}搭子"
         text += (
             f"，目前有 {matches} 位也在找同伴，我会帮你留意。"
@@ -265,12 +300,13 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         lines = []
         for i, item in enumerate(items[:5]):
             when = _when_text(item["startAt"], english)
+            status = _status_text(item["status"], english)
             if english:
                 role = "organising" if item["role"] == "creator" else "joined"
-                lines.append(f"{i + 1}. {item['title']} ({role}, {item['status']}): {when}")
+                lines.append(f"{i + 1}. {item['title']} ({role}, {status}): {when}")
                 continue
             role = "发起" if item["role"] == "creator" else "报名"
-            lines.append(f"{i + 1}. {item['title']}（{role}，{item['status']}）：{when}")
+            lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}")
         return ("Your activities:\n" if english else "你的活动：\n") + "\n".join(lines)
     if name == "leaveActivity":
         title = result["activity"]["title"]
@@ -278,6 +314,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             return f'You left "{title}"; your place is free for someone else.'
         return f"已退出「{title}」，名额已经让出来了。"
     if name == "cancelActivity":
-        verb = "已取消" if result.get("action") == "cancelled" else "已退出"
-        return f"{verb}「{result['activity']['title']}」。"
-    return "好的，已处理。"
+        title = result["activity"]["title"]
+        cancelled = result.get("action") == "cancelled"
+        if english:
+            return f'Cancelled "{title}".' if cancelled else f'You left "{title}".'
+        return f"{'已取消' if cancelled else '已退出'}「{title}」。"
+    return "Done." if english else "好的，已处理。"

@@ -22,7 +22,11 @@ from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
 from agent.selectors import chat_draft_start
 from rag.text import cut_as_written
 
-PUBLISH_RE = re.compile(r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了")
+PUBLISH_RE = re.compile(
+    r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了"
+    r"|\b(?:publish|post it|go ahead|looks good|confirm)\b",
+    re.IGNORECASE,
+)
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
 CANCEL_RE = re.compile(
     r"取消|退出|退掉|退了|不去了|去不了|去不成|删除|删掉|不(?:想|打算|准备|再)?参加|"
@@ -201,9 +205,12 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     if done:
         knows_vibe = any(c.text.startswith("偏好 vibe") for c in ctx.persona)
         if len(done) == 1 and not knows_vibe:
-            return [
-                ("askPreference", {"category": "vibe", "question": "你更喜欢热闹还是安静的局？"})
-            ]
+            question = (
+                "Do you prefer lively or quiet get-togethers?"
+                if is_english(ctx.message)
+                else "你更喜欢热闹还是安静的局？"
+            )
+            return [("askPreference", {"category": "vibe", "question": question})]
         return []
     time_range = extract.extract_time_range(ctx.message)
     arguments: dict = {"description": ctx.message}

@@ -125,6 +125,35 @@ def test_an_english_draft_is_titled_in_english(api_client, user, say):
     assert made["tool_calls"][0]["result"]["draft"]["title"] == "Frisbee game"
 
 
+def test_an_english_user_organises_publishes_lists_and_cancels_in_english(api_client, user, say):
+    import re
+
+    made = say(api_client, "I want to set up a frisbee game on saturday afternoon")
+    chat = made["chat_id"]
+    turns = [made] + [
+        say(api_client, message, chat_id=chat)
+        for message in ("make it sunday", "publish", "my activities", "cancel the frisbee game")
+    ]
+
+    assert [t["tool_calls"][-1]["name"] for t in turns] == [
+        "createDraft",
+        "refineDraft",
+        "publishActivity",
+        "getMyActivities",
+        "cancelActivity",
+    ]
+    assert not [t["reply"] for t in turns if re.search(r"[\u4e00-\u9fff]", t["reply"])]
+    assert turns[2]["reply"] == 'Published! Everyone can see "Frisbee game" and join it now.'
+    assert turns[4]["reply"] == 'Cancelled "Frisbee game".'
+
+
+def test_a_chinese_list_of_activities_names_their_status_in_chinese(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="周日读书会")
+    assert "（发起，进行中）" in say(api_client, "我的活动有哪些")["reply"]
+
+
 def test_partner_creates_an_intent(api_client, user, say):
     from agent.models import PartnerIntent
 
