@@ -67,23 +67,31 @@ def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | No
 
 # --- Activity types, vibes, places ------------------------------------------------------
 
-# Words in a message -> the activity type of the activities app (its demo types).
+# Words in a message -> the activity type of the activities app (its demo types). English words
+# are whole words that no other word holds ("run" is in "brunch", "art" in "party": left out),
+# as the lexicon matches anywhere in the message.
 TYPE_WORDS: dict[str, tuple[str, ...]] = {
-    "美食": ("美食", "吃饭", "探店", "火锅", "烧烤", "聚餐", "餐厅", "咖啡", "下午茶", "好吃"),
-    "户外": ("户外", "爬山", "徒步", "露营", "野餐", "骑行", "郊游"),
-    "运动": ("运动", "跑步", "羽毛球", "篮球", "足球", "网球", "健身", "瑜伽", "攀岩", "飞盘"),
-    "水上": ("游泳", "冲浪", "划船", "皮划艇", "潜水", "玩水", "桨板"),
-    "音乐": ("音乐", "live", "演出", "乐队", "唱歌", "K歌", "音乐会", "爵士"),
-    "桌游": ("桌游", "剧本杀", "狼人杀", "密室"),
-    "读书": ("读书", "书店", "阅读", "读书会"),
-    "冥想": ("冥想", "静心", "疗愈", "正念"),
-    "手工": ("手工", "手作", "陶艺", "编织", "木工"),
-    "艺术": ("艺术", "画画", "展览", "看展", "美术", "摄影"),
+    "美食": ("美食", "吃饭", "探店", "火锅", "烧烤", "聚餐", "餐厅", "咖啡", "下午茶", "好吃")
+    + ("dinner", "brunch", "hotpot", "bbq", "restaurant", "foodie"),
+    "户外": ("户外", "爬山", "徒步", "露营", "野餐", "骑行", "郊游")
+    + ("hiking", "hike", "camping", "picnic", "cycling", "outdoors"),
+    "运动": ("运动", "跑步", "羽毛球", "篮球", "足球", "网球", "健身", "瑜伽", "攀岩", "飞盘")
+    + ("badminton", "basketball", "football", "soccer", "tennis", "yoga", "climbing", "frisbee"),
+    "水上": ("游泳", "冲浪", "划船", "皮划艇", "潜水", "玩水", "桨板")
+    + ("swimming", "surfing", "kayak", "paddleboard", "diving", "rowing"),
+    "音乐": ("音乐", "live", "演出", "乐队", "唱歌", "K歌", "音乐会", "爵士")
+    + ("concert", "karaoke", "jazz", "gig"),
+    "桌游": ("桌游", "剧本杀", "狼人杀", "密室", "board game", "escape room", "werewolf"),
+    "读书": ("读书", "书店", "阅读", "读书会", "book club", "reading"),
+    "冥想": ("冥想", "静心", "疗愈", "正念", "meditation", "mindfulness"),
+    "手工": ("手工", "手作", "陶艺", "编织", "木工", "pottery", "knitting", "woodwork"),
+    "艺术": ("艺术", "画画", "展览", "看展", "美术", "摄影")
+    + ("painting", "exhibition", "gallery", "photography"),
     "亲子": ("亲子", "小朋友", "孩子", "遛娃", "儿童"),
-    "学习": ("学习", "课程", "讲座", "外语", "编程", "英语"),
-    "商务": ("商务", "创业", "行业", "职场"),
-    "志愿": ("志愿", "公益", "义工"),
-    "社交": ("社交", "交友", "派对", "聚会", "认识新朋友"),
+    "学习": ("学习", "课程", "讲座", "外语", "编程", "英语", "lecture", "coding"),
+    "商务": ("商务", "创业", "行业", "职场", "startup", "networking"),
+    "志愿": ("志愿", "公益", "义工", "volunteer"),
+    "社交": ("社交", "交友", "派对", "聚会", "认识新朋友", "party", "make friends"),
 }
 VIBE_WORDS = ("热闹", "安静", "轻松", "放松", "文艺", "小众", "刺激", "浪漫", "解压", "新手友好")
 LEXICON = Lexicon(kinds=TYPE_WORDS, moods={word: (word,) for word in VIBE_WORDS})

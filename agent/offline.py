@@ -249,7 +249,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         intent = calls[0]["result"].get("partnerIntent") or {}
         matches = calls[0]["result"].get("openMatches", 0)
         if english:
-            what = intent.get("activityType") or "something"
+            # The kind as the user named it ("badminton"), not the type's Chinese label.
+            kinds = extract.read(ctx.message).kinds
+            what = kinds[0].text if kinds else "something"
             text = f"Noted: you're looking for company for {what}"
             text += (
                 f"; {matches} others are looking too, I'll keep an eye out."

@@ -154,6 +154,15 @@ def test_a_chinese_list_of_activities_names_their_status_in_chinese(
     assert "（发起，进行中）" in say(api_client, "我的活动有哪些")["reply"]
 
 
+def test_an_english_partner_request_names_the_kind_as_the_user_did(api_client, user, say):
+    from agent.models import PartnerIntent
+
+    body = say(api_client, "looking for someone to play badminton with this weekend")
+
+    assert body["reply"].startswith("Noted: you're looking for company for badminton")
+    assert PartnerIntent.objects.get(user=user).activity_type == "运动"
+
+
 def test_partner_creates_an_intent(api_client, user, say):
     from agent.models import PartnerIntent
 

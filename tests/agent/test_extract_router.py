@@ -165,6 +165,8 @@ def test_a_note_for_the_shared_context_is_read_from_the_message(message, note):
 def test_types_people_places():
     assert extract_activity_type("想找人一起去吃火锅") == "美食"
     assert extract_activity_type("周末去爬山") == "户外"
+    assert extract_activity_type("someone to play badminton with") == "运动"
+    assert extract_activity_type("brunch on sunday") == "美食"  # not "run"
     assert extract_people("人数改成八个") == 8
     assert extract_people("帮我发起一个周六的桌游局") is None  # 一个 is no head count
     assert extract_people("五六个人的小局") == 6
@@ -183,6 +185,8 @@ def test_types_people_places():
         ("我不吃辣，喜欢热闹", "CHAT"),
         ("帮我在共享笔记里记一下：周六要带伞", "MANAGE"),
         ("add to our notes: bring umbrellas on Saturday", "MANAGE"),
+        ("any hiking this weekend?", "EXPLORE"),
+        ("any cyclists want to ride together on sunday?", "PARTNER"),
     ],
 )
 def test_offline_router(message, intent):
