@@ -177,8 +177,14 @@ KEYWORD_VIBES: dict[str, tuple[str, ...]] = {
 }
 
 # Words that appear in what people ask for rather than in listings.
+# Loneliness asks for company (issue 30, session 43): 孤单 and 寂寞 read 社交, the Chinese of
+# "lonely" (``activities.vibes_en.EN_QUERY_ONLY_KEYWORDS``, session 41); before, 「一个人在南京
+# 好孤单」 read only 安静 (from 一个人, the "solo" of the English side), so only the quiet rows
+# held its cue. General Chinese, written after seeing that dev loss (docs/RELEVANCE.md, "Mood
+# below the bare model"). Not 孤独: solitude too, and a title (《百年孤独》读书会).
 QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "安静": ("社恐", "压力", "发呆", "清净", "不想说话", "一个人", "放松", "躺平", "解压"),
+    "社交": ("孤单", "寂寞"),
     "热闹": ("嗨", "人多", "蹦", "喝一杯", "夜生活"),
     "小局": ("轻松", "小局", "人少", "社恐"),
     "玩水": ("玩水", "清凉", "消暑"),

@@ -87,6 +87,22 @@ def test_an_english_mood_query_names_an_english_listing():
     assert counts[1] == 0
 
 
+SHANGHAI = zoneinfo.ZoneInfo("Asia/Shanghai")
+
+
+@pytest.mark.parametrize("query", ["一个人在南京好孤单", "feeling a bit lonely lately"])
+def test_loneliness_asks_for_company_in_both_languages(query):
+    # The Chinese of "lonely" reads as the English always did: a lonely person asks for people.
+    assert "社交" in read_query(query, now=NOW, tz=SHANGHAI).mood_labels()
+
+
+def test_alone_and_wanting_no_talk_still_reads_quiet():
+    # 一个人 is the "solo" of the English side: without loneliness it still asks for quiet.
+    assert read_query("一个人也能参加、不用跟人聊天", now=NOW, tz=SHANGHAI).mood_labels() == [
+        "安静"
+    ]
+
+
 @pytest.mark.django_db
 def test_fill_gives_vibes_to_rows_stored_without_any(make_activity):
     english = make_activity(
