@@ -23,7 +23,8 @@ from tests.platform.live_service import ServeService, ServiceDatabase
 
 # alice/bob: the writer and the returning user; carol/dave: shared contexts; erin/frank:
 # feedback; gina/hank: recommendations; ivy: the REST and MCP consumer; june/kyle: recall
-# after retention; lena/mike: preferences read back over REST and MCP; nora/owen: reminders.
+# after retention; lena/mike: preferences read back over REST and MCP; nora/owen: reminders;
+# pia/quin: organisers.
 JOURNEY_USERS = (
     "alice",
     "bob",
@@ -40,6 +41,8 @@ JOURNEY_USERS = (
     "mike",
     "nora",
     "owen",
+    "pia",
+    "quin",
 )
 STAFF = "ops"  # a staff user: the service token, and a password for the staff pages
 # The months of chat the returning-user journey inserts leave the workers busy for a while
