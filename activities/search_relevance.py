@@ -16,12 +16,7 @@ from django.utils import timezone
 
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
-from activities.search_ranking import (
-    naming_pks,
-    other_language_pks,
-    query_evidence,
-    unread_pks,
-)
+from activities.search_ranking import naming_pks, query_evidence, unread_pks
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
@@ -151,20 +146,18 @@ def relevant_hits(
     if named is None:
         named = naming_pks(query, activities, understood)
     # A listing that could not hold the query's words (none of their script in its own words,
-    # and no listing of its language in the pool holding one) has its evidence unread, not
-    # missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query none of whose
-    # words the best hits could hold, does not apply to it (activities.search_ranking.unread_pks).
-    # A listing in the other language than the query, named or not, has its margin read
-    # rag.relevance.CROSS_LIFT higher (other_language_pks): the lift follows the language, the
-    # unread the script (issue 30, session 42).
+    # and no listing of its language in the pool holding one: a Chinese query over English
+    # listings) has its evidence unread, not missing, and the cut reads it as a listing naming
+    # the query (activities.search_ranking.unread_pks): the pool rule's poolZEvidence, and no
+    # bare gate when one of the best hits is unread. Chosen over reading it half way (session
+    # 42) and with a margin lift for the other language, both removed: leave one set out over
+    # the thirteen development sets, every rotation chose it (docs/RELEVANCE.md, "issue 30,
+    # session 43").
     unread = unread_pks(query, activities)
-    crossing = other_language_pks(activities, understood)
-    own = [
-        True if hit.obj.pk in named else (None if hit.obj.pk in unread else False) for hit in hits
-    ]
+    own = [hit.obj.pk in named or hit.obj.pk in unread for hit in hits]
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
-    evidence = any(has is not False for has in own[: relevance.EVIDENCE_POOL])
+    evidence = any(own[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query, understood)
     try:
         decision = relevance.judge(
@@ -175,7 +168,6 @@ def relevant_hits(
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=own,
-            crossing=[hit.obj.pk in crossing for hit in hits],
             foreign=foreign_query(understood),
             intent=(
                 None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)

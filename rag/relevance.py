@@ -97,22 +97,6 @@ STAT_POOL = 20
 # rule does not apply to them (a type filter leaving five water activities keeps all five).
 # Not fitted: half of STAT_POOL.
 POOL_MIN = 10
-# A hit whose evidence the caller cannot read (``hit_evidence`` None: a listing in the other
-# language than the query, whose words it cannot hold) is neither a hit with evidence nor one
-# without (issue 30, session 42; docs/RELEVANCE.md, "Across two languages"):
-# - the margin of a hit in the other language than the query (``crossing``, with evidence or
-#   not) reads CROSS_LIFT higher: multilingual-e5-small scores a query against text in the
-#   other language lower than against its own. The median best margin of the labelled
-#   on-topic queries over listings in the other language stands 0.036 under that of the
-#   queries over their own (the twelve development sets of bench/activities_heldout.py, 1331
-#   queries; 0.031 to 0.040 leaving any one set out; zh 0.033, en 0.050);
-# - the pool rule asks it to stand UNREAD_SHARE of the way from ``poolZEvidence`` to
-#   ``poolZ``: chosen leave one set out over 0 / 0.25 / 0.5 / 0.75 / 1 (the best mean nDCG@5
-#   whose P@10 falls at most 0.005 in either language on the other eleven sets, replayed by
-#   bench/activities_cut_cv.py's recording of the twelve sets): 0.5 in ten rotations, 0.25
-#   (holding out fresh) and 0.75 (holding out fresh11) in one each.
-CROSS_LIFT = 0.035
-UNREAD_SHARE = 0.5
 
 _lock = threading.Lock()
 _reference: dict[str, np.ndarray] = {}
@@ -334,8 +318,7 @@ def decide(
     evidence: bool = True,
     noise: bool = False,
     question: bool = False,
-    hit_evidence: Sequence[bool | None] | None = None,
-    crossing: Sequence[bool] | None = None,
+    hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
     intent: float | None = None,
     keep_best: int = 0,
@@ -346,10 +329,7 @@ def decide(
     bare gate applies); ``noise``: the query is keyboard noise; ``question``: the surface found
     the query to be a question asking for an answer (both off-topic, whatever the scores);
     ``hit_evidence``: per score, whether that hit has a word or cue of the query (None: all
-    have, so ``bare_ratio`` and ``bare_depth`` never apply; an entry None: the caller cannot
-    read it, :data:`UNREAD_SHARE`); ``crossing``: per score, whether that hit is in the other
-    language than the query (its margin reads :data:`CROSS_LIFT` higher; None: none is);
-    ``foreign``: the query is not in
+    have, so ``bare_ratio`` and ``bare_depth`` never apply); ``foreign``: the query is not in
     the reference sample's language (its margin over that sample means less: the foreign gate,
     when set, replaces the gate and the bare gate); ``intent``: the query's intent margin
     (``rag.intent``: closer to requests for something else by this much), off-topic above the
@@ -372,9 +352,7 @@ def decide(
             **flags,
         )
     own = [True] * len(scores) if hit_evidence is None else list(hit_evidence)
-    raw = [background.margin(s) for s in scores]
-    lifts = [CROSS_LIFT if other else 0.0 for other in crossing or [False] * len(scores)]
-    margins = [margin + lift for margin, lift in zip(raw, lifts, strict=True)]
+    margins = [background.margin(s) for s in scores]
     top = max(margins)
     if elsewhere and cut.intent_close is not None and top >= close_enough(cut, intent):
         # Off-topic means nothing here is close: a request that reads like one for something
@@ -382,19 +360,14 @@ def decide(
         # background (a budgeting class for a money question).
         elsewhere = False
     gate = cut.gate_for(evidence, foreign)
-    # The foreign gate was fitted on English queries' margins over the Chinese sample as they
-    # are, so it reads them without CROSS_LIFT: an English query over Chinese listings is
-    # already compared like with like (session 42 audit: "Monday after work, help me unwind"
-    # over four Chinese evening rows, none restful, passed the gate by the lift alone).
-    gated = max(raw) if foreign and cut.foreign_gate is not None else top
-    if noise or question or elsewhere or gated < gate:
+    if noise or question or elsewhere or top < gate:
         if noise:
             reason = NOISE_REASON
         elif question:
             reason = QUESTION_REASON
         elif elsewhere:
             reason = INTENT_REASON
-        elif gated < cut.gate or (foreign and cut.foreign_gate is not None):
+        elif top < cut.gate or (foreign and cut.foreign_gate is not None):
             reason = OFF_TOPIC_REASON
         else:
             reason = BARE_REASON
@@ -414,20 +387,15 @@ def decide(
         if crowd:
             # The pool rule replaces the ratio and depth rules where it applies.
             least = cut.pool_z if not has or cut.pool_z_evidence is None else cut.pool_z_evidence
-            if has is None and cut.pool_z_evidence is not None:
-                least = cut.pool_z_evidence + UNREAD_SHARE * (cut.pool_z - cut.pool_z_evidence)
             keep.append(z >= least)
             continue
-        # Below the crowd an unread hit is read as one with evidence: its absence is no sign.
-        ratio = cut.ratio if has is not False or cut.bare_ratio is None else cut.bare_ratio
-        depth = cut.depth if has is not False or cut.bare_depth is None else cut.bare_depth
+        ratio = cut.ratio if has or cut.bare_ratio is None else cut.bare_ratio
+        depth = cut.depth if has or cut.bare_depth is None else cut.bare_depth
         # A best hit below the background (possible under a negative gate) keeps only itself.
         floor = None if ratio is None else (ratio * top if top > 0 else top)
         keep.append((floor is None or margin >= floor) and (depth is None or top - margin <= depth))
     # The per-hit cut decides where a list stops, never that it stops before ``keep_best``
     # (with the pool rule: never before the best hits standing above the average candidate).
-    # The best by margin, as the rules read them: with CROSS_LIFT on some hits only (a pool of
-    # both languages), a raw score would put the other language's hits after their due.
     for index in sorted(range(len(scores)), key=lambda i: -margins[i])[:keep_best]:
         keep[index] = keep[index] or pooled[index] >= 0.0
     return Decision(
@@ -468,8 +436,7 @@ def judge(
     evidence: bool = True,
     noise: bool = False,
     question: bool = False,
-    hit_evidence: Sequence[bool | None] | None = None,
-    crossing: Sequence[bool] | None = None,
+    hit_evidence: Sequence[bool] | None = None,
     foreign: bool = False,
     intent: Callable[[], float] | None = None,
     keep_best: int = 0,
@@ -488,7 +455,6 @@ def judge(
         noise=noise,
         question=question,
         hit_evidence=hit_evidence,
-        crossing=crossing,
         foreign=foreign,
         intent=intent() if intent is not None and cut.intent_gate is not None else None,
         keep_best=keep_best,
