@@ -106,6 +106,17 @@ def scripts(text: str) -> set:
     return {name for name, pattern in _SCRIPTS.items() if pattern.search(normal)}
 
 
+def other_language_pks(activities: list, understood) -> set:
+    """Return the pks of the activities whose title is in the other language than the query (a
+    Chinese query and an English listing, or the reverse; ``rag.understand.language``): the
+    model scores such a pair lower (``rag.relevance.CROSS_LIFT``), whatever the evidence."""
+    asked = getattr(understood, "language", None)
+    if asked not in ("zh", "en"):
+        return set()
+    other = {"zh", "en"} - {asked}
+    return {a.pk for a in activities if language(normalise(a.title or "")[0]) in other}
+
+
 def unread_pks(query: str, activities: list) -> set:
     """Return the pks of the activities whose lexical evidence is unread: none of the query's
     words could be in them, so that they name none is no sign they are beside the point (issue

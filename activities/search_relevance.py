@@ -16,7 +16,12 @@ from django.utils import timezone
 
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
-from activities.search_ranking import naming_pks, query_evidence, unread_pks
+from activities.search_ranking import (
+    naming_pks,
+    other_language_pks,
+    query_evidence,
+    unread_pks,
+)
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
@@ -149,11 +154,14 @@ def relevant_hits(
     # and no listing of its language in the pool holding one: a Chinese query over English
     # listings) has its evidence unread, not missing, and the cut reads it as a listing naming
     # the query (activities.search_ranking.unread_pks): the pool rule's poolZEvidence, and no
-    # bare gate when one of the best hits is unread. Chosen over reading it half way (session
-    # 42) and with a margin lift for the other language, both removed: leave one set out over
-    # the thirteen development sets, every rotation chose it (docs/RELEVANCE.md, "issue 30,
-    # session 43").
+    # bare gate when one of the best hits is unread. Reading it half way to one naming nothing
+    # (session 42) went: leave one set out over the thirteen development sets, every rotation
+    # chose this (docs/RELEVANCE.md, "Across two languages, simpler", session 43).
+    # A listing in the other language than the query, named or not, has its margin read
+    # rag.relevance.CROSS_LIFT higher (other_language_pks): the lift follows the language, the
+    # unread the script.
     unread = unread_pks(query, activities)
+    crossing = other_language_pks(activities, understood)
     own = [hit.obj.pk in named or hit.obj.pk in unread for hit in hits]
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
@@ -168,6 +176,7 @@ def relevant_hits(
             noise=keyboard_noise(query),
             question=answer_question(query, understood),
             hit_evidence=own,
+            crossing=[hit.obj.pk in crossing for hit in hits],
             foreign=foreign_query(understood),
             intent=(
                 None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)

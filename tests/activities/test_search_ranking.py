@@ -199,7 +199,8 @@ def test_a_row_holding_only_what_the_query_refuses_does_not_name_it():
 
 
 def test_a_listing_in_the_other_language_than_the_query_is_unread_not_unnamed():
-    from activities.search_ranking import unread_pks
+    from activities.search_ranking import other_language_pks, unread_pks
+    from activities.understanding import read_query
 
     rows = [
         _row(1, "Sushi rolling class for beginners", type="Food"),
@@ -212,6 +213,11 @@ def test_a_listing_in_the_other_language_than_the_query_is_unread_not_unnamed():
     # A query of no script (digits only) or of no content word reads every listing as usual.
     assert unread_pks("2026", rows) == set()
     assert unread_pks("有什么", rows) == set()
+    # The margin's lift still follows the title's language (rag.relevance.CROSS_LIFT).
+    chinese = read_query("想学做寿司", now=timezone.now(), tz=None)
+    english = read_query("sushi class", now=timezone.now(), tz=None)
+    assert other_language_pks(rows, chinese) == {1}
+    assert other_language_pks(rows, english) == {2, 3}
 
 
 def _chinese_catalogue():

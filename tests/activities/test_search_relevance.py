@@ -530,7 +530,8 @@ def test_the_cut_reads_an_unread_listing_as_one_naming_the_query(monkeypatch, qu
     # Audit, session 42: "ktv" and "diy" read as English over a Chinese catalogue. "ktv" is
     # held by 「KTV 欢唱夜」: no hit is unread (the cut reads each without it as naming nothing);
     # "diy" by none: only the listing holding no Latin is unread, and (session 43) the cut
-    # reads it as a listing naming the query, its words being unreadable there.
+    # reads it as a listing naming the query, its words being unreadable there. The margin's
+    # lift still follows the titles' language (every one Chinese here).
     from types import SimpleNamespace
 
     from activities import search_relevance
@@ -553,4 +554,4 @@ def test_the_cut_reads_an_unread_listing_as_one_naming_the_query(monkeypatch, qu
     search_relevance.relevant_hits(hits, [0.0], {}, query=query, understood=understood)
     assert {t for t, has in zip(titles, seen["hit_evidence"], strict=True) if has} == evidence
     assert seen["evidence"] is True
-    assert "crossing" not in seen
+    assert seen["crossing"] == [True, True, True]

@@ -84,6 +84,36 @@ def test_pool_rule_asks_less_of_a_hit_naming_a_word_of_the_query():
     assert decide(scores, BG, Cut(gate=0.0, ratio=None, pool_z=1.0)).keep[1] is False
 
 
+def test_hits_in_the_other_language_read_their_margins_higher():
+    # The model scores a query against text in the other language lower: the gates read such
+    # a hit's margin CROSS_LIFT higher (best margin 0.08 under a gate of 0.1, not under it).
+    cut = Cut(gate=0.1, ratio=None)
+    scores = [0.816, 0.81, 0.80]
+    assert decide(scores, BG, cut).off_topic
+    crossing = decide(scores, BG, cut, crossing=[True] * 3)
+    assert not crossing.off_topic
+    assert crossing.top_margin == pytest.approx(0.08 + relevance.CROSS_LIFT)
+
+
+def test_the_foreign_gate_reads_margins_without_the_lift():
+    # An English query's margins over the Chinese sample are what the foreign gate was fitted
+    # on: a pool of Chinese rows (other language) clears it by its raw margin, not by the lift
+    # (best margin 0.08 under a foreign gate of 0.1 stays off-topic, lifted or not).
+    cut = Cut(gate=0.0, ratio=None, foreign_gate=0.1)
+    scores = [0.816, 0.81, 0.80]
+    assert decide(scores, BG, cut, foreign=True, crossing=[True] * 3).off_topic
+    assert not decide(scores, BG, Cut(gate=0.1, ratio=None), crossing=[True] * 3).off_topic
+
+
+def test_keep_best_reads_the_best_hits_by_margin_with_the_lift():
+    # Audit, session 42: in a pool of both languages the hit of the other language stands first
+    # by its lifted margin (0.225 + CROSS_LIFT over 0.25); keep_best keeps it, not the hit first
+    # by raw score, which the depth rule (0) drops.
+    cut = Cut(gate=0.0, ratio=None, depth=0.0)
+    decision = decide([0.85, 0.845], BG, cut, crossing=[False, True], keep_best=1)
+    assert decision.keep == [False, True]
+
+
 def test_pool_rule_reads_the_spread_of_the_best_twenty_candidates_only():
     # Forty more rows far below change the mean and spread of all the hits, not of the best 20.
     decision = decide(CROWD + [0.5] * 40, BG, Cut(gate=0.0, ratio=None, pool_z=1.0))
