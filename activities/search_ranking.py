@@ -131,7 +131,7 @@ def unread_pks(query: str, activities: list) -> set:
     query an English-titled listing with Chinese tags. The words are those naming the query
     (:func:`naming_pks`: content words, not the refused); a query without any leaves nothing
     unread. The embedding model reads across scripts by itself; the relevance cut reads an
-    unread listing half way to one naming the query (``activities.search_relevance``)."""
+    unread listing as one naming the query (``activities.search_relevance``)."""
     terms = query_terms(query)
     refused = negated_terms(query, terms)
     asked = [t for t in terms if t not in refused]

@@ -151,20 +151,21 @@ def relevant_hits(
     if named is None:
         named = naming_pks(query, activities, understood)
     # A listing that could not hold the query's words (none of their script in its own words,
-    # and no listing of its language in the pool holding one) has its evidence unread, not
-    # missing (None: rag.relevance.UNREAD_SHARE), and the bare gate, for a query none of whose
-    # words the best hits could hold, does not apply to it (activities.search_ranking.unread_pks).
+    # and no listing of its language in the pool holding one: a Chinese query over English
+    # listings) has its evidence unread, not missing, and the cut reads it as a listing naming
+    # the query (activities.search_ranking.unread_pks): the pool rule's poolZEvidence, and no
+    # bare gate when one of the best hits is unread. Reading it half way to one naming nothing
+    # (session 42) went: leave one set out over the thirteen development sets, every rotation
+    # chose this (docs/RELEVANCE.md, "Across two languages, simpler", session 43).
     # A listing in the other language than the query, named or not, has its margin read
     # rag.relevance.CROSS_LIFT higher (other_language_pks): the lift follows the language, the
-    # unread the script (issue 30, session 42).
+    # unread the script.
     unread = unread_pks(query, activities)
     crossing = other_language_pks(activities, understood)
-    own = [
-        True if hit.obj.pk in named else (None if hit.obj.pk in unread else False) for hit in hits
-    ]
+    own = [hit.obj.pk in named or hit.obj.pk in unread for hit in hits]
     # Whether an activity names a word or cue of the query is its own fact, not the pool's:
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
-    evidence = any(has is not False for has in own[: relevance.EVIDENCE_POOL])
+    evidence = any(own[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query, understood)
     try:
         decision = relevance.judge(

@@ -523,14 +523,15 @@ def test_company_for_a_meal_or_an_activity_and_a_kind_still_skip_the_intent_gate
 
 
 @pytest.mark.parametrize(
-    ("query", "unread"),
-    [("ktv", set()), ("diy", {"周末烘焙课"})],
+    ("query", "evidence"),
+    [("ktv", {"KTV 欢唱夜"}), ("diy", {"周末烘焙课"})],
 )
-def test_the_cut_reads_a_loanword_as_the_catalogue_writes_it(monkeypatch, query, unread):
+def test_the_cut_reads_an_unread_listing_as_one_naming_the_query(monkeypatch, query, evidence):
     # Audit, session 42: "ktv" and "diy" read as English over a Chinese catalogue. "ktv" is
     # held by 「KTV 欢唱夜」: no hit is unread (the cut reads each without it as naming nothing);
-    # "diy" by none: only the listing holding no Latin is unread. The margin's lift still
-    # follows the titles' language (every one Chinese here).
+    # "diy" by none: only the listing holding no Latin is unread, and (session 43) the cut
+    # reads it as a listing naming the query, its words being unreadable there. The margin's
+    # lift still follows the titles' language (every one Chinese here).
     from types import SimpleNamespace
 
     from activities import search_relevance
@@ -551,5 +552,6 @@ def test_the_cut_reads_a_loanword_as_the_catalogue_writes_it(monkeypatch, query,
     ]
     understood = read_query(query, now=timezone.now(), tz=None)
     search_relevance.relevant_hits(hits, [0.0], {}, query=query, understood=understood)
-    assert {t for t, has in zip(titles, seen["hit_evidence"], strict=True) if has is None} == unread
+    assert {t for t, has in zip(titles, seen["hit_evidence"], strict=True) if has} == evidence
+    assert seen["evidence"] is True
     assert seen["crossing"] == [True, True, True]

@@ -84,18 +84,6 @@ def test_pool_rule_asks_less_of_a_hit_naming_a_word_of_the_query():
     assert decide(scores, BG, Cut(gate=0.0, ratio=None, pool_z=1.0)).keep[1] is False
 
 
-def test_pool_rule_asks_a_hit_whose_evidence_is_unread_for_half_the_way():
-    # margins 0.5, then 0.2 (z 0.8) and 0.15 (z 0.3), the rest 0.1. A hit in the other language
-    # than the query (evidence None: its words cannot be read in it) stands between a hit
-    # naming the query (z >= 0) and one naming nothing (z >= 1).
-    scores = [0.9, 0.84, 0.83] + [0.82] * 17
-    cut = Cut(gate=0.0, ratio=None, pool_z=1.0, pool_z_evidence=0.0)
-    assert relevance.UNREAD_SHARE == 0.5
-    for has, kept in ((True, [True, True]), (None, [True, False]), (False, [False, False])):
-        evidence = [True, has, has] + [False] * 17
-        assert decide(scores, BG, cut, hit_evidence=evidence).keep[1:3] == kept, has
-
-
 def test_hits_in_the_other_language_read_their_margins_higher():
     # The model scores a query against text in the other language lower: the gates read such
     # a hit's margin CROSS_LIFT higher (best margin 0.08 under a gate of 0.1, not under it).
