@@ -40,11 +40,16 @@ class NamedKind:
     words: tuple[str, ...]  # Chinese substrings and English whole words or phrases
     held: tuple[str, ...] = ()  # further words that, in a candidate, count as offering it
     not_in: tuple[str, ...] = ()  # names of something else holding its words ("cable ski")
+    # A place the other kinds asked beside it happen at ("surfing at the seaside", "beach this
+    # weekend, keen for a swim"): asked for, it must be offered itself (:func:`absent_kind`).
+    setting: bool = False
 
 
-def _kind(label: str, words: str, held: str = "", not_in: str = "") -> NamedKind:
+def _kind(
+    label: str, words: str, held: str = "", not_in: str = "", *, setting: bool = False
+) -> NamedKind:
     split = lambda s: tuple(w.strip().lower() for w in s.split("|") if w.strip())  # noqa: E731
-    return NamedKind(label, split(words), split(held), split(not_in))
+    return NamedKind(label, split(words), split(held), split(not_in), setting)
 
 
 # Specific activities, from general knowledge of what cities offer and people ask for by name
@@ -215,7 +220,17 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     ),
     _kind("hot springs", "温泉|hot spring|hot springs|onsen"),
     _kind("spa", "spa|按摩|足疗|水疗|massage|sauna|桑拿", "spa|bathhouse"),
-    _kind("beach", "海滩|沙滩|海边|beach|seaside", "coast|bay|ocean|sea|海"),
+    # What is done only on a shore: 赶海 (gathering shellfish at low tide), rock pooling,
+    # beachcombing. The shore is a setting: 「想去海边冲浪」 in a city with no coast asks for none
+    # of it, though a water park there tags its wave machine 冲浪 (general knowledge, issue 30,
+    # session 43, after fresh12's 「哈尔滨能赶海吗 想去海边冲浪」 had been answered unmarked).
+    _kind(
+        "beach",
+        "海滩|沙滩|海边|海滨|赶海|beach|seaside|rock pooling|rockpooling|tide pooling|"
+        "tidepooling|beachcombing",
+        "coast|bay|ocean|sea|海",
+        setting=True,
+    ),
     _kind("stargazing", "观星|看星星|天文|stargazing|astronomy|telescope", "star|stars|星"),
     _kind("birdwatching", "观鸟|birdwatching|birding|bird watching", "bird|birds|鸟"),
     _kind("picnic", "野餐|picnic|picnics"),
@@ -343,11 +358,17 @@ def offering(query: str, activities: list) -> tuple[bool, ...]:
 def absent_kind(query: str, activities: list) -> str | None:
     """Return the label of a kind the query asks for (:func:`kinds_asked`) that no candidate
     of ``activities`` names (None: the query asks for none, or a candidate offers one of
-    those). With several named ("skiing or skating"), one offered is enough to answer."""
+    those). With several named ("skiing or skating"), one offered is enough to answer, unless
+    one named is a setting no candidate offers (「想去海边冲浪」: the seaside)."""
     named = kinds_asked(query)
     if not named or not activities:
         return None
     texts = [row_text(a) for a in activities]
+    # A setting named and offered by no candidate bounds the request whatever else is offered:
+    # surfing at a water park is no surfing at the seaside (:attr:`NamedKind.setting`).
+    for kind in named:
+        if kind.setting and not any(names(text, kind, also_held=True) for text in texts):
+            return kind.label
     if any(names(text, kind, also_held=True) for kind in named for text in texts):
         return None
     return named[0].label

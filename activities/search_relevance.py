@@ -115,7 +115,12 @@ def asks_elsewhere(query: str) -> bool:
     """
     # An errand's word under a refusal asks for no errand ("food stuff with no booze, not
     # drinking atm": "atm" is no cash machine there; rag.understand.negation.asked_text).
-    if small_talk(query) or (errand(query) and errand(asked_text(query))):
+    found = errand(query)
+    # A shop asked for by its distance is a kind of activity when it names one ("closest ice
+    # rink"): that is a request (issue 30, session 43).
+    if found == "shop" and kinds_named(query):
+        found = None
+    if small_talk(query) or (found and errand(asked_text(query))):
         # An errand's form has its own guard (an activity noun, a ticket, a market): "where"
         # heads "where can i exchange dollars" as it heads "where can I see deer".
         return True

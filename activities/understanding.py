@@ -34,6 +34,7 @@ from rag.cardinality import count_upto
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
 from rag.understand.apply import NARROW, closeness, decide_time, intersect
 from rag.understand.apply import RANK as DECIDED_RANK
+from rag.understand.drinks import drink_out
 
 NEARBY_RADIUS_KM = 5.0  # "附近" with a location and no radius: the agent's default too
 FILTER, RANK, NONE = "filter", "rank", "none"
@@ -52,6 +53,11 @@ MOOD_WORDS: dict[str, tuple[str, ...]] = {
     vibe: KEYWORD_VIBES.get(vibe, ()) + QUERY_ONLY_KEYWORDS.get(vibe, ()) for vibe in VIBES
 }
 LEXICON = Lexicon(kinds=KIND_WORDS, moods=MOOD_WORDS)
+# Going out for a drink (「喝点儿去」, 「整两口」: rag.understand.drinks) asks for what 喝一杯
+# asks for in the vibe table (activities.vibes.QUERY_ONLY_KEYWORDS), the lively evening out,
+# and names the kind of listing that serves one (the type 夜生活, whose vibe that is): the kind
+# orders a bar or a beer-and-skewers night before a meet-up that is merely lively.
+DRINK_MOOD, DRINK_KIND = "热闹", "夜生活"
 
 # English words asking for a vibe, matched as whole words ("art" is not in "party").
 EN_MOOD_WORDS: dict[str, tuple[str, ...]] = {
@@ -317,10 +323,15 @@ def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
         if cue.label not in seen:
             moods.append(cue)
             seen.add(cue.label)
+    drink = drink_out(found.text)
+    if drink is not None and DRINK_MOOD not in seen:
+        moods.append(Cue(DRINK_MOOD, found.text[drink[0] : drink[1]], drink))
     moods.sort(key=lambda c: c.span)
     kinds = list(found.kinds)
     known = {c.label for c in kinds}
     kinds += [c for c in english_kinds(found.text) if c.label not in known]
+    if drink is not None and DRINK_KIND not in known:
+        kinds.append(Cue(DRINK_KIND, found.text[drink[0] : drink[1]], drink))
     kinds.sort(key=lambda c: c.span)
     return QueryUnderstanding(found=found, kinds=tuple(kinds), moods=tuple(moods))
 

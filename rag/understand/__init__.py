@@ -50,7 +50,8 @@ span is no start: 玩到半夜 and 营业至深夜 are no time (等到下班 is)
 
 Informal words: tonite, tmrw, wknd, nite, arvo, "sat nite" (sat/sun/mon/wed only with a cue
 or a part after them); meals right next to a day narrow it ("sunday brunch" 10-14); an English
-part apart from the query's one day is read on it. Named days (holidays of the country of
+part apart from the query's one day is read on it, and narrows the day's own part where the
+two overlap ("tmrw morning workout before work": 6-9). Named days (holidays of the country of
 ``tz``, "the day after X", "X eve", "X weekend", 国庆, 中秋节): ``rag.understand.holidays``.
 docs/QUERY_UNDERSTANDING.md lists them all.
 

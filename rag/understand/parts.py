@@ -153,6 +153,10 @@ PART_WORDS: dict[str, str] = {
     "during the day": "daytime",
     "lunch time": "lunchtime",
     "lunch hour": "lunch break",
+    # "pre-work swim", "post-work drinks" (hyphens read as spaces): the working day's edges
+    # (general English usage, issue 30, session 43).
+    "pre work": "before work",
+    "post work": "after work",
     "after supper": "after dinner",
     "small hours": "wee hours",
     "wee small hours": "wee hours",

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
-from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_of_day
+from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_hours, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
     CLOCK_PATTERNS,
@@ -478,12 +478,29 @@ def _join_apart(phrases: list[Phrase], text: str) -> None:
         and not text[p.start : p.end].endswith((*MEALS, "eve", "am", "pm"))
     ]
     days = [p for p in phrases if p.get("day") is not None]
-    if len(apart) != 1 or len(days) != 1 or len(days[0].atoms) != 1:
+    if len(apart) != 1 or len(days) != 1 or days[0].get("clock") is not None:
         return
-    day = days[0].atoms[0]
+    wanted = apart[0].atoms[0].data
+    day = days[0].get("day")
     cycle, rule, implied = day.data
-    if implied is None:
-        day.data = (cycle, rule, apart[0].atoms[0].data)
+    own = days[0].get("part")
+    if own is None and len(days[0].atoms) == 1 and implied is None:
+        day.data = (cycle, rule, wanted)
+        return
+    # A part apart from a day that has one narrows it where the two overlap, as side by side
+    # ("tmrw morning workout before work": before work, 6-9, as "tomorrow morning before
+    # work" is; issue 30, session 43, after fresh12's query had been seen). Parts that do not
+    # overlap ("tomorrow morning ... after work") leave the day's own part as it was.
+    if own is not None and _overlaps(own.data, wanted):
+        own.data = _narrowed(own.data, wanted)
+    elif own is None and implied is not None and _overlaps(implied, wanted):
+        day.data = (cycle, rule, _narrowed(implied, wanted))
+
+
+def _overlaps(first: str, second: str) -> bool:
+    """Return whether two parts of the day (names, or pairs of ``PART_JOIN``) share an hour."""
+    (a, b), (c, d) = part_hours(first), part_hours(second)
+    return max(a, c) < min(b, d)
 
 
 def _not_alone(atom: Atom, text: str) -> bool:

@@ -182,7 +182,9 @@ DAY_PATTERNS = [
             )
         ),
     ),
-    ("zh_day_part", rx(alternation(ZH_DAY_PARTS))),
+    # 明早上 / 今晚上 but not before 班: 明早上班之前 is 明早 and 上班之前 (before work), 今晚上班
+    # is 今晚 and work (issue 30, session 43).
+    ("zh_day_part", rx("(?:" + alternation(ZH_DAY_PARTS) + ")(?<!上(?=班))")),
     # The weekend, also as its two days (周六日), the days off (双休日, 休息日, 节假日: the
     # coming weekend; a public holiday has its own name) and 周末两天.
     (

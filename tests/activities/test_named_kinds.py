@@ -176,3 +176,18 @@ def test_a_chinese_query_is_told_in_chinese_that_nothing_shown_is_of_its_kind(
     assert response.status_code == 200 and body["results"]
     with translation.override("zh-hans"):
         assert body["meta"]["reason"] == gettext(ABSENT_NOTE) != ABSENT_NOTE
+
+
+def test_a_setting_named_and_offered_by_no_candidate_is_absent_whatever_else_is():
+    # A water park tags its wave machine 冲浪: surfing is offered, the seaside is not, and the
+    # request is for surfing at the seaside (session 43).
+    wave_machine = _row(
+        "冬天玩水｜融创水世界冲浪机", "玩冲浪机、漂流河和滑道", ["水上乐园", "冲浪"]
+    )
+    assert absent_kind("哈尔滨能赶海吗 想去海边冲浪", [wave_machine, SWIM]) == "beach"
+    assert absent_kind("想去冲浪", [wave_machine, SWIM]) is None
+    assert absent_kind("赶海", [SWIM, SNOW]) == "beach"
+    shore = _row("Rock pooling at low tide", "Look for crabs on the beach.")
+    assert absent_kind("beach this weekend, keen for a swim", [shore, SWIM]) is None
+    # Two kinds side by side that are no setting still need only one offered.
+    assert absent_kind("hot springs n sauna", [_row("Sauna night", "wood-fired sauna")]) is None

@@ -338,6 +338,15 @@ def test_an_errand_word_under_a_refusal_asks_for_no_errand():
     assert asks_elsewhere("where is the nearest atm")
 
 
+def test_a_shop_by_its_distance_is_elsewhere_unless_it_names_a_kind_of_activity():
+    from activities.search_relevance import asks_elsewhere
+
+    # Session 43: a chain store asked for by distance is an errand; an ice rink is skating.
+    assert asks_elsewhere("nearest tim hortons, need a double-double")
+    assert asks_elsewhere("离我最近的超市在哪")
+    assert not asks_elsewhere("closest ice rink")
+
+
 def test_a_chinese_query_over_english_listings_keeps_what_the_model_finds_close(
     make_activity, django_capture_on_commit_callbacks
 ):

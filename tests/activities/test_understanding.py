@@ -73,6 +73,16 @@ def test_english_kinds_join_the_understood_kinds():
     assert [c.label for c in understood.kinds] == ["读书"]
 
 
+def test_a_drink_out_asks_for_the_lively_evening_and_the_nightlife_kind():
+    # 喝点儿 with nothing named is a drink out, as 喝一杯 (session 43); refused, it asks for none.
+    understood = read_query("周五晚上喝点儿去", now=NOW, tz=SHANGHAI)
+    assert understood.mood_labels() == ["热闹"]
+    assert [c.label for c in understood.kinds] == ["夜生活"]
+    refused = read_query("晚上想出门玩，但是不想喝酒", now=NOW, tz=SHANGHAI)
+    assert "夜生活" not in [c.label for c in refused.kinds]
+    assert "热闹" not in refused.mood_labels()
+
+
 def test_kinds_come_from_the_activity_types():
     understood = read_query("周末桌游", now=NOW, tz=SHANGHAI)
     assert [c.label for c in understood.kinds] == ["桌游"]

@@ -191,3 +191,34 @@ def test_studios_partners_volunteers_and_work_life_are_no_job(query):
 )
 def test_hiring_asked_alone_and_work_sought_are_still_a_job(query):
     assert errand(query) == "job"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nearest tim hortons, need a double-double",
+        "closest pharmacy?",
+        "where's the nearest 7-eleven",
+        "nearest starbucks please",
+        "离我最近的超市在哪",
+        "最近的便利店怎么走",
+    ],
+)
+def test_a_shop_asked_for_by_its_distance_is_an_errand(query):
+    assert errand(query) == "shop"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nearest climbing class",
+        "the closest one to downtown",
+        "nearest thing on sunday",
+        "最近的展览在哪",
+        "最近有什么好玩的",
+        "is the nearest beach nice",
+        "best brunch near me",
+    ],
+)
+def test_an_activity_or_a_place_said_around_nearest_is_no_shop(query):
+    assert errand(query) is None

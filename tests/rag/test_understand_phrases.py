@@ -90,6 +90,13 @@ ENGLISH = [
     ("sunday 2pm to 5pm", [on(29, 14, 17, LONDON)]),
     ("tomorrow morning before work, a workout", [on(26, 6, 9, LONDON)]),
     ("friday lunch break, something to do", [on(27, 12, 14, LONDON)]),
+    # A part apart from the day's own narrows it where they overlap (session 43).
+    ("tmrw morning workout before work", [on(26, 6, 9, LONDON)]),
+    ("tomorrow morning, a swim before work", [on(26, 6, 9, LONDON)]),
+    ("friday evening, a drink after work", [on(27, 18, 24, LONDON)]),
+    ("tomorrow morning a swim, then after work a beer", [on(26, 6, 12, LONDON)]),
+    ("tmrw pre-work swim", [on(26, 6, 9, LONDON)]),
+    ("friday post-work drinks", [on(27, 17, 24, LONDON)]),
     ("over the next fortnight", [(NOW_LONDON, NOW_LONDON + timedelta(days=14))]),
     ("midweek yoga", [now_to(27, LONDON)]),
     ("weeknights", [on(25, 18, 24, LONDON), on(26, 18, 24, LONDON), on(27, 18, 24, LONDON)]),
@@ -160,3 +167,15 @@ def test_a_time_the_person_cannot_make_is_no_window(text, negated):
 )
 def test_the_time_the_person_can_make_is_the_window(text, expected):
     assert windows(text) == expected
+
+
+@pytest.mark.parametrize("text", ["明早上班之前去游个泳", "明天早上上班前跑步", "明早上班前"])
+def test_before_work_tomorrow_morning_is_early_morning_in_chinese(text):
+    # 明早上班之前 is 明早 and 上班之前, not 明早上 and 班之前 (session 43).
+    assert windows(text) == [on(26, 6, 9)]
+
+
+def test_tonight_before_going_to_work_keeps_the_work_in_the_text():
+    found = understand("今晚上班", now=NOW_SH, direction="future")
+    assert [(w.start, w.end) for w in found.time.windows] == [on(25, 18, 24)]
+    assert found.rest == "上班"
