@@ -239,3 +239,18 @@ def part_of_day(words: str) -> str:
     """Return the name (a key of PARTS_OF_DAY) of the part of the day ``words`` name."""
     key = " ".join(words.replace("-", " ").split())
     return PART_WORDS.get(key, PART_WORDS_AFTER_DAY.get(key, key))
+
+
+def narrowed(first: str, second: str) -> str:
+    """Return the part of the day two parts side by side name: "early" before a part is its
+    early end where the language names one ("early morning", "early evening"), else their
+    overlap (``PART_JOIN``)."""
+    if first == "early" and (joined := part_of_day(f"early {second}")) in PARTS_OF_DAY:
+        return joined
+    return f"{first}{PART_JOIN}{second}"
+
+
+def overlaps(first: str, second: str) -> bool:
+    """Return whether two parts of the day (names, or pairs of ``PART_JOIN``) share an hour."""
+    (a, b), (c, d) = part_hours(first), part_hours(second)
+    return max(a, c) < min(b, d)

@@ -10,7 +10,7 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
-from rag.understand.parts import MEALS, PART_JOIN, PARTS_OF_DAY, part_hours, part_of_day
+from rag.understand.parts import MEALS, narrowed, overlaps, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
     CLOCK_PATTERNS,
@@ -386,7 +386,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             ):
                 # "early" before a day that carries its own part ("early tonight", "early this
                 # aft") is that part's early end, as before a day and its part (audit, session 41).
-                part.data = _narrowed("early", own)
+                part.data = narrowed("early", own)
             continue
         if (
             last is not None
@@ -401,7 +401,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             # Two parts side by side narrow each other ("tomorrow morning before work"; 明天
             # 晚上下班后): one part, their overlap (words.part_hours); so do two on either side
             # of their day ("early tmrw morning": early morning, 5-9).
-            part.data = _narrowed(part.data, atom.data)
+            part.data = narrowed(part.data, atom.data)
             last.end = atom.end
             if meal:
                 last.meals.append((atom.start, atom.end))
@@ -444,15 +444,6 @@ def _labels_date(last: Phrase, atom: Atom, text: str, after: list[Atom]) -> bool
     )
 
 
-def _narrowed(first: str, second: str) -> str:
-    """Return the part of the day two parts side by side name: "early" before a part is its
-    early end where the language names one ("early morning", "early evening"), else their
-    overlap (``PART_JOIN``)."""
-    if first == "early" and (joined := part_of_day(f"early {second}")) in PARTS_OF_DAY:
-        return joined
-    return f"{first}{PART_JOIN}{second}"
-
-
 def _is_meal(atom: Atom, text: str) -> bool:
     """Return whether a part of the day is a meal ("brunch", "lunch", 过早 and 早茶: breakfast,
     午饭 after a day)."""
@@ -491,16 +482,10 @@ def _join_apart(phrases: list[Phrase], text: str) -> None:
     # ("tmrw morning workout before work": before work, 6-9, as "tomorrow morning before
     # work" is; issue 30, session 43, after fresh12's query had been seen). Parts that do not
     # overlap ("tomorrow morning ... after work") leave the day's own part as it was.
-    if own is not None and _overlaps(own.data, wanted):
-        own.data = _narrowed(own.data, wanted)
-    elif own is None and implied is not None and _overlaps(implied, wanted):
-        day.data = (cycle, rule, _narrowed(implied, wanted))
-
-
-def _overlaps(first: str, second: str) -> bool:
-    """Return whether two parts of the day (names, or pairs of ``PART_JOIN``) share an hour."""
-    (a, b), (c, d) = part_hours(first), part_hours(second)
-    return max(a, c) < min(b, d)
+    if own is not None and overlaps(own.data, wanted):
+        own.data = narrowed(own.data, wanted)
+    elif own is None and implied is not None and overlaps(implied, wanted):
+        day.data = (cycle, rule, narrowed(implied, wanted))
 
 
 def _not_alone(atom: Atom, text: str) -> bool:
