@@ -47,47 +47,9 @@ TIME_RANK_WEIGHT = 0.1
 
 # Activity types the query may name (the types of the vibe table, each naming itself).
 KIND_WORDS: dict[str, tuple[str, ...]] = {kind: (kind,) for kind in TYPE_VIBES}
-# The words of the vibe lexicon (``activities.vibes``) that name one activity, one place or one
-# dish rather than a mood or a broad field: a listing holding one is of that vibe, but a query
-# naming one asks for that activity, not for every row of its vibe. Read as the query's mood, it
-# vouched for every row of the vibe (the precision gate leaves a row holding a cue of the query):
-# 「攀岩抱石」 kept every sporty row, 「找个地方喝一杯」 a Sichuan-opera night. The same rule as
-# EN_ACTIVITY_NOUNS below (issue 30, session 41), applied to the Chinese words (session 43,
-# docs/RELEVANCE.md "Chinese precision"): sorted from the lexicon by what each word names, from
-# general knowledge, not from the development queries. The activity's own name is still matched
-# as a word (activities.search_ranking.lexical_ranking) and as a kind where it is an activity
-# type (KIND_WORDS).
-ZH_ACTIVITY_NAMES = frozenset(
-    {
-        # 安静: reading, meditation and other single practices (安静, 发呆, 放空, 独处 stay)
-        "静读", "读书", "阅读", "冥想", "正念", "茶会", "颂钵", "自习", "瑜伽", "拼图",
-        # 热闹: places and shows (热闹, 狂欢, 派对 stay, as "party" does in English)
-        "酒吧", "livehouse", "夜市", "蹦迪", "演出", "音乐节", "脱口秀", "啤酒", "k歌", "ktv",
-        "夜店", "喝一杯",
-        # 商务: one kind of event (商务, 创业, 职场 ... stay)
-        "路演",
-        # 运动: one sport (运动, 健身, 出汗, 锻炼 stay, as "sport" and "workout" do)
-        "跑步", "夜跑", "晨跑", "球", "攀岩", "骑行", "徒步", "游泳", "划船", "拳", "滑板",
-        "飞盘", "单车",
-        # 玩水: one water sport or place (玩水, 戏水, 水上, 清凉, 消暑 stay, as "water" does)
-        "冲浪", "泳池", "桨板", "皮划艇", "潜水", "龙舟", "水乐园", "漂流",
-        # 户外: one place or outing (户外, 郊野, 郊外 stay, as "outdoors" does)
-        "公园", "露营", "野餐", "爬山", "江边", "滨江", "草坪", "看海", "海边",
-        # 文艺: one art, show or place (艺术, 美术, 音乐, 手作 stay, as "art" does)
-        "展览", "看展", "电影", "诗", "书店", "陶艺", "画画", "水彩", "油画", "摄影", "话剧",
-        # 美食: one dish, drink or place (美食, 好吃 stay, as "food" and "eat" do)
-        "餐厅", "火锅", "咖啡", "甜品", "烘焙", "小吃", "料理", "吃辣", "探店",
-    }
-)  # fmt: skip
-# The vibe a query asks for: the words ``activities.vibes.query_vibes`` reads, without the
-# names of one activity (ZH_ACTIVITY_NAMES).
+# The vibe a query asks for: the words ``activities.vibes.query_vibes`` reads.
 MOOD_WORDS: dict[str, tuple[str, ...]] = {
-    vibe: tuple(
-        w
-        for w in KEYWORD_VIBES.get(vibe, ()) + QUERY_ONLY_KEYWORDS.get(vibe, ())
-        if w not in ZH_ACTIVITY_NAMES
-    )
-    for vibe in VIBES
+    vibe: KEYWORD_VIBES.get(vibe, ()) + QUERY_ONLY_KEYWORDS.get(vibe, ()) for vibe in VIBES
 }
 LEXICON = Lexicon(kinds=KIND_WORDS, moods=MOOD_WORDS)
 
