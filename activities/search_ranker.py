@@ -124,7 +124,9 @@ class Pool:
     coverage: tuple[float, ...] = ()
     cues: tuple[float, ...] = ()
     # Per candidate: the cues of what the query asks for, not of what it refuses (the
-    # exemption of :func:`unlikely`; 「不要户外的」 does not keep the outdoor rows); empty: cues.
+    # exemption of :func:`unlikely`; 「不要户外的」 does not keep the outdoor rows) nor the
+    # moods read from the name of one activity (``activities.search_ranking.Cues.vouching``:
+    # 「攀岩抱石」 does not keep every sporty row); empty: cues.
     asked: tuple[float, ...] = ()
     # Per candidate: whether it names a specific kind the query asks for by name
     # (``activities.named_kinds.offering``: "pottery class" and a pottery row); empty: the
@@ -202,7 +204,7 @@ def pool_of(
         english=foreign_query(understood),
         coverage=tuple(float(v) for v in strength[:, 1]),
         cues=tuple(float(v) for v in strength[:, 2]),
-        asked=tuple(float(v) for v in cues.asked),
+        asked=tuple(float(v) for v in cues.vouching),
         of_kind=offering(query, activities) if query else (),
         fused=tuple(float(fused[a.pk]) for a in activities) if fused else (),
         other_script=other_script(query, [a.title for a in activities]),

@@ -264,3 +264,35 @@ def test_a_chinese_query_reads_an_english_listing_by_its_own_words_not_its_vibes
     # catalogue writes it: none is unread then.
     rows.append(_row(3, "Stand-up showcase", type="Comedy", tags=["脱口秀", "comedy"]))
     assert unread_pks("脱口秀", rows) == set()
+
+
+def test_a_mood_read_from_one_activitys_name_names_the_query_but_vouches_for_no_row():
+    from activities.search_ranking import candidate_cues, query_evidence
+    from activities.understanding import read_query
+
+    rows = [_row(1, "周末飞盘新手局", type="户外", vibes=["运动"])]
+    # 攀岩 (one sport) reads the mood 运动: still evidence for the cut and the hybrid's order,
+    # but not what the precision gate's exemption reads.
+    understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
+    cues = candidate_cues(rows, understood)
+    assert (cues.named, cues.vouching) == ((1,), (0,))
+    assert query_evidence("攀岩抱石", rows, understood)
+    # 运动 itself (the field) vouches.
+    understood = read_query("想运动一下出出汗", now=timezone.now(), tz=None)
+    cues = candidate_cues(rows, understood)
+    assert cues.vouching == cues.named == (1,)
+
+
+def test_the_gate_reads_the_vouching_cues():
+    from types import SimpleNamespace
+
+    from activities.search_ranker import asked_cues, pool_of
+    from activities.understanding import read_query
+
+    rows = [_row(1, "周末飞盘新手局", type="户外", vibes=["运动"]), _row(2, "攀岩体验课")]
+    for row in rows:
+        row.description = ""
+    hits = [SimpleNamespace(obj=row, score=0.8) for row in rows]
+    understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
+    pool = pool_of(hits, [0.1, 0.1], named={1, 2}, understood=understood, query="攀岩抱石")
+    assert asked_cues(pool) == (0.0, 0.0)
