@@ -81,9 +81,18 @@ def candidate_cues(activities: list, understood) -> Cues:
     vouching = vouching_moods(understood) if understood is not None else None
     if vouching is understood:
         return Cues(named=named, asked=asked)
-    return Cues(
-        named=named, asked=asked, vouched=tuple(cue_counts(activities, vouching, negated=False))
-    )
+    vouched = cue_counts(activities, vouching, negated=False)
+    # A mood read from the name of one activity still vouches for a row naming that activity
+    # in its own words (「不吃辣也能吃火锅」 and the Chongqing hotpot night): that row is of the
+    # activity asked for, not merely of its vibe.
+    spans = negated_spans(understood.found.text)
+    own = [c for c in understood.moods if c not in vouching.moods and not inside(c.span, spans)]
+    kept = {c.label for c in vouching.moods}
+    for i, activity in enumerate(activities):
+        text = own_text(activity).lower()
+        labels = {c.label for c in own if c.label not in kept and c.text.lower() in text}
+        vouched[i] += len(labels & set(activity.vibes or ()))
+    return Cues(named=named, asked=asked, vouched=tuple(vouched))
 
 
 def naming_pks(query: str, activities: list, understood, *, held=None, cues=None) -> set:

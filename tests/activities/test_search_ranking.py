@@ -296,3 +296,16 @@ def test_the_gate_reads_the_vouching_cues():
     understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
     pool = pool_of(hits, [0.1, 0.1], named={1, 2}, understood=understood, query="攀岩抱石")
     assert asked_cues(pool) == (0.0, 0.0)
+
+
+def test_the_name_of_one_activity_vouches_for_a_row_naming_that_activity():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [
+        _row(1, "重庆火锅局｜能吃辣的来", type="美食", vibes=["美食"]),
+        _row(2, "周末烘焙课", type="美食", vibes=["美食"]),
+    ]
+    understood = read_query("想吃火锅", now=timezone.now(), tz=None)
+    # 火锅 reads the mood 美食: it vouches for the hotpot row, not for every food row.
+    assert candidate_cues(rows, understood).vouching == (1, 0)
