@@ -85,12 +85,23 @@ def candidate_cues(activities: list, understood) -> Cues:
     # A mood read from the name of one activity still vouches for a row naming that activity
     # in its own words (「不吃辣也能吃火锅」 and the Chongqing hotpot night): that row is of the
     # activity asked for, not merely of its vibe.
+    # A single character of the lexicon (球, 诗, 拳) names the activity only inside the query's
+    # word holding it (a volleyball row holds 球 and is not what 「打篮球」 asks for).
     spans = negated_spans(understood.found.text)
-    own = [c for c in understood.moods if c not in vouching.moods and not inside(c.span, spans)]
+    terms = [t.lower() for t in query_terms(understood.found.text)]
     kept = {c.label for c in vouching.moods}
+    names = {}
+    for cue in understood.moods:
+        if cue.label in kept or inside(cue.span, spans):
+            continue
+        word = cue.text.lower()
+        if len(word) == 1:
+            word = min((t for t in terms if word in t and len(t) > 1), key=len, default="")
+        if word:
+            names.setdefault(cue.label, set()).add(word)
     for i, activity in enumerate(activities):
         text = own_text(activity).lower()
-        labels = {c.label for c in own if c.label not in kept and c.text.lower() in text}
+        labels = {label for label, words in names.items() if any(w in text for w in words)}
         vouched[i] += len(labels & set(activity.vibes or ()))
     return Cues(named=named, asked=asked, vouched=tuple(vouched))
 

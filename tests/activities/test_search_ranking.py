@@ -309,3 +309,12 @@ def test_the_name_of_one_activity_vouches_for_a_row_naming_that_activity():
     understood = read_query("想吃火锅", now=timezone.now(), tz=None)
     # 火锅 reads the mood 美食: it vouches for the hotpot row, not for every food row.
     assert candidate_cues(rows, understood).vouching == (1, 0)
+
+
+def test_a_single_character_of_the_lexicon_vouches_for_no_row_holding_it():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [_row(1, "沙滩排球约局", type="户外", vibes=["运动"])]
+    understood = read_query("打篮球", now=timezone.now(), tz=None)
+    assert candidate_cues(rows, understood).vouching == (0,)  # 球 is not 篮球
