@@ -286,16 +286,18 @@ def test_a_mood_read_from_one_activitys_name_names_the_query_but_vouches_for_no_
 def test_the_gate_reads_the_vouching_cues():
     from types import SimpleNamespace
 
-    from activities.search_ranker import asked_cues, pool_of
+    from activities.search_ranker import asked_cues, pool_of, unlikely, vouching_cues
     from activities.understanding import read_query
 
-    rows = [_row(1, "周末飞盘新手局", type="户外", vibes=["运动"]), _row(2, "攀岩体验课")]
+    rows = [_row(1, "攀岩体验课"), _row(2, "周末飞盘新手局", type="户外", vibes=["运动"])]
     for row in rows:
         row.description = ""
     hits = [SimpleNamespace(obj=row, score=0.8) for row in rows]
     understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
-    pool = pool_of(hits, [0.1, 0.1], named={1, 2}, understood=understood, query="攀岩抱石")
-    assert asked_cues(pool) == (0.0, 0.0)
+    pool = pool_of(hits, [0.2, 0.1], named={1, 2}, understood=understood, query="攀岩抱石")
+    assert asked_cues(pool) == (0.0, 1.0)  # the cue features read it, as fitted
+    assert vouching_cues(pool) == (0.0, 0.0)  # it does not exempt the frisbee row
+    assert unlikely(pool, [0, 1], threshold=1.0) == {1}
 
 
 def test_the_name_of_one_activity_vouches_for_a_row_naming_that_activity():
