@@ -123,9 +123,13 @@ class Pool:
     # and its kind and mood cues (``activities.search_ranking.fusion_features``); empty: none.
     coverage: tuple[float, ...] = ()
     cues: tuple[float, ...] = ()
-    # Per candidate: the cues of what the query asks for, not of what it refuses (the
-    # exemption of :func:`unlikely`; 「不要户外的」 does not keep the outdoor rows); empty: cues.
+    # Per candidate: the cues of what the query asks for, not of what it refuses (the cue
+    # features; 「不要户外的」 does not keep the outdoor rows); empty: cues.
     asked: tuple[float, ...] = ()
+    # Per candidate: the asked cues that vouch for a hit (the exemption of :func:`unlikely`):
+    # without the moods read from the name of one activity (``activities.search_ranking.
+    # Cues.vouching``: 「攀岩抱石」 does not keep every sporty row); empty: ``asked``.
+    vouched: tuple[float, ...] = ()
     # Per candidate: whether it names a specific kind the query asks for by name
     # (``activities.named_kinds.offering``: "pottery class" and a pottery row); empty: the
     # query asks for none.
@@ -152,6 +156,17 @@ def asked_cues(pool: Pool) -> tuple[float, ...]:
     if pool.other_script:
         return (0.0,) * n
     return pool.asked or pool.cues or (0.0,) * n
+
+
+def vouching_cues(pool: Pool) -> tuple[float, ...]:
+    """Return, per candidate of ``pool``, the cues that keep it past the gate (the exemption of
+    :func:`unlikely`): :func:`asked_cues` without the moods a Chinese query reads from the name
+    of one activity, which the cue features still read (as fitted). Exempting such rows kept
+    every row of the vibe: half of the Chinese rows the exemption kept were irrelevant
+    (docs/RELEVANCE.md, "Chinese precision")."""
+    if pool.other_script or not pool.vouched:
+        return asked_cues(pool)
+    return pool.vouched
 
 
 def _han(text: str) -> bool:
@@ -203,6 +218,7 @@ def pool_of(
         coverage=tuple(float(v) for v in strength[:, 1]),
         cues=tuple(float(v) for v in strength[:, 2]),
         asked=tuple(float(v) for v in cues.asked),
+        vouched=tuple(float(v) for v in cues.vouching),
         of_kind=offering(query, activities) if query else (),
         fused=tuple(float(fused[a.pk]) for a in activities) if fused else (),
         other_script=other_script(query, [a.title for a in activities]),
@@ -296,7 +312,7 @@ def unlikely(
     weights = np.asarray(WEIGHTS if weights is None else weights, dtype=np.float64)
     intercept = INTERCEPT if intercept is None else intercept
     p = 1.0 / (1.0 + np.exp(-(features(pool) @ weights + intercept)))
-    cued = asked_cues(pool)
+    cued = vouching_cues(pool)
     # The query asks for a specific kind by name and the list shows it: a row of another kind
     # is not what was asked for, however close in meaning (an oyster-shucking class for
     # "pottery class"): it goes whatever the model says (docs/RELEVANCE.md, "Nothing of that

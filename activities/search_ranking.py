@@ -20,6 +20,7 @@ import numpy as np
 from activities.audience import audience_counts
 from activities.negation import inside, mentions_plainly, negated_spans, negated_terms
 from activities.reasons import query_terms
+from activities.understanding import vouching_moods
 from rag import relevance
 from rag.search import rrf
 from rag.term_ranking import held_terms, rank_held
@@ -60,14 +61,49 @@ class Cues:
 
     named: tuple[int, ...]  # every kind and mood cue and the audiences asked (negated None)
     asked: tuple[int, ...]  # the cues outside a negation of the query (negated False)
+    # The asked cues without the moods read from the name of one activity
+    # (``activities.understanding.vouching_moods``): what vouches for a row past the precision
+    # gate (``activities.search_ranker``). Empty: the same as ``asked``.
+    vouched: tuple[int, ...] = ()
+
+    @property
+    def vouching(self) -> tuple[int, ...]:
+        """Return the cues that vouch for each candidate past the precision gate."""
+        return self.vouched or self.asked
 
 
 def candidate_cues(activities: list, understood) -> Cues:
     """Return the :class:`Cues` of ``activities`` for the query ``understood``."""
     named = tuple(cue_counts(activities, understood))
-    if understood is None or not negated_spans(understood.found.text):
-        return Cues(named=named, asked=named)  # nothing refused: every cue is asked for
-    return Cues(named=named, asked=tuple(cue_counts(activities, understood, negated=False)))
+    refuses = understood is not None and bool(negated_spans(understood.found.text))
+    # nothing refused: every cue is asked for
+    asked = tuple(cue_counts(activities, understood, negated=False)) if refuses else named
+    vouching = vouching_moods(understood) if understood is not None else None
+    if vouching is understood:
+        return Cues(named=named, asked=asked)
+    vouched = cue_counts(activities, vouching, negated=False)
+    # A mood read from the name of one activity still vouches for a row naming that activity
+    # in its own words (「不吃辣也能吃火锅」 and the Chongqing hotpot night): that row is of the
+    # activity asked for, not merely of its vibe.
+    # A single character of the lexicon (球, 诗, 拳) names the activity only inside the query's
+    # word holding it (a volleyball row holds 球 and is not what 「打篮球」 asks for).
+    spans = negated_spans(understood.found.text)
+    terms = [t.lower() for t in query_terms(understood.found.text)]
+    kept = {c.label for c in vouching.moods}
+    names = {}
+    for cue in understood.moods:
+        if cue.label in kept or inside(cue.span, spans):
+            continue
+        word = cue.text.lower()
+        if len(word) == 1:
+            word = min((t for t in terms if word in t and len(t) > 1), key=len, default="")
+        if word:
+            names.setdefault(cue.label, set()).add(word)
+    for i, activity in enumerate(activities):
+        text = own_text(activity).lower()
+        labels = {label for label, words in names.items() if any(w in text for w in words)}
+        vouched[i] += len(labels & set(activity.vibes or ()))
+    return Cues(named=named, asked=asked, vouched=tuple(vouched))
 
 
 def naming_pks(query: str, activities: list, understood, *, held=None, cues=None) -> set:

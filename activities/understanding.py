@@ -28,7 +28,13 @@ from django.conf import settings
 from django.db.models import DurationField, ExpressionWrapper, F, Q, Value
 from django.db.models.functions import Greatest, Least
 
-from activities.vibes import KEYWORD_VIBES, QUERY_ONLY_KEYWORDS, TYPE_VIBES, VIBES
+from activities.vibes import (
+    KEYWORD_VIBES,
+    QUERY_ONLY_KEYWORDS,
+    TYPE_VIBES,
+    VIBES,
+    ZH_ACTIVITY_NAMES,
+)
 from activities.vibes_en import EN_QUERY_ONLY_KEYWORDS
 from rag.cardinality import count_upto
 from rag.understand import Cue, Lexicon, Understanding, Window, understand
@@ -336,6 +342,15 @@ def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
     return QueryUnderstanding(found=found, kinds=tuple(kinds), moods=tuple(moods))
 
 
+def vouching_moods(understood: QueryUnderstanding) -> QueryUnderstanding:
+    """Return ``understood`` without the moods read from the name of one activity
+    (:data:`activities.vibes.ZH_ACTIVITY_NAMES`): those that vouch for a row past the gate."""
+    moods = tuple(c for c in understood.moods if c.text.lower() not in ZH_ACTIVITY_NAMES)
+    if len(moods) == len(understood.moods):
+        return understood
+    return dataclasses.replace(understood, moods=moods)
+
+
 def plan_place(understood: QueryUnderstanding, location) -> PlacePlan:
     """Return what to do with a place cue given the request's ``(lat, lng, radius)`` or None."""
     cues = understood.found.places
@@ -492,5 +507,6 @@ __all__ = [
     "rank_by_time",
     "time_boost",
     "read_query",
+    "vouching_moods",
     "user_zone",
 ]

@@ -193,6 +193,40 @@ QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
+# The words of KEYWORD_VIBES and QUERY_ONLY_KEYWORDS that name one activity, place, show or
+# dish rather than a mood or a broad field. A query naming one still reads the mood (it names
+# something the listings of that vibe hold: the cut's evidence, the hybrid's order, the
+# reasons), but the mood does not vouch for a row past the precision gate
+# (``activities.understanding.vouching_moods``): 「攀岩抱石」 asks for climbing, not for every
+# sporty row, 「找个地方喝一杯」 for a drink, not for a Sichuan-opera night. The rule of
+# ``activities.understanding.EN_ACTIVITY_NOUNS`` (issue 30, session 41), for the Chinese words
+# (session 43, docs/RELEVANCE.md "Chinese precision"): sorted from the lexicon by what each word
+# names, from general knowledge, not from the development queries; the words naming a mood or
+# a broad field (安静, 热闹, 派对, 运动, 健身, 户外, 艺术, 音乐, 美食, 亲子, 社交 ...) still vouch.
+ZH_ACTIVITY_NAMES = frozenset(
+    {
+        # 安静: reading, meditation and other single practices
+        "静读", "读书", "阅读", "冥想", "正念", "茶会", "颂钵", "自习", "瑜伽", "拼图",
+        # 热闹: places and shows
+        "酒吧", "livehouse", "夜市", "蹦迪", "演出", "音乐节", "脱口秀", "啤酒", "k歌", "ktv",
+        "夜店", "喝一杯",
+        # 商务: one kind of event
+        "路演",
+        # 运动: one sport
+        "跑步", "夜跑", "晨跑", "球", "攀岩", "骑行", "徒步", "游泳", "划船", "拳", "滑板",
+        "飞盘", "单车",
+        # 玩水: one water sport or place
+        "冲浪", "泳池", "桨板", "皮划艇", "潜水", "龙舟", "水乐园", "漂流",
+        # 户外: one place or outing
+        "公园", "露营", "野餐", "爬山", "江边", "滨江", "草坪", "看海", "海边",
+        # 文艺: one art, show or place
+        "展览", "看展", "电影", "诗", "书店", "陶艺", "画画", "水彩", "油画", "摄影", "话剧",
+        # 美食: one dish, drink or place
+        "餐厅", "火锅", "咖啡", "甜品", "烘焙", "小吃", "料理", "吃辣", "探店",
+    }
+)  # fmt: skip
+
+
 def lexicon_vibes(*, type: str, title: str = "", description: str = "", tags=()) -> list[str]:
     """Return the vibes the lexicon infers, type vibes first, at most 4."""
     found = list(dict.fromkeys(TYPE_VIBES.get(type) or english_type_vibes(type)))

@@ -264,3 +264,59 @@ def test_a_chinese_query_reads_an_english_listing_by_its_own_words_not_its_vibes
     # catalogue writes it: none is unread then.
     rows.append(_row(3, "Stand-up showcase", type="Comedy", tags=["脱口秀", "comedy"]))
     assert unread_pks("脱口秀", rows) == set()
+
+
+def test_a_mood_read_from_one_activitys_name_names_the_query_but_vouches_for_no_row():
+    from activities.search_ranking import candidate_cues, query_evidence
+    from activities.understanding import read_query
+
+    rows = [_row(1, "周末飞盘新手局", type="户外", vibes=["运动"])]
+    # 攀岩 (one sport) reads the mood 运动: still evidence for the cut and the hybrid's order,
+    # but not what the precision gate's exemption reads.
+    understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
+    cues = candidate_cues(rows, understood)
+    assert (cues.named, cues.vouching) == ((1,), (0,))
+    assert query_evidence("攀岩抱石", rows, understood)
+    # 运动 itself (the field) vouches.
+    understood = read_query("想运动一下出出汗", now=timezone.now(), tz=None)
+    cues = candidate_cues(rows, understood)
+    assert cues.vouching == cues.named == (1,)
+
+
+def test_the_gate_reads_the_vouching_cues():
+    from types import SimpleNamespace
+
+    from activities.search_ranker import asked_cues, pool_of, unlikely, vouching_cues
+    from activities.understanding import read_query
+
+    rows = [_row(1, "攀岩体验课"), _row(2, "周末飞盘新手局", type="户外", vibes=["运动"])]
+    for row in rows:
+        row.description = ""
+    hits = [SimpleNamespace(obj=row, score=0.8) for row in rows]
+    understood = read_query("攀岩抱石", now=timezone.now(), tz=None)
+    pool = pool_of(hits, [0.2, 0.1], named={1, 2}, understood=understood, query="攀岩抱石")
+    assert asked_cues(pool) == (0.0, 1.0)  # the cue features read it, as fitted
+    assert vouching_cues(pool) == (0.0, 0.0)  # it does not exempt the frisbee row
+    assert unlikely(pool, [0, 1], threshold=1.0) == {1}
+
+
+def test_the_name_of_one_activity_vouches_for_a_row_naming_that_activity():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [
+        _row(1, "重庆火锅局｜能吃辣的来", type="美食", vibes=["美食"]),
+        _row(2, "周末烘焙课", type="美食", vibes=["美食"]),
+    ]
+    understood = read_query("想吃火锅", now=timezone.now(), tz=None)
+    # 火锅 reads the mood 美食: it vouches for the hotpot row, not for every food row.
+    assert candidate_cues(rows, understood).vouching == (1, 0)
+
+
+def test_a_single_character_of_the_lexicon_vouches_for_no_row_holding_it():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [_row(1, "沙滩排球约局", type="户外", vibes=["运动"])]
+    understood = read_query("打篮球", now=timezone.now(), tz=None)
+    assert candidate_cues(rows, understood).vouching == (0,)  # 球 is not 篮球

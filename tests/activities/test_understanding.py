@@ -272,3 +272,21 @@ def test_a_time_phrase_search_counts_its_rows_once(week_of_activities, wednesday
     # The plan's count is the candidates: no EXISTS before it and no second COUNT after it.
     assert sum("COUNT(" in sql for sql in reads) == 1
     assert not any('SELECT 1 AS "a"' in sql for sql in reads)
+
+
+@pytest.mark.parametrize(
+    "query, vouching",
+    [
+        ("攀岩抱石", []),  # one sport
+        ("找个地方喝一杯", []),  # a drink
+        ("周末去公园野餐", []),  # one outing
+        ("想运动一下出出汗", ["运动"]),  # the field itself
+        ("找个安静的地方发呆", ["安静"]),
+        ("去户外走走", ["户外"]),
+    ],
+)
+def test_only_a_mood_word_vouches_not_the_name_of_one_activity(query, vouching):
+    from activities.understanding import vouching_moods
+
+    understood = read_query(query, now=NOW, tz=SHANGHAI)
+    assert vouching_moods(understood).mood_labels() == vouching
