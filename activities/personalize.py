@@ -36,9 +36,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from activities.cues_en import english_kinds, english_moods
 from activities.models import Activity, WorkingMemory
 from activities.text import local_time, part_of_day
-from activities.understanding import english_kinds, english_moods
 from activities.vibes import TYPE_VIBES, query_vibes
 from rag.embeddings import get_provider
 from rag.preferences import ratings, stated_preferences

@@ -11,7 +11,7 @@ asks for (``query_vibes``), which match reasons and preference boosts use.
   with but listings rarely contain, such as 社恐 or 发呆).
 - English listings (issue 30, session 41): ``activities.vibes_en`` gives an English type
   ("Arts & Crafts") and English words (whole words) the same labels; an English query's moods
-  are read by ``activities.understanding.english_moods``.
+  are read by ``activities.cues_en.english_moods``.
 """
 
 from __future__ import annotations
@@ -199,7 +199,7 @@ QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
 # reasons), but the mood does not vouch for a row past the precision gate
 # (``activities.understanding.vouching_moods``): 「攀岩抱石」 asks for climbing, not for every
 # sporty row, 「找个地方喝一杯」 for a drink, not for a Sichuan-opera night. The rule of
-# ``activities.understanding.EN_ACTIVITY_NOUNS`` (issue 30, session 41), for the Chinese words
+# ``activities.cues_en.EN_ACTIVITY_NOUNS`` (issue 30, session 41), for the Chinese words
 # (session 43, docs/RELEVANCE.md "Chinese precision"): sorted from the lexicon by what each word
 # names, from general knowledge, not from the development queries; the words naming a mood or
 # a broad field (安静, 热闹, 派对, 运动, 健身, 户外, 艺术, 音乐, 美食, 亲子, 社交 ...) still vouch.

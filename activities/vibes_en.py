@@ -15,7 +15,7 @@ only (:func:`english_vibes`): "art" is not in "party", "bar" not in "barbecue".
 - ``EN_KEYWORD_VIBES``: a vibe -> English words and phrases of a listing's title, description
   or tags.
 - ``EN_QUERY_ONLY_KEYWORDS``: mood words of queries ("sporty", "cosy"), read with
-  ``activities.understanding.EN_MOOD_WORDS``.
+  ``activities.cues_en.EN_MOOD_WORDS``.
 
 The type names were written after seeing the development corpora's list of types (they are
 the usual category names of English listing sites); the keywords and query words before
@@ -418,7 +418,7 @@ EN_KEYWORD_VIBES: dict[str, tuple[str, ...]] = {
 
 # Words people search with but listings rarely hold (the English of ``QUERY_ONLY_KEYWORDS``),
 # words of a mood or a field rather than of one activity: an English query's moods are these
-# and ``activities.understanding.EN_MOOD_WORDS`` (which leaves out the names of one activity,
+# and ``activities.cues_en.EN_MOOD_WORDS`` (which leaves out the names of one activity,
 # "running", "kayak": read as moods they vouched for every row of the field past the gate).
 EN_QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "安静": ("cosy", "cozy", "zen", "recharge", "decompress", "introvert", "introverts", "solo"),
@@ -434,13 +434,13 @@ EN_QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _whole_words(words) -> re.Pattern:
+def whole_words(words) -> re.Pattern:
     """Return a pattern matching any of ``words`` as whole words (a space: any whitespace)."""
     alternatives = "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in words)
     return re.compile(r"\b(?:" + alternatives + r")\b", re.I)
 
 
-_KEYWORD_RE = {vibe: _whole_words(words) for vibe, words in EN_KEYWORD_VIBES.items()}
+_KEYWORD_RE = {vibe: whole_words(words) for vibe, words in EN_KEYWORD_VIBES.items()}
 _AND = re.compile(r"\s+and\s+", re.I)
 
 

@@ -124,8 +124,8 @@ def configured(spec: dict):
                 mock.patch("activities.search.hybrid_scores", fused_of(spec["lists"]))
             )
         if spec.get("encues") is False:
-            stack.enter_context(mock.patch("activities.understanding._EN_MOOD_RE", {}))
-            stack.enter_context(mock.patch("activities.understanding._EN_KIND_RE", {}))
+            stack.enter_context(mock.patch("activities.cues_en._EN_MOOD_RE", {}))
+            stack.enter_context(mock.patch("activities.cues_en._EN_KIND_RE", {}))
         yield
 
 

@@ -19,8 +19,6 @@ from activities.understanding import (
     TIME_RANK_WEIGHT,
     TimePlan,
     apply_time,
-    english_kinds,
-    english_moods,
     order_by_closeness,
     plan_place,
     plan_time,
@@ -54,18 +52,6 @@ def test_time_phrases_are_read_in_the_users_zone():
     tonight = read_query("tonight", now=now, tz=ny).found.time
     assert tonight.start.astimezone(ny).date() == datetime(2026, 11, 25).date()
     assert tonight.end.astimezone(ny).hour == 0
-
-
-def test_english_moods_match_whole_words_only():
-    assert [c.label for c in english_moods("quiet reading with kids")] == ["安静", "亲子"]
-    assert english_moods("a party") and english_moods("a party")[0].label == "热闹"
-    # "art" hides in "party" and "start": no 文艺.
-    assert "文艺" not in [c.label for c in english_moods("party start")]
-
-
-def test_english_kinds_name_activity_types_as_whole_words():
-    assert {c.label for c in english_kinds("hiking in the mountains")} == {"户外", "徒步"}
-    assert [c.label for c in english_kinds("a party")] == []  # "art" is not in "party"
 
 
 def test_english_kinds_join_the_understood_kinds():
