@@ -98,9 +98,27 @@ LEXICON = Lexicon(kinds=TYPE_WORDS, moods={word: (word,) for word in VIBE_WORDS}
 DEFAULT_RADIUS_KM = 5.0
 
 
+def kinds_in(text: str, understood: Understanding | None = None) -> list:
+    """Return the kind cues a message names, in order; an English word inside another is none
+    ("rowing" in "throwing", "reading" in "spreading": the lexicon matches anywhere)."""
+    understood = understood if understood is not None else read(text)
+    return [cue for cue in understood.kinds if _stands_alone(text, *cue.span)]
+
+
+def _stands_alone(text: str, start: int, end: int) -> bool:
+    if not text[start:end].isascii():
+        return True
+    return not _LATIN_RE.match(text[start - 1 : start] or " ") and not _LATIN_RE.match(
+        text[end : end + 1] or " "
+    )
+
+
+_LATIN_RE = re.compile(r"[A-Za-z0-9]")
+
+
 def extract_activity_type(text: str) -> str | None:
     """Return the activity type a message mentions (the one named first)."""
-    kinds = read(text).kinds
+    kinds = kinds_in(text)
     return kinds[0].label if kinds else None
 
 

@@ -19,7 +19,7 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
-from agent.offline_plans import CANCEL_RE, JOIN_RE, is_english, named_words
+from agent.offline_plans import CANCEL_RE, HOLD_ON_RE, JOIN_RE, is_english, named_matches
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
 from agent.router import CHAT
 from agent.triggers import deadline_of
@@ -186,6 +186,37 @@ def _draft_text(draft: dict, english: bool = False) -> str:
     )
 
 
+def _which_to_cancel(message: str, items: list[dict], english: bool) -> str:
+    """Return the answer to a request to stop going that cancelled nothing: held back, or why
+    it is unclear (nothing named so, several, not at that time), then the activities to pick."""
+    live = [a for a in items if a["status"] != "cancelled"]
+    if HOLD_ON_RE.search(message):
+        return "OK, nothing is cancelled." if english else "好的，不取消，你的活动都还在。"
+    if not live:
+        if english:
+            return "You have no activity joined or organised that could be cancelled."
+        return "你目前没有报名或发起的活动，没有可以取消的。"
+    words, matching = named_matches(message, live)
+    named = " ".join(words)
+    if english:
+        names = ", ".join(f'"{a["title"]}"' for a in (matching if len(matching) > 1 else live)[:5])
+        if words and not matching:
+            return f'None of your activities is "{named}". Which one? {names}'
+        if words and len(matching) > 1:
+            return f'Several of your activities match "{named}". Which one? {names}'
+        if words:
+            return f'"{matching[0]["title"]}" is not at the time you said. Which one? {names}'
+        return f"Which one? {names}"
+    names = "、".join(f"「{a['title']}」" for a in (matching if len(matching) > 1 else live)[:5])
+    if words and not matching:
+        return f"你的活动里没有「{named}」。你想取消哪一个？{names}"
+    if words and len(matching) > 1:
+        return f"有几个活动都对得上「{named}」，你想取消哪一个？{names}"
+    if words:
+        return f"「{matching[0]['title']}」不在你说的时间。你想取消哪一个？{names}"
+    return f"你想取消哪一个？{names}"
+
+
 def _status_text(status: str, english: bool) -> str:
     """Return an activity's status in the reply's language (the model's translated label)."""
     with translation.override("en" if english else "zh-hans"):
@@ -250,7 +281,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         matches = calls[0]["result"].get("openMatches", 0)
         if english:
             # The kind as the user named it ("badminton"), not the type's Chinese label.
-            kinds = extract.read(ctx.message).kinds
+            kinds = extract.kinds_in(ctx.message)
             what = kinds[0].text if kinds else "something"
             text = f"Noted: you're looking for company for {what}"
             text += (
@@ -272,20 +303,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name == "getMyActivities":
         items = result.get("activities") or []
         if CANCEL_RE.search(ctx.message):
-            live = [a for a in items if a["status"] != "cancelled"]
-            # The request named something none of them is (plan_manage cancelled nothing).
-            named = " ".join(named_words(ctx.message))
-            if english:
-                if not live:
-                    return "You have no activity joined or organised that could be cancelled."
-                names = ", ".join(f'"{a["title"]}"' for a in live[:5])
-                missing = f'None of your activities is "{named}". ' if named else ""
-                return f"{missing}Which one? {names}"
-            if not live:
-                return "你目前没有报名或发起的活动，没有可以取消的。"
-            names = "、".join(f"「{a['title']}」" for a in live[:5])
-            missing = f"你的活动里没有「{named}」。" if named else ""
-            return f"{missing}你想取消哪一个？{names}"
+            return _which_to_cancel(ctx.message, items, english)
         due = deadline_of(ctx.message, timezone.now())
         if due is not None:
             when = _when_text(due.isoformat())

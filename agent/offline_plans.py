@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -24,7 +24,16 @@ from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(
     r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了"
-    r"|\b(?:publish|post it|go ahead|looks good|confirm)\b",
+    r"|\b(?:publish|post it|go ahead|looks good)\b",
+    re.IGNORECASE,
+)
+# Saying not to do it, or asking how: 别取消了, 先别发布, 不取消了, 取消不了吗, "don't publish yet",
+# "how do I leave". Nothing that cannot be undone runs on such a message.
+HOLD_ON_RE = re.compile(
+    r"(?:别|不要|不用|不必|先别|甭|没)(?:帮我|给我)?(?:取消|退出|退掉|删|发布|发出去)|不(?:取消|退出|发布)"
+    r"|(?:取消|退|删|发布)不了|怎么(?:取消|退出|退|发布)"
+    r"|\b(?:don'?t|do not|no need to|not yet|never mind)\b|\bhow (?:do|can|could) i\b"
+    r"|\b(?:publish|post) (?:it )?later\b",
     re.IGNORECASE,
 )
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
@@ -138,11 +147,11 @@ def _draft_fields(message: str) -> dict:
     return fields
 
 
-# Creating words of an English request, left out of the draft's title ("set up a frisbee game
-# for 6 people" -> "Frisbee game").
+# Creating words leading an English request and its head count, left out of the draft's title
+# ("set up a frisbee game for 6 people" -> "Frisbee game"; "start a run club" -> "Run club").
 _EN_CREATING_RE = re.compile(
-    r"\b(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\b|\b(?:an?|the)\b"
-    r"|\bfor \d+(?: people| of us)?\b",
+    r"^(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the)\s+)?"
+    r"|\s+for \d+(?: people| of us)?\b",
     re.IGNORECASE,
 )
 
@@ -151,10 +160,11 @@ def _draft_title(message: str, understood, activity_type: str) -> str:
     """Return a new draft's title: what it is, never when (the time is shown beside it, and a
     day in the title would go stale when the draft moves: "改成周日吧")."""
     if is_english(message):
-        topic = " ".join(_EN_CREATING_RE.sub(" ", extract.semantic_query(message)).split())
+        topic = " ".join(_EN_CREATING_RE.sub("", extract.semantic_query(message)).split())
         return topic[:1].upper() + topic[1:] if topic else "Meetup"
     vibes = [cue.label for cue in understood.moods]
-    kind = understood.kinds[0].text if understood.kinds else activity_type
+    kinds = extract.kinds_in(message, understood)
+    kind = kinds[0].text if kinds else activity_type
     # A kind that already names a gathering (读书会, 篮球赛, 瑜伽课) takes no 局.
     gathering = "" if kind.endswith(("会", "局", "赛", "课", "营", "团", "展", "派对")) else "局"
     return f"{vibes[0] if vibes else ''}{kind}{gathering}"
@@ -179,6 +189,10 @@ def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
         return fields
     local = timezone.localtime(start, time_range.start.tzinfo)
     moved = time_range.start.replace(hour=local.hour, minute=local.minute)
+    if moved <= timezone.now():
+        # Today named after the draft's hour has passed (改成周日吧 on a Sunday evening): the
+        # same day next week, never a start in the past.
+        moved += timedelta(days=7)
     return {**fields, "startAt": moved.isoformat()}
 
 
@@ -187,7 +201,9 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if done:
         return []
     editing = ctx.last_intent == CREATE
-    if editing and PUBLISH_RE.search(ctx.message) and not _draft_fields(ctx.message):
+    asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
+    publish = PUBLISH_RE.search(ctx.message) and not HOLD_ON_RE.search(ctx.message) and not asked
+    if editing and publish and not _draft_fields(ctx.message):
         return [("publishActivity", {})]
     if editing and (fields := _draft_fields(ctx.message)):
         return [("refineDraft", _keep_time_of_day(ctx, fields))]
@@ -243,7 +259,10 @@ _NOT_NAMING_RE = re.compile(
     CANCEL_RE.pattern + r"|不想|不能|不了|[了吧啦呀的把掉]|发起|组织|创建|发布|报名|参加"
     r"|\b(?:i|i'?ve|my|me|the|that|this|it|one|on|please|activity|event|anymore|any more"
     r"|organi[sz]ed?|organi[sz]ing|hosting|created|joined|signed up|booked|spot|place|seat"
-    r"|in|at|for|of|to|from)\b",
+    r"|in|at|for|of|to|from|can|can'?t|cannot|go|going|make|won'?t|be|able|attend"
+    r"|today|tonight|tomorrow|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?)\b"
+    # Days and times said another way than the reader took out (我周日去不了了).
+    r"|周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[今明后]天|[今明]晚|[这本下]周",
     re.IGNORECASE,
 )
 
@@ -281,37 +300,43 @@ def _telling(words: list[str]) -> list[str]:
 
 
 def _holds(word: str, activity: dict) -> bool:
-    """Return whether the activity's title or type holds ``word`` (Chinese: a shared pair of
-    characters is enough, 读书会 names 周日读书分享)."""
+    """Return whether the activity's title or type holds ``word``: an English word as a whole
+    word ("run" is not in "Brunch"), a Chinese one whole or by its first two characters (读书会
+    names 周日读书分享)."""
     text = f"{activity['title']} {activity['type']}".lower()
-    if word in text:
-        return True
-    pairs = [word[i : i + 2] for i in range(len(word) - 1)]
-    return bool(CJK_RE.search(word)) and any(CJK_RE.match(p) and p in text for p in pairs)
+    if not CJK_RE.search(word):
+        return re.search(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", text) is not None
+    # A longer Chinese word needs its head (篮球赛 is not 足球赛, 羽毛球 not 毛球).
+    return word in text or (len(word) > 2 and word[:2] in text)
+
+
+def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list[dict]]:
+    """Return the words a request to stop going names its activity by, and the activities
+    holding every one of them (all of ``activities`` when it names nothing)."""
+    words = _telling(named_words(message))
+    return words, [a for a in activities if all(_holds(w, a) for w in words)]
 
 
 def cancel_target(message: str, activities: list[dict], now: datetime | None = None) -> dict | None:
     """Return the activity a request to stop going means, only when it is clear.
 
-    A request naming something ("我不想参加周六那个徒步了") means the one activity whose title or
-    type holds every word it names (its day is not checked: a title saying 周六 may be moved),
-    never another that merely falls on the same day. A request naming nothing ("我去不了了",
-    "取消周六的活动", "cancel the game") means the one activity in its time window, if only one
-    is. Leaving or cancelling cannot be undone, so anything less clear is asked back. ``now``:
-    the instant time phrases are read from (now when None).
+    The one activity that holds every word the request names ("我不想参加周六那个徒步了": 徒步;
+    nothing named: "我去不了了", "cancel the game") and starts in the time it names, if it names
+    one ("取消周日的徒步": not the Saturday hike). A request saying not to (别取消了) or asking
+    how means none. Leaving or cancelling cannot be undone, so anything less clear is asked
+    back. ``now``: the instant time phrases are read from (now when None).
     """
-    words = _telling(named_words(message))
-    if words:
-        holding = [a for a in activities if all(_holds(w, a) for w in words)]
-        return holding[0] if len(holding) == 1 else None
+    if HOLD_ON_RE.search(message):
+        return None
+    _, matching = named_matches(message, activities)
     window = extract.extract_time_range(message, now)
     if window is not None:
-        activities = [
+        matching = [
             a
-            for a in activities
+            for a in matching
             if window.start <= datetime.fromisoformat(a["startAt"]) <= window.end
         ]
-    return activities[0] if len(activities) == 1 else None
+    return matching[0] if len(matching) == 1 else None
 
 
 def shared_context_id(ctx: RuntimeContext) -> int | None:

@@ -27,7 +27,9 @@ QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么")
 RECALL_EN_RE = re.compile(
     r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
     r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about"
-    r"|\b(?:what(?:['’]?s)?|where|when|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$",
+    # "again" asks to be reminded of a fact ("what am I allergic to again?"), not when or where
+    # one's activity is ("when is my frisbee game again?": the activity list answers that).
+    r"|\b(?:what(?:['’]?s)?(?!\s+time)|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$",
     re.I,
 )
 MONTHS = [

@@ -142,10 +142,11 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bany \w+(?: \w+)? (?:classes|workshops|meetups|events|concerts|nights|sessions)\b|"
             r"\bis there anything\b|\bmore like (?:that|this)\b|"
             # "any hiking this weekend?": asking for listings of a kind, unless it asks for
-            # people ("any cyclists want to ride together"). Written from general knowledge
+            # people ("any cyclists want to ride together") or about one's own ("any update on
+            # my game?"). Written from general knowledge
             # (session 43, a make-run look); checked on the dev split.
-            r"^\s*(?:are there |is there )?any (?!one\b|body\b)\w+"
-            r"(?![^?]*\b(?:together|with me|want to|wants to|up for)\b)|"
+            r"^\s*(?:are there |is there )?any (?!one\b|body\b|updates?\b|news\b|plans\b|tips\b)\w+"
+            r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)"
         ),

@@ -103,6 +103,35 @@ def test_each_chat_refines_and_publishes_its_own_draft(api_client, user, say):
     assert Activity.objects.get(pk=hotpot_id).max_participants == 6
 
 
+def test_saying_not_to_cancel_keeps_the_users_only_activity(
+    api_client, user, say, make_activity_for
+):
+    mine = make_activity_for(user, title="飞盘局", type="运动")
+
+    body = say(api_client, "别取消了")
+
+    mine.refresh_from_db()
+    assert mine.status != "cancelled"
+    assert body["reply"] == "好的，不取消，你的活动都还在。"
+
+
+def test_a_request_matching_two_activities_asks_which_without_saying_none_matches(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="周六飞盘局", type="运动")
+    make_activity_for(user, title="周日飞盘局", type="运动")
+
+    body = say(api_client, "取消飞盘")
+
+    assert body["reply"].startswith("有几个活动都对得上「飞盘」，你想取消哪一个？")
+
+
+def test_an_english_draft_is_not_published_on_dont_publish_yet(api_client, user, say):
+    made = say(api_client, "I want to set up a frisbee game on saturday afternoon")
+    held = say(api_client, "don't publish yet", chat_id=made["chat_id"])
+    assert "publishActivity" not in [c["name"] for c in held["tool_calls"]]
+
+
 def test_a_draft_moved_to_another_day_keeps_its_hour_and_its_title(api_client, user, say):
     from django.utils import timezone
 

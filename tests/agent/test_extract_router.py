@@ -167,6 +167,7 @@ def test_types_people_places():
     assert extract_activity_type("周末去爬山") == "户外"
     assert extract_activity_type("someone to play badminton with") == "运动"
     assert extract_activity_type("brunch on sunday") == "美食"  # not "run"
+    assert extract_activity_type("throwing a party") == "社交"  # not "rowing"
     assert extract_people("人数改成八个") == 8
     assert extract_people("帮我发起一个周六的桌游局") is None  # 一个 is no head count
     assert extract_people("五六个人的小局") == 6

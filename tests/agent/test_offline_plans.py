@@ -91,3 +91,27 @@ def test_a_kind_noun_alone_does_not_tell_english_activities_apart():
     assert cancel_target("leave the pottery class please", [YOGA, POTTERY], WEDNESDAY_10AM) == (
         POTTERY
     )
+
+
+BRUNCH = {"id": 5, "title": "Brunch", "type": "美食", "startAt": "2026-11-29T11:00:00+08:00"}
+FOOTBALL = {"id": 6, "title": "周日足球赛", "type": "运动", "startAt": "2026-11-29T10:00:00+08:00"}
+SATURDAY_HIKE = {"id": 7, "title": "徒步", "type": "户外", "startAt": "2026-11-28T09:00:00+08:00"}
+
+
+def test_an_english_word_inside_a_title_word_names_nothing():
+    assert cancel_target("cancel the run", [BRUNCH], WEDNESDAY_10AM) is None
+
+
+def test_a_chinese_word_sharing_only_its_tail_names_another_activity_not_this_one():
+    assert cancel_target("取消篮球赛", [FOOTBALL], WEDNESDAY_10AM) is None
+
+
+def test_a_named_activity_on_another_day_than_the_one_said_is_not_cancelled():
+    both = [SATURDAY_HIKE, SUNDAY_READING]
+    assert cancel_target("取消周日的徒步", both, WEDNESDAY_10AM) is None
+    assert cancel_target("取消周六的徒步", both, WEDNESDAY_10AM) == SATURDAY_HIKE
+
+
+def test_saying_not_to_cancel_cancels_nothing():
+    for message in ("别取消了", "先别退出", "不取消了", "取消不了吗？", "don't cancel it"):
+        assert cancel_target(message, [SATURDAY_FRISBEE], WEDNESDAY_10AM) is None, message

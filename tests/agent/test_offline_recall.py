@@ -51,7 +51,14 @@ def test_questions_about_what_the_user_said_are_recall(message):
 
 
 @pytest.mark.parametrize(
-    "message", ["我说我不去了。", "今晚吃什么？", "I told him no.", "what is on tonight again?"]
+    "message",
+    [
+        "我说我不去了。",
+        "今晚吃什么？",
+        "I told him no.",
+        "what is on tonight again?",
+        "when is my frisbee game again?",
+    ],
 )
 def test_statements_and_other_questions_are_no_recall(message):
     assert not is_recall(message)
