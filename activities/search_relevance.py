@@ -116,9 +116,11 @@ def asks_elsewhere(query: str) -> bool:
     # An errand's word under a refusal asks for no errand ("food stuff with no booze, not
     # drinking atm": "atm" is no cash machine there; rag.understand.negation.asked_text).
     found = errand(query)
-    # A shop asked for by its distance is a kind of activity when it names one ("closest ice
-    # rink"): that is a request (issue 30, session 43).
-    if found == "shop" and kinds_named(query):
+    # A shop asked for by its distance is an outing when the search reads something to do in
+    # it: a kind of activity named ("closest ice rink") or a mood or kind its query reader
+    # reads (「最近的酒吧在哪」: 热闹, "nearest restaurant": 美食). That is a request (issue 30,
+    # session 43; the general places people go out to are rag.understand.errands' own).
+    if found == "shop" and (kinds_named(query) or _reads_something_to_do(query)):
         found = None
     if small_talk(query) or (found and errand(asked_text(query))):
         # An errand's form has its own guard (an activity noun, a ticket, a market): "where"
@@ -132,6 +134,13 @@ def asks_elsewhere(query: str) -> bool:
         or weather_question(query)
         or (opinion_question(query) and not kinds_named(query))
     )
+
+
+def _reads_something_to_do(query: str) -> bool:
+    """Return whether the activity query reader reads a mood or a kind of activity from the
+    query (the day it is read on does not change either)."""
+    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+    return bool(understood.moods or understood.kinds)
 
 
 def relevant_hits(

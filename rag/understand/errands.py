@@ -95,6 +95,18 @@ _EN_NEAREST = re.compile(
 _ZH_NEAREST = re.compile(
     r"最近的[^，。,.;；!！?？\s]{1,8}?(?:在哪|在哪里|在哪儿|在边度|喺边|喺边度|怎么走|点去|点行)"
 )
+# A place people go out to, not a shop: "nearest park?", "where's the nearest pub?", "closest
+# river walk", 「最近的公园在哪」, 「最近的江边怎么走」 ask for an outing by its distance. General
+# knowledge of where people go out (issue 30, session 43 audit: the shop form had taken these
+# for errands); a caller adds the kinds and moods its own reader knows (activities:
+# search_relevance.asks_elsewhere). 山 alone is not here (山姆 is a warehouse club), nor 广场 (a
+# mall's name: 万达广场).
+_OUTING_PLACE = re.compile(
+    r"公园|酒吧|清吧|夜店|江边|河边|湖边|海边|海滩|沙滩|绿道|步道|花园|植物园|湿地|景点"
+    r"|\b(?:(?<!car\s)parks?|pubs?|bars?|beach(?:es)?|rivers?|riverside|river\s*walks?|riverwalks?|lakes?|"
+    r"lakeside|waterfront|seafront|boardwalks?|piers?|promenades?|trails?|gardens?|woods|forests?|"
+    r"viewpoints?|lookouts?|playgrounds?|pools?)\b"
+)
 
 # --- changing money ---------------------------------------------------------------------------
 
@@ -305,6 +317,8 @@ def errand(text: str) -> str | None:
             return None
         if label == "job" and _VOLUNTEER.search(normalised):
             return None
+        if label == "shop" and _OUTING_PLACE.search(normalised):
+            continue
         if zh.search(normalised) or en.search(normalised):
             return label
     return None

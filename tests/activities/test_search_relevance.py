@@ -14,6 +14,7 @@ from activities.search import activities_search
 from activities.search_relevance import (
     KEEP_BEST,
     answer_question,
+    asks_elsewhere,
     asks_for_activity,
     time_request,
 )
@@ -332,19 +333,48 @@ def test_a_request_for_something_else_is_still_read_against_the_intent_examples(
 
 
 def test_an_errand_word_under_a_refusal_asks_for_no_errand():
-    from activities.search_relevance import asks_elsewhere
-
     assert not asks_elsewhere("food stuff with no booze, not drinking atm")
     assert asks_elsewhere("where is the nearest atm")
 
 
 def test_a_shop_by_its_distance_is_elsewhere_unless_it_names_a_kind_of_activity():
-    from activities.search_relevance import asks_elsewhere
-
     # Session 43: a chain store asked for by distance is an errand; an ice rink is skating.
     assert asks_elsewhere("nearest tim hortons, need a double-double")
     assert asks_elsewhere("离我最近的超市在哪")
     assert not asks_elsewhere("closest ice rink")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nearest park?",
+        "where's the nearest bar?",
+        "nearest pub?",
+        "最近的公园在哪",
+        "最近的酒吧在哪",
+        # Read by the activity query reader, not by the errand form's own outing places: a
+        # mood (美食) and a kind (美食).
+        "最近的咖啡馆在哪",
+        "nearest restaurant?",
+    ],
+)
+def test_an_outing_asked_for_by_its_distance_is_a_search(query):
+    # Session 43 audit: the shop form had taken these for errands.
+    assert not asks_elsewhere(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nearest tim hortons, need a double-double",
+        "closest pharmacy?",
+        "where's the nearest 7-eleven",
+        "离我最近的超市在哪",
+        "最近的便利店怎么走",
+    ],
+)
+def test_a_shop_asked_for_by_its_distance_stays_an_errand(query):
+    assert asks_elsewhere(query)
 
 
 def test_a_chinese_query_over_english_listings_keeps_what_the_model_finds_close(

@@ -222,3 +222,26 @@ def test_a_shop_asked_for_by_its_distance_is_an_errand(query):
 )
 def test_an_activity_or_a_place_said_around_nearest_is_no_shop(query):
     assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "nearest park?",
+        "where's the nearest bar?",
+        "nearest pub?",
+        "closest river walk?",
+        "nearest pool",
+        "最近的公园在哪",
+        "最近的酒吧在哪",
+        "最近的江边怎么走",
+        "最近的海边在哪里",
+    ],
+)
+def test_a_place_people_go_out_to_asked_for_by_its_distance_is_no_shop(query):
+    # Session 43 audit: the shop form had read these outings as errands.
+    assert errand(query) is None
+
+
+def test_a_car_park_by_its_distance_is_still_a_shop_errand():
+    assert errand("nearest car park?") == "shop"
