@@ -32,7 +32,8 @@ PUBLISH_RE = re.compile(
 HOLD_ON_RE = re.compile(
     r"(?:别|不要|不用|不必|先别|甭|没)(?:帮我|给我)?(?:取消|退出|退掉|删|发布|发出去)|不(?:取消|退出|发布)"
     r"|(?:取消|退|删|发布)不了|怎么(?:取消|退出|退|发布)"
-    r"|\b(?:don'?t|do not|no need to|not yet|never mind)\b|\bhow (?:do|can|could) i\b"
+    r"|\b(?:don'?t|do not|no need to)\s+(?:cancel|leave|publish|post|delete|remove)\b"
+    r"|\b(?:not yet|never mind)\b|\bhow (?:do|can|could) i\b"
     r"|\b(?:publish|post) (?:it )?later\b",
     re.IGNORECASE,
 )
@@ -260,6 +261,7 @@ _NOT_NAMING_RE = re.compile(
     r"|\b(?:i|i'?ve|my|me|the|that|this|it|one|on|please|activity|event|anymore|any more"
     r"|organi[sz]ed?|organi[sz]ing|hosting|created|joined|signed up|booked|spot|place|seat"
     r"|in|at|for|of|to|from|can|can'?t|cannot|go|going|make|won'?t|be|able|attend"
+    r"|don'?t|do|not|think|want|wanna|really|sorry|afraid|after all|guess|need|have|so|but"
     r"|today|tonight|tomorrow|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?)\b"
     # Days and times said another way than the reader took out (我周日去不了了).
     r"|周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[今明后]天|[今明]晚|[这本下]周",

@@ -115,3 +115,9 @@ def test_a_named_activity_on_another_day_than_the_one_said_is_not_cancelled():
 def test_saying_not_to_cancel_cancels_nothing():
     for message in ("别取消了", "先别退出", "不取消了", "取消不了吗？", "don't cancel it"):
         assert cancel_target(message, [SATURDAY_FRISBEE], WEDNESDAY_10AM) is None, message
+
+
+def test_a_negation_that_is_the_request_itself_still_cancels():
+    hike = {**SATURDAY_HIKE, "title": "Saturday hike"}
+    message = "I don't think I can make it to the hike, please cancel"
+    assert cancel_target(message, [hike], WEDNESDAY_10AM) == hike
