@@ -99,9 +99,12 @@ CORPORA = {
     # Two more cities written for fresh12 (development data from session 43).
     "harbin": ("activities_harbin.json", "Asia/Shanghai"),
     "vancouver_en": ("activities_vancouver_en.json", "America/Vancouver"),
-    # Two more cities written for fresh13, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh13 (development data from session 44).
     "shenyang": ("activities_shenyang.json", "Asia/Shanghai"),
     "edinburgh_en": ("activities_edinburgh_en.json", "Europe/London"),
+    # Two more cities written for fresh14, the unseen test: measured only, never fitted.
+    "changsha": ("activities_changsha.json", "Asia/Shanghai"),
+    "austin_en": ("activities_austin_en.json", "America/Chicago"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -126,6 +129,8 @@ TUNING_CORPORA = (
     "singapore_en",
     "harbin",
     "vancouver_en",
+    "shenyang",
+    "edinburgh_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -143,6 +148,7 @@ DEV_SETS = {
     "fresh10": "fresh10",
     "fresh11": "fresh11",
     "fresh12": "fresh12",
+    "fresh13": "fresh13",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -193,6 +199,10 @@ QUERY_FILES = {
         "activities_fresh13_shenyang_queries.jsonl",
         "activities_fresh13_edinburgh_en_queries.jsonl",
     ),
+    "fresh14": (
+        "activities_fresh14_changsha_queries.jsonl",
+        "activities_fresh14_austin_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -209,6 +219,7 @@ FRESH = (
     "fresh11",
     "fresh12",
     "fresh13",
+    "fresh14",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -290,6 +301,13 @@ SPLIT_STATUS = {
     ),
     "fresh13": (
         "The fresh13 split (issue 30) is two more new cities (Shenyang in Chinese, Edinburgh in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 43: before, after its round and on the landed code); it is DEVELOPMENT data "
+        "now (from session 44). The unseen test split is fresh14 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh14": (
+        "The fresh14 split (issue 30) is two more new cities (Changsha in Chinese, Austin in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
