@@ -38,7 +38,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from agent import offline, offline_plans
+from agent import offline, offline_plans, references
 from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_context
 from agent.extract import extract_preferences
 from agent.models import AgentSession
@@ -201,6 +201,8 @@ def _run_confirmed(state: TurnState, pending: dict, preferences) -> Iterator[Tur
 def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
     """Plan tool calls by rules, execute them, compose and stream the answer."""
     planner = offline_plans.PLANNERS.get(state.mode.name)
+    if state.context.referenced is not None:
+        planner = references.plan_referenced
     done_before = len(state.calls)
     while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
         planned = planner(state.context, state.calls[done_before:])
@@ -275,6 +277,16 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     pending = None
     if state.pending:
         pending = {**state.pending, "proposed_at": timezone.now().isoformat()}
+    # A reply listing activities replaces what the next message can name by place; a reply
+    # about one of them (details, a join) makes it "this one"; any other reply ("嗯，让我想想")
+    # leaves both nameable.
+    ctx = state.context
+    shown = {}
+    if ctx.listed is not None:
+        focus = ctx.listed[0] if len(ctx.listed) == 1 else None
+        shown = {"shown": {"ids": ctx.listed, "focus": focus}}
+    elif ctx.focused is not None:
+        shown = {"shown": {"ids": ctx.shown, "focus": ctx.focused}}
     # One transaction: one commit per turn instead of one per write.
     with transaction.atomic():
         written = messages_write(
@@ -284,7 +296,10 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
         for category, value in preferences:
             preference_upsert(user=state.user, category=category, value=value)
         AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
-            last_intent=state.intent.intent, pending_action=pending, updated_at=timezone.now()
+            last_intent=state.intent.intent,
+            pending_action=pending,
+            updated_at=timezone.now(),
+            **shown,
         )
 
 
@@ -343,7 +358,15 @@ def stream_chat(
         state.intent = IntentResult(intent, 1.0, "confirmation")
     else:
         pending = None
-        state.intent = classify_intent(state.message, state.context.router_context())
+        # 报名第一个, 第二个几点开始, "cancel the 2nd one": the message names an activity the
+        # last listing showed, so what it wants is about that activity, whatever it resembles.
+        state.context.referenced = references.pointed_at(
+            state.message, state.context.shown, state.context.focus
+        )
+        if state.context.referenced is not None:
+            state.intent = IntentResult(references.intent_of(state.message), 1.0, "reference")
+        else:
+            state.intent = classify_intent(state.message, state.context.router_context())
         state.mode = get_agent_mode(state.intent.intent)
     yield TurnEvent(
         "intent",

@@ -272,6 +272,14 @@ class RuntimeContext:
     knowledge: list[Chunk] = field(default_factory=list)
     shared: list[Chunk] = field(default_factory=list)  # the active shared context
     errors: dict[str, str] = field(default_factory=dict)
+    # What the message can name (AgentSession.shown: the last listing's ids and the activity a
+    # later reply was about), the activity it names (agent/references.py), and what this
+    # turn's reply lists or is about (set by the offline composer; None: nothing).
+    shown: list[int] = field(default_factory=list)
+    focus: int | None = None
+    referenced: int | None = None
+    listed: list[int] | None = None
+    focused: int | None = None
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).
     query_vector: list[float] | None = None
@@ -462,6 +470,8 @@ def build_context(
         chat_id=chat_id,
         message=message,
         last_intent=session.last_intent,
+        shown=[pk for pk in (session.shown or {}).get("ids", []) if isinstance(pk, int)],
+        focus=(session.shown or {}).get("focus"),
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )
     if (message or "").strip():

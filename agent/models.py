@@ -125,6 +125,10 @@ class AgentSession(models.Model):
     # A state-changing tool call the model proposed, waiting for the user's "确认" next turn:
     # {"name", "arguments", "proposed_at"} (agent/chat.py); any other answer drops it.
     pending_action = models.JSONField(null=True, blank=True, verbose_name=_("pending action"))
+    # What the next message can name (agent/references.py): {"ids": the activities the chat's
+    # last listing reply showed, in its order ("the first one", 第二个), "focus": the one a
+    # later reply was about (details, a join: "报名这个", "cancel that one")}.
+    shown = models.JSONField(default=dict, blank=True, verbose_name=_("activities shown"))
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:

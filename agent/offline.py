@@ -50,6 +50,11 @@ def _reason_rest(reason: str, english: bool = False) -> str:
     )
 
 
+def _ids(items: list[dict]) -> list[int]:
+    """Return the ids of the activities a reply lists, in its order (what 第二个 names next)."""
+    return [item["id"] for item in items if isinstance(item.get("id"), int)]
+
+
 def _activity_line(i: int, item: dict, english: bool = False) -> str:
     """Return one result: title, time, place and distance once each, then why it matches."""
     facts = [_when_text(item["startAt"], english)]
@@ -125,13 +130,16 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             notes.append(
                 "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
             )
+    ctx.listed = _ids(items[:3])
     lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
     if english:
         note = f" ({'; '.join(notes)})" if notes else ""
-        ask = "Want to join one (tell me which), or see others?"
+        ask = 'Want to join one (say which, e.g. "the first one"), or see others?'
         return f"Here is what I found{note}:\n{lines}\n{ask}"
     note = f"（{'；'.join(notes)}）" if notes else ""
-    return f"为你找到这些活动{note}：\n{lines}\n想报名哪个（告诉我名字就行），或者要我换一批吗？"
+    return (
+        f"为你找到这些活动{note}：\n{lines}\n想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
+    )
 
 
 def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
@@ -139,6 +147,7 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     english = is_english(ctx.message)
     last = calls[-1]
     if last["name"] == "exploreNearby":  # a join request that named no single result
+        ctx.listed = _ids(last["result"]["results"][:3])
         lines = "\n".join(
             _activity_line(i + 1, item, english)
             for i, item in enumerate(last["result"]["results"][:3])
@@ -148,7 +157,9 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         return f"你想报名哪一个？\n{lines}"
     result = last["result"]
     if "error" in result:
-        listed = (calls[-2]["result"].get("results") or []) if len(calls) > 1 else []
+        before = calls[-2]["result"] if len(calls) > 1 else {}
+        # The search that listed it, or the activity read first (报名第二个).
+        listed = before.get("results") or ([before["activity"]] if before.get("activity") else [])
         title = next(
             (a["title"] for a in listed if a["id"] == last["arguments"].get("activityId")), ""
         )
@@ -165,11 +176,38 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             return f"I could not sign you up: {result['error']['message']}"
         return f"没能报名：{result['error']['message']}"
     activity = result["activity"]
+    ctx.focused = activity["id"]
     seats = f"{activity['currentParticipants']}/{activity['maxParticipants']}"
     when = _when_text(activity["startAt"], english)
     if english:
         return f'You\'re in: "{activity["title"]}", {when} ({seats} places taken).'
     return f"已帮你报名「{activity['title']}」：{when}，现在 {seats} 人。"
+
+
+def _details_text(ctx: RuntimeContext, activity: dict) -> str:
+    """Return one activity's details (what 第二个几点开始 or "where's the first one?" asks)."""
+    english = is_english(ctx.message)
+    ctx.focused = activity["id"]
+    left = activity["maxParticipants"] - activity["currentParticipants"]
+    when = _when_text(activity["startAt"], english)
+    place = activity.get("locationName") or ("place to be decided" if english else "地点待定")
+    about = (activity.get("description") or "").strip()
+    status = "" if activity["status"] == ActivityStatus.ACTIVE else activity["status"]
+    if english:
+        seats = f"{left} places left" if left > 0 else "full"
+        state = f" ({_status_text(status, True)})" if status else ""
+        return (
+            f'"{activity["title"]}"{state}: {when}, {place}, {seats}.'
+            + (f" {about}" if about else "")
+            + ('\nSay "join this one" to sign up.' if left > 0 and not status else "")
+        )
+    seats = f"还有 {left} 个名额" if left > 0 else "已经满员"
+    state = f"（{_status_text(status, False)}）" if status else ""
+    return (
+        f"「{activity['title']}」{state}：{when}，{place}，{seats}。"
+        + (about if about else "")
+        + ("\n想去的话说“报名这个”就行。" if left > 0 and not status else "")
+    )
 
 
 def _draft_text(draft: dict, english: bool = False) -> str:
@@ -186,9 +224,10 @@ def _draft_text(draft: dict, english: bool = False) -> str:
     )
 
 
-def _which_to_cancel(message: str, items: list[dict], english: bool) -> str:
+def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
     """Return the answer to a request to stop going that cancelled nothing: held back, or why
     it is unclear (nothing named so, several, not at that time), then the activities to pick."""
+    message = ctx.message
     live = [a for a in items if a["status"] != "cancelled"]
     if HOLD_ON_RE.search(message):
         return "OK, nothing is cancelled." if english else "好的，不取消，你的活动都还在。"
@@ -198,8 +237,10 @@ def _which_to_cancel(message: str, items: list[dict], english: bool) -> str:
         return "你目前没有报名或发起的活动，没有可以取消的。"
     words, matching = named_matches(message, live)
     named = " ".join(words)
+    choices = (matching if len(matching) > 1 else live)[:5]
+    ctx.listed = _ids(choices)
     if english:
-        names = ", ".join(f'"{a["title"]}"' for a in (matching if len(matching) > 1 else live)[:5])
+        names = ", ".join(f'"{a["title"]}"' for a in choices)
         if words and not matching:
             return f'None of your activities is "{named}". Which one? {names}'
         if words and len(matching) > 1:
@@ -207,7 +248,7 @@ def _which_to_cancel(message: str, items: list[dict], english: bool) -> str:
         if words:
             return f'"{matching[0]["title"]}" is not at the time you said. Which one? {names}'
         return f"Which one? {names}"
-    names = "、".join(f"「{a['title']}」" for a in (matching if len(matching) > 1 else live)[:5])
+    names = "、".join(f"「{a['title']}」" for a in choices)
     if words and not matching:
         return f"你的活动里没有「{named}」。你想取消哪一个？{names}"
     if words and len(matching) > 1:
@@ -248,6 +289,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return f"这一步没能完成：{result['error']['message']}"
     if name == "exploreNearby":
         return _explore_text(ctx, calls)
+    if name == "getActivity":
+        return _details_text(ctx, result["activity"])
     if name == "updateContext":
         note = last["arguments"]["content"]
         title = result.get("title") or ""
@@ -303,7 +346,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name == "getMyActivities":
         items = result.get("activities") or []
         if CANCEL_RE.search(ctx.message):
-            return _which_to_cancel(ctx.message, items, english)
+            return _which_to_cancel(ctx, items, english)
         due = deadline_of(ctx.message, timezone.now())
         if due is not None:
             when = _when_text(due.isoformat())
@@ -317,6 +360,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             if english:
                 return "You have no activities here yet. Shall I find one or organise one?"
             return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
+        ctx.listed = _ids(items[:5])
         lines = []
         for i, item in enumerate(items[:5]):
             when = _when_text(item["startAt"], english)

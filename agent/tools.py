@@ -369,6 +369,20 @@ def get_my_activities(user, *, scope="all", timeRange=None):
 
 
 @tool(
+    "getActivity",
+    "Show one activity the user can see: its time, place, places taken and description.",
+    {"activityId": {"type": "integer"}},
+    ("activityId",),
+)
+def get_activity(user, *, activityId):
+    """Return one visible activity (``activities.selectors.activity_get_visible``) with the
+    start of its description."""
+
+    activity = activity_get_visible(user=user, activity_id=int(activityId))
+    return {"activity": {**activity_shape(activity), "description": activity.description[:300]}}
+
+
+@tool(
     "cancelActivity",
     "Cancel an activity the user created, or leave one the user joined.",
     {"activityId": {"type": "integer"}},

@@ -106,3 +106,63 @@ def test_a_join_by_title_of_a_full_listing_is_refused_as_full_not_swapped(
     assert body["tool_calls"][0]["arguments"] == {"activityId": full.pk}
     assert body["reply"].startswith("「周六下午桌游局」已经满员了")
     assert not user.participations.exists()
+
+
+def test_the_user_names_an_activity_of_their_list_by_its_place(
+    api_client, user, other_user, say, make_activity_for
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from activities.services import activity_join
+
+    soon = timezone.now() + timedelta(days=2)
+    first = make_activity_for(other_user, title="周五羽毛球", type="运动", start_at=soon)
+    second = make_activity_for(
+        other_user, title="周日读书会", type="读书", start_at=soon + timedelta(days=1)
+    )
+    for activity in (first, second):
+        activity_join(activity_id=activity.pk, user=user)
+    chat = {"chat_id": "mine"}
+    listed = say(api_client, "我报名了哪些活动", **chat)
+    assert [c["name"] for c in listed["tool_calls"]] == ["getMyActivities"]
+
+    asked = say(api_client, "第二个几点开始？", **chat)
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
+    assert asked["tool_calls"][0]["arguments"] == {"activityId": second.pk}
+    assert asked["reply"].startswith("「周日读书会」：")
+
+    left = say(api_client, "取消第二个", **chat)
+    assert [c["name"] for c in left["tool_calls"]] == ["getActivity", "cancelActivity"]
+    assert left["reply"] == "已退出「周日读书会」。"
+    assert not second.participations.filter(user=user).exists()
+    assert first.participations.filter(user=user).exists()
+
+
+def test_a_join_names_a_listed_result_by_its_place_in_english(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("Pottery night", "Board games")]
+    AgentSession.objects.create(user=user, chat_id="en", shown={"ids": [a.pk for a in shown]})
+    body = say(api_client, "sign me up for the second one", chat_id="en")
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert body["reply"].startswith('You\'re in: "Board games"')
+    assert shown[1].participations.filter(user=user).exists()
+    # The join makes it "that one": the next message can point at it.
+    left = say(api_client, "cancel that one", chat_id="en")
+    assert left["reply"] == 'You left "Board games".'
+
+
+def test_a_place_the_last_listing_does_not_have_names_nothing(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    only = make_activity_for(other_user, title="周六桌游")
+    AgentSession.objects.create(user=user, chat_id="one", shown={"ids": [only.pk]})
+    body = say(api_client, "报名第三个", chat_id="one")
+    assert "getActivity" not in [c["name"] for c in body["tool_calls"]]
+    assert not only.participations.filter(user=user).exists()

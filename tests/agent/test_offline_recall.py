@@ -44,6 +44,8 @@ def _ctx(message: str, knowledge=(), persona=()) -> RuntimeContext:
         "我对什么过敏来着",
         "what am I allergic to again?",
         "whats my cats name again",
+        "我叫什么名字",
+        "what's my name?",
     ],
 )
 def test_questions_about_what_the_user_said_are_recall(message):
@@ -58,6 +60,7 @@ def test_questions_about_what_the_user_said_are_recall(message):
         "I told him no.",
         "what is on tonight again?",
         "when is my frisbee game again?",
+        "我的名字叫小王",
     ],
 )
 def test_statements_and_other_questions_are_no_recall(message):

@@ -201,3 +201,22 @@ def test_update_context_without_an_id_appends_to_the_active_context(user):
     }
     entries = fetch_context(user=user, context_id=context.pk)["entries"]
     assert [(e["agent_name"], e["content"]) for e in entries][-1] == ("agent", "用户想住春熙路")
+
+
+def test_get_activity_shows_a_visible_activity_with_its_description(
+    user, other_user, make_activity_for
+):
+    theirs = make_activity_for(other_user, title="周六桌游", description="玩卡坦岛，新手友好。")
+    result = REGISTRY["getActivity"].run(user, {"activityId": theirs.pk})
+    assert result["activity"]["title"] == "周六桌游"
+    assert result["activity"]["description"] == "玩卡坦岛，新手友好。"
+
+
+def test_get_activity_of_another_users_draft_is_not_found(user, other_user, make_activity_for):
+    from activities.models import Activity
+
+    draft = make_activity_for(other_user, title="秘密草稿")
+    Activity.objects.filter(pk=draft.pk).update(status="draft")
+    result = REGISTRY["getActivity"].run(user, {"activityId": draft.pk})
+    assert result["error"]["code"] == "NOT_FOUND"
+    assert "秘密草稿" not in json.dumps(result, ensure_ascii=False)

@@ -192,3 +192,39 @@ def test_an_off_topic_question_is_answered_honestly_in_the_users_language(journe
     assert bool(CJK.search(reply)) == (lang == "zh"), reply  # in the user's language
     assert body["tool_calls"] == [], body
     assert [i for i in body["items"] if i["type"] == "activity"] == [], body
+
+
+# Naming a result by its place in the list: asking about it, then joining it.
+BY_PLACE = {
+    "zh": {"ask": "第{n}个几点开始？", "join": "报名第{n}个", "places": "一二三"},
+    "en": {
+        "ask": "when does the {n} one start?",
+        "join": "sign me up for the {n} one",
+        "places": ("first", "second", "third"),
+    },
+}
+
+
+@pytest.mark.parametrize("lang", list(JOURNEYS))
+def test_the_user_names_a_result_by_its_place_to_ask_and_join(journey_service, activities, lang):
+    spec, by_place = JOURNEYS[lang], BY_PLACE[lang]
+    chat = {"chat_id": f"place_{lang}", "location": HERE}
+    wanted = activities[spec["open"][0]]
+    listed = say(journey_service, "gina", spec["ask"], **chat)
+    shown = [str(i["id"]) for i in listed["items"] if i["type"] == "activity"][:3]
+    assert str(wanted["id"]) in shown, listed["reply"]
+    n = by_place["places"][shown.index(str(wanted["id"]))]
+    before = participants(journey_service, wanted)
+
+    asked = say(journey_service, "gina", by_place["ask"].format(n=n), **chat)
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"], asked
+    assert wanted["title"] in asked["reply"], asked["reply"]
+    assert participants(journey_service, wanted) == before  # asking joins nothing
+
+    joined = say(journey_service, "gina", by_place["join"].format(n=n), **chat)
+    assert joined["reply"].startswith(spec["joined"].format(title=wanted["title"])), joined
+    assert participants(journey_service, wanted) == before + 1
+    left = say(journey_service, "gina", spec["leave"].format(title=wanted["title"]), **chat)
+    assert participants(journey_service, wanted) == before, left
+    replies = (asked["reply"], joined["reply"])
+    assert all(bool(CJK.search(r)) == (lang == "zh") for r in replies), replies
