@@ -41,7 +41,8 @@ EN_PLACE_RE = re.compile(
 # only in a short message that also joins, cancels or asks (那个，我想问下明天的天气 points at
 # nothing; 它 and "it" are too often someone's pet or anything else).
 POINTER_RE = re.compile(r"这个|那个|这场|那场|\b(?:this|that) one\b", re.I)
-POINTER_MAX_CHARS = 20
+POINTER_MAX_CHARS = 20  # a Chinese message
+POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
 ASKING_RE = re.compile(
     r"[？?]|几点|几号|什么时候|哪天|在哪|哪里|地址|多少|名额|几个人|怎么样|详细|介绍|说说|讲讲|具体"
@@ -80,8 +81,11 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> int 
     message = message or ""
     place = _place(message)
     if place is None:
+        short = len(message) <= POINTER_MAX_CHARS or (
+            message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
+        )
         pointing = (
-            len(message) <= POINTER_MAX_CHARS
+            short
             and POINTER_RE.search(message)
             and (JOIN_RE.search(message) or CANCEL_RE.search(message) or ASKING_RE.search(message))
         )

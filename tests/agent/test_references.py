@@ -51,6 +51,7 @@ def test_nothing_is_named_when_no_listing_was_shown():
 def test_pointing_names_the_activity_the_last_reply_was_about():
     assert pointed_at("报名这个", SHOWN, focus=42) == 42
     assert pointed_at("cancel that one", SHOWN, focus=43) == 43
+    assert pointed_at("ok sign me up for that one", SHOWN, focus=41) == 41
 
 
 def test_pointing_names_the_only_activity_shown():
@@ -63,7 +64,12 @@ def test_pointing_at_one_of_several_without_a_focus_names_nothing():
 
 @pytest.mark.parametrize(
     "message",
-    ["那个，我想问一下明天天气怎么样呀我好安排出门", "这个真不错", "那个吧我再想想看"],
+    [
+        "那个，我想问一下明天天气怎么样呀我好安排出门",
+        "这个真不错",
+        "那个吧我再想想看",
+        "that one reminds me, what did my sister say about her trip to the coast",
+    ],
 )
 def test_pointing_counts_only_in_a_short_message_that_joins_cancels_or_asks(message):
     assert pointed_at(message, [41], focus=41) is None
