@@ -360,6 +360,19 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             if english:
                 return "You have no activities here yet. Shall I find one or organise one?"
             return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
+        # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
+        # lists the ones it names, or says none is so named and lists them all.
+        words, matching = named_matches(ctx.message, items)
+        head = "Your activities:\n" if english else "你的活动：\n"
+        if words and not matching:
+            named = " ".join(words)
+            head = (
+                f'None of your activities is "{named}". {head}'
+                if english
+                else f"你的活动里没有「{named}」。{head}"
+            )
+        elif matching:
+            items = matching
         ctx.listed = _ids(items[:5])
         lines = []
         for i, item in enumerate(items[:5]):
@@ -371,7 +384,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 continue
             role = "发起" if item["role"] == "creator" else "报名"
             lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}")
-        return ("Your activities:\n" if english else "你的活动：\n") + "\n".join(lines)
+        return head + "\n".join(lines)
     if name == "leaveActivity":
         title = result["activity"]["title"]
         if english:

@@ -253,7 +253,8 @@ def _best_match(message: str, activities: list[dict]) -> dict | None:
     return None
 
 
-# What a request to stop going says besides naming the activity: the not-going words, whose
+# What a request to stop going (or a question about one's activity) says besides naming the
+# activity: the not-going words, whose
 # activity it is (我发起的, "I organised"), pointing words and particles (我不想参加周六那个徒步了
 # leaves 徒步; 我去不了了 and "I can't make it on Saturday" leave nothing).
 _NOT_NAMING_RE = re.compile(
@@ -264,7 +265,13 @@ _NOT_NAMING_RE = re.compile(
     r"|don'?t|do|not|think|want|wanna|really|sorry|afraid|after all|guess|need|have|so|but"
     r"|today|tonight|tomorrow|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?)\b"
     # Days and times said another way than the reader took out (我周日去不了了).
-    r"|周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[今明后]天|[今明]晚|[这本下]周",
+    r"|周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[今明后]天|[今明]晚|[这本下]周"
+    # What a question about one's own activity asks besides naming it (我的飞盘局怎么样了,
+    # "when is my pottery class?"), and the words for one's activities as a whole.
+    r"|怎么样|在哪(?:里|儿)?|几点|什么时候|哪天|哪些|什么|几个|还办|还有|定了|开始|结束|[吗呢么]|我报(?!名)"
+    r"|活动|日程|安排|行程"
+    r"|\b(?:when|where|what|how|time|is|still|any|updates?|news|happening|starts?|activities"
+    r"|events|schedule|plans?)\b",
     re.IGNORECASE,
 )
 

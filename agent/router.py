@@ -81,6 +81,13 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"不(?:想|打算|准备|再)?(?:参加|去)了|不(?:想|打算|准备|再)?参加[^，,。？?]{0,12}了|"
             r"不(?:想|打算|准备|再)?去[^，,。？?]{0,4}[那这]个[^，,。？?]{0,8}了|去不成|退了|(?:之前|上次|已经|我)报(?:了|过)?的|"
             r"报了(?:什么|哪些|几个)|"
+            # Asking after one's own activity (我的飞盘局怎么样了 once drafted a new one; "any
+            # update on my frisbee game?" searched). Written from a make-run look (session 44).
+            r"我的[^，,。？?]{0,8}?(?:局|会|课|赛|活动|团|营|展|演出|派对|聚会|徒步|骑行)"
+            r"[^，,。？?]{0,2}?(?:怎么样|还(?:办|搞|开|有)|在哪|几点|什么时候|哪天|定了|取消了|"
+            r"有人报|几个人|多少人)|"
+            r"\b(?:any )?(?:updates?|news) on my\b|\b(?:when|where|what time) (?:is|does) my\b|"
+            r"\bis my \w+(?: \w+)? still (?:on|happening)\b|"
             r"\bmy (?:events|activities|schedule|bookings?|saved)\b|\bcancel\b|"
             r"\bmy (?:spot|place) (?:in|at|on|for)\b|"
             r"\bsigned up\b|\bdrop out\b|"

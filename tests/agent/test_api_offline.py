@@ -217,6 +217,36 @@ def test_manage_lists_and_cancels_own_activity(api_client, user, say, make_activ
     assert mine.status == "cancelled"
 
 
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("我的飞盘局怎么样了", "你的活动：\n1. 周日飞盘局（发起，进行中）："),
+        ("when is my frisbee game?", "Your activities:\n1. Sunday frisbee game (organising, "),
+    ],
+)
+def test_a_question_about_ones_own_activity_lists_that_one(
+    api_client, user, say, make_activity_for, message, reply
+):
+    for title, kind in (
+        ("周日读书会", "读书"),
+        ("周日飞盘局", "运动"),
+        ("Sunday frisbee game", "运动"),
+    ):
+        make_activity_for(user, title=title, type=kind)
+    body = say(api_client, message)
+    assert body["intent"] == "MANAGE"
+    assert body["reply"].startswith(reply), body["reply"]
+    assert "读书会" not in body["reply"]
+
+
+def test_a_question_about_an_activity_the_user_does_not_have_says_so(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="周日飞盘局", type="运动")
+    body = say(api_client, "我报的那个读书会在哪")
+    assert body["reply"].startswith("你的活动里没有「读书会」。你的活动：\n1. 周日飞盘局"), body
+
+
 def test_a_request_to_leave_another_activity_cancels_none_of_the_users_own(
     api_client, user, say, make_activity_for
 ):

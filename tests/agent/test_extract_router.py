@@ -188,6 +188,10 @@ def test_types_people_places():
         ("add to our notes: bring umbrellas on Saturday", "MANAGE"),
         ("any hiking this weekend?", "EXPLORE"),
         ("any cyclists want to ride together on sunday?", "PARTNER"),
+        ("我的飞盘局怎么样了", "MANAGE"),
+        ("我报的那个读书会在哪", "MANAGE"),
+        ("any update on my frisbee game?", "MANAGE"),
+        ("when is my pottery class?", "MANAGE"),
     ],
 )
 def test_offline_router(message, intent):
