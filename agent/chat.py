@@ -43,7 +43,7 @@ from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_cont
 from agent.extract import extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
-from agent.router import IntentResult, classify_intent
+from agent.router import EXPLORE, IntentResult, classify_intent
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 from rag.llm import get_llm
@@ -203,6 +203,8 @@ def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
     planner = offline_plans.PLANNERS.get(state.mode.name)
     if state.context.referenced is not None:
         planner = references.plan_referenced
+    elif state.context.more:
+        planner = references.plan_more
     done_before = len(state.calls)
     while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
         planned = planner(state.context, state.calls[done_before:])
@@ -284,9 +286,14 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     shown = {}
     if ctx.listed is not None:
         focus = ctx.listed[0] if len(ctx.listed) == 1 else None
-        shown = {"shown": {"ids": ctx.listed, "focus": focus}}
+        entry = {"ids": ctx.listed, "focus": focus}
+        if ctx.searched is not None:  # a search's results: 换一批 reruns it without them
+            seen = [*ctx.seen, *ctx.listed] if ctx.more else ctx.listed
+            entry.update(search=ctx.searched, seen=seen)
+        shown = {"shown": entry}
     elif ctx.focused is not None:
-        shown = {"shown": {"ids": ctx.shown, "focus": ctx.focused}}
+        previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
+        shown = {"shown": {"ids": ctx.shown, "focus": ctx.focused, **previous}}
     # One transaction: one commit per turn instead of one per write.
     with transaction.atomic():
         written = messages_write(
@@ -363,8 +370,11 @@ def stream_chat(
         state.context.referenced = references.pointed_at(
             state.message, state.context.shown, state.context.focus
         )
+        state.context.more = bool(state.context.search) and references.asks_for_more(state.message)
         if state.context.referenced is not None:
             state.intent = IntentResult(references.intent_of(state.message), 1.0, "reference")
+        elif state.context.more:
+            state.intent = IntentResult(EXPLORE, 1.0, "reference")
         else:
             state.intent = classify_intent(state.message, state.context.router_context())
         state.mode = get_agent_mode(state.intent.intent)

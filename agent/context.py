@@ -280,6 +280,12 @@ class RuntimeContext:
     referenced: int | None = None
     listed: list[int] | None = None
     focused: int | None = None
+    # The chat's last search (its exploreNearby arguments) and every id it showed; whether this
+    # message asks for others of it (换一批); the search this turn's reply lists.
+    search: dict | None = None
+    seen: list[int] = field(default_factory=list)
+    more: bool = False
+    searched: dict | None = None
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).
     query_vector: list[float] | None = None
@@ -465,13 +471,16 @@ def build_context(
     if location is not None and (session.lat, session.lng) != tuple(location):
         session.lat, session.lng = location
         session.save(update_fields=["lat", "lng", "updated_at"])
+    shown = session.shown if isinstance(session.shown, dict) else {}
     context = RuntimeContext(
         user=user,
         chat_id=chat_id,
         message=message,
         last_intent=session.last_intent,
-        shown=[pk for pk in (session.shown or {}).get("ids", []) if isinstance(pk, int)],
-        focus=(session.shown or {}).get("focus"),
+        shown=[pk for pk in shown.get("ids", []) if isinstance(pk, int)],
+        focus=shown.get("focus"),
+        search=shown.get("search"),
+        seen=[pk for pk in shown.get("seen", []) if isinstance(pk, int)],
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )
     if (message or "").strip():

@@ -81,6 +81,10 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     unknown = bool(result["meta"].get("nearbyUnknown"))
     first = calls[0]["arguments"]
     values = persona_values(ctx, english=english)
+    if not items and first.get("excludeIds"):  # 换一批 with nothing left
+        if english:
+            return "That's everything I found for this. Want to look for something else?"
+        return "这一类的活动都给你看过了，没有别的了。要不要换个方向找找？"
     if not items:
         topic = extract.semantic_query(ctx.message)  # never the whole message as a "topic"
         # The planner already dropped the time and distance limits (when they limited anything):
@@ -131,6 +135,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
                 "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
             )
     ctx.listed = _ids(items[:3])
+    ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
     lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
     if english:
         note = f" ({'; '.join(notes)})" if notes else ""

@@ -5,7 +5,9 @@ records their ids in the order it lists them (``RuntimeContext.listed``), and th
 keeps them (``AgentSession.shown``) until another reply lists some. The next message can then
 name one by its place: 报名第一个, 第二个几点开始, 最后那个在哪, "sign me up for the 2nd one",
 "where's the last one?". A reply about one activity (its details, a join) makes it the focus,
-which a message points at: 报名这个, "cancel that one".
+which a message points at: 报名这个, "cancel that one", or a bare 帮我报名 / "sign me up". A
+search's reply also keeps the search and every id it showed, so 换一批 / "show me others" runs
+it again without them.
 """
 
 from __future__ import annotations
@@ -59,6 +61,28 @@ NOT_JOINING_RE = re.compile(
 )
 
 
+# A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up": the activity in focus.
+BARE_JOIN_RE = re.compile(
+    r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
+    r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:sign me up|book me in|count me in|i'?m in)"
+    r"(?:\s+please)?\W*$",
+    re.IGNORECASE,
+)
+# Asking for other results of the last search: 换一批, 还有别的吗, "show me others", "more".
+MORE_RE = re.compile(
+    r"^\W*(?:再)?换一?批|^\W*还有(?:别的|其他|其它)(?:的)?(?:吗|嘛|没有)?\W*$|^\W*(?:别的|其他的?)呢\W*$"
+    r"|^\W*再(?:来|推荐|给我)几个"
+    r"|^\W*(?:(?:show me|any|got any|are there)\s+)?(?:some\s+)?(?:more|others|other ones)"
+    r"(?:\s+(?:ones|options|please))?\W*$|^\W*(?:something|anything) else\W*$",
+    re.IGNORECASE,
+)
+
+
+def asks_for_more(message: str) -> bool:
+    """Return whether the message asks for other results of the last search (换一批)."""
+    return bool(MORE_RE.search(message or ""))
+
+
 def _place(message: str) -> int | None:
     """Return the 1-based place a message names (-1: the last one), or None."""
     found = ZH_PLACE_RE.search(message)
@@ -84,7 +108,7 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> int 
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
         )
-        pointing = (
+        pointing = BARE_JOIN_RE.search(message) or (
             short
             and POINTER_RE.search(message)
             and (JOIN_RE.search(message) or CANCEL_RE.search(message) or ASKING_RE.search(message))
@@ -131,3 +155,10 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
     if wants_to_join(ctx.message):
         return [("joinActivity", {"activityId": ctx.referenced})]
     return []
+
+
+def plan_more(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Plan 换一批: the last search again, without every activity it already showed."""
+    if done:
+        return []
+    return [("exploreNearby", {**ctx.search, "excludeIds": ctx.seen[-30:]})]

@@ -147,12 +147,27 @@ def _chat_draft(user, chat_id: str | None, activity_id=None):
         "nearby": {"type": "boolean", "description": "Only near the user's last location."},
         "radiusInKm": {"type": "number"},
         "limit": {"type": "integer", "minimum": 1, "maximum": 10},
+        "excludeIds": {
+            "type": "array",
+            "items": {"type": "integer"},
+            "maxItems": 30,
+            "description": "Activities already shown, left out (the user asked for others).",
+        },
     },
 )
 def explore_nearby(
-    user, *, query="", timeRange=None, type=None, nearby=False, radiusInKm=None, limit=5
+    user,
+    *,
+    query="",
+    timeRange=None,
+    type=None,
+    nearby=False,
+    radiusInKm=None,
+    limit=5,
+    excludeIds=(),
 ):
-    """Call the activities search with the user bound from the request."""
+    """Call the activities search with the user bound from the request; leave out
+    ``excludeIds`` (searched that many deeper, so "换一批" still gets ``limit`` others)."""
 
     filters: dict = {}
     known = last_location(user)
@@ -172,9 +187,12 @@ def explore_nearby(
     if type:
         filters["type"] = type
     limit = max(1, min(int(limit or 5), 10))
-    found = activities_search(user=user, semantic_query=query, filters=filters, limit=limit)
+    exclude = {int(pk) for pk in (excludeIds or ())[:30]}
+    found = activities_search(
+        user=user, semantic_query=query, filters=filters, limit=limit + len(exclude)
+    )
     return {
-        "results": found["results"],
+        "results": [r for r in found["results"] if r["id"] not in exclude][:limit],
         "meta": {
             "path": found["meta"].get("path"),
             "candidates": found["meta"].get("candidates"),

@@ -166,3 +166,42 @@ def test_a_place_the_last_listing_does_not_have_names_nothing(
     body = say(api_client, "报名第三个", chat_id="one")
     assert "getActivity" not in [c["name"] for c in body["tool_calls"]]
     assert not only.participations.filter(user=user).exists()
+
+
+@pytest.mark.real_model  # the search finds more than three by meaning
+def test_another_batch_reruns_the_search_without_what_it_showed(api_client, say, activities_loaded):
+    first = say(api_client, "推荐点户外活动", chat_id="batch")
+    shown = [r["id"] for r in first["tool_calls"][-1]["result"]["results"][:3]]
+    assert len(shown) == 3, first["reply"]
+
+    again = say(api_client, "换一批", chat_id="batch")
+    call = again["tool_calls"][0]
+    assert call["name"] == "exploreNearby"
+    assert call["arguments"]["query"] == first["tool_calls"][-1]["arguments"]["query"]
+    assert call["arguments"]["excludeIds"] == shown
+    assert not set(shown) & {r["id"] for r in call["result"]["results"]}
+    assert again["reply"].startswith("为你找到这些活动"), again["reply"]
+
+
+def test_a_bare_join_after_the_details_joins_the_activity_described(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
+    AgentSession.objects.create(user=user, chat_id="bare", shown={"ids": [a.pk for a in shown]})
+    asked = say(api_client, "第二个在哪", chat_id="bare")
+    assert asked["reply"].startswith("「周日桌游」："), asked["reply"]
+    joined = say(api_client, "好，帮我报名", chat_id="bare")
+    assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[1].participations.filter(user=user).exists()
+    assert not shown[0].participations.filter(user=user).exists()
+
+
+@pytest.mark.real_model
+def test_another_batch_with_nothing_left_says_so(api_client, say, activities_loaded):
+    first = say(api_client, "周末想去户外走走", chat_id="few")
+    assert 0 < len(first["tool_calls"][-1]["result"]["results"]) <= 3, first["reply"]
+    again = say(api_client, "换一批", chat_id="few")
+    assert again["tool_calls"][0]["result"]["results"] == []
+    assert again["reply"] == "这一类的活动都给你看过了，没有别的了。要不要换个方向找找？"

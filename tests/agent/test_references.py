@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.references import intent_of, pointed_at, wants_to_join
+from agent.references import asks_for_more, intent_of, pointed_at, wants_to_join
 from agent.router import EXPLORE, MANAGE
 
 SHOWN = [41, 42, 43]
@@ -106,3 +106,24 @@ def test_naming_a_listed_activity_joins_it_only_when_it_chooses_it(message, join
 )
 def test_stopping_going_is_managed_and_anything_else_explored(message, intent):
     assert intent_of(message) == intent
+
+
+@pytest.mark.parametrize("message", ["帮我报名", "好，报名吧", "ok sign me up", "count me in!"])
+def test_a_bare_join_names_the_activity_in_focus(message):
+    assert pointed_at(message, SHOWN, focus=42) == 42
+
+
+def test_a_bare_join_without_a_focus_among_several_names_nothing():
+    assert pointed_at("帮我报名", SHOWN) is None
+
+
+@pytest.mark.parametrize(
+    "message", ["换一批", "还有别的吗", "别的呢", "再推荐几个", "show me others", "more"]
+)
+def test_asking_for_other_results_is_more(message):
+    assert asks_for_more(message)
+
+
+@pytest.mark.parametrize("message", ["还有别的户外活动吗", "more yoga classes", "换个时间"])
+def test_a_new_ask_is_not_more(message):
+    assert not asks_for_more(message)
