@@ -250,11 +250,21 @@ _PLACE_RE = re.compile(
 _PLACE_AT_RE = re.compile(r"(?:在|去)([^，,。！!？?\s]{2,12}?)(?:办|搞|组织|举行|集合|见)")
 
 
+# A clause of its own saying where: "周六下午打羽毛球，8个人，在徐汇". Not a time (在周六, 在晚上)
+# nor a pointing word (在附近, 在这里).
+_PLACE_CLAUSE_RE = re.compile(
+    r"(?:^|[，,。；;\s])在([^，,。！!？?；;\s的]{2,12})(?=$|[，,。！!？?；;\s])"
+)
+_NOT_A_PLACE_RE = re.compile(
+    r"[周点天月号年]|星期|礼拜|上午|下午|晚上|早上|中午|附近|这里|那里|哪|家里"
+)
+
+
 def extract_place(text: str) -> str | None:
-    """Return a place name the message sets ("地点改成静安寺", "在静安寺办")."""
-    for pattern in (_PLACE_RE, _PLACE_AT_RE):
+    """Return a place name the message sets ("地点改成静安寺", "在静安寺办", "…，在徐汇")."""
+    for pattern in (_PLACE_RE, _PLACE_AT_RE, _PLACE_CLAUSE_RE):
         match = pattern.search(text)
-        if match:
+        if match and not (pattern is _PLACE_CLAUSE_RE and _NOT_A_PLACE_RE.search(match.group(1))):
             return match.group(1)
     return None
 

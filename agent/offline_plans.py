@@ -49,6 +49,15 @@ JOIN_RE = re.compile(
     re.IGNORECASE,
 )
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+# Organising something (a new draft) and changing one (the draft being edited).
+ORGANISE_RE = re.compile(
+    r"组织|发起|办(?:个|一个|一场)|搞(?:个|一个)|攒(?:个|一个)?局|张罗|组(?:个|一个)?局"
+    r"|\b(?:organi[sz]e|set up|host|plan|create|start)\b",
+    re.IGNORECASE,
+)
+EDIT_RE = re.compile(
+    r"改|换|挪|推迟|提前|延后|\b(?:change|move|make it|rename|push|switch)\b", re.IGNORECASE
+)
 
 
 def is_english(message: str) -> bool:
@@ -201,7 +210,13 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     """Create a draft, or refine/publish the one this chat is editing."""
     if done:
         return []
-    editing = ctx.last_intent == CREATE
+    # The chat edits its draft until it is published or cancelled, even after a turn about
+    # something else ("几点开始的？" listed the activities, then "发布吧" once drafted a new
+    # one); a message that organises something without changing anything starts a new draft.
+    editing = ctx.last_intent == CREATE or (
+        chat_draft_start(user=ctx.user, chat_id=ctx.chat_id) is not None
+        and not (ORGANISE_RE.search(ctx.message) and not EDIT_RE.search(ctx.message))
+    )
     asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
     publish = PUBLISH_RE.search(ctx.message) and not HOLD_ON_RE.search(ctx.message) and not asked
     if editing and publish and not _draft_fields(ctx.message):

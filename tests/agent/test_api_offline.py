@@ -77,6 +77,31 @@ def test_create_draft_refine_and_publish(api_client, user, say):
     assert activity.status == "active" and activity.creator == user
 
 
+def test_a_draft_is_published_after_a_turn_about_something_else(api_client, user, say):
+    from activities.models import Activity
+
+    made = say(api_client, "周六下午想组织个羽毛球，8个人，在徐汇")
+    draft = made["tool_calls"][0]["result"]["draft"]
+    assert draft["locationName"] == "徐汇"
+    chat = made["chat_id"]
+    say(api_client, "我的活动有哪些", chat_id=chat)
+    published = say(api_client, "发布吧", chat_id=chat)
+    assert [c["name"] for c in published["tool_calls"]] == ["publishActivity"]
+    assert Activity.objects.get(pk=draft["id"]).status == "active"
+    assert Activity.objects.filter(creator=user).count() == 1  # no second draft
+
+
+def test_organising_another_activity_in_a_chat_with_a_draft_starts_a_new_one(api_client, user, say):
+    from activities.models import Activity
+
+    made = say(api_client, "帮我组织一个周六下午的飞盘局")
+    chat = made["chat_id"]
+    say(api_client, "我的活动有哪些", chat_id=chat)
+    again = say(api_client, "再组织一个周日上午的徒步", chat_id=chat)
+    assert [c["name"] for c in again["tool_calls"]] == ["createDraft"]
+    assert Activity.objects.filter(creator=user, status="draft").count() == 2
+
+
 def test_each_chat_refines_and_publishes_its_own_draft(api_client, user, say):
     from activities.models import Activity
     from agent.models import AgentSession

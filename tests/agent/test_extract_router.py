@@ -172,6 +172,8 @@ def test_types_people_places():
     assert extract_people("帮我发起一个周六的桌游局") is None  # 一个 is no head count
     assert extract_people("五六个人的小局") == 6
     assert extract_place("把地点改成静安寺") == "静安寺"
+    assert extract_place("周六下午想组织个羽毛球，8个人，在徐汇") == "徐汇"
+    assert extract_place("在周六下午打球") is None  # a time, not a place
 
 
 @pytest.mark.django_db
