@@ -74,9 +74,10 @@ TYPE_WORDS: dict[str, tuple[str, ...]] = {
     "美食": ("美食", "吃饭", "探店", "火锅", "烧烤", "聚餐", "餐厅", "咖啡", "下午茶", "好吃")
     + ("dinner", "brunch", "hotpot", "bbq", "restaurant", "foodie"),
     "户外": ("户外", "爬山", "徒步", "露营", "野餐", "骑行", "郊游")
-    + ("hiking", "hike", "camping", "picnic", "cycling", "outdoors"),
+    + ("hiking", "hike", "camping", "picnic", "cycling", "outdoors", "walking"),
     "运动": ("运动", "跑步", "羽毛球", "篮球", "足球", "网球", "健身", "瑜伽", "攀岩", "飞盘")
-    + ("badminton", "basketball", "football", "soccer", "tennis", "yoga", "climbing", "frisbee"),
+    + ("badminton", "basketball", "football", "soccer", "tennis", "yoga", "climbing", "frisbee")
+    + ("bouldering", "running", "run club", "gym", "volleyball", "pickleball", "table tennis"),
     "水上": ("游泳", "冲浪", "划船", "皮划艇", "潜水", "玩水", "桨板")
     + ("swimming", "surfing", "kayak", "paddleboard", "diving", "rowing"),
     "音乐": ("音乐", "live", "演出", "乐队", "唱歌", "K歌", "音乐会", "爵士")
@@ -260,8 +261,24 @@ _NOT_A_PLACE_RE = re.compile(
 )
 
 
+# English: "change the place to The Board Room cafe", "venue is Zilker Park", "at Zilker Park"
+# (a capitalised name, not a day or a month: "at Friday" is a time).
+_PLACE_EN_RE = re.compile(
+    r"\b(?:place|venue|location|spot)\s+(?:to|is|will be|at|:)\s*(.{2,40}?)\s*[.!?]*$", re.I
+)
+_PLACE_EN_AT_RE = re.compile(
+    r"\b(?:at|in)\s+((?:[Tt]he\s+)?(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul"
+    r"|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
+)
+_HAN_RE = re.compile(r"[\u3400-\u9fff]")
+
+
 def extract_place(text: str) -> str | None:
-    """Return a place name the message sets ("地点改成静安寺", "在静安寺办", "…，在徐汇")."""
+    """Return a place name the message sets ("地点改成静安寺", "在静安寺办", "…，在徐汇",
+    "change the place to The Board Room cafe")."""
+    if not _HAN_RE.search(text):
+        english = _PLACE_EN_RE.search(text) or _PLACE_EN_AT_RE.search(text)
+        return english.group(1) if english else None
     for pattern in (_PLACE_RE, _PLACE_AT_RE, _PLACE_CLAUSE_RE):
         match = pattern.search(text)
         if match and not (pattern is _PLACE_CLAUSE_RE and _NOT_A_PLACE_RE.search(match.group(1))):

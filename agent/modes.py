@@ -62,7 +62,7 @@ MODES: dict[str, AgentMode] = {
         "秘书",
         "帮用户组织活动：先用 createDraft 建草稿，再按用户要求用 refineDraft 修改，"
         "用户确认后才用 publishActivity 发布。每次回复复述草稿的标题、时间、地点、人数。",
-        ("createDraft", "refineDraft", "publishActivity", *SHARED_TOOLS),
+        ("createDraft", "refineDraft", "publishActivity", "getActivity", *SHARED_TOOLS),
     ),
     PARTNER: AgentMode(
         "PARTNER",

@@ -21,7 +21,7 @@ from agent.context import RuntimeContext
 from agent.modes import AgentMode
 from agent.offline_plans import CANCEL_RE, HOLD_ON_RE, JOIN_RE, is_english, named_matches
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT
+from agent.router import CHAT, CREATE
 from agent.triggers import deadline_of
 
 
@@ -294,6 +294,16 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return f"这一步没能完成：{result['error']['message']}"
     if name == "exploreNearby":
         return _explore_text(ctx, calls)
+    if name == "getActivity" and mode.name == CREATE:  # the chat's draft, nothing changed
+        if english:
+            return (
+                f"Your draft: {_draft_text(result['activity'], english)}. What should change: "
+                'the title, time, place or size? Say "publish" when it\'s right.'
+            )
+        return (
+            f"你的草稿：{_draft_text(result['activity'])}。"
+            "要改标题、时间、地点还是人数？确认的话说“发布”。"
+        )
     if name == "getActivity":
         return _details_text(ctx, result["activity"])
     if name == "updateContext":

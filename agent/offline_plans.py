@@ -19,7 +19,7 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
-from agent.selectors import chat_draft_start
+from agent.selectors import chat_draft, chat_draft_start
 from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(
@@ -52,7 +52,7 @@ CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 # Organising something (a new draft) and changing one (the draft being edited).
 ORGANISE_RE = re.compile(
     r"组织|发起|办(?:个|一个|一场)|搞(?:个|一个)|攒(?:个|一个)?局|张罗|组(?:个|一个)?局"
-    r"|\b(?:organi[sz]e|set up|host|plan|create|start)\b",
+    r"|\b(?:organi[sz]e|set up|host|create)\b|\b(?:plan|start) (?:a|an|another)\b",
     re.IGNORECASE,
 )
 EDIT_RE = re.compile(
@@ -160,7 +160,9 @@ def _draft_fields(message: str) -> dict:
 # Creating words leading an English request and its head count, left out of the draft's title
 # ("set up a frisbee game for 6 people" -> "Frisbee game"; "start a run club" -> "Run club").
 _EN_CREATING_RE = re.compile(
-    r"^(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the)\s+)?"
+    r"^(?:(?:i'?d (?:like|love) to|i (?:want|would like|plan) to|i wanna|i'?m (?:going to|gonna)"
+    r"|let'?s|can you|could you|please|help me)\s+)*"
+    r"(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the|some)\s+)?"
     r"|\s+for \d+(?: people| of us)?\b",
     re.IGNORECASE,
 )
@@ -213,16 +215,20 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     # The chat edits its draft until it is published or cancelled, even after a turn about
     # something else ("几点开始的？" listed the activities, then "发布吧" once drafted a new
     # one); a message that organises something without changing anything starts a new draft.
-    editing = ctx.last_intent == CREATE or (
-        chat_draft_start(user=ctx.user, chat_id=ctx.chat_id) is not None
-        and not (ORGANISE_RE.search(ctx.message) and not EDIT_RE.search(ctx.message))
-    )
+    draft = chat_draft(user=ctx.user, chat_id=ctx.chat_id)
+    question = ctx.message.rstrip().endswith(("?", "？"))
+    new = bool(ORGANISE_RE.search(ctx.message) and not EDIT_RE.search(ctx.message) and not question)
+    editing = draft is not None and (ctx.last_intent == CREATE or not new)
     asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
     publish = PUBLISH_RE.search(ctx.message) and not HOLD_ON_RE.search(ctx.message) and not asked
     if editing and publish and not _draft_fields(ctx.message):
         return [("publishActivity", {})]
     if editing and (fields := _draft_fields(ctx.message)):
         return [("refineDraft", _keep_time_of_day(ctx, fields))]
+    if editing and not new:
+        # Nothing to change read ("what time does it start?", a change not understood): show
+        # the draft and ask, rather than draft the message itself as a new activity.
+        return [("getActivity", {"activityId": draft.pk})]
     understood = extract.read(ctx.message)
     activity_type = extract.extract_activity_type(ctx.message) or "社交"
     arguments = {"title": _draft_title(ctx.message, understood, activity_type)}

@@ -14,8 +14,8 @@ def agent_settings_get() -> AgentSettings:
     return live.read(AgentSettings)
 
 
-def chat_draft_start(*, user, chat_id: str) -> datetime | None:
-    """Return when the draft this chat edits starts (None when the chat edits no draft)."""
+def chat_draft(*, user, chat_id: str) -> Activity | None:
+    """Return the draft this chat edits: still a draft, the user's (None when it edits none)."""
     draft_id = (
         AgentSession.objects.filter(user=user, chat_id=chat_id)
         .values_list("draft_activity_id", flat=True)
@@ -23,8 +23,10 @@ def chat_draft_start(*, user, chat_id: str) -> datetime | None:
     )
     if draft_id is None:
         return None
-    return (
-        Activity.objects.filter(pk=draft_id, creator=user, status=ActivityStatus.DRAFT)
-        .values_list("start_at", flat=True)
-        .first()
-    )
+    return Activity.objects.filter(pk=draft_id, creator=user, status=ActivityStatus.DRAFT).first()
+
+
+def chat_draft_start(*, user, chat_id: str) -> datetime | None:
+    """Return when the draft this chat edits starts (None when the chat edits no draft)."""
+    draft = chat_draft(user=user, chat_id=chat_id)
+    return draft.start_at if draft is not None else None
