@@ -194,7 +194,13 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     ),
 ]
 # A refinement of a draft keeps the chat in CREATE.
-REFINE_RE = re.compile(r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧")
+REFINE_RE = re.compile(
+    r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧"
+    # A question about the draft just made ("几点开始的？", "what time does it start?").
+    r"|^\W*(?:那|这个)?(?:几点|什么时候)开始|^\W*(?:那|这个)?(?:在哪|地点在哪)"
+    r"|\b(?:when|what time) does it (?:start|begin)\b|\bwhere is it\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass
