@@ -342,8 +342,8 @@ def unlikely(
 
     A hit naming what the query refuses is what it asked not to have: "on the water but i
     cant surf" and the surf lesson, "kids stuff that isn't in a museum" and a museum's family
-    morning. Its cue (the water, the children) kept 22 such English rows, 20 of them
-    irrelevant (docs/RELEVANCE.md, "English precision").
+    morning. Its cue (the water, the children) kept 24 such English rows of the development
+    sets, 22 of them irrelevant (docs/RELEVANCE.md, "English precision").
 
     A hit of the kind or mood the query asks for stays: the query's own reading says what it
     is, however far below an exact best hit it stands (the demo's quiet reading night for
