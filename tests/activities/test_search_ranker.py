@@ -17,6 +17,7 @@ from activities.search_ranker import (
     features,
     floor_features,
     other_script,
+    refused_words,
     unlikely,
 )
 from activities.search_ranking import cue_counts
@@ -236,3 +237,67 @@ def test_a_hit_of_a_kind_the_query_asks_for_stays_under_the_floor():
     pool = _pool(MARGINS, [True] * 20, [0.0] * 20, cues)
     drop = unlikely(pool, list(range(20)), threshold=0.0, floor=[True] * 20)
     assert drop == {1} | set(range(3, 20))
+
+
+def test_a_query_refuses_its_refused_words_not_the_words_framing_the_refusal():
+    assert refused_words("exercise but no running") == {"running"}
+    assert refused_words("on the water but i cant surf") == {"surf"}
+    # "water" is asked for outside the refusal too: not refused.
+    assert "water" not in refused_words("on the water but NOT swimming in freezing water")
+    assert refused_words("pottery class") == set()
+
+
+def test_a_hit_naming_what_the_query_refuses_goes_whatever_its_cue():
+    cues = [1.0] * 20
+    refusing = (False, True) + (False,) * 18
+    pool = Pool(
+        margins=tuple(MARGINS),
+        named=(True,) * 20,
+        english=True,
+        cues=tuple(cues),
+        refusing=refusing,
+    )
+    # Every hit holds a cue of the query (exempt from the model), the second names the refused.
+    assert unlikely(pool, list(range(20)), threshold=0.0, floor=[False] * 20) == {1}
+    # The first hit stays even when it names it.
+    first = Pool(
+        margins=tuple(MARGINS),
+        named=(True,) * 20,
+        english=True,
+        cues=tuple(cues),
+        refusing=(True,) + (False,) * 19,
+    )
+    assert unlikely(first, list(range(20)), threshold=0.0, floor=[False] * 20) == set()
+
+
+def test_an_english_query_reads_the_gate_at_its_own_threshold():
+    import numpy as np
+
+    # A model whose probability is the same for every hit: 0.24, between the two thresholds.
+    weights = np.zeros(len(WEIGHTS))
+    intercept = float(np.log(0.24 / 0.76))
+    never = [False] * 20
+    zh = _pool(MARGINS, [False] * 20)
+    en = Pool(margins=tuple(MARGINS), named=(False,) * 20, english=True)
+    assert search_ranker.THRESHOLD < 0.24 < search_ranker.THRESHOLD_EN
+    kw = {"weights": weights, "intercept": intercept, "floor": never}
+    assert unlikely(zh, list(range(20)), **kw) == set()
+    assert unlikely(en, list(range(20)), **kw) == set(range(1, 20))
+
+
+@pytest.mark.django_db
+def test_the_pool_marks_a_listing_naming_the_refused_word_plainly():
+    from activities.search_ranker import refusing_hits
+    from activities.search_ranking import lexical_held
+
+    now = timezone.now()
+    rows = [
+        Activity(pk=i + 1, title=title, type="Sports", tags=[], start_at=now)
+        for i, title in enumerate(
+            ["Social 5K run and running club", "Beginners' bouldering", "No running, just yoga"]
+        )
+    ]
+    query = "exercise but no running"
+    held = lexical_held(query, rows)
+    assert refusing_hits(query, rows, held) == (True, False, False)
+    assert refusing_hits("exercise", rows, lexical_held("exercise", rows)) == ()
