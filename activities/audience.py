@@ -251,12 +251,22 @@ _OUTING = re.compile(
 )
 
 
+# Care asked for, not an outing: 「我爸腿脚不好 去哪个医院」 asks where to go, for a doctor.
+_CARE = re.compile(
+    r"医院|看病|挂号|医生|大夫|诊所|药|康复|理疗|\b(?:hospital|doctor|gp|clinic|pharmacy|"
+    r"physio|medicine|meds)\b",
+    re.I,
+)
+
+
 def outing_for(query: str) -> frozenset[str]:
     """Return the audiences of :data:`PERSONS` a query asks somewhere to go for (it names them
-    and asks where to go or what to do: 「我妈六十多了 腿脚不利索 能去啥」), else none."""
-    if not _OUTING.search(query or ""):
+    and asks where to go or what to do: 「我妈六十多了 腿脚不利索 能去啥」), else none; a query
+    asking for care (a hospital, a doctor, medicine) asks for no outing."""
+    text = query or ""
+    if not _OUTING.search(text) or _CARE.search(text):
         return frozenset()
-    return asked(query) & PERSONS
+    return asked(text) & PERSONS
 
 
 def refused(query: str) -> frozenset[str]:

@@ -58,5 +58,7 @@ def test_health_talk_or_shopping_naming_someone_is_no_outing():
     # Naming the person is not enough: the query must ask where to go or what to do.
     assert outing_for("我妈腿脚不利索 吃什么药好") == frozenset()
     assert outing_for("小孩发烧38度要去医院吗") == frozenset()
+    assert outing_for("我爸腿脚不好 去哪个医院看") == frozenset()  # where to go, for care
+    assert outing_for("where can I take my mum to see a doctor") == frozenset()
     # A budget is not who one is ("cheap" shops as often as it goes out).
     assert outing_for("哪儿能去买便宜的羽绒服") == frozenset()
