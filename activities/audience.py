@@ -202,7 +202,8 @@ AUDIENCES: dict[str, Audience] = {
     ),
     "accessible": Audience(
         asks=_words(
-            "腿脚不便|腿脚不方便|腿脚不好|行动不便|轮椅|腰不好|腰疼|腰酸|膝盖不好|孕妇|怀孕|"
+            "腿脚不便|腿脚不方便|腿脚不好|腿脚不太好|腿脚不利索|腿脚不灵便|行动不便|走不动|"
+            "走不了远路|轮椅|腰不好|腰疼|腰酸|膝盖不好|孕妇|怀孕|"
             "wheelchair|mobility|disabled|disability|bad back|bad knees|pregnant|low-impact"
         ),
         states=_words(
@@ -232,6 +233,40 @@ def asked(query: str, *, negated: bool = False) -> frozenset[str]:
         elif age >= OLDER_AGE:
             found.add(OLDER)
     return frozenset(found)
+
+
+# Who a person is, read from their age or their body (「我妈六十多了 腿脚不利索」, "my dad is 80,
+# uses a walker"): such a query asks what that person can go to, and the dense model reads it
+# as the health or family talk it sounds like (fresh13's query of that form sat below the
+# margin gate, issue 30, session 44). Budget words (students) and the company asked for
+# (couples, colleagues) are not who one is, and a "cheap" request is as often for shopping.
+PERSONS = frozenset({OLDER, CHILDREN, "accessible"})
+# Asking where to go or what to do (能去啥, 去哪, 能参加的, 带…去, "things to do", "where can I
+# take"), not a yes/no about one place (「要去医院吗」 names where already).
+_OUTING = re.compile(
+    r"能去|去哪|去啥|去什么地方|能参加|可以参加|能玩|可以玩|能干啥|干点啥|做点啥|带.{1,6}去(?:哪|啥|玩|转|逛|走)"
+    r"|\bthings to do\b|\bwhere (?:can|could|should|to) (?:i |we )?(?:take|go)\b"
+    r"|\bsomewhere (?:to take|for)\b|\bwhat can (?:i|we|they|he|she) do\b|\bactivities for\b",
+    re.I,
+)
+
+
+# Care asked for, not an outing: 「我爸腿脚不好 去哪个医院」 asks where to go, for a doctor.
+_CARE = re.compile(
+    r"医院|看病|挂号|医生|大夫|诊所|药|康复|理疗|\b(?:hospital|doctor|gp|clinic|pharmacy|"
+    r"physio|medicine|meds)\b",
+    re.I,
+)
+
+
+def outing_for(query: str) -> frozenset[str]:
+    """Return the audiences of :data:`PERSONS` a query asks somewhere to go for (it names them
+    and asks where to go or what to do: 「我妈六十多了 腿脚不利索 能去啥」), else none; a query
+    asking for care (a hospital, a doctor, medicine) asks for no outing."""
+    text = query or ""
+    if not _OUTING.search(text) or _CARE.search(text):
+        return frozenset()
+    return asked(text) & PERSONS
 
 
 def refused(query: str) -> frozenset[str]:

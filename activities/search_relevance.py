@@ -14,6 +14,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
+from activities.audience import listing_text, outing_for, stated
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
 from activities.search_ranking import (
@@ -181,6 +182,13 @@ def relevant_hits(
     # the evidence of the best EVIDENCE_POOL hits is read off the same set.
     evidence = any(own[: relevance.EVIDENCE_POOL])
     asks = asks_for_activity(query, understood)
+    # Where someone of an age or a body can go, with a best hit written for them: a request
+    # for what that hit is, however far the query's health or family words read from the rows
+    # (the margin gates; audience.outing_for).
+    persons = outing_for(query)
+    vouched = bool(persons) and any(
+        stated(listing_text(a), persons) for a in activities[: relevance.EVIDENCE_POOL]
+    )
     try:
         decision = relevance.judge(
             vector,
@@ -196,6 +204,7 @@ def relevant_hits(
                 None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)
             ),
             keep_best=KEEP_BEST,
+            vouched=vouched,
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

@@ -189,7 +189,24 @@ QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "小局": ("轻松", "小局", "人少", "社恐"),
     "玩水": ("玩水", "清凉", "消暑"),
     "亲子": ("带娃", "遛娃"),
-    "运动": ("出汗", "锻炼", "燃脂"),
+    # Low energy asks to be woken up (issue 30, session 44): 「人就蔫巴了 想提提神」 wants
+    # something lively and active, not the quiet rows its tiredness reads closest to. General
+    # Chinese for listless or drowsy, written after fresh13's such query was answered empty.
+    "运动": (
+        "出汗",
+        "锻炼",
+        "燃脂",
+        "提神",
+        "提提神",
+        "没精神",
+        "打不起精神",
+        "提不起精神",
+        "提不起劲",
+        "蔫",
+        "犯困",
+        "无精打采",
+        "萎靡",
+    ),
 }
 
 

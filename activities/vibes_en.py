@@ -424,7 +424,22 @@ EN_QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "安静": ("cosy", "cozy", "zen", "recharge", "decompress", "introvert", "introverts", "solo"),
     "热闹": ("buzzy", "vibrant", "energetic", "night out", "drinks", "dancing", "crowd"),
     "亲子": ("my son", "my daughter", "little one"),
-    "运动": ("sporty", "active", "get moving", "heart rate"),
+    # Low energy asks to be woken up (session 44; the English of 提神 and 蔫 in
+    # activities.vibes.QUERY_ONLY_KEYWORDS).
+    "运动": (
+        "sporty",
+        "active",
+        "get moving",
+        "heart rate",
+        "sluggish",
+        "lethargic",
+        "listless",
+        "perk up",
+        "perk me up",
+        "low energy",
+        "low on energy",
+        "no energy",
+    ),
     "玩水": ("in the water", "on the water", "get wet", "cool off"),
     "户外": ("outdoorsy", "fresh air", "sunshine"),
     "文艺": ("artsy", "arty", "creative", "cultural", "culture"),

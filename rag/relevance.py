@@ -335,6 +335,7 @@ def decide(
     foreign: bool = False,
     intent: float | None = None,
     keep_best: int = 0,
+    vouched: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -354,6 +355,8 @@ def decide(
     ``keep_best``: an on-topic query keeps at least its this many best hits, whatever the
     per-hit cut (the cut says where a list stops, not that it holds one or two rows); with the
     cut's pool rule, only those of them standing above the pool's mean (:func:`pool_scores`).
+    ``vouched``: the surface read from the query's own words that it asks for what a best hit
+    holds; the margin gates do not apply (noise, question and intent still do).
     """
     flags = {"evidence": evidence, "noise": noise, "intent": intent}
     elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
@@ -382,7 +385,7 @@ def decide(
     # already compared like with like (session 42 audit: "Monday after work, help me unwind"
     # over four Chinese evening rows, none restful, passed the gate by the lift alone).
     gated = max(raw) if foreign and cut.foreign_gate is not None else top
-    if noise or question or elsewhere or gated < gate:
+    if noise or question or elsewhere or (gated < gate and not vouched):
         if noise:
             reason = NOISE_REASON
         elif question:
@@ -465,11 +468,12 @@ def judge(
     foreign: bool = False,
     intent: Callable[[], float] | None = None,
     keep_best: int = 0,
+    vouched: bool = False,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
     ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
-    live cut has an intent gate; ``keep_best`` as :func:`decide`.
+    live cut has an intent gate; ``keep_best`` and ``vouched`` as :func:`decide`.
     """
     cut = cut_for(surface)
     return decide(
@@ -484,4 +488,5 @@ def judge(
         foreign=foreign,
         intent=intent() if intent is not None and cut.intent_gate is not None else None,
         keep_best=keep_best,
+        vouched=vouched,
     )

@@ -2,7 +2,7 @@
 
 from types import SimpleNamespace
 
-from activities.audience import asked, audience_counts, refused, stated
+from activities.audience import asked, audience_counts, outing_for, refused, stated
 
 
 def row(title, type_, tags=(), description=""):
@@ -42,3 +42,23 @@ def test_stated_reads_type_tags_and_description_and_an_adults_only_exclusion():
     assert "older" in stated(f"{tai_chi.title} {tai_chi.type} {' '.join(tai_chi.tags)}")
     assert audience_counts([tai_chi, story, bar], "带我妈出去走走") == [1, 0, 0]
     assert audience_counts([tai_chi, story, bar], "something for a 4 year old") == [0, 1, 0]
+
+
+def test_where_someone_of_an_age_or_body_can_go_is_an_outing_for_them():
+    # Age and legs say who the person is; 能去啥 asks where they can go (session 44).
+    assert outing_for("我妈六十多了 腿脚不利索 能去啥") == {"older", "accessible"}
+    assert outing_for("things to do with an 8 year old") == {"children"}
+    assert outing_for("where can I take my grandad, he's in a wheelchair") == {
+        "older",
+        "accessible",
+    }
+
+
+def test_health_talk_or_shopping_naming_someone_is_no_outing():
+    # Naming the person is not enough: the query must ask where to go or what to do.
+    assert outing_for("我妈腿脚不利索 吃什么药好") == frozenset()
+    assert outing_for("小孩发烧38度要去医院吗") == frozenset()
+    assert outing_for("我爸腿脚不好 去哪个医院看") == frozenset()  # where to go, for care
+    assert outing_for("where can I take my mum to see a doctor") == frozenset()
+    # A budget is not who one is ("cheap" shops as often as it goes out).
+    assert outing_for("哪儿能去买便宜的羽绒服") == frozenset()

@@ -40,6 +40,20 @@ def test_a_food_outing_named_in_english_is_offered_by_a_chinese_tea_house():
     assert not kinds_named("recipe for shepherd's pie")
 
 
+def test_a_spirits_tasting_asked_in_chinese_is_offered_by_an_english_distillery():
+    # 威士忌 names a kind (session 44): the request is for something to do, and an English
+    # whisky tasting or gin distillery offers it.
+    whisky = _row("Whisky tasting on the Royal Mile", "Five drams, with a guide.")
+    gin = _row("Gin distillery tour in Leith")
+    assert [k.label for k in kinds_named("爱丁堡有没有威士忌品鉴")] == ["spirits tasting"]
+    assert absent_kind("爱丁堡有没有威士忌品鉴", [SWIM, whisky]) is None
+    assert absent_kind("有没有金酒酒厂参观", [SWIM, gin]) is None
+    assert absent_kind("威士忌品鉴", [SWIM, SNOW]) == "spirits tasting"
+    # The English names only offer it: an English query naming whisky keeps the beer and
+    # cocktail rows beside it (no kind asked, nothing of another kind dropped).
+    assert not kinds_named("whiskey tasting")
+
+
 def test_skiing_towed_on_water_is_no_skiing():
     # A cable ski park offers wakeboarding, not the snow skiing asked for (session 42).
     cable = _row("Wakeboarding taster at the cable ski park", "Get pulled round the lake.")

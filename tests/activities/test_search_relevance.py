@@ -594,3 +594,41 @@ def test_the_cut_reads_an_unread_listing_as_one_naming_the_query(monkeypatch, qu
     assert {t for t, has in zip(titles, seen["hit_evidence"], strict=True) if has} == evidence
     assert seen["evidence"] is True
     assert seen["crossing"] == [True, True, True]
+
+
+@pytest.mark.parametrize(
+    ("query", "types", "vouched"),
+    [
+        ("我妈六十多了 腿脚不利索 能去啥", ["健身", "长者"], True),
+        ("我妈六十多了 腿脚不利索 能去啥", ["健身", "手作"], False),  # no row for her
+        ("我妈腿脚不利索 吃什么药好", ["健身", "长者"], False),  # no outing asked
+    ],
+)
+def test_an_outing_for_someone_a_best_hit_is_written_for_is_vouched(
+    monkeypatch, query, types, vouched
+):
+    # Session 44: the query's health and family words read far from every row (the margin
+    # gate emptied fresh13's); a best hit stating the audience vouches for it.
+    from types import SimpleNamespace
+
+    from activities import search_relevance
+
+    seen = {}
+
+    def judge(vector, scores, surface, **kw):
+        seen.update(kw)
+        raise search_relevance.ProviderError("not embedded")  # every hit kept; kw recorded
+
+    monkeypatch.setattr(search_relevance.relevance, "judge", judge)
+    hits = [
+        SimpleNamespace(
+            obj=SimpleNamespace(pk=i, title=f"活动{i}", type=t, tags=[], vibes=[], description=""),
+            score=0.8,
+        )
+        for i, t in enumerate(types)
+    ]
+    understood = read_query(
+        query, now=datetime(2026, 11, 25, 10, tzinfo=zoneinfo.ZoneInfo("Asia/Shanghai")), tz=None
+    )
+    search_relevance.relevant_hits(hits, [0.0], {}, query=query, understood=understood)
+    assert seen["vouched"] is vouched

@@ -141,3 +141,11 @@ def test_fill_command_reports_what_it_did(make_activity):
     call_command("activities_fill_vibes", stdout=out)
     assert "gave vibes to 1 activities" in out.getvalue()
     assert Activity.objects.get(pk=row.pk).vibes
+
+
+@pytest.mark.parametrize(
+    "query", ["天一冷人就蔫巴了 想提提神", "下午犯困 没精神", "feeling sluggish, need to perk up"]
+)
+def test_low_energy_asks_for_something_active(query):
+    # Session 44: listless or drowsy wants waking up, not the quiet rows tiredness reads near.
+    assert "运动" in read_query(query, now=NOW, tz=SHANGHAI).mood_labels()

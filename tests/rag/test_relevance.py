@@ -163,6 +163,17 @@ def test_no_hits_is_not_off_topic():
     assert decision.keep == [] and not decision.off_topic
 
 
+def test_a_vouched_query_skips_the_margin_gates_but_not_noise_or_intent():
+    # The surface read from the query's words that it asks for what a best hit holds (an
+    # audience a listing states, session 44): the best margin, below every gate, does not empty it.
+    cut = Cut(gate=0.5, ratio=None, bare_gate=0.6, intent_gate=0.0)
+    assert decide([0.81, 0.80], BG, cut).off_topic
+    vouched = decide([0.81, 0.80], BG, cut, vouched=True, keep_best=1)
+    assert not vouched.off_topic and vouched.keep[0]
+    assert decide([0.81, 0.80], BG, cut, vouched=True, noise=True).off_topic
+    assert decide([0.81, 0.80], BG, cut, vouched=True, intent=0.1).off_topic
+
+
 def test_query_without_evidence_must_clear_the_bare_gate():
     cut = Cut(gate=0.1, ratio=None, bare_gate=0.3)  # best margin 0.25: between the two
     with_words = decide([0.85, 0.8], BG, cut, evidence=True)
