@@ -272,16 +272,15 @@ class RuntimeContext:
     knowledge: list[Chunk] = field(default_factory=list)
     shared: list[Chunk] = field(default_factory=list)  # the active shared context
     errors: dict[str, str] = field(default_factory=dict)
-    # What the message can name (AgentSession.shown: the last listing's ids and the activity a
-    # later reply was about), the activity it names (agent/references.py), and what this
-    # turn's reply lists or is about (set by the offline composer; None: nothing).
+    # What the message can name (AgentSession.shown: the last listing's ids, the activity a
+    # later reply was about, the last search and every id it showed), what it names and whether
+    # it asks for more (agent/references.py), and what this turn's reply lists, is about and
+    # searched (set by the offline composer; None: nothing).
     shown: list[int] = field(default_factory=list)
     focus: int | None = None
     referenced: int | None = None
     listed: list[int] | None = None
     focused: int | None = None
-    # The chat's last search (its exploreNearby arguments) and every id it showed; whether this
-    # message asks for others of it (换一批); the search this turn's reply lists.
     search: dict | None = None
     seen: list[int] = field(default_factory=list)
     more: bool = False

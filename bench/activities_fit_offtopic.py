@@ -11,9 +11,9 @@ capetown_en; fresh11 on qingdao and singapore_en; fresh12 on harbin and vancouve
 on shenyang and edinburgh_en) once through ``activities_search`` as shipped, keeping what each
 relevance decision was given (scores, background, flags, the query vector) and the answer.
 ``replay`` re-decides each recorded call with the intent margin read against other example
-files (the files under test), as
-``rag.relevance.decide`` would; a query whose answer is not made empty or kept is left as
-recorded. nDCG@5 changes only where a labelled query's answer becomes empty (counted).
+files (the files under test), as ``rag.relevance.decide`` would; a query whose answer is not
+made empty or kept is left as recorded. nDCG@5 changes only where a labelled query's answer
+becomes empty (counted).
 
 The intent decision replayed: a query whose intent margin (rag.intent, against ``--on`` and
 ``--off``) passes ``intentGate`` is off-topic unless a call's best margin reaches
