@@ -9,10 +9,12 @@ melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_e
 guangzhou and chicago_en; fresh9 on wuhan and auckland_en; fresh10 on xiamen and
 capetown_en; fresh11 on qingdao and singapore_en; fresh12 on harbin and vancouver_en; fresh13
 on shenyang and edinburgh_en) once through ``activities_search`` as shipped, keeping what each
-relevance decision was given (scores, background, flags, the query vector) and the answer. ``replay`` re-decides each recorded call
-with the intent margin read against other example files (the files under test), as
-``rag.relevance.decide`` would; a query whose answer is not made empty or kept is left as
-recorded. nDCG@5 changes only where a labelled query's answer becomes empty (counted).
+relevance decision was given (scores, background, flags, the query vector), the answer and its
+``meta.relevance`` (the kind asked for that no candidate is, ``absent``). ``replay``
+re-decides each recorded call with the intent margin read against other example files (the
+files under test), as ``rag.relevance.decide`` would; a query whose answer is not made empty
+or kept is left as recorded. nDCG@5 changes only where a labelled query's answer becomes
+empty (counted).
 
 The intent decision replayed: a query whose intent margin (rag.intent, against ``--on`` and
 ``--off``) passes ``intentGate`` is off-topic unless a call's best margin reaches
@@ -102,6 +104,7 @@ def record() -> list[dict]:
                                 "path": out["meta"]["path"],
                                 "applied": (understood.get("time") or {}).get("applied"),
                                 "reason": out["meta"].get("reason"),
+                                "relevance": dict(out["meta"].get("relevance") or {}),
                                 "results": [r["title"] for r in out["results"]],
                             }
                         )
