@@ -14,8 +14,9 @@ written from general knowledge, not from any labelled query (issue 30 prefers me
 data; no data says which nouns name an activity, so this is the fallback the issue allows).
 :func:`absent_kind` returns the first kind the query names (not under a negation,
 ``activities.negation``) that none of the candidates names in any field, in either language;
-the relevance cut then answers nothing and says so (``rag.relevance.ABSENT_REASON``). A kind
-any candidate names is left to the ranking: the rule only speaks when no row is that thing.
+the search then shows the closest rows and says none is of the kind, or answers nothing when no
+activity at all names it (``activities.search_relevance.city_lacks_kind``). A kind any
+candidate names is left to the ranking: the rule only speaks when no row is that thing.
 
 Words are matched whole in English (lower case, the listed forms: no stemming, so the list says
 every form) and as substrings in Chinese. A word that also means something else in everyday

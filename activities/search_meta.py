@@ -33,6 +33,7 @@ SEARCH_REASONS = (
         "Nothing fits: the query reads like a request for something else (weather, money, "
         "health, paperwork...), not for something to find here."
     ),
+    gettext_noop("Nothing fits: nobody here lists the kind of activity asked for by name."),
 )
 
 

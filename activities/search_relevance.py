@@ -23,6 +23,7 @@ from activities.search_ranking import (
     query_evidence,
     unread_pks,
 )
+from activities.selectors import activities_naming_kinds
 from activities.understanding import read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
@@ -32,6 +33,7 @@ from rag.understand.errands import errand
 from rag.understand.negation import asked_text
 from rag.understand.opinions import opinion_question
 from rag.understand.requests import company_request, learning_request
+from rag.understand.schoolwork import schoolwork_request
 from rag.understand.small_talk import small_talk
 from rag.understand.weather import weather_question
 
@@ -54,6 +56,9 @@ ABSENT_NOTE = (
     "Nothing here is of the kind asked for by name; the closest are shown (they are something "
     "else)."
 )
+# The answer to a query asking by name for a kind that no activity here is, whatever its day or
+# state (the city lacks it: paragliding where nobody flies): nothing (issue 30, session 44).
+ABSENT_REASON = "Nothing fits: nobody here lists the kind of activity asked for by name."
 INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
 INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
 # Words that make a yes/no question a request for activities ("可以带狗的活动吗", "能学游泳吗",
@@ -105,7 +110,8 @@ def asks_elsewhere(query: str) -> bool:
     makes it part of an outing; a booking at a business (``booking_request``: "book a table
     for 4", 「帮我订个餐厅 六个人」), a repair (``repair_request``: 「修自行车」) or a
     question about the weather or what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服
-    吗」) or a judgement of manners or custom (``opinion_question``: "is it rude to ...",
+    吗」), schoolwork (``schoolwork_request``: 「四级作文有没有万能模板」) or a judgement of
+    manners or custom (``opinion_question``: "is it rude to ...",
     「算不算没礼貌」), these unless an activity word names something to do (「下雨天去哪玩」);
     the judgement also unless it names a kind of activity (「周末的脱口秀 会不会很尴尬」, "do you
     like board games? any nights this week": what is judged is an outing asked about).
@@ -133,6 +139,7 @@ def asks_elsewhere(query: str) -> bool:
         booking_request(query)
         or repair_request(query)
         or weather_question(query)
+        or schoolwork_request(query)
         or (opinion_question(query) and not kinds_named(query))
     )
 
@@ -215,12 +222,32 @@ def relevant_hits(
     else:
         absent = absent_kind(query, activities)
         if absent is not None:
+            meta["relevance"]["absent"] = absent
+            if city_lacks_kind(query):
+                meta["relevance"]["offTopic"] = True
+                meta["reason"] = ABSENT_REASON
+                return []
             # Not off-topic: the person asked for something to do, and the closest rows may
             # still serve ("露营" with no campsite open: a mountain hike); the answer says
             # plainly that none is the kind asked for.
-            meta["relevance"]["absent"] = absent
             meta["reason"] = ABSENT_NOTE
     return [hit for hit, keep in zip(hits, decision.keep, strict=True) if keep]
+
+
+def city_lacks_kind(query: str) -> bool:
+    """Return whether no activity at all, whatever its day or state, is of a kind the query
+    asks for by name (:func:`activities.named_kinds.absent_kind` over every listing).
+
+    The candidates lacking it say only that none is open or close now (「露营」 with its
+    campsite full: the closest rows, marked, may serve); nobody listing it says the city has
+    none, and the closest rows are something else entirely ("golf tee time" answered with a
+    walk). Such a request is answered empty, with :data:`ABSENT_REASON`. Written from what a
+    kind named means (issue 30, session 44), after the fourteen development sets' requests
+    for a kind their city lacks had been seen answered with rows (every set from fresh5 on
+    holds one per language; no labelled query asks for such a kind).
+    """
+    listed = activities_naming_kinds(kinds=kinds_asked(query))
+    return not listed or absent_kind(query, listed) is not None
 
 
 # What a request made only of a time says besides it: what there is (「今天早上有什么」, "what's

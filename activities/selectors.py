@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.db.models import F, Q, Value
 from django.db.models.functions import Length
 from django.utils import timezone
@@ -73,6 +75,33 @@ def activity_named_in(*, user, text: str) -> Activity | None:
         .order_by("-title_length", "pk")
         .first()
     )
+
+
+# A listing's text fields, the ones activities.named_kinds.row_text reads.
+_KIND_FIELDS = ("title", "description", "type", "location_name", "tags", "vibes")
+
+
+def activities_naming_kinds(*, kinds) -> list[Activity]:
+    """Return every activity, whatever its day or state, whose text may name one of ``kinds``
+    (activities.named_kinds.NamedKind, with their ``held`` words): a superset the caller reads
+    with ``named_kinds.names``. Whether the city lists a kind at all, not whether a search's
+    candidates hold it."""
+    # The database narrows by substring (one query, whatever the number of activities); an
+    # English word is matched by its longest part, as the kind's pattern may join its parts by
+    # a hyphen or a space ("water-skiing"), so nothing the pattern would match is left out.
+    parts = {
+        max(re.split(r"[\s-]+", word), key=len)
+        for kind in kinds
+        for word in (*kind.words, *kind.held)
+    }
+    parts.discard("")
+    if not parts:
+        return []
+    match = Q()
+    for part in sorted(parts):
+        for field in _KIND_FIELDS:
+            match |= Q(**{f"{field}__icontains": part})
+    return list(Activity.objects.filter(match).only("pk", *_KIND_FIELDS))
 
 
 MY_SCOPES = ("all", "joined", "created", "drafts")

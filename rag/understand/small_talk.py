@@ -45,7 +45,9 @@ _EN_PARTS = (
     # (Not "what's happening", "what's on", "what's good": asked of a city's listings, they ask
     # what there is to do.)
     r"(?:you|u)\s+(?:good|ok|okay|alright)|"
-    r"all\s+good|long\s+time\s+no\s+see",
+    r"all\s+good|long\s+time\s+no\s+see|"
+    # Is anyone there (same session as the Chinese 有人吗).
+    r"(?:is\s+)?(?:any|some)(?:one|body)\s+(?:there|here|home|around|awake|online)",
     r"nice\s+to\s+meet\s+you|thanks?(?:\s+you)?(?:\s+so\s+much)?|thank\s+you(?:\s+so\s+much)?|cheers",
     r"who\s+are\s+you|what'?s\s+your\s+name|what\s+is\s+your\s+name|are\s+you\s+(?:a\s+)?(?:bot|robot|"
     r"human|real|there|an?\s+ai)",
@@ -93,6 +95,10 @@ _ZH_PARTS = (
     r"(?:你|您)(?:最近|这些天|这几天)?(?:在)?(?:干嘛|干啥|干什么|做什么|做啥|忙啥|忙什么|忙些什么)(?:呢|嘞)?|"
     r"(?:最近|这些天|这几天)?(?:在(?:干嘛|干啥|干什么|做什么|做啥)|忙啥|忙什么|忙些什么)(?:呢|嘞)?|"
     r"好久不见|好久没(?:聊|见)(?:了)?|(?:你|您)?(?:有空|有时间)(?:吗|不|没)|大家好|各位好",
+    # Is anyone there, asked of a chat window (有人吗, 有人没, 有人在不, 在不, 在么): general
+    # knowledge (issue 30, session 44, written after fresh13's 「哈喽 有人没」 had been seen;
+    # development data). Whole query only: 「有人一起爬山吗」 asks for company.
+    r"(?:有人|有没有人)(?:在)?(?:吗|么|嘛|没|没有|不|不在|在吗|在不|在没)?|在(?:不|么|没|嘛)",
     r"谢谢(?:你|您)?|多谢|辛苦了",
     r"(?:能|可以|能不能)?陪我(?:聊|说)(?:会儿?|一会儿?|聊)?(?:天|话)?|(?:我们)?聊(?:聊|会儿?|一会儿?)(?:天)?",
     # Chat with me in northern and southwestern speech: Northeastern 唠 (唠嗑, 唠会儿, 唠两块钱

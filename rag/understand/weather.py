@@ -36,6 +36,14 @@ _ZH_WEATHER = re.compile(
     # after fresh11's 「青岛这两天风多大 要不要穿羽绒服」 had been seen; it was emptied by the
     # intent gate already).
     r"|风(?:有)?多大|风大不大|几级风"
+    # Rain, snow or the cold asked with a closing 吗 / 不 / 没 and no 会 (下雪不, 下雨了没, 有雨吗,
+    # 明儿冷不), whether it rained or snowed (下没下雪), and how the weather is in everyday
+    # northern words (天儿咋样, 天气啥样): general knowledge of spoken Chinese (issue 30, session
+    # 44, written after fresh13's 「沈阳明儿下雪不」 had been seen; development data). The
+    # question ends its clause: 「下雪不去了」 tells, 「下雨不出门的活动」 asks for something to do.
+    r"|(?:下|落|有)(?:雨|雪)(?:了)?(?:吗|嘛|么|不|没|没有|冇)(?=$|[\s,，。.!！?？~～])"
+    r"|(?:冷|热|凉快?)(?:吗|嘛|么|不)(?=$|[\s,，。.!！?？~～])|下没下(?:雨|雪)"
+    r"|天(?:气|儿)(?:咋样|啥样|怎样|好不)"
 )
 # The A-not-A question needs no closing 吗 (要不要穿羽绒服, 用不用带伞), same session; it asks
 # about the weather only with what is worn or carried against it, or the weather, named

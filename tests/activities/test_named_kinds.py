@@ -5,10 +5,13 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from django.db.models import F
 
+from activities.models import Activity
 from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_named, names
 from activities.search import activities_search
-from activities.search_relevance import ABSENT_NOTE
+from activities.search_relevance import ABSENT_NOTE, ABSENT_REASON
+from activities.selectors import activities_naming_kinds
 
 
 def _row(title: str, description: str = "", tags=(), type_: str = "") -> SimpleNamespace:
@@ -116,14 +119,41 @@ def test_words_with_an_everyday_meaning_do_not_name_a_kind():
 @pytest.mark.django_db
 @pytest.mark.real_model
 @pytest.mark.parametrize("query", ["想去滑雪", "where can I go skiing", "archery lessons"])
-def test_a_search_for_a_kind_the_city_lacks_shows_the_closest_and_says_so(demo_activities, query):
-    # Not off-topic: the person asked for something to do, and the closest rows may serve; the
-    # answer says that none of them is the kind asked for.
+def test_a_search_for_a_kind_no_listing_is_answers_nothing_and_says_so(demo_activities, query):
+    # Nobody lists the kind at all (session 44): the city has none, and the closest rows are
+    # something else entirely.
+    outcome = activities_search(semantic_query=query, limit=10)
+    assert outcome["results"] == []
+    assert outcome["meta"]["reason"] == ABSENT_REASON
+    assert outcome["meta"]["relevance"]["offTopic"] is True
+    assert outcome["meta"]["relevance"]["absent"]
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+@pytest.mark.parametrize("query", ["想去滑雪", "where can I go skiing"])
+def test_a_kind_listed_but_not_joinable_shows_the_closest_and_says_so(demo_activities, query):
+    # Not off-topic: the city lists skiing (this one is full), so the person asked for
+    # something to do that is there at other times, and the closest rows may serve; the answer
+    # says that none of them is the kind asked for.
+    full = Activity.objects.order_by("pk").first()
+    Activity.objects.filter(pk=full.pk).update(
+        title="Ski trip for beginners", current_participants=F("max_participants")
+    )
     outcome = activities_search(semantic_query=query, limit=10)
     assert outcome["results"]
     assert outcome["meta"]["reason"] == ABSENT_NOTE
     assert outcome["meta"]["relevance"]["offTopic"] is False
-    assert outcome["meta"]["relevance"]["absent"]
+    assert outcome["meta"]["relevance"]["absent"] == "skiing"
+
+
+@pytest.mark.django_db
+def test_the_listings_naming_a_kind_are_found_however_its_words_are_joined(demo_activities):
+    skiing = next(k for k in NAMED_KINDS if k.label == "skiing")
+    first = Activity.objects.order_by("pk").first()
+    assert not activities_naming_kinds(kinds=[skiing])
+    Activity.objects.filter(pk=first.pk).update(description="Cross-country ski-resort weekend")
+    assert [a.pk for a in activities_naming_kinds(kinds=[skiing])] == [first.pk]
 
 
 @pytest.mark.django_db
@@ -183,6 +213,10 @@ def test_a_chinese_query_is_told_in_chinese_that_nothing_shown_is_of_its_kind(
     from django.utils import translation
     from django.utils.translation import gettext
 
+    full = Activity.objects.order_by("pk").first()
+    Activity.objects.filter(pk=full.pk).update(
+        title="滑雪初体验", current_participants=F("max_participants")
+    )
     response = api_client.post(
         "/rag/search", {"semanticQuery": "想去滑雪", "limit": 10}, format="json"
     )
@@ -190,6 +224,21 @@ def test_a_chinese_query_is_told_in_chinese_that_nothing_shown_is_of_its_kind(
     assert response.status_code == 200 and body["results"]
     with translation.override("zh-hans"):
         assert body["meta"]["reason"] == gettext(ABSENT_NOTE) != ABSENT_NOTE
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model
+def test_a_chinese_query_is_told_in_chinese_that_nobody_lists_its_kind(api_client, demo_activities):
+    from django.utils import translation
+    from django.utils.translation import gettext
+
+    response = api_client.post(
+        "/rag/search", {"semanticQuery": "想去滑雪", "limit": 10}, format="json"
+    )
+    body = response.json()
+    assert response.status_code == 200 and body["results"] == []
+    with translation.override("zh-hans"):
+        assert body["meta"]["reason"] == gettext(ABSENT_REASON) != ABSENT_REASON
 
 
 def test_a_setting_named_and_offered_by_no_candidate_is_absent_whatever_else_is():

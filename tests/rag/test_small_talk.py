@@ -216,3 +216,27 @@ def test_a_meal_named_or_told_of_is_no_have_you_eaten(query):
 )
 def test_have_you_eaten_asked_is_still_small_talk(query):
     assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "哈喽 有人没",
+        "有人吗",
+        "有人在不",
+        "在不",
+        "在么",
+        "anyone there?",
+        "hello, is anybody there",
+    ],
+)
+def test_asking_whether_anyone_is_there_is_small_talk(query):
+    # Session 44: a chat window asked whether someone answers.
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["有人一起爬山吗", "有没有人一起打球", "anyone around for tennis"]
+)
+def test_asking_for_someone_to_go_with_is_not_small_talk(query):
+    assert not small_talk(query)

@@ -67,3 +67,25 @@ def test_the_a_not_a_question_about_what_to_bring_with_no_weather_named_is_not(q
 )
 def test_the_a_not_a_question_with_weather_gear_or_the_weather_is_still_read(query):
     assert weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "沈阳明儿下雪不",
+        "明天下雨吗",
+        "后天有雨没",
+        "下雨了没",
+        "明儿冷不",
+        "下没下雪",
+        "明天天儿咋样",
+    ],
+)
+def test_rain_snow_or_cold_asked_without_hui_is_read(query):
+    # Session 44: 下雪不 / 有雨没 / 冷不 close the question with no 会 before it.
+    assert weather_question(query)
+
+
+@pytest.mark.parametrize("query", ["下雪不去了", "下雨不出门的室内活动", "冷门展览"])
+def test_a_closing_particle_inside_a_clause_is_no_question(query):
+    assert not weather_question(query)
