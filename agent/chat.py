@@ -43,7 +43,7 @@ from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_cont
 from agent.extract import extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
-from agent.router import EXPLORE, IntentResult, classify_intent
+from agent.router import CREATE, EXPLORE, IntentResult, classify_intent
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 from rag.llm import get_llm
@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 
 MAX_TOOL_ROUNDS = 3
 MAX_OFFLINE_CALLS = 3
+MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
 DELTA_CHARS = 12  # offline answers are streamed in pieces of this many characters
 
 # Tools that change state the user shares with others; the LLM may only propose them. What each
@@ -284,12 +285,16 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     # leaves both nameable.
     ctx = state.context
     shown = {}
-    if ctx.listed is not None:
+    if state.engine == "llm":
+        # The model's replies list what the offline path never read: nothing is nameable by
+        # place after them (a later offline fallback must not act on an older listing).
+        shown = {"shown": {}}
+    elif ctx.listed is not None:
         focus = ctx.listed[0] if len(ctx.listed) == 1 else None
-        entry = {"ids": ctx.listed, "focus": focus}
+        entry = {"ids": ctx.listed, "focus": focus, "for": ctx.listed_for}
         if ctx.searched is not None:  # a search's results: 换一批 reruns it without them
             seen = [*ctx.seen, *ctx.listed] if ctx.more else ctx.listed
-            entry.update(search=ctx.searched, seen=seen)
+            entry.update(search=ctx.searched, seen=seen[-MAX_SEEN:])
         shown = {"shown": entry}
     elif ctx.focused is not None:
         previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
@@ -367,16 +372,21 @@ def stream_chat(
         pending = None
         # 报名第一个, 第二个几点开始, "cancel the 2nd one": the message names an activity the
         # last listing showed, so what it wants is about that activity, whatever it resembles.
-        state.context.referenced = references.pointed_at(
-            state.message, state.context.shown, state.context.focus
-        )
-        state.context.more = bool(state.context.search) and references.asks_for_more(state.message)
-        if state.context.referenced is not None:
-            state.intent = IntentResult(references.intent_of(state.message), 1.0, "reference")
-        elif state.context.more:
+        ctx = state.context
+        pointed = references.pointed_at(ctx.message, ctx.shown, ctx.focus)
+        if pointed is not None and not (ctx.last_intent == CREATE and ctx.editing_draft):
+            target, alone = pointed
+            ctx.action = references.action_of(
+                state.message, alone=alone, for_cancel=ctx.shown_for == "cancel"
+            )
+            ctx.referenced = target if ctx.action else None
+        ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
+        if ctx.referenced is not None:
+            state.intent = IntentResult(references.intent_of(ctx.action), 1.0, "reference")
+        elif ctx.more:
             state.intent = IntentResult(EXPLORE, 1.0, "reference")
         else:
-            state.intent = classify_intent(state.message, state.context.router_context())
+            state.intent = classify_intent(state.message, ctx.router_context())
         state.mode = get_agent_mode(state.intent.intent)
     yield TurnEvent(
         "intent",

@@ -45,6 +45,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 
 from agent.models import AgentSession
+from agent.router import CREATE
+from agent.selectors import chat_draft
 from memory.search_semantic import embed_uncached_query
 from memory.selectors import (
     PERSONA_MAX,
@@ -278,9 +280,13 @@ class RuntimeContext:
     # searched (set by the offline composer; None: nothing).
     shown: list[int] = field(default_factory=list)
     focus: int | None = None
+    shown_for: str = ""  # "cancel": the listing asked which to cancel
     referenced: int | None = None
+    action: str | None = None
     listed: list[int] | None = None
     focused: int | None = None
+    listed_for: str = ""
+    editing_draft: bool = False  # the last turn was CREATE and the chat's draft is still one
     search: dict | None = None
     seen: list[int] = field(default_factory=list)
     more: bool = False
@@ -296,6 +302,7 @@ class RuntimeContext:
     def router_context(self) -> dict:
         return {
             "last_intent": self.last_intent,
+            "editing_draft": self.editing_draft,
             "chat_id": self.chat_id,
             "query_vector": self.query_vector,
         }
@@ -478,7 +485,10 @@ def build_context(
         last_intent=session.last_intent,
         shown=[pk for pk in shown.get("ids", []) if isinstance(pk, int)],
         focus=shown.get("focus"),
+        shown_for=shown.get("for", ""),
         search=shown.get("search"),
+        editing_draft=session.last_intent == CREATE
+        and chat_draft(user=user, chat_id=chat_id) is not None,
         seen=[pk for pk in shown.get("seen", []) if isinstance(pk, int)],
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )

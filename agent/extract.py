@@ -264,11 +264,15 @@ _NOT_A_PLACE_RE = re.compile(
 # English: "change the place to The Board Room cafe", "venue is Zilker Park", "at Zilker Park"
 # (a capitalised name, not a day or a month: "at Friday" is a time).
 _PLACE_EN_RE = re.compile(
-    r"\b(?:place|venue|location|spot)\s+(?:to|is|will be|at|:)\s*(.{2,40}?)\s*[.!?]*$", re.I
+    r"\b(?:place|venue|location|spot)\s+(?:to|is|will be|at|:)\s*"
+    r"(?!(?:fine|ok|okay|good|great|perfect|tbd|to be decided|be decided)\b)"
+    r"([^,.!?;\s][^,.!?;]{1,39}?)\s*(?:\b(?:please|thanks|thank you|now)\b)?\s*(?:[,.!?;]|$)",
+    re.I,
 )
 _PLACE_EN_AT_RE = re.compile(
     r"\b(?:at|in)\s+((?:[Tt]he\s+)?(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul"
-    r"|Aug|Sep|Oct|Nov|Dec)[a-z]*\b)[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
+    r"|Aug|Sep|Oct|Nov|Dec)[a-z]*\b|(?:My|Noon|Midnight|English|Chinese|Christmas|I)\b)"
+    r"[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
 )
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 

@@ -126,8 +126,9 @@ class AgentSession(models.Model):
     # {"name", "arguments", "proposed_at"} (agent/chat.py); any other answer drops it.
     pending_action = models.JSONField(null=True, blank=True, verbose_name=_("pending action"))
     # What the next message can name (agent/references.py): {"ids": the activities the chat's
-    # last listing reply showed, in its order ("the first one", 第二个), "focus": the one a
-    # later reply was about (details, a join: "报名这个", "cancel that one")}.
+    # last listing reply showed, in its order ("the first one", 第二个), "for": "cancel" when it
+    # asked which to cancel, "focus": the one a later reply was about (报名这个), "search" and
+    # "seen": the last search's arguments and the ids it showed (换一批)}.
     shown = models.JSONField(default=dict, blank=True, verbose_name=_("activities shown"))
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 

@@ -19,9 +19,16 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
-from agent.offline_plans import CANCEL_RE, HOLD_ON_RE, JOIN_RE, is_english, named_matches
+from agent.offline_plans import (
+    CANCEL_RE,
+    HOLD_ON_RE,
+    JOIN_RE,
+    NOT_JOINING_RE,
+    is_english,
+    named_matches,
+)
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT, CREATE
+from agent.router import CHAT, CREATE, OWN_ACTIVITY_RE
 from agent.triggers import deadline_of
 
 
@@ -244,6 +251,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     named = " ".join(words)
     choices = (matching if len(matching) > 1 else live)[:5]
     ctx.listed = _ids(choices)
+    ctx.listed_for = "cancel"  # "第一个" next names the one to cancel
     if english:
         names = ", ".join(f'"{a["title"]}"' for a in choices)
         if words and not matching:
@@ -284,7 +292,10 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     name = last["name"]
     english = is_english(ctx.message)
     joining = name == "joinActivity" or (
-        name == "exploreNearby" and result.get("results") and JOIN_RE.search(ctx.message)
+        name == "exploreNearby"
+        and result.get("results")
+        and JOIN_RE.search(ctx.message)
+        and not NOT_JOINING_RE.search(ctx.message)
     )
     if joining:
         return _join_text(ctx, calls)
@@ -378,6 +389,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
         # lists the ones it names, or says none is so named and lists them all.
         words, matching = named_matches(ctx.message, items)
+        if not OWN_ACTIVITY_RE.search(ctx.message):  # "show my events": all of them
+            words, matching = [], []
         head = "Your activities:\n" if english else "你的活动：\n"
         if words and not matching:
             named = " ".join(words)

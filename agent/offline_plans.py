@@ -31,7 +31,7 @@ PUBLISH_RE = re.compile(
 # "how do I leave". Nothing that cannot be undone runs on such a message.
 HOLD_ON_RE = re.compile(
     r"(?:别|不要|不用|不必|先别|甭|没)(?:帮我|给我)?(?:取消|退出|退掉|删|发布|发出去)|不(?:取消|退出|发布)"
-    r"|(?:取消|退|删|发布)不了|怎么(?:取消|退出|退|发布)"
+    r"|(?:取消|退|删|发布)不了|怎么(?:取消|退出|退|发布)|(?:取消|退|删|发布)(?:了)?(?:吗|没|没有)"
     r"|\b(?:don'?t|do not|no need to)\s+(?:cancel|leave|publish|post|delete|remove)\b"
     r"|\b(?:not yet|never mind)\b|\bhow (?:do|can|could) i\b"
     r"|\b(?:publish|post) (?:it )?later\b",
@@ -48,11 +48,18 @@ JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
     re.IGNORECASE,
 )
+# Saying not to join: 别报第二个, 我不太想报名, "don't sign me up", "I don't want to join".
+NOT_JOINING_RE = re.compile(
+    r"(?:别|不要|不用|不想|不太想|先别|不)(?:帮我|给我)?(?:报|参加|去)"
+    r"|\b(?:don'?t|do not|not)\s+(?:want to\s+|wanna\s+)?(?:join|sign|book)",
+    re.IGNORECASE,
+)
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 # Organising something (a new draft) and changing one (the draft being edited).
 ORGANISE_RE = re.compile(
-    r"组织|发起|办(?:个|一个|一场)|搞(?:个|一个)|攒(?:个|一个)?局|张罗|组(?:个|一个)?局"
-    r"|\b(?:organi[sz]e|set up|host|create)\b|\b(?:plan|start) (?:a|an|another)\b",
+    r"组织|发起|办(?:个|一个|一场)|搞(?:个|一个|一场)|弄(?:个|一个)|开(?:个|一个)|来一场|攒(?:个|一个)?局"
+    r"|张罗|组(?:个|一个)?局|发布(?:一个|一场)"
+    r"|\b(?:organi[sz]e|set up|host|create)\b|\b(?:plan|start|run|throw) (?:a|an|another)\b",
     re.IGNORECASE,
 )
 EDIT_RE = re.compile(
@@ -105,7 +112,7 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if last["name"] != "exploreNearby":
             return []
         found = last["result"].get("results") or []
-        if found and JOIN_RE.search(ctx.message):
+        if found and JOIN_RE.search(ctx.message) and not NOT_JOINING_RE.search(ctx.message):
             # A join names the activity: take the one result the message clearly points to.
             target = _best_match(ctx.message, found)
             return [("joinActivity", {"activityId": target["id"]})] if target else []
@@ -121,7 +128,7 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
                 relaxed.pop(key)
                 return [("exploreNearby", relaxed)]
         return []
-    if JOIN_RE.search(ctx.message):
+    if JOIN_RE.search(ctx.message) and not NOT_JOINING_RE.search(ctx.message):
         # A join naming a listing by its whole title joins that one, full or not (the join
         # refuses a full one by name): a new search would hide it and pick another.
         named = activity_named_in(user=ctx.user, text=ctx.message)
@@ -218,7 +225,15 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     draft = chat_draft(user=ctx.user, chat_id=ctx.chat_id)
     question = ctx.message.rstrip().endswith(("?", "？"))
     new = bool(ORGANISE_RE.search(ctx.message) and not EDIT_RE.search(ctx.message) and not question)
-    editing = draft is not None and (ctx.last_intent == CREATE or not new)
+    # After a turn about something else, only a change (改到周日) or a bare publish (发布吧)
+    # is about the draft; a request naming a kind (帮我发布一个读书会) is a new one.
+    returning = bool(
+        EDIT_RE.search(ctx.message)
+        or (PUBLISH_RE.search(ctx.message) and not extract.kinds_in(ctx.message))
+    )
+    editing = draft is not None and (
+        (ctx.last_intent == CREATE and not new) or (ctx.last_intent != CREATE and returning)
+    )
     asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
     publish = PUBLISH_RE.search(ctx.message) and not HOLD_ON_RE.search(ctx.message) and not asked
     if editing and publish and not _draft_fields(ctx.message):

@@ -25,13 +25,13 @@ from rag.chunking import split_sentences
 # 我叫什么 / 我的名字 / 我是谁 ask for what the user said about themselves, their name.
 RECALL_ZH_RE = re.compile(
     r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
-    r"|我(?:叫什么|叫啥|的名字|是谁)"
+    r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
 )
 QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么")
 RECALL_EN_RE = re.compile(
     r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
     r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about"
-    r"|\bwhat(?:['’]?s| is) my name\b|\b(?:do you )?know my name\b|\bwho am i\b"
+    r"|\bwhat(?:['’]?s| is) my name\s*\??\s*$|\bdo you know my name\b|\bwho am i\s*\??\s*$"
     # "again" asks to be reminded of a fact ("what am I allergic to again?"), not when or where
     # one's activity is ("when is my frisbee game again?": the activity list answers that).
     r"|\b(?:what(?:['’]?s)?(?!\s+time)|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$",

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from agent.context import RuntimeContext
-from agent.offline_plans import CANCEL_RE, HOLD_ON_RE, JOIN_RE
+from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
 from agent.router import EXPLORE, MANAGE
 
 ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
@@ -23,44 +23,57 @@ ZH_DIGITS.update({"九": 9, "十": 10})
 EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 EN_ORDINALS.update({"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5})
 
-# 第二个 / 第2个 / 第三场 / 第一, said alone or before what is asked about it; not 第一次 (the
-# first time) or 第二天 (the next day). 最后一个 / 最后那个 is the last one listed.
-ZH_PLACE_RE = re.compile(
-    r"第\s*([一二两三四五六七八九十]|[1-9])\s*(?:个|条|项|场|家|名|位)"
-    r"|第\s*([一二两三四五六七八九十]|[1-9])(?=[\s，,。？?！!吧呗呢啊吗那这]|几|在|是|怎|$)"
-    r"|(最后)(?:一|那|这)?(?:个|条|项|场)"
+# What may follow a place that names a listed activity: the end, a pause or particle, or what is
+# asked or done about it (第二个几点开始, 报名第一个, 第一个吧); not 第二个周末, 第二场读书会,
+# 第一场雪, 第一次 (the first time), 第二天 (the next day).
+_ZH_AFTER = (
+    r"(?=$|[\s，,。？?！!~～吧呗呢啊吗呀]|几点|几号|在哪|什么时候|哪天|怎么样|是|的(?:时间|地点)"
+    r"|还有|多少|详细|介绍|报名|参加|取消|退|不去|去不了)"
 )
-# "the second one", "the 2nd", "number 2", "option 3", "#1"; not "the first time", "last week".
+ZH_PLACE_RE = re.compile(
+    r"第\s*([一二两三四五六七八九十]|[1-9])\s*(?:个|条|项|家)?"
+    + _ZH_AFTER
+    + r"|(最后)(?:一|那|这)?(?:个|条|项)"
+    + _ZH_AFTER
+)
+# "the second one", "the 2nd", "number 2", "option 3", "#1"; not "the first time", "last week",
+# "the second half of the month".
 EN_PLACE_RE = re.compile(
     r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?:one|option|activity|event)\b"
-    r"|\bthe\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b"
-    r"(?!\s+(?:time|times|week|weekend|day|days|month|year|night|morning|evening|thing|minute"
-    r"|hour|of|few|two|three))"
+    r"|\bthe\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?=\s*(?:[?.!,]|$|please))"
     r"|(?:\b(?:number|no\.?|option)\s*|#)([1-9])\b",
     re.IGNORECASE,
 )
-# Pointing at the one activity the reply showed: 这个 / 那个, "this one", "that one"; counted
-# only in a short message that also joins, cancels or asks (那个，我想问下明天的天气 points at
-# nothing; 它 and "it" are too often someone's pet or anything else).
-POINTER_RE = re.compile(r"这个|那个|这场|那场|\b(?:this|that) one\b", re.I)
+# Pointing at the one activity a reply was about: 这个 / 那个 said alone or before what is asked
+# (报名这个, 这个几点开始), not before a time or a thing (这个周末, 这个月, 这个app); "this one",
+# "that one".
+POINTER_RE = re.compile(
+    r"(?:这个|那个|这场|那场)" + _ZH_AFTER + r"|\b(?:this|that) one\b", re.IGNORECASE
+)
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
 ASKING_RE = re.compile(
     r"[？?]|几点|几号|什么时候|哪天|在哪|哪里|地址|多少|名额|几个人|怎么样|详细|介绍|说说|讲讲|具体"
-    r"|吗|呢|\b(?:when|where|what|how|is|does|are|details?|more about|tell me)\b",
+    r"|吗|呢|\b(?:when|where|what|how|is|does|are|can|should|who|details?|more about|tell me)\b",
     re.IGNORECASE,
 )
-
-
-# Saying not to join: 别报第二个, 不去第一个了, "don't sign me up for the first one".
-NOT_JOINING_RE = re.compile(
-    r"(?:别|不要|不用|不想|先别|不)(?:帮我|给我)?(?:报|参加|去)"
-    r"|\b(?:don'?t|do not|not)\s+(?:join|sign|book)",
+# Refusing or doubting it: 第一个算了, 不要第一个, 不太想报名第二个, "not the first one",
+# "I don't want to join that one", "skip the first one".
+REFUSING_RE = re.compile(
+    r"算了|不行|不要|不是|不想|不太想|不用|不喜欢|别|甭|太远|太贵|没兴趣"
+    r"|\b(?:not|no|don'?t|do not|skip|nah|never ?mind|sucks|hate)\b",
     re.IGNORECASE,
 )
-
-
+# A choice said alone: 第二个, 就第一个吧, "the 2nd one please", "option 3".
+_ALONE_RE = re.compile(
+    r"^\W*(?:好的?|行|嗯|那|就|那就|要|选|我要|我选|ok(?:ay)?|yes|sure)?\W*(?:就|要|选)?\W*$", re.I
+)
+# Stopping going, said as a command (取消第二个, "cancel the 2nd one"), not asked about
+# (第二个取消了吗, "when does the last one leave?").
+CANCELLING_RE = re.compile(
+    r"取消|退掉|退出|不去了|去不了|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b", re.I
+)
 # A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up": the activity in focus.
 BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
@@ -68,12 +81,16 @@ BARE_JOIN_RE = re.compile(
     r"(?:\s+please)?\W*$",
     re.IGNORECASE,
 )
-# Asking for other results of the last search: 换一批, 还有别的吗, "show me others", "more".
+# Asking for other results of the last search: 换一批, 好，换一批, 还有别的吗, "show me others",
+# "ok, see others", "more".
+_ACK = r"^\W*(?:(?:好的?|行|嗯|那|可以|不喜欢|都不喜欢|ok(?:ay)?|yes|sure|hmm)\W*)?"
 MORE_RE = re.compile(
-    r"^\W*(?:再)?换一?批|^\W*还有(?:别的|其他|其它)(?:的)?(?:吗|嘛|没有)?\W*$|^\W*(?:别的|其他的?)呢\W*$"
-    r"|^\W*再(?:来|推荐|给我)几个"
-    r"|^\W*(?:(?:show me|any|got any|are there)\s+)?(?:some\s+)?(?:more|others|other ones)"
-    r"(?:\s+(?:ones|options|please))?\W*$|^\W*(?:something|anything) else\W*$",
+    _ACK
+    + r"(?:(?:再)?换一?批|还有(?:别的|其他|其它)?(?:的)?(?:吗|嘛|没有)?\W*$|(?:别的|其他的?)呢\W*$"
+    r"|再(?:来|推荐|给我)几个"
+    r"|(?:(?:show me|see|any|got any|are there)\s+)?(?:some\s+)?"
+    r"(?:more|others|other ones|other options)"
+    r"(?:\s+(?:ones|options|please))?\W*$|(?:something|anything) else\W*$)",
     re.IGNORECASE,
 )
 
@@ -83,63 +100,82 @@ def asks_for_more(message: str) -> bool:
     return bool(MORE_RE.search(message or ""))
 
 
-def _place(message: str) -> int | None:
-    """Return the 1-based place a message names (-1: the last one), or None."""
+def _place(message: str) -> tuple[int, re.Match] | None:
+    """Return the 1-based place a message names (-1: the last one) and its match, or None."""
     found = ZH_PLACE_RE.search(message)
     if found:
-        if found.group(3):
-            return -1
-        digit = found.group(1) or found.group(2)
-        return int(digit) if digit.isdigit() else ZH_DIGITS[digit]
+        if found.group(2):
+            return -1, found
+        digit = found.group(1)
+        return (int(digit) if digit.isdigit() else ZH_DIGITS[digit]), found
     found = EN_PLACE_RE.search(message)
     if found:
         word = (found.group(1) or found.group(2) or found.group(3)).lower()
-        return int(word) if word.isdigit() else EN_ORDINALS[word]
+        return (int(word) if word.isdigit() else EN_ORDINALS[word]), found
     return None
 
 
-def pointed_at(message: str, shown: list[int], focus: int | None = None) -> int | None:
-    """Return the id of the listed activity ``message`` names by its place, or points at (in a
-    short message that joins, cancels or asks): the one a later reply was about (``focus``),
-    else the only one shown. None when it names none, or a place the list does not have."""
+def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
+    """Return what a message naming a listed activity does with it: "cancel", "join",
+    "details", or None when it is something else (第二个算了, 帮我组织第二场读书会): then it is
+    routed as if it named none.
+
+    Only a command stops going or joins; a question gets the details. ``alone``: the message is
+    the place and nothing else (第二个, "the 2nd one please"), which answers the question the
+    listing asked: which to cancel (``for_cancel``) or which to join.
+    """
+    refusing = REFUSING_RE.search(message) or NOT_JOINING_RE.search(message)
+    asking = ASKING_RE.search(message)
+    holding = HOLD_ON_RE.search(message)
+    if CANCELLING_RE.search(message) and not asking and not holding:
+        return "cancel"
+    if holding and not asking:  # 别取消第一个
+        return None
+    if alone:
+        return "cancel" if for_cancel else "join"
+    if refusing:
+        return None
+    if JOIN_RE.search(message) and not ASKING_RE.search(message):
+        return "join"
+    if ASKING_RE.search(message):
+        return "details"
+    return None
+
+
+def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tuple[int, bool] | None:
+    """Return the listed activity ``message`` names by its place, or points at (in a short
+    message: the one a later reply was about, ``focus``, else the only one shown), and whether
+    the message is that and nothing else; None when it names none, or a place the list does
+    not have."""
     message = message or ""
-    place = _place(message)
-    if place is None:
+    placed = _place(message)
+    if placed is None:
+        if BARE_JOIN_RE.search(message):
+            target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
+            return (target, False) if target is not None else None
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
         )
-        pointing = BARE_JOIN_RE.search(message) or (
-            short
-            and POINTER_RE.search(message)
-            and (JOIN_RE.search(message) or CANCEL_RE.search(message) or ASKING_RE.search(message))
-        )
-        if not pointing:
+        if not (short and POINTER_RE.search(message)):
             return None
-        return focus if focus is not None else (shown[0] if len(shown) == 1 else None)
+        target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
+        return (target, False) if target is not None else None
+    place, found = placed
+    rest = (message[: found.start()] + " " + message[found.end() :]).strip()
+    alone = bool(_ALONE_RE.match(re.sub(r"\b(?:please|thanks)\b|吧|呗|好了", "", rest, flags=re.I)))
     if place == -1:
-        return shown[-1] if shown else None
-    return shown[place - 1] if 1 <= place <= len(shown) else None
+        return (shown[-1], alone) if shown else None
+    return (shown[place - 1], alone) if 1 <= place <= len(shown) else None
 
 
-def wants_to_join(message: str) -> bool:
-    """Return whether a message naming a listed activity chooses it (报名第一个, 就第二个吧,
-    "the 2nd one please") rather than asking about it (第一个几点开始, "where's the last one?"),
-    refusing it (别报第二个, "don't join the first one") or stopping going (取消第二个)."""
-    if NOT_JOINING_RE.search(message) or HOLD_ON_RE.search(message) or CANCEL_RE.search(message):
-        return False
-    return bool(JOIN_RE.search(message)) or not ASKING_RE.search(message)
-
-
-def intent_of(message: str) -> str:
-    """Return the intent of a message naming a listed activity: MANAGE to stop going (取消第二个),
-    else EXPLORE (join it, or say more about it)."""
-    if CANCEL_RE.search(message) and not HOLD_ON_RE.search(message):
-        return MANAGE
-    return EXPLORE
+def intent_of(action: str) -> str:
+    """Return the intent serving what a message does with a listed activity."""
+    return MANAGE if action == "cancel" else EXPLORE
 
 
 def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
-    """Plan the tool calls of a message naming a listed activity (``ctx.referenced``).
+    """Plan the tool calls of a message naming a listed activity (``ctx.referenced``, doing
+    ``ctx.action``).
 
     Read the activity first (the answer names it, and one gone since says so), then join it
     (报名第一个), stop going (取消第二个: ``cancelActivity`` leaves one the user joined and cancels
@@ -150,9 +186,9 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
     last = done[-1]
     if len(done) > 1 or last["name"] != "getActivity" or "error" in last["result"]:
         return []
-    if intent_of(ctx.message) == MANAGE:
+    if ctx.action == "cancel":
         return [("cancelActivity", {"activityId": ctx.referenced})]
-    if wants_to_join(ctx.message):
+    if ctx.action == "join":
         return [("joinActivity", {"activityId": ctx.referenced})]
     return []
 

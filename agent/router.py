@@ -54,6 +54,20 @@ RULE_CONFIDENT = 0.8
 # "remember" rule (1.0) plus the whole of the example similarity (at most 1.0).
 NOTE_WEIGHT = 2.0
 
+# Asking after one's own activity (我的飞盘局怎么样了 once drafted a new one; "any update on my
+# frisbee game?" searched). Written from a make-run look (session 44); the MANAGE answer lists
+# only the activity such a question names (agent/offline.py).
+OWN_ACTIVITY_RE = re.compile(
+    r"我(?:的|报的|参加的|发起的|组织的)(?:那个|这个)?[^，,。？?]{0,8}?"
+    r"(?:局|会|课|赛|活动|团|营|展|演出|派对|聚会|徒步|骑行)"
+    r"[^，,。？?]{0,2}?(?:怎么样|还(?:办|搞|开|有)|在哪|几点|什么时候|哪天|定了|取消了|"
+    r"有人报|几个人|多少人)"
+    r"|\b(?:any )?(?:updates?|news) on my\b"
+    r"|\b(?:when|where|what time) (?:is|does) my (?!(?:flight|train|bus|birthday|phone|keys?|"
+    r"appointment|order|package|exam|interview|meeting)\b)"
+    r"|\bis my \w+(?: \w+)? still (?:on|happening)\b",
+    re.IGNORECASE,
+)
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
 # An explicit "remember this" is a statement for memory, not a search, whatever it mentions
@@ -80,14 +94,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # Not going any more / what I signed up for (agent/data/intents.jsonl, dev split).
             r"不(?:想|打算|准备|再)?(?:参加|去)了|不(?:想|打算|准备|再)?参加[^，,。？?]{0,12}了|"
             r"不(?:想|打算|准备|再)?去[^，,。？?]{0,4}[那这]个[^，,。？?]{0,8}了|去不成|退了|(?:之前|上次|已经|我)报(?:了|过)?的|"
-            r"报了(?:什么|哪些|几个)|"
-            # Asking after one's own activity (我的飞盘局怎么样了 once drafted a new one; "any
-            # update on my frisbee game?" searched). Written from a make-run look (session 44).
-            r"我的[^，,。？?]{0,8}?(?:局|会|课|赛|活动|团|营|展|演出|派对|聚会|徒步|骑行)"
-            r"[^，,。？?]{0,2}?(?:怎么样|还(?:办|搞|开|有)|在哪|几点|什么时候|哪天|定了|取消了|"
-            r"有人报|几个人|多少人)|"
-            r"\b(?:any )?(?:updates?|news) on my\b|\b(?:when|where|what time) (?:is|does) my\b|"
-            r"\bis my \w+(?: \w+)? still (?:on|happening)\b|"
+            r"报了(?:什么|哪些|几个)|" + OWN_ACTIVITY_RE.pattern + "|"
             r"\bmy (?:events|activities|schedule|bookings?|saved)\b|\bcancel\b|"
             r"\bmy (?:spot|place) (?:in|at|on|for)\b|"
             r"\bsigned up\b|\bdrop out\b|"
@@ -194,11 +201,13 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     ),
 ]
 # A refinement of a draft keeps the chat in CREATE.
-REFINE_RE = re.compile(
-    r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧"
-    # A question about the draft just made ("几点开始的？", "what time does it start?").
-    r"|^\W*(?:那|这个)?(?:几点|什么时候)开始|^\W*(?:那|这个)?(?:在哪|地点在哪)"
-    r"|\b(?:when|what time) does it (?:start|begin)\b|\bwhere is it\b",
+REFINE_RE = re.compile(r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧")
+# A question about the draft the chat is editing ("几点开始的？", "what time does it start?"):
+# read as CREATE only while that draft is still a draft (after a publish it is a new question).
+DRAFT_QUESTION_RE = re.compile(
+    r"^\W*(?:那|这个)?(?:几点|什么时候)开始(?:的|呢|啊)?\W*$"
+    r"|^\W*(?:那|这个)?(?:在哪|地点在哪)(?:里|儿)?(?:呢|啊)?\W*$"
+    r"|\b(?:when|what time) does it (?:start|begin)\b|^\W*where is it\W*$",
     re.IGNORECASE,
 )
 
@@ -329,7 +338,10 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     if not text:
         return IntentResult(CHAT, 1.0, "default", {})
     rules = rule_scores(text)
-    if context.get("last_intent") == CREATE and REFINE_RE.search(text) and rules[MANAGE] == 0:
+    refining = REFINE_RE.search(text) or (
+        context.get("editing_draft") and DRAFT_QUESTION_RE.search(text)
+    )
+    if context.get("last_intent") == CREATE and refining and rules[MANAGE] == 0:
         return IntentResult(CREATE, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))

@@ -450,3 +450,45 @@ def test_an_english_organiser_moves_the_place_asks_and_publishes_one_draft(api_c
     published = say(api_client, "looks good, publish it", chat_id=chat)
     assert published["reply"] == 'Published! Everyone can see "Board game" and join it now.'
     assert Activity.objects.filter(creator=user).count() == 1
+
+
+def test_answering_which_to_cancel_with_a_place_cancels_that_one(
+    api_client, user, say, make_activity_for
+):
+    saturday = make_activity_for(user, title="周六飞盘局", type="运动")
+    sunday = make_activity_for(user, title="周日飞盘局", type="运动")
+    asked = say(api_client, "取消飞盘", chat_id="which")
+    assert asked["reply"].startswith("有几个活动都对得上「飞盘」，你想取消哪一个？「周六飞盘局」")
+    done = say(api_client, "第一个", chat_id="which")
+    assert [c["name"] for c in done["tool_calls"]] == ["getActivity", "cancelActivity"]
+    saturday.refresh_from_db()
+    sunday.refresh_from_db()
+    assert (saturday.status, sunday.status) == ("cancelled", "active")
+
+
+def test_a_new_request_naming_a_kind_does_not_publish_the_chats_old_draft(api_client, user, say):
+    from activities.models import Activity
+
+    made = say(api_client, "帮我组织一个周六下午的飞盘局")
+    chat = made["chat_id"]
+    say(api_client, "我的活动有哪些", chat_id=chat)
+    say(api_client, "帮我发布一个读书会", chat_id=chat)
+    old = Activity.objects.get(pk=made["tool_calls"][0]["result"]["draft"]["id"])
+    assert old.status == "draft"
+
+
+def test_a_question_after_publishing_drafts_nothing(api_client, user, say):
+    from activities.models import Activity
+
+    made = say(api_client, "帮我组织一个周六下午的飞盘局")
+    say(api_client, "发布", chat_id=made["chat_id"])
+    say(api_client, "几点开始？", chat_id=made["chat_id"])
+    assert Activity.objects.filter(creator=user).count() == 1
+
+
+def test_listing_ones_events_in_english_names_no_missing_activity(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="Sunday frisbee game", type="运动")
+    body = say(api_client, "show my events")
+    assert body["reply"].startswith("Your activities:\n1. Sunday frisbee game"), body["reply"]

@@ -1,32 +1,64 @@
-"""A message names an activity the last listing showed, by its place or by pointing at it."""
+"""A message names an activity the last listing showed, by its place or by pointing at it, and
+only a command joins or cancels it."""
 
 from __future__ import annotations
 
 import pytest
 
-from agent.references import asks_for_more, intent_of, pointed_at, wants_to_join
+from agent.references import action_of, asks_for_more, intent_of, pointed_at
 from agent.router import EXPLORE, MANAGE
 
 SHOWN = [41, 42, 43]
 
 
+def _action(message: str, focus: int | None = None, for_cancel: bool = False):
+    """Return (id, action) the message names among SHOWN, or None."""
+    pointed = pointed_at(message, SHOWN, focus)
+    if pointed is None:
+        return None
+    target, alone = pointed
+    return target, action_of(message, alone=alone, for_cancel=for_cancel)
+
+
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        ("报名第一个", 41),
-        ("第二个几点开始？", 42),
-        ("第2个在哪", 42),
-        ("就第三个吧", 43),
-        ("最后一个还有名额吗", 43),
-        ("sign me up for the second one", 42),
-        ("where's the 3rd one?", 43),
-        ("what about the last one", 43),
-        ("option 1 please", 41),
-        ("#2", 42),
+        ("报名第一个", (41, "join")),
+        ("第二个几点开始？", (42, "details")),
+        ("第2个在哪", (42, "details")),
+        ("就第三个吧", (43, "join")),
+        ("第二个", (42, "join")),
+        ("最后一个还有名额吗", (43, "details")),
+        ("sign me up for the second one", (42, "join")),
+        ("where's the 3rd one?", (43, "details")),
+        ("option 1 please", (41, "join")),
+        ("取消第二个", (42, "cancel")),
+        ("cancel the 2nd one", (42, "cancel")),
+        ("第二个取消了吗", (42, "details")),
+        ("what time does the first one leave?", (41, "details")),
     ],
 )
-def test_a_place_in_the_list_names_that_activity(message, expected):
-    assert pointed_at(message, SHOWN) == expected
+def test_a_place_in_the_list_names_that_activity_and_what_to_do(message, expected):
+    assert _action(message) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "第一个算了",
+        "第一个太远了",
+        "不要第一个",
+        "not the first one",
+        "skip the first one",
+        "我不太想报名第二个",
+        "别取消第一个",
+        "the first one sucks",
+        "publish the first one",
+    ],
+)
+def test_refusing_or_other_requests_about_a_place_do_nothing_to_it(message):
+    found = _action(message)
+    assert found is None or found[1] is None
 
 
 @pytest.mark.parametrize(
@@ -34,7 +66,12 @@ def test_a_place_in_the_list_names_that_activity(message, expected):
     [
         "我第一次去攀岩",
         "第二天还有吗",
+        "下个月第二个周末有什么活动",
+        "这是我第一个周末没加班",
+        "第一场雪的时候去滑雪",
+        "帮我组织第二场读书会",
         "the first time I went climbing",
+        "the second half of the month",
         "what did I say last week",
         "第五个",  # the list has three
         "周末有什么活动",
@@ -48,77 +85,61 @@ def test_nothing_is_named_when_no_listing_was_shown():
     assert pointed_at("报名第一个", []) is None
 
 
-def test_pointing_names_the_activity_the_last_reply_was_about():
-    assert pointed_at("报名这个", SHOWN, focus=42) == 42
-    assert pointed_at("cancel that one", SHOWN, focus=43) == 43
-    assert pointed_at("ok sign me up for that one", SHOWN, focus=41) == 41
+def test_the_only_answer_to_which_to_cancel_cancels():
+    assert _action("第一个", for_cancel=True) == (41, "cancel")
 
 
-def test_pointing_names_the_only_activity_shown():
-    assert pointed_at("这个几点开始", [41]) == 41
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("报名这个", (42, "join")),
+        ("这个几点开始", (42, "details")),
+        ("cancel that one", (42, "cancel")),
+        ("ok sign me up for that one", (42, "join")),
+        ("帮我报名", (42, "join")),
+        ("can my friend join that one?", (42, "details")),
+        ("I don't want to join that one", (42, None)),
+    ],
+)
+def test_pointing_names_the_activity_the_last_reply_was_about(message, expected):
+    assert _action(message, focus=42) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "帮我报名这个周末的飞盘",
+        "这个周末的徒步我去不了了",
+        "那个周日的活动取消吧",
+        "这个app怎么用？",
+        "那个，我想问一下明天天气怎么样呀我好安排出门",
+        "that one reminds me, what did my sister say about her trip to the coast",
+    ],
+)
+def test_this_before_a_time_or_a_thing_or_in_a_long_message_points_at_nothing(message):
+    assert pointed_at(message, SHOWN, focus=42) is None
 
 
 def test_pointing_at_one_of_several_without_a_focus_names_nothing():
     assert pointed_at("报名这个", SHOWN) is None
 
 
+def test_stopping_going_is_managed_and_anything_else_explored():
+    assert intent_of("cancel") == MANAGE
+    assert intent_of("join") == intent_of("details") == EXPLORE
+
+
 @pytest.mark.parametrize(
     "message",
     [
-        "那个，我想问一下明天天气怎么样呀我好安排出门",
-        "这个真不错",
-        "那个吧我再想想看",
-        "that one reminds me, what did my sister say about her trip to the coast",
+        "换一批",
+        "好，换一批",
+        "还有别的吗",
+        "别的呢",
+        "好的，再推荐几个",
+        "show me others",
+        "see others",
     ],
-)
-def test_pointing_counts_only_in_a_short_message_that_joins_cancels_or_asks(message):
-    assert pointed_at(message, [41], focus=41) is None
-
-
-@pytest.mark.parametrize(
-    ("message", "joins"),
-    [
-        ("报名第一个", True),
-        ("就第二个吧", True),
-        ("the 2nd one please", True),
-        ("第一个几点开始？", False),
-        ("where's the last one?", False),
-        ("第二个怎么样", False),
-        ("别报第二个", False),
-        ("don't sign me up for the first one", False),
-        ("取消第二个", False),
-    ],
-)
-def test_naming_a_listed_activity_joins_it_only_when_it_chooses_it(message, joins):
-    assert wants_to_join(message) is joins
-
-
-@pytest.mark.parametrize(
-    ("message", "intent"),
-    [
-        ("取消第一个", MANAGE),
-        ("第二个我去不了了", MANAGE),
-        ("cancel the 2nd one", MANAGE),
-        ("别取消第一个", EXPLORE),
-        ("报名第一个", EXPLORE),
-        ("第一个在哪", EXPLORE),
-    ],
-)
-def test_stopping_going_is_managed_and_anything_else_explored(message, intent):
-    assert intent_of(message) == intent
-
-
-@pytest.mark.parametrize("message", ["帮我报名", "好，报名吧", "ok sign me up", "count me in!"])
-def test_a_bare_join_names_the_activity_in_focus(message):
-    assert pointed_at(message, SHOWN, focus=42) == 42
-
-
-def test_a_bare_join_without_a_focus_among_several_names_nothing():
-    assert pointed_at("帮我报名", SHOWN) is None
-
-
-@pytest.mark.parametrize(
-    "message", ["换一批", "还有别的吗", "别的呢", "再推荐几个", "show me others", "more"]
 )
 def test_asking_for_other_results_is_more(message):
     assert asks_for_more(message)

@@ -236,3 +236,16 @@ def test_llm_without_a_final_answer_gets_one_composed_after_its_text(api_client,
     done = events[-1][1]
     assert done["reply"] == deltas
     assert deltas.startswith("我先记一下。已帮你记下：想找户外搭子")
+
+
+@pytest.mark.django_db
+def test_an_llm_turn_leaves_no_listing_nameable_by_place(api_client, user, fake_llm):
+    from agent.models import AgentSession
+
+    AgentSession.objects.create(user=user, chat_id="named", shown={"ids": [1, 2], "focus": 2})
+    fake_llm.chat_script += [{"content": "CHAT"}, {"content": "听起来不错！"}]
+    body = api_client.post(
+        "/api/agent/chat", {"message": "今天心情不错", "chat_id": "named"}, format="json"
+    ).json()
+    assert body["reply"] == "听起来不错！"
+    assert AgentSession.objects.get(user=user, chat_id="named").shown == {}
