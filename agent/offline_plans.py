@@ -168,7 +168,7 @@ def _draft_fields(message: str) -> dict:
 # ("set up a frisbee game for 6 people" -> "Frisbee game"; "start a run club" -> "Run club").
 _EN_CREATING_RE = re.compile(
     r"^(?:(?:i'?d (?:like|love) to|i (?:want|would like|plan) to|i wanna|i'?m (?:going to|gonna)"
-    r"|let'?s|can you|could you|please|help me)\s+)*"
+    r"|let'?s|can you|could you|please|help(?: me)?)\s+)*"
     r"(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the|some)\s+)?"
     r"|\s+for \d+(?: people| of us)?\b",
     re.IGNORECASE,
@@ -179,7 +179,11 @@ def _draft_title(message: str, understood, activity_type: str) -> str:
     """Return a new draft's title: what it is, never when (the time is shown beside it, and a
     day in the title would go stale when the draft moves: "改成周日吧")."""
     if is_english(message):
-        topic = " ".join(_EN_CREATING_RE.sub("", extract.semantic_query(message)).split())
+        topic = _EN_CREATING_RE.sub("", extract.semantic_query(message))
+        place = extract.extract_place(message)
+        if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
+            topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
+        topic = " ".join(topic.split())
         return topic[:1].upper() + topic[1:] if topic else "Meetup"
     vibes = [cue.label for cue in understood.moods]
     kinds = extract.kinds_in(message, understood)

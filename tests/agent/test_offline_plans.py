@@ -6,6 +6,8 @@ from datetime import datetime
 from types import SimpleNamespace
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from agent.extract import extract_time_range
 from agent.offline_plans import _start_at, cancel_target, plan_explore
 
@@ -121,3 +123,18 @@ def test_a_negation_that_is_the_request_itself_still_cancels():
     hike = {**SATURDAY_HIKE, "title": "Saturday hike"}
     message = "I don't think I can make it to the hike, please cancel"
     assert cancel_target(message, [hike], WEDNESDAY_10AM) == hike
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("host a picnic at Zilker Park on Sunday", "Picnic"),
+        ("help me organise a bbq at The Domain", "Bbq"),
+        ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game"),
+    ],
+)
+def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
+    from agent import extract
+    from agent.offline_plans import _draft_title
+
+    assert _draft_title(message, extract.read(message), "社交") == title
