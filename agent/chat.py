@@ -374,7 +374,9 @@ def stream_chat(
         # last listing showed, so what it wants is about that activity, whatever it resembles.
         ctx = state.context
         pointed = references.pointed_at(ctx.message, ctx.shown, ctx.focus)
-        if pointed is not None and not (ctx.last_intent == CREATE and ctx.editing_draft):
+        # While a draft is being edited, 这个 is the draft (这个几点开始？), not a listed activity.
+        drafting = ctx.last_intent == CREATE and ctx.editing_draft
+        if pointed is not None and not (drafting and references.place_named(ctx.message) is None):
             target, alone = pointed
             ctx.action = references.action_of(
                 state.message, alone=alone, for_cancel=ctx.shown_for == "cancel"

@@ -283,6 +283,11 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     A question about what the user said is answered from memory whatever the mode, when memory
     holds an answer: the remembered message is the answer, not the tools' results.
     """
+    if mode.name == CREATE and not calls and not is_recall(ctx.message):
+        # The planner read nothing to organise (第二个太远了 taken for a request): ask.
+        if is_english(ctx.message):
+            return "Want to organise something? Tell me what, when and for how many people."
+        return "想组织活动吗？告诉我做什么、什么时间、几个人，我帮你建草稿。"
     if mode.name == CHAT or not calls:
         return compose_chat(ctx, preferences)
     if is_recall(ctx.message) and remembered(ctx):

@@ -249,10 +249,14 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         # the draft and ask, rather than draft the message itself as a new activity.
         return [("getActivity", {"activityId": draft.pk})]
     understood = extract.read(ctx.message)
+    fields = _draft_fields(ctx.message)
+    if not (new or fields or extract.kinds_in(ctx.message, understood)):
+        # Nothing says what to organise (第二个太远了 read as CREATE): draft nothing.
+        return []
     activity_type = extract.extract_activity_type(ctx.message) or "社交"
     arguments = {"title": _draft_title(ctx.message, understood, activity_type)}
     arguments |= {"type": activity_type, "description": ctx.message}
-    arguments.update(_draft_fields(ctx.message))
+    arguments.update(fields)
     arguments.setdefault("maxParticipants", 6)
     return [("createDraft", arguments)]
 

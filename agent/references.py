@@ -100,7 +100,7 @@ def asks_for_more(message: str) -> bool:
     return bool(MORE_RE.search(message or ""))
 
 
-def _place(message: str) -> tuple[int, re.Match] | None:
+def place_named(message: str) -> tuple[int, re.Match] | None:
     """Return the 1-based place a message names (-1: the last one) and its match, or None."""
     found = ZH_PLACE_RE.search(message)
     if found:
@@ -148,7 +148,7 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
     the message is that and nothing else; None when it names none, or a place the list does
     not have."""
     message = message or ""
-    placed = _place(message)
+    placed = place_named(message)
     if placed is None:
         if BARE_JOIN_RE.search(message):
             target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)

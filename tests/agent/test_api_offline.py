@@ -492,3 +492,14 @@ def test_listing_ones_events_in_english_names_no_missing_activity(
     make_activity_for(user, title="Sunday frisbee game", type="运动")
     body = say(api_client, "show my events")
     assert body["reply"].startswith("Your activities:\n1. Sunday frisbee game"), body["reply"]
+
+
+def test_a_message_read_as_create_that_names_nothing_to_organise_drafts_nothing(user):
+    from agent.context import RuntimeContext
+    from agent.modes import MODES
+    from agent.offline import compose
+    from agent.offline_plans import plan_create
+
+    ctx = RuntimeContext(user=user, chat_id="far", message="第二个太远了", last_intent="EXPLORE")
+    assert plan_create(ctx, []) == []
+    assert compose(MODES["CREATE"], ctx, [], []).startswith("想组织活动吗？")
