@@ -283,6 +283,10 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     A question about what the user said is answered from memory whatever the mode, when memory
     holds an answer: the remembered message is the answer, not the tools' results.
     """
+    if ctx.action == "refused":  # 第二个太远了: leave it, offer others
+        if is_english(ctx.message):
+            return 'OK, not that one. Want to join another, or shall I show others ("more")?'
+        return "好的，那就不考虑它。想报名别的，还是要我换一批？"
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):

@@ -28,7 +28,7 @@ EN_ORDINALS.update({"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5})
 # 第一场雪, 第一次 (the first time), 第二天 (the next day).
 _ZH_AFTER = (
     r"(?=$|[\s，,。？?！!~～吧呗呢啊吗呀]|几点|几号|在哪|什么时候|哪天|怎么样|是|的(?:时间|地点)"
-    r"|还有|多少|详细|介绍|报名|参加|取消|退|不去|去不了)"
+    r"|还有|多少|详细|介绍|报名|参加|取消|退|不|去不了|太|算了|没|也)"
 )
 ZH_PLACE_RE = re.compile(
     r"第\s*([一二两三四五六七八九十]|[1-9])\s*(?:个|条|项|家)?"
@@ -67,7 +67,9 @@ REFUSING_RE = re.compile(
 )
 # A choice said alone: 第二个, 就第一个吧, "the 2nd one please", "option 3".
 _ALONE_RE = re.compile(
-    r"^\W*(?:好的?|行|嗯|那|就|那就|要|选|我要|我选|ok(?:ay)?|yes|sure)?\W*(?:就|要|选)?\W*$", re.I
+    r"^\W*(?:好的?|行|嗯|那|就|那就|要|选|我要|我选|ok(?:ay)?|yes|sure)?\W*(?:就|要|选)?"
+    r"\W*(?:\b(?:i'?ll take|i want|let'?s do|go with)\b)?\W*(?:\bthe\b)?\W*$",
+    re.I,
 )
 # Stopping going, said as a command (取消第二个, "cancel the 2nd one"), not asked about
 # (第二个取消了吗, "when does the last one leave?").
@@ -117,8 +119,9 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
 
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
-    "details", or None when it is something else (第二个算了, 帮我组织第二场读书会): then it is
-    routed as if it named none.
+    "details", "refused" (第二个太远了, "not the first one": nothing is done, the reply offers
+    others), or None when it is something else (帮我组织第二场读书会): then it is routed as if it
+    named none.
 
     Only a command stops going or joins; a question gets the details. ``alone``: the message is
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
@@ -134,7 +137,7 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     if alone:
         return "cancel" if for_cancel else "join"
     if refusing:
-        return None
+        return "refused"
     if JOIN_RE.search(message) and not ASKING_RE.search(message):
         return "join"
     if ASKING_RE.search(message):
@@ -181,6 +184,8 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
     (报名第一个), stop going (取消第二个: ``cancelActivity`` leaves one the user joined and cancels
     one the user organises), or nothing more: the details answer a question about it.
     """
+    if ctx.action == "refused":
+        return []
     if not done:
         return [("getActivity", {"activityId": ctx.referenced})]
     last = done[-1]

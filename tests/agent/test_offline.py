@@ -54,7 +54,7 @@ def test_an_english_result_line_has_no_chinese_punctuation():
 
 
 def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
-    ctx = SimpleNamespace(message="周末想学量子力学", persona=[])
+    ctx = SimpleNamespace(message="周末想学量子力学", persona=[], action=None)
     calls = [
         _search({"query": "学量子力学", "timeRange": {}}, []),
         _search({"query": "学量子力学"}, []),
@@ -65,7 +65,7 @@ def test_an_empty_search_does_not_ask_to_loosen_limits_it_already_dropped():
 
 
 def test_an_empty_search_answers_in_english_to_english():
-    ctx = SimpleNamespace(message="quantum physics exam prep", persona=[])
+    ctx = SimpleNamespace(message="quantum physics exam prep", persona=[], action=None)
     reply = compose(
         get_agent_mode("EXPLORE"), ctx, [_search({"query": "quantum physics exam prep"}, [])], []
     )
@@ -73,7 +73,7 @@ def test_an_empty_search_answers_in_english_to_english():
 
 
 def test_a_full_activity_is_refused_by_name():
-    ctx = SimpleNamespace(message="我要报名苏州河日落桨板巡游")
+    ctx = SimpleNamespace(message="我要报名苏州河日落桨板巡游", action=None)
     join = {
         "name": "joinActivity",
         "arguments": {"activityId": 7},

@@ -58,7 +58,16 @@ def test_a_place_in_the_list_names_that_activity_and_what_to_do(message, expecte
 )
 def test_refusing_or_other_requests_about_a_place_do_nothing_to_it(message):
     found = _action(message)
-    assert found is None or found[1] is None
+    assert found is None or found[1] in (None, "refused")
+
+
+@pytest.mark.parametrize("message", ["第二个太远了", "第一个算了", "not the first one"])
+def test_a_refused_place_is_read_as_refused(message):
+    assert _action(message)[1] == "refused"
+
+
+def test_the_place_said_with_a_choosing_phrase_joins():
+    assert _action("I'll take the 2nd one please") == (42, "join")
 
 
 @pytest.mark.parametrize(
@@ -98,7 +107,7 @@ def test_the_only_answer_to_which_to_cancel_cancels():
         ("ok sign me up for that one", (42, "join")),
         ("帮我报名", (42, "join")),
         ("can my friend join that one?", (42, "details")),
-        ("I don't want to join that one", (42, None)),
+        ("I don't want to join that one", (42, "refused")),
     ],
 )
 def test_pointing_names_the_activity_the_last_reply_was_about(message, expected):
