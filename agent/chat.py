@@ -39,10 +39,11 @@ from django.db import transaction
 from django.utils import timezone
 
 from agent import offline, offline_plans, references
-from agent.context import BuiltPrompt, PromptBuilder, RuntimeContext, build_context
+from agent.context import RuntimeContext, build_context
 from agent.extract import extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
+from agent.prompt import BuiltPrompt, PromptBuilder
 from agent.router import CREATE, EXPLORE, IntentResult, classify_intent
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert

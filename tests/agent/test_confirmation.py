@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from activities.models import Activity, ActivityStatus, Participation
-from agent.context import DATA_CLOSE, DATA_OPEN, UNTRUSTED_RULE, Chunk, PromptBuilder
+from agent.prompt import DATA_CLOSE, DATA_OPEN, UNTRUSTED_RULE, Chunk, PromptBuilder
 
 pytestmark = pytest.mark.django_db
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agent.context import Chunk, PromptBuilder, count_tokens
+from agent.prompt import Chunk, PromptBuilder, count_tokens
 
 SYSTEM = "你是一个助手。"
 
@@ -58,7 +58,7 @@ def test_budget_is_never_exceeded(budget, items, user_prompt):
     built = PromptBuilder(budget).build(SYSTEM, chunks, user_prompt)
     assert built.tokens <= budget
     rendered = [c.text for c in built.chunks]
-    from agent.context import normalised_hash
+    from agent.prompt import normalised_hash
 
     assert len({normalised_hash(t) for t in rendered}) == len(rendered)
 

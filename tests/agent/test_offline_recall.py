@@ -7,8 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.context import Chunk, RuntimeContext
+from agent.context import RuntimeContext
 from agent.offline_recall import compose_chat, is_recall
+from agent.prompt import Chunk
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 # A fixed "now" (a Wednesday); last week is 2026-11-16 .. 2026-11-22.
