@@ -299,7 +299,8 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
         shown = {"shown": entry}
     elif ctx.focused is not None:
         previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
-        shown = {"shown": {"ids": ctx.shown, "focus": ctx.focused, **previous}}
+        entry = {"ids": ctx.shown, "focus": ctx.focused, "for": ctx.shown_for, **previous}
+        shown = {"shown": entry}
     # One transaction: one commit per turn instead of one per write.
     with transaction.atomic():
         written = messages_write(
@@ -384,6 +385,8 @@ def stream_chat(
             )
             ctx.referenced = target if ctx.action else None
         ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
+        if ctx.more and ctx.action not in ("join", "cancel"):
+            ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for
         if ctx.referenced is not None:
             state.intent = IntentResult(references.intent_of(ctx.action), 1.0, "reference")
         elif ctx.more:

@@ -273,7 +273,7 @@ def build_context(
         message=message,
         last_intent=session.last_intent,
         shown=[pk for pk in shown.get("ids", []) if isinstance(pk, int)],
-        focus=shown.get("focus"),
+        focus=shown["focus"] if isinstance(shown.get("focus"), int) else None,
         shown_for=shown.get("for", ""),
         search=shown.get("search"),
         editing_draft=session.last_intent == CREATE

@@ -48,6 +48,11 @@ JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
     re.IGNORECASE,
 )
+# Pointing at an activity (这个我去不了, "can't make it to that one", 第二个…): a cancel that points
+# at what this planner cannot see is asked back, never applied to the user's only activity.
+POINTING_RE = re.compile(
+    r"[这那](?:个|场)|第\s*[一二两三四五六七八九十\d]|\b(?:this|that) one\b", re.IGNORECASE
+)
 # Saying not to join: 别报第二个, 我不太想报名, "don't sign me up", "I don't want to join".
 NOT_JOINING_RE = re.compile(
     r"(?:别|不要|不用|不想|不太想|先别|不)(?:帮我|给我)?(?:报|参加|去)"
@@ -55,6 +60,9 @@ NOT_JOINING_RE = re.compile(
     re.IGNORECASE,
 )
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+# Publishing said in so many words: after a turn about something else, 确认 or "looks good" may
+# approve a search result, never publish the chat's old draft.
+EXPLICIT_PUBLISH_RE = re.compile(r"发布|发出去|\b(?:publish|post it)\b", re.IGNORECASE)
 # Organising something (a new draft) and changing one (the draft being edited).
 ORGANISE_RE = re.compile(
     r"组织|发起|办(?:个|一个|一场)|搞(?:个|一个|一场)|弄(?:个|一个)|开(?:个|一个)|来一场|攒(?:个|一个)?局"
@@ -233,7 +241,7 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     # is about the draft; a request naming a kind (帮我发布一个读书会) is a new one.
     returning = bool(
         EDIT_RE.search(ctx.message)
-        or (PUBLISH_RE.search(ctx.message) and not extract.kinds_in(ctx.message))
+        or (EXPLICIT_PUBLISH_RE.search(ctx.message) and not extract.kinds_in(ctx.message))
     )
     editing = draft is not None and (
         (ctx.last_intent == CREATE and not new) or (ctx.last_intent != CREATE and returning)
@@ -375,13 +383,16 @@ def cancel_target(message: str, activities: list[dict], now: datetime | None = N
 
     The one activity that holds every word the request names ("我不想参加周六那个徒步了": 徒步;
     nothing named: "我去不了了", "cancel the game") and starts in the time it names, if it names
-    one ("取消周日的徒步": not the Saturday hike). A request saying not to (别取消了) or asking
-    how means none. Leaving or cancelling cannot be undone, so anything less clear is asked
-    back. ``now``: the instant time phrases are read from (now when None).
+    one ("取消周日的徒步": not the Saturday hike). A request saying not to (别取消了), asking
+    how, or pointing at an activity without naming it (这个我去不了: the listing it points at is
+    not this planner's) means none. Leaving or cancelling cannot be undone, so anything less
+    clear is asked back. ``now``: the instant time phrases are read from (now when None).
     """
     if HOLD_ON_RE.search(message):
         return None
-    _, matching = named_matches(message, activities)
+    words, matching = named_matches(message, activities)
+    if POINTING_RE.search(message) and not words:
+        return None
     window = extract.extract_time_range(message, now)
     if window is not None:
         matching = [

@@ -28,7 +28,7 @@ EN_ORDINALS.update({"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5})
 # 第一场雪, 第一次 (the first time), 第二天 (the next day).
 _ZH_AFTER = (
     r"(?=$|[\s，,。？?！!~～吧呗呢啊吗呀]|几点|几号|在哪|什么时候|哪天|怎么样|是|的(?:时间|地点)"
-    r"|还有|多少|详细|介绍|报名|参加|取消|退|不|去不了|太|算了|没|也)"
+    r"|还有|多少|详细|介绍|报名|参加|取消|退|不|去不了|太|算了|没|也|我|帮|人|要|可以|能|需要)"
 )
 ZH_PLACE_RE = re.compile(
     r"第\s*([一二两三四五六七八九十]|[1-9])\s*(?:个|条|项|家)?"
@@ -39,7 +39,7 @@ ZH_PLACE_RE = re.compile(
 # "the second one", "the 2nd", "number 2", "option 3", "#1"; not "the first time", "last week",
 # "the second half of the month".
 EN_PLACE_RE = re.compile(
-    r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?:one|option|activity|event)\b"
+    r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?:one|option)\b"
     r"|\bthe\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?=\s*(?:[?.!,]|$|please))"
     r"|(?:\b(?:number|no\.?|option)\s*|#)([1-9])\b",
     re.IGNORECASE,
@@ -48,20 +48,23 @@ EN_PLACE_RE = re.compile(
 # (报名这个, 这个几点开始), not before a time or a thing (这个周末, 这个月, 这个app); "this one",
 # "that one".
 POINTER_RE = re.compile(
-    r"(?:这个|那个|这场|那场)" + _ZH_AFTER + r"|\b(?:this|that) one\b", re.IGNORECASE
+    r"(?:这个|那个|这场|那场)(?=[\s，,。？?！!~～吧呗呢啊吗呀]*$|几点|几号|在哪|什么时候|哪天|怎么样"
+    r"|还有|多少|详细|介绍)|\b(?:this|that) one\b",
+    re.IGNORECASE,
 )
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
 ASKING_RE = re.compile(
     r"[？?]|几点|几号|什么时候|哪天|在哪|哪里|地址|多少|名额|几个人|怎么样|详细|介绍|说说|讲讲|具体"
+    r"|是不是|时间|收费|免费|带什么"
     r"|吗|呢|\b(?:when|where|what|how|is|does|are|can|should|who|details?|more about|tell me)\b",
     re.IGNORECASE,
 )
 # Refusing or doubting it: 第一个算了, 不要第一个, 不太想报名第二个, "not the first one",
 # "I don't want to join that one", "skip the first one".
 REFUSING_RE = re.compile(
-    r"算了|不行|不要|不是|不想|不太想|不用|不喜欢|别|甭|太远|太贵|没兴趣"
+    r"算了|不行|不要|(?<!是)不是(?!不)|不想(?!去了)|不太想|不用|不喜欢|别|甭|太远|太贵|没兴趣"
     r"|\b(?:not|no|don'?t|do not|skip|nah|never ?mind|sucks|hate)\b",
     re.IGNORECASE,
 )
@@ -71,14 +74,22 @@ _ALONE_RE = re.compile(
     r"\W*(?:\b(?:i'?ll take|i want|let'?s do|go with)\b)?\W*(?:\bthe\b)?\W*$",
     re.I,
 )
+# Choosing it with a plain verb beside its place: 第二个报名吧, 参加第二个, 我想去第一个, "go with
+# the second one".
+_JOIN_WITH_PLACE_RE = re.compile(
+    r"报名|参加|报个名|我(?:想|要)?去|想要|\bi'?d like\b|\bgo with\b|\bi'?ll take\b", re.I
+)
 # Stopping going, said as a command (取消第二个, "cancel the 2nd one"), not asked about
 # (第二个取消了吗, "when does the last one leave?").
 CANCELLING_RE = re.compile(
-    r"取消|退掉|退出|不去了|去不了|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b", re.I
+    r"取消|退掉|退出|退了|不去了|去不了|去不成|不想去了|不(?:想|打算)?参加了"
+    r"|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b|\bcan'?t make\b",
+    re.I,
 )
 # A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up": the activity in focus.
 BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
+    r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
     r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:sign me up|book me in|count me in|i'?m in)"
     r"(?:\s+please)?\W*$",
     re.IGNORECASE,
@@ -128,7 +139,7 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
     refusing = REFUSING_RE.search(message) or NOT_JOINING_RE.search(message)
-    asking = ASKING_RE.search(message)
+    asking = ASKING_RE.search(re.sub(r"\bcan'?t\b", "", message, flags=re.I))
     holding = HOLD_ON_RE.search(message)
     if CANCELLING_RE.search(message) and not asking and not holding:
         return "cancel"
@@ -138,11 +149,20 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
         return "cancel" if for_cancel else "join"
     if refusing:
         return "refused"
-    if JOIN_RE.search(message) and not ASKING_RE.search(message):
+    if (
+        JOIN_RE.search(message)
+        or BARE_JOIN_RE.search(message)
+        or _JOIN_WITH_PLACE_RE.search(message)
+    ) and not asking:
         return "join"
     if ASKING_RE.search(message):
         return "details"
     return None
+
+
+def _said_alone(rest: str) -> bool:
+    """Return whether what a message says besides the place or pointer is only a filler."""
+    return bool(_ALONE_RE.match(re.sub(r"\b(?:please|thanks)\b|吧|呗|好了", "", rest, flags=re.I)))
 
 
 def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tuple[int, bool] | None:
@@ -159,13 +179,17 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
         )
-        if not (short and POINTER_RE.search(message)):
+        pointer = POINTER_RE.search(message) if short else None
+        if pointer is None:
             return None
         target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
-        return (target, False) if target is not None else None
+        rest = (message[: pointer.start()] + " " + message[pointer.end() :]).strip()
+        return (target, _said_alone(rest)) if target is not None else None
+    if len(ZH_PLACE_RE.findall(message)) + len(EN_PLACE_RE.findall(message)) > 1:
+        return None  # 保留第一个，取消第二个: which one is acted on is not clear; ask
     place, found = placed
     rest = (message[: found.start()] + " " + message[found.end() :]).strip()
-    alone = bool(_ALONE_RE.match(re.sub(r"\b(?:please|thanks)\b|吧|呗|好了", "", rest, flags=re.I)))
+    alone = _said_alone(rest)
     if place == -1:
         return (shown[-1], alone) if shown else None
     return (shown[place - 1], alone) if 1 <= place <= len(shown) else None

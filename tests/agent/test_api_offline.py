@@ -503,3 +503,15 @@ def test_a_message_read_as_create_that_names_nothing_to_organise_drafts_nothing(
     ctx = RuntimeContext(user=user, chat_id="far", message="第二个太远了", last_intent="EXPLORE")
     assert plan_create(ctx, []) == []
     assert compose(MODES["CREATE"], ctx, [], []).startswith("想组织活动吗？")
+
+
+def test_an_approval_after_a_search_never_publishes_the_chats_old_draft(api_client, user, say):
+    from activities.models import Activity
+
+    made = say(api_client, "帮我组织一个周六下午的飞盘局")
+    chat = made["chat_id"]
+    say(api_client, "周末有什么户外活动推荐", chat_id=chat)
+    say(api_client, "确认", chat_id=chat)
+    say(api_client, "looks good", chat_id=chat)
+    old = Activity.objects.get(pk=made["tool_calls"][0]["result"]["draft"]["id"])
+    assert old.status == "draft"

@@ -138,3 +138,9 @@ def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, 
     from agent.offline_plans import _draft_title
 
     assert _draft_title(message, extract.read(message), "社交") == title
+
+
+@pytest.mark.parametrize("message", ["这个我去不了", "那个我不去了", "can't make it to that one"])
+def test_a_cancel_pointing_at_something_unnamed_is_asked_back(message):
+    hike = {"id": 9, "title": "周六徒步", "type": "户外", "startAt": "2026-11-28T10:00:00+08:00"}
+    assert cancel_target(message, [hike]) is None

@@ -157,3 +157,47 @@ def test_asking_for_other_results_is_more(message):
 @pytest.mark.parametrize("message", ["还有别的户外活动吗", "more yoga classes", "换个时间"])
 def test_a_new_ask_is_not_more(message):
     assert not asks_for_more(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "保留第一个，取消第二个",
+        "keep the first one and cancel the 2nd one",
+        "sign me up for the first event of next month",
+        "cancel the last event I organised",
+    ],
+)
+def test_two_places_or_an_event_by_its_order_in_time_name_nothing(message):
+    assert pointed_at(message, SHOWN) is None
+
+
+@pytest.mark.parametrize("message", ["那个，帮我报名周六的桌游", "帮我取消那个，周六的徒步"])
+def test_a_filler_that_opens_a_request_points_at_nothing(message):
+    assert pointed_at(message, SHOWN, focus=42) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("报名吧", (42, "join")),
+        ("就这个吧", (42, "join")),
+        ("算我一个", (42, "join")),
+    ],
+)
+def test_a_bare_choice_joins_the_activity_in_focus(message, expected):
+    assert _action(message, focus=42) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("第二个报名吧", (42, "join")),
+        ("我想去第一个", (41, "join")),
+        ("第二个帮我取消一下", (42, "cancel")),
+        ("I can't make the first one", (41, "cancel")),
+        ("第二个是不是要收费", (42, "details")),
+    ],
+)
+def test_a_place_with_a_plain_verb_or_question(message, expected):
+    assert _action(message) == expected
