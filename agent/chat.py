@@ -301,6 +301,10 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
         previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
         entry = {"ids": ctx.shown, "focus": ctx.focused, "for": ctx.shown_for, **previous}
         shown = {"shown": entry}
+    # An offline CREATE turn that did nothing (确认 after a search: nothing to organise) leaves
+    # the chat out of the draft's editing, so a later "looks good" publishes nothing.
+    idle = state.intent.intent == CREATE and not state.calls and state.engine != "llm"
+    last_intent = "" if idle else state.intent.intent
     # One transaction: one commit per turn instead of one per write.
     with transaction.atomic():
         written = messages_write(
@@ -310,7 +314,7 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
         for category, value in preferences:
             preference_upsert(user=state.user, category=category, value=value)
         AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
-            last_intent=state.intent.intent,
+            last_intent=last_intent,
             pending_action=pending,
             updated_at=timezone.now(),
             **shown,
