@@ -109,8 +109,10 @@ MORE_RE = re.compile(
 
 
 def asks_for_more(message: str) -> bool:
-    """Return whether the message asks for other results of the last search (换一批)."""
-    return bool(MORE_RE.search(message or ""))
+    """Return whether the message, or its last clause, asks for other results of the last
+    search (换一批; 第二个太远了，换一批; "too far, show me others")."""
+    last = re.split(r"[，,。;；.!！]\s*(?=\S)", message or "")[-1]
+    return bool(MORE_RE.search(message or "") or MORE_RE.search(last))
 
 
 def place_named(message: str) -> tuple[int, re.Match] | None:
