@@ -54,7 +54,6 @@ logger = logging.getLogger(__name__)
 
 MAX_TOOL_ROUNDS = 3
 MAX_OFFLINE_CALLS = 3
-MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
 DELTA_CHARS = 12  # offline answers are streamed in pieces of this many characters
 
 # Tools that change state the user shares with others; the LLM may only propose them. What each
@@ -281,26 +280,7 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
     pending = None
     if state.pending:
         pending = {**state.pending, "proposed_at": timezone.now().isoformat()}
-    # A reply listing activities replaces what the next message can name by place; a reply
-    # about one of them (details, a join) makes it "this one"; any other reply ("嗯，让我想想")
-    # leaves both nameable.
-    ctx = state.context
-    shown = {}
-    if state.engine == "llm":
-        # The model's replies list what the offline path never read: nothing is nameable by
-        # place after them (a later offline fallback must not act on an older listing).
-        shown = {"shown": {}}
-    elif ctx.listed is not None:
-        focus = ctx.listed[0] if len(ctx.listed) == 1 else None
-        entry = {"ids": ctx.listed, "focus": focus, "for": ctx.listed_for}
-        if ctx.searched is not None:  # a search's results: 换一批 reruns it without them
-            seen = [*ctx.seen, *ctx.listed] if ctx.more else ctx.listed
-            entry.update(search=ctx.searched, seen=seen[-MAX_SEEN:])
-        shown = {"shown": entry}
-    elif ctx.focused is not None:
-        previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
-        entry = {"ids": ctx.shown, "focus": ctx.focused, "for": ctx.shown_for, **previous}
-        shown = {"shown": entry}
+    shown = references.shown_after(state.context, llm=state.engine == "llm")
     # An offline CREATE turn that did nothing (确认 after a search: nothing to organise) leaves
     # the chat out of the draft's editing, so a later "looks good" publishes nothing.
     idle = state.intent.intent == CREATE and not state.calls and state.engine != "llm"
@@ -317,7 +297,7 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
             last_intent=last_intent,
             pending_action=pending,
             updated_at=timezone.now(),
-            **shown,
+            **({} if shown is None else {"shown": shown}),
         )
 
 

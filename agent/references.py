@@ -18,6 +18,7 @@ from agent.context import RuntimeContext
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
 from agent.router import EXPLORE, MANAGE
 
+MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
 ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 ZH_DIGITS.update({"九": 9, "十": 10})
 EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
@@ -175,18 +176,20 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
     message = message or ""
     placed = place_named(message)
     if placed is None:
+        # What a pointer or a bare join means: the focus, else the only activity shown.
+        target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
+        if target is None:
+            return None
         if BARE_JOIN_RE.search(message):
-            target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
-            return (target, False) if target is not None else None
+            return target, False
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
         )
         pointer = POINTER_RE.search(message) if short else None
         if pointer is None:
             return None
-        target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
         rest = (message[: pointer.start()] + " " + message[pointer.end() :]).strip()
-        return (target, _said_alone(rest)) if target is not None else None
+        return target, _said_alone(rest)
     if len(ZH_PLACE_RE.findall(message)) + len(EN_PLACE_RE.findall(message)) > 1:
         return None  # 保留第一个，取消第二个: which one is acted on is not clear; ask
     place, found = placed
@@ -195,6 +198,30 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
     if place == -1:
         return (shown[-1], alone) if shown else None
     return (shown[place - 1], alone) if 1 <= place <= len(shown) else None
+
+
+def shown_after(ctx: RuntimeContext, *, llm: bool) -> dict | None:
+    """Return what the next message can name after this turn (``AgentSession.shown``), or None
+    to leave it as it was.
+
+    A reply listing activities replaces it (with the search it ran, for 换一批); a reply about
+    one of them (details, a join) makes that one the focus; any other reply ("嗯，让我想想")
+    leaves it. An LLM turn clears it: the model's replies list what the offline path never
+    read, and a later offline fallback must not act on an older listing.
+    """
+    if llm:
+        return {}
+    if ctx.listed is not None:
+        focus = ctx.listed[0] if len(ctx.listed) == 1 else None
+        entry = {"ids": ctx.listed, "focus": focus, "for": ctx.listed_for}
+        if ctx.searched is not None:
+            seen = [*ctx.seen, *ctx.listed] if ctx.more else ctx.listed
+            entry.update(search=ctx.searched, seen=seen[-MAX_SEEN:])
+        return entry
+    if ctx.focused is not None:
+        previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}
+        return {"ids": ctx.shown, "focus": ctx.focused, "for": ctx.shown_for, **previous}
+    return None
 
 
 def intent_of(action: str) -> str:
@@ -228,4 +255,4 @@ def plan_more(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Plan 换一批: the last search again, without every activity it already showed."""
     if done:
         return []
-    return [("exploreNearby", {**ctx.search, "excludeIds": ctx.seen[-30:]})]
+    return [("exploreNearby", {**ctx.search, "excludeIds": ctx.seen[-MAX_SEEN:]})]
