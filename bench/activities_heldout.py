@@ -102,9 +102,12 @@ CORPORA = {
     # Two more cities written for fresh13 (development data from session 44).
     "shenyang": ("activities_shenyang.json", "Asia/Shanghai"),
     "edinburgh_en": ("activities_edinburgh_en.json", "Europe/London"),
-    # Two more cities written for fresh14, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh14 (development data from session 45).
     "changsha": ("activities_changsha.json", "Asia/Shanghai"),
     "austin_en": ("activities_austin_en.json", "America/Chicago"),
+    # Two more cities written for fresh15, the unseen test: measured only, never fitted.
+    "kunming": ("activities_kunming.json", "Asia/Shanghai"),
+    "sydney_en": ("activities_sydney_en.json", "Australia/Sydney"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -131,6 +134,8 @@ TUNING_CORPORA = (
     "vancouver_en",
     "shenyang",
     "edinburgh_en",
+    "changsha",
+    "austin_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -149,6 +154,7 @@ DEV_SETS = {
     "fresh11": "fresh11",
     "fresh12": "fresh12",
     "fresh13": "fresh13",
+    "fresh14": "fresh14",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -203,6 +209,10 @@ QUERY_FILES = {
         "activities_fresh14_changsha_queries.jsonl",
         "activities_fresh14_austin_en_queries.jsonl",
     ),
+    "fresh15": (
+        "activities_fresh15_kunming_queries.jsonl",
+        "activities_fresh15_sydney_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -220,6 +230,7 @@ FRESH = (
     "fresh12",
     "fresh13",
     "fresh14",
+    "fresh15",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -308,6 +319,12 @@ SPLIT_STATUS = {
     ),
     "fresh14": (
         "The fresh14 split (issue 30) is two more new cities (Changsha in Chinese, Austin in "
+        "English), written from the listings only and measured twice unseen by the lead "
+        "(session 44: before and after its round); it is DEVELOPMENT data now (from session "
+        "45). The unseen test split is fresh15 (bench/data/README_activities_heldout.md)."
+    ),
+    "fresh15": (
+        "The fresh15 split (issue 30) is two more new cities (Kunming in Chinese, Sydney in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
