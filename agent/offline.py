@@ -159,14 +159,7 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     english = is_english(ctx.message)
     last = calls[-1]
     if last["name"] == "exploreNearby":  # a join request that named no single result
-        ctx.listed = _ids(last["result"]["results"][:3])
-        lines = "\n".join(
-            _activity_line(i + 1, item, english)
-            for i, item in enumerate(last["result"]["results"][:3])
-        )
-        if english:
-            return f"Which one do you want to join?\n{lines}"
-        return f"你想报名哪一个？\n{lines}"
+        return _ask_which(ctx, last["result"]["results"][:3], english)
     result = last["result"]
     if "error" in result:
         before = calls[-2]["result"] if len(calls) > 1 else {}
@@ -194,6 +187,26 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     if english:
         return f'You\'re in: "{activity["title"]}", {when} ({seats} places taken).'
     return f"已帮你报名「{activity['title']}」：{when}，现在 {seats} 人。"
+
+
+def _which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return "which one do you want to join?" over the listed activities still there."""
+    english = is_english(ctx.message)
+    items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
+    if not items:  # every one listed is gone since
+        if english:
+            return "The activities I listed are no longer there. Shall I look for others?"
+        return "刚才列出的活动都已经不在了。要我再找找别的吗？"
+    return _ask_which(ctx, items, english)
+
+
+def _ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
+    """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
+    ctx.listed = _ids(items)
+    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
+    if english:
+        return f"Which one do you want to join?\n{lines}"
+    return f"你想报名哪一个？\n{lines}"
 
 
 def _details_text(ctx: RuntimeContext, activity: dict) -> str:
@@ -287,6 +300,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if is_english(ctx.message):
             return 'OK, not that one. Want to join another, or shall I show others ("more")?'
         return "好的，那就不考虑它。想报名别的，还是要我换一批？"
+    if ctx.action == "choose":  # 帮我报名 after a list of several: which one
+        return _which_text(ctx, calls)
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):

@@ -18,6 +18,7 @@ from agent.context import RuntimeContext
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
 from agent.router import EXPLORE, MANAGE
 
+MAX_CHOICES = 5  # the listed activities "which one?" names again (a search reply lists 3)
 MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
 ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 ZH_DIGITS.update({"九": 9, "十": 10})
@@ -168,6 +169,12 @@ def _said_alone(rest: str) -> bool:
     return bool(_ALONE_RE.match(re.sub(r"\b(?:please|thanks)\b|吧|呗|好了", "", rest, flags=re.I)))
 
 
+def asks_which_to_join(message: str, shown: list[int], drafting: bool) -> bool:
+    """Return whether a bare join (帮我报名, "sign me up") follows a listing of several with
+    none in focus: the answer is a question, which one, not a search for "报名"."""
+    return len(shown) > 1 and not drafting and bool(BARE_JOIN_RE.search(message or ""))
+
+
 def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tuple[int, bool] | None:
     """Return the listed activity ``message`` names by its place, or points at (in a short
     message: the one a later reply was about, ``focus``, else the only one shown), and whether
@@ -249,6 +256,13 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
     if ctx.action == "join":
         return [("joinActivity", {"activityId": ctx.referenced})]
     return []
+
+
+def plan_choice(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Plan "which one?": read the activities the last listing showed, in its order."""
+    if done:
+        return []
+    return [("getActivity", {"activityId": pk}) for pk in ctx.shown[:MAX_CHOICES]]
 
 
 def plan_more(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

@@ -205,3 +205,51 @@ def test_another_batch_with_nothing_left_says_so(api_client, say, activities_loa
     again = say(api_client, "换一批", chat_id="few")
     assert again["tool_calls"][0]["result"]["results"] == []
     assert again["reply"] == "这一类的活动都给你看过了，没有别的了。要不要换个方向找找？"
+
+
+def test_a_bare_join_with_several_shown_and_none_in_focus_asks_which(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
+    AgentSession.objects.create(user=user, chat_id="which", shown={"ids": [a.pk for a in shown]})
+    asked = say(api_client, "帮我报名", chat_id="which")
+    assert "joinActivity" not in [c["name"] for c in asked["tool_calls"]]
+    assert "exploreNearby" not in [c["name"] for c in asked["tool_calls"]]
+    assert asked["reply"].startswith("你想报名哪一个？"), asked["reply"]
+    assert asked["reply"].index("周六陶艺") < asked["reply"].index("周日桌游")
+    assert not any(a.participations.filter(user=user).exists() for a in shown)
+    # The question listed them in the same order: the answer names one by its place.
+    joined = say(api_client, "第二个", chat_id="which")
+    assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[1].participations.filter(user=user).exists()
+
+
+def test_a_bare_join_in_english_with_several_shown_asks_which_in_english(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("Pottery", "Board games")]
+    AgentSession.objects.create(user=user, chat_id="which-en", shown={"ids": [a.pk for a in shown]})
+    asked = say(api_client, "sign me up", chat_id="which-en")
+    assert asked["reply"].startswith("Which one do you want to join?"), asked["reply"]
+    assert "Board games" in asked["reply"]
+    assert not any(a.participations.filter(user=user).exists() for a in shown)
+
+
+def test_which_one_leaves_out_a_listed_activity_gone_since(
+    api_client, user, other_user, say, make_activity_for
+):
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游", "周五夜跑")]
+    AgentSession.objects.create(user=user, chat_id="gone", shown={"ids": [a.pk for a in shown]})
+    shown[0].delete()
+    asked = say(api_client, "好，帮我报名", chat_id="gone")
+    assert "周六陶艺" not in asked["reply"] and "周日桌游" in asked["reply"], asked["reply"]
+    # The question listed the two left: 第一个 is now the board games.
+    joined = say(api_client, "第一个", chat_id="gone")
+    assert joined["tool_calls"][-1]["name"] == "joinActivity"
+    assert shown[1].participations.filter(user=user).exists()
