@@ -363,7 +363,7 @@ def stream_chat(
         ctx = state.context
         pointed = references.pointed_at(ctx.message, ctx.shown, ctx.focus)
         # While a draft is being edited, 这个 is the draft (这个几点开始？), not a listed activity.
-        drafting = ctx.last_intent == CREATE and ctx.editing_draft
+        drafting = ctx.editing_draft
         if pointed is not None and not (drafting and references.place_named(ctx.message) is None):
             target, alone = pointed
             ctx.action = references.action_of(

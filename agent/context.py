@@ -75,7 +75,7 @@ class RuntimeContext:
     listed: list[int] | None = None
     focused: int | None = None
     listed_for: str = ""
-    editing_draft: bool = False  # the last turn was CREATE and the chat's draft is still one
+    draft_id: int | None = None  # the draft this chat edits (selectors.chat_draft), read once
     search: dict | None = None
     seen: list[int] = field(default_factory=list)
     more: bool = False
@@ -83,6 +83,11 @@ class RuntimeContext:
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).
     query_vector: list[float] | None = None
+
+    @property
+    def editing_draft(self) -> bool:
+        """Return whether the last turn was CREATE and the chat's draft is still one."""
+        return self.last_intent == CREATE and self.draft_id is not None
 
     @property
     def chunks(self) -> list[Chunk]:
@@ -276,8 +281,7 @@ def build_context(
         focus=shown["focus"] if isinstance(shown.get("focus"), int) else None,
         shown_for=shown.get("for", ""),
         search=shown.get("search"),
-        editing_draft=session.last_intent == CREATE
-        and chat_draft(user=user, chat_id=chat_id) is not None,
+        draft_id=getattr(chat_draft(user=user, chat_id=chat_id), "pk", None),
         seen=[pk for pk in shown.get("seen", []) if isinstance(pk, int)],
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )

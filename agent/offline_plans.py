@@ -19,7 +19,7 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
-from agent.selectors import chat_draft, chat_draft_start
+from agent.selectors import chat_draft_start
 from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(
@@ -234,7 +234,6 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     # The chat edits its draft until it is published or cancelled, even after a turn about
     # something else ("几点开始的？" listed the activities, then "发布吧" once drafted a new
     # one); a message that organises something without changing anything starts a new draft.
-    draft = chat_draft(user=ctx.user, chat_id=ctx.chat_id)
     question = ctx.message.rstrip().endswith(("?", "？"))
     new = bool(ORGANISE_RE.search(ctx.message) and not EDIT_RE.search(ctx.message) and not question)
     # After a turn about something else, only a change (改到周日) or a bare publish (发布吧)
@@ -243,7 +242,7 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         EDIT_RE.search(ctx.message)
         or (EXPLICIT_PUBLISH_RE.search(ctx.message) and not extract.kinds_in(ctx.message))
     )
-    editing = draft is not None and (
+    editing = ctx.draft_id is not None and (
         (ctx.last_intent == CREATE and not new) or (ctx.last_intent != CREATE and returning)
     )
     asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
@@ -255,7 +254,7 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if editing and not new:
         # Nothing to change read ("what time does it start?", a change not understood): show
         # the draft and ask, rather than draft the message itself as a new activity.
-        return [("getActivity", {"activityId": draft.pk})]
+        return [("getActivity", {"activityId": ctx.draft_id})]
     understood = extract.read(ctx.message)
     fields = _draft_fields(ctx.message)
     if not (new or fields or extract.kinds_in(ctx.message, understood)):
