@@ -220,20 +220,25 @@ def activity_join(*, activity_id: int, user) -> Participation:
         if activity.status != ActivityStatus.ACTIVE:
             raise InvalidArgument(
                 gettext("This activity is %(status)s; only active activities can be joined.")
-                % {"status": activity.status},
+                % {"status": ActivityStatus(activity.status).label},
                 details={"status": activity.status},
             )
         if activity.start_at <= timezone.now():
             raise InvalidArgument(gettext("This activity has already started."))
+        # Joined before full: a user who holds one of the places is told so, not "full".
+        if Participation.objects.filter(user=user, activity=activity).exists():
+            raise Conflict(
+                gettext("You have already joined this activity."), details={"reason": "joined"}
+            )
         if activity.current_participants >= activity.max_participants:
             raise InvalidArgument(gettext("This activity is full."), details={"reason": "full"})
-        if Participation.objects.filter(user=user, activity=activity).exists():
-            raise Conflict(gettext("You have already joined this activity."))
         try:
             with transaction.atomic():
                 participation = Participation.objects.create(user=user, activity=activity)
         except IntegrityError:
-            raise Conflict(gettext("You have already joined this activity."))
+            raise Conflict(
+                gettext("You have already joined this activity."), details={"reason": "joined"}
+            )
         Activity.objects.filter(pk=activity.pk).update(
             current_participants=F("current_participants") + 1
         )

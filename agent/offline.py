@@ -171,7 +171,14 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         if not title:  # joined by the title the message named, without a search first
             named = activity_named_in(user=ctx.user, text=ctx.message)
             title = named.title if named is not None else ""
-        if (result["error"].get("details") or {}).get("reason") == "full":
+        if isinstance(last["arguments"].get("activityId"), int):
+            ctx.focused = last["arguments"]["activityId"]  # 取消这个 next: the one just asked
+        reason = (result["error"].get("details") or {}).get("reason")
+        if reason == "joined" and title:
+            if english:
+                return f'You\'re already signed up for "{title}".'
+            return f"你已经报名了「{title}」，不用再报。"
+        if reason == "full":
             if english:
                 return (
                     f'"{title}" is full, so I could not sign you up. Shall I look for similar ones?'

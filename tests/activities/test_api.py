@@ -116,6 +116,24 @@ def test_join_and_join_twice(api_client, make_activity):
     assert activity.current_participants == 2
 
 
+def test_joining_again_once_it_filled_up_says_joined_not_full(api_client, make_activity):
+    activity = make_activity(max_participants=2, current_participants=1)
+    api_client.post(f"/api/activities/{activity.pk}/join/")
+    again = api_client.post(f"/api/activities/{activity.pk}/join/")
+    assert again.status_code == 409
+    assert again.json()["error"]["details"] == {"reason": "joined"}
+
+
+def test_joining_a_cancelled_activity_names_its_status_in_the_request_language(
+    api_client, make_activity
+):
+    activity = make_activity(status="cancelled")
+    response = api_client.post(
+        f"/api/activities/{activity.pk}/join/", HTTP_ACCEPT_LANGUAGE="zh-hans"
+    )
+    assert response.json()["error"]["message"] == "此活动的状态为 已取消；只能报名进行中的活动。"
+
+
 @pytest.mark.parametrize(
     "fields",
     [

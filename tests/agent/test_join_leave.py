@@ -253,3 +253,20 @@ def test_which_one_leaves_out_a_listed_activity_gone_since(
     joined = say(api_client, "第一个", chat_id="gone")
     assert joined["tool_calls"][-1]["name"] == "joinActivity"
     assert shown[1].participations.filter(user=user).exists()
+
+
+def test_joining_again_names_the_activity_and_keeps_it_in_focus(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
+    activity_join(activity_id=shown[0].pk, user=user)
+    AgentSession.objects.create(user=user, chat_id="again", shown={"ids": [a.pk for a in shown]})
+    again = say(api_client, "报名第一个", chat_id="again")
+    assert again["reply"] == "你已经报名了「周六陶艺」，不用再报。"
+    # The one just asked about is "this one": 取消这个 leaves it.
+    left = say(api_client, "取消这个", chat_id="again")
+    assert [c["name"] for c in left["tool_calls"]][-1] == "cancelActivity"
+    assert not shown[0].participations.filter(user=user).exists()
