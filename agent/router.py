@@ -102,6 +102,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\b(?:what am i|am i) (?:going|booked|signed)|"
             r"\bdo i have (?:anything|any|something)\b|"
             r"\b(?:can't|cannot|can not|won't be able to) (?:make it|attend|come|go)\b|"
+            # "I can't make the board games night anymore" (a make-run look, session 45).
+            r"\b(?:can't|cannot|can not|won't be able to|couldn't) make (?:the|that|this|my)\b|"
             r"\bno longer (?:coming|going|attending)\b|\b(?:take|remove) me (?:off|from)\b|"
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
             r"\bwhat (?:did|have) i (?:join|book|sign)|"

@@ -255,6 +255,9 @@ def test_router_routes_by_what_the_person_wants_done(message, intent):
         ("cancel my place in the pottery class", "MANAGE"),
         # English cues match whatever the case of the message.
         ("I'm no longer coming to the book club", "MANAGE"),
+        # Not able to make one's event is backing out, not making (organising) one.
+        ("I can't make the board games night anymore", "MANAGE"),
+        ("make the title shorter", "CREATE"),
     ],
 )
 def test_english_rules_read_what_is_asked(message, intent):
