@@ -109,6 +109,8 @@ def kinds_in(text: str, understood: Understanding | None = None) -> list:
 def _stands_alone(text: str, start: int, end: int) -> bool:
     if not text[start:end].isascii():
         return True
+    if text[end : end + 1].lower() == "s":  # a plural stands alone too ("board games")
+        end += 1
     return not _LATIN_RE.match(text[start - 1 : start] or " ") and not _LATIN_RE.match(
         text[end : end + 1] or " "
     )

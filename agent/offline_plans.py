@@ -40,7 +40,8 @@ HOLD_ON_RE = re.compile(
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
 CANCEL_RE = re.compile(
     r"取消|退出|退掉|退了|不去了|去不了|去不成|删除|删掉|不(?:想|打算|准备|再)?参加|"
-    r"\bcancel\b|\bcan'?t make it\b|\bdrop out\b|\bleave\b",
+    r"\bcancel\b|\b(?:can'?t|cannot|can not|won'?t be able to|couldn'?t) make "
+    r"(?:it|the|that|this|my)\b|\bno longer (?:coming|going|attending)\b|\bdrop out\b|\bleave\b",
     re.IGNORECASE,
 )
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
@@ -372,9 +373,23 @@ def _holds(word: str, activity: dict) -> bool:
 
 def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list[dict]]:
     """Return the words a request to stop going names its activity by, and the activities
-    holding every one of them (all of ``activities`` when it names nothing)."""
+    holding every one of them (all of ``activities`` when it names nothing).
+
+    Words in one language cannot be in titles in the other ("the board games night" and
+    卡坦岛策略桌游): when no activity holds them, the kinds they name (桌游) match the
+    activities of that type instead.
+    """
     words = _telling(named_words(message))
-    return words, [a for a in activities if all(_holds(w, a) for w in words)]
+    matching = [a for a in activities if all(_holds(w, a) for w in words)]
+    if words and not matching:
+        kinds = {cue.label for cue in extract.kinds_in(message)}
+        english = all(w.isascii() for w in words)
+        matching = [
+            a
+            for a in activities
+            if a["type"] in kinds and english == bool(CJK_RE.search(a["title"]))
+        ]
+    return words, matching
 
 
 def cancel_target(message: str, activities: list[dict], now: datetime | None = None) -> dict | None:

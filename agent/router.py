@@ -122,6 +122,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\b(?:create|organi[sz]e|host|set the)\b|"
             r"\bstart (?:a|an) (?:new )?(?:event|activity)\b|\bnew (?:event|activity)\b|"
             # Making or editing one's own event (agent/data/intents.jsonl, English dev rows).
+            # Not "can't make the board games night": backing out (MANAGE).
+            r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )(?<!couldn't )(?<!able to )"
             r"\b(?:make|plan|schedule|set up|draft|put(?:ting)? together) (?:an?|my|the|it)\b|"
             r"\b(?:rename|retitle) it\b|\b(?:change|move|push|set) (?:the )?"
             r"(?:location|place|venue|time|date|start|title|name|it)\b|"

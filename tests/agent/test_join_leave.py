@@ -270,3 +270,18 @@ def test_joining_again_names_the_activity_and_keeps_it_in_focus(
     left = say(api_client, "取消这个", chat_id="again")
     assert [c["name"] for c in left["tool_calls"]][-1] == "cancelActivity"
     assert not shown[0].participations.filter(user=user).exists()
+
+
+def test_an_english_user_backs_out_of_a_chinese_titled_activity_by_its_kind(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+
+    catan = make_activity_for(other_user, title="四人小局·卡坦岛策略桌游", type="桌游")
+    hike = make_activity_for(other_user, title="周日徒步", type="户外")
+    for activity in (catan, hike):
+        activity_join(activity_id=activity.pk, user=user)
+    body = say(api_client, "I can't make the board games night anymore", chat_id="back-out")
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
+    assert not catan.participations.filter(user=user).exists()
+    assert hike.participations.filter(user=user).exists()

@@ -144,3 +144,22 @@ def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, 
 def test_a_cancel_pointing_at_something_unnamed_is_asked_back(message):
     hike = {"id": 9, "title": "周六徒步", "type": "户外", "startAt": "2026-11-28T10:00:00+08:00"}
     assert cancel_target(message, [hike]) is None
+
+
+CATAN = {
+    "id": 8,
+    "title": "四人小局·卡坦岛策略桌游",
+    "type": "桌游",
+    "startAt": "2026-12-02T19:00:00+08:00",
+}
+
+
+def test_an_english_request_names_a_chinese_titled_activity_by_its_kind():
+    message = "I can't make the board games night anymore"
+    assert cancel_target(message, [SATURDAY_FRISBEE, CATAN], WEDNESDAY_10AM) == CATAN
+
+
+def test_a_kind_in_the_titles_language_still_needs_the_title_to_hold_it():
+    # 徒步 is not in 周六下午运动局's title; the same language, so no reading by kind.
+    hike_like = {**SATURDAY_FRISBEE, "type": "户外"}
+    assert cancel_target("我不想参加周六那个徒步了", [hike_like], WEDNESDAY_10AM) is None
