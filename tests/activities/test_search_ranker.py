@@ -14,6 +14,7 @@ from activities.search_ranker import (
     FLOOR_WEIGHTS,
     WEIGHTS,
     Pool,
+    chinese_listings,
     features,
     floor_features,
     other_script,
@@ -125,6 +126,24 @@ def test_a_chinese_query_is_in_another_script_when_most_titles_are_not():
     assert not other_script("想学做陶艺", ["陶艺体验课", "周末徒步", "Sunset kayak"])
     # An English query reads its moods from mood words only: its cues count over Chinese rows.
     assert not other_script("quiet reading", ["静读会", "周末徒步", "陶艺体验课"])
+
+
+def test_a_cue_of_an_english_query_over_chinese_listings_vouches_for_no_hit():
+    # "pottery workshop" over Chinese rows: 手工 read from "pottery" holds for every craft row.
+    cues = [1.0, 1.0, 1.0] + [0.0] * 17
+    kw = {"margins": tuple(MARGINS), "named": (True,) * 20, "english": True, "cues": tuple(cues)}
+    assert unlikely(Pool(**kw), list(range(20)), threshold=1.0) == set(range(3, 20))
+    pool = Pool(**kw, chinese_listings=True)
+    assert unlikely(pool, list(range(20)), threshold=1.0) == set(range(1, 20))
+    # The model still reads the cues, as fitted.
+    cued = FEATURES.index("cued")
+    assert features(pool)[:3, cued].all()
+
+
+def test_an_english_query_is_over_chinese_listings_when_most_titles_are_chinese():
+    assert chinese_listings(True, ["陶艺体验课", "周末徒步", "Sunset kayak"])
+    assert not chinese_listings(True, ["Pottery for beginners", "Sunset kayak", "陶艺体验课"])
+    assert not chinese_listings(False, ["陶艺体验课", "周末徒步", "Sunset kayak"])
 
 
 def test_the_cue_features_read_how_common_holding_a_cue_is():
