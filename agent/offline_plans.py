@@ -221,11 +221,32 @@ def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
         return fields
     local = timezone.localtime(start, time_range.start.tzinfo)
     moved = time_range.start.replace(hour=local.hour, minute=local.minute)
+    if _bare_weekday(ctx.message):
+        # "move it to saturday" for a draft next Friday: the Saturday of the draft's week, the
+        # one nearest the draft, not the coming one (still never a start in the past).
+        weeks = (moved + timedelta(days=7 * k) for k in range(-2, 3))
+        moved = min(
+            (m for m in weeks if m > timezone.now()),
+            key=lambda m: abs(m - start),
+            default=moved,
+        )
     if moved <= timezone.now():
         # Today named after the draft's hour has passed (改成周日吧 on a Sunday evening): the
         # same day next week, never a start in the past.
         moved += timedelta(days=7)
     return {**fields, "startAt": moved.isoformat()}
+
+
+_WEEK_NAMED_RE = re.compile(r"[下这本上]|\b(?:next|this|coming|last)\b", re.IGNORECASE)
+
+
+def _bare_weekday(message: str) -> bool:
+    """Return whether the message names one weekday and no week (改到周六, "move it to
+    saturday"; not 下周六, "next saturday")."""
+    times = extract.read(message).times
+    return (
+        len(times) == 1 and times[0].kind == "weekday" and not _WEEK_NAMED_RE.search(times[0].text)
+    )
 
 
 def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from tests.agent.conftest import SHANGHAI
@@ -172,6 +174,21 @@ def test_a_draft_moved_to_another_day_keeps_its_hour_and_its_title(api_client, u
     after = timezone.localtime(draft.start_at)
     assert draft.title == "飞盘局"
     assert after.isoweekday() == 7 and (after.hour, after.minute) == (before.hour, before.minute)
+
+
+def test_a_draft_next_week_moved_to_a_weekday_stays_in_its_week(api_client, user, say):
+    from django.utils import timezone
+
+    from activities.models import Activity
+
+    made = say(api_client, "I want to organise a board games night next friday for 6 people")
+    draft = Activity.objects.get(pk=made["tool_calls"][0]["result"]["draft"]["id"])
+    friday = timezone.localtime(draft.start_at)
+
+    say(api_client, "move it to saturday", chat_id=made["chat_id"])
+
+    draft.refresh_from_db()
+    assert timezone.localtime(draft.start_at).date() == friday.date() + timedelta(days=1)
 
 
 def test_an_english_draft_is_titled_in_english(api_client, user, say):
