@@ -83,6 +83,16 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         ),
         1.0,
     ),
+    # Asking to be reminded of what one said (我周三晚上干嘛来着 once drafted a 社交局): memory
+    # answers it; not a question about an activity (明天的活动几点开始来着: MANAGE). A make-run
+    # look (session 45); checked on the dev split.
+    (
+        CHAT,
+        re.compile(
+            r"^(?!.*(?:活动|局|几点|在哪|报名)).*来着[？?。!！吗呀啊呢]*$|还记得我|记不记得我"
+        ),
+        0.9,
+    ),
     (
         MANAGE,
         re.compile(

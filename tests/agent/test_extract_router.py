@@ -266,6 +266,14 @@ def test_english_rules_read_what_is_asked(message, intent):
     assert max(scores, key=scores.get) == intent
 
 
+def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
+    from agent.router import rule_scores
+
+    reminded = rule_scores("我周三晚上干嘛来着")
+    assert max(reminded, key=reminded.get) == "CHAT" and reminded["CHAT"] > 0
+    assert rule_scores("明天的活动几点开始来着")["CHAT"] == 0
+
+
 def test_not_being_able_to_make_ones_event_is_no_cue_to_make_one():
     from agent.router import rule_scores
 

@@ -43,6 +43,7 @@ def _ctx(message: str, knowledge=(), persona=()) -> RuntimeContext:
         "what did I tell you about my trip in March?",
         "Do you remember my cat's name?",
         "我对什么过敏来着",
+        "我周三晚上干嘛来着",
         "what am I allergic to again?",
         "whats my cats name again",
         "我叫什么名字",
