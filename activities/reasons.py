@@ -33,6 +33,7 @@ from activities.vibes import query_vibes
 from rag.llm import get_llm
 from rag.text import STOPWORDS, cut_as_written, segment_query
 from rag.understand.listing_negation import mentions_plainly
+from rag.understand.whats_on import whats_on_at
 
 logger = logging.getLogger(__name__)
 
@@ -372,7 +373,12 @@ def offline_reason(
             parts.append(f"its vibe: {labels}")
         else:
             parts.append(f"这个活动的氛围是「{'、'.join(activity.vibes[:2])}」")
-    elif context.ranked and context.rest:
+    elif (
+        context.ranked
+        and context.rest
+        and not whats_on_at(getattr(context.understood, "found", None))
+    ):
+        # 「下周有什么好玩的」 asks what is on: its asking words are no topic to be close to.
         snippet = excerpt(context.rest)
         if english:
             parts.append(f'close in meaning to "{snippet}"')

@@ -222,3 +222,10 @@ def test_a_listing_inviting_or_listing_besides_still_mentions_the_word():
         context=context_for("jazz"),
     )
     assert 'title mentions "jazz"' in reason
+
+
+def test_a_request_for_what_is_on_is_no_topic_to_be_close_to():
+    quiet = activity(title="徐汇滨江发呆局", tags=[], vibes=[], description="什么都不做。")
+    reason = offline_reason(quiet, context=context_for("下周有什么好玩的"))
+    assert "意思相近" not in reason and "有什么" not in reason
+    assert "周五晚上 21:00" in reason
