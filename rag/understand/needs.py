@@ -16,7 +16,8 @@ crazy, 憋坏了, 闷得慌, 闲不住), energy or steam to let out (burn off en
 such queries were seen answered empty; on the fifteen development sets no off-topic query
 holds one. Being bored *of* something (a job, a routine) is still restless: "bored of the
 same old routine, want to try something new" asks for an outing too. "boring" describes a
-thing, not the person ("anything he wouldn't find boring"), and is not read.
+thing, not the person ("anything he wouldn't find boring"), and is not read; nor is 无聊 before
+的 (「无聊的电影」, a boring film) or "restless legs" (a condition).
 """
 
 from __future__ import annotations
@@ -26,11 +27,11 @@ import re
 from rag.understand.cues import form_text
 
 _ZH_NEED = re.compile(
-    r"憋(?:得慌|坏|疯|死|屈|闷)|闷(?:得慌|坏|疯|死)|无聊|闲得慌|闲不住|发泄|放电|透透气|"
+    r"憋(?:得慌|坏|疯|死|屈|闷)|闷(?:得慌|坏|疯|死)|无聊(?!的)|闲得慌|闲不住|发泄|放电|透透气|"
     r"出(?:出|一身|身)?汗|消耗(?:体力|精力|卡路里|热量)|(?:吼|嚎|喊|唱)(?:两|一)嗓子"
 )
 _EN_NEED = re.compile(
-    r"\b(?:bored|restless|cooped\s+up|stir[\s-]crazy|cabin\s+fever|antsy|"
+    r"\b(?:bored|restless(?!\s+legs?\b)|cooped\s+up|stir[\s-]crazy|cabin\s+fever|antsy|"
     r"climbing\s+the\s+walls|bouncing\s+off\s+the\s+walls)\b"
     r"|\b(?:(?:burn|burning|work|working)\s+off|burn|burning)\s+"
     r"(?:some\s+|my\s+|(?:all\s+)?(?:that|this|the)\s+)?(?:calories|energy|steam|stress)\b"

@@ -33,6 +33,8 @@ def test_a_restless_need_is_read(query):
         "I work at night",
         "burn the old letters",
         "憋尿太久了",
+        "推荐几部不无聊的电影",
+        "restless legs at night, what helps",
         "managing my money",
         "周末去哪玩",
         "",
