@@ -30,6 +30,7 @@ from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
 from rag.understand.bookings import booking_request, repair_request
 from rag.understand.errands import errand
+from rag.understand.needs import need_request
 from rag.understand.negation import asked_text
 from rag.understand.opinions import opinion_question
 from rag.understand.requests import company_request, learning_request
@@ -266,7 +267,9 @@ def asks_for_activity(query: str, understood=None) -> str | None:
     cupla focal"); "company": it asks for company or to meet up
     (``rag.understand.requests.company_request``: 「周二午饭约一个」, "anyone up for a hike");
     "time": it is a time and "what is there" only (:func:`time_request`, read from
-    ``understood`` when given: 「今天早上有什么」).
+    ``understood`` when given: 「今天早上有什么」); "need": it states a restless need an outing
+    answers (``rag.understand.needs.need_request``: "my dog is bored"); "outing": it asks where
+    someone of an age or a body can go (:func:`activities.audience.outing_for`).
     Such a query is not read against the requests for something else (the intent
     gate): a misspelt or unknown word moved those two past it on fresh7 (intent margins 0.0086
     and 0.0037 over the gate's 0.0026); on the eight development sets no off-topic query asks
@@ -287,6 +290,15 @@ def asks_for_activity(query: str, understood=None) -> str | None:
         return "company"
     if time_request(understood):
         return "time"
+    # A need stated, the ask implicit (issue 30, session 45: fresh14's 「娃在家憋坏了 这个星期六
+    # 星期天能去哪」, "my dog is bored lol", "need to burn some calories before the turkey" read
+    # near the intent examples' pet, family and health talk, past the intent gate).
+    # "need": a restless body or mood an outing answers (rag.understand.needs); "outing": a
+    # person named by age or body and where they can go (audience.outing_for).
+    if need_request(query) and not information_request(query):
+        return "need"
+    if outing_for(query):
+        return "outing"
     return None
 
 

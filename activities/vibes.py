@@ -185,7 +185,20 @@ KEYWORD_VIBES: dict[str, tuple[str, ...]] = {
 QUERY_ONLY_KEYWORDS: dict[str, tuple[str, ...]] = {
     "安静": ("社恐", "压力", "发呆", "清净", "不想说话", "一个人", "放松", "躺平", "解压"),
     "社交": ("孤单", "寂寞"),
-    "热闹": ("嗨", "人多", "蹦", "喝一杯", "夜生活"),
+    # Singing one's lungs out (吼两嗓子) lets a feeling out loudly: a KTV night, a gig, a dance
+    # floor (issue 30, session 45: fresh14's 「心里憋得慌 想去吼两嗓子」 had no word in any row and
+    # sat under the bare gate). General Chinese idioms of loud singing.
+    "热闹": (
+        "嗨",
+        "人多",
+        "蹦",
+        "喝一杯",
+        "夜生活",
+        "吼两嗓子",
+        "吼一嗓子",
+        "嚎两嗓子",
+        "唱两嗓子",
+    ),
     "小局": ("轻松", "小局", "人少", "社恐"),
     "玩水": ("玩水", "清凉", "消暑"),
     "亲子": ("带娃", "遛娃"),

@@ -632,3 +632,25 @@ def test_an_outing_for_someone_a_best_hit_is_written_for_is_vouched(
     )
     search_relevance.relevant_hits(hits, [0.0], {}, query=query, understood=understood)
     assert seen["vouched"] is vouched
+
+
+@pytest.mark.parametrize(
+    ("query", "asks"),
+    [
+        ("my dog is bored lol", "need"),
+        ("need to burn some calories before the big dinner", "need"),
+        ("孩子在家憋坏了 周末能去哪", "need"),
+        ("我爸七十多了 有啥他能参加的", "outing"),
+    ],
+)
+def test_a_stated_need_or_an_outing_for_someone_skips_the_intent_gate(query, asks):
+    # Session 45: the ask is implicit; the dense model reads the pet, family or health words
+    # near the intent examples for something else.
+    assert asks_for_activity(query, _read(query)) == asks
+
+
+@pytest.mark.parametrize(
+    "query", ["why is my dog bored all the time", "how many calories does running burn"]
+)
+def test_a_question_about_a_need_is_still_read_against_the_intent_examples(query):
+    assert asks_for_activity(query, _read(query)) is None
