@@ -14,7 +14,7 @@ from pathlib import Path
 
 from django.utils import timezone
 
-from activities.audience import listing_text, outing_for, stated
+from activities.audience import care_asked, outing_for, stated_for
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
 from activities.search_ranking import (
@@ -196,7 +196,7 @@ def relevant_hits(
     # (the margin gates; audience.outing_for).
     persons = outing_for(query)
     vouched = bool(persons) and any(
-        stated(listing_text(a), persons) for a in activities[: relevance.EVIDENCE_POOL]
+        stated_for(a, persons) for a in activities[: relevance.EVIDENCE_POOL]
     )
     try:
         decision = relevance.judge(
@@ -269,7 +269,8 @@ def asks_for_activity(query: str, understood=None) -> str | None:
     "time": it is a time and "what is there" only (:func:`time_request`, read from
     ``understood`` when given: 「今天早上有什么」); "need": it states a restless need an outing
     answers (``rag.understand.needs.need_request``: "my dog is bored"); "outing": it asks where
-    someone of an age or a body can go (:func:`activities.audience.outing_for`).
+    someone of an age, a body or a pet can go, or what to do with them when they are bored
+    (:func:`activities.audience.outing_for`).
     Such a query is not read against the requests for something else (the intent
     gate): a misspelt or unknown word moved those two past it on fresh7 (intent margins 0.0086
     and 0.0037 over the gate's 0.0026); on the eight development sets no off-topic query asks
@@ -293,12 +294,16 @@ def asks_for_activity(query: str, understood=None) -> str | None:
     # A need stated, the ask implicit (issue 30, session 45: fresh14's 「娃在家憋坏了 这个星期六
     # 星期天能去哪」, "my dog is bored lol", "need to burn some calories before the turkey" read
     # near the intent examples' pet, family and health talk, past the intent gate).
-    # "need": a restless body or mood an outing answers (rag.understand.needs); "outing": a
-    # person named by age or body and where they can go (audience.outing_for).
-    if need_request(query) and not information_request(query):
-        return "need"
+    # "outing": a person or a pet named and where they can go, or what to do with them when
+    # they are bored (audience.outing_for); "need": a restless body or mood an outing answers
+    # (rag.understand.needs). A question about it ("why is my dog bored") or a request for
+    # care ("which vet is open") is neither.
+    if information_request(query) or care_asked(query):
+        return None
     if outing_for(query):
         return "outing"
+    if need_request(query):
+        return "need"
     return None
 
 

@@ -2,7 +2,15 @@
 
 from types import SimpleNamespace
 
-from activities.audience import asked, audience_counts, outing_for, refused, stated
+from activities.audience import (
+    asked,
+    audience_counts,
+    outing_for,
+    refused,
+    serves_others,
+    stated,
+    stated_for,
+)
 
 
 def row(title, type_, tags=(), description=""):
@@ -12,6 +20,7 @@ def row(title, type_, tags=(), description=""):
 def test_asked_reads_older_people_children_and_pets_in_both_languages():
     assert asked("带奶奶出去转转") == {"older"}
     assert asked("stuff for my 80 year old grandad") == {"older"}
+    assert asked("my gran is 80 and likes company") == {"older"}
     assert asked("她七十多了，有什么能去的") == {"older"}
     assert asked("带四岁的娃去哪") == {"children"}
     assert asked("anything for a 3 year old") == {"children"}
@@ -62,3 +71,37 @@ def test_health_talk_or_shopping_naming_someone_is_no_outing():
     assert outing_for("where can I take my mum to see a doctor") == frozenset()
     # A budget is not who one is ("cheap" shops as often as it goes out).
     assert outing_for("哪儿能去买便宜的羽绒服") == frozenset()
+
+
+def test_a_volunteering_listing_is_not_for_whom_it_serves():
+    # The older neighbour visited and the families packed for are who it serves (session 45).
+    visit = row(
+        "Befriending volunteers", "Volunteering", ["older people"], "Visit an older person."
+    )
+    pack = row("食物银行分拣志愿", "公益", ["分拣"], "分拣打包，送给有需要的家庭。")
+    tea = row("Tea dance", "Seniors", ["older people"], "Helped by patient volunteers.")
+    assert serves_others(visit) and serves_others(pack) and not serves_others(tea)
+    assert stated_for(visit) == frozenset() and stated_for(pack) == frozenset()
+    assert stated_for(tea) == {"older"}
+    assert audience_counts([visit, tea], "things for retired people") == [0, 1]
+    assert audience_counts([pack], "带孩子去哪玩") == [0]
+
+
+def test_a_volunteering_listing_still_involves_whom_it_serves_when_refused():
+    tutor = row("Tutor kids with reading", "Volunteering", ["kids"], "Read with children.")
+    assert audience_counts([tutor], "volunteering that doesnt involve kids", negated=True) == [1]
+
+
+def test_a_pupil_is_a_child_not_a_student_on_a_budget():
+    # 学生 inside 小学生 is the longer word's (session 45, fresh11).
+    assert asked("适合小学生的科普活动") == {"children"}
+    assert asked("给初中生找点课外活动") == {"children"}
+    assert asked("穷学生周末去哪") == {"students"}
+
+
+def test_a_bored_or_restless_pet_or_child_asks_for_an_outing():
+    assert outing_for("my dog is bored lol") == {"pets"}
+    assert outing_for("有狗狗友好的活动吗 我家柯基闲不住") == {"pets"}
+    assert outing_for("my dog is bored, which vet is open") == frozenset()
+    # Boredom alone names nobody to take out.
+    assert outing_for("bored at home, want to get out") == frozenset()

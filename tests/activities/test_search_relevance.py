@@ -562,6 +562,19 @@ def test_company_for_a_meal_or_an_activity_and_a_kind_still_skip_the_intent_gate
 
 
 @pytest.mark.parametrize(
+    "query",
+    ["my dog is bored lol", "娃在家憋坏了 这个星期六星期天能去哪", "带我爸去哪转转"],
+)
+def test_where_someone_or_a_pet_can_go_skips_the_intent_gate(query):
+    # Session 45: fresh14's first two read past the intent gate and were answered empty.
+    assert asks_for_activity(query, _read(query)) == "outing"
+
+
+def test_a_pet_that_needs_a_vet_asks_for_no_outing():
+    assert asks_for_activity("my dog is restless, which vet is open", None) is None
+
+
+@pytest.mark.parametrize(
     ("query", "evidence"),
     [("ktv", {"KTV 欢唱夜"}), ("diy", {"周末烘焙课"})],
 )
@@ -637,9 +650,10 @@ def test_an_outing_for_someone_a_best_hit_is_written_for_is_vouched(
 @pytest.mark.parametrize(
     ("query", "asks"),
     [
-        ("my dog is bored lol", "need"),
+        ("my dog is bored lol", "outing"),
         ("need to burn some calories before the big dinner", "need"),
-        ("孩子在家憋坏了 周末能去哪", "need"),
+        ("孩子在家憋坏了 周末能去哪", "outing"),
+        ("在家闷得慌 想出去透透气", "need"),
         ("我爸七十多了 有啥他能参加的", "outing"),
     ],
 )
