@@ -36,7 +36,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
@@ -135,7 +135,10 @@ def _execute(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent
         result = None
     yield TurnEvent("tool_call", {"name": name, "arguments": cleaned})
     if result is None:
-        result = tool.run(state.user, cleaned, chat_id=state.chat_id)
+        # A tool's error message is quoted in the reply, which follows the message's language,
+        # not the request's Accept-Language (没能报名：… never ends in English).
+        with translation.override("en" if offline_plans.is_english(state.message) else "zh-hans"):
+            result = tool.run(state.user, cleaned, chat_id=state.chat_id)
     state.calls.append({"name": name, "arguments": cleaned, "result": result})
     yield TurnEvent("tool_result", {"name": name, "result": result})
 
@@ -370,7 +373,7 @@ def stream_chat(
                 state.message, alone=alone, for_cancel=ctx.shown_for == "cancel"
             )
             ctx.referenced = target if ctx.action else None
-        elif pointed is None and references.asks_which_to_join(ctx.message, ctx.shown, drafting):
+        elif pointed is None and references.asks_which_to_join(ctx.message, ctx):
             ctx.action = "choose"  # 帮我报名 after a list of several, none in focus: ask which
         ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
         if ctx.more and ctx.action not in ("join", "cancel"):

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from agent.models import AgentSession
 from agent.prompt import Chunk, normalised_hash
@@ -75,7 +76,6 @@ class RuntimeContext:
     listed: list[int] | None = None
     focused: int | None = None
     listed_for: str = ""
-    draft_id: int | None = None  # the draft this chat edits (selectors.chat_draft), read once
     search: dict | None = None
     seen: list[int] = field(default_factory=list)
     more: bool = False
@@ -83,6 +83,13 @@ class RuntimeContext:
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).
     query_vector: list[float] | None = None
+
+    @cached_property
+    def draft_id(self) -> int | None:
+        """Return the id of the draft this chat edits (selectors.chat_draft), read once a turn
+        and only when asked: most turns are not about a draft."""
+        draft = chat_draft(user=self.user, chat_id=self.chat_id)
+        return draft.pk if draft is not None else None
 
     @property
     def editing_draft(self) -> bool:
@@ -281,7 +288,6 @@ def build_context(
         focus=shown["focus"] if isinstance(shown.get("focus"), int) else None,
         shown_for=shown.get("for", ""),
         search=shown.get("search"),
-        draft_id=getattr(chat_draft(user=user, chat_id=chat_id), "pk", None),
         seen=[pk for pk in shown.get("seen", []) if isinstance(pk, int)],
         location=location or ((session.lat, session.lng) if session.lat is not None else None),
     )

@@ -109,7 +109,8 @@ def kinds_in(text: str, understood: Understanding | None = None) -> list:
 def _stands_alone(text: str, start: int, end: int) -> bool:
     if not text[start:end].isascii():
         return True
-    if text[end : end + 1].lower() == "s":  # a plural stands alone too ("board games")
+    # A plural stands alone too ("board games"); "lives" is a verb, not live music.
+    if text[end : end + 1].lower() == "s" and text[start:end].lower() not in _NOT_PLURAL:
         end += 1
     return not _LATIN_RE.match(text[start - 1 : start] or " ") and not _LATIN_RE.match(
         text[end : end + 1] or " "
@@ -117,6 +118,7 @@ def _stands_alone(text: str, start: int, end: int) -> bool:
 
 
 _LATIN_RE = re.compile(r"[A-Za-z0-9]")
+_NOT_PLURAL = frozenset({"live"})
 
 
 def extract_activity_type(text: str) -> str | None:
@@ -290,6 +292,15 @@ def extract_place(text: str) -> str | None:
         if match and not (pattern is _PLACE_CLAUSE_RE and _NOT_A_PLACE_RE.search(match.group(1))):
             return match.group(1)
     return None
+
+
+# Not able to make it, however the apostrophe is typed (’ on phones) or left out: "I can't
+# make the board games night", "cant make it", "won't be able to make the hike". Backing out
+# (router MANAGE, the cancel planners), never a request to make (organise) one.
+CANT_MAKE = (
+    r"\b(?:can['’]?t|cannot|can not|couldn['’]?t|won['’]?t be able to) make "
+    r"(?:it|the|that|this|my)\b"
+)
 
 
 # --- Preferences -------------------------------------------------------------------------

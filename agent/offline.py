@@ -63,6 +63,11 @@ def _ids(items: list[dict]) -> list[int]:
 
 
 def _activity_line(i: int, item: dict, english: bool = False) -> str:
+    """Return one numbered result (:func:`_activity_text`)."""
+    return f"{i}. {_activity_text(item, english)}"
+
+
+def _activity_text(item: dict, english: bool = False) -> str:
     """Return one result: title, time, place and distance once each, then why it matches."""
     facts = [_when_text(item["startAt"], english)]
     if item.get("locationName"):
@@ -72,8 +77,8 @@ def _activity_line(i: int, item: dict, english: bool = False) -> str:
         facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
     reason = _reason_rest(item.get("matchReason") or "", english)
     if english:
-        return f"{i}. {item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
-    return f"{i}. {item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
+        return f"{item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
+    return f"{item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
 
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
@@ -197,13 +202,27 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
 
 
 def _which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
-    """Return "which one do you want to join?" over the listed activities still there."""
+    """Return "which one do you want to join?" over the listed activities one can still join
+    (not gone, cancelled, finished or started since); with one left, whether to join it."""
     english = is_english(ctx.message)
-    items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
-    if not items:  # every one listed is gone since
+    now = timezone.now()
+    items = [
+        c["result"]["activity"]
+        for c in calls
+        if "activity" in c["result"]
+        and c["result"]["activity"]["status"] == ActivityStatus.ACTIVE
+        and datetime.fromisoformat(c["result"]["activity"]["startAt"]) > now
+    ]
+    if not items:  # every one listed is gone, cancelled or over since
         if english:
-            return "The activities I listed are no longer there. Shall I look for others?"
-        return "刚才列出的活动都已经不在了。要我再找找别的吗？"
+            return "The activities I listed can no longer be joined. Shall I look for others?"
+        return "刚才列出的活动都已经报不了名了。要我再找找别的吗？"
+    if len(items) == 1:
+        ctx.listed = _ids(items)  # the one in focus: 报名 / "sign me up" next joins it
+        line = _activity_text(items[0], english)
+        if english:
+            return f'Only one of them is still open: {line} Say "sign me up" to join it.'
+        return f"只剩这一个还能报名：{line}要报名的话说“报名”。"
     return _ask_which(ctx, items, english)
 
 
@@ -307,8 +326,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if is_english(ctx.message):
             return 'OK, not that one. Want to join another, or shall I show others ("more")?'
         return "好的，那就不考虑它。想报名别的，还是要我换一批？"
-    if ctx.action == "choose":  # 帮我报名 after a list of several: which one
-        return _which_text(ctx, calls)
+    if ctx.action == "choose" and all(c["name"] == "getActivity" for c in calls):
+        return _which_text(ctx, calls)  # 帮我报名 after a list of several: which one
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):

@@ -40,8 +40,9 @@ HOLD_ON_RE = re.compile(
 # Not going any more: leave (a joined activity) or cancel (one the user organises).
 CANCEL_RE = re.compile(
     r"取消|退出|退掉|退了|不去了|去不了|去不成|删除|删掉|不(?:想|打算|准备|再)?参加|"
-    r"\bcancel\b|\b(?:can'?t|cannot|can not|won'?t be able to|couldn'?t) make "
-    r"(?:it|the|that|this|my)\b|\bno longer (?:coming|going|attending)\b|\bdrop out\b|\bleave\b",
+    r"\bcancel\b|"
+    + extract.CANT_MAKE
+    + r"|\bno longer (?:coming|going|attending)\b|\bdrop out\b|\bleave\b",
     re.IGNORECASE,
 )
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
@@ -222,14 +223,11 @@ def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
     local = timezone.localtime(start, time_range.start.tzinfo)
     moved = time_range.start.replace(hour=local.hour, minute=local.minute)
     if _bare_weekday(ctx.message):
-        # "move it to saturday" for a draft next Friday: the Saturday of the draft's week, the
-        # one nearest the draft, not the coming one (still never a start in the past).
-        weeks = (moved + timedelta(days=7 * k) for k in range(-2, 3))
-        moved = min(
-            (m for m in weeks if m > timezone.now()),
-            key=lambda m: abs(m - start),
-            default=moved,
-        )
+        # "move it to saturday" for a draft next Friday: that weekday nearest the draft (the
+        # day after it), not the coming one; a day already past moves on a week at a time.
+        moved = local + timedelta(days=(moved.weekday() - local.weekday() + 3) % 7 - 3)
+        while moved <= timezone.now():
+            moved += timedelta(days=7)
     if moved <= timezone.now():
         # Today named after the draft's hour has passed (改成周日吧 on a Sunday evening): the
         # same day next week, never a start in the past.
@@ -397,19 +395,18 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
     holding every one of them (all of ``activities`` when it names nothing).
 
     Words in one language cannot be in titles in the other ("the board games night" and
-    卡坦岛策略桌游): when no activity holds them, the kinds they name (桌游) match the
-    activities of that type instead.
+    卡坦岛策略桌游): when no activity holds them, the activities of the kinds they name (桌游)
+    match instead, only when every one of them is titled in the other language (one titled in
+    the message's language that does not hold its words is not what it names: ask).
     """
     words = _telling(named_words(message))
     matching = [a for a in activities if all(_holds(w, a) for w in words)]
     if words and not matching:
         kinds = {cue.label for cue in extract.kinds_in(message)}
         english = all(w.isascii() for w in words)
-        matching = [
-            a
-            for a in activities
-            if a["type"] in kinds and english == bool(CJK_RE.search(a["title"]))
-        ]
+        of_kind = [a for a in activities if a["type"] in kinds]
+        if all(english == bool(CJK_RE.search(a["title"])) for a in of_kind):
+            matching = of_kind
     return words, matching
 
 

@@ -27,7 +27,7 @@ RECALL_ZH_RE = re.compile(
     r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
     r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
 )
-QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么|干嘛")
+QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么|来着[？?。!！吗呀啊呢]*$")
 RECALL_EN_RE = re.compile(
     r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
     r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about"

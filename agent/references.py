@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 
+from agent import extract
 from agent.context import RuntimeContext
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
 from agent.router import EXPLORE, MANAGE
 
-MAX_CHOICES = 5  # the listed activities "which one?" names again (a search reply lists 3)
+MAX_CHOICES = 3  # the listed activities "which one?" names again (as a search reply lists 3)
 MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
 ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
 ZH_DIGITS.update({"九": 9, "十": 10})
@@ -85,7 +86,7 @@ _JOIN_WITH_PLACE_RE = re.compile(
 # (第二个取消了吗, "when does the last one leave?").
 CANCELLING_RE = re.compile(
     r"取消|退掉|退出|退了|不去了|去不了|去不成|不想去了|不(?:想|打算)?参加了"
-    r"|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b|\bcan'?t make\b",
+    r"|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b|" + extract.CANT_MAKE,
     re.I,
 )
 # A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up": the activity in focus.
@@ -143,7 +144,7 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
     refusing = REFUSING_RE.search(message) or NOT_JOINING_RE.search(message)
-    asking = ASKING_RE.search(re.sub(r"\bcan'?t\b", "", message, flags=re.I))
+    asking = ASKING_RE.search(re.sub(r"\bcan['’]?t\b", "", message, flags=re.I))
     holding = HOLD_ON_RE.search(message)
     if CANCELLING_RE.search(message) and not asking and not holding:
         return "cancel"
@@ -169,10 +170,16 @@ def _said_alone(rest: str) -> bool:
     return bool(_ALONE_RE.match(re.sub(r"\b(?:please|thanks)\b|吧|呗|好了", "", rest, flags=re.I)))
 
 
-def asks_which_to_join(message: str, shown: list[int], drafting: bool) -> bool:
-    """Return whether a bare join (帮我报名, "sign me up") follows a listing of several with
-    none in focus: the answer is a question, which one, not a search for "报名"."""
-    return len(shown) > 1 and not drafting and bool(BARE_JOIN_RE.search(message or ""))
+def asks_which_to_join(message: str, ctx: RuntimeContext) -> bool:
+    """Return whether a bare join (帮我报名, "sign me up") follows a listing of several to
+    join with none in focus: the answer is a question, which one, not a search for "报名"
+    (not after "which one to cancel?", a list of the user's own, nor while a draft is edited)."""
+    return (
+        len(ctx.shown) > 1
+        and ctx.shown_for != "cancel"
+        and not ctx.editing_draft
+        and bool(BARE_JOIN_RE.search(message or ""))
+    )
 
 
 def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tuple[int, bool] | None:

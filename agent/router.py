@@ -83,13 +83,15 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         ),
         1.0,
     ),
-    # Asking to be reminded of what one said (我周三晚上干嘛来着 once drafted a 社交局): memory
-    # answers it; not a question about an activity (明天的活动几点开始来着: MANAGE). A make-run
-    # look (session 45); checked on the dev split.
+    # Asking to be reminded of what one did or said (我周三晚上干嘛来着 once drafted a 社交局):
+    # memory answers it. Only what I did, said or am called: a question about an activity
+    # (明天的活动几点开始来着, 周六那个徒步什么时候来着) is MANAGE's. A make-run look (session 45);
+    # checked on the dev split.
     (
         CHAT,
         re.compile(
-            r"^(?!.*(?:活动|局|几点|在哪|报名)).*来着[？?。!！吗呀啊呢]*$|还记得我|记不记得我"
+            r"我[^，,。？?]{0,8}?(?:干嘛|干什么|干啥|做什么|做啥|吃什么|买什么|说什么|说啥|叫什么|叫啥)"
+            r"(?:了|去了)?来着|还记得我|记不记得我"
         ),
         0.9,
     ),
@@ -113,7 +115,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bdo i have (?:anything|any|something)\b|"
             r"\b(?:can't|cannot|can not|won't be able to) (?:make it|attend|come|go)\b|"
             # "I can't make the board games night anymore" (a make-run look, session 45).
-            r"\b(?:can't|cannot|can not|won't be able to|couldn't) make (?:the|that|this|my)\b|"
+             + extract.CANT_MAKE + r"|"
             r"\bno longer (?:coming|going|attending)\b|\b(?:take|remove) me (?:off|from)\b|"
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
             r"\bwhat (?:did|have) i (?:join|book|sign)|"
@@ -132,8 +134,10 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\b(?:create|organi[sz]e|host|set the)\b|"
             r"\bstart (?:a|an) (?:new )?(?:event|activity)\b|\bnew (?:event|activity)\b|"
             # Making or editing one's own event (agent/data/intents.jsonl, English dev rows).
-            # Not "can't make the board games night": backing out (MANAGE).
-            r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )(?<!couldn't )(?<!able to )"
+            # Not "can't make the board games night": backing out (MANAGE, extract.CANT_MAKE;
+            # rule_scores reads ’ as ').
+            r"(?<!can't )(?<!cant )(?<!cannot )(?<!can not )(?<!couldn't )(?<!couldnt )"
+            r"(?<!able to )"
             r"\b(?:make|plan|schedule|set up|draft|put(?:ting)? together) (?:an?|my|the|it)\b|"
             r"\b(?:rename|retitle) it\b|\b(?:change|move|push|set) (?:the )?"
             r"(?:location|place|venue|time|date|start|title|name|it)\b|"
@@ -306,8 +310,9 @@ def reset_examples() -> None:
 def rule_scores(message: str) -> dict[str, float]:
     """Return the weight of the strongest rule that matches, per intent."""
     scores = dict.fromkeys(INTENTS, 0.0)
-    # English cues are written in lower case; Chinese has no case.
-    text = message.lower()
+    # English cues are written in lower case with a plain apostrophe (phones type ’); Chinese
+    # has no case.
+    text = message.lower().replace("’", "'")
     for intent, pattern, weight in RULES:
         if pattern.search(text):
             scores[intent] = max(scores[intent], weight)

@@ -120,7 +120,7 @@ def _chat_draft(user, chat_id: str | None, activity_id=None):
         if draft.status != ActivityStatus.DRAFT:
             raise Conflict(
                 gettext("This chat's draft is already %(status)s; create a new one.")
-                % {"status": draft.status}
+                % {"status": ActivityStatus(draft.status).label}
             )
         return draft
     draft = (

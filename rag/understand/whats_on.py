@@ -18,9 +18,11 @@ import re
 # there is.
 _WHATS_ON = re.compile(
     r"^(?:有什么|有啥|有没有什么|有哪些|都有什么|有什么(?:活动|安排|好玩的|可以去的|可以玩的)|"
+    # 有啥好玩的, 有什么有意思的推荐 (session 45, a make-run look).
+    r"有(?:什么|啥)(?:好玩|有意思|好耍)的?(?:推荐)?|"
     r"干嘛|干什么|干啥|做什么|做点什么|去哪|去哪儿|去哪里|玩什么|搞咩|有咩搞|"
     r"what(?:'?s|\s+is)\s+(?:on|happening|going\s+on)|anything(?:\s+on)?|what\s+to\s+do|"
-    r"things\s+to\s+do|"
+    r"things\s+to\s+do|anything\s+fun(?:\s+to\s+do)?|what\s+is\s+there\s+to\s+do|"
     r"anything\s+(?:happening|going\s+on|to\s+do))[\s?？!！。.~～吗呢啊呀嘛]*$"
 )
 

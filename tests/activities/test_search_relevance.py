@@ -447,6 +447,9 @@ def test_a_question_of_manners_answers_an_empty_list(demo_activities, query):
         ("今天股票怎么样", False),
         ("tomorrow", False),
         ("anything on saturday", True),
+        ("下周有啥好玩的", True),
+        ("周末有什么有意思的推荐", True),
+        ("anything fun this weekend?", True),
         # "what's" / "what is" alone asks what the day is (session 42 audit).
         ("what is thanksgiving", False),
         ("what is christmas", False),

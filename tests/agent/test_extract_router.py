@@ -271,13 +271,23 @@ def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
 
     reminded = rule_scores("我周三晚上干嘛来着")
     assert max(reminded, key=reminded.get) == "CHAT" and reminded["CHAT"] > 0
-    assert rule_scores("明天的活动几点开始来着")["CHAT"] == 0
+    asked_about = ("明天的活动几点开始来着", "周六那个徒步什么时候来着", "我是不是报了飞盘来着")
+    for about_an_activity in asked_about:
+        assert rule_scores(about_an_activity)["CHAT"] == 0, about_an_activity
 
 
-def test_not_being_able_to_make_ones_event_is_no_cue_to_make_one():
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I can't make the board games night anymore",
+        "I can’t make the board games night anymore",  # a phone's apostrophe
+        "i cant make the hike on sunday",
+    ],
+)
+def test_not_being_able_to_make_ones_event_is_no_cue_to_make_one(message):
     from agent.router import rule_scores
 
-    scores = rule_scores("I can't make the board games night anymore")
+    scores = rule_scores(message)
     assert scores["MANAGE"] > 0 and scores["CREATE"] == 0
 
 
@@ -287,3 +297,10 @@ def test_only_the_dev_split_serves_as_router_examples():
     texts = {row["text"] for row in dev_examples()}
     assert "我不想参加周六那个徒步了" in texts  # dev
     assert "周五那个烧烤我去不成了" not in texts  # test
+
+
+def test_a_plural_kind_word_is_a_kind_but_lives_is_no_live_music():
+    from agent.extract import kinds_in
+
+    assert [c.label for c in kinds_in("board games on friday")] == ["桌游"]
+    assert "音乐" not in [c.label for c in kinds_in("my sister lives nearby")]

@@ -285,3 +285,35 @@ def test_an_english_user_backs_out_of_a_chinese_titled_activity_by_its_kind(
     assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
     assert not catan.participations.filter(user=user).exists()
     assert hike.participations.filter(user=user).exists()
+
+
+def test_which_one_leaves_out_a_cancelled_activity_and_offers_the_one_left(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.models import ActivityStatus
+    from agent.models import AgentSession
+
+    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
+    shown[0].status = ActivityStatus.CANCELLED
+    shown[0].save(update_fields=["status"])
+    AgentSession.objects.create(user=user, chat_id="left", shown={"ids": [a.pk for a in shown]})
+    asked = say(api_client, "帮我报名", chat_id="left")
+    assert asked["reply"].startswith("只剩这一个还能报名：周日桌游"), asked["reply"]
+    joined = say(api_client, "好，报名吧", chat_id="left")
+    assert joined["tool_calls"][-1]["name"] == "joinActivity"
+    assert shown[1].participations.filter(user=user).exists()
+
+
+def test_a_refused_join_speaks_the_messages_language_whatever_the_request_asks(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.models import ActivityStatus
+    from agent.models import AgentSession
+
+    gone = make_activity_for(other_user, title="周六陶艺")
+    gone.status = ActivityStatus.CANCELLED
+    gone.save(update_fields=["status"])
+    AgentSession.objects.create(user=user, chat_id="lang", shown={"ids": [gone.pk]})
+    api_client.credentials(HTTP_AUTHORIZATION=f"Token {user.api_key}", HTTP_ACCEPT_LANGUAGE="en")
+    body = say(api_client, "报名第一个", chat_id="lang")
+    assert "已取消" in body["reply"] and "only active" not in body["reply"], body["reply"]

@@ -163,3 +163,20 @@ def test_a_kind_in_the_titles_language_still_needs_the_title_to_hold_it():
     # 徒步 is not in 周六下午运动局's title; the same language, so no reading by kind.
     hike_like = {**SATURDAY_FRISBEE, "type": "户外"}
     assert cancel_target("我不想参加周六那个徒步了", [hike_like], WEDNESDAY_10AM) is None
+
+
+def test_a_kind_shared_by_an_activity_titled_in_the_messages_language_asks_back():
+    # "Board Game Social" is of the kind too, and titled in English: which one is not clear.
+    social = {**CATAN, "id": 9, "title": "Board Game Social"}
+    message = "I can't make the board games night anymore"
+    assert cancel_target(message, [social, CATAN], WEDNESDAY_10AM) is None
+
+
+def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it(monkeypatch):
+    from agent import offline_plans
+
+    new_year = datetime(2027, 1, 1, 19, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday
+    monkeypatch.setattr(offline_plans, "chat_draft_start", lambda **_: new_year)
+    ctx = SimpleNamespace(message="move it to saturday", user=None, chat_id="c")
+    moved = offline_plans._keep_time_of_day(ctx, {})
+    assert moved["startAt"] == "2027-01-02T19:00:00+08:00"

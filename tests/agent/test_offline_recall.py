@@ -63,6 +63,7 @@ def test_questions_about_what_the_user_said_are_recall(message):
         "what is on tonight again?",
         "when is my frisbee game again?",
         "我的名字叫小王",
+        "我跟你说我周末干嘛去了",
     ],
 )
 def test_statements_and_other_questions_are_no_recall(message):
