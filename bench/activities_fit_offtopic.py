@@ -8,7 +8,8 @@ fresh2, fresh3 on chengdu and london_en; fresh4 on hangzhou and toronto_en; fres
 melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_en; fresh8 on
 guangzhou and chicago_en; fresh9 on wuhan and auckland_en; fresh10 on xiamen and
 capetown_en; fresh11 on qingdao and singapore_en; fresh12 on harbin and vancouver_en; fresh13
-on shenyang and edinburgh_en; fresh14 on changsha and austin_en) once through
+on shenyang and edinburgh_en; fresh14 on changsha and austin_en; fresh15 on kunming and
+sydney_en) once through
 ``activities_search`` as shipped, keeping what each
 relevance decision was given (scores, background, flags, the query vector) and the answer.
 ``replay`` re-decides each recorded call with the intent margin read against other example

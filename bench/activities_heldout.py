@@ -105,9 +105,12 @@ CORPORA = {
     # Two more cities written for fresh14 (development data from session 45).
     "changsha": ("activities_changsha.json", "Asia/Shanghai"),
     "austin_en": ("activities_austin_en.json", "America/Chicago"),
-    # Two more cities written for fresh15, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh15 (development data from session 45's second round).
     "kunming": ("activities_kunming.json", "Asia/Shanghai"),
     "sydney_en": ("activities_sydney_en.json", "Australia/Sydney"),
+    # Two more cities written for fresh16, the unseen test: measured only, never fitted.
+    "suzhou": ("activities_suzhou.json", "Asia/Shanghai"),
+    "boston_en": ("activities_boston_en.json", "America/New_York"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -136,6 +139,8 @@ TUNING_CORPORA = (
     "edinburgh_en",
     "changsha",
     "austin_en",
+    "kunming",
+    "sydney_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -155,6 +160,7 @@ DEV_SETS = {
     "fresh12": "fresh12",
     "fresh13": "fresh13",
     "fresh14": "fresh14",
+    "fresh15": "fresh15",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -213,6 +219,10 @@ QUERY_FILES = {
         "activities_fresh15_kunming_queries.jsonl",
         "activities_fresh15_sydney_en_queries.jsonl",
     ),
+    "fresh16": (
+        "activities_fresh16_suzhou_queries.jsonl",
+        "activities_fresh16_boston_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -231,6 +241,7 @@ FRESH = (
     "fresh13",
     "fresh14",
     "fresh15",
+    "fresh16",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -325,6 +336,13 @@ SPLIT_STATUS = {
     ),
     "fresh15": (
         "The fresh15 split (issue 30) is two more new cities (Kunming in Chinese, Sydney in "
+        "English), written from the listings only and measured twice unseen by the lead "
+        "(session 45: before and after its first round); it is DEVELOPMENT data now (from "
+        "session 45's second round). The unseen test split is fresh16 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh16": (
+        "The fresh16 split (issue 30) is two more new cities (Suzhou in Chinese, Boston in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
