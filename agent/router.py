@@ -219,6 +219,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     ),
 ]
 # A refinement of a draft keeps the chat in CREATE.
+EXPLICIT_CANCEL_RE = re.compile(r"取消|退出|退掉|\bcancel\b|\bdrop out\b", re.IGNORECASE)
 REFINE_RE = re.compile(r"改成|改到|换成|往后推|往前挪|推迟|提前|确认|发出去|就这样|没问题|发布吧")
 # A question about the draft the chat is editing ("几点开始的？", "what time does it start?"):
 # read as CREATE only while that draft is still a draft (after a publish it is a new question).
@@ -361,6 +362,10 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
         context.get("editing_draft") and DRAFT_QUESTION_RE.search(text)
     )
     if context.get("last_intent") == CREATE and refining and rules[MANAGE] == 0:
+        return IntentResult(CREATE, 0.9, "context", rules)
+    # While a draft is edited, a change to it wins over backing out of something ("I can't make
+    # the saturday slot, move it to sunday"): only an explicit cancel is MANAGE's.
+    if context.get("editing_draft") and rules[CREATE] and not EXPLICIT_CANCEL_RE.search(text):
         return IntentResult(CREATE, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))

@@ -304,3 +304,12 @@ def test_a_plural_kind_word_is_a_kind_but_lives_is_no_live_music():
 
     assert [c.label for c in kinds_in("board games on friday")] == ["桌游"]
     assert "音乐" not in [c.label for c in kinds_in("my sister lives nearby")]
+
+
+def test_a_change_to_the_draft_being_edited_wins_over_backing_out():
+    from agent.router import classify_offline
+
+    context = {"last_intent": "CREATE", "editing_draft": True}
+    message = "I can't make the saturday slot, move it to sunday"
+    assert classify_offline(message, context).intent == "CREATE"
+    assert classify_offline("cancel my saturday hike", context).intent == "MANAGE"
