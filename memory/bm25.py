@@ -43,6 +43,9 @@ TSV = "memory_chatmessage.search_tsv"
 # in the same statement: a search makes one round trip for them and the counts, whatever words
 # it has seen before (issue 34: a round trip cost 10-25 ms of wall time on the loaded 2-core
 # machine, for 0.04 ms of execution). The part holds letters only: quoting it is wrapping it.
+# A word whose stem ends in an e it drops ("coming": "come", "moving": "move") shares only the
+# stem less its e ("com", "mov"), a prefix of unrelated words ("company", "movie"): it is
+# matched as its whole stem's prefix or itself, ``('come':* | 'coming')``.
 TERM_STATS_SQL = """
 WITH queries AS MATERIALIZED (
   SELECT w.n, t.term, to_tsquery('simple', w.exact) AS exact_q,
@@ -53,7 +56,11 @@ WITH queries AS MATERIALIZED (
   LATERAL (SELECT coalesce(max(i), 0) AS shared
     FROM generate_series(1, least(length(w.lex), length(found.stem))) AS i
     WHERE left(w.lex, i) = left(found.stem, i)) AS common,
-  LATERAL (SELECT CASE WHEN common.shared >= %s
+  LATERAL (SELECT CASE
+    WHEN common.shared >= %s AND right(found.stem, 1) = 'e'
+      AND common.shared = length(found.stem) - 1
+    THEN '(' || chr(39) || found.stem || chr(39) || ':* | ' || w.exact || ')'
+    WHEN common.shared >= %s
     THEN chr(39) || left(w.lex, common.shared) || chr(39) || ':*' ELSE w.exact END AS term) AS t
 )
 SELECT (SELECT array_agg(term ORDER BY n) FROM queries), count(*), avg(length(v)),
@@ -129,6 +136,7 @@ def term_stats(*, user, lexemes: list[str]) -> TermStats:
             [
                 list(lexemes),
                 [quote_lexeme(lexeme) for lexeme in lexemes],
+                MIN_STEM,
                 MIN_STEM,
                 user.pk,
                 Kind.MESSAGE,
@@ -261,6 +269,8 @@ COVERAGE_POWER = 2.0
 # on the test conversation conv-44 was also read before this was settled: docs/memory.md.)
 COVERAGE_LANGUAGES = frozenset({"zh"})
 HAN_CHAR = re.compile(r"^[\u3400-\u9fff]$")
+# The stem of a BM25 term, "'stem':*" or "('stem':* | 'word')" (TERM_STATS_SQL; letters only).
+_PREFIX_TERM = re.compile(r"^\(?'([a-z]+)':\*")
 
 
 def word_weights(lexemes: list[str], stats: TermStats) -> dict[str, float]:
@@ -287,11 +297,9 @@ def coverage(text: str, weights: dict[str, float], terms: dict[str, str]) -> flo
     lowered = text.lower()
     held = 0.0
     for lexeme, weight in weights.items():
-        term = terms.get(lexeme, "")
-        if term.endswith(":*"):
-            stem = term[1:-3].replace("''", "'")
-            found = any(w.startswith(stem) for w in words)
-        else:
-            found = lexeme in words or (bool(HAN_CHAR.match(lexeme)) and lexeme in lowered)
+        prefix = _PREFIX_TERM.match(terms.get(lexeme, ""))
+        found = lexeme in words or (bool(HAN_CHAR.match(lexeme)) and lexeme in lowered)
+        if prefix:
+            found = found or any(w.startswith(prefix.group(1)) for w in words)
         held += weight if found else 0.0
     return held / total

@@ -130,6 +130,27 @@ def test_bm25_puts_the_rare_word_above_the_common_one(user, english):
     assert len(ids) == 4
 
 
+def test_a_word_whose_stem_drops_an_e_matches_its_stem_not_every_word_sharing_less(user, english):
+    from rag.text import segment_for_index
+
+    for i, text in enumerate(["Melanie: her sister will come over", "Melanie: the company party"]):
+        ChatMessage.objects.create(
+            user=user,
+            message_id=f"c{i}",
+            chat_id="en",
+            ts=BASE_TS + timedelta(hours=1, minutes=i),
+            role="user",
+            content=text,
+            search_text=segment_for_index(text),
+        )
+    stats = bm25.term_stats(user=user, lexemes=["coming"])
+    # "coming" stems to "come": "com" alone would find "company".
+    assert stats.terms["coming"] == "('come':* | 'coming')"
+    ids = bm25.bm25_ids(user=user, lexemes=["coming"], flt={"kind": "message"}, limit=5)
+    found = set(ChatMessage.objects.filter(pk__in=ids).values_list("message_id", flat=True))
+    assert found == {"c0"}
+
+
 def test_bm25_without_words_is_empty(user, english):
     assert bm25.bm25_ids(user=user, lexemes=[], flt={}, limit=5) == []
 
