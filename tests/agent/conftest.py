@@ -204,3 +204,19 @@ def strict_targets(settings):
     settings.WEBHOOK_ALLOW_HTTP = False
     settings.WEBHOOK_ALLOW_PRIVATE_TARGETS = False
     return settings
+
+
+@pytest.fixture
+def shown_in_chat(user, other_user, make_activity_for):
+    """Return ``shown_in_chat(chat_id, *titles)``: ``other_user``'s new activities of those
+    titles, listed by the last reply of ``user``'s chat (``AgentSession.shown``), in order."""
+    from agent.models import AgentSession
+
+    def factory(chat_id, *titles):
+        shown = [make_activity_for(other_user, title=title) for title in titles]
+        AgentSession.objects.create(
+            user=user, chat_id=chat_id, shown={"ids": [a.pk for a in shown]}
+        )
+        return shown
+
+    return factory

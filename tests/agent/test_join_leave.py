@@ -140,13 +140,8 @@ def test_the_user_names_an_activity_of_their_list_by_its_place(
     assert first.participations.filter(user=user).exists()
 
 
-def test_a_join_names_a_listed_result_by_its_place_in_english(
-    api_client, user, other_user, say, make_activity_for
-):
-    from agent.models import AgentSession
-
-    shown = [make_activity_for(other_user, title=t) for t in ("Pottery night", "Board games")]
-    AgentSession.objects.create(user=user, chat_id="en", shown={"ids": [a.pk for a in shown]})
+def test_a_join_names_a_listed_result_by_its_place_in_english(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("en", "Pottery night", "Board games")
     body = say(api_client, "sign me up for the second one", chat_id="en")
     assert [c["name"] for c in body["tool_calls"]] == ["getActivity", "joinActivity"]
     assert body["reply"].startswith('You\'re in: "Board games"')
@@ -184,12 +179,9 @@ def test_another_batch_reruns_the_search_without_what_it_showed(api_client, say,
 
 
 def test_a_bare_join_after_the_details_joins_the_activity_described(
-    api_client, user, other_user, say, make_activity_for
+    api_client, user, say, shown_in_chat
 ):
-    from agent.models import AgentSession
-
-    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
-    AgentSession.objects.create(user=user, chat_id="bare", shown={"ids": [a.pk for a in shown]})
+    shown = shown_in_chat("bare", "周六陶艺", "周日桌游")
     asked = say(api_client, "第二个在哪", chat_id="bare")
     assert asked["reply"].startswith("「周日桌游」："), asked["reply"]
     joined = say(api_client, "好，帮我报名", chat_id="bare")
@@ -208,12 +200,9 @@ def test_another_batch_with_nothing_left_says_so(api_client, say, activities_loa
 
 
 def test_a_bare_join_with_several_shown_and_none_in_focus_asks_which(
-    api_client, user, other_user, say, make_activity_for
+    api_client, user, say, shown_in_chat
 ):
-    from agent.models import AgentSession
-
-    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游")]
-    AgentSession.objects.create(user=user, chat_id="which", shown={"ids": [a.pk for a in shown]})
+    shown = shown_in_chat("which", "周六陶艺", "周日桌游")
     asked = say(api_client, "帮我报名", chat_id="which")
     assert "joinActivity" not in [c["name"] for c in asked["tool_calls"]]
     assert "exploreNearby" not in [c["name"] for c in asked["tool_calls"]]
@@ -227,25 +216,17 @@ def test_a_bare_join_with_several_shown_and_none_in_focus_asks_which(
 
 
 def test_a_bare_join_in_english_with_several_shown_asks_which_in_english(
-    api_client, user, other_user, say, make_activity_for
+    api_client, user, say, shown_in_chat
 ):
-    from agent.models import AgentSession
-
-    shown = [make_activity_for(other_user, title=t) for t in ("Pottery", "Board games")]
-    AgentSession.objects.create(user=user, chat_id="which-en", shown={"ids": [a.pk for a in shown]})
+    shown = shown_in_chat("which-en", "Pottery", "Board games")
     asked = say(api_client, "sign me up", chat_id="which-en")
     assert asked["reply"].startswith("Which one do you want to join?"), asked["reply"]
     assert "Board games" in asked["reply"]
     assert not any(a.participations.filter(user=user).exists() for a in shown)
 
 
-def test_which_one_leaves_out_a_listed_activity_gone_since(
-    api_client, user, other_user, say, make_activity_for
-):
-    from agent.models import AgentSession
-
-    shown = [make_activity_for(other_user, title=t) for t in ("周六陶艺", "周日桌游", "周五夜跑")]
-    AgentSession.objects.create(user=user, chat_id="gone", shown={"ids": [a.pk for a in shown]})
+def test_which_one_leaves_out_a_listed_activity_gone_since(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("gone", "周六陶艺", "周日桌游", "周五夜跑")
     shown[0].delete()
     asked = say(api_client, "好，帮我报名", chat_id="gone")
     assert "周六陶艺" not in asked["reply"] and "周日桌游" in asked["reply"], asked["reply"]
