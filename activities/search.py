@@ -319,7 +319,7 @@ def fits_nothing(unnarrowed, vector, *, query: str, understood, meta: dict, row)
         unnarrowed.defer("embedding"), vector, k=DEFAULT_LIMIT, force_path=wide.path
     )
     probe: dict = {"relevance": None, "reason": None}
-    relevant_hits(hits, vector, probe, query=query, understood=understood)
+    relevant_hits(hits, vector, probe, query=query, understood=understood, window=False)
     decision = probe["relevance"]
     if decision is not None:
         # The per-hit cut ran over every joinable row, not over the few shown: none is dropped.

@@ -24,7 +24,7 @@ from activities.search_ranking import (
     unread_pks,
 )
 from activities.selectors import activities_naming_kinds
-from activities.understanding import read_query, user_zone
+from activities.understanding import FILTER, read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
@@ -154,7 +154,14 @@ def _reads_something_to_do(query: str) -> bool:
 
 
 def relevant_hits(
-    hits: list, vector, meta: dict, *, query: str = "", understood=None, named=None
+    hits: list,
+    vector,
+    meta: dict,
+    *,
+    query: str = "",
+    understood=None,
+    named=None,
+    window: bool | None = None,
 ) -> list:
     """Return the dense hits that pass the relevance cut; record the decision in ``meta``.
 
@@ -169,7 +176,8 @@ def relevant_hits(
     surfing) keeps its closest hits, marked: ``meta.relevance.absent`` names the kind and
     ``meta.reason`` is :data:`ABSENT_NOTE`. The cut needs the reference sample's vectors: when
     they cannot be embedded, every hit is kept. ``named``: :func:`naming_pks` of the hits, when
-    the caller has found it.
+    the caller has found it. ``window``: whether the hits are a time window's few rows (None:
+    whether ``understood`` narrowed to one; ``rag.relevance.decide``).
     """
     activities = [hit.obj for hit in hits]
     if named is None:
@@ -214,6 +222,15 @@ def relevant_hits(
             ),
             keep_best=KEEP_BEST,
             vouched=vouched,
+            # A window's few rows far from the query say nothing fits there: the search judges
+            # every row instead (search_window.window_fits_nothing; fresh11 「今晚下班想喝两杯」
+            # kept two of its window's rows and lost the widened six when the margin gates were
+            # lifted there too).
+            window=(
+                getattr(getattr(understood, "time", None), "applied", None) == FILTER
+                if window is None
+                else window
+            ),
         )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)

@@ -11,7 +11,8 @@ capetown_en; fresh11 on qingdao and singapore_en; fresh12 on harbin and vancouve
 on shenyang and edinburgh_en; fresh14 on changsha and austin_en; fresh15 on kunming and
 sydney_en) once through
 ``activities_search`` as shipped, keeping what each
-relevance decision was given (scores, background, flags, the query vector) and the answer.
+relevance decision was given (scores, background, flags, the query vector, the hits' titles) and
+the answer (with its ``meta.relevance``).
 ``replay`` re-decides each recorded call with the intent margin read against other example
 files (the files under test), as ``rag.relevance.decide`` would; a query whose answer is not
 made empty or kept is left as recorded. nDCG@5 changes only where a labelled query's answer
@@ -83,6 +84,8 @@ def record() -> list[dict]:
         kept = relevant_hits(hits, vector, meta, **kw)
         if len(calls) > count:
             calls[-1]["vector"] = np.asarray(vector, dtype=np.float32)
+            # The hits' titles: what a decision replayed as "answer" would list.
+            calls[-1]["titles"] = [hit.obj.title for hit in hits]
         return kept
 
     search.relevant_hits, relevance.decide = recording_hits, recording_decide
@@ -105,6 +108,7 @@ def record() -> list[dict]:
                                 "path": out["meta"]["path"],
                                 "applied": (understood.get("time") or {}).get("applied"),
                                 "reason": out["meta"].get("reason"),
+                                "relevance": out["meta"].get("relevance"),
                                 "results": [r["title"] for r in out["results"]],
                             }
                         )

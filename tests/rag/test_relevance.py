@@ -385,6 +385,29 @@ def test_a_query_reading_as_a_request_for_the_surface_clears_the_intent_gate():
     assert not decision.off_topic and decision.keep == [True, True]
 
 
+def test_a_measured_intent_under_the_gate_lifts_the_margin_gates():
+    cut = Cut(gate=0.0, ratio=None, bare_gate=0.1, intent_gate=0.0)
+    decision = decide([0.7], BG, cut, evidence=False, intent=-0.03)  # best margin -0.5
+    assert not decision.off_topic and decision.keep == [True]
+
+
+def test_a_time_windows_rows_keep_the_margin_gates_whatever_the_intent():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0)
+    decision = decide([0.7], BG, cut, intent=-0.03, window=True)
+    assert decision.off_topic and decision.reason == relevance.OFF_TOPIC_REASON
+
+
+def test_an_unmeasured_intent_leaves_the_margin_gates_in_place():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0)
+    decision = decide([0.7], BG, cut, intent=None)
+    assert decision.off_topic and decision.reason == relevance.OFF_TOPIC_REASON
+
+
+def test_a_measured_intent_under_the_gate_does_not_lift_the_question_rule():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0)
+    assert decide([0.7], BG, cut, question=True, intent=-0.03).off_topic
+
+
 def test_without_an_intent_gate_the_intent_margin_decides_nothing():
     decision = decide([0.9], BG, Cut(gate=0.0, ratio=None), intent=0.5)
     assert not decision.off_topic
