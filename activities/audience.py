@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from activities.negation import inside, negated_spans
+from rag.understand.needs import need_request
 
 # Ages: Chinese numerals up to 九十, a child's age ("三岁", "6岁") or an older person's ("六十多",
 # "75岁"); English "2 year old", "75-year-old", "over-60s".
@@ -261,8 +262,7 @@ _OUTING = re.compile(
     r"能去|去哪|去啥|去什么地方|能参加|可以参加|能玩|可以玩|能干啥|干点啥|做点啥|带.{1,6}去(?:哪|啥|玩|转|逛|走)"
     r"|\bthings to do\b|\bwhere (?:can|could|should|to) (?:i |we )?(?:take|go)\b"
     r"|\bsomewhere (?:to take|for)\b|\bwhat can (?:i|we|they|he|she) do\b|\bactivities for\b"
-    # Or saying they are bored, cooped up, restless: what to do with them (session 45).
-    r"|无聊|憋坏|闷坏|憋得慌|闲不住|\bbored\b|\bnothing to do\b|\bcooped up\b|\brestless\b",
+    r"|\bnothing to do\b",
     re.I,
 )
 
@@ -285,7 +285,9 @@ def outing_for(query: str) -> frozenset[str]:
     and asks where to go or what to do: 「我妈六十多了 腿脚不利索 能去啥」), else none; a query
     asking for care (a hospital, a doctor, medicine) asks for no outing."""
     text = query or ""
-    if not _OUTING.search(text) or care_asked(text):
+    # Or saying they are bored, cooped up, restless (rag.understand.needs): what to do with
+    # them (session 45; "restless legs" is a condition, read there).
+    if not (_OUTING.search(text) or need_request(text)) or care_asked(text):
         return frozenset()
     return asked(text) & PERSONS
 

@@ -393,7 +393,11 @@ def decide(
     # here: the margin gates do not empty it (as a vouch). On the sixteen development sets they
     # emptied no off-topic query the intent gate had not, and two labelled fresh15 ones; left
     # out one set at a time, every rotation chose this bound (docs/RELEVANCE.md, "Labelled
-    # queries answered empty, as a decision"). Unmeasured (None): the margin gates apply.
+    # queries answered empty, as a decision"). So for a measured query the margin gates act
+    # only on one the close-enough rule saves past the intent gate: the intent gate is the
+    # query-level off-topic decision. Unmeasured (None: the query's own words ask for something
+    # to do, activities.search_relevance.asks_for_activity): the margin gates apply, as before
+    # this rule (not measured otherwise; session 45 audit).
     requested = (
         not window
         and intent is not None

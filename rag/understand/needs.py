@@ -27,7 +27,9 @@ import re
 from rag.understand.cues import form_text
 
 _ZH_NEED = re.compile(
-    r"憋(?:得慌|坏|疯|死|屈|闷)|闷(?:得慌|坏|疯|死)|无聊(?!的)|闲得慌|闲不住|发泄|放电|透透气|"
+    # Not 憋死 (holding it in), 憋屈 (a grievance) nor a phone's 放电 (its battery draining).
+    r"憋(?:得慌|坏|疯|闷)|闷(?:得慌|坏|疯|死)|无聊(?!的)|闲得慌|闲不住|发泄|透透气|"
+    r"(?:放放|去放|放个|出去放)电|(?:孩子|娃|小孩|狗)[^，,。？?]{0,4}放电|"
     r"出(?:出|一身|身)?汗|消耗(?:体力|精力|卡路里|热量)|(?:吼|嚎|喊|唱)(?:两|一)嗓子"
 )
 _EN_NEED = re.compile(

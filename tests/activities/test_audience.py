@@ -105,3 +105,10 @@ def test_a_bored_or_restless_pet_or_child_asks_for_an_outing():
     assert outing_for("my dog is bored, which vet is open") == frozenset()
     # Boredom alone names nobody to take out.
     assert outing_for("bored at home, want to get out") == frozenset()
+
+
+def test_a_condition_named_like_restlessness_asks_for_no_outing():
+    from activities.audience import outing_for
+
+    assert not outing_for("my mum has restless legs at night")
+    assert outing_for("my mum is restless at home")

@@ -20,6 +20,7 @@ from rag.understand.needs import need_request
         "周末闷得慌",
         "想找个地方发泄一下",
         "想去吼两嗓子",
+        "娃精力太旺 得带出去放放电",
     ],
 )
 def test_a_restless_need_is_read(query):
@@ -37,6 +38,9 @@ def test_a_restless_need_is_read(query):
         "restless legs at night, what helps",
         "managing my money",
         "周末去哪玩",
+        "手机放电很快",  # a battery, not energy to let out
+        "憋死我了 找厕所",
+        "工作好憋屈",
         "",
     ],
 )
