@@ -366,8 +366,9 @@ def stream_chat(
         ctx = state.context
         pointed = references.pointed_at(ctx.message, ctx.shown, ctx.focus)
         # While a draft is being edited, 这个 is the draft (这个几点开始？), not a listed activity.
-        drafting = ctx.editing_draft
-        if pointed is not None and not (drafting and references.place_named(ctx.message) is None):
+        if pointed is not None and not (
+            ctx.editing_draft and references.place_named(ctx.message) is None
+        ):
             target, alone = pointed
             ctx.action = references.action_of(
                 state.message, alone=alone, for_cancel=ctx.shown_for == "cancel"

@@ -26,6 +26,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from agent.models import AgentSession
 from agent.prompt import Chunk, normalised_hash
@@ -42,6 +43,9 @@ from memory.selectors import (
 )
 from rag.embeddings import current_model
 from rag.selectors import rag_settings_get
+
+if TYPE_CHECKING:
+    from activities.models import Activity
 
 logger = logging.getLogger(__name__)
 
@@ -85,11 +89,14 @@ class RuntimeContext:
     query_vector: list[float] | None = None
 
     @cached_property
+    def draft(self) -> Activity | None:
+        """Return the draft this chat edits (selectors.chat_draft), read once a turn and only
+        when asked: most turns are not about a draft."""
+        return chat_draft(user=self.user, chat_id=self.chat_id)
+
+    @property
     def draft_id(self) -> int | None:
-        """Return the id of the draft this chat edits (selectors.chat_draft), read once a turn
-        and only when asked: most turns are not about a draft."""
-        draft = chat_draft(user=self.user, chat_id=self.chat_id)
-        return draft.pk if draft is not None else None
+        return self.draft.pk if self.draft is not None else None
 
     @property
     def editing_draft(self) -> bool:

@@ -19,7 +19,6 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
-from agent.selectors import chat_draft_start
 from rag.text import cut_as_written
 
 PUBLISH_RE = re.compile(
@@ -217,10 +216,9 @@ def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
         return fields
     if opens.date() != time_range.end.date() or time_range.end.hour < 23:
         return fields
-    start = chat_draft_start(user=ctx.user, chat_id=ctx.chat_id)
-    if start is None:
+    if ctx.draft is None:
         return fields
-    local = timezone.localtime(start, time_range.start.tzinfo)
+    local = timezone.localtime(ctx.draft.start_at, time_range.start.tzinfo)
     moved = time_range.start.replace(hour=local.hour, minute=local.minute)
     if _bare_weekday(ctx.message):
         # "move it to saturday" for a draft next Friday: that weekday nearest the draft (the

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
 from activities.models import Activity, ActivityStatus
 from agent.models import AgentSession, AgentSettings
 from config import live
@@ -24,9 +22,3 @@ def chat_draft(*, user, chat_id: str) -> Activity | None:
     if draft_id is None:
         return None
     return Activity.objects.filter(pk=draft_id, creator=user, status=ActivityStatus.DRAFT).first()
-
-
-def chat_draft_start(*, user, chat_id: str) -> datetime | None:
-    """Return when the draft this chat edits starts (None when the chat edits no draft)."""
-    draft = chat_draft(user=user, chat_id=chat_id)
-    return draft.start_at if draft is not None else None

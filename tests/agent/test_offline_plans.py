@@ -172,11 +172,10 @@ def test_a_kind_shared_by_an_activity_titled_in_the_messages_language_asks_back(
     assert cancel_target(message, [social, CATAN], WEDNESDAY_10AM) is None
 
 
-def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it(monkeypatch):
+def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
     from agent import offline_plans
 
     new_year = datetime(2027, 1, 1, 19, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday
-    monkeypatch.setattr(offline_plans, "chat_draft_start", lambda **_: new_year)
-    ctx = SimpleNamespace(message="move it to saturday", user=None, chat_id="c")
+    ctx = SimpleNamespace(message="move it to saturday", draft=SimpleNamespace(start_at=new_year))
     moved = offline_plans._keep_time_of_day(ctx, {})
     assert moved["startAt"] == "2027-01-02T19:00:00+08:00"
