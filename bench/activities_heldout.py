@@ -108,9 +108,12 @@ CORPORA = {
     # Two more cities written for fresh15 (development data from session 45's second round).
     "kunming": ("activities_kunming.json", "Asia/Shanghai"),
     "sydney_en": ("activities_sydney_en.json", "Australia/Sydney"),
-    # Two more cities written for fresh16, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh16 (development data from session 46).
     "suzhou": ("activities_suzhou.json", "Asia/Shanghai"),
     "boston_en": ("activities_boston_en.json", "America/New_York"),
+    # Two more cities written for fresh17, the unseen test: measured only, never fitted.
+    "tianjin": ("activities_tianjin.json", "Asia/Shanghai"),
+    "manchester_en": ("activities_manchester_en.json", "Europe/London"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -141,6 +144,8 @@ TUNING_CORPORA = (
     "austin_en",
     "kunming",
     "sydney_en",
+    "suzhou",
+    "boston_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -161,6 +166,7 @@ DEV_SETS = {
     "fresh13": "fresh13",
     "fresh14": "fresh14",
     "fresh15": "fresh15",
+    "fresh16": "fresh16",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -223,6 +229,10 @@ QUERY_FILES = {
         "activities_fresh16_suzhou_queries.jsonl",
         "activities_fresh16_boston_en_queries.jsonl",
     ),
+    "fresh17": (
+        "activities_fresh17_tianjin_queries.jsonl",
+        "activities_fresh17_manchester_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -242,6 +252,7 @@ FRESH = (
     "fresh14",
     "fresh15",
     "fresh16",
+    "fresh17",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -343,6 +354,13 @@ SPLIT_STATUS = {
     ),
     "fresh16": (
         "The fresh16 split (issue 30) is two more new cities (Suzhou in Chinese, Boston in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 45: before and after its second round, and on the landed code); it is "
+        "DEVELOPMENT data now (from session 46). The unseen test split is fresh17 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh17": (
+        "The fresh17 split (issue 30) is two more new cities (Tianjin in Chinese, Manchester in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
