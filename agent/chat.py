@@ -209,7 +209,7 @@ def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
         planner = references.plan_referenced
     elif state.context.more:
         planner = references.plan_more
-    elif state.context.action == "choose":
+    elif state.context.action in ("choose", "beyond"):
         planner = references.plan_choice
     done_before = len(state.calls)
     while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
@@ -376,12 +376,18 @@ def stream_chat(
             ctx.referenced = target if ctx.action else None
         elif pointed is None and references.asks_which_to_join(ctx.message, ctx):
             ctx.action = "choose"  # 帮我报名 after a list of several, none in focus: ask which
+        elif (
+            pointed is None
+            and not ctx.editing_draft
+            and references.names_place_beyond(ctx.message, ctx.shown)
+        ):
+            ctx.action = "beyond"  # 第二个几点开始 after a list of one: list it again, ask which
         ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
         if ctx.more and ctx.action not in ("join", "cancel"):
             ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for
         if ctx.referenced is not None:
             state.intent = IntentResult(references.intent_of(ctx.action), 1.0, "reference")
-        elif ctx.more or ctx.action == "choose":
+        elif ctx.more or ctx.action in ("choose", "beyond"):
             state.intent = IntentResult(EXPLORE, 1.0, "reference")
         else:
             state.intent = classify_intent(state.message, ctx.router_context())

@@ -226,6 +226,27 @@ def _which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     return _ask_which(ctx, items, english)
 
 
+def _beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return the last listing again after a message named a place it does not have, and ask
+    which one is meant (one listed: it is the focus, so 报名 / "sign me up" joins it)."""
+    english = is_english(ctx.message)
+    items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
+    if not items:  # every one listed is gone since
+        if english:
+            return "The activities I listed are gone. Shall I look for others?"
+        return "刚才列出的活动都已经没有了。要我再找找别的吗？"
+    ctx.listed = _ids(items)
+    if len(items) == 1:
+        line = _activity_text(items[0], english)
+        if english:
+            return f"I only listed one: {line}"
+        return f"刚才只列了一个：{line}"
+    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
+    if english:
+        return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
+    return f"刚才只列了 {len(items)} 个：\n{lines}\n你说的是哪一个？"
+
+
 def _ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
     """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
     ctx.listed = _ids(items)
@@ -328,6 +349,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return "好的，那就不考虑它。想报名别的，还是要我换一批？"
     if ctx.action == "choose" and all(c["name"] == "getActivity" for c in calls):
         return _which_text(ctx, calls)  # 帮我报名 after a list of several: which one
+    if ctx.action == "beyond" and all(c["name"] == "getActivity" for c in calls):
+        return _beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):

@@ -182,6 +182,14 @@ def asks_which_to_join(message: str, ctx: RuntimeContext) -> bool:
     )
 
 
+def names_place_beyond(message: str, shown: list[int]) -> bool:
+    """Return whether the message names a place the last listing does not have (第二个几点开始
+    after a listing of one, "the third one" after two): the answer is that listing again and
+    which one is meant, not a search or a draft for the words around the place."""
+    placed = place_named(message or "")
+    return bool(shown) and placed is not None and placed[0] > len(shown)
+
+
 def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tuple[int, bool] | None:
     """Return the listed activity ``message`` names by its place, or points at (in a short
     message: the one a later reply was about, ``focus``, else the only one shown), and whether
@@ -266,10 +274,12 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
 
 
 def plan_choice(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
-    """Plan "which one?": read the activities the last listing showed, in its order."""
+    """Plan "which one?": read the activities the last listing showed, in its order (to join:
+    the first few; after a place it does not have: all of it)."""
     if done:
         return []
-    return [("getActivity", {"activityId": pk}) for pk in ctx.shown[:MAX_CHOICES]]
+    shown = ctx.shown[:MAX_CHOICES] if ctx.action == "choose" else ctx.shown[:MAX_SEEN]
+    return [("getActivity", {"activityId": pk}) for pk in shown]
 
 
 def plan_more(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

@@ -179,6 +179,12 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # (session 43, a make-run look); checked on the dev split.
             r"^\s*(?:are there |is there )?any (?!one\b|body\b|updates?\b|news\b|plans\b|tips\b)\w+"
             r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
+            # "anything outdoorsy this weekend?", "something chill tonight": a kind of thing to
+            # do, on the same terms ("something came up", "anything else" are not). A make-run
+            # look (session 46); checked on the dev split.
+            r"^\s*(?:is there |got )?(?:anything|something) "
+            r"(?!(?:else|wrong|i|you|we|about|came)\b)\w+"
+            r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)"
         ),

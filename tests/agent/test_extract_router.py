@@ -266,6 +266,25 @@ def test_english_rules_read_what_is_asked(message, intent):
     assert max(scores, key=scores.get) == intent
 
 
+@pytest.mark.django_db
+def test_anything_of_a_kind_is_a_search_even_with_a_refusal_after_it():
+    from agent.router import classify_offline
+
+    # A make-run look: the refusal's "not hiking" made the examples read it as a partner search.
+    assert classify_offline("anything outdoorsy this weekend? not hiking though").intent == (
+        "EXPLORE"
+    )
+
+
+@pytest.mark.parametrize(
+    "message", ["something came up, cant make it", "anything else?", "something I should bring?"]
+)
+def test_something_or_anything_is_no_search_cue_when_it_names_no_kind(message):
+    from agent.router import rule_scores
+
+    assert rule_scores(message)["EXPLORE"] == 0
+
+
 def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
     from agent.router import rule_scores
 

@@ -151,7 +151,7 @@ def test_a_join_names_a_listed_result_by_its_place_in_english(api_client, user, 
     assert left["reply"] == 'You left "Board games".'
 
 
-def test_a_place_the_last_listing_does_not_have_names_nothing(
+def test_a_place_the_last_listing_does_not_have_joins_nothing(
     api_client, user, other_user, say, make_activity_for
 ):
     from agent.models import AgentSession
@@ -159,7 +159,8 @@ def test_a_place_the_last_listing_does_not_have_names_nothing(
     only = make_activity_for(other_user, title="周六桌游")
     AgentSession.objects.create(user=user, chat_id="one", shown={"ids": [only.pk]})
     body = say(api_client, "报名第三个", chat_id="one")
-    assert "getActivity" not in [c["name"] for c in body["tool_calls"]]
+    assert "joinActivity" not in [c["name"] for c in body["tool_calls"]]
+    assert body["reply"].startswith("刚才只列了一个：周六桌游"), body["reply"]
     assert not only.participations.filter(user=user).exists()
 
 
@@ -298,3 +299,24 @@ def test_a_refused_join_speaks_the_messages_language_whatever_the_request_asks(
     api_client.credentials(HTTP_AUTHORIZATION=f"Token {user.api_key}", HTTP_ACCEPT_LANGUAGE="en")
     body = say(api_client, "报名第一个", chat_id="lang")
     assert "已取消" in body["reply"] and "only active" not in body["reply"], body["reply"]
+
+
+def test_a_place_the_listing_does_not_have_lists_it_again(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("beyond", "周六陶艺")
+    asked = say(api_client, "第二个几点开始？", chat_id="beyond")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
+    assert asked["reply"].startswith("刚才只列了一个：周六陶艺"), asked["reply"]
+    # The one listed is in focus: a bare join joins it.
+    joined = say(api_client, "好，报名吧", chat_id="beyond")
+    assert joined["tool_calls"][-1]["name"] == "joinActivity"
+    assert shown[0].participations.filter(user=user).exists()
+
+
+def test_a_place_beyond_a_listing_of_two_asks_which_in_english(
+    api_client, user, say, shown_in_chat
+):
+    shown_in_chat("beyond-en", "Pottery", "Board games")
+    asked = say(api_client, "what time does the third one start?", chat_id="beyond-en")
+    assert asked["reply"].startswith("I only listed 2:"), asked["reply"]
+    assert asked["reply"].index("Pottery") < asked["reply"].index("Board games")
+    assert asked["reply"].endswith("Which one do you mean?")
