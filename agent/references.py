@@ -89,12 +89,13 @@ CANCELLING_RE = re.compile(
     r"|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b|" + extract.CANT_MAKE,
     re.I,
 )
-# A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up": the activity in focus.
+# A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up", "sign me up for it": the
+# activity in focus.
 BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
     r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
-    r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:sign me up|book me in|count me in|i'?m in)"
-    r"(?:\s+please)?\W*$",
+    r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:(?:sign me up|book me in|count me in|i'?m in)"
+    r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that))(?:\s+please)?\W*$",
     re.IGNORECASE,
 )
 # Asking for other results of the last search: 换一批, 好，换一批, 还有别的吗, "show me others",

@@ -320,3 +320,10 @@ def test_a_place_beyond_a_listing_of_two_asks_which_in_english(
     assert asked["reply"].startswith("I only listed 2:"), asked["reply"]
     assert asked["reply"].index("Pottery") < asked["reply"].index("Board games")
     assert asked["reply"].endswith("Which one do you mean?")
+
+
+def test_sign_me_up_for_it_joins_the_one_in_focus(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("for-it", "Board games")
+    joined = say(api_client, "sign me up for it", chat_id="for-it")
+    assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[0].participations.filter(user=user).exists()
