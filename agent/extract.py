@@ -294,6 +294,15 @@ def extract_place(text: str) -> str | None:
     return None
 
 
+# Asking to be remembered: 帮我记一下, 记住, 别忘了我..., "remember that I ...". A statement for
+# memory (router CHAT), answered by saying back what was kept (offline_recall.compose_chat).
+REMEMBER_RE = re.compile(
+    r"(?:帮我|请|你要|给我)?记住|(?:帮我)?记一下|记下(?:来|我)|别忘了我"
+    r"|\bremember (?:that )?(?:i|my)\b",
+    re.IGNORECASE,
+)
+
+
 # Not able to make it, however the apostrophe is typed (’ on phones) or left out: "I can't
 # make the board games night", "cant make it", "won't be able to make the hike". Backing out
 # (router MANAGE, the cancel planners), never a request to make (organise) one.

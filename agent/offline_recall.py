@@ -210,6 +210,10 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
     if is_recall(text):
         return compose_recall(ctx)
+    if kept := _asked_to_keep(text):
+        if english:
+            return f'Noted: "{kept}". Ask me about it any time.'
+        return f"记下了：「{kept}」。想不起来的时候问我就行。"
     if LIVE_INFO_RE.search(text) and (unknown := compose_unknown(text)):
         return unknown
     if english:
@@ -235,6 +239,21 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             "也能管理你报名的活动。"
         )
     return compose_unknown(text) or "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+def _asked_to_keep(text: str) -> str:
+    """Return what a message asks to be remembered (我下周三去北京出差，帮我记一下: 我下周三去北京
+    出差), without the asking; "" when it asks nothing of the kind or says nothing else."""
+    cue = extract.REMEMBER_RE.search(text)
+    if cue is None or re.search(r"[?？]\s*$|吗\W*$", text):  # 记住了吗？ asks, keeps nothing
+        return ""
+    if cue.group(0).lower().startswith("remember"):
+        # "please remember that I hate mornings": what follows, "I hate mornings".
+        rest = re.sub(r"^\s*that\b", "", text[cue.start() + len("remember") :], flags=re.I)
+    else:
+        rest = text[: cue.start()] + " " + text[cue.end() :]
+    rest = re.sub(r"^[\s，,。.:：!！~～]+|[\s，,。.:：!！~～吧哦啊呀哈]+$", "", rest)
+    return rest[:QUOTE_CHARS]
 
 
 # Questions only live data answers (markets, prices, news, scores, forecasts, traffic): the

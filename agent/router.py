@@ -74,15 +74,7 @@ OWN_ACTIVITY_RE = re.compile(
 # ("帮我记住我喜欢安静的活动"): CHAT at the top weight, where the preference is stored.
 RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, extract.NOTE_CUE_RE, NOTE_WEIGHT),
-    (
-        CHAT,
-        re.compile(
-            r"(?:帮我|请|你要|给我)?记住|记一下|记下(?:来|我)|别忘了我|"
-            r"remember (?:that )?(?:i|my)",
-            re.IGNORECASE,
-        ),
-        1.0,
-    ),
+    (CHAT, extract.REMEMBER_RE, 1.0),
     # Asking to be reminded of what one did or said (我周三晚上干嘛来着 once drafted a 社交局):
     # memory answers it. Only what I did, said or am called: a question about an activity
     # (明天的活动几点开始来着, 周六那个徒步什么时候来着) is MANAGE's. A make-run look (session 45);

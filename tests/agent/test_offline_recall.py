@@ -169,6 +169,30 @@ def test_a_stated_preference_is_acknowledged_in_the_users_language():
     assert en.startswith("Got it: no spicy food") and en_of_zh.startswith("Got it: no spicy food")
 
 
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("我下周三要去北京出差，帮我记一下", "记下了：「我下周三要去北京出差」。"),
+        ("记住：我明天要交报告", "记下了：「我明天要交报告」。"),
+        ("please remember that I park on level 3", 'Noted: "I park on level 3".'),
+    ],
+)
+def test_asking_to_be_remembered_says_back_what_was_kept(message, reply):
+    assert compose_chat(_ctx(message), []).startswith(reply)
+
+
+def test_asking_whether_it_was_remembered_keeps_nothing():
+    assert not compose_chat(_ctx("记住了吗？"), []).startswith("记下了")
+
+
+def test_the_remember_rule_matches_english_words_whole():
+    from agent import extract
+    from agent.router import rule_scores
+
+    assert rule_scores("remember that I'm vegetarian")["CHAT"] == 1.0
+    assert extract.REMEMBER_RE.search("I remember mine fondly") is None
+
+
 def test_the_explore_answer_names_the_persona_preferences():
     from agent.modes import get_agent_mode
     from agent.offline import compose
