@@ -237,8 +237,29 @@ _PEOPLE_RE = re.compile(
 )
 
 
+# "for 8 people", "make it ten people", "max 12", "up to 10", "10 max".
+_EN_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen twenty"
+)
+EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS.split())}
+_EN_NUMERAL = r"\d{1,3}|" + "|".join(EN_NUMBERS)
+_PEOPLE_EN_RE = re.compile(
+    rf"\b({_EN_NUMERAL})\s+(?:people|persons|guests|players|participants|spots|places|seats"
+    rf"|of us)\b|\b(?:max(?:imum)?|up to|capacity(?: of)?|cap(?: it)? at|limit(?: it)? to)\s+"
+    rf"({_EN_NUMERAL})\b|\b({_EN_NUMERAL})\s+max\b",
+    re.IGNORECASE,
+)
+
+
 def extract_people(text: str) -> int | None:
-    """Return the number of people a message names ("8个人", "六位"), or None."""
+    """Return the number of people a message names ("8个人", "六位", "for 8 people", "max 12"),
+    or None."""
+    english = None if _HAN_RE.search(text) else _PEOPLE_EN_RE.search(text)
+    if english:
+        word = next(g for g in english.groups() if g).lower()
+        value = int(word) if word.isdigit() else EN_NUMBERS[word]
+        return value if 1 <= value <= 500 else None
     match = _PEOPLE_RE.search(text)
     if not match:
         return None
@@ -273,12 +294,25 @@ _PLACE_EN_RE = re.compile(
     r"([^,.!?;\s][^,.!?;]{1,39}?)\s*(?:\b(?:please|thanks|thank you|now)\b)?\s*(?:[,.!?;]|$)",
     re.I,
 )
+# A capitalised name that is not a day, a month or a word like "My" ("at Friday" is a time).
+_EN_NAME = (
+    r"(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\b"
+    r"|(?:My|Noon|Midnight|English|Chinese|Christmas|I)\b)[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*"
+)
+# "at Zilker Park", and where it is: "at the Clay Studio on Wuding Road", "at Joe's in Jing'an".
 _PLACE_EN_AT_RE = re.compile(
-    r"\b(?:at|in)\s+((?:[Tt]he\s+)?(?!(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul"
-    r"|Aug|Sep|Oct|Nov|Dec)[a-z]*\b|(?:My|Noon|Midnight|English|Chinese|Christmas|I)\b)"
-    r"[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*)*)"
+    rf"\b(?:at|in)\s+((?:[Tt]he\s+)?{_EN_NAME}(?:\s+(?:on|in|near|by|off)\s+{_EN_NAME})?)"
 )
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
+
+
+def sets_draft_field(text: str) -> bool:
+    """Return whether a statement names a place or a head count for an event ("地点在武定路的
+    陶艺工作室", "at the Clay Studio", "make it 10 people"): while a draft is edited, a change
+    to it, however much it reads like a search. A question sets nothing."""
+    if re.search(r"[?？]\s*$|吗\W*$", text):
+        return False
+    return extract_place(text) is not None or extract_people(text) is not None
 
 
 def extract_place(text: str) -> str | None:

@@ -365,6 +365,15 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # the saturday slot, move it to sunday"): only an explicit cancel is MANAGE's.
     if context.get("editing_draft") and rules[CREATE] and not EXPLICIT_CANCEL_RE.search(text):
         return IntentResult(CREATE, 0.9, "context", rules)
+    # A place or a head count said while a draft is edited is a change to it ("地点在武定路的陶艺
+    # 工作室", "at the Clay Studio on Wuding Road"), not a search for the place (a make-run look,
+    # session 46).
+    if (
+        context.get("editing_draft")
+        and extract.sets_draft_field(text)
+        and not EXPLICIT_CANCEL_RE.search(text)
+    ):
+        return IntentResult(CREATE, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
     )

@@ -218,6 +218,35 @@ def test_an_english_user_organises_publishes_lists_and_cancels_in_english(api_cl
     assert turns[4]["reply"] == 'Cancelled "Frisbee game".'
 
 
+def test_a_place_said_while_a_draft_is_edited_sets_it_rather_than_searching(api_client, say):
+    from activities.models import Activity
+
+    made = say(api_client, "我想下周四晚上7点组织一个陶艺局，8个人")
+    draft = made["tool_calls"][0]["result"]["draft"]
+    placed = say(api_client, "地点在武定路的陶艺工作室", chat_id=made["chat_id"])
+    assert [c["name"] for c in placed["tool_calls"]] == ["refineDraft"]
+    assert Activity.objects.get(pk=draft["id"]).location_name == "武定路的陶艺工作室"
+
+
+def test_an_english_draft_takes_its_head_count_and_place_as_said(api_client, say):
+    from activities.models import Activity
+
+    made = say(api_client, "I want to host a pottery evening next Thursday at 7pm for 8 people")
+    draft = made["tool_calls"][0]["result"]["draft"]
+    assert draft["maxParticipants"] == 8
+    chat = made["chat_id"]
+    assert say(api_client, "make it 10 people", chat_id=chat)["tool_calls"][0]["name"] == (
+        "refineDraft"
+    )
+    placed = say(api_client, "at the Clay Studio on Wuding Road", chat_id=chat)
+    assert [c["name"] for c in placed["tool_calls"]] == ["refineDraft"]
+    activity = Activity.objects.get(pk=draft["id"])
+    assert (activity.max_participants, activity.location_name) == (
+        10,
+        "the Clay Studio on Wuding Road",
+    )
+
+
 def test_a_chinese_list_of_activities_names_their_status_in_chinese(
     api_client, user, say, make_activity_for
 ):

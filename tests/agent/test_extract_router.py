@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from agent import extract
 from agent.extract import (
     context_note,
     extract_activity_type,
@@ -283,6 +284,27 @@ def test_something_or_anything_is_no_search_cue_when_it_names_no_kind(message):
     from agent.router import rule_scores
 
     assert rule_scores(message)["EXPLORE"] == 0
+
+
+@pytest.mark.parametrize(
+    ("message", "people"),
+    [
+        ("host a pottery evening for 8 people", 8),
+        ("make it ten people", 10),
+        ("max 12", 12),
+        ("book club, 6 max", 6),
+        ("a walk for 2 hours", None),
+        ("I'm 30 years old", None),
+    ],
+)
+def test_an_english_head_count_is_read_only_with_a_word_for_people(message, people):
+    assert extract_people(message) == people
+
+
+def test_a_question_sets_no_draft_field():
+    assert extract.sets_draft_field("at the Clay Studio on Wuding Road")
+    assert not extract.sets_draft_field("any pottery at the Clay Studio?")
+    assert not extract.sets_draft_field("有8个人吗？")
 
 
 def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
