@@ -306,13 +306,33 @@ _PLACE_EN_AT_RE = re.compile(
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 
 
+# A title given to an event: 标题改成…, 就叫「…」, "call it Clay and wine night", "rename it to …".
+_TITLE_RE = re.compile(
+    r"(?:(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)|就叫|名字叫|起名叫?)[「“\"]?"
+    r"([^」”\"，,。！!？?]{2,40})"
+    r"|\b(?:call it|name it|rename it(?: to)?|retitle it(?: to)?|(?:change|set) the (?:title|name)"
+    r" to|title it)\s+[\"“‘']?([^\"”’,.!?]{2,60}?)[\"”’]?\s*(?:please)?\s*(?:[,.!?]|$)",
+    re.IGNORECASE,
+)
+
+
+def extract_title(text: str) -> str | None:
+    """Return the title a message gives an event (标题改成周末桌游夜, "call it Clay and wine
+    night"), or None."""
+    match = _TITLE_RE.search(text)
+    if not match:
+        return None
+    title = (match.group(1) or match.group(2)).strip().rstrip("吧呗啊")
+    return title or None
+
+
 def sets_draft_field(text: str) -> bool:
-    """Return whether a statement names a place or a head count for an event ("地点在武定路的
-    陶艺工作室", "at the Clay Studio", "make it 10 people"): while a draft is edited, a change
-    to it, however much it reads like a search. A question sets nothing."""
+    """Return whether a statement names a place, a head count or a title for an event ("地点在
+    武定路的陶艺工作室", "at the Clay Studio", "make it 10 people", "call it …"): while a draft
+    is edited, a change to it, however much it reads like a search. A question sets nothing."""
     if re.search(r"[?？]\s*$|吗\W*$", text):
         return False
-    return extract_place(text) is not None or extract_people(text) is not None
+    return any(read(text) is not None for read in (extract_place, extract_people, extract_title))
 
 
 def extract_place(text: str) -> str | None:

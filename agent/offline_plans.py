@@ -81,11 +81,6 @@ def is_english(message: str) -> bool:
     return not CJK_RE.search(message or "") and bool(re.search(r"[A-Za-z]", message or ""))
 
 
-TITLE_RE = re.compile(
-    r"(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)[「“\"]?([^」”\"，,。！!？?]{2,40})"
-)
-
-
 # A draft named only by a part of the day starts at this hour (the part's window is wider:
 # 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
 DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
@@ -167,9 +162,9 @@ def _draft_fields(message: str) -> dict:
     people = extract.extract_people(message)
     if people:
         fields["maxParticipants"] = people
-    title = TITLE_RE.search(message)
+    title = extract.extract_title(message)
     if title:
-        fields["title"] = title.group(1).strip()
+        fields["title"] = title
     return fields
 
 

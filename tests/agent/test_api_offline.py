@@ -240,10 +240,13 @@ def test_an_english_draft_takes_its_head_count_and_place_as_said(api_client, say
     )
     placed = say(api_client, "at the Clay Studio on Wuding Road", chat_id=chat)
     assert [c["name"] for c in placed["tool_calls"]] == ["refineDraft"]
+    named = say(api_client, "call it Clay and wine night", chat_id=chat)
+    assert [c["name"] for c in named["tool_calls"]] == ["refineDraft"]
     activity = Activity.objects.get(pk=draft["id"])
-    assert (activity.max_participants, activity.location_name) == (
+    assert (activity.max_participants, activity.location_name, activity.title) == (
         10,
         "the Clay Studio on Wuding Road",
+        "Clay and wine night",
     )
 
 

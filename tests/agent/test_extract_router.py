@@ -301,6 +301,20 @@ def test_an_english_head_count_is_read_only_with_a_word_for_people(message, peop
     assert extract_people(message) == people
 
 
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("标题改成周末桌游夜", "周末桌游夜"),
+        ("就叫陶艺之夜吧", "陶艺之夜"),
+        ("call it Clay and wine night", "Clay and wine night"),
+        ('rename it to "Friday clay club" please', "Friday clay club"),
+        ("我叫小明", None),
+    ],
+)
+def test_a_title_is_read_in_either_language(message, title):
+    assert extract.extract_title(message) == title
+
+
 def test_a_question_sets_no_draft_field():
     assert extract.sets_draft_field("at the Clay Studio on Wuding Road")
     assert not extract.sets_draft_field("any pottery at the Clay Studio?")
