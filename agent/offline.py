@@ -232,15 +232,12 @@ def _beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     english = is_english(ctx.message)
     items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
     if not items:  # every one listed is gone since
-        if english:
-            return "The activities I listed are gone. Shall I look for others?"
-        return "刚才列出的活动都已经没有了。要我再找找别的吗？"
+        gone = "The activities I listed are gone. Shall I look for others?"
+        return gone if english else "刚才列出的活动都已经没有了。要我再找找别的吗？"
     ctx.listed = _ids(items)
     if len(items) == 1:
         line = _activity_text(items[0], english)
-        if english:
-            return f"I only listed one: {line}"
-        return f"刚才只列了一个：{line}"
+        return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"
     lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
     if english:
         return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
@@ -251,9 +248,7 @@ def _ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
     """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
     ctx.listed = _ids(items)
     lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
-    if english:
-        return f"Which one do you want to join?\n{lines}"
-    return f"你想报名哪一个？\n{lines}"
+    return f"Which one do you want to join?\n{lines}" if english else f"你想报名哪一个？\n{lines}"
 
 
 def _details_text(ctx: RuntimeContext, activity: dict) -> str:
@@ -479,12 +474,17 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         for i, item in enumerate(items[:5]):
             when = _when_text(item["startAt"], english)
             status = _status_text(item["status"], english)
+            # An organiser's own: how many have signed up ("who has signed up?" asks it).
+            seats = f"{item['currentParticipants']}/{item['maxParticipants']}"
+            mine = item["role"] == "creator"
             if english:
-                role = "organising" if item["role"] == "creator" else "joined"
-                lines.append(f"{i + 1}. {item['title']} ({role}, {status}): {when}")
-                continue
-            role = "发起" if item["role"] == "creator" else "报名"
-            lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}")
+                taken = f", {seats} signed up" if mine else ""
+                role = "organising" if mine else "joined"
+                lines.append(f"{i + 1}. {item['title']} ({role}, {status}): {when}{taken}")
+            else:
+                taken = f"，已报名 {seats} 人" if mine else ""
+                role = "发起" if mine else "报名"
+                lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}{taken}")
         return head + "\n".join(lines)
     if name == "leaveActivity":
         title = result["activity"]["title"]

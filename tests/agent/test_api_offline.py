@@ -257,6 +257,18 @@ def test_a_chinese_list_of_activities_names_their_status_in_chinese(
     assert "（发起，进行中）" in say(api_client, "我的活动有哪些")["reply"]
 
 
+def test_an_organiser_asking_who_signed_up_sees_how_many_have(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+
+    pottery = make_activity_for(user, title="Pottery", max_participants=8)
+    activity_join(activity_id=pottery.pk, user=other_user)
+    pottery.refresh_from_db()
+    reply = say(api_client, "who has signed up?")["reply"]
+    assert f"{pottery.current_participants}/8 signed up" in reply, reply
+
+
 def test_an_english_partner_request_names_the_kind_as_the_user_did(api_client, user, say):
     from agent.models import PartnerIntent
 
