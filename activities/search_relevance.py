@@ -217,9 +217,11 @@ def relevant_hits(
             hit_evidence=own,
             crossing=[hit.obj.pk in crossing for hit in hits],
             foreign=foreign_query(understood),
-            intent=(
-                None if asks else lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF)
-            ),
+            # Measured for every query, asking or not: a query whose words ask is kept from the
+            # intent gate (``asked``), and the margin gates read its margin as any query's
+            # (docs/RELEVANCE.md, "Answer or empty: one rule", session 46).
+            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
+            asked=asks is not None,
             keep_best=KEEP_BEST,
             vouched=vouched,
             # A window's few rows far from the query say nothing fits there: the search judges

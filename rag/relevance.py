@@ -337,6 +337,7 @@ def decide(
     keep_best: int = 0,
     vouched: bool = False,
     window: bool = False,
+    asked: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -360,10 +361,13 @@ def decide(
     holds; the margin gates do not apply (noise, question and intent still do), nor do they to
     a query whose measured intent margin is at or under the cut's intent gate unless
     ``window``: the scores are those of a time window's few rows, where the margin gates say
-    nothing there fits (the caller then judges every row).
+    nothing there fits (the caller then judges every row). ``asked``: the query's own words ask
+    for something to do; the intent gate does not apply, but its measured ``intent`` still says
+    whether the margin gates do, as for any query.
     """
     flags = {"evidence": evidence, "noise": noise, "intent": intent}
-    elsewhere = cut.intent_gate is not None and intent is not None and intent > cut.intent_gate
+    measured = cut.intent_gate is not None and intent is not None
+    elsewhere = not asked and measured and intent > cut.intent_gate
     if not len(scores):
         return Decision(
             keep=[],
@@ -395,15 +399,11 @@ def decide(
     # out one set at a time, every rotation chose this bound (docs/RELEVANCE.md, "Labelled
     # queries answered empty, as a decision"). So for a measured query the margin gates act
     # only on one the close-enough rule saves past the intent gate: the intent gate is the
-    # query-level off-topic decision. Unmeasured (None: the query's own words ask for something
-    # to do, activities.search_relevance.asks_for_activity): the margin gates apply, as before
-    # this rule (not measured otherwise; session 45 audit).
-    requested = (
-        not window
-        and intent is not None
-        and cut.intent_gate is not None
-        and intent <= cut.intent_gate
-    )
+    # query-level off-topic decision. A query whose own words ask (``asked``) is measured and read
+    # by the same bound: on the seventeen development sets the margin gates emptied none of them,
+    # so no rotation left out one set at a time told bounds apart and the one bound is kept
+    # (docs/RELEVANCE.md, "Answer or empty: one rule", session 46). None: not measured, gates on.
+    requested = not window and measured and intent <= cut.intent_gate
     if noise or question or elsewhere or (gated < gate and not (vouched or requested)):
         if noise:
             reason = NOISE_REASON
@@ -489,11 +489,13 @@ def judge(
     keep_best: int = 0,
     vouched: bool = False,
     window: bool = False,
+    asked: bool = False,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
     ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
-    live cut has an intent gate; ``keep_best``, ``vouched`` and ``window`` as :func:`decide`.
+    live cut has an intent gate; ``keep_best``, ``vouched``, ``window`` and ``asked`` as
+    :func:`decide`.
     """
     cut = cut_for(surface)
     return decide(
@@ -510,4 +512,5 @@ def judge(
         keep_best=keep_best,
         vouched=vouched,
         window=window,
+        asked=asked,
     )

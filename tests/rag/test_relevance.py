@@ -403,6 +403,19 @@ def test_an_unmeasured_intent_leaves_the_margin_gates_in_place():
     assert decision.off_topic and decision.reason == relevance.OFF_TOPIC_REASON
 
 
+def test_a_query_whose_words_ask_is_kept_from_the_intent_gate():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0)
+    decision = decide([0.9], BG, cut, intent=0.05, asked=True)  # best margin 0.5
+    assert not decision.off_topic
+
+
+def test_a_query_whose_words_ask_reads_its_measured_intent_for_the_margin_gates():
+    cut = Cut(gate=0.0, ratio=None, bare_gate=0.1, intent_gate=0.0)
+    lifted = decide([0.7], BG, cut, evidence=False, intent=-0.03, asked=True)
+    gated = decide([0.7], BG, cut, evidence=False, intent=0.03, asked=True)
+    assert not lifted.off_topic and gated.off_topic
+
+
 def test_a_measured_intent_under_the_gate_does_not_lift_the_question_rule():
     cut = Cut(gate=0.0, ratio=None, intent_gate=0.0)
     assert decide([0.7], BG, cut, question=True, intent=-0.03).off_topic
