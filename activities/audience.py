@@ -32,10 +32,16 @@ _ZH_AGE = re.compile(r"([一二两三四五六七八九十\d]{1,3})(?:多)?(?:�
 # from 50 up ("over 10 people" is no age).
 _EN_AGE = re.compile(
     r"\b(\d{1,2})[- ]?(?:years?|yrs?)[- ]olds?\b|\b(\d{1,2})[- ]?yo\b|\baged (\d{1,2})\b"
-    r"|\bover[- ]?([5-9]0)s?\b",
+    r"|\bover[- ]?([5-9]0)s?\b"
+    # someone's age said of them ("my son is 14", "she's 85"); not a clock time, a length or a
+    # count ("is 10 minutes away", "is 5pm", "are 6 of us")
+    r"|\b(?:is|are|she['’]?s|he['’]?s|they['’]?re|turning|turned|just turned)\s+(\d{1,2})\b"
+    r"(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|o['’]?clock|min|mins|minutes?|hours?|hrs?|h|km|k|miles?|mi"
+    r"|%|of|people|quid|dollars?|bucks|pounds|euros?|percent|degrees?|days?|weeks?|months?)\b)",
     re.I,
 )
 CHILD_AGE = 12  # at most this old: a child
+TEEN_AGE = 17  # above CHILD_AGE and at most this old: a teenager
 OLDER_AGE = 55  # at least this old: an older person
 
 
@@ -101,7 +107,7 @@ class Audience:
     excludes: Words | None = None
 
 
-OLDER, CHILDREN = "older", "children"
+OLDER, CHILDREN, TEENS = "older", "children", "teens"
 AUDIENCES: dict[str, Audience] = {
     OLDER: Audience(
         asks=_words(
@@ -109,7 +115,7 @@ AUDIENCES: dict[str, Audience] = {
             "老伴|退休|银发|senior|seniors|elderly|older people|older adults|retired|retiree|"
             "retirees|pensioner|pensioners|grandparents|grandma|grandmother|grandpa|grandad|"
             "granddad|grandfather|granny|gran|nan|nana|my mum|my mom|my mother|my dad|my father|"
-            "my parents|dementia"
+            "my parents|my folks|dementia"
         ),
         states=_words(
             "长者|老年|老人|长辈|银发|退休|中老年|老少皆宜|叔叔阿姨|senior|seniors|elderly|"
@@ -133,11 +139,27 @@ AUDIENCES: dict[str, Audience] = {
             "18+|十八岁以上|成人专场|儿童不宜|谢绝儿童|adults only|over-18s|no children|no kids"
         ),
     ),
+    # A teenager is not a child to an activity: the toddler and family rows a child's cue
+    # favours are what "my 14 year old" does not want (six English development queries named a
+    # teen or an age of 13-17 and read no audience or read children; issue 30, session 46).
+    TEENS: Audience(
+        asks=_words(
+            "青少年|高中生|teen|teens|teenager|teenagers|teenage|tween|tweens|adolescent|"
+            "adolescents"
+        ),
+        states=_words(
+            "青少年|初中生|中学生|高中生|teen|teens|teenager|teenagers|teenage|young people|youth|"
+            "ages 12+|ages 13+|ages 14+|12 and up|13 and up|14 and up"
+        ),
+        excludes=_words("18+|十八岁以上|adults only|over-18s"),
+    ),
     "newcomers": Audience(
         asks=_words(
             "刚来|刚到|刚搬|新来|初来|谁都不认识|不认识人|认识朋友|认识点朋友|认识些朋友|"
             "认识新朋友|交朋友|交点朋友|交友|just moved|just arrived|just landed|newcomer|"
-            "newcomers|new in town|meet people|meet new people|make friends|make new friends"
+            "newcomers|new in town|new to the city|new to town|new here|meet people|meet ppl|"
+            "meet new people|make friends|make new friends|know anyone|know nobody|no friends|"
+            "0 friends|zero friends"
         ),
         states=_words(
             "交友|新朋友|认识朋友|破冰|刚来|刚搬|新来的|newcomers|new to|meet people|make friends|"
@@ -156,9 +178,19 @@ AUDIENCES: dict[str, Audience] = {
     "couples": Audience(
         asks=_words(
             "情侣|约会|对象|男朋友|女朋友|男友|女友|另一半|纪念日|date|date night|couple|couples|"
-            "girlfriend|boyfriend|anniversary|romantic"
+            "girlfriend|boyfriend|gf|bf|anniversary|romantic"
         ),
         states=_words("情侣|约会|双人|浪漫|烛光|couples|date night|romantic|for two|candlelit"),
+    ),
+    # Sexual and gender minorities: "queer friendly", "lgbtq night out" name no activity, and a
+    # listing says it is theirs (LGBTQ+ social, queer dance party, drag show); five English
+    # development queries named them and read no audience (issue 30, session 46). Not "gay"
+    # in a listing (the Gay Gordons is a ceilidh dance) nor 同志 (comrade).
+    "queer": Audience(
+        asks=_words(
+            "lgbt|lgbtq|lgbtqia|lgbtq+|queer|gay|lesbian|bisexual|trans|nonbinary|酷儿|彩虹群体"
+        ),
+        states=_words("lgbt|lgbtq|lgbtqia|queer|drag|rainbow community|pride|酷儿|彩虹"),
     ),
     "colleagues": Audience(
         asks=_words(
@@ -206,7 +238,8 @@ AUDIENCES: dict[str, Audience] = {
         asks=_words(
             "腿脚不便|腿脚不方便|腿脚不好|腿脚不太好|腿脚不利索|腿脚不灵便|行动不便|走不动|"
             "走不了远路|轮椅|腰不好|腰疼|腰酸|膝盖不好|孕妇|怀孕|"
-            "wheelchair|mobility|disabled|disability|bad back|bad knees|pregnant|low-impact"
+            "wheelchair|mobility|disabled|disability|bad back|bad knees|pregnant|low-impact|"
+            "walker|zimmer frame|walking stick|mobility scooter|uses a cane"
         ),
         states=_words(
             "无障碍|轮椅|坐着|平路|低强度|慢节奏|节奏慢|wheelchair|step-free|accessible|seated|"
@@ -238,13 +271,21 @@ def asked(query: str, *, negated: bool = False) -> frozenset[str]:
         )
         if not within and inside(span, spans) == negated:
             found.add(name)
+    teen_age = child_age = False
     for age, span in _ages(text):
         if inside(span, spans) != negated:
             continue
         if age <= CHILD_AGE:
             found.add(CHILDREN)
+            child_age = True
+        elif age <= TEEN_AGE:
+            found.add(TEENS)
+            teen_age = True
         elif age >= OLDER_AGE:
             found.add(OLDER)
+    # A son or daughter whose age is a teen's is that teen ("my son is 14"): no child's cue.
+    if teen_age and not child_age:
+        found.discard(CHILDREN)
     return frozenset(found)
 
 
@@ -255,7 +296,7 @@ def asked(query: str, *, negated: bool = False) -> frozenset[str]:
 # (couples, colleagues) are not who one is, and a "cheap" request is as often for shopping.
 # A pet is whom the outing is for too ("my dog is bored": fresh14, read as a request for
 # something else and answered empty, session 45).
-PERSONS = frozenset({OLDER, CHILDREN, "accessible", "pets"})
+PERSONS = frozenset({OLDER, CHILDREN, TEENS, "accessible", "pets"})
 # Asking where to go or what to do (能去啥, 去哪, 能参加的, 带…去, "things to do", "where can I
 # take"), not a yes/no about one place (「要去医院吗」 names where already).
 _OUTING = re.compile(
@@ -332,7 +373,7 @@ def _states(name: str, text: str) -> bool:
 # (every development corpus holds such rows; "things for retired people" put "Befriending
 # volunteers" first by its "older people" tag, fresh7, issue 30, session 45). What it involves
 # still counts against it when the query refuses it ("volunteering that doesnt involve kids").
-BENEFICIARIES = frozenset({OLDER, CHILDREN, "pets", "accessible"})
+BENEFICIARIES = frozenset({OLDER, CHILDREN, TEENS, "pets", "accessible"})
 # Read from the listing's type and tags only: a listing for seniors may say its helpers are
 # volunteers ("one-on-one with patient volunteers").
 _VOLUNTEERING = _words("公益|志愿|义工|volunteer|volunteers|volunteering|charity")

@@ -50,6 +50,9 @@ ZH_NOT_WANTING = (
     "讨厌",
     "无需",
     "没有",
+    # Cantonese, Wu (覅 = 勿要) and northern 甭 ("no need"): knowledge of the varieties (fresh8's
+    # Cantonese refusals read none, session 44; issue 30, session 46)
+    *("唔要", "唔想", "唔使", "覅", "甭"),
 )
 # Every Chinese word that refuses what follows it: those, and the words that exclude one thing
 # of a kind still asked for (除了火锅还有什么好吃的: food, but not hotpot). A bare 不 only before
@@ -80,7 +83,8 @@ ZH_NEGATORS = (
     "戒了",
 )
 # Comments closing a clause on what came before it (the topic): "X 就算了", "X 没空".
-ZH_CLOSING = ("算了", "免了", "不考虑", "没空", "没时间", "不行")
+# 除外 ("X excepted", 「陶艺除外」) closes its clause as 算了 does (issue 30, session 46).
+ZH_CLOSING = ("算了", "免了", "不考虑", "没空", "没时间", "不行", "除外")
 # "Allergic": every 过敏 refuses the allergen named right before it, even with more said after
 # it (「海鲜过敏不吃海鲜」, typed without a comma: 海鲜 is refused, not asked for): what stands
 # in its clause after the last person named, 对 or adverb of degree (孩子花生过敏, 我对猫毛过敏,
@@ -131,13 +135,19 @@ _ZH_BOUND_A = re.compile(r"(?:(?:只|主|需|重|必)要|只想|(?:只|但|可|�
 ZH_NOT_REFUSED = ("基础", "经验")
 # What ends a Chinese negation: clause punctuation and the joining words after which the query
 # asks for something again (不想跟人说话，但想出门; 除了火锅还有什么).
-ZH_END = "，,。.！!？?；;、~～ 但就也还而只的"
+# (嘅 and 嗰 are Cantonese 的 and 那: 「唔想太辛苦嗰种」)
+ZH_END = "，,。.！!？?；;、~～ 但就也还而只的嘅嗰"
 MAX_ZH_CHARS = 8
 # English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
 # with or without the apostrophe.
 EN_NEGATORS = re.compile(
     r"\b(?:no|not|nothing|none|never|without(?!\s+having\s+to\b)|avoid|avoiding|except|non|nor"
     r"|apart\s+from|other\s+than"
+    # excluding or keeping away from one thing ("anything but karaoke", "skip the pubs", "minus
+    # the booze"; not rope "skipping" nor "minus 5"): general English, in no development set
+    # (issue 30, session 46)
+    r"|anything\s+but|everything\s+but|skip(?=\s+(?:the|any|all)\b)|steer\s+clear\s+of"
+    r"|stay\s+away\s+from|keep\s+away\s+from|minus(?!\s*\d)|sans|instead\s+of|rather\s+not"
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"
     r"|can['’]?t eat|can['’]?t drink|can['’]?t handle|cannot stand|cannot eat"
@@ -404,7 +414,8 @@ def _zh_closing(text: str) -> list[tuple[int, int]]:
 # What a refused phrase keeps of its span: not the negating word, nor the words around the
 # refused thing that say how it is refused ("involve", "being", 那种, 太).
 _EN_FRAME = re.compile(
-    r"^(?:(?:a|an|the|any|anything|something|too|very|really|that|this|it|being|involve|"
+    r"^(?:(?:(?:a\s+)?fan\s+of|keen\s+on|big\s+on|fond\s+of|a|an|the|any|anything|"
+    r"something|too|very|really|that|this|it|being|involve|"
     r"involves|involving|want|to|be|in|into|on|onto|at|do|go|have|get|with|of|like|much|more|just|"
     r"so|me|i|my|them|it|is|s)\b\s*)+",
     re.IGNORECASE,

@@ -112,3 +112,28 @@ def test_a_condition_named_like_restlessness_asks_for_no_outing():
 
     assert not outing_for("my mum has restless legs at night")
     assert outing_for("my mum is restless at home")
+
+
+def test_a_teenager_is_read_apart_from_a_child():
+    assert asked("something for my teenager") == {"teens"}
+    assert asked("my 15 year old likes coding") == {"teens"}
+    assert asked("my daughter is 13 and bored") == {"teens"}
+    assert asked("my daughter is 7 and bored") == {"children"}
+    assert asked("the venue is 10 minutes from the station") == frozenset()
+    assert "teens" in stated("Coding club for teens, ages 13+")
+    assert "teens" not in stated("Toddler music, for under-fives")
+
+
+def test_queer_people_are_an_audience_a_listing_states():
+    assert asked("gay friendly bar") == {"queer"}
+    assert "queer" in stated("LGBTQ+ picnic in the park")
+    assert stated("Learn the Gay Gordons at a ceilidh") == frozenset()
+
+
+def test_a_newcomer_is_read_from_knowing_nobody_or_being_new_to_the_city():
+    assert asked("new to the city, looking to meet ppl") == {"newcomers"}
+    assert asked("dont know anyone here") == {"newcomers"}
+
+
+def test_a_walking_aid_names_access_needs():
+    assert "accessible" in asked("my uncle uses a walking stick")

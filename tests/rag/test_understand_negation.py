@@ -183,3 +183,40 @@ def test_a_time_before_an_allergy_is_not_refused():
 def test_need_not_is_read_whole(text, refused):
     assert refused_phrases(text) == refused
     assert refused[0] not in asked_text(text)  # nothing of it left in the asked part
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("anything but karaoke", ["karaoke"]),
+        ("skip the pubs, something outdoors", ["pubs"]),
+        ("steer clear of bars", ["bars"]),
+        ("a night out minus the booze", ["booze"]),
+        ("board games instead of drinking", ["drinking"]),
+        ("music, not a fan of jazz", ["jazz"]),
+        ("not keen on hiking", ["hiking"]),
+    ],
+)
+def test_english_exclusions_and_dislikes_refuse_their_object(text, refused):
+    assert refused_phrases(text) == refused
+
+
+def test_rope_skipping_and_a_temperature_below_zero_refuse_nothing():
+    assert negated_spans("boxing fitness: skipping, pads and bag work") == []
+    assert negated_spans("something indoors, it is minus 5 out there") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("想去玩 但唔要爬山", ["爬山"]),
+        ("唔想太嘈嗰种", ["嘈"]),
+        ("覅排队", ["排队"]),
+    ],
+)
+def test_cantonese_and_wu_words_of_not_wanting_refuse_what_follows(text, refused):
+    assert refused_phrases(text) == refused
+
+
+def test_an_exception_closing_its_clause_refuses_the_topic():
+    assert refused_phrases("户外运动 骑车除外") == ["骑车"]
