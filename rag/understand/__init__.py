@@ -141,7 +141,7 @@ from rag.understand.cues import (
     scan_places,
     yes_no_question,
 )
-from rag.understand.negation import refused_time
+from rag.understand.negation_refused import refused_time
 from rag.understand.regional import TRADITIONAL
 from rag.understand.scan import scan
 from rag.understand.soft import soft_reason

@@ -8,7 +8,7 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from rag.understand.negation import refused_word
+from rag.understand.negation_refused import refused_word
 from rag.understand.words import NUMERAL, cn_number, rx
 
 # --- normalising ------------------------------------------------------------------------------
@@ -141,8 +141,8 @@ def match_lexicon(
     text: str, origin: list[int], original: str, table: Mapping[str, Sequence[str]]
 ) -> list[Cue]:
     """Return one cue per label found in normalised ``text``: its earliest (then longest) word
-    that is not negated (``rag.understand.negation.refused_word``: "不用跟人聊天" asks for no
-    聊天).
+    that is not negated (``rag.understand.negation_refused.refused_word``: "不用跟人聊天" asks
+    for no 聊天).
 
     Cues are ordered by where they stand in the text, then by the table's order.
     """

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from rag.understand.cues import normalise
-from rag.understand.negation import refused_word
+from rag.understand.negation_refused import refused_word
 
 # A measure of drink: 一点儿 / 点 / 两杯 / 几口 / 一盅 / 两瓶 / 一顿 (numbers as people write them).
 _MEASURE = r"(?:[一两几俩二三]?(?:点儿?|杯|口|盅|瓶|顿|轮)|[一两几俩二三]小?(?:杯|口|盅|瓶|轮))"

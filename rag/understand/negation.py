@@ -6,9 +6,9 @@ own refusals are read apart, more narrowly: ``rag.understand.listing_negation``)
 
 - :func:`negated_spans`: the stretches of a text under a negation (a search counts the words and
   cues there apart from what is asked for: ``activities.negation``);
-- :func:`refused_time`: whether a time phrase is one the person cannot or will not make
-  (``rag.understand`` ignores it as ``"negated"``);
-- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
+- ``rag.understand.negation_refused``: whether a time phrase is one the person cannot or will
+  not make (``refused_time``), and whether a word is negated where it stands
+  (``refused_word``: a lexicon cue names nothing), read with this module's markers;
 
 A negation starts at a refusing word (:data:`ZH_NEGATORS`, :data:`EN_NEGATORS`: closed classes
 of the language, written from general knowledge, not from the development queries) and runs to
@@ -221,7 +221,7 @@ def negated_spans(text: str) -> list[tuple[int, int]]:
 @functools.lru_cache(maxsize=1024)
 def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     spans = []
-    for start, marker_end in _zh_markers(text):
+    for start, marker_end in zh_markers(text):
         end = marker_end
         while end < len(text) and end - start < MAX_ZH_CHARS and text[end] not in ZH_END:
             end += 1
@@ -241,7 +241,7 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
     for match in _ZH_PAIRED.finditer(text):
         spans.append((match.start(), match.end(1)))
         spans.append((match.start(2) - 1, match.end(2)))
-    for match in _en_markers(text):
+    for match in en_markers(text):
         stop = _EN_END.search(text, match.end())
         limit = stop.start() if stop else len(text)
         spans.append((match.start(), _en_reach(text, match.end(), limit)))
@@ -317,19 +317,19 @@ def inside(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
     return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
-def _zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
+def zh_markers(text: str, negators=ZH_NEGATORS) -> list[tuple[int, int]]:
     """Return (start, end) of each of ``negators`` in ``text`` that refuses (not 特别, 有没有)."""
     found = []
     for negator in negators:
         start = text.find(negator)
         while start >= 0:
-            if _zh_negates(text, start, negator):
+            if zh_negates(text, start, negator):
                 found.append((start, start + len(negator)))
             start = text.find(negator, start + 1)
     return found
 
 
-def _en_markers(text: str) -> list[re.Match]:
+def en_markers(text: str) -> list[re.Match]:
     """Return the English negators of ``text`` that refuse what follows (not "never tried")."""
     found = []
     for match in EN_NEGATORS.finditer(text):
@@ -339,7 +339,7 @@ def _en_markers(text: str) -> list[re.Match]:
     return found
 
 
-def _zh_negates(text: str, start: int, negator: str) -> bool:
+def zh_negates(text: str, start: int, negator: str) -> bool:
     """Return whether ``negator`` at ``start`` of ``text`` is a refusal, not part of a word."""
     before = text[max(0, start - 1) : start]
     after = text[start + len(negator) : start + len(negator) + 1]
@@ -455,57 +455,3 @@ def refused_phrases(text: str) -> list[str]:
         if span and span not in phrases:
             phrases.append(span)
     return phrases
-
-
-# --- a refused time ---------------------------------------------------------------------------
-
-# Right after a time, in its clause, that it is not free (晚上没空, 早上实在起不来, 周六要加班,
-# "sunday is out", "tonight i'm busy"); general usage, not fitted.
-_NOT_FREE_AFTER = re.compile(
-    r"[^，。,.!?！？;；\n]{0,3}?(?:实在|真的|根本|都|总|老|一般)?(?:"
-    + "|".join(sorted(ZH_CLOSING + ZH_NOT_FREE, key=len, reverse=True))
-    + r")|\s*(?:is|are|'s)\s+(?:out|no\s+good|not\s+good|a\s+no)\b"
-    r"|\s*,?\s*(?:i'?m|i\s+am|im)\s+(?:busy|working|not\s+free|away|unavailable)\b",
-    re.I,
-)
-# What may stand between a refusal and the time it refuses ("not on sunday", "except this
-# friday"; 不要周末).
-_TIME_GAP = re.compile(r"(?:\s+(?:on|in|at|this|the))?\s*", re.I)
-
-
-def refused_time(text: str, span: tuple[int, int]) -> bool:
-    """Return whether the time phrase at ``span`` of ``text`` is one the person cannot or will
-    not make: a refusal of :data:`ZH_TIME_REFUSING` / :data:`EN_TIME_REFUSING` right before it,
-    or that it is not free right after it."""
-    if _NOT_FREE_AFTER.match(text, span[1]):
-        return True
-    ends = [end for _, end in _zh_markers(text, ZH_TIME_REFUSING)]
-    ends += [
-        m.end() for m in _en_markers(text) if " ".join(m[0].lower().split()) in EN_TIME_REFUSING
-    ]
-    return any(end <= span[0] and _TIME_GAP.fullmatch(text, end, span[0]) for end in ends)
-
-
-# --- a negated word ---------------------------------------------------------------------------
-
-# A word is negated by a word of not wanting ending at most this many characters before it in
-# its clause ("不用跟人聊天"), or by 不 / 没 / 别 right before it ("不吃辣", "不辣"; not
-# "不错的音乐", nor 特别 or 别的). An exclusion (除了火锅) or a closing comment (球类运动就算了)
-# refuses one thing of a kind the query still names.
-NEGATION_REACH = 4
-ZH_NEAR_NEGATORS = "不没别"
-_CLAUSE_END = re.compile(r"[,，.。!！?？、;；:：\n]")
-
-
-def refused_word(text: str, index: int) -> bool:
-    """Return whether the word starting at ``index`` of ``text`` names nothing the query asks
-    for, being negated where it stands (see :data:`NEGATION_REACH`)."""
-    before = _CLAUSE_END.split(text[max(0, index - NEGATION_REACH) : index])[-1]
-    start = index - len(before)
-    if any(start <= s and e <= index for s, e in _zh_markers(text, ZH_NOT_WANTING)):
-        return True
-    near = index - len(before[-2:])
-    return any(
-        char in ZH_NEAR_NEGATORS and _zh_negates(text, near + i, char)
-        for i, char in enumerate(before[-2:])
-    )
