@@ -9,9 +9,6 @@ agent/offline_recall.py.
 
 from __future__ import annotations
 
-import re
-from datetime import datetime
-
 from django.utils import timezone, translation
 
 from activities.models import ActivityStatus
@@ -19,6 +16,8 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
+from agent.offline_choices import ask_which, beyond_text, which_text
+from agent.offline_lines import activity_line, listed_ids, when_text
 from agent.offline_plans import (
     CANCEL_RE,
     HOLD_ON_RE,
@@ -28,58 +27,8 @@ from agent.offline_plans import (
     named_matches,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT, CREATE, OWN_ACTIVITY_RE
+from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE
 from agent.triggers import deadline_of
-
-
-def _when_text(iso: str, english: bool = False) -> str:
-    moment = timezone.localtime(datetime.fromisoformat(iso))
-    if english:
-        return f"{moment:%a %d %b %H:%M}"
-    weekday = "一二三四五六日"[moment.weekday()]
-    return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
-
-
-# A clause of a match reason stating a time or a distance, which the line already states, or
-# that only these few pass the filters, which the list itself shows (said on every line, it
-# repeats).
-_REASON_FACT_RE = re.compile(
-    r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b"
-    r"|符合筛选条件的只有|pass(?:es)? your filters"
-)
-
-
-def _reason_rest(reason: str, english: bool = False) -> str:
-    """Return a match reason without its clauses of time and distance, joined in its language."""
-    clauses = re.split(r"[，,；;]\s*", (reason or "").strip().rstrip("。. "))
-    return (", " if english else "，").join(
-        c for c in clauses if c and not _REASON_FACT_RE.search(c)
-    )
-
-
-def _ids(items: list[dict]) -> list[int]:
-    """Return the ids of the activities a reply lists, in its order (what 第二个 names next)."""
-    return [item["id"] for item in items if isinstance(item.get("id"), int)]
-
-
-def _activity_line(i: int, item: dict, english: bool = False) -> str:
-    """Return one numbered result (:func:`_activity_text`)."""
-    return f"{i}. {_activity_text(item, english)}"
-
-
-def _activity_text(item: dict, english: bool = False) -> str:
-    """Return one result: title, time, place and distance once each, then why it matches."""
-    facts = [_when_text(item["startAt"], english)]
-    if item.get("locationName"):
-        facts.append(item["locationName"])
-    distance = item.get("distanceKm")
-    if distance is not None:
-        facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
-    reason = _reason_rest(item.get("matchReason") or "", english)
-    if english:
-        return f"{item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
-    return f"{item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
-
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
 LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
@@ -146,9 +95,9 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             notes.append(
                 "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
             )
-    ctx.listed = _ids(items[:3])
+    ctx.listed = listed_ids(items[:3])
     ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
-    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
+    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
     if english:
         note = f" ({'; '.join(notes)})" if notes else ""
         ask = 'Want to join one (say which, e.g. "the first one"), or see others?'
@@ -164,7 +113,7 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     english = is_english(ctx.message)
     last = calls[-1]
     if last["name"] == "exploreNearby":  # a join request that named no single result
-        return _ask_which(ctx, last["result"]["results"][:3], english)
+        return ask_which(ctx, last["result"]["results"][:3], english)
     result = last["result"]
     if "error" in result:
         before = calls[-2]["result"] if len(calls) > 1 else {}
@@ -195,60 +144,10 @@ def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     activity = result["activity"]
     ctx.focused = activity["id"]
     seats = f"{activity['currentParticipants']}/{activity['maxParticipants']}"
-    when = _when_text(activity["startAt"], english)
+    when = when_text(activity["startAt"], english)
     if english:
         return f'You\'re in: "{activity["title"]}", {when} ({seats} places taken).'
     return f"已帮你报名「{activity['title']}」：{when}，现在 {seats} 人。"
-
-
-def _which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
-    """Return "which one do you want to join?" over the listed activities one can still join
-    (not gone, cancelled, finished or started since); with one left, whether to join it."""
-    english = is_english(ctx.message)
-    now = timezone.now()
-    items = [
-        c["result"]["activity"]
-        for c in calls
-        if "activity" in c["result"]
-        and c["result"]["activity"]["status"] == ActivityStatus.ACTIVE
-        and datetime.fromisoformat(c["result"]["activity"]["startAt"]) > now
-    ]
-    if not items:  # every one listed is gone, cancelled or over since
-        if english:
-            return "The activities I listed can no longer be joined. Shall I look for others?"
-        return "刚才列出的活动都已经报不了名了。要我再找找别的吗？"
-    if len(items) == 1:
-        ctx.listed = _ids(items)  # the one in focus: 报名 / "sign me up" next joins it
-        line = _activity_text(items[0], english)
-        if english:
-            return f'Only one of them is still open: {line} Say "sign me up" to join it.'
-        return f"只剩这一个还能报名：{line}要报名的话说“报名”。"
-    return _ask_which(ctx, items, english)
-
-
-def _beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
-    """Return the last listing again after a message named a place it does not have, and ask
-    which one is meant (one listed: it is the focus, so 报名 / "sign me up" joins it)."""
-    english = is_english(ctx.message)
-    items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
-    if not items:  # every one listed is gone since
-        gone = "The activities I listed are gone. Shall I look for others?"
-        return gone if english else "刚才列出的活动都已经没有了。要我再找找别的吗？"
-    ctx.listed = _ids(items)
-    if len(items) == 1:
-        line = _activity_text(items[0], english)
-        return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"
-    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
-    if english:
-        return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
-    return f"刚才只列了 {len(items)} 个：\n{lines}\n你说的是哪一个？"
-
-
-def _ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
-    """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
-    ctx.listed = _ids(items)
-    lines = "\n".join(_activity_line(i + 1, item, english) for i, item in enumerate(items))
-    return f"Which one do you want to join?\n{lines}" if english else f"你想报名哪一个？\n{lines}"
 
 
 def _details_text(ctx: RuntimeContext, activity: dict) -> str:
@@ -256,7 +155,7 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     english = is_english(ctx.message)
     ctx.focused = activity["id"]
     left = activity["maxParticipants"] - activity["currentParticipants"]
-    when = _when_text(activity["startAt"], english)
+    when = when_text(activity["startAt"], english)
     place = activity.get("locationName") or ("place to be decided" if english else "地点待定")
     about = (activity.get("description") or "").strip()
     status = "" if activity["status"] == ActivityStatus.ACTIVE else activity["status"]
@@ -281,12 +180,12 @@ def _draft_text(draft: dict, english: bool = False) -> str:
     if english:
         place = draft.get("locationName") or "place to be decided"
         return (
-            f'"{draft["title"]}", {_when_text(draft["startAt"], english)}, {place}, '
+            f'"{draft["title"]}", {when_text(draft["startAt"], english)}, {place}, '
             f"up to {draft['maxParticipants']} people"
         )
     place = draft.get("locationName") or "待定"
     return (
-        f"「{draft['title']}」，{_when_text(draft['startAt'])}，地点{place}，"
+        f"「{draft['title']}」，{when_text(draft['startAt'])}，地点{place}，"
         f"最多 {draft['maxParticipants']} 人"
     )
 
@@ -305,7 +204,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     words, matching = named_matches(message, live)
     named = " ".join(words)
     choices = (matching if len(matching) > 1 else live)[:5]
-    ctx.listed = _ids(choices)
+    ctx.listed = listed_ids(choices)
     ctx.listed_for = "cancel"  # "第一个" next names the one to cancel
     if english:
         names = ", ".join(f'"{a["title"]}"' for a in choices)
@@ -343,14 +242,21 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             return 'OK, not that one. Want to join another, or shall I show others ("more")?'
         return "好的，那就不考虑它。想报名别的，还是要我换一批？"
     if ctx.action == "choose" and all(c["name"] == "getActivity" for c in calls):
-        return _which_text(ctx, calls)  # 帮我报名 after a list of several: which one
+        return which_text(ctx, calls)  # 帮我报名 after a list of several: which one
     if ctx.action == "beyond" and all(c["name"] == "getActivity" for c in calls):
-        return _beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
+        return beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):
             return "Want to organise something? Tell me what, when and for how many people."
         return "想组织活动吗？告诉我做什么、什么时间、几个人，我帮你建草稿。"
+    if mode.name == EXPLORE and not calls and JOIN_RE.search(ctx.message):
+        # A join pointing at nothing listed or in focus (报名这个 in a new chat): ask which.
+        if is_english(ctx.message):
+            return (
+                "Which activity would you like to join? Tell me its name, or ask me to find some."
+            )
+        return "你想报名哪个活动？告诉我名字，或者让我先帮你找找。"
     if mode.name == CHAT or not calls:
         return compose_chat(ctx, preferences)
     if is_recall(ctx.message) and remembered(ctx):
@@ -443,7 +349,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             return _which_to_cancel(ctx, items, english)
         due = deadline_of(ctx.message, timezone.now())
         if due is not None:
-            when = _when_text(due.isoformat())
+            when = when_text(due.isoformat())
             head = f"记下了，我会在 {when} 的前一天提醒你。"
             return head + (
                 ""
@@ -469,10 +375,10 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             )
         elif matching:
             items = matching
-        ctx.listed = _ids(items[:5])
+        ctx.listed = listed_ids(items[:5])
         lines = []
         for i, item in enumerate(items[:5]):
-            when = _when_text(item["startAt"], english)
+            when = when_text(item["startAt"], english)
             status = _status_text(item["status"], english)
             # An organiser's own: how many have signed up ("who has signed up?" asks it).
             seats = f"{item['currentParticipants']}/{item['maxParticipants']}"

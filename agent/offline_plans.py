@@ -109,6 +109,13 @@ def _start_at(time_range: extract.TimeRange | None) -> str | None:
     return start.isoformat()
 
 
+def joins_something_named(message: str) -> bool:
+    """Return whether a join names what to join (报名周六的徒步, "sign me up for the hike"), not
+    only points at something (报名这个, "join this one", "sign me up")."""
+    topic = extract.semantic_query(message).strip().lower()
+    return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
+
+
 def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Search with the semantic part of the message, its time range and "nearby"."""
     if done:
@@ -138,6 +145,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         named = activity_named_in(user=ctx.user, text=ctx.message)
         if named is not None:
             return [("joinActivity", {"activityId": named.pk})]
+        if not joins_something_named(ctx.message):
+            return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     time_range = extract.time_range_of(understood)
     arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}

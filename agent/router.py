@@ -178,7 +178,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"(?!(?:else|wrong|i|you|we|about|came)\b)\w+"
             r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
-            r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)"
+            r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
+            # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
+            r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动"
         ),
         0.7,
     ),

@@ -248,6 +248,18 @@ def test_router_routes_by_what_the_person_wants_done(message, intent):
     assert classify_offline(message).intent == intent
 
 
+@pytest.mark.django_db
+@pytest.mark.real_model  # rules beside the examples' similarity, as served
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [("下周有什么户外活动吗，别太累的", "EXPLORE"), ("我下周有什么活动", "MANAGE")],
+)
+def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
 @pytest.mark.parametrize(
     ("message", "intent"),
     [

@@ -327,3 +327,10 @@ def test_sign_me_up_for_it_joins_the_one_in_focus(api_client, user, say, shown_i
     joined = say(api_client, "sign me up for it", chat_id="for-it")
     assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
     assert shown[0].participations.filter(user=user).exists()
+
+
+@pytest.mark.real_model  # routed by its rule beside the examples' similarity
+def test_a_bare_join_in_a_new_chat_asks_which_instead_of_searching_for_it(api_client, say):
+    body = say(api_client, "报名这个", chat_id="nothing-shown")
+    assert body["tool_calls"] == []
+    assert body["reply"] == "你想报名哪个活动？告诉我名字，或者让我先帮你找找。"

@@ -5,7 +5,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from agent.modes import get_agent_mode
-from agent.offline import _activity_line, compose
+from agent.offline import compose
+from agent.offline_lines import activity_line
 
 
 def _search(arguments, results, **meta):
@@ -29,16 +30,16 @@ SUP = {
 
 
 def test_a_result_line_states_time_and_distance_once():
-    line = _activity_line(1, SUP)
+    line = activity_line(1, SUP)
     when = "11月28日(周六) 16:30"
     assert line == f"1. 苏州河日落桨板巡游：{when}，苏州河，离你约 2.3 公里。标题里有「桨板」。"
 
 
 def test_a_result_line_leaves_out_that_only_a_few_pass_the_filters():
     item = {**SUP, "matchReason": "符合筛选条件的只有这 2 个，标题里有「桨板」。"}
-    assert _activity_line(1, item).endswith("离你约 2.3 公里。标题里有「桨板」。")
+    assert activity_line(1, item).endswith("离你约 2.3 公里。标题里有「桨板」。")
     english = {**SUP, "matchReason": "one of the only 2 activities that pass your filters."}
-    assert _activity_line(1, english, english=True).endswith("2.3 km away.")
+    assert activity_line(1, english, english=True).endswith("2.3 km away.")
 
 
 def test_an_english_result_line_has_no_chinese_punctuation():
@@ -48,7 +49,7 @@ def test_an_english_result_line_has_no_chinese_punctuation():
         "matchReason": 'You want something on the water, its title mentions "paddle", '
         "starts Sat 16:30.",
     }
-    line = _activity_line(1, item, english=True)
+    line = activity_line(1, item, english=True)
     assert "，" not in line and "。" not in line, line
     assert 'on the water, its title mentions "paddle"' in line
 

@@ -1,0 +1,63 @@
+"""Offline answers that ask which listed activity is meant: to join one of several (帮我报名
+after a list), or after a place the list does not have (第二个几点开始 after a list of one)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from django.utils import timezone
+
+from activities.models import ActivityStatus
+from agent.context import RuntimeContext
+from agent.offline_lines import activity_line, activity_text, listed_ids
+from agent.offline_plans import is_english
+
+
+def which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return "which one do you want to join?" over the listed activities one can still join
+    (not gone, cancelled, finished or started since); with one left, whether to join it."""
+    english = is_english(ctx.message)
+    now = timezone.now()
+    items = [
+        c["result"]["activity"]
+        for c in calls
+        if "activity" in c["result"]
+        and c["result"]["activity"]["status"] == ActivityStatus.ACTIVE
+        and datetime.fromisoformat(c["result"]["activity"]["startAt"]) > now
+    ]
+    if not items:  # every one listed is gone, cancelled or over since
+        if english:
+            return "The activities I listed can no longer be joined. Shall I look for others?"
+        return "刚才列出的活动都已经报不了名了。要我再找找别的吗？"
+    if len(items) == 1:
+        ctx.listed = listed_ids(items)  # the one in focus: 报名 / "sign me up" next joins it
+        line = activity_text(items[0], english)
+        if english:
+            return f'Only one of them is still open: {line} Say "sign me up" to join it.'
+        return f"只剩这一个还能报名：{line}要报名的话说“报名”。"
+    return ask_which(ctx, items, english)
+
+
+def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
+    """Return the last listing again after a message named a place it does not have, and ask
+    which one is meant (one listed: it is the focus, so 报名 / "sign me up" joins it)."""
+    english = is_english(ctx.message)
+    items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
+    if not items:  # every one listed is gone since
+        gone = "The activities I listed are gone. Shall I look for others?"
+        return gone if english else "刚才列出的活动都已经没有了。要我再找找别的吗？"
+    ctx.listed = listed_ids(items)
+    if len(items) == 1:
+        line = activity_text(items[0], english)
+        return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"
+    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))
+    if english:
+        return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
+    return f"刚才只列了 {len(items)} 个：\n{lines}\n你说的是哪一个？"
+
+
+def ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
+    """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
+    ctx.listed = listed_ids(items)
+    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))
+    return f"Which one do you want to join?\n{lines}" if english else f"你想报名哪一个？\n{lines}"

@@ -1,0 +1,58 @@
+"""How the offline answers write an activity: its time, one line of a list, the ids a list
+names (what 第二个 points to next)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from django.utils import timezone
+
+
+def when_text(iso: str, english: bool = False) -> str:
+    moment = timezone.localtime(datetime.fromisoformat(iso))
+    if english:
+        return f"{moment:%a %d %b %H:%M}"
+    weekday = "一二三四五六日"[moment.weekday()]
+    return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
+
+
+# A clause of a match reason stating a time or a distance, which the line already states, or
+# that only these few pass the filters, which the list itself shows (said on every line, it
+# repeats).
+_REASON_FACT_RE = re.compile(
+    r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b"
+    r"|符合筛选条件的只有|pass(?:es)? your filters"
+)
+
+
+def reason_rest(reason: str, english: bool = False) -> str:
+    """Return a match reason without its clauses of time and distance, joined in its language."""
+    clauses = re.split(r"[，,；;]\s*", (reason or "").strip().rstrip("。. "))
+    return (", " if english else "，").join(
+        c for c in clauses if c and not _REASON_FACT_RE.search(c)
+    )
+
+
+def listed_ids(items: list[dict]) -> list[int]:
+    """Return the ids of the activities a reply lists, in its order (what 第二个 names next)."""
+    return [item["id"] for item in items if isinstance(item.get("id"), int)]
+
+
+def activity_line(i: int, item: dict, english: bool = False) -> str:
+    """Return one numbered result (:func:`activity_text`)."""
+    return f"{i}. {activity_text(item, english)}"
+
+
+def activity_text(item: dict, english: bool = False) -> str:
+    """Return one result: title, time, place and distance once each, then why it matches."""
+    facts = [when_text(item["startAt"], english)]
+    if item.get("locationName"):
+        facts.append(item["locationName"])
+    distance = item.get("distanceKm")
+    if distance is not None:
+        facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
+    reason = reason_rest(item.get("matchReason") or "", english)
+    if english:
+        return f"{item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
+    return f"{item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
