@@ -336,6 +336,7 @@ _NOT_NAMING_RE = re.compile(
     r"|organi[sz]ed?|organi[sz]ing|hosting|created|joined|signed up|booked|spot|place|seat"
     r"|in|at|for|of|to|from|can|can'?t|cannot|go|going|make|won'?t|be|able|attend"
     r"|don'?t|do|not|think|want|wanna|really|sorry|afraid|after all|guess|need|have|so|but"
+    r"|actually|unfortunately|well|oh|hmm|anyway|now|just|something|came|up|turns out"
     r"|today|tonight|tomorrow|weekend|(?:mon|tues|wednes|thurs|fri|satur|sun)day'?s?)\b"
     # Days and times said another way than the reader took out (我周日去不了了).
     r"|周[一二三四五六日天末]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|[今明后]天|[今明]晚|[这本下]周"

@@ -334,3 +334,15 @@ def test_a_bare_join_in_a_new_chat_asks_which_instead_of_searching_for_it(api_cl
     body = say(api_client, "报名这个", chat_id="nothing-shown")
     assert body["tool_calls"] == []
     assert body["reply"] == "你想报名哪个活动？告诉我名字，或者让我先帮你找找。"
+
+
+def test_actually_i_cant_make_it_leaves_the_one_activity_joined(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+
+    games = make_activity_for(other_user, title="Board games")
+    activity_join(activity_id=games.pk, user=user)
+    body = say(api_client, "actually I can't make it", chat_id="actually")
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
+    assert not games.participations.filter(user=user).exists()
