@@ -34,7 +34,13 @@ RECALL_EN_RE = re.compile(
     r"|\bwhat(?:['’]?s| is) my name\s*\??\s*$|\bdo you know my name\b|\bwho am i\s*\??\s*$"
     # "again" asks to be reminded of a fact ("what am I allergic to again?"), not when or where
     # one's activity is ("when is my frisbee game again?": the activity list answers that).
-    r"|\b(?:what(?:['’]?s)?(?!\s+time)|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$",
+    r"|\b(?:what(?:['’]?s)?(?!\s+time)|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$"
+    # ... and about someone or something else, not when one's activity starts ("when is Mia
+    # coming again?"; not "when does the hike start again?"); a visitor ("who is coming to
+    # visit?") is news the user told, not a sign-up (a make-run look, session 46).
+    r"|\b(?:when|where|who)\b(?![^.!?]*\b(?:my|start|starts|begin|begins|open|opens|close"
+    r"|closes|meet|meeting|it|that|this)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
+    r"|\bwho(?:['’]?s| is) (?:coming|visiting) (?:to visit|over|to stay|to town)\b",
     re.I,
 )
 MONTHS = [

@@ -112,7 +112,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
             r"\bwhat (?:did|have) i (?:join|book|sign)|"
             r"\b(?:who|how many people) (?:has |have |is |are )?"
-            r"(?:registered|signed up|coming|joined)\b"
+            r"(?:registered|signed up|coming|joined)\b(?!\s+(?:to visit|over|to stay|to town|home))"
         ),
         1.0,
     ),

@@ -333,6 +333,13 @@ def test_a_question_sets_no_draft_field():
     assert not extract.sets_draft_field("有8个人吗？")
 
 
+def test_who_is_coming_to_visit_is_no_question_about_sign_ups():
+    from agent.router import rule_scores
+
+    assert rule_scores("who is coming to visit?")["MANAGE"] == 0
+    assert rule_scores("who is coming to my pottery night?")["MANAGE"] > 0
+
+
 def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
     from agent.router import rule_scores
 

@@ -48,6 +48,8 @@ def _ctx(message: str, knowledge=(), persona=()) -> RuntimeContext:
         "whats my cats name again",
         "我叫什么名字",
         "what's my name?",
+        "when is Mia coming again?",
+        "who is coming to visit?",
     ],
 )
 def test_questions_about_what_the_user_said_are_recall(message):
@@ -62,6 +64,8 @@ def test_questions_about_what_the_user_said_are_recall(message):
         "I told him no.",
         "what is on tonight again?",
         "when is my frisbee game again?",
+        "when does the hike start again?",
+        "where is it again?",
         "我的名字叫小王",
         "我跟你说我周末干嘛去了",
     ],
