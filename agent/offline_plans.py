@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from activities.selectors import activity_named_in
-from agent import extract
+from agent import draft_fields, extract
 from agent.context import RuntimeContext
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
 from rag.text import cut_as_written
@@ -165,13 +165,13 @@ def _draft_fields(message: str) -> dict:
     fields: dict = {}
     if time_range:
         fields["startAt"] = _start_at(time_range)
-    place = extract.extract_place(message)
+    place = draft_fields.extract_place(message)
     if place:
         fields["locationName"] = place
-    people = extract.extract_people(message)
+    people = draft_fields.extract_people(message)
     if people:
         fields["maxParticipants"] = people
-    title = extract.extract_title(message)
+    title = draft_fields.extract_title(message)
     if title:
         fields["title"] = title
     return fields
@@ -193,7 +193,7 @@ def _draft_title(message: str, understood, activity_type: str) -> str:
     day in the title would go stale when the draft moves: "改成周日吧")."""
     if is_english(message):
         topic = _EN_CREATING_RE.sub("", extract.semantic_query(message))
-        place = extract.extract_place(message)
+        place = draft_fields.extract_place(message)
         if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
             topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
         topic = " ".join(topic.split())

@@ -28,21 +28,6 @@ RECALL_ZH_RE = re.compile(
     r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
 )
 QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么|来着[？?。!！吗呀啊呢]*$")
-RECALL_EN_RE = re.compile(
-    r"\bwhat (?:did|have) i (?:tell|told|say|said|mention)|\bdid i (?:tell|say|mention)"
-    r"|\b(?:do you )?remember what i\b|\bdo you remember\b|\bwhat do you remember about"
-    r"|\bwhat(?:['’]?s| is) my name\s*\??\s*$|\bdo you know my name\b|\bwho am i\s*\??\s*$"
-    # "again" asks to be reminded of a fact ("what am I allergic to again?"), not when or where
-    # one's activity is ("when is my frisbee game again?": the activity list answers that).
-    r"|\b(?:what(?:['’]?s)?(?!\s+time)|who)\b[^.!?]{0,40}\b(?:i|my|me)\b[^.!?]{0,40}\bagain\s*\??\s*$"
-    # ... and about someone or something else, not when one's activity starts ("when is Mia
-    # coming again?"; not "when does the hike start again?"); a visitor ("who is coming to
-    # visit?") is news the user told, not a sign-up (a make-run look, session 46).
-    r"|\b(?:when|where|who)\b(?![^.!?]*\b(?:my|start|starts|begin|begins|open|opens|close"
-    r"|closes|meet|meeting|it|that|this)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
-    r"|\bwho(?:['’]?s| is) (?:coming|visiting) (?:to visit|over|to stay|to town)\b",
-    re.I,
-)
 MONTHS = [
     "January",
     "February",
@@ -69,7 +54,7 @@ def is_recall(text: str) -> bool:
     """Return whether the message asks what the user said before (a question about what was
     discussed on one day, "5月2日我们聊了什么", included: :func:`asks_about_a_day`)."""
     text = text or ""
-    if RECALL_EN_RE.search(text) or asks_about_a_day(text):
+    if extract.RECALL_EN_RE.search(text) or asks_about_a_day(text):
         return True
     return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent import extract
+from agent import draft_fields, extract
 from rag.embeddings import embed_query, search_budget
 from rag.intent import embedded_examples, provider_answering
 from rag.intent import reset as reset_embedded_examples
@@ -75,6 +75,10 @@ OWN_ACTIVITY_RE = re.compile(
 RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, extract.NOTE_CUE_RE, NOTE_WEIGHT),
     (CHAT, extract.REMEMBER_RE, 1.0),
+    # Asking what one told the assistant ("when is Mia coming again?"): memory answers it, and
+    # no tool runs (a make-run look, session 46: it made a partner request). Below MANAGE's
+    # questions about one's own activities ("when is my frisbee game again?").
+    (CHAT, extract.RECALL_EN_RE, 0.9),
     # Asking to be reminded of what one did or said (我周三晚上干嘛来着 once drafted a 社交局):
     # memory answers it. Only what I did, said or am called: a question about an activity
     # (明天的活动几点开始来着, 周六那个徒步什么时候来着) is MANAGE's. A make-run look (session 45);
@@ -372,7 +376,7 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # session 46).
     if (
         context.get("editing_draft")
-        and extract.sets_draft_field(text)
+        and draft_fields.sets_draft_field(text)
         and not EXPLICIT_CANCEL_RE.search(text)
     ):
         return IntentResult(CREATE, 0.9, "context", rules)

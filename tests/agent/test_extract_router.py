@@ -7,12 +7,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent import extract
+from agent import draft_fields
+from agent.draft_fields import extract_people, extract_place
 from agent.extract import (
     context_note,
     extract_activity_type,
-    extract_people,
-    extract_place,
     extract_preferences,
     extract_time_range,
     semantic_query,
@@ -324,13 +323,13 @@ def test_an_english_head_count_is_read_only_with_a_word_for_people(message, peop
     ],
 )
 def test_a_title_is_read_in_either_language(message, title):
-    assert extract.extract_title(message) == title
+    assert draft_fields.extract_title(message) == title
 
 
 def test_a_question_sets_no_draft_field():
-    assert extract.sets_draft_field("at the Clay Studio on Wuding Road")
-    assert not extract.sets_draft_field("any pottery at the Clay Studio?")
-    assert not extract.sets_draft_field("有8个人吗？")
+    assert draft_fields.sets_draft_field("at the Clay Studio on Wuding Road")
+    assert not draft_fields.sets_draft_field("any pottery at the Clay Studio?")
+    assert not draft_fields.sets_draft_field("有8个人吗？")
 
 
 def test_who_is_coming_to_visit_is_no_question_about_sign_ups():
@@ -338,6 +337,15 @@ def test_who_is_coming_to_visit_is_no_question_about_sign_ups():
 
     assert rule_scores("who is coming to visit?")["MANAGE"] == 0
     assert rule_scores("who is coming to my pottery night?")["MANAGE"] > 0
+
+
+def test_asking_what_one_told_is_chat_so_no_tool_runs():
+    from agent.router import rule_scores
+
+    scores = rule_scores("when is Mia coming again?")
+    assert max(scores, key=scores.get) == "CHAT"
+    mine = rule_scores("when is my frisbee game again?")
+    assert max(mine, key=mine.get) == "MANAGE"
 
 
 def test_asking_to_be_reminded_is_chat_unless_about_an_activity():
