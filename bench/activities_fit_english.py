@@ -36,13 +36,19 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.activities_fit_mood import GRID, READ_AT, gate_at, pooled, set_mean  # noqa: E402
+from bench.activities_fit_mood import (  # noqa: E402
+    DB_NAME,
+    GRID,
+    LANGS,
+    READ_AT,
+    SETS,
+    STAGES,
+    gate_at,
+    pooled,
+    set_mean,
+)
 from bench.activities_heldout import DEV_SETS  # noqa: E402
 
-DB_NAME = "bench_activities_fit_floor"  # the recording's database (bench/activities_fit_floor.py)
-SETS = tuple(DEV_SETS)
-LANGS = ("zh", "en")
-STAGES = ("bare", "no cut", "cut", "cut+fusion", "service")
 # The ``need`` family's readings: a need stated; that and no kind read; a need or a mood and no
 # kind (bench/activities_fit_mood.py's ``mood`` reading widened by the need).
 NEED_READINGS = ("need", "need&nokind", "need|mood")

@@ -94,9 +94,10 @@ def features(call) -> np.ndarray:
     )
 
 
-def pairs(records: list[dict]):
+def pairs(records: list[dict], read=None):
     """Return (differences, weights): per on-topic query, every pair of its candidates whose
-    grades differ (better minus worse), the query's pairs weighing 1 in all."""
+    grades differ (better minus worse), the query's pairs weighing 1 in all. ``read``: the
+    candidates' features of a call (default :func:`features`)."""
     from bench.activities_fit_ranker import gated_call
 
     xs, ws = [], []
@@ -104,7 +105,7 @@ def pairs(records: list[dict]):
         call = gated_call(rec)
         if call is None or not call.get("lists") or not rec["relevant_kept"]:
             continue
-        x = features(call)
+        x = (read or features)(call)
         grades = [rec["relevant_kept"].get(t, 0) for t in call["titles"]]
         better = [
             (i, j) for i in range(len(grades)) for j in range(len(grades)) if grades[i] > grades[j]

@@ -42,7 +42,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.activities_cut_cv import recorded  # noqa: E402
-from bench.activities_fit_fusion import features, fit, ordered  # noqa: E402
+from bench.activities_fit_fusion import features, fit, ordered, pairs  # noqa: E402
 from bench.activities_heldout import CORPORA, DATA, DEV_SETS, TUNING_CORPORA  # noqa: E402
 
 DB_NAME = "bench_activities_fit_fusion"
@@ -143,26 +143,6 @@ def with_extra(names):
         return np.concatenate([features(call), call["extra"][:, index]], axis=1)
 
     return read
-
-
-def pairs(records, read):
-    """As ``bench.activities_fit_fusion.pairs``, with the features ``read``."""
-    from bench.activities_fit_ranker import gated_call
-
-    xs, ws = [], []
-    for rec in records:
-        call = gated_call(rec)
-        if call is None or not call.get("lists") or not rec["relevant_kept"]:
-            continue
-        x = read(call)
-        grades = [rec["relevant_kept"].get(t, 0) for t in call["titles"]]
-        better = [
-            (i, j) for i in range(len(grades)) for j in range(len(grades)) if grades[i] > grades[j]
-        ]
-        for i, j in better:
-            xs.append(x[i] - x[j])
-            ws.append(1.0 / len(better))
-    return np.asarray(xs), np.asarray(ws)
 
 
 def order_by(read, weights):
