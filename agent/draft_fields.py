@@ -25,10 +25,15 @@ _EN_WORDS = (
 )
 EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS.split())}
 _EN_NUMERAL = r"\d{1,3}|" + "|".join(EN_NUMBERS)
+# "max 2 hours", "up to 10 km": a measure, no head count.
+_EN_UNIT = (
+    r"(?:km|k|m|mi|miles?|hours?|hrs?|h|minutes?|mins?|yuan|quid|pounds?|dollars?|bucks|%"
+    r"|percent|years?|yrs?|kg|degrees?)\b"
+)
 _PEOPLE_EN_RE = re.compile(
     rf"\b({_EN_NUMERAL})\s+(?:people|persons|guests|players|participants|spots|places|seats"
     rf"|of us)\b|\b(?:max(?:imum)?|up to|capacity(?: of)?|cap(?: it)? at|limit(?: it)? to)\s+"
-    rf"({_EN_NUMERAL})\b|\b({_EN_NUMERAL})\s+max\b",
+    rf"({_EN_NUMERAL})\b(?!\s*{_EN_UNIT})|\b({_EN_NUMERAL})\s+max\b",
     re.IGNORECASE,
 )
 

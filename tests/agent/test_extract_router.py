@@ -305,6 +305,8 @@ def test_something_or_anything_is_no_search_cue_when_it_names_no_kind(message):
         ("max 12", 12),
         ("book club, 6 max", 6),
         ("a walk for 2 hours", None),
+        ("max 2 hours", None),
+        ("anything up to 10 km away", None),
         ("I'm 30 years old", None),
     ],
 )
