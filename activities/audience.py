@@ -35,7 +35,9 @@ _EN_AGE = re.compile(
     r"|\bover[- ]?([5-9]0)s?\b"
     # someone's age said of them ("my son is 14", "she's 85"); not a clock time, a length or a
     # count ("is 10 minutes away", "is 5pm", "are 6 of us")
-    r"|\b(?:is|are|she['’]?s|he['’]?s|they['’]?re|turning|turned|just turned)\s+(\d{1,2})\b"
+    r"|\b(?:(?:son|daughter|kid|child|boy|girl|grandson|granddaughter|brother|sister|mum|mom|dad"
+    r"|nan|gran|grandma|grandpa|he|she|they)\s+(?:is|are)|she['’]?s|he['’]?s|they['’]?re|turning"
+    r"|turned|just turned)\s+(\d{1,2})\b"
     r"(?![:.]\d|\s*(?:am|pm|a\.m|p\.m|o['’]?clock|min|mins|minutes?|hours?|hrs?|h|km|k|miles?|mi"
     r"|%|of|people|quid|dollars?|bucks|pounds|euros?|percent|degrees?|days?|weeks?|months?)\b)",
     re.I,
@@ -239,7 +241,7 @@ AUDIENCES: dict[str, Audience] = {
             "腿脚不便|腿脚不方便|腿脚不好|腿脚不太好|腿脚不利索|腿脚不灵便|行动不便|走不动|"
             "走不了远路|轮椅|腰不好|腰疼|腰酸|膝盖不好|孕妇|怀孕|"
             "wheelchair|mobility|disabled|disability|bad back|bad knees|pregnant|low-impact|"
-            "walker|zimmer frame|walking stick|mobility scooter|uses a cane"
+            "uses a walker|with a walker|zimmer frame|walking stick|mobility scooter|uses a cane"
         ),
         states=_words(
             "无障碍|轮椅|坐着|平路|低强度|慢节奏|节奏慢|wheelchair|step-free|accessible|seated|"

@@ -380,6 +380,7 @@ def stream_chat(
             pointed is None
             and not ctx.editing_draft
             and references.names_place_beyond(ctx.message, ctx.shown)
+            and references.action_of(ctx.message, alone=False) is not None
         ):
             ctx.action = "beyond"  # 第二个几点开始 after a list of one: list it again, ask which
         ctx.more = bool(ctx.search) and references.asks_for_more(state.message)

@@ -94,9 +94,11 @@ _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 
 # A title given to an event: 标题改成…, 就叫「…」, "call it Clay and wine night", "rename it to …".
 _TITLE_RE = re.compile(
-    r"(?:(?:标题|名字|活动名)(?:改成|改为|换成|叫|就叫)|就叫|名字叫|起名叫?)[「“\"]?"
+    r"(?:(?:标题|活动名)(?:改成|改为|换成|叫|就叫)|名字(?:改成|改为|换成|就叫)"
+    r"|(?:^|[，,。\s那它这个])就叫(?![我他她你们上外车人])|起名叫?)[「“\"]?"
     r"([^」”\"，,。！!？?]{2,40})"
-    r"|\b(?:call it|name it|rename it(?: to)?|retitle it(?: to)?|(?:change|set) the (?:title|name)"
+    r"|\b(?:call it(?!\s+(?:off|a day|a night|quits|even|a bargain)\b)|name it"
+    r"|rename it(?: to)?|retitle it(?: to)?|(?:change|set) the (?:title|name)"
     r" to|title it)\s+[\"“‘']?([^\"”’,.!?]{2,60}?)[\"”’]?\s*(?:please)?\s*(?:[,.!?]|$)",
     re.IGNORECASE,
 )
@@ -109,15 +111,28 @@ def extract_title(text: str) -> str | None:
     if not match:
         return None
     title = (match.group(1) or match.group(2)).strip().rstrip("吧呗啊")
-    return title or None
+    return None if not title or re.search(r"什么|啥", title) else title
+
+
+# A question, which sets nothing (有8个人吗？, 这个地方在哪里, 是不是很远, "any at the Clay
+# Studio?"); offline_recall reads it too (记住了吗？ keeps nothing).
+QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢]\W*$|哪|什么|是不是")
 
 
 def sets_draft_field(text: str) -> bool:
     """Return whether a statement names a place, a head count or a title for an event ("地点在
     武定路的陶艺工作室", "at the Clay Studio", "make it 10 people", "call it …"): while a draft
     is edited, a change to it, however much it reads like a search. A question sets nothing."""
-    if re.search(r"[?？]\s*$|吗\W*$", text):
+    if QUESTION_RE.search(text):
         return False
+    if not _HAN_RE.search(text) and _PLACE_EN_RE.search(text) is None:
+        # "at the Clay Studio" said as the change itself, not "I live in London".
+        place = re.match(
+            r"\s*(?:(?:it'?s|it is|let'?s do it|make it|move it)\s+)?(?:at|in)\b", text
+        )
+        if place and extract_place(text):
+            return True
+        return extract_people(text) is not None or extract_title(text) is not None
     return any(read(text) is not None for read in (extract_place, extract_people, extract_title))
 
 

@@ -227,8 +227,8 @@ def context_note(text: str) -> str | None:
 # Asking to be remembered: 帮我记一下, 记住, 别忘了我..., "remember that I ...". A statement for
 # memory (router CHAT), answered by saying back what was kept (offline_recall.compose_chat).
 REMEMBER_RE = re.compile(
-    r"(?:帮我|请|你要|给我)?记住|(?:帮我)?记一下|记下(?:来|我)|别忘了我"
-    r"|\bremember (?:that )?(?:i|my)\b",
+    r"(?:帮我|请|你要|给我)?记住(?!了)|(?:帮我)?记一下|记下(?:来|我)(?!了)|别忘了我"
+    r"|(?<!n't )(?<!not )(?<!cannot )(?<!i )\bremember (?:that )?(?:i|my)\b",
     re.IGNORECASE,
 )
 
@@ -246,7 +246,7 @@ RECALL_EN_RE = re.compile(
     # coming again?"; not "when does the hike start again?"); a visitor ("who is coming to
     # visit?") is news the user told, not a sign-up (a make-run look, session 46).
     r"|\b(?:when|where|who)\b(?![^.!?]*\b(?:my|start|starts|begin|begins|open|opens|close"
-    r"|closes|meet|meeting|it|that|this)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
+    r"|closes|meet|meeting|it|that|this|the|we|our|deadline)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
     r"|\bwho(?:['’]?s| is) (?:coming|visiting) (?:to visit|over|to stay|to town)\b",
     re.I,
 )

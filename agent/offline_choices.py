@@ -46,7 +46,7 @@ def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     if not items:  # every one listed is gone since
         gone = "The activities I listed are gone. Shall I look for others?"
         return gone if english else "刚才列出的活动都已经没有了。要我再找找别的吗？"
-    ctx.listed = listed_ids(items)
+    ctx.listed, ctx.listed_for = listed_ids(items), ctx.shown_for  # still "which to cancel?"
     if len(items) == 1:
         line = activity_text(items[0], english)
         return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"

@@ -179,7 +179,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # do, on the same terms ("something came up", "anything else" are not). A make-run
             # look (session 46); checked on the dev split.
             r"^\s*(?:is there |got )?(?:anything|something) "
-            r"(?!(?:else|wrong|i|you|we|about|came)\b)\w+"
+            r"(?!(?:else|wrong|i|you|we|about|came|is|was|has|had|went|happened|goes|works|smells"
+            r"|like|to add|from|that|in|on|at|new)\b)\w+"
             r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
@@ -376,6 +377,7 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # session 46).
     if (
         context.get("editing_draft")
+        and not (extract.REMEMBER_RE.search(text) or extract.NOTE_CUE_RE.search(text))
         and draft_fields.sets_draft_field(text)
         and not EXPLICIT_CANCEL_RE.search(text)
     ):

@@ -52,7 +52,7 @@ ZH_NOT_WANTING = (
     "没有",
     # Cantonese, Wu (覅 = 勿要) and northern 甭 ("no need"): knowledge of the varieties (fresh8's
     # Cantonese refusals read none, session 44; issue 30, session 46)
-    *("唔要", "唔想", "唔使", "覅", "甭"),
+    *("唔要", "唔想", "唔使", "覅"),
 )
 # Every Chinese word that refuses what follows it: those, and the words that exclude one thing
 # of a kind still asked for (除了火锅还有什么好吃的: food, but not hotpot). A bare 不 only before
@@ -146,7 +146,8 @@ EN_NEGATORS = re.compile(
     # excluding or keeping away from one thing ("anything but karaoke", "skip the pubs", "minus
     # the booze"; not rope "skipping" nor "minus 5"): general English, in no development set
     # (issue 30, session 46)
-    r"|anything\s+but|everything\s+but|skip(?=\s+(?:the|any|all)\b)|steer\s+clear\s+of"
+    r"|(?:any|every)thing\s+but(?!\s+(?:i|we|you|it|my|me|maybe|ideally|preferably)\b)"
+    r"|skip(?=\s+(?:the|any|all)\b)|steer\s+clear\s+of"
     r"|stay\s+away\s+from|keep\s+away\s+from|minus(?!\s*\d)|sans|instead\s+of|rather\s+not"
     # not tolerating or fearing what follows ("can't" of ability stays a plain word)
     r"|allergic to|scared of|afraid of|sick of|tired of|fed up with|hate|can['’]?t stand"

@@ -2,6 +2,8 @@
 
 from types import SimpleNamespace
 
+import pytest
+
 from activities.audience import (
     asked,
     audience_counts,
@@ -137,3 +139,8 @@ def test_a_newcomer_is_read_from_knowing_nobody_or_being_new_to_the_city():
 
 def test_a_walking_aid_names_access_needs():
     assert "accessible" in asked("my uncle uses a walking stick")
+
+
+@pytest.mark.parametrize("query", ["we are 4 adults looking for dinner", "I'm a keen walker"])
+def test_a_group_size_or_a_walker_of_trails_asks_for_no_audience(query):
+    assert asked(query) == frozenset()

@@ -397,3 +397,40 @@ def test_a_change_to_the_draft_being_edited_wins_over_backing_out():
     message = "I can't make the saturday slot, move it to sunday"
     assert classify_offline(message, context).intent == "CREATE"
     assert classify_offline("cancel my saturday hike", context).intent == "MANAGE"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["call it off", "let's call it a day", "我就叫外卖吧", "就叫我小王吧", "起名叫什么好呢"],
+)
+def test_idioms_and_calling_people_give_no_title(message):
+    assert draft_fields.extract_title(message) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remember that I live in London",
+        "I live in London",
+        "这个地方在哪里",
+        "there's a cat in The garden",
+    ],
+)
+def test_a_place_inside_another_statement_or_a_question_changes_no_draft(message):
+    assert not draft_fields.sets_draft_field(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "something happened at work today",
+        "anything is fine",
+        "I don't remember my login details",
+        "when's the frisbee game again?",
+    ],
+)
+def test_ordinary_sentences_are_no_search_and_no_memory_request(message):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert scores["EXPLORE"] == 0 and scores["CHAT"] == 0

@@ -149,3 +149,11 @@ def test_cantonese_and_wu_words_of_not_wanting_refuse_what_follows(text, refused
 
 def test_an_exception_closing_its_clause_refuses_the_topic():
     assert refused_phrases("户外运动 骑车除外") == ["骑车"]
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [("I'm up for anything but my kids must come", "kids"), ("甭管多远带孩子去", "孩子")],
+)
+def test_anything_but_a_clause_and_no_matter_refuse_nothing(text, kept):
+    assert all(kept not in phrase for phrase in refused_phrases(text))
