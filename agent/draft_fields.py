@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from agent.extract import QUESTION_RE
 from rag.understand.words import CN_DIGITS, NUMERAL, cn_number
 
 # "8个人", "六位"; a bare "个" only after 人数 ("人数改成八个"), since "一个周六" is no count.
@@ -23,8 +24,8 @@ _EN_WORDS = (
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
     "fifteen sixteen seventeen eighteen nineteen twenty"
 )
-EN_NUMBERS = {word: n for n, word in enumerate(_EN_WORDS.split())}
-_EN_NUMERAL = r"\d{1,3}|" + "|".join(EN_NUMBERS)
+_EN_COUNTS = {word: n for n, word in enumerate(_EN_WORDS.split())}
+_EN_NUMERAL = r"\d{1,3}|" + "|".join(_EN_COUNTS)
 # "max 2 hours", "up to 10 km": a measure, no head count.
 _EN_UNIT = (
     r"(?:km|k|m|mi|miles?|hours?|hrs?|h|minutes?|mins?|yuan|quid|pounds?|dollars?|bucks|%"
@@ -44,7 +45,7 @@ def extract_people(text: str) -> int | None:
     english = None if _HAN_RE.search(text) else _PEOPLE_EN_RE.search(text)
     if english:
         word = next(g for g in english.groups() if g).lower()
-        value = int(word) if word.isdigit() else EN_NUMBERS[word]
+        value = int(word) if word.isdigit() else _EN_COUNTS[word]
         return value if 1 <= value <= 500 else None
     match = _PEOPLE_RE.search(text)
     if not match:
@@ -89,6 +90,7 @@ _EN_NAME = (
 _PLACE_EN_AT_RE = re.compile(
     rf"\b(?:at|in)\s+((?:[Tt]he\s+)?{_EN_NAME}(?:\s+(?:on|in|near|by|off)\s+{_EN_NAME})?)"
 )
+_SAID_AT_RE = re.compile(r"\s*(?:(?:it'?s|it is|let'?s do it|make it|move it)\s+)?(?:at|in)\b")
 _HAN_RE = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -114,26 +116,19 @@ def extract_title(text: str) -> str | None:
     return None if not title or re.search(r"什么|啥", title) else title
 
 
-# A question, which sets nothing (有8个人吗？, 这个地方在哪里, 是不是很远, "any at the Clay
-# Studio?"); offline_recall reads it too (记住了吗？ keeps nothing).
-QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢]\W*$|哪|什么|是不是")
-
-
 def sets_draft_field(text: str) -> bool:
     """Return whether a statement names a place, a head count or a title for an event ("地点在
     武定路的陶艺工作室", "at the Clay Studio", "make it 10 people", "call it …"): while a draft
     is edited, a change to it, however much it reads like a search. A question sets nothing."""
     if QUESTION_RE.search(text):
         return False
-    if not _HAN_RE.search(text) and _PLACE_EN_RE.search(text) is None:
-        # "at the Clay Studio" said as the change itself, not "I live in London".
-        place = re.match(
-            r"\s*(?:(?:it'?s|it is|let'?s do it|make it|move it)\s+)?(?:at|in)\b", text
-        )
-        if place and extract_place(text):
-            return True
-        return extract_people(text) is not None or extract_title(text) is not None
-    return any(read(text) is not None for read in (extract_place, extract_people, extract_title))
+    # An English "at …" place counts only said as the change itself ("at the Clay Studio"), not
+    # inside another statement ("I live in London").
+    placed = bool(_HAN_RE.search(text) or _PLACE_EN_RE.search(text) or _SAID_AT_RE.match(text))
+    return any(
+        read(text) is not None
+        for read in ((extract_place,) if placed else ()) + (extract_people, extract_title)
+    )
 
 
 def extract_place(text: str) -> str | None:

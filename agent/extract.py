@@ -233,6 +233,11 @@ REMEMBER_RE = re.compile(
 )
 
 
+# Coming to see the user ("who is coming to visit?"): news the user told, not a sign-up.
+VISITING = r"(?:to visit|over|to stay|to town)"
+# A question, which sets nothing and keeps nothing (有8个人吗？, 这个地方在哪里, 是不是很远, 记住了
+# 吗？): draft_fields.sets_draft_field, offline_recall.compose_chat.
+QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢]\W*$|哪|什么|是不是")
 # Asking what one told the assistant (answered from memory, offline_recall.is_recall; the
 # router's CHAT): "what did I tell you about…", "what's my name?", "… again?".
 RECALL_EN_RE = re.compile(
@@ -247,7 +252,7 @@ RECALL_EN_RE = re.compile(
     # visit?") is news the user told, not a sign-up (a make-run look, session 46).
     r"|\b(?:when|where|who)\b(?![^.!?]*\b(?:my|start|starts|begin|begins|open|opens|close"
     r"|closes|meet|meeting|it|that|this|the|we|our|deadline)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
-    r"|\bwho(?:['’]?s| is) (?:coming|visiting) (?:to visit|over|to stay|to town)\b",
+    rf"|\bwho(?:['’]?s| is) (?:coming|visiting) {VISITING}\b",
     re.I,
 )
 

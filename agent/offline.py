@@ -17,7 +17,7 @@ from agent import extract
 from agent.context import RuntimeContext
 from agent.modes import AgentMode
 from agent.offline_choices import ask_which, beyond_text, which_text
-from agent.offline_lines import activity_line, listed_ids, when_text
+from agent.offline_lines import activity_lines, listed_ids, when_text
 from agent.offline_plans import (
     CANCEL_RE,
     HOLD_ON_RE,
@@ -97,7 +97,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             )
     ctx.listed = listed_ids(items[:3])
     ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
-    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items[:3]))
+    lines = activity_lines(items[:3], english)
     if english:
         note = f" ({'; '.join(notes)})" if notes else ""
         ask = 'Want to join one (say which, e.g. "the first one"), or see others?'

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from activities.models import ActivityStatus
 from agent.context import RuntimeContext
-from agent.offline_lines import activity_line, activity_text, listed_ids
+from agent.offline_lines import activity_lines, activity_text, listed_ids
 from agent.offline_plans import is_english
 
 
@@ -50,7 +50,7 @@ def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     if len(items) == 1:
         line = activity_text(items[0], english)
         return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"
-    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))
+    lines = activity_lines(items, english)
     if english:
         return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
     return f"刚才只列了 {len(items)} 个：\n{lines}\n你说的是哪一个？"
@@ -59,5 +59,5 @@ def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
 def ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
     """Return "which one do you want to join?" over ``items``, listed for 第二个 next."""
     ctx.listed = listed_ids(items)
-    lines = "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))
+    lines = activity_lines(items, english)
     return f"Which one do you want to join?\n{lines}" if english else f"你想报名哪一个？\n{lines}"

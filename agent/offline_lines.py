@@ -39,6 +39,11 @@ def listed_ids(items: list[dict]) -> list[int]:
     return [item["id"] for item in items if isinstance(item.get("id"), int)]
 
 
+def activity_lines(items: list[dict], english: bool = False) -> str:
+    """Return the results numbered from 1, one a line (:func:`activity_text`)."""
+    return "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))
+
+
 def activity_line(i: int, item: dict, english: bool = False) -> str:
     """Return one numbered result (:func:`activity_text`)."""
     return f"{i}. {activity_text(item, english)}"

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from agent import draft_fields, extract
+from agent import extract
 from agent.context import RuntimeContext
 from agent.offline_plans import is_english
 from memory.search import content_tsquery, tsquery_lexemes
@@ -236,7 +236,7 @@ def _asked_to_keep(text: str) -> str:
     """Return what a message asks to be remembered (我下周三去北京出差，帮我记一下: 我下周三去北京
     出差), without the asking; "" when it asks nothing of the kind or says nothing else."""
     cue = extract.REMEMBER_RE.search(text)
-    if cue is None or draft_fields.QUESTION_RE.search(text):  # 记住了吗？ asks, keeps nothing
+    if cue is None or extract.QUESTION_RE.search(text):  # 记住了吗？ asks, keeps nothing
         return ""
     if cue.group(0).lower().startswith("remember"):
         # "please remember that I hate mornings": what follows, "I hate mornings".

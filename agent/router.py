@@ -72,6 +72,9 @@ OWN_ACTIVITY_RE = re.compile(
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
 # An explicit "remember this" is a statement for memory, not a search, whatever it mentions
 # ("帮我记住我喜欢安静的活动"): CHAT at the top weight, where the preference is stored.
+# What keeps "any hiking?" or "anything outdoorsy?" from asking for listings: it asks for people
+# ("any cyclists want to ride together") or about one's own ("any update on my game?").
+_NOT_A_LISTING = r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)"
 RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, extract.NOTE_CUE_RE, NOTE_WEIGHT),
     (CHAT, extract.REMEMBER_RE, 1.0),
@@ -116,7 +119,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
             r"\bwhat (?:did|have) i (?:join|book|sign)|"
             r"\b(?:who|how many people) (?:has |have |is |are )?"
-            r"(?:registered|signed up|coming|joined)\b(?!\s+(?:to visit|over|to stay|to town|home))"
+            r"(?:registered|signed up|coming|joined)\b"
+            rf"(?!\s+(?:{extract.VISITING}|home))"
         ),
         1.0,
     ),
@@ -174,14 +178,14 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # my game?"). Written from general knowledge
             # (session 43, a make-run look); checked on the dev split.
             r"^\s*(?:are there |is there )?any (?!one\b|body\b|updates?\b|news\b|plans\b|tips\b)\w+"
-            r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
+            + _NOT_A_LISTING
+            + r"|"
             # "anything outdoorsy this weekend?", "something chill tonight": a kind of thing to
             # do, on the same terms ("something came up", "anything else" are not). A make-run
             # look (session 46); checked on the dev split.
             r"^\s*(?:is there |got )?(?:anything|something) "
             r"(?!(?:else|wrong|i|you|we|about|came|is|was|has|had|went|happened|goes|works|smells"
-            r"|like|to add|from|that|in|on|at|new)\b)\w+"
-            r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i have|i'?ve)\b)|"
+            r"|like|to add|from|that|in|on|at|new)\b)\w+" + _NOT_A_LISTING + r"|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
             # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
