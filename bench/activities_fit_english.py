@@ -46,6 +46,7 @@ from bench.activities_fit_mood import (  # noqa: E402
     gate_at,
     pooled,
     set_mean,
+    stage_options,
 )
 from bench.activities_heldout import DEV_SETS  # noqa: E402
 
@@ -248,14 +249,7 @@ def rotations(records: list[dict], name: str, tolerance: float) -> None:
 def main() -> None:
     from bench.activities_cut_cv import recorded
 
-    showing = "--stages" in sys.argv
-    tolerance = 0.0
-    if showing:
-        sys.argv.remove("--stages")  # recorded() parses --save / --load only
-    if "--tolerance" in sys.argv:
-        at = sys.argv.index("--tolerance")
-        tolerance = float(sys.argv[at + 1])
-        del sys.argv[at : at + 2]
+    showing, tolerance = stage_options()
     records = recorded(__doc__.split("\n")[0], DEV_SETS, DB_NAME)
     read(records)
     print(f"{len(records)} queries recorded")

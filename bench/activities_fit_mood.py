@@ -243,17 +243,24 @@ def rotations(records: list[dict], tolerance: float) -> None:
         print()
 
 
-def main() -> None:
-    from bench.activities_cut_cv import recorded
-
+def stage_options() -> tuple[bool, float]:
+    """Take ``--stages`` and ``--tolerance T`` out of ``sys.argv`` (``recorded`` parses
+    ``--save`` / ``--load`` only) and return them."""
     showing = "--stages" in sys.argv
     tolerance = 0.0
     if showing:
-        sys.argv.remove("--stages")  # recorded() parses --save / --load only
+        sys.argv.remove("--stages")
     if "--tolerance" in sys.argv:
         at = sys.argv.index("--tolerance")
         tolerance = float(sys.argv[at + 1])
         del sys.argv[at : at + 2]
+    return showing, tolerance
+
+
+def main() -> None:
+    from bench.activities_cut_cv import recorded
+
+    showing, tolerance = stage_options()
     records = recorded(__doc__.split("\n")[0], DEV_SETS, DB_NAME)
     read(records)
     print(f"{len(records)} queries recorded")
