@@ -9,7 +9,8 @@ melbourne_en; fresh6 on chongqing and seattle_en; fresh7 on nanjing and dublin_e
 guangzhou and chicago_en; fresh9 on wuhan and auckland_en; fresh10 on xiamen and
 capetown_en; fresh11 on qingdao and singapore_en; fresh12 on harbin and vancouver_en; fresh13
 on shenyang and edinburgh_en; fresh14 on changsha and austin_en; fresh15 on kunming and
-sydney_en; fresh16 on suzhou and boston_en) once through
+sydney_en; fresh16 on suzhou and boston_en; fresh17 on tianjin and
+manchester_en) once through
 ``activities_search`` as shipped, keeping what each
 relevance decision was given (scores, background, flags, the query vector, the hits' titles) and
 the answer (with its ``meta.relevance``).

@@ -111,9 +111,12 @@ CORPORA = {
     # Two more cities written for fresh16 (development data from session 46).
     "suzhou": ("activities_suzhou.json", "Asia/Shanghai"),
     "boston_en": ("activities_boston_en.json", "America/New_York"),
-    # Two more cities written for fresh17, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh17 (development data from session 47).
     "tianjin": ("activities_tianjin.json", "Asia/Shanghai"),
     "manchester_en": ("activities_manchester_en.json", "Europe/London"),
+    # Two more cities written for fresh18, the unseen test: measured only, never fitted.
+    "dalian": ("activities_dalian.json", "Asia/Shanghai"),
+    "brisbane_en": ("activities_brisbane_en.json", "Australia/Brisbane"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -146,6 +149,8 @@ TUNING_CORPORA = (
     "sydney_en",
     "suzhou",
     "boston_en",
+    "tianjin",
+    "manchester_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -167,6 +172,7 @@ DEV_SETS = {
     "fresh14": "fresh14",
     "fresh15": "fresh15",
     "fresh16": "fresh16",
+    "fresh17": "fresh17",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -233,6 +239,10 @@ QUERY_FILES = {
         "activities_fresh17_tianjin_queries.jsonl",
         "activities_fresh17_manchester_en_queries.jsonl",
     ),
+    "fresh18": (
+        "activities_fresh18_dalian_queries.jsonl",
+        "activities_fresh18_brisbane_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -253,6 +263,7 @@ FRESH = (
     "fresh15",
     "fresh16",
     "fresh17",
+    "fresh18",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -361,6 +372,13 @@ SPLIT_STATUS = {
     ),
     "fresh17": (
         "The fresh17 split (issue 30) is two more new cities (Tianjin in Chinese, Manchester in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 46: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 47). The unseen test split is fresh18 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh18": (
+        "The fresh18 split (issue 30) is two more new cities (Dalian in Chinese, Brisbane in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
