@@ -41,7 +41,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     items = result.get("results") or []
     unknown = bool(result["meta"].get("nearbyUnknown"))
     first = calls[0]["arguments"]
-    values = persona_values(ctx, english=english)
+    values = persona_values(ctx, english=english, results=items[:3])
     if not items and first.get("excludeIds"):  # 换一批 with nothing left
         if english:
             return "That's everything I found for this. Want to look for something else?"

@@ -59,5 +59,7 @@ def activity_text(item: dict, english: bool = False) -> str:
         facts.append(f"{distance:.1f} km away" if english else f"离你约 {distance:.1f} 公里")
     reason = reason_rest(item.get("matchReason") or "", english)
     if english:
+        # A sentence of its own: 'as asked ("tonight")' left alone after the time is "As asked".
+        reason = reason[:1].upper() + reason[1:]
         return f"{item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
     return f"{item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")

@@ -113,6 +113,10 @@ def joins_something_named(message: str) -> bool:
     """Return whether a join names what to join (报名周六的徒步, "sign me up for the hike"), not
     only points at something (报名这个, "join this one", "sign me up")."""
     topic = extract.semantic_query(message).strip().lower()
+    # A place in a list (报名第一个, "sign me up for the first one") points too: with nothing
+    # listed, searching for 「第一个」 found nothing (a make-run look, session 47).
+    for place in (extract.ZH_PLACE_RE, extract.EN_PLACE_RE):
+        topic = place.sub(" ", topic).strip()
     return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
 
 
@@ -148,10 +152,16 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if not joins_something_named(ctx.message):
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
-    time_range = extract.time_range_of(understood)
-    arguments: dict = {"query": extract.semantic_query(ctx.message) or ctx.message, "limit": 5}
-    if time_range:
-        arguments["timeRange"] = time_range.as_filter()
+    topic = extract.semantic_query(ctx.message)
+    arguments: dict = {"query": topic or ctx.message, "limit": 5}
+    said = " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
+    if said:
+        # The time goes to the search as said, not as a hard filter: the search reads it as its
+        # window, answers from it, and when nothing there fits what is asked ranks every row by
+        # closeness to it, each outside it marked (activities.search_window). A hard filter
+        # answered 「周末有什么适合亲子的活动」 with the one board-game night of the weekend
+        # (a make-run look, session 47). The time of a feeling (今天有点丧) is no window.
+        arguments["query"] = f"{said} {topic}".strip()
     if understood.nearby:
         # Asked even without a known location: the tool then searches everywhere and says so.
         arguments["nearby"] = True

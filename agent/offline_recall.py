@@ -46,6 +46,8 @@ QUOTE_CHARS = 200
 # The second best remembered message is quoted too when it is about as close as the best.
 SECOND_QUOTE_GAP = 0.05
 PERSONA_NOTE_MAX = 3
+# What a person cannot eat: it bears on a food listing, and on no other.
+EATING_CATEGORIES = ("allergy", "food")
 # A question about a day quotes at most this many of the user's turns of that day.
 DAY_QUOTES = 5
 
@@ -173,14 +175,38 @@ def compose_recall(ctx: RuntimeContext) -> str:
 
 
 def persona_values(
-    ctx: RuntimeContext, *, english: bool, limit: int = PERSONA_NOTE_MAX
+    ctx: RuntimeContext,
+    *,
+    english: bool,
+    results: list[dict] | None = None,
+    limit: int = PERSONA_NOTE_MAX,
 ) -> list[str]:
     """Return the persona's stated preferences as phrases (``extract.stated_in``), the most
-    relevant first."""
+    relevant first.
+
+    ``results``: the search results an answer lists; then only the preferences bearing on them
+    are named: what the user cannot eat when one of them is food, a taste when the search
+    raised one of them by the user's stated preferences (its ``boost``). An answer saying "by
+    your preferences: allergic to peanuts" over a Sunday walk claimed what the search never did
+    (a make-run look, session 47); nothing listed, nothing bears.
+    """
+    chunks = [c for c in ctx.persona if c.meta.get("value")]
+    if results is not None:
+        boosted = any(
+            (r.get("boost") or 0) > 0
+            and (r.get("provenance") or {}).get("personalised") == "preferences"
+            for r in results
+        )
+        food = any(
+            extract.extract_activity_type(f"{r.get('type', '')} {r.get('title', '')}") == "美食"
+            for r in results
+        )
+        chunks = [
+            c for c in chunks if (food if c.meta.get("category") in EATING_CATEGORIES else boosted)
+        ]
     return [
         extract.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
-        for c in ctx.persona
-        if c.meta.get("value")
+        for c in chunks
     ][:limit]
 
 

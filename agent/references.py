@@ -16,6 +16,7 @@ import re
 
 from agent import extract
 from agent.context import RuntimeContext
+from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
 from agent.router import EXPLORE, MANAGE
 
@@ -26,27 +27,6 @@ ZH_DIGITS.update({"九": 9, "十": 10})
 EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "last": -1}
 EN_ORDINALS.update({"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5})
 
-# What may follow a place that names a listed activity: the end, a pause or particle, or what is
-# asked or done about it (第二个几点开始, 报名第一个, 第一个吧); not 第二个周末, 第二场读书会,
-# 第一场雪, 第一次 (the first time), 第二天 (the next day).
-_ZH_AFTER = (
-    r"(?=$|[\s，,。？?！!~～吧呗呢啊吗呀]|几点|几号|在哪|什么时候|哪天|怎么样|是|的(?:时间|地点)"
-    r"|还有|多少|详细|介绍|报名|参加|取消|退|不|去不了|太|算了|没|也|我|帮|人|要|可以|能|需要)"
-)
-ZH_PLACE_RE = re.compile(
-    r"第\s*([一二两三四五六七八九十]|[1-9])\s*(?:个|条|项|家)?"
-    + _ZH_AFTER
-    + r"|(最后)(?:一|那|这)?(?:个|条|项)"
-    + _ZH_AFTER
-)
-# "the second one", "the 2nd", "number 2", "option 3", "#1"; not "the first time", "last week",
-# "the second half of the month".
-EN_PLACE_RE = re.compile(
-    r"\b(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+(?:one|option)\b"
-    r"|\bthe\s+(first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\b(?=\s*(?:[?.!,]|$|please))"
-    r"|(?:\b(?:number|no\.?|option)\s*|#)([1-9])\b",
-    re.IGNORECASE,
-)
 # Pointing at the one activity a reply was about: 这个 / 那个 said alone or before what is asked
 # (报名这个, 这个几点开始), not before a time or a thing (这个周末, 这个月, 这个app); "this one",
 # "that one".

@@ -189,7 +189,14 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
             # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
-            r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动"
+            r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动|"
+            # A wish to do something (明天下午想去看展, 想去吃点好吃的, as 明晚想听现场音乐 is
+            # labelled), not a refusal (不想去看了: MANAGE) nor 想看看 (我想看看我报名了什么).
+            # With someone (想找人一起去看电影) PARTNER's rule outranks it. A make-run look
+            # (session 47); checked on the dev split.
+            r"(?<![不别])想(?:去)?(?:看(?!看)|吃|玩|逛|听|参加|爬|泡|喝|学|滑|骑)|"
+            # "…, anything this week?": asking for listings after saying why.
+            r"[,，]\s*(?:anything|something) (?:this|tonight|on|happening|going on)\b"
         ),
         0.7,
     ),

@@ -43,9 +43,10 @@ def test_explore_calls_the_activities_search(
     assert body["intent"] == "EXPLORE"
     call = body["tool_calls"][0]
     assert call["name"] == "exploreNearby"
-    assert call["arguments"]["query"] == "热闹"
+    # The time goes to the search as said (its window, rank and marks), not as a hard filter.
+    assert call["arguments"]["query"] == "周五晚上 热闹"
     assert call["arguments"]["nearby"] is True
-    assert call["arguments"]["timeRange"] == friday.as_filter()
+    assert "timeRange" not in call["arguments"]
     assert "user_id" not in call["arguments"]
     results = call["result"]["results"]
     assert party.pk in [r["id"] for r in results]
@@ -54,9 +55,8 @@ def test_explore_calls_the_activities_search(
 
 def test_explore_widens_when_nothing_matches(api_client, say):
     body = say(api_client, "周五晚上附近热闹的地方", location=SHANGHAI)
-    assert [c["name"] for c in body["tool_calls"]] == ["exploreNearby"] * 3
+    assert [c["name"] for c in body["tool_calls"]] == ["exploreNearby"] * 2
     assert "nearby" not in body["tool_calls"][1]["arguments"]
-    assert "timeRange" not in body["tool_calls"][2]["arguments"]
     assert "没有找到" in body["reply"]
 
 

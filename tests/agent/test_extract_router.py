@@ -434,3 +434,25 @@ def test_ordinary_sentences_are_no_search_and_no_memory_request(message):
 
     scores = rule_scores(message)
     assert scores["EXPLORE"] == 0 and scores["CHAT"] == 0
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "明天下午想去看展",
+        "想去吃点好吃的",
+        "I'm new in town and want to meet people, anything this week?",
+    ],
+)
+def test_a_wish_to_do_something_is_a_search(message):
+    from agent.router import rule_scores
+
+    # A make-run look (session 47): the examples alone read these as partner searches.
+    assert rule_scores(message)["EXPLORE"] > rule_scores(message)["PARTNER"]
+
+
+@pytest.mark.parametrize("message", ["我不想去看了", "我想看看我报名了什么", "别想吃的了"])
+def test_a_refusal_or_a_look_at_ones_own_is_no_wish_to_do_something(message):
+    from agent.router import rule_scores
+
+    assert rule_scores(message)["EXPLORE"] == 0

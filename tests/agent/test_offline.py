@@ -42,6 +42,16 @@ def test_a_result_line_leaves_out_that_only_a_few_pass_the_filters():
     assert activity_line(1, english, english=True).endswith("2.3 km away.")
 
 
+def test_an_english_reason_left_after_the_time_starts_a_sentence():
+    item = {
+        **SUP,
+        "title": "Board games",
+        "matchReason": 'Only 1 passes your filters, starts Sat 18:00, as asked ("tonight").',
+    }
+    line = activity_line(1, item, english=True)
+    assert line.endswith('. As asked ("tonight").'), line
+
+
 def test_an_english_result_line_has_no_chinese_punctuation():
     item = {
         **SUP,

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.extract import extract_time_range
-from agent.offline_plans import _start_at, cancel_target, plan_explore
+from agent.offline_plans import _start_at, cancel_target, joins_something_named, plan_explore
 
 WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
@@ -37,19 +37,23 @@ def test_explore_passes_the_distance_the_message_names():
 def test_explore_reads_english_time_and_place():
     [(_, arguments)] = plan_explore(SimpleNamespace(message="board games this weekend near me"), [])
     assert arguments["nearby"] is True and "radiusInKm" not in arguments
-    assert arguments["query"] == "board games"
-    assert arguments["timeRange"]["end"].endswith("23:59:59+08:00")
+    assert arguments["query"] == "this weekend board games" and "timeRange" not in arguments
 
 
 def test_explore_searches_what_is_wanted_without_asking_words():
     [(_, arguments)] = plan_explore(SimpleNamespace(message="周末想找个玩水的地方"), [])
-    assert arguments["query"] == "玩水" and "timeRange" in arguments
+    assert arguments["query"] == "周末 玩水" and "timeRange" not in arguments
 
 
 def test_explore_searches_what_is_wanted_in_english():
     message = "looking for somewhere to play in the water this weekend"
     [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
-    assert arguments["query"] == "play in the water" and "timeRange" in arguments
+    assert arguments["query"] == "this weekend play in the water" and "timeRange" not in arguments
+
+
+def test_explore_keeps_the_time_of_a_feeling_with_the_feeling_not_as_a_window():
+    [(_, arguments)] = plan_explore(SimpleNamespace(message="今天有点丧，想找个地方散散心"), [])
+    assert arguments["query"] == "今天有点丧 散散心"
 
 
 SATURDAY_FRISBEE = {
@@ -179,3 +183,17 @@ def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
     ctx = SimpleNamespace(message="move it to saturday", draft=SimpleNamespace(start_at=new_year))
     moved = offline_plans._keep_time_of_day(ctx, {})
     assert moved["startAt"] == "2027-01-02T19:00:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("帮我报名第一个", False),
+        ("sign me up for the first one", False),
+        ("报名这个", False),
+        ("报名周六的徒步", True),
+        ("报名第二场读书会", True),
+    ],
+)
+def test_a_join_by_a_place_in_a_list_names_nothing_to_search_for(message, named):
+    assert joins_something_named(message) is named

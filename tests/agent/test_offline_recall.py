@@ -201,8 +201,9 @@ def test_the_explore_answer_names_the_persona_preferences():
     from agent.modes import get_agent_mode
     from agent.offline import compose
 
+    meta = {"category": "food", "value": "不吃辣"}
     persona = [
-        Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta={"value": "不吃辣"}),
+        Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta=meta),
         Chunk("persona:feedback:1", "反馈 rating +1 on a1", 0.6),
     ]
     item = {"title": "川菜馆聚餐", "startAt": "2026-11-27T19:00:00+08:00", "type": "美食"}
@@ -286,16 +287,17 @@ def test_a_recall_question_routed_to_a_tool_mode_is_answered_from_memory():
     assert reply == 'On March 14, 2026 you told me: "My trip in March was to Kyoto."'
 
 
-def test_the_explore_answer_without_results_still_names_the_persona_preferences():
+def test_the_explore_answer_without_results_names_no_preference():
     from agent.modes import get_agent_mode
     from agent.offline import compose
 
-    persona = [Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta={"value": "不吃辣"})]
+    meta = {"category": "food", "value": "不吃辣"}
+    persona = [Chunk("persona:preference:1", "偏好 food: 不吃辣", 1.0, meta=meta)]
     calls = [{"name": "exploreNearby", "arguments": {}, "result": {"results": [], "meta": {}}}]
 
     reply = compose(get_agent_mode("EXPLORE"), _ctx("今晚吃什么？", persona=persona), calls, [])
 
-    assert reply.endswith("我记着你的偏好：不吃辣。")
+    assert "偏好" not in reply and "不吃辣" not in reply
 
 
 @pytest.mark.django_db
@@ -349,18 +351,47 @@ def test_an_allergy_is_named_as_avoided_in_the_explore_answer_not_as_a_liking():
 
     meta = {"category": "allergy", "value": "花生"}
     persona = [Chunk("persona:preference:1", "偏好 allergy: 花生", 1.0, meta=meta)]
-    item = {"title": "桌游夜", "startAt": "2026-11-27T19:00:00+08:00", "type": "桌游"}
+    item = {"title": "Street food crawl", "startAt": "2026-11-27T19:00:00+08:00", "type": "美食"}
     calls = [
         {
             "name": "exploreNearby",
-            "arguments": {"query": "board games"},
+            "arguments": {"query": "street food"},
             "result": {"results": [item], "meta": {}},
         }
     ]
 
-    reply = compose(get_agent_mode("EXPLORE"), _ctx("any board games?", persona=persona), calls, [])
+    reply = compose(get_agent_mode("EXPLORE"), _ctx("any street food?", persona=persona), calls, [])
 
     assert "by your preferences: allergic to peanuts" in reply
+
+
+def _explore_reply(message: str, persona: list, item: dict) -> str:
+    """Return the offline EXPLORE answer listing ``item`` for ``message``."""
+    from agent.modes import get_agent_mode
+    from agent.offline import compose
+
+    calls = [{"name": "exploreNearby", "arguments": {}, "result": {"results": [item], "meta": {}}}]
+    return compose(get_agent_mode("EXPLORE"), _ctx(message, persona=persona), calls, [])
+
+
+def test_an_allergy_is_not_named_over_a_listing_that_is_no_food():
+    meta = {"category": "allergy", "value": "花生"}
+    persona = [Chunk("persona:preference:1", "偏好 allergy: 花生", 1.0, meta=meta)]
+    walk = {"title": "Sunday walk", "startAt": "2026-11-29T09:00:00+08:00", "type": "户外"}
+
+    reply = _explore_reply("something outdoors on sunday morning", persona, walk)
+
+    assert "peanut" not in reply and "preferences" not in reply
+
+
+def test_a_taste_is_named_only_when_the_search_raised_a_result_by_it():
+    meta = {"category": "likes", "value": "安静"}
+    persona = [Chunk("persona:preference:1", "偏好 likes: 安静", 1.0, meta=meta)]
+    plain = {"title": "静读会", "startAt": "2026-11-29T14:00:00+08:00", "type": "读书"}
+    raised = {**plain, "boost": 0.05, "provenance": {"personalised": "preferences"}}
+
+    assert "按你的偏好" not in _explore_reply("周末看书", persona, plain)
+    assert "按你的偏好：安静" in _explore_reply("周末看书", persona, raised)
 
 
 def test_a_stated_allergy_is_acknowledged_as_an_allergy():

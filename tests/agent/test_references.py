@@ -26,6 +26,8 @@ def _action(message: str, focus: int | None = None, for_cancel: bool = False):
         ("报名第一个", (41, "join")),
         ("第二个几点开始？", (42, "details")),
         ("第2个在哪", (42, "details")),
+        ("第一个具体在哪里", (41, "details")),
+        ("第三个收费吗", (43, "details")),
         ("就第三个吧", (43, "join")),
         ("第二个", (42, "join")),
         ("最后一个还有名额吗", (43, "details")),
