@@ -156,6 +156,10 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     ctx.focused = activity["id"]
     left = activity["maxParticipants"] - activity["currentParticipants"]
     when = when_text(activity["startAt"], english)
+    if activity.get("endAt"):  # "几点结束", "how long is it": the end said beside the start
+        end = when_text(activity["endAt"], english)
+        same_day = end[: -len("00:00")] == when[: -len("00:00")]
+        when += f"-{end[-len('00:00') :]}" if same_day else f" - {end}"
     place = activity.get("locationName") or ("place to be decided" if english else "地点待定")
     about = (activity.get("description") or "").strip()
     status = "" if activity["status"] == ActivityStatus.ACTIVE else activity["status"]

@@ -393,11 +393,18 @@ def get_my_activities(user, *, scope="all", timeRange=None):
     ("activityId",),
 )
 def get_activity(user, *, activityId):
-    """Return one visible activity (``activities.selectors.activity_get_visible``) with the
-    start of its description."""
+    """Return one visible activity (``activities.selectors.activity_get_visible``) with its end
+    (None when not set) and the start of its description."""
 
     activity = activity_get_visible(user=user, activity_id=int(activityId))
-    return {"activity": {**activity_shape(activity), "description": activity.description[:300]}}
+    end = timezone.localtime(activity.end_at).isoformat() if activity.end_at else None
+    return {
+        "activity": {
+            **activity_shape(activity),
+            "endAt": end,
+            "description": activity.description[:300],
+        }
+    }
 
 
 @tool(

@@ -100,3 +100,22 @@ def test_a_full_activity_is_refused_by_name():
         get_agent_mode("EXPLORE"), ctx, [_search({"query": "苏州河日落桨板巡游"}, [SUP]), join], []
     )
     assert reply == "「苏州河日落桨板巡游」已经满员了，报不上名。要我找找类似的活动吗？"
+
+
+def test_the_details_of_an_activity_say_when_it_ends():
+    from agent.offline import _details_text
+
+    activity = {
+        "id": 7,
+        "title": "无声观影夜",
+        "status": "active",
+        "startAt": "2026-12-09T19:00:00+08:00",
+        "endAt": "2026-12-09T21:30:00+08:00",
+        "locationName": "愚园路小放映室",
+        "maxParticipants": 20,
+        "currentParticipants": 13,
+        "description": "",
+    }
+    ctx = SimpleNamespace(message="第二个几点结束", focused=None)
+
+    assert "12月9日(周三) 19:00-21:30" in _details_text(ctx, activity)
