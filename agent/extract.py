@@ -278,7 +278,22 @@ RECALL_EN_RE = re.compile(
     # visit?") is news the user told, not a sign-up (a make-run look, session 46).
     r"|\b(?:when|where|who)\b(?![^.!?]*\b(?:my|start|starts|begin|begins|open|opens|close"
     r"|closes|meet|meeting|it|that|this|the|we|our|deadline)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
-    rf"|\bwho(?:['’]?s| is) (?:coming|visiting) {VISITING}\b",
+    rf"|\bwho(?:['’]?s| is) (?:coming|visiting) {VISITING}\b"
+    r"|\bwho(?:['’]?s| is) visiting(?: me| us)?\s*\??\s*$"
+    r"|谁[^，,。？?]{0,6}来看我",
+    re.I,
+)
+# News about someone close, told ("my sister Mia is visiting next weekend, she loves climbing",
+# 我妹妹下周来玩，她喜欢攀岩): something to remember, not a request to find company or to
+# manage anything (a make-run look, session 47: both went by the examples alone).
+TOLD_ABOUT_SOMEONE_RE = re.compile(
+    r"^\s*(?:my|our) (?:little |big |older |younger )?(?:sister|brother|mum|mom|mother|dad|father"
+    r"|wife|husband|partner|son|daughter|friend|boyfriend|girlfriend|kids?|nan|nana|grandma"
+    r"|grandpa|aunt|uncle|cousin|flatmate|roommate|colleague|boss)\b(?:\s+[A-Z]\w+)?"
+    r"\s+(?:is|are|was|has|loves|likes|hates|just|got|can't|cannot)\b(?![^?]*\?)"
+    r"|^\s*我(?:的)?(?:妈妈?|爸爸?|老婆|老公|妹妹?|姐姐?|哥哥?|弟弟?|儿子|女儿|孩子|闺女|朋友"
+    r"|男朋友|女朋友|奶奶|爷爷|姥姥|姥爷|外婆|外公|室友|同事|老板)(?!的活动)"
+    r"[^？?吗呢]*(?:喜欢|爱|讨厌|不吃|过敏|要来|来玩|来看我|下周来|生日)[^？?吗呢]*$",
     re.I,
 )
 

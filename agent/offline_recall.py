@@ -233,6 +233,8 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
         return f"记下了：「{kept}」。想不起来的时候问我就行。"
     if LIVE_INFO_RE.search(text) and (unknown := compose_unknown(text)):
         return unknown
+    if _asks_about_something_told(ctx):
+        return compose_recall(ctx)
     if english:
         if re.search(r"thank", text, re.I):
             return "You're welcome! Anything else on your mind, or something to do? Just ask."
@@ -241,7 +243,7 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
                 "Hi! I'm Xiaoyi: I can chat, find activities, set one up or find you company. "
                 "What would you like to do today?"
             )
-        return compose_unknown(text) or "I see. Tell me more, I'm listening."
+        return compose_unknown(text) or "I see, I'll remember that. Tell me more, I'm listening."
     if re.search(r"谢谢|多谢|thank", text, re.I):
         return "不客气！还有什么想聊的，或者想找点事做，随时叫我。"
     if re.search(r"难过|伤心|失恋|压力|累|烦|不开心|被.*骂", text):
@@ -256,6 +258,17 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             "也能管理你报名的活动。"
         )
     return compose_unknown(text) or "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+def _asks_about_something_told(ctx: RuntimeContext) -> bool:
+    """Return whether the message is a question sharing a word with something the user told
+    before ("what does Mia like?" after "my sister Mia is visiting, she loves climbing"): the
+    answer is what they said, not "I don't know". A make-run look (session 47); the memory
+    search's lexical match (the knowledge pass's ``lexical``) is the shared word."""
+    if not QUESTION_RE.search(ctx.message or ""):
+        return False
+    said = _said_by_user(ctx)
+    return bool(said) and bool(said[0].meta.get("lexical"))
 
 
 def _asked_to_keep(text: str) -> str:

@@ -82,6 +82,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # no tool runs (a make-run look, session 46: it made a partner request). Below MANAGE's
     # questions about one's own activities ("when is my frisbee game again?").
     (CHAT, extract.RECALL_EN_RE, 0.9),
+    # News about someone close, told: memory keeps it (extract.TOLD_ABOUT_SOMEONE_RE). Below
+    # the asking rules of EXPLORE and PARTNER ("my son loves swimming, any classes?").
+    (CHAT, extract.TOLD_ABOUT_SOMEONE_RE, 0.6),
     # Asking to be reminded of what one did or said (我周三晚上干嘛来着 once drafted a 社交局):
     # memory answers it. Only what I did, said or am called: a question about an activity
     # (明天的活动几点开始来着, 周六那个徒步什么时候来着) is MANAGE's. A make-run look (session 45);

@@ -456,3 +456,29 @@ def test_a_refusal_or_a_look_at_ones_own_is_no_wish_to_do_something(message):
     from agent.router import rule_scores
 
     assert rule_scores(message)["EXPLORE"] == 0
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my sister Mia is visiting next weekend, she loves climbing",
+        "我妹妹下周来玩，她喜欢攀岩",
+        "who is visiting me?",
+        "谁要来看我来着",
+    ],
+)
+def test_news_about_someone_close_and_asking_who_visits_are_chat(message):
+    from agent.router import rule_scores
+
+    # A make-run look (session 47): the examples alone made these partner or manage requests.
+    scores = rule_scores(message)
+    assert scores["CHAT"] > 0 and scores["CHAT"] == max(scores.values())
+
+
+@pytest.mark.parametrize(
+    "message", ["my son loves swimming, any classes for kids?", "is my sister coming?"]
+)
+def test_asking_about_someone_close_is_no_news_told(message):
+    from agent.extract import TOLD_ABOUT_SOMEONE_RE
+
+    assert TOLD_ABOUT_SOMEONE_RE.search(message) is None

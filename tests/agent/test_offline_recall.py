@@ -398,3 +398,14 @@ def test_a_stated_allergy_is_acknowledged_as_an_allergy():
     assert compose_chat(_ctx("帮我记一下：我对花生过敏"), [("allergy", "花生")]).startswith(
         "记住啦：花生过敏。"
     )
+
+
+@pytest.mark.parametrize(("lexical", "quoted"), [(True, True), (False, False)])
+def test_a_question_sharing_a_word_with_something_told_is_answered_with_it(lexical, quoted):
+    told = "my sister Mia is visiting next weekend, she loves climbing"
+    ctx = _ctx(
+        "what does Mia like?",
+        knowledge=[_said("m1", told, "2026-11-28T09:00:00Z", lexical=lexical)],
+    )
+
+    assert (told in compose_chat(ctx, [])) is quoted
