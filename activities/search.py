@@ -55,7 +55,6 @@ from activities.search_window import (
     mark_outside,
     widen_time,
     window_fits_nothing,
-    window_lacks_request,
     window_only_few,
 )
 from activities.selectors import activity_settings_get
@@ -179,18 +178,6 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
         )
     elif candidates > SMALL_RESULT:
         plan = plan_vector_path(qs, exact_max_rows=row.exact_search_max_rows, k=limit)
-    if (
-        plan is None
-        and window_only_few(understood, semantic)
-        and window_lacks_request(list(qs[:SMALL_RESULT]), understood, semantic)
-    ):
-        # The window's few rows are none of what the query asks for: rank every joinable row
-        # by closeness to the window instead (search_window.window_lacks_request).
-        understood = dataclasses.replace(understood, time=widen_time(understood.time))
-        qs = unnarrowed
-        candidates, plan = count_and_plan(
-            qs, small=SMALL_RESULT, exact_max_rows=row.exact_search_max_rows, k=limit
-        )
     if plan is not None:
         candidates = max(plan.rows, SMALL_RESULT + 1)  # counted past SMALL_RESULT already
     meta = {

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from activities.negation import inside, negated_spans
 from activities.reasons import outside_note
-from activities.search_ranking import cue_counts, naming_pks
 from activities.understanding import FILTER, RANK, QueryUnderstanding, TimePlan
 from rag import relevance
 
@@ -45,30 +43,6 @@ def window_only_few(understood: QueryUnderstanding, semantic: str) -> bool:
     query asks for something besides the time (then whether anything fits is still a question:
     a window holding three rows says nothing about the request)."""
     return understood.time.applied == FILTER and bool(semantic)
-
-
-def window_lacks_request(rows: list, understood: QueryUnderstanding, query: str) -> bool:
-    """Return whether the query asks for a kind or mood of activity (one it does not refuse)
-    and none of the few ``rows`` its time window left is of it, states an audience it names,
-    or holds one of its words.
-
-    The small path shows every row such a window leaves; when none is what was asked for,
-    that says the window has nothing that fits, not that these rows do: the search then ranks
-    every joinable row by closeness to the window (:func:`widen_time`), as the full path does
-    when its gate finds nothing close in the window (:func:`window_fits_nothing`). The rows of
-    the window stay among the answers when they still fit, first by their closeness. Found on
-    ``make run`` (session 47): 「周末有什么适合亲子的活动」 with one board-game night that
-    weekend was answered with that night alone, and the family outings of the next weekend
-    not at all.
-    """
-    if understood.time.applied != FILTER or not rows:
-        return False
-    spans = negated_spans(understood.found.text)
-    if not any(not inside(c.span, spans) for c in (*understood.kinds, *understood.moods)):
-        return False
-    if any(cue_counts(rows, understood, negated=False)):
-        return False
-    return not naming_pks(query, rows, understood)
 
 
 def widen_time(plan: TimePlan) -> TimePlan:

@@ -158,8 +158,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     if said:
         # The time goes to the search as said, not as a hard filter: the search reads it as its
         # window, answers from it, and when nothing there fits what is asked ranks every row by
-        # closeness to it, each outside it marked (activities.search_window). A hard filter
-        # answered 「周末有什么适合亲子的活动」 with the one board-game night of the weekend
+        # closeness to it, each outside it marked (activities.search_window), as measured on the
+        # held-out sets; the hard filter and dropping it when empty were the agent's own rule
         # (a make-run look, session 47). The time of a feeling (今天有点丧) is no window.
         arguments["query"] = f"{said} {topic}".strip()
     if understood.nearby:
