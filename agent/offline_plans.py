@@ -456,6 +456,16 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
     return None
 
 
+# Asking who signed up for one's own activity (谁报名了我的飞盘局, "how many have signed up?"):
+# the organiser's activities, not those one joined (a make-run look, session 47).
+SIGN_UPS_RE = re.compile(
+    r"谁(?:报名|参加|要来)|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)"
+    r"|\bwho(?:['’]s| has| have)? (?:signed up|joined)\b"
+    r"|\bhow many (?:people )?(?:have |has )?(?:signed up|joined)\b",
+    re.IGNORECASE,
+)
+
+
 def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """List the user's activities; to cancel, list first, then cancel the one named.
 
@@ -476,7 +486,9 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         scope = "all"
         if "草稿" in ctx.message:
             scope = "drafts"
-        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message):
+        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message) or SIGN_UPS_RE.search(
+            ctx.message
+        ):
             scope = "created"
         elif re.search("报名|参加|参与", ctx.message) and not cancel:
             scope = "joined"

@@ -197,3 +197,21 @@ def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
 )
 def test_a_join_by_a_place_in_a_list_names_nothing_to_search_for(message, named):
     assert joins_something_named(message) is named
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["谁报名了我的飞盘局", "我的桌游局有几个人报名了", "who has signed up for my frisbee game?"],
+)
+def test_asking_who_signed_up_reads_the_activities_one_organises(message):
+    from agent.offline_plans import plan_manage
+
+    [(name, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert name == "getMyActivities" and arguments["scope"] == "created"
+
+
+def test_asking_what_one_signed_up_for_reads_the_joined_ones():
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message="我报名了哪些活动"), [])
+    assert arguments["scope"] == "joined"
