@@ -198,6 +198,14 @@ _EN_CREATING_RE = re.compile(
 )
 
 
+_EN_AT_HOME_RE = re.compile(
+    r"\s+(?:at|in)\s+(?:my|our)(?:\s+(?:place|house|flat|home|apartment))?\s*$|\s+at home\s*$",
+    re.IGNORECASE,
+)
+# Words after a kind that name the gathering, which a time phrase may have taken ("quiz night").
+_EN_EVENT_WORDS = "night|evening|morning|afternoon|party"
+
+
 def _draft_title(message: str, understood, activity_type: str) -> str:
     """Return a new draft's title: what it is, never when (the time is shown beside it, and a
     day in the title would go stale when the draft moves: "改成周日吧")."""
@@ -206,7 +214,13 @@ def _draft_title(message: str, understood, activity_type: str) -> str:
         place = draft_fields.extract_place(message)
         if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
             topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
-        topic = " ".join(topic.split())
+        # One's own home is no title ("… at my place" left "Board game at my").
+        topic = _EN_AT_HOME_RE.sub("", " ".join(topic.split()))
+        last = topic.split()[-1] if topic else ""
+        # "a board game night this friday": the time reading took "night" with the day.
+        named = re.search(rf"\b{re.escape(last)}\s+({_EN_EVENT_WORDS})\b", message, re.I)
+        if last and named:
+            topic += " " + named.group(1).lower()
         return topic[:1].upper() + topic[1:] if topic else "Meetup"
     vibes = [cue.label for cue in understood.moods]
     kinds = extract.kinds_in(message, understood)

@@ -501,15 +501,16 @@ def test_an_english_organiser_moves_the_place_asks_and_publishes_one_draft(api_c
     from activities.models import Activity
 
     made = say(api_client, "I'd like to host a board game night next friday at 7pm for 6 people")
-    assert made["tool_calls"][0]["result"]["draft"]["title"] == "Board game"
+    assert made["tool_calls"][0]["result"]["draft"]["title"] == "Board game night"
     chat = made["chat_id"]
     moved = say(api_client, "change the place to The Board Room cafe", chat_id=chat)
     assert moved["tool_calls"][0]["result"]["draft"]["locationName"] == "The Board Room cafe"
     asked = say(api_client, "what time does it start?", chat_id=chat)
     assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
-    assert asked["reply"].startswith('Your draft: "Board game", Fri 04 Dec 19:00'), asked["reply"]
+    reply = asked["reply"]
+    assert reply.startswith('Your draft: "Board game night", Fri 04 Dec 19:00'), reply
     published = say(api_client, "looks good, publish it", chat_id=chat)
-    assert published["reply"] == 'Published! Everyone can see "Board game" and join it now.'
+    assert published["reply"] == 'Published! Everyone can see "Board game night" and join it now.'
     assert Activity.objects.filter(creator=user).count() == 1
 
 

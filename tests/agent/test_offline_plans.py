@@ -134,7 +134,9 @@ def test_a_negation_that_is_the_request_itself_still_cancels():
     [
         ("host a picnic at Zilker Park on Sunday", "Picnic"),
         ("help me organise a bbq at The Domain", "Bbq"),
-        ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game"),
+        ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game night"),
+        ("host a board game night this friday for 6 people at my place", "Board game night"),
+        ("host a dinner party at our flat tomorrow evening", "Dinner party"),
     ],
 )
 def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
