@@ -40,11 +40,11 @@ from django.utils import timezone, translation
 
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
-from agent.extract import extract_preferences
+from agent.extract import answered_vibe, extract_preferences
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.prompt import BuiltPrompt, PromptBuilder
-from agent.router import CREATE, EXPLORE, IntentResult, classify_intent
+from agent.router import CHAT, CREATE, EXPLORE, IntentResult, classify_intent
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 from rag.llm import get_llm
@@ -406,6 +406,9 @@ def stream_chat(
     # 4. run
     built = build_prompt(state, budget or settings.AGENT_PROMPT_BUDGET)
     preferences = extract_preferences(state.message)
+    if not preferences and state.intent.source == "context" and state.intent.intent == CHAT:
+        # The answer to the partner search's lively-or-quiet question (router.classify_offline).
+        preferences = [vibe] if (vibe := answered_vibe(state.message)) else []
     llm = get_llm()
     ran = False
     if pending is not None:

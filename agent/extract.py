@@ -411,6 +411,39 @@ _LIKE_RE = re.compile(r"我(?:很|最|比较|特别|超)?喜欢([^，,。！!？
 _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")
 
 
+# Asking how one's search for company goes (有人匹配上了吗, 找到搭子了吗, "any matches yet?"):
+# the open searches are read, not one more recorded (a make-run look, session 47).
+PARTNER_STATUS_RE = re.compile(
+    r"匹配(?:上|到)?了?(?:吗|没|么)|有(?:人|谁)(?:回应|响应|应了|找我)|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)"
+    r"|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
+    r"|\bany (?:matches|luck)\b|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
+    r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b",
+    re.IGNORECASE,
+)
+# A short answer to "do you prefer lively or quiet get-togethers?" (安静的吧, 热闹点的, "quiet
+# please"): the vibe it names, read only right after the partner search asked it.
+_QUIET_ANSWER_RE = re.compile(
+    r"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:安静|清净|人少|安安静静)[^，,。？?]{0,6}$"
+    r"|^\W*(?:i'?d )?(?:prefer |like )?(?:quiet|calm|chill|low[- ]key|small)\b[^,.?]{0,16}$",
+    re.IGNORECASE,
+)
+_LIVELY_ANSWER_RE = re.compile(
+    r"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:热闹|人多)[^，,。？?]{0,6}$"
+    r"|^\W*(?:i'?d )?(?:prefer |like )?(?:lively|busy|loud|big)\b[^,.?]{0,16}$",
+    re.IGNORECASE,
+)
+
+
+def answered_vibe(text: str) -> tuple[str, str] | None:
+    """Return the ``("vibe", value)`` preference a short answer to the lively-or-quiet question
+    names, in the language of the answer; None when it is no such answer."""
+    english = not re.search(r"[\u4e00-\u9fff]", text or "")
+    for pattern, value in ((_QUIET_ANSWER_RE, "安静"), (_LIVELY_ANSWER_RE, "热闹")):
+        if pattern.search(text or ""):
+            return ("vibe", VALUES_ZH_EN[value] if english else value)
+    return None
+
+
 def extract_preferences(text: str) -> list[tuple[str, str]]:
     """Return the ``(category, value)`` preferences a user states in a message."""
     found: list[tuple[str, str]] = []

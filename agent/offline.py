@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.utils import timezone, translation
 
 from activities.models import ActivityStatus
+from activities.reasons import VIBE_NAMES_EN
 from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
@@ -180,6 +181,33 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     )
 
 
+def _partner_status_text(intents: list[dict], english: bool) -> str:
+    """Return how the user's open searches for company go: each, and how many look likewise."""
+    if not intents:
+        if english:
+            return "You're not looking for company right now. Who would you like to find?"
+        return "你现在没有在找搭子。想找什么样的搭子？"
+    lines = []
+    for i, intent in enumerate(intents[:5]):
+        kind = intent["activityType"]
+        what = kind or "一起活动"
+        if english:  # as the user named it ("climbing"), else the type's English name
+            named = (
+                extract.kinds_in(intent["description"]) if is_english(intent["description"]) else []
+            )
+            what = named[0].text if named else VIBE_NAMES_EN.get(kind, kind or "something")
+        n = intent["openMatches"]
+        if english:
+            others = f"{n} others are looking too" if n else "nobody else yet"
+            lines.append(f"{i + 1}. Company for {what}: {others}.")
+        else:
+            others = f"目前有 {n} 位也在找" if n else "暂时还没有别人在找"
+            lines.append(f"{i + 1}. 找{what}搭子：{others}。")
+    if english:
+        return "Your searches for company:\n" + "\n".join(lines) + "\nI'll tell you when one fits."
+    return "你在找的搭子：\n" + "\n".join(lines) + "\n有合适的人我第一时间告诉你。"
+
+
 def _draft_text(draft: dict, english: bool = False) -> str:
     if english:
         place = draft.get("locationName") or "place to be decided"
@@ -323,6 +351,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if english:
             return f'Published! Everyone can see "{title}" and join it now.'
         return f"发布成功！「{title}」现在大家都能看到并报名了。"
+    if name == "getPartnerIntents":
+        return _partner_status_text(result["partnerIntents"], english)
     if name in ("createPartnerIntent", "askPreference"):
         intent = calls[0]["result"].get("partnerIntent") or {}
         matches = calls[0]["result"].get("openMatches", 0)

@@ -315,7 +315,11 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
 
 
 def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
-    """Record the partner intent; ask about the vibe when no vibe preference is known."""
+    """Record the partner intent; ask about the vibe when no vibe preference is known. A
+    question about how the search goes (有人匹配上了吗, "any matches yet?") reads the open
+    ones instead of recording another."""
+    if extract.PARTNER_STATUS_RE.search(ctx.message):
+        return [] if done else [("getPartnerIntents", {})]
     if done:
         knows_vibe = any(c.text.startswith("偏好 vibe") for c in ctx.persona)
         if len(done) == 1 and not knows_vibe:

@@ -82,6 +82,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # no tool runs (a make-run look, session 46: it made a partner request). Below MANAGE's
     # questions about one's own activities ("when is my frisbee game again?").
     (CHAT, extract.RECALL_EN_RE, 0.9),
+    # How one's search for company goes (extract.PARTNER_STATUS_RE): PARTNER reads it.
+    (PARTNER, extract.PARTNER_STATUS_RE, 0.9),
     # News about someone close, told: memory keeps it (extract.TOLD_ABOUT_SOMEONE_RE). Below
     # the asking rules of EXPLORE and PARTNER ("my son loves swimming, any classes?").
     (CHAT, extract.TOLD_ABOUT_SOMEONE_RE, 0.6),
@@ -396,6 +398,11 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
         and not EXPLICIT_CANCEL_RE.search(text)
     ):
         return IntentResult(CREATE, 0.9, "context", rules)
+    # The answer to the partner search's lively-or-quiet question ("我更喜欢安静的", "quiet
+    # please") is a preference to keep, not a search for quiet places (a make-run look, session
+    # 47).
+    if context.get("last_intent") == PARTNER and extract.answered_vibe(text):
+        return IntentResult(CHAT, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
     )

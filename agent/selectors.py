@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from activities.models import Activity, ActivityStatus
-from agent.models import AgentSession, AgentSettings
+from agent.models import AgentSession, AgentSettings, PartnerIntent, PartnerIntentStatus
 from config import live
 
 
@@ -22,3 +22,16 @@ def chat_draft(*, user, chat_id: str) -> Activity | None:
     if draft_id is None:
         return None
     return Activity.objects.filter(pk=draft_id, creator=user, status=ActivityStatus.DRAFT).first()
+
+
+def partner_intents_open(*, user) -> list[tuple[PartnerIntent, int]]:
+    """Return the user's open partner searches, newest first, each with how many other users
+    look for company of the same kind (every open one, when the search names no kind)."""
+    others = PartnerIntent.objects.filter(status=PartnerIntentStatus.OPEN).exclude(user=user)
+    found = []
+    for intent in PartnerIntent.objects.filter(user=user, status=PartnerIntentStatus.OPEN).order_by(
+        "-created_at", "-pk"
+    )[:10]:
+        same = others.filter(activity_type=intent.activity_type) if intent.activity_type else others
+        found.append((intent, same.count()))
+    return found

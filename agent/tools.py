@@ -24,6 +24,8 @@ from activities.search import activities_search
 from activities.selectors import activities_of_user, activity_get_visible, activity_list
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from agent.models import AgentSession, PartnerIntent, PartnerIntentStatus
+from agent.selectors import partner_intents_open
+from agent.services import partner_intent_open
 from agent.tool_registry import tool
 from config.errors import Conflict, InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
@@ -318,16 +320,18 @@ def publish_activity(user, *, chat_id=None, activityId=None):
     },
 )
 def create_partner_intent(user, *, activityType="", description="", timeRange=None):
-    """Create an open partner intent; return it with the number of others looking likewise."""
+    """Open a partner intent (the same open one when asked again: ``agent.services``); return
+    it with the number of others looking likewise."""
 
     if not (activityType or description):
         raise InvalidArgument(gettext("Say what you want company for."))
-    intent = PartnerIntent.objects.create(
-        user=user,
-        activity_type=str(activityType or "")[:50],
-        description=str(description or ""),
-        time_range=timeRange if isinstance(timeRange, dict) else None,
-    )
+    with transaction.atomic():
+        intent = partner_intent_open(
+            user=user,
+            activity_type=str(activityType or "")[:50],
+            description=str(description or ""),
+            time_range=timeRange if isinstance(timeRange, dict) else None,
+        )
     others = PartnerIntent.objects.filter(status=PartnerIntentStatus.OPEN).exclude(user=user)
     if activityType:
         others = others.filter(activity_type=activityType)
@@ -340,6 +344,28 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
             "status": intent.status,
         },
         "openMatches": others.count(),
+    }
+
+
+@tool(
+    "getPartnerIntents",
+    "List the user's open searches for company, each with how many others look likewise.",
+    {},
+)
+def get_partner_intents(user):
+    """Return the user's open partner intents (``agent.selectors.partner_intents_open``)."""
+
+    return {
+        "partnerIntents": [
+            {
+                "id": intent.pk,
+                "activityType": intent.activity_type,
+                "description": intent.description,
+                "timeRange": intent.time_range,
+                "openMatches": matches,
+            }
+            for intent, matches in partner_intents_open(user=user)
+        ]
     }
 
 

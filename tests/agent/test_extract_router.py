@@ -482,3 +482,33 @@ def test_asking_about_someone_close_is_no_news_told(message):
     from agent.extract import TOLD_ABOUT_SOMEONE_RE
 
     assert TOLD_ABOUT_SOMEONE_RE.search(message) is None
+
+
+@pytest.mark.parametrize("message", ["有人匹配上了吗", "找到搭子了没", "any matches yet?"])
+def test_asking_how_a_search_for_company_goes_is_partner(message):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert scores["PARTNER"] == max(scores.values()) > 0
+
+
+@pytest.mark.parametrize(
+    ("message", "vibe"),
+    [
+        ("我更喜欢安静的", ("vibe", "安静")),
+        ("热闹点的吧", ("vibe", "热闹")),
+        ("quiet please", ("vibe", "quiet activities")),
+        ("安静的地方有哪些活动？", None),
+    ],
+)
+def test_a_short_answer_to_the_lively_or_quiet_question_names_a_vibe(message, vibe):
+    from agent.extract import answered_vibe
+
+    assert answered_vibe(message) == vibe
+
+
+def test_the_answer_to_the_partner_question_is_chat_only_right_after_it():
+    from agent.router import CHAT, classify_offline
+
+    after = classify_offline("我更喜欢安静的", {"last_intent": "PARTNER"})
+    assert after.intent == CHAT and after.source == "context"

@@ -119,3 +119,16 @@ def test_the_details_of_an_activity_say_when_it_ends():
     ctx = SimpleNamespace(message="第二个几点结束", focused=None)
 
     assert "12月9日(周三) 19:00-21:30" in _details_text(ctx, activity)
+
+
+def test_the_partner_status_names_each_search_in_english_as_the_user_said_it():
+    from agent.offline import _partner_status_text
+
+    intents = [
+        {"activityType": "运动", "description": "anyone for climbing?", "openMatches": 3},
+        {"activityType": "户外", "description": "找个周六一起去爬山的搭子", "openMatches": 0},
+    ]
+    text = _partner_status_text(intents, english=True)
+
+    assert "1. Company for climbing: 3 others are looking too." in text
+    assert "2. Company for outdoors: nobody else yet." in text

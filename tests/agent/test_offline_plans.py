@@ -217,3 +217,10 @@ def test_asking_what_one_signed_up_for_reads_the_joined_ones():
 
     [(_, arguments)] = plan_manage(SimpleNamespace(message="我报名了哪些活动"), [])
     assert arguments["scope"] == "joined"
+
+
+def test_asking_how_the_search_for_company_goes_reads_the_open_ones():
+    from agent.offline_plans import plan_partner
+
+    ctx = SimpleNamespace(message="有人匹配上了吗", persona=[])
+    assert plan_partner(ctx, []) == [("getPartnerIntents", {})]

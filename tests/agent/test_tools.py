@@ -220,3 +220,14 @@ def test_get_activity_of_another_users_draft_is_not_found(user, other_user, make
     result = REGISTRY["getActivity"].run(user, {"activityId": draft.pk})
     assert result["error"]["code"] == "NOT_FOUND"
     assert "秘密草稿" not in json.dumps(result, ensure_ascii=False)
+
+
+def test_get_partner_intents_lists_the_users_open_searches_with_others_looking(user, other_user):
+    create = REGISTRY["createPartnerIntent"].func
+    create(other_user, activityType="户外", description="周六爬山")
+    create(user, activityType="户外", description="找个周六一起去爬山的搭子")
+    create(user, activityType="桌游", description="找桌游搭子")
+
+    found = REGISTRY["getPartnerIntents"].func(user)["partnerIntents"]
+
+    assert [(i["activityType"], i["openMatches"]) for i in found] == [("桌游", 0), ("户外", 1)]

@@ -1,0 +1,50 @@
+"""Searches for company (agent.services.partner_intent_open)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+
+from agent.models import PartnerIntent, PartnerIntentStatus
+from agent.services import partner_intent_open
+
+pytestmark = pytest.mark.django_db
+
+SATURDAY = {"start": "2026-11-28T00:00:00+08:00", "end": "2026-11-28T23:59:59+08:00"}
+
+
+def _open(user, kind="户外", time_range=SATURDAY, description="找个周六一起去爬山的搭子"):
+    with transaction.atomic():
+        return partner_intent_open(
+            user=user, activity_type=kind, description=description, time_range=time_range
+        )
+
+
+def test_asking_twice_for_the_same_company_keeps_one_search(user):
+    first = _open(user)
+    again = _open(user, description="周六爬山有人一起吗")
+
+    assert again.pk == first.pk
+    assert PartnerIntent.objects.filter(user=user).count() == 1
+    assert PartnerIntent.objects.get(pk=first.pk).description == "周六爬山有人一起吗"
+
+
+@pytest.mark.parametrize(("kind", "time_range"), [("运动", SATURDAY), ("户外", None)])
+def test_another_kind_or_time_is_another_search(user, kind, time_range):
+    _open(user)
+    _open(user, kind=kind, time_range=time_range)
+
+    assert PartnerIntent.objects.filter(user=user).count() == 2
+
+
+def test_a_closed_search_is_not_reopened(user):
+    first = _open(user)
+    PartnerIntent.objects.filter(pk=first.pk).update(status=PartnerIntentStatus.CLOSED)
+
+    assert _open(user).pk != first.pk
+
+
+def test_another_users_search_is_never_reused(user, other_user):
+    theirs = _open(other_user)
+
+    assert _open(user).pk != theirs.pk
