@@ -268,16 +268,28 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
 )
 
 
-def _alternation(words) -> re.Pattern:
+# The English noun of a game or a sport is said as a verb of doing it with "-ing"
+# ("paintballing with the lads", "karting", "tenpin bowling"): a kind's naming word, and only
+# those (a held word's "-ing" may be something else: "ring", "ringing"), reads with it too.
+# General English word formation (issue 30, session 47, written after fresh17's "paintballing"
+# had been seen answered with rows: development data; before, every form had to be listed).
+_DOING = "ing"
+# A naming word whose "-ing" is another verb: "improving" is getting better, not improv.
+_NOT_DOING = frozenset({"improv"})
+
+
+def _alternation(words, doing=()) -> re.Pattern:
     """Return one pattern matching any of ``words``: English ones whole (no letter or digit
     either side), their words apart as written with spaces or hyphens ("cable-ski",
-    "water-skiing": session 42 audit), Chinese ones anywhere; longer words first, so "ice
-    skating" wins over "skating" at the same place."""
+    "water-skiing": session 42 audit), those also in ``doing`` with or without
+    :data:`_DOING`, Chinese ones anywhere; longer words first, so "ice skating" wins over
+    "skating" at the same place."""
     parts = []
     for word in sorted(set(words), key=len, reverse=True):
         if word.isascii():
             spaced = r"[\s-]+".join(re.escape(part) for part in word.split())
-            parts.append(rf"(?<![a-z0-9]){spaced}(?![a-z0-9])")
+            ending = f"(?:{_DOING})?" if word in doing and word not in _NOT_DOING else ""
+            parts.append(rf"(?<![a-z0-9]){spaced}{ending}(?![a-z0-9])")
         else:
             parts.append(re.escape(word))
     return re.compile("|".join(parts))
@@ -285,13 +297,19 @@ def _alternation(words) -> re.Pattern:
 
 def _listed(found: str) -> str:
     """Return the listed word a match of :func:`_alternation` stands for ("cable-ski" is
-    "cable ski"; "go-kart" is listed so)."""
-    return found if found in _BY_WORD else re.sub(r"[\s-]+", " ", found)
+    "cable ski"; "go-kart" is listed so; "paintballing" is "paintball")."""
+    if found in _BY_WORD:
+        return found
+    spaced = re.sub(r"[\s-]+", " ", found)
+    stem = spaced.removesuffix(_DOING)
+    if spaced not in _BY_WORD and stem in _BY_WORD and stem not in _NOT_DOING:
+        return stem
+    return spaced
 
 
 @cache
 def _kind_pattern(kind: NamedKind, also_held: bool) -> re.Pattern:
-    return _alternation(kind.words + kind.held if also_held else kind.words)
+    return _alternation(kind.words + kind.held if also_held else kind.words, kind.words)
 
 
 # Every word naming a kind in a query, and the kinds each names: one scan of the query. The
@@ -302,7 +320,7 @@ _BY_WORD: dict[str, list[NamedKind]] = {}
 for _named in NAMED_KINDS:
     for _word in _named.words:
         _BY_WORD.setdefault(_word, []).append(_named)
-_QUERY_WORDS = _alternation(set(_BY_WORD) | {w for k in NAMED_KINDS for w in k.not_in})
+_QUERY_WORDS = _alternation(set(_BY_WORD) | {w for k in NAMED_KINDS for w in k.not_in}, _BY_WORD)
 
 
 def names(text: str, kind: NamedKind, *, also_held: bool = False) -> bool:

@@ -35,7 +35,7 @@ from rag.understand.negation import asked_text
 from rag.understand.opinions import opinion_question
 from rag.understand.requests import company_request, learning_request
 from rag.understand.schoolwork import schoolwork_request
-from rag.understand.small_talk import small_talk
+from rag.understand.small_talk import assistant_task, small_talk
 from rag.understand.weather import weather_question
 from rag.understand.whats_on import whats_on_at
 
@@ -113,8 +113,9 @@ def asks_elsewhere(query: str) -> bool:
     for 4", 「帮我订个餐厅 六个人」), a repair (``repair_request``: 「修自行车」) or a
     question about the weather or what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服
     吗」), schoolwork (``schoolwork_request``: 「四级作文有没有万能模板」) or a judgement of
-    manners or custom (``opinion_question``: "is it rude to ...",
-    「算不算没礼貌」), these unless an activity word names something to do (「下雨天去哪玩」);
+    manners or custom (``opinion_question``: "is it rude to ...", 「算不算没礼貌」) or a piece
+    of work asked of the assistant (``assistant_task``: 「跟我讲个笑话」, "tell me a joke"),
+    these unless an activity word names something to do (「下雨天去哪玩」);
     the judgement also unless it names a kind of activity (「周末的脱口秀 会不会很尴尬」, "do you
     like board games? any nights this week": what is judged is an outing asked about).
 
@@ -142,6 +143,7 @@ def asks_elsewhere(query: str) -> bool:
         or repair_request(query)
         or weather_question(query)
         or schoolwork_request(query)
+        or assistant_task(query)
         or (opinion_question(query) and not kinds_named(query))
     )
 

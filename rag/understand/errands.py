@@ -185,6 +185,8 @@ _ZH_ROUTE = re.compile(
     rf"|(?:几点|几时|什么时候)(?:发车|开船|起飞|到站)"
     rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?(?:几点|几时|什么时候)(?:出发|开车)"
     rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?班次"
+    # How far one place is from another (离…远吗 / 远不远 / 多远, 距离…多远; same session).
+    rf"|(?:离|距离){_CLAUSE}{{1,12}}?(?:远吗|远不远|远么|有多远|多远|近吗|近不近)"
 )
 _EN_ROUTE = re.compile(
     r"\bhow\s+(?:do|can|would|should|could)\s+(?:i|we)\s+get\s+(?:from|to|back\s+to|into|out\s+to)\b"
@@ -199,6 +201,12 @@ _EN_ROUTE = re.compile(
     r"|\b(?:is|are)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:metro|trains?|bus|buses|tube|subway|trams?|"
     r"ferry|ferries|line|el)\s+(?:running|operating|on\s+time|delayed)\b"
     r"|\b(?:tube|train|rail|bus|metro|subway|transit)\s+strikes?\b"
+    # How far one place is from another, asked as a yes/no question or a distance ("is the
+    # north station far from the old town", "how far is the airport from downtown"): the way
+    # somewhere, not something to do. General knowledge (issue 30, session 47, written after
+    # fresh16's station question had been seen answered: development data).
+    r"|^(?:is|are)\s+(?:the\s+)?[\w' -]{2,40}?\s+(?:far|close|near)\s+(?:from|to)\b"
+    r"|\bhow\s+far\s+(?:is|are)\s+[\w' -]{2,40}?\s+from\b"
     # A timetable asked for: "what time's the last ferry to X", "when does the first bus
     # leave", "the next train into town", "the bus timetable" (general knowledge, session
     # 40 round 2, written after fresh9's "what time's the last ... ferry": a place named
@@ -219,15 +227,30 @@ _EN_ROUTE = re.compile(
 # heating come on"): a notice from a utility or the city, not something to do. General
 # knowledge (issue 30, session 40, round 2), written after fresh5's 「西安暖气一般几号开始供」
 # had stayed answered through two rounds.
+# When the household waste is taken away is the same kind of notice, asked in any order and
+# tense: a bin or a waste stream and a verb of collecting it in one clause ("which day are the
+# bins collected", "when do they collect the recycling", "what day does the rubbish get picked
+# up", 「垃圾几点收」, 「收垃圾是星期几」, 「垃圾车什么时候来」). General knowledge of the
+# notice (issue 30, session 47, written after fresh17's bin question had been seen answered:
+# development data; before, only the nouns "bin day" and "bin collection" were read). Picking
+# litter up is volunteering, not a collection, and no verb here reads it.
+_WASTE_EN = r"(?:bins?|wheelie\s+bins?|rubbish|recycling|garbage|trash|refuse|waste|compost)"
+_COLLECT_EN = r"(?:collect|collects|collected|collecting|collection|collections|emptied)"
+_WHEN_ZH = r"(?:几点|几时|哪天|哪一天|什么时候|啥时候|星期几|周几|礼拜几|几号)"
 _ZH_UTILITY = re.compile(
     r"(?:暖气|供暖|供热|集中供暖)(?:[^，。,.]{0,8}?)(?:几号|几时|哪天|什么时候|啥时候|开始|停|来)"
     r"|(?:几号|几时|哪天|什么时候|啥时候)(?:[^，。,.]{0,6}?)(?:供暖|来暖气|通暖气|停暖)"
     r"|停(?:水|电|气)|限号|限行|尾号"
+    rf"|(?:收|清运|拉)垃圾[^，。,.]{{0,4}}?{_WHEN_ZH}|垃圾(?:车)?[^，。,.]{{0,4}}?{_WHEN_ZH}"
+    r"(?:来)?(?:收|清运|拉走|来)"
 )
 _EN_UTILITY = re.compile(
     r"\b(?:power|electricity|water|gas)\s+(?:cuts?|outages?|shut\s*offs?|shutoffs?)\b"
     r"|\bboil\s+water\s+(?:notice|advisory)\b|\bheating\s+(?:come|comes|go|goes|turn|turns)\s+on\b"
     r"|\bbin\s+(?:day|collection)\b|\brubbish\s+collection\b|\bgarbage\s+(?:day|collection)\b"
+    rf"|\b{_WASTE_EN}\b[^,.;!?]{{0,30}}?\b{_COLLECT_EN}\b"
+    # Verbs only this way round: "a collection of rubbish art" is an exhibition.
+    rf"|\b(?:collect|collects|collected|collecting|empty|empties)\b[^,.;!?]{{0,20}}?\b{_WASTE_EN}\b"
 )
 
 # --- a recipe --------------------------------------------------------------------------------

@@ -45,6 +45,12 @@ _EN_PARTS = (
     # (Not "what's happening", "what's on", "what's good": asked of a city's listings, they ask
     # what there is to do.)
     r"(?:you|u)\s+(?:good|ok|okay|alright)|"
+    # "Alright?" alone is the greeting of much of England ("alright our kid", "alright love,
+    # you ok?"), as are Yorkshire's "ey up" and "now then" and the Scots "how's it gaun":
+    # general knowledge of British English (issue 30, session 47, written after fresh17's
+    # Manchester greeting had been seen answered: development data; before, only "alright
+    # mate" and "you alright" were read).
+    r"alright|awright|aight|(?:ey|eh|ay)\s+up|now\s+then|how'?s\s+it\s+gaun|"
     r"all\s+good|long\s+time\s+no\s+see|"
     # Is anyone there (same session as the Chinese 有人吗).
     r"(?:is\s+)?(?:any|some)(?:one|body)\s+(?:there|here|home|around|awake|online)",
@@ -78,7 +84,11 @@ _EN_PARTS = (
     r"(?:\s+(?:already|yet|liao|le|dah|or\s+not|not\s+yet))+|"
     r"(?:(?:did|do)\s+)?(?:you|u|ya)?\s*eat(?:\s+(?:already|yet|liao|le|dah|or\s+not))+|"
     r"(?:sudah|dah)\s+makan(?:\s+(?:belum|ke|or\s+not))?",
+    # The friendly address of the one spoken to: general ones, and Britain's and Ireland's
+    # regional ones (Manchester "our kid", Liverpool "la" and "lad", Newcastle "pet", the
+    # Midlands "duck", Lancashire "chuck", Scotland "hen", "love" everywhere; session 47).
     r"there|mate|buddy|bud|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|"
+    r"our\s+kid|kidda|la|lad|lads|pal|love|luv|pet|duck|chuck|hen|hun|cock|mucker|"
     r"doing|well|fine|ok|okay|lol|haha|hehe|then|so|eh|lah|leh|lor|meh|ah|hor|sia|ya|hoh|one",
 )
 _ZH_PARTS = (
@@ -143,6 +153,31 @@ _ZH_RE = re.compile(rf"^{_SEP}(?:(?:{'|'.join(_ZH_PARTS)}){_SEP})+$")
 # Fillers alone ("today", "ok", "吗") are no small talk: one greeting or pleasantry is needed.
 _EN_FILLER = re.compile(rf"^{_SEP}(?:(?:{_EN_PARTS[-1]}){_SEP})+$")
 _ZH_FILLER = re.compile(rf"^{_SEP}(?:(?:{_ZH_PARTS[-1]}){_SEP})+$")
+
+
+# A piece of work asked of the one spoken to, to pass the time: tell me a joke or a story, sing
+# me a song, write me a poem (「跟我讲个笑话」, 「给我说个段子」, 「来个脑筋急转弯」). Addressed to
+# the assistant (me / us, 我, or the bare imperative opening the clause), not an evening of it
+# ("story night", 「故事会」, 「听相声」): nothing to look for. General knowledge of the request
+# (issue 30, session 47, written after fresh16's 「无聊 跟我讲个笑话」 had been seen answered:
+# development data).
+_EN_TASK = re.compile(
+    r"\b(?:tell|give)\s+(?:me|us)\s+(?:a|an|another|some|one\s+more)\s+(?:joke|jokes|story|stories|"
+    r"riddle|riddles|fun\s+fact)\b|\bsing\s+(?:me|us)\s+(?:a\s+)?song\b"
+    r"|\bwrite\s+(?:me|us)\s+(?:a|an)\s+(?:poem|story|song|limerick|haiku)\b|\bmake\s+me\s+laugh\b"
+)
+_ZH_TASK = re.compile(
+    r"(?:(?:给|跟|和|对|帮|陪|为)(?:我|咱|俺)|(?:^|[\s,，。!！?？~～]))"
+    r"(?:讲|说|来|编|唱|写)(?:个|一个|几个|段|一段|首|一首|则|一则)"
+    r"(?:冷?笑话|故事|段子|脑筋急转弯|谜语|歌|诗)"
+)
+
+
+def assistant_task(text: str) -> bool:
+    """Return whether the query asks the one spoken to for a piece of work to pass the time
+    ("tell me a joke", 「跟我讲个笑话」), not for something to go and do."""
+    normalised = form_text(text).translate(TRADITIONAL)
+    return bool(_EN_TASK.search(normalised) or _ZH_TASK.search(normalised))
 
 
 def small_talk(text: str) -> bool:

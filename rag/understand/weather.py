@@ -44,6 +44,11 @@ _ZH_WEATHER = re.compile(
     r"|(?:下|落|有)(?:雨|雪)(?:了)?(?:吗|嘛|么|不|没|没有|冇)(?=$|[\s,，。.!！?？~～])"
     r"|(?:冷|热|凉快?)(?:吗|嘛|么|不)(?=$|[\s,，。.!！?？~～])|下没下(?:雨|雪)"
     r"|天(?:气|儿)(?:咋样|啥样|怎样|好不)"
+    # Whether it will turn colder or warmer (会不会降温, 要降温了吗, 降不降温, 会不会变冷):
+    # general knowledge of the forecast asked (issue 30, session 47, written after fresh15's
+    # 「昆明这几天会不会降温」 had been seen answered: development data).
+    r"|会不会(?:降温|升温|回暖|变冷|变热|变天|降雪|刮风|起风)|降不降温|升不升温|变不变天"
+    r"|(?:会|要)(?:降温|升温|回暖|变冷|变热|变天)(?:了)?(?:吗|嘛|么|不|没)(?=$|[\s,，。.!！?？~～])"
 )
 # The A-not-A question needs no closing 吗 (要不要穿羽绒服, 用不用带伞), same session; it asks
 # about the weather only with what is worn or carried against it, or the weather, named
@@ -62,6 +67,9 @@ _EN_WEATHER = re.compile(
     # "is it gonna snow on thanksgiving", "gonna rain tomorrow?", "will there be snow".
     r"|\b(?:is\s+it\s+)?(?:gonna|going\s+to)\s+(?:rain|snow|hail|pour|storm)\b"
     r"|\bwill\s+there\s+be\s+(?:rain|snow|a\s+storm|thunder)"
+    # "will it get colder this week", "is it going to warm up" (same session as 会不会降温).
+    r"|\b(?:will|is)\s+it\s+(?:going\s+to\s+|gonna\s+)?(?:get|turn)\s+(?:colder|warmer|cold|"
+    r"hot|chilly|milder)\b|\b(?:will|is)\s+it\s+(?:going\s+to\s+|gonna\s+)?(?:cool|warm)\s+(?:down|up)\b"
 )
 
 

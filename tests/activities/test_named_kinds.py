@@ -34,6 +34,20 @@ def test_a_query_naming_a_kind_no_candidate_offers_is_read_as_absent():
     assert absent_kind("哪里可以滑雪", [SWIM, SNOW]) == "skiing"
 
 
+def test_a_kind_said_as_a_verb_of_doing_it_names_the_kind():
+    # Session 47: "paintballing" had named nothing (every form had to be listed).
+    assert [k.label for k in kinds_named("paintballing with the lads")] == ["paintball"]
+    assert absent_kind("paintballing with the lads", [SWIM, SNOW]) == "paintball"
+
+
+def test_a_naming_word_whose_doing_form_is_another_verb_names_nothing():
+    assert kinds_named("improving my english") == ()
+
+
+def test_a_candidate_saying_the_doing_form_offers_the_kind():
+    assert absent_kind("paintball", [_row("Paintballing in the woods")]) is None
+
+
 def test_a_food_outing_named_in_english_is_offered_by_a_chinese_tea_house():
     # Eating out is a kind: "dim sum" asks for one, and a 早茶 listing is one.
     tea_house = _row("西关早茶局｜一盅两件", "老茶楼里饮早茶，虾饺烧卖")

@@ -338,6 +338,12 @@ def test_an_errand_word_under_a_refusal_asks_for_no_errand():
     assert asks_elsewhere("where is the nearest atm")
 
 
+def test_a_joke_asked_of_the_assistant_is_elsewhere_unless_an_activity_word_names_an_outing():
+    # Session 47: 「无聊 跟我讲个笑话」 had been answered with listings (its 无聊 reads as a need).
+    assert asks_elsewhere("无聊 跟我讲个笑话")
+    assert not asks_elsewhere("想听人讲个笑话 去哪看脱口秀")
+
+
 def test_a_shop_by_its_distance_is_elsewhere_unless_it_names_a_kind_of_activity():
     # Session 43: a chain store asked for by distance is an errand; an ice rink is skating.
     assert asks_elsewhere("nearest tim hortons, need a double-double")

@@ -245,3 +245,46 @@ def test_a_place_people_go_out_to_asked_for_by_its_distance_is_no_shop(query):
 
 def test_a_car_park_by_its_distance_is_still_a_shop_errand():
     assert errand("nearest car park?") == "shop"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "which day are the bins collected",
+        "when do they collect the recycling",
+        "what day does the rubbish get collected",
+        "垃圾几点收",
+        "收垃圾是星期几",
+        "垃圾车什么时候来",
+    ],
+)
+def test_when_the_household_waste_is_collected_is_a_utility_notice(query):
+    # Session 47: before, only the nouns "bin day" and "bin collection" were read.
+    assert errand(query) == "utility"
+
+
+@pytest.mark.parametrize(
+    "query", ["a collection of rubbish art", "beach trash pickup volunteers", "垃圾分类志愿活动"]
+)
+def test_an_exhibition_or_a_cleanup_is_no_waste_collection(query):
+    assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "is the north station far from the old town",
+        "how far is the airport from downtown",
+        "西湖离火车站远吗",
+    ],
+)
+def test_how_far_one_place_is_from_another_is_a_route(query):
+    # Session 47: a distance question had been answered with listings near either place.
+    assert errand(query) == "route"
+
+
+@pytest.mark.parametrize(
+    "query", ["hikes not far from the city", "离市区不远的露营地", "something close to the station"]
+)
+def test_an_outing_near_a_place_is_no_route(query):
+    assert errand(query) is None

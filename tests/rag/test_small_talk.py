@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.understand.small_talk import small_talk
+from rag.understand.small_talk import assistant_task, small_talk
 
 
 @pytest.mark.parametrize(
@@ -240,3 +240,31 @@ def test_asking_whether_anyone_is_there_is_small_talk(query):
 )
 def test_asking_for_someone_to_go_with_is_not_small_talk(query):
     assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["alright our kid, you ok?", "alright love", "ey up duck", "now then", "you ok hun?"]
+)
+def test_a_british_greeting_with_a_regional_address_is_small_talk(query):
+    # Session 47: "alright" alone and the regional addresses had left these unread.
+    assert small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["alright, any gigs tonight?", "paintballing with the lads", "pet friendly parks"]
+)
+def test_a_regional_address_beside_a_request_is_not_small_talk(query):
+    assert not small_talk(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["无聊 跟我讲个笑话", "给我说个段子", "tell me a joke", "sing me a song"]
+)
+def test_a_piece_of_work_asked_of_the_assistant_is_an_assistant_task(query):
+    # Session 47: "tell me a joke" is asked of the one spoken to, not of the listings.
+    assert assistant_task(query)
+
+
+@pytest.mark.parametrize("query", ["story night for kids", "故事会", "听相声", "need a good laugh"])
+def test_an_evening_of_stories_or_jokes_is_no_assistant_task(query):
+    assert not assistant_task(query)

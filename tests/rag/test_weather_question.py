@@ -89,3 +89,16 @@ def test_rain_snow_or_cold_asked_without_hui_is_read(query):
 @pytest.mark.parametrize("query", ["下雪不去了", "下雨不出门的室内活动", "冷门展览"])
 def test_a_closing_particle_inside_a_clause_is_no_question(query):
     assert not weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query", ["昆明这几天会不会降温", "明天要降温了吗", "降不降温", "will it get colder this week"]
+)
+def test_whether_it_turns_colder_or_warmer_is_a_weather_question(query):
+    # Session 47: the forecast asked as a change of temperature had been unread.
+    assert weather_question(query)
+
+
+@pytest.mark.parametrize("query", ["降温了去哪泡温泉", "warm up with a hot chocolate somewhere"])
+def test_an_outing_for_the_cold_is_no_weather_question(query):
+    assert not weather_question(query)
