@@ -40,7 +40,7 @@ from django.utils import timezone, translation
 
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
-from agent.extract import answered_vibe, extract_preferences
+from agent.extract import answered_vibe, extract_preferences, is_english
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.prompt import BuiltPrompt, PromptBuilder
@@ -137,7 +137,7 @@ def _execute(state: TurnState, name: str, arguments: dict) -> Iterator[TurnEvent
     if result is None:
         # A tool's error message is quoted in the reply, which follows the message's language,
         # not the request's Accept-Language (没能报名：… never ends in English).
-        with translation.override("en" if offline_plans.is_english(state.message) else "zh-hans"):
+        with translation.override("en" if is_english(state.message) else "zh-hans"):
             result = tool.run(state.user, cleaned, chat_id=state.chat_id)
     state.calls.append({"name": name, "arguments": cleaned, "result": result})
     yield TurnEvent("tool_result", {"name": name, "result": result})
@@ -166,7 +166,7 @@ def _describe(name: str, arguments: dict, english: bool = False) -> str:
 def _confirmation_question(pending: dict, message: str) -> str:
     """Return the question asking the user to confirm ``pending``, in the language of
     ``message``."""
-    if offline_plans.is_english(message):
+    if is_english(message):
         what = _describe(pending["name"], pending["arguments"], english=True)
         return f'\n\nPlease confirm: {what}. Reply "confirm" to go ahead; anything else cancels it.'
     return (

@@ -1,13 +1,22 @@
 """What a message sets on an event it organises: the head count, the place and the title, in
 either language ("8个人", "地点改成静安寺", "for 8 people", "at the Clay Studio on Wuding Road",
-"call it Clay and wine night")."""
+"call it Clay and wine night"), a new draft's fields and title, and its start (the usual hour
+of a part of the day, a day named alone keeping the draft's hour)."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+from typing import TYPE_CHECKING
 
-from agent.extract import QUESTION_RE
+from django.utils import timezone
+
+from agent import extract
+from agent.extract import QUESTION_RE, is_english
 from rag.understand.words import CN_DIGITS, NUMERAL, cn_number
+
+if TYPE_CHECKING:  # agent.context imports the router, which imports this module
+    from agent.context import RuntimeContext
 
 # "8个人", "六位"; a bare "个" only after 人数 ("人数改成八个"), since "一个周六" is no count.
 _PEOPLE_RE = re.compile(
@@ -142,3 +151,136 @@ def extract_place(text: str) -> str | None:
         if match and not (pattern is _PLACE_CLAUSE_RE and _NOT_A_PLACE_RE.search(match.group(1))):
             return match.group(1)
     return None
+
+
+# --- A new draft ----------------------------------------------------------------------
+
+# A draft named only by a part of the day starts at this hour (the part's window is wider:
+# 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
+DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
+DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
+# The parts of the day whose window opens before anyone would start (一早 at 5:00, 白天 at 6:00).
+DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
+
+
+def part_of(time_range: extract.TimeRange) -> str | None:
+    """Return the part of the day a time phrase ends with (下午, 上班前), if any."""
+    return next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+
+
+def start_at(time_range: extract.TimeRange | None) -> str | None:
+    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
+    if time_range is None:
+        return None
+    if time_range.point is not None:
+        return time_range.point.isoformat()
+    start = time_range.start
+    part = part_of(time_range)
+    if part is not None and start.hour <= DRAFT_HOURS[part]:
+        start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
+    elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
+        start = start.replace(hour=19, minute=0, second=0, microsecond=0)
+    return start.isoformat()
+
+
+def fields_of(message: str) -> dict:
+    time_range = extract.extract_time_range(message)
+    fields: dict = {}
+    if time_range:
+        fields["startAt"] = start_at(time_range)
+    place = extract_place(message)
+    if place:
+        fields["locationName"] = place
+    people = extract_people(message)
+    if people:
+        fields["maxParticipants"] = people
+    title = extract_title(message)
+    if title:
+        fields["title"] = title
+    return fields
+
+
+# Creating words leading an English request and its head count, left out of the draft's title
+# ("set up a frisbee game for 6 people" -> "Frisbee game"; "start a run club" -> "Run club").
+_EN_CREATING_RE = re.compile(
+    r"^(?:(?:i'?d (?:like|love) to|i (?:want|would like|plan) to|i wanna|i'?m (?:going to|gonna)"
+    r"|let'?s|can you|could you|please|help(?: me)?)\s+)*"
+    r"(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the|some)\s+)?"
+    r"|\s+for \d+(?: people| of us)?\b",
+    re.IGNORECASE,
+)
+
+
+_EN_AT_HOME_RE = re.compile(
+    r"\s+(?:at|in)\s+(?:my|our)(?:\s+(?:place|house|flat|home|apartment))?\s*$|\s+at home\s*$",
+    re.IGNORECASE,
+)
+# Words after a kind that name the gathering, which a time phrase may have taken ("quiz night").
+_EN_EVENT_WORDS = "night|evening|morning|afternoon|party"
+
+
+def draft_title(message: str, understood, activity_type: str) -> str:
+    """Return a new draft's title: what it is, never when (the time is shown beside it, and a
+    day in the title would go stale when the draft moves: "改成周日吧")."""
+    if is_english(message):
+        topic = _EN_CREATING_RE.sub("", extract.semantic_query(message))
+        place = extract_place(message)
+        if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
+            topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
+        # One's own home is no title ("… at my place" left "Board game at my").
+        topic = _EN_AT_HOME_RE.sub("", " ".join(topic.split()))
+        last = topic.split()[-1] if topic else ""
+        # "a board game night this friday": the time reading took "night" with the day.
+        named = re.search(rf"\b{re.escape(last)}\s+({_EN_EVENT_WORDS})\b", message, re.I)
+        if last and named:
+            topic += " " + named.group(1).lower()
+        return topic[:1].upper() + topic[1:] if topic else "Meetup"
+    vibes = [cue.label for cue in understood.moods]
+    kinds = extract.kinds_in(message, understood)
+    kind = kinds[0].text if kinds else activity_type
+    # A kind that already names a gathering (读书会, 篮球赛, 瑜伽课) takes no 局.
+    gathering = "" if kind.endswith(("会", "局", "赛", "课", "营", "团", "展", "派对")) else "局"
+    return f"{vibes[0] if vibes else ''}{kind}{gathering}"
+
+
+def keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
+    """Return the draft's changes with a new day named alone ("改成周日吧") at the draft's hour,
+    not at the evening hour a new draft on a whole day gets."""
+    time_range = extract.extract_time_range(ctx.message)
+    if time_range is None or time_range.point is not None or part_of(time_range):
+        return fields
+    # One day, named alone: its window opens at midnight (today's opens now) and ends at night;
+    # "sunday evening" opens at 17:00 and moves the draft to the evening instead.
+    opens = time_range.start
+    from_now = abs((opens - timezone.now()).total_seconds()) < 60
+    if (opens.hour, opens.minute) != (0, 0) and not from_now:
+        return fields
+    if opens.date() != time_range.end.date() or time_range.end.hour < 23:
+        return fields
+    if ctx.draft is None:
+        return fields
+    local = timezone.localtime(ctx.draft.start_at, time_range.start.tzinfo)
+    moved = time_range.start.replace(hour=local.hour, minute=local.minute)
+    if bare_weekday(ctx.message):
+        # "move it to saturday" for a draft next Friday: that weekday nearest the draft (the
+        # day after it), not the coming one; a day already past moves on a week at a time.
+        moved = local + timedelta(days=(moved.weekday() - local.weekday() + 3) % 7 - 3)
+        while moved <= timezone.now():
+            moved += timedelta(days=7)
+    if moved <= timezone.now():
+        # Today named after the draft's hour has passed (改成周日吧 on a Sunday evening): the
+        # same day next week, never a start in the past.
+        moved += timedelta(days=7)
+    return {**fields, "startAt": moved.isoformat()}
+
+
+_WEEK_NAMED_RE = re.compile(r"[下这本上]|\b(?:next|this|coming|last)\b", re.IGNORECASE)
+
+
+def bare_weekday(message: str) -> bool:
+    """Return whether the message names one weekday and no week (改到周六, "move it to
+    saturday"; not 下周六, "next saturday")."""
+    times = extract.read(message).times
+    return (
+        len(times) == 1 and times[0].kind == "weekday" and not _WEEK_NAMED_RE.search(times[0].text)
+    )

@@ -64,6 +64,16 @@ def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | No
     return time_range_of(read(text, now))
 
 
+# --- Language of the answer ---------------------------------------------------------------
+
+CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
+
+
+def is_english(message: str) -> bool:
+    """Return whether to answer in English (latin letters and no Chinese character)."""
+    return not CJK_RE.search(message or "") and bool(re.search(r"[A-Za-z]", message or ""))
+
+
 # --- Activity types, vibes, places ------------------------------------------------------
 
 # Words in a message -> the activity type of the activities app (its demo types). English words
@@ -437,7 +447,7 @@ _LIVELY_ANSWER_RE = re.compile(
 def answered_vibe(text: str) -> tuple[str, str] | None:
     """Return the ``("vibe", value)`` preference a short answer to the lively-or-quiet question
     names, in the language of the answer; None when it is no such answer."""
-    english = not re.search(r"[\u4e00-\u9fff]", text or "")
+    english = is_english(text)
     for pattern, value in ((_QUIET_ANSWER_RE, "安静"), (_LIVELY_ANSWER_RE, "热闹")):
         if pattern.search(text or ""):
             return ("vibe", VALUES_ZH_EN[value] if english else value)

@@ -16,6 +16,7 @@ from activities.reasons import VIBE_NAMES_EN
 from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
+from agent.extract import is_english
 from agent.modes import AgentMode
 from agent.offline_choices import ask_which, beyond_text, which_text
 from agent.offline_lines import activity_lines, listed_ids, when_text
@@ -24,7 +25,6 @@ from agent.offline_plans import (
     HOLD_ON_RE,
     JOIN_RE,
     NOT_JOINING_RE,
-    is_english,
     named_matches,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered

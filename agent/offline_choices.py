@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from activities.models import ActivityStatus
 from agent.context import RuntimeContext
+from agent.extract import is_english
 from agent.offline_lines import activity_lines, activity_text, listed_ids
-from agent.offline_plans import is_english
 
 
 def which_text(ctx: RuntimeContext, calls: list[dict]) -> str:

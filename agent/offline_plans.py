@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, timedelta
-
-from django.utils import timezone
+from datetime import datetime
 
 from activities.selectors import activity_named_in
 from agent import draft_fields, extract
 from agent.context import RuntimeContext
+from agent.extract import CJK_RE, is_english
 from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
 from rag.text import cut_as_written
 
@@ -60,7 +59,6 @@ NOT_JOINING_RE = re.compile(
     r"|\b(?:don'?t|do not|not)\s+(?:want to\s+|wanna\s+)?(?:join|sign|book)",
     re.IGNORECASE,
 )
-CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")
 # Publishing said in so many words: after a turn about something else, 确认 or "looks good" may
 # approve a search result, never publish the chat's old draft.
 EXPLICIT_PUBLISH_RE = re.compile(r"发布|发出去|\b(?:publish|post it)\b", re.IGNORECASE)
@@ -74,39 +72,6 @@ ORGANISE_RE = re.compile(
 EDIT_RE = re.compile(
     r"改|换|挪|推迟|提前|延后|\b(?:change|move|make it|rename|push|switch)\b", re.IGNORECASE
 )
-
-
-def is_english(message: str) -> bool:
-    """Return whether to answer in English (latin letters and no Chinese character)."""
-    return not CJK_RE.search(message or "") and bool(re.search(r"[A-Za-z]", message or ""))
-
-
-# A draft named only by a part of the day starts at this hour (the part's window is wider:
-# 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
-DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
-DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
-# The parts of the day whose window opens before anyone would start (一早 at 5:00, 白天 at 6:00).
-DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
-
-
-def _part_of(time_range: extract.TimeRange) -> str | None:
-    """Return the part of the day a time phrase ends with (下午, 上班前), if any."""
-    return next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
-
-
-def _start_at(time_range: extract.TimeRange | None) -> str | None:
-    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
-    if time_range is None:
-        return None
-    if time_range.point is not None:
-        return time_range.point.isoformat()
-    start = time_range.start
-    part = _part_of(time_range)
-    if part is not None and start.hour <= DRAFT_HOURS[part]:
-        start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
-    elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
-        start = start.replace(hour=19, minute=0, second=0, microsecond=0)
-    return start.isoformat()
 
 
 def joins_something_named(message: str) -> bool:
@@ -170,109 +135,6 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     return [("exploreNearby", arguments)]
 
 
-def _draft_fields(message: str) -> dict:
-    time_range = extract.extract_time_range(message)
-    fields: dict = {}
-    if time_range:
-        fields["startAt"] = _start_at(time_range)
-    place = draft_fields.extract_place(message)
-    if place:
-        fields["locationName"] = place
-    people = draft_fields.extract_people(message)
-    if people:
-        fields["maxParticipants"] = people
-    title = draft_fields.extract_title(message)
-    if title:
-        fields["title"] = title
-    return fields
-
-
-# Creating words leading an English request and its head count, left out of the draft's title
-# ("set up a frisbee game for 6 people" -> "Frisbee game"; "start a run club" -> "Run club").
-_EN_CREATING_RE = re.compile(
-    r"^(?:(?:i'?d (?:like|love) to|i (?:want|would like|plan) to|i wanna|i'?m (?:going to|gonna)"
-    r"|let'?s|can you|could you|please|help(?: me)?)\s+)*"
-    r"(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the|some)\s+)?"
-    r"|\s+for \d+(?: people| of us)?\b",
-    re.IGNORECASE,
-)
-
-
-_EN_AT_HOME_RE = re.compile(
-    r"\s+(?:at|in)\s+(?:my|our)(?:\s+(?:place|house|flat|home|apartment))?\s*$|\s+at home\s*$",
-    re.IGNORECASE,
-)
-# Words after a kind that name the gathering, which a time phrase may have taken ("quiz night").
-_EN_EVENT_WORDS = "night|evening|morning|afternoon|party"
-
-
-def _draft_title(message: str, understood, activity_type: str) -> str:
-    """Return a new draft's title: what it is, never when (the time is shown beside it, and a
-    day in the title would go stale when the draft moves: "改成周日吧")."""
-    if is_english(message):
-        topic = _EN_CREATING_RE.sub("", extract.semantic_query(message))
-        place = draft_fields.extract_place(message)
-        if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
-            topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
-        # One's own home is no title ("… at my place" left "Board game at my").
-        topic = _EN_AT_HOME_RE.sub("", " ".join(topic.split()))
-        last = topic.split()[-1] if topic else ""
-        # "a board game night this friday": the time reading took "night" with the day.
-        named = re.search(rf"\b{re.escape(last)}\s+({_EN_EVENT_WORDS})\b", message, re.I)
-        if last and named:
-            topic += " " + named.group(1).lower()
-        return topic[:1].upper() + topic[1:] if topic else "Meetup"
-    vibes = [cue.label for cue in understood.moods]
-    kinds = extract.kinds_in(message, understood)
-    kind = kinds[0].text if kinds else activity_type
-    # A kind that already names a gathering (读书会, 篮球赛, 瑜伽课) takes no 局.
-    gathering = "" if kind.endswith(("会", "局", "赛", "课", "营", "团", "展", "派对")) else "局"
-    return f"{vibes[0] if vibes else ''}{kind}{gathering}"
-
-
-def _keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
-    """Return the draft's changes with a new day named alone ("改成周日吧") at the draft's hour,
-    not at the evening hour a new draft on a whole day gets."""
-    time_range = extract.extract_time_range(ctx.message)
-    if time_range is None or time_range.point is not None or _part_of(time_range):
-        return fields
-    # One day, named alone: its window opens at midnight (today's opens now) and ends at night;
-    # "sunday evening" opens at 17:00 and moves the draft to the evening instead.
-    opens = time_range.start
-    from_now = abs((opens - timezone.now()).total_seconds()) < 60
-    if (opens.hour, opens.minute) != (0, 0) and not from_now:
-        return fields
-    if opens.date() != time_range.end.date() or time_range.end.hour < 23:
-        return fields
-    if ctx.draft is None:
-        return fields
-    local = timezone.localtime(ctx.draft.start_at, time_range.start.tzinfo)
-    moved = time_range.start.replace(hour=local.hour, minute=local.minute)
-    if _bare_weekday(ctx.message):
-        # "move it to saturday" for a draft next Friday: that weekday nearest the draft (the
-        # day after it), not the coming one; a day already past moves on a week at a time.
-        moved = local + timedelta(days=(moved.weekday() - local.weekday() + 3) % 7 - 3)
-        while moved <= timezone.now():
-            moved += timedelta(days=7)
-    if moved <= timezone.now():
-        # Today named after the draft's hour has passed (改成周日吧 on a Sunday evening): the
-        # same day next week, never a start in the past.
-        moved += timedelta(days=7)
-    return {**fields, "startAt": moved.isoformat()}
-
-
-_WEEK_NAMED_RE = re.compile(r"[下这本上]|\b(?:next|this|coming|last)\b", re.IGNORECASE)
-
-
-def _bare_weekday(message: str) -> bool:
-    """Return whether the message names one weekday and no week (改到周六, "move it to
-    saturday"; not 下周六, "next saturday")."""
-    times = extract.read(message).times
-    return (
-        len(times) == 1 and times[0].kind == "weekday" and not _WEEK_NAMED_RE.search(times[0].text)
-    )
-
-
 def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Create a draft, or refine/publish the one this chat is editing."""
     if done:
@@ -293,21 +155,21 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     )
     asked = is_english(ctx.message) and ctx.message.rstrip().endswith("?")
     publish = PUBLISH_RE.search(ctx.message) and not HOLD_ON_RE.search(ctx.message) and not asked
-    if editing and publish and not _draft_fields(ctx.message):
+    if editing and publish and not draft_fields.fields_of(ctx.message):
         return [("publishActivity", {})]
-    if editing and (fields := _draft_fields(ctx.message)):
-        return [("refineDraft", _keep_time_of_day(ctx, fields))]
+    if editing and (fields := draft_fields.fields_of(ctx.message)):
+        return [("refineDraft", draft_fields.keep_time_of_day(ctx, fields))]
     if editing and not new:
         # Nothing to change read ("what time does it start?", a change not understood): show
         # the draft and ask, rather than draft the message itself as a new activity.
         return [("getActivity", {"activityId": ctx.draft_id})]
     understood = extract.read(ctx.message)
-    fields = _draft_fields(ctx.message)
+    fields = draft_fields.fields_of(ctx.message)
     if not (new or fields or extract.kinds_in(ctx.message, understood)):
         # Nothing says what to organise (第二个太远了 read as CREATE): draft nothing.
         return []
     activity_type = extract.extract_activity_type(ctx.message) or "社交"
-    arguments = {"title": _draft_title(ctx.message, understood, activity_type)}
+    arguments = {"title": draft_fields.draft_title(ctx.message, understood, activity_type)}
     arguments |= {"type": activity_type, "description": ctx.message}
     arguments.update(fields)
     arguments.setdefault("maxParticipants", 6)

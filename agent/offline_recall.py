@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from agent import extract
 from agent.context import RuntimeContext
-from agent.offline_plans import is_english
+from agent.extract import is_english
 from memory.search import content_tsquery, tsquery_lexemes
 from memory.understanding import day_asked, time_zone
 from rag.chunking import split_sentences

@@ -8,23 +8,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from agent.extract import extract_time_range
-from agent.offline_plans import _start_at, cancel_target, joins_something_named, plan_explore
+from agent.offline_plans import cancel_target, joins_something_named, plan_explore
 
 WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
-
-
-def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
-    start = _start_at(extract_time_range("周日下午想办个桌游局", WEDNESDAY_10AM))
-    assert start == "2026-11-29T13:00:00+08:00"
-
-
-def test_a_draft_named_by_a_newer_part_of_the_day_starts_inside_it():
-    # 一早 opens at 5:00, a draft at 7:00; 下班后 opens at 18:00, the draft too.
-    start = _start_at(extract_time_range("周日一早想办个晨跑局", WEDNESDAY_10AM))
-    assert start == "2026-11-29T07:00:00+08:00"
-    start = _start_at(extract_time_range("周一下班后办个桌游局", WEDNESDAY_10AM))
-    assert start == "2026-11-30T18:00:00+08:00"
 
 
 def test_explore_passes_the_distance_the_message_names():
@@ -129,23 +115,6 @@ def test_a_negation_that_is_the_request_itself_still_cancels():
     assert cancel_target(message, [hike], WEDNESDAY_10AM) == hike
 
 
-@pytest.mark.parametrize(
-    ("message", "title"),
-    [
-        ("host a picnic at Zilker Park on Sunday", "Picnic"),
-        ("help me organise a bbq at The Domain", "Bbq"),
-        ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game night"),
-        ("host a board game night this friday for 6 people at my place", "Board game night"),
-        ("host a dinner party at our flat tomorrow evening", "Dinner party"),
-    ],
-)
-def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
-    from agent import extract
-    from agent.offline_plans import _draft_title
-
-    assert _draft_title(message, extract.read(message), "社交") == title
-
-
 @pytest.mark.parametrize("message", ["这个我去不了", "那个我不去了", "can't make it to that one"])
 def test_a_cancel_pointing_at_something_unnamed_is_asked_back(message):
     hike = {"id": 9, "title": "周六徒步", "type": "户外", "startAt": "2026-11-28T10:00:00+08:00"}
@@ -176,15 +145,6 @@ def test_a_kind_shared_by_an_activity_titled_in_the_messages_language_asks_back(
     social = {**CATAN, "id": 9, "title": "Board Game Social"}
     message = "I can't make the board games night anymore"
     assert cancel_target(message, [social, CATAN], WEDNESDAY_10AM) is None
-
-
-def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
-    from agent import offline_plans
-
-    new_year = datetime(2027, 1, 1, 19, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday
-    ctx = SimpleNamespace(message="move it to saturday", draft=SimpleNamespace(start_at=new_year))
-    moved = offline_plans._keep_time_of_day(ctx, {})
-    assert moved["startAt"] == "2027-01-02T19:00:00+08:00"
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,49 @@
+"""A new draft's start and title (agent.draft_fields: start_at, draft_title)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from types import SimpleNamespace
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from agent import extract
+from agent.draft_fields import draft_title, keep_time_of_day, start_at
+from agent.extract import extract_time_range
+
+WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
+    start = start_at(extract_time_range("周日下午想办个桌游局", WEDNESDAY_10AM))
+    assert start == "2026-11-29T13:00:00+08:00"
+
+
+def test_a_draft_named_by_a_newer_part_of_the_day_starts_inside_it():
+    # 一早 opens at 5:00, a draft at 7:00; 下班后 opens at 18:00, the draft too.
+    start = start_at(extract_time_range("周日一早想办个晨跑局", WEDNESDAY_10AM))
+    assert start == "2026-11-29T07:00:00+08:00"
+    start = start_at(extract_time_range("周一下班后办个桌游局", WEDNESDAY_10AM))
+    assert start == "2026-11-30T18:00:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [
+        ("host a picnic at Zilker Park on Sunday", "Picnic"),
+        ("help me organise a bbq at The Domain", "Bbq"),
+        ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game night"),
+        ("host a board game night this friday for 6 people at my place", "Board game night"),
+        ("host a dinner party at our flat tomorrow evening", "Dinner party"),
+    ],
+)
+def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
+    assert draft_title(message, extract.read(message), "社交") == title
+
+
+def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
+    new_year = datetime(2027, 1, 1, 19, 0, tzinfo=ZoneInfo("Asia/Shanghai"))  # a Friday
+    ctx = SimpleNamespace(message="move it to saturday", draft=SimpleNamespace(start_at=new_year))
+    moved = keep_time_of_day(ctx, {})
+    assert moved["startAt"] == "2027-01-02T19:00:00+08:00"
