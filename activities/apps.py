@@ -5,12 +5,13 @@ from django.utils.translation import gettext_lazy as _
 def warm_search() -> None:
     """Run one search as nobody (rag.warmup): the first user's search is then a warm one.
 
-    Then embed the off-topic gate's examples: the search reaches the gate only when it finds
-    candidates, so on an empty catalogue the first real search would embed them instead.
+    Then embed the off-topic gate's examples and the need examples read beside them: the
+    search reaches the gate only when it finds candidates, so on an empty catalogue the first
+    real search would embed them instead.
     """
     # Imported here: the search modules import models, which need the app registry.
     from activities.search import activities_search
-    from activities.search_relevance import INTENT_OFF, INTENT_ON
+    from activities.search_relevance import INTENT_OFF, INTENT_ON, NEED_EXAMPLES
     from rag import intent
     from rag.warmup import PROBE_TEXT
 
@@ -19,6 +20,7 @@ def warm_search() -> None:
     if intent.provider_answering():
         intent.example_vectors(INTENT_ON)
         intent.example_vectors(INTENT_OFF)
+        intent.example_vectors(NEED_EXAMPLES)
 
 
 class ActivitiesConfig(AppConfig):

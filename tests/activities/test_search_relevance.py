@@ -16,9 +16,11 @@ from activities.search_relevance import (
     answer_question,
     asks_elsewhere,
     asks_for_activity,
+    stated_need,
     time_request,
 )
 from activities.understanding import read_query
+from rag.embeddings import embed_texts
 from rag.relevance import NOISE_REASON
 
 # Relevance: these tests rank by meaning, so they need the real model (docs/DEVELOPING.md).
@@ -427,9 +429,11 @@ def test_a_chinese_query_over_english_listings_keeps_what_the_model_finds_close(
 )
 def test_requests_for_something_else_with_a_refusal_are_answered_empty(demo_activities, query):
     # Session 41's narrowed-request exemption answered these with rows; no form of session 42
-    # (company, opinions, small talk) reads them as requests for something to do.
+    # (company, opinions, small talk) reads them as requests for something to do. (The vector
+    # may read 「找工作 不要加班的」 as a need, session 47: that keeps a query from the intent
+    # gate only, which does not empty it; the answer stays empty.)
     outcome = activities_search(semantic_query=query, limit=10)
-    assert outcome["meta"]["relevance"]["asks"] is None
+    assert asks_for_activity(query, _read(query)) is None
     assert outcome["results"] == []
 
 
@@ -605,6 +609,9 @@ def test_the_cut_reads_an_unread_listing_as_one_naming_the_query(monkeypatch, qu
         raise search_relevance.ProviderError("not embedded")  # every hit kept; kw recorded
 
     monkeypatch.setattr(search_relevance.relevance, "judge", judge)
+    # The stand-in vector is no model's: the need reading (a dot product with the examples) is
+    # not what this checks.
+    monkeypatch.setattr(search_relevance, "stated_need", lambda query, vector: False)
     titles = ["KTV 欢唱夜", "周末烘焙课", "汉服 cosplay 外拍"]
     hits = [
         SimpleNamespace(
@@ -678,3 +685,28 @@ def test_a_stated_need_or_an_outing_for_someone_skips_the_intent_gate(query, ask
 )
 def test_a_question_about_a_need_is_still_read_against_the_intent_examples(query):
     assert asks_for_activity(query, _read(query)) is None
+
+
+@pytest.mark.parametrize(
+    "query", ["手冻得通红 想来点热乎的", "far from home on new year's eve, no plans"]
+)
+def test_a_need_or_a_situation_in_words_no_rule_lists_is_read_by_its_vector(query):
+    (vector,) = embed_texts([query], role="query")
+    assert stated_need(query, vector) is True
+
+
+@pytest.mark.parametrize("query", ["how do I renew my passport", "手机屏幕碎了去哪修"])
+def test_a_request_for_something_else_states_no_need(query):
+    (vector,) = embed_texts([query], role="query")
+    assert stated_need(query, vector) is False
+
+
+def test_a_question_about_a_need_is_no_need_whatever_its_vector():
+    query = "why are my hands always cold"
+    (vector,) = embed_texts([query], role="query")
+    assert stated_need(query, vector) is False
+
+
+def test_a_need_read_by_its_vector_is_reported_as_the_reason_the_query_asks(demo_activities):
+    outcome = activities_search(semantic_query="手冻得通红 想来点热乎的", limit=10)
+    assert outcome["meta"]["relevance"]["asks"] == "need"
