@@ -290,7 +290,7 @@ RECALL_EN_RE = re.compile(
     r"|closes|meet|meeting|it|that|this|the|we|our|deadline)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
     rf"|\bwho(?:['’]?s| is) (?:coming|visiting) {VISITING}\b"
     r"|\bwho(?:['’]?s| is) visiting(?: me| us)?\s*\??\s*$"
-    r"|谁[^，,。？?]{0,6}来看我",
+    r"|谁[^，,。？?]{0,6}来看我(?!的)",
     re.I,
 )
 # News about someone close, told ("my sister Mia is visiting next weekend, she loves climbing",
@@ -300,9 +300,12 @@ TOLD_ABOUT_SOMEONE_RE = re.compile(
     r"^\s*(?:my|our) (?:little |big |older |younger )?(?:sister|brother|mum|mom|mother|dad|father"
     r"|wife|husband|partner|son|daughter|friend|boyfriend|girlfriend|kids?|nan|nana|grandma"
     r"|grandpa|aunt|uncle|cousin|flatmate|roommate|colleague|boss)\b(?:\s+[A-Z]\w+)?"
-    r"\s+(?:is|are|was|has|loves|likes|hates|just|got|can't|cannot)\b(?![^?]*\?)"
+    r"\s+(?:is|are|was|has|loves|likes|hates|just|got|can't|cannot)\b"
+    r"(?![^?]*(?:\?|\b(?:any|anything|something|find|looking for|recommend|suggest|what can"
+    r"|where|ideas?|help me)\b))"
     r"|^\s*我(?:的)?(?:妈妈?|爸爸?|老婆|老公|妹妹?|姐姐?|哥哥?|弟弟?|儿子|女儿|孩子|闺女|朋友"
     r"|男朋友|女朋友|奶奶|爷爷|姥姥|姥爷|外婆|外公|室友|同事|老板)(?!的活动)"
+    r"(?![^？?]*(?:有什么|有没有|有啥|帮我|推荐|找个|找点|哪里|哪儿|去哪|适合))"
     r"[^？?吗呢]*(?:喜欢|爱|讨厌|不吃|过敏|要来|来玩|来看我|下周来|生日)[^？?吗呢]*$",
     re.I,
 )
@@ -424,22 +427,25 @@ _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受�
 # Asking how one's search for company goes (有人匹配上了吗, 找到搭子了吗, "any matches yet?"):
 # the open searches are read, not one more recorded (a make-run look, session 47).
 PARTNER_STATUS_RE = re.compile(
-    r"匹配(?:上|到)?了?(?:吗|没|么)|有(?:人|谁)(?:回应|响应|应了|找我)|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)"
-    r"|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
-    r"|\bany (?:matches|luck)\b|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
+    r"(?:有人|搭子)(?:跟我)?匹配(?:上|到)?了?(?:吗|没|么)|匹配(?:上|到)(?:人|搭子)了?(?:吗|没|么)"
+    r"|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
+    r"|^\W*any matches(?: yet| for me)?\W*$|\bany (?:matches|luck) (?:yet|for me)\b"
+    r"|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
     r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b",
     re.IGNORECASE,
 )
 # A short answer to "do you prefer lively or quiet get-togethers?" (安静的吧, 热闹点的, "quiet
 # please"): the vibe it names, read only right after the partner search asked it.
+_ANSWER_END_ZH = r"(?:一点|一些|点|些)?的?(?:局|吧|的吧|就行|就好|呗)?[。！!~～\s]*$"
+_ANSWER_END_EN = r"(?:\s+(?:ones?|stuff|please|for me|is better|is good))*[.!\s]*$"
 _QUIET_ANSWER_RE = re.compile(
-    r"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:安静|清净|人少|安安静静)[^，,。？?]{0,6}$"
-    r"|^\W*(?:i'?d )?(?:prefer |like )?(?:quiet|calm|chill|low[- ]key|small)\b[^,.?]{0,16}$",
+    rf"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:安静|清净|人少|安安静静){_ANSWER_END_ZH}"
+    rf"|^\W*(?:i'?d )?(?:prefer |like )?(?:quiet|calm|low[- ]key){_ANSWER_END_EN}",
     re.IGNORECASE,
 )
 _LIVELY_ANSWER_RE = re.compile(
-    r"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:热闹|人多)[^，,。？?]{0,6}$"
-    r"|^\W*(?:i'?d )?(?:prefer |like )?(?:lively|busy|loud|big)\b[^,.?]{0,16}$",
+    rf"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:热闹|人多){_ANSWER_END_ZH}"
+    rf"|^\W*(?:i'?d )?(?:prefer |like )?(?:lively|busy|loud){_ANSWER_END_EN}",
     re.IGNORECASE,
 )
 

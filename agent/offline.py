@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.utils import timezone, translation
 
+from activities.cues_en import EN_KIND_WORDS
 from activities.models import ActivityStatus
 from activities.reasons import VIBE_NAMES_EN
 from activities.selectors import activity_named_in
@@ -181,6 +182,27 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     )
 
 
+def _company_for(kind: str, said: str, english: bool) -> str:
+    """Return what a search for company is for: in English the kind as the user said it
+    ("climbing"), else the type's English name, else "something"; in Chinese the type."""
+    if not english:
+        return kind or "一起活动的"
+    named = extract.kinds_in(said) if is_english(said) else []
+    if named:
+        return named[0].text
+    words = EN_KIND_WORDS.get(kind) or ()
+    return VIBE_NAMES_EN.get(kind) or (words[0] if words else "something")
+
+
+def _others_looking(n: int, english: bool) -> str:
+    """Return how many others look for company likewise, as a clause."""
+    if english:
+        if not n:
+            return "nobody else yet"
+        return "1 other person is looking too" if n == 1 else f"{n} others are looking too"
+    return f"目前有 {n} 位也在找" if n else "暂时还没有别人在找"
+
+
 def _partner_status_text(intents: list[dict], english: bool) -> str:
     """Return how the user's open searches for company go: each, and how many look likewise."""
     if not intents:
@@ -189,19 +211,11 @@ def _partner_status_text(intents: list[dict], english: bool) -> str:
         return "你现在没有在找搭子。想找什么样的搭子？"
     lines = []
     for i, intent in enumerate(intents[:5]):
-        kind = intent["activityType"]
-        what = kind or "一起活动"
-        if english:  # as the user named it ("climbing"), else the type's English name
-            named = (
-                extract.kinds_in(intent["description"]) if is_english(intent["description"]) else []
-            )
-            what = named[0].text if named else VIBE_NAMES_EN.get(kind, kind or "something")
-        n = intent["openMatches"]
+        what = _company_for(intent["activityType"], intent["description"], english)
+        others = _others_looking(intent["openMatches"], english)
         if english:
-            others = f"{n} others are looking too" if n else "nobody else yet"
             lines.append(f"{i + 1}. Company for {what}: {others}.")
         else:
-            others = f"目前有 {n} 位也在找" if n else "暂时还没有别人在找"
             lines.append(f"{i + 1}. 找{what}搭子：{others}。")
     if english:
         return "Your searches for company:\n" + "\n".join(lines) + "\nI'll tell you when one fits."
@@ -356,24 +370,18 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name in ("createPartnerIntent", "askPreference"):
         intent = calls[0]["result"].get("partnerIntent") or {}
         matches = calls[0]["result"].get("openMatches", 0)
+        what = _company_for(intent.get("activityType") or "", ctx.message, english)
+        others = _others_looking(matches, english)
         if english:
-            # The kind as the user named it ("badminton"), not the type's Chinese label.
-            kinds = extract.kinds_in(ctx.message)
-            what = kinds[0].text if kinds else "something"
             text = f"Noted: you're looking for company for {what}"
             text += (
-                f"; {matches} others are looking too, I'll keep an eye out."
+                f"; {others}, I'll keep an eye out."
                 if matches
                 else "; I'll tell you as soon as someone fits."
             )
             return text + (" " + result["question"] if result.get("question") else "")
-        what = intent.get("activityType") or "一起活动的"
         text = f"已帮你记下：想找{what}搭子"
-        text += (
-            f"，目前有 {matches} 位也在找同伴，我会帮你留意。"
-            if matches
-            else "，有合适的人我第一时间告诉你。"
-        )
+        text += f"，{others}，我会帮你留意。" if matches else "，有合适的人我第一时间告诉你。"
         if name == "askPreference":
             text += result.get("question") or ""
         return text

@@ -77,11 +77,11 @@ EDIT_RE = re.compile(
 def joins_something_named(message: str) -> bool:
     """Return whether a join names what to join (报名周六的徒步, "sign me up for the hike"), not
     only points at something (报名这个, "join this one", "sign me up")."""
-    topic = extract.semantic_query(message).strip().lower()
-    # A place in a list (报名第一个, "sign me up for the first one") points too: with nothing
-    # listed, searching for 「第一个」 found nothing (a make-run look, session 47).
+    # A place in a list (报名第一个, 报名最后一个, "sign me up for the first one") points too:
+    # with nothing listed, searching for 「第一个」 found nothing (a make-run look, session 47).
     for place in (extract.ZH_PLACE_RE, extract.EN_PLACE_RE):
-        topic = place.sub(" ", topic).strip()
+        message = place.sub(" ", message)
+    topic = extract.semantic_query(message).strip().lower()
     return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
 
 
@@ -96,17 +96,15 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
             # A join names the activity: take the one result the message clearly points to.
             target = _best_match(ctx.message, found)
             return [("joinActivity", {"activityId": target["id"]})] if target else []
-        # Nothing found: widen step by step, first the place, then the time.
+        # Nothing found near: search again without "nearby" (the time is the search's own to
+        # widen: it goes in the query, as said). Without a known location "nearby" filtered
+        # nothing, so dropping it would only repeat the same search.
         relaxed = dict(last["arguments"])
         if found or "error" in last["result"]:
             return []
-        # Without a known location "nearby" filtered nothing, so dropping it would only repeat
-        # the same search.
-        located = last["result"].get("meta", {}).get("nearby")
-        for key in ("nearby", "timeRange"):
-            if key in relaxed and (key != "nearby" or located):
-                relaxed.pop(key)
-                return [("exploreNearby", relaxed)]
+        if "nearby" in relaxed and last["result"].get("meta", {}).get("nearby"):
+            relaxed.pop("nearby")
+            return [("exploreNearby", relaxed)]
         return []
     if JOIN_RE.search(ctx.message) and not NOT_JOINING_RE.search(ctx.message):
         # A join naming a listing by its whole title joins that one, full or not (the join
@@ -338,6 +336,11 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
 
 # Asking who signed up for one's own activity (谁报名了我的飞盘局, "how many have signed up?"):
 # the organiser's activities, not those one joined (a make-run look, session 47).
+# ... unless it is about one the user joined (我报名的飞盘局还有谁参加, "who has joined the hike
+# I signed up for?").
+JOINED_BY_ME_RE = re.compile(
+    r"我(?:报名|参加|参与)的|\bi (?:signed up|joined|registered)\b", re.IGNORECASE
+)
 SIGN_UPS_RE = re.compile(
     r"谁(?:报名|参加|要来)|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)"
     r"|\bwho(?:['’]s| has| have)? (?:signed up|joined)\b"
@@ -366,8 +369,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         scope = "all"
         if "草稿" in ctx.message:
             scope = "drafts"
-        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message) or SIGN_UPS_RE.search(
-            ctx.message
+        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message) or (
+            SIGN_UPS_RE.search(ctx.message) and not JOINED_BY_ME_RE.search(ctx.message)
         ):
             scope = "created"
         elif re.search("报名|参加|参与", ctx.message) and not cancel:

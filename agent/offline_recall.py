@@ -197,8 +197,12 @@ def persona_values(
             and (r.get("provenance") or {}).get("personalised") == "preferences"
             for r in results
         )
+        # Any kind its type or title names (社交 "周五火锅局" is food too), not only the first.
         food = any(
-            extract.extract_activity_type(f"{r.get('type', '')} {r.get('title', '')}") == "美食"
+            any(
+                cue.label == "美食"
+                for cue in extract.kinds_in(f"{r.get('type', '')} {r.get('title', '')}")
+            )
             for r in results
         )
         chunks = [

@@ -199,9 +199,10 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # labelled), not a refusal (不想去看了: MANAGE) nor 想看看 (我想看看我报名了什么).
             # With someone (想找人一起去看电影) PARTNER's rule outranks it. A make-run look
             # (session 47); checked on the dev split.
-            r"(?<![不别])想(?:去)?(?:看(?!看)|吃|玩|逛|听|参加|爬|泡|喝|学|滑|骑)|"
+            r"(?<![不别没])(?<!不太)(?<!不怎么)想(?:去)?"
+            r"(?:看(?!看|一下|下|我)|吃|玩|逛|听(?!听?你)|参加(?!的)|爬|泡|喝|学|滑|骑)|"
             # "…, anything this week?": asking for listings after saying why.
-            r"[,，]\s*(?:anything|something) (?:this|tonight|on|happening|going on)\b"
+            r"[,，]\s*anything (?:this|tonight|on|happening|going on)\b"
         ),
         0.7,
     ),

@@ -24,14 +24,20 @@ def chat_draft(*, user, chat_id: str) -> Activity | None:
     return Activity.objects.filter(pk=draft_id, creator=user, status=ActivityStatus.DRAFT).first()
 
 
-def partner_intents_open(*, user) -> list[tuple[PartnerIntent, int]]:
-    """Return the user's open partner searches, newest first, each with how many other users
-    look for company of the same kind (every open one, when the search names no kind)."""
+def others_looking(*, user, activity_type: str) -> int:
+    """Return how many other users have an open search for company of ``activity_type`` (of
+    any kind, when it names none): people, not searches (one asking twice counts once)."""
     others = PartnerIntent.objects.filter(status=PartnerIntentStatus.OPEN).exclude(user=user)
-    found = []
-    for intent in PartnerIntent.objects.filter(user=user, status=PartnerIntentStatus.OPEN).order_by(
-        "-created_at", "-pk"
-    )[:10]:
-        same = others.filter(activity_type=intent.activity_type) if intent.activity_type else others
-        found.append((intent, same.count()))
-    return found
+    if activity_type:
+        others = others.filter(activity_type=activity_type)
+    return others.values("user").distinct().count()
+
+
+def partner_intents_open(*, user) -> list[tuple[PartnerIntent, int]]:
+    """Return the user's open searches for company, newest first (at most ten), each with
+    :func:`others_looking` for its kind."""
+    intents = PartnerIntent.objects.filter(user=user, status=PartnerIntentStatus.OPEN)
+    return [
+        (intent, others_looking(user=user, activity_type=intent.activity_type))
+        for intent in intents.order_by("-created_at", "-pk")[:10]
+    ]

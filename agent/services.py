@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
 from agent.models import PartnerIntent, PartnerIntentStatus
+
+
+def _same_time(one: dict | None, other: dict | None) -> bool:
+    """Return whether two searches are for the same time: no time both, or the same end (a
+    window already open starts at the moment it was asked, to the microsecond)."""
+    if not one or not other:
+        return not one and not other
+    return one.get("end") == other.get("end")
 
 
 def partner_intent_open(
@@ -11,20 +22,21 @@ def partner_intent_open(
     """Open a search for company, or return the user's open one of the same kind and time.
 
     Asking twice ("找个周六一起去爬山的搭子" again) is the same search, not a second one that
-    counts twice and lists twice; its description becomes the newer wording. The row lock
-    keeps two concurrent asks from both finding none (one waits for the other's commit).
+    counts and lists twice; its description becomes the newer wording. A search naming neither
+    a kind nor a time is always new (nothing says it is the same). The user's row is locked
+    for the transaction, so two asks at once take turns: the second finds the first's search.
     """
-    same = (
-        PartnerIntent.objects.select_for_update()
-        .filter(user=user, status=PartnerIntentStatus.OPEN, activity_type=activity_type)
-        .order_by("-created_at", "-pk")
-    )
-    existing = next((i for i in same if (i.time_range or None) == (time_range or None)), None)
-    if existing is None:
+    with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+        if activity_type or time_range:
+            for intent in PartnerIntent.objects.filter(
+                user=user, status=PartnerIntentStatus.OPEN, activity_type=activity_type
+            ):
+                if _same_time(intent.time_range, time_range):
+                    if intent.description != description:
+                        intent.description = description
+                        intent.save(update_fields=["description", "updated_at"])
+                    return intent
         return PartnerIntent.objects.create(
             user=user, activity_type=activity_type, description=description, time_range=time_range
         )
-    if existing.description != description:
-        existing.description = description
-        existing.save(update_fields=["description"])
-    return existing

@@ -23,8 +23,8 @@ from activities.models import ActivityStatus
 from activities.search import activities_search
 from activities.selectors import activities_of_user, activity_get_visible, activity_list
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
-from agent.models import AgentSession, PartnerIntent, PartnerIntentStatus
-from agent.selectors import partner_intents_open
+from agent.models import AgentSession
+from agent.selectors import others_looking, partner_intents_open
 from agent.services import partner_intent_open
 from agent.tool_registry import tool
 from config.errors import Conflict, InvalidArgument, NotFound
@@ -325,16 +325,12 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
 
     if not (activityType or description):
         raise InvalidArgument(gettext("Say what you want company for."))
-    with transaction.atomic():
-        intent = partner_intent_open(
-            user=user,
-            activity_type=str(activityType or "")[:50],
-            description=str(description or ""),
-            time_range=timeRange if isinstance(timeRange, dict) else None,
-        )
-    others = PartnerIntent.objects.filter(status=PartnerIntentStatus.OPEN).exclude(user=user)
-    if activityType:
-        others = others.filter(activity_type=activityType)
+    intent = partner_intent_open(
+        user=user,
+        activity_type=str(activityType or "")[:50],
+        description=str(description or ""),
+        time_range=timeRange if isinstance(timeRange, dict) else None,
+    )
     return {
         "partnerIntent": {
             "id": intent.pk,
@@ -343,7 +339,7 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
             "timeRange": intent.time_range,
             "status": intent.status,
         },
-        "openMatches": others.count(),
+        "openMatches": others_looking(user=user, activity_type=intent.activity_type),
     }
 
 

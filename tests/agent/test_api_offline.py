@@ -577,3 +577,13 @@ def test_an_approval_after_a_search_never_publishes_the_chats_old_draft(api_clie
     say(api_client, "looks good", chat_id=chat)
     old = Activity.objects.get(pk=made["tool_calls"][0]["result"]["draft"]["id"])
     assert old.status == "draft"
+
+
+def test_the_answer_to_the_lively_or_quiet_question_is_kept_as_a_preference(api_client, user, say):
+    from memory.models import Preference
+
+    asked = say(api_client, "找个周六一起去爬山的搭子")
+    kept = say(api_client, "安静点的吧", chat_id=asked["chat_id"])
+
+    assert kept["intent"] == "CHAT" and kept["tool_calls"] == []
+    assert Preference.objects.filter(user=user, category="vibe", value="安静").exists()

@@ -512,3 +512,65 @@ def test_the_answer_to_the_partner_question_is_chat_only_right_after_it():
 
     after = classify_offline("我更喜欢安静的", {"last_intent": "PARTNER"})
     assert after.intent == CHAT and after.source == "context"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "my son is 5, any activities for kids this weekend",
+        "my daughter loves drawing, looking for an art class for kids",
+        "我孩子不吃辣，有什么适合亲子的餐厅",
+        "我妈生日快到了，帮我找个适合的餐厅",
+    ],
+)
+def test_news_about_someone_close_with_a_request_is_no_news_told(message):
+    from agent.extract import TOLD_ABOUT_SOMEONE_RE
+
+    assert TOLD_ABOUT_SOMEONE_RE.search(message) is None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我想看一下我报名的活动",
+        "我想参加的那个活动取消了吗",
+        "我不太想去玩",
+        "我想听听你的建议",
+        "Sorry, something on my end broke",
+    ],
+)
+def test_looking_at_ones_own_doubting_or_chatting_is_no_wish_to_do_something(message):
+    from agent.router import rule_scores
+
+    assert rule_scores(message)["EXPLORE"] == 0
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["any luck finding tickets?", "any matches for hiking this weekend?", "这个颜色匹配吗"],
+)
+def test_luck_and_matching_things_is_no_question_about_a_search_for_company(message):
+    from agent.extract import PARTNER_STATUS_RE
+
+    assert PARTNER_STATUS_RE.search(message) is None
+
+
+@pytest.mark.parametrize("message", ["谁想来看我的画展", "有谁要来看我的演出吗"])
+def test_coming_to_ones_show_is_no_question_about_a_visitor(message):
+    from agent.extract import RECALL_EN_RE
+
+    assert RECALL_EN_RE.search(message) is None
+
+
+@pytest.mark.parametrize("message", ["busy tomorrow", "small talk", "calm down", "人多吗"])
+def test_words_near_a_vibe_are_no_answer_to_the_lively_or_quiet_question(message):
+    from agent.extract import answered_vibe
+
+    assert answered_vibe(message) is None
+
+
+@pytest.mark.django_db
+def test_a_vibe_answer_without_the_partner_question_before_it_is_not_read_by_context():
+    from agent.router import classify_offline
+
+    assert classify_offline("我更喜欢安静的", {"last_intent": "EXPLORE"}).source != "context"

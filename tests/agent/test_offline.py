@@ -132,3 +132,13 @@ def test_the_partner_status_names_each_search_in_english_as_the_user_said_it():
 
     assert "1. Company for climbing: 3 others are looking too." in text
     assert "2. Company for outdoors: nobody else yet." in text
+
+
+def test_one_other_person_looking_is_said_in_the_singular():
+    from agent.offline import _partner_status_text
+
+    intents = [{"activityType": "桌游", "description": "找桌游搭子", "openMatches": 1}]
+
+    assert "Company for board game: 1 other person is looking too." in _partner_status_text(
+        intents, english=True
+    )

@@ -151,6 +151,7 @@ def test_a_kind_shared_by_an_activity_titled_in_the_messages_language_asks_back(
     ("message", "named"),
     [
         ("帮我报名第一个", False),
+        ("报名最后一个", False),
         ("sign me up for the first one", False),
         ("报名这个", False),
         ("报名周六的徒步", True),
@@ -184,3 +185,13 @@ def test_asking_how_the_search_for_company_goes_reads_the_open_ones():
 
     ctx = SimpleNamespace(message="有人匹配上了吗", persona=[])
     assert plan_partner(ctx, []) == [("getPartnerIntents", {})]
+
+
+@pytest.mark.parametrize(
+    "message", ["我报名的飞盘局还有谁参加", "who has joined the hike I signed up for?"]
+)
+def test_asking_who_else_goes_to_one_joined_reads_the_joined_ones(message):
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert arguments["scope"] != "created"

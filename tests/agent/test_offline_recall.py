@@ -409,3 +409,12 @@ def test_a_question_sharing_a_word_with_something_told_is_answered_with_it(lexic
     )
 
     assert (told in compose_chat(ctx, [])) is quoted
+
+
+@pytest.mark.parametrize("title", ["周五火锅局", "BBQ in the park"])
+def test_an_allergy_is_named_over_a_listing_whose_title_is_food_whatever_its_type(title):
+    meta = {"category": "allergy", "value": "花生"}
+    persona = [Chunk("persona:preference:1", "偏好 allergy: 花生", 1.0, meta=meta)]
+    item = {"title": title, "startAt": "2026-11-27T19:00:00+08:00", "type": "社交"}
+
+    assert "花生过敏" in _explore_reply("周五有什么局", persona, item)

@@ -48,3 +48,17 @@ def test_another_users_search_is_never_reused(user, other_user):
     theirs = _open(other_user)
 
     assert _open(user).pk != theirs.pk
+
+
+def test_a_window_asked_again_later_is_the_same_search(user):
+    later = {**SATURDAY, "start": "2026-11-28T09:41:07.681887+08:00"}
+    first = _open(user, time_range={**SATURDAY, "start": "2026-11-28T09:40:52.670788+08:00"})
+
+    assert _open(user, time_range=later).pk == first.pk
+
+
+def test_searches_naming_neither_kind_nor_time_are_never_merged(user):
+    _open(user, kind="", time_range=None, description="想找人聊聊天")
+    _open(user, kind="", time_range=None, description="找个饭搭子")
+
+    assert PartnerIntent.objects.filter(user=user).count() == 2

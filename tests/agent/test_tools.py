@@ -231,3 +231,15 @@ def test_get_partner_intents_lists_the_users_open_searches_with_others_looking(u
     found = REGISTRY["getPartnerIntents"].func(user)["partnerIntents"]
 
     assert [(i["activityType"], i["openMatches"]) for i in found] == [("桌游", 0), ("户外", 1)]
+
+
+def test_get_activity_carries_its_end(user, other_user, make_activity_for):
+    from datetime import timedelta
+
+    theirs = make_activity_for(other_user, title="周六桌游")
+    theirs.end_at = theirs.start_at + timedelta(hours=2)
+    theirs.save(update_fields=["end_at"])
+
+    result = REGISTRY["getActivity"].run(user, {"activityId": theirs.pk})
+
+    assert result["activity"]["endAt"].startswith(theirs.end_at.date().isoformat())
