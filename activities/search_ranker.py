@@ -39,6 +39,7 @@ from activities.reasons import query_terms
 from activities.search_ranking import candidate_cues, fusion_features, fusion_held
 from activities.search_relevance import foreign_query
 from rag import relevance
+from rag.background import background_of
 
 FEATURES = (
     "margin",
@@ -420,7 +421,7 @@ def likely_hits(
     cues (``activities.search_ranking.candidate_cues``; None: read here); ``fused``: {pk: the
     hybrid's fused score} of every candidate (None: no hybrid, :func:`floor_features` reads
     the dense order)."""
-    background = relevance.background_of(vector)  # embedded already by the relevance cut
+    background = background_of(vector)  # embedded already by the relevance cut
     margins = [background.margin(hit.score) for hit in candidates]
     pool = pool_of(
         candidates,

@@ -119,7 +119,8 @@ def relevance(creator) -> tuple[str, dict]:
     from activities.selectors import activity_settings_get
     from bench._common import markdown_table
     from rag.embeddings import current_model, embed_query
-    from rag.relevance import cut_for, model_key
+    from rag.background import model_key
+    from rag.relevance import cut_for
     from rag.search import vector_search
 
     items = json.loads((FIXTURES / "demo_activities.json").read_text(encoding="utf-8"))

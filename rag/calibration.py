@@ -13,17 +13,10 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
+from rag.background import Background, background_of, reference_vectors
 from rag.cut_rules import GATE_RANGE
 from rag.embeddings import embed_texts
-from rag.relevance import (
-    EVIDENCE_POOL,
-    UNCALIBRATED,
-    Background,
-    Cut,
-    background_of,
-    decide,
-    reference_vectors,
-)
+from rag.relevance import EVIDENCE_POOL, UNCALIBRATED, Cut, decide
 from rag.understand import keyboard_noise
 
 _corpora: dict[str, Callable[[], list[tuple[str, list[float]]]]] = {}

@@ -7,12 +7,13 @@ from django.conf import settings
 from django.core.checks import Error, Warning, register
 from django.db import DatabaseError, connection
 
+from rag.background import REFERENCE_FILE, reference_texts
 from rag.cut_rules import validate_cuts
 from rag.db import vector_column_dimensions
 from rag.embeddings import current_model
 from rag.fields import EmbeddingField
 from rag.models import RagSettings, default_similarity_floors
-from rag.relevance import CUT_SURFACES, REFERENCE_FILE, reference_texts
+from rag.relevance import CUT_SURFACES
 
 
 def embedding_columns():

@@ -20,6 +20,7 @@ from activities.search_relevance import (
     time_request,
 )
 from activities.understanding import read_query
+from rag import background
 from rag.embeddings import embed_texts
 from rag.relevance import NOISE_REASON
 
@@ -73,13 +74,12 @@ def test_narrow_filter_still_returns_its_relevant_rows(demo_activities):
 
 
 def test_cut_is_skipped_when_the_reference_sample_cannot_be_embedded(demo_activities, monkeypatch):
-    from rag import relevance
     from rag.embeddings import ProviderError
 
     def down():
         raise ProviderError("reference sample unavailable")
 
-    monkeypatch.setattr(relevance, "reference_vectors", down)
+    monkeypatch.setattr(background, "reference_vectors", down)
     outcome = activities_search(semantic_query="量子力学考试复习", limit=5)
     assert len(outcome["results"]) == 5
     assert outcome["meta"]["relevance"] is None

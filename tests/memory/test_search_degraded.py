@@ -37,7 +37,7 @@ def test_semantic_search_with_an_embedding_is_not_degraded_by_an_outage(
     assert response.json()["degraded"] is False
     # The relevance cut's reference sample is asked for (once per model, within the search
     # budget; its failure only skips the cut); the query never is.
-    from rag.relevance import reference_texts
+    from rag.background import reference_texts
 
     assert [text for text in asked if text not in set(reference_texts())] == []
 

@@ -145,8 +145,8 @@ def test_e040_fires_for_malformed_live_relevance_cuts(live_settings):
 
 @pytest.mark.django_db
 def test_e041_fires_without_a_reference_sample(monkeypatch, tmp_path):
-    from rag import relevance
+    from rag import background
     from rag.checks import check_relevance_cuts
 
-    monkeypatch.setattr(relevance, "REFERENCE_FILE", tmp_path / "missing.txt")
+    monkeypatch.setattr(background, "REFERENCE_FILE", tmp_path / "missing.txt")
     assert ids(check_relevance_cuts()) == ["rag.E041"]

@@ -10,6 +10,7 @@ from django.core.management import CommandError, call_command
 
 from config import live
 from rag import calibration, relevance
+from rag.background import model_key
 from rag.selectors import rag_settings_get
 
 pytestmark = pytest.mark.django_db
@@ -56,7 +57,7 @@ def test_fit_is_stored_in_live_settings_for_the_active_model(labelled_file):
     out = _run("--file", str(labelled_file), "--surface", "memory")
     assert "stored" in out
     live.invalidate()
-    stored = rag_settings_get().relevance_cuts[relevance.model_key()]["memory"]
+    stored = rag_settings_get().relevance_cuts[model_key()]["memory"]
     assert stored["fit"]["queries"] == 5
     assert relevance.cut_for("memory").calibrated
 

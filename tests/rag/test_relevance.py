@@ -7,7 +7,8 @@ from django.core.exceptions import ValidationError
 
 from config import live
 from rag import cut_rules, relevance
-from rag.relevance import Background, Cut, decide
+from rag.background import Background, model_key
+from rag.relevance import Cut, decide
 from rag.selectors import rag_settings_get
 
 BG = Background(mean=0.70, high=0.80)  # margin(s) = (s - 0.8) / 0.2
@@ -142,7 +143,7 @@ def test_a_few_candidates_a_filter_left_are_cut_by_the_ratio_not_the_pool_rule()
 @pytest.mark.django_db
 def test_stored_pool_rule_is_read_back():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "poolZ": 1.0, "poolZEvidence": 0.0}}}
     row.full_clean()
     row.save()
@@ -215,7 +216,7 @@ def test_stored_bare_gate_is_read_back():
 @pytest.mark.django_db
 def test_a_new_fit_keeps_the_parameters_it_does_not_fit():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {
         key: {"activities": {"gate": 0.0, "ratio": None, "depth": 0.3, "intentGate": 0.0082}}
     }
@@ -230,7 +231,7 @@ def test_a_new_fit_keeps_the_parameters_it_does_not_fit():
 @pytest.mark.django_db
 def test_stored_depth_is_read_back():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "depth": 0.12}}}
     row.full_clean()
     row.save()
@@ -242,7 +243,7 @@ def test_stored_depth_is_read_back():
 @pytest.mark.django_db
 def test_stored_foreign_gate_is_read_back():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "foreignGate": -0.15}}}
     row.full_clean()
     row.save()
@@ -253,7 +254,7 @@ def test_stored_foreign_gate_is_read_back():
 @pytest.mark.django_db
 def test_stored_intent_gate_is_read_back():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "ratio": None, "intentGate": 0.01}}}
     row.full_clean()
     row.save()
@@ -266,7 +267,7 @@ def test_stored_cut_is_read_back_for_the_active_model():
     relevance.store_cut("memory", gate=0.07, ratio=0.3, fit={"queries": 3})
     cut = relevance.cut_for("memory")
     assert (cut.gate, cut.ratio, cut.calibrated) == (0.07, 0.3, True)
-    stored = rag_settings_get().relevance_cuts[relevance.model_key()]["memory"]
+    stored = rag_settings_get().relevance_cuts[model_key()]["memory"]
     assert stored["fit"] == {"queries": 3}
 
 
@@ -352,7 +353,7 @@ def test_the_further_a_request_reads_as_one_for_something_else_the_closer_a_hit_
 @pytest.mark.django_db
 def test_stored_intent_close_and_slope_are_read_back():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {
         key: {
             "activities": {
@@ -374,7 +375,7 @@ def test_stored_intent_close_and_slope_are_read_back():
 @pytest.mark.django_db
 def test_a_negative_intent_slope_is_refused():
     row = rag_settings_get()
-    key = relevance.model_key()
+    key = model_key()
     row.relevance_cuts = {key: {"activities": {"gate": 0.0, "intentSlope": -1.0}}}
     with pytest.raises(ValidationError):
         row.full_clean()

@@ -17,6 +17,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from rag import calibration, relevance
+from rag.background import model_key
 from rag.embeddings import embed_texts
 
 
@@ -95,7 +96,7 @@ class Command(BaseCommand):
             self.stderr.write(f"{len(missing)} labelled keys are not in the corpus: {missing[:5]}")
         items = calibration.score_labelled(queries, corpus, evidence)
         result = calibration.fit(items, k=options["k"], max_lost=options["max_lost"])
-        key = relevance.model_key()
+        key = model_key()
         self.stdout.write(f"model {key}, surface {surface}: {len(corpus)} documents")
         self.stdout.write(
             f"{result.queries} queries ({result.off_topic_queries} off-topic), top {result.k}\n"
