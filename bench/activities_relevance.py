@@ -118,8 +118,8 @@ def relevance(creator) -> tuple[str, dict]:
     from activities.search_filters import hard_filter, parse_filters
     from activities.selectors import activity_settings_get
     from bench._common import markdown_table
-    from rag.embeddings import current_model, embed_query
     from rag.background import model_key
+    from rag.embeddings import current_model, embed_query
     from rag.relevance import cut_for
     from rag.search import vector_search
 
