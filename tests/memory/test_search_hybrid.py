@@ -72,7 +72,7 @@ def test_a_question_naming_a_stored_speaker_embeds_it_said_as_they(api_client, u
 
 
 def test_a_question_naming_no_speaker_asks_the_model_once(api_client, user, people, asked):
-    from rag.relevance import reference_texts
+    from rag.background import reference_texts
 
     _search(api_client, user, "Who went camping in the mountains?")
     # The relevance cut's reference sample may be embedded too (once per model).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rag import calibration
 from rag.calibration import Labelled
-from rag.relevance import Background
+from rag.background import Background
 
 BG = Background(mean=0.70, high=0.80)  # margin(s) = (s - 0.8) / 0.2
 
