@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from rag import calibration
-from rag.calibration import Labelled
 from rag.background import Background
+from rag.calibration import Labelled
 
 BG = Background(mean=0.70, high=0.80)  # margin(s) = (s - 0.8) / 0.2
 
