@@ -65,7 +65,7 @@ class ActivityAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
     )
-    exclude = ("embedding", "search_text")
+    exclude = ("embedding", "meta_embedding", "search_text")
     raw_id_fields = ("creator",)
     actions = ["reindex"]
 

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, IndexState
 from activities.selectors import is_current
-from activities.text import EMBEDDED_DESCRIPTION_CHARS
+from activities.text import EMBEDDED_DESCRIPTION_CHARS, meta_text_for
 from activities.vibes import infer_vibes
 from activities.working_memory import working_memory_refresh_for_activities
 from config.errors import failure_text
@@ -25,7 +25,7 @@ from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
 
-INDEX_FIELDS = ["embedding", "search_text", *INDEX_BOOKKEEPING_FIELDS]
+INDEX_FIELDS = ["embedding", "meta_embedding", "search_text", *INDEX_BOOKKEEPING_FIELDS]
 
 
 @dataclass
@@ -73,11 +73,16 @@ def embed_activities(
         result.processed = len(todo) if dry_run else 0
         return result
     texts = [a.embedding_text() for a in todo]
-    # --force means "compute again", so the cache is neither read nor trusted.
-    vectors = embed_texts(texts, role="passage", use_cache=not force)
+    metas = [meta_text_for(a) for a in todo]
+    # One call for both vectors of each row (the listing's and its kind's); --force means
+    # "compute again", so the cache is neither read nor trusted.
+    vectors = embed_texts([*texts, *metas], role="passage", use_cache=not force)
     now = timezone.now()
-    for activity, text, vector in zip(todo, texts, vectors, strict=True):
+    for activity, text, vector, meta in zip(
+        todo, texts, vectors[: len(todo)], vectors[len(todo) :], strict=True
+    ):
         activity.embedding = vector
+        activity.meta_embedding = meta
         activity.embedding_model = model
         activity.embedding_hash = content_hash(text)
         activity.search_text = segment_for_index(text)

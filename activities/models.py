@@ -12,10 +12,11 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from activities.text import embedding_text_for
+from activities.text import embedding_text_for, meta_text_for
 from config.inputs import validate_datetime_range
 from config.live import LiveSettings
 from rag.db import HalfvecHnsw
+from rag.fields import EmbeddingField
 from rag.models import Embedded
 from rag.search import fulltext_index
 
@@ -116,6 +117,11 @@ class Activity(Embedded):
     index_task = models.CharField(
         max_length=64, blank=True, default="", editable=False, verbose_name=_("indexing task")
     )
+    # The vector of the listing's kind alone, its type and tags (activities.text.meta_text_for),
+    # made with ``embedding`` in one call and kept with it (its model and hash stand for both).
+    # The hybrid reads it for the query's ~20 candidates, loaded with them: no nearest-neighbour
+    # index (docs/RELEVANCE.md, "The listing's kind as a fusion feature, shipped").
+    meta_embedding = EmbeddingField(null=True, blank=True, verbose_name=_("kind vector"))
     # jieba-segmented embedded text, for the full-text baseline.
     search_text = models.TextField(blank=True, default="", verbose_name=_("search text"))
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
@@ -146,6 +152,10 @@ class Activity(Embedded):
     def embedding_text(self) -> str:
         """Return the multi-line text whose embedding this row stores."""
         return embedding_text_for(self)
+
+    def extra_vector_texts(self) -> dict[str, str]:
+        """Return the text of the kind vector, embedded with the listing's own."""
+        return {"meta_embedding": meta_text_for(self)}
 
     @property
     def is_full(self) -> bool:

@@ -316,7 +316,10 @@ def fits_nothing(unnarrowed, vector, *, query: str, understood, meta: dict, row)
     (the few rows are shown)."""
     wide = plan_vector_path(unnarrowed, exact_max_rows=row.exact_search_max_rows, k=DEFAULT_LIMIT)
     hits, _ = vector_search(
-        unnarrowed.defer("embedding"), vector, k=DEFAULT_LIMIT, force_path=wide.path
+        unnarrowed.defer("embedding", "meta_embedding"),
+        vector,
+        k=DEFAULT_LIMIT,
+        force_path=wide.path,
     )
     probe: dict = {"relevance": None, "reason": None}
     relevant_hits(hits, vector, probe, query=query, understood=understood, window=False)
@@ -368,6 +371,9 @@ def _ranked(
     if personalizer.vectors is None and not (hybrid and refused):
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")
+    if not hybrid:
+        # The kind vectors are read by the hybrid's order only (search_ranking.meta_similarity).
+        qs = qs.defer("meta_embedding")
     # The path is planned already (activities_search): vector_search need not plan it again.
     hits, report = vector_search(
         qs,
@@ -407,6 +413,7 @@ def _ranked(
             held=held,
             cues=cues,
             refused=refused,
+            vector=vector,
         )
         meta["hybrid"] = True
     boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool

@@ -24,7 +24,7 @@ def activity_settings_get() -> ActivitySettings:
 
 def activities_visible_to(user):
     """Return the activities a user may see: all but other users' drafts (all: act for any)."""
-    qs = Activity.objects.defer("embedding", "search_text")
+    qs = Activity.objects.defer("embedding", "meta_embedding", "search_text")
     if acts_for_any_user(user):
         return qs
     return qs.filter(~Q(status=ActivityStatus.DRAFT) | Q(creator=user))
@@ -48,7 +48,7 @@ def activity_rating_target(*, user, target_id: str) -> RatedTarget:
 
 def activity_list(*, user, type: str | None = None, status: str | None = None):
     """Return the list view: active activities plus the user's own drafts, by start time."""
-    qs = Activity.objects.defer("embedding", "search_text").filter(
+    qs = Activity.objects.defer("embedding", "meta_embedding", "search_text").filter(
         Q(status=ActivityStatus.ACTIVE) | Q(status=ActivityStatus.DRAFT, creator=user)
     )
     if type:
@@ -117,7 +117,7 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
         raise InvalidArgument(
             gettext("scope must be one of %(choices)s.") % {"choices": ", ".join(MY_SCOPES)}
         )
-    qs = Activity.objects.defer("embedding", "search_text")
+    qs = Activity.objects.defer("embedding", "meta_embedding", "search_text")
     joined = qs.filter(participations__user=user)
     created = qs.filter(creator=user)
     if scope == "joined":
@@ -140,6 +140,7 @@ def is_current(activity: Activity, model: str | None = None) -> bool:
     """Return whether the row's vector was made by the active model from its present text."""
     return (
         activity.embedding is not None
+        and activity.meta_embedding is not None
         and activity.embedding_model == (model or current_model())
         and activity.embedding_hash == content_hash(activity.embedding_text())
     )

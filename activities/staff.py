@@ -23,7 +23,11 @@ from config.errors import ServiceError
 @staff_member_required
 def activity_browser(request):
     """List activities with filters, their index state and the embedded text."""
-    qs = Activity.objects.defer("embedding").select_related("creator").order_by("start_at", "pk")
+    qs = (
+        Activity.objects.defer("embedding", "meta_embedding")
+        .select_related("creator")
+        .order_by("start_at", "pk")
+    )
     status = request.GET.get("status") or ""
     type_ = request.GET.get("type") or ""
     state = request.GET.get("index_state") or ""

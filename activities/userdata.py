@@ -11,7 +11,7 @@ user held in other people's activities are freed (``current_participants`` goes 
 
 from __future__ import annotations
 
-from django.db.models import F
+from django.db.models import F, Q
 
 from activities.models import Activity, Participation, WorkingMemory
 from activities.working_memory import working_memory_refresh
@@ -46,10 +46,12 @@ def _erase_activities(user) -> None:
 
 
 def _texts(user):
-    """Yield the embedded text of every activity the user created (cached by indexing)."""
+    """Yield the embedded texts of every activity the user created (cached by indexing): the
+    listing's and its kind's (type and tags, ``Activity.meta_embedding``)."""
 
     for activity in Activity.objects.filter(creator=user).iterator(chunk_size=500):
         yield activity.embedding_text()
+        yield from activity.extra_vector_texts().values()
 
 
 def declaration() -> UserData:
@@ -88,7 +90,9 @@ def declaration() -> UserData:
             Kind(
                 "activity_vectors",
                 Activity,
-                lambda user: Activity.objects.filter(creator=user, embedding__isnull=False),
+                lambda user: Activity.objects.filter(creator=user).filter(
+                    Q(embedding__isnull=False) | Q(meta_embedding__isnull=False)
+                ),
                 erased_with="activities",
             ),
             Kind(

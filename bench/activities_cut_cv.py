@@ -67,6 +67,7 @@ def record(halves: dict | None = None) -> list[dict]:
         fusion_held,
         lexical_held,
         lexical_ranking,
+        meta_similarity,
         naming_pks,
         refused_similarity,
     )
@@ -131,6 +132,7 @@ def record(halves: dict | None = None) -> list[dict]:
         plain = fusion_held(activities, held, refused_terms)
         understood = kw.get("understood")
         like = refused_similarity(activities, kw.get("refused", ()))
+        meta_like = meta_similarity(activities, kw.get("vector"))
         kinds_asked = cue_counts(
             activities,
             dataclasses.replace(understood, moods=()) if understood is not None else None,
@@ -154,6 +156,13 @@ def record(halves: dict | None = None) -> list[dict]:
             # query refuses nothing).
             "refused_like": (
                 dict(zip(titles.values(), like, strict=True)) if like is not None else None
+            ),
+            # Each candidate's similarity to the query by its kind vector (type and tags
+            # embedded apart; None: the row has none).
+            "meta_like": (
+                dict(zip(titles.values(), meta_like, strict=True))
+                if meta_like is not None
+                else None
             ),
         }
         return fused

@@ -65,7 +65,9 @@ RRF_K = 60  # the fusion constant of the reciprocal-rank fusion replaced (rag's 
 # The first weights kept as shipped while the others are fitted: pool_z, coverage and cues as
 # fitted on old dev+test, fresh, fresh2 and fresh3 (refitted with the refusal features on the
 # eight sets they reshuffled plain queries: fresh3 en "leatherwork class" 1.00 -> 0.63).
-KEPT = (0.874, 2.855, 1.425)
+# Session 47: the refusal weights kept too (fitted on seven sets, session 39) while the kind
+# feature "meta_like" is fitted, as session 46 measured it by replay.
+KEPT = (0.874, 2.855, 1.425, -9.789, -0.432)
 KINDS = ("plain", "crosslingual", "time", "negation", "audience", "mood")
 # The trust grid: the weights of the words held and of the cues over the dense one's (shipped:
 # 2.855 / 0.874 = 3.27, 1.425 / 0.874 = 1.63), and the multiplier of both for a query in the
@@ -91,6 +93,7 @@ def features(call) -> np.ndarray:
         refused_like=(
             [lists["refused_like"][t] for t in titles] if lists.get("refused_like") else None
         ),
+        meta_like=[lists["meta_like"][t] for t in titles] if lists.get("meta_like") else None,
     )
 
 

@@ -192,6 +192,7 @@ def bulk_load(rows: Iterable, sample_ids: list[int], batch: int = 5000) -> float
     import numpy as np
 
     from activities.models import Activity, IndexState
+    from activities.text import meta_text_for
     from bench._stream import batches, copy_rows
     from bench.vector_search import mix
     from rag.embeddings import content_hash, current_model
@@ -205,6 +206,12 @@ def bulk_load(rows: Iterable, sample_ids: list[int], batch: int = 5000) -> float
         ],
         dtype=np.float32,
     )
+    # The kind vectors (type and tags embedded apart) by their text: a row of the same type and
+    # tags as a sample row gets its vector, any other one a mixed vector (of the same size).
+    kinds = {
+        meta_text_for(a): a.meta_embedding
+        for a in Activity.objects.filter(pk__in=sample_ids).only("type", "tags", "meta_embedding")
+    }
     rng = np.random.default_rng(11)
     segmented: dict[str, str] = {}
     with Timer() as timer:
@@ -219,6 +226,7 @@ def bulk_load(rows: Iterable, sample_ids: list[int], batch: int = 5000) -> float
                 if key not in segmented:  # jieba once per template: the rows only vary a little
                     segmented[key] = segment_for_index(text)
                 row.embedding = vector
+                row.meta_embedding = kinds.get(meta_text_for(row), vector)
                 row.embedding_model = model
                 row.embedding_hash = content_hash(text)
                 row.search_text = segmented[key]
@@ -245,7 +253,8 @@ def fill_in_server(n: int, sample_ids: list[int], batch: int = 20000) -> float:
 
     dims = configured_dimensions()
     columns = (
-        "embedding, embedding_model, embedding_hash, title, description, type, tags, start_at,"
+        "embedding, meta_embedding, embedding_model, embedding_hash, title, description, type,"
+        " tags, start_at,"
         " end_at, time_zone, lat, lng, location_name, status, max_participants,"
         " current_participants, creator_id, vibes, index_state, index_error, indexed_at,"
         " index_attempts, index_state_at, index_task, search_text, created_at, updated_at"
@@ -265,6 +274,7 @@ def fill_in_server(n: int, sample_ids: list[int], batch: int = 20000) -> float:
                    + (y.embedding - x.embedding) * array_fill(g.t, ARRAY[{dims}])::vector
                    + (SELECT array_agg((random() - 0.5) * 0.0346)  -- new noise per row:
                       FROM generate_series(1, {dims}) WHERE g.i IS NOT NULL)::vector),
+               x.meta_embedding,  -- the kind vector of x: the copy keeps its type and tags
                x.embedding_model, md5(x.embedding_hash || g.i), x.title || ' #' || g.i,
                x.description, x.type, x.tags, x.start_at + g.d * interval '1 day',
                x.end_at + g.d * interval '1 day', x.time_zone,

@@ -253,3 +253,8 @@ class Embedded(models.Model):
     def embedding_text(self) -> str:
         """Return the text whose embedding this row stores."""
         raise NotImplementedError
+
+    def extra_vector_texts(self) -> dict[str, str]:
+        """Return {field: text} of the row's other vectors (none here), made in the same call
+        as :attr:`embedding` and kept with it (its model and hash stand for them too)."""
+        return {}

@@ -89,16 +89,24 @@ def reembed_model(
         if not batch:
             break
         texts = [row.embedding_text() for row in batch]
-        vectors = embed_texts(texts, role="passage")
-        for row, text, vector in zip(batch, texts, vectors, strict=True):
+        # The rows' other vectors (Embedded.extra_vector_texts) in the same call: made by the
+        # same model, under the same hash.
+        extras = [
+            (row, field, text) for row in batch for field, text in row.extra_vector_texts().items()
+        ]
+        vectors = embed_texts([*texts, *(text for _, _, text in extras)], role="passage")
+        for row, text, vector in zip(batch, texts, vectors[: len(batch)], strict=True):
             row.embedding = vector
             row.embedding_model = model_name
             row.embedding_hash = content_hash(text)
+        for (row, field, _), vector in zip(extras, vectors[len(batch) :], strict=True):
+            setattr(row, field, vector)
+        fields = sorted({field for _, field, _ in extras})
         # One transaction per batch: a crash loses at most this batch, and a rerun
         # picks up where it stopped (the rows done no longer look stale).
         with transaction.atomic():
             model._default_manager.bulk_update(
-                batch, ["embedding", "embedding_model", "embedding_hash"]
+                batch, ["embedding", "embedding_model", "embedding_hash", *fields]
             )
             vectors_reembedded.send(sender=model, pks=[row.pk for row in batch])
         done += len(batch)

@@ -18,7 +18,7 @@ def indexed_activity(make_activity, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             activity = make_activity(creator=creator, **fields)
         activity.refresh_from_db()
-        assert activity.embedding is not None
+        assert activity.embedding is not None and activity.meta_embedding is not None
         return activity
 
     return factory
@@ -73,3 +73,31 @@ def test_the_users_activities_go_with_others_places_and_copied_vectors(
     # The other user's interest vectors no longer hold a copy of the erased activity's vector.
     entries = WorkingMemory.objects.get(user=other_user).interest_vectors
     assert {e["activityId"] for e in entries} == {theirs.pk, *(a.pk for a in more)}
+
+
+def test_a_row_holding_only_its_kind_vector_is_counted_and_erased(indexed_activity, user):
+    from memory.services import user_erase
+
+    mine = indexed_activity(user, title="周日读书会")
+    Activity.objects.filter(pk=mine.pk).update(embedding=None)
+
+    counts = user_erase(user=user)
+
+    assert counts["activity_vectors"] == 1
+    assert not Activity.objects.filter(pk=mine.pk).exists()
+
+
+def test_erasure_forgets_the_cached_vector_of_the_kind_text(cold_lru, indexed_activity, user):
+    # The kind text (type and tags) is embedded through the shared cache like the listing's:
+    # the user's erasure forgets both.
+    from memory.services import user_erase
+    from rag.embeddings import content_hash
+    from rag.models import EmbeddingCache
+
+    mine = indexed_activity(user, title="周日读书会 K1", type="读书", tags=["小众书目 K1"])
+    key = content_hash(mine.extra_vector_texts()["meta_embedding"])
+    assert EmbeddingCache.objects.filter(content_hash=key).exists()
+
+    user_erase(user=user)
+
+    assert not EmbeddingCache.objects.filter(content_hash=key).exists()

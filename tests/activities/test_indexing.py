@@ -163,3 +163,72 @@ def test_a_provider_failure_is_recorded_without_the_providers_address(
     assert row.index_error == "ProviderError: provider unreachable"
     detail = api_client.get(f"/api/activities/{activity.pk}/")
     assert detail.status_code == 200 and "127.0.0.1" not in detail.content.decode()
+
+
+def _kind_vector(pk):
+    return list(Activity.objects.values_list("meta_embedding", flat=True).get(pk=pk))
+
+
+def test_the_kind_vector_is_made_in_the_same_call_on_create(
+    make_activity, counting_provider, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity(title="类型向量 E5", type="桌游", tags=["策略", "新手"])
+    assert counting_provider.calls == 1
+    assert "桌游 策略, 新手" in counting_provider.texts
+    activity.refresh_from_db()
+    assert activity.meta_embedding is not None
+
+
+def test_the_kind_vector_is_made_again_when_the_tags_change(
+    make_activity, demo_user, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity(title="换标签 F6", type="桌游", tags=["策略"])
+    before = _kind_vector(activity.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        activity_update(activity=activity, user=demo_user, tags=["户外", "徒步"])
+    assert _kind_vector(activity.pk) != before
+
+
+def test_a_title_change_keeps_the_kind_vector(
+    make_activity, demo_user, django_capture_on_commit_callbacks
+):
+    # The row's vectors are kept fresh together (one hash over the embedded text): a new title
+    # embeds both again, the kind vector from the same type and tags, so it is the same.
+    with django_capture_on_commit_callbacks(execute=True):
+        activity = make_activity(title="改标题 G7", type="桌游", tags=["策略"])
+    before = _kind_vector(activity.pk)
+    with django_capture_on_commit_callbacks(execute=True):
+        activity_update(activity=activity, user=demo_user, title="改过的标题 G8")
+    assert _kind_vector(activity.pk) == before
+
+
+def test_a_row_without_a_kind_vector_is_filled_by_the_backfill(make_activity):
+    # Rows indexed before the kind vector existed (migration 0010) are not current: the
+    # backfill command embeds them again.
+    from activities.backfill import backfill
+
+    activity = make_activity(title="旧行 H8")
+    assert activity_index(activity.pk) == "indexed"
+    Activity.objects.filter(pk=activity.pk).update(meta_embedding=None)
+    assert activity_index(activity.pk) == "indexed"  # not "unchanged"
+    Activity.objects.filter(pk=activity.pk).update(meta_embedding=None)
+    assert backfill().processed == 1
+    assert Activity.objects.get(pk=activity.pk).meta_embedding is not None
+
+
+def test_a_model_change_makes_the_kind_vector_again_with_the_listing(make_activity):
+    # rag_reembed (a new embedding model) writes each row's vectors together: the kind vector
+    # of another model is not left beside a listing vector of the current one.
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    activity = make_activity(title="换模型 J9", type="桌游", tags=["策略"])
+    Activity.objects.filter(pk=activity.pk).update(
+        embedding=[0.1] * 384, meta_embedding=[0.1] * 384, embedding_model="retired-model"
+    )
+    old = _kind_vector(activity.pk)
+    call_command("rag_reembed", stdout=StringIO())
+    assert _kind_vector(activity.pk) != old

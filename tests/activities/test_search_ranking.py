@@ -320,3 +320,45 @@ def test_a_single_character_of_the_lexicon_vouches_for_no_row_holding_it():
     rows = [_row(1, "沙滩排球约局", type="户外", vibes=["运动"])]
     understood = read_query("打篮球", now=timezone.now(), tz=None)
     assert candidate_cues(rows, understood).vouching == (0,)  # 球 is not 篮球
+
+
+def _kinded(row, vector):
+    row.meta_embedding = vector
+    return row
+
+
+def test_a_row_whose_kind_is_like_the_query_rises_above_an_equal_one():
+    # Two rows the dense score cannot tell apart, naming nothing of the query: the one whose
+    # type and tags (embedded apart) stand close to the query comes first. Vectors stand for
+    # the model's (two axes: the query's kind, another).
+    from activities.search_ranking import hybrid_scores
+
+    query = "something to calm down"
+    rows = [
+        _kinded(_row(1, "Evening session"), [0.0, 1.0]),
+        _kinded(_row(2, "Morning session"), [1.0, 0.0]),
+    ]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    for row in crowd:
+        _kinded(row, [0.5, 0.5])
+    candidates = _hits(rows + crowd, [0.86, 0.86, *crowd_scores])
+    fused = hybrid_scores(candidates, query, candidates=candidates, vector=[1.0, 0.0])
+    assert fused[2] > fused[1]
+
+
+def test_a_candidate_without_a_kind_vector_still_ranks_by_the_rest():
+    # A row not indexed again since the kind vector was added reads 0 for the feature (the
+    # candidates' mean), so it keeps its place by the other features and is never dropped.
+    from activities.search_ranking import hybrid_scores
+
+    query = "something to calm down"
+    rows = [_row(1, "Evening session"), _kinded(_row(2, "Morning session"), [0.0, 1.0])]
+    crowd, crowd_scores = _crowd(10, 18, 0.80)
+    for row in crowd:
+        _kinded(row, [0.5, 0.5])
+    candidates = _hits(rows + crowd, [0.90, 0.80, *crowd_scores])
+    with_kinds = hybrid_scores(candidates, query, candidates=candidates, vector=[1.0, 0.0])
+    without = hybrid_scores(candidates, query, candidates=candidates)
+    assert set(with_kinds) == {hit.obj.pk for hit in candidates}
+    assert with_kinds[1] == without[1]  # its own feature is 0: only the others' moved
+    assert with_kinds[1] > with_kinds[2]
