@@ -26,8 +26,11 @@ secret-key: install
 migrate: install secret-key
 	$(PY) manage.py migrate --noinput
 
+# The backfill embeds what a migration left without its vectors (activities 0010 added the kind
+# vector to rows indexed before it); when every row is current it reads them and stops.
 demo: migrate
 	$(PY) manage.py load_demo
+	$(PY) manage.py backfill_embeddings
 
 # Production settings (DEBUG off): gunicorn, WhiteNoise for static files (docs/SERVING.md).
 run: demo
