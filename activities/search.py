@@ -35,6 +35,7 @@ from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
+from activities.search_kind import meta_like_sql
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
     candidate_cues,
@@ -42,7 +43,6 @@ from activities.search_ranking import (
     hybrid_scores,
     lexical_held,
     meaning_order,
-    meta_like_sql,
     naming_pks,
 )
 from activities.search_relevance import (
@@ -372,7 +372,7 @@ def _ranked(
     if personalizer.vectors is None and not (hybrid and refused):
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")
-    # The kind vectors are read by the hybrid's order only (search_ranking.meta_similarity), as
+    # The kind vectors are read by the hybrid's order only (search_kind.meta_similarity), as
     # one cosine per row computed in SQL: parsing 60 vectors of 384 floats back cost ~8 ms.
     qs = qs.defer("meta_embedding")
     if hybrid:

@@ -16,15 +16,13 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
-from django.db.models import ExpressionWrapper, FloatField, Value
-from pgvector.django import CosineDistance
 
 from activities.audience import audience_counts
 from activities.negation import inside, mentions_plainly, negated_spans, negated_terms
 from activities.reasons import query_terms
+from activities.search_kind import meta_similarity, standard_known
 from activities.understanding import vouching_moods
 from rag import relevance
-from rag.fields import vector_literal
 from rag.search import rrf
 from rag.term_ranking import held_terms, rank_held
 from rag.understand.cues import HAN_RE, language, normalise
@@ -384,38 +382,6 @@ def refused_similarity(activities: list, refused) -> list[float] | None:
     return [mean if v is None else v for v in out]
 
 
-def meta_like_sql(vector) -> ExpressionWrapper:
-    """Return the SQL cosine of the query's ``vector`` to a row's kind vector (NULL for a row
-    without one), which the search annotates on its candidates as ``meta_like``."""
-    distance = CosineDistance("meta_embedding", Value(vector_literal(vector)))
-    return ExpressionWrapper(Value(1.0) - distance, output_field=FloatField())
-
-
-def meta_similarity(activities: list, vector) -> list[float | None] | None:
-    """Return, per activity, the cosine of the query's ``vector`` to its kind vector (its type
-    and tags embedded apart, ``Activity.meta_embedding``): the search's ``meta_like``
-    annotation (:func:`meta_like_sql`) when the row has it, else computed from the vector when
-    the row holds it; None for a row without one yet; None for all without a query vector.
-    A deferred vector is never fetched (one query per row)."""
-    if vector is None:
-        return None
-    query = np.asarray(vector, dtype=np.float32)
-    query /= float(np.linalg.norm(query)) or 1.0
-    out: list[float | None] = []
-    for a in activities:
-        loaded = a.__dict__
-        if "meta_like" in loaded:
-            out.append(None if loaded["meta_like"] is None else float(loaded["meta_like"]))
-            continue
-        row = loaded.get("meta_embedding")
-        if row is None:
-            out.append(None)
-            continue
-        row = np.asarray(row, dtype=np.float32)
-        out.append(float(query @ row) / (float(np.linalg.norm(row)) or 1.0))
-    return out
-
-
 def fusion_held(activities: list, held: dict, refused: set) -> list[set]:
     """Return, per activity, the query's words it holds (``held``: :func:`lexical_held`), a
     word the query refuses (``refused``) only where the listing has it plainly, not under its
@@ -488,16 +454,3 @@ def fusion_features(
         ],
         dtype=np.float64,
     )
-
-
-def standard_known(values: list | None, n: int) -> list[float]:
-    """Return the standard scores of ``values`` among the known ones (not None), 0 for an
-    unknown one and for all when they do not spread (or ``values`` is None: n zeros)."""
-    if values is None:
-        return [0.0] * n
-    known = np.asarray([v for v in values if v is not None], dtype=np.float64)
-    spread = float(known.std()) if len(known) else 0.0
-    if spread <= 1e-9:
-        return [0.0] * n
-    mean = float(known.mean())
-    return [0.0 if v is None else (float(v) - mean) / spread for v in values]

@@ -60,6 +60,7 @@ def record(halves: dict | None = None) -> list[dict]:
     from activities.negation import negated_terms
     from activities.reasons import query_terms
     from activities.search_filters import hard_filter, parse_filters
+    from activities.search_kind import meta_similarity
     from activities.search_ranker import pool_of
     from activities.search_ranking import (
         cue_counts,
@@ -67,7 +68,6 @@ def record(halves: dict | None = None) -> list[dict]:
         fusion_held,
         lexical_held,
         lexical_ranking,
-        meta_similarity,
         naming_pks,
         refused_similarity,
     )

@@ -362,25 +362,3 @@ def test_a_candidate_without_a_kind_vector_still_ranks_by_the_rest():
     assert set(with_kinds) == {hit.obj.pk for hit in candidates}
     assert with_kinds[1] == without[1]  # its own feature is 0: only the others' moved
     assert with_kinds[1] > with_kinds[2]
-
-
-@pytest.mark.django_db
-def test_the_kind_likeness_is_the_sql_cosine_and_no_vector_is_fetched(
-    make_activity, django_capture_on_commit_callbacks, django_assert_num_queries
-):
-    from activities.models import Activity
-    from activities.search_ranking import meta_like_sql, meta_similarity
-
-    with django_capture_on_commit_callbacks(execute=True):
-        made = make_activity(title="桌游夜", type="桌游", tags=["桌游"])
-    made.refresh_from_db()
-    vector = [float(x) for x in made.meta_embedding]
-    rows = list(
-        Activity.objects.filter(pk=made.pk)
-        .defer("meta_embedding")
-        .annotate(meta_like=meta_like_sql(vector))
-    )
-
-    with django_assert_num_queries(0):
-        [like] = meta_similarity(rows, vector)
-    assert like == pytest.approx(1.0, abs=1e-4)
