@@ -153,6 +153,8 @@ class Activity(Embedded):
         """Return the multi-line text whose embedding this row stores."""
         return embedding_text_for(self)
 
+    EXTRA_VECTOR_FIELDS = ("meta_embedding",)
+
     def extra_vector_texts(self) -> dict[str, str]:
         """Return the text of the kind vector, embedded with the listing's own."""
         return {"meta_embedding": meta_text_for(self)}

@@ -35,7 +35,7 @@ from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
 from activities.search_filters import hard_filter, parse_filters
-from activities.search_kind import meta_like_sql
+from activities.search_kind import read_meta_like
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
     candidate_cues,
@@ -373,10 +373,10 @@ def _ranked(
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
         qs = qs.defer("embedding")
     # The kind vectors are read by the hybrid's order only (search_kind.meta_similarity), as
-    # one cosine per row computed in SQL: parsing 60 vectors of 384 floats back cost ~8 ms.
+    # one cosine per candidate computed in SQL once the candidates are known (parsing 60
+    # vectors of 384 floats back cost ~8 ms; annotated on the search itself, the exact path
+    # computed it for every filtered row before its sort).
     qs = qs.defer("meta_embedding")
-    if hybrid:
-        qs = qs.annotate(meta_like=meta_like_sql(vector))
     # The path is planned already (activities_search): vector_search need not plan it again.
     hits, report = vector_search(
         qs,
@@ -385,6 +385,8 @@ def _ranked(
         floor=floor,
         force_path=path,
     )
+    if hybrid:
+        read_meta_like([hit.obj for hit in hits], vector)
     meta.update(
         path="semantic",
         floor=floor,

@@ -1,5 +1,5 @@
 """The listing's kind as a ranking feature: the query against its type and tags embedded apart
-(``Activity.meta_embedding``), read as one cosine per candidate in SQL (:func:`meta_like_sql`)
+(``Activity.meta_embedding``), read as one cosine per candidate in SQL (:func:`read_meta_like`)
 and as a standard score among the candidates that have one (:func:`standard_known`); the
 hybrid's sixth feature (``activities.search_ranking.FUSION_FEATURES``, issue 30, session 47).
 """
@@ -10,6 +10,7 @@ import numpy as np
 from django.db.models import ExpressionWrapper, FloatField, Value
 from pgvector.django import CosineDistance
 
+from activities.models import Activity
 from rag.fields import vector_literal
 
 
@@ -18,6 +19,20 @@ def meta_like_sql(vector) -> ExpressionWrapper:
     without one), which the search annotates on its candidates as ``meta_like``."""
     distance = CosineDistance("meta_embedding", Value(vector_literal(vector)))
     return ExpressionWrapper(Value(1.0) - distance, output_field=FloatField())
+
+
+def read_meta_like(activities: list, vector) -> None:
+    """Give each of ``activities`` its ``meta_like`` (:func:`meta_like_sql`), read in one query
+    over their primary keys (None for a row without a kind vector)."""
+    if not activities:
+        return
+    likes = dict(
+        Activity.objects.filter(pk__in=[a.pk for a in activities])
+        .annotate(meta_like=meta_like_sql(vector))
+        .values_list("pk", "meta_like")
+    )
+    for activity in activities:
+        activity.meta_like = likes.get(activity.pk)
 
 
 def meta_similarity(activities: list, vector) -> list[float | None] | None:

@@ -247,6 +247,10 @@ class Embedded(models.Model):
         max_length=64, blank=True, default="", verbose_name=_("embedding hash")
     )
 
+    # The fields of the row's other vectors (:meth:`extra_vector_texts`): a row holding its
+    # embedding but not one of these is missing a vector (``rag.reembed``).
+    EXTRA_VECTOR_FIELDS: tuple[str, ...] = ()
+
     class Meta:
         abstract = True
 

@@ -23,31 +23,42 @@ def embedded_models() -> list[type[Embedded]]:
     ]
 
 
+def missing_q(model: type[Embedded]) -> Q:
+    """Return the condition of a row missing a vector: its embedding, or one of its other
+    vectors (``Embedded.EXTRA_VECTOR_FIELDS``: a migration added the field after the row was
+    embedded)."""
+    condition = Q(embedding__isnull=True)
+    for field in model.EXTRA_VECTOR_FIELDS:
+        condition |= Q(**{f"{field}__isnull": True})
+    return condition
+
+
 def stale_queryset(model: type[Embedded], *, include_missing: bool = True):
-    """Rows whose vector was made by another model (and, optionally, rows without one)."""
+    """Rows whose vector was made by another model (and, optionally, rows missing one)."""
     model_name = current_model()
     condition = Q(embedding__isnull=False) & ~Q(embedding_model=model_name)
     if include_missing:
-        condition |= Q(embedding__isnull=True)
+        condition |= missing_q(model)
     return model._default_manager.filter(condition)
 
 
 def vector_states(model: type[Embedded]) -> dict[str, int]:
     """Count a model's rows by the state of their vector: current, stale, missing.
 
-    ``missing``: no vector at all (never embedded, still pending, failed, or cleared by
-    ``rag_migrate_dimensions``). ``stale``: a vector made by another model, or of another
+    ``missing``: no vector, or not one of its other vectors (never embedded, still pending,
+    failed, cleared by ``rag_migrate_dimensions``, or embedded before a migration added a
+    vector). ``stale``: a vector made by another model, or of another
     dimension than the provider's. ``current``: the rest.
     """
     provider_dims = configured_dimensions()
     rows = model._default_manager.annotate(
         vector_dims=Func(F("embedding"), function="vector_dims", output_field=IntegerField())
     )
-    has_vector = Q(embedding__isnull=False)
-    stale = has_vector & (~Q(embedding_model=current_model()) | ~Q(vector_dims=provider_dims))
+    missing = missing_q(model)
+    stale = ~missing & (~Q(embedding_model=current_model()) | ~Q(vector_dims=provider_dims))
     counts = rows.aggregate(
         total=Count("pk"),
-        missing=Count("pk", filter=Q(embedding__isnull=True)),
+        missing=Count("pk", filter=missing),
         stale=Count("pk", filter=stale),
     )
     return {

@@ -186,7 +186,10 @@ _ZH_ROUTE = re.compile(
     rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?(?:几点|几时|什么时候)(?:出发|开车)"
     rf"|{_LINE_ZH}{_CLAUSE}{{0,6}}?班次"
     # How far one place is from another (离…远吗 / 远不远 / 多远, 距离…多远; same session).
-    rf"|(?:离|距离){_CLAUSE}{{1,12}}?(?:远吗|远不远|远么|有多远|多远|近吗|近不近)"
+    # The whole message is the question (苏州北站离古城远吗), not a clause after an outing asked
+    # for (「附近有剧本杀吗 离我远吗」, 「周末爬山的地方 离市区远吗」: an audit, session 47).
+    r"|^[^\s，,。！!？?吗呢]{0,14}?(?:离|距离)[^\s，,。！!？?吗呢]{1,12}?"
+    r"(?:远吗|远不远|远么|有多远|多远|近吗|近不近)[？?。.!！\s]*$"
 )
 _EN_ROUTE = re.compile(
     r"\bhow\s+(?:do|can|would|should|could)\s+(?:i|we)\s+get\s+(?:from|to|back\s+to|into|out\s+to)\b"
@@ -205,7 +208,9 @@ _EN_ROUTE = re.compile(
     # north station far from the old town", "how far is the airport from downtown"): the way
     # somewhere, not something to do. General knowledge (issue 30, session 47, written after
     # fresh16's station question had been seen answered: development data).
-    r"|^(?:is|are)\s+(?:the\s+)?[\w' -]{2,40}?\s+(?:far|close|near)\s+(?:from|to)\b"
+    # Not "is there X close to Y", which asks for X (an audit, session 47).
+    r"|^(?:is|are)\s+(?!there\b|any\b|some\b)(?:the\s+)?[\w' -]{2,40}?\s+(?:far|close|near)\s+"
+    r"(?:from|to)\b"
     r"|\bhow\s+far\s+(?:is|are)\s+[\w' -]{2,40}?\s+from\b"
     # A timetable asked for: "what time's the last ferry to X", "when does the first bus
     # leave", "the next train into town", "the bus timetable" (general knowledge, session
@@ -288,6 +293,11 @@ _EN_JOB = re.compile(
     r"|\bjob\s+(?:hunting|search|listings?|interview)\b"
 )
 _VOLUNTEER = re.compile(r"志愿|义工|\bvolunteer")
+# Picking litter up with others is volunteering, not a bin collection ("community trash
+# collection cleanup on saturday", 「周末去海边捡垃圾」: an audit, session 47).
+_CLEANUP = re.compile(
+    r"清理|捡垃圾|净滩|清洁行动|\bclean[-\s]?ups?\b|\blitter\b|\bwith\s+a\s+group\b|\bcommunity\b"
+)
 
 # An activity noun, a ticket or an outing to a market keeps a query a request for something
 # to do (「去花市买年花」, "where to buy tickets for the symphony", "a bus tour of the city").
@@ -340,6 +350,8 @@ def errand(text: str) -> str | None:
             return None
         if label == "job" and _VOLUNTEER.search(normalised):
             return None
+        if label == "utility" and (_VOLUNTEER.search(normalised) or _CLEANUP.search(normalised)):
+            continue
         if label == "shop" and _OUTING_PLACE.search(normalised):
             continue
         if zh.search(normalised) or en.search(normalised):

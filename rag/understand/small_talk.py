@@ -169,7 +169,13 @@ _EN_TASK = re.compile(
 _ZH_TASK = re.compile(
     r"(?:(?:给|跟|和|对|帮|陪|为)(?:我|咱|俺)|(?:^|[\s,，。!！?？~～]))"
     r"(?:讲|说|来|编|唱|写)(?:个|一个|几个|段|一段|首|一首|则|一则)"
-    r"(?:冷?笑话|故事|段子|脑筋急转弯|谜语|歌|诗)"
+    r"(?:冷?笑话|故事|段子|脑筋急转弯|谜语|歌|诗)(?!会|大会|沙龙|歌会|朗诵)"
+)
+# An evening, a session or a walk of it is something to go to ("any storytelling nights? tell
+# me a story", 「写首诗 有诗歌沙龙吗」: an audit, session 47).
+_GOING_TO = re.compile(
+    r"\b(?:nights?|evenings?|sessions?|tours?|walks?|workshops?|classes|events?|open\s+mic)\b"
+    r"|沙龙|故事会|朗诵会|读书会|活动|演出"
 )
 
 
@@ -177,6 +183,8 @@ def assistant_task(text: str) -> bool:
     """Return whether the query asks the one spoken to for a piece of work to pass the time
     ("tell me a joke", 「跟我讲个笑话」), not for something to go and do."""
     normalised = form_text(text).translate(TRADITIONAL)
+    if _GOING_TO.search(normalised):
+        return False
     return bool(_EN_TASK.search(normalised) or _ZH_TASK.search(normalised))
 
 

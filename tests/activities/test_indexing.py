@@ -232,3 +232,18 @@ def test_a_model_change_makes_the_kind_vector_again_with_the_listing(make_activi
     old = _kind_vector(activity.pk)
     call_command("rag_reembed", stdout=StringIO())
     assert _kind_vector(activity.pk) != old
+
+
+@pytest.mark.django_db
+def test_a_row_without_its_kind_vector_is_missing_one_for_rag_reembed(
+    make_activity, django_capture_on_commit_callbacks
+):
+    from rag.reembed import stale_queryset, vector_states
+
+    with django_capture_on_commit_callbacks(execute=True):
+        made = make_activity(title="周六桌游", type="桌游", tags=["桌游"])
+    assert vector_states(Activity)["missing"] == 0
+    Activity.objects.filter(pk=made.pk).update(meta_embedding=None)  # as before migration 0010
+
+    assert vector_states(Activity)["missing"] == 1
+    assert list(stale_queryset(Activity).values_list("pk", flat=True)) == [made.pk]

@@ -710,3 +710,13 @@ def test_a_question_about_a_need_is_no_need_whatever_its_vector():
 def test_a_need_read_by_its_vector_is_reported_as_the_reason_the_query_asks(demo_activities):
     outcome = activities_search(semantic_query="手冻得通红 想来点热乎的", limit=10)
     assert outcome["meta"]["relevance"]["asks"] == "need"
+
+
+def test_need_examples_not_embedded_read_no_need(monkeypatch):
+    from activities import search_relevance
+
+    def down(vector):
+        raise search_relevance.ProviderError("provider down")
+
+    monkeypatch.setattr(search_relevance, "need_margin", down)
+    assert search_relevance.stated_need("手冻得通红 想来点热乎的", [1.0, 0.0]) is False

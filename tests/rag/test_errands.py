@@ -288,3 +288,26 @@ def test_how_far_one_place_is_from_another_is_a_route(query):
 )
 def test_an_outing_near_a_place_is_no_route(query):
     assert errand(query) is None
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "is there anything fun close to me",
+        "is there a climbing gym close to downtown",
+        "are there any board game nights close to shibuya",
+        "附近有剧本杀吗 离我远吗",
+        "周末爬山的地方 离市区远吗",
+        "volunteer to collect trash at the beach this weekend",
+        "community trash collection cleanup on saturday",
+        "collecting rubbish on the riverbank with a group",
+    ],
+)
+def test_an_outing_near_a_place_or_a_clean_up_is_no_errand(query):
+    # An audit (session 47): the distance and collection forms emptied these requests.
+    assert errand(query) is None
+
+
+@pytest.mark.parametrize("query", ["苏州北站离古城远吗", "how far is the airport from downtown"])
+def test_a_distance_asked_alone_is_a_route(query):
+    assert errand(query) == "route"

@@ -268,3 +268,17 @@ def test_a_piece_of_work_asked_of_the_assistant_is_an_assistant_task(query):
 @pytest.mark.parametrize("query", ["story night for kids", "故事会", "听相声", "need a good laugh"])
 def test_an_evening_of_stories_or_jokes_is_no_assistant_task(query):
     assert not assistant_task(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "周末 来个故事会",
+        "周末 写首诗 有诗歌沙龙吗",
+        "any storytelling nights? tell me a story",
+        "tell me a story about the city on a walking tour",
+    ],
+)
+def test_an_evening_or_walk_of_stories_is_no_task_for_the_assistant(query):
+    # An audit (session 47): these named something to go to.
+    assert assistant_task(query) is False
