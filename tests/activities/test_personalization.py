@@ -408,8 +408,13 @@ def test_a_preference_stated_in_chat_changes_that_users_ranking_only(
     mine, theirs = _ranking(api_client, VAGUE_QUERY), _ranking(other_client, VAGUE_QUERY)
 
     assert [r["id"] for r in theirs] == [r["id"] for r in before]
-    assert [r["id"] for r in mine] != [r["id"] for r in before]
     assert any(r["id"] in quiet for r in mine)
+    # The quiet ones score higher for this user, the others as before (whether that reorders
+    # the list depends on how close they stood: since the kind feature of session 47 this
+    # list's one quiet activity stands too far below the others to pass one).
+    was = {r["id"]: r["score"] for r in before}
+    for r in mine:
+        assert (r["score"] > was[r["id"]]) == (r["id"] in quiet), r["title"]
 
     def boost(result):
         return result["provenance"]["scores"]["boost"]
