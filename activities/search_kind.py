@@ -37,27 +37,11 @@ def read_meta_like(activities: list, vector) -> None:
 
 def meta_similarity(activities: list, vector) -> list[float | None] | None:
     """Return, per activity, the cosine of the query's ``vector`` to its kind vector (its type
-    and tags embedded apart, ``Activity.meta_embedding``): the search's ``meta_like``
-    annotation (:func:`meta_like_sql`) when the row has it, else computed from the vector when
-    the row holds it; None for a row without one yet; None for all without a query vector.
-    A deferred vector is never fetched (one query per row)."""
+    and tags embedded apart, ``Activity.meta_embedding``) as :func:`read_meta_like` gave it:
+    None for a row without one (or not read); None for all without a query vector."""
     if vector is None:
         return None
-    query = np.asarray(vector, dtype=np.float32)
-    query /= float(np.linalg.norm(query)) or 1.0
-    out: list[float | None] = []
-    for a in activities:
-        loaded = a.__dict__
-        if "meta_like" in loaded:
-            out.append(None if loaded["meta_like"] is None else float(loaded["meta_like"]))
-            continue
-        row = loaded.get("meta_embedding")
-        if row is None:
-            out.append(None)
-            continue
-        row = np.asarray(row, dtype=np.float32)
-        out.append(float(query @ row) / (float(np.linalg.norm(row)) or 1.0))
-    return out
+    return [a.__dict__.get("meta_like") for a in activities]
 
 
 def standard_known(values: list | None, n: int) -> list[float]:

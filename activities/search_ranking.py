@@ -336,9 +336,9 @@ def hybrid_scores(
     ``held``: :func:`lexical_held` of the candidates (None: found here); ``cues``:
     :func:`candidate_cues` of the candidates (None: read here); ``refused``: the vectors of
     what the query refuses (``activities.negation.refused_phrases``, embedded with the query;
-    the candidates' embeddings loaded with them); ``vector``: the query's, read against the
-    candidates' kind vectors (``Activity.meta_embedding``, loaded with them; None: no such
-    feature).
+    the candidates' embeddings loaded with them); ``vector``: the query's, whose cosine to
+    each candidate's kind vector ``activities.search_kind.read_meta_like`` gave it (None: no
+    such feature).
     """
     activities = [hit.obj for hit in candidates]
     if cues is None:

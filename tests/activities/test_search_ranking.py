@@ -322,25 +322,27 @@ def test_a_single_character_of_the_lexicon_vouches_for_no_row_holding_it():
     assert candidate_cues(rows, understood).vouching == (0,)  # 球 is not 篮球
 
 
-def _kinded(row, vector):
-    row.meta_embedding = vector
+def _kinded(row, like):
+    """Return ``row`` with the cosine of its kind vector to the query, as the search reads it
+    (activities.search_kind.read_meta_like)."""
+    row.meta_like = like
     return row
 
 
 def test_a_row_whose_kind_is_like_the_query_rises_above_an_equal_one():
     # Two rows the dense score cannot tell apart, naming nothing of the query: the one whose
-    # type and tags (embedded apart) stand close to the query comes first. Vectors stand for
-    # the model's (two axes: the query's kind, another).
+    # type and tags (embedded apart) stand close to the query comes first. Cosines as two-axis
+    # vectors would give them (the query [1, 0]; kinds [0, 1], [1, 0], the crowd [.5, .5]).
     from activities.search_ranking import hybrid_scores
 
     query = "something to calm down"
     rows = [
-        _kinded(_row(1, "Evening session"), [0.0, 1.0]),
-        _kinded(_row(2, "Morning session"), [1.0, 0.0]),
+        _kinded(_row(1, "Evening session"), 0.0),
+        _kinded(_row(2, "Morning session"), 1.0),
     ]
     crowd, crowd_scores = _crowd(10, 18, 0.80)
     for row in crowd:
-        _kinded(row, [0.5, 0.5])
+        _kinded(row, 0.7071)
     candidates = _hits(rows + crowd, [0.86, 0.86, *crowd_scores])
     fused = hybrid_scores(candidates, query, candidates=candidates, vector=[1.0, 0.0])
     assert fused[2] > fused[1]
@@ -352,10 +354,10 @@ def test_a_candidate_without_a_kind_vector_still_ranks_by_the_rest():
     from activities.search_ranking import hybrid_scores
 
     query = "something to calm down"
-    rows = [_row(1, "Evening session"), _kinded(_row(2, "Morning session"), [0.0, 1.0])]
+    rows = [_row(1, "Evening session"), _kinded(_row(2, "Morning session"), 0.0)]
     crowd, crowd_scores = _crowd(10, 18, 0.80)
     for row in crowd:
-        _kinded(row, [0.5, 0.5])
+        _kinded(row, 0.7071)
     candidates = _hits(rows + crowd, [0.90, 0.80, *crowd_scores])
     with_kinds = hybrid_scores(candidates, query, candidates=candidates, vector=[1.0, 0.0])
     without = hybrid_scores(candidates, query, candidates=candidates)
