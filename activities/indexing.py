@@ -15,17 +15,23 @@ from django.utils import timezone
 
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, IndexState
 from activities.selectors import is_current
-from activities.text import EMBEDDED_DESCRIPTION_CHARS, meta_text_for
+from activities.text import EMBEDDED_DESCRIPTION_CHARS
 from activities.vibes import infer_vibes
 from activities.working_memory import working_memory_refresh_for_activities
 from config.errors import failure_text
-from rag.embeddings import content_hash, current_model, embed_texts
+from rag.embeddings import current_model
 from rag.llm import get_llm
+from rag.reembed import embed_rows
 from rag.text import segment_for_index
 
 logger = logging.getLogger(__name__)
 
-INDEX_FIELDS = ["embedding", "meta_embedding", "search_text", *INDEX_BOOKKEEPING_FIELDS]
+INDEX_FIELDS = [
+    "embedding",
+    *Activity.EXTRA_VECTOR_FIELDS,
+    "search_text",
+    *INDEX_BOOKKEEPING_FIELDS,
+]
 
 
 @dataclass
@@ -72,19 +78,11 @@ def embed_activities(
     if not todo or dry_run:
         result.processed = len(todo) if dry_run else 0
         return result
-    texts = [a.embedding_text() for a in todo]
-    metas = [meta_text_for(a) for a in todo]
     # One call for both vectors of each row (the listing's and its kind's); --force means
     # "compute again", so the cache is neither read nor trusted.
-    vectors = embed_texts([*texts, *metas], role="passage", use_cache=not force)
+    texts = embed_rows(todo, use_cache=not force)
     now = timezone.now()
-    for activity, text, vector, meta in zip(
-        todo, texts, vectors[: len(todo)], vectors[len(todo) :], strict=True
-    ):
-        activity.embedding = vector
-        activity.meta_embedding = meta
-        activity.embedding_model = model
-        activity.embedding_hash = content_hash(text)
+    for activity, text in zip(todo, texts, strict=True):
         activity.search_text = segment_for_index(text)
         activity.index_state = IndexState.INDEXED
         activity.index_error = ""

@@ -140,7 +140,7 @@ def is_current(activity: Activity, model: str | None = None) -> bool:
     """Return whether the row's vector was made by the active model from its present text."""
     return (
         activity.embedding is not None
-        and activity.meta_embedding is not None
+        and all(getattr(activity, f) is not None for f in activity.EXTRA_VECTOR_FIELDS)
         and activity.embedding_model == (model or current_model())
         and activity.embedding_hash == content_hash(activity.embedding_text())
     )

@@ -33,6 +33,27 @@ def missing_q(model: type[Embedded]) -> Q:
     return condition
 
 
+def embed_rows(rows: list[Embedded], *, use_cache: bool = True) -> list[str]:
+    """Embed each row's text and its other vectors' texts (``Embedded.extra_vector_texts``) in
+    one provider call; set the vectors, the active model and the text's hash on the rows (not
+    saved); return the rows' texts. ``use_cache`` False computes every vector again."""
+    model_name = current_model()
+    texts = [row.embedding_text() for row in rows]
+    extras = [
+        (row, field, text) for row in rows for field, text in row.extra_vector_texts().items()
+    ]
+    vectors = embed_texts(
+        [*texts, *(text for _, _, text in extras)], role="passage", use_cache=use_cache
+    )
+    for row, text, vector in zip(rows, texts, vectors[: len(rows)], strict=True):
+        row.embedding = vector
+        row.embedding_model = model_name
+        row.embedding_hash = content_hash(text)
+    for (row, field, _), vector in zip(extras, vectors[len(rows) :], strict=True):
+        setattr(row, field, vector)
+    return texts
+
+
 def stale_queryset(model: type[Embedded], *, include_missing: bool = True):
     """Rows whose vector was made by another model (and, optionally, rows missing one)."""
     model_name = current_model()
@@ -93,31 +114,19 @@ def reembed_model(
     total = queryset.count()
     done = 0
     last_pk = None
-    model_name = current_model()
     while True:
         batch_qs = queryset if last_pk is None else queryset.filter(pk__gt=last_pk)
         batch = list(batch_qs[:batch_size])
         if not batch:
             break
-        texts = [row.embedding_text() for row in batch]
-        # The rows' other vectors (Embedded.extra_vector_texts) in the same call: made by the
-        # same model, under the same hash.
-        extras = [
-            (row, field, text) for row in batch for field, text in row.extra_vector_texts().items()
-        ]
-        vectors = embed_texts([*texts, *(text for _, _, text in extras)], role="passage")
-        for row, text, vector in zip(batch, texts, vectors[: len(batch)], strict=True):
-            row.embedding = vector
-            row.embedding_model = model_name
-            row.embedding_hash = content_hash(text)
-        for (row, field, _), vector in zip(extras, vectors[len(batch) :], strict=True):
-            setattr(row, field, vector)
-        fields = sorted({field for _, field, _ in extras})
+        # The rows' other vectors in the same call: made by the same model, under the same hash.
+        embed_rows(batch)
         # One transaction per batch: a crash loses at most this batch, and a rerun
         # picks up where it stopped (the rows done no longer look stale).
         with transaction.atomic():
             model._default_manager.bulk_update(
-                batch, ["embedding", "embedding_model", "embedding_hash", *fields]
+                batch,
+                ["embedding", "embedding_model", "embedding_hash", *model.EXTRA_VECTOR_FIELDS],
             )
             vectors_reembedded.send(sender=model, pks=[row.pk for row in batch])
         done += len(batch)
