@@ -66,15 +66,18 @@ def time_phrase(value: datetime, time_zone: str | None = None) -> str:
     return f"{WEEKDAYS[local.weekday()]} {part_of_day(local.hour)}"
 
 
+def _tags_text(activity) -> str:
+    return ", ".join(str(t) for t in (activity.tags or []))
+
+
 def meta_text_for(activity) -> str:
     """Return the text of an activity's kind vector (``Activity.meta_embedding``): type, tags."""
-    tags = ", ".join(str(t) for t in (activity.tags or []))
-    return f"{activity.type} {tags}".strip()
+    return f"{activity.type} {_tags_text(activity)}".strip()
 
 
 def embedding_text_for(activity) -> str:
     """Return the embedded text of an activity (any object with the model's fields)."""
-    tags = ", ".join(str(t) for t in (activity.tags or []))
+    tags = _tags_text(activity)
     vibes = ", ".join(str(v) for v in (activity.vibes or []))
     lines = [
         f"标题: {activity.title}",

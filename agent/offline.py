@@ -20,7 +20,7 @@ from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.modes import AgentMode
 from agent.offline_choices import ask_which, beyond_text, which_text
-from agent.offline_lines import activity_lines, listed_ids, when_text
+from agent.offline_lines import activity_lines, listed_ids, span_text, when_text
 from agent.offline_plans import (
     CANCEL_RE,
     HOLD_ON_RE,
@@ -157,11 +157,8 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     english = is_english(ctx.message)
     ctx.focused = activity["id"]
     left = activity["maxParticipants"] - activity["currentParticipants"]
-    when = when_text(activity["startAt"], english)
-    if activity.get("endAt"):  # "几点结束", "how long is it": the end said beside the start
-        end = when_text(activity["endAt"], english)
-        same_day = end[: -len("00:00")] == when[: -len("00:00")]
-        when += f"-{end[-len('00:00') :]}" if same_day else f" - {end}"
+    # "几点结束", "how long is it": the end said beside the start.
+    when = span_text(activity["startAt"], activity.get("endAt"), english)
     place = activity.get("locationName") or ("place to be decided" if english else "地点待定")
     about = (activity.get("description") or "").strip()
     status = "" if activity["status"] == ActivityStatus.ACTIVE else activity["status"]

@@ -17,6 +17,19 @@ def when_text(iso: str, english: bool = False) -> str:
     return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
 
 
+def span_text(start_iso: str, end_iso: str | None, english: bool = False) -> str:
+    """Return when an activity runs: its start (:func:`when_text`), then its end, the hour
+    alone when it ends the same day ("12月9日(周三) 19:00-21:30")."""
+    when = when_text(start_iso, english)
+    if not end_iso:
+        return when
+    start = timezone.localtime(datetime.fromisoformat(start_iso))
+    end = timezone.localtime(datetime.fromisoformat(end_iso))
+    if end.date() == start.date():
+        return f"{when}-{end:%H:%M}"
+    return f"{when} - {when_text(end_iso, english)}"
+
+
 # A clause of a match reason stating a time or a distance, which the line already states, or
 # that only these few pass the filters, which the list itself shows (said on every line, it
 # repeats).

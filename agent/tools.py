@@ -87,6 +87,16 @@ def activity_shape(activity) -> dict:
     }
 
 
+def partner_intent_shape(intent) -> dict:
+    """Return the fields of a search for company a tool result shows."""
+    return {
+        "id": intent.pk,
+        "activityType": intent.activity_type,
+        "description": intent.description,
+        "timeRange": intent.time_range,
+    }
+
+
 def _own_activity(user, activity_id):
 
     activity = activity_get_visible(user=user, activity_id=int(activity_id))
@@ -332,13 +342,7 @@ def create_partner_intent(user, *, activityType="", description="", timeRange=No
         time_range=timeRange if isinstance(timeRange, dict) else None,
     )
     return {
-        "partnerIntent": {
-            "id": intent.pk,
-            "activityType": intent.activity_type,
-            "description": intent.description,
-            "timeRange": intent.time_range,
-            "status": intent.status,
-        },
+        "partnerIntent": {**partner_intent_shape(intent), "status": intent.status},
         "openMatches": others_looking(user=user, activity_type=intent.activity_type),
     }
 
@@ -353,13 +357,7 @@ def get_partner_intents(user):
 
     return {
         "partnerIntents": [
-            {
-                "id": intent.pk,
-                "activityType": intent.activity_type,
-                "description": intent.description,
-                "timeRange": intent.time_range,
-                "openMatches": matches,
-            }
+            {**partner_intent_shape(intent), "openMatches": matches}
             for intent, matches in partner_intents_open(user=user)
         ]
     }

@@ -142,3 +142,10 @@ def test_one_other_person_looking_is_said_in_the_singular():
     assert "Company for board game: 1 other person is looking too." in _partner_status_text(
         intents, english=True
     )
+
+
+def test_an_activity_ending_another_day_says_that_day():
+    from agent.offline_lines import span_text
+
+    span = span_text("2026-12-09T19:00:00+08:00", "2026-12-10T09:00:00+08:00")
+    assert span == "12月9日(周三) 19:00 - 12月10日(周四) 09:00"
