@@ -114,9 +114,12 @@ CORPORA = {
     # Two more cities written for fresh17 (development data from session 47).
     "tianjin": ("activities_tianjin.json", "Asia/Shanghai"),
     "manchester_en": ("activities_manchester_en.json", "Europe/London"),
-    # Two more cities written for fresh18, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh18 (development data from session 48).
     "dalian": ("activities_dalian.json", "Asia/Shanghai"),
     "brisbane_en": ("activities_brisbane_en.json", "Australia/Brisbane"),
+    # Two more cities written for fresh19, the unseen test: measured only, never fitted.
+    "hefei": ("activities_hefei.json", "Asia/Shanghai"),
+    "denver_en": ("activities_denver_en.json", "America/Denver"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -151,6 +154,8 @@ TUNING_CORPORA = (
     "boston_en",
     "tianjin",
     "manchester_en",
+    "dalian",
+    "brisbane_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -173,6 +178,7 @@ DEV_SETS = {
     "fresh15": "fresh15",
     "fresh16": "fresh16",
     "fresh17": "fresh17",
+    "fresh18": "fresh18",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -243,6 +249,10 @@ QUERY_FILES = {
         "activities_fresh18_dalian_queries.jsonl",
         "activities_fresh18_brisbane_en_queries.jsonl",
     ),
+    "fresh19": (
+        "activities_fresh19_hefei_queries.jsonl",
+        "activities_fresh19_denver_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -264,6 +274,7 @@ FRESH = (
     "fresh16",
     "fresh17",
     "fresh18",
+    "fresh19",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -379,6 +390,13 @@ SPLIT_STATUS = {
     ),
     "fresh18": (
         "The fresh18 split (issue 30) is two more new cities (Dalian in Chinese, Brisbane in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 47: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 48). The unseen test split is fresh19 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh19": (
+        "The fresh19 split (issue 30) is two more new cities (Hefei in Chinese, Denver in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
