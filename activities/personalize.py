@@ -20,6 +20,8 @@
   (桌游) or times of day (晚上); negative values
   (不..., category ``dislikes``) add nothing. ``boost = cap / 2 * (0.5 * type liked + 0.3 * a
   liked vibe + 0.2 * a liked time of day)``, so at most half the cap.
+- Whatever the boost, a listing naming what the user said they cannot eat or drink (「不吃辣」,
+  an allergy) loses ``activities.avoided.AVOID_PENALTY`` of its score (its boost is negative).
 
 ``score = similarity * (1 + boost)``, so personalisation moves a result by at most 20%.
 
@@ -36,6 +38,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from activities.avoided import AVOID_PENALTY, avoided_things, names_avoided
 from activities.cues_en import english_kinds, english_moods
 from activities.models import Activity, WorkingMemory
 from activities.text import local_time, part_of_day
@@ -182,6 +185,8 @@ class Personalizer:
     liked_types: set = field(default_factory=set)
     liked_vibes: set = field(default_factory=set)
     liked_times: set = field(default_factory=set)
+    # What the user said they cannot eat or drink (activities.avoided), in any kind.
+    avoided: set = field(default_factory=set)
 
     @property
     def kind(self) -> str | None:
@@ -189,7 +194,7 @@ class Personalizer:
             return None
         if self.vectors is not None and len(self.vectors):
             return "interest_vectors"
-        if self.liked_types or self.liked_vibes or self.liked_times:
+        if self.liked_types or self.liked_vibes or self.liked_times or self.avoided:
             return "preferences"
         return None
 
@@ -211,7 +216,9 @@ class Personalizer:
         me = cls(cap=cap, floor=max(0.0, float(floor or 0.0)))
         if user is None or not getattr(user, "is_authenticated", False):
             return me
-        types, vibes, times = stated_cues(stated_preferences(user))
+        stated = stated_preferences(user)
+        types, vibes, times = stated_cues(stated)
+        me.avoided = avoided_things(stated)
         rated_types, rated_vibes = rated_cues(user, rated)
         me.liked_types, me.liked_vibes, me.liked_times = (
             types | rated_types,
@@ -248,7 +255,8 @@ class Personalizer:
         return float((self.vectors @ (v / norm)).max())
 
     def boosts(self, activities) -> list[float]:
-        """Return the boost of each activity of one candidate pool, in [0, cap].
+        """Return the boost of each activity of one candidate pool, in [0, cap], or
+        ``-AVOID_PENALTY`` for one naming what the user cannot eat or drink.
 
         With interest vectors the boost of a candidate depends on the pool (:func:`pool_boosts`);
         with preferences each candidate's stands alone.
@@ -256,10 +264,15 @@ class Personalizer:
         kind = self.kind
         if kind == "interest_vectors":
             sims = [self.maxsim(activity.embedding) for activity in activities]
-            return pool_boosts(sims, cap=self.cap, floor=self.floor)
-        if kind == "preferences":
-            return [self.preference_boost(activity) for activity in activities]
-        return [0.0] * len(activities)
+            boosts = pool_boosts(sims, cap=self.cap, floor=self.floor)
+        elif kind == "preferences":
+            boosts = [self.preference_boost(activity) for activity in activities]
+        else:
+            return [0.0] * len(activities)
+        return [
+            -AVOID_PENALTY if names_avoided(activity, self.avoided) else boost
+            for activity, boost in zip(activities, boosts, strict=True)
+        ]
 
     def preference_boost(self, activity) -> float:
         """Return the preference boost of one activity, in [0, cap / 2]."""

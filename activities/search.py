@@ -16,7 +16,8 @@ Pipeline (docs/activities.md has the diagram):
    (default on) order by a fitted score of the dense similarity, the query's words and cues
    in each row (:func:`hybrid_scores`), re-rank with the personal boost (``score = order *
    (1 + boost)``, the order being the similarity or the fused score, boost <=
-   ``personal_boost_max``), keep ``limit`` and drop the hits after the first that the learned
+   ``personal_boost_max``, or negative for a listing naming what the user cannot eat or drink:
+   ``activities.avoided``), keep ``limit`` and drop the hits after the first that the learned
    precision gate finds unlikely (:func:`activities.search_ranker.likely_hits`).
 5. Embedding provider down, or no query embedding within ``SEARCH_TIME_BUDGET_SECONDS``: the
    hard-filter order with ``degraded: true`` and ``degradedReason``; never an error.

@@ -190,7 +190,10 @@ class SearchProvenanceSerializer(serializers.Serializer):
     )
     scores = serializers.DictField(
         child=serializers.FloatField(allow_null=True),
-        help_text="similarity (to the query), boost (personal), score (the final order).",
+        help_text=(
+            "similarity (to the query), boost (personal; negative for a listing naming what "
+            "the user said they cannot eat or drink), score (the final order)."
+        ),
     )
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
+from agent.told_preferences import asked_categories, compose_none_told, compose_told_preferences
 from memory.search import content_tsquery, tsquery_lexemes
 from memory.understanding import day_asked, time_zone
 from rag.chunking import split_sentences
@@ -229,6 +230,15 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             )
         said = "、".join(extract.stated_in(c, value, english=False) for c, value in preferences)
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
+    if asked_categories(text) is not None:
+        # 我有什么忌口 / "what am I allergic to": the stated preferences answer it; when none
+        # was stated, a message saying it in passing (its shared word), else "not told yet".
+        if told := compose_told_preferences(ctx):
+            return told
+        said = _said_by_user(ctx)
+        return (
+            compose_recall(ctx) if said and said[0].meta.get("lexical") else compose_none_told(ctx)
+        )
     if is_recall(text):
         return compose_recall(ctx)
     if kept := _asked_to_keep(text):

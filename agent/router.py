@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent import draft_fields, extract
+from agent import draft_fields, extract, told_preferences
 from rag.embeddings import embed_query, search_budget
 from rag.intent import embedded_examples, provider_answering
 from rag.intent import reset as reset_embedded_examples
@@ -82,6 +82,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # no tool runs (a make-run look, session 46: it made a partner request). Below MANAGE's
     # questions about one's own activities ("when is my frisbee game again?").
     (CHAT, extract.RECALL_EN_RE, 0.9),
+    # Asking what one told of one's tastes (我吃辣吗 searched spicy dinners; a make-run look,
+    # session 48): the stated preferences answer it (agent.told_preferences).
+    (CHAT, told_preferences.ASKS_RE, 0.9),
     # How one's search for company goes (extract.PARTNER_STATUS_RE): PARTNER reads it.
     (PARTNER, extract.PARTNER_STATUS_RE, 0.9),
     # News about someone close, told: memory keeps it (extract.TOLD_ABOUT_SOMEONE_RE). Below

@@ -1,0 +1,131 @@
+"""What a user said they cannot eat or drink, read against a listing's own words.
+
+A user who told the agent 「不吃辣」 and then asked 「今晚吃点什么好」 was shown
+「重庆火锅局｜能吃辣的来」 first, under "按你的偏好：不吃辣" (a make-run look, session 48): the
+stated refusal added nothing to the order (``activities.personalize``: negative values only
+stopped counting as likes). Now a listing whose title or tags name what the user refuses, other
+than under the listing's own refusal (「不吃辣也能吃」, "alcohol-free": ``mentions_plainly``), is
+moved down by :data:`AVOID_PENALTY` of its score; it is not hidden (a group dinner may still
+suit someone who orders around the chilli), and the rest of the order is untouched.
+
+Which stated preferences refuse something, and what (:func:`avoided_things`):
+
+- an allergy (category ``allergy``): its value is the thing (花生, "peanuts");
+- a value stated against eating or drinking something (「不吃辣」, 「不喝酒」, "no spicy food",
+  "no alcohol", "don't eat beef");
+- a food the agent stored as refused: the agent stores 「不吃牛肉」 as category ``food`` with the
+  thing itself as the value (``agent.extract.PREFERENCE_RULES``), so a ``food`` value that is
+  one of :data:`THING_WORDS`' things bare is refused. A liked food is stored with its verb
+  (「爱吃辣」, "spicy food"), never bare.
+"""
+
+from __future__ import annotations
+
+import re
+
+from activities.negation import mentions_plainly
+
+# How much of its score a listing naming a refused thing loses (score x (1 - penalty)): half,
+# enough to put a hotpot for chilli lovers below the other dinners of a "what to eat" list
+# (their scores differ by a few hundredths to a tenth) without hiding it. A judgement of the
+# product, not fitted: no labelled set holds users' refusals.
+AVOID_PENALTY = 0.5
+
+# Each thing a user may refuse, and the words that name it in a listing, in both languages
+# (lower case). The keys are what the preference rules store; the English names map to the
+# same words.
+THING_WORDS: dict[str, tuple[str, ...]] = {
+    "辣": ("辣", "spicy", "chilli", "chili", "sichuan pepper", "hot sauce"),
+    # Not 酒 alone (酒店 is a hotel), nor "pub" ("public") or "sake" ("for the sake of").
+    "酒": (
+        "酒吧",
+        "啤酒",
+        "红酒",
+        "白酒",
+        "黄酒",
+        "清酒",
+        "鸡尾酒",
+        "品酒",
+        "喝酒",
+        "精酿",
+        "威士忌",
+        "beer",
+        "wine",
+        "cocktail",
+        "brewery",
+        "whisky",
+        "pub crawl",
+    ),
+    "海鲜": ("海鲜", "海蛎", "生蚝", "虾", "蟹", "seafood", "oyster", "prawn", "shrimp"),
+    "花生": ("花生", "peanut"),
+    "芒果": ("芒果", "mango"),
+    "乳糖": ("乳糖", "牛奶", "奶酪", "芝士", "lactose", "dairy", "milk", "cheese"),
+    "牛肉": ("牛肉", "beef", "steak"),
+    "猪肉": ("猪肉", "pork", "bacon"),
+    "羊肉": ("羊肉", "lamb", "mutton"),
+    "香菜": ("香菜", "coriander", "cilantro"),
+}
+_ENGLISH_NAMES = {
+    "spicy": "辣",
+    "spicy food": "辣",
+    "alcohol": "酒",
+    "drinking": "酒",
+    "seafood": "海鲜",
+    "peanuts": "花生",
+    "peanut": "花生",
+    "mango": "芒果",
+    "lactose": "乳糖",
+    "dairy": "乳糖",
+    "beef": "牛肉",
+    "pork": "猪肉",
+    "lamb": "羊肉",
+    "coriander": "香菜",
+    "cilantro": "香菜",
+}
+# The foods the agent stores bare when refused (its rule 不吃(牛肉|猪肉|海鲜|香菜|羊肉)).
+STORED_BARE = frozenset({"牛肉", "猪肉", "海鲜", "香菜", "羊肉"})
+# A value that refuses eating or drinking something: 「不吃辣」 「不能吃海鲜」 「不喝酒」, "no spicy
+# food", "no alcohol", "don't eat beef", "can't have dairy".
+_ZH_REFUSES = re.compile(r"^(?:不|不能|不太能|不怎么|不爱|忌)(?:吃|喝|碰)(.+)$")
+_EN_REFUSES = re.compile(
+    r"^(?:no|non-|avoid(?:s|ing)?|(?:i )?(?:don['’]?t|do not|can['’]?t|cannot|never) "
+    r"(?:eat|drink|have|do))\s*(.+?)(?:\s+food)?$",
+    re.IGNORECASE,
+)
+
+
+def _thing(name: str) -> str | None:
+    """Return the key of :data:`THING_WORDS` a refused name stands for, else None."""
+    name = name.strip().lower()
+    if name in THING_WORDS:
+        return name
+    return _ENGLISH_NAMES.get(name)
+
+
+def avoided_things(preferences) -> set[str]:
+    """Return the things (keys of :data:`THING_WORDS`) the stated ``preferences`` refuse."""
+    things = set()
+    for pref in preferences:
+        value = (pref.value or "").strip()
+        category = (pref.category or "").strip().lower()
+        if not value:
+            continue
+        if category == "allergy" or (category == "food" and value in STORED_BARE):
+            found = _thing(value)
+        else:
+            refused = _ZH_REFUSES.match(value) or _EN_REFUSES.match(value)
+            found = _thing(refused.group(1)) if refused else None
+        if found:
+            things.add(found)
+    return things
+
+
+def names_avoided(activity, things: set[str]) -> bool:
+    """Return whether the listing's title, type or tags name one of ``things`` plainly (not
+    under the listing's own refusal: 「不吃辣也能吃」 names no chilli)."""
+    if not things:
+        return False
+    text = " ".join([activity.title or "", activity.type or "", *(activity.tags or [])])
+    return any(
+        mentions_plainly(word, text) for thing in sorted(things) for word in THING_WORDS[thing]
+    )

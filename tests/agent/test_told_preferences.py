@@ -1,0 +1,111 @@
+"""Questions about what the user told of their tastes: routed to CHAT, answered from the
+persona (the stated preferences), in the question's language."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.context import RuntimeContext
+from agent.offline_recall import compose_chat
+from agent.prompt import Chunk
+from agent.told_preferences import asked_categories
+
+
+def _ctx(message: str, persona=(), knowledge=()) -> RuntimeContext:
+    return RuntimeContext(
+        user=None, chat_id="c1", message=message, knowledge=list(knowledge), persona=list(persona)
+    )
+
+
+def _stated(category: str, value: str) -> Chunk:
+    return Chunk(
+        f"persona:preference:{value}",
+        f"偏好 {category}: {value}",
+        1.0,
+        meta={"category": category, "value": value},
+    )
+
+
+NO_CHILLI = _stated("food", "不吃辣")
+PEANUTS = _stated("allergy", "花生")
+QUIET = _stated("vibe", "安静")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我吃辣吗",
+        "我吃不吃辣？",
+        "我有什么忌口",
+        "我之前说过什么忌口？",
+        "我对什么过敏",
+        "what am I allergic to?",
+        "do I eat spicy food?",
+    ],
+)
+def test_questions_about_eating_read_the_eating_preferences(message):
+    assert asked_categories(message) == ("food", "allergy", "drink")
+
+
+@pytest.mark.parametrize("message", ["我的偏好是什么", "我喜欢什么？", "what are my preferences?"])
+def test_questions_about_tastes_at_large_read_every_preference(message):
+    assert asked_categories(message) == ()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "今晚吃点辣的",
+        "我能吃辣的活动有吗",
+        "我想吃火锅",
+        "周末吃什么好",
+        "what can I eat tonight?",
+        "I like hiking",
+    ],
+)
+def test_requests_and_statements_ask_nothing_about_tastes(message):
+    assert asked_categories(message) is None
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("我吃辣吗", "CHAT"),
+        ("我有什么忌口？", "CHAT"),
+        ("what am I allergic to?", "CHAT"),
+        ("今晚吃点辣的", "EXPLORE"),
+    ],
+)
+def test_the_router_sends_questions_about_tastes_to_chat(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
+def test_a_question_about_eating_is_answered_from_the_stated_preferences_only():
+    reply = compose_chat(_ctx("我之前说过什么忌口？", persona=[QUIET, NO_CHILLI, PEANUTS]), [])
+    assert reply.startswith("你跟我说过：不吃辣、花生过敏。")
+    assert "安静" not in reply
+
+
+def test_the_answer_follows_the_questions_language():
+    reply = compose_chat(_ctx("what am I allergic to?", persona=[NO_CHILLI, PEANUTS]), [])
+    assert reply.startswith("You told me: no spicy food, allergic to peanuts.")
+
+
+def test_a_question_about_tastes_at_large_names_every_preference():
+    reply = compose_chat(_ctx("我的偏好是什么", persona=[QUIET, NO_CHILLI]), [])
+    assert "不吃辣" in reply and "安静" in reply
+
+
+def test_nothing_told_is_said_rather_than_an_unrelated_message_quoted():
+    hello = Chunk(
+        "memory:1",
+        "你好",
+        0.9,
+        meta={"role": "user", "ts": "2026-11-28T10:00:00+08:00", "lexical": False},
+    )
+    reply = compose_chat(_ctx("我有什么忌口", knowledge=[hello]), [])
+    assert reply.startswith("你还没跟我说过")
+    assert "你好" not in reply
