@@ -19,8 +19,11 @@ from agent.extract import is_english
 if TYPE_CHECKING:  # the router imports this module, and agent.context imports the router
     from agent.context import RuntimeContext
 
-# The persona's categories a question about eating and drinking reads.
+# The persona's categories a question about eating and drinking reads; about allergies, one.
 EATING = ("food", "allergy", "drink")
+ALLERGY = ("allergy",)
+# A question naming allergies asks about them only (我对什么过敏, "what am I allergic to?").
+_ASKS_ALLERGY_RE = re.compile(r"过敏|\ballerg", re.IGNORECASE)
 
 # Questions about what one cannot or does not eat or drink: 我有什么忌口, 我对什么过敏, 我吃辣吗,
 # 我吃不吃辣, 我说过什么忌口; "what am I allergic to", "what don't I eat", "do I eat spicy food?",
@@ -53,7 +56,7 @@ def asked_categories(text: str) -> tuple[str, ...] | None:
     """Return the persona categories a question about the user's tastes reads (() for every
     category), or None when the message asks nothing of the kind."""
     if ASKS_EATING_RE.search(text or ""):
-        return EATING
+        return ALLERGY if _ASKS_ALLERGY_RE.search(text) else EATING
     if ASKS_ANY_RE.search(text or ""):
         return ()
     return None
