@@ -118,6 +118,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     topic = extract.semantic_query(ctx.message)
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
     said = " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
+    if not said:
+        said = _time_of_last_search(ctx)
     if said:
         # The time goes to the search as said, not as a hard filter: the search reads it as its
         # window, answers from it, and when nothing there fits what is asked ranks every row by
@@ -131,6 +133,20 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if understood.radius_km:  # "离我3公里以内"
             arguments["radiusInKm"] = understood.radius_km
     return [("exploreNearby", arguments)]
+
+
+def _time_of_last_search(ctx: RuntimeContext) -> str:
+    """Return the time phrase of the search the previous turn listed, when it was one.
+
+    A follow-up naming no time narrows that search: 「有没有适合带孩子的」 right after
+    「周末想找点户外活动」 asks for the weekend still (a make-run look, session 48: it listed a
+    strawberry farm three weeks out). It goes in the query as said, so a window holding nothing
+    of the kind is answered with the closest outside it, marked, as for any time query.
+    """
+    if ctx.last_intent != EXPLORE or not isinstance(ctx.search, dict):
+        return ""
+    previous = extract.read(str(ctx.search.get("query") or ""))
+    return " ".join(phrase.text for phrase in previous.times if phrase.soft is None)
 
 
 def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

@@ -231,14 +231,14 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
         said = "、".join(extract.stated_in(c, value, english=False) for c, value in preferences)
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
     if asked_categories(text) is not None:
-        # 我有什么忌口 / "what am I allergic to": the stated preferences answer it; when none
-        # was stated, a message saying it in passing (its shared word), else "not told yet".
-        if told := compose_told_preferences(ctx):
-            return told
+        # 我有什么忌口 / "what am I allergic to": the user's own words when memory found a
+        # message sharing the question's word (quoted with its date), else the stated
+        # preferences (written at once: a message's vector may still be pending), else "not
+        # told yet" rather than the nearest unrelated message.
         said = _said_by_user(ctx)
-        return (
-            compose_recall(ctx) if said and said[0].meta.get("lexical") else compose_none_told(ctx)
-        )
+        if said and said[0].meta.get("lexical"):
+            return compose_recall(ctx)
+        return compose_told_preferences(ctx) or compose_none_told(ctx)
     if is_recall(text):
         return compose_recall(ctx)
     if kept := _asked_to_keep(text):

@@ -5,7 +5,9 @@
 so the memory search could not find it by meaning, and 忌口 shares no word with 不吃辣. The
 stated preferences are written at once (``memory.services.preference_upsert``, in the turn that
 states them) and come with every turn's context (``ctx.persona``), so such a question is
-answered from them; the memory search is asked only when none was stated.
+answered from them, unless memory found a message sharing the question's word (「我对什么过敏
+来着」 after 「帮我记一下：我对花生过敏」): then the user's own words come back, with their date
+(``agent.offline_recall.compose_chat``).
 """
 
 from __future__ import annotations

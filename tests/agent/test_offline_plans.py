@@ -8,38 +8,62 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from agent.context import RuntimeContext
 from agent.offline_plans import cancel_target, joins_something_named, plan_explore
 
 WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
 
+def _turn(message: str, **state) -> RuntimeContext:
+    """Return a turn's context: ``message`` and what the session holds (``state``)."""
+    return RuntimeContext(user=None, chat_id="c1", message=message, **state)
+
+
 def test_explore_passes_the_distance_the_message_names():
-    [(name, arguments)] = plan_explore(SimpleNamespace(message="离我3公里以内的桌游"), [])
+    [(name, arguments)] = plan_explore(_turn("离我3公里以内的桌游"), [])
     assert name == "exploreNearby"
     assert arguments["nearby"] is True and arguments["radiusInKm"] == 3.0
     assert arguments["query"] == "桌游"
 
 
 def test_explore_reads_english_time_and_place():
-    [(_, arguments)] = plan_explore(SimpleNamespace(message="board games this weekend near me"), [])
+    [(_, arguments)] = plan_explore(_turn("board games this weekend near me"), [])
     assert arguments["nearby"] is True and "radiusInKm" not in arguments
     assert arguments["query"] == "this weekend board games" and "timeRange" not in arguments
 
 
 def test_explore_searches_what_is_wanted_without_asking_words():
-    [(_, arguments)] = plan_explore(SimpleNamespace(message="周末想找个玩水的地方"), [])
+    [(_, arguments)] = plan_explore(_turn("周末想找个玩水的地方"), [])
     assert arguments["query"] == "周末 玩水" and "timeRange" not in arguments
 
 
 def test_explore_searches_what_is_wanted_in_english():
     message = "looking for somewhere to play in the water this weekend"
-    [(_, arguments)] = plan_explore(SimpleNamespace(message=message), [])
+    [(_, arguments)] = plan_explore(_turn(message), [])
     assert arguments["query"] == "this weekend play in the water" and "timeRange" not in arguments
 
 
 def test_explore_keeps_the_time_of_a_feeling_with_the_feeling_not_as_a_window():
-    [(_, arguments)] = plan_explore(SimpleNamespace(message="今天有点丧，想找个地方散散心"), [])
+    [(_, arguments)] = plan_explore(_turn("今天有点丧，想找个地方散散心"), [])
     assert arguments["query"] == "今天有点丧 散散心"
+
+
+def test_a_follow_up_naming_no_time_keeps_the_time_of_the_search_listed_before():
+    turn = _turn("有没有适合带孩子的", last_intent="EXPLORE", search={"query": "周末 户外活动"})
+    [(_, arguments)] = plan_explore(turn, [])
+    assert arguments["query"].startswith("周末 ")
+
+
+def test_a_follow_up_naming_its_own_time_keeps_its_own():
+    turn = _turn("下周有没有展览", last_intent="EXPLORE", search={"query": "周末 户外活动"})
+    [(_, arguments)] = plan_explore(turn, [])
+    assert "下周" in arguments["query"] and "周末" not in arguments["query"]
+
+
+def test_a_search_after_a_turn_about_something_else_carries_no_time():
+    turn = _turn("有没有适合带孩子的", last_intent="CHAT", search={"query": "周末 户外活动"})
+    [(_, arguments)] = plan_explore(turn, [])
+    assert "周末" not in arguments["query"]
 
 
 SATURDAY_FRISBEE = {

@@ -17,6 +17,23 @@ def _ctx(message: str, persona=(), knowledge=()) -> RuntimeContext:
     )
 
 
+def _said(text: str, *, lexical: bool) -> Chunk:
+    """A message the user wrote, as the knowledge pass returns it."""
+    return Chunk(
+        "knowledge:msg:1",
+        f"用户曾说：{text}",
+        0.9,
+        body=text,
+        key="msg:1",
+        meta={
+            "role": "user",
+            "kind": "message",
+            "ts": "2026-11-27T10:00:00+08:00",
+            "lexical": lexical,
+        },
+    )
+
+
 def _stated(category: str, value: str) -> Chunk:
     return Chunk(
         f"persona:preference:{value}",
@@ -103,12 +120,13 @@ def test_a_question_about_tastes_at_large_names_every_preference():
 
 
 def test_nothing_told_is_said_rather_than_an_unrelated_message_quoted():
-    hello = Chunk(
-        "memory:1",
-        "你好",
-        0.9,
-        meta={"role": "user", "ts": "2026-11-28T10:00:00+08:00", "lexical": False},
-    )
+    hello = _said("你好", lexical=False)
     reply = compose_chat(_ctx("我有什么忌口", knowledge=[hello]), [])
     assert reply.startswith("你还没跟我说过")
     assert "你好" not in reply
+
+
+def test_a_message_sharing_the_questions_word_is_quoted_in_the_users_words():
+    told = _said("帮我记一下：我对花生过敏", lexical=True)
+    reply = compose_chat(_ctx("我对什么过敏来着", persona=[PEANUTS], knowledge=[told]), [])
+    assert "「帮我记一下：我对花生过敏」" in reply
