@@ -6,7 +6,8 @@
   similarity to any one stored vector) is read against the other candidates of the same pool,
   not against an absolute scale. A local model such as multilingual-e5-small puts nearly every
   pair of activities at 0.80-0.92, so an absolute rule gave almost every result ~+17%.
-  :func:`pool_boosts`: ``z = (maxsim - median) / spread`` over the pool (``spread`` the
+  :func:`pool_boosts`: ``z = (maxsim - median) / spread`` over the pool, every candidate the
+  search judged, kept by the relevance cut or not (``spread`` the
   scaled median absolute deviation, at least ``MIN_SPREAD``), and
   ``boost = cap * clamp((z - BOOST_FROM_Z) / (BOOST_FULL_Z - BOOST_FROM_Z), 0, 1)``: a
   candidate at the pool's median gains nothing, one clearly above gains up to the cap. A
@@ -55,6 +56,9 @@ MIN_POSITIVES = 3  # +1 participations before interest vectors are stored and us
 # held at 1 ("clearly above" the median); BOOST_FULL_Z fitted on the dev users of
 # bench/activities_personalization.py (MRR of held-out likes 0.431 / 0.499 / 0.500 for 3 / 2 /
 # 1.5; starting at 0.5 gained 0.02 more but boosted a third of the results instead of a sixth).
+# Kept in session 48 when the pool became every candidate the cut judged (dev users of its eight
+# corpora: MRR 0.651 against 0.632 read over the kept rows; docs/RELEVANCE.md, "Personalisation
+# after the kind feature").
 BOOST_FROM_Z = 1.0
 BOOST_FULL_Z = 2.0
 # Cosine: a pool whose MaxSims barely differ (all within noise) has nothing "clearly above".
@@ -100,14 +104,18 @@ def pool_boosts(
     start: float = BOOST_FROM_Z,
     full: float = BOOST_FULL_Z,
     min_spread: float = MIN_SPREAD,
+    reference: list[float | None] | None = None,
 ) -> list[float]:
     """Return the boost of each candidate from its MaxSim relative to the pool's, in [0, cap].
 
     ``sims`` are the MaxSims of one candidate pool (None: no comparison, no boost). The median
     and the median absolute deviation (robust: the liked activities themselves, at 1.0, do not
     move them) set the scale; equal MaxSims get equal boosts whatever their order.
+    ``reference``: the MaxSims of the pool that sets the scale, when ``sims`` are a part of it
+    (None: ``sims`` themselves).
     """
-    known = np.asarray([s for s in sims if s is not None], dtype=np.float64)
+    scale = sims if reference is None else reference
+    known = np.asarray([s for s in scale if s is not None], dtype=np.float64)
     if cap <= 0 or not len(known):
         return [0.0] * len(sims)
     centre = float(np.median(known))
@@ -254,17 +262,19 @@ class Personalizer:
             return None
         return float((self.vectors @ (v / norm)).max())
 
-    def boosts(self, activities) -> list[float]:
+    def boosts(self, activities, *, pool=None) -> list[float]:
         """Return the boost of each activity of one candidate pool, in [0, cap], or
         ``-AVOID_PENALTY`` for one naming what the user cannot eat or drink.
 
-        With interest vectors the boost of a candidate depends on the pool (:func:`pool_boosts`);
-        with preferences each candidate's stands alone.
+        With interest vectors the boost of a candidate depends on the pool (:func:`pool_boosts`):
+        ``pool`` (default ``activities``) is every candidate the search judged, of which
+        ``activities`` are those it kept. With preferences each candidate's stands alone.
         """
         kind = self.kind
         if kind == "interest_vectors":
             sims = [self.maxsim(activity.embedding) for activity in activities]
-            boosts = pool_boosts(sims, cap=self.cap, floor=self.floor)
+            reference = None if pool is None else [self.maxsim(a.embedding) for a in pool]
+            boosts = pool_boosts(sims, cap=self.cap, floor=self.floor, reference=reference)
         elif kind == "preferences":
             boosts = [self.preference_boost(activity) for activity in activities]
         else:

@@ -422,7 +422,11 @@ def _ranked(
             vector=vector,
         )
         meta["hybrid"] = True
-    boosts = personalizer.boosts([hit.obj for hit in hits])  # relative to this pool
+    # Relative to every candidate the cut judged, not to the rows it kept: a request naming no
+    # topic keeps three, whose median and spread say nothing of what the user likes among the
+    # city's rows (bench/activities_fit_personal.py over the dev users of eight corpora:
+    # docs/RELEVANCE.md, "Personalisation after the kind feature").
+    boosts = personalizer.boosts([hit.obj for hit in hits], pool=[hit.obj for hit in candidates])
     scored = []
     for hit, boost in zip(hits, boosts, strict=True):
         score = order[hit.obj.pk] * (1.0 + boost)

@@ -1,6 +1,8 @@
 """Personalisation with simulated users: the MaxSim boost as it was beside the pool-relative one.
 
-The held-out corpora of bench/activities_heldout.py (Chengdu in Chinese, London in English) are
+Held-out corpora of bench/activities_heldout.py (``BENCH_CORPORA``: the first eight of its
+``TUNING_CORPORA``, four Chinese and four English; ``--corpora chengdu,london_en`` is the run
+published on 2026-11-25, whose users the first two corpora of the default run share) are
 loaded into this bench's own database at the same FIXED instant (Wednesday 2026-11-25 10:00
 local time), and every search is passed that instant (``now=``).
 
@@ -11,12 +13,15 @@ other joinable listings of those types are its held-out future likes. While a us
 its past likes are marked finished (they took place: they are no candidates). Users alternate
 dev / test in the order drawn; any parameter is chosen on dev, and test is reported apart.
 
-Each user runs the corpus' generic queries (``QUERIES``: no topic, so the ranking is left to
-the model and to the personal boost) with ``limit=LIMIT`` under:
+Each user runs the generic queries of the corpus' language (``QUERIES``: no topic, so the
+ranking is left to the model and to the personal boost) with ``limit=LIMIT`` under:
 
 - none: the anonymous search (no personalisation);
 - old: ``boost = cap * clamp((maxsim - floor) / (1 - floor), 0, 1)`` per candidate;
-- new: ``activities.personalize.pool_boosts`` (MaxSim against the pool's median), with the
+- kept: ``activities.personalize.pool_boosts`` (MaxSim against the pool's median) with its
+  median and spread read over the rows the relevance cut kept (up to session 47: three rows
+  for these generic requests);
+- new: the same over every candidate the cut judged (as shipped from session 48), with the
   shipped ``BOOST_FROM_Z`` / ``BOOST_FULL_Z``, and with ``--grid`` a grid of them (fit on dev).
 
 Figures, over (user, query) pairs where some held-out like is reachable (returned by the
@@ -26,7 +31,11 @@ anonymous search at ``MAX_LIMIT``: personalisation re-ranks, it cannot add rows)
 - MRR: 1 / rank of the first held-out like in the ``LIMIT`` results (0 when none);
 - boosted: share of the returned results with a boost > 0; mean boost of the returned results.
 
-Never writes docs/BENCHMARKS.md. Usage:
+``--record`` also stores, per (user, query), the candidate pool the relevance cut judged (each
+candidate's fused score, whether the cut kept it, its MaxSim to the user's likes): the replay of
+bench/activities_fit_personal.py re-ranks it under other boost rules without searching again.
+
+Never writes docs/BENCHMARKS.md unless ``--publish``. Usage:
 
     .venv/bin/python bench/activities_personalization.py --grid --json /tmp/personalization.json
 """
@@ -41,10 +50,12 @@ import sys
 from contextlib import contextmanager
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench._common import bench_database_url, markdown_table, setup_django  # noqa: E402
-from bench.activities_heldout import CORPORA, loaded_corpus  # noqa: E402
+from bench.activities_heldout import TUNING_CORPORA, loaded_corpus  # noqa: E402
 
 DB_NAME = "bench_activities_personalization"
 SEED = 20261125
@@ -53,10 +64,21 @@ TASTE_TYPES = 2
 HISTORY = 3  # MIN_POSITIVES: the working memory then holds the 3 vectors
 LIMIT = 20  # the service's default page
 TOP = 10
+# Generic requests per language (a corpus named *_en is English): written for this bench, none
+# from the labelled query files.
 QUERIES = {
-    "chengdu": ["周末去哪玩", "找点事做", "有什么好玩的活动推荐"],
-    "london_en": ["something to do this weekend", "anything fun to do", "what's on"],
+    "zh": ["周末去哪玩", "找点事做", "有什么好玩的活动推荐"],
+    "en": ["something to do this weekend", "anything fun to do", "what's on"],
 }
+# Development corpora only (never a corpus of the unseen split): the first eight, alternating
+# Chinese and English, so the first two are the two of the run published on 2026-11-25.
+BENCH_CORPORA = TUNING_CORPORA[:8]
+
+
+def queries_of(name: str) -> list[str]:
+    return QUERIES["en" if name.endswith("_en") else "zh"]
+
+
 GRID = [(start, start + width) for start in (0.5, 1.0, 1.5) for width in (0.5, 1.0, 2.0)]
 
 
@@ -86,7 +108,7 @@ def make_users(name: str, listings: list, rng: random.Random) -> list[dict]:
     return users
 
 
-def old_boosts(self, activities) -> list[float]:
+def old_boosts(self, activities, *, pool=None) -> list[float]:
     """The rule before pool normalisation: MaxSim on the absolute scale above the floor."""
     if self.kind != "interest_vectors":
         return [0.0] * len(activities)
@@ -104,17 +126,22 @@ def old_boosts(self, activities) -> list[float]:
 POOLS: list[dict] = []  # the MaxSim spread of every pool the new rule saw (for the report)
 
 
-def new_boosts(start: float, full: float):
+def new_boosts(start: float, full: float, *, kept_only: bool = False):
+    """The pool-relative rule with these z bounds; ``kept_only``: its median and spread read
+    over the rows the relevance cut kept (the rule up to session 47), not every candidate."""
     from activities.personalize import pool_boosts
 
-    def boosts(self, activities) -> list[float]:
+    def boosts(self, activities, *, pool=None) -> list[float]:
         if self.kind != "interest_vectors":
             return [0.0] * len(activities)
         sims = [self.maxsim(activity.embedding) for activity in activities]
-        known = sorted(s for s in sims if s is not None)
+        scale = sims if kept_only or pool is None else [self.maxsim(a.embedding) for a in pool]
+        known = sorted(s for s in scale if s is not None)
         if known:
             POOLS.append({"n": len(known), "median": known[len(known) // 2], "sims": known})
-        return pool_boosts(sims, cap=self.cap, floor=self.floor, start=start, full=full)
+        return pool_boosts(
+            sims, cap=self.cap, floor=self.floor, start=start, full=full, reference=scale
+        )
 
     return boosts
 
@@ -163,10 +190,50 @@ def measure(results: list[dict], heldout: set, reachable: set) -> dict:
     }
 
 
-def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict) -> list[dict]:
+@contextmanager
+def pool_recorder(sink: dict):
+    """Record into ``sink`` the pool of the searches run inside: the candidates the relevance
+    cut judged (pk, in dense order), those it kept, whether any names the query, and the fused
+    score of every candidate (the hybrid's order)."""
+    import activities.search as search
+
+    cut, fuse = search.relevant_hits, search.hybrid_scores
+
+    def relevant_hits(hits, *args, **kwargs):
+        kept = cut(hits, *args, **kwargs)
+        meta = args[1] if len(args) > 1 else kwargs.get("meta") or {}
+        sink["candidates"] = [hit.obj.pk for hit in hits]
+        sink["dense"] = [hit.score for hit in hits]
+        sink["kept"] = [hit.obj.pk for hit in kept]
+        sink["evidence"] = bool((meta.get("relevance") or {}).get("evidence"))
+        return kept
+
+    def hybrid_scores(*args, **kwargs):
+        fused = fuse(*args, **kwargs)
+        sink["fused"] = {pk: float(v) for pk, v in fused.items()}
+        return fused
+
+    search.relevant_hits, search.hybrid_scores = relevant_hits, hybrid_scores
+    try:
+        yield
+    finally:
+        search.relevant_hits, search.hybrid_scores = cut, fuse
+
+
+def maxsims(pks: list[int], history: list[int], vectors: dict) -> list[float]:
+    """Return each candidate's highest cosine to the liked activities (Personalizer.maxsim)."""
+    liked = np.stack([vectors[pk] for pk in history])
+    return [float((liked @ vectors[pk]).max()) for pk in pks]
+
+
+def run_corpus(
+    name: str, creator, rng: random.Random, systems: dict, grid: dict, pools=None
+) -> list[dict]:
     """Load one corpus; return one record per (user, query) with every system's figures.
 
-    The ``grid`` systems run for the dev users only (they are fitted there).
+    The ``grid`` systems run for the dev users only (they are fitted there). ``pools``: a list
+    that gains, per (user, query), the pool of the personalised search as shipped
+    (:func:`pool_recorder`), each candidate's MaxSim and the ids it showed.
     """
     from django.contrib.auth import get_user_model
 
@@ -180,6 +247,11 @@ def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict
             hard_filter(parse_filters({}), now=now).order_by("pk").values_list("pk", "type")
         )
         users = make_users(name, joinable, rng)
+        vectors = {}
+        for pk, embedding in Activity.objects.values_list("pk", "embedding"):
+            if embedding is not None:
+                v = np.asarray(embedding, dtype=np.float64)
+                vectors[pk] = v / max(float(np.linalg.norm(v)), 1e-12)
         print(
             f"{name}: {len(items)} listings at {now.isoformat()}, {len(joinable)} joinable; "
             f"{len(users)} users",
@@ -191,7 +263,7 @@ def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict
             heldout = set(sim["heldout"])
             Activity.objects.filter(pk__in=sim["history"]).update(status=ActivityStatus.FINISHED)
             try:
-                for query in QUERIES[name]:
+                for query in queries_of(name):
 
                     def search(who, limit=LIMIT, query=query):
                         return activities_search(
@@ -218,6 +290,14 @@ def run_corpus(name: str, creator, rng: random.Random, systems: dict, grid: dict
                                 with rule(boosts):
                                     out = search(user)
                             record[system] = measure(out["results"], heldout, reachable)
+                    if pools is not None:  # every pair: a boost might bring a like in
+                        sink = {}
+                        with pool_recorder(sink):
+                            out = search(user)
+                        sink["maxsim"] = maxsims(sink["candidates"], sim["history"], vectors)
+                        sink["floor"] = out["meta"].get("floor")
+                        sink["shown"] = [r["id"] for r in out["results"]]
+                        pools.append({**record, "heldout": sorted(heldout), **sink})
                     records.append(record)
             finally:
                 Activity.objects.filter(pk__in=sim["history"]).update(status=ActivityStatus.ACTIVE)
@@ -241,7 +321,7 @@ def summary(records: list[dict], system: str) -> dict:
 def table(records: list[dict], systems: list[str]) -> str:
     rows = []
     for split in ("dev", "test"):
-        for corpus in (*CORPORA, "all"):
+        for corpus in (*dict.fromkeys(r["corpus"] for r in records), "all"):
             subset = [
                 r
                 for r in records
@@ -270,7 +350,12 @@ def table(records: list[dict], systems: list[str]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--grid", action="store_true", help="also run the grid (fit on dev)")
-    parser.add_argument("--corpus", choices=(*CORPORA, "all"), default="all")
+    parser.add_argument(
+        "--corpora",
+        default=",".join(BENCH_CORPORA),
+        help="comma-separated, of TUNING_CORPORA (default: BENCH_CORPORA)",
+    )
+    parser.add_argument("--record", help="store every personalised search's pool here (replay)")
     parser.add_argument("--json", help="write the figures and every (user, query) record here")
     parser.add_argument("--database-url")
     parser.add_argument(
@@ -297,6 +382,9 @@ def main() -> None:
     systems = {
         "none": None,
         "old": old_boosts,
+        f"kept z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}": new_boosts(
+            BOOST_FROM_Z, BOOST_FULL_Z, kept_only=True
+        ),
         f"new z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}": new_boosts(BOOST_FROM_Z, BOOST_FULL_Z),
     }
     grid = {}
@@ -304,13 +392,18 @@ def main() -> None:
         for start, full in GRID:
             if f"new z{start:g}-{full:g}" not in systems:
                 grid[f"new z{start:g}-{full:g}"] = new_boosts(start, full)
-    corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]
+    corpora = [c.strip() for c in args.corpora.split(",") if c.strip()]
+    if not corpora or set(corpora) - set(TUNING_CORPORA):
+        parser.error(f"--corpora: development corpora only, of {', '.join(TUNING_CORPORA)}")
     rng = random.Random(SEED)
-    records = []
+    records, pools = [], [] if args.record else None
     for name in corpora:
-        records.extend(run_corpus(name, creator, rng, systems, grid))
+        records.extend(run_corpus(name, creator, rng, systems, grid, pools))
+    if args.record:
+        Path(args.record).write_text(json.dumps({"seed": SEED, "limit": LIMIT, "pools": pools}))
+        print(f"wrote {args.record} ({len(pools)} pools)")
     reset_tables()
-    shipped = ["none", "old", f"new z{BOOST_FROM_Z:g}-{BOOST_FULL_Z:g}"]
+    shipped = list(systems)
     print(f"\nModel `{current_model()}`; seed {SEED}; limit {LIMIT}\n")
     print(table(records, shipped))
     if args.publish:

@@ -151,17 +151,17 @@ def test_a_cap_saved_above_twenty_percent_is_clamped_in_search(
 
 def test_maxsim_boost_is_relative_to_the_pool(demo_activities, user):
     # Three likes: the local model puts nearly every candidate at 0.8+ MaxSim, which gave them
-    # all ~+17%; against the pool only those clearly above its median gain.
+    # all ~+17%; against the pool (every candidate the search judged, not only the few this
+    # vague request keeps) only those clearly above its median gain.
     target = next(a for a in demo_activities.values() if a.title.startswith("室内冲浪"))
     Activity.objects.filter(pk=target.pk).update(max_participants=50)
     like_two_others(user, demo_activities.values(), besides=target)
     like(user, Activity.objects.get(pk=target.pk))
     outcome = activities_search(user=user, semantic_query="想出去玩玩", limit=20)
     assert outcome["meta"]["personalised"] == "interest_vectors"
-    boosts = sorted(r["boost"] for r in outcome["results"])
-    assert boosts[len(boosts) // 2] == 0  # the median result gains nothing
-    assert sum(b > 0 for b in boosts) <= len(boosts) // 2
-    assert max(boosts) == pytest.approx(0.2)  # a liked activity: far above the pool
+    boosts = {r["id"]: r["boost"] for r in outcome["results"]}
+    assert min(boosts.values()) == 0  # a result unlike the likes gains nothing
+    assert boosts[target.pk] == pytest.approx(0.2)  # a liked activity: far above the pool
 
 
 def test_pool_boost_is_zero_at_the_median_and_only_clearly_above_gains():
@@ -217,6 +217,31 @@ def test_equal_maxsims_get_equal_boosts_whatever_the_pool_order():
     results = [{"id": pk, "score": 0.5 * (1 + b)} for pk, b in again.items()]
     results.sort(key=lambda r: (-r["score"], r["id"]))
     assert [r["id"] for r in results[:2]] == [20, 21]
+
+
+def test_a_kept_row_is_read_against_every_candidate_not_only_the_few_kept():
+    # A request naming no topic keeps three rows: among them a row close to a like stands at
+    # their median and would gain nothing; among every candidate the search judged it stands
+    # far above, and gains.
+    from types import SimpleNamespace
+
+    from activities.personalize import Personalizer
+
+    rng = np.random.default_rng(11)
+    liked = rng.normal(size=(3, 16))
+    liked /= np.linalg.norm(liked, axis=1, keepdims=True)
+    me = Personalizer(cap=0.2, vectors=liked)
+    unrelated = SimpleNamespace(pk=1, embedding=rng.normal(size=16))
+    close = SimpleNamespace(pk=2, embedding=liked[1] + 0.1 * rng.normal(size=16))
+    kept = [SimpleNamespace(pk=0, embedding=liked[0].copy()), close, unrelated]
+    others = [SimpleNamespace(pk=10 + i, embedding=rng.normal(size=16)) for i in range(20)]
+
+    among_kept = me.boosts(kept)
+    among_all = me.boosts(kept, pool=kept + others)
+
+    assert among_kept[1] == 0  # the median of the three
+    assert among_all[1] > 0
+    assert among_all[0] > 0 and among_all[2] == among_kept[2] == 0
 
 
 def test_a_user_without_history_gets_no_boost_and_the_anonymous_order(demo_activities, user):
