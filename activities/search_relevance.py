@@ -83,7 +83,7 @@ NEED_GATE = 0.017
 # words in the variety (general knowledge, issue 30, session 40); "somewhere / anywhere / a
 # place to" asks where to do a thing as "where" does ("is there somewhere to swim indoors").
 ACTIVITY_WORDS = re.compile(
-    r"活动|去|哪里|哪儿|边度|推荐|参加|报名|一起|聚会|玩|学|练|打|看|睇|听|唱|跑|爬|逛|行山|行街|"
+    r"活动|去|哪里|哪儿|边度|推荐|参加|报名|一起|聚会|玩|学|练|打|看|睇|听(?![日朝晚])|唱|跑|爬|逛|行山|行街|"
     r"(?:有|冇)(?:咩|乜嘢?)搞|做|"
     r"\b(events?|activit(y|ies)|things to do|where|somewhere|anywhere|places? to|join|meetups?|"
     r"class(es)?|go|play|learn)\b",

@@ -21,7 +21,7 @@ import re
 from rag.understand.cues import form_text
 
 _ZH_WEATHER = re.compile(
-    r"(?:冷|热|晒|闷|潮)不(?:冷|热|晒|闷|潮)|下不下(?:雨|雪)|会不会下(?:雨|雪)|会下(?:雨|雪)(?:吗|嘛)"
+    r"(?:冷|热|晒|闷|潮)不(?:冷|热|晒|闷|潮)(?![闹门情乎清])|下不下(?:雨|雪)|会不会下(?:雨|雪)|会下(?:雨|雪)(?:吗|嘛)"
     r"|(?:要|需要|得)(?:不要|不需要)?(?:穿|带)(?:[^，。,.;；!！?？]{0,6})?(?:吗|嘛|不)"
     r"|穿什么(?:衣服)?(?:合适|好|比较好)?[吗呢?？]?$|多少度|几度|天气(?:怎么样|如何|好吗|好不好)"
     # Cantonese (Guangdong, Hong Kong): 落雨 / 落雪 is rain / snow, 遮 an umbrella, 着衫 to
@@ -73,6 +73,59 @@ _EN_WEATHER = re.compile(
 )
 
 
+# --- the grammar of a yes/no question about the weather (issue 30, session 48) ----------------
+# A state of the weather said as a predicate: rain or snow falling (下雨, 落雪, 有雨; not 雨天,
+# 雪山, 滑雪: the verb or 有 must come first), the temperature changing (降温, 回暖, 变天), the
+# wind (刮风, 台风, 风大), fog or smog (雾霾, 起雾), the sky (放晴, 出太阳), the air, or hot and
+# cold themselves (not 热闹, 热门, 冷门, 冷清, 凉皮). Asked in any of Chinese's yes/no grammars,
+# the state is the question: a closing particle after it, a degree between (「雾霾严重吗」,
+# 「降温不」, Wu 「要落雨伐」, Cantonese 冇 / 咩), a yes/no modal before it (会不会, 会唔会, 是不是
+# 要, 有没有), or the predicate's own A-not-A (降不降温, 下不下雨, 有没有雨). General knowledge of
+# the grammar, written after fresh18's 「大连这两天降温不」 had been seen answered (development
+# data; the forms before it were one string each: 会不会降温, 降不降温).
+_STATE_WORD = (
+    r"(?:(?:下|落|有|降)(?:大|小|暴|阵|毛毛|冻)?(?:雨|雪|冰雹|雹)(?![天季林伞衣具景山场地道])"
+    r"|暴雨|雷阵雨|雷雨|打雷|冰雹|结冰|霜冻|寒潮|雨停|雪停"
+    r"|降温|升温|回暖|转暖|转凉|回温|变冷|变热|变暖|变凉|变天|入冬|倒春寒"
+    r"|刮(?:大)?风|起风|大风|台风|风大|风(?=严重|厉害|大)"
+    r"|雾霾|霾|起雾|大雾|有雾|放晴|天晴|出太阳|阴天|空气(?:质量)?|污染|温度|气温|闷热|潮湿)"
+)
+# Hot and cold themselves, one character each (not 热闹, 热乎, 冷门, 冷餐, 晒太阳, 凉皮, 冻梨):
+# before a closing particle or in the A-not-A they are the question; after a modal only where
+# the predicate ends (「会不会很冷」, not 「有没有冷餐会」, 「有没有晒太阳的地方」).
+_TEMP = (
+    r"(?:冷(?![门清饮面盘餐])|热(?![闹门情爱身水饮菜汤狗乎])|凉(?![皮粉面茶菜拌])"
+    r"|晒(?![书图太被])|冻(?![梨豆肉品]))"
+)
+_STATE = rf"(?:{_STATE_WORD}|{_TEMP})"
+_ENDS = r"(?=$|[\s,，。.!！?？~～了吗啊呀呢吧不])"
+_DEGREE = r"(?:了)?(?:很|太|特别|比较|更|有点|还)?(?:严重|厉害|大|高|低|多|重|得很|得厉害)?(?:了)?"
+_CLOSE = (
+    r"(?:吗|嘛|么|不|没|没有|伐|冇|咩|啵|不咯|不啦|哇)(?:[啊呀啦呢哦嘞]*)(?=$|[\s,，。.!！?？~～])"
+)
+_MODAL = r"(?:会不会|会唔会|会否|是不是(?:要|会)?|系唔系(?:会)?|有没有|有冇|有没得|还会不会|要不要)"
+_ZH_STATE_QUESTION = re.compile(
+    rf"{_STATE}{_DEGREE}{_CLOSE}"
+    # The degree's own A-not-A after the state (「雾霾大不大」, 「降温厉不厉害」).
+    rf"|{_STATE}(?:了)?(?:大不大|严不严重|厉不厉害|高不高|低不低|重不重|多不多)"
+    rf"|{_MODAL}(?:要|会|有)?(?:很|太|特别|比较|更|有点|再)?(?:{_STATE_WORD}|{_TEMP}{_ENDS})"
+)
+# The predicate's own A-not-A: one character, 不 / 唔 / 没 / 冇, the character again.
+_A_NOT_A = re.compile(r"(.)([不唔没冇])\1")
+
+
+def _zh_state_question(normalised: str) -> bool:
+    """Return whether a Chinese query asks yes or no about a state of the weather."""
+    if _ZH_STATE_QUESTION.search(normalised):
+        return True
+    for match in _A_NOT_A.finditer(normalised):
+        # 降不降温 -> 降温, 有没有雨 -> 有雨, 冷不冷 -> 冷: the A-not-A itself is the question.
+        rest = normalised[match.start() + 1 : match.end() + 4]
+        if re.match(_STATE, match.group(1) + rest[2:]):
+            return True
+    return False
+
+
 def weather_question(text: str) -> bool:
     """Return whether the query asks about the weather or what to wear or carry for it
     (「明天冷不冷」, "will it rain on saturday")."""
@@ -81,4 +134,8 @@ def weather_question(text: str) -> bool:
         return False
     if _ZH_WEAR_A_NOT_A.search(normalised) and _ZH_WEATHER_WORD.search(normalised):
         return True
-    return bool(_ZH_WEATHER.search(normalised) or _EN_WEATHER.search(normalised))
+    return bool(
+        _ZH_WEATHER.search(normalised)
+        or _zh_state_question(normalised)
+        or _EN_WEATHER.search(normalised)
+    )

@@ -102,3 +102,40 @@ def test_whether_it_turns_colder_or_warmer_is_a_weather_question(query):
 @pytest.mark.parametrize("query", ["降温了去哪泡温泉", "warm up with a hot chocolate somewhere"])
 def test_an_outing_for_the_cold_is_no_weather_question(query):
     assert not weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "大连这两天降温不",
+        "这周雾霾严重吗",
+        "这两天要落雨伐",
+        "明天会不会很冷",
+        "这周末有没有雨",
+        "会不会起雾",
+        "明天有雨不",
+        "升不升温",
+        "雾霾大不大",
+    ],
+)
+def test_a_state_of_the_weather_in_any_yes_no_grammar_is_a_weather_question(query):
+    # Session 48: a closing particle after the state, a degree between, a modal before it, or
+    # the predicate's own A-not-A.
+    assert weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "有没有晒太阳的地方",
+        "有没有热乎的吃的",
+        "周末有没有冷餐会",
+        "那边热闹吗",
+        "有没有雨天也能玩的",
+        "滑雪场开了吗",
+        "雪地徒步有人组队吗",
+        "那边热不热闹",
+    ],
+)
+def test_a_request_sharing_a_weather_character_is_not(query):
+    assert not weather_question(query)
