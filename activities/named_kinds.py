@@ -278,12 +278,31 @@ _DOING = "ing"
 _NOT_DOING = frozenset({"improv"})
 
 
-def _alternation(words, doing=()) -> re.Pattern:
+# A two-character Chinese name of doing something is often a verb and its object, and a
+# listing says it with the object qualified: 「钓黑鱼」 is 钓鱼, 「游个泳」 游泳, 「跳支舞」 跳舞
+# (separable words, 离合词: general Chinese grammar). On the candidates' side such a name also
+# reads with one Chinese character between its two (:func:`split_form`). Written after
+# fresh18's 「出海钓鱼的有吗」 had been answered empty though its city lists 「海钓｜…出海钓黑鱼」
+# (issue 30, session 48); over the nineteen development sets it changes no other query, where
+# two characters between read 「京剧」 in 「北京路喜剧」 (fresh8, a comedy night as theatre).
+_SPLIT_GAP = 1
+
+
+def split_form(word: str) -> str | None:
+    """Return the pattern of a two-character Chinese ``word`` said with :data:`_SPLIT_GAP`
+    Chinese characters between its two (「钓黑鱼」 for 钓鱼), or None for any other word."""
+    if len(word) != 2 or not all("\u4e00" <= ch <= "\u9fff" for ch in word):
+        return None
+    return f"{re.escape(word[0])}[\u4e00-\u9fff]{{{_SPLIT_GAP}}}{re.escape(word[1])}"
+
+
+def _alternation(words, doing=(), split=()) -> re.Pattern:
     """Return one pattern matching any of ``words``: English ones whole (no letter or digit
     either side), their words apart as written with spaces or hyphens ("cable-ski",
     "water-skiing": session 42 audit), those also in ``doing`` with or without
-    :data:`_DOING`, Chinese ones anywhere; longer words first, so "ice skating" wins over
-    "skating" at the same place."""
+    :data:`_DOING`, Chinese ones anywhere, those also in ``split`` as written apart too
+    (:func:`split_form`); longer words first, so "ice skating" wins over "skating" at the same
+    place."""
     parts = []
     for word in sorted(set(words), key=len, reverse=True):
         if word.isascii():
@@ -291,7 +310,8 @@ def _alternation(words, doing=()) -> re.Pattern:
             ending = f"(?:{_DOING})?" if word in doing and word not in _NOT_DOING else ""
             parts.append(rf"(?<![a-z0-9]){spaced}{ending}(?![a-z0-9])")
         else:
-            parts.append(re.escape(word))
+            apart = split_form(word) if word in split else None
+            parts.append(f"{re.escape(word)}|{apart}" if apart else re.escape(word))
     return re.compile("|".join(parts))
 
 
@@ -309,7 +329,9 @@ def _listed(found: str) -> str:
 
 @cache
 def _kind_pattern(kind: NamedKind, also_held: bool) -> re.Pattern:
-    return _alternation(kind.words + kind.held if also_held else kind.words, kind.words)
+    # A candidate's text: its naming words read written apart too (:func:`split_form`).
+    words = kind.words + kind.held if also_held else kind.words
+    return _alternation(words, kind.words, kind.words if also_held else ())
 
 
 # Every word naming a kind in a query, and the kinds each names: one scan of the query. The

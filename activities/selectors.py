@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 
 from activities.models import Activity, ActivitySettings, ActivityStatus
+from activities.named_kinds import split_form
 from config import live
 from config.errors import InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
@@ -95,12 +96,18 @@ def activities_naming_kinds(*, kinds) -> list[Activity]:
         for word in (*kind.words, *kind.held)
     }
     parts.discard("")
+    # A two-character Chinese naming word also reads written apart (「钓黑鱼」 for 钓鱼:
+    # named_kinds.split_form): its two characters with any one between, a superset again.
+    apart = {f"{word[0]}.{word[1]}" for kind in kinds for word in kind.words if split_form(word)}
     if not parts:
         return []
     match = Q()
     for part in sorted(parts):
         for field in _KIND_FIELDS:
             match |= Q(**{f"{field}__icontains": part})
+    for pattern in sorted(apart):
+        for field in _KIND_FIELDS:
+            match |= Q(**{f"{field}__regex": pattern})
     return list(Activity.objects.filter(match).only("pk", *_KIND_FIELDS))
 
 

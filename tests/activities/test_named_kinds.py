@@ -8,7 +8,7 @@ import pytest
 from django.db.models import F
 
 from activities.models import Activity
-from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_named, names
+from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_named, names, offering
 from activities.search import activities_search
 from activities.search_relevance import ABSENT_NOTE, ABSENT_REASON
 from activities.selectors import activities_naming_kinds
@@ -268,3 +268,32 @@ def test_a_setting_named_and_offered_by_no_candidate_is_absent_whatever_else_is(
     assert absent_kind("beach this weekend, keen for a swim", [shore, SWIM]) is None
     # Two kinds side by side that are no setting still need only one offered.
     assert absent_kind("hot springs n sauna", [_row("Sauna night", "wood-fired sauna")]) is None
+
+
+# A verb and its object said apart (separable words, session 48): 「钓鲫鱼」 offers 钓鱼.
+RESERVOIR = _row("水库边坐一上午", "带上小马扎，在水库边钓鲫鱼，饵料自带。")
+COMEDY = _row("北京路喜剧之夜", "开放麦，五个新人每人十分钟。")
+
+
+def test_a_candidate_saying_a_chinese_kind_with_its_object_qualified_offers_it():
+    assert absent_kind("周末想去钓鱼", [RESERVOIR, SWIM]) is None
+    assert offering("周末想去钓鱼", [RESERVOIR, SWIM]) == (True, False)
+
+
+def test_a_kind_s_two_characters_further_apart_do_not_name_it():
+    # 「北京路喜剧」 holds 京 and 剧 two characters apart: a comedy night, no Peking opera.
+    assert absent_kind("想看京剧", [COMEDY, SWIM]) == "theatre"
+
+
+def test_a_query_does_not_read_a_kind_said_apart():
+    # Only a candidate's text reads a kind apart; the query names what it names.
+    assert kinds_named("去水库钓鲫鱼") == ()
+
+
+@pytest.mark.django_db
+def test_a_listing_saying_a_kind_apart_is_found_among_the_city_s_listings(demo_activities):
+    fishing = next(k for k in NAMED_KINDS if k.label == "fishing")
+    first = Activity.objects.order_by("pk").first()
+    assert not activities_naming_kinds(kinds=[fishing])
+    Activity.objects.filter(pk=first.pk).update(description=RESERVOIR.description)
+    assert [a.pk for a in activities_naming_kinds(kinds=[fishing])] == [first.pk]
