@@ -47,6 +47,13 @@ MIN_SPREAD = 0.01  # activities.personalize.MIN_SPREAD
 TOP = 10
 
 
+def in_language(pairs: list[dict], language: str) -> list[dict]:
+    """Return the pairs of ``language`` ("zh", "en", or "all"), by their corpus."""
+    return [
+        p for p in pairs if language == "all" or p["corpus"].endswith("_en") == (language == "en")
+    ]
+
+
 def z_ramp(sims: list[float], floor: float, start: float, full: float) -> list[float]:
     """Return each candidate's share of the full boost, in [0, 1] (pool_boosts / cap)."""
     known = np.asarray(sims, dtype=np.float64)
@@ -184,11 +191,7 @@ def main() -> None:
     rows = []
     for split_name, subset in split.items():
         for language in ("zh", "en", "all"):
-            part = [
-                p
-                for p in subset
-                if language == "all" or p["corpus"].endswith("_en") == (language == "en")
-            ]
+            part = in_language(subset, language)
             for r in dict.fromkeys(chosen):
                 f = figures(part, r, limit)
                 out[f"{split_name} {language} {name_of(r)}"] = f
@@ -206,11 +209,7 @@ def main() -> None:
     rows = []
     for split_name, subset in split.items():
         for language in ("zh", "en", "all"):
-            part = [
-                p
-                for p in subset
-                if language == "all" or p["corpus"].endswith("_en") == (language == "en")
-            ]
+            part = in_language(subset, language)
             for r in dict.fromkeys([NONE, STATED, best["cut"], best["few"]]):
                 f = figures(part, r, limit, True)
                 out[f"stated {split_name} {language} {name_of(r)}"] = f
