@@ -50,6 +50,7 @@ from activities.search_relevance import (
     SMALL_RESULT,
     SURFACE,
     answer_question,
+    keeps_window,
     relevant_hits,
 )
 from activities.search_results import add_reasons, provenance, result_of, shown_value
@@ -405,6 +406,10 @@ def _ranked(
     named = naming_pks(query, [hit.obj for hit in hits], understood, held=held, cues=cues)
     candidates = hits
     hits = relevant_hits(hits, vector, meta, query=query, understood=understood, named=named)
+    # A time and "what is there" only: the window's rows, none cut as off the "topic".
+    whole = keeps_window(understood, meta)
+    if whole:
+        hits, meta["relevance"]["dropped"] = candidates, 0
     # Ordered by similarity, or with the hybrid by the fused rank score; then the boost.
     order = {hit.obj.pk: hit.score for hit in hits}
     fused = None
@@ -436,7 +441,7 @@ def _ranked(
     scored.sort(key=lambda s: (s[0], s[1]))
     shown = scored[:keep]
     ranked_by_time = understood is not None and understood.time.applied == RANK
-    if shown and meta["relevance"] is not None and not ranked_by_time:
+    if shown and meta["relevance"] is not None and not ranked_by_time and not whole:
         # The learned precision gate (activities/search_ranker.py): after the first, a hit the
         # fitted model finds unlikely is dropped; the order stays. Not on the rank mode's pool
         # (re-ordered by closeness to the window afterwards): it was fitted on top-10 lists.

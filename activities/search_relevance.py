@@ -296,6 +296,28 @@ def time_request(understood) -> bool:
     return whats_on_at(getattr(understood, "found", None))
 
 
+def keeps_window(understood, meta: dict) -> bool:
+    """Return whether the search keeps every candidate of the query's time window, in its
+    order, rather than the rows the relevance cut and the precision gate keep.
+
+    A request made of a time and "what is there" only (:func:`time_request`: 「下周有什么好玩
+    的」, "what's on tonight") names no topic the rows could be near or far from: the cut read
+    "好玩的" as one and kept the few nearest (4 of the demo's 30 rows next week). Such a request
+    asks for the window's activities, up to ``limit``; only when its time filtered the rows (a
+    window ignored or ranked by has no rows of its own) and the cut found it on-topic (a
+    request of this form judged off-topic stays empty). A rule of what the request says, not a
+    fitted one (issue 30, session 48: docs/RELEVANCE.md, "Requests that name nothing but a
+    time").
+    """
+    decision = meta.get("relevance")
+    return (
+        decision is not None
+        and not decision.get("offTopic")
+        and getattr(getattr(understood, "time", None), "applied", None) == FILTER
+        and time_request(understood)
+    )
+
+
 def asks_for_activity(query: str, understood=None) -> str | None:
     """Return how the query's own words make it a request for something to do, or None.
 
