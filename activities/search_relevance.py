@@ -36,6 +36,7 @@ from rag.understand.opinions import opinion_question
 from rag.understand.requests import company_request, learning_request
 from rag.understand.schoolwork import schoolwork_request
 from rag.understand.small_talk import assistant_task, small_talk
+from rag.understand.troubles import paperwork, trouble
 from rag.understand.weather import weather_question
 from rag.understand.whats_on import whats_on_at
 
@@ -127,8 +128,9 @@ def asks_elsewhere(query: str) -> bool:
     question about the weather or what to wear (``weather_question``: 「明天冷不冷 要穿羽绒服
     吗」), schoolwork (``schoolwork_request``: 「四级作文有没有万能模板」) or a judgement of
     manners or custom (``opinion_question``: "is it rude to ...", 「算不算没礼貌」) or a piece
-    of work asked of the assistant (``assistant_task``: 「跟我讲个笑话」, "tell me a joke"),
-    these unless an activity word names something to do (「下雨天去哪玩」);
+    of work asked of the assistant (``assistant_task``: 「跟我讲个笑话」, "tell me a joke"), a
+    fault and whom to call (``trouble``: 「暖气不热找谁」) or paperwork (``paperwork``:
+    「居住证在哪办」), these unless an activity word names something to do (「下雨天去哪玩」);
     the judgement also unless it names a kind of activity (「周末的脱口秀 会不会很尴尬」, "do you
     like board games? any nights this week": what is judged is an outing asked about).
 
@@ -155,6 +157,11 @@ def asks_elsewhere(query: str) -> bool:
         booking_request(query)
         or repair_request(query)
         or weather_question(query)
+        # A fault and help asked with it (「暖气不热找谁」), paperwork asked how or where
+        # (「居住证在哪办」): after the activity words, as the weather (an audit, session 48:
+        # 「电脑坏了 没法打游戏 咋整 想出去玩」 and 「签证到期前还能去哪里玩」 ask for outings).
+        or trouble(query)
+        or paperwork(query)
         or schoolwork_request(query)
         or assistant_task(query)
         or (opinion_question(query) and not kinds_named(query))

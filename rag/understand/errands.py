@@ -28,7 +28,6 @@ import re
 
 from rag.understand.cues import ZH_HOW_DIAN, form_text
 from rag.understand.requests import learning_request
-from rag.understand.troubles import paperwork, trouble
 
 _CLAUSE = r"[^，。,.;；!！?？]"
 
@@ -321,7 +320,7 @@ _ACTIVITY_EN = re.compile(
 
 def errand(text: str) -> str | None:
     """Return which errand the query asks for ("buy", "shop", "money", "lost", "line",
-    "fare", "route", "utility", "recipe", "job", "trouble", "paperwork"), or None.
+    "fare", "route", "utility", "recipe", "job"), or None.
 
     「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
     and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
@@ -357,11 +356,4 @@ def errand(text: str) -> str | None:
             continue
         if zh.search(normalised) or en.search(normalised):
             return label
-    # A fault and help asked with it, a repair, a refund or a complaint (「暖气不热找谁」), and
-    # paperwork asked how, where or with which documents (「居住证在哪办」):
-    # rag.understand.troubles.
-    if trouble(normalised):
-        return "trouble"
-    if paperwork(normalised):
-        return "paperwork"
     return None

@@ -94,7 +94,7 @@ _STATE_WORD = (
 # before a closing particle or in the A-not-A they are the question; after a modal only where
 # the predicate ends (「会不会很冷」, not 「有没有冷餐会」, 「有没有晒太阳的地方」).
 _TEMP = (
-    r"(?:冷(?![门清饮面盘餐])|热(?![闹门情爱身水饮菜汤狗乎])|凉(?![皮粉面茶菜拌])"
+    r"(?:冷(?![门清饮面盘餐])|热(?![闹门情爱身水饮菜汤狗乎])|凉(?![皮粉面茶菜拌快])"
     r"|晒(?![书图太被])|冻(?![梨豆肉品]))"
 )
 _STATE = rf"(?:{_STATE_WORD}|{_TEMP})"
@@ -108,7 +108,9 @@ _ZH_STATE_QUESTION = re.compile(
     rf"{_STATE}{_DEGREE}{_CLOSE}"
     # The degree's own A-not-A after the state (「雾霾大不大」, 「降温厉不厉害」).
     rf"|{_STATE}(?:了)?(?:大不大|严不严重|厉不厉害|高不高|低不低|重不重|多不多)"
-    rf"|{_MODAL}(?:要|会|有)?(?:很|太|特别|比较|更|有点|再)?(?:{_STATE_WORD}|{_TEMP}{_ENDS})"
+    # After a modal the predicate must end there: 有没有 is also "is there" (「有没有下雪的地方」,
+    # 「有没有下雨也开放的场馆」, 「有冇落雨都开嘅地方」 ask for places; an audit, session 48).
+    rf"|{_MODAL}(?:要|会|有)?(?:很|太|特别|比较|更|有点|再)?(?:{_STATE_WORD}|{_TEMP}){_ENDS}"
 )
 # The predicate's own A-not-A: one character, 不 / 唔 / 没 / 冇, the character again.
 _A_NOT_A = re.compile(r"(.)([不唔没冇])\1")

@@ -139,3 +139,18 @@ def test_a_state_of_the_weather_in_any_yes_no_grammar_is_a_weather_question(quer
 )
 def test_a_request_sharing_a_weather_character_is_not(query):
     assert not weather_question(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "有没有下雪的地方",
+        "有冇落雨都开嘅地方",
+        "有没有下雨也开放的室内场馆",
+        "有没有空气好的公园",
+        "室内滑冰场凉不凉快",
+    ],
+)
+def test_is_there_a_place_with_some_weather_is_no_weather_question(query):
+    # 有没有 is also "is there": the state must end the question (an audit, session 48).
+    assert not weather_question(query)
