@@ -1955,7 +1955,7 @@ export interface components {
             personalised: string | null;
             /** @description The path that found it: semantic (dense, after the relevance cut), hard_filter_small (all that pass the filters), hard_filter_sorted, hard_filter_degraded (the query could not be embedded in time). */
             retrievedBy: string;
-            /** @description similarity (to the query), boost (personal), score (the final order). */
+            /** @description similarity (to the query), boost (personal; negative for a listing naming what the user said they cannot eat or drink), score (the final order). */
             scores: {
                 [key: string]: number | null;
             };

@@ -30,7 +30,8 @@ class SearchProvenance:
             personalised (None | str): How the user's history or preferences boosted it.
             retrieved_by (str): The path that found it: semantic (dense, after the relevance cut), hard_filter_small (all
                 that pass the filters), hard_filter_sorted, hard_filter_degraded (the query could not be embedded in time).
-            scores (SearchProvenanceScores): similarity (to the query), boost (personal), score (the final order).
+            scores (SearchProvenanceScores): similarity (to the query), boost (personal; negative for a listing naming what
+                the user said they cannot eat or drink), score (the final order).
             source (SearchProvenanceSource):
      """
 

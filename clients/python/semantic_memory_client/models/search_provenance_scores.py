@@ -21,7 +21,8 @@ T = TypeVar("T", bound="SearchProvenanceScores")
 
 @_attrs_define
 class SearchProvenanceScores:
-    """ similarity (to the query), boost (personal), score (the final order).
+    """ similarity (to the query), boost (personal; negative for a listing naming what the user said they cannot eat or
+    drink), score (the final order).
 
      """
 
