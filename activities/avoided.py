@@ -10,7 +10,8 @@ suit someone who orders around the chilli), and the rest of the order is untouch
 
 Which stated preferences refuse something, and what (:func:`avoided_things`):
 
-- an allergy (category ``allergy``): its value is the thing (花生, "peanuts");
+- an allergy or a dislike (category ``allergy`` or ``dislikes``): its value is the thing (花生,
+  "peanuts", 香菜 from 「我讨厌香菜」);
 - a value stated against eating or drinking something (「不吃辣」, 「不喝酒」, "no spicy food",
   "no alcohol", "don't eat beef");
 - a food the agent stored as refused: the agent stores 「不吃牛肉」 as category ``food`` with the
@@ -35,7 +36,25 @@ AVOID_PENALTY = 0.5
 # (lower case). The keys are what the preference rules store; the English names map to the
 # same words.
 THING_WORDS: dict[str, tuple[str, ...]] = {
-    "辣": ("辣", "spicy", "chilli", "chili", "sichuan pepper", "hot sauce"),
+    # Not 辣 alone (辣妈, 「阿要辣油啊」 a dialect class): the words of a spicy dish.
+    "辣": (
+        "麻辣",
+        "香辣",
+        "酸辣",
+        "辣椒",
+        "辣锅",
+        "辣味",
+        "特辣",
+        "重辣",
+        "中辣",
+        "吃辣",
+        "辣子",
+        "无辣不欢",
+        "spicy",
+        "chilli",
+        "chili",
+        "hot sauce",
+    ),
     # Not 酒 alone (酒店 is a hotel), nor "pub" ("public") or "sake" ("for the sake of").
     "酒": (
         "酒吧",
@@ -49,27 +68,61 @@ THING_WORDS: dict[str, tuple[str, ...]] = {
         "喝酒",
         "精酿",
         "威士忌",
+        "小酒馆",
+        "葡萄酒",
         "beer",
         "wine",
         "cocktail",
         "brewery",
         "whisky",
+        "whiskey",
+        "gin tasting",
         "pub crawl",
     ),
-    "海鲜": ("海鲜", "海蛎", "生蚝", "虾", "蟹", "seafood", "oyster", "prawn", "shrimp"),
-    "花生": ("花生", "peanut"),
+    "海鲜": ("海鲜", "海蛎", "生蚝", "扇贝", "虾", "蟹", "seafood", "oyster", "prawn", "shrimp"),
+    "花生": ("花生", "peanut", "satay"),
     "芒果": ("芒果", "mango"),
     "乳糖": ("乳糖", "牛奶", "奶酪", "芝士", "lactose", "dairy", "milk", "cheese"),
-    "牛肉": ("牛肉", "beef", "steak"),
-    "猪肉": ("猪肉", "pork", "bacon"),
+    "牛肉": ("牛肉", "牛排", "beef", "steak", "brisket"),
+    "猪肉": ("猪肉", "腊肉", "叉烧", "pork", "bacon"),
     "羊肉": ("羊肉", "lamb", "mutton"),
     "香菜": ("香菜", "coriander", "cilantro"),
+}
+# A listing made for those who refuse the thing (an audit, session 48): 「无酒精鸡尾酒」,
+# "mocktail", 「怕辣的有清汤锅」, 「吃不了辣也能来」, "not too spicy". Its mention of the thing is
+# no offer of it.
+THING_SPARED: dict[str, tuple[str, ...]] = {
+    "辣": (
+        "不辣",
+        "微辣",
+        "怕辣",
+        "清汤",
+        "吃不了辣",
+        "不能吃辣",
+        "不太能吃辣",
+        "不吃辣",
+        "not too spicy",
+        "mild",
+        "non-spicy",
+    ),
+    "酒": (
+        "无酒精",
+        "零酒精",
+        "不含酒精",
+        "不喝酒",
+        "alcohol-free",
+        "alcohol free",
+        "non-alcoholic",
+        "mocktail",
+        "sober",
+    ),
 }
 _ENGLISH_NAMES = {
     "spicy": "辣",
     "spicy food": "辣",
     "alcohol": "酒",
     "drinking": "酒",
+    "喝酒": "酒",
     "seafood": "海鲜",
     "peanuts": "花生",
     "peanut": "花生",
@@ -110,7 +163,7 @@ def avoided_things(preferences) -> set[str]:
         category = (pref.category or "").strip().lower()
         if not value:
             continue
-        if category == "allergy" or (category == "food" and value in STORED_BARE):
+        if category in ("allergy", "dislikes") or (category == "food" and value in STORED_BARE):
             found = _thing(value)
         else:
             refused = _ZH_REFUSES.match(value) or _EN_REFUSES.match(value)
@@ -120,12 +173,25 @@ def avoided_things(preferences) -> set[str]:
     return things
 
 
+def _names(word: str, text: str) -> bool:
+    """Return whether ``text`` holds ``word`` plainly: an English word whole (plural allowed:
+    not "chilli" in "chilling", "wine" in "twine"), a Chinese one anywhere; not under the
+    listing's own refusal (``mentions_plainly``)."""
+    if word.isascii() and not re.search(rf"\b{re.escape(word)}(?:s|es)?\b", text, re.IGNORECASE):
+        return False
+    return mentions_plainly(word, text)
+
+
 def names_avoided(activity, things: set[str]) -> bool:
     """Return whether the listing's title, type or tags name one of ``things`` plainly (not
-    under the listing's own refusal: 「不吃辣也能吃」 names no chilli)."""
+    under the listing's own refusal, 「不吃辣也能吃」, nor in a listing made for those who refuse
+    it, :data:`THING_SPARED`)."""
     if not things:
         return False
     text = " ".join([activity.title or "", activity.type or "", *(activity.tags or [])])
+    lowered = text.lower()
     return any(
-        mentions_plainly(word, text) for thing in sorted(things) for word in THING_WORDS[thing]
+        not any(spared in lowered for spared in THING_SPARED.get(thing, ()))
+        and any(_names(word, text) for word in THING_WORDS[thing])
+        for thing in sorted(things)
     )

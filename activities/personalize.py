@@ -24,7 +24,8 @@
 - Whatever the boost, a listing naming what the user said they cannot eat or drink (「不吃辣」,
   an allergy) loses ``activities.avoided.AVOID_PENALTY`` of its score (its boost is negative).
 
-``score = similarity * (1 + boost)``, so personalisation moves a result by at most 20%.
+``score = similarity * (1 + boost)``, so a liking moves a result up by at most 20%; a refused
+food or drink moves it down by half (``activities.avoided``).
 
 A stored vector counts only if it was made by the active embedding model (its ``model`` and its
 length match the provider's): after a provider switch the old vectors may have another dimension

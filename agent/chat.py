@@ -45,6 +45,7 @@ from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.prompt import BuiltPrompt, PromptBuilder
 from agent.router import CHAT, CREATE, EXPLORE, IntentResult, classify_intent
+from agent.told_preferences import asked_categories
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert
 from rag.llm import get_llm
@@ -405,7 +406,10 @@ def stream_chat(
     )
     # 4. run
     built = build_prompt(state, budget or settings.AGENT_PROMPT_BUDGET)
-    preferences = extract_preferences(state.message)
+    # A question about one's tastes ("do I like hiking?") states none (agent.told_preferences).
+    preferences = (
+        [] if asked_categories(state.message) is not None else extract_preferences(state.message)
+    )
     if not preferences and state.intent.source == "context" and state.intent.intent == CHAT:
         # The answer to the partner search's lively-or-quiet question (router.classify_offline).
         preferences = [vibe] if (vibe := answered_vibe(state.message)) else []

@@ -27,36 +27,51 @@ ALLERGY = ("allergy",)
 # A question naming allergies asks about them only (我对什么过敏, "what am I allergic to?").
 _ASKS_ALLERGY_RE = re.compile(r"过敏|\ballerg", re.IGNORECASE)
 
+# The foods and drinks a yes/no question about oneself names (我吃辣吗, 我能喝酒吗): not any
+# food (「我能吃火锅吗」, 「我能喝奶茶吗」 ask something else; an audit, session 48).
+_FOODS = r"(?:辣的?|酒|海鲜|花生|芒果|牛肉|猪肉|羊肉|香菜|牛奶|乳制品|肉|素)"
 # Questions about what one cannot or does not eat or drink: 我有什么忌口, 我对什么过敏, 我吃辣吗,
 # 我吃不吃辣, 我说过什么忌口; "what am I allergic to", "what don't I eat", "do I eat spicy food?",
 # "my dietary restrictions".
 ASKS_EATING_RE = re.compile(
     r"我(?:都|有|都有)?(?:什么|哪些|啥)(?:忌口|不吃的|不能吃的|过敏)"
     r"|忌口(?:是|有)?(?:什么|啥|哪些)|我(?:是)?对(?:什么|啥)过敏"
-    r"|说过(?:我)?(?:有)?(?:什么|啥)?(?:忌口|过敏|不吃)"
-    r"|^\W*我(?:能|可以)?(?:吃|喝)[^\s，,。？?吗么]{1,4}(?:吗|么)[？?。!！]*$"
-    r"|^\W*我(?:吃|喝)不(?:吃|喝)[^\s，,。？?]{1,4}[？?。!！]*$"
+    r"|我(?:之前|以前|刚才|跟你|和你|都|有)*说过(?:我)?(?:有)?(?:什么|啥)?(?:忌口|过敏|不吃)"
+    rf"|^\W*我(?:能|可以)?(?:吃|喝){_FOODS}(?:吗|么)[？?。!！]*$"
+    rf"|^\W*我(?:吃|喝)不(?:吃|喝){_FOODS}[？?。!！]*$"
     r"|\bwhat am i allergic to\b|\bwhat (?:can['’]?t|don['’]?t) i (?:eat|drink)\b"
-    r"|^\W*do i (?:eat|drink|like) [a-z ]{2,20}\?*\s*$"
+    r"|^\W*do i (?:eat|drink) [a-z ]{2,20}\?*\s*$"
     r"|\bmy (?:dietary|food) (?:preferences|restrictions|needs)\b",
     re.IGNORECASE,
 )
 # Questions about one's tastes at large: 我的偏好是什么, 你记得我的口味吗, 我喜欢什么,
-# "what are my preferences", "what do I like?".
+# "what are my preferences", "what do I like?", "do I like jazz?".
 ASKS_ANY_RE = re.compile(
     r"我(?:的)?(?:偏好|口味|喜好)(?:是)?(?:什么|啥|有哪些)|(?:记得|知道)我(?:的)?(?:偏好|口味|喜好)"
     r"|^\W*我(?:都)?喜欢(?:什么|啥)[？?呀呢吗]*$"
-    r"|\bwhat are my preferences\b|^\W*what do i like\s*\?*\s*$"
+    r"|\bwhat are my preferences\b|^\W*what do i like\s*\?*\s*$|^\W*do i like [a-z ]{2,20}\?*\s*$"
     r"|\bdo you (?:know|remember) my preferences\b",
     re.IGNORECASE,
 )
-# The router's rule: either question is CHAT's (answered here, no tool).
-ASKS_RE = re.compile(f"{ASKS_EATING_RE.pattern}|{ASKS_ANY_RE.pattern}", re.IGNORECASE)
+# A request in the same message makes it a search that minds the tastes, not a question about
+# them (「你知道我口味的，帮我找个周末吃饭的地方」, "any restaurants that work with my dietary
+# needs tonight?": an audit, session 48).
+_REQUEST = (
+    r"(?:找|推荐|有没有|帮我|想去|去哪|餐厅|饭店|聚餐|店"
+    r"|\b(?:find|any|recommend|suggest|where|spots?|restaurants?|places?|dinner|lunch|tonight)\b)"
+)
+# The router's rule: either question, with no request beside it, is CHAT's (no tool).
+ASKS_RE = re.compile(
+    rf"^(?![\s\S]*{_REQUEST})[\s\S]*?(?:{ASKS_EATING_RE.pattern}|{ASKS_ANY_RE.pattern})",
+    re.IGNORECASE,
+)
 
 
 def asked_categories(text: str) -> tuple[str, ...] | None:
     """Return the persona categories a question about the user's tastes reads (() for every
     category), or None when the message asks nothing of the kind."""
+    if not ASKS_RE.search(text or ""):
+        return None
     if ASKS_EATING_RE.search(text or ""):
         return ALLERGY if _ASKS_ALLERGY_RE.search(text) else EATING
     if ASKS_ANY_RE.search(text or ""):

@@ -35,6 +35,8 @@ def stated(user):
         # The agent stores 「不吃牛肉」 as the refused thing itself (agent.extract).
         ("food", "牛肉", "牛肉"),
         ("food", "don't eat beef", "牛肉"),
+        ("dislikes", "香菜", "香菜"),
+        ("dislikes", "喝酒", "酒"),
     ],
 )
 def test_a_stated_refusal_names_the_thing_refused(category, value, thing):
@@ -64,6 +66,14 @@ def test_a_liked_food_or_another_preference_refuses_nothing(category, value):
         ("Craft beer tasting in RiNo", ["Food & Drink"], {"酒"}, True),
         ("Alcohol-free mocktail social", ["Social"], {"酒"}, False),
         ("周末酒店自助早餐", ["美食"], {"酒"}, False),
+        # Made for those who refuse it, or the word inside another (an audit, session 48).
+        ("无酒精鸡尾酒调制课", ["饮品"], {"酒"}, False),
+        ("Mocktail making class (alcohol-free cocktails)", ["Food & Drink"], {"酒"}, False),
+        ("重庆火锅局｜怕辣的有清汤锅", ["火锅"], {"辣"}, False),
+        ("Chilling by the lake", ["Outdoors"], {"辣"}, False),
+        ("辣妈亲子瑜伽", ["亲子"], {"辣"}, False),
+        ("Twine and paper craft", ["Arts & Crafts"], {"酒"}, False),
+        ("Whiskey distillery tour", ["Food & Drink"], {"酒"}, True),
         ("Sunday hike", ["Outdoors"], set(), False),
     ],
 )

@@ -67,7 +67,9 @@ def test_questions_about_allergies_read_the_allergies_only(message):
     assert asked_categories(message) == ("allergy",)
 
 
-@pytest.mark.parametrize("message", ["我的偏好是什么", "我喜欢什么？", "what are my preferences?"])
+@pytest.mark.parametrize(
+    "message", ["我的偏好是什么", "我喜欢什么？", "what are my preferences?", "do I like jazz?"]
+)
 def test_questions_about_tastes_at_large_read_every_preference(message):
     assert asked_categories(message) == ()
 
@@ -81,6 +83,13 @@ def test_questions_about_tastes_at_large_read_every_preference(message):
         "周末吃什么好",
         "what can I eat tonight?",
         "I like hiking",
+        # A search minding one's tastes, someone else's taste, any food (an audit, session 48).
+        "你知道我口味的，帮我找个周末吃饭的地方",
+        "我朋友说过不吃辣，周末帮我找个清淡点的聚餐",
+        "any restaurants that work with my dietary needs tonight?",
+        "周末跟朋友吃饭，她问我有什么忌口，帮我找家店",
+        "我能喝奶茶吗",
+        "我吃不吃都行",
     ],
 )
 def test_requests_and_statements_ask_nothing_about_tastes(message):
