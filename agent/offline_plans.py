@@ -118,8 +118,6 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     topic = extract.semantic_query(ctx.message)
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
     said = " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
-    if not understood.times and not RELEASES_TIME_RE.search(ctx.message):
-        said = _time_of_last_search(ctx)
     if said:
         # The time goes to the search as said, not as a hard filter: the search reads it as its
         # window, answers from it, and when nothing there fits what is asked ranks every row by
@@ -133,30 +131,6 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if understood.radius_km:  # "离我3公里以内"
             arguments["radiusInKm"] = understood.radius_km
     return [("exploreNearby", arguments)]
-
-
-# A follow-up letting go of the time asked before (随便什么时候, 时间不限, 不一定周末, 平时,
-# "any time is fine", "whenever"): nothing is carried (an audit, session 48).
-RELEASES_TIME_RE = re.compile(
-    r"随便|不限|不一定|任何时候|什么时候都|哪天都|啥时候都|平时|平常"
-    r"|\bany\s*time\b|\bwhenever\b|\bno rush\b|\bnot (?:necessarily|just) (?:this|on)\b",
-    re.IGNORECASE,
-)
-
-
-def _time_of_last_search(ctx: RuntimeContext) -> str:
-    """Return the time phrase of the search the previous turn listed, when it was one.
-
-    A follow-up naming no time (not even the time of a feeling) and not letting go of it
-    (:data:`RELEASES_TIME_RE`) narrows that search: 「有没有适合带孩子的」 right after
-    「周末想找点户外活动」 asks for the weekend still (a make-run look, session 48: it listed a
-    strawberry farm three weeks out). It goes in the query as said, so a window holding nothing
-    of the kind is answered with the closest outside it, marked, as for any time query.
-    """
-    if ctx.last_intent != EXPLORE or not isinstance(ctx.search, dict):
-        return ""
-    previous = extract.read(str(ctx.search.get("query") or ""))
-    return " ".join(phrase.text for phrase in previous.times if phrase.soft is None)
 
 
 def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

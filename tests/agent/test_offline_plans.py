@@ -48,38 +48,6 @@ def test_explore_keeps_the_time_of_a_feeling_with_the_feeling_not_as_a_window():
     assert arguments["query"] == "今天有点丧 散散心"
 
 
-def test_a_follow_up_naming_no_time_keeps_the_time_of_the_search_listed_before():
-    turn = _turn("有没有适合带孩子的", last_intent="EXPLORE", search={"query": "周末 户外活动"})
-    [(_, arguments)] = plan_explore(turn, [])
-    assert arguments["query"].startswith("周末 ")
-
-
-def test_a_follow_up_naming_its_own_time_keeps_its_own():
-    turn = _turn("下周有没有展览", last_intent="EXPLORE", search={"query": "周末 户外活动"})
-    [(_, arguments)] = plan_explore(turn, [])
-    assert "下周" in arguments["query"] and "周末" not in arguments["query"]
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "今天有点丧，想找个地方散散心",
-        "随便什么时候都行，有没有陶艺课",
-        "any time is fine, got pottery?",
-    ],
-)
-def test_a_follow_up_with_a_feeling_or_letting_go_of_the_time_carries_none(message):
-    turn = _turn(message, last_intent="EXPLORE", search={"query": "周末 户外活动"})
-    [(_, arguments)] = plan_explore(turn, [])
-    assert "周末" not in arguments["query"]
-
-
-def test_a_search_after_a_turn_about_something_else_carries_no_time():
-    turn = _turn("有没有适合带孩子的", last_intent="CHAT", search={"query": "周末 户外活动"})
-    [(_, arguments)] = plan_explore(turn, [])
-    assert "周末" not in arguments["query"]
-
-
 SATURDAY_FRISBEE = {
     "id": 1,
     "title": "周六下午运动局",
