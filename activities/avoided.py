@@ -33,8 +33,8 @@ from activities.negation import mentions_plainly
 AVOID_PENALTY = 0.5
 
 # Each thing a user may refuse, and the words that name it in a listing, in both languages
-# (lower case). The keys are what the preference rules store; the English names map to the
-# same words.
+# (lower case). The keys are what the preference rules store; their other names
+# (:data:`_OTHER_NAMES`: English, 喝酒) map to the same words.
 THING_WORDS: dict[str, tuple[str, ...]] = {
     # Not 辣 alone (辣妈, 「阿要辣油啊」 a dialect class): the words of a spicy dish.
     "辣": (
@@ -117,7 +117,7 @@ THING_SPARED: dict[str, tuple[str, ...]] = {
         "sober",
     ),
 }
-_ENGLISH_NAMES = {
+_OTHER_NAMES = {
     "spicy": "辣",
     "spicy food": "辣",
     "alcohol": "酒",
@@ -135,7 +135,9 @@ _ENGLISH_NAMES = {
     "coriander": "香菜",
     "cilantro": "香菜",
 }
-# The foods the agent stores bare when refused (its rule 不吃(牛肉|猪肉|海鲜|香菜|羊肉)).
+# The foods stored bare when refused: the agent's rule 不吃(牛肉|…) stores the food itself
+# (agent.extract.PREFERENCE_RULES reads this set), and a bare ``food`` value of these is read
+# as refused here.
 STORED_BARE = frozenset({"牛肉", "猪肉", "海鲜", "香菜", "羊肉"})
 # A value that refuses eating or drinking something: 「不吃辣」 「不能吃海鲜」 「不喝酒」, "no spicy
 # food", "no alcohol", "don't eat beef", "can't have dairy".
@@ -152,7 +154,7 @@ def _thing(name: str) -> str | None:
     name = name.strip().lower()
     if name in THING_WORDS:
         return name
-    return _ENGLISH_NAMES.get(name)
+    return _OTHER_NAMES.get(name)
 
 
 def avoided_things(preferences) -> set[str]:

@@ -96,9 +96,9 @@ def activities_naming_kinds(*, kinds) -> list[Activity]:
         for word in (*kind.words, *kind.held)
     }
     parts.discard("")
-    # A two-character Chinese naming word also reads written apart (「钓黑鱼」 for 钓鱼:
-    # named_kinds.split_form): its two characters with any one between, a superset again.
-    apart = {f"{word[0]}.{word[1]}" for kind in kinds for word in kind.words if split_form(word)}
+    # A verb-headed naming word also reads written apart (「钓黑鱼」 for 钓鱼): the pattern
+    # named_kinds.split_form gives, which PostgreSQL's regex reads as Python's does.
+    apart = {pattern for kind in kinds for word in kind.words if (pattern := split_form(word))}
     if not parts:
         return []
     match = Q()

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from activities.avoided import STORED_BARE
 from rag.text import cut_as_written
 from rag.understand import Lexicon, Understanding, understand
 
@@ -330,7 +331,8 @@ PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
     (re.compile(r"不(?:能|太能|怎么|爱)?吃辣"), "food", "不吃辣"),
     (re.compile(r"(?:爱|喜欢|能)吃辣|无辣不欢"), "food", "爱吃辣"),
     (re.compile(r"素食|吃素|素食主义"), "food", "素食"),
-    (re.compile(r"不吃(牛肉|猪肉|海鲜|香菜|羊肉)"), "food", None),
+    # The refused food itself is the value (activities.avoided reads such a value as refused).
+    (re.compile(rf"不吃({'|'.join(sorted(STORED_BARE))})"), "food", None),
     (re.compile(r"(?:对)?(海鲜|花生|芒果|乳糖)过敏"), "allergy", None),
     (re.compile(r"\ballergic to (seafood|peanuts|mango|lactose)", re.I), "allergy", None),
     (re.compile(r"不(?:喝|能喝)酒"), "drink", "不喝酒"),

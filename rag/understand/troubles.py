@@ -82,8 +82,10 @@ _EN_REPORT = re.compile(
 
 def trouble(text: str) -> bool:
     """Return whether the query reports a fault at home or with a service and asks whom to
-    call or what to do (「暖气不热找谁」, 「空调漏水怎么办」, "boiler not working who do i call"),
-    or names a complaint or a repair report (「物业不管 去哪投诉」)."""
+    call or what to do (「空调漏水怎么办」, "boiler not working who do i call"; a state that may
+    be the day's lot only with whom to call, 「暖气不热找谁」), or names a complaint or a repair
+    report (「物业不管 去哪投诉」). The search reads it after the activity words
+    (``activities.search_relevance.asks_elsewhere``)."""
     normalised = form_text(text)
     if not normalised or need_request(normalised):
         return False
