@@ -117,9 +117,12 @@ CORPORA = {
     # Two more cities written for fresh18 (development data from session 48).
     "dalian": ("activities_dalian.json", "Asia/Shanghai"),
     "brisbane_en": ("activities_brisbane_en.json", "Australia/Brisbane"),
-    # Two more cities written for fresh19, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh19 (development data from session 49).
     "hefei": ("activities_hefei.json", "Asia/Shanghai"),
     "denver_en": ("activities_denver_en.json", "America/Denver"),
+    # Two more cities written for fresh20, the unseen test: measured only, never fitted.
+    "fuzhou": ("activities_fuzhou.json", "Asia/Shanghai"),
+    "glasgow_en": ("activities_glasgow_en.json", "Europe/London"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -156,6 +159,8 @@ TUNING_CORPORA = (
     "manchester_en",
     "dalian",
     "brisbane_en",
+    "hefei",
+    "denver_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -179,6 +184,7 @@ DEV_SETS = {
     "fresh16": "fresh16",
     "fresh17": "fresh17",
     "fresh18": "fresh18",
+    "fresh19": "fresh19",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -253,6 +259,10 @@ QUERY_FILES = {
         "activities_fresh19_hefei_queries.jsonl",
         "activities_fresh19_denver_en_queries.jsonl",
     ),
+    "fresh20": (
+        "activities_fresh20_fuzhou_queries.jsonl",
+        "activities_fresh20_glasgow_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -275,6 +285,7 @@ FRESH = (
     "fresh17",
     "fresh18",
     "fresh19",
+    "fresh20",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -397,6 +408,13 @@ SPLIT_STATUS = {
     ),
     "fresh19": (
         "The fresh19 split (issue 30) is two more new cities (Hefei in Chinese, Denver in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 48: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 49). The unseen test split is fresh20 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh20": (
+        "The fresh20 split (issue 30) is two more new cities (Fuzhou in Chinese, Glasgow in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
