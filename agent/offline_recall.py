@@ -111,10 +111,43 @@ def summary_quote(chunk, question: str) -> str:
     no stopwords, no words that ask about a memory, no time phrase); "" when none holds one.
     """
     body = (chunk.body or "").strip()
-    words = [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
+    words = question_words(question)
     sentences = [body[span.start : span.end].strip() for span in split_sentences(body)]
     holding = [s for s in sentences if s and any(w in s.lower() for w in words)]
     return " ".join(holding) if any(s.isascii() for s in holding) else "".join(holding)
+
+
+# Where a message's clauses part: a comma, a full stop, a semicolon, an exclamation or a question
+# mark in either script (an English full stop only before a space, not inside "3.5").
+CLAUSE_END_RE = re.compile(r"[，,。;；!！?？\n]|\.(?=\s)")
+# A question for the user's name, and the clause of a message that tells it.
+NAME_ASKED_RE = re.compile(
+    r"我叫(?:什么|啥)|我的名字|我是谁|\bmy name\b|\bwho am i\b|what(?:['’]?s| is) my name", re.I
+)
+NAME_TOLD_RE = re.compile(r"我叫|名字|\bmy name\b|\bcall me\b", re.I)
+
+
+def question_words(question: str) -> list[str]:
+    """Return the content words of a question as the memory search matches them (lower case)."""
+    return [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
+
+
+def quoted_part(body: str, question: str) -> str:
+    """Return the clause of a user's message that tells their name when ``question`` asks it,
+    else the whole message.
+
+    "我叫什么名字" asked after "你好，我叫林晓，在杭州上班，对花生过敏" quotes 「我叫林晓」, not the
+    whole introduction (a make-run look, session 48). Only the name: for any other question the
+    clause holding its word is not always the answer ("what does Mia like?" after "Mia is
+    visiting, she loves climbing"), so the message is quoted whole.
+    """
+    if not NAME_ASKED_RE.search(question or ""):
+        return body
+    clauses = [c.strip() for c in CLAUSE_END_RE.split(body or "") if c.strip()]
+    telling = [c for c in clauses if NAME_TOLD_RE.search(c)]
+    if not telling or len(telling) == len(clauses):
+        return body
+    return ", ".join(telling) if body.isascii() else "，".join(telling)
 
 
 def _said_by_user(ctx: RuntimeContext) -> list:
@@ -142,6 +175,8 @@ def compose_recall(ctx: RuntimeContext) -> str:
         body = (chunk.body or "").strip()
         if _is_summary(chunk):
             body = summary_quote(chunk, ctx.message)
+        elif not asks_about_a_day(ctx.message):
+            body = quoted_part(body, ctx.message)
         if len(body) > QUOTE_CHARS:
             body = body[:QUOTE_CHARS] + "…"
         return f'"{body}"' if english else f"「{body}」"

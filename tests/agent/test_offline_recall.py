@@ -418,3 +418,27 @@ def test_an_allergy_is_named_over_a_listing_whose_title_is_food_whatever_its_typ
     item = {"title": title, "startAt": "2026-11-27T19:00:00+08:00", "type": "社交"}
 
     assert "花生过敏" in _explore_reply("周五有什么局", persona, item)
+
+
+@pytest.mark.parametrize(
+    ("question", "told", "quote"),
+    [
+        ("我叫什么名字？", "你好，我叫林晓，在杭州上班，对花生过敏", "「我叫林晓」"),
+        (
+            "what's my name?",
+            "Hi, my name is Lin. I work in Leeds and love hiking.",
+            '"my name is Lin"',
+        ),
+    ],
+)
+def test_a_name_question_quotes_the_clause_that_told_the_name(question, told, quote):
+    ctx = _ctx(question, [_said("m1", told, "2026-11-18T12:00:00Z")])
+
+    assert compose_chat(ctx, []).endswith(quote)
+
+
+def test_a_question_about_something_else_quotes_the_whole_message():
+    told = "my sister Mia is visiting next weekend, she loves climbing"
+    ctx = _ctx("what did I tell you about Mia?", [_said("m1", told, "2026-11-18T12:00:00Z")])
+
+    assert compose_chat(ctx, []).endswith(f'"{told}"')

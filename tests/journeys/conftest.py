@@ -24,7 +24,7 @@ from tests.platform.live_service import ServeService, ServiceDatabase
 # alice/bob: the writer and the returning user; carol/dave: shared contexts; erin/frank:
 # feedback; gina/hank: recommendations; ivy: the REST and MCP consumer; june/kyle: recall
 # after retention; lena/mike: preferences read back over REST and MCP; nora/owen: reminders;
-# pia/quin: organisers.
+# pia/quin: organisers; rosa: the dinners the returning users are offered.
 JOURNEY_USERS = (
     "alice",
     "bob",
@@ -43,6 +43,7 @@ JOURNEY_USERS = (
     "owen",
     "pia",
     "quin",
+    "rosa",
 )
 STAFF = "ops"  # a staff user: the service token, and a password for the staff pages
 # The months of chat the returning-user journey inserts leave the workers busy for a while

@@ -10,7 +10,10 @@ and one fact is written through the bulk write API. Back in a new chat the user 
 dinner (the persona still holds 不吃辣) and what they said (the reply quotes the fact).
 
 Times are relative to the server's clock: the fact is written seven days before now (always
-in "last week"), and the months of history end a day before now.
+in "last week"), and the months of history end a day before now. The dinner request names no
+time of day ("tonight" asked at 22:00 leaves no dinner in the window, and the answer then lists
+no food: a test that failed late in the evening, session 49), and the journey's own organiser
+puts two dinners three days ahead (``dinners``) rather than relying on what other journeys made.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from tests.journeys.helpers import organise
 from tests.platform.live_service import ServeService, manage
 
 # Starts the service in other processes, whose clock the test cannot move.
@@ -72,6 +76,33 @@ print(ChatMessage.objects.filter(user=user).count())
 """
 
 
+# Dinners the journey's own organiser puts on the service, days ahead of its clock, so that the
+# request for dinner finds one whatever other journeys ran before and whatever the hour.
+DINNERS = {
+    "zh": ("川菜馆晚饭局｜辣度可选", "周五晚上一起吃晚饭，川菜馆，辣度自己选。"),
+    "en": ("Neighbourhood supper club", "Dinner together at a small bistro, three courses."),
+}
+
+
+@pytest.fixture(scope="module")
+def dinners(journey_service):
+    """Rosa's two dinners, three days after the server's now, indexed."""
+    start = datetime.now(UTC).replace(second=0, microsecond=0) + timedelta(days=3)
+    bodies = [
+        {
+            "title": title,
+            "description": description,
+            "type": "美食",
+            "start_at": (start + timedelta(hours=offset)).isoformat(),
+            "location": {"lat": 31.2304, "lng": 121.4737},
+            "location_name": title[:6],
+            "max_participants": 8,
+        }
+        for offset, (title, description) in enumerate(DINNERS.values())
+    ]
+    return organise(journey_service, "rosa", bodies)
+
+
 def say(web: ServeService, user: str, message: str, chat_id: str) -> dict:
     response = web.post("/api/agent/chat", user, {"message": message, "chat_id": chat_id})
     assert response.status_code == 200, response.text
@@ -98,7 +129,7 @@ def preference_ids(web: ServeService, user: str) -> dict[str, int]:
     return {item["value"]: item["id"] for item in items}
 
 
-def test_a_returning_chinese_user_is_still_known_and_recalled(service):
+def test_a_returning_chinese_user_is_still_known_and_recalled(service, dinners):
     first = say(service, "alice", "我不吃辣", "first")
     say(service, "alice", "我喜欢安静的活动", "first")
     assert first["reply"].startswith("记住啦：不吃辣")
@@ -107,7 +138,7 @@ def test_a_returning_chinese_user_is_still_known_and_recalled(service):
     months_of_chat(service, "alice")
     ids = preference_ids(service, "alice")
 
-    dinner = say(service, "alice", "今晚吃什么好？推荐个晚饭", "months_later")
+    dinner = say(service, "alice", "推荐个吃晚饭的地方", "months_later")
     recall = say(service, "alice", "我上周说我的猫叫什么名字？", "months_later")
 
     assert set(ids) == {"不吃辣", "安静"}
@@ -116,7 +147,7 @@ def test_a_returning_chinese_user_is_still_known_and_recalled(service):
     assert "年糕" in recall["reply"] and "跟我说过" in recall["reply"]
 
 
-def test_a_returning_english_user_is_still_known_and_recalled(service):
+def test_a_returning_english_user_is_still_known_and_recalled(service, dinners):
     say(service, "bob", "I don't eat spicy food", "first")
     say(service, "bob", "I like quiet activities", "first")
     server_now = datetime.now(UTC)
@@ -126,7 +157,7 @@ def test_a_returning_english_user_is_still_known_and_recalled(service):
     months_of_chat(service, "bob")
     ids = preference_ids(service, "bob")
 
-    dinner = say(service, "bob", "recommend somewhere for dinner tonight", "months_later")
+    dinner = say(service, "bob", "recommend somewhere for dinner", "months_later")
     recall = say(service, "bob", "what did I tell you about my trip in March?", "months_later")
 
     # Kept in the language they were stated in (agent.extract.PREFERENCE_RULES).
