@@ -422,7 +422,26 @@ def stated_in(category: str, value: str, *, english: bool) -> str:
     return value_in(value, english=english)
 
 
-_LIKE_RE = re.compile(r"我(?:很|最|比较|特别|超)?喜欢([^，,。！!？?\s了的]{2,8})")
+# A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person: 我爱人 is one's spouse, 我爱你).
+_LIKE_RE = re.compile(
+    r"我(?:平时|一直|从小|本来)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死]))"
+    r"([^，,。！!？?\s了的]{2,8})"
+)
+# "I love board games", "I'm really into photography": the thing liked, up to a clause's end or a
+# word that starts another part ("I like hiking on weekends" keeps "hiking"). Not "I like it",
+# "I'd like to", "I like to …" (a wish) nor a person (a make-run look, session 49: stated
+# likings in English were stored nowhere).
+_LIKE_EN_RE = re.compile(
+    r"\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+"
+    r"|\bi['’]?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\s+",
+    re.I,
+)
+_LIKE_EN_THING_RE = re.compile(
+    r"(?!(?:it|that|this|you|your|them|him|her|his|my|our|their|to|the idea|when|how|what)\b)"
+    r"(?:(?:a|an|the|some)\s+)?"
+    r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too)\b))",
+    re.I,
+)
 _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")
 
 
@@ -470,6 +489,11 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
         if match:
             found.append((category, value or match.group(1)))
     covered = {value for _, value in found}
+    for match in _LIKE_EN_RE.finditer(text):
+        thing = _LIKE_EN_THING_RE.match(text, match.end())
+        value = thing.group(1).strip().lower() if thing else ""
+        if value and not any(value in c or c in value for c in covered):
+            found.append(("likes", value))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
         for match in pattern.finditer(text):
             value = match.group(1)

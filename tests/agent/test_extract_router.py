@@ -126,6 +126,27 @@ def test_an_english_preference_is_kept_in_english(message, preference):
 
 
 @pytest.mark.parametrize(
+    ("message", "liked"),
+    [
+        ("I love board games", "board games"),
+        ("hi, I'm Sam. I just moved here and I'm really into photography", "photography"),
+        ("I enjoy a good pub quiz on fridays", "good pub quiz"),
+        ("我平时爱爬山", "爬山"),
+    ],
+)
+def test_a_stated_liking_is_kept_as_a_like(message, liked):
+    assert ("likes", liked) in extract_preferences(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I like it", "I'd like to join", "I like to swim", "I love my dog", "我爱人喜欢爬山"],
+)
+def test_no_liking_is_read_from_a_wish_a_pronoun_or_a_person(message):
+    assert not [value for category, value in extract_preferences(message) if category == "likes"]
+
+
+@pytest.mark.parametrize(
     ("category", "value", "zh", "en"),
     [
         ("allergy", "花生", "花生过敏", "allergic to peanuts"),
@@ -254,6 +275,24 @@ def test_router_routes_by_what_the_person_wants_done(message, intent):
     [("下周有什么户外活动吗，别太累的", "EXPLORE"), ("我下周有什么活动", "MANAGE")],
 )
 def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
+@pytest.mark.django_db
+@pytest.mark.real_model  # the examples alone read "I enjoy hiking on weekends" as a partner search
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("I love board games", "CHAT"),
+        ("I enjoy hiking on weekends", "CHAT"),
+        ("我平时爱爬山", "CHAT"),
+        ("I like hiking, anyone want to come?", "PARTNER"),
+        ("I love jazz, any gigs tonight?", "EXPLORE"),
+    ],
+)
+def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message, intent):
     from agent.router import classify_offline
 
     assert classify_offline(message).intent == intent
