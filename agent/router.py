@@ -220,7 +220,10 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"(?<![不别没])(?<!不太)(?<!不怎么)想(?:去)?"
             r"(?:看(?!看|一下|下|我)|吃|玩|逛|听(?!听?你)|参加(?!的)|爬|泡|喝|学|滑|骑)|"
             # "…, anything this week?": asking for listings after saying why.
-            r"[,，]\s*anything (?:this|tonight|on|happening|going on)\b"
+            r"[,，]\s*anything (?:this|tonight|on|happening|going on)\b|"
+            # "I like hiking, any trails this weekend?": a kind asked for with a time or a place
+            # after saying why (the examples read the liking as a partner search; session 49).
+            r"[,，]\s*any \w+(?: \w+)? (?:this|next|tonight|tomorrow|on|near|around)\b"
         ),
         0.7,
     ),

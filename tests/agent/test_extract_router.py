@@ -290,6 +290,7 @@ def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent
         ("我平时爱爬山", "CHAT"),
         ("I like hiking, anyone want to come?", "PARTNER"),
         ("I love jazz, any gigs tonight?", "EXPLORE"),
+        ("I like hiking, any trails this weekend?", "EXPLORE"),
     ],
 )
 def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message, intent):
