@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from agent.models import AgentSession
 from agent.prompt import Chunk, normalised_hash
+from agent.recall_questions import is_recall
 from agent.router import CREATE
 from agent.selectors import chat_draft
 from memory.search_semantic import embed_uncached_query
@@ -182,7 +183,10 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     the turn talking about now, not recalling, and is not applied. Summaries (search leaves
     them out unless asked) are searched apart, the best ``KNOWLEDGE_SUMMARIES``: seed 002
     puts them here and in the session pass, never in the persona. ``now``: the instant time
-    phrases are read from (the current time when None).
+    phrases are read from (the current time when None). A question about what the user said
+    (``is_recall``) searches the user's own messages only: the assistant's answers and earlier
+    recall questions otherwise took every slot ("what's my name?" found only "do you know my
+    name?" and its answers; a make-run look, session 49).
     """
     floor = rag_settings_get().floor_for("memory", current_model())
     # Twice the slots, as the same words said again (the question asked before, a repeated
@@ -194,6 +198,7 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
         vector=vector,
         now=now,
         ended_only=True,
+        role="user" if is_recall(message) else None,
     )
     seen = {normalised_hash(message)}
     hits = []

@@ -16,19 +16,11 @@ from django.utils import timezone
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
+from agent.recall_questions import asks_about_a_day, is_recall
 from agent.told_preferences import asked_categories, compose_none_told, compose_told_preferences
 from memory.search import content_tsquery, tsquery_lexemes
-from memory.understanding import day_asked, time_zone
 from rag.chunking import split_sentences
 
-# A question about what the user said before: 我上周说我的猫叫什么？ / what did I tell you ...
-# 来着 and "again" ask to be reminded (我对什么过敏来着, "what am I allergic to again?").
-# 我叫什么 / 我的名字 / 我是谁 ask for what the user said about themselves, their name.
-RECALL_ZH_RE = re.compile(
-    r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
-    r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
-)
-QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么|来着[？?。!！吗呀啊呢]*$")
 MONTHS = [
     "January",
     "February",
@@ -51,21 +43,6 @@ PERSONA_NOTE_MAX = 3
 EATING_CATEGORIES = ("allergy", "food")
 # A question about a day quotes at most this many of the user's turns of that day.
 DAY_QUOTES = 5
-
-
-def is_recall(text: str) -> bool:
-    """Return whether the message asks what the user said before (a question about what was
-    discussed on one day, "5月2日我们聊了什么", included: :func:`asks_about_a_day`)."""
-    text = text or ""
-    if extract.RECALL_EN_RE.search(text) or asks_about_a_day(text):
-        return True
-    return bool(RECALL_ZH_RE.search(text) and QUESTION_ZH_RE.search(text))
-
-
-def asks_about_a_day(text: str) -> bool:
-    """Return whether the message asks what was discussed on one past day: memory answers it
-    with that day's turns (a range read, ``memory.understanding.day_asked``)."""
-    return day_asked(text or "", tz=time_zone(None)) is not None
 
 
 def _date_text(iso: str, english: bool) -> str:
@@ -217,8 +194,8 @@ def persona_values(
     results: list[dict] | None = None,
     limit: int = PERSONA_NOTE_MAX,
 ) -> list[str]:
-    """Return the persona's stated preferences as phrases (``extract.stated_in``), the most
-    relevant first.
+    """Return the persona's stated preferences as phrases (``extract.stated_in``) in the
+    answer's language, the most relevant first.
 
     ``results``: the search results an answer lists; then only the preferences bearing on them
     are named: what the user cannot eat when one of them is food, a taste when the search
@@ -244,10 +221,14 @@ def persona_values(
         chunks = [
             c for c in chunks if (food if c.meta.get("category") in EATING_CATEGORIES else boosted)
         ]
-    return [
+    phrases = [
         extract.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
         for c in chunks
-    ][:limit]
+    ]
+    # A liking kept in the words it was said in (桌游, "board games") has no translation: an
+    # answer names only those of its own language ("by your preferences: board games, 桌游"
+    # was two languages in one line; a make-run look, session 49).
+    return [p for p in phrases if bool(extract.CJK_RE.search(p)) != english][:limit]
 
 
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:

@@ -229,7 +229,14 @@ def messages_search_hybrid(
 
 
 def messages_recall(
-    *, user, query_text: str, top_k: int = 10, vector=None, now=None, ended_only=False
+    *,
+    user,
+    query_text: str,
+    top_k: int = 10,
+    vector=None,
+    now=None,
+    ended_only=False,
+    role: str | None = None,
 ) -> tuple[list[dict], dict | None]:
     """Return hybrid hits for the agent with the query's past time phrase understood.
 
@@ -237,11 +244,12 @@ def messages_recall(
     by closeness to last week), in the service's time zone; ``ended_only`` reads only a phrase
     whose window has ended (the knowledge pass: "今天想吃火锅" is no recall of today).
     A question about one day ("5月2日我们聊了什么") is a range read of that day, in time order.
+    ``role``: only that role's messages ("user": what the user said, for a question about it).
     Returns the hits as message items with their scores, and the ``understood`` object (None
     when the query names no time).
     """
     tz = understanding.time_zone(None)
-    flt = clean_filter(None)
+    flt = clean_filter({"role": role} if role else None)
     # A question about one day has no words to search with: read that day (as the API does),
     # each item marked ``range``. The knowledge pass (ended_only) reads only a day that is over.
     day = understanding.day_answer(

@@ -315,3 +315,41 @@ def test_the_turn_reads_the_users_latest_shared_context(user):
     assert "周六搬家" in chunk.text and "预算800" in chunk.text
     named = build_context(user=user, chat_id="c1", message="你好", context_id=old.pk)
     assert [c.source for c in named.shared] == [f"context:{old.pk}"]
+
+
+def test_a_question_about_what_the_user_said_searches_the_users_own_messages(
+    user, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from agent.context import knowledge_pass
+    from memory.services import messages_write
+
+    now = timezone.localtime()
+    with django_capture_on_commit_callbacks(execute=True):
+        messages_write(
+            user=user,
+            items=[
+                {
+                    "message_id": f"a{i}",
+                    "chat_id": "old",
+                    "ts": (now - timedelta(hours=1, minutes=i)).isoformat(),
+                    "role": "assistant",
+                    "content": f"I looked for your name, sorry ({i}): what's your name again?",
+                }
+                for i in range(12)
+            ],
+        )
+    _store(
+        user,
+        "u1",
+        now - timedelta(days=2),
+        "hi, I'm Sam and my name is short",
+        capture=(django_capture_on_commit_callbacks),
+    )
+
+    chunks = knowledge_pass(user, "what's my name?")
+
+    assert [c.meta["role"] for c in chunks] == ["user"]

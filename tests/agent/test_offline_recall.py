@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.context import RuntimeContext
-from agent.offline_recall import compose_chat, is_recall
+from agent.offline_recall import compose_chat, is_recall, persona_values
 from agent.prompt import Chunk
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -442,3 +442,17 @@ def test_a_question_about_something_else_quotes_the_whole_message():
     ctx = _ctx("what did I tell you about Mia?", [_said("m1", told, "2026-11-18T12:00:00Z")])
 
     assert compose_chat(ctx, []).endswith(f'"{told}"')
+
+
+@pytest.mark.parametrize(
+    ("message", "named"), [("what's on?", "board games"), ("有什么活动", "桌游")]
+)
+def test_a_liking_is_named_only_in_the_language_of_the_answer(message, named):
+    persona = [
+        Chunk(f"persona:preference:{i}", f"偏好 likes: {value}", 1.0, meta=meta)
+        for i, (value, meta) in enumerate(
+            (v, {"category": "likes", "value": v}) for v in ("board games", "桌游")
+        )
+    ]
+
+    assert persona_values(_ctx(message, persona=persona), english=message.isascii()) == [named]
