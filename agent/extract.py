@@ -423,9 +423,11 @@ def stated_in(category: str, value: str, *, english: bool) -> str:
 
 
 # A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person: 我爱人 is one's spouse, 我爱你).
+# The subject may be left out at a clause's start when a habit word says it is one's own (你好，我
+# 是小周，刚搬来，平时爱打羽毛球).
 _LIKE_RE = re.compile(
-    r"我(?:平时|一直|从小|本来)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死]))"
-    r"([^，,。！!？?\s了的]{2,8})"
+    r"(?:我(?:平时|一直|从小|本来)?|(?:^|(?<=[，,。！!\s]))(?:平时|一直|从小|本来))"
+    r"(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死]))([^，,。！!？?\s了的]{2,8})"
 )
 # "I love board games", "I'm really into photography": the thing liked, up to a clause's end or a
 # word that starts another part ("I like hiking on weekends" keeps "hiking"). Not "I like it",

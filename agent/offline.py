@@ -405,6 +405,12 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if not OWN_ACTIVITY_RE.search(ctx.message):  # "show my events": all of them
             words, matching = [], []
         head = "Your activities:\n" if english else "你的活动：\n"
+        if len(calls) > 1 and result.get("scope") == "created":  # joined none (plan_manage)
+            head = (
+                "You haven't joined any yet. The ones you organise:\n"
+                if english
+                else "你还没有报名别人的活动。你发起的活动：\n"
+            )
         if words and not matching:
             named = " ".join(words)
             head = (

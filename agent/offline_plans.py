@@ -373,13 +373,28 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
             SIGN_UPS_RE.search(ctx.message) and not JOINED_BY_ME_RE.search(ctx.message)
         ):
             scope = "created"
-        elif re.search("报名|参加|参与", ctx.message) and not cancel:
+        elif (
+            re.search(
+                r"报名|参加|参与|\b(?:signed up|joined|booked|registered)\b", ctx.message, re.I
+            )
+            and not cancel
+        ):
             scope = "joined"
         arguments: dict = {"scope": scope}
         time_range = extract.extract_time_range(ctx.message)
         if time_range and not cancel:
             arguments["timeRange"] = time_range.as_filter()
         return [("getMyActivities", arguments)]
+    first = done[0]
+    if (
+        len(done) == 1
+        and not cancel
+        and first["arguments"].get("scope") == "joined"
+        and not first["result"].get("activities")
+    ):
+        # 我都报名了什么 from an organiser who joined nothing: what they organise answers it
+        # better than "nothing" (a make-run look, session 49: one published a game, then asked).
+        return [("getMyActivities", {**first["arguments"], "scope": "created"})]
     if cancel and len(done) == 1:
         live = [a for a in done[0]["result"].get("activities") or [] if a["status"] != "cancelled"]
         target = cancel_target(ctx.message, live)

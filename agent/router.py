@@ -211,6 +211,11 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"|like|to add|from|that|in|on|at|new)\b)\w+" + _NOT_A_LISTING + r"|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
+            # Whether there is one of a kind (明天有读书会吗, 这周末有羽毛球局吗, 周六有爬山的吗),
+            # not whether I have one (我明天有活动吗: MANAGE) nor whether someone comes (有人…吗:
+            # PARTNER). The examples read 有X局吗 as organising one (a make-run look, session 49).
+            r"(?:^|[，,。！!\s])(?:(?!我)[^，,。？?！!])*?有(?!没有)[^，,。？?人我]{0,10}?"
+            r"(?:局|会|展|课|演出|比赛|市集|徒步|讲座|活动|的)(?:吗|么|嘛|不|没)|"
             # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
             r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动|"
             # A wish to do something (明天下午想去看展, 想去吃点好吃的, as 明晚想听现场音乐 is

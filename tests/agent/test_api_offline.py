@@ -325,6 +325,23 @@ def test_a_question_about_ones_own_activity_lists_that_one(
     assert "读书会" not in body["reply"]
 
 
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("我都报名了什么", "你还没有报名别人的活动。你发起的活动：\n1. 周六羽毛球局（发起"),
+        ("what have I signed up for?", "You haven't joined any yet. The ones you organise:\n1. "),
+    ],
+)
+def test_an_organiser_who_joined_nothing_is_shown_what_they_organise(
+    api_client, user, say, make_activity_for, message, reply
+):
+    make_activity_for(user, title="周六羽毛球局", type="运动")
+
+    body = say(api_client, message)
+
+    assert body["reply"].startswith(reply), body["reply"]
+
+
 def test_a_question_about_an_activity_the_user_does_not_have_says_so(
     api_client, user, say, make_activity_for
 ):

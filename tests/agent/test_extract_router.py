@@ -132,6 +132,7 @@ def test_an_english_preference_is_kept_in_english(message, preference):
         ("hi, I'm Sam. I just moved here and I'm really into photography", "photography"),
         ("I enjoy a good pub quiz on fridays", "good pub quiz"),
         ("我平时爱爬山", "爬山"),
+        ("你好，我是小周，刚搬来上海，平时爱打羽毛球", "打羽毛球"),
     ],
 )
 def test_a_stated_liking_is_kept_as_a_like(message, liked):
@@ -140,7 +141,14 @@ def test_a_stated_liking_is_kept_as_a_like(message, liked):
 
 @pytest.mark.parametrize(
     "message",
-    ["I like it", "I'd like to join", "I like to swim", "I love my dog", "我爱人喜欢爬山"],
+    [
+        "I like it",
+        "I'd like to join",
+        "I like to swim",
+        "I love my dog",
+        "我爱人喜欢爬山",
+        "他平时爱打球",
+    ],
 )
 def test_no_liking_is_read_from_a_wish_a_pronoun_or_a_person(message):
     assert not [value for category, value in extract_preferences(message) if category == "likes"]
@@ -291,6 +299,10 @@ def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent
         ("I like hiking, anyone want to come?", "PARTNER"),
         ("I love jazz, any gigs tonight?", "EXPLORE"),
         ("I like hiking, any trails this weekend?", "EXPLORE"),
+        # Whether there is one of a kind is a search, not organising one; one's own is MANAGE's.
+        ("明天有读书会吗", "EXPLORE"),
+        ("这周末有羽毛球局吗", "EXPLORE"),
+        ("我明天有活动吗", "MANAGE"),
     ],
 )
 def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message, intent):

@@ -186,6 +186,17 @@ def test_asking_what_one_signed_up_for_reads_the_joined_ones():
     assert arguments["scope"] == "joined"
 
 
+def test_one_who_joined_nothing_is_shown_what_they_organise():
+    from agent.offline_plans import plan_manage
+
+    asked = {"scope": "joined"}
+    done = [{"name": "getMyActivities", "arguments": asked, "result": {"activities": []}}]
+
+    assert plan_manage(SimpleNamespace(message="我都报名了什么"), done) == [
+        ("getMyActivities", {"scope": "created"})
+    ]
+
+
 def test_asking_how_the_search_for_company_goes_reads_the_open_ones():
     from agent.offline_plans import plan_partner
 
