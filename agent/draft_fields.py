@@ -6,7 +6,7 @@ of a part of the day, a day named alone keeping the draft's hour)."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 from django.utils import timezone
@@ -168,19 +168,38 @@ def part_of(time_range: extract.TimeRange) -> str | None:
     return next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
 
 
-def start_at(time_range: extract.TimeRange | None) -> str | None:
-    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start)."""
+def start_at(time_range: extract.TimeRange | None, *, now: datetime | None = None) -> str | None:
+    """Return the draft's start: a clock time, else 19:00 on the day (or the part's start).
+
+    A window that opens now (这周末 asked on Saturday night: it runs from now to Sunday's end)
+    starts at the next evening inside it, else the next full hour: the instant of asking, to
+    the second, is no time anyone sets (a make-run look, session 49: "11月28日 22:24").
+    """
     if time_range is None:
         return None
     if time_range.point is not None:
         return time_range.point.isoformat()
     start = time_range.start
     part = part_of(time_range)
-    if part is not None and start.hour <= DRAFT_HOURS[part]:
+    if abs((start - (now or timezone.now())).total_seconds()) < 60:
+        start = _first_slot(start, time_range.end)
+    elif part is not None and start.hour <= DRAFT_HOURS[part]:
         start = start.replace(hour=DRAFT_HOURS[part], minute=0, second=0, microsecond=0)
     elif start.hour < 9 and time_range.end.hour >= 23:  # a whole day: evening by default
         start = start.replace(hour=19, minute=0, second=0, microsecond=0)
     return start.isoformat()
+
+
+def _first_slot(opens: datetime, ends: datetime) -> datetime:
+    """Return the first 19:00 at least an hour after ``opens`` before ``ends``, else the next
+    full hour (or ``opens`` itself when the window ends first)."""
+    evening = opens.replace(hour=19, minute=0, second=0, microsecond=0)
+    if evening < opens + timedelta(hours=1):
+        evening += timedelta(days=1)
+    if evening <= ends:
+        return evening
+    hour = (opens + timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
+    return hour if hour <= ends else opens
 
 
 def fields_of(message: str) -> dict:

@@ -28,6 +28,24 @@ def test_a_draft_named_by_a_newer_part_of_the_day_starts_inside_it():
     assert start == "2026-11-30T18:00:00+08:00"
 
 
+SATURDAY_NIGHT = datetime(2026, 11, 28, 22, 24, 37, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+
+@pytest.mark.parametrize(
+    ("message", "start"),
+    [
+        # The weekend asked on Saturday night opens now: Sunday evening, not 22:24:37.
+        ("这周末组个羽毛球局", "2026-11-29T19:00:00+08:00"),
+        # Tonight asked at 22:24 has no evening left: the next full hour.
+        ("今晚组个局", "2026-11-28T23:00:00+08:00"),
+    ],
+)
+def test_a_draft_whose_window_opens_now_starts_at_a_time_one_would_set(message, start):
+    window = extract_time_range(message, SATURDAY_NIGHT)
+
+    assert start_at(window, now=SATURDAY_NIGHT) == start
+
+
 @pytest.mark.parametrize(
     ("message", "title"),
     [
