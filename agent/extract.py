@@ -457,6 +457,19 @@ PARTNER_STATUS_RE = re.compile(
     r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b",
     re.IGNORECASE,
 )
+# Asking to stop a search for company (不用再帮我找搭子了, 羽毛球搭子不找了, "stop looking for a
+# tennis partner", "cancel my badminton search"): the open one is closed, not one more recorded
+# nor an activity cancelled (a make-run look, session 49: it listed activities to cancel).
+PARTNER_STOP_RE = re.compile(
+    r"不(?:用|要|想|必)再?(?:帮我)?找[^，,。？?]{0,6}?(?:搭子|人|伙伴|队友|球友)了?"
+    r"|(?:搭子|伙伴|队友|球友)(?:先)?不(?:用)?找了|不找(?:搭子|人|伙伴)了"
+    r"|(?:取消|停止|停掉|别再?)(?:帮我)?找[^，,。？?]{0,6}?(?:搭子|人|伙伴|队友|球友)"
+    r"|(?:取消|关掉|关闭|停掉)[^，,。？?]{0,8}搭子"
+    r"|\bstop (?:looking|searching) for\b|\bno longer (?:need|looking for|want) (?:a |any )?"
+    r"(?:company|partner|buddy|\w+ (?:partner|buddy))"
+    r"|\bcancel (?:my )?(?:\w+ )?(?:search|partner search|buddy search|partner request)\b",
+    re.IGNORECASE,
+)
 # A short answer to "do you prefer lively or quiet get-togethers?" (安静的吧, 热闹点的, "quiet
 # please"): the vibe it names, read only right after the partner search asked it.
 _ANSWER_END_ZH = r"(?:一点|一些|点|些)?的?(?:局|吧|的吧|就行|就好|呗)?[。！!~～\s]*$"

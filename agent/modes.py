@@ -69,8 +69,15 @@ MODES: dict[str, AgentMode] = {
         "红娘",
         "帮用户找同伴：用 createPartnerIntent 记录需求（活动类型、时间、描述），"
         "问进展（有人匹配上了吗）时用 getPartnerIntents，"
+        "用户不想再找时先用 getPartnerIntents 再用 closePartnerIntent 停掉那一个，"
         "不清楚偏好时用 askPreference 询问。不要透露其他用户的身份。",
-        ("createPartnerIntent", "getPartnerIntents", "askPreference", *SHARED_TOOLS),
+        (
+            "createPartnerIntent",
+            "getPartnerIntents",
+            "closePartnerIntent",
+            "askPreference",
+            *SHARED_TOOLS,
+        ),
     ),
     MANAGE: AgentMode(
         "MANAGE",

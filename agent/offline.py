@@ -362,6 +362,20 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if english:
             return f'Published! Everyone can see "{title}" and join it now.'
         return f"发布成功！「{title}」现在大家都能看到并报名了。"
+    if name == "closePartnerIntent":
+        intent = result["partnerIntent"]
+        what = _company_for(intent["activityType"], intent["description"], english)
+        if english:
+            return f"OK, I've stopped looking for company for {what}."
+        return f"好的，不再帮你找{what}搭子了。"
+    if name == "getPartnerIntents" and extract.PARTNER_STOP_RE.search(ctx.message):
+        # Asked to stop one, and none or several are open (plan_partner closes a named one).
+        if not result["partnerIntents"]:
+            if english:
+                return "You're not looking for company right now, so there is nothing to stop."
+            return "你现在没有在找搭子，不用停。"
+        listed = _partner_status_text(result["partnerIntents"], english).rsplit("\n", 1)[0]
+        return listed + ("\nWhich one should I stop?" if english else "\n要停掉哪一个？")
     if name == "getPartnerIntents":
         return _partner_status_text(result["partnerIntents"], english)
     if name in ("createPartnerIntent", "askPreference"):

@@ -180,6 +180,15 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     ones instead of recording another."""
     if extract.PARTNER_STATUS_RE.search(ctx.message):
         return [] if done else [("getPartnerIntents", {})]
+    if extract.PARTNER_STOP_RE.search(ctx.message):
+        # Read the open searches, then close the one the message names (or the only one).
+        if not done:
+            return [("getPartnerIntents", {})]
+        if len(done) == 1:
+            target = _search_named(ctx.message, done[0]["result"].get("partnerIntents") or [])
+            if target is not None:
+                return [("closePartnerIntent", {"intentId": target["id"]})]
+        return []
     if done:
         knows_vibe = any(c.text.startswith("偏好 vibe") for c in ctx.persona)
         if len(done) == 1 and not knows_vibe:
@@ -198,6 +207,28 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     if time_range:
         arguments["timeRange"] = time_range.as_filter()
     return [("createPartnerIntent", arguments)]
+
+
+def _search_named(message: str, intents: list[dict]) -> dict | None:
+    """Return the open search for company the message names: the only one, else the one
+    sharing the most words (English) or character pairs (Chinese) with its kind and wording,
+    when one shares more than any other."""
+    if len(intents) == 1:
+        return intents[0]
+
+    def grams(text: str) -> set[str]:
+        text = text.lower()
+        pairs = {text[i : i + 2] for i in range(len(text) - 1) if CJK_RE.match(text[i])}
+        return set(re.findall(r"[a-z]{3,}", text)) | {p for p in pairs if CJK_RE.match(p[-1])}
+
+    asked = grams(message)
+    scored = sorted(
+        ((len(asked & grams(f"{i['activityType']} {i['description']}")), i) for i in intents),
+        key=lambda pair: -pair[0],
+    )
+    if scored and scored[0][0] and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][1]
+    return None
 
 
 def _best_match(message: str, activities: list[dict]) -> dict | None:

@@ -100,6 +100,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # one (a make-run look, session 49). Above EXPLORE's weight, below PARTNER's: the
     # examples alone put "I enjoy hiking on weekends" at PARTNER 0.68 (checked on the dev split).
     (CHAT, LIKING_RE, 0.7),
+    # Stopping a search for company (extract.PARTNER_STOP_RE): above MANAGE's "cancel" and 不…
+    # 了, which would look for an activity to cancel.
+    (PARTNER, extract.PARTNER_STOP_RE, 1.5),
     # How one's search for company goes (extract.PARTNER_STATUS_RE): PARTNER reads it.
     (PARTNER, extract.PARTNER_STATUS_RE, 0.9),
     # News about someone close, told: memory keeps it (extract.TOLD_ABOUT_SOMEONE_RE). Below
@@ -129,7 +132,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"不(?:想|打算|准备|再)?(?:参加|去)了|不(?:想|打算|准备|再)?参加[^，,。？?]{0,12}了|"
             r"不(?:想|打算|准备|再)?去[^，,。？?]{0,4}[那这]个[^，,。？?]{0,8}了|去不成|退了|(?:之前|上次|已经|我)报(?:了|过)?的|"
             r"报了(?:什么|哪些|几个)|" + OWN_ACTIVITY_RE.pattern + "|"
-            r"\bmy (?:events|activities|schedule|bookings?|saved)\b|\bcancel\b|"
+            r"\bmy (?:events|activities|schedule|bookings?|saved)\b|"
+            # Not a search for company ("cancel my badminton search": PARTNER_STOP_RE).
+            r"\bcancel\b(?![^.?!]*\b(?:search|partner|buddy)\b)|"
             r"\bmy (?:spot|place) (?:in|at|on|for)\b|"
             r"\bsigned up\b|\bdrop out\b|"
             # What I'm booked on, and backing out (agent/data/intents.jsonl, English dev rows).

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils.translation import gettext
 
 from agent.models import PartnerIntent, PartnerIntentStatus
+from config.errors import NotFound
 
 
 def _same_time(one: dict | None, other: dict | None) -> bool:
@@ -40,3 +42,16 @@ def partner_intent_open(
         return PartnerIntent.objects.create(
             user=user, activity_type=activity_type, description=description, time_range=time_range
         )
+
+
+def partner_intent_close(*, user, intent_id: int) -> PartnerIntent:
+    """Close one of the user's open searches for company (不用再找搭子了); NotFound when the user
+    has no open search of that id. Closing it again finds none: a second turn says so."""
+    intent = PartnerIntent.objects.filter(
+        user=user, pk=intent_id, status=PartnerIntentStatus.OPEN
+    ).first()
+    if intent is None:
+        raise NotFound(gettext("No such search for company."))
+    intent.status = PartnerIntentStatus.CLOSED
+    intent.save(update_fields=["status", "updated_at"])
+    return intent

@@ -25,7 +25,7 @@ from activities.selectors import activities_of_user, activity_get_visible, activ
 from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
 from agent.models import AgentSession
 from agent.selectors import others_looking, partner_intents_open
-from agent.services import partner_intent_open
+from agent.services import partner_intent_close, partner_intent_open
 from agent.tool_registry import tool
 from config.errors import Conflict, InvalidArgument, NotFound
 from config.permissions import acts_for_any_user
@@ -361,6 +361,19 @@ def get_partner_intents(user):
             for intent, matches in partner_intents_open(user=user)
         ]
     }
+
+
+@tool(
+    "closePartnerIntent",
+    "Stop one of the user's open searches for company (the id from getPartnerIntents).",
+    {"intentId": {"type": "integer"}},
+    ("intentId",),
+)
+def close_partner_intent(user, *, intentId):
+    """Close the user's open partner intent ``intentId`` (``agent.services``)."""
+
+    intent = partner_intent_close(user=user, intent_id=int(intentId))
+    return {"partnerIntent": {**partner_intent_shape(intent), "status": intent.status}}
 
 
 @tool(

@@ -604,3 +604,24 @@ def test_the_answer_to_the_lively_or_quiet_question_is_kept_as_a_preference(api_
 
     assert kept["intent"] == "CHAT" and kept["tool_calls"] == []
     assert Preference.objects.filter(user=user, category="vibe", value="安静").exists()
+
+
+def test_a_search_for_company_named_is_stopped_and_the_other_kept(api_client, user, say):
+    from agent.models import PartnerIntent
+
+    say(api_client, "想找个羽毛球搭子")
+    say(api_client, "找个周末一起爬山的搭子")
+
+    body = say(api_client, "羽毛球搭子不找了")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents", "closePartnerIntent"]
+    assert body["reply"] == "好的，不再帮你找运动搭子了。"
+    open_ = PartnerIntent.objects.filter(user=user, status="open")
+    assert [i.activity_type for i in open_] == ["户外"]
+
+
+def test_stopping_with_nothing_open_says_so_in_english(api_client, user, say):
+    body = say(api_client, "stop looking for a tennis partner")
+
+    assert body["intent"] == "PARTNER"
+    assert body["reply"].startswith("You're not looking for company right now")

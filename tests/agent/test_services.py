@@ -1,4 +1,4 @@
-"""Searches for company (agent.services.partner_intent_open)."""
+"""Searches for company (agent.services.partner_intent_open, partner_intent_close)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import pytest
 from django.db import transaction
 
 from agent.models import PartnerIntent, PartnerIntentStatus
-from agent.services import partner_intent_open
+from agent.services import partner_intent_close, partner_intent_open
+from config.errors import NotFound
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +63,21 @@ def test_searches_naming_neither_kind_nor_time_are_never_merged(user):
     _open(user, kind="", time_range=None, description="找个饭搭子")
 
     assert PartnerIntent.objects.filter(user=user).count() == 2
+
+
+def test_another_users_search_for_company_cannot_be_closed(user, django_user_model):
+    other = django_user_model.objects.create_user("other49")
+    theirs = PartnerIntent.objects.create(user=other, activity_type="运动", description="羽毛球")
+
+    with pytest.raises(NotFound):
+        partner_intent_close(user=user, intent_id=theirs.pk)
+    theirs.refresh_from_db()
+    assert theirs.status == PartnerIntentStatus.OPEN
+
+
+def test_a_closed_search_is_closed_once(user):
+    mine = _open(user)
+
+    assert partner_intent_close(user=user, intent_id=mine.pk).status == PartnerIntentStatus.CLOSED
+    with pytest.raises(NotFound):
+        partner_intent_close(user=user, intent_id=mine.pk)
