@@ -64,6 +64,11 @@ ABSENT_NOTE = (
 ABSENT_REASON = "Nothing fits: nobody here lists the kind of activity asked for by name."
 INTENT_ON = Path(__file__).resolve().parent / "fixtures" / "intent_activities.txt"
 INTENT_OFF = Path(__file__).resolve().parent / "fixtures" / "intent_elsewhere.txt"
+# The learned gate's weights per model (rag.intent.learned_score): fitted on the development
+# sets' queries by bench/activities_fit_learned_gate.py (the file names the sets); a query whose
+# own words do not ask and that scores above 0 reads as a request for something else, as one
+# past intentGate does. Another model has none there: the margin alone, as before.
+INTENT_LEARNED = Path(__file__).resolve().parent / "fixtures" / "intent_learned.json"
 # A need or a situation stated, the ask implicit ("so cold my face hurts, want something hot"),
 # read by the query's vector rather than by more words (:func:`stated_need`).
 NEED_EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "need_examples.txt"
@@ -248,6 +253,11 @@ def relevant_hits(
             # (docs/RELEVANCE.md, "Answer or empty: one rule", session 46).
             intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
             asked=asks is not None,
+            # Read only where the intent gate applies (no ask, no need stated): the replay it
+            # was judged by read no other query (bench/activities_fit_learned_gate.py).
+            learned=None
+            if asks is not None
+            else lambda: intent.learned_score(vector, INTENT_LEARNED),
             keep_best=KEEP_BEST,
             vouched=vouched,
             # A window's few rows far from the query say nothing fits there: the search judges

@@ -8,6 +8,11 @@ of the request, not of the rows a filter left: this module compares the query wi
 set of example requests *for* the surface (``on``) and one of everyday requests that belong
 *elsewhere* (``off``): weather, money, health, paperwork, repairs, shopping, news...
 
+``learned_score`` reads the query against weights fitted on labelled queries instead of examples
+(a logistic regression over the query vector, per model; the surface's data file says which sets
+it was fitted on): above 0 it reads as a request for something else. A model the file holds no
+weights for reads None, and the surface falls back to the margin alone.
+
 ``intent_margin`` is the query's mean similarity to its closest ``off`` examples minus that to
 its closest ``on`` examples: above 0 it reads more like a request for something else. The surface
 decides the threshold (the live cut's ``intentGate``, per model: similarities are a property
@@ -18,6 +23,7 @@ embedding cache. Business-agnostic: the surface passes its own files.
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,6 +33,7 @@ from django.conf import settings
 
 from config.breaker import CLOSED
 from rag import embeddings
+from rag.background import model_key
 
 # A query is read against the mean of its NEIGHBOURS closest examples of each set, not the
 # single closest: one example sharing a word ("练英语口语" and "帮我翻译这句话") sways a single
@@ -38,6 +45,7 @@ NEIGHBOURS = 3
 _lock = threading.Lock()
 _examples: dict[tuple[str, str], np.ndarray] = {}
 _building: dict[tuple[str, str], threading.Lock] = {}
+_learned: dict[str, dict] = {}
 
 
 def example_texts(path: Path) -> list[str]:
@@ -118,7 +126,37 @@ def intent_margin_of(vector: Sequence[float], on_file: Path, off_file: Path) -> 
     return intent_margin(vector, example_vectors(on_file), example_vectors(off_file))
 
 
+def learned_weights(path: Path, key: str) -> tuple[np.ndarray, float] | None:
+    """Return (weights, bias) stored in the data file ``path`` for model ``key``, or None when
+    the file holds none for it (read once per file and process)."""
+    name = str(path)
+    with _lock:
+        stored = _learned.get(name)
+    if stored is None:
+        stored = json.loads(Path(path).read_text(encoding="utf-8")).get("models", {})
+        with _lock:
+            _learned[name] = stored
+    entry = stored.get(key)
+    if not entry:
+        return None
+    return np.asarray(entry["weights"], dtype=np.float32), float(entry["bias"])
+
+
+def learned_score(vector: Sequence[float], path: Path) -> float | None:
+    """Return the learned gate's score of a query vector (> 0: reads as a request for something
+    else) with the active model's weights in ``path``; None when it holds none for that model
+    or they do not fit the vector (another model: the surface reads the margin alone)."""
+    fitted = learned_weights(path, model_key())
+    q = np.asarray(vector, dtype=np.float32)
+    if fitted is None or fitted[0].shape != q.shape:
+        return None
+    q = q / max(float(np.linalg.norm(q)), 1e-12)
+    return float(fitted[0] @ q) + fitted[1]
+
+
 def reset() -> None:
-    """Forget the embedded examples (tests that switch providers)."""
+    """Forget the embedded examples and the learned weights read (tests that switch
+    providers)."""
     with _lock:
         _examples.clear()
+        _learned.clear()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -35,3 +37,32 @@ def test_example_files_skip_comments_and_blank_lines(tmp_path):
     path = tmp_path / "examples.txt"
     path.write_text("# a comment\n\nfirst request\n  second request  \n", encoding="utf-8")
     assert intent.example_texts(path) == ["first request", "second request"]
+
+
+def _weights_file(tmp_path, key, weights, bias):
+    path = tmp_path / "learned.json"
+    entry = {"fittedOn": ["dev"], "weights": weights, "bias": bias}
+    path.write_text(json.dumps({"about": "test", "models": {key: entry}}), encoding="utf-8")
+    return path
+
+
+def test_the_learned_score_reads_the_active_models_weights(tmp_path, monkeypatch):
+    monkeypatch.setattr(intent, "model_key", lambda: "local:m@3")
+    path = _weights_file(tmp_path, "local:m@3", [0.0, 0.0, 2.0], -1.0)
+    intent.reset()
+    assert intent.learned_score([0.0, 0.0, 5.0], path) == pytest.approx(1.0)
+    assert intent.learned_score([5.0, 0.0, 0.0], path) == pytest.approx(-1.0)
+
+
+def test_a_model_the_file_holds_no_weights_for_reads_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(intent, "model_key", lambda: "hosted:other@3")
+    path = _weights_file(tmp_path, "local:m@3", [0.0, 0.0, 2.0], -1.0)
+    intent.reset()
+    assert intent.learned_score([0.0, 0.0, 5.0], path) is None
+
+
+def test_weights_of_another_length_than_the_vector_read_none(tmp_path, monkeypatch):
+    monkeypatch.setattr(intent, "model_key", lambda: "local:m@3")
+    path = _weights_file(tmp_path, "local:m@3", [0.0, 2.0], -1.0)
+    intent.reset()
+    assert intent.learned_score([0.0, 0.0, 5.0], path) is None

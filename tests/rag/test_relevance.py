@@ -341,6 +341,30 @@ def test_a_request_for_something_else_with_no_close_hit_stays_off_topic():
     assert decision.off_topic and decision.reason == relevance.INTENT_REASON
 
 
+def test_a_query_the_learned_gate_reads_as_elsewhere_is_off_topic_under_the_intent_gate():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.01, intent_close=0.3)
+    decision = decide([0.85, 0.82], BG, cut, intent=0.0, learned=0.5)  # best margin 0.25
+    assert decision.off_topic and decision.reason == relevance.INTENT_REASON
+    assert decision.meta()["intentLearned"] == 0.5
+
+
+def test_a_query_the_learned_gate_reads_as_elsewhere_is_answered_when_a_hit_is_close():
+    # the slope adds nothing for it: past the gate by the learned score alone, intent_close holds
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.01, intent_close=0.3, intent_slope=100.0)
+    decision = decide([0.9, 0.85], BG, cut, intent=0.0, learned=0.5)  # best margin 0.5
+    assert not decision.off_topic
+
+
+def test_a_learned_score_at_or_under_zero_leaves_the_intent_margin_to_decide():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.01, intent_close=0.3)
+    assert not decide([0.85, 0.82], BG, cut, intent=0.0, learned=-0.5).off_topic
+
+
+def test_a_query_whose_words_ask_is_not_read_by_the_learned_gate():
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.01, intent_close=0.3)
+    assert not decide([0.85, 0.82], BG, cut, intent=0.0, learned=0.5, asked=True).off_topic
+
+
 def test_the_further_a_request_reads_as_one_for_something_else_the_closer_a_hit_must_be():
     # best margin 0.5 (score 0.9 over BG): enough just past the gate (0.3 + 5 x 0.01 = 0.35),
     # not far past it (0.3 + 5 x 0.1 = 0.8): a weather question beside a rainy-day listing.
