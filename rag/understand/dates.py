@@ -69,6 +69,12 @@ _DAY_FIRST_CUE = re.compile(
 )
 
 
+def counted_after(text: str, end: int) -> bool:
+    """Return whether a counted noun or a percentage follows position ``end`` ("5% loan", "3
+    results": the number before it is a count, not a day)."""
+    return _COUNTED.match(text, end) is not None
+
+
 def short_month_date(match: re.Match) -> bool:
     """Return whether an ``en_date`` match is a date (see above: a whole month name before a
     counted noun is no date either: "may 5 people")."""

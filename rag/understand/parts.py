@@ -91,6 +91,8 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "dinner": (17, 22),
     "happy hour": (16, 19),
     "after noon": (12, 24),
+    # Before noon: the morning, to noon (session 49: it was read as noon, 11-14).
+    "before noon": (6, 12),
 }
 # Meals: parts of the day only right next to a day ("sunday brunch"); a meal elsewhere in the
 # query is the meal ("dinner ideas ... on friday" still names the dinner, not when).
@@ -182,6 +184,12 @@ PART_WORDS: dict[str, str] = {
     "am": "morning",
     "pm": "after noon",
     "aft": "afternoon",
+    "before midday": "before noon",
+    # Australian and New Zealand "knock off" (the end of the working day: "knock off drinks
+    # friday"), a part like "after work"; session 49, after fresh9's and fresh15's queries
+    # had been seen.
+    "knock off": "after work",
+    "knockoff": "after work",
 }
 # Before and after a Mandarin meal (午饭前, 早餐之后, 周六午饭以前): the time around the meal,
 # not its hours (audit, session 42: 周六午饭前 was read as Saturday lunchtime); meal -> (the

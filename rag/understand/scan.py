@@ -10,7 +10,15 @@ from datetime import date, datetime, timedelta, tzinfo
 
 from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
-from rag.understand.parts import MEALS, narrowed, overlaps, part_of_day
+from rag.understand.joins import WEEKDAY_KINDS, join_apart, join_week, names_outing
+from rag.understand.numbered import (
+    NUMBERED_KINDS,
+    NUMBERED_PATTERNS,
+    agreeing,
+    numbered_atom,
+    weekday_of,
+)
+from rag.understand.parts import MEALS, narrowed, part_of_day
 from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
     CLOCK_PATTERNS,
@@ -310,6 +318,8 @@ def _never(k: int) -> None:
 
 def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
     if role == "day":
+        if kind in NUMBERED_KINDS:
+            return numbered_atom(kind, match, ctx.today, ctx.tz)
         return _day_atom(kind, match, ctx)
     if role == "part":
         return part_of_day(match.group(1) if kind == "en_part" else match.group(0))
@@ -326,7 +336,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
     text = text.translate(TRADITIONAL)
     found: list[Atom] = []
     for role, patterns in (
-        ("day", DAY_PATTERNS),
+        ("day", [*DAY_PATTERNS, *NUMBERED_PATTERNS]),
         ("part", PART_PATTERNS),
         ("clock", CLOCK_PATTERNS),
         ("alone", STANDALONE_PATTERNS),
@@ -360,13 +370,20 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         last = phrases[-1] if phrases else None
         if last is not None and _labels_date(last, atom, text, atoms[i + 1 : i + 2]):
             # A weekday beside its date ("sat dec 5", 12月5日周六, "saturday night, dec 5")
-            # names that date: the date decides, whether or not the weekday agrees with it.
+            # names that date: the date decides, whether or not the weekday agrees with it;
+            # beside a day with no month (周六5号, "saturday the 5th") it chooses the month
+            # (rag.understand.numbered).
+            day = last.get("day")
+            date_atom, weekday_atom = (atom, day) if atom.kind in _DATE_KINDS else (day, atom)
+            weekday = weekday_of(weekday_atom.data)
+            if weekday is not None:
+                date_atom.data = agreeing(date_atom.data, weekday, ctx.today)
             if atom.kind in _DATE_KINDS:
-                last.atoms[last.atoms.index(last.get("day"))] = atom
+                last.atoms[last.atoms.index(day)] = atom
             closed = "(" in text[last.end : atom.start] and text[atom.end : atom.end + 1] == ")"
             last.end = atom.end + closed  # 12月5日（周六）: the bracket goes with it
             continue
-        meal = atom.role == "part" and _is_meal(atom, text)
+        meal = atom.role == "part" and (_is_meal(atom, text) or names_outing(atom, text, atoms))
         if (
             last is not None
             and atom.role != "alone"
@@ -411,14 +428,14 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         phrases.append(
             Phrase(atom.start, atom.end, [atom], [(atom.start, atom.end)] if meal else [])
         )
-    _join_apart(phrases, text)
+    join_week(phrases, text)
+    join_apart(phrases, text)
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)
     # are no time.
     return [p for p in phrases if not (len(p.atoms) == 1 and _not_alone(p.atoms[0], text))]
 
 
-_DATE_KINDS = frozenset({"zh_date", "en_date"})
-_WEEKDAY_KINDS = frozenset({"zh_weekday", "en_weekday"})
+_DATE_KINDS = frozenset({"zh_date", "en_date", *NUMBERED_KINDS})
 # What may stand between a date and its weekday: "Saturday, December 5", 12月5日（周六）.
 _LABEL_GAP = re.compile(r"[\s,，(（的]*")
 # A weekday listed with another day ("dec 5, saturday and sunday") is one of the list, not the
@@ -431,14 +448,14 @@ def _labels_date(last: Phrase, atom: Atom, text: str, after: list[Atom]) -> bool
     between them or not: 周六晚上12月5日, "周六 8点 12月5日") are a date and its weekday."""
     day = last.get("day")
     kinds = {day.kind if day else None, atom.kind}
-    listed = atom.kind in _WEEKDAY_KINDS and any(
+    listed = atom.kind in WEEKDAY_KINDS and any(
         a.role == "day" and _LIST_JOIN.fullmatch(text, atom.end, a.start) for a in after
     )
     return (
         last.atoms[0].role != "alone"
         and atom.role == "day"
         and bool(kinds & _DATE_KINDS)
-        and bool(kinds & _WEEKDAY_KINDS)
+        and bool(kinds & WEEKDAY_KINDS)
         and _LABEL_GAP.fullmatch(text, last.end, atom.start) is not None
         and not listed
     )
@@ -453,39 +470,6 @@ def _is_meal(atom: Atom, text: str) -> bool:
         or (bool(words) and words[-1] in MEALS)
         or text[atom.start : atom.end] in ZH_MEALS_AFTER_DAY
     )
-
-
-def _join_apart(phrases: list[Phrase], text: str) -> None:
-    """Read an English part of the day standing apart from the query's one day on that day
-    ("lunch break thing near the office on wednesday": Wednesday 11-14), as 下午 after 明天 is
-    read on it. Only one part and one day with no part or clock of its own; a meal apart from
-    the day is the meal ("dinner ideas for friday"), and "eve" apart is "the eve of".
-    """
-    apart = [
-        p
-        for p in phrases
-        if len(p.atoms) == 1
-        and p.atoms[0].kind == "en_part"
-        and not text[p.start : p.end].endswith((*MEALS, "eve", "am", "pm"))
-    ]
-    days = [p for p in phrases if p.get("day") is not None]
-    if len(apart) != 1 or len(days) != 1 or days[0].get("clock") is not None:
-        return
-    wanted = apart[0].atoms[0].data
-    day = days[0].get("day")
-    cycle, rule, implied = day.data
-    own = days[0].get("part")
-    if own is None and len(days[0].atoms) == 1 and implied is None:
-        day.data = (cycle, rule, wanted)
-        return
-    # A part apart from a day that has one narrows it where the two overlap, as side by side
-    # ("tmrw morning workout before work": before work, 6-9, as "tomorrow morning before
-    # work" is; issue 30, session 43, after fresh12's query had been seen). Parts that do not
-    # overlap ("tomorrow morning ... after work") leave the day's own part as it was.
-    if own is not None and overlaps(own.data, wanted):
-        own.data = narrowed(own.data, wanted)
-    elif own is None and implied is not None and overlaps(implied, wanted):
-        day.data = (cycle, rule, narrowed(implied, wanted))
 
 
 def _not_alone(atom: Atom, text: str) -> bool:

@@ -101,7 +101,7 @@ def _at(day: date, hours: float, tz: tzinfo) -> datetime:
 
 _KIND_NAMES = {"day_part": "day", "rel_month": "month", "month_name": "month", "part_short": "part"}
 _KIND_NAMES.update({"past_unit": "rolling", "colon": "clock", "en_clock": "clock"})
-_KIND_NAMES.update({"zh_clock": "clock"})
+_KIND_NAMES.update({"zh_clock": "clock", "nth": "date", "slash_date": "date"})
 
 
 def _kind(phrase: Phrase) -> str:

@@ -370,7 +370,9 @@ DAY_PATTERNS += [
             + _EN_MONTH_OF_DAY
             + r")\.?\s+\d|,?\s*\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:"
             + _EN_MONTH_OF_DAY
-            + r")\b))"
+            + r")\b"
+            # or a day of the month or a slash date it labels ("sat the 5th", "sat 12/5").
+            + r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b))"
         ),
     ),
 ]
@@ -405,7 +407,10 @@ CLOCK_PATTERNS = [
         "zh_clock",
         rx(
             r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
-            r"(?P<extra>半|一刻|三刻|(?P<minute>" + NUMERAL + r")分?)?"
+            # A minute is 分 after it or two numerals (六点零五, 六点四十, 六点十): one numeral
+            # alone is the next word's (六点四位 is six o'clock, four people; session 49).
+            r"(?P<extra>半|一刻|三刻|(?P<minute>" + NUMERAL + r")"
+            r"(?:分|(?<=[0-9零〇一二两三四五六七八九十]{2})|(?<=十)))?"
             r"(?:(?P<zafter>以后|之后|往后|后)|(?P<zbefore>以前|之前|前))?"
         ),
     ),
