@@ -128,6 +128,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
+from itertools import pairwise
 from zoneinfo import ZoneInfo
 
 from rag.understand.cues import (
@@ -262,9 +263,13 @@ _SPAN = timedelta(days=31)  # "to" joins at most a month: 2pm today to 5pm on su
 _THROUGH = re.compile(r"\s*(?:到|至|-|–|~|～|to|through|thru|until|till)\s*", re.I)
 
 
-_JOINING_WORD = re.compile(
-    r"^(?:(?:或者|或是|或|和|还是|到|至|or|and|to|through|until|till)(?![a-z])[\s,，、]*)+", re.I
-)
+def _join_gaps(ordered: list[TimePhrase], joined: list[TimePhrase]) -> list[tuple[int, int]]:
+    """Return the spans of ``original`` between phrases that :func:`_joined` read as one."""
+    gaps = []
+    for phrase in joined:
+        inside = [p for p in ordered if phrase.span[0] <= p.span[0] and p.span[1] <= phrase.span[1]]
+        gaps += [(a.span[1], b.span[0]) for a, b in pairwise(inside) if a.span[1] < b.span[0]]
+    return gaps
 
 
 def _joined(times: list[TimePhrase], original: str) -> list[TimePhrase]:
@@ -438,9 +443,13 @@ def understand(
         chars, origin = next_chars, next_origin
     ordered = sorted(times, key=lambda t: t.span)
     times = _joined(ordered, original)
-    rest = " ".join("".join(chars).split()).strip(edge)
-    if len(times) < len(ordered):  # the words joining them go with the phrases
-        rest = _JOINING_WORD.sub("", rest).strip(edge)
+    # The words joining phrases read as one go with them (周一到周五 -> nothing left), and only
+    # those: "今天FRI到下午" joins 今天 and FRI side by side, and its 到 stays with 下午.
+    gaps = _join_gaps(ordered, times)
+    rest_chars = [
+        c for c, i in zip(chars, origin, strict=True) if not any(a <= i < b for a, b in gaps)
+    ]
+    rest = " ".join("".join(rest_chars).split()).strip(edge)
     normal_all, back_all = normalise(original)
     lexicon = lexicon or Lexicon()
     return Understanding(

@@ -337,6 +337,15 @@ def test_the_rest_holds_no_time_or_place_and_is_stable(text, now, direction):
     assert again.rest == rest
 
 
+@pytest.mark.parametrize(
+    ("text", "rest"), [("今天ＦＲＩ到下午", "到下午"), ("周一到周五有什么", "有什么")]
+)
+def test_only_the_words_between_phrases_read_as_one_go_with_them(text, rest):
+    # 今天 and FRI are joined side by side: the 到 before 下午 joins nothing and stays with it
+    # (found by the property above: 下午 alone was read as a time on the second reading).
+    assert understand(text, now=datetime(2026, 11, 25, 2, tzinfo=UTC)).rest == rest
+
+
 DAY_PHRASES = {"明天": 1, "后天": 2, "昨天": -1, "tomorrow": 1, "yesterday": -1, "大前天": -3}
 
 
