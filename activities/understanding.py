@@ -19,6 +19,7 @@ Pure functions except :func:`plan_time`, which counts rows of a queryset.
 from __future__ import annotations
 
 import dataclasses
+import re
 import zoneinfo
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -231,13 +232,18 @@ def plan_place(understood: QueryUnderstanding, location) -> PlacePlan:
     return PlacePlan("radius", phrase, understood.found.radius_km or NEARBY_RADIUS_KM)
 
 
+# The reader's phrase keeps the preposition it removes from the query ("gigs on friday" leaves
+# "gigs"); the phrase a person is shown does not: as asked ("tonight"), not ("on tonight").
+LEADING_PREPOSITION = re.compile(r"^(?:on|at|in|for|by|during|over)\s+", re.I)
+
+
 def _windows(understood: QueryUnderstanding, start, end) -> tuple[tuple[Window, ...], str | None]:
     """Return the windows of the narrowest phrase cut to ``[start, end]``, and the phrase."""
     phrase = understood.found.time
     if phrase is None:
         return (), None
     cut = tuple(w for w in (intersect(w, start, end) for w in phrase.windows) if w is not None)
-    return cut, phrase.text
+    return cut, LEADING_PREPOSITION.sub("", phrase.text)
 
 
 def in_windows(windows) -> Q:
