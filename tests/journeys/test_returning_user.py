@@ -9,16 +9,19 @@ API would take the machine for an hour; they are searched lexically, as unembedd
 and one fact is written through the bulk write API. Back in a new chat the user asks for
 dinner (the persona still holds 不吃辣) and what they said (the reply quotes the fact).
 
-Times are relative to the server's clock: the fact is written seven days before now (always
-in "last week"), and the months of history end a day before now. The dinner request names no
-time of day ("tonight" asked at 22:00 leaves no dinner in the window, and the answer then lists
-no food: a test that failed late in the evening, session 49), and the journey's own organiser
-puts two dinners three days ahead (``dinners``) rather than relying on what other journeys made.
+Times are relative to the server's clock, read in its time zone (Asia/Shanghai): the fact is
+written on last week's Wednesday at noon (in "上周" at any hour), the English one in the last
+March that has ended there, and the months of history end a day before now. The dinner
+request names no time of day ("tonight" asked at 22:00 leaves no dinner in the window, and the
+answer then lists no food: a test that failed late in the evening, session 49), and the
+journey's own organiser puts two dinners three days ahead (``dinners``) rather than relying on
+what other journeys made.
 """
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime, time, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -28,6 +31,7 @@ from tests.platform.live_service import ServeService, manage
 # Starts the service in other processes, whose clock the test cannot move.
 pytestmark = [pytest.mark.slow, pytest.mark.real_clock]
 
+SHANGHAI = ZoneInfo("Asia/Shanghai")  # the service's TIME_ZONE
 MONTHS_OF_CHAT = 2000  # messages per user, over ~120 days
 SUMMARIES = 200  # chat summaries per user, all newer than the preferences
 FILLER = {
@@ -103,6 +107,14 @@ def dinners(journey_service):
     return organise(journey_service, "rosa", bodies)
 
 
+def last_wednesday_noon() -> datetime:
+    """Return Wednesday 12:00 of last week in the service's time zone (Monday-first weeks):
+    inside "上周" whatever the hour, unless a Monday midnight falls within the journey."""
+    today = datetime.now(SHANGHAI).date()
+    wednesday = today - timedelta(days=today.weekday() + 5)
+    return datetime.combine(wednesday, time(12), tzinfo=SHANGHAI)
+
+
 def say(web: ServeService, user: str, message: str, chat_id: str) -> dict:
     response = web.post("/api/agent/chat", user, {"message": message, "chat_id": chat_id})
     assert response.status_code == 200, response.text
@@ -133,8 +145,7 @@ def test_a_returning_chinese_user_is_still_known_and_recalled(service, dinners):
     first = say(service, "alice", "我不吃辣", "first")
     say(service, "alice", "我喜欢安静的活动", "first")
     assert first["reply"].startswith("记住啦：不吃辣")
-    server_now = datetime.now(UTC)
-    write_fact(service, "alice", "我家的猫叫年糕，是只橘猫。", server_now - timedelta(days=7))
+    write_fact(service, "alice", "我家的猫叫年糕，是只橘猫。", last_wednesday_noon())
     months_of_chat(service, "alice")
     ids = preference_ids(service, "alice")
 
@@ -150,8 +161,9 @@ def test_a_returning_chinese_user_is_still_known_and_recalled(service, dinners):
 def test_a_returning_english_user_is_still_known_and_recalled(service, dinners):
     say(service, "bob", "I don't eat spicy food", "first")
     say(service, "bob", "I like quiet activities", "first")
-    server_now = datetime.now(UTC)
-    march = server_now.year if server_now.month > 3 else server_now.year - 1
+    # "in March" is read in the service's time zone: the last March that has ended there.
+    local = datetime.now(SHANGHAI)
+    march = local.year if local.month > 3 else local.year - 1
     trip = datetime(march, 3, 15, 12, tzinfo=UTC)
     write_fact(service, "bob", "My trip in March was to Kyoto with my sister.", trip)
     months_of_chat(service, "bob")
