@@ -209,19 +209,36 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     return [("createPartnerIntent", arguments)]
 
 
+# Words of a request to stop a search that name no search: what remains names the one meant.
+_NAMES_NO_SEARCH = re.compile(
+    r"搭子|伙伴|队友|球友|帮我|一起|取消|停止|停掉|关掉|关闭|找|人|不|了|吧|先|用|再|要|别|必|想"
+    r"|\b(?:partners?|buddy|buddies|company|search|searching|looking|stop|cancel|my|for|with"
+    r"|the|a|an|and|anyone|someone|people|any|no|longer|need|want|please|request)\b",
+    re.I,
+)
+
+
 def _search_named(message: str, intents: list[dict]) -> dict | None:
-    """Return the open search for company the message names: the only one, else the one
+    """Return the open search for company a request to stop one names.
+
+    What the message says besides its words for stopping and searching names it: the one
     sharing the most words (English) or character pairs (Chinese) with its kind and wording,
-    when one shares more than any other."""
-    if len(intents) == 1:
-        return intents[0]
+    when one shares more than any other; nothing named, the only one open. "stop looking for a
+    board game partner" with only a badminton search open closes none.
+    """
 
     def grams(text: str) -> set[str]:
         text = text.lower()
-        pairs = {text[i : i + 2] for i in range(len(text) - 1) if CJK_RE.match(text[i])}
-        return set(re.findall(r"[a-z]{3,}", text)) | {p for p in pairs if CJK_RE.match(p[-1])}
+        pairs = {text[i : i + 2] for i in range(len(text) - 1)}
+        cjk = {p for p in pairs if CJK_RE.match(p[0]) and CJK_RE.match(p[1])}
+        return set(re.findall(r"[a-z]{3,}", text)) | cjk
 
-    asked = grams(message)
+    named = _NAMES_NO_SEARCH.sub(" ", message)
+    asked = grams(named)
+    if asked:  # the kind it names counts too, in either language ("hiking" is 户外's)
+        asked |= grams(extract.extract_activity_type(named) or "")
+    if not asked:
+        return intents[0] if len(intents) == 1 else None
     scored = sorted(
         ((len(asked & grams(f"{i['activityType']} {i['description']}")), i) for i in intents),
         key=lambda pair: -pair[0],
