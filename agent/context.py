@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from agent.models import AgentSession
 from agent.prompt import Chunk, normalised_hash
-from agent.recall_questions import is_recall
+from agent.recall_questions import ABOUT_THE_ASSISTANT_RE, is_recall
 from agent.router import CREATE
 from agent.selectors import chat_draft
 from memory.search_semantic import embed_uncached_query
@@ -184,7 +184,8 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
     them out unless asked) are searched apart, the best ``KNOWLEDGE_SUMMARIES``: seed 002
     puts them here and in the session pass, never in the persona. ``now``: the instant time
     phrases are read from (the current time when None). A question about what the user said
-    (``is_recall``) searches the user's own messages only: the assistant's answers and earlier
+    (``is_recall``) searches the user's own messages only, unless it asks what the assistant
+    said (你上次推荐的那个展, "what you recommended"): the assistant's answers and earlier
     recall questions otherwise took every slot ("what's my name?" found only "do you know my
     name?" and its answers; a make-run look, session 49).
     """
@@ -198,7 +199,7 @@ def knowledge_pass(user, message: str, vector=None, now=None) -> list[Chunk]:
         vector=vector,
         now=now,
         ended_only=True,
-        role="user" if is_recall(message) else None,
+        role="user" if is_recall(message) and not ABOUT_THE_ASSISTANT_RE.search(message) else None,
     )
     seen = {normalised_hash(message)}
     hits = []

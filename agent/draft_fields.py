@@ -192,14 +192,18 @@ def start_at(time_range: extract.TimeRange | None, *, now: datetime | None = Non
 
 def _first_slot(opens: datetime, ends: datetime) -> datetime:
     """Return the first 19:00 at least an hour after ``opens`` before ``ends``, else the next
-    full hour (or ``opens`` itself when the window ends first)."""
+    full hour, else the next quarter hour."""
     evening = opens.replace(hour=19, minute=0, second=0, microsecond=0)
     if evening < opens + timedelta(hours=1):
         evening += timedelta(days=1)
     if evening <= ends:
         return evening
     hour = (opens + timedelta(hours=1)).replace(minute=0, second=0, microsecond=0)
-    return hour if hour <= ends else opens
+    if hour <= ends:
+        return hour
+    # Too late for a full hour (今晚 at 23:30): the next quarter hour, not the second asked.
+    quarter = opens.replace(second=0, microsecond=0) + timedelta(minutes=15 - opens.minute % 15)
+    return quarter
 
 
 def fields_of(message: str) -> dict:

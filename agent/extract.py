@@ -422,27 +422,42 @@ def stated_in(category: str, value: str, *, english: bool) -> str:
     return value_in(value, english=english)
 
 
-# A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person: 我爱人 is one's spouse, 我爱你).
-# The subject may be left out at a clause's start when a habit word says it is one's own (你好，我
-# 是小周，刚搬来，平时爱打羽毛球).
+# A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person or a hobby: 我爱人 is one's spouse,
+# 我爱你, 我爱好摄影). The subject may be left out at a clause's start when a habit word says it
+# is one's own (你好，我是小周，刚搬来，平时爱打羽毛球), unless an earlier clause is about someone
+# else (我儿子今年八岁，平时爱踢球: ``OTHER_PERSON_RE``).
 _LIKE_RE = re.compile(
-    r"(?:我(?:平时|一直|从小|本来)?|(?:^|(?<=[，,。！!\s]))(?:平时|一直|从小|本来))"
-    r"(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死]))([^，,。！!？?\s了的]{2,8})"
+    r"(?:我(?:平时|一直|从小)?|(?:^|(?<=[，,。！!\s]))(?:平时|一直|从小))"
+    r"(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死好我着]))([^，,。！!？?\s了的]{2,8})"
 )
+OTHER_PERSON_RE = re.compile(
+    r"儿子|女儿|孩子|娃|宝宝|老公|老婆|爱人|对象|女朋友|男朋友|室友|朋友|同事|同学|爸|妈|爷|奶|"
+    r"姐|哥|弟|妹|他|她"
+)
+# A liking's value that is a question or a person, not a thing liked (我爱干嘛来着, 我爱妈妈).
+_NOT_A_LIKING_ZH = re.compile(r"什么|啥|干嘛|来着|吗|妈妈|爸爸|老婆|老公")
 # "I love board games", "I'm really into photography": the thing liked, up to a clause's end or a
 # word that starts another part ("I like hiking on weekends" keeps "hiking"). Not "I like it",
-# "I'd like to", "I like to …" (a wish) nor a person (a make-run look, session 49: stated
-# likings in English were stored nowhere).
+# "I'd like to", "I like to …" (a wish), a pick from a list ("I like the first one", "both"),
+# a question ("would I like jazz?") nor a person (a make-run look, session 49: stated likings in
+# English were stored nowhere; its audit).
 _LIKE_EN_RE = re.compile(
     r"\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+"
     r"|\bi['’]?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\s+",
     re.I,
 )
+NOT_A_THING_LIKED = (
+    r"(?!(?:it|that|this|these|those|you|your|them|him|her|his|my|our|their|to|the idea|when|how"
+    r"|what|both|all|none|any|anything|everything|either|neither|one|the (?:first|second|third|"
+    r"last|other|\w+ one|\w+ option)|(?:a|an|the) (?:option|choice))\b)"
+)
 _LIKE_EN_THING_RE = re.compile(
-    r"(?!(?:it|that|this|you|your|them|him|her|his|my|our|their|to|the idea|when|how|what)\b)"
-    r"(?:(?:a|an|the|some)\s+)?"
+    NOT_A_THING_LIKED + r"(?:(?:a|an|the|some)\s+)?"
     r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too)\b))",
     re.I,
+)
+_EN_NOT_STATED = re.compile(
+    r"(?:\bnot sure|\bwonder(?:ing)? if|\bwould|\bdo|\bdoes|\bif|\bwhether)\s+$", re.I
 )
 _DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")
 
@@ -465,7 +480,9 @@ PARTNER_STOP_RE = re.compile(
     r"|(?:搭子|伙伴|队友|球友)(?:先)?不(?:用)?找了|不找(?:搭子|人|伙伴)了"
     r"|(?:取消|停止|停掉|别再?)(?:帮我)?找[^，,。？?]{0,6}?(?:搭子|人|伙伴|队友|球友)"
     r"|(?:取消|关掉|关闭|停掉)[^，,。？?]{0,8}搭子"
-    r"|\bstop (?:looking|searching) for\b|\bno longer (?:need|looking for|want) (?:a |any )?"
+    r"|\bstop (?:looking|searching) for (?:a |an |my |some )?(?:\w+ ){0,2}"
+    r"(?:partners?|buddy|buddies|company|someone|somebody|people|mates?)\b"
+    r"|\bno longer (?:need|looking for|want) (?:a |any )?"
     r"(?:company|partner|buddy|\w+ (?:partner|buddy))"
     r"|\bcancel (?:my )?(?:\w+ )?(?:search|partner search|buddy search|partner request)\b",
     re.IGNORECASE,
@@ -507,12 +524,24 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
     for match in _LIKE_EN_RE.finditer(text):
         thing = _LIKE_EN_THING_RE.match(text, match.end())
         value = thing.group(1).strip().lower() if thing else ""
+        clause = re.split(r"[.!?;]", text[match.start() :], maxsplit=1)
+        asked = len(clause) > 1 and text[match.start() + len(clause[0])] == "?"
+        named = thing.group(1)[:1].isupper() if thing else False  # a person: "I like Tom"
+        if asked or named or _EN_NOT_STATED.search(text[: match.start()]):
+            continue
         if value and not any(value in c or c in value for c in covered):
             found.append(("likes", value))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
         for match in pattern.finditer(text):
             value = match.group(1)
-            if category == "likes" and text[max(0, match.start() - 1) : match.start()] == "不":
+            if category == "likes" and (
+                text[max(0, match.start() - 1) : match.start()] == "不"
+                or _NOT_A_LIKING_ZH.search(value)
+                or (
+                    not match.group(0).startswith("我")
+                    and OTHER_PERSON_RE.search(text[: match.start()])
+                )
+            ):
                 continue
             if not any(value in c or c in value for c in covered):
                 found.append((category, value))

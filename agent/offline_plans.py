@@ -223,8 +223,8 @@ def _search_named(message: str, intents: list[dict]) -> dict | None:
 
     What the message says besides its words for stopping and searching names it: the one
     sharing the most words (English) or character pairs (Chinese) with its kind and wording,
-    when one shares more than any other; nothing named, the only one open. "stop looking for a
-    board game partner" with only a badminton search open closes none.
+    when one shares more than any other; the only one open unless another kind is named ("stop
+    looking for a board game partner" with only a badminton search open closes none).
     """
 
     def grams(text: str) -> set[str]:
@@ -234,11 +234,16 @@ def _search_named(message: str, intents: list[dict]) -> dict | None:
         return set(re.findall(r"[a-z]{3,}", text)) | cjk
 
     named = _NAMES_NO_SEARCH.sub(" ", message)
+    kind = extract.extract_activity_type(named)
     asked = grams(named)
     if asked:  # the kind it names counts too, in either language ("hiking" is 户外's)
-        asked |= grams(extract.extract_activity_type(named) or "")
+        asked |= grams(kind or "")
+    if len(intents) == 1 and (not kind or kind == intents[0]["activityType"]):
+        # The only one open, unless the message names another kind: "I no longer need a
+        # partner, my friend is coming" closes it.
+        return intents[0]
     if not asked:
-        return intents[0] if len(intents) == 1 else None
+        return None
     scored = sorted(
         ((len(asked & grams(f"{i['activityType']} {i['description']}")), i) for i in intents),
         key=lambda pair: -pair[0],

@@ -96,11 +96,12 @@ def summary_quote(chunk, question: str) -> str:
 
 # Where a message's clauses part: a comma, a full stop, a semicolon, an exclamation or a question
 # mark in either script (an English full stop only before a space, not inside "3.5").
-CLAUSE_END_RE = re.compile(r"[，,。;；!！?？\n]|\.(?=\s)")
+CLAUSE_END_RE = re.compile(r"[，,。;；!！?？\n]|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)\.(?=\s)")
 # A question for the user's name, and the clause of a message that tells it.
 NAME_ASKED_RE = re.compile(
     r"我叫(?:什么|啥)|我的名字|我是谁|\bmy name\b|\bwho am i\b|what(?:['’]?s| is) my name", re.I
 )
+OTHER_QUESTION_RE = re.compile(r"哪|什么|几|多大|多少|\b(?:where|when|how|what|who|which)\b", re.I)
 NAME_TOLD_RE = re.compile(r"我叫|名字|\bmy name\b|\bcall me\b", re.I)
 
 
@@ -118,8 +119,9 @@ def quoted_part(body: str, question: str) -> str:
     clause holding its word is not always the answer ("what does Mia like?" after "Mia is
     visiting, she loves climbing"), so the message is quoted whole.
     """
-    if not NAME_ASKED_RE.search(question or ""):
-        return body
+    asked = NAME_ASKED_RE.search(question or "")
+    if not asked or OTHER_QUESTION_RE.search(question[: asked.start()] + question[asked.end() :]):
+        return body  # not the name, or more than it ("我叫什么名字，在哪上班")
     clauses = [c.strip() for c in CLAUSE_END_RE.split(body or "") if c.strip()]
     telling = [c for c in clauses if NAME_TOLD_RE.search(c)]
     if not telling or len(telling) == len(clauses):
@@ -226,9 +228,10 @@ def persona_values(
         for c in chunks
     ]
     # A liking kept in the words it was said in (桌游, "board games") has no translation: an
-    # answer names only those of its own language ("by your preferences: board games, 桌游"
-    # was two languages in one line; a make-run look, session 49).
-    return [p for p in phrases if bool(extract.CJK_RE.search(p)) != english][:limit]
+    # English answer names no Chinese one ("by your preferences: board games, 桌游" was two
+    # languages in one line; a make-run look, session 49); a Chinese answer names Latin ones
+    # too (KTV, "board games"), as Chinese text does.
+    return [p for p in phrases if not (english and extract.CJK_RE.search(p))][:limit]
 
 
 def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str:

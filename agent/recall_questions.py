@@ -15,6 +15,13 @@ RECALL_ZH_RE = re.compile(
     r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
     r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
 )
+# A question about what the assistant said, not the user (你上次推荐的那个展叫什么来着, "do you
+# remember what you recommended?"): its answers are what is recalled.
+ABOUT_THE_ASSISTANT_RE = re.compile(
+    r"你(?:上次|之前|刚才|昨天)?(?:说|推荐|提|讲|发|给)|我们.{0,6}(?:聊|说)|"
+    r"\byou (?:said|told|recommended|suggested|mentioned|sent|gave)\b|\bwe (?:talked|discussed)\b",
+    re.I,
+)
 QUESTION_ZH_RE = re.compile(r"[？?]|什么|啥|吗|哪|谁|几|多少|怎么|来着[？?。!！吗呀啊呢]*$")
 
 

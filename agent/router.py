@@ -72,11 +72,14 @@ OWN_ACTIVITY_RE = re.compile(
 # a statement: one that goes on to ask ("I love jazz, any gigs tonight?", 我爱打羽毛球，想找个
 # 球友) is the ask's.
 LIKING_RE = re.compile(
-    r"(?:^\W*我(?:平时|一直|从小|本来)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死]))"
+    r"(?:^\W*我(?:平时|一直|从小)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死好我着]))"
     r"|\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+(?!to\b)"
-    r"|\bi'?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\b)"
-    r"(?![^?？]*(?:[?？吗]|想找|找个|找人|有没有|有人|求"
-    r"|\blooking for\b|\banyone\b|\bany\b|\bwant))"
+    + extract.NOT_A_THING_LIKED
+    + r"|\bi'?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\b)"
+    r"(?![^?？]*(?:[?？吗]|想找|找个|找人|有没有|有人|求|谁|一起|发布|报名"
+    r"|\blooking for\b|\bany(?:one|body)?\b|\bwant|\bwanna\b|\bwho\b|\bshow me\b"
+    r"|\btake me\b|\bjoin\b|\blet'?s\b|\btogether\b|\bpublish|\bpost it\b|\bcount me\b"
+    r"|\bsign me\b|\bbook\b|\bkeen\b|\bup for\b))"
 )
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
@@ -134,7 +137,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"报了(?:什么|哪些|几个)|" + OWN_ACTIVITY_RE.pattern + "|"
             r"\bmy (?:events|activities|schedule|bookings?|saved)\b|"
             # Not a search for company ("cancel my badminton search": PARTNER_STOP_RE).
-            r"\bcancel\b(?![^.?!]*\b(?:search|partner|buddy)\b)|"
+            r"\bcancel\b(?!\s+(?:my\s+)?(?:\w+\s+)?(?:search|partner search|buddy search"
+            r"|partner request)\b)|"
             r"\bmy (?:spot|place) (?:in|at|on|for)\b|"
             r"\bsigned up\b|\bdrop out\b|"
             # What I'm booked on, and backing out (agent/data/intents.jsonl, English dev rows).
@@ -219,8 +223,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # Whether there is one of a kind (明天有读书会吗, 这周末有羽毛球局吗, 周六有爬山的吗),
             # not whether I have one (我明天有活动吗: MANAGE) nor whether someone comes (有人…吗:
             # PARTNER). The examples read 有X局吗 as organising one (a make-run look, session 49).
-            r"(?:^|[，,。！!\s])(?:(?!我)[^，,。？?！!])*?有(?!没有)[^，,。？?人我]{0,10}?"
-            r"(?:局|会|展|课|演出|比赛|市集|徒步|讲座|活动|的)(?:吗|么|嘛|不|没)|"
+            r"(?:^|[，,。！!\s])(?:(?![我你]|这个|那个)[^，,。？?！!])*?有(?!没有)[^，,。？?人我你什]{0,10}?"
+            r"(?:局|读书会|音乐会|分享会|见面会|舞会|聚会|展|课|演出|比赛|市集|徒步|讲座|活动|的)"
+            r"(?:吗|么|嘛|不|没)|"
             # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
             r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动|"
             # A wish to do something (明天下午想去看展, 想去吃点好吃的, as 明晚想听现场音乐 is

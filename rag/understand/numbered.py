@@ -28,7 +28,13 @@ from datetime import date, timedelta, tzinfo
 
 from rag.understand.dates import counted_after, month_add, safe_date
 from rag.understand.holidays import country_of
-from rag.understand.words import EN_WEEKDAY_AMBIGUOUS, EN_WEEKDAY_SHORT, EN_WEEKDAYS, rx
+from rag.understand.words import (
+    EN_WEEKDAY_AMBIGUOUS,
+    EN_WEEKDAY_SHORT,
+    EN_WEEKDAYS,
+    rx,
+    weekday_index,
+)
 
 _WEEKDAY_WORD = "|".join(
     sorted({*EN_WEEKDAYS, *EN_WEEKDAY_SHORT, *EN_WEEKDAY_AMBIGUOUS}, key=len, reverse=True)
@@ -51,12 +57,15 @@ _PREPOSITION = re.compile(r"\b(?:on|by|until|till|from)\s+$")
 # What may follow a date of numbers alone: the end of the clause, or a word that is no noun of
 # the number (a preposition, a conjunction, a part of the day or a clock time).
 _DATE_END = rx(
-    r"\s*(?:$|[,，.。;；!！?？)）]|(?:at|for|in|on|from|to|and|or|till|until|by|after|before|"
+    r"\s*(?:$|[,，.。;；!！?？)）\-–~]|(?:at|for|in|on|from|to|and|or|till|until|through|thru|by|"
+    r"after|before|"
     r"around|with|if|please|pls|morning|afternoon|evening|night|nite|arvo|lunch|dinner|"
     r"brunch|breakfast|\d{1,2}(?::\d\d)?\s*[ap]\.?m)\b)"
 )
-# Countries whose English writes the month first (12/5 = 5 December).
-_MONTH_FIRST_COUNTRIES = frozenset({"US", "CA"})
+# Countries whose usage writes the month first (12/5 = 5 December): the United States and Canada
+# in English; China, Hong Kong, Macau, Taiwan, Japan and Korea, which write year/month/day (an
+# audit, session 49: "12/5" asked in Shanghai without a Chinese character read 12 May).
+_MONTH_FIRST_COUNTRIES = frozenset({"US", "CA", "CN", "HK", "MO", "TW", "JP", "KR"})
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 # In Chinese text a date runs into the next word (12/5去滑雪, 12/5晚上); a fraction or a count
 # does too, and is told by the word after it (3/4的人, 1/2价, 2/3个).
@@ -74,8 +83,51 @@ def _month_days(day: int, today: date):
     return of_month
 
 
+# A date of numbers in a list or a range ("the 5th and 6th", "12/5-12/7", "the 5th through the
+# 7th") or bounded by a word this reader does not read ("before the 20th", "until the 10th",
+# "the weekend of the 12th"): reading one of its days would filter to the wrong ones, so none
+# is read (an audit, session 49), as before dates of numbers were read at all.
+_LIST_NEXT = rx(
+    r"\s*(?:,|&|and|or)\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th|/\d)?\b"
+    # A range to a day this reader leaves unread ("the 5th to 7th": the 7th has no "the"); a
+    # range to one it reads ("from 12/5 to 12/7") is joined as one span (rag.understand).
+    r"|\s*(?:to|through|thru|till|until|-|–|~)\s*\d{1,2}(?:st|nd|rd|th)\b"
+)
+_LIST_BEFORE = rx(
+    r"(?:\d(?:st|nd|rd|th)?|\d/\d{1,2})\s*(?:,|&|and|or)\s*(?:the\s+)?$"
+    r"|\b(?:before|after|around|since|until|till|of|ages?|rated|scored?|room|table\s+for)"
+    r"\s+(?:the\s+)?$"
+)
+# A slash written as a score, a rating or an age ("a 10/10 brunch spot", "rated 5/5"), and the
+# shop 7/11: no date.
+_NOT_SLASH_DATE = frozenset({"10/10", "5/5", "7/11", "4/4", "3/3", "1/1"})
+
+
+_BOUND_CUE = rx(r"^(?:until|till|by)\b")
+_NTH_WEEKDAY_BEFORE = rx(r"\bthe\s+\d{1,2}(?:st|nd|rd|th)\s+$")
+
+
+def in_list(match: re.Match) -> bool:
+    """Return whether a date of numbers is one of a list or range, or bounded by a word the
+    reader does not read (see ``_LIST_NEXT``)."""
+    text = match.string
+    return bool(
+        _LIST_NEXT.match(text, match.end())
+        or _LIST_BEFORE.search(text[: match.start()])
+        or _BOUND_CUE.match(match.group(0))
+    )
+
+
+def nth_weekday(match: re.Match) -> bool:
+    """Return whether a weekday is the Nth of its month ("the 2nd saturday"): this reader reads
+    no such day, and the weekday alone would be the wrong one."""
+    return bool(_NTH_WEEKDAY_BEFORE.search(match.string[: match.start()]))
+
+
 def _nth_is_date(match: re.Match) -> bool:
     text = match.string
+    if in_list(match) or re.match(r"\s*(?:" + _WEEKDAY_WORD + r")\b", text[match.end() :], re.I):
+        return False  # "the 2nd saturday" is a weekday of the month, not the 2nd
     if _WEEKDAY_BEFORE.search(text[: match.start()]):
         return True
     # Without a weekday: "the 5th" and nothing after it that it could rank ("the 5th floor",
@@ -97,7 +149,9 @@ def numbered_atom(kind: str, match: re.Match, today: date, tz: tzinfo) -> tuple 
             return None
         return "month", _month_days(day, today), None
     first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
-    if f"{first}/{second}" in _IDIOMS or counted_after(text, match.end()):
+    if f"{first}/{second}" in _IDIOMS | _NOT_SLASH_DATE or counted_after(text, match.end()):
+        return None
+    if in_list(match):
         return None
     before = text[: match.start()]
     cue = _PREPOSITION.search(before) or _WEEKDAY_BEFORE.search(before)
@@ -110,6 +164,11 @@ def numbered_atom(kind: str, match: re.Match, today: date, tz: tzinfo) -> tuple 
     valid = [(m, d) for m, d in orders if 1 <= m <= 12 and 1 <= d <= 31]
     if not valid:
         return None
+    labelled = _WEEKDAY_BEFORE.search(before)
+    if labelled and not year:
+        # "saturday 12/5" in London: the order on which the date is that weekday (5 December).
+        weekday = _weekday_named(labelled.group(0))
+        valid.sort(key=lambda md: _next_date(today, *md).weekday() != weekday)
     month, day = valid[0]
     if year:
         full = int(year) + (2000 if len(year) == 2 else 0)
@@ -118,16 +177,36 @@ def numbered_atom(kind: str, match: re.Match, today: date, tz: tzinfo) -> tuple 
     return "year", (lambda k: _listed(safe_date(today.year + k, month, day))), None
 
 
+_ZH_WEEKDAY = "一二三四五六日天"
+
+
+def _weekday_named(words: str) -> int | None:
+    """Return the weekday (Monday 0) a weekday label before a date names."""
+    words = words.strip().rstrip(".,").lower()
+    if words and words[-1] in _ZH_WEEKDAY:
+        return min(_ZH_WEEKDAY.index(words[-1]), 6)
+    return weekday_index(words.split()[-1]) if words else None
+
+
+def _next_date(today: date, month: int, day: int) -> date:
+    """Return the first month/day on or after ``today`` (today's year, else the next)."""
+    found = safe_date(today.year, month, day)
+    if found is None or found < today:
+        found = safe_date(today.year + 1, month, day)
+    return found or today
+
+
 def _listed(found: date | None) -> list[date] | None:
     return [found] if found else None
 
 
-def agreeing(date_data: tuple, weekday: int, today: date) -> tuple:
+def agreeing(date_data: tuple, weekday: int, today: date) -> tuple | None:
     """Return a date atom's data chosen by a weekday that labels it: a day of an unnamed month
     falls on the first of its months where it is that weekday (searched two months ahead, as
-    every repeating phrase is); with no such month ahead, or a month named, the date as it
-    was ("thursday the 5th" on 25 November: the 5th of December, the one Thursday the 5th
-    being over)."""
+    every repeating phrase is); None when no month ahead agrees ("friday the 13th" on 25
+    November 2026: no Friday the 13th before February), and the weekday is read alone, as
+    before days of the month were read (an audit, session 49: it read Sunday 13 December). A
+    month named decides ("sat dec 5")."""
     cycle, rule, implied = date_data
     if cycle != "month":
         return date_data
@@ -137,7 +216,7 @@ def agreeing(date_data: tuple, weekday: int, today: date) -> tuple:
         return days if days and days[0].weekday() == weekday else None
 
     if not any((days := agrees(k)) and days[0] >= today for k in range(0, 3)):
-        return date_data
+        return None
     return cycle, agrees, implied
 
 

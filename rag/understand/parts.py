@@ -187,9 +187,8 @@ PART_WORDS: dict[str, str] = {
     "before midday": "before noon",
     # Australian and New Zealand "knock off" (the end of the working day: "knock off drinks
     # friday"), a part like "after work"; session 49, after fresh9's and fresh15's queries
-    # had been seen.
+    # had been seen. Not "knockoff", fake goods in American English ("knockoff handbags").
     "knock off": "after work",
-    "knockoff": "after work",
 }
 # Before and after a Mandarin meal (午饭前, 早餐之后, 周六午饭以前): the time around the meal,
 # not its hours (audit, session 42: 周六午饭前 was read as Saturday lunchtime); meal -> (the

@@ -15,6 +15,7 @@ from rag.understand.numbered import (
     NUMBERED_KINDS,
     NUMBERED_PATTERNS,
     agreeing,
+    nth_weekday,
     numbered_atom,
     weekday_of,
 )
@@ -201,7 +202,7 @@ def _clock_atom(kind: str, match: re.Match) -> tuple | None:
     else:
         hour = cn_number(g["hour"])
         extra = g["extra"] or ""
-        minute = {"半": 30, "一刻": 15, "三刻": 45}.get(extra)
+        minute = {"半": 30, "一刻": 15, "1刻": 15, "三刻": 45, "3刻": 45}.get(extra)
         if minute is None:
             minute = cn_number(g["minute"]) if g["minute"] else 0
         half = None
@@ -320,6 +321,8 @@ def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
     if role == "day":
         if kind in NUMBERED_KINDS:
             return numbered_atom(kind, match, ctx.today, ctx.tz)
+        if kind == "en_weekday" and nth_weekday(match):
+            return None
         return _day_atom(kind, match, ctx)
     if role == "part":
         return part_of_day(match.group(1) if kind == "en_part" else match.group(0))
@@ -371,13 +374,14 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
         if last is not None and _labels_date(last, atom, text, atoms[i + 1 : i + 2]):
             # A weekday beside its date ("sat dec 5", 12月5日周六, "saturday night, dec 5")
             # names that date: the date decides, whether or not the weekday agrees with it;
-            # beside a day with no month (周六5号, "saturday the 5th") it chooses the month
-            # (rag.understand.numbered).
+            # beside a day with no month (周六5号, "saturday the 5th") it chooses the month, and
+            # with no month agreeing it is read alone (rag.understand.numbered.agreeing).
             day = last.get("day")
             date_atom, weekday_atom = (atom, day) if atom.kind in _DATE_KINDS else (day, atom)
             weekday = weekday_of(weekday_atom.data)
             if weekday is not None:
-                date_atom.data = agreeing(date_atom.data, weekday, ctx.today)
+                # No month ahead where they agree: the weekday alone, its date unread.
+                date_atom.data = agreeing(date_atom.data, weekday, ctx.today) or weekday_atom.data
             if atom.kind in _DATE_KINDS:
                 last.atoms[last.atoms.index(day)] = atom
             closed = "(" in text[last.end : atom.start] and text[atom.end : atom.end + 1] == ")"

@@ -409,7 +409,7 @@ CLOCK_PATTERNS = [
             r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
             # A minute is 分 after it or two numerals (六点零五, 六点四十, 六点十): one numeral
             # alone is the next word's (六点四位 is six o'clock, four people; session 49).
-            r"(?P<extra>半|一刻|三刻|(?P<minute>" + NUMERAL + r")"
+            r"(?P<extra>半|[1一]刻|[3三]刻|(?P<minute>" + NUMERAL + r")"
             r"(?:分|(?<=[0-9零〇一二两三四五六七八九十]{2})|(?<=十)))?"
             r"(?:(?P<zafter>以后|之后|往后|后)|(?P<zbefore>以前|之前|前))?"
         ),

@@ -65,3 +65,9 @@ def test_a_far_draft_moved_to_a_bare_weekday_stays_beside_it():
     ctx = SimpleNamespace(message="move it to saturday", draft=SimpleNamespace(start_at=new_year))
     moved = keep_time_of_day(ctx, {})
     assert moved["startAt"] == "2027-01-02T19:00:00+08:00"
+
+
+def test_a_draft_asked_for_tonight_at_half_past_eleven_starts_at_the_next_quarter():
+    late = datetime(2026, 11, 28, 23, 30, 12, tzinfo=ZoneInfo("Asia/Shanghai"))
+
+    assert start_at(extract_time_range("今晚组个局", late), now=late) == "2026-11-28T23:45:00+08:00"

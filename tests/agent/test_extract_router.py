@@ -148,6 +148,19 @@ def test_a_stated_liking_is_kept_as_a_like(message, liked):
         "I love my dog",
         "我爱人喜欢爬山",
         "他平时爱打球",
+        # A pick from a list, a question, a person, another's habit, a hobby word (an audit,
+        # session 49).
+        "I like the first one",
+        "Thanks, I like the first option",
+        "I like both",
+        "Would I like jazz?",
+        "I like sushi?",
+        "I like Tom",
+        "我儿子今年八岁，平时爱踢球",
+        "我爱妈妈",
+        "我爱好摄影",
+        "我本来很喜欢跑步，后来膝盖受伤了",
+        "我爱干嘛来着",
     ],
 )
 def test_no_liking_is_read_from_a_wish_a_pronoun_or_a_person(message):
@@ -303,6 +316,15 @@ def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent
         ("明天有读书会吗", "EXPLORE"),
         ("这周末有羽毛球局吗", "EXPLORE"),
         ("我明天有活动吗", "MANAGE"),
+        # Approving a draft, cancelling one's own, a liking that goes on to ask, a question
+        # about something else (an audit, session 49).
+        ("I like the first one", "EXPLORE"),
+        ("I love it, publish", "CREATE"),
+        ("please cancel the board game night, my partner is sick", "MANAGE"),
+        ("I love board games, anybody keen this Friday", "PARTNER"),
+        ("I like jazz, show me gigs this weekend", "EXPLORE"),
+        ("你明天有课吗", "CHAT"),
+        ("有什么要注意的吗", "CHAT"),
     ],
 )
 def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message, intent):

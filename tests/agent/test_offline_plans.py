@@ -212,3 +212,49 @@ def test_asking_who_else_goes_to_one_joined_reads_the_joined_ones(message):
 
     [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
     assert arguments["scope"] != "created"
+
+
+SEARCHES = [
+    {"id": 1, "activityType": "运动", "description": "anyone up for badminton this weekend?"},
+    {"id": 2, "activityType": "户外", "description": "周末找个人一起爬山"},
+    {"id": 3, "activityType": "运动", "description": "想找个羽毛球搭子"},
+]
+
+
+@pytest.mark.parametrize(
+    ("message", "closed"),
+    [
+        ("羽毛球搭子不找了", 3),
+        ("stop looking for a badminton partner", 1),
+        ("cancel my hiking search", 2),  # hiking is 户外's
+        ("stop looking for a board game partner", None),  # none of them
+        ("不用再帮我找搭子了", None),  # several open, none named: ask which
+    ],
+)
+def test_a_request_to_stop_a_search_closes_the_one_it_names(message, closed):
+    from agent.offline_plans import plan_partner
+
+    done = [{"name": "getPartnerIntents", "arguments": {}, "result": {"partnerIntents": SEARCHES}}]
+    planned = plan_partner(SimpleNamespace(message=message, persona=[]), done)
+
+    assert planned == ([("closePartnerIntent", {"intentId": closed})] if closed else [])
+
+
+@pytest.mark.parametrize(
+    ("message", "closed"),
+    [
+        (
+            "I no longer need a partner, my friend is coming",
+            [("closePartnerIntent", {"intentId": 1})],
+        ),
+        ("不用帮我找人了，我朋友陪我去", [("closePartnerIntent", {"intentId": 1})]),
+        ("stop looking for a board game partner", []),  # another kind named: not this one
+    ],
+)
+def test_the_only_search_is_closed_unless_another_kind_is_named(message, closed):
+    from agent.offline_plans import plan_partner
+
+    only = {"partnerIntents": SEARCHES[:1]}
+    done = [{"name": "getPartnerIntents", "arguments": {}, "result": only}]
+
+    assert plan_partner(SimpleNamespace(message=message, persona=[]), done) == closed

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from agent.context import RuntimeContext
-from agent.offline_recall import compose_chat, is_recall, persona_values
+from agent.offline_recall import compose_chat, is_recall, persona_values, quoted_part
 from agent.prompt import Chunk
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -445,9 +445,9 @@ def test_a_question_about_something_else_quotes_the_whole_message():
 
 
 @pytest.mark.parametrize(
-    ("message", "named"), [("what's on?", "board games"), ("有什么活动", "桌游")]
+    ("message", "named"), [("what's on?", ["board games"]), ("有什么活动", ["board games", "桌游"])]
 )
-def test_a_liking_is_named_only_in_the_language_of_the_answer(message, named):
+def test_a_chinese_liking_is_not_named_in_an_english_answer(message, named):
     persona = [
         Chunk(f"persona:preference:{i}", f"偏好 likes: {value}", 1.0, meta=meta)
         for i, (value, meta) in enumerate(
@@ -455,4 +455,16 @@ def test_a_liking_is_named_only_in_the_language_of_the_answer(message, named):
         )
     ]
 
-    assert persona_values(_ctx(message, persona=persona), english=message.isascii()) == [named]
+    assert persona_values(_ctx(message, persona=persona), english=message.isascii()) == named
+
+
+@pytest.mark.parametrize(
+    ("question", "told", "quoted"),
+    [
+        ("what's my name?", "My name is Mr. Smith, I teach math", "My name is Mr. Smith"),
+        # More than the name asked: the whole message answers it.
+        ("我叫什么名字，在哪上班", "你好，我叫林晓，在杭州上班", "你好，我叫林晓，在杭州上班"),
+    ],
+)
+def test_the_name_clause_is_whole_and_only_the_name_is_trimmed_to(question, told, quoted):
+    assert quoted_part(told, question) == quoted

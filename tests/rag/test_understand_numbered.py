@@ -80,9 +80,55 @@ def test_a_chinese_weekday_chooses_the_month_as_well() -> None:
     assert span("周日3号", SH) == day(1, 3, tz=SH, year=2027)
 
 
-def test_a_weekday_no_month_ahead_agrees_with_leaves_the_date_to_decide() -> None:
-    # The only Thursday the 5th near is 5 November, over; the 5th meant is December's.
-    assert span("thursday the 5th") == day(12, 5)
+@pytest.mark.parametrize("text", ["thursday the 5th", "thu the 5th"])
+def test_a_weekday_no_month_ahead_agrees_with_is_read_alone(text) -> None:
+    # No Thursday the 5th before February: the weekday, this Thursday, as before days of the
+    # month were read (an audit, session 49: "friday the 13th" read Sunday 13 December).
+    assert span(text) == day(11, 26)
+
+
+def test_friday_the_13th_is_this_friday() -> None:
+    assert span("friday the 13th horror night") == day(11, 27, 18)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the 5th and 6th",
+        "things to do on the 5th and 6th",
+        "the 5th to 7th",
+        "any gigs on the 5th, 6th or 7th",
+        "until the 10th",
+        "before the 20th",
+        "the 2nd saturday",
+        "kids classes ages 5/6",
+        "a 10/10 brunch spot",
+        "rated 5/5",
+        "table for 2/3",
+        "room 12/5",
+        "7/11便利店",
+    ],
+)
+def test_numbers_in_a_list_a_bound_a_rank_or_a_score_name_no_time(text) -> None:
+    # Reading one day of a list, or a score as a date, would filter to the wrong rows (an
+    # audit, session 49); none is read, as before dates of numbers were read at all.
+    assert span(text) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "tz"), [("12/5-12/7", DENVER), ("12/5 thru 12/7", SH), ("from 12/5 to 12/7", DENVER)]
+)
+def test_a_range_of_slash_dates_is_one_span(text, tz) -> None:
+    assert span(text, tz) == (day(12, 5, tz=tz)[0], day(12, 7, tz=tz)[1])
+
+
+@pytest.mark.parametrize(("text", "tz"), [("12/5", SH), ("saturday 12/5", LONDON)])
+def test_a_slash_date_is_read_in_east_asian_order_and_as_its_weekday_agrees(text, tz) -> None:
+    assert span(text, tz) == day(12, 5, tz=tz)
+
+
+def test_a_knockoff_is_no_time_of_day() -> None:
+    assert span("knockoff handbags market saturday") == day(11, 28)
 
 
 @pytest.mark.parametrize(
@@ -197,3 +243,7 @@ def test_english_day_forms_read_as_meant(text: str, expected) -> None:
 
 def test_date_night_alone_is_no_time() -> None:
     assert read("date night ideas").time is None
+
+
+def test_quarters_of_an_hour_in_figures_are_read_as_in_characters() -> None:
+    assert read("晚上7点3刻", SH).times[0].point == datetime(2026, 11, 25, 19, 45, tzinfo=SH)
