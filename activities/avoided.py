@@ -15,8 +15,8 @@ Which stated preferences refuse something, and what (:func:`avoided_things`):
 - a value stated against eating or drinking something (「不吃辣」, 「不喝酒」, "no spicy food",
   "no alcohol", "don't eat beef");
 - a food the agent stored as refused: the agent stores 「不吃牛肉」 as category ``food`` with the
-  thing itself as the value (``agent.extract.PREFERENCE_RULES``), so a ``food`` value that is
-  one of :data:`THING_WORDS`' things bare is refused. A liked food is stored with its verb
+  thing itself as the value (``agent.preferences_said.PREFERENCE_RULES``), so a ``food`` value
+  that is one of :data:`THING_WORDS`' things bare is refused. A liked food is stored with its verb
   (「爱吃辣」, "spicy food"), never bare.
 """
 
@@ -136,8 +136,8 @@ _OTHER_NAMES = {
     "cilantro": "香菜",
 }
 # The foods stored bare when refused: the agent's rule 不吃(牛肉|…) stores the food itself
-# (agent.extract.PREFERENCE_RULES reads this set), and a bare ``food`` value of these is read
-# as refused here.
+# (agent.preferences_said.PREFERENCE_RULES reads this set), and a bare ``food`` value of these
+# is read as refused here.
 STORED_BARE = frozenset({"牛肉", "猪肉", "海鲜", "香菜", "羊肉"})
 # A value that refuses eating or drinking something: 「不吃辣」 「不能吃海鲜」 「不喝酒」, "no spicy
 # food", "no alcohol", "don't eat beef", "can't have dairy".

@@ -40,9 +40,10 @@ from django.utils import timezone, translation
 
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
-from agent.extract import answered_vibe, extract_preferences, is_english
+from agent.extract import is_english
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
+from agent.preferences_said import answered_vibe, extract_preferences
 from agent.prompt import BuiltPrompt, PromptBuilder
 from agent.router import CHAT, CREATE, EXPLORE, IntentResult, classify_intent
 from agent.told_preferences import asked_categories

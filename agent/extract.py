@@ -1,11 +1,12 @@
-"""Rule-based extraction from Chinese chat messages: times, activity types, places, preferences.
+"""Rule-based extraction from chat messages: times, activity types, places, notes, requests.
 
 Used offline (no LLM) to fill tool arguments and by the lifecycle hooks and triggers. Times,
 places, kinds and vibes are read by ``rag.understand`` (the module ``/rag/search`` and memory
 search use too, so a phrase means the same window everywhere; docs/QUERY_UNDERSTANDING.md lists
 them), forward in time (``direction="future"``), in ``settings.TIME_ZONE``. A message naming
 several times ("明天去爬山，下午三点出发") uses the narrowest, a clock time being a one-hour
-window. Counts, place names and preferences are the agent's own rules below.
+window. Counts and place names are the agent's own rules below; the preferences a message
+states are ``agent.preferences_said``'s.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ from datetime import datetime, timedelta
 
 from django.utils import timezone
 
-from activities.avoided import STORED_BARE
 from rag.text import cut_as_written
 from rag.understand import Lexicon, Understanding, understand
 
@@ -321,147 +321,6 @@ CANT_MAKE = (
 )
 
 
-# --- Preferences -------------------------------------------------------------------------
-
-# English negation before a verb ("I don't eat", "I can't"), and its absence.
-_NOT = r"\b(?:don['’]?t|do not|can['’]?t|cannot|never)"
-_YES = r"(?<!n't )(?<!n’t )(?<!not )(?<!never )\b"
-# (pattern, category, value): value None takes the pattern's first group.
-PREFERENCE_RULES: list[tuple[re.Pattern, str, str | None]] = [
-    (re.compile(r"不(?:能|太能|怎么|爱)?吃辣"), "food", "不吃辣"),
-    (re.compile(r"(?:爱|喜欢|能)吃辣|无辣不欢"), "food", "爱吃辣"),
-    (re.compile(r"素食|吃素|素食主义"), "food", "素食"),
-    # The refused food itself is the value (activities.avoided reads such a value as refused).
-    (re.compile(rf"不吃({'|'.join(sorted(STORED_BARE))})"), "food", None),
-    (re.compile(r"(?:对)?(海鲜|花生|芒果|乳糖)过敏"), "allergy", None),
-    (re.compile(r"\ballergic to (seafood|peanuts|mango|lactose)", re.I), "allergy", None),
-    (re.compile(r"不(?:喝|能喝)酒"), "drink", "不喝酒"),
-    (re.compile(r"(?<!不)喜欢(?:热闹|人多)|爱热闹"), "vibe", "热闹"),
-    (re.compile(r"喜欢安静|不喜欢(?:太)?(?:吵|热闹|人多)|怕吵|社恐"), "vibe", "安静"),
-    (re.compile(r"(?<!不)喜欢(?:户外|大自然|爬山)"), "vibe", "户外"),
-    (re.compile(r"(?:周末|工作日)?(?:只有|只能)(周末|晚上|工作日晚上)有空"), "time", None),
-    # English: stored in English, the language the user stated it in (a later 爱吃辣 still
-    # replaces "no spicy food": memory.stance reads both languages in one vocabulary).
-    (
-        re.compile(rf"{_NOT}\s+(?:eat|like|do|handle)\s+spicy|\bno spicy", re.I),
-        "food",
-        "no spicy food",
-    ),
-    (re.compile(rf"{_YES}(?:love|like|enjoy|eat)\s+spicy", re.I), "food", "spicy food"),
-    (
-        re.compile(r"\bi['’]?m (?:a )?vegetarian|\bi (?:only )?eat vegetarian", re.I),
-        "food",
-        "vegetarian",
-    ),
-    (re.compile(rf"{_NOT}\s+drink\b|\bno alcohol", re.I), "drink", "no alcohol"),
-    (
-        re.compile(
-            rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:quiet|calm|peaceful)"
-            rf"|{_NOT}\s+like\s+(?:crowds|noise|noisy|loud)|\bhate\s+(?:crowds|noise)",
-            re.I,
-        ),
-        "vibe",
-        "quiet activities",
-    ),
-    (
-        re.compile(rf"{_YES}(?:like|love|enjoy|prefer)\s+(?:lively|busy|crowded)", re.I),
-        "vibe",
-        "lively activities",
-    ),
-    (
-        re.compile(rf"{_YES}(?:like|love|enjoy)\s+(?:the\s+)?(?:outdoors?|hiking|nature)", re.I),
-        "vibe",
-        "the outdoors",
-    ),
-]
-# The values the rules above store, in Chinese and in English: a reply names a stored value in
-# the reply's language (value_in), whichever language the user stated it in.
-VALUES_ZH_EN = {
-    "不吃辣": "no spicy food",
-    "爱吃辣": "spicy food",
-    "素食": "vegetarian",
-    "不喝酒": "no alcohol",
-    "安静": "quiet activities",
-    "热闹": "lively activities",
-    "户外": "the outdoors",
-}
-_VALUES_EN_ZH = {en: zh for zh, en in VALUES_ZH_EN.items()}
-# The things an allergy or a refused food names (the rules above), in both languages.
-THINGS_ZH_EN = {
-    "海鲜": "seafood",
-    "花生": "peanuts",
-    "芒果": "mango",
-    "乳糖": "lactose",
-    "牛肉": "beef",
-    "猪肉": "pork",
-    "香菜": "coriander",
-    "羊肉": "lamb",
-}
-_THINGS_EN_ZH = {en: zh for zh, en in THINGS_ZH_EN.items()}
-
-
-def value_in(value: str, *, english: bool) -> str:
-    """Return a stated preference's value in English or Chinese (unknown values as they are)."""
-    table = VALUES_ZH_EN if english else _VALUES_EN_ZH
-    return table.get(value, value)
-
-
-def stated_in(category: str, value: str, *, english: bool) -> str:
-    """Return a stated preference as a phrase in English or Chinese.
-
-    An allergy, a dislike or a refused food stores the thing itself (花生, 爬山, 牛肉): shown bare
-    it would read as something the user wants, so it is named as avoided.
-    """
-    thing = (THINGS_ZH_EN if english else _THINGS_EN_ZH).get(value, value)
-    if category == "allergy":
-        return f"allergic to {thing}" if english else f"{thing}过敏"
-    if category == "dislikes":
-        return f"not into {thing}" if english else f"不喜欢{thing}"
-    if category == "food" and (value in THINGS_ZH_EN or value in _THINGS_EN_ZH):
-        return f"no {thing}" if english else f"不吃{thing}"
-    return value_in(value, english=english)
-
-
-# A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person or a hobby: 我爱人 is one's spouse,
-# 我爱你, 我爱好摄影). The subject may be left out at a clause's start when a habit word says it
-# is one's own (你好，我是小周，刚搬来，平时爱打羽毛球), unless an earlier clause is about someone
-# else (我儿子今年八岁，平时爱踢球: ``OTHER_PERSON_RE``).
-_LIKE_RE = re.compile(
-    r"(?:我(?:平时|一直|从小)?|(?:^|(?<=[，,。！!\s]))(?:平时|一直|从小))"
-    r"(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死好我着]))([^，,。！!？?\s了的]{2,8})"
-)
-OTHER_PERSON_RE = re.compile(
-    r"儿子|女儿|孩子|娃|宝宝|老公|老婆|爱人|对象|女朋友|男朋友|室友|朋友|同事|同学|爸|妈|爷|奶|"
-    r"姐|哥|弟|妹|他|她"
-)
-# A liking's value that is a question or a person, not a thing liked (我爱干嘛来着, 我爱妈妈).
-_NOT_A_LIKING_ZH = re.compile(r"什么|啥|干嘛|来着|吗|妈妈|爸爸|老婆|老公")
-# "I love board games", "I'm really into photography": the thing liked, up to a clause's end or a
-# word that starts another part ("I like hiking on weekends" keeps "hiking"). Not "I like it",
-# "I'd like to", "I like to …" (a wish), a pick from a list ("I like the first one", "both"),
-# a question ("would I like jazz?") nor a person (a make-run look, session 49: stated likings in
-# English were stored nowhere; its audit).
-_LIKE_EN_RE = re.compile(
-    r"\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+"
-    r"|\bi['’]?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\s+",
-    re.I,
-)
-NOT_A_THING_LIKED = (
-    r"(?!(?:it|that|this|these|those|you|your|them|him|her|his|my|our|their|to|the idea|when|how"
-    r"|what|both|all|none|any|anything|everything|either|neither|one|the (?:first|second|third|"
-    r"last|other|\w+ one|\w+ option)|(?:a|an|the) (?:option|choice))\b)"
-)
-_LIKE_EN_THING_RE = re.compile(
-    NOT_A_THING_LIKED + r"(?:(?:a|an|the|some)\s+)?"
-    r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too)\b))",
-    re.I,
-)
-_EN_NOT_STATED = re.compile(
-    r"(?:\bnot sure|\bwonder(?:ing)? if|\bwould|\bdo|\bdoes|\bif|\bwhether)\s+$", re.I
-)
-_DISLIKE_RE = re.compile(r"我(?:很|最|比较|特别)?(?:不喜欢|讨厌|受不了)([^，,。！!？?\s了的]{2,8})")
-
-
 # Asking how one's search for company goes (有人匹配上了吗, 找到搭子了吗, "any matches yet?"):
 # the open searches are read, not one more recorded (a make-run look, session 47).
 PARTNER_STATUS_RE = re.compile(
@@ -487,66 +346,3 @@ PARTNER_STOP_RE = re.compile(
     r"|\bcancel (?:my )?(?:\w+ )?(?:search|partner search|buddy search|partner request)\b",
     re.IGNORECASE,
 )
-# A short answer to "do you prefer lively or quiet get-togethers?" (安静的吧, 热闹点的, "quiet
-# please"): the vibe it names, read only right after the partner search asked it.
-_ANSWER_END_ZH = r"(?:一点|一些|点|些)?的?(?:局|吧|的吧|就行|就好|呗)?[。！!~～\s]*$"
-_ANSWER_END_EN = r"(?:\s+(?:ones?|stuff|please|for me|is better|is good))*[.!\s]*$"
-_QUIET_ANSWER_RE = re.compile(
-    rf"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:安静|清净|人少|安安静静){_ANSWER_END_ZH}"
-    rf"|^\W*(?:i'?d )?(?:prefer |like )?(?:quiet|calm|low[- ]key){_ANSWER_END_EN}",
-    re.IGNORECASE,
-)
-_LIVELY_ANSWER_RE = re.compile(
-    rf"^\W*(?:我)?(?:更|比较|还是)?(?:喜欢|偏向|要)?(?:热闹|人多){_ANSWER_END_ZH}"
-    rf"|^\W*(?:i'?d )?(?:prefer |like )?(?:lively|busy|loud){_ANSWER_END_EN}",
-    re.IGNORECASE,
-)
-
-
-def answered_vibe(text: str) -> tuple[str, str] | None:
-    """Return the ``("vibe", value)`` preference a short answer to the lively-or-quiet question
-    names, in the language of the answer; None when it is no such answer."""
-    english = is_english(text)
-    for pattern, value in ((_QUIET_ANSWER_RE, "安静"), (_LIVELY_ANSWER_RE, "热闹")):
-        if pattern.search(text or ""):
-            return ("vibe", VALUES_ZH_EN[value] if english else value)
-    return None
-
-
-def extract_preferences(text: str) -> list[tuple[str, str]]:
-    """Return the ``(category, value)`` preferences a user states in a message."""
-    found: list[tuple[str, str]] = []
-    for pattern, category, value in PREFERENCE_RULES:
-        match = pattern.search(text)
-        if match:
-            found.append((category, value or match.group(1)))
-    covered = {value for _, value in found}
-    for match in _LIKE_EN_RE.finditer(text):
-        thing = _LIKE_EN_THING_RE.match(text, match.end())
-        value = thing.group(1).strip().lower() if thing else ""
-        clause = re.split(r"[.!?;]", text[match.start() :], maxsplit=1)
-        asked = len(clause) > 1 and text[match.start() + len(clause[0])] == "?"
-        named = thing.group(1)[:1].isupper() if thing else False  # a person: "I like Tom"
-        if asked or named or _EN_NOT_STATED.search(text[: match.start()]):
-            continue
-        if value and not any(value in c or c in value for c in covered):
-            found.append(("likes", value))
-    for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
-        for match in pattern.finditer(text):
-            value = match.group(1)
-            if category == "likes" and (
-                text[max(0, match.start() - 1) : match.start()] == "不"
-                or _NOT_A_LIKING_ZH.search(value)
-                or (
-                    not match.group(0).startswith("我")
-                    and OTHER_PERSON_RE.search(text[: match.start()])
-                )
-            ):
-                continue
-            if not any(value in c or c in value for c in covered):
-                found.append((category, value))
-    unique: list[tuple[str, str]] = []
-    for item in found:
-        if item not in unique:
-            unique.append(item)
-    return unique

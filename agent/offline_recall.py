@@ -13,7 +13,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from agent import extract
+from agent import extract, preferences_said
 from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.recall_questions import asks_about_a_day, is_recall
@@ -196,7 +196,7 @@ def persona_values(
     results: list[dict] | None = None,
     limit: int = PERSONA_NOTE_MAX,
 ) -> list[str]:
-    """Return the persona's stated preferences as phrases (``extract.stated_in``) in the
+    """Return the persona's stated preferences as phrases (``preferences_said.stated_in``) in the
     answer's language, the most relevant first.
 
     ``results``: the search results an answer lists; then only the preferences bearing on them
@@ -224,7 +224,7 @@ def persona_values(
             c for c in chunks if (food if c.meta.get("category") in EATING_CATEGORIES else boosted)
         ]
     phrases = [
-        extract.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
+        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
         for c in chunks
     ]
     # A liking kept in the words it was said in (桌游, "board games") has no translation: an
@@ -243,11 +243,15 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     english = is_english(text)
     if preferences:
         if english:
-            said = ", ".join(extract.stated_in(c, value, english=True) for c, value in preferences)
+            said = ", ".join(
+                preferences_said.stated_in(c, value, english=True) for c, value in preferences
+            )
             return (
                 f"Got it: {said}. I'll keep that in mind when I find activities or people for you."
             )
-        said = "、".join(extract.stated_in(c, value, english=False) for c, value in preferences)
+        said = "、".join(
+            preferences_said.stated_in(c, value, english=False) for c, value in preferences
+        )
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
     if asked_categories(text) is not None:
         # 我有什么忌口 / "what am I allergic to": the user's own words when memory found a

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from agent import draft_fields, extract, told_preferences
+from agent import draft_fields, extract, preferences_said, told_preferences
 from rag.embeddings import embed_query, search_budget
 from rag.intent import embedded_examples, provider_answering
 from rag.intent import reset as reset_embedded_examples
@@ -68,13 +68,13 @@ OWN_ACTIVITY_RE = re.compile(
     r"|\bis my \w+(?: \w+)? still (?:on|happening)\b",
     re.IGNORECASE,
 )
-# A liking stated, in either language: extract.extract_preferences stores what it names. Only
-# a statement: one that goes on to ask ("I love jazz, any gigs tonight?", 我爱打羽毛球，想找个
-# 球友) is the ask's.
+# A liking stated, in either language: preferences_said.extract_preferences stores what it
+# names. Only a statement: one that goes on to ask ("I love jazz, any gigs tonight?",
+# 我爱打羽毛球，想找个球友) is the ask's.
 LIKING_RE = re.compile(
     r"(?:^\W*我(?:平时|一直|从小)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死好我着]))"
     r"|\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+(?!to\b)"
-    + extract.NOT_A_THING_LIKED
+    + preferences_said.NOT_A_THING_LIKED
     + r"|\bi'?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\b)"
     r"(?![^?？]*(?:[?？吗]|想找|找个|找人|有没有|有人|求|谁|一起|发布|报名"
     r"|\blooking for\b|\bany(?:one|body)?\b|\bwant|\bwanna\b|\bwho\b|\bshow me\b"
@@ -438,7 +438,7 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # The answer to the partner search's lively-or-quiet question ("我更喜欢安静的", "quiet
     # please") is a preference to keep, not a search for quiet places (a make-run look, session
     # 47).
-    if context.get("last_intent") == PARTNER and extract.answered_vibe(text):
+    if context.get("last_intent") == PARTNER and preferences_said.answered_vibe(text):
         return IntentResult(CHAT, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agent import extract
+from agent import preferences_said
 from agent.extract import is_english
 
 if TYPE_CHECKING:  # the router imports this module, and agent.context imports the router
@@ -88,7 +88,7 @@ def compose_told_preferences(ctx: RuntimeContext) -> str | None:
         return None
     english = is_english(ctx.message)
     told = [
-        extract.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
+        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
         for c in ctx.persona
         if c.meta.get("value") and (not categories or c.meta.get("category") in categories)
     ]

@@ -9,14 +9,8 @@ import pytest
 
 from agent import draft_fields
 from agent.draft_fields import extract_people, extract_place
-from agent.extract import (
-    context_note,
-    extract_activity_type,
-    extract_preferences,
-    extract_time_range,
-    semantic_query,
-    stated_in,
-)
+from agent.extract import context_note, extract_activity_type, extract_time_range, semantic_query
+from agent.preferences_said import extract_preferences, stated_in
 
 SH = ZoneInfo("Asia/Shanghai")
 SUNDAY_10AM = datetime(2026, 11, 22, 10, 0, tzinfo=SH)
@@ -576,7 +570,7 @@ def test_asking_how_a_search_for_company_goes_is_partner(message):
     ],
 )
 def test_a_short_answer_to_the_lively_or_quiet_question_names_a_vibe(message, vibe):
-    from agent.extract import answered_vibe
+    from agent.preferences_said import answered_vibe
 
     assert answered_vibe(message) == vibe
 
@@ -638,7 +632,7 @@ def test_coming_to_ones_show_is_no_question_about_a_visitor(message):
 
 @pytest.mark.parametrize("message", ["busy tomorrow", "small talk", "calm down", "人多吗"])
 def test_words_near_a_vibe_are_no_answer_to_the_lively_or_quiet_question(message):
-    from agent.extract import answered_vibe
+    from agent.preferences_said import answered_vibe
 
     assert answered_vibe(message) is None
 

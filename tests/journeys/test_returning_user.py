@@ -172,7 +172,7 @@ def test_a_returning_english_user_is_still_known_and_recalled(service, dinners):
     dinner = say(service, "bob", "recommend somewhere for dinner", "months_later")
     recall = say(service, "bob", "what did I tell you about my trip in March?", "months_later")
 
-    # Kept in the language they were stated in (agent.extract.PREFERENCE_RULES).
+    # Kept in the language they were stated in (agent.preferences_said.PREFERENCE_RULES).
     assert set(ids) == {"no spicy food", "quiet activities"}
     assert f"persona:preference:{ids['no spicy food']}" in dinner["sources"]
     assert "no spicy food" in dinner["reply"]
