@@ -59,7 +59,8 @@ def remembered(ctx: RuntimeContext) -> list:
     questions), in the knowledge pass's order: the best, and the second when it shares words
     with the question too and is about as close (``SECOND_QUOTE_GAP``). When none is left (the
     turns of an old chat went with retention), the best chat summary holding a sentence with
-    the question's words (:func:`summary_quote`).
+    the question's words (:func:`summary_quote`). A question for the name takes only a message
+    that tells one.
     """
     said = _said_by_user(ctx)
     if asks_about_a_day(ctx.message):
@@ -67,6 +68,11 @@ def remembered(ctx: RuntimeContext) -> list:
         return sorted((c for c in said if c.meta.get("range")), key=lambda c: c.meta["ts"])[
             :DAY_QUOTES
         ]
+    if asks_only_for_name(ctx.message):
+        # Only a message that tells a name answers it ("hi, I'm Amy"), not the nearest one
+        # ("I love board games" was quoted for "what's my name?"; a make-run look, session 49).
+        said = [c for c in said if NAME_TOLD_RE.search(c.body or "")]
+        return said[:1]
     if not said:
         return [c for c in ctx.knowledge if _is_summary(c) and summary_quote(c, ctx.message)][:1]
     if len(said) < 2:
@@ -102,7 +108,17 @@ NAME_ASKED_RE = re.compile(
     r"我叫(?:什么|啥)|我的名字|我是谁|\bmy name\b|\bwho am i\b|what(?:['’]?s| is) my name", re.I
 )
 OTHER_QUESTION_RE = re.compile(r"哪|什么|几|多大|多少|\b(?:where|when|how|what|who|which)\b", re.I)
-NAME_TOLD_RE = re.compile(r"我叫|名字|\bmy name\b|\bcall me\b", re.I)
+NAME_TOLD_RE = re.compile(
+    r"我叫|名字|\bmy name\b|\bcall me\b|(?-i:\b[Ii](?:['’]m| am) [A-Z][a-z]+\b)", re.I
+)
+
+
+def asks_only_for_name(question: str) -> bool:
+    """Return whether ``question`` asks for the user's name and nothing else."""
+    asked = NAME_ASKED_RE.search(question or "")
+    return bool(asked) and not OTHER_QUESTION_RE.search(
+        question[: asked.start()] + question[asked.end() :]
+    )
 
 
 def question_words(question: str) -> list[str]:
@@ -119,8 +135,7 @@ def quoted_part(body: str, question: str) -> str:
     clause holding its word is not always the answer ("what does Mia like?" after "Mia is
     visiting, she loves climbing"), so the message is quoted whole.
     """
-    asked = NAME_ASKED_RE.search(question or "")
-    if not asked or OTHER_QUESTION_RE.search(question[: asked.start()] + question[asked.end() :]):
+    if not asks_only_for_name(question):
         return body  # not the name, or more than it ("我叫什么名字，在哪上班")
     clauses = [c.strip() for c in CLAUSE_END_RE.split(body or "") if c.strip()]
     telling = [c for c in clauses if NAME_TOLD_RE.search(c)]

@@ -468,3 +468,22 @@ def test_a_chinese_liking_is_not_named_in_an_english_answer(message, named):
 )
 def test_the_name_clause_is_whole_and_only_the_name_is_trimmed_to(question, told, quoted):
     assert quoted_part(told, question) == quoted
+
+
+def test_a_name_question_quotes_no_message_that_tells_no_name():
+    ctx = _ctx("what's my name?", [_said("m1", "I love board games", "2026-11-18T12:00:00Z")])
+
+    assert compose_chat(ctx, []).startswith("I looked through what you've told me")
+
+
+def test_a_name_told_as_i_am_is_found_and_quoted():
+    told = "hi, I'm Amy, I just moved here and I love board games"
+    ctx = _ctx(
+        "what's my name?",
+        [
+            _said("m1", "I love board games", "2026-11-18T12:00:00Z"),
+            _said("m2", told, "2026-11-17T12:00:00Z", priority=0.5),
+        ],
+    )
+
+    assert compose_chat(ctx, []).endswith('"I\'m Amy"')
