@@ -109,7 +109,10 @@ NAME_ASKED_RE = re.compile(
 )
 OTHER_QUESTION_RE = re.compile(r"哪|什么|几|多大|多少|\b(?:where|when|how|what|who|which)\b", re.I)
 NAME_TOLD_RE = re.compile(
-    r"我叫|名字|\bmy name\b|\bcall me\b|(?-i:\b[Ii](?:['’]m| am) [A-Z][a-z]+\b)", re.I
+    r"我叫|名字|\bmy name\b|\bcall me\b|(?-i:\b[Ii](?:['’]?m| am) [A-Z][a-z]+\b)"
+    # 我是小周 (not 我是做设计的, 我是上海人: an occupation or a place of origin).
+    r"|我是(?![^，,。！!？?\s]*[的人])[^，,。！!？?\s]{1,4}(?=[，,。！!？?\s]|$)",
+    re.I,
 )
 
 

@@ -139,8 +139,11 @@ _LIKE_EN_RE = re.compile(
 )
 NOT_A_THING_LIKED = (
     r"(?!(?:it|that|this|these|those|you|your|them|him|her|his|my|our|their|to|the idea|when|how"
-    r"|what|both|all|none|any|anything|everything|either|neither|one|the (?:first|second|third|"
-    r"last|other|\w+ one|\w+ option)|(?:a|an|the) (?:option|choice))\b)"
+    r"|what|either|neither|none|the (?:first|second|third|last|other|\w+ one|\w+ option)"
+    r"|(?:a|an|the) (?:option|choice)"
+    # "both", "all of them", "anything", "the first one" alone: a pick, not a thing liked
+    # ("I love both hiking and jazz", "any kind of music", "one-day trips" are things).
+    r"|(?:both|all|any|anything|everything|one)(?:\s+of\s+(?:them|these|those)|\s*(?:[,.!?]|$)))\b)"
 )
 _LIKE_EN_THING_RE = re.compile(
     NOT_A_THING_LIKED + r"(?:(?:a|an|the|some)\s+)?"
@@ -190,10 +193,9 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
     for match in _LIKE_EN_RE.finditer(text):
         thing = _LIKE_EN_THING_RE.match(text, match.end())
         value = thing.group(1).strip().lower() if thing else ""
-        clause = re.split(r"[.!?;]", text[match.start() :], maxsplit=1)
+        clause = re.split(r"[,.!?;]", text[match.start() :], maxsplit=1)
         asked = len(clause) > 1 and text[match.start() + len(clause[0])] == "?"
-        named = thing.group(1)[:1].isupper() if thing else False  # a person: "I like Tom"
-        if asked or named or _EN_NOT_STATED.search(text[: match.start()]):
+        if asked or _EN_NOT_STATED.search(text[: match.start()]):
             continue
         if value and not any(value in c or c in value for c in covered):
             found.append(("likes", value))

