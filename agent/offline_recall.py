@@ -94,7 +94,7 @@ def summary_quote(chunk, question: str) -> str:
     no stopwords, no words that ask about a memory, no time phrase); "" when none holds one.
     """
     body = (chunk.body or "").strip()
-    words = question_words(question)
+    words = [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
     sentences = [body[span.start : span.end].strip() for span in split_sentences(body)]
     holding = [s for s in sentences if s and any(w in s.lower() for w in words)]
     return " ".join(holding) if any(s.isascii() for s in holding) else "".join(holding)
@@ -122,11 +122,6 @@ def asks_only_for_name(question: str) -> bool:
     return bool(asked) and not OTHER_QUESTION_RE.search(
         question[: asked.start()] + question[asked.end() :]
     )
-
-
-def question_words(question: str) -> list[str]:
-    """Return the content words of a question as the memory search matches them (lower case)."""
-    return [w.lower() for w in tsquery_lexemes(content_tsquery(question or ""))]
 
 
 def quoted_part(body: str, question: str) -> str:

@@ -26,12 +26,13 @@ from __future__ import annotations
 import re
 from datetime import date, timedelta, tzinfo
 
-from rag.understand.dates import counted_after, month_add, safe_date
+from rag.understand.dates import counted_after, listed, month_add, safe_date
 from rag.understand.holidays import country_of
 from rag.understand.words import (
     EN_WEEKDAY_AMBIGUOUS,
     EN_WEEKDAY_SHORT,
     EN_WEEKDAYS,
+    ZH_WEEKDAYS,
     rx,
     weekday_index,
 )
@@ -49,7 +50,6 @@ _SLASH = rx(
 )
 NUMBERED_PATTERNS = [("en_nth", _NTH), ("slash_date", _SLASH)]
 NUMBERED_KINDS = frozenset(kind for kind, _pattern in NUMBERED_PATTERNS)
-_IDIOMS = frozenset({"24/7", "9/11"})
 _WEEKDAY_BEFORE = rx(
     r"(?:\b(?:" + _WEEKDAY_WORD + r")\.?,?|(?:周|星期|礼拜)[一二三四五六日天])\s*$"
 )
@@ -77,8 +77,7 @@ def _month_days(day: int, today: date):
 
     def of_month(k: int) -> list[date] | None:
         first = month_add(today, k)
-        found = safe_date(first.year, first.month, day)
-        return [found] if found else None
+        return listed(safe_date(first.year, first.month, day))
 
     return of_month
 
@@ -98,9 +97,9 @@ _LIST_BEFORE = rx(
     r"|\b(?:before|after|around|since|until|till|of|ages?|rated|scored?|room|table\s+for)"
     r"\s+(?:the\s+)?$"
 )
-# A slash written as a score, a rating or an age ("a 10/10 brunch spot", "rated 5/5"), and the
-# shop 7/11: no date.
-_NOT_SLASH_DATE = frozenset({"10/10", "5/5", "7/11", "4/4", "3/3", "1/1"})
+# Slash numbers that are no date: the idioms 24/7 and 9/11, a score or a rating ("a 10/10
+# brunch spot", "rated 5/5"), the shop 7/11.
+_NOT_SLASH_DATE = frozenset({"24/7", "9/11", "10/10", "5/5", "7/11", "4/4", "3/3", "1/1"})
 
 
 _BOUND_CUE = rx(r"^(?:until|till|by)\b")
@@ -149,7 +148,7 @@ def numbered_atom(kind: str, match: re.Match, today: date, tz: tzinfo) -> tuple 
             return None
         return "month", _month_days(day, today), None
     first, second, year = int(match.group(1)), int(match.group(2)), match.group(3)
-    if f"{first}/{second}" in _IDIOMS | _NOT_SLASH_DATE or counted_after(text, match.end()):
+    if f"{first}/{second}" in _NOT_SLASH_DATE or counted_after(text, match.end()):
         return None
     if in_list(match):
         return None
@@ -174,17 +173,14 @@ def numbered_atom(kind: str, match: re.Match, today: date, tz: tzinfo) -> tuple 
         full = int(year) + (2000 if len(year) == 2 else 0)
         found = safe_date(full, month, day)
         return (None, lambda k: [found], None) if found else None
-    return "year", (lambda k: _listed(safe_date(today.year + k, month, day))), None
-
-
-_ZH_WEEKDAY = "一二三四五六日天"
+    return "year", (lambda k: listed(safe_date(today.year + k, month, day))), None
 
 
 def _weekday_named(words: str) -> int | None:
     """Return the weekday (Monday 0) a weekday label before a date names."""
     words = words.strip().rstrip(".,").lower()
-    if words and words[-1] in _ZH_WEEKDAY:
-        return min(_ZH_WEEKDAY.index(words[-1]), 6)
+    if words and words[-1] in ZH_WEEKDAYS:
+        return ZH_WEEKDAYS[words[-1]]
     return weekday_index(words.split()[-1]) if words else None
 
 
@@ -194,10 +190,6 @@ def _next_date(today: date, month: int, day: int) -> date:
     if found is None or found < today:
         found = safe_date(today.year + 1, month, day)
     return found or today
-
-
-def _listed(found: date | None) -> list[date] | None:
-    return [found] if found else None
 
 
 def agreeing(date_data: tuple, weekday: int, today: date) -> tuple | None:
