@@ -120,9 +120,12 @@ CORPORA = {
     # Two more cities written for fresh19 (development data from session 49).
     "hefei": ("activities_hefei.json", "Asia/Shanghai"),
     "denver_en": ("activities_denver_en.json", "America/Denver"),
-    # Two more cities written for fresh20, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh20 (development data from session 50).
     "fuzhou": ("activities_fuzhou.json", "Asia/Shanghai"),
     "glasgow_en": ("activities_glasgow_en.json", "Europe/London"),
+    # Two more cities written for fresh21, the unseen test: measured only, never fitted.
+    "ningbo": ("activities_ningbo.json", "Asia/Shanghai"),
+    "perth_en": ("activities_perth_en.json", "Australia/Perth"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -161,6 +164,8 @@ TUNING_CORPORA = (
     "brisbane_en",
     "hefei",
     "denver_en",
+    "fuzhou",
+    "glasgow_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -185,6 +190,7 @@ DEV_SETS = {
     "fresh17": "fresh17",
     "fresh18": "fresh18",
     "fresh19": "fresh19",
+    "fresh20": "fresh20",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -263,6 +269,10 @@ QUERY_FILES = {
         "activities_fresh20_fuzhou_queries.jsonl",
         "activities_fresh20_glasgow_en_queries.jsonl",
     ),
+    "fresh21": (
+        "activities_fresh21_ningbo_queries.jsonl",
+        "activities_fresh21_perth_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -286,6 +296,7 @@ FRESH = (
     "fresh18",
     "fresh19",
     "fresh20",
+    "fresh21",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -415,6 +426,13 @@ SPLIT_STATUS = {
     ),
     "fresh20": (
         "The fresh20 split (issue 30) is two more new cities (Fuzhou in Chinese, Glasgow in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 49: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 50). The unseen test split is fresh21 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh21": (
+        "The fresh21 split (issue 30) is two more new cities (Ningbo in Chinese, Perth in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
