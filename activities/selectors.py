@@ -143,6 +143,13 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
     return list(rows.order_by("start_at", "pk")[:limit]), joined_ids
 
 
+def activity_is_users(*, user, activity_id: int) -> bool:
+    """Return whether the user joined or organises the activity (one the user can stop going to)."""
+    return Activity.objects.filter(
+        Q(participations__user=user) | Q(creator=user), pk=activity_id
+    ).exists()
+
+
 def is_current(activity: Activity, model: str | None = None) -> bool:
     """Return whether the row's vector was made by the active model from its present text."""
     return (

@@ -38,6 +38,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 
+from activities.selectors import activity_is_users
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
 from agent.extract import is_english
@@ -376,6 +377,15 @@ def stream_chat(
                 state.message, alone=alone, for_cancel=ctx.shown_for == "cancel"
             )
             ctx.referenced = target if ctx.action else None
+        elif (
+            pointed is None
+            and ctx.focus is not None
+            and not ctx.editing_draft
+            and references.stops_going_unnamed(ctx.message)
+            and activity_is_users(user=user, activity_id=ctx.focus)
+        ):
+            # 算了我去不了了 right after joining one: that one (a make-run look, session 50).
+            ctx.action, ctx.referenced = "cancel", ctx.focus
         elif pointed is None and references.asks_which_to_join(ctx.message, ctx):
             ctx.action = "choose"  # 帮我报名 after a list of several, none in focus: ask which
         elif (

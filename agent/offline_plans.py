@@ -285,6 +285,8 @@ _NOT_NAMING_RE = re.compile(
     # "when is my pottery class?"), and the words for one's activities as a whole.
     r"|怎么样|在哪(?:里|儿)?|几点|什么时候|哪天|哪些|什么|几个|还办|还有|定了|开始|结束|[吗呢么]|我报(?!名)"
     r"|活动|日程|安排|行程"
+    # Why one cannot go (临时有事去不了了, 算了我去不了了): no activity is named by it.
+    r"|算了|临时|突然|有(?:点|些)?事|加班|生病|病了|不舒服"
     r"|\b(?:when|where|what|how|time|is|still|any|updates?|news|happening|starts?|activities"
     r"|events|schedule|plans?)\b",
     re.IGNORECASE,
@@ -428,7 +430,7 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
             scope = "created"
         elif (
             re.search(
-                r"报名|参加|参与|\b(?:signed up|joined|booked|registered)\b", ctx.message, re.I
+                r"报名|报了|参加|参与|\b(?:signed up|joined|booked|registered)\b", ctx.message, re.I
             )
             and not cancel
         ):

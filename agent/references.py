@@ -17,7 +17,7 @@ import re
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
-from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE
+from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, POINTING_RE, named_words
 from agent.router import EXPLORE, MANAGE
 
 MAX_CHOICES = 3  # the listed activities "which one?" names again (as a search reply lists 3)
@@ -144,6 +144,23 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     if ASKING_RE.search(message):
         return "details"
     return None
+
+
+def stops_going_unnamed(message: str) -> bool:
+    """Return whether the message stops going without naming or pointing at an activity or a
+    time: 算了我去不了了, 不想去了，帮我退掉, "can't make it after all". Said right after a reply
+    about one activity (the join just done), it means that one."""
+    message = message or ""
+    return bool(
+        CANCELLING_RE.search(message)
+        and not ASKING_RE.search(re.sub(r"\bcan['’]?t\b", "", message, flags=re.I))
+        and not HOLD_ON_RE.search(message)
+        and not POINTING_RE.search(message)
+        and not named_words(message)
+        # A time said, even as the one not going (周六去不了了: read as negated), names which.
+        and not (understood := extract.read(message)).times
+        and not understood.ignored
+    )
 
 
 def _said_alone(rest: str) -> bool:

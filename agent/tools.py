@@ -396,19 +396,26 @@ def ask_preference(user, *, category=None, question=""):
 
 @tool(
     "getMyActivities",
-    "List the activities the user joined or created (upcoming first).",
+    "List the activities the user joined or created, by start time: from today on, or those "
+    "starting in timeRange.",
     {
         "scope": {"type": "string", "enum": ["all", "joined", "created", "drafts"]},
         "timeRange": TIME_RANGE_SCHEMA,
     },
 )
 def get_my_activities(user, *, scope="all", timeRange=None):
-    """Return the user's own activities (``activities.selectors.activities_of_user``)."""
+    """Return the user's own activities (``activities.selectors.activities_of_user``).
+
+    Without a time range, those starting from today on: ended ones cannot be left or cancelled,
+    and a user with many would otherwise fill the list with them (a make-run look, session 50).
+    """
 
     start = end = None
     if isinstance(timeRange, dict):
         start = _when(timeRange["start"]) if timeRange.get("start") else None
         end = _when(timeRange["end"]) if timeRange.get("end") else None
+    else:
+        start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
     rows, joined_ids = activities_of_user(user=user, scope=scope, start=start, end=end)
     items = []
     for activity in rows:

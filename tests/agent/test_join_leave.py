@@ -346,3 +346,59 @@ def test_actually_i_cant_make_it_leaves_the_one_activity_joined(
     body = say(api_client, "actually I can't make it", chat_id="actually")
     assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities", "leaveActivity"]
     assert not games.participations.filter(user=user).exists()
+
+
+def test_cant_make_it_right_after_a_join_leaves_the_one_just_joined(
+    api_client, user, other_user, say, shown_in_chat, make_activity_for
+):
+    from activities.services import activity_join
+
+    kept = make_activity_for(other_user, title="周日飞盘")
+    activity_join(activity_id=kept.pk, user=user)
+    shown = shown_in_chat("undo", "周六陶艺", "周一夜跑")
+    say(api_client, "第二个帮我报名", chat_id="undo")
+    body = say(api_client, "算了我去不了了", chat_id="undo")
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivity", "cancelActivity"]
+    assert body["reply"] == "已退出「周一夜跑」。"
+    assert not shown[1].participations.filter(user=user).exists()
+    assert kept.participations.filter(user=user).exists()
+
+
+def test_cant_make_it_after_a_listing_of_one_not_joined_leaves_nothing(
+    api_client, user, other_user, say, shown_in_chat, make_activity_for
+):
+    from activities.services import activity_join
+
+    mine = [make_activity_for(other_user, title=t) for t in ("周日飞盘", "周一夜跑")]
+    for activity in mine:
+        activity_join(activity_id=activity.pk, user=user)
+    shown_in_chat("one", "周六陶艺")  # the only one listed: in focus, never joined
+    body = say(api_client, "我去不了了", chat_id="one")
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities"]
+    assert body["reply"].startswith("你想取消哪一个？"), body["reply"]
+    assert all(a.participations.filter(user=user).exists() for a in mine)
+
+
+def test_my_activities_without_a_time_leave_out_those_that_started_before_today(
+    user, other_user, make_activity_for
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from activities.models import Activity
+    from activities.services import activity_join
+
+    ended, coming = (make_activity_for(other_user, title=t) for t in ("上周徒步", "下周徒步"))
+    for activity in (ended, coming):
+        activity_join(activity_id=activity.pk, user=user)
+    last_week = timezone.now() - timedelta(days=7)
+    Activity.objects.filter(pk=ended.pk).update(start_at=last_week)
+    listed = REGISTRY["getMyActivities"].run(user, {})
+    assert [a["title"] for a in listed["activities"]] == ["下周徒步"]
+    window = {
+        "start": (last_week - timedelta(days=1)).isoformat(),
+        "end": (last_week + timedelta(days=1)).isoformat(),
+    }
+    asked = REGISTRY["getMyActivities"].run(user, {"timeRange": window})
+    assert [a["title"] for a in asked["activities"]] == ["上周徒步"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from agent import references
 from agent.references import action_of, asks_for_more, intent_of, pointed_at
 from agent.router import EXPLORE, MANAGE
 
@@ -203,3 +204,25 @@ def test_a_bare_choice_joins_the_activity_in_focus(message, expected):
 )
 def test_a_place_with_a_plain_verb_or_question(message, expected):
     assert _action(message) == expected
+
+
+@pytest.mark.parametrize(
+    "message", ["算了我去不了了", "临时有事去不了了", "不想去了，帮我退掉", "sorry, can't make it"]
+)
+def test_stopping_going_without_naming_one_is_read_as_unnamed(message):
+    assert references.stops_going_unnamed(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "周六去不了了",
+        "取消徒步",
+        "这个我去不了",
+        "别取消",
+        "去不了了吗？",
+        "I can't make it tomorrow",
+    ],
+)
+def test_stopping_going_that_names_a_time_a_kind_or_a_pointer_is_not_unnamed(message):
+    assert not references.stops_going_unnamed(message)
