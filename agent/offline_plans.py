@@ -404,6 +404,15 @@ SIGN_UPS_RE = re.compile(
 )
 
 
+# Asking for the activities one organises: 我发起的, "what have I organised?", "events I'm
+# hosting" (a make-run look, session 50: the English question listed the joined ones too).
+ORGANISED_BY_ME_RE = re.compile(
+    r"我(?:发起|创建|组织|发布)的|\bi(?:'ve| have)? (?:organi[sz]ed|created|hosted|posted|set up)\b"
+    r"|\bi(?:'m| am) (?:organi[sz]ing|hosting|running)\b",
+    re.IGNORECASE,
+)
+
+
 def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """List the user's activities; to cancel, list first, then cancel the one named.
 
@@ -424,7 +433,7 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         scope = "all"
         if "草稿" in ctx.message:
             scope = "drafts"
-        elif re.search("我(?:发起|创建|组织|发布)的", ctx.message) or (
+        elif ORGANISED_BY_ME_RE.search(ctx.message) or (
             SIGN_UPS_RE.search(ctx.message) and not JOINED_BY_ME_RE.search(ctx.message)
         ):
             scope = "created"

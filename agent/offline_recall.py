@@ -19,6 +19,7 @@ from agent.extract import is_english
 from agent.recall_questions import asks_about_a_day, is_recall
 from agent.told_preferences import asked_categories, compose_none_told, compose_told_preferences
 from memory.search import content_tsquery, tsquery_lexemes
+from memory.selectors import messages_matching
 from rag.chunking import split_sentences
 
 MONTHS = [
@@ -114,6 +115,63 @@ NAME_TOLD_RE = re.compile(
     r"|我是(?![^，,。！!？?\s]*[的人])[^，,。！!？?\s]{1,4}(?=[，,。！!？?\s]|$)",
     re.I,
 )
+
+
+# The words of NAME_TOLD_RE as a PostgreSQL regular expression: it finds the candidates, the
+# Python rule decides (PostgreSQL has no lookbehind and no case-sensitive part).
+NAME_TOLD_SQL = r"我叫|名字|my name|call me|i'?m [a-z]|i am [a-z]|我是"
+# Asking what the assistant knows of the user as a whole: 你都知道我什么, 你对我了解多少, 你记得我
+# 哪些事, "what do you know about me?", "what have I told you?" (a make-run look, session 50:
+# answered "I don't know the answer to that" right after the user gave a name and a diet).
+ABOUT_ME_RE = re.compile(
+    r"你(?:都|还)?(?:知道|记得|了解)(?:关于)?我(?:的)?(?:些)?(?:什么|啥|哪些|多少)"
+    r"|你对我(?:有)?(?:多少|什么|哪些)?了解|关于我你(?:都)?(?:知道|记得)"
+    r"|\bwhat (?:do|did) you (?:know|remember) about me\b|\bwhat have i told you\b"
+    r"|\bwhat you know about me\b",
+    re.I,
+)
+
+
+def name_told(user) -> tuple[str, str] | None:
+    """Return the clause of the user's latest message telling their name and its ISO time, or
+    None when no message tells one."""
+    for row in messages_matching(user=user, pattern=NAME_TOLD_SQL, role="user"):
+        said = row.content or ""
+        asked = NAME_ASKED_RE.search(said) or said.rstrip().endswith(("?", "？"))
+        if NAME_TOLD_RE.search(said) and not asked:
+            return quoted_part(said, "what's my name"), row.ts.isoformat()
+    return None
+
+
+def compose_about_me(ctx: RuntimeContext) -> str:
+    """Return what the assistant knows of the user: the name told, the stated preferences, and
+    that anything else said can be asked about."""
+    english = is_english(ctx.message)
+    named = name_told(ctx.user)
+    told = [
+        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
+        for c in ctx.persona
+        if c.meta.get("value")
+    ]
+    parts = []
+    if english:
+        if named:
+            parts.append(f'You told me your name on {_date_text(named[1], True)}: "{named[0]}".')
+        if told:
+            parts.append(f"Your tastes: {', '.join(told)}.")
+        if not parts:
+            return (
+                "You haven't told me about yourself yet. Tell me your name or what you like "
+                "(\"I don't eat spicy food\") and I'll remember it."
+            )
+        return " ".join(parts) + " Ask me about anything else you told me, too."
+    if named:
+        parts.append(f"你在{_date_text(named[1], False)}告诉过我：「{named[0]}」。")
+    if told:
+        parts.append(f"你的偏好：{'、'.join(told)}。")
+    if not parts:
+        return "你还没跟我说过自己的事。告诉我你的名字或喜好（比如「我不吃辣」），我会记下来。"
+    return "".join(parts) + "你跟我说过的其他事，也可以随时问我。"
 
 
 def asks_only_for_name(question: str) -> bool:
@@ -266,6 +324,8 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             preferences_said.stated_in(c, value, english=False) for c, value in preferences
         )
         return f"记住啦：{said}。之后帮你找活动或约人时我会考虑这一点。"
+    if ABOUT_ME_RE.search(text):
+        return compose_about_me(ctx)
     if asked_categories(text) is not None:
         # 我有什么忌口 / "what am I allergic to": the user's own words when memory found a
         # message sharing the question's word (quoted with its date), else the stated

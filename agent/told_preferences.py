@@ -48,7 +48,7 @@ ASKS_EATING_RE = re.compile(
 # "what are my preferences", "what do I like?", "do I like jazz?".
 ASKS_ANY_RE = re.compile(
     r"我(?:的)?(?:偏好|口味|喜好)(?:是)?(?:什么|啥|有哪些)|(?:记得|知道)我(?:的)?(?:偏好|口味|喜好)"
-    r"|^\W*我(?:都)?喜欢(?:什么|啥)[？?呀呢吗]*$"
+    r"|^\W*我(?:都)?喜欢(?:什么|啥)[？?呀呢吗]*$|(?:知道|记得)我(?:都)?喜欢(?:什么|啥)"
     r"|\bwhat are my preferences\b|^\W*what do i like\s*\?*\s*$|^\W*do i like [a-z ]{2,20}\?*\s*$"
     r"|\bdo you (?:know|remember) my preferences\b",
     re.IGNORECASE,

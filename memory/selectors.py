@@ -55,6 +55,16 @@ def messages_between(*, user, since: datetime, until: datetime, role: str | None
     return qs.order_by("ts", "message_id")
 
 
+def messages_matching(*, user, pattern: str, role: str | None = None, limit: int = 200):
+    """Return the user's latest messages (not summaries) whose content matches the PostgreSQL
+    regular expression ``pattern`` (case-insensitive), newest first: a bounded scan of one user's
+    rows (``memory_msg_user_ts``) for words no embedding finds reliably."""
+    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE, content__iregex=pattern)
+    if role:
+        qs = qs.filter(role=role)
+    return list(qs.order_by("-ts", "-message_id")[:limit])
+
+
 def users_with_messages_since(*, since: datetime):
     """Return the users who wrote at least one message since ``since``, by id."""
     ids = (

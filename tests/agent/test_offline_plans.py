@@ -179,6 +179,16 @@ def test_asking_who_signed_up_reads_the_activities_one_organises(message):
     assert name == "getMyActivities" and arguments["scope"] == "created"
 
 
+@pytest.mark.parametrize(
+    "message", ["我发起的活动", "what have I organised?", "events I'm hosting", "stuff I've set up"]
+)
+def test_asking_what_one_organises_reads_the_created_ones(message):
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert arguments["scope"] == "created"
+
+
 @pytest.mark.parametrize("message", ["我报名了哪些活动", "我都报了哪些活动"])
 def test_asking_what_one_signed_up_for_reads_the_joined_ones(message):
     from agent.offline_plans import plan_manage

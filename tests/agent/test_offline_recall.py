@@ -496,3 +496,45 @@ def test_a_name_told_as_i_am_is_found_and_quoted():
     )
 
     assert compose_chat(ctx, []).endswith('"I\'m Amy"')
+
+
+def _persona(category: str, value: str) -> Chunk:
+    return Chunk(f"persona:{category}", value, 1.0, meta={"category": category, "value": value})
+
+
+@pytest.mark.django_db
+def test_what_do_you_know_about_me_names_the_name_told_and_the_tastes(user):
+    from memory.services import messages_write
+
+    told = [
+        ("Hi! I'm Tom, I just moved here", NOW - timedelta(days=3)),
+        ("I'm so tired today", NOW - timedelta(days=1)),
+        ("what's my name?", NOW - timedelta(hours=1)),
+    ]
+    messages_write(
+        user=user,
+        items=[{"ts": ts.isoformat(), "role": "user", "content": text} for text, ts in told],
+    )
+    ctx = RuntimeContext(
+        user=user,
+        chat_id="c1",
+        message="what do you know about me?",
+        persona=[_persona("food", "素食")],
+    )
+    assert compose_chat(ctx, []) == (
+        'You told me your name on November 22, 2026: "I\'m Tom". Your tastes: vegetarian. '
+        "Ask me about anything else you told me, too."
+    )
+
+
+@pytest.mark.django_db
+def test_what_do_you_know_about_me_with_nothing_told_says_so_in_chinese(user):
+    ctx = RuntimeContext(user=user, chat_id="c1", message="你都知道我什么")
+    assert compose_chat(ctx, []).startswith("你还没跟我说过自己的事。")
+
+
+@pytest.mark.parametrize("message", ["你对我了解多少", "关于我你记得什么", "What have I told you?"])
+def test_questions_about_oneself_as_a_whole_are_read_as_such(message):
+    from agent.offline_recall import ABOUT_ME_RE
+
+    assert ABOUT_ME_RE.search(message)

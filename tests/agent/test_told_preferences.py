@@ -68,7 +68,14 @@ def test_questions_about_allergies_read_the_allergies_only(message):
 
 
 @pytest.mark.parametrize(
-    "message", ["我的偏好是什么", "我喜欢什么？", "what are my preferences?", "do I like jazz?"]
+    "message",
+    [
+        "我的偏好是什么",
+        "我喜欢什么？",
+        "你知道我喜欢什么吗",
+        "what are my preferences?",
+        "do I like jazz?",
+    ],
 )
 def test_questions_about_tastes_at_large_read_every_preference(message):
     assert asked_categories(message) == ()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.memory.memory_helpers import ts
 
 
@@ -85,3 +87,21 @@ def test_neighbors_in_time_order(api_client, user, chat):
     assert [i["message_id"] for i in default["items"]] == ["a1", "a2", "a3", "a4"]
     r = api_client.get(f"/v1/users/{user.username}/messages/nope/neighbors")
     assert r.status_code == 404
+
+
+@pytest.mark.django_db
+def test_messages_matching_returns_the_users_own_matches_newest_first(user, other_user):
+    from memory.selectors import messages_matching
+    from memory.services import messages_write
+
+    def write(owner, texts):
+        items = [
+            {"ts": f"2026-11-2{i}T10:00:00+08:00", "role": "user", "content": text}
+            for i, text in enumerate(texts, start=1)
+        ]
+        messages_write(user=owner, items=items)
+
+    write(user, ["我叫小周", "今天好累", "大家都叫我周周"])
+    write(other_user, ["我叫别人"])
+    found = messages_matching(user=user, pattern="我叫|叫我")
+    assert [m.content for m in found] == ["大家都叫我周周", "我叫小周"]
