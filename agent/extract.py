@@ -82,7 +82,7 @@ def is_english(message: str) -> bool:
 # as the lexicon matches anywhere in the message.
 TYPE_WORDS: dict[str, tuple[str, ...]] = {
     "美食": ("美食", "吃饭", "探店", "火锅", "烧烤", "聚餐", "餐厅", "咖啡", "下午茶", "好吃")
-    + ("dinner", "brunch", "hotpot", "bbq", "restaurant", "foodie"),
+    + ("dinner", "brunch", "hotpot", "bbq", "restaurant", "foodie", "food"),
     "户外": ("户外", "爬山", "徒步", "露营", "野餐", "骑行", "郊游")
     + ("hiking", "hike", "camping", "picnic", "cycling", "outdoors", "walking"),
     "运动": ("运动", "跑步", "羽毛球", "篮球", "足球", "网球", "健身", "瑜伽", "攀岩", "飞盘")

@@ -26,6 +26,7 @@ from agent.offline_plans import (
     HOLD_ON_RE,
     JOIN_RE,
     NOT_JOINING_RE,
+    kind_missing_in_window,
     named_matches,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
@@ -75,6 +76,8 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         said = "、".join(values)
         remembered_note = f"我记着你的偏好：{said}。" if values else ""
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
+    if len(calls) > 1 and (word := kind_missing_in_window(ctx.message, calls[0]["result"])):
+        return _kind_outside_window_text(ctx, calls, word, english)
     notes = []
     if unknown:
         notes.append(
@@ -107,6 +110,35 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     note = f"（{'；'.join(notes)}）" if notes else ""
     return (
         f"为你找到这些活动{note}：\n{lines}\n想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
+    )
+
+
+def _kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, english: bool):
+    """Return the answer when the time asked held none of the kind asked: say so, name what the
+    time holds, and list the kind at other times (the second search, without the time)."""
+    window_titles = [a["title"] for a in calls[0]["result"]["results"][:3]]
+    items = calls[-1]["result"].get("results") or []
+    said = " ".join(p.text for p in extract.read(ctx.message).times if p.soft is None)
+    if english:
+        only = ", ".join(f'"{t}"' for t in window_titles)
+        head = f'Nothing about "{word}" {said or "at that time"} (only {only} then).'
+        if not items:
+            return head + " I found none at other times either."
+        ctx.listed = listed_ids(items[:3])
+        ctx.searched = dict(calls[-1]["arguments"])
+        return (
+            f"{head} At other times:\n{activity_lines(items[:3], english)}\n"
+            'Want to join one (say which, e.g. "the first one"), or see others?'
+        )
+    only = "、".join(f"「{t}」" for t in window_titles)
+    head = f"{said or '那段时间'}没有和「{word}」有关的活动（只有{only}）。"
+    if not items:
+        return head + "其他时间也没有找到。"
+    ctx.listed = listed_ids(items[:3])
+    ctx.searched = dict(calls[-1]["arguments"])
+    return (
+        f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n"
+        "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
     )
 
 

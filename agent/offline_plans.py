@@ -85,6 +85,21 @@ def joins_something_named(message: str) -> bool:
     return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
 
 
+def kind_missing_in_window(message: str, result: dict) -> str | None:
+    """Return the kind word a search asked for when its time window held only a few listings
+    (the search's small path, which returns every one of them) and none is of that kind; None
+    otherwise. "any food events this week?" answered with the week's one frisbee game (a make-run
+    look, session 50): the agent then searches the kind without the time as well."""
+    items = result.get("results") or []
+    if not items or (result.get("meta") or {}).get("path") != "hard_filter_small":
+        return None
+    kinds = extract.kinds_in(message)
+    if not kinds or any(item.get("type") == kinds[0].label for item in items):
+        return None
+    start, end = kinds[0].span
+    return message[start:end]
+
+
 def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
     """Search with the semantic part of the message, its time range and "nearby"."""
     if done:
@@ -100,6 +115,10 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         # widen: it goes in the query, as said). Without a known location "nearby" filtered
         # nothing, so dropping it would only repeat the same search.
         relaxed = dict(last["arguments"])
+        if len(done) == 1 and kind_missing_in_window(ctx.message, last["result"]):
+            topic = extract.semantic_query(ctx.message)
+            if topic and topic != relaxed["query"]:  # the time said is left out of the query
+                return [("exploreNearby", {**relaxed, "query": topic})]
         if found or "error" in last["result"]:
             return []
         if "nearby" in relaxed and last["result"].get("meta", {}).get("nearby"):

@@ -625,3 +625,33 @@ def test_stopping_with_nothing_open_says_so_in_english(api_client, user, say):
 
     assert body["intent"] == "PARTNER"
     assert body["reply"].startswith("You're not looking for company right now")
+
+
+@pytest.mark.real_model
+def test_a_time_holding_none_of_the_kind_asked_says_so_and_lists_it_at_other_times(
+    api_client, user, other_user, say, make_activity_for, django_capture_on_commit_callbacks
+):
+    from datetime import timedelta
+
+    from agent.extract import extract_time_range
+
+    tomorrow = extract_time_range("明天").start
+    with django_capture_on_commit_callbacks(execute=True):  # index them like production
+        make_activity_for(
+            other_user, title="滨江飞盘局", type="运动", start_at=tomorrow.replace(hour=15)
+        )
+        dinner = make_activity_for(
+            other_user,
+            title="川菜馆聚餐",
+            description="一起吃川菜，水煮鱼和回锅肉。",
+            type="美食",
+            start_at=tomorrow.replace(hour=19) + timedelta(days=4),
+        )
+    body = say(api_client, "明天有什么吃饭的活动吗")
+    calls = body["tool_calls"]
+    assert [c["name"] for c in calls] == ["exploreNearby", "exploreNearby"]
+    assert calls[1]["arguments"]["query"] == "吃饭"
+    assert body["reply"].startswith(
+        "明天没有和「吃饭」有关的活动（只有「滨江飞盘局」）。其他时间的有："
+    )
+    assert dinner.title in body["reply"]

@@ -269,3 +269,28 @@ def test_the_only_search_is_closed_unless_another_kind_is_named(message, closed)
     done = [{"name": "getPartnerIntents", "arguments": {}, "result": only}]
 
     assert plan_partner(SimpleNamespace(message=message, persona=[]), done) == closed
+
+
+def _small(*types):
+    results = [{"id": i, "title": f"t{i}", "type": t} for i, t in enumerate(types)]
+    return {"results": results, "meta": {"path": "hard_filter_small"}}
+
+
+def test_a_small_window_without_the_kind_asked_names_the_word_asked():
+    from agent.offline_plans import kind_missing_in_window
+
+    assert kind_missing_in_window("any food events this week?", _small("运动")) == "food"
+
+
+@pytest.mark.parametrize(
+    ("message", "result"),
+    [
+        ("这周有什么吃饭的活动吗", _small("美食", "运动")),  # the window holds one
+        ("这周有什么活动", _small("运动")),  # no kind asked
+        ("这周有什么吃饭的活动吗", {**_small("运动"), "meta": {"path": "ann"}}),  # ranked
+    ],
+)
+def test_a_window_holding_the_kind_or_a_request_without_one_is_left_as_it_is(message, result):
+    from agent.offline_plans import kind_missing_in_window
+
+    assert kind_missing_in_window(message, result) is None
