@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from activities.cues_en import EN_KIND_WORDS
 from activities.text import WEEKDAYS, local_time, part_of_day, time_phrase
 from activities.vibes import query_vibes
 from rag.llm import get_llm
@@ -132,6 +133,16 @@ VIBE_NAMES_EN = {
     "美食": "food",
     "社交": "social",
 }
+
+
+def type_name_en(kind: str) -> str:
+    """Return an activity type in English: a Chinese type by its English name (音乐: music),
+    any other as stored (an English reason quoted 「音乐」; a make-run look, session 50)."""
+    if kind.isascii():
+        return kind
+    return VIBE_NAMES_EN.get(kind) or EN_KIND_WORDS.get(kind, (kind,))[0]
+
+
 WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 PARTS_EN = {"早上": "morning", "下午": "afternoon", "晚上": "evening", "深夜": "late night"}
 WHERE_EN = {"标题": "title", "标签": "tags", "描述": "description"}
@@ -365,7 +376,9 @@ def offline_reason(
             parts.append(f"这个活动{where}里提到了{quoted}")
     elif activity.type in kinds:
         parts.append(
-            f'its type is "{activity.type}"' if english else f"类型正是「{activity.type}」"
+            f'its type is "{type_name_en(activity.type)}"'
+            if english
+            else f"类型正是「{activity.type}」"
         )
     elif shared:
         if english:

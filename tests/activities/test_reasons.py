@@ -10,6 +10,7 @@ import re
 import zoneinfo
 from datetime import datetime, timedelta
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -229,3 +230,11 @@ def test_a_request_for_what_is_on_is_no_topic_to_be_close_to():
     reason = offline_reason(quiet, context=context_for("下周有什么好玩的"))
     assert "意思相近" not in reason and "有什么" not in reason
     assert "周五晚上 21:00" in reason
+
+
+@pytest.mark.parametrize(
+    ("kind", "named"),
+    [("音乐", "music"), ("美食", "food"), ("桌游", "board game"), ("Music", "Music")],
+)
+def test_an_english_reason_names_a_chinese_type_in_english(kind, named):
+    assert reasons.type_name_en(kind) == named
