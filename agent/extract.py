@@ -346,3 +346,29 @@ PARTNER_STOP_RE = re.compile(
     r"|\bcancel (?:my )?(?:\w+ )?(?:search|partner search|buddy search|partner request)\b",
     re.IGNORECASE,
 )
+# A bare stop that names nothing (不找了，帮我停掉, 算了停掉吧, "ok stop looking", "never mind,
+# cancel it"): said in a chat whose last turn was about the search for company, it stops that
+# search (a make-run look, session 50: it listed the user's activities to cancel).
+_BARE_STOP_VERB_RE = re.compile(
+    r"不找|别找|不用找|不用再找|停|取消|关掉|关闭|不要了|\b(?:stop|cancel|forget)\b", re.I
+)
+_BARE_STOP_FILLER_RE = re.compile(
+    r"算了|好吧|好的|那|嗯|就|帮我|给我|吧|了|不找|别找|不用|再|找|不要|停掉|停止|停|取消|关掉|关闭|掉"
+    r"|它|先|呗|啊|呀"
+    r"|\b(?:ok|okay|never|mind|stop|cancel|forget|it|that|this|please|looking|searching|no"
+    r"|thanks|actually|just|about|then)\b|[\W_]",
+    re.I,
+)
+
+
+def stops_bare(text: str) -> bool:
+    """Return whether the message only says to stop (不找了，帮我停掉, "never mind, stop it"),
+    naming nothing to stop."""
+    text = text or ""
+    return bool(_BARE_STOP_VERB_RE.search(text)) and not _BARE_STOP_FILLER_RE.sub("", text)
+
+
+def stops_partner_search(text: str, *, after_partner: bool) -> bool:
+    """Return whether the message stops a search for company: one it names, or a bare stop
+    right after a turn about the search (``after_partner``)."""
+    return bool(PARTNER_STOP_RE.search(text or "")) or (after_partner and stops_bare(text))

@@ -30,7 +30,7 @@ from agent.offline_plans import (
     named_matches,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE
+from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER
 from agent.triggers import deadline_of
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
@@ -400,7 +400,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         if english:
             return f"OK, I've stopped looking for company for {what}."
         return f"好的，不再帮你找{what}搭子了。"
-    if name == "getPartnerIntents" and extract.PARTNER_STOP_RE.search(ctx.message):
+    if name == "getPartnerIntents" and extract.stops_partner_search(
+        ctx.message, after_partner=ctx.last_intent == PARTNER
+    ):
         # Asked to stop one, and none or several are open (plan_partner closes a named one).
         if not result["partnerIntents"]:
             if english:

@@ -199,7 +199,7 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     ones instead of recording another."""
     if extract.PARTNER_STATUS_RE.search(ctx.message):
         return [] if done else [("getPartnerIntents", {})]
-    if extract.PARTNER_STOP_RE.search(ctx.message):
+    if extract.stops_partner_search(ctx.message, after_partner=ctx.last_intent == PARTNER):
         # Read the open searches, then close the one the message names (or the only one).
         if not done:
             return [("getPartnerIntents", {})]

@@ -449,6 +449,10 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # 47).
     if context.get("last_intent") == PARTNER and preferences_said.answered_vibe(text):
         return IntentResult(CHAT, 0.9, "context", rules)
+    # 不找了，帮我停掉 right after a turn about the search for company stops that search, not an
+    # activity (a make-run look, session 50).
+    if context.get("last_intent") == PARTNER and extract.stops_bare(text):
+        return IntentResult(PARTNER, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
     )

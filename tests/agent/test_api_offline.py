@@ -655,3 +655,24 @@ def test_a_time_holding_none_of_the_kind_asked_says_so_and_lists_it_at_other_tim
         "明天没有和「吃饭」有关的活动（只有「滨江飞盘局」）。其他时间的有："
     )
     assert dinner.title in body["reply"]
+
+
+def test_a_bare_stop_right_after_a_search_for_company_stops_that_search(api_client, user, say):
+    from agent.models import PartnerIntent
+
+    asked = say(api_client, "想找个周末一起爬山的搭子")
+    body = say(api_client, "不找了，帮我停掉", chat_id=asked["chat_id"])
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents", "closePartnerIntent"]
+    assert body["reply"] == "好的，不再帮你找户外搭子了。"
+    assert not PartnerIntent.objects.filter(user=user, status="open").exists()
+
+
+def test_a_bare_stop_in_a_chat_not_about_company_keeps_the_search(api_client, user, say):
+    from agent.models import PartnerIntent
+
+    say(api_client, "想找个周末一起爬山的搭子")
+    body = say(api_client, "不找了，帮我停掉")  # a new chat
+
+    assert "closePartnerIntent" not in [c["name"] for c in body["tool_calls"]]
+    assert PartnerIntent.objects.filter(user=user, status="open").exists()

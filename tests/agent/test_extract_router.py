@@ -650,3 +650,21 @@ def test_a_vibe_answer_without_the_partner_question_before_it_is_not_read_by_con
     from agent.router import classify_offline
 
     assert classify_offline("我更喜欢安静的", {"last_intent": "EXPLORE"}).source != "context"
+
+
+@pytest.mark.parametrize(
+    "message", ["不找了，帮我停掉", "算了停掉吧", "ok stop looking", "never mind, cancel it"]
+)
+def test_a_bare_stop_names_nothing_to_stop(message):
+    from agent.extract import stops_bare
+
+    assert stops_bare(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["取消周六的徒步", "不用了", "算了", "帮我找个搭子", "stop the hike"]
+)
+def test_a_stop_naming_something_or_no_stop_is_not_bare(message):
+    from agent.extract import stops_bare
+
+    assert not stops_bare(message)
