@@ -144,6 +144,7 @@ def type_name_en(kind: str) -> str:
 
 
 WEEKDAYS_EN = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+MONTHS_EN = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 PARTS_EN = {"早上": "morning", "下午": "afternoon", "晚上": "evening", "深夜": "late night"}
 WHERE_EN = {"标题": "title", "标签": "tags", "描述": "description"}
 # Characters past the excerpt's limit segmented to find its last word boundary.
@@ -309,10 +310,15 @@ def outside_note(activity, phrase: str, *, english: bool) -> str:
     """Return the words that mark a result starting outside the query's time window: nothing
     fits the window, this one is the closest (activities.search_window.mark_outside makes sure
     every such result carries them, whichever path found it and whoever wrote its reason)."""
+    # With its date: outside the window the weekday alone reads as the one asked ("「周六」没有
+    # 合适的，这个在周六早上" for the Saturday after; a make-run look, session 50).
+    local = local_time(activity.start_at, activity.time_zone)
     when = _when(activity, english=english)
     if english:
-        return f'nothing fits "{phrase}"; this one starts {when}'
-    return f"「{phrase}」没有合适的，这个在{when}"
+        day, rest = when.split(" ", 1)
+        month = MONTHS_EN[local.month - 1]
+        return f'nothing fits "{phrase}"; this one starts {day} {local.day} {month} {rest}'
+    return f"「{phrase}」没有合适的，这个在{local.month}月{local.day}日{when}"
 
 
 def _place_part(distance_km, context: ReasonContext) -> str | None:

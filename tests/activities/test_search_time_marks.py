@@ -10,7 +10,7 @@ Wednesday 2026-11-25 10:00 Shanghai).
 from __future__ import annotations
 
 import dataclasses
-from datetime import datetime
+from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -135,7 +135,8 @@ def test_the_rule_leaves_rows_inside_alone_and_marks_once():
     ]
     assert mark_outside(results, understood) == 1
     assert results[0]["matchReason"] == said
-    assert results[1]["matchReason"].startswith("「周六晚上」没有合适的，这个在周六下午 15:00")
+    marked = "「周六晚上」没有合适的，这个在11月28日周六下午 15:00"
+    assert results[1]["matchReason"].startswith(marked)
     marked = results[1]["matchReason"]
     mark_outside(results, understood)
     assert results[1]["matchReason"] == marked  # said once
@@ -148,3 +149,11 @@ def test_rows_in_a_time_the_query_refuses_are_left_out(friday_saturday):
     assert all(not r["title"].startswith("周六") for r in outcome["results"]), [
         r["title"] for r in outcome["results"]
     ]
+
+
+def test_the_mark_names_the_date_of_a_row_outside_in_english():
+    from activities.reasons import outside_note
+
+    later = SimpleNamespace(start_at=at(28, 15) + timedelta(days=7), time_zone="Asia/Shanghai")
+    note = outside_note(later, "saturday evening", english=True)
+    assert note == 'nothing fits "saturday evening"; this one starts Sat 5 Dec 15:00 (afternoon)'
