@@ -216,7 +216,7 @@ AUDIENCES: dict[str, Audience] = {
     ),
     "students": Audience(
         asks=_words(
-            "学生|大学生|穷|省钱|没钱|预算|免费|便宜|不花钱|student|students|uni|budget|cheap|"
+            "学生|大学生|穷|省钱|没钱|预算|免费|便宜|不花钱|不用花钱|不要钱|student|students|uni|budget|cheap|"
             "skint|broke"
         ),
         states=_words(

@@ -85,6 +85,22 @@ def joins_something_named(message: str) -> bool:
     return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
 
 
+# A short follow-up narrowing the last search, said alone: 有没有不用花钱的, 要室内的, 便宜点的呢,
+# "any free ones?", "what about indoor ones?", "something cheaper?".
+REFINES_RE = re.compile(
+    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?[^，,。？?！!\s我想找]{1,8}的"
+    r"(?:吗|呢|呀|吧|么)?\W*$"
+    r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
+    r"(?:ones?|options?)\W*$"
+    r"|^\W*(?:something|anything)\s+\w+er\W*$",
+    re.IGNORECASE,
+)
+
+_REFINING_WORDS_RE = re.compile(
+    r"\b(?:what about|how about|any|ones?|options?|something|anything)\b", re.IGNORECASE
+)
+
+
 def kind_missing_in_window(message: str, result: dict) -> str | None:
     """Return the kind word a search asked for when its time window held only a few listings
     (the search's small path, which returns every one of them) and none is of that kind; None
@@ -135,6 +151,12 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)
+    last_search = getattr(ctx, "search", None)
+    if last_search and topic and REFINES_RE.search(ctx.message):
+        # 有没有不用花钱的 after 周六带孩子去哪玩: the same search narrowed, not a new one for
+        # 不用花钱 alone (a make-run look, session 50).
+        narrowed = _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
+        return [("exploreNearby", {**last_search, "query": f"{last_search['query']} {narrowed}"})]
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
     said = " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
     if said:
@@ -199,7 +221,9 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     ones instead of recording another."""
     if extract.PARTNER_STATUS_RE.search(ctx.message):
         return [] if done else [("getPartnerIntents", {})]
-    if extract.stops_partner_search(ctx.message, after_partner=ctx.last_intent == PARTNER):
+    if extract.stops_partner_search(
+        ctx.message, after_partner=getattr(ctx, "last_intent", "") == PARTNER
+    ):
         # Read the open searches, then close the one the message names (or the only one).
         if not done:
             return [("getPartnerIntents", {})]

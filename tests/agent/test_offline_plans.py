@@ -294,3 +294,27 @@ def test_a_window_holding_the_kind_or_a_request_without_one_is_left_as_it_is(mes
     from agent.offline_plans import kind_missing_in_window
 
     assert kind_missing_in_window(message, result) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("有没有不用花钱的", "周六 带孩子 不用花钱"),
+        ("any free ones?", "周六 带孩子 free"),
+        ("what about indoor ones?", "周六 带孩子 indoor"),
+    ],
+)
+def test_a_short_follow_up_narrows_the_last_search(message, query):
+    from agent.offline_plans import plan_explore
+
+    ctx = SimpleNamespace(message=message, search={"query": "周六 带孩子", "limit": 5}, user=None)
+    assert plan_explore(ctx, []) == [("exploreNearby", {"query": query, "limit": 5})]
+
+
+def test_a_new_request_after_a_search_is_a_search_of_its_own():
+    from agent.offline_plans import plan_explore
+
+    ctx = SimpleNamespace(
+        message="我想找个爬山的", search={"query": "周六 带孩子", "limit": 5}, user=None
+    )
+    assert plan_explore(ctx, []) == [("exploreNearby", {"query": "爬山", "limit": 5})]
