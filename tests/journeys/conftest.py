@@ -24,7 +24,8 @@ from tests.platform.live_service import ServeService, ServiceDatabase
 # alice/bob: the writer and the returning user; carol/dave: shared contexts; erin/frank:
 # feedback; gina/hank: recommendations; ivy: the REST and MCP consumer; june/kyle: recall
 # after retention; lena/mike: preferences read back over REST and MCP; nora/owen: reminders;
-# pia/quin: organisers; rosa: the dinners the returning users are offered.
+# pia/quin: organisers; rosa: the dinners the returning users are offered; sami/tara: a chat
+# user who changes plans, and the organiser of what they join.
 JOURNEY_USERS = (
     "alice",
     "bob",
@@ -44,6 +45,8 @@ JOURNEY_USERS = (
     "pia",
     "quin",
     "rosa",
+    "sami",
+    "tara",
 )
 STAFF = "ops"  # a staff user: the service token, and a password for the staff pages
 # The months of chat the returning-user journey inserts leave the workers busy for a while
