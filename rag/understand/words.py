@@ -274,8 +274,9 @@ _ZH_PART_WORDS = {
     w for w in _PART_NAMES if not w.isascii() and len(w) > 1 and "下班" not in w and "下了" not in w
 }
 # The end of a span is no time to start at: 玩到半夜 ("play till midnight"), 营业至深夜; but
-# 等到下班 ("once work is over") is.
-_NOT_AN_END = r"(?<!至)(?<!(?<!等)到)"
+# 等到下班 ("once work is over") is, and so is the time a thing is moved to: 改到晚上7点,
+# 挪到, 推迟到, 提前到 (改到晚上7点 read 7点 alone, 07:00; a make-run look, session 50).
+_NOT_AN_END = r"(?<!至)(?<!(?<![等改挪推换定调延移迟前])到)"
 # "early" alone is a time only right before a day ("early Saturday", "early tomorrow", and the
 # day's every spelling: "early tmrw", "early sat", "early this wknd"); elsewhere it says how
 # early, not when ("leave early", "I woke up early"). The days' spellings are the lexicon's own

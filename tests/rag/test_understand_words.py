@@ -129,6 +129,9 @@ def test_a_part_of_the_day_read_back_is_that_days_part():
         ("周五营业至深夜的酒吧", "周五", "营业至深夜的酒吧"),
         # "once work is over" is.
         ("等到下班后再去", "下班后", "等到 再去"),
+        # Nor is the time a thing is moved to.
+        ("把羽毛球局改到晚上7点", "晚上7点", "把羽毛球局改到"),
+        ("推迟到周六晚上", "周六晚上", "推迟到"),
         # 早 / 晚 inside a word are not parts of the day.
         ("周五晚会", "周五", "晚会"),
         ("周六早点出发", "周六", "早点出发"),
