@@ -266,10 +266,21 @@ def draft_title(message: str, understood, activity_type: str) -> str:
     return f"{vibes[0] if vibes else ''}{kind}{gathering}"
 
 
-def keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
-    """Return the draft's changes with a new day named alone ("改成周日吧") at the draft's hour,
-    not at the evening hour a new draft on a whole day gets."""
+def keep_time_of_day(ctx: RuntimeContext, fields: dict, current: datetime | None = None) -> dict:
+    """Return the changes to an activity (the chat's draft, or ``current``: the start of the one
+    changed) with a new day named alone ("改成周日吧") at its hour, not at the evening hour a new
+    draft on a whole day gets, and a new hour named alone (改到晚上7点, "move it to 7pm") on its
+    day, not today's (a make-run look, session 50)."""
     time_range = extract.extract_time_range(ctx.message)
+    if current is None and ctx.draft is not None:
+        current = ctx.draft.start_at
+    if time_range is not None and time_range.point is not None and current is not None:
+        times = extract.read(ctx.message).times
+        if len(times) == 1 and times[0].kind == "clock":
+            point = time_range.point
+            local = timezone.localtime(current, point.tzinfo)
+            moved = local.replace(hour=point.hour, minute=point.minute)
+            return {**fields, "startAt": moved.isoformat()} if moved > timezone.now() else fields
     if time_range is None or time_range.point is not None or part_of(time_range):
         return fields
     # One day, named alone: its window opens at midnight (today's opens now) and ends at night;
@@ -280,9 +291,9 @@ def keep_time_of_day(ctx: RuntimeContext, fields: dict) -> dict:
         return fields
     if opens.date() != time_range.end.date() or time_range.end.hour < 23:
         return fields
-    if ctx.draft is None:
+    if current is None:
         return fields
-    local = timezone.localtime(ctx.draft.start_at, time_range.start.tzinfo)
+    local = timezone.localtime(current, time_range.start.tzinfo)
     moved = time_range.start.replace(hour=local.hour, minute=local.minute)
     if bare_weekday(ctx.message):
         # "move it to saturday" for a draft next Friday: that weekday nearest the draft (the

@@ -19,16 +19,10 @@ from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.modes import AgentMode
+from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, which_text
 from agent.offline_lines import activity_lines, listed_ids, span_text, when_text
-from agent.offline_plans import (
-    CANCEL_RE,
-    HOLD_ON_RE,
-    JOIN_RE,
-    NOT_JOINING_RE,
-    kind_missing_in_window,
-    named_matches,
-)
+from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, kind_missing_in_window
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
 from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER
 from agent.triggers import deadline_of
@@ -382,6 +376,10 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             f"草稿建好了：{_draft_text(result['draft'])}。"
             "要改时间、地点或人数吗？说“发布”就帮你发出去。"
         )
+    if name == "refineDraft" and result["draft"]["status"] != ActivityStatus.DRAFT:
+        # One of the user's own published activities, changed by name (not the chat's draft).
+        changed = _draft_text(result["draft"], english)
+        return f"Updated: {changed}." if english else f"已修改：{changed}。"
     if name == "refineDraft":
         if english:
             return (

@@ -676,3 +676,41 @@ def test_a_bare_stop_in_a_chat_not_about_company_keeps_the_search(api_client, us
 
     assert "closePartnerIntent" not in [c["name"] for c in body["tool_calls"]]
     assert PartnerIntent.objects.filter(user=user, status="open").exists()
+
+
+def test_a_draft_moved_to_an_hour_alone_keeps_its_day(api_client, say):
+    made = say(api_client, "我想组织一个周六下午的飞盘局，10个人")
+    moved = say(api_client, "改到晚上7点", chat_id=made["chat_id"])
+
+    assert [c["name"] for c in moved["tool_calls"]] == ["refineDraft"]
+    start = moved["tool_calls"][0]["result"]["draft"]["startAt"]
+    assert start.startswith("2026-11-28T19:00"), start  # the Saturday, at 19:00
+
+
+def test_an_own_published_activity_named_is_changed_not_drafted_again(
+    api_client, user, say, make_activity_for
+):
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    saturday = datetime(2026, 11, 28, 12, 0, tzinfo=timezone.get_current_timezone())
+    potluck = make_activity_for(user, title="Vegetarian potluck", type="美食", start_at=saturday)
+    body = say(api_client, "move my potluck to 7pm")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["refineDraft"]
+    assert body["tool_calls"][0]["arguments"]["activityId"] == potluck.pk
+    potluck.refresh_from_db()
+    assert timezone.localtime(potluck.start_at).isoformat().startswith("2026-11-28T19:00")
+    assert body["reply"].startswith('Updated: "Vegetarian potluck"'), body["reply"]
+
+
+def test_asking_when_an_activity_named_starts_drafts_nothing(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="羽毛球局", type="运动")
+    body = say(api_client, "羽毛球局几点开始")
+
+    assert body["intent"] == "MANAGE"
+    assert "createDraft" not in [c["name"] for c in body["tool_calls"]]
+    assert "羽毛球局" in body["reply"]

@@ -44,3 +44,20 @@ def test_a_turn_after_the_warm_up_embeds_only_its_message(db, cold_index):
 
     assert scores is not None
     assert provider_texts() - before == 1
+
+
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("羽毛球局几点开始", "MANAGE"),
+        ("when is the potluck?", "MANAGE"),
+        ("what's on my calendar this week?", "MANAGE"),
+        ("who's coming to my potluck?", "MANAGE"),
+        ("move my potluck to 7pm", "CREATE"),
+    ],
+)
+def test_questions_about_and_changes_to_ones_own_activity_are_ruled(message, intent):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert max(scores, key=scores.get) == intent and scores[intent] > 0
