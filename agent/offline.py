@@ -20,11 +20,18 @@ from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.modes import AgentMode
 from agent.naming import CANCEL_RE, named_matches
-from agent.offline_choices import ask_which, beyond_text, which_text
+from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
 from agent.offline_lines import activity_lines, listed_ids, span_text, when_text
-from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, kind_missing_in_window
+from agent.offline_plans import (
+    EDIT_RE,
+    HOLD_ON_RE,
+    JOIN_RE,
+    NOT_JOINING_RE,
+    kind_missing_in_window,
+    own_activity_named,
+)
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER
+from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER, START_ASKED_RE
 from agent.triggers import deadline_of
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
@@ -71,7 +78,7 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         remembered_note = f"我记着你的偏好：{said}。" if values else ""
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
     if len(calls) > 1 and (word := kind_missing_in_window(ctx.message, calls[0]["result"])):
-        return _kind_outside_window_text(ctx, calls, word, english)
+        return kind_outside_window_text(ctx, calls, word, english)
     notes = []
     if unknown:
         notes.append(
@@ -104,35 +111,6 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     note = f"（{'；'.join(notes)}）" if notes else ""
     return (
         f"为你找到这些活动{note}：\n{lines}\n想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
-    )
-
-
-def _kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, english: bool):
-    """Return the answer when the time asked held none of the kind asked: say so, name what the
-    time holds, and list the kind at other times (the second search, without the time)."""
-    window_titles = [a["title"] for a in calls[0]["result"]["results"][:3]]
-    items = calls[-1]["result"].get("results") or []
-    said = " ".join(p.text for p in extract.read(ctx.message).times if p.soft is None)
-    if english:
-        only = ", ".join(f'"{t}"' for t in window_titles)
-        head = f'Nothing about "{word}" {said or "at that time"} (only {only} then).'
-        if not items:
-            return head + " I found none at other times either."
-        ctx.listed = listed_ids(items[:3])
-        ctx.searched = dict(calls[-1]["arguments"])
-        return (
-            f"{head} At other times:\n{activity_lines(items[:3], english)}\n"
-            'Want to join one (say which, e.g. "the first one"), or see others?'
-        )
-    only = "、".join(f"「{t}」" for t in window_titles)
-    head = f"{said or '那段时间'}没有和「{word}」有关的活动（只有{only}）。"
-    if not items:
-        return head + "其他时间也没有找到。"
-    ctx.listed = listed_ids(items[:3])
-    ctx.searched = dict(calls[-1]["arguments"])
-    return (
-        f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n"
-        "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
     )
 
 
@@ -314,6 +292,16 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return which_text(ctx, calls)  # 帮我报名 after a list of several: which one
     if ctx.action == "beyond" and all(c["name"] == "getActivity" for c in calls):
         return beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
+    if (
+        mode.name == CREATE
+        and not calls
+        and EDIT_RE.search(ctx.message)
+        and own_activity_named(ctx) == "several"
+    ):
+        # A change naming several of the user's activities ("move my potluck to 7pm"): ask.
+        if is_english(ctx.message):
+            return "Several of your activities have that name. Which one? Say its full title."
+        return "你有好几个活动都叫这个名字，要改哪一个？说一下完整的名称。"
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):
@@ -448,7 +436,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
         # lists the ones it names, or says none is so named and lists them all.
         words, matching = named_matches(ctx.message, items)
-        if not OWN_ACTIVITY_RE.search(ctx.message):  # "show my events": all of them
+        if not (OWN_ACTIVITY_RE.search(ctx.message) or START_ASKED_RE.search(ctx.message)):
+            # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
             words, matching = [], []
         head = "Your activities:\n" if english else "你的活动：\n"
         if len(calls) > 1 and result.get("scope") == "created":  # joined none (plan_manage)

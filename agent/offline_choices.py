@@ -1,5 +1,6 @@
 """Offline answers that ask which listed activity is meant: to join one of several (帮我报名
-after a list), or after a place the list does not have (第二个几点开始 after a list of one)."""
+after a list), or after a place the list does not have (第二个几点开始 after a list of one); and
+the answer offering the kind asked at other times when the time asked holds none of it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from activities.models import ActivityStatus
+from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.offline_lines import activity_lines, activity_text, listed_ids
@@ -61,3 +63,32 @@ def ask_which(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
     ctx.listed = listed_ids(items)
     lines = activity_lines(items, english)
     return f"Which one do you want to join?\n{lines}" if english else f"你想报名哪一个？\n{lines}"
+
+
+def kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, english: bool):
+    """Return the answer when the time asked held none of the kind asked: say so, name what the
+    time holds, and list the kind at other times (the second search, without the time)."""
+    window_titles = [a["title"] for a in calls[0]["result"]["results"][:3]]
+    items = calls[-1]["result"].get("results") or []
+    said = " ".join(p.text for p in extract.read(ctx.message).times if p.soft is None)
+    if english:
+        only = ", ".join(f'"{t}"' for t in window_titles)
+        head = f'Nothing about "{word}" {said or "at that time"} (only {only} then).'
+        if not items:
+            return head + " I found none at other times either."
+        ctx.listed = listed_ids(items[:3])
+        ctx.searched = dict(calls[-1]["arguments"])
+        return (
+            f"{head} At other times:\n{activity_lines(items[:3], english)}\n"
+            'Want to join one (say which, e.g. "the first one"), or see others?'
+        )
+    only = "、".join(f"「{t}」" for t in window_titles)
+    head = f"{said or '那段时间'}没有和「{word}」有关的活动（只有{only}）。"
+    if not items:
+        return head + "其他时间也没有找到。"
+    ctx.listed = listed_ids(items[:3])
+    ctx.searched = dict(calls[-1]["arguments"])
+    return (
+        f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n"
+        "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
+    )

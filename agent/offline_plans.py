@@ -198,7 +198,9 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if not new and EDIT_RE.search(ctx.message) and (fields := draft_fields.fields_of(ctx.message)):
         # 把羽毛球局改到晚上7点, "move my potluck to 7pm": a change to one of the user's own
         # activities, not a new draft titled by the sentence (a make-run look, session 50).
-        own = _own_activity_named(ctx)
+        own = own_activity_named(ctx)
+        if own == "several":
+            return []  # which one is not clear: no change, and no draft of the sentence
         if own is not None:
             start = datetime.fromisoformat(own["startAt"])
             changes = draft_fields.keep_time_of_day(ctx, fields, start)
@@ -216,9 +218,10 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     return [("createDraft", arguments)]
 
 
-def _own_activity_named(ctx: RuntimeContext) -> dict | None:
+def own_activity_named(ctx: RuntimeContext) -> dict | str | None:
     """Return the one activity the user organises from today on that the message names by its
-    words (not by nothing: a change naming none is the chat's draft's), else None."""
+    words (not by nothing: a change naming none is the chat's draft's), "several" when more
+    than one holds them, else None."""
     rows, _ = activities_of_user(
         user=ctx.user,
         scope="all",
@@ -230,7 +233,9 @@ def _own_activity_named(ctx: RuntimeContext) -> dict | None:
         if a.creator_id == ctx.user.pk and a.status != ActivityStatus.CANCELLED
     ]
     words, matching = named_matches(ctx.message, own)
-    return matching[0] if words and len(matching) == 1 else None
+    if words and len(matching) > 1:
+        return "several"
+    return matching[0] if words and matching else None
 
 
 def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

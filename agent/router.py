@@ -68,6 +68,12 @@ OWN_ACTIVITY_RE = re.compile(
     r"|\bis my \w+(?: \w+)? still (?:on|happening)\b",
     re.IGNORECASE,
 )
+# When an activity named starts, asked without 我的 (羽毛球局几点开始, "when is the potluck?").
+START_ASKED_RE = re.compile(
+    r"^[^，,。？?我你有]{1,10}?(?:几点|什么时候|哪天|几号)(?:开始|结束|集合|开)"
+    r"|^\W*when(?:['’]s| is| does) the \w+(?: \w+)?(?: (?:start|begin|on))?\W*$",
+    re.IGNORECASE,
+)
 # A liking stated, in either language: preferences_said.extract_preferences stores what it
 # names. Only a statement: one that goes on to ask ("I love jazz, any gigs tonight?",
 # 我爱打羽毛球，想找个球友) is the ask's.
@@ -159,15 +165,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # When an activity named starts (羽毛球局几点开始, 百乐餐什么时候开始, "when is the potluck?"):
     # a question about one's own (or one shown), never one to organise: the examples put it at
     # CREATE and a draft was made (a make-run look, session 50).
-    (
-        MANAGE,
-        re.compile(
-            r"^[^，,。？?我你有]{1,10}?(?:几点|什么时候|哪天|几号)(?:开始|结束|集合|开)"
-            r"|^\W*when(?:['’]s| is| does) the \w+(?: \w+)?(?: (?:start|begin|on))?\W*$",
-            re.IGNORECASE,
-        ),
-        0.9,
-    ),
+    (MANAGE, START_ASKED_RE, 0.9),
     (
         CREATE,
         re.compile(

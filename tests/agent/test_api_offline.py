@@ -714,3 +714,17 @@ def test_asking_when_an_activity_named_starts_drafts_nothing(
     assert body["intent"] == "MANAGE"
     assert "createDraft" not in [c["name"] for c in body["tool_calls"]]
     assert "羽毛球局" in body["reply"]
+
+
+def test_a_change_naming_several_own_activities_asks_which_and_drafts_nothing(
+    api_client, user, say, make_activity_for
+):
+    from activities.models import Activity
+
+    for title in ("Vegetarian potluck", "Friday potluck"):
+        make_activity_for(user, title=title, type="美食")
+    body = say(api_client, "move my potluck to 7pm")
+
+    assert body["tool_calls"] == []
+    assert body["reply"].startswith("Several of your activities have that name.")
+    assert Activity.objects.filter(creator=user).count() == 2
