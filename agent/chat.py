@@ -42,11 +42,12 @@ from activities.selectors import activity_is_users
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
 from agent.extract import is_english
+from agent.intent_rules import CHAT, CREATE, EXPLORE
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.preferences_said import answered_vibe, extract_preferences
 from agent.prompt import BuiltPrompt, PromptBuilder
-from agent.router import CHAT, CREATE, EXPLORE, IntentResult, classify_intent
+from agent.router import IntentResult, classify_intent
 from agent.told_preferences import asked_categories
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from memory.services import messages_write, preference_upsert

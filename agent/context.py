@@ -28,10 +28,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
+from agent.intent_rules import CREATE
 from agent.models import AgentSession
 from agent.prompt import Chunk, normalised_hash
 from agent.recall_questions import ABOUT_THE_ASSISTANT_RE, is_recall
-from agent.router import CREATE
 from agent.selectors import chat_draft
 from memory.search_semantic import embed_uncached_query
 from memory.selectors import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agent.router import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
+from agent.intent_rules import CHAT, CREATE, EXPLORE, MANAGE, PARTNER
 from agent.tool_registry import Tool, get_tools
 
 BASE_PROMPT = (

@@ -18,6 +18,7 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
+from agent.intent_rules import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER, START_ASKED_RE
 from agent.modes import AgentMode
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
@@ -31,7 +32,6 @@ from agent.offline_plans import (
     own_activity_named,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.router import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER, START_ASKED_RE
 from agent.triggers import deadline_of
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).

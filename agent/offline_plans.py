@@ -18,8 +18,8 @@ from activities.selectors import activities_of_user, activity_named_in
 from agent import draft_fields, extract
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
+from agent.intent_rules import CREATE, EXPLORE, MANAGE, PARTNER
 from agent.naming import CANCEL_RE, named_matches
-from agent.router import CREATE, EXPLORE, MANAGE, PARTNER
 
 PUBLISH_RE = re.compile(
     r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了"

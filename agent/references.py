@@ -17,9 +17,9 @@ import re
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
+from agent.intent_rules import EXPLORE, MANAGE
 from agent.naming import named_words
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, POINTING_RE
-from agent.router import EXPLORE, MANAGE
 
 MAX_CHOICES = 3  # the listed activities "which one?" names again (as a search reply lists 3)
 MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)

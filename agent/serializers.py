@@ -3,8 +3,8 @@
 from django.utils.translation import gettext
 from rest_framework import serializers
 
+from agent.intent_rules import INTENTS
 from agent.models import DeliveryState, EventKind  # noqa: F401  (EventKind re-exported for views)
-from agent.router import INTENTS
 from config import fields
 
 

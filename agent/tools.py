@@ -404,11 +404,8 @@ def ask_preference(user, *, category=None, question=""):
     },
 )
 def get_my_activities(user, *, scope="all", timeRange=None):
-    """Return the user's own activities (``activities.selectors.activities_of_user``).
-
-    Without a time range, those starting from today on: ended ones cannot be left or cancelled,
-    and a user with many would otherwise fill the list with them (a make-run look, session 50).
-    """
+    """Return the user's own activities (``activities.selectors.activities_of_user``); without
+    a time range from today on (ended ones filled the list; a make-run look, session 50)."""
 
     start = end = None
     if isinstance(timeRange, dict):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from agent import references
+from agent.intent_rules import EXPLORE, MANAGE
 from agent.references import action_of, asks_for_more, intent_of, pointed_at
-from agent.router import EXPLORE, MANAGE
 
 SHOWN = [41, 42, 43]
 
