@@ -170,6 +170,7 @@ def record(halves: dict | None = None) -> list[dict]:
     search.relevant_hits, search.hybrid_scores = recording_hits, recording_hybrid
     relevance.decide = recording_decide
     threshold, search_ranker.THRESHOLD = search_ranker.THRESHOLD, 0.0
+    second, search_ranker.SECOND_THRESHOLD = search_ranker.SECOND_THRESHOLD, 0.0
     floor, search_ranker.FLOOR_THRESHOLD = search_ranker.FLOOR_THRESHOLD, 0.0
     creator, _ = get_user_model().objects.get_or_create(username="bench-cut-cv")
     records = []
@@ -212,6 +213,7 @@ def record(halves: dict | None = None) -> list[dict]:
         relevance.decide, search.relevant_hits = decide, relevant_hits
         search.hybrid_scores = hybrid
         search_ranker.THRESHOLD = threshold
+        search_ranker.SECOND_THRESHOLD = second
         search_ranker.FLOOR_THRESHOLD = floor
     return records
 

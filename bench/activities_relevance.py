@@ -100,6 +100,7 @@ def _run(query: str, *, cut: bool = True, meta: dict | None = None) -> list:
                 relevance, "cut_for", lambda surface, row=None: Cut(gate=-1.0, ratio=None)
             ),
             mock.patch.object(search_ranker, "THRESHOLD", 0.0),
+            mock.patch.object(search_ranker, "SECOND_THRESHOLD", 0.0),
         ):
             out = activities_search(semantic_query=query, limit=LIMIT)
     if meta is not None:

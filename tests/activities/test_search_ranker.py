@@ -16,6 +16,7 @@ from activities.search_ranker import (
     Pool,
     chinese_listings,
     features,
+    first_likeness,
     floor_features,
     other_script,
     refused_words,
@@ -181,6 +182,7 @@ class TestInTheSearch:
     ):
         gated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
         monkeypatch.setattr(search_ranker, "THRESHOLD", 0.0)  # drops nothing
+        monkeypatch.setattr(search_ranker, "SECOND_THRESHOLD", 0.0)  # nor for a Chinese query
         ungated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
         assert gated and gated[0] == ungated[0]
         assert gated == [t for t in ungated if t in gated]
@@ -191,6 +193,7 @@ class TestInTheSearch:
     ):
         ungated = activities_search(semantic_query=query, limit=10)["results"]
         monkeypatch.setattr(search_ranker, "THRESHOLD", 1.0)  # nothing is likely
+        monkeypatch.setattr(search_ranker, "SECOND_THRESHOLD", 1.0)  # nor for a Chinese query
         gated = [r["title"] for r in activities_search(semantic_query=query, limit=10)["results"]]
         understood = read_query(query, now=timezone.now(), tz=user_zone(None))
         rows = [Activity.objects.get(pk=r["id"]) for r in ungated]
@@ -320,3 +323,33 @@ def test_the_pool_marks_a_listing_naming_the_refused_word_plainly():
     held = lexical_held(query, rows)
     assert refusing_hits(query, rows, held) == (True, False, False)
     assert refusing_hits("exercise", rows, lexical_held("exercise", rows)) == ()
+
+
+def test_first_likeness_is_each_row_cosine_with_the_first_row():
+    import numpy as np
+
+    like = first_likeness([[2.0, 0.0], [0.0, 3.0], [1.0, 1.0]], 0)
+    assert np.allclose(like, [1.0, 0.0, np.sqrt(0.5)])
+
+
+def test_a_chinese_row_reading_like_the_first_row_stays_where_one_unlike_it_goes():
+    import numpy as np
+
+    pool = _pool(MARGINS, [True] * 20)
+    like = np.full(20, 0.5)
+    like[1] = 1.0  # a second listing of the same thing: its embedding is the first row's
+    never = [False] * 20
+    assert {1, 2} <= unlikely(pool, list(range(20)), floor=never)
+    drop = unlikely(pool, list(range(20)), floor=never, first_like=like)
+    assert 1 not in drop and 2 in drop
+
+
+def test_an_english_query_does_not_read_the_likeness_to_the_first_row():
+    import numpy as np
+
+    pool = Pool(margins=tuple(MARGINS), named=(True,) * 20, english=True)
+    never = [False] * 20
+    like = np.ones(20)
+    assert unlikely(pool, list(range(20)), floor=never, first_like=like) == unlikely(
+        pool, list(range(20)), floor=never
+    )
