@@ -143,11 +143,9 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
     return list(rows.order_by("start_at", "pk")[:limit]), joined_ids
 
 
-def activity_is_users(*, user, activity_id: int) -> bool:
-    """Return whether the user joined or organises the activity (one the user can stop going to)."""
-    return Activity.objects.filter(
-        Q(participations__user=user) | Q(creator=user), pk=activity_id
-    ).exists()
+def activity_joined_by(*, user, activity_id: int) -> bool:
+    """Return whether the user holds a place in the activity (one the user can leave)."""
+    return Activity.objects.filter(participations__user=user, pk=activity_id).exists()
 
 
 def is_current(activity: Activity, model: str | None = None) -> bool:

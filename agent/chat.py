@@ -38,7 +38,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone, translation
 
-from activities.selectors import activity_is_users
+from activities.selectors import activity_joined_by
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
 from agent.extract import is_english
@@ -383,7 +383,8 @@ def stream_chat(
             and ctx.focus is not None
             and not ctx.editing_draft
             and references.stops_going_unnamed(ctx.message)
-            and activity_is_users(user=user, activity_id=ctx.focus)
+            # Only one joined: an organiser's own is never cancelled for everyone on it.
+            and activity_joined_by(user=user, activity_id=ctx.focus)
         ):
             # 算了我去不了了 right after joining one: that one (a make-run look, session 50).
             ctx.action, ctx.referenced = "cancel", ctx.focus

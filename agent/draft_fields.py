@@ -266,6 +266,14 @@ def draft_title(message: str, understood, activity_type: str) -> str:
     return f"{vibes[0] if vibes else ''}{kind}{gathering}"
 
 
+# A part of the day said with an hour (晚上7点, "7am"): the hour is as said.
+_PART_SAID_RE = re.compile(
+    r"上午|早上|早晨|清晨|凌晨|中午|下午|傍晚|晚上|夜里|半夜|今晚|明晚|\b(?:am|a\.m\.|pm|p\.m\.)|[ap]m\b"
+    r"|\b(?:morning|afternoon|evening|night|noon|midnight)\b",
+    re.IGNORECASE,
+)
+
+
 def keep_time_of_day(ctx: RuntimeContext, fields: dict, current: datetime | None = None) -> dict:
     """Return the changes to an activity (the chat's draft, or ``current``: the start of the one
     changed) with a new day named alone ("改成周日吧") at its hour, not at the evening hour a new
@@ -274,13 +282,17 @@ def keep_time_of_day(ctx: RuntimeContext, fields: dict, current: datetime | None
     time_range = extract.extract_time_range(ctx.message)
     if current is None and ctx.draft is not None:
         current = ctx.draft.start_at
-    if time_range is not None and time_range.point is not None and current is not None:
-        times = extract.read(ctx.message).times
-        if len(times) == 1 and times[0].kind == "clock":
-            point = time_range.point
-            local = timezone.localtime(current, point.tzinfo)
-            moved = local.replace(hour=point.hour, minute=point.minute)
-            return {**fields, "startAt": moved.isoformat()} if moved > timezone.now() else fields
+    times = extract.read(ctx.message).times
+    if current is not None and times and all(t.kind == "clock" and t.point for t in times):
+        # The hour moved to is the last one said (从下午3点改到5点: 5点); an hour said without a
+        # part of the day (改到7点半) is the afternoon's or evening's for an activity then.
+        point = times[-1].point
+        local = timezone.localtime(current, point.tzinfo)
+        hour = point.hour
+        if hour < 12 <= local.hour and not _PART_SAID_RE.search(times[-1].text):
+            hour += 12
+        moved = local.replace(hour=hour, minute=point.minute)
+        return {**fields, "startAt": moved.isoformat()} if moved > timezone.now() else fields
     if time_range is None or time_range.point is not None or part_of(time_range):
         return fields
     # One day, named alone: its window opens at midnight (today's opens now) and ends at night;

@@ -361,10 +361,17 @@ _BARE_STOP_FILLER_RE = re.compile(
 )
 
 
+# Saying not to stop, or asking whether to (不要停, 不用停, 不要关掉, "stop?"): no stop (an audit,
+# session 50: each closed the search for company).
+_NOT_STOPPING_RE = re.compile(r"(?:不要|不用|别|没)(?:帮我)?(?:停|取消|关)|[?？]")
+
+
 def stops_bare(text: str) -> bool:
     """Return whether the message only says to stop (不找了，帮我停掉, "never mind, stop it"),
     naming nothing to stop."""
     text = text or ""
+    if _NOT_STOPPING_RE.search(text):
+        return False
     return bool(_BARE_STOP_VERB_RE.search(text)) and not _BARE_STOP_FILLER_RE.sub("", text)
 
 

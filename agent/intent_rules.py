@@ -35,10 +35,25 @@ OWN_ACTIVITY_RE = re.compile(
     r"|\bis my \w+(?: \w+)? still (?:on|happening)\b",
     re.IGNORECASE,
 )
+# Asking for the activities one organises: 我发起的, "what have I organised?", "events I'm
+# hosting" (a make-run look, session 50: the English question listed the joined ones too).
+ORGANISED_BY_ME_RE = re.compile(
+    r"我(?:发起|创建|组织|发布)的|\bi(?:'ve| have)? (?:organi[sz]ed|created|hosted|posted|set up)\b"
+    r"|\b(?:i'm|i am|am i) (?:organi[sz]ing|hosting)\b"
+    r"|\bdid i (?:organi[sz]e|host|create|post|set up)\b",
+    re.IGNORECASE,
+)
 # When an activity named starts, asked without 我的 (羽毛球局几点开始, "when is the potluck?").
+# Only an activity's name (ending in 局, 会, 课, 餐... or a gathering word), not 这个 (the listing
+# in focus), 超市 or "the weekend" (an audit, session 50).
+_GATHERING_EN = (
+    r"(?:party|game|class|session|meetup|hike|run|dinner|lunch|brunch|potluck|workshop|tour"
+    r"|club|match|gig|walk|ride|picnic|night)s?"
+)
 START_ASKED_RE = re.compile(
-    r"^[^，,。？?我你有]{1,10}?(?:几点|什么时候|哪天|几号)(?:开始|结束|集合|开)"
-    r"|^\W*when(?:['’]s| is| does) the \w+(?: \w+)?(?: (?:start|begin|on))?\W*$",
+    r"^(?![这那])[^，,。？?我你有]{0,8}?(?:局|会|课|赛|餐|团|营|派对|聚会|徒步|骑行|活动)"
+    r"(?:几点|什么时候|哪天|几号)(?:开始|结束|集合|开)"
+    rf"|^\W*when(?:['’]s| is| does) the (?:\w+ )?{_GATHERING_EN}(?: (?:start|begin|on))?\W*$",
     re.IGNORECASE,
 )
 # A liking stated, in either language: preferences_said.extract_preferences stores what it
@@ -133,6 +148,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # a question about one's own (or one shown), never one to organise: the examples put it at
     # CREATE and a draft was made (a make-run look, session 50).
     (MANAGE, START_ASKED_RE, 0.9),
+    # What one organises ("what did I organize?" drafted nothing and asked what to organise; an
+    # audit, session 50): above CREATE's "organize".
+    (MANAGE, ORGANISED_BY_ME_RE, 1.0),
     (
         CREATE,
         re.compile(

@@ -48,7 +48,7 @@ _NOT_NAMING_RE = re.compile(
     r"|算了|临时|突然|有(?:点|些)?事|加班|生病|病了|不舒服"
     # What a change to it says besides naming it (把羽毛球局改到晚上7点, "move my potluck to 7pm").
     r"|改到|改成|改|挪到|挪|推迟到?|提前到?|延后到?|换到|换成"
-    r"|\b(?:move|change|push|switch|reschedule|shift|bring)\b"
+    r"|\b(?:move|change|push|switch|reschedule|shift|bring|we|us|let'?s|could|would|shall)\b"
     r"|有人|谁"
     r"|\b(?:when|where|what|how|time|is|still|any|updates?|news|happening|starts?|activities"
     r"|does|did|who|who['’]s|coming|begins?|calendar|agenda"

@@ -24,10 +24,12 @@ from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
 from agent.offline_lines import activity_lines, listed_ids, span_text, when_text
 from agent.offline_plans import (
+    CANCEL_FOR_ALL_RE,
     EDIT_RE,
     HOLD_ON_RE,
     JOIN_RE,
     NOT_JOINING_RE,
+    cancel_target,
     kind_missing_in_window,
     own_activity_named,
 )
@@ -248,6 +250,17 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
         if english:
             return "You have no activity joined or organised that could be cancelled."
         return "你目前没有报名或发起的活动，没有可以取消的。"
+    target = cancel_target(message, live)
+    if target and target.get("role") != "participant" and not CANCEL_FOR_ALL_RE.search(message):
+        # The organiser cannot go: cancelling is for everyone on it, so it is asked first.
+        ctx.focused = target["id"]
+        if english:
+            return (
+                f'You organise "{target["title"]}": cancelling it cancels it for everyone. '
+                'Cancel it? Say "cancel it".'
+            )
+        title = target["title"]
+        return f"「{title}」是你发起的，取消后大家都去不了。确定要取消吗？说“取消这个”就行。"
     words, matching = named_matches(message, live)
     named = " ".join(words)
     choices = (matching if len(matching) > 1 else live)[:5]
@@ -292,16 +305,17 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return which_text(ctx, calls)  # 帮我报名 after a list of several: which one
     if ctx.action == "beyond" and all(c["name"] == "getActivity" for c in calls):
         return beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
-    if (
-        mode.name == CREATE
-        and not calls
-        and EDIT_RE.search(ctx.message)
-        and own_activity_named(ctx) == "several"
-    ):
-        # A change naming several of the user's activities ("move my potluck to 7pm"): ask.
-        if is_english(ctx.message):
-            return "Several of your activities have that name. Which one? Say its full title."
-        return "你有好几个活动都叫这个名字，要改哪一个？说一下完整的名称。"
+    if mode.name == CREATE and not calls and EDIT_RE.search(ctx.message):
+        named, activity = own_activity_named(ctx)
+        if named == "several":  # "move my potluck to 7pm" with two potlucks: ask
+            if is_english(ctx.message):
+                return "Several of your activities have that name. Which one? Say its full title."
+            return "你有好几个活动都叫这个名字，要改哪一个？说一下完整的名称。"
+        if named == "joined":  # someone else's: only its organiser changes it
+            title = activity["title"]
+            if is_english(ctx.message):
+                return f'"{title}" is organised by someone else; only its organiser can change it.'
+            return f"「{title}」是别人发起的活动，只有发起人能修改。"
     if mode.name == CREATE and not calls and not is_recall(ctx.message):
         # The planner read nothing to organise (第二个太远了 taken for a request): ask.
         if is_english(ctx.message):

@@ -77,7 +77,7 @@ def kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, 
         if not items:
             return head + " I found none at other times either."
         ctx.listed = listed_ids(items[:3])
-        ctx.searched = dict(calls[-1]["arguments"])
+        ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
         return (
             f"{head} At other times:\n{activity_lines(items[:3], english)}\n"
             'Want to join one (say which, e.g. "the first one"), or see others?'
@@ -87,7 +87,7 @@ def kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, 
     if not items:
         return head + "其他时间也没有找到。"
     ctx.listed = listed_ids(items[:3])
-    ctx.searched = dict(calls[-1]["arguments"])
+    ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
     return (
         f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n"
         "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"

@@ -18,8 +18,9 @@ from activities.selectors import activities_of_user, activity_named_in
 from agent import draft_fields, extract
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
-from agent.intent_rules import CREATE, EXPLORE, MANAGE, PARTNER
+from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER
 from agent.naming import CANCEL_RE, named_matches
+from rag.understand.negation import inside, negated_spans
 
 PUBLISH_RE = re.compile(
     r"发布|发出去|确认|就这样|就按这个|按这个发|没问题|可以了"
@@ -31,7 +32,10 @@ PUBLISH_RE = re.compile(
 HOLD_ON_RE = re.compile(
     r"(?:别|不要|不用|不必|先别|甭|没)(?:帮我|给我)?(?:取消|退出|退掉|删|发布|发出去)|不(?:取消|退出|发布)"
     r"|(?:取消|退|删|发布)不了|怎么(?:取消|退出|退|发布)|(?:取消|退|删|发布)(?:了)?(?:吗|没|没有)"
-    r"|\b(?:don'?t|do not|no need to)\s+(?:cancel|leave|publish|post|delete|remove)\b"
+    r"|\b(?:don'?t|do not|no need to|won'?t|never)\s+(?:want to\s+|wanna\s+|need to\s+)?"
+    r"(?:cancel|leave|publish|post|delete|remove|drop)\b"
+    # Not backing out (我不想退出, 我没有去不了; an audit, session 50).
+    r"|(?:不想|不会|不打算|没有)(?:帮我)?(?:退|取消|去不了|不去|删)"
     r"|\b(?:not yet|never mind)\b|\bhow (?:do|can|could) i\b"
     r"|\b(?:publish|post) (?:it )?later\b",
     re.IGNORECASE,
@@ -81,7 +85,9 @@ def joins_something_named(message: str) -> bool:
 # A short follow-up narrowing the last search, said alone: 有没有不用花钱的, 要室内的, 便宜点的呢,
 # "any free ones?", "what about indoor ones?", "something cheaper?".
 REFINES_RE = re.compile(
-    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?[^，,。？?！!\s我想找]{1,8}的"
+    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?"
+    # Not 好的, 是的, 真的, 你的呢: an answer, not a narrowing (an audit, session 50).
+    r"(?!(?:好|是|真|对|行|你|他|她|挺好|不是|当然)的)[^，,。？?！!\s我想找]{1,8}的"
     r"(?:吗|呢|呀|吧|么)?\W*$"
     r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
     r"(?:ones?|options?)\W*$"
@@ -102,7 +108,9 @@ def kind_missing_in_window(message: str, result: dict) -> str | None:
     items = result.get("results") or []
     if not items or (result.get("meta") or {}).get("path") != "hard_filter_small":
         return None
-    kinds = extract.kinds_in(message)
+    refused = negated_spans(message)
+    # A kind refused is not asked for ("anything except food?", 明天除了吃饭还有什么).
+    kinds = [k for k in extract.kinds_in(message) if not inside(k.span, refused)]
     if not kinds or any(item.get("type") == kinds[0].label for item in items):
         return None
     start, end = kinds[0].span
@@ -127,7 +135,9 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if len(done) == 1 and kind_missing_in_window(ctx.message, last["result"]):
             topic = extract.semantic_query(ctx.message)
             if topic and topic != relaxed["query"]:  # the time said is left out of the query
-                return [("exploreNearby", {**relaxed, "query": topic})]
+                # Without the window's own listings: they were just named as not of the kind.
+                shown = [item["id"] for item in found]
+                return [("exploreNearby", {**relaxed, "query": topic, "excludeIds": shown})]
         if found or "error" in last["result"]:
             return []
         if "nearby" in relaxed and last["result"].get("meta", {}).get("nearby"):
@@ -198,9 +208,11 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if not new and EDIT_RE.search(ctx.message) and (fields := draft_fields.fields_of(ctx.message)):
         # 把羽毛球局改到晚上7点, "move my potluck to 7pm": a change to one of the user's own
         # activities, not a new draft titled by the sentence (a make-run look, session 50).
-        own = own_activity_named(ctx)
-        if own == "several":
-            return []  # which one is not clear: no change, and no draft of the sentence
+        named, own = own_activity_named(ctx)
+        if named in ("several", "joined"):
+            # Which one is not clear, or it is someone else's (the answer says so): no change,
+            # and no draft of the sentence (an audit, session 50).
+            return []
         if own is not None:
             start = datetime.fromisoformat(own["startAt"])
             changes = draft_fields.keep_time_of_day(ctx, fields, start)
@@ -218,24 +230,36 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     return [("createDraft", arguments)]
 
 
-def own_activity_named(ctx: RuntimeContext) -> dict | str | None:
-    """Return the one activity the user organises from today on that the message names by its
-    words (not by nothing: a change naming none is the chat's draft's), "several" when more
-    than one holds them, else None."""
+def own_activity_named(ctx: RuntimeContext) -> tuple[str, dict | None]:
+    """Return which of the user's activities from today on the message names by its words (not
+    by nothing: a change naming none is the chat's draft's): ("one", it) for one the user
+    organises, ("several", None) when more than one holds them, ("joined", it) for one only
+    joined (someone else's to change), else ("none", None)."""
     rows, _ = activities_of_user(
         user=ctx.user,
         scope="all",
         start=extract.local_now().replace(hour=0, minute=0, second=0, microsecond=0),
     )
-    own = [
-        {"id": a.pk, "title": a.title, "type": a.type, "startAt": a.start_at.isoformat()}
+    live = [
+        {
+            "id": a.pk,
+            "title": a.title,
+            "type": a.type,
+            "startAt": a.start_at.isoformat(),
+            "mine": a.creator_id == ctx.user.pk,
+        }
         for a in rows
-        if a.creator_id == ctx.user.pk and a.status != ActivityStatus.CANCELLED
+        if a.status != ActivityStatus.CANCELLED
     ]
-    words, matching = named_matches(ctx.message, own)
-    if words and len(matching) > 1:
-        return "several"
-    return matching[0] if words and matching else None
+    words, matching = named_matches(ctx.message, live)
+    if not words or not matching:
+        return "none", None
+    own = [a for a in matching if a["mine"]]
+    if len(own) > 1:
+        return "several", None
+    if own:
+        return "one", own[0]
+    return "joined", matching[0]
 
 
 def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
@@ -381,13 +405,16 @@ SIGN_UPS_RE = re.compile(
 )
 
 
-# Asking for the activities one organises: 我发起的, "what have I organised?", "events I'm
-# hosting" (a make-run look, session 50: the English question listed the joined ones too).
-ORGANISED_BY_ME_RE = re.compile(
-    r"我(?:发起|创建|组织|发布)的|\bi(?:'ve| have)? (?:organi[sz]ed|created|hosted|posted|set up)\b"
-    r"|\bi(?:'m| am) (?:organi[sz]ing|hosting|running)\b",
+# Asking about one's activities before now: 我之前参加过哪些活动, 我参加过什么, 以前报过的,
+# "what have I joined before?", "my past events" (an audit, session 50).
+PAST_ASKED_RE = re.compile(
+    r"之前|以前|上次|过去|参加过|去过|报过|玩过"
+    r"|\b(?:before|past|previous|previously|earlier|last time|have i (?:joined|been|done))\b",
     re.IGNORECASE,
 )
+# Cancelling an activity for everyone on it, said as such (取消飞盘局, "cancel the game"), not
+# only that one cannot go.
+CANCEL_FOR_ALL_RE = re.compile(r"取消|删除|删掉|\bcancel\b|\bcall (?:it )?off\b", re.IGNORECASE)
 
 
 def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
@@ -425,6 +452,9 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         time_range = extract.extract_time_range(ctx.message)
         if time_range and not cancel:
             arguments["timeRange"] = time_range.as_filter()
+        elif PAST_ASKED_RE.search(ctx.message) and not cancel:
+            # 我之前参加过哪些活动: the ones before now (the tool's default starts today).
+            arguments["timeRange"] = {"end": extract.local_now().isoformat()}
         return [("getMyActivities", arguments)]
     first = done[0]
     if (
@@ -442,7 +472,10 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         if target:
             if target.get("role") == "participant":
                 return [("leaveActivity", {"activityId": target["id"]})]
-            return [("cancelActivity", {"activityId": target["id"]})]
+            if CANCEL_FOR_ALL_RE.search(ctx.message):
+                return [("cancelActivity", {"activityId": target["id"]})]
+            # 算了我去不了了 from its organiser: cancelling it is everyone's loss, so only an
+            # explicit cancel does it (an audit, session 50); the answer asks.
     return []
 
 

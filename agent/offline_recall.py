@@ -124,7 +124,8 @@ NAME_TOLD_SQL = r"我叫|名字|my name|call me|i'?m [a-z]|i am [a-z]|我是"
 # 哪些事, "what do you know about me?", "what have I told you?" (a make-run look, session 50:
 # answered "I don't know the answer to that" right after the user gave a name and a diet).
 ABOUT_ME_RE = re.compile(
-    r"你(?:都|还)?(?:知道|记得|了解)(?:关于)?我(?:的)?(?:些)?(?:什么|啥|哪些|多少)"
+    r"你(?:都|还)?(?:知道|记得|了解)(?:关于)?我(?:的)?(?:些)?(?:什么|啥|哪些|多少)(?:事|事情)?"
+    r"(?=[吗呢呀啊？?。!！\s]*$)"
     r"|你对我(?:有)?(?:多少|什么|哪些)?了解|关于我你(?:都)?(?:知道|记得)"
     r"|\bwhat (?:do|did) you (?:know|remember) about me\b|\bwhat have i told you\b"
     r"|\bwhat you know about me\b",
@@ -132,15 +133,28 @@ ABOUT_ME_RE = re.compile(
 )
 
 
+# The plain ways of telling a name (我叫小王, "my name is Lin", "call me Lin", "I'm Lin"): a
+# message saying one outranks a later 我是学生 (an audit, session 50: 我是学生 was quoted).
+NAME_SAID_RE = re.compile(
+    r"我叫|名字(?:叫|是)(?!什么|啥)|\bmy name is\b|(?-i:\bcall me [A-Z])"
+    r"|(?-i:\b[Ii](?:['’]?m| am) [A-Z][a-z]+\b)",
+    re.IGNORECASE,
+)
+
+
 def name_told(user) -> tuple[str, str] | None:
-    """Return the clause of the user's latest message telling their name and its ISO time, or
-    None when no message tells one."""
+    """Return the clause of the user's latest message telling their name (a plain telling
+    before a 我是X one) and its ISO time, or None when no message tells one."""
+    told = []
     for row in messages_matching(user=user, pattern=NAME_TOLD_SQL, role="user"):
         said = row.content or ""
         asked = NAME_ASKED_RE.search(said) or said.rstrip().endswith(("?", "？"))
         if NAME_TOLD_RE.search(said) and not asked:
-            return quoted_part(said, "what's my name"), row.ts.isoformat()
-    return None
+            told.append((not NAME_SAID_RE.search(said), row))
+    if not told:
+        return None
+    _, row = min(told, key=lambda pair: pair[0])  # the latest plain telling, else the latest
+    return quoted_part(row.content, "what's my name"), row.ts.isoformat()
 
 
 def compose_about_me(ctx: RuntimeContext) -> str:
@@ -212,7 +226,7 @@ def _said_by_user(ctx: RuntimeContext) -> list:
         and (c.body or "").strip()
         and (c.body or "").strip() != asked
         and not is_recall(c.body or "")
-        and not (c.body or "").rstrip().endswith(("?", "？"))
+        and not (c.body or "").rstrip().endswith(("?", "？", "吗", "呢", "么"))
     ]
 
 

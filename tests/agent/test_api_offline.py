@@ -728,3 +728,50 @@ def test_a_change_naming_several_own_activities_asks_which_and_drafts_nothing(
     assert body["tool_calls"] == []
     assert body["reply"].startswith("Several of your activities have that name.")
     assert Activity.objects.filter(creator=user).count() == 2
+
+
+@pytest.mark.parametrize("message", ["不要停", "不用停", "stop?"])
+def test_saying_not_to_stop_after_a_search_for_company_keeps_it(api_client, user, say, message):
+    from agent.models import PartnerIntent
+
+    asked = say(api_client, "想找个周末一起爬山的搭子")
+    body = say(api_client, message, chat_id=asked["chat_id"])
+
+    assert "closePartnerIntent" not in [c["name"] for c in body["tool_calls"]]
+    assert PartnerIntent.objects.filter(user=user, status="open").exists()
+
+
+def test_a_change_to_an_activity_someone_else_organises_drafts_nothing(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.models import Activity
+    from activities.services import activity_join
+
+    theirs = make_activity_for(other_user, title="羽毛球局", type="运动")
+    activity_join(activity_id=theirs.pk, user=user)
+    body = say(api_client, "把羽毛球局改到晚上7点")
+
+    assert body["tool_calls"] == []
+    assert body["reply"] == "「羽毛球局」是别人发起的活动，只有发起人能修改。"
+    assert not Activity.objects.filter(creator=user).exists()
+
+
+def test_can_we_move_the_potluck_changes_the_users_own_potluck(
+    api_client, user, say, make_activity_for
+):
+    potluck = make_activity_for(user, title="Vegetarian potluck", type="美食")
+    body = say(api_client, "can we move the potluck to 7pm?")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["refineDraft"]
+    assert body["tool_calls"][0]["arguments"]["activityId"] == potluck.pk
+
+
+@pytest.mark.parametrize(("said", "hour"), [("从下午3点改到5点", 17), ("改到7点半", 19)])
+def test_an_hour_moved_to_is_the_last_said_and_the_afternoons_when_unsaid(
+    api_client, say, said, hour
+):
+    made = say(api_client, "我想组织一个周六下午的飞盘局，10个人")
+    moved = say(api_client, said, chat_id=made["chat_id"])
+
+    start = moved["tool_calls"][0]["result"]["draft"]["startAt"]
+    assert start.startswith(f"2026-11-28T{hour}:"), start  # the Saturday

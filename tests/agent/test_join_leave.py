@@ -402,3 +402,25 @@ def test_my_activities_without_a_time_leave_out_those_that_started_before_today(
     }
     asked = REGISTRY["getMyActivities"].run(user, {"timeRange": window})
     assert [a["title"] for a in asked["activities"]] == ["上周徒步"]
+
+
+@pytest.mark.parametrize("message", ["我不想退出", "我不想取消", "I don't want to cancel"])
+def test_saying_one_is_not_backing_out_right_after_a_join_keeps_the_place(
+    api_client, user, say, shown_in_chat, message
+):
+    shown = shown_in_chat("keep", "周六陶艺", "周一夜跑")
+    say(api_client, "第二个帮我报名", chat_id="keep")
+    body = say(api_client, message, chat_id="keep")
+    assert "cancelActivity" not in [c["name"] for c in body["tool_calls"]]
+    assert shown[1].participations.filter(user=user).exists()
+
+
+def test_an_organiser_who_cannot_go_is_asked_before_the_activity_is_cancelled(
+    api_client, user, say
+):
+    made = say(api_client, "我想组织一个周六下午的飞盘局，10个人")
+    say(api_client, "发布", chat_id=made["chat_id"])
+    body = say(api_client, "算了我去不了了", chat_id=made["chat_id"])
+
+    assert "cancelActivity" not in [c["name"] for c in body["tool_calls"]]
+    assert body["reply"].startswith("「飞盘局」是你发起的，取消后大家都去不了。"), body["reply"]

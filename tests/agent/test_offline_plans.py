@@ -318,3 +318,24 @@ def test_a_new_request_after_a_search_is_a_search_of_its_own():
         message="我想找个爬山的", search={"query": "周六 带孩子", "limit": 5}, user=None
     )
     assert plan_explore(ctx, []) == [("exploreNearby", {"query": "爬山", "limit": 5})]
+
+
+@pytest.mark.parametrize("message", ["我之前参加过哪些活动", "what have I joined before?"])
+def test_asking_about_ones_past_activities_reads_those_before_now(message):
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert set(arguments["timeRange"]) == {"end"}
+
+
+def test_a_kind_refused_is_not_the_kind_asked():
+    from agent.offline_plans import kind_missing_in_window
+
+    assert kind_missing_in_window("tomorrow anything except food?", _small("运动")) is None
+
+
+@pytest.mark.parametrize("message", ["好的", "是的", "你的呢"])
+def test_an_answer_after_a_search_narrows_nothing(message):
+    from agent.offline_plans import REFINES_RE
+
+    assert not REFINES_RE.search(message)

@@ -538,3 +538,23 @@ def test_questions_about_oneself_as_a_whole_are_read_as_such(message):
     from agent.offline_recall import ABOUT_ME_RE
 
     assert ABOUT_ME_RE.search(message)
+
+
+@pytest.mark.django_db
+def test_the_name_told_plainly_outranks_a_later_i_am_a_student(user):
+    from agent.offline_recall import name_told
+    from memory.services import messages_write
+
+    told = [("我叫小王", NOW - timedelta(days=2)), ("我是学生", NOW - timedelta(days=1))]
+    messages_write(
+        user=user,
+        items=[{"ts": ts.isoformat(), "role": "user", "content": text} for text, ts in told],
+    )
+    assert name_told(user)[0] == "我叫小王"
+
+
+@pytest.mark.parametrize("message", ["你知道我多少岁吗", "你知道我什么时候有空吗"])
+def test_a_question_about_one_fact_is_no_question_about_oneself_as_a_whole(message):
+    from agent.offline_recall import ABOUT_ME_RE
+
+    assert not ABOUT_ME_RE.search(message)

@@ -61,3 +61,13 @@ def test_questions_about_and_changes_to_ones_own_activity_are_ruled(message, int
 
     scores = rule_scores(message)
     assert max(scores, key=scores.get) == intent and scores[intent] > 0
+
+
+@pytest.mark.parametrize(
+    ("message", "intent"), [("what did I organize?", "MANAGE"), ("这个几点开始", None)]
+)
+def test_what_one_organised_is_managed_and_a_pointer_is_no_named_activity(message, intent):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert (max(scores, key=scores.get) if any(scores.values()) else None) == intent
