@@ -17,6 +17,7 @@ from django.utils import timezone
 from activities.audience import care_asked, outing_for, stated_for
 from activities.models import Activity
 from activities.named_kinds import absent_kind, kinds_asked, kinds_named
+from activities.rare_words import names_rare_word
 from activities.search_ranking import (
     naming_pks,
     other_language_pks,
@@ -238,38 +239,44 @@ def relevant_hits(
         # a holiday away from home): read by the query's vector (issue 30, session 47).
         if asks is None and stated_need(query, vector):
             asks = "need"
-        decision = relevance.judge(
-            vector,
-            [hit.score for hit in hits],
-            SURFACE,
-            evidence=evidence,
-            noise=keyboard_noise(query),
-            question=answer_question(query, understood),
-            hit_evidence=own,
-            crossing=[hit.obj.pk in crossing for hit in hits],
-            foreign=foreign_query(understood),
+        judged = {
+            "evidence": evidence,
+            "noise": keyboard_noise(query),
+            "question": answer_question(query, understood),
+            "hit_evidence": own,
+            "crossing": [hit.obj.pk in crossing for hit in hits],
+            "foreign": foreign_query(understood),
             # Measured for every query, asking or not: a query whose words ask is kept from the
             # intent gate (``asked``), and the margin gates read its margin as any query's
             # (docs/RELEVANCE.md, "Answer or empty: one rule", session 46).
-            intent=lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
-            asked=asks is not None,
+            "intent": lambda: intent.intent_margin_of(vector, INTENT_ON, INTENT_OFF),
+            "asked": asks is not None,
             # Read only where the intent gate applies (no ask, no need stated): the replay it
             # was judged by read no other query (bench/activities_fit_learned_gate.py).
-            learned=None
+            "learned": None
             if asks is not None
             else lambda: intent.learned_score(vector, INTENT_LEARNED),
-            keep_best=KEEP_BEST,
-            vouched=vouched,
+            "keep_best": KEEP_BEST,
+            "vouched": vouched,
             # A window's few rows far from the query say nothing fits there: the search judges
             # every row instead (search_window.window_fits_nothing; fresh11 「今晚下班想喝两杯」
             # kept two of its window's rows and lost the widened six when the margin gates were
             # lifted there too).
-            window=(
+            "window": (
                 getattr(getattr(understood, "time", None), "applied", None) == FILTER
                 if window is None
                 else window
             ),
-        )
+        }
+        decision = relevance.judge(vector, [hit.score for hit in hits], SURFACE, **judged)
+        if decision.reason == relevance.INTENT_REASON and hits:
+            # Read past the intent gate: does the closest listing name a rare word of the
+            # query? (rag.relevance.decide ``named_rare``; read only here, a few counts)
+            best = max(hits, key=lambda hit: hit.score)
+            if names_rare_word(query=query, activity=best.obj):
+                decision = relevance.judge(
+                    vector, [hit.score for hit in hits], SURFACE, named_rare=True, **judged
+                )
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
         return hits

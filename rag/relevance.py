@@ -92,6 +92,14 @@ STAT_POOL = 20
 # rule does not apply to them (a type filter leaving five water activities keeps all five).
 # Not fitted: half of STAT_POOL.
 POOL_MIN = 10
+# A best hit standing this many standard deviations above the query's other candidates, and
+# naming a word of the query few listings hold (``named_rare``), answers a query the example
+# margin alone read as a request for something else: a request in words the intent examples do
+# not know (Scots, slang, a rare hobby: fresh20 "hairy coos", "ceilidh wi a caller"). Chosen
+# leaving one of the twenty-one development sets out (bench replay of session 50, the middle of
+# the run 3.0-3.5 over all of them; docs/RELEVANCE.md, "Requests in words the gate does not
+# know").
+STANDOUT_Z = 3.25
 # The margin of a hit in the other language than the query (``crossing``; issue 30, session 42;
 # docs/RELEVANCE.md, "Across two languages") reads CROSS_LIFT higher: multilingual-e5-small
 # scores a query against text in the other language lower than against its own. The median best
@@ -165,6 +173,7 @@ class Decision:
     noise: bool = False
     intent: float | None = None
     learned: float | None = None
+    named_rare: bool = False
 
     def meta(self) -> dict:
         """Return the plain-data summary a search puts in its ``meta``."""
@@ -177,6 +186,7 @@ class Decision:
             "noise": self.noise,
             "intentMargin": None if self.intent is None else round(self.intent, 4),
             "intentLearned": None if self.learned is None else round(self.learned, 4),
+            "namedRare": self.named_rare,
         }
 
 
@@ -269,6 +279,7 @@ def decide(
     window: bool = False,
     asked: bool = False,
     learned: float | None = None,
+    named_rare: bool = False,
 ) -> Decision:
     """Return which of ``scores`` (best first or not) are relevant under ``cut``.
 
@@ -297,9 +308,18 @@ def decide(
     whether the margin gates do, as for any query. ``learned``: the query's learned gate score
     (``rag.intent.learned_score``; None: not read): above 0 a measured query reads as one past
     the intent gate, answered only when a hit reaches ``intent_close`` (the slope adds nothing
-    for it); the margin gates still follow ``intent`` alone.
+    for it); the margin gates still follow ``intent`` alone. ``named_rare``: the best hit holds
+    a word of the query few listings hold; a query past the intent gate by its example margin
+    alone (``learned`` read, and not above 0) is then answered when that hit stands out of the
+    scores (:func:`standout` at least :data:`STANDOUT_Z`).
     """
-    flags = {"evidence": evidence, "noise": noise, "intent": intent, "learned": learned}
+    flags = {
+        "evidence": evidence,
+        "noise": noise,
+        "intent": intent,
+        "learned": learned,
+        "named_rare": named_rare,
+    }
     measured = cut.intent_gate is not None and intent is not None
     # The learned gate (issue 30, session 49) reads a query as a request for something else
     # where the example margin does not: fitted on the twenty development sets' queries, left
@@ -326,6 +346,20 @@ def decide(
         # Off-topic means nothing here is close: a request that reads like one for something
         # else ("money", "health") is still answered when a hit stands this far above the
         # background (a budgeting class for a money question).
+        elsewhere = False
+    if (
+        elsewhere
+        and named_rare
+        and learned is not None
+        and learned <= 0
+        and standout(scores) >= STANDOUT_Z
+    ):
+        # Evidence from the listings themselves outweighs the examples' reading of the words:
+        # the closest listing names a rare word of the query and stands apart from the rest
+        # (issue 30, session 50: "hairy coos" and the Highland coos walk). Not when the learned
+        # gate, fitted on the development queries, reads it elsewhere too ("python how to sort
+        # a dict by value" and the Python class), nor without it (another model: no weights):
+        # without that veto the rule answered fresh2's Python questions held out.
         elsewhere = False
     gate = cut.gate_for(evidence, foreign)
     # The foreign gate was fitted on English queries' margins over the Chinese sample as they
@@ -402,6 +436,18 @@ def close_enough(cut: Cut, intent: float) -> float:
     return cut.intent_close + slope * max(intent - (cut.intent_gate or 0.0), 0.0)
 
 
+def standout(scores: Sequence[float]) -> float:
+    """Return how many standard deviations the best of ``scores`` stands above the others'
+    mean (0.0 with fewer than three scores or no spread among the others)."""
+    ordered = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
+    if len(ordered) < 3:
+        return 0.0
+    spread = float(ordered[1:].std())
+    if spread < 1e-9:
+        return 0.0
+    return (float(ordered[0]) - float(ordered[1:].mean())) / spread
+
+
 def pool_scores(margins: Sequence[float]) -> list[float]:
     """Return each margin's standard score over the best :data:`STAT_POOL` of ``margins``:
     how many standard deviations it stands above their mean (all 0.0 when they do not spread).
@@ -431,12 +477,13 @@ def judge(
     window: bool = False,
     asked: bool = False,
     learned: Callable[[], float | None] | None = None,
+    named_rare: bool = False,
 ) -> Decision:
     """Return the live decision for a query vector and its hits' similarities on a surface.
 
     ``intent``: how to read the query's intent margin (``rag.intent``), asked only when the
     live cut has an intent gate; ``learned``: how to read its learned gate score, asked then
-    too; ``keep_best``, ``vouched``, ``window`` and ``asked`` as :func:`decide`.
+    too; ``keep_best``, ``vouched``, ``window``, ``asked`` and ``named_rare`` as :func:`decide`.
     """
     cut = cut_for(surface)
     return decide(
@@ -455,4 +502,5 @@ def judge(
         window=window,
         asked=asked,
         learned=learned() if learned is not None and cut.intent_gate is not None else None,
+        named_rare=named_rare,
     )

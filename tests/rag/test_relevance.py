@@ -501,3 +501,42 @@ def test_a_cut_parameter_out_of_its_range_is_named(params, error):
 def test_a_cut_with_every_parameter_in_range_is_valid():
     params = {"gate": 0.0, "ratio": None, "bareRatio": 0.7, "depth": 0.3, "intentGate": 0.0082}
     assert cut_rules.validate_cuts({"m": {"activities": params}}) is None
+
+
+# Twenty scores: the best far above nineteen that spread a little (standout about 8).
+STANDING_OUT = [0.95] + [0.80 + 0.002 * n for n in range(19)]
+EVEN = [0.95, 0.949, 0.948] + [0.80 + 0.002 * n for n in range(17)]
+
+
+def test_a_rare_word_named_by_a_standing_out_hit_answers_a_query_past_the_intent_gate():
+    cut = Cut(gate=-1.0, ratio=None, intent_gate=0.0, intent_close=0.9)
+    decision = decide(STANDING_OUT, BG, cut, intent=0.02, learned=-0.5, named_rare=True)
+    assert not decision.off_topic and decision.meta()["namedRare"] is True
+
+
+def test_a_rare_word_named_by_a_hit_among_equals_leaves_the_query_off_topic():
+    cut = Cut(gate=-1.0, ratio=None, intent_gate=0.0, intent_close=0.9)
+    decision = decide(EVEN, BG, cut, intent=0.02, learned=-0.5, named_rare=True)
+    assert decision.off_topic and decision.reason == relevance.INTENT_REASON
+
+
+def test_a_rare_word_named_does_not_answer_a_query_the_learned_gate_reads_elsewhere():
+    cut = Cut(gate=-1.0, ratio=None, intent_gate=0.0, intent_close=0.9)
+    decision = decide(STANDING_OUT, BG, cut, intent=0.02, learned=0.5, named_rare=True)
+    assert decision.off_topic and decision.reason == relevance.INTENT_REASON
+
+
+def test_without_a_rare_word_named_a_standing_out_hit_leaves_the_query_off_topic():
+    cut = Cut(gate=-1.0, ratio=None, intent_gate=0.0, intent_close=0.9)
+    assert decide(STANDING_OUT, BG, cut, intent=0.02, learned=-0.5).off_topic
+
+
+def test_standout_reads_nothing_from_two_scores_or_equal_others():
+    assert relevance.standout([0.9, 0.5]) == 0.0
+    assert relevance.standout([0.9, 0.5, 0.5, 0.5]) == 0.0
+
+
+def test_a_rare_word_named_does_not_answer_a_query_no_learned_gate_read():
+    # another model, no learned weights: the rule was judged only with the learned gate's veto
+    cut = Cut(gate=-1.0, ratio=None, intent_gate=0.0, intent_close=0.9)
+    assert decide(STANDING_OUT, BG, cut, intent=0.02, named_rare=True).off_topic
