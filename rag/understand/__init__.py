@@ -56,10 +56,11 @@ two overlap ("tmrw morning workout before work": 6-9). Named days (holidays of t
 docs/QUERY_UNDERSTANDING.md lists them all.
 
 Regional and colloquial words (听日, 下昼, 朝早, 后儿, 晌午, 擦黑, 今朝, 下半日, traditional
-characters, s'arvo): ``rag.understand.regional``. A phrase that is the time of a feeling, a habit
-or a kind of outing (今天有点丧, 晚上老睡不着, 通宵那种, "feeling creative today") keeps its
-window but is soft (``TimePhrase.soft``; ``rag.understand.soft``): a search ranks by it, and
-:attr:`Understanding.time` prefers a phrase that is not soft.
+characters, s'arvo, Scots "the night" / "the morn"): ``rag.understand.regional``. A phrase
+that is the time of a feeling, a habit or a kind of outing (今天有点丧, 晚上老睡不着, 通宵那种,
+"feeling creative today") keeps its window but is soft (``TimePhrase.soft``;
+``rag.understand.soft``): a search ranks by it, and :attr:`Understanding.time` prefers a phrase
+that is not soft.
 
 Clock times (三点, 3点半, 七点一刻, 15:00, 8pm, 8:30 p.m.): a point and the window
 ``[point, point + 1h)``. After 下午/晚上/evening/night an hour below 12 is p.m. (晚上12点 is
@@ -117,8 +118,9 @@ refusal marker and reads what a query refuses: words, times, the spans under a n
 
 ``rest`` is the text with every applied time phrase and place cue removed, whitespace collapsed
 and punctuation or 的 at either end dropped; removing is repeated until nothing is found, so
-``understand(rest)`` finds no time and no place but soft ones. Ignored phrases stay in ``rest``,
-and so do soft ones (通宵那种, 午休可以去的: part of what the request means).
+``understand(rest)`` finds no time and no place but soft ones and named days. Ignored phrases
+stay in ``rest``, and so do soft ones (通宵那种, 午休可以去的: part of what the request means)
+and a named day's own words ("st andrews day", 冬至: they say what as well as when).
 
 Only the first ``MAX_CHARS`` characters are read (queries are capped well below that).
 """
@@ -421,8 +423,10 @@ def understand(
                 ignored.append(Ignored(words, span, windows))
                 continue
             soft = soft_reason(folded, span, kind)
-            if any(t.span == span for t in times):
-                continue  # a soft phrase left in the text, found again
+            if any(t.span[0] <= span[0] and span[1] <= t.span[1] for t in times):
+                # A soft phrase left in the text, or a named day's words kept in it (scan's
+                # ``Atom.said``), found again.
+                continue
             times.append(TimePhrase(words, span, kind, windows, point, soft))
             if soft is None:  # a soft phrase is part of what the request means: it stays
                 removed.extend(_time_words(payload, (c_start, c_end), back))

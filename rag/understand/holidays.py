@@ -20,6 +20,17 @@ import zoneinfo
 from collections.abc import Callable
 from datetime import date, timedelta, tzinfo
 
+from rag.understand.calendar_zh import (
+    DOUBLE_NINTH,
+    DRAGON_BOAT,
+    LABA,
+    LUNAR_NEW_YEAR,
+    MID_AUTUMN,
+    QIXI,
+    SOLAR_TERMS,
+    lunar,
+    solar_term,
+)
 from rag.understand.words import rx
 
 # --- the country of a time zone ------------------------------------------------------------
@@ -115,48 +126,6 @@ def easter(offset: int, days: int = 1) -> Rule:
     return lambda year: [easter_sunday(year) + timedelta(days=offset + i) for i in range(days)]
 
 
-# The Gregorian date of the first day of the Chinese lunar year, of the fifth month's fifth day
-# (端午) and of the eighth month's fifteenth (中秋), as published in the Chinese calendar. A year
-# outside the table names no date (the phrase is not applied).
-_LUNAR_NEW_YEAR = {2020: (1, 25), 2021: (2, 12), 2022: (2, 1), 2023: (1, 22), 2024: (2, 10)}
-_LUNAR_NEW_YEAR.update({2025: (1, 29), 2026: (2, 17), 2027: (2, 6), 2028: (1, 26), 2029: (2, 13)})
-_LUNAR_NEW_YEAR.update({2030: (2, 3)})
-_DRAGON_BOAT = {2020: (6, 25), 2021: (6, 14), 2022: (6, 3), 2023: (6, 22), 2024: (6, 10)}
-_DRAGON_BOAT.update({2025: (5, 31), 2026: (6, 19), 2027: (6, 9), 2028: (5, 28), 2029: (6, 16)})
-_DRAGON_BOAT.update({2030: (6, 5)})
-_MID_AUTUMN = {2020: (10, 1), 2021: (9, 21), 2022: (9, 10), 2023: (9, 29), 2024: (9, 17)}
-_MID_AUTUMN.update({2025: (10, 6), 2026: (9, 25), 2027: (9, 15), 2028: (10, 3), 2029: (9, 22)})
-_MID_AUTUMN.update({2030: (9, 12)})
-
-
-def lunar(table: dict[int, tuple[int, int]], offset: int = 0, days: int = 1) -> Rule:
-    """Days counted from a lunar date's Gregorian day in ``table`` (元宵: new year + 14)."""
-
-    def rule(year: int) -> list[date] | None:
-        # The day may fall in the next Gregorian year's table entry (除夕 before 春节).
-        for source in (year, year + 1):
-            if source in table:
-                first = date(source, *table[source]) + timedelta(days=offset)
-                if first.year == year:
-                    return [first + timedelta(days=i) for i in range(days)]
-        return None
-
-    return rule
-
-
-def solar_term(month: int, constant: float) -> Rule:
-    """A solar term's day, by the usual 21st-century formula (清明 4 or 5 April, 冬至 21 or 22
-    December)."""
-
-    def rule(year: int) -> list[date] | None:
-        if not 2001 <= year <= 2099:
-            return None
-        y = year % 100
-        return [date(year, month, int(y * 0.2422 + constant) - y // 4)]
-
-    return rule
-
-
 # --- the calendar: name -> {country: rule}; the first country's rule is the default ----------
 
 US, CA, GB, AU, NZ, IE, CN = "US", "CA", "GB", "AU", "NZ", "IE", "CN"
@@ -201,25 +170,36 @@ CALENDAR: dict[str, dict[str, Rule]] = {
     "early may bank holiday": {GB: nth_weekday(5, 0, 1), IE: nth_weekday(5, 0, 1)},
     "spring bank holiday": {GB: nth_weekday(5, 0, -1)},
     "summer bank holiday": {GB: nth_weekday(8, 0, -1), IE: nth_weekday(8, 0, 1)},
-    "lunar new year": {ANY: lunar(_LUNAR_NEW_YEAR)},
-    "mid-autumn festival": {ANY: lunar(_MID_AUTUMN)},
-    "dragon boat festival": {ANY: lunar(_DRAGON_BOAT)},
+    "lunar new year": {ANY: lunar(LUNAR_NEW_YEAR)},
+    "mid-autumn festival": {ANY: lunar(MID_AUTUMN)},
+    "dragon boat festival": {ANY: lunar(DRAGON_BOAT)},
     # Chinese: the day itself, or the statutory holiday where the name means the break (国庆:
     # 1-7 October; 五一: 1-5 May; 春节: 除夕 to the sixth day, the first week of the year).
     "元旦": {ANY: fixed(1, 1)},
-    "除夕": {ANY: lunar(_LUNAR_NEW_YEAR, -1)},
-    "春节": {ANY: lunar(_LUNAR_NEW_YEAR, -1, 7)},
-    "大年初一": {ANY: lunar(_LUNAR_NEW_YEAR)},
-    "元宵节": {ANY: lunar(_LUNAR_NEW_YEAR, 14)},
-    "清明节": {ANY: solar_term(4, 4.81)},
-    "冬至": {ANY: solar_term(12, 21.94)},
+    "除夕": {ANY: lunar(LUNAR_NEW_YEAR, -1)},
+    "春节": {ANY: lunar(LUNAR_NEW_YEAR, -1, 7)},
+    "大年初一": {ANY: lunar(LUNAR_NEW_YEAR)},
+    "元宵节": {ANY: lunar(LUNAR_NEW_YEAR, 14)},
+    "清明节": {ANY: solar_term("清明")},
     "劳动节": {ANY: fixed(5, 1, 5)},
-    "端午节": {ANY: lunar(_DRAGON_BOAT)},
-    "中秋节": {ANY: lunar(_MID_AUTUMN)},
+    "端午节": {ANY: lunar(DRAGON_BOAT)},
+    "中秋节": {ANY: lunar(MID_AUTUMN)},
     "国庆节": {ANY: fixed(10, 1, 7)},
     "平安夜": {ANY: fixed(12, 24)},
     "跨年": {ANY: fixed(12, 31)},
+    # Session 50: the Chinese lunar days besides the statutory ones, and the shopping days.
+    "七夕": {ANY: lunar(QIXI)},
+    "重阳节": {ANY: lunar(DOUBLE_NINTH)},
+    "腊八节": {ANY: lunar(LABA)},
+    "双十一": {ANY: fixed(11, 11)},
+    "双十二": {ANY: fixed(12, 12)},
+    # Scotland's days (Europe/London covers Scotland; St Andrew's Day is its bank holiday).
+    "st andrew's day": {ANY: fixed(11, 30)},
+    "burns night": {ANY: fixed(1, 25)},
 }
+# The twenty-four solar terms (冬至, 大雪, 立冬 ...), each its own day (清明节 above is the
+# festival's name for one of them).
+CALENDAR.update({term: {ANY: solar_term(term)} for term in SOLAR_TERMS if term != "清明"})
 
 # The public holidays of each country ("bank holiday", "public holiday", "long weekend": the
 # next of these): the national ones of each calendar.
@@ -269,6 +249,8 @@ _S = r"['’]?s"  # an optional possessive: "new year's", "new years", "new year
 EN_NAMES: dict[str, str] = {
     "new year's day": r"new\s+year(?:" + _S + r")?(?:\s+day)?",
     "new year's eve": r"nye|hogmanay",
+    "st andrew's day": r"(?:st\.?|saint)\s+andrew" + _S + r"?\s+day",
+    "burns night": r"burns['’]?\s+(?:night|supper)",
     "valentine's day": r"valentine" + _S + r"?(?:\s+day)?",
     "st patrick's day": r"(?:st\.?|saint)\s+patrick" + _S + r"?(?:\s+day)?|paddy" + _S + r"\s+day",
     "halloween": r"hallowe['’]?en",
@@ -333,8 +315,25 @@ ZH_NAMES: dict[str, str] = {
     "halloween": r"万圣节" + _ZH_BREAK,
     "thanksgiving": r"感恩节" + _ZH_BREAK,
     "跨年": r"跨年夜?",
-    "冬至": r"冬至",
+    "七夕": r"七夕节?" + _ZH_BREAK,
+    "重阳节": r"重阳节?" + _ZH_BREAK,
+    "腊八节": r"腊八节" + _ZH_BREAK + r"|腊八(?!粥|蒜|醋)",
+    "双十一": r"双十一|双11",
+    "双十二": r"双十二|双12",
 }
+# A solar term is a day's name alone (冬至吃饺子, 立冬那天) except where it starts another word
+# (春分点, 大暑天). Five are also the weather (雨水, 大雪, 小雪, 白露, 霜降: 明天有大雪吗, 下小雪):
+# a day only as 节气 or with a word for the day after them (大雪节气, 小雪那天, 霜降的时候).
+_ZH_TERM_NOT = r"(?![花纷飘天片封山地点])"
+_ZH_WEATHER_TERMS = ("雨水", "大雪", "小雪", "白露", "霜降")
+_ZH_TERM_DAY = r"(?=节气|那天|当天|这天|那日|的时候)"
+ZH_NAMES.update(
+    {
+        t: t + (_ZH_TERM_DAY if t in _ZH_WEATHER_TERMS else _ZH_TERM_NOT + _ZH_BREAK)
+        for t in SOLAR_TERMS
+        if t != "清明"
+    }
+)
 
 # English: a name with what composes it: a cue before ("on", "over", "this"), "the day after" /
 # "the day before" / "the night before", and "eve" / "weekend" after.

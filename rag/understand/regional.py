@@ -9,8 +9,10 @@ added after reading which development queries: docs/RELEVANCE.md (issue 30, sess
 
 Left out on purpose, because the word is more often something else: 明朝 (Shanghainese
 "tomorrow"; the Ming dynasty), 早起 (northern "morning"; "to get up early"), 拜六 (Hokkien
-"Saturday"; 拜 "to worship"), 这排 (Sichuanese "lately"; "this row"), "the morn" (Scots
-"tomorrow"; "the morning"), "the night" / "the day" (Scots "tonight" / "today").
+"Saturday"; 拜 "to worship"), 这排 (Sichuanese "lately"; "this row"), "the day" (Scots "today";
+"for the day"). Scots "the night" / "the morn" / "the morra" are read where no preposition
+before them and no noun after them makes them an ordinary phrase (``SCOTS_DAY_PATTERN``,
+session 50).
 """
 
 from __future__ import annotations
@@ -239,6 +241,28 @@ EN_DAY_OFFSETS: dict[str, tuple[int, str | None]] = {
     "this eve": (0, "evening"),
     "this aft": (0, "afternoon"),
 }
+
+# Scots (and Northern English) days: "the night" is tonight, "the morn" / "the morra" tomorrow
+# (the Scots dictionaries' entries). "the night" and "the morn" are also ordinary English ("all
+# the night", "in the morn", "the night market", "the night before christmas"): a day only when
+# no preposition or verb of duration stands before them and, for "the night", the clause ends
+# or a joining word follows. General usage, not fitted on any query set.
+SCOTS_DAYS: dict[str, tuple[int, str | None]] = {
+    "the night": (0, "evening"),
+    "the nicht": (0, "evening"),
+    "the morn": (1, None),
+    "the morra": (1, None),
+    "the morrow": (1, None),
+}
+_SCOTS_NOT_AFTER = ("all", "through", "thru", "during", "in", "into", "for", "of", "at", "from")
+_SCOTS_NOT_AFTER += ("by", "spend", "spent", "enjoy", "til", "till", "until", "whole")
+_SCOTS_NIGHT_END = r"(?=\s*(?:$|[,.;:!?)]|(?:and|or|if|wi|with|then|pls|please|eh|aye|at)\b))"
+SCOTS_DAY_PATTERN = (
+    "".join(rf"(?<!\b{word} )" for word in _SCOTS_NOT_AFTER)
+    + r"\b(the\s+(?:(?:night|nicht)"
+    + _SCOTS_NIGHT_END
+    + r"|morn(?!\s+of\b)(?!ing)|morra|morrow))\b"
+)
 
 # --- other words -----------------------------------------------------------------------------
 

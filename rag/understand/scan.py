@@ -20,7 +20,7 @@ from rag.understand.numbered import (
     weekday_of,
 )
 from rag.understand.parts import MEALS, narrowed, part_of_day
-from rag.understand.regional import TRADITIONAL, ZH_MEALS_AFTER_DAY
+from rag.understand.regional import SCOTS_DAYS, TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
     CLOCK_PATTERNS,
     DAY_PATTERNS,
@@ -75,6 +75,8 @@ class Atom:
     # day: (cycle or None, DateRule, implied part); part: name; clock: (hour, minute, am/pm)
     # alone: (cycle or None, k -> list[(datetime, datetime)] | None) or ("rolling", {dir: win})
     data: object = None
+    # A named day's own words (the name without "on" / "the day after"): they stay in the text.
+    said: tuple[int, int] | None = None
 
 
 @dataclass
@@ -114,6 +116,9 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         return None, lambda k: [today + timedelta(days=offset)], part
     if kind == "en_day":
         offset, part = EN_DAY_OFFSETS[" ".join(match.group(1).split())]
+        return None, lambda k: [today + timedelta(days=offset)], part
+    if kind == "en_scots_day":
+        offset, part = SCOTS_DAYS[" ".join(match.group(1).lower().split())]
         return None, lambda k: [today + timedelta(days=offset)], part
     if kind == "zh_near_days":
         first, count = NEAR_DAYS.get(text[:2], (0, 3))
@@ -361,7 +366,8 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             except (ValueError, OverflowError):  # a date past the calendar's ends
                 data = ("year", _never, None)
             if data is not None:
-                found.append(Atom(match.start(), match.end(), "day", kind, data))
+                said = match.span(4 if kind == "en_holiday" else 1)
+                found.append(Atom(match.start(), match.end(), "day", kind, data, said))
     # Leftmost-longest, no overlaps.
     found.sort(key=lambda a: (a.start, -(a.end - a.start)))
     atoms: list[Atom] = []
@@ -388,6 +394,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             last.end = atom.end + closed  # 12月5日（周六）: the bracket goes with it
             continue
         meal = atom.role == "part" and (_is_meal(atom, text) or names_outing(atom, text, atoms))
+
         if (
             last is not None
             and atom.role != "alone"
@@ -399,6 +406,8 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             last.end = atom.end
             if meal:
                 last.meals.append((atom.start, atom.end))
+            if atom.said:
+                last.meals.append(atom.said)
             if (
                 atom.role == "day"
                 and (part := last.get("part")) is not None
@@ -429,9 +438,10 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             if last.atoms[-1] is part:
                 part.end = atom.end
             continue
-        phrases.append(
-            Phrase(atom.start, atom.end, [atom], [(atom.start, atom.end)] if meal else [])
-        )
+        # A named day says what as well as when (a St Andrew's Day ceilidh, 冬至 dumplings): its
+        # own words stay in the text the model reads, as a meal's (issue 30, session 50).
+        said = [(atom.start, atom.end)] if meal else [atom.said] if atom.said else []
+        phrases.append(Phrase(atom.start, atom.end, [atom], said))
     join_week(phrases, text)
     join_apart(phrases, text)
     # Alone, an English part of the day ("evening jazz"), 早 / 晚 and 一点 ("a little": 快一点)

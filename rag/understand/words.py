@@ -351,6 +351,8 @@ _EN_AMBIGUOUS_DAY = r"(" + alternation(EN_WEEKDAY_AMBIGUOUS) + r")\b\.?"
 _EN_WEEKDAY_CUE = r"(?:(this\s+coming|this|coming|next|last)\s+)?"
 _EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d"
 DAY_PATTERNS += [
+    # Scots "the night" (tonight), "the morn" / "the morra" (tomorrow): regional.SCOTS_DAYS.
+    ("en_scots_day", rx(regional.SCOTS_DAY_PATTERN)),
     (
         "en_weekday",
         rx(r"\b(?=(?:on|this|coming|next|last)\s)" + _EN_ON + _EN_WEEKDAY_CUE + _EN_AMBIGUOUS_DAY),

@@ -172,4 +172,5 @@ def test_a_named_day_is_a_holiday_not_a_day_of_the_week():
     now = datetime(2026, 11, 25, 10, tzinfo=ZoneInfo(SEATTLE))
     found = understand("on thanksgiving", now=now, tz=SEATTLE, direction="future")
     assert [t.kind for t in found.times] == ["holiday"]
-    assert found.rest == ""
+    # The name says what as well as when and stays in the text; the cue "on" does not (s. 50).
+    assert found.rest == "thanksgiving"
