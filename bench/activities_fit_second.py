@@ -157,35 +157,27 @@ def shown_list(item: dict, weights, intercept, thresholds: dict, cols) -> list[s
 
 def figures(items: list[dict], answer, sets) -> dict:
     """Return {(set, lang): nDCG@5, plain nDCG@5, P@10, off-topic empty, labelled empty}."""
+    from bench.activities_fit_english import cells
     from bench.activities_relevance import ndcg_at
 
-    acc = defaultdict(lambda: defaultdict(list))
-    for item in items:
+    # The measures per set and language are bench.activities_fit_english.cells'; plain beside.
+    picked = [item for item in items if item["rec"]["half"] in sets]
+    shown = {id(item["rec"]): answer(item) for item in picked}
+    acc = cells([item["rec"] for item in picked], lambda rec: shown[id(rec)])
+    for item in picked:
         rec = item["rec"]
-        if rec["half"] not in sets:
-            continue
-        cell = acc[(rec["half"], rec["lang"])]
-        shown = answer(item)
-        if rec.get("offTopic"):
-            cell["off"].append(not shown)
-            continue
-        cell["empty"].append(not shown)
-        relevant = rec["relevant_kept"]
-        if not relevant:
-            continue
-        good = sum(1 for t in shown if relevant.get(t, 0) >= 1)
-        cell["p10"].append(good / len(shown) if shown else 0.0)
-        cell["ndcg5"].append(ndcg_at(shown, relevant))
-        if rec.get("kind") == "plain":
-            cell["plain"].append(ndcg_at(shown, relevant))
+        if rec.get("kind") == "plain" and not rec.get("offTopic") and rec["relevant_kept"]:
+            acc[(rec["half"], rec["lang"])]["plain"].append(
+                ndcg_at(shown[id(rec)], rec["relevant_kept"])
+            )
     return {
         key: {
-            "ndcg5": np.mean(c["ndcg5"]),
+            "ndcg5": np.mean(c["ndcg"]),
             "plain": np.mean(c["plain"]) if c["plain"] else math.nan,
             "p10": np.mean(c["p10"]),
             "off_empty": np.mean(c["off"]) if c["off"] else math.nan,
             "empty": int(sum(c["empty"])),
-            "n_ndcg": len(c["ndcg5"]),
+            "n_ndcg": len(c["ndcg"]),
             "n_plain": len(c["plain"]),
         }
         for key, c in acc.items()
