@@ -13,7 +13,7 @@ own words are the activities'.
 
 from __future__ import annotations
 
-from django.db.models import Q
+from django.db.models import Count, Q
 
 from activities.models import Activity
 from activities.negation import negated_terms
@@ -38,11 +38,15 @@ def names_rare_word(*, query: str, activity) -> bool:
     held = words_holding(own_text(activity), [t for t in terms if t not in refused])
     if not held:
         return False
-    total = Activity.objects.count()
-    for term in held:
-        holding = Activity.objects.filter(
-            Q(title__icontains=term) | Q(tags__icontains=term) | Q(type__icontains=term)
-        ).count()
-        if holding <= RARE_SHARE * total:
-            return True
-    return False
+    # One statement: the catalogue's size and how many listings hold each word.
+    counts = Activity.objects.aggregate(
+        total=Count("pk"),
+        **{
+            f"held_{i}": Count(
+                "pk",
+                filter=Q(title__icontains=term) | Q(tags__icontains=term) | Q(type__icontains=term),
+            )
+            for i, term in enumerate(held)
+        },
+    )
+    return any(counts[f"held_{i}"] <= RARE_SHARE * counts["total"] for i in range(len(held)))

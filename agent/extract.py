@@ -60,6 +60,17 @@ def time_range_of(understood: Understanding) -> TimeRange | None:
     return TimeRange(found.start, found.end - _INCLUSIVE, found.text, point=found.point)
 
 
+def time_said(understood: Understanding) -> str:
+    """Return the time phrases a message says as a window (not the time of a feeling, 今天有点丧),
+    as said: the words a search reads its window from."""
+    return " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
+
+
+def start_of_today(now: datetime | None = None) -> datetime:
+    """Return midnight of today (of ``now``) in the project's time zone."""
+    return local_now(now).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
 def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | None:
     """Return the span of time a message names, or None when it names none."""
     return time_range_of(read(text, now))

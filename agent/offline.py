@@ -22,7 +22,15 @@ from agent.intent_rules import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER, 
 from agent.modes import AgentMode
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
-from agent.offline_lines import activity_lines, listed_ids, span_text, when_text
+from agent.offline_lines import (
+    ASK_JOIN_EN,
+    ASK_JOIN_ZH,
+    activity_lines,
+    listed_ids,
+    record_listing,
+    span_text,
+    when_text,
+)
 from agent.offline_plans import (
     CANCEL_FOR_ALL_RE,
     EDIT_RE,
@@ -103,17 +111,14 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             notes.append(
                 "按原条件没找到，已放宽" + "、".join(zh for k, _, zh in LIMIT_WORDS if k in dropped)
             )
-    ctx.listed = listed_ids(items[:3])
-    ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
+    record_listing(ctx, items, calls[-1]["arguments"])
     lines = activity_lines(items[:3], english)
     if english:
         note = f" ({'; '.join(notes)})" if notes else ""
-        ask = 'Want to join one (say which, e.g. "the first one"), or see others?'
+        ask = ASK_JOIN_EN
         return f"Here is what I found{note}:\n{lines}\n{ask}"
     note = f"（{'；'.join(notes)}）" if notes else ""
-    return (
-        f"为你找到这些活动{note}：\n{lines}\n想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
-    )
+    return f"为你找到这些活动{note}：\n{lines}\n{ASK_JOIN_ZH}"
 
 
 def _join_text(ctx: RuntimeContext, calls: list[dict]) -> str:

@@ -12,7 +12,14 @@ from activities.models import ActivityStatus
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
-from agent.offline_lines import activity_lines, activity_text, listed_ids
+from agent.offline_lines import (
+    ASK_JOIN_EN,
+    ASK_JOIN_ZH,
+    activity_lines,
+    activity_text,
+    listed_ids,
+    record_listing,
+)
 
 
 def which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
@@ -70,24 +77,17 @@ def kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, 
     time holds, and list the kind at other times (the second search, without the time)."""
     window_titles = [a["title"] for a in calls[0]["result"]["results"][:3]]
     items = calls[-1]["result"].get("results") or []
-    said = " ".join(p.text for p in extract.read(ctx.message).times if p.soft is None)
+    said = extract.time_said(extract.read(ctx.message))
     if items:  # 第一个 / 换一批 next are about the kind's listings shown here
-        ctx.listed = listed_ids(items[:3])
-        ctx.searched = {k: v for k, v in calls[-1]["arguments"].items() if k != "excludeIds"}
+        record_listing(ctx, items, calls[-1]["arguments"])
     if english:
         only = ", ".join(f'"{t}"' for t in window_titles)
         head = f'Nothing about "{word}" {said or "at that time"} (only {only} then).'
         if not items:
             return head + " I found none at other times either."
-        return (
-            f"{head} At other times:\n{activity_lines(items[:3], english)}\n"
-            'Want to join one (say which, e.g. "the first one"), or see others?'
-        )
+        return f"{head} At other times:\n{activity_lines(items[:3], english)}\n{ASK_JOIN_EN}"
     only = "、".join(f"「{t}」" for t in window_titles)
     head = f"{said or '那段时间'}没有和「{word}」有关的活动（只有{only}）。"
     if not items:
         return head + "其他时间也没有找到。"
-    return (
-        f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n"
-        "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
-    )
+    return f"{head}其他时间的有：\n{activity_lines(items[:3], english)}\n{ASK_JOIN_ZH}"

@@ -76,3 +76,15 @@ def activity_text(item: dict, english: bool = False) -> str:
         reason = reason[:1].upper() + reason[1:]
         return f"{item['title']}: {', '.join(facts)}." + (f" {reason}." if reason else "")
     return f"{item['title']}：{'，'.join(facts)}。" + (f"{reason}。" if reason else "")
+
+
+# The question closing a search's answer.
+ASK_JOIN_EN = 'Want to join one (say which, e.g. "the first one"), or see others?'
+ASK_JOIN_ZH = "想报名哪个（说名字或“第一个”就行），或者要我换一批吗？"
+
+
+def record_listing(ctx, items: list[dict], arguments: dict) -> None:
+    """Record what a search's answer lists (its first three) and the search itself, without the
+    ids it left out, so that 第一个 names one of them and 换一批 runs it again."""
+    ctx.listed = listed_ids(items[:3])
+    ctx.searched = {k: v for k, v in arguments.items() if k != "excludeIds"}

@@ -20,6 +20,7 @@ from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
 from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER
 from agent.naming import CANCEL_RE, named_matches
+from agent.tools import activity_shape
 from rag.understand.negation import inside, negated_spans
 
 PUBLISH_RE = re.compile(
@@ -154,14 +155,14 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)
-    last_search = getattr(ctx, "search", None)
+    last_search = ctx.search
     if last_search and topic and REFINES_RE.search(ctx.message):
         # 有没有不用花钱的 after 周六带孩子去哪玩: the same search narrowed, not a new one for
         # 不用花钱 alone (a make-run look, session 50).
         narrowed = _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
         return [("exploreNearby", {**last_search, "query": f"{last_search['query']} {narrowed}"})]
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
-    said = " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
+    said = extract.time_said(understood)
     if said:
         # The time goes to the search as said, not as a hard filter: the search reads it as its
         # window, answers from it, and when nothing there fits what is asked ranks every row by
@@ -238,16 +239,10 @@ def own_activity_named(ctx: RuntimeContext) -> tuple[str, dict | None]:
     rows, _ = activities_of_user(
         user=ctx.user,
         scope="all",
-        start=extract.local_now().replace(hour=0, minute=0, second=0, microsecond=0),
+        start=extract.start_of_today(),
     )
     live = [
-        {
-            "id": a.pk,
-            "title": a.title,
-            "type": a.type,
-            "startAt": a.start_at.isoformat(),
-            "mine": a.creator_id == ctx.user.pk,
-        }
+        {**activity_shape(a), "mine": a.creator_id == ctx.user.pk}
         for a in rows
         if a.status != ActivityStatus.CANCELLED
     ]
@@ -268,9 +263,7 @@ def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     ones instead of recording another."""
     if extract.PARTNER_STATUS_RE.search(ctx.message):
         return [] if done else [("getPartnerIntents", {})]
-    if extract.stops_partner_search(
-        ctx.message, after_partner=getattr(ctx, "last_intent", "") == PARTNER
-    ):
+    if extract.stops_partner_search(ctx.message, after_partner=ctx.last_intent == PARTNER):
         # Read the open searches, then close the one the message names (or the only one).
         if not done:
             return [("getPartnerIntents", {})]

@@ -22,7 +22,7 @@ from activities import services
 from activities.models import ActivityStatus
 from activities.search import activities_search
 from activities.selectors import activities_of_user, activity_get_visible, activity_list
-from agent.extract import DEFAULT_RADIUS_KM, extract_time_range
+from agent.extract import DEFAULT_RADIUS_KM, extract_time_range, start_of_today
 from agent.models import AgentSession
 from agent.selectors import others_looking, partner_intents_open
 from agent.services import partner_intent_close, partner_intent_open
@@ -412,7 +412,7 @@ def get_my_activities(user, *, scope="all", timeRange=None):
         start = _when(timeRange["start"]) if timeRange.get("start") else None
         end = _when(timeRange["end"]) if timeRange.get("end") else None
     else:
-        start = timezone.localtime().replace(hour=0, minute=0, second=0, microsecond=0)
+        start = start_of_today()
     rows, joined_ids = activities_of_user(user=user, scope=scope, start=start, end=end)
     items = []
     for activity in rows:

@@ -211,7 +211,7 @@ def test_one_who_joined_nothing_is_shown_what_they_organise():
 def test_asking_how_the_search_for_company_goes_reads_the_open_ones():
     from agent.offline_plans import plan_partner
 
-    ctx = SimpleNamespace(message="有人匹配上了吗", persona=[])
+    ctx = _turn("有人匹配上了吗")
     assert plan_partner(ctx, []) == [("getPartnerIntents", {})]
 
 
@@ -246,7 +246,7 @@ def test_a_request_to_stop_a_search_closes_the_one_it_names(message, closed):
     from agent.offline_plans import plan_partner
 
     done = [{"name": "getPartnerIntents", "arguments": {}, "result": {"partnerIntents": SEARCHES}}]
-    planned = plan_partner(SimpleNamespace(message=message, persona=[]), done)
+    planned = plan_partner(_turn(message), done)
 
     assert planned == ([("closePartnerIntent", {"intentId": closed})] if closed else [])
 
@@ -268,7 +268,7 @@ def test_the_only_search_is_closed_unless_another_kind_is_named(message, closed)
     only = {"partnerIntents": SEARCHES[:1]}
     done = [{"name": "getPartnerIntents", "arguments": {}, "result": only}]
 
-    assert plan_partner(SimpleNamespace(message=message, persona=[]), done) == closed
+    assert plan_partner(_turn(message), done) == closed
 
 
 def _small(*types):
@@ -307,16 +307,14 @@ def test_a_window_holding_the_kind_or_a_request_without_one_is_left_as_it_is(mes
 def test_a_short_follow_up_narrows_the_last_search(message, query):
     from agent.offline_plans import plan_explore
 
-    ctx = SimpleNamespace(message=message, search={"query": "周六 带孩子", "limit": 5}, user=None)
+    ctx = _turn(message, search={"query": "周六 带孩子", "limit": 5})
     assert plan_explore(ctx, []) == [("exploreNearby", {"query": query, "limit": 5})]
 
 
 def test_a_new_request_after_a_search_is_a_search_of_its_own():
     from agent.offline_plans import plan_explore
 
-    ctx = SimpleNamespace(
-        message="我想找个爬山的", search={"query": "周六 带孩子", "limit": 5}, user=None
-    )
+    ctx = _turn("我想找个爬山的", search={"query": "周六 带孩子", "limit": 5})
     assert plan_explore(ctx, []) == [("exploreNearby", {"query": "爬山", "limit": 5})]
 
 
