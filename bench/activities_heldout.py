@@ -123,9 +123,12 @@ CORPORA = {
     # Two more cities written for fresh20 (development data from session 50).
     "fuzhou": ("activities_fuzhou.json", "Asia/Shanghai"),
     "glasgow_en": ("activities_glasgow_en.json", "Europe/London"),
-    # Two more cities written for fresh21, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh21 (development data from session 51).
     "ningbo": ("activities_ningbo.json", "Asia/Shanghai"),
     "perth_en": ("activities_perth_en.json", "Australia/Perth"),
+    # Two more cities written for fresh22, the unseen test: measured only, never fitted.
+    "lanzhou": ("activities_lanzhou.json", "Asia/Shanghai"),
+    "cork_en": ("activities_cork_en.json", "Europe/Dublin"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -166,6 +169,8 @@ TUNING_CORPORA = (
     "denver_en",
     "fuzhou",
     "glasgow_en",
+    "ningbo",
+    "perth_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -191,6 +196,7 @@ DEV_SETS = {
     "fresh18": "fresh18",
     "fresh19": "fresh19",
     "fresh20": "fresh20",
+    "fresh21": "fresh21",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -273,6 +279,10 @@ QUERY_FILES = {
         "activities_fresh21_ningbo_queries.jsonl",
         "activities_fresh21_perth_en_queries.jsonl",
     ),
+    "fresh22": (
+        "activities_fresh22_lanzhou_queries.jsonl",
+        "activities_fresh22_cork_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -297,6 +307,7 @@ FRESH = (
     "fresh19",
     "fresh20",
     "fresh21",
+    "fresh22",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -433,6 +444,13 @@ SPLIT_STATUS = {
     ),
     "fresh21": (
         "The fresh21 split (issue 30) is two more new cities (Ningbo in Chinese, Perth in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 50: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 51). The unseen test split is fresh22 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh22": (
+        "The fresh22 split (issue 30) is two more new cities (Lanzhou in Chinese, Cork in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
