@@ -217,7 +217,10 @@ AUDIENCES: dict[str, Audience] = {
     "students": Audience(
         asks=_words(
             "学生|大学生|穷|省钱|没钱|预算|免费|便宜|不花钱|不用花钱|不要钱|student|students|uni|budget|cheap|"
-            "skint|broke"
+            # Not a bare "free" ("gluten free", "free this weekend"): "any free ones?" after a
+            # search asks for no charge (a make-run look, session 51).
+            "skint|broke|free ones|free one|for free|free stuff|free things|free events|"
+            "free activities|free of charge|no charge|costs nothing|anything free|something free"
         ),
         states=_words(
             # Not a bare "free": gluten-free, step-free, feel free.

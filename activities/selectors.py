@@ -143,6 +143,16 @@ def activities_of_user(*, user, scope: str = "all", start=None, end=None, limit:
     return list(rows.order_by("start_at", "pk")[:limit]), joined_ids
 
 
+def activity_ids_of_kind(*, ids, kind: str) -> set[int]:
+    """Return those of ``ids`` whose type, vibe or tag is ``kind`` (a frisbee game of type 运动
+    is 户外 by its vibes)."""
+    return set(
+        Activity.objects.filter(pk__in=list(ids))
+        .filter(Q(type=kind) | Q(vibes__contains=[kind]) | Q(tags__contains=[kind]))
+        .values_list("pk", flat=True)
+    )
+
+
 def activity_joined_by(*, user, activity_id: int) -> bool:
     """Return whether the user holds a place in the activity (one the user can leave)."""
     return Activity.objects.filter(participations__user=user, pk=activity_id).exists()

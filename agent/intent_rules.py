@@ -138,9 +138,13 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bno longer (?:coming|going|attending)\b|\b(?:take|remove) me (?:off|from)\b|"
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
             r"\bwhat (?:did|have) i (?:join|book|sign)|"
-            r"\b(?:who|who['’]s|how many people) (?:has |have |is |are )?"
+            r"\b(?:(?:who|who['’]s|how many people) (?:has |have |is |are )?"
+            # Asked of an activity, not of a visit: "is anyone coming to the potluck?" (an
+            # audit, session 50: it recorded a search for company).
+            r"|(?:is|has|have|are) (?:anyone|anybody|someone|people) (?:else )?)"
             r"(?:registered|signed up|coming|joined)\b"
             rf"(?!\s+(?:{extract.VISITING}|home))"
+            r"|(?:局|会|课|赛|餐|派对|聚会|活动)(?:有人报名|有人来吗|几个人报名|多少人报名|报了几个人)"
         ),
         1.0,
     ),

@@ -87,7 +87,8 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         said = "、".join(values)
         remembered_note = f"我记着你的偏好：{said}。" if values else ""
         return head + "。现在的活动里可能没有这一类，换个说法描述一下试试？" + remembered_note
-    if len(calls) > 1 and (word := kind_missing_in_window(ctx.message, calls[0]["result"])):
+    asked = calls[0]["arguments"].get("query", ctx.message)
+    if len(calls) > 1 and (word := kind_missing_in_window(asked, calls[0]["result"])):
         return kind_outside_window_text(ctx, calls, word, english)
     notes = []
     if unknown:

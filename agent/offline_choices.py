@@ -77,7 +77,7 @@ def kind_outside_window_text(ctx: RuntimeContext, calls: list[dict], word: str, 
     time holds, and list the kind at other times (the second search, without the time)."""
     window_titles = [a["title"] for a in calls[0]["result"]["results"][:3]]
     items = calls[-1]["result"].get("results") or []
-    said = extract.time_said(extract.read(ctx.message))
+    said = extract.time_said(extract.read(calls[0]["arguments"].get("query", ctx.message)))
     if items:  # 第一个 / 换一批 next are about the kind's listings shown here
         record_listing(ctx, items, calls[-1]["arguments"])
     if english:

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from datetime import datetime
 
 from activities.models import ActivityStatus
-from activities.selectors import activities_of_user, activity_named_in
-from agent import draft_fields, extract
+from activities.selectors import activities_of_user, activity_ids_of_kind, activity_named_in
+from agent import draft_fields, extract, follow_up
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
 from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER
@@ -43,7 +43,11 @@ HOLD_ON_RE = re.compile(
 )
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
 JOIN_RE = re.compile(
-    r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b",
+    r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b"
+    # Putting it on one's calendar is joining it: the calendar lists what one joined ("add it to
+    # my calendar" listed the user's activities; an audit, session 50).
+    r"|\b(?:add|put) (?:it|this|that|this one|that one|the \w+ one) (?:to|in|on|into) my "
+    r"(?:calendar|schedule|diary|plans)\b|(?:加|放)(?:到|进)(?:我的)?(?:日程|日历|行程)",
     re.IGNORECASE,
 )
 # Pointing at an activity (这个我去不了, "can't make it to that one", 第二个…): a cancel that points
@@ -83,39 +87,27 @@ def joins_something_named(message: str) -> bool:
     return bool(topic) and topic not in ("this", "that", "this one", "that one", "it", "one")
 
 
-# A short follow-up narrowing the last search, said alone: 有没有不用花钱的, 要室内的, 便宜点的呢,
-# "any free ones?", "what about indoor ones?", "something cheaper?".
-REFINES_RE = re.compile(
-    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?"
-    # Not 好的, 是的, 真的, 你的呢: an answer, not a narrowing (an audit, session 50).
-    r"(?!(?:好|是|真|对|行|你|他|她|挺好|不是|当然)的)[^，,。？?！!\s我想找]{1,8}的"
-    r"(?:吗|呢|呀|吧|么)?\W*$"
-    r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
-    r"(?:ones?|options?)\W*$"
-    r"|^\W*(?:something|anything)\s+\w+er\W*$",
-    re.IGNORECASE,
-)
-
-_REFINING_WORDS_RE = re.compile(
-    r"\b(?:what about|how about|any|ones?|options?|something|anything)\b", re.IGNORECASE
-)
-
-
-def kind_missing_in_window(message: str, result: dict) -> str | None:
-    """Return the kind word a search asked for when its time window held only a few listings
-    (the search's small path, which returns every one of them) and none is of that kind; None
-    otherwise. "any food events this week?" answered with the week's one frisbee game (a make-run
-    look, session 50): the agent then searches the kind without the time as well."""
+def kind_missing_in_window(query: str, result: dict) -> str | None:
+    """Return the kind word a search's ``query`` asked for when its time window held only a few
+    listings (the search's small path, which returns every one of them) and none is of that kind;
+    None otherwise. "any food events this week?" answered with the week's one frisbee game (a
+    make-run look, session 50): the agent then searches the kind without the time as well."""
     items = result.get("results") or []
     if not items or (result.get("meta") or {}).get("path") != "hard_filter_small":
         return None
-    refused = negated_spans(message)
+    refused = negated_spans(query)
     # A kind refused is not asked for ("anything except food?", 明天除了吃饭还有什么).
-    kinds = [k for k in extract.kinds_in(message) if not inside(k.span, refused)]
-    if not kinds or any(item.get("type") == kinds[0].label for item in items):
+    kinds = [k for k in extract.kinds_in(query) if not inside(k.span, refused)]
+    if not kinds:
+        return None
+    # Of the kind by its type or its vibes: 静安飞盘新手局 (运动) is 户外 too (a make-run look,
+    # session 51: it was named as not outdoor, then listed as outdoor).
+    if any(item.get("type") == kinds[0].label for item in items) or activity_ids_of_kind(
+        ids=[item["id"] for item in items], kind=kinds[0].label
+    ):
         return None
     start, end = kinds[0].span
-    return message[start:end]
+    return query[start:end]
 
 
 def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
@@ -133,9 +125,12 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         # widen: it goes in the query, as said). Without a known location "nearby" filtered
         # nothing, so dropping it would only repeat the same search.
         relaxed = dict(last["arguments"])
-        if len(done) == 1 and kind_missing_in_window(ctx.message, last["result"]):
-            topic = extract.semantic_query(ctx.message)
-            if topic and topic != relaxed["query"]:  # the time said is left out of the query
+        # Read from the query searched, not the message: "what about tomorrow?" after "any food
+        # events this weekend?" searched food tomorrow (agent.follow_up).
+        asked = relaxed["query"]
+        if len(done) == 1 and kind_missing_in_window(asked, last["result"]):
+            topic = extract.semantic_query(asked)
+            if topic and topic != asked:  # the time said is left out of the query
                 # Without the window's own listings: they were just named as not of the kind.
                 shown = [item["id"] for item in found]
                 return [("exploreNearby", {**relaxed, "query": topic, "excludeIds": shown})]
@@ -155,12 +150,12 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)
-    last_search = ctx.search
-    if last_search and topic and REFINES_RE.search(ctx.message):
-        # 有没有不用花钱的 after 周六带孩子去哪玩: the same search narrowed, not a new one for
-        # 不用花钱 alone (a make-run look, session 50).
-        narrowed = _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
-        return [("exploreNearby", {**last_search, "query": f"{last_search['query']} {narrowed}"})]
+    if ctx.search:
+        # 有没有不用花钱的 after 周六带孩子去哪玩 narrows that search, 那明天的呢 asks it for
+        # another day, "what about food?" for another thing then: not a new search of its own.
+        changed = follow_up.changed_search(ctx.message, ctx.search)
+        if changed is not None:
+            return [("exploreNearby", changed)]
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
     said = extract.time_said(understood)
     if said:

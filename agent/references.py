@@ -76,7 +76,10 @@ BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
     r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
     r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:(?:sign me up|book me in|count me in|i'?m in)"
-    r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that))(?:\s+please)?\W*$",
+    r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that)"
+    r"|(?:add|put) (?:it|this|that) (?:to|in|on|into) my (?:calendar|schedule|diary|plans))"
+    r"(?:\s+please)?\W*$"
+    r"|^\W*(?:好的?|行|那)?\W*(?:帮我)?(?:把(?:它|这个|那个))?(?:加|放)(?:到|进)(?:我的)?(?:日程|日历|行程)里?(?:吧)?\W*$",
     re.IGNORECASE,
 )
 # Asking for other results of the last search: 换一批, 好，换一批, 还有别的吗, "show me others",

@@ -25,12 +25,13 @@ from pathlib import Path
 
 import numpy as np
 
-from agent import draft_fields, extract, preferences_said
+from agent import draft_fields, extract, follow_up, preferences_said
 from agent.intent_rules import (
     CHAT,
     CREATE,
     DRAFT_QUESTION_RE,
     EXPLICIT_CANCEL_RE,
+    EXPLORE,
     INTENTS,
     MANAGE,
     PARTNER,
@@ -214,6 +215,15 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
     # activity (a make-run look, session 50).
     if context.get("last_intent") == PARTNER and extract.stops_bare(text):
         return IntentResult(PARTNER, 0.9, "context", rules)
+    # 那明天的呢, "what about food?", 有没有室内的 right after a search change that search; read by
+    # their own words they went to the user's activities, small talk or the search for company
+    # (a make-run look, session 51).
+    if (
+        context.get("last_intent") == EXPLORE
+        and not (rules[MANAGE] or rules[CREATE] or rules[PARTNER])
+        and follow_up.follows_search(text)
+    ):
+        return IntentResult(EXPLORE, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
     )

@@ -144,3 +144,10 @@ def test_a_walking_aid_names_access_needs():
 @pytest.mark.parametrize("query", ["we are 4 adults looking for dinner", "I'm a keen walker"])
 def test_a_group_size_or_a_walker_of_trails_asks_for_no_audience(query):
     assert asked(query) == frozenset()
+
+
+def test_free_ones_ask_for_no_charge_and_a_bare_free_does_not():
+    assert asked("周六 带孩子 free ones") == {"children", "students"}
+    assert asked("anything free this weekend") == {"students"}
+    assert asked("gluten free bakery class") == frozenset()
+    assert asked("I'm free this weekend") == frozenset()

@@ -668,3 +668,38 @@ def test_a_stop_naming_something_or_no_stop_is_not_bare(message):
     from agent.extract import stops_bare
 
     assert not stops_bare(message)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "message", ["那明天的呢", "what about tomorrow?", "有没有室内的", "what about food?", "周日呢"]
+)
+def test_a_follow_up_right_after_a_search_is_that_search(message):
+    from agent.router import classify_offline
+
+    result = classify_offline(message, {"last_intent": "EXPLORE"})
+    assert (result.intent, result.source) == ("EXPLORE", "context")
+
+
+@pytest.mark.django_db
+def test_a_follow_up_after_another_turn_is_read_by_its_own_words():
+    from agent.router import classify_offline
+
+    assert classify_offline("那明天的呢", {"last_intent": "MANAGE"}).source != "context"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "message", ["is anyone coming to the potluck?", "has anyone signed up yet?", "百乐餐有人报名吗"]
+)
+def test_asking_who_signed_up_is_about_ones_activity(message):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == "MANAGE"
+
+
+@pytest.mark.django_db
+def test_asking_for_someone_to_play_is_still_a_search_for_company():
+    from agent.router import classify_offline
+
+    assert classify_offline("is anyone free to play tennis saturday?").intent == "PARTNER"

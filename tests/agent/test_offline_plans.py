@@ -276,10 +276,24 @@ def _small(*types):
     return {"results": results, "meta": {"path": "hard_filter_small"}}
 
 
+@pytest.mark.django_db
 def test_a_small_window_without_the_kind_asked_names_the_word_asked():
     from agent.offline_plans import kind_missing_in_window
 
     assert kind_missing_in_window("any food events this week?", _small("运动")) == "food"
+
+
+def test_a_listing_of_the_kind_by_its_vibes_is_of_the_kind(make_user, make_activity_for):
+    from activities.models import Activity
+    from agent.offline_plans import kind_missing_in_window
+
+    frisbee = make_activity_for(make_user("org"), title="飞盘新手局", type="运动")
+    Activity.objects.filter(pk=frisbee.pk).update(vibes=["运动", "户外"])
+    result = {
+        "results": [{"id": frisbee.pk, "type": "运动"}],
+        "meta": {"path": "hard_filter_small"},
+    }
+    assert kind_missing_in_window("周末 户外活动", result) is None
 
 
 @pytest.mark.parametrize(
@@ -290,6 +304,7 @@ def test_a_small_window_without_the_kind_asked_names_the_word_asked():
         ("这周有什么吃饭的活动吗", {**_small("运动"), "meta": {"path": "ann"}}),  # ranked
     ],
 )
+@pytest.mark.django_db
 def test_a_window_holding_the_kind_or_a_request_without_one_is_left_as_it_is(message, result):
     from agent.offline_plans import kind_missing_in_window
 
@@ -300,7 +315,7 @@ def test_a_window_holding_the_kind_or_a_request_without_one_is_left_as_it_is(mes
     ("message", "query"),
     [
         ("有没有不用花钱的", "周六 带孩子 不用花钱"),
-        ("any free ones?", "周六 带孩子 free"),
+        ("any free ones?", "周六 带孩子 free ones"),
         ("what about indoor ones?", "周六 带孩子 indoor"),
     ],
 )
@@ -334,6 +349,23 @@ def test_a_kind_refused_is_not_the_kind_asked():
 
 @pytest.mark.parametrize("message", ["好的", "是的", "你的呢"])
 def test_an_answer_after_a_search_narrows_nothing(message):
-    from agent.offline_plans import REFINES_RE
+    from agent.follow_up import REFINES_RE
 
     assert not REFINES_RE.search(message)
+
+
+@pytest.mark.django_db
+def test_another_time_without_the_kind_asked_searches_the_kind_at_other_times():
+    # "what about tomorrow?" after "any food events this weekend?" searched food tomorrow; the
+    # day held one run: the kind is read from the query searched, not from the message.
+    done = [
+        {
+            "name": "exploreNearby",
+            "arguments": {"query": "tomorrow food events", "limit": 5},
+            "result": _small("运动"),
+        }
+    ]
+    plan = plan_explore(_turn("what about tomorrow?"), done)
+    assert plan == [
+        ("exploreNearby", {"query": "food events", "limit": 5, "excludeIds": [0]}),
+    ]

@@ -111,6 +111,8 @@ def test_the_only_answer_to_which_to_cancel_cancels():
         ("帮我报名", (42, "join")),
         ("can my friend join that one?", (42, "details")),
         ("I don't want to join that one", (42, "refused")),
+        ("add it to my calendar", (42, "join")),
+        ("把它加到我的日程里", (42, "join")),
     ],
 )
 def test_pointing_names_the_activity_the_last_reply_was_about(message, expected):

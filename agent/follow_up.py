@@ -1,0 +1,105 @@
+"""Read a short message right after a search as a change to that search.
+
+"what about tomorrow?", 那明天的呢 and 周日呢 after 周末有什么户外活动 ask the same thing at another
+time; "what about food?" and 那美食呢 ask for another kind at the same time; 有没有不用花钱的 and
+"any free ones?" narrow it. Each keeps from the last search what the message leaves unsaid. Read
+by its own words, such a message went to the user's activities (那明天的呢), to small talk ("what
+about tomorrow?") or to the search for company (有没有室内的): a make-run look, session 51.
+
+The router sends such a message to EXPLORE when the last turn searched (:func:`follows_search`);
+the planner builds the changed search (:func:`changed_search`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent import extract
+from rag.understand import Understanding
+
+# A narrowing of what was just listed: 有没有不用花钱的, 要室内的, "any cheaper ones?",
+# "something quieter".
+REFINES_RE = re.compile(
+    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?"
+    # Not 好的, 是的, 真的, 你的呢: an answer, not a narrowing (an audit, session 50).
+    r"(?!(?:好|是|真|对|行|你|他|她|挺好|不是|当然)的)[^，,。？?！!\s我想找]{1,8}的"
+    r"(?:吗|呢|呀|吧|么)?\W*$"
+    r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
+    r"(?:ones?|options?)\W*$"
+    r"|^\W*(?:something|anything)\s+\w+er\W*$",
+    re.IGNORECASE,
+)
+# The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
+# as asking for listings at no charge (activities.audience).
+_REFINING_WORDS_RE = re.compile(
+    r"\b(?:what about|how about|any|something|anything)\b|\b(?<!free )(?:ones?|options?)\b",
+    re.IGNORECASE,
+)
+# What is left of a message that only names another time, once the time is read: 那明天的呢,
+# 周日呢, "what about tomorrow?", "and on saturday?".
+_ONLY_ASKING_RE = re.compile(
+    r"^(?:那么?|还有|and|or|so|ok|what about|how about|and what about|and how about|on|the|\s)*$",
+    re.IGNORECASE,
+)
+# Another thing at the same time: "what about food?", "how about some live music", 那美食呢.
+_OTHER_THING_RE = re.compile(
+    r"^\W*(?:(?:and|ok|so)\W+)?(?:what|how) about\s+(?:some\s+|any\s+)?(?P<en>[\w' -]{2,30}?)\W*$"
+    r"|^\W*那(?:么)?(?P<zh>[^，,。？?！!\s]{1,8}?)(?:的)?呢\W*$",
+    re.IGNORECASE,
+)
+# Not another thing: a person (那你呢, "what about you?") or one of the results (那第一个呢).
+_NOT_A_THING_RE = re.compile(
+    r"^(?:你|我|他|她|我们|你们|他们|这个|那个|这|第.+)$"
+    r"|^(?:you|me|him|her|them|us|it|that|this|that one|this one|the (?:first|second|third|last)"
+    r"(?: one)?)$",
+    re.IGNORECASE,
+)
+
+
+def _another_time(message: str, understood: Understanding) -> str:
+    """Return the time a message names when it names nothing else; "" otherwise."""
+    said = extract.time_said(understood)
+    if said and _ONLY_ASKING_RE.match(extract.semantic_query(message)):
+        return said
+    return ""
+
+
+def _another_thing(message: str) -> str:
+    """Return the thing a "what about X?" or 那X呢 names, or ""."""
+    found = _OTHER_THING_RE.match(message)
+    if not found:
+        return ""
+    thing = (found.group("en") or found.group("zh") or "").strip()
+    return "" if _NOT_A_THING_RE.match(thing) else thing
+
+
+def follows_search(message: str) -> bool:
+    """Return whether a message, said right after a search, changes that search."""
+    understood = extract.read(message)
+    return bool(
+        _another_time(message, understood) or _another_thing(message) or REFINES_RE.search(message)
+    )
+
+
+def changed_search(message: str, last: dict) -> dict | None:
+    """Return the arguments of ``last`` (a search's) as changed by ``message``, or None when
+    the message does not change a search.
+
+    Another time keeps the last search's topic; a narrowing adds to its query; another thing
+    keeps its time.
+    """
+    understood = extract.read(message)
+    when = _another_time(message, understood)
+    if when:
+        topic = extract.semantic_query(last["query"])
+        return {**last, "query": f"{when} {topic}".strip()}
+    if REFINES_RE.search(message):
+        topic = extract.semantic_query(message) or message
+        narrowed = _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
+        return {**last, "query": f"{last['query']} {narrowed}"}
+    thing = _another_thing(message)
+    if thing:
+        said = extract.time_said(understood) or extract.time_said(extract.read(last["query"]))
+        topic = extract.semantic_query(thing) or thing
+        return {**last, "query": f"{said} {topic}".strip()}
+    return None

@@ -1,0 +1,49 @@
+"""A short message right after a search changes that search (agent.follow_up)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.follow_up import changed_search, follows_search
+
+LAST = {"query": "周末 户外活动", "limit": 5}
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("那明天的呢", "明天 户外活动"),
+        ("周日呢", "周日 户外活动"),
+        ("what about tomorrow?", "tomorrow 户外活动"),
+        ("and on saturday?", "on saturday 户外活动"),
+    ],
+)
+def test_another_time_keeps_the_last_searchs_topic(message, query):
+    assert changed_search(message, LAST) == {"query": query, "limit": 5}
+
+
+@pytest.mark.parametrize(
+    ("message", "query"),
+    [("what about food?", "周末 food"), ("那美食呢", "周末 美食")],
+)
+def test_another_thing_keeps_the_last_searchs_time(message, query):
+    assert changed_search(message, LAST) == {"query": query, "limit": 5}
+
+
+def test_another_thing_at_another_time_takes_both_from_the_message():
+    assert changed_search("what about music tomorrow?", LAST) == {
+        "query": "tomorrow music",
+        "limit": 5,
+    }
+
+
+def test_a_narrowing_adds_to_the_last_query():
+    assert changed_search("有没有室内的", LAST) == {"query": "周末 户外活动 室内", "limit": 5}
+
+
+@pytest.mark.parametrize(
+    "message", ["那你呢", "what about you?", "那第一个呢", "我想学做饭", "谢谢", "what about it?"]
+)
+def test_a_message_of_its_own_does_not_follow_the_search(message):
+    assert not follows_search(message)
+    assert changed_search(message, LAST) is None
