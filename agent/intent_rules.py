@@ -43,6 +43,20 @@ ORGANISED_BY_ME_RE = re.compile(
     r"|\bdid i (?:organi[sz]e|host|create|post|set up)\b",
     re.IGNORECASE,
 )
+# Asking who signed up for one's own activity (谁报名了我的飞盘局, "how many have signed up?", "is
+# anyone coming to the potluck?": an audit of session 50 found it recorded a search for company),
+# not who visits ("who's coming to visit").
+SIGN_UPS_RE = re.compile(
+    r"谁(?:报名|参加|要来(?![看找接]))|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)|有人报名|报了几个人"
+    r"|(?:局|会|课|赛|餐|派对|聚会|活动)有人来吗"
+    r"|\b(?:(?:who|who['’]s|how many people) (?:has |have |is |are )?"
+    r"(?:registered|signed up|coming|joined|going)"
+    r"|(?:is|has|have|are) (?:anyone|anybody|someone|people) (?:else )?"
+    r"(?:registered|signed up|coming|joined))\b"
+    rf"(?!\s+(?:{extract.VISITING}|home))"
+    r"|\bhow many (?:people )?(?:have |has )?(?:signed up|joined)\b",
+    re.IGNORECASE,
+)
 # When an activity named starts, asked without 我的 (羽毛球局几点开始, "when is the potluck?").
 # Only an activity's name (ending in 局, 会, 课, 餐... or a gathering word), not 这个 (the listing
 # in focus), 超市 or "the weekend" (an audit, session 50).
@@ -137,14 +151,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
              + extract.CANT_MAKE + r"|"
             r"\bno longer (?:coming|going|attending)\b|\b(?:take|remove) me (?:off|from)\b|"
             r"\bwithdraw\b|\bunregister\b|\bi (?:joined|booked|registered)\b|"
-            r"\bwhat (?:did|have) i (?:join|book|sign)|"
-            r"\b(?:(?:who|who['’]s|how many people) (?:has |have |is |are )?"
-            # Asked of an activity, not of a visit: "is anyone coming to the potluck?" (an
-            # audit, session 50: it recorded a search for company).
-            r"|(?:is|has|have|are) (?:anyone|anybody|someone|people) (?:else )?)"
-            r"(?:registered|signed up|coming|joined)\b"
-            rf"(?!\s+(?:{extract.VISITING}|home))"
-            r"|(?:局|会|课|赛|餐|派对|聚会|活动)(?:有人报名|有人来吗|几个人报名|多少人报名|报了几个人)"
+            r"\bwhat (?:did|have) i (?:join|book|sign)|" + SIGN_UPS_RE.pattern
         ),
         1.0,
     ),

@@ -51,7 +51,8 @@ _NOT_NAMING_RE = re.compile(
     r"|\b(?:move|change|push|switch|reschedule|shift|bring|we|us|let'?s|could|would|shall)\b"
     r"|有人|谁"
     r"|\b(?:when|where|what|how|time|is|still|any|updates?|news|happening|starts?|activities"
-    r"|does|did|who|who['’]s|coming|begins?|calendar|agenda"
+    r"|does|did|who|who['’]s|coming|begins?|calendar|agenda|anyone|anybody|someone|people|else"
+    r"|yet|registered|many"
     r"|events|schedule|plans?)\b",
     re.IGNORECASE,
 )

@@ -18,7 +18,15 @@ from activities.selectors import activity_named_in
 from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import is_english
-from agent.intent_rules import CHAT, CREATE, EXPLORE, OWN_ACTIVITY_RE, PARTNER, START_ASKED_RE
+from agent.intent_rules import (
+    CHAT,
+    CREATE,
+    EXPLORE,
+    OWN_ACTIVITY_RE,
+    PARTNER,
+    SIGN_UPS_RE,
+    START_ASKED_RE,
+)
 from agent.modes import AgentMode
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
@@ -456,7 +464,11 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
         # lists the ones it names, or says none is so named and lists them all.
         words, matching = named_matches(ctx.message, items)
-        if not (OWN_ACTIVITY_RE.search(ctx.message) or START_ASKED_RE.search(ctx.message)):
+        if not (
+            OWN_ACTIVITY_RE.search(ctx.message)
+            or START_ASKED_RE.search(ctx.message)
+            or SIGN_UPS_RE.search(ctx.message)  # "is anyone coming to the potluck?"
+        ):
             # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
             words, matching = [], []
         head = "Your activities:\n" if english else "你的活动：\n"
@@ -491,6 +503,15 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 taken = f"，已报名 {seats} 人" if mine else ""
                 role = "发起" if mine else "报名"
                 lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}{taken}")
+        if len(items) > 5:
+            # Not cut silently: a joined one after five drafts looked missing (a make-run look,
+            # session 51).
+            more = len(items) - 5
+            lines.append(
+                f"…and {more} more (ask by name, or for drafts or joined ones only)."
+                if english
+                else f"……还有 {more} 个（可以说名字，或者只看草稿、只看报名的）。"
+            )
         return head + "\n".join(lines)
     if name == "leaveActivity":
         title = result["activity"]["title"]

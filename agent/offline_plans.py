@@ -18,7 +18,7 @@ from activities.selectors import activities_of_user, activity_ids_of_kind, activ
 from agent import draft_fields, extract, follow_up
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
-from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER
+from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER, SIGN_UPS_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.tools import activity_shape
 from rag.understand.negation import inside, negated_spans
@@ -378,18 +378,11 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
     return None
 
 
-# Asking who signed up for one's own activity (谁报名了我的飞盘局, "how many have signed up?"):
-# the organiser's activities, not those one joined (a make-run look, session 47).
-# ... unless it is about one the user joined (我报名的飞盘局还有谁参加, "who has joined the hike
-# I signed up for?").
+# Asking who signed up (intent_rules.SIGN_UPS_RE) is about the organiser's activities, not those
+# one joined (a make-run look, session 47), unless it is about one the user joined
+# (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
 JOINED_BY_ME_RE = re.compile(
     r"我(?:报名|参加|参与)的|\bi (?:signed up|joined|registered)\b", re.IGNORECASE
-)
-SIGN_UPS_RE = re.compile(
-    r"谁(?:报名|参加|要来)|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)|有人报名"
-    r"|\bwho(?:['’]s| has| have| is| are)? (?:signed up|joined|coming|going)\b"
-    r"|\bhow many (?:people )?(?:have |has )?(?:signed up|joined)\b",
-    re.IGNORECASE,
 )
 
 

@@ -716,6 +716,26 @@ def test_asking_when_an_activity_named_starts_drafts_nothing(
     assert "羽毛球局" in body["reply"]
 
 
+def test_asking_who_comes_to_an_activity_named_lists_that_one(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="Vegetarian potluck", type="美食")
+    make_activity_for(user, title="Board game night", type="桌游")
+    body = say(api_client, "is anyone coming to the potluck?")
+
+    assert body["intent"] == "MANAGE"
+    assert "Vegetarian potluck" in body["reply"] and "Board game" not in body["reply"]
+    assert "0/6 signed up" in body["reply"]
+
+
+def test_more_than_five_activities_say_how_many_more(api_client, user, say, make_activity_for):
+    for n in range(7):
+        make_activity_for(user, title=f"读书会第{n + 1}期", type="读书")
+    body = say(api_client, "我的活动")
+
+    assert body["reply"].endswith("……还有 2 个（可以说名字，或者只看草稿、只看报名的）。")
+
+
 def test_a_change_naming_several_own_activities_asks_which_and_drafts_nothing(
     api_client, user, say, make_activity_for
 ):
