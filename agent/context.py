@@ -105,6 +105,18 @@ class RuntimeContext:
         return self.last_intent == CREATE and self.draft_id is not None
 
     @property
+    def said_before(self) -> list[str]:
+        """Return what the user said earlier in this chat, oldest first (the session pass)."""
+        return [
+            c.body
+            for c in self.session
+            if c.source.startswith("session:msg:")
+            and c.text.startswith("用户：")
+            and c.body
+            and c.body != self.message
+        ]
+
+    @property
     def chunks(self) -> list[Chunk]:
         return [*self.persona, *self.shared, *self.session, *self.knowledge]
 

@@ -73,6 +73,34 @@ def _another_thing(message: str) -> str:
     return "" if _NOT_A_THING_RE.match(thing) else thing
 
 
+# Someone's visit pointed back at: "find something we could do when she's here" after "my sister
+# Lucy is visiting next Friday, she loves jazz" searched "find we could do" alone (a make-run
+# look, session 51); 她来的时候带她去哪玩.
+_THEIR_VISIT_RE = re.compile(
+    r"\b(?:when|while) (?:she|he|they)(?:['’]s|['’]re| is| are)? (?:here|visiting|in town|around"
+    r"|over|comes?|arrives?|visits?|stays?)\b"
+    r"|(?:她|他|他们|她们)(?:来|过来|回来)(?:的时候|那天|了以后)",
+    re.IGNORECASE,
+)
+
+
+def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
+    """Return the search for ``message`` (whose semantic part is ``topic``) with the time and the
+    kinds of the user's latest earlier message naming a time ("next Friday jazz find we could do
+    together"), when it points back at someone's visit without a time of its own; "" otherwise.
+    ``earlier``: the user's earlier messages in the chat, oldest first."""
+    if not _THEIR_VISIT_RE.search(message) or extract.time_said(extract.read(message)):
+        return ""
+    for text in reversed(earlier):
+        understood = extract.read(text)
+        said = extract.time_said(understood)
+        if said:
+            kinds = [text[slice(*cue.span)] for cue in extract.kinds_in(text, understood)]
+            rest = _THEIR_VISIT_RE.sub(" ", topic).strip()
+            return " ".join([said, *kinds, rest]).strip()
+    return ""
+
+
 def follows_search(message: str) -> bool:
     """Return whether a message, said right after a search, changes that search."""
     understood = extract.read(message)

@@ -157,6 +157,11 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         if changed is not None:
             return [("exploreNearby", changed)]
     arguments: dict = {"query": topic or ctx.message, "limit": 5}
+    # "when she's here": the time (and the liking) the user said of the visit earlier in the chat.
+    arguments["query"] = (
+        follow_up.visit_said_before(ctx.message, arguments["query"], ctx.said_before)
+        or arguments["query"]
+    )
     said = extract.time_said(understood)
     if said:
         # The time goes to the search as said, not as a hard filter: the search reads it as its

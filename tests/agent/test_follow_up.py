@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.follow_up import changed_search, follows_search
+from agent.follow_up import changed_search, follows_search, visit_said_before
 
 LAST = {"query": "周末 户外活动", "limit": 5}
 
@@ -47,3 +47,17 @@ def test_a_narrowing_adds_to_the_last_query():
 def test_a_message_of_its_own_does_not_follow_the_search(message):
     assert not follows_search(message)
     assert changed_search(message, LAST) is None
+
+
+def test_a_visit_pointed_back_at_takes_its_time_and_liking_from_earlier():
+    earlier = ["my sister Lucy is visiting next Friday, she loves jazz"]
+    message = "find something we could do together when she's here"
+    assert visit_said_before(message, "find we could do together when she's here", earlier) == (
+        "next Friday jazz find we could do together"
+    )
+
+
+def test_a_visit_with_its_own_time_or_without_one_said_before_borrows_nothing():
+    earlier = ["my sister Lucy is visiting next Friday, she loves jazz"]
+    assert visit_said_before("what can we do when she's here on sunday", "x", earlier) == ""
+    assert visit_said_before("她来的时候去哪玩", "去哪玩", ["我妹妹喜欢爵士"]) == ""
