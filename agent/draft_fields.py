@@ -161,11 +161,16 @@ DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, 
 DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
 # The parts of the day whose window opens before anyone would start (一早 at 5:00, 白天 at 6:00).
 DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
+# English parts ("next Saturday afternoon" was drafted at 12:00, the window's opening: a make-run
+# look, session 51); "tonight" before "night".
+DRAFT_HOURS.update({"morning": 9, "lunchtime": 12, "afternoon": 14, "evening": 19})
+DRAFT_HOURS.update({"tonight": 19, "night": 20})
 
 
 def part_of(time_range: extract.TimeRange) -> str | None:
     """Return the part of the day a time phrase ends with (下午, 上班前), if any."""
-    return next((p for p in DRAFT_HOURS if time_range.label.endswith(p)), None)
+    label = time_range.label.lower()
+    return next((p for p in DRAFT_HOURS if label.endswith(p)), None)
 
 
 def start_at(time_range: extract.TimeRange | None, *, now: datetime | None = None) -> str | None:

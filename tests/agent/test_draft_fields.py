@@ -20,6 +20,18 @@ def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
     assert start == "2026-11-29T13:00:00+08:00"
 
 
+@pytest.mark.parametrize(
+    ("message", "start"),
+    [
+        ("host a pottery workshop next Saturday afternoon", "2026-12-05T14:00:00+08:00"),
+        ("a dinner on Friday evening", "2026-11-27T19:00:00+08:00"),
+        ("a run Sunday morning", "2026-11-29T09:00:00+08:00"),
+    ],
+)
+def test_an_english_part_of_the_day_starts_at_its_usual_hour(message, start):
+    assert start_at(extract_time_range(message, WEDNESDAY_10AM), now=WEDNESDAY_10AM) == start
+
+
 def test_a_draft_named_by_a_newer_part_of_the_day_starts_inside_it():
     # 一早 opens at 5:00, a draft at 7:00; 下班后 opens at 18:00, the draft too.
     start = start_at(extract_time_range("周日一早想办个晨跑局", WEDNESDAY_10AM))
