@@ -797,9 +797,7 @@ def test_an_hour_moved_to_is_the_last_said_and_the_afternoons_when_unsaid(
     assert start.startswith(f"2026-11-28T{hour}:"), start  # the Saturday
 
 
-def test_a_search_for_someones_visit_reads_the_time_told_earlier_in_the_chat(
-    api_client, user, say
-):
+def test_a_search_for_someones_visit_reads_the_time_told_earlier_in_the_chat(api_client, user, say):
     told = say(api_client, "my sister Lucy is visiting next Friday, she loves jazz")
     body = say(
         api_client, "find something we could do together when she's here", chat_id=told["chat_id"]
