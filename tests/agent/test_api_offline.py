@@ -805,3 +805,19 @@ def test_a_search_for_someones_visit_reads_the_time_told_earlier_in_the_chat(api
 
     assert body["intent"] == "EXPLORE"
     assert body["tool_calls"][0]["arguments"]["query"].startswith("next Friday jazz")
+
+
+@pytest.mark.parametrize(
+    ("message", "start"),
+    [
+        ("今天早上想发起一个读书会", "「今天早上」已经过了"),
+        ("host a morning run on monday this week", '"on monday this week" has already passed'),
+    ],
+)
+def test_a_draft_for_a_time_already_past_says_its_time_is_a_placeholder(
+    api_client, user, say, message, start
+):
+    body = say(api_client, message)
+
+    assert [c["name"] for c in body["tool_calls"]] == ["createDraft"]
+    assert body["reply"].startswith(start), body["reply"]
