@@ -339,7 +339,13 @@ PARTNER_STATUS_RE = re.compile(
     r"|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
     r"|^\W*any matches(?: yet| for me)?\W*$|\bany (?:matches|luck) (?:yet|for me)\b"
     r"|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
-    r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b",
+    r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b"
+    # Asking which searches are open (我都找了哪些搭子 recorded another search: a make-run look,
+    # session 51).
+    r"|(?:我|我都|我现在)(?:在)?找了?(?:哪些|几个|什么)(?:搭子|伙伴|队友)|我的搭子(?:请求|需求)?(?:有哪些|呢)"
+    r"|\b(?:what|which) (?:partner|buddy) (?:searches|requests)\b"
+    r"|\bmy (?:partner|buddy) (?:searches|requests)\b"
+    r"|\bwho am i (?:looking for|searching for)\b",
     re.IGNORECASE,
 )
 # Asking to stop a search for company (不用再帮我找搭子了, 羽毛球搭子不找了, "stop looking for a

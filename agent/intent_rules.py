@@ -108,8 +108,10 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # Stopping a search for company (extract.PARTNER_STOP_RE): above MANAGE's "cancel" and 不…
     # 了, which would look for an activity to cancel.
     (PARTNER, extract.PARTNER_STOP_RE, 1.5),
-    # How one's search for company goes (extract.PARTNER_STATUS_RE): PARTNER reads it.
-    (PARTNER, extract.PARTNER_STATUS_RE, 0.9),
+    # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
+    # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session
+    # 51: it recorded another search, or listed the activities).
+    (PARTNER, extract.PARTNER_STATUS_RE, 1.5),
     # News about someone close, told: memory keeps it (extract.TOLD_ABOUT_SOMEONE_RE). Below
     # the asking rules of EXPLORE and PARTNER ("my son loves swimming, any classes?").
     (CHAT, extract.TOLD_ABOUT_SOMEONE_RE, 0.6),

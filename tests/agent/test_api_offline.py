@@ -821,3 +821,14 @@ def test_a_draft_for_a_time_already_past_says_its_time_is_a_placeholder(
 
     assert [c["name"] for c in body["tool_calls"]] == ["createDraft"]
     assert body["reply"].startswith(start), body["reply"]
+
+
+@pytest.mark.parametrize("message", ["我都找了哪些搭子", "what partner searches do I have?"])
+def test_asking_which_searches_for_company_are_open_records_none(api_client, user, say, message):
+    from agent.models import PartnerIntent
+
+    say(api_client, "帮我找个周日一起跑步的搭子")
+    body = say(api_client, message)
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents"]
+    assert PartnerIntent.objects.filter(user=user).count() == 1
