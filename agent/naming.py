@@ -52,7 +52,7 @@ _NOT_NAMING_RE = re.compile(
     r"|有人|谁"
     r"|\b(?:when|where|what|how|time|is|still|any|updates?|news|happening|starts?|activities"
     r"|does|did|who|who['’]s|coming|begins?|calendar|agenda|anyone|anybody|someone|people|else"
-    r"|yet|registered|many"
+    r"|yet|registered|many|come"
     r"|events|schedule|plans?)\b",
     re.IGNORECASE,
 )

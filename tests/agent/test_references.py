@@ -209,7 +209,16 @@ def test_a_place_with_a_plain_verb_or_question(message, expected):
 
 
 @pytest.mark.parametrize(
-    "message", ["算了我去不了了", "临时有事去不了了", "不想去了，帮我退掉", "sorry, can't make it"]
+    "message",
+    [
+        "算了我去不了了",
+        "临时有事去不了了",
+        "不想去了，帮我退掉",
+        "sorry, can't make it",
+        "actually I can't go anymore",
+        "can't come after all, sorry",
+        "I'm not going anymore",
+    ],
 )
 def test_stopping_going_without_naming_one_is_read_as_unnamed(message):
     assert references.stops_going_unnamed(message)
@@ -224,6 +233,8 @@ def test_stopping_going_without_naming_one_is_read_as_unnamed(message):
         "别取消",
         "去不了了吗？",
         "I can't make it tomorrow",
+        "I can't go to the potluck",
+        "why can't I go?",
     ],
 )
 def test_stopping_going_that_names_a_time_a_kind_or_a_pointer_is_not_unnamed(message):
