@@ -57,6 +57,11 @@ SIGN_UPS_RE = re.compile(
     r"|\bhow many (?:people )?(?:have |has )?(?:signed up|joined)\b",
     re.IGNORECASE,
 )
+REMIND_DEADLINE_RE = re.compile(
+    r"(?=.*(?:截止|DDL|考试|面试|交(?:报告|作业|材料|稿)|提交|\b(?:deadline|due|exam|interview|submit"
+    r"|hand in)\b))(?=.*(?:提醒我|别让我忘|\bremind me\b|\bdon'?t let me forget\b))",
+    re.IGNORECASE,
+)
 # When an activity named starts, asked without 我的 (羽毛球局几点开始, "when is the potluck?").
 # Only an activity's name (ending in 局, 会, 课, 餐... or a gathering word), not 这个 (the listing
 # in focus), 超市 or "the weekend" (an audit, session 50).
@@ -108,6 +113,10 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # Stopping a search for company (extract.PARTNER_STOP_RE): above MANAGE's "cancel" and 不…
     # 了, which would look for an activity to cancel.
     (PARTNER, extract.PARTNER_STOP_RE, 1.5),
+    # A deadline told with a request to be reminded ("the essay deadline is next Friday, remind
+    # me", 下周五交报告记得提醒我): MANAGE acknowledges it with the activities then; the examples
+    # put it at CREATE and drafted "Essay deadline" (a make-run look, session 51).
+    (MANAGE, REMIND_DEADLINE_RE, 1.5),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
     # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session
     # 51: it recorded another search, or listed the activities).

@@ -9,8 +9,6 @@ agent/offline_recall.py.
 
 from __future__ import annotations
 
-from django.utils import timezone, translation
-
 from activities.cues_en import EN_KIND_WORDS
 from activities.models import ActivityStatus
 from activities.reasons import VIBE_NAMES_EN
@@ -22,35 +20,28 @@ from agent.intent_rules import (
     CHAT,
     CREATE,
     EXPLORE,
-    OWN_ACTIVITY_RE,
     PARTNER,
-    SIGN_UPS_RE,
-    START_ASKED_RE,
 )
 from agent.modes import AgentMode
-from agent.naming import CANCEL_RE, named_matches
 from agent.offline_choices import ask_which, beyond_text, kind_outside_window_text, which_text
 from agent.offline_lines import (
     ASK_JOIN_EN,
     ASK_JOIN_ZH,
     activity_lines,
-    listed_ids,
     record_listing,
     span_text,
+    status_text,
     when_text,
 )
+from agent.offline_manage import my_activities_text
 from agent.offline_plans import (
-    CANCEL_FOR_ALL_RE,
     EDIT_RE,
-    HOLD_ON_RE,
     JOIN_RE,
     NOT_JOINING_RE,
-    cancel_target,
     kind_missing_in_window,
     own_activity_named,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
-from agent.triggers import deadline_of
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
 LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
@@ -184,14 +175,14 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
     status = "" if activity["status"] == ActivityStatus.ACTIVE else activity["status"]
     if english:
         seats = f"{left} places left" if left > 0 else "full"
-        state = f" ({_status_text(status, True)})" if status else ""
+        state = f" ({status_text(status, True)})" if status else ""
         return (
             f'"{activity["title"]}"{state}: {when}, {place}, {seats}.'
             + (f" {about}" if about else "")
             + ('\nSay "join this one" to sign up.' if left > 0 and not status else "")
         )
     seats = f"还有 {left} 个名额" if left > 0 else "已经满员"
-    state = f"（{_status_text(status, False)}）" if status else ""
+    state = f"（{status_text(status, False)}）" if status else ""
     return (
         f"「{activity['title']}」{state}：{when}，{place}，{seats}。"
         + (about if about else "")
@@ -251,58 +242,6 @@ def _draft_text(draft: dict, english: bool = False) -> str:
         f"「{draft['title']}」，{when_text(draft['startAt'])}，地点{place}，"
         f"最多 {draft['maxParticipants']} 人"
     )
-
-
-def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> str:
-    """Return the answer to a request to stop going that cancelled nothing: held back, or why
-    it is unclear (nothing named so, several, not at that time), then the activities to pick."""
-    message = ctx.message
-    live = [a for a in items if a["status"] != "cancelled"]
-    if HOLD_ON_RE.search(message):
-        return "OK, nothing is cancelled." if english else "好的，不取消，你的活动都还在。"
-    if not live:
-        if english:
-            return "You have no activity joined or organised that could be cancelled."
-        return "你目前没有报名或发起的活动，没有可以取消的。"
-    target = cancel_target(message, live)
-    if target and target.get("role") != "participant" and not CANCEL_FOR_ALL_RE.search(message):
-        # The organiser cannot go: cancelling is for everyone on it, so it is asked first.
-        ctx.focused = target["id"]
-        if english:
-            return (
-                f'You organise "{target["title"]}": cancelling it cancels it for everyone. '
-                'Cancel it? Say "cancel it".'
-            )
-        title = target["title"]
-        return f"「{title}」是你发起的，取消后大家都去不了。确定要取消吗？说“取消这个”就行。"
-    words, matching = named_matches(message, live)
-    named = " ".join(words)
-    choices = (matching if len(matching) > 1 else live)[:5]
-    ctx.listed = listed_ids(choices)
-    ctx.listed_for = "cancel"  # "第一个" next names the one to cancel
-    if english:
-        names = ", ".join(f'"{a["title"]}"' for a in choices)
-        if words and not matching:
-            return f'None of your activities is "{named}". Which one? {names}'
-        if words and len(matching) > 1:
-            return f'Several of your activities match "{named}". Which one? {names}'
-        if words:
-            return f'"{matching[0]["title"]}" is not at the time you said. Which one? {names}'
-        return f"Which one? {names}"
-    names = "、".join(f"「{a['title']}」" for a in choices)
-    if words and not matching:
-        return f"你的活动里没有「{named}」。你想取消哪一个？{names}"
-    if words and len(matching) > 1:
-        return f"有几个活动都对得上「{named}」，你想取消哪一个？{names}"
-    if words:
-        return f"「{matching[0]['title']}」不在你说的时间。你想取消哪一个？{names}"
-    return f"你想取消哪一个？{names}"
-
-
-def _status_text(status: str, english: bool) -> str:
-    """Return an activity's status in the reply's language (the model's translated label)."""
-    with translation.override("en" if english else "zh-hans"):
-        return str(ActivityStatus(status).label) if status in ActivityStatus.values else status
 
 
 def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences) -> str:
@@ -459,74 +398,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             text += result.get("question") or ""
         return text
     if name == "getMyActivities":
-        items = result.get("activities") or []
-        if CANCEL_RE.search(ctx.message):
-            return _which_to_cancel(ctx, items, english)
-        due = deadline_of(ctx.message, timezone.now())
-        if due is not None:
-            when = when_text(due.isoformat())
-            head = f"记下了，我会在 {when} 的前一天提醒你。"
-            return head + (
-                ""
-                if not items
-                else "你这段时间的活动：" + "、".join(f"「{a['title']}」" for a in items[:5])
-            )
-        if not items:
-            if english:
-                return "You have no activities here yet. Shall I find one or organise one?"
-            return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
-        # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
-        # lists the ones it names, or says none is so named and lists them all.
-        words, matching = named_matches(ctx.message, items)
-        if not (
-            OWN_ACTIVITY_RE.search(ctx.message)
-            or START_ASKED_RE.search(ctx.message)
-            or SIGN_UPS_RE.search(ctx.message)  # "is anyone coming to the potluck?"
-        ):
-            # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
-            words, matching = [], []
-        head = "Your activities:\n" if english else "你的活动：\n"
-        if len(calls) > 1 and result.get("scope") == "created":  # joined none (plan_manage)
-            head = (
-                "You haven't joined any yet. The ones you organise:\n"
-                if english
-                else "你还没有报名别人的活动。你发起的活动：\n"
-            )
-        if words and not matching:
-            named = " ".join(words)
-            head = (
-                f'None of your activities is "{named}". {head}'
-                if english
-                else f"你的活动里没有「{named}」。{head}"
-            )
-        elif matching:
-            items = matching
-        ctx.listed = listed_ids(items[:5])
-        lines = []
-        for i, item in enumerate(items[:5]):
-            when = when_text(item["startAt"], english)
-            status = _status_text(item["status"], english)
-            # An organiser's own: how many have signed up ("who has signed up?" asks it).
-            seats = f"{item['currentParticipants']}/{item['maxParticipants']}"
-            mine = item["role"] == "creator"
-            if english:
-                taken = f", {seats} signed up" if mine else ""
-                role = "organising" if mine else "joined"
-                lines.append(f"{i + 1}. {item['title']} ({role}, {status}): {when}{taken}")
-            else:
-                taken = f"，已报名 {seats} 人" if mine else ""
-                role = "发起" if mine else "报名"
-                lines.append(f"{i + 1}. {item['title']}（{role}，{status}）：{when}{taken}")
-        if len(items) > 5:
-            # Not cut silently: a joined one after five drafts looked missing (a make-run look,
-            # session 51).
-            more = len(items) - 5
-            lines.append(
-                f"…and {more} more (ask by name, or for drafts or joined ones only)."
-                if english
-                else f"……还有 {more} 个（可以说名字，或者只看草稿、只看报名的）。"
-            )
-        return head + "\n".join(lines)
+        return my_activities_text(ctx, calls, english)
     if name == "leaveActivity":
         title = result["activity"]["title"]
         if english:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from datetime import datetime
 
-from django.utils import timezone
+from django.utils import timezone, translation
+
+from activities.models import ActivityStatus
 
 
 def when_text(iso: str, english: bool = False) -> str:
@@ -88,3 +90,9 @@ def record_listing(ctx, items: list[dict], arguments: dict) -> None:
     ids it left out, so that 第一个 names one of them and 换一批 runs it again."""
     ctx.listed = listed_ids(items[:3])
     ctx.searched = {k: v for k, v in arguments.items() if k != "excludeIds"}
+
+
+def status_text(status: str, english: bool) -> str:
+    """Return an activity's status in the reply's language (the model's translated label)."""
+    with translation.override("en" if english else "zh-hans"):
+        return str(ActivityStatus(status).label) if status in ActivityStatus.values else status

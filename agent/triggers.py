@@ -30,7 +30,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from activities.search import activities_search
-from agent.extract import extract_time_range
+from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
 from agent.selectors import agent_settings_get
 from memory.selectors import messages_between, users_with_messages_since
@@ -45,6 +45,10 @@ DEADLINE_LOOKBACK_DAYS = 30
 DEADLINE_RE = re.compile(
     r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|交(?:报告|作业|材料|稿)|提交|生日|航班|"
     r"出发|预约|约了|记得|别忘"
+    # English too: an English user's deadlines went unread (a make-run look, session 51).
+    r"|\b(?:deadline|due|exam|interview|appointment|flight|meeting|birthday|submit|hand in"
+    r"|don'?t forget|remember to|remind me)\b",
+    re.IGNORECASE,
 )
 # Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
 _GENERIC_TEXT = (
@@ -91,6 +95,13 @@ def record_event(*, user, kind: str, period_key: str, build) -> SystemEvent | No
         return None
 
 
+def mostly_english(texts) -> bool:
+    """Return whether most of ``texts`` are English: an event is written in the language the
+    user writes in (one language at a time; they were Chinese only until session 51)."""
+    texts = list(texts)
+    return bool(texts) and 2 * sum(is_english(t) for t in texts) > len(texts)
+
+
 def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
     """Summarise the user's last 24 hours of messages, once per local day."""
 
@@ -103,9 +114,14 @@ def daily_digest_for(user, now: datetime | None = None) -> SystemEvent | None:
         if not rows:
             return None
         summary = summarise_texts([r.content for r in rows], max_chars=DIGEST_MAX_CHARS)
-        text = polish(f"过去 24 小时你和我聊了 {len(rows)} 条消息。要点：{summary}")
+        if mostly_english(r.content for r in rows if r.role == "user"):
+            title = "Your day"
+            text = f"We exchanged {len(rows)} messages in the last 24 hours. In short: {summary}"
+        else:
+            title = "今日回顾"
+            text = polish(f"过去 24 小时你和我聊了 {len(rows)} 条消息。要点：{summary}")
         return {
-            "title": "今日回顾",
+            "title": title,
             "text": text,
             "summary": summary,
             "messageCount": len(rows),
@@ -169,14 +185,25 @@ def interest_spike_for(user, now: datetime | None = None) -> SystemEvent | None:
             return None
         term, count = fresh[0]
         suggestions = _suggest(user, term)
-        text = f"最近 {days} 天你提到「{term}」{count} 次，"
-        if suggestions:
-            text += "这些活动也许适合你：" + "、".join(f"「{s['title']}」" for s in suggestions)
+        if mostly_english(texts):
+            title = f'You keep mentioning "{term}"'
+            text = f'You mentioned "{term}" {count} times in the last {days} days. '
+            if suggestions:
+                titles = ", ".join(f'"{s["title"]}"' for s in suggestions)
+                text += f"These activities may suit you: {titles}."
+            else:
+                text += "Shall I organise something about it, or find you company?"
         else:
-            text += "要不要我帮你发起一个相关的活动，或者找个搭子？"
+            title = f"你最近常聊「{term}」"
+            text = f"最近 {days} 天你提到「{term}」{count} 次，"
+            if suggestions:
+                text += "这些活动也许适合你：" + "、".join(f"「{s['title']}」" for s in suggestions)
+            else:
+                text += "要不要我帮你发起一个相关的活动，或者找个搭子？"
+            text = polish(text)
         return {
-            "title": f"你最近常聊「{term}」",
-            "text": polish(text),
+            "title": title,
+            "text": text,
             "term": term,
             "count": count,
             "windowDays": days,
@@ -233,10 +260,20 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
     for local_due, messages in by_due.items():
 
         def build(first=messages[0], messages=messages, local_due=local_due):
-            when = f"{local_due.month}月{local_due.day}日 {local_due:%H:%M}"
+            # In the language the deadline was told in.
+            if is_english(first.content):
+                title = "Tomorrow's reminder"
+                text = (
+                    f'Reminder: you said "{first.content}", due {local_due:%a %d %b %H:%M}. '
+                    "Don't forget!"
+                )
+            else:
+                when = f"{local_due.month}月{local_due.day}日 {local_due:%H:%M}"
+                title = "明天的提醒"
+                text = polish(f"提醒：你之前说「{first.content}」，时间是 {when}，别忘了哦。")
             return {
-                "title": "明天的提醒",
-                "text": polish(f"提醒：你之前说「{first.content}」，时间是 {when}，别忘了哦。"),
+                "title": title,
+                "text": text,
                 "messageId": first.message_id,
                 "messageIds": [m.message_id for m in messages],
                 "dueAt": local_due.isoformat(),

@@ -832,3 +832,10 @@ def test_asking_which_searches_for_company_are_open_records_none(api_client, use
 
     assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents"]
     assert PartnerIntent.objects.filter(user=user).count() == 1
+
+
+def test_a_deadline_told_in_english_is_acknowledged_in_english(api_client, user, say):
+    body = say(api_client, "the essay deadline is next Friday, remind me")
+
+    assert body["intent"] == "MANAGE"
+    assert body["reply"].startswith("Noted: I'll remind you the day before "), body["reply"]

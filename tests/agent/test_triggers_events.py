@@ -42,6 +42,21 @@ def test_daily_digest_once_per_day(user, other_user):
     assert run_daily_digest(now + timedelta(hours=13)) == 1  # 08:00 next day, within 24 hours
 
 
+def test_an_english_users_digest_and_interest_are_written_in_english(user, agent_settings):
+    from agent.models import SystemEvent
+    from agent.triggers import run_daily_digest, run_interest_spike
+
+    write(user, "went bouldering after work", "bouldering again tomorrow", "love bouldering")
+    now = SENT + timedelta(hours=1)
+    assert run_daily_digest(now) == 1 and run_interest_spike(now) == 1
+    digest = SystemEvent.objects.get(kind="daily_digest").payload
+    spike = SystemEvent.objects.get(kind="interest_spike").payload
+    assert digest["title"] == "Your day"
+    assert digest["text"].startswith("We exchanged 3 messages in the last 24 hours.")
+    assert spike["title"] == 'You keep mentioning "bouldering"'
+    assert "「" not in spike["text"] and "「" not in digest["text"]
+
+
 def test_interest_spike_threshold_and_once(user, agent_settings):
     from agent.models import SystemEvent
     from agent.triggers import run_interest_spike
@@ -90,6 +105,17 @@ def test_deadline_reminder_the_day_before(user):
     assert run_deadline_reminders(thursday) == 1
     keys = SystemEvent.objects.values_list("period_key", flat=True)
     assert sorted(keys) == ["2026-11-21T15:00", "2026-11-27T09:00"]
+
+
+def test_a_deadline_told_in_english_is_reminded_in_english(user):
+    from agent.models import SystemEvent
+    from agent.triggers import run_deadline_reminders
+
+    write(user, "my essay is due next Friday")
+    assert run_deadline_reminders(datetime(2026, 11, 26, 10, 0, tzinfo=SH)) == 1
+    event = SystemEvent.objects.get(kind="deadline_reminder")
+    assert event.payload["title"] == "Tomorrow's reminder"
+    assert event.payload["text"].startswith('Reminder: you said "my essay is due next Friday"')
 
 
 def test_deadline_reminder_once_per_deadline_not_per_message(user):
