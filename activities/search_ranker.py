@@ -39,6 +39,7 @@ from activities.models import Activity
 from activities.named_kinds import offering
 from activities.negation import negated_terms, refused_phrases
 from activities.reasons import query_terms
+from activities.search_language import chinese_listings, other_script
 from activities.search_ranking import candidate_cues, fusion_features, fusion_held
 from activities.search_relevance import foreign_query
 from rag import relevance
@@ -249,23 +250,6 @@ def vouching_cues(pool: Pool) -> tuple[float, ...]:
     if pool.other_script or not pool.vouched:
         return asked_cues(pool)
     return pool.vouched
-
-
-def _han(text: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
-
-
-def other_script(query: str, titles: list[str]) -> bool:
-    """Return whether ``query`` is Chinese and most of ``titles`` are not."""
-    if not query or not titles or not _han(query):
-        return False
-    return 2 * sum(_han(t) for t in titles) < len(titles)
-
-
-def chinese_listings(english: bool, titles: list[str]) -> bool:
-    """Return whether a query read as English (``english``) is over listings most of whose
-    ``titles`` are Chinese (the mirror of :func:`other_script`)."""
-    return english and 2 * sum(_han(t) for t in titles) > len(titles)
 
 
 def pool_of(

@@ -21,6 +21,7 @@ from activities.audience import audience_counts
 from activities.negation import inside, mentions_plainly, negated_spans, negated_terms
 from activities.reasons import query_terms
 from activities.search_kind import meta_similarity, standard_known
+from activities.search_language import chinese_listings, other_script
 from activities.understanding import vouching_moods
 from rag import relevance
 from rag.search import rrf
@@ -49,6 +50,19 @@ FUSION_FEATURES = ("pool_z", "coverage", "cues", "negated", "refused_like", "met
 # 0.503 to 0.531; held out, nDCG@5 zh 0.736 -> 0.744, en 0.717 -> 0.729, mood en 0.348 -> 0.373
 # (docs/RELEVANCE.md, "The listing's kind as a fusion feature, shipped").
 FUSION_WEIGHTS = (0.874, 2.855, 1.425, -9.789, -0.432, 0.515)  # in FUSION_FEATURES order
+# Over listings in the other language than the query (activities.search_language), the weights
+# of the words held and of the cues are multiplied by these (coverage, cues): an English query's
+# kinds name one activity but match a broad Chinese type (「手工」 for "pottery"), and the only
+# words a Chinese row can hold of it are the few it writes in Latin ("City Walk" for "city"); a
+# Chinese query's moods read from the name of one activity (运动 from 球) match English rows'
+# vibes. Chosen leave one set out over the twenty-two development sets of
+# bench/activities_heldout.py (session 51; grid 1 / 0.5 / 0 and 1 / 0.75 / 0.5 / 0.25 / 0, the
+# best crosslingual nDCG@5 of the direction on the other twenty-one sets, its P@10 within 0.005
+# and the language's nDCG@5 not lower): 21 of 22 rotations chose each; held out, English over
+# Chinese listings nDCG@5 0.784 -> 0.798, P@10 0.613 -> 0.617, Chinese over English 0.813 ->
+# 0.817, 0.593 -> 0.599 (docs/RELEVANCE.md, "Across two languages, against the bare order").
+FUSION_OVER_CHINESE = (0.0, 0.0)  # an English query over Chinese listings
+FUSION_OVER_OTHER_SCRIPT = (1.0, 0.5)  # a Chinese query over listings not in Chinese
 # The scripts a word of the query can be written in (:func:`unread_pks`), over normalised text
 # (lowercase, full-width folded): Han as ``rag.understand.cues.language`` reads it.
 _SCRIPTS = {"han": HAN_RE, "latin": re.compile(r"[a-z]")}
@@ -356,9 +370,24 @@ def hybrid_scores(
         refused_like=refused_similarity(activities, refused),
         meta_like=meta_similarity(activities, vector),
     )
+    x[:, 1:3] *= evidence_trust(query, understood, [a.title for a in activities])
     scores = 1.0 / (1.0 + np.exp(-(x @ np.asarray(FUSION_WEIGHTS, dtype=np.float64))))
     fused = {a.pk: float(score) for a, score in zip(activities, scores, strict=True)}
     return {hit.obj.pk: fused[hit.obj.pk] for hit in hits}
+
+
+def evidence_trust(query: str, understood, titles: list[str]) -> tuple[float, float]:
+    """Return the multipliers of the fusion's words held and cues (``coverage``, ``cues``) for
+    ``query`` over candidates of these ``titles``: :data:`FUSION_OVER_CHINESE` for a query read
+    as English (``understood``) over listings most of whose titles are Chinese,
+    :data:`FUSION_OVER_OTHER_SCRIPT` for a Chinese query over listings most of whose titles are
+    not, else 1 and 1."""
+    english = understood is not None and understood.language == "en"
+    if chinese_listings(english, titles):
+        return FUSION_OVER_CHINESE
+    if other_script(query, titles):
+        return FUSION_OVER_OTHER_SCRIPT
+    return (1.0, 1.0)
 
 
 def refused_similarity(activities: list, refused) -> list[float] | None:
