@@ -35,7 +35,7 @@ from django.utils.translation import gettext
 from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
-from activities.search_filters import hard_filter, parse_filters
+from activities.search_filters import hard_filter, parse_filters, with_words
 from activities.search_kind import read_meta_like
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
@@ -158,7 +158,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
             gettext("limit must be between 1 and %(max)d.") % {"max": MAX_LIMIT},
             details={"field": "limit"},
         )
-    query = (semantic_query or "").strip()[:500]
+    query = with_words((semantic_query or "").strip()[:500])
     parsed = parse_filters(filters)
     now = now or timezone.now()
     # Query understanding (activities/understanding.py): time narrows or ranks, "附近" is a

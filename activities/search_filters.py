@@ -77,3 +77,11 @@ def hard_filter(parsed: dict, *, now: datetime | None = None):
         if radius is not None:
             qs = qs.filter(**bounding_box(lat, lng, radius)).filter(distance_km__lte=radius)
     return qs
+
+
+def with_words(query: str) -> str:
+    """Return ``query``, or "" when it holds no letter, digit or Chinese character (「🎉🎉」,
+    "👍", "?!"): nothing in it can be matched, so it is answered as an empty query is (the
+    model had embedded the emoji and listed rows as if they were a request; issue 30, session
+    51)."""
+    return query if any(ch.isalnum() for ch in query) else ""

@@ -19,7 +19,10 @@ Windows are half-open ``[start, end)``, aware, in the given time zone ``tz``; a 
 - ``"future"`` (activity search): a repeating phrase (周五, 周末, 三月, 月底, 晚上, 5号,
   "Friday", "in March") means its first occurrence that has not ended, today's included; a
   window containing ``now`` starts at ``now``. A fixed phrase (昨天, 上周, "last May") that has
-  ended is not applied: it is reported in ``ignored`` with reason ``"past"``.
+  ended is not applied: it is reported in ``ignored`` with reason ``"past"``. A named day
+  (``rag.understand.holidays``: "black friday", 国庆, 冬至) means its nearest occurrence in
+  every direction, kept whole when it is over: asked the day after, the one just past, not
+  next year's (nothing can start in it, so a search says nothing fits).
 - ``"past"`` (memory recall): a repeating phrase means its latest occurrence that has started;
   a window containing ``now`` ends at ``now``. A fixed phrase that has not started (明天) is
   ignored with reason ``"future"``.

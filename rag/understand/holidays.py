@@ -31,6 +31,7 @@ from rag.understand.calendar_zh import (
     lunar,
     solar_term,
 )
+from rag.understand.named_things import names_a_thing
 from rag.understand.words import rx
 
 # --- the country of a time zone ------------------------------------------------------------
@@ -244,6 +245,9 @@ def public_holidays(country: str | None, years: range) -> list[list[date]]:
 
 PUBLIC_HOLIDAY = "public holiday"
 LONG_WEEKEND = "long weekend"
+# The cycle of a named day: yearly, and read as its nearest occurrence even when that one is
+# over (``rag.understand.time``): "black friday" the day after is the one just past.
+NAMED = "named"
 
 _S = r"['’]?s"  # an optional possessive: "new year's", "new years", "new year’s"
 EN_NAMES: dict[str, str] = {
@@ -411,6 +415,8 @@ def holiday_atom(name: str, match: re.Match, today: date, tz: tzinfo):
     else:
         if _ZH_ATTRIBUTIVE.match(match.string, match.end()):
             return None
+        if match.end(1) == match.end() and names_a_thing(match.string, match.end()):
+            return None  # 谷雨茶, 重阳糕: a thing named after the day (rag.understand.named_things)
         tail = match.group(2)
         around = "day" if tail else None
         before_after = "before" if tail and tail[0] in "前" else "after"
@@ -437,4 +443,4 @@ def holiday_atom(name: str, match: re.Match, today: date, tz: tzinfo):
         days = days_of(name, country, today.year + k)
         return _compose(days, around, before_after if around else after) if days else None
 
-    return "year", of_year, part
+    return NAMED, of_year, part

@@ -367,6 +367,10 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
                 data = ("year", _never, None)
             if data is not None:
                 said = match.span(4 if kind == "en_holiday" else 1)
+                if kind == "en_holiday" and (match.group(5) or "").lower() == "eve":
+                    # "christmas eve" is a day's own name (what a listing calls it), not the
+                    # name and a composition like "the day after" or "weekend": kept whole.
+                    said = (said[0], match.end(5))
                 found.append(Atom(match.start(), match.end(), "day", kind, data, said))
     # Leftmost-longest, no overlaps.
     found.sort(key=lambda a: (a.start, -(a.end - a.start)))

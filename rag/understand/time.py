@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
+from rag.understand.holidays import NAMED
 from rag.understand.parts import LATE_PARTS, NOON_PARTS, PM_PARTS, in_parts, part_hours
 from rag.understand.scan import Ctx, DateRule, Phrase
 from rag.understand.words import CLOCK_WINDOW, MAX_DISTANCE
@@ -225,6 +226,11 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
     if not cycle:
         k, candidate = found[0]
         return (k, candidate) if _fits(candidate[0], now, direction) else _wrong(direction)
+    if cycle == NAMED and direction == "future":
+        # A named day means its nearest occurrence: one that is over when it is the nearer
+        # (black friday asked the day after, 双十一 two weeks after) is the one meant, and
+        # nothing can start in it; next year's is not what was asked (issue 30, session 51).
+        return _nearest(found, now)
     fitting = [(k, c) for k, c in found if _fits(c[0], now, direction)]
     if not fitting:
         return _wrong(direction)
@@ -232,6 +238,12 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
         return fitting[0]
     if direction == "past":
         return fitting[-1]
+    return _nearest(fitting, now)
+
+
+def _nearest(found, now: datetime) -> tuple[int, Candidate]:
+    """Return the occurrence nearest ``now`` (the one containing it first); a tie goes to the
+    later one."""
 
     def distance(item) -> timedelta:
         windows = item[1][0]
@@ -240,8 +252,8 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
             return timedelta(0)
         return start - now if start > now else now - end
 
-    # Nearest; a tie goes to the later one (max over -k breaks ties towards larger k).
-    return min(fitting, key=lambda item: (distance(item), -item[0]))
+    # max over -k breaks ties towards larger k.
+    return min(found, key=lambda item: (distance(item), -item[0]))
 
 
 def _wrong(direction: str) -> str:
@@ -309,6 +321,7 @@ def resolve(
             continue
         if phrase.get("day") is not None and dates is not None:
             anchor = _fixed_rule(dates(k))
-        windows, point = _clip(windows, point, now_utc, direction, tz)
+        if _fits(windows, now_utc, direction):
+            windows, point = _clip(windows, point, now_utc, direction, tz)
         out.append((phrase, tuple(Window(s, e) for s, e in windows), point, kind))
     return out

@@ -73,3 +73,19 @@ def test_a_named_day_with_nothing_in_it_answers_the_closest_marked(seattle_rows)
     assert time["phrase"] == "christmas day" and time["applied"] == "rank", outcome["meta"]
     assert outcome["results"]
     assert all('nothing fits "christmas day"' in r["matchReason"] for r in outcome["results"])
+
+
+def test_a_named_day_just_over_answers_the_closest_marked_not_next_years(seattle_rows):
+    # Asked on Friday 27 November (Seattle), Thanksgiving was yesterday: that day, over, is the
+    # one meant (issue 30, session 51); nothing can start in it, so each row says so.
+    outcome = activities_search(
+        semantic_query="a hike on thanksgiving day",
+        limit=10,
+        time_zone="America/Los_Angeles",
+        now=datetime(2026, 11, 27, 8, tzinfo=SEATTLE),
+    )
+    time = outcome["meta"]["understood"]["time"]
+    start = datetime.fromisoformat(time["start"]).astimezone(SEATTLE)
+    assert (start.date().isoformat(), time["applied"]) == ("2026-11-26", "rank"), time
+    assert outcome["results"]
+    assert all("nothing fits" in r["matchReason"] for r in outcome["results"])
