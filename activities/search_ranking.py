@@ -384,6 +384,12 @@ def evidence_trust(query: str, understood, titles: list[str]) -> tuple[float, fl
     not, else 1 and 1."""
     english = understood is not None and understood.language == "en"
     if chinese_listings(english, titles):
+        # Only a kind matches a broad Chinese type; a query of moods alone ("something chill
+        # this weekend") keeps its cues: without them a livehouse night came before the quiet
+        # rows (tests/activities/test_search_weekdays.py; the dev sets are the same either way,
+        # docs/RELEVANCE.md "Across two languages, against the bare order").
+        if not understood.kinds:
+            return (FUSION_OVER_CHINESE[0], 1.0)
         return FUSION_OVER_CHINESE
     if other_script(query, titles):
         return FUSION_OVER_OTHER_SCRIPT
