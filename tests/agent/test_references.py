@@ -198,6 +198,7 @@ def test_a_bare_choice_joins_the_activity_in_focus(message, expected):
     ("message", "expected"),
     [
         ("第二个报名吧", (42, "join")),
+        ("第二个加到我的日程里", (42, "join")),
         ("我想去第一个", (41, "join")),
         ("第二个帮我取消一下", (42, "cancel")),
         ("I can't make the first one", (41, "cancel")),
