@@ -68,9 +68,9 @@ _JOIN_WITH_PLACE_RE = re.compile(
 CANCELLING_RE = re.compile(
     r"取消|退掉|退出|退了|不去了|去不了|去不成|不想去了|不(?:想|打算)?参加了"
     r"|\bcancel\b|\bdrop out\b|\bleave (?:it|that|this|the)\b"
-    # "actually I can't go anymore" right after a join (a make-run look, session 51).
-    r"|\b(?:can['’]?t|cannot|can not|won['’]?t be able to) (?:go|come|attend)\b"
-    r"|\b(?:not|no longer) (?:going|coming)(?: anymore)?\W*$|" + extract.CANT_MAKE,
+    # "actually I can't go anymore" right after a join (a make-run look, session 51); not "I
+    # cannot go wrong", "can't go running with this knee" (an audit, session 51).
+    r"|\b(?:can['’]?t|cannot|can not) (?:go|come)(?: anymore| after all)\b|" + extract.CANT_MAKE,
     re.I,
 )
 # A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up", "sign me up for it": the

@@ -46,8 +46,8 @@ DEADLINE_RE = re.compile(
     r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|交(?:报告|作业|材料|稿)|提交|生日|航班|"
     r"出发|预约|约了|记得|别忘"
     # English too: an English user's deadlines went unread (a make-run look, session 51).
-    r"|\b(?:deadline|due|exam|interview|appointment|flight|meeting|birthday|submit|hand in"
-    r"|don'?t forget|remember to|remind me)\b",
+    # Not "due to work", "meeting new people", a beer "flight" (an audit, session 51).
+    r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in)\b",
     re.IGNORECASE,
 )
 # Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
