@@ -110,10 +110,7 @@ class RuntimeContext:
         return [
             c.body
             for c in self.session
-            if c.source.startswith("session:msg:")
-            and c.text.startswith("用户：")
-            and c.body
-            and c.body != self.message
+            if c.meta.get("role") == "user" and c.body and c.body != self.message
         ]
 
     @property
@@ -181,6 +178,7 @@ def session_pass(user, chat_id: str) -> list[Chunk]:
                 recency,
                 body=item["content"],
                 key=f"msg:{item['message_id']}",
+                meta={"role": item["role"]},
             )
         )
     return chunks

@@ -101,12 +101,23 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
     return ""
 
 
+def _change_of(message: str) -> tuple[str, str] | None:
+    """Return how a message changes the last search, in the order it is read: ("time", the time
+    said), ("narrow", the words added) or ("thing", the thing asked for); None when it does not."""
+    understood = extract.read(message)
+    when = _another_time(message, understood)
+    if when:
+        return "time", when
+    if REFINES_RE.search(message):
+        topic = extract.semantic_query(message) or message
+        return "narrow", _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
+    thing = _another_thing(message)
+    return ("thing", thing) if thing else None
+
+
 def follows_search(message: str) -> bool:
     """Return whether a message, said right after a search, changes that search."""
-    understood = extract.read(message)
-    return bool(
-        _another_time(message, understood) or _another_thing(message) or REFINES_RE.search(message)
-    )
+    return _change_of(message) is not None
 
 
 def changed_search(message: str, last: dict) -> dict | None:
@@ -114,20 +125,18 @@ def changed_search(message: str, last: dict) -> dict | None:
     the message does not change a search.
 
     Another time keeps the last search's topic; a narrowing adds to its query; another thing
-    keeps its time.
+    keeps its time (the message's own, else the last search's).
     """
-    understood = extract.read(message)
-    when = _another_time(message, understood)
-    if when:
-        topic = extract.semantic_query(last["query"])
-        return {**last, "query": f"{when} {topic}".strip()}
-    if REFINES_RE.search(message):
-        topic = extract.semantic_query(message) or message
-        narrowed = _REFINING_WORDS_RE.sub(" ", topic).strip() or topic
-        return {**last, "query": f"{last['query']} {narrowed}"}
-    thing = _another_thing(message)
-    if thing:
+    change = _change_of(message)
+    if change is None:
+        return None
+    how, words = change
+    if how == "time":
+        query = f"{words} {extract.semantic_query(last['query'])}"
+    elif how == "narrow":
+        query = f"{last['query']} {words}"
+    else:
+        understood = extract.read(message)
         said = extract.time_said(understood) or extract.time_said(extract.read(last["query"]))
-        topic = extract.semantic_query(thing) or thing
-        return {**last, "query": f"{said} {topic}".strip()}
-    return None
+        query = f"{said} {extract.semantic_query(words) or words}"
+    return {**last, "query": query.strip()}

@@ -325,22 +325,20 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         # A time said that has passed (这周六 on a Sunday) gave the draft no time: say so, not a
         # placeholder day as if it were understood (a make-run look, session 51).
         understood = extract.read(ctx.message)
-        passed = [i.text for i in understood.ignored if i.reason == "past"]
+        passed = (
+            [] if understood.times else [i.text for i in understood.ignored if i.reason == "past"]
+        )
         if english:
             note = (
                 f'"{passed[0]}" has already passed, so the time is a placeholder: tell me the day. '
-                if passed and not understood.times
+                if passed
                 else ""
             )
             return (
                 f"{note}Draft ready: {_draft_text(result['draft'], english)}. Change the time, "
                 'place or size? Say "publish" and I\'ll post it.'
             )
-        note = (
-            f"「{passed[0]}」已经过了，时间先暂定，想定在哪天告诉我。"
-            if passed and not understood.times
-            else ""
-        )
+        note = f"「{passed[0]}」已经过了，时间先暂定，想定在哪天告诉我。" if passed else ""
         return (
             f"{note}草稿建好了：{_draft_text(result['draft'])}。"
             "要改时间、地点或人数吗？说“发布”就帮你发出去。"
