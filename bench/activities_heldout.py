@@ -126,9 +126,12 @@ CORPORA = {
     # Two more cities written for fresh21 (development data from session 51).
     "ningbo": ("activities_ningbo.json", "Asia/Shanghai"),
     "perth_en": ("activities_perth_en.json", "Australia/Perth"),
-    # Two more cities written for fresh22, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh22 (development data from session 52).
     "lanzhou": ("activities_lanzhou.json", "Asia/Shanghai"),
     "cork_en": ("activities_cork_en.json", "Europe/Dublin"),
+    # Two more cities written for fresh23, the unseen test: measured only, never fitted.
+    "guiyang": ("activities_guiyang.json", "Asia/Shanghai"),
+    "wellington_en": ("activities_wellington_en.json", "Pacific/Auckland"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -171,6 +174,8 @@ TUNING_CORPORA = (
     "glasgow_en",
     "ningbo",
     "perth_en",
+    "lanzhou",
+    "cork_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -197,6 +202,7 @@ DEV_SETS = {
     "fresh19": "fresh19",
     "fresh20": "fresh20",
     "fresh21": "fresh21",
+    "fresh22": "fresh22",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -283,6 +289,10 @@ QUERY_FILES = {
         "activities_fresh22_lanzhou_queries.jsonl",
         "activities_fresh22_cork_en_queries.jsonl",
     ),
+    "fresh23": (
+        "activities_fresh23_guiyang_queries.jsonl",
+        "activities_fresh23_wellington_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -308,6 +318,7 @@ FRESH = (
     "fresh20",
     "fresh21",
     "fresh22",
+    "fresh23",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -451,6 +462,13 @@ SPLIT_STATUS = {
     ),
     "fresh22": (
         "The fresh22 split (issue 30) is two more new cities (Lanzhou in Chinese, Cork in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 51: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 52). The unseen test split is fresh23 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh23": (
+        "The fresh23 split (issue 30) is two more new cities (Guiyang in Chinese, Wellington in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
