@@ -213,7 +213,7 @@ def _run_offline(state: TurnState, preferences) -> Iterator[TurnEvent]:
         planner = references.plan_referenced
     elif state.context.more:
         planner = references.plan_more
-    elif state.context.action in ("choose", "beyond"):
+    elif state.context.action in ("choose", "beyond", "which"):
         planner = references.plan_choice
     done_before = len(state.calls)
     while planner is not None and len(state.calls) - done_before < MAX_OFFLINE_CALLS:
@@ -390,6 +390,8 @@ def stream_chat(
             ctx.action, ctx.referenced = "cancel", ctx.focus
         elif pointed is None and references.asks_which_to_join(ctx.message, ctx):
             ctx.action = "choose"  # 帮我报名 after a list of several, none in focus: ask which
+        elif pointed is None and references.asks_about_unnamed(ctx.message, ctx):
+            ctx.action = "which"  # 那几点呢 after a list of several, none in focus: ask which
         elif (
             pointed is None
             and not ctx.editing_draft
@@ -402,7 +404,7 @@ def stream_chat(
             ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for
         if ctx.referenced is not None:
             state.intent = IntentResult(references.intent_of(ctx.action), 1.0, "reference")
-        elif ctx.more or ctx.action in ("choose", "beyond"):
+        elif ctx.more or ctx.action in ("choose", "beyond", "which"):
             state.intent = IntentResult(EXPLORE, 1.0, "reference")
         else:
             state.intent = classify_intent(state.message, ctx.router_context())

@@ -304,7 +304,12 @@ RECALL_EN_RE = re.compile(
     r"|closes|meet|meeting|it|that|this|the|we|our|deadline)\b)[^.!?]{0,40}\bagain\s*\??\s*$"
     rf"|\bwho(?:['’]?s| is) (?:coming|visiting) {VISITING}\b"
     r"|\bwho(?:['’]?s| is) visiting(?: me| us)?\s*\??\s*$"
-    r"|谁[^，,。？?]{0,6}来看我(?!的)",
+    r"|谁[^，,。？?]{0,6}来看我(?!的)"
+    # What was said earlier in the chat ("remind me, what's the name of the park we talked
+    # about?" drafted an activity: an audit, session 51).
+    r"|\b(?:we|i|you)(?: (?:have|had))? (?:talked|spoke|chatted|were talking) about\b"
+    r"|\b(?:did|do) (?:we|i) (?:talk|speak|chat) about\b"
+    r"|\bremind me\W+(?:what|who|where|which)\b",
     re.I,
 )
 # News about someone close, told ("my sister Mia is visiting next weekend, she loves climbing",
@@ -346,7 +351,11 @@ PARTNER_STATUS_RE = re.compile(
     # session 51).
     r"|(?:我|我都|我现在)(?:在)?找了?(?:哪些|几个|什么)(?:搭子|伙伴|队友)|我的搭子(?:请求|需求)?(?:有哪些|呢)"
     r"|\b(?:what|which) (?:partner|buddy) (?:searches|requests)\b"
-    r"|\bmy (?:partner|buddy) (?:searches|requests)\b"
+    # Only asked about: "my buddy requests were annoying, find me a quiet cafe event" is a
+    # search (an audit, session 51).
+    r"|\b(?:show|list|see|check|what are|how are) (?:me )?my (?:partner|buddy) "
+    r"(?:searches|requests)\b"
+    r"|^\W*(?:and |so )?my (?:partner|buddy) (?:searches|requests)\W*$"
     r"|\bwho am i (?:looking for|searching for)\b",
     re.IGNORECASE,
 )

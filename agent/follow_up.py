@@ -26,7 +26,10 @@ REFINES_RE = re.compile(
     r"(?:吗|呢|呀|吧|么)?\W*$"
     r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
     r"(?:ones?|options?)\W*$"
-    r"|^\W*(?:something|anything)\s+\w+er\W*$",
+    r"|^\W*(?:something|anything)\s+\w+er\W*$"
+    # "not outdoor ones", "no indoor stuff": a refusal narrows too (an audit, session 51).
+    r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)"
+    r"\W*$",
     re.IGNORECASE,
 )
 # The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
@@ -38,7 +41,9 @@ _REFINING_WORDS_RE = re.compile(
 # What is left of a message that only names another time, once the time is read: 那明天的呢,
 # 周日呢, "what about tomorrow?", "and on saturday?".
 _ONLY_ASKING_RE = re.compile(
-    r"^(?:那么?|还有|and|or|so|ok|what about|how about|and what about|and how about|on|the|\s)*$",
+    r"^(?:那么?|还有|改成|换成|and|or|so|ok|what about|how about|and what about|and how about|on"
+    # "what about next week instead?" searched "instead" (an audit, session 51).
+    r"|the|instead|then|rather|\s)*$",
     re.IGNORECASE,
 )
 # Another thing at the same time: "what about food?", "how about some live music", 那美食呢.
@@ -47,11 +52,35 @@ _OTHER_THING_RE = re.compile(
     r"|^\W*那(?:么)?(?P<zh>[^，,。？?！!\s]{1,8}?)(?:的)?呢\W*$",
     re.IGNORECASE,
 )
-# Not another thing: a person (那你呢, "what about you?") or one of the results (那第一个呢).
+# Not another thing: a person (那你呢, 那我妹妹呢, "what about you?", "what about my sister?"),
+# one of the results (那第一个呢), something about the results (那几点呢, "what about the price?")
+# or a suggestion ("how about we go?"): each was searched as a kind (an audit, session 51).
 _NOT_A_THING_RE = re.compile(
-    r"^(?:你|我|他|她|我们|你们|他们|这个|那个|这|第.+)$"
+    r"^(?:[你我他她](?:们)?.{0,4}|这个|那个|这|第.+|它|这些|那些)$"
+    r"|^(?:几点|什么时候|哪天|几号|多少钱|价格|价钱|费用|收费|门票|地点|地址|在哪(?:里|儿)?|时间|天气)$"
     r"|^(?:you|me|him|her|them|us|it|that|this|that one|this one|the (?:first|second|third|last)"
-    r"(?: one)?)$",
+    r"(?: one)?)$"
+    r"|^(?:the )?(?:prices?|costs?|fees?|tickets?|time|times|timing|place|location|address|weather"
+    r"|parking|details?)$"
+    r"|^(?:my|your|our|his|her|their)\b"
+    r"|^(?:we|i|you|they|he|she)\s+\w+",
+    re.IGNORECASE,
+)
+# A kind and the kind that contradicts it: "what about indoor ones?" after an outdoor search asks
+# for indoor ones, not for outdoor ones that are also indoor (an audit, session 51: the old kind
+# stayed in the query).
+_OPPOSITES = {
+    "indoor": ("outdoors", "outdoor", "outside"),
+    "indoors": ("outdoors", "outdoor", "outside"),
+    "outdoor": ("indoors", "indoor", "inside"),
+    "outdoors": ("indoors", "indoor", "inside"),
+    "室内": ("户外", "室外", "野外"),
+    "户外": ("室内",),
+    "室外": ("室内",),
+}
+# A refusal before a kind: 不要户外的, "not outdoor ones", "no outdoor stuff".
+_REFUSED_KIND_RE = re.compile(
+    r"(?:不要|不想要|不是|别|非|\bno\b|\bnot\b|\bnon-?)\s*(?P<kind>[\w\u4e00-\u9fff]+)",
     re.IGNORECASE,
 )
 
@@ -134,9 +163,28 @@ def changed_search(message: str, last: dict) -> dict | None:
     if how == "time":
         query = f"{words} {extract.semantic_query(last['query'])}"
     elif how == "narrow":
-        query = f"{last['query']} {words}"
+        query = f"{_without_contradicted(last['query'], message)} {words}"
     else:
         understood = extract.read(message)
         said = extract.time_said(understood) or extract.time_said(extract.read(last["query"]))
         query = f"{said} {extract.semantic_query(words) or words}"
     return {**last, "query": query.strip()}
+
+
+def _without_contradicted(query: str, message: str) -> str:
+    """Return ``query`` without the kinds a narrowing ``message`` contradicts: the opposite of a
+    kind it asks for (outdoor, after "what about indoor ones?") and a kind it refuses (户外, after
+    不要户外的); the refusal itself stays in the message's words, where the search reads it."""
+    refused = {m["kind"].removesuffix("的") for m in _REFUSED_KIND_RE.finditer(message.lower())}
+    words = set(re.findall(r"[a-z]+", message.lower()))
+    dropped = set(refused)
+    for kind, opposites in _OPPOSITES.items():
+        said = kind in words if kind.isascii() else kind in message
+        if said and kind not in refused:
+            dropped.update(opposites)
+    for word in sorted(dropped, key=len, reverse=True):
+        if re.search(r"[a-z]", word):
+            query = re.sub(rf"\b{re.escape(word)}\b", " ", query, flags=re.IGNORECASE)
+        else:
+            query = query.replace(word, " ")
+    return " ".join(query.split())

@@ -256,7 +256,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
         return "好的，那就不考虑它。想报名别的，还是要我换一批？"
     if ctx.action == "choose" and all(c["name"] == "getActivity" for c in calls):
         return which_text(ctx, calls)  # 帮我报名 after a list of several: which one
-    if ctx.action == "beyond" and all(c["name"] == "getActivity" for c in calls):
+    if ctx.action in ("beyond", "which") and all(c["name"] == "getActivity" for c in calls):
         return beyond_text(ctx, calls)  # 第二个几点开始 after a list of one: what it listed
     if mode.name == CREATE and not calls and EDIT_RE.search(ctx.message):
         named, activity = own_activity_named(ctx)

@@ -47,9 +47,13 @@ def which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     return ask_which(ctx, items, english)
 
 
+SAY_WHICH_EN = 'Say "the second one", for example.'
+
+
 def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
-    """Return the last listing again after a message named a place it does not have, and ask
-    which one is meant (one listed: it is the focus, so 报名 / "sign me up" joins it)."""
+    """Return the last listing again after a message named a place it does not have, or asked
+    about a time, place or price without naming one (``ctx.action`` "which"), and ask which one
+    is meant (one listed: it is the focus, so 报名 / "sign me up" joins it)."""
     english = is_english(ctx.message)
     items = [c["result"]["activity"] for c in calls if "activity" in c["result"]]
     if not items:  # every one listed is gone since
@@ -60,6 +64,10 @@ def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
         line = activity_text(items[0], english)
         return f"I only listed one: {line}" if english else f"刚才只列了一个：{line}"
     lines = activity_lines(items, english)
+    if ctx.action == "which":  # 那几点呢 after several: their times and places, and which one
+        if english:
+            return f"Which one do you mean? Here they are again:\n{lines}\n" + SAY_WHICH_EN
+        return f"你问的是哪一个？刚才的是：\n{lines}\n可以说“第二个”。"
     if english:
         return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"
     return f"刚才只列了 {len(items)} 个：\n{lines}\n你说的是哪一个？"

@@ -36,6 +36,21 @@ POINTER_RE = re.compile(
     r"|还有|多少|详细|介绍)|\b(?:this|that) one\b",
     re.IGNORECASE,
 )
+# A short question about a listed activity's time, place or price that names none (那几点呢,
+# 在哪里啊, 要钱吗, "what about the price?", "where is it?"): about the one in focus, else the only
+# one shown; after several, which one is asked. It searched "the price" as a kind (an audit,
+# session 51).
+ABOUT_UNNAMED_RE = re.compile(
+    r"^\W*(?:那|那么|所以|嗯)?\W*(?:它|这些|都)?(?:是)?(?:几点|什么时候|哪天|几号|在哪(?:里|儿)?|地址|多少钱"
+    r"|收费|免费|要钱|贵不贵|价格|价钱|费用|门票|时间|地点)(?:开始|结束|集合|是多少|多少|是)?"
+    r"(?:的|了)?(?:吗|呢|啊|呀|么)?\W*$"
+    r"|^\W*(?:(?:and|so|ok)\W+)?(?:what|how) about (?:the )?(?:prices?|costs?|fees?|tickets?|time"
+    r"|times|timing|place|location|address|parking)\W*$"
+    r"|^\W*(?:(?:and|so|ok)\W+)?(?:how much(?: is it| does it cost| are they)?|is it free"
+    r"|what time(?: is it| does it (?:start|end|finish))?|where(?: is it|['’]s it| is that)?"
+    r"|when(?: is it|['’]s it)?)\W*$",
+    re.IGNORECASE,
+)
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
@@ -187,6 +202,15 @@ def asks_which_to_join(message: str, ctx: RuntimeContext) -> bool:
     )
 
 
+def asks_about_unnamed(message: str, ctx: RuntimeContext) -> bool:
+    """Return whether a short question about a time, place or price (那几点呢, "what about the
+    price?") follows a listing of several with none in focus: the answer lists them again and
+    asks which one is meant."""
+    return (
+        len(ctx.shown) > 1 and not ctx.editing_draft and bool(ABOUT_UNNAMED_RE.match(message or ""))
+    )
+
+
 def names_place_beyond(message: str, shown: list[int]) -> bool:
     """Return whether the message names a place the last listing does not have (第二个几点开始
     after a listing of one, "the third one" after two): the answer is that listing again and
@@ -207,7 +231,7 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
         target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
         if target is None:
             return None
-        if BARE_JOIN_RE.search(message):
+        if BARE_JOIN_RE.search(message) or ABOUT_UNNAMED_RE.match(message):
             return target, False
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS
@@ -244,6 +268,10 @@ def shown_after(ctx: RuntimeContext, *, llm: bool) -> dict | None:
         if ctx.searched is not None:
             seen = [*ctx.seen, *ctx.listed] if ctx.more else ctx.listed
             entry.update(search=ctx.searched, seen=seen[-MAX_SEEN:])
+        elif ctx.search and ctx.action in ("choose", "beyond", "which"):
+            # The same listing again (which one?): the search it came from still holds, so
+            # "what about indoor ones?" next changes it (an audit, session 52).
+            entry.update(search=ctx.search, seen=ctx.seen)
         return entry
     if ctx.focused is not None:
         previous = {"search": ctx.search, "seen": ctx.seen} if ctx.search else {}

@@ -57,7 +57,15 @@ _GENERIC_TEXT = (
     "感觉 真的 不错 一些 有点 已经 因为 所以 但是 然后 如果 我们 你们 他们 自己 大家 东西 事情 "
     "时间 问题 谢谢 好的 哈哈"
 )
-GENERIC_TERMS = frozenset(_GENERIC_TEXT.split())
+# English days and asking words: an English user's note named "saturday" as their interest (an
+# audit, session 51).
+_GENERIC_TEXT_EN = (
+    "monday tuesday wednesday thursday friday saturday sunday weekend weekends today tomorrow "
+    "tonight yesterday morning afternoon evening night week weeks next last time something "
+    "anything activity activities event events find looking want wanna like love please thanks "
+    "thank maybe really also just good great nice fun any some"
+)
+GENERIC_TERMS = frozenset(_GENERIC_TEXT.split()) | frozenset(_GENERIC_TEXT_EN.split())
 POLISH_SYSTEM = "把下面的提醒改写成一句亲切、简洁的中文通知，保留所有事实，只输出改写后的句子。"
 
 

@@ -703,3 +703,24 @@ def test_asking_for_someone_to_play_is_still_a_search_for_company():
     from agent.router import classify_offline
 
     assert classify_offline("is anyone free to play tennis saturday?").intent == "PARTNER"
+
+
+def test_a_complaint_about_ones_buddy_requests_before_a_search_is_no_status_question():
+    from agent.extract import PARTNER_STATUS_RE
+
+    message = "my buddy requests were annoying, find me a quiet cafe event"
+    assert PARTNER_STATUS_RE.search(message) is None
+    assert PARTNER_STATUS_RE.search("show me my buddy requests") is not None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remind me, what's the name of the park we talked about?",
+        "which cafe did we talk about yesterday",
+    ],
+)
+def test_asking_what_was_talked_about_is_a_question_for_memory(message):
+    from agent.extract import RECALL_EN_RE
+
+    assert RECALL_EN_RE.search(message) is not None

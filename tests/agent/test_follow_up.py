@@ -38,7 +38,7 @@ def test_another_thing_at_another_time_takes_both_from_the_message():
 
 
 def test_a_narrowing_adds_to_the_last_query():
-    assert changed_search("有没有室内的", LAST) == {"query": "周末 户外活动 室内", "limit": 5}
+    assert changed_search("有没有免费的", LAST) == {"query": "周末 户外活动 免费", "limit": 5}
 
 
 @pytest.mark.parametrize(
@@ -61,3 +61,46 @@ def test_a_visit_with_its_own_time_or_without_one_said_before_borrows_nothing():
     earlier = ["my sister Lucy is visiting next Friday, she loves jazz"]
     assert visit_said_before("what can we do when she's here on sunday", "x", earlier) == ""
     assert visit_said_before("她来的时候去哪玩", "去哪玩", ["我妹妹喜欢爵士"]) == ""
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "what about the price?",
+        "那几点呢",
+        "what about my sister?",
+        "那我妹妹呢",
+        "how about we go?",
+        "what about the location",
+    ],
+)
+def test_a_question_about_the_results_or_a_person_is_not_another_thing(message):
+    assert not follows_search(message)
+
+
+def test_another_time_said_with_instead_keeps_the_topic():
+    assert changed_search("what about next week instead?", LAST) == {
+        "query": "next week 户外活动",
+        "limit": 5,
+    }
+
+
+@pytest.mark.parametrize(
+    ("last", "message", "query"),
+    [
+        (
+            "outdoor activities this weekend",
+            "what about indoor ones?",
+            "activities this weekend indoor",
+        ),
+        (
+            "outdoor activities this weekend",
+            "not outdoor ones",
+            "activities this weekend not outdoor",
+        ),
+        ("周末户外活动", "有没有室内的", "周末 活动 室内"),
+        ("周末户外活动", "不要户外的", "周末 活动 不要户外"),
+    ],
+)
+def test_a_narrowing_drops_the_kind_it_contradicts(last, message, query):
+    assert changed_search(message, {"query": last, "limit": 5}) == {"query": query, "limit": 5}

@@ -424,3 +424,43 @@ def test_an_organiser_who_cannot_go_is_asked_before_the_activity_is_cancelled(
 
     assert "cancelActivity" not in [c["name"] for c in body["tool_calls"]]
     assert body["reply"].startswith("「飞盘局」是你发起的，取消后大家都去不了。"), body["reply"]
+
+
+def test_a_time_asked_after_several_shown_lists_them_and_asks_which(
+    api_client, user, say, shown_in_chat
+):
+    shown_in_chat("which-time", "周六陶艺", "周日桌游")
+    asked = say(api_client, "那几点呢", chat_id="which-time")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity", "getActivity"]
+    assert asked["reply"].startswith("你问的是哪一个？"), asked["reply"]
+    assert asked["reply"].index("周六陶艺") < asked["reply"].index("周日桌游")
+
+
+def test_the_price_asked_after_several_shown_asks_which_in_english(
+    api_client, user, say, shown_in_chat
+):
+    shown_in_chat("which-price", "Pottery", "Board games")
+    asked = say(api_client, "what about the price?", chat_id="which-price")
+    assert asked["reply"].startswith("Which one do you mean?"), asked["reply"]
+    assert "exploreNearby" not in [c["name"] for c in asked["tool_calls"]]
+
+
+def test_a_time_asked_after_one_shown_gives_its_details(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("one-time", "Board games")
+    asked = say(api_client, "what time does it start?", chat_id="one-time")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
+    assert asked["reply"].startswith('"Board games"'), asked["reply"]
+    assert not shown[0].participations.filter(user=user).exists()
+
+
+def test_asking_which_one_keeps_the_search_a_narrowing_changes_next(
+    api_client, user, say, activities_loaded
+):
+    from agent.models import AgentSession
+
+    listed = say(api_client, "any outdoor activities?", chat_id="keep-search")
+    assert len(listed["tool_calls"][-1]["result"]["results"]) > 1, listed["reply"]
+    asked = say(api_client, "what about the time?", chat_id="keep-search")
+    assert asked["reply"].startswith("Which one do you mean?"), asked["reply"]
+    shown = AgentSession.objects.get(user=user, chat_id="keep-search").shown
+    assert shown["search"]["query"] == listed["tool_calls"][-1]["arguments"]["query"]

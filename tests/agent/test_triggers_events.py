@@ -217,3 +217,9 @@ def test_event_text_polished_by_the_llm(user, fake_llm):
     event = SystemEvent.objects.get()
     assert event.payload["text"] == "今天你去了一家新咖啡店，拿铁不错！"
     assert event.payload["summary"] == "用户去了新开的咖啡店。"
+
+
+def test_an_english_interest_is_never_a_day_or_an_asking_word():
+    from agent.triggers import subject_terms
+
+    assert subject_terms("any jazz gigs on Saturday night? I love jazz") == {"jazz", "gigs"}
