@@ -386,8 +386,12 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
 # Asking who signed up (intent_rules.SIGN_UPS_RE) is about the organiser's activities, not those
 # one joined (a make-run look, session 47), unless it is about one the user joined
 # (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
+# "is anyone else coming to the hike?", 还有谁去: asked by one going, so the ones joined too (an
+# audit, session 51: it searched only the user's own).
 JOINED_BY_ME_RE = re.compile(
-    r"我(?:报名|参加|参与)的|\bi (?:signed up|joined|registered)\b", re.IGNORECASE
+    r"我(?:报名|参加|参与)的|还有(?:谁|别人|其他人)|\bi (?:signed up|joined|registered)\b"
+    r"|\b(?:anyone|anybody|someone|who) else\b",
+    re.IGNORECASE,
 )
 
 
@@ -395,7 +399,8 @@ JOINED_BY_ME_RE = re.compile(
 # "what have I joined before?", "my past events" (an audit, session 50).
 PAST_ASKED_RE = re.compile(
     r"之前|以前|上次|过去|参加过|去过|报过|玩过"
-    r"|\b(?:before|past|previous|previously|earlier|last time|have i (?:joined|been|done))\b",
+    # Not "what have I joined?": the ones one is going to (an audit, session 51).
+    r"|\b(?:before|past|previous|previously|earlier|last time|have i (?:been|done))\b",
     re.IGNORECASE,
 )
 # Cancelling an activity for everyone on it, said as such (取消飞盘局, "cancel the game"), not

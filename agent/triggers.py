@@ -47,7 +47,9 @@ DEADLINE_RE = re.compile(
     r"出发|预约|约了|记得|别忘"
     # English too: an English user's deadlines went unread (a make-run look, session 51).
     # Not "due to work", "meeting new people", a beer "flight" (an audit, session 51).
-    r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in)\b",
+    # An appointment too ("I have a dentist appointment tomorrow afternoon" listed the user's
+    # activities: an audit, session 51).
+    r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in|appointment)\b",
     re.IGNORECASE,
 )
 # Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
@@ -246,7 +248,10 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
         return None
     if found.point is not None:
         return found.point
-    return found.start.replace(hour=9, minute=0, second=0, microsecond=0)
+    start = timezone.localtime(found.start)
+    if (start.hour, start.minute) != (0, 0):
+        return found.start  # a part of the day said ("tomorrow afternoon"): when it begins
+    return start.replace(hour=9, minute=0, second=0, microsecond=0)
 
 
 def deadline_period(due: datetime) -> str:

@@ -369,3 +369,18 @@ def test_another_time_without_the_kind_asked_searches_the_kind_at_other_times():
     assert plan == [
         ("exploreNearby", {"query": "food events", "limit": 5, "excludeIds": [0]}),
     ]
+
+
+def test_asking_what_one_has_joined_reads_the_ones_ahead():
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message="what have I joined?"), [])
+    assert arguments == {"scope": "joined"}
+
+
+@pytest.mark.parametrize("message", ["is anyone else coming to the hike?", "徒步还有谁去"])
+def test_asking_who_else_is_coming_reads_the_ones_joined_too(message):
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert arguments["scope"] != "created"

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.utils import timezone
 
 pytestmark = pytest.mark.django_db
 SH = ZoneInfo("Asia/Shanghai")
@@ -223,3 +224,12 @@ def test_an_english_interest_is_never_a_day_or_an_asking_word():
     from agent.triggers import subject_terms
 
     assert subject_terms("any jazz gigs on Saturday night? I love jazz") == {"jazz", "gigs"}
+
+
+def test_an_appointment_told_in_english_is_a_time_to_remind():
+    from agent.triggers import deadline_of
+
+    due = deadline_of("I have a dentist appointment tomorrow afternoon", SENT)
+    assert due is not None and due.date() == (SENT + timedelta(days=1)).date()
+    assert timezone.localtime(due).hour >= 12  # the afternoon, not 09:00
+    assert deadline_of("what are my plans tomorrow afternoon", SENT) is None
