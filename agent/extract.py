@@ -66,6 +66,15 @@ def time_said(understood: Understanding) -> str:
     return " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
 
 
+def passed_time_said(text: str) -> str:
+    """Return the time a message names that has already passed (这周六 on a Sunday) when it
+    names no other time; "" otherwise."""
+    understood = read(text)
+    if understood.times:
+        return ""
+    return next((i.text for i in understood.ignored if i.reason == "past"), "")
+
+
 def start_of_today(now: datetime | None = None) -> datetime:
     """Return midnight of today (of ``now``) in the project's time zone."""
     return local_now(now).replace(hour=0, minute=0, second=0, microsecond=0)

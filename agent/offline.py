@@ -96,6 +96,15 @@ def _explore_text(ctx: RuntimeContext, calls: list[dict]) -> str:
             if english
             else "没有你附近的位置信息，先按全城推荐"
         )
+    # 这周六 said on a Sunday: the search had no time to read; say so rather than list other days
+    # as if they were the day asked (a make-run look, session 52).
+    passed = extract.passed_time_said(ctx.message)
+    if passed:
+        notes.append(
+            f'"{passed}" has passed, so these are the next ones'
+            if english
+            else f"「{passed}」已经过了，先看接下来的"
+        )
     if values:
         notes.append(
             "by your preferences: " + ", ".join(values)
@@ -324,13 +333,10 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name == "createDraft":
         # A time said that has passed (这周六 on a Sunday) gave the draft no time: say so, not a
         # placeholder day as if it were understood (a make-run look, session 51).
-        understood = extract.read(ctx.message)
-        passed = (
-            [] if understood.times else [i.text for i in understood.ignored if i.reason == "past"]
-        )
+        passed = extract.passed_time_said(ctx.message)
         if english:
             note = (
-                f'"{passed[0]}" has already passed, so the time is a placeholder: tell me the day. '
+                f'"{passed}" has already passed, so the time is a placeholder: tell me the day. '
                 if passed
                 else ""
             )
@@ -338,7 +344,7 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 f"{note}Draft ready: {_draft_text(result['draft'], english)}. Change the time, "
                 'place or size? Say "publish" and I\'ll post it.'
             )
-        note = f"「{passed[0]}」已经过了，时间先暂定，想定在哪天告诉我。" if passed else ""
+        note = f"「{passed}」已经过了，时间先暂定，想定在哪天告诉我。" if passed else ""
         return (
             f"{note}草稿建好了：{_draft_text(result['draft'])}。"
             "要改时间、地点或人数吗？说“发布”就帮你发出去。"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from agent import extract
 from agent.context import RuntimeContext
 from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
@@ -48,7 +49,14 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
         words, matching = [], []
     head = "Your activities:\n" if english else "你的活动：\n"
-    if len(calls) > 1 and result.get("scope") == "created":  # joined none (plan_manage)
+    if len(calls) > 1 and "timeRange" in calls[0]["arguments"]:  # none then (plan_manage)
+        said = extract.time_said(extract.read(ctx.message)) or ("then" if english else "这段时间")
+        head = (
+            f'You have nothing on "{said}". Your other activities:\n'
+            if english
+            else f"你「{said}」没有活动。你其他时间的活动：\n"
+        )
+    elif len(calls) > 1 and result.get("scope") == "created":  # joined none (plan_manage)
         head = (
             "You haven't joined any yet. The ones you organise:\n"
             if english

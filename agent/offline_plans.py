@@ -451,6 +451,16 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     if (
         len(done) == 1
         and not cancel
+        and "timeRange" in first["arguments"]
+        and not first["result"].get("activities")
+    ):
+        # 我周六还报了什么 with nothing that day: the ones at other times, said as such, rather
+        # than "you have no activities" beside one joined for the Saturday after (a make-run
+        # look, session 52).
+        return [("getMyActivities", {"scope": first["arguments"]["scope"]})]
+    if (
+        len(done) == 1
+        and not cancel
         and first["arguments"].get("scope") == "joined"
         and not first["result"].get("activities")
     ):

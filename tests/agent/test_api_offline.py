@@ -839,3 +839,50 @@ def test_a_deadline_told_in_english_is_acknowledged_in_english(api_client, user,
 
     assert body["intent"] == "MANAGE"
     assert body["reply"].startswith("Noted: I'll remind you the day before "), body["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "note"),
+    [
+        ("今天早上有什么活动", "「今天早上」已经过了，先看接下来的"),
+        ("any activities on monday this week?", '"on monday this week" has passed'),
+    ],
+)
+def test_a_search_for_a_time_already_past_says_so_over_the_next_ones(
+    api_client, say, activities_loaded, message, note
+):
+    body = say(api_client, message)
+
+    assert body["tool_calls"][0]["name"] == "exploreNearby"
+    assert note in body["reply"], body["reply"]
+
+
+@pytest.mark.parametrize(
+    ("message", "head"),
+    [
+        ("我周六还报了什么", "你「周六」没有活动。你其他时间的活动："),
+        (
+            "what have I joined on saturday?",
+            'You have nothing on "on saturday". Your other activities:',
+        ),
+    ],
+)
+def test_ones_activities_at_a_time_holding_none_lists_the_others_as_such(
+    api_client, user, other_user, make_activity_for, say, message, head
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from activities.services import activity_join
+
+    later = make_activity_for(
+        other_user, title="下下周六读书会", start_at=timezone.now() + timedelta(days=10)
+    )
+    activity_join(activity_id=later.pk, user=user)
+
+    body = say(api_client, message)
+
+    assert body["intent"] == "MANAGE"
+    assert body["reply"].startswith(head), body["reply"]
+    assert "下下周六读书会" in body["reply"]
