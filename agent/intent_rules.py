@@ -80,7 +80,8 @@ START_ASKED_RE = re.compile(
 # 我爱打羽毛球，想找个球友) is the ask's.
 LIKING_RE = re.compile(
     r"(?:^\W*我(?:平时|一直|从小)?(?:很|最|比较|特别|超|也|挺)?(?:喜欢|爱(?![人你他她死好我着]))"
-    r"|\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+(?!to\b)"
+    r"|\bi (?:really |also |just |absolutely |totally |much |generally )?"
+    r"(?:love|like|enjoy|adore|prefer)\s+(?!to\b)"
     + preferences_said.NOT_A_THING_LIKED
     + r"|\bi'?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\b)"
     r"(?![^?？]*(?:[?？吗]|想找|找个|找人|有没有|有人|求|谁|一起|发布|报名"

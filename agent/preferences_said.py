@@ -150,6 +150,12 @@ _LIKE_EN_THING_RE = re.compile(
     r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too)\b))",
     re.I,
 )
+# What joins one more thing to a list of likings, not a clause of its own ("and I also ...").
+_AND_NEXT_RE = re.compile(
+    r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?!(?:i|we|you|he|she|they|it|my|so|then|also|any|anything"
+    r"|anyone|what|where|how|who|when|is|are|do|does|can|could|would|should|please|let|but)\b)",
+    re.I,
+)
 _EN_NOT_STATED = re.compile(
     r"(?:\bnot sure|\bwonder(?:ing)? if|\bwould|\bdo|\bdoes|\bif|\bwhether)\s+$", re.I
 )
@@ -199,6 +205,15 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
             continue
         if value and not any(value in c or c in value for c in covered):
             found.append(("likes", value))
+        # "I love climbing and live music", "jazz, hiking and board games": each thing listed
+        # (only the first was kept: a make-run look, session 52).
+        while thing and (joined := _AND_NEXT_RE.match(text, thing.end())):
+            thing = _LIKE_EN_THING_RE.match(text, joined.end())
+            value = thing.group(1).strip().lower() if thing else ""
+            if thing and text[thing.end() :].lstrip().startswith("?"):
+                break  # "..., cheap ones?" asks
+            if value and not any(value in c or c in value for c in covered):
+                found.append(("likes", value))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
         for match in pattern.finditer(text):
             value = match.group(1)

@@ -724,3 +724,22 @@ def test_asking_what_was_talked_about_is_a_question_for_memory(message):
     from agent.extract import RECALL_EN_RE
 
     assert RECALL_EN_RE.search(message) is not None
+
+
+@pytest.mark.parametrize(
+    ("message", "likes"),
+    [
+        ("hi! I'm new in town and I love climbing and live music", ["climbing", "live music"]),
+        ("I like jazz, hiking and board games", ["jazz", "hiking", "board games"]),
+        ("I love climbing, any gyms nearby?", ["climbing"]),
+    ],
+)
+def test_every_thing_in_a_list_of_likings_is_kept(message, likes):
+    assert [v for c, v in extract_preferences(message) if c == "likes"] == likes
+
+
+def test_a_preference_stated_with_prefer_is_a_liking_not_a_search():
+    from agent.router import rule_scores
+
+    scores = rule_scores("actually I prefer quiet things")
+    assert scores["CHAT"] > scores["EXPLORE"]
