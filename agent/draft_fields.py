@@ -157,8 +157,10 @@ def extract_place(text: str) -> str | None:
 
 # A draft named only by a part of the day starts at this hour (the part's window is wider:
 # 下午 is 12-18 when searching, but 下午的桌游局 is drafted at 13:00).
-DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 8, "中午": 11, "下午": 13}
-DRAFT_HOURS.update({"傍晚": 17, "晚上": 18, "晚间": 18, "夜里": 20, "夜间": 20, "深夜": 22})
+# The same hour in both languages for the same part (下午 was 13:00 and "afternoon" 14:00: a
+# make-run look, session 52).
+DRAFT_HOURS = {"凌晨": 0, "清晨": 6, "早上": 7, "早晨": 7, "上午": 9, "中午": 12, "下午": 14}
+DRAFT_HOURS.update({"傍晚": 17, "晚上": 19, "晚间": 19, "夜里": 20, "夜间": 20, "深夜": 22})
 # The parts of the day whose window opens before anyone would start (一早 at 5:00, 白天 at 6:00).
 DRAFT_HOURS.update({"一早": 7, "一大早": 7, "大清早": 7, "上班前": 7, "白天": 9, "午休": 12})
 # English parts ("next Saturday afternoon" was drafted at 12:00, the window's opening: a make-run

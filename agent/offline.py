@@ -200,11 +200,12 @@ def _details_text(ctx: RuntimeContext, activity: dict) -> str:
 
 
 def _company_for(kind: str, said: str, english: bool) -> str:
-    """Return what a search for company is for: in English the kind as the user said it
-    ("climbing"), else the type's English name, else "something"; in Chinese the type."""
+    """Return what a search for company is for: the kind as the user said it ("climbing",
+    羽毛球), else the type (its English name in English), else "something" / 一起活动的."""
+    named = extract.kinds_in(said) if is_english(said) == english else []
     if not english:
-        return kind or "一起活动的"
-    named = extract.kinds_in(said) if is_english(said) else []
+        # 找羽毛球搭子, not 找运动搭子 (a make-run look, session 52).
+        return named[0].text if named else kind or "一起活动的"
     if named:
         return named[0].text
     words = EN_KIND_WORDS.get(kind) or ()

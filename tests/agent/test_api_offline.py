@@ -615,7 +615,7 @@ def test_a_search_for_company_named_is_stopped_and_the_other_kept(api_client, us
     body = say(api_client, "羽毛球搭子不找了")
 
     assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents", "closePartnerIntent"]
-    assert body["reply"] == "好的，不再帮你找运动搭子了。"
+    assert body["reply"] == "好的，不再帮你找羽毛球搭子了。"
     open_ = PartnerIntent.objects.filter(user=user, status="open")
     assert [i.activity_type for i in open_] == ["户外"]
 
@@ -664,7 +664,7 @@ def test_a_bare_stop_right_after_a_search_for_company_stops_that_search(api_clie
     body = say(api_client, "不找了，帮我停掉", chat_id=asked["chat_id"])
 
     assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents", "closePartnerIntent"]
-    assert body["reply"] == "好的，不再帮你找户外搭子了。"
+    assert body["reply"] == "好的，不再帮你找爬山搭子了。"
     assert not PartnerIntent.objects.filter(user=user, status="open").exists()
 
 
@@ -886,3 +886,23 @@ def test_ones_activities_at_a_time_holding_none_lists_the_others_as_such(
     assert body["intent"] == "MANAGE"
     assert body["reply"].startswith(head), body["reply"]
     assert "下下周六读书会" in body["reply"]
+
+
+def test_a_deadline_with_nothing_on_then_lists_no_activities_of_other_times(
+    api_client, user, other_user, make_activity_for, say
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from activities.services import activity_join
+
+    later = make_activity_for(
+        other_user, title="下下周六读书会", start_at=timezone.now() + timedelta(days=10)
+    )
+    activity_join(activity_id=later.pk, user=user)
+
+    body = say(api_client, "明天晚上要交报告，记得提醒我")
+
+    assert body["reply"].startswith("记下了，我会在"), body["reply"]
+    assert "下下周六读书会" not in body["reply"]

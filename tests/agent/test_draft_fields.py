@@ -17,7 +17,7 @@ WEDNESDAY_10AM = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
 
 def test_a_draft_named_by_a_part_of_the_day_starts_at_its_usual_hour():
     start = start_at(extract_time_range("周日下午想办个桌游局", WEDNESDAY_10AM))
-    assert start == "2026-11-29T13:00:00+08:00"
+    assert start == "2026-11-29T14:00:00+08:00"
 
 
 @pytest.mark.parametrize(

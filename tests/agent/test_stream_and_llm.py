@@ -235,7 +235,7 @@ def test_llm_without_a_final_answer_gets_one_composed_after_its_text(api_client,
     deltas = "".join(d["text"] for n, d in events if n == "delta")
     done = events[-1][1]
     assert done["reply"] == deltas
-    assert deltas.startswith("我先记一下。已帮你记下：想找户外搭子")
+    assert deltas.startswith("我先记一下。已帮你记下：想找爬山搭子")
 
 
 @pytest.mark.django_db
