@@ -354,6 +354,9 @@ PARTNER_STATUS_RE = re.compile(
     r"(?:有人|搭子)(?:跟我)?匹配(?:上|到)?了?(?:吗|没|么)|匹配(?:上|到)(?:人|搭子)了?(?:吗|没|么)"
     r"|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
     r"|^\W*any matches(?: yet| for me)?\W*$|\bany (?:matches|luck) (?:yet|for me)\b"
+    # "any luck?" alone: the one search the assistant runs for the user in the background (it
+    # searched activities for "luck": a make-run look, session 52).
+    r"|^\W*(?:so\W+|and\W+)?any luck\W*$"
     r"|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
     r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b"
     # Asking which searches are open (我都找了哪些搭子 recorded another search: a make-run look,

@@ -743,3 +743,10 @@ def test_a_preference_stated_with_prefer_is_a_liking_not_a_search():
 
     scores = rule_scores("actually I prefer quiet things")
     assert scores["CHAT"] > scores["EXPLORE"]
+
+
+@pytest.mark.parametrize("message", ["any luck?", "so, any luck"])
+def test_any_luck_alone_asks_how_the_search_for_company_goes(message):
+    from agent.extract import PARTNER_STATUS_RE
+
+    assert PARTNER_STATUS_RE.search(message) is not None
