@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from activities import named_kinds
 from agent import extract
 from agent.extract import CJK_RE
 from rag.text import cut_as_written
@@ -113,6 +114,15 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
     words = _telling(named_words(message))
     matching = [a for a in activities if all(_holds(w, a) for w in words)]
     if words and not matching:
+        # An activity named in the other language ("the frisbee one" and 飞盘局): the titles
+        # naming it (activities.named_kinds knows both names), before the broader type (运动
+        # matched the climbing one too: a make-run look, session 52).
+        named = named_kinds.kinds_named(message)
+        by_name = [
+            a for a in activities if any(named_kinds.names(a["title"].lower(), k) for k in named)
+        ]
+        if by_name:
+            return words, by_name
         kinds = {cue.label for cue in extract.kinds_in(message)}
         english = all(w.isascii() for w in words)
         of_kind = [a for a in activities if a["type"] in kinds]

@@ -384,3 +384,14 @@ def test_asking_who_else_is_coming_reads_the_ones_joined_too(message):
 
     [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
     assert arguments["scope"] != "created"
+
+
+def test_an_activity_named_in_the_other_language_is_the_one_whose_title_names_it():
+    frisbee = {"id": 21, "title": "飞盘局", "type": "运动", "startAt": "2026-12-06T13:00:00+08:00"}
+    climbing = {
+        "id": 22,
+        "title": "室内攀岩抱石体验",
+        "type": "运动",
+        "startAt": "2026-12-03T19:00:00+08:00",
+    }
+    assert cancel_target("cancel the frisbee one", [climbing, frisbee], WEDNESDAY_10AM) == frisbee
