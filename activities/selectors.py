@@ -153,6 +153,31 @@ def activity_ids_of_kind(*, ids, kind: str) -> set[int]:
     )
 
 
+def activities_starting_between(*, start, end) -> list[tuple]:
+    """Return ``(user, activity)`` for every active activity starting in ``[start, end)`` and
+    every user on it (its participants and its organiser), by start time."""
+    rows = (
+        Activity.objects.defer("embedding", "meta_embedding", "search_text")
+        .filter(status=ActivityStatus.ACTIVE, start_at__gte=start, start_at__lt=end)
+        .select_related("creator")
+        .prefetch_related("participations__user")
+        .order_by("start_at", "pk")
+    )
+    pairs = []
+    for activity in rows:
+        users = {activity.creator.pk: activity.creator}
+        users.update((p.user.pk, p.user) for p in activity.participations.all())
+        pairs.extend((users[pk], activity) for pk in sorted(users))
+    return pairs
+
+
+def activity_has_user(*, user, activity_id: int) -> bool:
+    """Return whether the user is on the activity: holds a place in it or organises it."""
+    return Activity.objects.filter(
+        Q(participations__user=user) | Q(creator=user), pk=activity_id
+    ).exists()
+
+
 def activity_joined_by(*, user, activity_id: int) -> bool:
     """Return whether the user holds a place in the activity (one the user can leave)."""
     return Activity.objects.filter(participations__user=user, pk=activity_id).exists()

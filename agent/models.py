@@ -23,6 +23,7 @@ class EventKind(models.TextChoices):
     DAILY_DIGEST = "daily_digest", _("daily digest")
     INTEREST_SPIKE = "interest_spike", _("interest spike")
     DEADLINE_REMINDER = "deadline_reminder", _("deadline reminder")
+    ACTIVITY_REMINDER = "activity_reminder", _("activity reminder")
 
 
 class SystemEvent(models.Model):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from activities.selectors import activity_has_user
 from agent import extract
 from agent.context import RuntimeContext
 from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
@@ -145,3 +146,20 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     if words:
         return f"「{matching[0]['title']}」不在你说的时间。你想取消哪一个？{names}"
     return f"你想取消哪一个？{names}"
+
+
+def remind_text(ctx: RuntimeContext, activity: dict, english: bool) -> str:
+    """Return the answer to "remind me the day before" about one activity: every activity the
+    user is on is reminded the day before it starts (``triggers.run_activity_reminders``); one
+    the user is not on is not, and the answer says how to be."""
+    when = when_text(activity["startAt"], english)
+    if activity_has_user(user=ctx.user, activity_id=activity["id"]):
+        if english:
+            return f'I will: the day before "{activity["title"]}" ({when}) you get a reminder.'
+        return f"好的：「{activity['title']}」（{when}）开始的前一天我会提醒你。"
+    if english:
+        return (
+            f'You haven\'t joined "{activity["title"]}" ({when}) yet. Say "join this one" and '
+            "I'll remind you the day before."
+        )
+    return f"你还没报名「{activity['title']}」（{when}）。说“报名这个”，开始的前一天我会提醒你。"

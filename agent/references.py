@@ -51,6 +51,15 @@ ABOUT_UNNAMED_RE = re.compile(
     r"|when(?: is it|['’]s it)?)\W*$",
     re.IGNORECASE,
 )
+# Asking to be reminded of the activity in focus, without a time or task of its own ("can you
+# remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
+# session 52). A deadline with its time ("the essay is due Friday, remind me") is MANAGE's.
+REMIND_IT_RE = re.compile(
+    r"^(?:(?!截止|交|考试|面试|\b(?:deadline|due|exam|interview|submit)\b).)*"
+    r"(?:\bremind me\b(?:\s+(?:about it|of it|the day before|before it|before|then|beforehand))?"
+    r"\W*$|(?:到时候|前一天|提前)?提醒(?:我|一下)(?:一下)?(?:吧|哦|呀|啊)?\W*$)",
+    re.IGNORECASE,
+)
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
@@ -138,7 +147,8 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
 
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
-    "details", "refused" (第二个太远了, "not the first one": nothing is done, the reply offers
+    "details", "remind" ("remind me the day before": whether it will be), "refused" (第二个太远了,
+    "not the first one": nothing is done, the reply offers
     others), or None when it is something else (帮我组织第二场读书会): then it is routed as if it
     named none.
 
@@ -146,6 +156,8 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
+    if REMIND_IT_RE.match(message):
+        return "remind"  # "remind me the day before": it is reminded if the user is on it
     refusing = REFUSING_RE.search(message) or NOT_JOINING_RE.search(message)
     asking = ASKING_RE.search(re.sub(r"\bcan['’]?t\b", "", message, flags=re.I))
     holding = HOLD_ON_RE.search(message)
@@ -231,7 +243,11 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
         target = focus if focus is not None else (shown[0] if len(shown) == 1 else None)
         if target is None:
             return None
-        if BARE_JOIN_RE.search(message) or ABOUT_UNNAMED_RE.match(message):
+        if (
+            BARE_JOIN_RE.search(message)
+            or ABOUT_UNNAMED_RE.match(message)
+            or REMIND_IT_RE.match(message)
+        ):
             return target, False
         short = len(message) <= POINTER_MAX_CHARS or (
             message.isascii() and len(message.split()) <= POINTER_MAX_WORDS

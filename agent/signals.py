@@ -11,10 +11,10 @@ from config.schedules import ensure_schedule
 
 
 def register_agent_schedules(sender, **kwargs):
-    """Schedule the three triggers (idempotent: ``ensure_schedule`` updates by name).
+    """Schedule the four triggers (idempotent: ``ensure_schedule`` updates by name).
 
-    The digest and the spike scan every user: bulk. Deadline reminders are light and due at a
-    time: interactive.
+    The digest and the spike scan every user: bulk. Deadline and activity reminders are light
+    and due at a time: interactive.
     """
     ensure_schedule(
         "agent.tasks.daily_digest",
@@ -31,6 +31,13 @@ def register_agent_schedules(sender, **kwargs):
     ensure_schedule(
         "agent.tasks.deadline_reminders",
         name="agent.deadline_reminders",
+        queue=INTERACTIVE,
+        schedule_type=Schedule.MINUTES,
+        minutes=30,
+    )
+    ensure_schedule(
+        "agent.tasks.activity_reminders",
+        name="agent.activity_reminders",
         queue=INTERACTIVE,
         schedule_type=Schedule.MINUTES,
         minutes=30,

@@ -42,6 +42,11 @@ def deadline_reminders() -> str:
     return f"{triggers.run_deadline_reminders()} reminders"
 
 
+def activity_reminders() -> str:
+    """Remind users of the activities they are on, a day ahead."""
+    return f"{triggers.run_activity_reminders()} reminders"
+
+
 # --- Event delivery (queue: webhooks, its own cluster) -----------------------------------------
 
 # A delivery whose owner has every slot taken waits this long before it is queued again.

@@ -13,7 +13,10 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   time however many messages mention it): a user message with a task word (截止, 开会, 考试,
   ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was sent, fires
   once during the day before that time; the payload quotes the first such message and lists
-  the ids of all of them known at that run.
+  the ids of all of them known at that run;
+- activity reminder, key ``<activity id>@YYYY-MM-DDTHH:MM`` (its local start): the day before
+  an activity the user joined or organises starts, its title, time and place (a user asking
+  "remind me the day before" after joining got "I don't know": a make-run look, session 52).
 
 With an LLM configured, the event text is polished by it; offline (or on any LLM error) the
 templates below are used.
@@ -30,6 +33,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from activities.search import activities_search
+from activities.selectors import activities_starting_between
 from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
 from agent.selectors import agent_settings_get
@@ -300,6 +304,53 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         )
         if event is not None:
             created.append(event)
+    return created
+
+
+# --- activity reminder ---------------------------------------------------------------------
+
+ACTIVITY_REMINDER_AHEAD = timedelta(days=1)
+
+
+def activity_reminder_text(activity, english: bool) -> tuple[str, str]:
+    """Return the title and text of the reminder of ``activity``, in one language."""
+    start = timezone.localtime(activity.start_at)
+    if english:
+        where = f", {activity.location_name}" if activity.location_name else ""
+        return (
+            "Tomorrow's activity",
+            f'Reminder: "{activity.title}" starts {start:%a %d %b %H:%M}{where}.',
+        )
+    where = f"，{activity.location_name}" if activity.location_name else ""
+    when = f"{start.month}月{start.day}日 {start:%H:%M}"
+    return "明天的活动", polish(f"提醒：「{activity.title}」{when} 开始{where}。")
+
+
+def run_activity_reminders(now: datetime | None = None) -> int:
+    """Remind every user on an activity (joined or organising) once, during the day before it
+    starts; return events created. Written in the language the user writes in."""
+    now = now or timezone.now()
+    created = 0
+    english_of: dict[int, bool] = {}
+    for user, activity in activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD):
+        if user.pk not in english_of:
+            since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
+            recent = messages_between(user=user, since=since, until=now, role="user")
+            english_of[user.pk] = mostly_english(m.content for m in recent.order_by("-ts")[:50])
+
+        def build(activity=activity, english=english_of[user.pk]):
+            title, text = activity_reminder_text(activity, english)
+            start = timezone.localtime(activity.start_at).isoformat()
+            return {"title": title, "text": text, "activityId": activity.pk, "startAt": start}
+
+        start_key = timezone.localtime(activity.start_at).strftime("%Y-%m-%dT%H:%M")
+        event = record_event(
+            user=user,
+            kind=EventKind.ACTIVITY_REMINDER,
+            period_key=f"{activity.pk}@{start_key}",
+            build=build,
+        )
+        created += event is not None
     return created
 
 

@@ -464,3 +464,20 @@ def test_asking_which_one_keeps_the_search_a_narrowing_changes_next(
     assert asked["reply"].startswith("Which one do you mean?"), asked["reply"]
     shown = AgentSession.objects.get(user=user, chat_id="keep-search").shown
     assert shown["search"]["query"] == listed["tool_calls"][-1]["arguments"]["query"]
+
+
+def test_remind_me_after_joining_says_it_will_be_reminded(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("remind", "Board games")
+    say(api_client, "sign me up for it", chat_id="remind")
+    asked = say(api_client, "can you remind me the day before?", chat_id="remind")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
+    assert asked["reply"].startswith('I will: the day before "Board games"'), asked["reply"]
+    assert shown[0].participations.filter(user=user).count() == 1
+
+
+def test_remind_me_about_one_not_joined_says_how_to_be_reminded(
+    api_client, user, say, shown_in_chat
+):
+    shown_in_chat("remind-zh", "周六陶艺")
+    asked = say(api_client, "到时候提醒我一下", chat_id="remind-zh")
+    assert asked["reply"].startswith("你还没报名「周六陶艺」"), asked["reply"]

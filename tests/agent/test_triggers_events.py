@@ -145,7 +145,12 @@ def test_schedules_registered_once():
     names = sorted(
         Schedule.objects.filter(name__startswith="agent.").values_list("name", flat=True)
     )
-    assert names == ["agent.daily_digest", "agent.deadline_reminders", "agent.interest_spike"]
+    assert names == [
+        "agent.activity_reminders",
+        "agent.daily_digest",
+        "agent.deadline_reminders",
+        "agent.interest_spike",
+    ]
 
 
 def test_events_endpoint_privacy(api_client, user, other_user, staff_client):
@@ -233,3 +238,48 @@ def test_an_appointment_told_in_english_is_a_time_to_remind():
     assert due is not None and due.date() == (SENT + timedelta(days=1)).date()
     assert timezone.localtime(due).hour >= 12  # the afternoon, not 09:00
     assert deadline_of("what are my plans tomorrow afternoon", SENT) is None
+
+
+def test_an_activity_is_reminded_once_to_everyone_on_it_the_day_before(
+    user, other_user, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import SystemEvent
+    from agent.triggers import run_activity_reminders
+
+    start = datetime(2026, 11, 27, 19, 0, tzinfo=SH)
+    game = make_activity_for(other_user, title="周五桌游局", start_at=start)
+    activity_join(activity_id=game.pk, user=user)
+
+    assert run_activity_reminders(start - timedelta(days=2)) == 0  # too early
+    assert run_activity_reminders(start - timedelta(hours=20)) == 2  # the player and the organiser
+    assert run_activity_reminders(start - timedelta(hours=2)) == 0  # once
+    event = SystemEvent.objects.get(user=user, kind="activity_reminder")
+    assert event.payload["activityId"] == game.pk
+    assert event.payload["text"] == "提醒：「周五桌游局」11月27日 19:00 开始，人民广场。"
+
+
+def test_an_activity_reminder_is_in_english_for_a_user_writing_english(
+    user, other_user, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import SystemEvent
+    from agent.triggers import run_activity_reminders
+
+    start = datetime(2026, 11, 27, 19, 0, tzinfo=SH)
+    write(user, "any board games this week?")
+    game = make_activity_for(other_user, title="Board games", start_at=start)
+    activity_join(activity_id=game.pk, user=user)
+
+    run_activity_reminders(start - timedelta(hours=20))
+    event = SystemEvent.objects.get(user=user, kind="activity_reminder")
+    assert event.payload["text"] == 'Reminder: "Board games" starts Fri 27 Nov 19:00, 人民广场.'
+
+
+def test_a_cancelled_activity_is_not_reminded(other_user, make_activity_for):
+    from activities.models import ActivityStatus
+    from agent.triggers import run_activity_reminders
+
+    start = datetime(2026, 11, 27, 19, 0, tzinfo=SH)
+    make_activity_for(other_user, start_at=start, status=ActivityStatus.CANCELLED)
+    assert run_activity_reminders(start - timedelta(hours=20)) == 0
