@@ -36,7 +36,7 @@ POINTER_RE = re.compile(
     r"|还有|多少|详细|介绍)|\b(?:this|that) one\b",
     re.IGNORECASE,
 )
-# A short question about a listed activity's time, place or price that names none (那几点呢,
+# A short question about a listed activity's time, place, price or fit that names none (那几点呢,
 # 在哪里啊, 要钱吗, "what about the price?", "where is it?"): about the one in focus, else the only
 # one shown; after several, which one is asked. It searched "the price" as a kind (an audit,
 # session 51).
@@ -48,7 +48,13 @@ ABOUT_UNNAMED_RE = re.compile(
     r"|times|timing|place|location|address|parking)\W*$"
     r"|^\W*(?:(?:and|so|ok)\W+)?(?:how much(?: is it| does it cost| are they)?|is it free"
     r"|what time(?: is it| does it (?:start|end|finish))?|where(?: is it|['’]s it| is that)?"
-    r"|when(?: is it|['’]s it)?)\W*$",
+    r"|when(?: is it|['’]s it)?)\W*$"
+    # ... or about who and what it suits ("is it suitable for kids?", "can I bring my dog?",
+    # 适合带孩子吗): searched as a kind (a make-run look, session 52).
+    r"|^\W*(?:is|does|can|will|would|should) (?:it|that)\b[^.!?]{0,60}\?*\W*$"
+    r"|^\W*(?:can|do|should|must) (?:i|we) (?:bring|need|wear|park)\b[^.!?]{0,40}\?*\W*$"
+    r"|^\W*(?:这个|那个|它)?(?:适合|可以带|能带|需要带|要带|要不要带|有没有停车|好停车)"
+    r"[^，,。？?]{0,10}(?:吗|么|嘛)?[？?]?\W*$",
     re.IGNORECASE,
 )
 # Asking to be reminded of the activity in focus, without a time or task of its own ("can you

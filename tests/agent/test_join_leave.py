@@ -481,3 +481,14 @@ def test_remind_me_about_one_not_joined_says_how_to_be_reminded(
     shown_in_chat("remind-zh", "周六陶艺")
     asked = say(api_client, "到时候提醒我一下", chat_id="remind-zh")
     assert asked["reply"].startswith("你还没报名「周六陶艺」"), asked["reply"]
+
+
+@pytest.mark.parametrize(
+    "message", ["is it suitable for kids?", "can I bring my dog?", "适合带孩子吗"]
+)
+def test_a_question_about_who_the_one_in_focus_suits_gives_its_details(
+    api_client, user, say, shown_in_chat, message
+):
+    shown_in_chat("suits", "Board games")
+    asked = say(api_client, message, chat_id="suits")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"], asked["reply"]
