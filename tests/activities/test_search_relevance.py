@@ -744,3 +744,122 @@ def test_cantonese_tomorrow_is_no_listening():
     assert asks_elsewhere("听日会唔会落雨")
     assert not asks_elsewhere("听日去边度玩")
     assert not asks_elsewhere("想听粤剧 听晚有冇")
+
+
+@pytest.mark.parametrize(
+    ("query", "form"),
+    [
+        ("can i bring the kelpie along to anything", "yes_no"),
+        ("孕期可以喝咖啡吗", "yes_no"),
+        ("how do i take the train from the airport to union station", "information"),
+        ("book a table for four on saturday night", "elsewhere"),
+        ("is there ice skating downtown?", None),
+    ],
+)
+def test_the_question_form_names_the_reading_that_makes_a_query_a_question(query, form):
+    from activities.search_relevance import question_form
+
+    assert question_form(query, _read(query)) == form
+    assert answer_question(query, _read(query)) is (form is not None)
+
+
+def _judged_with(monkeypatch, intent_margin, learned_score):
+    """Make the live judge read the given intent margin and learned score (a cut with the
+    shipped intent gate, every hit far above the background); return the seen question flags."""
+    from activities import search_relevance
+    from rag.background import Background
+    from rag.relevance import Cut, decide
+
+    cut = Cut(gate=0.0, ratio=None, intent_gate=0.0026, intent_close=0.2)
+    seen = []
+
+    def judge(vector, scores, surface, **kw):
+        seen.append(kw["question"])
+        kw["intent"] = intent_margin if kw["intent"] is not None else None
+        kw["learned"] = learned_score if kw["learned"] is not None else None
+        return decide(scores, Background(mean=0.7, high=0.8), cut, **kw)
+
+    monkeypatch.setattr(search_relevance.relevance, "judge", judge)
+    monkeypatch.setattr(search_relevance, "stated_need", lambda query, vector: False)
+    return seen
+
+
+def _three_hits():
+    from types import SimpleNamespace
+
+    titles = ["Pups in the surf at the dog beach", "Puppy school on the oval", "Harbour walk"]
+    return [
+        SimpleNamespace(
+            obj=SimpleNamespace(pk=i, title=t, type="Outdoors", tags=[], vibes=[], description=""),
+            score=0.95 - 0.01 * i,
+        )
+        for i, t in enumerate(titles)
+    ]
+
+
+def test_a_yes_no_question_the_intent_gate_reads_as_a_request_is_answered(monkeypatch):
+    # Session 52: fresh21 "can i bring the kelpie along to anything" (intent margin -0.0275)
+    # and fresh22 「羊皮筏子冬天还能坐吗」 (0.0010) were emptied by the yes/no reading alone.
+    from activities import search_relevance
+
+    query = "can i bring the kelpie along to anything"
+    seen = _judged_with(monkeypatch, -0.01, -1.0)
+    meta = {}
+    kept = search_relevance.relevant_hits(
+        _three_hits(), [0.0], meta, query=query, understood=_read(query)
+    )
+    assert seen == [True, False]
+    assert kept
+    assert meta["relevance"]["yesNoRequest"] is True
+    assert "reason" not in meta
+
+
+@pytest.mark.parametrize(("intent_margin", "learned_score"), [(0.0135, -0.9), (-0.01, 0.5)])
+def test_a_yes_no_question_past_the_intent_gate_stays_a_question(
+    monkeypatch, intent_margin, learned_score
+):
+    # old 「孕期可以喝咖啡吗」: its example margin (0.0135) is past the gate; a learned score
+    # above 0 is past it as well.
+    from activities import search_relevance
+    from rag.relevance import QUESTION_REASON
+
+    query = "can i bring the kelpie along to anything"
+    _judged_with(monkeypatch, intent_margin, learned_score)
+    meta = {}
+    kept = search_relevance.relevant_hits(
+        _three_hits(), [0.0], meta, query=query, understood=_read(query)
+    )
+    assert kept == []
+    assert meta["reason"] == QUESTION_REASON
+    assert meta["relevance"]["yesNoRequest"] is False
+
+
+def test_an_information_request_read_as_a_request_by_the_gate_stays_a_question(monkeypatch):
+    # Only the yes/no reading is the gate's to overrule: "how do i ..." asks for an answer
+    # however near the activity requests its words read.
+    from activities import search_relevance
+    from rag.relevance import QUESTION_REASON
+
+    query = "how do i take the train from the airport to union station"
+    seen = _judged_with(monkeypatch, -0.01, -1.0)
+    meta = {}
+    assert (
+        search_relevance.relevant_hits(
+            _three_hits(), [0.0], meta, query=query, understood=_read(query)
+        )
+        == []
+    )
+    assert seen == [True]
+    assert meta["reason"] == QUESTION_REASON
+
+
+def test_a_decision_without_a_measured_intent_reads_as_no_request():
+    from activities.search_relevance import reads_as_request
+    from rag.background import Background
+    from rag.relevance import Cut, decide
+
+    scores, bg = [0.95, 0.9, 0.85], Background(mean=0.7, high=0.8)
+    ungated = decide(scores, bg, Cut(gate=0.0, ratio=None), intent=-0.01)
+    unmeasured = decide(scores, bg, Cut(gate=0.0, ratio=None, intent_gate=0.0026))
+    assert not reads_as_request(ungated)
+    assert not reads_as_request(unmeasured)
