@@ -231,6 +231,8 @@ def semantic_query(text: str, now: datetime | None = None) -> str:
 _ZH_AFTER = (
     r"(?=$|[\s，,。？?！!~～吧呗呢啊吗呀]|几点|几号|在|什么时候|哪天|怎么样|是|的(?:时间|地点)"
     r"|具体|地址|收费|费用|门票"
+    # 第一个适合几岁的孩子 searched again (a make-run look, session 52).
+    r"|适合|适不适合|好不好|难不难|远不远|贵不贵|累不累|难吗|远吗|贵吗"
     r"|还有|多少|详细|介绍|报名|参加|取消|退|不|去不了|太|算了|没|也|我|帮|人|要|可以|能|需要"
     # 第一个加到我的日程里: joining it (a make-run look, session 51).
     r"|(?:加|放)(?:到|进))"

@@ -71,7 +71,7 @@ POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
 ASKING_RE = re.compile(
     r"[？?]|几点|几号|什么时候|哪天|在哪|哪里|地址|多少|名额|几个人|怎么样|详细|介绍|说说|讲讲|具体"
-    r"|是不是|时间|收费|免费|带什么"
+    r"|是不是|时间|收费|免费|带什么|适合|几岁|多大"
     r"|吗|呢|\b(?:when|where|what|how|is|does|are|can|should|who|details?|more about|tell me)\b",
     re.IGNORECASE,
 )
@@ -106,7 +106,7 @@ CANCELLING_RE = re.compile(
 # A join that names nothing else: 帮我报名, 好，报名吧, "ok sign me up", "sign me up for it": the
 # activity in focus.
 BARE_JOIN_RE = re.compile(
-    r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:吧|一下|呗)?\W*$"
+    r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:这个|那个)?(?:吧|一下|呗)?\W*$"
     r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
     r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:(?:sign me up|book me in|count me in|i'?m in)"
     r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that)"

@@ -492,3 +492,19 @@ def test_a_question_about_who_the_one_in_focus_suits_gives_its_details(
     shown_in_chat("suits", "Board games")
     asked = say(api_client, message, chat_id="suits")
     assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"], asked["reply"]
+
+
+def test_a_place_asked_what_it_suits_gives_its_details(api_client, user, say, shown_in_chat):
+    shown_in_chat("suits-place", "亲子绘本共读会", "周日桌游")
+    asked = say(api_client, "第一个适合几岁的孩子", chat_id="suits-place")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"], asked["reply"]
+    assert asked["reply"].startswith("「亲子绘本共读会」"), asked["reply"]
+
+
+def test_join_this_one_with_several_shown_and_none_in_focus_asks_which(
+    api_client, user, say, shown_in_chat
+):
+    shown = shown_in_chat("join-this", "周六陶艺", "周日桌游")
+    asked = say(api_client, "报名这个", chat_id="join-this")
+    assert asked["reply"].startswith("你想报名哪一个？"), asked["reply"]
+    assert not any(a.participations.filter(user=user).exists() for a in shown)
