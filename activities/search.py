@@ -35,7 +35,7 @@ from django.utils.translation import gettext
 from activities.negation import asked_part, away_from_refused, refused_phrases
 from activities.personalize import Personalizer
 from activities.reasons import ReasonContext, one_search
-from activities.search_filters import hard_filter, parse_filters, with_words
+from activities.search_filters import parse_filters, query_filtered, with_words
 from activities.search_kind import read_meta_like
 from activities.search_ranker import likely_hits
 from activities.search_ranking import (
@@ -65,16 +65,11 @@ from activities.understanding import (
     EMBED_REST,
     RANK,
     QueryUnderstanding,
-    apply_time,
     order_by_closeness,
-    plan_place,
-    plan_time,
     rank_by_time,
-    read_query,
-    user_zone,
 )
 from config.errors import InvalidArgument
-from rag import relevance
+from rag import pool_stats, relevance
 from rag.cardinality import count_and_plan, plan_vector_path
 from rag.embeddings import (
     ProviderError,
@@ -165,7 +160,7 @@ def _search(*, user, semantic_query, filters, limit, time_zone, now) -> dict:
     # radius with a location; the embedded text is the query without them (EMBED_REST).
     # Read once: the dislikes are hidden here, the likes feed the personal boost (_ranked).
     rated = ratings(user, "activity")
-    understood, qs, unnarrowed = _understand(
+    understood, qs, unnarrowed = query_filtered(
         query, parsed, time_zone=time_zone, now=now, hidden=disliked_activities(user, rated)
     )
     semantic = understood.rest if EMBED_REST else query
@@ -366,10 +361,10 @@ def _ranked(
         user, cap=activity_row.personal_boost_max, floor=floor, rated=rated
     )
     hybrid = activity_row.activities_hybrid and bool(query)
-    # At least the cut's own pool (relevance.STAT_POOL): the pool rule judges a hit against the
+    # At least the cut's own pool (pool_stats.STAT_POOL): the pool rule judges a hit against the
     # query's best 20 candidates, so what a list keeps must not depend on ``limit``.
     k = max(
-        limit * RERANK_POOL if personalizer.active or hybrid else limit, keep, relevance.STAT_POOL
+        limit * RERANK_POOL if personalizer.active or hybrid else limit, keep, pool_stats.STAT_POOL
     )
     if personalizer.vectors is None and not (hybrid and refused):
         # Only the distance is needed: reading 60 vectors back costs ~5 ms of parsing.
@@ -473,34 +468,3 @@ def disliked_activities(user, rated: dict[str, int] | None = None) -> list[int]:
     """
     rated = ratings(user, "activity") if rated is None else rated
     return [int(pk) for pk, rating in rated.items() if rating < 0]
-
-
-def _understand(
-    query: str, parsed: dict, *, time_zone, now, hidden=()
-) -> tuple[QueryUnderstanding, object, object]:
-    """Read the query; return it, the hard-filter queryset with its time and place applied, and
-    the same queryset without the time window (to judge the query against every joinable row).
-
-    Activities in ``hidden`` (the user rated them -1) are left out of both querysets.
-    ``parsed`` gains the radius of a place cue (a location without a radius); the time phrase's
-    window narrows the queryset, or is recorded to rank by (``understood.time``).
-    """
-    try:
-        zone = user_zone(time_zone)
-    except ValueError:
-        raise InvalidArgument(
-            gettext("timeZone must be an IANA time zone name."), details={"field": "timeZone"}
-        )
-    understood = read_query(query, now=now, tz=zone)
-    place = plan_place(understood, parsed["location"])
-    if place.applied == "radius":
-        lat, lng, _ = parsed["location"]
-        parsed["location"] = (lat, lng, place.radius_km)
-    qs = hard_filter(parsed, now=now)
-    if hidden:
-        qs = qs.exclude(pk__in=list(hidden))
-    plan = plan_time(
-        understood, qs, start=parsed["start"], end=parsed["end"], count_upto_rows=SMALL_RESULT + 1
-    )
-    understood = dataclasses.replace(understood, time=plan, place=place)
-    return understood, apply_time(qs, plan), qs

@@ -3,10 +3,12 @@
 :func:`parse_filters` checks the filters through ``SearchFiltersSerializer`` (the one statement
 of their rules) and :func:`hard_filter` keeps the rows every search starts from: active,
 starting in the future, not full, within the radius, inside the time range, of the type.
+:func:`query_filtered` reads the query and narrows that queryset by its time and place.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from datetime import datetime
 
@@ -16,7 +18,16 @@ from django.utils.translation import gettext
 
 from activities.geo import bounding_box, distance_expression
 from activities.models import INDEX_BOOKKEEPING_FIELDS, Activity, ActivityStatus
+from activities.search_relevance import SMALL_RESULT
 from activities.serializers import SearchFiltersSerializer
+from activities.understanding import (
+    QueryUnderstanding,
+    apply_time,
+    plan_place,
+    plan_time,
+    read_query,
+    user_zone,
+)
 from config.errors import InvalidArgument, field_path, first_error
 
 # Columns a search never reads (indexing bookkeeping, the full-text column): not loaded, so each
@@ -85,3 +96,34 @@ def with_words(query: str) -> str:
     model had embedded the emoji and listed rows as if they were a request; issue 30, session
     51)."""
     return query if any(ch.isalnum() for ch in query) else ""
+
+
+def query_filtered(
+    query: str, parsed: dict, *, time_zone, now, hidden=()
+) -> tuple[QueryUnderstanding, object, object]:
+    """Read the query; return it, the hard-filter queryset with its time and place applied, and
+    the same queryset without the time window (to judge the query against every joinable row).
+
+    Activities in ``hidden`` (the user rated them -1) are left out of both querysets.
+    ``parsed`` gains the radius of a place cue (a location without a radius); the time phrase's
+    window narrows the queryset, or is recorded to rank by (``understood.time``).
+    """
+    try:
+        zone = user_zone(time_zone)
+    except ValueError:
+        raise InvalidArgument(
+            gettext("timeZone must be an IANA time zone name."), details={"field": "timeZone"}
+        )
+    understood = read_query(query, now=now, tz=zone)
+    place = plan_place(understood, parsed["location"])
+    if place.applied == "radius":
+        lat, lng, _ = parsed["location"]
+        parsed["location"] = (lat, lng, place.radius_km)
+    qs = hard_filter(parsed, now=now)
+    if hidden:
+        qs = qs.exclude(pk__in=list(hidden))
+    plan = plan_time(
+        understood, qs, start=parsed["start"], end=parsed["end"], count_upto_rows=SMALL_RESULT + 1
+    )
+    understood = dataclasses.replace(understood, time=plan, place=place)
+    return understood, apply_time(qs, plan), qs

@@ -42,7 +42,7 @@ from activities.reasons import query_terms
 from activities.search_language import chinese_listings, other_script
 from activities.search_ranking import candidate_cues, fusion_features, fusion_held
 from activities.search_relevance import foreign_query
-from rag import relevance
+from rag import pool_stats
 from rag.background import background_of
 
 FEATURES = (
@@ -308,14 +308,14 @@ def features(pool: Pool) -> np.ndarray:
     n = len(pool.margins)
     if not n:
         return np.zeros((0, len(FEATURES)))
-    z = relevance.pool_scores(list(pool.margins))
+    z = pool_stats.pool_scores(list(pool.margins))
     top = max(pool.margins)
     english = 1.0 if pool.english else 0.0
     coverage = pool.coverage or (0.0,) * n
     cues = pool.cues or (0.0,) * n
     # How common naming the query is among the best STAT_POOL candidates (what the pool
     # rule reads too): the same whatever the limit.
-    head = pool.named[: relevance.STAT_POOL]
+    head = pool.named[: pool_stats.STAT_POOL]
     named_share = sum(head) / len(head)
     # The cues the query asks for as data (issue 30, session 42): whether the hit holds one,
     # how common holding one is among all the candidates, and the two together (a cue few

@@ -23,7 +23,7 @@ from activities.reasons import query_terms
 from activities.search_kind import meta_similarity, standard_known
 from activities.search_language import chinese_listings, other_script
 from activities.understanding import vouching_moods
-from rag import relevance
+from rag import pool_stats
 from rag.search import rrf
 from rag.term_ranking import held_terms, rank_held
 from rag.understand.cues import HAN_RE, language, normalise
@@ -442,7 +442,7 @@ def fusion_features(
     meta_like: list | None = None,
 ) -> np.ndarray:
     """Return one row of :data:`FUSION_FEATURES` per candidate: its dense score's standard
-    score among the candidates (``rag.relevance.pool_scores``, the same for similarities and
+    score among the candidates (``rag.pool_stats.pool_scores``, the same for similarities and
     margins), the share of the query's content words ``terms`` it holds (``held``: per
     candidate, the terms it holds), each word weighing log(1 + n / df) over the n candidates as
     ``rag.term_ranking.rank_held`` weighs them, its kind and mood cues (``cues``: per candidate,
@@ -458,7 +458,7 @@ def fusion_features(
     n = len(scores)
     if not n:
         return np.zeros((0, len(FUSION_FEATURES)))
-    z = relevance.pool_scores(scores)
+    z = pool_stats.pool_scores(scores)
     df = {t: sum(t in h for h in held) for t in terms}
     idf = {t: math.log(1 + n / max(df[t], 1)) for t in terms}
     asked = [t for t in terms if t not in negated]

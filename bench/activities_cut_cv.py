@@ -9,7 +9,7 @@ the query's background, which hits name a word or cue of the query) and the serv
 order (bench/activities_fit_cut.py records the same way). Then the per-hit cut is replayed
 offline: the margin rules as shipped before the pool rule (bare ratio 0.7, depth 0.3), and the
 pool rule on a grid of ``poolZ`` x ``poolZEvidence`` (with the margin rules below
-``rag.relevance.POOL_MIN`` candidates, and ``KEEP_BEST``), as ``rag.relevance.decide`` applies
+``rag.pool_stats.POOL_MIN`` candidates, and ``KEEP_BEST``), as ``rag.relevance.decide`` applies
 them. The replay keeps the service's order among the hits kept; it reproduced the real runs of
 bench/activities_heldout.py to the third decimal on both halves.
 

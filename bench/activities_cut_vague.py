@@ -10,7 +10,7 @@ no word list and nothing the search does not read already,
 - ``no word``: no candidate holds any content word of the query (the fusion's coverage feature,
   ``activities.search_ranker.Pool.coverage``, is 0 for all of them);
 - ``flat <f``: the best hit stands less than ``f`` standard deviations above the query's best
-  :data:`rag.relevance.STAT_POOL` candidates (``rag.relevance.pool_scores``): a flat crowd;
+  :data:`rag.pool_stats.STAT_POOL` candidates (``rag.pool_stats.pool_scores``): a flat crowd;
 
 is cut deeper: its pool rule at ``poolZ`` (in place of the shipped 1.0), its ``keepBest`` best
 dense hits standing above the pool's mean kept (in place of 3), and the precision gate at its

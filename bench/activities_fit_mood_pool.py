@@ -51,7 +51,7 @@ from bench.activities_relevance import ndcg_at  # noqa: E402
 
 LANGS = ("zh", "en")
 DENSE = 60  # dense places recorded (the service's candidates are the first 20)
-CANDIDATES = 20  # relevance.STAT_POOL at limit 10: what the cut reads
+CANDIDATES = 20  # pool_stats.STAT_POOL at limit 10: what the cut reads
 POOL = 10  # vibe-pool rows recorded
 # (rows added, place, similarity window under the best dense row, only with no kind read), set
 # before any replay.

@@ -6,7 +6,7 @@ through the search as shipped, with each relevance call's scores and the answer'
 
 1. every labelled query answered empty, with the stage that emptied it (``meta.reason``) and
    the numbers the decision read: the intent margin against ``intentGate``, the learned score,
-   the best margin, the best hit's standout (``rag.relevance.standout``), the best hit;
+   the best margin, the best hit's standout (``rag.pool_stats.standout``), the best hit;
 2. every query answered empty as a question by the yes/no reading alone
    (``activities.search_relevance.question_form`` "yes_no": a yes/no question naming no activity,
    kind or time), with its intent margin and learned score, and whether the intent gate reads

@@ -71,7 +71,7 @@ DEFAULT_SIMILARITY_FLOORS = {
 #   demo set (highest 0.162, "孕期可以喝咖啡吗", which the question rule empties anyway); no
 #   figure there changes. The on-topic hits' best margins run 0.2-0.46.
 # - poolZ 1.0, poolZEvidence 0.0, in place of bareRatio 0.7 and depth 0.3 wherever the query has
-#   at least rag.relevance.POOL_MIN (10) candidates; those two still cut fewer. Fitted on the
+#   at least rag.pool_stats.POOL_MIN (10) candidates; those two still cut fewer. Fitted on the
 #   held-out old dev+test and on the fresh split (now both development data), each half
 #   alone, checked on the other (bench/activities_cut_cv.py): the best P@10 whose nDCG@5 stays
 #   within 0.005 of the margin rules' per language is poolZ 1.0 on both halves; poolZEvidence

@@ -55,10 +55,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
 from rag.background import Background, background_of, model_key
 from rag.models import RagSettings
+from rag.pool_stats import POOL_MIN, pool_scores, standout
 from rag.selectors import rag_settings_get
 
 # Surfaces the cut decides; they need no absolute similarity floor (rag.W002 skips them).
@@ -82,16 +81,6 @@ INTENT_REASON = (
 )
 # Candidates (best dense hits first) in which lexical evidence is looked for.
 EVIDENCE_POOL = 30
-# The pool rule reads a hit against the mean and spread of the query's best this many candidates
-# (fewer when fewer passed the filters), so the rule does not change with the ``limit`` that
-# sized the candidate pool (the activities search reads at least this many, whatever the
-# limit). The activities search's pool at its benchmarks' limit 10, where the rule was fitted
-# (docs/RELEVANCE.md, "Pool rule").
-STAT_POOL = 20
-# Fewer candidates than this are what a filter left, not a crowd read by similarity: the pool
-# rule does not apply to them (a type filter leaving five water activities keeps all five).
-# Not fitted: half of STAT_POOL.
-POOL_MIN = 10
 # A best hit standing this many standard deviations above the query's other candidates, and
 # naming a word of the query few listings hold (``named_rare``), answers a query the example
 # margin alone read as a request for something else: a request in words the intent examples do
@@ -434,30 +423,6 @@ def close_enough(cut: Cut, intent: float) -> float:
     """
     slope = cut.intent_slope or 0.0
     return cut.intent_close + slope * max(intent - (cut.intent_gate or 0.0), 0.0)
-
-
-def standout(scores: Sequence[float]) -> float:
-    """Return how many standard deviations the best of ``scores`` stands above the others'
-    mean (0.0 with fewer than three scores or no spread among the others)."""
-    ordered = np.sort(np.asarray(scores, dtype=np.float64))[::-1]
-    if len(ordered) < 3:
-        return 0.0
-    spread = float(ordered[1:].std())
-    if spread < 1e-9:
-        return 0.0
-    return (float(ordered[0]) - float(ordered[1:].mean())) / spread
-
-
-def pool_scores(margins: Sequence[float]) -> list[float]:
-    """Return each margin's standard score over the best :data:`STAT_POOL` of ``margins``:
-    how many standard deviations it stands above their mean (all 0.0 when they do not spread).
-    """
-    best = np.sort(np.asarray(margins, dtype=np.float64))[::-1][:STAT_POOL]
-    spread = float(best.std())
-    if spread < 1e-9:
-        return [0.0] * len(margins)
-    mean = float(best.mean())
-    return [(float(m) - mean) / spread for m in margins]
 
 
 def judge(

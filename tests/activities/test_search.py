@@ -264,7 +264,7 @@ def test_a_hybrid_search_reads_one_rerank_pool(demo_activities, vector_search_k)
 
 def test_a_small_limit_still_reads_the_cuts_own_pool(demo_activities, vector_search_k):
     """The pool rule judges a hit against the best STAT_POOL candidates, whatever the limit."""
-    from rag.relevance import STAT_POOL
+    from rag.pool_stats import STAT_POOL
 
     activities_search(semantic_query="户外徒步爬山", limit=3)
     assert vector_search_k == [STAT_POOL]

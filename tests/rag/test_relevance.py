@@ -6,7 +6,7 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from config import live
-from rag import cut_rules, relevance
+from rag import cut_rules, pool_stats, relevance
 from rag.background import Background, model_key
 from rag.relevance import Cut, decide
 from rag.selectors import rag_settings_get
@@ -135,7 +135,7 @@ def test_a_few_candidates_a_filter_left_are_cut_by_the_ratio_not_the_pool_rule()
     # Five rows (fewer than POOL_MIN): all close to the best, all kept, though three stand
     # below the five's mean; the ratio still drops one far below the best.
     cut = Cut(gate=0.0, ratio=0.5, pool_z=1.0)
-    assert relevance.POOL_MIN > 5
+    assert pool_stats.POOL_MIN > 5
     decision = decide([0.9, 0.9, 0.88, 0.88, 0.84], BG, cut)
     assert decision.keep == [True, True, True, True, False]
 
@@ -532,8 +532,8 @@ def test_without_a_rare_word_named_a_standing_out_hit_leaves_the_query_off_topic
 
 
 def test_standout_reads_nothing_from_two_scores_or_equal_others():
-    assert relevance.standout([0.9, 0.5]) == 0.0
-    assert relevance.standout([0.9, 0.5, 0.5, 0.5]) == 0.0
+    assert pool_stats.standout([0.9, 0.5]) == 0.0
+    assert pool_stats.standout([0.9, 0.5, 0.5, 0.5]) == 0.0
 
 
 def test_a_rare_word_named_does_not_answer_a_query_no_learned_gate_read():
