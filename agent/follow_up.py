@@ -144,6 +144,13 @@ def _change_of(message: str) -> tuple[str, str] | None:
     return ("thing", thing) if thing else None
 
 
+def names_only_another_time(message: str) -> bool:
+    """Return whether a message asks the last question again at another time and says nothing
+    else (那明天的呢, "what about tomorrow?")."""
+    change = _change_of(message)
+    return change is not None and change[0] == "time"
+
+
 def follows_search(message: str) -> bool:
     """Return whether a message, said right after a search, changes that search."""
     return _change_of(message) is not None

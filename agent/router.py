@@ -224,6 +224,14 @@ def classify_offline(message: str, context: dict | None = None) -> IntentResult:
         and follow_up.follows_search(text)
     ):
         return IntentResult(EXPLORE, 0.9, "context", rules)
+    # "what about tomorrow?" right after a listing of one's own activities asks for those then
+    # (it was small talk: an audit, session 51).
+    if (
+        context.get("last_intent") == MANAGE
+        and not (rules[CREATE] or rules[PARTNER] or rules[EXPLORE])
+        and follow_up.names_only_another_time(text)
+    ):
+        return IntentResult(MANAGE, 0.9, "context", rules)
     embedded = embedding_scores(
         text, context.get("query_vector"), leave_out=bool(context.get("leave_out"))
     )

@@ -906,3 +906,25 @@ def test_a_deadline_with_nothing_on_then_lists_no_activities_of_other_times(
 
     assert body["reply"].startswith("记下了，我会在"), body["reply"]
     assert "下下周六读书会" not in body["reply"]
+
+
+def test_another_time_after_ones_activities_lists_ones_activities_then(
+    api_client, user, other_user, make_activity_for, say
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from activities.services import activity_join
+
+    soon = make_activity_for(
+        other_user, title="明天桌游", start_at=timezone.now() + timedelta(days=1)
+    )
+    activity_join(activity_id=soon.pk, user=user)
+    say(api_client, "show me my activities", chat_id="mine-then")
+
+    body = say(api_client, "what about tomorrow?", chat_id="mine-then")
+
+    assert body["intent"] == "MANAGE"
+    assert body["tool_calls"][0]["arguments"]["timeRange"], body["tool_calls"]
+    assert "明天桌游" in body["reply"]

@@ -685,7 +685,15 @@ def test_a_follow_up_right_after_a_search_is_that_search(message):
 def test_a_follow_up_after_another_turn_is_read_by_its_own_words():
     from agent.router import classify_offline
 
-    assert classify_offline("那明天的呢", {"last_intent": "MANAGE"}).source != "context"
+    assert classify_offline("那明天的呢", {"last_intent": "PARTNER"}).source != "context"
+
+
+@pytest.mark.django_db
+def test_another_time_after_ones_activities_asks_for_ones_activities_then():
+    from agent.router import classify_offline
+
+    result = classify_offline("那明天的呢", {"last_intent": "MANAGE"})
+    assert (result.intent, result.source) == ("MANAGE", "context")
 
 
 @pytest.mark.django_db
