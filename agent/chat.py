@@ -42,7 +42,7 @@ from activities.selectors import activity_joined_by
 from agent import offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
 from agent.extract import is_english
-from agent.intent_rules import CHAT, CREATE, EXPLORE
+from agent.intent_rules import CHAT, CREATE, EXPLORE, MANAGE
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
 from agent.preferences_said import answered_vibe, extract_preferences
@@ -399,6 +399,15 @@ def stream_chat(
             and references.action_of(ctx.message, alone=False) is not None
         ):
             ctx.action = "beyond"  # 第二个几点开始 after a list of one: list it again, ask which
+        if (
+            not ctx.search
+            and ctx.shown
+            and ctx.last_intent == MANAGE
+            and references.asks_for_more(state.message)
+        ):
+            # 还有别的吗 after a listing of one's own activities: other activities to join, not a
+            # search for "还有别" (a make-run look, session 52).
+            ctx.search, ctx.seen = {"query": "", "limit": 5}, list(ctx.shown)
         ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
         if ctx.more and ctx.action not in ("join", "cancel"):
             ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for

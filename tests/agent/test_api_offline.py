@@ -928,3 +928,18 @@ def test_another_time_after_ones_activities_lists_ones_activities_then(
     assert body["intent"] == "MANAGE"
     assert body["tool_calls"][0]["arguments"]["timeRange"], body["tool_calls"]
     assert "明天桌游" in body["reply"]
+
+
+def test_asking_for_others_after_ones_own_list_shows_other_activities(
+    api_client, user, say, activities_loaded
+):
+    from activities.services import activity_join
+
+    activity_join(activity_id=next(iter(activities_loaded.values())).pk, user=user)
+    say(api_client, "我的活动", chat_id="own-more")
+
+    body = say(api_client, "还有别的吗", chat_id="own-more")
+
+    assert body["tool_calls"][0]["name"] == "exploreNearby"
+    assert not body["tool_calls"][0]["arguments"].get("query")  # not a search for "还有别"
+    assert body["tool_calls"][0]["result"]["results"], body["reply"]
