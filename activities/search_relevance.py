@@ -116,8 +116,7 @@ def answer_question(query: str, understood=None) -> bool:
 def question_form(query: str, understood=None) -> str | None:
     """Return which reading makes the query a question (:func:`answer_question`), or None:
     "elsewhere" (:func:`asks_elsewhere`), "information" (an information request naming no
-    kind) or "yes_no" (a yes/no question naming no activity, kind or time: the only reading
-    the intent gate may overrule, :func:`relevant_hits`)."""
+    kind) or "yes_no" (a yes/no question naming no activity, kind or time)."""
     if asks_elsewhere(query):
         return "elsewhere"
     if ACTIVITY_WORDS.search(query):
@@ -182,17 +181,6 @@ def asks_elsewhere(query: str) -> bool:
     )
 
 
-def reads_as_request(decision) -> bool:
-    """Return whether ``decision`` measured the query's intent and read it as a request for
-    something to do: its example margin at or under the cut's intent gate and its learned score
-    (when read) not above 0, the two readings that put a query past the gate
-    (``rag.relevance.decide``). Not measured (no gate, another model): False."""
-    gate = decision.cut.intent_gate
-    if gate is None or decision.intent is None:
-        return False
-    return decision.intent <= gate and not (decision.learned is not None and decision.learned > 0)
-
-
 def _reads_something_to_do(query: str) -> bool:
     """Return whether the activity query reader reads a mood or a kind of activity from the
     query (the day it is read on does not change either)."""
@@ -253,7 +241,6 @@ def relevant_hits(
     vouched = bool(persons) and any(
         stated_for(a, persons) for a in activities[: relevance.EVIDENCE_POOL]
     )
-    form, overruled = question_form(query, understood), False
     try:
         # A need or a situation stated in words the forms above do not read (a body's state,
         # a holiday away from home): read by the query's vector (issue 30, session 47).
@@ -262,7 +249,7 @@ def relevant_hits(
         judged = {
             "evidence": evidence,
             "noise": keyboard_noise(query),
-            "question": form is not None,
+            "question": answer_question(query, understood),
             "hit_evidence": own,
             "crossing": [hit.obj.pk in crossing for hit in hits],
             "foreign": foreign_query(understood),
@@ -297,30 +284,10 @@ def relevant_hits(
                 decision = relevance.judge(
                     vector, [hit.score for hit in hits], SURFACE, named_rare=True, **judged
                 )
-        if decision.reason == relevance.QUESTION_REASON and form == "yes_no":
-            # A yes/no question naming no activity ("羊皮筏子冬天还能坐吗", "can i bring the
-            # kelpie along to anything") is read by the intent gate as any query is: where its
-            # words read as a request for something to do (not past the gate), it asks whether
-            # there is one, and the listings answer it. No constant of its own: the gate's
-            # (session 38). On the twenty-three development sets the yes/no reading alone
-            # emptied six queries: the two labelled ones under the gate (example margins -0.0275,
-            # 0.0010), the four off-topic ones past it (0.0135 to 0.0220); a free bound chosen
-            # leaving one set out answered old's 「孕期可以喝咖啡吗」 (docs/RELEVANCE.md,
-            # "A yes/no question the intent gate reads as a request", issue 30, session 52).
-            again = relevance.judge(
-                vector, [hit.score for hit in hits], SURFACE, **{**judged, "question": False}
-            )
-            if reads_as_request(again):
-                decision, overruled = again, True
     except ProviderError as exc:
         logger.warning("relevance cut skipped, reference sample not embedded: %s", exc)
         return hits
-    meta["relevance"] = {
-        **decision.meta(),
-        "absent": None,
-        "asks": asks,
-        "yesNoRequest": overruled,
-    }
+    meta["relevance"] = {**decision.meta(), "absent": None, "asks": asks}
     if decision.off_topic:
         meta["reason"] = decision.reason
     else:

@@ -10,8 +10,9 @@ through the search as shipped, with each relevance call's scores and the answer'
 2. every query answered empty as a question by the yes/no reading alone
    (``activities.search_relevance.question_form`` "yes_no": a yes/no question naming no activity,
    kind or time), with its intent margin and learned score, and whether the intent gate reads
-   it as a request (``reads_as_request``: the margin at or under ``intentGate``, the learned
-   score not above 0), which the search now answers (session 52);
+   it as a request (the margin at or under ``intentGate``, the learned
+   score not above 0): the rule session 52 shipped and reverted after its audit (it answered
+   off-topic health questions such as 老人能喝咖啡吗; docs/RELEVANCE.md);
 3. leave one set out, the same reading with a free bound T on the intent margin in place of
    the intent gate: on the other sets, the run of T answering the most labelled yes/no
    questions and no off-topic one, its middle measured on the held-out set, beside the intent
