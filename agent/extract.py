@@ -66,13 +66,26 @@ def time_said(understood: Understanding) -> str:
     return " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
 
 
+# A time of the current period (这周六, 今天早上, "this saturday", "on monday this week"), which a
+# request can mean as ahead; not 上周末 or "yesterday", said of what was done ("I went hiking
+# yesterday, anything similar?": an audit, session 52).
+_CURRENT_PERIOD_RE = re.compile(r"^(?:这|今|本|this\b|today|tonight|on\b)", re.IGNORECASE)
+
+
 def passed_time_said(text: str) -> str:
-    """Return the time a message names that has already passed (这周六 on a Sunday) when it
-    names no other time; "" otherwise."""
+    """Return the time of the current period a message names that has already passed (这周六 on
+    a Sunday) when it names no other time; "" otherwise."""
     understood = read(text)
     if understood.times:
         return ""
-    return next((i.text for i in understood.ignored if i.reason == "past"), "")
+    return next(
+        (
+            i.text
+            for i in understood.ignored
+            if i.reason == "past" and _CURRENT_PERIOD_RE.match(i.text.strip())
+        ),
+        "",
+    )
 
 
 def start_of_today(now: datetime | None = None) -> datetime:
@@ -318,9 +331,11 @@ RECALL_EN_RE = re.compile(
     r"|谁[^，,。？?]{0,6}来看我(?!的)"
     # What was said earlier in the chat ("remind me, what's the name of the park we talked
     # about?" drafted an activity: an audit, session 51).
-    r"|\b(?:we|i|you)(?: (?:have|had))? (?:talked|spoke|chatted|were talking) about\b"
-    r"|\b(?:did|do) (?:we|i) (?:talk|speak|chat) about\b"
-    r"|\bremind me\W+(?:what|who|where|which)\b",
+    # Only asked ("what's the park we talked about?"), not told before a request ("I talked about
+    # hiking with my friend, any hikes?") nor "remind me what time it starts" (an audit, 52).
+    r"|\b(?:what|which|who|where)\b[^.!?]{0,60}\b(?:we|i|you)(?: (?:have|had))? "
+    r"(?:talked|spoke|chatted|were talking) about\b"
+    r"|\b(?:did|do) (?:we|i) (?:talk|speak|chat) about\b",
     re.I,
 )
 # News about someone close, told ("my sister Mia is visiting next weekend, she loves climbing",

@@ -20,16 +20,16 @@ from rag.understand import Understanding
 # A narrowing of what was just listed: 有没有不用花钱的, 要室内的, "any cheaper ones?",
 # "something quieter".
 REFINES_RE = re.compile(
-    r"^\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?"
+    r"^(?!.*(?:(?<!特)别|其他|其它)的)\W*(?:那|那么|嗯)?\W*(?:有没有|有没|要|只要|最好是?|换成)?"
     # Not 好的, 是的, 真的, 你的呢: an answer, not a narrowing (an audit, session 50).
-    r"(?!(?:好|是|真|对|行|你|他|她|挺好|不是|当然)的)[^，,。？?！!\s我想找]{1,8}的"
+    r"(?!(?:好|是|真|对|行|你|他|她|挺好|不是|当然|别|其他|其它)的)[^，,。？?！!\s我想找]{1,8}的"
     r"(?:吗|呢|呀|吧|么)?\W*$"
     r"|^\W*(?:(?:and|ok|so)\W+)?(?:any|what about|how about)\s+(?:\w+\s+){0,2}?"
     r"(?:ones?|options?)\W*$"
     r"|^\W*(?:something|anything)\s+\w+er\W*$"
     # "not outdoor ones", "no indoor stuff": a refusal narrows too (an audit, session 51).
-    r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?:the\s+)?\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)"
-    r"\W*$",
+    r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?!(?:other|more|else|that|this|the|those|these|any)\b)"
+    r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$",
     re.IGNORECASE,
 )
 # The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
@@ -80,7 +80,8 @@ _OPPOSITES = {
 }
 # A refusal before a kind: 不要户外的, "not outdoor ones", "no outdoor stuff".
 _REFUSED_KIND_RE = re.compile(
-    r"(?:不要|不想要|不是|别|非|\bno\b|\bnot\b|\bnon-?)\s*(?P<kind>[\w\u4e00-\u9fff]+)",
+    # Not 别的 / 特别 (有没有别的 is asking for others: an audit, session 52).
+    r"(?:不要|不想要|不是|(?<!特)别(?!的)|非|\bno\b|\bnot\b|\bnon-?)\s*(?P<kind>[\w\u4e00-\u9fff]+)",
     re.IGNORECASE,
 )
 
@@ -182,13 +183,17 @@ def _without_contradicted(query: str, message: str) -> str:
     """Return ``query`` without the kinds a narrowing ``message`` contradicts: the opposite of a
     kind it asks for (outdoor, after "what about indoor ones?") and a kind it refuses (户外, after
     不要户外的); the refusal itself stays in the message's words, where the search reads it."""
-    refused = {m["kind"].removesuffix("的") for m in _REFUSED_KIND_RE.finditer(message.lower())}
+    refusals = [m["kind"].lower() for m in _REFUSED_KIND_RE.finditer(message)]
+    # Only a kind the last query names is dropped for a refusal (never a piece of a word).
+    kinds = {cue.text.lower() for cue in extract.kinds_in(query)} | set(_OPPOSITES)
+    refused = {k for k in kinds if any(k in r for r in refusals)}
     words = set(re.findall(r"[a-z]+", message.lower()))
     dropped = set(refused)
     for kind, opposites in _OPPOSITES.items():
         said = kind in words if kind.isascii() else kind in message
         if said and kind not in refused:
             dropped.update(opposites)
+    dropped.discard("")
     for word in sorted(dropped, key=len, reverse=True):
         if re.search(r"[a-z]", word):
             query = re.sub(rf"\b{re.escape(word)}\b", " ", query, flags=re.IGNORECASE)

@@ -117,14 +117,20 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
         # An activity named in the other language ("the frisbee one" and 飞盘局): the titles
         # naming it (activities.named_kinds knows both names), before the broader type (运动
         # matched the climbing one too: a make-run look, session 52).
-        named = named_kinds.kinds_named(message)
-        by_name = [
-            a for a in activities if any(named_kinds.names(a["title"].lower(), k) for k in named)
-        ]
-        if by_name:
-            return words, by_name
-        kinds = {cue.label for cue in extract.kinds_in(message)}
         english = all(w.isascii() for w in words)
+        # A kind's every name, asked or held ("climbing" names 攀岩 only as a held word).
+        said = message.lower()
+        named = [k for k in named_kinds.NAMED_KINDS if named_kinds.names(said, k, also_held=True)]
+        naming = [
+            a
+            for a in activities
+            if any(named_kinds.names(a["title"].lower(), k, also_held=True) for k in named)
+        ]
+        # Only titles in the other language: one in the message's own language naming the kind
+        # is as likely what it means, and it does not hold the words (ask; an audit, session 52).
+        if naming and all(english == bool(CJK_RE.search(a["title"])) for a in naming):
+            return words, naming
+        kinds = {cue.label for cue in extract.kinds_in(message)}
         of_kind = [a for a in activities if a["type"] in kinds]
         if all(english == bool(CJK_RE.search(a["title"])) for a in of_kind):
             matching = of_kind

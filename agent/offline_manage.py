@@ -52,7 +52,11 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
         words, matching = [], []
     head = "Your activities:\n" if english else "你的活动：\n"
-    if len(calls) > 1 and "timeRange" in calls[0]["arguments"]:  # none then (plan_manage)
+    if (
+        len(calls) > 1
+        and "start" in calls[0]["arguments"].get("timeRange", {})
+        and "timeRange" not in calls[-1]["arguments"]
+    ):  # none then: the others (plan_manage)
         said = extract.time_said(extract.read(ctx.message)) or ("then" if english else "这段时间")
         head = (
             f'You have nothing on "{said}". Your other activities:\n'

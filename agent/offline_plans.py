@@ -13,6 +13,8 @@ import re
 from collections.abc import Callable
 from datetime import datetime
 
+from django.utils import timezone
+
 from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_ids_of_kind, activity_named_in
 from agent import draft_fields, extract, follow_up
@@ -21,6 +23,7 @@ from agent.extract import CJK_RE, is_english
 from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER, SIGN_UPS_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.tools import activity_shape
+from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
 
 PUBLISH_RE = re.compile(
@@ -386,11 +389,12 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
 # Asking who signed up (intent_rules.SIGN_UPS_RE) is about the organiser's activities, not those
 # one joined (a make-run look, session 47), unless it is about one the user joined
 # (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
-# "is anyone else coming to the hike?", 还有谁去: asked by one going, so the ones joined too (an
-# audit, session 51: it searched only the user's own).
+# "is anyone else coming to the hike?": asked by one going, so the ones joined too (an audit,
+# session 51: it searched only the user's own).
 JOINED_BY_ME_RE = re.compile(
-    r"我(?:报名|参加|参与)的|还有(?:谁|别人|其他人)|\bi (?:signed up|joined|registered)\b"
-    r"|\b(?:anyone|anybody|someone|who) else\b",
+    r"我(?:报名|参加|参与)的|\bi (?:signed up|joined|registered)\b"
+    # Not "who else signed up for my potluck?": the organiser's (an audit, session 52).
+    r"|\b(?:anyone|anybody|someone|who) else\b(?![^?]*\bmy\b)",
     re.IGNORECASE,
 )
 
@@ -447,17 +451,7 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
             # 我之前参加过哪些活动: the ones before now (the tool's default starts today).
             arguments["timeRange"] = {"end": extract.local_now().isoformat()}
         return [("getMyActivities", arguments)]
-    first = done[0]
-    if (
-        len(done) == 1
-        and not cancel
-        and "timeRange" in first["arguments"]
-        and not first["result"].get("activities")
-    ):
-        # 我周六还报了什么 with nothing that day: the ones at other times, said as such, rather
-        # than "you have no activities" beside one joined for the Saturday after (a make-run
-        # look, session 52).
-        return [("getMyActivities", {"scope": first["arguments"]["scope"]})]
+    first, last = done[0], done[-1]
     if (
         len(done) == 1
         and not cancel
@@ -467,6 +461,19 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         # 我都报名了什么 from an organiser who joined nothing: what they organise answers it
         # better than "nothing" (a make-run look, session 49: one published a game, then asked).
         return [("getMyActivities", {**first["arguments"], "scope": "created"})]
+    if (
+        len(done) <= 2
+        and not cancel
+        and "start" in first["arguments"].get("timeRange", {})  # not "before now"
+        and not last["result"].get("activities")
+        and "timeRange" in last["arguments"]
+        and deadline_of(ctx.message, timezone.now()) is None
+    ):
+        # 我周六还报了什么 with nothing that day: the ones at other times, said as such, rather
+        # than "you have no activities" beside one joined for the Saturday after (a make-run
+        # look, session 52). Not for a deadline told (its answer lists only that time).
+        arguments = {k: v for k, v in first["arguments"].items() if k != "timeRange"}
+        return [("getMyActivities", arguments)]
     if cancel and len(done) == 1:
         live = [a for a in done[0]["result"].get("activities") or [] if a["status"] != "cancelled"]
         target = cancel_target(ctx.message, live)

@@ -133,7 +133,8 @@ _NOT_A_LIKING_ZH = re.compile(r"什么|啥|干嘛|来着|吗|妈妈|爸爸|老�
 # a question ("would I like jazz?") nor a person (a make-run look, session 49: stated likings in
 # English were stored nowhere; its audit).
 _LIKE_EN_RE = re.compile(
-    r"\bi (?:really |also |just |absolutely |totally )?(?:love|like|enjoy|adore)\s+"
+    r"\bi (?:really |also |just |absolutely |totally |much |generally )?"
+    r"(?:love|like|enjoy|adore|prefer)\s+"
     r"|\bi['’]?m (?:really |totally |also |big )?(?:into|a (?:big )?fan of)\s+",
     re.I,
 )
@@ -147,13 +148,20 @@ NOT_A_THING_LIKED = (
 )
 _LIKE_EN_THING_RE = re.compile(
     NOT_A_THING_LIKED + r"(?:(?:a|an|the|some)\s+)?"
-    r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too)\b))",
+    r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too|over"
+    r"|than|to)\b))",
     re.I,
 )
 # What joins one more thing to a list of likings, not a clause of its own ("and I also ...").
 _AND_NEXT_RE = re.compile(
     r"\s*(?:,\s*(?:and\s+)?|\s+and\s+)(?!(?:i|we|you|he|she|they|it|my|so|then|also|any|anything"
     r"|anyone|what|where|how|who|when|is|are|do|does|can|could|would|should|please|let|but)\b)",
+    re.I,
+)
+_NOT_A_LISTED_THING = re.compile(
+    r"\b(?:not|no|never|hate|hates|dislike|want|wants|wanna|need|needs|am|is|are|was|were|be|to"
+    r"|ok|okay|thanks|thank|especially|also|too|very|really|would|will|can|could|should|like|love"
+    r"|enjoy|prefer)\b",
     re.I,
 )
 _EN_NOT_STATED = re.compile(
@@ -212,6 +220,8 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
             value = thing.group(1).strip().lower() if thing else ""
             if thing and text[thing.end() :].lstrip().startswith("?"):
                 break  # "..., cheap ones?" asks
+            if value and _NOT_A_LISTED_THING.search(value):
+                break  # "and hate crowds", "not rock", "dogs are ok": a clause, not a thing
             if value and not any(value in c or c in value for c in covered):
                 found.append(("likes", value))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):

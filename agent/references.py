@@ -42,28 +42,38 @@ POINTER_RE = re.compile(
 # session 51).
 ABOUT_UNNAMED_RE = re.compile(
     r"^\W*(?:那|那么|所以|嗯)?\W*(?:它|这些|都)?(?:是)?(?:几点|什么时候|哪天|几号|在哪(?:里|儿)?|地址|多少钱"
-    r"|收费|免费|要钱|贵不贵|价格|价钱|费用|门票|时间|地点)(?:开始|结束|集合|是多少|多少|是)?"
+    r"|收费|要钱|贵不贵|价格|价钱|费用|门票|时间|地点)(?:开始|结束|集合|是多少|多少|是)?"
     r"(?:的|了)?(?:吗|呢|啊|呀|么)?\W*$"
+    # 免费吗 asks the price; 那免费的呢 narrows the search (an audit, session 52).
+    r"|^\W*(?:那|它|这个)?(?:是)?免费(?:的)?吗\W*$"
     r"|^\W*(?:(?:and|so|ok)\W+)?(?:what|how) about (?:the )?(?:prices?|costs?|fees?|tickets?|time"
     r"|times|timing|place|location|address|parking)\W*$"
     r"|^\W*(?:(?:and|so|ok)\W+)?(?:how much(?: is it| does it cost| are they)?|is it free"
     r"|what time(?: is it| does it (?:start|end|finish))?|where(?: is it|['’]s it| is that)?"
-    r"|when(?: is it|['’]s it)?)\W*$"
-    # ... or about who and what it suits ("is it suitable for kids?", "can I bring my dog?",
-    # 适合带孩子吗): searched as a kind (a make-run look, session 52).
-    r"|^\W*(?:is|does|can|will|would|should) (?:it|that)\b[^.!?]{0,60}\?*\W*$"
-    r"|^\W*(?:can|do|should|must) (?:i|we) (?:bring|need|wear|park)\b[^.!?]{0,40}\?*\W*$"
-    r"|^\W*(?:这个|那个|它)?(?:适合|可以带|能带|需要带|要带|要不要带|有没有停车|好停车)"
-    r"[^，,。？?]{0,10}(?:吗|么|嘛)?[？?]?\W*$",
+    r"|when(?: is it|['’]s it)?)\W*$",
+    re.IGNORECASE,
+)
+# A short question about who or what the one activity in focus suits ("is it suitable for
+# kids?", "can I bring my dog?", 适合带孩子吗): searched as a kind (a make-run look, session 52).
+# Only about the one in focus: after several, 适合新手的 or "is it possible to find something for
+# kids" is a search (an audit, session 52).
+SUITS_RE = re.compile(
+    r"^\W*(?:is|would) (?:it|that)(?: one)? (?:suitable|ok|okay|good|fine|safe|easy|hard|tough"
+    r"|beginner|kid|child|family|dog|wheelchair)[^.!?]{0,40}\?*\W*$"
+    r"|^\W*(?:can|do|should|must) (?:i|we) (?:bring|need to bring|wear|park)\b[^.!?]{0,40}\?*\W*$"
+    r"|^\W*(?:这个|那个|它)?(?:适合|可以带|能带|需要带|要带|要不要带)[^，,。？?的]{0,10}(?:吗|么|嘛)[？?]?\W*$"
+    r"|^\W*(?:这个|那个|它)?(?:有没有停车(?:位|场)?|好停车吗)\W*$",
     re.IGNORECASE,
 )
 # Asking to be reminded of the activity in focus, without a time or task of its own ("can you
 # remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
 # session 52). A deadline with its time ("the essay is due Friday, remind me") is MANAGE's.
 REMIND_IT_RE = re.compile(
-    r"^(?:(?!截止|交|考试|面试|\b(?:deadline|due|exam|interview|submit)\b).)*"
-    r"(?:\bremind me\b(?:\s+(?:about it|of it|the day before|before it|before|then|beforehand))?"
-    r"\W*$|(?:到时候|前一天|提前)?提醒(?:我|一下)(?:一下)?(?:吧|哦|呀|啊)?\W*$)",
+    # Only the request itself, said alone: not with a join (报名第一个，到时候提醒我), a refusal
+    # (不用提醒我) or a time and task of its own (明天下午三点开会，提醒我): an audit, session 52.
+    r"^\W*(?:好的?|行|那|ok(?:ay)?|great|thanks)?\W*(?:can you |could you |will you |please )?"
+    r"remind me(?: about it| of it| the day before| before it| beforehand| then)?(?: please)?\W*$"
+    r"|^\W*(?:好的?|行|那)?\W*(?:到时候|前一天|提前)?(?:记得)?提醒(?:我|一下)(?:一下)?(?:吧|哦|呀|啊)?\W*$",
     re.IGNORECASE,
 )
 POINTER_MAX_CHARS = 20  # a Chinese message
@@ -108,6 +118,8 @@ CANCELLING_RE = re.compile(
 BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:这个|那个)?(?:吧|一下|呗)?\W*$"
     r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
+    # 好，就它了 after its details: that one (it was small talk: a make-run look, session 52).
+    r"|^\W*(?:好的?|行|那)?\W*就(?:它|这个|那个|这场)(?:了|吧)\W*$"
     r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:(?:sign me up|book me in|count me in|i'?m in)"
     r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that)"
     r"|(?:add|put) (?:it|this|that) (?:to|in|on|into) my (?:calendar|schedule|diary|plans))"
@@ -121,6 +133,7 @@ _ACK = r"^\W*(?:(?:好的?|行|嗯|那|可以|不喜欢|都不喜欢|ok(?:ay)?|y
 MORE_RE = re.compile(
     _ACK
     + r"(?:(?:再)?换一?批|还有(?:别的|其他|其它)?(?:的)?(?:吗|嘛|没有)?\W*$|(?:别的|其他的?)呢\W*$"
+    r"|有没有(?:别的|其他的?|其它的?)(?:活动)?(?:吗|呢|啊)?\W*$"
     r"|再(?:来|推荐|给我)几个"
     r"|(?:(?:show me|see|any|got any|are there)\s+)?(?:some\s+)?"
     r"(?:more|others|other ones|other options)"
@@ -252,6 +265,7 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
         if (
             BARE_JOIN_RE.search(message)
             or ABOUT_UNNAMED_RE.match(message)
+            or SUITS_RE.match(message)
             or REMIND_IT_RE.match(message)
         ):
             return target, False

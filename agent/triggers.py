@@ -253,8 +253,8 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
     if found.point is not None:
         return found.point
     start = timezone.localtime(found.start)
-    if (start.hour, start.minute) != (0, 0):
-        return found.start  # a part of the day said ("tomorrow afternoon"): when it begins
+    if found.start > sent and found.end - found.start < timedelta(hours=23):
+        return found.start  # a part of a day ahead ("tomorrow afternoon", 明天凌晨): its start
     return start.replace(hour=9, minute=0, second=0, microsecond=0)
 
 
@@ -312,18 +312,19 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
 ACTIVITY_REMINDER_AHEAD = timedelta(days=1)
 
 
-def activity_reminder_text(activity, english: bool) -> tuple[str, str]:
-    """Return the title and text of the reminder of ``activity``, in one language."""
+def activity_reminder_text(activity, english: bool, now: datetime) -> tuple[str, str]:
+    """Return the title and text of the reminder of ``activity``, in one language: today's or
+    tomorrow's, by its local day (one joined in the morning for the evening is today's)."""
     start = timezone.localtime(activity.start_at)
+    today = start.date() == timezone.localtime(now).date()
     if english:
         where = f", {activity.location_name}" if activity.location_name else ""
-        return (
-            "Tomorrow's activity",
-            f'Reminder: "{activity.title}" starts {start:%a %d %b %H:%M}{where}.',
-        )
+        title = "Today's activity" if today else "Tomorrow's activity"
+        return title, f'Reminder: "{activity.title}" starts {start:%a %d %b %H:%M}{where}.'
     where = f"，{activity.location_name}" if activity.location_name else ""
     when = f"{start.month}月{start.day}日 {start:%H:%M}"
-    return "明天的活动", polish(f"提醒：「{activity.title}」{when} 开始{where}。")
+    title = "今天的活动" if today else "明天的活动"
+    return title, polish(f"提醒：「{activity.title}」{when} 开始{where}。")
 
 
 def run_activity_reminders(now: datetime | None = None) -> int:
@@ -339,7 +340,7 @@ def run_activity_reminders(now: datetime | None = None) -> int:
             english_of[user.pk] = mostly_english(m.content for m in recent.order_by("-ts")[:50])
 
         def build(activity=activity, english=english_of[user.pk]):
-            title, text = activity_reminder_text(activity, english)
+            title, text = activity_reminder_text(activity, english, now)
             start = timezone.localtime(activity.start_at).isoformat()
             return {"title": title, "text": text, "activityId": activity.pk, "startAt": start}
 

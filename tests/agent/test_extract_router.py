@@ -758,3 +758,45 @@ def test_any_luck_alone_asks_how_the_search_for_company_goes(message):
     from agent.extract import PARTNER_STATUS_RE
 
     assert PARTNER_STATUS_RE.search(message) is not None
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "remind me what time it starts",
+        "remind me which activities I joined",
+        "I talked about hiking with my friend, any hikes this weekend?",
+    ],
+)
+def test_a_request_mentioning_a_talk_or_a_reminder_is_no_question_for_memory(message):
+    from agent.extract import RECALL_EN_RE
+
+    assert RECALL_EN_RE.search(message) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "likes"),
+    [
+        ("I love painting and hate crowds", ["painting"]),
+        ("I like jazz, not rock", ["jazz"]),
+        ("I like hiking and want to find a partner", ["hiking"]),
+        ("I love cats, dogs are ok", ["cats"]),
+        ("I prefer board games over karaoke", ["board games"]),
+    ],
+)
+def test_a_clause_after_a_liking_is_no_thing_liked(message, likes):
+    assert [v for c, v in extract_preferences(message) if c == "likes"] == likes
+
+
+@pytest.mark.parametrize(
+    ("message", "passed"),
+    [
+        ("上周末去爬山了，有没有别的活动", ""),
+        ("I went hiking yesterday, anything similar?", ""),
+        ("今天早上有什么活动", "今天早上"),
+    ],
+)
+def test_only_a_passed_time_of_the_current_period_is_the_time_asked(message, passed):
+    from agent.extract import passed_time_said
+
+    assert passed_time_said(message) == passed

@@ -104,3 +104,14 @@ def test_another_time_said_with_instead_keeps_the_topic():
 )
 def test_a_narrowing_drops_the_kind_it_contradicts(last, message, query):
     assert changed_search(message, {"query": last, "limit": 5}) == {"query": query, "limit": 5}
+
+
+@pytest.mark.parametrize(
+    "message", ["有没有别的", "有没有其他的", "no other options?", "not that one"]
+)
+def test_asking_for_others_is_no_narrowing(message):
+    assert not follows_search(message)
+
+
+def test_a_refusal_drops_only_a_kind_the_last_query_names():
+    assert changed_search("有没有特别的", LAST) == {"query": "周末 户外活动 特别", "limit": 5}

@@ -508,3 +508,38 @@ def test_join_this_one_with_several_shown_and_none_in_focus_asks_which(
     asked = say(api_client, "报名这个", chat_id="join-this")
     assert asked["reply"].startswith("你想报名哪一个？"), asked["reply"]
     assert not any(a.participations.filter(user=user).exists() for a in shown)
+
+
+def test_join_and_remind_in_one_message_joins(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("join-remind", "周六陶艺", "周日桌游")
+    joined = say(api_client, "报名第一个，到时候提醒我", chat_id="join-remind")
+    assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[0].participations.filter(user=user).exists()
+
+
+@pytest.mark.parametrize("message", ["不用提醒我", "明天下午三点开会，提醒我"])
+def test_a_refusal_or_a_task_of_its_own_is_no_reminder_of_the_one_in_focus(
+    api_client, user, say, shown_in_chat, message
+):
+    shown_in_chat("no-remind", "Board games")
+    body = say(api_client, message, chat_id="no-remind")
+    assert "我会提醒你" not in body["reply"] or "前一天" not in body["reply"].split("。")[0]
+    assert not body["reply"].startswith("你还没报名「Board games」"), body["reply"]
+
+
+@pytest.mark.parametrize("message", ["那免费的呢", "适合新手的", "is that all?"])
+def test_a_narrowing_or_a_new_question_after_several_is_not_asked_back(
+    api_client, user, say, shown_in_chat, message
+):
+    shown_in_chat("not-which", "周六陶艺", "周日桌游")
+    body = say(api_client, message, chat_id="not-which")
+    assert not body["reply"].startswith(("你问的是哪一个？", "Which one do you mean?")), body[
+        "reply"
+    ]
+
+
+def test_thats_the_one_after_details_joins_it(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("that-one", "周六陶艺")
+    body = say(api_client, "好，就它了", chat_id="that-one")
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[0].participations.filter(user=user).exists()

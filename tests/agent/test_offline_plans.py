@@ -395,3 +395,40 @@ def test_an_activity_named_in_the_other_language_is_the_one_whose_title_names_it
         "startAt": "2026-12-03T19:00:00+08:00",
     }
     assert cancel_target("cancel the frisbee one", [climbing, frisbee], WEDNESDAY_10AM) == frisbee
+
+
+def test_who_else_signed_up_for_ones_own_reads_the_ones_organised():
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(
+        SimpleNamespace(message="who else signed up for my potluck?"), []
+    )
+    assert arguments["scope"] == "created"
+
+
+@pytest.mark.parametrize(
+    ("message", "title"),
+    [("cancel the climbing one", "周六攀岩"), ("cancel the running one", "夜跑")],
+)
+def test_a_kind_named_by_its_held_words_finds_the_title_in_the_other_language(message, title):
+    climbing = {
+        "id": 31,
+        "title": "周六攀岩",
+        "type": "运动",
+        "startAt": "2026-11-28T10:00:00+08:00",
+    }
+    running = {"id": 32, "title": "夜跑", "type": "运动", "startAt": "2026-11-27T19:00:00+08:00"}
+    frisbee = {"id": 33, "title": "飞盘局", "type": "运动", "startAt": "2026-11-29T13:00:00+08:00"}
+    assert cancel_target(message, [climbing, running, frisbee], WEDNESDAY_10AM)["title"] == title
+
+
+def test_a_kind_also_titled_in_the_messages_language_is_asked_back():
+    english = {
+        "id": 34,
+        "title": "Frisbee with Anna",
+        "type": "运动",
+        "startAt": "2026-11-29T13:00:00+08:00",
+    }
+    chinese = {"id": 35, "title": "飞盘局", "type": "运动", "startAt": "2026-11-29T15:00:00+08:00"}
+    message = "cancel the frisbee game with Tom"
+    assert cancel_target(message, [english, chinese], WEDNESDAY_10AM) is None

@@ -283,3 +283,16 @@ def test_a_cancelled_activity_is_not_reminded(other_user, make_activity_for):
     start = datetime(2026, 11, 27, 19, 0, tzinfo=SH)
     make_activity_for(other_user, start_at=start, status=ActivityStatus.CANCELLED)
     assert run_activity_reminders(start - timedelta(hours=20)) == 0
+
+
+def test_an_activity_later_today_is_reminded_as_todays(user, make_activity_for):
+    from agent.models import SystemEvent
+    from agent.triggers import run_activity_reminders
+
+    now = datetime(2026, 11, 25, 10, 0, tzinfo=SH)
+    make_activity_for(user, title="今晚桌游", start_at=datetime(2026, 11, 25, 19, 0, tzinfo=SH))
+    run_activity_reminders(now)
+    assert (
+        SystemEvent.objects.get(user=user, kind="activity_reminder").payload["title"]
+        == "今天的活动"
+    )
