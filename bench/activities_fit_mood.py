@@ -121,30 +121,37 @@ def shown_of(rec: dict, rule) -> list[str]:
 
 def cells(records: list[dict], rule) -> dict:
     """Return {(set, lang): {measure: values per query}} under ``rule``."""
-    from bench.activities_relevance import ndcg_at
 
     out: dict = defaultdict(lambda: defaultdict(list))
     for rec in records:
-        cell = out[(rec["half"], rec["lang"])]
-        shown = shown_of(rec, rule)
-        if rec.get("offTopic"):
-            cell["off"].append(not shown)
-            continue
-        cell["empty"].append(not shown)
-        relevant = rec["relevant_kept"]
-        if not relevant:
-            continue
-        good = sum(1 for t in shown if relevant.get(t, 0) >= 1)
-        values = {
-            "ndcg": ndcg_at(shown, relevant),
-            "p10": good / len(shown) if shown else 0.0,
-            "bare": ndcg_at(rec["bare"], relevant),
-        }
-        for key, value in values.items():
-            cell[key].append(value)
-            if rec["kind"] == "mood":
-                cell["mood " + key].append(value)
+        count(out, rec, shown_of(rec, rule), every_kind=False)
     return out
+
+
+def count(out: dict, rec: dict, shown: list[str], *, every_kind: bool) -> None:
+    """Add one query's list ``shown`` to its (set, lang) cell of ``out``: off-topic or labelled
+    answered empty, nDCG@5, P@10 and the bare model's nDCG@5, also under its kind (every kind,
+    or only mood)."""
+    from bench.activities_relevance import ndcg_at
+
+    cell = out[(rec["half"], rec["lang"])]
+    if rec.get("offTopic"):
+        cell["off"].append(not shown)
+        return
+    cell["empty"].append(not shown)
+    relevant = rec["relevant_kept"]
+    if not relevant:
+        return
+    good = sum(1 for t in shown if relevant.get(t, 0) >= 1)
+    values = {
+        "ndcg": ndcg_at(shown, relevant),
+        "p10": good / len(shown) if shown else 0.0,
+        "bare": ndcg_at(rec["bare"], relevant),
+    }
+    for key, value in values.items():
+        cell[key].append(value)
+        if every_kind or rec["kind"] == "mood":
+            cell[f"{rec['kind']} {key}"].append(value)
 
 
 def set_mean(fig: dict, sets, lang: str, key: str) -> float:
@@ -354,7 +361,6 @@ def lean_cells(items: list[dict], rule) -> dict:
     """Return {(set, lang): {measure: values per query}} with ``rule`` ((lean, scale) for the
     requests read as mood only; None: the service as shipped): nDCG@5, P@10 and the bare
     model's nDCG@5 of every labelled request and per kind, off-topic and labelled empty."""
-    from bench.activities_relevance import ndcg_at
 
     out: dict = defaultdict(lambda: defaultdict(list))
     for item in items[None]:
@@ -365,23 +371,7 @@ def lean_cells(items: list[dict], rule) -> dict:
             if mine
             else (leaned_service(item, 1.0))
         )
-        cell = out[(rec["half"], rec["lang"])]
-        if rec.get("offTopic"):
-            cell["off"].append(not shown)
-            continue
-        cell["empty"].append(not shown)
-        relevant = rec["relevant_kept"]
-        if not relevant:
-            continue
-        good = sum(1 for t in shown if relevant.get(t, 0) >= 1)
-        values = {
-            "ndcg": ndcg_at(shown, relevant),
-            "p10": good / len(shown) if shown else 0.0,
-            "bare": ndcg_at(rec["bare"], relevant),
-        }
-        for key, value in values.items():
-            cell[key].append(value)
-            cell[f"{rec['kind']} {key}"].append(value)
+        count(out, rec, shown, every_kind=True)
     return out
 
 
