@@ -66,26 +66,18 @@ def time_said(understood: Understanding) -> str:
     return " ".join(phrase.text for phrase in understood.times if phrase.soft is None)
 
 
-# A time of the current period (这周六, 今天早上, "this saturday", "on monday this week"), which a
-# request can mean as ahead; not 上周末 or "yesterday", said of what was done ("I went hiking
-# yesterday, anything similar?": an audit, session 52).
-_CURRENT_PERIOD_RE = re.compile(r"^(?:这|今|本|this\b|today|tonight|on\b)", re.IGNORECASE)
+# Something done said beside a past time (上周末去爬山了, "I went hiking yesterday, anything
+# similar?"): the time is of what was done, not the time asked (an audit, session 52).
+_DONE_RE = re.compile(r"了|过(?!来|去)|\b(?:went|did|had|was at|were at|been|visited)\b", re.I)
 
 
 def passed_time_said(text: str) -> str:
-    """Return the time of the current period a message names that has already passed (这周六 on
-    a Sunday) when it names no other time; "" otherwise."""
+    """Return the time a message asks about that has already passed (这周六 on a Sunday, 昨天有
+    什么活动) when it names no other time and tells of nothing done then; "" otherwise."""
     understood = read(text)
-    if understood.times:
+    if understood.times or _DONE_RE.search(text):
         return ""
-    return next(
-        (
-            i.text
-            for i in understood.ignored
-            if i.reason == "past" and _CURRENT_PERIOD_RE.match(i.text.strip())
-        ),
-        "",
-    )
+    return next((i.text for i in understood.ignored if i.reason == "past"), "")
 
 
 def start_of_today(now: datetime | None = None) -> datetime:

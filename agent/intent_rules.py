@@ -49,7 +49,8 @@ ORGANISED_BY_ME_RE = re.compile(
 SIGN_UPS_RE = re.compile(
     r"谁(?:报名|参加|要来(?![看找接]))|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)|有人报名|报了几个人"
     r"|(?:局|会|课|赛|餐|派对|聚会|活动)有人来吗"
-    r"|\b(?:(?:who|who['’]s|how many people)(?: else)? (?:has |have |is |are )?"
+    # "who else signed up for my potluck?", not "who else is going hiking this weekend?".
+    r"|\b(?:(?:who|who['’]s|how many people)(?: else(?=[^?]*\bmy\b))? (?:has |have |is |are )?"
     r"(?:registered|signed up|coming|joined|going)"
     r"|(?:is|has|have|are) (?:anyone|anybody|someone|people) (?:else )?"
     r"(?:registered|signed up|coming|joined))\b"

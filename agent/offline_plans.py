@@ -389,14 +389,16 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
 # Asking who signed up (intent_rules.SIGN_UPS_RE) is about the organiser's activities, not those
 # one joined (a make-run look, session 47), unless it is about one the user joined
 # (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
-# "is anyone else coming to the hike?": asked by one going, so the ones joined too (an audit,
-# session 51: it searched only the user's own).
+# "is anyone else coming to the hike?", 飞盘局还有谁参加: asked by one going, so the ones joined
+# too (an audit, session 51: it searched only the user's own).
 JOINED_BY_ME_RE = re.compile(
-    r"我(?:报名|参加|参与)的|\bi (?:signed up|joined|registered)\b"
-    # Not "who else signed up for my potluck?": the organiser's (an audit, session 52).
-    r"|\b(?:anyone|anybody|someone|who) else\b(?![^?]*\bmy\b)",
+    r"我(?:报名|参加|参与)的|还有(?:谁|别人|其他人)|\bi (?:signed up|joined|registered)\b"
+    r"|\b(?:anyone|anybody|someone|who) else\b",
     re.IGNORECASE,
 )
+# One's own named as such: "who else signed up for my potluck?", 我的飞盘局还有谁报名了 are the
+# organiser's (an audit, session 52), whatever else they say.
+MY_OWN_RE = re.compile(r"我的|\bmy\b", re.IGNORECASE)
 
 
 # Asking about one's activities before now: 我之前参加过哪些活动, 我参加过什么, 以前报过的,
@@ -433,7 +435,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         if "草稿" in ctx.message:
             scope = "drafts"
         elif ORGANISED_BY_ME_RE.search(ctx.message) or (
-            SIGN_UPS_RE.search(ctx.message) and not JOINED_BY_ME_RE.search(ctx.message)
+            SIGN_UPS_RE.search(ctx.message)
+            and not (JOINED_BY_ME_RE.search(ctx.message) and not MY_OWN_RE.search(ctx.message))
         ):
             scope = "created"
         elif (
@@ -473,6 +476,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         # than "you have no activities" beside one joined for the Saturday after (a make-run
         # look, session 52). Not for a deadline told (its answer lists only that time).
         arguments = {k: v for k, v in first["arguments"].items() if k != "timeRange"}
+        if arguments.get("scope") == "joined":  # an organiser's own count too (an audit, 52)
+            arguments["scope"] = "all"
         return [("getMyActivities", arguments)]
     if cancel and len(done) == 1:
         live = [a for a in done[0]["result"].get("activities") or [] if a["status"] != "cancelled"]

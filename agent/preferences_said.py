@@ -149,7 +149,7 @@ NOT_A_THING_LIKED = (
 _LIKE_EN_THING_RE = re.compile(
     NOT_A_THING_LIKED + r"(?:(?:a|an|the|some)\s+)?"
     r"([a-z][a-z' -]{2,30}?)(?=\s*(?:[,.!?;]|$|\b(?:and|but|on|at|in|with|so|because|too|over"
-    r"|than|to)\b))",
+    r"|than)\b))",
     re.I,
 )
 # What joins one more thing to a list of likings, not a clause of its own ("and I also ...").

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from agent import extract
+from agent import extract, triggers
 from agent.context import RuntimeContext
 from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
 from agent.intent_rules import EXPLORE, MANAGE
@@ -45,12 +45,14 @@ ABOUT_UNNAMED_RE = re.compile(
     r"|收费|要钱|贵不贵|价格|价钱|费用|门票|时间|地点)(?:开始|结束|集合|是多少|多少|是)?"
     r"(?:的|了)?(?:吗|呢|啊|呀|么)?\W*$"
     # 免费吗 asks the price; 那免费的呢 narrows the search (an audit, session 52).
-    r"|^\W*(?:那|它|这个)?(?:是)?免费(?:的)?吗\W*$"
+    r"|^\W*(?:那|所以)?\W*(?:它|这个)?(?:是)?免费(?:的)?吗\W*$"
     r"|^\W*(?:(?:and|so|ok)\W+)?(?:what|how) about (?:the )?(?:prices?|costs?|fees?|tickets?|time"
     r"|times|timing|place|location|address|parking)\W*$"
     r"|^\W*(?:(?:and|so|ok)\W+)?(?:how much(?: is it| does it cost| are they)?|is it free"
     r"|what time(?: is it| does it (?:start|end|finish))?|where(?: is it|['’]s it| is that)?"
-    r"|when(?: is it|['’]s it)?)\W*$",
+    r"|when(?: is it|['’]s it)?)\W*$"
+    r"|^\W*(?:can you\s+)?remind me\W+(?:what time|when|where|how (?:much|long))\b"
+    r"[^.!?]{0,40}\?*\W*$",
     re.IGNORECASE,
 )
 # A short question about who or what the one activity in focus suits ("is it suitable for
@@ -58,24 +60,51 @@ ABOUT_UNNAMED_RE = re.compile(
 # Only about the one in focus: after several, 适合新手的 or "is it possible to find something for
 # kids" is a search (an audit, session 52).
 SUITS_RE = re.compile(
-    r"^\W*(?:is|would) (?:it|that)(?: one)? (?:suitable|ok|okay|good|fine|safe|easy|hard|tough"
-    r"|beginner|kid|child|family|dog|wheelchair)[^.!?]{0,40}\?*\W*$"
-    r"|^\W*(?:can|do|should|must) (?:i|we) (?:bring|need to bring|wear|park)\b[^.!?]{0,40}\?*\W*$"
-    r"|^\W*(?:这个|那个|它)?(?:适合|可以带|能带|需要带|要带|要不要带)[^，,。？?的]{0,10}(?:吗|么|嘛)[？?]?\W*$"
+    r"^\W*(?:so\W+)?(?:is|does|can|will|would|should) (?:it|that)(?: one)?\b"
+    r"(?![^?]*\b(?:rain|snow|weather|matter)\b)[^.!?]{0,60}\?*\W*$"
+    r"|^\W*(?:can|do|should|must) (?:i|we) (?:bring|need|wear|park)\b[^.!?]{0,40}\?*\W*$"
+    r"|^\W*(?:那|所以)?\W*(?:这个|那个|它)?(?:适合|可以带|能带|需要带|要带|要不要带)[^，,。？?]{0,10}"
+    r"(?:吗|么|嘛|呢)?[？?]?\W*$"
+    r"|^\W*(?:小孩|孩子|小朋友|老人|狗|宠物|新手)(?:能|可以)(?:去|来|参加|带)?吗\W*$"
     r"|^\W*(?:这个|那个|它)?(?:有没有停车(?:位|场)?|好停车吗)\W*$",
     re.IGNORECASE,
 )
 # Asking to be reminded of the activity in focus, without a time or task of its own ("can you
 # remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
 # session 52). A deadline with its time ("the essay is due Friday, remind me") is MANAGE's.
-REMIND_IT_RE = re.compile(
-    # Only the request itself, said alone: not with a join (报名第一个，到时候提醒我), a refusal
-    # (不用提醒我) or a time and task of its own (明天下午三点开会，提醒我): an audit, session 52.
-    r"^\W*(?:好的?|行|那|ok(?:ay)?|great|thanks)?\W*(?:can you |could you |will you |please )?"
-    r"remind me(?: about it| of it| the day before| before it| beforehand| then)?(?: please)?\W*$"
-    r"|^\W*(?:好的?|行|那)?\W*(?:到时候|前一天|提前)?(?:记得)?提醒(?:我|一下)(?:一下)?(?:吧|哦|呀|啊)?\W*$",
+REMIND_ME_RE = re.compile(r"\bremind me\b|提醒(?:我|一下)", re.IGNORECASE)
+# What makes "remind me" something else: a refusal (不用提醒我, "don't remind me") or a time or
+# task of its own (明天下午三点开会，提醒我; "the essay is due Friday, remind me").
+_NOT_REMINDING_RE = re.compile(
+    r"不用|不要|别|甭|无需|\bdon'?t\b|\bno need\b|\bnever ?mind\b|\d\s*(?:点|:|am\b|pm\b)"
+    r"|\bremind me\W+(?:what|when|where|which|who|how)\b",
     re.IGNORECASE,
 )
+# The reminder clause, to read what else the message asks ("好的报名吧，记得提醒我").
+_REMIND_CLAUSE_RE = re.compile(
+    r"[，,。]?\s*(?:(?:and|then)\s+)?(?:(?:can|could|will|would) you\s+)?(?:please\s+)?"
+    r"(?:记得|到时候|提前一天|前一天|活动前一天)?(?:能|可以|会)?"
+    r"(?:remind me\b[^.!?，,。]*[?？]?|提醒(?:我|一下)(?:一下)?[吧哦呀啊吗嘛]?[?？]?)",
+    re.IGNORECASE,
+)
+
+
+def asks_reminder(message: str) -> bool:
+    """Return whether a message asks to be reminded of the activity in focus ("can you remind
+    me the day before?", 提前一天提醒我), with no refusal, time or task of its own."""
+    message = message or ""
+    return bool(
+        REMIND_ME_RE.search(message)
+        and not _NOT_REMINDING_RE.search(message)
+        and not triggers.DEADLINE_RE.search(_REMIND_CLAUSE_RE.sub(" ", message))
+    )
+
+
+def without_reminder(message: str) -> str:
+    """Return ``message`` without its "remind me" clause (好的报名吧，记得提醒我 -> 好的报名吧)."""
+    return _REMIND_CLAUSE_RE.sub("", message or "").strip()
+
+
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
@@ -119,7 +148,7 @@ BARE_JOIN_RE = re.compile(
     r"^\W*(?:好的?|行|可以|嗯|那|就)?\W*(?:帮我|给我|我要|我想)?(?:报名|报个名)(?:这个|那个)?(?:吧|一下|呗)?\W*$"
     r"|^\W*(?:好的?|行|那)?\W*算我一个\W*$"
     # 好，就它了 after its details: that one (it was small talk: a make-run look, session 52).
-    r"|^\W*(?:好的?|行|那)?\W*就(?:它|这个|那个|这场)(?:了|吧)\W*$"
+    r"|^\W*(?:好的?|好吧|行|那)?\W*(?:那)?就(?:选|要)?(?:它|这个|那个|这场)(?:了|吧)\W*$"
     r"|^\W*(?:ok(?:ay)?|yes|great|sure|cool)?\W*(?:(?:sign me up|book me in|count me in|i'?m in)"
     r"(?:\s+(?:for|to|on)\s+(?:it|this|that))?|(?:join|book) (?:it|this|that)"
     r"|(?:add|put) (?:it|this|that) (?:to|in|on|into) my (?:calendar|schedule|diary|plans))"
@@ -133,7 +162,8 @@ _ACK = r"^\W*(?:(?:好的?|行|嗯|那|可以|不喜欢|都不喜欢|ok(?:ay)?|y
 MORE_RE = re.compile(
     _ACK
     + r"(?:(?:再)?换一?批|还有(?:别的|其他|其它)?(?:的)?(?:吗|嘛|没有)?\W*$|(?:别的|其他的?)呢\W*$"
-    r"|有没有(?:别的|其他的?|其它的?)(?:活动)?(?:吗|呢|啊)?\W*$"
+    r"|(?:还)?有没有(?:别的|其他的?|其它的?)[^，,。？?]{0,6}?(?:吗|呢|啊)?\W*$|没有(?:别的|其他的?)了?(?:吗|嘛)\W*$"
+    r"|(?:are there\s+)?no (?:other|more) (?:options|ones|activities)\W*$"
     r"|再(?:来|推荐|给我)几个"
     r"|(?:(?:show me|see|any|got any|are there)\s+)?(?:some\s+)?"
     r"(?:more|others|other ones|other options)"
@@ -175,8 +205,13 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
-    if REMIND_IT_RE.match(message):
-        return "remind"  # "remind me the day before": it is reminded if the user is on it
+    reminder = asks_reminder(message)
+    if reminder:
+        # "报名第一个，到时候提醒我": what else it says decides (a join joins; the reminder
+        # follows from joining); said alone, whether it will be reminded.
+        message = without_reminder(message)
+        if not message or _said_alone(message):
+            return "remind"
     refusing = REFUSING_RE.search(message) or NOT_JOINING_RE.search(message)
     asking = ASKING_RE.search(re.sub(r"\bcan['’]?t\b", "", message, flags=re.I))
     holding = HOLD_ON_RE.search(message)
@@ -196,7 +231,7 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
         return "join"
     if ASKING_RE.search(message):
         return "details"
-    return None
+    return "remind" if reminder else None
 
 
 def stops_going_unnamed(message: str) -> bool:
@@ -264,9 +299,10 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
             return None
         if (
             BARE_JOIN_RE.search(message)
+            or BARE_JOIN_RE.search(without_reminder(message))
             or ABOUT_UNNAMED_RE.match(message)
             or SUITS_RE.match(message)
-            or REMIND_IT_RE.match(message)
+            or asks_reminder(message)
         ):
             return target, False
         short = len(message) <= POINTER_MAX_CHARS or (

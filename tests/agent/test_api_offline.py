@@ -943,3 +943,18 @@ def test_asking_for_others_after_ones_own_list_shows_other_activities(
     assert body["tool_calls"][0]["name"] == "exploreNearby"
     assert not body["tool_calls"][0]["arguments"].get("query")  # not a search for "还有别"
     assert body["tool_calls"][0]["result"]["results"], body["reply"]
+
+
+def test_ones_activities_at_a_time_holding_none_lists_what_one_organises_too(
+    api_client, user, make_activity_for, say
+):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    make_activity_for(user, title="下下周六读书会", start_at=timezone.now() + timedelta(days=10))
+
+    body = say(api_client, "我周六报了什么")
+
+    assert body["reply"].startswith("你「周六」没有活动。你其他时间的活动："), body["reply"]
+    assert "下下周六读书会" in body["reply"]

@@ -800,3 +800,23 @@ def test_only_a_passed_time_of_the_current_period_is_the_time_asked(message, pas
     from agent.extract import passed_time_said
 
     assert passed_time_said(message) == passed
+
+
+def test_a_liking_of_doing_something_keeps_what_is_done():
+    assert extract_preferences("I like going to concerts") == [("likes", "going to concerts")]
+
+
+@pytest.mark.parametrize(
+    ("message", "passed"), [("昨天有什么活动", "昨天"), ("上周末有什么活动？", "上周末")]
+)
+def test_a_past_time_asked_about_is_the_time_asked(message, passed):
+    from agent.extract import passed_time_said
+
+    assert passed_time_said(message) == passed
+
+
+@pytest.mark.django_db
+def test_who_else_is_going_is_no_question_about_ones_sign_ups():
+    from agent.intent_rules import SIGN_UPS_RE
+
+    assert SIGN_UPS_RE.search("who else is going hiking this weekend?") is None

@@ -543,3 +543,41 @@ def test_thats_the_one_after_details_joins_it(api_client, user, say, shown_in_ch
     body = say(api_client, "好，就它了", chat_id="that-one")
     assert [c["name"] for c in body["tool_calls"]] == ["getActivity", "joinActivity"]
     assert shown[0].participations.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["那它是免费的吗", "小孩能去吗", "适合什么人？", "do I need experience?", "is it outdoors?"],
+)
+def test_a_short_question_about_the_one_in_focus_gives_its_details(
+    api_client, user, say, shown_in_chat, message
+):
+    shown_in_chat("focus-q", "Board games")
+    asked = say(api_client, message, chat_id="focus-q")
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"], asked["reply"]
+
+
+@pytest.mark.parametrize("message", ["提前一天提醒我", "can you remind me before?"])
+def test_other_wordings_of_remind_me_get_the_reminder_answer(
+    api_client, user, say, shown_in_chat, message
+):
+    shown_in_chat("remind-forms", "周六陶艺")
+    asked = say(api_client, message, chat_id="remind-forms")
+    assert asked["reply"].startswith(
+        ("你还没报名「周六陶艺」", 'You haven\'t joined "周六陶艺"')
+    ), asked["reply"]
+
+
+def test_a_bare_join_with_remind_me_joins_the_one_in_focus(api_client, user, say, shown_in_chat):
+    shown = shown_in_chat("join-remind-bare", "周六陶艺")
+    joined = say(api_client, "好的报名吧，记得提醒我", chat_id="join-remind-bare")
+    assert [c["name"] for c in joined["tool_calls"]] == ["getActivity", "joinActivity"]
+    assert shown[0].participations.filter(user=user).exists()
+
+
+def test_no_other_options_after_a_search_shows_others(api_client, user, say, activities_loaded):
+    first = say(api_client, "any outdoor activities?", chat_id="no-other")
+    assert first["tool_calls"][-1]["result"]["results"], first["reply"]
+    body = say(api_client, "no other options?", chat_id="no-other")
+    assert body["tool_calls"][0]["name"] == "exploreNearby"
+    assert body["tool_calls"][0]["arguments"].get("excludeIds"), body["tool_calls"][0]["arguments"]

@@ -432,3 +432,30 @@ def test_a_kind_also_titled_in_the_messages_language_is_asked_back():
     chinese = {"id": 35, "title": "飞盘局", "type": "运动", "startAt": "2026-11-29T15:00:00+08:00"}
     message = "cancel the frisbee game with Tom"
     assert cancel_target(message, [english, chinese], WEDNESDAY_10AM) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "scope"), [("飞盘局还有谁参加？", "joined"), ("我的飞盘局还有谁报名了", "created")]
+)
+def test_who_else_is_the_participants_unless_it_is_ones_own(message, scope):
+    from agent.offline_plans import plan_manage
+
+    [(_, arguments)] = plan_manage(SimpleNamespace(message=message), [])
+    assert arguments["scope"] == scope
+
+
+@pytest.mark.parametrize("message", ["就选它了", "好吧，就它了", "好，那就它了"])
+def test_thats_the_one_said_several_ways_joins(message):
+    from agent.references import action_of, pointed_at
+
+    assert pointed_at(message, [7], 7) == (7, False)
+    assert action_of(message, alone=False) == "join"
+
+
+@pytest.mark.parametrize(
+    "message", ["还有没有别的", "有没有别的推荐", "没有别的了吗", "are there no other options?"]
+)
+def test_other_ways_of_asking_for_others(message):
+    from agent.references import asks_for_more
+
+    assert asks_for_more(message)
