@@ -115,10 +115,10 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
     matching = [a for a in activities if all(_holds(w, a) for w in words)]
     if words and not matching:
         # An activity named in the other language ("the frisbee one" and 飞盘局): the titles
-        # naming it (activities.named_kinds knows both names), before the broader type (运动
+        # naming it by any of its kind's names, asked or held (activities.named_kinds knows both
+        # languages; "climbing" names 攀岩 only as a held word), before the broader type (运动
         # matched the climbing one too: a make-run look, session 52).
         english = all(w.isascii() for w in words)
-        # A kind's every name, asked or held ("climbing" names 攀岩 only as a held word).
         said = message.lower()
         named = [k for k in named_kinds.NAMED_KINDS if named_kinds.names(said, k, also_held=True)]
         naming = [

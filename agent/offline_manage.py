@@ -24,8 +24,6 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         return _which_to_cancel(ctx, items, english)
     due = deadline_of(ctx.message, timezone.now())
     if due is not None:
-        if len(calls) > 1:  # none then; the second listing is of other times (plan_manage)
-            items = []
         when = when_text(due.isoformat(), english)
         if english:
             titles = ", ".join(f'"{a["title"]}"' for a in items[:5])

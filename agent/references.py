@@ -197,9 +197,8 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
     "details", "remind" ("remind me the day before": whether it will be), "refused" (第二个太远了,
-    "not the first one": nothing is done, the reply offers
-    others), or None when it is something else (帮我组织第二场读书会): then it is routed as if it
-    named none.
+    "not the first one": nothing is done, the reply offers others), or None when it is
+    something else (帮我组织第二场读书会): then it is routed as if it named none.
 
     Only a command stops going or joins; a question gets the details. ``alone``: the message is
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the

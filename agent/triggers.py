@@ -333,14 +333,19 @@ def run_activity_reminders(now: datetime | None = None) -> int:
     now = now or timezone.now()
     created = 0
     english_of: dict[int, bool] = {}
-    for user, activity in activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD):
+
+    def english(user) -> bool:
+        # Read once per user per run, and only for a reminder not yet written.
         if user.pk not in english_of:
             since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
             recent = messages_between(user=user, since=since, until=now, role="user")
             english_of[user.pk] = mostly_english(m.content for m in recent.order_by("-ts")[:50])
+        return english_of[user.pk]
 
-        def build(activity=activity, english=english_of[user.pk]):
-            title, text = activity_reminder_text(activity, english, now)
+    for user, activity in activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD):
+
+        def build(activity=activity, user=user):
+            title, text = activity_reminder_text(activity, english(user), now)
             start = timezone.localtime(activity.start_at).isoformat()
             return {"title": title, "text": text, "activityId": activity.pk, "startAt": start}
 
