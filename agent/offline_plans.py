@@ -22,6 +22,7 @@ from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
 from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER, SIGN_UPS_RE
 from agent.naming import CANCEL_RE, named_matches
+from agent.reminding import without_reminder
 from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
@@ -149,7 +150,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
         named = activity_named_in(user=ctx.user, text=ctx.message)
         if named is not None:
             return [("joinActivity", {"activityId": named.pk})]
-        if not joins_something_named(ctx.message):
+        # "sign me up and remind me the day before" names nothing more than "sign me up".
+        if not joins_something_named(without_reminder(ctx.message)):
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)

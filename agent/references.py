@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 
-from agent import extract, triggers
+from agent import extract
 from agent.context import RuntimeContext
 from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
 from agent.intent_rules import EXPLORE, MANAGE
 from agent.naming import named_words
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, POINTING_RE
+from agent.reminding import asks_reminder, without_reminder
 
 MAX_CHOICES = 3  # the listed activities "which one?" names again (as a search reply lists 3)
 MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
@@ -69,42 +70,6 @@ SUITS_RE = re.compile(
     r"|^\W*(?:这个|那个|它)?(?:有没有停车(?:位|场)?|好停车吗)\W*$",
     re.IGNORECASE,
 )
-# Asking to be reminded of the activity in focus, without a time or task of its own ("can you
-# remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
-# session 52). A deadline with its time ("the essay is due Friday, remind me") is MANAGE's.
-REMIND_ME_RE = re.compile(r"\bremind me\b|提醒(?:我|一下)", re.IGNORECASE)
-# What makes "remind me" something else: a refusal (不用提醒我, "don't remind me") or a time or
-# task of its own (明天下午三点开会，提醒我; "the essay is due Friday, remind me").
-_NOT_REMINDING_RE = re.compile(
-    r"不用|不要|别|甭|无需|\bdon'?t\b|\bno need\b|\bnever ?mind\b|\d\s*(?:点|:|am\b|pm\b)"
-    r"|\bremind me\W+(?:what|when|where|which|who|how)\b",
-    re.IGNORECASE,
-)
-# The reminder clause, to read what else the message asks ("好的报名吧，记得提醒我").
-_REMIND_CLAUSE_RE = re.compile(
-    r"[，,。]?\s*(?:(?:and|then)\s+)?(?:(?:can|could|will|would) you\s+)?(?:please\s+)?"
-    r"(?:记得|到时候|提前一天|前一天|活动前一天)?(?:能|可以|会)?"
-    r"(?:remind me\b[^.!?，,。]*[?？]?|提醒(?:我|一下)(?:一下)?[吧哦呀啊吗嘛]?[?？]?)",
-    re.IGNORECASE,
-)
-
-
-def asks_reminder(message: str) -> bool:
-    """Return whether a message asks to be reminded of the activity in focus ("can you remind
-    me the day before?", 提前一天提醒我), with no refusal, time or task of its own."""
-    message = message or ""
-    return bool(
-        REMIND_ME_RE.search(message)
-        and not _NOT_REMINDING_RE.search(message)
-        and not triggers.DEADLINE_RE.search(_REMIND_CLAUSE_RE.sub(" ", message))
-    )
-
-
-def without_reminder(message: str) -> str:
-    """Return ``message`` without its "remind me" clause (好的报名吧，记得提醒我 -> 好的报名吧)."""
-    return _REMIND_CLAUSE_RE.sub("", message or "").strip()
-
-
 POINTER_MAX_CHARS = 20  # a Chinese message
 POINTER_MAX_WORDS = 8  # an English one ("ok sign me up for that one")
 # Asking about the activity rather than choosing it: 几点, 在哪, 还有名额吗, "when", "details".
