@@ -196,6 +196,20 @@ def answered_vibe(text: str) -> tuple[str, str] | None:
     return None
 
 
+_PLACEHOLDER_WORDS = frozenset({"things", "stuff", "ones", "activities", "events", "places"})
+
+
+def _covered(value: str, covered: set[str]) -> bool:
+    """Return whether a liking says no more than a preference already read: it holds one or is
+    held in one, or its words besides "things" / "activities" are among theirs ("I prefer quiet
+    things" is the quiet vibe, not a liking of "quiet things" too)."""
+    if any(value in c or c in value for c in covered):
+        return True
+    words = set(value.split()) - _PLACEHOLDER_WORDS
+    said = {w for c in covered for w in c.split()}
+    return bool(words) and words <= said
+
+
 def extract_preferences(text: str) -> list[tuple[str, str]]:
     """Return the ``(category, value)`` preferences a user states in a message."""
     found: list[tuple[str, str]] = []
@@ -211,7 +225,7 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
         asked = len(clause) > 1 and text[match.start() + len(clause[0])] == "?"
         if asked or _EN_NOT_STATED.search(text[: match.start()]):
             continue
-        if value and not any(value in c or c in value for c in covered):
+        if value and not _covered(value, covered):
             found.append(("likes", value))
         # "I love climbing and live music", "jazz, hiking and board games": each thing listed
         # (only the first was kept: a make-run look, session 52).
@@ -222,7 +236,7 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
                 break  # "..., cheap ones?" asks
             if value and _NOT_A_LISTED_THING.search(value):
                 break  # "and hate crowds", "not rock", "dogs are ok": a clause, not a thing
-            if value and not any(value in c or c in value for c in covered):
+            if value and not _covered(value, covered):
                 found.append(("likes", value))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
         for match in pattern.finditer(text):

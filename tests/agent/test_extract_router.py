@@ -820,3 +820,7 @@ def test_who_else_is_going_is_no_question_about_ones_sign_ups():
     from agent.intent_rules import SIGN_UPS_RE
 
     assert SIGN_UPS_RE.search("who else is going hiking this weekend?") is None
+
+
+def test_a_liking_saying_no_more_than_a_vibe_is_the_vibe_alone():
+    assert extract_preferences("I prefer quiet things") == [("vibe", "quiet activities")]
