@@ -58,6 +58,27 @@ SIGN_UPS_RE = re.compile(
     r"|\bhow many (?:people )?(?:have |has )?(?:signed up|joined)\b",
     re.IGNORECASE,
 )
+# Asking who signed up (SIGN_UPS_RE) is about the organiser's activities, not those
+# one joined (a make-run look, session 47), unless it is about one the user joined
+# (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
+# "is anyone else coming to the hike?", 飞盘局还有谁参加: asked by one going, so the ones joined
+# too (an audit, session 51: it searched only the user's own).
+JOINED_BY_ME_RE = re.compile(
+    r"我(?:报名|参加|参与)的|还有(?:谁|别人|其他人)|\bi (?:signed up|joined|registered)\b"
+    r"|\b(?:anyone|anybody|someone|who) else\b",
+    re.IGNORECASE,
+)
+# One's own named as such: "who else signed up for my potluck?", 我的飞盘局还有谁报名了 are the
+# organiser's (an audit, session 52), whatever else they say.
+MY_OWN_RE = re.compile(r"我的|\bmy\b", re.IGNORECASE)
+# Asking about one's activities before now: 我之前参加过哪些活动, 我参加过什么, 以前报过的,
+# "what have I joined before?", "my past events" (an audit, session 50).
+PAST_ASKED_RE = re.compile(
+    r"之前|以前|上次|过去|参加过|去过|报过|玩过"
+    # Not "what have I joined?": the ones one is going to (an audit, session 51).
+    r"|\b(?:before|past|previous|previously|earlier|last time|have i (?:been|done))\b",
+    re.IGNORECASE,
+)
 REMIND_DEADLINE_RE = re.compile(
     r"(?=.*(?:截止|DDL|考试|面试|交(?:报告|作业|材料|稿)|提交|\b(?:deadline|due|exam|interview|submit"
     r"|hand in)\b))(?=.*(?:提醒我|别让我忘|\bremind me\b|\bdon'?t let me forget\b))",

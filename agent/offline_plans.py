@@ -20,7 +20,17 @@ from activities.selectors import activities_of_user, activity_ids_of_kind, activ
 from agent import draft_fields, extract, follow_up
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
-from agent.intent_rules import CREATE, EXPLORE, MANAGE, ORGANISED_BY_ME_RE, PARTNER, SIGN_UPS_RE
+from agent.intent_rules import (
+    CREATE,
+    EXPLORE,
+    JOINED_BY_ME_RE,
+    MANAGE,
+    MY_OWN_RE,
+    ORGANISED_BY_ME_RE,
+    PARTNER,
+    PAST_ASKED_RE,
+    SIGN_UPS_RE,
+)
 from agent.naming import CANCEL_RE, named_matches
 from agent.reminding import without_reminder
 from agent.tools import activity_shape
@@ -388,29 +398,6 @@ def shared_context_id(ctx: RuntimeContext) -> int | None:
     return None
 
 
-# Asking who signed up (intent_rules.SIGN_UPS_RE) is about the organiser's activities, not those
-# one joined (a make-run look, session 47), unless it is about one the user joined
-# (我报名的飞盘局还有谁参加, "who has joined the hike I signed up for?").
-# "is anyone else coming to the hike?", 飞盘局还有谁参加: asked by one going, so the ones joined
-# too (an audit, session 51: it searched only the user's own).
-JOINED_BY_ME_RE = re.compile(
-    r"我(?:报名|参加|参与)的|还有(?:谁|别人|其他人)|\bi (?:signed up|joined|registered)\b"
-    r"|\b(?:anyone|anybody|someone|who) else\b",
-    re.IGNORECASE,
-)
-# One's own named as such: "who else signed up for my potluck?", 我的飞盘局还有谁报名了 are the
-# organiser's (an audit, session 52), whatever else they say.
-MY_OWN_RE = re.compile(r"我的|\bmy\b", re.IGNORECASE)
-
-
-# Asking about one's activities before now: 我之前参加过哪些活动, 我参加过什么, 以前报过的,
-# "what have I joined before?", "my past events" (an audit, session 50).
-PAST_ASKED_RE = re.compile(
-    r"之前|以前|上次|过去|参加过|去过|报过|玩过"
-    # Not "what have I joined?": the ones one is going to (an audit, session 51).
-    r"|\b(?:before|past|previous|previously|earlier|last time|have i (?:been|done))\b",
-    re.IGNORECASE,
-)
 # Cancelling an activity for everyone on it, said as such (取消飞盘局, "cancel the game"), not
 # only that one cannot go.
 CANCEL_FOR_ALL_RE = re.compile(r"取消|删除|删掉|\bcancel\b|\bcall (?:it )?off\b", re.IGNORECASE)
