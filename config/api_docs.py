@@ -279,7 +279,7 @@ API_TAGS = [
         "description": _(
             "The intent-routed chat agent (one turn as JSON or as server-sent "
             "events) and the proactive events its triggers write for a user (daily digest, "
-            "interest spike, deadline reminder)."
+            "interest spike, deadline reminder, activity reminder)."
         ),
     },
     {

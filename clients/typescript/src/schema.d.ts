@@ -1587,9 +1587,10 @@ export interface components {
          * @description * `daily_digest` - daily digest
          *     * `interest_spike` - interest spike
          *     * `deadline_reminder` - deadline reminder
+         *     * `activity_reminder` - activity reminder
          * @enum {string}
          */
-        KindsEnum: "daily_digest" | "interest_spike" | "deadline_reminder";
+        KindsEnum: "daily_digest" | "interest_spike" | "deadline_reminder" | "activity_reminder";
         /**
          * @description * `zh` - zh
          *     * `en` - en
@@ -2266,7 +2267,16 @@ export interface components {
                 [key: string]: number;
             };
         };
-        UserEventsStreamEvent: components["schemas"]["UserEventsStreamEventDailyDigest"] | components["schemas"]["UserEventsStreamEventInterestSpike"] | components["schemas"]["UserEventsStreamEventDeadlineReminder"];
+        UserEventsStreamEvent: components["schemas"]["UserEventsStreamEventDailyDigest"] | components["schemas"]["UserEventsStreamEventInterestSpike"] | components["schemas"]["UserEventsStreamEventDeadlineReminder"] | components["schemas"]["UserEventsStreamEventActivityReminder"];
+        /** @description The `activity_reminder` event of UserEventsStreamEvent. */
+        UserEventsStreamEventActivityReminder: {
+            data: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            event: "activity_reminder";
+        };
         /** @description The `daily_digest` event of UserEventsStreamEvent. */
         UserEventsStreamEventDailyDigest: {
             data: string;
@@ -5798,7 +5808,7 @@ export interface operations {
     agent_user_events: {
         parameters: {
             query?: {
-                kind?: "daily_digest" | "deadline_reminder" | "interest_spike";
+                kind?: "activity_reminder" | "daily_digest" | "deadline_reminder" | "interest_spike";
                 /**
                  * @description At most this many (1-200, default 50).
                  * @example 20
@@ -5890,8 +5900,9 @@ export interface operations {
                  * @description * `daily_digest` - daily digest
                  *     * `interest_spike` - interest spike
                  *     * `deadline_reminder` - deadline reminder
+                 *     * `activity_reminder` - activity reminder
                  */
-                kind?: "daily_digest" | "interest_spike" | "deadline_reminder";
+                kind?: "daily_digest" | "interest_spike" | "deadline_reminder" | "activity_reminder";
                 /** @description Resume after this event id (for clients that cannot send the Last-Event-ID header; the header wins). */
                 last_event_id?: number;
                 /**

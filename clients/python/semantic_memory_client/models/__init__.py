@@ -164,6 +164,7 @@ from .understood_time import UnderstoodTime
 from .understood_time_applied_enum import UnderstoodTimeAppliedEnum
 from .user_delete_out import UserDeleteOut
 from .user_delete_out_deleted import UserDeleteOutDeleted
+from .user_events_stream_event_activity_reminder import UserEventsStreamEventActivityReminder
 from .user_events_stream_event_daily_digest import UserEventsStreamEventDailyDigest
 from .user_events_stream_event_deadline_reminder import UserEventsStreamEventDeadlineReminder
 from .user_events_stream_event_interest_spike import UserEventsStreamEventInterestSpike
@@ -344,6 +345,7 @@ __all__ = (
     "UnderstoodTimeAppliedEnum",
     "UserDeleteOut",
     "UserDeleteOutDeleted",
+    "UserEventsStreamEventActivityReminder",
     "UserEventsStreamEventDailyDigest",
     "UserEventsStreamEventDeadlineReminder",
     "UserEventsStreamEventInterestSpike",

@@ -1,6 +1,7 @@
 from enum import StrEnum
 
 class KindsEnum(StrEnum):
+    ACTIVITY_REMINDER = "activity_reminder"
     DAILY_DIGEST = "daily_digest"
     DEADLINE_REMINDER = "deadline_reminder"
     INTEREST_SPIKE = "interest_spike"
