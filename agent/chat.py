@@ -399,16 +399,12 @@ def stream_chat(
             and references.action_of(ctx.message, alone=False) is not None
         ):
             ctx.action = "beyond"  # 第二个几点开始 after a list of one: list it again, ask which
-        if (
-            not ctx.search
-            and ctx.shown
-            and ctx.last_intent == MANAGE
-            and references.asks_for_more(state.message)
-        ):
+        asks_more = references.asks_for_more(state.message)
+        if asks_more and not ctx.search and ctx.shown and ctx.last_intent == MANAGE:
             # 还有别的吗 after a listing of one's own activities: other activities to join, not a
             # search for "还有别" (a make-run look, session 52).
             ctx.search, ctx.seen = {"query": "", "limit": 5}, list(ctx.shown)
-        ctx.more = bool(ctx.search) and references.asks_for_more(state.message)
+        ctx.more = bool(ctx.search) and asks_more
         if ctx.more and ctx.action not in ("join", "cancel"):
             ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for
         if ctx.referenced is not None:

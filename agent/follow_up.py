@@ -193,7 +193,6 @@ def _without_contradicted(query: str, message: str) -> str:
         said = kind in words if kind.isascii() else kind in message
         if said and kind not in refused:
             dropped.update(opposites)
-    dropped.discard("")
     for word in sorted(dropped, key=len, reverse=True):
         if re.search(r"[a-z]", word):
             query = re.sub(rf"\b{re.escape(word)}\b", " ", query, flags=re.IGNORECASE)

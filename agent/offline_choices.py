@@ -47,9 +47,6 @@ def which_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     return ask_which(ctx, items, english)
 
 
-SAY_WHICH_EN = 'Say "the second one", for example.'
-
-
 def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     """Return the last listing again after a message named a place it does not have, or asked
     about a time, place or price without naming one (``ctx.action`` "which"), and ask which one
@@ -66,7 +63,10 @@ def beyond_text(ctx: RuntimeContext, calls: list[dict]) -> str:
     lines = activity_lines(items, english)
     if ctx.action == "which":  # 那几点呢 after several: their times and places, and which one
         if english:
-            return f"Which one do you mean? Here they are again:\n{lines}\n" + SAY_WHICH_EN
+            return (
+                f"Which one do you mean? Here they are again:\n{lines}\n"
+                'Say "the second one", for example.'
+            )
         return f"你问的是哪一个？刚才的是：\n{lines}\n可以说“第二个”。"
     if english:
         return f"I only listed {len(items)}:\n{lines}\nWhich one do you mean?"

@@ -210,6 +210,22 @@ def _covered(value: str, covered: set[str]) -> bool:
     return bool(words) and words <= said
 
 
+def _listed_after(text: str, thing: re.Match | None) -> list[str]:
+    """Return the things listed after the first one a liking names ("I love climbing and live
+    music", "jazz, hiking and board games": only the first was kept, a make-run look, session
+    52), up to a question or a clause ("and hate crowds", "not rock", "dogs are ok")."""
+    values = []
+    while thing and (joined := _AND_NEXT_RE.match(text, thing.end())):
+        thing = _LIKE_EN_THING_RE.match(text, joined.end())
+        value = thing.group(1).strip().lower() if thing else ""
+        if thing and text[thing.end() :].lstrip().startswith("?"):
+            break  # "..., cheap ones?" asks
+        if value and _NOT_A_LISTED_THING.search(value):
+            break  # a clause, not a thing
+        values.append(value)
+    return values
+
+
 def extract_preferences(text: str) -> list[tuple[str, str]]:
     """Return the ``(category, value)`` preferences a user states in a message."""
     found: list[tuple[str, str]] = []
@@ -225,19 +241,9 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
         asked = len(clause) > 1 and text[match.start() + len(clause[0])] == "?"
         if asked or _EN_NOT_STATED.search(text[: match.start()]):
             continue
-        if value and not _covered(value, covered):
-            found.append(("likes", value))
-        # "I love climbing and live music", "jazz, hiking and board games": each thing listed
-        # (only the first was kept: a make-run look, session 52).
-        while thing and (joined := _AND_NEXT_RE.match(text, thing.end())):
-            thing = _LIKE_EN_THING_RE.match(text, joined.end())
-            value = thing.group(1).strip().lower() if thing else ""
-            if thing and text[thing.end() :].lstrip().startswith("?"):
-                break  # "..., cheap ones?" asks
-            if value and _NOT_A_LISTED_THING.search(value):
-                break  # "and hate crowds", "not rock", "dogs are ok": a clause, not a thing
-            if value and not _covered(value, covered):
-                found.append(("likes", value))
+        for liked in [value, *_listed_after(text, thing)]:
+            if liked and not _covered(liked, covered):
+                found.append(("likes", liked))
     for pattern, category in ((_LIKE_RE, "likes"), (_DISLIKE_RE, "dislikes")):
         for match in pattern.finditer(text):
             value = match.group(1)
