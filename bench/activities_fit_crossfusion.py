@@ -73,8 +73,9 @@ def reorder(records: list[dict], cells: dict) -> None:
             call["fused"] = dict(zip(titles, scores.tolist(), strict=True))
 
 
-def service(item: dict) -> list[str]:
-    """Return the list the service shows for a prepared record (``activities_fit_second``)."""
+def service(item: dict, scale: float = 1.0) -> list[str]:
+    """Return the list the service shows for a prepared record (``activities_fit_second``), its
+    gate's threshold multiplied by ``scale`` (1.0: as shipped)."""
     from activities.search_ranker import (
         INTERCEPT,
         KEEP_FIRST,
@@ -92,10 +93,11 @@ def service(item: dict) -> list[str]:
     if gated is None:
         return item["fixed"]
     if gated["english"]:
-        return shown_list(item, WEIGHTS, INTERCEPT, {"zh": 0, "en": THRESHOLD_EN}, columns(()))
+        th = {"zh": 0, "en": THRESHOLD_EN * scale}
+        return shown_list(item, WEIGHTS, INTERCEPT, th, columns(()))
     if len(gated["shown"]) <= KEEP_FIRST:
         return gated["shown"]
-    th = {"zh": SECOND_THRESHOLD, "en": SECOND_THRESHOLD}
+    th = {"zh": SECOND_THRESHOLD * scale, "en": SECOND_THRESHOLD * scale}
     return shown_list(item, SECOND_WEIGHTS, SECOND_INTERCEPT, th, columns(("first_like",)))
 
 

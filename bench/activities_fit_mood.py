@@ -45,6 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.activities_fit_crossfusion import service  # noqa: E402
 from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_floor"  # the recording's database (bench/activities_fit_floor.py)
@@ -170,7 +171,7 @@ def stages(records: list[dict]) -> None:
 
     # The service as it gates now (a Chinese query's gate reads the likeness to the first row,
     # session 50), not stage_lists' one model at THRESHOLD.
-    served = {id(item["rec"]): leaned_service(item, 1.0) for item in prepared(records)}
+    served = {id(item["rec"]): service(item) for item in prepared(records)}
     per: dict = defaultdict(lambda: defaultdict(list))
     fall: dict = defaultdict(float)
     for rec in records:
@@ -251,12 +252,18 @@ def rotations(records: list[dict], tolerance: float) -> None:
             f"{np.mean(after[(lang, 'mood p10')]):.3f}"
         )
     print("in sample, every rule (nDCG@5 / P@10 means of sets; mood pooled):")
+    print_in_sample(figs, width=34, digits=3)
+
+
+def print_in_sample(figs: dict, *, width: int, digits: int) -> None:
+    """Print each rule's figures on all the sets: nDCG@5 and P@10 (means of the sets, to
+    ``digits``) and the mood kind's pooled nDCG@5 and P@10, per language."""
     for rule, fig in figs.items():
-        print(f"  {rule!s:34s}", end="")
+        print(f"  {rule!s:{width}s}", end="")
         for lang in LANGS:
             print(
-                f" {lang} {set_mean(fig, SETS, lang, 'ndcg'):.3f} / "
-                f"{set_mean(fig, SETS, lang, 'p10'):.3f} mood "
+                f" {lang} {set_mean(fig, SETS, lang, 'ndcg'):.{digits}f} / "
+                f"{set_mean(fig, SETS, lang, 'p10'):.{digits}f} mood "
                 f"{pooled(fig, SETS, lang, 'mood ndcg'):.3f} / "
                 f"{pooled(fig, SETS, lang, 'mood p10'):.3f}",
                 end="",
@@ -329,34 +336,6 @@ def reproduced(records: list[dict]) -> int:
     return differ
 
 
-def leaned_service(item: dict, scale: float) -> list[str]:
-    """Return the list the service shows for a prepared record (``activities_fit_second``),
-    its gate's threshold multiplied by ``scale``."""
-    from activities.search_ranker import (
-        INTERCEPT,
-        KEEP_FIRST,
-        SECOND_INTERCEPT,
-        SECOND_THRESHOLD,
-        SECOND_WEIGHTS,
-        THRESHOLD_EN,
-        WEIGHTS,
-    )
-    from bench.activities_fit_second import columns, shown_list
-
-    rec, gated = item["rec"], item["gated"]
-    if not rec["results"]:
-        return []  # answered empty as recorded (the query level, a kind the city lacks)
-    if gated is None:
-        return item["fixed"]
-    if gated["english"]:
-        th = {"zh": 0, "en": THRESHOLD_EN * scale}
-        return shown_list(item, WEIGHTS, INTERCEPT, th, columns(()))
-    if len(gated["shown"]) <= KEEP_FIRST:
-        return gated["shown"]
-    th = {"zh": SECOND_THRESHOLD * scale, "en": SECOND_THRESHOLD * scale}
-    return shown_list(item, SECOND_WEIGHTS, SECOND_INTERCEPT, th, columns(("first_like",)))
-
-
 def lean_cells(items: list[dict], rule) -> dict:
     """Return {(set, lang): {measure: values per query}} with ``rule`` ((lean, scale) for the
     requests read as mood only; None: the service as shipped): nDCG@5, P@10 and the bare
@@ -366,11 +345,7 @@ def lean_cells(items: list[dict], rule) -> dict:
     for item in items[None]:
         rec = item["rec"]
         mine = rule is not None and applies(rule[0], rec)
-        shown = (
-            leaned_service(items[rule[:2]][item["i"]], rule[2])
-            if mine
-            else (leaned_service(item, 1.0))
-        )
+        shown = service(items[rule[:2]][item["i"]], rule[2]) if mine else service(item)
         count(out, rec, shown, every_kind=True)
     return out
 
@@ -466,17 +441,7 @@ def lean_rotations(records: list[dict], tolerance: float) -> None:
                 f"{pooled(base, SETS, lang, kind + ' p10'):.3f} -> {out_pooled(kind + ' p10'):.3f}"
             )
     print("in sample, every rule (nDCG@5 / P@10 means of sets; mood pooled nDCG@5 / P@10):")
-    for rule, fig in figs.items():
-        print(f"  {rule!s:12s}", end="")
-        for lang in LANGS:
-            print(
-                f" {lang} {set_mean(fig, SETS, lang, 'ndcg'):.4f} / "
-                f"{set_mean(fig, SETS, lang, 'p10'):.4f} mood "
-                f"{pooled(fig, SETS, lang, 'mood ndcg'):.3f} / "
-                f"{pooled(fig, SETS, lang, 'mood p10'):.3f}",
-                end="",
-            )
-        print()
+    print_in_sample(figs, width=12, digits=4)
 
 
 def stage_options() -> tuple[bool, bool, float]:
