@@ -129,9 +129,12 @@ CORPORA = {
     # Two more cities written for fresh22 (development data from session 52).
     "lanzhou": ("activities_lanzhou.json", "Asia/Shanghai"),
     "cork_en": ("activities_cork_en.json", "Europe/Dublin"),
-    # Two more cities written for fresh23, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh23 (development data from session 53).
     "guiyang": ("activities_guiyang.json", "Asia/Shanghai"),
     "wellington_en": ("activities_wellington_en.json", "Pacific/Auckland"),
+    # Two more cities written for fresh24, the unseen test: measured only, never fitted.
+    "nanning": ("activities_nanning.json", "Asia/Shanghai"),
+    "adelaide_en": ("activities_adelaide_en.json", "Australia/Adelaide"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -176,6 +179,8 @@ TUNING_CORPORA = (
     "perth_en",
     "lanzhou",
     "cork_en",
+    "guiyang",
+    "wellington_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -203,6 +208,7 @@ DEV_SETS = {
     "fresh20": "fresh20",
     "fresh21": "fresh21",
     "fresh22": "fresh22",
+    "fresh23": "fresh23",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -293,6 +299,10 @@ QUERY_FILES = {
         "activities_fresh23_guiyang_queries.jsonl",
         "activities_fresh23_wellington_en_queries.jsonl",
     ),
+    "fresh24": (
+        "activities_fresh24_nanning_queries.jsonl",
+        "activities_fresh24_adelaide_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -319,6 +329,7 @@ FRESH = (
     "fresh21",
     "fresh22",
     "fresh23",
+    "fresh24",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -469,6 +480,13 @@ SPLIT_STATUS = {
     ),
     "fresh23": (
         "The fresh23 split (issue 30) is two more new cities (Guiyang in Chinese, Wellington in "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 52: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 53). The unseen test split is fresh24 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh24": (
+        "The fresh24 split (issue 30) is two more new cities (Nanning in Chinese, Adelaide in "
         "English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
