@@ -41,6 +41,7 @@ from rag.understand import Cue, Lexicon, Understanding, Window, understand
 from rag.understand.apply import NARROW, closeness, decide_time, intersect
 from rag.understand.apply import RANK as DECIDED_RANK
 from rag.understand.drinks import drink_out
+from rag.understand.negation import asked_text
 
 NEARBY_RADIUS_KM = 5.0  # "附近" with a location and no radius: the agent's default too
 FILTER, RANK, NONE = "filter", "rank", "none"
@@ -190,9 +191,12 @@ def user_zone(name: str | None) -> zoneinfo.ZoneInfo:
 def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
     """Return what ``query`` asks for, read forward from ``now`` in the zone ``tz``."""
     found = understand(query, now=now, tz=tz, direction="future", lexicon=LEXICON)
+    # The English cue readers read what the query asks for, its refused words blanked, as the
+    # lexicon's readers do: "outdoor stuff but not hiking" asks for no hike (session 53).
+    asked = asked_text(found.text)
     moods = list(found.moods)
     seen = {c.label for c in moods}
-    for cue in english_moods(found.text):
+    for cue in english_moods(asked):
         if cue.label not in seen:
             moods.append(cue)
             seen.add(cue.label)
@@ -202,7 +206,7 @@ def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
     moods.sort(key=lambda c: c.span)
     kinds = list(found.kinds)
     known = {c.label for c in kinds}
-    kinds += [c for c in english_kinds(found.text) if c.label not in known]
+    kinds += [c for c in english_kinds(asked) if c.label not in known]
     if drink is not None and DRINK_KIND not in known:
         kinds.append(Cue(DRINK_KIND, found.text[drink[0] : drink[1]], drink))
     kinds.sort(key=lambda c: c.span)

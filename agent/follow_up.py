@@ -17,6 +17,14 @@ import re
 from agent import extract
 from rag.understand import Understanding
 
+# The results named as the ones asked about: "are any of them free?", "any of those indoors",
+# 这些里面有免费的吗, 其中有室内的吗.
+_OF_THE_RESULTS = (
+    r"|^\W*(?:(?:and|ok|so)\W+)?(?:(?:are|is)\s+)?(?:any|some|one|either)\s+of\s+"
+    r"(?:them|those|these|the(?:se|m)?\s+\w+)\s+(?!going\b|for\b|with\b)\w+(?:\s+\w+)?\W*$"
+    r"|^\W*(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?(?:有没有|有)[^，,。？?！!\s]{1,8}的"
+    r"(?:吗|呢|嘛|么)?\W*$"
+)
 # A narrowing of what was just listed: 有没有不用花钱的, 要室内的, "any cheaper ones?",
 # "something quieter".
 REFINES_RE = re.compile(
@@ -29,13 +37,19 @@ REFINES_RE = re.compile(
     r"|^\W*(?:something|anything)\s+\w+er\W*$"
     # "not outdoor ones", "no indoor stuff": a refusal narrows too (an audit, session 51).
     r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?!(?:other|more|else|that|this|the|those|these|any)\b)"
-    r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$",
+    r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$"
+    # Asked of the results themselves: "are any of them free?", 这些里面有免费的吗 (searched
+    # "are of them free" and 「这些里面 免费」: a make-run look, session 53).
+    + _OF_THE_RESULTS,
     re.IGNORECASE,
 )
 # The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
 # as asking for listings at no charge (activities.audience).
 _REFINING_WORDS_RE = re.compile(
-    r"\b(?:what about|how about|any|something|anything)\b|\b(?<!free )(?:ones?|options?)\b",
+    r"\b(?:what about|how about|any|something|anything)\b|\b(?<!free )(?:ones?|options?)\b"
+    # What is left of "are any of them free?" once the search's reader took "any": "are of them".
+    r"|\b(?:(?:are|is)\s+)?(?:(?:any|some|one|either)\s+)?(?:of\s+)?(?:them|those|these)\b"
+    r"|^(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?",
     re.IGNORECASE,
 )
 # What is left of a message that only names another time, once the time is read: 那明天的呢,

@@ -246,6 +246,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\b(?:find|recommend|things to do|nearby)\b|"
             # Things to find or do (agent/data/intents.jsonl, English dev rows).
             r"\bwhat'?s (?:on|happening|good for)\b|\b(?:anything|something) (?:fun|to do|for)\b|"
+            # "hi! I just moved here, what's good to do on weekends?": the greeting's small talk
+            # rule read it (a make-run look, session 53).
+            r"\bwhat'?s (?:good|fun|there) to do\b|\bwhat to do (?:this|on|at|in|around|near)\b|"
             r"\b(?:suggest|ideas?)\b|\bshow me (?:\w+ )?(?:events|activities|things)\b|"
             # "I love hiking, show me trails": the ask after a liking (an audit, session 49).
             r"[,，]\s*show me\b|"

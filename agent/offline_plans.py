@@ -58,6 +58,9 @@ HOLD_ON_RE = re.compile(
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
 JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b"
+    # "ok book the second one" after a search was small talk (a make-run look, session 53).
+    r"|\b(?:book|reserve) (?:it|this|that|the|us|a (?:spot|place|seat))\b|\bput me down for\b"
+    r"|\bsave me a (?:spot|place|seat)\b"
     # Putting it on one's calendar is joining it: the calendar lists what one joined ("add it to
     # my calendar" listed the user's activities; an audit, session 50).
     r"|\b(?:add|put) (?:it|this|that|this one|that one|the \w+ one) (?:to|in|on|into) my "

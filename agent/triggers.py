@@ -244,7 +244,9 @@ def _suggest(user, term: str) -> list[dict]:
 
 
 def deadline_of(text: str, sent: datetime) -> datetime | None:
-    """Return when the task a message mentions is due (09:00 when only a day is named)."""
+    """Return when the task a message mentions is due: 09:00 when only a day is named, the
+    day's end when that day is the day it was said after 09:00 ("the essay is due today" at
+    10:00 is due tonight, not three hours ago)."""
     if not DEADLINE_RE.search(text):
         return None
     found = extract_time_range(text, now=sent)
@@ -255,7 +257,10 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
     start = timezone.localtime(found.start)
     if found.start > sent and found.end - found.start < timedelta(hours=23):
         return found.start  # a part of a day ahead ("tomorrow afternoon", 明天凌晨): its start
-    return start.replace(hour=9, minute=0, second=0, microsecond=0)
+    morning = start.replace(hour=9, minute=0, second=0, microsecond=0)
+    if morning <= sent < found.end and found.end - found.start <= timedelta(days=1):
+        return start.replace(hour=23, minute=59, second=0, microsecond=0)
+    return morning
 
 
 def deadline_period(due: datetime) -> str:
@@ -278,15 +283,16 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
 
         def build(first=messages[0], messages=messages, local_due=local_due):
             # In the language the deadline was told in.
+            today = local_due.date() == timezone.localtime(now).date()
             if is_english(first.content):
-                title = "Tomorrow's reminder"
+                title = "Today's reminder" if today else "Tomorrow's reminder"
                 text = (
                     f'Reminder: you said "{first.content}", due {local_due:%a %d %b %H:%M}. '
                     "Don't forget!"
                 )
             else:
                 when = f"{local_due.month}月{local_due.day}日 {local_due:%H:%M}"
-                title = "明天的提醒"
+                title = "今天的提醒" if today else "明天的提醒"
                 text = polish(f"提醒：你之前说「{first.content}」，时间是 {when}，别忘了哦。")
             return {
                 "title": title,

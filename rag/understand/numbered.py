@@ -55,10 +55,12 @@ _WEEKDAY_BEFORE = rx(
 )
 _PREPOSITION = re.compile(r"\b(?:on|by|until|till|from)\s+$")
 # What may follow a date of numbers alone: the end of the clause, or a word that is no noun of
-# the number (a preposition, a conjunction, a part of the day or a clock time).
+# the number (a preposition, a conjunction, a part of the day or a clock time), or the day being
+# free ("got the 4th off", "the 12th free?": fresh23's "got the 4th off, what's on" was read
+# with no date, session 53).
 _DATE_END = rx(
     r"\s*(?:$|[,，.。;；!！?？)）\-–~]|(?:at|for|in|on|from|to|and|or|till|until|through|thru|by|"
-    r"after|before|"
+    r"after|before|off(?!-)|free(?!-)|"
     r"around|with|if|please|pls|morning|afternoon|evening|night|nite|arvo|lunch|dinner|"
     r"brunch|breakfast|\d{1,2}(?::\d\d)?\s*[ap]\.?m)\b)"
 )

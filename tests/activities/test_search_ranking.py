@@ -170,15 +170,26 @@ def test_cues_are_read_once_and_a_refused_cue_is_not_asked_for():
     from activities.understanding import read_query
 
     rows = [
-        _row(1, "Family farm day", type="亲子", vibes=["亲子", "户外"]),
-        _row(2, "Park walk", type="户外", vibes=["户外"]),
+        _row(1, "酒吧驻唱夜", type="社交", vibes=["热闹"]),
+        _row(2, "江边夜跑", type="运动", vibes=["运动"]),
     ]
-    plain = candidate_cues(rows, read_query("something outdoors", now=timezone.now(), tz=None))
+    plain = candidate_cues(rows, read_query("晚上想出去跑跑步", now=timezone.now(), tz=None))
     assert plain.asked == plain.named  # nothing refused: the same counts, read once
+    query = "晚上想出去跑跑步 不去酒吧夜店"
+    refusing = candidate_cues(rows, read_query(query, now=timezone.now(), tz=None))
+    assert refusing.named[0] > refusing.asked[0]  # the bar names the query, is not asked for
+    assert refusing.named[1] == refusing.asked[1]
+
+
+def test_an_english_cue_under_a_negation_names_nothing():
+    from activities.search_ranking import candidate_cues
+    from activities.understanding import read_query
+
+    rows = [_row(1, "Family farm day", type="亲子", vibes=["亲子", "户外"])]
     query = "something outdoors, no kids"
     refusing = candidate_cues(rows, read_query(query, now=timezone.now(), tz=None))
-    assert refusing.named[0] > refusing.asked[0]  # kids name the query but are not asked for
-    assert refusing.named[1] == refusing.asked[1]
+    # Only its 户外 vibe counts: the English readers read what is asked ("no kids" names no 亲子).
+    assert refusing.named == refusing.asked == (1,)
 
 
 def test_a_row_holding_only_what_the_query_refuses_does_not_name_it():

@@ -59,6 +59,16 @@ def test_english_kinds_join_the_understood_kinds():
     assert [c.label for c in understood.kinds] == ["读书"]
 
 
+@pytest.mark.parametrize(
+    ("query", "refused"),
+    [("outdoor stuff but not hiking", "徒步"), ("volunteering but not outdoors", "户外")],
+)
+def test_an_english_kind_or_mood_under_a_negation_is_not_asked_for(query, refused):
+    understood = read_query(query, now=NOW, tz=SHANGHAI)
+    assert refused not in {c.label for c in understood.kinds}
+    assert refused not in understood.mood_labels()
+
+
 def test_a_drink_out_asks_for_the_lively_evening_and_the_nightlife_kind():
     # 喝点儿 with nothing named is a drink out, as 喝一杯 (session 43); refused, it asks for none.
     understood = read_query("周五晚上喝点儿去", now=NOW, tz=SHANGHAI)

@@ -42,6 +42,19 @@ def test_a_narrowing_adds_to_the_last_query():
 
 
 @pytest.mark.parametrize(
+    ("message", "query"),
+    [
+        ("are any of them free?", "周末 户外活动 free"),
+        ("any of those indoors?", "周末 户外活动 indoors"),
+        ("这些里面有免费的吗", "周末 户外活动 免费"),
+        ("其中有适合小孩的吗", "周末 户外活动 小孩"),
+    ],
+)
+def test_a_question_of_the_results_narrows_them(message, query):
+    assert changed_search(message, LAST) == {"query": query, "limit": 5}
+
+
+@pytest.mark.parametrize(
     "message", ["那你呢", "what about you?", "那第一个呢", "我想学做饭", "谢谢", "what about it?"]
 )
 def test_a_message_of_its_own_does_not_follow_the_search(message):

@@ -74,6 +74,13 @@ def test_the_place_said_with_a_choosing_phrase_joins():
 
 
 @pytest.mark.parametrize(
+    "message", ["ok book the second one", "reserve the 2nd one", "put me down for the second one"]
+)
+def test_booking_a_place_in_the_list_joins_it(message):
+    assert _action(message) == (42, "join")
+
+
+@pytest.mark.parametrize(
     "message",
     [
         "我第一次去攀岩",

@@ -64,6 +64,16 @@ def test_questions_about_and_changes_to_ones_own_activity_are_ruled(message, int
 
 
 @pytest.mark.parametrize(
+    "message",
+    ["hi! I just moved here, what's good to do on weekends?", "hey, what's fun to do around here"],
+)
+def test_a_greeting_before_asking_what_to_do_is_a_search(db, message):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == "EXPLORE"
+
+
+@pytest.mark.parametrize(
     ("message", "intent"), [("what did I organize?", "MANAGE"), ("这个几点开始", None)]
 )
 def test_what_one_organised_is_managed_and_a_pointer_is_no_named_activity(message, intent):

@@ -119,6 +119,25 @@ def test_a_deadline_told_in_english_is_reminded_in_english(user):
     assert event.payload["text"].startswith('Reminder: you said "my essay is due next Friday"')
 
 
+def test_a_task_due_today_said_after_the_morning_is_due_by_the_days_end():
+    from agent.triggers import deadline_of
+
+    ten = datetime(2026, 11, 25, 10, 0, tzinfo=SH)
+    assert deadline_of("the essay is due today", ten) == datetime(2026, 11, 25, 23, 59, tzinfo=SH)
+    assert deadline_of("报告今天截止", ten) == datetime(2026, 11, 25, 23, 59, tzinfo=SH)
+    eight = datetime(2026, 11, 25, 8, 0, tzinfo=SH)
+    assert deadline_of("the essay is due today", eight) == datetime(2026, 11, 25, 9, 0, tzinfo=SH)
+
+
+def test_a_task_due_today_is_reminded_as_todays(user):
+    from agent.models import SystemEvent
+    from agent.triggers import run_deadline_reminders
+
+    write(user, "the essay is due today", start=datetime(2026, 11, 25, 10, 0, tzinfo=SH))
+    assert run_deadline_reminders(datetime(2026, 11, 25, 10, 30, tzinfo=SH)) == 1
+    assert SystemEvent.objects.get(kind="deadline_reminder").payload["title"] == "Today's reminder"
+
+
 def test_deadline_reminder_once_per_deadline_not_per_message(user):
     from agent.models import SystemEvent
     from agent.triggers import run_deadline_reminders

@@ -66,7 +66,15 @@ def test_the_5th_alone_is_the_next_5th_of_a_month(text: str) -> None:
     assert span(text) == day(12, 5)
 
 
-@pytest.mark.parametrize("text", ["the 5th floor", "on the 5th floor", "for the 2nd time", "5th"])
+@pytest.mark.parametrize("text", ["got the 5th off, what's on", "i have the 5th free, ideas?"])
+def test_a_day_of_the_month_said_to_be_free_is_that_date(text: str) -> None:
+    assert span(text) == day(12, 5)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the 5th floor", "on the 5th floor", "for the 2nd time", "5th", "the 5th off-ramp"],
+)
 def test_an_ordinal_that_ranks_a_noun_is_no_date(text: str) -> None:
     assert read(text).time is None
 
