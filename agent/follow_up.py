@@ -37,10 +37,9 @@ REFINES_RE = re.compile(
     r"|^\W*(?:something|anything)\s+\w+er\W*$"
     # "not outdoor ones", "no indoor stuff": a refusal narrows too (an audit, session 51).
     r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?!(?:other|more|else|that|this|the|those|these|any)\b)"
-    r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$"
+    r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$" + _OF_THE_RESULTS,
     # Asked of the results themselves: "are any of them free?", 这些里面有免费的吗 (searched
     # "are of them free" and 「这些里面 免费」: a make-run look, session 53).
-    + _OF_THE_RESULTS,
     re.IGNORECASE,
 )
 # The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
