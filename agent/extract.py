@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from rag.text import cut_as_written
 from rag.understand import Lexicon, Understanding, understand
+from rag.understand.small_talk import without_greeting
 
 # The activities search's ``timeRange`` is inclusive at both ends; a window's end is not.
 _INCLUSIVE = timedelta(seconds=1)
@@ -185,7 +186,7 @@ _EN_FILLER_RE = re.compile(
     r"\b(?:i'?m\s+|we'?re\s+)?(?:looking\s+for|searching\s+for)\b|"
     r"\b(?:i|we)\s+(?:would\s+like|'d\s+like|want|wanna|need)(?:\s+to)?\b|"
     r"\b(?:can|could)\s+you\b|\b(?:is|are)\s+there\b|\bwhere\s+can\s+(?:i|we)\b|"
-    r"\bwhat'?s(?:\s+on|\s+happening)?\b|\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
+    r"\bwhat'?s\s+(?:good|fun|there)\s+to\s+do\b|\bwhat'?s(?:\s+on|\s+happening)?\b|\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
     r"\b(?:sign\s+me\s+up|book\s+me)(?:\s+(?:for|on|in))?\b|\bjoin\b|"
     r"\b(?:recommend|suggest|please|anything|something|somewhere|some\s+place|a\s+place|"
     r"places?|any|things?\s+to\s+do|to\s+do|go|some|me)\b",
@@ -211,7 +212,7 @@ def semantic_query(text: str, now: datetime | None = None) -> str:
     jieba; asking words (:data:`FILLER_WORDS`) are dropped, each remaining run of words is kept
     as written, and 的 left dangling at a run's ends goes ("玩水的地方" -> "玩水").
     """
-    rest = _PUNCT_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(text, now).rest))
+    rest = _PUNCT_RE.sub(" ", _EN_FILLER_RE.sub(" ", read(without_greeting(text), now).rest))
     runs: list[str] = []
     current = ""
     for word in cut_as_written(rest):

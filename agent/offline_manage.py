@@ -3,6 +3,8 @@ question names, and which one to cancel when a request to stop going names none 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from activities.selectors import activity_has_user
@@ -22,14 +24,26 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
     items = result.get("activities") or []
     if CANCEL_RE.search(ctx.message):
         return _which_to_cancel(ctx, items, english)
-    due = deadline_of(ctx.message, timezone.now())
+    now = timezone.now()
+    due = deadline_of(ctx.message, now)
     if due is not None:
         when = when_text(due.isoformat(), english)
+        # Less than a day ahead ("the essay is due today"): the reminder comes before it, not
+        # "the day before" (a make-run look, session 53).
+        soon = due - now <= timedelta(days=1)
         if english:
             titles = ", ".join(f'"{a["title"]}"' for a in items[:5])
-            head = f"Noted: I'll remind you the day before {when}."
+            head = (
+                f"Noted: it's due {when}; I'll remind you before then."
+                if soon
+                else f"Noted: I'll remind you the day before {when}."
+            )
             return head + (f" Your activities then: {titles}." if items else "")
-        head = f"记下了，我会在 {when} 的前一天提醒你。"
+        head = (
+            f"记下了：{when} 到期，到时间前我会提醒你。"
+            if soon
+            else f"记下了，我会在 {when} 的前一天提醒你。"
+        )
         return head + (
             ""
             if not items

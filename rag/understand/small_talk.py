@@ -188,6 +188,24 @@ def assistant_task(text: str) -> bool:
     return bool(_EN_TASK.search(normalised) or _ZH_TASK.search(normalised))
 
 
+# A greeting opening a message that asks something after it ("hi! I just moved here, what's good
+# to do on weekends?", 「嗨，周末有什么好玩的」, "hey there, any gigs tonight"): the greeting
+# names nothing to look for, and searched with the rest it found nothing (a make-run look,
+# session 53).
+_OPENING = re.compile(
+    rf"^{_SEP}(?:{_EN_PARTS[0]}|{_ZH_PARTS[0]})(?:\s+(?:there|all|everyone|guys|mate|folks))?"
+    r"(?:\s*[,.!?~;:，。！？～；：、…]+\s*|\s+)",
+    re.IGNORECASE,
+)
+
+
+def without_greeting(text: str) -> str:
+    """Return ``text`` without the greeting that opens it ("hi! any gigs tonight?" -> "any gigs
+    tonight?"); the text itself when it is nothing but a greeting, or opens with none."""
+    rest = _OPENING.sub("", text or "", count=1)
+    return rest if rest.strip() else text
+
+
 def small_talk(text: str) -> bool:
     """Return whether the whole query is greetings, pleasantries or questions to the one
     spoken to ("hey how are you", 「你叫什么名字呀」), with nothing else to look for."""

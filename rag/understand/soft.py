@@ -62,6 +62,15 @@ _ZH_LENGTH = re.compile(r"(?:一整个?|整整一个?|(?<![周期拜初第十廿
 # day does: the clause's 都 + can-do after it (audit, session 41).
 _ZH_AVAILABLE = re.compile(r"都(?:行|可以|有空|有时间|方便|ok|OK|能去|没问题)")
 
+# The end of the working day with no day said (下班有啥, 在光谷上班 下班后有么活动, 放工有咩):
+# the person's working days, a habit, not this evening; as the English "after work" said alone
+# is read as no time at all. Every development query with such a bare 下班 (fresh5, fresh9,
+# fresh19, fresh23) is labelled without a window, and filtering to this evening answered
+# fresh23's 「在数博大道上班的程序员 下班有啥」 with none of its rows (session 53).
+# Waiting for it (等到下班后再去) is this one occasion.
+_ZH_AFTER_WORK = re.compile(r"^(?:下班|下了班|收工|放工|下工)")
+_ZH_AWAITED = re.compile(r"等(?:到|着)?$")
+
 # --- English ------------------------------------------------------------------------------------
 
 _EN_BREAK = re.compile(r"[,.;!?\n]")
@@ -88,6 +97,8 @@ def soft_reason(text: str, span: tuple[int, int], kind: str) -> str | None:
     while end < len(text) and not _breaks(text[end]):
         end += 1
     before, after = text[start : span[0]], text[span[1] : end]
+    if kind == "part" and _ZH_AFTER_WORK.match(words) and not _ZH_AWAITED.search(before):
+        return "habit"
     if _ZH_STATE.match(after):
         return "state"
     if _ZH_HABIT.match(after):

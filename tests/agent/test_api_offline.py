@@ -841,6 +841,14 @@ def test_a_deadline_told_in_english_is_acknowledged_in_english(api_client, user,
     assert body["reply"].startswith("Noted: I'll remind you the day before "), body["reply"]
 
 
+def test_a_deadline_today_is_not_reminded_the_day_before(api_client, user, say):
+    body = say(api_client, "the essay is due today, remind me")
+
+    assert body["intent"] == "MANAGE"
+    assert body["reply"].startswith("Noted: it's due "), body["reply"]
+    assert "the day before" not in body["reply"]
+
+
 @pytest.mark.parametrize(
     ("message", "note"),
     [

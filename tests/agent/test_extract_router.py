@@ -38,6 +38,18 @@ def test_semantic_query_drops_asking_words_whole(text, query):
     assert semantic_query(text, WEDNESDAY_10AM) == query
 
 
+@pytest.mark.parametrize(
+    ("text", "query"),
+    [
+        ("hi! I just moved here, what's good to do on weekends?", "I just moved here"),
+        ("嗨，有什么早餐局", "早餐局"),
+        ("hey there any gigs", "gigs"),
+    ],
+)
+def test_semantic_query_leaves_out_an_opening_greeting(text, query):
+    assert semantic_query(text, WEDNESDAY_10AM) == query
+
+
 def test_semantic_query_keeps_what_is_asked_for_between_asking_words():
     assert semantic_query("想找个轻松的小局玩玩", WEDNESDAY_10AM) == "轻松的小局玩玩"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rag.understand.small_talk import assistant_task, small_talk
+from rag.understand.small_talk import assistant_task, small_talk, without_greeting
 
 
 @pytest.mark.parametrize(
@@ -282,3 +282,18 @@ def test_an_evening_of_stories_or_jokes_is_no_assistant_task(query):
 def test_an_evening_or_walk_of_stories_is_no_task_for_the_assistant(query):
     # An audit (session 47): these named something to go to.
     assert assistant_task(query) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "rest"),
+    [
+        ("hi! any gigs tonight?", "any gigs tonight?"),
+        ("hey there, anything fun", "anything fun"),
+        ("你好，周末有什么好玩的", "周末有什么好玩的"),
+        ("早上去爬山", "早上去爬山"),  # 早 opens a word, not the greeting
+        ("hi", "hi"),  # a greeting alone stays what it is
+        ("highland games", "highland games"),
+    ],
+)
+def test_an_opening_greeting_is_left_out(text, rest):
+    assert without_greeting(text) == rest

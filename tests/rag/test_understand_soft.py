@@ -38,6 +38,9 @@ def read(text: str):
         # A habit: every such time.
         ("晚上老睡不着", "晚上", "habit"),
         ("周末总是宅在家", "周末", "habit"),
+        # The end of the working day with no day: the person's working days (session 53).
+        ("在光谷上班 下班后有么活动", "下班后", "habit"),
+        ("高新区下班打羽毛球", "下班", "habit"),
         # A kind of outing.
         ("想疯一把 通宵那种", "通宵", "kind"),
         ("晚上的那种活动", "晚上", "kind"),
@@ -74,6 +77,8 @@ def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
         "tonight",
         "free tomorrow lunchtime, any music?",
         "after work today, something creative",
+        "今天下班后去出出汗",
+        "周四下班以后有课吗",
         # A wish after a degree adverb, or "feel like": a time to search, not a feeling.
         "今晚很想去看电影",
         "周末特别想去爬山",
