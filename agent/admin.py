@@ -6,6 +6,7 @@ from agent.models import (
     AgentSession,
     AgentSettings,
     PartnerIntent,
+    ReminderMute,
     SystemEvent,
     Webhook,
     WebhookDelivery,
@@ -35,6 +36,16 @@ class PartnerIntentAdmin(admin.ModelAdmin):
     search_fields = ["user__username", "description"]
 
     short_description = short_column("description", _("description"))
+
+
+@admin.register(ReminderMute)
+class ReminderMuteAdmin(admin.ModelAdmin):
+    """Activities a user asked not to be reminded of (不用提醒我); deleting a row reminds again."""
+
+    list_display = ["created", "user", "activity"]
+    search_fields = ["user__username", "activity__title"]
+    raw_id_fields = ["user", "activity"]
+    readonly_fields = ["created"]
 
 
 @admin.register(AgentSession)

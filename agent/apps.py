@@ -10,7 +10,15 @@ class AgentConfig(AppConfig):
     def ready(self):
         # Imported here, not at the top: these modules import models, which need the app registry.
         # checks and tools register themselves when imported (the modes look tools up by name).
-        from agent import checks, router, signals, tools, tools_memory, userdata  # noqa: F401
+        from agent import (  # noqa: F401
+            checks,
+            router,
+            signals,
+            tools,
+            tools_memory,
+            tools_reminders,
+            userdata,
+        )
         from agent.models import SystemEvent
         from agent.tasks import DELIVERY_WORK
         from config import work

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent import extract, preferences_said, told_preferences
+from agent import extract, preferences_said, reminding, told_preferences
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
@@ -140,6 +140,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # me", 下周五交报告记得提醒我): MANAGE acknowledges it with the activities then; the examples
     # put it at CREATE and drafted "Essay deadline" (a make-run look, session 51).
     (MANAGE, REMIND_DEADLINE_RE, 1.5),
+    # Refusing the activities' reminders (不用提醒我, "stop reminding me"): MANAGE turns them
+    # off (agent.tools_reminders); it listed one's activities by the examples alone (session 53).
+    (MANAGE, reminding.REFUSES_RE, 1.5),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
     # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session
     # 51: it recorded another search, or listed the activities).

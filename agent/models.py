@@ -4,6 +4,7 @@
   an interest spike, a deadline reminder). ``period_key`` plus the unique constraint makes
   every trigger idempotent: a second run in the same period inserts nothing.
 - :class:`PartnerIntent`: "looking for someone to do X with", created by the PARTNER mode.
+- :class:`ReminderMute`: an activity a user asked not to be reminded of (不用提醒我).
 - :class:`AgentSession`: what the agent remembers about one chat between turns (the last
   intent, the draft being edited, the last location the client sent).
 - :class:`AgentSettings`: the triggers' live settings (config.live: one row, edited in the admin).
@@ -103,6 +104,38 @@ class PartnerIntent(models.Model):
                 "type": self.activity_type,
             }
         return gettext("%(user)s looks for company") % {"user": self.user_id}
+
+
+class ReminderMute(models.Model):
+    """A user's "don't remind me" of one activity: ``agent.triggers.run_activity_reminders``
+    writes no reminder of it to them. Saying "remind me" of it again removes the row."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="agent_reminder_mutes",
+        verbose_name=_("user"),
+    )
+    activity = models.ForeignKey(
+        "activities.Activity",
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("activity"),
+    )
+    created = models.DateTimeField(auto_now_add=True, verbose_name=_("created"))
+
+    class Meta:
+        verbose_name = _("muted reminder")
+        verbose_name_plural = _("muted reminders")
+        constraints = [
+            models.UniqueConstraint(fields=["user", "activity"], name="agent_reminder_mute_once")
+        ]
+
+    def __str__(self):
+        return gettext("no reminder of %(activity)s for %(user)s") % {
+            "activity": self.activity_id,
+            "user": self.user_id,
+        }
 
 
 class AgentSession(models.Model):

@@ -33,7 +33,7 @@ from agent.offline_lines import (
     status_text,
     when_text,
 )
-from agent.offline_manage import my_activities_text, remind_text
+from agent.offline_manage import my_activities_text, reminder_set_text
 from agent.offline_plans import (
     EDIT_RE,
     JOIN_RE,
@@ -323,8 +323,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             f"你的草稿：{_draft_text(result['activity'])}。"
             "要改标题、时间、地点还是人数？确认的话说“发布”。"
         )
-    if name == "getActivity" and ctx.action == "remind":
-        return remind_text(ctx, result["activity"], english)
+    if name == "setActivityReminder":
+        return reminder_set_text(last, english)
     if name == "getActivity":
         return _details_text(ctx, result["activity"])
     if name == "updateContext":

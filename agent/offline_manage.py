@@ -7,7 +7,6 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from activities.selectors import activity_has_user
 from agent import extract
 from agent.context import RuntimeContext
 from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
@@ -164,12 +163,35 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     return f"你想取消哪一个？{names}"
 
 
-def remind_text(ctx: RuntimeContext, activity: dict, english: bool) -> str:
-    """Return the answer to "remind me the day before" about one activity: every activity the
-    user is on is reminded the day before it starts (``triggers.run_activity_reminders``); one
-    the user is not on is not, and the answer says how to be."""
+def reminder_set_text(call: dict, english: bool) -> str:
+    """Return the answer to "remind me the day before" (``remind``) or 不用提醒我 about one
+    activity or every one ahead (a ``setActivityReminder`` call and its result): every activity
+    the user is on is reminded the day before it starts (``triggers.run_activity_reminders``)
+    unless muted; one the user is not on is not, and the answer says how to be."""
+    result = call["result"]
+    items = result.get("activities") or []
+    if not result.get("remind"):
+        if "activityId" in call["arguments"]:
+            activity = items[0]
+            when = when_text(activity["startAt"], english)
+            if english:
+                return (
+                    f'OK, no reminder for "{activity["title"]}" ({when}). Say "remind me" if '
+                    "you change your mind."
+                )
+            return f"好的，「{activity['title']}」（{when}）开始前不再提醒你。想要的话说“提醒我”。"
+        if not items:
+            if english:
+                return "You have no activities ahead, so there is nothing to remind you of."
+            return "你接下来没有活动，没有要提醒的。"
+        if english:
+            titles = ", ".join(f'"{a["title"]}"' for a in items[:5])
+            return f"OK, no reminders for your activities ahead: {titles}."
+        titles = "、".join(f"「{a['title']}」" for a in items[:5])
+        return f"好的，你接下来的活动都不再提醒：{titles}。"
+    activity = items[0]
     when = when_text(activity["startAt"], english)
-    if activity_has_user(user=ctx.user, activity_id=activity["id"]):
+    if result.get("onIt"):
         if english:
             return f'I will: the day before "{activity["title"]}" ({when}) you get a reminder.'
         return f"好的：「{activity['title']}」（{when}）开始的前一天我会提醒你。"

@@ -32,7 +32,7 @@ from agent.intent_rules import (
     SIGN_UPS_RE,
 )
 from agent.naming import CANCEL_RE, named_matches
-from agent.reminding import without_reminder
+from agent.reminding import refuses_reminder, without_reminder
 from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
@@ -412,6 +412,9 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     A request to note something in the shared context appends it there instead: to the
     context the turn reads (the request's ``context_id``, else the latest updated one).
     """
+    if refuses_reminder(ctx.message):
+        # 不用提醒我 with no activity in focus: none of the ones ahead (agent.tools_reminders).
+        return [] if done else [("setActivityReminder", {"remind": False})]
     note = extract.context_note(ctx.message)
     if note:
         if done:

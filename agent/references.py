@@ -20,7 +20,7 @@ from agent.extract import EN_PLACE_RE, ZH_PLACE_RE
 from agent.intent_rules import EXPLORE, MANAGE
 from agent.naming import named_words
 from agent.offline_plans import HOLD_ON_RE, JOIN_RE, NOT_JOINING_RE, POINTING_RE
-from agent.reminding import asks_reminder, without_reminder
+from agent.reminding import asks_reminder, refuses_reminder, without_refusal, without_reminder
 
 MAX_CHOICES = 3  # the listed activities "which one?" names again (as a search reply lists 3)
 MAX_SEEN = 30  # the ids 换一批 leaves out (exploreNearby's excludeIds holds at most 30)
@@ -161,7 +161,8 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
 
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
-    "details", "remind" ("remind me the day before": whether it will be), "refused" (第二个太远了,
+    "details", "remind" ("remind me the day before": whether it will be), "unremind" (不用提醒我:
+    no reminder of it), "refused" (第二个太远了,
     "not the first one": nothing is done, the reply offers others), or None when it is
     something else (帮我组织第二场读书会): then it is routed as if it named none.
 
@@ -169,6 +170,8 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
+    if refuses_reminder(message) and _said_alone(without_refusal(message)):
+        return "unremind"  # 不用提醒我 about the one in focus: no reminder of it
     reminder = asks_reminder(message)
     if reminder:
         # "报名第一个，到时候提醒我": what else it says decides (a join joins; the reminder
@@ -267,6 +270,7 @@ def pointed_at(message: str, shown: list[int], focus: int | None = None) -> tupl
             or ABOUT_UNNAMED_RE.match(message)
             or SUITS_RE.match(message)
             or asks_reminder(message)
+            or refuses_reminder(message)
         ):
             return target, False
         short = len(message) <= POINTER_MAX_CHARS or (
@@ -339,6 +343,9 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
         return [("cancelActivity", {"activityId": ctx.referenced})]
     if ctx.action == "join":
         return [("joinActivity", {"activityId": ctx.referenced})]
+    if ctx.action in ("remind", "unremind"):
+        remind = ctx.action == "remind"
+        return [("setActivityReminder", {"activityId": ctx.referenced, "remind": remind})]
     return []
 
 

@@ -1,4 +1,5 @@
-"""Asking to be reminded of an activity: "can you remind me the day before?", 提前一天提醒我.
+"""Asking to be reminded of an activity ("can you remind me the day before?", 提前一天提醒我), or
+not to be (不用提醒我, "don't remind me": ``agent.tools_reminders``).
 
 Every activity a user joins or organises is reminded the day before it starts
 (``agent.triggers.run_activity_reminders``); the request is read apart from what else the
@@ -19,7 +20,9 @@ REMIND_ME_RE = re.compile(r"\bremind me\b|提醒(?:我|一下)", re.IGNORECASE)
 # What makes "remind me" something else: a refusal (不用提醒我, "don't remind me") or a time or
 # task of its own (明天下午三点开会，提醒我; "the essay is due Friday, remind me").
 _NOT_REMINDING_RE = re.compile(
-    r"不用|不要|别|甭|无需|\bdon'?t\b|\bno need\b|\bnever ?mind\b|\d\s*(?:点|:|am\b|pm\b)"
+    # Not "don't forget to remind me", 别忘了提醒我: asking all the more.
+    r"不用|不要(?!忘)|别(?!忘)|甭|无需|\bdon'?t\b(?!\s+forget)|\bno need\b|\bnever ?mind\b"
+    r"|\d\s*(?:点|:|am\b|pm\b)"
     r"|\bremind me\W+(?:what|when|where|which|who|how)\b",
     re.IGNORECASE,
 )
@@ -41,6 +44,43 @@ def asks_reminder(message: str) -> bool:
         and not _NOT_REMINDING_RE.search(message)
         and not triggers.DEADLINE_RE.search(_REMIND_CLAUSE_RE.sub(" ", message))
     )
+
+
+# Refusing the reminders: 不用提醒我, 以后都别提醒我了, "don't remind me", "stop reminding me",
+# "no reminders please" (it listed one's activities: an audit, session 52).
+REFUSES_RE = re.compile(
+    r"(?:不用|不要|别|甭|无需|不需要|没必要)(?:再|了)?(?:给我)?提醒"
+    r"|\b(?:don'?t|do not|no need to|stop|quit|never)\s+(?:ever\s+)?remind(?:ing)?\s+me\b"
+    r"|\bno (?:more )?reminders?\b|\bturn off (?:the |my )?reminders?\b",
+    re.IGNORECASE,
+)
+# A time or a task of its own: 明天三点开会，不用提醒我 is about that, not the activities.
+_OWN_TIME_RE = re.compile(r"\d\s*(?:点|:|am\b|pm\b)", re.IGNORECASE)
+
+
+def refuses_reminder(message: str) -> bool:
+    """Return whether a message asks not to be reminded of activities (不用提醒我, "don't remind
+    me"), with no time or task of its own."""
+    message = message or ""
+    return bool(
+        REFUSES_RE.search(message)
+        and not _OWN_TIME_RE.search(message)
+        and not triggers.DEADLINE_RE.search(message)
+    )
+
+
+# The refusal clause with what goes with it (以后都…了, "please", "thanks"), to read what else the
+# message says (好的，不用提醒我 is the refusal alone; 第二个不去了，不用提醒我 cancels first).
+_REFUSAL_CLAUSE_RE = re.compile(
+    r"(?:以后|今后|之后|这个|那个)?(?:都|也)?(?:" + REFUSES_RE.pattern + r")"
+    r"(?:我|me)?(?:了|啦|哦|吧|啊|呀)?(?:\s*(?:please|thanks|thank you|谢谢|谢啦))?",
+    re.IGNORECASE,
+)
+
+
+def without_refusal(message: str) -> str:
+    """Return ``message`` without its refusal of reminders (好的，不用提醒我 -> 好的，)."""
+    return _REFUSAL_CLAUSE_RE.sub("", message or "").strip()
 
 
 def without_reminder(message: str) -> str:

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from activities.models import Activity, ActivityStatus
-from agent.models import AgentSession, AgentSettings, PartnerIntent, PartnerIntentStatus
+from agent.models import (
+    AgentSession,
+    AgentSettings,
+    PartnerIntent,
+    PartnerIntentStatus,
+    ReminderMute,
+)
 from config import live
 
 
@@ -41,3 +47,17 @@ def partner_intents_open(*, user) -> list[tuple[PartnerIntent, int]]:
         (intent, others_looking(user=user, activity_type=intent.activity_type))
         for intent in intents.order_by("-created_at", "-pk")[:10]
     ]
+
+
+def reminders_muted(*, activity_ids) -> set[tuple[int, int]]:
+    """Return ``(user id, activity id)`` of every muted reminder of these activities."""
+    return set(
+        ReminderMute.objects.filter(activity_id__in=list(activity_ids)).values_list(
+            "user_id", "activity_id"
+        )
+    )
+
+
+def reminder_muted(*, user, activity_id: int) -> bool:
+    """Return whether the user asked not to be reminded of the activity."""
+    return ReminderMute.objects.filter(user=user, activity_id=activity_id).exists()

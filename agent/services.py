@@ -1,4 +1,5 @@
-"""Writes of the agent app that are not a tool's own: the user's searches for company."""
+"""Writes of the agent app that are not a tool's own: the user's searches for company, and the
+activities they asked not to be reminded of."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext
 
-from agent.models import PartnerIntent, PartnerIntentStatus
+from agent.models import PartnerIntent, PartnerIntentStatus, ReminderMute
 from config.errors import NotFound
 
 
@@ -55,3 +56,15 @@ def partner_intent_close(*, user, intent_id: int) -> PartnerIntent:
     intent.status = PartnerIntentStatus.CLOSED
     intent.save(update_fields=["status", "updated_at"])
     return intent
+
+
+def reminders_set(*, user, activity_ids, remind: bool) -> None:
+    """Mute (``remind`` False) or unmute the day-before reminders of these activities for the
+    user; safe to repeat (the unique constraint makes a second mute a no-op)."""
+    ids = sorted({int(pk) for pk in activity_ids})
+    if remind:
+        ReminderMute.objects.filter(user=user, activity_id__in=ids).delete()
+        return
+    ReminderMute.objects.bulk_create(
+        [ReminderMute(user=user, activity_id=pk) for pk in ids], ignore_conflicts=True
+    )

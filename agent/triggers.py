@@ -36,7 +36,7 @@ from activities.search import activities_search
 from activities.selectors import activities_starting_between
 from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
-from agent.selectors import agent_settings_get
+from agent.selectors import agent_settings_get, reminders_muted
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
 from rag.llm import get_llm
@@ -335,7 +335,8 @@ def activity_reminder_text(activity, english: bool, now: datetime) -> tuple[str,
 
 def run_activity_reminders(now: datetime | None = None) -> int:
     """Remind every user on an activity (joined or organising) once, during the day before it
-    starts; return events created. Written in the language the user writes in."""
+    starts, unless they asked not to be (``ReminderMute``); return events created. Written in the
+    language the user writes in."""
     now = now or timezone.now()
     created = 0
     english_of: dict[int, bool] = {}
@@ -348,7 +349,11 @@ def run_activity_reminders(now: datetime | None = None) -> int:
             english_of[user.pk] = mostly_english(m.content for m in recent.order_by("-ts")[:50])
         return english_of[user.pk]
 
-    for user, activity in activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD):
+    pairs = activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD)
+    muted = reminders_muted(activity_ids={activity.pk for _user, activity in pairs})
+    for user, activity in pairs:
+        if (user.pk, activity.pk) in muted:  # 不用提醒我 (agent.tools_reminders)
+            continue
 
         def build(activity=activity, user=user):
             title, text = activity_reminder_text(activity, english(user), now)

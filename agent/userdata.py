@@ -1,14 +1,20 @@
 """The user data the agent holds, declared to ``config.userdata`` (erasure and export).
 
-Webhooks and their delivery log, proactive events, partner intents and the per-chat state
-(``AgentSession``). The drafts the
-agent creates are activities, declared by the activities app; the chat turns it saves are
-memory's messages.
+Webhooks and their delivery log, proactive events, partner intents, muted reminders and the
+per-chat state (``AgentSession``). The drafts the agent creates are activities, declared by the
+activities app; the chat turns it saves are memory's messages.
 """
 
 from __future__ import annotations
 
-from agent.models import AgentSession, PartnerIntent, SystemEvent, Webhook, WebhookDelivery
+from agent.models import (
+    AgentSession,
+    PartnerIntent,
+    ReminderMute,
+    SystemEvent,
+    Webhook,
+    WebhookDelivery,
+)
 from config.userdata import Kind, UserData
 
 
@@ -47,6 +53,7 @@ def declaration() -> UserData:
             Kind("agent_events", SystemEvent, "user"),
             Kind("partner_intents", PartnerIntent, "user"),
             Kind("agent_sessions", AgentSession, "user"),
+            Kind("reminder_mutes", ReminderMute, "user"),
         ),
         texts=_texts,
         tasks={

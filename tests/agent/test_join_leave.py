@@ -470,9 +470,43 @@ def test_remind_me_after_joining_says_it_will_be_reminded(api_client, user, say,
     shown = shown_in_chat("remind", "Board games")
     say(api_client, "sign me up for it", chat_id="remind")
     asked = say(api_client, "can you remind me the day before?", chat_id="remind")
-    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity"]
+    assert [c["name"] for c in asked["tool_calls"]] == ["getActivity", "setActivityReminder"]
     assert asked["reply"].startswith('I will: the day before "Board games"'), asked["reply"]
     assert shown[0].participations.filter(user=user).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("refusal", "again", "reply"),
+    [
+        ("不用提醒我", "还是提醒我一下吧", "好的，「Board games」"),
+        ("don't remind me", "actually, remind me the day before", 'OK, no reminder for "Board'),
+    ],
+)
+def test_a_refused_reminder_is_muted_and_asked_again_unmuted(
+    api_client, user, say, shown_in_chat, refusal, again, reply
+):
+    from agent.models import ReminderMute
+
+    shown = shown_in_chat("mute", "Board games")
+    say(api_client, "sign me up for it", chat_id="mute")
+    refused = say(api_client, refusal, chat_id="mute")
+    assert refused["reply"].startswith(reply), refused["reply"]
+    assert ReminderMute.objects.filter(user=user, activity=shown[0]).exists()
+    say(api_client, again, chat_id="mute")
+    assert not ReminderMute.objects.filter(user=user, activity=shown[0]).exists()
+
+
+def test_refusing_reminders_with_none_in_focus_mutes_every_activity_ahead(
+    api_client, user, say, shown_in_chat
+):
+    from agent.models import ReminderMute
+
+    shown = shown_in_chat("mute-all", "Board games")
+    say(api_client, "sign me up for it", chat_id="mute-all")
+    refused = say(api_client, "以后都别提醒我了", chat_id="mute-all-2")
+    assert refused["intent"] == "MANAGE"
+    assert refused["reply"].startswith("好的，你接下来的活动都不再提醒：「Board games」")
+    assert ReminderMute.objects.filter(user=user, activity=shown[0]).exists()
 
 
 def test_remind_me_about_one_not_joined_says_how_to_be_reminded(

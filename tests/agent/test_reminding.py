@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.reminding import asks_reminder, without_reminder
+from agent.reminding import asks_reminder, refuses_reminder, without_reminder
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +55,25 @@ def test_a_join_with_a_reminder_and_nothing_shown_asks_which_instead_of_joining(
     )
 
     assert "joinActivity" not in [c["name"] for c in body["tool_calls"]], body["reply"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["不用提醒我", "以后都别提醒我了", "don't remind me", "stop reminding me", "no reminders"],
+)
+def test_a_refusal_of_reminders_is_read(message):
+    assert refuses_reminder(message)
+    assert not asks_reminder(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["明天下午三点开会，不用提醒我", "the essay is due friday, don't remind me", "提醒我"],
+)
+def test_a_time_or_task_of_its_own_or_a_request_is_no_refusal(message):
+    assert not refuses_reminder(message)
+
+
+@pytest.mark.parametrize("message", ["don't forget to remind me", "不要忘了提醒我哦"])
+def test_not_forgetting_to_remind_asks_for_the_reminder(message):
+    assert asks_reminder(message)

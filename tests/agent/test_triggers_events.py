@@ -278,6 +278,24 @@ def test_an_activity_is_reminded_once_to_everyone_on_it_the_day_before(
     assert event.payload["text"] == "提醒：「周五桌游局」11月27日 19:00 开始，人民广场。"
 
 
+def test_a_muted_activity_is_not_reminded_to_the_one_who_muted_it(
+    user, other_user, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import SystemEvent
+    from agent.services import reminders_set
+    from agent.triggers import run_activity_reminders
+
+    start = datetime(2026, 11, 27, 19, 0, tzinfo=SH)
+    game = make_activity_for(other_user, title="周五桌游局", start_at=start)
+    activity_join(activity_id=game.pk, user=user)
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)  # twice is once
+
+    assert run_activity_reminders(start - timedelta(hours=20)) == 1  # the organiser only
+    assert not SystemEvent.objects.filter(user=user, kind="activity_reminder").exists()
+
+
 def test_an_activity_reminder_is_in_english_for_a_user_writing_english(
     user, other_user, make_activity_for
 ):

@@ -1,0 +1,42 @@
+"""The agent's tool over the day-before reminders of activities: "don't remind me", 不用提醒我,
+and "remind me" again.
+
+Like those of agent/tools.py, it is ``func(user, **arguments)`` registered with its JSON schema
+(agent/tool_registry.py). Every activity a user is on is reminded the day before it starts
+(``agent.triggers.run_activity_reminders``); this turns that off or back on for the user alone.
+"""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
+from agent.services import reminders_set
+from agent.tool_registry import tool
+from agent.tools import activity_shape
+
+# How many of one's activities "don't remind me of anything" reaches: every one ahead a user
+# could hold (the listing of one's own activities shows at most this many too).
+AHEAD_LIMIT = 50
+
+
+@tool(
+    "setActivityReminder",
+    "Turn off (remind=false) or back on (remind=true) the reminder the user gets the day before "
+    "an activity they joined or organise; without activityId, for every such activity ahead.",
+    {"activityId": {"type": "integer"}, "remind": {"type": "boolean"}},
+    ("remind",),
+)
+def set_activity_reminder(user, *, remind, activityId=None):
+    """Mute or unmute the reminders; return the activities it applies to and whether the user
+    is on the one named (one they are not on has no reminder to turn on)."""
+
+    remind = bool(remind)
+    if activityId is not None:
+        activity = activity_get_visible(user=user, activity_id=int(activityId))
+        reminders_set(user=user, activity_ids=[activity.pk], remind=remind)
+        on_it = activity_has_user(user=user, activity_id=activity.pk)
+        return {"activities": [activity_shape(activity)], "remind": remind, "onIt": on_it}
+    rows, _joined = activities_of_user(user=user, start=timezone.now(), limit=AHEAD_LIMIT)
+    reminders_set(user=user, activity_ids=[a.pk for a in rows], remind=remind)
+    return {"activities": [activity_shape(a) for a in rows], "remind": remind, "onIt": bool(rows)}
