@@ -186,6 +186,8 @@ _EN_FILLER_RE = re.compile(
     r"\b(?:i'?m\s+|we'?re\s+)?(?:looking\s+for|searching\s+for)\b|"
     r"\b(?:i|we)\s+(?:would\s+like|'d\s+like|want|wanna|need)(?:\s+to)?\b|"
     r"\b(?:can|could)\s+you\b|\b(?:is|are)\s+there\b|\bwhere\s+can\s+(?:i|we)\b|"
+    # "find something we could do when she's here" searched "find we could do" (session 53).
+    r"\b(?:i|we)\s+(?:could|can|should|might)\s+(?:do|go\s+to|try)\b|\bfind\b|"
     r"\bwhat'?s\s+(?:good|fun|there)\s+to\s+do\b|\bwhat'?s(?:\s+on|\s+happening)?\b|\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
     r"\b(?:sign\s+me\s+up|book\s+me)(?:\s+(?:for|on|in))?\b|\bjoin\b|"
     r"\b(?:recommend|suggest|please|anything|something|somewhere|some\s+place|a\s+place|"
@@ -367,6 +369,9 @@ PARTNER_STATUS_RE = re.compile(
     # "any luck?" alone: the one search the assistant runs for the user in the background (it
     # searched activities for "luck": a make-run look, session 52).
     r"|^\W*(?:so\W+|and\W+)?any luck\W*$"
+    # 有人了吗 alone, the same question in Chinese (it recorded a search for "一起活动的搭子": a
+    # make-run look, session 53).
+    r"|^\W*(?:那|现在|所以)?(?:有人了|有消息了|有结果了|有回音了|找着了)(?:吗|没|么|没有)\W*$"
     r"|\b(?:found|find) (?:me )?(?:anyone|anybody|someone) yet\b"
     r"|\bmatched (?:me )?(?:with )?(?:anyone|anybody|someone)\b"
     # Asking which searches are open (我都找了哪些搭子 recorded another search: a make-run look,

@@ -127,6 +127,17 @@ _THEIR_VISIT_RE = re.compile(
 )
 
 
+# What the visitor likes, said with the visit (下周六我妈来上海玩，她喜欢听戏; "she loves pottery"):
+# the search for their visit looks for it even when it names no kind the lexicon knows (听戏
+# was dropped: a make-run look, session 53).
+_THEIR_LIKING_RE = re.compile(
+    r"(?:她|他|她们|他们)(?:很|特别|最|比较|超)?(?:喜欢|爱)(?P<zh>[^，,。！!？?\s的]{1,8})"
+    r"|\b(?:she|he|they)\s+(?:really\s+)?(?:loves?|likes?|enjoys?|is\s+into|are\s+into)\s+"
+    r"(?P<en>[\w' -]{2,30}?)(?=\s*[,.!?]|\s*$|\s+(?:and|but)\b)",
+    re.IGNORECASE,
+)
+
+
 def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
     """Return the search for ``message`` (whose semantic part is ``topic``) with the time and the
     kinds of the user's latest earlier message naming a time ("next Friday jazz find we could do
@@ -139,6 +150,10 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
         said = extract.time_said(understood)
         if said:
             kinds = [text[slice(*cue.span)] for cue in extract.kinds_in(text, understood)]
+            liking = _THEIR_LIKING_RE.search(text)
+            liked = (liking.group("zh") or liking.group("en") or "").strip() if liking else ""
+            if liked and not any(liked in kind or kind in liked for kind in kinds):
+                kinds.append(liked)
             rest = _THEIR_VISIT_RE.sub(" ", topic).strip()
             return " ".join([said, *kinds, rest]).strip()
     return ""

@@ -44,9 +44,10 @@ def test_semantic_query_drops_asking_words_whole(text, query):
         ("hi! I just moved here, what's good to do on weekends?", "I just moved here"),
         ("嗨，有什么早餐局", "早餐局"),
         ("hey there any gigs", "gigs"),
+        ("find something we could do when she's here", "when she's here"),
     ],
 )
-def test_semantic_query_leaves_out_an_opening_greeting(text, query):
+def test_semantic_query_leaves_out_a_greeting_and_words_that_only_ask(text, query):
     assert semantic_query(text, WEDNESDAY_10AM) == query
 
 
@@ -765,7 +766,7 @@ def test_a_preference_stated_with_prefer_is_a_liking_not_a_search():
     assert scores["CHAT"] > scores["EXPLORE"]
 
 
-@pytest.mark.parametrize("message", ["any luck?", "so, any luck"])
+@pytest.mark.parametrize("message", ["any luck?", "so, any luck", "有人了吗", "那有消息了没"])
 def test_any_luck_alone_asks_how_the_search_for_company_goes(message):
     from agent.extract import PARTNER_STATUS_RE
 

@@ -70,6 +70,11 @@ def test_a_visit_pointed_back_at_takes_its_time_and_liking_from_earlier():
     )
 
 
+def test_a_visit_pointed_back_at_takes_what_the_visitor_likes_beyond_the_known_kinds():
+    earlier = ["下周六我妈来上海玩，她喜欢听戏"]
+    assert visit_said_before("她来的时候带她去哪玩", "带她 玩", earlier) == "下周六 听戏 带她 玩"
+
+
 def test_a_visit_with_its_own_time_or_without_one_said_before_borrows_nothing():
     earlier = ["my sister Lucy is visiting next Friday, she loves jazz"]
     assert visit_said_before("what can we do when she's here on sunday", "x", earlier) == ""
