@@ -364,6 +364,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             )
         return f"已更新草稿：{_draft_text(result['draft'])}。还要改什么吗？确认的话说“发布”。"
     if name == "publishActivity":
+        # 取消这个 / "cancel it" next is about the one just published (it asked which of all
+        # the user's activities: a make-run look, session 53).
+        ctx.focused = result["activity"]["id"]
         title = result["activity"]["title"]
         if english:
             return f'Published! Everyone can see "{title}" and join it now.'

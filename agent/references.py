@@ -33,8 +33,9 @@ EN_ORDINALS.update({"1st": 1, "2nd": 2, "3rd": 3, "4th": 4, "5th": 5})
 # (报名这个, 这个几点开始), not before a time or a thing (这个周末, 这个月, 这个app); "this one",
 # "that one".
 POINTER_RE = re.compile(
-    r"(?:这个|那个|这场|那场)(?=[\s，,。？?！!~～吧呗呢啊吗呀]*$|几点|几号|在哪|什么时候|哪天|怎么样"
-    r"|还有|多少|详细|介绍)|\b(?:this|that) one\b",
+    # 取消这个活动 right after publishing it asked which (a make-run look, session 53).
+    r"(?:这个|那个|这场|那场)(?:活动|局)?(?=[\s，,。？?！!~～吧呗呢啊吗呀]*$|几点|几号|在哪|什么时候"
+    r"|哪天|怎么样|还有|多少|详细|介绍)|\b(?:this|that) (?:one|activity|event)\b",
     re.IGNORECASE,
 )
 # A short question about a listed activity's time, place, price or fit that names none (那几点呢,

@@ -93,6 +93,22 @@ def test_a_draft_is_published_after_a_turn_about_something_else(api_client, user
     assert Activity.objects.filter(creator=user).count() == 1  # no second draft
 
 
+def test_cancelling_this_one_right_after_publishing_cancels_the_one_published(
+    api_client, user, say, make_activity_for
+):
+    from activities.models import Activity
+
+    make_activity_for(user, title="另一个读书会")  # another activity of the user's own
+    made = say(api_client, "周六下午想组织个羽毛球，8个人，在徐汇")
+    chat = made["chat_id"]
+    draft = made["tool_calls"][0]["result"]["draft"]
+    say(api_client, "发布吧", chat_id=chat)
+    cancelled = say(api_client, "取消这个活动", chat_id=chat)
+    assert [c["name"] for c in cancelled["tool_calls"]][-1] == "cancelActivity"
+    assert Activity.objects.get(pk=draft["id"]).status == "cancelled"
+    assert Activity.objects.get(title="另一个读书会").status == "active"
+
+
 def test_organising_another_activity_in_a_chat_with_a_draft_starts_a_new_one(api_client, user, say):
     from activities.models import Activity
 
