@@ -19,11 +19,14 @@ from rag.understand import Understanding
 
 # The results named as the ones asked about: "are any of them free?", "any of those indoors",
 # 这些里面有免费的吗, 其中有室内的吗.
+# Not what one thinks of them ("some of those look boring") nor a person (其中有我朋友的吗): an
+# audit, session 53.
 _OF_THE_RESULTS = (
     r"|^\W*(?:(?:and|ok|so)\W+)?(?:(?:are|is)\s+)?(?:any|some|one|either)\s+of\s+"
-    r"(?:them|those|these|the(?:se|m)?\s+\w+)\s+(?!going\b|for\b|with\b)\w+(?:\s+\w+)?\W*$"
-    r"|^\W*(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?(?:有没有|有)[^，,。？?！!\s]{1,8}的"
-    r"(?:吗|呢|嘛|么)?\W*$"
+    r"(?:them|those|these)\s+(?!(?:going|for|with|look|looks|seem|seems|sound|sounds|are|is"
+    r"|were|was)\b)\w+(?:\s+\w+){0,2}\W*$"
+    r"|^\W*(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?(?:有没有|有)(?![我你他她])"
+    r"[^，,。？?！!\s]{1,8}的(?:吗|呢|嘛|么)?\W*$"
 )
 # A narrowing of what was just listed: 有没有不用花钱的, 要室内的, "any cheaper ones?",
 # "something quieter".
@@ -200,6 +203,10 @@ def changed_search(message: str, last: dict) -> dict | None:
         query = f"{words} {extract.semantic_query(last['query'])}"
     elif how == "narrow":
         query = f"{_without_contradicted(last['query'], message)} {words}"
+        said = extract.time_said(extract.read(message))
+        if said:  # "is one of them on Sunday?": that day, the last search's topic narrowed
+            rest = _REFINING_WORDS_RE.sub(" ", words).strip()
+            query = f"{said} {extract.semantic_query(last['query'])} {rest}"
     else:
         understood = extract.read(message)
         said = extract.time_said(understood) or extract.time_said(extract.read(last["query"]))

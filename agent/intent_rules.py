@@ -143,6 +143,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # Refusing the activities' reminders (不用提醒我, "stop reminding me"): MANAGE turns them
     # off (agent.tools_reminders); it listed one's activities by the examples alone (session 53).
     (MANAGE, reminding.REFUSES_RE, 1.5),
+    (MANAGE, reminding.REMINDERS_ON_RE, 1.5),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
     # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session
     # 51: it recorded another search, or listed the activities).
@@ -251,7 +252,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\bwhat'?s (?:on|happening|good for)\b|\b(?:anything|something) (?:fun|to do|for)\b|"
             # "hi! I just moved here, what's good to do on weekends?": the greeting's small talk
             # rule read it (a make-run look, session 53).
-            r"\bwhat'?s (?:good|fun|there) to do\b|\bwhat to do (?:this|on|at|in|around|near)\b|"
+            r"\bwhat'?s (?:good|fun|there) to do\b|\bwhat to do (?:this (?:weekend|week|evening"
+            r"|afternoon|morning)|on (?:the )?(?:weekends?|\w+days?)|tonight|today|tomorrow"
+            r"|around here|nearby|near me)\b|"
             r"\b(?:suggest|ideas?)\b|\bshow me (?:\w+ )?(?:events|activities|things)\b|"
             # "I love hiking, show me trails": the ask after a liking (an audit, session 49).
             r"[,，]\s*show me\b|"

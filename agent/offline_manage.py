@@ -13,7 +13,7 @@ from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_lines import listed_ids, status_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
-from agent.triggers import deadline_of
+from agent.triggers import DEADLINE_RE, REMINDER_REFUSED_RE, deadline_of
 
 
 def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) -> str:
@@ -23,6 +23,9 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
     items = result.get("activities") or []
     if CANCEL_RE.search(ctx.message):
         return _which_to_cancel(ctx, items, english)
+    if DEADLINE_RE.search(ctx.message) and REMINDER_REFUSED_RE.search(ctx.message):
+        # 明天考试，不用提醒我: a task told, its reminder refused (an audit, session 53).
+        return "OK, I won't remind you of it." if english else "好的，这个就不提醒你了。"
     now = timezone.now()
     due = deadline_of(ctx.message, now)
     if due is not None:
@@ -170,27 +173,33 @@ def reminder_set_text(call: dict, english: bool) -> str:
     unless muted; one the user is not on is not, and the answer says how to be."""
     result = call["result"]
     items = result.get("activities") or []
-    if not result.get("remind"):
-        if "activityId" in call["arguments"]:
-            activity = items[0]
-            when = when_text(activity["startAt"], english)
-            if english:
-                return (
-                    f'OK, no reminder for "{activity["title"]}" ({when}). Say "remind me" if '
-                    "you change your mind."
-                )
-            return f"好的，「{activity['title']}」（{when}）开始前不再提醒你。想要的话说“提醒我”。"
+    remind = bool(result.get("remind"))
+    if "activityId" not in call["arguments"]:  # every activity ahead
         if not items:
             if english:
                 return "You have no activities ahead, so there is nothing to remind you of."
             return "你接下来没有活动，没有要提醒的。"
         if english:
             titles = ", ".join(f'"{a["title"]}"' for a in items[:5])
-            return f"OK, no reminders for your activities ahead: {titles}."
+            if remind:
+                return f"I will: the day before each of your activities ahead ({titles})."
+            return (
+                f'OK, no reminders for your activities ahead: {titles}. Say "turn reminders '
+                'back on" if you change your mind.'
+            )
         titles = "、".join(f"「{a['title']}」" for a in items[:5])
-        return f"好的，你接下来的活动都不再提醒：{titles}。"
+        if remind:
+            return f"好的：你接下来的活动（{titles}）开始的前一天我都会提醒你。"
+        return f"好的，你接下来的活动都不再提醒：{titles}。想恢复的话说“恢复提醒”。"
     activity = items[0]
     when = when_text(activity["startAt"], english)
+    if not remind:
+        if english:
+            return (
+                f'OK, no reminder for "{activity["title"]}" ({when}). Say "remind me" if you '
+                "change your mind."
+            )
+        return f"好的，「{activity['title']}」（{when}）开始前不再提醒你。想要的话说“提醒我”。"
     if result.get("onIt"):
         if english:
             return f'I will: the day before "{activity["title"]}" ({when}) you get a reminder.'

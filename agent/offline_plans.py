@@ -32,7 +32,7 @@ from agent.intent_rules import (
     SIGN_UPS_RE,
 )
 from agent.naming import CANCEL_RE, named_matches
-from agent.reminding import refuses_reminder, without_reminder
+from agent.reminding import REMINDERS_ON_RE, refuses_reminder, without_reminder
 from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
@@ -58,9 +58,12 @@ HOLD_ON_RE = re.compile(
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
 JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b"
-    # "ok book the second one" after a search was small talk (a make-run look, session 53).
-    r"|\b(?:book|reserve) (?:it|this|that|the|us|a (?:spot|place|seat))\b|\bput me down for\b"
-    r"|\bsave me a (?:spot|place|seat)\b"
+    # "ok book the second one" after a search was small talk (a make-run look, session 53); a
+    # command only, opening the message: "I'll book it later", "before I book it" join nothing
+    # (an audit, session 53).
+    r"|^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|cool|right|then|so|and)\W+)*(?:please\s+)?"
+    r"(?:(?:book|reserve) (?:it|this|that|the|us|me|a (?:spot|place|seat))\b|put me down for\b"
+    r"|save me a (?:spot|place|seat)\b)"
     # Putting it on one's calendar is joining it: the calendar lists what one joined ("add it to
     # my calendar" listed the user's activities; an audit, session 50).
     r"|\b(?:add|put) (?:it|this|that|this one|that one|the \w+ one) (?:to|in|on|into) my "
@@ -412,9 +415,11 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     A request to note something in the shared context appends it there instead: to the
     context the turn reads (the request's ``context_id``, else the latest updated one).
     """
-    if refuses_reminder(ctx.message):
-        # 不用提醒我 with no activity in focus: none of the ones ahead (agent.tools_reminders).
-        return [] if done else [("setActivityReminder", {"remind": False})]
+    if refuses_reminder(ctx.message) or REMINDERS_ON_RE.search(ctx.message):
+        # 不用提醒我 / 恢复提醒 with no activity in focus: the reminders of every one ahead, off or
+        # back on (agent.tools_reminders).
+        remind = not refuses_reminder(ctx.message)
+        return [] if done else [("setActivityReminder", {"remind": remind})]
     note = extract.context_note(ctx.message)
     if note:
         if done:

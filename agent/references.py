@@ -160,6 +160,16 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
     return None
 
 
+# A place or a pointer with the words that carry it ("about the second one", 第二个, "that one"),
+# to read what a message says besides naming a listed activity.
+_PLACE_WORDS_RE = re.compile(
+    r"\b(?:about|for|of|on)\b|" + ZH_PLACE_RE.pattern + "|" + EN_PLACE_RE.pattern + "|"
+    r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+one\b|"
+    + POINTER_RE.pattern,
+    re.IGNORECASE,
+)
+
+
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
     "details", "remind" ("remind me the day before": whether it will be), "unremind" (不用提醒我:
@@ -171,8 +181,15 @@ def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | N
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
     listing asked: which to cancel (``for_cancel``) or which to join.
     """
-    if refuses_reminder(message) and _said_alone(without_refusal(message)):
-        return "unremind"  # 不用提醒我 about the one in focus: no reminder of it
+    if refuses_reminder(message):
+        rest = without_refusal(message)
+        # 不用提醒我 about the one in focus, or naming it (第二个不用提醒我, "don't remind me
+        # about the second one"): no reminder of it. Beside a join (报名第一个，不用提醒我) the
+        # join goes on and the reminder is refused after it (plan_referenced).
+        named = _PLACE_WORDS_RE.sub(" ", rest)
+        if not rest or _said_alone(rest) or _said_alone(named):
+            return "unremind"
+        message = rest
     reminder = asks_reminder(message)
     if reminder:
         # "报名第一个，到时候提醒我": what else it says decides (a join joins; the reminder
@@ -338,12 +355,17 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
     if not done:
         return [("getActivity", {"activityId": ctx.referenced})]
     last = done[-1]
+    if len(done) == 2 and last["name"] == "joinActivity" and "error" not in last["result"]:
+        if refuses_reminder(ctx.message):  # 报名第一个，不用提醒我: joined, not to be reminded
+            return [("setActivityReminder", {"activityId": ctx.referenced, "remind": False})]
+        return []
     if len(done) > 1 or last["name"] != "getActivity" or "error" in last["result"]:
         return []
     if ctx.action == "cancel":
         return [("cancelActivity", {"activityId": ctx.referenced})]
     if ctx.action == "join":
         return [("joinActivity", {"activityId": ctx.referenced})]
+
     if ctx.action in ("remind", "unremind"):
         remind = ctx.action == "remind"
         return [("setActivityReminder", {"activityId": ctx.referenced, "remind": remind})]

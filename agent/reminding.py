@@ -28,8 +28,9 @@ _NOT_REMINDING_RE = re.compile(
 )
 # The reminder clause, to read what else the message asks ("好的报名吧，记得提醒我").
 _REMIND_CLAUSE_RE = re.compile(
-    r"[，,。]?\s*(?:(?:and|then)\s+)?(?:(?:can|could|will|would) you\s+)?(?:please\s+)?"
-    r"(?:记得|到时候|提前一天|前一天|活动前一天)?(?:能|可以|会)?"
+    r"[，,。]?\s*(?:(?:and|then|but)\s+)?(?:(?:can|could|will|would) you\s+)?(?:please\s+)?"
+    r"(?:don'?t forget to\s+)?"
+    r"(?:记得|到时候|提前一天|前一天|活动前一天|别忘了|不要忘了)?(?:能|可以|会)?"
     r"(?:remind me\b[^.!?，,。]*[?？]?|提醒(?:我|一下)(?:一下)?[吧哦呀啊吗嘛]?[?？]?)",
     re.IGNORECASE,
 )
@@ -46,12 +47,15 @@ def asks_reminder(message: str) -> bool:
     )
 
 
-# Refusing the reminders: 不用提醒我, 以后都别提醒我了, "don't remind me", "stop reminding me",
-# "no reminders please" (it listed one's activities: an audit, session 52).
-REFUSES_RE = re.compile(
-    r"(?:不用|不要|别|甭|无需|不需要|没必要)(?:再|了)?(?:给我)?提醒"
-    r"|\b(?:don'?t|do not|no need to|stop|quit|never)\s+(?:ever\s+)?remind(?:ing)?\s+me\b"
-    r"|\bno (?:more )?reminders?\b|\bturn off (?:the |my )?reminders?\b",
+# Refusing the reminders (不用提醒我, "don't remind me"): the rule is the deadline reader's too
+# (agent.triggers), so a task told with it is not reminded either.
+REFUSES_RE = triggers.REMINDER_REFUSED_RE
+# Turning the reminders of every activity back on, with none in focus ("turn reminders back
+# on", 恢复提醒, 还是提醒我吧): after "stop reminding me" nothing undid it (an audit, session 53).
+REMINDERS_ON_RE = re.compile(
+    r"\bturn (?:the |my )?reminders? (?:back )?on\b"
+    r"|\bremind me (?:of (?:my|the) (?:activities|events) )?again\b"
+    r"|恢复提醒|(?:还是|继续)(?:要)?提醒我(?:吧|吗|哦)?\W*$",
     re.IGNORECASE,
 )
 # A time or a task of its own: 明天三点开会，不用提醒我 is about that, not the activities.

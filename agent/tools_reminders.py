@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
 from agent.services import reminders_set
 from agent.tool_registry import tool
@@ -38,5 +39,8 @@ def set_activity_reminder(user, *, remind, activityId=None):
         on_it = activity_has_user(user=user, activity_id=activity.pk)
         return {"activities": [activity_shape(activity)], "remind": remind, "onIt": on_it}
     rows, _joined = activities_of_user(user=user, start=timezone.now(), limit=AHEAD_LIMIT)
+    # Drafts and cancelled ones are reminded of nothing (an audit, session 53: drafts were
+    # listed as "your activities ahead").
+    rows = [a for a in rows if a.status == ActivityStatus.ACTIVE]
     reminders_set(user=user, activity_ids=[a.pk for a in rows], remind=remind)
     return {"activities": [activity_shape(a) for a in rows], "remind": remind, "onIt": bool(rows)}

@@ -56,6 +56,28 @@ DEADLINE_RE = re.compile(
     r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in|appointment)\b",
     re.IGNORECASE,
 )
+# Refusing the reminders: 不用提醒我, 以后都别提醒我了, "don't remind me", "stop reminding me",
+# "no reminders please" (it listed one's activities: an audit, session 52).
+REMINDER_REFUSED_RE = re.compile(
+    # Only the reminder itself refused: nothing after it but a particle, a pause or the end
+    # (不用提醒我吃药, 我不需要提醒你 are about something else: an audit, session 53).
+    r"(?:不用|不要|别|甭|无需|不需要|没必要)(?:再|了)?(?:给我)?提醒(?:我)?(?:了|啦|哦|吧|啊|呀|哈)*"
+    r"(?=\s*(?:[，,。.!！~～?？]|谢谢|$))"
+    # "don't remind me", "stop reminding me (about it)", with nothing after it but what names an
+    # activity or the reminder ("don't remind me of my ex" is no reminder: the same audit).
+    r"|\b(?:don'?t|do not|no need to|stop|quit|never)\s+(?:ever\s+)?remind(?:ing)?\s+me"
+    r"(?=\s*(?:[,.!?;]|$|(?:please|thanks|thank you|again|anymore|any more|the day before)\b"
+    r"|about (?:it|this|that|them|anything|activities|events|the \w+(?: \w+)? one)\b))"
+    # "no reminders (please)" said alone; "I got no reminder for the hike" is a complaint.
+    r"|^\W*(?:ok(?:ay)?\W+|and\W+)?no (?:more )?reminders?(?:\s+please)?\W*$"
+    r"|\bturn off (?:the |my )?reminders?\b",
+    re.IGNORECASE,
+)
+# A task's deadline, not an event's time: due by the end of its day when only the day is said.
+_DUE_RE = re.compile(
+    r"截止|DDL|到期|交(?:报告|作业|材料|稿)|提交|\b(?:deadline|is due|due|submit|hand in)\b",
+    re.IGNORECASE,
+)
 # Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
 _GENERIC_TEXT = (
     "今天 明天 后天 昨天 周末 晚上 下午 上午 早上 中午 现在 时候 一下 一个 一起 可以 想要 "
@@ -244,11 +266,11 @@ def _suggest(user, term: str) -> list[dict]:
 
 
 def deadline_of(text: str, sent: datetime) -> datetime | None:
-    """Return when the task a message mentions is due: 09:00 when only a day is named, the
-    day's end when that day is the day it was said after 09:00 ("the essay is due today" at
-    10:00 is due tonight, not three hours ago)."""
-    if not DEADLINE_RE.search(text):
-        return None
+    """Return when the task a message mentions is due: 09:00 when only a day is named; said on
+    that day after 09:00, a task by the day's end ("the essay is due today" at 10:00 is due
+    tonight, not three hours ago), a part of the day by its end."""
+    if not DEADLINE_RE.search(text) or REMINDER_REFUSED_RE.search(text):
+        return None  # no task, or one told with 不用提醒我 (an audit, session 53)
     found = extract_time_range(text, now=sent)
     if found is None:
         return None
@@ -259,7 +281,15 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
         return found.start  # a part of a day ahead ("tomorrow afternoon", 明天凌晨): its start
     morning = start.replace(hour=9, minute=0, second=0, microsecond=0)
     if morning <= sent < found.end and found.end - found.start <= timedelta(days=1):
-        return start.replace(hour=23, minute=59, second=0, microsecond=0)
+        # Said on the day, after 09:00: a part of the day under way is due by its end ("due
+        # this afternoon" at 12:39: 18:00); the whole day, a task by its end, an event of no
+        # time said (an exam today) never (an audit, session 53: all read 23:59).
+        end = timezone.localtime(found.end)  # inclusive: 23:59:59.999 for a whole day
+        if (end.hour, end.minute) < (23, 59):
+            return found.end
+        if _DUE_RE.search(text):
+            return start.replace(hour=23, minute=59, second=0, microsecond=0)
+        return None
     return morning
 
 

@@ -141,7 +141,8 @@ MAX_ZH_CHARS = 8
 # English: the negating words and every "-n't" form but can't / couldn't (ability, as 不会),
 # with or without the apostrophe.
 EN_NEGATORS = re.compile(
-    r"\b(?:no|not|nothing|none|never|without(?!\s+having\s+to\b)|avoid|avoiding|except|non|nor"
+    r"\b(?:no|not|nothing|none|never|neither|without(?!\s+having\s+to\b)|avoid|avoiding|except"
+    r"|non|nor"
     r"|apart\s+from|other\s+than"
     # excluding or keeping away from one thing ("anything but karaoke", "skip the pubs", "minus
     # the booze"; not rope "skipping" nor "minus 5"): general English, in no development set
@@ -172,11 +173,39 @@ EN_NOT_REFUSED = frozenset(
     {"tried", "done", "played", "been", "learned", "learnt", "ever", "experience", "charge", "fee"}
     # the asker's own state, not a refusal: "I don't have any tools", "don't know anyone"
     | {"have", "know", "own", "speak"}
+    # a wish or a lack said with a negation, not a refusal of what follows ("I don't mind a
+    # hike", "not sure if hiking or kayaking", "haven't gone hiking in ages", "don't miss the
+    # food festival", "no one to go hiking with", "no rush", "nothing better than a hike", "no I
+    # meant hiking"): general English, an audit of session 53 (the English cue readers read the
+    # refusals since that session)
+    | {"mind", "sure", "gone", "went", "seen", "miss", "one", "rush", "problem", "worries"}
+    | {"better", "i", "we", "it", "thanks", "pressure", "fuss", "frills", "stop"}
+    | {"profit"}
 )
+# A negative question asks whether there is one ("isn't there any live music tonight?", "is
+# there no hiking this weekend?", "why not go hiking"): no refusal (the same audit).
+_EN_ASKING_BEFORE = re.compile(r"\b(?:is|are)\s+there\s+$|\bwhy\s+$", re.IGNORECASE)
+_EN_ASKING_AFTER = re.compile(r"\s+there\b", re.IGNORECASE)
+_EN_ASKING_NEGATOR = re.compile(r"^(?:isn['’]?t|aren['’]?t|isnt|arent)$", re.IGNORECASE)
+# Doing it alone refused, not the thing ("don't want to go hiking alone", "I don't want to hike
+# by myself"): the rest of the clause says so; being alone is the thing refused ("dont wanna be
+# alone", "don't want to spend thanksgiving alone").
+_EN_ALONE = re.compile(r"\b(?:alone|by myself|on my own|solo)\b", re.IGNORECASE)
+_EN_ALONE_STATE = re.compile(
+    r"\b(?:be|being|feel|feeling|stay|staying|spend|spending|sit|sitting)\b", re.IGNORECASE
+)
+# A degree refused ("not too expensive yoga class", "not very far hiking trail"): the degree
+# word and its adjective, not the thing after them.
+_EN_DEGREE = frozenset({"too", "very", "so", "overly", "super", "that"})
 _EN_END = re.compile(r"[,.;!?]|\b(?:but|and|just|only|though|so|because|instead)\b", re.I)
 # "alcohol-free", "booze free": the word before "free" is refused (not "feel free", "for free").
 _EN_FREE = re.compile(r"\b([a-z]+)[- ]free\b", re.IGNORECASE)
 EN_NOT_FREE = frozenset({"feel", "for", "entry", "be", "is", "are", "totally", "completely"})
+# "kids free entry", "family free day": free of charge for them, nothing refused (an audit,
+# session 53).
+_EN_FREE_OF_CHARGE = re.compile(
+    r"\s+(?:entry|entrance|admission|day|tickets?|of\s+charge|to\s+attend)\b", re.IGNORECASE
+)
 _EN_WORD = re.compile(r"[a-z0-9'’-]+", re.IGNORECASE)
 MAX_EN_WORDS = 4
 # What one cannot do, said as a limit on what was just asked for: after a contrast, in the
@@ -236,7 +265,9 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
                 spans.extend(_zh_topic(text, start))
     spans.extend(_zh_closing(text))
     for match in _EN_FREE.finditer(text):
-        if match.group(1).lower() not in EN_NOT_FREE:
+        if match.group(1).lower() not in EN_NOT_FREE and not _EN_FREE_OF_CHARGE.match(
+            text, match.end()
+        ):
             spans.append(match.span(1))
     spans.extend(_contrasted_inability(text))
     for match in _ZH_PAIRED.finditer(text):
@@ -251,10 +282,13 @@ def _negated_spans(text: str) -> tuple[tuple[int, int], ...]:
 
 def _en_reach(text: str, start: int, limit: int) -> int:
     """Return where an English negation's object from ``start`` ends: :data:`MAX_EN_WORDS`
-    words before ``limit``, articles not counted ("get into the freezing water")."""
-    end, count = start, 0
+    words before ``limit``, articles not counted ("get into the freezing water"); two words
+    after a degree word ("not too expensive")."""
+    end, count, most = start, 0, MAX_EN_WORDS
     for word in _EN_WORD.finditer(text, start, limit):
-        if count >= MAX_EN_WORDS:
+        if count == 0 and word.group(0).lower() in _EN_DEGREE:
+            most = 2
+        if count >= most:
             break
         end = word.end()
         count += word.group(0).lower() not in ("a", "an", "the")
@@ -335,8 +369,18 @@ def en_markers(text: str) -> list[re.Match]:
     found = []
     for match in EN_NEGATORS.finditer(text):
         following = _EN_WORD.search(text, match.end())
-        if not (following and following.group(0).lower() in EN_NOT_REFUSED):
-            found.append(match)
+        if following and following.group(0).lower().lstrip("-") in EN_NOT_REFUSED:
+            continue
+        word = match.group(0)
+        if _EN_ASKING_BEFORE.search(text[: match.start()]) or (
+            _EN_ASKING_NEGATOR.match(word) and _EN_ASKING_AFTER.match(text, match.end())
+        ):
+            continue  # "isn't there any ...?", "is there no ...?", "why not ..."
+        stop = _EN_END.search(text, match.end())
+        clause = text[match.end() : stop.start() if stop else len(text)]
+        if _EN_ALONE.search(clause) and not _EN_ALONE_STATE.search(clause):
+            continue  # "don't want to go hiking alone"
+        found.append(match)
     return found
 
 

@@ -60,7 +60,10 @@ _PREPOSITION = re.compile(r"\b(?:on|by|until|till|from)\s+$")
 # with no date, session 53).
 _DATE_END = rx(
     r"\s*(?:$|[,，.。;；!！?？)）\-–~]|(?:at|for|in|on|from|to|and|or|till|until|through|thru|by|"
-    r"after|before|off(?!-)|free(?!-)|"
+    r"after|before|"
+    # Off or free ending the clause or before "work" / "then" ("got the 4th off, what's on");
+    # not "the 1st free class", "take the 5th off the list" (an audit, session 53).
+    r"(?:off|free)(?=\s*(?:$|[,，.。!！?？;；]|(?:work|then|and|so|anything|what)\b))|"
     r"around|with|if|please|pls|morning|afternoon|evening|night|nite|arvo|lunch|dinner|"
     r"brunch|breakfast|\d{1,2}(?::\d\d)?\s*[ap]\.?m)\b)"
 )

@@ -192,9 +192,12 @@ def assistant_task(text: str) -> bool:
 # to do on weekends?", 「嗨，周末有什么好玩的」, "hey there, any gigs tonight"): the greeting
 # names nothing to look for, and searched with the rest it found nothing (a make-run look,
 # session 53).
+# Without a pause after it, only before words that ask ("hi any gigs tonight"): "hello kitty
+# cafe", "hey jude tribute band", "yo yo ma concert" are names (an audit, session 53).
 _OPENING = re.compile(
     rf"^{_SEP}(?:{_EN_PARTS[0]}|{_ZH_PARTS[0]})(?:\s+(?:there|all|everyone|guys|mate|folks))?"
-    r"(?:\s*[,.!?~;:，。！？～；：、…]+\s*|\s+)",
+    r"(?:\s*[,.!?~;:，。！？～；：、…]+\s*|\s+(?=(?:any|anything|something|what|whats|what's"
+    r"|where|is|are|can|could|do|does|i|i'm|im|we|got|recommend|suggest|find|show|looking)\b))",
     re.IGNORECASE,
 )
 

@@ -67,9 +67,16 @@ _ZH_AVAILABLE = re.compile(r"都(?:行|可以|有空|有时间|方便|ok|OK|能�
 # is read as no time at all. Every development query with such a bare 下班 (fresh5, fresh9,
 # fresh19, fresh23) is labelled without a window, and filtering to this evening answered
 # fresh23's 「在数博大道上班的程序员 下班有啥」 with none of its rows (session 53).
-# Waiting for it (等到下班后再去) is this one occasion.
+# This one occasion, not the habit: waited for or near (等到下班后再去, 等我下班, 刚下班, 快下班了,
+# 待会下班), done (下班了), or with a day said elsewhere in the query (这周五，下班后去哪; 今天
+# 加班，下班后有什么): an audit, session 53.
 _ZH_AFTER_WORK = re.compile(r"^(?:下班|下了班|收工|放工|下工)")
-_ZH_AWAITED = re.compile(r"等(?:到|着)?$")
+_ZH_OCCASION_BEFORE = re.compile(
+    r"(?:等(?:到|着|我|会儿?|下)?|刚|刚刚|快|快要|马上|就要|待会儿?|一会儿?|回头)$"
+)
+_ZH_DAY_SAID = re.compile(
+    r"[今明昨]|后天|周[一二三四五六日天末]|星期|礼拜|[0-9一二三四五六七八九十]+[号日]|\d+月|这周|下周"
+)
 
 # --- English ------------------------------------------------------------------------------------
 
@@ -97,7 +104,14 @@ def soft_reason(text: str, span: tuple[int, int], kind: str) -> str | None:
     while end < len(text) and not _breaks(text[end]):
         end += 1
     before, after = text[start : span[0]], text[span[1] : end]
-    if kind == "part" and _ZH_AFTER_WORK.match(words) and not _ZH_AWAITED.search(before):
+    if (
+        kind == "part"
+        and _ZH_AFTER_WORK.match(words)
+        and not _ZH_OCCASION_BEFORE.search(before)
+        and not after.startswith("了")
+        and not words.endswith("了")
+        and not _ZH_DAY_SAID.search(text)
+    ):
         return "habit"
     if _ZH_STATE.match(after):
         return "state"

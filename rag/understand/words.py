@@ -252,9 +252,7 @@ DAY_PATTERNS = [
         "en_weekend",
         rx(
             r"\b(?:(?:on|over|for|during|at|by)\s+)?(?:(this\s+coming|this|coming|next|last|the)\s+)?"
-            # "on weekends" is the coming weekend, as 周末 is (Chinese has no plural): "what's
-            # good to do on weekends?" was read with no time (a make-run look, session 53).
-            r"(?:weekends?|wknds?|wkends?)\b(?:\s+after\s+next\b)?"
+            r"(?:weekend|wknd|wkend)\b(?:\s+after\s+next\b)?"
         ),
     ),
     (

@@ -54,6 +54,18 @@ def test_a_question_of_the_results_narrows_them(message, query):
     assert changed_search(message, LAST) == {"query": query, "limit": 5}
 
 
+def test_a_question_of_the_results_at_another_time_asks_for_that_time():
+    assert changed_search("is one of them on Sunday?", LAST) == {
+        "query": "on Sunday 户外活动",
+        "limit": 5,
+    }
+
+
+@pytest.mark.parametrize("message", ["some of those look boring", "其中有我朋友的吗"])
+def test_an_opinion_of_the_results_or_a_person_among_them_is_no_narrowing(message):
+    assert changed_search(message, LAST) is None
+
+
 @pytest.mark.parametrize(
     "message", ["那你呢", "what about you?", "那第一个呢", "我想学做饭", "谢谢", "what about it?"]
 )

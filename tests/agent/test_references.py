@@ -82,6 +82,29 @@ def test_booking_a_place_in_the_list_joins_it(message):
 
 @pytest.mark.parametrize(
     "message",
+    ["I'll book it later", "let me check with my wife before I book it", "I couldn't book it"],
+)
+def test_booking_said_of_later_or_of_others_joins_nothing(message):
+    assert action_of(message, alone=False) != "join"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["第二个不用提醒我", "don't remind me about the second one", "the 2nd one, don't remind me"],
+)
+def test_a_refused_reminder_naming_a_place_mutes_that_one(message):
+    assert _action(message) == (42, "unremind")
+
+
+@pytest.mark.parametrize(
+    "message", ["报名第二个，不用提醒我", "sign me up for the second one but don't remind me"]
+)
+def test_a_join_beside_a_refused_reminder_joins(message):
+    assert _action(message) == (42, "join")
+
+
+@pytest.mark.parametrize(
+    "message",
     [
         "我第一次去攀岩",
         "第二天还有吗",

@@ -77,3 +77,17 @@ def test_a_time_or_task_of_its_own_or_a_request_is_no_refusal(message):
 @pytest.mark.parametrize("message", ["don't forget to remind me", "不要忘了提醒我哦"])
 def test_not_forgetting_to_remind_asks_for_the_reminder(message):
     assert asks_reminder(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I got no reminder for the hike",
+        "there was no reminder yesterday, why?",
+        "don't remind me of my ex",
+        "不用提醒我吃药",
+        "我不需要提醒你",
+    ],
+)
+def test_a_sentence_about_something_else_refuses_no_reminder(message):
+    assert not refuses_reminder(message)

@@ -129,6 +129,15 @@ def test_a_task_due_today_said_after_the_morning_is_due_by_the_days_end():
     assert deadline_of("the essay is due today", eight) == datetime(2026, 11, 25, 9, 0, tzinfo=SH)
 
 
+def test_a_part_of_today_under_way_is_due_by_its_end_and_an_event_today_not_reminded():
+    from agent.triggers import deadline_of
+
+    noon = datetime(2026, 11, 25, 12, 39, tzinfo=SH)
+    assert deadline_of("作业今天下午交，记得提醒我", noon).hour == 17  # by the afternoon's end
+    assert deadline_of("my exam is today", noon) is None
+    assert deadline_of("明天考试，不用提醒我", noon) is None  # told, its reminder refused
+
+
 def test_a_task_due_today_is_reminded_as_todays(user):
     from agent.models import SystemEvent
     from agent.triggers import run_deadline_reminders

@@ -187,6 +187,11 @@ def fill(write, memory_settings, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):
             chat = client.post("/api/agent/chat", {"message": PARTNER[tag]}, format="json")
         assert chat.status_code == 200 and chat.json()["intent"] == "PARTNER"
+        # No reminder of the activities ahead (agent.models.ReminderMute).
+        refusal = {"message": f"{tag} 的活动以后都别提醒我了"}  # a text of this user's alone
+        with django_capture_on_commit_callbacks(execute=True):  # its turns embedded, as above
+            muted = client.post("/api/agent/chat", refusal, format="json")
+        assert [c["name"] for c in muted.json()["tool_calls"]] == ["setActivityReminder"]
         return created.json()["id"]
 
     return _fill

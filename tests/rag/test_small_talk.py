@@ -293,6 +293,8 @@ def test_an_evening_or_walk_of_stories_is_no_task_for_the_assistant(query):
         ("早上去爬山", "早上去爬山"),  # 早 opens a word, not the greeting
         ("hi", "hi"),  # a greeting alone stays what it is
         ("highland games", "highland games"),
+        ("hello kitty cafe nearby", "hello kitty cafe nearby"),  # a name, no pause after it
+        ("hi any gigs tonight", "any gigs tonight"),
     ],
 )
 def test_an_opening_greeting_is_left_out(text, rest):

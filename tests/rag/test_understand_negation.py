@@ -157,3 +157,31 @@ def test_an_exception_closing_its_clause_refuses_the_topic():
 )
 def test_anything_but_a_clause_and_no_matter_refuse_nothing(text, kept):
     assert all(kept not in phrase for phrase in refused_phrases(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't mind a hike this weekend",
+        "not sure if hiking or kayaking",
+        "haven't gone hiking in ages",
+        "I have no one to go hiking with",
+        "no I meant hiking",
+        "isn't there any live music tonight?",
+        "is there no hiking this weekend?",
+        "why not go hiking this weekend",
+        "don't want to go hiking alone",
+        "non-profit volunteering",
+        "kids free entry museum",
+    ],
+)
+def test_a_wish_a_question_or_a_fixed_phrase_said_with_a_negation_refuses_nothing(text):
+    assert asked_text(text) == text
+
+
+def test_being_alone_refused_is_still_refused():
+    assert "alone" not in asked_text("homesick, dont wanna be alone")
+
+
+def test_a_degree_refused_leaves_the_thing_after_it():
+    assert asked_text("not too expensive yoga class").endswith("yoga class")

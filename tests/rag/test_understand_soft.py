@@ -79,6 +79,11 @@ def test_the_time_of_a_feeling_or_a_kind_is_soft(text, phrase, why):
         "after work today, something creative",
         "今天下班后去出出汗",
         "周四下班以后有课吗",
+        # This one occasion: done, about to be, waited for, or a day said elsewhere.
+        "下班了 附近有什么好吃的",
+        "刚下班 附近有啥",
+        "等我下班了去吃饭",
+        "这周五，下班后去哪",
         # A wish after a degree adverb, or "feel like": a time to search, not a feeling.
         "今晚很想去看电影",
         "周末特别想去爬山",
