@@ -13,6 +13,7 @@ from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_lines import listed_ids, status_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
+from agent.reminding import REMINDERS_ON_RE, refuses_reminder
 from agent.triggers import DEADLINE_RE, REMINDER_REFUSED_RE, deadline_of
 
 
@@ -23,6 +24,13 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
     items = result.get("activities") or []
     if CANCEL_RE.search(ctx.message):
         return _which_to_cancel(ctx, items, english)
+    if refuses_reminder(ctx.message) or REMINDERS_ON_RE.search(ctx.message):
+        # 卡坦岛那个不用提醒我 naming none or several of them (agent.reminding.plan_reminders).
+        names = ", ".join(f'"{a["title"]}"' for a in items[:5])
+        if english:
+            return f"Which one do you mean? {names}" if items else "You have no activities ahead."
+        titles = "、".join(f"「{a['title']}」" for a in items[:5])
+        return f"你说的是哪一个？{titles}" if items else "你接下来没有活动。"
     if DEADLINE_RE.search(ctx.message) and REMINDER_REFUSED_RE.search(ctx.message):
         # 明天考试，不用提醒我: a task told, its reminder refused (an audit, session 53).
         return "OK, I won't remind you of it." if english else "好的，这个就不提醒你了。"

@@ -32,7 +32,12 @@ from agent.intent_rules import (
     SIGN_UPS_RE,
 )
 from agent.naming import CANCEL_RE, named_matches
-from agent.reminding import REMINDERS_ON_RE, refuses_reminder, without_reminder
+from agent.reminding import (
+    REMINDERS_ON_RE,
+    plan_reminders,
+    refuses_reminder,
+    without_reminder,
+)
 from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
@@ -416,10 +421,7 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     context the turn reads (the request's ``context_id``, else the latest updated one).
     """
     if refuses_reminder(ctx.message) or REMINDERS_ON_RE.search(ctx.message):
-        # 不用提醒我 / 恢复提醒 with no activity in focus: the reminders of every one ahead, off or
-        # back on (agent.tools_reminders).
-        remind = not refuses_reminder(ctx.message)
-        return [] if done else [("setActivityReminder", {"remind": remind})]
+        return plan_reminders(ctx, done)  # 不用提醒我 / 恢复提醒 with no activity in focus
     note = extract.context_note(ctx.message)
     if note:
         if done:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from agent import triggers
+from agent.naming import named_matches
 
 # Asking to be reminded of the activity in focus, without a time or task of its own ("can you
 # remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
@@ -90,3 +91,28 @@ def without_refusal(message: str) -> str:
 def without_reminder(message: str) -> str:
     """Return ``message`` without its "remind me" clause (好的报名吧，记得提醒我 -> 好的报名吧)."""
     return _REMIND_CLAUSE_RE.sub("", message or "").strip()
+
+
+def _named_part(message: str) -> str:
+    """Return what a message about the reminders says besides asking for them (卡坦岛那个不用提醒
+    我 -> 卡坦岛那个; "don't remind me about the board game one" -> "board game")."""
+    rest = REMINDERS_ON_RE.sub(" ", without_refusal(message))
+    return re.sub(r"\b(?:about|of|the|one|please|again)\b|那个|这个|的", " ", rest, flags=re.I)
+
+
+def plan_reminders(ctx, done: list[dict]) -> list[tuple[str, dict]]:
+    """Plan 不用提醒我 / 恢复提醒 with no activity in focus: read the user's activities ahead, then
+    turn off (or back on) the reminder of the one the message names, or of every one when it
+    names none; several or none named: nothing more (the answer asks which)."""
+    if not done:
+        return [("getMyActivities", {"scope": "all"})]
+    if len(done) > 1 or "error" in done[-1]["result"]:
+        return []
+    remind = not refuses_reminder(ctx.message)
+    items = [a for a in done[-1]["result"].get("activities") or [] if a["status"] == "active"]
+    words, matching = named_matches(_named_part(ctx.message), items)
+    if not words:
+        return [("setActivityReminder", {"remind": remind})]
+    if len(matching) == 1:
+        return [("setActivityReminder", {"activityId": matching[0]["id"], "remind": remind})]
+    return []

@@ -615,3 +615,21 @@ def test_no_other_options_after_a_search_shows_others(api_client, user, say, act
     body = say(api_client, "no other options?", chat_id="no-other")
     assert body["tool_calls"][0]["name"] == "exploreNearby"
     assert body["tool_calls"][0]["arguments"].get("excludeIds"), body["tool_calls"][0]["arguments"]
+
+
+def test_refusing_the_reminder_of_one_named_by_title_mutes_only_that_one(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import ReminderMute
+
+    games = make_activity_for(other_user, title="卡坦岛桌游局")
+    hike = make_activity_for(other_user, title="周日徒步")
+    for activity in (games, hike):
+        activity_join(activity_id=activity.pk, user=user)
+    refused = say(api_client, "卡坦岛那个不用提醒我", chat_id="mute-named")
+    assert [c["name"] for c in refused["tool_calls"]] == ["getMyActivities", "setActivityReminder"]
+    assert list(ReminderMute.objects.values_list("activity_id", flat=True)) == [games.pk]
+    back = say(api_client, "恢复提醒", chat_id="mute-named")
+    assert back["reply"].startswith("好的：你接下来的活动"), back["reply"]
+    assert not ReminderMute.objects.exists()
