@@ -173,9 +173,9 @@ _PLACE_WORDS_RE = re.compile(
 def action_of(message: str, *, alone: bool, for_cancel: bool = False) -> str | None:
     """Return what a message naming a listed activity does with it: "cancel", "join",
     "details", "remind" ("remind me the day before": whether it will be), "unremind" (不用提醒我:
-    no reminder of it), "refused" (第二个太远了,
-    "not the first one": nothing is done, the reply offers others), or None when it is
-    something else (帮我组织第二场读书会): then it is routed as if it named none.
+    no reminder of it), "refused" (第二个太远了, "not the first one": nothing is done, the reply
+    offers others), or None when it is something else (帮我组织第二场读书会): then it is routed
+    as if it named none.
 
     Only a command stops going or joins; a question gets the details. ``alone``: the message is
     the place and nothing else (第二个, "the 2nd one please"), which answers the question the
@@ -365,7 +365,6 @@ def plan_referenced(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, di
         return [("cancelActivity", {"activityId": ctx.referenced})]
     if ctx.action == "join":
         return [("joinActivity", {"activityId": ctx.referenced})]
-
     if ctx.action in ("remind", "unremind"):
         remind = ctx.action == "remind"
         return [("setActivityReminder", {"activityId": ctx.referenced, "remind": remind})]

@@ -56,8 +56,3 @@ def reminders_muted(*, activity_ids) -> set[tuple[int, int]]:
             "user_id", "activity_id"
         )
     )
-
-
-def reminder_muted(*, user, activity_id: int) -> bool:
-    """Return whether the user asked not to be reminded of the activity."""
-    return ReminderMute.objects.filter(user=user, activity_id=activity_id).exists()
