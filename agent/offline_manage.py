@@ -13,7 +13,7 @@ from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_lines import listed_ids, status_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
-from agent.reminding import REMINDERS_ON_RE, refuses_reminder
+from agent.reminding import about_reminders
 from agent.triggers import DEADLINE_RE, REMINDER_REFUSED_RE, deadline_of
 
 
@@ -24,7 +24,7 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
     items = result.get("activities") or []
     if CANCEL_RE.search(ctx.message):
         return _which_to_cancel(ctx, items, english)
-    if refuses_reminder(ctx.message) or REMINDERS_ON_RE.search(ctx.message):
+    if about_reminders(ctx.message):
         # 卡坦岛那个不用提醒我 naming none or several of them (agent.reminding.plan_reminders).
         names = ", ".join(f'"{a["title"]}"' for a in items[:5])
         if english:

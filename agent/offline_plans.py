@@ -32,12 +32,7 @@ from agent.intent_rules import (
     SIGN_UPS_RE,
 )
 from agent.naming import CANCEL_RE, named_matches
-from agent.reminding import (
-    REMINDERS_ON_RE,
-    plan_reminders,
-    refuses_reminder,
-    without_reminder,
-)
+from agent.reminding import about_reminders, plan_reminders, without_reminder
 from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
@@ -63,9 +58,8 @@ HOLD_ON_RE = re.compile(
 # Asking for a place in an activity the search shows ("报名周六那个徒步", "sign me up").
 JOIN_RE = re.compile(
     r"(?:我要|我想|帮我|给我|想)报名|报名(?:第|这|那)|算我一个|\bsign me up\b|\bjoin\b|\bbook me\b"
-    # "ok book the second one" after a search was small talk (a make-run look, session 53); a
-    # command only, opening the message: "I'll book it later", "before I book it" join nothing
-    # (an audit, session 53).
+    # "ok book the second one" (small talk: a make-run look, session 53), a command opening the
+    # message: "I'll book it later", "before I book it" join nothing (its audit).
     r"|^\W*(?:(?:ok(?:ay)?|yes|yeah|yep|sure|great|cool|right|then|so|and)\W+)*(?:please\s+)?"
     r"(?:(?:book|reserve) (?:it|this|that|the|us|me|a (?:spot|place|seat))\b|put me down for\b"
     r"|save me a (?:spot|place|seat)\b)"
@@ -420,7 +414,7 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     A request to note something in the shared context appends it there instead: to the
     context the turn reads (the request's ``context_id``, else the latest updated one).
     """
-    if refuses_reminder(ctx.message) or REMINDERS_ON_RE.search(ctx.message):
+    if about_reminders(ctx.message):
         return plan_reminders(ctx, done)  # 不用提醒我 / 恢复提醒 with no activity in focus
     note = extract.context_note(ctx.message)
     if note:

@@ -83,6 +83,11 @@ _REFUSAL_CLAUSE_RE = re.compile(
 )
 
 
+def about_reminders(message: str) -> bool:
+    """Return whether a message turns the reminders off or back on (不用提醒我, 恢复提醒)."""
+    return refuses_reminder(message) or bool(REMINDERS_ON_RE.search(message or ""))
+
+
 def without_refusal(message: str) -> str:
     """Return ``message`` without its refusal of reminders (好的，不用提醒我 -> 好的，)."""
     return _REFUSAL_CLAUSE_RE.sub("", message or "").strip()

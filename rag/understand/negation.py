@@ -173,14 +173,11 @@ EN_NOT_REFUSED = frozenset(
     {"tried", "done", "played", "been", "learned", "learnt", "ever", "experience", "charge", "fee"}
     # the asker's own state, not a refusal: "I don't have any tools", "don't know anyone"
     | {"have", "know", "own", "speak"}
-    # a wish or a lack said with a negation, not a refusal of what follows ("I don't mind a
-    # hike", "not sure if hiking or kayaking", "haven't gone hiking in ages", "don't miss the
-    # food festival", "no one to go hiking with", "no rush", "nothing better than a hike", "no I
-    # meant hiking"): general English, an audit of session 53 (the English cue readers read the
-    # refusals since that session)
+    # a wish or a lack, not a refusal ("I don't mind a hike", "not sure if hiking", "haven't
+    # gone hiking in ages", "no one to go with", "no I meant hiking", "non-profit"): general
+    # English, an audit of session 53 (the English cue readers read refusals since then)
     | {"mind", "sure", "gone", "went", "seen", "miss", "one", "rush", "problem", "worries"}
-    | {"better", "i", "we", "it", "thanks", "pressure", "fuss", "frills", "stop"}
-    | {"profit"}
+    | {"better", "i", "we", "it", "thanks", "pressure", "fuss", "frills", "stop", "profit"}
 )
 # A negative question asks whether there is one ("isn't there any live music tonight?", "is
 # there no hiking this weekend?", "why not go hiking"): no refusal (the same audit).
