@@ -249,3 +249,24 @@ def test_an_llm_turn_leaves_no_listing_nameable_by_place(api_client, user, fake_
     ).json()
     assert body["reply"] == "听起来不错！"
     assert AgentSession.objects.get(user=user, chat_id="named").shown == {}
+
+
+@pytest.mark.django_db
+def test_an_llm_turns_off_a_reminder_for_the_user_without_asking_to_confirm(
+    api_client, user, other_user, fake_llm, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import ReminderMute
+
+    game = make_activity_for(other_user, title="周六桌游局")
+    activity_join(activity_id=game.pk, user=user)
+    fake_llm.chat_script += [
+        {"content": "MANAGE"},
+        {"tool_calls": [{"name": "setActivityReminder", "arguments": {"remind": False}}]},
+        {"content": "好的，接下来的活动都不提醒你了。"},
+    ]
+    events = _stream(api_client, {"message": "以后活动都别提醒我了"})
+    call = next(d for n, d in events if n == "tool_call")
+    assert call["name"] == "setActivityReminder"
+    # Only the user's own reminders change: no confirmation is asked, nothing of others moves.
+    assert list(ReminderMute.objects.values_list("user_id", "activity_id")) == [(user.pk, game.pk)]
