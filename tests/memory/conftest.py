@@ -191,7 +191,7 @@ def fill(write, memory_settings, django_capture_on_commit_callbacks):
         refusal = {"message": f"{tag} 的活动以后都别提醒我了"}  # a text of this user's alone
         with django_capture_on_commit_callbacks(execute=True):  # its turns embedded, as above
             muted = client.post("/api/agent/chat", refusal, format="json")
-        assert [c["name"] for c in muted.json()["tool_calls"]] == ["setActivityReminder"]
+        assert [c["name"] for c in muted.json()["tool_calls"]][-1] == "setActivityReminder"
         return created.json()["id"]
 
     return _fill
