@@ -49,6 +49,9 @@ DEADLINE_LOOKBACK_DAYS = 30
 DEADLINE_RE = re.compile(
     r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|交(?:报告|作业|材料|稿)|提交|生日|航班|"
     r"出发|预约|约了|记得|别忘"
+    # Something to hand in, said after it (报告今天要交, 论文周五得交); not 要交朋友, 交流, 交通
+    # (its audit, session 53).
+    r"|(?:要|得|该|需要|必须)交(?![朋友流通往谈际换])"
     # English too: an English user's deadlines went unread (a make-run look, session 51).
     # Not "due to work", "meeting new people", a beer "flight" (an audit, session 51).
     # An appointment too ("I have a dentist appointment tomorrow afternoon" listed the user's

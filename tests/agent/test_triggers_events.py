@@ -138,6 +138,14 @@ def test_a_part_of_today_under_way_is_due_by_its_end_and_an_event_today_not_remi
     assert deadline_of("明天考试，不用提醒我", noon) is None  # told, its reminder refused
 
 
+def test_something_to_hand_in_said_after_it_is_a_deadline_and_making_friends_is_not():
+    from agent.triggers import deadline_of
+
+    seven = datetime(2026, 11, 25, 7, 0, tzinfo=SH)
+    assert deadline_of("论文周五要交，提醒我", seven) == datetime(2026, 11, 27, 9, 0, tzinfo=SH)
+    assert deadline_of("周五想去交朋友", seven) is None
+
+
 def test_a_task_due_today_is_reminded_as_todays(user):
     from agent.models import SystemEvent
     from agent.triggers import run_deadline_reminders
