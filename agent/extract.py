@@ -188,7 +188,8 @@ _EN_FILLER_RE = re.compile(
     r"\b(?:can|could)\s+you\b|\b(?:is|are)\s+there\b|\bwhere\s+can\s+(?:i|we)\b|"
     # "find something we could do when she's here" searched "find we could do" (session 53).
     r"\b(?:i|we)\s+(?:could|can|should|might)\s+(?:do|go\s+to|try)\b|\bfind\b|"
-    r"\bwhat'?s\s+(?:good|fun|there)\s+to\s+do\b|\bwhat'?s(?:\s+on|\s+happening)?\b|\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
+    r"\bwhat'?s\s+(?:good|fun|there)\s+to\s+do\b|\bwhat'?s(?:\s+on|\s+happening)?\b|"
+    r"\bwhat\s+is\b|\b(?:find|show|give)\s+me\b|"
     r"\b(?:sign\s+me\s+up|book\s+me)(?:\s+(?:for|on|in))?\b|\bjoin\b|"
     r"\b(?:recommend|suggest|please|anything|something|somewhere|some\s+place|a\s+place|"
     r"places?|any|things?\s+to\s+do|to\s+do|go|some|me)\b",

@@ -17,16 +17,17 @@ import re
 from agent import extract
 from rag.understand import Understanding
 
-# The results named as the ones asked about: "are any of them free?", "any of those indoors",
-# 这些里面有免费的吗, 其中有室内的吗.
-# Not what one thinks of them ("some of those look boring") nor a person (其中有我朋友的吗): an
-# audit, session 53.
+# The results named as the ones asked about ("are any of them free?", 这些里面有免费的吗 searched
+# "are of them free" and 「这些里面 免费」: a make-run look, session 53); not what one thinks of
+# them ("some of those look boring") nor a person (其中有我朋友的吗): its audit.
+_THE_RESULTS_ZH = r"(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?"
 _OF_THE_RESULTS = (
     r"|^\W*(?:(?:and|ok|so)\W+)?(?:(?:are|is)\s+)?(?:any|some|one|either)\s+of\s+"
     r"(?:them|those|these)\s+(?!(?:going|for|with|look|looks|seem|seems|sound|sounds|are|is"
     r"|were|was)\b)\w+(?:\s+\w+){0,2}\W*$"
-    r"|^\W*(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?(?:有没有|有)(?![我你他她])"
-    r"[^，,。？?！!\s]{1,8}的(?:吗|呢|嘛|么)?\W*$"
+    r"|^\W*"
+    + _THE_RESULTS_ZH
+    + r"(?:有没有|有)(?![我你他她])[^，,。？?！!\s]{1,8}的(?:吗|呢|嘛|么)?\W*$"
 )
 # A narrowing of what was just listed: 有没有不用花钱的, 要室内的, "any cheaper ones?",
 # "something quieter".
@@ -41,8 +42,6 @@ REFINES_RE = re.compile(
     # "not outdoor ones", "no indoor stuff": a refusal narrows too (an audit, session 51).
     r"|^\W*(?:but\s+)?(?:not|no|without)\s+(?!(?:other|more|else|that|this|the|those|these|any)\b)"
     r"\w+(?:\s+\w+)?\s+(?:ones?|options?|stuff|things)\W*$" + _OF_THE_RESULTS,
-    # Asked of the results themselves: "are any of them free?", 这些里面有免费的吗 (searched
-    # "are of them free" and 「这些里面 免费」: a make-run look, session 53).
     re.IGNORECASE,
 )
 # The words that only ask ("any", "what about"); "free ones" keeps "ones", which the search reads
@@ -51,7 +50,7 @@ _REFINING_WORDS_RE = re.compile(
     r"\b(?:what about|how about|any|something|anything)\b|\b(?<!free )(?:ones?|options?)\b"
     # What is left of "are any of them free?" once the search's reader took "any": "are of them".
     r"|\b(?:(?:are|is)\s+)?(?:(?:any|some|one|either)\s+)?(?:of\s+)?(?:them|those|these)\b"
-    r"|^(?:这些|那些|这几个|那几个|其中|里面)(?:里面?|中|当中)?",
+    r"|^" + _THE_RESULTS_ZH,
     re.IGNORECASE,
 )
 # What is left of a message that only names another time, once the time is read: 那明天的呢,

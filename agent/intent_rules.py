@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent import extract, preferences_said, reminding, told_preferences
+from agent import extract, preferences_said, reminding, told_preferences, triggers
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
@@ -142,7 +142,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, REMIND_DEADLINE_RE, 1.5),
     # Refusing the activities' reminders (不用提醒我, "stop reminding me"): MANAGE turns them
     # off (agent.tools_reminders); it listed one's activities by the examples alone (session 53).
-    (MANAGE, reminding.REFUSES_RE, 1.5),
+    (MANAGE, triggers.REMINDER_REFUSED_RE, 1.5),
     (MANAGE, reminding.REMINDERS_ON_RE, 1.5),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
     # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session

@@ -54,6 +54,13 @@ def listed_ids(items: list[dict]) -> list[int]:
     return [item["id"] for item in items if isinstance(item.get("id"), int)]
 
 
+def titles_text(items: list[dict], english: bool = False) -> str:
+    """Return the activities' titles in a run ("A", "B" / 「A」、「B」)."""
+    if english:
+        return ", ".join(f'"{item["title"]}"' for item in items)
+    return "、".join(f"「{item['title']}」" for item in items)
+
+
 def activity_lines(items: list[dict], english: bool = False) -> str:
     """Return the results numbered from 1, one a line (:func:`activity_text`)."""
     return "\n".join(activity_line(i + 1, item, english) for i, item in enumerate(items))

@@ -11,7 +11,7 @@ from agent import extract
 from agent.context import RuntimeContext
 from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
-from agent.offline_lines import listed_ids, status_text, when_text
+from agent.offline_lines import listed_ids, status_text, titles_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
 from agent.reminding import about_reminders
 from agent.triggers import DEADLINE_RE, REMINDER_REFUSED_RE, deadline_of
@@ -26,11 +26,10 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         return _which_to_cancel(ctx, items, english)
     if about_reminders(ctx.message):
         # 卡坦岛那个不用提醒我 naming none or several of them (agent.reminding.plan_reminders).
-        names = ", ".join(f'"{a["title"]}"' for a in items[:5])
+        names = titles_text(items[:5], english)
         if english:
             return f"Which one do you mean? {names}" if items else "You have no activities ahead."
-        titles = "、".join(f"「{a['title']}」" for a in items[:5])
-        return f"你说的是哪一个？{titles}" if items else "你接下来没有活动。"
+        return f"你说的是哪一个？{names}" if items else "你接下来没有活动。"
     if DEADLINE_RE.search(ctx.message) and REMINDER_REFUSED_RE.search(ctx.message):
         # 明天考试，不用提醒我: a task told, its reminder refused (an audit, session 53).
         return "OK, I won't remind you of it." if english else "好的，这个就不提醒你了。"
@@ -42,7 +41,7 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         # "the day before" (a make-run look, session 53).
         soon = due - now <= timedelta(days=1)
         if english:
-            titles = ", ".join(f'"{a["title"]}"' for a in items[:5])
+            titles = titles_text(items[:5], english)
             head = (
                 f"Noted: it's due {when}; I'll remind you before then."
                 if soon
@@ -54,11 +53,7 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
             if soon
             else f"记下了，我会在 {when} 的前一天提醒你。"
         )
-        return head + (
-            ""
-            if not items
-            else "你这段时间的活动：" + "、".join(f"「{a['title']}」" for a in items[:5])
-        )
+        return head + ("" if not items else "你这段时间的活动：" + titles_text(items[:5]))
     if not items:
         if english:
             return "You have no activities here yet. Shall I find one or organise one?"
@@ -156,7 +151,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     ctx.listed = listed_ids(choices)
     ctx.listed_for = "cancel"  # "第一个" next names the one to cancel
     if english:
-        names = ", ".join(f'"{a["title"]}"' for a in choices)
+        names = titles_text(choices, english)
         if words and not matching:
             return f'None of your activities is "{named}". Which one? {names}'
         if words and len(matching) > 1:
@@ -164,7 +159,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
         if words:
             return f'"{matching[0]["title"]}" is not at the time you said. Which one? {names}'
         return f"Which one? {names}"
-    names = "、".join(f"「{a['title']}」" for a in choices)
+    names = titles_text(choices)
     if words and not matching:
         return f"你的活动里没有「{named}」。你想取消哪一个？{names}"
     if words and len(matching) > 1:
@@ -188,14 +183,14 @@ def reminder_set_text(call: dict, english: bool) -> str:
                 return "You have no activities ahead, so there is nothing to remind you of."
             return "你接下来没有活动，没有要提醒的。"
         if english:
-            titles = ", ".join(f'"{a["title"]}"' for a in items[:5])
+            titles = titles_text(items[:5], english)
             if remind:
                 return f"I will: the day before each of your activities ahead ({titles})."
             return (
                 f'OK, no reminders for your activities ahead: {titles}. Say "turn reminders '
                 'back on" if you change your mind.'
             )
-        titles = "、".join(f"「{a['title']}」" for a in items[:5])
+        titles = titles_text(items[:5])
         if remind:
             return f"好的：你接下来的活动（{titles}）开始的前一天我都会提醒你。"
         return f"好的，你接下来的活动都不再提醒：{titles}。想恢复的话说“恢复提醒”。"

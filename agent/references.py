@@ -163,8 +163,11 @@ def place_named(message: str) -> tuple[int, re.Match] | None:
 # A place or a pointer with the words that carry it ("about the second one", 第二个, "that one"),
 # to read what a message says besides naming a listed activity.
 _PLACE_WORDS_RE = re.compile(
-    r"\b(?:about|for|of|on)\b|" + ZH_PLACE_RE.pattern + "|" + EN_PLACE_RE.pattern + "|"
-    r"\bthe\s+(?:first|second|third|fourth|fifth|last|1st|2nd|3rd|4th|5th)\s+one\b|"
+    r"\b(?:about|for|of|on)\b|"
+    + ZH_PLACE_RE.pattern
+    + "|"
+    + EN_PLACE_RE.pattern
+    + "|"
     + POINTER_RE.pattern,
     re.IGNORECASE,
 )

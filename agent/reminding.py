@@ -48,9 +48,6 @@ def asks_reminder(message: str) -> bool:
     )
 
 
-# Refusing the reminders (不用提醒我, "don't remind me"): the rule is the deadline reader's too
-# (agent.triggers), so a task told with it is not reminded either.
-REFUSES_RE = triggers.REMINDER_REFUSED_RE
 # Turning the reminders of every activity back on, with none in focus ("turn reminders back
 # on", 恢复提醒, 还是提醒我吧): after "stop reminding me" nothing undid it (an audit, session 53).
 REMINDERS_ON_RE = re.compile(
@@ -68,7 +65,7 @@ def refuses_reminder(message: str) -> bool:
     me"), with no time or task of its own."""
     message = message or ""
     return bool(
-        REFUSES_RE.search(message)
+        triggers.REMINDER_REFUSED_RE.search(message)
         and not _OWN_TIME_RE.search(message)
         and not triggers.DEADLINE_RE.search(message)
     )
@@ -77,7 +74,7 @@ def refuses_reminder(message: str) -> bool:
 # The refusal clause with what goes with it (以后都…了, "please", "thanks"), to read what else the
 # message says (好的，不用提醒我 is the refusal alone; 第二个不去了，不用提醒我 cancels first).
 _REFUSAL_CLAUSE_RE = re.compile(
-    r"(?:以后|今后|之后|这个|那个)?(?:都|也)?(?:" + REFUSES_RE.pattern + r")"
+    r"(?:以后|今后|之后|这个|那个)?(?:都|也)?(?:" + triggers.REMINDER_REFUSED_RE.pattern + r")"
     r"(?:我|me)?(?:了|啦|哦|吧|啊|呀)?(?:\s*(?:please|thanks|thank you|谢谢|谢啦))?",
     re.IGNORECASE,
 )
