@@ -46,17 +46,17 @@ logger = logging.getLogger(__name__)
 
 DIGEST_MAX_CHARS = 300
 DEADLINE_LOOKBACK_DAYS = 30
+# Something to hand in, before or after it (交报告, 提交; 报告今天要交, 论文周五得交: not 要交朋友,
+# 交流, 交通, an audit of session 53): a task, read by DEADLINE_RE and _DUE_RE alike.
+_HAND_IN = r"交(?:报告|作业|材料|稿)|提交|(?:要|得|该|需要|必须)交(?![朋友流通往谈际换])"
 DEADLINE_RE = re.compile(
-    r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|交(?:报告|作业|材料|稿)|提交|生日|航班|"
-    r"出发|预约|约了|记得|别忘"
-    # Something to hand in, said after it (报告今天要交, 论文周五得交); not 要交朋友, 交流, 交通
-    # (its audit, session 53).
-    r"|(?:要|得|该|需要|必须)交(?![朋友流通往谈际换])"
+    r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|生日|航班|出发|预约|约了|记得|别忘|"
+    + _HAND_IN
     # English too: an English user's deadlines went unread (a make-run look, session 51).
     # Not "due to work", "meeting new people", a beer "flight" (an audit, session 51).
     # An appointment too ("I have a dentist appointment tomorrow afternoon" listed the user's
     # activities: an audit, session 51).
-    r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in|appointment)\b",
+    + r"|\b(?:deadline|is due|due (?:on|by)|exam|interview|submit|hand in|appointment)\b",
     re.IGNORECASE,
 )
 # Refusing the reminders: 不用提醒我, 以后都别提醒我了, "don't remind me", "stop reminding me",
@@ -78,8 +78,7 @@ REMINDER_REFUSED_RE = re.compile(
 )
 # A task's deadline, not an event's time: due by the end of its day when only the day is said.
 _DUE_RE = re.compile(
-    r"截止|DDL|到期|交(?:报告|作业|材料|稿)|提交|\b(?:deadline|is due|due|submit|hand in)\b",
-    re.IGNORECASE,
+    r"截止|DDL|到期|" + _HAND_IN + r"|\b(?:deadline|is due|due|submit|hand in)\b", re.IGNORECASE
 )
 # Words too common to be a subject of interest (on top of rag.text.STOPWORDS).
 _GENERIC_TEXT = (

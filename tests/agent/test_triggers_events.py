@@ -125,6 +125,7 @@ def test_a_task_due_today_said_after_the_morning_is_due_by_the_days_end():
     ten = datetime(2026, 11, 25, 10, 0, tzinfo=SH)
     assert deadline_of("the essay is due today", ten) == datetime(2026, 11, 25, 23, 59, tzinfo=SH)
     assert deadline_of("报告今天截止", ten) == datetime(2026, 11, 25, 23, 59, tzinfo=SH)
+    assert deadline_of("报告今天要交", ten) == datetime(2026, 11, 25, 23, 59, tzinfo=SH)
     eight = datetime(2026, 11, 25, 8, 0, tzinfo=SH)
     assert deadline_of("the essay is due today", eight) == datetime(2026, 11, 25, 9, 0, tzinfo=SH)
 
