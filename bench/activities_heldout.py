@@ -132,9 +132,12 @@ CORPORA = {
     # Two more cities written for fresh23 (development data from session 53).
     "guiyang": ("activities_guiyang.json", "Asia/Shanghai"),
     "wellington_en": ("activities_wellington_en.json", "Pacific/Auckland"),
-    # Two more cities written for fresh24, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh24 (development data from session 54).
     "nanning": ("activities_nanning.json", "Asia/Shanghai"),
     "adelaide_en": ("activities_adelaide_en.json", "Australia/Adelaide"),
+    # Two more cities written for fresh25, the unseen test: measured only, never fitted.
+    "taiyuan": ("activities_taiyuan.json", "Asia/Shanghai"),
+    "philadelphia_en": ("activities_philadelphia_en.json", "America/New_York"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -181,6 +184,8 @@ TUNING_CORPORA = (
     "cork_en",
     "guiyang",
     "wellington_en",
+    "nanning",
+    "adelaide_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -209,6 +214,7 @@ DEV_SETS = {
     "fresh21": "fresh21",
     "fresh22": "fresh22",
     "fresh23": "fresh23",
+    "fresh24": "fresh24",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -303,6 +309,10 @@ QUERY_FILES = {
         "activities_fresh24_nanning_queries.jsonl",
         "activities_fresh24_adelaide_en_queries.jsonl",
     ),
+    "fresh25": (
+        "activities_fresh25_taiyuan_queries.jsonl",
+        "activities_fresh25_philadelphia_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -330,6 +340,7 @@ FRESH = (
     "fresh22",
     "fresh23",
     "fresh24",
+    "fresh25",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -487,7 +498,14 @@ SPLIT_STATUS = {
     ),
     "fresh24": (
         "The fresh24 split (issue 30) is two more new cities (Nanning in Chinese, Adelaide in "
-        "English), listings and queries written from the listings only and committed before "
+        "English), written from the listings only and measured three times unseen by the lead "
+        "(session 53: before and after its round, and on the landed code); it is DEVELOPMENT "
+        "data now (from session 54). The unseen test split is fresh25 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh25": (
+        "The fresh25 split (issue 30) is two more new cities (Taiyuan in Chinese, Philadelphia "
+        "in English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
     ),
