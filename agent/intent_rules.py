@@ -144,6 +144,13 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # off (agent.tools_reminders); it listed one's activities by the examples alone (session 53).
     (MANAGE, triggers.REMINDER_REFUSED_RE, 1.5),
     (MANAGE, reminding.REMINDERS_ON_RE, 1.5),
+    # Asking whether they come ("will I get a reminder?", 怎么没提醒我), asking for one ("can you
+    # remind me the day before?") or for a task's at a time ("remind me to call mom at 5"): the
+    # first two answered from memory, the last listed one's activities (a make-run look,
+    # session 54).
+    (MANAGE, reminding.REMINDER_ASKED_RE, 1.5),
+    (MANAGE, triggers.REMIND_TASK_RE, 1.5),
+    (MANAGE, reminding.REMIND_ME_EN_RE, 1.0),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER
     # reads them. Above the examples, which put 我都找了哪些搭子 near MANAGE's listings (session
     # 51: it recorded another search, or listed the activities).

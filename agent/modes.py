@@ -55,8 +55,16 @@ MODES: dict[str, AgentMode] = {
         "挑 3 个最合适的，说明时间、地点和为什么适合；没有结果时如实说明，只在确实因为时间或距离"
         "限制才没有结果时建议放宽。用户要报名时用 joinActivity（满员会被拒绝）；"
         "问某个活动的详情时用 getActivity；"
-        "用户不要（或又要）活动前一天的提醒时用 setActivityReminder。",
-        ("exploreNearby", "getActivity", "joinActivity", "setActivityReminder", *SHARED_TOOLS),
+        "用户不要（或又要）活动前一天的提醒时用 setActivityReminder，问会不会提醒时用 "
+        "getActivityReminders。",
+        (
+            "exploreNearby",
+            "getActivity",
+            "joinActivity",
+            "setActivityReminder",
+            "getActivityReminders",
+            *SHARED_TOOLS,
+        ),
     ),
     CREATE: AgentMode(
         "CREATE",
@@ -86,13 +94,14 @@ MODES: dict[str, AgentMode] = {
         "帮用户管理自己的活动：用 getMyActivities 查看报名和发起的活动，"
         "用户明确要求时才用 leaveActivity 退出报名的活动、cancelActivity 取消自己发起的活动，"
         "并说明结果；用户不要（或又要）活动前一天的提醒时用 setActivityReminder（不给 activityId "
-        "就是今后所有的活动）。",
+        "就是今后所有的活动）；问会不会提醒、为什么没提醒时用 getActivityReminders。",
         (
             "getMyActivities",
             "getActivity",
             "leaveActivity",
             "cancelActivity",
             "setActivityReminder",
+            "getActivityReminders",
             *SHARED_TOOLS,
         ),
     ),

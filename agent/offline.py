@@ -33,7 +33,7 @@ from agent.offline_lines import (
     status_text,
     when_text,
 )
-from agent.offline_manage import my_activities_text, reminder_set_text
+from agent.offline_manage import my_activities_text, reminder_set_text, reminder_state_text
 from agent.offline_plans import (
     EDIT_RE,
     JOIN_RE,
@@ -328,6 +328,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             joined = _join_text(ctx, calls[:-1])
             return joined + (" I won't remind you of it." if english else "到时候不提醒你。")
         return reminder_set_text(last, english)
+    if name == "getActivityReminders":
+        return reminder_state_text(ctx, last, english)
     if name == "getActivity":
         return _details_text(ctx, result["activity"])
     if name == "updateContext":

@@ -13,8 +13,8 @@ from agent.intent_rules import OWN_ACTIVITY_RE, SIGN_UPS_RE, START_ASKED_RE
 from agent.naming import CANCEL_RE, named_matches
 from agent.offline_lines import listed_ids, status_text, titles_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
-from agent.reminding import about_reminders
-from agent.triggers import DEADLINE_RE, REMINDER_REFUSED_RE, deadline_of
+from agent.reminding import about_reminders, named_part
+from agent.triggers import DEADLINE_RE, REMIND_TASK_RE, REMINDER_REFUSED_RE, deadline_of
 
 
 def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) -> str:
@@ -35,6 +35,17 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         return "OK, I won't remind you of it." if english else "好的，这个就不提醒你了。"
     now = timezone.now()
     due = deadline_of(ctx.message, now)
+    if REMIND_TASK_RE.search(ctx.message):
+        # "remind me to call mom at 5pm": reminded then (triggers.reminder_window).
+        if due is None or due <= now:
+            if english:
+                return (
+                    'When should I remind you? Say it with the time, e.g. "remind me to call '
+                    'mom tomorrow at 5pm".'
+                )
+            return "什么时候提醒你？连同时间一起说，比如“明天下午五点提醒我给妈妈打电话”。"
+        when = when_text(due.isoformat(), english)
+        return f"Noted: I'll remind you {when}." if english else f"记下了，{when} 提醒你。"
     if due is not None:
         when = when_text(due.isoformat(), english)
         # Less than a day ahead ("the essay is due today"): the reminder comes before it, not
@@ -167,6 +178,52 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     if words:
         return f"「{matching[0]['title']}」不在你说的时间。你想取消哪一个？{names}"
     return f"你想取消哪一个？{names}"
+
+
+def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
+    """Return the answer to "will I get a reminder?" / 怎么没提醒我 (a ``getActivityReminders``
+    call and its result): for the activities the message names (all when it names none, or
+    none of them), whether and when each one's reminder comes."""
+    items = call["result"].get("activities") or []
+    if not items:
+        if english:
+            return "You have no activities ahead, so no reminder is due."
+        return "你接下来没有活动，所以没有要发的提醒。"
+    words, matching = named_matches(named_part(ctx.message), items)
+    head = ""
+    if words and not matching:
+        named = " ".join(words)
+        head = (
+            f'None of your activities ahead is "{named}". '
+            if english
+            else f"你接下来的活动里没有「{named}」。"
+        )
+    shown = (matching or items)[:5]
+    lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(shown))
+    if english:
+        return f"{head}Reminders of your activities ahead:\n{lines}"
+    return f"{head}你接下来活动的提醒：\n{lines}"
+
+
+def _reminder_line(i: int, activity: dict, english: bool) -> str:
+    """Return one activity's reminder state: sent, off, or when it goes out."""
+    title, when = activity["title"], when_text(activity["startAt"], english)
+    opens = when_text(activity["remindFrom"], english)
+    if english:
+        if activity["reminded"]:
+            state = "reminded already (see your notifications)"
+        elif not activity["remind"]:
+            state = 'no reminder: you turned it off (say "remind me" to turn it back on)'
+        else:
+            state = f"a reminder the day before, from {opens}"
+        return f'{i}. "{title}" ({when}): {state}'
+    if activity["reminded"]:
+        state = "已经提醒过了（在通知里）"
+    elif not activity["remind"]:
+        state = "不提醒：你关掉了（想要的话说“提醒我”）"
+    else:
+        state = f"前一天提醒你，{opens} 起"
+    return f"{i}. 「{title}」（{when}）：{state}"
 
 
 def reminder_set_text(call: dict, english: bool) -> str:

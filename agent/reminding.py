@@ -1,5 +1,6 @@
 """Asking to be reminded of an activity ("can you remind me the day before?", 提前一天提醒我), or
-not to be (不用提醒我, "don't remind me": ``agent.tools_reminders``).
+not to be (不用提醒我, "don't remind me": ``agent.tools_reminders``), or whether one will be
+("will I get a reminder?", 怎么没提醒我).
 
 Every activity a user joins or organises is reminded the day before it starts
 (``agent.triggers.run_activity_reminders``); the request is read apart from what else the
@@ -18,6 +19,10 @@ from agent.naming import named_matches
 # remind me the day before?", 到时候提醒我一下): answered "I don't know" (a make-run look,
 # session 52). A deadline with its time ("the essay is due Friday, remind me") is MANAGE's.
 REMIND_ME_RE = re.compile(r"\bremind me\b|提醒(?:我|一下)", re.IGNORECASE)
+# The English of it, for the router: not "remind me what I said" (memory's).
+REMIND_ME_EN_RE = re.compile(
+    r"\bremind me\b(?!\W+(?:what|when|where|which|who|how|of what)\b)", re.IGNORECASE
+)
 # What makes "remind me" something else: a refusal (不用提醒我, "don't remind me") or a time or
 # task of its own (明天下午三点开会，提醒我; "the essay is due Friday, remind me").
 _NOT_REMINDING_RE = re.compile(
@@ -44,8 +49,35 @@ def asks_reminder(message: str) -> bool:
     return bool(
         REMIND_ME_RE.search(message)
         and not _NOT_REMINDING_RE.search(message)
+        and not triggers.REMIND_TASK_RE.search(message)  # "remind me to call mom at 5"
         and not triggers.DEADLINE_RE.search(_REMIND_CLAUSE_RE.sub(" ", message))
     )
+
+
+# Asking whether the activities' reminders will come, or why one did not ("will I get a
+# reminder?", "did you remind me about the climbing?", "I got no reminder for the hike", 会提醒我
+# 吗, 怎么没提醒我): it listed one's activities, or answered from memory (a make-run look,
+# session 54). The reminders' state answers it (``getActivityReminders``).
+REMINDER_ASKED_RE = re.compile(
+    r"\bwill (?:i (?:get|be sent|receive)\b[^?.]*\breminder|you remind me\b)"
+    r"|\b(?:did|didn'?t|have|haven'?t|why (?:didn'?t|did ?n'?t|haven'?t)) you remind(?:ed)? me\b"
+    r"|\b(?:got|get|received?|had|have) no reminders?\b"
+    r"|\b(?:didn'?t|did not|never|haven'?t|have not) (?:get|got|receive[d]?|see|seen) (?:a|an|any|"
+    r"the|my)? ?reminders?\b"
+    r"|\bwhen (?:will|do|would) (?:you|i) (?:remind|get (?:a|the|my) reminder)"
+    r"|\b(?:is|are) (?:the |my )?reminders? (?:on|set|coming)\b"
+    r"|会(?:不会)?提醒我(?:吗|嘛|么)?\s*[?？]?\s*$|会不会提醒|有没有提醒|提醒(?:了|过)我?(?:吗|没)"
+    r"|(?:怎么|为什么|为啥|咋)(?:没|不)(?:有)?提醒|没(?:有)?收到(?:[^，,。？?]{0,12})?提醒"
+    r"|(?:什么时候|几点|哪天)提醒我|提醒(?:开着|打开了|设好了)(?:吗|没)",
+    re.IGNORECASE,
+)
+
+
+def asks_reminder_state(message: str) -> bool:
+    """Return whether a message asks whether, or when, the activities' reminders come (会提醒
+    我吗, "I got no reminder for the hike")."""
+    message = message or ""
+    return bool(REMINDER_ASKED_RE.search(message)) and not refuses_reminder(message)
 
 
 # Turning the reminders of every activity back on, with none in focus ("turn reminders back
@@ -81,8 +113,14 @@ _REFUSAL_CLAUSE_RE = re.compile(
 
 
 def about_reminders(message: str) -> bool:
-    """Return whether a message turns the reminders off or back on (不用提醒我, 恢复提醒)."""
-    return refuses_reminder(message) or bool(REMINDERS_ON_RE.search(message or ""))
+    """Return whether a message is about the activities' reminders: off, back on, asked for
+    (不用提醒我, 恢复提醒, 提前一天提醒我) or asked about (会提醒我吗)."""
+    return (
+        refuses_reminder(message)
+        or bool(REMINDERS_ON_RE.search(message or ""))
+        or asks_reminder(message)
+        or asks_reminder_state(message)
+    )
 
 
 def without_refusal(message: str) -> str:
@@ -95,24 +133,40 @@ def without_reminder(message: str) -> str:
     return _REMIND_CLAUSE_RE.sub("", message or "").strip()
 
 
-def _named_part(message: str) -> str:
-    """Return what a message about the reminders says besides asking for them (卡坦岛那个不用提醒
-    我 -> 卡坦岛那个; "don't remind me about the board game one" -> "board game")."""
+# The words of a message about the reminders that name no activity ("can you", "the day
+# before", 到时候, 会…吗, "got no reminder for").
+_REMINDER_WORDS_RE = re.compile(
+    r"\b(?:about|of|for|the|one|please|again|can|could|will|would|you|i|me|my|remind(?:ed|ing)?|"
+    r"reminders?|day|before|don'?t|forget|to|did|didn'?t|got|get|no|any|a|why|when|is|are|on|"
+    r"set|have|haven'?t|never|receive[d]?)\b"
+    r"|那个|这个|的|记得|到时候|提前一天|前一天|活动|别忘了|不要忘了|提醒|一下|会不会|会|我|你|"
+    r"怎么|为什么|为啥|咋|没有|没|收到|有|吗|嘛|么|吧|哦|呀|啊|了|过|[?？!！,，.。]",
+    re.IGNORECASE,
+)
+
+
+def named_part(message: str) -> str:
+    """Return what a message about the reminders names besides them (卡坦岛那个不用提醒我 -> 卡坦
+    岛; "don't remind me about the board game one" -> "board game"; "I got no reminder for the
+    hike" -> "hike")."""
     rest = REMINDERS_ON_RE.sub(" ", without_refusal(message))
-    return re.sub(r"\b(?:about|of|the|one|please|again)\b|那个|这个|的", " ", rest, flags=re.I)
+    return _REMINDER_WORDS_RE.sub(" ", rest).strip()
 
 
 def plan_reminders(ctx, done: list[dict]) -> list[tuple[str, dict]]:
-    """Plan 不用提醒我 / 恢复提醒 with no activity in focus: read the user's activities ahead, then
-    turn off (or back on) the reminder of the one the message names, or of every one when it
-    names none; several or none named: nothing more (the answer asks which)."""
+    """Plan 不用提醒我 / 恢复提醒 / 提前一天提醒我 with no activity in focus: read the user's
+    activities ahead, then turn off (or back on) the reminder of the one the message names, or
+    of every one when it names none; several or none named: nothing more (the answer asks
+    which). Asked whether they come (会提醒我吗): read their state."""
+    if asks_reminder_state(ctx.message):
+        return [] if done else [("getActivityReminders", {})]
     if not done:
         return [("getMyActivities", {"scope": "all"})]
     if len(done) > 1 or "error" in done[-1]["result"]:
         return []
     remind = not refuses_reminder(ctx.message)
     items = [a for a in done[-1]["result"].get("activities") or [] if a["status"] == "active"]
-    words, matching = named_matches(_named_part(ctx.message), items)
+    words, matching = named_matches(named_part(ctx.message), items)
     if not words:
         return [("setActivityReminder", {"remind": remind})]
     if len(matching) == 1:

@@ -9,6 +9,7 @@ from agent.models import (
     PartnerIntent,
     PartnerIntentStatus,
     ReminderMute,
+    SystemEvent,
 )
 from config import live
 
@@ -47,6 +48,15 @@ def partner_intents_open(*, user) -> list[tuple[PartnerIntent, int]]:
         (intent, others_looking(user=user, activity_type=intent.activity_type))
         for intent in intents.order_by("-created_at", "-pk")[:10]
     ]
+
+
+def events_recorded(*, user, kind: str, period_keys) -> set[str]:
+    """Return which of these periods already hold an event of ``kind`` for the user."""
+    return set(
+        SystemEvent.objects.filter(
+            user=user, kind=kind, period_key__in=list(period_keys)
+        ).values_list("period_key", flat=True)
+    )
 
 
 def reminders_muted(*, activity_ids) -> set[tuple[int, int]]:

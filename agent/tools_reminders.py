@@ -1,5 +1,5 @@
-"""The agent's tool over the day-before reminders of activities: "don't remind me", 不用提醒我,
-and "remind me" again.
+"""The agent's tools over the day-before reminders of activities: "don't remind me", 不用提醒我,
+and "remind me" again; and whether, and when, they come ("will I get a reminder?").
 
 Like those of agent/tools.py, it is ``func(user, **arguments)`` registered with its JSON schema
 (agent/tool_registry.py). Every activity a user is on is reminded the day before it starts
@@ -12,6 +12,9 @@ from django.utils import timezone
 
 from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
+from agent import triggers
+from agent.models import EventKind
+from agent.selectors import events_recorded, reminders_muted
 from agent.services import reminders_set
 from agent.tool_registry import tool
 from agent.tools import activity_shape
@@ -38,9 +41,47 @@ def set_activity_reminder(user, *, remind, activityId=None):
         reminders_set(user=user, activity_ids=[activity.pk], remind=remind)
         on_it = activity_has_user(user=user, activity_id=activity.pk)
         return {"activities": [activity_shape(activity)], "remind": remind, "onIt": on_it}
-    rows, _joined = activities_of_user(user=user, start=timezone.now(), limit=AHEAD_LIMIT)
-    # Drafts and cancelled ones are reminded of nothing (an audit, session 53: drafts were
-    # listed as "your activities ahead").
-    rows = [a for a in rows if a.status == ActivityStatus.ACTIVE]
+    rows = _ahead(user)
     reminders_set(user=user, activity_ids=[a.pk for a in rows], remind=remind)
     return {"activities": [activity_shape(a) for a in rows], "remind": remind, "onIt": bool(rows)}
+
+
+def _ahead(user) -> list:
+    """Return the activities ahead the user is on that a reminder is for: drafts and cancelled
+    ones are reminded of nothing (an audit, session 53: drafts were listed as "your activities
+    ahead")."""
+    rows, _joined = activities_of_user(user=user, start=timezone.now(), limit=AHEAD_LIMIT)
+    return [a for a in rows if a.status == ActivityStatus.ACTIVE]
+
+
+@tool(
+    "getActivityReminders",
+    "Tell whether the user gets the day-before reminder of an activity they joined or organise "
+    "(or of every one ahead, without activityId), from when, and whether it was sent.",
+    {"activityId": {"type": "integer"}},
+)
+def get_activity_reminders(user, *, activityId=None):
+    """Return the activities (the one named, else every one ahead the user is on), each with
+    ``remind`` (the user is on it and did not turn its reminder off), ``remindFrom`` (the
+    reminder goes out during the day before the start) and ``reminded`` (it was sent)."""
+    if activityId is not None:
+        rows = [activity_get_visible(user=user, activity_id=int(activityId))]
+        on = {a.pk for a in rows if activity_has_user(user=user, activity_id=a.pk)}
+    else:
+        rows = _ahead(user)
+        on = {a.pk for a in rows}
+    muted = {a for u, a in reminders_muted(activity_ids=[a.pk for a in rows]) if u == user.pk}
+    keys = {a.pk: triggers.activity_reminder_key(a) for a in rows}
+    sent = events_recorded(user=user, kind=EventKind.ACTIVITY_REMINDER, period_keys=keys.values())
+    shapes = []
+    for activity in rows:
+        opens = activity.start_at - triggers.ACTIVITY_REMINDER_AHEAD
+        shapes.append(
+            {
+                **activity_shape(activity),
+                "remind": activity.pk in on and activity.pk not in muted,
+                "remindFrom": timezone.localtime(opens).isoformat(),
+                "reminded": keys[activity.pk] in sent,
+            }
+        )
+    return {"activities": shapes}

@@ -13,7 +13,8 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   time however many messages mention it): a user message with a task word (截止, 开会, 考试,
   ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was sent, fires
   once during the day before that time; the payload quotes the first such message and lists
-  the ids of all of them known at that run;
+  the ids of all of them known at that run; a reminder asked for at a time ("remind me to
+  call mom at 5pm", 明天提醒我交房租: ``REMIND_TASK_RE``) fires once at that time instead;
 - activity reminder, key ``<activity id>@YYYY-MM-DDTHH:MM`` (its local start): the day before
   an activity the user joined or organises starts, its title, time and place (a user asking
   "remind me the day before" after joining got "I don't know": a make-run look, session 52).
@@ -46,11 +47,22 @@ logger = logging.getLogger(__name__)
 
 DIGEST_MAX_CHARS = 300
 DEADLINE_LOOKBACK_DAYS = 30
+# How late a reminder asked for at a time may still come (the worker runs every 30 minutes and
+# may have been down): past this, a "remind me at 5pm" is no use any more.
+ASKED_REMINDER_LATE = timedelta(hours=6)
 # Something to hand in, before or after it (交报告, 提交; 报告今天要交, 论文周五得交: not 要交朋友,
 # 交流, 交通, an audit of session 53): a task, read by DEADLINE_RE and _DUE_RE alike.
 _HAND_IN = r"交(?:报告|作业|材料|稿)|提交|(?:要|得|该|需要|必须)交(?![朋友流通往谈际换])"
+# Asking to be reminded of a task at a time ("remind me to call mom at 5pm", 明天提醒我交房租,
+# 提醒我一下周五买票): reminded at that time, not the day before (a make-run look, session 54:
+# "remind me to buy milk tomorrow" said the user had nothing on tomorrow). Not 提醒我一下 or
+# 提前一天提醒我 with nothing after it: the activity in focus (agent.reminding).
+REMIND_TASK_RE = re.compile(
+    r"\bremind me to\b|提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff])", re.IGNORECASE
+)
 DEADLINE_RE = re.compile(
-    r"截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|生日|航班|出发|预约|约了|记得|别忘|"
+    REMIND_TASK_RE.pattern
+    + r"|截止|DDL|ddl|deadline|到期|开会|会议|考试|面试|生日|航班|出发|预约|约了|记得|别忘|"
     + _HAND_IN
     # English too: an English user's deadlines went unread (a make-run look, session 51).
     # Not "due to work", "meeting new people", a beer "flight" (an audit, session 51).
@@ -300,15 +312,27 @@ def deadline_period(due: datetime) -> str:
     return timezone.localtime(due).strftime("%Y-%m-%dT%H:%M")
 
 
+def reminder_window(text: str, due: datetime) -> tuple[datetime, datetime]:
+    """Return when the reminder of a time a message mentions is sent: at that time when the
+    message asked to be reminded then (``REMIND_TASK_RE``), else during the day before it."""
+    if REMIND_TASK_RE.search(text):
+        return due, due + ASKED_REMINDER_LATE
+    return due - timedelta(days=1), due
+
+
 def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
-    """Remind the user once during the day before each time their messages mention."""
+    """Remind the user once of each time their messages mention: during the day before it, or
+    at it when they asked to be reminded then."""
     now = now or timezone.now()
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
     # Several messages about the same time are one deadline: one reminder, quoting the first.
     by_due: dict[datetime, list] = {}
     for message in messages_between(user=user, since=since, until=now, role="user"):
         due = deadline_of(message.content, message.ts)
-        if due is not None and due - timedelta(days=1) <= now < due:
+        if due is None:
+            continue
+        opens, closes = reminder_window(message.content, due)
+        if opens <= now < closes:
             by_due.setdefault(timezone.localtime(due), []).append(message)
     created = []
     for local_due, messages in by_due.items():
@@ -348,6 +372,13 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
 # --- activity reminder ---------------------------------------------------------------------
 
 ACTIVITY_REMINDER_AHEAD = timedelta(days=1)
+
+
+def activity_reminder_key(activity) -> str:
+    """Return the period key of an activity's reminder: its id and local start, to the minute
+    (moved to another time, it is reminded again)."""
+    start_key = timezone.localtime(activity.start_at).strftime("%Y-%m-%dT%H:%M")
+    return f"{activity.pk}@{start_key}"
 
 
 def activity_reminder_text(activity, english: bool, now: datetime) -> tuple[str, str]:
@@ -392,11 +423,10 @@ def run_activity_reminders(now: datetime | None = None) -> int:
             start = timezone.localtime(activity.start_at).isoformat()
             return {"title": title, "text": text, "activityId": activity.pk, "startAt": start}
 
-        start_key = timezone.localtime(activity.start_at).strftime("%Y-%m-%dT%H:%M")
         event = record_event(
             user=user,
             kind=EventKind.ACTIVITY_REMINDER,
-            period_key=f"{activity.pk}@{start_key}",
+            period_key=activity_reminder_key(activity),
             build=build,
         )
         created += event is not None

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from agent.reminding import asks_reminder, refuses_reminder, without_reminder
+from agent.reminding import (
+    about_reminders,
+    asks_reminder,
+    asks_reminder_state,
+    named_part,
+    refuses_reminder,
+    without_reminder,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -91,3 +98,113 @@ def test_not_forgetting_to_remind_asks_for_the_reminder(message):
 )
 def test_a_sentence_about_something_else_refuses_no_reminder(message):
     assert not refuses_reminder(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "will I get a reminder?",
+        "will you remind me?",
+        "did you remind me about the climbing?",
+        "I got no reminder for the hike",
+        "I didn't get a reminder",
+        "会提醒我吗",
+        "怎么没提醒我",
+        "攀岩那个没收到提醒",
+    ],
+)
+def test_a_question_whether_the_reminders_come_is_read(message):
+    assert asks_reminder_state(message)
+    assert about_reminders(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["don't remind me", "remind me to call mom at 5pm", "提醒我", "remind me what I said"],
+)
+def test_a_request_refusal_or_task_is_no_question_about_the_reminders(message):
+    assert not asks_reminder_state(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["remind me to buy milk tomorrow", "明天提醒我交房租", "提醒我一下周五买票"]
+)
+def test_a_task_to_be_reminded_of_is_no_request_about_the_activity(message):
+    assert not asks_reminder(message)
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("I got no reminder for the hike", "hike"),
+        ("did you remind me about the climbing?", "climbing"),
+        ("卡坦岛那个不用提醒我", "卡坦岛"),
+        ("can you remind me the day before?", ""),
+        ("会提醒我吗", ""),
+    ],
+)
+def test_what_a_message_about_the_reminders_names_is_read_without_them(message, named):
+    assert named_part(message) == named
+
+
+def test_asked_whether_a_reminder_comes_the_answer_says_when(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+
+    game = make_activity_for(other_user, title="Board games")
+    activity_join(activity_id=game.pk, user=user)
+    body = say(api_client, "will I get a reminder?", chat_id="reminder-state")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
+    assert body["reply"].startswith("Reminders of your activities ahead:"), body["reply"]
+    assert '"Board games"' in body["reply"] and "a reminder the day before, from" in body["reply"]
+
+
+def test_asked_why_no_reminder_came_of_one_turned_off_the_answer_says_so(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.services import reminders_set
+
+    game = make_activity_for(other_user, title="周六下午桌游局")
+    activity_join(activity_id=game.pk, user=user)
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)
+    body = say(api_client, "怎么没提醒我桌游局", chat_id="reminder-off")
+
+    assert "「周六下午桌游局」" in body["reply"], body["reply"]
+    assert "不提醒：你关掉了" in body["reply"], body["reply"]
+
+
+def test_remind_me_the_day_before_with_nothing_in_focus_turns_on_every_one_ahead(
+    api_client, user, other_user, say, make_activity_for
+):
+    from activities.services import activity_join
+    from agent.models import ReminderMute
+    from agent.services import reminders_set
+
+    game = make_activity_for(other_user, title="Board games")
+    activity_join(activity_id=game.pk, user=user)
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)
+    body = say(api_client, "can you remind me the day before?", chat_id="remind-all")
+
+    assert body["tool_calls"][-1]["name"] == "setActivityReminder", body["reply"]
+    assert body["reply"].startswith("I will: the day before each"), body["reply"]
+    assert not ReminderMute.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("remind me to call mom tomorrow at 5pm", "Noted: I'll remind you "),
+        ("remind me to buy milk", "When should I remind you?"),
+        ("明天提醒我交房租", "记下了，"),
+    ],
+)
+def test_a_task_to_be_reminded_of_is_acknowledged_or_asked_when(
+    api_client, user, say, message, reply
+):
+    body = say(api_client, message, chat_id="remind-task")
+
+    assert body["intent"] == "MANAGE"
+    assert body["reply"].startswith(reply), body["reply"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from agent.models import ReminderMute
 from agent.tool_registry import REGISTRY
 
@@ -39,3 +41,45 @@ def test_an_activity_the_user_cannot_see_is_not_found_and_nothing_is_written(
     result = run(user, activityId=draft.pk, remind=False)
     assert result["error"]["code"] == "NOT_FOUND"
     assert not ReminderMute.objects.exists()
+
+
+def state(user, **arguments):
+    return REGISTRY["getActivityReminders"].run(user, arguments)
+
+
+def test_the_state_of_a_reminder_says_from_when_it_comes_and_whether_it_is_off(
+    user, other_user, make_activity_for
+):
+    from datetime import timedelta
+
+    from activities.services import activity_join
+    from agent.services import reminders_set
+
+    game = make_activity_for(other_user)
+    activity_join(activity_id=game.pk, user=user)
+    [shown] = state(user)["activities"]
+    assert shown["remind"] is True and shown["reminded"] is False
+    opens = datetime.fromisoformat(shown["remindFrom"])
+    assert opens == game.start_at - timedelta(days=1)
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)
+    assert state(user)["activities"][0]["remind"] is False
+
+
+def test_a_reminder_sent_is_said_to_be_sent(user, other_user, make_activity_for):
+    from datetime import timedelta
+
+    from activities.services import activity_join
+    from agent.triggers import run_activity_reminders
+
+    game = make_activity_for(other_user)
+    activity_join(activity_id=game.pk, user=user)
+    assert state(user)["activities"][0]["reminded"] is False
+    run_activity_reminders(game.start_at - timedelta(hours=12))  # the organiser's too
+    assert state(user)["activities"][0]["reminded"] is True
+
+
+def test_the_state_of_one_the_user_is_not_on_is_no_reminder(user, other_user, make_activity_for):
+    game = make_activity_for(other_user)
+    [shown] = state(user, activityId=game.pk)["activities"]
+    assert shown["remind"] is False
+    assert state(user)["activities"] == []  # nothing ahead of the user's own

@@ -351,3 +351,34 @@ def test_an_activity_later_today_is_reminded_as_todays(user, make_activity_for):
         SystemEvent.objects.get(user=user, kind="activity_reminder").payload["title"]
         == "今天的活动"
     )
+
+
+def test_a_reminder_asked_for_at_a_time_comes_at_that_time_not_the_day_before(user):
+    from agent.models import SystemEvent
+    from agent.triggers import deadline_of, run_deadline_reminders
+
+    write(user, "remind me to call mom at 5pm")  # said Friday 09:00
+    assert deadline_of("remind me to call mom at 5pm", SENT) == SENT.replace(hour=17)
+    assert run_deadline_reminders(SENT.replace(hour=16)) == 0  # not before it
+    assert run_deadline_reminders(SENT.replace(hour=17, minute=10)) == 1
+    assert run_deadline_reminders(SENT.replace(hour=17, minute=40)) == 0  # once
+    event = SystemEvent.objects.get(kind="deadline_reminder")
+    assert event.payload["title"] == "Today's reminder"
+    assert event.payload["dueAt"].startswith("2026-11-20T17:00")
+
+
+def test_a_reminder_asked_for_a_day_comes_that_morning(user):
+    from agent.triggers import run_deadline_reminders
+
+    write(user, "明天提醒我交房租")  # Saturday 09:00
+    assert run_deadline_reminders(SENT.replace(hour=16)) == 0  # the day before: too early
+    assert run_deadline_reminders(datetime(2026, 11, 21, 9, 20, tzinfo=SH)) == 1
+
+
+@pytest.mark.parametrize(
+    "message", ["提前一天提醒我", "到时候提醒我一下", "记得提醒我哦", "remind me"]
+)
+def test_a_reminder_of_the_activity_asks_for_no_task(message):
+    from agent.triggers import REMIND_TASK_RE
+
+    assert not REMIND_TASK_RE.search(message)
