@@ -334,18 +334,25 @@ RECALL_EN_RE = re.compile(
     r"|\b(?:did|do) (?:we|i) (?:talk|speak|chat) about\b",
     re.I,
 )
+# Someone close, named by how they are related ("my daughter", 我女儿).
+CLOSE_PERSON_EN = (
+    r"(?:my|our) (?:little |big |older |younger )?(?P<relation_en>sister|brother|mum|mom|mother"
+    r"|dad|father|wife|husband|partner|son|daughter|friend|boyfriend|girlfriend|kids?|nan|nana"
+    r"|grandma|grandpa|aunt|uncle|cousin|flatmate|roommate|colleague|boss)\b"
+)
+CLOSE_PERSON_ZH = (
+    r"我(?:的)?(?P<relation_zh>妈妈?|爸爸?|老婆|老公|妹妹?|姐姐?|哥哥?|弟弟?|儿子|女儿|孩子|闺女|朋友"
+    r"|男朋友|女朋友|奶奶|爷爷|姥姥|姥爷|外婆|外公|室友|同事|老板)"
+)
 # News about someone close, told ("my sister Mia is visiting next weekend, she loves climbing",
 # 我妹妹下周来玩，她喜欢攀岩): something to remember, not a request to find company or to
 # manage anything (a make-run look, session 47: both went by the examples alone).
 TOLD_ABOUT_SOMEONE_RE = re.compile(
-    r"^\s*(?:my|our) (?:little |big |older |younger )?(?:sister|brother|mum|mom|mother|dad|father"
-    r"|wife|husband|partner|son|daughter|friend|boyfriend|girlfriend|kids?|nan|nana|grandma"
-    r"|grandpa|aunt|uncle|cousin|flatmate|roommate|colleague|boss)\b(?:\s+[A-Z]\w+)?"
+    r"^\s*" + CLOSE_PERSON_EN + r"(?:\s+[A-Z]\w+)?"
     r"\s+(?:is|are|was|has|loves|likes|hates|just|got|can't|cannot)\b"
     r"(?![^?]*(?:\?|\b(?:any|anything|something|find|looking for|recommend|suggest|what can"
     r"|where|ideas?|help me)\b))"
-    r"|^\s*我(?:的)?(?:妈妈?|爸爸?|老婆|老公|妹妹?|姐姐?|哥哥?|弟弟?|儿子|女儿|孩子|闺女|朋友"
-    r"|男朋友|女朋友|奶奶|爷爷|姥姥|姥爷|外婆|外公|室友|同事|老板)(?!的活动)"
+    r"|^\s*" + CLOSE_PERSON_ZH + r"(?!的活动)"
     r"(?![^？?]*(?:有什么|有没有|有啥|帮我|推荐|找个|找点|哪里|哪儿|去哪|适合))"
     r"[^？?吗呢]*(?:喜欢|爱|讨厌|不吃|过敏|要来|来玩|来看我|下周来|生日)[^？?吗呢]*$",
     re.I,

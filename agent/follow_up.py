@@ -129,14 +129,17 @@ _THEIR_VISIT_RE = re.compile(
 )
 
 
+# What someone likes, said of them (她喜欢听戏, "loves pottery"): the thing liked.
+_LIKED_ZH = r"(?:很|特别|最|比较|超)?(?:喜欢|爱)(?P<zh>[^，,。！!？?\s的]{1,8})"
+_LIKED_EN = (
+    r"(?:really\s+)?(?:loves?|likes?|enjoys?|is\s+into|are\s+into)\s+"
+    r"(?P<en>[\w' -]{2,30}?)(?=\s*[,.!?]|\s*$|\s+(?:and|but)\b)"
+)
 # What the visitor likes, said with the visit (下周六我妈来上海玩，她喜欢听戏; "she loves pottery"):
 # the search for their visit looks for it even when it names no kind the lexicon knows (听戏
 # was dropped: a make-run look, session 53).
 _THEIR_LIKING_RE = re.compile(
-    r"(?:她|他|她们|他们)(?:很|特别|最|比较|超)?(?:喜欢|爱)(?P<zh>[^，,。！!？?\s的]{1,8})"
-    r"|\b(?:she|he|they)\s+(?:really\s+)?(?:loves?|likes?|enjoys?|is\s+into|are\s+into)\s+"
-    r"(?P<en>[\w' -]{2,30}?)(?=\s*[,.!?]|\s*$|\s+(?:and|but)\b)",
-    re.IGNORECASE,
+    r"(?:她|他|她们|他们)" + _LIKED_ZH + r"|\b(?:she|he|they)\s+" + _LIKED_EN, re.IGNORECASE
 )
 
 
@@ -158,6 +161,63 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
                 kinds.append(liked)
             rest = _THEIR_VISIT_RE.sub(" ", topic).strip()
             return " ".join([said, *kinds, rest]).strip()
+    return ""
+
+
+# Someone told of earlier ("我女儿6岁，喜欢画画", "my son is 7 and loves trains") asked for by a
+# pronoun: 这周末有适合她的活动吗 searched 「她」 and found nothing (a make-run look, session 54).
+_FOR_THEM_RE = re.compile(
+    r"(?:适合|给|带|陪|让|跟)(?:她们|他们|她|他)|(?:她们|他们|她|他)(?:能|可以|会)?(?:玩|去|参加|喜欢)"
+    r"|\b(?:for|take|bring|with) (?:her|him|them)\b"
+    r"|\b(?:she|he|they)(?:['’]d| would| could| can| might| will) (?:like|enjoy|love|do|go)\b",
+    re.IGNORECASE,
+)
+_PRONOUN_RE = re.compile(r"她们|他们|她|他|\b(?:her|him|them|she|he|they)\b", re.IGNORECASE)
+_SOMEONE_RE = re.compile(
+    r"\b" + extract.CLOSE_PERSON_EN + "|" + extract.CLOSE_PERSON_ZH, re.IGNORECASE
+)
+# Their age, said of them: 6岁, 六岁, "6 year old", "is 7", "aged 7".
+_AGE_RE = re.compile(
+    r"(?P<zh>[一二两三四五六七八九十\d]{1,3})(?:多)?(?:岁|周岁)"
+    r"|\b(?:(?P<en>\d{1,2})[- ]?(?:years?|yrs?)[- ]?old"
+    r"|(?:is|are|turned|turns|aged?) (?P<is>\d{1,2}(?: and \d{1,2})?))\b",
+    re.IGNORECASE,
+)
+_THEIR_LIKED_RE = re.compile(_LIKED_ZH + r"|\b" + _LIKED_EN, re.IGNORECASE)
+# How far back the person told of may be: a few turns, not the whole chat.
+_SOMEONE_LOOKBACK = 6
+
+
+def someone_said_before(message: str, topic: str, earlier: list[str]) -> str:
+    """Return the search for ``message`` (whose semantic part is ``topic``) with its pronoun read
+    as the person the user told of in the latest earlier messages, their age and what they like
+    (这周末有适合她的活动吗 after 我女儿6岁，喜欢画画: "6岁女儿 画画"); "" when it asks for no one
+    by a pronoun, names its own person, points at their visit, or nobody was told of.
+    ``earlier``: oldest first."""
+    if (
+        not _FOR_THEM_RE.search(message)
+        or _SOMEONE_RE.search(message)
+        or _THEIR_VISIT_RE.search(message)  # their visit: visit_said_before reads it
+    ):
+        return ""
+    for text in reversed(earlier[-_SOMEONE_LOOKBACK:]):
+        found = _SOMEONE_RE.search(text)
+        if not found:
+            continue
+        tail = text[found.end() :]
+        aged = _AGE_RE.search(tail)
+        years = aged and (aged.group("zh") or aged.group("en") or aged.group("is"))
+        relation = found.group("relation_zh") or found.group("relation_en")
+        if not years:
+            person = relation
+        elif found.group("relation_zh"):
+            person = f"{years}岁{relation}"
+        else:
+            person = f"{years} year old {relation}"
+        liking = _THEIR_LIKED_RE.search(tail)
+        liked = (liking.group("zh") or liking.group("en") or "").strip() if liking else ""
+        rest = _PRONOUN_RE.sub(" ", topic)
+        return " ".join(" ".join([person, liked, rest]).split())
     return ""
 
 

@@ -170,6 +170,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
             return []  # 报名这个 with nothing listed or in focus: the answer asks which
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)
+    # 这周末有适合她的活动吗 after 我女儿6岁，喜欢画画: for her, as told.
+    topic = follow_up.someone_said_before(ctx.message, topic, ctx.said_before) or topic
     if ctx.search:
         # 有没有不用花钱的 after 周六带孩子去哪玩 narrows that search, 那明天的呢 asks it for
         # another day, "what about food?" for another thing then: not a new search of its own.

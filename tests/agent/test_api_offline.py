@@ -824,6 +824,23 @@ def test_a_search_for_someones_visit_reads_the_time_told_earlier_in_the_chat(api
 
 
 @pytest.mark.parametrize(
+    ("told", "asked", "query"),
+    [
+        ("我女儿6岁，喜欢画画", "这周末有适合她的活动吗", "这周末 6岁女儿 画画"),
+        ("my son is 7 and loves trains", "anything for him next weekend?", "next weekend 7 year"),
+    ],
+)
+def test_a_search_for_someone_told_of_by_a_pronoun_reads_who_they_are(
+    api_client, user, say, told, asked, query
+):
+    first = say(api_client, told)
+    body = say(api_client, asked, chat_id=first["chat_id"])
+
+    assert body["intent"] == "EXPLORE"
+    assert body["tool_calls"][0]["arguments"]["query"].startswith(query), body["tool_calls"]
+
+
+@pytest.mark.parametrize(
     ("message", "start"),
     [
         ("今天早上想发起一个读书会", "「今天早上」已经过了"),

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from agent.follow_up import changed_search, follows_search, visit_said_before
+from agent.follow_up import (
+    changed_search,
+    follows_search,
+    someone_said_before,
+    visit_said_before,
+)
 
 LAST = {"query": "周末 户外活动", "limit": 5}
 
@@ -145,3 +150,38 @@ def test_asking_for_others_is_no_narrowing(message):
 
 def test_a_refusal_drops_only_a_kind_the_last_query_names():
     assert changed_search("有没有特别的", LAST) == {"query": "周末 户外活动 特别", "limit": 5}
+
+
+@pytest.mark.parametrize(
+    ("message", "topic", "earlier", "query"),
+    [
+        ("这周末有适合她的活动吗", "她", ["我女儿6岁，喜欢画画"], "6岁女儿 画画"),
+        (
+            "what can I do with them",
+            "what can I do with them",
+            ["my kids are 5 and 8"],
+            "5 and 8 year old kids what can I do with",
+        ),
+        (
+            "anything he would enjoy?",
+            "he would enjoy",
+            ["my dad is 70 and likes fishing", "ok"],
+            "70 year old dad fishing would enjoy",
+        ),
+    ],
+)
+def test_a_pronoun_asked_for_is_the_person_told_of_earlier(message, topic, earlier, query):
+    assert someone_said_before(message, topic, earlier) == query
+
+
+@pytest.mark.parametrize(
+    ("message", "earlier"),
+    [
+        ("周末去哪玩", ["我女儿6岁"]),  # no one asked for
+        ("有适合我女儿的吗", ["我女儿6岁"]),  # named, not pointed at
+        ("这周末有适合她的活动吗", ["周末好无聊"]),  # nobody told of
+        ("她来的时候带她去哪玩", ["下周六我妈来上海玩，她喜欢听戏"]),  # the visit's reading
+    ],
+)
+def test_no_pronoun_for_someone_told_of_reads_nobody(message, earlier):
+    assert someone_said_before(message, "x", earlier) == ""
