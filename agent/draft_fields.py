@@ -242,7 +242,8 @@ _EN_CREATING_RE = re.compile(
 
 
 _EN_AT_HOME_RE = re.compile(
-    r"\s+(?:at|in)\s+(?:my|our)(?:\s+(?:place|house|flat|home|apartment))?\s*$|\s+at home\s*$",
+    r"\s+(?:at|in)\s+(?:my|our)\s+(?:place|house|flat|home|apartment)\b"
+    r"|\s+(?:at|in)\s+(?:my|our)\s*$|\s+at home\b",
     re.IGNORECASE,
 )
 # Words after a kind that name the gathering, which a time phrase may have taken ("quiz night").
@@ -253,11 +254,14 @@ def draft_title(message: str, understood, activity_type: str) -> str:
     """Return a new draft's title: what it is, never when (the time is shown beside it, and a
     day in the title would go stale when the draft moves: "改成周日吧")."""
     if is_english(message):
-        topic = _EN_CREATING_RE.sub("", extract.semantic_query(message))
+        # The place and one's own home leave the message before its topic is read: read first,
+        # "at my place in Jing'an" left "Board games night at my in Jing'" (a make-run look,
+        # session 54; "… at my place" once left "Board game at my").
         place = extract_place(message)
         if place:  # shown beside it, and it moves: "Picnic", not "Picnic at Zilker Park"
-            topic = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}\b", "", topic)
-        # One's own home is no title ("… at my place" left "Board game at my").
+            message = re.sub(rf"\s+(?:at|in)\s+{re.escape(place)}(?!\w)", " ", message, flags=re.I)
+        said = _EN_AT_HOME_RE.sub(" ", message)
+        topic = _EN_CREATING_RE.sub("", extract.semantic_query(said))
         topic = _EN_AT_HOME_RE.sub("", " ".join(topic.split()))
         last = topic.split()[-1] if topic else ""
         # "a board game night this friday": the time reading took "night" with the day.

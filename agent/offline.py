@@ -39,9 +39,9 @@ from agent.offline_plans import (
     JOIN_RE,
     NOT_JOINING_RE,
     kind_missing_in_window,
-    own_activity_named,
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
+from agent.owned import own_activity_named
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
 LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))

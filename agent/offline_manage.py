@@ -79,6 +79,10 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
     ):
         # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
         words, matching = [], []
+    elif not words and ctx.focus is not None:
+        # "who's coming?" right after publishing one: that one, not every one the user is on
+        # (a make-run look, session 54).
+        matching = [item for item in items if item["id"] == ctx.focus]
     head = "Your activities:\n" if english else "你的活动：\n"
     if (
         len(calls) > 1

@@ -15,8 +15,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
-from activities.models import ActivityStatus
-from activities.selectors import activities_of_user, activity_ids_of_kind, activity_named_in
+from activities.selectors import activity_ids_of_kind, activity_named_in
 from agent import draft_fields, extract, follow_up
 from agent.context import RuntimeContext
 from agent.extract import CJK_RE, is_english
@@ -32,8 +31,8 @@ from agent.intent_rules import (
     SIGN_UPS_RE,
 )
 from agent.naming import CANCEL_RE, named_matches
+from agent.owned import own_activity_named
 from agent.reminding import about_reminders, plan_reminders, without_reminder
-from agent.tools import activity_shape
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
 
@@ -251,32 +250,6 @@ def plan_create(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     arguments.update(fields)
     arguments.setdefault("maxParticipants", 6)
     return [("createDraft", arguments)]
-
-
-def own_activity_named(ctx: RuntimeContext) -> tuple[str, dict | None]:
-    """Return which of the user's activities from today on the message names by its words (not
-    by nothing: a change naming none is the chat's draft's): ("one", it) for one the user
-    organises, ("several", None) when more than one holds them, ("joined", it) for one only
-    joined (someone else's to change), else ("none", None)."""
-    rows, _ = activities_of_user(
-        user=ctx.user,
-        scope="all",
-        start=extract.start_of_today(),
-    )
-    live = [
-        {**activity_shape(a), "mine": a.creator_id == ctx.user.pk}
-        for a in rows
-        if a.status != ActivityStatus.CANCELLED
-    ]
-    words, matching = named_matches(ctx.message, live)
-    if not words or not matching:
-        return "none", None
-    own = [a for a in matching if a["mine"]]
-    if len(own) > 1:
-        return "several", None
-    if own:
-        return "one", own[0]
-    return "joined", matching[0]
 
 
 def plan_partner(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

@@ -721,6 +721,28 @@ def test_an_own_published_activity_named_is_changed_not_drafted_again(
     assert body["reply"].startswith('Updated: "Vegetarian potluck"'), body["reply"]
 
 
+def test_a_change_pointing_at_the_activity_just_published_changes_it(api_client, user, say):
+    made = say(api_client, "host a board games night on saturday at 7pm for 6 people")
+    say(api_client, "publish it", chat_id=made["chat_id"])
+    moved = say(api_client, "move it to 8pm", chat_id=made["chat_id"])
+
+    assert [c["name"] for c in moved["tool_calls"]] == ["refineDraft"], moved["reply"]
+    assert moved["reply"].startswith('Updated: "Board games night"'), moved["reply"]
+    assert "T20:00" in moved["tool_calls"][0]["result"]["draft"]["startAt"]
+
+
+def test_who_is_coming_right_after_publishing_is_about_that_one(
+    api_client, user, say, make_activity_for
+):
+    make_activity_for(user, title="Vegetarian potluck", type="美食")
+    made = say(api_client, "host a board games night on saturday at 7pm for 6 people")
+    say(api_client, "publish it", chat_id=made["chat_id"])
+    asked = say(api_client, "who's coming?", chat_id=made["chat_id"])
+
+    assert "Board games night (organising" in asked["reply"], asked["reply"]
+    assert "Vegetarian potluck" not in asked["reply"], asked["reply"]
+
+
 def test_asking_when_an_activity_named_starts_drafts_nothing(
     api_client, user, say, make_activity_for
 ):

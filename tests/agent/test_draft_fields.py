@@ -66,6 +66,7 @@ def test_a_draft_whose_window_opens_now_starts_at_a_time_one_would_set(message, 
         ("I'd like to host a board game night next friday at 7pm for 6 people", "Board game night"),
         ("host a board game night this friday for 6 people at my place", "Board game night"),
         ("host a dinner party at our flat tomorrow evening", "Dinner party"),
+        ("host a board games night friday at 7pm at my place in Jing'an", "Board games night"),
     ],
 )
 def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
