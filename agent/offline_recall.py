@@ -326,6 +326,13 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     """
     text = ctx.message
     english = is_english(text)
+    if ctx.action == "nothing to confirm":  # a bare yes with nothing proposed (agent.chat)
+        if english:
+            return (
+                "OK. Nothing is waiting for a yes right now: tell me what you'd like to do "
+                "(find an activity, set one up or find company)."
+            )
+        return "好的。现在没有等你确认的事：想找活动、组局还是找搭子，跟我说就行。"
     if preferences:
         if english:
             said = ", ".join(

@@ -743,6 +743,19 @@ def test_who_is_coming_right_after_publishing_is_about_that_one(
     assert "Vegetarian potluck" not in asked["reply"], asked["reply"]
 
 
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [("确认", "好的。现在没有等你确认的事"), ("yes", "OK. Nothing is waiting for a yes")],
+)
+def test_a_bare_yes_with_nothing_proposed_says_so_and_drafts_nothing(
+    api_client, user, say, message, reply
+):
+    body = say(api_client, message)
+
+    assert body["intent"] == "CHAT" and body["tool_calls"] == []
+    assert body["reply"].startswith(reply), body["reply"]
+
+
 def test_asking_when_an_activity_named_starts_drafts_nothing(
     api_client, user, say, make_activity_for
 ):

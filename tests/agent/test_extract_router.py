@@ -230,6 +230,19 @@ def test_types_people_places():
     assert extract_place("在周六下午打球") is None  # a time, not a place
 
 
+@pytest.mark.parametrize(
+    ("message", "place"),
+    [
+        ("下周六下午想在徐汇滨江组个飞盘局，8个人", "徐汇滨江"),
+        ("在世纪公园组织野餐", "世纪公园"),
+        ("想在周末组个局", None),  # a time
+        ("在附近约个饭", None),  # a pointing word
+    ],
+)
+def test_a_place_before_the_verb_that_organises_is_read(message, place):
+    assert extract_place(message) == place
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("message", "intent"),
