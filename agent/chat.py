@@ -26,6 +26,7 @@ asks for by rule, so its explicit commands run at once.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -39,7 +40,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 
 from activities.selectors import activity_joined_by
-from agent import offline, offline_plans, references
+from agent import forgetting, offline, offline_plans, references
 from agent.context import RuntimeContext, build_context
 from agent.extract import is_confirmation, is_english
 from agent.intent_rules import CHAT, CREATE, EXPLORE, MANAGE
@@ -50,7 +51,8 @@ from agent.prompt import BuiltPrompt, PromptBuilder
 from agent.router import IntentResult, classify_intent
 from agent.told_preferences import asked_categories
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
-from memory.services import messages_write, preference_upsert
+from config.errors import NotFound
+from memory.services import messages_write, preference_delete, preference_upsert
 from rag.llm import get_llm
 from rag.providers.llm import ChatResult, ProviderError
 
@@ -293,6 +295,10 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
         state.reply_message_id = written["items"][-1]["message_id"]
         for category, value in preferences:
             preference_upsert(user=state.user, category=category, value=value)
+        for preference in state.context.forgotten or []:
+            # Deleted meanwhile (the API, another turn): forgotten already.
+            with contextlib.suppress(NotFound):
+                preference_delete(user=state.user, preference_id=preference.pk, actor="agent")
         AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
             last_intent=last_intent,
             pending_action=pending,
@@ -423,10 +429,17 @@ def stream_chat(
     )
     # 4. run
     built = build_prompt(state, budget or settings.AGENT_PROMPT_BUDGET)
-    # A question about one's tastes ("do I like hiking?") states none (agent.told_preferences).
-    preferences = (
-        [] if asked_categories(state.message) is not None else extract_preferences(state.message)
-    )
+    # A question about one's tastes ("do I like hiking?") states none (agent.told_preferences),
+    # nor does a request to forget one ("forget that I'm vegetarian": agent.forgetting).
+    if forgetting.asks_to_forget(state.message):
+        preferences = []
+        state.context.forgotten = forgetting.preferences_to_forget(
+            user=state.user, message=state.message
+        )
+    elif asked_categories(state.message) is not None:
+        preferences = []
+    else:
+        preferences = extract_preferences(state.message)
     if not preferences and state.intent.source == "context" and state.intent.intent == CHAT:
         # The answer to the partner search's lively-or-quiet question (router.classify_offline).
         preferences = [vibe] if (vibe := answered_vibe(state.message)) else []

@@ -84,6 +84,9 @@ class RuntimeContext:
     search: dict | None = None
     seen: list[int] = field(default_factory=list)
     more: bool = False
+    # The preferences in force a request to forget names ("forget that I'm vegetarian": deleted
+    # when the turn is saved); None when the message asks nothing of the kind.
+    forgotten: list | None = None
     searched: dict | None = None
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from agent import extract, preferences_said, reminding, told_preferences, triggers
+from agent import extract, forgetting, preferences_said, reminding, told_preferences, triggers
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
@@ -121,6 +121,9 @@ _NOT_A_LISTING = r"(?![^?]*\b(?:together|with me|want to|wants to|up for|my|i ha
 RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, extract.NOTE_CUE_RE, NOTE_WEIGHT),
     (CHAT, extract.REMEMBER_RE, 1.0),
+    # Asking to forget a preference ("forget that I'm vegetarian", 忘掉我吃素): memory's, not a
+    # search or a draft (agent.forgetting).
+    (CHAT, forgetting.FORGET_RE, 1.0),
     # Asking what one told the assistant ("when is Mia coming again?"): memory answers it, and
     # no tool runs (a make-run look, session 46: it made a partner request). Below MANAGE's
     # questions about one's own activities ("when is my frisbee game again?").

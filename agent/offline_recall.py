@@ -326,6 +326,8 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     """
     text = ctx.message
     english = is_english(text)
+    if ctx.forgotten is not None:  # "forget that I'm vegetarian" (agent.forgetting)
+        return _forgotten_text(ctx.forgotten, english)
     if ctx.action == "nothing to confirm":  # a bare yes with nothing proposed (agent.chat)
         if english:
             return (
@@ -389,6 +391,18 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
             "也能管理你报名的活动。"
         )
     return compose_unknown(text) or "嗯嗯，我明白。多跟我说说吧，我都记着呢。"
+
+
+def _forgotten_text(forgotten: list, english: bool) -> str:
+    """Return the answer to a request to forget: what was forgotten, or that nothing was kept."""
+    said = [preferences_said.stated_in(p.category, p.value, english=english) for p in forgotten]
+    if english:
+        if not said:
+            return "I didn't have that among what I keep about you, so there's nothing to forget."
+        return f"OK, I've forgotten: {', '.join(said)}."
+    if not said:
+        return "我记着的偏好里没有这一条，不用删。"
+    return f"好的，已经忘掉：{'、'.join(said)}。"
 
 
 def _asks_about_something_told(ctx: RuntimeContext) -> bool:

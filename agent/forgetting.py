@@ -1,0 +1,69 @@
+"""Asking the assistant to forget a preference it keeps ("forget that I'm vegetarian", 忘掉我吃素
+这件事, 我花生过敏那条删掉吧).
+
+"forget that I'm vegetarian" stored "vegetarian" once more and answered "Got it: vegetarian" (a
+make-run look, session 54): the sentence states what it asks to forget. Read as such, it stores
+nothing; the preferences in force it names are deleted when the turn is saved
+(``memory.services.preference_delete``, recorded as the agent's change) and the answer says which.
+"""
+
+from __future__ import annotations
+
+import re
+
+from agent.preferences_said import (
+    THINGS_ZH_EN,
+    VALUES_ZH_EN,
+    extract_preferences,
+    stated_in,
+)
+from memory.selectors import preferences_list
+
+# A fact about oneself asked to be forgotten: "forget that I'm …", "forget about my …", "don't
+# remember that I …", 忘掉我…, 别记我…了, 删掉我…; or said first and forgotten after it (我吃素这
+# 件事忘了吧, 我花生过敏那条删掉吧). Not "I forgot my keys", 我忘了带钥匙, "I don't remember my
+# login", "delete my draft", "forget the partner search" (agent.extract.PARTNER_STOP_RE).
+FORGET_RE = re.compile(
+    r"\bforget\s+(?:that\s+|about\s+)?"
+    r"(?=(?:i|i'?m|i am|i'?ve)\b|my\b[^.?!]{0,20}?\b(?:allerg|diet|preference))"
+    r"|\b(?:don'?t remember|stop remembering)\s+that\s+(?=(?:i|i'?m|i am|i'?ve|my)\b)"
+    r"|^\W*(?:请|帮我|你)?(?:忘掉|忘记|别记|不用记|删掉|删除)(?:住)?(?=我|关于我)"
+    r"|^\W*我[^，,。？?]{1,16}?(?:这件事|这个|这条|那条|那个)?(?:你)?(?:就)?"
+    r"(?:忘掉|忘了|删掉|删了|别记|不用记)(?:吧|了|吧了)?\W*$",
+    re.IGNORECASE,
+)
+# What says "forget" in the message, to read what it asks to forget.
+_FORGET_WORDS_RE = re.compile(
+    r"\b(?:please\s+)?(?:forget|don'?t remember|stop remembering|delete|remove)\s+"
+    r"(?:that\s+|about\s+)?"
+    r"|请|帮我|(?:忘掉|忘记|忘了|别记|不用记|删掉|删了|删除)(?:住)?(?:吧|了)*"
+    r"|这件事|这个|这条|那条|那个",
+    re.IGNORECASE,
+)
+
+
+def asks_to_forget(message: str) -> bool:
+    """Return whether a message asks to forget something the user told of themselves."""
+    return bool(FORGET_RE.search(message or ""))
+
+
+def _names(told: str, category: str, value: str, stated: list[tuple[str, str]]) -> bool:
+    """Return whether what is asked to be forgotten names this preference: stated alike (in
+    either language), or its value or its phrase said in the text."""
+    values = {value, VALUES_ZH_EN.get(value, value), THINGS_ZH_EN.get(value, value)}
+    values |= {zh for zh, en in {**VALUES_ZH_EN, **THINGS_ZH_EN}.items() if en == value}
+    if any(c == category and v in values for c, v in stated):
+        return True
+    said = told.lower()
+    phrases = {stated_in(category, value, english=e).lower() for e in (True, False)}
+    return any(v.lower() in said for v in values if len(v) > 1) or any(p in said for p in phrases)
+
+
+def preferences_to_forget(*, user, message: str) -> list:
+    """Return the user's preferences in force that a request to forget names (none when the
+    message asks nothing of the kind)."""
+    if not asks_to_forget(message):
+        return []
+    told = _FORGET_WORDS_RE.sub(" ", message).strip()
+    stated = extract_preferences(told)
+    return [p for p in preferences_list(user=user) if _names(told, p.category, p.value, stated)]
