@@ -140,6 +140,23 @@ def test_anger_a_collision_or_a_worry_states_no_interest(query):
     assert not interest_stated(query)
 
 
+@pytest.mark.parametrize(
+    "query",
+    [
+        "my toddler loves bananas, how many a day",
+        "my dog loves chewing shoes how to stop him",
+        "my son likes to bite other kids, what do i do",
+        "孩子喜欢咬人怎么办",
+    ],
+)
+def test_advice_asked_beside_what_someone_loves_is_no_outing(query):
+    assert outing_for(query) == frozenset()
+
+
+def test_what_to_do_with_someone_who_loves_a_thing_is_still_an_outing():
+    assert outing_for("what do i do with a train-mad 6 year old this weekend") == {"children"}
+
+
 def test_a_loved_thing_with_care_asked_is_no_outing():
     assert outing_for("my dog loves the vet, which one is open sunday") == frozenset()
 
