@@ -312,6 +312,52 @@ _OUTING = re.compile(
     re.I,
 )
 
+# What someone loves or is keen on, said of them ("train mad 6 year old", "horse-mad daughter",
+# "my nan loves a cuppa", "obsessed with movies", 「就爱听戏」, 「是个火车迷」): said of a
+# person the search is asked about, it asks what they would enjoy, as a need stated does
+# (fresh24's "train mad 6 year old" read near family talk past the intent gate, issue 30,
+# session 54). "X mad" is keen on X only after a content word: not after an intensifier, a
+# verb of making or a pronoun ("so mad", "drives me mad", "is mad at"), which say angry;
+# "into" only after a copula, an intensifier or an age ("is really into", "15yo into"), not
+# "ran into". 爱 only before a verb of doing (爱听, 爱玩; not 可爱, 爱人); X迷 a fan of X, not
+# 迷路, 迷你, 迷茫.
+_NOT_KEEN = (
+    r"so|too|very|really|bit|bloody|proper|pure|totally|completely|absolutely|stark|barking|"
+    r"raving|hopping|gone|going|go|goes|went|get|gets|got|getting|drive|drives|driving|drove|"
+    r"is|was|are|am|be|been|im|me|him|her|them|us|you|it|not|just|and|or|a|the|pretty|quite"
+)
+_INTEREST = re.compile(
+    r"\b(?:loves?|adores?|likes?|enjoys?|obsessed|fanatic|keen on|hooked on|passionate about"
+    r"|interested in|fan of|(?:mad|crazy|nuts|potty) (?:about|on|into|for))\b"
+    rf"|\b(?!(?:{_NOT_KEEN})\b)[a-z]+[- ](?:mad|crazy)\b(?![- ](?:at|with)\b)"
+    r"|(?:\b(?:is|are|really|so|very|super|well|big|totally|massively)|['’]s|\dyo|\byo"
+    r"|\bold)\s+into\b"
+    r"|喜欢|钟意|爱好|热爱|痴迷|着迷|迷上|入迷|感兴趣|(?:就|最|特别|很|好|超)?爱(?=[看玩听画唱跳跑读踢打下搭拼做逛拍"
+    r"写弹骑游爬钓])"
+    r"|(?![沉昏低])[\u4e00-\u9fff]迷(?![路茫糊惑信失恋你人宫])",
+    re.I,
+)
+
+# Advice asked about them beside what they love ("my toddler loves bananas, how many a day",
+# "loves chewing shoes, how to stop him", 「喜欢咬人怎么办」): a question how or why, whether
+# one should, whether it is all right, asks for an answer, not an outing. "how about", 怎么样
+# and "what do I do with ..." may still ask for one. Written from general grammar, not from a
+# development query: none of the twenty-five DEV_SETS' queries holds both (issue 30, session 54).
+_ADVICE = re.compile(
+    r"\b(?:how|why)\b(?!\s+about\b)|\bshould (?:i|we)\b"
+    r"|\bis (?:it|that|this) (?:ok|okay|alright|normal|safe|bad|healthy)\b"
+    r"|\bwhat (?:do|should) (?:i|we) do\b(?!\s+with\b)"
+    r"|怎么(?!样)|如何|为什么|为啥|咋(?:办|整|回事|弄)|正常吗|要紧吗",
+    re.I,
+)
+
+
+def interest_stated(query: str) -> bool:
+    """Return whether a query says what someone loves or is keen on (:data:`_INTEREST`) and asks
+    no advice about it (:data:`_ADVICE`)."""
+    text = query or ""
+    return bool(_INTEREST.search(text)) and not _ADVICE.search(text)
+
 
 # Care asked for, not an outing: 「我爸腿脚不好 去哪个医院」 asks where to go, for a doctor.
 _CARE = re.compile(
@@ -332,8 +378,11 @@ def outing_for(query: str) -> frozenset[str]:
     asking for care (a hospital, a doctor, medicine) asks for no outing."""
     text = query or ""
     # Or saying they are bored, cooped up, restless (rag.understand.needs): what to do with
-    # them (session 45; "restless legs" is a condition, read there).
-    if not (_OUTING.search(text) or need_request(text)) or care_asked(text):
+    # them (session 45; "restless legs" is a condition, read there); or what they love
+    # (:func:`interest_stated`, session 54).
+    if not (_OUTING.search(text) or need_request(text) or interest_stated(text)) or care_asked(
+        text
+    ):
         return frozenset()
     return asked(text) & PERSONS
 

@@ -7,6 +7,7 @@ import pytest
 from activities.audience import (
     asked,
     audience_counts,
+    interest_stated,
     outing_for,
     refused,
     serves_others,
@@ -107,6 +108,57 @@ def test_a_bored_or_restless_pet_or_child_asks_for_an_outing():
     assert outing_for("my dog is bored, which vet is open") == frozenset()
     # Boredom alone names nobody to take out.
     assert outing_for("bored at home, want to get out") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("query", "persons"),
+    [
+        ("train mad 6 year old", {"children"}),
+        ("horse-mad daughter", {"children"}),
+        ("my 12 yr old is crazy about dinosaurs", {"children"}),
+        ("我儿子是个火车迷 六岁", {"children"}),
+        ("我爸就爱听戏", {"older"}),
+    ],
+)
+def test_what_someone_loves_said_of_them_asks_for_an_outing(query, persons):
+    # Session 54: fresh24's "train mad 6 year old" read past the intent gate, answered empty.
+    assert outing_for(query) == persons
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "my son is so mad at me",
+        "my kid drives me mad",
+        "my son ran into a wall",
+        "孩子迷路了",
+        "宝宝很可爱",
+        "孩子沉迷手机",
+    ],
+)
+def test_anger_a_collision_or_a_worry_states_no_interest(query):
+    assert not interest_stated(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "my toddler loves bananas, how many a day",
+        "my dog loves chewing shoes how to stop him",
+        "my son likes to bite other kids, what do i do",
+        "孩子喜欢咬人怎么办",
+    ],
+)
+def test_advice_asked_beside_what_someone_loves_is_no_outing(query):
+    assert outing_for(query) == frozenset()
+
+
+def test_what_to_do_with_someone_who_loves_a_thing_is_still_an_outing():
+    assert outing_for("what do i do with a train-mad 6 year old this weekend") == {"children"}
+
+
+def test_a_loved_thing_with_care_asked_is_no_outing():
+    assert outing_for("my dog loves the vet, which one is open sunday") == frozenset()
 
 
 def test_a_condition_named_like_restlessness_asks_for_no_outing():

@@ -606,10 +606,16 @@ def test_company_for_a_meal_or_an_activity_and_a_kind_still_skip_the_intent_gate
 
 @pytest.mark.parametrize(
     "query",
-    ["my dog is bored lol", "娃在家憋坏了 这个星期六星期天能去哪", "带我爸去哪转转"],
+    [
+        "my dog is bored lol",
+        "娃在家憋坏了 这个星期六星期天能去哪",
+        "带我爸去哪转转",
+        "train mad 6 year old",
+    ],
 )
 def test_where_someone_or_a_pet_can_go_skips_the_intent_gate(query):
-    # Session 45: fresh14's first two read past the intent gate and were answered empty.
+    # Session 45: fresh14's first two read past the intent gate and were answered empty;
+    # session 54: fresh24's child and what they love, too.
     assert asks_for_activity(query, _read(query)) == "outing"
 
 
