@@ -347,6 +347,9 @@ _ADVICE = re.compile(
     r"\b(?:how|why)\b(?!\s+about\b)|\bshould (?:i|we)\b"
     r"|\bis (?:it|that|this) (?:ok|okay|alright|normal|safe|bad|healthy)\b"
     r"|\bwhat (?:do|should) (?:i|we) do\b(?!\s+with\b)"
+    # "my son likes to bite other kids, any tips": tips and advice are answers, not outings (the
+    # lead's review, session 54).
+    r"|\b(?:tips?|advice)\b|办法|窍门"
     r"|怎么(?!样)|如何|为什么|为啥|咋(?:办|整|回事|弄)|正常吗|要紧吗",
     re.I,
 )

@@ -147,6 +147,8 @@ def test_anger_a_collision_or_a_worry_states_no_interest(query):
         "my dog loves chewing shoes how to stop him",
         "my son likes to bite other kids, what do i do",
         "孩子喜欢咬人怎么办",
+        "my son likes to bite other kids, any tips",
+        "女儿爱哭有什么办法",
     ],
 )
 def test_advice_asked_beside_what_someone_loves_is_no_outing(query):
