@@ -28,6 +28,7 @@ from agent.offline_lines import (
     ASK_JOIN_EN,
     ASK_JOIN_ZH,
     activity_lines,
+    days_text,
     record_listing,
     span_text,
     status_text,
@@ -231,10 +232,15 @@ def _partner_status_text(intents: list[dict], english: bool) -> str:
     for i, intent in enumerate(intents[:5]):
         what = _company_for(intent["activityType"], intent["description"], english)
         others = _others_looking(intent["openMatches"], english)
+        # Two searches of one kind differ by their time: say it ("board games" twice read as
+        # the same search listed twice: a make-run look, session 54).
+        days = days_text(intent.get("timeRange"), english)
         if english:
-            lines.append(f"{i + 1}. Company for {what}: {others}.")
+            when = f" ({days})" if days else ""
+            lines.append(f"{i + 1}. Company for {what}{when}: {others}.")
         else:
-            lines.append(f"{i + 1}. 找{what}搭子：{others}。")
+            when = f"（{days}）" if days else ""
+            lines.append(f"{i + 1}. 找{what}搭子{when}：{others}。")
     if english:
         return "Your searches for company:\n" + "\n".join(lines) + "\nI'll tell you when one fits."
     return "你在找的搭子：\n" + "\n".join(lines) + "\n有合适的人我第一时间告诉你。"

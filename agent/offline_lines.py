@@ -4,7 +4,7 @@ names (what 第二个 points to next)."""
 from __future__ import annotations
 
 import re
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.utils import timezone, translation
 
@@ -39,6 +39,27 @@ _REASON_FACT_RE = re.compile(
     r"\d{1,2}:\d{2}|离你|公里|\d\s*米|\bkm\b|\bm from you\b"
     r"|符合筛选条件的只有|pass(?:es)? your filters"
 )
+
+
+def days_text(time_range: dict | None, english: bool = False) -> str:
+    """Return the days a time range covers ("Sat 05 Dec", 12月5日(周六), or from one to the
+    other), or "" without one."""
+    if not time_range or "start" not in time_range:
+        return ""
+
+    def day(iso: str) -> str:
+        moment = timezone.localtime(datetime.fromisoformat(iso))
+        if english:
+            return f"{moment:%a %d %b}"
+        return f"{moment.month}月{moment.day}日(周{'一二三四五六日'[moment.weekday()]})"
+
+    first = day(time_range["start"])
+    # The end is inclusive to the last microsecond of its day (or the next midnight).
+    end = datetime.fromisoformat(time_range.get("end") or time_range["start"])
+    last = day((end - timedelta(microseconds=1)).isoformat())
+    if first == last:
+        return first
+    return f"{first} - {last}" if english else f"{first}至{last}"
 
 
 def reason_rest(reason: str, english: bool = False) -> str:

@@ -350,14 +350,19 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     if ABOUT_ME_RE.search(text):
         return compose_about_me(ctx)
     if asked_categories(text) is not None:
-        # 我有什么忌口 / "what am I allergic to": the user's own words when memory found a
-        # message sharing the question's word (quoted with its date), else the stated
-        # preferences (written at once: a message's vector may still be pending), else "not
-        # told yet" rather than the nearest unrelated message.
+        # 我有什么忌口 / "what am I allergic to": the stated preferences bearing on it (written
+        # at once, and what "forget that …" left: the message that told one forgotten is not
+        # quoted back), else the user's own words when memory found a statement sharing the
+        # question's word (quoted with its date; not a request such as 周末有什么好吃的活动: a
+        # make-run look, session 54), else "not told yet" rather than the nearest message.
+        told = compose_told_preferences(ctx)
+        if told:
+            return told
         said = _said_by_user(ctx)
-        if said and said[0].meta.get("lexical"):
+        statement = said and not extract.QUESTION_RE.search(said[0].body or "")
+        if statement and said[0].meta.get("lexical"):
             return compose_recall(ctx)
-        return compose_told_preferences(ctx) or compose_none_told(ctx)
+        return compose_none_told(ctx)
     if is_recall(text):
         return compose_recall(ctx)
     if kept := _asked_to_keep(text):

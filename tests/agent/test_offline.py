@@ -134,6 +134,25 @@ def test_the_partner_status_names_each_search_in_english_as_the_user_said_it():
     assert "2. Company for outdoors: nobody else yet." in text
 
 
+def test_two_searches_of_one_kind_are_told_apart_by_their_days():
+    from agent.offline import _partner_status_text
+
+    saturday = {"start": "2026-12-05T00:00:00+08:00", "end": "2026-12-05T23:59:59+08:00"}
+    intents = [
+        {"activityType": "桌游", "description": "找桌游搭子", "openMatches": 0},
+        {
+            "activityType": "桌游",
+            "description": "周六找桌游搭子",
+            "openMatches": 0,
+            "timeRange": saturday,
+        },
+    ]
+    text = _partner_status_text(intents, english=False)
+
+    assert "1. 找桌游搭子：暂时还没有别人在找。" in text
+    assert "2. 找桌游搭子（12月5日(周六)）：暂时还没有别人在找。" in text
+
+
 def test_one_other_person_looking_is_said_in_the_singular():
     from agent.offline import _partner_status_text
 

@@ -142,7 +142,21 @@ def test_nothing_told_is_said_rather_than_an_unrelated_message_quoted():
     assert "你好" not in reply
 
 
-def test_a_message_sharing_the_questions_word_is_quoted_in_the_users_words():
-    told = _said("帮我记一下：我对花生过敏", lexical=True)
+def test_a_message_sharing_the_questions_word_is_quoted_when_no_preference_bears_on_it():
+    told = _said("我一吃芒果就过敏", lexical=True)
+    reply = compose_chat(_ctx("我对什么过敏来着", knowledge=[told]), [])
+    assert "「我一吃芒果就过敏」" in reply
+
+
+def test_the_preferences_in_force_answer_before_a_message_that_told_them():
+    # What "forget that …" left is the answer, not the message that told a forgotten one.
+    told = _said("我对花生过敏，也不吃辣", lexical=True)
     reply = compose_chat(_ctx("我对什么过敏来着", persona=[PEANUTS], knowledge=[told]), [])
-    assert "「帮我记一下：我对花生过敏」" in reply
+    assert reply.startswith("你跟我说过：花生过敏"), reply
+    assert "不吃辣" not in reply
+
+
+def test_a_request_sharing_the_questions_word_is_not_quoted_as_a_taste():
+    asked = _said("周末有什么好吃的活动", lexical=True)
+    reply = compose_chat(_ctx("我有什么忌口", knowledge=[asked]), [])
+    assert "周末有什么好吃的活动" not in reply, reply
