@@ -443,11 +443,12 @@ def _zh_closing(text: str) -> list[tuple[int, int]]:
         while closing is None and clause_end > 0 and text[clause_end - 1] in ZH_PARTICLES:
             clause_end -= 1
             closing = next((c for c in ZH_CLOSING if text[:clause_end].endswith(c)), None)
-        head = text[:clause_end]
+        # 碰不了 at its clause's end: its 了 is the complement's, not a particle (session 54)
+        head = text[:end] if _ZH_POTENTIAL.search(text[:end]) else text[:clause_end]
         if closing is not None:
             spans.extend(_zh_topic(text, clause_end - len(closing)))
         elif _ZH_POTENTIAL.search(head):
-            spans.extend(_zh_topic(text, clause_end - 3))
+            spans.extend(_zh_topic(text, len(head) - 3))
     return spans
 
 

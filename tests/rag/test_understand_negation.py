@@ -185,3 +185,16 @@ def test_being_alone_refused_is_still_refused():
 
 def test_a_degree_refused_leaves_the_thing_after_it():
     assert asked_text("not too expensive yoga class").endswith("yoga class")
+
+
+@pytest.mark.parametrize(
+    ("text", "refused"),
+    [
+        ("想学做福州菜 海鲜一口都碰不了", ["海鲜一口"]),
+        ("早上起不来了", ["早上"]),
+        ("一点辣都吃不了", ["辣"]),
+    ],
+)
+def test_a_potential_complement_in_le_closing_its_clause_refuses_the_topic(text, refused):
+    # 碰不了 closes its clause: its 了 is the complement's, not a particle after it.
+    assert refused_phrases(text) == refused
