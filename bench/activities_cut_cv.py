@@ -191,7 +191,11 @@ def record(halves: dict | None = None) -> list[dict]:
                         rec = {
                             **q,
                             "half": half,
-                            "calls": list(calls),
+                            # A decision made without candidates (a query-level one before
+                            # any hit was read) has nothing to replay: replay reads the first
+                            # call with its titles (fit_fusion's replay stopped on one: a
+                            # helper's report, session 54).
+                            "calls": [c for c in calls if "titles" in c],
                             "path": out["meta"]["path"],
                             "applied": time.get("applied"),
                             "results": [r["title"] for r in out["results"]],
@@ -202,7 +206,8 @@ def record(halves: dict | None = None) -> list[dict]:
                             set_cut(**{**OPEN, "gate": 1.0})
                             calls.clear()
                             search.activities_search(now=now, **ask)
-                            rec["wide"] = calls[-1] if len(calls) > 1 else None
+                            wide = [c for c in calls if "titles" in c]
+                            rec["wide"] = wide[-1] if len(calls) > 1 and wide else None
                         joinable = hard_filter(parse_filters({}), now=now)
                         hits, _ = vector_search(joinable, embed_query(q["query"]), k=LIMIT)
                         rec["bare"] = [hit.obj.title for hit in hits]

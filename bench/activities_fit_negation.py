@@ -79,7 +79,6 @@ def refusal_records(records: list[dict], lang: str) -> list[dict]:
         if rec["lang"] != lang or rec.get("offTopic") or not rec["relevant_kept"]:
             continue
         if rec["kind"] == "negation" or negated_spans(rec["query"]):
-            rec["calls"] = [c for c in rec["calls"] if "titles" in c]
             out.append(rec)
     return out
 
