@@ -206,8 +206,8 @@ def record(halves: dict | None = None) -> list[dict]:
                             set_cut(**{**OPEN, "gate": 1.0})
                             calls.clear()
                             search.activities_search(now=now, **ask)
-                            wide = [c for c in calls if "titles" in c]
-                            rec["wide"] = wide[-1] if len(calls) > 1 and wide else None
+                            widened = len(calls) > 1 and "titles" in calls[-1]
+                            rec["wide"] = calls[-1] if widened else None
                         joinable = hard_filter(parse_filters({}), now=now)
                         hits, _ = vector_search(joinable, embed_query(q["query"]), k=LIMIT)
                         rec["bare"] = [hit.obj.title for hit in hits]
