@@ -344,7 +344,10 @@ _INTEREST = re.compile(
 # and "what do I do with ..." may still ask for one. Written from general grammar, not from a
 # development query: none of the twenty-five DEV_SETS' queries holds both (issue 30, session 54).
 _ADVICE = re.compile(
-    r"\b(?:how|why)\b(?!\s+about\b)|\bshould (?:i|we)\b"
+    # Not "how far / how long" (a fact of the outing), "why not a bug walk", "what should we do
+    # with our dinosaur mad 5yo" (an audit, session 54).
+    r"\bhow\b(?!\s+(?:about|far|long|much|old)\b)|\bwhy\b(?!\s+not\b)"
+    r"|\bshould (?:i|we)\b(?!\s+do\s+(?:with|this|today|on)\b)"
     r"|\bis (?:it|that|this) (?:ok|okay|alright|normal|safe|bad|healthy)\b"
     r"|\bwhat (?:do|should) (?:i|we) do\b(?!\s+with\b)"
     # "my son likes to bite other kids, any tips": tips and advice are answers, not outings (the
@@ -355,11 +358,22 @@ _ADVICE = re.compile(
 )
 
 
+# A liking denied (孩子不喜欢出门, "my son doesn't like crowds"): no outing for what they love
+# (an audit, session 54).
+_NOT_KEEN_ON = re.compile(
+    r"(?:不|没)(?:太|怎么|大)?(?:喜欢|爱|感兴趣)"
+    r"|\b(?:doesn'?t|don'?t|does not|do not|never) (?:really )?(?:like|love|enjoy)\b",
+    re.I,
+)
+
+
 def interest_stated(query: str) -> bool:
-    """Return whether a query says what someone loves or is keen on (:data:`_INTEREST`) and asks
-    no advice about it (:data:`_ADVICE`)."""
+    """Return whether a query says what someone loves or is keen on (:data:`_INTEREST`), denies
+    no liking (:data:`_NOT_KEEN_ON`) and asks no advice about it (:data:`_ADVICE`)."""
     text = query or ""
-    return bool(_INTEREST.search(text)) and not _ADVICE.search(text)
+    if _ADVICE.search(text) or _NOT_KEEN_ON.search(text):
+        return False
+    return bool(_INTEREST.search(text))
 
 
 # Care asked for, not an outing: 「我爸腿脚不好 去哪个医院」 asks where to go, for a doctor.

@@ -158,8 +158,7 @@ def asks_elsewhere(query: str) -> bool:
     # it: a kind of activity named ("closest ice rink") or a mood or kind its query reader
     # reads (「最近的酒吧在哪」: 热闹, "nearest restaurant": 美食). That is a request (issue 30,
     # session 43; the general places people go out to are rag.understand.errands' own).
-    # A place's opening hours likewise (issue 30, session 54: "what time does the zoo close").
-    if found in ("shop", "hours") and (kinds_named(query) or _reads_something_to_do(query)):
+    if found == "shop" and (kinds_named(query) or _reads_something_to_do(query)):
         found = None
     if small_talk(query) or (found and errand(asked_text(query))):
         # An errand's form has its own guard (an activity noun, a ticket, a market): "where"

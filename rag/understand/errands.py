@@ -28,7 +28,6 @@ import re
 
 from rag.understand.cues import ZH_HOW_DIAN, form_text
 from rag.understand.requests import learning_request
-from rag.understand.shopping import goods_by_price, shop_hours
 
 _CLAUSE = r"[^，。,.;；!！?？]"
 
@@ -321,7 +320,7 @@ _ACTIVITY_EN = re.compile(
 
 def errand(text: str) -> str | None:
     """Return which errand the query asks for ("buy", "shop", "money", "lost", "line",
-    "fare", "route", "utility", "recipe", "job", "hours"), or None.
+    "fare", "route", "utility", "recipe", "job"), or None.
 
     「想买部二手单车」 and "where to buy a cheap winter coat" ask for a shop; "exchange dollars"
     and 「边度可以换港币」 for a money changer; 「我部手机唔见咗」 and "left my phone on the
@@ -357,12 +356,4 @@ def errand(text: str) -> str | None:
             continue
         if zh.search(normalised) or en.search(normalised):
             return label
-    # Goods asked for by price or newness, without a verb of buying ("cheap rain jacket in
-    # town"), and a shop's opening hours ("servo open late?"): rag.understand.shopping. Read
-    # last, so every query an older form read keeps its label; a place people go out to keeps
-    # its hours a request, as for a shop asked by its distance.
-    if goods_by_price(normalised):
-        return "buy"
-    if shop_hours(normalised) and not _OUTING_PLACE.search(normalised):
-        return "hours"
     return None

@@ -119,7 +119,10 @@ ZH_PARTICLES = "了吧啊呀哈嘛呢的"
 ZH_FRAME = "我对就也都实在一点还是真的"
 # A potential complement closing a clause ("起不来", "爬不动"): unable, so refusing the topic;
 # not the idioms where V不了 means "bound to" (少不了, 免不了, 离不了, 忘不了, 错不了).
-_ZH_POTENTIAL = re.compile(r"(?<![少免离忘错])[\u4e00-\u9fff]不[了来动下]$")
+# The verb itself is tested, not the character before it: 少不了, 忘不了, 免不了, 离不了, 错不了,
+# 停不了, 等不了 want the thing (美食少不了), they refuse nothing (an audit, session 54: the old
+# lookbehind tested the character before the verb and never excluded them).
+_ZH_POTENTIAL = re.compile(r"(?<![少免离忘错])(?![少免离忘错停等])[\u4e00-\u9fff]不[了来动下]$")
 # 怕 in 恐怕 / 哪怕 ("probably", "even if") and 不怕 ("not afraid") refuses nothing.
 ZH_PA_WORDS = "恐哪不"
 # What ends a Chinese clause, for the closing comments.

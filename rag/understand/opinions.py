@@ -70,54 +70,10 @@ _ZH_OPINION = re.compile(
 )
 
 
-# Two things weighed against each other, a judgement asked and nothing to find (issue 30,
-# session 54): "fritz and sauce sanga or a pie floater, which is better", "which is better, X
-# or Y", "X vs Y", 「X还是Y哪个好」, 「X和Y哪个更好吃」. What is compared is the person's to
-# choose, and the answer is an opinion. Weighed for a purpose or a time it is a plan ("the
-# zoo or the aquarium for the kids, which is better", "gig or comedy tonight, which is best"):
-# the outing is asked for, and the comparison is not read (:data:`_PLAN_EN`, :data:`_PLAN_ZH`);
-# the caller also keeps a comparison naming an activity a request. General knowledge of the
-# forms, written after fresh24's fritz question had been seen answered (development data):
-# of its words only "or" and "which is better" are here.
-_EN_WHICH = (
-    r"(?:which|what)(?:\s+one)?(?:'s|\s+is|\s+are|\s+would\s+be|\s+do\s+you\s+reckon(?:\s+is)?)?"
-    r"\s+(?:the\s+)?(?:better|best|nicer|tastier|healthier|worse)"
-)
-_EN_COMPARE = re.compile(
-    rf"\bor\b[^.;!?]*?[,;:]?\s*{_EN_WHICH}\s*[?!.]*$"
-    rf"|^{_EN_WHICH}\s*[,:]\s*[^.;!?]+?\s+or\s+[^.;!?]+?[?!.]*$"
-    r"|^[\w'-]+(?:\s+[\w'-]+){0,3}\s+(?:vs\.?|versus)\s+[\w'-]+(?:\s+[\w'-]+){0,3}[?!.]*$"
-)
-_ZH_COMPARE = re.compile(
-    r"(?:还是|和|跟|与|或者|或)[^，。,.;；!！?？]{1,12}?(?:哪个|哪样|边个|哪种)(?:更|比较|最)?"
-    r"(?:好|强|划算|值|香|好吃|好喝|好用|正宗)[\s?？。!！~～呢啊呀嘛]*$"
-)
-_PLAN_EN = re.compile(
-    r"\bfor\s+(?:a|an|the|my|our|us|me|kids|date|family|tonight|today|tomorrow|this|next|lunch|"
-    r"dinner|brunch|breakfast)\b|\b(?:to|should\s+(?:i|we))\s+(?:do|go|take|visit|see|try)\b"
-    r"|\b(?:tonight|today|tomorrow|tmrw|weekend|saturday|sunday|friday|sat|sun|fri)\b"
-)
-_PLAN_ZH = re.compile(r"去|玩|适合|带|约会|周末|今天|今晚|明天|下周|这周")
-
-
-def comparison(text: str) -> bool:
-    """Return whether the query weighs two things and asks which is better ("X or Y, which is
-    better", 「X还是Y哪个好」), for no purpose or time that would make it a plan."""
-    normalised = form_text(text)
-    if not normalised:
-        return False
-    if _EN_COMPARE.search(normalised):
-        return not _PLAN_EN.search(normalised)
-    return bool(_ZH_COMPARE.search(normalised)) and not _PLAN_ZH.search(normalised)
-
-
 def opinion_question(text: str) -> bool:
     """Return whether the query asks for a judgement of conduct or custom ("is it rude to
-    ...", 「算不算没礼貌」, "should I tip") or between two things (:func:`comparison`) rather
-    than for something to find."""
+    ...", 「算不算没礼貌」, "should I tip") rather than for something to find."""
     normalised = form_text(text)
     if not normalised:
         return False
-    return bool(
-        _EN_OPINION.search(normalised) or _ZH_OPINION.search(normalised) or comparison(normalised)
-    )
+    return bool(_EN_OPINION.search(normalised) or _ZH_OPINION.search(normalised))

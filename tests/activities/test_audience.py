@@ -205,3 +205,20 @@ def test_free_ones_ask_for_no_charge_and_a_bare_free_does_not():
     assert asked("anything free this weekend") == {"students"}
     assert asked("gluten free bakery class") == frozenset()
     assert asked("I'm free this weekend") == frozenset()
+
+
+@pytest.mark.parametrize("query", ["孩子不喜欢出门", "my son doesn't like crowds, he loves trains"])
+def test_a_liking_denied_states_no_interest(query):
+    assert not interest_stated(query)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "what should we do with our dinosaur mad 5yo this weekend",
+        "my daughter loves horses how far is the nearest pony club",
+        "kids love bugs, why not a bug walk",
+    ],
+)
+def test_a_fact_of_the_outing_asked_is_no_advice(query):
+    assert interest_stated(query)

@@ -366,19 +366,6 @@ def test_a_shop_by_its_distance_is_elsewhere_unless_it_names_a_kind_of_activity(
     assert not asks_elsewhere("closest ice rink")
 
 
-def test_a_shops_hours_are_elsewhere_unless_it_names_a_kind_of_activity():
-    # Session 54: a servo's and a packie's hours had been answered with listings.
-    assert asks_elsewhere("servo open late near glenelg?")
-    assert asks_elsewhere("what time does the packie close on thanksgiving")
-    assert not asks_elsewhere("what time does the zoo close")
-    assert not asks_elsewhere("bowling alley open late")
-
-
-def test_a_comparison_naming_a_kind_of_activity_is_not_elsewhere():
-    assert asks_elsewhere("fritz and sauce sanga or a pie floater, which is better")
-    assert not asks_elsewhere("the zoo or the aquarium, which is better")
-
-
 @pytest.mark.parametrize(
     "query",
     [

@@ -72,36 +72,3 @@ def test_asking_the_assistant_what_to_find_or_within_a_budget_is_no_judgement(qu
 )
 def test_an_opinion_asked_of_the_assistant_and_conduct_or_not_are_still_read(query):
     assert opinion_question(query)
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        "fritz and sauce sanga or a pie floater, which is better",
-        "which is better, coles or woolies",
-        "vegemite vs marmite",
-        "iphone和华为哪个好",
-        "豆浆还是牛奶哪个更好",
-    ],
-)
-def test_two_things_weighed_with_which_is_better_asked_is_a_judgement(query):
-    assert opinion_question(query)
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
-        # Weighed for a purpose or a time: a plan, the outing asked for.
-        "a or b for a date night",
-        "comedy or a gig tonight, which is better",
-        "zoo or aquarium, which is better for a 3 year old",
-        "cheap dumplings or a pie, which is better for lunch",
-        "周末去海边还是爬山好",
-        "火锅和烧烤哪个好吃 今晚想去",
-        # Alternatives with no judgement asked.
-        "kayaking or paddle boarding",
-        "gig or open mic tonight",
-    ],
-)
-def test_a_choice_for_a_purpose_or_time_or_without_which_is_better_is_not(query):
-    assert not opinion_question(query)

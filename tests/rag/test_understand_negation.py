@@ -198,3 +198,17 @@ def test_a_degree_refused_leaves_the_thing_after_it():
 def test_a_potential_complement_in_le_closing_its_clause_refuses_the_topic(text, refused):
     # 碰不了 closes its clause: its 了 is the complement's, not a particle after it.
     assert refused_phrases(text) == refused
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "出去玩 美食少不了",
+        "周末聚会 火锅少不了",
+        "那次徒步真是忘不了",
+        "这家烧烤好吃到停不了",
+        "这家火锅错不了",
+    ],
+)
+def test_v_bu_liao_meaning_bound_to_refuses_nothing(text):
+    assert refused_phrases(text) == []
