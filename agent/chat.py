@@ -177,6 +177,12 @@ def _confirmation_question(pending: dict, message: str) -> str:
     )
 
 
+def _reply_asked(ctx: RuntimeContext) -> bool:
+    """Return whether the chat's last reply asked the user something (a yes may answer it)."""
+    replies = [c.body for c in ctx.session if c.meta.get("role") == "assistant" and c.body]
+    return bool(replies) and replies[-1].rstrip().endswith(("?", "？"))
+
+
 def _take_pending(user, chat_id: str) -> dict | None:
     """Remove and return the chat's proposed action, if one is waiting and not expired."""
 
@@ -385,7 +391,12 @@ def stream_chat(
         ):
             # 算了我去不了了 right after joining one: that one (a make-run look, session 50).
             ctx.action, ctx.referenced = "cancel", ctx.focus
-        elif pointed is None and is_confirmation(ctx.message) and not ctx.editing_draft:
+        elif (
+            pointed is None
+            and is_confirmation(ctx.message)
+            and not ctx.editing_draft
+            and not _reply_asked(ctx)  # "Shall I find one?" then "yes": the offer's, as before
+        ):
             # A bare yes with nothing proposed: said so (确认 drafted nothing and asked "想组织
             # 活动吗？", "yes" was "I'll remember that": a make-run look, session 54).
             ctx.action = "nothing to confirm"
@@ -432,7 +443,9 @@ def stream_chat(
     # A question about one's tastes ("do I like hiking?") states none (agent.told_preferences),
     # nor does a request to forget one ("forget that I'm vegetarian": agent.forgetting).
     if forgetting.asks_to_forget(state.message):
-        preferences = []
+        # The other clauses may state preferences of their own (忘掉我不吃辣这件事，我对海鲜过敏).
+        clause = forgetting.forget_clause(state.message)
+        preferences = extract_preferences(state.message.replace(clause, " "))
         state.context.forgotten = forgetting.preferences_to_forget(
             user=state.user, message=state.message
         )

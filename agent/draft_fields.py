@@ -71,9 +71,9 @@ _PLACE_RE = re.compile(
 )
 # 在徐汇滨江组个飞盘局 drafted with no place (组 was not among the verbs: a make-run look,
 # session 54).
-_PLACE_AT_RE = re.compile(
-    r"(?:在|去)([^，,。！!？?\s]{2,12}?)(?:办|搞|组织|组|举行|集合|见|约|聚|弄|攒)"
-)
+_PLACE_AT_RE = re.compile(r"(?:在|去)([^，,。！!？?\s]{2,12}?)(?:办|搞|组织|举行|集合|见)")
+# The verbs of getting together only after 在: 去吃火锅再约个桌游 is no place (an audit, 54).
+_PLACE_IN_RE = re.compile(r"在([^，,。！!？?\s]{2,12}?)(?:组|约|聚|弄|攒)")
 
 
 # A clause of its own saying where: "周六下午打羽毛球，8个人，在徐汇". Not a time (在周六, 在晚上)
@@ -83,6 +83,8 @@ _PLACE_CLAUSE_RE = re.compile(
 )
 _NOT_A_PLACE_RE = re.compile(
     r"[周点天月号年]|星期|礼拜|上午|下午|晚上|早上|中午|附近|这里|那里|哪|家里"
+    # Not a place to meet: online, a chat group, this side (在群里组个局: an audit, 54).
+    r"|这边|那边|群里|线上|网上|微信|朋友圈|[吃喝玩看]|再|然后"
 )
 
 
@@ -150,7 +152,7 @@ def extract_place(text: str) -> str | None:
     if not _HAN_RE.search(text):
         english = _PLACE_EN_RE.search(text) or _PLACE_EN_AT_RE.search(text)
         return english.group(1) if english else None
-    for pattern in (_PLACE_RE, _PLACE_AT_RE, _PLACE_CLAUSE_RE):
+    for pattern in (_PLACE_RE, _PLACE_AT_RE, _PLACE_IN_RE, _PLACE_CLAUSE_RE):
         match = pattern.search(text)
         # Not a time or a pointing word (在周末组个局, 在附近约): only what a clause or a verb
         # leaves after 在 is tested; 地点改成… is a place as said.
@@ -248,7 +250,8 @@ _EN_CREATING_RE = re.compile(
 
 
 _EN_AT_HOME_RE = re.compile(
-    r"\s+(?:at|in)\s+(?:my|our)\s+(?:place|house|flat|home|apartment)\b"
+    # "at my friend's place" too (an audit, session 54).
+    r"\s+(?:at|in)\s+(?:my|our|a)\s+(?:\w+['’]s\s+)?(?:place|house|flat|home|apartment)\b"
     r"|\s+(?:at|in)\s+(?:my|our)\s*$|\s+at home\b",
     re.IGNORECASE,
 )

@@ -398,6 +398,8 @@ PARTNER_STATUS_RE = re.compile(
     # session 51).
     r"|(?:我|我都|我现在)(?:在)?找了?(?:哪些|几个|什么)(?:搭子|伙伴|队友)|我的搭子(?:请求|需求)?(?:有哪些|呢)"
     r"|\b(?:what|which) (?:partner|buddy) (?:searches|requests)\b"
+    # "how are my searches for company going?" recorded another (an audit, session 54).
+    r"|\bmy (?:searches|search|requests?) for (?:company|a partner|partners|a buddy)\b"
     # Only asked about: "my buddy requests were annoying, find me a quiet cafe event" is a
     # search (an audit, session 51).
     r"|\b(?:show|list|see|check|what are|how are) (?:me )?my (?:partner|buddy) "

@@ -166,13 +166,32 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
 
 # Someone told of earlier ("我女儿6岁，喜欢画画", "my son is 7 and loves trains") asked for by a
 # pronoun: 这周末有适合她的活动吗 searched 「她」 and found nothing (a make-run look, session 54).
+# 他 inside 其他 or 吉他 is no pronoun (其他能玩的 searched the child told of: an audit, 54).
+_TA = r"(?:她们|他们|她|(?<![其吉])他)"
 _FOR_THEM_RE = re.compile(
-    r"(?:适合|给|带|陪|让|跟)(?:她们|他们|她|他)|(?:她们|他们|她|他)(?:能|可以|会)?(?:玩|去|参加|喜欢)"
+    rf"(?:适合|给|带|陪|让|跟){_TA}|{_TA}(?:能|可以|会)?(?:玩|去|参加|喜欢)"
     r"|\b(?:for|take|bring|with) (?:her|him|them)\b"
     r"|\b(?:she|he|they)(?:['’]d| would| could| can| might| will) (?:like|enjoy|love|do|go)\b",
     re.IGNORECASE,
 )
-_PRONOUN_RE = re.compile(r"她们|他们|她|他|\b(?:her|him|them|she|he|they)\b", re.IGNORECASE)
+_PRONOUN_RE = re.compile(
+    _TA + r"|\b(?:her|him|them|she|he|they)(?:['’]d| would| could| can| might| will)?\b"
+    r"|\b(?:i|we) (?:can|could) (?:take|bring)\b",
+    re.IGNORECASE,
+)
+# Who a pronoun can be: her/她 not a son, him/他 not a daughter (an audit, session 54).
+_FEMALE_TEXT = (
+    "sister mum mom mother wife daughter girlfriend grandma nan nana aunt "
+    "妈 妈妈 老婆 妹 妹妹 姐 姐姐 女儿 闺女 女朋友 奶奶 姥姥 外婆"
+)
+_MALE_TEXT = (
+    "brother dad father husband son boyfriend grandpa uncle "
+    "爸 爸爸 老公 哥 哥哥 弟 弟弟 儿子 男朋友 爷爷 姥爷 外公"
+)
+_FEMALE = frozenset(_FEMALE_TEXT.split())
+_MALE = frozenset(_MALE_TEXT.split())
+_SHE_RE = re.compile(r"她|\b(?:she|her)\b", re.IGNORECASE)
+_HE_RE = re.compile(r"(?<![其吉])他(?!们)|\b(?:he|him)\b", re.IGNORECASE)
 _SOMEONE_RE = re.compile(
     r"\b" + extract.CLOSE_PERSON_EN + "|" + extract.CLOSE_PERSON_ZH, re.IGNORECASE
 )
@@ -204,10 +223,14 @@ def someone_said_before(message: str, topic: str, earlier: list[str]) -> str:
         found = _SOMEONE_RE.search(text)
         if not found:
             continue
+        relation = (found.group("relation_zh") or found.group("relation_en")).lower()
+        if (_SHE_RE.search(message) and relation in _MALE) or (
+            _HE_RE.search(message) and relation in _FEMALE
+        ):
+            continue  # "anything for her?" after "my son is 7": not him
         tail = text[found.end() :]
         aged = _AGE_RE.search(tail)
         years = aged and (aged.group("zh") or aged.group("en") or aged.group("is"))
-        relation = found.group("relation_zh") or found.group("relation_en")
         if not years:
             person = relation
         elif found.group("relation_zh"):

@@ -24,10 +24,13 @@ from memory.selectors import preferences_list
 # 件事忘了吧, 我花生过敏那条删掉吧). Not "I forgot my keys", 我忘了带钥匙, "I don't remember my
 # login", "delete my draft", "forget the partner search" (agent.extract.PARTNER_STOP_RE).
 FORGET_RE = re.compile(
+    # Not "don't forget that I'm vegetarian", "never forget …", "did you forget …?" (asking it
+    # to be kept: an audit, session 54, found them deleting the allergy they named).
+    r"(?<!n't )(?<!not )(?<!never )(?<!did you )(?<!have you )(?<!did u )"
     r"\bforget\s+(?:that\s+|about\s+)?"
     r"(?=(?:i|i'?m|i am|i'?ve)\b|my\b[^.?!]{0,20}?\b(?:allerg|diet|preference))"
     r"|\b(?:don'?t remember|stop remembering)\s+that\s+(?=(?:i|i'?m|i am|i'?ve|my)\b)"
-    r"|^\W*(?:请|帮我|你)?(?:忘掉|忘记|别记|不用记|删掉|删除)(?:住)?(?=我|关于我)"
+    r"|^\W*(?:请|帮我)?(?:忘掉|忘记|别记|不用记|删掉|删除)(?:住)?(?=我|关于我)"
     r"|^\W*我[^，,。？?]{1,16}?(?:这件事|这个|这条|那条|那个)?(?:你)?(?:就)?"
     r"(?:忘掉|忘了|删掉|删了|别记|不用记)(?:吧|了|吧了)?\W*$",
     re.IGNORECASE,
@@ -42,18 +45,40 @@ _FORGET_WORDS_RE = re.compile(
 )
 
 
+# A question ("did you forget that I'm vegetarian?", 你忘记我吃素了吗): asking, not telling.
+_ASKED_RE = re.compile(r"[?？]\s*$|[吗嘛么呢]\W*$")
+
+
 def asks_to_forget(message: str) -> bool:
     """Return whether a message asks to forget something the user told of themselves."""
-    return bool(FORGET_RE.search(message or ""))
+    message = message or ""
+    return bool(FORGET_RE.search(message)) and not _ASKED_RE.search(message)
+
+
+def forget_clause(message: str) -> str:
+    """Return the clause of a message that asks to forget (忘掉我不吃辣这件事，我对海鲜过敏 ->
+    忘掉我不吃辣这件事): the others may state preferences of their own."""
+    for clause in re.split(r"(?<=[，,。;；.!！])\s*", message or ""):
+        if FORGET_RE.search(clause):
+            return clause
+    return message or ""
+
+
+# The kinds of preference a thing named alone may be forgotten by ("forget about my peanut
+# allergy": the thing is the value); a liking or a vibe only as stated ("forget that I'm going
+# hiking on Saturday" is no liking of hiking: an audit, session 54).
+_THING_CATEGORIES = ("allergy", "food", "dislikes")
 
 
 def _names(told: str, category: str, value: str, stated: list[tuple[str, str]]) -> bool:
     """Return whether what is asked to be forgotten names this preference: stated alike (in
-    either language), or its value or its phrase said in the text."""
+    either language), or, for a thing avoided, its value or its phrase said in the text."""
     values = {value, VALUES_ZH_EN.get(value, value), THINGS_ZH_EN.get(value, value)}
     values |= {zh for zh, en in {**VALUES_ZH_EN, **THINGS_ZH_EN}.items() if en == value}
     if any(c == category and v in values for c, v in stated):
         return True
+    if category not in _THING_CATEGORIES:
+        return False
     said = told.lower()
     phrases = {stated_in(category, value, english=e).lower() for e in (True, False)}
     return any(v.lower() in said for v in values if len(v) > 1) or any(p in said for p in phrases)
@@ -64,6 +89,6 @@ def preferences_to_forget(*, user, message: str) -> list:
     message asks nothing of the kind)."""
     if not asks_to_forget(message):
         return []
-    told = _FORGET_WORDS_RE.sub(" ", message).strip()
+    told = _FORGET_WORDS_RE.sub(" ", forget_clause(message)).strip()
     stated = extract_preferences(told)
     return [p for p in preferences_list(user=user) if _names(told, p.category, p.value, stated)]

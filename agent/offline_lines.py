@@ -53,10 +53,13 @@ def days_text(time_range: dict | None, english: bool = False) -> str:
             return f"{moment:%a %d %b}"
         return f"{moment.month}月{moment.day}日(周{'一二三四五六日'[moment.weekday()]})"
 
-    first = day(time_range["start"])
-    # The end is inclusive to the last microsecond of its day (or the next midnight).
-    end = datetime.fromisoformat(time_range.get("end") or time_range["start"])
-    last = day((end - timedelta(microseconds=1)).isoformat())
+    try:
+        first = day(time_range["start"])
+        # The end is inclusive to the last microsecond of its day (or the next midnight).
+        end = datetime.fromisoformat(time_range.get("end") or time_range["start"])
+        last = day((end - timedelta(microseconds=1)).isoformat())
+    except (TypeError, ValueError):  # a range a model wrote in another shape: no days said
+        return ""
     if first == last:
         return first
     return f"{first} - {last}" if english else f"{first}至{last}"

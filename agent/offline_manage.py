@@ -194,6 +194,9 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
             return "You have no activities ahead, so no reminder is due."
         return "你接下来没有活动，所以没有要发的提醒。"
     words, matching = named_matches(named_part(ctx.message), items)
+    if not words and ctx.focus is not None:
+        # 会提醒我吗 right after joining one: that one's (an audit, session 54).
+        matching = [a for a in items if a["id"] == ctx.focus]
     head = ""
     if words and not matching:
         named = " ".join(words)

@@ -16,6 +16,7 @@ from django.utils import timezone
 from agent import extract, preferences_said
 from agent.context import RuntimeContext
 from agent.extract import is_english
+from agent.preferences_said import extract_preferences
 from agent.recall_questions import asks_about_a_day, is_recall
 from agent.told_preferences import asked_categories, compose_none_told, compose_told_preferences
 from memory.search import content_tsquery, tsquery_lexemes
@@ -359,8 +360,11 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
         if told:
             return told
         said = _said_by_user(ctx)
-        statement = said and not extract.QUESTION_RE.search(said[0].body or "")
-        if statement and said[0].meta.get("lexical"):
+        body = (said[0].body or "") if said else ""
+        # A statement the preference rules read is answered by the preferences (none in force:
+        # forgotten since, "I'm allergic to peanuts" is not quoted back: an audit, session 54).
+        statement = not extract.QUESTION_RE.search(body) and not extract_preferences(body)
+        if said and statement and said[0].meta.get("lexical"):
             return compose_recall(ctx)
         return compose_none_told(ctx)
     if is_recall(text):

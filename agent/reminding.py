@@ -21,7 +21,11 @@ from agent.naming import named_matches
 REMIND_ME_RE = re.compile(r"\bremind me\b|提醒(?:我|一下)", re.IGNORECASE)
 # The English of it, for the router: not "remind me what I said" (memory's).
 REMIND_ME_EN_RE = re.compile(
-    r"\bremind me\b(?!\W+(?:what|when|where|which|who|how|of what)\b)", re.IGNORECASE
+    # Not "you remind me of my brother", "remind me again what we're doing on Saturday?" (an
+    # audit, session 54).
+    r"\bremind me\b(?!\W+(?:again\W+)?(?:what|when|where|which|who|how|of what)\b)"
+    r"(?! of (?:your|his|her|a|an|the way|when)\b)(?! of my (?!activities|events)\w)",
+    re.IGNORECASE,
 )
 # What makes "remind me" something else: a refusal (不用提醒我, "don't remind me") or a time or
 # task of its own (明天下午三点开会，提醒我; "the essay is due Friday, remind me").
@@ -51,6 +55,9 @@ def asks_reminder(message: str) -> bool:
         and not _NOT_REMINDING_RE.search(message)
         and not triggers.REMIND_TASK_RE.search(message)  # "remind me to call mom at 5"
         and not triggers.DEADLINE_RE.search(_REMIND_CLAUSE_RE.sub(" ", message))
+        # 会提醒我吗 asks whether, it does not ask for one (it turned a muted one back on: an
+        # audit, session 54).
+        and not asks_reminder_state(message)
     )
 
 
@@ -59,7 +66,7 @@ def asks_reminder(message: str) -> bool:
 # 吗, 怎么没提醒我): it listed one's activities, or answered from memory (a make-run look,
 # session 54). The reminders' state answers it (``getActivityReminders``).
 REMINDER_ASKED_RE = re.compile(
-    r"\bwill (?:i (?:get|be sent|receive)\b[^?.]*\breminder|you remind me\b)"
+    r"\bwill (?:i (?:get|be sent|receive)\b[^?.]*\breminder|you remind me\b(?!\s+to\b))"
     r"|\b(?:did|didn'?t|have|haven'?t|why (?:didn'?t|did ?n'?t|haven'?t)) you remind(?:ed)? me\b"
     r"|\b(?:got|get|received?|had|have) no reminders?\b"
     r"|\b(?:didn'?t|did not|never|haven'?t|have not) (?:get|got|receive[d]?|see|seen) (?:a|an|any|"
@@ -73,11 +80,25 @@ REMINDER_ASKED_RE = re.compile(
 )
 
 
+# Someone or something else reminding ("老婆怎么没提醒我带钥匙", "I never get reminders from my
+# bank", 我没收到验证码提醒): not the activities' reminders (an audit, session 54).
+_NOT_OURS_RE = re.compile(
+    r"妈|爸|老婆|老公|媳妇|朋友|同事|老板|室友|闹钟|手机|银行|验证码|日历|吃药|带钥匙"
+    r"|\b(?:apps?|phone|bank|meds?|medication|pills?|mom|mum|dad|wife|husband|alarm|calendar"
+    r"|as a kid|email)\b",
+    re.IGNORECASE,
+)
+
+
 def asks_reminder_state(message: str) -> bool:
     """Return whether a message asks whether, or when, the activities' reminders come (会提醒
-    我吗, "I got no reminder for the hike")."""
+    我吗, "I got no reminder for the hike"), not someone else's reminding nor a task's own."""
     message = message or ""
-    return bool(REMINDER_ASKED_RE.search(message)) and not refuses_reminder(message)
+    return (
+        bool(REMINDER_ASKED_RE.search(message))
+        and not _NOT_OURS_RE.search(message)
+        and not refuses_reminder(message)
+    )
 
 
 # Turning the reminders of every activity back on, with none in focus ("turn reminders back
@@ -138,6 +159,7 @@ def without_reminder(message: str) -> str:
 _REMINDER_WORDS_RE = re.compile(
     r"\b(?:about|of|for|the|one|please|again|can|could|will|would|you|i|me|my|remind(?:ed|ing)?|"
     r"reminders?|day|before|don'?t|forget|to|did|didn'?t|got|get|no|any|a|why|when|is|are|on|"
+    r"see|seen|saw|show|shown|come|comes|came|"
     r"set|have|haven'?t|never|receive[d]?)\b"
     r"|那个|这个|的|记得|到时候|提前一天|前一天|活动|别忘了|不要忘了|提醒|一下|会不会|会|我|你|"
     r"怎么|为什么|为啥|咋|没有|没|收到|有|吗|嘛|么|吧|哦|呀|啊|了|过|[?？!！,，.。]",

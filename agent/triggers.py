@@ -14,7 +14,8 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   ...) and a time ("下周五截止", "明天下午三点开会"), read relative to when it was sent, fires
   once during the day before that time; the payload quotes the first such message and lists
   the ids of all of them known at that run; a reminder asked for at a time ("remind me to
-  call mom at 5pm", 明天提醒我交房租: ``REMIND_TASK_RE``) fires once at that time instead;
+  call mom at 5pm", 明天提醒我交房租: ``REMIND_TASK_RE``) fires once at that time instead, key
+  ``asked@YYYY-MM-DDTHH:MM``;
 - activity reminder, key ``<activity id>@YYYY-MM-DDTHH:MM`` (its local start): the day before
   an activity the user joined or organises starts, its title, time and place (a user asking
   "remind me the day before" after joining got "I don't know": a make-run look, session 52).
@@ -58,7 +59,10 @@ _HAND_IN = r"交(?:报告|作业|材料|稿)|提交|(?:要|得|该|需要|必须
 # "remind me to buy milk tomorrow" said the user had nothing on tomorrow). Not 提醒我一下 or
 # 提前一天提醒我 with nothing after it: the activity in focus (agent.reminding).
 REMIND_TASK_RE = re.compile(
-    r"\bremind me to\b|提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff])", re.IGNORECASE
+    # The time may come first ("remind me at 5pm to call mom", 提醒我8点吃药: an audit, session 54).
+    r"\bremind me (?:(?:at|on|in|by|tonight|tomorrow|this|next)\b[^.?!,]{0,30}?\s)?to\b"
+    r"|提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff\d])",
+    re.IGNORECASE,
 )
 DEADLINE_RE = re.compile(
     REMIND_TASK_RE.pattern
@@ -325,17 +329,22 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
     at it when they asked to be reminded then."""
     now = now or timezone.now()
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
-    # Several messages about the same time are one deadline: one reminder, quoting the first.
-    by_due: dict[datetime, list] = {}
+    # Several messages about the same time are one deadline: one reminder, quoting the first. A
+    # reminder asked for at a time is another event than a deadline's the day before it (one
+    # key would let the first sent stand for both: an audit, session 54).
+    by_due: dict[tuple[datetime, bool], list] = {}
     for message in messages_between(user=user, since=since, until=now, role="user"):
         due = deadline_of(message.content, message.ts)
         if due is None:
             continue
+        asked = bool(REMIND_TASK_RE.search(message.content))
+        if asked and due <= message.ts:
+            continue  # "at 3pm" said at 15:37: the chat asked when instead
         opens, closes = reminder_window(message.content, due)
         if opens <= now < closes:
-            by_due.setdefault(timezone.localtime(due), []).append(message)
+            by_due.setdefault((timezone.localtime(due), asked), []).append(message)
     created = []
-    for local_due, messages in by_due.items():
+    for (local_due, asked), messages in by_due.items():
 
         def build(first=messages[0], messages=messages, local_due=local_due):
             # In the language the deadline was told in.
@@ -361,7 +370,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         event = record_event(
             user=user,
             kind=EventKind.DEADLINE_REMINDER,
-            period_key=deadline_period(local_due),
+            period_key=("asked@" if asked else "") + deadline_period(local_due),
             build=build,
         )
         if event is not None:

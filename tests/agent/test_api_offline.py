@@ -756,6 +756,23 @@ def test_a_bare_yes_with_nothing_proposed_says_so_and_drafts_nothing(
     assert body["reply"].startswith(reply), body["reply"]
 
 
+def test_who_will_come_in_chinese_right_after_publishing_records_no_search(api_client, user, say):
+    made = say(api_client, "周六下午组个飞盘局，8个人")
+    say(api_client, "发布", chat_id=made["chat_id"])
+    asked = say(api_client, "谁会来？", chat_id=made["chat_id"])
+
+    assert asked["intent"] == "MANAGE", asked["reply"]
+    assert "createPartnerIntent" not in [c["name"] for c in asked["tool_calls"]]
+
+
+def test_a_yes_to_the_assistants_own_question_is_not_told_nothing_waits(api_client, user, say):
+    first = say(api_client, "我周六有什么活动")
+    assert first["reply"].rstrip().endswith(("?", "？")), first["reply"]
+    body = say(api_client, "好", chat_id=first["chat_id"])
+
+    assert not body["reply"].startswith("好的。现在没有等你确认的事"), body["reply"]
+
+
 def test_asking_when_an_activity_named_starts_drafts_nothing(
     api_client, user, say, make_activity_for
 ):

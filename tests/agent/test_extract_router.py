@@ -850,3 +850,10 @@ def test_who_else_is_going_is_no_question_about_ones_sign_ups():
 
 def test_a_liking_saying_no_more_than_a_vibe_is_the_vibe_alone():
     assert extract_preferences("I prefer quiet things") == [("vibe", "quiet activities")]
+
+
+@pytest.mark.parametrize(
+    "message", ["周六下午去吃火锅再约个桌游，6个人", "想在群里组个局，周六打羽毛球", "在这边组个局"]
+)
+def test_what_is_done_or_where_one_chats_is_no_place(message):
+    assert extract_place(message) is None

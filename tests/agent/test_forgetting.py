@@ -64,3 +64,32 @@ def test_forgetting_what_was_never_kept_says_so(api_client, user, say):
 
     assert body["reply"] == "我记着的偏好里没有这一条，不用删。", body["reply"]
     assert not Preference.objects.filter(user=user).exists()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "don't forget that I'm vegetarian",
+        "please don't forget that I'm allergic to peanuts",
+        "never forget that I'm allergic to peanuts, find me a food festival",
+        "did you forget that I'm vegetarian?",
+        "你忘记我吃素了吗？",
+    ],
+)
+def test_asking_to_keep_or_whether_it_was_kept_is_no_request_to_forget(message):
+    assert not asks_to_forget(message)
+
+
+def test_forgetting_a_plan_forgets_no_liking(user):
+    preference_upsert(user=user, category="likes", value="hiking")
+
+    message = "forget that I'm going hiking on Saturday, plans changed"
+    assert preferences_to_forget(user=user, message=message) == []
+
+
+def test_a_preference_stated_beside_a_request_to_forget_is_kept(api_client, user, say):
+    preference_upsert(user=user, category="food", value="不吃辣")
+    say(api_client, "忘掉我不吃辣这件事，我对海鲜过敏")
+
+    active = set(Preference.active.filter(user=user).values_list("category", "value"))
+    assert active == {("allergy", "海鲜")}

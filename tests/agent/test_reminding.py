@@ -208,3 +208,41 @@ def test_a_task_to_be_reminded_of_is_acknowledged_or_asked_when(
 
     assert body["intent"] == "MANAGE"
     assert body["reply"].startswith(reply), body["reply"]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "I never get reminders from my bank",
+        "我妈会不会提醒我吃药",
+        "老婆怎么没提醒我带钥匙",
+        "will you remind me to water the plants tomorrow at 9am?",
+    ],
+)
+def test_someone_elses_reminding_or_a_tasks_is_no_question_about_the_reminders(message):
+    assert not asks_reminder_state(message)
+
+
+@pytest.mark.parametrize(
+    "message", ["haha you remind me of my brother", "remind me again what we're doing on Saturday?"]
+)
+def test_remind_me_in_passing_is_not_routed_to_the_reminders(message):
+    from agent.reminding import REMIND_ME_EN_RE
+
+    assert not REMIND_ME_EN_RE.search(message)
+
+
+def test_a_question_whether_it_comes_leaves_a_muted_reminder_muted(
+    api_client, user, other_user, say, shown_in_chat
+):
+    from agent.models import ReminderMute
+    from agent.services import reminders_set
+
+    shown = shown_in_chat("state-focus", "飞盘局")
+    say(api_client, "报名第一个", chat_id="state-focus")
+    reminders_set(user=user, activity_ids=[shown[0].pk], remind=False)
+    body = say(api_client, "会提醒我吗", chat_id="state-focus")
+
+    assert "setActivityReminder" not in [c["name"] for c in body["tool_calls"]], body["reply"]
+    assert "不提醒：你关掉了" in body["reply"], body["reply"]
+    assert ReminderMute.objects.filter(user=user, activity=shown[0]).exists()

@@ -160,3 +160,9 @@ def test_a_request_sharing_the_questions_word_is_not_quoted_as_a_taste():
     asked = _said("周末有什么好吃的活动", lexical=True)
     reply = compose_chat(_ctx("我有什么忌口", knowledge=[asked]), [])
     assert "周末有什么好吃的活动" not in reply, reply
+
+
+def test_a_statement_of_a_preference_since_forgotten_is_not_quoted():
+    told = _said("I'm allergic to peanuts", lexical=True)
+    reply = compose_chat(_ctx("what am I allergic to?", knowledge=[told]), [])
+    assert "peanuts" not in reply, reply

@@ -382,3 +382,31 @@ def test_a_reminder_of_the_activity_asks_for_no_task(message):
     from agent.triggers import REMIND_TASK_RE
 
     assert not REMIND_TASK_RE.search(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["提醒我8点吃药", "remind me at 5pm to call mom", "remind me on Friday to buy tickets"],
+)
+def test_a_task_reminder_with_its_time_said_first_is_read(message):
+    from agent.triggers import REMIND_TASK_RE
+
+    assert REMIND_TASK_RE.search(message)
+
+
+def test_a_reminder_asked_for_a_time_already_past_is_not_sent(user):
+    from agent.triggers import run_deadline_reminders
+
+    write(user, "remind me to call mom at 8am")  # said Friday 09:00: 08:00 has passed
+    assert run_deadline_reminders(SENT.replace(hour=9, minute=30)) == 0
+
+
+def test_a_reminder_asked_for_and_a_deadline_at_one_time_are_both_sent(user):
+    from agent.models import SystemEvent
+    from agent.triggers import run_deadline_reminders
+
+    write(user, "明天下午五点面试", "remind me to call mom tomorrow at 5pm")
+    assert run_deadline_reminders(SENT.replace(hour=18)) == 1  # the interview, the day before
+    assert run_deadline_reminders(datetime(2026, 11, 21, 17, 10, tzinfo=SH)) == 1
+    keys = sorted(SystemEvent.objects.values_list("period_key", flat=True))
+    assert keys == ["2026-11-21T17:00", "asked@2026-11-21T17:00"]
