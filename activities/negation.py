@@ -16,7 +16,8 @@ import re
 import numpy as np
 
 from rag.understand.listing_negation import mentions_plainly
-from rag.understand.negation import asked_text, inside, negated_spans, refused_phrases
+from rag.understand.negation import asked_text, inside, negated_spans
+from rag.understand.negation_refused import refused_phrases
 
 __all__ = [
     "asked_part",

@@ -334,18 +334,6 @@ RECALL_EN_RE = re.compile(
     r"|\b(?:did|do) (?:we|i) (?:talk|speak|chat) about\b",
     re.I,
 )
-# A bare yes (是的, 确认, "yes"): the answer to a proposed action (agent.chat).
-CONFIRM_WORDS = frozenset(
-    {"是", "是的", "确认", "确定", "好", "好的", "对", "执行", "yes", "y", "ok", "confirm"}
-)
-_CONFIRM_STRIP = " \t\r\n。，,.!！~～"
-
-
-def is_confirmation(message: str) -> bool:
-    """Return whether a message is a bare yes (是的, 确认, yes...) to a proposed action."""
-    return message.strip(_CONFIRM_STRIP).lower() in CONFIRM_WORDS
-
-
 # Someone close, named by how they are related ("my daughter", 我女儿).
 CLOSE_PERSON_EN = (
     r"(?:my|our) (?:little |big |older |younger )?(?P<relation_en>sister|brother|mum|mom|mother"

@@ -87,7 +87,8 @@ def cue_labels(text: str) -> tuple[set, set, set]:
     """Return the lexicon's cue labels of ``text``: all, those outside its refusals, and those
     read over its refused phrases alone (``activities.understanding.read_query``)."""
     from activities.understanding import read_query
-    from rag.understand.negation import inside, negated_spans, refused_phrases
+    from rag.understand.negation import inside, negated_spans
+    from rag.understand.negation_refused import refused_phrases
 
     now = datetime(2026, 11, 25, 10, 0, tzinfo=ZoneInfo("Asia/Shanghai"))
     understood = read_query(text, now=now, tz=now.tzinfo)
@@ -109,7 +110,7 @@ def diagnose(recs: list[dict]) -> None:
     """Print each refusal query's stages, the stage losing most, and what was read of it."""
     from bench.activities_fit_fusion import stage_lists
     from bench.activities_relevance import ndcg_at
-    from rag.understand.negation import refused_phrases
+    from rag.understand.negation_refused import refused_phrases
 
     print("set | query | " + " / ".join(STAGES) + " | loses at | refused | words | cues")
     for rec in recs:

@@ -216,7 +216,7 @@ MAX_EN_WORDS = 4
 # of inability, the words of learning), written from general knowledge (issue 30, session 40
 # round 2, after reading fresh9's 「on the water but i cant surf」).
 _EN_CONTRAST = re.compile(r"\b(?:but|though|although|however|except)\b", re.IGNORECASE)
-_EN_INABILITY = re.compile(
+EN_INABILITY = re.compile(
     r"\b(?:can['’]?t|cannot|can\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to)\s+",
     re.IGNORECASE,
 )
@@ -226,7 +226,7 @@ _EN_LEARNING = re.compile(
 )
 # 但 / 不过 and not 不但 ("not only") or 只不过 ("merely").
 _ZH_CONTRAST = re.compile(r"(?<![不只])(?:但是|可是|不过(?!敏)|但)")
-_ZH_INABILITY = ("不太会", "不会", "没法", "没办法")
+ZH_INABILITY = ("不太会", "不会", "没法", "没办法")
 _ZH_LEARNING = ("学", "教", "入门", "基础", "新手", "体验课")
 # The paired negation 不 X 也不 Y / 既不 X 也不 Y ("neither X nor Y"): the pairing makes each 不
 # a refusal whatever verb follows it (「想运动 不跑步也不打球」; a bare 不 is otherwise read only
@@ -308,7 +308,7 @@ def _contrasted_inability(text: str) -> list[tuple[int, int]]:
             continue
         contrast = _EN_CONTRAST.search(part)
         if contrast:
-            modal = _EN_INABILITY.search(part, contrast.end())
+            modal = EN_INABILITY.search(part, contrast.end())
             if modal:
                 stop = _EN_END.search(part, modal.end())
                 limit = stop.start() if stop else len(part)
@@ -319,7 +319,7 @@ def _contrasted_inability(text: str) -> list[tuple[int, int]]:
         if contrast is None:
             continue
         at = contrast.end()
-        for word in _ZH_INABILITY:
+        for word in ZH_INABILITY:
             found = part.find(word, at)
             if found >= 0:
                 stop = found + len(word)
@@ -453,51 +453,3 @@ def _zh_closing(text: str) -> list[tuple[int, int]]:
         elif _ZH_POTENTIAL.search(head):
             spans.extend(_zh_topic(text, len(head) - 3))
     return spans
-
-
-# --- what a refused span names ----------------------------------------------------------------
-
-# What a refused phrase keeps of its span: not the negating word, nor the words around the
-# refused thing that say how it is refused ("involve", "being", 那种, 太).
-_EN_FRAME = re.compile(
-    r"^(?:(?:(?:a\s+)?fan\s+of|keen\s+on|big\s+on|fond\s+of|a|an|the|any|anything|"
-    r"something|too|very|really|that|this|it|being|involve|"
-    r"involves|involving|want|to|be|in|into|on|onto|at|do|go|have|get|with|of|like|much|more|just|"
-    r"so|me|i|my|them|it|is|s)\b\s*)+",
-    re.IGNORECASE,
-)
-_ZH_FRAME_WORDS = ("那种", "再是", "是", "太", "去", "在", "要", "想", "用", "跟", "再")
-
-
-def refused_phrases(text: str) -> list[str]:
-    """Return what ``text`` refuses, one phrase per negated span, without the negating words
-    and the words framing the refusal: 「不想吃辣」 -> 吃辣, "doesn't involve drawing" ->
-    drawing, 「戏曲就不要了」 -> 戏曲 (a search compares these with its rows by meaning)."""
-    phrases = []
-    for start, end in negated_spans(text):
-        span = text[start:end]
-        for negator in sorted(ZH_NEGATORS, key=len, reverse=True):
-            if span.startswith(negator):
-                span = span[len(negator) :]
-                break
-        else:
-            match = EN_NEGATORS.match(span) or _EN_INABILITY.match(span)
-            if match:
-                span = span[match.end() :]
-            else:
-                for word in (*_ZH_INABILITY, "不"):  # 不会游泳, the paired 不跑步也不打球
-                    if span.startswith(word):
-                        span = span[len(word) :]
-                        break
-        span = span.strip(" '’")
-        span = _EN_FRAME.sub("", span).strip()
-        changed = True
-        while changed:
-            changed = False
-            for word in _ZH_FRAME_WORDS:
-                if span.startswith(word) and len(span) > len(word):
-                    span, changed = span[len(word) :], True
-        span = span.strip(ZH_PARTICLES + " ")
-        if span and span not in phrases:
-            phrases.append(span)
-    return phrases

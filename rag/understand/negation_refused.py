@@ -3,7 +3,8 @@
 
 - :func:`refused_time`: whether a time phrase is one the person cannot or will not make
   (``rag.understand`` ignores it as ``"negated"``);
-- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing).
+- :func:`refused_word`: whether a word is negated where it stands (a lexicon cue names nothing);
+- :func:`refused_phrases`: what a text refuses, one phrase per negated span.
 """
 
 from __future__ import annotations
@@ -11,12 +12,18 @@ from __future__ import annotations
 import re
 
 from rag.understand.negation import (
+    EN_INABILITY,
+    EN_NEGATORS,
     EN_TIME_REFUSING,
     ZH_CLOSING,
+    ZH_INABILITY,
+    ZH_NEGATORS,
     ZH_NOT_FREE,
     ZH_NOT_WANTING,
+    ZH_PARTICLES,
     ZH_TIME_REFUSING,
     en_markers,
+    negated_spans,
     zh_markers,
     zh_negates,
 )
@@ -73,3 +80,51 @@ def refused_word(text: str, index: int) -> bool:
         char in ZH_NEAR_NEGATORS and zh_negates(text, near + i, char)
         for i, char in enumerate(before[-2:])
     )
+
+
+# --- what a refused span names ----------------------------------------------------------------
+
+# What a refused phrase keeps of its span: not the negating word, nor the words around the
+# refused thing that say how it is refused ("involve", "being", 那种, 太).
+_EN_FRAME = re.compile(
+    r"^(?:(?:(?:a\s+)?fan\s+of|keen\s+on|big\s+on|fond\s+of|a|an|the|any|anything|"
+    r"something|too|very|really|that|this|it|being|involve|"
+    r"involves|involving|want|to|be|in|into|on|onto|at|do|go|have|get|with|of|like|much|more|just|"
+    r"so|me|i|my|them|it|is|s)\b\s*)+",
+    re.IGNORECASE,
+)
+_ZH_FRAME_WORDS = ("那种", "再是", "是", "太", "去", "在", "要", "想", "用", "跟", "再")
+
+
+def refused_phrases(text: str) -> list[str]:
+    """Return what ``text`` refuses, one phrase per negated span, without the negating words
+    and the words framing the refusal: 「不想吃辣」 -> 吃辣, "doesn't involve drawing" ->
+    drawing, 「戏曲就不要了」 -> 戏曲 (a search compares these with its rows by meaning)."""
+    phrases = []
+    for start, end in negated_spans(text):
+        span = text[start:end]
+        for negator in sorted(ZH_NEGATORS, key=len, reverse=True):
+            if span.startswith(negator):
+                span = span[len(negator) :]
+                break
+        else:
+            match = EN_NEGATORS.match(span) or EN_INABILITY.match(span)
+            if match:
+                span = span[match.end() :]
+            else:
+                for word in (*ZH_INABILITY, "不"):  # 不会游泳, the paired 不跑步也不打球
+                    if span.startswith(word):
+                        span = span[len(word) :]
+                        break
+        span = span.strip(" '’")
+        span = _EN_FRAME.sub("", span).strip()
+        changed = True
+        while changed:
+            changed = False
+            for word in _ZH_FRAME_WORDS:
+                if span.startswith(word) and len(span) > len(word):
+                    span, changed = span[len(word) :], True
+        span = span.strip(ZH_PARTICLES + " ")
+        if span and span not in phrases:
+            phrases.append(span)
+    return phrases

@@ -7,8 +7,8 @@ import pytest
 from rag.understand.negation import (
     asked_text,
     negated_spans,
-    refused_phrases,
 )
+from rag.understand.negation_refused import refused_phrases
 
 
 def _at(text, phrase):
