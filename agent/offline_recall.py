@@ -351,22 +351,21 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     if ABOUT_ME_RE.search(text):
         return compose_about_me(ctx)
     if asked_categories(text) is not None:
-        # 我有什么忌口 / "what am I allergic to": the stated preferences bearing on it (written
-        # at once, and what "forget that …" left: the message that told one forgotten is not
-        # quoted back), else the user's own words when memory found a statement sharing the
-        # question's word (quoted with its date; not a request such as 周末有什么好吃的活动: a
-        # make-run look, session 54), else "not told yet" rather than the nearest message.
-        told = compose_told_preferences(ctx)
-        if told:
-            return told
+        # 我有什么忌口 / "what am I allergic to": the user's own words when memory found a
+        # statement sharing the question's word (quoted with its date), else the stated
+        # preferences (written at once: a message's vector may still be pending), else "not
+        # told yet" rather than the nearest unrelated message. Not a request sharing the word
+        # (周末有什么好吃的活动), nor a statement of a preference no longer in force ("forget that
+        # I'm allergic to peanuts" left it quoted back): make-run looks and an audit, session 54.
         said = _said_by_user(ctx)
         body = (said[0].body or "") if said else ""
-        # A statement the preference rules read is answered by the preferences (none in force:
-        # forgotten since, "I'm allergic to peanuts" is not quoted back: an audit, session 54).
-        statement = not extract.QUESTION_RE.search(body) and not extract_preferences(body)
+        in_force = {(c.meta.get("category"), c.meta.get("value")) for c in ctx.persona}
+        statement = not extract.QUESTION_RE.search(body) and all(
+            stated in in_force for stated in extract_preferences(body)
+        )
         if said and statement and said[0].meta.get("lexical"):
             return compose_recall(ctx)
-        return compose_none_told(ctx)
+        return compose_told_preferences(ctx) or compose_none_told(ctx)
     if is_recall(text):
         return compose_recall(ctx)
     if kept := _asked_to_keep(text):

@@ -142,6 +142,12 @@ def test_nothing_told_is_said_rather_than_an_unrelated_message_quoted():
     assert "你好" not in reply
 
 
+def test_a_message_sharing_the_questions_word_is_quoted_in_the_users_words():
+    told = _said("帮我记一下：我对花生过敏", lexical=True)
+    reply = compose_chat(_ctx("我对什么过敏来着", persona=[PEANUTS], knowledge=[told]), [])
+    assert "「帮我记一下：我对花生过敏」" in reply
+
+
 def test_a_message_sharing_the_questions_word_is_quoted_when_no_preference_bears_on_it():
     told = _said("我一吃芒果就过敏", lexical=True)
     reply = compose_chat(_ctx("我对什么过敏来着", knowledge=[told]), [])
