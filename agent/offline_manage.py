@@ -69,20 +69,16 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
         if english:
             return "You have no activities here yet. Shall I find one or organise one?"
         return "你目前没有相关的活动。要我帮你找找或者发起一个吗？"
-    # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?")
-    # lists the ones it names, or says none is so named and lists them all.
-    words, matching = named_matches(ctx.message, items)
-    if not (
+    # A question about one of them (我的飞盘局怎么样了, "when is my pottery class?", "who's
+    # coming?" right after publishing one) lists the ones it names or the one in focus, or says
+    # none is so named and lists them all; "show my events": all of them.
+    words, matching = [], []
+    if (
         OWN_ACTIVITY_RE.search(ctx.message)
         or START_ASKED_RE.search(ctx.message)
         or SIGN_UPS_RE.search(ctx.message)  # "is anyone coming to the potluck?"
     ):
-        # "show my events": all of them; 羽毛球局几点开始 asks about the ones it names.
-        words, matching = [], []
-    elif not words and ctx.focus is not None:
-        # "who's coming?" right after publishing one: that one, not every one the user is on
-        # (a make-run look, session 54).
-        matching = [item for item in items if item["id"] == ctx.focus]
+        words, matching = _named_or_in_focus(ctx, ctx.message, items)
     head = "Your activities:\n" if english else "你的活动：\n"
     if (
         len(calls) > 1
@@ -102,12 +98,7 @@ def my_activities_text(ctx: RuntimeContext, calls: list[dict], english: bool) ->
             else "你还没有报名别人的活动。你发起的活动：\n"
         )
     if words and not matching:
-        named = " ".join(words)
-        head = (
-            f'None of your activities is "{named}". {head}'
-            if english
-            else f"你的活动里没有「{named}」。{head}"
-        )
+        head = _none_named(words, english) + head
     elif matching:
         items = matching
     ctx.listed = listed_ids(items[:5])
@@ -184,6 +175,22 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     return f"你想取消哪一个？{names}"
 
 
+def _named_or_in_focus(ctx: RuntimeContext, text: str, items: list[dict]):
+    """Return the words ``text`` names activities by and the ones of ``items`` holding them;
+    naming none, the one the chat is about (a make-run look, session 54: "who's coming?" right
+    after publishing one listed every activity)."""
+    words, matching = named_matches(text, items)
+    if not words and ctx.focus is not None:
+        matching = [item for item in items if item["id"] == ctx.focus]
+    return words, matching
+
+
+def _none_named(words: list[str], english: bool) -> str:
+    """Return the sentence saying no activity of the user's is named so."""
+    named = " ".join(words)
+    return f'None of your activities is "{named}". ' if english else f"你的活动里没有「{named}」。"
+
+
 def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     """Return the answer to "will I get a reminder?" / 怎么没提醒我 (a ``getActivityReminders``
     call and its result): for the activities the message names (all when it names none, or
@@ -193,18 +200,9 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
         if english:
             return "You have no activities ahead, so no reminder is due."
         return "你接下来没有活动，所以没有要发的提醒。"
-    words, matching = named_matches(named_part(ctx.message), items)
-    if not words and ctx.focus is not None:
-        # 会提醒我吗 right after joining one: that one's (an audit, session 54).
-        matching = [a for a in items if a["id"] == ctx.focus]
-    head = ""
-    if words and not matching:
-        named = " ".join(words)
-        head = (
-            f'None of your activities ahead is "{named}". '
-            if english
-            else f"你接下来的活动里没有「{named}」。"
-        )
+    # 会提醒我吗 right after joining one: that one's (an audit, session 54).
+    words, matching = _named_or_in_focus(ctx, named_part(ctx.message), items)
+    head = _none_named(words, english) if words and not matching else ""
     shown = (matching or items)[:5]
     lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(shown))
     if english:
