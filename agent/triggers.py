@@ -60,8 +60,11 @@ _HAND_IN = r"交(?:报告|作业|材料|稿)|提交|(?:要|得|该|需要|必须
 # 提前一天提醒我 with nothing after it: the activity in focus (agent.reminding).
 REMIND_TASK_RE = re.compile(
     # The time may come first ("remind me at 5pm to call mom", 提醒我8点吃药: an audit, session 54).
+    # Not refused: "don't remind me to …", 不用提醒我明天的活动 (the lead's review, session 54).
+    r"(?<!n't )(?<!not )(?<!never )"
     r"\bremind me (?:(?:at|on|in|by|tonight|tomorrow|this|next)\b[^.?!,]{0,30}?\s)?to\b"
-    r"|提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff\d])",
+    r"|(?<![不别甭])(?<!不用)(?<!不要)(?<!无需)(?<!需要)"
+    r"提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff\d])",
     re.IGNORECASE,
 )
 DEADLINE_RE = re.compile(

@@ -410,3 +410,12 @@ def test_a_reminder_asked_for_and_a_deadline_at_one_time_are_both_sent(user):
     assert run_deadline_reminders(datetime(2026, 11, 21, 17, 10, tzinfo=SH)) == 1
     keys = sorted(SystemEvent.objects.values_list("period_key", flat=True))
     assert keys == ["2026-11-21T17:00", "asked@2026-11-21T17:00"]
+
+
+@pytest.mark.parametrize(
+    "message", ["不用提醒我明天的活动", "别提醒我周五交报告", "don't remind me to call mom"]
+)
+def test_a_refused_task_reminder_is_no_reminder_at_a_time(message):
+    from agent.triggers import REMIND_TASK_RE
+
+    assert not REMIND_TASK_RE.search(message)
