@@ -43,6 +43,7 @@ from activities.selectors import activity_joined_by
 from agent import forgetting, offline, offline_plans, references
 from agent.confirming import (
     CONFIRM_TOOLS,
+    NOTHING_TO_CONFIRM,
     confirmation_question,
     describe,
     is_confirmation,
@@ -354,7 +355,7 @@ def stream_chat(
         ):
             # A bare yes with nothing proposed: said so (确认 drafted nothing and asked "想组织
             # 活动吗？", "yes" was "I'll remember that": a make-run look, session 54).
-            ctx.action = "nothing to confirm"
+            ctx.action = NOTHING_TO_CONFIRM
         elif pointed is None and references.asks_which_to_join(ctx.message, ctx):
             ctx.action = "choose"  # 帮我报名 after a list of several, none in focus: ask which
         elif pointed is None and references.asks_about_unnamed(ctx.message, ctx):
@@ -374,7 +375,7 @@ def stream_chat(
         ctx.more = bool(ctx.search) and asks_more
         if ctx.more and ctx.action not in ("join", "cancel"):
             ctx.referenced = ctx.action = None  # 第一个太远了，换一批: the others are asked for
-        if ctx.action == "nothing to confirm":
+        if ctx.action == NOTHING_TO_CONFIRM:
             state.intent = IntentResult(CHAT, 1.0, "confirmation")
         elif ctx.referenced is not None:
             state.intent = IntentResult(references.intent_of(ctx.action), 1.0, "reference")

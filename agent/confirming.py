@@ -31,6 +31,8 @@ CONFIRM_WORDS = frozenset(
     {"是", "是的", "确认", "确定", "好", "好的", "对", "执行", "yes", "y", "ok", "confirm"}
 )
 _CONFIRM_STRIP = " \t\r\n。，,.!！~～"
+# What a bare yes does when nothing was proposed (``RuntimeContext.action``): the chat says so.
+NOTHING_TO_CONFIRM = "nothing to confirm"
 
 
 def is_confirmation(message: str) -> bool:

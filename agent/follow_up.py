@@ -167,7 +167,8 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
 # Someone told of earlier ("我女儿6岁，喜欢画画", "my son is 7 and loves trains") asked for by a
 # pronoun: 这周末有适合她的活动吗 searched 「她」 and found nothing (a make-run look, session 54).
 # 他 inside 其他 or 吉他 is no pronoun (其他能玩的 searched the child told of: an audit, 54).
-_TA = r"(?:她们|他们|她|(?<![其吉])他)"
+_HE_ZH = r"(?<![其吉])他"
+_TA = rf"(?:她们|他们|她|{_HE_ZH})"
 _FOR_THEM_RE = re.compile(
     rf"(?:适合|给|带|陪|让|跟){_TA}|{_TA}(?:能|可以|会)?(?:玩|去|参加|喜欢)"
     r"|\b(?:for|take|bring|with) (?:her|him|them)\b"
@@ -191,7 +192,7 @@ _MALE_TEXT = (
 _FEMALE = frozenset(_FEMALE_TEXT.split())
 _MALE = frozenset(_MALE_TEXT.split())
 _SHE_RE = re.compile(r"她|\b(?:she|her)\b", re.IGNORECASE)
-_HE_RE = re.compile(r"(?<![其吉])他(?!们)|\b(?:he|him)\b", re.IGNORECASE)
+_HE_RE = re.compile(_HE_ZH + r"(?!们)|\b(?:he|him)\b", re.IGNORECASE)
 _SOMEONE_RE = re.compile(
     r"\b" + extract.CLOSE_PERSON_EN + "|" + extract.CLOSE_PERSON_ZH, re.IGNORECASE
 )

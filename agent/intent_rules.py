@@ -48,7 +48,8 @@ ORGANISED_BY_ME_RE = re.compile(
 # not who visits ("who's coming to visit").
 SIGN_UPS_RE = re.compile(
     # 谁会来？ right after publishing one recorded a search for company (an audit, session 54).
-    r"谁(?:报名|参加|(?:会|要)来(?![看找接]))|^\W*(?:都)?有谁(?:会|要)?来\W*$|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)|有人报名|报了几个人"
+    r"谁(?:报名|参加|(?:会|要)来(?![看找接]))|^\W*(?:都)?有谁(?:会|要)?来\W*$"
+    r"|(?:多少|几个)人(?:报了?名|参加)|报名(?:的人|人数|情况)|有人报名|报了几个人"
     r"|(?:局|会|课|赛|餐|派对|聚会|活动)有人来吗"
     # "who else signed up for my potluck?", not "who else is going hiking this weekend?".
     r"|\b(?:(?:who|who['’]s|how many people)(?: else(?=[^?]*\bmy\b))? (?:has |have |is |are )?"

@@ -11,12 +11,17 @@ from django.utils import timezone, translation
 from activities.models import ActivityStatus
 
 
+def day_text(moment: datetime, english: bool = False) -> str:
+    """Return the local day of a moment ("Sat 05 Dec", 12月5日(周六))."""
+    moment = timezone.localtime(moment)
+    if english:
+        return f"{moment:%a %d %b}"
+    return f"{moment.month}月{moment.day}日(周{'一二三四五六日'[moment.weekday()]})"
+
+
 def when_text(iso: str, english: bool = False) -> str:
     moment = timezone.localtime(datetime.fromisoformat(iso))
-    if english:
-        return f"{moment:%a %d %b %H:%M}"
-    weekday = "一二三四五六日"[moment.weekday()]
-    return f"{moment.month}月{moment.day}日(周{weekday}) {moment:%H:%M}"
+    return f"{day_text(moment, english)} {moment:%H:%M}"
 
 
 def span_text(start_iso: str, end_iso: str | None, english: bool = False) -> str:
@@ -47,17 +52,11 @@ def days_text(time_range: dict | None, english: bool = False) -> str:
     if not time_range or "start" not in time_range:
         return ""
 
-    def day(iso: str) -> str:
-        moment = timezone.localtime(datetime.fromisoformat(iso))
-        if english:
-            return f"{moment:%a %d %b}"
-        return f"{moment.month}月{moment.day}日(周{'一二三四五六日'[moment.weekday()]})"
-
     try:
-        first = day(time_range["start"])
+        start = datetime.fromisoformat(time_range["start"])
         # The end is inclusive to the last microsecond of its day (or the next midnight).
         end = datetime.fromisoformat(time_range.get("end") or time_range["start"])
-        last = day((end - timedelta(microseconds=1)).isoformat())
+        first, last = day_text(start, english), day_text(end - timedelta(microseconds=1), english)
     except (TypeError, ValueError):  # a range a model wrote in another shape: no days said
         return ""
     if first == last:

@@ -159,7 +159,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
     if english:
         names = titles_text(choices, english)
         if words and not matching:
-            return f'None of your activities is "{named}". Which one? {names}'
+            return f"{_none_named(words, english)}Which one? {names}"
         if words and len(matching) > 1:
             return f'Several of your activities match "{named}". Which one? {names}'
         if words:
@@ -167,7 +167,7 @@ def _which_to_cancel(ctx: RuntimeContext, items: list[dict], english: bool) -> s
         return f"Which one? {names}"
     names = titles_text(choices)
     if words and not matching:
-        return f"你的活动里没有「{named}」。你想取消哪一个？{names}"
+        return f"{_none_named(words, english)}你想取消哪一个？{names}"
     if words and len(matching) > 1:
         return f"有几个活动都对得上「{named}」，你想取消哪一个？{names}"
     if words:

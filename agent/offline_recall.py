@@ -14,6 +14,7 @@ from datetime import datetime
 from django.utils import timezone
 
 from agent import extract, preferences_said
+from agent.confirming import NOTHING_TO_CONFIRM
 from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.preferences_said import extract_preferences
@@ -329,7 +330,7 @@ def compose_chat(ctx: RuntimeContext, preferences: list[tuple[str, str]]) -> str
     english = is_english(text)
     if ctx.forgotten is not None:  # "forget that I'm vegetarian" (agent.forgetting)
         return _forgotten_text(ctx.forgotten, english)
-    if ctx.action == "nothing to confirm":  # a bare yes with nothing proposed (agent.chat)
+    if ctx.action == NOTHING_TO_CONFIRM:  # a bare yes with nothing proposed (agent.chat)
         if english:
             return (
                 "OK. Nothing is waiting for a yes right now: tell me what you'd like to do "

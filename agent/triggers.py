@@ -315,14 +315,16 @@ def deadline_of(text: str, sent: datetime) -> datetime | None:
 
 
 def deadline_period(due: datetime) -> str:
-    """Return the period key of a reminder: the local due time, to the minute."""
+    """Return the period key of a reminder: the local due time, to the minute (an activity's
+    reminder keys its start so too: :func:`activity_reminder_key`)."""
     return timezone.localtime(due).strftime("%Y-%m-%dT%H:%M")
 
 
-def reminder_window(text: str, due: datetime) -> tuple[datetime, datetime]:
+def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
     """Return when the reminder of a time a message mentions is sent: at that time when the
-    message asked to be reminded then (``REMIND_TASK_RE``), else during the day before it."""
-    if REMIND_TASK_RE.search(text):
+    message asked to be reminded then (``asked``: ``REMIND_TASK_RE``), else during the day
+    before it."""
+    if asked:
         return due, due + ASKED_REMINDER_LATE
     return due - timedelta(days=1), due
 
@@ -343,7 +345,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         asked = bool(REMIND_TASK_RE.search(message.content))
         if asked and due <= message.ts:
             continue  # "at 3pm" said at 15:37: the chat asked when instead
-        opens, closes = reminder_window(message.content, due)
+        opens, closes = reminder_window(due, asked=asked)
         if opens <= now < closes:
             by_due.setdefault((timezone.localtime(due), asked), []).append(message)
     created = []
@@ -389,8 +391,7 @@ ACTIVITY_REMINDER_AHEAD = timedelta(days=1)
 def activity_reminder_key(activity) -> str:
     """Return the period key of an activity's reminder: its id and local start, to the minute
     (moved to another time, it is reminded again)."""
-    start_key = timezone.localtime(activity.start_at).strftime("%Y-%m-%dT%H:%M")
-    return f"{activity.pk}@{start_key}"
+    return f"{activity.pk}@{deadline_period(activity.start_at)}"
 
 
 def activity_reminder_text(activity, english: bool, now: datetime) -> tuple[str, str]:
