@@ -83,3 +83,29 @@ def test_the_state_of_one_the_user_is_not_on_is_no_reminder(user, other_user, ma
     [shown] = state(user, activityId=game.pk)["activities"]
     assert shown["remind"] is False
     assert state(user)["activities"] == []  # nothing ahead of the user's own
+
+
+def test_the_state_shows_only_the_users_own_mute_and_sent_reminder(
+    user, other_user, make_activity_for
+):
+    from datetime import timedelta
+
+    from activities.services import activity_join
+    from agent.services import reminders_set
+    from agent.triggers import run_activity_reminders
+
+    game = make_activity_for(other_user)
+    activity_join(activity_id=game.pk, user=user)
+    reminders_set(user=other_user, activity_ids=[game.pk], remind=False)  # the organiser's
+    [shown] = state(user)["activities"]
+    assert shown["remind"] is True  # another's mute is not the user's
+    reminders_set(user=user, activity_ids=[game.pk], remind=False)
+    run_activity_reminders(game.start_at - timedelta(hours=12))  # sends no one's
+    assert state(other_user, activityId=game.pk)["activities"][0]["reminded"] is False
+
+
+def test_the_state_of_someone_elses_draft_is_not_found(user, other_user, make_activity_for):
+    from activities.models import ActivityStatus
+
+    draft = make_activity_for(other_user, status=ActivityStatus.DRAFT)
+    assert state(user, activityId=draft.pk)["error"]["code"] == "NOT_FOUND"
