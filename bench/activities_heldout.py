@@ -135,9 +135,12 @@ CORPORA = {
     # Two more cities written for fresh24 (development data from session 54).
     "nanning": ("activities_nanning.json", "Asia/Shanghai"),
     "adelaide_en": ("activities_adelaide_en.json", "Australia/Adelaide"),
-    # Two more cities written for fresh25, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh25 (development data from session 55).
     "taiyuan": ("activities_taiyuan.json", "Asia/Shanghai"),
     "philadelphia_en": ("activities_philadelphia_en.json", "America/New_York"),
+    # Two more cities written for fresh26, the unseen test: measured only, never fitted.
+    "nanchang": ("activities_nanchang.json", "Asia/Shanghai"),
+    "portland_en": ("activities_portland_en.json", "America/Los_Angeles"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -186,6 +189,8 @@ TUNING_CORPORA = (
     "wellington_en",
     "nanning",
     "adelaide_en",
+    "taiyuan",
+    "philadelphia_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -215,6 +220,7 @@ DEV_SETS = {
     "fresh22": "fresh22",
     "fresh23": "fresh23",
     "fresh24": "fresh24",
+    "fresh25": "fresh25",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -313,6 +319,10 @@ QUERY_FILES = {
         "activities_fresh25_taiyuan_queries.jsonl",
         "activities_fresh25_philadelphia_en_queries.jsonl",
     ),
+    "fresh26": (
+        "activities_fresh26_nanchang_queries.jsonl",
+        "activities_fresh26_portland_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -341,6 +351,7 @@ FRESH = (
     "fresh23",
     "fresh24",
     "fresh25",
+    "fresh26",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -505,6 +516,13 @@ SPLIT_STATUS = {
     ),
     "fresh25": (
         "The fresh25 split (issue 30) is two more new cities (Taiyuan in Chinese, Philadelphia "
+        "in English), written from the listings only and measured three times unseen by the "
+        "lead (session 54: before and after its round, and on the landed code); it is "
+        "DEVELOPMENT data now (from session 55). The unseen test split is fresh26 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh26": (
+        "The fresh26 split (issue 30) is two more new cities (Nanchang in Chinese, Portland "
         "in English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
