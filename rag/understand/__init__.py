@@ -258,11 +258,11 @@ def _span(origin: list[int], start: int, end: int) -> tuple[int, int]:
     return (known[0], known[-1] + 1) if known else (0, 0)
 
 
-# Two time phrases joined by "or" / "and" / nothing name both (周六周日, 明天或者后天, "friday or
-# saturday night"); joined by "to" / 到 they name the span from the first to the second (周一到周五,
-# 两点到五点, "2pm to 5pm").
+# Two time phrases joined by "or" / "and" / "n" / nothing name both (周六周日, 明天或者后天,
+# "friday or saturday night", "fri n sat"); joined by "to" / 到 they name the span from the
+# first to the second (周一到周五, 两点到五点, "2pm to 5pm").
 _BOTH = re.compile(
-    r"[\s,，、/&+]*(?:或者|或是|或|和|跟|与|及|还是|or|and|and/or)?[\s,，、/]*", re.I
+    r"[\s,，、/&+]*(?:或者|或是|或|和|跟|与|及|还是|or|and|and/or|n)?[\s,，、/]*", re.I
 )
 _SPAN = timedelta(days=31)  # "to" joins at most a month: 2pm today to 5pm on sunday is two
 _THROUGH = re.compile(r"\s*(?:到|至|-|–|~|～|to|through|thru|until|till)\s*", re.I)

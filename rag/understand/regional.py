@@ -179,6 +179,10 @@ PART_WORDS_AFTER_DAY: dict[str, str] = {
     # Wuhan and southwestern 黑了 ("once it is dark": the evening) after a day (今天黑了, 明天黑了);
     # alone it is "it got dark". Session 49, after fresh9's 「今天黑了有么斯好玩的」 had been seen.
     "黑了": "晚上",
+    # Northern 黑夜 ("night": 今儿黑夜, 明儿黑夜, Shanxi, Hebei, Shaanxi; 现代汉语词典 has it as
+    # 黑夜 "night") after a day; alone it is the dark night of a song or a poem. Session 55, after
+    # fresh25's 「今儿黑夜想动一动 出出汗」 (read as all of today) had been seen.
+    "黑夜": "晚上",
     # 午后 ("after noon": the afternoon; 现代汉语词典), and northern 晌午后: after a day only, as
     # alone 午后 is as often the mood of a thing (午后阳光, 午后茶会). General knowledge (issue
     # 30, session 41).

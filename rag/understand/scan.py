@@ -42,6 +42,7 @@ from rag.understand.words import (
     ZH_WEEKDAYS,
     cn_number,
     month_number,
+    paired_weekday,
     weekday_index,
 )
 
@@ -326,7 +327,7 @@ def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
     if role == "day":
         if kind in NUMBERED_KINDS:
             return numbered_atom(kind, match, ctx.today, ctx.tz)
-        if kind == "en_weekday" and nth_weekday(match):
+        if kind == "en_weekday" and (nth_weekday(match) or not paired_weekday(match)):
             return None
         return _day_atom(kind, match, ctx)
     if role == "part":

@@ -350,6 +350,14 @@ PART_PATTERNS = [
 _EN_AMBIGUOUS_DAY = r"(" + alternation(EN_WEEKDAY_AMBIGUOUS) + r")\b\.?"
 _EN_WEEKDAY_CUE = r"(?:(this\s+coming|this|coming|next|last)\s+)?"
 _EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d"
+# Any weekday's name or short form, and what joins two days into a choice or a run ("sat or
+# sun", "sat/sun", "sat & sun", "fri-sun", "sat to mon"). An ambiguous short form is a day beside
+# another day so joined: before it (below) or after it (PAIRED_DAY, read by paired_weekday).
+_EN_ANY_WEEKDAY = _EN_WEEKDAY_OR_SHORT + "|" + alternation(EN_WEEKDAY_AMBIGUOUS)
+_EN_DAY_JOINER = r"(?:or|and|n|&|/|-|to|thru|through|till|until|,)"
+_PAIRED_DAY_BEFORE = re.compile(
+    r"\b(?:" + _EN_ANY_WEEKDAY + r")\b\.?\s*" + _EN_DAY_JOINER + r"\s*(?:on\s+)?$"
+)
 DAY_PATTERNS += [
     # Scots "the night" (tonight), "the morn" / "the morra" (tomorrow): regional.SCOTS_DAYS.
     ("en_scots_day", rx(regional.SCOTS_DAY_PATTERN)),
@@ -375,10 +383,36 @@ DAY_PATTERNS += [
             + _EN_MONTH_OF_DAY
             + r")\b"
             # or a day of the month or a slash date it labels ("sat the 5th", "sat 12/5").
-            + r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b))"
+            + r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b"
+            # or another day joined to it ("sat or sun", "sat/sun", "sat-mon").
+            + r"|\s*"
+            + _EN_DAY_JOINER
+            + r"\s*(?:on\s+)?(?:"
+            + _EN_ANY_WEEKDAY
+            + r")\b))"
+        ),
+    ),
+    # After a joiner ("fri or sat", "sat or sun", "thu/sun"); kept only where a day stands
+    # before the joiner (paired_weekday). The empty group stands for the cue of the others.
+    (
+        "en_weekday",
+        rx(
+            r"(?:(?<=\bor\s)|(?<=\band\s)|(?<=\bn\s)|(?<=&\s)|(?<=&)|(?<=/)|(?<=/\s)|(?<=-)"
+            r"|(?<=-\s)|(?<=,)|(?<=,\s)|(?<=\bto\s)|(?<=\bthru\s)|(?<=\bthrough\s)"
+            r"|(?<=\btill\s)|(?<=\buntil\s)|(?<=\bon\s))(?P<paired>)\b" + _EN_AMBIGUOUS_DAY
         ),
     ),
 ]
+
+
+def paired_weekday(match: re.Match) -> bool:
+    """Return whether an ambiguous short weekday read after a joiner has a day before it ("sat
+    or sun"), rather than being the word ("fun in the sun", "she sat")."""
+    if match.groupdict().get("paired") is None:
+        return True
+    return bool(_PAIRED_DAY_BEFORE.search(match.string[: match.start()]))
+
+
 # Atoms of a part of the day that are no time alone.
 PART_JOINED = frozenset({"en_part", "zh_part_short", "zh_part_after_day"})
 # A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or

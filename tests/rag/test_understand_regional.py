@@ -124,6 +124,7 @@ def test_lately_in_cantonese_is_recent():
         "去山顶寻日出",
         "天黑下山",
         "早早睡觉",  # 早早: "early", an adverb
+        "黑夜里的星星",  # 黑夜 only after a day
     ],
 )
 def test_words_that_are_other_words_name_no_time(text):
@@ -138,6 +139,11 @@ def test_an_adverb_leaves_the_day_to_the_day_word():
 
 def test_heixia_after_a_day_is_its_night():
     assert windows("明儿黑下去哪") == [on(26, 18, 24)]
+
+
+@pytest.mark.parametrize("text", ["今儿黑夜想动一动 出出汗", "今天黑夜去哪耍"])
+def test_heiye_after_a_day_is_its_night_not_the_whole_day(text):
+    assert windows(text) == [on(25, 18, 24)]
 
 
 def test_a_refused_day_in_traditional_characters_is_refused():

@@ -239,6 +239,24 @@ def test_am_before_a_pronoun_is_the_verb(text, rest):
     assert (day.end - day.start).total_seconds() == 24 * 3600  # the whole day
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["sat or sun, somewhere to take the kiddos", "sat/sun kids", "sun or sat", "sat & sun markets"],
+)
+def test_two_short_weekend_days_joined_are_both_days(text):
+    assert windows(text) == [on(28, 0, 48, LONDON)]
+
+
+@pytest.mark.parametrize("text", ["fri or sat gig", "fri n sat gig"])
+def test_a_short_day_after_another_day_and_a_joiner_is_a_day(text):
+    assert windows(text) == [on(27, 0, 48, LONDON)]
+
+
+@pytest.mark.parametrize("text", ["fun in the sun or rain", "she sat and read", "art and sun"])
+def test_a_short_day_after_a_joiner_without_a_day_is_the_word(text):
+    assert understand(text, now=NOW_LONDON, direction="future").times == ()
+
+
 def test_am_before_anything_else_after_a_day_is_the_morning():
     assert windows("sat am pottery") == [on(28, 6, 12, LONDON)]
 
