@@ -22,6 +22,7 @@ from rag.understand.numbered import (
 from rag.understand.parts import MEALS, narrowed, part_of_day
 from rag.understand.regional import SCOTS_DAYS, TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
+    BARE_CLOCK,
     CLOCK_PATTERNS,
     DAY_PATTERNS,
     EN_AMBIGUOUS_MONTHS,
@@ -198,13 +199,16 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
 
 
 def _clock_atom(kind: str, match: re.Match) -> tuple | None:
-    """Return (hour, minute, am/pm, Chinese, bound) of a clock time; bound is "after" (from it
-    on), "before" (until it) or None (the hour from it)."""
+    """Return (hour, minute, am/pm, bare, bound) of a clock time; bare: an hour said with no
+    am / pm (三点, "at 3"), whose 1-6 is the afternoon without a part of the day; bound is
+    "after" (from it on), "before" (until it) or None (the hour from it)."""
     g = match.groupdict()
     if kind == "colon":
         hour, minute, half = int(g["hour"]), int(g["minute"]), g["half"]
     elif kind == "en_clock":
         hour, minute, half = int(g["hour"]), 0, g["half"]
+    elif kind == BARE_CLOCK:
+        hour, minute, half = int(g["hour"] or g["oclock"]), 0, None
     else:
         hour = cn_number(g["hour"])
         extra = g["extra"] or ""
@@ -221,7 +225,7 @@ def _clock_atom(kind: str, match: re.Match) -> tuple | None:
     after = g.get("after") or g.get("onwards") or g.get("zafter")
     before = g.get("before") or g.get("zbefore")
     bound = "after" if after else ("before" if before else None)
-    return hour, minute, half, kind == "zh_clock", bound
+    return hour, minute, half, kind in ("zh_clock", BARE_CLOCK), bound
 
 
 def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
@@ -232,7 +236,10 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         word = g(1)
         offset = {"next": 1, "last": -1, "this": 0}.get(word, ZH_WEEK_PREFIX.get(word))
         first = monday + timedelta(days=7 * offset)
-        return None, lambda k: (first, first + timedelta(days=7))
+        # "This week" said on its last day (Sunday) is the rest of today and the week ahead:
+        # asked then, it is the coming week that is meant, not the hours left of Sunday.
+        days = 14 if offset == 0 and today.weekday() == 6 else 7
+        return None, lambda k: (first, first + timedelta(days=days))
     if kind in ("zh_rel_month", "zh_month_part", "en_month", "en_month_part"):
         if kind == "zh_rel_month":
             offset, part = ZH_WEEK_PREFIX[g(1)], g(2)
@@ -493,6 +500,6 @@ def _is_meal(atom: Atom, text: str) -> bool:
 
 def _not_alone(atom: Atom, text: str) -> bool:
     """Return whether an atom means no time when it stands alone."""
-    if atom.kind in PART_JOINED:
+    if atom.kind in PART_JOINED or atom.kind == BARE_CLOCK:
         return True
     return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"

@@ -113,9 +113,9 @@ def _kind(phrase: Phrase) -> str:
 
 def _clock_hours(clock: tuple, part: str | None) -> float:
     """Return the clock time in hours after the day's start, read with its part of the day."""
-    hour, minute, half, chinese = clock[:4]
-    if chinese and part is None and 1 <= hour <= 6:
-        hour += 12  # 三点开会: a bare 1-6 点 is the afternoon
+    hour, minute, half, bare = clock[:4]
+    if bare and part is None and 1 <= hour <= 6:
+        hour += 12  # 三点开会, "sat at 3": a bare 1-6 is the afternoon
     elif in_parts(part, NOON_PARTS) and hour < 6 or half == "p" and hour < 12:
         hour += 12
     elif half == "a" and hour == 12:

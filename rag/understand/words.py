@@ -349,7 +349,7 @@ PART_PATTERNS = [
 # sat", "this sun") or a part of the day or a clock time after ("sat nite", "sun 2pm").
 _EN_AMBIGUOUS_DAY = r"(" + alternation(EN_WEEKDAY_AMBIGUOUS) + r")\b\.?"
 _EN_WEEKDAY_CUE = r"(?:(this\s+coming|this|coming|next|last)\s+)?"
-_EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d"
+_EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d|at\s+\d{1,2}\b"
 # Any weekday's name or short form, and what joins two days into a choice or a run ("sat or
 # sun", "sat/sun", "sat & sun", "fri-sun", "sat to mon"). An ambiguous short form is a day beside
 # another day so joined: before it (below) or after it (PAIRED_DAY, read by paired_weekday).
@@ -413,6 +413,8 @@ def paired_weekday(match: re.Match) -> bool:
     return bool(_PAIRED_DAY_BEFORE.search(match.string[: match.start()]))
 
 
+# The kind of an English hour said without am / pm ("at 8"): a time only beside a day or part.
+BARE_CLOCK = "en_bare_clock"
 # Atoms of a part of the day that are no time alone.
 PART_JOINED = frozenset({"en_part", "zh_part_short", "zh_part_after_day"})
 # A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or
@@ -438,6 +440,16 @@ CLOCK_PATTERNS = [
             + _EN_BOUND
             + r"(?:at\s+)?(?P<hour>\d{1,2})\s*(?P<half>[ap])\.?m\b\.?"
             + _EN_BOUND_AFTER
+        ),
+    ),
+    # A bare hour ("at 8", "8 o'clock") is a time only beside a day or a part of the day ("at 8
+    # tonight", "tomorrow at 7", "sat at 3": BARE_CLOCK in PART_JOINED's rule, rag.understand.scan
+    # _not_alone); alone "at 8" is as often an age, a count or an address.
+    (
+        BARE_CLOCK,
+        rx(
+            r"\b(?:at\s+(?P<hour>\d{1,2})(?:\s*o'?\s*clock)?|(?P<oclock>\d{1,2})\s*o'?\s*clock)"
+            r"(?![\d:.]|\s*(?:[ap]\.?m\b|%|h\b|hrs?\b|hours?\b|years?\b|yrs?\b|yo\b|people\b|persons?\b|of\s+us\b|guests?\b))"
         ),
     ),
     (

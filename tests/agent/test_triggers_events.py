@@ -367,6 +367,15 @@ def test_a_reminder_asked_for_at_a_time_comes_at_that_time_not_the_day_before(us
     assert event.payload["dueAt"].startswith("2026-11-20T17:00")
 
 
+@pytest.mark.parametrize(
+    "message", ["remind me to take my pills at 8 tonight", "tonight at 8 remind me to call mom"]
+)
+def test_a_reminder_at_an_hour_without_pm_tonight_is_that_evening_hour(message):
+    from agent.triggers import deadline_of
+
+    assert deadline_of(message, SENT) == SENT.replace(hour=20)
+
+
 def test_a_reminder_asked_for_a_day_comes_that_morning(user):
     from agent.triggers import run_deadline_reminders
 

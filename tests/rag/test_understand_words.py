@@ -240,6 +240,38 @@ def test_am_before_a_pronoun_is_the_verb(text, rest):
 
 
 @pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("remind me to take my pills at 8 tonight", [on(25, 20, 21, LONDON)]),
+        ("tonight at 8", [on(25, 20, 21, LONDON)]),
+        ("at 9 tomorrow morning", [on(26, 9, 10, LONDON)]),
+        ("at 10 o'clock tomorrow", [on(26, 10, 11, LONDON)]),
+        ("sat at 3", [on(28, 15, 16, LONDON)]),  # a bare 1-6 is the afternoon
+    ],
+)
+def test_an_hour_without_am_or_pm_beside_a_day_is_that_hour(text, expected):
+    assert windows(text) == expected
+
+
+@pytest.mark.parametrize("text", ["anything on this week", "这周有什么活动"])
+def test_this_week_said_on_sunday_runs_through_the_week_ahead(text):
+    sunday = datetime(2026, 11, 29, 10, tzinfo=LONDON if text.isascii() else SH)
+    [phrase] = understand(text, now=sunday, direction="future").times
+    assert [(w.start, w.end) for w in phrase.windows] == [
+        (sunday, on(31, 0, 24 * 6, sunday.tzinfo)[1])
+    ]
+
+
+def test_this_week_said_midweek_ends_on_sunday():
+    assert windows("anything on this week") == [(NOW_LONDON, on(30, 0, 0, LONDON)[0])]
+
+
+@pytest.mark.parametrize("text", ["at 8", "kids at 5", "table for dinner at 8 people"])
+def test_an_hour_without_am_or_pm_alone_is_no_time(text):
+    assert understand(text, now=NOW_LONDON, direction="future").times == ()
+
+
+@pytest.mark.parametrize(
     "text",
     ["sat or sun, somewhere to take the kiddos", "sat/sun kids", "sun or sat", "sat & sun markets"],
 )
