@@ -61,7 +61,7 @@ from agent.router import IntentResult, classify_intent
 from agent.told_preferences import asked_categories
 from agent.tool_registry import FORBIDDEN_ARGUMENTS, REGISTRY
 from config.errors import NotFound
-from memory.services import messages_write, preference_delete, preference_upsert
+from memory.services import message_delete, messages_write, preference_delete, preference_upsert
 from rag.llm import get_llm
 from rag.providers.llm import ChatResult, ProviderError
 
@@ -261,6 +261,9 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
             # Deleted meanwhile (the API, another turn): forgotten already.
             with contextlib.suppress(NotFound):
                 preference_delete(user=state.user, preference_id=preference.pk, actor="agent")
+        for message_id in state.context.forgotten_messages or []:
+            with contextlib.suppress(NotFound):
+                message_delete(user=state.user, message_id=message_id, actor="agent")
         AgentSession.objects.filter(user=state.user, chat_id=state.chat_id).update(
             last_intent=last_intent,
             pending_action=pending,
@@ -404,6 +407,9 @@ def stream_chat(
         preferences = extract_preferences(state.message.replace(clause, " "))
         state.context.forgotten = forgetting.preferences_to_forget(
             user=state.user, message=state.message
+        )
+        state.context.forgotten_messages = forgetting.messages_stating(
+            user=state.user, forgotten=state.context.forgotten
         )
     elif asked_categories(state.message) is not None:
         preferences = []

@@ -87,6 +87,8 @@ class RuntimeContext:
     # The preferences in force a request to forget names ("forget that I'm vegetarian": deleted
     # when the turn is saved); None when the message asks nothing of the kind.
     forgotten: list | None = None
+    # The user's messages that stated them (agent.forgetting.messages_stating), deleted with them.
+    forgotten_messages: list[str] | None = None
     searched: dict | None = None
     # The message's query-role embedding, made once per turn for the router and both memory
     # passes (None when the provider failed: each then degrades on its own).

@@ -172,11 +172,17 @@ _TA = rf"(?:她们|他们|她|{_HE_ZH})"
 _FOR_THEM_RE = re.compile(
     rf"(?:适合|给|带|陪|让|跟){_TA}|{_TA}(?:能|可以|会)?(?:玩|去|参加|喜欢)"
     r"|\b(?:for|take|bring|with) (?:her|him|them)\b"
-    r"|\b(?:she|he|they)(?:['’]d| would| could| can| might| will) (?:like|enjoy|love|do|go)\b",
+    r"|\b(?:she|he|they)(?:['’]d| would| could| can| might| will) (?:like|enjoy|love|do|go)\b"
+    r"|\b(?:would|could|might|will|does|do) (?:she|he|they) (?:like|enjoy|love)\b",
     re.IGNORECASE,
 )
+# The pronoun and the liking said of it leave the search: "anything she'd like?" searched the
+# child told of and "like" (session 54's make-run look); the liking told earlier takes its place.
 _PRONOUN_RE = re.compile(
-    _TA + r"|\b(?:her|him|them|she|he|they)(?:['’]d| would| could| can| might| will)?\b"
+    _TA + r"(?:能|可以|会|可能)?(?:喜欢|爱)?"
+    r"|\b(?:her|him|them|she|he|they)(?:['’]d| would| could| can| might| will)?"
+    r"(?: (?:like|enjoy|love|fancy)(?: to do)?)?\b"
+    r"|\b(?:would|could|might|will|does|do) (?:she|he|they) (?:like|enjoy|love)(?: to do)?\b"
     r"|\b(?:i|we) (?:can|could) (?:take|bring)\b",
     re.IGNORECASE,
 )

@@ -17,7 +17,8 @@ from agent.preferences_said import (
     extract_preferences,
     stated_in,
 )
-from memory.selectors import preferences_list
+from memory.models import Role
+from memory.selectors import messages_matching, preferences_list
 
 # A fact about oneself asked to be forgotten: "forget that I'm …", "forget about my …", "don't
 # remember that I …", 忘掉我…, 别记我…了, 删掉我…; or said first and forgotten after it (我吃素这
@@ -70,11 +71,16 @@ def forget_clause(message: str) -> str:
 _THING_CATEGORIES = ("allergy", "food", "dislikes")
 
 
+def _values(value: str) -> set[str]:
+    """Return a preference's value in both languages."""
+    values = {value, VALUES_ZH_EN.get(value, value), THINGS_ZH_EN.get(value, value)}
+    return values | {zh for zh, en in {**VALUES_ZH_EN, **THINGS_ZH_EN}.items() if en == value}
+
+
 def _names(told: str, category: str, value: str, stated: list[tuple[str, str]]) -> bool:
     """Return whether what is asked to be forgotten names this preference: stated alike (in
     either language), or, for a thing avoided, its value or its phrase said in the text."""
-    values = {value, VALUES_ZH_EN.get(value, value), THINGS_ZH_EN.get(value, value)}
-    values |= {zh for zh, en in {**VALUES_ZH_EN, **THINGS_ZH_EN}.items() if en == value}
+    values = _values(value)
     if any(c == category and v in values for c, v in stated):
         return True
     if category not in _THING_CATEGORIES:
@@ -92,3 +98,24 @@ def preferences_to_forget(*, user, message: str) -> list:
     told = _FORGET_WORDS_RE.sub(" ", forget_clause(message)).strip()
     stated = extract_preferences(told)
     return [p for p in preferences_list(user=user) if _names(told, p.category, p.value, stated)]
+
+
+def messages_stating(*, user, forgotten: list) -> list[str]:
+    """Return the ids of the user's own messages that state a preference being forgotten ("I'm
+    vegetarian", told weeks ago): deleted with it, so no recall quotes it back afterwards (a
+    make-run look, session 54: the preference went, the message stayed and was quoted)."""
+    ids: list[str] = []
+    for preference in forgotten:
+        words = _values(preference.value) | {
+            stated_in(preference.category, preference.value, english=e) for e in (True, False)
+        }
+        pattern = "|".join(re.escape(w) for w in sorted(words) if len(w) > 1)
+        if not pattern:
+            continue
+        for message in messages_matching(user=user, pattern=pattern, role=Role.USER):
+            stated = extract_preferences(message.content)
+            if message.message_id not in ids and any(
+                c == preference.category and v in _values(preference.value) for c, v in stated
+            ):
+                ids.append(message.message_id)
+    return ids

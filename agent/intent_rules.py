@@ -113,6 +113,17 @@ LIKING_RE = re.compile(
     r"|\btake me\b|\bjoin\b|\blet'?s\b|\btogether\b|\bpublish|\bpost it\b|\bcount me\b"
     r"|\bsign me\b|\bbook\b|\bkeen\b|\bup for\b))"
 )
+# Someone new to the city saying what they like ("I'm new in town and like board games", 刚搬来
+# 喜欢桌游): show them that kind of thing here; the liking is kept as every stated one is. The
+# examples alone read it as a partner search and recorded one nobody asked for (session 54's
+# make-run look). Asking for people ("…, anyone to play with?") stays PARTNER's, weighed higher.
+NEWCOMER_LIKING_RE = re.compile(
+    r"(?:\bi(?:'?m| am) new (?:in town|here|around here|to (?:the )?\w+)"
+    r"|\b(?:just|recently) (?:moved|arrived|relocated) (?:here|to)\b|\bnew to the (?:city|area)\b"
+    r"|刚(?:搬|来|到))"
+    r"[^?？]{0,40}?(?:\b(?:love|like|enjoy|adore|into)\b|喜欢|爱)",
+    re.IGNORECASE,
+)
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
 # outrank PARTNER, which outranks EXPLORE ("有没有人一起" is a partner search, not a listing).
 # An explicit "remember this" is a statement for memory, not a search, whatever it mentions
@@ -138,6 +149,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # one (a make-run look, session 49). Above EXPLORE's weight, below PARTNER's: the
     # examples alone put "I enjoy hiking on weekends" at PARTNER 0.68 (checked on the dev split).
     (CHAT, LIKING_RE, 0.7),
+    (EXPLORE, NEWCOMER_LIKING_RE, 0.75),
     # Stopping a search for company (extract.PARTNER_STOP_RE): above MANAGE's "cancel" and 不…
     # 了, which would look for an activity to cancel.
     (PARTNER, extract.PARTNER_STOP_RE, 1.5),

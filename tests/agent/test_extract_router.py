@@ -361,6 +361,24 @@ def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message
     assert classify_offline(message).intent == intent
 
 
+@pytest.mark.django_db
+@pytest.mark.real_model  # the examples alone read these as partner searches
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("I'm new in town and like board games", "EXPLORE"),
+        ("just moved here and enjoy running", "EXPLORE"),
+        ("我刚搬来 喜欢桌游", "EXPLORE"),
+        ("I'm new in town and like board games, anyone want to play?", "PARTNER"),
+        ("我刚来南昌 喜欢爬山 有人一起吗", "PARTNER"),
+    ],
+)
+def test_a_newcomers_liking_is_a_search_for_it_unless_they_ask_for_people(message, intent):
+    from agent.router import classify_offline
+
+    assert classify_offline(message).intent == intent
+
+
 @pytest.mark.parametrize(
     ("message", "intent"),
     [

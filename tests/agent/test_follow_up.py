@@ -166,8 +166,16 @@ def test_a_refusal_drops_only_a_kind_the_last_query_names():
             "anything he would enjoy?",
             "he would enjoy",
             ["my dad is 70 and likes fishing", "ok"],
-            "70 year old dad fishing enjoy",
+            "70 year old dad fishing",
         ),
+        # The liking said of the pronoun leaves the search with it (session 55).
+        (
+            "anything she'd like?",
+            "she'd like",
+            ["my daughter is 6 and loves drawing"],
+            "6 year old daughter drawing",
+        ),
+        ("有她会喜欢的吗", "她会喜欢", ["我女儿6岁，喜欢画画"], "6岁女儿 画画"),
     ],
 )
 def test_a_pronoun_asked_for_is_the_person_told_of_earlier(message, topic, earlier, query):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from agent.forgetting import asks_to_forget, preferences_to_forget
-from memory.models import MemoryChange, Preference
+from memory.models import ChatMessage, MemoryChange, Preference
 from memory.services import preference_upsert
 
 pytestmark = pytest.mark.django_db
@@ -57,6 +57,17 @@ def test_forgetting_deletes_the_preference_and_stores_nothing(api_client, user, 
     assert body["reply"] == "OK, I've forgotten: vegetarian.", body["reply"]
     assert list(Preference.active.filter(user=user).values_list("value", flat=True)) == ["peanuts"]
     assert MemoryChange.objects.filter(user=user, actor="agent", action="delete").count() == 1
+
+
+def test_forgetting_deletes_the_users_messages_that_stated_it(api_client, user, say):
+    say(api_client, "I'm vegetarian")
+    say(api_client, "I love hiking")
+    assert Preference.active.filter(user=user, value="vegetarian").exists()
+
+    say(api_client, "forget that I'm vegetarian")
+
+    said = set(ChatMessage.objects.filter(user=user, role="user").values_list("content", flat=True))
+    assert said == {"I love hiking", "forget that I'm vegetarian"}
 
 
 def test_forgetting_what_was_never_kept_says_so(api_client, user, say):
