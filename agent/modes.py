@@ -94,7 +94,8 @@ MODES: dict[str, AgentMode] = {
         "帮用户管理自己的活动：用 getMyActivities 查看报名和发起的活动，"
         "用户明确要求时才用 leaveActivity 退出报名的活动、cancelActivity 取消自己发起的活动，"
         "并说明结果；用户不要（或又要）活动前一天的提醒时用 setActivityReminder（不给 activityId "
-        "就是今后所有的活动）；问会不会提醒、为什么没提醒时用 getActivityReminders。",
+        "就是今后所有的活动）；问会不会提醒、为什么没提醒、有哪些提醒时用 "
+        "getActivityReminders。",
         (
             "getMyActivities",
             "getActivity",

@@ -196,7 +196,11 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     call and its result): for the activities the message names (all when it names none, or
     none of them), whether and when each one's reminder comes."""
     items = call["result"].get("activities") or []
+    tasks = call["result"].get("tasks") or []
+    told = _tasks_text(tasks, english)
     if not items:
+        if tasks:
+            return told
         if english:
             return "You have no activities ahead, so no reminder is due."
         return "你接下来没有活动，所以没有要发的提醒。"
@@ -205,9 +209,28 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     head = _none_named(words, english) if words and not matching else ""
     shown = (matching or items)[:5]
     lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(shown))
+    told = f"{told}\n" if told and not words else ""
     if english:
-        return f"{head}Reminders of your activities ahead:\n{lines}"
-    return f"{head}你接下来活动的提醒：\n{lines}"
+        return f"{told}{head}Reminders of your activities ahead:\n{lines}"
+    return f"{told}{head}你接下来活动的提醒：\n{lines}"
+
+
+def _tasks_text(tasks: list[dict], english: bool) -> str:
+    """Return the reminders of the times the user told ("remind me to take my pills at 8
+    tonight"), each with what they said and when it goes out; "" when there are none."""
+    if not tasks:
+        return ""
+    lines = []
+    for i, task in enumerate(tasks[:5], 1):
+        when = when_text(task["remindAt"], english)
+        if english:
+            state = "reminded already" if task["reminded"] else f"I'll remind you {when}"
+            lines.append(f'{i}. "{task["said"]}": {state}')
+        else:
+            state = "已经提醒过了" if task["reminded"] else f"{when} 提醒你"
+            lines.append(f"{i}. 「{task['said']}」：{state}")
+    head = "Your reminders:" if english else "你的提醒："
+    return head + "\n" + "\n".join(lines)
 
 
 def _reminder_line(i: int, activity: dict, english: bool) -> str:

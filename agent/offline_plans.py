@@ -170,10 +170,13 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     understood = extract.read(ctx.message)
     topic = extract.semantic_query(ctx.message)
     # 这周末有适合她的活动吗 after 我女儿6岁，喜欢画画: for her, as told.
-    topic = follow_up.someone_said_before(ctx.message, topic, ctx.said_before) or topic
-    if ctx.search:
+    for_them = follow_up.someone_said_before(ctx.message, topic, ctx.said_before)
+    topic = for_them or topic
+    if ctx.search and not for_them:
         # 有没有不用花钱的 after 周六带孩子去哪玩 narrows that search, 那明天的呢 asks it for
         # another day, "what about food?" for another thing then: not a new search of its own.
+        # Asked for the person told of ("anything she'd like on sat or sun?"), it is a search
+        # for them, not the last one at another time (a make-run look, session 55).
         changed = follow_up.changed_search(ctx.message, ctx.search)
         if changed is not None:
             return [("exploreNearby", changed)]

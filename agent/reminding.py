@@ -75,7 +75,14 @@ REMINDER_ASKED_RE = re.compile(
     r"|\b(?:is|are) (?:the |my )?reminders? (?:on|set|coming)\b"
     r"|会(?:不会)?提醒我(?:吗|嘛|么)?\s*[?？]?\s*$|会不会提醒|有没有提醒|提醒(?:了|过)我?(?:吗|没)"
     r"|(?:怎么|为什么|为啥|咋)(?:没|不)(?:有)?提醒|没(?:有)?收到(?:[^，,。？?]{0,12})?提醒"
-    r"|(?:什么时候|几点|哪天)提醒我|提醒(?:开着|打开了|设好了)(?:吗|没)",
+    r"|(?:什么时候|几点|哪天)提醒我|提醒(?:开着|打开了|设好了)(?:吗|没)"
+    # Which reminders there are ("what reminders do I have?", 我有哪些提醒): it answered "I don't
+    # know" after "remind me to take my pills at 8 tonight" (a make-run look, session 55).
+    r"|\bwhat reminders (?:do i have|have i (?:got|set)|did i set|are (?:set|on|coming))\b"
+    r"|\b(?:list|show|see|check)(?: me)? (?:all )?(?:of )?my reminders\b"
+    r"|\b(?:any|my) reminders (?:set|coming|ahead|for (?:today|tonight|tomorrow|this week))\b"
+    r"|^\W*(?:my )?reminders\W*$|\bdo i have any reminders\b"
+    r"|(?:哪些|什么|几个)提醒|提醒(?:列表|清单)|我的提醒|设(?:了|过)(?:哪些|什么)提醒",
     re.IGNORECASE,
 )
 
@@ -160,8 +167,10 @@ _REMINDER_WORDS_RE = re.compile(
     r"\b(?:about|of|for|the|one|please|again|can|could|will|would|you|i|me|my|remind(?:ed|ing)?|"
     r"reminders?|day|before|don'?t|forget|to|did|didn'?t|got|get|no|any|a|why|when|is|are|on|"
     r"see|seen|saw|show|shown|come|comes|came|"
-    r"set|have|haven'?t|never|receive[d]?)\b"
+    r"set|have|haven'?t|never|receive[d]?|what|which|list|check|all|do|ahead|coming|today|"
+    r"tonight|tomorrow|this|week)\b"
     r"|那个|这个|的|记得|到时候|提前一天|前一天|活动|别忘了|不要忘了|提醒|一下|会不会|会|我|你|"
+    r"哪些|什么|几个|列表|清单|设|"
     r"怎么|为什么|为啥|咋|没有|没|收到|有|吗|嘛|么|吧|哦|呀|啊|了|过|[?？!！,，.。]",
     re.IGNORECASE,
 )

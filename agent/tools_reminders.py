@@ -8,6 +8,8 @@ Like those of agent/tools.py, it is ``func(user, **arguments)`` registered with 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.utils import timezone
 
 from activities.models import ActivityStatus
@@ -54,16 +56,42 @@ def _ahead(user) -> list:
     return [a for a in rows if a.status == ActivityStatus.ACTIVE]
 
 
+def _tasks_ahead(user) -> list[dict]:
+    """Return the reminders ahead of the times the user's messages told (asked for at a time, or
+    a deadline's the day before), one per time, soonest first, each with when it goes out."""
+    now = timezone.now()
+    since = now - timedelta(days=triggers.DEADLINE_LOOKBACK_DAYS)
+    found: dict[tuple, dict] = {}
+    for message, due, asked in triggers.told_times(user=user, since=since, until=now):
+        opens, closes = triggers.reminder_window(due, asked=asked)
+        if closes > now and (due, asked) not in found:
+            key = ("asked@" if asked else "") + triggers.deadline_period(due)
+            found[due, asked] = {
+                "said": message.content,
+                "dueAt": timezone.localtime(due).isoformat(),
+                "remindAt": timezone.localtime(max(opens, now)).isoformat(),
+                "asked": asked,
+                "key": key,
+            }
+    sent = events_recorded(
+        user=user, kind=EventKind.DEADLINE_REMINDER, period_keys=[t["key"] for t in found.values()]
+    )
+    tasks = sorted(found.values(), key=lambda t: t["dueAt"])
+    return [{**t, "reminded": t.pop("key") in sent} for t in tasks]
+
+
 @tool(
     "getActivityReminders",
     "Tell whether the user gets the day-before reminder of an activity they joined or organise "
-    "(or of every one ahead, without activityId), from when, and whether it was sent.",
+    "(or of every one ahead, without activityId), from when, and whether it was sent; without "
+    'activityId, also the reminders of the times the user told ("remind me to call mom at 5").',
     {"activityId": {"type": "integer"}},
 )
 def get_activity_reminders(user, *, activityId=None):
     """Return the activities (the one named, else every one ahead the user is on), each with
     ``remind`` (the user is on it and did not turn its reminder off), ``remindFrom`` (the
-    reminder goes out during the day before the start) and ``reminded`` (it was sent)."""
+    reminder goes out during the day before the start) and ``reminded`` (it was sent); without
+    one named, ``tasks`` too: the reminders of the times the user's messages told."""
     if activityId is not None:
         rows = [activity_get_visible(user=user, activity_id=int(activityId))]
         on = {a.pk for a in rows if activity_has_user(user=user, activity_id=a.pk)}
@@ -84,4 +112,6 @@ def get_activity_reminders(user, *, activityId=None):
                 "reminded": keys[activity.pk] in sent,
             }
         )
-    return {"activities": shapes}
+    if activityId is not None:
+        return {"activities": shapes}
+    return {"activities": shapes, "tasks": _tasks_ahead(user)}

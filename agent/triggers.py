@@ -329,6 +329,19 @@ def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
     return due - timedelta(days=1), due
 
 
+def told_times(*, user, since: datetime, until: datetime):
+    """Yield ``(message, due, asked)`` for each of the user's messages sent in [since, until)
+    that mentions a task's time (``asked``: it asked to be reminded then, ``REMIND_TASK_RE``)."""
+    for message in messages_between(user=user, since=since, until=until, role="user"):
+        due = deadline_of(message.content, message.ts)
+        if due is None:
+            continue
+        asked = bool(REMIND_TASK_RE.search(message.content))
+        if asked and due <= message.ts:
+            continue  # "at 3pm" said at 15:37: the chat asked when instead
+        yield message, due, asked
+
+
 def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
     """Remind the user once of each time their messages mention: during the day before it, or
     at it when they asked to be reminded then."""
@@ -338,13 +351,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
     # reminder asked for at a time is another event than a deadline's the day before it (one
     # key would let the first sent stand for both: an audit, session 54).
     by_due: dict[tuple[datetime, bool], list] = {}
-    for message in messages_between(user=user, since=since, until=now, role="user"):
-        due = deadline_of(message.content, message.ts)
-        if due is None:
-            continue
-        asked = bool(REMIND_TASK_RE.search(message.content))
-        if asked and due <= message.ts:
-            continue  # "at 3pm" said at 15:37: the chat asked when instead
+    for message, due, asked in told_times(user=user, since=since, until=now):
         opens, closes = reminder_window(due, asked=asked)
         if opens <= now < closes:
             by_due.setdefault((timezone.localtime(due), asked), []).append(message)

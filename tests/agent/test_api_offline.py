@@ -892,6 +892,15 @@ def test_a_search_for_someone_told_of_by_a_pronoun_reads_who_they_are(
     assert body["tool_calls"][0]["arguments"]["query"].startswith(query), body["tool_calls"]
 
 
+def test_a_search_for_someone_told_of_after_another_search_is_for_them(api_client, user, say):
+    first = say(api_client, "anything with board games?")
+    say(api_client, "my daughter is 6 and loves drawing", chat_id=first["chat_id"])
+    body = say(api_client, "anything she'd like on sat or sun?", chat_id=first["chat_id"])
+
+    query = body["tool_calls"][0]["arguments"]["query"]
+    assert query == "on sat or sun 6 year old daughter drawing", body["tool_calls"]
+
+
 @pytest.mark.parametrize(
     ("message", "start"),
     [

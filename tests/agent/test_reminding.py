@@ -111,6 +111,9 @@ def test_a_sentence_about_something_else_refuses_no_reminder(message):
         "会提醒我吗",
         "怎么没提醒我",
         "攀岩那个没收到提醒",
+        "what reminders do I have?",
+        "show my reminders",
+        "我有哪些提醒",
     ],
 )
 def test_a_question_whether_the_reminders_come_is_read(message):
@@ -120,7 +123,13 @@ def test_a_question_whether_the_reminders_come_is_read(message):
 
 @pytest.mark.parametrize(
     "message",
-    ["don't remind me", "remind me to call mom at 5pm", "提醒我", "remind me what I said"],
+    [
+        "don't remind me",
+        "remind me to call mom at 5pm",
+        "提醒我",
+        "remind me what I said",
+        "what reminders do you think are useful for students",
+    ],
 )
 def test_a_request_refusal_or_task_is_no_question_about_the_reminders(message):
     assert not asks_reminder_state(message)
@@ -159,6 +168,15 @@ def test_asked_whether_a_reminder_comes_the_answer_says_when(
     assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
     assert body["reply"].startswith("Reminders of your activities ahead:"), body["reply"]
     assert '"Board games"' in body["reply"] and "a reminder the day before, from" in body["reply"]
+
+
+def test_asked_which_reminders_there_are_the_answer_lists_the_ones_asked_for(api_client, say):
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="tasks")
+    body = say(api_client, "what reminders do I have?", chat_id="tasks")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
+    assert body["reply"].startswith('Your reminders:\n1. "remind me to call mom'), body["reply"]
+    assert "I'll remind you" in body["reply"] and "17:00" in body["reply"], body["reply"]
 
 
 def test_asked_why_no_reminder_came_of_one_turned_off_the_answer_says_so(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from agent.models import ReminderMute
 from agent.tool_registry import REGISTRY
@@ -109,3 +109,21 @@ def test_the_state_of_someone_elses_draft_is_not_found(user, other_user, make_ac
 
     draft = make_activity_for(other_user, status=ActivityStatus.DRAFT)
     assert state(user, activityId=draft.pk)["error"]["code"] == "NOT_FOUND"
+
+
+def test_the_reminders_of_times_told_are_the_users_own(user, other_user):
+    from django.utils import timezone
+
+    from memory.services import messages_write
+
+    said = (timezone.now() - timedelta(minutes=1)).isoformat()
+    for who, text in (
+        (user, "remind me to call mom tomorrow at 5pm"),
+        (other_user, "明天提醒我交房租"),
+    ):
+        messages_write(user=who, items=[{"ts": said, "role": "user", "content": text}])
+
+    [task] = state(user)["tasks"]
+    assert task["said"] == "remind me to call mom tomorrow at 5pm"
+    assert task["asked"] is True and task["reminded"] is False
+    assert state(user, activityId=None).get("tasks") == [task]
