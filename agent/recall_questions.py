@@ -12,7 +12,8 @@ from memory.understanding import day_asked, time_zone
 # 来着 and "again" ask to be reminded (我对什么过敏来着, "what am I allergic to again?").
 # 我叫什么 / 我的名字 / 我是谁 ask for what the user said about themselves, their name.
 RECALL_ZH_RE = re.compile(
-    r"我.{0,8}?(?:说|提|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
+    # 提 not of 提醒 (我有哪些提醒 asks for the reminders: a make-run look, session 55).
+    r"我.{0,8}?(?:说|提(?!醒)|讲|告诉你?)(?:过|了|的)?|还记得|记不记得|记得我|来着"
     r"|我(?:叫什么名字|叫啥名?|的名字是什么|是谁)[？?吗呀啊]*$"
 )
 # A question about what the assistant said, not the user (你上次推荐的那个展叫什么来着, "do you

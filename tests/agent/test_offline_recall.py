@@ -68,6 +68,8 @@ def test_questions_about_what_the_user_said_are_recall(message):
         "where is it again?",
         "我的名字叫小王",
         "我跟你说我周末干嘛去了",
+        "我有哪些提醒",  # 提 of 提醒: the reminders asked for
+        "我设了什么提醒",
     ],
 )
 def test_statements_and_other_questions_are_no_recall(message):

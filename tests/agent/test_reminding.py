@@ -179,6 +179,16 @@ def test_asked_which_reminders_there_are_the_answer_lists_the_ones_asked_for(api
     assert "I'll remind you" in body["reply"] and "17:00" in body["reply"], body["reply"]
 
 
+def test_asked_in_chinese_which_reminders_there_are_the_answer_lists_them(api_client, say):
+    say(api_client, "今晚提醒我吃药", chat_id="tasks-zh")
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="tasks-zh")
+    body = say(api_client, "我有哪些提醒", chat_id="tasks-zh")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
+    assert body["reply"].startswith("你的提醒："), body["reply"]
+    assert "「remind me to call mom tomorrow at 5pm」" in body["reply"], body["reply"]
+
+
 def test_asked_why_no_reminder_came_of_one_turned_off_the_answer_says_so(
     api_client, user, other_user, say, make_activity_for
 ):
