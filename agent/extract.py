@@ -373,6 +373,10 @@ CANT_MAKE = (
 PARTNER_STATUS_RE = re.compile(
     r"(?:有人|搭子)(?:跟我)?匹配(?:上|到)?了?(?:吗|没|么)|匹配(?:上|到)(?:人|搭子)了?(?:吗|没|么)"
     r"|(?:找|约)到(?:搭子|人|伙伴)了?(?:吗|没)|有搭子了?(?:吗|没)|搭子(?:的)?(?:进展|怎么样了)"
+    # With what is asked of it between (我的搭子请求怎么样了, 搭子找得咋样了) it recorded another
+    # search (a make-run look, session 55).
+    r"|搭子(?:的)?(?:请求|需求|搜索)(?:的)?(?:进展|怎么样|咋样|如何)|搭子找得(?:怎么样|咋样|如何)"
+    r"|\bhow(?:'s| is| are) my (?:partner|buddy) (?:search|searches|request|requests)\b"
     r"|^\W*any matches(?: yet| for me)?\W*$|\bany (?:matches|luck) (?:yet|for me)\b"
     # "any luck?" alone: the one search the assistant runs for the user in the background (it
     # searched activities for "luck": a make-run look, session 52).

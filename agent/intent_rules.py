@@ -38,7 +38,9 @@ OWN_ACTIVITY_RE = re.compile(
 # Asking for the activities one organises: 我发起的, "what have I organised?", "events I'm
 # hosting" (a make-run look, session 50: the English question listed the joined ones too).
 ORGANISED_BY_ME_RE = re.compile(
-    r"我(?:发起|创建|组织|发布)的|\bi(?:'ve| have)? (?:organi[sz]ed|created|hosted|posted|set up)\b"
+    # 我组织了哪些活动 drafted a new one (a make-run look, session 55).
+    r"我(?:发起|创建|组织|发布)的|我(?:都)?(?:发起|创建|组织|发布|办)(?:了|过)(?:哪些|什么|几个|多少)"
+    r"|\bi(?:'ve| have)? (?:organi[sz]ed|created|hosted|posted|set up)\b"
     r"|\b(?:i'm|i am|am i) (?:organi[sz]ing|hosting)\b"
     r"|\bdid i (?:organi[sz]e|host|create|post|set up)\b",
     re.IGNORECASE,

@@ -917,7 +917,15 @@ def test_a_draft_for_a_time_already_past_says_its_time_is_a_placeholder(
     assert body["reply"].startswith(start), body["reply"]
 
 
-@pytest.mark.parametrize("message", ["我都找了哪些搭子", "what partner searches do I have?"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我都找了哪些搭子",
+        "what partner searches do I have?",
+        "我的搭子请求怎么样了",
+        "how is my partner search going?",
+    ],
+)
 def test_asking_which_searches_for_company_are_open_records_none(api_client, user, say, message):
     from agent.models import PartnerIntent
 
@@ -926,6 +934,20 @@ def test_asking_which_searches_for_company_are_open_records_none(api_client, use
 
     assert [c["name"] for c in body["tool_calls"]] == ["getPartnerIntents"]
     assert PartnerIntent.objects.filter(user=user).count() == 1
+
+
+def test_asking_what_one_organised_after_a_draft_lists_them_and_drafts_nothing(
+    api_client, user, say
+):
+    from activities.models import Activity
+
+    first = say(api_client, "下周六下午想在静安组织个桌游局 6个人")
+    say(api_client, "发布", chat_id=first["chat_id"])
+    body = say(api_client, "我组织了哪些活动", chat_id=first["chat_id"])
+
+    assert body["intent"] == "MANAGE", body["reply"]
+    assert [c["name"] for c in body["tool_calls"]] == ["getMyActivities"], body["reply"]
+    assert Activity.objects.filter(creator=user).count() == 1
 
 
 def test_a_deadline_told_in_english_is_acknowledged_in_english(api_client, user, say):

@@ -180,7 +180,14 @@ def test_asking_who_signed_up_reads_the_activities_one_organises(message):
 
 
 @pytest.mark.parametrize(
-    "message", ["我发起的活动", "what have I organised?", "events I'm hosting", "stuff I've set up"]
+    "message",
+    [
+        "我发起的活动",
+        "我组织了哪些活动",
+        "what have I organised?",
+        "events I'm hosting",
+        "stuff I've set up",
+    ],
 )
 def test_asking_what_one_organises_reads_the_created_ones(message):
     from agent.offline_plans import plan_manage
