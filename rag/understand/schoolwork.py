@@ -22,6 +22,10 @@ from rag.understand.cues import form_text
 _ZH_WORK = re.compile(
     r"作业|作文|论文|习题|练习题|试卷|试题|真题|考题|范文|题目|解析式|"
     r"(?:这|那|第[一二三四五六七八九十0-9]{1,3})[道个]?(?:数学|物理|化学)?题"
+    # The kinds of exam question a student practises (完形填空, 阅读理解, 选择题, 压轴题): general
+    # knowledge of Chinese exams (issue 30, session 55, written after fresh25's 「英语完形填空有甚
+    # 技巧」 had been seen answered: development data).
+    r"|完形填空|阅读理解|(?:填空|选择|判断|应用|解答|计算|证明|压轴|附加|阅读|听力)题|文言文翻译"
 )
 _EN_WORK = re.compile(
     r"\b(?:homework|assignments?|coursework|essays?|dissertation|thesis|worksheets?|"

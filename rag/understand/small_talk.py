@@ -17,6 +17,7 @@ ask it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from rag.understand.cues import form_text
 from rag.understand.regional import TRADITIONAL
@@ -219,3 +220,33 @@ def small_talk(text: str) -> bool:
         if whole.match(normalised) and not filler.match(normalised):
             return True
     return False
+
+
+# A short opening before small talk: an address or an interjection the greeting forms do not
+# hold, then a pause, then nothing but small talk (「老乡 吃了没咧」, 「靓仔 食咗饭未啊」, 「嘛事啊
+# 在不在 陪我聊会儿」). What is said to the one spoken to is the rest; the opening, a name for
+# them or a word of surprise, asks for nothing unless it names something to look for, which the
+# surface reads (``names_something``). A grammar, not a list of each region's forms of address:
+# Chinese address terms and interjections are many and local (老乡, 靓仔, 幺妹, 孃孃, 嘛事啊), and
+# each development set that held one held it in this position (issue 30, session 55, written
+# after fresh24's and fresh25's answered greetings had been seen: development data).
+# Up to four characters or three words: an address, not a clause with a request in it.
+_OPENING_WORDS = re.compile(
+    r"^\s*(?P<opening>[\u3400-\u9fff]{1,4}|[a-z']+(?:\s+[a-z']+){0,2})"
+    r"[\s,，。!！?？~～、…]+(?P<rest>\S.*)$"
+)
+
+
+def addressed_small_talk(text: str, *, names_something: Callable[[str], object]) -> bool:
+    """Return whether the query is small talk after a short opening that names nothing to look
+    for (「老乡 吃了没咧」: an address, then "have you eaten"), not a request put before small
+    talk words (「火锅 咋样」, 「明天 有空吗」).
+
+    ``names_something``: the surface's reading of whether the opening names something it
+    offers, a time or a mood (such an opening is the request and the rest a manner of asking).
+    """
+    normalised = form_text(text).translate(TRADITIONAL)
+    found = _OPENING_WORDS.match(normalised)
+    if found is None or small_talk(normalised):
+        return False
+    return small_talk(found.group("rest")) and not names_something(found.group("opening"))

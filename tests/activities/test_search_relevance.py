@@ -767,3 +767,14 @@ def test_the_question_form_names_the_reading_that_makes_a_query_a_question(query
 
     assert question_form(query, _read(query)) == form
     assert answer_question(query, _read(query)) is (form is not None)
+
+
+@pytest.mark.parametrize("query", ["老乡 吃了没咧", "靓仔 食咗饭未啊", "嘛事啊 在不在 陪我聊会儿"])
+def test_small_talk_after_a_short_opening_naming_nothing_asks_elsewhere(query):
+    assert asks_elsewhere(query)
+
+
+@pytest.mark.parametrize("query", ["火锅 咋样", "明天 有空吗", "爬山 咋样"])
+def test_small_talk_words_after_an_opening_naming_something_to_do_ask_nothing_elsewhere(query):
+    # The opening is the request (a dish, a time, a mood) and the rest a manner of asking.
+    assert not asks_elsewhere(query)

@@ -42,3 +42,8 @@ def test_schoolwork_asks_for_something_else_unless_an_activity_word_names_an_out
     assert asks_elsewhere("四级作文有没有万能模板")
     # 学 / 一起 ask for something to do (activities.search_relevance.ACTIVITY_WORDS).
     assert not asks_elsewhere("周末一起写作业的自习局")
+
+
+@pytest.mark.parametrize("query", ["英语完形填空有甚技巧", "阅读理解老是丢分", "数学压轴题怎么练"])
+def test_a_kind_of_exam_question_asked_about_is_schoolwork(query):
+    assert schoolwork_request(query)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from rag.understand.small_talk import assistant_task, small_talk, without_greeting
+from rag.understand.small_talk import (
+    addressed_small_talk,
+    assistant_task,
+    small_talk,
+    without_greeting,
+)
 
 
 @pytest.mark.parametrize(
@@ -299,3 +304,30 @@ def test_an_evening_or_walk_of_stories_is_no_task_for_the_assistant(query):
 )
 def test_an_opening_greeting_is_left_out(text, rest):
     assert without_greeting(text) == rest
+
+
+def _names_a_dish_or_a_day(text):
+    return text in {"火锅", "明天"}
+
+
+@pytest.mark.parametrize(
+    "query", ["老乡 吃了没咧", "靓仔，食咗饭未啊", "heaps good mate, how ya going"]
+)
+def test_small_talk_after_a_short_opening_is_addressed_small_talk(query):
+    assert addressed_small_talk(query, names_something=_names_a_dish_or_a_day)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "火锅 咋样",
+        "明天 有空吗",
+        # Small talk alone is small_talk's, not this reading's.
+        "你好 在吗",
+        # The opening is a clause, not an address.
+        "周末想找个地方 聊聊天",
+        "老乡 周末去哪玩",
+    ],
+)
+def test_an_opening_naming_something_or_a_rest_asking_something_is_not(query):
+    assert not addressed_small_talk(query, names_something=_names_a_dish_or_a_day)

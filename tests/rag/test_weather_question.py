@@ -154,3 +154,13 @@ def test_a_request_sharing_a_weather_character_is_not(query):
 def test_is_there_a_place_with_some_weather_is_no_weather_question(query):
     # 有没有 is also "is there": the state must end the question (an audit, session 48).
     assert not weather_question(query)
+
+
+@pytest.mark.parametrize("query", ["这两天雾霾咋样 能出门不", "空气质量怎么样", "明天温度如何"])
+def test_how_a_state_of_the_weather_is_asked_is_a_weather_question(query):
+    assert weather_question(query)
+
+
+@pytest.mark.parametrize("query", ["空气好的地方走走", "温度合适的室内活动", "雪山怎么样"])
+def test_a_state_of_the_weather_not_asked_how_it_is_is_no_weather_question(query):
+    assert not weather_question(query)
