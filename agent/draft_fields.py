@@ -244,7 +244,12 @@ _EN_CREATING_RE = re.compile(
     r"^(?:(?:i'?d (?:like|love) to|i (?:want|would like|plan) to|i wanna|i'?m (?:going to|gonna)"
     r"|let'?s|can you|could you|please|help(?: me)?)\s+)*"
     r"(?:(?:organi[sz]e|set up|host|start|create|make|plan|put on|run)\s+)?(?:(?:an?|the|some)\s+)?"
-    r"|\s+for \d+(?: people| of us)?\b",
+    r"|\s+for \d+(?: people| of us)?\b"
+    # The head count said as a limit ("max 8 people", "up to 8", ", 8 people max"): "host a
+    # pottery evening next thursday at 7, max 8 people" was titled "Pottery max 8 people" (a
+    # make-run look, session 55).
+    r"|[,\s]+(?:max(?:imum)?|up to|at most|no more than)\s+\d+(?:\s+(?:people|persons|guests))?\b"
+    r"|[,\s]+\d+\s+(?:people|persons|guests)(?:\s+max(?:imum)?)?\b",
     re.IGNORECASE,
 )
 

@@ -68,6 +68,8 @@ def test_a_draft_whose_window_opens_now_starts_at_a_time_one_would_set(message, 
         ("host a dinner party at our flat tomorrow evening", "Dinner party"),
         ("host a board games night friday at 7pm at my place in Jing'an", "Board games night"),
         ("set up a board game night at my friend's place in Pudong", "Board game night"),
+        ("host a pottery evening next thursday at 7, max 8 people", "Pottery evening"),
+        ("run a trivia night on friday, 10 people max", "Trivia night"),
     ],
 )
 def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
