@@ -18,7 +18,7 @@ from agent.preferences_said import (
     stated_in,
 )
 from memory.models import Role
-from memory.selectors import messages_matching, preferences_list
+from memory.selectors import messages_latest, messages_matching, preferences_list
 
 # A fact about oneself asked to be forgotten: "forget that I'm …", "forget about my …", "don't
 # remember that I …", 忘掉我…, 别记我…了, 删掉我…; or said first and forgotten after it (我吃素这
@@ -100,22 +100,32 @@ def preferences_to_forget(*, user, message: str) -> list:
     return [p for p in preferences_list(user=user) if _names(told, p.category, p.value, stated)]
 
 
+# How many of the user's latest messages are read for a statement in other words than the
+# preference's value (我吃素 states 素食): a bound on one turn's work; older ones are found by the
+# value's own words.
+STATED_LOOKBACK = 500
+
+
 def messages_stating(*, user, forgotten: list) -> list[str]:
     """Return the ids of the user's own messages that state a preference being forgotten ("I'm
     vegetarian", told weeks ago): deleted with it, so no recall quotes it back afterwards (a
     make-run look, session 54: the preference went, the message stayed and was quoted)."""
-    ids: list[str] = []
+    if not forgotten:
+        return []
+    read = {
+        m.message_id: m for m in messages_latest(user=user, role=Role.USER, limit=STATED_LOOKBACK)
+    }
     for preference in forgotten:
         words = _values(preference.value) | {
             stated_in(preference.category, preference.value, english=e) for e in (True, False)
         }
         pattern = "|".join(re.escape(w) for w in sorted(words) if len(w) > 1)
-        if not pattern:
-            continue
-        for message in messages_matching(user=user, pattern=pattern, role=Role.USER):
-            stated = extract_preferences(message.content)
-            if message.message_id not in ids and any(
-                c == preference.category and v in _values(preference.value) for c, v in stated
-            ):
-                ids.append(message.message_id)
+        if pattern:
+            for message in messages_matching(user=user, pattern=pattern, role=Role.USER):
+                read.setdefault(message.message_id, message)
+    ids = []
+    for message_id, message in read.items():
+        stated = extract_preferences(message.content)
+        if any(c == p.category and v in _values(p.value) for p in forgotten for c, v in stated):
+            ids.append(message_id)
     return ids

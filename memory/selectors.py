@@ -65,6 +65,14 @@ def messages_matching(*, user, pattern: str, role: str | None = None, limit: int
     return list(qs.order_by("-ts", "-message_id")[:limit])
 
 
+def messages_latest(*, user, role: str | None = None, limit: int = 500) -> list[ChatMessage]:
+    """Return the user's latest ``limit`` messages (not summaries), newest first."""
+    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE)
+    if role:
+        qs = qs.filter(role=role)
+    return list(qs.order_by("-ts", "-message_id")[:limit])
+
+
 def users_with_messages_since(*, since: datetime):
     """Return the users who wrote at least one message since ``since``, by id."""
     ids = (

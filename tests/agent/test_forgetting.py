@@ -70,6 +70,16 @@ def test_forgetting_deletes_the_users_messages_that_stated_it(api_client, user, 
     assert said == {"I love hiking", "forget that I'm vegetarian"}
 
 
+def test_forgetting_deletes_a_statement_in_other_words_than_the_value(api_client, user, say):
+    say(api_client, "我吃素")
+    assert Preference.active.filter(user=user, value="素食").exists()
+
+    say(api_client, "忘掉我吃素这件事")
+
+    said = set(ChatMessage.objects.filter(user=user, role="user").values_list("content", flat=True))
+    assert said == {"忘掉我吃素这件事"}
+
+
 def test_forgetting_what_was_never_kept_says_so(api_client, user, say):
     body = say(api_client, "忘掉我吃素这件事")
 
