@@ -91,6 +91,9 @@ PARTS_OF_DAY: dict[str, tuple[int, int]] = {
     "dinner": (17, 22),
     "happy hour": (16, 19),
     "after noon": (12, 24),
+    # "late" is a part only before a day and its part, which it narrows (narrowed: "late
+    # saturday night" is late night); its own hours, never read alone, are late night's.
+    "late": (22, 26),
     # Before noon: the morning, to noon (session 49: it was read as noon, 11-14).
     "before noon": (6, 12),
 }
@@ -102,6 +105,7 @@ MEALS = frozenset({"breakfast", "brunch", "dinner", "happy hour", "lunch", "supp
 PART_WORDS: dict[str, str] = {
     "早": "早上",  # 周六早 (only after a day: PART_PATTERNS)
     "晚": "晚上",  # 周五晚
+    "夜": "晚上",  # 周五夜, Cantonese 礼拜五夜 (only after a day: PART_PATTERNS)
     "一大早": "一早",
     "大清早": "一早",
     "大早上": "一早",
@@ -185,6 +189,16 @@ PART_WORDS: dict[str, str] = {
     "pm": "after noon",
     "aft": "afternoon",
     "before midday": "before noon",
+    # Before and after an English meal, as MEAL_BOUNDS reads the Mandarin ones (午饭前 the
+    # morning, 晚饭前 the afternoon, 早饭后 the morning once breakfast is over): "saturday before
+    # lunch" is Saturday morning, not the whole Saturday. General usage (issue 30, session 55,
+    # after fresh20's "what can the weans do saturday before lunch" had been seen). Like every
+    # English part, a time only next to a day.
+    "before lunch": "before noon",
+    "before lunchtime": "before noon",
+    "before dinner": "afternoon",
+    "before supper": "afternoon",
+    "after breakfast": "早饭后",
     # Australian and New Zealand "knock off" (the end of the working day: "knock off drinks
     # friday"), a part like "after work"; session 49, after fresh9's and fresh15's queries
     # had been seen. Not "knockoff", fake goods in American English ("knockoff handbags").
@@ -249,11 +263,13 @@ def part_of_day(words: str) -> str:
 
 
 def narrowed(first: str, second: str) -> str:
-    """Return the part of the day two parts side by side name: "early" before a part is its
-    early end where the language names one ("early morning", "early evening"), else their
-    overlap (``PART_JOIN``)."""
-    if first == "early" and (joined := part_of_day(f"early {second}")) in PARTS_OF_DAY:
+    """Return the part of the day two parts side by side name: "early" or "late" before a part
+    is its early or late end where the language names one ("early morning", "late afternoon"),
+    else their overlap (``PART_JOIN``); "late" before a part with no late end is the part."""
+    if first in ("early", "late") and (joined := part_of_day(f"{first} {second}")) in PARTS_OF_DAY:
         return joined
+    if first == "late":
+        return second  # no late end named ("late saturday lunchtime"): the part itself
     return f"{first}{PART_JOIN}{second}"
 
 

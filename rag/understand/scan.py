@@ -209,6 +209,11 @@ def _clock_atom(kind: str, match: re.Match) -> tuple | None:
         hour, minute, half = int(g["hour"]), 0, g["half"]
     elif kind == BARE_CLOCK:
         hour, minute, half = int(g["hour"] or g["oclock"]), 0, None
+    elif kind == "en_bound_hour":
+        hour, minute = int(g["hour"]), 0
+        if not (1 <= hour <= 6 or hour == 12):
+            return None  # "after 8": morning or evening, unread (words.CLOCK_PATTERNS)
+        half = "p"
     else:
         hour = cn_number(g["hour"])
         extra = g["extra"] or ""
@@ -423,7 +428,7 @@ def scan(text: str, ctx_now: datetime, tz: tzinfo) -> list[Phrase]:
             if (
                 atom.role == "day"
                 and (part := last.get("part")) is not None
-                and part.data == "early"
+                and part.data in ("early", "late")
                 and (own := atom.data[2]) is not None
             ):
                 # "early" before a day that carries its own part ("early tonight", "early this
@@ -500,6 +505,6 @@ def _is_meal(atom: Atom, text: str) -> bool:
 
 def _not_alone(atom: Atom, text: str) -> bool:
     """Return whether an atom means no time when it stands alone."""
-    if atom.kind in PART_JOINED or atom.kind == BARE_CLOCK:
+    if atom.kind in PART_JOINED or atom.kind in (BARE_CLOCK, "en_bound_hour"):
         return True
     return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"

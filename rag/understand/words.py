@@ -292,11 +292,16 @@ _EARLY_DAYS = "|".join(
         r"(?:this\s+|next\s+|the\s+)?(?:weekend|wknd|wkend)",
     )
 )
+_NOT_ARRIVING_LATE = "".join(
+    f"(?<!{word} )"
+    for word in ("running", "run", "be", "been", "being", "am", "'m", "is", "'s", "are", "'re")
+    + ("was", "were", "too", "so", "very")
+)
 # "am" is the morning only where no pronoun follows it: "sat am", "tmrw am pottery", but "on
 # friday am i too late", "tomorrow am i able to" are the verb (audit, session 41).
 _PRONOUN = r"(?:i|you|u|we|he|she|it|they|there)"
 _EN_PART = (
-    alternation(w for w in _PART_NAMES if w.isascii() and w not in ("early", "am")).replace(
+    alternation(w for w in _PART_NAMES if w.isascii() and w not in ("early", "late", "am")).replace(
         r"\ ", r"[\s-]+"
     )
     + r"|am(?!\s+"
@@ -304,6 +309,21 @@ _EN_PART = (
     + r"\b)|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
     + _EARLY_DAYS
     + r")\b)"
+    # After a day, "early" closing the clause is that day's early morning ("tomorrow early",
+    # "saturday early, anything on?"), as "early tomorrow" is; before a word it says how early
+    # ("tomorrow early start", "sat early bird tickets"). Parts join only a day, so "leave
+    # early" stays text. Issue 30, session 55, after fresh21's "tomorrow early, something to
+    # get me moving" had been seen.
+    + r"|early(?=\s*(?:$|[,.;:!?]))"
+    # "late" before a day and its part is that part's late end ("late on saturday night", "late
+    # friday afternoon"), as "early" is its early end; not after a verb of being or of running
+    # late ("i'm running late on saturday night", "we'll be late friday night": arriving late).
+    # Issue 30, session 55, after fresh7's "late on saturday night, out dancing" had been seen.
+    + "|"
+    + _NOT_ARRIVING_LATE
+    + r"late(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
+    + _EARLY_DAYS
+    + r")\s+(?:night|nite|evening|eve|afternoon|arvo|morning)\b)"
 )
 # Wuhan 过早 (breakfast; rag.understand.regional) is elsewhere "too early": it is breakfast only
 # where it cannot be that, not after a word of degree (太, 有点, 有些, 稍, 略: 今天有点过早) and not
@@ -322,7 +342,13 @@ PART_PATTERNS = [
         "zh_part_short",
         rx(
             _NOT_AN_END + r"(?:早(?=[0-9零〇一二两三四五六七八九十\s,，.。!！?？、;；:：~～]|$)"
-            r"|晚(?![上间饭安点些会宴霞年期辈睡了到归熟婚]|餐(?!厅)))"
+            r"|晚(?![上间饭安点些会宴霞年期辈睡了到归熟婚]|餐(?!厅))"
+            # 夜 after a day is its night (Cantonese 礼拜五夜 / 听日夜, written Mandarin 周六夜;
+            # the Cantonese dictionaries' 夜 "evening"), not where it begins a word (夜市, 夜宵,
+            # 夜跑, 夜景, 夜店, 夜场, 夜班, 夜猫子 ...; 夜里 / 夜晚 / 夜间 are parts of their own).
+            # Issue 30, session 55, after fresh24's 「礼拜五夜 想饮两杯」 had been seen.
+            r"|夜(?![市宵跑景店场游猫班校车戏生光空色话读钓爬骑宴曲里晚间深半以之未归不了])"
+            r")"
         ),
     ),
     # Parts that are also other words (日头 "the sun", 日里 in 节日里) only join a day.
@@ -420,6 +446,12 @@ PART_JOINED = frozenset({"en_part", "zh_part_short", "zh_part_after_day"})
 # A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or
 # until then ("before 3pm", "by 3pm", 三点前); the window then runs to the end of the part of
 # the day (or the day), or from its start (rag.understand.time).
+# What a number after "after" counts when it is no clock time: a duration, a distance, a count
+# of people or things in a row, an ordinal's ending, an "of" ("after 2 of us").
+_UNIT_AFTER_HOUR = (
+    r"(?:hours?|hrs?|h|minutes?|mins?|m|days?|weeks?|wks?|months?|years?|yrs?|km|k|miles?|mi"
+    r"|people|ppl|persons?|stops?|rounds?|laps?|goes|times?|st|nd|rd|th|of)"
+)
 _EN_BOUND = r"(?:(?:(?P<after>after|from|past)|(?P<before>before|by|until|till))\s+)?"
 _EN_BOUND_AFTER = r"(?:\s+(?P<onwards>onwards?|or\s+later|and\s+later))?"
 CLOCK_PATTERNS = [
@@ -449,7 +481,21 @@ CLOCK_PATTERNS = [
         BARE_CLOCK,
         rx(
             r"\b(?:at\s+(?P<hour>\d{1,2})(?:\s*o'?\s*clock)?|(?P<oclock>\d{1,2})\s*o'?\s*clock)"
-            r"(?![\d:.]|\s*(?:[ap]\.?m\b|%|h\b|hrs?\b|hours?\b|years?\b|yrs?\b|yo\b|people\b|persons?\b|of\s+us\b|guests?\b))"
+            r"(?![\d:.]|\s*(?:[ap]\.?m\b|%|h\b|hrs?\b|hours?\b|years?\b|yrs?\b|yo\b"
+            r"|people\b|persons?\b|of\s+us\b|guests?\b))"
+        ),
+    ),
+    # A bare hour after "after" / "from" / "past" ("fri after 6"), a time only beside a day
+    # (scan: alone it is no time). Read as Chinese reads a bare 1-6 点 (the afternoon: no one
+    # goes out "after 3 a.m."), 12 as noon; 7-11 could be either half and stay unread (scan).
+    # Not before a unit ("after 2 hours", "from 5 km", "past 3 stops"), a minute or an ordinal.
+    # Issue 30, session 55, after fresh13's "fri after 6 drinks with pals" had been seen.
+    (
+        "en_bound_hour",
+        rx(
+            r"\b(?P<after>after|from|past)\s+(?P<hour>\d{1,2})(?![\d:.]|\s*(?:[ap]\.?m\b|%|"
+            + _UNIT_AFTER_HOUR
+            + r"\b))(?:\s*o'?clock\b)?"
         ),
     ),
     (
