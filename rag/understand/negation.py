@@ -182,6 +182,25 @@ EN_NOT_REFUSED = frozenset(
     | {"mind", "sure", "gone", "went", "seen", "miss", "one", "rush", "problem", "worries"}
     | {"better", "i", "we", "it", "thanks", "pressure", "fuss", "frills", "stop", "profit"}
 )
+# "never" (or "haven't") and a past form says what the asker has not done yet, whatever the
+# verb ("never touched a wheel", "never climbed before", "haven't surfed"): the beginners'
+# listing is what such a query wants (fresh25's "clay class, never touched a wheel" lost the
+# wheel-throwing night it named, 1.00 -> 0). Grammar, not a list of activities: a regular past
+# form (-ed) after these negators of experience; but not a verb of liking or wanting, which
+# still refuses its object ("never liked crowds", "haven't enjoyed karaoke"). Only where the
+# negator opens the asker's own clause (the query's start, after a comma or "and"/"but", after
+# "I" or "I've"): after a noun or a copula the form is an adjective of the place wanted
+# ("somewhere never crowded", "a park that's never crowded"), which it still refuses.
+_EN_EXPERIENCE_NEGATOR = re.compile(
+    r"^(?:never|haven['’]?t|hasn['’]?t|havent|hasnt)$", re.IGNORECASE
+)
+_EN_PAST_FORM = re.compile(r"^[a-z]+ed$", re.IGNORECASE)
+EN_LIKING_PAST = frozenset(
+    {"liked", "loved", "enjoyed", "fancied", "cared", "wanted", "wished", "interested"}
+)
+_EN_ASKER_BEFORE = re.compile(
+    r"(?:^|[,.;!?]|\b(?:and|but|i|we|i['’]?ve|we['’]?ve|ive|weve|have|has))\s*$", re.IGNORECASE
+)
 # A negative question asks whether there is one ("isn't there any live music tonight?", "is
 # there no hiking this weekend?", "why not go hiking"): no refusal (the same audit).
 _EN_ASKING_BEFORE = re.compile(r"\b(?:is|are)\s+there\s+$|\bwhy\s+$", re.IGNORECASE)
@@ -372,6 +391,8 @@ def en_markers(text: str) -> list[re.Match]:
         if following and following.group(0).lower().lstrip("-") in EN_NOT_REFUSED:
             continue
         word = match.group(0)
+        if following and _not_done_yet(word, following.group(0), text[: match.start()]):
+            continue
         if _EN_ASKING_BEFORE.search(text[: match.start()]) or (
             _EN_ASKING_NEGATOR.match(word) and _EN_ASKING_AFTER.match(text, match.end())
         ):
@@ -382,6 +403,19 @@ def en_markers(text: str) -> list[re.Match]:
             continue  # "don't want to go hiking alone"
         found.append(match)
     return found
+
+
+def _not_done_yet(negator: str, following: str, before: str) -> bool:
+    """Return whether ``negator`` and the word after it say what the asker has not done yet
+    ("never touched", "haven't climbed"), not what they refuse (``before``: the text before
+    the negator)."""
+    word = following.lower()
+    return bool(
+        _EN_EXPERIENCE_NEGATOR.match(negator)
+        and _EN_PAST_FORM.match(word)
+        and word not in EN_LIKING_PAST
+        and bool(_EN_ASKER_BEFORE.search(before))
+    )
 
 
 def zh_negates(text: str, start: int, negator: str) -> bool:

@@ -212,3 +212,27 @@ def test_a_potential_complement_in_le_closing_its_clause_refuses_the_topic(text,
 )
 def test_v_bu_liao_meaning_bound_to_refuses_nothing(text):
     assert refused_phrases(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "clay class, never touched a wheel",
+        "never climbed before, want to try bouldering",
+        "haven't surfed, lessons?",
+        "i've never skied, lessons?",
+    ],
+)
+def test_never_and_a_past_form_is_what_one_has_not_done_yet(text):
+    # The beginners' listing of the thing named is wanted: nothing is refused.
+    assert negated_spans(text) == []
+
+
+@pytest.mark.parametrize("text", ["never liked crowds, a quiet museum", "not interested in golf"])
+def test_a_verb_of_liking_after_the_negation_still_refuses(text):
+    assert negated_spans(text) != []
+
+
+@pytest.mark.parametrize("text", ["a park that's never crowded", "somewhere never crowded"])
+def test_a_past_form_describing_the_place_wanted_still_refuses(text):
+    assert negated_spans(text) != []
