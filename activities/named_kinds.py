@@ -415,24 +415,19 @@ def offering(query: str, activities: list) -> tuple[bool, ...]:
     return tuple(any(names(text, kind, also_held=True) for kind in named) for text in texts)
 
 
-def absent_kind(query: str, activities: list, *, setting_named: bool = False) -> str | None:
+def absent_kind(query: str, activities: list) -> str | None:
     """Return the label of a kind the query asks for (:func:`kinds_asked`) that no candidate
     of ``activities`` names (None: the query asks for none, or a candidate offers one of
     those). With several named ("skiing or skating"), one offered is enough to answer, unless
-    one named is a setting no candidate offers (「想去海边冲浪」: the seaside).
-
-    ``setting_named``: a setting is offered only by a candidate naming it in its own words
-    (海边, "beach"), not by one holding a word it may be in (海, "bay").
-    """
+    one named is a setting no candidate offers (「想去海边冲浪」: the seaside)."""
     named = kinds_asked(query)
     if not named or not activities:
         return None
     texts = [row_text(a) for a in activities]
     # A setting named and offered by no candidate bounds the request whatever else is offered:
     # surfing at a water park is no surfing at the seaside (:attr:`NamedKind.setting`).
-    held = not setting_named
     for kind in named:
-        if kind.setting and not any(names(text, kind, also_held=held) for text in texts):
+        if kind.setting and not any(names(text, kind, also_held=True) for text in texts):
             return kind.label
     if any(names(text, kind, also_held=True) for kind in named for text in texts):
         return None

@@ -160,11 +160,7 @@ def asks_elsewhere(query: str) -> bool:
     # session 43; the general places people go out to are rag.understand.errands' own).
     if found == "shop" and (kinds_named(query) or _reads_something_to_do(query)):
         found = None
-    if (
-        small_talk(query)
-        or addressed_small_talk(query, names_something=_names_something)
-        or (found and errand(asked_text(query)))
-    ):
+    if small_talk(query) or addressed_small_talk(query) or (found and errand(asked_text(query))):
         # An errand's form has its own guard (an activity noun, a ticket, a market): "where"
         # heads "where can i exchange dollars" as it heads "where can I see deer".
         return True
@@ -183,15 +179,6 @@ def asks_elsewhere(query: str) -> bool:
         or assistant_task(query)
         or (opinion_question(query) and not kinds_named(query))
     )
-
-
-def _names_something(text: str) -> bool:
-    """Return whether ``text`` (the opening of a message that is small talk after it) names
-    something to do, a kind of activity, a mood or a time (「火锅 咋样」, 「明天 有空吗」)."""
-    if ACTIVITY_WORDS.search(text) or kinds_named(text):
-        return True
-    understood = read_query(text, now=timezone.now(), tz=user_zone(None))
-    return bool(understood.moods or understood.kinds or understood.found.time)
 
 
 def _reads_something_to_do(query: str) -> bool:
@@ -331,13 +318,7 @@ def city_lacks_kind(query: str) -> bool:
     holds one per language; no labelled query asks for such a kind).
     """
     listed = activities_naming_kinds(kinds=kinds_asked(query))
-    # A place such as the shore is in the city when a listing names it (海边, "beach"): a word
-    # it may be held in says a candidate touches it, not that the city has one (a wetland's
-    # 海鸥, "seagull", made Taiyuan a city with a shore). Over the twenty-six development sets'
-    # 562 queries asking a kind, this changes the reading of one, fresh25's 「太原能去海边赶海不」
-    # (off-topic); reading every kind by its own words only would empty eleven labelled
-    # requests (a running club, 出海钓鱼, whisky tasting: issue 30, session 55).
-    return not listed or absent_kind(query, listed, setting_named=True) is not None
+    return not listed or absent_kind(query, listed) is not None
 
 
 def time_request(understood) -> bool:

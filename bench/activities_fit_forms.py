@@ -6,12 +6,11 @@ through the search as shipped when it was recorded) and reads every query again 
 on disk, where a form reading empties an answer whatever the scores:
 
 - ``activities.search_relevance.answer_question`` (a question: small talk, small talk after a
-  short opening, a weather question, schoolwork, an information request...): the relevance
-  decision's ``question`` flag, or the small path's own check, answers empty;
-- ``city_lacks_kind`` for an answer the recording marked "nothing of that kind here"
-  (``meta.relevance.absent``): read over the corpus file's listings
-  (``absent_kind(..., setting_named=True)`` over every row, as the search reads the rows
-  ``activities_naming_kinds`` finds), the answer is empty.
+  form of address, schoolwork, an information request...): the relevance decision's
+  ``question`` flag, or the small path's own check, answers empty.
+
+(The weather, tips and shore readings this bench first measured were withdrawn after session
+55's audit: docs/RELEVANCE.md.)
 
 A query the recording answered and the code on disk reads so is answered empty; nothing else
 changes (nDCG@5 and P@10 move only where a labelled answer is emptied). It prints every query
@@ -30,12 +29,10 @@ is what the forms would have done to a set nobody had looked at.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pickle
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -45,51 +42,23 @@ from bench.activities_heldout import DEV_SETS  # noqa: E402
 
 DB_NAME = "bench_activities_fit_offtopic"
 # Which sets each reading of session 55 was written after (its queries seen answered). Small
-# talk after a short opening: fresh24's 「靓仔 食咗饭未啊」 and fresh25's 「老乡 吃了没咧」, one
-# form twice, so either set held out still has it from the other. The rest from fresh25 alone:
-# how a state of the weather is (「这两天雾霾咋样」), a kind of exam question and tips asked
-# for (「英语完形填空有甚技巧」), a shore named only in another word (「太原能去海边赶海不」).
+# talk after a form of address: fresh24's 「靓仔 食咗饭未啊」 and fresh25's 「老乡 吃了没咧」, one
+# form twice, so either set held out still has it from the other. A kind of exam question
+# (「英语完形填空有甚技巧」) from fresh25 alone.
 WRITTEN_AFTER = {
     "opening": ("fresh24", "fresh25"),
     "other forms": ("fresh25",),
-    "setting": ("fresh25",),
 }
-
-
-def _rows_of(corpus: str, cache: dict) -> list:
-    from bench.activities_heldout import CORPORA, DATA
-
-    if corpus not in cache:
-        items = json.loads((DATA / CORPORA[corpus][0]).read_text(encoding="utf-8"))
-        cache[corpus] = [
-            SimpleNamespace(
-                title=i["title"],
-                description=i.get("description", ""),
-                tags=i.get("tags"),
-                type=i.get("type", ""),
-                vibes=i.get("vibes"),
-                location_name=i.get("location_name", ""),
-            )
-            for i in items
-        ]
-    return cache[corpus]
 
 
 def readings(records: list[dict]) -> dict[tuple[str, str], str]:
     """Return, per (set, query) the recording answered, the reading of the code on disk that
-    answers it empty ("opening", "other forms", "setting"); a query read by none is absent."""
+    answers it empty ("opening", "other forms"); a query read by none is absent."""
     from django.utils import timezone
 
-    from activities.named_kinds import absent_kind
-    from activities.search_relevance import (
-        _names_something,
-        answer_question,
-        read_query,
-        user_zone,
-    )
+    from activities.search_relevance import answer_question, read_query, user_zone
     from rag.understand.small_talk import addressed_small_talk
 
-    cache: dict = {}
     found = {}
     for r in records:
         if not r["results"]:
@@ -98,12 +67,8 @@ def readings(records: list[dict]) -> dict[tuple[str, str], str]:
         recorded_question = any(c["kw"].get("question") for c in r["calls"])
         understood = read_query(query, now=timezone.now(), tz=user_zone(None))
         if not recorded_question and answer_question(query, understood):
-            opening = addressed_small_talk(query, names_something=_names_something)
+            opening = addressed_small_talk(query)
             found[(r["set"], query)] = "opening" if opening else "other forms"
-        elif (r.get("relevance") or {}).get("absent"):
-            rows = _rows_of(r["corpus"], cache)
-            if absent_kind(query, rows, setting_named=True) is not None:
-                found[(r["set"], query)] = "setting"
     return found
 
 

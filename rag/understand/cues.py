@@ -244,10 +244,6 @@ _ZH_INFO = re.compile(
     # (issue 30, session 40).
     rf"|{ZH_HOW_DIAN}(?:算|办|搞|解)|{ZH_HOW_DIAN}样(?:申请|办|整|搞|攞|退|续|查|计|算|先)"
     r"|几多钱|系几多"
-    # Tips asked for (有什么技巧, 有啥窍门, northern 有甚诀窍): know-how, not something to find.
-    # General knowledge (issue 30, session 55, written after fresh25's 「英语完形填空有甚技巧」 had
-    # been seen: development data).
-    r"|有(?:什么|甚么?|啥|哪些|没有|冇|咩)(?:好的?|实用的?)?(?:技巧|窍门|诀窍|秘诀|妙招)"
 )
 _EN_INFO = re.compile(
     r"^\s*(how\s+(do|can|should)\s+i|how\s+to|how\s+much|how\s+many|why\s+(is|are|do|does))\b"

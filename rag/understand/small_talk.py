@@ -17,7 +17,6 @@ ask it.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from rag.understand.cues import form_text
 from rag.understand.regional import TRADITIONAL
@@ -222,31 +221,54 @@ def small_talk(text: str) -> bool:
     return False
 
 
-# A short opening before small talk: an address or an interjection the greeting forms do not
-# hold, then a pause, then nothing but small talk (「老乡 吃了没咧」, 「靓仔 食咗饭未啊」, 「嘛事啊
-# 在不在 陪我聊会儿」). What is said to the one spoken to is the rest; the opening, a name for
-# them or a word of surprise, asks for nothing unless it names something to look for, which the
-# surface reads (``names_something``). A grammar, not a list of each region's forms of address:
-# Chinese address terms and interjections are many and local (老乡, 靓仔, 幺妹, 孃孃, 嘛事啊), and
-# each development set that held one held it in this position (issue 30, session 55, written
-# after fresh24's and fresh25's answered greetings had been seen: development data).
-# Up to four characters or three words: an address, not a clause with a request in it.
-_OPENING_WORDS = re.compile(
-    r"^\s*(?P<opening>[\u3400-\u9fff]{1,4}|[a-z']+(?:\s+[a-z']+){0,2})"
-    r"[\s,，。!！?？~～、…]+(?P<rest>\S.*)$"
+# A form of address or an interjection before small talk (「老乡 吃了没咧」, 「靓仔 食咗饭未啊」,
+# 「嘛事啊 在不在 陪我聊会儿」, "yo mate, how ya going"): what is said to the one spoken to is the
+# rest. A closed list of general address terms and interjections of Mandarin, the regional
+# varieties and English, not a reading of any short opening: session 55's audit found the open
+# form ("up to four characters or three words") emptying requests put before a courtesy or a
+# question (「狼人杀 有人吗」, 「撸串 咋样」, "sushi? thanks"). Written after fresh24's and
+# fresh25's answered greetings had been seen (development data).
+_ADDRESS_ZH = (
+    "老乡 靓仔 靓女 亲 亲爱的 亲们 宝 宝宝 宝贝 兄弟 兄弟们 哥们 哥们儿 姐妹 姐妹们 大哥 大姐"
+    " 美女 帅哥 老铁 朋友 朋友们 小哥 小哥哥 小姐姐 幺妹 孃孃 嬢嬢 家人们 伙计 老兄 老弟 妹子"
+    " 哥 姐 喂 哈喽 嗨 哎 诶 欸 嘿 嘛事啊 干嘛呢 侬好 雷猴"
+)
+_ADDRESS_EN = (
+    *[
+        "mate",
+        "bro",
+        "bruh",
+        "dude",
+        "buddy",
+        "bud",
+        "pal",
+        "fam",
+        "yo",
+        "hey",
+        "oi",
+        "sup",
+        "neighbor",
+        "neighbour",
+        "hun",
+        "hon",
+        "guys",
+    ],
+    *["y'all", "folks", "friend", "cuz", "homie", "dawg", "lads"],
+    *("yo mate", "hey mate", "oi mate", "hey there", "hey guys", "yo bro", "sup bro"),
+)
+_ADDRESSED = re.compile(
+    r"^\s*(?P<opening>"
+    + "|".join(
+        re.escape(w) for w in sorted((*_ADDRESS_ZH.split(), *_ADDRESS_EN), key=len, reverse=True)
+    )
+    + r")[\s,，。!！~～、…]+(?P<rest>\S.*)$"
 )
 
 
-def addressed_small_talk(text: str, *, names_something: Callable[[str], object]) -> bool:
-    """Return whether the query is small talk after a short opening that names nothing to look
-    for (「老乡 吃了没咧」: an address, then "have you eaten"), not a request put before small
-    talk words (「火锅 咋样」, 「明天 有空吗」).
-
-    ``names_something``: the surface's reading of whether the opening names something it
-    offers, a time or a mood (such an opening is the request and the rest a manner of asking).
-    """
+def addressed_small_talk(text: str) -> bool:
+    """Return whether the query is small talk after a form of address or an interjection
+    (「老乡 吃了没咧」: an address, then "have you eaten"), never a request put before a courtesy
+    or a question (「火锅 咋样」, 「狼人杀 有人吗」: no address opens them)."""
     normalised = form_text(text).translate(TRADITIONAL)
-    found = _OPENING_WORDS.match(normalised)
-    if found is None or small_talk(normalised):
-        return False
-    return small_talk(found.group("rest")) and not names_something(found.group("opening"))
+    found = _ADDRESSED.match(normalised)
+    return found is not None and small_talk(found.group("rest"))

@@ -111,11 +111,6 @@ _ZH_STATE_QUESTION = re.compile(
     # After a modal the predicate must end there: 有没有 is also "is there" (「有没有下雪的地方」,
     # 「有没有下雨也开放的场馆」, 「有冇落雨都开嘅地方」 ask for places; an audit, session 48).
     rf"|{_MODAL}(?:要|会|有)?(?:很|太|特别|比较|更|有点|再)?(?:{_STATE_WORD}|{_TEMP}){_ENDS}"
-    # How the state is, asked of it (「这两天雾霾咋样」, 「空气质量怎么样」, 「温度如何」): the
-    # question word straight after the state, which is its subject. General grammar of the
-    # question (issue 30, session 55, written after fresh25's 「这两天雾霾咋样 能出门不」 had been
-    # seen answered: development data; session 48's audit had found 「这两天空气质量咋样」 unread).
-    rf"|{_STATE_WORD}(?:情况|指数)?(?:咋样|怎么样|怎样|如何|啥样|怎么样了|咋样了|好不好|点样){_ENDS}"
 )
 # The predicate's own A-not-A: one character, 不 / 唔 / 没 / 冇, the character again.
 _A_NOT_A = re.compile(r"(.)([不唔没冇])\1")

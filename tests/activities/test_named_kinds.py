@@ -10,7 +10,7 @@ from django.db.models import F
 from activities.models import Activity
 from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_named, names, offering
 from activities.search import activities_search
-from activities.search_relevance import ABSENT_NOTE, ABSENT_REASON, city_lacks_kind
+from activities.search_relevance import ABSENT_NOTE, ABSENT_REASON
 from activities.selectors import activities_naming_kinds
 
 
@@ -268,37 +268,6 @@ def test_a_setting_named_and_offered_by_no_candidate_is_absent_whatever_else_is(
     assert absent_kind("beach this weekend, keen for a swim", [shore, SWIM]) is None
     # Two kinds side by side that are no setting still need only one offered.
     assert absent_kind("hot springs n sauna", [_row("Sauna night", "wood-fired sauna")]) is None
-
-
-def test_a_setting_held_in_another_word_is_offered_only_when_it_need_not_be_named():
-    # A wetland's 海鸥 (seagull) holds 海: a candidate touching the sea, not a city with a shore
-    # (session 55, fresh25's 「太原能去海边赶海不」).
-    wetland = _row("汾河湿地认鸟｜带孩子看冬候鸟", "冬天有赤麻鸭、绿头鸭和海鸥")
-    assert absent_kind("太原能去海边赶海不", [wetland]) is None
-    assert absent_kind("太原能去海边赶海不", [wetland], setting_named=True) == "beach"
-
-
-def test_a_setting_named_in_its_own_words_is_offered_when_it_must_be_named():
-    pier = _row("栈桥喂海鸥", "在海边的栈桥上喂红嘴鸥")
-    assert absent_kind("想去海边走走", [pier], setting_named=True) is None
-
-
-@pytest.mark.django_db
-def test_a_city_whose_only_word_of_the_sea_is_a_seagull_lacks_a_shore(demo_activities):
-    # The demo city is on the coast: its sea is made a lake, and one wetland keeps a seagull.
-    for row in Activity.objects.all():
-        row.title, row.description = (
-            row.title.replace("海", "湖"),
-            row.description.replace("海", "湖"),
-        )
-        row.location_name = row.location_name.replace("海", "湖")
-        row.tags = [str(tag).replace("海", "湖") for tag in row.tags or []]
-        row.save(update_fields=["title", "description", "location_name", "tags"])
-    first = Activity.objects.order_by("pk").first()
-    Activity.objects.filter(pk=first.pk).update(description="湿地里有海鸥和野鸭")
-    assert city_lacks_kind("能去海边赶海不")
-    Activity.objects.filter(pk=first.pk).update(description="傍晚去海边散步")
-    assert not city_lacks_kind("能去海边赶海不")
 
 
 # A verb and its object said apart (separable words, session 48): 「钓鲫鱼」 offers 钓鱼.

@@ -774,7 +774,19 @@ def test_small_talk_after_a_short_opening_naming_nothing_asks_elsewhere(query):
     assert asks_elsewhere(query)
 
 
-@pytest.mark.parametrize("query", ["火锅 咋样", "明天 有空吗", "爬山 咋样"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "火锅 咋样",
+        "明天 有空吗",
+        "爬山 咋样",
+        "狼人杀 有人吗",
+        "something fun? thanks",
+        # A weather question or a request for tips, then a request (session 55's audit).
+        "今天空气质量咋样 有室内的攀岩馆吗",
+        "冲浪有啥窍门 新手能报班吗",
+    ],
+)
 def test_small_talk_words_after_an_opening_naming_something_to_do_ask_nothing_elsewhere(query):
-    # The opening is the request (a dish, a time, a mood) and the rest a manner of asking.
+    # The opening is the request (a dish, a time, a game) and the rest a manner of asking.
     assert not asks_elsewhere(query)
