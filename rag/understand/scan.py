@@ -41,6 +41,7 @@ from rag.understand.words import (
     ZH_DAY_PARTS,
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
+    bare_hour_read,
     cn_number,
     month_number,
     paired_weekday,
@@ -209,6 +210,8 @@ def _clock_atom(kind: str, match: re.Match) -> tuple | None:
         hour, minute, half = int(g["hour"]), 0, g["half"]
     elif kind == BARE_CLOCK:
         hour, minute, half = int(g["hour"] or g["oclock"]), 0, None
+        if not bare_hour_read(match, hour):
+            return None  # "drinks friday at 9": either half of the day
     elif kind == "en_bound_hour":
         hour, minute = int(g["hour"]), 0
         if not (1 <= hour <= 6 or hour == 12):

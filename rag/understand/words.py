@@ -300,6 +300,17 @@ _NOT_ARRIVING_LATE = "".join(
 # "am" is the morning only where no pronoun follows it: "sat am", "tmrw am pottery", but "on
 # friday am i too late", "tomorrow am i able to" are the verb (audit, session 41).
 _PRONOUN = r"(?:i|you|u|we|he|she|it|they|there)"
+# Right after a day's name or short form, with a space or a comma between (fixed-width
+# lookbehinds, one per word and gap: every weekday's name ends in "day").
+_RIGHT_AFTER_A_DAY = (
+    "(?:"
+    + "|".join(
+        rf"(?<={day}{gap})"
+        for day in ("day", r"\btomorrow", r"\btmrw", r"\btmr", r"\bsat", r"\bsun", r"\bfri")
+        for gap in (" ", ", ", ",")
+    )
+    + ")"
+)
 _EN_PART = (
     alternation(w for w in _PART_NAMES if w.isascii() and w not in ("early", "late", "am")).replace(
         r"\ ", r"[\s-]+"
@@ -309,12 +320,14 @@ _EN_PART = (
     + r"\b)|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
     + _EARLY_DAYS
     + r")\b)"
-    # After a day, "early" closing the clause is that day's early morning ("tomorrow early",
-    # "saturday early, anything on?"), as "early tomorrow" is; before a word it says how early
-    # ("tomorrow early start", "sat early bird tickets"). Parts join only a day, so "leave
-    # early" stays text. Issue 30, session 55, after fresh21's "tomorrow early, something to
-    # get me moving" had been seen.
-    + r"|early(?=\s*(?:$|[,.;:!?]))"
+    # Right after a day, "early" closing the clause is that day's early morning ("tomorrow
+    # early", "saturday early, anything on?"), as "early tomorrow" is; before a word it says how
+    # early ("tomorrow early start", "sat early bird tickets"), and after anything else it is
+    # how ("friday drinks but i have to leave early": session 55's audit). Issue 30, session
+    # 55, after fresh21's "tomorrow early, something to get me moving" had been seen.
+    + r"|"
+    + _RIGHT_AFTER_A_DAY
+    + r"early(?=\s*(?:$|[,.;:!?]))"
     # "late" before a day and its part is that part's late end ("late on saturday night", "late
     # friday afternoon"), as "early" is its early end; not after a verb of being or of running
     # late ("i'm running late on saturday night", "we'll be late friday night": arriving late).
@@ -347,7 +360,7 @@ PART_PATTERNS = [
             # the Cantonese dictionaries' 夜 "evening"), not where it begins a word (夜市, 夜宵,
             # 夜跑, 夜景, 夜店, 夜场, 夜班, 夜猫子 ...; 夜里 / 夜晚 / 夜间 are parts of their own).
             # Issue 30, session 55, after fresh24's 「礼拜五夜 想饮两杯」 had been seen.
-            r"|夜(?![市宵跑景店场游猫班校车戏生光空色话读钓爬骑宴曲里晚间深半以之未归不了])"
+            r"|夜(?![市宵跑景店场游猫班校车戏生光空色话读钓爬骑宴曲里晚间深半以之未归不了泳排啤])"
             r")"
         ),
     ),
@@ -394,7 +407,8 @@ DAY_PATTERNS += [
     (
         "en_weekday",
         rx(
-            r"\b"
+            # Not "the sun" ("sit in the sun at 4": session 55's audit).
+            r"\b(?<!\bthe\s)"
             + _EN_ON
             + _EN_WEEKDAY_CUE
             + _EN_AMBIGUOUS_DAY
@@ -429,6 +443,31 @@ DAY_PATTERNS += [
         ),
     ),
 ]
+
+
+# A part of the day said beside a bare hour ("at 8 tonight", "tonight at 8", "at 9 in the
+# morning", "friday night at 9"): without one, a bare 7-11 is either half of the day and no hour
+# ("drinks friday at 9" is all of Friday: session 55's audit found it read 09:00).
+_PART_BEFORE_HOUR = re.compile(
+    r"\b(?:tonight|tonite|2nite|morning|evening|night|nite|afternoon|arvo)\s*,?\s*$", re.I
+)
+_PART_AFTER_HOUR = re.compile(
+    r"^\s*,?\s*(?:tonight|tonite|2nite|(?:in\s+the\s+|this\s+|tomorrow\s+|tmrw\s+|\w+day\s+)?"
+    r"(?:morning|evening|night|nite|afternoon|arvo))\b",
+    re.I,
+)
+
+
+def bare_hour_read(match: re.Match, hour: int) -> bool:
+    """Return whether a bare English hour ("at 8") names its hour: 1-6 and 12 always (the
+    afternoon and noon, as a bare Chinese 1-6 点), 7-11 only with a part of the day beside it."""
+    if not 7 <= hour <= 11:
+        return True
+    text = match.string
+    return bool(
+        _PART_BEFORE_HOUR.search(text[: match.start()])
+        or _PART_AFTER_HOUR.match(text[match.end() :])
+    )
 
 
 def paired_weekday(match: re.Match) -> bool:
@@ -482,7 +521,7 @@ CLOCK_PATTERNS = [
         rx(
             r"\b(?:at\s+(?P<hour>\d{1,2})(?:\s*o'?\s*clock)?|(?P<oclock>\d{1,2})\s*o'?\s*clock)"
             r"(?![\d:.]|\s*(?:[ap]\.?m\b|%|h\b|hrs?\b|hours?\b|years?\b|yrs?\b|yo\b"
-            r"|people\b|persons?\b|of\s+us\b|guests?\b))"
+            r"|people\b|persons?\b|of\s+us\b|guests?\b|min\b|mins\b|minutes?\b))"
         ),
     ),
     # A bare hour after "after" / "from" / "past" ("fri after 6"), a time only beside a day
@@ -493,6 +532,8 @@ CLOCK_PATTERNS = [
     (
         "en_bound_hour",
         rx(
+            # Not an age after the children it is of ("kids from 3": session 55's audit).
+            r"(?<!kids\s)(?<!children\s)(?<!ages\s)(?<!aged\s)(?<!age\s)(?<!boys\s)(?<!girls\s)"
             r"\b(?P<after>after|from|past)\s+(?P<hour>\d{1,2})(?![\d:.]|\s*(?:[ap]\.?m\b|%|"
             + _UNIT_AFTER_HOUR
             + r"\b))(?:\s*o'?clock\b)?"

@@ -71,6 +71,8 @@ def test_hours_said_beside_a_day_narrow_it(text, window, rest):
         ("周六夜市逛逛", "周六"),
         ("周六夜宵", "周六"),
         ("周日夜景", "周日"),
+        ("周六夜泳", "周六"),
+        ("周末夜排档推荐", "周末"),
         # "early" before a word says how early, not when.
         ("saturday early bird tickets", "saturday"),
         ("tomorrow early start at the gym", "tomorrow"),

@@ -245,7 +245,8 @@ def test_am_before_a_pronoun_is_the_verb(text, rest):
         ("remind me to take my pills at 8 tonight", [on(25, 20, 21, LONDON)]),
         ("tonight at 8", [on(25, 20, 21, LONDON)]),
         ("at 9 tomorrow morning", [on(26, 9, 10, LONDON)]),
-        ("at 10 o'clock tomorrow", [on(26, 10, 11, LONDON)]),
+        ("at 10 o'clock tomorrow morning", [on(26, 10, 11, LONDON)]),
+        ("friday night at 9", [on(27, 21, 22, LONDON)]),
         ("sat at 3", [on(28, 15, 16, LONDON)]),  # a bare 1-6 is the afternoon
     ],
 )
@@ -264,6 +265,28 @@ def test_this_week_said_on_sunday_runs_through_the_week_ahead(text):
 
 def test_this_week_said_midweek_ends_on_sunday():
     assert windows("anything on this week") == [(NOW_LONDON, on(30, 0, 0, LONDON)[0])]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A bare 7-11 without a part of the day is either half (session 55's audit).
+        ("drinks friday at 9", [on(27, 0, 24, LONDON)]),
+        ("trivia thursday at 7", [on(26, 0, 24, LONDON)]),
+        ("anything saturday at 10 min from downtown", [on(28, 0, 24, LONDON)]),
+        # "early" after other words than the day says how early, not when.
+        ("friday drinks but i have to leave early", [on(27, 0, 24, LONDON)]),
+        ("saturday early, anything on?", [on(28, 5, 9, LONDON)]),
+        # An age after the children it is of is no hour.
+        ("classes for kids from 3 on saturday", [on(28, 0, 24, LONDON)]),
+    ],
+)
+def test_an_hour_or_early_that_is_not_the_days_leaves_the_day_whole(text, expected):
+    assert windows(text) == expected
+
+
+def test_the_sun_before_a_clock_time_is_no_sunday():
+    assert understand("somewhere to sit in the sun at 4", now=NOW_LONDON).times == ()
 
 
 @pytest.mark.parametrize("text", ["at 8", "kids at 5", "table for dinner at 8 people"])
