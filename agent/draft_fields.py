@@ -221,11 +221,25 @@ def _first_slot(opens: datetime, ends: datetime) -> datetime:
     return quarter
 
 
+# A bare hour of 7-11 said for an activity on a day ("host a wine tasting friday at 8"): the time
+# reading leaves it, being either half of the day for a search; an activity set up with no part
+# of the day said is the evening's (a draft's default is 19:00 already).
+_BARE_EVENING_HOUR_RE = re.compile(
+    r"\bat\s+(?P<hour>[7-9]|1[01])(?::(?P<minute>[0-5]\d))?(?:\s*o'?clock)?\b(?!\s*[ap]\.?m\b)",
+    re.IGNORECASE,
+)
+
+
 def fields_of(message: str) -> dict:
     time_range = extract.extract_time_range(message)
     fields: dict = {}
     if time_range:
         fields["startAt"] = start_at(time_range)
+        bare = _BARE_EVENING_HOUR_RE.search(message)
+        if bare and time_range.point is None and part_of(time_range) is None:
+            day = datetime.fromisoformat(fields["startAt"])
+            hour, minute = int(bare.group("hour")) + 12, int(bare.group("minute") or 0)
+            fields["startAt"] = day.replace(hour=hour, minute=minute).isoformat()
     place = extract_place(message)
     if place:
         fields["locationName"] = place
@@ -248,7 +262,10 @@ _EN_CREATING_RE = re.compile(
     # The head count said as a limit ("max 8 people", "up to 8", ", 8 people max"): "host a
     # pottery evening next thursday at 7, max 8 people" was titled "Pottery max 8 people" (a
     # make-run look, session 55).
-    r"|[,\s]+(?:max(?:imum)?|up to|at most|no more than)\s+\d+(?:\s+(?:people|persons|guests))?\b"
+    r"|[,\s]+(?:for\s+)?(?:max(?:imum)?|up to|at most|no more than|limit(?:ed to)?|cap(?:ped at)?)"
+    r"\s+\d+(?:\s+(?:people|persons|guests))?\b"
+    # An hour the time reading leaves (a bare 7-11 is either half: "friday at 8").
+    r"|\s+at\s+\d{1,2}(?::\d{2})?(?:\s*o'?clock)?\b"
     r"|[,\s]+\d+\s+(?:people|persons|guests)(?:\s+max(?:imum)?)?\b",
     re.IGNORECASE,
 )

@@ -377,6 +377,17 @@ PARTNER_STATUS_RE = re.compile(
     # search (a make-run look, session 55).
     r"|搭子(?:的)?(?:请求|需求|搜索)(?:的)?(?:进展|怎么样|咋样|如何)|搭子找得(?:怎么样|咋样|如何)"
     r"|\bhow(?:'s| is| are) my (?:partner|buddy) (?:search|searches|request|requests)\b"
+    # News of a search asked in other words (帮我找的球友有消息了吗, 搭子有着落了吗,
+    # 找搭子的事怎么样了, "any luck finding me a tennis buddy?", "did anyone reply to my partner
+    # request?"):
+    # each recorded another search (session 55's audit).
+    r"|(?:搭子|球友|伙伴|队友|饭友|驴友)[^，,。；;]{0,8}?(?:有|的)?(?:消息|着落|进展|回应|回复|回音|结果)"
+    r"(?:了)?(?:吗|没|么|没有)"
+    r"|找(?:搭子|球友|伙伴|队友)的事[^，,。]{0,4}(?:怎么样|咋样|如何)"
+    r"|\bany (?:luck|update|news)\b[^.?!]{0,30}\b(?:partner|buddy|search|request)"
+    r"|\b(?:did|has) (?:anyone|anybody|someone) (?:reply|replied|respond|responded|answer|answered)"
+    r"\b[^.?!]{0,30}\b(?:partner|buddy|request|search)"
+    r"|\bhow(?:'s| is) my search for\b"
     r"|^\W*any matches(?: yet| for me)?\W*$|\bany (?:matches|luck) (?:yet|for me)\b"
     # "any luck?" alone: the one search the assistant runs for the user in the background (it
     # searched activities for "luck": a make-run look, session 52).

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 
+from agent.extract import CLOSE_PERSON_EN, CLOSE_PERSON_ZH, read
 from agent.preferences_said import (
     THINGS_ZH_EN,
     VALUES_ZH_EN,
     extract_preferences,
     stated_in,
 )
+from agent.triggers import DEADLINE_RE
 from memory.models import Role
 from memory.selectors import messages_latest, messages_matching, preferences_list
 
@@ -112,7 +114,7 @@ def messages_stating(*, user, forgotten: list) -> list[str]:
     make-run look, session 54: the preference went, the message stayed and was quoted)."""
     if not forgotten:
         return []
-    read = {
+    candidates = {
         m.message_id: m for m in messages_latest(user=user, role=Role.USER, limit=STATED_LOOKBACK)
     }
     for preference in forgotten:
@@ -122,10 +124,49 @@ def messages_stating(*, user, forgotten: list) -> list[str]:
         pattern = "|".join(re.escape(w) for w in sorted(words) if len(w) > 1)
         if pattern:
             for message in messages_matching(user=user, pattern=pattern, role=Role.USER):
-                read.setdefault(message.message_id, message)
+                candidates.setdefault(message.message_id, message)
     ids = []
-    for message_id, message in read.items():
+    for message_id, message in candidates.items():
         stated = extract_preferences(message.content)
-        if any(c == p.category and v in _values(p.value) for p in forgotten for c, v in stated):
+        said = [(c, v) for c, v in stated if any(_is(p, c, v) for p in forgotten)]
+        # Only a message saying nothing but what is forgotten: another preference, someone
+        # else, a time or a request in it keeps it whole.
+        if said and len(said) == len(stated) and _only_states(message.content):
             ids.append(message_id)
     return ids
+
+
+def _is(preference, category: str, value: str) -> bool:
+    """Return whether a stated (category, value) is this preference, in either language."""
+    return category == preference.category and value in _values(preference.value)
+
+
+# What else a message may say that is kept whatever preference it states: someone else (我老婆
+# 吃素, "my son is allergic to peanuts"), a time or a task ("…, remind me on May 1"), a request
+# or a question (帮我找个素食餐厅的活动), a request to forget itself. Session 55's audit found
+# whole messages deleted with such things in them.
+_SOMEONE_ELSE_RE = re.compile(
+    r"\b" + CLOSE_PERSON_EN + "|" + CLOSE_PERSON_ZH + r"|\b(?:he|she|they|his|her|their)\b|[他她]",
+    re.IGNORECASE,
+)
+_ASKS_RE = re.compile(
+    r"[?？]|吗|帮我|找|想要|有没有|推荐|提醒"
+    r"|\b(?:find|any|looking|show|recommend|suggest|remind|book|join|want)\b",
+    re.IGNORECASE,
+)
+# A statement of a preference alone is short ("I'm vegetarian", 我花生过敏): a longer message
+# tells more than the preference.
+_STATEMENT_MAX_CHARS = 60
+
+
+def _only_states(text: str) -> bool:
+    """Return whether a message says nothing but the user's own preferences: no one else, no
+    time or task, no request or question, no request to forget, and short."""
+    return (
+        len(text) <= _STATEMENT_MAX_CHARS
+        and not _SOMEONE_ELSE_RE.search(text)
+        and not _ASKS_RE.search(text)
+        and not asks_to_forget(text)
+        and not DEADLINE_RE.search(text)
+        and not read(text).times
+    )

@@ -120,10 +120,15 @@ LIKING_RE = re.compile(
 # examples alone read it as a partner search and recorded one nobody asked for (session 54's
 # make-run look). Asking for people ("…, anyone to play with?") stays PARTNER's, weighed higher.
 NEWCOMER_LIKING_RE = re.compile(
+    # Not asking for people anywhere in it ("…, I'd love to meet people who like climbing":
+    # PARTNER's; an audit, session 55).
+    r"^(?![^?？]*(?:\bfind\b|\bmeet\b|\bfriends?\b|\bpeople\b|\bsomeone\b|\bbuddy\b"
+    r"|\bpartner\b|认识|交朋友|朋友|搭子|找人|一起))[^?？]*?"
     r"(?:\bi(?:'?m| am) new (?:in town|here|around here|to (?:the )?\w+)"
     r"|\b(?:just|recently) (?:moved|arrived|relocated) (?:here|to)\b|\bnew to the (?:city|area)\b"
-    r"|刚(?:搬|来|到))"
-    r"[^?？]{0,40}?(?:\b(?:love|like|enjoy|adore|into)\b|喜欢|爱)",
+    r"|刚(?:搬|来|到)|^\W*新来的)"
+    # A liking, not a wish ("would love to find …").
+    r"[^?？]{0,40}?(?:\b(?:love|like|enjoy|adore|into)\b(?!\s+to\b)|喜欢|爱)",
     re.IGNORECASE,
 )
 # (intent, pattern, weight). Higher weights are the more specific cues; MANAGE and CREATE
@@ -152,6 +157,16 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     # examples alone put "I enjoy hiking on weekends" at PARTNER 0.68 (checked on the dev split).
     (CHAT, LIKING_RE, 0.7),
     (EXPLORE, NEWCOMER_LIKING_RE, 0.75),
+    # Something for the one told of (有没有她会喜欢的, 有她喜欢的活动吗): a search for them, above
+    # PARTNER's words; it recorded a search for company (an audit, session 55).
+    (
+        EXPLORE,
+        re.compile(
+            r"(?:有没有|有啥|有什么|有)[^，,。？?]{0,4}(?<![其吉])(?:她们|他们|她|他)"
+            r"(?:会|能|可能|应该)?(?:喜欢|爱|感兴趣|想去|能玩|可以玩)的"
+        ),
+        0.9,
+    ),
     # Stopping a search for company (extract.PARTNER_STOP_RE): above MANAGE's "cancel" and 不…
     # 了, which would look for an activity to cancel.
     (PARTNER, extract.PARTNER_STOP_RE, 1.5),
@@ -261,6 +276,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             r"\b(?:partner|buddy|someone to|with me)\b|\banyone (?:up for|keen|free|fancy)\b|"
             # People to go with (agent/data/intents.jsonl, English dev rows).
             r"\ba \+1\b|\b(?:meet|find) (?:other|new) \w+|\bcompany for\b|"
+            # "find a friend to go running with", "meet people who like climbing" (session 55).
+            r"\b(?:find|meet|make)\s+(?:a |some |new )?(?:friends?|people|buddies)\s+(?:to|who|that"
+            r"|for)\b|"
             r"\b(?:anyone|who) (?:wants?|want to|into)\b|\blooking for (?:people|friends)\b"
         ),
         0.8,

@@ -3,7 +3,7 @@ question names, and which one to cancel when a request to stop going names none 
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.utils import timezone
 
@@ -221,13 +221,18 @@ def _tasks_text(tasks: list[dict], english: bool) -> str:
     if not tasks:
         return ""
     lines = []
+    now = timezone.now()
     for i, task in enumerate(tasks[:5], 1):
         when = when_text(task["remindAt"], english)
+        # A deadline's reminder window already open: it goes out at the next run of the trigger.
+        soon = datetime.fromisoformat(task["remindAt"]) <= now
         if english:
-            state = "reminded already" if task["reminded"] else f"I'll remind you {when}"
+            state = "I'll remind you shortly" if soon else f"I'll remind you {when}"
+            state = "reminded already" if task["reminded"] else state
             lines.append(f'{i}. "{task["said"]}": {state}')
         else:
-            state = "已经提醒过了" if task["reminded"] else f"{when} 提醒你"
+            state = "马上提醒你" if soon else f"{when} 提醒你"
+            state = "已经提醒过了" if task["reminded"] else state
             lines.append(f"{i}. 「{task['said']}」：{state}")
     head = "Your reminders:" if english else "你的提醒："
     return head + "\n" + "\n".join(lines)

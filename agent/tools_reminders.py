@@ -69,7 +69,7 @@ def _tasks_ahead(user) -> list[dict]:
             found[due, asked] = {
                 "said": message.content,
                 "dueAt": timezone.localtime(due).isoformat(),
-                "remindAt": timezone.localtime(max(opens, now)).isoformat(),
+                "remindAt": timezone.localtime(opens).isoformat(),
                 "asked": asked,
                 "key": key,
             }
@@ -77,7 +77,9 @@ def _tasks_ahead(user) -> list[dict]:
         user=user, kind=EventKind.DEADLINE_REMINDER, period_keys=[t["key"] for t in found.values()]
     )
     tasks = sorted(found.values(), key=lambda t: t["dueAt"])
-    return [{**t, "reminded": t.pop("key") in sent} for t in tasks]
+    return [
+        {**{k: v for k, v in t.items() if k != "key"}, "reminded": t["key"] in sent} for t in tasks
+    ]
 
 
 @tool(

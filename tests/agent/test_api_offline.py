@@ -924,6 +924,10 @@ def test_a_draft_for_a_time_already_past_says_its_time_is_a_placeholder(
         "what partner searches do I have?",
         "我的搭子请求怎么样了",
         "how is my partner search going?",
+        "any luck finding me a running buddy?",
+        "did anyone reply to my partner request?",
+        "搭子有着落了吗",
+        "找搭子的事怎么样了",
     ],
 )
 def test_asking_which_searches_for_company_are_open_records_none(api_client, user, say, message):

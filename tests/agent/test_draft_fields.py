@@ -70,6 +70,8 @@ def test_a_draft_whose_window_opens_now_starts_at_a_time_one_would_set(message, 
         ("set up a board game night at my friend's place in Pudong", "Board game night"),
         ("host a pottery evening next thursday at 7, max 8 people", "Pottery evening"),
         ("run a trivia night on friday, 10 people max", "Trivia night"),
+        ("host a wine tasting friday at 8, limit 6", "Wine tasting"),
+        ("set up a book club next tuesday at 7pm for no more than 5 people", "Book club"),
     ],
 )
 def test_an_english_draft_title_says_what_it_is_not_where_or_who_asked(message, title):
@@ -87,3 +89,14 @@ def test_a_draft_asked_for_tonight_at_half_past_eleven_starts_at_the_next_quarte
     late = datetime(2026, 11, 28, 23, 30, 12, tzinfo=ZoneInfo("Asia/Shanghai"))
 
     assert start_at(extract_time_range("今晚组个局", late), now=late) == "2026-11-28T23:45:00+08:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "hour"),
+    [("host a wine tasting friday at 8, limit 6", 20), ("run a quiz on friday at 9", 21)],
+)
+def test_a_bare_evening_hour_said_for_a_new_activity_is_the_evenings(message, hour):
+    from agent.draft_fields import fields_of
+
+    start = datetime.fromisoformat(fields_of(message)["startAt"])
+    assert (start.hour, start.minute, start.weekday()) == (hour, 0, 4)

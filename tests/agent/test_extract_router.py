@@ -371,6 +371,13 @@ def test_a_liking_stated_is_kept_and_one_that_goes_on_to_ask_is_the_asks(message
         ("我刚搬来 喜欢桌游", "EXPLORE"),
         ("I'm new in town and like board games, anyone want to play?", "PARTNER"),
         ("我刚来南昌 喜欢爬山 有人一起吗", "PARTNER"),
+        ("新来的，平时喜欢拍照", "EXPLORE"),
+        # Asking for people (an audit, session 55).
+        ("I'm new here and would love to find a friend to go running with", "PARTNER"),
+        ("just moved to Shanghai, I'd love to meet people who like climbing", "PARTNER"),
+        # Something for the one told of, asked by pronoun.
+        ("有没有她会喜欢的？周六或周日", "EXPLORE"),
+        ("有她喜欢的活动吗", "EXPLORE"),
     ],
 )
 def test_a_newcomers_liking_is_a_search_for_it_unless_they_ask_for_people(message, intent):

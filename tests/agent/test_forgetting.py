@@ -80,6 +80,26 @@ def test_forgetting_deletes_a_statement_in_other_words_than_the_value(api_client
     assert said == {"忘掉我吃素这件事"}
 
 
+@pytest.mark.parametrize(
+    "kept",
+    [
+        "I'm allergic to peanuts and I'm vegetarian",  # another preference
+        "我老婆吃素",  # someone else's
+        "I'm vegetarian, remind me on May 1 to buy Lily a gift",  # a task and a time
+        "帮我找个素食的活动",  # a request
+    ],
+)
+def test_forgetting_keeps_a_message_that_says_more_than_what_is_forgotten(
+    api_client, user, say, kept
+):
+    say(api_client, kept)
+    preference_upsert(user=user, category="food", value="vegetarian")
+
+    say(api_client, "forget that I'm vegetarian")
+
+    assert ChatMessage.objects.filter(user=user, role="user", content=kept).exists()
+
+
 def test_forgetting_what_was_never_kept_says_so(api_client, user, say):
     body = say(api_client, "忘掉我吃素这件事")
 

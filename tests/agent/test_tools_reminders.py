@@ -127,3 +127,18 @@ def test_the_reminders_of_times_told_are_the_users_own(user, other_user):
     assert task["said"] == "remind me to call mom tomorrow at 5pm"
     assert task["asked"] is True and task["reminded"] is False
     assert state(user, activityId=None).get("tasks") == [task]
+
+
+def test_a_deadlines_reminder_says_when_its_window_opens_and_keeps_its_key_to_itself(user):
+    from django.utils import timezone
+
+    from memory.services import messages_write
+
+    said = timezone.now() - timedelta(minutes=1)
+    text = "the essay is due next friday"
+    messages_write(user=user, items=[{"ts": said.isoformat(), "role": "user", "content": text}])
+
+    [task] = state(user)["tasks"]
+    assert "key" not in task
+    due, opens = (datetime.fromisoformat(task[k]) for k in ("dueAt", "remindAt"))
+    assert due - opens == timedelta(days=1)  # the day before, whenever it is asked
