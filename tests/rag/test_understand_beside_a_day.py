@@ -9,29 +9,9 @@ Chinese phrases and London for the English ones.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
-
 import pytest
 
-from rag.understand import understand
-
-SH = ZoneInfo("Asia/Shanghai")
-LONDON = ZoneInfo("Europe/London")
-NOW_SH = datetime(2026, 11, 25, 10, tzinfo=SH)
-NOW_LONDON = datetime(2026, 11, 25, 10, tzinfo=LONDON)
-
-
-def read(text: str):
-    """Return the reading of ``text`` (Chinese: Shanghai, else London), searching forward."""
-    now = NOW_LONDON if text.isascii() else NOW_SH
-    return understand(text, now=now, direction="future")
-
-
-def on(day: int, start: float, end: float, tz=SH) -> tuple[datetime, datetime]:
-    """Return [start, end) hours of November ``day`` 2026 (end past 24: the next day)."""
-    midnight = datetime(2026, 11, 1, tzinfo=tz) + timedelta(days=day - 1)
-    return midnight + timedelta(hours=start), midnight + timedelta(hours=end)
+from tests.rag.time_helpers import LONDON, on, read
 
 
 # Wednesday 25th: Thursday 26, Friday 27, Saturday 28, Sunday 29.

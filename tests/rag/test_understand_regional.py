@@ -10,34 +10,17 @@ afternoon"). Written from general knowledge of each variety, not from any query 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
 import pytest
 
-from rag.understand import understand
-
-SH = ZoneInfo("Asia/Shanghai")
-LONDON = ZoneInfo("Europe/London")
-NOW_SH = datetime(2026, 11, 25, 10, tzinfo=SH)
-NOW_LONDON = datetime(2026, 11, 25, 10, tzinfo=LONDON)
-
-
-def read(text: str, direction: str = "future"):
-    now = NOW_LONDON if text.isascii() else NOW_SH
-    return understand(text, now=now, direction=direction)
+from tests.rag.time_helpers import LONDON, on, read
 
 
 def windows(text: str, direction: str = "future") -> list[tuple[datetime, datetime]]:
     found = read(text, direction)
     assert found.time is not None, text
     return [(w.start, w.end) for w in found.time.windows]
-
-
-def on(day: int, start: float, end: float, tz=SH) -> tuple[datetime, datetime]:
-    """Return [start, end) hours of November ``day`` 2026 (31: 1 December)."""
-    midnight = datetime(2026, 11, 1, tzinfo=tz) + timedelta(days=day - 1)
-    return midnight + timedelta(hours=start), midnight + timedelta(hours=end)
 
 
 @pytest.mark.parametrize(

@@ -8,33 +8,12 @@ Chinese phrases and London for the English ones.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from zoneinfo import ZoneInfo
 
 import pytest
 
 from rag.understand import understand
 from rag.understand.parts import PARTS_OF_DAY, part_of_day
-
-SH = ZoneInfo("Asia/Shanghai")
-LONDON = ZoneInfo("Europe/London")
-NOW_SH = datetime(2026, 11, 25, 10, tzinfo=SH)
-NOW_LONDON = datetime(2026, 11, 25, 10, tzinfo=LONDON)
-
-
-def windows(text: str, direction: str = "future") -> list[tuple[datetime, datetime]]:
-    """Return the windows of the one time phrase of ``text`` (Chinese: Shanghai, else London)."""
-    now = NOW_LONDON if text.isascii() else NOW_SH
-    found = understand(text, now=now, direction=direction)
-    assert len(found.times) == 1, (text, found.times)
-    return [(w.start, w.end) for w in found.times[0].windows]
-
-
-def on(day: int, start: float, end: float, tz=SH) -> tuple[datetime, datetime]:
-    """Return [start, end) hours of November ``day`` 2026 (31: 1 December; end past 24: the
-    next day)."""
-    midnight = datetime(2026, 11, 1, tzinfo=tz) + timedelta(days=day - 1)
-    return midnight + timedelta(hours=start), midnight + timedelta(hours=end)
-
+from tests.rag.time_helpers import LONDON, NOW_LONDON, NOW_SH, SH, on, windows
 
 # Wednesday 25th: 周四 26, 周五 27, 周六 28, 周日 29, 周一 30 (then 1 December).
 CHINESE = [
