@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from rag.understand.numbered import in_week
 from rag.understand.parts import MEALS, narrowed, overlaps
+from rag.understand.words import EN_ANY_WEEKDAY, EN_DAY_JOINER
 
 if TYPE_CHECKING:
     from rag.understand.scan import Atom, Phrase
@@ -100,3 +101,18 @@ def join_apart(phrases: list[Phrase], text: str) -> None:
         own.data = narrowed(own.data, wanted)
     elif own is None and implied is not None and overlaps(implied, wanted):
         day.data = (cycle, rule, narrowed(implied, wanted))
+
+
+# An ambiguous short weekday read after a joiner ("fri or sat", "sat/sun": the pattern in
+# rag.understand.words) is a day only where a day stands before the joiner.
+_PAIRED_DAY_BEFORE = re.compile(
+    r"\b(?:" + EN_ANY_WEEKDAY + r")\b\.?\s*" + EN_DAY_JOINER + r"\s*(?:on\s+)?$"
+)
+
+
+def paired_weekday(match: re.Match) -> bool:
+    """Return whether an ambiguous short weekday read after a joiner has a day before it ("sat
+    or sun"), rather than being the word ("fun in the sun", "she sat")."""
+    if match.groupdict().get("paired") is None:
+        return True
+    return bool(_PAIRED_DAY_BEFORE.search(match.string[: match.start()]))

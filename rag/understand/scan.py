@@ -8,9 +8,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
+from rag.understand.clock_words import BARE_CLOCK, CLOCK_PATTERNS, clock_atom
 from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
-from rag.understand.joins import WEEKDAY_KINDS, join_apart, join_week, names_outing
+from rag.understand.joins import (
+    WEEKDAY_KINDS,
+    join_apart,
+    join_week,
+    names_outing,
+    paired_weekday,
+)
 from rag.understand.numbered import (
     NUMBERED_KINDS,
     NUMBERED_PATTERNS,
@@ -22,8 +29,6 @@ from rag.understand.numbered import (
 from rag.understand.parts import MEALS, narrowed, part_of_day
 from rag.understand.regional import SCOTS_DAYS, TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
-    BARE_CLOCK,
-    CLOCK_PATTERNS,
     DAY_PATTERNS,
     EN_AMBIGUOUS_MONTHS,
     EN_DAY_OFFSETS,
@@ -41,10 +46,8 @@ from rag.understand.words import (
     ZH_DAY_PARTS,
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
-    bare_hour_read,
     cn_number,
     month_number,
-    paired_weekday,
     weekday_index,
 )
 
@@ -199,43 +202,6 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
     return None
 
 
-def _clock_atom(kind: str, match: re.Match) -> tuple | None:
-    """Return (hour, minute, am/pm, bare, bound) of a clock time; bare: an hour said with no
-    am / pm (三点, "at 3"), whose 1-6 is the afternoon without a part of the day; bound is
-    "after" (from it on), "before" (until it) or None (the hour from it)."""
-    g = match.groupdict()
-    if kind == "colon":
-        hour, minute, half = int(g["hour"]), int(g["minute"]), g["half"]
-    elif kind == "en_clock":
-        hour, minute, half = int(g["hour"]), 0, g["half"]
-    elif kind == BARE_CLOCK:
-        hour, minute, half = int(g["hour"] or g["oclock"]), 0, None
-        if not bare_hour_read(match, hour):
-            return None  # "drinks friday at 9": either half of the day
-    elif kind == "en_bound_hour":
-        hour, minute = int(g["hour"]), 0
-        if not (1 <= hour <= 6 or hour == 12):
-            return None  # "after 8": morning or evening, unread (words.CLOCK_PATTERNS)
-        half = "p"
-    else:
-        hour = cn_number(g["hour"])
-        extra = g["extra"] or ""
-        minute = {"半": 30, "一刻": 15, "1刻": 15, "三刻": 45, "3刻": 45}.get(extra)
-        if minute is None:
-            minute = cn_number(g["minute"]) if g["minute"] else 0
-        half = None
-    if hour is None or minute is None or minute > 59:
-        return None
-    if half and not 1 <= hour <= 12:
-        return None
-    if hour > 24 or (hour == 24 and minute):
-        return None
-    after = g.get("after") or g.get("onwards") or g.get("zafter")
-    before = g.get("before") or g.get("zbefore")
-    bound = "after" if after else ("before" if before else None)
-    return hour, minute, half, kind in ("zh_clock", BARE_CLOCK), bound
-
-
 def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
     """Return (cycle, k -> [(start day, end day)]) or ("rolling", {direction: (start, end)})."""
     g = match.group
@@ -348,7 +314,7 @@ def _atom_data(role: str, kind: str, match: re.Match, ctx: Ctx):
     if role == "part":
         return part_of_day(match.group(1) if kind == "en_part" else match.group(0))
     if role == "clock":
-        return _clock_atom(kind, match)
+        return clock_atom(kind, match)
     return _alone_atom(kind, match, ctx)
 
 

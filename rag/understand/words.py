@@ -391,12 +391,9 @@ _EN_WEEKDAY_CUE = r"(?:(this\s+coming|this|coming|next|last)\s+)?"
 _EN_CLOCK_AHEAD = r"\d{1,2}(?::\d\d)?\s*[ap]\.?m\b|\d{1,2}:\d\d|at\s+\d{1,2}\b"
 # Any weekday's name or short form, and what joins two days into a choice or a run ("sat or
 # sun", "sat/sun", "sat & sun", "fri-sun", "sat to mon"). An ambiguous short form is a day beside
-# another day so joined: before it (below) or after it (PAIRED_DAY, read by paired_weekday).
-_EN_ANY_WEEKDAY = _EN_WEEKDAY_OR_SHORT + "|" + alternation(EN_WEEKDAY_AMBIGUOUS)
-_EN_DAY_JOINER = r"(?:or|and|n|&|/|-|to|thru|through|till|until|,)"
-_PAIRED_DAY_BEFORE = re.compile(
-    r"\b(?:" + _EN_ANY_WEEKDAY + r")\b\.?\s*" + _EN_DAY_JOINER + r"\s*(?:on\s+)?$"
-)
+# another day so joined: before it (below) or after it (rag.understand.joins.paired_weekday).
+EN_ANY_WEEKDAY = _EN_WEEKDAY_OR_SHORT + "|" + alternation(EN_WEEKDAY_AMBIGUOUS)
+EN_DAY_JOINER = r"(?:or|and|n|&|/|-|to|thru|through|till|until|,)"
 DAY_PATTERNS += [
     # Scots "the night" (tonight), "the morn" / "the morra" (tomorrow): regional.SCOTS_DAYS.
     ("en_scots_day", rx(regional.SCOTS_DAY_PATTERN)),
@@ -426,9 +423,9 @@ DAY_PATTERNS += [
             + r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b"
             # or another day joined to it ("sat or sun", "sat/sun", "sat-mon").
             + r"|\s*"
-            + _EN_DAY_JOINER
+            + EN_DAY_JOINER
             + r"\s*(?:on\s+)?(?:"
-            + _EN_ANY_WEEKDAY
+            + EN_ANY_WEEKDAY
             + r")\b))"
         ),
     ),
@@ -445,112 +442,8 @@ DAY_PATTERNS += [
 ]
 
 
-# A part of the day said beside a bare hour ("at 8 tonight", "tonight at 8", "at 9 in the
-# morning", "friday night at 9"): without one, a bare 7-11 is either half of the day and no hour
-# ("drinks friday at 9" is all of Friday: session 55's audit found it read 09:00).
-_PART_BEFORE_HOUR = re.compile(
-    r"\b(?:tonight|tonite|2nite|morning|evening|night|nite|afternoon|arvo)\s*,?\s*$", re.I
-)
-_PART_AFTER_HOUR = re.compile(
-    r"^\s*,?\s*(?:tonight|tonite|2nite|(?:in\s+the\s+|this\s+|tomorrow\s+|tmrw\s+|\w+day\s+)?"
-    r"(?:morning|evening|night|nite|afternoon|arvo))\b",
-    re.I,
-)
-
-
-def bare_hour_read(match: re.Match, hour: int) -> bool:
-    """Return whether a bare English hour ("at 8") names its hour: 1-6 and 12 always (the
-    afternoon and noon, as a bare Chinese 1-6 点), 7-11 only with a part of the day beside it."""
-    if not 7 <= hour <= 11:
-        return True
-    text = match.string
-    return bool(
-        _PART_BEFORE_HOUR.search(text[: match.start()])
-        or _PART_AFTER_HOUR.match(text[match.end() :])
-    )
-
-
-def paired_weekday(match: re.Match) -> bool:
-    """Return whether an ambiguous short weekday read after a joiner has a day before it ("sat
-    or sun"), rather than being the word ("fun in the sun", "she sat")."""
-    if match.groupdict().get("paired") is None:
-        return True
-    return bool(_PAIRED_DAY_BEFORE.search(match.string[: match.start()]))
-
-
-# The kind of an English hour said without am / pm ("at 8"): a time only beside a day or part.
-BARE_CLOCK = "en_bare_clock"
 # Atoms of a part of the day that are no time alone.
 PART_JOINED = frozenset({"en_part", "zh_part_short", "zh_part_after_day"})
-# A bound before or after a clock time: from then on ("after 8pm", "8pm onwards", 八点以后) or
-# until then ("before 3pm", "by 3pm", 三点前); the window then runs to the end of the part of
-# the day (or the day), or from its start (rag.understand.time).
-# What a number after "after" counts when it is no clock time: a duration, a distance, a count
-# of people or things in a row, an ordinal's ending, an "of" ("after 2 of us").
-_UNIT_AFTER_HOUR = (
-    r"(?:hours?|hrs?|h|minutes?|mins?|m|days?|weeks?|wks?|months?|years?|yrs?|km|k|miles?|mi"
-    r"|people|ppl|persons?|stops?|rounds?|laps?|goes|times?|st|nd|rd|th|of)"
-)
-_EN_BOUND = r"(?:(?:(?P<after>after|from|past)|(?P<before>before|by|until|till))\s+)?"
-_EN_BOUND_AFTER = r"(?:\s+(?P<onwards>onwards?|or\s+later|and\s+later))?"
-CLOCK_PATTERNS = [
-    (
-        "colon",
-        rx(
-            r"(?<![\d:])"
-            + _EN_BOUND
-            + r"(?:at\s+)?(?P<hour>\d{1,2})[:：](?P<minute>\d{2})(?![\d:])"
-            + r"(?:\s*(?P<half>[ap])\.?m\b\.?)?"
-            + _EN_BOUND_AFTER
-        ),
-    ),
-    (
-        "en_clock",
-        rx(
-            r"\b"
-            + _EN_BOUND
-            + r"(?:at\s+)?(?P<hour>\d{1,2})\s*(?P<half>[ap])\.?m\b\.?"
-            + _EN_BOUND_AFTER
-        ),
-    ),
-    # A bare hour ("at 8", "8 o'clock") is a time only beside a day or a part of the day ("at 8
-    # tonight", "tomorrow at 7", "sat at 3": BARE_CLOCK in PART_JOINED's rule, rag.understand.scan
-    # _not_alone); alone "at 8" is as often an age, a count or an address.
-    (
-        BARE_CLOCK,
-        rx(
-            r"\b(?:at\s+(?P<hour>\d{1,2})(?:\s*o'?\s*clock)?|(?P<oclock>\d{1,2})\s*o'?\s*clock)"
-            r"(?![\d:.]|\s*(?:[ap]\.?m\b|%|h\b|hrs?\b|hours?\b|years?\b|yrs?\b|yo\b"
-            r"|people\b|persons?\b|of\s+us\b|guests?\b|min\b|mins\b|minutes?\b))"
-        ),
-    ),
-    # A bare hour after "after" / "from" / "past" ("fri after 6"), a time only beside a day
-    # (scan: alone it is no time). Read as Chinese reads a bare 1-6 点 (the afternoon: no one
-    # goes out "after 3 a.m."), 12 as noon; 7-11 could be either half and stay unread (scan).
-    # Not before a unit ("after 2 hours", "from 5 km", "past 3 stops"), a minute or an ordinal.
-    # Issue 30, session 55, after fresh13's "fri after 6 drinks with pals" had been seen.
-    (
-        "en_bound_hour",
-        rx(
-            # Not an age after the children it is of ("kids from 3": session 55's audit).
-            r"(?<!kids\s)(?<!children\s)(?<!ages\s)(?<!aged\s)(?<!age\s)(?<!boys\s)(?<!girls\s)"
-            r"\b(?P<after>after|from|past)\s+(?P<hour>\d{1,2})(?![\d:.]|\s*(?:[ap]\.?m\b|%|"
-            + _UNIT_AFTER_HOUR
-            + r"\b))(?:\s*o'?clock\b)?"
-        ),
-    ),
-    (
-        "zh_clock",
-        rx(
-            r"(?P<hour>" + NUMERAL + r")点(?:钟)?"
-            # A minute is 分 after it or two numerals (六点零五, 六点四十, 六点十): one numeral
-            # alone is the next word's (六点四位 is six o'clock, four people; session 49).
-            r"(?P<extra>半|[1一]刻|[3三]刻|(?P<minute>" + NUMERAL + r")"
-            r"(?:分|(?<=[0-9零〇一二两三四五六七八九十]{2})|(?<=十)))?"
-            r"(?:(?P<zafter>以后|之后|往后|后)|(?P<zbefore>以前|之前|前))?"
-        ),
-    ),
-]
 STANDALONE_PATTERNS = [
     ("zh_week", rx(_ZH_PREFIX + r"(?:周|星期|礼拜)(?![一二三四五六日天1-7末围边年岁])")),
     ("zh_rel_month", rx(_ZH_PREFIX + r"月(初|中旬|中|底|末|上旬|下旬)?")),
