@@ -5,6 +5,8 @@
 make-run look, session 54): the sentence states what it asks to forget. Read as such, it stores
 nothing; the preferences in force it names are deleted when the turn is saved
 (``memory.services.preference_delete``, recorded as the agent's change) and the answer says which.
+So are the user's messages that said nothing but one of them ("I'm vegetarian", 我吃素:
+:func:`messages_stating`), so that recall does not quote it back; a message saying more stays.
 """
 
 from __future__ import annotations
