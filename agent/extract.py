@@ -354,7 +354,9 @@ TOLD_ABOUT_SOMEONE_RE = re.compile(
     r"|where|ideas?|help me)\b))"
     r"|^\s*" + CLOSE_PERSON_ZH + r"(?!的活动)"
     r"(?![^？?]*(?:有什么|有没有|有啥|帮我|推荐|找个|找点|哪里|哪儿|去哪|适合))"
-    r"[^？?吗呢]*(?:喜欢|爱|讨厌|不吃|过敏|要来|来玩|来看我|下周来|生日)[^？?吗呢]*$",
+    # Their diet too (我老婆吃素 recorded a search for company: an audit, session 55).
+    r"[^？?吗呢]*(?:喜欢|爱|讨厌|不吃|过敏|要来|来玩|来看我|下周来|生日|吃素|吃斋|素食|忌口|不能吃)"
+    r"[^？?吗呢]*$",
     re.I,
 )
 

@@ -226,12 +226,38 @@ def _listed_after(text: str, thing: re.Match | None) -> list[str]:
     return values
 
 
+# Someone else named before a diet or an allergy in its clause (我老婆吃素, "my son is allergic to
+# peanuts"): theirs, not the user's (an audit, session 55, found them stored as the user's own).
+_SOMEONE_ELSE_EN_RE = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(?:son|daughter|kids?|children|wife|husband|"
+    r"partner|boyfriend|girlfriend|mum|mom|mother|dad|father|sister|brother|friend|flatmate|"
+    r"roommate|colleague|nan|grandma|grandpa)\b|\b(?:he|she|they)\b",
+    re.IGNORECASE,
+)
+
+
+def _of_someone_else(text: str, start: int) -> bool:
+    """Return whether the clause before ``start`` names someone else, the one the preference
+    at ``start`` is said of ("my wife and I", 我和老婆都 include the user)."""
+    clause = re.split(r"[,，。;；.!！?？]|\band\b(?! i\b)|\bbut\b", text[:start])[-1]
+    if _WITH_ME_RE.search(clause):
+        return False
+    return bool(OTHER_PERSON_RE.search(clause) or _SOMEONE_ELSE_EN_RE.search(clause))
+
+
+# The user in the clause: "I'm allergic…", "my wife and I", 我和老婆, 我们 (the possessive 我 of
+# 我老婆 is not).
+_WITH_ME_RE = re.compile(
+    r"^\W*(?:i|i'm|im|i am)\b|\band i\b|我(?:和|跟|与)|我们|咱们|咱俩|我俩", re.IGNORECASE
+)
+
+
 def extract_preferences(text: str) -> list[tuple[str, str]]:
     """Return the ``(category, value)`` preferences a user states in a message."""
     found: list[tuple[str, str]] = []
     for pattern, category, value in PREFERENCE_RULES:
         match = pattern.search(text)
-        if match:
+        if match and not _of_someone_else(text, match.start()):
             found.append((category, value or match.group(1)))
     covered = {value for _, value in found}
     for match in _LIKE_EN_RE.finditer(text):

@@ -133,6 +133,22 @@ def test_an_english_preference_is_kept_in_english(message, preference):
 
 
 @pytest.mark.parametrize(
+    ("message", "kept"),
+    [
+        ("我老婆吃素", []),
+        ("my son is allergic to peanuts", []),
+        ("我儿子对花生过敏", []),
+        # The user among them, or first: theirs too (an audit, session 55).
+        ("我和老婆都吃素", [("food", "素食")]),
+        ("my son and I are allergic to peanuts", [("allergy", "peanuts")]),
+        ("I'm allergic to peanuts and my son too", [("allergy", "peanuts")]),
+    ],
+)
+def test_a_diet_or_allergy_said_of_someone_else_is_not_the_users(message, kept):
+    assert extract_preferences(message) == kept
+
+
+@pytest.mark.parametrize(
     ("message", "liked"),
     [
         ("I love board games", "board games"),
@@ -590,6 +606,7 @@ def test_a_refusal_or_a_look_at_ones_own_is_no_wish_to_do_something(message):
     [
         "my sister Mia is visiting next weekend, she loves climbing",
         "我妹妹下周来玩，她喜欢攀岩",
+        "我老婆吃素",  # their diet (an audit, session 55)
         "who is visiting me?",
         "谁要来看我来着",
     ],
