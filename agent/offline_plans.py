@@ -439,6 +439,15 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         # better than "nothing" (a make-run look, session 49: one published a game, then asked).
         return [("getMyActivities", {**first["arguments"], "scope": "created"})]
     if (
+        len(done) == 1
+        and not cancel
+        and first["arguments"].get("scope") == "created"
+        and not first["result"].get("activities")
+    ):
+        # "what have I organised?" with drafts only: the drafts, rather than "no activities"
+        # beside one drafted a minute ago (an audit, session 55).
+        return [("getMyActivities", {**first["arguments"], "scope": "drafts"})]
+    if (
         len(done) <= 2
         and not cancel
         and "start" in first["arguments"].get("timeRange", {})  # not "before now"

@@ -954,6 +954,14 @@ def test_asking_what_one_organised_after_a_draft_lists_them_and_drafts_nothing(
     assert Activity.objects.filter(creator=user).count() == 1
 
 
+def test_asking_what_one_organised_with_only_a_draft_shows_the_draft(api_client, user, say):
+    first = say(api_client, "host a pottery evening next thursday at 7, max 8 people")
+    body = say(api_client, "what have I organised?", chat_id=first["chat_id"])
+
+    assert [c["arguments"]["scope"] for c in body["tool_calls"]] == ["created", "drafts"]
+    assert "Pottery evening" in body["reply"], body["reply"]
+
+
 def test_a_deadline_told_in_english_is_acknowledged_in_english(api_client, user, say):
     body = say(api_client, "the essay deadline is next Friday, remind me")
 

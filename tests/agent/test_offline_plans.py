@@ -215,6 +215,17 @@ def test_one_who_joined_nothing_is_shown_what_they_organise():
     ]
 
 
+def test_one_who_published_nothing_is_shown_their_drafts():
+    from agent.offline_plans import plan_manage
+
+    asked = {"scope": "created"}
+    done = [{"name": "getMyActivities", "arguments": asked, "result": {"activities": []}}]
+
+    assert plan_manage(SimpleNamespace(message="what have I organised?"), done) == [
+        ("getMyActivities", {"scope": "drafts"})
+    ]
+
+
 def test_asking_how_the_search_for_company_goes_reads_the_open_ones():
     from agent.offline_plans import plan_partner
 
