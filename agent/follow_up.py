@@ -168,9 +168,9 @@ def visit_said_before(message: str, topic: str, earlier: list[str]) -> str:
 # pronoun: 这周末有适合她的活动吗 searched 「她」 and found nothing (a make-run look, session 54).
 # 他 inside 其他 or 吉他 is no pronoun (其他能玩的 searched the child told of: an audit, 54).
 _HE_ZH = r"(?<![其吉])他"
-_TA = rf"(?:她们|他们|她|{_HE_ZH})"
+THEY_ZH = rf"(?:她们|他们|她|{_HE_ZH})"
 _FOR_THEM_RE = re.compile(
-    rf"(?:适合|给|带|陪|让|跟){_TA}|{_TA}(?:能|可以|会)?(?:玩|去|参加|喜欢)"
+    rf"(?:适合|给|带|陪|让|跟){THEY_ZH}|{THEY_ZH}(?:能|可以|会)?(?:玩|去|参加|喜欢)"
     r"|\b(?:for|take|bring|with) (?:her|him|them)\b"
     r"|\b(?:she|he|they)(?:['’]d| would| could| can| might| will) (?:like|enjoy|love|do|go)\b"
     r"|\b(?:would|could|might|will|does|do) (?:she|he|they) (?:like|enjoy|love)\b",
@@ -179,7 +179,7 @@ _FOR_THEM_RE = re.compile(
 # The pronoun and the liking said of it leave the search: "anything she'd like?" searched the
 # child told of and "like" (session 54's make-run look); the liking told earlier takes its place.
 _PRONOUN_RE = re.compile(
-    _TA + r"(?:能|可以|会|可能)?(?:喜欢|爱)?"
+    THEY_ZH + r"(?:能|可以|会|可能)?(?:喜欢|爱)?"
     r"|\b(?:her|him|them|she|he|they)(?:['’]d| would| could| can| might| will)?"
     r"(?: (?:like|enjoy|love|fancy)(?: to do)?)?\b"
     r"|\b(?:would|could|might|will|does|do) (?:she|he|they) (?:like|enjoy|love)(?: to do)?\b"

@@ -81,14 +81,20 @@ def _values(value: str) -> set[str]:
     return values | {zh for zh, en in {**VALUES_ZH_EN, **THINGS_ZH_EN}.items() if en == value}
 
 
-def _names(told: str, category: str, value: str, stated: list[tuple[str, str]]) -> bool:
+def _is(preference, category: str, value: str) -> bool:
+    """Return whether a stated (category, value) is this preference, in either language."""
+    return category == preference.category and value in _values(preference.value)
+
+
+def _names(told: str, preference, stated: list[tuple[str, str]]) -> bool:
     """Return whether what is asked to be forgotten names this preference: stated alike (in
     either language), or, for a thing avoided, its value or its phrase said in the text."""
-    values = _values(value)
-    if any(c == category and v in values for c, v in stated):
+    if any(_is(preference, c, v) for c, v in stated):
         return True
+    category, value = preference.category, preference.value
     if category not in _THING_CATEGORIES:
         return False
+    values = _values(value)
     said = told.lower()
     phrases = {stated_in(category, value, english=e).lower() for e in (True, False)}
     return any(v.lower() in said for v in values if len(v) > 1) or any(p in said for p in phrases)
@@ -101,7 +107,7 @@ def preferences_to_forget(*, user, message: str) -> list:
         return []
     told = _FORGET_WORDS_RE.sub(" ", forget_clause(message)).strip()
     stated = extract_preferences(told)
-    return [p for p in preferences_list(user=user) if _names(told, p.category, p.value, stated)]
+    return [p for p in preferences_list(user=user) if _names(told, p, stated)]
 
 
 # How many of the user's latest messages are read for a statement in other words than the
@@ -136,11 +142,6 @@ def messages_stating(*, user, forgotten: list) -> list[str]:
         if said and len(said) == len(stated) and _only_states(message.content):
             ids.append(message_id)
     return ids
-
-
-def _is(preference, category: str, value: str) -> bool:
-    """Return whether a stated (category, value) is this preference, in either language."""
-    return category == preference.category and value in _values(preference.value)
 
 
 # What else a message may say that is kept whatever preference it states: someone else (我老婆

@@ -11,7 +11,15 @@ from __future__ import annotations
 
 import re
 
-from agent import extract, forgetting, preferences_said, reminding, told_preferences, triggers
+from agent import (
+    extract,
+    follow_up,
+    forgetting,
+    preferences_said,
+    reminding,
+    told_preferences,
+    triggers,
+)
 
 CHAT, EXPLORE, CREATE, PARTNER, MANAGE = "CHAT", "EXPLORE", "CREATE", "PARTNER", "MANAGE"
 INTENTS = (CHAT, EXPLORE, CREATE, PARTNER, MANAGE)
@@ -162,8 +170,9 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     (
         EXPLORE,
         re.compile(
-            r"(?:有没有|有啥|有什么|有)[^，,。？?]{0,4}(?<![其吉])(?:她们|他们|她|他)"
-            r"(?:会|能|可能|应该)?(?:喜欢|爱|感兴趣|想去|能玩|可以玩)的"
+            r"(?:有没有|有啥|有什么|有)[^，,。？?]{0,4}(?<![其吉])"
+            + follow_up.THEY_ZH
+            + r"(?:会|能|可能|应该)?(?:喜欢|爱|感兴趣|想去|能玩|可以玩)的"
         ),
         0.9,
     ),

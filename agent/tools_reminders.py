@@ -65,7 +65,7 @@ def _tasks_ahead(user) -> list[dict]:
     for message, due, asked in triggers.told_times(user=user, since=since, until=now):
         opens, closes = triggers.reminder_window(due, asked=asked)
         if closes > now and (due, asked) not in found:
-            key = ("asked@" if asked else "") + triggers.deadline_period(due)
+            key = triggers.deadline_reminder_key(due, asked=asked)
             found[due, asked] = {
                 "said": message.content,
                 "dueAt": timezone.localtime(due).isoformat(),

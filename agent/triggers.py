@@ -320,6 +320,12 @@ def deadline_period(due: datetime) -> str:
     return timezone.localtime(due).strftime("%Y-%m-%dT%H:%M")
 
 
+def deadline_reminder_key(due: datetime, *, asked: bool) -> str:
+    """Return the period key of a deadline's reminder: its due time, ``asked@`` before it when
+    the message asked to be reminded at that time (another event than the day-before one)."""
+    return ("asked@" if asked else "") + deadline_period(due)
+
+
 def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
     """Return when the reminder of a time a message mentions is sent: at that time when the
     message asked to be reminded then (``asked``: ``REMIND_TASK_RE``), else during the day
@@ -382,7 +388,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         event = record_event(
             user=user,
             kind=EventKind.DEADLINE_REMINDER,
-            period_key=("asked@" if asked else "") + deadline_period(local_due),
+            period_key=deadline_reminder_key(local_due, asked=asked),
             build=build,
         )
         if event is not None:

@@ -533,6 +533,26 @@ LOWEST = 5  # queries listed under each report as the lowest service nDCG@5
 KINDS = ("plain", "time", "negation", "audience", "crosslingual", "mood", "offtopic")
 
 
+def as_shipped(db_name: str, database_url: str | None):
+    """Set Django up on the bench's database with the live settings as shipped, and return the
+    user the listings are loaded as: the live settings rows are made again from the defaults,
+    whatever an earlier run (or an older version of the defaults) left in this database."""
+    os.environ["DATABASE_URL"] = bench_database_url(db_name, database_url)
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    setup_django(migrate=True)
+    from django.contrib.auth import get_user_model
+
+    from activities.models import ActivitySettings
+    from config import live
+    from rag.models import RagSettings
+
+    RagSettings.objects.all().delete()
+    ActivitySettings.objects.all().delete()
+    live.invalidate()
+    creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
+    return creator
+
+
 def load_instant(tz_name: str) -> datetime:
     return datetime(*LOAD_DAY, tzinfo=zoneinfo.ZoneInfo(tz_name))
 
@@ -842,22 +862,9 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    setup_django(migrate=True)
-    from django.contrib.auth import get_user_model
-
-    from activities.models import ActivitySettings
-    from config import live
+    creator = as_shipped(DB_NAME, args.database_url)
     from rag.embeddings import current_model
-    from rag.models import RagSettings
 
-    # "As shipped": the live settings rows are made again from the defaults, whatever an earlier
-    # run of this bench (or an older version of the defaults) left in this database.
-    RagSettings.objects.all().delete()
-    ActivitySettings.objects.all().delete()
-    live.invalidate()
-    creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
     corpora = list(CORPORA) if args.corpus == "all" else [args.corpus]
     records = []
     for name in corpora:

@@ -25,19 +25,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._common import bench_database_url, setup_django  # noqa: E402
+from bench._common import setup_django  # noqa: E402
 from bench.activities_heldout import (  # noqa: E402
     CORPORA,
     DB_NAME,
     DEV_SETS,
+    as_shipped,
     load_instant,
     query_files,
+    run_corpus,
 )
 
 
@@ -101,21 +102,9 @@ def main() -> None:
             if how not in ("inside", "no label"):
                 print(f"{q['devset']:8} {q['lang']} {how:8} {q['query']} | read: {read or '-'}")
         return
-    os.environ["DATABASE_URL"] = bench_database_url(DB_NAME, args.database_url)
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    setup_django(migrate=True)
-    from django.contrib.auth import get_user_model
-
-    from activities.models import ActivitySettings
-    from bench.activities_heldout import run_corpus
+    creator = as_shipped(DB_NAME, args.database_url)
     from bench.activities_search import reset_tables
-    from config import live
-    from rag.models import RagSettings
 
-    RagSettings.objects.all().delete()
-    ActivitySettings.objects.all().delete()
-    live.invalidate()
-    creator, _ = get_user_model().objects.get_or_create(username="bench-heldout")
     records = []
     for name in CORPORA:
         mine = [q for q in queries if q["corpus"] == name]

@@ -59,18 +59,20 @@ def messages_matching(*, user, pattern: str, role: str | None = None, limit: int
     """Return the user's latest messages (not summaries) whose content matches the PostgreSQL
     regular expression ``pattern`` (case-insensitive), newest first: a bounded scan of one user's
     rows (``memory_msg_user_ts``) for words no embedding finds reliably."""
-    qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE, content__iregex=pattern)
-    if role:
-        qs = qs.filter(role=role)
-    return list(qs.order_by("-ts", "-message_id")[:limit])
+    return list(_newest(user, role).filter(content__iregex=pattern)[:limit])
 
 
 def messages_latest(*, user, role: str | None = None, limit: int = 500) -> list[ChatMessage]:
     """Return the user's latest ``limit`` messages (not summaries), newest first."""
+    return list(_newest(user, role)[:limit])
+
+
+def _newest(user, role: str | None):
+    """Return the user's messages (not summaries), of ``role`` when given, newest first."""
     qs = ChatMessage.objects.filter(user=user, kind=Kind.MESSAGE)
     if role:
         qs = qs.filter(role=role)
-    return list(qs.order_by("-ts", "-message_id")[:limit])
+    return qs.order_by("-ts", "-message_id")
 
 
 def users_with_messages_since(*, since: datetime):

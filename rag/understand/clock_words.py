@@ -12,8 +12,11 @@ import re
 
 from rag.understand.words import NUMERAL, cn_number, rx
 
-# The kind of an English hour said without am / pm ("at 8"): a time only beside a day or part.
+# The kind of an English hour said without am / pm ("at 8"), and of one after "after" ("fri
+# after 6"): each a time only beside a day or a part (CLOCK_JOINED, rag.understand.scan).
 BARE_CLOCK = "en_bare_clock"
+BOUND_HOUR = "en_bound_hour"
+CLOCK_JOINED = frozenset({BARE_CLOCK, BOUND_HOUR})
 # A part of the day said beside a bare hour ("at 8 tonight", "tonight at 8", "at 9 in the
 # morning", "friday night at 9"): without one, a bare 7-11 is either half of the day and no hour
 # ("drinks friday at 9" is all of Friday: session 55's audit found it read 09:00).
@@ -71,7 +74,7 @@ CLOCK_PATTERNS = [
         ),
     ),
     # A bare hour ("at 8", "8 o'clock") is a time only beside a day or a part of the day ("at 8
-    # tonight", "tomorrow at 7", "sat at 3": BARE_CLOCK in PART_JOINED's rule, rag.understand.scan
+    # tonight", "tomorrow at 7", "sat at 3": CLOCK_JOINED, read by rag.understand.scan
     # _not_alone); alone "at 8" is as often an age, a count or an address.
     (
         BARE_CLOCK,
@@ -87,7 +90,7 @@ CLOCK_PATTERNS = [
     # Not before a unit ("after 2 hours", "from 5 km", "past 3 stops"), a minute or an ordinal.
     # Issue 30, session 55, after fresh13's "fri after 6 drinks with pals" had been seen.
     (
-        "en_bound_hour",
+        BOUND_HOUR,
         rx(
             # Not an age after the children it is of ("kids from 3": session 55's audit).
             r"(?<!kids\s)(?<!children\s)(?<!ages\s)(?<!aged\s)(?<!age\s)(?<!boys\s)(?<!girls\s)"
@@ -123,7 +126,7 @@ def clock_atom(kind: str, match: re.Match) -> tuple | None:
         hour, minute, half = int(g["hour"] or g["oclock"]), 0, None
         if not bare_hour_read(match, hour):
             return None  # "drinks friday at 9": either half of the day
-    elif kind == "en_bound_hour":
+    elif kind == BOUND_HOUR:
         hour, minute = int(g["hour"]), 0
         if not (1 <= hour <= 6 or hour == 12):
             return None  # "after 8": morning or evening, unread (words.CLOCK_PATTERNS)

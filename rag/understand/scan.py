@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
 
-from rag.understand.clock_words import BARE_CLOCK, CLOCK_PATTERNS, clock_atom
+from rag.understand.clock_words import CLOCK_JOINED, CLOCK_PATTERNS, clock_atom
 from rag.understand.dates import listed, month_add, month_range, safe_date, short_month_date
 from rag.understand.holidays import HOLIDAY_GATE, HOLIDAY_PATTERNS, holiday_atom
 from rag.understand.joins import (
@@ -474,6 +474,6 @@ def _is_meal(atom: Atom, text: str) -> bool:
 
 def _not_alone(atom: Atom, text: str) -> bool:
     """Return whether an atom means no time when it stands alone."""
-    if atom.kind in PART_JOINED or atom.kind in (BARE_CLOCK, "en_bound_hour"):
+    if atom.kind in PART_JOINED or atom.kind in CLOCK_JOINED:
         return True
     return atom.kind == "zh_clock" and text[atom.start : atom.end] == "一点"
