@@ -7,9 +7,9 @@ words among the candidates weigh more), its kind and mood cues, and what it hold
 query refuses (``activities.negation``): the share of its refused words a candidate holds, and
 its similarity to the refused phrases (embedded with the query). This bench fits the weights.
 
-The development data are the sets of ``DEV_SETS`` (twenty-six since session 55), written apart,
+The development data are the sets of ``DEV_SETS`` (twenty-seven since session 56), written apart,
 all seen already: the old held-out dev+test (bench/data/activities_heldout_queries.jsonl, set
-"old"), fresh, fresh2, and fresh3 to fresh25 (two more cities each). Any later split is the
+"old"), fresh, fresh2, and fresh3 to fresh26 (two more cities each). Any later split is the
 test set and is never read here.
 
 Every query goes through ``activities_search`` once with every per-hit rule and the precision

@@ -13,9 +13,9 @@ sydney_en; fresh16 on suzhou and boston_en; fresh17 on tianjin and
 manchester_en; fresh18 on dalian and brisbane_en; fresh19 on hefei and denver_en; fresh20 on
 fuzhou and glasgow_en; fresh21 on ningbo and perth_en; fresh22 on lanzhou and cork_en;
 fresh23 on guiyang and wellington_en; fresh24 on nanning and adelaide_en; fresh25 on taiyuan
-and philadelphia_en) once through ``activities_search`` as shipped, keeping what each
-relevance decision was given (scores, background, flags, the query vector, the hits' titles)
-and the answer (with its ``meta.relevance``).
+and philadelphia_en; fresh26 on nanchang and portland_en) once through ``activities_search``
+as shipped, keeping what each relevance decision was given (scores, background, flags, the
+query vector, the hits' titles) and the answer (with its ``meta.relevance``).
 ``replay`` re-decides each recorded call with the intent margin read against other example
 files (the files under test), as ``rag.relevance.decide`` would; a query whose answer is not
 made empty or kept is left as recorded. nDCG@5 changes only where a labelled query's answer

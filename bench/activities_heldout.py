@@ -138,9 +138,12 @@ CORPORA = {
     # Two more cities written for fresh25 (development data from session 55).
     "taiyuan": ("activities_taiyuan.json", "Asia/Shanghai"),
     "philadelphia_en": ("activities_philadelphia_en.json", "America/New_York"),
-    # Two more cities written for fresh26, the unseen test: measured only, never fitted.
+    # Two more cities written for fresh26 (development data from session 56).
     "nanchang": ("activities_nanchang.json", "Asia/Shanghai"),
     "portland_en": ("activities_portland_en.json", "America/Los_Angeles"),
+    # Two more cities written for fresh27, the unseen test: measured only, never fitted.
+    "zhengzhou": ("activities_zhengzhou.json", "Asia/Shanghai"),
+    "minneapolis_en": ("activities_minneapolis_en.json", "America/Chicago"),
 }
 # The corpora the fitting and profiling benches read: every corpus whose splits are development
 # data (fresh4's two cities since session 38); a corpus of an unseen split is measured only.
@@ -191,6 +194,8 @@ TUNING_CORPORA = (
     "adelaide_en",
     "taiyuan",
     "philadelphia_en",
+    "nanchang",
+    "portland_en",
 )
 # The development sets the fitting benches read, each a split of QUERY_FILES ("old" is dev and
 # test of the first file); the unseen test split is never among them.
@@ -221,6 +226,7 @@ DEV_SETS = {
     "fresh23": "fresh23",
     "fresh24": "fresh24",
     "fresh25": "fresh25",
+    "fresh26": "fresh26",
 }
 LOAD_DAY = (2026, 11, 25, 10, 0)
 QUERY_FILES = {
@@ -323,6 +329,10 @@ QUERY_FILES = {
         "activities_fresh26_nanchang_queries.jsonl",
         "activities_fresh26_portland_en_queries.jsonl",
     ),
+    "fresh27": (
+        "activities_fresh27_zhengzhou_queries.jsonl",
+        "activities_fresh27_minneapolis_en_queries.jsonl",
+    ),
 }
 # Splits written after the first, each published in its own section; the last is the unseen test.
 FRESH = (
@@ -352,6 +362,7 @@ FRESH = (
     "fresh24",
     "fresh25",
     "fresh26",
+    "fresh27",
 )
 SPLIT_STATUS = {
     "fresh": (
@@ -523,6 +534,13 @@ SPLIT_STATUS = {
     ),
     "fresh26": (
         "The fresh26 split (issue 30) is two more new cities (Nanchang in Chinese, Portland "
+        "in English), written from the listings only and measured three times unseen by the "
+        "lead (session 55: before and after its round, and on the landed code); it is "
+        "DEVELOPMENT data now (from session 56). The unseen test split is fresh27 "
+        "(bench/data/README_activities_heldout.md)."
+    ),
+    "fresh27": (
+        "The fresh27 split (issue 30) is two more new cities (Zhengzhou in Chinese, Minneapolis "
         "in English), listings and queries written from the listings only and committed before "
         "this bench first ran on them; no constant may be tuned on it, so it is measured, never "
         "fitted (bench/data/README_activities_heldout.md)."
