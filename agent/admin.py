@@ -8,6 +8,7 @@ from agent.models import (
     PartnerIntent,
     ReminderMute,
     SystemEvent,
+    TaskReminderMute,
     Webhook,
     WebhookDelivery,
 )
@@ -45,6 +46,17 @@ class ReminderMuteAdmin(admin.ModelAdmin):
     list_display = ["created", "user", "activity"]
     search_fields = ["user__username", "activity__title"]
     raw_id_fields = ["user", "activity"]
+    readonly_fields = ["created"]
+
+
+@admin.register(TaskReminderMute)
+class TaskReminderMuteAdmin(admin.ModelAdmin):
+    """Reminders of told times a user cancelled ("cancel the reminder about my pills"); deleting
+    a row sends the reminder again."""
+
+    list_display = ["created", "user", "period_key", "said"]
+    search_fields = ["user__username", "said"]
+    raw_id_fields = ["user"]
     readonly_fields = ["created"]
 
 

@@ -138,6 +138,38 @@ class ReminderMute(models.Model):
         }
 
 
+class TaskReminderMute(models.Model):
+    """A user's "cancel the reminder about my pills": the reminder of a time their messages told
+    (``agent.triggers.told_times``), keyed as the reminder is (``deadline_reminder_key``), is
+    not sent. Told again after ``created`` ("remind me to take my pills at 9" once more), it is.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="agent_task_reminder_mutes",
+        verbose_name=_("user"),
+    )
+    period_key = models.CharField(max_length=200, verbose_name=_("period"))
+    said = models.TextField(blank=True, verbose_name=_("said"))
+    created = models.DateTimeField(verbose_name=_("created"))
+
+    class Meta:
+        verbose_name = _("cancelled reminder")
+        verbose_name_plural = _("cancelled reminders")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "period_key"], name="agent_task_reminder_mute_once"
+            )
+        ]
+
+    def __str__(self):
+        return gettext("no reminder at %(period)s for %(user)s") % {
+            "period": self.period_key,
+            "user": self.user_id,
+        }
+
+
 class AgentSession(models.Model):
     """The agent's state of one chat of one user."""
 

@@ -95,7 +95,8 @@ MODES: dict[str, AgentMode] = {
         "用户明确要求时才用 leaveActivity 退出报名的活动、cancelActivity 取消自己发起的活动，"
         "并说明结果；用户不要（或又要）活动前一天的提醒时用 setActivityReminder（不给 activityId "
         "就是今后所有的活动）；问会不会提醒、为什么没提醒、有哪些提醒时用 "
-        "getActivityReminders。",
+        "getActivityReminders；要取消某个按时间说过的提醒（“取消吃药的提醒”）时用 "
+        "cancelTaskReminder。",
         (
             "getMyActivities",
             "getActivity",
@@ -103,6 +104,7 @@ MODES: dict[str, AgentMode] = {
             "cancelActivity",
             "setActivityReminder",
             "getActivityReminders",
+            "cancelTaskReminder",
             *SHARED_TOOLS,
         ),
     ),

@@ -43,6 +43,7 @@ from agent.offline_plans import (
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
 from agent.owned import own_activity_named
+from agent.task_reminders import cancelled_text, cancels_task_reminder, none_named_text
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
 LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
@@ -334,7 +335,11 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             joined = _join_text(ctx, calls[:-1])
             return joined + (" I won't remind you of it." if english else "到时候不提醒你。")
         return reminder_set_text(last, english)
+    if name == "cancelTaskReminder":
+        return cancelled_text(last, english)
     if name == "getActivityReminders":
+        if cancels_task_reminder(ctx.message):  # naming none of them: say so, list them
+            return none_named_text(ctx, english, reminder_state_text(ctx, last, english))
         return reminder_state_text(ctx, last, english)
     if name == "getActivity":
         return _details_text(ctx, result["activity"])

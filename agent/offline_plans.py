@@ -33,6 +33,7 @@ from agent.intent_rules import (
 from agent.naming import CANCEL_RE, named_matches
 from agent.owned import own_activity_named
 from agent.reminding import about_reminders, plan_reminders, without_reminder
+from agent.task_reminders import cancels_task_reminder, plan_task_reminder
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
 
@@ -392,6 +393,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
     A request to note something in the shared context appends it there instead: to the
     context the turn reads (the request's ``context_id``, else the latest updated one).
     """
+    if cancels_task_reminder(ctx.message):
+        return plan_task_reminder(ctx, done)  # "cancel the reminder about my pills"
     if about_reminders(ctx.message):
         return plan_reminders(ctx, done)  # 不用提醒我 / 恢复提醒 with no activity in focus
     note = extract.context_note(ctx.message)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from activities.models import Activity, ActivityStatus
 from agent.models import (
     AgentSession,
@@ -10,6 +12,7 @@ from agent.models import (
     PartnerIntentStatus,
     ReminderMute,
     SystemEvent,
+    TaskReminderMute,
 )
 from config import live
 
@@ -64,5 +67,14 @@ def reminders_muted(*, activity_ids) -> set[tuple[int, int]]:
     return set(
         ReminderMute.objects.filter(activity_id__in=list(activity_ids)).values_list(
             "user_id", "activity_id"
+        )
+    )
+
+
+def task_reminders_cancelled(*, user, period_keys) -> dict[str, datetime]:
+    """Return when the user cancelled each of these told reminders (by period key)."""
+    return dict(
+        TaskReminderMute.objects.filter(user=user, period_key__in=list(period_keys)).values_list(
+            "period_key", "created"
         )
     )

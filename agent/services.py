@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext
 
-from agent.models import PartnerIntent, PartnerIntentStatus, ReminderMute
+from agent.models import PartnerIntent, PartnerIntentStatus, ReminderMute, TaskReminderMute
 from config.errors import NotFound
 
 
@@ -68,3 +69,13 @@ def reminders_set(*, user, activity_ids, remind: bool) -> None:
     ReminderMute.objects.bulk_create(
         [ReminderMute(user=user, activity_id=pk) for pk in ids], ignore_conflicts=True
     )
+
+
+def task_reminders_cancel(*, user, tasks) -> None:
+    """Cancel the reminders of told times (``tasks``: ``(period key, what was said)``) for the
+    user; cancelling one again moves its time to now (told again after it, it comes back)."""
+    now = timezone.now()
+    for key, said in tasks:
+        TaskReminderMute.objects.update_or_create(
+            user=user, period_key=key, defaults={"said": said[:1000], "created": now}
+        )

@@ -1,5 +1,6 @@
 """The agent's tools over the day-before reminders of activities: "don't remind me", 不用提醒我,
-and "remind me" again; and whether, and when, they come ("will I get a reminder?").
+and "remind me" again; and whether, and when, they come ("will I get a reminder?"); and the
+reminders of times the user told, listed and cancelled ("cancel the reminder about my pills").
 
 Like those of agent/tools.py, it is ``func(user, **arguments)`` registered with its JSON schema
 (agent/tool_registry.py). Every activity a user is on is reminded the day before it starts
@@ -16,8 +17,9 @@ from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
 from agent import triggers
 from agent.models import EventKind
-from agent.selectors import events_recorded, reminders_muted
-from agent.services import reminders_set
+from agent.selectors import events_recorded, reminders_muted, task_reminders_cancelled
+from agent.services import reminders_set, task_reminders_cancel
+from agent.task_reminders import task_matches
 from agent.tool_registry import tool
 from agent.tools import activity_shape
 
@@ -56,30 +58,62 @@ def _ahead(user) -> list:
     return [a for a in rows if a.status == ActivityStatus.ACTIVE]
 
 
-def _tasks_ahead(user) -> list[dict]:
+def _told_ahead(user) -> list[dict]:
     """Return the reminders ahead of the times the user's messages told (asked for at a time, or
-    a deadline's the day before), one per time, soonest first, each with when it goes out."""
+    a deadline's the day before), one per time, soonest first, each with when it goes out and
+    its period ``key``; none the user cancelled since last telling it."""
     now = timezone.now()
     since = now - timedelta(days=triggers.DEADLINE_LOOKBACK_DAYS)
     found: dict[tuple, dict] = {}
     for message, due, asked in triggers.told_times(user=user, since=since, until=now):
         opens, closes = triggers.reminder_window(due, asked=asked)
-        if closes > now and (due, asked) not in found:
-            key = triggers.deadline_reminder_key(due, asked=asked)
-            found[due, asked] = {
-                "said": message.content,
-                "dueAt": timezone.localtime(due).isoformat(),
-                "remindAt": timezone.localtime(opens).isoformat(),
-                "asked": asked,
-                "key": key,
-            }
-    sent = events_recorded(
-        user=user, kind=EventKind.DEADLINE_REMINDER, period_keys=[t["key"] for t in found.values()]
+        if closes > now:
+            task = found.setdefault(
+                (due, asked),
+                {
+                    "said": message.content,
+                    "dueAt": timezone.localtime(due).isoformat(),
+                    "remindAt": timezone.localtime(opens).isoformat(),
+                    "asked": asked,
+                    "key": triggers.deadline_reminder_key(due, asked=asked),
+                    "told": message.ts,
+                },
+            )
+            task["told"] = max(task["told"], message.ts)
+    cancelled = task_reminders_cancelled(user=user, period_keys=[t["key"] for t in found.values()])
+    return sorted(
+        (t for t in found.values() if not triggers.cancelled_since(cancelled, t["key"], t["told"])),
+        key=lambda t: t["dueAt"],
     )
-    tasks = sorted(found.values(), key=lambda t: t["dueAt"])
-    return [
-        {**{k: v for k, v in t.items() if k != "key"}, "reminded": t["key"] in sent} for t in tasks
-    ]
+
+
+def _public(task: dict) -> dict:
+    """Return a told reminder as the tools give it: without its key and when it was told."""
+    return {k: v for k, v in task.items() if k not in ("key", "told")}
+
+
+def _tasks_ahead(user) -> list[dict]:
+    """Return the reminders ahead of the times the user told, each with whether it was sent."""
+    tasks = _told_ahead(user)
+    sent = events_recorded(
+        user=user, kind=EventKind.DEADLINE_REMINDER, period_keys=[t["key"] for t in tasks]
+    )
+    return [{**_public(t), "reminded": t["key"] in sent} for t in tasks]
+
+
+@tool(
+    "cancelTaskReminder",
+    'Cancel the reminders of times the user told ("remind me to take my pills at 9", a '
+    'deadline) whose words hold every word `about` names ("pills", 吃药); return the ones '
+    "cancelled. Telling the time again brings a reminder back.",
+    {"about": {"type": "string"}},
+    ("about",),
+)
+def cancel_task_reminder(user, *, about):
+    """Cancel the told reminders ahead that ``about`` names; return them (none: nothing named)."""
+    matching = task_matches(str(about), _told_ahead(user))
+    task_reminders_cancel(user=user, tasks=[(t["key"], t["said"]) for t in matching])
+    return {"tasks": [_public(t) for t in matching]}
 
 
 @tool(

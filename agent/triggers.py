@@ -38,7 +38,7 @@ from activities.search import activities_search
 from activities.selectors import activities_starting_between
 from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
-from agent.selectors import agent_settings_get, reminders_muted
+from agent.selectors import agent_settings_get, reminders_muted, task_reminders_cancelled
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
 from rag.llm import get_llm
@@ -335,6 +335,11 @@ def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
     return due - timedelta(days=1), due
 
 
+def cancelled_since(cancelled: dict[str, datetime], key: str, told: datetime) -> bool:
+    """Return whether the told reminder ``key`` was cancelled after it was last told."""
+    return key in cancelled and told <= cancelled[key]
+
+
 def told_times(*, user, since: datetime, until: datetime):
     """Yield ``(message, due, asked)`` for each of the user's messages sent in [since, until)
     that mentions a task's time (``asked``: it asked to be reminded then, ``REMIND_TASK_RE``)."""
@@ -361,8 +366,13 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         opens, closes = reminder_window(due, asked=asked)
         if opens <= now < closes:
             by_due.setdefault((timezone.localtime(due), asked), []).append(message)
+    keys = [deadline_reminder_key(due, asked=asked) for due, asked in by_due]
+    cancelled = task_reminders_cancelled(user=user, period_keys=keys)  # "cancel the pill one"
     created = []
     for (local_due, asked), messages in by_due.items():
+        key = deadline_reminder_key(local_due, asked=asked)
+        if cancelled_since(cancelled, key, max(m.ts for m in messages)):
+            continue
 
         def build(first=messages[0], messages=messages, local_due=local_due):
             # In the language the deadline was told in.
@@ -388,7 +398,7 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         event = record_event(
             user=user,
             kind=EventKind.DEADLINE_REMINDER,
-            period_key=deadline_reminder_key(local_due, asked=asked),
+            period_key=key,
             build=build,
         )
         if event is not None:

@@ -1,8 +1,8 @@
 """The user data the agent holds, declared to ``config.userdata`` (erasure and export).
 
-Webhooks and their delivery log, proactive events, partner intents, muted reminders and the
-per-chat state (``AgentSession``). The drafts the agent creates are activities, declared by the
-activities app; the chat turns it saves are memory's messages.
+Webhooks and their delivery log, proactive events, partner intents, muted and cancelled
+reminders and the per-chat state (``AgentSession``). The drafts the agent creates are
+activities, declared by the activities app; the chat turns it saves are memory's messages.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from agent.models import (
     PartnerIntent,
     ReminderMute,
     SystemEvent,
+    TaskReminderMute,
     Webhook,
     WebhookDelivery,
 )
@@ -54,6 +55,7 @@ def declaration() -> UserData:
             Kind("partner_intents", PartnerIntent, "user"),
             Kind("agent_sessions", AgentSession, "user"),
             Kind("reminder_mutes", ReminderMute, "user"),
+            Kind("task_reminder_mutes", TaskReminderMute, "user"),
         ),
         texts=_texts,
         tasks={

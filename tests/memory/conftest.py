@@ -192,6 +192,11 @@ def fill(write, memory_settings, django_capture_on_commit_callbacks):
         with django_capture_on_commit_callbacks(execute=True):  # its turns embedded, as above
             muted = client.post("/api/agent/chat", refusal, format="json")
         assert [c["name"] for c in muted.json()["tool_calls"]][-1] == "setActivityReminder"
+        # A told reminder cancelled (agent.models.TaskReminderMute).
+        for message in (f"明天下午三点提醒我交{tag}房租", f"取消交{tag}房租的提醒"):
+            with django_capture_on_commit_callbacks(execute=True):
+                told = client.post("/api/agent/chat", {"message": message}, format="json")
+        assert [c["name"] for c in told.json()["tool_calls"]][-1] == "cancelTaskReminder"
         return created.json()["id"]
 
     return _fill

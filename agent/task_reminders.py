@@ -1,0 +1,117 @@
+"""Cancelling the reminder of a time the user told, by what it is about ("cancel the reminder
+about my pills", "don't remind me to take my pills", 取消吃药的提醒, 不用提醒我吃药了).
+
+A reminder asked for at a time ("remind me to take my pills at 9 tonight") or a deadline's the
+day before is read from the user's messages (``agent.triggers.told_times``); the user could list
+them ("what reminders do I have?") but not cancel one: "cancel the reminder about my pills" said
+there was no activity to cancel (a make-run look, session 55). The words the request names are
+looked for in what the user said; a request naming an activity instead ("turn off the reminder
+for the hike") turns that activity's reminder off.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from agent.naming import named_matches, named_words
+from agent.offline_lines import when_text
+
+if TYPE_CHECKING:  # the intent rules read this module, and the context reads them
+    from agent.context import RuntimeContext
+
+# Cancelling a reminder by what it is about. Each form names it; one naming nothing ("turn off
+# reminders", 不用提醒我) is about the activities' reminders (agent.reminding).
+TASK_REMINDER_OFF_RE = re.compile(
+    # "cancel the reminder about my pills", "delete my pill reminder", "turn off the reminder for
+    # the hike"
+    r"\b(?:cancel|delete|remove|clear|scrap|drop|turn off|switch off|kill)\s+(?:the|my|that|this)?"
+    r"\s*(?:[\w'-]+\s+){0,3}?reminders?\b"
+    # "don't remind me to take my pills", "stop reminding me about the dentist"
+    r"|\b(?:don'?t|do not|no need to|stop|quit|never)\s+(?:ever\s+)?remind(?:ing)?\s+me\s+"
+    r"(?:to|about|of)\s+\w"
+    # "I don't need the pill reminder anymore"
+    r"|\b(?:don'?t|do not|no longer) need (?:the|my|that|this|a|any)\s+(?:[\w'-]+\s+){0,3}?"
+    r"reminders?\b"
+    # 取消吃药的提醒, 删掉明天开会那个提醒, 把吃药的提醒删了, 吃药的提醒不要了
+    r"|(?:取消|删掉|删除|删了|去掉|关掉|关闭|撤销|撤掉)[^\s，,。？?！!]{1,14}?提醒"
+    r"|把[^\s，,。？?！!]{1,14}?提醒(?:给)?(?:取消|删|去掉|关|撤)"
+    r"|[^\s，,。？?！!]{1,14}?提醒(?:不用|不要|取消|删)了?"
+    # 不用提醒我吃药了, 别再提醒我交房租了 (不用提醒我 alone refuses every activity's reminder)
+    r"|(?:不用|不要|别|甭|无需|不需要)(?:再)?提醒我(?=[\u4e00-\u9fff])(?![了啦哦吧啊呀哈])",
+    re.IGNORECASE,
+)
+# The words of such a request that name nothing: the reminder and its cancelling (the rest of
+# what names nothing, agent.naming.named_words takes out).
+_REMINDER_WORDS_RE = re.compile(
+    r"提醒我|提醒|不用|不要|不需要|无需|甭|别再|别|关掉|关闭|去掉|撤销|撤掉|删了|删|撤|关|给"
+    r"|\b(?:reminders?|remind(?:ing)?|about|delete|remove|clear|scrap|drop|turn|switch|off|kill"
+    r"|stop|quit|never|ever|no|longer|need|needed|any|more|anymore)\b",
+    re.IGNORECASE,
+)
+
+
+def named_task(message: str) -> list[str]:
+    """Return the words a request to cancel a reminder names it by (取消吃药的提醒 -> 吃药;
+    "cancel the reminder about my pills" -> pills)."""
+    return named_words(_REMINDER_WORDS_RE.sub(" ", message or ""))
+
+
+def cancels_task_reminder(message: str) -> bool:
+    """Return whether a message cancels a reminder naming what it is about."""
+    return bool(TASK_REMINDER_OFF_RE.search(message or "")) and bool(named_task(message))
+
+
+def _holds(word: str, said: str) -> bool:
+    """Return whether what the user said holds ``word``: an English word at a word's start, its
+    plural or not ("pill" in "pills"), a Chinese one anywhere."""
+    if not word.isascii():
+        return word in said
+    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return re.search(rf"(?<![a-z0-9]){re.escape(stem.lower())}", said.lower()) is not None
+
+
+def task_matches(about: str, tasks: list[dict]) -> list[dict]:
+    """Return the told reminders (``said``) holding every word ``about`` names."""
+    words = named_task(about)
+    if not words:
+        return []
+    return [t for t in tasks if all(_holds(w, t["said"]) for w in words)]
+
+
+def plan_task_reminder(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:
+    """Plan "cancel the reminder about my pills": read the reminders, then cancel the told ones
+    it names or, naming none of them, turn off the reminder of the one activity it names; else
+    nothing more (the answer lists the reminders)."""
+    if not done:
+        return [("getActivityReminders", {})]
+    if len(done) > 1 or "error" in done[-1]["result"]:
+        return []
+    result = done[-1]["result"]
+    if task_matches(ctx.message, result.get("tasks") or []):
+        return [("cancelTaskReminder", {"about": ctx.message})]
+    _words, matching = named_matches(
+        " ".join(named_task(ctx.message)), result.get("activities") or []
+    )
+    if len(matching) == 1:
+        return [("setActivityReminder", {"activityId": matching[0]["id"], "remind": False})]
+    return []
+
+
+def cancelled_text(call: dict, english: bool) -> str:
+    """Return the answer to a ``cancelTaskReminder`` call: which reminders will not come."""
+    tasks = call["result"].get("tasks") or []
+    if english:
+        lines = "; ".join(f'"{t["said"]}" ({when_text(t["dueAt"], True)})' for t in tasks)
+        return f"OK, I won't remind you of {lines}. Tell me again with the time to have it back."
+    lines = "；".join(f"「{t['said']}」（{when_text(t['dueAt'])}）" for t in tasks)
+    return f"好的，{lines}不再提醒你。想要回来的话，连同时间再跟我说一次。"
+
+
+def none_named_text(ctx: RuntimeContext, english: bool, listed: str) -> str:
+    """Return the answer when no reminder is about what the request names: say so, then the
+    reminders there are (``listed``)."""
+    named = " ".join(named_task(ctx.message))
+    if english:
+        return f'No reminder of yours is about "{named}". {listed}'
+    return f"你的提醒里没有关于「{named}」的。{listed}"

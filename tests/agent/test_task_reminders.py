@@ -1,0 +1,120 @@
+"""Cancelling the reminder of a time the user told, by what it is about."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from activities.services import activity_join
+from agent.models import SystemEvent, TaskReminderMute
+from agent.services import task_reminders_cancel
+from agent.task_reminders import cancels_task_reminder, named_task, task_matches
+from agent.triggers import run_deadline_reminders
+from memory.services import messages_write
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("message", "named"),
+    [
+        ("cancel the reminder about my pills", ["pills"]),
+        ("delete my pill reminder", ["pill"]),
+        ("don't remind me to call mom", ["call", "mom"]),
+        ("I don't need the dentist reminder anymore", ["dentist"]),
+        ("取消吃药的提醒", ["吃药"]),
+        ("把今晚吃药的提醒删了", ["吃药"]),
+        ("不用提醒我交房租了", ["交", "房租"]),
+        ("明天开会那个提醒取消吧", ["开会"]),
+    ],
+)
+def test_a_reminder_cancelled_by_what_it_is_about_is_read_with_its_words(message, named):
+    assert cancels_task_reminder(message)
+    assert named_task(message) == named
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "不用提醒我了",
+        "turn off reminders",
+        "don't remind me about it",
+        "不用提醒我明天的活动",
+        "remind me to take my pills at 9",
+        "取消飞盘局，不用提醒我了",
+        "我想取消周六徒步的报名，提醒我一下退款",
+    ],
+)
+def test_a_message_naming_no_reminder_to_cancel_is_not_read_as_one(message):
+    assert not cancels_task_reminder(message)
+
+
+def test_a_word_matches_what_was_said_in_the_singular_or_the_plural():
+    tasks = [{"said": "remind me to take my pills at 9"}, {"said": "remind me to call mom"}]
+    assert task_matches("cancel my pill reminder", tasks) == tasks[:1]
+    assert task_matches("cancel the reminder to call mom", tasks) == tasks[1:]
+    assert task_matches("cancel the dentist reminder", tasks) == []
+
+
+def test_cancelling_the_reminder_about_my_pills_leaves_the_other_reminders(api_client, say):
+    say(api_client, "remind me to take my pills tomorrow at 9pm", chat_id="pills")
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="pills")
+    body = say(api_client, "cancel the reminder about my pills", chat_id="pills")
+
+    assert [c["name"] for c in body["tool_calls"]] == [
+        "getActivityReminders",
+        "cancelTaskReminder",
+    ], body["reply"]
+    assert body["reply"].startswith(
+        'OK, I won\'t remind you of "remind me to take my pills tomorrow at 9pm"'
+    ), body["reply"]
+    listed = say(api_client, "what reminders do I have?", chat_id="pills")["reply"]
+    assert "call mom" in listed and "pills" not in listed, listed
+
+
+def test_cancelling_in_chinese_answers_in_chinese(api_client, say):
+    say(api_client, "明天下午三点提醒我交房租", chat_id="rent")
+    body = say(api_client, "取消交房租的提醒", chat_id="rent")
+
+    assert body["reply"].startswith("好的，「明天下午三点提醒我交房租」"), body["reply"]
+    assert "不再提醒你" in body["reply"], body["reply"]
+
+
+def test_cancelling_a_reminder_nobody_asked_for_says_so_and_lists_the_reminders(api_client, say):
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="none")
+    body = say(api_client, "cancel the reminder about the dentist", chat_id="none")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
+    assert body["reply"].startswith('No reminder of yours is about "dentist".'), body["reply"]
+    assert "call mom" in body["reply"], body["reply"]
+    assert not TaskReminderMute.objects.exists()
+
+
+def test_turning_off_the_reminder_for_a_named_activity_mutes_that_activity(
+    api_client, user, other_user, say, make_activity_for
+):
+    hike = make_activity_for(other_user, title="Sunday hike")
+    activity_join(activity_id=hike.pk, user=user)
+    body = say(api_client, "turn off the reminder for the hike", chat_id="hike")
+
+    assert body["tool_calls"][-1]["name"] == "setActivityReminder", body["reply"]
+    assert body["tool_calls"][-1]["arguments"] == {"activityId": hike.pk, "remind": False}
+
+
+def _told(user, content, ts):
+    """Save one user message ``content`` sent at ``ts``."""
+    item = {"ts": ts.isoformat(), "role": "user", "content": content, "chat_id": "t"}
+    messages_write(user=user, items=[item])
+
+
+def test_a_cancelled_reminder_is_not_sent_and_told_again_it_is(user):
+    said = timezone.localtime(timezone.now())  # the fixed clock: Wednesday 10:00
+    _told(user, "remind me to call mom at 5pm", said)
+    task_reminders_cancel(user=user, tasks=[("asked@2026-11-25T17:00", "call mom")])
+    assert run_deadline_reminders(said.replace(hour=17, minute=10)) == 0
+
+    _told(user, "remind me to call mom at 5pm please", said + timedelta(minutes=5))
+    assert run_deadline_reminders(said.replace(hour=17, minute=20)) == 1
+    assert SystemEvent.objects.filter(period_key="asked@2026-11-25T17:00").count() == 1
