@@ -164,11 +164,10 @@ def compose_about_me(ctx: RuntimeContext) -> str:
     that anything else said can be asked about."""
     english = is_english(ctx.message)
     named = name_told(ctx.user)
-    told = [
-        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
-        for c in ctx.persona
-        if c.meta.get("value")
-    ]
+    told = preferences_said.stated_all(
+        ((c.meta.get("category", ""), c.meta["value"]) for c in ctx.persona if c.meta.get("value")),
+        english=english,
+    )
     parts = []
     if english:
         if named:
@@ -310,10 +309,9 @@ def persona_values(
         chunks = [
             c for c in chunks if (food if c.meta.get("category") in EATING_CATEGORIES else boosted)
         ]
-    phrases = [
-        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
-        for c in chunks
-    ]
+    phrases = preferences_said.stated_all(
+        ((c.meta.get("category", ""), c.meta["value"]) for c in chunks), english=english
+    )
     # A liking kept in the words it was said in (桌游, "board games") has no translation: an
     # English answer names no Chinese one ("by your preferences: board games, 桌游" was two
     # languages in one line; a make-run look, session 49); a Chinese answer names Latin ones

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 
+from activities import named_kinds
 from activities.avoided import STORED_BARE
-from agent.extract import is_english
+from agent.extract import CJK_RE, is_english
 
 # English negation before a verb ("I don't eat", "I can't"), and its absence.
 _NOT = r"\b(?:don['’]?t|do not|can['’]?t|cannot|never)"
@@ -97,20 +98,62 @@ def value_in(value: str, *, english: bool) -> str:
     return table.get(value, value)
 
 
+def liking_kind(value: str) -> named_kinds.NamedKind | None:
+    """Return the activity a liking's value is exactly a name of (摄影, 拍照, "photography"), in
+    either language, else None (a Chinese word the kind holds counts; an English one may mean
+    something else: "pool")."""
+    word = (value or "").strip().lower()
+    for kind in named_kinds.NAMED_KINDS:
+        if word in kind.words or (CJK_RE.search(word) and word in kind.held):
+            return kind
+    return None
+
+
+def _kind_name(value: str, *, english: bool) -> str | None:
+    """Return the name of the activity a liking names in English or Chinese, when it was said in
+    the other language (said in this one, the user's own words stay), else None."""
+    kind = liking_kind(value)
+    if kind is None or english != bool(CJK_RE.search(value)):
+        return None
+    if english:
+        return kind.label
+    return next((w for w in kind.words if CJK_RE.search(w)), None)
+
+
 def stated_in(category: str, value: str, *, english: bool) -> str:
     """Return a stated preference as a phrase in English or Chinese.
 
     An allergy, a dislike or a refused food stores the thing itself (花生, 爬山, 牛肉): shown bare
-    it would read as something the user wants, so it is named as avoided.
+    it would read as something the user wants, so it is named as avoided. A liking or a dislike
+    of an activity is named in the phrase's language (拍照 in English is "photography": a
+    make-run look, session 55, found 拍照 in an English answer).
     """
     thing = (THINGS_ZH_EN if english else _THINGS_EN_ZH).get(value, value)
+    if category in ("likes", "dislikes"):
+        thing = _kind_name(value, english=english) or thing
     if category == "allergy":
         return f"allergic to {thing}" if english else f"{thing}过敏"
     if category == "dislikes":
         return f"not into {thing}" if english else f"不喜欢{thing}"
     if category == "food" and (value in THINGS_ZH_EN or value in _THINGS_EN_ZH):
         return f"no {thing}" if english else f"不吃{thing}"
+    if category == "likes":
+        return thing if thing != value else value_in(value, english=english)
     return value_in(value, english=english)
+
+
+def stated_all(preferences, *, english: bool) -> list[str]:
+    """Return the phrases of ``(category, value)`` preferences, each once (photography and 拍照
+    are one liking in either language)."""
+    return list(dict.fromkeys(stated_in(c, v, english=english) for c, v in preferences))
+
+
+def told_already(preference: tuple[str, str], told) -> bool:
+    """Return whether a liking or dislike names the activity one of ``told`` (``(category,
+    value)`` pairs) names in the other language: 拍照 after "photography" is no new taste."""
+    category, value = preference
+    kind = liking_kind(value) if category in ("likes", "dislikes") else None
+    return kind is not None and any(c == category and liking_kind(v) == kind for c, v in told)
 
 
 # A liking stated: 我喜欢桌游, 我平时爱爬山 (爱 not of a person or a hobby: 我爱人 is one's spouse,

@@ -87,11 +87,14 @@ def compose_told_preferences(ctx: RuntimeContext) -> str | None:
     if categories is None:
         return None
     english = is_english(ctx.message)
-    told = [
-        preferences_said.stated_in(c.meta.get("category", ""), c.meta["value"], english=english)
-        for c in ctx.persona
-        if c.meta.get("value") and (not categories or c.meta.get("category") in categories)
-    ]
+    told = preferences_said.stated_all(
+        (
+            (c.meta.get("category", ""), c.meta["value"])
+            for c in ctx.persona
+            if c.meta.get("value") and (not categories or c.meta.get("category") in categories)
+        ),
+        english=english,
+    )
     if not told:
         return None
     if english:
