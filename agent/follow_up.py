@@ -251,6 +251,19 @@ def someone_said_before(message: str, topic: str, earlier: list[str]) -> str:
     return ""
 
 
+def asks_for_someone_untold(message: str, topic: str, earlier: list[str]) -> bool:
+    """Return whether ``message`` asks for what someone would like by a pronoun alone, nobody
+    told of in the latest earlier messages (有没有她会喜欢的 in a new chat searched 「她会喜欢」: a
+    make-run look, session 55): the answer asks who."""
+    return (
+        bool(_FOR_THEM_RE.search(message))
+        and not _SOMEONE_RE.search(message)
+        and not _THEIR_VISIT_RE.search(message)
+        and not someone_said_before(message, topic, earlier)
+        and not _PRONOUN_RE.sub(" ", topic).strip(" 的吗呢？?")
+    )
+
+
 def _change_of(message: str) -> tuple[str, str] | None:
     """Return how a message changes the last search, in the order it is read: ("time", the time
     said), ("narrow", the words added) or ("thing", the thing asked for); None when it does not."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from agent.extract import CLOSE_PERSON_EN, CLOSE_PERSON_ZH, read
+from agent.naming import said_in
 from agent.preferences_said import (
     THINGS_ZH_EN,
     VALUES_ZH_EN,
@@ -97,7 +98,7 @@ def _names(told: str, preference, stated: list[tuple[str, str]]) -> bool:
     values = _values(value)
     said = told.lower()
     phrases = {stated_in(category, value, english=e).lower() for e in (True, False)}
-    return any(v.lower() in said for v in values if len(v) > 1) or any(p in said for p in phrases)
+    return any(said_in(v, said) for v in values if len(v) > 1) or any(p in said for p in phrases)
 
 
 def preferences_to_forget(*, user, message: str) -> list:

@@ -135,3 +135,12 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
         if all(english == bool(CJK_RE.search(a["title"])) for a in of_kind):
             matching = of_kind
     return words, matching
+
+
+def said_in(word: str, text: str) -> bool:
+    """Return whether ``text`` holds ``word``: an English one at a word's start, singular or
+    plural ("pill" in "pills", "peanuts" in "my peanut allergy"), a Chinese one anywhere."""
+    if not word.isascii():
+        return word in text
+    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
+    return re.search(rf"(?<![a-z0-9]){re.escape(stem.lower())}", text.lower()) is not None

@@ -13,7 +13,7 @@ from activities.cues_en import EN_KIND_WORDS
 from activities.models import ActivityStatus
 from activities.reasons import VIBE_NAMES_EN
 from activities.selectors import activity_named_in
-from agent import extract
+from agent import extract, follow_up
 from agent.context import RuntimeContext
 from agent.extract import is_english
 from agent.intent_rules import (
@@ -298,6 +298,16 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
                 "Which activity would you like to join? Tell me its name, or ask me to find some."
             )
         return "你想报名哪个活动？告诉我名字，或者让我先帮你找找。"
+    if (
+        mode.name == EXPLORE
+        and not calls
+        and follow_up.asks_for_someone_untold(
+            ctx.message, extract.semantic_query(ctx.message), ctx.said_before
+        )
+    ):
+        if is_english(ctx.message):
+            return "Who do you mean? Tell me a little about them (their age, what they like)."
+        return "你说的是谁呀？跟我说说 ta 的情况（多大、喜欢什么），我帮你找合适的。"
     if mode.name == CHAT or not calls:
         return compose_chat(ctx, preferences)
     if is_recall(ctx.message) and remembered(ctx):

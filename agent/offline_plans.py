@@ -172,6 +172,8 @@ def plan_explore(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]
     topic = extract.semantic_query(ctx.message)
     # 这周末有适合她的活动吗 after 我女儿6岁，喜欢画画: for her, as told.
     for_them = follow_up.someone_said_before(ctx.message, topic, ctx.said_before)
+    if follow_up.asks_for_someone_untold(ctx.message, topic, ctx.said_before):
+        return []  # 有没有她会喜欢的 with nobody told of: the answer asks who
     topic = for_them or topic
     if ctx.search and not for_them:
         # 有没有不用花钱的 after 周六带孩子去哪玩 narrows that search, 那明天的呢 asks it for

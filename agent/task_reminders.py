@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agent.naming import named_matches, named_words
+from agent.naming import named_matches, named_words, said_in
 from agent.offline_lines import when_text
 
 if TYPE_CHECKING:  # the intent rules read this module, and the context reads them
@@ -62,21 +62,12 @@ def cancels_task_reminder(message: str) -> bool:
     return bool(TASK_REMINDER_OFF_RE.search(message or "")) and bool(named_task(message))
 
 
-def _holds(word: str, said: str) -> bool:
-    """Return whether what the user said holds ``word``: an English word at a word's start, its
-    plural or not ("pill" in "pills"), a Chinese one anywhere."""
-    if not word.isascii():
-        return word in said
-    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
-    return re.search(rf"(?<![a-z0-9]){re.escape(stem.lower())}", said.lower()) is not None
-
-
 def task_matches(about: str, tasks: list[dict]) -> list[dict]:
     """Return the told reminders (``said``) holding every word ``about`` names."""
     words = named_task(about)
     if not words:
         return []
-    return [t for t in tasks if all(_holds(w, t["said"]) for w in words)]
+    return [t for t in tasks if all(said_in(w, t["said"]) for w in words)]
 
 
 def plan_task_reminder(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]:

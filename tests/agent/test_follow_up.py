@@ -206,3 +206,25 @@ def test_no_pronoun_for_someone_told_of_reads_nobody(message, earlier):
 )
 def test_a_pronoun_that_cannot_be_the_person_told_of_reads_nobody(message, earlier):
     assert someone_said_before(message, "x", earlier) == ""
+
+
+@pytest.mark.real_model  # the router reads them by meaning too
+@pytest.mark.parametrize(
+    "message", ["有没有她会喜欢的", "anything she'd like?", "这周末有适合她的活动吗"]
+)
+def test_asked_for_someone_by_a_pronoun_with_nobody_told_the_answer_asks_who(
+    api_client, say, message
+):
+    body = say(api_client, message, chat_id="who")
+
+    assert body["tool_calls"] == [], body["reply"]
+    assert body["reply"].startswith(("Who do you mean?", "你说的是谁呀？")), body["reply"]
+
+
+@pytest.mark.real_model
+def test_asked_for_someone_told_of_the_search_is_for_them(api_client, say):
+    say(api_client, "我女儿6岁，喜欢画画", chat_id="told")
+    body = say(api_client, "有没有她会喜欢的", chat_id="told")
+
+    assert body["tool_calls"][0]["name"] == "exploreNearby", body["reply"]
+    assert "画画" in body["tool_calls"][0]["arguments"]["query"], body["tool_calls"]

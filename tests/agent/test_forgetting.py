@@ -48,6 +48,13 @@ def test_the_preference_named_is_found_in_either_language(user):
     assert preferences_to_forget(user=user, message="forget that I'm vegetarian") == [vegetarian]
 
 
+def test_a_thing_named_in_the_singular_forgets_the_allergy_stored_in_the_plural(user):
+    peanuts, _ = preference_upsert(user=user, category="allergy", value="peanuts")
+    found = preferences_to_forget(user=user, message="forget my peanut allergy, I outgrew it")
+
+    assert [p.pk for p in found] == [peanuts.pk]
+
+
 def test_forgetting_deletes_the_preference_and_stores_nothing(api_client, user, say):
     preference_upsert(user=user, category="food", value="vegetarian")
     preference_upsert(user=user, category="allergy", value="peanuts")
