@@ -340,6 +340,11 @@ RULES: list[tuple[str, re.Pattern, float]] = [
             # (session 47); checked on the dev split.
             r"(?<![不别没])(?<!不太)(?<!不怎么)想(?:去)?"
             r"(?:看(?!看|一下|下|我)|吃|玩|逛|听(?!听?你)|参加(?!的)|爬|泡|喝|学|滑|骑)|"
+            # "anything on sunday?": what is on then, not one's own ("do I have anything on
+            # sunday?" is MANAGE's); the examples put it at MANAGE (a make-run look, session 56).
+            r"^\s*(?:is there |got )?anything (?:on|happening|going on) (?:this |next |on )?"
+            r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|sat|sun|tonight|today|tomorrow"
+            r"|(?:the )?weekend)\b|"
             # "…, anything this week?": asking for listings after saying why.
             r"[,，]\s*anything (?:this|tonight|on|happening|going on)\b|"
             # "I like hiking, any trails this weekend?": a kind asked for with a time or a place

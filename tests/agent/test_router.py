@@ -81,3 +81,18 @@ def test_what_one_organised_is_managed_and_a_pointer_is_no_named_activity(messag
 
     scores = rule_scores(message)
     assert (max(scores, key=scores.get) if any(scores.values()) else None) == intent
+
+
+@pytest.mark.parametrize(
+    ("message", "intent"),
+    [
+        ("anything on sunday?", "EXPLORE"),
+        ("anything happening this weekend", "EXPLORE"),
+        ("do I have anything on sunday?", "MANAGE"),
+    ],
+)
+def test_anything_on_a_day_asks_what_is_on_and_do_i_have_asks_about_ones_own(message, intent):
+    from agent.router import rule_scores
+
+    scores = rule_scores(message)
+    assert max(scores, key=scores.get) == intent and scores[intent] > 0
