@@ -241,6 +241,31 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
     return _nearest(fitting, now)
 
 
+# How little of a day or a week's occurrence may be left for the next one to be meant too: 周日
+# (or "the weekend") asked at 21:00 on Sunday means next Sunday as much as the hours left (a
+# make-run look, session 56, read the three hours left and listed Tuesday's rows as "no
+# Sunday"). Said with a clock time, the time decides.
+ENDING_SHARE = 0.25
+
+
+def _with_next_when_ending(windows, build, k: int, now: datetime):
+    """Return ``windows`` with the next occurrence's after them when the chosen one is under way
+    with less than ``ENDING_SHARE`` of it left."""
+    start, end = _utc(windows[0][0]), _utc(windows[-1][1])
+    if not start <= now < end or (end - now) >= ENDING_SHARE * (end - start):
+        return windows
+    try:
+        following = build(k + 1)
+    except (ValueError, OverflowError):
+        return windows
+    if following is None:
+        return windows
+    nxt = following[0]
+    if _utc(nxt[0][0]) == _utc(windows[-1][1]):  # "tonight" then tomorrow night: one window
+        return [*windows[:-1], (windows[-1][0], nxt[0][1]), *nxt[1:]]
+    return [*windows, *nxt]
+
+
 def _nearest(found, now: datetime) -> tuple[int, Candidate]:
     """Return the occurrence nearest ``now`` (the one containing it first); a tie goes to the
     later one."""
@@ -321,6 +346,8 @@ def resolve(
             continue
         if phrase.get("day") is not None and dates is not None:
             anchor = _fixed_rule(dates(k))
+        if cycle in ("day", "week") and point is None and direction == "future":
+            windows = _with_next_when_ending(windows, build, k, now_utc)
         if _fits(windows, now_utc, direction):
             windows, point = _clip(windows, point, now_utc, direction, tz)
         out.append((phrase, tuple(Window(s, e) for s, e in windows), point, kind))
