@@ -163,11 +163,6 @@ def extract_activity_type(text: str) -> str | None:
     return kinds[0].label if kinds else None
 
 
-def extract_vibes(text: str) -> list[str]:
-    """Return the vibe words a message uses, in their order."""
-    return [cue.label for cue in read(text).moods]
-
-
 # Words of asking, not of what is asked for. Removed as whole jieba words (precise mode), never
 # as substrings: "想找个玩水的地方" is cut 想/找个/玩水/的/地方, so removing 想, 找个 and 地方
 # leaves 玩水, where a substring pattern matching 想找 first left "个玩水". Written from the
