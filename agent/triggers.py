@@ -63,7 +63,7 @@ REMIND_TASK_RE = re.compile(
     # Not refused: "don't remind me to …", 不用提醒我明天的活动 (the lead's review, session 54).
     r"(?<!n't )(?<!not )(?<!never )"
     r"\bremind me (?:(?:at|on|in|by|tonight|tomorrow|this|next)\b[^.?!,]{0,30}?\s)?to\b"
-    r"|(?<![不别甭])(?<!不用)(?<!不要)(?<!无需)(?<!需要)"
+    r"|(?<![不别甭])(?<!不用)(?<!不要)(?<!无需)(?<!需要)(?<!取消)(?<!关掉)(?<!删掉)"
     r"提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff\d])",
     re.IGNORECASE,
 )

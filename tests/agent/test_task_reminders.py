@@ -11,7 +11,7 @@ from activities.services import activity_join
 from agent.models import SystemEvent, TaskReminderMute
 from agent.services import task_reminders_cancel
 from agent.task_reminders import cancels_task_reminder, named_task, task_matches
-from agent.triggers import run_deadline_reminders
+from agent.triggers import REMIND_TASK_RE, run_deadline_reminders
 from memory.services import messages_write
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +28,7 @@ pytestmark = pytest.mark.django_db
         ("把今晚吃药的提醒删了", ["吃药"]),
         ("不用提醒我交房租了", ["交", "房租"]),
         ("明天开会那个提醒取消吧", ["开会"]),
+        ("取消提醒我吃药", ["吃药"]),
     ],
 )
 def test_a_reminder_cancelled_by_what_it_is_about_is_read_with_its_words(message, named):
@@ -49,6 +50,10 @@ def test_a_reminder_cancelled_by_what_it_is_about_is_read_with_its_words(message
 )
 def test_a_message_naming_no_reminder_to_cancel_is_not_read_as_one(message):
     assert not cancels_task_reminder(message)
+
+
+def test_cancelling_a_reminder_asks_for_no_new_one():
+    assert not REMIND_TASK_RE.search("取消提醒我吃药")
 
 
 def test_a_word_matches_what_was_said_in_the_singular_or_the_plural():
