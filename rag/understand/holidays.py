@@ -32,7 +32,7 @@ from rag.understand.calendar_zh import (
     solar_term,
 )
 from rag.understand.named_things import names_a_thing
-from rag.understand.words import rx
+from rag.understand.words import PRONOUN_AFTER_AM, rx
 
 # --- the country of a time zone ------------------------------------------------------------
 
@@ -345,8 +345,14 @@ _EN_CUE = r"(?:(on|for|over|at|during|around|until|till|by|before|after|this|nex
 _EN_AROUND = r"(?:(?:the\s+)?(day|night)\s+(after|before)\s+)?"
 _EN_AFTER = r"(?:\s+(eve|long\s+weekend|weekend))?"
 # A bare name before another word is a name, not a time ("christmas market", "easter egg hunt");
-# these words after it still make it one.
-_EN_TIME_AFTER = rx(r"\s*(?:$|[,.;:!?()]|(?:morning|afternoon|evening|night|nite|arvo|day)\b|\d)")
+# these words after it still make it one. The written shorthand am / pm after it is a part of its
+# day as after a weekday ("thanksgiving am fun run", "christmas eve pm"; parts.py's "am", "pm"),
+# "am" not before a pronoun ("christmas am i right": the verb, as words.py reads it after a day).
+# Issue 30, session 56, after fresh26's "thanksgiving am fun run" had been seen.
+_EN_TIME_AFTER = rx(
+    r"\s*(?:$|[,.;:!?()]|(?:morning|afternoon|evening|night|nite|arvo|day|pm)\b|\d"
+    r"|am\b(?!\s+" + PRONOUN_AFTER_AM + r"\b))"
+)
 _DAY_WORDS = (
     "day",
     "friday",

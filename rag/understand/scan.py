@@ -283,7 +283,7 @@ def _alone_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
         if not count:
             return None
         unit = unit.rstrip("s")
-        days = count * (7 if unit in ("周", "星期", "礼拜", "week") else 1)
+        days = count * (7 if unit in ("周", "星期", "礼拜", "week", "wk") else 1)
         days = count * 14 if unit == "fortnight" else days
         days = count * 30 if unit in ("月", "month") else days
         if days > MAX_ROLLING_DAYS:

@@ -299,7 +299,7 @@ _NOT_ARRIVING_LATE = "".join(
 )
 # "am" is the morning only where no pronoun follows it: "sat am", "tmrw am pottery", but "on
 # friday am i too late", "tomorrow am i able to" are the verb (audit, session 41).
-_PRONOUN = r"(?:i|you|u|we|he|she|it|they|there)"
+PRONOUN_AFTER_AM = r"(?:i|you|u|we|he|she|it|they|there)"
 # Right after a day's name or short form, with a space or a comma between (fixed-width
 # lookbehinds, one per word and gap: every weekday's name ends in "day").
 _RIGHT_AFTER_A_DAY = (
@@ -316,7 +316,7 @@ _EN_PART = (
         r"\ ", r"[\s-]+"
     )
     + r"|am(?!\s+"
-    + _PRONOUN
+    + PRONOUN_AFTER_AM
     + r"\b)|early(?=\s+(?:on\s+)?(?:this\s+|next\s+|coming\s+)?(?:"
     + _EARLY_DAYS
     + r")\b)"
@@ -464,7 +464,13 @@ STANDALONE_PATTERNS = [
         "zh_rolling",
         rx(r"(最近|过去|近|未来|接下来)的?(" + NUMERAL + r"|几)个?(天|日|周|星期|礼拜|月)"),
     ),
-    ("en_week", rx(r"\b(?:(?:for|during|in)\s+)?(?:later\s+)?(this|next|last)\s+week\b")),
+    # "wk", "wks": the written abbreviation of "week" (the dictionaries' "wk."; Merriam-Webster,
+    # Collins), a week only after this/next/last or a count ("next wk", "next 2 wks"), never
+    # alone ("wk 3 of training"). Issue 30, session 56, after fresh26's "any gigs next wk".
+    (
+        "en_week",
+        rx(r"\b(?:(?:for|during|in)\s+)?(?:later\s+)?(this|next|last)\s+(?:week|wk)\b"),
+    ),
     ("en_month", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+month\b")),
     ("en_year", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+year\b")),
     (
@@ -487,10 +493,10 @@ STANDALONE_PATTERNS = [
         rx(
             r"\b(?:(?:in|over|during|for)\s+)?(?:the\s+)?(past|last|next|coming)\s+"
             r"(\d{1,3}|a\s+few|few|a\s+couple\s+of|couple\s+of|two|three|four|five|six|seven)\s+"
-            r"(days?|weeks?|months?|fortnights?)\b"
+            r"(days?|weeks?|wks?|months?|fortnights?)\b"
         ),
     ),
-    ("en_past_unit", rx(r"\b(?:(?:in|over|during)\s+)?the\s+(past)\s+(week|month)\b")),
+    ("en_past_unit", rx(r"\b(?:(?:in|over|during)\s+)?the\s+(past)\s+(week|wk|month)\b")),
     # A fortnight: fourteen days from now ("the next fortnight", "this fortnight").
     (
         "en_fortnight",
