@@ -125,6 +125,21 @@ def test_a_refused_kind_is_not_asked_for():
     assert not kinds_named("not skiing, something indoors")
 
 
+def test_a_hot_air_balloon_flight_names_its_kind_and_balloons_alone_do_not():
+    # Session 56: the craft names the flight; a parade's balloons or balloon twisting do not.
+    assert [k.label for k in kinds_named("hot air balloon ride over the valley")] == [
+        "hot-air ballooning"
+    ]
+    assert not kinds_named("balloon twisting for kids")
+    assert not kinds_named("the parade with the giant balloons")
+
+
+def test_a_listing_with_balloons_keeps_a_balloon_flight_answered():
+    fiesta = _row("Balloon fiesta at dawn", "Watch the balloons go up over the river.")
+    assert absent_kind("hot air balloon ride", [SWIM, fiesta]) is None
+    assert absent_kind("hot air balloon ride", [SWIM, SNOW]) == "hot-air ballooning"
+
+
 def test_words_with_an_everyday_meaning_do_not_name_a_kind():
     assert not kinds_named("are the trains running on boxing day")
     assert not kinds_named("a dive bar with a pool table")
