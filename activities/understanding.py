@@ -190,7 +190,10 @@ def user_zone(name: str | None) -> zoneinfo.ZoneInfo:
 
 def read_query(query: str, *, now: datetime, tz) -> QueryUnderstanding:
     """Return what ``query`` asks for, read forward from ``now`` in the zone ``tz``."""
-    found = understand(query, now=now, tz=tz, direction="future", lexicon=LEXICON)
+    # A day nearly over also means its next occurrence: a search may show both.
+    found = understand(
+        query, now=now, tz=tz, direction="future", lexicon=LEXICON, next_when_ending=True
+    )
     # The English cue readers read what the query asks for, its refused words blanked, as the
     # lexicon's readers do: "outdoor stuff but not hiking" asks for no hike (session 53).
     asked = asked_text(found.text)

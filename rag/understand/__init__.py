@@ -369,11 +369,14 @@ def understand(
     tz: tzinfo | str | None = None,
     direction: str = "any",
     lexicon: Lexicon | None = None,
+    next_when_ending: bool = False,
 ) -> Understanding:
     """Return what ``text`` asks for: times, places, kinds, moods, language and the rest.
 
     ``now`` must be aware; ``tz`` (a tzinfo or an IANA name) defaults to ``now``'s. Never raises
     for any text; raises ValueError for a naive ``now`` or an unknown direction.
+    ``next_when_ending``: a repeating day, weekend or part of the day nearly over also means its
+    next occurrence (周日 at 21:00 on Sunday: a search's reading, ``rag.understand.time``).
     """
     if direction not in DIRECTIONS:
         raise ValueError(f"direction must be one of {DIRECTIONS}")
@@ -404,7 +407,10 @@ def understand(
             if not chosen or item[0] >= chosen[-1][1]:
                 chosen.append(item)
         timed = [item[3] for item in chosen if item[2] == "time"]
-        resolved = {id(p): r for p, *r in resolve(timed, now, zone, direction)}
+        resolved = {
+            id(p): r
+            for p, *r in resolve(timed, now, zone, direction, next_when_ending=next_when_ending)
+        }
         removed: list[tuple[int, int]] = []
         ignored = []
         for start, end, what, payload in chosen:

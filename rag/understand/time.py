@@ -244,7 +244,9 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
 # How little of a day or a week's occurrence may be left for the next one to be meant too: 周日
 # (or "the weekend") asked at 21:00 on Sunday means next Sunday as much as the hours left (a
 # make-run look, session 56, read the three hours left and listed Tuesday's rows as "no
-# Sunday"). Said with a clock time, the time decides.
+# Sunday"). Said with a clock time, the time decides. Only a search reads it so: a draft, a
+# deadline or one's own activities need one day (its audit found "organise a frisbee game on
+# sunday" drafted for Monday, the two windows taken as one span).
 ENDING_SHARE = 0.25
 
 
@@ -305,12 +307,18 @@ def _fixed_rule(days: list[date] | None) -> DateRule:
 
 
 def resolve(
-    phrases: list[Phrase], now: datetime, tz: tzinfo, direction: str
+    phrases: list[Phrase],
+    now: datetime,
+    tz: tzinfo,
+    direction: str,
+    *,
+    next_when_ending: bool = False,
 ) -> list[tuple[Phrase, tuple[Window, ...] | str, datetime | None, str]]:
     """Return, per phrase, (phrase, windows or the reason it was ignored, point, kind).
 
     A phrase of only a part of the day and/or a clock time that follows a day phrase is read on
-    that day ("明天去爬山，下午三点出发": tomorrow 15:00).
+    that day ("明天去爬山，下午三点出发": tomorrow 15:00). ``next_when_ending``: a repeating
+    day nearly over also means its next occurrence (:data:`ENDING_SHARE`; a search's reading).
     """
     ctx = Ctx(now.astimezone(tz), tz)
     now_utc = _utc(now)
@@ -346,7 +354,7 @@ def resolve(
             continue
         if phrase.get("day") is not None and dates is not None:
             anchor = _fixed_rule(dates(k))
-        if cycle in ("day", "week") and point is None and direction == "future":
+        if next_when_ending and cycle in ("day", "week") and point is None:
             windows = _with_next_when_ending(windows, build, k, now_utc)
         if _fits(windows, now_utc, direction):
             windows, point = _clip(windows, point, now_utc, direction, tz)

@@ -54,6 +54,12 @@ def test_time_phrases_are_read_in_the_users_zone():
     assert tonight.end.astimezone(ny).hour == 0
 
 
+def test_a_search_for_sunday_on_sunday_evening_reads_next_sunday_too():
+    now = datetime(2026, 11, 29, 21, 0, tzinfo=SHANGHAI)
+    windows = read_query("周日有什么活动", now=now, tz=SHANGHAI).found.times[0].windows
+    assert [w.start.date().day for w in windows] == [29, 6]
+
+
 def test_english_kinds_join_the_understood_kinds():
     understood = read_query("quiet reading", now=NOW, tz=SHANGHAI)
     assert [c.label for c in understood.kinds] == ["读书"]

@@ -13,8 +13,8 @@ from tests.rag.time_helpers import SH, on
 SUNDAY_EVENING = datetime(2026, 11, 29, 21, tzinfo=SH)
 
 
-def _windows(text: str, now: datetime) -> list:
-    found = understand(text, now=now, direction="future")
+def _windows(text: str, now: datetime, *, next_when_ending: bool = True) -> list:
+    found = understand(text, now=now, direction="future", next_when_ending=next_when_ending)
     assert len(found.times) == 1, (text, found.times)
     return [(w.start, w.end) for w in found.times[0].windows]
 
@@ -45,3 +45,8 @@ def test_the_evening_asked_late_runs_into_tomorrow_evening():
 )
 def test_a_day_with_time_left_named_as_this_or_with_a_clock_is_that_day_alone(text, now, expected):
     assert _windows(text, now) == expected
+
+
+def test_read_for_anything_but_a_search_the_day_nearly_over_is_that_day_alone():
+    found = _windows("组织一个周日的飞盘局", SUNDAY_EVENING, next_when_ending=False)
+    assert found == [on(29, 21, 24)]
