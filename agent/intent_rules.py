@@ -195,7 +195,7 @@ RULES: list[tuple[str, re.Pattern, float]] = [
     (MANAGE, reminding.REMINDER_ASKED_RE, 1.5),
     # Cancelling a told reminder by what it is about ("cancel the reminder about my pills", 取消
     # 吃药的提醒): MANAGE reads the reminders (agent.task_reminders).
-    (MANAGE, task_reminders.TASK_REMINDER_OFF_RE, 1.5),
+    (MANAGE, task_reminders.REMINDER_OFF_RE, 1.5),
     (MANAGE, triggers.REMIND_TASK_RE, 1.5),
     (MANAGE, reminding.REMIND_ME_EN_RE, 1.0),
     # How one's search for company goes, or which are open (extract.PARTNER_STATUS_RE): PARTNER

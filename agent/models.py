@@ -107,8 +107,9 @@ class PartnerIntent(models.Model):
 
 
 class ReminderMute(models.Model):
-    """A user's "don't remind me" of one activity: ``agent.triggers.run_activity_reminders``
-    writes no reminder of it to them. Saying "remind me" of it again removes the row."""
+    """A user's "don't remind me" of one activity: the activity reminder
+    (``agent.activity_reminders``) writes no reminder of it to them. Saying "remind me" of it
+    again removes the row."""
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,

@@ -34,7 +34,12 @@ from agent.offline_lines import (
     status_text,
     when_text,
 )
-from agent.offline_manage import my_activities_text, reminder_set_text, reminder_state_text
+from agent.offline_manage import (
+    my_activities_text,
+    reminder_cancel_text,
+    reminder_set_text,
+    reminder_state_text,
+)
 from agent.offline_plans import (
     EDIT_RE,
     JOIN_RE,
@@ -43,7 +48,7 @@ from agent.offline_plans import (
 )
 from agent.offline_recall import compose_chat, compose_recall, is_recall, persona_values, remembered
 from agent.owned import own_activity_named
-from agent.task_reminders import cancelled_text, cancels_task_reminder, none_named_text
+from agent.task_reminders import cancelled_text, cancels_reminder
 
 # The limits the planner may drop, in the order it drops them: (argument, English, Chinese).
 LIMIT_WORDS = (("nearby", "distance", "距离"), ("timeRange", "time", "时间"))
@@ -348,8 +353,8 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
     if name == "cancelTaskReminder":
         return cancelled_text(last, english)
     if name == "getActivityReminders":
-        if cancels_task_reminder(ctx.message):  # naming none of them: say so, list them
-            return none_named_text(ctx, english, reminder_state_text(ctx, last, english))
+        if cancels_reminder(ctx.message):  # naming none of them: say so, list them
+            return reminder_cancel_text(ctx, last, english)
         return reminder_state_text(ctx, last, english)
     if name == "getActivity":
         return _details_text(ctx, result["activity"])

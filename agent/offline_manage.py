@@ -14,6 +14,7 @@ from agent.naming import CANCEL_RE, named_matches
 from agent.offline_lines import listed_ids, status_text, titles_text, when_text
 from agent.offline_plans import CANCEL_FOR_ALL_RE, HOLD_ON_RE, cancel_target
 from agent.reminding import about_reminders, named_part
+from agent.task_reminders import named_task
 from agent.triggers import DEADLINE_RE, REMIND_TASK_RE, REMINDER_REFUSED_RE, deadline_of
 
 
@@ -215,6 +216,30 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     return f"{told}{head}你接下来活动的提醒：\n{lines}"
 
 
+def reminder_cancel_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
+    """Return the answer to cancelling a reminder that names none of them, or none by what the
+    message names (a ``getActivityReminders`` call and its result): say so, and list every
+    reminder there is, the told ones and the activities' (an audit, session 56, found the told
+    ones left out)."""
+    tasks = call["result"].get("tasks") or []
+    items = [a for a in call["result"].get("activities") or [] if a.get("remind")]
+    if not tasks and not items:
+        if english:
+            return "You have no reminders to cancel."
+        return "你现在没有可以取消的提醒。"
+    named = " ".join(named_task(ctx.message))
+    if english:
+        head = f'No reminder of yours is about "{named}".' if named else "Which reminder?"
+    else:
+        head = f"你的提醒里没有关于「{named}」的。" if named else "要取消哪个提醒？"
+    parts = [head, _tasks_text(tasks, english)]
+    if items:
+        lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(items[:5]))
+        title = "Reminders of your activities ahead:" if english else "你接下来活动的提醒："
+        parts.append(f"{title}\n{lines}")
+    return "\n".join(p for p in parts if p)
+
+
 def _tasks_text(tasks: list[dict], english: bool) -> str:
     """Return the reminders of the times the user told ("remind me to take my pills at 8
     tonight"), each with what they said and when it goes out; "" when there are none."""
@@ -262,8 +287,8 @@ def _reminder_line(i: int, activity: dict, english: bool) -> str:
 def reminder_set_text(call: dict, english: bool) -> str:
     """Return the answer to "remind me the day before" (``remind``) or 不用提醒我 about one
     activity or every one ahead (a ``setActivityReminder`` call and its result): every activity
-    the user is on is reminded the day before it starts (``triggers.run_activity_reminders``)
-    unless muted; one the user is not on is not, and the answer says how to be."""
+    the user is on is reminded the day before it starts (``agent.activity_reminders``) unless
+    muted; one the user is not on is not, and the answer says how to be."""
     result = call["result"]
     items = result.get("activities") or []
     remind = bool(result.get("remind"))

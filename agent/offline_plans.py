@@ -33,7 +33,7 @@ from agent.intent_rules import (
 from agent.naming import CANCEL_RE, named_matches
 from agent.owned import own_activity_named
 from agent.reminding import about_reminders, plan_reminders, without_reminder
-from agent.task_reminders import cancels_task_reminder, plan_task_reminder
+from agent.task_reminders import cancels_reminder, cancels_task_reminder, plan_task_reminder
 from agent.triggers import deadline_of
 from rag.understand.negation import inside, negated_spans
 
@@ -399,6 +399,8 @@ def plan_manage(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str, dict]]
         return plan_task_reminder(ctx, done)  # "cancel the reminder about my pills"
     if about_reminders(ctx.message):
         return plan_reminders(ctx, done)  # 不用提醒我 / 恢复提醒 with no activity in focus
+    if cancels_reminder(ctx.message):
+        return plan_task_reminder(ctx, done)  # "cancel my reminder": which one
     note = extract.context_note(ctx.message)
     if note:
         if done:

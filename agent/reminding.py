@@ -3,7 +3,7 @@ not to be (不用提醒我, "don't remind me": ``agent.tools_reminders``), or wh
 ("will I get a reminder?", 怎么没提醒我).
 
 Every activity a user joins or organises is reminded the day before it starts
-(``agent.triggers.run_activity_reminders``); the request is read apart from what else the
+(``agent.activity_reminders.run_activity_reminders``); the request is read apart from what else the
 message says (好的报名吧，记得提醒我 joins), and is no request at all beside a refusal or a time
 and task of its own (不用提醒我; 明天下午三点开会，提醒我 is a deadline).
 """

@@ -59,9 +59,28 @@ def named_task(message: str) -> list[str]:
     return named_words(_REMINDER_WORDS_RE.sub(" ", message or ""))
 
 
+# Cancelling a reminder naming none (取消提醒, 把提醒取消了, 提醒不要了; "cancel my reminder" is
+# read by TASK_REMINDER_OFF_RE): it fell to cancelling an activity, and "the first one" then
+# left it (an audit, session 56).
+_NONE_NAMED_ZH_RE = re.compile(
+    r"(?:取消|删掉|删除|去掉|关掉|关闭|撤销|撤掉)(?:掉)?(?:那个|这个|我的)?提醒"
+    r"|把(?:那个|这个|我的)?提醒(?:给)?(?:取消|删|去掉|关|撤)"
+    r"|^\W*(?:那个|这个|我的)?提醒(?:不用|不要|取消|删)了?"
+)
+# Both, for the intent router.
+REMINDER_OFF_RE = re.compile(
+    f"{TASK_REMINDER_OFF_RE.pattern}|{_NONE_NAMED_ZH_RE.pattern}", re.IGNORECASE
+)
+
+
 def cancels_task_reminder(message: str) -> bool:
     """Return whether a message cancels a reminder naming what it is about."""
     return bool(TASK_REMINDER_OFF_RE.search(message or "")) and bool(named_task(message))
+
+
+def cancels_reminder(message: str) -> bool:
+    """Return whether a message cancels a reminder, naming it or not ("cancel my reminder")."""
+    return bool(REMINDER_OFF_RE.search(message or ""))
 
 
 def task_matches(about: str, tasks: list[dict]) -> list[dict]:
@@ -81,11 +100,18 @@ def plan_task_reminder(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str,
     if len(done) > 1 or "error" in done[-1]["result"]:
         return []
     result = done[-1]["result"]
-    if task_matches(ctx.message, result.get("tasks") or []):
+    tasks = result.get("tasks") or []
+    reminded = [a for a in result.get("activities") or [] if a.get("remind")]
+    if not named_task(ctx.message):
+        # Naming none: the one reminder there is, else the answer asks which.
+        if len(tasks) == 1 and not reminded:
+            return [("cancelTaskReminder", {"about": tasks[0]["said"]})]
+        if not tasks and len(reminded) == 1:
+            return [("setActivityReminder", {"activityId": reminded[0]["id"], "remind": False})]
+        return []
+    if task_matches(ctx.message, tasks):
         return [("cancelTaskReminder", {"about": ctx.message})]
-    _words, matching = named_matches(
-        " ".join(named_task(ctx.message)), result.get("activities") or []
-    )
+    _words, matching = named_matches(" ".join(named_task(ctx.message)), reminded)
     if len(matching) == 1:
         return [("setActivityReminder", {"activityId": matching[0]["id"], "remind": False})]
     return []
@@ -99,12 +125,3 @@ def cancelled_text(call: dict, english: bool) -> str:
         return f"OK, I won't remind you of {lines}. Tell me again with the time to have it back."
     lines = "；".join(f"「{t['said']}」（{when_text(t['dueAt'])}）" for t in tasks)
     return f"好的，{lines}不再提醒你。想要回来的话，连同时间再跟我说一次。"
-
-
-def none_named_text(ctx: RuntimeContext, english: bool, listed: str) -> str:
-    """Return the answer when no reminder is about what the request names: say so, then the
-    reminders there are (``listed``)."""
-    named = " ".join(named_task(ctx.message))
-    if english:
-        return f'No reminder of yours is about "{named}". {listed}'
-    return f"你的提醒里没有关于「{named}」的。{listed}"

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from agent import triggers
+from agent.activity_reminders import run_activity_reminders
 from agent.models import DeliveryState, SystemEvent, WebhookDelivery
 from agent.webhooks import (
     deliveries_create,
@@ -44,7 +45,7 @@ def deadline_reminders() -> str:
 
 def activity_reminders() -> str:
     """Remind users of the activities they are on, a day ahead."""
-    return f"{triggers.run_activity_reminders()} reminders"
+    return f"{run_activity_reminders()} reminders"
 
 
 # --- Event delivery (queue: webhooks, its own cluster) -----------------------------------------

@@ -4,7 +4,7 @@ reminders of times the user told, listed and cancelled ("cancel the reminder abo
 
 Like those of agent/tools.py, it is ``func(user, **arguments)`` registered with its JSON schema
 (agent/tool_registry.py). Every activity a user is on is reminded the day before it starts
-(``agent.triggers.run_activity_reminders``); this turns that off or back on for the user alone.
+(``agent.activity_reminders``); this turns that off or back on for the user alone.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
-from agent import triggers
+from agent import activity_reminders, triggers
 from agent.models import EventKind
 from agent.selectors import events_recorded, reminders_muted, task_reminders_cancelled
 from agent.services import reminders_set, task_reminders_cancel
@@ -60,29 +60,27 @@ def _ahead(user) -> list:
 
 def _told_ahead(user) -> list[dict]:
     """Return the reminders ahead of the times the user's messages told (asked for at a time, or
-    a deadline's the day before), one per time, soonest first, each with when it goes out and
-    its period ``key``; none the user cancelled since last telling it."""
+    a deadline's the day before), soonest first, each with what was said first, when it goes
+    out and its period ``key``; none the user cancelled since last telling it."""
     now = timezone.now()
     since = now - timedelta(days=triggers.DEADLINE_LOOKBACK_DAYS)
-    found: dict[tuple, dict] = {}
-    for message, due, asked in triggers.told_times(user=user, since=since, until=now):
-        opens, closes = triggers.reminder_window(due, asked=asked)
+    ahead = []
+    for key, told in triggers.told_reminders(user=user, since=since, until=now).items():
+        opens, closes = triggers.reminder_window(told["due"], asked=told["asked"])
         if closes > now:
-            task = found.setdefault(
-                (due, asked),
+            ahead.append(
                 {
-                    "said": message.content,
-                    "dueAt": timezone.localtime(due).isoformat(),
+                    "said": told["messages"][0].content,
+                    "dueAt": told["due"].isoformat(),
                     "remindAt": timezone.localtime(opens).isoformat(),
-                    "asked": asked,
-                    "key": triggers.deadline_reminder_key(due, asked=asked),
-                    "told": message.ts,
-                },
+                    "asked": told["asked"],
+                    "key": key,
+                    "told": max(m.ts for m in told["messages"]),
+                }
             )
-            task["told"] = max(task["told"], message.ts)
-    cancelled = task_reminders_cancelled(user=user, period_keys=[t["key"] for t in found.values()])
+    cancelled = task_reminders_cancelled(user=user, period_keys=[t["key"] for t in ahead])
     return sorted(
-        (t for t in found.values() if not triggers.cancelled_since(cancelled, t["key"], t["told"])),
+        (t for t in ahead if not triggers.cancelled_since(cancelled, t["key"], t["told"])),
         key=lambda t: t["dueAt"],
     )
 
@@ -135,11 +133,11 @@ def get_activity_reminders(user, *, activityId=None):
         rows = _ahead(user)
         on = {a.pk for a in rows}
     muted = {a for u, a in reminders_muted(activity_ids=[a.pk for a in rows]) if u == user.pk}
-    keys = {a.pk: triggers.activity_reminder_key(a) for a in rows}
+    keys = {a.pk: activity_reminders.activity_reminder_key(a) for a in rows}
     sent = events_recorded(user=user, kind=EventKind.ACTIVITY_REMINDER, period_keys=keys.values())
     shapes = []
     for activity in rows:
-        opens = activity.start_at - triggers.ACTIVITY_REMINDER_AHEAD
+        opens = activity.start_at - activity_reminders.ACTIVITY_REMINDER_AHEAD
         shapes.append(
             {
                 **activity_shape(activity),

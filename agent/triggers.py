@@ -16,9 +16,7 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   the ids of all of them known at that run; a reminder asked for at a time ("remind me to
   call mom at 5pm", 明天提醒我交房租: ``REMIND_TASK_RE``) fires once at that time instead, key
   ``asked@YYYY-MM-DDTHH:MM``;
-- activity reminder, key ``<activity id>@YYYY-MM-DDTHH:MM`` (its local start): the day before
-  an activity the user joined or organises starts, its title, time and place (a user asking
-  "remind me the day before" after joining got "I don't know": a make-run look, session 52).
+- activity reminder (``agent.activity_reminders``).
 
 With an LLM configured, the event text is polished by it; offline (or on any LLM error) the
 templates below are used.
@@ -26,6 +24,7 @@ templates below are used.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 from collections import Counter
@@ -35,10 +34,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from activities.search import activities_search
-from activities.selectors import activities_starting_between
 from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
-from agent.selectors import agent_settings_get, reminders_muted, task_reminders_cancelled
+from agent.selectors import agent_settings_get, task_reminders_cancelled
+from agent.task_reminders import named_task
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
 from rag.llm import get_llm
@@ -320,10 +319,16 @@ def deadline_period(due: datetime) -> str:
     return timezone.localtime(due).strftime("%Y-%m-%dT%H:%M")
 
 
-def deadline_reminder_key(due: datetime, *, asked: bool) -> str:
+def deadline_reminder_key(due: datetime, *, asked: bool, task: str = "") -> str:
     """Return the period key of a deadline's reminder: its due time, ``asked@`` before it when
-    the message asked to be reminded at that time (another event than the day-before one)."""
-    return ("asked@" if asked else "") + deadline_period(due)
+    the message asked to be reminded at that time (another event than the day-before one), and
+    then what ``task`` is about, so two asked for one time are two (``#`` and a digest of its
+    words: "remind me to take my pills at 9" said twice is one)."""
+    key = ("asked@" if asked else "") + deadline_period(due)
+    if not asked or not task:
+        return key
+    words = " ".join(sorted({w.lower() for w in named_task(task)}))
+    return f"{key}#{hashlib.sha1(words.encode()).hexdigest()[:10]}"
 
 
 def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
@@ -353,24 +358,39 @@ def told_times(*, user, since: datetime, until: datetime):
         yield message, due, asked
 
 
+def told_reminders(*, user, since: datetime, until: datetime) -> dict[str, dict]:
+    """Return the reminders the user's messages sent in [since, until) tell, by period key, each
+    ``{"due": local due time, "asked": bool, "messages": [oldest first]}``.
+
+    Several messages about the same time are one deadline: one reminder. A reminder asked for at
+    a time is another event than a deadline's the day before it (one key would let the first
+    sent stand for both: an audit, session 54), and one per task asked (the pills and the plants
+    at 23:00 were one, the second never sent nor cancellable: an audit, session 56).
+    """
+    found: dict[str, dict] = {}
+    for message, due, asked in told_times(user=user, since=since, until=until):
+        key = deadline_reminder_key(due, asked=asked, task=message.content)
+        told = found.setdefault(
+            key, {"due": timezone.localtime(due), "asked": asked, "messages": []}
+        )
+        told["messages"].append(message)
+    return found
+
+
 def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
     """Remind the user once of each time their messages mention: during the day before it, or
     at it when they asked to be reminded then."""
     now = now or timezone.now()
     since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
-    # Several messages about the same time are one deadline: one reminder, quoting the first. A
-    # reminder asked for at a time is another event than a deadline's the day before it (one
-    # key would let the first sent stand for both: an audit, session 54).
-    by_due: dict[tuple[datetime, bool], list] = {}
-    for message, due, asked in told_times(user=user, since=since, until=now):
-        opens, closes = reminder_window(due, asked=asked)
+    due_now = {}
+    for key, told in told_reminders(user=user, since=since, until=now).items():
+        opens, closes = reminder_window(told["due"], asked=told["asked"])
         if opens <= now < closes:
-            by_due.setdefault((timezone.localtime(due), asked), []).append(message)
-    keys = [deadline_reminder_key(due, asked=asked) for due, asked in by_due]
-    cancelled = task_reminders_cancelled(user=user, period_keys=keys)  # "cancel the pill one"
+            due_now[key] = told
+    cancelled = task_reminders_cancelled(user=user, period_keys=due_now)  # "cancel the pill one"
     created = []
-    for (local_due, asked), messages in by_due.items():
-        key = deadline_reminder_key(local_due, asked=asked)
+    for key, told in due_now.items():
+        local_due, messages = told["due"], told["messages"]
         if cancelled_since(cancelled, key, max(m.ts for m in messages)):
             continue
 
@@ -403,69 +423,6 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         )
         if event is not None:
             created.append(event)
-    return created
-
-
-# --- activity reminder ---------------------------------------------------------------------
-
-ACTIVITY_REMINDER_AHEAD = timedelta(days=1)
-
-
-def activity_reminder_key(activity) -> str:
-    """Return the period key of an activity's reminder: its id and local start, to the minute
-    (moved to another time, it is reminded again)."""
-    return f"{activity.pk}@{deadline_period(activity.start_at)}"
-
-
-def activity_reminder_text(activity, english: bool, now: datetime) -> tuple[str, str]:
-    """Return the title and text of the reminder of ``activity``, in one language: today's or
-    tomorrow's, by its local day (one joined in the morning for the evening is today's)."""
-    start = timezone.localtime(activity.start_at)
-    today = start.date() == timezone.localtime(now).date()
-    if english:
-        where = f", {activity.location_name}" if activity.location_name else ""
-        title = "Today's activity" if today else "Tomorrow's activity"
-        return title, f'Reminder: "{activity.title}" starts {start:%a %d %b %H:%M}{where}.'
-    where = f"，{activity.location_name}" if activity.location_name else ""
-    when = f"{start.month}月{start.day}日 {start:%H:%M}"
-    title = "今天的活动" if today else "明天的活动"
-    return title, polish(f"提醒：「{activity.title}」{when} 开始{where}。")
-
-
-def run_activity_reminders(now: datetime | None = None) -> int:
-    """Remind every user on an activity (joined or organising) once, during the day before it
-    starts, unless they asked not to be (``ReminderMute``); return events created. Written in the
-    language the user writes in."""
-    now = now or timezone.now()
-    created = 0
-    english_of: dict[int, bool] = {}
-
-    def english(user) -> bool:
-        # Read once per user per run, and only for a reminder not yet written.
-        if user.pk not in english_of:
-            since = now - timedelta(days=DEADLINE_LOOKBACK_DAYS)
-            recent = messages_between(user=user, since=since, until=now, role="user")
-            english_of[user.pk] = mostly_english(m.content for m in recent.order_by("-ts")[:50])
-        return english_of[user.pk]
-
-    pairs = activities_starting_between(start=now, end=now + ACTIVITY_REMINDER_AHEAD)
-    muted = reminders_muted(activity_ids={activity.pk for _user, activity in pairs})
-    for user, activity in pairs:
-        if (user.pk, activity.pk) in muted:  # 不用提醒我 (agent.tools_reminders)
-            continue
-
-        def build(activity=activity, user=user):
-            title, text = activity_reminder_text(activity, english(user), now)
-            start = timezone.localtime(activity.start_at).isoformat()
-            return {"title": title, "text": text, "activityId": activity.pk, "startAt": start}
-
-        event = record_event(
-            user=user,
-            kind=EventKind.ACTIVITY_REMINDER,
-            period_key=activity_reminder_key(activity),
-            build=build,
-        )
-        created += event is not None
     return created
 
 

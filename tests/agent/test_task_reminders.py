@@ -11,7 +11,7 @@ from activities.services import activity_join
 from agent.models import SystemEvent, TaskReminderMute
 from agent.services import task_reminders_cancel
 from agent.task_reminders import cancels_task_reminder, named_task, task_matches
-from agent.triggers import REMIND_TASK_RE, run_deadline_reminders
+from agent.triggers import REMIND_TASK_RE, deadline_reminder_key, run_deadline_reminders
 from memory.services import messages_write
 
 pytestmark = pytest.mark.django_db
@@ -117,9 +117,56 @@ def _told(user, content, ts):
 def test_a_cancelled_reminder_is_not_sent_and_told_again_it_is(user):
     said = timezone.localtime(timezone.now())  # the fixed clock: Wednesday 10:00
     _told(user, "remind me to call mom at 5pm", said)
-    task_reminders_cancel(user=user, tasks=[("asked@2026-11-25T17:00", "call mom")])
+    key = deadline_reminder_key(said.replace(hour=17), asked=True, task="call mom")
+    task_reminders_cancel(user=user, tasks=[(key, "call mom")])
     assert run_deadline_reminders(said.replace(hour=17, minute=10)) == 0
 
     _told(user, "remind me to call mom at 5pm please", said + timedelta(minutes=5))
     assert run_deadline_reminders(said.replace(hour=17, minute=20)) == 1
-    assert SystemEvent.objects.filter(period_key="asked@2026-11-25T17:00").count() == 1
+    assert SystemEvent.objects.filter(period_key=key).count() == 1
+
+
+def test_two_reminders_asked_for_one_time_are_both_sent_and_cancelled_apart(user):
+    said = timezone.localtime(timezone.now())  # the fixed clock: Wednesday 10:00
+    _told(user, "remind me to take my pills at 11pm", said - timedelta(minutes=2))
+    _told(user, "remind me to water the plants at 11pm", said - timedelta(minutes=1))
+    plants = deadline_reminder_key(said.replace(hour=23), asked=True, task="water the plants")
+    task_reminders_cancel(user=user, tasks=[(plants, "water the plants")])
+
+    assert run_deadline_reminders(said.replace(hour=23, minute=10)) == 1
+    event = SystemEvent.objects.get(kind="deadline_reminder")
+    assert "pills" in event.payload["text"], event.payload
+
+
+def test_cancelling_a_reminder_naming_none_of_two_asks_which_and_lists_both(api_client, say):
+    say(api_client, "remind me to take my pills tomorrow at 9pm", chat_id="which")
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="which")
+    body = say(api_client, "cancel my reminder", chat_id="which")
+
+    assert [c["name"] for c in body["tool_calls"]] == ["getActivityReminders"], body["reply"]
+    assert body["reply"].startswith("Which reminder?"), body["reply"]
+    assert "pills" in body["reply"] and "call mom" in body["reply"], body["reply"]
+    assert not TaskReminderMute.objects.exists()
+
+
+def test_cancelling_the_one_reminder_there_is_cancels_it(api_client, say):
+    say(api_client, "明天下午三点提醒我交房租", chat_id="one")
+    body = say(api_client, "取消提醒", chat_id="one")
+
+    assert body["tool_calls"][-1]["name"] == "cancelTaskReminder", body["reply"]
+    assert "交房租" in body["reply"] and "不再提醒你" in body["reply"], body["reply"]
+
+
+def test_cancelling_a_reminder_never_leaves_the_activity_it_is_for(
+    api_client, user, other_user, say, make_activity_for
+):
+    hike = make_activity_for(other_user, title="Sunday hike")
+    lake = make_activity_for(other_user, title="Lake walk")
+    activity_join(activity_id=hike.pk, user=user)
+    activity_join(activity_id=lake.pk, user=user)
+    asked = say(api_client, "cancel my reminder", chat_id="stay")
+    said = say(api_client, "the first one", chat_id="stay")
+
+    assert asked["reply"].startswith("Which reminder?"), asked["reply"]
+    names = [c["name"] for c in said["tool_calls"]]
+    assert "leaveActivity" not in names and "cancelActivity" not in names, said

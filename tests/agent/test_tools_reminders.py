@@ -69,7 +69,7 @@ def test_a_reminder_sent_is_said_to_be_sent(user, other_user, make_activity_for)
     from datetime import timedelta
 
     from activities.services import activity_join
-    from agent.triggers import run_activity_reminders
+    from agent.activity_reminders import run_activity_reminders
 
     game = make_activity_for(other_user)
     activity_join(activity_id=game.pk, user=user)
@@ -91,8 +91,8 @@ def test_the_state_shows_only_the_users_own_mute_and_sent_reminder(
     from datetime import timedelta
 
     from activities.services import activity_join
+    from agent.activity_reminders import run_activity_reminders
     from agent.services import reminders_set
-    from agent.triggers import run_activity_reminders
 
     game = make_activity_for(other_user)
     activity_join(activity_id=game.pk, user=user)
