@@ -81,10 +81,14 @@ NAMED_KINDS: tuple[NamedKind, ...] = (
     # by "balloon" alone (a parade's balloons, balloon twisting, a balloon arch are not flights).
     # General knowledge (issue 30, session 56, written after fresh26's "hot air balloon ride over
     # the valley" had been answered with near rows in a city listing none: development data).
+    # The flight itself is named, not the craft: a balloon theme, lanterns or a balloon glow
+    # to watch (热气球派对布置, "hot air balloon themed party", 热气球灯会) are none (the
+    # round's audit).
     _kind(
         "hot-air ballooning",
-        "热气球|hot air balloon|hot air balloons|hot air ballooning|"
-        "balloon flight|balloon flights|ballooning",
+        "坐热气球|乘热气球|热气球飞行|热气球体验|hot air balloon ride|hot air balloon rides|"
+        "hot air balloon flight|hot air balloon flights|hot-air balloon ride|hot air ballooning|"
+        "balloon flight|balloon flights|balloon ride|balloon rides|ballooning",
         # A listing with balloons of any sort keeps such a request answered (a balloon fiesta or
         # glow named without "hot air"): the held words err towards answering.
         "balloon|balloons",

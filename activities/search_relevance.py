@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from activities.audience import care_asked, outing_for, stated_for
 from activities.models import Activity
-from activities.named_kinds import NAMED_KINDS, absent_kind, kinds_asked, kinds_named, names
+from activities.named_kinds import absent_kind, kinds_asked, kinds_named
 from activities.rare_words import names_rare_word
 from activities.search_ranking import (
     naming_pks,
@@ -24,16 +24,15 @@ from activities.search_ranking import (
     query_evidence,
     unread_pks,
 )
-from activities.selectors import activities_holding_words, activities_naming_kinds
+from activities.selectors import activities_naming_kinds
 from activities.understanding import FILTER, read_query, user_zone
 from rag import intent, relevance
 from rag.embeddings import ProviderError, current_model
 from rag.understand import information_request, keyboard_noise, yes_no_question
 from rag.understand.bookings import booking_request, repair_request
-from rag.understand.errands import errand, outing_place
+from rag.understand.errands import errand
 from rag.understand.needs import need_request
 from rag.understand.negation import asked_text
-from rag.understand.opening_hours import hours_asked
 from rag.understand.opinions import opinion_question
 from rag.understand.requests import company_request, learning_request
 from rag.understand.schoolwork import schoolwork_request
@@ -122,8 +121,6 @@ def question_form(query: str, understood=None) -> str | None:
         return "elsewhere"
     if ACTIVITY_WORDS.search(query):
         return None
-    if unlisted_hours(query, understood):
-        return "hours"
     found = getattr(understood, "found", None)
     if information_request(query):
         return None if found is not None and found.kinds else "information"
@@ -182,58 +179,6 @@ def asks_elsewhere(query: str) -> bool:
         or assistant_task(query)
         or (opinion_question(query) and not kinds_named(query))
     )
-
-
-def unlisted_hours(query: str, understood=None) -> bool:
-    """Return whether the whole query asks whether a place is open (``hours_asked``: "is
-    freddys open on thanksgiving") and that place is nothing the city lists: no kind named or
-    mood read, no word of a kind (held ones too: a rink, a pool) or place people go out to (a
-    pier, a park: ``errands.outing_place``) in it, and no activity holding a
-    word of its name or noun ("is the zoo open on thanksgiving", "is powell's open late" where a
-    listing says Powell's, stay requests).
-
-    The listings say what the person may go to; a place none of them holds is a shop or a
-    service asked for its hours, a fact the search cannot give (the closest rows are something
-    else: a holiday dinner for a supermarket's hours). Session 54's reading of the form took any
-    subject off a list of outings for a shop and emptied outings (docs/RELEVANCE.md, "Shops,
-    goods and comparisons withdrawn after an audit"); here the city's own listings say it.
-    Written in issue 30, session 56, after fresh16's, fresh24's and fresh26's answered questions
-    of the form had been seen (development data).
-    """
-    words = hours_asked(query)
-    # A kind's word, held ones too ("is the rink open", "is the pool open sunday"): a place
-    # people go to do something, whatever a listing calls it.
-    subject = " ".join(words)
-    if not words or any(names(subject, kind, also_held=True) for kind in NAMED_KINDS):
-        return False
-    # A place people go out to by its noun ("navy pier", "riverside park"): an outing.
-    if outing_place(subject):
-        return False
-    moods_or_kinds = (
-        bool(understood.moods or understood.kinds)
-        if understood is not None and hasattr(understood, "moods")
-        else _reads_something_to_do(query)
-    )
-    if moods_or_kinds:
-        return False
-    stems = [stem for word in words if len(stem := _stem(word)) >= 3]
-    return bool(stems) and not activities_holding_words(words=_written_forms(stems))
-
-
-def _stem(word: str) -> str:
-    """Return ``word`` without a possessive or a plural "s" ("powell's", "freddys", "bars")."""
-    word = word.removesuffix("'s").rstrip("'")
-    return word[:-1] if len(word) > 3 and word.endswith("s") else word
-
-
-def _written_forms(stems: list[str]) -> list[str]:
-    """Return ``stems`` as a listing may write them: each, the name joined ("water park" as
-    "waterpark") and a long word parted ("waterpark" as "water park")."""
-    forms = [*stems, "".join(stems)]
-    for stem in stems:
-        if len(stem) >= 6:
-            forms += [f"{stem[:i]} {stem[i:]}" for i in range(3, len(stem) - 2)]
-    return list(dict.fromkeys(forms))
 
 
 def _reads_something_to_do(query: str) -> bool:

@@ -111,20 +111,6 @@ def activities_naming_kinds(*, kinds) -> list[Activity]:
     return list(Activity.objects.filter(match).only("pk", *_KIND_FIELDS))
 
 
-def activities_holding_words(*, words) -> bool:
-    """Return whether any activity, whatever its day or state, holds one of ``words`` (lower
-    case, read as substrings: a word inside a longer one counts, which errs towards holding)
-    in its text. Whether the city lists anything a place's name or noun names at all."""
-    words = [word for word in words if word]
-    if not words:
-        return False
-    match = Q()
-    for word in words:
-        for field in _KIND_FIELDS:
-            match |= Q(**{f"{field}__icontains": word})
-    return Activity.objects.filter(match).exists()
-
-
 MY_SCOPES = ("all", "joined", "created", "drafts")
 
 

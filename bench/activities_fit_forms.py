@@ -10,14 +10,7 @@ on disk, where a form reading empties an answer whatever the scores:
   ``question`` flag, or the small path's own check, answers empty.
 
 (The weather, tips and shore readings this bench first measured were withdrawn after session
-55's audit: docs/RELEVANCE.md.) Session 56 added three readings of English off-topic forms:
-a place asked whether it is open that the city lists nothing of
-(``search_relevance.unlisted_hours``, "hours": the listings are read from the corpus file of
-the record, as the search reads the database), small talk of two more forms (``small_talk``,
-"small talk": how are you asked as keeping or staying, and have you eaten said with 恰), and a
-kind named that no listing of the corpus names, new in
-``activities.named_kinds`` ("kind": hot-air ballooning, answered empty as ``city_lacks_kind``
-does).
+55's audit: docs/RELEVANCE.md.)
 
 A query the recording answered and the code on disk reads so is answered empty; nothing else
 changes (nDCG@5 and P@10 move only where a labelled answer is emptied). It prints every query
@@ -55,40 +48,7 @@ DB_NAME = "bench_activities_fit_offtopic"
 WRITTEN_AFTER = {
     "opening": ("fresh24", "fresh25"),
     "other forms": ("fresh25",),
-    # Session 56: a place's hours from fresh16's packie, fresh24's servo and fresh26's
-    # freddys (the form is session 54's, written after the first two; the listings' check is
-    # new); keeping or staying asked and 恰饭了冇 from fresh26's small talk; hot-air
-    # ballooning from fresh26's balloon ride.
-    "hours": ("fresh16", "fresh24", "fresh26"),
-    "small talk": ("fresh26",),
-    "kind": ("fresh26",),
 }
-_CORPUS_TEXTS: dict[str, list[str]] = {}
-
-
-def corpus_texts(corpus: str) -> list[str]:
-    """Return what each listing of ``corpus``'s file says of itself, lower case (as
-    ``named_kinds.row_text`` reads an activity; the file holds no vibes)."""
-    import json
-
-    from bench.activities_heldout import DATA
-
-    if corpus not in _CORPUS_TEXTS:
-        items = json.loads((DATA / f"activities_{corpus}.json").read_text(encoding="utf-8"))
-        _CORPUS_TEXTS[corpus] = [
-            " ".join(
-                str(x)
-                for x in (
-                    a["title"],
-                    a["description"],
-                    a["type"],
-                    *(a.get("tags") or []),
-                    a.get("location_name") or "",
-                )
-            ).lower()
-            for a in items
-        ]
-    return _CORPUS_TEXTS[corpus]
 
 
 def readings(records: list[dict]) -> dict[tuple[str, str], str]:
@@ -96,43 +56,19 @@ def readings(records: list[dict]) -> dict[tuple[str, str], str]:
     answers it empty ("opening", "other forms"); a query read by none is absent."""
     from django.utils import timezone
 
-    import activities.search_relevance as search_relevance
-    from activities.named_kinds import kinds_asked, names
-    from activities.search_relevance import answer_question, read_query, unlisted_hours, user_zone
-    from rag.understand.small_talk import addressed_small_talk, small_talk
+    from activities.search_relevance import answer_question, read_query, user_zone
+    from rag.understand.small_talk import addressed_small_talk
 
     found = {}
-    holding = search_relevance.activities_holding_words
-    try:
-        for r in records:
-            if not r["results"]:
-                continue
-            query, texts = r["query"], corpus_texts(r["corpus"])
-            # The city's listings are the record's corpus file, not the bench database.
-            search_relevance.activities_holding_words = lambda *, words, texts=texts: any(
-                w in t for w in words for t in texts
-            )
-            recorded_question = any(c["kw"].get("question") for c in r["calls"])
-            understood = read_query(query, now=timezone.now(), tz=user_zone(None))
-            if not recorded_question and answer_question(query, understood):
-                if unlisted_hours(query, understood):
-                    form = "hours"
-                elif addressed_small_talk(query):
-                    form = "opening"
-                elif small_talk(query):
-                    form = "small talk"
-                else:
-                    form = "other forms"
-                found[(r["set"], query)] = form
-                continue
-            lacking = [
-                k for k in kinds_asked(query) if not any(names(t, k, also_held=True) for t in texts)
-            ]
-            absent = (r.get("relevance") or {}).get("absent")
-            if lacking and not absent and not r["reason"]:
-                found[(r["set"], query)] = "kind"
-    finally:
-        search_relevance.activities_holding_words = holding
+    for r in records:
+        if not r["results"]:
+            continue
+        query = r["query"]
+        recorded_question = any(c["kw"].get("question") for c in r["calls"])
+        understood = read_query(query, now=timezone.now(), tz=user_zone(None))
+        if not recorded_question and answer_question(query, understood):
+            opening = addressed_small_talk(query)
+            found[(r["set"], query)] = "opening" if opening else "other forms"
     return found
 
 

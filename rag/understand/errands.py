@@ -357,9 +357,3 @@ def errand(text: str) -> str | None:
         if zh.search(normalised) or en.search(normalised):
             return label
     return None
-
-
-def outing_place(text: str) -> bool:
-    """Return whether ``text`` names a place people go out to rather than a shop (a park, a pub,
-    a pier, a trail, 公园, 江边: the places of :data:`_OUTING_PLACE`)."""
-    return _OUTING_PLACE.search(form_text(text)) is not None

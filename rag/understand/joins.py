@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from rag.understand.numbered import in_week
 from rag.understand.parts import MEALS, narrowed, overlaps
-from rag.understand.words import EN_ANY_WEEKDAY, EN_DAY_JOINER
+from rag.understand.words import EN_ANY_WEEKDAY, EN_DAY_JOINER, THIS_WEEKDAY
 
 if TYPE_CHECKING:
     from rag.understand.scan import Atom, Phrase
@@ -52,7 +52,7 @@ def join_week(phrases: list[Phrase], text: str) -> None:
         if (
             day is not None
             and day.kind in WEEKDAY_KINDS
-            and day.data[0] == "week"
+            and day.data[0] in ("week", THIS_WEEKDAY)
             and len(week.atoms) == 1
             and week.atoms[0].kind in _WEEK_KINDS
             and _WEEK_GAP.fullmatch(text, first.end, second.start)

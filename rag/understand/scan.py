@@ -42,6 +42,7 @@ from rag.understand.words import (
     RECENT_FUTURE,
     RECENT_PAST,
     STANDALONE_PATTERNS,
+    THIS_WEEKDAY,
     ZH_DAY_OFFSETS,
     ZH_DAY_PARTS,
     ZH_WEEK_PREFIX,
@@ -168,7 +169,10 @@ def _day_atom(kind: str, match: re.Match, ctx: Ctx) -> tuple | None:
             week = 1 if prefix == "next" else None  # "this Friday" = the coming Friday
         if week is not None:
             return None, lambda k: [monday + timedelta(days=7 * week + target)], None
-        return "week", lambda k: [monday + timedelta(days=7 * k + target)], None
+        # "this Sunday" repeats as "Sunday" does, but asked on it late in the day it is still
+        # today's, not next week's too (rag.understand.time.ENDING_SHARE; the round's audit).
+        cycle = THIS_WEEKDAY if prefix == "this" else "week"
+        return cycle, lambda k: [monday + timedelta(days=7 * k + target)], None
     if kind == "zh_date":
         year = _year_offset(match.group(1), ctx)
         month = cn_number(match.group(2)) if match.group(2) else None

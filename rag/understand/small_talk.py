@@ -40,16 +40,6 @@ _EN_PARTS = (
     r"(?:\s+(?:going|goin'?|been|treating\s+you|so\s+far))*",
     r"hows\s+(?:it\s+(?:going|goin'?|hanging)|things|everything|life|(?:your|ur)\s+(?:day|week))"
     r"(?:\s+(?:going|goin'?|been))*",
-    # How are you, asked as whether the one spoken to still keeps, stays or holds as they were
-    # ("you keeping well?", "still keepin it real?", "u staying warm?", "holding up ok?", "still
-    # kicking?"): the subject said or "still" before the verb, which is the question's own
-    # (a bare "keeping it chill tonight" or "staying in" tells of a plan). General knowledge of
-    # informal English (issue 30, session 56, written after fresh26's "sup neighbor, still
-    # keepin it weird?" had been seen answered: development data).
-    r"(?:(?:are|r)\s+)?(?:(?:you|u|ya)\s+(?:still\s+)?|still\s+)(?:keeping|keepin'?|staying|stayin'?|"
-    r"holding|holdin'?)\s+(?:it\s+[a-z]+|up|well|busy|warm|dry|cool|sane|safe|out\s+of\s+trouble)|"
-    r"(?:(?:you|u|ya)\s+)?still\s+(?:alive|kicking|kickin'?|breathing|standing|sane)|"
-    r"holding\s+up|holdin'?\s+up",
     r"how\s+(?:have|'?ve)\s+(?:you|u)\s+been|how'?ve\s+(?:you|u)\s+been|how\s+do\s+you\s+do|"
     r"what'?s\s+up|wh?at'?s\s+new|sup|wassup|wazzup|whaddup|what'?s\s+(?:cracking|crackin'?)|"
     # (Not "what's happening", "what's on", "what's good": asked of a city's listings, they ask
@@ -97,10 +87,7 @@ _EN_PARTS = (
     # The friendly address of the one spoken to: general ones, and Britain's and Ireland's
     # regional ones (Manchester "our kid", Liverpool "la" and "lad", Newcastle "pet", the
     # Midlands "duck", Lancashire "chuck", Scotland "hen", "love" everywhere; session 47).
-    # "Neighbor", the friendly address of much of the United States ("hey neighbor", "howdy
-    # neighbour"; same session).
     r"there|mate|buddy|bud|friend|dude|bro|bru|man|guys|fam|folks|everyone|all|bot|again|today|"
-    r"neighbou?rs?|"
     r"our\s+kid|kidda|la|lad|lads|pal|love|luv|pet|duck|chuck|hen|hun|cock|mucker|"
     r"doing|well|fine|ok|okay|lol|haha|hehe|then|so|eh|lah|leh|lor|meh|ah|hor|sia|ya|hoh|one",
 )
@@ -159,10 +146,11 @@ _ZH_PARTS = (
     r"你能(?:做|干)(?:什么|啥)|你会(?:做|干)?(?:什么|啥)",
     r"(?:食|呷|吃)饱(?:未|了没|吗|没)|汝好|侬好|恁好",
     # Have you eaten with 恰, the verb to eat of Jiangxi, Hunan and the southwest (恰饭了冇,
-    # 恰了没): asked only, with its closing 冇 / 没 / 吗 (「恰饭」, 「恰么子」 ask what to eat).
-    # General knowledge of the varieties (issue 30, session 56, written after fresh26's
-    # 「嗯恰饭了冇」 had been seen answered: development data), and 嗯 among the particles.
-    r"(?:你|您)?恰(?:饭|了|过)(?:了|饭)?(?:么|吗|没|没有|冇|未|不)",
+    # 恰了没, 恰过饭没): asked in the perfect only, with its closing 冇 / 没 / 吗 (「恰饭」,
+    # 「恰么子」 ask what to eat, 「今晚恰饭不」 proposes a meal: the round's audit). General
+    # knowledge of the varieties (issue 30, session 56, written after fresh26's 「嗯恰饭了冇」
+    # had been seen answered: development data), and 嗯 among the particles.
+    r"(?:你|您)?恰(?:饭(?:了|过)|(?:了|过)饭?)(?:么|吗|没|没有|冇|未)",
     r"呀|啊|呢|吧|吗|哦|嘛|哈|呗|么|嚟|㗎|架|嘅|咩|喎|啦|吖|啫|噃|咯|囉|啰|喇|嘞|先|撒|咧|啵|噻|嘎|哇|哟|嗯",
 )
 _SEP = r"[\s,.!?~;:，。！？～；：、…]*"

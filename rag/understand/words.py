@@ -299,7 +299,15 @@ _NOT_ARRIVING_LATE = "".join(
 )
 # "am" is the morning only where no pronoun follows it: "sat am", "tmrw am pottery", but "on
 # friday am i too late", "tomorrow am i able to" are the verb (audit, session 41).
-PRONOUN_AFTER_AM = r"(?:i|you|u|we|he|she|it|they|there)"
+# Nor where what the verb says of its left-out "I" follows ("xmas am so bored", "thanksgiving am
+# bored af", "sat am free"): an adjective, a participle, an adverb or "not" (the round's audit,
+# session 56). English grammar, not a list of queries.
+PRONOUN_AFTER_AM = (
+    r"(?:i|you|u|we|he|she|it|they|there|im|i'm|not|so+|too|very|really|just|still|kinda|"
+    r"pretty|super|totally|bored|tired|lonely|busy|sick|stuck|alone|broke|hungry|sad|excited|"
+    r"keen|going|gonna|looking|feeling|thinking|trying|"
+    r"wondering|working|getting|having|staying|hoping)"
+)
 # Right after a day's name or short form, with a space or a comma between (fixed-width
 # lookbehinds, one per word and gap: every weekday's name ends in "day").
 _RIGHT_AFTER_A_DAY = (
@@ -469,7 +477,11 @@ STANDALONE_PATTERNS = [
     # alone ("wk 3 of training"). Issue 30, session 56, after fresh26's "any gigs next wk".
     (
         "en_week",
-        rx(r"\b(?:(?:for|during|in)\s+)?(?:later\s+)?(this|next|last)\s+(?:week|wk)\b"),
+        # Not "next wk end" / "wk-end": the weekend written apart (the round's audit).
+        rx(
+            r"\b(?:(?:for|during|in)\s+)?(?:later\s+)?(this|next|last)\s+"
+            r"(?:week|wk(?![\s-]*end\b))\b"
+        ),
     ),
     ("en_month", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+month\b")),
     ("en_year", rx(r"\b(?:(?:for|during|in)\s+)?(this|next|last)\s+year\b")),
@@ -504,3 +516,7 @@ STANDALONE_PATTERNS = [
     ),
 ]
 GAP_RE = re.compile(r"[\s的]*")
+
+# The cycle of "this Friday": weekly like "Friday", but never read with the next one too
+# (rag.understand.time.ENDING_SHARE).
+THIS_WEEKDAY = "week:this"

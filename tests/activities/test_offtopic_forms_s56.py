@@ -1,10 +1,11 @@
-"""Session 56's English off-topic readings, and the genuine requests written near them.
+"""Session 56's off-topic readings, and the genuine requests written near them.
 
-A place asked whether it is open that the city lists nothing of (``unlisted_hours``), how are
-you asked as keeping or staying (``small_talk``), a hot-air balloon flight as a kind. Before
-they were committed, requests typed as people type them on a phone, near each form, were read
-with them: none may be read as a question (answered empty whatever the scores) or name the new
-kind (docs/RELEVANCE.md, "English off-topic answered with listings", session 56).
+A hot-air balloon flight as a kind, and have you eaten said with 恰; the readings of a place's
+hours and of how are you asked as keeping or staying were withdrawn after the round's audit
+found them emptying requests ("are museums open mondays", "is bund open at night" in a city
+listing in Chinese, "still keeping it chill tonight"). Requests typed as people type them on a
+phone, near each form, may not be read as a question (answered empty whatever the scores) or
+name the new kind (docs/RELEVANCE.md, "English off-topic answered with listings", session 56).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import pytest
 from django.utils import timezone
 
 from activities.named_kinds import kinds_named
-from activities.search_relevance import answer_question, unlisted_hours
+from activities.search_relevance import answer_question
 from activities.understanding import read_query, user_zone
 
 pytestmark = pytest.mark.django_db
@@ -82,6 +83,20 @@ GENUINE = [
     "is the brewery tour open to kids",
     "thanksgiving dinner for people on their own",
     "sup, where's the weird stuff in portland",
+    # the round's audit: emptied by the withdrawn readings
+    "are museums open mondays",
+    "are markets open on christmas day",
+    "is bund open at night",
+    "is planetarium open tomorrow",
+    "hey neighbor, tonight?",
+    "still keeping it chill tonight",
+    "u keeping busy this weekend?",
+    "hot air balloon themed birthday party",
+    "热气球派对布置",
+    "热气球灯会",
+    "今晚恰饭不",
+    "周末恰饭不",
+    "明天中午恰饭吗",
 ]
 
 
@@ -106,27 +121,11 @@ def test_a_genuine_request_near_the_forms_names_no_balloon_flight(query):
     assert "hot-air ballooning" not in [kind.label for kind in kinds_named(query)]
 
 
-def test_a_place_the_city_lists_nothing_of_asked_whether_open_is_a_question(listings):
-    query = "is freddys open on thanksgiving"
-    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
-    assert unlisted_hours(query, understood)
-    assert answer_question(query, understood)
-
-
-def test_a_place_a_listing_names_asked_whether_open_is_not(listings):
-    query = "is powell's open on thanksgiving"
-    understood = read_query(query, now=timezone.now(), tz=user_zone(None))
-    assert not unlisted_hours(query, understood)
-
-
-def test_a_place_named_as_one_word_is_found_written_as_two(make_activity):
-    make_activity(
-        title="Water world day", description="Slides and a lazy river.", type="outing", tags=[]
-    )
-    assert not unlisted_hours("is waterworld open today")
-    assert unlisted_hours("is funland open today")
-
-
-def test_small_talk_asked_as_keeping_is_a_question(listings):
-    query = "sup neighbor, still keepin it weird?"
+@pytest.mark.parametrize("query", ["嗯恰饭了冇", "恰了没", "你恰过饭没"])
+def test_have_you_eaten_said_with_qia_is_a_question(listings, query):
     assert answer_question(query, read_query(query, now=timezone.now(), tz=user_zone(None)))
+
+
+@pytest.mark.parametrize("query", ["hot air balloon ride over the valley", "坐热气球"])
+def test_a_balloon_flight_names_the_kind(query):
+    assert "hot-air ballooning" in [kind.label for kind in kinds_named(query)]

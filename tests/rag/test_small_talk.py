@@ -336,23 +336,6 @@ def test_a_request_before_a_courtesy_or_a_question_is_not(query):
 @pytest.mark.parametrize(
     "query",
     [
-        "sup neighbor, still keepin it weird?",
-        "you keeping well?",
-        "hey, u staying warm?",
-        "holding up ok?",
-        "still kicking?",
-        "howdy neighbour",
-    ],
-)
-def test_how_are_you_asked_as_keeping_or_staying_is_small_talk(query):
-    # Session 56: the subject or "still" before keeping / staying / holding asks how the one
-    # spoken to is; "neighbor" is an address.
-    assert small_talk(query)
-
-
-@pytest.mark.parametrize(
-    "query",
-    [
         "keeping it chill tonight",
         "staying in tonight",
         "keepin it weird",
@@ -361,6 +344,10 @@ def test_how_are_you_asked_as_keeping_or_staying_is_small_talk(query):
         "hey neighbor any board game nights",
         "sup, anything fun tonight?",
         "keeping it weird in portland, what to do",
+        # The keeping / staying form and "neighbor" were withdrawn after the round's audit
+        # found them emptying requests with a time ("still keeping it chill tonight").
+        "still keeping it chill",
+        "hey neighbor",
     ],
 )
 def test_a_plan_told_or_a_request_beside_keeping_is_not_small_talk(query):
@@ -374,7 +361,8 @@ def test_have_you_eaten_said_with_qia_is_small_talk(query):
 
 
 @pytest.mark.parametrize(
-    "query", ["恰饭", "哪里恰饭", "明早恰么子早饭 想有人一起", "恰饭了冇 想找人一起恰"]
+    "query",
+    ["恰饭", "哪里恰饭", "明早恰么子早饭 想有人一起", "恰饭了冇 想找人一起恰", "恰饭不", "恰饭吗"],
 )
 def test_eating_with_qia_asked_for_is_not_small_talk(query):
     assert not small_talk(query)

@@ -39,6 +39,7 @@ def test_the_evening_asked_late_runs_into_tomorrow_evening():
         ("周三有什么活动", datetime(2026, 11, 25, 10, tzinfo=SH), [on(25, 10, 24)]),
         # "this Sunday" said on it is today, however late.
         ("这周日有什么活动", SUNDAY_EVENING, [on(29, 21, 24)]),
+        ("this sunday anything fun", SUNDAY_EVENING, [on(29, 21, 24)]),
         # A clock time decides.
         ("周日晚上十一点半", datetime(2026, 11, 29, 23, tzinfo=SH), [on(29, 23.5, 24.5)]),
     ],

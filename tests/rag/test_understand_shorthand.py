@@ -57,3 +57,16 @@ def test_am_or_pm_after_a_named_day_is_its_half(text, window):
 )
 def test_the_same_letters_used_otherwise_are_no_time(text):
     assert read(text).times == ()
+
+
+@pytest.mark.parametrize(
+    "text", ["xmas am so bored what to do", "thanksgiving am bored af", "sat am gonna be lonely"]
+)
+def test_am_before_what_the_verb_says_is_the_verb(text):
+    # The round's audit (session 56): "am" with its "I" left out, before an adjective or an
+    # adverb, is no morning.
+    assert not [t for t in read(text).times if "am" in t.text.split()]
+
+
+def test_wk_end_written_apart_is_no_week():
+    assert not read("next wk end camping").times
