@@ -20,6 +20,7 @@ from agent.preferences_said import (
     VALUES_ZH_EN,
     extract_preferences,
     stated_in,
+    told_already,
 )
 from agent.triggers import DEADLINE_RE
 from memory.models import Role
@@ -83,8 +84,12 @@ def _values(value: str) -> set[str]:
 
 
 def _is(preference, category: str, value: str) -> bool:
-    """Return whether a stated (category, value) is this preference, in either language."""
-    return category == preference.category and value in _values(preference.value)
+    """Return whether a stated (category, value) is this preference, in either language (a
+    liking of an activity by its name in either: "board games" is 桌游, an audit, session 56)."""
+    return category == preference.category and (
+        value in _values(preference.value)
+        or told_already((category, value), [(preference.category, preference.value)])
+    )
 
 
 def _names(told: str, preference, stated: list[tuple[str, str]]) -> bool:

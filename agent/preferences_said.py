@@ -295,6 +295,20 @@ _WITH_ME_RE = re.compile(
 )
 
 
+# What joins likings listed in Chinese (我喜欢拍照和桌游: one liking "拍照和桌游" was stored, an
+# audit, session 56).
+_AND_ZH_RE = re.compile(r"和|、|跟|还有|以及|与")
+
+
+def _listed_zh(value: str) -> list[str]:
+    """Return the things a Chinese liking lists (拍照和桌游 -> 拍照, 桌游), or the value whole
+    when a part would be a single character (和平 is no list)."""
+    parts = _AND_ZH_RE.split(value)
+    if len(parts) > 1 and all(len(p) >= 2 for p in parts):
+        return parts
+    return [value]
+
+
 def extract_preferences(text: str) -> list[tuple[str, str]]:
     """Return the ``(category, value)`` preferences a user states in a message."""
     found: list[tuple[str, str]] = []
@@ -325,8 +339,9 @@ def extract_preferences(text: str) -> list[tuple[str, str]]:
                 )
             ):
                 continue
-            if not any(value in c or c in value for c in covered):
-                found.append((category, value))
+            for one in _listed_zh(value):
+                if not any(one in c or c in one for c in covered):
+                    found.append((category, one))
     unique: list[tuple[str, str]] = []
     for item in found:
         if item not in unique:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.preferences_said import stated_all, stated_in, told_already
+from agent.forgetting import preferences_to_forget
+from agent.preferences_said import extract_preferences, stated_all, stated_in, told_already
 from memory.models import Preference
+from memory.services import preference_upsert
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +59,15 @@ def test_asked_in_english_what_i_like_the_chinese_liking_is_named_in_english(api
 
     assert reply.startswith("You told me:") and "hiking" in reply, reply
     assert "爬山" not in reply, reply
+
+
+def test_likings_listed_in_chinese_are_stored_apart():
+    assert extract_preferences("我喜欢拍照和桌游") == [("likes", "拍照"), ("likes", "桌游")]
+    assert extract_preferences("我喜欢和平") == [("likes", "和平")]  # no list
+
+
+def test_a_liking_kept_in_chinese_is_forgotten_when_named_in_english(user):
+    board_games, _ = preference_upsert(user=user, category="likes", value="桌游")
+    found = preferences_to_forget(user=user, message="forget that I like board games")
+
+    assert [p.pk for p in found] == [board_games.pk]

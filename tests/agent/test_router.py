@@ -89,6 +89,8 @@ def test_what_one_organised_is_managed_and_a_pointer_is_no_named_activity(messag
         ("anything on sunday?", "EXPLORE"),
         ("anything happening this weekend", "EXPLORE"),
         ("do I have anything on sunday?", "MANAGE"),
+        ("我周日有什么安排", "MANAGE"),
+        ("周日有什么活动", "EXPLORE"),
     ],
 )
 def test_anything_on_a_day_asks_what_is_on_and_do_i_have_asks_about_ones_own(message, intent):
