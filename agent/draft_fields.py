@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from agent import extract
 from agent.extract import QUESTION_RE, is_english
-from rag.understand.words import CN_DIGITS, NUMERAL, cn_number
+from rag.understand.numbers import CN_DIGITS, cn_number
+from rag.understand.words import NUMERAL
 
 if TYPE_CHECKING:  # agent.context imports the router, which imports this module
     from agent.context import RuntimeContext

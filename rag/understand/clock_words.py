@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from rag.understand.words import NUMERAL, cn_number, rx
+from rag.understand.numbers import cn_number
+from rag.understand.words import NUMERAL, rx
 
 # The kind of an English hour said without am / pm ("at 8"), and of one after "after" ("fri
 # after 6"): each a time only beside a day or a part (CLOCK_JOINED, rag.understand.scan).

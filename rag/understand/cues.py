@@ -9,7 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from rag.understand.negation_refused import refused_word
-from rag.understand.words import NUMERAL, cn_number, rx
+from rag.understand.numbers import cn_number
+from rag.understand.words import NUMERAL, rx
 
 # --- normalising ------------------------------------------------------------------------------
 

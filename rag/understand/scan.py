@@ -26,6 +26,7 @@ from rag.understand.numbered import (
     numbered_atom,
     weekday_of,
 )
+from rag.understand.numbers import EN_NUMBERS, cn_number
 from rag.understand.parts import MEALS, narrowed, part_of_day
 from rag.understand.regional import SCOTS_DAYS, TRADITIONAL, ZH_MEALS_AFTER_DAY
 from rag.understand.words import (
@@ -33,7 +34,6 @@ from rag.understand.words import (
     EN_AMBIGUOUS_MONTHS,
     EN_DAY_OFFSETS,
     EN_MONTHS,
-    EN_NUMBERS,
     GAP_RE,
     MAX_ROLLING_DAYS,
     NEAR_DAYS,
@@ -47,7 +47,6 @@ from rag.understand.words import (
     ZH_DAY_PARTS,
     ZH_WEEK_PREFIX,
     ZH_WEEKDAYS,
-    cn_number,
     month_number,
     weekday_index,
 )

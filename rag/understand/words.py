@@ -1,4 +1,5 @@
-"""The words of time: numbers, day and month names, parts of the day, and their patterns.
+"""The words of time: day and month names, parts of the day, and their patterns (numbers:
+``rag.understand.numbers``).
 
 Tables and compiled patterns only; ``rag.understand.scan`` reads them. The meaning of every
 phrase is documented in the ``rag.understand`` docstring and docs/QUERY_UNDERSTANDING.md.
@@ -11,33 +12,6 @@ from datetime import timedelta
 
 from rag.understand import regional
 from rag.understand.parts import PART_WORDS, PART_WORDS_AFTER_DAY, PARTS_OF_DAY
-
-# --- numbers -----------------------------------------------------------------------------------
-
-CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6}
-CN_DIGITS.update({"七": 7, "八": 8, "九": 9, "十": 10})
-EN_NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
-EN_NUMBERS.update({"seven": 7, "few": 3, "couple of": 2, "a few": 3, "a couple of": 2})
-
-
-def cn_number(text: str) -> int | None:
-    """Return the value of a small number written in digits or Chinese (up to 99), else None."""
-    if not text:
-        return None
-    if text.isascii() and text.isdigit():
-        return int(text)
-    if "十" in text:
-        tens, _, ones = text.partition("十")
-        if (tens and tens not in CN_DIGITS) or (ones and ones not in CN_DIGITS) or "十" in ones:
-            return None
-        return (CN_DIGITS[tens] if tens else 1) * 10 + (CN_DIGITS[ones] if ones else 0)
-    value = 0
-    for char in text:
-        if char not in CN_DIGITS:
-            return None
-        value = value * 10 + CN_DIGITS[char]
-    return value
-
 
 # --- the lexicon of time words -----------------------------------------------------------------
 
@@ -128,9 +102,9 @@ CLOCK_WINDOW = timedelta(hours=1)
 
 # --- patterns ----------------------------------------------------------------------------------
 
-# A small number in digits or in Chinese numerals (read by ``cn_number``), never the two mixed,
-# and never the end of a longer number of its own script: a Chinese numeral before digits is
-# another word's (周六8点 is Saturday at 8, 周六12月5日 Saturday 5 December).
+# A small number in digits or in Chinese numerals (read by ``numbers.cn_number``), never the
+# two mixed, and never the end of a longer number of its own script: a Chinese numeral before
+# digits is another word's (周六8点 is Saturday at 8, 周六12月5日 Saturday 5 December).
 _CN_NUMERALS = "零〇一二两三四五六七八九十"
 # Digits after a Chinese numeral are no number of their own either (十1点, 三十1号, 第二12号),
 # but for the numeral of a weekday (周六8点, 星期六12点, 礼拜一3点): audit, session 42.
