@@ -232,7 +232,7 @@ _BARE_EVENING_HOUR_RE = re.compile(
 
 
 def fields_of(message: str) -> dict:
-    time_range = extract.extract_time_range(message)
+    time_range = extract.time_to_set(message)
     fields: dict = {}
     if time_range:
         fields["startAt"] = start_at(time_range)
@@ -322,7 +322,7 @@ def keep_time_of_day(ctx: RuntimeContext, fields: dict, current: datetime | None
     changed) with a new day named alone ("改成周日吧") at its hour, not at the evening hour a new
     draft on a whole day gets, and a new hour named alone (改到晚上7点, "move it to 7pm") on its
     day, not today's (a make-run look, session 50)."""
-    time_range = extract.extract_time_range(ctx.message)
+    time_range = extract.time_to_set(ctx.message)
     if current is None and ctx.draft is not None:
         current = ctx.draft.start_at
     times = extract.read(ctx.message).times

@@ -91,6 +91,22 @@ def extract_time_range(text: str, now: datetime | None = None) -> TimeRange | No
     return time_range_of(read(text, now))
 
 
+def time_to_set(text: str, now: datetime | None = None) -> TimeRange | None:
+    """Return the span of time a message sets for an activity, or None: as
+    :func:`extract_time_range`, but a repeating day nearly over names its next occurrence
+    (组织一个周日的飞盘局 said at 21:00 on Sunday drafted for 22:00 that night: a make-run look,
+    session 56; ``rag.understand.time.ENDING_SHARE``)."""
+    now = local_now(now)
+    plain = read(text, now)
+    ahead = understand(
+        text, now=now, tz=now.tzinfo, direction="future", lexicon=LEXICON, next_when_ending=True
+    ).time
+    if plain.time is None or ahead is None or len(ahead.windows) <= len(plain.time.windows):
+        return time_range_of(plain)
+    last = ahead.windows[-1]
+    return TimeRange(last.start, last.end - _INCLUSIVE, ahead.text, point=ahead.point)
+
+
 # --- Language of the answer ---------------------------------------------------------------
 
 CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uf900-\ufaff]")

@@ -100,3 +100,14 @@ def test_a_bare_evening_hour_said_for_a_new_activity_is_the_evenings(message, ho
 
     start = datetime.fromisoformat(fields_of(message)["startAt"])
     assert (start.hour, start.minute, start.weekday()) == (hour, 0, 4)
+
+
+def test_a_day_nearly_over_sets_its_next_occurrence_and_tonight_stays_tonight():
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from agent.extract import time_to_set
+
+    sunday_evening = datetime(2026, 11, 29, 21, tzinfo=ZoneInfo("Asia/Shanghai"))
+    assert time_to_set("组织一个周日的飞盘局", sunday_evening).start.day == 6
+    assert time_to_set("今晚组织个桌游局", sunday_evening).start.day == 29
