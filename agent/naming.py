@@ -111,8 +111,17 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
     match instead, only when every one of them is titled in the other language (one titled in
     the message's language that does not hold its words is not what it names: ask).
     """
-    words = _telling(named_words(message))
+    said = named_words(message)
+    words = _telling(said)
     matching = [a for a in activities if all(_holds(w, a) for w in words)]
+    # Several hold the telling words: the one whose title holds the words as said, a single
+    # character with them, tells them apart (夜徒步 of two hikes: 夜 alone tells nothing, beside
+    # 徒步 it names the night one; an audit, session 56).
+    whole = "".join(said)
+    if len(matching) > 1 and CJK_RE.search(whole):
+        exact = [a for a in matching if whole in a["title"]]
+        if exact:
+            matching = exact
     if words and not matching:
         # An activity named in the other language ("the frisbee one" and 飞盘局): the titles
         # naming it by any of its kind's names, asked or held (activities.named_kinds knows both
