@@ -346,6 +346,9 @@ def compose(mode: AgentMode, ctx: RuntimeContext, calls: list[dict], preferences
             "要改标题、时间、地点还是人数？确认的话说“发布”。"
         )
     if name == "setActivityReminder":
+        told = [c for c in calls if c["name"] == "cancelTaskReminder"]
+        if told:  # "cancel all my reminders": the told ones, then the activities'
+            return f"{cancelled_text(told[-1], english)}\n{reminder_set_text(last, english)}"
         if any(c["name"] == "joinActivity" for c in calls):  # 报名第一个，不用提醒我
             joined = _join_text(ctx, calls[:-1])
             return joined + (" I won't remind you of it." if english else "到时候不提醒你。")

@@ -227,11 +227,16 @@ def reminder_cancel_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
         if english:
             return "You have no reminders to cancel."
         return "你现在没有可以取消的提醒。"
+    # No activity listed is named next: "the first one" after it left or joined the first of
+    # an older listing (the re-audit, session 56); the reminder is named by what it is about.
+    ctx.listed, ctx.listed_for = [], ""
     named = " ".join(named_task(ctx.message))
     if english:
         head = f'No reminder of yours is about "{named}".' if named else "Which reminder?"
+        head += ' Say what it is about, e.g. "cancel the reminder about the pills".'
     else:
         head = f"你的提醒里没有关于「{named}」的。" if named else "要取消哪个提醒？"
+        head += "说一下是关于什么的，比如“取消吃药的提醒”。"
     parts = [head, _tasks_text(tasks, english)]
     if items:
         lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(items[:5]))

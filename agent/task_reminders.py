@@ -47,8 +47,10 @@ TASK_REMINDER_OFF_RE = re.compile(
 # what names nothing, agent.naming.named_words takes out).
 _REMINDER_WORDS_RE = re.compile(
     r"提醒我|提醒|不用|不要|不需要|无需|甭|别再|别|关掉|关闭|去掉|撤销|撤掉|删了|删|撤|关|给"
+    r"|记得|麻烦|帮我|一下|再|也"
     r"|\b(?:reminders?|remind(?:ing)?|about|delete|remove|clear|scrap|drop|turn|switch|off|kill"
-    r"|stop|quit|never|ever|no|longer|need|needed|any|more|anymore)\b",
+    r"|stop|quit|never|ever|no|longer|need|needed|any|more|anymore|also|please|pls|thanks"
+    r"|thank|hey|hi|you|can|could|would|will|again)\b",
     re.IGNORECASE,
 )
 
@@ -59,6 +61,16 @@ def named_task(message: str) -> list[str]:
     return named_words(_REMINDER_WORDS_RE.sub(" ", message or ""))
 
 
+def task_digest(text: str) -> str:
+    """Return what a reminder asked for is about, the same however it was asked ("remind me at
+    11:30pm to feed the cat" and "can you also remind me at 23:30 to feed the cat please": one
+    reminder, the re-audit of session 56 found three): its words, singular, sorted."""
+    words = {w.lower() for w in named_task(text)}
+    return " ".join(
+        sorted({w[:-1] if w.isascii() and len(w) > 3 and w.endswith("s") else w for w in words})
+    )
+
+
 # Cancelling a reminder naming none (取消提醒, 把提醒取消了, 提醒不要了; "cancel my reminder" is
 # read by TASK_REMINDER_OFF_RE): it fell to cancelling an activity, and "the first one" then
 # left it (an audit, session 56).
@@ -67,6 +79,8 @@ _NONE_NAMED_ZH_RE = re.compile(
     r"|把(?:那个|这个|我的)?提醒(?:给)?(?:取消|删|去掉|关|撤)"
     r"|^\W*(?:那个|这个|我的)?提醒(?:不用|不要|取消|删)了?"
 )
+# Every reminder ("cancel all my reminders", 关掉所有提醒, 提醒全部取消).
+_ALL_RE = re.compile(r"\ball\b|\bevery\b|所有|全部|都", re.IGNORECASE)
 # Both, for the intent router.
 REMINDER_OFF_RE = re.compile(
     f"{TASK_REMINDER_OFF_RE.pattern}|{_NONE_NAMED_ZH_RE.pattern}", re.IGNORECASE
@@ -97,11 +111,19 @@ def plan_task_reminder(ctx: RuntimeContext, done: list[dict]) -> list[tuple[str,
     nothing more (the answer lists the reminders)."""
     if not done:
         return [("getActivityReminders", {})]
-    if len(done) > 1 or "error" in done[-1]["result"]:
+    if "error" in done[-1]["result"] or (len(done) > 1 and not _ALL_RE.search(ctx.message)):
         return []
-    result = done[-1]["result"]
+    result = done[0]["result"]
     tasks = result.get("tasks") or []
     reminded = [a for a in result.get("activities") or [] if a.get("remind")]
+    if _ALL_RE.search(ctx.message) and not named_task(_ALL_RE.sub(" ", ctx.message)):
+        # "cancel all my reminders", 关掉所有提醒: the told ones, then the activities' too.
+        called = {c["name"] for c in done}
+        if tasks and "cancelTaskReminder" not in called:
+            return [("cancelTaskReminder", {"all": True})]
+        if reminded and "setActivityReminder" not in called:
+            return [("setActivityReminder", {"remind": False})]
+        return []
     if not named_task(ctx.message):
         # Naming none: the one reminder there is, else the answer asks which.
         if len(tasks) == 1 and not reminded:

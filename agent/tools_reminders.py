@@ -102,14 +102,15 @@ def _tasks_ahead(user) -> list[dict]:
 @tool(
     "cancelTaskReminder",
     'Cancel the reminders of times the user told ("remind me to take my pills at 9", a '
-    'deadline) whose words hold every word `about` names ("pills", 吃药); return the ones '
-    "cancelled. Telling the time again brings a reminder back.",
-    {"about": {"type": "string"}},
-    ("about",),
+    'deadline) whose words hold every word `about` names ("pills", 吃药), or every one '
+    "(`all`); return the ones cancelled. Telling the time again brings a reminder back.",
+    {"about": {"type": "string"}, "all": {"type": "boolean"}},
 )
-def cancel_task_reminder(user, *, about):
-    """Cancel the told reminders ahead that ``about`` names; return them (none: nothing named)."""
-    matching = task_matches(str(about), _told_ahead(user))
+def cancel_task_reminder(user, *, about="", all=False):  # noqa: A002 (the tool's argument name)
+    """Cancel the told reminders ahead that ``about`` names (every one with ``all``); return
+    them (none: nothing named)."""
+    ahead = _told_ahead(user)
+    matching = ahead if all else task_matches(str(about), ahead)
     task_reminders_cancel(user=user, tasks=[(t["key"], t["said"]) for t in matching])
     return {"tasks": [_public(t) for t in matching]}
 

@@ -37,7 +37,7 @@ from activities.search import activities_search
 from agent.extract import extract_time_range, is_english
 from agent.models import EventKind, SystemEvent
 from agent.selectors import agent_settings_get, task_reminders_cancelled
-from agent.task_reminders import named_task
+from agent.task_reminders import task_digest
 from memory.selectors import messages_between, users_with_messages_since
 from memory.summarize import summarise_texts
 from rag.llm import get_llm
@@ -61,7 +61,8 @@ REMIND_TASK_RE = re.compile(
     # The time may come first ("remind me at 5pm to call mom", 提醒我8点吃药: an audit, session 54).
     # Not refused: "don't remind me to …", 不用提醒我明天的活动 (the lead's review, session 54).
     r"(?<!n't )(?<!not )(?<!never )"
-    r"\bremind me (?:(?:at|on|in|by|tonight|tomorrow|this|next)\b[^.?!,]{0,30}?\s)?to\b"
+    r"\bremind me (?:(?:at|on|in|by|tonight|tomorrow|today|this|next|(?:mon|tues|wednes|thurs"
+    r"|fri|satur|sun)day)\b[^.?!,]{0,30}?\s)?to\b"
     r"|(?<![不别甭])(?<!不用)(?<!不要)(?<!无需)(?<!需要)(?<!取消)(?<!关掉)(?<!删掉)"
     r"提醒我(?:一下)?(?![一吧哦呀啊吗嘛了呢们])(?=[\u4e00-\u9fff\d])",
     re.IGNORECASE,
@@ -327,8 +328,7 @@ def deadline_reminder_key(due: datetime, *, asked: bool, task: str = "") -> str:
     key = ("asked@" if asked else "") + deadline_period(due)
     if not asked or not task:
         return key
-    words = " ".join(sorted({w.lower() for w in named_task(task)}))
-    return f"{key}#{hashlib.sha1(words.encode()).hexdigest()[:10]}"
+    return f"{key}#{hashlib.sha1(task_digest(task).encode()).hexdigest()[:10]}"
 
 
 def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:

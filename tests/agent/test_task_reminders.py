@@ -10,7 +10,7 @@ from django.utils import timezone
 from activities.services import activity_join
 from agent.models import SystemEvent, TaskReminderMute
 from agent.services import task_reminders_cancel
-from agent.task_reminders import cancels_task_reminder, named_task, task_matches
+from agent.task_reminders import cancels_task_reminder, named_task, task_digest, task_matches
 from agent.triggers import REMIND_TASK_RE, deadline_reminder_key, run_deadline_reminders
 from memory.services import messages_write
 
@@ -169,4 +169,48 @@ def test_cancelling_a_reminder_never_leaves_the_activity_it_is_for(
 
     assert asked["reply"].startswith("Which reminder?"), asked["reply"]
     names = [c["name"] for c in said["tool_calls"]]
-    assert "leaveActivity" not in names and "cancelActivity" not in names, said
+    assert not {"leaveActivity", "cancelActivity", "joinActivity"} & set(names), said
+
+
+def test_the_first_one_after_which_reminder_acts_on_no_older_listing(
+    api_client, user, other_user, say, make_activity_for
+):
+    for title in ("周六徒步", "周日飞盘"):
+        activity_join(activity_id=make_activity_for(other_user, title=title).pk, user=user)
+    say(api_client, "明天下午五点提醒我给妈妈打电话", chat_id="older")
+    listed = say(api_client, "我去不了了", chat_id="older")  # which one to cancel
+    asked = say(api_client, "取消提醒", chat_id="older")
+    said = say(api_client, "第一个", chat_id="older")
+
+    assert listed["reply"].startswith("你想取消哪一个"), listed["reply"]
+    assert asked["reply"].startswith("要取消哪个提醒"), asked["reply"]
+    names = [c["name"] for c in said["tool_calls"]]
+    assert not {"leaveActivity", "cancelActivity", "joinActivity"} & set(names), said
+
+
+def test_one_reminder_asked_for_twice_in_other_words_is_one():
+    assert task_digest("remind me at 11:30pm to feed the cat") == task_digest(
+        "can you also remind me at 23:30 to feed the cat please"
+    )
+    assert task_digest("晚上11点45提醒我收衣服") == task_digest("今晚11点45记得提醒我收衣服")
+
+
+def test_cancelling_all_reminders_cancels_the_told_ones_and_the_activities(
+    api_client, user, other_user, say, make_activity_for
+):
+    activity_join(activity_id=make_activity_for(other_user, title="Sunday hike").pk, user=user)
+    say(api_client, "remind me to take my pills tomorrow at 9pm", chat_id="all")
+    say(api_client, "remind me to call mom tomorrow at 5pm", chat_id="all")
+    body = say(api_client, "cancel all my reminders", chat_id="all")
+
+    assert [c["name"] for c in body["tool_calls"]] == [
+        "getActivityReminders",
+        "cancelTaskReminder",
+        "setActivityReminder",
+    ], body["reply"]
+    assert TaskReminderMute.objects.filter(user=user).count() == 2
+    assert "pills" in body["reply"] and "Sunday hike" in body["reply"], body["reply"]
+
+
+def test_a_reminder_asked_for_a_weekday_at_a_time_is_a_task():
+    assert REMIND_TASK_RE.search("remind me sunday at 3pm to call dad")
