@@ -55,7 +55,12 @@ from agent.extract import is_english
 from agent.intent_rules import CHAT, CREATE, EXPLORE, MANAGE
 from agent.models import AgentSession
 from agent.modes import MODES, AgentMode, get_agent_mode
-from agent.preferences_said import answered_vibe, extract_preferences, told_already
+from agent.preferences_said import (
+    answered_vibe,
+    extract_preferences,
+    persona_stated,
+    told_already,
+)
 from agent.prompt import BuiltPrompt, PromptBuilder
 from agent.router import IntentResult, classify_intent
 from agent.told_preferences import asked_categories
@@ -255,9 +260,7 @@ def _save_turn(state: TurnState, preferences: list[tuple[str, str]]) -> None:
             user=state.user, items=[{**item, "chat_id": state.chat_id} for item in items]
         )
         state.reply_message_id = written["items"][-1]["message_id"]
-        told = [
-            (c.meta.get("category", ""), c.meta.get("value", "")) for c in state.context.persona
-        ]
+        told = persona_stated(state.context.persona)
         for category, value in preferences:
             if told_already((category, value), told):
                 continue  # 拍照 after "photography": one liking, kept in the words first said

@@ -146,10 +146,14 @@ def named_matches(message: str, activities: list[dict]) -> tuple[list[str], list
     return words, matching
 
 
+def singular(word: str) -> str:
+    """Return an English word without a plural "s" ("pills" -> "pill"); others as they are."""
+    return word[:-1] if word.isascii() and len(word) > 3 and word.endswith("s") else word
+
+
 def said_in(word: str, text: str) -> bool:
     """Return whether ``text`` holds ``word``: an English one at a word's start, singular or
     plural ("pill" in "pills", "peanuts" in "my peanut allergy"), a Chinese one anywhere."""
     if not word.isascii():
         return word in text
-    stem = word[:-1] if len(word) > 3 and word.endswith("s") else word
-    return re.search(rf"(?<![a-z0-9]){re.escape(stem.lower())}", text.lower()) is not None
+    return re.search(rf"(?<![a-z0-9]){re.escape(singular(word).lower())}", text.lower()) is not None

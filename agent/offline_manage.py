@@ -208,12 +208,8 @@ def reminder_state_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     # 会提醒我吗 right after joining one: that one's (an audit, session 54).
     words, matching = _named_or_in_focus(ctx, named_part(ctx.message), items)
     head = _none_named(words, english) if words and not matching else ""
-    shown = (matching or items)[:5]
-    lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(shown))
     told = f"{told}\n" if told and not words else ""
-    if english:
-        return f"{told}{head}Reminders of your activities ahead:\n{lines}"
-    return f"{told}{head}你接下来活动的提醒：\n{lines}"
+    return f"{told}{head}{_activities_text(matching or items, english)}"
 
 
 def reminder_cancel_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
@@ -237,12 +233,15 @@ def reminder_cancel_text(ctx: RuntimeContext, call: dict, english: bool) -> str:
     else:
         head = f"你的提醒里没有关于「{named}」的。" if named else "要取消哪个提醒？"
         head += "说一下是关于什么的，比如“取消吃药的提醒”。"
-    parts = [head, _tasks_text(tasks, english)]
-    if items:
-        lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(items[:5]))
-        title = "Reminders of your activities ahead:" if english else "你接下来活动的提醒："
-        parts.append(f"{title}\n{lines}")
+    parts = [head, _tasks_text(tasks, english), _activities_text(items, english) if items else ""]
     return "\n".join(p for p in parts if p)
+
+
+def _activities_text(items: list[dict], english: bool) -> str:
+    """Return the reminders of the activities ahead (the first five), under their heading."""
+    lines = "\n".join(_reminder_line(i + 1, a, english) for i, a in enumerate(items[:5]))
+    title = "Reminders of your activities ahead:" if english else "你接下来活动的提醒："
+    return f"{title}\n{lines}"
 
 
 def _tasks_text(tasks: list[dict], english: bool) -> str:

@@ -165,8 +165,7 @@ def compose_about_me(ctx: RuntimeContext) -> str:
     english = is_english(ctx.message)
     named = name_told(ctx.user)
     told = preferences_said.stated_all(
-        ((c.meta.get("category", ""), c.meta["value"]) for c in ctx.persona if c.meta.get("value")),
-        english=english,
+        preferences_said.persona_stated(ctx.persona), english=english
     )
     parts = []
     if english:
@@ -309,9 +308,7 @@ def persona_values(
         chunks = [
             c for c in chunks if (food if c.meta.get("category") in EATING_CATEGORIES else boosted)
         ]
-    phrases = preferences_said.stated_all(
-        ((c.meta.get("category", ""), c.meta["value"]) for c in chunks), english=english
-    )
+    phrases = preferences_said.stated_all(preferences_said.persona_stated(chunks), english=english)
     # A liking kept in the words it was said in (桌游, "board games") has no translation: an
     # English answer names no Chinese one ("by your preferences: board games, 桌游" was two
     # languages in one line; a make-run look, session 49); a Chinese answer names Latin ones

@@ -142,6 +142,11 @@ def stated_in(category: str, value: str, *, english: bool) -> str:
     return value_in(value, english=english)
 
 
+def persona_stated(chunks) -> list[tuple[str, str]]:
+    """Return the ``(category, value)`` of the stated preferences among persona chunks."""
+    return [(c.meta.get("category", ""), c.meta["value"]) for c in chunks if c.meta.get("value")]
+
+
 def stated_all(preferences, *, english: bool) -> list[str]:
     """Return the phrases of ``(category, value)`` preferences, each once (photography and 拍照
     are one liking in either language)."""

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agent.naming import named_matches, named_words, said_in
+from agent.naming import named_matches, named_words, said_in, singular
 from agent.offline_lines import when_text
 
 if TYPE_CHECKING:  # the intent rules read this module, and the context reads them
@@ -65,10 +65,7 @@ def task_digest(text: str) -> str:
     """Return what a reminder asked for is about, the same however it was asked ("remind me at
     11:30pm to feed the cat" and "can you also remind me at 23:30 to feed the cat please": one
     reminder, the re-audit of session 56 found three): its words, singular, sorted."""
-    words = {w.lower() for w in named_task(text)}
-    return " ".join(
-        sorted({w[:-1] if w.isascii() and len(w) > 3 and w.endswith("s") else w for w in words})
-    )
+    return " ".join(sorted({singular(w.lower()) for w in named_task(text)}))
 
 
 # Cancelling a reminder naming none (取消提醒, 把提醒取消了, 提醒不要了; "cancel my reminder" is

@@ -89,9 +89,9 @@ def compose_told_preferences(ctx: RuntimeContext) -> str | None:
     english = is_english(ctx.message)
     told = preferences_said.stated_all(
         (
-            (c.meta.get("category", ""), c.meta["value"])
-            for c in ctx.persona
-            if c.meta.get("value") and (not categories or c.meta.get("category") in categories)
+            (category, value)
+            for category, value in preferences_said.persona_stated(ctx.persona)
+            if not categories or category in categories
         ),
         english=english,
     )

@@ -17,7 +17,7 @@ from activities.models import ActivityStatus
 from activities.selectors import activities_of_user, activity_get_visible, activity_has_user
 from agent import activity_reminders, triggers
 from agent.models import EventKind
-from agent.selectors import events_recorded, reminders_muted, task_reminders_cancelled
+from agent.selectors import events_recorded, reminders_muted
 from agent.services import reminders_set, task_reminders_cancel
 from agent.task_reminders import task_matches
 from agent.tool_registry import tool
@@ -75,19 +75,14 @@ def _told_ahead(user) -> list[dict]:
                     "remindAt": timezone.localtime(opens).isoformat(),
                     "asked": told["asked"],
                     "key": key,
-                    "told": max(m.ts for m in told["messages"]),
                 }
             )
-    cancelled = task_reminders_cancelled(user=user, period_keys=[t["key"] for t in ahead])
-    return sorted(
-        (t for t in ahead if not triggers.cancelled_since(cancelled, t["key"], t["told"])),
-        key=lambda t: t["dueAt"],
-    )
+    return sorted(ahead, key=lambda t: t["dueAt"])
 
 
 def _public(task: dict) -> dict:
-    """Return a told reminder as the tools give it: without its key and when it was told."""
-    return {k: v for k, v in task.items() if k not in ("key", "told")}
+    """Return a told reminder as the tools give it: without its key."""
+    return {k: v for k, v in task.items() if k != "key"}
 
 
 def _tasks_ahead(user) -> list[dict]:

@@ -15,7 +15,8 @@ Each trigger writes :class:`agent.models.SystemEvent` rows and is idempotent thr
   once during the day before that time; the payload quotes the first such message and lists
   the ids of all of them known at that run; a reminder asked for at a time ("remind me to
   call mom at 5pm", 明天提醒我交房租: ``REMIND_TASK_RE``) fires once at that time instead, key
-  ``asked@YYYY-MM-DDTHH:MM``;
+  ``asked@YYYY-MM-DDTHH:MM#<digest of what it is about>`` (one per task asked for that time);
+  a reminder the user cancelled is not sent unless told again (``told_reminders``);
 - activity reminder (``agent.activity_reminders``).
 
 With an LLM configured, the event text is polished by it; offline (or on any LLM error) the
@@ -340,11 +341,6 @@ def reminder_window(due: datetime, *, asked: bool) -> tuple[datetime, datetime]:
     return due - timedelta(days=1), due
 
 
-def cancelled_since(cancelled: dict[str, datetime], key: str, told: datetime) -> bool:
-    """Return whether the told reminder ``key`` was cancelled after it was last told."""
-    return key in cancelled and told <= cancelled[key]
-
-
 def told_times(*, user, since: datetime, until: datetime):
     """Yield ``(message, due, asked)`` for each of the user's messages sent in [since, until)
     that mentions a task's time (``asked``: it asked to be reminded then, ``REMIND_TASK_RE``)."""
@@ -360,7 +356,9 @@ def told_times(*, user, since: datetime, until: datetime):
 
 def told_reminders(*, user, since: datetime, until: datetime) -> dict[str, dict]:
     """Return the reminders the user's messages sent in [since, until) tell, by period key, each
-    ``{"due": local due time, "asked": bool, "messages": [oldest first]}``.
+    ``{"due": local due time, "asked": bool, "messages": [oldest first], "told": the latest
+    message's time}``; none the user cancelled after last telling it ("cancel the reminder about
+    my pills": ``TaskReminderMute``).
 
     Several messages about the same time are one deadline: one reminder. A reminder asked for at
     a time is another event than a deadline's the day before it (one key would let the first
@@ -374,7 +372,13 @@ def told_reminders(*, user, since: datetime, until: datetime) -> dict[str, dict]
             key, {"due": timezone.localtime(due), "asked": asked, "messages": []}
         )
         told["messages"].append(message)
-    return found
+        told["told"] = message.ts  # oldest first: the last is the latest
+    cancelled = task_reminders_cancelled(user=user, period_keys=found)
+    return {
+        key: told
+        for key, told in found.items()
+        if key not in cancelled or told["told"] > cancelled[key]
+    }
 
 
 def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEvent]:
@@ -387,12 +391,9 @@ def deadline_reminders_for(user, now: datetime | None = None) -> list[SystemEven
         opens, closes = reminder_window(told["due"], asked=told["asked"])
         if opens <= now < closes:
             due_now[key] = told
-    cancelled = task_reminders_cancelled(user=user, period_keys=due_now)  # "cancel the pill one"
     created = []
     for key, told in due_now.items():
         local_due, messages = told["due"], told["messages"]
-        if cancelled_since(cancelled, key, max(m.ts for m in messages)):
-            continue
 
         def build(first=messages[0], messages=messages, local_due=local_due):
             # In the language the deadline was told in.

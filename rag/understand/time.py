@@ -244,9 +244,10 @@ def _choose(cycle, build, now: datetime, direction: str) -> tuple[int, Candidate
 # How little of a day or a week's occurrence may be left for the next one to be meant too: 周日
 # (or "the weekend") asked at 21:00 on Sunday means next Sunday as much as the hours left (a
 # make-run look, session 56, read the three hours left and listed Tuesday's rows as "no
-# Sunday"). Said with a clock time, the time decides. Only a search reads it so: a draft, a
-# deadline or one's own activities need one day (its audit found "organise a frisbee game on
-# sunday" drafted for Monday, the two windows taken as one span).
+# Sunday"). Said with a clock time, the time decides. A search reads both; a draft takes the
+# next one alone (agent.extract.time_to_set); a deadline or one's own activities read the day
+# alone (its audit found "organise a frisbee game on sunday" drafted for Monday when every
+# reader took the two windows as one span).
 ENDING_SHARE = 0.25
 
 
