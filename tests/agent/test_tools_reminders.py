@@ -142,3 +142,21 @@ def test_a_deadlines_reminder_says_when_its_window_opens_and_keeps_its_key_to_it
     assert "key" not in task
     due, opens = (datetime.fromisoformat(task[k]) for k in ("dueAt", "remindAt"))
     assert due - opens == timedelta(days=1)  # the day before, whenever it is asked
+
+
+def test_cancelling_a_told_reminder_touches_no_one_elses(user, other_user):
+    from django.utils import timezone
+
+    from agent.models import TaskReminderMute
+    from memory.services import messages_write
+
+    said = timezone.now() - timedelta(minutes=1)
+    for someone in (user, other_user):
+        item = {"ts": said.isoformat(), "role": "user", "chat_id": "c"}
+        messages_write(user=someone, items=[{**item, "content": "明天下午三点提醒我交房租"}])
+    result = REGISTRY["cancelTaskReminder"].run(user, {"all": True})
+
+    assert [t["said"] for t in result["tasks"]] == ["明天下午三点提醒我交房租"]
+    assert not TaskReminderMute.objects.filter(user=other_user).exists()
+    theirs = REGISTRY["getActivityReminders"].run(other_user, {})["tasks"]
+    assert [t["said"] for t in theirs] == ["明天下午三点提醒我交房租"]
